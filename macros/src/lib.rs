@@ -1,0 +1,1 @@
+//! `include_model!`: a thin shim over `tflc::macro_support`.

@@ -1,0 +1,1 @@
+//! Kernels, one module per TFLite builtin: `kernels::<op>::<op>_<dtype>`.

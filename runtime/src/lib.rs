@@ -1,0 +1,10 @@
+//! `tflc-runtime`: the kernels that tflc-generated model code calls.
+//!
+//! `#![no_std]`, no alloc: all memory is the caller's arena. Every kernel has a scalar
+//! implementation (`kernels::<op>::scalar`), the reference that SIMD versions are tested
+//! against. Arithmetic is bit-exact with TFLite Micro's reference kernels.
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod kernels;
+pub mod quant;
