@@ -6,3 +6,8 @@ pub(crate) mod test_util;
 
 // Elementwise and data-movement kernels (branch k2).
 pub mod add;
+pub mod maximum;
+pub mod minimum;
+pub mod mul;
+pub mod prelu;
+pub mod sub;
