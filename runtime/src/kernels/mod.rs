@@ -11,3 +11,7 @@ pub mod minimum;
 pub mod mul;
 pub mod prelu;
 pub mod sub;
+pub mod dequantize;
+pub mod leaky_relu;
+pub mod quantize;
+pub mod relu;
