@@ -9,5 +9,7 @@ pub mod index;
 pub mod inspect;
 pub mod ir;
 pub mod tflite;
+#[doc(hidden)]
+pub mod testing;
 
 pub use error::{Error, ParseError, Result};
