@@ -10,5 +10,6 @@
 extern crate std;
 
 pub mod kernels;
+pub mod prepare;
 pub mod prepare_b;
 pub mod quant;

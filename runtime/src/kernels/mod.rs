@@ -15,3 +15,15 @@ pub mod dequantize;
 pub mod leaky_relu;
 pub mod quantize;
 pub mod relu;
+
+// Convolution, pooling, reduction and activation kernels (branch k1).
+pub mod average_pool_2d;
+pub mod conv_2d;
+pub mod depthwise_conv_2d;
+pub mod fully_connected;
+pub mod hard_swish;
+pub mod logistic;
+pub mod max_pool_2d;
+pub mod mean;
+pub mod softmax;
+pub mod tanh;
