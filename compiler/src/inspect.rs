@@ -97,7 +97,7 @@ pub fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
             // filter [O, H, W, I]: each output element takes H*W*I MACs.
             let f = shape(1);
             if f.len() == 4 {
-                out_elems * (f[1] * f[2] * f[3]) as u64
+                out_elems.saturating_mul((f[1] * f[2] * f[3]) as u64)
             } else {
                 0
             }
@@ -105,7 +105,7 @@ pub fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
         OpKind::DepthwiseConv2d(_) => {
             let f = shape(1);
             if f.len() == 4 {
-                out_elems * (f[1] * f[2]) as u64
+                out_elems.saturating_mul((f[1] * f[2]) as u64)
             } else {
                 0
             }
@@ -113,7 +113,7 @@ pub fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
         OpKind::FullyConnected(_) => {
             let w = shape(1);
             if w.len() == 2 {
-                out_elems * w[1] as u64
+                out_elems.saturating_mul(w[1] as u64)
             } else {
                 0
             }
@@ -144,12 +144,12 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let mut unsupported = Vec::new();
     let mut weight_buffers = BTreeSet::new();
     let mut weight_bytes = 0;
-    let mut total_macs = 0;
+    let mut total_macs: u64 = 0;
     for sg in model.subgraphs.iter() {
         let s = sg.id.index();
         for op in sg.ops.iter() {
             let m = macs(sg, op);
-            total_macs += m;
+            total_macs = total_macs.saturating_add(m);
             operators.push(OpInfo {
                 subgraph: s,
                 index: op.id.index(),

@@ -342,7 +342,9 @@ fn fuzz_smoke_reader() {
                 }
             }
         }
-        let _ = read_model(&bytes);
+        if let Ok(m) = read_model(&bytes) {
+            let _ = tflc::inspect::summarize(&m);
+        }
         Ok(())
     })
     .budget_ms(2000);
