@@ -15,3 +15,6 @@ pub mod dequantize;
 pub mod leaky_relu;
 pub mod quantize;
 pub mod relu;
+pub mod slice;
+pub mod strided_slice;
+pub mod transpose;
