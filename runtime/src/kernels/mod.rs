@@ -24,3 +24,6 @@ pub mod pad;
 pub mod split;
 pub mod split_v;
 pub mod unpack;
+pub mod reshape;
+pub mod resize_bilinear;
+pub mod resize_nearest_neighbor;
