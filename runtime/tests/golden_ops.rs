@@ -6,7 +6,7 @@
 //! out by hand below from the model files; the expected outputs are read from the golden
 //! `.bin` files. Each test prints SKIP and passes when `../shared` is absent.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tflc_runtime::kernels::nd::plan_broadcast;
 use tflc_runtime::prepare_b::{FusedActivation, QuantParams};
 
@@ -20,12 +20,12 @@ fn golden_dir(model: &str) -> Option<PathBuf> {
     }
 }
 
-fn read_i8(dir: &PathBuf, file: &str) -> Vec<i8> {
+fn read_i8(dir: &Path, file: &str) -> Vec<i8> {
     let bytes = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()));
     bytes.into_iter().map(|b| b as i8).collect()
 }
 
-fn read_f32(dir: &PathBuf, file: &str) -> Vec<f32> {
+fn read_f32(dir: &Path, file: &str) -> Vec<f32> {
     let bytes = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()));
     bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }

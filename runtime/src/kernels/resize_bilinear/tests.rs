@@ -4,6 +4,7 @@ use std::vec::Vec;
 
 /// Float oracle: TF bilinear with the same coordinate convention, rounded; the 10-bit
 /// fixed point may differ from it by at most 1.
+#[allow(clippy::too_many_arguments)]
 fn oracle(input: &[i8], ih: usize, iw: usize, d: usize, oh: usize, ow: usize, half: bool, align: bool) -> Vec<f64> {
     let sy = if align && oh > 1 { (ih - 1) as f64 / (oh - 1) as f64 } else { ih as f64 / oh as f64 };
     let sx = if align && ow > 1 { (iw - 1) as f64 / (ow - 1) as f64 } else { iw as f64 / ow as f64 };

@@ -23,7 +23,7 @@ pub fn resolve_axis(axis: i64, rank: usize) -> Option<usize> {
 
 /// Compile-time: SPLIT's equal part size, `None` unless `num_splits` divides the axis.
 pub fn split_size(axis_dim: usize, num_splits: usize) -> Option<usize> {
-    if num_splits == 0 || axis_dim % num_splits != 0 {
+    if num_splits == 0 || !axis_dim.is_multiple_of(num_splits) {
         return None;
     }
     Some(axis_dim / num_splits)

@@ -59,7 +59,7 @@ pub fn strided_slice_bounds(
     if n > DIMS || begin.len() != n || end.len() != n || strides.len() != n {
         return None;
     }
-    if strides.iter().any(|&s| s == 0) {
+    if strides.contains(&0) {
         return None;
     }
     // StridedSlicePadIndices: front-pad to 5 dims with [0, 1) step 1, masks shifted, the
@@ -154,7 +154,7 @@ pub fn prepare_strided_slice(
     let in_strides = row_major_strides(&padded);
     let mut dims = [(0usize, 0isize); DIMS];
     let mut base: isize = 0;
-    let empty = bounds.count.iter().any(|&c| c == 0);
+    let empty = bounds.count.contains(&0);
     for d in 0..DIMS {
         if !empty {
             base += bounds.start[d] as isize * in_strides[d] as isize;
