@@ -176,7 +176,7 @@ pub(crate) fn broadcast_binary<A: Copy, B: Copy, O>(
 /// `input[base + sum(idx[d] * strides[d])]` to `out` (`out.len()` = product of `shape`).
 /// Strides may be negative (reversed strided slices). `shape.len()` is `1..=MAX_RANK`.
 #[inline]
-pub(crate) fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides: &[isize], out: &mut [T]) {
+fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides: &[isize], out: &mut [T]) {
     let rank = shape.len();
     debug_assert!((1..=MAX_RANK).contains(&rank));
     debug_assert_eq!(strides.len(), rank);
@@ -209,6 +209,83 @@ pub(crate) fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides
             idx[d] = 0;
         }
     }
+}
+
+/// A precomputed strided copy ("gather"): output element `i` (row-major over `shape`) is
+/// `input[base + sum(idx[d] * strides[d])]`. Used by TRANSPOSE, SLICE, STRIDED_SLICE,
+/// SPLIT, SPLIT_V and UNPACK (each output of a multi-output op is its own copy).
+/// `shape` and `strides` have the same length `1..=MAX_RANK`; strides may be negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StridedCopyParams<'a> {
+    pub base: usize,
+    pub shape: &'a [usize],
+    pub strides: &'a [isize],
+}
+
+impl StridedCopyParams<'_> {
+    /// Number of elements written.
+    pub fn out_len(&self) -> usize {
+        self.shape.iter().product()
+    }
+}
+
+/// Owned form of [`StridedCopyParams`], produced by the compile-time resolvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GatherPlan {
+    pub rank: usize,
+    pub base: usize,
+    pub shape: [usize; MAX_RANK],
+    pub strides: [isize; MAX_RANK],
+}
+
+impl GatherPlan {
+    pub fn as_params(&self) -> StridedCopyParams<'_> {
+        StridedCopyParams { base: self.base, shape: &self.shape[..self.rank], strides: &self.strides[..self.rank] }
+    }
+
+    /// Builds a plan from per-dim `(count, stride)` pairs (outermost first), dropping
+    /// size-1 dims and fusing dims that are contiguous with their inner neighbour. An
+    /// empty output becomes shape `[0]`. `None` if more than [`MAX_RANK`] dims.
+    pub fn simplified(base: usize, dims: &[(usize, isize)]) -> Option<GatherPlan> {
+        if dims.len() > MAX_RANK {
+            return None;
+        }
+        let mut plan = GatherPlan { rank: 0, base, shape: [0; MAX_RANK], strides: [0; MAX_RANK] };
+        if dims.iter().any(|&(n, _)| n == 0) {
+            plan.rank = 1;
+            return Some(plan);
+        }
+        // Build innermost-first, then reverse.
+        let mut tmp: [(usize, isize); MAX_RANK] = [(0, 0); MAX_RANK];
+        let mut n = 0;
+        for &(count, stride) in dims.iter().rev() {
+            if count == 1 {
+                continue;
+            }
+            if n > 0 && stride == tmp[n - 1].1 * tmp[n - 1].0 as isize {
+                tmp[n - 1].0 *= count;
+            } else {
+                tmp[n] = (count, stride);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            tmp[0] = (1, 1);
+            n = 1;
+        }
+        plan.rank = n;
+        for i in 0..n {
+            plan.shape[i] = tmp[n - 1 - i].0;
+            plan.strides[i] = tmp[n - 1 - i].1;
+        }
+        Some(plan)
+    }
+}
+
+/// Runs a [`StridedCopyParams`]: `output.len()` must be `params.out_len()`.
+#[inline]
+pub fn strided_copy<T: Copy>(params: &StridedCopyParams, input: &[T], output: &mut [T]) {
+    gather(input, params.base, params.shape, params.strides, output)
 }
 
 /// Row-major element strides of `shape` (`out[d]` = product of `shape[d+1..]`).
@@ -295,6 +372,19 @@ mod tests {
         assert_eq!(p.as_broadcast().out_len(), 1);
         assert!(plan_broadcast(&[2, 3], &[3, 3]).is_none());
         assert!(plan_broadcast(&[1; 9], &[1]).is_none());
+    }
+
+    #[test]
+    fn simplified_fuses() {
+        // A [2, 3, 4] contiguous copy fuses to one dim.
+        let p = GatherPlan::simplified(5, &[(2, 12), (3, 4), (4, 1)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 5, shape: &[24], strides: &[1] });
+        let p = GatherPlan::simplified(0, &[(1, 99), (3, 2), (1, 7)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 0, shape: &[3], strides: &[2] });
+        let p = GatherPlan::simplified(0, &[(2, 1), (0, 1)]).unwrap();
+        assert_eq!(p.as_params().out_len(), 0);
+        let p = GatherPlan::simplified(3, &[(1, 1)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 3, shape: &[1], strides: &[1] });
     }
 
     #[test]
