@@ -11,5 +11,4 @@ extern crate std;
 
 pub mod kernels;
 pub mod prepare;
-pub mod prepare_b;
 pub mod quant;

@@ -8,7 +8,8 @@
 
 use std::path::{Path, PathBuf};
 use tflc_runtime::kernels::nd::plan_broadcast;
-use tflc_runtime::prepare_b::{FusedActivation, QuantParams};
+use tflc_runtime::prepare::FusedActivation;
+use tflc_runtime::quant::QuantParams;
 
 fn golden_dir(model: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/ops/golden").join(model);
@@ -143,7 +144,7 @@ mod elementwise {
     #[test]
     fn op_relu_standalone() {
         let Some(d) = golden_dir("op_relu_standalone") else { return };
-        let p = relu::prepare_relu(q(0x3cebf6ad, 15), q(0x3c4e5e4b, -128));
+        let p = relu::prepare_relu(q(0x3cebf6ad, 15), q(0x3c4e5e4b, -128)).unwrap();
         for r in RUNS {
             let mut out = vec![0i8; 80];
             relu::relu_s8(&p, &read_i8(&d, &format!("{r}_in0.bin")), &mut out);
@@ -155,7 +156,7 @@ mod elementwise {
     #[test]
     fn op_relu6_standalone() {
         let Some(d) = golden_dir("op_relu6_standalone") else { return };
-        let p = relu::prepare_relu6(q(0x3cec4f59, -8), q(0x3c7a8b45, -128));
+        let p = relu::prepare_relu6(q(0x3cec4f59, -8), q(0x3c7a8b45, -128)).unwrap();
         for r in RUNS {
             let mut out = vec![0i8; 80];
             relu::relu_s8(&p, &read_i8(&d, &format!("{r}_in0.bin")), &mut out);
@@ -166,7 +167,7 @@ mod elementwise {
     #[test]
     fn op_leaky_relu() {
         let Some(d) = golden_dir("op_leaky_relu") else { return };
-        let p = leaky_relu::prepare_leaky_relu(q(0x3ceb22c7, 4), q(0x3c898204, -83), 0.2f32);
+        let p = leaky_relu::prepare_leaky_relu(q(0x3ceb22c7, 4), q(0x3c898204, -83), 0.2f32).unwrap();
         for r in RUNS {
             let mut out = vec![0i8; 108];
             leaky_relu::leaky_relu_s8(&p, &read_i8(&d, &format!("{r}_in0.bin")), &mut out);
@@ -178,7 +179,7 @@ mod elementwise {
     fn op_prelu() {
         let Some(d) = golden_dir("op_prelu") else { return };
         let plan = plan_broadcast(&[1, 6, 6, 3], &[1, 1, 3]).unwrap();
-        let p = prelu::prepare_prelu(q(0x3ce67a04, -1), q(0x3b810204, 0), q(0x3cad23b4, -44), plan.as_broadcast());
+        let p = prelu::prepare_prelu(q(0x3ce67a04, -1), q(0x3b810204, 0), q(0x3cad23b4, -44), plan.as_broadcast()).unwrap();
         let alpha: [i8; 3] = [25, 76, 127];
         for r in RUNS {
             let mut out = vec![0i8; 108];
@@ -193,7 +194,7 @@ mod elementwise {
         let Some(d) = golden_dir("op_quantize_float_in") else { return };
         let t1 = q(0x3cc9df13, -5);
         let pq = quantize::QuantizeParams { scale: t1.scale, zero_point: t1.zero_point };
-        let pr = relu::prepare_relu(t1, q(0x3c51a8d0, -128));
+        let pr = relu::prepare_relu(t1, q(0x3c51a8d0, -128)).unwrap();
         for r in RUNS {
             let mut mid = vec![0i8; 16];
             quantize::quantize_f32_s8(&pq, &read_f32(&d, &format!("{r}_in0.bin")), &mut mid);
@@ -211,7 +212,7 @@ mod elementwise {
     fn op_dequantize_float_out() {
         let Some(d) = golden_dir("op_dequantize_float_out") else { return };
         let t1 = q(0x3c3477a7, -128);
-        let pr = relu::prepare_relu(q(0x3ccf1096, 16), t1);
+        let pr = relu::prepare_relu(q(0x3ccf1096, 16), t1).unwrap();
         let pd = dequantize::DequantizeParams { scale: t1.scale, zero_point: t1.zero_point };
         for r in RUNS {
             let mut mid = vec![0i8; 16];

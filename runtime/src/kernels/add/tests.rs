@@ -1,7 +1,8 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
-use crate::prepare_b::{FusedActivation, QuantParams};
+use crate::prepare::FusedActivation;
+use crate::quant::QuantParams;
 use proptest::prelude::*;
 use std::vec::Vec;
 

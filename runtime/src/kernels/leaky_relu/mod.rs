@@ -2,7 +2,8 @@
 //! (`CalculateOpDataLeakyRelu`) and `reference/leaky_relu.h` (`QuantizeLeakyRelu`):
 //! an identity requantization for `x >= zp` and an alpha one for `x < zp`.
 
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -23,20 +24,20 @@ pub struct LeakyReluParams {
     pub output_shift_identity: i32,
 }
 
-/// TFLite Micro `CalculateOpDataLeakyRelu` for int8.
-pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> LeakyReluParams {
+/// TFLite Micro `CalculateOpDataLeakyRelu` for int8. `None` on non-finite values.
+pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> Option<LeakyReluParams> {
     let alpha_multiplier = (input.scale * alpha / output.scale) as f64;
-    let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier);
+    let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier)?;
     let identity_multiplier = (input.scale / output.scale) as f64;
-    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier);
-    LeakyReluParams {
+    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier)?;
+    Some(LeakyReluParams {
         input_zero_point: input.zero_point,
         output_zero_point: output.zero_point,
         output_multiplier_alpha,
         output_shift_alpha,
         output_multiplier_identity,
         output_shift_identity,
-    }
+    })
 }
 
 /// int8 LEAKY_RELU. `input.len() == output.len()`.

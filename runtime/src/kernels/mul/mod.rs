@@ -2,7 +2,8 @@
 //! `reference/integer_ops/mul.h` (`MulElementwise`, `BroadcastMul6DSlow`).
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{activation_range_s8, quantize_multiplier, FusedActivation, QuantParams};
+use crate::prepare::{activation_range_s8, quantize_multiplier, FusedActivation};
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -35,7 +36,7 @@ pub fn prepare_mul<'a>(
     broadcast: Broadcast<'a>,
 ) -> Option<MulParams<'a>> {
     let real_multiplier = input1.scale as f64 * input2.scale as f64 / output.scale as f64;
-    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier);
+    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
     let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
     Some(MulParams {
         input1_offset: -input1.zero_point,

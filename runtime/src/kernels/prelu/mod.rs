@@ -4,7 +4,8 @@
 //! and one for the `input * alpha` product.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -29,18 +30,18 @@ pub struct PreluParams<'a> {
     pub broadcast: Broadcast<'a>,
 }
 
-/// TFLite Micro `CalculatePreluParams` for int8 (f64 math).
+/// TFLite Micro `CalculatePreluParams` for int8 (f64 math). `None` on non-finite scales.
 pub fn prepare_prelu<'a>(
     input: QuantParams,
     alpha: QuantParams,
     output: QuantParams,
     broadcast: Broadcast<'a>,
-) -> PreluParams<'a> {
+) -> Option<PreluParams<'a>> {
     let real_multiplier_1 = input.scale as f64 / output.scale as f64;
     let real_multiplier_2 = input.scale as f64 * alpha.scale as f64 / output.scale as f64;
-    let (output_multiplier_1, output_shift_1) = quantize_multiplier(real_multiplier_1);
-    let (output_multiplier_2, output_shift_2) = quantize_multiplier(real_multiplier_2);
-    PreluParams {
+    let (output_multiplier_1, output_shift_1) = quantize_multiplier(real_multiplier_1)?;
+    let (output_multiplier_2, output_shift_2) = quantize_multiplier(real_multiplier_2)?;
+    Some(PreluParams {
         input_offset: -input.zero_point,
         alpha_offset: -alpha.zero_point,
         output_offset: output.zero_point,
@@ -49,7 +50,7 @@ pub fn prepare_prelu<'a>(
         output_multiplier_2,
         output_shift_2,
         broadcast,
-    }
+    })
 }
 
 /// int8 PRELU; `alpha` is broadcast against `input` per `params.broadcast`.

@@ -6,7 +6,8 @@
 //!   (f64). TFLite's XOR-0x80 shortcut exists only for int8 <-> uint8, so int8 -> int8
 //!   always takes the general path (which is exact when scales match: m = 2^30, s = 1).
 
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -30,11 +31,11 @@ pub struct RequantizeParams {
     pub shift: i32,
 }
 
-/// TFLite Micro `PrepareQuantizeReference` for int8 -> int8.
-pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> RequantizeParams {
+/// TFLite Micro `PrepareQuantizeReference` for int8 -> int8. `None` on non-finite scales.
+pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> Option<RequantizeParams> {
     let effective_scale = input.scale as f64 / output.scale as f64;
-    let (multiplier, shift) = quantize_multiplier(effective_scale);
-    RequantizeParams { input_zero_point: input.zero_point, output_zero_point: output.zero_point, multiplier, shift }
+    let (multiplier, shift) = quantize_multiplier(effective_scale)?;
+    Some(RequantizeParams { input_zero_point: input.zero_point, output_zero_point: output.zero_point, multiplier, shift })
 }
 
 /// float32 -> int8. Out-of-int32-range and NaN inputs are undefined behaviour in TFLite's

@@ -4,7 +4,8 @@
 //! (unlike ADD's f64), which [`prepare_sub`] reproduces.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation, QuantParams};
+use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
