@@ -4,6 +4,7 @@
 //! flatbuffer into the typed [`ir`]; [`inspect`] summarises a model.
 #![deny(unsafe_code)]
 
+pub mod codegen;
 pub mod error;
 pub mod index;
 pub mod inspect;
