@@ -172,6 +172,72 @@ pub(crate) fn broadcast_binary<A: Copy, B: Copy, O>(
     }
 }
 
+/// In-place form of [`broadcast_binary`]: the output overwrites operand 1, which must
+/// have the output's shape (`b.in1_strides` dense row-major), so element `k` of the
+/// output depends on element `k` of operand 1 only and overwriting it is safe.
+#[inline(always)]
+pub(crate) fn broadcast_binary_in_place<A: Copy, B: Copy>(
+    b: &Broadcast,
+    inout: &mut [A],
+    in2: &[B],
+    op: impl Fn(A, B) -> A,
+) {
+    let rank = b.out_shape.len();
+    debug_assert!((1..=MAX_RANK).contains(&rank));
+    debug_assert_eq!(inout.len(), b.out_len());
+    debug_assert!(is_dense(b.out_shape, b.in1_strides), "operand 1 must have the output's shape");
+    let inner = b.out_shape[rank - 1];
+    if inner == 0 || inout.is_empty() {
+        return;
+    }
+    let s2 = b.in2_strides[rank - 1];
+    let mut idx = [0usize; MAX_RANK];
+    let mut o2 = 0usize;
+    for row in inout.chunks_exact_mut(inner) {
+        match s2 {
+            1 => {
+                for (o, &c) in row.iter_mut().zip(&in2[o2..o2 + inner]) {
+                    *o = op(*o, c);
+                }
+            }
+            0 => {
+                let c = in2[o2];
+                for o in row.iter_mut() {
+                    *o = op(*o, c);
+                }
+            }
+            _ => {
+                for (j, o) in row.iter_mut().enumerate() {
+                    *o = op(*o, in2[o2 + j * s2]);
+                }
+            }
+        }
+        let mut d = rank - 1;
+        while d > 0 {
+            d -= 1;
+            idx[d] += 1;
+            o2 += b.in2_strides[d];
+            if idx[d] < b.out_shape[d] {
+                break;
+            }
+            o2 -= b.in2_strides[d] * b.out_shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Whether `strides` are the dense row-major strides of `shape` (ignoring size-1 dims).
+pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
+    let mut acc = 1;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n != 1 && s != acc {
+            return false;
+        }
+        acc *= n;
+    }
+    true
+}
+
 /// Strided gather: writes, in row-major order over `shape`, the elements
 /// `input[base + sum(idx[d] * strides[d])]` to `out` (`out.len()` = product of `shape`).
 /// Strides may be negative (reversed strided slices). `shape.len()` is `1..=MAX_RANK`.

@@ -79,3 +79,11 @@ pub fn prepare_add<'a>(
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     scalar::add_s8(params, input1, input2, output)
 }
+
+/// [`add_s8`] with the output written over `input1`, which must have the output's shape
+/// (`nd::is_dense(out_shape, in1_strides)`). ADD is symmetric, so a compiler that wants
+/// the output in operand 2's buffer swaps the operands (and their params).
+#[inline]
+pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
+    scalar::add_s8_in_place(params, input1_output, input2)
+}

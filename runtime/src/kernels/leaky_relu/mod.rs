@@ -45,3 +45,9 @@ pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -
 pub fn leaky_relu_s8(params: &LeakyReluParams, input: &[i8], output: &mut [i8]) {
     scalar::leaky_relu_s8(params, input, output)
 }
+
+/// [`leaky_relu_s8`] in place.
+#[inline]
+pub fn leaky_relu_s8_in_place(params: &LeakyReluParams, data: &mut [i8]) {
+    scalar::leaky_relu_s8_in_place(params, data)
+}

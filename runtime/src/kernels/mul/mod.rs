@@ -55,3 +55,10 @@ pub fn prepare_mul<'a>(
 pub fn mul_s8(params: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     scalar::mul_s8(params, input1, input2, output)
 }
+
+/// [`mul_s8`] with the output written over `input1` (which must have the output's
+/// shape). MUL is symmetric: swap operands to write over operand 2.
+#[inline]
+pub fn mul_s8_in_place(params: &MulParams, input1_output: &mut [i8], input2: &[i8]) {
+    scalar::mul_s8_in_place(params, input1_output, input2)
+}

@@ -58,3 +58,9 @@ pub fn prepare_prelu<'a>(
 pub fn prelu_s8(params: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
     scalar::prelu_s8(params, input, alpha, output)
 }
+
+/// [`prelu_s8`] with the output written over `input`.
+#[inline]
+pub fn prelu_s8_in_place(params: &PreluParams, input_output: &mut [i8], alpha: &[i8]) {
+    scalar::prelu_s8_in_place(params, input_output, alpha)
+}

@@ -50,3 +50,9 @@ pub fn quantize_f32_s8(params: &QuantizeParams, input: &[f32], output: &mut [i8]
 pub fn quantize_s8_s8(params: &RequantizeParams, input: &[i8], output: &mut [i8]) {
     scalar::quantize_s8_s8(params, input, output)
 }
+
+/// [`quantize_s8_s8`] in place.
+#[inline]
+pub fn quantize_s8_s8_in_place(params: &RequantizeParams, data: &mut [i8]) {
+    scalar::quantize_s8_s8_in_place(params, data)
+}

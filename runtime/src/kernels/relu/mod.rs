@@ -71,3 +71,9 @@ pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> Option<R
 pub fn relu_s8(params: &ReluParams, input: &[i8], output: &mut [i8]) {
     scalar::relu_s8(params, input, output)
 }
+
+/// [`relu_s8`] in place.
+#[inline]
+pub fn relu_s8_in_place(params: &ReluParams, data: &mut [i8]) {
+    scalar::relu_s8_in_place(params, data)
+}
