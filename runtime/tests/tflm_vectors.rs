@@ -8,7 +8,7 @@
 
 #![allow(clippy::unreadable_literal)]
 
-use tflc_runtime::kernels::nd::plan_broadcast;
+use tflc_runtime::kernels::nd::{activation_range_f32, activation_range_i32, plan_broadcast, PlainBinaryParams};
 use tflc_runtime::kernels::{
     add, concatenation, dequantize, leaky_relu, maximum, minimum, mul, pack, pad, prelu, quantize, relu, resize_bilinear,
     resize_nearest_neighbor, slice, split, split_v, strided_slice, sub, transpose, unpack,
@@ -696,4 +696,147 @@ fn slice_rank5() {
     let mut out = [0i8; 8];
     slice::slice_s8(&plan.as_params(), &x, &mut out);
     assert_eq!(out, [15, -120, 74, 25, 60, 59, -113, 121]);
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn add_f32_broadcast_relu6() {
+    let a: [f32; 24] = [f32::from_bits(0x3f1073f6), f32::from_bits(0x40eeaf24), f32::from_bits(0xbfc68bcb), f32::from_bits(0x3fb9b630), f32::from_bits(0xbfef90c1), f32::from_bits(0xbf848189), f32::from_bits(0x3fe5394e), f32::from_bits(0xbf7fda1a), f32::from_bits(0xc1153f8d), f32::from_bits(0x3f130b7b), f32::from_bits(0x40820460), f32::from_bits(0xc029c60f), f32::from_bits(0x405769fc), f32::from_bits(0x40790e80), f32::from_bits(0x3ffc0812), f32::from_bits(0x4073ae43), f32::from_bits(0xc0e152b4), f32::from_bits(0xc0c2f8ff), f32::from_bits(0x40091654), f32::from_bits(0x4045318d), f32::from_bits(0x408237ca), f32::from_bits(0x3f894ba3), f32::from_bits(0x405f34b1), f32::from_bits(0x4018827a)];
+    let b: [f32; 3] = [f32::from_bits(0xc09fd8de), f32::from_bits(0xc0a7af3d), f32::from_bits(0x40648960)];
+    let plan = plan_broadcast(&[2, 3, 4], &[3, 1]).unwrap();
+    let (activation_min, activation_max) = activation_range_f32(FusedActivation::Relu6);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0f32; 24];
+    add::add_f32(&p, &a, &b, &mut out);
+    let want: [f32; 24] = [f32::from_bits(0x00000000), f32::from_bits(0x401dac8c), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x4084a61f), f32::from_bits(0x40c00000), f32::from_bits(0x3f6b0d44), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40c00000), f32::from_bits(0x40949799), f32::from_bits(0x40c00000), f32::from_bits(0x40be85ed)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn sub_f32_relu_n1_to_1() {
+    let a: [f32; 15] = [f32::from_bits(0x3f893ef2), f32::from_bits(0xc0bbd987), f32::from_bits(0x3f746be6), f32::from_bits(0xbf8e6170), f32::from_bits(0x406abbf1), f32::from_bits(0x40f2a6c7), f32::from_bits(0xbf3ced7f), f32::from_bits(0x3f9dd5f5), f32::from_bits(0xc0453dac), f32::from_bits(0x40504a4f), f32::from_bits(0xbf93d3fa), f32::from_bits(0x40c1bbe4), f32::from_bits(0x40fc67b0), f32::from_bits(0x40a474d5), f32::from_bits(0x40515eb1)];
+    let b: [f32; 15] = [f32::from_bits(0xc08b3f14), f32::from_bits(0xc0b67f44), f32::from_bits(0x4051f7f2), f32::from_bits(0x3ff4308d), f32::from_bits(0x408554cd), f32::from_bits(0xbecbeb2c), f32::from_bits(0x3eac2fb0), f32::from_bits(0x40c1bb22), f32::from_bits(0xc097edb1), f32::from_bits(0xc0343354), f32::from_bits(0x3fb226a3), f32::from_bits(0x3fa417aa), f32::from_bits(0x3ef85260), f32::from_bits(0x3ec570e3), f32::from_bits(0xc0b17d9c)];
+    let plan = plan_broadcast(&[3, 5], &[3, 5]).unwrap();
+    let (activation_min, activation_max) = activation_range_f32(FusedActivation::ReluN1To1);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0f32; 15];
+    sub::sub_f32(&p, &a, &b, &mut out);
+    let want: [f32; 15] = [f32::from_bits(0x3f800000), f32::from_bits(0xbe2b4860), f32::from_bits(0xbf800000), f32::from_bits(0xbf800000), f32::from_bits(0xbeff6d48), f32::from_bits(0x3f800000), f32::from_bits(0xbf800000), f32::from_bits(0xbf800000), f32::from_bits(0x3f800000), f32::from_bits(0x3f800000), f32::from_bits(0xbf800000), f32::from_bits(0x3f800000), f32::from_bits(0x3f800000), f32::from_bits(0x3f800000), f32::from_bits(0x3f800000)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn mul_f32_broadcast() {
+    let a: [f32; 12] = [f32::from_bits(0x408622d6), f32::from_bits(0x3fe336c9), f32::from_bits(0xc0334557), f32::from_bits(0x3f886e2f), f32::from_bits(0x4117c5bc), f32::from_bits(0x409621d3), f32::from_bits(0xc0b6cfc2), f32::from_bits(0xc082122f), f32::from_bits(0x4028d489), f32::from_bits(0xc0c4b825), f32::from_bits(0xbfb789dd), f32::from_bits(0xbfa7d2b3)];
+    let b: [f32; 3] = [f32::from_bits(0x3f548692), f32::from_bits(0xc10bca2c), f32::from_bits(0xbd9bf3af)];
+    let plan = plan_broadcast(&[1, 4, 3], &[3]).unwrap();
+    let (activation_min, activation_max) = activation_range_f32(FusedActivation::None);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0f32; 12];
+    mul::mul_f32(&p, &a, &b, &mut out);
+    let want: [f32; 12] = [f32::from_bits(0x405eb6b8), f32::from_bits(0xc178245f), f32::from_bits(0x3e5a6b42), f32::from_bits(0x3f6285ed), f32::from_bits(0xc2a5c072), f32::from_bits(0xbeb6eac7), f32::from_bits(0xc097c426), f32::from_bits(0x420e0d30), f32::from_bits(0xbe4db2c8), f32::from_bits(0xc0a34fe7), f32::from_bits(0x4148719b), f32::from_bits(0x3dcc78a4)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn add_i32_ignores_fused_relu() {
+    let a: [i32; 10] = [2147483647, 986872257, -760166910, -584027525, 546482585, 81359123, -943803125, 1006588671, -688376006, -236718282];
+    let b: [i32; 5] = [7, -810560809, 594822274, -1013307352, 732105615];
+    let plan = plan_broadcast(&[2, 5], &[5]).unwrap();
+    let (activation_min, activation_max) = activation_range_i32(FusedActivation::None);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0i32; 10];
+    add::add_i32(&p, &a, &b, &mut out);
+    assert_eq!(out, [-2147483642, 176311448, -165344636, -1597334877, 1278588200, 81359130, -1754363934, 1601410945, -1701683358, 495387333]);
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn sub_i32_relu6() {
+    let a: [i32; 12] = [2147483647, -681291714, -466229010, -733145848, -1065287875, -183722401, 622943381, 850189010, -943521085, -102751600, -881560493, 354566842];
+    let b: [i32; 4] = [7, -471241329, 269802815, -219089362];
+    let plan = plan_broadcast(&[4, 3], &[4, 1]).unwrap();
+    let (activation_min, activation_max) = activation_range_i32(FusedActivation::Relu6);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0i32; 12];
+    sub::sub_i32(&p, &a, &b, &mut out);
+    assert_eq!(out, [6, 0, 0, 0, 0, 6, 6, 6, 0, 6, 0, 6]);
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn mul_i32_relu() {
+    let a: [i32; 12] = [2147483647, 9113, 60729, 52994, 20013, -21859, 10519, -6796, -63336, 19540, -12498, 37203];
+    let b: [i32; 12] = [7, 36543, 62145, 24006, -28270, -20908, -6351, -3711, 39405, -50376, -40957, 32042];
+    let plan = plan_broadcast(&[3, 4], &[3, 4]).unwrap();
+    let (activation_min, activation_max) = activation_range_i32(FusedActivation::Relu);
+    let p = PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+    let mut out = [0i32; 12];
+    mul::mul_i32(&p, &a, &b, &mut out);
+    assert_eq!(out, [2147483641, 333016359, 0, 1272173964, 0, 457027972, 0, 25219956, 1799212216, 0, 511880586, 1192058526]);
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn relu_f32_values() {
+    let x: [f32; 45] = [f32::from_bits(0xbf9491bb), f32::from_bits(0xbf4cb377), f32::from_bits(0x40898c4b), f32::from_bits(0x3f81770a), f32::from_bits(0x40b970dc), f32::from_bits(0xc12009a9), f32::from_bits(0xc0da9d33), f32::from_bits(0xc0c14fc7), f32::from_bits(0x40c35ac1), f32::from_bits(0x415313a4), f32::from_bits(0x412439d9), f32::from_bits(0x400b077b), f32::from_bits(0xc1091068), f32::from_bits(0xc09226f3), f32::from_bits(0x4047f588), f32::from_bits(0x404e922a), f32::from_bits(0x40518666), f32::from_bits(0xc038c7f7), f32::from_bits(0x40b23740), f32::from_bits(0xc121a371), f32::from_bits(0x402b2a8e), f32::from_bits(0xc0091d40), f32::from_bits(0xc0424326), f32::from_bits(0x40f90cdd), f32::from_bits(0x3f3cf88f), f32::from_bits(0x3facc3ea), f32::from_bits(0xbf60b945), f32::from_bits(0x40b364ec), f32::from_bits(0x40be0707), f32::from_bits(0x4073d5eb), f32::from_bits(0xc0a7ed70), f32::from_bits(0x3fada98b), f32::from_bits(0xbf9847f9), f32::from_bits(0xc00822c4), f32::from_bits(0xc08f67d3), f32::from_bits(0x40d97aef), f32::from_bits(0xc014eb94), f32::from_bits(0x3fd6d4a7), f32::from_bits(0x400982c4), f32::from_bits(0x3e9fe18c), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40d00000), f32::from_bits(0x8da24260)];
+    let mut out = [0f32; 45];
+    relu::relu_f32(&x, &mut out);
+    let want: [f32; 45] = [f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40898c4b), f32::from_bits(0x3f81770a), f32::from_bits(0x40b970dc), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40c35ac1), f32::from_bits(0x415313a4), f32::from_bits(0x412439d9), f32::from_bits(0x400b077b), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x4047f588), f32::from_bits(0x404e922a), f32::from_bits(0x40518666), f32::from_bits(0x00000000), f32::from_bits(0x40b23740), f32::from_bits(0x00000000), f32::from_bits(0x402b2a8e), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40f90cdd), f32::from_bits(0x3f3cf88f), f32::from_bits(0x3facc3ea), f32::from_bits(0x00000000), f32::from_bits(0x40b364ec), f32::from_bits(0x40be0707), f32::from_bits(0x4073d5eb), f32::from_bits(0x00000000), f32::from_bits(0x3fada98b), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40d97aef), f32::from_bits(0x00000000), f32::from_bits(0x3fd6d4a7), f32::from_bits(0x400982c4), f32::from_bits(0x3e9fe18c), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40d00000), f32::from_bits(0x00000000)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn relu6_f32_values() {
+    let x: [f32; 45] = [f32::from_bits(0xbfb858aa), f32::from_bits(0xc00a8961), f32::from_bits(0x3f7a80d9), f32::from_bits(0x400b3661), f32::from_bits(0xbf8615ef), f32::from_bits(0xc07a3cf0), f32::from_bits(0xbf95fc53), f32::from_bits(0xc0826610), f32::from_bits(0x40803477), f32::from_bits(0xbf2faa8a), f32::from_bits(0xc067d9a1), f32::from_bits(0xc03a4aa4), f32::from_bits(0x412bf831), f32::from_bits(0x3ef39edf), f32::from_bits(0x40bc844e), f32::from_bits(0xc0e778ab), f32::from_bits(0x40909e72), f32::from_bits(0xc09c6158), f32::from_bits(0xbf0007e5), f32::from_bits(0x404cf0e2), f32::from_bits(0x40944a2f), f32::from_bits(0x4097a5b8), f32::from_bits(0xbfcdd361), f32::from_bits(0xc06fc9a4), f32::from_bits(0xc0b6a159), f32::from_bits(0x3f63ca8a), f32::from_bits(0x4047ad08), f32::from_bits(0xc09a4e7d), f32::from_bits(0xc0b8a64a), f32::from_bits(0x3fcda0dc), f32::from_bits(0x40bbe4ef), f32::from_bits(0x40cc1a15), f32::from_bits(0x3f975811), f32::from_bits(0xc154f6cf), f32::from_bits(0xc0d045d3), f32::from_bits(0x41092b35), f32::from_bits(0x411369bf), f32::from_bits(0xbf909713), f32::from_bits(0xc0afd8f6), f32::from_bits(0x40ae646c), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40d00000), f32::from_bits(0x8da24260)];
+    let mut out = [0f32; 45];
+    relu::relu6_f32(&x, &mut out);
+    let want: [f32; 45] = [f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x3f7a80d9), f32::from_bits(0x400b3661), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40803477), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40c00000), f32::from_bits(0x3ef39edf), f32::from_bits(0x40bc844e), f32::from_bits(0x00000000), f32::from_bits(0x40909e72), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x404cf0e2), f32::from_bits(0x40944a2f), f32::from_bits(0x4097a5b8), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x3f63ca8a), f32::from_bits(0x4047ad08), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x3fcda0dc), f32::from_bits(0x40bbe4ef), f32::from_bits(0x40c00000), f32::from_bits(0x3f975811), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40c00000), f32::from_bits(0x40c00000), f32::from_bits(0x00000000), f32::from_bits(0x00000000), f32::from_bits(0x40ae646c), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40c00000), f32::from_bits(0x00000000)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn leaky_relu_f32_values() {
+    let x: [f32; 45] = [f32::from_bits(0x3f3bac7c), f32::from_bits(0xc11cd7f8), f32::from_bits(0x41017686), f32::from_bits(0x40101106), f32::from_bits(0xbf2fddf8), f32::from_bits(0x3fc05be8), f32::from_bits(0x40d5c30d), f32::from_bits(0xc0802e60), f32::from_bits(0xc0f02290), f32::from_bits(0x40228fb5), f32::from_bits(0xbff18901), f32::from_bits(0x406ea50a), f32::from_bits(0xbef505c2), f32::from_bits(0xc0d0061a), f32::from_bits(0x4041f210), f32::from_bits(0x4081ac26), f32::from_bits(0x40e061a7), f32::from_bits(0x40937e3a), f32::from_bits(0x41127c21), f32::from_bits(0xc04b212c), f32::from_bits(0x4021c24c), f32::from_bits(0x40274e43), f32::from_bits(0x3f782aad), f32::from_bits(0xbf8d9c82), f32::from_bits(0xc02da6df), f32::from_bits(0x40da65e9), f32::from_bits(0xc0b53128), f32::from_bits(0xbfe8df3c), f32::from_bits(0xc1378b09), f32::from_bits(0xbea5146f), f32::from_bits(0xc0215971), f32::from_bits(0xc0110c00), f32::from_bits(0xbf9fa21a), f32::from_bits(0xc0b8920a), f32::from_bits(0x3ef7b2a7), f32::from_bits(0x408a0e75), f32::from_bits(0xc0cd6833), f32::from_bits(0x40c89ee3), f32::from_bits(0xbf961cad), f32::from_bits(0x40c720db), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40d00000), f32::from_bits(0x8da24260)];
+    let mut out = [0f32; 45];
+    leaky_relu::leaky_relu_f32(f32::from_bits(0x3e19999a), &x, &mut out);
+    let want: [f32; 45] = [f32::from_bits(0x3f3bac7c), f32::from_bits(0xbfbc365d), f32::from_bits(0x41017686), f32::from_bits(0x40101106), f32::from_bits(0xbdd30a5d), f32::from_bits(0x3fc05be8), f32::from_bits(0x40d5c30d), f32::from_bits(0xbf19d140), f32::from_bits(0xbf9014bd), f32::from_bits(0x40228fb5), f32::from_bits(0xbe90ebce), f32::from_bits(0x406ea50a), f32::from_bits(0xbd930375), f32::from_bits(0xbf79a0ed), f32::from_bits(0x4041f210), f32::from_bits(0x4081ac26), f32::from_bits(0x40e061a7), f32::from_bits(0x40937e3a), f32::from_bits(0x41127c21), f32::from_bits(0xbef3c169), f32::from_bits(0x4021c24c), f32::from_bits(0x40274e43), f32::from_bits(0x3f782aad), f32::from_bits(0xbe29ef03), f32::from_bits(0xbed061d9), f32::from_bits(0x40da65e9), f32::from_bits(0xbf596e31), f32::from_bits(0xbe8bb924), f32::from_bits(0xbfdc4072), f32::from_bits(0xbd461886), f32::from_bits(0xbec19e88), f32::from_bits(0xbeae0e67), f32::from_bits(0xbe3f8f53), f32::from_bits(0xbf5d7c0d), f32::from_bits(0x3ef7b2a7), f32::from_bits(0x408a0e75), f32::from_bits(0xbf767d0b), f32::from_bits(0x40c89ee3), f32::from_bits(0xbe34226a), f32::from_bits(0x40c720db), f32::from_bits(0x00000000), f32::from_bits(0x80000000), f32::from_bits(0x40c00000), f32::from_bits(0x40d00000), f32::from_bits(0x8c42b60d)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn prelu_f32_channel_alpha() {
+    let x: [f32; 24] = [f32::from_bits(0x4015f06c), f32::from_bits(0xc076770d), f32::from_bits(0xbfbcfdae), f32::from_bits(0xc06d3162), f32::from_bits(0x4010e9f6), f32::from_bits(0x3f600c45), f32::from_bits(0x3f8ddc82), f32::from_bits(0xc08327e1), f32::from_bits(0xc0bfbb69), f32::from_bits(0xc00e32d4), f32::from_bits(0xc04541ac), f32::from_bits(0xc06579e4), f32::from_bits(0x3f926343), f32::from_bits(0xc010af91), f32::from_bits(0xc04ff634), f32::from_bits(0x3eef24ed), f32::from_bits(0xc0339e2a), f32::from_bits(0xbf2b4e95), f32::from_bits(0xc00cac1a), f32::from_bits(0xc0445b6a), f32::from_bits(0xbfbc9fde), f32::from_bits(0xc0250a77), f32::from_bits(0xbea153f7), f32::from_bits(0xc01c226d)];
+    let alpha: [f32; 4] = [f32::from_bits(0x3f7d226a), f32::from_bits(0xbf2b72ed), f32::from_bits(0x3f04101b), f32::from_bits(0x3ea9511b)];
+    let plan = plan_broadcast(&[1, 2, 3, 4], &[1, 1, 4]).unwrap();
+    let mut out = [0f32; 24];
+    prelu::prelu_f32(&plan.as_broadcast(), &x, &alpha, &mut out);
+    let want: [f32; 24] = [f32::from_bits(0x4015f06c), f32::from_bits(0x4025102b), f32::from_bits(0xbf42fd63), f32::from_bits(0xbf9ce0bf), f32::from_bits(0x4010e9f6), f32::from_bits(0x3f600c45), f32::from_bits(0x3f8ddc82), f32::from_bits(0xbfad7dc2), f32::from_bits(0xc0bd95fd), f32::from_bits(0x3fbe7794), f32::from_bits(0xbfcb848b), f32::from_bits(0xbf97c62b), f32::from_bits(0x3f926343), f32::from_bits(0x3fc1cc74), f32::from_bits(0xbfd69010), f32::from_bits(0x3eef24ed), f32::from_bits(0xc0319b75), f32::from_bits(0x3ee574ca), f32::from_bits(0xbf91232e), f32::from_bits(0xbf81de8f), f32::from_bits(0xbfba835a), f32::from_bits(0x3fdd102a), f32::from_bits(0xbe2672e3), f32::from_bits(0xbf4e8863)];
+    assert_eq!(out.map(f32::to_bits), want.map(f32::to_bits));
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn quantize_s16_s8() {
+    let x: [i16; 63] = [-32768, 32767, 0, -24654, -11437, 26849, 10017, -6374, 20925, -31812, 9852, 2776, 29829, -849, 12666, -6671, 13490, -14634, -4050, 11889, -31997, 2581, -31145, -65, -178, -28647, -13638, 26758, -26339, 30043, 13606, -13117, 4261, -11634, 10331, -9344, 31697, -25556, -9560, -5945, 19002, -29022, -8103, 17567, 21173, 28983, -8333, 10142, 5771, -12526, -5301, 32154, 25446, 9267, 19433, -19496, 8217, 10371, 10060, 1164, 804, 17035, -23949];
+    let p = quantize::prepare_requantize(q(0x3925f3da, 0), q(0x3cdb0c46, -49)).unwrap();
+    let mut out = [0i8; 63];
+    quantize::quantize_s16_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, 127, -49, -128, -117, 110, 10, -87, 75, -128, 9, -33, 127, -54, 26, -88, 31, -128, -73, 21, -128, -34, -128, -49, -50, -128, -128, 109, -128, 127, 32, -127, -24, -118, 12, -104, 127, -128, -106, -84, 63, -128, -97, 55, 76, 123, -98, 11, -15, -123, -80, 127, 102, 6, 66, -128, 0, 12, 11, -42, -44, 52, -128]);
+}
+
+/// Expected output: TFLite Micro.
+#[test]
+fn quantize_s16_s32() {
+    let x: [i16; 63] = [-32768, 32767, 0, -19477, 27890, 8050, -5365, 6748, -26627, 451, 27476, -13856, -25815, 13524, -3146, -18094, 13261, -1956, -11412, -21360, -30151, 7334, -17508, 20258, -17267, 5570, 22924, 3286, -18563, -28762, -2101, -20074, -26814, 3336, -10446, 13543, -19437, 17610, 24774, 1891, -10313, -22670, 24613, -6783, 9894, 15300, 9400, 22124, 28671, -25594, -55, 29889, -32629, 25486, 25749, -19647, 22304, -5537, -26425, 28662, 20731, -11925, -4838];
+    let p = quantize::prepare_requantize(q(0x3981e579, 0), q(0x36b0ff2d, 0)).unwrap();
+    let mut out = [0i32; 63];
+    quantize::quantize_s16_s32(&p, &x, &mut out);
+    assert_eq!(out, [-1539081, 1539034, 0, -914816, 1309966, 378101, -251989, 316947, -1250645, 21183, 1290521, -650803, -1212506, 635209, -147765, -849858, 622856, -91871, -536011, -1003259, -1416163, 344471, -822334, 951499, -811014, 261618, 1076718, 154340, -871886, -1350923, -98682, -942856, -1259428, 156689, -490639, 636102, -912937, 827125, 1163611, 88818, -484392, -1064788, 1156049, -318591, 464712, 718626, 441509, 1039143, 1346649, -1202126, -2583, 1403858, -1532553, 1197053, 1209406, -922801, 1047597, -260068, -1241157, 1346227, 973715, -560106, -227236]);
 }

@@ -29,6 +29,53 @@ impl Broadcast<'_> {
     }
 }
 
+/// Parameters of the plain (unquantized) float32 / int32 binary kernels (`add_f32`,
+/// `sub_i32`, `mul_f32`, ...): TFLite's `ActivationFunctionWithMinMax` clamp
+/// `min(max(x, activation_min), activation_max)` and the broadcast.
+/// Use [`activation_range_f32`] / [`activation_range_i32`] for the clamp; note TFLite Micro's
+/// int32 ADD ignores the fused activation (it clamps to the full int32 range).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlainBinaryParams<'a, T> {
+    pub activation_min: T,
+    pub activation_max: T,
+    pub broadcast: Broadcast<'a>,
+}
+
+/// TFLite `CalculateActivationRange` for float: `(lowest, max)`, `(0, max)`, `(-1, 1)`,
+/// `(0, 6)`.
+pub fn activation_range_f32(activation: crate::prepare::FusedActivation) -> (f32, f32) {
+    use crate::prepare::FusedActivation as A;
+    match activation {
+        A::None => (f32::MIN, f32::MAX),
+        A::Relu => (0.0, f32::MAX),
+        A::ReluN1To1 => (-1.0, 1.0),
+        A::Relu6 => (0.0, 6.0),
+    }
+}
+
+/// TFLite `CalculateActivationRange` for int32.
+pub fn activation_range_i32(activation: crate::prepare::FusedActivation) -> (i32, i32) {
+    use crate::prepare::FusedActivation as A;
+    match activation {
+        A::None => (i32::MIN, i32::MAX),
+        A::Relu => (0, i32::MAX),
+        A::ReluN1To1 => (-1, 1),
+        A::Relu6 => (0, 6),
+    }
+}
+
+/// TFLite `ActivationFunctionWithMinMax`: `std::min(std::max(x, lo), hi)`, with the
+/// std semantics (`max(a, b) = a < b ? b : a`), so a NaN `x` passes through.
+#[inline(always)]
+pub(crate) fn clamp_min_max<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+    let v = if x < lo { lo } else { x };
+    if hi < v {
+        hi
+    } else {
+        v
+    }
+}
+
 /// Owned result of [`plan_broadcast`]; the compiler turns it into a const [`Broadcast`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BroadcastPlan {

@@ -7,6 +7,7 @@ use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
+pub mod plain;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -86,4 +87,16 @@ pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8
 #[inline]
 pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
     scalar::add_s8_in_place(params, input1_output, input2)
+}
+
+/// float32 ADD (`params` from [`crate::kernels::nd::activation_range_f32`]).
+#[inline]
+pub fn add_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
+    plain::add_f32(params, input1, input2, output)
+}
+
+/// int32 ADD (`params` from [`crate::kernels::nd::activation_range_i32`]; TFLite Micro ignores the fused activation of an int32 ADD, so use the full range).
+#[inline]
+pub fn add_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
+    plain::add_i32(params, input1, input2, output)
 }

@@ -51,3 +51,12 @@ pub fn leaky_relu_s8(params: &LeakyReluParams, input: &[i8], output: &mut [i8]) 
 pub fn leaky_relu_s8_in_place(params: &LeakyReluParams, data: &mut [i8]) {
     scalar::leaky_relu_s8_in_place(params, data)
 }
+
+/// float32 LEAKY_RELU (`reference_ops::LeakyRelu`: `x > 0 ? x : x * alpha`).
+#[inline]
+pub fn leaky_relu_f32(alpha: f32, input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x > 0.0 { x } else { x * alpha };
+    }
+}

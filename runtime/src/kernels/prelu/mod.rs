@@ -64,3 +64,10 @@ pub fn prelu_s8(params: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [
 pub fn prelu_s8_in_place(params: &PreluParams, input_output: &mut [i8], alpha: &[i8]) {
     scalar::prelu_s8_in_place(params, input_output, alpha)
 }
+
+/// float32 PRELU (TFLite Micro `BroadcastPrelu4DSlowFloat`: `x >= 0 ? x : x * alpha`),
+/// `alpha` broadcast per `broadcast` (operand 2).
+#[inline]
+pub fn prelu_f32(broadcast: &Broadcast, input: &[f32], alpha: &[f32], output: &mut [f32]) {
+    crate::kernels::nd::broadcast_binary(broadcast, input, alpha, output, |x, a| if x >= 0.0 { x } else { x * a });
+}

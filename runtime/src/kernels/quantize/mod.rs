@@ -56,3 +56,30 @@ pub fn quantize_s8_s8(params: &RequantizeParams, input: &[i8], output: &mut [i8]
 pub fn quantize_s8_s8_in_place(params: &RequantizeParams, data: &mut [i8]) {
     scalar::quantize_s8_s8_in_place(params, data)
 }
+
+/// int16 -> int8 requantization (TFLite `Requantize<int16_t, int8_t>`).
+#[inline]
+pub fn quantize_s16_s8(params: &RequantizeParams, input: &[i16], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i8::MIN as i32, i8::MAX as i32) as i8;
+    }
+}
+
+/// int16 -> int32 requantization (TFLite `Requantize<int16_t, int32_t>`).
+#[inline]
+pub fn quantize_s16_s32(params: &RequantizeParams, input: &[i16], output: &mut [i32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i32::MIN, i32::MAX);
+    }
+}
+
+/// int8 -> int16 requantization (TFLite `Requantize<int8_t, int16_t>`).
+#[inline]
+pub fn quantize_s8_s16(params: &RequantizeParams, input: &[i8], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i16::MIN as i32, i16::MAX as i32) as i16;
+    }
+}

@@ -77,3 +77,27 @@ pub fn relu_s8(params: &ReluParams, input: &[i8], output: &mut [i8]) {
 pub fn relu_s8_in_place(params: &ReluParams, data: &mut [i8]) {
     scalar::relu_s8_in_place(params, data)
 }
+
+/// float32 RELU (TFLite Micro `ReluFloat`: `x < 0 ? 0 : x`).
+#[inline]
+pub fn relu_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x < 0.0 { 0.0 } else { x };
+    }
+}
+
+/// float32 RELU6 (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
+#[inline]
+pub fn relu6_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x > 6.0 {
+            6.0
+        } else if x < 0.0 {
+            0.0
+        } else {
+            x
+        };
+    }
+}
