@@ -49,7 +49,7 @@ impl Rng {
 
     /// An ordered activation clamp inside int8, the full range half of the time.
     pub fn activation_range(&mut self) -> (i32, i32) {
-        if self.next_u64() % 2 == 0 {
+        if self.next_u64().is_multiple_of(2) {
             (-128, 127)
         } else {
             let a = self.range(-128, 127) as i32;
@@ -61,7 +61,7 @@ impl Rng {
 
 /// Per-channel (or, one time in four, per-tensor: length 1) multipliers and shifts.
 pub fn multipliers(rng: &mut Rng, channels: usize, lo_exp: i32, hi_exp: i32) -> (Vec<i32>, Vec<i32>) {
-    let n = if rng.next_u64() % 4 == 0 { 1 } else { channels };
+    let n = if rng.next_u64().is_multiple_of(4) { 1 } else { channels };
     (0..n).map(|_| rng.multiplier(lo_exp, hi_exp)).unzip()
 }
 

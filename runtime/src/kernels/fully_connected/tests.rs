@@ -27,6 +27,7 @@ fn naive(p: &FullyConnectedParams, input: &[i8], filter: &[i8], bias: Option<&[i
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check(kernel: Kernel, batches: usize, depth: usize, units: usize, in_zp: i32, filter_zp: i32, out_zp: i32, with_bias: bool, seed: u64) {
     let mut rng = Rng(seed);
     let (mult, shift) = multipliers(&mut rng, units, -14, 1);
