@@ -12,6 +12,10 @@ pub enum Error {
     Parse(#[from] ParseError),
     #[error(transparent)]
     Lower(#[from] LowerError),
+    #[error("{count} operators cannot be compiled:\n{details}")]
+    Unsupported { count: usize, details: String },
+    #[error("code generation failed: {0}")]
+    Codegen(String),
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }

@@ -5,12 +5,17 @@
 #![deny(unsafe_code)]
 
 pub mod codegen;
+mod config;
 pub mod error;
 pub mod index;
 pub mod inspect;
 pub mod ir;
+pub mod macro_support;
+pub mod pipeline;
 pub mod tflite;
 #[doc(hidden)]
 pub mod testing;
 
-pub use error::{Error, ParseError, Result};
+pub use config::{write_if_changed, Config};
+pub use error::{Error, LowerError, ParseError, Result};
+pub use pipeline::{compile, CompileOptions, Compiled};

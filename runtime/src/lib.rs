@@ -12,3 +12,7 @@ extern crate std;
 pub mod kernels;
 pub mod prepare;
 pub mod quant;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

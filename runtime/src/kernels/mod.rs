@@ -39,3 +39,5 @@ pub mod max_pool_2d;
 pub mod mean;
 pub mod softmax;
 pub mod tanh;
+#[cfg(test)]
+pub(crate) mod test_util_k1;

@@ -5,6 +5,9 @@
 //! `input_scale * filter_scale[c] / output_scale` in double, the fused activation as a clamp.
 
 use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::codegen::emit::{array, int, EmitCx};
+use proc_macro2::TokenStream;
+use quote::quote;
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Padding, TensorId};
 use tflc_runtime::kernels::conv_2d::{conv_2d_s8, Conv2dParams};
@@ -164,5 +167,49 @@ impl Kernel for Conv2d {
         conv_2d_s8(&self.params(), s.i8(self.input)?, s.i8(self.filter)?, bias, &mut out);
         s.insert(self.output, super::TensorData::I8(out));
         Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let (is, fs, os) = (array(&self.input_shape), array(&self.filter_shape), array(&self.output_shape));
+        let [sh, sw] = self.stride.map(|v| int(v as i64));
+        let [dh, dw] = self.dilation.map(|v| int(v as i64));
+        let [pt, pl] = self.pad.map(|v| int(v as i64));
+        let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
+        let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
+        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let p = cx.params(
+            quote! { #rt::kernels::conv_2d::Conv2dParams<'static> },
+            quote! {
+                #rt::kernels::conv_2d::Conv2dParams {
+                    input_shape: #is,
+                    filter_shape: #fs,
+                    output_shape: #os,
+                    stride_height: #sh,
+                    stride_width: #sw,
+                    dilation_height: #dh,
+                    dilation_width: #dw,
+                    pad_top: #pt,
+                    pad_left: #pl,
+                    input_offset: #io,
+                    output_offset: #oo,
+                    output_multiplier: &#mult,
+                    output_shift: &#shift,
+                    output_activation_min: #amin,
+                    output_activation_max: #amax,
+                }
+            },
+        );
+        let input = cx.input(self.input);
+        let filter = cx.input(self.filter);
+        let bias = match self.bias {
+            Some(b) => {
+                let b = cx.input(b);
+                quote! { Some(#b) }
+            }
+            None => quote! { None },
+        };
+        let output = cx.output(self.output);
+        quote! { #rt::kernels::conv_2d::conv_2d_s8(&#p, #input, #filter, #bias, #output); }
     }
 }

@@ -9,15 +9,28 @@
 //! Unsupported ops return `LowerError::Unsupported` naming op index, opcode and tensor;
 //! nothing here panics on model data.
 
+use super::emit::EmitCx;
 use crate::error::{LowerError, Location};
 use crate::ir::{Activation, DType, Operator, Subgraph, Tensor, TensorId};
 use std::collections::BTreeMap;
-use tflc_runtime::prepare_b::{FusedActivation, QuantParams};
+use tflc_runtime::prepare::FusedActivation;
+use tflc_runtime::quant::QuantParams;
 
 /// A lowered operator.
 pub trait Kernel: std::fmt::Debug {
     /// Runs the kernel on the tensors in `store`: reads its inputs, writes its outputs.
     fn execute(&self, store: &mut TensorStore) -> Result<(), ExecError>;
+
+    /// Emits the kernel call for the generated `run()`: arena views and constants come from
+    /// `cx` (`cx.input(t)`, `cx.output(t)`), parameters become a module const
+    /// (`cx.params(ty, value)`).
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> proc_macro2::TokenStream;
+
+    /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): no code when the planner
+    /// aliases its output to its input.
+    fn is_view(&self) -> bool {
+        false
+    }
 }
 
 /// The registry: which `OpKind` lowers in which module. Adding an op is one line here and
@@ -290,7 +303,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
     /// (TFLite `CalculateActivationRangeQuantized`).
     pub fn activation_range_s8(&self, a: Activation, out: QuantParams) -> Result<(i32, i32), LowerError> {
         let kind = self.fused_activation(a)?;
-        tflc_runtime::prepare_b::activation_range_s8(kind, out.scale, out.zero_point)
+        tflc_runtime::prepare::activation_range_s8(kind, out.scale, out.zero_point)
             .ok_or_else(|| self.invalid(format!("fused activation {a:?} cannot be expressed in the output quantization")))
     }
 
