@@ -1,0 +1,136 @@
+//! Typed indices for the planner (temporary local copy of the crate-wide `define_index!` +
+//! `IndexVec` design; switches to `crate::index` once that lands on main).
+
+use std::marker::PhantomData;
+
+/// Defines a `Copy` newtype index over `u32` with `new`, `index` and `Display`.
+macro_rules! define_index {
+    ($(#[$m:meta])* $vis:vis struct $name:ident = $prefix:literal;) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+        $vis struct $name(u32);
+
+        impl $name {
+            /// Makes an index from a position. Positions come from `Vec` lengths, so they fit.
+            #[inline]
+            pub fn new(i: usize) -> Self {
+                debug_assert!(i <= u32::MAX as usize);
+                Self(i as u32)
+            }
+            /// The position this index stands for.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl $crate::plan::index::Idx for $name {
+            fn new(i: usize) -> Self {
+                $name::new(i)
+            }
+            fn index(self) -> usize {
+                $name::index(self)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_u32(self.0)
+            }
+        }
+    };
+}
+pub(crate) use define_index;
+
+/// An index type usable with [`IndexVec`].
+pub trait Idx: Copy + Eq + Ord + std::fmt::Debug {
+    fn new(i: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+/// A `Vec<T>` that is indexed by `I` only.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IndexVec<I: Idx, T> {
+    raw: Vec<T>,
+    _marker: PhantomData<fn(&I)>,
+}
+
+impl<I: Idx, T> IndexVec<I, T> {
+    pub fn new() -> Self {
+        Self { raw: Vec::new(), _marker: PhantomData }
+    }
+    pub fn from_vec(raw: Vec<T>) -> Self {
+        Self { raw, _marker: PhantomData }
+    }
+    /// Appends `value` and returns its index.
+    pub fn push(&mut self, value: T) -> I {
+        let id = I::new(self.raw.len());
+        self.raw.push(value);
+        id
+    }
+    pub fn len(&self) -> usize {
+        self.raw.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+    pub fn get(&self, i: I) -> Option<&T> {
+        self.raw.get(i.index())
+    }
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.raw.iter_mut()
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.raw.iter()
+    }
+    /// `(index, value)` pairs in order.
+    pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> + ExactSizeIterator {
+        self.raw.iter().enumerate().map(|(i, t)| (I::new(i), t))
+    }
+    /// All indices in order.
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator {
+        (0..self.raw.len()).map(I::new)
+    }
+    pub fn as_slice(&self) -> &[T] {
+        &self.raw
+    }
+}
+
+impl<I: Idx, T> Default for IndexVec<I, T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<I: Idx, T: std::fmt::Debug> std::fmt::Debug for IndexVec<I, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.raw.fmt(f)
+    }
+}
+
+impl<I: Idx, T> std::ops::Index<I> for IndexVec<I, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: I) -> &T {
+        &self.raw[i.index()]
+    }
+}
+
+impl<I: Idx, T> std::ops::IndexMut<I> for IndexVec<I, T> {
+    #[inline]
+    fn index_mut(&mut self, i: I) -> &mut T {
+        &mut self.raw[i.index()]
+    }
+}
+
+impl<I: Idx, T> FromIterator<T> for IndexVec<I, T> {
+    fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
+        Self::from_vec(iter.into_iter().collect())
+    }
+}
