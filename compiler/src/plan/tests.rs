@@ -199,7 +199,7 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 }
 
 fn small_budget() -> PlanOptions {
-    PlanOptions { schedule_state_budget: 20_000, offset_work_budget: 200_000, verify: true, ..PlanOptions::default() }
+    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, verify: true, ..PlanOptions::default() }
 }
 
 #[test]
@@ -209,7 +209,7 @@ fn thousands_of_random_graphs_verify() {
     for seed in 0..2000 {
         let data = bytes(seed, 4096);
         let mut u = Unstructured::new(&data);
-        let Ok(p) = fuzzing::generate(&mut u, Limits { max_ops: 24, ..Limits::default() }) else { continue };
+        let Ok(p) = fuzzing::generate(&mut u, Limits::default()) else { continue };
         fuzzing::check(&p, &opts);
         planned += 1;
     }

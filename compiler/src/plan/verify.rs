@@ -225,8 +225,14 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     }
 
     // Overlaps, pairwise over group roots.
-    let holds_io = |r: usize| (0..nb).any(|x| root[x] == r && (kind(x).is_input() || kind(x).is_output()));
-    let is_var = |r: usize| (0..nb).any(|x| root[x] == r && kind(x) == BufferKind::Variable);
+    let mut io_of = vec![false; nb];
+    let mut var_of = vec![false; nb];
+    for x in 0..nb {
+        io_of[root[x]] |= kind(x).is_input() || kind(x).is_output();
+        var_of[root[x]] |= kind(x) == BufferKind::Variable;
+    }
+    let holds_io = |r: usize| io_of[r];
+    let is_var = |r: usize| var_of[r];
     let region = |r: usize| {
         let off = plan.offsets[BufferId::new(r)];
         (off, off.saturating_add(problem.buffers[BufferId::new(r)].bytes))
