@@ -6,5 +6,10 @@
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+#[cfg(test)]
+extern crate std;
+
 pub mod kernels;
+pub mod prepare;
+pub mod prepare_b;
 pub mod quant;

@@ -56,6 +56,357 @@ pub fn multiply_by_quantized_multiplier_greater_than_one(x: i32, multiplier: i32
     saturating_rounding_doubling_high_mul(x.wrapping_mul(1i32.wrapping_shl(left_shift as u32)), multiplier)
 }
 
+/// `std::round` on `f32` (C `roundf`): round to nearest, ties away from zero. `core` has no
+/// float rounding in no_std, so this works on the bits (exact for every input, including
+/// `0.49999997`, where `x + 0.5` would round up). NaN and infinities pass through.
+#[inline]
+pub fn round_f32(x: f32) -> f32 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32 - 127;
+    if exp >= 23 {
+        return x; // already integral, or inf/NaN
+    }
+    let sign = bits & 0x8000_0000;
+    if exp < -1 {
+        return f32::from_bits(sign); // |x| < 0.5
+    }
+    if exp == -1 {
+        return f32::from_bits(sign | 0x3f80_0000); // 0.5 <= |x| < 1 -> +-1
+    }
+    let frac_mask = (1u32 << (23 - exp)) - 1;
+    let half = 1u32 << (22 - exp);
+    // Adding half an ulp-of-one to the magnitude and truncating rounds half away from zero;
+    // a carry into the exponent field is the correct result (e.g. 1.5 -> 2.0).
+    f32::from_bits((bits + half) & !frac_mask)
+}
+
+/// C `truncf`: round toward zero.
+#[inline]
+pub fn trunc_f32(x: f32) -> f32 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32 - 127;
+    if exp >= 23 {
+        return x;
+    }
+    if exp < 0 {
+        return f32::from_bits(bits & 0x8000_0000);
+    }
+    let frac_mask = (1u32 << (23 - exp)) - 1;
+    f32::from_bits(bits & !frac_mask)
+}
+
+/// C `floorf`.
+#[inline]
+pub fn floor_f32(x: f32) -> f32 {
+    let t = trunc_f32(x);
+    if x < 0.0 && t != x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
+/// C `ceilf`.
+#[inline]
+pub fn ceil_f32(x: f32) -> f32 {
+    let t = trunc_f32(x);
+    if x > 0.0 && t != x {
+        t + 1.0
+    } else {
+        t
+    }
+}
+
+/// C `round` on `f64`: nearest, ties away from zero.
+#[inline]
+pub fn round_f64(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    if exp >= 52 {
+        return x;
+    }
+    let sign = bits & 0x8000_0000_0000_0000;
+    if exp < -1 {
+        return f64::from_bits(sign);
+    }
+    if exp == -1 {
+        return f64::from_bits(sign | 0x3ff0_0000_0000_0000);
+    }
+    let frac_mask = (1u64 << (52 - exp)) - 1;
+    let half = 1u64 << (51 - exp);
+    f64::from_bits((bits + half) & !frac_mask)
+}
+
+/// C `frexp`: `x = m * 2^e` with `0.5 <= |m| < 1` (`(0.0, 0)` for zero; inf/NaN returned
+/// unchanged with exponent 0).
+pub fn frexp_f64(x: f64) -> (f64, i32) {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if x == 0.0 || biased == 0x7ff {
+        return (x, 0);
+    }
+    if biased == 0 {
+        // Subnormal: scale into the normal range first.
+        let (m, e) = frexp_f64(x * f64::from_bits(0x43f0_0000_0000_0000)); // 2^64
+        return (m, e - 64);
+    }
+    let e = biased - 1022;
+    let m = f64::from_bits((bits & !(0x7ffu64 << 52)) | (1022u64 << 52));
+    (m, e)
+}
+
+/// The saturating `float -> int32` conversion used where TFLite writes
+/// `static_cast<int32_t>(float)`. In range it truncates like C++; out of range C++ is
+/// undefined (x86 gives `i32::MIN`, Arm saturates); we saturate like Arm and NaN gives 0.
+#[inline]
+pub fn f32_to_i32_saturating(x: f32) -> i32 {
+    x as i32
+}
+
+/// TFLite `MultiplyByQuantizedMultiplier(int64 x, int32 multiplier, int shift)`: the
+/// 64-bit-input variant, which reduces the multiplier to 16 bits and rounds once.
+/// Preconditions (TFLite's): `multiplier >= 0`, `-31 <= shift < 8`,
+/// `-(2^47) <= x < 2^47`.
+#[inline(always)]
+pub fn multiply_by_quantized_multiplier_i64(x: i64, multiplier: i32, shift: i32) -> i32 {
+    debug_assert!(multiplier >= 0);
+    debug_assert!((-31..8).contains(&shift));
+    let reduced_multiplier: i64 = if multiplier < 0x7FFF_0000 { ((multiplier + (1 << 15)) >> 16) as i64 } else { 0x7FFF };
+    let total_shift = 15 - shift;
+    let x = x.wrapping_mul(reduced_multiplier).wrapping_add(1i64 << (total_shift - 1));
+    (x >> total_shift) as i32
+}
+
+// ---------------------------------------------------------------------------------------
+// gemmlowp `fixedpoint.h`, scalar int32 (`FixedPoint<int32_t, IntegerBits>` is represented
+// by its raw `i32`; the number of integer bits is tracked by the caller, as in gemmlowp's
+// templates). gemmlowp's plain `+`/`-` on raw values are not saturating; their overflow
+// is undefined behaviour in C++ and wraps on every TFLite target, so we wrap.
+// ---------------------------------------------------------------------------------------
+
+/// gemmlowp `RoundingHalfSum(int32, int32)`: `(a + b) / 2`, rounded half away from zero.
+#[inline(always)]
+pub fn rounding_half_sum(a: i32, b: i32) -> i32 {
+    let sum = a as i64 + b as i64;
+    let sign: i64 = if sum >= 0 { 1 } else { -1 };
+    ((sum + sign) / 2) as i32
+}
+
+/// gemmlowp `SaturatingRoundingMultiplyByPOT<exponent>(int32)`: a saturating left shift
+/// for `exponent > 0`, a rounding right shift ([`rounding_divide_by_pot`]) for
+/// `exponent < 0`. `exponent` must be in `-31..=31`.
+#[inline(always)]
+pub fn saturating_rounding_multiply_by_pot(x: i32, exponent: i32) -> i32 {
+    if exponent > 0 {
+        debug_assert!(exponent < 32);
+        let threshold: i32 = ((1i64 << (31 - exponent)) - 1) as i32;
+        if x > threshold {
+            i32::MAX
+        } else if x < -threshold {
+            i32::MIN
+        } else {
+            x << exponent
+        }
+    } else if exponent < 0 {
+        rounding_divide_by_pot(x, -exponent)
+    } else {
+        x
+    }
+}
+
+/// gemmlowp `Rescale<dst_integer_bits>(FixedPoint<int32, src_integer_bits>)`.
+#[inline(always)]
+pub fn fixedpoint_rescale(x: i32, src_integer_bits: i32, dst_integer_bits: i32) -> i32 {
+    saturating_rounding_multiply_by_pot(x, src_integer_bits - dst_integer_bits)
+}
+
+/// gemmlowp `FixedPoint<int32, 0>::One()` (the raw value is `i32::MAX`).
+pub const FIXEDPOINT_Q0_ONE: i32 = i32::MAX;
+
+/// gemmlowp `exp_on_interval_between_negative_one_quarter_and_0_excl` on Q0.31.
+#[inline]
+pub fn exp_on_interval_between_negative_one_quarter_and_0_excl(a: i32) -> i32 {
+    const CONSTANT_TERM: i32 = 1_895_147_668; // exp(-1/8)
+    const CONSTANT_1_OVER_3: i32 = 715_827_883; // 1/3
+    let srdhm = saturating_rounding_doubling_high_mul;
+    let x = a.wrapping_add(1 << 28); // a + 1/8
+    let x2 = srdhm(x, x);
+    let x3 = srdhm(x2, x);
+    let x4 = srdhm(x2, x2);
+    let x4_over_4 = saturating_rounding_multiply_by_pot(x4, -2);
+    let x4_over_24_plus_x3_over_6_plus_x2_over_2 =
+        saturating_rounding_multiply_by_pot(srdhm(x4_over_4.wrapping_add(x3), CONSTANT_1_OVER_3).wrapping_add(x2), -1);
+    CONSTANT_TERM.wrapping_add(srdhm(CONSTANT_TERM, x.wrapping_add(x4_over_24_plus_x3_over_6_plus_x2_over_2)))
+}
+
+/// gemmlowp `exp_on_negative_values(FixedPoint<int32, integer_bits>)` -> Q0.31.
+/// `a` (raw, with `integer_bits` integer bits) must be `<= 0`; `integer_bits` in `0..=30`.
+#[inline]
+pub fn exp_on_negative_values(a: i32, integer_bits: i32) -> i32 {
+    debug_assert!((0..31).contains(&integer_bits));
+    let fractional_bits = 31 - integer_bits;
+    let one_quarter: i32 = 1 << (fractional_bits - 2);
+    let mask = one_quarter - 1;
+    let a_mod_quarter_minus_one_quarter = (a & mask) - one_quarter;
+    let mut result = exp_on_interval_between_negative_one_quarter_and_0_excl(fixedpoint_rescale(
+        a_mod_quarter_minus_one_quarter,
+        integer_bits,
+        0,
+    ));
+    let remainder = a_mod_quarter_minus_one_quarter.wrapping_sub(a);
+    // Barrel shifter: (exponent, Q0.31 value of exp(-2^exponent)).
+    const BARREL: [(i32, i32); 7] = [
+        (-2, 1_672_461_947),
+        (-1, 1_302_514_674),
+        (0, 790_015_084),
+        (1, 290_630_308),
+        (2, 39_332_535),
+        (3, 720_401),
+        (4, 242),
+    ];
+    for &(exponent, multiplier) in BARREL.iter() {
+        if integer_bits > exponent {
+            let shift = fractional_bits + exponent;
+            if remainder & (1i32 << shift) != 0 {
+                result = saturating_rounding_doubling_high_mul(result, multiplier);
+            }
+        }
+    }
+    if integer_bits > 5 {
+        let clamp = -(1i32 << (36 - integer_bits)); // -32.0
+        if a < clamp {
+            result = 0;
+        }
+    }
+    if a == 0 {
+        result = FIXEDPOINT_Q0_ONE;
+    }
+    result
+}
+
+/// The Newton-Raphson iteration shared by gemmlowp's `one_over_one_plus_x_for_x_in_0_1`
+/// and `one_minus_x_over_one_plus_x_for_x_in_0_1`: returns `1 / (1 + a)` in Q2.29 for
+/// `a` in Q0.31.
+#[inline]
+fn one_over_one_plus_x_q2(a: i32) -> i32 {
+    const CONSTANT_48_OVER_17: i32 = 1_515_870_810; // Q2.29
+    const CONSTANT_NEG_32_OVER_17: i32 = -1_010_580_540; // Q2.29
+    const Q2_ONE: i32 = 1 << 29;
+    let srdhm = saturating_rounding_doubling_high_mul;
+    let half_denominator = rounding_half_sum(a, FIXEDPOINT_Q0_ONE);
+    let mut x = CONSTANT_48_OVER_17.wrapping_add(srdhm(half_denominator, CONSTANT_NEG_32_OVER_17));
+    for _ in 0..3 {
+        let half_denominator_times_x = srdhm(half_denominator, x);
+        let one_minus_half_denominator_times_x = Q2_ONE.wrapping_sub(half_denominator_times_x);
+        // x * (..) is Q4; Rescale<2> brings it back to Q2.
+        x = x.wrapping_add(fixedpoint_rescale(srdhm(x, one_minus_half_denominator_times_x), 4, 2));
+    }
+    x
+}
+
+/// gemmlowp `one_over_one_plus_x_for_x_in_0_1`: Q0.31 -> Q0.31.
+#[inline]
+pub fn one_over_one_plus_x_for_x_in_0_1(a: i32) -> i32 {
+    // ExactMulByPot<-1> turns the Q2 value into Q1 (same raw); Rescale<0> from 1.
+    fixedpoint_rescale(one_over_one_plus_x_q2(a), 1, 0)
+}
+
+/// gemmlowp `one_minus_x_over_one_plus_x_for_x_in_0_1`: Q0.31 -> Q0.31.
+#[inline]
+pub fn one_minus_x_over_one_plus_x_for_x_in_0_1(a: i32) -> i32 {
+    fixedpoint_rescale(one_over_one_plus_x_q2(a).wrapping_sub(1 << 29), 2, 0)
+}
+
+/// gemmlowp `logistic(FixedPoint<int32, integer_bits>)` -> Q0.31.
+#[inline]
+pub fn fixedpoint_logistic(a: i32, integer_bits: i32) -> i32 {
+    if a == 0 {
+        return 1 << 30; // 0.5
+    }
+    let abs_input = if a > 0 { a } else { a.wrapping_neg() };
+    let result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(abs_input.wrapping_neg(), integer_bits));
+    if a > 0 {
+        result_if_positive
+    } else {
+        FIXEDPOINT_Q0_ONE.wrapping_sub(result_if_positive)
+    }
+}
+
+/// gemmlowp `tanh(FixedPoint<int32, integer_bits>)` -> Q0.31.
+#[inline]
+pub fn fixedpoint_tanh(a: i32, integer_bits: i32) -> i32 {
+    if a == 0 {
+        return 0;
+    }
+    let negative = a < 0;
+    let n = if negative { a } else { a.wrapping_neg() };
+    // neg_tanh_on_negative_values: ExactMulByPot<1> keeps the raw value, one more
+    // integer bit.
+    let t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(n, integer_bits + 1));
+    if negative {
+        t.wrapping_neg()
+    } else {
+        t
+    }
+}
+
+/// TFLite `GetReciprocal(x, x_integer_digits, &num_bits_over_unit)` (common.h): returns
+/// `(reciprocal in Q0.31, num_bits_over_unit)`. `x` must be positive.
+#[inline]
+pub fn get_reciprocal(x: i32, x_integer_digits: i32) -> (i32, i32) {
+    debug_assert!(x > 0);
+    let headroom_plus_one = (x as u32).leading_zeros();
+    let num_bits_over_unit = x_integer_digits - headroom_plus_one as i32;
+    let shifted_sum_minus_one = ((x as u32) << headroom_plus_one).wrapping_sub(1u32 << 31) as i32;
+    (one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one), num_bits_over_unit)
+}
+
+// ---------------------------------------------------------------------------------------
+// int16 fixed point, as used by TFLite's quantized HARD_SWISH (reference/hard_swish.h).
+// C++ computes these in `int` and truncates to int16 on assignment; so do we.
+// ---------------------------------------------------------------------------------------
+
+/// gemmlowp `SaturatingRoundingDoublingHighMul(int16, int16)`.
+#[inline(always)]
+pub fn saturating_rounding_doubling_high_mul_i16(a: i16, b: i16) -> i16 {
+    if a == i16::MIN && b == i16::MIN {
+        return i16::MAX;
+    }
+    let ab = a as i32 * b as i32;
+    let nudge: i32 = if ab >= 0 { 1 << 14 } else { 1 - (1 << 14) };
+    ((ab + nudge) / (1 << 15)) as i16
+}
+
+/// TFLite `SaturatingDoublingHighMul(int16, int16)` (reference/hard_swish.h): like
+/// [`saturating_rounding_doubling_high_mul_i16`] but truncating toward zero.
+#[inline(always)]
+pub fn saturating_doubling_high_mul_i16(a: i16, b: i16) -> i16 {
+    if a == i16::MIN && b == i16::MIN {
+        return i16::MAX;
+    }
+    ((a as i32 * b as i32) / (1 << 15)) as i16
+}
+
+/// gemmlowp `RoundingDivideByPOT<int16>(x, exponent)`, `exponent` in `0..=31`. For
+/// `exponent >= 16` gemmlowp's int16 mask truncates to all ones; mirrored.
+#[inline(always)]
+pub fn rounding_divide_by_pot_i16(x: i16, exponent: i32) -> i16 {
+    debug_assert!((0..=31).contains(&exponent));
+    let mask = ((1i64 << exponent) - 1) as i16 as i32;
+    let x32 = x as i32;
+    let remainder = (x32 & mask) as i16 as i32;
+    let threshold = ((mask >> 1) + (x < 0) as i32) as i16 as i32;
+    ((x32 >> exponent) + (remainder > threshold) as i32) as i16
+}
+
+/// TFLite `SaturatingLeftShift(int16 value, int amount)` (reference/hard_swish.h).
+#[inline(always)]
+pub fn saturating_left_shift_i16(value: i16, amount: i32) -> i16 {
+    debug_assert!((0..31).contains(&amount));
+    let result = value as i64 * (1i64 << amount);
+    result.clamp(i16::MIN as i64, i16::MAX as i64) as i16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +449,40 @@ mod tests {
         }
         // positive shift
         assert_eq!(multiply_by_quantized_multiplier(10, 1 << 30, 2), 20);
+    }
+    #[test]
+    fn round_f32_matches_roundf() {
+        let cases: [(f32, f32); 14] = [
+            (0.5, 1.0), (-0.5, -1.0), (1.5, 2.0), (2.5, 3.0), (-2.5, -3.0),
+            (0.49999997, 0.0), (-0.49999997, -0.0), (8388607.5, 8388608.0),
+            (1.0e10, 1.0e10), (0.0, 0.0), (-0.0, -0.0), (3.4999998, 3.0), (-7.5, -8.0), (0.75, 1.0),
+        ];
+        for (x, want) in cases {
+            assert_eq!(round_f32(x).to_bits(), want.to_bits(), "{x}");
+        }
+        assert!(round_f32(f32::NAN).is_nan());
+        assert_eq!(round_f32(f32::INFINITY), f32::INFINITY);
+    }
+
+    #[test]
+    fn floor_ceil_f32() {
+        for (x, f, c) in [(1.5f32, 1.0f32, 2.0f32), (-1.5, -2.0, -1.0), (2.0, 2.0, 2.0), (-0.25, -1.0, -0.0), (0.25, 0.0, 1.0)] {
+            assert_eq!(floor_f32(x), f, "{x}");
+            assert_eq!(ceil_f32(x), c, "{x}");
+        }
+    }
+
+    #[test]
+    fn round_f64_and_frexp() {
+        assert_eq!(round_f64(2.5), 3.0);
+        assert_eq!(round_f64(-2.5), -3.0);
+        assert_eq!(round_f64(0.49999999999999994), 0.0);
+        assert_eq!(round_f64(1073741823.5), 1073741824.0);
+        assert_eq!(frexp_f64(1.0), (0.5, 1));
+        assert_eq!(frexp_f64(0.75), (0.75, 0));
+        assert_eq!(frexp_f64(-3.0), (-0.75, 2));
+        assert_eq!(frexp_f64(0.0), (0.0, 0));
+        let (m, e) = frexp_f64(f64::MIN_POSITIVE / 8.0);
+        assert_eq!((m, e), (0.5, -1024));
     }
 }

@@ -1,1 +1,29 @@
 //! Kernels, one module per TFLite builtin: `kernels::<op>::<op>_<dtype>`.
+
+pub mod nd;
+#[cfg(test)]
+pub(crate) mod test_util;
+
+// Elementwise and data-movement kernels (branch k2).
+pub mod add;
+pub mod maximum;
+pub mod minimum;
+pub mod mul;
+pub mod prelu;
+pub mod sub;
+pub mod dequantize;
+pub mod leaky_relu;
+pub mod quantize;
+pub mod relu;
+
+// Convolution, pooling, reduction and activation kernels (branch k1).
+pub mod average_pool_2d;
+pub mod conv_2d;
+pub mod depthwise_conv_2d;
+pub mod fully_connected;
+pub mod hard_swish;
+pub mod logistic;
+pub mod max_pool_2d;
+pub mod mean;
+pub mod softmax;
+pub mod tanh;

@@ -1,1 +1,83 @@
-fn main() {}
+//! The `tflc` command line: one file per subcommand.
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+mod inspect;
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0  success
+  1  a check failed (for example `plan --verify` found a violation)
+  2  the model could not be read or compiled (the message says what and where)";
+
+#[derive(Parser)]
+#[command(name = "tflc", version, about = "Ahead-of-time compiler from TensorFlow Lite models to Rust", after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Summarise a model: inputs, outputs, operators, weights, MACs, unsupported ops.
+    Inspect(inspect::Args),
+}
+
+/// Arguments shared by every subcommand that reads a model.
+#[derive(clap::Args, Debug, Clone)]
+pub struct InputArgs {
+    /// The .tflite model.
+    pub model: std::path::PathBuf,
+}
+
+impl InputArgs {
+    /// Reads the model file's bytes, naming the path on failure.
+    pub fn read_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        std::fs::read(&self.model).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", self.model.display()))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Inspect(args) => inspect::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            print_error(&err);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// `error: …` and a numbered `Caused by:` chain, as wasm-tools prints it.
+fn print_error(err: &anyhow::Error) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "error: {err}");
+    let causes: Vec<_> = err.chain().skip(1).collect();
+    if !causes.is_empty() {
+        let _ = writeln!(stderr, "\nCaused by:");
+        for (i, c) in causes.iter().enumerate() {
+            let _ = writeln!(stderr, "    {i}: {c}");
+        }
+    }
+}
+
+/// Writes `s` to stdout; a closed pipe is not an error worth a message.
+pub fn print_stdout(s: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! `tflc inspect`: a summary of a model for people (`render_text`) and scripts (JSON).
+
+use crate::ir::{DType, Model, OpKind, Operator, Subgraph, Tensor, TensorId};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// Everything `tflc inspect` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub subgraphs: usize,
+    pub inputs: Vec<IoInfo>,
+    pub outputs: Vec<IoInfo>,
+    /// The operators of every subgraph, subgraph by subgraph, in file order.
+    pub operators: Vec<OpInfo>,
+    /// The tensors of every subgraph.
+    pub tensors: Vec<TensorInfo>,
+    /// Bytes of constant data (each buffer counted once).
+    pub weight_bytes: usize,
+    /// Bytes of all non-constant tensors of subgraph 0 (the arena if nothing were reused).
+    pub activation_bytes: usize,
+    pub total_macs: u64,
+    /// Operators that tflc cannot compile, with the reason.
+    pub unsupported: Vec<UnsupportedOp>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IoInfo {
+    pub tensor: TensorId,
+    pub name: String,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape_signature: Option<Vec<i32>>,
+    pub dynamic_signature: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zero_point: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OpInfo {
+    pub subgraph: usize,
+    pub index: usize,
+    pub opcode: String,
+    /// Tensor indices; `-1` for an omitted optional input.
+    pub inputs: Vec<i64>,
+    pub outputs: Vec<i64>,
+    pub input_shapes: Vec<Option<Vec<usize>>>,
+    pub output_shapes: Vec<Vec<usize>>,
+    pub macs: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TensorInfo {
+    pub subgraph: usize,
+    pub index: usize,
+    pub name: String,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    pub constant: bool,
+    pub variable: bool,
+    pub bytes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quantization: Option<crate::ir::Quantization>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnsupportedOp {
+    pub subgraph: usize,
+    pub index: usize,
+    pub opcode: String,
+    pub reason: String,
+}
+
+/// Why tflc cannot compile `op`, or `None` when the reader knows it.
+///
+/// Today this is the reader's view (unknown builtins and custom ops); lowering adds its own
+/// checks (element types, shapes) when a model is compiled.
+pub fn unsupported_reason(op: &Operator<'_>) -> Option<String> {
+    match &op.kind {
+        OpKind::Unsupported => Some(match &op.opcode {
+            crate::ir::OpCode::Custom(_) => "custom operator".to_owned(),
+            crate::ir::OpCode::Builtin { .. } => "builtin operator not supported by tflc".to_owned(),
+        }),
+        _ => None,
+    }
+}
+
+/// Multiply-accumulates of one operator (convolutions and fully connected layers).
+pub fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
+    let shape = |i: usize| op.input(i).map(|t| sg.tensor(t).shape.clone()).unwrap_or_default();
+    let out_elems: u64 = op.outputs.first().map(|&t| sg.tensor(t).num_elements() as u64).unwrap_or(0);
+    match &op.kind {
+        OpKind::Conv2d(_) => {
+            // filter [O, H, W, I]: each output element takes H*W*I MACs.
+            let f = shape(1);
+            if f.len() == 4 {
+                out_elems.saturating_mul((f[1] * f[2] * f[3]) as u64)
+            } else {
+                0
+            }
+        }
+        OpKind::DepthwiseConv2d(_) => {
+            let f = shape(1);
+            if f.len() == 4 {
+                out_elems.saturating_mul((f[1] * f[2]) as u64)
+            } else {
+                0
+            }
+        }
+        OpKind::FullyConnected(_) => {
+            let w = shape(1);
+            if w.len() == 2 {
+                out_elems.saturating_mul(w[1] as u64)
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+fn io_info(t: &Tensor<'_>) -> IoInfo {
+    let pt = t.quant.as_ref().and_then(|q| q.per_tensor());
+    IoInfo {
+        tensor: t.id,
+        name: t.name.clone(),
+        dtype: t.dtype,
+        shape: t.shape.clone(),
+        shape_signature: t.shape_signature.clone(),
+        dynamic_signature: t.has_dynamic_signature(),
+        scale: pt.map(|p| p.0),
+        zero_point: pt.map(|p| p.1),
+    }
+}
+
+/// Builds the summary of a model.
+pub fn summarize(model: &Model<'_>) -> Summary {
+    let main = model.main();
+    let mut operators = Vec::new();
+    let mut tensors = Vec::new();
+    let mut unsupported = Vec::new();
+    let mut weight_buffers = BTreeSet::new();
+    let mut weight_bytes = 0;
+    let mut total_macs: u64 = 0;
+    for sg in model.subgraphs.iter() {
+        let s = sg.id.index();
+        for op in sg.ops.iter() {
+            let m = macs(sg, op);
+            total_macs = total_macs.saturating_add(m);
+            operators.push(OpInfo {
+                subgraph: s,
+                index: op.id.index(),
+                opcode: op.opcode.to_string(),
+                inputs: op.inputs.iter().map(|t| t.map_or(-1, |t| t.index() as i64)).collect(),
+                outputs: op.outputs.iter().map(|t| t.index() as i64).collect(),
+                input_shapes: op.inputs.iter().map(|t| t.map(|t| sg.tensor(t).shape.clone())).collect(),
+                output_shapes: op.outputs.iter().map(|&t| sg.tensor(t).shape.clone()).collect(),
+                macs: m,
+            });
+            if let Some(reason) = unsupported_reason(op) {
+                unsupported.push(UnsupportedOp { subgraph: s, index: op.id.index(), opcode: op.opcode.to_string(), reason });
+            }
+        }
+        for t in sg.tensors.iter() {
+            if let Some(d) = t.data {
+                // Tensors may share a buffer; count each byte range once.
+                if weight_buffers.insert((d.as_ptr() as usize, d.len())) {
+                    weight_bytes += d.len();
+                }
+            }
+            tensors.push(TensorInfo {
+                subgraph: s,
+                index: t.id.index(),
+                name: t.name.clone(),
+                dtype: t.dtype,
+                shape: t.shape.clone(),
+                constant: t.is_constant(),
+                variable: t.is_variable,
+                bytes: t.byte_size(),
+                quantization: t.quant.clone(),
+            });
+        }
+    }
+    let activation_bytes = main.tensors.iter().filter(|t| !t.is_constant()).filter_map(|t| t.byte_size()).sum();
+    Summary {
+        subgraphs: model.subgraphs.len(),
+        inputs: main.inputs.iter().map(|&t| io_info(main.tensor(t))).collect(),
+        outputs: main.outputs.iter().map(|&t| io_info(main.tensor(t))).collect(),
+        operators,
+        tensors,
+        weight_bytes,
+        activation_bytes,
+        total_macs,
+        unsupported,
+    }
+}
+
+impl Summary {
+    pub fn to_json(&self) -> String {
+        // Serializing plain data structures cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The human-readable report.
+    pub fn render_text(&self, title: &str) -> String {
+        let mut s = String::new();
+        let n_ops = self.operators.len();
+        let _ = writeln!(s, "{title}: {} subgraph(s), {n_ops} operator(s)", self.subgraphs);
+        for (label, list) in [("inputs", &self.inputs), ("outputs", &self.outputs)] {
+            let _ = writeln!(s, "\n{label}:");
+            for io in list {
+                let _ = write!(s, "  {} {:?} {}{}", io.tensor, io.name, io.dtype, fmt_shape(&io.shape));
+                if let (Some(sc), Some(zp)) = (io.scale, io.zero_point) {
+                    let _ = write!(s, " scale={sc} zero_point={zp}");
+                }
+                if io.dynamic_signature {
+                    if let Some(sig) = &io.shape_signature {
+                        let _ = write!(s, " (signature {sig:?} is dynamic; compiled for {})", fmt_shape(&io.shape));
+                    }
+                }
+                s.push('\n');
+            }
+        }
+        let mut current_sg = usize::MAX;
+        for op in &self.operators {
+            if op.subgraph != current_sg {
+                current_sg = op.subgraph;
+                let _ = writeln!(s, "\noperators of subgraph {current_sg}:");
+                let _ = writeln!(s, "  {:>4}  {:<28} {:<60} {:>12}", "op", "opcode", "inputs -> outputs", "MACs");
+            }
+            let ins: Vec<String> = op
+                .inputs
+                .iter()
+                .zip(&op.input_shapes)
+                .map(|(t, sh)| match sh {
+                    Some(sh) => format!("t{t}{}", fmt_shape(sh)),
+                    None => "-".to_owned(),
+                })
+                .collect();
+            let outs: Vec<String> =
+                op.outputs.iter().zip(&op.output_shapes).map(|(t, sh)| format!("t{t}{}", fmt_shape(sh))).collect();
+            let io = format!("{} -> {}", ins.join(", "), outs.join(", "));
+            let macs = if op.macs > 0 { group(op.macs) } else { String::new() };
+            let _ = writeln!(s, "  {:>4}  {:<28} {:<60} {:>12}", op.index, op.opcode, io, macs);
+        }
+        let _ = writeln!(s, "\nweights:     {} bytes", group(self.weight_bytes as u64));
+        let _ = writeln!(s, "activations: {} bytes (sum of all, before planning)", group(self.activation_bytes as u64));
+        let _ = writeln!(s, "MACs:        {}", group(self.total_macs));
+        if self.unsupported.is_empty() {
+            let _ = writeln!(s, "unsupported: none");
+        } else {
+            let _ = writeln!(s, "unsupported: {} operator(s)", self.unsupported.len());
+            for u in &self.unsupported {
+                let sg = if u.subgraph != 0 { format!("subgraph {}, ", u.subgraph) } else { String::new() };
+                let _ = writeln!(s, "  {sg}op {} {}: {}", u.index, u.opcode, u.reason);
+            }
+        }
+        s
+    }
+}
+
+fn fmt_shape(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", dims.join(","))
+}
+
+/// `1234567` -> `1,234,567`.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

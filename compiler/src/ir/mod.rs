@@ -1,0 +1,179 @@
+//! The typed graph that every phase after the reader works on.
+//!
+//! **Architecture Invariant:** nothing here knows about flatbuffers. The reader
+//! (`crate::tflite`) builds this IR; every later phase reads only this IR. Constant data is a
+//! borrowed view into the model file's bytes (`Tensor::data`), so reading a 4 MB model
+//! copies no weights.
+
+mod ops;
+mod dtype;
+
+pub use dtype::DType;
+pub use ops::*;
+
+use crate::index::IndexVec;
+use serde::Serialize;
+
+crate::define_index!(
+    /// A tensor of one subgraph.
+    pub struct TensorId = "t";
+);
+crate::define_index!(
+    /// An operator of one subgraph, in file order.
+    pub struct OpId = "op";
+);
+crate::define_index!(
+    /// A subgraph of the model; subgraph 0 is the entry point.
+    pub struct SubgraphId = "sg";
+);
+
+/// A whole model: its subgraphs and model-level metadata.
+#[derive(Debug, Clone)]
+pub struct Model<'a> {
+    /// Schema version of the file (3 for all current TFLite files).
+    pub version: u32,
+    pub description: Option<String>,
+    pub subgraphs: IndexVec<SubgraphId, Subgraph<'a>>,
+    pub signature_defs: Vec<SignatureDef>,
+    /// Every metadata entry, by name, with its raw buffer bytes.
+    pub metadata: Vec<Metadata<'a>>,
+    /// TFLite Micro's `OfflineMemoryAllocation` metadata, when present.
+    pub offline_memory_allocation: Option<OfflineMemoryAllocation>,
+}
+
+impl<'a> Model<'a> {
+    /// The entry subgraph (subgraph 0). The reader guarantees there is at least one.
+    pub fn main(&self) -> &Subgraph<'a> {
+        &self.subgraphs.as_slice()[0]
+    }
+}
+
+/// One subgraph: tensors, operators in file order, and its inputs and outputs.
+#[derive(Debug, Clone)]
+pub struct Subgraph<'a> {
+    pub id: SubgraphId,
+    pub name: String,
+    pub tensors: IndexVec<TensorId, Tensor<'a>>,
+    pub ops: IndexVec<OpId, Operator<'a>>,
+    pub inputs: Vec<TensorId>,
+    pub outputs: Vec<TensorId>,
+}
+
+impl<'a> Subgraph<'a> {
+    pub fn tensor(&self, id: TensorId) -> &Tensor<'a> {
+        &self.tensors[id]
+    }
+}
+
+/// One tensor.
+#[derive(Debug, Clone)]
+pub struct Tensor<'a> {
+    pub id: TensorId,
+    pub name: String,
+    pub dtype: DType,
+    /// The static shape that we compile for (TFLite's `shape`). Scalars have `[]`.
+    pub shape: Vec<usize>,
+    /// TFLite's `shape_signature` when present: `-1` marks a dimension that was dynamic at
+    /// conversion time (typically the batch). We compile for `shape`, as TFLite Micro does.
+    pub shape_signature: Option<Vec<i32>>,
+    pub quant: Option<Quantization>,
+    /// Constant data (weights, biases, shape operands), borrowed from the model file.
+    pub data: Option<&'a [u8]>,
+    /// A variable (state) tensor: lives across runs.
+    pub is_variable: bool,
+}
+
+impl Tensor<'_> {
+    /// Number of elements (1 for a scalar).
+    pub fn num_elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Size in bytes, or `None` for an element type without a fixed size (string).
+    pub fn byte_size(&self) -> Option<usize> {
+        self.dtype.byte_size_of(self.num_elements())
+    }
+    pub fn is_constant(&self) -> bool {
+        self.data.is_some()
+    }
+    /// True when `shape_signature` marks a dimension as dynamic.
+    pub fn has_dynamic_signature(&self) -> bool {
+        self.shape_signature.as_ref().is_some_and(|s| s.iter().any(|&d| d < 0))
+    }
+}
+
+/// Affine quantization: `real = scale * (q - zero_point)`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Quantization {
+    /// One scale per tensor, or one per slice along `axis`.
+    pub scale: Vec<f32>,
+    /// Same length as `scale` (the reader fills a missing zero point list with zeros).
+    pub zero_point: Vec<i64>,
+    /// The quantized dimension when `scale` has more than one entry.
+    pub axis: Option<usize>,
+}
+
+impl Quantization {
+    pub fn is_per_tensor(&self) -> bool {
+        self.scale.len() == 1
+    }
+    /// The single scale and zero point of a per-tensor quantization.
+    pub fn per_tensor(&self) -> Option<(f32, i64)> {
+        match (self.scale.as_slice(), self.zero_point.as_slice()) {
+            ([s], [z]) => Some((*s, *z)),
+            _ => None,
+        }
+    }
+}
+
+/// A model-level metadata entry.
+#[derive(Debug, Clone)]
+pub struct Metadata<'a> {
+    pub name: String,
+    pub data: &'a [u8],
+}
+
+/// TFLite Micro's offline memory plan (`OfflineMemoryAllocation` metadata): a byte offset
+/// per tensor of each subgraph, `-1` where the online planner decides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OfflineMemoryAllocation {
+    pub version: i32,
+    pub subgraphs: i32,
+    pub offsets: Vec<i32>,
+}
+
+/// A named entry point (`signature_defs`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SignatureDef {
+    pub key: String,
+    pub subgraph: SubgraphId,
+    pub inputs: Vec<(String, TensorId)>,
+    pub outputs: Vec<(String, TensorId)>,
+}
+
+/// One operator.
+#[derive(Debug, Clone)]
+pub struct Operator<'a> {
+    pub id: OpId,
+    pub opcode: OpCode,
+    /// What the operator is, with its builtin options typed. Builtins that tflc does not
+    /// know and custom ops are `OpKind::Unsupported`; their name stays in `opcode`.
+    pub kind: OpKind,
+    /// Inputs in TFLite order; `None` for an omitted optional input (index -1).
+    pub inputs: Vec<Option<TensorId>>,
+    pub outputs: Vec<TensorId>,
+    /// Extra tensors some ops (LSTM) declare for their intermediate quantization.
+    pub intermediates: Vec<TensorId>,
+    /// The raw custom options of a custom op (flexbuffer), when present.
+    pub custom_options: Option<&'a [u8]>,
+}
+
+impl Operator<'_> {
+    /// The input at `i`, if present.
+    pub fn input(&self, i: usize) -> Option<TensorId> {
+        self.inputs.get(i).copied().flatten()
+    }
+    /// The inputs that are present, in order.
+    pub fn present_inputs(&self) -> impl Iterator<Item = TensorId> + '_ {
+        self.inputs.iter().filter_map(|t| *t)
+    }
+}

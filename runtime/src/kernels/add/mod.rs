@@ -1,0 +1,80 @@
+//! ADD, int8, with broadcasting. Mirrors TFLite Micro `add.cc` / `add_common.cc` and
+//! `reference/integer_ops/add.h` (`AddFunc`): both inputs are shifted left by
+//! `left_shift` (20), rescaled to a common scale, summed, rescaled to the output, offset
+//! and clamped.
+
+use crate::kernels::nd::Broadcast;
+use crate::prepare_b::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation, QuantParams};
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of an int8 ADD or SUB (`ArithmeticParams` in TFLite).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddParams<'a> {
+    /// `-input1.zero_point`.
+    pub input1_offset: i32,
+    /// `-input2.zero_point`.
+    pub input2_offset: i32,
+    /// `output.zero_point`.
+    pub output_offset: i32,
+    /// 20 for int8.
+    pub left_shift: i32,
+    pub input1_multiplier: i32,
+    /// `<= 0` (a right shift).
+    pub input1_shift: i32,
+    pub input2_multiplier: i32,
+    pub input2_shift: i32,
+    pub output_multiplier: i32,
+    pub output_shift: i32,
+    /// Fused-activation clamp, within `-128..=127`.
+    pub activation_min: i32,
+    pub activation_max: i32,
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
+    pub broadcast: Broadcast<'a>,
+}
+
+/// TFLite Micro `CalculateOpDataAdd` for int8: the left_shift = 20 scheme, all
+/// multiplier math in f64 from the f32 scales (exactly as `add_common.cc` does it).
+/// `None` when a multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+pub fn prepare_add<'a>(
+    input1: QuantParams,
+    input2: QuantParams,
+    output: QuantParams,
+    activation: FusedActivation,
+    broadcast: Broadcast<'a>,
+) -> Option<AddParams<'a>> {
+    let left_shift = 20;
+    let twice_max_input_scale = 2.0 * (input1.scale.max(input2.scale) as f64);
+    let real_input1_multiplier = input1.scale as f64 / twice_max_input_scale;
+    let real_input2_multiplier = input2.scale as f64 / twice_max_input_scale;
+    let real_output_multiplier = twice_max_input_scale / ((1i64 << left_shift) as f64 * output.scale as f64);
+    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
+    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
+    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
+    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
+    Some(AddParams {
+        input1_offset: -input1.zero_point,
+        input2_offset: -input2.zero_point,
+        output_offset: output.zero_point,
+        left_shift,
+        input1_multiplier,
+        input1_shift,
+        input2_multiplier,
+        input2_shift,
+        output_multiplier,
+        output_shift,
+        activation_min,
+        activation_max,
+        broadcast,
+    })
+}
+
+/// int8 ADD: `output = clamp(requant(input1) + requant(input2))`, broadcasting per
+/// `params.broadcast`. `input1`/`input2` hold the operands' full (unbroadcast) data,
+/// `output` has `params.broadcast.out_len()` elements.
+#[inline]
+pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    scalar::add_s8(params, input1, input2, output)
+}

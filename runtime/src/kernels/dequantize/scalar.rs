@@ -1,0 +1,10 @@
+//! Scalar reference implementation of DEQUANTIZE.
+
+use super::DequantizeParams;
+
+pub fn dequantize_s8_f32(p: &DequantizeParams, input: &[i8], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = p.scale * (x as i32 - p.zero_point) as f32;
+    }
+}

@@ -1,0 +1,46 @@
+//! LEAKY_RELU, int8. Mirrors TFLite Micro `leaky_relu_common.cc`
+//! (`CalculateOpDataLeakyRelu`) and `reference/leaky_relu.h` (`QuantizeLeakyRelu`):
+//! an identity requantization for `x >= zp` and an alpha one for `x < zp`.
+
+use crate::prepare_b::{quantize_multiplier, QuantParams};
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of an int8 LEAKY_RELU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeakyReluParams {
+    /// `input.zero_point` (subtracted).
+    pub input_zero_point: i32,
+    /// `output.zero_point` (added).
+    pub output_zero_point: i32,
+    /// `QuantizeMultiplier(s_in * alpha / s_out)` (f32 math); negative for a negative alpha.
+    pub output_multiplier_alpha: i32,
+    pub output_shift_alpha: i32,
+    /// `QuantizeMultiplier(s_in / s_out)` (f32 division).
+    pub output_multiplier_identity: i32,
+    pub output_shift_identity: i32,
+}
+
+/// TFLite Micro `CalculateOpDataLeakyRelu` for int8.
+pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> LeakyReluParams {
+    let alpha_multiplier = (input.scale * alpha / output.scale) as f64;
+    let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier);
+    let identity_multiplier = (input.scale / output.scale) as f64;
+    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier);
+    LeakyReluParams {
+        input_zero_point: input.zero_point,
+        output_zero_point: output.zero_point,
+        output_multiplier_alpha,
+        output_shift_alpha,
+        output_multiplier_identity,
+        output_shift_identity,
+    }
+}
+
+/// int8 LEAKY_RELU. `input.len() == output.len()`.
+#[inline]
+pub fn leaky_relu_s8(params: &LeakyReluParams, input: &[i8], output: &mut [i8]) {
+    scalar::leaky_relu_s8(params, input, output)
+}

@@ -1,0 +1,27 @@
+//! LOGISTIC (sigmoid), int8 in and out (output scale 1/256, zero point -128).
+//!
+//! Bit-exact with TFLite Micro's `reference_integer_ops::Logistic` (int8): inputs beyond
+//! `±input_range_radius` saturate, the rest are rescaled to Q4.27 and go through gemmlowp
+//! `logistic`.
+
+pub mod scalar;
+
+/// Everything LOGISTIC needs; computed by the compiler ([`crate::prepare::logistic_s8`]).
+#[derive(Clone, Copy, Debug)]
+pub struct LogisticParams {
+    pub input_zero_point: i32,
+    pub input_range_radius: i32,
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+}
+
+/// LOGISTIC int8, element-wise.
+pub fn logistic_s8(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    scalar::logistic_s8(params, input, output)
+}
+
+/// LOGISTIC int8 in place (`data` is both input and output).
+pub fn logistic_s8_in_place(params: &LogisticParams, data: &mut [i8]) {
+    scalar::logistic_s8_in_place(params, data)
+}

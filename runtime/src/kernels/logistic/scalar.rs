@@ -1,0 +1,38 @@
+//! Scalar reference implementation of [`super::logistic_s8`].
+
+use super::LogisticParams;
+use crate::quant::{fixedpoint_logistic, multiply_by_quantized_multiplier, rounding_divide_by_pot};
+
+const INPUT_INTEGER_BITS: i32 = 4;
+const OUTPUT_INTEGER_BITS: i32 = 8;
+const OUTPUT_ZERO_POINT: i32 = -128;
+
+/// One element.
+#[inline]
+pub fn logistic_one(p: &LogisticParams, x: i8) -> i8 {
+    let input = x as i32 - p.input_zero_point;
+    if input <= -p.input_range_radius {
+        i8::MIN
+    } else if input >= p.input_range_radius {
+        i8::MAX
+    } else {
+        let input_in_q4 = multiply_by_quantized_multiplier(input, p.input_multiplier, p.input_left_shift);
+        let output_in_q0 = fixedpoint_logistic(input_in_q4, INPUT_INTEGER_BITS);
+        let output_in_q23 = rounding_divide_by_pot(output_in_q0, 31 - OUTPUT_INTEGER_BITS);
+        (output_in_q23 + OUTPUT_ZERO_POINT).clamp(-128, 127) as i8
+    }
+}
+
+/// See [`super::logistic_s8`].
+pub fn logistic_s8(p: &LogisticParams, input: &[i8], output: &mut [i8]) {
+    for (&x, o) in input.iter().zip(output.iter_mut()) {
+        *o = logistic_one(p, x);
+    }
+}
+
+/// See [`super::logistic_s8_in_place`].
+pub fn logistic_s8_in_place(p: &LogisticParams, data: &mut [i8]) {
+    for v in data.iter_mut() {
+        *v = logistic_one(p, *v);
+    }
+}

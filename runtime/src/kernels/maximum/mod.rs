@@ -1,0 +1,29 @@
+//! MAXIMUM with broadcasting. Mirrors TFLite Micro `maximum_minimum.cc` /
+//! `reference/maximum_minimum.h`: a plain elementwise max of the raw values (TFLite
+//! requires both inputs and the output to share one quantization, so int8 needs no
+//! rescaling). Generic over the element type.
+
+use crate::kernels::nd::{broadcast_binary, Broadcast};
+
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of MAXIMUM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaximumParams<'a> {
+    pub broadcast: Broadcast<'a>,
+}
+
+/// Elementwise max with broadcasting, any ordered element type.
+#[inline]
+pub fn maximum<T: Copy + PartialOrd>(params: &MaximumParams, input1: &[T], input2: &[T], output: &mut [T]) {
+    scalar::maximum(params, input1, input2, output)
+}
+
+/// int8 MAXIMUM.
+#[inline]
+pub fn maximum_s8(params: &MaximumParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    scalar::maximum(params, input1, input2, output)
+}
+
+pub mod scalar;

@@ -1,0 +1,6 @@
+//! Scalar reference implementation (`std::min` semantics: `(b < a) ? b : a`).
+use super::*;
+
+pub fn minimum<T: Copy + PartialOrd>(p: &MinimumParams, input1: &[T], input2: &[T], output: &mut [T]) {
+    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| if b < a { b } else { a });
+}

@@ -1,0 +1,56 @@
+//! MUL, int8, with broadcasting. Mirrors TFLite Micro `mul_common.cc` and
+//! `reference/integer_ops/mul.h` (`MulElementwise`, `BroadcastMul6DSlow`).
+
+use crate::kernels::nd::Broadcast;
+use crate::prepare_b::{activation_range_s8, quantize_multiplier, FusedActivation, QuantParams};
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of an int8 MUL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MulParams<'a> {
+    /// `-input1.zero_point`.
+    pub input1_offset: i32,
+    /// `-input2.zero_point`.
+    pub input2_offset: i32,
+    /// `output.zero_point`.
+    pub output_offset: i32,
+    /// `QuantizeMultiplier(s1 * s2 / so)`.
+    pub output_multiplier: i32,
+    pub output_shift: i32,
+    /// Fused-activation clamp.
+    pub activation_min: i32,
+    pub activation_max: i32,
+    pub broadcast: Broadcast<'a>,
+}
+
+/// TFLite Micro `CalculateOpDataMul` for int8 (f64 math).
+pub fn prepare_mul<'a>(
+    input1: QuantParams,
+    input2: QuantParams,
+    output: QuantParams,
+    activation: FusedActivation,
+    broadcast: Broadcast<'a>,
+) -> Option<MulParams<'a>> {
+    let real_multiplier = input1.scale as f64 * input2.scale as f64 / output.scale as f64;
+    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier);
+    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
+    Some(MulParams {
+        input1_offset: -input1.zero_point,
+        input2_offset: -input2.zero_point,
+        output_offset: output.zero_point,
+        output_multiplier,
+        output_shift,
+        activation_min,
+        activation_max,
+        broadcast,
+    })
+}
+
+/// int8 MUL with broadcasting.
+#[inline]
+pub fn mul_s8(params: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    scalar::mul_s8(params, input1, input2, output)
+}

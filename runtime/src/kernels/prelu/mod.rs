@@ -1,0 +1,59 @@
+//! PRELU, int8: `x >= 0 ? x : x * alpha` with a (broadcast) alpha tensor. Mirrors TFLite
+//! Micro `prelu_common.cc` (`CalculatePreluParams`) and `reference/prelu.h`
+//! (`BroadcastPrelu4DSlow` / `Prelu`): two requantizations, one for the identity branch
+//! and one for the `input * alpha` product.
+
+use crate::kernels::nd::Broadcast;
+use crate::prepare_b::{quantize_multiplier, QuantParams};
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of an int8 PRELU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreluParams<'a> {
+    /// `-input.zero_point`.
+    pub input_offset: i32,
+    /// `-alpha.zero_point`.
+    pub alpha_offset: i32,
+    /// `output.zero_point`.
+    pub output_offset: i32,
+    /// `QuantizeMultiplier(s_in / s_out)`, for `x >= 0`.
+    pub output_multiplier_1: i32,
+    pub output_shift_1: i32,
+    /// `QuantizeMultiplier(s_in * s_alpha / s_out)`, for `x < 0`.
+    pub output_multiplier_2: i32,
+    pub output_shift_2: i32,
+    /// Operand 1 is the input, operand 2 the alpha tensor.
+    pub broadcast: Broadcast<'a>,
+}
+
+/// TFLite Micro `CalculatePreluParams` for int8 (f64 math).
+pub fn prepare_prelu<'a>(
+    input: QuantParams,
+    alpha: QuantParams,
+    output: QuantParams,
+    broadcast: Broadcast<'a>,
+) -> PreluParams<'a> {
+    let real_multiplier_1 = input.scale as f64 / output.scale as f64;
+    let real_multiplier_2 = input.scale as f64 * alpha.scale as f64 / output.scale as f64;
+    let (output_multiplier_1, output_shift_1) = quantize_multiplier(real_multiplier_1);
+    let (output_multiplier_2, output_shift_2) = quantize_multiplier(real_multiplier_2);
+    PreluParams {
+        input_offset: -input.zero_point,
+        alpha_offset: -alpha.zero_point,
+        output_offset: output.zero_point,
+        output_multiplier_1,
+        output_shift_1,
+        output_multiplier_2,
+        output_shift_2,
+        broadcast,
+    }
+}
+
+/// int8 PRELU; `alpha` is broadcast against `input` per `params.broadcast`.
+#[inline]
+pub fn prelu_s8(params: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
+    scalar::prelu_s8(params, input, alpha, output)
+}

@@ -1,0 +1,21 @@
+//! Scalar reference implementations of QUANTIZE.
+
+use super::{QuantizeParams, RequantizeParams};
+use crate::quant::{f32_to_i32_saturating, multiply_by_quantized_multiplier, round_f32};
+
+pub fn quantize_f32_s8(p: &QuantizeParams, input: &[f32], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        let unclamped = f32_to_i32_saturating(round_f32(x / p.scale)).saturating_add(p.zero_point);
+        *o = unclamped.max(i8::MIN as i32).min(i8::MAX as i32) as i8;
+    }
+}
+
+pub fn quantize_s8_s8(p: &RequantizeParams, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        let v = multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.multiplier, p.shift)
+            .wrapping_add(p.output_zero_point);
+        *o = v.max(i8::MIN as i32).min(i8::MAX as i32) as i8;
+    }
+}

@@ -1,0 +1,72 @@
+//! RELU, RELU6 and RELU_N1_TO_1, int8, requantizing. One kernel for all three: TFLite
+//! Micro's `ReluQuantized` (`activations.h`) and TFLite's `QuantizedReluX` +
+//! `reference_ops::ReluX` compute `clamp(zp_out + MBQM(x - zp_in, m, s), lo, hi)`.
+//!
+//! RELU6 follows TFLite, not TFLite Micro: TFLM's int8 `Relu6Quantized` clamps in the
+//! input's quantization and ignores the output's (wrong when they differ; see
+//! `ops/README.md`). When input and output quantization are equal both agree.
+//! TFLM has no RELU_N1_TO_1; TFLite's `QuantizedReluX(-1, 1)` is used.
+
+use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::quant::round_f32;
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// Precomputed parameters of an int8 RELU / RELU6 / RELU_N1_TO_1 (`ReluParams`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReluParams {
+    /// `input.zero_point` (subtracted).
+    pub input_zero_point: i32,
+    /// `output.zero_point` (added).
+    pub output_zero_point: i32,
+    /// `QuantizeMultiplier(s_in / s_out)` (the division in f32).
+    pub output_multiplier: i32,
+    pub output_shift: i32,
+    /// The activation bounds in the output's quantization, within `-128..=127`.
+    pub activation_min: i32,
+    pub activation_max: i32,
+}
+
+/// TFLite `CalculateReluOpData` / `QuantizedReluX` for int8: `act_max = None` means
+/// +infinity (plain RELU).
+pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> ReluParams {
+    let real_multiplier = (input.scale / output.scale) as f64;
+    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier);
+    let q = |f: f32| output.zero_point.wrapping_add(round_f32(f / output.scale) as i32);
+    let activation_min = (i8::MIN as i32).max(q(act_min));
+    let activation_max = match act_max {
+        None => i8::MAX as i32,
+        Some(m) => (i8::MAX as i32).min(q(m)),
+    };
+    ReluParams {
+        input_zero_point: input.zero_point,
+        output_zero_point: output.zero_point,
+        output_multiplier,
+        output_shift,
+        activation_min,
+        activation_max,
+    }
+}
+
+/// RELU: `[0, inf)`.
+pub fn prepare_relu(input: QuantParams, output: QuantParams) -> ReluParams {
+    prepare_relu_x(input, output, 0.0, None)
+}
+
+/// RELU6: `[0, 6]`.
+pub fn prepare_relu6(input: QuantParams, output: QuantParams) -> ReluParams {
+    prepare_relu_x(input, output, 0.0, Some(6.0))
+}
+
+/// RELU_N1_TO_1: `[-1, 1]`.
+pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> ReluParams {
+    prepare_relu_x(input, output, -1.0, Some(1.0))
+}
+
+/// int8 RELU / RELU6 / RELU_N1_TO_1 (per `params`). `input.len() == output.len()`.
+#[inline]
+pub fn relu_s8(params: &ReluParams, input: &[i8], output: &mut [i8]) {
+    scalar::relu_s8(params, input, output)
+}

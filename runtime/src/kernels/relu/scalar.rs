@@ -1,0 +1,14 @@
+//! Scalar reference implementation of int8 RELU / RELU6 / RELU_N1_TO_1.
+
+use super::ReluParams;
+use crate::quant::multiply_by_quantized_multiplier;
+
+pub fn relu_s8(p: &ReluParams, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        let v = p
+            .output_zero_point
+            .wrapping_add(multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.output_multiplier, p.output_shift));
+        *o = v.max(p.activation_min).min(p.activation_max) as i8;
+    }
+}

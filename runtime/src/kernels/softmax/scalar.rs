@@ -1,0 +1,48 @@
+//! Scalar reference implementation of [`super::softmax_s8`].
+
+use super::SoftmaxParams;
+use crate::quant::{
+    exp_on_negative_values, fixedpoint_rescale, get_reciprocal, multiply_by_quantized_multiplier_greater_than_one,
+    rounding_divide_by_pot, saturating_rounding_doubling_high_mul,
+};
+
+const SCALED_DIFF_INTEGER_BITS: i32 = 5;
+const ACCUMULATION_INTEGER_BITS: i32 = 12;
+
+/// `exp(beta * input_scale * diff)` in Q0.31 for `diff = x - max <= 0`.
+#[inline]
+fn exp_of_diff(p: &SoftmaxParams, diff: i32) -> i32 {
+    let rescaled = multiply_by_quantized_multiplier_greater_than_one(diff, p.input_multiplier, p.input_left_shift);
+    exp_on_negative_values(rescaled, SCALED_DIFF_INTEGER_BITS)
+}
+
+/// See [`super::softmax_s8`].
+pub fn softmax_s8(p: &SoftmaxParams, input: &[i8], output: &mut [i8]) {
+    for (xs, out) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let max = xs.iter().copied().max().unwrap_or(i8::MIN) as i32;
+
+        let mut sum_of_exps: i32 = 0; // Q12.19
+        for &x in xs {
+            let diff = x as i32 - max;
+            if diff >= p.diff_min {
+                let e = exp_of_diff(p, diff);
+                sum_of_exps = sum_of_exps.wrapping_add(fixedpoint_rescale(e, 0, ACCUMULATION_INTEGER_BITS));
+            }
+        }
+
+        let (shifted_scale, num_bits_over_unit) = get_reciprocal(sum_of_exps, ACCUMULATION_INTEGER_BITS);
+        let exponent = num_bits_over_unit + 31 - 8;
+        debug_assert!((0..=31).contains(&exponent));
+
+        for (&x, o) in xs.iter().zip(out.iter_mut()) {
+            let diff = x as i32 - max;
+            *o = if diff >= p.diff_min {
+                let e = exp_of_diff(p, diff);
+                let unsat = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted_scale, e), exponent);
+                (unsat - 128).clamp(-128, 127) as i8
+            } else {
+                i8::MIN
+            };
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! SUB, int8, with broadcasting. Mirrors TFLite Micro `sub.cc` / `sub_common.cc` and
+//! `reference/sub.h` (`SubElementwise`, `BroadcastQuantSubSlow`): ADD's left-shift scheme
+//! with a difference. Note `CalculateOpDataSub` computes its real multipliers in f32
+//! (unlike ADD's f64), which [`prepare_sub`] reproduces.
+
+use crate::kernels::nd::Broadcast;
+use crate::prepare_b::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation, QuantParams};
+
+pub mod scalar;
+#[cfg(test)]
+mod tests;
+
+/// SUB takes exactly ADD's parameters.
+pub type SubParams<'a> = crate::kernels::add::AddParams<'a>;
+
+/// TFLite Micro `CalculateOpDataSub` for int8 (f32 multiplier math, then f64).
+pub fn prepare_sub<'a>(
+    input1: QuantParams,
+    input2: QuantParams,
+    output: QuantParams,
+    activation: FusedActivation,
+    broadcast: Broadcast<'a>,
+) -> Option<SubParams<'a>> {
+    let left_shift = 20;
+    let twice_max_input_scale: f32 = 2.0 * input1.scale.max(input2.scale);
+    let real_input1_multiplier = (input1.scale / twice_max_input_scale) as f64;
+    let real_input2_multiplier = (input2.scale / twice_max_input_scale) as f64;
+    let real_output_multiplier = (twice_max_input_scale / ((1i32 << left_shift) as f32 * output.scale)) as f64;
+    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
+    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
+    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
+    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
+    Some(SubParams {
+        input1_offset: -input1.zero_point,
+        input2_offset: -input2.zero_point,
+        output_offset: output.zero_point,
+        left_shift,
+        input1_multiplier,
+        input1_shift,
+        input2_multiplier,
+        input2_shift,
+        output_multiplier,
+        output_shift,
+        activation_min,
+        activation_max,
+        broadcast,
+    })
+}
+
+/// int8 SUB: `output = clamp(requant(input1) - requant(input2))`, broadcasting per
+/// `params.broadcast`.
+#[inline]
+pub fn sub_s8(params: &SubParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    scalar::sub_s8(params, input1, input2, output)
+}

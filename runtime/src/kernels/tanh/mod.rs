@@ -1,0 +1,27 @@
+//! TANH, int8 in and out (output scale 1/128, zero point 0).
+//!
+//! Bit-exact with TFLite Micro's `reference_integer_ops::Tanh` (int8): inputs beyond
+//! `±input_range_radius` saturate, the rest are rescaled to Q4.27 and go through gemmlowp
+//! `tanh`.
+
+pub mod scalar;
+
+/// Everything TANH needs; computed by the compiler ([`crate::prepare::tanh_s8`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TanhParams {
+    pub input_zero_point: i32,
+    pub input_range_radius: i32,
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+}
+
+/// TANH int8, element-wise.
+pub fn tanh_s8(params: &TanhParams, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    scalar::tanh_s8(params, input, output)
+}
+
+/// TANH int8 in place (`data` is both input and output).
+pub fn tanh_s8_in_place(params: &TanhParams, data: &mut [i8]) {
+    scalar::tanh_s8_in_place(params, data)
+}
