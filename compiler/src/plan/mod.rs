@@ -18,7 +18,7 @@
 //!
 //! [`verify`] is an independent judge that shares no code with any of this.
 
-pub(crate) mod index;
+mod from_ir;
 mod liveness;
 mod offsets;
 pub mod svg;
@@ -29,18 +29,16 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-pub use index::{Idx, IndexVec};
-use index::define_index;
+pub use crate::index::{Idx, IndexVec};
+/// Operators of a [`Problem`] are numbered like the IR's: in file order.
+pub use crate::ir::OpId;
+pub use from_ir::{from_ir, plan_subgraph, SubgraphPlan};
 
-define_index!(
+crate::define_index!(
     /// A buffer of a [`Problem`] (an activation tensor, an input, a scratch area, ...).
     pub struct BufferId = "b";
 );
-define_index!(
-    /// An operator of a [`Problem`], numbered in file order.
-    pub struct OpId = "op";
-);
-define_index!(
+crate::define_index!(
     /// A position in the schedule: step `s` runs `schedule[s]`.
     pub struct Step = "s";
 );
@@ -129,6 +127,8 @@ pub struct PlanOptions {
     pub offset_work_budget: u64,
     /// Run the verifier on the plan even in release builds (always done in debug builds).
     pub verify: bool,
+    /// Scratch workspace a kernel needs, per operator (used by [`from_ir`]).
+    pub scratch: Vec<(OpId, u64)>,
 }
 
 impl Default for PlanOptions {
@@ -140,6 +140,7 @@ impl Default for PlanOptions {
             beam_width: 64,
             offset_work_budget: 30_000_000,
             verify: false,
+            scratch: Vec::new(),
         }
     }
 }
@@ -216,6 +217,8 @@ pub enum PlanError {
     IllegalAlias { buffer: BufferId, source_buffer: BufferId, reason: &'static str },
     #[error("{op} declares ({input}, {output}) in place: {reason}")]
     IllegalInPlace { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
+    #[error("tensor {tensor} \"{name}\": {reason}")]
+    Tensor { tensor: crate::ir::TensorId, name: String, reason: String },
     #[error("buffer {buffer}: size overflows")]
     SizeOverflow { buffer: BufferId },
     #[error("verification found {} violation(s); first: {}", violations.len(), violations.first().map(|v| v.to_string()).unwrap_or_default())]

@@ -9,7 +9,8 @@
 //! best `beam_width` states per level) provides the order. The file order is always a candidate,
 //! so the result is never worse than it.
 
-use crate::plan::{IndexVec, OpId};
+use crate::index::IndexVec;
+use crate::ir::OpId;
 use std::collections::HashMap;
 
 /// A unit of storage (a tensor and its aliases) as the scheduler sees it.
