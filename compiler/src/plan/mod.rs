@@ -19,6 +19,7 @@
 //! [`verify`] is an independent judge that shares no code with any of this.
 
 mod from_ir;
+mod report;
 mod liveness;
 mod offsets;
 pub mod svg;

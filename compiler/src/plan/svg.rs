@@ -118,18 +118,29 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
             alias_note.replace('\n', "&#10;"),
             colour(buf.kind, b.index()),
         );
-        let text = format!("{} {}B", buf.label, buf.bytes);
-        let fits = bh >= 12.0 && bw >= 6.0 * text.len().min(4) as f64;
-        if fits {
-            let max_chars = (bw / 6.0) as usize;
-            let shown: String = text.chars().take(max_chars).collect();
-            let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" fill="#111">{}</text>"##, x + 3.0, y + 11.0, esc(&shown));
+        let (id, name) = buf.label.split_once(' ').unwrap_or((buf.label.as_str(), ""));
+        let lines = [format!("{id} {} B", buf.bytes), name.trim_matches('"').to_string()];
+        let max_chars = (bw / 6.2) as usize;
+        for (k, line) in lines.iter().enumerate() {
+            if line.is_empty() || bh < 13.0 * (k + 1) as f64 || max_chars < 4 {
+                break;
+            }
+            let shown: String = line.chars().take(max_chars).collect();
+            let weight = if k == 0 { "bold" } else { "normal" };
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" fill="#111" font-weight="{weight}">{}</text>"##,
+                x + 3.0,
+                y + 11.0 + 12.0 * k as f64,
+                esc(&shown)
+            );
         }
         let _ = writeln!(s, "</g>");
     }
 
     // Peak marker and arena line.
     let px = left + step_w * (peak_step as f64 + 0.5);
+    let anchor = if peak_step * 3 < steps { "start" } else if peak_step * 3 > steps * 2 { "end" } else { "middle" };
     let _ = writeln!(
         s,
         r##"<line x1="{px:.1}" y1="{top}" x2="{px:.1}" y2="{:.1}" stroke="#d62828" stroke-width="2" stroke-dasharray="6,4"/>"##,
@@ -137,7 +148,7 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{px:.1}" y="{:.1}" fill="#d62828" text-anchor="middle" font-weight="bold">peak {peak} B live at step {peak_step}</text>"##,
+        r##"<text x="{px:.1}" y="{:.1}" fill="#d62828" text-anchor="{anchor}" font-weight="bold">peak {peak} B live at step {peak_step}</text>"##,
         top - 6.0
     );
     let _ = writeln!(s, "</svg>");

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 mod inspect;
+mod plan;
 
 const AFTER_HELP: &str = "\
 Exit status:
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Summarise a model: inputs, outputs, operators, weights, MACs, unsupported ops.
     Inspect(inspect::Args),
+    /// Plan the memory: operator order, arena offsets, lower bound, optional SVG picture.
+    Plan(plan::Args),
 }
 
 /// Arguments shared by every subcommand that reads a model.
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Inspect(args) => inspect::run(args),
+        Command::Plan(args) => plan::run(args),
     };
     match result {
         Ok(code) => code,
