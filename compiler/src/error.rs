@@ -10,6 +10,12 @@ use thiserror::Error;
 pub enum Error {
     #[error(transparent)]
     Parse(#[from] ParseError),
+    #[error(transparent)]
+    Lower(#[from] LowerError),
+    #[error("{count} operators cannot be compiled:\n{details}")]
+    Unsupported { count: usize, details: String },
+    #[error("code generation failed: {0}")]
+    Codegen(String),
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }
@@ -66,6 +72,27 @@ pub enum ParseError {
     ConstantSize { at: Location, dtype: String, shape: Vec<usize>, expected: usize, actual: usize },
     #[error("{at}: buffer {buffer} lies outside the file (offset {offset}, size {size}, file {file_len} bytes)")]
     BufferOutOfFile { at: Location, buffer: usize, offset: u64, size: u64, file_len: usize },
+}
+
+/// An operator could not be lowered to a kernel call.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LowerError {
+    /// tflc has no kernel for this operator in this configuration (op kind, element
+    /// types, options).
+    #[error("{at}: unsupported: {reason}")]
+    Unsupported { at: Location, reason: String },
+    /// The model is inconsistent (missing input, wrong shape, bad quantization).
+    #[error("{at}: {what}")]
+    Invalid { at: Location, what: String },
+}
+
+impl LowerError {
+    /// Where the error is.
+    pub fn location(&self) -> &Location {
+        match self {
+            LowerError::Unsupported { at, .. } | LowerError::Invalid { at, .. } => at,
+        }
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -4,16 +4,22 @@
 //! flatbuffer into the typed [`ir`]; [`inspect`] summarises a model.
 #![deny(unsafe_code)]
 
+pub mod codegen;
+mod config;
 pub mod error;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod index;
 pub mod inspect;
 pub mod ir;
+pub mod macro_support;
+pub mod pipeline;
 pub mod plan;
 pub mod schedule;
 pub mod tflite;
 #[doc(hidden)]
 pub mod testing;
 
-pub use error::{Error, ParseError, Result};
+pub use config::{write_if_changed, Config};
+pub use error::{Error, LowerError, ParseError, Result};
+pub use pipeline::{compile, CompileOptions, Compiled};

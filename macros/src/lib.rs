@@ -1,1 +1,27 @@
-//! `include_model!`: a thin shim over `tflc::macro_support`.
+//! `include_model!("path/to/model.tflite")`: compiles a TensorFlow Lite model into Rust
+//! items at build time. The path is relative to the crate root (`CARGO_MANIFEST_DIR`); the
+//! crate rebuilds when the model changes; errors point at the string literal.
+//!
+//! ```ignore
+//! mod kws {
+//!     tflc_macros::include_model!("models/kws.tflite");
+//! }
+//! let mut m = kws::Model::new();
+//! m.input_0().fill(0);
+//! m.run();
+//! let scores = m.output_0();
+//! ```
+//!
+//! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, LitStr};
+
+#[proc_macro]
+pub fn include_model(input: TokenStream) -> TokenStream {
+    let lit = parse_macro_input!(input as LitStr);
+    match tflc::macro_support::expand(&lit.value(), lit.span()) {
+        Ok(tokens) => tokens.into(),
+        Err(msg) => syn::Error::new(lit.span(), msg).to_compile_error().into(),
+    }
+}

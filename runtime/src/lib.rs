@@ -11,5 +11,8 @@ extern crate std;
 
 pub mod kernels;
 pub mod prepare;
-pub mod prepare_b;
 pub mod quant;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

@@ -31,7 +31,8 @@ pub fn exp2i(n: i32) -> f64 {
 
 /// C `floor(double)`.
 pub fn floor_f64(x: f64) -> f64 {
-    if !(x.abs() < 4_503_599_627_370_496.0) {
+    // NaN, infinities and magnitudes >= 2^52 are already integral.
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
         return x;
     }
     let t = x as i64 as f64;
@@ -46,7 +47,7 @@ pub fn floor_f64(x: f64) -> f64 {
 /// out-of-range result (`cvttsd2si` gives `i32::MIN`), which is what the TFLite Micro
 /// oracle computed on its host.
 fn double_to_i32_x86(x: f64) -> i32 {
-    if x >= -2_147_483_648.0 && x < 2_147_483_648.0 {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&x) {
         x as i32
     } else {
         i32::MIN
@@ -87,7 +88,7 @@ pub fn quantize_multiplier(real_multiplier: f64) -> Option<(i32, i32)> {
 /// TFLite `QuantizeMultiplierGreaterThanOne`: [`quantize_multiplier`] for `real > 1`,
 /// returning a non-negative left shift.
 pub fn quantize_multiplier_greater_than_one(real_multiplier: f64) -> Option<(i32, i32)> {
-    if !(real_multiplier > 1.0) {
+    if real_multiplier.is_nan() || real_multiplier <= 1.0 {
         return None;
     }
     let (m, shift) = quantize_multiplier(real_multiplier)?;
@@ -100,7 +101,7 @@ pub fn quantize_multiplier_greater_than_one(real_multiplier: f64) -> Option<(i32
 /// TFLite `QuantizeMultiplierSmallerThanOneExp`: [`quantize_multiplier`] for
 /// `0 < real < 1`, returning a non-positive left shift.
 pub fn quantize_multiplier_smaller_than_one_exp(real_multiplier: f64) -> Option<(i32, i32)> {
-    if !(real_multiplier < 1.0 && real_multiplier > 0.0) {
+    if real_multiplier.is_nan() || real_multiplier >= 1.0 || real_multiplier <= 0.0 {
         return None;
     }
     let (m, shift) = quantize_multiplier(real_multiplier)?;
@@ -125,7 +126,7 @@ pub fn conv_channel_multiplier(input_scale: f32, filter_scale: f32, output_scale
 /// then `QuantizeMultiplier`. `None` if the product is negative (TFLite's ENSURE).
 pub fn fully_connected_tensor_multiplier(input_scale: f32, filter_scale: f32, output_scale: f32) -> Option<(i32, i32)> {
     let input_product_scale = (input_scale * filter_scale) as f64;
-    if !(input_product_scale >= 0.0) {
+    if input_product_scale.is_nan() || input_product_scale < 0.0 {
         return None;
     }
     quantize_multiplier(input_product_scale / output_scale as f64)
@@ -144,7 +145,7 @@ pub enum FusedActivation {
 /// int(roundf(f / scale))`, in `float`. `None` on int32 overflow (TFLite's ENSURE).
 pub fn quantize_f32(scale: f32, zero_point: i32, f: f32) -> Option<i32> {
     let tmp = round_f32(f / scale);
-    if !(tmp >= i32::MIN as f32 && tmp <= i32::MAX as f32) {
+    if tmp.is_nan() || tmp < i32::MIN as f32 || tmp > i32::MAX as f32 {
         return None;
     }
     // `tmp <= 2^31` as float; 2^31 itself would be UB in C++ too.
@@ -222,8 +223,9 @@ pub fn softmax_s8(input_scale: f32, beta: f32) -> Option<SoftmaxQuant> {
     let input_beta_real_multiplier =
         (beta as f64 * input_scale as f64 * (1i64 << (31 - SCALED_DIFF_INTEGER_BITS)) as f64).min(max_real_multiplier);
     let (input_multiplier, input_left_shift) = quantize_multiplier_greater_than_one(input_beta_real_multiplier)?;
-    let diff_min = -1.0 * calculate_input_radius(SCALED_DIFF_INTEGER_BITS, input_left_shift, 31) as f64;
-    Some(SoftmaxQuant { input_multiplier, input_left_shift, diff_min: diff_min as i32 })
+    // TFLite: `diff_min = -1.0 * CalculateInputRadius(...)`, a double stored into an int.
+    let diff_min = -calculate_input_radius(SCALED_DIFF_INTEGER_BITS, input_left_shift, 31);
+    Some(SoftmaxQuant { input_multiplier, input_left_shift, diff_min })
 }
 
 /// The input rescaling shared by int8 LOGISTIC and TANH (TFLite Micro

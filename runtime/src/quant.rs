@@ -5,6 +5,14 @@
 //! The compiler computes every `(multiplier, shift)` pair at compile time; kernels only
 //! apply them.
 
+/// Quantization parameters of one per-tensor-quantized tensor, as the compile-time
+/// `prepare_*` helpers of the kernels take them (`scale` exactly as stored in the model).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuantParams {
+    pub scale: f32,
+    pub zero_point: i32,
+}
+
 /// gemmlowp `SaturatingRoundingDoublingHighMul`: `(a * b * 2) >> 32`, rounded half away
 /// from zero, saturating the one overflowing case `i32::MIN * i32::MIN`.
 #[inline(always)]

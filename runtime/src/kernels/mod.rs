@@ -15,6 +15,18 @@ pub mod dequantize;
 pub mod leaky_relu;
 pub mod quantize;
 pub mod relu;
+pub mod slice;
+pub mod strided_slice;
+pub mod transpose;
+pub mod concatenation;
+pub mod pack;
+pub mod pad;
+pub mod split;
+pub mod split_v;
+pub mod unpack;
+pub mod reshape;
+pub mod resize_bilinear;
+pub mod resize_nearest_neighbor;
 
 // Convolution, pooling, reduction and activation kernels (branch k1).
 pub mod average_pool_2d;
@@ -27,3 +39,6 @@ pub mod max_pool_2d;
 pub mod mean;
 pub mod softmax;
 pub mod tanh;
+#[cfg(test)]
+pub(crate) mod test_util_k1;
+mod window;

@@ -29,6 +29,53 @@ impl Broadcast<'_> {
     }
 }
 
+/// Parameters of the plain (unquantized) float32 / int32 binary kernels (`add_f32`,
+/// `sub_i32`, `mul_f32`, ...): TFLite's `ActivationFunctionWithMinMax` clamp
+/// `min(max(x, activation_min), activation_max)` and the broadcast.
+/// Use [`activation_range_f32`] / [`activation_range_i32`] for the clamp; note TFLite Micro's
+/// int32 ADD ignores the fused activation (it clamps to the full int32 range).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlainBinaryParams<'a, T> {
+    pub activation_min: T,
+    pub activation_max: T,
+    pub broadcast: Broadcast<'a>,
+}
+
+/// TFLite `CalculateActivationRange` for float: `(lowest, max)`, `(0, max)`, `(-1, 1)`,
+/// `(0, 6)`.
+pub fn activation_range_f32(activation: crate::prepare::FusedActivation) -> (f32, f32) {
+    use crate::prepare::FusedActivation as A;
+    match activation {
+        A::None => (f32::MIN, f32::MAX),
+        A::Relu => (0.0, f32::MAX),
+        A::ReluN1To1 => (-1.0, 1.0),
+        A::Relu6 => (0.0, 6.0),
+    }
+}
+
+/// TFLite `CalculateActivationRange` for int32.
+pub fn activation_range_i32(activation: crate::prepare::FusedActivation) -> (i32, i32) {
+    use crate::prepare::FusedActivation as A;
+    match activation {
+        A::None => (i32::MIN, i32::MAX),
+        A::Relu => (0, i32::MAX),
+        A::ReluN1To1 => (-1, 1),
+        A::Relu6 => (0, 6),
+    }
+}
+
+/// TFLite `ActivationFunctionWithMinMax`: `std::min(std::max(x, lo), hi)`, with the
+/// std semantics (`max(a, b) = a < b ? b : a`), so a NaN `x` passes through.
+#[inline(always)]
+pub(crate) fn clamp_min_max<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+    let v = if x < lo { lo } else { x };
+    if hi < v {
+        hi
+    } else {
+        v
+    }
+}
+
 /// Owned result of [`plan_broadcast`]; the compiler turns it into a const [`Broadcast`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BroadcastPlan {
@@ -172,11 +219,77 @@ pub(crate) fn broadcast_binary<A: Copy, B: Copy, O>(
     }
 }
 
+/// In-place form of [`broadcast_binary`]: the output overwrites operand 1, which must
+/// have the output's shape (`b.in1_strides` dense row-major), so element `k` of the
+/// output depends on element `k` of operand 1 only and overwriting it is safe.
+#[inline(always)]
+pub(crate) fn broadcast_binary_in_place<A: Copy, B: Copy>(
+    b: &Broadcast,
+    inout: &mut [A],
+    in2: &[B],
+    op: impl Fn(A, B) -> A,
+) {
+    let rank = b.out_shape.len();
+    debug_assert!((1..=MAX_RANK).contains(&rank));
+    debug_assert_eq!(inout.len(), b.out_len());
+    debug_assert!(is_dense(b.out_shape, b.in1_strides), "operand 1 must have the output's shape");
+    let inner = b.out_shape[rank - 1];
+    if inner == 0 || inout.is_empty() {
+        return;
+    }
+    let s2 = b.in2_strides[rank - 1];
+    let mut idx = [0usize; MAX_RANK];
+    let mut o2 = 0usize;
+    for row in inout.chunks_exact_mut(inner) {
+        match s2 {
+            1 => {
+                for (o, &c) in row.iter_mut().zip(&in2[o2..o2 + inner]) {
+                    *o = op(*o, c);
+                }
+            }
+            0 => {
+                let c = in2[o2];
+                for o in row.iter_mut() {
+                    *o = op(*o, c);
+                }
+            }
+            _ => {
+                for (j, o) in row.iter_mut().enumerate() {
+                    *o = op(*o, in2[o2 + j * s2]);
+                }
+            }
+        }
+        let mut d = rank - 1;
+        while d > 0 {
+            d -= 1;
+            idx[d] += 1;
+            o2 += b.in2_strides[d];
+            if idx[d] < b.out_shape[d] {
+                break;
+            }
+            o2 -= b.in2_strides[d] * b.out_shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Whether `strides` are the dense row-major strides of `shape` (ignoring size-1 dims).
+pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
+    let mut acc = 1;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n != 1 && s != acc {
+            return false;
+        }
+        acc *= n;
+    }
+    true
+}
+
 /// Strided gather: writes, in row-major order over `shape`, the elements
 /// `input[base + sum(idx[d] * strides[d])]` to `out` (`out.len()` = product of `shape`).
 /// Strides may be negative (reversed strided slices). `shape.len()` is `1..=MAX_RANK`.
 #[inline]
-pub(crate) fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides: &[isize], out: &mut [T]) {
+fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides: &[isize], out: &mut [T]) {
     let rank = shape.len();
     debug_assert!((1..=MAX_RANK).contains(&rank));
     debug_assert_eq!(strides.len(), rank);
@@ -209,6 +322,83 @@ pub(crate) fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides
             idx[d] = 0;
         }
     }
+}
+
+/// A precomputed strided copy ("gather"): output element `i` (row-major over `shape`) is
+/// `input[base + sum(idx[d] * strides[d])]`. Used by TRANSPOSE, SLICE, STRIDED_SLICE,
+/// SPLIT, SPLIT_V and UNPACK (each output of a multi-output op is its own copy).
+/// `shape` and `strides` have the same length `1..=MAX_RANK`; strides may be negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StridedCopyParams<'a> {
+    pub base: usize,
+    pub shape: &'a [usize],
+    pub strides: &'a [isize],
+}
+
+impl StridedCopyParams<'_> {
+    /// Number of elements written.
+    pub fn out_len(&self) -> usize {
+        self.shape.iter().product()
+    }
+}
+
+/// Owned form of [`StridedCopyParams`], produced by the compile-time resolvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GatherPlan {
+    pub rank: usize,
+    pub base: usize,
+    pub shape: [usize; MAX_RANK],
+    pub strides: [isize; MAX_RANK],
+}
+
+impl GatherPlan {
+    pub fn as_params(&self) -> StridedCopyParams<'_> {
+        StridedCopyParams { base: self.base, shape: &self.shape[..self.rank], strides: &self.strides[..self.rank] }
+    }
+
+    /// Builds a plan from per-dim `(count, stride)` pairs (outermost first), dropping
+    /// size-1 dims and fusing dims that are contiguous with their inner neighbour. An
+    /// empty output becomes shape `[0]`. `None` if more than [`MAX_RANK`] dims.
+    pub fn simplified(base: usize, dims: &[(usize, isize)]) -> Option<GatherPlan> {
+        if dims.len() > MAX_RANK {
+            return None;
+        }
+        let mut plan = GatherPlan { rank: 0, base, shape: [0; MAX_RANK], strides: [0; MAX_RANK] };
+        if dims.iter().any(|&(n, _)| n == 0) {
+            plan.rank = 1;
+            return Some(plan);
+        }
+        // Build innermost-first, then reverse.
+        let mut tmp: [(usize, isize); MAX_RANK] = [(0, 0); MAX_RANK];
+        let mut n = 0;
+        for &(count, stride) in dims.iter().rev() {
+            if count == 1 {
+                continue;
+            }
+            if n > 0 && stride == tmp[n - 1].1 * tmp[n - 1].0 as isize {
+                tmp[n - 1].0 *= count;
+            } else {
+                tmp[n] = (count, stride);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            tmp[0] = (1, 1);
+            n = 1;
+        }
+        plan.rank = n;
+        for i in 0..n {
+            plan.shape[i] = tmp[n - 1 - i].0;
+            plan.strides[i] = tmp[n - 1 - i].1;
+        }
+        Some(plan)
+    }
+}
+
+/// Runs a [`StridedCopyParams`]: `output.len()` must be `params.out_len()`.
+#[inline]
+pub fn strided_copy<T: Copy>(params: &StridedCopyParams, input: &[T], output: &mut [T]) {
+    gather(input, params.base, params.shape, params.strides, output)
 }
 
 /// Row-major element strides of `shape` (`out[d]` = product of `shape[d+1..]`).
@@ -295,6 +485,19 @@ mod tests {
         assert_eq!(p.as_broadcast().out_len(), 1);
         assert!(plan_broadcast(&[2, 3], &[3, 3]).is_none());
         assert!(plan_broadcast(&[1; 9], &[1]).is_none());
+    }
+
+    #[test]
+    fn simplified_fuses() {
+        // A [2, 3, 4] contiguous copy fuses to one dim.
+        let p = GatherPlan::simplified(5, &[(2, 12), (3, 4), (4, 1)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 5, shape: &[24], strides: &[1] });
+        let p = GatherPlan::simplified(0, &[(1, 99), (3, 2), (1, 7)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 0, shape: &[3], strides: &[2] });
+        let p = GatherPlan::simplified(0, &[(2, 1), (0, 1)]).unwrap();
+        assert_eq!(p.as_params().out_len(), 0);
+        let p = GatherPlan::simplified(3, &[(1, 1)]).unwrap();
+        assert_eq!(p.as_params(), StridedCopyParams { base: 3, shape: &[1], strides: &[1] });
     }
 
     #[test]

@@ -44,8 +44,3 @@ pub fn broadcast_shapes() -> impl proptest::strategy::Strategy<Value = (Vec<usiz
         (0..=s1.len(), 0..=s2.len()).prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
     })
 }
-
-/// Round half away from zero, in f64 (test oracle only).
-pub fn round_away(x: f64) -> f64 {
-    x.round()
-}

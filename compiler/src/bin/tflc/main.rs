@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
+mod compile;
 mod inspect;
 mod plan;
 
@@ -14,10 +15,20 @@ Exit status:
   2  the model could not be read or compiled (the message says what and where)";
 
 #[derive(Parser)]
-#[command(name = "tflc", version, about = "Ahead-of-time compiler from TensorFlow Lite models to Rust", after_help = AFTER_HELP)]
+#[command(
+    name = "tflc",
+    version,
+    about = "Ahead-of-time compiler from TensorFlow Lite models to Rust",
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// `tflc MODEL -o OUT.rs`: compile a model into a Rust module.
+    #[command(flatten)]
+    compile: compile::Args,
 }
 
 #[derive(Subcommand)]
@@ -45,8 +56,9 @@ impl InputArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Inspect(args) => inspect::run(args),
-        Command::Plan(args) => plan::run(args),
+        Some(Command::Inspect(args)) => inspect::run(args),
+        Some(Command::Plan(args)) => plan::run(args),
+        None => compile::run(cli.compile),
     };
     match result {
         Ok(code) => code,

@@ -4,8 +4,10 @@
 //! and clamped.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation, QuantParams};
+use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::quant::QuantParams;
 
+pub mod plain;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -77,4 +79,24 @@ pub fn prepare_add<'a>(
 #[inline]
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     scalar::add_s8(params, input1, input2, output)
+}
+
+/// [`add_s8`] with the output written over `input1`, which must have the output's shape
+/// (`nd::is_dense(out_shape, in1_strides)`). ADD is symmetric, so a compiler that wants
+/// the output in operand 2's buffer swaps the operands (and their params).
+#[inline]
+pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
+    scalar::add_s8_in_place(params, input1_output, input2)
+}
+
+/// float32 ADD (`params` from [`crate::kernels::nd::activation_range_f32`]).
+#[inline]
+pub fn add_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
+    plain::add_f32(params, input1, input2, output)
+}
+
+/// int32 ADD (`params` from [`crate::kernels::nd::activation_range_i32`]; TFLite Micro ignores the fused activation of an int32 ADD, so use the full range).
+#[inline]
+pub fn add_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
+    plain::add_i32(params, input1, input2, output)
 }

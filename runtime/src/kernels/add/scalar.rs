@@ -1,7 +1,7 @@
 //! Scalar reference implementation of int8 ADD.
 
 use super::AddParams;
-use crate::kernels::nd::broadcast_binary;
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place};
 use crate::quant::multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1;
 
 /// One element: TFLite `AddFunc` (and, with `SUB = true`, the int8 lambda of
@@ -26,4 +26,9 @@ pub(crate) fn add_sub_one<const SUB: bool>(p: &AddParams, x: i8, y: i8) -> i8 {
 pub fn add_s8(p: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     debug_assert!(p.activation_min <= p.activation_max);
     broadcast_binary(&p.broadcast, input1, input2, output, |x, y| add_sub_one::<false>(p, x, y));
+}
+
+pub fn add_s8_in_place(p: &AddParams, inout: &mut [i8], input2: &[i8]) {
+    debug_assert!(p.activation_min <= p.activation_max);
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| add_sub_one::<false>(p, x, y));
 }

@@ -1,7 +1,8 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
-use crate::prepare_b::{FusedActivation, QuantParams};
+use crate::prepare::FusedActivation;
+use crate::quant::QuantParams;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -10,6 +11,7 @@ fn q(scale: f32, zero_point: i32) -> QuantParams {
 }
 
 /// Float oracle: the exact real-number result, quantized and clamped.
+#[allow(clippy::too_many_arguments)]
 fn ideal(a: i8, b: i8, qa: QuantParams, qb: QuantParams, qo: QuantParams, lo: i32, hi: i32, sub: bool) -> f64 {
     let ra = qa.scale as f64 * (a as i32 - qa.zero_point) as f64;
     let rb = qb.scale as f64 * (b as i32 - qb.zero_point) as f64;
@@ -66,9 +68,4 @@ fn saturates() {
     let mut out = [0i8; 2];
     add_s8(&p, &[100, -100], &[27], &mut out);
     assert_eq!(out, [127, -128]);
-}
-
-#[allow(dead_code)]
-pub(crate) fn ideal_for_sub(a: i8, b: i8, qa: QuantParams, qb: QuantParams, qo: QuantParams, lo: i32, hi: i32) -> f64 {
-    ideal(a, b, qa, qb, qo, lo, hi, true)
 }

@@ -6,6 +6,8 @@
 //! Micro requires equal input and output quantization, so there is no requantization.
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything AVERAGE_POOL_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

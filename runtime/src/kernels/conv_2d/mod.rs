@@ -5,6 +5,8 @@
 //! broadcast to every output channel at prepare time).
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

@@ -4,6 +4,8 @@
 //! Bit-exact with TFLite Micro's `reference_integer_ops::DepthwiseConvPerChannel` (int8).
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

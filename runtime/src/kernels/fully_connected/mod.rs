@@ -7,6 +7,8 @@
 //! `filter_offset = 0` with one multiplier per unit. `keep_num_dims` only affects shapes.
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything FULLY_CONNECTED needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

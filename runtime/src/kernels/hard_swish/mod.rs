@@ -5,6 +5,8 @@
 //! "relu-ish" multiplier in [0, 1] and an output multiplier.
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// TFLite `HardSwishParams`; computed by the compiler ([`crate::prepare::hard_swish_s8`]).
 #[derive(Clone, Copy, Debug)]

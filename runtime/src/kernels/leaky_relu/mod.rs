@@ -2,7 +2,8 @@
 //! (`CalculateOpDataLeakyRelu`) and `reference/leaky_relu.h` (`QuantizeLeakyRelu`):
 //! an identity requantization for `x >= zp` and an alpha one for `x < zp`.
 
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -23,24 +24,39 @@ pub struct LeakyReluParams {
     pub output_shift_identity: i32,
 }
 
-/// TFLite Micro `CalculateOpDataLeakyRelu` for int8.
-pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> LeakyReluParams {
+/// TFLite Micro `CalculateOpDataLeakyRelu` for int8. `None` on non-finite values.
+pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> Option<LeakyReluParams> {
     let alpha_multiplier = (input.scale * alpha / output.scale) as f64;
-    let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier);
+    let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier)?;
     let identity_multiplier = (input.scale / output.scale) as f64;
-    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier);
-    LeakyReluParams {
+    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier)?;
+    Some(LeakyReluParams {
         input_zero_point: input.zero_point,
         output_zero_point: output.zero_point,
         output_multiplier_alpha,
         output_shift_alpha,
         output_multiplier_identity,
         output_shift_identity,
-    }
+    })
 }
 
 /// int8 LEAKY_RELU. `input.len() == output.len()`.
 #[inline]
 pub fn leaky_relu_s8(params: &LeakyReluParams, input: &[i8], output: &mut [i8]) {
     scalar::leaky_relu_s8(params, input, output)
+}
+
+/// [`leaky_relu_s8`] in place.
+#[inline]
+pub fn leaky_relu_s8_in_place(params: &LeakyReluParams, data: &mut [i8]) {
+    scalar::leaky_relu_s8_in_place(params, data)
+}
+
+/// float32 LEAKY_RELU (`reference_ops::LeakyRelu`: `x > 0 ? x : x * alpha`).
+#[inline]
+pub fn leaky_relu_f32(alpha: f32, input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x > 0.0 { x } else { x * alpha };
+    }
 }

@@ -7,13 +7,13 @@ fn q(scale: f32, zero_point: i32) -> QuantParams {
 
 #[test]
 fn hand_computed() {
-    let p = prepare_leaky_relu(q(1.0, 0), q(1.0, 0), 0.25);
+    let p = prepare_leaky_relu(q(1.0, 0), q(1.0, 0), 0.25).unwrap();
     let input: [i8; 6] = [-128, -10, -2, 0, 5, 127];
     let mut out = [0i8; 6];
     leaky_relu_s8(&p, &input, &mut out);
     // -2.5 -> -3 (MBQM rounds ties away from zero), -0.5 -> -1
     assert_eq!(out, [-32, -3, -1, 0, 5, 127]);
-    let p = prepare_leaky_relu(q(1.0, 0), q(1.0, 0), -0.5);
+    let p = prepare_leaky_relu(q(1.0, 0), q(1.0, 0), -0.5).unwrap();
     leaky_relu_s8(&p, &input, &mut out);
     assert_eq!(out, [64, 5, 1, 0, 5, 127]);
 }
@@ -21,7 +21,7 @@ fn hand_computed() {
 proptest! {
     #[test]
     fn close_to_float(si in 0.001f32..0.1, so in 0.001f32..0.1, zi in -128i32..128, zo in -128i32..128, alpha in -2.0f32..2.0) {
-        let p = prepare_leaky_relu(q(si, zi), q(so, zo), alpha);
+        let p = prepare_leaky_relu(q(si, zi), q(so, zo), alpha).unwrap();
         let input: std::vec::Vec<i8> = (-128..=127).map(|v| v as i8).collect();
         let mut out = [0i8; 256];
         leaky_relu_s8(&p, &input, &mut out);

@@ -5,6 +5,8 @@
 //! `logistic`.
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything LOGISTIC needs; computed by the compiler ([`crate::prepare::logistic_s8`]).
 #[derive(Clone, Copy, Debug)]

@@ -5,6 +5,8 @@
 //! inside), then clamped. Input and output quantization are equal (TFLite Micro checks).
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything MAX_POOL_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

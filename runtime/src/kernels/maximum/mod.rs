@@ -3,7 +3,7 @@
 //! requires both inputs and the output to share one quantization, so int8 needs no
 //! rescaling). Generic over the element type.
 
-use crate::kernels::nd::{broadcast_binary, Broadcast};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast};
 
 #[cfg(test)]
 mod tests;
@@ -18,6 +18,12 @@ pub struct MaximumParams<'a> {
 #[inline]
 pub fn maximum<T: Copy + PartialOrd>(params: &MaximumParams, input1: &[T], input2: &[T], output: &mut [T]) {
     scalar::maximum(params, input1, input2, output)
+}
+
+/// MAXIMUM with the output written over `input1` (which must have the output's shape).
+#[inline]
+pub fn maximum_in_place<T: Copy + PartialOrd>(params: &MaximumParams, input1_output: &mut [T], input2: &[T]) {
+    scalar::maximum_in_place(params, input1_output, input2)
 }
 
 /// int8 MAXIMUM.

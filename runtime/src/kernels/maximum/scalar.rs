@@ -4,3 +4,7 @@ use super::*;
 pub fn maximum<T: Copy + PartialOrd>(p: &MaximumParams, input1: &[T], input2: &[T], output: &mut [T]) {
     broadcast_binary(&p.broadcast, input1, input2, output, |a, b| if a < b { b } else { a });
 }
+
+pub fn maximum_in_place<T: Copy + PartialOrd>(p: &MaximumParams, inout: &mut [T], input2: &[T]) {
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |a, b| if a < b { b } else { a });
+}

@@ -11,6 +11,8 @@
 //! change the memory layout of the output (the non-reduced dimensions in order).
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything MEAN needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug)]

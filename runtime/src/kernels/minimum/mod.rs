@@ -3,7 +3,7 @@
 //! requires both inputs and the output to share one quantization, so int8 needs no
 //! rescaling). Generic over the element type.
 
-use crate::kernels::nd::{broadcast_binary, Broadcast};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast};
 
 #[cfg(test)]
 mod tests;
@@ -18,6 +18,12 @@ pub struct MinimumParams<'a> {
 #[inline]
 pub fn minimum<T: Copy + PartialOrd>(params: &MinimumParams, input1: &[T], input2: &[T], output: &mut [T]) {
     scalar::minimum(params, input1, input2, output)
+}
+
+/// MINIMUM with the output written over `input1` (which must have the output's shape).
+#[inline]
+pub fn minimum_in_place<T: Copy + PartialOrd>(params: &MinimumParams, input1_output: &mut [T], input2: &[T]) {
+    scalar::minimum_in_place(params, input1_output, input2)
 }
 
 /// int8 MINIMUM.

@@ -2,8 +2,10 @@
 //! `reference/integer_ops/mul.h` (`MulElementwise`, `BroadcastMul6DSlow`).
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{activation_range_s8, quantize_multiplier, FusedActivation, QuantParams};
+use crate::prepare::{activation_range_s8, quantize_multiplier, FusedActivation};
+use crate::quant::QuantParams;
 
+pub mod plain;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -35,7 +37,7 @@ pub fn prepare_mul<'a>(
     broadcast: Broadcast<'a>,
 ) -> Option<MulParams<'a>> {
     let real_multiplier = input1.scale as f64 * input2.scale as f64 / output.scale as f64;
-    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier);
+    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
     let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
     Some(MulParams {
         input1_offset: -input1.zero_point,
@@ -53,4 +55,23 @@ pub fn prepare_mul<'a>(
 #[inline]
 pub fn mul_s8(params: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     scalar::mul_s8(params, input1, input2, output)
+}
+
+/// [`mul_s8`] with the output written over `input1` (which must have the output's
+/// shape). MUL is symmetric: swap operands to write over operand 2.
+#[inline]
+pub fn mul_s8_in_place(params: &MulParams, input1_output: &mut [i8], input2: &[i8]) {
+    scalar::mul_s8_in_place(params, input1_output, input2)
+}
+
+/// float32 MUL (`params` from [`crate::kernels::nd::activation_range_f32`]).
+#[inline]
+pub fn mul_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
+    plain::mul_f32(params, input1, input2, output)
+}
+
+/// int32 MUL (`params` from [`crate::kernels::nd::activation_range_i32`]).
+#[inline]
+pub fn mul_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
+    plain::mul_i32(params, input1, input2, output)
 }

@@ -1,7 +1,7 @@
 //! Scalar reference implementation of int8 MUL.
 
 use super::MulParams;
-use crate::kernels::nd::broadcast_binary;
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place};
 use crate::quant::multiply_by_quantized_multiplier;
 
 #[inline(always)]
@@ -17,4 +17,9 @@ fn mul_one(p: &MulParams, x: i8, y: i8) -> i8 {
 pub fn mul_s8(p: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     debug_assert!(p.activation_min <= p.activation_max);
     broadcast_binary(&p.broadcast, input1, input2, output, |x, y| mul_one(p, x, y));
+}
+
+pub fn mul_s8_in_place(p: &MulParams, inout: &mut [i8], input2: &[i8]) {
+    debug_assert!(p.activation_min <= p.activation_max);
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| mul_one(p, x, y));
 }

@@ -4,7 +4,8 @@
 //! and one for the `input * alpha` product.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -29,18 +30,18 @@ pub struct PreluParams<'a> {
     pub broadcast: Broadcast<'a>,
 }
 
-/// TFLite Micro `CalculatePreluParams` for int8 (f64 math).
+/// TFLite Micro `CalculatePreluParams` for int8 (f64 math). `None` on non-finite scales.
 pub fn prepare_prelu<'a>(
     input: QuantParams,
     alpha: QuantParams,
     output: QuantParams,
     broadcast: Broadcast<'a>,
-) -> PreluParams<'a> {
+) -> Option<PreluParams<'a>> {
     let real_multiplier_1 = input.scale as f64 / output.scale as f64;
     let real_multiplier_2 = input.scale as f64 * alpha.scale as f64 / output.scale as f64;
-    let (output_multiplier_1, output_shift_1) = quantize_multiplier(real_multiplier_1);
-    let (output_multiplier_2, output_shift_2) = quantize_multiplier(real_multiplier_2);
-    PreluParams {
+    let (output_multiplier_1, output_shift_1) = quantize_multiplier(real_multiplier_1)?;
+    let (output_multiplier_2, output_shift_2) = quantize_multiplier(real_multiplier_2)?;
+    Some(PreluParams {
         input_offset: -input.zero_point,
         alpha_offset: -alpha.zero_point,
         output_offset: output.zero_point,
@@ -49,11 +50,24 @@ pub fn prepare_prelu<'a>(
         output_multiplier_2,
         output_shift_2,
         broadcast,
-    }
+    })
 }
 
 /// int8 PRELU; `alpha` is broadcast against `input` per `params.broadcast`.
 #[inline]
 pub fn prelu_s8(params: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
     scalar::prelu_s8(params, input, alpha, output)
+}
+
+/// [`prelu_s8`] with the output written over `input`.
+#[inline]
+pub fn prelu_s8_in_place(params: &PreluParams, input_output: &mut [i8], alpha: &[i8]) {
+    scalar::prelu_s8_in_place(params, input_output, alpha)
+}
+
+/// float32 PRELU (TFLite Micro `BroadcastPrelu4DSlowFloat`: `x >= 0 ? x : x * alpha`),
+/// `alpha` broadcast per `broadcast` (operand 2).
+#[inline]
+pub fn prelu_f32(broadcast: &Broadcast, input: &[f32], alpha: &[f32], output: &mut [f32]) {
+    crate::kernels::nd::broadcast_binary(broadcast, input, alpha, output, |x, a| if x >= 0.0 { x } else { x * a });
 }

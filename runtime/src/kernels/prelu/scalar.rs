@@ -1,7 +1,7 @@
 //! Scalar reference implementation of int8 PRELU.
 
 use super::PreluParams;
-use crate::kernels::nd::broadcast_binary;
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place};
 use crate::quant::multiply_by_quantized_multiplier;
 
 #[inline(always)]
@@ -18,4 +18,8 @@ fn prelu_one(p: &PreluParams, x: i8, a: i8) -> i8 {
 
 pub fn prelu_s8(p: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
     broadcast_binary(&p.broadcast, input, alpha, output, |x, a| prelu_one(p, x, a));
+}
+
+pub fn prelu_s8_in_place(p: &PreluParams, inout: &mut [i8], alpha: &[i8]) {
+    broadcast_binary_in_place(&p.broadcast, inout, alpha, |x, a| prelu_one(p, x, a));
 }

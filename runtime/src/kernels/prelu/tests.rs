@@ -12,7 +12,7 @@ fn q(scale: f32, zero_point: i32) -> QuantParams {
 fn hand_computed() {
     let plan = plan_broadcast(&[2, 2], &[2]).unwrap();
     // in scale 1, alpha scale 0.25 (alpha = [1, 2] -> 0.25, 0.5), out scale 1, zp 0.
-    let p = prepare_prelu(q(1.0, 0), q(0.25, 0), q(1.0, 0), plan.as_broadcast());
+    let p = prepare_prelu(q(1.0, 0), q(0.25, 0), q(1.0, 0), plan.as_broadcast()).unwrap();
     let mut out = [0i8; 4];
     prelu_s8(&p, &[10, -10, -128, 127], &[1, 2], &mut out);
     // row 0 alpha [0.25, 0.5]: 10, -10*0.5; row 1: -128*0.25, 127
@@ -30,7 +30,7 @@ proptest! {
         let (out_shape, pairs) = naive_broadcast_pairs(&s1, &s2);
         prop_assume!(s1.iter().product::<usize>() == out_shape.iter().product::<usize>());
         let plan = plan_broadcast(&s1, &s2).unwrap();
-        let p = prepare_prelu(q(si, zi), q(sa, za), q(so, zo), plan.as_broadcast());
+        let p = prepare_prelu(q(si, zi), q(sa, za), q(so, zo), plan.as_broadcast()).unwrap();
         let n1: usize = s1.iter().product();
         let n2: usize = s2.iter().product();
         let mut rng = seed;

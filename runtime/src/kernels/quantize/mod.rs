@@ -6,7 +6,8 @@
 //!   (f64). TFLite's XOR-0x80 shortcut exists only for int8 <-> uint8, so int8 -> int8
 //!   always takes the general path (which is exact when scales match: m = 2^30, s = 1).
 
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 
 pub mod scalar;
 #[cfg(test)]
@@ -30,11 +31,11 @@ pub struct RequantizeParams {
     pub shift: i32,
 }
 
-/// TFLite Micro `PrepareQuantizeReference` for int8 -> int8.
-pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> RequantizeParams {
+/// TFLite Micro `PrepareQuantizeReference` for int8 -> int8. `None` on non-finite scales.
+pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> Option<RequantizeParams> {
     let effective_scale = input.scale as f64 / output.scale as f64;
-    let (multiplier, shift) = quantize_multiplier(effective_scale);
-    RequantizeParams { input_zero_point: input.zero_point, output_zero_point: output.zero_point, multiplier, shift }
+    let (multiplier, shift) = quantize_multiplier(effective_scale)?;
+    Some(RequantizeParams { input_zero_point: input.zero_point, output_zero_point: output.zero_point, multiplier, shift })
 }
 
 /// float32 -> int8. Out-of-int32-range and NaN inputs are undefined behaviour in TFLite's
@@ -48,4 +49,37 @@ pub fn quantize_f32_s8(params: &QuantizeParams, input: &[f32], output: &mut [i8]
 #[inline]
 pub fn quantize_s8_s8(params: &RequantizeParams, input: &[i8], output: &mut [i8]) {
     scalar::quantize_s8_s8(params, input, output)
+}
+
+/// [`quantize_s8_s8`] in place.
+#[inline]
+pub fn quantize_s8_s8_in_place(params: &RequantizeParams, data: &mut [i8]) {
+    scalar::quantize_s8_s8_in_place(params, data)
+}
+
+/// int16 -> int8 requantization (TFLite `Requantize<int16_t, int8_t>`).
+#[inline]
+pub fn quantize_s16_s8(params: &RequantizeParams, input: &[i16], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i8::MIN as i32, i8::MAX as i32) as i8;
+    }
+}
+
+/// int16 -> int32 requantization (TFLite `Requantize<int16_t, int32_t>`).
+#[inline]
+pub fn quantize_s16_s32(params: &RequantizeParams, input: &[i16], output: &mut [i32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i32::MIN, i32::MAX);
+    }
+}
+
+/// int8 -> int16 requantization (TFLite `Requantize<int8_t, int16_t>`).
+#[inline]
+pub fn quantize_s8_s16(params: &RequantizeParams, input: &[i8], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = scalar::requantize_i32(params, x as i32, i16::MIN as i32, i16::MAX as i32) as i16;
+    }
 }

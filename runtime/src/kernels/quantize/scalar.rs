@@ -11,11 +11,30 @@ pub fn quantize_f32_s8(p: &QuantizeParams, input: &[f32], output: &mut [i8]) {
     }
 }
 
+#[inline(always)]
+fn requantize_one(p: &RequantizeParams, x: i8) -> i8 {
+    let v = multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.multiplier, p.shift)
+        .wrapping_add(p.output_zero_point);
+    v.max(i8::MIN as i32).min(i8::MAX as i32) as i8
+}
+
 pub fn quantize_s8_s8(p: &RequantizeParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {
-        let v = multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.multiplier, p.shift)
-            .wrapping_add(p.output_zero_point);
-        *o = v.max(i8::MIN as i32).min(i8::MAX as i32) as i8;
+        *o = requantize_one(p, x);
     }
+}
+
+pub fn quantize_s8_s8_in_place(p: &RequantizeParams, data: &mut [i8]) {
+    for x in data.iter_mut() {
+        *x = requantize_one(p, *x);
+    }
+}
+
+/// `Requantize`'s element step for any input/output width: `clamp(MBQM(x - zp_in) + zp_out)`.
+#[inline(always)]
+pub fn requantize_i32(p: &RequantizeParams, x: i32, min: i32, max: i32) -> i32 {
+    let v = multiply_by_quantized_multiplier(x.wrapping_sub(p.input_zero_point), p.multiplier, p.shift)
+        .wrapping_add(p.output_zero_point);
+    v.max(min).min(max)
 }

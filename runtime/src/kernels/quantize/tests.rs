@@ -17,7 +17,7 @@ fn float_hand_computed() {
 
 #[test]
 fn requantize_same_scale_is_zero_point_shift() {
-    let p = prepare_requantize(q(0.1, 5), q(0.1, -7));
+    let p = prepare_requantize(q(0.1, 5), q(0.1, -7)).unwrap();
     assert_eq!((p.multiplier, p.shift), (1 << 30, 1));
     let input: std::vec::Vec<i8> = (-128..=127).map(|v| v as i8).collect();
     let mut out = [0i8; 256];
@@ -39,7 +39,7 @@ proptest! {
 
     #[test]
     fn requantize_close_to_float(si in 0.001f32..0.1, so in 0.001f32..0.1, zi in -128i32..128, zo in -128i32..128) {
-        let p = prepare_requantize(q(si, zi), q(so, zo));
+        let p = prepare_requantize(q(si, zi), q(so, zo)).unwrap();
         let input: std::vec::Vec<i8> = (-128..=127).map(|v| v as i8).collect();
         let mut out = [0i8; 256];
         quantize_s8_s8(&p, &input, &mut out);

@@ -7,7 +7,8 @@
 //! `ops/README.md`). When input and output quantization are equal both agree.
 //! TFLM has no RELU_N1_TO_1; TFLite's `QuantizedReluX(-1, 1)` is used.
 
-use crate::prepare_b::{quantize_multiplier, QuantParams};
+use crate::prepare::quantize_multiplier;
+use crate::quant::QuantParams;
 use crate::quant::round_f32;
 
 pub mod scalar;
@@ -30,38 +31,38 @@ pub struct ReluParams {
 }
 
 /// TFLite `CalculateReluOpData` / `QuantizedReluX` for int8: `act_max = None` means
-/// +infinity (plain RELU).
-pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> ReluParams {
+/// +infinity (plain RELU). `None` on non-finite scales.
+pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> Option<ReluParams> {
     let real_multiplier = (input.scale / output.scale) as f64;
-    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier);
+    let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
     let q = |f: f32| output.zero_point.wrapping_add(round_f32(f / output.scale) as i32);
     let activation_min = (i8::MIN as i32).max(q(act_min));
     let activation_max = match act_max {
         None => i8::MAX as i32,
         Some(m) => (i8::MAX as i32).min(q(m)),
     };
-    ReluParams {
+    Some(ReluParams {
         input_zero_point: input.zero_point,
         output_zero_point: output.zero_point,
         output_multiplier,
         output_shift,
         activation_min,
         activation_max,
-    }
+    })
 }
 
 /// RELU: `[0, inf)`.
-pub fn prepare_relu(input: QuantParams, output: QuantParams) -> ReluParams {
+pub fn prepare_relu(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, 0.0, None)
 }
 
 /// RELU6: `[0, 6]`.
-pub fn prepare_relu6(input: QuantParams, output: QuantParams) -> ReluParams {
+pub fn prepare_relu6(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, 0.0, Some(6.0))
 }
 
 /// RELU_N1_TO_1: `[-1, 1]`.
-pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> ReluParams {
+pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, -1.0, Some(1.0))
 }
 
@@ -69,4 +70,35 @@ pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> ReluPara
 #[inline]
 pub fn relu_s8(params: &ReluParams, input: &[i8], output: &mut [i8]) {
     scalar::relu_s8(params, input, output)
+}
+
+/// [`relu_s8`] in place.
+#[inline]
+pub fn relu_s8_in_place(params: &ReluParams, data: &mut [i8]) {
+    scalar::relu_s8_in_place(params, data)
+}
+
+/// float32 RELU (TFLite Micro `ReluFloat`: `x < 0 ? 0 : x`).
+#[inline]
+pub fn relu_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x < 0.0 { 0.0 } else { x };
+    }
+}
+
+/// float32 RELU6 (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
+#[inline]
+#[allow(clippy::manual_clamp)] // mirrors TFLM's comparison chain literally
+pub fn relu6_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x > 6.0 {
+            6.0
+        } else if x < 0.0 {
+            0.0
+        } else {
+            x
+        };
+    }
 }

@@ -3,12 +3,23 @@
 use super::ReluParams;
 use crate::quant::multiply_by_quantized_multiplier;
 
+#[inline(always)]
+fn relu_one(p: &ReluParams, x: i8) -> i8 {
+    let v = p
+        .output_zero_point
+        .wrapping_add(multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.output_multiplier, p.output_shift));
+    v.max(p.activation_min).min(p.activation_max) as i8
+}
+
 pub fn relu_s8(p: &ReluParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {
-        let v = p
-            .output_zero_point
-            .wrapping_add(multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.output_multiplier, p.output_shift));
-        *o = v.max(p.activation_min).min(p.activation_max) as i8;
+        *o = relu_one(p, x);
+    }
+}
+
+pub fn relu_s8_in_place(p: &ReluParams, data: &mut [i8]) {
+    for x in data.iter_mut() {
+        *x = relu_one(p, *x);
     }
 }

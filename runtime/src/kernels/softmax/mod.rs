@@ -6,6 +6,8 @@
 //! lookup table for int8 (its LUT is only for int16).
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything SOFTMAX needs besides the tensors; computed by the compiler
 /// ([`crate::prepare::softmax_s8`]).

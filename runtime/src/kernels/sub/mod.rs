@@ -4,8 +4,10 @@
 //! (unlike ADD's f64), which [`prepare_sub`] reproduces.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare_b::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation, QuantParams};
+use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::quant::QuantParams;
 
+pub mod plain;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -52,4 +54,22 @@ pub fn prepare_sub<'a>(
 #[inline]
 pub fn sub_s8(params: &SubParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     scalar::sub_s8(params, input1, input2, output)
+}
+
+/// [`sub_s8`] with the output written over `input1` (which must have the output's shape).
+#[inline]
+pub fn sub_s8_in_place(params: &SubParams, input1_output: &mut [i8], input2: &[i8]) {
+    scalar::sub_s8_in_place(params, input1_output, input2)
+}
+
+/// float32 SUB (`params` from [`crate::kernels::nd::activation_range_f32`]).
+#[inline]
+pub fn sub_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
+    plain::sub_f32(params, input1, input2, output)
+}
+
+/// int32 SUB (`params` from [`crate::kernels::nd::activation_range_i32`]).
+#[inline]
+pub fn sub_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
+    plain::sub_i32(params, input1, input2, output)
 }

@@ -5,6 +5,8 @@
 //! `tanh`.
 
 pub mod scalar;
+#[cfg(test)]
+mod tests;
 
 /// Everything TANH needs; computed by the compiler ([`crate::prepare::tanh_s8`]).
 #[derive(Clone, Copy, Debug)]

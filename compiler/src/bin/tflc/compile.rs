@@ -1,0 +1,46 @@
+//! `tflc MODEL -o OUT.rs`: compile a model into a Rust module.
+
+use anyhow::Context;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .tflite model to compile.
+    #[arg(required = true)]
+    model: Option<PathBuf>,
+    /// Where to write the Rust module (`-` for stdout).
+    #[arg(short = 'o', long = "output", required = true)]
+    output: Option<PathBuf>,
+    /// Path of the runtime crate in the generated code.
+    #[arg(long = "runtime-crate", default_value = "::tflc_runtime")]
+    runtime_crate: String,
+    /// Alignment of every arena buffer in bytes (a power of two, at least 16).
+    #[arg(long, default_value_t = 16)]
+    align: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (Some(model), Some(output)) = (args.model, args.output) else {
+        anyhow::bail!("usage: tflc MODEL -o OUT.rs (see tflc --help)");
+    };
+    let bytes = std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
+    let opts = tflc::CompileOptions {
+        runtime_path: args.runtime_crate,
+        align: args.align,
+        model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+    };
+    let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
+    if output.as_os_str() == "-" {
+        crate::print_stdout(&compiled.code)?;
+    } else {
+        tflc::write_if_changed(&output, compiled.code.as_bytes())?;
+        eprintln!(
+            "wrote {} ({} operators, arena {} bytes)",
+            output.display(),
+            compiled.layout.schedule.len(),
+            compiled.layout.arena_bytes
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,297 @@
+//! Code generation: a model, its memory layout and the lowered ops become one Rust module.
+//!
+//! `ops/` lowers each operator (one file per TFLite builtin) and emits its kernel call;
+//! `emit.rs` holds the per-op emission context and the formatter. The module's shape:
+//! `ARENA_BYTES`, I/O consts, arena ranges `T<i>`, weight statics `W<i>`, parameter consts
+//! `P<op>`, and `Model { arena }` with `new`, `run` and typed accessors. `run()` is one
+//! kernel call per operator in schedule order, nothing else.
+//!
+//! **Architecture Invariant:** the output is deterministic: the same model and options give
+//! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
+
+pub mod emit;
+pub mod ops;
+
+use crate::error::{Error, LowerError};
+use crate::ir::{Model, OpId, Subgraph, Tensor, TensorId};
+use emit::{comment, format_module, int, EmitCx, Items};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where every arena tensor lives and in which order the ops run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub arena_bytes: usize,
+    /// Byte offset of every non-constant tensor in the arena (aliases share their source's).
+    pub offsets: BTreeMap<TensorId, usize>,
+    /// Operator order.
+    pub schedule: Vec<OpId>,
+    /// View operators whose output shares its input's bytes: they emit no code.
+    pub aliased: BTreeSet<OpId>,
+}
+
+impl Layout {
+    /// No reuse at all: each non-constant tensor gets its own aligned range, ops in file
+    /// order. A baseline for tests; the planner's layout replaces it.
+    pub fn naive(sg: &Subgraph<'_>, align: usize) -> Layout {
+        let mut offsets = BTreeMap::new();
+        let mut pos = 0usize;
+        for t in sg.tensors.iter().filter(|t| !t.is_constant()) {
+            offsets.insert(t.id, pos);
+            pos = (pos + t.byte_size().unwrap_or(0)).next_multiple_of(align.max(1));
+        }
+        Layout { arena_bytes: pos.max(align), offsets, schedule: sg.ops.indices().collect(), aliased: BTreeSet::new() }
+    }
+}
+
+/// Options for the generated module.
+#[derive(Debug, Clone)]
+pub struct CodegenOptions {
+    /// Path of the runtime crate in the generated code (`::tflc_runtime`).
+    pub runtime_path: String,
+    /// File name shown in the header.
+    pub model_name: String,
+    /// sha256 of the model file, hex.
+    pub model_sha256: String,
+}
+
+/// `t7 "conv1/Relu" i8[1,16,16,8] scale=0.0235 zp=-128`, for comments.
+pub fn describe_tensor(t: &Tensor<'_>) -> String {
+    let name = short_name(&t.name);
+    let ty = t.dtype.rust_name().unwrap_or("?");
+    let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
+    let mut s = format!("{} \"{name}\" {ty}[{}]", t.id, dims.join(","));
+    if let Some((sc, zp)) = t.quant.as_ref().and_then(|q| q.per_tensor()) {
+        s.push_str(&format!(" scale={sc} zp={zp}"));
+    } else if let Some(q) = &t.quant {
+        s.push_str(&format!(" per-axis({} scales)", q.scale.len()));
+    }
+    s
+}
+
+/// Converter names are often `a/b/c;a/b/d;…`: keep the first, at most 60 characters.
+fn short_name(name: &str) -> String {
+    let first = name.split(';').next().unwrap_or("");
+    let mut s: String = first.chars().filter(|c| !c.is_control()).take(60).collect();
+    if first.chars().count() > 60 {
+        s.push('…');
+    }
+    s
+}
+
+fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
+    let op = &sg.ops[id];
+    let ins: Vec<String> = op.inputs.iter().map(|t| t.map_or("-".to_owned(), |t| t.to_string())).collect();
+    let outs: Vec<String> = op.outputs.iter().map(|t| t.to_string()).collect();
+    let name = op.outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
+    format!("op {}: {} \"{name}\" ({}) -> {}", id.index(), op.opcode, ins.join(", "), outs.join(", "))
+}
+
+/// Generates the module for `model`'s subgraph 0 with `layout`.
+pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Result<String, Error> {
+    let sg = model.main();
+    let rt: TokenStream = opts
+        .runtime_path
+        .parse()
+        .map_err(|_| Error::Codegen(format!("runtime path {:?} is not a Rust path", opts.runtime_path)))?;
+
+    // Lower every op first so that all problems are found before emitting anything.
+    let mut lowered = Vec::with_capacity(layout.schedule.len());
+    let mut errors: Vec<LowerError> = Vec::new();
+    for &id in &layout.schedule {
+        match ops::lower(sg, &sg.ops[id]) {
+            Ok(k) => lowered.push((id, k)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(first) = errors.first() {
+        if errors.len() == 1 {
+            return Err(first.clone().into());
+        }
+        let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        return Err(Error::Unsupported { count: errors.len(), details: all.join("\n") });
+    }
+
+    let arena_range = |t: TensorId| -> Result<(usize, usize), Error> {
+        let tensor = sg.tensor(t);
+        let off = *layout
+            .offsets
+            .get(&t)
+            .ok_or_else(|| Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(tensor))))?;
+        Ok((off, off + tensor.byte_size().unwrap_or(0)))
+    };
+
+    let mut items = Items::default();
+    let mut used_ranges: BTreeSet<TensorId> = BTreeSet::new();
+    let mut body = Vec::new();
+    for (id, kernel) in &lowered {
+        let text = op_comment(sg, *id);
+        if layout.aliased.contains(id) && kernel.is_view() {
+            body.push(comment(&format!("{text}: a view, no code")));
+            continue;
+        }
+        let mut cx = EmitCx::new(&rt, sg, id.index(), &mut items);
+        let call = kernel.emit(&mut cx);
+        let (ins, outs) = (cx.ins.clone(), cx.outs.clone());
+        for &t in ins.iter().chain(&outs) {
+            arena_range(t)?;
+            used_ranges.insert(t);
+        }
+        let xs: Vec<_> = (0..ins.len()).map(|i| format_ident!("x{}", i)).collect();
+        let ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
+        let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        let tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        body.push(comment(&text));
+        body.push(quote! {
+            {
+                let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(&mut self.arena.0, [#(#tin),*], [#(#tout),*]);
+                #call
+            }
+        });
+    }
+
+    // Inputs and outputs.
+    let mut io_items = Vec::new();
+    let mut accessors = Vec::new();
+    let mut in_arms = Vec::new();
+    let mut out_arms = Vec::new();
+    for (kind, list) in [("input", &sg.inputs), ("output", &sg.outputs)] {
+        for (i, &t) in list.iter().enumerate() {
+            used_ranges.insert(t);
+            arena_range(t)?;
+            let tensor = sg.tensor(t);
+            let upper = kind.to_uppercase();
+            let elem = tensor.dtype.rust_name().ok_or_else(|| {
+                Error::Codegen(format!("{kind} {i} ({}) has an element type generated code cannot expose", describe_tensor(tensor)))
+            })?;
+            let elem_ty = emit::ident(elem);
+            let n = int(tensor.num_elements() as i64);
+            let rank = int(tensor.shape.len() as i64);
+            let dims = tensor.shape.iter().map(|&d| int(d as i64));
+            let shape_c = format_ident!("{}_{}_SHAPE", upper, i);
+            let dtype_c = format_ident!("{}_{}_DTYPE", upper, i);
+            let scale_c = format_ident!("{}_{}_SCALE", upper, i);
+            let zp_c = format_ident!("{}_{}_ZERO_POINT", upper, i);
+            let elem_alias = format_ident!("{}{}Elem", if kind == "input" { "Input" } else { "Output" }, i);
+            let dtype_name = tensor.dtype.name();
+            let (scale, zp) = tensor.quant.as_ref().and_then(|q| q.per_tensor()).unwrap_or((0.0, 0));
+            let scale_lit = emit::float(scale);
+            let zp_lit = int(zp);
+            let doc = format!(" {kind} {i}: {}", describe_tensor(tensor));
+            io_items.push(quote! {
+                #[doc = #doc]
+                pub const #shape_c: [usize; #rank] = [#(#dims),*];
+                pub const #dtype_c: &str = #dtype_name;
+                /// Element type.
+                pub type #elem_alias = #elem_ty;
+                /// Quantization scale (0.0 when not quantized): `real = scale * (q - zero_point)`.
+                pub const #scale_c: f32 = #scale_lit;
+                pub const #zp_c: i64 = #zp_lit;
+            });
+            let tr = format_ident!("T{}", t.index());
+            let idx = int(i as i64);
+            if kind == "input" {
+                let f = format_ident!("input_{}", i);
+                let arr = format_ident!("array_{}_mut", elem);
+                accessors.push(quote! {
+                    #[doc = #doc]
+                    pub fn #f(&mut self) -> &mut [#elem_ty; #n] {
+                        #rt::__private::#arr(&mut self.arena.0[#tr])
+                    }
+                });
+                in_arms.push(quote! { #idx => &mut self.arena.0[#tr], });
+            } else {
+                let f = format_ident!("output_{}", i);
+                let arr = format_ident!("array_{}", elem);
+                accessors.push(quote! {
+                    #[doc = #doc]
+                    pub fn #f(&self) -> &[#elem_ty; #n] {
+                        #rt::__private::#arr(&self.arena.0[#tr])
+                    }
+                });
+                out_arms.push(quote! { #idx => &self.arena.0[#tr], });
+            }
+        }
+    }
+
+    // Arena ranges of every tensor the code touches.
+    let mut ranges = Vec::new();
+    for &t in &used_ranges {
+        let (a, b) = arena_range(t)?;
+        let name = format_ident!("T{}", t.index());
+        let doc = format!(" {}", describe_tensor(sg.tensor(t)));
+        let (a, b) = (int(a as i64), int(b as i64));
+        ranges.push(quote! {
+            #[doc = #doc]
+            const #name: ::core::ops::Range<usize> = #a..#b;
+        });
+    }
+
+    let arena_bytes = int(layout.arena_bytes as i64);
+    let n_in = int(sg.inputs.len() as i64);
+    let n_out = int(sg.outputs.len() as i64);
+    let weights = items.weights.values().map(|(_, item)| item);
+    let consts = &items.consts;
+    let tokens = quote! {
+        /// Bytes of RAM the model needs besides the stack: the arena inside [`Model`].
+        pub const ARENA_BYTES: usize = #arena_bytes;
+        /// Number of inputs.
+        pub const INPUTS: usize = #n_in;
+        /// Number of outputs.
+        pub const OUTPUTS: usize = #n_out;
+        #(#io_items)*
+        #(#ranges)*
+        #(#weights)*
+        #(#consts)*
+
+        /// The compiled model: its arena and the code that runs it. Put it in a `static` or
+        /// on the stack; `run()` does no allocation and no start-up work.
+        pub struct Model {
+            arena: #rt::__private::Align16<[u8; ARENA_BYTES]>,
+        }
+
+        impl Model {
+            /// A model with a zeroed arena.
+            pub const fn new() -> Self {
+                Self { arena: #rt::__private::Align16([0; ARENA_BYTES]) }
+            }
+
+            #(#accessors)*
+
+            /// Input `i` as bytes (empty for an index out of range).
+            pub fn input_bytes_mut(&mut self, i: usize) -> &mut [u8] {
+                match i {
+                    #(#in_arms)*
+                    _ => &mut [],
+                }
+            }
+
+            /// Output `i` as bytes (empty for an index out of range).
+            pub fn output_bytes(&self, i: usize) -> &[u8] {
+                match i {
+                    #(#out_arms)*
+                    _ => &[],
+                }
+            }
+
+            /// Runs one inference: reads the inputs, writes the outputs.
+            pub fn run(&mut self) {
+                #(#body)*
+            }
+        }
+
+        impl Default for Model {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    };
+    let header = format!(
+        "// @generated by tflc {} from {} (sha256:{}). Do not edit.",
+        env!("CARGO_PKG_VERSION"),
+        opts.model_name,
+        opts.model_sha256
+    );
+    format_module(&header, tokens).map_err(Error::Codegen)
+}

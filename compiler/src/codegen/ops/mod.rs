@@ -1,0 +1,320 @@
+//! Lowering: one file per TFLite builtin, one registry (`ops!`).
+//!
+//! `lower(subgraph, op)` checks an operator (element types, shapes, quantization) and
+//! computes everything the kernel needs at compile time (multipliers, shifts, folded
+//! offsets, clamp ranges, padding, tables). The result is a [`Kernel`]: it can run on
+//! concrete tensors (`execute`, the reference path used by the op-by-op conformance test
+//! and the interpreter) and, later, emit its call for the generated module.
+//!
+//! Unsupported ops return `LowerError::Unsupported` naming op index, opcode and tensor;
+//! nothing here panics on model data.
+
+use super::emit::EmitCx;
+use crate::error::{LowerError, Location};
+use crate::ir::{Activation, DType, Operator, Subgraph, Tensor, TensorId};
+use std::collections::BTreeMap;
+use tflc_runtime::prepare::FusedActivation;
+use tflc_runtime::quant::QuantParams;
+
+/// A lowered operator.
+pub trait Kernel: std::fmt::Debug {
+    /// Runs the kernel on the tensors in `store`: reads its inputs, writes its outputs.
+    fn execute(&self, store: &mut TensorStore) -> Result<(), ExecError>;
+
+    /// Emits the kernel call for the generated `run()`: arena views and constants come from
+    /// `cx` (`cx.input(t)`, `cx.output(t)`), parameters become a module const
+    /// (`cx.params(ty, value)`).
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> proc_macro2::TokenStream;
+
+    /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): no code when the planner
+    /// aliases its output to its input.
+    fn is_view(&self) -> bool {
+        false
+    }
+}
+
+/// The registry: which `OpKind` lowers in which module. Adding an op is one line here and
+/// one file `ops/<builtin>.rs` with `pub(crate) fn lower(cx: &OpCx) -> Result<impl Kernel>`.
+macro_rules! ops {
+    ($($pat:pat => $module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Lowers `op` of `sg` to its kernel.
+        pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
+            use crate::ir::OpKind;
+            let cx = OpCx { sg, op };
+            match &op.kind {
+                $($pat => Ok(Box::new($module::lower(&cx)?)),)*
+                #[allow(unreachable_patterns)]
+                _ => Err(cx.unsupported(match crate::inspect::unsupported_reason(op) {
+                    Some(r) => r,
+                    None => "tflc has no kernel for this operator yet".to_owned(),
+                })),
+            }
+        }
+    };
+}
+
+ops! {
+    OpKind::Conv2d(_) => conv_2d,
+}
+
+/// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
+/// tensor in the store).
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+#[error("{0}")]
+pub struct ExecError(pub String);
+
+/// Typed tensor contents for reference execution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TensorData {
+    I8(Vec<i8>),
+    U8(Vec<u8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    Bool(Vec<bool>),
+}
+
+impl TensorData {
+    /// Decodes little-endian bytes of `dtype`; `None` for a type this store does not hold
+    /// or a length that is not a whole number of elements.
+    pub fn from_le_bytes(dtype: DType, b: &[u8]) -> Option<Self> {
+        fn chunks<const N: usize, T>(b: &[u8], f: fn([u8; N]) -> T) -> Option<Vec<T>> {
+            if b.len() % N != 0 {
+                return None;
+            }
+            Some(b.chunks_exact(N).map(|c| f(c.try_into().unwrap_or([0; N]))).collect())
+        }
+        Some(match dtype {
+            DType::I8 => TensorData::I8(b.iter().map(|&x| x as i8).collect()),
+            DType::U8 => TensorData::U8(b.to_vec()),
+            DType::Bool => TensorData::Bool(b.iter().map(|&x| x != 0).collect()),
+            DType::I16 => TensorData::I16(chunks(b, i16::from_le_bytes)?),
+            DType::I32 => TensorData::I32(chunks(b, i32::from_le_bytes)?),
+            DType::I64 => TensorData::I64(chunks(b, i64::from_le_bytes)?),
+            DType::F32 => TensorData::F32(chunks(b, f32::from_le_bytes)?),
+            _ => return None,
+        })
+    }
+
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        match self {
+            TensorData::I8(v) => v.iter().map(|&x| x as u8).collect(),
+            TensorData::U8(v) => v.clone(),
+            TensorData::Bool(v) => v.iter().map(|&x| x as u8).collect(),
+            TensorData::I16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TensorData::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TensorData::I64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TensorData::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        }
+    }
+}
+
+/// Tensor contents by id, for reference execution.
+#[derive(Debug, Clone, Default)]
+pub struct TensorStore {
+    map: BTreeMap<TensorId, TensorData>,
+}
+
+macro_rules! typed_access {
+    ($get:ident, $take:ident, $variant:ident, $t:ty) => {
+        /// The tensor's contents, which must be of this element type.
+        pub fn $get(&self, t: TensorId) -> Result<&[$t], ExecError> {
+            match self.map.get(&t) {
+                Some(TensorData::$variant(v)) => Ok(v),
+                Some(other) => Err(ExecError(format!("tensor {t} holds {other:?}-typed data, not {}", stringify!($t)))),
+                None => Err(ExecError(format!("tensor {t} has no data"))),
+            }
+        }
+        /// Removes the tensor's buffer for writing (or makes a zeroed one of `len`).
+        pub fn $take(&mut self, t: TensorId, len: usize) -> Vec<$t> {
+            match self.map.remove(&t) {
+                Some(TensorData::$variant(mut v)) => {
+                    v.resize(len, Default::default());
+                    v
+                }
+                _ => vec![Default::default(); len],
+            }
+        }
+    };
+}
+
+impl TensorStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A store holding every constant tensor of `sg` whose type it can hold.
+    pub fn with_constants(sg: &Subgraph<'_>) -> Self {
+        let mut s = Self::new();
+        for t in sg.tensors.iter() {
+            if let Some(d) = t.data.and_then(|b| TensorData::from_le_bytes(t.dtype, b)) {
+                s.insert(t.id, d);
+            }
+        }
+        s
+    }
+
+    pub fn insert(&mut self, t: TensorId, d: TensorData) {
+        self.map.insert(t, d);
+    }
+
+    pub fn get(&self, t: TensorId) -> Option<&TensorData> {
+        self.map.get(&t)
+    }
+
+    typed_access!(i8, take_i8, I8, i8);
+    typed_access!(i16, take_i16, I16, i16);
+    typed_access!(i32, take_i32, I32, i32);
+    typed_access!(f32, take_f32, F32, f32);
+}
+
+/// The operator being lowered, with helpers that turn every malformed case into an error
+/// naming op index, opcode and tensor.
+pub struct OpCx<'m, 'a> {
+    pub sg: &'m Subgraph<'a>,
+    pub op: &'m Operator<'a>,
+}
+
+impl<'m, 'a> OpCx<'m, 'a> {
+    fn at(&self, t: Option<&Tensor<'_>>) -> Location {
+        Location {
+            subgraph: Some(self.sg.id.index()),
+            op_index: Some(self.op.id.index()),
+            opcode: Some(self.op.opcode.to_string()),
+            tensor_index: t.map(|t| t.id.index()),
+            tensor_name: t.map(|t| t.name.clone()),
+        }
+    }
+
+    pub fn unsupported(&self, reason: impl Into<String>) -> LowerError {
+        LowerError::Unsupported { at: self.at(None), reason: reason.into() }
+    }
+
+    pub fn unsupported_tensor(&self, t: &Tensor<'_>, reason: impl Into<String>) -> LowerError {
+        LowerError::Unsupported { at: self.at(Some(t)), reason: reason.into() }
+    }
+
+    pub fn invalid(&self, what: impl Into<String>) -> LowerError {
+        LowerError::Invalid { at: self.at(None), what: what.into() }
+    }
+
+    pub fn invalid_tensor(&self, t: &Tensor<'_>, what: impl Into<String>) -> LowerError {
+        LowerError::Invalid { at: self.at(Some(t)), what: what.into() }
+    }
+
+    /// Input `i`, which must be present.
+    pub fn input(&self, i: usize) -> Result<&'m Tensor<'a>, LowerError> {
+        match self.op.input(i) {
+            Some(t) => Ok(self.sg.tensor(t)),
+            None => Err(self.invalid(format!("input {i} is missing"))),
+        }
+    }
+
+    /// Input `i` if present (optional inputs such as a bias).
+    pub fn optional_input(&self, i: usize) -> Option<&'m Tensor<'a>> {
+        self.op.input(i).map(|t| self.sg.tensor(t))
+    }
+
+    /// Output `i`, which must be present.
+    pub fn output(&self, i: usize) -> Result<&'m Tensor<'a>, LowerError> {
+        match self.op.outputs.get(i) {
+            Some(&t) => Ok(self.sg.tensor(t)),
+            None => Err(self.invalid(format!("output {i} is missing"))),
+        }
+    }
+
+    /// Checks that the op has `n_in` inputs (counting omitted optional ones) and `n_out`
+    /// outputs.
+    pub fn expect_arity(&self, n_in: std::ops::RangeInclusive<usize>, n_out: usize) -> Result<(), LowerError> {
+        if !n_in.contains(&self.op.inputs.len()) || self.op.outputs.len() != n_out {
+            return Err(self.invalid(format!(
+                "expected {:?} inputs and {n_out} outputs, found {} and {}",
+                n_in,
+                self.op.inputs.len(),
+                self.op.outputs.len()
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn expect_dtype(&self, t: &Tensor<'_>, dtype: DType) -> Result<(), LowerError> {
+        if t.dtype != dtype {
+            return Err(self.unsupported_tensor(t, format!("element type {} (expected {dtype})", t.dtype)));
+        }
+        Ok(())
+    }
+
+    /// A non-constant tensor (an activation).
+    pub fn expect_activation(&self, t: &Tensor<'_>) -> Result<(), LowerError> {
+        if t.is_constant() {
+            return Err(self.unsupported_tensor(t, "a constant where the kernel expects an activation"));
+        }
+        Ok(())
+    }
+
+    /// A constant tensor.
+    pub fn expect_constant(&self, t: &Tensor<'a>) -> Result<&'a [u8], LowerError> {
+        t.data.ok_or_else(|| self.unsupported_tensor(t, "a non-constant tensor where the kernel expects a constant"))
+    }
+
+    /// Constant int32 data (biases, shape operands).
+    pub fn const_i32(&self, t: &Tensor<'_>) -> Result<Vec<i32>, LowerError> {
+        self.expect_dtype(t, DType::I32)?;
+        let d = self.expect_constant(t)?;
+        match TensorData::from_le_bytes(DType::I32, d) {
+            Some(TensorData::I32(v)) => Ok(v),
+            _ => Err(self.invalid_tensor(t, "malformed int32 constant")),
+        }
+    }
+
+    /// The shape of `t`, which must have rank 4.
+    pub fn shape4(&self, t: &Tensor<'_>) -> Result<[usize; 4], LowerError> {
+        match t.shape.as_slice() {
+            &[a, b, c, d] => Ok([a, b, c, d]),
+            s => Err(self.unsupported_tensor(t, format!("shape {s:?} (expected rank 4)"))),
+        }
+    }
+
+    /// The per-tensor scale and zero point of `t` (zero point as i32).
+    pub fn per_tensor_q(&self, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
+        let q = t.quant.as_ref().ok_or_else(|| self.unsupported_tensor(t, "not quantized"))?;
+        let (scale, zp) = q.per_tensor().ok_or_else(|| self.unsupported_tensor(t, "per-axis quantization where per-tensor is required"))?;
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(self.invalid_tensor(t, format!("quantization scale {scale} is not positive")));
+        }
+        let zp = i32::try_from(zp).map_err(|_| self.invalid_tensor(t, format!("zero point {zp} is out of range")))?;
+        Ok(QuantParams { scale, zero_point: zp })
+    }
+
+    /// The per-tensor quantization of an int8 activation; its zero point in -128..=127.
+    pub fn q_s8(&self, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
+        self.expect_dtype(t, DType::I8)?;
+        let q = self.per_tensor_q(t)?;
+        if !(-128..=127).contains(&q.zero_point) {
+            return Err(self.invalid_tensor(t, format!("int8 zero point {} is out of range", q.zero_point)));
+        }
+        Ok(q)
+    }
+
+    /// The int8 clamp range of a fused activation on an output quantized as `out`
+    /// (TFLite `CalculateActivationRangeQuantized`).
+    pub fn activation_range_s8(&self, a: Activation, out: QuantParams) -> Result<(i32, i32), LowerError> {
+        let kind = self.fused_activation(a)?;
+        tflc_runtime::prepare::activation_range_s8(kind, out.scale, out.zero_point)
+            .ok_or_else(|| self.invalid(format!("fused activation {a:?} cannot be expressed in the output quantization")))
+    }
+
+    /// Maps a fused activation to the clamp kind; TANH/SIGN_BIT fused are unsupported.
+    pub fn fused_activation(&self, a: Activation) -> Result<FusedActivation, LowerError> {
+        Ok(match a {
+            Activation::None => FusedActivation::None,
+            Activation::Relu => FusedActivation::Relu,
+            Activation::Relu6 => FusedActivation::Relu6,
+            Activation::ReluN1To1 => FusedActivation::ReluN1To1,
+            other => return Err(self.unsupported(format!("fused activation {other:?}"))),
+        })
+    }
+}

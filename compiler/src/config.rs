@@ -1,0 +1,87 @@
+//! `Config`: compiling models from a build script into `OUT_DIR`.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     tflc::Config::new()
+//!         .model("models/kws.tflite")
+//!         .compile_to(std::env::var("OUT_DIR").unwrap())
+//!         .unwrap();
+//! }
+//! // src/lib.rs: mod kws { include!(concat!(env!("OUT_DIR"), "/kws.rs")); }
+//! ```
+
+use crate::error::Error;
+use crate::pipeline::{compile, CompileOptions};
+use std::path::{Path, PathBuf};
+
+/// Which models to compile, and how.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    models: Vec<PathBuf>,
+    options: CompileOptions,
+    quiet: bool,
+}
+
+impl Config {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a model; its module is written as `<file stem>.rs`.
+    pub fn model(mut self, path: impl AsRef<Path>) -> Self {
+        self.models.push(path.as_ref().to_owned());
+        self
+    }
+
+    /// The runtime crate's path in the generated code (default `::tflc_runtime`).
+    pub fn runtime_path(mut self, path: &str) -> Self {
+        self.options.runtime_path = path.to_owned();
+        self
+    }
+
+    /// Arena buffer alignment (default 16).
+    pub fn align(mut self, align: usize) -> Self {
+        self.options.align = align;
+        self
+    }
+
+    /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
+    pub fn quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
+    }
+
+    /// Compiles every model into `out_dir`, writing only files whose content changed, and
+    /// returns the written paths.
+    pub fn compile_to(&self, out_dir: impl AsRef<Path>) -> Result<Vec<PathBuf>, Error> {
+        let out_dir = out_dir.as_ref();
+        let mut written = Vec::new();
+        for model in &self.models {
+            if !self.quiet {
+                println!("cargo:rerun-if-changed={}", model.display());
+            }
+            let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
+            let mut opts = self.options.clone();
+            opts.model_name = file_name(model);
+            let compiled = compile(&bytes, &opts)?;
+            let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
+            let out = out_dir.join(format!("{stem}.rs"));
+            write_if_changed(&out, compiled.code.as_bytes())?;
+            written.push(out);
+        }
+        Ok(written)
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Writes `bytes` unless the file already holds them (keeps mtimes stable for cargo).
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::Io { path: path.display().to_string(), source: e })
+}

@@ -1,0 +1,34 @@
+//! The expansion behind `include_model!` (`tflc-macros` is a thin shim over this).
+//!
+//! The path is resolved against `CARGO_MANIFEST_DIR`; errors carry the absolute path tried
+//! and the compiler's message, and point at the string literal. The expansion includes
+//! `const _: &[u8] = include_bytes!(<abs path>);` so that cargo rebuilds the crate when the
+//! model changes. Nothing is written to disk.
+
+use crate::pipeline::{compile, CompileOptions};
+use proc_macro2::{Span, TokenStream};
+use quote::quote_spanned;
+use std::path::{Path, PathBuf};
+
+/// Expands `include_model!(path)`; `Err` holds the message for `compile_error!`.
+pub fn expand(path: &str, span: Span) -> Result<TokenStream, String> {
+    let rel = Path::new(path);
+    if rel.is_absolute() {
+        return Err(format!("include_model!: the path must be relative to the crate root (CARGO_MANIFEST_DIR), not absolute: {path}"));
+    }
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    let abs = root.join(rel);
+    let bytes = std::fs::read(&abs).map_err(|e| format!("include_model!: cannot read {}: {e}", abs.display()))?;
+    let opts = CompileOptions {
+        model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        ..CompileOptions::default()
+    };
+    let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;
+    let code: TokenStream = compiled
+        .code
+        .parse()
+        .map_err(|e| format!("include_model!: generated code does not tokenize: {e}"))?;
+    let abs_str = abs.display().to_string();
+    let track = quote_spanned! {span=> const _: &[u8] = include_bytes!(#abs_str); };
+    Ok(quote::quote! { #track #code })
+}

@@ -1,0 +1,77 @@
+//! SOFTMAX tests: agreement with real softmax (the fixed-point pipeline is accurate to one
+//! output step), exact shift invariance, and edge cases. Bit-exactness with TFLite Micro is
+//! checked on golden data in `tests/golden_vectors.rs`.
+
+use super::SoftmaxParams;
+use crate::kernels::test_util_k1::Rng;
+use crate::prepare::softmax_s8;
+use proptest::prelude::*;
+use std::vec;
+use std::vec::Vec;
+
+
+fn params(input_scale: f32, beta: f32, depth: usize) -> SoftmaxParams {
+    let q = softmax_s8(input_scale, beta).unwrap();
+    SoftmaxParams { depth, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min }
+}
+
+fn float_softmax(row: &[i8], input_scale: f32, beta: f32) -> Vec<f64> {
+    let max = *row.iter().max().unwrap() as f64;
+    let e: Vec<f64> = row.iter().map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp()).collect();
+    let s: f64 = e.iter().sum();
+    e.iter().map(|v| v / s * 256.0 - 128.0).collect()
+}
+
+macro_rules! kernel_tests {
+    ($name:ident, $kernel:path) => {
+        mod $name {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(200))]
+                #[test]
+                fn close_to_real_softmax(rows in 1usize..4, depth in 1usize..40, scale in 0.005f32..0.3, beta in 0.5f32..2.0, seed in any::<u64>()) {
+                    let p = params(scale, beta, depth);
+                    let input = Rng(seed).i8s(rows * depth);
+                    let mut out = vec![0i8; rows * depth];
+                    $kernel(&p, &input, &mut out);
+                    for (row, got) in input.chunks(depth).zip(out.chunks(depth)) {
+                        for (g, r) in got.iter().zip(float_softmax(row, scale, beta)) {
+                            prop_assert!((*g as f64 - r.clamp(-128.0, 127.0)).abs() <= 1.0, "{} vs {}", g, r);
+                        }
+                    }
+                }
+
+                /// Only differences from the row maximum matter: shifting a row changes nothing.
+                #[test]
+                fn shift_invariant(depth in 1usize..30, scale in 0.005f32..0.3, shift in -60i32..60, seed in any::<u64>()) {
+                    let p = params(scale, 1.0, depth);
+                    let base: Vec<i8> = Rng(seed).i8s(depth).iter().map(|&x| (x as i32 / 2) as i8).collect();
+                    let shifted: Vec<i8> = base.iter().map(|&x| (x as i32 + shift) as i8).collect();
+                    let (mut a, mut b) = (vec![0i8; depth], vec![0i8; depth]);
+                    $kernel(&p, &base, &mut a);
+                    $kernel(&p, &shifted, &mut b);
+                    prop_assert_eq!(a, b);
+                }
+            }
+
+            #[test]
+            fn uniform_rows_and_one_hot() {
+                let p = params(0.1, 1.0, 4);
+                let mut out = [0i8; 8];
+                // Uniform: 1/4 -> 64 - 128 = -64. One dominant value (diff 255 * 0.1 = 25.5,
+                // beyond diff_min): 1.0 -> 127 (saturated), the rest -128.
+                $kernel(&p, &[7, 7, 7, 7, -128, 127, -128, -128], &mut out);
+                assert_eq!(out, [-64, -64, -64, -64, -128, 127, -128, -128]);
+                // A single-element row is always 1.0.
+                let p1 = params(0.1, 1.0, 1);
+                let mut one = [0i8; 3];
+                $kernel(&p1, &[-128, 0, 127], &mut one);
+                assert_eq!(one, [127, 127, 127]);
+            }
+        }
+    };
+}
+
+kernel_tests!(scalar, crate::kernels::softmax::scalar::softmax_s8);
+kernel_tests!(public_api, crate::kernels::softmax::softmax_s8);

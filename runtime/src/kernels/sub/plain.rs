@@ -1,0 +1,17 @@
+//! float32 and int32 SUB (TFLite Micro's unquantized paths: `reference_ops::Sub` /
+//! `BroadcastSubSlow` with `ActivationFunctionWithMinMax`). int32 wraps on overflow
+//! (undefined behaviour in TFLite).
+
+use crate::kernels::nd::{broadcast_binary, clamp_min_max, PlainBinaryParams};
+
+/// float32 SUB with broadcasting and the activation clamp.
+pub fn sub_f32(p: &PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
+    let (lo, hi) = (p.activation_min, p.activation_max);
+    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| clamp_min_max(a - b, lo, hi));
+}
+
+/// int32 SUB with broadcasting and the activation clamp.
+pub fn sub_i32(p: &PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
+    let (lo, hi) = (p.activation_min, p.activation_max);
+    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| clamp_min_max(a.wrapping_sub(b), lo, hi));
+}

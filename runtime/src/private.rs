@@ -1,0 +1,127 @@
+//! Items meant only for tflc-generated code (`tflc_runtime::__private`). Not a stable API.
+//!
+//! Generated code holds one byte arena; these helpers give it typed, non-overlapping views
+//! of fixed ranges without `unsafe` (the casts are bytemuck's checked ones: alignment and
+//! length are guaranteed by the compiler's plan, which aligns every buffer).
+
+use core::ops::Range;
+
+pub use bytemuck;
+
+/// A 16-byte aligned wrapper for arenas and weight blobs.
+#[repr(C, align(16))]
+pub struct Align16<T: ?Sized>(pub T);
+
+/// Splits `arena` into the shared input views `ins` and the exclusive output views `outs`.
+///
+/// Outputs must not overlap each other or any input (the planner guarantees it); inputs may
+/// overlap each other (an operator reading one tensor twice).
+#[inline]
+pub fn io<'a, const NI: usize, const NO: usize>(
+    arena: &'a mut [u8],
+    ins: [Range<usize>; NI],
+    outs: [Range<usize>; NO],
+) -> ([&'a [u8]; NI], [&'a mut [u8]; NO]) {
+    let mut order: [usize; NO] = core::array::from_fn(|i| i);
+    order.sort_unstable_by_key(|&i| outs[i].start);
+    let mut out_slices: [Option<&'a mut [u8]>; NO] = [const { None }; NO];
+    // The bytes before each output (in address order), then the tail.
+    let mut gaps: [(usize, &'a [u8]); NO] = [(0, &[]); NO];
+    let mut rest: &'a mut [u8] = arena;
+    let mut pos = 0;
+    for (k, &i) in order.iter().enumerate() {
+        let r = &outs[i];
+        assert!(r.start >= pos && r.end >= r.start, "overlapping outputs");
+        let (gap, tail) = rest.split_at_mut(r.start - pos);
+        let (out, tail) = tail.split_at_mut(r.end - r.start);
+        gaps[k] = (pos, gap);
+        out_slices[i] = Some(out);
+        rest = tail;
+        pos = r.end;
+    }
+    let last: (usize, &'a [u8]) = (pos, rest);
+    let in_slices = core::array::from_fn(|j| {
+        let r = &ins[j];
+        let found = gaps.iter().chain(core::iter::once(&last)).find(|(s, g)| r.start >= *s && r.end <= *s + g.len());
+        match found {
+            Some((s, g)) => &g[r.start - s..r.end - s],
+            None => panic!("an input overlaps an output"),
+        }
+    });
+    let out_slices = out_slices.map(|o| match o {
+        Some(o) => o,
+        None => panic!("output missing"),
+    });
+    (in_slices, out_slices)
+}
+
+macro_rules! views {
+    ($($t:ty => $shared:ident, $mutable:ident, $array:ident, $array_mut:ident;)*) => {$(
+        #[inline(always)]
+        pub fn $shared(b: &[u8]) -> &[$t] {
+            bytemuck::cast_slice(b)
+        }
+        #[inline(always)]
+        pub fn $mutable(b: &mut [u8]) -> &mut [$t] {
+            bytemuck::cast_slice_mut(b)
+        }
+        #[inline(always)]
+        pub fn $array<const N: usize>(b: &[u8]) -> &[$t; N] {
+            bytemuck::from_bytes(b)
+        }
+        #[inline(always)]
+        pub fn $array_mut<const N: usize>(b: &mut [u8]) -> &mut [$t; N] {
+            bytemuck::from_bytes_mut(b)
+        }
+    )*};
+}
+
+views! {
+    i8 => as_i8, as_i8_mut, array_i8, array_i8_mut;
+    u8 => as_u8, as_u8_mut, array_u8, array_u8_mut;
+    i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
+    i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
+    f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_splits_around_outputs_in_any_order() {
+        let mut arena = [0u8; 64];
+        for (i, b) in arena.iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        let ([a, b, c], [y, z]) = io(&mut arena, [0..4, 40..48, 0..4], [48..64, 16..32]);
+        assert_eq!(a, &[0, 1, 2, 3]);
+        assert_eq!(b[0], 40);
+        assert_eq!(c, a);
+        assert_eq!(y.len(), 16);
+        assert_eq!(y[0], 48);
+        assert_eq!(z[0], 16);
+        y[0] = 0xff;
+        z[0] = 0xee;
+        assert_eq!(arena[48], 0xff);
+        assert_eq!(arena[16], 0xee);
+    }
+
+    #[test]
+    #[should_panic(expected = "overlaps an output")]
+    fn io_rejects_input_overlapping_output() {
+        let mut arena = [0u8; 32];
+        let _ = io(&mut arena, [0..8], [4..12]);
+    }
+
+    #[test]
+    fn typed_views() {
+        let mut a = Align16([0u8; 16]);
+        as_i32_mut(&mut a.0)[1] = -2;
+        assert_eq!(as_i32(&a.0), &[0, -2, 0, 0]);
+        let arr: &mut [f32; 4] = array_f32_mut(&mut a.0);
+        arr[0] = 1.5;
+        assert_eq!(as_f32(&a.0)[0], 1.5);
+        assert_eq!(as_i8(&a.0).len(), 16);
+    }
+}
