@@ -38,6 +38,22 @@ impl SubgraphPlan {
     pub fn is_alias(&self, tensor: TensorId) -> bool {
         self.buffer_of.get(tensor).copied().flatten().is_some_and(|b| self.problem.buffers[b].alias_of.is_some())
     }
+    /// View operators whose output is an alias of their input: they need no code.
+    pub fn aliased_ops(&self) -> std::collections::BTreeSet<crate::ir::OpId> {
+        self.problem
+            .ops
+            .iter_enumerated()
+            .filter(|(_, n)| n.writes.iter().any(|&b| self.problem.buffers[b].alias_of.is_some()))
+            .map(|(op, _)| op)
+            .collect()
+    }
+    /// Byte offset of every tensor in the arena (aliases at their source's offset).
+    pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
+        self.buffer_of
+            .iter_enumerated()
+            .filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b])))
+            .collect()
+    }
     /// Scratch buffer regions of `op`.
     pub fn scratch_regions(&self, op: crate::ir::OpId) -> Vec<Range<u64>> {
         self.problem.ops[op]
