@@ -7,11 +7,15 @@
 pub mod codegen;
 mod config;
 pub mod error;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 pub mod index;
 pub mod inspect;
 pub mod ir;
 pub mod macro_support;
 pub mod pipeline;
+pub mod plan;
+pub mod schedule;
 pub mod tflite;
 #[doc(hidden)]
 pub mod testing;

@@ -1,7 +1,7 @@
 //! The compiler's phases in order, top to bottom: read and verify the model, plan memory,
 //! lower every operator and emit the module.
 
-use crate::codegen::{self, CodegenOptions, Layout};
+use crate::codegen::{self, CodegenOptions, Layout, WeightsSource};
 use crate::error::Error;
 use crate::tflite;
 use sha2::{Digest, Sha256};
@@ -15,11 +15,13 @@ pub struct CompileOptions {
     pub align: usize,
     /// The model's file name, for the header.
     pub model_name: String,
+    /// Weights inline (a byte-string literal) or in a file beside the module.
+    pub weights: WeightsSource,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into() }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline }
     }
 }
 
@@ -28,6 +30,8 @@ impl Default for CompileOptions {
 pub struct Compiled {
     /// The generated Rust module.
     pub code: String,
+    /// The weight blob (to write beside the module when the weights are in a file).
+    pub weights: Vec<u8>,
     pub layout: Layout,
 }
 
@@ -40,9 +44,14 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     let layout = plan_layout(&model, opts)?;
     let sha = Sha256::digest(bytes);
     let model_sha256: String = sha.iter().map(|b| format!("{b:02x}")).collect();
-    let copts = CodegenOptions { runtime_path: opts.runtime_path.clone(), model_name: opts.model_name.clone(), model_sha256 };
-    let code = codegen::generate(&model, &layout, &copts)?;
-    Ok(Compiled { code, layout })
+    let copts = CodegenOptions {
+        runtime_path: opts.runtime_path.clone(),
+        model_name: opts.model_name.clone(),
+        model_sha256,
+        weights: opts.weights.clone(),
+    };
+    let generated = codegen::generate(&model, &layout, &copts)?;
+    Ok(Compiled { code: generated.code, weights: generated.weights, layout })
 }
 
 /// The memory layout of subgraph 0.

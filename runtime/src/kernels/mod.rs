@@ -41,3 +41,4 @@ pub mod softmax;
 pub mod tanh;
 #[cfg(test)]
 pub(crate) mod test_util_k1;
+mod window;

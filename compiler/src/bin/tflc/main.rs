@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod compile;
 mod inspect;
+mod plan;
 
 const AFTER_HELP: &str = "\
 Exit status:
@@ -34,6 +35,8 @@ struct Cli {
 enum Command {
     /// Summarise a model: inputs, outputs, operators, weights, MACs, unsupported ops.
     Inspect(inspect::Args),
+    /// Plan the memory: operator order, arena offsets, lower bound, optional SVG picture.
+    Plan(plan::Args),
 }
 
 /// Arguments shared by every subcommand that reads a model.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Inspect(args)) => inspect::run(args),
+        Some(Command::Plan(args)) => plan::run(args),
         None => compile::run(cli.compile),
     };
     match result {

@@ -84,7 +84,7 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn matches_naive(
-                    dims in [1usize..3, 1usize..10, 1usize..10, 1usize..6],
+                    dims in (1usize..3, 1usize..10, 1usize..10, prop_oneof![1usize..6, 14usize..40]).prop_map(|(n, h, w, c)| [n, h, w, c]),
                     k in [1usize..5, 1usize..5],
                     stride in [1usize..4, 1usize..4],
                     pads in [0usize..4, 0usize..4, 0usize..4, 0usize..4],

@@ -1,6 +1,7 @@
 //! Scalar reference implementation of [`super::conv_2d_s8`].
 
 use super::Conv2dParams;
+use crate::kernels::window::valid_taps;
 use crate::quant::multiply_by_quantized_multiplier;
 
 /// See [`super::conv_2d_s8`].
@@ -22,27 +23,22 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     for b in 0..batches {
         for oy in 0..out_h {
             let in_y0 = (oy * p.stride_height) as isize - p.pad_top as isize;
+            // Taps outside the image are skipped (they contribute nothing, not the zero point).
+            let ky_range = valid_taps(in_y0, p.dilation_height, f_h, in_h);
             for ox in 0..out_w {
                 let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
+                let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
                 let out_pixel = ((b * out_h + oy) * out_w + ox) * out_d;
                 for g in 0..groups {
                     let in_c0 = g * f_d;
                     for oc in g * filters_per_group..(g + 1) * filters_per_group {
                         let mut acc: i32 = 0;
-                        for ky in 0..f_h {
-                            let iy = in_y0 + (p.dilation_height * ky) as isize;
-                            if iy < 0 || iy >= in_h as isize {
-                                continue;
-                            }
-                            for kx in 0..f_w {
-                                let ix = in_x0 + (p.dilation_width * kx) as isize;
-                                if ix < 0 || ix >= in_w as isize {
-                                    continue;
-                                }
-                                let in_at = ((b * in_h + iy as usize) * in_w + ix as usize) * in_d + in_c0;
-                                let f_at = ((oc * f_h + ky) * f_w + kx) * f_d;
-                                let xs = &input[in_at..in_at + f_d];
-                                let ws = &filter[f_at..f_at + f_d];
+                        for ky in ky_range.clone() {
+                            let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
+                            for kx in kx_range.clone() {
+                                let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
+                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d + in_c0..][..f_d];
+                                let ws = &filter[((oc * f_h + ky) * f_w + kx) * f_d..][..f_d];
                                 for (&x, &w) in xs.iter().zip(ws) {
                                     acc = acc.wrapping_add(w as i32 * (x as i32 + p.input_offset));
                                 }

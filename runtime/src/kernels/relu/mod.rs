@@ -89,6 +89,7 @@ pub fn relu_f32(input: &[f32], output: &mut [f32]) {
 
 /// float32 RELU6 (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
 #[inline]
+#[allow(clippy::manual_clamp)] // mirrors TFLM's comparison chain literally
 pub fn relu6_f32(input: &[f32], output: &mut [f32]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {

@@ -1,0 +1,112 @@
+//! Memory-planner benchmark: for every corpus model, our arena against TFLite Micro's
+//! (`../shared/baselines/tflm_memory.json`), with planning time.
+//!
+//! `cargo run --release -p tflc --example plan_bench [-- --align N] [-- --check]`
+//!
+//! Columns: `arena` (ours, variables included), `tflm_head` (+`variable_bytes` for models with
+//! state: TFLite Micro keeps those in its persistent area), `lb_file` (the baseline's
+//! tensor-level lower bound of the file order), ratios `arena/head` and `arena/lb_file`, our
+//! own lower bound, whether order/offsets are proven optimal, planning time. With `--check`
+//! the process fails if a target is missed.
+
+use std::time::Instant;
+use tflc::plan::{plan_subgraph, PlanOptions};
+
+fn main() {
+    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_bench") else { return };
+    let args: Vec<String> = std::env::args().collect();
+    let align = args
+        .iter()
+        .position(|a| a == "--align")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16);
+    let check = args.iter().any(|a| a == "--check");
+    let baseline: serde_json::Value = std::fs::read_to_string(shared.join("baselines/tflm_memory.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let options = PlanOptions { align, verify: true, ..PlanOptions::default() };
+    println!(
+        "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5}",
+        "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops"
+    );
+    let mut failures = Vec::new();
+    for path in tflc::testing::corpus_models(&shared) {
+        let name = tflc::testing::model_name(&path);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                println!("{name:<36} cannot read: {e}");
+                continue;
+            }
+        };
+        let model = match tflc::tflite::read_model(&bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("{name:<36} cannot parse: {e}");
+                continue;
+            }
+        };
+        let t0 = Instant::now();
+        let result = plan_subgraph(model.main(), &options);
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        let sp = match result {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{name:<36} cannot plan: {e}");
+                failures.push(format!("{name}: cannot plan"));
+                continue;
+            }
+        };
+        let p = &sp.plan;
+        let b = &baseline["models"][&name];
+        let num = |k: &str| b[k].as_u64();
+        let var = num("variable_bytes").unwrap_or(0);
+        let head = num("tflm_head").map(|h| h + var);
+        let lb = num("lower_bound_file_order");
+        let ratio = |x: Option<u64>| x.map_or("-".to_string(), |x| format!("{:.3}", p.arena_bytes as f64 / x as f64));
+        let show = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
+        println!(
+            "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5}",
+            name,
+            p.arena_bytes,
+            show(head),
+            show(lb),
+            ratio(head),
+            ratio(lb),
+            p.lower_bound_bytes,
+            if p.order_optimal { "opt" } else { "heur" },
+            if p.offsets_optimal { "opt" } else { "heur" },
+            ms,
+            p.schedule.len()
+        );
+        if let Some(h) = head {
+            if p.arena_bytes > h {
+                failures.push(format!("{name}: arena {} > tflm_head(+var) {h}", p.arena_bytes));
+            }
+        }
+        if let Some(l) = lb {
+            if p.arena_bytes > l + var && !(p.offsets_optimal && p.order_optimal) {
+                failures.push(format!("{name}: arena {} > lower_bound_file_order(+var) {}", p.arena_bytes, l + var));
+            }
+        }
+        if name == "mlperf_vww_mobilenet_int8" && p.arena_bytes > 55_296 {
+            failures.push(format!("{name}: arena {} > 55296", p.arena_bytes));
+        }
+        if ms > 1000.0 {
+            failures.push(format!("{name}: planning took {ms:.0} ms"));
+        }
+    }
+    if failures.is_empty() {
+        println!("all targets met");
+    } else {
+        println!("targets missed:");
+        for f in &failures {
+            println!("  {f}");
+        }
+        if check {
+            std::process::exit(1);
+        }
+    }
+}

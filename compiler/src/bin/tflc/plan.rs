@@ -1,0 +1,70 @@
+//! `tflc plan MODEL [--json] [--verify] [--svg FILE] [--align N]`.
+
+use crate::{print_stdout, InputArgs};
+use anyhow::Context;
+use std::process::ExitCode;
+use tflc::plan::{plan_subgraph, verify, PlanOptions};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Print JSON instead of the readable report.
+    #[arg(long)]
+    json: bool,
+    /// Check the plan with the independent verifier; a violation exits with status 1.
+    #[arg(long)]
+    verify: bool,
+    /// Also draw the plan as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
+    /// Offset alignment in bytes (a power of two).
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    align: u64,
+    /// Print only the deterministic dump (no timing), for snapshots.
+    #[arg(long, conflicts_with = "json")]
+    dump: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bytes = args.input.read_bytes()?;
+    let path = args.input.model.display();
+    let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let sg = model.main();
+    let options = PlanOptions { align: args.align, ..PlanOptions::default() };
+    let sp = plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?;
+    let violations = if args.verify { verify::verify(&sp.problem, &sp.plan) } else { Vec::new() };
+    if let Some(file) = &args.svg {
+        let svg = tflc::plan::svg::render(&sp.problem, &sp.plan);
+        std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    if args.json {
+        let mut json = sp.to_json(sg);
+        if args.verify {
+            json["verified"] = serde_json::Value::Bool(violations.is_empty());
+            json["violations"] = violations.iter().map(|v| v.to_string()).collect();
+        }
+        print_stdout(&format!("{json:#}\n"))?;
+    } else {
+        if !args.dump {
+            print_stdout(&format!(
+                "{path}: {} operators, planned in {:.1} ms\n",
+                sg.ops.len(),
+                sp.plan.stats.planning_time.as_secs_f64() * 1e3
+            ))?;
+        }
+        print_stdout(&sp.dump(sg))?;
+        if args.verify {
+            if violations.is_empty() {
+                print_stdout("verify: ok\n")?;
+            } else {
+                let mut s = format!("verify: {} violation(s)\n", violations.len());
+                for v in &violations {
+                    s.push_str(&format!("  {v}\n"));
+                }
+                print_stdout(&s)?;
+            }
+        }
+    }
+    Ok(if violations.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,154 @@
+//! Random planning problems and a plan → verify check, for property tests and fuzzers
+//! (`fuzz/fuzz_targets/planner.rs` is a thin wrapper around [`check`]).
+
+use crate::plan::{self, Buffer, BufferId, BufferKind, IndexVec, OpNode, PlanOptions, Problem};
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+/// Limits for [`RandomGraph`].
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_ops: usize,
+    pub max_inputs: usize,
+    pub max_variables: usize,
+    /// Buffer sizes are `1..=max_units` times a unit drawn from a few odd and aligned values.
+    pub max_units: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_ops: 14, max_inputs: 3, max_variables: 2, max_units: 12 }
+    }
+}
+
+/// A random valid planning problem: DAGs with fan-out and fan-in, aliases (views), scratch
+/// buffers, in-place hints, variables, unread outputs, model outputs anywhere.
+#[derive(Clone, Debug)]
+pub struct RandomGraph(pub Problem);
+
+impl<'a> Arbitrary<'a> for RandomGraph {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        generate(u, Limits::default()).map(RandomGraph)
+    }
+}
+
+fn size(u: &mut Unstructured<'_>, lim: &Limits) -> Result<u64> {
+    let unit = *u.choose(&[1u64, 3, 8, 16, 48])?;
+    if u.ratio(1, 20)? {
+        return Ok(0);
+    }
+    Ok(unit * u.int_in_range(1..=lim.max_units)?)
+}
+
+/// Generates one problem within `lim`.
+pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
+    let mut p = Problem { buffers: IndexVec::new(), ops: IndexVec::new() };
+    // Per root: whether the group already holds a model input/output, and is a variable.
+    let mut group_io: Vec<bool> = Vec::new();
+    let mut root: Vec<usize> = Vec::new();
+    let add = |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
+        let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
+        p.buffers[id].label = format!("{id}");
+        let r = alias_of.map_or(id.index(), |s| root[s.index()]);
+        root.push(r);
+        group_io.push(false);
+        if kind.is_input() || kind.is_output() {
+            group_io[r] = true;
+        }
+        id
+    };
+    let mut available: Vec<BufferId> = Vec::new(); // readable activations/inputs
+    let n_inputs = u.int_in_range(1..=lim.max_inputs)?;
+    for _ in 0..n_inputs {
+        let bytes = size(u, &lim)?;
+        available.push(add(&mut p, bytes, BufferKind::Input, None, &mut root, &mut group_io));
+    }
+    let mut variables = Vec::new();
+    for _ in 0..u.int_in_range(0..=lim.max_variables)? {
+        let bytes = size(u, &lim)?;
+        variables.push(add(&mut p, bytes, BufferKind::Variable, None, &mut root, &mut group_io));
+    }
+    let n_ops = u.int_in_range(1..=lim.max_ops)?;
+    for k in 0..n_ops {
+        let mut node = OpNode { label: format!("op{k}"), ..OpNode::default() };
+        let view = u.ratio(1, 6)?;
+        if view {
+            // A pure view of one readable non-scratch buffer.
+            let src = *u.choose(&available)?;
+            let src_bytes = p.buffers[BufferId::new(root[src.index()])].bytes;
+            let bytes = if u.ratio(1, 4)? { u.int_in_range(0..=src_bytes)? } else { src_bytes };
+            let alias = add(&mut p, bytes, BufferKind::Activation, Some(src), &mut root, &mut group_io);
+            node.reads.push(src);
+            node.writes.push(alias);
+            available.push(alias);
+        } else {
+            let n_reads = u.int_in_range(1..=3)?;
+            for _ in 0..n_reads {
+                let b = *u.choose(&available)?;
+                if !node.reads.contains(&b) {
+                    node.reads.push(b);
+                }
+            }
+            if !variables.is_empty() && u.ratio(1, 4)? {
+                let v = *u.choose(&variables)?;
+                node.reads.push(v);
+                if u.ratio(1, 2)? {
+                    node.writes.push(v);
+                }
+            }
+            let n_writes = u.int_in_range(1..=2)?;
+            for _ in 0..n_writes {
+                let bytes = size(u, &lim)?;
+                let out = add(&mut p, bytes, BufferKind::Activation, None, &mut root, &mut group_io);
+                node.writes.push(out);
+                available.push(out);
+                if u.ratio(1, 4)? {
+                    let input = *u.choose(&node.reads)?;
+                    if p.buffers[input].kind != BufferKind::Variable {
+                        node.in_place_ok.push((input, out));
+                    }
+                }
+            }
+            if u.ratio(1, 5)? {
+                let bytes = size(u, &lim)?;
+                let s = add(&mut p, bytes, BufferKind::Scratch, None, &mut root, &mut group_io);
+                node.writes.push(s);
+            }
+        }
+        p.ops.push(node);
+    }
+    // Model outputs: the last op's first write, plus a few random activations, one per group.
+    let mut candidates: Vec<BufferId> = p.ops.iter().flat_map(|n| n.writes.iter().copied()).collect();
+    candidates.retain(|&b| p.buffers[b].kind == BufferKind::Activation);
+    let last = p.ops.iter().last().and_then(|n| n.writes.first().copied());
+    let mut outs: Vec<BufferId> = last.into_iter().collect();
+    for &c in &candidates {
+        if u.ratio(1, 6)? {
+            outs.push(c);
+        }
+    }
+    for b in outs {
+        let r = root[b.index()];
+        if p.buffers[b].kind == BufferKind::Activation && !group_io[r] {
+            p.buffers[b].kind = BufferKind::Output;
+            group_io[r] = true;
+        }
+    }
+    Ok(p)
+}
+
+/// Plans `problem` and checks the plan with the verifier; panics with every violation.
+/// Also checks the planner's own claims that can be checked cheaply.
+pub fn check(problem: &Problem, options: &PlanOptions) -> plan::MemoryPlan {
+    let plan = match plan::plan(problem, options) {
+        Ok(plan) => plan,
+        Err(e) => panic!("planning a valid problem failed: {e}\n{problem:#?}"),
+    };
+    let violations = plan::verify::verify(problem, &plan);
+    assert!(violations.is_empty(), "violations: {violations:#?}\nproblem: {problem:#?}\nplan: {plan:#?}");
+    assert!(plan.lower_bound_bytes <= plan.arena_bytes);
+    assert!(plan.peak_bytes <= plan.file_order_peak_bytes, "worse than the file order");
+    if plan.offsets_optimal {
+        assert!(plan.arena_bytes <= plan.stats.greedy_arena_bytes);
+    }
+    plan
+}

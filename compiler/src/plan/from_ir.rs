@@ -1,0 +1,185 @@
+//! From the IR to a planning [`Problem`], and the whole-subgraph entry point.
+//!
+//! - Activation buffers: every non-constant tensor an operator reads or writes, and every
+//!   non-constant subgraph input and output; bytes = dtype size x elements. LSTM
+//!   `intermediates` carry quantization only and get no bytes.
+//! - Variable tensors become [`BufferKind::Variable`]; they are listed among an operator's reads
+//!   (state is read and updated in place by its kernel).
+//! - RESHAPE / SQUEEZE / EXPAND_DIMS outputs become aliases of their data input unless that is
+//!   illegal: a constant or variable source, an output that is itself a model input or a
+//!   variable, a larger output, or a view that would put two model inputs/outputs in one
+//!   region (e.g. the view's output is a model output while its input is a model input). Those
+//!   stay copies.
+//! - Scratch workspaces come from [`PlanOptions::scratch`].
+
+use super::{plan, Buffer, BufferId, BufferKind, IndexVec, MemoryPlan, OpNode, PlanError, PlanOptions, Problem};
+use crate::ir::{Subgraph, TensorId};
+use std::ops::Range;
+
+/// A plan for one IR subgraph, with the mapping between tensors and buffers.
+#[derive(Clone, Debug)]
+pub struct SubgraphPlan {
+    pub problem: Problem,
+    pub plan: MemoryPlan,
+    /// The buffer of each tensor (`None` for constants and unused tensors).
+    pub buffer_of: IndexVec<TensorId, Option<BufferId>>,
+    /// The tensor of each buffer (`None` for scratch buffers).
+    pub tensor_of: IndexVec<BufferId, Option<TensorId>>,
+}
+
+impl SubgraphPlan {
+    /// The arena bytes of `tensor` (aliases included), if it lives in the arena.
+    pub fn tensor_region(&self, tensor: TensorId) -> Option<Range<u64>> {
+        let b = self.buffer_of.get(tensor).copied().flatten()?;
+        let off = self.plan.offsets[b];
+        Some(off..off + self.problem.buffers[b].bytes)
+    }
+    /// Whether `tensor` is a zero-copy view of another tensor (its op needs no code).
+    pub fn is_alias(&self, tensor: TensorId) -> bool {
+        self.buffer_of.get(tensor).copied().flatten().is_some_and(|b| self.problem.buffers[b].alias_of.is_some())
+    }
+    /// View operators whose output is an alias of their input: they need no code.
+    pub fn aliased_ops(&self) -> std::collections::BTreeSet<crate::ir::OpId> {
+        self.problem
+            .ops
+            .iter_enumerated()
+            .filter(|(_, n)| n.writes.iter().any(|&b| self.problem.buffers[b].alias_of.is_some()))
+            .map(|(op, _)| op)
+            .collect()
+    }
+    /// Byte offset of every tensor in the arena (aliases at their source's offset).
+    pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
+        self.buffer_of
+            .iter_enumerated()
+            .filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b])))
+            .collect()
+    }
+    /// Scratch buffer regions of `op`.
+    pub fn scratch_regions(&self, op: crate::ir::OpId) -> Vec<Range<u64>> {
+        self.problem.ops[op]
+            .writes
+            .iter()
+            .filter(|&&b| self.problem.buffers[b].kind == BufferKind::Scratch)
+            .map(|&b| self.plan.offsets[b]..self.plan.offsets[b] + self.problem.buffers[b].bytes)
+            .collect()
+    }
+}
+
+/// Builds the planning problem of `sg`. Returns it with the tensor -> buffer map.
+pub fn from_ir(
+    sg: &Subgraph<'_>,
+    options: &PlanOptions,
+) -> Result<(Problem, IndexVec<TensorId, Option<BufferId>>, IndexVec<BufferId, Option<TensorId>>), PlanError> {
+    let mut problem = Problem::default();
+    let mut buffer_of: IndexVec<TensorId, Option<BufferId>> = sg.tensors.iter().map(|_| None).collect();
+    let mut tensor_of: IndexVec<BufferId, Option<TensorId>> = IndexVec::new();
+    let tensor_err = |t: TensorId, reason: &str| PlanError::Tensor {
+        tensor: t,
+        name: sg.tensors.get(t).map_or(String::new(), |x| x.name.clone()),
+        reason: reason.to_string(),
+    };
+
+    // Which tensors need a buffer, and their kinds.
+    let mut used = vec![false; sg.tensors.len()];
+    let mut mark = |t: TensorId| -> Result<(), PlanError> {
+        match used.get_mut(t.index()) {
+            Some(u) => {
+                *u = true;
+                Ok(())
+            }
+            None => Err(tensor_err(t, "tensor index out of range")),
+        }
+    };
+    for op in sg.ops.iter() {
+        for t in op.present_inputs().chain(op.outputs.iter().copied()) {
+            mark(t)?;
+        }
+    }
+    for &t in sg.inputs.iter().chain(&sg.outputs) {
+        mark(t)?;
+    }
+    let is_input = |t: TensorId| sg.inputs.contains(&t);
+    let is_output = |t: TensorId| sg.outputs.contains(&t);
+    for (t, tensor) in sg.tensors.iter_enumerated() {
+        if !used[t.index()] || tensor.is_constant() {
+            continue;
+        }
+        let bytes = tensor.byte_size().ok_or_else(|| tensor_err(t, "element type has no fixed size"))?;
+        let kind = if tensor.is_variable {
+            BufferKind::Variable
+        } else {
+            match (is_input(t), is_output(t)) {
+                (true, true) => BufferKind::InputOutput,
+                (true, false) => BufferKind::Input,
+                (false, true) => BufferKind::Output,
+                (false, false) => BufferKind::Activation,
+            }
+        };
+        let b = problem.buffers.push(Buffer {
+            bytes: bytes as u64,
+            kind,
+            alias_of: None,
+            label: format!("{t} \"{}\"", tensor.name),
+        });
+        tensor_of.push(Some(t));
+        buffer_of[t] = Some(b);
+    }
+
+    // Operators, and views as aliases where legal (file order, so sources are settled first).
+    let mut root: IndexVec<BufferId, BufferId> = problem.buffers.indices().collect();
+    let mut group_io: IndexVec<BufferId, bool> =
+        problem.buffers.iter().map(|b| b.kind.is_input() || b.kind.is_output()).collect();
+    for op in sg.ops.iter() {
+        let mut node = OpNode { label: format!("{} {}", op.id, op.opcode), ..OpNode::default() };
+        for t in op.present_inputs() {
+            if let Some(b) = buffer_of[t] {
+                if !node.reads.contains(&b) {
+                    node.reads.push(b);
+                }
+            }
+        }
+        for &t in &op.outputs {
+            if let Some(b) = buffer_of[t] {
+                if !node.writes.contains(&b) && !node.reads.contains(&b) {
+                    node.writes.push(b);
+                }
+            }
+        }
+        if op.kind.is_view() {
+            if let (Some(src), Some(&dst)) = (op.input(0).and_then(|t| buffer_of[t]), node.writes.first()) {
+                let (s, d) = (&problem.buffers[src], &problem.buffers[dst]);
+                let r = root[src];
+                let legal = matches!(d.kind, BufferKind::Activation | BufferKind::Output)
+                    && !matches!(problem.buffers[r].kind, BufferKind::Variable | BufferKind::Scratch)
+                    && d.bytes <= s.bytes
+                    && d.bytes <= problem.buffers[r].bytes
+                    && !(d.kind.is_output() && group_io[r])
+                    && node.writes.len() == 1;
+                if legal {
+                    problem.buffers[dst].alias_of = Some(src);
+                    root[dst] = r;
+                    group_io[r] |= problem.buffers[dst].kind.is_output();
+                }
+            }
+        }
+        problem.ops.push(node);
+    }
+
+    for &(op, bytes) in &options.scratch {
+        let Some(node) = problem.ops.get(op) else {
+            return Err(PlanError::BadClaim { reason: format!("scratch for unknown operator {op}") });
+        };
+        let label = format!("scratch of {}", node.label);
+        let b = problem.buffers.push(Buffer { bytes, kind: BufferKind::Scratch, alias_of: None, label });
+        tensor_of.push(None);
+        problem.ops[op].writes.push(b);
+    }
+    Ok((problem, buffer_of, tensor_of))
+}
+
+/// Plans subgraph `sg`: [`from_ir`], then [`plan`].
+pub fn plan_subgraph(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<SubgraphPlan, PlanError> {
+    let (problem, buffer_of, tensor_of) = from_ir(sg, options)?;
+    let plan = plan(&problem, options)?;
+    Ok(SubgraphPlan { problem, plan, buffer_of, tensor_of })
+}

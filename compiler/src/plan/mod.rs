@@ -1,0 +1,315 @@
+//! Memory planning: operator order and one static arena.
+//!
+//! The planner works on a graph-agnostic [`Problem`]: buffers (byte sizes, kinds, aliases) and
+//! operators (which buffers each reads and writes, which pairs it may run in place). It answers a
+//! [`MemoryPlan`]: a topological order of the operators that minimises the peak of live bytes
+//! (`crate::schedule`), and a byte offset for every buffer in one arena (`offsets`), with lower
+//! bounds and flags saying whether order and offsets are proven optimal.
+//!
+//! Liveness rules (docs/PLANNER.md has the full design):
+//! - a buffer lives from the step of the operator that writes it to the last step that reads it;
+//! - model inputs live from step 0; model outputs to the last step;
+//! - variables (state) live across runs: they overlap nothing, ever;
+//! - scratch buffers live only at their operator's step;
+//! - an alias (a pure view: RESHAPE, SQUEEZE, EXPAND_DIMS) shares its source's bytes; the group
+//!   of a source and its aliases lives as long as any member;
+//! - an operator's inputs and outputs never share bytes, unless the operator declares the pair
+//!   in-place-safe and the input dies at that step while the output is born there.
+//!
+//! [`verify`] is an independent judge that shares no code with any of this.
+
+mod from_ir;
+mod report;
+mod liveness;
+mod offsets;
+pub mod svg;
+pub mod verify;
+
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+pub use crate::index::{Idx, IndexVec};
+/// Operators of a [`Problem`] are numbered like the IR's: in file order.
+pub use crate::ir::OpId;
+pub use from_ir::{from_ir, plan_subgraph, SubgraphPlan};
+
+crate::define_index!(
+    /// A buffer of a [`Problem`] (an activation tensor, an input, a scratch area, ...).
+    pub struct BufferId = "b";
+);
+crate::define_index!(
+    /// A position in the schedule: step `s` runs `schedule[s]`.
+    pub struct Step = "s";
+);
+
+/// What a buffer is, which decides its lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferKind {
+    /// An intermediate tensor: from its writer to its last reader.
+    Activation,
+    /// A model input: written by the caller, live from step 0 to its last reader.
+    Input,
+    /// A model output: from its writer to the end (the caller reads it after `run()`).
+    Output,
+    /// A model input that is also a model output: live throughout.
+    InputOutput,
+    /// State kept across runs: live throughout, overlaps nothing. Any operator may read or
+    /// write it; operators touching the same variable keep their file order.
+    Variable,
+    /// A kernel's workspace: written by exactly one operator, read by none, live only there.
+    Scratch,
+}
+
+impl BufferKind {
+    /// Whether the caller writes this buffer before `run()`.
+    pub fn is_input(self) -> bool {
+        matches!(self, BufferKind::Input | BufferKind::InputOutput)
+    }
+    /// Whether the caller reads this buffer after `run()`.
+    pub fn is_output(self) -> bool {
+        matches!(self, BufferKind::Output | BufferKind::InputOutput)
+    }
+}
+
+/// One buffer to place in the arena.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Size in bytes (unaligned; the planner rounds up to the alignment).
+    pub bytes: u64,
+    pub kind: BufferKind,
+    /// `Some(src)` makes this buffer a zero-copy view of `src`: same offset, no bytes of its own.
+    /// Its writer must read `src`.
+    pub alias_of: Option<BufferId>,
+    /// Human-readable label for tables and pictures (e.g. `t7 "conv1/Relu"`).
+    pub label: String,
+}
+
+/// One operator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpNode {
+    pub reads: Vec<BufferId>,
+    pub writes: Vec<BufferId>,
+    /// `(input, output)` pairs the kernel can compute in place (output over input's bytes).
+    pub in_place_ok: Vec<(BufferId, BufferId)>,
+    pub label: String,
+}
+
+/// A memory-planning problem; operators are listed in file order, which must be topological.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problem {
+    pub buffers: IndexVec<BufferId, Buffer>,
+    pub ops: IndexVec<OpId, OpNode>,
+}
+
+/// How the operator order is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScheduleMode {
+    /// Minimise the peak of live bytes (never worse than the file order).
+    Optimize,
+    /// Keep the file order.
+    FileOrder,
+}
+
+/// Planner options. Search budgets count search states / work units, not time, so a plan is the
+/// same on every host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Offset alignment in bytes (a power of two; default 16).
+    pub align: u64,
+    pub schedule: ScheduleMode,
+    /// States the exact schedule search may create before it gives up.
+    pub schedule_state_budget: u64,
+    /// Width of the beam search used as the schedule heuristic.
+    pub beam_width: usize,
+    /// Work units (interval steps scanned) the exact offset search may spend.
+    pub offset_work_budget: u64,
+    /// Run the verifier on the plan even in release builds (always done in debug builds).
+    pub verify: bool,
+    /// Scratch workspace a kernel needs, per operator (used by [`from_ir`]).
+    pub scratch: Vec<(OpId, u64)>,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            align: 16,
+            schedule: ScheduleMode::Optimize,
+            schedule_state_budget: 200_000,
+            beam_width: 64,
+            offset_work_budget: 30_000_000,
+            verify: false,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+/// A buffer's live interval, inclusive at both ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Lifetime {
+    pub first: Step,
+    pub last: Step,
+}
+
+/// Counters from the searches, for reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlanStats {
+    pub schedule_states: u64,
+    pub offset_work: u64,
+    /// Arena of the best greedy placement before the exact search.
+    pub greedy_arena_bytes: u64,
+    pub planning_time: Duration,
+}
+
+/// The answer: an operator order and an offset for every buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryPlan {
+    pub align: u64,
+    /// Operators in execution order.
+    pub schedule: Vec<OpId>,
+    /// Offset of every buffer (aliases at their source's offset; dead buffers at 0).
+    pub offsets: IndexVec<BufferId, u64>,
+    /// Live interval of every buffer's storage (an alias reports its group's); `None` if dead.
+    pub lifetimes: IndexVec<BufferId, Option<Lifetime>>,
+    /// Arena size: the end of the highest buffer (aligned sizes).
+    pub arena_bytes: u64,
+    /// No placement of the chosen order fits in fewer bytes: the peak of live (aligned) bytes,
+    /// less what declared in-place pairs may share. When `order_optimal`, no order does either.
+    pub lower_bound_bytes: u64,
+    /// The chosen order's peak of live bytes is minimal over all topological orders.
+    pub order_optimal: bool,
+    /// `arena_bytes` is minimal for the chosen order.
+    pub offsets_optimal: bool,
+    /// Peak of live (aligned) bytes of the chosen order and of the file order.
+    pub peak_bytes: u64,
+    pub file_order_peak_bytes: u64,
+    pub stats: PlanStats,
+}
+
+impl MemoryPlan {
+    /// `arena_bytes - lower_bound_bytes`.
+    pub fn gap_bytes(&self) -> u64 {
+        self.arena_bytes.saturating_sub(self.lower_bound_bytes)
+    }
+}
+
+/// Why a problem cannot be planned, or why a plan is wrong (from [`verify::verify`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("alignment {align} is not a power of two")]
+    BadAlignment { align: u64 },
+    #[error("buffer {buffer} (referenced by {op:?}) does not exist")]
+    UnknownBuffer { op: Option<OpId>, buffer: BufferId },
+    #[error("buffer {buffer} is written by both {first} and {second}")]
+    MultipleWriters { buffer: BufferId, first: OpId, second: OpId },
+    #[error("{op} writes model input {buffer}")]
+    WritesInput { op: OpId, buffer: BufferId },
+    #[error("{op} both reads and writes {buffer}")]
+    ReadsOwnWrite { op: OpId, buffer: BufferId },
+    #[error("{op} reads {buffer}, which nothing writes before it in file order")]
+    ReadBeforeWrite { op: OpId, buffer: BufferId },
+    #[error("output {buffer} is never written")]
+    UnwrittenOutput { buffer: BufferId },
+    #[error("scratch buffer {buffer} misused: {reason}")]
+    BadScratch { buffer: BufferId, reason: &'static str },
+    #[error("illegal alias {buffer} of {source_buffer}: {reason}")]
+    IllegalAlias { buffer: BufferId, source_buffer: BufferId, reason: &'static str },
+    #[error("{op} declares ({input}, {output}) in place: {reason}")]
+    IllegalInPlace { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
+    #[error("tensor {tensor} \"{name}\": {reason}")]
+    Tensor { tensor: crate::ir::TensorId, name: String, reason: String },
+    #[error("buffer {buffer}: size overflows")]
+    SizeOverflow { buffer: BufferId },
+    #[error("verification found {} violation(s); first: {}", violations.len(), violations.first().map(|v| v.to_string()).unwrap_or_default())]
+    Verification { violations: Vec<PlanError> },
+
+    // Violations reported by the verifier.
+    #[error("schedule is not a permutation of the operators: {reason}")]
+    BadSchedule { reason: String },
+    #[error("{op} runs before {buffer} is written")]
+    NotTopological { op: OpId, buffer: BufferId },
+    #[error("ops {first} and {second} touch variable {buffer} out of file order")]
+    VariableOrder { buffer: BufferId, first: OpId, second: OpId },
+    #[error("buffer {buffer} at offset {offset} is not aligned to {align}")]
+    Misaligned { buffer: BufferId, offset: u64, align: u64 },
+    #[error("buffer {buffer} ends at {end}, beyond the arena of {arena} bytes")]
+    OutOfBounds { buffer: BufferId, end: u64, arena: u64 },
+    #[error("buffers {a} and {b} share bytes while both live at step {step}")]
+    Overlap { a: BufferId, b: BufferId, step: Step },
+    #[error("variable {variable} shares bytes with {other}")]
+    VariableOverlap { variable: BufferId, other: BufferId },
+    #[error("alias {buffer}: {reason}")]
+    BadAlias { buffer: BufferId, reason: String },
+    #[error("buffer {buffer}: reported lifetime {reported:?}, expected {expected:?}")]
+    WrongLifetime { buffer: BufferId, reported: Option<Lifetime>, expected: Option<Lifetime> },
+    #[error("plan claims: {reason}")]
+    BadClaim { reason: String },
+}
+
+/// Plans `problem`: chooses an order, then offsets; verifies the result in debug builds or when
+/// `options.verify` is set.
+pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, PlanError> {
+    let start = Instant::now();
+    let analysis = liveness::analyze(problem, options.align)?;
+    let graph = analysis.schedule_graph(problem);
+    let sched = match options.schedule {
+        ScheduleMode::Optimize => crate::schedule::optimize(
+            &graph,
+            &crate::schedule::SearchOptions {
+                state_budget: options.schedule_state_budget,
+                beam_width: options.beam_width,
+            },
+        ),
+        ScheduleMode::FileOrder => crate::schedule::file_order(&graph),
+    };
+
+    // Offsets for the best order and, if different, the file order; keep the smaller arena.
+    let file: Vec<OpId> = problem.ops.indices().collect();
+    let mut candidates = vec![(sched.order.clone(), sched.peak)];
+    if sched.order != file {
+        candidates.push((file, sched.file_order_peak));
+    }
+    let mut best: Option<(Vec<OpId>, u64, liveness::Placement)> = None;
+    let mut work = 0;
+    for (order, peak) in candidates {
+        let placement = analysis.place(problem, &order, options.offset_work_budget);
+        work += placement.solution.work;
+        let better = match &best {
+            None => true,
+            Some((_, _, b)) => placement.solution.arena < b.solution.arena,
+        };
+        if better {
+            best = Some((order, peak, placement));
+        }
+    }
+    let Some((order, peak, placement)) = best else {
+        unreachable!("at least one candidate order")
+    };
+    let plan = MemoryPlan {
+        align: options.align,
+        order_optimal: sched.optimal && peak == sched.peak,
+        schedule: order,
+        offsets: placement.offsets,
+        lifetimes: placement.lifetimes,
+        arena_bytes: placement.solution.arena,
+        lower_bound_bytes: placement.solution.lower_bound,
+        offsets_optimal: placement.solution.optimal,
+        peak_bytes: peak,
+        file_order_peak_bytes: sched.file_order_peak,
+        stats: PlanStats {
+            schedule_states: sched.states,
+            offset_work: work,
+            greedy_arena_bytes: placement.solution.greedy_arena,
+            planning_time: start.elapsed(),
+        },
+    };
+    if cfg!(debug_assertions) || options.verify {
+        let violations = verify::verify(problem, &plan);
+        if !violations.is_empty() {
+            return Err(PlanError::Verification { violations });
+        }
+    }
+    Ok(plan)
+}

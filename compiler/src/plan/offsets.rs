@@ -1,0 +1,259 @@
+//! Offsets: dynamic storage allocation of items with fixed live intervals.
+//!
+//! 1. Greedy: several orderings (size, length, area, start, heaviest section first), each placed
+//!    first-fit and best-fit among already placed conflicting items. TFLite Micro's
+//!    greedy-by-size is one of them, so it is the floor.
+//! 2. Exact branch and bound in the spirit of MiniMalloc (Moffitt, ASPLOS 2023). Every
+//!    solution can be pushed down until each item rests on a conflicting item or on 0
+//!    ("gravity"); listing items by offset, each item's offset is then the highest top of the
+//!    conflicting items before it, which for interval conflicts is the maximum of a per-step
+//!    skyline over its interval. The search enumerates such canonical sequences (offsets
+//!    non-decreasing, equal offsets in index order), pruned by a lower bound per step: the
+//!    items still to place that live at step `t` stack above `max(skyline[t], last offset)`.
+//!    Runs only when the problem has no in-place exemptions (the skyline argument needs every
+//!    pair of items live at a step to conflict).
+//!
+//! Lower bound: the largest sum of live sizes at any step, less what in-place pairs may share.
+
+/// An item to place: aligned size and live steps `first..=last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Item {
+    pub size: u64,
+    pub first: usize,
+    pub last: usize,
+}
+
+/// The placement found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Solution {
+    pub offsets: Vec<u64>,
+    pub arena: u64,
+    pub lower_bound: u64,
+    pub optimal: bool,
+    pub greedy_arena: u64,
+    pub work: u64,
+}
+
+fn overlaps(a: &Item, b: &Item) -> bool {
+    a.first <= b.last && b.first <= a.last
+}
+
+/// Places `items` (`exempt` pairs may share bytes) over `steps` steps.
+pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, work_budget: u64) -> Solution {
+    let n = items.len();
+    let mut live = vec![0u64; steps];
+    for it in items {
+        for l in &mut live[it.first..=it.last] {
+            *l += it.size;
+        }
+    }
+    // Lower bound: pairs exempt at step t may share at most min(size) bytes there.
+    let mut lb_steps = live.clone();
+    for &(a, b) in exempt {
+        let (ia, ib) = (&items[a], &items[b]);
+        let share = ia.size.min(ib.size);
+        for t in ia.first.max(ib.first)..=ia.last.min(ib.last) {
+            lb_steps[t] = lb_steps[t].saturating_sub(share);
+        }
+    }
+    let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
+
+    // Conflict lists.
+    let mut exempt_set: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in exempt {
+        exempt_set[a].push(b);
+        exempt_set[b].push(a);
+    }
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if items[i].size > 0
+                && items[j].size > 0
+                && overlaps(&items[i], &items[j])
+                && !exempt_set[i].contains(&j)
+            {
+                conflicts[i].push(j);
+                conflicts[j].push(i);
+            }
+        }
+    }
+
+    // Greedy orderings.
+    let heaviest: Vec<u64> =
+        items.iter().map(|it| live[it.first..=it.last].iter().copied().max().unwrap_or(0)).collect();
+    let len = |i: usize| (items[i].last - items[i].first + 1) as u64;
+    let keys: [&dyn Fn(usize) -> (u64, u64, u64); 5] = [
+        &|i| (u64::MAX - items[i].size, u64::MAX - len(i), items[i].first as u64),
+        &|i| (u64::MAX - len(i), u64::MAX - items[i].size, i as u64),
+        &|i| (u64::MAX - items[i].size.saturating_mul(len(i)), u64::MAX - items[i].size, i as u64),
+        &|i| (items[i].first as u64, u64::MAX - items[i].size, i as u64),
+        &|i| (u64::MAX - heaviest[i], u64::MAX - items[i].size, i as u64),
+    ];
+    let mut best: Option<(u64, Vec<u64>)> = None;
+    for key in keys {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (key(i), i));
+        for best_fit in [false, true] {
+            let offs = greedy(items, &conflicts, &order, best_fit);
+            let arena = arena_of(items, &offs);
+            if best.as_ref().is_none_or(|(a, _)| arena < *a) {
+                best = Some((arena, offs));
+            }
+        }
+    }
+    let (greedy_arena, offsets) = best.unwrap_or((0, Vec::new()));
+    let mut sol = Solution {
+        offsets,
+        arena: greedy_arena,
+        lower_bound,
+        optimal: greedy_arena <= lower_bound,
+        greedy_arena,
+        work: 0,
+    };
+    if sol.optimal || !exempt.is_empty() || work_budget == 0 {
+        return sol;
+    }
+    let mut bb = Exact {
+        items,
+        floor: vec![0; steps],
+        rem: live,
+        placed: vec![false; n],
+        offsets: vec![0; n],
+        best: sol.arena,
+        best_offsets: None,
+        lower_bound,
+        work: 0,
+        budget: work_budget,
+        aborted: false,
+    };
+    let mut left = n;
+    for (i, it) in items.iter().enumerate() {
+        if it.size == 0 {
+            bb.placed[i] = true;
+            left -= 1;
+        }
+    }
+    bb.dfs(0, 0, left);
+    sol.work = bb.work;
+    if let Some(offs) = bb.best_offsets {
+        sol.offsets = offs;
+        sol.arena = bb.best;
+    }
+    sol.optimal = !bb.aborted || sol.arena <= lower_bound;
+    sol
+}
+
+fn arena_of(items: &[Item], offsets: &[u64]) -> u64 {
+    items.iter().zip(offsets).map(|(it, &o)| o + it.size).max().unwrap_or(0)
+}
+
+/// Places items in `order` at the lowest (or tightest) gap among placed conflicting items.
+fn greedy(items: &[Item], conflicts: &[Vec<usize>], order: &[usize], best_fit: bool) -> Vec<u64> {
+    let n = items.len();
+    let mut offs = vec![0u64; n];
+    let mut placed = vec![false; n];
+    let mut busy: Vec<(u64, u64)> = Vec::new();
+    for &i in order {
+        let size = items[i].size;
+        if size == 0 {
+            placed[i] = true;
+            continue;
+        }
+        busy.clear();
+        busy.extend(conflicts[i].iter().filter(|&&j| placed[j]).map(|&j| (offs[j], offs[j] + items[j].size)));
+        busy.sort_unstable();
+        let mut cursor = 0u64;
+        let mut choice: Option<(u64, u64)> = None; // (gap size, offset)
+        for &(lo, hi) in &busy {
+            if lo > cursor && lo - cursor >= size {
+                let gap = lo - cursor;
+                if !best_fit {
+                    choice = Some((gap, cursor));
+                    break;
+                }
+                if choice.is_none_or(|(g, _)| gap < g) {
+                    choice = Some((gap, cursor));
+                }
+            }
+            cursor = cursor.max(hi);
+        }
+        offs[i] = choice.map_or(cursor, |(_, o)| o);
+        placed[i] = true;
+    }
+    offs
+}
+
+struct Exact<'a> {
+    items: &'a [Item],
+    /// Highest top of placed items live at each step.
+    floor: Vec<u64>,
+    /// Bytes of unplaced items live at each step.
+    rem: Vec<u64>,
+    placed: Vec<bool>,
+    offsets: Vec<u64>,
+    best: u64,
+    best_offsets: Option<Vec<u64>>,
+    lower_bound: u64,
+    work: u64,
+    budget: u64,
+    aborted: bool,
+}
+
+impl Exact<'_> {
+    fn dfs(&mut self, last_off: u64, last_id: usize, left: usize) {
+        if self.aborted || self.best <= self.lower_bound {
+            return;
+        }
+        self.work += self.floor.len() as u64;
+        if self.work > self.budget {
+            self.aborted = true;
+            return;
+        }
+        // Bound: unplaced items live at t stack above max(floor[t], last_off).
+        let mut bound = 0;
+        for t in 0..self.floor.len() {
+            let b = if self.rem[t] > 0 { self.floor[t].max(last_off) + self.rem[t] } else { self.floor[t] };
+            bound = bound.max(b);
+        }
+        if bound >= self.best {
+            return;
+        }
+        if left == 0 {
+            self.best = bound;
+            self.best_offsets = Some(self.offsets.clone());
+            return;
+        }
+        let mut cands: Vec<(u64, u64, usize)> = Vec::new();
+        for (i, it) in self.items.iter().enumerate() {
+            if self.placed[i] {
+                continue;
+            }
+            let g = self.floor[it.first..=it.last].iter().copied().max().unwrap_or(0);
+            self.work += (it.last - it.first + 1) as u64;
+            if g < last_off || (g == last_off && i < last_id) || g + it.size >= self.best {
+                continue;
+            }
+            cands.push((g, u64::MAX - it.size, i));
+        }
+        cands.sort_unstable();
+        for (g, _, i) in cands {
+            let it = self.items[i];
+            let saved: Vec<u64> = self.floor[it.first..=it.last].to_vec();
+            for t in it.first..=it.last {
+                self.floor[t] = g + it.size;
+                self.rem[t] -= it.size;
+            }
+            self.placed[i] = true;
+            self.offsets[i] = g;
+            self.dfs(g, i, left - 1);
+            self.placed[i] = false;
+            for (k, t) in (it.first..=it.last).enumerate() {
+                self.floor[t] = saved[k];
+                self.rem[t] += it.size;
+            }
+            if self.aborted || self.best <= self.lower_bound {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Reports of a subgraph plan: the deterministic text dump (for snapshots and `tflc plan`) and
+//! the JSON form (`tflc plan --json`).
+
+use super::{BufferKind, SubgraphPlan};
+use crate::ir::Subgraph;
+use std::fmt::Write;
+
+impl SubgraphPlan {
+    /// A deterministic text dump: summary, order, and one row per buffer.
+    pub fn dump(&self, sg: &Subgraph<'_>) -> String {
+        let p = &self.plan;
+        let mut s = String::new();
+        let _ = writeln!(s, "arena_bytes: {}", p.arena_bytes);
+        let _ = writeln!(
+            s,
+            "lower_bound_bytes: {} (gap {} bytes, {})",
+            p.lower_bound_bytes,
+            p.gap_bytes(),
+            if p.gap_bytes() == 0 { "optimal" } else if p.offsets_optimal { "proven: no placement of this order reaches the bound" } else { "not proven" }
+        );
+        let _ = writeln!(s, "align: {}", p.align);
+        let _ = writeln!(
+            s,
+            "order: {} (peak {} bytes; file order peak {} bytes)",
+            if p.order_optimal { "optimal" } else { "heuristic" },
+            p.peak_bytes,
+            p.file_order_peak_bytes
+        );
+        let _ = writeln!(s, "offsets: {}", if p.offsets_optimal { "optimal" } else { "heuristic" });
+        let file_order = p.schedule.iter().enumerate().all(|(i, o)| o.index() == i);
+        let list = |v: &mut String| {
+            let ops: Vec<String> = p.schedule.iter().map(|o| o.index().to_string()).collect();
+            v.push_str(&ops.join(" "));
+        };
+        if file_order {
+            let _ = writeln!(s, "schedule: file order");
+        } else {
+            s.push_str("schedule: ");
+            list(&mut s);
+            s.push('\n');
+        }
+        let _ = writeln!(s, "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<12} name", "tensor", "bytes", "offset", "end", "first", "last", "kind");
+        for (b, buf) in self.problem.buffers.iter_enumerated() {
+            let tensor = self.tensor_of[b].map_or("-".to_string(), |t| t.to_string());
+            let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
+            let (first, last) = p.lifetimes[b].map_or(("-".into(), "-".into()), |l| (l.first.index().to_string(), l.last.index().to_string()));
+            let kind = match (buf.alias_of, buf.kind) {
+                (Some(src), _) => format!("view of {}", self.tensor_of[src].map_or(src.to_string(), |t| t.to_string())),
+                (None, k) => kind_name(k).to_string(),
+            };
+            let off = p.offsets[b];
+            let _ = writeln!(s, "{tensor:>6} {:>10} {off:>10} {:>10} {first:>5} {last:>5}  {kind:<12} {name}", buf.bytes, off + buf.bytes);
+        }
+        s
+    }
+
+    /// The JSON report.
+    pub fn to_json(&self, sg: &Subgraph<'_>) -> serde_json::Value {
+        let p = &self.plan;
+        let buffers: Vec<serde_json::Value> = self
+            .problem
+            .buffers
+            .iter_enumerated()
+            .map(|(b, buf)| {
+                let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
+                serde_json::json!({
+                    "tensor": self.tensor_of[b].map(|t| t.index()),
+                    "name": name,
+                    "kind": kind_name(buf.kind),
+                    "alias_of": buf.alias_of.and_then(|s| self.tensor_of[s]).map(|t| t.index()),
+                    "bytes": buf.bytes,
+                    "offset": p.offsets[b],
+                    "first": p.lifetimes[b].map(|l| l.first.index()),
+                    "last": p.lifetimes[b].map(|l| l.last.index()),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "arena_bytes": p.arena_bytes,
+            "lower_bound_bytes": p.lower_bound_bytes,
+            "gap_bytes": p.gap_bytes(),
+            "align": p.align,
+            "order_optimal": p.order_optimal,
+            "offsets_optimal": p.offsets_optimal,
+            "peak_bytes": p.peak_bytes,
+            "file_order_peak_bytes": p.file_order_peak_bytes,
+            "schedule": p.schedule.iter().map(|o| o.index()).collect::<Vec<_>>(),
+            "planning_ms": p.stats.planning_time.as_secs_f64() * 1e3,
+            "buffers": buffers,
+        })
+    }
+}
+
+fn kind_name(k: BufferKind) -> &'static str {
+    match k {
+        BufferKind::Activation => "activation",
+        BufferKind::Input => "input",
+        BufferKind::Output => "output",
+        BufferKind::InputOutput => "input+output",
+        BufferKind::Variable => "variable",
+        BufferKind::Scratch => "scratch",
+    }
+}

@@ -1,0 +1,156 @@
+//! A picture of a plan: steps across, offsets down, one labelled box per buffer, the peak marked.
+
+use super::{BufferKind, MemoryPlan, Problem};
+use std::fmt::Write;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn colour(kind: BufferKind, i: usize) -> &'static str {
+    const ACT: [&str; 6] = ["#8ecae6", "#a8dadc", "#bde0fe", "#cdb4db", "#b7e4c7", "#ffd6a5"];
+    match kind {
+        BufferKind::Input | BufferKind::InputOutput => "#f4a261",
+        BufferKind::Output => "#e76f51",
+        BufferKind::Variable => "#adb5bd",
+        BufferKind::Scratch => "#ffe066",
+        BufferKind::Activation => ACT[i % ACT.len()],
+    }
+}
+
+/// Renders `plan` as a standalone SVG document.
+pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
+    let steps = plan.schedule.len().max(1);
+    let arena = plan.arena_bytes.max(1);
+    let (left, top, right, bottom) = (90.0, 60.0, 30.0, 60.0);
+    let step_w = (1100.0 / steps as f64).clamp(6.0, 48.0);
+    let plot_w = step_w * steps as f64;
+    let plot_h = 640.0;
+    let y_of = |bytes: u64| top + plot_h * bytes as f64 / arena as f64;
+    let (w, h) = (left + plot_w + right, top + plot_h + bottom);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        s,
+        r#"<text x="{left}" y="22" font-size="15" font-weight="bold">arena {} B, lower bound {} B, gap {} B; order {}, offsets {}</text>"#,
+        plan.arena_bytes,
+        plan.lower_bound_bytes,
+        plan.gap_bytes(),
+        if plan.order_optimal { "optimal" } else { "heuristic" },
+        if plan.offsets_optimal { "optimal" } else { "heuristic" },
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{left}" y="40" fill="#555">steps across (operator order), byte offsets down; hover a box for details</text>"##
+    );
+    // Frame and axes.
+    let _ = writeln!(
+        s,
+        r##"<rect x="{left}" y="{top}" width="{plot_w:.1}" height="{plot_h:.1}" fill="#f8f9fa" stroke="#333"/>"##
+    );
+    for k in 0..=4u64 {
+        let bytes = arena * k / 4;
+        let y = y_of(bytes);
+        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{bytes}</text>"##, left - 6.0, y + 4.0);
+    }
+    let label_every = (steps / 40).max(1);
+    for st in (0..steps).step_by(label_every) {
+        let x = left + step_w * (st as f64 + 0.5);
+        let op = plan.schedule.get(st).map_or(String::new(), |o| o.index().to_string());
+        let _ = writeln!(s, r##"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#333">{op}</text>"##, top + plot_h + 16.0);
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#555">operator (file index) at each step</text>"##,
+        left + plot_w / 2.0,
+        top + plot_h + 36.0
+    );
+
+    // Live bytes per step, for the peak marker.
+    let mut live = vec![0u64; steps];
+    for (b, buf) in problem.buffers.iter_enumerated() {
+        if buf.alias_of.is_some() {
+            continue;
+        }
+        if let Some(lt) = plan.lifetimes.get(b).copied().flatten() {
+            for l in live.iter_mut().take(lt.last.index() + 1).skip(lt.first.index()) {
+                *l += buf.bytes;
+            }
+        }
+    }
+    let (peak_step, peak) = live.iter().copied().enumerate().max_by_key(|&(i, v)| (v, std::cmp::Reverse(i))).unwrap_or((0, 0));
+
+    // Boxes (roots only: aliases share their source's box and are listed in its tooltip).
+    for (b, buf) in problem.buffers.iter_enumerated() {
+        if buf.alias_of.is_some() {
+            continue;
+        }
+        let Some(lt) = plan.lifetimes.get(b).copied().flatten() else { continue };
+        if buf.bytes == 0 {
+            continue;
+        }
+        let off = plan.offsets[b];
+        let x = left + step_w * lt.first.index() as f64;
+        let bw = step_w * (lt.last.index() - lt.first.index() + 1) as f64;
+        let y = y_of(off);
+        let bh = (y_of(off + buf.bytes) - y).max(1.0);
+        let aliases: Vec<String> = problem
+            .buffers
+            .iter()
+            .filter(|a| a.alias_of == Some(b))
+            .map(|a| esc(&a.label))
+            .collect();
+        let alias_note = if aliases.is_empty() { String::new() } else { format!("\nviews: {}", aliases.join(", ")) };
+        let _ = writeln!(
+            s,
+            r##"<g><title>{b} {} ({:?})&#10;{} bytes at {}..{}&#10;steps {}..={}{}</title><rect x="{x:.1}" y="{y:.1}" width="{bw:.1}" height="{bh:.1}" fill="{}" stroke="#1d3557" stroke-width="0.6"/>"##,
+            esc(&buf.label),
+            buf.kind,
+            buf.bytes,
+            off,
+            off + buf.bytes,
+            lt.first.index(),
+            lt.last.index(),
+            alias_note.replace('\n', "&#10;"),
+            colour(buf.kind, b.index()),
+        );
+        let (id, name) = buf.label.split_once(' ').unwrap_or((buf.label.as_str(), ""));
+        let lines = [format!("{id} {} B", buf.bytes), name.trim_matches('"').to_string()];
+        let max_chars = (bw / 6.2) as usize;
+        for (k, line) in lines.iter().enumerate() {
+            if line.is_empty() || bh < 13.0 * (k + 1) as f64 || max_chars < 4 {
+                break;
+            }
+            let shown: String = line.chars().take(max_chars).collect();
+            let weight = if k == 0 { "bold" } else { "normal" };
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" fill="#111" font-weight="{weight}">{}</text>"##,
+                x + 3.0,
+                y + 11.0 + 12.0 * k as f64,
+                esc(&shown)
+            );
+        }
+        let _ = writeln!(s, "</g>");
+    }
+
+    // Peak marker and arena line.
+    let px = left + step_w * (peak_step as f64 + 0.5);
+    let anchor = if peak_step * 3 < steps { "start" } else if peak_step * 3 > steps * 2 { "end" } else { "middle" };
+    let _ = writeln!(
+        s,
+        r##"<line x1="{px:.1}" y1="{top}" x2="{px:.1}" y2="{:.1}" stroke="#d62828" stroke-width="2" stroke-dasharray="6,4"/>"##,
+        top + plot_h
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{px:.1}" y="{:.1}" fill="#d62828" text-anchor="{anchor}" font-weight="bold">peak {peak} B live at step {peak_step}</text>"##,
+        top - 6.0
+    );
+    let _ = writeln!(s, "</svg>");
+    s
+}

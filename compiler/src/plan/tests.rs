@@ -1,0 +1,382 @@
+//! Planner tests: hand-made cases, verifier fault injection, random graphs checked by the
+//! verifier, and tiny random instances compared with brute force.
+
+use super::*;
+use crate::fuzzing::{self, Limits};
+use arbitrary::Unstructured;
+
+fn buf(bytes: u64, kind: BufferKind) -> Buffer {
+    Buffer { bytes, kind, alias_of: None, label: String::new() }
+}
+
+fn op(reads: &[usize], writes: &[usize]) -> OpNode {
+    OpNode {
+        reads: reads.iter().map(|&b| BufferId::new(b)).collect(),
+        writes: writes.iter().map(|&b| BufferId::new(b)).collect(),
+        ..OpNode::default()
+    }
+}
+
+fn problem(buffers: Vec<Buffer>, ops: Vec<OpNode>) -> Problem {
+    Problem { buffers: IndexVec::from_vec(buffers), ops: IndexVec::from_vec(ops) }
+}
+
+fn opts() -> PlanOptions {
+    PlanOptions { verify: true, ..PlanOptions::default() }
+}
+
+use BufferKind::*;
+
+#[test]
+fn chain_reuses_memory() {
+    // in(100) -> a(200) -> b(100) -> out(50): peak is a+b = 304 (aligned 112+208).
+    let p = problem(
+        vec![buf(100, Input), buf(200, Activation), buf(100, Activation), buf(50, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    assert_eq!(plan.arena_bytes, 208 + 112);
+    assert_eq!(plan.lower_bound_bytes, plan.arena_bytes);
+    assert!(plan.order_optimal && plan.offsets_optimal);
+    assert!(verify::verify(&p, &plan).is_empty());
+}
+
+#[test]
+fn schedule_beats_file_order() {
+    // Two branches from one input; file order runs both big producers first.
+    // in -> a1(big) -> a2(small); in -> b1(big) -> b2(small); join(a2, b2) -> out.
+    let p = problem(
+        vec![
+            buf(16, Input),
+            buf(1000, Activation),
+            buf(16, Activation),
+            buf(1000, Activation),
+            buf(16, Activation),
+            buf(16, Output),
+        ],
+        vec![op(&[0], &[1]), op(&[0], &[3]), op(&[1], &[2]), op(&[3], &[4]), op(&[2, 4], &[5])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    assert!(plan.file_order_peak_bytes > plan.peak_bytes, "{plan:?}");
+    assert!(plan.order_optimal);
+    assert_eq!(plan.arena_bytes, plan.peak_bytes);
+    assert_eq!(plan.peak_bytes, 16 + 1008 + 16 + 1008 - 1008 + 0);
+}
+
+#[test]
+fn alias_shares_bytes_and_extends_life() {
+    // in -> a -> (view v of a) -> out(reads v); a's storage lives until out's step.
+    let mut v = buf(64, Activation);
+    v.alias_of = Some(BufferId::new(1));
+    let p = problem(
+        vec![buf(64, Input), buf(64, Activation), v, buf(64, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    assert_eq!(plan.offsets[BufferId::new(1)], plan.offsets[BufferId::new(2)]);
+    assert_eq!(plan.lifetimes[BufferId::new(1)].map(|l| l.last.index()), Some(2));
+    assert_eq!(plan.arena_bytes, 128);
+}
+
+#[test]
+fn illegal_aliases_are_rejected() {
+    // A view of a model input that is a model output must be a copy.
+    let mut v = buf(64, Output);
+    v.alias_of = Some(BufferId::new(0));
+    let p = problem(vec![buf(64, Input), v], vec![op(&[0], &[1])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::IllegalAlias { .. })));
+    // A view of a variable.
+    let mut v = buf(8, Activation);
+    v.alias_of = Some(BufferId::new(1));
+    let p = problem(vec![buf(8, Input), buf(8, Variable), v, buf(8, Output)], vec![op(&[1], &[2]), op(&[0, 2], &[3])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::IllegalAlias { .. })));
+    // A view larger than its source.
+    let mut v = buf(65, Activation);
+    v.alias_of = Some(BufferId::new(1));
+    let p = problem(vec![buf(8, Input), buf(64, Activation), v, buf(8, Output)], vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::IllegalAlias { .. })));
+}
+
+#[test]
+fn invalid_problems_are_errors_not_panics() {
+    let p = problem(vec![buf(8, Input), buf(8, Output)], vec![op(&[0], &[1]), op(&[0], &[1])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::MultipleWriters { .. })));
+    let p = problem(vec![buf(8, Input), buf(8, Activation), buf(8, Output)], vec![op(&[1], &[2]), op(&[0], &[1])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::ReadBeforeWrite { .. })));
+    let p = problem(vec![buf(8, Input)], vec![op(&[7], &[])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::UnknownBuffer { .. })));
+    let p = problem(vec![buf(8, Input), buf(8, Output)], vec![op(&[0], &[1])]);
+    assert!(matches!(plan(&p, &PlanOptions { align: 12, ..opts() }), Err(PlanError::BadAlignment { .. })));
+    let p = problem(vec![buf(8, Input), buf(8, Scratch), buf(8, Output)], vec![op(&[0], &[2]), op(&[1], &[])]);
+    assert!(matches!(plan(&p, &opts()), Err(PlanError::BadScratch { .. })));
+}
+
+#[test]
+fn variables_overlap_nothing_and_scratch_is_short_lived() {
+    let p = problem(
+        vec![buf(32, Input), buf(48, Variable), buf(32, Activation), buf(100, Scratch), buf(32, Output)],
+        vec![op(&[0, 1], &[2, 1, 3]), op(&[2], &[4])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let s = plan.lifetimes[BufferId::new(3)].unwrap();
+    assert_eq!((s.first.index(), s.last.index()), (0, 0));
+    // Variable (48) + step 0: in, a, scratch (32+32+112) = 224.
+    assert_eq!(plan.arena_bytes, 48 + 32 + 32 + 112);
+}
+
+#[test]
+fn in_place_pairs_may_share() {
+    let mut relu = op(&[1], &[2]);
+    relu.in_place_ok.push((BufferId::new(1), BufferId::new(2)));
+    let p = problem(
+        vec![buf(16, Input), buf(256, Activation), buf(256, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), relu, op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    assert_eq!(plan.offsets[BufferId::new(1)], plan.offsets[BufferId::new(2)], "{plan:?}");
+    assert_eq!(plan.arena_bytes, 256 + 16);
+}
+
+#[test]
+fn verifier_reports_every_injected_fault() {
+    let p = problem(
+        vec![buf(100, Input), buf(200, Activation), buf(100, Activation), buf(50, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
+    let good = plan(&p, &opts()).unwrap();
+    assert!(verify::verify(&p, &good).is_empty());
+
+    let mut bad = good.clone();
+    bad.offsets[BufferId::new(2)] = bad.offsets[BufferId::new(1)]; // a and b live together at step 1
+    bad.offsets[BufferId::new(3)] += 8; // misaligned
+    bad.arena_bytes = 100; // things out of bounds
+    let v = verify::verify(&p, &bad);
+    assert!(v.iter().any(|e| matches!(e, PlanError::Overlap { .. })), "{v:?}");
+    assert!(v.iter().any(|e| matches!(e, PlanError::Misaligned { .. })), "{v:?}");
+    assert!(v.iter().any(|e| matches!(e, PlanError::OutOfBounds { .. })), "{v:?}");
+    assert!(v.len() >= 3);
+
+    let mut bad = good.clone();
+    bad.schedule.swap(0, 1);
+    let v = verify::verify(&p, &bad);
+    assert!(v.iter().any(|e| matches!(e, PlanError::NotTopological { .. })), "{v:?}");
+
+    let mut bad = good.clone();
+    bad.schedule.pop();
+    assert!(matches!(verify::verify(&p, &bad)[..], [PlanError::BadSchedule { .. }]));
+
+    let mut bad = good;
+    bad.lifetimes[BufferId::new(1)] = None;
+    assert!(verify::verify(&p, &bad).iter().any(|e| matches!(e, PlanError::WrongLifetime { .. })));
+}
+
+#[test]
+fn verifier_rejects_in_place_where_not_declared_or_not_dying() {
+    // b (read at step 1 and 2) cannot be overwritten at step 1 even if declared.
+    let mut o = op(&[1], &[2]);
+    o.in_place_ok.push((BufferId::new(1), BufferId::new(2)));
+    let p = problem(
+        vec![buf(16, Input), buf(64, Activation), buf(64, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), o, op(&[1, 2], &[3])],
+    );
+    let mut good = plan(&p, &opts()).unwrap();
+    assert_ne!(good.offsets[BufferId::new(1)], good.offsets[BufferId::new(2)]);
+    good.offsets[BufferId::new(2)] = good.offsets[BufferId::new(1)];
+    assert!(verify::verify(&p, &good).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
+}
+
+/// Deterministic stream of random bytes (xorshift), for loops over many random problems.
+fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn small_budget() -> PlanOptions {
+    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, verify: true, ..PlanOptions::default() }
+}
+
+#[test]
+fn thousands_of_random_graphs_verify() {
+    let opts = small_budget();
+    let mut planned = 0;
+    for seed in 0..2000 {
+        let data = bytes(seed, 4096);
+        let mut u = Unstructured::new(&data);
+        let Ok(p) = fuzzing::generate(&mut u, Limits::default()) else { continue };
+        fuzzing::check(&p, &opts);
+        planned += 1;
+    }
+    assert!(planned > 1500, "only {planned} graphs generated");
+}
+
+#[test]
+fn smoke() {
+    let opts = small_budget();
+    arbtest::arbtest(|u| {
+        let g: fuzzing::RandomGraph = u.arbitrary()?;
+        fuzzing::check(&g.0, &opts);
+        Ok(())
+    })
+    .budget_ms(1000);
+}
+
+// ---- Brute force on tiny instances (a third, naive implementation of the rules). ----
+
+/// Live interval of every root group on `order` (None: dead), computed naively.
+fn naive_groups(p: &Problem, order: &[OpId], align: u64) -> Vec<(u64, usize, usize)> {
+    let n = order.len();
+    let pos = |o: OpId| order.iter().position(|&x| x == o).unwrap();
+    let root = |mut b: BufferId| {
+        while let Some(s) = p.buffers[b].alias_of {
+            b = s;
+        }
+        b
+    };
+    let mut out = Vec::new();
+    for r in p.buffers.indices().filter(|&b| root(b) == b) {
+        let mut first = usize::MAX;
+        let mut last = 0;
+        for b in p.buffers.indices().filter(|&b| root(b) == r) {
+            let k = p.buffers[b].kind;
+            let w = p.ops.iter_enumerated().find(|(_, o)| o.writes.contains(&b)).map(|(i, _)| pos(i));
+            let f = if k.is_input() || k == Variable { Some(0) } else { w };
+            let Some(f) = f else { continue };
+            let mut l = f;
+            for (i, o) in p.ops.iter_enumerated() {
+                if o.reads.contains(&b) {
+                    l = l.max(pos(i));
+                }
+            }
+            if k.is_output() || k == Variable {
+                l = n - 1;
+            }
+            first = first.min(f);
+            last = last.max(l);
+        }
+        if first != usize::MAX {
+            let size = p.buffers[r].bytes.div_ceil(align) * align;
+            out.push((size, first, last));
+        }
+    }
+    out
+}
+
+fn all_topo_orders(p: &Problem) -> Vec<Vec<OpId>> {
+    fn rec(p: &Problem, cur: &mut Vec<OpId>, out: &mut Vec<Vec<OpId>>) {
+        if cur.len() == p.ops.len() {
+            out.push(cur.clone());
+            return;
+        }
+        for (i, o) in p.ops.iter_enumerated() {
+            if cur.contains(&i) {
+                continue;
+            }
+            // Ready: every buffer it reads is written by a scheduled op (or nobody), and
+            // every earlier op touching a shared variable is scheduled.
+            let ready = o.reads.iter().all(|b| {
+                p.ops.iter_enumerated().all(|(j, w)| {
+                    j == i || !w.writes.contains(b) || cur.contains(&j) || p.buffers[*b].kind == Variable
+                })
+            }) && p.ops.iter_enumerated().all(|(j, w)| {
+                j >= i
+                    || cur.contains(&j)
+                    || !w.reads.iter().chain(&w.writes).any(|b| {
+                        p.buffers[*b].kind == Variable && o.reads.iter().chain(&o.writes).any(|c| c == b)
+                    })
+            });
+            if ready {
+                cur.push(i);
+                rec(p, cur, out);
+                cur.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(p, &mut Vec::new(), &mut out);
+    out
+}
+
+fn naive_peak(groups: &[(u64, usize, usize)], steps: usize) -> u64 {
+    (0..steps.max(1)).map(|t| groups.iter().filter(|g| g.1 <= t && t <= g.2).map(|g| g.0).sum()).max().unwrap_or(0)
+}
+
+/// Minimum arena over all placements: first-fit over every permutation is complete.
+fn naive_min_arena(groups: &[(u64, usize, usize)]) -> u64 {
+    fn permute(items: &mut Vec<usize>, k: usize, groups: &[(u64, usize, usize)], best: &mut u64) {
+        if k == items.len() {
+            let mut offs: Vec<(u64, u64, usize, usize)> = Vec::new();
+            let mut arena = 0;
+            for &i in items.iter() {
+                let (size, f, l) = groups[i];
+                let mut o = 0;
+                loop {
+                    let clash = offs.iter().find(|&&(bo, be, bf, bl)| {
+                        size > 0 && bo < be && bf <= l && f <= bl && o < be && bo < o + size
+                    });
+                    match clash {
+                        Some(&(_, be, _, _)) => o = be,
+                        None => break,
+                    }
+                }
+                offs.push((o, o + size, f, l));
+                arena = arena.max(o + size);
+            }
+            *best = (*best).min(arena);
+            return;
+        }
+        for j in k..items.len() {
+            items.swap(k, j);
+            permute(items, k + 1, groups, best);
+            items.swap(k, j);
+        }
+    }
+    let mut items: Vec<usize> = (0..groups.len()).collect();
+    let mut best = u64::MAX;
+    permute(&mut items, 0, groups, &mut best);
+    if groups.is_empty() { 0 } else { best }
+}
+
+#[test]
+fn tiny_instances_match_brute_force() {
+    let opts = PlanOptions { verify: true, ..PlanOptions::default() };
+    let lim = Limits { max_ops: 6, max_inputs: 2, max_variables: 1, max_units: 6 };
+    let mut compared = 0;
+    for seed in 0..600u64 {
+        let data = bytes(seed + 1_000_000, 1024);
+        let mut u = Unstructured::new(&data);
+        let Ok(mut p) = fuzzing::generate(&mut u, lim) else { continue };
+        for o in p.ops.iter_mut() {
+            o.in_place_ok.clear(); // brute force offsets ignore in-place sharing
+        }
+        let plan = fuzzing::check(&p, &opts);
+        let orders = all_topo_orders(&p);
+        assert!(orders.contains(&plan.schedule));
+        let best_peak = orders
+            .iter()
+            .map(|o| naive_peak(&naive_groups(&p, o, 16), o.len()))
+            .min()
+            .unwrap();
+        assert!(plan.peak_bytes >= best_peak);
+        assert_eq!(plan.peak_bytes, naive_peak(&naive_groups(&p, &plan.schedule, 16), p.ops.len()));
+        if plan.order_optimal {
+            assert_eq!(plan.peak_bytes, best_peak, "claimed optimal order is not: {p:#?}");
+        }
+        let groups = naive_groups(&p, &plan.schedule, 16);
+        if groups.len() <= 7 {
+            let min_arena = naive_min_arena(&groups);
+            assert!(plan.arena_bytes >= min_arena);
+            if plan.offsets_optimal {
+                assert_eq!(plan.arena_bytes, min_arena, "claimed optimal offsets are not: {p:#?}\n{plan:#?}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 200, "only {compared} compared");
+}

@@ -1,0 +1,288 @@
+//! The plan verifier: an independent judge of a [`MemoryPlan`].
+//!
+//! It shares no code with the planner (not even liveness): everything is recomputed here from
+//! the [`Problem`] and the plan's schedule and offsets, with simple quadratic loops. It proves,
+//! for the given plan:
+//!
+//! - the schedule runs every operator exactly once, each after the writers of everything it
+//!   reads, and operators touching one variable in file order;
+//! - every buffer's offset is aligned and its bytes (its real size) lie inside `arena_bytes`;
+//! - no byte is shared by two buffers whose live intervals overlap, except a pair an operator
+//!   declares in-place-safe when the input's storage dies at that step and the output's is born
+//!   there (and neither is a variable nor the input part of a model input/output);
+//! - variables share no byte with any other buffer at all (they live across runs);
+//! - every alias is legal (an activation or output viewing a non-variable, non-scratch buffer,
+//!   no larger than it, written by an operator that reads the source, never joining two model
+//!   inputs/outputs) and sits at its source's offset;
+//! - scratch buffers are written by exactly one operator and read by none;
+//! - graph I/O regions are stable: inputs are live and untouched from step 0 to their last
+//!   reader, outputs from their writer to the end (each is one fixed region);
+//! - the reported lifetimes match, and the reported lower bound does not exceed the arena.
+//!
+//! It returns every violation found, not only the first.
+
+use super::{BufferId, BufferKind, Lifetime, MemoryPlan, OpId, PlanError, Problem, Step};
+
+/// Checks `plan` against `problem`; an empty vector means the plan is valid.
+pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
+    let mut errs = Vec::new();
+    let nb = problem.buffers.len();
+    let nops = problem.ops.len();
+    let bad_schedule = |reason: String| PlanError::BadSchedule { reason };
+
+    if plan.align == 0 || !plan.align.is_power_of_two() {
+        errs.push(PlanError::BadAlignment { align: plan.align });
+        return errs;
+    }
+    if plan.offsets.len() != nb || plan.lifetimes.len() != nb {
+        errs.push(PlanError::BadClaim { reason: format!("{} offsets / {} lifetimes for {nb} buffers", plan.offsets.len(), plan.lifetimes.len()) });
+        return errs;
+    }
+    for (op, node) in problem.ops.iter_enumerated() {
+        let all = node.reads.iter().chain(&node.writes).chain(node.in_place_ok.iter().flat_map(|(a, b)| [a, b]));
+        for &b in all {
+            if b.index() >= nb {
+                errs.push(PlanError::UnknownBuffer { op: Some(op), buffer: b });
+            }
+        }
+    }
+    for buf in problem.buffers.iter() {
+        if let Some(src) = buf.alias_of {
+            if src.index() >= nb {
+                errs.push(PlanError::UnknownBuffer { op: None, buffer: src });
+            }
+        }
+    }
+    if !errs.is_empty() {
+        return errs;
+    }
+
+    // Positions.
+    let mut pos: Vec<Option<usize>> = vec![None; nops];
+    for (s, &op) in plan.schedule.iter().enumerate() {
+        if op.index() >= nops {
+            errs.push(bad_schedule(format!("unknown operator {op}")));
+        } else if pos[op.index()].is_some() {
+            errs.push(bad_schedule(format!("{op} scheduled twice")));
+        } else {
+            pos[op.index()] = Some(s);
+        }
+    }
+    if let Some(i) = pos.iter().position(|p| p.is_none()) {
+        errs.push(bad_schedule(format!("{} never scheduled", OpId::new(i))));
+    }
+    if !errs.is_empty() {
+        return errs;
+    }
+    let pos: Vec<usize> = pos.into_iter().map(|p| p.unwrap_or(0)).collect();
+    let last_step = plan.schedule.len().max(1) - 1;
+
+    // Writers and readers of every buffer.
+    let mut writers: Vec<Vec<OpId>> = vec![Vec::new(); nb];
+    let mut readers: Vec<Vec<OpId>> = vec![Vec::new(); nb];
+    for (op, node) in problem.ops.iter_enumerated() {
+        for &b in &node.writes {
+            if !writers[b.index()].contains(&op) {
+                writers[b.index()].push(op);
+            }
+        }
+        for &b in &node.reads {
+            if !readers[b.index()].contains(&op) {
+                readers[b.index()].push(op);
+            }
+        }
+    }
+    let kind = |b: usize| problem.buffers[BufferId::new(b)].kind;
+
+    // Dependencies.
+    for b in 0..nb {
+        let k = kind(b);
+        if k == BufferKind::Variable {
+            let mut users: Vec<OpId> = writers[b].iter().chain(&readers[b]).copied().collect();
+            users.sort();
+            users.dedup();
+            for w in users.windows(2) {
+                if pos[w[0].index()] > pos[w[1].index()] {
+                    errs.push(PlanError::VariableOrder { buffer: BufferId::new(b), first: w[0], second: w[1] });
+                }
+            }
+            continue;
+        }
+        if k.is_input() {
+            if let Some(&w) = writers[b].first() {
+                errs.push(PlanError::WritesInput { op: w, buffer: BufferId::new(b) });
+            }
+        }
+        if writers[b].len() > 1 {
+            errs.push(PlanError::MultipleWriters { buffer: BufferId::new(b), first: writers[b][0], second: writers[b][1] });
+        }
+        for &r in &readers[b] {
+            let ok = match writers[b].first() {
+                Some(&w) => pos[w.index()] < pos[r.index()],
+                None => k.is_input(),
+            };
+            if !ok {
+                errs.push(PlanError::NotTopological { op: r, buffer: BufferId::new(b) });
+            }
+        }
+        if k == BufferKind::Scratch && (writers[b].len() != 1 || !readers[b].is_empty()) {
+            errs.push(PlanError::BadScratch { buffer: BufferId::new(b), reason: "must be written by one operator and read by none" });
+        }
+    }
+
+    // Each buffer's own live interval (None: never live).
+    let own: Vec<Option<(usize, usize)>> = (0..nb)
+        .map(|b| {
+            let k = kind(b);
+            if k == BufferKind::Variable {
+                return Some((0, last_step));
+            }
+            let first = if k.is_input() { 0 } else { pos[writers[b].first()?.index()] };
+            let mut last = first;
+            for &r in &readers[b] {
+                last = last.max(pos[r.index()]);
+            }
+            if k.is_output() {
+                last = last_step;
+            }
+            Some((first, last))
+        })
+        .collect();
+
+    // Alias groups: follow alias_of to the root; a group lives over the span of its members.
+    let mut root: Vec<usize> = (0..nb).collect();
+    for (b, r) in root.iter_mut().enumerate() {
+        let mut cur = b;
+        let mut hops = 0;
+        while let Some(src) = problem.buffers[BufferId::new(cur)].alias_of {
+            cur = src.index();
+            hops += 1;
+            if hops > nb {
+                errs.push(PlanError::BadAlias { buffer: BufferId::new(b), reason: "alias cycle".into() });
+                return errs;
+            }
+        }
+        *r = cur;
+    }
+    let mut span: Vec<Option<(usize, usize)>> = vec![None; nb];
+    for b in 0..nb {
+        if let Some((f, l)) = own[b] {
+            let s = &mut span[root[b]];
+            *s = Some(match *s {
+                None => (f, l),
+                Some((f0, l0)) => (f0.min(f), l0.max(l)),
+            });
+        }
+    }
+    for b in 0..nb {
+        let buf = &problem.buffers[BufferId::new(b)];
+        let id = BufferId::new(b);
+        let Some(src) = buf.alias_of else { continue };
+        let mut bad = |reason: String| errs.push(PlanError::BadAlias { buffer: id, reason });
+        if !matches!(buf.kind, BufferKind::Activation | BufferKind::Output) {
+            bad(format!("a {:?} buffer cannot be a view", buf.kind));
+        }
+        let rk = kind(root[b]);
+        if matches!(rk, BufferKind::Variable | BufferKind::Scratch) {
+            bad(format!("views a {rk:?} buffer"));
+        }
+        if buf.bytes > problem.buffers[BufferId::new(root[b])].bytes {
+            bad("larger than its source".into());
+        }
+        let reads_src = writers[b].iter().any(|w| problem.ops[*w].reads.contains(&src));
+        if !reads_src {
+            bad("its writer does not read its source".into());
+        }
+        if plan.offsets[id] != plan.offsets[src] {
+            bad(format!("offset {} differs from its source's {}", plan.offsets[id], plan.offsets[src]));
+        }
+        let io_members = (0..nb).filter(|&x| root[x] == root[b] && (kind(x).is_input() || kind(x).is_output())).count();
+        if io_members > 1 {
+            bad("joins two model inputs/outputs".into());
+        }
+    }
+
+    // Reported lifetimes.
+    for b in 0..nb {
+        let expected = span[root[b]].map(|(f, l)| Lifetime { first: Step::new(f), last: Step::new(l) });
+        let reported = plan.lifetimes[BufferId::new(b)];
+        if expected != reported {
+            errs.push(PlanError::WrongLifetime { buffer: BufferId::new(b), reported, expected });
+        }
+    }
+
+    // Bounds and alignment (real byte sizes).
+    for b in 0..nb {
+        let id = BufferId::new(b);
+        let off = plan.offsets[id];
+        if off % plan.align != 0 {
+            errs.push(PlanError::Misaligned { buffer: id, offset: off, align: plan.align });
+        }
+        let end = off.saturating_add(problem.buffers[id].bytes);
+        if span[root[b]].is_some() && end > plan.arena_bytes {
+            errs.push(PlanError::OutOfBounds { buffer: id, end, arena: plan.arena_bytes });
+        }
+    }
+
+    // Overlaps, pairwise over group roots.
+    let mut io_of = vec![false; nb];
+    let mut var_of = vec![false; nb];
+    for x in 0..nb {
+        io_of[root[x]] |= kind(x).is_input() || kind(x).is_output();
+        var_of[root[x]] |= kind(x) == BufferKind::Variable;
+    }
+    let holds_io = |r: usize| io_of[r];
+    let is_var = |r: usize| var_of[r];
+    let region = |r: usize| {
+        let off = plan.offsets[BufferId::new(r)];
+        (off, off.saturating_add(problem.buffers[BufferId::new(r)].bytes))
+    };
+    // Whether `op` declares (x, y) with x in group `gi`, y in group `go`.
+    let declares = |op: OpId, gi: usize, go: usize| {
+        problem.ops[op].in_place_ok.iter().any(|&(x, y)| {
+            root[x.index()] == gi
+                && root[y.index()] == go
+                && problem.ops[op].reads.contains(&x)
+                && problem.ops[op].writes.contains(&y)
+        })
+    };
+    for a in 0..nb {
+        if root[a] != a {
+            continue;
+        }
+        for b in a + 1..nb {
+            if root[b] != b {
+                continue;
+            }
+            let (a0, a1) = region(a);
+            let (b0, b1) = region(b);
+            if a0 >= a1 || b0 >= b1 || a0 >= b1 || b0 >= a1 || span[a].is_none() || span[b].is_none() {
+                continue;
+            }
+            if is_var(a) || is_var(b) {
+                let (v, o) = if is_var(a) { (a, b) } else { (b, a) };
+                errs.push(PlanError::VariableOverlap { variable: BufferId::new(v), other: BufferId::new(o) });
+                continue;
+            }
+            let (Some((fa, la)), Some((fb, lb))) = (span[a], span[b]) else { continue };
+            if fa > lb || fb > la {
+                continue;
+            }
+            let lo = fa.max(fb);
+            let hi = la.min(lb);
+            let in_place = lo == hi && {
+                let op = plan.schedule[lo];
+                (la == lo && fb == lo && !holds_io(a) && declares(op, a, b))
+                    || (lb == lo && fa == lo && !holds_io(b) && declares(op, b, a))
+            };
+            if !in_place {
+                errs.push(PlanError::Overlap { a: BufferId::new(a), b: BufferId::new(b), step: Step::new(lo) });
+            }
+        }
+    }
+
+    if plan.lower_bound_bytes > plan.arena_bytes {
+        errs.push(PlanError::BadClaim { reason: format!("lower bound {} above arena {}", plan.lower_bound_bytes, plan.arena_bytes) });
+    }
+    errs
+}

@@ -1,0 +1,60 @@
+//! Plans every corpus model, checks each plan with the verifier, and holds the planner to its
+//! targets against TFLite Micro (`../shared/baselines/tflm_memory.json`): arena at most
+//! TFLite Micro's activation area (+ variable bytes) and at most the file order's tensor-level
+//! lower bound (+ variable bytes, which that bound counts only while the file order uses them),
+//! unless the plan is proven optimal; `mlperf_vww_mobilenet_int8` in at most 55,296 bytes.
+
+use tflc::plan::{plan_subgraph, verify, PlanOptions};
+
+#[test]
+fn corpus_plans_verify_and_meet_targets() {
+    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_corpus") else { return };
+    let baseline: serde_json::Value = std::fs::read_to_string(shared.join("baselines/tflm_memory.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let mut failures = Vec::new();
+    let models = tflc::testing::corpus_models(&shared);
+    assert!(!models.is_empty());
+    for path in models {
+        let name = tflc::testing::model_name(&path);
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(model) = tflc::tflite::read_model(&bytes) else {
+            eprintln!("note: {name} does not parse; not planned");
+            continue;
+        };
+        let sp = match plan_subgraph(model.main(), &PlanOptions::default()) {
+            Ok(sp) => sp,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let violations = verify::verify(&sp.problem, &sp.plan);
+        if !violations.is_empty() {
+            failures.push(format!("{name}: {violations:?}"));
+        }
+        let p = &sp.plan;
+        let b = &baseline["models"][&name];
+        let var = b["variable_bytes"].as_u64().unwrap_or(0);
+        if let Some(head) = b["tflm_head"].as_u64() {
+            if p.arena_bytes > head + var {
+                failures.push(format!("{name}: arena {} > tflm_head {head} + {var}", p.arena_bytes));
+            }
+        }
+        if let Some(lb) = b["lower_bound_file_order"].as_u64() {
+            if p.arena_bytes > lb + var && !(p.order_optimal && p.offsets_optimal) {
+                failures.push(format!("{name}: arena {} > lower bound {lb} + {var}", p.arena_bytes));
+            }
+        }
+        if name == "mlperf_vww_mobilenet_int8" && p.arena_bytes > 55_296 {
+            failures.push(format!("{name}: arena {} > 55296", p.arena_bytes));
+        }
+        // The dump is deterministic: planning twice gives the same text.
+        let again = plan_subgraph(model.main(), &PlanOptions::default()).map(|s| s.dump(model.main()));
+        if again.as_ref().ok() != Some(&sp.dump(model.main())) {
+            failures.push(format!("{name}: plan is not deterministic"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
