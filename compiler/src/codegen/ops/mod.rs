@@ -57,6 +57,7 @@ macro_rules! ops {
 
 ops! {
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::FullyConnected(_) => fully_connected,
 }
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
