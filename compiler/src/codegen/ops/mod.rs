@@ -56,8 +56,12 @@ macro_rules! ops {
 }
 
 ops! {
+    OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
 }
+
+#[cfg(test)]
+mod test_helpers;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).
