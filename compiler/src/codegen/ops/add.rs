@@ -198,87 +198,34 @@ impl Kernel for Add {
 mod tests {
     use super::super::test_helpers::*;
     use super::*;
-    use crate::error::LowerError;
     use crate::ir::{Activation, DType};
     use crate::tflite::builder::ModelBuilder;
 
-    type Q = Option<(f32, i64)>;
-
     fn model(a: (&[usize], Q), b: (&[usize], Q), out: (&[usize], Q), act: Activation) -> (Vec<u8>, [TensorId; 3]) {
-        let mut m = ModelBuilder::new();
-        let x = m.activation("x", DType::I8, a.0, a.1);
-        let y = m.activation("y", DType::I8, b.0, b.1);
-        let z = m.activation("z", DType::I8, out.0, out.1);
-        m.op(OpKind::Add { activation: act }, &[Some(x), Some(y)], &[z]);
-        m.inputs(&[x, y]);
-        m.outputs(&[z]);
-        (m.finish(), [x, y, z])
-    }
-
-    /// Row-major index of `out` coordinate `c` in an operand of `shape` (right-aligned,
-    /// size-1 dims broadcast).
-    fn src_index(shape: &[usize], out_shape: &[usize], c: &[usize]) -> usize {
-        let off = out_shape.len() - shape.len();
-        shape.iter().enumerate().fold(0, |acc, (d, &n)| acc * n + if n == 1 { 0 } else { c[off + d] })
-    }
-
-    /// Every output coordinate of `shape`, row-major.
-    fn coords(shape: &[usize]) -> Vec<Vec<usize>> {
-        let n: usize = shape.iter().product();
-        (0..n)
-            .map(|mut i| {
-                let mut c = vec![0; shape.len()];
-                for d in (0..shape.len()).rev() {
-                    c[d] = i % shape[d];
-                    i /= shape[d];
-                }
-                c
-            })
-            .collect()
+        binary_model(OpKind::Add { activation: act }, DType::I8, a, b, out)
     }
 
     /// With all three scales equal, TFLite's ADD is exact integer arithmetic:
     /// `(a - za) + (b - zb) + zo`, clamped (multipliers 1/2, 1/2 and 2^-19 are powers of
     /// two, so no rounding happens).
     fn check_equal_scales(a_shape: &[usize], b_shape: &[usize], zps: [i64; 3], act: Activation, lo: i32, hi: i32) {
-        let out_shape = broadcast_shape(a_shape, b_shape).unwrap();
         let s = 0.0625;
-        let (bytes, [x, y, z]) =
-            model((a_shape, Some((s, zps[0]))), (b_shape, Some((s, zps[1]))), (&out_shape, Some((s, zps[2]))), act);
         let av = i8s(1, a_shape.iter().product());
         let bv = i8s(2, b_shape.iter().product());
-        let store = run_op0("add", &bytes, &[(x, TensorData::I8(av.clone())), (y, TensorData::I8(bv.clone()))]);
-        let got = out_i8(&store, z);
-        let want: Vec<i8> = coords(&out_shape)
-            .iter()
-            .map(|c| {
-                let a = av[src_index(a_shape, &out_shape, c)] as i32 - zps[0] as i32;
-                let b = bv[src_index(b_shape, &out_shape, c)] as i32 - zps[1] as i32;
-                (a + b + zps[2] as i32).clamp(lo, hi) as i8
-            })
-            .collect();
-        assert_eq!(got, want, "{a_shape:?} + {b_shape:?}");
+        let (out_shape, want) = broadcast_reference(a_shape, &av, b_shape, &bv, |a, b| {
+            (a as i32 - zps[0] as i32 + b as i32 - zps[1] as i32 + zps[2] as i32).clamp(lo, hi) as i8
+        });
+        let (bytes, [x, y, z]) =
+            model((a_shape, Some((s, zps[0]))), (b_shape, Some((s, zps[1]))), (&out_shape, Some((s, zps[2]))), act);
+        let store = run_op0("add", &bytes, &[(x, TensorData::I8(av)), (y, TensorData::I8(bv))]);
+        assert_eq!(out_i8(&store, z), want, "{a_shape:?} + {b_shape:?}");
     }
 
     #[test]
-    fn same_shape_odd_sizes_saturates() {
-        // Random full-range operands saturate at both ends.
-        check_equal_scales(&[1, 3, 5, 7], &[1, 3, 5, 7], [0, 0, 0], Activation::None, -128, 127);
-        check_equal_scales(&[13], &[13], [-5, 9, 3], Activation::None, -128, 127);
-    }
-
-    #[test]
-    fn broadcasting_every_pattern() {
-        for (a, b) in [
-            (&[2, 3, 4][..], &[4][..]),
-            (&[2, 1, 4], &[1, 3, 1]),
-            (&[1, 1, 1, 3], &[1, 4, 6, 3]),
-            (&[5, 1], &[1, 7]),
-            (&[2, 3, 1, 2, 1], &[3, 2, 2, 5]),
-            (&[], &[2, 3]),
-            (&[3, 1, 2], &[]),
-        ] {
+    fn broadcasting_every_pattern_saturates() {
+        for (a, b) in BROADCAST_CASES {
             check_equal_scales(a, b, [3, -7, 1], Activation::None, -128, 127);
+            check_equal_scales(a, b, [0, 0, 0], Activation::None, -128, 127);
         }
     }
 
@@ -294,8 +241,7 @@ mod tests {
     fn different_scales_follow_the_real_sum() {
         // Not exact in fixed point: within one step of the real-valued result.
         let (sa, sb, so) = (0.02f32, 0.05f32, 0.07f32);
-        let (bytes, [x, y, z]) =
-            model((&[2, 8], Some((sa, -3))), (&[1, 8], Some((sb, 10))), (&[2, 8], Some((so, 5))), Activation::None);
+        let (bytes, [x, y, z]) = model((&[2, 8], Some((sa, -3))), (&[1, 8], Some((sb, 10))), (&[2, 8], Some((so, 5))), Activation::None);
         let av = i8s(3, 16);
         let bv = i8s(4, 8);
         let store = run_op0("add_scales", &bytes, &[(x, TensorData::I8(av.clone())), (y, TensorData::I8(bv.clone()))]);
@@ -319,6 +265,8 @@ mod tests {
         let bytes = m.finish();
         let store = run_op0("add_const", &bytes, &[(x, TensorData::I8(vec![0, 0, 0, 5, 5, 100]))]);
         assert_eq!(out_i8(&store, z), vec![1, -2, 100, 6, 3, 127]);
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(emit_op0(&bytes));
     }
 
     #[cfg(feature = "format")]
@@ -328,44 +276,11 @@ mod tests {
         insta::assert_snapshot!(emit_op0(&bytes));
     }
 
-    fn err(bytes: &[u8]) -> LowerError {
-        lower_op0(bytes).expect_err("must not lower")
-    }
-
     #[test]
     fn malformed_models_are_errors() {
+        check_malformed_binary(OpKind::Add { activation: Activation::None });
         let q = Some((0.5, 0));
-        // Wrong output shape.
-        let (b, _) = model((&[2, 3], q), (&[3], q), (&[3, 3], q), Activation::None);
-        assert!(matches!(err(&b), LowerError::Invalid { .. }), "{}", err(&b));
-        // Shapes that do not broadcast.
-        let (b, _) = model((&[2, 3], q), (&[2], q), (&[2, 3], q), Activation::None);
-        assert!(matches!(err(&b), LowerError::Invalid { .. }));
-        // Not quantized.
-        let (b, _) = model((&[2, 3], None), (&[3], q), (&[2, 3], q), Activation::None);
-        assert!(matches!(err(&b), LowerError::Unsupported { .. }));
-        // Unsupported fused activation.
         let (b, _) = model((&[3], q), (&[3], q), (&[3], q), Activation::Tanh);
-        assert!(matches!(err(&b), LowerError::Unsupported { .. }));
-        // Zero point out of int8 range.
-        let (b, _) = model((&[3], Some((0.5, 300))), (&[3], q), (&[3], q), Activation::None);
-        assert!(matches!(err(&b), LowerError::Invalid { .. }));
-        // float32 activations.
-        let mut m = ModelBuilder::new();
-        let x = m.activation("x", DType::F32, &[3], None);
-        let y = m.activation("y", DType::F32, &[3], None);
-        let z = m.activation("z", DType::F32, &[3], None);
-        m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(y)], &[z]);
-        assert!(matches!(err(&m.finish()), LowerError::Unsupported { .. }));
-        // A missing input (-1) and a missing output.
-        let mut m = ModelBuilder::new();
-        let x = m.activation("x", DType::I8, &[3], q);
-        let z = m.activation("z", DType::I8, &[3], q);
-        m.op(OpKind::Add { activation: Activation::None }, &[Some(x), None], &[z]);
-        assert!(matches!(err(&m.finish()), LowerError::Invalid { .. }));
-        let mut m = ModelBuilder::new();
-        let x = m.activation("x", DType::I8, &[3], q);
-        m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(x)], &[]);
-        assert!(matches!(err(&m.finish()), LowerError::Invalid { .. }));
+        assert!(matches!(lower_op0(&b), Err(LowerError::Unsupported { .. })));
     }
 }

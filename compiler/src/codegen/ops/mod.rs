@@ -58,6 +58,8 @@ macro_rules! ops {
 ops! {
     OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::Mul { .. } => mul,
+    OpKind::Sub { .. } => sub,
 }
 
 #[cfg(test)]

@@ -78,3 +78,102 @@ pub(crate) fn i8s(seed: u64, n: usize) -> Vec<i8> {
         })
         .collect()
 }
+
+/// A per-tensor quantization `(scale, zero_point)`, or none.
+pub(crate) type Q = Option<(f32, i64)>;
+
+/// A model with one two-input op of `kind` on activations of `dtype`.
+pub(crate) fn binary_model(
+    kind: crate::ir::OpKind,
+    dtype: crate::ir::DType,
+    a: (&[usize], Q),
+    b: (&[usize], Q),
+    out: (&[usize], Q),
+) -> (Vec<u8>, [TensorId; 3]) {
+    let mut m = crate::tflite::builder::ModelBuilder::new();
+    let x = m.activation("x", dtype, a.0, a.1);
+    let y = m.activation("y", dtype, b.0, b.1);
+    let z = m.activation("z", dtype, out.0, out.1);
+    m.op(kind, &[Some(x), Some(y)], &[z]);
+    m.inputs(&[x, y]);
+    m.outputs(&[z]);
+    (m.finish(), [x, y, z])
+}
+
+/// A model with one single-input op of `kind`.
+pub(crate) fn unary_model(kind: crate::ir::OpKind, a: (crate::ir::DType, &[usize], Q), out: (crate::ir::DType, &[usize], Q)) -> (Vec<u8>, [TensorId; 2]) {
+    let mut m = crate::tflite::builder::ModelBuilder::new();
+    let x = m.activation("x", a.0, a.1, a.2);
+    let z = m.activation("z", out.0, out.1, out.2);
+    m.op(kind, &[Some(x)], &[z]);
+    m.inputs(&[x]);
+    m.outputs(&[z]);
+    (m.finish(), [x, z])
+}
+
+/// Numpy broadcasting done the slow, obvious way: for every output coordinate, the
+/// operands' elements at that coordinate (size-1 dims repeat, missing leading dims too).
+pub(crate) fn broadcast_reference<A: Copy, B: Copy, R>(
+    a_shape: &[usize],
+    av: &[A],
+    b_shape: &[usize],
+    bv: &[B],
+    f: impl Fn(A, B) -> R,
+) -> (Vec<usize>, Vec<R>) {
+    let rank = a_shape.len().max(b_shape.len());
+    let pad = |s: &[usize]| -> Vec<usize> { std::iter::repeat(1).take(rank - s.len()).chain(s.iter().copied()).collect() };
+    let (a_shape, b_shape) = (pad(a_shape), pad(b_shape));
+    let out_shape: Vec<usize> = a_shape.iter().zip(&b_shape).map(|(&x, &y)| x.max(y)).collect();
+    let n: usize = out_shape.iter().product();
+    let index = |shape: &[usize], c: &[usize]| shape.iter().zip(c).fold(0, |acc, (&d, &i)| acc * d + if d == 1 { 0 } else { i });
+    let mut out = Vec::with_capacity(n);
+    for mut i in 0..n {
+        let mut c = vec![0; rank];
+        for d in (0..rank).rev() {
+            c[d] = i % out_shape[d];
+            i /= out_shape[d];
+        }
+        out.push(f(av[index(&a_shape, &c)], bv[index(&b_shape, &c)]));
+    }
+    (out_shape, out)
+}
+
+/// Shape pairs covering every broadcasting pattern: equal, trailing vector, both sides
+/// stretching, rank mismatch, scalars, rank 5.
+pub(crate) const BROADCAST_CASES: &[(&[usize], &[usize])] = &[
+    (&[1, 3, 5, 7], &[1, 3, 5, 7]),
+    (&[2, 3, 4], &[4]),
+    (&[2, 1, 4], &[1, 3, 1]),
+    (&[1, 1, 1, 3], &[1, 4, 6, 3]),
+    (&[5, 1], &[1, 7]),
+    (&[2, 3, 1, 2, 1], &[3, 2, 2, 5]),
+    (&[], &[2, 3]),
+    (&[3, 1, 2], &[]),
+];
+
+/// The malformed variants every int8 binary op must reject with an error: wrong output
+/// shape, non-broadcastable shapes, unquantized or out-of-range quantization, float32,
+/// a missing input, a missing output.
+pub(crate) fn check_malformed_binary(kind: crate::ir::OpKind) {
+    use crate::ir::DType;
+    let q = Some((0.5, 0));
+    let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
+    let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
+    let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+    let k = || kind.clone();
+    invalid(err(&binary_model(k(), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0));
+    invalid(err(&binary_model(k(), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0));
+    unsupported(err(&binary_model(k(), DType::I8, (&[2, 3], None), (&[3], q), (&[2, 3], q)).0));
+    invalid(err(&binary_model(k(), DType::I8, (&[3], Some((0.5, 300))), (&[3], q), (&[3], q)).0));
+    invalid(err(&binary_model(k(), DType::I8, (&[3], Some((0.0, 0))), (&[3], q), (&[3], q)).0));
+    unsupported(err(&binary_model(k(), DType::I16, (&[3], q), (&[3], q), (&[3], q)).0));
+    let mut m = crate::tflite::builder::ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[3], q);
+    let z = m.activation("z", DType::I8, &[3], q);
+    m.op(k(), &[Some(x), None], &[z]);
+    invalid(err(&m.finish()));
+    let mut m = crate::tflite::builder::ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[3], q);
+    m.op(k(), &[Some(x), Some(x)], &[]);
+    invalid(err(&m.finish()));
+}
