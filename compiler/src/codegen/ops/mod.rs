@@ -58,8 +58,10 @@ macro_rules! ops {
 ops! {
     OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::Mul { .. } => mul,
+    OpKind::Quantize => quantize,
     OpKind::Sub { .. } => sub,
 }
 
