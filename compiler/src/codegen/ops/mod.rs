@@ -56,9 +56,15 @@ macro_rules! ops {
 }
 
 ops! {
+    OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::FullyConnected(_) => fully_connected,
+    OpKind::Mul { .. } => mul,
+    OpKind::Sub { .. } => sub,
 }
+
+#[cfg(test)]
+mod test_helpers;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).
