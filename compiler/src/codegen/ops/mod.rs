@@ -60,6 +60,8 @@ ops! {
     OpKind::Conv2d(_) => conv_2d,
     OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
+    OpKind::Maximum => maximum,
+    OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
     OpKind::Quantize => quantize,
     OpKind::Sub { .. } => sub,
