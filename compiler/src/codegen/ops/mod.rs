@@ -64,6 +64,9 @@ ops! {
     OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
     OpKind::Quantize => quantize,
+    OpKind::Relu => relu,
+    OpKind::Relu6 => relu6,
+    OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Sub { .. } => sub,
 }
 
