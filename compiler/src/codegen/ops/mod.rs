@@ -58,6 +58,7 @@ macro_rules! ops {
 ops! {
     OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
     OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::Mul { .. } => mul,
