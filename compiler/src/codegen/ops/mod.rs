@@ -56,8 +56,12 @@ macro_rules! ops {
 }
 
 ops! {
+    OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::Reshape { .. } => reshape,
 }
+
+pub(crate) mod movement;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).
