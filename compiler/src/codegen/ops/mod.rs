@@ -59,6 +59,8 @@ ops! {
     OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::Reshape { .. } => reshape,
+    OpKind::Split { .. } => split,
+    OpKind::SplitV { .. } => split_v,
 }
 
 pub(crate) mod movement;

@@ -142,9 +142,9 @@ pub(crate) fn const_i32_exact(cx: &OpCx<'_, '_>, t: &Tensor<'_>, n: usize, what:
 
 /// The single value of a constant int32 axis tensor (shape `[]` or `[1]`).
 pub(crate) fn const_axis(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<i64, LowerError> {
-    let v = const_ints(cx, t)?;
+    let v = cx.const_i32(t)?;
     match v.as_slice() {
-        [a] if t.shape.len() <= 1 => Ok(*a),
+        [a] if t.shape.len() <= 1 => Ok(i64::from(*a)),
         _ => Err(cx.invalid_tensor(t, format!("the axis must be a single value, found shape {:?}", t.shape))),
     }
 }
@@ -198,6 +198,80 @@ pub(crate) fn strided_literal(ty: &TokenStream, plan: &GatherPlan) -> TokenStrea
     let shape = array(p.shape);
     let strides: Vec<TokenStream> = p.strides.iter().map(|&s| int(s as i64)).collect();
     quote! { #ty { base: #base, shape: &#shape, strides: &[#(#strides),*] } }
+}
+
+/// A data-movement op whose every output is one strided copy of its single input
+/// (TRANSPOSE, SLICE, STRIDED_SLICE: one output; SPLIT, SPLIT_V, UNPACK: several). The
+/// runtime function is `<module>::<func>(_s8)` taking `&<params_ty>` (an alias of
+/// `StridedCopyParams`), the input and one output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StridedCopy {
+    /// The builtin, for messages.
+    pub op: &'static str,
+    pub module: &'static str,
+    pub func: &'static str,
+    pub params_ty: &'static str,
+    pub input: TensorId,
+    pub input_len: usize,
+    pub outputs: Vec<TensorId>,
+    pub dtype: DType,
+    /// One plan per output.
+    pub plans: Vec<GatherPlan>,
+}
+
+impl StridedCopy {
+    fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let x = get::<T>(s, self.input)?;
+        if x.len() != self.input_len {
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.input_len)));
+        }
+        let mut ys = Vec::with_capacity(self.plans.len());
+        for plan in &self.plans {
+            let p = plan.as_params();
+            let mut y = vec![T::default(); p.out_len()];
+            tflc_runtime::kernels::nd::strided_copy(&p, x, &mut y);
+            ys.push(y);
+        }
+        for (&t, y) in self.outputs.iter().zip(ys) {
+            put(s, t, y);
+        }
+        Ok(())
+    }
+}
+
+impl Kernel for StridedCopy {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        with_elem!(self.dtype, T => self.run::<T>(s))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let m = format_ident!("{}", self.module);
+        let pty = format_ident!("{}", self.params_ty);
+        let ty = quote! { #rt::kernels::#m::#pty };
+        let lits: Vec<TokenStream> = self.plans.iter().map(|p| strided_literal(&ty, p)).collect();
+        let f = kernel_fn(cx, self.module, self.func, self.dtype);
+        let x = cx.input(self.input);
+        if let ([lit], [out]) = (lits.as_slice(), self.outputs.as_slice()) {
+            let p = cx.params(quote! { #ty<'static> }, lit.clone());
+            let y = cx.output(*out);
+            return quote! { #f(&#p, #x, #y); };
+        }
+        let n = int(lits.len() as i64);
+        let p = cx.params(quote! { [#ty<'static>; #n] }, quote! { [#(#lits),*] });
+        let calls = self.outputs.iter().enumerate().map(|(k, &t)| {
+            let y = cx.output(t);
+            let k = int(k as i64);
+            quote! { #f(&#p[#k], #x, #y); }
+        });
+        let calls: Vec<TokenStream> = calls.collect();
+        quote! { #(#calls)* }
+    }
+}
+
+/// A plan from a runtime `prepare_*` helper, or an error naming the op.
+pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Result<GatherPlan, LowerError> {
+    p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))
 }
 
 /// A view op (RESHAPE, SQUEEZE, EXPAND_DIMS): the output is the input's bytes under a new
