@@ -3,6 +3,7 @@
 
 use crate::codegen::{self, CodegenOptions, Layout, WeightsSource};
 use crate::error::Error;
+use crate::plan::{plan_subgraph, PlanOptions};
 use crate::tflite;
 use sha2::{Digest, Sha256};
 
@@ -54,7 +55,15 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     Ok(Compiled { code: generated.code, weights: generated.weights, layout })
 }
 
-/// The memory layout of subgraph 0.
+/// The memory layout of subgraph 0: the planner's operator order and offsets.
 pub fn plan_layout(model: &crate::ir::Model<'_>, opts: &CompileOptions) -> Result<Layout, Error> {
-    Ok(Layout::naive(model.main(), opts.align))
+    let sg = model.main();
+    let popts = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
+    let p = plan_subgraph(sg, &popts)?;
+    Ok(Layout {
+        arena_bytes: (p.plan.arena_bytes as usize).max(opts.align),
+        offsets: p.tensor_offsets().into_iter().map(|(t, o)| (t, o as usize)).collect(),
+        schedule: p.plan.schedule.clone(),
+        aliased: p.aliased_ops(),
+    })
 }

@@ -254,11 +254,21 @@ pub fn format_module(header: &str, tokens: TokenStream) -> Result<String, String
 
 fn restore_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix("__tflc_comment!(") {
             let indent = &line[..line.len() - trimmed.len()];
-            let body = rest.trim_end_matches(';').trim_end_matches(')');
+            // prettyplease breaks a long marker over lines: `__tflc_comment!(`, the
+            // literal, `);`. Join them back.
+            let mut joined = rest.to_owned();
+            while !joined.trim_end().ends_with(");") {
+                match lines.next() {
+                    Some(l) => joined.push_str(l.trim()),
+                    None => break,
+                }
+            }
+            let body = joined.trim().trim_end_matches(';').trim_end_matches(')').trim();
             // The body is a string literal: unescape the common escapes.
             let body = body.trim_matches('"').replace("\\\"", "\"").replace("\\\\", "\\");
             if !out.ends_with("{\n") {
@@ -274,4 +284,16 @@ fn restore_comments(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::restore_comments;
+
+    #[test]
+    fn comments_on_one_line_and_broken_over_lines() {
+        let text = "fn run() {\n    __tflc_comment!(\"op 0: A\");\n    a();\n    __tflc_comment!(\n        \"op 1: B \\\"x\\\" (t1) -> t2\"\n    );\n    b();\n}\n";
+        let got = restore_comments(text);
+        assert_eq!(got, "fn run() {\n    // op 0: A\n    a();\n\n    // op 1: B \"x\" (t1) -> t2\n    b();\n}\n");
+    }
 }
