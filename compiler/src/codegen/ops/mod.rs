@@ -57,14 +57,20 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
+    OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
     OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::Mul { .. } => mul,
     OpKind::Quantize => quantize,
+    OpKind::Reshape { .. } => reshape,
+    OpKind::Split { .. } => split,
+    OpKind::SplitV { .. } => split_v,
     OpKind::Sub { .. } => sub,
 }
+
+pub(crate) mod movement;
 
 #[cfg(test)]
 mod test_helpers;
