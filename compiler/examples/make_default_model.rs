@@ -1,118 +1,16 @@
 //! Writes the default model that ships with the repository, `examples/models/tiny_cnn_int8.tflite`:
 //! a small int8 image classifier (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, RESHAPE,
-//! FULLY_CONNECTED, SOFTMAX) with per-channel weights from a fixed pseudo-random sequence.
+//! FULLY_CONNECTED, SOFTMAX) with per-channel weights from a fixed pseudo-random sequence
+//! (`tflc::testing::models::tiny_cnn`).
 //!
 //! Regenerate with `cargo run -p tflc --example make_default_model`; the output is
 //! byte-identical on every run.
-
-use tflc::ir::*;
-use tflc::tflite::builder::ModelBuilder;
-
-/// xorshift64*: a fixed sequence so the model never changes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn i8s(&mut self, n: usize) -> Vec<i8> {
-        (0..n).map(|_| (self.next() >> 56) as u8 as i8).map(|v| v.max(-127)).collect()
-    }
-    fn i32s(&mut self, n: usize, range: i32) -> Vec<i32> {
-        (0..n).map(|_| (self.next() % (2 * range as u64 + 1)) as i32 - range).collect()
-    }
-    fn scales(&mut self, n: usize, base: f32) -> Vec<f32> {
-        (0..n).map(|_| base * (0.5 + (self.next() % 1000) as f32 / 1000.0)).collect()
-    }
-}
-
-/// Builds the model's bytes.
-pub fn tiny_cnn() -> Vec<u8> {
-    let mut r = Rng(0x7f1c_2026);
-    let mut b = ModelBuilder::new();
-    b.description("tflc default model: tiny int8 CNN (12x12x1 -> 4 classes)");
-    let in_scale = 1.0 / 128.0;
-    let x = b.activation("input", DType::I8, &[1, 12, 12, 1], Some((in_scale, 0)));
-
-    // conv1: 3x3, 8 filters, SAME, RELU6.
-    let w1s = r.scales(8, 0.01);
-    let w1 = b.constant_i8_per_axis("conv1/weights", &[8, 3, 3, 1], &r.i8s(8 * 9), &w1s, 0);
-    let b1s: Vec<f32> = w1s.iter().map(|s| s * in_scale).collect();
-    let b1 = b.constant_i32_per_axis("conv1/bias", &[8], &r.i32s(8, 2000), &b1s);
-    let a1_scale = 6.0 / 255.0;
-    let a1 = b.activation("conv1/Relu6", DType::I8, &[1, 12, 12, 8], Some((a1_scale, -128)));
-    b.op(
-        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu6 }),
-        &[Some(x), Some(w1), Some(b1)],
-        &[a1],
-    );
-
-    // dw2: 3x3 depthwise, stride 2, SAME, RELU.
-    let w2s = r.scales(8, 0.02);
-    let w2 = b.constant_i8_per_axis("dw2/weights", &[1, 3, 3, 8], &r.i8s(9 * 8), &w2s, 3);
-    let b2s: Vec<f32> = w2s.iter().map(|s| s * a1_scale).collect();
-    let b2 = b.constant_i32_per_axis("dw2/bias", &[8], &r.i32s(8, 500), &b2s);
-    let a2_scale = 0.05;
-    let a2 = b.activation("dw2/Relu", DType::I8, &[1, 6, 6, 8], Some((a2_scale, -128)));
-    b.op(
-        OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
-            padding: Padding::Same,
-            stride_w: 2,
-            stride_h: 2,
-            depth_multiplier: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu,
-        }),
-        &[Some(a1), Some(w2), Some(b2)],
-        &[a2],
-    );
-
-    // conv3: 1x1, 16 filters, RELU.
-    let w3s = r.scales(16, 0.01);
-    let w3 = b.constant_i8_per_axis("conv3/weights", &[16, 1, 1, 8], &r.i8s(16 * 8), &w3s, 0);
-    let b3s: Vec<f32> = w3s.iter().map(|s| s * a2_scale).collect();
-    let b3 = b.constant_i32_per_axis("conv3/bias", &[16], &r.i32s(16, 300), &b3s);
-    let a3_scale = 0.04;
-    let a3 = b.activation("conv3/Relu", DType::I8, &[1, 6, 6, 16], Some((a3_scale, -128)));
-    b.op(
-        OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
-        &[Some(a2), Some(w3), Some(b3)],
-        &[a3],
-    );
-
-    // Global average pool, flatten.
-    let a4 = b.activation("pool", DType::I8, &[1, 1, 1, 16], Some((a3_scale, -128)));
-    b.op(
-        OpKind::AveragePool2d(Pool2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, filter_w: 6, filter_h: 6, activation: Activation::None }),
-        &[Some(a3)],
-        &[a4],
-    );
-    let shape = b.constant_i32("flatten/shape", &[2], &[1, 16], None);
-    let a5 = b.activation("flatten", DType::I8, &[1, 16], Some((a3_scale, -128)));
-    b.op(OpKind::Reshape { new_shape: Some(vec![1, 16]) }, &[Some(a4), Some(shape)], &[a5]);
-
-    // Classifier: FC 16 -> 4, softmax.
-    let w6s = 0.02;
-    let w6 = b.constant_i8("fc/weights", &[4, 16], &r.i8s(4 * 16), Some((w6s, 0)));
-    let b6 = b.constant_i32("fc/bias", &[4], &r.i32s(4, 1000), Some((w6s * a3_scale, 0)));
-    let a6 = b.activation("fc/logits", DType::I8, &[1, 4], Some((0.1, 10)));
-    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(a5), Some(w6), Some(b6)], &[a6]);
-    let y = b.activation("probabilities", DType::I8, &[1, 4], Some((1.0 / 256.0, -128)));
-    b.op(OpKind::Softmax { beta: 1.0 }, &[Some(a6)], &[y]);
-
-    b.inputs(&[x]).outputs(&[y]);
-    b.finish()
-}
 
 fn main() -> std::process::ExitCode {
     let out = std::env::args().nth(1).unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/tiny_cnn_int8.tflite").to_owned()
     });
-    match std::fs::write(&out, tiny_cnn()) {
+    match std::fs::write(&out, tflc::testing::models::tiny_cnn()) {
         Ok(()) => {
             println!("wrote {out}");
             std::process::ExitCode::SUCCESS

@@ -12,6 +12,8 @@ pub enum Error {
     Parse(#[from] ParseError),
     #[error(transparent)]
     Lower(#[from] LowerError),
+    #[error("memory planning failed: {0}")]
+    Plan(#[from] crate::plan::PlanError),
     #[error("{count} operators cannot be compiled:\n{details}")]
     Unsupported { count: usize, details: String },
     #[error("code generation failed: {0}")]

@@ -11,6 +11,7 @@ pub mod error;
 pub mod fuzzing;
 pub mod index;
 pub mod inspect;
+pub mod interp;
 pub mod ir;
 pub mod macro_support;
 pub mod pipeline;

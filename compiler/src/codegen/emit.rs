@@ -7,13 +7,34 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
 
-/// Module-level items that ops add while being emitted: weight statics, tables, params.
+/// Module-level items that ops add while being emitted: the weight blob, params.
 #[derive(Default)]
 pub struct Items {
-    /// Weight statics by tensor, emitted once however many ops read them.
+    /// Every constant the code reads (model weights and compile-time tables), each at a
+    /// 16-byte aligned offset: one `WEIGHTS` static in flash.
+    pub blob: Vec<u8>,
+    /// Model constants already in the blob, by tensor: (range const name, its item).
     pub weights: BTreeMap<TensorId, (Ident, TokenStream)>,
-    /// Tables and params, in emission order.
+    /// Table ranges and params, in emission order.
     pub consts: Vec<TokenStream>,
+}
+
+impl Items {
+    /// Appends `bytes` to the blob at the next 16-byte boundary; returns the range.
+    fn push_blob(&mut self, bytes: &[u8]) -> (usize, usize) {
+        let start = self.blob.len().next_multiple_of(16);
+        self.blob.resize(start, 0);
+        self.blob.extend_from_slice(bytes);
+        (start, self.blob.len())
+    }
+}
+
+fn range_const(name: &Ident, doc: &str, (a, b): (usize, usize)) -> TokenStream {
+    let (a, b) = (int(a as i64), int(b as i64));
+    quote! {
+        #[doc = #doc]
+        const #name: ::core::ops::Range<usize> = #a..#b;
+    }
 }
 
 /// What one operator's emission may use: its arena views, the model's constants, and
@@ -41,13 +62,28 @@ fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
     Some(format_ident!("as_{}{}", base, if mutable { "_mut" } else { "" }))
 }
 
-/// An aligned byte-string static: `static NAME: Align16<[u8; N]> = Align16(*b"…");`.
-pub(crate) fn byte_static(rt: &TokenStream, name: &Ident, doc: &str, bytes: &[u8]) -> TokenStream {
+/// Where the weight blob's bytes come from in the generated code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WeightsSource {
+    /// A byte-string literal inside the module.
+    Inline,
+    /// `include_bytes!(path)` of a file written beside the module.
+    File(String),
+}
+
+/// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`.
+pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource) -> TokenStream {
     let n = int(bytes.len() as i64);
-    let lit = Literal::byte_string(bytes);
+    let init = match source {
+        WeightsSource::Inline => {
+            let lit = Literal::byte_string(bytes);
+            quote! { *#lit }
+        }
+        WeightsSource::File(path) => quote! { *include_bytes!(#path) },
+    };
     quote! {
-        #[doc = #doc]
-        static #name: #rt::__private::Align16<[u8; #n]> = #rt::__private::Align16(*#lit);
+        /// Every weight and compile-time table, 16-byte aligned, in flash.
+        static WEIGHTS: #rt::__private::Align16<[u8; #n]> = #rt::__private::Align16(#init);
     }
 }
 
@@ -75,10 +111,11 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             let name = format_ident!("W{}", t.index());
             if !self.items.weights.contains_key(&t) {
                 let doc = format!(" {}", crate::codegen::describe_tensor(tensor));
-                let item = byte_static(&rt, &name, &doc, data);
+                let range = self.items.push_blob(data);
+                let item = range_const(&name, &doc, range);
                 self.items.weights.insert(t, (name.clone(), item));
             }
-            return quote! { #rt::__private::#view(&#name.0) };
+            return quote! { #rt::__private::#view(&WEIGHTS.0[#name]) };
         }
         let i = match self.ins.iter().position(|&x| x == t) {
             Some(i) => i,
@@ -103,16 +140,33 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         quote! { #rt::__private::#view(#y) }
     }
 
-    /// A table computed at compile time (for example a bias with folded zero points), as an
-    /// aligned static; returns the expression of its `&[i32]` view.
+    /// A table computed at compile time (for example a bias with folded zero points), placed
+    /// in the weight blob; returns the expression of its `&[i32]` view.
     pub fn table_i32(&mut self, what: &str, v: &[i32]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.table(what, "i32", v.len(), &bytes, format_ident!("as_i32"))
+    }
+
+    /// An int8 table computed at compile time (a lookup table), in the weight blob.
+    pub fn table_i8(&mut self, what: &str, v: &[i8]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().map(|&x| x as u8).collect();
+        self.table(what, "i8", v.len(), &bytes, format_ident!("as_i8"))
+    }
+
+    /// An int16 table computed at compile time, in the weight blob.
+    pub fn table_i16(&mut self, what: &str, v: &[i16]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.table(what, "i16", v.len(), &bytes, format_ident!("as_i16"))
+    }
+
+    fn table(&mut self, what: &str, ty: &str, n: usize, bytes: &[u8], view: Ident) -> TokenStream {
         let rt = self.rt.clone();
         let name = format_ident!("OP{}_{}", self.op_index, what.to_uppercase());
         self.tables += 1;
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let doc = format!(" op {}: {what} ({} x i32), computed at compile time", self.op_index, v.len());
-        self.items.consts.push(byte_static(&rt, &name, &doc, &bytes));
-        quote! { #rt::__private::as_i32(&#name.0) }
+        let doc = format!(" op {}: {what} ({n} x {ty}), computed at compile time", self.op_index);
+        let range = self.items.push_blob(bytes);
+        self.items.consts.push(range_const(&name, &doc, range));
+        quote! { #rt::__private::#view(&WEIGHTS.0[#name]) }
     }
 
     /// Declares the op's parameter constant `P<op>: ty = value` and returns its name.
@@ -200,11 +254,21 @@ pub fn format_module(header: &str, tokens: TokenStream) -> Result<String, String
 
 fn restore_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix("__tflc_comment!(") {
             let indent = &line[..line.len() - trimmed.len()];
-            let body = rest.trim_end_matches(';').trim_end_matches(')');
+            // prettyplease breaks a long marker over lines: `__tflc_comment!(`, the
+            // literal, `);`. Join them back.
+            let mut joined = rest.to_owned();
+            while !joined.trim_end().ends_with(");") {
+                match lines.next() {
+                    Some(l) => joined.push_str(l.trim()),
+                    None => break,
+                }
+            }
+            let body = joined.trim().trim_end_matches(';').trim_end_matches(')').trim();
             // The body is a string literal: unescape the common escapes.
             let body = body.trim_matches('"').replace("\\\"", "\"").replace("\\\\", "\\");
             if !out.ends_with("{\n") {
@@ -220,4 +284,16 @@ fn restore_comments(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::restore_comments;
+
+    #[test]
+    fn comments_on_one_line_and_broken_over_lines() {
+        let text = "fn run() {\n    __tflc_comment!(\"op 0: A\");\n    a();\n    __tflc_comment!(\n        \"op 1: B \\\"x\\\" (t1) -> t2\"\n    );\n    b();\n}\n";
+        let got = restore_comments(text);
+        assert_eq!(got, "fn run() {\n    // op 0: A\n    a();\n\n    // op 1: B \"x\" (t1) -> t2\n    b();\n}\n");
+    }
 }

@@ -14,7 +14,8 @@ pub mod ops;
 
 use crate::error::{Error, LowerError};
 use crate::ir::{Model, OpId, Subgraph, Tensor, TensorId};
-use emit::{comment, format_module, int, EmitCx, Items};
+use emit::{comment, format_module, int, weights_static, EmitCx, Items};
+pub use emit::WeightsSource;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -54,6 +55,16 @@ pub struct CodegenOptions {
     pub model_name: String,
     /// sha256 of the model file, hex.
     pub model_sha256: String,
+    /// Where the weight blob lives.
+    pub weights: WeightsSource,
+}
+
+/// The generated module and its weight blob (the blob is also inside the module when the
+/// weights are inline).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generated {
+    pub code: String,
+    pub weights: Vec<u8>,
 }
 
 /// `t7 "conv1/Relu" i8[1,16,16,8] scale=0.0235 zp=-128`, for comments.
@@ -89,12 +100,14 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 }
 
 /// Generates the module for `model`'s subgraph 0 with `layout`.
-pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Result<String, Error> {
+pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Result<Generated, Error> {
     let sg = model.main();
-    let rt: TokenStream = opts
+    let rt_path: TokenStream = opts
         .runtime_path
         .parse()
         .map_err(|_| Error::Codegen(format!("runtime path {:?} is not a Rust path", opts.runtime_path)))?;
+    // Everything below refers to the runtime as `rt`.
+    let rt = quote! { rt };
 
     // Lower every op first so that all problems are found before emitting anything.
     let mut lowered = Vec::with_capacity(layout.schedule.len());
@@ -231,9 +244,12 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
     let arena_bytes = int(layout.arena_bytes as i64);
     let n_in = int(sg.inputs.len() as i64);
     let n_out = int(sg.outputs.len() as i64);
-    let weights = items.weights.values().map(|(_, item)| item);
+    let weight_ranges = items.weights.values().map(|(_, item)| item);
     let consts = &items.consts;
+    let blob = weights_static(&rt, &items.blob, &opts.weights);
     let tokens = quote! {
+        use #rt_path as rt;
+
         /// Bytes of RAM the model needs besides the stack: the arena inside [`Model`].
         pub const ARENA_BYTES: usize = #arena_bytes;
         /// Number of inputs.
@@ -242,7 +258,8 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         pub const OUTPUTS: usize = #n_out;
         #(#io_items)*
         #(#ranges)*
-        #(#weights)*
+        #blob
+        #(#weight_ranges)*
         #(#consts)*
 
         /// The compiled model: its arena and the code that runs it. Put it in a `static` or
@@ -293,5 +310,6 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         opts.model_name,
         opts.model_sha256
     );
-    format_module(&header, tokens).map_err(Error::Codegen)
+    let code = format_module(&header, tokens).map_err(Error::Codegen)?;
+    Ok(Generated { code, weights: items.blob })
 }

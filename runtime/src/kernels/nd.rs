@@ -1,9 +1,21 @@
 //! N-dimensional iteration shared by the broadcasting elementwise kernels (ADD, SUB, MUL,
 //! MAXIMUM, MINIMUM, PRELU) and the strided data-movement kernels (TRANSPOSE, SLICE,
-//! STRIDED_SLICE, SPLIT, UNPACK).
+//! STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK).
 //!
-//! Shapes and strides are computed by the compiler ([`plan_broadcast`] is the pure helper
-//! for binary broadcasting); the kernels only walk them. Ranks are at most [`MAX_RANK`].
+//! Conventions of these kernels (for the code generator):
+//! - Every shape/stride/offset is computed at compile time. Broadcasting binary ops take a
+//!   [`Broadcast`] (from [`plan_broadcast`], dims fused); data-movement ops that are pure
+//!   index maps take a [`StridedCopyParams`] (from the op's `prepare_*` resolver returning a
+//!   [`GatherPlan`]); the generated code writes the plan's slices as `const` arrays.
+//! - Quantized ops have a `prepare_*` function taking [`crate::quant::QuantParams`] (f32
+//!   scale as stored in the model, zero point) that reproduces TFLite Micro's `Prepare`
+//!   arithmetic exactly (f32 vs f64 matters: SUB and RELU divide in f32, ADD in f64) and
+//!   returns `None` where TFLite would fail to prepare.
+//! - Elementwise ops also have `_in_place` variants (output over operand 1) for planners
+//!   that alias the output to an input; data-movement kernels are generic over `T: Copy`.
+//! - Kernels rely on preconditions (slice lengths match the params) that the compiler
+//!   guarantees; they are `debug_assert`ed, and out-of-bounds indexing panics rather than
+//!   reading out of bounds.
 
 /// Largest rank the N-d walkers accept (TFLite's `BroadcastBinaryOpSimple` allows 8).
 pub const MAX_RANK: usize = 8;

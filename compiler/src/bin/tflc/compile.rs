@@ -18,6 +18,16 @@ pub struct Args {
     /// Alignment of every arena buffer in bytes (a power of two, at least 16).
     #[arg(long, default_value_t = 16)]
     align: usize,
+    /// Weights as a byte-string literal in the module (`inline`), or in `OUT.weights.bin`
+    /// beside it, read with `include_bytes!` (`file`).
+    #[arg(long = "emit-weights", value_enum, default_value_t = EmitWeights::Inline)]
+    emit_weights: EmitWeights,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EmitWeights {
+    Inline,
+    File,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -25,16 +35,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("usage: tflc MODEL -o OUT.rs (see tflc --help)");
     };
     let bytes = std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
+    let weights_file = output.with_extension("weights.bin");
+    let weights = match args.emit_weights {
+        EmitWeights::Inline => tflc::codegen::WeightsSource::Inline,
+        EmitWeights::File => {
+            if output.as_os_str() == "-" {
+                anyhow::bail!("--emit-weights file needs an output file, not stdout");
+            }
+            let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            tflc::codegen::WeightsSource::File(name)
+        }
+    };
     let opts = tflc::CompileOptions {
         runtime_path: args.runtime_crate,
         align: args.align,
         model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        weights,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {
         crate::print_stdout(&compiled.code)?;
     } else {
         tflc::write_if_changed(&output, compiled.code.as_bytes())?;
+        if args.emit_weights == EmitWeights::File {
+            tflc::write_if_changed(&weights_file, &compiled.weights)?;
+        }
         eprintln!(
             "wrote {} ({} operators, arena {} bytes)",
             output.display(),

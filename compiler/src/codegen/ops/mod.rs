@@ -56,8 +56,18 @@ macro_rules! ops {
 }
 
 ops! {
+    OpKind::Add { .. } => add,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
+    OpKind::Dequantize => dequantize,
+    OpKind::FullyConnected(_) => fully_connected,
+    OpKind::Mul { .. } => mul,
+    OpKind::Quantize => quantize,
+    OpKind::Sub { .. } => sub,
 }
+
+#[cfg(test)]
+mod test_helpers;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).

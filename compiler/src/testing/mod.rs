@@ -45,3 +45,5 @@ pub fn corpus_models(shared: &Path) -> Vec<PathBuf> {
 pub fn model_name(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
+
+pub mod models;

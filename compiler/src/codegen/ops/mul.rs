@@ -1,0 +1,157 @@
+//! MUL, int8 activations, with numpy broadcasting and a fused activation.
+//!
+//! Mirrors TFLite Micro `mul_common.cc` (`CalculateOpDataMul`): one multiplier
+//! `QuantizeMultiplier(s1 * s2 / so)` in f64 and the activation clamp, computed by the
+//! runtime's [`prepare_mul`]; operand checks and broadcasting as for ADD.
+
+use super::add::{lower_binary_s8, Binary, NO_BROADCAST};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::codegen::emit::{int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::OpKind;
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::mul::{mul_s8, prepare_mul, MulParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mul {
+    pub bin: Binary,
+    /// Everything but the broadcast (which borrows `bin.plan`).
+    pub params: MulParams<'static>,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mul, LowerError> {
+    let OpKind::Mul { activation } = &cx.op.kind else { return Err(cx.invalid("not a MUL")) };
+    let (bin, [q1, q2, qo]) = lower_binary_s8(cx)?;
+    let act = cx.fused_activation(*activation)?;
+    let p = prepare_mul(q1, q2, qo, act, NO_BROADCAST)
+        .ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?;
+    Ok(Mul { bin, params: p })
+}
+
+impl Mul {
+    pub fn params(&self) -> MulParams<'_> {
+        MulParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
+    }
+}
+
+impl Kernel for Mul {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let p = self.params();
+        self.bin.execute_s8(s, |a, b, out| mul_s8(&p, a, b, out))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let p = &self.params;
+        let i = |v: i32| int(v as i64);
+        let (o1, o2, oo) = (i(p.input1_offset), i(p.input2_offset), i(p.output_offset));
+        let (m, sh, amin, amax) = (i(p.output_multiplier), i(p.output_shift), i(p.activation_min), i(p.activation_max));
+        let b = self.bin.emit_broadcast(&rt);
+        let p = cx.params(
+            quote! { #rt::kernels::mul::MulParams<'static> },
+            quote! {
+                #rt::kernels::mul::MulParams {
+                    input1_offset: #o1,
+                    input2_offset: #o2,
+                    output_offset: #oo,
+                    output_multiplier: #m,
+                    output_shift: #sh,
+                    activation_min: #amin,
+                    activation_max: #amax,
+                    broadcast: #b,
+                }
+            },
+        );
+        self.bin.emit_call(cx, quote! { #rt::kernels::mul::mul_s8 }, &p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use super::*;
+    use crate::ir::{Activation, DType, TensorId};
+
+    fn model(a: (&[usize], Q), b: (&[usize], Q), out: (&[usize], Q), act: Activation) -> (Vec<u8>, [TensorId; 3]) {
+        binary_model(OpKind::Mul { activation: act }, DType::I8, a, b, out)
+    }
+
+    /// With `s1 * s2 == so` MUL is exact: `(a - za) * (b - zb) + zo`, clamped (the
+    /// multiplier is 1 = 2^30 * 2^(1-31)). Operands are kept small so that not everything
+    /// saturates.
+    fn check_exact(a_shape: &[usize], b_shape: &[usize], zps: [i64; 3], act: Activation, lo: i32, hi: i32) {
+        let small = |v: Vec<i8>| -> Vec<i8> { v.into_iter().map(|x| x / 10).collect() };
+        let av = small(i8s(9, a_shape.iter().product()));
+        let bv = small(i8s(10, b_shape.iter().product()));
+        let (out_shape, want) = broadcast_reference(a_shape, &av, b_shape, &bv, |a, b| {
+            ((a as i32 - zps[0] as i32) * (b as i32 - zps[1] as i32) + zps[2] as i32).clamp(lo, hi) as i8
+        });
+        let (bytes, [x, y, z]) =
+            model((a_shape, Some((0.25, zps[0]))), (b_shape, Some((0.5, zps[1]))), (&out_shape, Some((0.125, zps[2]))), act);
+        let store = run_op0("mul", &bytes, &[(x, TensorData::I8(av)), (y, TensorData::I8(bv))]);
+        assert_eq!(out_i8(&store, z), want, "{a_shape:?} * {b_shape:?}");
+    }
+
+    #[test]
+    fn broadcasting_every_pattern_saturates() {
+        for (a, b) in BROADCAST_CASES {
+            check_exact(a, b, [1, -2, 3], Activation::None, -128, 127);
+            check_exact(b, a, [0, 0, 0], Activation::None, -128, 127);
+        }
+    }
+
+    #[test]
+    fn fused_activations_clamp() {
+        // Output scale 1/8: RELU6 clamps at zo + 48, RELU_N1_TO_1 at zo -/+ 8.
+        check_exact(&[2, 3, 4], &[3, 1], [0, 0, -10], Activation::Relu, -10, 127);
+        check_exact(&[2, 3, 4], &[3, 1], [0, 0, -10], Activation::Relu6, -10, 38);
+        check_exact(&[2, 3, 4], &[3, 1], [0, 0, -10], Activation::ReluN1To1, -18, -2);
+    }
+
+    #[test]
+    fn different_scales_follow_the_real_product() {
+        let (sa, sb, so) = (0.03f32, 0.011f32, 0.05f32);
+        let (bytes, [x, y, z]) = model((&[3, 4], Some((sa, 7))), (&[4], Some((sb, -1))), (&[3, 4], Some((so, 2))), Activation::None);
+        let av = i8s(11, 12);
+        let bv = i8s(12, 4);
+        let store = run_op0("mul_scales", &bytes, &[(x, TensorData::I8(av.clone())), (y, TensorData::I8(bv.clone()))]);
+        let got = out_i8(&store, z);
+        for i in 0..12 {
+            let real = sa as f64 * (av[i] as f64 - 7.0) * sb as f64 * (bv[i % 4] as f64 + 1.0);
+            let want = ((real / so as f64).round() + 2.0).clamp(-128.0, 127.0);
+            assert!((got[i] as f64 - want).abs() <= 1.0, "{i}: {} vs {want}", got[i]);
+        }
+    }
+
+    #[test]
+    fn squaring_reads_one_tensor_twice() {
+        let mut m = crate::tflite::builder::ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[5], Some((0.5, 0)));
+        let z = m.activation("z", DType::I8, &[5], Some((0.25, 0)));
+        m.op(OpKind::Mul { activation: Activation::None }, &[Some(x), Some(x)], &[z]);
+        m.inputs(&[x]);
+        m.outputs(&[z]);
+        let bytes = m.finish();
+        let store = run_op0("mul_square", &bytes, &[(x, TensorData::I8(vec![0, 1, -3, 11, 12]))]);
+        assert_eq!(out_i8(&store, z), vec![0, 1, 9, 121, 127]);
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, _) = model((&[1, 5, 5, 4], Some((0.5, -1))), (&[1, 1, 1, 4], Some((0.25, 2))), (&[1, 5, 5, 4], Some((1.0, 3))), Activation::None);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        check_malformed_binary(OpKind::Mul { activation: Activation::None });
+        let q = Some((0.5, 0));
+        let (b, _) = model((&[3], q), (&[3], q), (&[3], q), Activation::Tanh);
+        assert!(matches!(lower_op0(&b), Err(LowerError::Unsupported { .. })));
+    }
+}

@@ -1,0 +1,124 @@
+//! SUB, int8 activations, with numpy broadcasting and a fused activation.
+//!
+//! Mirrors TFLite Micro `sub.cc` / `sub_common.cc` (`CalculateOpDataSub`): ADD's
+//! left-shift-20 scheme, but with the real multipliers computed in f32 (the runtime's
+//! [`prepare_sub`] reproduces that); operand checks and broadcasting as for ADD.
+
+use super::add::{emit_add_params, lower_binary_s8, Binary, NO_BROADCAST};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::codegen::emit::EmitCx;
+use crate::error::LowerError;
+use crate::ir::OpKind;
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::sub::{prepare_sub, sub_s8, SubParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sub {
+    pub bin: Binary,
+    /// Everything but the broadcast (which borrows `bin.plan`).
+    pub params: SubParams<'static>,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Sub, LowerError> {
+    let OpKind::Sub { activation } = &cx.op.kind else { return Err(cx.invalid("not a SUB")) };
+    let (bin, [q1, q2, qo]) = lower_binary_s8(cx)?;
+    let act = cx.fused_activation(*activation)?;
+    let p = prepare_sub(q1, q2, qo, act, NO_BROADCAST)
+        .ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?;
+    Ok(Sub { bin, params: p })
+}
+
+impl Sub {
+    pub fn params(&self) -> SubParams<'_> {
+        SubParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
+    }
+}
+
+impl Kernel for Sub {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let p = self.params();
+        self.bin.execute_s8(s, |a, b, out| sub_s8(&p, a, b, out))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let value = emit_add_params(&rt, &self.params, self.bin.emit_broadcast(&rt));
+        let p = cx.params(quote! { #rt::kernels::sub::SubParams<'static> }, value);
+        self.bin.emit_call(cx, quote! { #rt::kernels::sub::sub_s8 }, &p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use super::*;
+    use crate::ir::{Activation, DType, TensorId};
+
+    fn model(a: (&[usize], Q), b: (&[usize], Q), out: (&[usize], Q), act: Activation) -> (Vec<u8>, [TensorId; 3]) {
+        binary_model(OpKind::Sub { activation: act }, DType::I8, a, b, out)
+    }
+
+    /// Equal scales make SUB exact: `(a - za) - (b - zb) + zo`, clamped (all multipliers
+    /// are powers of two in f32 too).
+    fn check_equal_scales(a_shape: &[usize], b_shape: &[usize], zps: [i64; 3], act: Activation, lo: i32, hi: i32) {
+        let s = 0.125;
+        let av = i8s(5, a_shape.iter().product());
+        let bv = i8s(6, b_shape.iter().product());
+        let (out_shape, want) = broadcast_reference(a_shape, &av, b_shape, &bv, |a, b| {
+            ((a as i32 - zps[0] as i32) - (b as i32 - zps[1] as i32) + zps[2] as i32).clamp(lo, hi) as i8
+        });
+        let (bytes, [x, y, z]) =
+            model((a_shape, Some((s, zps[0]))), (b_shape, Some((s, zps[1]))), (&out_shape, Some((s, zps[2]))), act);
+        let store = run_op0("sub", &bytes, &[(x, TensorData::I8(av)), (y, TensorData::I8(bv))]);
+        assert_eq!(out_i8(&store, z), want, "{a_shape:?} - {b_shape:?}");
+    }
+
+    #[test]
+    fn broadcasting_every_pattern_saturates() {
+        for (a, b) in BROADCAST_CASES {
+            check_equal_scales(a, b, [-2, 11, 4], Activation::None, -128, 127);
+            // Operand order matters for SUB.
+            check_equal_scales(b, a, [0, 0, 0], Activation::None, -128, 127);
+        }
+    }
+
+    #[test]
+    fn fused_activations_clamp() {
+        // scale 1/8: RELU6 clamps at zo + 48, RELU_N1_TO_1 at zo -/+ 8.
+        check_equal_scales(&[3, 5], &[3, 1], [1, 2, 7], Activation::Relu, 7, 127);
+        check_equal_scales(&[3, 5], &[3, 1], [1, 2, 7], Activation::Relu6, 7, 55);
+        check_equal_scales(&[3, 5], &[3, 1], [1, 2, 7], Activation::ReluN1To1, -1, 15);
+    }
+
+    #[test]
+    fn different_scales_follow_the_real_difference() {
+        let (sa, sb, so) = (0.03f32, 0.011f32, 0.05f32);
+        let (bytes, [x, y, z]) = model((&[3, 4], Some((sa, 7))), (&[4], Some((sb, -1))), (&[3, 4], Some((so, 0))), Activation::None);
+        let av = i8s(7, 12);
+        let bv = i8s(8, 4);
+        let store = run_op0("sub_scales", &bytes, &[(x, TensorData::I8(av.clone())), (y, TensorData::I8(bv.clone()))]);
+        let got = out_i8(&store, z);
+        for i in 0..12 {
+            let real = sa as f64 * (av[i] as f64 - 7.0) - sb as f64 * (bv[i % 4] as f64 + 1.0);
+            let want = (real / so as f64).round().clamp(-128.0, 127.0);
+            assert!((got[i] as f64 - want).abs() <= 1.0, "{i}: {} vs {want}", got[i]);
+        }
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, _) = model((&[2, 1, 3], Some((0.5, -1))), (&[4, 1], Some((0.25, 2))), (&[2, 4, 3], Some((1.0, 3))), Activation::Relu6);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        check_malformed_binary(OpKind::Sub { activation: Activation::None });
+        let q = Some((0.5, 0));
+        let (b, _) = model((&[3], q), (&[3], q), (&[3], q), Activation::SignBit);
+        assert!(matches!(lower_op0(&b), Err(LowerError::Unsupported { .. })));
+    }
+}

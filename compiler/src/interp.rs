@@ -1,0 +1,29 @@
+//! A reference interpreter over the lowered kernels: runs subgraph 0 op by op on a
+//! `TensorStore`. Slow and allocation-heavy, it exists to check generated code against the
+//! same kernels and parameters (tests, and models without golden data).
+
+use crate::codegen::ops::{lower, TensorData, TensorStore};
+use crate::error::Error;
+use crate::ir::Model;
+
+/// Runs `model` once on `inputs` (one per subgraph input, little-endian bytes) and returns
+/// the outputs' bytes.
+pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
+    let sg = model.main();
+    let mut store = TensorStore::with_constants(sg);
+    if inputs.len() != sg.inputs.len() {
+        return Err(Error::Codegen(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
+    }
+    for (&t, bytes) in sg.inputs.iter().zip(inputs) {
+        let tensor = sg.tensor(t);
+        let d = TensorData::from_le_bytes(tensor.dtype, bytes)
+            .filter(|_| Some(bytes.len()) == tensor.byte_size())
+            .ok_or_else(|| Error::Codegen(format!("input {t} needs {:?} bytes of {}", tensor.byte_size(), tensor.dtype)))?;
+        store.insert(t, d);
+    }
+    for op in sg.ops.iter() {
+        let k = lower(sg, op)?;
+        k.execute(&mut store).map_err(|e| Error::Codegen(format!("op {} ({}): {e}", op.id.index(), op.opcode)))?;
+    }
+    Ok(sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect())
+}

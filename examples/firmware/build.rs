@@ -1,0 +1,162 @@
+//! Selects the model, finds its golden data and writes three things to OUT_DIR:
+//!
+//! - `model.rs`: `tflc_macros::include_model!("<path relative to this crate>")`, so the model
+//!   is compiled by the proc-macro (the path to `../shared` may be anywhere, hence generated);
+//! - `golden.rs`: `NAME`, `INPUTS` and `OUTPUTS`, golden run 0 as `include_bytes!` slices
+//!   (they go to flash, like the weights);
+//! - `memory.x`: the mps2-an386 memory map for cortex-m-rt's `link.x`.
+//!
+//! The model is the one enabled cargo feature (named after the model's file stem), or, with
+//! no model feature, the `TFLC_FW_MODEL` environment variable (any model of
+//! `shared/models` or `shared/ops/models` with golden data). `shared` is `TFLC_SHARED` or
+//! `../../../shared` (this crate lives at `<repo>/examples/firmware`, `shared` beside `<repo>`).
+
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+/// Cargo features that do not name a model.
+const NON_MODEL_FEATURES: &[&str] = &[];
+
+/// mps2-an386 (Cortex-M4F): 4 MiB of flash at 0, 4 MiB of RAM at 0x2000_0000. The stack
+/// starts at the top of RAM and grows down towards the end of `.bss`/`.uninit`.
+const MEMORY_X: &str = "\
+MEMORY
+{
+  FLASH : ORIGIN = 0x00000000, LENGTH = 4M
+  RAM   : ORIGIN = 0x20000000, LENGTH = 4M
+}
+";
+
+fn fail(msg: &str) -> ! {
+    eprintln!("error: tflc-firmware: {msg}");
+    std::process::exit(1);
+}
+
+fn selected_model() -> String {
+    let mut features: Vec<String> = std::env::vars()
+        .filter_map(|(k, _)| k.strip_prefix("CARGO_FEATURE_").map(|f| f.to_ascii_lowercase()))
+        .filter(|f| !NON_MODEL_FEATURES.contains(&f.as_str()))
+        .collect();
+    features.sort();
+    println!("cargo:rerun-if-env-changed=TFLC_FW_MODEL");
+    let env = std::env::var("TFLC_FW_MODEL").ok().filter(|s| !s.is_empty());
+    match (features.as_slice(), env) {
+        ([one], None) => one.clone(),
+        ([], Some(m)) => m,
+        ([one], Some(m)) if *one == m => m,
+        ([], None) => fail("no model selected: enable one model feature (e.g. --features tflm_hello_world_int8) or set TFLC_FW_MODEL=<model>"),
+        (fs, env) => fail(&format!(
+            "select exactly one model; features enabled: [{}], TFLC_FW_MODEL={}",
+            fs.join(", "),
+            env.unwrap_or_default()
+        )),
+    }
+}
+
+fn shared_dir(manifest: &Path) -> PathBuf {
+    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
+    match std::env::var_os("TFLC_SHARED") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => manifest.join("../../../shared"),
+    }
+}
+
+/// Lexical normalisation (no symlink resolution): drops `.` and folds `x/..`.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `target` relative to `base`; both absolute.
+fn relative(target: &Path, base: &Path) -> PathBuf {
+    let (t, b) = (normalize(target), normalize(base));
+    let tc: Vec<_> = t.components().collect();
+    let bc: Vec<_> = b.components().collect();
+    let common = tc.iter().zip(&bc).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..bc.len() {
+        rel.push("..");
+    }
+    for c in &tc[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| fail("CARGO_MANIFEST_DIR unset")));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| fail("OUT_DIR unset")));
+    let model = selected_model();
+    if model.is_empty() || !model.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        fail(&format!("model name {model:?} must be a file stem made of [A-Za-z0-9_]"));
+    }
+    let shared = shared_dir(&manifest);
+    let shared = if shared.is_absolute() { shared } else { manifest.join(shared) };
+    let Some((model_path, golden)) = [("models", "golden"), ("ops/models", "ops/golden")]
+        .iter()
+        .map(|(m, g)| (shared.join(m).join(format!("{model}.tflite")), shared.join(g).join(&model)))
+        .find(|(m, g)| m.is_file() && g.join("index.json").is_file())
+    else {
+        fail(&format!(
+            "no model {model}.tflite with golden data under {} (models/ + golden/, or ops/models/ + ops/golden/); set TFLC_SHARED to the shared data directory",
+            shared.display()
+        ))
+    };
+
+    // Golden run 0: run0_in<i>.bin and run0_out<i>.bin, as listed in index.json.
+    let files = |prefix: &str| -> Vec<PathBuf> {
+        (0..).map(|i| golden.join(format!("run0_{prefix}{i}.bin"))).take_while(|p| p.is_file()).collect()
+    };
+    let (ins, outs) = (files("in"), files("out"));
+    if ins.is_empty() || outs.is_empty() {
+        fail(&format!("{} has no run0_in0.bin / run0_out0.bin", golden.display()));
+    }
+    let list = |v: &[PathBuf]| -> String {
+        v.iter().fold(String::new(), |mut s, p| {
+            println!("cargo:rerun-if-changed={}", p.display());
+            let _ = write!(s, "include_bytes!({:?}), ", p.display().to_string());
+            s
+        })
+    };
+    let golden_rs = format!(
+        "/// The model's file stem.\npub const NAME: &str = {model:?};\n\
+         /// Golden run 0 inputs, in input order.\npub static INPUTS: &[&[u8]] = &[{}];\n\
+         /// Golden run 0 outputs, in output order.\npub static OUTPUTS: &[&[u8]] = &[{}];\n",
+        list(&ins),
+        list(&outs)
+    );
+    write(&out.join("golden.rs"), &golden_rs);
+
+    let rel = relative(&model_path, &manifest);
+    println!("cargo:rerun-if-changed={}", model_path.display());
+    write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()));
+
+    // Linker script: memory.x here, link.x from cortex-m-rt. (No memory.x in the package
+    // root: the linker would find that one first.)
+    write(&out.join("memory.x"), MEMORY_X);
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    println!("cargo:rustc-env=TFLC_FW_MODEL_NAME={model}");
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// Writes only when the content changed, so cargo does not rebuild for nothing.
+fn write(path: &Path, content: &str) {
+    if std::fs::read(path).ok().as_deref() == Some(content.as_bytes()) {
+        return;
+    }
+    if let Err(e) = std::fs::write(path, content) {
+        fail(&format!("cannot write {}: {e}", path.display()));
+    }
+}

@@ -1,0 +1,159 @@
+//! Runs one tflc-compiled model on a Cortex-M4F (QEMU `mps2-an386`) and checks it against
+//! TFLite Micro's golden output.
+//!
+//! The model (chosen by a cargo feature, see build.rs) is compiled by `include_model!` at
+//! build time: its weights are `static`s in flash, its arena lives inside a `static`
+//! [`Model`](model::Model) in `.bss`, and there is no start-up work. `main` copies golden
+//! run 0's inputs into the arena, runs one inference between [`bench_start`] and
+//! [`bench_end`] (the QEMU instruction-count plugin's window), compares every output byte
+//! with the golden output, prints one `tflc-fw:` report line over semihosting and ends QEMU
+//! with exit status 0 on a match, 1 on a mismatch, a panic or a fault.
+
+#![no_std]
+#![no_main]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod stack;
+
+use core::cell::RefCell;
+use cortex_m_rt::{entry, exception, ExceptionFrame};
+use cortex_m_semihosting::{debug, hprintln};
+use critical_section::Mutex;
+use panic_semihosting as _;
+
+/// The generated model module (`tflc_macros::include_model!`, path written by build.rs).
+#[forbid(unsafe_code)]
+mod model {
+    include!(concat!(env!("OUT_DIR"), "/model.rs"));
+}
+
+/// Golden run 0 of the model: `NAME`, `INPUTS`, `OUTPUTS` (byte slices in flash).
+mod golden {
+    include!(concat!(env!("OUT_DIR"), "/golden.rs"));
+}
+
+/// The model and its arena. `Model::new()` is a `const fn` that zeroes the arena, so this
+/// is `.bss`: nothing is copied or computed at start-up.
+static MODEL: Mutex<RefCell<model::Model>> = Mutex::new(RefCell::new(model::Model::new()));
+
+/// Start of the measured window. Not inlined, and with a body different from
+/// [`bench_end`] so that LLVM does not merge the two; `dmb` is a compiler barrier too, so
+/// no memory access of the inference moves across the marker.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn bench_start() {
+    cortex_m::asm::dmb();
+}
+
+/// End of the measured window (see [`bench_start`]).
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn bench_end() {
+    cortex_m::asm::dmb();
+    cortex_m::asm::nop();
+}
+
+/// How the run went.
+enum Verdict {
+    Match,
+    /// Output `output`: `differing` bytes differ, the first at `first`.
+    Mismatch { output: usize, first: usize, got: u8, want: u8, differing: usize },
+    /// The golden data does not fit the model's I/O (wrong model or golden files).
+    Shape { what: &'static str, index: usize, model_bytes: usize, golden_bytes: usize },
+}
+
+fn run_once(m: &mut model::Model) -> Verdict {
+    if golden::INPUTS.len() != model::INPUTS {
+        return Verdict::Shape { what: "input count", index: 0, model_bytes: model::INPUTS, golden_bytes: golden::INPUTS.len() };
+    }
+    if golden::OUTPUTS.len() != model::OUTPUTS {
+        return Verdict::Shape { what: "output count", index: 0, model_bytes: model::OUTPUTS, golden_bytes: golden::OUTPUTS.len() };
+    }
+    for (i, g) in golden::INPUTS.iter().enumerate() {
+        let dst = m.input_bytes_mut(i);
+        if dst.len() != g.len() {
+            return Verdict::Shape { what: "input", index: i, model_bytes: dst.len(), golden_bytes: g.len() };
+        }
+        dst.copy_from_slice(g);
+    }
+
+    bench_start();
+    m.run();
+    bench_end();
+
+    for (i, want) in golden::OUTPUTS.iter().enumerate() {
+        let got = m.output_bytes(i);
+        if got.len() != want.len() {
+            return Verdict::Shape { what: "output", index: i, model_bytes: got.len(), golden_bytes: want.len() };
+        }
+        let mut diff = got.iter().zip(want.iter()).enumerate().filter(|(_, (a, b))| a != b);
+        if let Some((first, (&g, &w))) = diff.next() {
+            return Verdict::Mismatch { output: i, first, got: g, want: w, differing: 1 + diff.count() };
+        }
+    }
+    Verdict::Match
+}
+
+#[entry]
+fn main() -> ! {
+    stack::paint();
+    let verdict = critical_section::with(|cs| run_once(&mut MODEL.borrow_ref_mut(cs)));
+    let stack_peak = stack::peak_bytes();
+    let name = golden::NAME;
+    let arena = model::ARENA_BYTES;
+    match verdict {
+        Verdict::Match => {
+            hprintln!("tflc-fw: model={} result=match arena_bytes={} stack_peak_bytes={}", name, arena, stack_peak);
+            debug::exit(debug::EXIT_SUCCESS);
+        }
+        Verdict::Mismatch { output, first, got, want, differing } => {
+            hprintln!(
+                "tflc-fw: model={} result=mismatch output={} differing_bytes={} first_at={} got={} want={} arena_bytes={} stack_peak_bytes={}",
+                name,
+                output,
+                differing,
+                first,
+                got as i8,
+                want as i8,
+                arena,
+                stack_peak
+            );
+            debug::exit(debug::EXIT_FAILURE);
+        }
+        Verdict::Shape { what, index, model_bytes, golden_bytes } => {
+            hprintln!(
+                "tflc-fw: model={} result=error golden data does not fit the model: {} {}: model {} bytes, golden {} bytes",
+                name,
+                what,
+                index,
+                model_bytes,
+                golden_bytes
+            );
+            debug::exit(debug::EXIT_FAILURE);
+        }
+    }
+    // `debug::exit` returns only without a semihosting host; stop here.
+    loop {
+        cortex_m::asm::bkpt();
+    }
+}
+
+/// A fault ends the run with exit status 1 instead of hanging until the timeout.
+#[exception]
+// SAFETY: cortex-m-rt requires the HardFault handler to be an `unsafe fn` (it must not be
+// called from Rust code); this one only reads the stacked frame and exits.
+unsafe fn HardFault(ef: &ExceptionFrame) -> ! {
+    hprintln!("tflc-fw: model={} result=fault HardFault pc={:#010x} lr={:#010x}", golden::NAME, ef.pc(), ef.lr());
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        cortex_m::asm::bkpt();
+    }
+}
+
+/// Any other exception or interrupt (none is enabled) is a fault as well.
+#[exception]
+// SAFETY: cortex-m-rt requires `DefaultHandler` to be an `unsafe fn`; it only reports and exits.
+unsafe fn DefaultHandler(irqn: i16) {
+    hprintln!("tflc-fw: model={} result=fault unexpected exception {}", golden::NAME, irqn);
+    debug::exit(debug::EXIT_FAILURE);
+}

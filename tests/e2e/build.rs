@@ -1,0 +1,76 @@
+//! Compiles every model of the shared corpus that has golden data, and every single-op
+//! model of `shared/ops`, into a Rust module in OUT_DIR, and writes `registry.rs`: one
+//! `Entry` per compiled model and the reason for each model that did not compile.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn shared() -> Option<PathBuf> {
+    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
+    let dir = match std::env::var_os("TFLC_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    dir.join("models").is_dir().then_some(dir)
+}
+
+fn models(shared: &Path) -> Vec<(String, PathBuf)> {
+    let mut v = Vec::new();
+    for (models, golden) in [("models", "golden"), ("ops/models", "ops/golden")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(shared.join(models))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tflite"))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            if shared.join(golden).join(&name).join("index.json").is_file() {
+                v.push((name, f));
+            }
+        }
+    }
+    v
+}
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let mut registry = String::from("// Written by build.rs.\n");
+    let mut entries = String::new();
+    let mut unsupported = String::new();
+    let mut have_shared = false;
+    if let Some(shared) = shared() {
+        have_shared = true;
+        println!("cargo:rerun-if-changed={}", shared.join("models").display());
+        println!("cargo:rerun-if-changed={}", shared.join("ops/models").display());
+        for (name, path) in models(&shared) {
+            println!("cargo:rerun-if-changed={}", path.display());
+            let bytes = std::fs::read(&path).expect("read model");
+            let opts = tflc::CompileOptions {
+                model_name: format!("{name}.tflite"),
+                ..tflc::CompileOptions::default()
+            };
+            match tflc::compile(&bytes, &opts) {
+                Ok(c) => {
+                    let file = out.join(format!("{name}.rs"));
+                    tflc::write_if_changed(&file, c.code.as_bytes()).expect("write module");
+                    let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
+                    let _ = writeln!(
+                        entries,
+                        "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},"
+                    );
+                    let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} }}");
+                }
+                Err(e) => {
+                    let msg = e.to_string().replace('\\', "\\\\").replace('"', "\\\"");
+                    let _ = writeln!(unsupported, "    (\"{name}\", \"{msg}\"),");
+                }
+            }
+        }
+    }
+    let _ = writeln!(registry, "pub const HAVE_SHARED: bool = {have_shared};");
+    let _ = writeln!(registry, "pub fn entries() -> Vec<Entry> {{ vec![\n{entries}] }}");
+    let _ = writeln!(registry, "pub const NOT_COMPILED: &[(&str, &str)] = &[\n{unsupported}];");
+    std::fs::write(out.join("registry.rs"), registry).expect("write registry");
+}

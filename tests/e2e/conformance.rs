@@ -1,0 +1,104 @@
+//! End-to-end conformance: each compiled model runs the golden run 0 and then run 1 inputs
+//! on the same `Model` (state carries over), and its outputs must equal the golden outputs
+//! byte for byte. Models that did not compile must be listed in `expected_failures.txt`
+//! with their reason; a listed model that passes fails the suite, so the list only shrinks.
+
+use std::collections::BTreeMap;
+use tflc_e2e::{entries, HAVE_SHARED, NOT_COMPILED};
+use tflc_tests::{Golden, shared_dir};
+
+fn expected_failures() -> BTreeMap<String, String> {
+    include_str!("expected_failures.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (m, why) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            (m.to_owned(), why.trim().to_owned())
+        })
+        .collect()
+}
+
+fn golden_for(shared: &std::path::Path, name: &str) -> Option<Golden> {
+    Golden::load(&shared.join("golden").join(name)).or_else(|| Golden::load(&shared.join("ops/golden").join(name)))
+}
+
+#[test]
+fn end_to_end_conformance() {
+    let Some(shared) = shared_dir().filter(|_| HAVE_SHARED) else {
+        eprintln!("SKIP end-to-end conformance: ../shared (models and golden data) was missing when the models were compiled");
+        return;
+    };
+    let expected = expected_failures();
+    let mut failures = Vec::new();
+    let mut rows = Vec::new();
+    for e in entries() {
+        let Some(golden) = golden_for(&shared, e.name) else { continue };
+        // Large arenas and deep kernels: run on a thread with a generous stack.
+        let name = e.name;
+        let make = e.make;
+        let result = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || -> Result<(usize, usize), String> {
+                let mut m = make();
+                let (mut bytes, mut differing) = (0, 0);
+                for r in 0..golden.runs() {
+                    for (i, inp) in golden.run_inputs(r).iter().enumerate() {
+                        let dst = m.input(i);
+                        if dst.len() != inp.bytes.len() {
+                            return Err(format!("input {i} is {} bytes, golden has {}", dst.len(), inp.bytes.len()));
+                        }
+                        dst.copy_from_slice(&inp.bytes);
+                    }
+                    m.run();
+                    for (i, want) in golden.run_outputs(r).iter().enumerate() {
+                        let got = m.output(i);
+                        bytes += want.bytes.len();
+                        differing += if got.len() == want.bytes.len() {
+                            got.iter().zip(&want.bytes).filter(|(a, b)| a != b).count()
+                        } else {
+                            want.bytes.len().max(got.len())
+                        };
+                    }
+                }
+                Ok((bytes, differing))
+            })
+            .and_then(|h| h.join().map_err(|_| std::io::Error::other("panicked")));
+        let status = match result {
+            Ok(Ok((bytes, 0))) => format!("pass ({bytes} output bytes)"),
+            Ok(Ok((bytes, d))) => {
+                failures.push(format!("{name}: {d} of {bytes} output bytes differ"));
+                format!("FAIL: {d} of {bytes} bytes differ")
+            }
+            Ok(Err(msg)) => {
+                failures.push(format!("{name}: {msg}"));
+                format!("FAIL: {msg}")
+            }
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                format!("FAIL: {e}")
+            }
+        };
+        if expected.contains_key(name) && status.starts_with("pass") {
+            failures.push(format!("{name} passes now: remove it from expected_failures.txt"));
+        }
+        rows.push((name.to_owned(), e.arena_bytes, status));
+    }
+    for (name, reason) in NOT_COMPILED {
+        let first = reason.lines().next().unwrap_or("");
+        match expected.get(*name) {
+            Some(_) => rows.push((name.to_string(), 0, format!("unsupported (expected): {first}"))),
+            None => {
+                failures.push(format!("{name} does not compile: {reason}"));
+                rows.push((name.to_string(), 0, format!("FAIL: does not compile: {first}")));
+            }
+        }
+    }
+    println!("\n{:<40} {:>10}  status", "model", "arena");
+    for (name, arena, status) in &rows {
+        println!("{name:<40} {arena:>10}  {status}");
+    }
+    let passed = rows.iter().filter(|r| r.2.starts_with("pass")).count();
+    println!("\nend-to-end: {passed} passed, {} failed, {} unsupported", failures.len(), NOT_COMPILED.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

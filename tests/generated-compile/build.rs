@@ -1,0 +1,55 @@
+//! Turns every `snapshots/*.snap` back into the Rust module it holds (the text after the
+//! insta header) in OUT_DIR, so that the snapshotted code is exactly what gets compiled.
+//! Snapshots whose weights live in a file (corpus models) get that file regenerated from
+//! `../shared/models`; without `../shared` they are left out, and the build says so.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let snap_dir = root.join("snapshots");
+    println!("cargo:rerun-if-changed={}", snap_dir.display());
+    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
+    let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| root.join("../shared"));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let mut snaps: Vec<PathBuf> = std::fs::read_dir(&snap_dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
+        .collect();
+    snaps.sort();
+    let mut registry = String::new();
+    let mut runners = String::new();
+    for snap in snaps {
+        println!("cargo:rerun-if-changed={}", snap.display());
+        let name = snap.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = std::fs::read_to_string(&snap).expect("read snapshot");
+        // insta's header is `---\n…\n---\n`; the module follows.
+        let body = text.splitn(3, "---\n").nth(2).expect("snapshot header");
+        if body.contains("include_bytes!(") {
+            let model = shared.join("models").join(format!("{name}.tflite"));
+            let Ok(bytes) = std::fs::read(&model) else {
+                println!("cargo:warning=skipping snapshot {name}: {} is missing", model.display());
+                continue;
+            };
+            let opts = tflc::CompileOptions {
+                model_name: format!("{name}.tflite"),
+                weights: tflc::codegen::WeightsSource::File(format!("{name}.weights.bin")),
+                ..tflc::CompileOptions::default()
+            };
+            let compiled = tflc::compile(&bytes, &opts).expect("compile corpus model");
+            std::fs::write(out.join(format!("{name}.weights.bin")), &compiled.weights).expect("write weights");
+        }
+        std::fs::write(out.join(format!("{name}.rs")), body).expect("write module");
+        let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
+        let _ = writeln!(
+            registry,
+            "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {name}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+        );
+        let _ = writeln!(runners, "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),");
+    }
+    let _ = writeln!(registry, "/// Every compiled snapshot: name and constructor.\npub const MODELS: &[(&str, fn() -> Box<dyn Runner>)] = &[\n{runners}];");
+    std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
+}

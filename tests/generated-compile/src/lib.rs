@@ -1,0 +1,16 @@
+//! Every snapshot of generated code in `snapshots/`, compiled under `#![deny(warnings)]`
+//! (house style: generated code must build warning-free in any crate).
+#![deny(warnings)]
+#![no_std]
+
+extern crate alloc;
+use alloc::boxed::Box;
+
+/// A compiled model behind a uniform interface.
+pub trait Runner {
+    fn input(&mut self, i: usize) -> &mut [u8];
+    fn run(&mut self);
+    fn output(&self, i: usize) -> &[u8];
+}
+
+include!(concat!(env!("OUT_DIR"), "/snapshots.rs"));
