@@ -62,11 +62,13 @@ ops! {
     OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::Mul { .. } => mul,
+    OpKind::Pack { .. } => pack,
     OpKind::Quantize => quantize,
     OpKind::Reshape { .. } => reshape,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Sub { .. } => sub,
+    OpKind::Unpack { .. } => unpack,
 }
 
 pub(crate) mod movement;
