@@ -12,11 +12,17 @@ use crate::codegen::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{Activation, DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use tflc_runtime::kernels::concatenation::{concatenation, prepare_concatenation, ConcatenationParams};
 
+/// CONCATENATION, and PACK (the same copy with every input contributing equal rows).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Concatenation {
+    /// The runtime module, function and params type: `concatenation`, `concatenation`,
+    /// `ConcatenationParams` or `pack`, `pack`, `PackParams`.
+    pub module: &'static str,
+    pub func: &'static str,
+    pub params_ty: &'static str,
     pub inputs: Vec<TensorId>,
     pub output: TensorId,
     pub dtype: DType,
@@ -53,7 +59,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
     let mut want = shapes[0].to_vec();
     want[axis] = shapes.iter().map(|s| s[axis]).sum();
     expect_shape(cx, output, &want)?;
-    Ok(Concatenation { inputs: inputs.iter().map(|t| t.id).collect(), output: output.id, dtype, outer, output_row, offsets, lens })
+    Ok(Concatenation {
+        module: "concatenation",
+        func: "concatenation",
+        params_ty: "ConcatenationParams",
+        inputs: inputs.iter().map(|t| t.id).collect(), output: output.id, dtype, outer, output_row, offsets, lens })
 }
 
 impl Concatenation {
@@ -84,10 +94,11 @@ impl Kernel for Concatenation {
         let rt = cx.rt().clone();
         let (outer, row) = (int(self.outer as i64), int(self.output_row as i64));
         let (offsets, lens) = (array(&self.offsets), array(&self.lens));
+        let (m, ty) = (format_ident!("{}", self.module), format_ident!("{}", self.params_ty));
         let p = cx.params(
-            quote! { #rt::kernels::concatenation::ConcatenationParams<'static> },
+            quote! { #rt::kernels::#m::#ty<'static> },
             quote! {
-                #rt::kernels::concatenation::ConcatenationParams {
+                #rt::kernels::#m::#ty {
                     outer: #outer,
                     output_row: #row,
                     offsets: &#offsets,
@@ -95,7 +106,7 @@ impl Kernel for Concatenation {
                 }
             },
         );
-        let f = kernel_fn(cx, "concatenation", "concatenation", self.dtype);
+        let f = kernel_fn(cx, self.module, self.func, self.dtype);
         let xs: Vec<TokenStream> = self.inputs.iter().map(|&t| cx.input(t)).collect();
         let y = cx.output(self.output);
         quote! { #f(&#p, &[#(#xs),*], #y); }

@@ -66,6 +66,7 @@ ops! {
     OpKind::Maximum => maximum,
     OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
+    OpKind::Pack { .. } => pack,
     OpKind::Prelu => prelu,
     OpKind::Quantize => quantize,
     OpKind::Relu => relu,
@@ -75,6 +76,7 @@ ops! {
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Sub { .. } => sub,
+    OpKind::Unpack { .. } => unpack,
 }
 
 pub(crate) mod movement;
