@@ -350,3 +350,12 @@ fn fuzz_smoke_reader() {
     .budget_ms(2000);
     assert!(runs > 100, "the fuzz smoke test ran only {runs} cases");
 }
+
+#[test]
+fn committed_model_files_match_their_builders() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (rel, bytes) in tflc::testing::models::committed_files() {
+        let on_disk = std::fs::read(root.join(rel)).unwrap_or_default();
+        assert!(on_disk == bytes, "{rel} is stale: run `cargo run -p tflc --example make_default_model`");
+    }
+}

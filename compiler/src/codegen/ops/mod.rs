@@ -57,14 +57,27 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
+    OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
     OpKind::Dequantize => dequantize,
     OpKind::FullyConnected(_) => fully_connected,
+    OpKind::Maximum => maximum,
+    OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
+    OpKind::Pack { .. } => pack,
     OpKind::Quantize => quantize,
+    OpKind::Relu => relu,
+    OpKind::Relu6 => relu6,
+    OpKind::ReluN1To1 => relu_n1_to_1,
+    OpKind::Reshape { .. } => reshape,
+    OpKind::Split { .. } => split,
+    OpKind::SplitV { .. } => split_v,
     OpKind::Sub { .. } => sub,
+    OpKind::Unpack { .. } => unpack,
 }
+
+pub(crate) mod movement;
 
 #[cfg(test)]
 mod test_helpers;
