@@ -145,4 +145,19 @@ mod tests {
         m.op(OpKind::Prelu, &[Some(x), Some(a)], &[z]);
         assert!(matches!(lower_op0(&m.finish()), Err(LowerError::Unsupported { .. })));
     }
+
+    /// Per-channel alpha on a rank-4 input with unequal scales; TFLite Micro's output.
+    #[test]
+    fn reference_vectors() {
+        let av = i8s(62, 5);
+        let (bytes, [x, z]) = model(&[1, 3, 4, 5], Some((0.0731, -7)), (&[1, 1, 5], &av, Some((0.0041, 12))), (&[1, 3, 4, 5], Some((0.05, 20))));
+        check_vector("prelu_channel", &bytes, &[(x, TensorData::I8(i8s(61, 60)))], z, PRELU_CHANNEL);
+    }
+
+
+    const PRELU_CHANNEL: &[i8] = &[
+        -8, 21, 127, 76, 19, -14, 57, 16, 84, 19, 3, 127, 67, 24, 127, 84, 61, 13, 106, 20,
+        10, 31, 19, 125, 20, 48, 127, 112, 66, 20, 121, 63, 122, 49, 106, -2, 127, 20, 127, 127,
+        8, 127, 13, 70, 20, 89, 45, 127, 93, 20, 127, 61, 13, 68, 127, 19, 87, 20, 24, 27,
+    ];
 }
