@@ -71,6 +71,7 @@ ops! {
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
+    OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Sub { .. } => sub,
