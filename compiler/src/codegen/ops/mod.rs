@@ -77,6 +77,7 @@ ops! {
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
     OpKind::Slice => slice,
+    OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Squeeze { .. } => squeeze,
