@@ -76,6 +76,8 @@ ops! {
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
+    OpKind::ResizeBilinear(_) => resize_bilinear,
+    OpKind::ResizeNearestNeighbor(_) => resize_nearest_neighbor,
     OpKind::Slice => slice,
     OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
