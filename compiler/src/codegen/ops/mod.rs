@@ -76,11 +76,14 @@ ops! {
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
+    OpKind::Slice => slice,
     OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Squeeze { .. } => squeeze,
+    OpKind::StridedSlice(_) => strided_slice,
     OpKind::Sub { .. } => sub,
+    OpKind::Transpose => transpose,
     OpKind::Unpack { .. } => unpack,
 }
 
