@@ -232,3 +232,244 @@ impl Kernel for DepthwiseConv2d {
         quote! { #rt::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(&#p, #input, #filter, #bias, #output); }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::error::LowerError;
+    use crate::ir::{Activation, DepthwiseConv2dOptions, Padding};
+    use crate::tflite::builder::ModelBuilder;
+
+    struct Dw<'a> {
+        input: (&'a [usize], f32, i64),
+        /// Weights shape and scales (one scale = per-tensor).
+        weights: (&'a [usize], &'a [f32]),
+        bias: bool,
+        output: (&'a [usize], f32, i64),
+        options: DepthwiseConv2dOptions,
+    }
+
+    fn opts(padding: Padding, stride: [i32; 2], dilation: [i32; 2], dm: i32, activation: Activation) -> DepthwiseConv2dOptions {
+        DepthwiseConv2dOptions {
+            padding,
+            stride_h: stride[0],
+            stride_w: stride[1],
+            depth_multiplier: dm,
+            dilation_h: dilation[0],
+            dilation_w: dilation[1],
+            activation,
+        }
+    }
+
+    /// Builds the single-op model; returns its bytes, the input, the output, and the input
+    /// data (pseudo-random, full range).
+    fn build(dw: &Dw<'_>, seed: u64) -> (Vec<u8>, TensorId, TensorId, Vec<i8>) {
+        let mut b = ModelBuilder::new();
+        let (ishape, is, iz) = dw.input;
+        let x = b.activation("x", DType::I8, ishape, Some((is, iz)));
+        let (wshape, ws) = dw.weights;
+        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product()).into_iter().map(|v| v.max(-127)).collect();
+        let channels = wshape.last().copied().unwrap_or(0);
+        let w = if ws.len() == 1 {
+            b.constant_i8("w", wshape, &wv, Some((ws[0], 0)))
+        } else {
+            b.constant_i8_per_axis("w", wshape, &wv, ws, 3)
+        };
+        let bias = dw.bias.then(|| {
+            let bv: Vec<i32> = (0..channels as i32).map(|c| (c * 7919 % 3001) - 1500).collect();
+            let bs: Vec<f32> = ws.iter().map(|s| s * is).collect();
+            if bs.len() == 1 {
+                b.constant_i32("b", &[channels], &bv, Some((bs[0], 0)))
+            } else {
+                b.constant_i32_per_axis("b", &[channels], &bv, &bs)
+            }
+        });
+        let (oshape, os, oz) = dw.output;
+        let y = b.activation("y", DType::I8, oshape, Some((os, oz)));
+        // Without a bias, two inputs: TFLite Micro crashes on an omitted (-1) third input.
+        let inputs: Vec<Option<TensorId>> = [Some(x), Some(w)].into_iter().chain(bias.map(Some)).collect();
+        b.op(OpKind::DepthwiseConv2d(dw.options.clone()), &inputs, &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y, i8s(seed, ishape.iter().product()))
+    }
+
+    fn run(name: &str, dw: &Dw<'_>, seed: u64) -> Vec<i8> {
+        let (bytes, x, y, xv) = build(dw, seed);
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    fn same_mult2() -> Dw<'static> {
+        Dw {
+            input: (&[1, 5, 4, 3], 0.05, -2),
+            weights: (&[1, 3, 3, 6], &[0.01, 0.02, 0.005, 0.03, 0.015, 0.008]),
+            bias: true,
+            output: (&[1, 5, 4, 6], 0.04, 3),
+            options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::None),
+        }
+    }
+
+    fn strided_dilated() -> Dw<'static> {
+        Dw {
+            input: (&[2, 7, 6, 2], 0.03, 10),
+            weights: (&[1, 3, 3, 2], &[0.02]),
+            bias: false,
+            output: (&[2, 4, 3, 2], 0.05, -20),
+            options: opts(Padding::Same, [2, 2], [2, 2], 1, Activation::Relu),
+        }
+    }
+
+    fn valid_odd_channels() -> Dw<'static> {
+        Dw {
+            input: (&[1, 6, 7, 5], 0.1, 0),
+            weights: (&[1, 2, 3, 5], &[0.004, 0.006, 0.002, 0.01, 0.003]),
+            bias: true,
+            output: (&[1, 3, 5, 5], 1.0 / 64.0, -1),
+            options: opts(Padding::Valid, [2, 1], [1, 1], 1, Activation::ReluN1To1),
+        }
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc depthwise`.
+
+    /// SAME padding on every edge (3x3, stride 1), depth multiplier 2, per-channel weights.
+    #[test]
+    fn same_padding_every_edge_depth_multiplier_2() {
+        let want: &[i8] = &[-42, -13, 127, 127, -128, -79, 127, 32, -128, 127, 127, -53, -128, -90, -36, 127, -128, 80, 84, 41, -7, -128, 127, -128, -29, -108, -55, 24, -128, -21, 25, -128, -73, -128, -128, 127, -31, -15, -128, 127, -128, -128, -128, -128, 3, -128, 98, 106, -128, -22, -128, -67, 127, 11, -101, -128, -42, 127, -78, -46, -17, 127, -14, -128, 127, 8, -73, 53, 127, 127, -128, 68, 127, -23, -2, -128, -128, -68, -128, -128, -71, -128, -110, -71, 112, 47, 127, 127, 127, 9, -128, 6, -20, -128, 80, -128, -82, -111, 123, 127, -98, 14, 55, 127, 77, -87, 100, 50, -67, -70, 63, -119, -128, 107, -29, 93, 36, 37, 127, 11];
+        assert_eq!(run("dw_same_mult2", &same_mult2(), 21), want);
+    }
+
+    /// Two batches, stride 2 and dilation 2 with SAME padding (2 cells each side),
+    /// per-tensor weights broadcast to every channel, no bias, RELU.
+    #[test]
+    fn batches_stride_dilation_per_tensor_relu() {
+        let want: &[i8] = &[-2, 108, -20, 127, -20, -20, -20, 127, 103, -20, 127, -20, 127, -20, 39, -20, -20, 127, -20, -20, -11, 127, 75, -20, 11, -20, 127, -20, -12, -20, 127, -20, 127, -20, 127, 91, -20, 7, 48, 7, 127, -20, -20, -15, -20, 70, -20, -20];
+        assert_eq!(run("dw_strided_dilated", &strided_dilated(), 22), want);
+    }
+
+    /// VALID padding, unequal strides, 5 channels, RELU_N1_TO_1.
+    #[test]
+    fn valid_unequal_strides_odd_channels_relu_n1_to_1() {
+        let want: &[i8] = &[41, 63, -65, -65, -65, 63, 63, -65, -65, -65, 63, 63, 63, 63, -62, -65, 63, -65, 63, -22, 63, -65, 63, 63, 63, -65, 63, -65, -2, -65, 63, -65, 63, 63, 54, 63, -20, 63, -65, -65, 63, -65, 29, 63, -65, 63, 63, -65, -65, 63, -40, 63, -65, -65, -65, -65, -65, -65, -65, -24, -65, -65, 63, -65, -65, -65, 24, 63, 63, -5, -65, -65, 63, -65, -65];
+        assert_eq!(run("dw_valid_odd", &valid_odd_channels(), 23), want);
+    }
+
+    /// Saturation at both ends and the depth-multiplier channel order, by hand: a 1x1
+    /// filter with exact power-of-two scales multiplies input channel `c` into output
+    /// channels `2c` and `2c + 1`.
+    #[test]
+    fn saturates_and_orders_multiplier_channels() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 1, 2, 2], Some((0.5, 0)));
+        let w = b.constant_i8("w", &[1, 1, 1, 4], &[127, -127, 1, 2], Some((0.5, 0)));
+        let y = b.activation("y", DType::I8, &[1, 1, 2, 4], Some((0.25, 0)));
+        b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 2, Activation::None)), &[Some(x), Some(w)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let store = run_op0("dw_saturate", &bytes, &[(x, TensorData::I8(vec![100, 7, -3, 5]))]);
+        // Real multiplier 0.5*0.5/0.25 = 1: out = w * x, clamped.
+        assert_eq!(out_i8(&store, y), vec![127, -128, 7, 14, -128, 127, 5, 10]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&valid_odd_channels(), 23);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let is_invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
+        let err = |dw: &Dw<'_>| {
+            let (bytes, ..) = build(dw, 1);
+            lower_op0(&bytes).expect_err("lowering must fail")
+        };
+        // Output shape not what the options give.
+        let e = err(&Dw { output: (&[1, 5, 5, 6], 0.04, 3), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // depth_multiplier option disagreeing with the shapes.
+        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // Zero stride.
+        let e = err(&Dw { options: opts(Padding::Same, [0, 1], [1, 1], 2, Activation::None), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // Output channels not a multiple of the input channels.
+        let e = err(&Dw {
+            weights: (&[1, 3, 3, 4], &[0.01]),
+            output: (&[1, 5, 4, 4], 0.04, 3),
+            options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None),
+            ..same_mult2()
+        });
+        assert!(is_invalid(&e), "{e}");
+        // Weights whose first dimension is not 1.
+        let e = err(&Dw { weights: (&[2, 3, 3, 6], &[0.01]), bias: false, ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // A fused TANH is not a clamp.
+        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::Tanh), ..same_mult2() });
+        assert!(!is_invalid(&e), "{e}");
+
+        let variants: Vec<(&str, Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>, bool)> = vec![
+            (
+                "int16 input",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "missing weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), None], y)
+                }),
+                true,
+            ),
+            (
+                "non-constant weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.activation("w", DType::I8, &[1, 1, 1, 2], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "bias of the wrong length",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[3], &[1, 2, 3], Some((0.01, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w), Some(bias)], y)
+                }),
+                true,
+            ),
+            (
+                "input of rank 3",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+        ];
+        for (what, make, invalid) in variants {
+            let mut b = ModelBuilder::new();
+            let (inputs, y) = make(&mut b);
+            b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 1, Activation::None)), &inputs, &[y]);
+            let bytes = b.finish();
+            let e = lower_op0(&bytes).expect_err(what);
+            assert_eq!(is_invalid(&e), invalid, "{what}: {e}");
+            assert!(e.to_string().contains("DEPTHWISE_CONV_2D"), "{what}: {e}");
+        }
+    }
+}
