@@ -39,6 +39,9 @@ macro_rules! ops {
     ($($pat:pat => $module:ident),* $(,)?) => {
         $(pub mod $module;)*
 
+        /// The TFLite builtins that lower, by module name (`conv_2d` is `CONV_2D`).
+        pub const LOWERED: &[&str] = &[$(stringify!($module)),*];
+
         /// Lowers `op` of `sg` to its kernel.
         pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
             use crate::ir::OpKind;
