@@ -200,7 +200,7 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 }
 
 fn small_budget() -> PlanOptions {
-    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, verify: true, ..PlanOptions::default() }
+    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, ..fuzzing::fuzz_options() }
 }
 
 #[test]
@@ -480,6 +480,28 @@ mod ir {
         assert_eq!(s[0].end - s[0].start, 1000);
         // Step 1 holds a, y and the scratch: 64 + 64 + 1008.
         assert_eq!(sp.plan.arena_bytes, 64 + 64 + 1008);
+        assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
+    }
+
+    #[test]
+    fn in_place_from_options() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[64], None);
+        let a = b.activation("a", DType::I8, &[256], None);
+        let c = b.activation("c", DType::I8, &[256], None);
+        let y = b.activation("y", DType::I8, &[64], None);
+        b.op(OpKind::FullyConnected(Default::default()), &[Some(x)], &[a]);
+        relu(&mut b, a, c);
+        b.op(OpKind::FullyConnected(Default::default()), &[Some(c)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let plain = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
+        assert_eq!(plain.plan.arena_bytes, 512);
+        let opts = PlanOptions { in_place: vec![(crate::ir::OpId::new(1), a, c)], ..PlanOptions::default() };
+        let sp = plan_subgraph(model.main(), &opts).unwrap();
+        assert_eq!(sp.tensor_region(a), sp.tensor_region(c));
+        assert_eq!(sp.plan.arena_bytes, 256 + 64);
         assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
     }
 }
