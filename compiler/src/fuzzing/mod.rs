@@ -45,17 +45,18 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
     // Per root: whether the group already holds a model input/output, and is a variable.
     let mut group_io: Vec<bool> = Vec::new();
     let mut root: Vec<usize> = Vec::new();
-    let add = |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
-        let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
-        p.buffers[id].label = format!("{id}");
-        let r = alias_of.map_or(id.index(), |s| root[s.index()]);
-        root.push(r);
-        group_io.push(false);
-        if kind.is_input() || kind.is_output() {
-            group_io[r] = true;
-        }
-        id
-    };
+    let add =
+        |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
+            let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
+            p.buffers[id].label = format!("{id}");
+            let r = alias_of.map_or(id.index(), |s| root[s.index()]);
+            root.push(r);
+            group_io.push(false);
+            if kind.is_input() || kind.is_output() {
+                group_io[r] = true;
+            }
+            id
+        };
     let mut available: Vec<BufferId> = Vec::new(); // readable activations/inputs
     let n_inputs = u.int_in_range(1..=lim.max_inputs)?;
     for _ in 0..n_inputs {

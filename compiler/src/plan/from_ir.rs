@@ -50,10 +50,7 @@ impl SubgraphPlan {
     }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
-        self.buffer_of
-            .iter_enumerated()
-            .filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b])))
-            .collect()
+        self.buffer_of.iter_enumerated().filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b]))).collect()
     }
     /// Scratch buffer regions of `op`.
     pub fn scratch_regions(&self, op: crate::ir::OpId) -> Vec<Range<u64>> {
@@ -176,8 +173,12 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         problem.ops[op].writes.push(b);
     }
     for &(op, input, output) in &options.in_place {
-        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten()) else {
-            return Err(tensor_err(input, &format!("in-place pair ({input}, {output}) of {op} names a tensor outside the arena")));
+        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
+        else {
+            return Err(tensor_err(
+                input,
+                &format!("in-place pair ({input}, {output}) of {op} names a tensor outside the arena"),
+            ));
         };
         let Some(node) = problem.ops.get_mut(op) else {
             return Err(PlanError::BadClaim { reason: format!("in-place pair for unknown operator {op}") });

@@ -19,9 +19,9 @@
 //! [`verify`] is an independent judge that shares no code with any of this.
 
 mod from_ir;
-mod report;
 mod liveness;
 mod offsets;
+mod report;
 pub mod svg;
 pub mod verify;
 
@@ -325,9 +325,7 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             best = Some((order, peak, placement));
         }
     }
-    let Some((order, peak, placement)) = best else {
-        unreachable!("at least one candidate order")
-    };
+    let Some((order, peak, placement)) = best else { unreachable!("at least one candidate order") };
     let plan = MemoryPlan {
         align: options.align,
         order_optimal: sched.optimal && peak == sched.peak,

@@ -94,7 +94,10 @@ fn illegal_aliases_are_rejected() {
     // A view larger than its source.
     let mut v = buf(65, Activation);
     v.alias_of = Some(BufferId::new(1));
-    let p = problem(vec![buf(8, Input), buf(64, Activation), v, buf(8, Output)], vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])]);
+    let p = problem(
+        vec![buf(8, Input), buf(64, Activation), v, buf(8, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
     assert!(matches!(plan(&p, &opts()), Err(PlanError::IllegalAlias { .. })));
 }
 
@@ -282,15 +285,17 @@ fn all_topo_orders(p: &Problem) -> Vec<Vec<OpId>> {
             // Ready: every buffer it reads is written by a scheduled op (or nobody), and
             // every earlier op touching a shared variable is scheduled.
             let ready = o.reads.iter().all(|b| {
-                p.ops.iter_enumerated().all(|(j, w)| {
-                    j == i || !w.writes.contains(b) || cur.contains(&j) || p.buffers[*b].kind == Variable
-                })
+                p.ops
+                    .iter_enumerated()
+                    .all(|(j, w)| j == i || !w.writes.contains(b) || cur.contains(&j) || p.buffers[*b].kind == Variable)
             }) && p.ops.iter_enumerated().all(|(j, w)| {
                 j >= i
                     || cur.contains(&j)
-                    || !w.reads.iter().chain(&w.writes).any(|b| {
-                        p.buffers[*b].kind == Variable && o.reads.iter().chain(&o.writes).any(|c| c == b)
-                    })
+                    || !w
+                        .reads
+                        .iter()
+                        .chain(&w.writes)
+                        .any(|b| p.buffers[*b].kind == Variable && o.reads.iter().chain(&o.writes).any(|c| c == b))
             });
             if ready {
                 cur.push(i);
@@ -341,7 +346,11 @@ fn naive_min_arena(groups: &[(u64, usize, usize)]) -> u64 {
     let mut items: Vec<usize> = (0..groups.len()).collect();
     let mut best = u64::MAX;
     permute(&mut items, 0, groups, &mut best);
-    if groups.is_empty() { 0 } else { best }
+    if groups.is_empty() {
+        0
+    } else {
+        best
+    }
 }
 
 #[test]
@@ -359,11 +368,7 @@ fn tiny_instances_match_brute_force() {
         let plan = fuzzing::check(&p, &opts);
         let orders = all_topo_orders(&p);
         assert!(orders.contains(&plan.schedule));
-        let best_peak = orders
-            .iter()
-            .map(|o| naive_peak(&naive_groups(&p, o, 16), o.len()))
-            .min()
-            .unwrap();
+        let best_peak = orders.iter().map(|o| naive_peak(&naive_groups(&p, o, 16), o.len())).min().unwrap();
         assert!(plan.peak_bytes >= best_peak);
         assert_eq!(plan.peak_bytes, naive_peak(&naive_groups(&p, &plan.schedule, 16), p.ops.len()));
         if plan.order_optimal {
