@@ -180,6 +180,6 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
 /// Plans subgraph `sg`: [`from_ir`], then [`plan`].
 pub fn plan_subgraph(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<SubgraphPlan, PlanError> {
     let (problem, buffer_of, tensor_of) = from_ir(sg, options)?;
-    let plan = plan(&problem, options)?;
+    let plan = plan(&problem, options).map_err(|e| e.labelled(&problem))?;
     Ok(SubgraphPlan { problem, plan, buffer_of, tensor_of })
 }

@@ -483,3 +483,12 @@ mod ir {
         assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
     }
 }
+
+#[test]
+fn labelled_errors_name_tensors_and_ops() {
+    let mut p = problem(vec![buf(8, Input), buf(8, Output)], vec![op(&[0], &[1]), op(&[0], &[1])]);
+    p.buffers[BufferId::new(1)].label = "t5 \"logits\"".into();
+    p.ops[OpId::new(1)].label = "op1 SOFTMAX".into();
+    let e = plan(&p, &opts()).unwrap_err().labelled(&p).to_string();
+    assert!(e.contains("b1 = t5 \"logits\"") && e.contains("op1 = op1 SOFTMAX"), "{e}");
+}

@@ -39,6 +39,9 @@ macro_rules! ops {
     ($($pat:pat => $module:ident),* $(,)?) => {
         $(pub mod $module;)*
 
+        /// The TFLite builtins that lower, by module name (`conv_2d` is `CONV_2D`).
+        pub const LOWERED: &[&str] = &[$(stringify!($module)),*];
+
         /// Lowers `op` of `sg` to its kernel.
         pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
             use crate::ir::OpKind;
@@ -78,11 +81,14 @@ ops! {
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
+    OpKind::Slice => slice,
     OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Squeeze { .. } => squeeze,
+    OpKind::StridedSlice(_) => strided_slice,
     OpKind::Sub { .. } => sub,
+    OpKind::Transpose => transpose,
     OpKind::Unpack { .. } => unpack,
 }
 
