@@ -82,9 +82,16 @@ for m in $models; do
         # ("op 3 (FULLY_CONNECTED): unsupported: ..."), summarised per distinct reason.
         reason="$(awk '
             /include_model!: / && !done { sub(/.*include_model!: [^:]*\.tflite: /, ""); first = $0; on = 1; next }
-            on && /^ +op [0-9]+ \(/ { sub(/^ +op [0-9]+ /, ""); if (!($0 in seen)) { seen[$0] = 1; rest = rest (rest ? "; " : " ") $0 }; next }
+            on && /^ +op [0-9]+ \([A-Z_0-9]+\): / {
+                sub(/^ +op [0-9]+ \(/, ""); op = $0; sub(/\).*/, "", op); msg = $0; sub(/^[^)]*\): /, "", msg)
+                if (!(msg in ops)) order[n++] = msg
+                if (index(", " ops[msg] ", ", ", " op ", ") == 0) ops[msg] = ops[msg] (ops[msg] ? ", " : "") op
+                next }
             on { on = 0; done = 1 }
-            END { if (first != "") print first rest }' "$log")"
+            END {
+                if (first == "") exit
+                for (i = 0; i < n; i++) rest = rest (i ? "; " : " ") ops[order[i]] " (" order[i] ")"
+                print first rest }' "$log")"
         [ -z "$reason" ] && reason="$(grep -m1 '^error' "$log")"
         printf '%s\tnot-compiled\t%s\n' "$m" "${reason:-build failed, see $log}" >>"$results"
         echo "   not yet supported: ${reason:-build failed, see $log}" >&2
