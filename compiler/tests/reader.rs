@@ -1,6 +1,8 @@
 //! The reader: round trips through the model builder, every corpus model, and malformed
 //! files (truncated, corrupted, inconsistent) that must give an error and never a panic.
 
+mod common;
+
 use tflc::error::ParseError;
 use tflc::ir::*;
 use tflc::testing;
@@ -314,9 +316,7 @@ fn person_detect_bias_quantization_and_dynamic_signatures() {
 #[test]
 fn fuzz_smoke_reader() {
     let seed_model = every_kind_model(BufferPlacement::Inline);
-    let mut runs = 0u64;
-    arbtest::arbtest(|u| {
-        runs += 1;
+    let runs = common::fuzz(std::time::Duration::from_secs(2), 200_000, |u| {
         let mut bytes = if u.arbitrary::<bool>()? { seed_model.clone() } else {
             let mut b = b"\x1c\0\0\0TFL3".to_vec();
             b.extend(u.arbitrary::<Vec<u8>>()?);
@@ -346,7 +346,15 @@ fn fuzz_smoke_reader() {
             let _ = tflc::inspect::summarize(&m);
         }
         Ok(())
-    })
-    .budget_ms(2000);
+    });
     assert!(runs > 100, "the fuzz smoke test ran only {runs} cases");
+}
+
+#[test]
+fn committed_model_files_match_their_builders() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (rel, bytes) in tflc::testing::models::committed_files() {
+        let on_disk = std::fs::read(root.join(rel)).unwrap_or_default();
+        assert!(on_disk == bytes, "{rel} is stale: run `cargo run -p tflc --example make_default_model`");
+    }
 }

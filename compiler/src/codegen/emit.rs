@@ -220,10 +220,20 @@ pub fn int(v: i64) -> TokenStream {
     }
 }
 
-/// An `f32` literal that round-trips exactly.
+/// An `f32` literal that round-trips exactly (`f32::NAN` and the infinities by name).
 pub fn float(v: f32) -> TokenStream {
-    let a = Literal::f32_suffixed(v);
-    quote! { #a }
+    if v.is_nan() {
+        quote! { f32::NAN }
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote! { f32::INFINITY }
+        } else {
+            quote! { f32::NEG_INFINITY }
+        }
+    } else {
+        let a = Literal::f32_suffixed(v);
+        quote! { #a }
+    }
 }
 
 /// The marker statement that becomes a `//` comment after formatting.

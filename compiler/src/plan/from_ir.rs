@@ -65,11 +65,11 @@ impl SubgraphPlan {
     }
 }
 
-/// Builds the planning problem of `sg`. Returns it with the tensor -> buffer map.
-pub fn from_ir(
-    sg: &Subgraph<'_>,
-    options: &PlanOptions,
-) -> Result<(Problem, IndexVec<TensorId, Option<BufferId>>, IndexVec<BufferId, Option<TensorId>>), PlanError> {
+/// A planning problem built from a subgraph, with the maps between tensors and buffers.
+pub type IrProblem = (Problem, IndexVec<TensorId, Option<BufferId>>, IndexVec<BufferId, Option<TensorId>>);
+
+/// Builds the planning problem of `sg`: the problem, tensor -> buffer, buffer -> tensor.
+pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, PlanError> {
     let mut problem = Problem::default();
     let mut buffer_of: IndexVec<TensorId, Option<BufferId>> = sg.tensors.iter().map(|_| None).collect();
     let mut tensor_of: IndexVec<BufferId, Option<TensorId>> = IndexVec::new();

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 pub use crate::index::{Idx, IndexVec};
 /// Operators of a [`Problem`] are numbered like the IR's: in file order.
 pub use crate::ir::OpId;
-pub use from_ir::{from_ir, plan_subgraph, SubgraphPlan};
+pub use from_ir::{from_ir, plan_subgraph, IrProblem, SubgraphPlan};
 
 crate::define_index!(
     /// A buffer of a [`Problem`] (an activation tensor, an input, a scratch area, ...).
@@ -137,9 +137,9 @@ impl Default for PlanOptions {
         PlanOptions {
             align: 16,
             schedule: ScheduleMode::Optimize,
-            schedule_state_budget: 200_000,
+            schedule_state_budget: 100_000,
             beam_width: 64,
-            offset_work_budget: 30_000_000,
+            offset_work_budget: 20_000_000,
             verify: false,
             scratch: Vec::new(),
         }

@@ -215,7 +215,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     for b in 0..nb {
         let id = BufferId::new(b);
         let off = plan.offsets[id];
-        if off % plan.align != 0 {
+        if !off.is_multiple_of(plan.align) {
             errs.push(PlanError::Misaligned { buffer: id, offset: off, align: plan.align });
         }
         let end = off.saturating_add(problem.buffers[id].bytes);

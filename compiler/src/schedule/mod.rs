@@ -29,6 +29,7 @@ pub struct Unit {
 #[derive(Clone, Debug)]
 pub struct MemGraph {
     preds: IndexVec<OpId, Vec<OpId>>,
+    succs: IndexVec<OpId, Vec<OpId>>,
     units: Vec<Unit>,
     /// Units each op creates / reads.
     born: IndexVec<OpId, Vec<u32>>,
@@ -61,7 +62,13 @@ impl MemGraph {
                 }
             }
         }
-        MemGraph { preds, units, born, reads, initial, die_after_first }
+        let mut succs: IndexVec<OpId, Vec<OpId>> = preds.iter().map(|_| Vec::new()).collect();
+        for (op, ps) in preds.iter_enumerated() {
+            for &p in ps {
+                succs[p].push(op);
+            }
+        }
+        MemGraph { preds, succs, units, born, reads, initial, die_after_first }
     }
 
     fn n(&self) -> usize {
@@ -129,6 +136,32 @@ impl MemGraph {
         always + best.max(outputs).max(inputs)
     }
 }
+
+/// A fast multiplicative hasher for bitsets (keys are not attacker-chosen; iteration order
+/// never affects output).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
 /// A fixed-size bitset over operators.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -216,6 +249,8 @@ struct Outcome {
 
 struct State {
     done: Bits,
+    /// Operators ready to run after `done`, ascending.
+    ready: Vec<OpId>,
     peak: u64,
     resident: u64,
     parent: u32,
@@ -229,6 +264,7 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
     let mut levels: Vec<Vec<State>> = Vec::with_capacity(n + 1);
     levels.push(vec![State {
         done: Bits::new(n),
+        ready: g.preds.iter_enumerated().filter(|(_, p)| p.is_empty()).map(|(o, _)| o).collect(),
         peak: g.initial,
         resident: g.initial,
         parent: u32::MAX,
@@ -242,12 +278,9 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
     for _ in 0..n {
         let cur = levels.last().map_or(&[][..], |v| &v[..]);
         let mut next: Vec<State> = Vec::new();
-        let mut index: HashMap<Bits, usize> = HashMap::new();
+        let mut index: HashMap<Bits, usize, FxBuild> = HashMap::default();
         for (pi, s) in cur.iter().enumerate() {
-            for op in g.preds.indices() {
-                if !g.ready(&s.done, op) {
-                    continue;
-                }
+            for (k, &op) in s.ready.iter().enumerate() {
                 let (live, after) = g.step(&s.done, s.resident, op);
                 let peak = s.peak.max(live);
                 if peak >= bound {
@@ -264,8 +297,15 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
                         }
                     }
                     None => {
+                        let mut ready: Vec<OpId> = s.ready[..k].iter().chain(&s.ready[k + 1..]).copied().collect();
+                        for &succ in &g.succs[op] {
+                            if g.ready(&done, succ) {
+                                ready.push(succ);
+                            }
+                        }
+                        ready.sort_unstable();
                         index.insert(done.clone(), next.len());
-                        next.push(State { done, peak, resident: after, parent: pi as u32, op });
+                        next.push(State { done, ready, peak, resident: after, parent: pi as u32, op });
                         states += 1;
                         if states > budget {
                             return Outcome { found: None, complete: false, states };

@@ -129,3 +129,40 @@ pub fn conv_same_relu() -> Vec<u8> {
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![("builder_conv_same_relu", conv_same_relu()), ("builder_tiny_cnn", tiny_cnn())]
 }
+
+/// A model with a custom op tflc has no kernel for (for error tests).
+pub fn unsupported_custom_op() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
+    let y = b.activation("output", DType::I8, &[1, 8], Some((0.1, 0)));
+    b.op_spec(crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()), &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// A CONV_2D on int16 activations with int8 weights (16x8), which tflc does not compile yet.
+pub fn unsupported_int16_conv() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("input16", DType::I16, &[1, 4, 4, 1], Some((0.001, 0)));
+    let w = b.constant_i8_per_axis("weights", &[2, 1, 1, 1], &[3, -5], &[0.01, 0.02], 0);
+    let y = b.activation("conv16", DType::I16, &[1, 4, 4, 2], Some((0.002, 0)));
+    b.op(
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::None }),
+        &[Some(x), Some(w), None],
+        &[y],
+    );
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// Model files committed for tests that need a file on disk (the `include_model!` UI tests),
+/// with their builder: `cargo run -p tflc --example make_default_model` rewrites them and a
+/// test checks they are current.
+pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("examples/models/tiny_cnn_int8.tflite", tiny_cnn()),
+        ("macros/tests/ui/models/conv.tflite", conv_same_relu()),
+        ("macros/tests/ui/models/custom_op.tflite", unsupported_custom_op()),
+        ("macros/tests/ui/models/int16_conv.tflite", unsupported_int16_conv()),
+    ]
+}

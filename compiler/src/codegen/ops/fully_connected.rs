@@ -240,3 +240,267 @@ impl Kernel for FullyConnected {
         quote! { #rt::kernels::fully_connected::fully_connected_s8(&#p, #input, #filter, #bias, #output); }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::error::LowerError;
+    use crate::ir::{Activation, FullyConnectedOptions};
+    use crate::tflite::builder::ModelBuilder;
+
+    /// The weights of a test model: per-tensor `(scale, zero_point)` or per-unit scales.
+    enum W<'a> {
+        PerTensor(f32, i64),
+        PerUnit(&'a [f32]),
+    }
+
+    struct Fc<'a> {
+        input: (&'a [usize], f32, i64),
+        weights: (&'a [usize], W<'a>),
+        bias: bool,
+        output: (&'a [usize], f32, i64),
+        options: FullyConnectedOptions,
+    }
+
+    /// Builds the single-op model; returns its bytes, the input, the output, and the input
+    /// data (pseudo-random, full range).
+    fn build(fc: &Fc<'_>, seed: u64) -> (Vec<u8>, TensorId, TensorId, Vec<i8>) {
+        let mut b = ModelBuilder::new();
+        let (ishape, is, iz) = fc.input;
+        let x = b.activation("x", DType::I8, ishape, Some((is, iz)));
+        let (wshape, wq) = &fc.weights;
+        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product()).into_iter().map(|v| v.max(-127)).collect();
+        let units = wshape.first().copied().unwrap_or(0);
+        let (w, bias_scales) = match wq {
+            W::PerTensor(s, z) => (b.constant_i8("w", wshape, &wv, Some((*s, *z))), vec![is * s]),
+            W::PerUnit(ss) => (b.constant_i8_per_axis("w", wshape, &wv, ss, 0), ss.iter().map(|s| is * s).collect()),
+        };
+        let bias = fc.bias.then(|| {
+            let bv: Vec<i32> = (0..units as i32).map(|u| (u * 7919 % 4001) - 2000).collect();
+            if bias_scales.len() == 1 {
+                b.constant_i32("b", &[units], &bv, Some((bias_scales[0], 0)))
+            } else {
+                b.constant_i32_per_axis("b", &[units], &bv, &bias_scales)
+            }
+        });
+        let (oshape, os, oz) = fc.output;
+        let y = b.activation("y", DType::I8, oshape, Some((os, oz)));
+        b.op(OpKind::FullyConnected(fc.options.clone()), &[Some(x), Some(w), bias], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y, i8s(seed, ishape.iter().product()))
+    }
+
+    fn run(name: &str, fc: &Fc<'_>, seed: u64) -> Vec<i8> {
+        let (bytes, x, y, xv) = build(fc, seed);
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    fn lower_err(fc: &Fc<'_>) -> LowerError {
+        let (bytes, ..) = build(fc, 1);
+        lower_op0(&bytes).expect_err("lowering must fail")
+    }
+
+    const RANK3_KEEP_DIMS: Fc<'static> = Fc {
+        input: (&[2, 3, 5], 0.05, -3),
+        weights: (&[4, 5], W::PerTensor(0.02, 0)),
+        bias: false,
+        output: (&[2, 3, 4], 0.03, 2),
+        options: FullyConnectedOptions {
+            activation: Activation::None,
+            shuffled_weights: false,
+            keep_num_dims: true,
+            asymmetric_quantize_inputs: false,
+        },
+    };
+
+    const PER_UNIT_RELU6: Fc<'static> = Fc {
+        input: (&[1, 7], 0.1, 5),
+        weights: (&[3, 7], W::PerUnit(&[0.01, 0.03, 0.002])),
+        bias: true,
+        output: (&[1, 3], 0.05, -128),
+        options: FullyConnectedOptions {
+            activation: Activation::Relu6,
+            shuffled_weights: false,
+            keep_num_dims: false,
+            asymmetric_quantize_inputs: false,
+        },
+    };
+
+    const FLATTENED: Fc<'static> = Fc {
+        input: (&[2, 2, 6], 0.07, 11),
+        weights: (&[5, 6], W::PerTensor(0.011, 0)),
+        bias: true,
+        output: (&[4, 5], 0.09, -7),
+        options: FullyConnectedOptions {
+            activation: Activation::Relu,
+            shuffled_weights: false,
+            keep_num_dims: false,
+            asymmetric_quantize_inputs: false,
+        },
+    };
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc fully_connected`.
+
+    #[test]
+    fn keep_num_dims_rank3_per_tensor_no_bias() {
+        let want: &[i8] = &[127, 22, 127, -128, -128, -128, -13, 127, -128, 16, -128, 21, -17, 127, 78, 44, -128, 127, -18, -128, 127, 127, 127, -128];
+        assert_eq!(run("fc_rank3_keep_dims", &RANK3_KEEP_DIMS, 11), want);
+    }
+
+    #[test]
+    fn per_unit_weights_odd_units_bias_relu6() {
+        let want: &[i8] = &[-128, -8, -80];
+        assert_eq!(run("fc_per_unit_relu6", &PER_UNIT_RELU6, 12), want);
+    }
+
+    #[test]
+    fn leading_dims_flatten_into_batches() {
+        let want: &[i8] = &[-7, -6, 52, -7, -7, -7, -2, 38, -7, -7, 15, 127, -7, 63, -7, -7, 95, -7, 89, -7];
+        assert_eq!(run("fc_flattened", &FLATTENED, 13), want);
+    }
+
+    /// Saturation on both sides, hand-checked: every weight and input at the extreme makes
+    /// the accumulator far beyond the int8 range.
+    #[test]
+    fn saturates_at_both_ends() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.5, 0)));
+        let w = b.constant_i8("w", &[2, 3], &[127, 127, 127, -127, -127, -127], Some((0.5, 0)));
+        let y = b.activation("y", DType::I8, &[2, 2], Some((0.25, 0)));
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let store = run_op0("fc_saturate", &bytes, &[(x, TensorData::I8(vec![127, 127, 127, 1, 0, -1]))]);
+        // Row 0: +/- 127*127*3 * (0.5*0.5/0.25) saturates; row 1: 127 - 127 = 0.
+        assert_eq!(out_i8(&store, y), vec![127, -128, 0, 0]);
+    }
+
+    /// Per-tensor weights with a non-zero zero point: TFLite Micro's per-tensor kernel
+    /// applies `weights_offset`; checked by hand with exact (power-of-two) scales.
+    #[test]
+    fn per_tensor_weights_zero_point_is_applied() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 2], Some((1.0, -1)));
+        let w = b.constant_i8("w", &[1, 2], &[3, 5], Some((1.0, 2)));
+        let bias = b.constant_i32("b", &[1], &[-4], Some((1.0, 0)));
+        let y = b.activation("y", DType::I8, &[1, 1], Some((1.0, 6)));
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), Some(bias)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let store = run_op0("fc_weights_zp", &bytes, &[(x, TensorData::I8(vec![2, 4]))]);
+        // (3-2)*(2+1) + (5-2)*(4+1) - 4 + 6 = 3 + 15 - 4 + 6 = 20.
+        assert_eq!(out_i8(&store, y), vec![20]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&PER_UNIT_RELU6, 12);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let is_invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
+        let is_unsupported = |e: &LowerError| matches!(e, LowerError::Unsupported { .. });
+
+        // Output shape not what keep_num_dims gives, nor what flattening gives.
+        let e = lower_err(&Fc { output: (&[6, 4], 0.03, 2), ..RANK3_KEEP_DIMS });
+        assert!(is_invalid(&e), "{e}");
+        let e = lower_err(&Fc { output: (&[1, 4, 5], 0.09, -7), ..FLATTENED });
+        assert!(is_invalid(&e), "{e}");
+        // Input not a whole number of rows.
+        let e = lower_err(&Fc { input: (&[1, 8], 0.1, 5), ..PER_UNIT_RELU6 });
+        assert!(is_invalid(&e), "{e}");
+        // Scales along the depth (axis 1) instead of the units.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 3], Some((0.1, 0)));
+        let w = b.constant_i8_per_axis("w", &[2, 3], &[1; 6], &[0.1, 0.2, 0.3], 1);
+        let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("scales along axis 1");
+        assert!(is_unsupported(&e), "{e}");
+        // Shuffled weights.
+        let opts = FullyConnectedOptions { shuffled_weights: true, ..FullyConnectedOptions::default() };
+        let e = lower_err(&Fc { options: opts, ..FLATTENED });
+        assert!(is_unsupported(&e), "{e}");
+
+        // Hand-built variants: wrong dtype, missing weights, non-constant weights, bias of
+        // the wrong length, weights of rank 3.
+        let variants: Vec<(&str, Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>, bool)> = vec![
+            (
+                "int16 input",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I16, &[1, 4], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[2, 4], &[1; 8], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I16, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "missing weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), None], y)
+                }),
+                true,
+            ),
+            (
+                "non-constant weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+                    let w = b.activation("w", DType::I8, &[2, 4], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "bias of the wrong length",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[2, 4], &[1; 8], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[3], &[1, 2, 3], Some((0.01, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w), Some(bias)], y)
+                }),
+                true,
+            ),
+            (
+                "bias scale far from input*weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[2, 4], &[1; 8], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[2], &[1, 2], Some((0.5, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w), Some(bias)], y)
+                }),
+                true,
+            ),
+            (
+                "weights of rank 3",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[2, 2, 2], &[1; 8], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+        ];
+        for (what, make, invalid) in variants {
+            let mut b = ModelBuilder::new();
+            let (inputs, y) = make(&mut b);
+            b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &inputs, &[y]);
+            let bytes = b.finish();
+            let e = lower_op0(&bytes).expect_err(what);
+            assert_eq!(is_invalid(&e), invalid, "{what}: {e}");
+            assert!(e.to_string().contains("FULLY_CONNECTED"), "{what}: {e}");
+        }
+    }
+}

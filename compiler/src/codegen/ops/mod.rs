@@ -57,11 +57,34 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
+    OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
+    OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
+    OpKind::Dequantize => dequantize,
+    OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(_) => fully_connected,
+    OpKind::LeakyRelu { .. } => leaky_relu,
+    OpKind::Maximum => maximum,
+    OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
+    OpKind::Pack { .. } => pack,
+    OpKind::Pad => pad,
+    OpKind::PadV2 => padv2,
+    OpKind::Prelu => prelu,
+    OpKind::Quantize => quantize,
+    OpKind::Relu => relu,
+    OpKind::Relu6 => relu6,
+    OpKind::ReluN1To1 => relu_n1_to_1,
+    OpKind::Reshape { .. } => reshape,
+    OpKind::Softmax { .. } => softmax,
+    OpKind::Split { .. } => split,
+    OpKind::SplitV { .. } => split_v,
+    OpKind::Squeeze { .. } => squeeze,
     OpKind::Sub { .. } => sub,
+    OpKind::Unpack { .. } => unpack,
 }
+
+pub(crate) mod movement;
 
 #[cfg(test)]
 mod test_helpers;

@@ -154,4 +154,26 @@ mod tests {
         let (b, _) = model((&[3], q), (&[3], q), (&[3], q), Activation::Tanh);
         assert!(matches!(lower_op0(&b), Err(LowerError::Unsupported { .. })));
     }
+
+    /// Unequal scales, both operands stretching, RELU; TFLite Micro's output.
+    #[test]
+    fn reference_vectors() {
+        let (bytes, [x, y, z]) = model((&[5, 1], Some((0.037, -4))), (&[1, 7], Some((0.0191, 11))), (&[5, 7], Some((0.061, -30))), Activation::Relu);
+        let inputs = [(x, TensorData::I8(i8s(51, 5))), (y, TensorData::I8(i8s(52, 7)))];
+        check_vector("mul_outer_relu", &bytes, &inputs, z, MUL_OUTER_RELU);
+        let (bytes, [x, y, z]) =
+            model((&[2, 3, 5], Some((0.5, 0))), (&[2, 3, 5], Some((0.25, -128))), (&[2, 3, 5], Some((0.00391, 127))), Activation::None);
+        let inputs = [(x, TensorData::I8(i8s(53, 30))), (y, TensorData::I8(i8s(54, 30)))];
+        check_vector("mul_large_ratio", &bytes, &inputs, z, MUL_LARGE_RATIO);
+    }
+
+
+    const MUL_OUTER_RELU: &[i8] = &[
+        82, 1, -30, -30, 15, -8, -30, -30, -30, 59, 34, -30, -30, 22, 25, -15, -30, -30, -8, -19,
+        -30, -30, -30, 63, 37, -30, -30, 25, -30, -30, -10, -15, -30, -30, -18,
+    ];
+    const MUL_LARGE_RATIO: &[i8] = &[
+        127, -128, -128, -128, 127, -128, -128, -128, 127, -128, -128, -128, -128, -128, -128, 127, 127, 127, -128, 127,
+        127, 127, 127, 127, -128, -128, -128, 127, 127, 127,
+    ];
 }

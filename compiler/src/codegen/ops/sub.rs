@@ -121,4 +121,27 @@ mod tests {
         let (b, _) = model((&[3], q), (&[3], q), (&[3], q), Activation::SignBit);
         assert!(matches!(lower_op0(&b), Err(LowerError::Unsupported { .. })));
     }
+
+    /// Unequal scales, both operands stretching, RELU_N1_TO_1; TFLite Micro's output.
+    #[test]
+    fn reference_vectors() {
+        let (bytes, [x, y, z]) =
+            model((&[2, 1, 4], Some((0.017, 5))), (&[1, 3, 1], Some((0.023, -9))), (&[2, 3, 4], Some((0.011, 2))), Activation::ReluN1To1);
+        let inputs = [(x, TensorData::I8(i8s(41, 8))), (y, TensorData::I8(i8s(42, 3)))];
+        check_vector("sub_broadcast_n1to1", &bytes, &inputs, z, SUB_BROADCAST_N1TO1);
+        let (bytes, [x, y, z]) = model((&[1, 4, 4, 3], Some((0.05, -1))), (&[3], Some((0.2, 0))), (&[1, 4, 4, 3], Some((0.09, 6))), Activation::Relu);
+        let inputs = [(x, TensorData::I8(i8s(43, 48))), (y, TensorData::I8(i8s(44, 3)))];
+        check_vector("sub_channel_relu", &bytes, &inputs, z, SUB_CHANNEL_RELU);
+    }
+
+
+    const SUB_BROADCAST_N1TO1: &[i8] = &[
+        -89, -89, -89, -89, 93, -9, 93, 93, 93, -20, 93, 93, -89, -89, -89, -89, 93, 93, 93, 73,
+        93, 93, 93, 62,
+    ];
+    const SUB_CHANNEL_RELU: &[i8] = &[
+        97, 6, 82, 127, 6, 91, 127, 6, 127, 127, 6, 127, 127, 6, 65, 127, 6, 127, 127, 6,
+        127, 109, 6, 127, 102, 6, 75, 127, 6, 127, 127, 6, 64, 127, 6, 119, 107, 6, 115, 127,
+        6, 126, 127, 6, 109, 127, 6, 100,
+    ];
 }

@@ -177,3 +177,15 @@ pub(crate) fn check_malformed_binary(kind: crate::ir::OpKind) {
     m.op(k(), &[Some(x), Some(x)], &[]);
     invalid(err(&m.finish()));
 }
+
+/// Runs op 0 on `inputs` (in subgraph-input order) and compares int8 output `out` with
+/// `want`, a vector produced by `tools/op_test_vectors.py` from the reference
+/// interpreters (the model and inputs are what `run_op0` dumps under `name`).
+pub(crate) fn check_vector(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)], out: TensorId, want: &[i8]) {
+    let store = run_op0(name, bytes, inputs);
+    if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
+        // Generating: the vector is not there yet.
+        return;
+    }
+    assert_eq!(out_i8(&store, out), want, "{name}: differs from the reference interpreter's output");
+}

@@ -1,0 +1,475 @@
+//! DEPTHWISE_CONV_2D, int8 activations, int8 weights (per-channel or per-tensor), int32
+//! bias, with depth multiplier.
+//!
+//! Mirrors TFLite Micro `depthwise_conv_common.cc` (`DepthwiseConvPrepare`,
+//! `CalculateOpDataDepthwiseConv`): padding from `ComputePaddingHeightWidth`, one multiplier
+//! per output channel from `PopulateConvolutionQuantizationParams` (a single weights scale is
+//! broadcast to every channel), the fused activation as a clamp. The kernel is
+//! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
+
+use super::conv_2d::{positive, rt_padding};
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{array, int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{DType, OpKind, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s8, DepthwiseConv2dParams};
+use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DepthwiseConv2d {
+    pub input: TensorId,
+    pub filter: TensorId,
+    pub bias: Option<TensorId>,
+    pub output: TensorId,
+    pub input_shape: [usize; 4],
+    pub filter_shape: [usize; 4],
+    pub output_shape: [usize; 4],
+    pub depth_multiplier: usize,
+    pub stride: [usize; 2],
+    pub dilation: [usize; 2],
+    /// Top and left padding.
+    pub pad: [usize; 2],
+    pub input_offset: i32,
+    pub output_offset: i32,
+    pub output_multiplier: Vec<i32>,
+    pub output_shift: Vec<i32>,
+    pub activation_min: i32,
+    pub activation_max: i32,
+    /// The bias, decoded (empty when there is none).
+    pub bias_data: Vec<i32>,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
+    let OpKind::DepthwiseConv2d(o) = &cx.op.kind else { return Err(cx.invalid("not a DEPTHWISE_CONV_2D")) };
+    cx.expect_arity(2..=3, 1)?;
+    let input = cx.input(0)?;
+    let filter = cx.input(1)?;
+    let bias = cx.optional_input(2);
+    let output = cx.output(0)?;
+    cx.expect_activation(input)?;
+    let in_q = cx.q_s8(input)?;
+    let out_q = cx.q_s8(output)?;
+    cx.expect_dtype(filter, DType::I8)?;
+    cx.expect_constant(filter)?;
+
+    let input_shape = cx.shape4(input)?;
+    let filter_shape = cx.shape4(filter)?;
+    let output_shape = cx.shape4(output)?;
+    let [batches, in_h, in_w, in_d] = input_shape;
+    let [f_one, f_h, f_w, out_d] = filter_shape;
+    if f_one != 1 {
+        return Err(cx.invalid_tensor(filter, format!("weights of shape {filter_shape:?} (expected [1, h, w, channels])")));
+    }
+    if in_d == 0 || out_d % in_d != 0 {
+        return Err(cx.invalid_tensor(
+            filter,
+            format!("{out_d} output channels are not a multiple of the {in_d} input channels"),
+        ));
+    }
+    let depth_multiplier = out_d / in_d;
+    // TFLite Micro's kernel loops over the option's multiplier; it must agree with the shapes.
+    if usize::try_from(o.depth_multiplier).ok() != Some(depth_multiplier) {
+        return Err(cx.invalid(format!(
+            "depth_multiplier option is {}, but the shapes give {depth_multiplier}",
+            o.depth_multiplier
+        )));
+    }
+    let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
+    let dilation = [positive(cx, "dilation_h", o.dilation_h)?, positive(cx, "dilation_w", o.dilation_w)?];
+    let padding = rt_padding(cx, o.padding)?;
+    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
+    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
+    if output_shape != [batches, oh, ow, out_d] {
+        return Err(cx.invalid_tensor(
+            output,
+            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
+        ));
+    }
+
+    // Per-channel scales along the channel dimension (3), or one broadcast scale.
+    let fq = filter.quant.as_ref().ok_or_else(|| cx.unsupported_tensor(filter, "weights are not quantized"))?;
+    if fq.scale.len() != 1 && (fq.scale.len() != out_d || fq.axis.and_then(|a| filter_shape.get(a)) != Some(&out_d)) {
+        return Err(cx.unsupported_tensor(filter, "weights quantization is neither per-tensor nor per output channel"));
+    }
+    // `DepthwiseConvPerChannel` ignores the weights' zero points (symmetric by the int8
+    // quantization spec); so do we, to stay bit-exact with TFLite Micro.
+    let mut output_multiplier = Vec::with_capacity(out_d);
+    let mut output_shift = Vec::with_capacity(out_d);
+    for c in 0..out_d {
+        let fs = fq.scale.get(c).or(fq.scale.first()).copied().unwrap_or(0.0);
+        if !(fs.is_finite() && fs > 0.0) {
+            return Err(cx.invalid_tensor(filter, format!("channel {c}: weights scale {fs} is not positive")));
+        }
+        let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale)
+            .ok_or_else(|| cx.invalid_tensor(filter, format!("channel {c}: the effective scale cannot be quantized")))?;
+        output_multiplier.push(m);
+        output_shift.push(s);
+    }
+
+    let bias_data = match bias {
+        Some(b) => {
+            let v = cx.const_i32(b)?;
+            if v.len() != out_d {
+                return Err(cx.invalid_tensor(b, format!("bias has {} entries for {out_d} output channels", v.len())));
+            }
+            v
+        }
+        None => Vec::new(),
+    };
+    let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    Ok(DepthwiseConv2d {
+        input: input.id,
+        filter: filter.id,
+        bias: bias.map(|b| b.id),
+        output: output.id,
+        input_shape,
+        filter_shape,
+        output_shape,
+        depth_multiplier,
+        stride,
+        dilation,
+        pad: [pad_top, pad_left],
+        input_offset: -in_q.zero_point,
+        output_offset: out_q.zero_point,
+        output_multiplier,
+        output_shift,
+        activation_min,
+        activation_max,
+        bias_data,
+    })
+}
+
+impl DepthwiseConv2d {
+    /// The runtime's parameter struct, borrowing this op's tables.
+    pub fn params(&self) -> DepthwiseConv2dParams<'_> {
+        DepthwiseConv2dParams {
+            input_shape: self.input_shape,
+            filter_shape: self.filter_shape,
+            output_shape: self.output_shape,
+            depth_multiplier: self.depth_multiplier,
+            stride_height: self.stride[0],
+            stride_width: self.stride[1],
+            dilation_height: self.dilation[0],
+            dilation_width: self.dilation[1],
+            pad_top: self.pad[0],
+            pad_left: self.pad[1],
+            input_offset: self.input_offset,
+            output_offset: self.output_offset,
+            output_multiplier: &self.output_multiplier,
+            output_shift: &self.output_shift,
+            output_activation_min: self.activation_min,
+            output_activation_max: self.activation_max,
+        }
+    }
+}
+
+impl Kernel for DepthwiseConv2d {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.output, self.output_shape.iter().product());
+        let bias = self.bias.map(|_| self.bias_data.as_slice());
+        let input = s.i8(self.input)?;
+        let filter = s.i8(self.filter)?;
+        let (ni, nf) = (self.input_shape.iter().product::<usize>(), self.filter_shape.iter().product::<usize>());
+        if input.len() != ni || filter.len() != nf {
+            return Err(ExecError(format!(
+                "DEPTHWISE_CONV_2D: input has {} and weights {} elements, expected {ni} and {nf}",
+                input.len(),
+                filter.len()
+            )));
+        }
+        depthwise_conv_2d_s8(&self.params(), input, filter, bias, &mut out);
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let (is, fs, os) = (array(&self.input_shape), array(&self.filter_shape), array(&self.output_shape));
+        let dm = int(self.depth_multiplier as i64);
+        let [sh, sw] = self.stride.map(|v| int(v as i64));
+        let [dh, dw] = self.dilation.map(|v| int(v as i64));
+        let [pt, pl] = self.pad.map(|v| int(v as i64));
+        let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
+        let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
+        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let p = cx.params(
+            quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'static> },
+            quote! {
+                #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams {
+                    input_shape: #is,
+                    filter_shape: #fs,
+                    output_shape: #os,
+                    depth_multiplier: #dm,
+                    stride_height: #sh,
+                    stride_width: #sw,
+                    dilation_height: #dh,
+                    dilation_width: #dw,
+                    pad_top: #pt,
+                    pad_left: #pl,
+                    input_offset: #io,
+                    output_offset: #oo,
+                    output_multiplier: &#mult,
+                    output_shift: &#shift,
+                    output_activation_min: #amin,
+                    output_activation_max: #amax,
+                }
+            },
+        );
+        let input = cx.input(self.input);
+        let filter = cx.input(self.filter);
+        let bias = match self.bias {
+            Some(b) => {
+                let b = cx.input(b);
+                quote! { Some(#b) }
+            }
+            None => quote! { None },
+        };
+        let output = cx.output(self.output);
+        quote! { #rt::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::error::LowerError;
+    use crate::ir::{Activation, DepthwiseConv2dOptions, Padding};
+    use crate::tflite::builder::ModelBuilder;
+
+    struct Dw<'a> {
+        input: (&'a [usize], f32, i64),
+        /// Weights shape and scales (one scale = per-tensor).
+        weights: (&'a [usize], &'a [f32]),
+        bias: bool,
+        output: (&'a [usize], f32, i64),
+        options: DepthwiseConv2dOptions,
+    }
+
+    fn opts(padding: Padding, stride: [i32; 2], dilation: [i32; 2], dm: i32, activation: Activation) -> DepthwiseConv2dOptions {
+        DepthwiseConv2dOptions {
+            padding,
+            stride_h: stride[0],
+            stride_w: stride[1],
+            depth_multiplier: dm,
+            dilation_h: dilation[0],
+            dilation_w: dilation[1],
+            activation,
+        }
+    }
+
+    /// Builds the single-op model; returns its bytes, the input, the output, and the input
+    /// data (pseudo-random, full range).
+    fn build(dw: &Dw<'_>, seed: u64) -> (Vec<u8>, TensorId, TensorId, Vec<i8>) {
+        let mut b = ModelBuilder::new();
+        let (ishape, is, iz) = dw.input;
+        let x = b.activation("x", DType::I8, ishape, Some((is, iz)));
+        let (wshape, ws) = dw.weights;
+        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product()).into_iter().map(|v| v.max(-127)).collect();
+        let channels = wshape.last().copied().unwrap_or(0);
+        let w = if ws.len() == 1 {
+            b.constant_i8("w", wshape, &wv, Some((ws[0], 0)))
+        } else {
+            b.constant_i8_per_axis("w", wshape, &wv, ws, 3)
+        };
+        let bias = dw.bias.then(|| {
+            let bv: Vec<i32> = (0..channels as i32).map(|c| (c * 7919 % 3001) - 1500).collect();
+            let bs: Vec<f32> = ws.iter().map(|s| s * is).collect();
+            if bs.len() == 1 {
+                b.constant_i32("b", &[channels], &bv, Some((bs[0], 0)))
+            } else {
+                b.constant_i32_per_axis("b", &[channels], &bv, &bs)
+            }
+        });
+        let (oshape, os, oz) = dw.output;
+        let y = b.activation("y", DType::I8, oshape, Some((os, oz)));
+        // Without a bias, two inputs: TFLite Micro crashes on an omitted (-1) third input.
+        let inputs: Vec<Option<TensorId>> = [Some(x), Some(w)].into_iter().chain(bias.map(Some)).collect();
+        b.op(OpKind::DepthwiseConv2d(dw.options.clone()), &inputs, &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y, i8s(seed, ishape.iter().product()))
+    }
+
+    fn run(name: &str, dw: &Dw<'_>, seed: u64) -> Vec<i8> {
+        let (bytes, x, y, xv) = build(dw, seed);
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    fn same_mult2() -> Dw<'static> {
+        Dw {
+            input: (&[1, 5, 4, 3], 0.05, -2),
+            weights: (&[1, 3, 3, 6], &[0.01, 0.02, 0.005, 0.03, 0.015, 0.008]),
+            bias: true,
+            output: (&[1, 5, 4, 6], 0.04, 3),
+            options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::None),
+        }
+    }
+
+    fn strided_dilated() -> Dw<'static> {
+        Dw {
+            input: (&[2, 7, 6, 2], 0.03, 10),
+            weights: (&[1, 3, 3, 2], &[0.02]),
+            bias: false,
+            output: (&[2, 4, 3, 2], 0.05, -20),
+            options: opts(Padding::Same, [2, 2], [2, 2], 1, Activation::Relu),
+        }
+    }
+
+    fn valid_odd_channels() -> Dw<'static> {
+        Dw {
+            input: (&[1, 6, 7, 5], 0.1, 0),
+            weights: (&[1, 2, 3, 5], &[0.004, 0.006, 0.002, 0.01, 0.003]),
+            bias: true,
+            output: (&[1, 3, 5, 5], 1.0 / 64.0, -1),
+            options: opts(Padding::Valid, [2, 1], [1, 1], 1, Activation::ReluN1To1),
+        }
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc depthwise`.
+
+    /// SAME padding on every edge (3x3, stride 1), depth multiplier 2, per-channel weights.
+    #[test]
+    fn same_padding_every_edge_depth_multiplier_2() {
+        let want: &[i8] = &[-42, -13, 127, 127, -128, -79, 127, 32, -128, 127, 127, -53, -128, -90, -36, 127, -128, 80, 84, 41, -7, -128, 127, -128, -29, -108, -55, 24, -128, -21, 25, -128, -73, -128, -128, 127, -31, -15, -128, 127, -128, -128, -128, -128, 3, -128, 98, 106, -128, -22, -128, -67, 127, 11, -101, -128, -42, 127, -78, -46, -17, 127, -14, -128, 127, 8, -73, 53, 127, 127, -128, 68, 127, -23, -2, -128, -128, -68, -128, -128, -71, -128, -110, -71, 112, 47, 127, 127, 127, 9, -128, 6, -20, -128, 80, -128, -82, -111, 123, 127, -98, 14, 55, 127, 77, -87, 100, 50, -67, -70, 63, -119, -128, 107, -29, 93, 36, 37, 127, 11];
+        assert_eq!(run("dw_same_mult2", &same_mult2(), 21), want);
+    }
+
+    /// Two batches, stride 2 and dilation 2 with SAME padding (2 cells each side),
+    /// per-tensor weights broadcast to every channel, no bias, RELU.
+    #[test]
+    fn batches_stride_dilation_per_tensor_relu() {
+        let want: &[i8] = &[-2, 108, -20, 127, -20, -20, -20, 127, 103, -20, 127, -20, 127, -20, 39, -20, -20, 127, -20, -20, -11, 127, 75, -20, 11, -20, 127, -20, -12, -20, 127, -20, 127, -20, 127, 91, -20, 7, 48, 7, 127, -20, -20, -15, -20, 70, -20, -20];
+        assert_eq!(run("dw_strided_dilated", &strided_dilated(), 22), want);
+    }
+
+    /// VALID padding, unequal strides, 5 channels, RELU_N1_TO_1.
+    #[test]
+    fn valid_unequal_strides_odd_channels_relu_n1_to_1() {
+        let want: &[i8] = &[41, 63, -65, -65, -65, 63, 63, -65, -65, -65, 63, 63, 63, 63, -62, -65, 63, -65, 63, -22, 63, -65, 63, 63, 63, -65, 63, -65, -2, -65, 63, -65, 63, 63, 54, 63, -20, 63, -65, -65, 63, -65, 29, 63, -65, 63, 63, -65, -65, 63, -40, 63, -65, -65, -65, -65, -65, -65, -65, -24, -65, -65, 63, -65, -65, -65, 24, 63, 63, -5, -65, -65, 63, -65, -65];
+        assert_eq!(run("dw_valid_odd", &valid_odd_channels(), 23), want);
+    }
+
+    /// Saturation at both ends and the depth-multiplier channel order, by hand: a 1x1
+    /// filter with exact power-of-two scales multiplies input channel `c` into output
+    /// channels `2c` and `2c + 1`.
+    #[test]
+    fn saturates_and_orders_multiplier_channels() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 1, 2, 2], Some((0.5, 0)));
+        let w = b.constant_i8("w", &[1, 1, 1, 4], &[127, -127, 1, 2], Some((0.5, 0)));
+        let y = b.activation("y", DType::I8, &[1, 1, 2, 4], Some((0.25, 0)));
+        b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 2, Activation::None)), &[Some(x), Some(w)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let store = run_op0("dw_saturate", &bytes, &[(x, TensorData::I8(vec![100, 7, -3, 5]))]);
+        // Real multiplier 0.5*0.5/0.25 = 1: out = w * x, clamped.
+        assert_eq!(out_i8(&store, y), vec![127, -128, 7, 14, -128, 127, 5, 10]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&valid_odd_channels(), 23);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let is_invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
+        let err = |dw: &Dw<'_>| {
+            let (bytes, ..) = build(dw, 1);
+            lower_op0(&bytes).expect_err("lowering must fail")
+        };
+        // Output shape not what the options give.
+        let e = err(&Dw { output: (&[1, 5, 5, 6], 0.04, 3), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // depth_multiplier option disagreeing with the shapes.
+        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // Zero stride.
+        let e = err(&Dw { options: opts(Padding::Same, [0, 1], [1, 1], 2, Activation::None), ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // Output channels not a multiple of the input channels.
+        let e = err(&Dw {
+            weights: (&[1, 3, 3, 4], &[0.01]),
+            output: (&[1, 5, 4, 4], 0.04, 3),
+            options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None),
+            ..same_mult2()
+        });
+        assert!(is_invalid(&e), "{e}");
+        // Weights whose first dimension is not 1.
+        let e = err(&Dw { weights: (&[2, 3, 3, 6], &[0.01]), bias: false, ..same_mult2() });
+        assert!(is_invalid(&e), "{e}");
+        // A fused TANH is not a clamp.
+        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::Tanh), ..same_mult2() });
+        assert!(!is_invalid(&e), "{e}");
+
+        let variants: Vec<(&str, Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>, bool)> = vec![
+            (
+                "int16 input",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "missing weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), None], y)
+                }),
+                true,
+            ),
+            (
+                "non-constant weights",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.activation("w", DType::I8, &[1, 1, 1, 2], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+            (
+                "bias of the wrong length",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[3], &[1, 2, 3], Some((0.01, 0)));
+                    let y = b.activation("y", DType::I8, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w), Some(bias)], y)
+                }),
+                true,
+            ),
+            (
+                "input of rank 3",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I8, &[3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let y = b.activation("y", DType::I8, &[3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w)], y)
+                }),
+                false,
+            ),
+        ];
+        for (what, make, invalid) in variants {
+            let mut b = ModelBuilder::new();
+            let (inputs, y) = make(&mut b);
+            b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 1, Activation::None)), &inputs, &[y]);
+            let bytes = b.finish();
+            let e = lower_op0(&bytes).expect_err(what);
+            assert_eq!(is_invalid(&e), invalid, "{what}: {e}");
+            assert!(e.to_string().contains("DEPTHWISE_CONV_2D"), "{what}: {e}");
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! Shared pieces of the data-movement lowerings (RESHAPE, SQUEEZE, EXPAND_DIMS, PAD,
+//! PADV2, CONCATENATION, TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, PACK, UNPACK,
+//! RESIZE_*): these kernels move elements without arithmetic, so they run on any element
+//! type the generated code has views for (int8, uint8, int16, int32, float32), with one
+//! runtime kernel that is generic over the element (`_s8` names for int8).
+//!
+//! Policy: an output of a data-movement op holds its input's raw values, so every output
+//! must have its input's element type and quantization (TFLite Micro copies bytes and
+//! would silently mislabel them otherwise); a difference is `Unsupported` (it would need
+//! a requantization that TFLite Micro does not do).
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{array, int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{DType, Tensor, TensorId};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use tflc_runtime::kernels::nd::GatherPlan;
+
+/// An element type the data-movement kernels run on in reference execution.
+pub(crate) trait Elem: Copy + Default + std::fmt::Debug + 'static {
+    fn slice(d: &TensorData) -> Option<&[Self]>;
+    fn wrap(v: Vec<Self>) -> TensorData;
+}
+
+macro_rules! elem {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl Elem for $t {
+            fn slice(d: &TensorData) -> Option<&[Self]> {
+                match d {
+                    TensorData::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<Self>) -> TensorData {
+                TensorData::$variant(v)
+            }
+        }
+    )*};
+}
+elem!(i8 => I8, u8 => U8, i16 => I16, i32 => I32, f32 => F32);
+
+/// Runs `$body` with the type alias `$T` bound to the Rust element type of `$dtype`.
+macro_rules! with_elem {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            $crate::ir::DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::ir::DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::ir::DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::ir::DType::I32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::ir::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            other => Err($crate::codegen::ops::ExecError(format!("element type {other} is not movable"))),
+        }
+    };
+}
+pub(crate) use with_elem;
+
+/// The contents of `t`, which must hold `T`.
+pub(crate) fn get<T: Elem>(s: &TensorStore, t: TensorId) -> Result<&[T], ExecError> {
+    match s.get(t) {
+        Some(d) => T::slice(d).ok_or_else(|| ExecError(format!("tensor {t} holds {d:?}, not {}", std::any::type_name::<T>()))),
+        None => Err(ExecError(format!("tensor {t} has no data"))),
+    }
+}
+
+/// Stores `v` as the contents of `t`.
+pub(crate) fn put<T: Elem>(s: &mut TensorStore, t: TensorId, v: Vec<T>) {
+    s.insert(t, T::wrap(v));
+}
+
+/// The element types the data-movement kernels accept (those with arena views).
+pub(crate) fn movable_dtype(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<DType, LowerError> {
+    match t.dtype {
+        DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::F32 => Ok(t.dtype),
+        other => Err(cx.unsupported_tensor(t, format!("element type {other}"))),
+    }
+}
+
+/// `out` must carry `input`'s element type and quantization (see the module docs).
+pub(crate) fn expect_same_type_and_quant(cx: &OpCx<'_, '_>, input: &Tensor<'_>, out: &Tensor<'_>) -> Result<(), LowerError> {
+    if out.dtype != input.dtype {
+        return Err(cx.invalid_tensor(out, format!("element type {} differs from the input's {}", out.dtype, input.dtype)));
+    }
+    if out.quant != input.quant {
+        return Err(cx.unsupported_tensor(
+            out,
+            format!(
+                "quantization {} differs from tensor {}'s {}: the op would need a requantization",
+                describe_quant(out),
+                input.id,
+                describe_quant(input)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn describe_quant(t: &Tensor<'_>) -> String {
+    match &t.quant {
+        None => "none".to_owned(),
+        Some(q) => match q.per_tensor() {
+            Some((s, z)) => format!("scale={s} zp={z}"),
+            None => format!("per-axis ({} scales)", q.scale.len()),
+        },
+    }
+}
+
+/// Constant integer data of an int32 or int64 tensor (shape operands, axes, paddings).
+pub(crate) fn const_ints(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<Vec<i64>, LowerError> {
+    let d = cx.expect_constant(t)?;
+    match (t.dtype, TensorData::from_le_bytes(t.dtype, d)) {
+        (DType::I32, Some(TensorData::I32(v))) => Ok(v.into_iter().map(i64::from).collect()),
+        (DType::I64, Some(TensorData::I64(v))) => Ok(v),
+        (DType::I32 | DType::I64, _) => Err(cx.invalid_tensor(t, "malformed integer constant")),
+        (other, _) => Err(cx.unsupported_tensor(t, format!("element type {other} (expected int32 or int64)"))),
+    }
+}
+
+/// A constant int32 tensor's values, which must be exactly `n` (a scalar counts as one).
+pub(crate) fn const_i32_exact(cx: &OpCx<'_, '_>, t: &Tensor<'_>, n: usize, what: &str) -> Result<Vec<i32>, LowerError> {
+    let v = cx.const_i32(t)?;
+    if v.len() != n {
+        return Err(cx.invalid_tensor(t, format!("{what} has {} values, expected {n}", v.len())));
+    }
+    Ok(v)
+}
+
+/// The single value of a constant int32 axis tensor (shape `[]` or `[1]`).
+pub(crate) fn const_axis(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<i64, LowerError> {
+    let v = cx.const_i32(t)?;
+    match v.as_slice() {
+        [a] if t.shape.len() <= 1 => Ok(i64::from(*a)),
+        _ => Err(cx.invalid_tensor(t, format!("the axis must be a single value, found shape {:?}", t.shape))),
+    }
+}
+
+/// TFLite's negative-axis convention over `rank` positions (`axis < 0` counts from the end).
+pub(crate) fn resolve_axis(cx: &OpCx<'_, '_>, axis: i64, rank: usize) -> Result<usize, LowerError> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if a < 0 || a >= r {
+        return Err(cx.invalid(format!("axis {axis} is out of range for rank {rank}")));
+    }
+    Ok(a as usize)
+}
+
+/// A non-negative count from the options (`num_splits`, `values_count`, ...).
+pub(crate) fn count(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, LowerError> {
+    usize::try_from(v).map_err(|_| cx.invalid(format!("{what} is {v}")))
+}
+
+/// Each output appears once and is not an input (the arena views would alias).
+pub(crate) fn expect_distinct_outputs(cx: &OpCx<'_, '_>) -> Result<(), LowerError> {
+    for (i, t) in cx.op.outputs.iter().enumerate() {
+        if cx.op.outputs[..i].contains(t) || cx.op.present_inputs().any(|x| x == *t) {
+            return Err(cx.invalid_tensor(cx.sg.tensor(*t), "the tensor is written twice or is also an input"));
+        }
+    }
+    Ok(())
+}
+
+/// The output's shape must be `want`.
+pub(crate) fn expect_shape(cx: &OpCx<'_, '_>, t: &Tensor<'_>, want: &[usize]) -> Result<(), LowerError> {
+    if t.shape != want {
+        return Err(cx.invalid_tensor(t, format!("shape {:?}, but the op's semantics give {want:?}", t.shape)));
+    }
+    Ok(())
+}
+
+/// The path of a data-movement kernel: `<rt>::kernels::<module>::<name>_s8` for int8, the
+/// generic `<rt>::kernels::<module>::<name>` otherwise.
+pub(crate) fn kernel_fn(cx: &EmitCx<'_, '_, '_>, module: &str, name: &str, dtype: DType) -> TokenStream {
+    let rt = cx.rt().clone();
+    let m = format_ident!("{}", module);
+    let f = if dtype == DType::I8 { format_ident!("{}_s8", name) } else { format_ident!("{}", name) };
+    quote! { #rt::kernels::#m::#f }
+}
+
+/// A strided-copy parameter literal (`StridedCopyParams` under the op's alias `ty`).
+pub(crate) fn strided_literal(ty: &TokenStream, plan: &GatherPlan) -> TokenStream {
+    let p = plan.as_params();
+    let base = int(p.base as i64);
+    let shape = array(p.shape);
+    let strides: Vec<TokenStream> = p.strides.iter().map(|&s| int(s as i64)).collect();
+    quote! { #ty { base: #base, shape: &#shape, strides: &[#(#strides),*] } }
+}
+
+/// A data-movement op whose every output is one strided copy of its single input
+/// (TRANSPOSE, SLICE, STRIDED_SLICE: one output; SPLIT, SPLIT_V, UNPACK: several). The
+/// runtime function is `<module>::<func>(_s8)` taking `&<params_ty>` (an alias of
+/// `StridedCopyParams`), the input and one output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StridedCopy {
+    /// The builtin, for messages.
+    pub op: &'static str,
+    pub module: &'static str,
+    pub func: &'static str,
+    pub params_ty: &'static str,
+    pub input: TensorId,
+    pub input_len: usize,
+    pub outputs: Vec<TensorId>,
+    pub dtype: DType,
+    /// One plan per output.
+    pub plans: Vec<GatherPlan>,
+}
+
+impl StridedCopy {
+    fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let x = get::<T>(s, self.input)?;
+        if x.len() != self.input_len {
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.input_len)));
+        }
+        let mut ys = Vec::with_capacity(self.plans.len());
+        for plan in &self.plans {
+            let p = plan.as_params();
+            let mut y = vec![T::default(); p.out_len()];
+            tflc_runtime::kernels::nd::strided_copy(&p, x, &mut y);
+            ys.push(y);
+        }
+        for (&t, y) in self.outputs.iter().zip(ys) {
+            put(s, t, y);
+        }
+        Ok(())
+    }
+}
+
+impl Kernel for StridedCopy {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        with_elem!(self.dtype, T => self.run::<T>(s))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let m = format_ident!("{}", self.module);
+        let pty = format_ident!("{}", self.params_ty);
+        let ty = quote! { #rt::kernels::#m::#pty };
+        let lits: Vec<TokenStream> = self.plans.iter().map(|p| strided_literal(&ty, p)).collect();
+        let f = kernel_fn(cx, self.module, self.func, self.dtype);
+        let x = cx.input(self.input);
+        if let ([lit], [out]) = (lits.as_slice(), self.outputs.as_slice()) {
+            let p = cx.params(quote! { #ty<'static> }, lit.clone());
+            let y = cx.output(*out);
+            return quote! { #f(&#p, #x, #y); };
+        }
+        let n = int(lits.len() as i64);
+        let p = cx.params(quote! { [#ty<'static>; #n] }, quote! { [#(#lits),*] });
+        let calls = self.outputs.iter().enumerate().map(|(k, &t)| {
+            let y = cx.output(t);
+            let k = int(k as i64);
+            quote! { #f(&#p[#k], #x, #y); }
+        });
+        let calls: Vec<TokenStream> = calls.collect();
+        quote! { #(#calls)* }
+    }
+}
+
+/// A plan from a runtime `prepare_*` helper, or an error naming the op.
+pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Result<GatherPlan, LowerError> {
+    p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))
+}
+
+/// A view op (RESHAPE, SQUEEZE, EXPAND_DIMS): the output is the input's bytes under a new
+/// shape. The planner normally aliases the two and no code is emitted; otherwise this is
+/// a plain copy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// The builtin, for messages.
+    pub op: &'static str,
+    pub input: TensorId,
+    pub output: TensorId,
+    pub dtype: DType,
+    pub len: usize,
+}
+
+/// Lowers a view op whose output shape has already been checked: element type,
+/// quantization and element count must be the input's.
+pub(crate) fn lower_view(cx: &OpCx<'_, '_>, op: &'static str, input: &Tensor<'_>, output: &Tensor<'_>) -> Result<View, LowerError> {
+    let dtype = movable_dtype(cx, input)?;
+    expect_same_type_and_quant(cx, input, output)?;
+    if input.num_elements() != output.num_elements() {
+        return Err(cx.invalid_tensor(
+            output,
+            format!("{} elements, but the input {} has {}", output.num_elements(), input.id, input.num_elements()),
+        ));
+    }
+    expect_distinct_outputs(cx)?;
+    Ok(View { op, input: input.id, output: output.id, dtype, len: input.num_elements() })
+}
+
+impl View {
+    fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let x = get::<T>(s, self.input)?;
+        if x.len() != self.len {
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.len)));
+        }
+        let mut y = vec![T::default(); self.len];
+        tflc_runtime::kernels::reshape::reshape(x, &mut y);
+        put(s, self.output, y);
+        Ok(())
+    }
+}
+
+impl Kernel for View {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        with_elem!(self.dtype, T => self.run::<T>(s))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let f = kernel_fn(cx, "reshape", "reshape", self.dtype);
+        let x = cx.input(self.input);
+        let y = cx.output(self.output);
+        quote! { #f(#x, #y); }
+    }
+
+    fn is_view(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for the data-movement op tests: lower op 0 of a built model, run it, emit it.
+
+    use super::super::{lower, Kernel, TensorData, TensorStore};
+    use crate::codegen::emit::{EmitCx, Items};
+    use crate::error::LowerError;
+    use crate::ir::TensorId;
+
+    /// Lowers op 0 of `bytes`.
+    pub(crate) fn lower_op0(bytes: &[u8]) -> Result<Box<dyn Kernel>, LowerError> {
+        let model = crate::tflite::read_model(bytes).expect("the test model parses");
+        let sg = model.main();
+        lower(sg, &sg.ops[crate::ir::OpId::new(0)])
+    }
+
+    /// The lowering error of op 0 (panics if it lowers).
+    pub(crate) fn lower_err(bytes: &[u8]) -> LowerError {
+        match lower_op0(bytes) {
+            Ok(k) => panic!("expected a lowering error, got {k:?}"),
+            Err(e) => e,
+        }
+    }
+
+    /// Lowers op 0 and runs it on `inputs`; returns the store.
+    pub(crate) fn run_op0(bytes: &[u8], inputs: &[(TensorId, TensorData)]) -> TensorStore {
+        let model = crate::tflite::read_model(bytes).expect("the test model parses");
+        let sg = model.main();
+        let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("lowering failed: {e}"));
+        let mut store = TensorStore::with_constants(sg);
+        for (t, d) in inputs {
+            store.insert(*t, d.clone());
+        }
+        kernel.execute(&mut store).unwrap_or_else(|e| panic!("execution failed: {e}"));
+        store
+    }
+
+    /// The int8 contents of `t`.
+    pub(crate) fn i8_of(store: &TensorStore, t: TensorId) -> Vec<i8> {
+        store.i8(t).expect("int8 data").to_vec()
+    }
+
+    /// Op 0's emitted params and call, as one token string (`::tflc_runtime` as runtime
+    /// path), plus the number of arena inputs and outputs it requested.
+    pub(crate) fn emit_op0(bytes: &[u8]) -> (String, usize, usize) {
+        use quote::quote;
+        let model = crate::tflite::read_model(bytes).expect("the test model parses");
+        let sg = model.main();
+        let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).expect("lowers");
+        let rt = quote! { ::tflc_runtime };
+        let mut items = Items::default();
+        let (call, ni, no) = {
+            let mut cx = EmitCx::new(&rt, sg, 0, &mut items);
+            let call = kernel.emit(&mut cx);
+            (call, cx.ins.len(), cx.outs.len())
+        };
+        let consts = &items.consts;
+        let file = quote! { #(#consts)* fn run() { #call } };
+        // The emitted code must at least parse as Rust.
+        let parsed: syn::File = syn::parse2(file.clone()).expect("emitted code parses");
+        drop(parsed);
+        (file.to_string(), ni, no)
+    }
+
+    /// Deterministic pseudo-random int8 values (xorshift64*), full range.
+    pub(crate) fn i8s(seed: u64, n: usize) -> Vec<i8> {
+        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                s ^= s >> 12;
+                s ^= s << 25;
+                s ^= s >> 27;
+                (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8 as i8
+            })
+            .collect()
+    }
+
+    /// Row-major multi-index of flat position `i` in `shape`.
+    pub(crate) fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
+        let mut idx = vec![0; shape.len()];
+        for d in (0..shape.len()).rev() {
+            idx[d] = i % shape[d];
+            i /= shape[d];
+        }
+        idx
+    }
+
+    /// Row-major flat position of `idx` in `shape`.
+    pub(crate) fn ravel(idx: &[usize], shape: &[usize]) -> usize {
+        idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)
+    }
+}

@@ -1,0 +1,163 @@
+//! PRELU, int8: `x >= 0 ? x : x * alpha` with an alpha tensor broadcast against the input.
+//!
+//! Mirrors TFLite Micro `prelu_common.cc` (`CalculatePreluParams`): identity multiplier
+//! `QuantizeMultiplier(s_in / s_out)` and product multiplier
+//! `QuantizeMultiplier(s_in * s_alpha / s_out)` in f64 (the runtime's [`prepare_prelu`]).
+//! The output has the broadcast shape of input and alpha (TFLite's PRELU Prepare); the
+//! walk is ADD's broadcast plan with the input as operand 1 and alpha as operand 2.
+
+use super::add::{lower_binary, Binary, NO_BROADCAST};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::codegen::emit::{int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::OpKind;
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::prelu::{prelu_s8, prepare_prelu, PreluParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prelu {
+    /// `input1` is the input, `input2` alpha.
+    pub bin: Binary,
+    /// Everything but the broadcast (which borrows `bin.plan`).
+    pub params: PreluParams<'static>,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
+    if !matches!(cx.op.kind, OpKind::Prelu) {
+        return Err(cx.invalid("not a PRELU"));
+    }
+    let (bin, [input, alpha, output]) = lower_binary(cx)?;
+    let (qi, qa, qo) = (cx.q_s8(input)?, cx.q_s8(alpha)?, cx.q_s8(output)?);
+    let p = prepare_prelu(qi, qa, qo, NO_BROADCAST).ok_or_else(|| cx.invalid("the scales give a multiplier that cannot be quantized"))?;
+    Ok(Prelu { bin, params: p })
+}
+
+impl Prelu {
+    pub fn params(&self) -> PreluParams<'_> {
+        PreluParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
+    }
+}
+
+impl Kernel for Prelu {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let p = self.params();
+        self.bin.execute_s8(s, |x, a, out| prelu_s8(&p, x, a, out))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let p = &self.params;
+        let i = |v: i32| int(v as i64);
+        let (oi, oa, oo) = (i(p.input_offset), i(p.alpha_offset), i(p.output_offset));
+        let (m1, s1, m2, s2) = (i(p.output_multiplier_1), i(p.output_shift_1), i(p.output_multiplier_2), i(p.output_shift_2));
+        let b = self.bin.emit_broadcast(&rt);
+        let p = cx.params(
+            quote! { #rt::kernels::prelu::PreluParams<'static> },
+            quote! {
+                #rt::kernels::prelu::PreluParams {
+                    input_offset: #oi,
+                    alpha_offset: #oa,
+                    output_offset: #oo,
+                    output_multiplier_1: #m1,
+                    output_shift_1: #s1,
+                    output_multiplier_2: #m2,
+                    output_shift_2: #s2,
+                    broadcast: #b,
+                }
+            },
+        );
+        self.bin.emit_call(cx, quote! { #rt::kernels::prelu::prelu_s8 }, &p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use super::*;
+    use crate::ir::{DType, TensorId};
+    use crate::tflite::builder::ModelBuilder;
+
+    /// Input activation, constant alpha.
+    fn model(x_shape: &[usize], qi: Q, alpha: (&[usize], &[i8], Q), out: (&[usize], Q)) -> (Vec<u8>, [TensorId; 2]) {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, x_shape, qi);
+        let a = m.constant_i8("alpha", alpha.0, alpha.1, alpha.2);
+        let z = m.activation("z", DType::I8, out.0, out.1);
+        m.op(OpKind::Prelu, &[Some(x), Some(a)], &[z]);
+        m.inputs(&[x]);
+        m.outputs(&[z]);
+        (m.finish(), [x, z])
+    }
+
+    #[test]
+    fn broadcast_alpha_exact() {
+        // s_in == s_out and s_alpha == 1: `v >= 0 ? v : v * (a - za)` plus zo, saturating,
+        // with v = x - zi. Every broadcasting pattern, alpha on either side.
+        for (x_shape, a_shape) in BROADCAST_CASES {
+            let (zi, za, zo) = (3i64, -2i64, -5i64);
+            let xv = i8s(21, x_shape.iter().product());
+            let av: Vec<i8> = i8s(22, a_shape.iter().product()).into_iter().map(|a| a / 32).collect();
+            let (out_shape, want) = broadcast_reference(x_shape, &xv, a_shape, &av, |x, a| {
+                let v = x as i32 - zi as i32;
+                let y = if v >= 0 { v } else { v * (a as i32 - za as i32) };
+                (y + zo as i32).clamp(-128, 127) as i8
+            });
+            let (bytes, [x, z]) = model(x_shape, Some((0.5, zi)), (a_shape, &av, Some((1.0, za))), (&out_shape, Some((0.5, zo))));
+            let store = run_op0("prelu", &bytes, &[(x, TensorData::I8(xv))]);
+            assert_eq!(out_i8(&store, z), want, "{x_shape:?} {a_shape:?}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_scales_follow_the_real_value() {
+        let (qi, qa, qo) = ((0.0731f32, -7i64), (0.0041f32, 12i64), (0.05f32, 20i64));
+        let av: Vec<i8> = vec![-100, 0, 37];
+        let (bytes, [x, z]) = model(&[1, 4, 3], Some(qi), (&[3], &av, Some(qa)), (&[1, 4, 3], Some(qo)));
+        let xv = i8s(23, 12);
+        let got = out_i8(&run_op0("prelu_scales", &bytes, &[(x, TensorData::I8(xv.clone()))]), z);
+        for i in 0..12 {
+            let v = qi.0 as f64 * (xv[i] as f64 - qi.1 as f64);
+            let a = qa.0 as f64 * (av[i % 3] as f64 - qa.1 as f64);
+            let real = if v >= 0.0 { v } else { a * v };
+            let want = ((real / qo.0 as f64).round() + qo.1 as f64).clamp(-128.0, 127.0);
+            assert!((got[i] as f64 - want).abs() <= 1.0, "{i}: {} vs {want}", got[i]);
+        }
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, _) = model(&[1, 6, 6, 3], Some((0.05, -3)), (&[1, 1, 3], &[10, -20, 30], Some((0.01, 0))), (&[1, 6, 6, 3], Some((0.04, 10))));
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        check_malformed_binary(OpKind::Prelu);
+        // Alpha of another element type.
+        let q = Some((0.5, 0));
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[3], q);
+        let a = m.constant_i32("alpha", &[3], &[1, 2, 3], q);
+        let z = m.activation("z", DType::I8, &[3], q);
+        m.op(OpKind::Prelu, &[Some(x), Some(a)], &[z]);
+        assert!(matches!(lower_op0(&m.finish()), Err(LowerError::Unsupported { .. })));
+    }
+
+    /// Per-channel alpha on a rank-4 input with unequal scales; TFLite Micro's output.
+    #[test]
+    fn reference_vectors() {
+        let av = i8s(62, 5);
+        let (bytes, [x, z]) = model(&[1, 3, 4, 5], Some((0.0731, -7)), (&[1, 1, 5], &av, Some((0.0041, 12))), (&[1, 3, 4, 5], Some((0.05, 20))));
+        check_vector("prelu_channel", &bytes, &[(x, TensorData::I8(i8s(61, 60)))], z, PRELU_CHANNEL);
+    }
+
+
+    const PRELU_CHANNEL: &[i8] = &[
+        -8, 21, 127, 76, 19, -14, 57, 16, 84, 19, 3, 127, 67, 24, 127, 84, 61, 13, 106, 20,
+        10, 31, 19, 125, 20, 48, 127, 112, 66, 20, 121, 63, 122, 49, 106, -2, 127, 20, 127, 127,
+        8, 127, 13, 70, 20, 89, 45, 127, 93, 20, 127, 61, 13, 68, 127, 19, 87, 20, 24, 27,
+    ];
+}

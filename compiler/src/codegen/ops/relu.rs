@@ -1,0 +1,278 @@
+//! RELU (and, through [`lower_relu_x`], RELU6 and RELU_N1_TO_1), int8, requantizing.
+//!
+//! Mirrors TFLite Micro `activations_common.cc` (`CalculateReluOpData`) and TFLite's
+//! `QuantizedReluX`: `QuantizeMultiplier(double(s_in / s_out))` and the clamp bounds
+//! `zp_out + round(bound / s_out)`, computed by the runtime's `prepare_relu*`. RELU6 follows
+//! TFLite, which requantizes, not TFLite Micro, which clamps in the input's quantization
+//! (see `../shared/ops/README.md`); both agree when input and output quantization are equal.
+//! This file also holds the shared checks of the int8 elementwise unary ops.
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{OpKind, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, relu_s8, ReluParams};
+use tflc_runtime::quant::QuantParams;
+
+/// An int8 elementwise op's input and output (same shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unary {
+    pub input: TensorId,
+    pub output: TensorId,
+    pub len: usize,
+}
+
+/// Checks a one-input, one-output op on int8 activations whose output has the input's
+/// shape; returns the two per-tensor quantizations.
+pub(crate) fn lower_unary_s8(cx: &OpCx<'_, '_>) -> Result<(Unary, [QuantParams; 2]), LowerError> {
+    cx.expect_arity(1..=1, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    cx.expect_activation(output)?;
+    let q = [cx.q_s8(input)?, cx.q_s8(output)?];
+    if output.shape != input.shape {
+        return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the input's is {:?}", output.shape, input.shape)));
+    }
+    Ok((Unary { input: input.id, output: output.id, len: input.num_elements() }, q))
+}
+
+impl Unary {
+    /// Runs an int8 elementwise kernel on the store.
+    pub(crate) fn execute_s8(&self, s: &mut TensorStore, f: impl FnOnce(&[i8], &mut [i8])) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.output, self.len);
+        let x = s.i8(self.input)?;
+        if x.len() != self.len {
+            return Err(ExecError(format!("input has {} elements, expected {}", x.len(), self.len)));
+        }
+        f(x, &mut out);
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+}
+
+/// Which clamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReluKind {
+    Relu,
+    Relu6,
+    ReluN1To1,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relu {
+    pub kind: ReluKind,
+    pub un: Unary,
+    pub params: ReluParams,
+}
+
+pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError> {
+    let (un, [qi, qo]) = lower_unary_s8(cx)?;
+    let prepare = match kind {
+        ReluKind::Relu => prepare_relu,
+        ReluKind::Relu6 => prepare_relu6,
+        ReluKind::ReluN1To1 => prepare_relu_n1_to_1,
+    };
+    let params = prepare(qi, qo).ok_or_else(|| cx.invalid("the input/output scale ratio cannot be quantized"))?;
+    Ok(Relu { kind, un, params })
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
+    if !matches!(cx.op.kind, OpKind::Relu) {
+        return Err(cx.invalid("not a RELU"));
+    }
+    lower_relu_x(cx, ReluKind::Relu)
+}
+
+impl Kernel for Relu {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        self.un.execute_s8(s, |x, out| relu_s8(&self.params, x, out))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let p = &self.params;
+        let i = |v: i32| int(v as i64);
+        let (zi, zo, m, sh) = (i(p.input_zero_point), i(p.output_zero_point), i(p.output_multiplier), i(p.output_shift));
+        let (amin, amax) = (i(p.activation_min), i(p.activation_max));
+        let p = cx.params(
+            quote! { #rt::kernels::relu::ReluParams },
+            quote! {
+                #rt::kernels::relu::ReluParams {
+                    input_zero_point: #zi,
+                    output_zero_point: #zo,
+                    output_multiplier: #m,
+                    output_shift: #sh,
+                    activation_min: #amin,
+                    activation_max: #amax,
+                }
+            },
+        );
+        let x = cx.input(self.un.input);
+        let y = cx.output(self.un.output);
+        quote! { #rt::kernels::relu::relu_s8(&#p, #x, #y); }
+    }
+}
+
+/// Tests for RELU, RELU6 and RELU_N1_TO_1.
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::ir::DType;
+
+    pub(crate) fn op_kind(k: ReluKind) -> OpKind {
+        match k {
+            ReluKind::Relu => OpKind::Relu,
+            ReluKind::Relu6 => OpKind::Relu6,
+            ReluKind::ReluN1To1 => OpKind::ReluN1To1,
+        }
+    }
+
+    /// The real-valued clamp bounds.
+    fn bounds(k: ReluKind) -> (f64, f64) {
+        match k {
+            ReluKind::Relu => (0.0, f64::INFINITY),
+            ReluKind::Relu6 => (0.0, 6.0),
+            ReluKind::ReluN1To1 => (-1.0, 1.0),
+        }
+    }
+
+    fn run(k: ReluKind, qi: (f32, i64), qo: (f32, i64)) -> Vec<i8> {
+        let (bytes, [x, z]) = unary_model(op_kind(k), (DType::I8, &[2, 128], Some(qi)), (DType::I8, &[2, 128], Some(qo)));
+        let all: Vec<i8> = (-128..=127).collect();
+        out_i8(&run_op0("relu", &bytes, &[(x, TensorData::I8(all))]), z)
+    }
+
+    /// Scales whose ratio is a power of two make the rescaling exact, and bounds that are
+    /// whole multiples of the output scale make the clamp exact: `clamp(r * (x - zi) + zo)`.
+    pub(crate) fn check_exact(k: ReluKind) {
+        for (qi, qo, r) in [((0.125, 5), (0.125, 5), 1), ((0.25, -3), (0.125, 10), 2), ((0.0625, -128), (0.0625, -128), 1)] {
+            let (lo, hi) = bounds(k);
+            let so = qo.0 as f64;
+            let lo = (qo.1 as i32 + (lo / so) as i32).max(-128);
+            let hi = if hi.is_finite() { (qo.1 as i32 + (hi / so) as i32).min(127) } else { 127 };
+            let want: Vec<i8> = (-128..=127).map(|x: i32| (r * (x - qi.1 as i32) + qo.1 as i32).clamp(lo, hi) as i8).collect();
+            assert_eq!(run(k, qi, qo), want, "{k:?} {qi:?} {qo:?}");
+        }
+    }
+
+    /// Arbitrary scales (the RELU6 case of `ops/README.md`): within one step of the real
+    /// clamp, and never outside the quantized bounds.
+    pub(crate) fn check_real(k: ReluKind) {
+        let (qi, qo) = ((0.0731f32, -7i64), (0.0235f32, -128i64));
+        let got = run(k, qi, qo);
+        let (lo, hi) = bounds(k);
+        for (x, &g) in (-128..=127).zip(&got) {
+            let real = (qi.0 as f64 * (x as f64 - qi.1 as f64)).clamp(lo, hi);
+            let want = ((real / qo.0 as f64).round() + qo.1 as f64).clamp(-128.0, 127.0);
+            assert!((g as f64 - want).abs() <= 1.0, "{k:?} {x}: {g} vs {want}");
+        }
+    }
+
+    pub(crate) fn check_malformed(k: ReluKind) {
+        let q = Some((0.5, 0));
+        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
+        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
+        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+        invalid(err(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
+        unsupported(err(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::F32, &[3], None)).0));
+        unsupported(err(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0));
+        invalid(err(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0));
+        let mut m = crate::tflite::builder::ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[3], q);
+        let z = m.activation("z", DType::I8, &[3], q);
+        m.op(op_kind(k), &[Some(x), Some(x)], &[z]);
+        invalid(err(&m.finish()));
+        let mut m = crate::tflite::builder::ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[3], q);
+        m.op(op_kind(k), &[Some(x)], &[]);
+        invalid(err(&m.finish()));
+    }
+
+    #[test]
+    fn exact_cases() {
+        check_exact(ReluKind::Relu);
+    }
+
+    #[test]
+    fn requantizes() {
+        check_real(ReluKind::Relu);
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        check_malformed(ReluKind::Relu);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, _) = unary_model(OpKind::Relu, (DType::I8, &[1, 4, 4, 5], Some((0.05, -3))), (DType::I8, &[1, 4, 4, 5], Some((0.025, -128))));
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    /// Every input value with unequal input and output quantization: RELU from TFLite
+    /// Micro; RELU6 and RELU_N1_TO_1 from TFLite's reference kernels (TFLite Micro has no
+    /// RELU_N1_TO_1 and clamps RELU6 in the input's quantization; see the module doc).
+    #[test]
+    fn reference_vectors() {
+        let all: Vec<i8> = (-128..=127).collect();
+        for (k, name, want) in [
+            (ReluKind::Relu, "relu_requant", RELU_REQUANT),
+            (ReluKind::Relu6, "relu6_requant_litert", RELU6_REQUANT_LITERT),
+            (ReluKind::ReluN1To1, "relu_n1_to_1_requant_litert", RELU_N1_TO_1_REQUANT_LITERT),
+        ] {
+            let (bytes, [x, z]) = unary_model(op_kind(k), (DType::I8, &[256], Some((0.0731, -7))), (DType::I8, &[256], Some((0.0235, -100))));
+            check_vector(name, &bytes, &[(x, TensorData::I8(all.clone()))], z, want);
+        }
+    }
+
+
+    const RELU_REQUANT: &[i8] = &[
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -97, -94, -91, -88, -84, -81, -78, -75, -72, -69, -66, -63, -60, -56, -53, -50, -47, -44,
+        -41, -38, -35, -32, -28, -25, -22, -19, -16, -13, -10, -7, -4, 0, 3, 6, 9, 12, 15, 18,
+        21, 24, 28, 31, 34, 37, 40, 43, 46, 49, 52, 56, 59, 62, 65, 68, 71, 74, 77, 80,
+        84, 87, 90, 93, 96, 99, 102, 105, 108, 112, 115, 118, 121, 124, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+    ];
+    const RELU6_REQUANT_LITERT: &[i8] = &[
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100,
+        -100, -100, -97, -94, -91, -88, -84, -81, -78, -75, -72, -69, -66, -63, -60, -56, -53, -50, -47, -44,
+        -41, -38, -35, -32, -28, -25, -22, -19, -16, -13, -10, -7, -4, 0, 3, 6, 9, 12, 15, 18,
+        21, 24, 28, 31, 34, 37, 40, 43, 46, 49, 52, 56, 59, 62, 65, 68, 71, 74, 77, 80,
+        84, 87, 90, 93, 96, 99, 102, 105, 108, 112, 115, 118, 121, 124, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+        127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+    ];
+    const RELU_N1_TO_1_REQUANT_LITERT: &[i8] = &[
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -125, -122, -119, -116, -112, -109, -106,
+        -103, -100, -97, -94, -91, -88, -84, -81, -78, -75, -72, -69, -66, -63, -60, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+        -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57,
+    ];
+}

@@ -1,0 +1,207 @@
+//! SOFTMAX, int8 in and int8 out, over the last dimension.
+//!
+//! Mirrors TFLite Micro `softmax_common.cc` (`CalculateSoftmaxParams`): the output must be
+//! quantized with scale exactly 1/256 and zero point -128; `input_multiplier`,
+//! `input_left_shift` from `PreprocessSoftmaxScaling(beta, input_scale, 5)` and `diff_min`
+//! from `CalculateInputRadius` ([`tflc_runtime::prepare::softmax_s8`]). The input's zero
+//! point cancels out (the kernel works on differences from the row maximum).
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{OpKind, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::softmax::{softmax_s8, SoftmaxParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Softmax {
+    pub input: TensorId,
+    pub output: TensorId,
+    /// Elements in the tensor.
+    pub len: usize,
+    pub depth: usize,
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+    pub diff_min: i32,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
+    let OpKind::Softmax { beta } = &cx.op.kind else { return Err(cx.invalid("not a SOFTMAX")) };
+    cx.expect_arity(1..=1, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    cx.expect_activation(input)?;
+    let in_q = cx.q_s8(input)?;
+    let out_q = cx.q_s8(output)?;
+    if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
+        return Err(cx.unsupported_tensor(
+            output,
+            format!(
+                "int8 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/256, zero point -128)",
+                out_q.scale, out_q.zero_point
+            ),
+        ));
+    }
+    let depth = match input.shape.last() {
+        Some(&d) if d > 0 => d,
+        _ => return Err(cx.invalid_tensor(input, format!("input of shape {:?} has no last dimension to normalize", input.shape))),
+    };
+    if output.shape != input.shape {
+        return Err(cx.invalid_tensor(output, format!("output shape {:?} differs from the input's {:?}", output.shape, input.shape)));
+    }
+    if !beta.is_finite() || *beta <= 0.0 {
+        return Err(cx.invalid(format!("beta {beta} is not positive")));
+    }
+    let q = tflc_runtime::prepare::softmax_s8(in_q.scale, *beta)
+        .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+    Ok(Softmax {
+        input: input.id,
+        output: output.id,
+        len: input.num_elements(),
+        depth,
+        input_multiplier: q.input_multiplier,
+        input_left_shift: q.input_left_shift,
+        diff_min: q.diff_min,
+    })
+}
+
+impl Softmax {
+    /// The runtime's parameter struct.
+    pub fn params(&self) -> SoftmaxParams {
+        SoftmaxParams {
+            depth: self.depth,
+            input_multiplier: self.input_multiplier,
+            input_left_shift: self.input_left_shift,
+            diff_min: self.diff_min,
+        }
+    }
+}
+
+impl Kernel for Softmax {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.output, self.len);
+        let input = s.i8(self.input)?;
+        if input.len() != self.len {
+            return Err(ExecError(format!("SOFTMAX: input has {} elements, expected {}", input.len(), self.len)));
+        }
+        softmax_s8(&self.params(), input, &mut out);
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let depth = int(self.depth as i64);
+        let (m, sh, dmin) = (int(self.input_multiplier as i64), int(self.input_left_shift as i64), int(self.diff_min as i64));
+        let p = cx.params(
+            quote! { #rt::kernels::softmax::SoftmaxParams },
+            quote! {
+                #rt::kernels::softmax::SoftmaxParams {
+                    depth: #depth,
+                    input_multiplier: #m,
+                    input_left_shift: #sh,
+                    diff_min: #dmin,
+                }
+            },
+        );
+        let input = cx.input(self.input);
+        let output = cx.output(self.output);
+        quote! { #rt::kernels::softmax::softmax_s8(&#p, #input, #output); }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::ir::DType;
+    use crate::tflite::builder::ModelBuilder;
+
+    /// A single SOFTMAX on `shape`; output quantization `out_q` (TFLite's is 1/256, -128).
+    fn build(shape: &[usize], in_q: (f32, i64), out_q: (f32, i64), beta: f32) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let y = b.activation("y", DType::I8, shape, Some(out_q));
+        b.op(OpKind::Softmax { beta }, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    fn run(name: &str, shape: &[usize], in_q: (f32, i64), beta: f32, xv: Vec<i8>) -> Vec<i8> {
+        let (bytes, x, y) = build(shape, in_q, (1.0 / 256.0, -128), beta);
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc softmax`.
+
+    #[test]
+    fn rows_of_7_beta_1() {
+        let want: &[i8] = &[41, -90, -127, -128, -123, -90, -122, -128, -128, -128, 108, -126, -110, -128, -128, 23, -60, -128, -94, -128, -124];
+        assert_eq!(run("softmax_rows7", &[3, 7], (0.1, 3), 1.0, i8s(31, 21)), want);
+    }
+
+    #[test]
+    fn rank3_beta_half() {
+        let want: &[i8] = &[-128, 90, -90, -128, -128, -53, -128, -126, 51, -128, -125, 125, -128, -128, -128, -68, 56, -116, -128, -128];
+        assert_eq!(run("softmax_rank3_beta_half", &[2, 2, 5], (0.25, 7), 0.5, i8s(32, 20)), want);
+    }
+
+    /// A coarse input scale: most differences fall below `diff_min` and give exactly 0.
+    #[test]
+    fn coarse_scale_hits_diff_min() {
+        let want: &[i8] = &[-128, -128, 127, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 121, -128, -128, -121, -128, -128, -128, -128, -128, -128, -128, -128, -128];
+        assert_eq!(run("softmax_coarse", &[2, 16], (0.9, -5), 1.0, i8s(33, 32)), want);
+    }
+
+    /// By hand: equal logits give 1/n each (n = 4: 64/256, stored as 64 - 128), a single
+    /// element gives 1.0, which saturates at 127, and a logit far above the others takes
+    /// everything.
+    #[test]
+    fn uniform_single_and_dominant_rows() {
+        assert_eq!(run("softmax_uniform", &[2, 4], (0.1, 0), 1.0, vec![5, 5, 5, 5, -128, -128, -128, -128]), vec![-64; 8]);
+        assert_eq!(run("softmax_single", &[3, 1], (0.1, 0), 1.0, vec![-128, 0, 127]), vec![127; 3]);
+        assert_eq!(run("softmax_dominant", &[1, 3], (0.5, 0), 1.0, vec![127, -128, -128]), vec![127, -128, -128]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&[1, 10], (0.0625, 0), (1.0 / 256.0, -128), 1.0);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let bad_out = [(1.0 / 128.0, -128), (1.0 / 256.0, 0)];
+        for out_q in bad_out {
+            let (bytes, ..) = build(&[1, 10], (0.1, 0), out_q, 1.0);
+            let e = lower_op0(&bytes).expect_err("output quantization");
+            assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+        }
+        let (bytes, ..) = build(&[1, 10], (0.1, 0), (1.0 / 256.0, -128), 0.0);
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Invalid { .. })), "beta 0");
+
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 5], Some((0.1, 0)));
+        let y = b.activation("y", DType::I8, &[5, 2], Some((1.0 / 256.0, -128)));
+        b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("output shape");
+        assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
+
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I16, &[2, 5], Some((0.1, 0)));
+        let y = b.activation("y", DType::I16, &[2, 5], Some((1.0 / 32768.0, 0)));
+        b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("int16");
+        assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+
+        let mut b = ModelBuilder::new();
+        let y = b.activation("y", DType::I8, &[2, 5], Some((1.0 / 256.0, -128)));
+        b.op(OpKind::Softmax { beta: 1.0 }, &[None], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("missing input");
+        assert!(e.to_string().contains("SOFTMAX"), "{e}");
+    }
+}

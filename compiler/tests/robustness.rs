@@ -1,0 +1,203 @@
+//! Nothing derived from a model may panic the compiler: random single-op models (every op
+//! kind, random shapes, element types, quantization, options and constant operands) and
+//! byte-level mutations of valid models go through the whole pipeline (`tflc::compile`:
+//! read, plan, lower, emit), which must return `Ok` or an error, never panic.
+
+mod common;
+
+use std::time::Duration;
+use tflc::ir::*;
+use tflc::tflite::builder::{ModelBuilder, TensorSpec};
+
+fn kinds(u: &mut arbtest::arbitrary::Unstructured<'_>) -> arbtest::arbitrary::Result<OpKind> {
+    let act = *u.choose(&[Activation::None, Activation::Relu, Activation::Relu6, Activation::ReluN1To1, Activation::Tanh])?;
+    let pad = *u.choose(&[Padding::Same, Padding::Valid])?;
+    let small = |u: &mut arbtest::arbitrary::Unstructured<'_>| u.int_in_range(-1..=4);
+    Ok(match u.int_in_range(0..=40)? {
+        0 => OpKind::Conv2d(Conv2dOptions { padding: pad, stride_w: small(u)?, stride_h: small(u)?, dilation_w: small(u)?, dilation_h: small(u)?, activation: act }),
+        1 => OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
+            padding: pad,
+            stride_w: small(u)?,
+            stride_h: small(u)?,
+            depth_multiplier: small(u)?,
+            dilation_w: small(u)?,
+            dilation_h: small(u)?,
+            activation: act,
+        }),
+        2 => OpKind::FullyConnected(FullyConnectedOptions { activation: act, keep_num_dims: u.arbitrary()?, ..Default::default() }),
+        3 => OpKind::AveragePool2d(Pool2dOptions { padding: pad, stride_w: small(u)?, stride_h: small(u)?, filter_w: small(u)?, filter_h: small(u)?, activation: act }),
+        4 => OpKind::MaxPool2d(Pool2dOptions { padding: pad, stride_w: small(u)?, stride_h: small(u)?, filter_w: small(u)?, filter_h: small(u)?, activation: act }),
+        5 => OpKind::Add { activation: act },
+        6 => OpKind::Sub { activation: act },
+        7 => OpKind::Mul { activation: act },
+        8 => OpKind::Softmax { beta: *u.choose(&[1.0, 0.5, 0.0, -1.0, f32::NAN])? },
+        9 => OpKind::Logistic,
+        10 => OpKind::Tanh,
+        11 => OpKind::HardSwish,
+        12 => OpKind::Relu,
+        13 => OpKind::Relu6,
+        14 => OpKind::ReluN1To1,
+        15 => OpKind::LeakyRelu { alpha: *u.choose(&[0.1, -2.0, 0.0, f32::INFINITY])? },
+        16 => OpKind::Prelu,
+        17 => OpKind::Quantize,
+        18 => OpKind::Dequantize,
+        19 => OpKind::Pad,
+        20 => OpKind::PadV2,
+        21 => OpKind::Concatenation { axis: small(u)? - 2, activation: act },
+        22 => OpKind::Mean { keep_dims: u.arbitrary()? },
+        23 => OpKind::Transpose,
+        24 => OpKind::StridedSlice(StridedSliceOptions {
+            begin_mask: u.int_in_range(0..=15)?,
+            end_mask: u.int_in_range(0..=15)?,
+            ellipsis_mask: u.int_in_range(0..=1)?,
+            new_axis_mask: u.int_in_range(0..=1)?,
+            shrink_axis_mask: u.int_in_range(0..=15)?,
+            offset: u.arbitrary()?,
+        }),
+        25 => OpKind::Slice,
+        26 => OpKind::Split { num_splits: small(u)? },
+        27 => OpKind::SplitV { num_splits: small(u)? },
+        28 => OpKind::Pack { values_count: small(u)?, axis: small(u)? - 2 },
+        29 => OpKind::Unpack { num: small(u)?, axis: small(u)? - 2 },
+        30 => OpKind::ResizeNearestNeighbor(ResizeOptions { align_corners: u.arbitrary()?, half_pixel_centers: u.arbitrary()? }),
+        31 => OpKind::ResizeBilinear(ResizeOptions { align_corners: u.arbitrary()?, half_pixel_centers: u.arbitrary()? }),
+        32 => OpKind::Maximum,
+        33 => OpKind::Minimum,
+        34 => OpKind::Reshape { new_shape: if u.arbitrary()? { Some(vec![small(u)?, small(u)?]) } else { None } },
+        35 => OpKind::Squeeze { squeeze_dims: vec![small(u)? - 2] },
+        36 => OpKind::ExpandDims,
+        37 => OpKind::Cast,
+        38 => OpKind::Div { activation: act },
+        39 => OpKind::Sum { keep_dims: u.arbitrary()? },
+        _ => OpKind::Gather { axis: small(u)?, batch_dims: 0 },
+    })
+}
+
+/// Most tensors of a model share `common` (shape) and are int8 with a sane quantization, so
+/// that a good share of the random models is coherent enough to get deep into lowering.
+fn random_tensor(
+    u: &mut arbtest::arbitrary::Unstructured<'_>,
+    b: &mut ModelBuilder,
+    name: &str,
+    constant: bool,
+    common: &[i32],
+) -> arbtest::arbitrary::Result<TensorId> {
+    let dtype = if u.int_in_range(0..=3)? > 0 {
+        DType::I8
+    } else {
+        *u.choose(&[DType::I32, DType::F32, DType::I16, DType::U8, DType::Bool])?
+    };
+    let shape: Vec<i32> = if u.int_in_range(0..=3)? > 0 {
+        common.to_vec()
+    } else {
+        let rank = u.int_in_range(0..=5)?;
+        (0..rank).map(|_| u.int_in_range(0..=6)).collect::<Result<_, _>>()?
+    };
+    let n: usize = shape.iter().map(|&d| d as usize).product();
+    let quant = match u.int_in_range(0..=5)? {
+        3..=5 => Some(Quantization {
+            scale: vec![*u.choose(&[0.02f32, 0.1, 0.0039])?],
+            zero_point: vec![*u.choose(&[0i64, -128, 3])?],
+            axis: None,
+        }),
+        0 => None,
+        1 => {
+            let k = u.int_in_range(1..=4)?;
+            let axis = u.int_in_range(0..=3)?;
+            Some(Quantization { scale: vec![0.05; k], zero_point: vec![0; k], axis: Some(axis) })
+        }
+        _ => Some(Quantization {
+            scale: vec![*u.choose(&[0.02f32, 1.0, 1e-12, 0.0, -1.0, f32::NAN, 1e30])?],
+            zero_point: vec![*u.choose(&[0i64, -128, 127, 5, 300, -100000])?],
+            axis: None,
+        }),
+    };
+    let data = if constant {
+        let bytes = dtype.byte_size_of(n).unwrap_or(0);
+        Some((0..bytes).map(|i| u.arbitrary::<u8>().unwrap_or(i as u8)).collect())
+    } else {
+        None
+    };
+    Ok(b.tensor(TensorSpec { name: name.into(), dtype, shape, shape_signature: None, quant, data, variable: false }))
+}
+
+#[test]
+fn random_single_op_models_never_panic_the_compiler() {
+    fn arity(k: &OpKind) -> usize {
+        match k {
+            OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_) | OpKind::PadV2 | OpKind::Slice | OpKind::SplitV { .. } => 3,
+            OpKind::StridedSlice(_) => 4,
+            OpKind::Add { .. }
+            | OpKind::Sub { .. }
+            | OpKind::Mul { .. }
+            | OpKind::Div { .. }
+            | OpKind::Maximum
+            | OpKind::Minimum
+            | OpKind::Prelu
+            | OpKind::Pad
+            | OpKind::Concatenation { .. }
+            | OpKind::Mean { .. }
+            | OpKind::Sum { .. }
+            | OpKind::Transpose
+            | OpKind::Split { .. }
+            | OpKind::Pack { .. }
+            | OpKind::ResizeNearestNeighbor(_)
+            | OpKind::ResizeBilinear(_)
+            | OpKind::Gather { .. }
+            | OpKind::ExpandDims => 2,
+            _ => 1,
+        }
+    }
+    let mut ran = 0u64;
+    let mut compiled = 0u64;
+    common::fuzz(Duration::from_secs(3), 20_000, |u| {
+        let mut b = ModelBuilder::new();
+        let kind = kinds(u)?;
+        let rank = u.int_in_range(1..=4)?;
+        let common: Vec<i32> = (0..rank).map(|_| u.int_in_range(1..=5)).collect::<Result<_, _>>()?;
+        let n_in = if u.int_in_range(0..=3)? > 0 { arity(&kind) } else { u.int_in_range(0..=4)? };
+        let mut inputs = Vec::new();
+        let mut graph_inputs = Vec::new();
+        for i in 0..n_in {
+            if u.int_in_range(0..=9)? == 0 {
+                inputs.push(None);
+                continue;
+            }
+            let constant = i > 0 && u.arbitrary()?;
+            let t = random_tensor(u, &mut b, &format!("in{i}"), constant, &common)?;
+            if !constant {
+                graph_inputs.push(t);
+            }
+            inputs.push(Some(t));
+        }
+        let n_out = u.int_in_range(1..=3)?;
+        let mut outputs = Vec::new();
+        for i in 0..n_out {
+            outputs.push(random_tensor(u, &mut b, &format!("out{i}"), false, &common)?);
+        }
+        b.op(kind, &inputs, &outputs);
+        b.inputs(&graph_inputs).outputs(&outputs);
+        let bytes = b.finish();
+        ran += 1;
+        if tflc::compile(&bytes, &tflc::CompileOptions::default()).is_ok() {
+            compiled += 1;
+        }
+        Ok(())
+    });
+    eprintln!("{ran} random single-op models, {compiled} compiled");
+    assert!(ran > 50, "only {ran} random models ran");
+}
+
+#[test]
+fn mutated_models_never_panic_the_compiler() {
+    let seeds: Vec<Vec<u8>> = tflc::testing::models::all().into_iter().map(|(_, b)| b).collect();
+    common::fuzz(Duration::from_secs(2), 20_000, |u| {
+        let mut bytes = u.choose(&seeds)?.clone();
+        for _ in 0..u.int_in_range(1..=4)? {
+            let pos = u.choose_index(bytes.len())?;
+            bytes[pos] = u.arbitrary()?;
+        }
+        let _ = tflc::compile(&bytes, &tflc::CompileOptions::default());
+        Ok(())
+    });
+}

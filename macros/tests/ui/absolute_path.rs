@@ -1,0 +1,3 @@
+// Absolute paths are refused: models are found relative to the crate root.
+tflc_macros::include_model!("/models/kws.tflite");
+fn main() {}

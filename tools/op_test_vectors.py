@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Expected outputs for the per-op unit tests, from the pip reference interpreters.
+
+    TFLC_DUMP_OP_MODELS=/tmp/opdump cargo test -p tflc --lib codegen::ops
+    python3 tools/op_test_vectors.py /tmp/opdump [name-prefix]
+
+Every `<name>.tflite` (with `<name>.in<i>.bin` inputs, written by the tests' `run_op0`)
+runs in TFLite Micro's interpreter (reference kernels), or in TFLite's reference kernels
+(ai-edge-litert, BUILTIN_REF) when the name ends in `_litert`, for the ops TFLite Micro
+lacks or gets wrong (RELU_N1_TO_1, requantizing RELU6). Prints output 0 as a Rust
+literal. pip install numpy tflite-micro ai-edge-litert
+"""
+import sys, pathlib
+import numpy as np
+
+def run_tflm(raw, inputs):
+    from tflite_micro.python.tflite_micro import runtime
+    it = runtime.Interpreter.from_bytes(raw, arena_size=1 << 24)
+    for i, x in enumerate(inputs):
+        it.set_input(x, i)
+    it.invoke()
+    return np.asarray(it.get_output(0))
+
+def run_litert(raw, inputs):
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    it = Interpreter(model_content=raw, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    for d, x in zip(it.get_input_details(), inputs):
+        it.set_tensor(d["index"], x)
+    it.invoke()
+    return it.get_tensor(it.get_output_details()[0]["index"])
+
+def input_specs(raw):
+    # dtype and shape of each subgraph input, from a TFLite interpreter that only allocates.
+    from ai_edge_litert.interpreter import Interpreter
+    it = Interpreter(model_content=raw)
+    return [(d["dtype"], tuple(d["shape"])) for d in it.get_input_details()]
+
+def main():
+    d = pathlib.Path(sys.argv[1])
+    prefix = sys.argv[2] if len(sys.argv) > 2 else ""
+    for m in sorted(d.glob(prefix + "*.tflite")):
+        raw = m.read_bytes()
+        inputs = []
+        for i, (dt, shape) in enumerate(input_specs(raw)):
+            b = (d / f"{m.stem}.in{i}.bin").read_bytes()
+            inputs.append(np.frombuffer(b, dtype=dt).reshape(shape))
+        y = (run_litert if m.stem.endswith("_litert") else run_tflm)(raw, inputs)
+        print(f"{m.stem}: &[{', '.join(str(v) for v in y.flatten().tolist())}],")
+
+main()
