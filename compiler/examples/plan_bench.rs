@@ -5,7 +5,8 @@
 //!
 //! Columns: `arena` (ours, variables included), `tflm_head` (+`variable_bytes` for models with
 //! state: TFLite Micro keeps those in its persistent area), `lb_file` (the baseline's
-//! tensor-level lower bound of the file order), ratios `arena/head` and `arena/lb_file`, our
+//! tensor-level lower bound of the file order, + `variable_bytes` too: it counts variables only
+//! while the file order uses them, our arena keeps them for ever), ratios `arena/head` and `arena/lb_file`, our
 //! own lower bound, whether order/offsets are proven optimal, planning time. With `--check`
 //! the process fails if a target is missed.
 
@@ -64,7 +65,7 @@ fn main() {
         let num = |k: &str| b[k].as_u64();
         let var = num("variable_bytes").unwrap_or(0);
         let head = num("tflm_head").map(|h| h + var);
-        let lb = num("lower_bound_file_order");
+        let lb = num("lower_bound_file_order").map(|l| l + var);
         let ratio = |x: Option<u64>| x.map_or("-".to_string(), |x| format!("{:.3}", p.arena_bytes as f64 / x as f64));
         let show = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
         println!(
@@ -87,8 +88,8 @@ fn main() {
             }
         }
         if let Some(l) = lb {
-            if p.arena_bytes > l + var && !(p.offsets_optimal && p.order_optimal) {
-                failures.push(format!("{name}: arena {} > lower_bound_file_order(+var) {}", p.arena_bytes, l + var));
+            if p.arena_bytes > l && !(p.offsets_optimal && p.order_optimal) {
+                failures.push(format!("{name}: arena {} > lower_bound_file_order(+var) {l}", p.arena_bytes));
             }
         }
         if name == "mlperf_vww_mobilenet_int8" && p.arena_bytes > 55_296 {

@@ -58,3 +58,29 @@ fn corpus_plans_verify_and_meet_targets() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn single_op_models_plan_and_verify() {
+    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_corpus (ops)") else { return };
+    let models = tflc::testing::tflite_files(&shared.join("ops/models"));
+    assert!(!models.is_empty(), "no single-op models found");
+    let mut failures = Vec::new();
+    for path in &models {
+        let name = tflc::testing::model_name(path);
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(model) = tflc::tflite::read_model(&bytes) else { continue };
+        match plan_subgraph(model.main(), &PlanOptions::default()) {
+            Ok(sp) => {
+                let v = verify::verify(&sp.problem, &sp.plan);
+                if !v.is_empty() {
+                    failures.push(format!("{name}: {v:?}"));
+                }
+                if !(sp.plan.order_optimal && sp.plan.offsets_optimal) {
+                    failures.push(format!("{name}: a single-op plan should be proven optimal"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

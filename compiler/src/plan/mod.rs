@@ -19,9 +19,9 @@
 //! [`verify`] is an independent judge that shares no code with any of this.
 
 mod from_ir;
-mod report;
 mod liveness;
 mod offsets;
+mod report;
 pub mod svg;
 pub mod verify;
 
@@ -130,6 +130,9 @@ pub struct PlanOptions {
     pub verify: bool,
     /// Scratch workspace a kernel needs, per operator (used by [`from_ir`]).
     pub scratch: Vec<(OpId, u64)>,
+    /// `(op, input, output)`: the kernel of `op` may write `output` over `input` (it reads each
+    /// element before writing it). Used by [`from_ir`]; sharing happens only where `input` dies.
+    pub in_place: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId)>,
 }
 
 impl Default for PlanOptions {
@@ -142,6 +145,7 @@ impl Default for PlanOptions {
             offset_work_budget: 20_000_000,
             verify: false,
             scratch: Vec::new(),
+            in_place: Vec::new(),
         }
     }
 }
@@ -220,6 +224,8 @@ pub enum PlanError {
     IllegalInPlace { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
     #[error("tensor {tensor} \"{name}\": {reason}")]
     Tensor { tensor: crate::ir::TensorId, name: String, reason: String },
+    #[error("{detail}")]
+    InModel { detail: String },
     #[error("buffer {buffer}: size overflows")]
     SizeOverflow { buffer: BufferId },
     #[error("verification found {} violation(s); first: {}", violations.len(), violations.first().map(|v| v.to_string()).unwrap_or_default())]
@@ -248,6 +254,40 @@ pub enum PlanError {
     BadClaim { reason: String },
 }
 
+impl PlanError {
+    /// The same error with every buffer (`b3`) and operator (`op2`) it names followed by its
+    /// label from `problem` (tensor index and name, opcode), for messages to users.
+    pub fn labelled(self, problem: &Problem) -> PlanError {
+        let text = self.to_string();
+        let mut notes: Vec<String> = Vec::new();
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let (prefix, digits) = match word.strip_prefix("op") {
+                Some(d) => ("op", d),
+                None => match word.strip_prefix('b') {
+                    Some(d) => ("b", d),
+                    None => continue,
+                },
+            };
+            let Ok(i) = digits.parse::<usize>() else { continue };
+            let label = if prefix == "op" {
+                problem.ops.get(OpId::new(i)).map(|o| o.label.clone())
+            } else {
+                problem.buffers.get(BufferId::new(i)).map(|b| b.label.clone())
+            };
+            if let Some(label) = label.filter(|l| !l.is_empty()) {
+                let note = format!("{word} = {label}");
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+        }
+        if notes.is_empty() {
+            return self;
+        }
+        PlanError::InModel { detail: format!("{text} ({})", notes.join("; ")) }
+    }
+}
+
 /// Plans `problem`: chooses an order, then offsets; verifies the result in debug builds or when
 /// `options.verify` is set.
 pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, PlanError> {
@@ -265,11 +305,12 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
         ScheduleMode::FileOrder => crate::schedule::file_order(&graph),
     };
 
-    // Offsets for the best order and, if different, the file order; keep the smaller arena.
+    // Offsets for the file order and, if different, the best order; keep the smaller arena.
+    // The file order goes first so that it wins ties (generated code then follows the file).
     let file: Vec<OpId> = problem.ops.indices().collect();
-    let mut candidates = vec![(sched.order.clone(), sched.peak)];
+    let mut candidates = vec![(file.clone(), sched.file_order_peak)];
     if sched.order != file {
-        candidates.push((file, sched.file_order_peak));
+        candidates.push((sched.order.clone(), sched.peak));
     }
     let mut best: Option<(Vec<OpId>, u64, liveness::Placement)> = None;
     let mut work = 0;
@@ -284,9 +325,7 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             best = Some((order, peak, placement));
         }
     }
-    let Some((order, peak, placement)) = best else {
-        unreachable!("at least one candidate order")
-    };
+    let Some((order, peak, placement)) = best else { unreachable!("at least one candidate order") };
     let plan = MemoryPlan {
         align: options.align,
         order_optimal: sched.optimal && peak == sched.peak,

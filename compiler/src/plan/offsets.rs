@@ -69,11 +69,7 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
     let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in 0..n {
         for j in i + 1..n {
-            if items[i].size > 0
-                && items[j].size > 0
-                && overlaps(&items[i], &items[j])
-                && !exempt_set[i].contains(&j)
-            {
+            if items[i].size > 0 && items[j].size > 0 && overlaps(&items[i], &items[j]) && !exempt_set[i].contains(&j) {
                 conflicts[i].push(j);
                 conflicts[j].push(i);
             }
@@ -151,6 +147,7 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
         work: 0,
         budget: work_budget,
         aborted: false,
+        seen: std::collections::HashSet::new(),
     };
     let mut left = n;
     for (i, it) in items.iter().enumerate() {
@@ -224,9 +221,47 @@ struct Exact<'a> {
     work: u64,
     budget: u64,
     aborted: bool,
+    /// Fingerprints (two independent 64-bit hashes) of states already searched: the placed set,
+    /// the skyline where unplaced items live, the highest top elsewhere, the last offset and
+    /// index. A state searched before was searched against a bound at least as high as now,
+    /// so it cannot lead to a better solution (dominance by equality).
+    seen: std::collections::HashSet<(u64, u64)>,
+}
+
+/// Capacity of `Exact::seen`.
+const MAX_SEEN: usize = 1 << 20;
+
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
 impl Exact<'_> {
+    fn fingerprint(&self, last_off: u64, last_id: usize) -> (u64, u64) {
+        let (mut a, mut b) = (0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344u64);
+        let mut feed = |x: u64| {
+            a = mix(a, x);
+            b = mix(b ^ 0x9E37_79B9_7F4A_7C15, x.rotate_left(29)).rotate_left(17);
+        };
+        for (i, &p) in self.placed.iter().enumerate() {
+            if p {
+                feed(i as u64);
+            }
+        }
+        feed(u64::MAX);
+        let mut other = 0;
+        for t in 0..self.floor.len() {
+            if self.rem[t] > 0 {
+                feed(self.floor[t]);
+            } else {
+                other = other.max(self.floor[t]);
+            }
+        }
+        feed(other);
+        feed(last_off);
+        feed(last_id as u64);
+        (a, b)
+    }
+
     fn dfs(&mut self, last_off: u64, last_id: usize, left: usize) {
         if self.aborted || self.best <= self.lower_bound {
             return;
@@ -243,6 +278,9 @@ impl Exact<'_> {
             bound = bound.max(b);
         }
         if bound >= self.best {
+            return;
+        }
+        if left > 0 && self.seen.len() < MAX_SEEN && !self.seen.insert(self.fingerprint(last_off, last_id)) {
             return;
         }
         if left == 0 {
@@ -322,7 +360,11 @@ mod tests {
         }
         let mut best = u64::MAX;
         rec(items, &mut Vec::new(), &mut vec![false; items.len()], &mut best);
-        if items.is_empty() { 0 } else { best }
+        if items.is_empty() {
+            0
+        } else {
+            best
+        }
     }
 
     #[test]

@@ -157,7 +157,12 @@ impl std::hash::Hasher for FxHasher {
         self.write_u64(x as u64);
     }
     fn finish(&self) -> u64 {
-        self.0
+        // Avalanche (splitmix64's finaliser): the multiply above only mixes upwards, and the
+        // table indexes by the low bits.
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 
@@ -271,6 +276,8 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
         op: OpId::new(0),
     }]);
     let mut states = 1u64;
+    let mut transitions = 0u64;
+    let mut scratch = Bits::new(n);
     let mut complete = true;
     if g.initial >= bound {
         return Outcome { found: None, complete, states };
@@ -286,9 +293,13 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
                 if peak >= bound {
                     continue;
                 }
-                let mut done = s.done.clone();
-                done.set(op.index());
-                match index.get(&done) {
+                transitions += 1;
+                if transitions > budget.saturating_mul(16) {
+                    return Outcome { found: None, complete: false, states };
+                }
+                scratch.0.copy_from_slice(&s.done.0);
+                scratch.set(op.index());
+                match index.get(&scratch) {
                     Some(&i) => {
                         if peak < next[i].peak {
                             next[i].peak = peak;
@@ -297,6 +308,7 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
                         }
                     }
                     None => {
+                        let done = scratch.clone();
                         let mut ready: Vec<OpId> = s.ready[..k].iter().chain(&s.ready[k + 1..]).copied().collect();
                         for &succ in &g.succs[op] {
                             if g.ready(&done, succ) {

@@ -1,4 +1,5 @@
-//! ADD, int8 activations, with numpy broadcasting and a fused activation.
+//! ADD, int8 activations (also float32 and int32), with numpy broadcasting and a fused
+//! activation.
 //!
 //! Mirrors TFLite Micro `add.cc` / `add_common.cc` (`CalculateOpDataAdd`): the runtime's
 //! [`prepare_add`] computes the left-shift-20 multipliers from the f32 scales and the
@@ -8,13 +9,16 @@
 //! `Broadcast` literal.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::codegen::emit::{array, float, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, Tensor, TensorId};
+use crate::ir::{Activation, DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;
-use quote::quote;
-use tflc_runtime::kernels::add::{add_s8, prepare_add, AddParams};
-use tflc_runtime::kernels::nd::{plan_broadcast, Broadcast, BroadcastPlan, MAX_RANK};
+use quote::{format_ident, quote};
+use tflc_runtime::kernels::add::{add_f32, add_i32, add_s8, prepare_add, AddParams};
+use tflc_runtime::kernels::nd::{
+    activation_range_f32, activation_range_i32, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
+};
+use tflc_runtime::prepare::FusedActivation;
 use tflc_runtime::quant::QuantParams;
 
 /// A placeholder broadcast for params stored without their (borrowed) broadcast.
@@ -78,13 +82,6 @@ pub(crate) fn lower_binary<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<(Binary, [&'m Te
         plan,
     };
     Ok((b, [input1, input2, output]))
-}
-
-/// [`lower_binary`] for int8 operands and output, returning their per-tensor quantization.
-pub(crate) fn lower_binary_s8(cx: &OpCx<'_, '_>) -> Result<(Binary, [QuantParams; 3]), LowerError> {
-    let (b, [i1, i2, o]) = lower_binary(cx)?;
-    let q = [cx.q_s8(i1)?, cx.q_s8(i2)?, cx.q_s8(o)?];
-    Ok((b, q))
 }
 
 impl Binary {
@@ -158,44 +155,158 @@ pub(crate) fn emit_add_params(rt: &TokenStream, p: &AddParams<'_>, broadcast: To
     }
 }
 
+/// The element type of ADD/SUB/MUL and its compile-time parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arith<P> {
+    /// int8, with the quantized parameters (their broadcast a placeholder: it borrows
+    /// [`Binary::plan`]).
+    S8(P),
+    /// float32 (TFLite's unquantized path): only the fused activation's clamp.
+    F32 { min: f32, max: f32 },
+    /// int32 (wrapping, as the runtime documents): only the fused activation's clamp.
+    I32 { min: i32, max: i32 },
+}
+
+/// Checks ADD, SUB or MUL: int8 operands and output (their quantizations go to `s8`,
+/// which mirrors TFLite's Prepare and returns `None` where it fails), or float32 / int32
+/// throughout (TFLite's `CalculateActivationRange`).
+pub(crate) fn lower_arith<P>(
+    cx: &OpCx<'_, '_>,
+    activation: Activation,
+    s8: impl FnOnce([QuantParams; 3], FusedActivation) -> Option<P>,
+) -> Result<(Binary, Arith<P>), LowerError> {
+    let (bin, [i1, i2, o]) = lower_binary(cx)?;
+    let act = cx.fused_activation(activation)?;
+    let arith = match o.dtype {
+        DType::I8 => {
+            let q = [cx.q_s8(i1)?, cx.q_s8(i2)?, cx.q_s8(o)?];
+            Arith::S8(s8(q, act).ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?)
+        }
+        DType::F32 | DType::I32 => {
+            cx.expect_dtype(i1, o.dtype)?;
+            cx.expect_dtype(i2, o.dtype)?;
+            if o.dtype == DType::F32 {
+                let (min, max) = activation_range_f32(act);
+                Arith::F32 { min, max }
+            } else {
+                let (min, max) = activation_range_i32(act);
+                Arith::I32 { min, max }
+            }
+        }
+        other => return Err(cx.unsupported_tensor(o, format!("element type {other}"))),
+    };
+    Ok((bin, arith))
+}
+
+/// An `f32` bound as tokens (`::core::f32::MAX` for the unbounded clamp).
+fn f32_tokens(v: f32) -> TokenStream {
+    if v == f32::MAX {
+        quote! { ::core::f32::MAX }
+    } else if v == f32::MIN {
+        quote! { ::core::f32::MIN }
+    } else if v < 0.0 {
+        let a = float(-v);
+        quote! { -#a }
+    } else {
+        float(v)
+    }
+}
+
+/// An `i32` bound as tokens.
+fn i32_tokens(v: i32) -> TokenStream {
+    if v == i32::MIN {
+        quote! { ::core::i32::MIN }
+    } else {
+        int(v as i64)
+    }
+}
+
+impl Binary {
+    /// Runs the float32 or int32 kernel of `arith` on the store.
+    pub(crate) fn execute_plain<P>(
+        &self,
+        s: &mut TensorStore,
+        arith: &Arith<P>,
+        f: fn(&PlainBinaryParams<f32>, &[f32], &[f32], &mut [f32]),
+        i: fn(&PlainBinaryParams<i32>, &[i32], &[i32], &mut [i32]),
+    ) -> Result<(), ExecError> {
+        let broadcast = self.plan.as_broadcast();
+        let n = broadcast.out_len();
+        let out = match *arith {
+            Arith::F32 { min, max } => {
+                let mut out = s.take_f32(self.output, n);
+                let (a, b) = self.operands(s, TensorStore::f32)?;
+                f(&PlainBinaryParams { activation_min: min, activation_max: max, broadcast }, a, b, &mut out);
+                TensorData::F32(out)
+            }
+            Arith::I32 { min, max } => {
+                let mut out = s.take_i32(self.output, n);
+                let (a, b) = self.operands(s, TensorStore::i32)?;
+                i(&PlainBinaryParams { activation_min: min, activation_max: max, broadcast }, a, b, &mut out);
+                TensorData::I32(out)
+            }
+            Arith::S8(_) => return Err(ExecError("execute_plain on an int8 op".into())),
+        };
+        s.insert(self.output, out);
+        Ok(())
+    }
+
+    /// Emits the float32 or int32 call `kernels::<module>::<module>_{f32,i32}` of `arith`.
+    pub(crate) fn emit_plain<P>(&self, cx: &mut EmitCx<'_, '_, '_>, arith: &Arith<P>, module: &str) -> TokenStream {
+        let rt = cx.rt().clone();
+        let (t, min, max, suffix) = match *arith {
+            Arith::F32 { min, max } => (quote! { f32 }, f32_tokens(min), f32_tokens(max), "f32"),
+            Arith::I32 { min, max } => (quote! { i32 }, i32_tokens(min), i32_tokens(max), "i32"),
+            Arith::S8(_) => return quote! { compile_error!("tflc: emit_plain on an int8 op"); },
+        };
+        let b = self.emit_broadcast(&rt);
+        let p = cx.params(
+            quote! { #rt::kernels::nd::PlainBinaryParams<'static, #t> },
+            quote! { #rt::kernels::nd::PlainBinaryParams { activation_min: #min, activation_max: #max, broadcast: #b } },
+        );
+        let (m, f) = (format_ident!("{}", module), format_ident!("{}_{}", module, suffix));
+        self.emit_call(cx, quote! { #rt::kernels::#m::#f }, &p)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Add {
     pub bin: Binary,
-    /// Everything but the broadcast (which borrows `bin.plan`).
-    pub params: AddParams<'static>,
+    pub params: Arith<AddParams<'static>>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Add, LowerError> {
     let OpKind::Add { activation } = &cx.op.kind else { return Err(cx.invalid("not an ADD")) };
-    let (bin, [q1, q2, qo]) = lower_binary_s8(cx)?;
-    let act = cx.fused_activation(*activation)?;
-    let p = prepare_add(q1, q2, qo, act, NO_BROADCAST)
-        .ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?;
-    Ok(Add { bin, params: p })
-}
-
-impl Add {
-    pub fn params(&self) -> AddParams<'_> {
-        AddParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
-    }
+    let (bin, params) = lower_arith(cx, *activation, |[q1, q2, qo], act| prepare_add(q1, q2, qo, act, NO_BROADCAST))?;
+    Ok(Add { bin, params })
 }
 
 impl Kernel for Add {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let p = self.params();
-        self.bin.execute_s8(s, |a, b, out| add_s8(&p, a, b, out))
+        match &self.params {
+            Arith::S8(p) => {
+                let p = AddParams { broadcast: self.bin.plan.as_broadcast(), ..*p };
+                self.bin.execute_s8(s, |a, b, out| add_s8(&p, a, b, out))
+            }
+            plain => self.bin.execute_plain(s, plain, add_f32, add_i32),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let value = emit_add_params(&rt, &self.params, self.bin.emit_broadcast(&rt));
-        let p = cx.params(quote! { #rt::kernels::add::AddParams<'static> }, value);
-        self.bin.emit_call(cx, quote! { #rt::kernels::add::add_s8 }, &p)
+        match &self.params {
+            Arith::S8(p) => {
+                let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
+                let p = cx.params(quote! { #rt::kernels::add::AddParams<'static> }, value);
+                self.bin.emit_call(cx, quote! { #rt::kernels::add::add_s8 }, &p)
+            }
+            plain => self.bin.emit_plain(cx, plain, "add"),
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::test_helpers::*;
     use super::*;
     use crate::ir::{Activation, DType};
@@ -274,6 +385,49 @@ mod tests {
     fn emits_params_and_call() {
         let (bytes, _) = model((&[1, 4, 6, 3], Some((0.5, -1))), (&[1, 1, 1, 3], Some((0.25, 2))), (&[1, 4, 6, 3], Some((1.0, 3))), Activation::Relu);
         insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    /// float32 and int32 ADD/SUB/MUL against the obvious arithmetic with TFLite's clamp
+    /// (`min(max(x, lo), hi)`), every broadcasting pattern; int32 wraps.
+    pub(crate) fn check_plain(name: &str, kind: fn(Activation) -> OpKind, f: fn(f32, f32) -> f32, i: fn(i32, i32) -> i32) {
+        for (a_shape, b_shape) in BROADCAST_CASES {
+            let (na, nb) = (a_shape.iter().product(), b_shape.iter().product());
+            let af: Vec<f32> = i8s(71, na).iter().map(|&v| v as f32 * 0.037).collect();
+            let bf: Vec<f32> = i8s(72, nb).iter().map(|&v| v as f32 * -0.051).collect();
+            for (act, lo, hi) in [(Activation::None, f32::MIN, f32::MAX), (Activation::Relu6, 0.0, 6.0), (Activation::ReluN1To1, -1.0, 1.0)] {
+                let (out_shape, want) = broadcast_reference(a_shape, &af, b_shape, &bf, |a, b| f(a, b).max(lo).min(hi));
+                let (bytes, [x, y, z]) = binary_model(kind(act), DType::F32, (a_shape, None), (b_shape, None), (&out_shape, None));
+                let store = run_op0("plain_f32", &bytes, &[(x, TensorData::F32(af.clone())), (y, TensorData::F32(bf.clone()))]);
+                assert_eq!(store.f32(z).unwrap(), &want[..], "{act:?} {a_shape:?} {b_shape:?}");
+            }
+            let ai: Vec<i32> = i8s(73, na).iter().map(|&v| v as i32 * 16_777_259).collect();
+            let bi: Vec<i32> = i8s(74, nb).iter().map(|&v| v as i32 * 9_999_991).collect();
+            for (act, lo, hi) in [(Activation::None, i32::MIN, i32::MAX), (Activation::Relu, 0, i32::MAX)] {
+                let (out_shape, want) = broadcast_reference(a_shape, &ai, b_shape, &bi, |a, b| i(a, b).clamp(lo, hi));
+                let (bytes, [x, y, z]) = binary_model(kind(act), DType::I32, (a_shape, None), (b_shape, None), (&out_shape, None));
+                let store = run_op0("plain_i32", &bytes, &[(x, TensorData::I32(ai.clone())), (y, TensorData::I32(bi.clone()))]);
+                assert_eq!(store.i32(z).unwrap(), &want[..], "{act:?} {a_shape:?} {b_shape:?}");
+            }
+        }
+        // Mixed element types are refused.
+        let (bytes, _) = binary_model(kind(Activation::None), DType::F32, (&[3], None), (&[3], None), (&[3], None));
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::F32, &[3], None);
+        let y = m.activation("y", DType::I32, &[3], None);
+        let z = m.activation("z", DType::F32, &[3], None);
+        m.op(kind(Activation::None), &[Some(x), Some(y)], &[z]);
+        assert!(matches!(lower_op0(&m.finish()), Err(LowerError::Unsupported { .. })));
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(format!("{name}_f32"), emit_op0(&bytes));
+        let (bytes, _) = binary_model(kind(Activation::Relu), DType::I32, (&[2, 3], None), (&[3], None), (&[2, 3], None));
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(format!("{name}_i32"), emit_op0(&bytes));
+        let _ = (name, bytes);
+    }
+
+    #[test]
+    fn float32_and_int32() {
+        check_plain("add", |activation| OpKind::Add { activation }, |a, b| a + b, i32::wrapping_add);
     }
 
     #[test]

@@ -39,6 +39,9 @@ macro_rules! ops {
     ($($pat:pat => $module:ident),* $(,)?) => {
         $(pub mod $module;)*
 
+        /// The TFLite builtins that lower, by module name (`conv_2d` is `CONV_2D`).
+        pub const LOWERED: &[&str] = &[$(stringify!($module)),*];
+
         /// Lowers `op` of `sg` to its kernel.
         pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
             use crate::ir::OpKind;
@@ -57,6 +60,7 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
+    OpKind::AveragePool2d(_) => average_pool_2d,
     OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
@@ -64,6 +68,7 @@ ops! {
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::LeakyRelu { .. } => leaky_relu,
+    OpKind::MaxPool2d(_) => max_pool_2d,
     OpKind::Maximum => maximum,
     OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,
@@ -76,11 +81,16 @@ ops! {
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { .. } => reshape,
+    OpKind::ResizeBilinear(_) => resize_bilinear,
+    OpKind::ResizeNearestNeighbor(_) => resize_nearest_neighbor,
+    OpKind::Slice => slice,
     OpKind::Softmax { .. } => softmax,
     OpKind::Split { .. } => split,
     OpKind::SplitV { .. } => split_v,
     OpKind::Squeeze { .. } => squeeze,
+    OpKind::StridedSlice(_) => strided_slice,
     OpKind::Sub { .. } => sub,
+    OpKind::Transpose => transpose,
     OpKind::Unpack { .. } => unpack,
 }
 

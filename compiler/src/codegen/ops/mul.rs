@@ -1,49 +1,48 @@
-//! MUL, int8 activations, with numpy broadcasting and a fused activation.
+//! MUL, int8 activations (also float32 and int32), with numpy broadcasting and a fused
+//! activation.
 //!
 //! Mirrors TFLite Micro `mul_common.cc` (`CalculateOpDataMul`): one multiplier
 //! `QuantizeMultiplier(s1 * s2 / so)` in f64 and the activation clamp, computed by the
 //! runtime's [`prepare_mul`]; operand checks and broadcasting as for ADD.
 
-use super::add::{lower_binary_s8, Binary, NO_BROADCAST};
+use super::add::{lower_arith, Arith, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::codegen::emit::{int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::OpKind;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::mul::{mul_s8, prepare_mul, MulParams};
+use tflc_runtime::kernels::mul::{mul_f32, mul_i32, mul_s8, prepare_mul, MulParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mul {
     pub bin: Binary,
-    /// Everything but the broadcast (which borrows `bin.plan`).
-    pub params: MulParams<'static>,
+    pub params: Arith<MulParams<'static>>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mul, LowerError> {
     let OpKind::Mul { activation } = &cx.op.kind else { return Err(cx.invalid("not a MUL")) };
-    let (bin, [q1, q2, qo]) = lower_binary_s8(cx)?;
-    let act = cx.fused_activation(*activation)?;
-    let p = prepare_mul(q1, q2, qo, act, NO_BROADCAST)
-        .ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?;
-    Ok(Mul { bin, params: p })
-}
-
-impl Mul {
-    pub fn params(&self) -> MulParams<'_> {
-        MulParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
-    }
+    let (bin, params) = lower_arith(cx, *activation, |[q1, q2, qo], act| prepare_mul(q1, q2, qo, act, NO_BROADCAST))?;
+    Ok(Mul { bin, params })
 }
 
 impl Kernel for Mul {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let p = self.params();
-        self.bin.execute_s8(s, |a, b, out| mul_s8(&p, a, b, out))
+        match &self.params {
+            Arith::S8(p) => {
+                let p = MulParams { broadcast: self.bin.plan.as_broadcast(), ..*p };
+                self.bin.execute_s8(s, |a, b, out| mul_s8(&p, a, b, out))
+            }
+            plain => self.bin.execute_plain(s, plain, mul_f32, mul_i32),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = &self.params;
+        let p = match &self.params {
+            Arith::S8(p) => p,
+            plain => return self.bin.emit_plain(cx, plain, "mul"),
+        };
         let i = |v: i32| int(v as i64);
         let (o1, o2, oo) = (i(p.input1_offset), i(p.input2_offset), i(p.output_offset));
         let (m, sh, amin, amax) = (i(p.output_multiplier), i(p.output_shift), i(p.activation_min), i(p.activation_max));
@@ -145,6 +144,11 @@ mod tests {
     fn emits_params_and_call() {
         let (bytes, _) = model((&[1, 5, 5, 4], Some((0.5, -1))), (&[1, 1, 1, 4], Some((0.25, 2))), (&[1, 5, 5, 4], Some((1.0, 3))), Activation::None);
         insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn float32_and_int32() {
+        super::super::add::tests::check_plain("mul", |activation| OpKind::Mul { activation }, |a, b| a * b, i32::wrapping_mul);
     }
 
     #[test]

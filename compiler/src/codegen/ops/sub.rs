@@ -1,51 +1,52 @@
-//! SUB, int8 activations, with numpy broadcasting and a fused activation.
+//! SUB, int8 activations (also float32 and int32), with numpy broadcasting and a fused
+//! activation.
 //!
 //! Mirrors TFLite Micro `sub.cc` / `sub_common.cc` (`CalculateOpDataSub`): ADD's
 //! left-shift-20 scheme, but with the real multipliers computed in f32 (the runtime's
 //! [`prepare_sub`] reproduces that); operand checks and broadcasting as for ADD.
 
-use super::add::{emit_add_params, lower_binary_s8, Binary, NO_BROADCAST};
+use super::add::{emit_add_params, lower_arith, Arith, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::codegen::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpKind;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::sub::{prepare_sub, sub_s8, SubParams};
+use tflc_runtime::kernels::sub::{prepare_sub, sub_f32, sub_i32, sub_s8, SubParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sub {
     pub bin: Binary,
-    /// Everything but the broadcast (which borrows `bin.plan`).
-    pub params: SubParams<'static>,
+    pub params: Arith<SubParams<'static>>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Sub, LowerError> {
     let OpKind::Sub { activation } = &cx.op.kind else { return Err(cx.invalid("not a SUB")) };
-    let (bin, [q1, q2, qo]) = lower_binary_s8(cx)?;
-    let act = cx.fused_activation(*activation)?;
-    let p = prepare_sub(q1, q2, qo, act, NO_BROADCAST)
-        .ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?;
-    Ok(Sub { bin, params: p })
-}
-
-impl Sub {
-    pub fn params(&self) -> SubParams<'_> {
-        SubParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
-    }
+    let (bin, params) = lower_arith(cx, *activation, |[q1, q2, qo], act| prepare_sub(q1, q2, qo, act, NO_BROADCAST))?;
+    Ok(Sub { bin, params })
 }
 
 impl Kernel for Sub {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let p = self.params();
-        self.bin.execute_s8(s, |a, b, out| sub_s8(&p, a, b, out))
+        match &self.params {
+            Arith::S8(p) => {
+                let p = SubParams { broadcast: self.bin.plan.as_broadcast(), ..*p };
+                self.bin.execute_s8(s, |a, b, out| sub_s8(&p, a, b, out))
+            }
+            plain => self.bin.execute_plain(s, plain, sub_f32, sub_i32),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let value = emit_add_params(&rt, &self.params, self.bin.emit_broadcast(&rt));
-        let p = cx.params(quote! { #rt::kernels::sub::SubParams<'static> }, value);
-        self.bin.emit_call(cx, quote! { #rt::kernels::sub::sub_s8 }, &p)
+        match &self.params {
+            Arith::S8(p) => {
+                let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
+                let p = cx.params(quote! { #rt::kernels::sub::SubParams<'static> }, value);
+                self.bin.emit_call(cx, quote! { #rt::kernels::sub::sub_s8 }, &p)
+            }
+            plain => self.bin.emit_plain(cx, plain, "sub"),
+        }
     }
 }
 
@@ -112,6 +113,11 @@ mod tests {
     fn emits_params_and_call() {
         let (bytes, _) = model((&[2, 1, 3], Some((0.5, -1))), (&[4, 1], Some((0.25, 2))), (&[2, 4, 3], Some((1.0, 3))), Activation::Relu6);
         insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn float32_and_int32() {
+        super::super::add::tests::check_plain("sub", |activation| OpKind::Sub { activation }, |a, b| a - b, i32::wrapping_sub);
     }
 
     #[test]
