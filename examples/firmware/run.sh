@@ -12,7 +12,8 @@
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte; 1 otherwise; 2 when a tool is missing (install-tools.sh installs them).
-# Installs nothing. Outputs: target/firmware/<model>.{elf,log}, target/firmware/results.md.
+#   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
+# Installs nothing. Outputs: <target>/firmware/<model>.{elf,log}, <target>/firmware/results.md.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -49,9 +50,10 @@ if [ ! -f "$plugin_src" ]; then
     exit 2
 fi
 
-out="$here/target/firmware"
+target_dir="${CARGO_TARGET_DIR:-$here/target}"
+out="$target_dir/firmware"
 mkdir -p "$out"
-plugin="$here/target/insncount/libinsncount.so"
+plugin="$target_dir/insncount/libinsncount.so"
 mkdir -p "$(dirname "$plugin")"
 if [ ! -f "$plugin" ] || [ "$plugin_src" -nt "$plugin" ]; then
     gcc -shared -fPIC -O2 -fvisibility=hidden -o "$plugin" "$plugin_src" || { echo "error: cannot build the QEMU plugin" >&2; exit 2; }
@@ -98,7 +100,7 @@ for m in $models; do
         continue
     fi
     elf="$out/$m.elf"
-    cp "$here/target/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
+    cp "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
     timeout "$timeout_s" qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic \
         -semihosting-config enable=on,target=native -icount shift=0 \
         -plugin "$plugin_arg" -kernel "$elf" >"$out/$m.run" 2>&1 </dev/null
