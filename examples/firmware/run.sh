@@ -12,7 +12,8 @@
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte; 1 otherwise; 2 when a tool is missing (install-tools.sh installs them).
-# Installs nothing. Outputs: target/firmware/<model>.{elf,log}, target/firmware/results.md.
+#   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
+# Installs nothing. Outputs: <target>/firmware/<model>.{elf,log}, <target>/firmware/results.md.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -49,9 +50,10 @@ if [ ! -f "$plugin_src" ]; then
     exit 2
 fi
 
-out="$here/target/firmware"
+target_dir="${CARGO_TARGET_DIR:-$here/target}"
+out="$target_dir/firmware"
 mkdir -p "$out"
-plugin="$here/target/insncount/libinsncount.so"
+plugin="$target_dir/insncount/libinsncount.so"
 mkdir -p "$(dirname "$plugin")"
 if [ ! -f "$plugin" ] || [ "$plugin_src" -nt "$plugin" ]; then
     gcc -shared -fPIC -O2 -fvisibility=hidden -o "$plugin" "$plugin_src" || { echo "error: cannot build the QEMU plugin" >&2; exit 2; }
@@ -82,16 +84,23 @@ for m in $models; do
         # ("op 3 (FULLY_CONNECTED): unsupported: ..."), summarised per distinct reason.
         reason="$(awk '
             /include_model!: / && !done { sub(/.*include_model!: [^:]*\.tflite: /, ""); first = $0; on = 1; next }
-            on && /^ +op [0-9]+ \(/ { sub(/^ +op [0-9]+ /, ""); if (!($0 in seen)) { seen[$0] = 1; rest = rest (rest ? "; " : " ") $0 }; next }
+            on && /^ +op [0-9]+ \([A-Z_0-9]+\): / {
+                sub(/^ +op [0-9]+ \(/, ""); op = $0; sub(/\).*/, "", op); msg = $0; sub(/^[^)]*\): /, "", msg)
+                if (!(msg in ops)) order[n++] = msg
+                if (index(", " ops[msg] ", ", ", " op ", ") == 0) ops[msg] = ops[msg] (ops[msg] ? ", " : "") op
+                next }
             on { on = 0; done = 1 }
-            END { if (first != "") print first rest }' "$log")"
+            END {
+                if (first == "") exit
+                for (i = 0; i < n; i++) rest = rest (i ? "; " : " ") ops[order[i]] " (" order[i] ")"
+                print first rest }' "$log")"
         [ -z "$reason" ] && reason="$(grep -m1 '^error' "$log")"
         printf '%s\tnot-compiled\t%s\n' "$m" "${reason:-build failed, see $log}" >>"$results"
         echo "   not yet supported: ${reason:-build failed, see $log}" >&2
         continue
     fi
     elf="$out/$m.elf"
-    cp "$here/target/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
+    cp "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
     timeout "$timeout_s" qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic \
         -semihosting-config enable=on,target=native -icount shift=0 \
         -plugin "$plugin_arg" -kernel "$elf" >"$out/$m.run" 2>&1 </dev/null
