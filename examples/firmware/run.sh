@@ -123,8 +123,9 @@ for m in $models; do
         # ("op 3 (FULLY_CONNECTED): unsupported: ..."), summarised per distinct reason.
         reason="$(awk '
             /include_model!: / && !done { sub(/.*include_model!: [^:]*\.tflite: /, ""); first = $0; on = 1; next }
-            on && /^ +op [0-9]+ \([A-Z_0-9]+\): / {
-                sub(/^ +op [0-9]+ \(/, ""); op = $0; sub(/\).*/, "", op); msg = $0; sub(/^[^)]*\): /, "", msg)
+            on && /^ +op [0-9]+ \(/ {
+                sub(/^ +op [0-9]+ \(/, ""); op = $0; sub(/\).*/, "", op); msg = substr($0, length(op) + 2)
+                k = index(msg, "unsupported: "); if (k) msg = substr(msg, k); else sub(/^[^:]*: /, "", msg)
                 if (!(msg in ops)) order[n++] = msg
                 if (index(", " ops[msg] ", ", ", " op ", ") == 0) ops[msg] = ops[msg] (ops[msg] ? ", " : "") op
                 next }
