@@ -35,7 +35,9 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         return errs;
     }
     if plan.offsets.len() != nb || plan.lifetimes.len() != nb {
-        errs.push(PlanError::BadClaim { reason: format!("{} offsets / {} lifetimes for {nb} buffers", plan.offsets.len(), plan.lifetimes.len()) });
+        errs.push(PlanError::BadClaim {
+            reason: format!("{} offsets / {} lifetimes for {nb} buffers", plan.offsets.len(), plan.lifetimes.len()),
+        });
         return errs;
     }
     for (op, node) in problem.ops.iter_enumerated() {
@@ -114,7 +116,11 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             }
         }
         if writers[b].len() > 1 {
-            errs.push(PlanError::MultipleWriters { buffer: BufferId::new(b), first: writers[b][0], second: writers[b][1] });
+            errs.push(PlanError::MultipleWriters {
+                buffer: BufferId::new(b),
+                first: writers[b][0],
+                second: writers[b][1],
+            });
         }
         for &r in &readers[b] {
             let ok = match writers[b].first() {
@@ -126,7 +132,10 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             }
         }
         if k == BufferKind::Scratch && (writers[b].len() != 1 || !readers[b].is_empty()) {
-            errs.push(PlanError::BadScratch { buffer: BufferId::new(b), reason: "must be written by one operator and read by none" });
+            errs.push(PlanError::BadScratch {
+                buffer: BufferId::new(b),
+                reason: "must be written by one operator and read by none",
+            });
         }
     }
 
@@ -282,7 +291,9 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     }
 
     if plan.lower_bound_bytes > plan.arena_bytes {
-        errs.push(PlanError::BadClaim { reason: format!("lower bound {} above arena {}", plan.lower_bound_bytes, plan.arena_bytes) });
+        errs.push(PlanError::BadClaim {
+            reason: format!("lower bound {} above arena {}", plan.lower_bound_bytes, plan.arena_bytes),
+        });
     }
     errs
 }
