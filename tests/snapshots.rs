@@ -35,7 +35,7 @@ fn builder_models() {
 }
 
 /// Builder models that cannot compile yet (their ops' lowering is in progress).
-const SNAPSHOT_PENDING: &[&str] = &["builder_tiny_cnn"];
+const SNAPSHOT_PENDING: &[&str] = &[];
 
 #[test]
 fn corpus_models() {

@@ -3,10 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tflc::fuzzing::{check, RandomGraph};
-use tflc::plan::PlanOptions;
+use tflc::fuzzing::{check, fuzz_options, RandomGraph};
 
+// Reproduce a crash with `tflc replay fuzz/artifacts/planner/crash-…`.
 fuzz_target!(|g: RandomGraph| {
-    let options = PlanOptions { schedule_state_budget: 20_000, offset_work_budget: 200_000, verify: true, ..PlanOptions::default() };
-    check(&g.0, &options);
+    check(&g.0, &fuzz_options());
 });

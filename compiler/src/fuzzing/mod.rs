@@ -45,17 +45,18 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
     // Per root: whether the group already holds a model input/output, and is a variable.
     let mut group_io: Vec<bool> = Vec::new();
     let mut root: Vec<usize> = Vec::new();
-    let add = |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
-        let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
-        p.buffers[id].label = format!("{id}");
-        let r = alias_of.map_or(id.index(), |s| root[s.index()]);
-        root.push(r);
-        group_io.push(false);
-        if kind.is_input() || kind.is_output() {
-            group_io[r] = true;
-        }
-        id
-    };
+    let add =
+        |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
+            let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
+            p.buffers[id].label = format!("{id}");
+            let r = alias_of.map_or(id.index(), |s| root[s.index()]);
+            root.push(r);
+            group_io.push(false);
+            if kind.is_input() || kind.is_output() {
+                group_io[r] = true;
+            }
+            id
+        };
     let mut available: Vec<BufferId> = Vec::new(); // readable activations/inputs
     let n_inputs = u.int_in_range(1..=lim.max_inputs)?;
     for _ in 0..n_inputs {
@@ -136,19 +137,35 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
     Ok(p)
 }
 
-/// Plans `problem` and checks the plan with the verifier; panics with every violation.
-/// Also checks the planner's own claims that can be checked cheaply.
-pub fn check(problem: &Problem, options: &PlanOptions) -> plan::MemoryPlan {
-    let plan = match plan::plan(problem, options) {
-        Ok(plan) => plan,
-        Err(e) => panic!("planning a valid problem failed: {e}\n{problem:#?}"),
-    };
+/// Plans `problem` and checks the plan with the verifier and the planner's cheaply checkable
+/// claims; `Err` describes what failed.
+pub fn try_check(problem: &Problem, options: &PlanOptions) -> std::result::Result<plan::MemoryPlan, String> {
+    let plan = plan::plan(problem, options).map_err(|e| format!("planning a valid problem failed: {e}"))?;
     let violations = plan::verify::verify(problem, &plan);
-    assert!(violations.is_empty(), "violations: {violations:#?}\nproblem: {problem:#?}\nplan: {plan:#?}");
-    assert!(plan.lower_bound_bytes <= plan.arena_bytes);
-    assert!(plan.peak_bytes <= plan.file_order_peak_bytes, "worse than the file order");
-    if plan.offsets_optimal {
-        assert!(plan.arena_bytes <= plan.stats.greedy_arena_bytes);
+    if !violations.is_empty() {
+        return Err(format!("violations: {violations:#?}\nplan: {plan:#?}"));
     }
-    plan
+    if plan.lower_bound_bytes > plan.arena_bytes {
+        return Err("lower bound above the arena".into());
+    }
+    if plan.peak_bytes > plan.file_order_peak_bytes {
+        return Err("order worse than the file order".into());
+    }
+    if plan.arena_bytes > plan.stats.greedy_arena_bytes {
+        return Err("arena worse than the greedy placement".into());
+    }
+    Ok(plan)
+}
+
+/// [`try_check`], panicking with the problem on failure (for tests and fuzzers).
+pub fn check(problem: &Problem, options: &PlanOptions) -> plan::MemoryPlan {
+    match try_check(problem, options) {
+        Ok(plan) => plan,
+        Err(e) => panic!("{e}\nproblem: {problem:#?}"),
+    }
+}
+
+/// The options the fuzz target, `tflc replay` and the smoke test use.
+pub fn fuzz_options() -> PlanOptions {
+    PlanOptions { schedule_state_budget: 20_000, offset_work_budget: 200_000, verify: true, ..PlanOptions::default() }
 }

@@ -10,7 +10,8 @@
 //!   variable, a larger output, or a view that would put two model inputs/outputs in one
 //!   region (e.g. the view's output is a model output while its input is a model input). Those
 //!   stay copies.
-//! - Scratch workspaces come from [`PlanOptions::scratch`].
+//! - Scratch workspaces come from [`PlanOptions::scratch`], in-place permissions from
+//!   [`PlanOptions::in_place`] (codegen knows which kernels allow them).
 
 use super::{plan, Buffer, BufferId, BufferKind, IndexVec, MemoryPlan, OpNode, PlanError, PlanOptions, Problem};
 use crate::ir::{Subgraph, TensorId};
@@ -49,10 +50,7 @@ impl SubgraphPlan {
     }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
-        self.buffer_of
-            .iter_enumerated()
-            .filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b])))
-            .collect()
+        self.buffer_of.iter_enumerated().filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b]))).collect()
     }
     /// Scratch buffer regions of `op`.
     pub fn scratch_regions(&self, op: crate::ir::OpId) -> Vec<Range<u64>> {
@@ -173,6 +171,19 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         let b = problem.buffers.push(Buffer { bytes, kind: BufferKind::Scratch, alias_of: None, label });
         tensor_of.push(None);
         problem.ops[op].writes.push(b);
+    }
+    for &(op, input, output) in &options.in_place {
+        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
+        else {
+            return Err(tensor_err(
+                input,
+                &format!("in-place pair ({input}, {output}) of {op} names a tensor outside the arena"),
+            ));
+        };
+        let Some(node) = problem.ops.get_mut(op) else {
+            return Err(PlanError::BadClaim { reason: format!("in-place pair for unknown operator {op}") });
+        };
+        node.in_place_ok.push((a, b));
     }
     Ok((problem, buffer_of, tensor_of))
 }

@@ -25,10 +25,7 @@ pub(crate) struct Analysis {
 }
 
 fn align_up(bytes: u64, align: u64, buffer: BufferId) -> Result<u64, PlanError> {
-    bytes
-        .checked_add(align - 1)
-        .map(|b| b & !(align - 1))
-        .ok_or(PlanError::SizeOverflow { buffer })
+    bytes.checked_add(align - 1).map(|b| b & !(align - 1)).ok_or(PlanError::SizeOverflow { buffer })
 }
 
 pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
@@ -293,9 +290,10 @@ impl Analysis {
             for &(a, b) in &p.ops[op].in_place_ok {
                 let (ra, rb) = (self.root[a], self.root[b]);
                 let (Some(ia), Some(ib)) = (item_of[ra], item_of[rb]) else { continue };
-                let holds_io = p.buffers.iter_enumerated().any(|(x, buf)| {
-                    self.root[x] == ra && (buf.kind.is_input() || buf.kind.is_output())
-                });
+                let holds_io = p
+                    .buffers
+                    .iter_enumerated()
+                    .any(|(x, buf)| self.root[x] == ra && (buf.kind.is_input() || buf.kind.is_output()));
                 if ra != rb
                     && items[ia].last == s
                     && items[ib].first == s
@@ -308,11 +306,7 @@ impl Analysis {
             }
         }
         let solution = offsets::solve(&items, &exempt, order.len().max(1), work_budget);
-        let offsets = p
-            .buffers
-            .indices()
-            .map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i]))
-            .collect();
+        let offsets = p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
         Placement { offsets, lifetimes, solution }
     }

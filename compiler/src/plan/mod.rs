@@ -19,9 +19,9 @@
 //! [`verify`] is an independent judge that shares no code with any of this.
 
 mod from_ir;
-mod report;
 mod liveness;
 mod offsets;
+mod report;
 pub mod svg;
 pub mod verify;
 
@@ -130,6 +130,9 @@ pub struct PlanOptions {
     pub verify: bool,
     /// Scratch workspace a kernel needs, per operator (used by [`from_ir`]).
     pub scratch: Vec<(OpId, u64)>,
+    /// `(op, input, output)`: the kernel of `op` may write `output` over `input` (it reads each
+    /// element before writing it). Used by [`from_ir`]; sharing happens only where `input` dies.
+    pub in_place: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId)>,
 }
 
 impl Default for PlanOptions {
@@ -142,6 +145,7 @@ impl Default for PlanOptions {
             offset_work_budget: 20_000_000,
             verify: false,
             scratch: Vec::new(),
+            in_place: Vec::new(),
         }
     }
 }
@@ -321,9 +325,7 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             best = Some((order, peak, placement));
         }
     }
-    let Some((order, peak, placement)) = best else {
-        unreachable!("at least one candidate order")
-    };
+    let Some((order, peak, placement)) = best else { unreachable!("at least one candidate order") };
     let plan = MemoryPlan {
         align: options.align,
         order_optimal: sched.optimal && peak == sched.peak,

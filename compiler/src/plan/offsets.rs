@@ -69,11 +69,7 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
     let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in 0..n {
         for j in i + 1..n {
-            if items[i].size > 0
-                && items[j].size > 0
-                && overlaps(&items[i], &items[j])
-                && !exempt_set[i].contains(&j)
-            {
+            if items[i].size > 0 && items[j].size > 0 && overlaps(&items[i], &items[j]) && !exempt_set[i].contains(&j) {
                 conflicts[i].push(j);
                 conflicts[j].push(i);
             }
@@ -266,7 +262,6 @@ impl Exact<'_> {
         (a, b)
     }
 
-
     fn dfs(&mut self, last_off: u64, last_id: usize, left: usize) {
         if self.aborted || self.best <= self.lower_bound {
             return;
@@ -365,7 +360,11 @@ mod tests {
         }
         let mut best = u64::MAX;
         rec(items, &mut Vec::new(), &mut vec![false; items.len()], &mut best);
-        if items.is_empty() { 0 } else { best }
+        if items.is_empty() {
+            0
+        } else {
+            best
+        }
     }
 
     #[test]

@@ -16,7 +16,13 @@ impl SubgraphPlan {
             "lower_bound_bytes: {} (gap {} bytes, {})",
             p.lower_bound_bytes,
             p.gap_bytes(),
-            if p.gap_bytes() == 0 { "optimal" } else if p.offsets_optimal { "proven: no placement of this order reaches the bound" } else { "not proven" }
+            if p.gap_bytes() == 0 {
+                "optimal"
+            } else if p.offsets_optimal {
+                "proven: no placement of this order reaches the bound"
+            } else {
+                "not proven"
+            }
         );
         let _ = writeln!(s, "align: {}", p.align);
         let _ = writeln!(
@@ -39,17 +45,27 @@ impl SubgraphPlan {
             list(&mut s);
             s.push('\n');
         }
-        let _ = writeln!(s, "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<12} name", "tensor", "bytes", "offset", "end", "first", "last", "kind");
+        let _ = writeln!(
+            s,
+            "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<12} name",
+            "tensor", "bytes", "offset", "end", "first", "last", "kind"
+        );
         for (b, buf) in self.problem.buffers.iter_enumerated() {
             let tensor = self.tensor_of[b].map_or("-".to_string(), |t| t.to_string());
             let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
-            let (first, last) = p.lifetimes[b].map_or(("-".into(), "-".into()), |l| (l.first.index().to_string(), l.last.index().to_string()));
+            let (first, last) = p.lifetimes[b]
+                .map_or(("-".into(), "-".into()), |l| (l.first.index().to_string(), l.last.index().to_string()));
             let kind = match (buf.alias_of, buf.kind) {
                 (Some(src), _) => format!("view of {}", self.tensor_of[src].map_or(src.to_string(), |t| t.to_string())),
                 (None, k) => kind_name(k).to_string(),
             };
             let off = p.offsets[b];
-            let _ = writeln!(s, "{tensor:>6} {:>10} {off:>10} {:>10} {first:>5} {last:>5}  {kind:<12} {name}", buf.bytes, off + buf.bytes);
+            let _ = writeln!(
+                s,
+                "{tensor:>6} {:>10} {off:>10} {:>10} {first:>5} {last:>5}  {kind:<12} {name}",
+                buf.bytes,
+                off + buf.bytes
+            );
         }
         s
     }
@@ -62,7 +78,8 @@ impl SubgraphPlan {
             .buffers
             .iter_enumerated()
             .map(|(b, buf)| {
-                let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
+                let name =
+                    self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
                 serde_json::json!({
                     "tensor": self.tensor_of[b].map(|t| t.index()),
                     "name": name,

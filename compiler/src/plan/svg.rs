@@ -55,13 +55,22 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     for k in 0..=4u64 {
         let bytes = arena * k / 4;
         let y = y_of(bytes);
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{bytes}</text>"##, left - 6.0, y + 4.0);
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{bytes}</text>"##,
+            left - 6.0,
+            y + 4.0
+        );
     }
     let label_every = (steps / 40).max(1);
     for st in (0..steps).step_by(label_every) {
         let x = left + step_w * (st as f64 + 0.5);
         let op = plan.schedule.get(st).map_or(String::new(), |o| o.index().to_string());
-        let _ = writeln!(s, r##"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#333">{op}</text>"##, top + plot_h + 16.0);
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#333">{op}</text>"##,
+            top + plot_h + 16.0
+        );
     }
     let _ = writeln!(
         s,
@@ -82,7 +91,8 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
             }
         }
     }
-    let (peak_step, peak) = live.iter().copied().enumerate().max_by_key(|&(i, v)| (v, std::cmp::Reverse(i))).unwrap_or((0, 0));
+    let (peak_step, peak) =
+        live.iter().copied().enumerate().max_by_key(|&(i, v)| (v, std::cmp::Reverse(i))).unwrap_or((0, 0));
 
     // Boxes (roots only: aliases share their source's box and are listed in its tooltip).
     for (b, buf) in problem.buffers.iter_enumerated() {
@@ -98,12 +108,8 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
         let bw = step_w * (lt.last.index() - lt.first.index() + 1) as f64;
         let y = y_of(off);
         let bh = (y_of(off + buf.bytes) - y).max(1.0);
-        let aliases: Vec<String> = problem
-            .buffers
-            .iter()
-            .filter(|a| a.alias_of == Some(b))
-            .map(|a| esc(&a.label))
-            .collect();
+        let aliases: Vec<String> =
+            problem.buffers.iter().filter(|a| a.alias_of == Some(b)).map(|a| esc(&a.label)).collect();
         let alias_note = if aliases.is_empty() { String::new() } else { format!("\nviews: {}", aliases.join(", ")) };
         let _ = writeln!(
             s,
@@ -140,7 +146,13 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
 
     // Peak marker and arena line.
     let px = left + step_w * (peak_step as f64 + 0.5);
-    let anchor = if peak_step * 3 < steps { "start" } else if peak_step * 3 > steps * 2 { "end" } else { "middle" };
+    let anchor = if peak_step * 3 < steps {
+        "start"
+    } else if peak_step * 3 > steps * 2 {
+        "end"
+    } else {
+        "middle"
+    };
     let _ = writeln!(
         s,
         r##"<line x1="{px:.1}" y1="{top}" x2="{px:.1}" y2="{:.1}" stroke="#d62828" stroke-width="2" stroke-dasharray="6,4"/>"##,

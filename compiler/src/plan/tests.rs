@@ -94,7 +94,10 @@ fn illegal_aliases_are_rejected() {
     // A view larger than its source.
     let mut v = buf(65, Activation);
     v.alias_of = Some(BufferId::new(1));
-    let p = problem(vec![buf(8, Input), buf(64, Activation), v, buf(8, Output)], vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])]);
+    let p = problem(
+        vec![buf(8, Input), buf(64, Activation), v, buf(8, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
     assert!(matches!(plan(&p, &opts()), Err(PlanError::IllegalAlias { .. })));
 }
 
@@ -166,6 +169,12 @@ fn verifier_reports_every_injected_fault() {
     bad.schedule.pop();
     assert!(matches!(verify::verify(&p, &bad)[..], [PlanError::BadSchedule { .. }]));
 
+    let mut bad = good.clone();
+    bad.peak_bytes -= 16;
+    bad.lower_bound_bytes = bad.arena_bytes + 1;
+    let v = verify::verify(&p, &bad);
+    assert_eq!(v.iter().filter(|e| matches!(e, PlanError::BadClaim { .. })).count(), 3, "{v:?}");
+
     let mut bad = good;
     bad.lifetimes[BufferId::new(1)] = None;
     assert!(verify::verify(&p, &bad).iter().any(|e| matches!(e, PlanError::WrongLifetime { .. })));
@@ -200,7 +209,7 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 }
 
 fn small_budget() -> PlanOptions {
-    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, verify: true, ..PlanOptions::default() }
+    PlanOptions { schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, ..fuzzing::fuzz_options() }
 }
 
 #[test]
@@ -282,15 +291,17 @@ fn all_topo_orders(p: &Problem) -> Vec<Vec<OpId>> {
             // Ready: every buffer it reads is written by a scheduled op (or nobody), and
             // every earlier op touching a shared variable is scheduled.
             let ready = o.reads.iter().all(|b| {
-                p.ops.iter_enumerated().all(|(j, w)| {
-                    j == i || !w.writes.contains(b) || cur.contains(&j) || p.buffers[*b].kind == Variable
-                })
+                p.ops
+                    .iter_enumerated()
+                    .all(|(j, w)| j == i || !w.writes.contains(b) || cur.contains(&j) || p.buffers[*b].kind == Variable)
             }) && p.ops.iter_enumerated().all(|(j, w)| {
                 j >= i
                     || cur.contains(&j)
-                    || !w.reads.iter().chain(&w.writes).any(|b| {
-                        p.buffers[*b].kind == Variable && o.reads.iter().chain(&o.writes).any(|c| c == b)
-                    })
+                    || !w
+                        .reads
+                        .iter()
+                        .chain(&w.writes)
+                        .any(|b| p.buffers[*b].kind == Variable && o.reads.iter().chain(&o.writes).any(|c| c == b))
             });
             if ready {
                 cur.push(i);
@@ -341,7 +352,11 @@ fn naive_min_arena(groups: &[(u64, usize, usize)]) -> u64 {
     let mut items: Vec<usize> = (0..groups.len()).collect();
     let mut best = u64::MAX;
     permute(&mut items, 0, groups, &mut best);
-    if groups.is_empty() { 0 } else { best }
+    if groups.is_empty() {
+        0
+    } else {
+        best
+    }
 }
 
 #[test]
@@ -359,11 +374,7 @@ fn tiny_instances_match_brute_force() {
         let plan = fuzzing::check(&p, &opts);
         let orders = all_topo_orders(&p);
         assert!(orders.contains(&plan.schedule));
-        let best_peak = orders
-            .iter()
-            .map(|o| naive_peak(&naive_groups(&p, o, 16), o.len()))
-            .min()
-            .unwrap();
+        let best_peak = orders.iter().map(|o| naive_peak(&naive_groups(&p, o, 16), o.len())).min().unwrap();
         assert!(plan.peak_bytes >= best_peak);
         assert_eq!(plan.peak_bytes, naive_peak(&naive_groups(&p, &plan.schedule, 16), p.ops.len()));
         if plan.order_optimal {
@@ -480,6 +491,28 @@ mod ir {
         assert_eq!(s[0].end - s[0].start, 1000);
         // Step 1 holds a, y and the scratch: 64 + 64 + 1008.
         assert_eq!(sp.plan.arena_bytes, 64 + 64 + 1008);
+        assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
+    }
+
+    #[test]
+    fn in_place_from_options() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[64], None);
+        let a = b.activation("a", DType::I8, &[256], None);
+        let c = b.activation("c", DType::I8, &[256], None);
+        let y = b.activation("y", DType::I8, &[64], None);
+        b.op(OpKind::FullyConnected(Default::default()), &[Some(x)], &[a]);
+        relu(&mut b, a, c);
+        b.op(OpKind::FullyConnected(Default::default()), &[Some(c)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let bytes = b.finish();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let plain = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
+        assert_eq!(plain.plan.arena_bytes, 512);
+        let opts = PlanOptions { in_place: vec![(crate::ir::OpId::new(1), a, c)], ..PlanOptions::default() };
+        let sp = plan_subgraph(model.main(), &opts).unwrap();
+        assert_eq!(sp.tensor_region(a), sp.tensor_region(c));
+        assert_eq!(sp.plan.arena_bytes, 256 + 64);
         assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
     }
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod compile;
 mod inspect;
 mod plan;
+mod replay;
 
 const AFTER_HELP: &str = "\
 Exit status:
@@ -37,6 +38,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Plan the memory: operator order, arena offsets, lower bound, optional SVG picture.
     Plan(plan::Args),
+    /// Re-run a planner fuzz case (`fuzz/artifacts/planner/crash-…`): plan, then verify.
+    Replay(replay::Args),
 }
 
 /// Arguments shared by every subcommand that reads a model.
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Inspect(args)) => inspect::run(args),
         Some(Command::Plan(args)) => plan::run(args),
+        Some(Command::Replay(args)) => replay::run(args),
         None => compile::run(cli.compile),
     };
     match result {

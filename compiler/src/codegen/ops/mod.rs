@@ -60,6 +60,7 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
+    OpKind::AveragePool2d(_) => average_pool_2d,
     OpKind::Concatenation { .. } => concatenation,
     OpKind::Conv2d(_) => conv_2d,
     OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
@@ -67,6 +68,7 @@ ops! {
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(_) => fully_connected,
     OpKind::LeakyRelu { .. } => leaky_relu,
+    OpKind::MaxPool2d(_) => max_pool_2d,
     OpKind::Maximum => maximum,
     OpKind::Minimum => minimum,
     OpKind::Mul { .. } => mul,

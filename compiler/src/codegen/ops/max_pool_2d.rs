@@ -1,0 +1,128 @@
+//! MAX_POOL_2D, int8.
+//!
+//! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, shared with AVERAGE_POOL_2D
+//! in [`super::average_pool_2d::lower_pool`]): padding without dilation, equal input and
+//! output quantization, the fused activation as a clamp. The kernel takes the maximum over
+//! the part of each window inside the input.
+
+use super::average_pool_2d::{lower_pool, Pool2d};
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::EmitCx;
+use crate::error::LowerError;
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaxPool2d(pub Pool2d);
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MaxPool2d, LowerError> {
+    let crate::ir::OpKind::MaxPool2d(o) = &cx.op.kind else { return Err(cx.invalid("not a MAX_POOL_2D")) };
+    Ok(MaxPool2d(lower_pool(cx, o)?))
+}
+
+impl MaxPool2d {
+    /// The runtime's parameter struct.
+    pub fn params(&self) -> MaxPool2dParams {
+        let p = &self.0;
+        MaxPool2dParams {
+            input_shape: p.input_shape,
+            output_height: p.output_shape[1],
+            output_width: p.output_shape[2],
+            filter_height: p.filter[0],
+            filter_width: p.filter[1],
+            stride_height: p.stride[0],
+            stride_width: p.stride[1],
+            pad_top: p.pad[0],
+            pad_left: p.pad[1],
+            output_activation_min: p.activation_min,
+            output_activation_max: p.activation_max,
+        }
+    }
+}
+
+impl Kernel for MaxPool2d {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.0.output, self.0.output_len());
+        let input = s.i8(self.0.input)?;
+        if input.len() != self.0.input_len() {
+            return Err(ExecError(format!("MAX_POOL_2D: input has {} elements, expected {}", input.len(), self.0.input_len())));
+        }
+        max_pool_2d_s8(&self.params(), input, &mut out);
+        s.insert(self.0.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let fields = self.0.param_fields();
+        let p = cx.params(
+            quote! { #rt::kernels::max_pool_2d::MaxPool2dParams },
+            quote! { #rt::kernels::max_pool_2d::MaxPool2dParams { #fields } },
+        );
+        let input = cx.input(self.0.input);
+        let output = cx.output(self.0.output);
+        quote! { #rt::kernels::max_pool_2d::max_pool_2d_s8(&#p, #input, #output); }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::average_pool_2d::{pool_model, pool_opts};
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use crate::error::LowerError;
+    use crate::ir::{Activation, OpKind, Padding};
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc pool_2d`.
+
+    /// SAME 3x3 stride 2 on odd sizes (padding on every edge), RELU clamping at the zero
+    /// point.
+    #[test]
+    fn same_3x3_stride_2_relu() {
+        let want: &[i8] = &[95, 46, 44, 111, 34, 16, 111, 111, 16, 112, 93, 109, 104, 120, 109, 50, 58, 15, 117, 101, 109, 104, 101, 109, 39, 56, 93, 122, 101, 82, 122, 101, 9, 27, 47, 93];
+        let o = pool_opts(Padding::Same, [3, 3], [2, 2], Activation::Relu);
+        let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 7, 5, 3], &[1, 4, 3, 3], (0.04, 9), None, o);
+        let store = run_op0("maxpool_same_relu", &bytes, &[(x, TensorData::I8(i8s(51, 105)))]);
+        assert_eq!(out_i8(&store, y), want);
+    }
+
+    /// By hand: padding cells never win (all-negative input), and RELU_N1_TO_1 clamps
+    /// both sides (scale 1/64, zero point 0: [-64, 64]).
+    #[test]
+    fn padding_never_wins_and_clamps() {
+        let o = pool_opts(Padding::Same, [2, 2], [1, 1], Activation::None);
+        let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 2, 2, 1], &[1, 2, 2, 1], (0.5, 0), None, o);
+        let store = run_op0("maxpool_negative", &bytes, &[(x, TensorData::I8(vec![-100, -90, -80, -128]))]);
+        // Windows (SAME, pad only after): {-100,-90,-80,-128}, {-90,-128}, {-80,-128}, {-128}.
+        assert_eq!(out_i8(&store, y), vec![-80, -90, -80, -128]);
+
+        let o = pool_opts(Padding::Valid, [1, 1], [1, 1], Activation::ReluN1To1);
+        let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 1, 4, 1], &[1, 1, 4, 1], (1.0 / 64.0, 0), None, o);
+        let store = run_op0("maxpool_clamp", &bytes, &[(x, TensorData::I8(vec![-128, -3, 70, 127]))]);
+        assert_eq!(out_i8(&store, y), vec![-64, -3, 64, 64]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let o = pool_opts(Padding::Same, [3, 3], [2, 2], Activation::Relu);
+        let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 7, 5, 3], &[1, 4, 3, 3], (0.04, 9), None, o);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let o = pool_opts(Padding::Valid, [2, 2], [2, 2], Activation::None);
+        let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 2], (0.1, 3), Some((0.1, -3)), o.clone());
+        let e = lower_op0(&bytes).expect_err("requantizing");
+        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MAX_POOL_2D"), "{e}");
+        let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 3], (0.1, 3), None, o);
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Invalid { .. })), "output depth");
+        let o = pool_opts(Padding::Same, [2, 2], [2, 2], Activation::Tanh);
+        let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 2], (0.1, 3), None, o);
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "fused TANH");
+    }
+}
