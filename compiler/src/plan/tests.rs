@@ -169,6 +169,12 @@ fn verifier_reports_every_injected_fault() {
     bad.schedule.pop();
     assert!(matches!(verify::verify(&p, &bad)[..], [PlanError::BadSchedule { .. }]));
 
+    let mut bad = good.clone();
+    bad.peak_bytes -= 16;
+    bad.lower_bound_bytes = bad.arena_bytes + 1;
+    let v = verify::verify(&p, &bad);
+    assert_eq!(v.iter().filter(|e| matches!(e, PlanError::BadClaim { .. })).count(), 3, "{v:?}");
+
     let mut bad = good;
     bad.lifetimes[BufferId::new(1)] = None;
     assert!(verify::verify(&p, &bad).iter().any(|e| matches!(e, PlanError::WrongLifetime { .. })));

@@ -17,7 +17,13 @@
 //! - scratch buffers are written by exactly one operator and read by none;
 //! - graph I/O regions are stable: inputs are live and untouched from step 0 to their last
 //!   reader, outputs from their writer to the end (each is one fixed region);
-//! - the reported lifetimes match, and the reported lower bound does not exceed the arena.
+//! - the reported lifetimes match; the reported peaks of the chosen and of the file order are
+//!   the recomputed ones (live bytes, sizes rounded up to the alignment), the chosen order is no
+//!   worse than the file order, and the reported lower bound exceeds neither the chosen order's
+//!   peak nor the arena.
+//!
+//! It does not prove optimality claims (`order_optimal`, `offsets_optimal`); the tests compare
+//! those with brute force on small instances.
 //!
 //! It returns every violation found, not only the first.
 
@@ -139,26 +145,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         }
     }
 
-    // Each buffer's own live interval (None: never live).
-    let own: Vec<Option<(usize, usize)>> = (0..nb)
-        .map(|b| {
-            let k = kind(b);
-            if k == BufferKind::Variable {
-                return Some((0, last_step));
-            }
-            let first = if k.is_input() { 0 } else { pos[writers[b].first()?.index()] };
-            let mut last = first;
-            for &r in &readers[b] {
-                last = last.max(pos[r.index()]);
-            }
-            if k.is_output() {
-                last = last_step;
-            }
-            Some((first, last))
-        })
-        .collect();
-
-    // Alias groups: follow alias_of to the root; a group lives over the span of its members.
+    // Alias groups: follow alias_of to the root.
     let mut root: Vec<usize> = (0..nb).collect();
     for (b, r) in root.iter_mut().enumerate() {
         let mut cur = b;
@@ -173,16 +160,82 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         }
         *r = cur;
     }
-    let mut span: Vec<Option<(usize, usize)>> = vec![None; nb];
-    for b in 0..nb {
-        if let Some((f, l)) = own[b] {
-            let s = &mut span[root[b]];
-            *s = Some(match *s {
-                None => (f, l),
-                Some((f0, l0)) => (f0.min(f), l0.max(l)),
-            });
+
+    // Live span of every group (indexed by root; None: never live) for operator positions
+    // `pos`: each member from its writer (step 0 for inputs) to its last reader (the end for
+    // outputs); variables throughout; the group over the span of its members.
+    let spans_for = |pos: &[usize]| -> Vec<Option<(usize, usize)>> {
+        let mut span: Vec<Option<(usize, usize)>> = vec![None; nb];
+        for b in 0..nb {
+            let k = kind(b);
+            let own = if k == BufferKind::Variable {
+                Some((0, last_step))
+            } else {
+                let first = if k.is_input() { Some(0) } else { writers[b].first().map(|w| pos[w.index()]) };
+                first.map(|first| {
+                    let mut last = first;
+                    for &r in &readers[b] {
+                        last = last.max(pos[r.index()]);
+                    }
+                    if k.is_output() {
+                        last = last_step;
+                    }
+                    (first, last)
+                })
+            };
+            if let Some((f, l)) = own {
+                let s = &mut span[root[b]];
+                *s = Some(match *s {
+                    None => (f, l),
+                    Some((f0, l0)) => (f0.min(f), l0.max(l)),
+                });
+            }
         }
+        span
+    };
+    let span = spans_for(&pos);
+    let file_pos: Vec<usize> = (0..nops).collect();
+    let file_span = spans_for(&file_pos);
+
+    // Claims about peaks and bounds: the peak of live (aligned) bytes of the chosen and of the
+    // file order, recomputed here; the lower bound cannot exceed the chosen order's peak.
+    let aligned: Vec<Option<u64>> =
+        (0..nb).map(|r| problem.buffers[BufferId::new(r)].bytes.checked_next_multiple_of(plan.align)).collect();
+    let peak_of = |sp: &[Option<(usize, usize)>]| -> Option<u64> {
+        let mut peak = 0u64;
+        for t in 0..=last_step {
+            let mut live = 0u64;
+            for r in (0..nb).filter(|&r| root[r] == r) {
+                if sp[r].is_some_and(|(f, l)| f <= t && t <= l) {
+                    live = live.checked_add(aligned[r]?)?;
+                }
+            }
+            peak = peak.max(live);
+        }
+        Some(peak)
+    };
+    match (peak_of(&span), peak_of(&file_span)) {
+        (Some(peak), Some(file_peak)) => {
+            if plan.peak_bytes != peak {
+                errs.push(PlanError::BadClaim { reason: format!("peak {} but the order's peak is {peak}", plan.peak_bytes) });
+            }
+            if plan.file_order_peak_bytes != file_peak {
+                errs.push(PlanError::BadClaim {
+                    reason: format!("file order peak {} but it is {file_peak}", plan.file_order_peak_bytes),
+                });
+            }
+            if plan.lower_bound_bytes > peak {
+                errs.push(PlanError::BadClaim {
+                    reason: format!("lower bound {} above the order's peak {peak}", plan.lower_bound_bytes),
+                });
+            }
+            if peak > file_peak {
+                errs.push(PlanError::BadClaim { reason: format!("order peak {peak} worse than the file order's {file_peak}") });
+            }
+        }
+        _ => errs.push(PlanError::BadClaim { reason: "byte sizes overflow".into() }),
     }
+
     for b in 0..nb {
         let buf = &problem.buffers[BufferId::new(b)];
         let id = BufferId::new(b);

@@ -366,7 +366,32 @@ pub(crate) mod testing {
             store.insert(*t, d.clone());
         }
         kernel.execute(&mut store).unwrap_or_else(|e| panic!("execution failed: {e}"));
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            dump(std::path::Path::new(&dir), bytes, sg, inputs, &store);
+        }
         store
+    }
+
+    /// With `TFLC_DUMP_OP_MODELS=<dir>`: writes the model, its graph inputs and our outputs
+    /// (`<test>_<n>.tflite`, `.in<i>.bin` in subgraph-input order, `.out<k>.bin`), so that
+    /// they can be compared with the pip reference interpreters (`tflite-micro`).
+    fn dump(dir: &std::path::Path, bytes: &[u8], sg: &crate::ir::Subgraph<'_>, inputs: &[(TensorId, TensorData)], store: &TensorStore) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let test = std::thread::current().name().unwrap_or("op").replace("::", "_");
+        let name = format!("{test}_{}", N.fetch_add(1, Ordering::Relaxed));
+        std::fs::create_dir_all(dir).expect("dump dir");
+        std::fs::write(dir.join(format!("{name}.tflite")), bytes).expect("dump model");
+        for (i, t) in sg.inputs.iter().enumerate() {
+            if let Some((_, d)) = inputs.iter().find(|(x, _)| x == t) {
+                std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes()).expect("dump input");
+            }
+        }
+        for (k, t) in sg.outputs.iter().enumerate() {
+            if let Some(d) = store.get(*t) {
+                std::fs::write(dir.join(format!("{name}.out{k}.bin")), d.to_le_bytes()).expect("dump output");
+            }
+        }
     }
 
     /// The int8 contents of `t`.
