@@ -164,3 +164,122 @@ impl Kernel for Mean {
         quote! { #rt::kernels::mean::mean_s8(&#p, #input, #output); }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::ir::DType;
+    use crate::tflite::builder::ModelBuilder;
+
+    /// A single MEAN: input `shape` quantized `in_q`, axes as an int32 constant of
+    /// `axes_shape`, output `out_shape` quantized `out_q`.
+    fn build(
+        shape: &[usize],
+        in_q: (f32, i64),
+        axes: &[i32],
+        axes_shape: &[usize],
+        keep_dims: bool,
+        out_shape: &[usize],
+        out_q: (f32, i64),
+    ) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let a = b.constant_i32("axes", axes_shape, axes, None);
+        let y = b.activation("y", DType::I8, out_shape, Some(out_q));
+        b.op(OpKind::Mean { keep_dims }, &[Some(x), Some(a)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(name: &str, shape: &[usize], in_q: (f32, i64), axes: &[i32], keep_dims: bool, out_shape: &[usize], out_q: (f32, i64), seed: u64) -> Vec<i8> {
+        let (bytes, x, y) = build(shape, in_q, axes, &[axes.len()], keep_dims, out_shape, out_q);
+        let xv = i8s(seed, shape.iter().product());
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc mean`.
+
+    /// The global-average-pool form (axes 1 and 2, keep_dims) with requantization.
+    #[test]
+    fn spatial_axes_keep_dims_requantized() {
+        let want: &[i8] = &[-55, -8, 96, 37, 54, -17, -70, -51];
+        assert_eq!(run("mean_hw_keep", &[2, 5, 3, 4], (0.05, -7), &[1, 2], true, &[2, 1, 1, 4], (0.02, 3), 61), want);
+    }
+
+    /// The last axis by a negative index, rank 3, dims dropped.
+    #[test]
+    fn negative_axis_rank3_dropped() {
+        let want: &[i8] = &[-3, 5, 33, 15, 3, -3];
+        assert_eq!(run("mean_last_axis", &[2, 3, 5], (0.1, 4), &[-1], false, &[2, 3], (0.1, 4), 62), want);
+    }
+
+    /// A leading axis and a duplicate (1 and -2 are the same axis of a rank-3 input).
+    #[test]
+    fn leading_and_duplicate_axes() {
+        let want: &[i8] = &[-13, 42];
+        assert_eq!(run("mean_dup_axes", &[3, 4, 2], (0.07, 0), &[0, 1, -2], false, &[2], (0.05, -10), 63), want);
+    }
+
+    /// Every axis of a rank-2 input, to a scalar.
+    #[test]
+    fn all_axes_to_scalar() {
+        let want: &[i8] = &[49];
+        assert_eq!(run("mean_scalar", &[6, 7], (0.03, -2), &[0, 1], false, &[], (0.01, 1), 64), want);
+    }
+
+    /// By hand: saturation at both ends (the mean doubles through the scales), and a scalar
+    /// axis tensor.
+    #[test]
+    fn saturates_and_takes_a_scalar_axis() {
+        let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (0.5, 0));
+        let store = run_op0("mean_saturate", &bytes, &[(x, TensorData::I8(vec![127, 120, -128, -100]))]);
+        assert_eq!(out_i8(&store, y), vec![127, -128]);
+        let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (1.0, 0));
+        let store = run_op0("mean_exact", &bytes, &[(x, TensorData::I8(vec![10, 20, -6, -10]))]);
+        assert_eq!(out_i8(&store, y), vec![15, -8]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&[2, 5, 3, 4], (0.05, -7), &[1, 2], &[2], true, &[2, 1, 1, 4], (0.02, 3));
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
+        // Axis out of range, output shape not the reduction's.
+        let (bytes, ..) = build(&[2, 3], (0.1, 0), &[2], &[1], false, &[2], (0.1, 0));
+        assert!(invalid(&lower_op0(&bytes).expect_err("axis 2 of rank 2")));
+        let (bytes, ..) = build(&[2, 3], (0.1, 0), &[1], &[1], true, &[2], (0.1, 0));
+        assert!(invalid(&lower_op0(&bytes).expect_err("keep_dims shape")));
+        // Rank 5.
+        let (bytes, ..) = build(&[1, 2, 1, 2, 2], (0.1, 0), &[1], &[1], true, &[1, 1, 1, 2, 2], (0.1, 0));
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "rank 5");
+        // Axes not a constant, or not int32.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let a = b.activation("axes", DType::I32, &[1], None);
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("non-constant axes");
+        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MEAN"), "{e}");
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let a = b.constant("axes", DType::I64, &[1], 1i64.to_le_bytes().to_vec(), None);
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
+        assert!(matches!(lower_op0(&b.finish()), Err(LowerError::Unsupported { .. })), "int64 axes");
+        // Missing axes.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x)], &[y]);
+        assert!(invalid(&lower_op0(&b.finish()).expect_err("one input")));
+    }
+}
