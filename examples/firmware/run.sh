@@ -2,17 +2,21 @@
 # Builds the firmware for each model, runs it under QEMU (Cortex-M4F, mps2-an386) with the
 # instruction-count plugin, and prints a table against TFLite Micro's figures.
 #
-# Usage: examples/firmware/run.sh [model ...]
+# Usage: examples/firmware/run.sh [--self-test] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
 #   issue 6 requires. Any model of ../shared/models or ../shared/ops/models with golden data
 #   works (the ones listed as features in Cargo.toml are cached per model).
+#   --self-test: first check that the firmware does fail: run a model against a golden output
+#   with one flipped byte and require a reported mismatch and QEMU exit status 1.
 # Environment:
 #   TFLC_SHARED       shared data directory (default: <repo>/../shared)
 #   FIRMWARE_TIMEOUT  seconds allowed per QEMU run (default 600)
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
+#   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
-# byte for byte; 1 otherwise; 2 when a tool is missing (install-tools.sh installs them).
-# Installs nothing. Outputs: target/firmware/<model>.{elf,log}, target/firmware/results.md.
+# byte for byte (and the self-test, when asked, saw its mismatch); 1 otherwise; 2 when a
+# tool or ../shared is missing (install-tools.sh installs the tools).
+# Installs nothing. Outputs: <target>/firmware/<model>.{elf,log}, <target>/firmware/results.md.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +25,11 @@ shared="${TFLC_SHARED:-$repo/../shared}"
 timeout_s="${FIRMWARE_TIMEOUT:-600}"
 required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8"
 
+self_test=0
+if [ "${1:-}" = --self-test ]; then
+    self_test=1
+    shift
+fi
 if (($#)); then
     models="$*"
 else
@@ -49,9 +58,10 @@ if [ ! -f "$plugin_src" ]; then
     exit 2
 fi
 
-out="$here/target/firmware"
+target_dir="${CARGO_TARGET_DIR:-$here/target}"
+out="$target_dir/firmware"
 mkdir -p "$out"
-plugin="$here/target/insncount/libinsncount.so"
+plugin="$target_dir/insncount/libinsncount.so"
 mkdir -p "$(dirname "$plugin")"
 if [ ! -f "$plugin" ] || [ "$plugin_src" -nt "$plugin" ]; then
     gcc -shared -fPIC -O2 -fvisibility=hidden -o "$plugin" "$plugin_src" || { echo "error: cannot build the QEMU plugin" >&2; exit 2; }
@@ -62,6 +72,37 @@ plugin_arg="$plugin"
 # Models with a cargo feature build with --features (one cached artifact per model);
 # others through TFLC_FW_MODEL.
 features="$(sed -n '/^\[features\]/,/^\[/p' "$here/Cargo.toml" | sed -n 's/^\([a-z0-9_]*\) = \[\]$/\1/p')"
+
+qemu() { # qemu ELF LOG: runs the firmware with the plugin under timeout; QEMU's status
+    timeout "$timeout_s" qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic \
+        -semihosting-config enable=on,target=native -icount shift=0 \
+        -plugin "$plugin_arg" -kernel "$1" >"$2" 2>&1 </dev/null
+}
+
+if ((self_test)); then
+    # A copy of one single-op model's data with byte 0 of the golden output flipped.
+    st_model=op_conv_1x1_relu6
+    st="$out/self-test-shared"
+    rm -rf "$st" && mkdir -p "$st/ops/models" "$st/ops/golden"
+    cp "$shared/ops/models/$st_model.tflite" "$st/ops/models/" &&
+        cp -r "$shared/ops/golden/$st_model" "$st/ops/golden/" &&
+        python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[0] ^= 1; open(p, "wb").write(b)' \
+            "$st/ops/golden/$st_model/run0_out0.bin" ||
+        { echo "error: self-test: cannot prepare $st" >&2; exit 2; }
+    echo "== self-test: $st_model against a corrupted golden output (must be reported)" >&2
+    if ! (cd "$here" && TFLC_SHARED="$st" TFLC_FW_MODEL=$st_model cargo build --release --quiet) >"$out/self-test.log" 2>&1; then
+        echo "error: self-test: the firmware does not build, see $out/self-test.log" >&2
+        exit 1
+    fi
+    qemu "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$out/self-test.run"
+    rc=$?
+    if [ "$rc" != 1 ] || ! grep -q '^tflc-fw: .*result=mismatch .*first_at=0 ' "$out/self-test.run"; then
+        echo "error: self-test failed: expected a mismatch at byte 0 and exit status 1, got status $rc:" >&2
+        cat "$out/self-test.run" >&2
+        exit 1
+    fi
+    echo "   ok: $(grep -m1 '^tflc-fw:' "$out/self-test.run") (exit 1)" >&2
+fi
 
 results="$out/results.tsv"
 : >"$results"
@@ -82,19 +123,25 @@ for m in $models; do
         # ("op 3 (FULLY_CONNECTED): unsupported: ..."), summarised per distinct reason.
         reason="$(awk '
             /include_model!: / && !done { sub(/.*include_model!: [^:]*\.tflite: /, ""); first = $0; on = 1; next }
-            on && /^ +op [0-9]+ \(/ { sub(/^ +op [0-9]+ /, ""); if (!($0 in seen)) { seen[$0] = 1; rest = rest (rest ? "; " : " ") $0 }; next }
+            on && /^ +op [0-9]+ \(/ {
+                sub(/^ +op [0-9]+ \(/, ""); op = $0; sub(/\).*/, "", op); msg = substr($0, length(op) + 2)
+                k = index(msg, "unsupported: "); if (k) msg = substr(msg, k); else sub(/^[^:]*: /, "", msg)
+                if (!(msg in ops)) order[n++] = msg
+                if (index(", " ops[msg] ", ", ", " op ", ") == 0) ops[msg] = ops[msg] (ops[msg] ? ", " : "") op
+                next }
             on { on = 0; done = 1 }
-            END { if (first != "") print first rest }' "$log")"
+            END {
+                if (first == "") exit
+                for (i = 0; i < n; i++) rest = rest (i ? "; " : " ") ops[order[i]] " (" order[i] ")"
+                print first rest }' "$log")"
         [ -z "$reason" ] && reason="$(grep -m1 '^error' "$log")"
         printf '%s\tnot-compiled\t%s\n' "$m" "${reason:-build failed, see $log}" >>"$results"
         echo "   not yet supported: ${reason:-build failed, see $log}" >&2
         continue
     fi
     elf="$out/$m.elf"
-    cp "$here/target/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
-    timeout "$timeout_s" qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic \
-        -semihosting-config enable=on,target=native -icount shift=0 \
-        -plugin "$plugin_arg" -kernel "$elf" >"$out/$m.run" 2>&1 </dev/null
+    cp "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
+    qemu "$elf" "$out/$m.run"
     rc=$?
     cat "$out/$m.run" >>"$log"
     line="$(grep -m1 '^tflc-fw:' "$out/$m.run")"

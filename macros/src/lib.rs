@@ -2,14 +2,17 @@
 //! items at build time. The path is relative to the crate root (`CARGO_MANIFEST_DIR`); the
 //! crate rebuilds when the model changes; errors point at the string literal.
 //!
-//! ```ignore
-//! mod kws {
-//!     tflc_macros::include_model!("models/kws.tflite");
+//! ```
+//! mod conv {
+//!     // A CONV_2D model shipped with this crate's tests.
+//!     tflc_macros::include_model!("tests/ui/models/conv.tflite");
 //! }
-//! let mut m = kws::Model::new();
-//! m.input_0().fill(0);
+//!
+//! let mut m = conv::Model::new();
+//! m.input_0().fill(3);
 //! m.run();
-//! let scores = m.output_0();
+//! let out: &[i8; 140] = m.output_0();
+//! assert_eq!(out.len(), conv::OUTPUT_0_SHAPE.iter().product::<usize>());
 //! ```
 //!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.

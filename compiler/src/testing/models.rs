@@ -125,9 +125,129 @@ pub fn conv_same_relu() -> Vec<u8> {
     b.finish()
 }
 
+/// Every data-movement op in one int8 graph (PAD, STRIDED_SLICE with masks and a negative
+/// step, TRANSPOSE, SPLIT, CONCATENATION on a negative axis with a constant, the views RESHAPE / SQUEEZE /
+/// EXPAND_DIMS, UNPACK, PACK, SPLIT_V with a -1 size, SLICE, PADV2, both RESIZE ops), with
+/// several graph outputs, so that the generated calls, multi-output params and views are
+/// compiled and run. (Its outputs on the generated-compile input pattern were checked once
+/// against the pip `tflite-micro` interpreter: identical.)
+pub fn data_movement() -> Vec<u8> {
+    let q = Some((0.05, -3));
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: data movement");
+    let x = b.activation("input", DType::I8, &[1, 4, 6, 3], q);
+    let pads = b.constant_i32("pad/paddings", &[4, 2], &[0, 0, 1, 0, 0, 2, 0, 0], None);
+    let padded = b.activation("pad", DType::I8, &[1, 5, 8, 3], q);
+    b.op(OpKind::Pad, &[Some(x), Some(pads)], &[padded]);
+
+    let begin = b.constant_i32("ss/begin", &[4], &[0, 0, 0, 0], None);
+    let end = b.constant_i32("ss/end", &[4], &[1, 5, 8, 3], None);
+    let strides = b.constant_i32("ss/strides", &[4], &[1, 2, -1, 1], None);
+    let sliced = b.activation("strided_slice", DType::I8, &[1, 3, 8, 3], q);
+    let ss = StridedSliceOptions { begin_mask: 4, end_mask: 4, ..Default::default() };
+    b.op(OpKind::StridedSlice(ss), &[Some(padded), Some(begin), Some(end), Some(strides)], &[sliced]);
+
+    let perm = b.constant_i32("transpose/perm", &[4], &[0, 3, 1, 2], None);
+    let tr = b.activation("transpose", DType::I8, &[1, 3, 3, 8], q);
+    b.op(OpKind::Transpose, &[Some(sliced), Some(perm)], &[tr]);
+
+    let axis1 = b.constant_i32("split/axis", &[], &[1], None);
+    let parts: Vec<TensorId> = (0..3).map(|k| b.activation(&format!("split:{k}"), DType::I8, &[1, 1, 3, 8], q)).collect();
+    b.op(OpKind::Split { num_splits: 3 }, &[Some(axis1), Some(tr)], &parts);
+
+    let c = b.constant_i8("concat/const", &[1, 1, 3, 2], &[-128, 127, 0, 1, -1, 64], q);
+    let cat = b.activation("concat", DType::I8, &[1, 1, 3, 18], q);
+    b.op(OpKind::Concatenation { axis: -1, activation: Activation::None }, &[Some(parts[0]), Some(c), Some(parts[2])], &[cat]);
+
+    let shape = b.constant_i32("reshape/shape", &[2], &[-1, 18], None);
+    let flat = b.activation("reshape", DType::I8, &[3, 18], q);
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(cat), Some(shape)], &[flat]);
+
+    let rows: Vec<TensorId> = (0..3).map(|k| b.activation(&format!("unpack:{k}"), DType::I8, &[18], q)).collect();
+    b.op(OpKind::Unpack { num: 3, axis: 0 }, &[Some(flat)], &rows);
+    let packed = b.activation("pack", DType::I8, &[18, 2], q);
+    b.op(OpKind::Pack { values_count: 2, axis: 1 }, &[Some(rows[0]), Some(rows[2])], &[packed]);
+
+    let squeezed = b.activation("squeeze", DType::I8, &[3, 8], q);
+    b.op(OpKind::Squeeze { squeeze_dims: vec![] }, &[Some(parts[1])], &[squeezed]);
+    let axis0 = b.constant_i32("expand_dims/axis", &[], &[0], None);
+    let expanded = b.activation("expand_dims", DType::I8, &[1, 3, 8], q);
+    b.op(OpKind::ExpandDims, &[Some(squeezed), Some(axis0)], &[expanded]);
+
+    let sizes = b.constant_i32("split_v/sizes", &[2], &[5, -1], None);
+    let axis2 = b.constant_i32("split_v/axis", &[], &[-1], None);
+    let sv = [b.activation("split_v:0", DType::I8, &[1, 3, 5], q), b.activation("split_v:1", DType::I8, &[1, 3, 3], q)];
+    b.op(OpKind::SplitV { num_splits: 2 }, &[Some(expanded), Some(sizes), Some(axis2)], &sv);
+
+    let sb = b.constant_i32("slice/begin", &[3], &[0, 1, 1], None);
+    let sz = b.constant_i32("slice/size", &[3], &[1, 2, -1], None);
+    let sl = b.activation("slice", DType::I8, &[1, 2, 4], q);
+    b.op(OpKind::Slice, &[Some(sv[0]), Some(sb), Some(sz)], &[sl]);
+
+    let pads2 = b.constant_i32("padv2/paddings", &[3, 2], &[0, 0, 1, 1, 0, 1], None);
+    let value = b.constant_i8("padv2/value", &[], &[100], q);
+    let padded2 = b.activation("padv2", DType::I8, &[1, 4, 5], q);
+    b.op(OpKind::PadV2, &[Some(sl), Some(pads2), Some(value)], &[padded2]);
+
+    let nn_size = b.constant_i32("resize_nn/size", &[2], &[2, 5], None);
+    let nn = b.activation("resize_nn", DType::I8, &[1, 2, 5, 18], q);
+    b.op(OpKind::ResizeNearestNeighbor(ResizeOptions { align_corners: false, half_pixel_centers: true }), &[Some(cat), Some(nn_size)], &[nn]);
+
+    let bl_size = b.constant_i32("resize_bilinear/size", &[2], &[7, 4], None);
+    let bl = b.activation("resize_bilinear", DType::I8, &[1, 7, 4, 3], q);
+    b.op(OpKind::ResizeBilinear(ResizeOptions { align_corners: true, half_pixel_centers: false }), &[Some(padded), Some(bl_size)], &[bl]);
+
+    b.inputs(&[x]).outputs(&[packed, padded2, sv[1], nn, bl, rows[1]]);
+    b.finish()
+}
+
+/// The data-movement ops on float32 and int16 tensors (the generic, non-`_s8` kernels):
+/// PAD with a negative float value, CONCATENATION with a constant, TRANSPOSE, RESHAPE,
+/// SPLIT; and int16 PAD, SLICE, UNPACK. (Checked once against `tflite-micro`, as above.)
+pub fn data_movement_f32_i16() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: data movement on float32 and int16");
+    let x = b.activation("input_f32", DType::F32, &[2, 3], None);
+    let pads = b.constant_i32("padv2/paddings", &[2, 2], &[0, 1, 1, 0], None);
+    let value = b.constant_f32("padv2/value", &[], &[-1.5]);
+    let padded = b.activation("padv2", DType::F32, &[3, 4], None);
+    b.op(OpKind::PadV2, &[Some(x), Some(pads), Some(value)], &[padded]);
+    let c = b.constant_f32("concat/const", &[3, 1], &[0.25, -0.0, 8.0]);
+    let cat = b.activation("concat", DType::F32, &[3, 5], None);
+    b.op(OpKind::Concatenation { axis: 1, activation: Activation::None }, &[Some(padded), Some(c)], &[cat]);
+    let perm = b.constant_i32("transpose/perm", &[2], &[1, 0], None);
+    let tr = b.activation("transpose", DType::F32, &[5, 3], None);
+    b.op(OpKind::Transpose, &[Some(cat), Some(perm)], &[tr]);
+    let flat = b.activation("reshape", DType::F32, &[15], None);
+    b.op(OpKind::Reshape { new_shape: Some(vec![15]) }, &[Some(tr)], &[flat]);
+    let axis = b.constant_i32("split/axis", &[], &[0], None);
+    let parts = [b.activation("split:0", DType::F32, &[5], None), b.activation("split:1", DType::F32, &[5], None), b.activation("split:2", DType::F32, &[5], None)];
+    b.op(OpKind::Split { num_splits: 3 }, &[Some(axis), Some(flat)], &parts);
+
+    let q16 = Some((0.001, 0));
+    let h = b.activation("input_i16", DType::I16, &[2, 2], q16);
+    let pads16 = b.constant_i32("pad16/paddings", &[2, 2], &[1, 0, 0, 1], None);
+    let padded16 = b.activation("pad16", DType::I16, &[3, 3], q16);
+    b.op(OpKind::Pad, &[Some(h), Some(pads16)], &[padded16]);
+    let sb = b.constant_i32("slice16/begin", &[2], &[1, 0], None);
+    let sz = b.constant_i32("slice16/size", &[2], &[2, -1], None);
+    let sl = b.activation("slice16", DType::I16, &[2, 3], q16);
+    b.op(OpKind::Slice, &[Some(padded16), Some(sb), Some(sz)], &[sl]);
+    let rows = [b.activation("unpack16:0", DType::I16, &[2], q16), b.activation("unpack16:1", DType::I16, &[2], q16), b.activation("unpack16:2", DType::I16, &[2], q16)];
+    b.op(OpKind::Unpack { num: 3, axis: 1 }, &[Some(sl)], &rows);
+
+    b.inputs(&[x, h]).outputs(&[parts[0], parts[2], rows[0], rows[2]]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
-    vec![("builder_conv_same_relu", conv_same_relu()), ("builder_tiny_cnn", tiny_cnn())]
+    vec![
+        ("builder_conv_same_relu", conv_same_relu()),
+        ("builder_data_movement", data_movement()),
+        ("builder_data_movement_f32_i16", data_movement_f32_i16()),
+        ("builder_tiny_cnn", tiny_cnn()),
+    ]
 }
 
 /// A model with a custom op tflc has no kernel for (for error tests).

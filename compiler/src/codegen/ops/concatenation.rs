@@ -51,19 +51,37 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
     }
     expect_distinct_outputs(cx)?;
 
+    // The output's shape first (all checked, overflow-free), so that the geometry below
+    // stays within the output's element count.
     let shapes: Vec<&[usize]> = inputs.iter().map(|t| t.shape.as_slice()).collect();
+    let mut axis_sum: usize = 0;
+    for (t, s) in inputs.iter().zip(&shapes) {
+        for d in (0..rank).filter(|&d| d != axis) {
+            if s[d] != output.shape[d] {
+                return Err(cx.invalid_tensor(t, format!("shape {s:?} differs from the output's {:?} outside axis {axis}", output.shape)));
+            }
+        }
+        axis_sum = axis_sum.checked_add(s[axis]).ok_or_else(|| cx.invalid("the inputs are too large"))?;
+    }
+    let mut want = output.shape.clone();
+    want[axis] = axis_sum;
+    expect_shape(cx, output, &want)?;
     let mut offsets = vec![0; inputs.len()];
     let mut lens = vec![0; inputs.len()];
     let (outer, output_row) = prepare_concatenation(&shapes, axis, &mut offsets, &mut lens)
         .ok_or_else(|| cx.invalid(format!("the input shapes {shapes:?} differ outside axis {axis}")))?;
-    let mut want = shapes[0].to_vec();
-    want[axis] = shapes.iter().map(|s| s[axis]).sum();
-    expect_shape(cx, output, &want)?;
     Ok(Concatenation {
         module: "concatenation",
         func: "concatenation",
         params_ty: "ConcatenationParams",
-        inputs: inputs.iter().map(|t| t.id).collect(), output: output.id, dtype, outer, output_row, offsets, lens })
+        inputs: inputs.iter().map(|t| t.id).collect(),
+        output: output.id,
+        dtype,
+        outer,
+        output_row,
+        offsets,
+        lens,
+    })
 }
 
 impl Concatenation {

@@ -1,43 +1,58 @@
-//! LEAKY_RELU, int8.
+//! LEAKY_RELU, int8 (and float32: `reference_ops::LeakyRelu`, `x > 0 ? x : x * alpha`).
 //!
 //! Mirrors TFLite Micro `leaky_relu_common.cc` (`CalculateOpDataLeakyRelu`): an identity
 //! multiplier `QuantizeMultiplier(double(s_in / s_out))` for `x >= zp_in` and an alpha one
 //! `QuantizeMultiplier(double(s_in * alpha / s_out))` below, computed by the runtime's
 //! [`prepare_leaky_relu`]. The output has the input's shape.
 
-use super::relu::{lower_unary_s8, Unary};
+use super::relu::{lower_unary, lower_unary_s8, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::codegen::emit::{float, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::OpKind;
+use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::leaky_relu::{leaky_relu_s8, prepare_leaky_relu, LeakyReluParams};
+use tflc_runtime::kernels::leaky_relu::{leaky_relu_f32, leaky_relu_s8, prepare_leaky_relu, LeakyReluParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeakyRelu {
     pub un: Unary,
-    pub params: LeakyReluParams,
+    pub alpha: f32,
+    /// The int8 parameters; `None` for float32 (`x > 0 ? x : x * alpha`).
+    pub params: Option<LeakyReluParams>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LeakyRelu, LowerError> {
     let OpKind::LeakyRelu { alpha } = cx.op.kind else { return Err(cx.invalid("not a LEAKY_RELU")) };
-    let (un, [qi, qo]) = lower_unary_s8(cx)?;
     if !alpha.is_finite() {
         return Err(cx.invalid(format!("alpha {alpha} is not finite")));
     }
+    if cx.input(0).is_ok_and(|t| t.dtype == DType::F32) {
+        let (un, _) = lower_unary(cx, true)?;
+        return Ok(LeakyRelu { un, alpha, params: None });
+    }
+    let (un, [qi, qo]) = lower_unary_s8(cx)?;
     let params = prepare_leaky_relu(qi, qo, alpha).ok_or_else(|| cx.invalid("the scales and alpha give a multiplier that cannot be quantized"))?;
-    Ok(LeakyRelu { un, params })
+    Ok(LeakyRelu { un, alpha, params: Some(params) })
 }
 
 impl Kernel for LeakyRelu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        self.un.execute_s8(s, |x, out| leaky_relu_s8(&self.params, x, out))
+        match &self.params {
+            Some(p) => self.un.execute_s8(s, |x, out| leaky_relu_s8(p, x, out)),
+            None => self.un.execute_f32(s, |x, out| leaky_relu_f32(self.alpha, x, out)),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = &self.params;
+        let Some(p) = &self.params else {
+            let a = float(self.alpha.abs());
+            let alpha = if self.alpha.is_sign_negative() { quote! { -#a } } else { a };
+            let x = cx.input(self.un.input);
+            let y = cx.output(self.un.output);
+            return quote! { #rt::kernels::leaky_relu::leaky_relu_f32(#alpha, #x, #y); };
+        };
         let i = |v: i32| int(v as i64);
         let (zi, zo) = (i(p.input_zero_point), i(p.output_zero_point));
         let (ma, sa, mi, si) = (i(p.output_multiplier_alpha), i(p.output_shift_alpha), i(p.output_multiplier_identity), i(p.output_shift_identity));
@@ -65,7 +80,6 @@ mod tests {
     use super::super::test_helpers::*;
     use super::super::TensorData;
     use super::*;
-    use crate::ir::DType;
 
     fn run(alpha: f32, qi: (f32, i64), qo: (f32, i64)) -> Vec<i8> {
         let (bytes, [x, z]) = unary_model(OpKind::LeakyRelu { alpha }, (DType::I8, &[256], Some(qi)), (DType::I8, &[256], Some(qo)));
@@ -86,6 +100,19 @@ mod tests {
                 })
                 .collect();
             assert_eq!(run(alpha, qi, qo), want, "alpha {alpha}");
+        }
+    }
+
+    #[test]
+    fn float32() {
+        let v = vec![-8.0f32, -0.5, -0.0, 0.0, 2.5, f32::MAX];
+        for (alpha, want) in [(0.25f32, [-2.0f32, -0.125, -0.0, 0.0, 2.5, f32::MAX]), (-1.5, [12.0, 0.75, 0.0, -0.0, 2.5, f32::MAX])] {
+            let (bytes, [x, z]) = unary_model(OpKind::LeakyRelu { alpha }, (DType::F32, &[6], None), (DType::F32, &[6], None));
+            let store = run_op0("leaky_relu_f32", &bytes, &[(x, TensorData::F32(v.clone()))]);
+            let got: Vec<u32> = store.f32(z).unwrap().iter().map(|f| f.to_bits()).collect();
+            assert_eq!(got, want.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), "alpha {alpha}");
+            #[cfg(feature = "format")]
+            insta::assert_snapshot!(format!("f32_alpha_{}", if alpha < 0.0 { "negative" } else { "positive" }), emit_op0(&bytes));
         }
     }
 
@@ -116,6 +143,7 @@ mod tests {
         let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
         invalid(err(&unary_model(k(), (DType::I8, &[2, 3], q), (DType::I8, &[6], q)).0));
         unsupported(err(&unary_model(k(), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
+        unsupported(err(&unary_model(k(), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
         unsupported(err(&unary_model(k(), (DType::I8, &[3], q), (DType::I8, &[3], None)).0));
         invalid(err(&unary_model(OpKind::LeakyRelu { alpha: f32::NAN }, (DType::I8, &[3], q), (DType::I8, &[3], q)).0));
         let mut m = crate::tflite::builder::ModelBuilder::new();

@@ -366,7 +366,32 @@ pub(crate) mod testing {
             store.insert(*t, d.clone());
         }
         kernel.execute(&mut store).unwrap_or_else(|e| panic!("execution failed: {e}"));
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            dump(std::path::Path::new(&dir), bytes, sg, inputs, &store);
+        }
         store
+    }
+
+    /// With `TFLC_DUMP_OP_MODELS=<dir>`: writes the model, its graph inputs and our outputs
+    /// (`<test>_<n>.tflite`, `.in<i>.bin` in subgraph-input order, `.out<k>.bin`), so that
+    /// they can be compared with the pip reference interpreters (`tflite-micro`).
+    fn dump(dir: &std::path::Path, bytes: &[u8], sg: &crate::ir::Subgraph<'_>, inputs: &[(TensorId, TensorData)], store: &TensorStore) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let test = std::thread::current().name().unwrap_or("op").replace("::", "_");
+        let name = format!("{test}_{}", N.fetch_add(1, Ordering::Relaxed));
+        std::fs::create_dir_all(dir).expect("dump dir");
+        std::fs::write(dir.join(format!("{name}.tflite")), bytes).expect("dump model");
+        for (i, t) in sg.inputs.iter().enumerate() {
+            if let Some((_, d)) = inputs.iter().find(|(x, _)| x == t) {
+                std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes()).expect("dump input");
+            }
+        }
+        for (k, t) in sg.outputs.iter().enumerate() {
+            if let Some(d) = store.get(*t) {
+                std::fs::write(dir.join(format!("{name}.out{k}.bin")), d.to_le_bytes()).expect("dump output");
+            }
+        }
     }
 
     /// The int8 contents of `t`.
@@ -422,5 +447,410 @@ pub(crate) mod testing {
     /// Row-major flat position of `idx` in `shape`.
     pub(crate) fn ravel(idx: &[usize], shape: &[usize]) -> usize {
         idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    //! Random single-op models for every data-movement op, valid ones and ones with one
+    //! random defect (a dimension, element type, quantization, option or constant changed,
+    //! an input dropped, an output removed or added): lowering must return a result, never
+    //! panic, and whatever lowers must execute on inputs of the declared shapes (the
+    //! compile-time plan fits the tensors), fill every output, and emit.
+
+    use super::super::{lower, TensorData, TensorStore};
+    use super::testing::emit_op0;
+    use crate::ir::{Activation, DType, OpKind, ResizeOptions, StridedSliceOptions};
+    use crate::tflite::builder::ModelBuilder;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+        fn int(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + self.below((hi - lo + 1) as usize) as i64
+        }
+        fn shape(&mut self, lo: usize, hi: usize) -> Vec<usize> {
+            let r = lo + self.below(hi - lo + 1);
+            (0..r).map(|_| if self.below(12) == 0 { 0 } else { self.int(1, 4) as usize }).collect()
+        }
+        fn axis(&mut self, rank: usize) -> i64 {
+            let a = self.below(rank.max(1)) as i64;
+            if self.below(2) == 0 { a } else { a - rank as i64 }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum T {
+        Act(Vec<usize>, DType, Option<(f32, i64)>),
+        I32(Vec<usize>, Vec<i32>),
+        Raw(Vec<usize>, DType, Vec<u8>),
+    }
+
+    fn i32v(v: &[i64]) -> T {
+        T::I32(vec![v.len()], v.iter().map(|&x| x as i32).collect())
+    }
+
+    struct Spec {
+        kind: OpKind,
+        ins: Vec<Option<T>>,
+        outs: Vec<T>,
+    }
+
+    /// A valid model of a random data-movement op.
+    fn valid(r: &mut Rng) -> Spec {
+        let dtype = [DType::I8, DType::I8, DType::I8, DType::I16, DType::I32, DType::F32][r.below(6)];
+        let q = if dtype == DType::F32 || dtype == DType::I32 { None } else { Some((0.5, if dtype == DType::I8 { -3 } else { 0 })) };
+        let act = |s: &[usize]| T::Act(s.to_vec(), dtype, q);
+        let x = r.shape(1, 5);
+        let rank = x.len();
+        match r.below(15) {
+            0 => {
+                let n: usize = x.iter().product();
+                let out = if r.below(2) == 0 { vec![n] } else { x.iter().rev().copied().collect() };
+                let mut req: Vec<i64> = out.iter().map(|&d| d as i64).collect();
+                if n > 0 && r.below(2) == 0 {
+                    let i = r.below(req.len());
+                    req[i] = -1;
+                }
+                Spec { kind: OpKind::Reshape { new_shape: None }, ins: vec![Some(act(&x)), Some(i32v(&req))], outs: vec![act(&out)] }
+            }
+            1 => {
+                let mut s = x.clone();
+                let i = r.below(rank + 1);
+                s.insert(i, 1);
+                let dims = if r.below(2) == 0 { vec![] } else { vec![i as i32 - if r.below(2) == 0 { 0 } else { s.len() as i32 }] };
+                let out: Vec<usize> = if dims.is_empty() { s.iter().copied().filter(|&d| d != 1).collect() } else { x.clone() };
+                Spec { kind: OpKind::Squeeze { squeeze_dims: dims }, ins: vec![Some(act(&s))], outs: vec![act(&out)] }
+            }
+            2 => {
+                let a = r.int(-(rank as i64) - 1, rank as i64);
+                let mut out = x.clone();
+                out.insert(if a < 0 { (a + rank as i64 + 1) as usize } else { a as usize }, 1);
+                Spec { kind: OpKind::ExpandDims, ins: vec![Some(act(&x)), Some(T::I32(vec![], vec![a as i32]))], outs: vec![act(&out)] }
+            }
+            3 | 4 => {
+                let p: Vec<i32> = (0..2 * rank).map(|_| r.int(0, 2) as i32).collect();
+                let out: Vec<usize> = (0..rank).map(|d| x[d] + (p[2 * d] + p[2 * d + 1]) as usize).collect();
+                let mut ins = vec![Some(act(&x)), Some(T::I32(vec![rank, 2], p))];
+                if r.below(2) == 0 {
+                    let bytes = match dtype {
+                        DType::I8 => vec![7],
+                        DType::I16 => 7i16.to_le_bytes().to_vec(),
+                        DType::I32 => 7i32.to_le_bytes().to_vec(),
+                        _ => 7f32.to_le_bytes().to_vec(),
+                    };
+                    ins.push(Some(T::Raw(vec![], dtype, bytes)));
+                }
+                Spec { kind: if ins.len() == 3 { OpKind::PadV2 } else { OpKind::Pad }, ins, outs: vec![act(&out)] }
+            }
+            5 => {
+                let a = r.axis(rank);
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
+                let mut out = x.clone();
+                out[au] = 0;
+                let ins: Vec<Option<T>> = (0..1 + r.below(3))
+                    .map(|_| {
+                        let mut s = x.clone();
+                        s[au] = r.below(4);
+                        out[au] += s[au];
+                        Some(act(&s))
+                    })
+                    .collect();
+                Spec { kind: OpKind::Concatenation { axis: a as i32, activation: Activation::None }, ins, outs: vec![act(&out)] }
+            }
+            6 => {
+                let mut perm: Vec<usize> = (0..rank).collect();
+                for i in (1..rank).rev() {
+                    perm.swap(i, r.below(i + 1));
+                }
+                let out: Vec<usize> = perm.iter().map(|&d| x[d]).collect();
+                let p: Vec<i64> = perm.iter().map(|&d| d as i64).collect();
+                Spec { kind: OpKind::Transpose, ins: vec![Some(act(&x)), Some(i32v(&p))], outs: vec![act(&out)] }
+            }
+            7 => {
+                let v = |r: &mut Rng| (0..rank).map(|_| r.int(-5, 5)).collect::<Vec<i64>>();
+                let (b, e) = (v(r), v(r));
+                let st: Vec<i64> = (0..rank).map(|_| [1, 2, -1, -2, 3][r.below(5)]).collect();
+                let (bm, em, sm) = (r.int(0, 31) as u32, r.int(0, 31) as u32, if r.below(3) == 0 { r.int(0, 31) as u32 } else { 0 });
+                let bi: Vec<i32> = b.iter().map(|&x| x as i32).collect();
+                let ei: Vec<i32> = e.iter().map(|&x| x as i32).collect();
+                let si: Vec<i32> = st.iter().map(|&x| x as i32).collect();
+                let bounds_of = |sm| tflc_runtime::kernels::strided_slice::strided_slice_bounds(&x, &bi, &ei, &si, bm, em, sm, false);
+                // Shrunk axes must select one element (see strided_slice.rs).
+                let one = |sm: u32| bounds_of(sm).is_some_and(|bd| (0..rank).all(|d| sm & (1 << d) == 0 || bd.count[5 - rank + d] == 1));
+                let sm = if one(sm) { sm } else { 0 };
+                let bounds = bounds_of(sm);
+                let out: Vec<usize> = match bounds {
+                    Some(bd) => (0..rank).filter(|&d| sm & (1 << d) == 0).map(|d| bd.count[5 - rank + d]).collect(),
+                    None => x.clone(),
+                };
+                let o = StridedSliceOptions { begin_mask: bm as i32, end_mask: em as i32, shrink_axis_mask: sm as i32, ..Default::default() };
+                Spec { kind: OpKind::StridedSlice(o), ins: vec![Some(act(&x)), Some(i32v(&b)), Some(i32v(&e)), Some(i32v(&st))], outs: vec![act(&out)] }
+            }
+            8 => {
+                let b: Vec<i64> = x.iter().map(|&d| r.int(0, d as i64)).collect();
+                let sz: Vec<i64> = x.iter().zip(&b).map(|(&d, &b)| if r.below(3) == 0 { -1 } else { r.int(0, d as i64 - b) }).collect();
+                let out: Vec<usize> = (0..rank).map(|d| if sz[d] == -1 { x[d] - b[d] as usize } else { sz[d] as usize }).collect();
+                Spec { kind: OpKind::Slice, ins: vec![Some(act(&x)), Some(i32v(&b)), Some(i32v(&sz))], outs: vec![act(&out)] }
+            }
+            9 => {
+                let a = r.axis(rank);
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
+                let n = (1..=4).filter(|n| x[au] % n == 0).nth(r.below(2)).unwrap_or(1);
+                let mut out = x.clone();
+                out[au] /= n;
+                Spec {
+                    kind: OpKind::Split { num_splits: n as i32 },
+                    ins: vec![Some(T::I32(vec![], vec![a as i32])), Some(act(&x))],
+                    outs: (0..n).map(|_| act(&out)).collect(),
+                }
+            }
+            10 => {
+                let a = r.axis(rank);
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
+                let mut left = x[au];
+                let mut sizes = Vec::new();
+                while left > 0 && sizes.len() < 3 {
+                    let s = r.int(0, left as i64) as usize;
+                    sizes.push(s);
+                    left -= s;
+                }
+                sizes.push(left);
+                let outs = sizes.iter().map(|&s| {
+                    let mut o = x.clone();
+                    o[au] = s;
+                    act(&o)
+                });
+                let outs: Vec<T> = outs.collect();
+                let mut req: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+                let i = r.below(req.len());
+                if r.below(2) == 0 {
+                    req[i] = -1;
+                }
+                Spec {
+                    kind: OpKind::SplitV { num_splits: sizes.len() as i32 },
+                    ins: vec![Some(act(&x)), Some(i32v(&req)), Some(T::I32(vec![], vec![a as i32]))],
+                    outs,
+                }
+            }
+            11 => {
+                let n = 1 + r.below(3);
+                let a = r.int(-(rank as i64) - 1, rank as i64);
+                let mut out = x.clone();
+                out.insert(if a < 0 { (a + rank as i64 + 1) as usize } else { a as usize }, n);
+                Spec { kind: OpKind::Pack { values_count: n as i32, axis: a as i32 }, ins: (0..n).map(|_| Some(act(&x))).collect(), outs: vec![act(&out)] }
+            }
+            12 => {
+                let a = r.axis(rank);
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
+                let mut out = x.clone();
+                let n = out.remove(au);
+                Spec { kind: OpKind::Unpack { num: n as i32, axis: a as i32 }, ins: vec![Some(act(&x))], outs: (0..n).map(|_| act(&out)).collect() }
+            }
+            k => {
+                let s4: Vec<usize> = (0..4).map(|_| r.int(1, 4) as usize).collect();
+                let (h, w) = (r.int(1, 6), r.int(1, 6));
+                let out = vec![s4[0], h as usize, w as usize, s4[3]];
+                let mut o = ResizeOptions { align_corners: r.below(2) == 0, half_pixel_centers: r.below(2) == 0 };
+                if k != 13 && o.align_corners {
+                    // RESIZE_BILINEAR refuses both flags together.
+                    o.half_pixel_centers = false;
+                }
+                let kind = if k == 13 { OpKind::ResizeNearestNeighbor(o) } else { OpKind::ResizeBilinear(o) };
+                let (d, q) = if k == 13 { (dtype, q) } else { (DType::I8, Some((0.5, -3))) };
+                Spec { kind, ins: vec![Some(T::Act(s4, d, q)), Some(i32v(&[h, w]))], outs: vec![T::Act(out, d, q)] }
+            }
+        }
+    }
+
+    /// One random defect.
+    fn mutate(r: &mut Rng, s: &mut Spec) {
+        let pick_dims = |r: &mut Rng, shape: &mut Vec<usize>| match r.below(3) {
+            0 if !shape.is_empty() => {
+                let i = r.below(shape.len());
+                shape[i] = (shape[i] + 1 + r.below(2)) % 6;
+            }
+            1 => shape.push(1 + r.below(2)),
+            _ => {
+                shape.pop();
+            }
+        };
+        match r.below(9) {
+            0 | 1 => {
+                let i = r.below(s.outs.len());
+                if let Some(T::Act(sh, _, _)) = s.outs.get_mut(i) {
+                    pick_dims(r, sh);
+                }
+            }
+            2 => {
+                let n = s.ins.len();
+                if let Some(Some(t)) = s.ins.get_mut(r.below(n)) {
+                    match t {
+                        T::Act(sh, _, _) | T::Raw(sh, _, _) => pick_dims(r, sh),
+                        T::I32(sh, v) => {
+                            if !v.is_empty() && r.below(2) == 0 {
+                                let i = r.below(v.len());
+                                v[i] = [i32::MIN, i32::MAX, -1, 0, 5, -7][r.below(6)];
+                            } else {
+                                v.push(r.int(-3, 3) as i32);
+                                *sh = vec![v.len()];
+                            }
+                        }
+                    }
+                }
+            }
+            3 => {
+                let i = r.below(s.outs.len());
+                if let Some(T::Act(_, d, q)) = s.outs.get_mut(i) {
+                    if r.below(2) == 0 {
+                        *d = [DType::I8, DType::I16, DType::Bool, DType::I64][r.below(4)];
+                    } else {
+                        *q = Some((0.25, 1));
+                    }
+                }
+            }
+            4 => {
+                let n = s.ins.len();
+                if n > 0 {
+                    s.ins[r.below(n)] = None;
+                }
+            }
+            5 => {
+                s.outs.pop();
+            }
+            6 => {
+                let o = s.outs.first().cloned();
+                if let Some(o) = o {
+                    s.outs.push(o);
+                }
+            }
+            7 => {
+                // A computed operand where a constant is expected.
+                let n = s.ins.len();
+                if let Some(Some(t @ T::I32(..))) = s.ins.get_mut(r.below(n)) {
+                    if let T::I32(sh, _) = t {
+                        *t = T::Act(sh.clone(), DType::I32, None);
+                    }
+                }
+            }
+            _ => {
+                let d = r.int(-3, 5) as i32;
+                match &mut s.kind {
+                    OpKind::Concatenation { axis, .. } | OpKind::Pack { axis, .. } | OpKind::Unpack { axis, .. } => *axis = d,
+                    OpKind::Split { num_splits } | OpKind::SplitV { num_splits } => *num_splits = d,
+                    OpKind::Squeeze { squeeze_dims } => squeeze_dims.push(d),
+                    OpKind::Reshape { new_shape } => *new_shape = Some(vec![d, -1]),
+                    OpKind::StridedSlice(o) => o.shrink_axis_mask ^= 1 << r.below(5),
+                    OpKind::ResizeBilinear(o) | OpKind::ResizeNearestNeighbor(o) => o.align_corners = !o.align_corners,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn build(s: &Spec) -> Vec<u8> {
+        let mut b = ModelBuilder::new();
+        let mut graph_ins = Vec::new();
+        let mut ins = Vec::new();
+        for (i, t) in s.ins.iter().enumerate() {
+            let id = t.as_ref().map(|t| match t {
+                T::Act(sh, d, q) => {
+                    let id = b.activation(&format!("x{i}"), *d, sh, *q);
+                    graph_ins.push(id);
+                    id
+                }
+                T::I32(sh, v) => b.constant_i32(&format!("c{i}"), sh, v, None),
+                T::Raw(sh, d, v) => {
+                    // Pad values carry the activations' quantization, as converters write them.
+                    let q = (*d == DType::I8 || *d == DType::I16).then(|| crate::ir::Quantization {
+                        scale: vec![0.5],
+                        zero_point: vec![if *d == DType::I8 { -3 } else { 0 }],
+                        axis: None,
+                    });
+                    b.constant(&format!("c{i}"), *d, sh, v.clone(), q)
+                }
+            });
+            ins.push(id);
+        }
+        let outs: Vec<_> = s
+            .outs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                T::Act(sh, d, q) => b.activation(&format!("y{i}"), *d, sh, *q),
+                T::I32(sh, _) | T::Raw(sh, _, _) => b.activation(&format!("y{i}"), DType::I32, sh, None),
+            })
+            .collect();
+        b.op(s.kind.clone(), &ins, &outs);
+        b.inputs(&graph_ins).outputs(&outs);
+        b.finish()
+    }
+
+    fn data(dtype: DType, n: usize) -> Option<TensorData> {
+        Some(match dtype {
+            DType::I8 => TensorData::I8((0..n).map(|i| i as i8).collect()),
+            DType::I16 => TensorData::I16((0..n).map(|i| i as i16).collect()),
+            DType::I32 => TensorData::I32((0..n).map(|i| i as i32).collect()),
+            DType::F32 => TensorData::F32((0..n).map(|i| i as f32).collect()),
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn random_models_never_panic() {
+        let mut r = Rng(0x0d47_a5ee_d000_0001);
+        let (mut valid_lowered, mut valid_total, mut broken_lowered, mut total) = (0, 0, 0, 0);
+        let iterations: usize = std::env::var("TFLC_ROBUSTNESS_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
+        for _ in 0..iterations {
+            let mut spec = valid(&mut r);
+            let broken = r.below(2) == 0;
+            if broken {
+                mutate(&mut r, &mut spec);
+            }
+            let bytes = build(&spec);
+            let Ok(m) = crate::tflite::read_model(&bytes) else { continue };
+            let sg = m.main();
+            let Some(op) = sg.ops.iter().next() else { continue };
+            total += 1;
+            valid_total += usize::from(!broken);
+            let kernel = match lower(sg, op) {
+                Ok(k) => k,
+                Err(e) => {
+                    // Empty tensors and ranks beyond the kernels' limits are refused on purpose.
+                    let refusable = sg.tensors.iter().any(|t| t.num_elements() == 0) || format!("{e}").contains("rank");
+                    assert!(broken || refusable, "a valid {:?} does not lower: {e}", op.kind);
+                    continue;
+                }
+            };
+            if broken {
+                broken_lowered += 1;
+            } else {
+                valid_lowered += 1;
+            }
+            let mut store = TensorStore::with_constants(sg);
+            for &t in &sg.inputs {
+                let tensor = sg.tensor(t);
+                if let Some(d) = data(tensor.dtype, tensor.num_elements()) {
+                    store.insert(t, d);
+                }
+            }
+            kernel.execute(&mut store).unwrap_or_else(|e| panic!("{:?}: lowered but does not execute: {e}", op.kind));
+            for &t in &op.outputs {
+                let got = store.get(t).map(|d| d.to_le_bytes().len());
+                assert_eq!(got, sg.tensor(t).byte_size(), "{:?}: output {t} has the wrong size; inputs {:?}, outputs {:?}", op.kind, spec.ins, spec.outs);
+            }
+            let _ = emit_op0(&bytes);
+        }
+        // Both outcomes are reached.
+        eprintln!("{valid_lowered} of {valid_total} valid models lowered, {broken_lowered} broken ones lowered, {total} in all");
+        assert!(total > iterations * 7 / 8 && valid_lowered * 10 > valid_total * 8 && broken_lowered < total / 4, "{valid_lowered} of {valid_total} valid, {broken_lowered} broken lowered, {total} total");
     }
 }

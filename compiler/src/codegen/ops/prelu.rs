@@ -1,4 +1,5 @@
-//! PRELU, int8: `x >= 0 ? x : x * alpha` with an alpha tensor broadcast against the input.
+//! PRELU, int8 (and float32): `x >= 0 ? x : x * alpha` with an alpha tensor broadcast
+//! against the input.
 //!
 //! Mirrors TFLite Micro `prelu_common.cc` (`CalculatePreluParams`): identity multiplier
 //! `QuantizeMultiplier(s_in / s_out)` and product multiplier
@@ -7,20 +8,21 @@
 //! walk is ADD's broadcast plan with the input as operand 1 and alpha as operand 2.
 
 use super::add::{lower_binary, Binary, NO_BROADCAST};
-use super::{ExecError, Kernel, OpCx, TensorStore};
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::OpKind;
+use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::prelu::{prelu_s8, prepare_prelu, PreluParams};
+use tflc_runtime::kernels::prelu::{prelu_f32, prelu_s8, prepare_prelu, PreluParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prelu {
     /// `input1` is the input, `input2` alpha.
     pub bin: Binary,
-    /// Everything but the broadcast (which borrows `bin.plan`).
-    pub params: PreluParams<'static>,
+    /// The int8 parameters but the broadcast (which borrows `bin.plan`); `None` for
+    /// float32 (`BroadcastPrelu4DSlowFloat`, no parameters).
+    pub params: Option<PreluParams<'static>>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
@@ -28,26 +30,37 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
         return Err(cx.invalid("not a PRELU"));
     }
     let (bin, [input, alpha, output]) = lower_binary(cx)?;
+    if input.dtype == DType::F32 {
+        cx.expect_dtype(alpha, DType::F32)?;
+        cx.expect_dtype(output, DType::F32)?;
+        return Ok(Prelu { bin, params: None });
+    }
     let (qi, qa, qo) = (cx.q_s8(input)?, cx.q_s8(alpha)?, cx.q_s8(output)?);
     let p = prepare_prelu(qi, qa, qo, NO_BROADCAST).ok_or_else(|| cx.invalid("the scales give a multiplier that cannot be quantized"))?;
-    Ok(Prelu { bin, params: p })
-}
-
-impl Prelu {
-    pub fn params(&self) -> PreluParams<'_> {
-        PreluParams { broadcast: self.bin.plan.as_broadcast(), ..self.params }
-    }
+    Ok(Prelu { bin, params: Some(p) })
 }
 
 impl Kernel for Prelu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let p = self.params();
+        let broadcast = self.bin.plan.as_broadcast();
+        let Some(p) = &self.params else {
+            let mut out = s.take_f32(self.bin.output, broadcast.out_len());
+            let (x, a) = self.bin.operands(s, TensorStore::f32)?;
+            prelu_f32(&broadcast, x, a, &mut out);
+            s.insert(self.bin.output, TensorData::F32(out));
+            return Ok(());
+        };
+        let p = PreluParams { broadcast, ..*p };
         self.bin.execute_s8(s, |x, a, out| prelu_s8(&p, x, a, out))
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = &self.params;
+        let Some(p) = &self.params else {
+            let b = self.bin.emit_broadcast(&rt);
+            let p = cx.params(quote! { #rt::kernels::nd::Broadcast<'static> }, b);
+            return self.bin.emit_call(cx, quote! { #rt::kernels::prelu::prelu_f32 }, &p);
+        };
         let i = |v: i32| int(v as i64);
         let (oi, oa, oo) = (i(p.input_offset), i(p.alpha_offset), i(p.output_offset));
         let (m1, s1, m2, s2) = (i(p.output_multiplier_1), i(p.output_shift_1), i(p.output_multiplier_2), i(p.output_shift_2));
@@ -74,9 +87,8 @@ impl Kernel for Prelu {
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
-    use super::super::TensorData;
     use super::*;
-    use crate::ir::{DType, TensorId};
+    use crate::ir::TensorId;
     use crate::tflite::builder::ModelBuilder;
 
     /// Input activation, constant alpha.
@@ -108,6 +120,29 @@ mod tests {
             let store = run_op0("prelu", &bytes, &[(x, TensorData::I8(xv))]);
             assert_eq!(out_i8(&store, z), want, "{x_shape:?} {a_shape:?}");
         }
+    }
+
+    #[test]
+    fn float32_broadcast() {
+        for (x_shape, a_shape) in BROADCAST_CASES {
+            let xv: Vec<f32> = i8s(63, x_shape.iter().product()).iter().map(|&v| v as f32 * 0.1).collect();
+            let av: Vec<f32> = i8s(64, a_shape.iter().product()).iter().map(|&v| v as f32 * 0.01).collect();
+            let (out_shape, want) = broadcast_reference(x_shape, &xv, a_shape, &av, |x, a| if x >= 0.0 { x } else { x * a });
+            let (bytes, [x, y, z]) = binary_model(OpKind::Prelu, DType::F32, (x_shape, None), (a_shape, None), (&out_shape, None));
+            let store = run_op0("prelu_f32", &bytes, &[(x, TensorData::F32(xv)), (y, TensorData::F32(av))]);
+            assert_eq!(store.f32(z).unwrap(), &want[..], "{x_shape:?} {a_shape:?}");
+        }
+        let (bytes, _) = binary_model(OpKind::Prelu, DType::F32, (&[1, 2, 3], None), (&[3], None), (&[1, 2, 3], None));
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(emit_op0(&bytes));
+        let _ = bytes;
+        // float32 input with an int8 alpha.
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::F32, &[3], None);
+        let a = m.constant_i8("alpha", &[3], &[1, 2, 3], Some((0.5, 0)));
+        let z = m.activation("z", DType::F32, &[3], None);
+        m.op(OpKind::Prelu, &[Some(x), Some(a)], &[z]);
+        assert!(matches!(lower_op0(&m.finish()), Err(LowerError::Unsupported { .. })));
     }
 
     #[test]

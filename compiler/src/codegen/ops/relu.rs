@@ -1,4 +1,5 @@
-//! RELU (and, through [`lower_relu_x`], RELU6 and RELU_N1_TO_1), int8, requantizing.
+//! RELU (and, through [`lower_relu_x`], RELU6 and RELU_N1_TO_1), int8, requantizing;
+//! float32 RELU and RELU6 (TFLite Micro's `ReluFloat` / `Relu6Float`).
 //!
 //! Mirrors TFLite Micro `activations_common.cc` (`CalculateReluOpData`) and TFLite's
 //! `QuantizedReluX`: `QuantizeMultiplier(double(s_in / s_out))` and the clamp bounds
@@ -10,10 +11,10 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, TensorId};
+use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, relu_s8, ReluParams};
+use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, relu6_f32, relu_f32, relu_s8, ReluParams};
 use tflc_runtime::quant::QuantParams;
 
 /// An int8 elementwise op's input and output (same shape).
@@ -24,18 +25,26 @@ pub struct Unary {
     pub len: usize,
 }
 
-/// Checks a one-input, one-output op on int8 activations whose output has the input's
-/// shape; returns the two per-tensor quantizations.
-pub(crate) fn lower_unary_s8(cx: &OpCx<'_, '_>) -> Result<(Unary, [QuantParams; 2]), LowerError> {
+/// Checks a one-input, one-output elementwise op: the output has the input's shape and,
+/// when `same_dtype`, its element type. Returns the two tensors.
+pub(crate) fn lower_unary<'m, 'a>(cx: &OpCx<'m, 'a>, same_dtype: bool) -> Result<(Unary, [&'m Tensor<'a>; 2]), LowerError> {
     cx.expect_arity(1..=1, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;
     cx.expect_activation(output)?;
-    let q = [cx.q_s8(input)?, cx.q_s8(output)?];
     if output.shape != input.shape {
         return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the input's is {:?}", output.shape, input.shape)));
     }
-    Ok((Unary { input: input.id, output: output.id, len: input.num_elements() }, q))
+    if same_dtype {
+        cx.expect_dtype(output, input.dtype)?;
+    }
+    Ok((Unary { input: input.id, output: output.id, len: input.num_elements() }, [input, output]))
+}
+
+/// [`lower_unary`] for int8 input and output; returns their per-tensor quantizations.
+pub(crate) fn lower_unary_s8(cx: &OpCx<'_, '_>) -> Result<(Unary, [QuantParams; 2]), LowerError> {
+    let (un, [input, output]) = lower_unary(cx, false)?;
+    Ok((un, [cx.q_s8(input)?, cx.q_s8(output)?]))
 }
 
 impl Unary {
@@ -48,6 +57,18 @@ impl Unary {
         }
         f(x, &mut out);
         s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    /// Runs a float32 elementwise kernel on the store.
+    pub(crate) fn execute_f32(&self, s: &mut TensorStore, f: impl FnOnce(&[f32], &mut [f32])) -> Result<(), ExecError> {
+        let mut out = s.take_f32(self.output, self.len);
+        let x = s.f32(self.input)?;
+        if x.len() != self.len {
+            return Err(ExecError(format!("input has {} elements, expected {}", x.len(), self.len)));
+        }
+        f(x, &mut out);
+        s.insert(self.output, TensorData::F32(out));
         Ok(())
     }
 }
@@ -64,10 +85,18 @@ pub enum ReluKind {
 pub struct Relu {
     pub kind: ReluKind,
     pub un: Unary,
-    pub params: ReluParams,
+    /// The int8 parameters; `None` for float32 (RELU and RELU6 only).
+    pub params: Option<ReluParams>,
 }
 
 pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError> {
+    if let Ok(input) = cx.input(0) {
+        if input.dtype == DType::F32 && kind != ReluKind::ReluN1To1 {
+            // TFLite Micro's `ReluFloat` / `Relu6Float`: no parameters.
+            let (un, _) = lower_unary(cx, true)?;
+            return Ok(Relu { kind, un, params: None });
+        }
+    }
     let (un, [qi, qo]) = lower_unary_s8(cx)?;
     let prepare = match kind {
         ReluKind::Relu => prepare_relu,
@@ -75,7 +104,7 @@ pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, Lo
         ReluKind::ReluN1To1 => prepare_relu_n1_to_1,
     };
     let params = prepare(qi, qo).ok_or_else(|| cx.invalid("the input/output scale ratio cannot be quantized"))?;
-    Ok(Relu { kind, un, params })
+    Ok(Relu { kind, un, params: Some(params) })
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
@@ -87,12 +116,21 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
 
 impl Kernel for Relu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        self.un.execute_s8(s, |x, out| relu_s8(&self.params, x, out))
+        match (&self.params, self.kind) {
+            (Some(p), _) => self.un.execute_s8(s, |x, out| relu_s8(p, x, out)),
+            (None, ReluKind::Relu6) => self.un.execute_f32(s, relu6_f32),
+            (None, _) => self.un.execute_f32(s, relu_f32),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = &self.params;
+        let Some(p) = &self.params else {
+            let f = if self.kind == ReluKind::Relu6 { quote! { relu6_f32 } } else { quote! { relu_f32 } };
+            let x = cx.input(self.un.input);
+            let y = cx.output(self.un.output);
+            return quote! { #rt::kernels::relu::#f(#x, #y); };
+        };
         let i = |v: i32| int(v as i64);
         let (zi, zo, m, sh) = (i(p.input_zero_point), i(p.output_zero_point), i(p.output_multiplier), i(p.output_shift));
         let (amin, amax) = (i(p.activation_min), i(p.activation_max));
@@ -177,7 +215,8 @@ pub(crate) mod tests {
         let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
         let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
         invalid(err(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::F32, &[3], None)).0));
+        unsupported(err(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
+        unsupported(err(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
         unsupported(err(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0));
         invalid(err(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0));
         let mut m = crate::tflite::builder::ModelBuilder::new();
@@ -194,6 +233,26 @@ pub(crate) mod tests {
     #[test]
     fn exact_cases() {
         check_exact(ReluKind::Relu);
+    }
+
+    /// float32: `x < 0 ? 0 : x` and `x > 6 ? 6 : x < 0 ? 0 : x`; RELU_N1_TO_1 has no
+    /// float kernel.
+    #[test]
+    fn float32() {
+        let v = vec![-7.5f32, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.5, f32::MAX, -f32::MAX];
+        for (k, want) in [
+            (ReluKind::Relu, vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.5, f32::MAX, 0.0]),
+            (ReluKind::Relu6, vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.0, 6.0, 0.0]),
+        ] {
+            let (bytes, [x, z]) = unary_model(op_kind(k), (DType::F32, &[3, 3], None), (DType::F32, &[3, 3], None));
+            let store = run_op0("relu_f32", &bytes, &[(x, TensorData::F32(v.clone()))]);
+            let got: Vec<u32> = store.f32(z).unwrap().iter().map(|f| f.to_bits()).collect();
+            assert_eq!(got, want.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), "{k:?}");
+            #[cfg(feature = "format")]
+            insta::assert_snapshot!(format!("{k:?}_f32"), emit_op0(&bytes));
+        }
+        let (bytes, _) = unary_model(OpKind::ReluN1To1, (DType::F32, &[3], None), (DType::F32, &[3], None));
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })));
     }
 
     #[test]

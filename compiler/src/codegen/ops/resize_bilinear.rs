@@ -40,6 +40,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<ResizeBilinear, LowerError> {
     }
     let [oh, ow] = output_size(cx, 1)?;
     expect_shape(cx, output, &[batches, oh, ow, depth])?;
+    if output.num_elements() == 0 {
+        // (Also bounds the per-row and per-column tables by the output's size.)
+        return Err(cx.unsupported_tensor(output, "an empty output"));
+    }
     let params = prepare_resize_bilinear(batches, ih, iw, depth, oh, ow, o.align_corners, o.half_pixel_centers)
         .ok_or_else(|| cx.unsupported("the sizes overflow the kernel's 32-bit fixed-point coordinates"))?;
     // The kernel computes `index * scale_10 + scale_10 + 1023` in i32 for every output row and

@@ -61,6 +61,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<ResizeNearestNeighbor, LowerErr
     }
     let [oh, ow] = output_size(cx, 1)?;
     expect_shape(cx, output, &[batches, oh, ow, depth])?;
+    if output.num_elements() == 0 {
+        // (Also bounds the per-row and per-column tables by the output's size.)
+        return Err(cx.unsupported_tensor(output, "an empty output"));
+    }
     let mut row_offsets = vec![0; oh];
     let mut col_offsets = vec![0; ow];
     prepare_resize_nearest_neighbor(ih, iw, depth, o.align_corners, o.half_pixel_centers, &mut row_offsets, &mut col_offsets);

@@ -52,6 +52,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     let bounds = strided_slice_bounds(&input.shape, begin, end, strides, bm, em, sm, false)
         .ok_or_else(|| cx.invalid(format!("begin {begin:?}, end {end:?}, strides {strides:?} do not fit the input")))?;
     let pad = MAX_DIMS - rank;
+    // A shrunk axis must select exactly one element. With a negative stride, or a begin
+    // clamped to the end, TFLite's loop selects none and TFLite Micro leaves the output
+    // unwritten; refuse that instead of reproducing garbage.
+    if let Some(d) = (0..rank).find(|&d| sm & (1 << d) != 0 && bounds.count[pad + d] != 1) {
+        return Err(cx.unsupported(format!(
+            "shrunk axis {d} selects {} elements (begin {}, stride {})",
+            bounds.count[pad + d],
+            begin[d],
+            strides[d]
+        )));
+    }
     let want: Vec<usize> = (0..rank).filter(|&d| sm & (1 << d) == 0).map(|d| bounds.count[pad + d]).collect();
     expect_shape(cx, output, &want)?;
     let plan = plan(cx, prepare_strided_slice(&input.shape, begin, end, strides, bm, em, sm, false), "STRIDED_SLICE")?;
@@ -162,6 +173,11 @@ mod tests {
         assert!(matches!(lower_err(&model(&z, opts(&z), &[2, 3]).0), LowerError::Invalid { .. }));
         let l = Case { begin: &[0], end: &[2], strides: &[1], ..c };
         assert!(matches!(lower_err(&model(&l, opts(&l), &[2, 3]).0), LowerError::Invalid { .. }));
+        // A shrunk axis that selects nothing: a negative stride, or a begin past the end.
+        let n = Case { shape: &[3, 2], begin: &[1, 0], end: &[2, 2], strides: &[-1, 1], masks: (0, 0, 1) };
+        assert!(matches!(lower_err(&model(&n, opts(&n), &[2]).0), LowerError::Unsupported { .. }));
+        let e = Case { shape: &[3, 2], begin: &[5, 0], end: &[6, 2], strides: &[1, 1], masks: (0, 0, 1) };
+        assert!(matches!(lower_err(&model(&e, opts(&e), &[2]).0), LowerError::Unsupported { .. }));
         // Rank 6.
         let r = Case { shape: &[1, 1, 1, 1, 1, 2], begin: &[0; 6], end: &[1, 1, 1, 1, 1, 2], strides: &[1; 6], masks: (0, 0, 0) };
         assert!(matches!(lower_err(&model(&r, opts(&r), &[1, 1, 1, 1, 1, 2]).0), LowerError::Unsupported { .. }));

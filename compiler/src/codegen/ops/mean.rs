@@ -1,0 +1,285 @@
+//! MEAN, int8 in and out, over the axes of a constant int32 second input.
+//!
+//! Mirrors TFLite Micro `reduce.cc` / `reduce_common.cc`: every int8 MEAN goes through
+//! `PrepareMeanOrSumHelper` (`QuantizeMultiplier(double(in_scale) / double(out_scale))`) and
+//! `EvalIntegerMean` -> reference `QuantizedMeanOrSum`, whether or not the input and output
+//! quantization are equal (there is no special 4-D / equal-scale path for int8 in TFLite
+//! Micro). Axes are resolved as TFLite's `ResolveAxis` does (negative axes count from the
+//! end, duplicates are ignored, out-of-range is an error). Everything that depends only
+//! on shapes (the `1/n` folded into the multiplier, the `-zp * n` offset) is computed here
+//! ([`tflc_runtime::prepare::mean_s8`]). Shapes of rank below 4 are padded with leading 1s.
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{array, int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{OpKind, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mean {
+    pub input: TensorId,
+    pub output: TensorId,
+    /// Input shape padded to rank 4 with leading 1s.
+    pub input_shape: [usize; 4],
+    pub reduce_axes: [bool; 4],
+    pub multiplier: i32,
+    pub shift: i32,
+    pub sum_offset: i32,
+    pub output_offset: i32,
+}
+
+/// TFLite `ResolveAxis`: the distinct axes in `0..rank`, in first-seen order; `None` if
+/// one is out of range.
+fn resolve_axes(rank: usize, axes: &[i32]) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    for &a in axes {
+        let r = i64::try_from(rank).ok()?;
+        let a = if a < 0 { a as i64 + r } else { a as i64 };
+        if !(0..r).contains(&a) {
+            return None;
+        }
+        let a = a as usize;
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    Some(out)
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
+    let OpKind::Mean { keep_dims } = &cx.op.kind else { return Err(cx.invalid("not a MEAN")) };
+    cx.expect_arity(2..=2, 1)?;
+    let input = cx.input(0)?;
+    let axis = cx.input(1)?;
+    let output = cx.output(0)?;
+    cx.expect_activation(input)?;
+    let in_q = cx.q_s8(input)?;
+    let out_q = cx.q_s8(output)?;
+    let axes = cx.const_i32(axis)?;
+
+    let rank = input.shape.len();
+    if rank == 0 || rank > 4 {
+        return Err(cx.unsupported_tensor(input, format!("input of rank {rank} (tflc's MEAN takes ranks 1 to 4)")));
+    }
+    if input.shape.contains(&0) {
+        return Err(cx.unsupported_tensor(input, format!("input of shape {:?} is empty", input.shape)));
+    }
+    let resolved = resolve_axes(rank, &axes)
+        .ok_or_else(|| cx.invalid_tensor(axis, format!("axes {axes:?} are out of range for rank {rank}")))?;
+
+    // The output shape TFLite's Prepare gives.
+    let expected: Vec<usize> = input
+        .shape
+        .iter()
+        .enumerate()
+        .filter_map(|(d, &n)| match (resolved.contains(&d), keep_dims) {
+            (true, true) => Some(1),
+            (true, false) => None,
+            (false, _) => Some(n),
+        })
+        .collect();
+    if output.shape != expected {
+        return Err(cx.invalid_tensor(
+            output,
+            format!("output shape {:?}, but reducing {:?} over axes {resolved:?} gives {expected:?}", output.shape, input.shape),
+        ));
+    }
+
+    let pad = 4 - rank;
+    let mut input_shape = [1usize; 4];
+    let mut reduce_axes = [false; 4];
+    for (d, &n) in input.shape.iter().enumerate() {
+        input_shape[pad + d] = n;
+        reduce_axes[pad + d] = resolved.contains(&d);
+    }
+    let n: usize = resolved.iter().filter_map(|&d| input.shape.get(d)).product();
+    let q = tflc_runtime::prepare::mean_s8(in_q.scale, in_q.zero_point, out_q.scale, n)
+        .ok_or_else(|| cx.invalid(format!("the scale ratio {} / {} cannot be quantized", in_q.scale, out_q.scale)))?;
+    Ok(Mean {
+        input: input.id,
+        output: output.id,
+        input_shape,
+        reduce_axes,
+        multiplier: q.multiplier,
+        shift: q.shift,
+        sum_offset: q.sum_offset,
+        output_offset: out_q.zero_point,
+    })
+}
+
+impl Mean {
+    /// The runtime's parameter struct.
+    pub fn params(&self) -> MeanParams {
+        MeanParams {
+            input_shape: self.input_shape,
+            reduce_axes: self.reduce_axes,
+            multiplier: self.multiplier,
+            shift: self.shift,
+            sum_offset: self.sum_offset,
+            output_offset: self.output_offset,
+        }
+    }
+
+    fn output_len(&self) -> usize {
+        self.input_shape.iter().zip(self.reduce_axes).map(|(&d, r)| if r { 1 } else { d }).product()
+    }
+}
+
+impl Kernel for Mean {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.output, self.output_len());
+        let input = s.i8(self.input)?;
+        let n: usize = self.input_shape.iter().product();
+        if input.len() != n {
+            return Err(ExecError(format!("MEAN: input has {} elements, expected {n}", input.len())));
+        }
+        mean_s8(&self.params(), input, &mut out);
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let is = array(&self.input_shape);
+        let axes = self.reduce_axes.iter().map(|&b| if b { quote! { true } } else { quote! { false } });
+        let (m, sh) = (int(self.multiplier as i64), int(self.shift as i64));
+        let (so, oo) = (int(self.sum_offset as i64), int(self.output_offset as i64));
+        let p = cx.params(
+            quote! { #rt::kernels::mean::MeanParams },
+            quote! {
+                #rt::kernels::mean::MeanParams {
+                    input_shape: #is,
+                    reduce_axes: [#(#axes),*],
+                    multiplier: #m,
+                    shift: #sh,
+                    sum_offset: #so,
+                    output_offset: #oo,
+                }
+            },
+        );
+        let input = cx.input(self.input);
+        let output = cx.output(self.output);
+        quote! { #rt::kernels::mean::mean_s8(&#p, #input, #output); }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::ir::DType;
+    use crate::tflite::builder::ModelBuilder;
+
+    /// A single MEAN: input `shape` quantized `in_q`, axes as an int32 constant of
+    /// `axes_shape`, output `out_shape` quantized `out_q`.
+    fn build(
+        shape: &[usize],
+        in_q: (f32, i64),
+        axes: &[i32],
+        axes_shape: &[usize],
+        keep_dims: bool,
+        out_shape: &[usize],
+        out_q: (f32, i64),
+    ) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let a = b.constant_i32("axes", axes_shape, axes, None);
+        let y = b.activation("y", DType::I8, out_shape, Some(out_q));
+        b.op(OpKind::Mean { keep_dims }, &[Some(x), Some(a)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(name: &str, shape: &[usize], in_q: (f32, i64), axes: &[i32], keep_dims: bool, out_shape: &[usize], out_q: (f32, i64), seed: u64) -> Vec<i8> {
+        let (bytes, x, y) = build(shape, in_q, axes, &[axes.len()], keep_dims, out_shape, out_q);
+        let xv = i8s(seed, shape.iter().product());
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build, dumped with
+    // `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc mean`.
+
+    /// The global-average-pool form (axes 1 and 2, keep_dims) with requantization.
+    #[test]
+    fn spatial_axes_keep_dims_requantized() {
+        let want: &[i8] = &[-55, -8, 96, 37, 54, -17, -70, -51];
+        assert_eq!(run("mean_hw_keep", &[2, 5, 3, 4], (0.05, -7), &[1, 2], true, &[2, 1, 1, 4], (0.02, 3), 61), want);
+    }
+
+    /// The last axis by a negative index, rank 3, dims dropped.
+    #[test]
+    fn negative_axis_rank3_dropped() {
+        let want: &[i8] = &[-3, 5, 33, 15, 3, -3];
+        assert_eq!(run("mean_last_axis", &[2, 3, 5], (0.1, 4), &[-1], false, &[2, 3], (0.1, 4), 62), want);
+    }
+
+    /// A leading axis and a duplicate (1 and -2 are the same axis of a rank-3 input).
+    #[test]
+    fn leading_and_duplicate_axes() {
+        let want: &[i8] = &[-13, 42];
+        assert_eq!(run("mean_dup_axes", &[3, 4, 2], (0.07, 0), &[0, 1, -2], false, &[2], (0.05, -10), 63), want);
+    }
+
+    /// Every axis of a rank-2 input, to a scalar.
+    #[test]
+    fn all_axes_to_scalar() {
+        let want: &[i8] = &[49];
+        assert_eq!(run("mean_scalar", &[6, 7], (0.03, -2), &[0, 1], false, &[], (0.01, 1), 64), want);
+    }
+
+    /// By hand: saturation at both ends (the mean doubles through the scales), and a scalar
+    /// axis tensor.
+    #[test]
+    fn saturates_and_takes_a_scalar_axis() {
+        let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (0.5, 0));
+        let store = run_op0("mean_saturate", &bytes, &[(x, TensorData::I8(vec![127, 120, -128, -100]))]);
+        assert_eq!(out_i8(&store, y), vec![127, -128]);
+        let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (1.0, 0));
+        let store = run_op0("mean_exact", &bytes, &[(x, TensorData::I8(vec![10, 20, -6, -10]))]);
+        assert_eq!(out_i8(&store, y), vec![15, -8]);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&[2, 5, 3, 4], (0.05, -7), &[1, 2], &[2], true, &[2, 1, 1, 4], (0.02, 3));
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
+        // Axis out of range, output shape not the reduction's.
+        let (bytes, ..) = build(&[2, 3], (0.1, 0), &[2], &[1], false, &[2], (0.1, 0));
+        assert!(invalid(&lower_op0(&bytes).expect_err("axis 2 of rank 2")));
+        let (bytes, ..) = build(&[2, 3], (0.1, 0), &[1], &[1], true, &[2], (0.1, 0));
+        assert!(invalid(&lower_op0(&bytes).expect_err("keep_dims shape")));
+        // Rank 5.
+        let (bytes, ..) = build(&[1, 2, 1, 2, 2], (0.1, 0), &[1], &[1], true, &[1, 1, 1, 2, 2], (0.1, 0));
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "rank 5");
+        // Axes not a constant, or not int32.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let a = b.activation("axes", DType::I32, &[1], None);
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("non-constant axes");
+        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MEAN"), "{e}");
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let a = b.constant("axes", DType::I64, &[1], 1i64.to_le_bytes().to_vec(), None);
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
+        assert!(matches!(lower_op0(&b.finish()), Err(LowerError::Unsupported { .. })), "int64 axes");
+        // Missing axes.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
+        let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
+        b.op(OpKind::Mean { keep_dims: false }, &[Some(x)], &[y]);
+        assert!(invalid(&lower_op0(&b.finish()).expect_err("one input")));
+    }
+}

@@ -1,0 +1,201 @@
+//! TANH, int8 in and out (and the element-wise int8 checks LOGISTIC and HARD_SWISH share).
+//!
+//! Mirrors TFLite Micro `tanh.cc` (`CalculateArithmeticOpData`): the input rescaling to
+//! Q4.27 and its saturation radius from [`tflc_runtime::prepare::tanh_s8`]. The kernel
+//! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::codegen::emit::{int, EmitCx};
+use crate::error::LowerError;
+use crate::ir::{OpKind, Tensor, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::tanh::{tanh_s8, TanhParams};
+use tflc_runtime::quant::QuantParams;
+
+/// The checks of an element-wise int8 op with one input and one output of the same shape:
+/// returns input, output and their quantization.
+#[allow(clippy::type_complexity)]
+pub(crate) fn unary_s8<'m, 'a>(
+    cx: &OpCx<'m, 'a>,
+) -> Result<(&'m Tensor<'a>, &'m Tensor<'a>, QuantParams, QuantParams), LowerError> {
+    cx.expect_arity(1..=1, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    cx.expect_activation(input)?;
+    let in_q = cx.q_s8(input)?;
+    let out_q = cx.q_s8(output)?;
+    if output.shape != input.shape {
+        return Err(cx.invalid_tensor(output, format!("output shape {:?} differs from the input's {:?}", output.shape, input.shape)));
+    }
+    Ok((input, output, in_q, out_q))
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tanh {
+    pub input: TensorId,
+    pub output: TensorId,
+    pub len: usize,
+    pub input_zero_point: i32,
+    pub input_range_radius: i32,
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Tanh, LowerError> {
+    let OpKind::Tanh = &cx.op.kind else { return Err(cx.invalid("not a TANH")) };
+    let (input, output, in_q, out_q) = unary_s8(cx)?;
+    if out_q.zero_point != 0 || out_q.scale != 1.0 / 128.0 {
+        return Err(cx.unsupported_tensor(
+            output,
+            format!(
+                "int8 TANH output quantization scale={} zp={} (TFLite requires scale 1/128, zero point 0)",
+                out_q.scale, out_q.zero_point
+            ),
+        ));
+    }
+    let p = tflc_runtime::prepare::tanh_s8(in_q.scale, in_q.zero_point);
+    Ok(Tanh {
+        input: input.id,
+        output: output.id,
+        len: input.num_elements(),
+        input_zero_point: p.input_zero_point,
+        input_range_radius: p.input_range_radius,
+        input_multiplier: p.input_multiplier,
+        input_left_shift: p.input_left_shift,
+    })
+}
+
+impl Tanh {
+    /// The runtime's parameter struct.
+    pub fn params(&self) -> TanhParams {
+        TanhParams {
+            input_zero_point: self.input_zero_point,
+            input_range_radius: self.input_range_radius,
+            input_multiplier: self.input_multiplier,
+            input_left_shift: self.input_left_shift,
+        }
+    }
+}
+
+impl Kernel for Tanh {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i8(self.output, self.len);
+        let input = s.i8(self.input)?;
+        if input.len() != self.len {
+            return Err(ExecError(format!("TANH: input has {} elements, expected {}", input.len(), self.len)));
+        }
+        tanh_s8(&self.params(), input, &mut out);
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let (zp, r) = (int(self.input_zero_point as i64), int(self.input_range_radius as i64));
+        let (m, sh) = (int(self.input_multiplier as i64), int(self.input_left_shift as i64));
+        let p = cx.params(
+            quote! { #rt::kernels::tanh::TanhParams },
+            quote! {
+                #rt::kernels::tanh::TanhParams {
+                    input_zero_point: #zp,
+                    input_range_radius: #r,
+                    input_multiplier: #m,
+                    input_left_shift: #sh,
+                }
+            },
+        );
+        let input = cx.input(self.input);
+        let output = cx.output(self.output);
+        quote! { #rt::kernels::tanh::tanh_s8(&#p, #input, #output); }
+    }
+}
+
+/// A single element-wise op model for the tests of TANH, LOGISTIC and HARD_SWISH: input
+/// `shape` quantized `in_q`, output of `out_shape` quantized `out_q`; returns bytes, input
+/// and output.
+#[cfg(test)]
+pub(crate) fn unary_s8_model(
+    kind: OpKind,
+    shape: &[usize],
+    in_q: (f32, i64),
+    out_shape: &[usize],
+    out_q: (f32, i64),
+) -> (Vec<u8>, TensorId, TensorId) {
+    use crate::ir::DType;
+    let mut b = crate::tflite::builder::ModelBuilder::new();
+    let x = b.activation("x", DType::I8, shape, Some(in_q));
+    let y = b.activation("y", DType::I8, out_shape, Some(out_q));
+    b.op(kind, &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    (b.finish(), x, y)
+}
+
+/// Every int8 value once, ascending.
+#[cfg(test)]
+pub(crate) fn all_i8() -> Vec<i8> {
+    (-128..=127).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::*;
+    use crate::ir::DType;
+
+    fn run(name: &str, in_q: (f32, i64)) -> Vec<i8> {
+        let (bytes, x, y) = unary_s8_model(OpKind::Tanh, &[2, 128], in_q, &[2, 128], (1.0 / 128.0, 0));
+        out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(all_i8()))]), y)
+    }
+
+    // Expected outputs: the TFLite Micro interpreter (pip `tflite-micro`, reference
+    // kernels) run once on the models and inputs these tests build (every int8 value),
+    // dumped with `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc tanh`.
+
+    /// A fine input scale: no input reaches the saturation radius.
+    #[test]
+    fn every_input_fine_scale() {
+        let want: &[i8] = &[-126, -126, -126, -125, -125, -125, -125, -125, -125, -125, -125, -125, -124, -124, -124, -124, -124, -124, -123, -123, -123, -123, -123, -122, -122, -122, -122, -121, -121, -121, -121, -120, -120, -120, -119, -119, -119, -118, -118, -118, -117, -117, -116, -116, -115, -115, -114, -114, -113, -113, -112, -112, -111, -110, -110, -109, -108, -107, -107, -106, -105, -104, -103, -102, -102, -101, -100, -99, -97, -96, -95, -94, -93, -92, -90, -89, -88, -86, -85, -84, -82, -81, -79, -77, -76, -74, -72, -71, -69, -67, -65, -63, -61, -59, -57, -55, -53, -51, -49, -46, -44, -42, -40, -37, -35, -33, -30, -28, -25, -23, -20, -18, -15, -13, -10, -8, -5, -3, 0, 3, 5, 8, 10, 13, 15, 18, 20, 23, 25, 28, 30, 33, 35, 37, 40, 42, 44, 46, 49, 51, 53, 55, 57, 59, 61, 63, 65, 67, 69, 71, 72, 74, 76, 77, 79, 81, 82, 84, 85, 86, 88, 89, 90, 92, 93, 94, 95, 96, 97, 99, 100, 101, 102, 102, 103, 104, 105, 106, 107, 107, 108, 109, 110, 110, 111, 112, 112, 113, 113, 114, 114, 115, 115, 116, 116, 117, 117, 118, 118, 118, 119, 119, 119, 120, 120, 120, 121, 121, 121, 121, 122, 122, 122, 122, 123, 123, 123, 123, 123, 124, 124, 124, 124, 124, 124, 125, 125, 125, 125, 125, 125, 125, 125, 125, 126, 126, 126, 126, 126, 126, 126, 126, 126, 126, 126, 126, 126, 127, 127, 127, 127, 127, 127, 127, 127, 127];
+        assert_eq!(run("tanh_fine", (0.02, -10)), want);
+    }
+
+    /// A coarse input scale: both ends saturate at -128 / 127 through the radius check.
+    #[test]
+    fn every_input_coarse_scale_saturates() {
+        let want: &[i8] = &[-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -127, -127, -126, -125, -123, -120, -116, -109, -97, -81, -59, -31, 0, 31, 59, 81, 97, 109, 116, 120, 123, 125, 126, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127];
+        assert_eq!(run("tanh_coarse", (0.25, 7)), want);
+    }
+
+    /// By hand: tanh(0) = 0 (at the input zero point) and the curve is odd around it.
+    #[test]
+    fn zero_and_symmetry() {
+        let got = run("tanh_sym", (0.05, 0));
+        assert_eq!(got[128], 0);
+        for k in 1..=127usize {
+            // Exactly odd, except that the negative side saturates one step further.
+            let (a, b) = (got[128 + k] as i32, got[128 - k] as i32);
+            assert!(a == -b || (a == 127 && b == -128), "{k}: {a} {b}");
+        }
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = unary_s8_model(OpKind::Tanh, &[1, 64], (0.05, -3), &[1, 64], (1.0 / 128.0, 0));
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn malformed_models_are_errors() {
+        let (bytes, ..) = unary_s8_model(OpKind::Tanh, &[1, 64], (0.05, -3), &[1, 64], (1.0 / 256.0, -128));
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "output quantization");
+        let (bytes, ..) = unary_s8_model(OpKind::Tanh, &[1, 64], (0.05, -3), &[64, 1], (1.0 / 128.0, 0));
+        assert!(matches!(lower_op0(&bytes), Err(LowerError::Invalid { .. })), "output shape");
+        let mut b = crate::tflite::builder::ModelBuilder::new();
+        let x = b.activation("x", DType::I16, &[4], Some((1.0 / 4096.0, 0)));
+        let y = b.activation("y", DType::I16, &[4], Some((1.0 / 32768.0, 0)));
+        b.op(OpKind::Tanh, &[Some(x)], &[y]);
+        let e = lower_op0(&b.finish()).expect_err("int16");
+        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("TANH"), "{e}");
+    }
+}
