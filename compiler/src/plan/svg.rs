@@ -74,8 +74,8 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     }
     let _ = writeln!(
         s,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#555">operator (file index) at each step</text>"##,
-        left + plot_w / 2.0,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="#555">operator (file index) at each step</text>"##,
+        left,
         top + plot_h + 36.0
     );
 
@@ -163,6 +163,37 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
         r##"<text x="{px:.1}" y="{:.1}" fill="#d62828" text-anchor="{anchor}" font-weight="bold">peak {peak} B live at step {peak_step}</text>"##,
         top - 6.0
     );
+    // Legend.
+    let legend = [
+        ("input", BufferKind::Input),
+        ("output", BufferKind::Output),
+        ("activation", BufferKind::Activation),
+        ("variable", BufferKind::Variable),
+        ("scratch", BufferKind::Scratch),
+    ];
+    let mut lx = left + plot_w - 5.0 * 92.0;
+    let ly = top + plot_h + 30.0;
+    for (name, kind) in legend {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{lx:.1}" y="{ly:.1}" width="12" height="12" fill="{}" stroke="#1d3557" stroke-width="0.6"/><text x="{:.1}" y="{:.1}" fill="#333">{name}</text>"##,
+            colour(kind, 0),
+            lx + 16.0,
+            ly + 10.0
+        );
+        lx += 92.0;
+    }
+    if plan.lower_bound_bytes < plan.arena_bytes {
+        let y = y_of(plan.lower_bound_bytes);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#2a9d8f" stroke-width="1.5" stroke-dasharray="3,3"/><text x="{:.1}" y="{:.1}" fill="#2a9d8f" text-anchor="end">lower bound {} B</text>"##,
+            left + plot_w,
+            left + plot_w - 4.0,
+            y - 4.0,
+            plan.lower_bound_bytes
+        );
+    }
     let _ = writeln!(s, "</svg>");
     s
 }

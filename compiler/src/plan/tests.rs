@@ -525,3 +525,20 @@ fn labelled_errors_name_tensors_and_ops() {
     let e = plan(&p, &opts()).unwrap_err().labelled(&p).to_string();
     assert!(e.contains("b1 = t5 \"logits\"") && e.contains("op1 = op1 SOFTMAX"), "{e}");
 }
+
+#[test]
+fn svg_draws_one_box_per_live_group_and_escapes_labels() {
+    let mut v = buf(64, Activation);
+    v.alias_of = Some(BufferId::new(1));
+    let mut p = problem(
+        vec![buf(64, Input), buf(64, Activation), v, buf(64, Output)],
+        vec![op(&[0], &[1]), op(&[1], &[2]), op(&[2], &[3])],
+    );
+    p.buffers[BufferId::new(1)].label = "t1 \"a<b>&c\"".into();
+    let plan = plan(&p, &opts()).unwrap();
+    let svg = svg::render(&p, &plan);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<g><title>").count(), 3, "input, a (with its view), output");
+    assert!(svg.contains("a&lt;b&gt;&amp;c") && !svg.contains("a<b>"));
+    assert!(svg.contains("peak 128 B"));
+}

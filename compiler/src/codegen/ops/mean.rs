@@ -12,7 +12,7 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{array, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, TensorId};
+use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
@@ -59,7 +59,13 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
     cx.expect_activation(input)?;
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
-    let axes = cx.const_i32(axis)?;
+    // An empty axes tensor has no buffer to be constant with: no axes (TFLite Micro then
+    // requantizes every element).
+    let axes = if axis.num_elements() == 0 && axis.dtype == DType::I32 {
+        Vec::new()
+    } else {
+        cx.const_i32(axis)?
+    };
 
     let rank = input.shape.len();
     if rank == 0 || rank > 4 {
@@ -297,6 +303,18 @@ mod tests {
         let want: &[i8] = &[49];
         assert_eq!(
             run("mean_scalar", &[6, 7], (0.03, -2), &[0, 1], false, &[], (0.01, 1), 64),
+            want
+        );
+    }
+
+    /// No axes at all (an empty axes tensor): a pure requantization of every element.
+    #[test]
+    fn no_axes_requantizes() {
+        let want: &[i8] = &[
+            127, -22, -109, 127, 121, -94, -86, 56, -24, 64, -112, -128, 127, 127, 86,
+        ];
+        assert_eq!(
+            run("mean_no_axes", &[3, 5], (0.05, -20), &[], false, &[3, 5], (0.03, 6), 65),
             want
         );
     }
