@@ -73,6 +73,10 @@ pub enum WeightsSource {
 
 /// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`.
 pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource) -> TokenStream {
+    if bytes.is_empty() {
+        // A model without constants has no blob (an empty static would be dead code).
+        return TokenStream::new();
+    }
     let n = int(bytes.len() as i64);
     let init = match source {
         WeightsSource::Inline => {

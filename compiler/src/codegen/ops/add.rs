@@ -221,14 +221,17 @@ fn i32_tokens(v: i32) -> TokenStream {
     }
 }
 
+/// A runtime float32 / int32 binary kernel (`add_f32`, `mul_i32`, ...).
+pub(crate) type PlainKernel<T> = fn(&PlainBinaryParams<T>, &[T], &[T], &mut [T]);
+
 impl Binary {
     /// Runs the float32 or int32 kernel of `arith` on the store.
     pub(crate) fn execute_plain<P>(
         &self,
         s: &mut TensorStore,
         arith: &Arith<P>,
-        f: fn(&PlainBinaryParams<f32>, &[f32], &[f32], &mut [f32]),
-        i: fn(&PlainBinaryParams<i32>, &[i32], &[i32], &mut [i32]),
+        f: PlainKernel<f32>,
+        i: PlainKernel<i32>,
     ) -> Result<(), ExecError> {
         let broadcast = self.plan.as_broadcast();
         let n = broadcast.out_len();

@@ -51,25 +51,40 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
     let input_shape = cx.shape4(input)?;
     let output_shape = cx.shape4(output)?;
     let [batches, in_h, in_w, depth] = input_shape;
-    let filter = [positive(cx, "filter_height", o.filter_h)?, positive(cx, "filter_width", o.filter_w)?];
-    let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
+    let filter = [
+        positive(cx, "filter_height", o.filter_h)?,
+        positive(cx, "filter_width", o.filter_w)?,
+    ];
+    let stride = [
+        positive(cx, "stride_h", o.stride_h)?,
+        positive(cx, "stride_w", o.stride_w)?,
+    ];
     let padding = rt_padding(cx, o.padding)?;
     let (oh, pad_top) = compute_padding(padding, in_h, filter[0], stride[0], 1)
         .ok_or_else(|| cx.invalid("the window does not fit the input height"))?;
     let (ow, pad_left) = compute_padding(padding, in_w, filter[1], stride[1], 1)
         .ok_or_else(|| cx.invalid("the window does not fit the input width"))?;
     if oh == 0 || ow == 0 {
-        return Err(cx.invalid(format!("the {}x{} window does not fit the {in_h}x{in_w} input", filter[0], filter[1])));
+        return Err(cx.invalid(format!(
+            "the {}x{} window does not fit the {in_h}x{in_w} input",
+            filter[0], filter[1]
+        )));
     }
     if output_shape != [batches, oh, ow, depth] {
         return Err(cx.invalid_tensor(
             output,
-            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, depth]),
+            format!(
+                "output shape {output_shape:?}, but the options give {:?}",
+                [batches, oh, ow, depth]
+            ),
         ));
     }
     // Every window must overlap the input (the average kernel divides by the cells inside;
     // TFLite Micro fails the op otherwise). ComputePadding guarantees it; check anyway.
-    for (out, inp, f, s, p) in [(oh, in_h, filter[0], stride[0], pad_top), (ow, in_w, filter[1], stride[1], pad_left)] {
+    for (out, inp, f, s, p) in [
+        (oh, in_h, filter[0], stride[0], pad_top),
+        (ow, in_w, filter[1], stride[1], pad_left),
+    ] {
         for o in 0..out {
             let start = (o * s) as i64 - p as i64;
             if start >= inp as i64 || start + f as i64 <= 0 {
@@ -128,7 +143,9 @@ impl Pool2d {
 pub struct AveragePool2d(pub Pool2d);
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<AveragePool2d, LowerError> {
-    let crate::ir::OpKind::AveragePool2d(o) = &cx.op.kind else { return Err(cx.invalid("not an AVERAGE_POOL_2D")) };
+    let crate::ir::OpKind::AveragePool2d(o) = &cx.op.kind else {
+        return Err(cx.invalid("not an AVERAGE_POOL_2D"));
+    };
     Ok(AveragePool2d(lower_pool(cx, o)?))
 }
 
@@ -157,7 +174,11 @@ impl Kernel for AveragePool2d {
         let mut out = s.take_i8(self.0.output, self.0.output_len());
         let input = s.i8(self.0.input)?;
         if input.len() != self.0.input_len() {
-            return Err(ExecError(format!("AVERAGE_POOL_2D: input has {} elements, expected {}", input.len(), self.0.input_len())));
+            return Err(ExecError(format!(
+                "AVERAGE_POOL_2D: input has {} elements, expected {}",
+                input.len(),
+                self.0.input_len()
+            )));
         }
         average_pool_2d_s8(&self.params(), input, &mut out);
         s.insert(self.0.output, TensorData::I8(out));
@@ -198,8 +219,20 @@ pub(crate) fn pool_model(
 }
 
 #[cfg(test)]
-pub(crate) fn pool_opts(padding: crate::ir::Padding, filter: [i32; 2], stride: [i32; 2], activation: crate::ir::Activation) -> Pool2dOptions {
-    Pool2dOptions { padding, stride_w: stride[1], stride_h: stride[0], filter_w: filter[1], filter_h: filter[0], activation }
+pub(crate) fn pool_opts(
+    padding: crate::ir::Padding,
+    filter: [i32; 2],
+    stride: [i32; 2],
+    activation: crate::ir::Activation,
+) -> Pool2dOptions {
+    Pool2dOptions {
+        padding,
+        stride_w: stride[1],
+        stride_h: stride[0],
+        filter_w: filter[1],
+        filter_h: filter[0],
+        activation,
+    }
 }
 
 #[cfg(test)]
@@ -221,17 +254,33 @@ mod tests {
     /// SAME 3x3, stride 1: partial windows on every edge and corner.
     #[test]
     fn same_3x3_partial_windows_on_every_edge() {
-        let want: &[i8] = &[34, -8, 95, 9, 7, 56, -5, 11, 3, -39, 29, -28, -17, 7, -18, -28, -1, -9, 19, -6, 63, -9, 10, 36, -26, 11, -8, -55, 32, -14, -37, -2, 4, -40, -11, 21, 22, 3, 50, -1, 15, 42, -30, -6, 15, -55, 5, 2, -57, -30, 12, -55, -29, 26, 12, -30, 11, 0, -18, 22, -3, -10, 4, -22, -1, -4, -33, -19, 8, -41, -24, 42, 24, -43, 17, 22, -35, 34, 29, -22, 20, 10, -20, -13, -12, -19, -11, -29, -20, 23];
+        let want: &[i8] = &[
+            34, -8, 95, 9, 7, 56, -5, 11, 3, -39, 29, -28, -17, 7, -18, -28, -1, -9, 19, -6, 63, -9, 10, 36, -26, 11,
+            -8, -55, 32, -14, -37, -2, 4, -40, -11, 21, 22, 3, 50, -1, 15, 42, -30, -6, 15, -55, 5, 2, -57, -30, 12,
+            -55, -29, 26, 12, -30, 11, 0, -18, 22, -3, -10, 4, -22, -1, -4, -33, -19, 8, -41, -24, 42, 24, -43, 17, 22,
+            -35, 34, 29, -22, 20, 10, -20, -13, -12, -19, -11, -29, -20, 23,
+        ];
         let o = pool_opts(Padding::Same, [3, 3], [1, 1], Activation::None);
-        assert_eq!(run("avgpool_same_3x3", &[1, 5, 6, 3], &[1, 5, 6, 3], (0.05, -4), o, 41), want);
+        assert_eq!(
+            run("avgpool_same_3x3", &[1, 5, 6, 3], &[1, 5, 6, 3], (0.05, -4), o, 41),
+            want
+        );
     }
 
     /// Two batches, a 2x3 window with stride 2 (padding only at the bottom and right), RELU6.
     #[test]
     fn batches_rectangular_window_stride_2_relu6() {
-        let want: &[i8] = &[48, 29, -45, 1, 23, 21, 9, 29, 5, -12, 20, 34, -35, -59, -10, 60, 68, -8, 14, -3, 36, 42, 75, -59, -31, 19, 65, -18, -31, -1, 74, 25, 26, 32, -12, -9, 13, 12, -39, -26, 33, 4, -53, 50, 29, 47, -32, -22, 6, -30, 29, 20, 3, -65, 45, 8, 3, -22, -17, -53, -23, 38, -27, -30, 80, -2, 45, 27, 3, -9, 31, -31, 5, -14, -31, -44, 48, 26, -58, -30, -8, 72, -51, -9, 16, 26, 11, -4, -49, 30, -46, 43, -72, -18, -89, -54];
+        let want: &[i8] = &[
+            48, 29, -45, 1, 23, 21, 9, 29, 5, -12, 20, 34, -35, -59, -10, 60, 68, -8, 14, -3, 36, 42, 75, -59, -31, 19,
+            65, -18, -31, -1, 74, 25, 26, 32, -12, -9, 13, 12, -39, -26, 33, 4, -53, 50, 29, 47, -32, -22, 6, -30, 29,
+            20, 3, -65, 45, 8, 3, -22, -17, -53, -23, 38, -27, -30, 80, -2, 45, 27, 3, -9, 31, -31, 5, -14, -31, -44,
+            48, 26, -58, -30, -8, 72, -51, -9, 16, 26, 11, -4, -49, 30, -46, 43, -72, -18, -89, -54,
+        ];
         let o = pool_opts(Padding::Same, [2, 3], [2, 2], Activation::Relu6);
-        assert_eq!(run("avgpool_rect_relu6", &[2, 5, 7, 4], &[2, 3, 4, 4], (0.03, -100), o, 42), want);
+        assert_eq!(
+            run("avgpool_rect_relu6", &[2, 5, 7, 4], &[2, 3, 4, 4], (0.03, -100), o, 42),
+            want
+        );
     }
 
     /// By hand: the average rounds half away from zero, and saturated inputs stay put.
@@ -239,7 +288,11 @@ mod tests {
     fn rounds_half_away_from_zero() {
         let o = pool_opts(Padding::Valid, [1, 2], [1, 2], Activation::None);
         let (bytes, x, y) = pool_model(OpKind::AveragePool2d, &[1, 1, 8, 1], &[1, 1, 4, 1], (0.1, 0), None, o);
-        let store = run_op0("avgpool_rounding", &bytes, &[(x, TensorData::I8(vec![1, 2, -1, -2, 127, 127, -128, -128]))]);
+        let store = run_op0(
+            "avgpool_rounding",
+            &bytes,
+            &[(x, TensorData::I8(vec![1, 2, -1, -2, 127, 127, -128, -128]))],
+        );
         assert_eq!(out_i8(&store, y), vec![2, -2, 127, -128]);
     }
 
@@ -247,7 +300,14 @@ mod tests {
     #[test]
     fn emits_params_and_call() {
         let o = pool_opts(Padding::Same, [2, 3], [2, 2], Activation::Relu6);
-        let (bytes, ..) = pool_model(OpKind::AveragePool2d, &[2, 5, 7, 4], &[2, 3, 4, 4], (0.03, -100), None, o);
+        let (bytes, ..) = pool_model(
+            OpKind::AveragePool2d,
+            &[2, 5, 7, 4],
+            &[2, 3, 4, 4],
+            (0.03, -100),
+            None,
+            o,
+        );
         insta::assert_snapshot!(emit_op0(&bytes));
     }
 
@@ -260,12 +320,32 @@ mod tests {
         };
         let unsupported = |e: &LowerError| matches!(e, LowerError::Unsupported { .. });
         // Requantizing pools are not TFLite Micro's.
-        assert!(unsupported(&err(&[1, 4, 4, 2], &[1, 2, 2, 2], Some((0.2, 3)), o.clone())));
-        assert!(unsupported(&err(&[1, 4, 4, 2], &[1, 2, 2, 2], Some((0.1, 4)), o.clone())));
+        assert!(unsupported(&err(
+            &[1, 4, 4, 2],
+            &[1, 2, 2, 2],
+            Some((0.2, 3)),
+            o.clone()
+        )));
+        assert!(unsupported(&err(
+            &[1, 4, 4, 2],
+            &[1, 2, 2, 2],
+            Some((0.1, 4)),
+            o.clone()
+        )));
         // Wrong output shape, zero-sized window, zero stride.
         assert!(!unsupported(&err(&[1, 4, 4, 2], &[1, 3, 2, 2], None, o.clone())));
-        assert!(!unsupported(&err(&[1, 4, 4, 2], &[1, 2, 2, 2], None, pool_opts(Padding::Valid, [0, 2], [2, 2], Activation::None))));
-        assert!(!unsupported(&err(&[1, 4, 4, 2], &[1, 2, 2, 2], None, pool_opts(Padding::Valid, [2, 2], [2, 0], Activation::None))));
+        assert!(!unsupported(&err(
+            &[1, 4, 4, 2],
+            &[1, 2, 2, 2],
+            None,
+            pool_opts(Padding::Valid, [0, 2], [2, 2], Activation::None)
+        )));
+        assert!(!unsupported(&err(
+            &[1, 4, 4, 2],
+            &[1, 2, 2, 2],
+            None,
+            pool_opts(Padding::Valid, [2, 2], [2, 0], Activation::None)
+        )));
         // Window larger than a VALID input.
         assert!(!unsupported(&err(&[1, 1, 4, 2], &[1, 0, 2, 2], None, o.clone())));
         // Rank 3, int16.

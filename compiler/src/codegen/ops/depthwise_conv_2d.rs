@@ -42,7 +42,9 @@ pub struct DepthwiseConv2d {
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
-    let OpKind::DepthwiseConv2d(o) = &cx.op.kind else { return Err(cx.invalid("not a DEPTHWISE_CONV_2D")) };
+    let OpKind::DepthwiseConv2d(o) = &cx.op.kind else {
+        return Err(cx.invalid("not a DEPTHWISE_CONV_2D"));
+    };
     cx.expect_arity(2..=3, 1)?;
     let input = cx.input(0)?;
     let filter = cx.input(1)?;
@@ -60,7 +62,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     let [batches, in_h, in_w, in_d] = input_shape;
     let [f_one, f_h, f_w, out_d] = filter_shape;
     if f_one != 1 {
-        return Err(cx.invalid_tensor(filter, format!("weights of shape {filter_shape:?} (expected [1, h, w, channels])")));
+        return Err(cx.invalid_tensor(
+            filter,
+            format!("weights of shape {filter_shape:?} (expected [1, h, w, channels])"),
+        ));
     }
     if in_d == 0 || out_d % in_d != 0 {
         return Err(cx.invalid_tensor(
@@ -76,8 +81,14 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
             o.depth_multiplier
         )));
     }
-    let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
-    let dilation = [positive(cx, "dilation_h", o.dilation_h)?, positive(cx, "dilation_w", o.dilation_w)?];
+    let stride = [
+        positive(cx, "stride_h", o.stride_h)?,
+        positive(cx, "stride_w", o.stride_w)?,
+    ];
+    let dilation = [
+        positive(cx, "dilation_h", o.dilation_h)?,
+        positive(cx, "dilation_w", o.dilation_w)?,
+    ];
     let padding = rt_padding(cx, o.padding)?;
     let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
         .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
@@ -86,14 +97,23 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     if output_shape != [batches, oh, ow, out_d] {
         return Err(cx.invalid_tensor(
             output,
-            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
+            format!(
+                "output shape {output_shape:?}, but the options give {:?}",
+                [batches, oh, ow, out_d]
+            ),
         ));
     }
 
     // Per-channel scales along the channel dimension (3), or one broadcast scale.
-    let fq = filter.quant.as_ref().ok_or_else(|| cx.unsupported_tensor(filter, "weights are not quantized"))?;
+    let fq = filter
+        .quant
+        .as_ref()
+        .ok_or_else(|| cx.unsupported_tensor(filter, "weights are not quantized"))?;
     if fq.scale.len() != 1 && (fq.scale.len() != out_d || fq.axis.and_then(|a| filter_shape.get(a)) != Some(&out_d)) {
-        return Err(cx.unsupported_tensor(filter, "weights quantization is neither per-tensor nor per output channel"));
+        return Err(cx.unsupported_tensor(
+            filter,
+            "weights quantization is neither per-tensor nor per output channel",
+        ));
     }
     // `DepthwiseConvPerChannel` ignores the weights' zero points (symmetric by the int8
     // quantization spec); so do we, to stay bit-exact with TFLite Micro.
@@ -104,8 +124,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         if !(fs.is_finite() && fs > 0.0) {
             return Err(cx.invalid_tensor(filter, format!("channel {c}: weights scale {fs} is not positive")));
         }
-        let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale)
-            .ok_or_else(|| cx.invalid_tensor(filter, format!("channel {c}: the effective scale cannot be quantized")))?;
+        let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale).ok_or_else(|| {
+            cx.invalid_tensor(filter, format!("channel {c}: the effective scale cannot be quantized"))
+        })?;
         output_multiplier.push(m);
         output_shift.push(s);
     }
@@ -173,7 +194,10 @@ impl Kernel for DepthwiseConv2d {
         let bias = self.bias.map(|_| self.bias_data.as_slice());
         let input = s.i8(self.input)?;
         let filter = s.i8(self.filter)?;
-        let (ni, nf) = (self.input_shape.iter().product::<usize>(), self.filter_shape.iter().product::<usize>());
+        let (ni, nf) = (
+            self.input_shape.iter().product::<usize>(),
+            self.filter_shape.iter().product::<usize>(),
+        );
         if input.len() != ni || filter.len() != nf {
             return Err(ExecError(format!(
                 "DEPTHWISE_CONV_2D: input has {} and weights {} elements, expected {ni} and {nf}",
@@ -188,7 +212,11 @@ impl Kernel for DepthwiseConv2d {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let (is, fs, os) = (array(&self.input_shape), array(&self.filter_shape), array(&self.output_shape));
+        let (is, fs, os) = (
+            array(&self.input_shape),
+            array(&self.filter_shape),
+            array(&self.output_shape),
+        );
         let dm = int(self.depth_multiplier as i64);
         let [sh, sw] = self.stride.map(|v| int(v as i64));
         let [dh, dw] = self.dilation.map(|v| int(v as i64));
@@ -250,7 +278,13 @@ mod tests {
         options: DepthwiseConv2dOptions,
     }
 
-    fn opts(padding: Padding, stride: [i32; 2], dilation: [i32; 2], dm: i32, activation: Activation) -> DepthwiseConv2dOptions {
+    fn opts(
+        padding: Padding,
+        stride: [i32; 2],
+        dilation: [i32; 2],
+        dm: i32,
+        activation: Activation,
+    ) -> DepthwiseConv2dOptions {
         DepthwiseConv2dOptions {
             padding,
             stride_h: stride[0],
@@ -269,7 +303,10 @@ mod tests {
         let (ishape, is, iz) = dw.input;
         let x = b.activation("x", DType::I8, ishape, Some((is, iz)));
         let (wshape, ws) = dw.weights;
-        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product()).into_iter().map(|v| v.max(-127)).collect();
+        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product())
+            .into_iter()
+            .map(|v| v.max(-127))
+            .collect();
         let channels = wshape.last().copied().unwrap_or(0);
         let w = if ws.len() == 1 {
             b.constant_i8("w", wshape, &wv, Some((ws[0], 0)))
@@ -336,7 +373,14 @@ mod tests {
     /// SAME padding on every edge (3x3, stride 1), depth multiplier 2, per-channel weights.
     #[test]
     fn same_padding_every_edge_depth_multiplier_2() {
-        let want: &[i8] = &[-42, -13, 127, 127, -128, -79, 127, 32, -128, 127, 127, -53, -128, -90, -36, 127, -128, 80, 84, 41, -7, -128, 127, -128, -29, -108, -55, 24, -128, -21, 25, -128, -73, -128, -128, 127, -31, -15, -128, 127, -128, -128, -128, -128, 3, -128, 98, 106, -128, -22, -128, -67, 127, 11, -101, -128, -42, 127, -78, -46, -17, 127, -14, -128, 127, 8, -73, 53, 127, 127, -128, 68, 127, -23, -2, -128, -128, -68, -128, -128, -71, -128, -110, -71, 112, 47, 127, 127, 127, 9, -128, 6, -20, -128, 80, -128, -82, -111, 123, 127, -98, 14, 55, 127, 77, -87, 100, 50, -67, -70, 63, -119, -128, 107, -29, 93, 36, 37, 127, 11];
+        let want: &[i8] = &[
+            -42, -13, 127, 127, -128, -79, 127, 32, -128, 127, 127, -53, -128, -90, -36, 127, -128, 80, 84, 41, -7,
+            -128, 127, -128, -29, -108, -55, 24, -128, -21, 25, -128, -73, -128, -128, 127, -31, -15, -128, 127, -128,
+            -128, -128, -128, 3, -128, 98, 106, -128, -22, -128, -67, 127, 11, -101, -128, -42, 127, -78, -46, -17,
+            127, -14, -128, 127, 8, -73, 53, 127, 127, -128, 68, 127, -23, -2, -128, -128, -68, -128, -128, -71, -128,
+            -110, -71, 112, 47, 127, 127, 127, 9, -128, 6, -20, -128, 80, -128, -82, -111, 123, 127, -98, 14, 55, 127,
+            77, -87, 100, 50, -67, -70, 63, -119, -128, 107, -29, 93, 36, 37, 127, 11,
+        ];
         assert_eq!(run("dw_same_mult2", &same_mult2(), 21), want);
     }
 
@@ -344,14 +388,23 @@ mod tests {
     /// per-tensor weights broadcast to every channel, no bias, RELU.
     #[test]
     fn batches_stride_dilation_per_tensor_relu() {
-        let want: &[i8] = &[-2, 108, -20, 127, -20, -20, -20, 127, 103, -20, 127, -20, 127, -20, 39, -20, -20, 127, -20, -20, -11, 127, 75, -20, 11, -20, 127, -20, -12, -20, 127, -20, 127, -20, 127, 91, -20, 7, 48, 7, 127, -20, -20, -15, -20, 70, -20, -20];
+        let want: &[i8] = &[
+            -2, 108, -20, 127, -20, -20, -20, 127, 103, -20, 127, -20, 127, -20, 39, -20, -20, 127, -20, -20, -11, 127,
+            75, -20, 11, -20, 127, -20, -12, -20, 127, -20, 127, -20, 127, 91, -20, 7, 48, 7, 127, -20, -20, -15, -20,
+            70, -20, -20,
+        ];
         assert_eq!(run("dw_strided_dilated", &strided_dilated(), 22), want);
     }
 
     /// VALID padding, unequal strides, 5 channels, RELU_N1_TO_1.
     #[test]
     fn valid_unequal_strides_odd_channels_relu_n1_to_1() {
-        let want: &[i8] = &[41, 63, -65, -65, -65, 63, 63, -65, -65, -65, 63, 63, 63, 63, -62, -65, 63, -65, 63, -22, 63, -65, 63, 63, 63, -65, 63, -65, -2, -65, 63, -65, 63, 63, 54, 63, -20, 63, -65, -65, 63, -65, 29, 63, -65, 63, 63, -65, -65, 63, -40, 63, -65, -65, -65, -65, -65, -65, -65, -24, -65, -65, 63, -65, -65, -65, 24, 63, 63, -5, -65, -65, 63, -65, -65];
+        let want: &[i8] = &[
+            41, 63, -65, -65, -65, 63, 63, -65, -65, -65, 63, 63, 63, 63, -62, -65, 63, -65, 63, -22, 63, -65, 63, 63,
+            63, -65, 63, -65, -2, -65, 63, -65, 63, 63, 54, 63, -20, 63, -65, -65, 63, -65, 29, 63, -65, 63, 63, -65,
+            -65, 63, -40, 63, -65, -65, -65, -65, -65, -65, -65, -24, -65, -65, 63, -65, -65, -65, 24, 63, 63, -5, -65,
+            -65, 63, -65, -65,
+        ];
         assert_eq!(run("dw_valid_odd", &valid_odd_channels(), 23), want);
     }
 
@@ -364,7 +417,11 @@ mod tests {
         let x = b.activation("x", DType::I8, &[1, 1, 2, 2], Some((0.5, 0)));
         let w = b.constant_i8("w", &[1, 1, 1, 4], &[127, -127, 1, 2], Some((0.5, 0)));
         let y = b.activation("y", DType::I8, &[1, 1, 2, 4], Some((0.25, 0)));
-        b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 2, Activation::None)), &[Some(x), Some(w)], &[y]);
+        b.op(
+            OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 2, Activation::None)),
+            &[Some(x), Some(w)],
+            &[y],
+        );
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
         let store = run_op0("dw_saturate", &bytes, &[(x, TensorData::I8(vec![100, 7, -3, 5]))]);
@@ -387,13 +444,22 @@ mod tests {
             lower_op0(&bytes).expect_err("lowering must fail")
         };
         // Output shape not what the options give.
-        let e = err(&Dw { output: (&[1, 5, 5, 6], 0.04, 3), ..same_mult2() });
+        let e = err(&Dw {
+            output: (&[1, 5, 5, 6], 0.04, 3),
+            ..same_mult2()
+        });
         assert!(is_invalid(&e), "{e}");
         // depth_multiplier option disagreeing with the shapes.
-        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None), ..same_mult2() });
+        let e = err(&Dw {
+            options: opts(Padding::Same, [1, 1], [1, 1], 1, Activation::None),
+            ..same_mult2()
+        });
         assert!(is_invalid(&e), "{e}");
         // Zero stride.
-        let e = err(&Dw { options: opts(Padding::Same, [0, 1], [1, 1], 2, Activation::None), ..same_mult2() });
+        let e = err(&Dw {
+            options: opts(Padding::Same, [0, 1], [1, 1], 2, Activation::None),
+            ..same_mult2()
+        });
         assert!(is_invalid(&e), "{e}");
         // Output channels not a multiple of the input channels.
         let e = err(&Dw {
@@ -404,13 +470,21 @@ mod tests {
         });
         assert!(is_invalid(&e), "{e}");
         // Weights whose first dimension is not 1.
-        let e = err(&Dw { weights: (&[2, 3, 3, 6], &[0.01]), bias: false, ..same_mult2() });
+        let e = err(&Dw {
+            weights: (&[2, 3, 3, 6], &[0.01]),
+            bias: false,
+            ..same_mult2()
+        });
         assert!(is_invalid(&e), "{e}");
         // A fused TANH is not a clamp.
-        let e = err(&Dw { options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::Tanh), ..same_mult2() });
+        let e = err(&Dw {
+            options: opts(Padding::Same, [1, 1], [1, 1], 2, Activation::Tanh),
+            ..same_mult2()
+        });
         assert!(!is_invalid(&e), "{e}");
 
-        let variants: Vec<(&str, Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>, bool)> = vec![
+        type Make = Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>;
+        let variants: Vec<(&str, Make, bool)> = vec![
             (
                 "int16 input",
                 Box::new(|b| {
@@ -465,7 +539,11 @@ mod tests {
         for (what, make, invalid) in variants {
             let mut b = ModelBuilder::new();
             let (inputs, y) = make(&mut b);
-            b.op(OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 1, Activation::None)), &inputs, &[y]);
+            b.op(
+                OpKind::DepthwiseConv2d(opts(Padding::Valid, [1, 1], [1, 1], 1, Activation::None)),
+                &inputs,
+                &[y],
+            );
             let bytes = b.finish();
             let e = lower_op0(&bytes).expect_err(what);
             assert_eq!(is_invalid(&e), invalid, "{what}: {e}");

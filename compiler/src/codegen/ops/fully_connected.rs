@@ -43,7 +43,9 @@ pub struct FullyConnected {
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
-    let OpKind::FullyConnected(o) = &cx.op.kind else { return Err(cx.invalid("not a FULLY_CONNECTED")) };
+    let OpKind::FullyConnected(o) = &cx.op.kind else {
+        return Err(cx.invalid("not a FULLY_CONNECTED"));
+    };
     cx.expect_arity(2..=3, 1)?;
     let input = cx.input(0)?;
     let filter = cx.input(1)?;
@@ -70,7 +72,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     if input.shape.is_empty() || input_size % input_depth != 0 {
         return Err(cx.invalid_tensor(
             input,
-            format!("input of shape {:?} is not a whole number of rows of depth {input_depth}", input.shape),
+            format!(
+                "input of shape {:?} is not a whole number of rows of depth {input_depth}",
+                input.shape
+            ),
         ));
     }
     let batches = input_size / input_depth;
@@ -92,17 +97,26 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     if output.shape != expected_out {
         return Err(cx.invalid_tensor(
             output,
-            format!("output shape {:?}, but the input and weights give {expected_out:?}", output.shape),
+            format!(
+                "output shape {:?}, but the input and weights give {expected_out:?}",
+                output.shape
+            ),
         ));
     }
 
-    let fq = filter.quant.as_ref().ok_or_else(|| cx.unsupported_tensor(filter, "weights are not quantized"))?;
+    let fq = filter
+        .quant
+        .as_ref()
+        .ok_or_else(|| cx.unsupported_tensor(filter, "weights are not quantized"))?;
     let per_channel = fq.scale.len() > 1;
     let (output_multiplier, output_shift, filter_offset) = if per_channel {
         // TFLite Micro: the scale count must equal the quantized dimension's size; the
         // kernel indexes the multipliers by unit, so that dimension is the units (axis 0).
         if fq.scale.len() != output_depth || fq.axis.unwrap_or(0) != 0 {
-            return Err(cx.unsupported_tensor(filter, "weights quantization is neither per-tensor nor per unit (axis 0)"));
+            return Err(cx.unsupported_tensor(
+                filter,
+                "weights quantization is neither per-tensor nor per unit (axis 0)",
+            ));
         }
         let mut mult = Vec::with_capacity(output_depth);
         let mut shift = Vec::with_capacity(output_depth);
@@ -110,8 +124,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
             if !(fs.is_finite() && fs > 0.0) {
                 return Err(cx.invalid_tensor(filter, format!("unit {c}: weights scale {fs} is not positive")));
             }
-            let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale)
-                .ok_or_else(|| cx.invalid_tensor(filter, format!("unit {c}: the effective scale cannot be quantized")))?;
+            let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale).ok_or_else(|| {
+                cx.invalid_tensor(filter, format!("unit {c}: the effective scale cannot be quantized"))
+            })?;
             mult.push(m);
             shift.push(s);
         }
@@ -128,7 +143,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
             let product = in_q.scale as f64 * fq1.scale as f64;
             let bias_scale = b.quant.as_ref().and_then(|q| q.scale.first().copied()).unwrap_or(0.0) as f64;
             if (product - bias_scale).abs() / out_q.scale as f64 > 0.02 {
-                return Err(cx.invalid_tensor(b, format!("bias scale {bias_scale} does not match input*weights scale {product}")));
+                return Err(cx.invalid_tensor(
+                    b,
+                    format!("bias scale {bias_scale} does not match input*weights scale {product}"),
+                ));
             }
         }
         let (m, s) = fully_connected_tensor_multiplier(in_q.scale, fq1.scale, out_q.scale)
@@ -206,8 +224,16 @@ impl Kernel for FullyConnected {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let (b, id, od) = (int(self.batches as i64), int(self.input_depth as i64), int(self.output_depth as i64));
-        let (io, fo, oo) = (int(self.input_offset as i64), int(self.filter_offset as i64), int(self.output_offset as i64));
+        let (b, id, od) = (
+            int(self.batches as i64),
+            int(self.input_depth as i64),
+            int(self.output_depth as i64),
+        );
+        let (io, fo, oo) = (
+            int(self.input_offset as i64),
+            int(self.filter_offset as i64),
+            int(self.output_offset as i64),
+        );
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
         let p = cx.params(
@@ -270,11 +296,17 @@ mod tests {
         let (ishape, is, iz) = fc.input;
         let x = b.activation("x", DType::I8, ishape, Some((is, iz)));
         let (wshape, wq) = &fc.weights;
-        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product()).into_iter().map(|v| v.max(-127)).collect();
+        let wv: Vec<i8> = i8s(seed + 1, wshape.iter().product())
+            .into_iter()
+            .map(|v| v.max(-127))
+            .collect();
         let units = wshape.first().copied().unwrap_or(0);
         let (w, bias_scales) = match wq {
             W::PerTensor(s, z) => (b.constant_i8("w", wshape, &wv, Some((*s, *z))), vec![is * s]),
-            W::PerUnit(ss) => (b.constant_i8_per_axis("w", wshape, &wv, ss, 0), ss.iter().map(|s| is * s).collect()),
+            W::PerUnit(ss) => (
+                b.constant_i8_per_axis("w", wshape, &wv, ss, 0),
+                ss.iter().map(|s| is * s).collect(),
+            ),
         };
         let bias = fc.bias.then(|| {
             let bv: Vec<i32> = (0..units as i32).map(|u| (u * 7919 % 4001) - 2000).collect();
@@ -286,7 +318,11 @@ mod tests {
         });
         let (oshape, os, oz) = fc.output;
         let y = b.activation("y", DType::I8, oshape, Some((os, oz)));
-        b.op(OpKind::FullyConnected(fc.options.clone()), &[Some(x), Some(w), bias], &[y]);
+        b.op(
+            OpKind::FullyConnected(fc.options.clone()),
+            &[Some(x), Some(w), bias],
+            &[y],
+        );
         b.inputs(&[x]).outputs(&[y]);
         (b.finish(), x, y, i8s(seed, ishape.iter().product()))
     }
@@ -346,7 +382,10 @@ mod tests {
 
     #[test]
     fn keep_num_dims_rank3_per_tensor_no_bias() {
-        let want: &[i8] = &[127, 22, 127, -128, -128, -128, -13, 127, -128, 16, -128, 21, -17, 127, 78, 44, -128, 127, -18, -128, 127, 127, 127, -128];
+        let want: &[i8] = &[
+            127, 22, 127, -128, -128, -128, -13, 127, -128, 16, -128, 21, -17, 127, 78, 44, -128, 127, -18, -128, 127,
+            127, 127, -128,
+        ];
         assert_eq!(run("fc_rank3_keep_dims", &RANK3_KEEP_DIMS, 11), want);
     }
 
@@ -358,7 +397,9 @@ mod tests {
 
     #[test]
     fn leading_dims_flatten_into_batches() {
-        let want: &[i8] = &[-7, -6, 52, -7, -7, -7, -2, 38, -7, -7, 15, 127, -7, 63, -7, -7, 95, -7, 89, -7];
+        let want: &[i8] = &[
+            -7, -6, 52, -7, -7, -7, -2, 38, -7, -7, 15, 127, -7, 63, -7, -7, 95, -7, 89, -7,
+        ];
         assert_eq!(run("fc_flattened", &FLATTENED, 13), want);
     }
 
@@ -370,10 +411,18 @@ mod tests {
         let x = b.activation("x", DType::I8, &[2, 3], Some((0.5, 0)));
         let w = b.constant_i8("w", &[2, 3], &[127, 127, 127, -127, -127, -127], Some((0.5, 0)));
         let y = b.activation("y", DType::I8, &[2, 2], Some((0.25, 0)));
-        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+        b.op(
+            OpKind::FullyConnected(FullyConnectedOptions::default()),
+            &[Some(x), Some(w), None],
+            &[y],
+        );
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let store = run_op0("fc_saturate", &bytes, &[(x, TensorData::I8(vec![127, 127, 127, 1, 0, -1]))]);
+        let store = run_op0(
+            "fc_saturate",
+            &bytes,
+            &[(x, TensorData::I8(vec![127, 127, 127, 1, 0, -1]))],
+        );
         // Row 0: +/- 127*127*3 * (0.5*0.5/0.25) saturates; row 1: 127 - 127 = 0.
         assert_eq!(out_i8(&store, y), vec![127, -128, 0, 0]);
     }
@@ -387,7 +436,11 @@ mod tests {
         let w = b.constant_i8("w", &[1, 2], &[3, 5], Some((1.0, 2)));
         let bias = b.constant_i32("b", &[1], &[-4], Some((1.0, 0)));
         let y = b.activation("y", DType::I8, &[1, 1], Some((1.0, 6)));
-        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), Some(bias)], &[y]);
+        b.op(
+            OpKind::FullyConnected(FullyConnectedOptions::default()),
+            &[Some(x), Some(w), Some(bias)],
+            &[y],
+        );
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
         let store = run_op0("fc_weights_zp", &bytes, &[(x, TensorData::I8(vec![2, 4]))]);
@@ -408,29 +461,49 @@ mod tests {
         let is_unsupported = |e: &LowerError| matches!(e, LowerError::Unsupported { .. });
 
         // Output shape not what keep_num_dims gives, nor what flattening gives.
-        let e = lower_err(&Fc { output: (&[6, 4], 0.03, 2), ..RANK3_KEEP_DIMS });
+        let e = lower_err(&Fc {
+            output: (&[6, 4], 0.03, 2),
+            ..RANK3_KEEP_DIMS
+        });
         assert!(is_invalid(&e), "{e}");
-        let e = lower_err(&Fc { output: (&[1, 4, 5], 0.09, -7), ..FLATTENED });
+        let e = lower_err(&Fc {
+            output: (&[1, 4, 5], 0.09, -7),
+            ..FLATTENED
+        });
         assert!(is_invalid(&e), "{e}");
         // Input not a whole number of rows.
-        let e = lower_err(&Fc { input: (&[1, 8], 0.1, 5), ..PER_UNIT_RELU6 });
+        let e = lower_err(&Fc {
+            input: (&[1, 8], 0.1, 5),
+            ..PER_UNIT_RELU6
+        });
         assert!(is_invalid(&e), "{e}");
         // Scales along the depth (axis 1) instead of the units.
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I8, &[1, 3], Some((0.1, 0)));
         let w = b.constant_i8_per_axis("w", &[2, 3], &[1; 6], &[0.1, 0.2, 0.3], 1);
         let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
-        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w)], &[y]);
+        b.op(
+            OpKind::FullyConnected(FullyConnectedOptions::default()),
+            &[Some(x), Some(w)],
+            &[y],
+        );
         let e = lower_op0(&b.finish()).expect_err("scales along axis 1");
         assert!(is_unsupported(&e), "{e}");
         // Shuffled weights.
-        let opts = FullyConnectedOptions { shuffled_weights: true, ..FullyConnectedOptions::default() };
-        let e = lower_err(&Fc { options: opts, ..FLATTENED });
+        let opts = FullyConnectedOptions {
+            shuffled_weights: true,
+            ..FullyConnectedOptions::default()
+        };
+        let e = lower_err(&Fc {
+            options: opts,
+            ..FLATTENED
+        });
         assert!(is_unsupported(&e), "{e}");
 
         // Hand-built variants: wrong dtype, missing weights, non-constant weights, bias of
         // the wrong length, weights of rank 3.
-        let variants: Vec<(&str, Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>, bool)> = vec![
+        type Make = Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>;
+        let variants: Vec<(&str, Make, bool)> = vec![
             (
                 "int16 input",
                 Box::new(|b| {

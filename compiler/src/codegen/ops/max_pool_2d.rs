@@ -17,7 +17,9 @@ use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
 pub struct MaxPool2d(pub Pool2d);
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MaxPool2d, LowerError> {
-    let crate::ir::OpKind::MaxPool2d(o) = &cx.op.kind else { return Err(cx.invalid("not a MAX_POOL_2D")) };
+    let crate::ir::OpKind::MaxPool2d(o) = &cx.op.kind else {
+        return Err(cx.invalid("not a MAX_POOL_2D"));
+    };
     Ok(MaxPool2d(lower_pool(cx, o)?))
 }
 
@@ -46,7 +48,11 @@ impl Kernel for MaxPool2d {
         let mut out = s.take_i8(self.0.output, self.0.output_len());
         let input = s.i8(self.0.input)?;
         if input.len() != self.0.input_len() {
-            return Err(ExecError(format!("MAX_POOL_2D: input has {} elements, expected {}", input.len(), self.0.input_len())));
+            return Err(ExecError(format!(
+                "MAX_POOL_2D: input has {} elements, expected {}",
+                input.len(),
+                self.0.input_len()
+            )));
         }
         max_pool_2d_s8(&self.params(), input, &mut out);
         s.insert(self.0.output, TensorData::I8(out));
@@ -82,7 +88,10 @@ mod tests {
     /// point.
     #[test]
     fn same_3x3_stride_2_relu() {
-        let want: &[i8] = &[95, 46, 44, 111, 34, 16, 111, 111, 16, 112, 93, 109, 104, 120, 109, 50, 58, 15, 117, 101, 109, 104, 101, 109, 39, 56, 93, 122, 101, 82, 122, 101, 9, 27, 47, 93];
+        let want: &[i8] = &[
+            95, 46, 44, 111, 34, 16, 111, 111, 16, 112, 93, 109, 104, 120, 109, 50, 58, 15, 117, 101, 109, 104, 101,
+            109, 39, 56, 93, 122, 101, 82, 122, 101, 9, 27, 47, 93,
+        ];
         let o = pool_opts(Padding::Same, [3, 3], [2, 2], Activation::Relu);
         let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 7, 5, 3], &[1, 4, 3, 3], (0.04, 9), None, o);
         let store = run_op0("maxpool_same_relu", &bytes, &[(x, TensorData::I8(i8s(51, 105)))]);
@@ -95,12 +104,23 @@ mod tests {
     fn padding_never_wins_and_clamps() {
         let o = pool_opts(Padding::Same, [2, 2], [1, 1], Activation::None);
         let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 2, 2, 1], &[1, 2, 2, 1], (0.5, 0), None, o);
-        let store = run_op0("maxpool_negative", &bytes, &[(x, TensorData::I8(vec![-100, -90, -80, -128]))]);
+        let store = run_op0(
+            "maxpool_negative",
+            &bytes,
+            &[(x, TensorData::I8(vec![-100, -90, -80, -128]))],
+        );
         // Windows (SAME, pad only after): {-100,-90,-80,-128}, {-90,-128}, {-80,-128}, {-128}.
         assert_eq!(out_i8(&store, y), vec![-80, -90, -80, -128]);
 
         let o = pool_opts(Padding::Valid, [1, 1], [1, 1], Activation::ReluN1To1);
-        let (bytes, x, y) = pool_model(OpKind::MaxPool2d, &[1, 1, 4, 1], &[1, 1, 4, 1], (1.0 / 64.0, 0), None, o);
+        let (bytes, x, y) = pool_model(
+            OpKind::MaxPool2d,
+            &[1, 1, 4, 1],
+            &[1, 1, 4, 1],
+            (1.0 / 64.0, 0),
+            None,
+            o,
+        );
         let store = run_op0("maxpool_clamp", &bytes, &[(x, TensorData::I8(vec![-128, -3, 70, 127]))]);
         assert_eq!(out_i8(&store, y), vec![-64, -3, 64, 64]);
     }
@@ -116,13 +136,29 @@ mod tests {
     #[test]
     fn malformed_models_are_errors() {
         let o = pool_opts(Padding::Valid, [2, 2], [2, 2], Activation::None);
-        let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 2], (0.1, 3), Some((0.1, -3)), o.clone());
+        let (bytes, ..) = pool_model(
+            OpKind::MaxPool2d,
+            &[1, 4, 4, 2],
+            &[1, 2, 2, 2],
+            (0.1, 3),
+            Some((0.1, -3)),
+            o.clone(),
+        );
         let e = lower_op0(&bytes).expect_err("requantizing");
-        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MAX_POOL_2D"), "{e}");
+        assert!(
+            matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MAX_POOL_2D"),
+            "{e}"
+        );
         let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 3], (0.1, 3), None, o);
-        assert!(matches!(lower_op0(&bytes), Err(LowerError::Invalid { .. })), "output depth");
+        assert!(
+            matches!(lower_op0(&bytes), Err(LowerError::Invalid { .. })),
+            "output depth"
+        );
         let o = pool_opts(Padding::Same, [2, 2], [2, 2], Activation::Tanh);
         let (bytes, ..) = pool_model(OpKind::MaxPool2d, &[1, 4, 4, 2], &[1, 2, 2, 2], (0.1, 3), None, o);
-        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "fused TANH");
+        assert!(
+            matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })),
+            "fused TANH"
+        );
     }
 }

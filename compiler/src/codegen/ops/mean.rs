@@ -12,7 +12,7 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{array, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, TensorId};
+use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
@@ -49,7 +49,9 @@ fn resolve_axes(rank: usize, axes: &[i32]) -> Option<Vec<usize>> {
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
-    let OpKind::Mean { keep_dims } = &cx.op.kind else { return Err(cx.invalid("not a MEAN")) };
+    let OpKind::Mean { keep_dims } = &cx.op.kind else {
+        return Err(cx.invalid("not a MEAN"));
+    };
     cx.expect_arity(2..=2, 1)?;
     let input = cx.input(0)?;
     let axis = cx.input(1)?;
@@ -57,7 +59,13 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
     cx.expect_activation(input)?;
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
-    let axes = cx.const_i32(axis)?;
+    // An empty axes tensor has no buffer to be constant with: no axes (TFLite Micro then
+    // requantizes every element).
+    let axes = if axis.num_elements() == 0 && axis.dtype == DType::I32 {
+        Vec::new()
+    } else {
+        cx.const_i32(axis)?
+    };
 
     let rank = input.shape.len();
     if rank == 0 || rank > 4 {
@@ -83,7 +91,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
     if output.shape != expected {
         return Err(cx.invalid_tensor(
             output,
-            format!("output shape {:?}, but reducing {:?} over axes {resolved:?} gives {expected:?}", output.shape, input.shape),
+            format!(
+                "output shape {:?}, but reducing {:?} over axes {resolved:?} gives {expected:?}",
+                output.shape, input.shape
+            ),
         ));
     }
 
@@ -95,8 +106,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
         reduce_axes[pad + d] = resolved.contains(&d);
     }
     let n: usize = resolved.iter().filter_map(|&d| input.shape.get(d)).product();
-    let q = tflc_runtime::prepare::mean_s8(in_q.scale, in_q.zero_point, out_q.scale, n)
-        .ok_or_else(|| cx.invalid(format!("the scale ratio {} / {} cannot be quantized", in_q.scale, out_q.scale)))?;
+    let q = tflc_runtime::prepare::mean_s8(in_q.scale, in_q.zero_point, out_q.scale, n).ok_or_else(|| {
+        cx.invalid(format!(
+            "the scale ratio {} / {} cannot be quantized",
+            in_q.scale, out_q.scale
+        ))
+    })?;
     Ok(Mean {
         input: input.id,
         output: output.id,
@@ -123,7 +138,11 @@ impl Mean {
     }
 
     fn output_len(&self) -> usize {
-        self.input_shape.iter().zip(self.reduce_axes).map(|(&d, r)| if r { 1 } else { d }).product()
+        self.input_shape
+            .iter()
+            .zip(self.reduce_axes)
+            .map(|(&d, r)| if r { 1 } else { d })
+            .product()
     }
 }
 
@@ -133,7 +152,10 @@ impl Kernel for Mean {
         let input = s.i8(self.input)?;
         let n: usize = self.input_shape.iter().product();
         if input.len() != n {
-            return Err(ExecError(format!("MEAN: input has {} elements, expected {n}", input.len())));
+            return Err(ExecError(format!(
+                "MEAN: input has {} elements, expected {n}",
+                input.len()
+            )));
         }
         mean_s8(&self.params(), input, &mut out);
         s.insert(self.output, TensorData::I8(out));
@@ -143,7 +165,13 @@ impl Kernel for Mean {
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let is = array(&self.input_shape);
-        let axes = self.reduce_axes.iter().map(|&b| if b { quote! { true } } else { quote! { false } });
+        let axes = self.reduce_axes.iter().map(|&b| {
+            if b {
+                quote! { true }
+            } else {
+                quote! { false }
+            }
+        });
         let (m, sh) = (int(self.multiplier as i64), int(self.shift as i64));
         let (so, oo) = (int(self.sum_offset as i64), int(self.output_offset as i64));
         let p = cx.params(
@@ -193,7 +221,16 @@ mod tests {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run(name: &str, shape: &[usize], in_q: (f32, i64), axes: &[i32], keep_dims: bool, out_shape: &[usize], out_q: (f32, i64), seed: u64) -> Vec<i8> {
+    fn run(
+        name: &str,
+        shape: &[usize],
+        in_q: (f32, i64),
+        axes: &[i32],
+        keep_dims: bool,
+        out_shape: &[usize],
+        out_q: (f32, i64),
+        seed: u64,
+    ) -> Vec<i8> {
         let (bytes, x, y) = build(shape, in_q, axes, &[axes.len()], keep_dims, out_shape, out_q);
         let xv = i8s(seed, shape.iter().product());
         out_i8(&run_op0(name, &bytes, &[(x, TensorData::I8(xv))]), y)
@@ -207,28 +244,79 @@ mod tests {
     #[test]
     fn spatial_axes_keep_dims_requantized() {
         let want: &[i8] = &[-55, -8, 96, 37, 54, -17, -70, -51];
-        assert_eq!(run("mean_hw_keep", &[2, 5, 3, 4], (0.05, -7), &[1, 2], true, &[2, 1, 1, 4], (0.02, 3), 61), want);
+        assert_eq!(
+            run(
+                "mean_hw_keep",
+                &[2, 5, 3, 4],
+                (0.05, -7),
+                &[1, 2],
+                true,
+                &[2, 1, 1, 4],
+                (0.02, 3),
+                61
+            ),
+            want
+        );
     }
 
     /// The last axis by a negative index, rank 3, dims dropped.
     #[test]
     fn negative_axis_rank3_dropped() {
         let want: &[i8] = &[-3, 5, 33, 15, 3, -3];
-        assert_eq!(run("mean_last_axis", &[2, 3, 5], (0.1, 4), &[-1], false, &[2, 3], (0.1, 4), 62), want);
+        assert_eq!(
+            run(
+                "mean_last_axis",
+                &[2, 3, 5],
+                (0.1, 4),
+                &[-1],
+                false,
+                &[2, 3],
+                (0.1, 4),
+                62
+            ),
+            want
+        );
     }
 
     /// A leading axis and a duplicate (1 and -2 are the same axis of a rank-3 input).
     #[test]
     fn leading_and_duplicate_axes() {
         let want: &[i8] = &[-13, 42];
-        assert_eq!(run("mean_dup_axes", &[3, 4, 2], (0.07, 0), &[0, 1, -2], false, &[2], (0.05, -10), 63), want);
+        assert_eq!(
+            run(
+                "mean_dup_axes",
+                &[3, 4, 2],
+                (0.07, 0),
+                &[0, 1, -2],
+                false,
+                &[2],
+                (0.05, -10),
+                63
+            ),
+            want
+        );
     }
 
     /// Every axis of a rank-2 input, to a scalar.
     #[test]
     fn all_axes_to_scalar() {
         let want: &[i8] = &[49];
-        assert_eq!(run("mean_scalar", &[6, 7], (0.03, -2), &[0, 1], false, &[], (0.01, 1), 64), want);
+        assert_eq!(
+            run("mean_scalar", &[6, 7], (0.03, -2), &[0, 1], false, &[], (0.01, 1), 64),
+            want
+        );
+    }
+
+    /// No axes at all (an empty axes tensor): a pure requantization of every element.
+    #[test]
+    fn no_axes_requantizes() {
+        let want: &[i8] = &[
+            127, -22, -109, 127, 121, -94, -86, 56, -24, 64, -112, -128, 127, 127, 86,
+        ];
+        assert_eq!(
+            run("mean_no_axes", &[3, 5], (0.05, -20), &[], false, &[3, 5], (0.03, 6), 65),
+            want
+        );
     }
 
     /// By hand: saturation at both ends (the mean doubles through the scales), and a scalar
@@ -236,7 +324,11 @@ mod tests {
     #[test]
     fn saturates_and_takes_a_scalar_axis() {
         let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (0.5, 0));
-        let store = run_op0("mean_saturate", &bytes, &[(x, TensorData::I8(vec![127, 120, -128, -100]))]);
+        let store = run_op0(
+            "mean_saturate",
+            &bytes,
+            &[(x, TensorData::I8(vec![127, 120, -128, -100]))],
+        );
         assert_eq!(out_i8(&store, y), vec![127, -128]);
         let (bytes, x, y) = build(&[2, 2], (1.0, 0), &[1], &[], false, &[2], (1.0, 0));
         let store = run_op0("mean_exact", &bytes, &[(x, TensorData::I8(vec![10, 20, -6, -10]))]);
@@ -260,7 +352,10 @@ mod tests {
         assert!(invalid(&lower_op0(&bytes).expect_err("keep_dims shape")));
         // Rank 5.
         let (bytes, ..) = build(&[1, 2, 1, 2, 2], (0.1, 0), &[1], &[1], true, &[1, 1, 1, 2, 2], (0.1, 0));
-        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })), "rank 5");
+        assert!(
+            matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })),
+            "rank 5"
+        );
         // Axes not a constant, or not int32.
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
@@ -268,13 +363,19 @@ mod tests {
         let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
         b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
         let e = lower_op0(&b.finish()).expect_err("non-constant axes");
-        assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MEAN"), "{e}");
+        assert!(
+            matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("MEAN"),
+            "{e}"
+        );
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));
         let a = b.constant("axes", DType::I64, &[1], 1i64.to_le_bytes().to_vec(), None);
         let y = b.activation("y", DType::I8, &[2], Some((0.1, 0)));
         b.op(OpKind::Mean { keep_dims: false }, &[Some(x), Some(a)], &[y]);
-        assert!(matches!(lower_op0(&b.finish()), Err(LowerError::Unsupported { .. })), "int64 axes");
+        assert!(
+            matches!(lower_op0(&b.finish()), Err(LowerError::Unsupported { .. })),
+            "int64 axes"
+        );
         // Missing axes.
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I8, &[2, 3], Some((0.1, 0)));

@@ -604,7 +604,7 @@ mod robustness {
             9 => {
                 let a = r.axis(rank);
                 let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
-                let n = (1..=4).filter(|n| x[au] % n == 0).nth(r.below(2)).unwrap_or(1);
+                let n = (1..=4).filter(|&n| x[au].is_multiple_of(n)).nth(r.below(2)).unwrap_or(1);
                 let mut out = x.clone();
                 out[au] /= n;
                 Spec {

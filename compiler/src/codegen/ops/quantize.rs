@@ -82,7 +82,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Quantize, LowerError> {
     Ok(Quantize { input: input.id, output: output.id, len: input.num_elements(), kind })
 }
 
-fn checked<'s, T>(x: &'s [T], len: usize) -> Result<&'s [T], ExecError> {
+fn checked<T>(x: &[T], len: usize) -> Result<&[T], ExecError> {
     if x.len() != len {
         return Err(ExecError(format!("input has {} elements, expected {len}", x.len())));
     }

@@ -27,7 +27,7 @@ fn resolve(cx: &OpCx<'_, '_>, requested: &[i64], elements: usize) -> Result<Vec<
     }
     let mut shape: Vec<usize> = requested.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(i) = stretch {
-        if known == 0 || elements % known != 0 {
+        if known == 0 || !elements.is_multiple_of(known) {
             return Err(cx.invalid(format!("the new shape {requested:?} cannot hold {elements} elements")));
         }
         shape[i] = elements / known;

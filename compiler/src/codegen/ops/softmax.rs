@@ -27,7 +27,9 @@ pub struct Softmax {
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
-    let OpKind::Softmax { beta } = &cx.op.kind else { return Err(cx.invalid("not a SOFTMAX")) };
+    let OpKind::Softmax { beta } = &cx.op.kind else {
+        return Err(cx.invalid("not a SOFTMAX"));
+    };
     cx.expect_arity(1..=1, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;
@@ -45,16 +47,31 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
     }
     let depth = match input.shape.last() {
         Some(&d) if d > 0 => d,
-        _ => return Err(cx.invalid_tensor(input, format!("input of shape {:?} has no last dimension to normalize", input.shape))),
+        _ => {
+            return Err(cx.invalid_tensor(
+                input,
+                format!("input of shape {:?} has no last dimension to normalize", input.shape),
+            ))
+        }
     };
     if output.shape != input.shape {
-        return Err(cx.invalid_tensor(output, format!("output shape {:?} differs from the input's {:?}", output.shape, input.shape)));
+        return Err(cx.invalid_tensor(
+            output,
+            format!(
+                "output shape {:?} differs from the input's {:?}",
+                output.shape, input.shape
+            ),
+        ));
     }
     if !beta.is_finite() || *beta <= 0.0 {
         return Err(cx.invalid(format!("beta {beta} is not positive")));
     }
-    let q = tflc_runtime::prepare::softmax_s8(in_q.scale, *beta)
-        .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+    let q = tflc_runtime::prepare::softmax_s8(in_q.scale, *beta).ok_or_else(|| {
+        cx.invalid_tensor(
+            input,
+            format!("beta {beta} * input scale {} cannot be quantized", in_q.scale),
+        )
+    })?;
     Ok(Softmax {
         input: input.id,
         output: output.id,
@@ -83,7 +100,11 @@ impl Kernel for Softmax {
         let mut out = s.take_i8(self.output, self.len);
         let input = s.i8(self.input)?;
         if input.len() != self.len {
-            return Err(ExecError(format!("SOFTMAX: input has {} elements, expected {}", input.len(), self.len)));
+            return Err(ExecError(format!(
+                "SOFTMAX: input has {} elements, expected {}",
+                input.len(),
+                self.len
+            )));
         }
         softmax_s8(&self.params(), input, &mut out);
         s.insert(self.output, TensorData::I8(out));
@@ -93,7 +114,11 @@ impl Kernel for Softmax {
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let depth = int(self.depth as i64);
-        let (m, sh, dmin) = (int(self.input_multiplier as i64), int(self.input_left_shift as i64), int(self.diff_min as i64));
+        let (m, sh, dmin) = (
+            int(self.input_multiplier as i64),
+            int(self.input_left_shift as i64),
+            int(self.diff_min as i64),
+        );
         let p = cx.params(
             quote! { #rt::kernels::softmax::SoftmaxParams },
             quote! {
@@ -139,20 +164,32 @@ mod tests {
 
     #[test]
     fn rows_of_7_beta_1() {
-        let want: &[i8] = &[41, -90, -127, -128, -123, -90, -122, -128, -128, -128, 108, -126, -110, -128, -128, 23, -60, -128, -94, -128, -124];
+        let want: &[i8] = &[
+            41, -90, -127, -128, -123, -90, -122, -128, -128, -128, 108, -126, -110, -128, -128, 23, -60, -128, -94,
+            -128, -124,
+        ];
         assert_eq!(run("softmax_rows7", &[3, 7], (0.1, 3), 1.0, i8s(31, 21)), want);
     }
 
     #[test]
     fn rank3_beta_half() {
-        let want: &[i8] = &[-128, 90, -90, -128, -128, -53, -128, -126, 51, -128, -125, 125, -128, -128, -128, -68, 56, -116, -128, -128];
-        assert_eq!(run("softmax_rank3_beta_half", &[2, 2, 5], (0.25, 7), 0.5, i8s(32, 20)), want);
+        let want: &[i8] = &[
+            -128, 90, -90, -128, -128, -53, -128, -126, 51, -128, -125, 125, -128, -128, -128, -68, 56, -116, -128,
+            -128,
+        ];
+        assert_eq!(
+            run("softmax_rank3_beta_half", &[2, 2, 5], (0.25, 7), 0.5, i8s(32, 20)),
+            want
+        );
     }
 
     /// A coarse input scale: most differences fall below `diff_min` and give exactly 0.
     #[test]
     fn coarse_scale_hits_diff_min() {
-        let want: &[i8] = &[-128, -128, 127, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 121, -128, -128, -121, -128, -128, -128, -128, -128, -128, -128, -128, -128];
+        let want: &[i8] = &[
+            -128, -128, 127, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+            -128, 121, -128, -128, -121, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        ];
         assert_eq!(run("softmax_coarse", &[2, 16], (0.9, -5), 1.0, i8s(33, 32)), want);
     }
 
@@ -161,9 +198,24 @@ mod tests {
     /// everything.
     #[test]
     fn uniform_single_and_dominant_rows() {
-        assert_eq!(run("softmax_uniform", &[2, 4], (0.1, 0), 1.0, vec![5, 5, 5, 5, -128, -128, -128, -128]), vec![-64; 8]);
-        assert_eq!(run("softmax_single", &[3, 1], (0.1, 0), 1.0, vec![-128, 0, 127]), vec![127; 3]);
-        assert_eq!(run("softmax_dominant", &[1, 3], (0.5, 0), 1.0, vec![127, -128, -128]), vec![127, -128, -128]);
+        assert_eq!(
+            run(
+                "softmax_uniform",
+                &[2, 4],
+                (0.1, 0),
+                1.0,
+                vec![5, 5, 5, 5, -128, -128, -128, -128]
+            ),
+            vec![-64; 8]
+        );
+        assert_eq!(
+            run("softmax_single", &[3, 1], (0.1, 0), 1.0, vec![-128, 0, 127]),
+            vec![127; 3]
+        );
+        assert_eq!(
+            run("softmax_dominant", &[1, 3], (0.5, 0), 1.0, vec![127, -128, -128]),
+            vec![127, -128, -128]
+        );
     }
 
     #[cfg(feature = "format")]

@@ -121,7 +121,7 @@ pub(crate) fn broadcast_reference<A: Copy, B: Copy, R>(
     f: impl Fn(A, B) -> R,
 ) -> (Vec<usize>, Vec<R>) {
     let rank = a_shape.len().max(b_shape.len());
-    let pad = |s: &[usize]| -> Vec<usize> { std::iter::repeat(1).take(rank - s.len()).chain(s.iter().copied()).collect() };
+    let pad = |s: &[usize]| -> Vec<usize> { std::iter::repeat_n(1, rank - s.len()).chain(s.iter().copied()).collect() };
     let (a_shape, b_shape) = (pad(a_shape), pad(b_shape));
     let out_shape: Vec<usize> = a_shape.iter().zip(&b_shape).map(|(&x, &y)| x.max(y)).collect();
     let n: usize = out_shape.iter().product();
