@@ -240,12 +240,93 @@ pub fn data_movement_f32_i16() -> Vec<u8> {
     b.finish()
 }
 
+/// The elementwise ops on every element type they lower for: int8 ADD/SUB/MUL with
+/// broadcasting and fused activations, MAXIMUM/MINIMUM, RELU/RELU6/RELU_N1_TO_1,
+/// LEAKY_RELU, PRELU, QUANTIZE (int8 -> int8, float32 -> int8), DEQUANTIZE; float32
+/// MUL/SUB/ADD/RELU/RELU6/LEAKY_RELU/PRELU; int32 ADD/MUL/SUB/MINIMUM. (Its outputs on the
+/// generated-compile input pattern were checked once against TFLite's reference kernels,
+/// pip `ai-edge-litert` with `BUILTIN_REF`: identical.)
+pub fn elementwise() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: elementwise ops");
+    let qa = Some((0.05, -3));
+    let a = b.activation("a", DType::I8, &[1, 4, 6, 3], qa);
+    let bb = b.activation("b", DType::I8, &[1, 1, 6, 1], Some((0.02, 5)));
+    let act = |b: &mut ModelBuilder, name: &str, shape: &[usize], q: (f32, i64)| b.activation(name, DType::I8, shape, Some(q));
+    let s4 = [1, 4, 6, 3];
+
+    let add = act(&mut b, "add", &s4, (0.06, -128));
+    b.op(OpKind::Add { activation: Activation::Relu6 }, &[Some(a), Some(bb)], &[add]);
+    let c = b.constant_i8("sub/const", &[3], &[-100, 0, 77], Some((0.03, 2)));
+    let sub = act(&mut b, "sub", &s4, (0.01, 0));
+    b.op(OpKind::Sub { activation: Activation::ReluN1To1 }, &[Some(add), Some(c)], &[sub]);
+    let mul = act(&mut b, "mul", &s4, (0.004, 1));
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(sub), Some(a)], &[mul]);
+    let mc = b.constant_i8("maximum/const", &[1, 1, 1, 3], &[-5, 0, 9], Some((0.004, 1)));
+    let max = act(&mut b, "maximum", &s4, (0.004, 1));
+    b.op(OpKind::Maximum, &[Some(mul), Some(mc)], &[max]);
+    let nc = b.constant_i8("minimum/const", &[6, 1], &[20, -20, 3, 127, -128, 0], Some((0.004, 1)));
+    let min = act(&mut b, "minimum", &s4, (0.004, 1));
+    b.op(OpKind::Minimum, &[Some(max), Some(nc)], &[min]);
+    let relu = act(&mut b, "relu", &s4, (0.002, -128));
+    b.op(OpKind::Relu, &[Some(min)], &[relu]);
+    let relu6 = act(&mut b, "relu6", &s4, (0.05, -3));
+    b.op(OpKind::Relu6, &[Some(a)], &[relu6]);
+    let n1 = act(&mut b, "relu_n1_to_1", &s4, (0.008, 0));
+    b.op(OpKind::ReluN1To1, &[Some(a)], &[n1]);
+    let leaky = act(&mut b, "leaky_relu", &s4, (0.04, 10));
+    b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(a)], &[leaky]);
+    let alpha = b.constant_i8("prelu/alpha", &[3], &[12, -40, 127], Some((0.01, 0)));
+    let prelu = act(&mut b, "prelu", &s4, (0.05, 0));
+    b.op(OpKind::Prelu, &[Some(a), Some(alpha)], &[prelu]);
+    let requant = act(&mut b, "quantize", &s4, (0.1, 7));
+    b.op(OpKind::Quantize, &[Some(relu6)], &[requant]);
+
+    // float32, from DEQUANTIZE.
+    let f = b.activation("dequantize", DType::F32, &s4, None);
+    b.op(OpKind::Dequantize, &[Some(requant)], &[f]);
+    let fc = b.constant_f32("mul_f32/const", &[3], &[0.5, -2.0, 3.25]);
+    let fmul = b.activation("mul_f32", DType::F32, &s4, None);
+    b.op(OpKind::Mul { activation: Activation::Relu }, &[Some(f), Some(fc)], &[fmul]);
+    let fsub = b.activation("sub_f32", DType::F32, &s4, None);
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(fmul), Some(f)], &[fsub]);
+    let fadd = b.activation("add_f32", DType::F32, &s4, None);
+    b.op(OpKind::Add { activation: Activation::ReluN1To1 }, &[Some(fsub), Some(fmul)], &[fadd]);
+    let frelu6 = b.activation("relu6_f32", DType::F32, &s4, None);
+    b.op(OpKind::Relu6, &[Some(fsub)], &[frelu6]);
+    let frelu = b.activation("relu_f32", DType::F32, &s4, None);
+    b.op(OpKind::Relu, &[Some(fsub)], &[frelu]);
+    let fleaky = b.activation("leaky_relu_f32", DType::F32, &s4, None);
+    b.op(OpKind::LeakyRelu { alpha: -0.5 }, &[Some(fsub)], &[fleaky]);
+    let fa = b.constant_f32("prelu_f32/alpha", &[1, 6, 1], &[0.1, -0.2, 0.3, -0.4, 0.5, 2.0]);
+    let fprelu = b.activation("prelu_f32", DType::F32, &s4, None);
+    b.op(OpKind::Prelu, &[Some(fsub), Some(fa)], &[fprelu]);
+    let q2 = act(&mut b, "quantize_f32", &s4, (0.07, -1));
+    b.op(OpKind::Quantize, &[Some(fleaky)], &[q2]);
+
+    // int32.
+    let i = b.activation("i", DType::I32, &[2, 3], None);
+    let ic = b.constant_i32("add_i32/const", &[3], &[1, -7, 1 << 20], None);
+    let iadd = b.activation("add_i32", DType::I32, &[2, 3], None);
+    b.op(OpKind::Add { activation: Activation::Relu }, &[Some(i), Some(ic)], &[iadd]);
+    let imul = b.activation("mul_i32", DType::I32, &[2, 3], None);
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(iadd), Some(i)], &[imul]);
+    let isub = b.activation("sub_i32", DType::I32, &[2, 3], None);
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(imul), Some(ic)], &[isub]);
+    let imin = b.activation("minimum_i32", DType::I32, &[2, 3], None);
+    b.op(OpKind::Minimum, &[Some(isub), Some(i)], &[imin]);
+
+    b.inputs(&[a, bb, i]).outputs(&[relu, n1, leaky, prelu, q2, fadd, frelu6, frelu, fprelu, imin]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("builder_conv_same_relu", conv_same_relu()),
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
+        ("builder_elementwise", elementwise()),
         ("builder_tiny_cnn", tiny_cnn()),
     ]
 }
