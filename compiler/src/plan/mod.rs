@@ -120,7 +120,8 @@ pub struct PlanOptions {
     /// Offset alignment in bytes (a power of two; default 16).
     pub align: u64,
     pub schedule: ScheduleMode,
-    /// States the exact schedule search may create before it gives up.
+    /// States the exact schedule search may create (and sixteen times as many transitions it
+    /// may examine) before it gives up.
     pub schedule_state_budget: u64,
     /// Width of the beam search used as the schedule heuristic.
     pub beam_width: usize,

@@ -95,7 +95,8 @@ impl MemGraph {
         if done.is_empty() {
             freed += self.die_after_first;
         }
-        (live, live - freed)
+        debug_assert!(freed <= live);
+        (live, live.saturating_sub(freed))
     }
 
     fn ready(&self, done: &Bits, op: OpId) -> bool {
