@@ -74,10 +74,8 @@ pub struct UnsupportedOp {
     pub reason: String,
 }
 
-/// Why tflc cannot compile `op`, or `None` when the reader knows it.
-///
-/// Today this is the reader's view (unknown builtins and custom ops); lowering adds its own
-/// checks (element types, shapes) when a model is compiled.
+/// Why the reader already knows tflc cannot compile `op` (unknown builtins and custom
+/// ops); `summarize` adds lowering's own checks (element types, shapes, options).
 pub fn unsupported_reason(op: &Operator<'_>) -> Option<String> {
     match &op.kind {
         OpKind::Unsupported => Some(match &op.opcode {
@@ -85,6 +83,13 @@ pub fn unsupported_reason(op: &Operator<'_>) -> Option<String> {
             crate::ir::OpCode::Builtin { .. } => "builtin operator not supported by tflc".to_owned(),
         }),
         _ => None,
+    }
+}
+
+fn with_tensor(reason: String, at: &crate::error::Location) -> String {
+    match (at.tensor_index, &at.tensor_name) {
+        (Some(i), Some(n)) => format!("{reason} (tensor {i} \"{}\")", n.split(';').next().unwrap_or("")),
+        _ => reason,
     }
 }
 
@@ -160,7 +165,14 @@ pub fn summarize(model: &Model<'_>) -> Summary {
                 output_shapes: op.outputs.iter().map(|&t| sg.tensor(t).shape.clone()).collect(),
                 macs: m,
             });
-            if let Some(reason) = unsupported_reason(op) {
+            // What the compiler would say: the reader's view, then lowering's checks
+            // (element types, shapes, options).
+            let reason = unsupported_reason(op).or_else(|| match crate::codegen::ops::lower(sg, op) {
+                Ok(_) => None,
+                Err(crate::error::LowerError::Unsupported { reason, at }) => Some(with_tensor(reason, &at)),
+                Err(e @ crate::error::LowerError::Invalid { .. }) => Some(format!("invalid: {e}")),
+            });
+            if let Some(reason) = reason {
                 unsupported.push(UnsupportedOp { subgraph: s, index: op.id.index(), opcode: op.opcode.to_string(), reason });
             }
         }
