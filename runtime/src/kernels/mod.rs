@@ -38,6 +38,7 @@ pub mod logistic;
 pub mod max_pool_2d;
 pub mod mean;
 pub mod softmax;
+pub mod svdf;
 pub mod tanh;
 #[cfg(test)]
 pub(crate) mod test_util_k1;
