@@ -1,7 +1,8 @@
-//! SOFTMAX, int8 in and int8 out, over the last dimension.
+//! SOFTMAX, int8 in and int8 or int16 out, over the last dimension.
 //!
-//! Mirrors TFLite Micro `softmax_common.cc` (`CalculateSoftmaxParams`): the output must be
-//! quantized with scale exactly 1/256 and zero point -128; `input_multiplier`,
+//! Mirrors TFLite Micro `softmax_common.cc` (`CalculateSoftmaxParams`): an int8 output must
+//! be quantized with scale exactly 1/256 and zero point -128, an int16 output with zero
+//! point -32768 and a scale within 0.001/65536 of 1/65536 (`TF_LITE_ENSURE_NEAR`); `input_multiplier`,
 //! `input_left_shift` from `PreprocessSoftmaxScaling(beta, input_scale, 5)` and `diff_min`
 //! from `CalculateInputRadius` ([`tflc_runtime::prepare::softmax_s8`]). The input's zero
 //! point cancels out (the kernel works on differences from the row maximum).
@@ -9,10 +10,10 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, TensorId};
+use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::softmax::{softmax_s8, SoftmaxParams};
+use tflc_runtime::kernels::softmax::{softmax_s8, softmax_s8_s16, SoftmaxParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Softmax {
@@ -24,6 +25,8 @@ pub struct Softmax {
     pub input_multiplier: i32,
     pub input_left_shift: i32,
     pub diff_min: i32,
+    /// int16 output (`Softmax<int8_t, int16_t>`) rather than int8.
+    pub output_i16: bool,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
@@ -35,8 +38,23 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
     let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
-    if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
+    let output_i16 = output.dtype == DType::I16;
+    if output_i16 {
+        let out_q = cx.per_tensor_q(output)?;
+        let want = 1.0f32 / 65536.0;
+        let delta = if out_q.scale > want { out_q.scale - want } else { want - out_q.scale };
+        if out_q.zero_point != -32768 || delta > 0.001f32 * 1.0 / 65536.0 {
+            return Err(cx.unsupported_tensor(
+                output,
+                format!(
+                    "int16 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/65536, zero point -32768)",
+                    out_q.scale, out_q.zero_point
+                ),
+            ));
+        }
+    }
+    let out_q = if output_i16 { None } else { Some(cx.q_s8(output)?) };
+    if let Some(out_q) = out_q.filter(|q| q.zero_point != -128 || q.scale != 1.0 / 256.0) {
         return Err(cx.unsupported_tensor(
             output,
             format!(
@@ -80,6 +98,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
         input_multiplier: q.input_multiplier,
         input_left_shift: q.input_left_shift,
         diff_min: q.diff_min,
+        output_i16,
     })
 }
 
@@ -97,8 +116,7 @@ impl Softmax {
 
 impl Kernel for Softmax {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let mut out = s.take_i8(self.output, self.len);
-        let input = s.i8(self.input)?;
+        let input = s.i8(self.input)?.to_vec();
         if input.len() != self.len {
             return Err(ExecError(format!(
                 "SOFTMAX: input has {} elements, expected {}",
@@ -106,8 +124,15 @@ impl Kernel for Softmax {
                 self.len
             )));
         }
-        softmax_s8(&self.params(), input, &mut out);
-        s.insert(self.output, TensorData::I8(out));
+        if self.output_i16 {
+            let mut out = vec![0i16; self.len];
+            softmax_s8_s16(&self.params(), &input, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+        } else {
+            let mut out = vec![0i8; self.len];
+            softmax_s8(&self.params(), &input, &mut out);
+            s.insert(self.output, TensorData::I8(out));
+        }
         Ok(())
     }
 
@@ -132,7 +157,8 @@ impl Kernel for Softmax {
         );
         let input = cx.input(self.input);
         let output = cx.output(self.output);
-        quote! { #rt::kernels::softmax::softmax_s8(&#p, #input, #output); }
+        let f = if self.output_i16 { quote! { softmax_s8_s16 } } else { quote! { softmax_s8 } };
+        quote! { #rt::kernels::softmax::#f(&#p, #input, #output); }
     }
 }
 
