@@ -244,6 +244,40 @@ mod tests {
         );
     }
 
+    fn build_s16(shape: &[usize], in_q: (f32, i64), out_q: (f32, i64)) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let y = b.activation("y", DType::I16, shape, Some(out_q));
+        b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    /// int8 -> int16 (output scale 1/65536, zero point -32768); expected output from the
+    /// TFLite Micro interpreter as above.
+    #[test]
+    fn int16_output_rows_of_7() {
+        let (bytes, x, y) = build_s16(&[3, 7], (0.1, 3), (1.0 / 65536.0, -32768));
+        let store = run_op0("softmax_s16_rows7", &bytes, &[(x, TensorData::I8(i8s(31, 21)))]);
+        let want: &[i16] = &[
+            10505, -23112, -32446, -32765, -31586, -23112, -31324, -32768, -32759, -32768, 27662, -32161, -28280, -32767,
+            -32768, 5788, -15444, -32768, -24165, -32768, -31715,
+        ];
+        assert_eq!(store.i16(y).expect("int16 output"), want);
+    }
+
+    #[test]
+    fn int16_output_quantization_is_checked() {
+        for out_q in [(1.0 / 65536.0, 0), (1.0 / 32768.0, -32768)] {
+            let (bytes, ..) = build_s16(&[1, 4], (0.1, 0), out_q);
+            let e = lower_op0(&bytes).expect_err("output quantization");
+            assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+        }
+        // Within TF_LITE_ENSURE_NEAR's 0.001/65536 of 1/65536: accepted.
+        let (bytes, ..) = build_s16(&[1, 4], (0.1, 0), (1.0 / 65536.0 * 1.0005, -32768));
+        assert!(lower_op0(&bytes).is_ok());
+    }
+
     #[cfg(feature = "format")]
     #[test]
     fn emits_params_and_call() {
