@@ -237,8 +237,9 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         if a < b && byte != 0 {
             used_ranges.insert(t.id);
             let name = format_ident!("T{}", t.id.index());
-            let lit = proc_macro2::Literal::u8_suffixed(byte);
-            var_fills.push(quote! { #rt::__private::fill(&mut arena, #name, #lit); });
+            // Only int8 tensors have a non-zero reset byte: write it as the zero point.
+            let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
+            var_fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
         }
     }
     let (new_doc, new_body) = if var_fills.is_empty() {
