@@ -169,6 +169,18 @@ pub fn activation_range_s8(activation: FusedActivation, output_scale: f32, outpu
     })
 }
 
+/// TFLite `CalculateActivationRangeQuantized` for an int16 output.
+pub fn activation_range_s16(activation: FusedActivation, output_scale: f32, output_zero_point: i32) -> Option<(i32, i32)> {
+    let (qmin, qmax) = (i16::MIN as i32, i16::MAX as i32);
+    let q = |f: f32| quantize_f32(output_scale, output_zero_point, f);
+    Some(match activation {
+        FusedActivation::None => (qmin, qmax),
+        FusedActivation::Relu => (qmin.max(q(0.0)?), qmax),
+        FusedActivation::Relu6 => (qmin.max(q(0.0)?), qmax.min(q(6.0)?)),
+        FusedActivation::ReluN1To1 => (qmin.max(q(-1.0)?), qmax.min(q(1.0)?)),
+    })
+}
+
 /// TFLite `Padding`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Padding {

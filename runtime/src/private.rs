@@ -91,6 +91,7 @@ views! {
     u8 => as_u8, as_u8_mut, array_u8, array_u8_mut;
     i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
     i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
+    i64 => as_i64, as_i64_mut, array_i64, array_i64_mut;
     f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
 }
 

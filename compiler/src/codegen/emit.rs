@@ -56,6 +56,7 @@ fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
         DType::U8 => "u8",
         DType::I16 => "i16",
         DType::I32 => "i32",
+        DType::I64 => "i64",
         DType::F32 => "f32",
         _ => return None,
     };

@@ -1,4 +1,5 @@
-//! AVERAGE_POOL_2D, int8 (and the pooling checks MAX_POOL_2D shares).
+//! AVERAGE_POOL_2D, int8 and int16 (zero point 0) (and the pooling checks MAX_POOL_2D
+//! shares).
 //!
 //! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`): padding from
 //! `ComputePaddingHeightWidth` without dilation, input and output quantization equal
@@ -13,7 +14,7 @@ use crate::error::LowerError;
 use crate::ir::{Pool2dOptions, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_s8, AveragePool2dParams};
+use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
 use tflc_runtime::prepare::compute_padding;
 
 /// The compile-time part of an int8 pooling op (AVERAGE_POOL_2D and MAX_POOL_2D).
@@ -29,6 +30,8 @@ pub struct Pool2d {
     pub pad: [usize; 2],
     pub activation_min: i32,
     pub activation_max: i32,
+    /// int16 activations (the clamp is then an int16 range).
+    pub int16: bool,
 }
 
 /// Checks and prepares an int8 pooling op with options `o` (TFLite Micro `PoolingPrepare`).
@@ -37,8 +40,8 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
     let input = cx.input(0)?;
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
+    let int16 = input.dtype == crate::ir::DType::I16;
+    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     if ((in_q.scale - out_q.scale).abs() as f64) > 1.0e-6 || in_q.zero_point != out_q.zero_point {
         return Err(cx.unsupported_tensor(
             output,
@@ -92,7 +95,11 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
             }
         }
     }
-    let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    let (activation_min, activation_max) = if int16 {
+        cx.activation_range_s16(o.activation, out_q)?
+    } else {
+        cx.activation_range_s8(o.activation, out_q)?
+    };
     Ok(Pool2d {
         input: input.id,
         output: output.id,
@@ -103,6 +110,7 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
         pad: [pad_top, pad_left],
         activation_min,
         activation_max,
+        int16,
     })
 }
 
@@ -171,6 +179,16 @@ impl AveragePool2d {
 
 impl Kernel for AveragePool2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        if self.0.int16 {
+            let mut out = s.take_i16(self.0.output, self.0.output_len());
+            let input = s.i16(self.0.input)?;
+            if input.len() != self.0.input_len() {
+                return Err(ExecError(format!("AVERAGE_POOL_2D: input has {} elements", input.len())));
+            }
+            average_pool_2d_s16(&self.params(), input, &mut out);
+            s.insert(self.0.output, TensorData::I16(out));
+            return Ok(());
+        }
         let mut out = s.take_i8(self.0.output, self.0.output_len());
         let input = s.i8(self.0.input)?;
         if input.len() != self.0.input_len() {
@@ -194,7 +212,8 @@ impl Kernel for AveragePool2d {
         );
         let input = cx.input(self.0.input);
         let output = cx.output(self.0.output);
-        quote! { #rt::kernels::average_pool_2d::average_pool_2d_s8(&#p, #input, #output); }
+        let f = if self.0.int16 { quote! { average_pool_2d_s16 } } else { quote! { average_pool_2d_s8 } };
+        quote! { #rt::kernels::average_pool_2d::#f(&#p, #input, #output); }
     }
 }
 

@@ -1,4 +1,6 @@
-//! CONV_2D, int8 activations, int8 weights (per-channel or per-tensor), int32 bias.
+//! CONV_2D, int8 activations, int8 weights (per-channel or per-tensor), int32 bias; and
+//! 16x8: int16 activations (zero point 0), int8 weights, int64 bias (TFLite Micro's
+//! 64-bit-accumulator path; an int32 bias on int16 activations is refused).
 //!
 //! Mirrors TFLite Micro `conv.cc` / `conv_common.cc` prepare: padding from
 //! `ComputePaddingHeightWidth`, one multiplier per output channel from
@@ -10,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Padding, TensorId};
-use tflc_runtime::kernels::conv_2d::{conv_2d_s8, Conv2dParams};
+use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams};
 use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, Padding as RtPadding};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +36,23 @@ pub struct Conv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
+    pub int16: bool,
+    pub bias_i64: Vec<i64>,
+}
+
+/// The bias of a 16x8 kernel: int64 with `n` entries (`None` when absent). TFLite Micro
+/// also runs an int32 bias with a 32-bit accumulator; tflc does not implement that path.
+pub(crate) fn bias_i64(cx: &OpCx<'_, '_>, bias: Option<&crate::ir::Tensor<'_>>, n: usize) -> Result<Vec<i64>, LowerError> {
+    let Some(b) = bias else { return Ok(Vec::new()) };
+    if b.dtype != DType::I64 {
+        return Err(cx.unsupported_tensor(b, format!("{} bias on int16 activations (tflc implements the int64 bias)", b.dtype)));
+    }
+    let v = cx.const_i64(b)?;
+    if v.len() != n {
+        return Err(cx.invalid_tensor(b, format!("bias has {} entries for {n} output channels", v.len())));
+    }
+    Ok(v)
 }
 
 pub(crate) fn rt_padding(cx: &OpCx<'_, '_>, p: Padding) -> Result<RtPadding, LowerError> {
@@ -60,8 +79,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
+    let int16 = input.dtype == DType::I16;
+    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
     cx.expect_constant(filter)?;
 
@@ -106,7 +125,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         output_shift.push(s);
     }
 
+    let bias_i64 = if int16 { bias_i64(cx, bias, out_d)? } else { Vec::new() };
     let bias_data = match bias {
+        Some(_) if int16 => Vec::new(),
         Some(b) => {
             let v = cx.const_i32(b)?;
             if v.len() != out_d {
@@ -116,7 +137,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         }
         None => Vec::new(),
     };
-    let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    let (activation_min, activation_max) = if int16 {
+        cx.activation_range_s16(o.activation, out_q)?
+    } else {
+        cx.activation_range_s8(o.activation, out_q)?
+    };
     Ok(Conv2d {
         input: input.id,
         filter: filter.id,
@@ -135,6 +160,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        int16,
+        bias_i64,
     })
 }
 
@@ -163,6 +190,13 @@ impl Conv2d {
 
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        if self.int16 {
+            let mut out = s.take_i16(self.output, self.output_shape.iter().product());
+            let bias = self.bias.map(|_| self.bias_i64.as_slice());
+            conv_2d_s16(&self.params(), s.i16(self.input)?, s.i8(self.filter)?, bias, &mut out);
+            s.insert(self.output, super::TensorData::I16(out));
+            return Ok(());
+        }
         let mut out = s.take_i8(self.output, self.output_shape.iter().product());
         let bias = self.bias.map(|_| self.bias_data.as_slice());
         conv_2d_s8(&self.params(), s.i8(self.input)?, s.i8(self.filter)?, bias, &mut out);
@@ -211,6 +245,7 @@ impl Kernel for Conv2d {
             None => quote! { None },
         };
         let output = cx.output(self.output);
-        quote! { #rt::kernels::conv_2d::conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+        let f = if self.int16 { quote! { conv_2d_s16 } } else { quote! { conv_2d_s8 } };
+        quote! { #rt::kernels::conv_2d::#f(&#p, #input, #filter, #bias, #output); }
     }
 }

@@ -1,5 +1,6 @@
 //! DEPTHWISE_CONV_2D, int8 activations, int8 weights (per-channel or per-tensor), int32
-//! bias, with depth multiplier.
+//! bias, with depth multiplier; and 16x8 (int16 activations with zero point 0, int64
+//! bias: TFLite Micro's 64-bit-accumulator `DepthwiseConvPerChannel`).
 //!
 //! Mirrors TFLite Micro `depthwise_conv_common.cc` (`DepthwiseConvPrepare`,
 //! `CalculateOpDataDepthwiseConv`): padding from `ComputePaddingHeightWidth`, one multiplier
@@ -7,14 +8,14 @@
 //! broadcast to every channel), the fused activation as a clamp. The kernel is
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
-use super::conv_2d::{positive, rt_padding};
+use super::conv_2d::{bias_i64, positive, rt_padding};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s8, DepthwiseConv2dParams};
+use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s16, depthwise_conv_2d_s8, DepthwiseConv2dParams};
 use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +40,9 @@ pub struct DepthwiseConv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
+    pub int16: bool,
+    pub bias_i64: Vec<i64>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
@@ -51,8 +55,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
+    let int16 = input.dtype == DType::I16;
+    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
     cx.expect_constant(filter)?;
 
@@ -131,7 +135,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         output_shift.push(s);
     }
 
+    let bias_i64 = if int16 { bias_i64(cx, bias, out_d)? } else { Vec::new() };
     let bias_data = match bias {
+        Some(_) if int16 => Vec::new(),
         Some(b) => {
             let v = cx.const_i32(b)?;
             if v.len() != out_d {
@@ -141,7 +147,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         }
         None => Vec::new(),
     };
-    let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    let (activation_min, activation_max) = if int16 {
+        cx.activation_range_s16(o.activation, out_q)?
+    } else {
+        cx.activation_range_s8(o.activation, out_q)?
+    };
     Ok(DepthwiseConv2d {
         input: input.id,
         filter: filter.id,
@@ -161,6 +171,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        int16,
+        bias_i64,
     })
 }
 
@@ -190,6 +202,18 @@ impl DepthwiseConv2d {
 
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let (ni, nf) = (self.input_shape.iter().product::<usize>(), self.filter_shape.iter().product::<usize>());
+        if self.int16 {
+            let mut out = s.take_i16(self.output, self.output_shape.iter().product());
+            let bias = self.bias.map(|_| self.bias_i64.as_slice());
+            let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
+            if input.len() != ni || filter.len() != nf {
+                return Err(ExecError(format!("DEPTHWISE_CONV_2D: input has {} and weights {} elements", input.len(), filter.len())));
+            }
+            depthwise_conv_2d_s16(&self.params(), input, filter, bias, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+            return Ok(());
+        }
         let mut out = s.take_i8(self.output, self.output_shape.iter().product());
         let bias = self.bias.map(|_| self.bias_data.as_slice());
         let input = s.i8(self.input)?;
@@ -257,7 +281,8 @@ impl Kernel for DepthwiseConv2d {
             None => quote! { None },
         };
         let output = cx.output(self.output);
-        quote! { #rt::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+        let f = if self.int16 { quote! { depthwise_conv_2d_s16 } } else { quote! { depthwise_conv_2d_s8 } };
+        quote! { #rt::kernels::depthwise_conv_2d::#f(&#p, #input, #filter, #bias, #output); }
     }
 }
 

@@ -1,5 +1,6 @@
 //! FULLY_CONNECTED, int8 activations, int8 weights (per-tensor or per-channel), optional
-//! int32 bias.
+//! int32 bias; and 16x8: int16 activations (zero point 0), int8 weights, int64 bias
+//! (TFLite Micro's 64-bit-accumulator path; an int32 bias on int16 is refused).
 //!
 //! Mirrors TFLite Micro `fully_connected.cc` / `fully_connected_common.cc`
 //! (`CalculateOpDataFullyConnected`): weights with more than one scale take the per-channel
@@ -18,7 +19,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::fully_connected::{fully_connected_s8, FullyConnectedParams};
+use tflc_runtime::kernels::fully_connected::{fully_connected_s16, fully_connected_s8, FullyConnectedParams};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +41,9 @@ pub struct FullyConnected {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
+    pub int16: bool,
+    pub bias_i64: Vec<i64>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
@@ -55,8 +59,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         return Err(cx.unsupported("shuffled weights format"));
     }
     cx.expect_activation(input)?;
-    let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
+    let int16 = input.dtype == DType::I16;
+    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
     cx.expect_constant(filter)?;
 
@@ -154,7 +158,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         (vec![m], vec![s], -fq1.zero_point)
     };
 
+    let bias_i64 = if int16 { super::conv_2d::bias_i64(cx, bias, output_depth)? } else { Vec::new() };
     let bias_data = match bias {
+        Some(_) if int16 => Vec::new(),
         Some(b) => {
             let v = cx.const_i32(b)?;
             if v.len() != output_depth {
@@ -164,7 +170,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         }
         None => Vec::new(),
     };
-    let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    let (activation_min, activation_max) = if int16 {
+        cx.activation_range_s16(o.activation, out_q)?
+    } else {
+        cx.activation_range_s8(o.activation, out_q)?
+    };
     Ok(FullyConnected {
         input: input.id,
         filter: filter.id,
@@ -181,6 +191,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        int16,
+        bias_i64,
     })
 }
 
@@ -204,6 +216,17 @@ impl FullyConnected {
 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        if self.int16 {
+            let mut out = s.take_i16(self.output, self.batches * self.output_depth);
+            let bias = self.bias.map(|_| self.bias_i64.as_slice());
+            let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
+            if input.len() != self.batches * self.input_depth || filter.len() != self.output_depth * self.input_depth {
+                return Err(ExecError(format!("FULLY_CONNECTED: input has {} and weights {} elements", input.len(), filter.len())));
+            }
+            fully_connected_s16(&self.params(), input, filter, bias, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+            return Ok(());
+        }
         let mut out = s.take_i8(self.output, self.batches * self.output_depth);
         let bias = self.bias.map(|_| self.bias_data.as_slice());
         let input = s.i8(self.input)?;
@@ -263,7 +286,8 @@ impl Kernel for FullyConnected {
             None => quote! { None },
         };
         let output = cx.output(self.output);
-        quote! { #rt::kernels::fully_connected::fully_connected_s8(&#p, #input, #filter, #bias, #output); }
+        let f = if self.int16 { quote! { fully_connected_s16 } } else { quote! { fully_connected_s8 } };
+        quote! { #rt::kernels::fully_connected::#f(&#p, #input, #filter, #bias, #output); }
     }
 }
 

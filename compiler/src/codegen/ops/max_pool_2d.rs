@@ -20,7 +20,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MaxPool2d, LowerError> {
     let crate::ir::OpKind::MaxPool2d(o) = &cx.op.kind else {
         return Err(cx.invalid("not a MAX_POOL_2D"));
     };
-    Ok(MaxPool2d(lower_pool(cx, o)?))
+    let p = lower_pool(cx, o)?;
+    if p.int16 {
+        return Err(cx.unsupported("int16 MAX_POOL_2D (tflc implements int8)"));
+    }
+    Ok(MaxPool2d(p))
 }
 
 impl MaxPool2d {

@@ -220,6 +220,7 @@ impl TensorStore {
     typed_access!(i8, take_i8, I8, i8);
     typed_access!(i16, take_i16, I16, i16);
     typed_access!(i32, take_i32, I32, i32);
+    typed_access!(i64, take_i64, I64, i64);
     typed_access!(f32, take_f32, F32, f32);
 }
 
@@ -320,6 +321,34 @@ impl<'m, 'a> OpCx<'m, 'a> {
             Some(TensorData::I32(v)) => Ok(v),
             _ => Err(self.invalid_tensor(t, "malformed int32 constant")),
         }
+    }
+
+    /// Constant int64 data (the biases of 16x8 kernels).
+    pub fn const_i64(&self, t: &Tensor<'_>) -> Result<Vec<i64>, LowerError> {
+        self.expect_dtype(t, DType::I64)?;
+        let d = self.expect_constant(t)?;
+        match TensorData::from_le_bytes(DType::I64, d) {
+            Some(TensorData::I64(v)) => Ok(v),
+            _ => Err(self.invalid_tensor(t, "malformed int64 constant")),
+        }
+    }
+
+    /// The per-tensor quantization of an int16 activation, whose zero point must be 0
+    /// (TFLite's 16x8 kernels require symmetric int16).
+    pub fn q_s16(&self, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
+        self.expect_dtype(t, DType::I16)?;
+        let q = self.per_tensor_q(t)?;
+        if q.zero_point != 0 {
+            return Err(self.unsupported_tensor(t, format!("int16 zero point {} (TFLite requires 0)", q.zero_point)));
+        }
+        Ok(q)
+    }
+
+    /// The int16 clamp range of a fused activation on an output quantized as `out`.
+    pub fn activation_range_s16(&self, a: Activation, out: QuantParams) -> Result<(i32, i32), LowerError> {
+        let kind = self.fused_activation(a)?;
+        tflc_runtime::prepare::activation_range_s16(kind, out.scale, out.zero_point)
+            .ok_or_else(|| self.invalid(format!("fused activation {a:?} cannot be expressed in the output quantization")))
     }
 
     /// The shape of `t`, which must have rank 4.

@@ -6,14 +6,20 @@
 //! `input_left_shift` from `PreprocessSoftmaxScaling(beta, input_scale, 5)` and `diff_min`
 //! from `CalculateInputRadius` ([`tflc_runtime::prepare::softmax_s8`]). The input's zero
 //! point cancels out (the kernel works on differences from the row maximum).
+//!
+//! int16 in and out (TFLite Micro's `SoftmaxInt16`): zero points 0, an output scale within
+//! 0.001/32768 of 1/32768, `QuantizeMultiplier(input_scale * beta / (10 / 65535))`, and the
+//! two 513-entry tables of `InitializeLutForInt16` (`exp` on [-10, 0] and `1/(1+x)` on
+//! [0, 1]), computed here with TFLite's `LUTPopulateInt16<float>` arithmetic ([`lut_i16`])
+//! and emitted as constant arrays in the params.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::codegen::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::softmax::{softmax_s8, softmax_s8_s16, SoftmaxParams};
+use tflc_runtime::kernels::softmax::{softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxParams, SoftmaxS16Params};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Softmax {
@@ -27,6 +33,86 @@ pub struct Softmax {
     pub diff_min: i32,
     /// int16 output (`Softmax<int8_t, int16_t>`) rather than int8.
     pub output_i16: bool,
+    /// int16 input and output (`SoftmaxInt16`) with these tables.
+    pub int16: Option<Int16Tables>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Int16Tables {
+    pub exp_lut: Vec<i16>,
+    pub one_over_one_plus_x_lut: Vec<i16>,
+}
+
+/// TFLite `LUTPopulateInt16<float>` (`common.h`): 512 samples of `f` over the input range
+/// of an int16 quantization, each biased by half the midpoint interpolation error, plus the
+/// last value. All arithmetic in `f32`, rounding half away from zero, as in C++.
+pub fn lut_i16(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32, f: fn(f32) -> f32) -> Vec<i16> {
+    let input_min = input_scale * (-32768 - input_zero_point) as f32;
+    let input_max = input_scale * (32767 - input_zero_point) as f32;
+    let output_min = output_scale * (-32768 - output_zero_point) as f32;
+    let output_max = output_scale * (32767 - output_zero_point) as f32;
+    let nb_steps = 512;
+    let step = (input_max - input_min) / nb_steps as f32;
+    let half_step = step / 2.0;
+    let inv = 65536.0f32 / (output_max - output_min);
+    let clamp = |v: f32| v.clamp(-32768.0, 32767.0) as i16;
+    let mut lut = Vec::with_capacity(nb_steps + 1);
+    for i in 0..nb_steps {
+        let val = f(input_min + i as f32 * step);
+        let val_midpoint = f(input_min + i as f32 * step + half_step);
+        let val_next = f(input_min + (i + 1) as f32 * step);
+        let sample_val = (val * inv).round();
+        let midpoint_interp_val = ((val_next * inv + (val * inv).round()) / 2.0).round();
+        let midpoint_val = (val_midpoint * inv).round();
+        let midpoint_err = midpoint_interp_val - midpoint_val;
+        let bias = (midpoint_err / 2.0).round();
+        lut.push(clamp(sample_val - bias));
+    }
+    lut.push(clamp((f(input_max) * inv).round()));
+    lut
+}
+
+fn lower_s16(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError> {
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    let in_q = cx.q_s16(input)?;
+    let out_q = cx.q_s16(output)?;
+    let want = 1.0f32 / 32768.0;
+    let delta = if out_q.scale > want { out_q.scale - want } else { want - out_q.scale };
+    if delta > 0.001f32 * 1.0 / 32768.0 {
+        return Err(cx.unsupported_tensor(
+            output,
+            format!("int16 SOFTMAX output scale {} (TFLite Micro requires 1/32768)", out_q.scale),
+        ));
+    }
+    let depth = match input.shape.last() {
+        Some(&d) if d > 0 => d,
+        _ => return Err(cx.invalid_tensor(input, format!("input of shape {:?} has no last dimension", input.shape))),
+    };
+    if output.shape != input.shape {
+        return Err(cx.invalid_tensor(output, format!("output shape {:?} differs from the input's {:?}", output.shape, input.shape)));
+    }
+    if !beta.is_finite() || beta <= 0.0 {
+        return Err(cx.invalid(format!("beta {beta} is not positive")));
+    }
+    let rescale = in_q.scale as f64 * beta as f64 / (10.0 / 65535.0);
+    let (m, s) = tflc_runtime::prepare::quantize_multiplier(rescale)
+        .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+    // InitializeLutForInt16: `range` is the int 65535, the scales are float divisions.
+    let range = 65535.0f32;
+    let exp_lut = lut_i16(10.0 / range, 32767, 2.0 / range, 0, |x| x.exp());
+    let one_over_one_plus_x_lut = lut_i16(1.0 / range, -32768, 2.0 / range, 0, |x| 1.0 / (1.0 + x));
+    Ok(Softmax {
+        input: input.id,
+        output: output.id,
+        len: input.num_elements(),
+        depth,
+        input_multiplier: m,
+        input_left_shift: s,
+        diff_min: 0,
+        output_i16: true,
+        int16: Some(Int16Tables { exp_lut, one_over_one_plus_x_lut }),
+    })
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
@@ -37,6 +123,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
     let input = cx.input(0)?;
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
+    if input.dtype == DType::I16 {
+        return lower_s16(cx, *beta);
+    }
     let in_q = cx.q_s8(input)?;
     let output_i16 = output.dtype == DType::I16;
     if output_i16 {
@@ -99,6 +188,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
         input_left_shift: q.input_left_shift,
         diff_min: q.diff_min,
         output_i16,
+        int16: None,
     })
 }
 
@@ -116,6 +206,23 @@ impl Softmax {
 
 impl Kernel for Softmax {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        if let Some(t) = &self.int16 {
+            let input = s.i16(self.input)?.to_vec();
+            if input.len() != self.len {
+                return Err(ExecError(format!("SOFTMAX: input has {} elements, expected {}", input.len(), self.len)));
+            }
+            let mut out = vec![0i16; self.len];
+            let p = SoftmaxS16Params {
+                depth: self.depth,
+                input_multiplier: self.input_multiplier,
+                input_left_shift: self.input_left_shift,
+                exp_lut: &t.exp_lut,
+                one_over_one_plus_x_lut: &t.one_over_one_plus_x_lut,
+            };
+            softmax_s16(&p, &input, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+            return Ok(());
+        }
         let input = s.i8(self.input)?.to_vec();
         if input.len() != self.len {
             return Err(ExecError(format!(
@@ -138,6 +245,27 @@ impl Kernel for Softmax {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
+        if let Some(t) = &self.int16 {
+            let depth = int(self.depth as i64);
+            let (m, sh) = (int(self.input_multiplier as i64), int(self.input_left_shift as i64));
+            let widen = |v: &[i16]| v.iter().map(|&x| x as i32).collect::<Vec<i32>>();
+            let (e, r) = (array(&widen(&t.exp_lut)), array(&widen(&t.one_over_one_plus_x_lut)));
+            let p = cx.params(
+                quote! { #rt::kernels::softmax::SoftmaxS16Params<'static> },
+                quote! {
+                    #rt::kernels::softmax::SoftmaxS16Params {
+                        depth: #depth,
+                        input_multiplier: #m,
+                        input_left_shift: #sh,
+                        exp_lut: &#e,
+                        one_over_one_plus_x_lut: &#r,
+                    }
+                },
+            );
+            let input = cx.input(self.input);
+            let output = cx.output(self.output);
+            return quote! { #rt::kernels::softmax::softmax_s16(&#p, #input, #output); };
+        }
         let depth = int(self.depth as i64);
         let (m, sh, dmin) = (
             int(self.input_multiplier as i64),

@@ -37,3 +37,13 @@ pub fn average_pool_2d_s8(params: &AveragePool2dParams, input: &[i8], output: &m
     debug_assert_eq!(output.len(), n * params.output_height * params.output_width * c);
     scalar::average_pool_2d_s8(params, input, output)
 }
+
+/// AVERAGE_POOL_2D int16 (TFLite's `reference_integer_ops::AveragePool` for int16: an
+/// int32 sum, rounded half away from zero); the clamp is within `-32768..=32767`. Same
+/// precondition as [`average_pool_2d_s8`].
+pub fn average_pool_2d_s16(params: &AveragePool2dParams, input: &[i16], output: &mut [i16]) {
+    let [n, _, _, c] = params.input_shape;
+    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), n * params.output_height * params.output_width * c);
+    scalar::average_pool_2d_s16(params, input, output)
+}

@@ -51,3 +51,14 @@ pub fn conv_2d_s8(params: &Conv2dParams, input: &[i8], filter: &[i8], bias: Opti
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
     scalar::conv_2d_s8(params, input, filter, bias, output)
 }
+
+/// CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
+/// `reference_integer_ops::ConvPerChannel` for int16 with a 64-bit accumulator). Zero
+/// points are 0 (TFLite requires it), so `input_offset` and `output_offset` are ignored;
+/// the clamp is within `-32768..=32767`.
+pub fn conv_2d_s16(params: &Conv2dParams, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
+    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
+    scalar::conv_2d_s16(params, input, filter, bias, output)
+}

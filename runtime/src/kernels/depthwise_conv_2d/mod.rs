@@ -54,3 +54,19 @@ pub fn depthwise_conv_2d_s8(
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
     scalar::depthwise_conv_2d_s8(params, input, filter, bias, output)
 }
+
+/// DEPTHWISE_CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
+/// `reference_integer_ops::DepthwiseConvPerChannel` for int16, 64-bit accumulator). Zero
+/// points are 0, so the offsets are ignored; the clamp is within `-32768..=32767`.
+pub fn depthwise_conv_2d_s16(
+    params: &DepthwiseConv2dParams,
+    input: &[i16],
+    filter: &[i8],
+    bias: Option<&[i64]>,
+    output: &mut [i16],
+) {
+    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
+    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
+    scalar::depthwise_conv_2d_s16(params, input, filter, bias, output)
+}

@@ -51,3 +51,20 @@ pub fn fully_connected_s8(
     debug_assert_eq!(output.len(), params.batches * params.output_depth);
     scalar::fully_connected_s8(params, input, filter, bias, output)
 }
+
+/// FULLY_CONNECTED 16x8: int16 activations, int8 weights, int64 bias (TFLite's
+/// `reference_integer_ops::FullyConnected` / `FullyConnectedPerChannel` with a 64-bit
+/// accumulator and the 64-bit `MultiplyByQuantizedMultiplier`); the clamp is within
+/// `-32768..=32767`. Shapes as [`fully_connected_s8`].
+pub fn fully_connected_s16(
+    params: &FullyConnectedParams,
+    input: &[i16],
+    filter: &[i8],
+    bias: Option<&[i64]>,
+    output: &mut [i16],
+) {
+    debug_assert_eq!(input.len(), params.batches * params.input_depth);
+    debug_assert!(filter.len() >= params.output_depth * params.input_depth);
+    debug_assert_eq!(output.len(), params.batches * params.output_depth);
+    scalar::fully_connected_s16(params, input, filter, bias, output)
+}

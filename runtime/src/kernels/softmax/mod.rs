@@ -32,6 +32,33 @@ pub fn softmax_s8(params: &SoftmaxParams, input: &[i8], output: &mut [i8]) {
     scalar::softmax_s8(params, input, output)
 }
 
+/// Everything int16 SOFTMAX needs besides the tensors; computed by the compiler (TFLite
+/// Micro's `CalculateSoftmaxParams` int16 branch, its two `LUTPopulate<int16_t>` tables).
+#[derive(Clone, Copy, Debug)]
+pub struct SoftmaxS16Params<'a> {
+    /// The last dimension: softmax runs over each row of `depth` elements.
+    pub depth: usize,
+    /// `QuantizeMultiplier(input_scale * beta / (10 / 65535))`: maps input differences to
+    /// the exp table's [-10, 0] range.
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+    /// `exp(x)` on [-10, 0], 513 entries.
+    pub exp_lut: &'a [i16],
+    /// `1 / (1 + x)` on [0, 1], 513 entries.
+    pub one_over_one_plus_x_lut: &'a [i16],
+}
+
+/// SOFTMAX int16 -> int16 (input zero point 0, output scale 1/32768, zero point 0) over
+/// rows of `params.depth`: TFLite's `SoftmaxInt16`, with lookup tables.
+pub fn softmax_s16(params: &SoftmaxS16Params, input: &[i16], output: &mut [i16]) {
+    debug_assert!(params.depth > 0);
+    debug_assert_eq!(input.len() % params.depth, 0);
+    debug_assert_eq!(input.len(), output.len());
+    debug_assert_eq!(params.exp_lut.len(), 513);
+    debug_assert_eq!(params.one_over_one_plus_x_lut.len(), 513);
+    scalar::softmax_s16(params, input, output)
+}
+
 /// SOFTMAX int8 -> int16 over rows of `params.depth` (TFLite's `Softmax<int8_t, int16_t>`:
 /// the same parameters as [`softmax_s8`], 16 output bits, offset by -32768).
 pub fn softmax_s8_s16(params: &SoftmaxParams, input: &[i8], output: &mut [i16]) {

@@ -1,9 +1,11 @@
 //! Scalar reference implementations of [`super::softmax_s8`] and [`super::softmax_s8_s16`]:
-//! TFLite's `Softmax<int8_t, OutputT>`, one body for both output types.
+//! TFLite's `Softmax<int8_t, OutputT>`, one body for both output types; and of
+//! [`super::softmax_s16`] (TFLite's `SoftmaxInt16`).
 
-use super::SoftmaxParams;
+use super::{SoftmaxParams, SoftmaxS16Params};
 use crate::quant::{
-    exp_on_negative_values, fixedpoint_rescale, get_reciprocal, multiply_by_quantized_multiplier_greater_than_one,
+    exp_on_negative_values, fixedpoint_rescale, get_reciprocal, lut_lookup_i16, multiply_by_quantized_multiplier,
+    multiply_by_quantized_multiplier_greater_than_one,
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul,
 };
 
@@ -79,6 +81,33 @@ fn softmax_s8_to<O: SoftmaxOut>(p: &SoftmaxParams, input: &[i8], output: &mut [O
             } else {
                 O::from_clamped(O::MIN)
             };
+        }
+    }
+}
+
+/// See [`super::softmax_s16`].
+pub fn softmax_s16(p: &SoftmaxS16Params, input: &[i16], output: &mut [i16]) {
+    for (xs, out) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let max = xs.iter().copied().max().unwrap_or(i16::MIN) as i32;
+        // exp(x - max) in Q0.15, kept in the output row; their sum in Q16.15.
+        let mut sum_of_exps: i32 = 0;
+        for (&x, o) in xs.iter().zip(out.iter_mut()) {
+            let scaled = multiply_by_quantized_multiplier(x as i32 - max, p.input_multiplier, p.input_left_shift);
+            let sym = scaled.wrapping_add(32767).clamp(-32768, 32767) as i16;
+            *o = lut_lookup_i16(sym, p.exp_lut);
+            sum_of_exps = sum_of_exps.wrapping_add(*o as i32);
+        }
+        // 1 / sum through the 1/(1+x) table, on the sum normalized to [1, 2).
+        let headroom_plus_one = (sum_of_exps as u32).leading_zeros() as i32;
+        debug_assert!((1..=31).contains(&headroom_plus_one), "the row maximum contributes exp(0)");
+        let shifted_sum = (((sum_of_exps as i64) << (headroom_plus_one - 1)) + (1 << 13)) >> 14;
+        let sym_sum = (shifted_sum as i32).wrapping_sub((1 << 15) + (1 << 16)).clamp(-32768, 32767) as i16;
+        let reciprocal = lut_lookup_i16(sym_sum, p.one_over_one_plus_x_lut) as i64;
+        let right_shift = 31 - headroom_plus_one;
+        let round: i64 = 1 << (right_shift - 1);
+        for o in out.iter_mut() {
+            let r = ((*o as i64 * reciprocal + round) >> right_shift) as i32;
+            *o = r.clamp(0, 32767) as i16;
         }
     }
 }
