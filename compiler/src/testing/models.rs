@@ -377,15 +377,17 @@ pub fn unsupported_custom_op() -> Vec<u8> {
     b.finish()
 }
 
-/// A CONV_2D on int16 activations with int8 weights (16x8), which tflc does not compile yet.
+/// A CONV_2D on int16 activations with int8 weights (16x8) and an int32 bias, which tflc
+/// does not compile (it implements the 16x8 kernels with TFLite's int64 bias).
 pub fn unsupported_int16_conv() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("input16", DType::I16, &[1, 4, 4, 1], Some((0.001, 0)));
     let w = b.constant_i8_per_axis("weights", &[2, 1, 1, 1], &[3, -5], &[0.01, 0.02], 0);
+    let bias = b.constant_i32_per_axis("bias32", &[2], &[7, -9], &[0.00001, 0.00002]);
     let y = b.activation("conv16", DType::I16, &[1, 4, 4, 2], Some((0.002, 0)));
     b.op(
         OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::None }),
-        &[Some(x), Some(w), None],
+        &[Some(x), Some(w), Some(bias)],
         &[y],
     );
     b.inputs(&[x]).outputs(&[y]);
