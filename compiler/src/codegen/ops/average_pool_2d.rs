@@ -370,10 +370,11 @@ mod tests {
         // Rank 3, int16.
         assert!(unsupported(&err(&[4, 4, 2], &[2, 2, 2], None, o.clone())));
         let mut b = crate::tflite::builder::ModelBuilder::new();
-        let x = b.activation("x", DType::I16, &[1, 4, 4, 2], Some((0.1, 0)));
-        let y = b.activation("y", DType::I16, &[1, 2, 2, 2], Some((0.1, 0)));
+        // int16 with a non-zero zero point (TFLite requires symmetric int16).
+        let x = b.activation("x", DType::I16, &[1, 4, 4, 2], Some((0.1, 5)));
+        let y = b.activation("y", DType::I16, &[1, 2, 2, 2], Some((0.1, 5)));
         b.op(OpKind::AveragePool2d(o), &[Some(x)], &[y]);
-        let e = lower_op0(&b.finish()).expect_err("int16");
+        let e = lower_op0(&b.finish()).expect_err("int16 zero point");
         assert!(unsupported(&e) && e.to_string().contains("AVERAGE_POOL_2D"), "{e}");
     }
 }

@@ -511,9 +511,20 @@ mod tests {
         type Make = Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>;
         let variants: Vec<(&str, Make, bool)> = vec![
             (
-                "int16 input",
+                "int16 input with an int32 bias",
                 Box::new(|b| {
                     let x = b.activation("x", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[2], &[1, 2], Some((0.01, 0)));
+                    let y = b.activation("y", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
+                    (vec![Some(x), Some(w), Some(bias)], y)
+                }),
+                false,
+            ),
+            (
+                "int16 input with a non-zero zero point",
+                Box::new(|b| {
+                    let x = b.activation("x", DType::I16, &[1, 3, 3, 2], Some((0.1, 4)));
                     let w = b.constant_i8("w", &[1, 1, 1, 2], &[1, 1], Some((0.1, 0)));
                     let y = b.activation("y", DType::I16, &[1, 3, 3, 2], Some((0.1, 0)));
                     (vec![Some(x), Some(w)], y)

@@ -529,12 +529,13 @@ mod tests {
         type Make = Box<dyn Fn(&mut ModelBuilder) -> (Vec<Option<TensorId>>, TensorId)>;
         let variants: Vec<(&str, Make, bool)> = vec![
             (
-                "int16 input",
+                "int16 input with an int32 bias",
                 Box::new(|b| {
                     let x = b.activation("x", DType::I16, &[1, 4], Some((0.1, 0)));
                     let w = b.constant_i8("w", &[2, 4], &[1; 8], Some((0.1, 0)));
+                    let bias = b.constant_i32("b", &[2], &[1, 2], Some((0.01, 0)));
                     let y = b.activation("y", DType::I16, &[1, 2], Some((0.1, 0)));
-                    (vec![Some(x), Some(w)], y)
+                    (vec![Some(x), Some(w), Some(bias)], y)
                 }),
                 false,
             ),

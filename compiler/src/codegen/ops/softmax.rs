@@ -433,9 +433,10 @@ mod tests {
 
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I16, &[2, 5], Some((0.1, 0)));
-        let y = b.activation("y", DType::I16, &[2, 5], Some((1.0 / 32768.0, 0)));
+        // int16 output scale must be 1/32768.
+        let y = b.activation("y", DType::I16, &[2, 5], Some((1.0 / 65536.0, 0)));
         b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
-        let e = lower_op0(&b.finish()).expect_err("int16");
+        let e = lower_op0(&b.finish()).expect_err("int16 output scale");
         assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
 
         let mut b = ModelBuilder::new();
