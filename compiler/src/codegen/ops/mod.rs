@@ -103,6 +103,8 @@ pub(crate) mod movement;
 
 #[cfg(test)]
 mod test_helpers;
+#[cfg(test)]
+mod tests_16x8;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).
