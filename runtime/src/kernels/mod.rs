@@ -42,4 +42,6 @@ pub mod svdf;
 pub mod tanh;
 #[cfg(test)]
 pub(crate) mod test_util_k1;
+#[cfg(test)]
+mod tests_s16;
 mod window;
