@@ -415,6 +415,20 @@ pub fn saturating_left_shift_i16(value: i16, amount: i32) -> i16 {
     result.clamp(i16::MIN as i64, i16::MAX as i64) as i16
 }
 
+/// TFLite `LUTLookup(int16_t, const int16_t* lut)`: a 513-entry table indexed by the top 9
+/// bits of `value`, linearly interpolated on the low 7 bits (C++'s narrowing of the slope
+/// and of the result to int16 wrap).
+#[inline(always)]
+pub fn lut_lookup_i16(value: i16, lut: &[i16]) -> i16 {
+    debug_assert_eq!(lut.len(), 513);
+    let index = (256 + (value >> 7) as i32) as usize;
+    let offset = (value & 0x7f) as i32;
+    let base = lut[index] as i32;
+    let slope = (lut[index + 1] as i32 - base) as i16 as i32;
+    let delta = (slope * offset + 64) >> 7;
+    (base + delta) as i16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,16 +509,3 @@ mod tests {
     }
 }
 
-/// TFLite `LUTLookup(int16_t, const int16_t* lut)`: a 513-entry table indexed by the top 9
-/// bits of `value`, linearly interpolated on the low 7 bits (C++'s narrowing of the slope
-/// and of the result to int16 wrap).
-#[inline(always)]
-pub fn lut_lookup_i16(value: i16, lut: &[i16]) -> i16 {
-    debug_assert_eq!(lut.len(), 513);
-    let index = (256 + (value >> 7) as i32) as usize;
-    let offset = (value & 0x7f) as i32;
-    let base = lut[index] as i32;
-    let slope = (lut[index + 1] as i32 - base) as i16 as i32;
-    let delta = (slope * offset + 64) >> 7;
-    (base + delta) as i16
-}
