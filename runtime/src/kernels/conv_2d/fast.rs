@@ -4,11 +4,11 @@
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
 //! (`bias + input_offset * sum(w)`), four output channels at a time over contiguous input
 //! runs: a filter row `ky` with dilation 1 is one run of `filter_width * depth` int8 in both
-//! the input and the OHWI filter. Border windows take the exact per-tap path of the scalar
-//! reference. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
+//! the input and the OHWI filter. Border windows accumulate `sum(w * (x + input_offset))`
+//! over their valid taps from the bias, as the reference, with the same run structure. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::Conv2dParams;
-use crate::kernels::dot::{dot1, dot4};
+use crate::kernels::dot::{dot1, dot1_offset, dot4, dot4_offset};
 use crate::kernels::window::valid_taps;
 use crate::quant::multiply_by_quantized_multiplier;
 
@@ -95,8 +95,9 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     }
 }
 
-/// One output pixel whose window is clipped by the image: the scalar reference's per-tap
-/// accumulation with the input offset, over the valid taps only.
+/// One output pixel whose window is clipped by the image, exact: `bias + sum(w * (x +
+/// input_offset))` over the valid taps only (as the reference), four output channels at a
+/// time over the contiguous runs of valid taps.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn border_pixel(
@@ -112,22 +113,50 @@ fn border_pixel(
     kx_range: core::ops::Range<usize>,
 ) {
     let [_, in_h, in_w, in_d] = p.input_shape;
-    let [_, f_h, f_w, f_d] = p.filter_shape;
-    for (oc, o) in out_px.iter_mut().enumerate() {
-        let mut acc: i32 = 0;
-        for ky in ky_range.clone() {
-            let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
-            for kx in kx_range.clone() {
-                let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
-                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..f_d];
-                let ws = &filter[((oc * f_h + ky) * f_w + kx) * f_d..][..f_d];
-                for (&x, &w) in xs.iter().zip(ws) {
-                    acc = acc.wrapping_add(w as i32 * (x as i32 + p.input_offset));
+    let [out_d, f_h, f_w, f_d] = p.filter_shape;
+    let row_len = f_h * f_w * f_d;
+    let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
+    let off = p.input_offset;
+    // Runs of valid taps per filter row: all valid columns at once with dilation 1.
+    let (kx0, n_kx) = (kx_range.start, kx_range.len());
+    let (runs, run_len) = if p.dilation_width == 1 { (1, n_kx * f_d) } else { (n_kx, f_d) };
+    let x_at = |ky: usize, r: usize| {
+        let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
+        let ix = (in_x0 + (p.dilation_width * (kx0 + r)) as isize) as usize;
+        ((b * in_h + iy) * in_w + ix) * in_d
+    };
+    let w_at = |ky: usize, r: usize| (ky * f_w + kx0 + r) * f_d;
+    let blocks = out_d / 4;
+    let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
+    for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(filter.chunks_exact(4 * row_len)).enumerate() {
+        let oc = blk * 4;
+        let (w0, rest) = ws.split_at(row_len);
+        let (w1, rest) = rest.split_at(row_len);
+        let (w2, w3) = rest.split_at(row_len);
+        let mut acc = [bias_at(oc), bias_at(oc + 1), bias_at(oc + 2), bias_at(oc + 3)];
+        if n_kx > 0 {
+            for ky in ky_range.clone() {
+                for r in 0..runs {
+                    let xs = &input[x_at(ky, r)..][..run_len];
+                    let wo = w_at(ky, r);
+                    acc = dot4_offset(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], off, acc);
                 }
             }
         }
-        if let Some(bias) = bias {
-            acc = acc.wrapping_add(bias[oc]);
+        for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
+            *o = requantize(p, a, oc + j);
+        }
+    }
+    for (j, o) in out_tail.iter_mut().enumerate() {
+        let oc = blocks * 4 + j;
+        let w = &filter[oc * row_len..][..row_len];
+        let mut acc = bias_at(oc);
+        if n_kx > 0 {
+            for ky in ky_range.clone() {
+                for r in 0..runs {
+                    acc = dot1_offset(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], off, acc);
+                }
+            }
         }
         *o = requantize(p, acc, oc);
     }

@@ -3,11 +3,12 @@
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
 //! (`bias + input_offset * sum(w)`), four channels at a time in registers, reading four
-//! contiguous int8 of each tap's input pixel and filter tap. Border windows take the exact
-//! per-tap path. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
+//! contiguous int8 of each tap's input pixel and filter tap. A window clipped by the image
+//! accumulates `sum(w * (x + input_offset))` over its valid taps from the bias, exactly as
+//! the reference. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::DepthwiseConv2dParams;
-use crate::kernels::dot::mac4;
+use crate::kernels::dot::{mac4, mac4_offset};
 use crate::kernels::window::valid_taps;
 use crate::quant::multiply_by_quantized_multiplier;
 
@@ -31,6 +32,37 @@ fn four(s: &[i8]) -> [i8; 4] {
     [s[0], s[1], s[2], s[3]]
 }
 
+/// Where the valid taps of one window are: rows of `n_kx` taps, `tap_dx` apart in the input
+/// (`depth` apart in the filter), starting at `row0 + i * tap_dy` (`w0 + i * w_dy`).
+struct Taps {
+    row0: usize,
+    tap_dy: usize,
+    tap_dx: usize,
+    row_span: usize,
+    w0: usize,
+    w_dy: usize,
+    w_span: usize,
+    n_ky: usize,
+    n_kx: usize,
+    depth: usize,
+}
+
+/// Channels `c..c + 4` accumulated over the window's valid taps, with `offset` added to the
+/// input when `OFFSET` (clipped windows), without when the offset is folded (interior).
+#[inline(always)]
+fn taps4<const OFFSET: bool>(input: &[i8], filter: &[i8], g: &Taps, c: usize, offset: i32, mut acc: [i32; 4]) -> [i32; 4] {
+    for i in 0..g.n_ky {
+        let x_row = &input[g.row0 + i * g.tap_dy..][..g.row_span];
+        let w_row = &filter[g.w0 + i * g.w_dy..][..g.w_span];
+        for j in 0..g.n_kx {
+            let x = four(&x_row[j * g.tap_dx + c..][..4]);
+            let w = four(&w_row[j * g.depth + c..][..4]);
+            acc = if OFFSET { mac4_offset(x, w, offset, acc) } else { mac4(x, w, acc) };
+        }
+    }
+    acc
+}
+
 /// See [`super::depthwise_conv_2d_s8`]; requires [`applies`].
 pub fn depthwise_conv_2d_s8(
     p: &DepthwiseConv2dParams,
@@ -51,9 +83,7 @@ pub fn depthwise_conv_2d_s8(
     let folded = &p.folded_bias[..depth];
     let filter = &filter[..f_h * f_w * depth];
     let blocks = depth / 4;
-    // Distance in `input` between horizontally adjacent taps, and between tap rows.
-    let tap_dx = p.dilation_width * depth;
-    let tap_dy = p.dilation_height * in_w * depth;
+    let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
 
     for b in 0..batches {
         for oy in 0..out_h {
@@ -63,98 +93,52 @@ pub fn depthwise_conv_2d_s8(
                 let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
                 let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * depth..][..depth];
-                if ky_range.len() != f_h || kx_range.len() != f_w {
-                    border_pixel(p, input, filter, bias, out_px, b, in_y0, in_x0, ky_range.clone(), kx_range);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                if ky_range.is_empty() || kx_range.is_empty() {
+                    // No tap in the image: the accumulator is the bias alone.
+                    for (c, o) in out_px.iter_mut().enumerate() {
+                        *o = requantize(p, bias_at(c), c);
+                    }
                     continue;
                 }
-                // Interior: every tap is in the image. The window's input, from its first
-                // tap to the end of its last tap's pixel.
-                let origin = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * depth;
-                let window = &input[origin..][..(f_h - 1) * tap_dy + (f_w - 1) * tap_dx + depth];
+                // The valid taps' input: rows `ky_range`, columns `kx_range`, all in the
+                // image. `x_at(ky, kx)` is the input offset of tap (ky, kx)'s pixel.
+                let (ky0, kx0) = (ky_range.start, kx_range.start);
+                let (n_ky, n_kx) = (ky_range.len(), kx_range.len());
+                let iy0 = (in_y0 + (p.dilation_height * ky0) as isize) as usize;
+                let ix0 = (in_x0 + (p.dilation_width * kx0) as isize) as usize;
+                let row0 = ((b * in_h + iy0) * in_w + ix0) * depth;
+                let (tap_dy, tap_dx) = (p.dilation_height * in_w * depth, p.dilation_width * depth);
+                let row_span = (n_kx - 1) * tap_dx + depth;
+                let w_span = n_kx * depth;
                 let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
                 for (blk, outs) in out_blocks.chunks_exact_mut(4).enumerate() {
                     let c = blk * 4;
-                    let mut acc = [folded[c], folded[c + 1], folded[c + 2], folded[c + 3]];
-                    for (ky, w_row) in filter.chunks_exact(f_w * depth).enumerate() {
-                        let x_row = &window[ky * tap_dy..];
-                        for (kx, w_tap) in w_row.chunks_exact(depth).enumerate() {
-                            acc = mac4(four(&x_row[kx * tap_dx + c..]), four(&w_tap[c..]), acc);
-                        }
-                    }
+                    let mut acc = if interior {
+                        [folded[c], folded[c + 1], folded[c + 2], folded[c + 3]]
+                    } else {
+                        [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)]
+                    };
+                    let g = Taps { row0, tap_dy, tap_dx, row_span, w0: (ky0 * f_w + kx0) * depth, w_dy: f_w * depth, w_span, n_ky, n_kx, depth };
+                    acc = if interior { taps4::<false>(input, filter, &g, c, 0, acc) } else { taps4::<true>(input, filter, &g, c, p.input_offset, acc) };
                     for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
                         *o = requantize(p, a, c + j);
                     }
                 }
                 for (j, o) in out_tail.iter_mut().enumerate() {
                     let c = blocks * 4 + j;
-                    let mut acc = folded[c];
-                    for (ky, w_row) in filter.chunks_exact(f_w * depth).enumerate() {
-                        let x_row = &window[ky * tap_dy..];
-                        for (kx, w_tap) in w_row.chunks_exact(depth).enumerate() {
-                            acc = acc.wrapping_add(x_row[kx * tap_dx + c] as i32 * w_tap[c] as i32);
+                    let mut acc = if interior { folded[c] } else { bias_at(c) };
+                    let off = if interior { 0 } else { p.input_offset };
+                    for i in 0..n_ky {
+                        let x_row = &input[row0 + i * tap_dy..][..row_span];
+                        let w_row = &filter[((ky0 + i) * f_w + kx0) * depth..][..w_span];
+                        for j in 0..n_kx {
+                            acc = acc.wrapping_add((x_row[j * tap_dx + c] as i32 + off) * w_row[j * depth + c] as i32);
                         }
                     }
                     *o = requantize(p, acc, c);
                 }
             }
         }
-    }
-}
-
-/// One output pixel whose window is clipped by the image, exact: over the valid taps only,
-/// `bias + sum(w * x) + input_offset * sum(w)` (the same wrapping int32 value as the
-/// reference's `sum(w * (x + input_offset))`), four channels at a time.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn border_pixel(
-    p: &DepthwiseConv2dParams,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    out_px: &mut [i8],
-    b: usize,
-    in_y0: isize,
-    in_x0: isize,
-    ky_range: core::ops::Range<usize>,
-    kx_range: core::ops::Range<usize>,
-) {
-    let [_, in_h, in_w, depth] = p.input_shape;
-    let f_w = p.filter_shape[2];
-    let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
-    let pixel = |ky: usize, kx: usize| {
-        let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
-        let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
-        ((b * in_h + iy) * in_w + ix) * depth
-    };
-    let blocks = depth / 4;
-    let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-    for (blk, outs) in out_blocks.chunks_exact_mut(4).enumerate() {
-        let c = blk * 4;
-        let mut acc = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
-        let mut wsum = [0i32; 4];
-        for ky in ky_range.clone() {
-            for kx in kx_range.clone() {
-                let w = four(&filter[(ky * f_w + kx) * depth + c..]);
-                acc = mac4(four(&input[pixel(ky, kx) + c..]), w, acc);
-                for (s, w) in wsum.iter_mut().zip(w) {
-                    *s = s.wrapping_add(w as i32);
-                }
-            }
-        }
-        for (j, (o, (a, s))) in outs.iter_mut().zip(acc.into_iter().zip(wsum)).enumerate() {
-            *o = requantize(p, a.wrapping_add(p.input_offset.wrapping_mul(s)), c + j);
-        }
-    }
-    for (j, o) in out_tail.iter_mut().enumerate() {
-        let c = blocks * 4 + j;
-        let mut acc: i32 = 0;
-        for ky in ky_range.clone() {
-            for kx in kx_range.clone() {
-                let x = input[pixel(ky, kx) + c] as i32;
-                let w = filter[(ky * f_w + kx) * depth + c] as i32;
-                acc = acc.wrapping_add(w * (x + p.input_offset));
-            }
-        }
-        *o = requantize(p, acc.wrapping_add(bias_at(c)), c);
     }
 }

@@ -25,6 +25,32 @@ fn sxtb16_ror8(v: u32) -> u32 {
     r
 }
 
+/// `sxtb16(v)` added to the two halfwords of `acc` (SXTAB16: no carry between lanes).
+#[inline(always)]
+fn sxtab16(acc: u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `sxtb16`.
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `sxtb16_ror8(v)` added to the two halfwords of `acc`.
+#[inline(always)]
+fn sxtab16_ror8(acc: u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `sxtb16`.
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}, ror #8", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `offset` (`-128..=128`) in both halfwords, for [`sxtab16`]: each lane then holds
+/// `x + offset`, within `-256..=255`, exact in 16 bits.
+#[inline(always)]
+fn offset_pair(offset: i32) -> u32 {
+    let h = offset as u32 & 0xffff;
+    h | (h << 16)
+}
+
 #[inline(always)]
 fn smlad(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
@@ -101,5 +127,56 @@ pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
 pub(crate) fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
     let (xv, wv) = (word(&x), word(&w));
     let (xe, xo, we, wo) = (sxtb16(xv), sxtb16_ror8(xv), sxtb16(wv), sxtb16_ror8(wv));
+    [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
+}
+
+/// See [`super::scalar::dot4_offset`].
+#[inline(always)]
+pub(crate) fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+    let n = x.len();
+    let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let off = offset_pair(offset);
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for ((((xq, q0), q1), q2), q3) in
+        xs.zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4))
+    {
+        let xv = word(xq);
+        let (xe, xo) = (sxtab16(off, xv), sxtab16_ror8(off, xv));
+        let v = word(q0);
+        a0 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a0));
+        let v = word(q1);
+        a1 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a1));
+        let v = word(q2);
+        a2 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a2));
+        let v = word(q3);
+        a3 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a3));
+    }
+    super::scalar::dot4_offset(&x[n4..], [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]], offset, [a0, a1, a2, a3])
+}
+
+/// See [`super::scalar::dot1_offset`].
+#[inline(always)]
+pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+    let n = x.len();
+    let w = &w[..n];
+    let mut a = acc;
+    let off = offset_pair(offset);
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for (xq, wq) in xs.zip(w.chunks_exact(4)) {
+        let (xv, wv) = (word(xq), word(wq));
+        a = smlad(sxtab16_ror8(off, xv), sxtb16_ror8(wv), smlad(sxtab16(off, xv), sxtb16(wv), a));
+    }
+    super::scalar::dot1_offset(&x[n4..], &w[n4..], offset, a)
+}
+
+/// See [`super::scalar::mac4_offset`].
+#[inline(always)]
+pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+    let off = offset_pair(offset);
+    let (xv, wv) = (word(&x), word(&w));
+    let (xe, xo, we, wo) = (sxtab16(off, xv), sxtab16_ror8(off, xv), sxtb16(wv), sxtb16_ror8(wv));
     [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
 }

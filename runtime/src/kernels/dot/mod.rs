@@ -14,10 +14,10 @@ pub(crate) mod scalar;
 pub(crate) mod dsp;
 
 #[cfg(not(tflc_arm_dsp))]
-pub(crate) use scalar::{dot1, dot4, mac4};
+pub(crate) use scalar::{dot1, dot1_offset, dot4, dot4_offset, mac4, mac4_offset};
 
 #[cfg(tflc_arm_dsp)]
-pub(crate) use dsp::{dot1, dot4, mac4};
+pub(crate) use dsp::{dot1, dot1_offset, dot4, dot4_offset, mac4, mac4_offset};
 
 #[cfg(test)]
 mod tests {
@@ -27,6 +27,33 @@ mod tests {
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
         x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
+    }
+
+    fn naive_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add((x as i32 + offset) * w as i32))
+    }
+
+    proptest! {
+        #[test]
+        fn dot_offset_matches_naive(
+            len in 0usize..40, seed in any::<u64>(), acc in any::<[i32; 4]>(),
+            offset in prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128],
+        ) {
+            let mut rng = crate::kernels::test_util_k1::Rng(seed);
+            let x = rng.i8s(len);
+            let w: Vec<Vec<i8>> = (0..4).map(|_| rng.i8s(len)).collect();
+            let want: [i32; 4] = core::array::from_fn(|j| naive_offset(&x, &w[j], offset, acc[j]));
+            prop_assert_eq!(scalar::dot4_offset(&x, [&w[0], &w[1], &w[2], &w[3]], offset, acc), want);
+            prop_assert_eq!(super::dot4_offset(&x, [&w[0], &w[1], &w[2], &w[3]], offset, acc), want);
+            prop_assert_eq!(scalar::dot1_offset(&x, &w[0], offset, acc[0]), want[0]);
+            prop_assert_eq!(super::dot1_offset(&x, &w[0], offset, acc[0]), want[0]);
+            if len >= 4 {
+                let want: [i32; 4] = core::array::from_fn(|j| acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32));
+                let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
+                prop_assert_eq!(scalar::mac4_offset(xa, wa, offset, acc), want);
+                prop_assert_eq!(super::mac4_offset(xa, wa, offset, acc), want);
+            }
+        }
     }
 
     proptest! {
@@ -60,6 +87,11 @@ mod tests {
                     let want = naive(&x, &w, acc);
                     assert_eq!(super::dot1(&x, &w, acc), want);
                     assert_eq!(super::dot4(&x, [&w, &w, &w, &w], [acc; 4]), [want; 4]);
+                    for offset in [-127, 128] {
+                        let want = naive_offset(&x, &w, offset, acc);
+                        assert_eq!(super::dot1_offset(&x, &w, offset, acc), want);
+                        assert_eq!(super::dot4_offset(&x, [&w, &w, &w, &w], offset, [acc; 4]), [want; 4]);
+                    }
                 }
             }
         }
