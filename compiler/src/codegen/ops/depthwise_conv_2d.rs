@@ -145,10 +145,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         None => Vec::new(),
     };
     let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
-    // The runtime's fast path covers depth multiplier 1. Channel `c`'s taps are every
-    // `out_d`-th weight from `c` (filter `[1, H, W, out_d]`).
+    // Output channel `c`'s taps are every `out_d`-th weight from `c` (filter
+    // `[1, H, W, out_d]`), whatever the depth multiplier.
     let taps = filter_shape[1] * filter_shape[2];
-    let folded_bias = if depth_multiplier == 1 && filter_bytes.len() == taps * out_d {
+    let folded_bias = if filter_bytes.len() == taps * out_d {
         (0..out_d)
             .map(|c| {
                 let w = filter_bytes.iter().skip(c).step_by(out_d).map(|&b| b as i8);

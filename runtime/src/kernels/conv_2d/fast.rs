@@ -5,7 +5,10 @@
 //! (`bias + input_offset * sum(w)`), four output channels at a time over contiguous input
 //! runs: a filter row `ky` with dilation 1 is one run of `filter_width * depth` int8 in both
 //! the input and the OHWI filter. Border windows accumulate `sum(w * (x + input_offset))`
-//! over their valid taps from the bias, as the reference, with the same run structure. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
+//! over their valid taps from the bias, as the reference, with the same run structure.
+//! Windows with short runs (few input channels) are gathered into a small stack buffer
+//! first ([`conv_im2col`]), border windows included (zero-point padding). Results are
+//! identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::Conv2dParams;
 use crate::kernels::dot::{dot1, dot1_offset, dot4, dot4_offset};
@@ -43,6 +46,12 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     let (runs, run_len) = if p.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
     let folded = &p.folded_bias[..out_d];
     let blocks = out_d / 4;
+    // Short runs (few input channels, e.g. a first layer on a 1- or 3-channel image): copy
+    // each window into a stack buffer once (im2col, padding taps set to the input zero
+    // point, whose `x + input_offset` is 0), then one long dot product per channel.
+    if run_len < IM2COL_MIN_RUN && row_len <= IM2COL_MAX && (f_h > 1 || runs > 1) {
+        return conv_im2col(p, input, filter, output);
+    }
 
     for b in 0..batches {
         for oy in 0..out_h {
@@ -89,6 +98,76 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
                         }
                     }
                     *o = requantize(p, acc, oc);
+                }
+            }
+        }
+    }
+}
+
+/// Runs shorter than this use [`conv_im2col`] (when the window fits [`IM2COL_MAX`]).
+const IM2COL_MIN_RUN: usize = 16;
+/// Largest window (`filter_height * filter_width * depth` int8) [`conv_im2col`] buffers.
+const IM2COL_MAX: usize = 128;
+
+/// The im2col form of [`conv_2d_s8`]: every window (border ones included) is gathered into
+/// a contiguous buffer, the taps outside the image set to the input zero point. Such a tap
+/// then contributes `w * (zp + input_offset) = 0`, exactly as the reference's skipped tap,
+/// so every window starts from the folded bias.
+#[inline(never)]
+fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
+    let [batches, in_h, in_w, in_d] = p.input_shape;
+    let [out_d, f_h, f_w, f_d] = p.filter_shape;
+    let [_, out_h, out_w, _] = p.output_shape;
+    let row_len = f_h * f_w * f_d;
+    debug_assert!(row_len <= IM2COL_MAX);
+    // -input_offset is the input zero point, an int8.
+    let zero_point = (-p.input_offset) as i8;
+    let folded = &p.folded_bias[..out_d];
+    let blocks = out_d / 4;
+    let mut buf = [0i8; IM2COL_MAX];
+    let col = &mut buf[..row_len];
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * p.stride_height) as isize - p.pad_top as isize;
+            let ky_range = valid_taps(in_y0, p.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
+                let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
+                for (ky, col_row) in col.chunks_exact_mut(f_w * f_d).enumerate() {
+                    if !ky_range.contains(&ky) {
+                        col_row.fill(zero_point);
+                        continue;
+                    }
+                    let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
+                    let row = (b * in_h + iy) * in_w;
+                    if p.dilation_width == 1 && kx_range.len() == f_w {
+                        col_row.copy_from_slice(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d]);
+                        continue;
+                    }
+                    for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
+                        if kx_range.contains(&kx) {
+                            let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
+                            tap.copy_from_slice(&input[(row + ix) * in_d..][..f_d]);
+                        } else {
+                            tap.fill(zero_point);
+                        }
+                    }
+                }
+                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
+                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
+                for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(filter.chunks_exact(4 * row_len)).enumerate() {
+                    let oc = blk * 4;
+                    let (w0, rest) = ws.split_at(row_len);
+                    let (w1, rest) = rest.split_at(row_len);
+                    let (w2, w3) = rest.split_at(row_len);
+                    let acc = dot4(col, [w0, w1, w2, w3], [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]]);
+                    for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
+                        *o = requantize(p, a, oc + j);
+                    }
+                }
+                for (j, o) in out_tail.iter_mut().enumerate() {
+                    let oc = blocks * 4 + j;
+                    *o = requantize(p, dot1(col, &filter[oc * row_len..][..row_len], folded[oc]), oc);
                 }
             }
         }

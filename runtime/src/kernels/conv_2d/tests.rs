@@ -124,6 +124,12 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
+/// Deep inputs (16..40 channels, one group), so that the fast path's contiguous-run branch
+/// (runs of at least 16 int8), border windows included, is exercised next to im2col.
+fn deep_case() -> impl Strategy<Value = Case> {
+    (case(), 16usize..40).prop_map(|(c, group_in)| Case { groups: 1, group_in, ..c })
+}
+
 /// Runs `kernel` on the case and compares with the naive definition; with `fold`, the
 /// params carry the compile-time folded bias (the fast path's input) and the result must
 /// also equal the scalar reference's.
@@ -182,6 +188,11 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn matches_naive(c in case()) {
+                    check_case($kernel, &c, $fold);
+                }
+
+                #[test]
+                fn matches_naive_deep(c in deep_case()) {
                     check_case($kernel, &c, $fold);
                 }
             }

@@ -1,9 +1,10 @@
-//! Fast path of [`super::depthwise_conv_2d_s8`] for depth multiplier 1 with a compile-time
-//! folded bias ([`super::DepthwiseConv2dParams::folded_bias`]).
+//! Fast path of [`super::depthwise_conv_2d_s8`] with a compile-time folded bias
+//! ([`super::DepthwiseConv2dParams::folded_bias`]); depth multiplier 1 uses the four-lane
+//! micro-kernel, larger multipliers (up to one channel block) a broadcast loop.
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
-//! (`bias + input_offset * sum(w)`), four channels at a time in registers, reading four
-//! contiguous int8 of each tap's input pixel and filter tap. A window clipped by the image
+//! (`bias + input_offset * sum(w)`), in blocks of channels (a small stack accumulator),
+//! tap by tap over contiguous channel runs of the input pixel and the filter tap. A window clipped by the image
 //! accumulates `sum(w * (x + input_offset))` over its valid taps from the bias, exactly as
 //! the reference. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
 
@@ -12,12 +13,16 @@ use crate::kernels::dot::{mac4, mac4_offset};
 use crate::kernels::window::valid_taps;
 use crate::quant::multiply_by_quantized_multiplier;
 
-/// Whether [`depthwise_conv_2d_s8`] can run these params: depth multiplier 1 and a folded
-/// bias per channel (and a non-empty window).
+/// Whether [`depthwise_conv_2d_s8`] can run these params: a folded bias per output channel,
+/// a depth multiplier within one channel block (and a non-empty window).
 #[inline]
 pub fn applies(p: &DepthwiseConv2dParams) -> bool {
-    let [_, f_h, f_w, depth] = p.filter_shape;
-    p.depth_multiplier == 1 && p.folded_bias.len() == depth && p.input_shape[3] == depth && f_h * f_w > 0
+    let [_, f_h, f_w, out_d] = p.filter_shape;
+    let mult = p.depth_multiplier;
+    (1..=CHANNEL_BLOCK).contains(&mult)
+        && p.folded_bias.len() == out_d
+        && p.input_shape[3] * mult == out_d
+        && f_h * f_w > 0
 }
 
 #[inline(always)]
@@ -27,40 +32,43 @@ fn requantize(p: &DepthwiseConv2dParams, acc: i32, oc: usize) -> i8 {
     v.max(p.output_activation_min).min(p.output_activation_max) as i8
 }
 
+/// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
+const CHANNEL_BLOCK: usize = 32;
+
+/// `acc[c] += x[c] * w[c]` (with `offset` added to `x` when `OFFSET`) over one tap's
+/// channels, four at a time.
 #[inline(always)]
-fn four(s: &[i8]) -> [i8; 4] {
-    [s[0], s[1], s[2], s[3]]
+fn mac_run<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], offset: i32) {
+    let n = acc.len();
+    let (xs, ws) = (&xs[..n], &ws[..n]);
+    let mut a4 = acc.chunks_exact_mut(4);
+    let mut x4 = xs.chunks_exact(4);
+    let mut w4 = ws.chunks_exact(4);
+    for ((a, x), w) in (&mut a4).zip(&mut x4).zip(&mut w4) {
+        let r = if OFFSET {
+            mac4_offset([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], offset, [a[0], a[1], a[2], a[3]])
+        } else {
+            mac4([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], [a[0], a[1], a[2], a[3]])
+        };
+        a.copy_from_slice(&r);
+    }
+    for ((a, &x), &w) in a4.into_remainder().iter_mut().zip(x4.remainder()).zip(w4.remainder()) {
+        let x = if OFFSET { x as i32 + offset } else { x as i32 };
+        *a = a.wrapping_add(x * w as i32);
+    }
 }
 
-/// Where the valid taps of one window are: rows of `n_kx` taps, `tap_dx` apart in the input
-/// (`depth` apart in the filter), starting at `row0 + i * tap_dy` (`w0 + i * w_dy`).
-struct Taps {
-    row0: usize,
-    tap_dy: usize,
-    tap_dx: usize,
-    row_span: usize,
-    w0: usize,
-    w_dy: usize,
-    w_span: usize,
-    n_ky: usize,
-    n_kx: usize,
-    depth: usize,
-}
-
-/// Channels `c..c + 4` accumulated over the window's valid taps, with `offset` added to the
-/// input when `OFFSET` (clipped windows), without when the offset is folded (interior).
+/// Depth multiplier `mult > 1`: `acc[ic * mult + m] += x[ic] * w[ic * mult + m]` (with
+/// `offset` added to `x` when `OFFSET`), `xs` holding the block's input channels.
 #[inline(always)]
-fn taps4<const OFFSET: bool>(input: &[i8], filter: &[i8], g: &Taps, c: usize, offset: i32, mut acc: [i32; 4]) -> [i32; 4] {
-    for i in 0..g.n_ky {
-        let x_row = &input[g.row0 + i * g.tap_dy..][..g.row_span];
-        let w_row = &filter[g.w0 + i * g.w_dy..][..g.w_span];
-        for j in 0..g.n_kx {
-            let x = four(&x_row[j * g.tap_dx + c..][..4]);
-            let w = four(&w_row[j * g.depth + c..][..4]);
-            acc = if OFFSET { mac4_offset(x, w, offset, acc) } else { mac4(x, w, acc) };
+fn mac_run_mult<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], mult: usize, offset: i32) {
+    let ws = &ws[..acc.len()];
+    for ((a, &x), w) in acc.chunks_exact_mut(mult).zip(xs).zip(ws.chunks_exact(mult)) {
+        let x = if OFFSET { x as i32 + offset } else { x as i32 };
+        for (a, &w) in a.iter_mut().zip(w) {
+            *a = a.wrapping_add(x * w as i32);
         }
     }
-    acc
 }
 
 /// See [`super::depthwise_conv_2d_s8`]; requires [`applies`].
@@ -71,9 +79,10 @@ pub fn depthwise_conv_2d_s8(
     bias: Option<&[i32]>,
     output: &mut [i8],
 ) {
-    let [batches, in_h, in_w, depth] = p.input_shape;
-    let [_, f_h, f_w, _] = p.filter_shape;
+    let [batches, in_h, in_w, in_d] = p.input_shape;
+    let [_, f_h, f_w, depth] = p.filter_shape;
     let [_, out_h, out_w, _] = p.output_shape;
+    let mult = p.depth_multiplier;
     debug_assert!(applies(p));
     debug_assert!(p.output_multiplier.len() == 1 || p.output_multiplier.len() == depth);
     debug_assert_eq!(p.output_multiplier.len(), p.output_shift.len());
@@ -81,9 +90,9 @@ pub fn depthwise_conv_2d_s8(
         return;
     }
     let folded = &p.folded_bias[..depth];
-    let filter = &filter[..f_h * f_w * depth];
-    let blocks = depth / 4;
-    let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
+    // Output channels per block: whole groups of `mult` (input channel `ic` feeds output
+    // channels `ic * mult..(ic + 1) * mult`).
+    let block = CHANNEL_BLOCK / mult * mult;
 
     for b in 0..batches {
         for oy in 0..out_h {
@@ -94,49 +103,36 @@ pub fn depthwise_conv_2d_s8(
                 let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * depth..][..depth];
                 let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-                if ky_range.is_empty() || kx_range.is_empty() {
-                    // No tap in the image: the accumulator is the bias alone.
-                    for (c, o) in out_px.iter_mut().enumerate() {
-                        *o = requantize(p, bias_at(c), c);
+                // Input and filter offsets of tap (ky, kx), both valid.
+                let x_at = |ky: usize, kx: usize| {
+                    let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
+                    ((b * in_h + iy) * in_w + ix) * in_d
+                };
+                let w_at = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+                for (blk, outs) in out_px.chunks_mut(block).enumerate() {
+                    let c0 = blk * block;
+                    let mut acc_buf = [0i32; CHANNEL_BLOCK];
+                    let acc = &mut acc_buf[..outs.len()];
+                    if interior {
+                        acc.copy_from_slice(&folded[c0..][..outs.len()]);
+                    } else if let Some(bias) = bias {
+                        acc.copy_from_slice(&bias[c0..][..outs.len()]);
                     }
-                    continue;
-                }
-                // The valid taps' input: rows `ky_range`, columns `kx_range`, all in the
-                // image. `x_at(ky, kx)` is the input offset of tap (ky, kx)'s pixel.
-                let (ky0, kx0) = (ky_range.start, kx_range.start);
-                let (n_ky, n_kx) = (ky_range.len(), kx_range.len());
-                let iy0 = (in_y0 + (p.dilation_height * ky0) as isize) as usize;
-                let ix0 = (in_x0 + (p.dilation_width * kx0) as isize) as usize;
-                let row0 = ((b * in_h + iy0) * in_w + ix0) * depth;
-                let (tap_dy, tap_dx) = (p.dilation_height * in_w * depth, p.dilation_width * depth);
-                let row_span = (n_kx - 1) * tap_dx + depth;
-                let w_span = n_kx * depth;
-                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-                for (blk, outs) in out_blocks.chunks_exact_mut(4).enumerate() {
-                    let c = blk * 4;
-                    let mut acc = if interior {
-                        [folded[c], folded[c + 1], folded[c + 2], folded[c + 3]]
-                    } else {
-                        [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)]
-                    };
-                    let g = Taps { row0, tap_dy, tap_dx, row_span, w0: (ky0 * f_w + kx0) * depth, w_dy: f_w * depth, w_span, n_ky, n_kx, depth };
-                    acc = if interior { taps4::<false>(input, filter, &g, c, 0, acc) } else { taps4::<true>(input, filter, &g, c, p.input_offset, acc) };
-                    for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
-                        *o = requantize(p, a, c + j);
-                    }
-                }
-                for (j, o) in out_tail.iter_mut().enumerate() {
-                    let c = blocks * 4 + j;
-                    let mut acc = if interior { folded[c] } else { bias_at(c) };
-                    let off = if interior { 0 } else { p.input_offset };
-                    for i in 0..n_ky {
-                        let x_row = &input[row0 + i * tap_dy..][..row_span];
-                        let w_row = &filter[((ky0 + i) * f_w + kx0) * depth..][..w_span];
-                        for j in 0..n_kx {
-                            acc = acc.wrapping_add((x_row[j * tap_dx + c] as i32 + off) * w_row[j * depth + c] as i32);
+                    for ky in ky_range.clone() {
+                        for kx in kx_range.clone() {
+                            let (xs, ws) = (&input[x_at(ky, kx) + c0 / mult..], &filter[w_at(ky, kx) + c0..]);
+                            match (mult, interior) {
+                                (1, true) => mac_run::<false>(acc, xs, ws, 0),
+                                (1, false) => mac_run::<true>(acc, xs, ws, p.input_offset),
+                                (_, true) => mac_run_mult::<false>(acc, xs, ws, mult, 0),
+                                (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.input_offset),
+                            }
                         }
                     }
-                    *o = requantize(p, acc, c);
+                    for (j, (o, &a)) in outs.iter_mut().zip(acc.iter()).enumerate() {
+                        *o = requantize(p, a, c0 + j);
+                    }
                 }
             }
         }

@@ -40,9 +40,9 @@ pub struct DepthwiseConv2dParams<'a> {
     pub output_activation_min: i32,
     pub output_activation_max: i32,
     /// Empty, or per output channel `bias[c] + input_offset * sum over the window of
-    /// filter[.., c]` (wrapping, [`crate::prepare::fold_input_offset`]). When present and
-    /// `depth_multiplier` is 1, windows fully inside the input take the fast path
-    /// ([`fast`]); border windows stay exact either way.
+    /// filter[.., c]` (wrapping, [`crate::prepare::fold_input_offset`]). When present (and
+    /// `depth_multiplier` is at most 32) the kernel takes the fast path ([`fast`]): windows
+    /// fully inside the input start from it; border windows stay exact either way.
     pub folded_bias: &'a [i32],
 }
 
