@@ -111,7 +111,8 @@ mod tests {
     #[should_panic(expected = "overlaps an output")]
     fn io_rejects_input_overlapping_output() {
         let mut arena = [0u8; 32];
-        let _ = io(&mut arena, [0..8], [4..12]);
+        let (input, output) = (0..8, 4..12);
+        let _ = io(&mut arena, [input], [output]);
     }
 
     #[test]

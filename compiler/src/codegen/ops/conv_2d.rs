@@ -73,8 +73,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
     let output_shape = cx.shape4(output)?;
     let [batches, in_h, in_w, in_d] = input_shape;
     let [out_d, f_h, f_w, f_d] = filter_shape;
-    let groups = if f_d == 0 { 0 } else { in_d / f_d };
-    if groups == 0 || in_d % f_d != 0 || out_d % groups != 0 {
+    let groups = in_d.checked_div(f_d).unwrap_or(0);
+    if groups == 0 || in_d % f_d != 0 || !out_d.is_multiple_of(groups) {
         return Err(cx.invalid_tensor(filter, format!("filter depth {f_d} does not divide input depth {in_d} into groups")));
     }
     let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];

@@ -126,7 +126,7 @@ impl TensorData {
     /// or a length that is not a whole number of elements.
     pub fn from_le_bytes(dtype: DType, b: &[u8]) -> Option<Self> {
         fn chunks<const N: usize, T>(b: &[u8], f: fn([u8; N]) -> T) -> Option<Vec<T>> {
-            if b.len() % N != 0 {
+            if !b.len().is_multiple_of(N) {
                 return None;
             }
             Some(b.chunks_exact(N).map(|c| f(c.try_into().unwrap_or([0; N]))).collect())
