@@ -43,3 +43,5 @@ pub mod tanh;
 #[cfg(test)]
 pub(crate) mod test_util_k1;
 mod window;
+// Shared dot-product micro-kernels of the convolution and fully-connected fast paths.
+pub(crate) mod dot;
