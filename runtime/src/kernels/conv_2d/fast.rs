@@ -13,7 +13,7 @@
 use super::Conv2dParams;
 use crate::kernels::dot::{dot1, dot1_offset, dot4, dot4_offset};
 use crate::kernels::window::valid_taps;
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::requant::Requant;
 
 /// Whether [`conv_2d_s8`] can run these params: a folded bias per output channel and no
 /// groups (and a non-empty window).
@@ -21,13 +21,6 @@ use crate::quant::multiply_by_quantized_multiplier;
 pub fn applies(p: &Conv2dParams) -> bool {
     let [out_d, f_h, f_w, f_d] = p.filter_shape;
     p.folded_bias.len() == out_d && f_d == p.input_shape[3] && f_h * f_w * f_d > 0
-}
-
-#[inline(always)]
-fn requantize(p: &Conv2dParams, acc: i32, oc: usize) -> i8 {
-    let q = if p.output_multiplier.len() == 1 { 0 } else { oc };
-    let v = multiply_by_quantized_multiplier(acc, p.output_multiplier[q], p.output_shift[q]).wrapping_add(p.output_offset);
-    v.max(p.output_activation_min).min(p.output_activation_max) as i8
 }
 
 /// See [`super::conv_2d_s8`]; requires [`applies`].
@@ -45,6 +38,7 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     // Contiguous runs per filter row: one of `f_w * f_d` with dilation 1, else one per tap.
     let (runs, run_len) = if p.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
     let folded = &p.folded_bias[..out_d];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     let blocks = out_d / 4;
     // Short runs (few input channels, e.g. a first layer on a 1- or 3-channel image): copy
     // each window into a stack buffer once (im2col, padding taps set to the input zero
@@ -84,9 +78,7 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
                             acc = dot4(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], acc);
                         }
                     }
-                    for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
-                        *o = requantize(p, a, oc + j);
-                    }
+                    rq.store(oc, &acc, outs);
                 }
                 for (j, o) in out_tail.iter_mut().enumerate() {
                     let oc = blocks * 4 + j;
@@ -97,7 +89,7 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
                             acc = dot1(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], acc);
                         }
                     }
-                    *o = requantize(p, acc, oc);
+                    rq.store(oc, &[acc], core::slice::from_mut(o));
                 }
             }
         }
@@ -123,6 +115,7 @@ fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8])
     // -input_offset is the input zero point, an int8.
     let zero_point = (-p.input_offset) as i8;
     let folded = &p.folded_bias[..out_d];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     let blocks = out_d / 4;
     let mut buf = [0i8; IM2COL_MAX];
     let col = &mut buf[..row_len];
@@ -161,13 +154,11 @@ fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8])
                     let (w1, rest) = rest.split_at(row_len);
                     let (w2, w3) = rest.split_at(row_len);
                     let acc = dot4(col, [w0, w1, w2, w3], [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]]);
-                    for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
-                        *o = requantize(p, a, oc + j);
-                    }
+                    rq.store(oc, &acc, outs);
                 }
                 for (j, o) in out_tail.iter_mut().enumerate() {
                     let oc = blocks * 4 + j;
-                    *o = requantize(p, dot1(col, &filter[oc * row_len..][..row_len], folded[oc]), oc);
+                    rq.store(oc, &[dot1(col, &filter[oc * row_len..][..row_len], folded[oc])], core::slice::from_mut(o));
                 }
             }
         }
@@ -194,6 +185,7 @@ fn border_pixel(
     let [_, in_h, in_w, in_d] = p.input_shape;
     let [out_d, f_h, f_w, f_d] = p.filter_shape;
     let row_len = f_h * f_w * f_d;
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
     let off = p.input_offset;
     // Runs of valid taps per filter row: all valid columns at once with dilation 1.
@@ -222,9 +214,7 @@ fn border_pixel(
                 }
             }
         }
-        for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
-            *o = requantize(p, a, oc + j);
-        }
+        rq.store(oc, &acc, outs);
     }
     for (j, o) in out_tail.iter_mut().enumerate() {
         let oc = blocks * 4 + j;
@@ -237,6 +227,6 @@ fn border_pixel(
                 }
             }
         }
-        *o = requantize(p, acc, oc);
+        rq.store(oc, &[acc], core::slice::from_mut(o));
     }
 }
