@@ -46,6 +46,17 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     if run_len < IM2COL_MIN_RUN && row_len <= IM2COL_MAX && (f_h > 1 || runs > 1) {
         return conv_im2col(p, input, filter, output);
     }
+    // Pointwise (1x1, no padding): every window is one input pixel.
+    let inside = |out: usize, stride: usize, size: usize| out == 0 || (out - 1) * stride < size;
+    if f_h == 1
+        && f_w == 1
+        && p.pad_top == 0
+        && p.pad_left == 0
+        && inside(out_h, p.stride_height, in_h)
+        && inside(out_w, p.stride_width, in_w)
+    {
+        return conv_1x1(p, input, filter, output);
+    }
 
     for b in 0..batches {
         for oy in 0..out_h {
@@ -90,6 +101,45 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
                         }
                     }
                     rq.store(oc, &[acc], core::slice::from_mut(o));
+                }
+            }
+        }
+    }
+}
+
+/// The pointwise form of [`conv_2d_s8`] (1x1 filter, no padding, every window inside the
+/// input): each output pixel is
+/// `out_d` dot products with one contiguous input pixel, four channels at a time. A
+/// function of its own so that its few live values stay in registers.
+#[inline(never)]
+fn conv_1x1(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
+    let [batches, in_h, in_w, in_d] = p.input_shape;
+    let out_d = p.filter_shape[0];
+    let [_, out_h, out_w, _] = p.output_shape;
+    let folded = &p.folded_bias[..out_d];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
+    let blocks = out_d / 4;
+    let (w_blocks, w_tail) = filter[..out_d * in_d].split_at(blocks * 4 * in_d);
+    let (f_blocks, f_tail) = folded.split_at(blocks * 4);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let row = (b * in_h + oy * p.stride_height) * in_w;
+            for ox in 0..out_w {
+                let xs = &input[(row + ox * p.stride_width) * in_d..][..in_d];
+                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
+                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
+                let mut oc = 0;
+                for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * in_d)).zip(f_blocks.chunks_exact(4)) {
+                    let (w0, rest) = ws.split_at(in_d);
+                    let (w1, rest) = rest.split_at(in_d);
+                    let (w2, w3) = rest.split_at(in_d);
+                    let acc = dot4(xs, [w0, w1, w2, w3], [fb[0], fb[1], fb[2], fb[3]]);
+                    rq.store(oc, &acc, outs);
+                    oc += 4;
+                }
+                for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(in_d)).zip(f_tail) {
+                    rq.store(oc, &[dot1(xs, w, f)], core::slice::from_mut(o));
+                    oc += 1;
                 }
             }
         }
