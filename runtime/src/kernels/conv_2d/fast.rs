@@ -39,7 +39,6 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
     let (runs, run_len) = if p.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
     let folded = &p.folded_bias[..out_d];
     let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
-    let blocks = out_d / 4;
     // Short runs (few input channels, e.g. a first layer on a 1- or 3-channel image): copy
     // each window into a stack buffer once (im2col, padding taps set to the input zero
     // point, whose `x + input_offset` is 0), then one long dot product per channel.
@@ -71,39 +70,73 @@ pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
                     continue;
                 }
                 // Interior: every tap is in the image, so in_y0, in_x0 >= 0.
-                let (y0, x0) = (in_y0 as usize, in_x0 as usize);
-                // Offset in `input` of run `r` of filter row `ky`, and in a filter row.
-                let x_at = |ky: usize, r: usize| ((b * in_h + y0 + ky * p.dilation_height) * in_w + x0 + r * p.dilation_width) * in_d;
-                let w_at = |ky: usize, r: usize| (ky * f_w + r) * f_d;
-                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-                for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(filter.chunks_exact(4 * row_len)).enumerate() {
-                    let oc = blk * 4;
-                    let (w0, rest) = ws.split_at(row_len);
-                    let (w1, rest) = rest.split_at(row_len);
-                    let (w2, w3) = rest.split_at(row_len);
-                    let mut acc = [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]];
-                    for ky in 0..f_h {
-                        for r in 0..runs {
-                            let xs = &input[x_at(ky, r)..][..run_len];
-                            let wo = w_at(ky, r);
-                            acc = dot4(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], acc);
-                        }
-                    }
-                    rq.store(oc, &acc, outs);
-                }
-                for (j, o) in out_tail.iter_mut().enumerate() {
-                    let oc = blocks * 4 + j;
-                    let w = &filter[oc * row_len..][..row_len];
-                    let mut acc = folded[oc];
-                    for ky in 0..f_h {
-                        for r in 0..runs {
-                            acc = dot1(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], acc);
-                        }
-                    }
-                    rq.store(oc, &[acc], core::slice::from_mut(o));
-                }
+                let origin = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
+                let g = Window {
+                    origin,
+                    row_stride: p.dilation_height * in_w * in_d,
+                    tap_stride: p.dilation_width * in_d,
+                    f_h,
+                    w_row: f_w * f_d,
+                    runs,
+                    run_len,
+                    run_w: if runs == 1 { 0 } else { f_d },
+                };
+                interior_pixel(&g, input, filter, folded, &rq, out_px);
             }
         }
+    }
+}
+
+/// Where one interior window's runs are: run `r` of filter row `ky` starts at
+/// `origin + ky * row_stride + r * tap_stride` in the input and `ky * w_row + r * run_w` in a
+/// filter row.
+struct Window {
+    origin: usize,
+    row_stride: usize,
+    tap_stride: usize,
+    f_h: usize,
+    w_row: usize,
+    runs: usize,
+    run_len: usize,
+    run_w: usize,
+}
+
+/// One output pixel whose window lies inside the input: every channel from its folded bias,
+/// four at a time. A function of its own so that the dot product's values stay in registers.
+#[inline(never)]
+fn interior_pixel(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
+    let out_d = out_px.len();
+    let row_len = g.f_h * g.w_row;
+    let blocks = out_d / 4;
+    let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
+    let (w_blocks, w_tail) = filter[..out_d * row_len].split_at(blocks * 4 * row_len);
+    let (f_blocks, f_tail) = folded[..out_d].split_at(blocks * 4);
+    let mut oc = 0;
+    for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * row_len)).zip(f_blocks.chunks_exact(4)) {
+        let (w0, rest) = ws.split_at(row_len);
+        let (w1, rest) = rest.split_at(row_len);
+        let (w2, w3) = rest.split_at(row_len);
+        let mut acc = [fb[0], fb[1], fb[2], fb[3]];
+        for ky in 0..g.f_h {
+            for r in 0..g.runs {
+                let xs = &input[g.origin + ky * g.row_stride + r * g.tap_stride..][..g.run_len];
+                let wo = ky * g.w_row + r * g.run_w;
+                acc = dot4(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], acc);
+            }
+        }
+        rq.store(oc, &acc, outs);
+        oc += 4;
+    }
+    for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(row_len)).zip(f_tail) {
+        let mut acc = f;
+        for ky in 0..g.f_h {
+            for r in 0..g.runs {
+                let xs = &input[g.origin + ky * g.row_stride + r * g.tap_stride..][..g.run_len];
+                acc = dot1(xs, &w[ky * g.w_row + r * g.run_w..], acc);
+            }
+        }
+        rq.store(oc, &[acc], core::slice::from_mut(o));
+        oc += 1;
     }
 }
 
