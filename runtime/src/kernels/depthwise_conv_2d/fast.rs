@@ -26,7 +26,7 @@ pub fn applies(p: &DepthwiseConv2dParams) -> bool {
 }
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
-const CHANNEL_BLOCK: usize = 32;
+const CHANNEL_BLOCK: usize = 64;
 
 /// `acc[c] += x[c] * w[c]` (with `offset` added to `x` when `OFFSET`) over one tap's
 /// channels, four at a time.
