@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::kernels::add::{add_f32, add_i32, add_s8, prepare_add, AddParams};
 use tflc_runtime::kernels::nd::{
-    activation_range_f32, activation_range_i32, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
+    activation_range_f32, activation_range_i32, is_dense, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
 };
 use tflc_runtime::prepare::FusedActivation;
 use tflc_runtime::quant::QuantParams;
@@ -119,6 +119,35 @@ impl Binary {
         let b = self.plan.as_broadcast();
         let (os, s1, s2) = (array(b.out_shape), array(b.in1_strides), array(b.in2_strides));
         quote! { #rt::kernels::nd::Broadcast { out_shape: &#os, in1_strides: &#s1, in2_strides: &#s2 } }
+    }
+
+    /// `[(0, 0)]` when operand 1 can be overwritten by the output (the runtime's
+    /// `*_in_place` precondition): it has the output's full shape (dense strides, as many
+    /// elements) and is not operand 2 as well. Element types are the caller's business.
+    pub(crate) fn in_place_pairs(&self) -> Vec<(usize, usize)> {
+        let b = self.plan.as_broadcast();
+        if self.input1 != self.input2 && self.input1_len == b.out_len() && is_dense(b.out_shape, b.in1_strides) {
+            vec![(0, 0)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Emits `in_place_path(&P, out, y);` when the plan put the output over operand 1,
+    /// otherwise [`Self::emit_call`] with `path`.
+    pub(crate) fn emit_call_in_place(
+        &self,
+        cx: &mut EmitCx<'_, '_, '_>,
+        path: TokenStream,
+        in_place_path: TokenStream,
+        params: &proc_macro2::Ident,
+    ) -> TokenStream {
+        if !cx.is_in_place(self.input1, self.output) {
+            return self.emit_call(cx, path, params);
+        }
+        let out = cx.output(self.output);
+        let b = cx.input(self.input2);
+        quote! { #in_place_path(&#params, #out, #b); }
     }
 
     /// Emits `path(&P, x, y, out);` for a kernel with this operand order.
@@ -301,10 +330,15 @@ impl Kernel for Add {
             Arith::S8(p) => {
                 let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
                 let p = cx.params(quote! { #rt::kernels::add::AddParams<'static> }, value);
-                self.bin.emit_call(cx, quote! { #rt::kernels::add::add_s8 }, &p)
+                self.bin.emit_call_in_place(cx, quote! { #rt::kernels::add::add_s8 }, quote! { #rt::kernels::add::add_s8_in_place }, &p)
             }
             plain => self.bin.emit_plain(cx, plain, "add"),
         }
+    }
+
+    /// int8 only (the float32 / int32 kernels have no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs() } else { Vec::new() }
     }
 }
 

@@ -62,7 +62,12 @@ impl Kernel for Mul {
                 }
             },
         );
-        self.bin.emit_call(cx, quote! { #rt::kernels::mul::mul_s8 }, &p)
+        self.bin.emit_call_in_place(cx, quote! { #rt::kernels::mul::mul_s8 }, quote! { #rt::kernels::mul::mul_s8_in_place }, &p)
+    }
+
+    /// int8 only (the float32 / int32 kernels have no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs() } else { Vec::new() }
     }
 }
 
