@@ -104,9 +104,9 @@ mod tests {
     use crate::ir::{Activation, DType, OpKind};
     use crate::tflite::builder::ModelBuilder;
 
-    /// x -> LEAKY_RELU -> a -> RELU -> b -> ADD(b, x) -> c -> MUL(c, c) -> d -> TANH -> y:
-    /// RELU, ADD and TANH run in place; LEAKY_RELU cannot (x is a model input), MUL cannot
-    /// (it reads c twice).
+    /// x -> LEAKY_RELU -> a -> RELU -> b -> ADD(x, b) -> c -> MUL(c, c) -> d -> TANH -> y:
+    /// RELU, ADD (over its operand 2, swapped) and TANH run in place; LEAKY_RELU cannot (x is
+    /// a model input), MUL cannot (it reads c twice).
     #[test]
     fn in_place_pairs_reach_the_plan_and_the_generated_calls() {
         let q = Some((0.05, -3));
@@ -120,7 +120,7 @@ mod tests {
         let y = m.activation("y", DType::I8, &s, Some((1.0 / 128.0, 0)));
         m.op(OpKind::LeakyRelu { alpha: 0.25 }, &[Some(x)], &[a]);
         m.op(OpKind::Relu, &[Some(a)], &[b]);
-        m.op(OpKind::Add { activation: Activation::None }, &[Some(b), Some(x)], &[c]);
+        m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(b)], &[c]);
         m.op(OpKind::Mul { activation: Activation::None }, &[Some(c), Some(c)], &[d]);
         m.op(OpKind::Tanh, &[Some(d)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
@@ -129,7 +129,7 @@ mod tests {
         let model = tflite::read_model(&bytes).unwrap();
         let declared = declared_in_place(model.main());
         let ops: Vec<usize> = declared.iter().map(|p| p.0.index()).collect();
-        assert_eq!(ops, [0, 1, 2, 4], "{declared:?}");
+        assert_eq!(ops, [0, 1, 2, 2, 4], "{declared:?}");
 
         let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
         let realized: Vec<usize> = compiled.layout.in_place.iter().map(|p| p.0.index()).collect();
@@ -141,5 +141,26 @@ mod tests {
             assert!(code.contains(call), "{call} missing:\n{code}");
         }
         assert!(!code.contains("leaky_relu_s8_in_place") && !code.contains("mul_s8_in_place"));
+        // ADD writes c over b (its operand 2): x is the only input view, c the only output.
+        let add = code.find("add_s8_in_place(").unwrap();
+        let io_call = &code[code[..add].rfind("io(").unwrap()..add];
+        assert!(io_call.contains(&format!("[T{}], [T{}]", x.index(), c.index())), "{io_call}");
+        assert_eq!(compiled.layout.offsets[&b], compiled.layout.offsets[&c]);
+    }
+
+    /// The builder model `in_place`: every op after the first writes over its input.
+    #[test]
+    fn every_in_place_variant_is_emitted() {
+        let compiled = compile(&crate::testing::models::in_place(), &CompileOptions::default()).unwrap();
+        assert_eq!(compiled.layout.in_place.len(), 11, "{:?}", compiled.layout.in_place);
+        for f in [
+            "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
+            "maximum_in_place(", "minimum_in_place(", "prelu_s8_in_place(", "sub_s8_in_place(", "relu_s8_in_place(",
+            "tanh_s8_in_place(", "logistic_s8_in_place(",
+        ] {
+            assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
+        }
+        // x (input) and one slot for the chain.
+        assert_eq!(compiled.layout.arena_bytes, 2 * 80);
     }
 }

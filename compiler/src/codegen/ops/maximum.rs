@@ -81,7 +81,7 @@ impl Kernel for MinMax {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let b = self.bin.emit_broadcast(&rt);
+        let b = self.bin.emit_broadcast_for(&rt, self.bin.swapped(cx));
         let (ty, f, f_in_place) = match self.op {
             MinMaxOp::Maximum => (
                 quote! { #rt::kernels::maximum::MaximumParams },
@@ -99,9 +99,10 @@ impl Kernel for MinMax {
     }
 
     /// Every element type (the runtime's in-place variant is generic; all three tensors
-    /// share one type).
+    /// share one type); operand 2 too for the integer types, where `max`/`min` commute
+    /// exactly (for floats the NaN and signed-zero cases depend on the operand order).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        self.bin.in_place_pairs()
+        self.bin.in_place_pairs(self.dtype != DType::F32)
     }
 }
 

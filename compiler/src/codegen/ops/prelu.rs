@@ -85,7 +85,7 @@ impl Kernel for Prelu {
 
     /// int8 only (the float32 kernel has no in-place variant).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if self.params.is_some() { self.bin.in_place_pairs() } else { Vec::new() }
+        if self.params.is_some() { self.bin.in_place_pairs(false) } else { Vec::new() }
     }
 }
 

@@ -51,7 +51,7 @@ impl Kernel for Sub {
 
     /// int8 only (the float32 / int32 kernels have no in-place variant).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs() } else { Vec::new() }
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(false) } else { Vec::new() }
     }
 }
 
