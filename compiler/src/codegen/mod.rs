@@ -151,6 +151,10 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         cx.in_place = layout.in_place.range((*id, TensorId::new(0), TensorId::new(0))..).take_while(|p| p.0 == *id).map(|&(_, x, y)| (x, y)).collect();
         let call = kernel.emit(&mut cx);
         let (ins, outs) = (cx.ins.clone(), cx.outs.clone());
+        let mut text = text;
+        for (x, y) in &cx.in_place {
+            text.push_str(&format!(", in place: {y} over {x}"));
+        }
         for &t in ins.iter().chain(&outs) {
             arena_range(t)?;
             used_ranges.insert(t);
