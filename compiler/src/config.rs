@@ -2,12 +2,10 @@
 //!
 //! ```no_run
 //! // build.rs
-//! fn main() {
-//!     tflc::Config::new()
-//!         .model("models/kws.tflite")
-//!         .compile_to(std::env::var("OUT_DIR").unwrap())
-//!         .unwrap();
-//! }
+//! # fn build() -> Result<(), tflc::Error> {
+//! let out_dir = std::env::var("OUT_DIR").unwrap_or_default();
+//! tflc::Config::new().model("models/kws.tflite").compile_to(out_dir)?;
+//! # Ok(()) }
 //! // src/lib.rs: mod kws { include!(concat!(env!("OUT_DIR"), "/kws.rs")); }
 //! ```
 

@@ -9,8 +9,20 @@ use crate::ir::Model;
 /// Runs `model` once on `inputs` (one per subgraph input, little-endian bytes) and returns
 /// the outputs' bytes.
 pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
+    Ok(run_steps(model, &[inputs])?.pop().unwrap_or_default())
+}
+
+/// Runs `model` once per entry of `steps` on one store, so that variable tensors (state)
+/// carry over from run to run as in one TFLite Micro interpreter; returns each run's
+/// outputs.
+pub fn run_steps(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
     let sg = model.main();
     let mut store = TensorStore::with_constants(sg);
+    steps.iter().map(|inputs| run_on(model, &mut store, inputs)).collect()
+}
+
+fn run_on(model: &Model<'_>, store: &mut TensorStore, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
+    let sg = model.main();
     if inputs.len() != sg.inputs.len() {
         return Err(Error::Codegen(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
     }
@@ -23,7 +35,7 @@ pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
     }
     for op in sg.ops.iter() {
         let k = lower(sg, op)?;
-        k.execute(&mut store).map_err(|e| Error::Codegen(format!("op {} ({}): {e}", op.id.index(), op.opcode)))?;
+        k.execute(store).map_err(|e| Error::Codegen(format!("op {} ({}): {e}", op.id.index(), op.opcode)))?;
     }
     Ok(sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect())
 }

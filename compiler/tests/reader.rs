@@ -358,3 +358,49 @@ fn committed_model_files_match_their_builders() {
         assert!(on_disk == bytes, "{rel} is stale: run `cargo run -p tflc --example make_default_model`");
     }
 }
+
+#[test]
+fn metadata_and_offline_memory_allocation_are_read() {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[4], None);
+    let y = b.activation("y", DType::I8, &[4], None);
+    b.op(OpKind::Relu, &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    // TFLite Micro's layout: [version, subgraphs, tensors, offset per tensor (-1: online)].
+    let words: [i32; 5] = [1, 1, 2, 0, -1];
+    b.metadata("OfflineMemoryAllocation", words.iter().flat_map(|w| w.to_le_bytes()).collect());
+    b.metadata("min_runtime_version", b"1.5.0\0".to_vec());
+    for placement in [BufferPlacement::Inline, BufferPlacement::Appended] {
+        b.buffer_placement(placement);
+        let bytes = b.finish();
+        let m = read_model(&bytes).unwrap();
+        let names: Vec<&str> = m.metadata.iter().map(|md| md.name.as_str()).collect();
+        assert_eq!(names, ["OfflineMemoryAllocation", "min_runtime_version"]);
+        assert_eq!(m.metadata[1].data, b"1.5.0\0");
+        let oma = m.offline_memory_allocation.expect("parsed");
+        assert_eq!((oma.version, oma.subgraphs, oma.offsets), (1, 1, vec![0, -1]));
+    }
+    // A table that declares more offsets than it holds is an error, not a panic.
+    let mut b = ModelBuilder::new();
+    b.metadata("OfflineMemoryAllocation", [1i32, 1, 5, 0].iter().flat_map(|w| w.to_le_bytes()).collect());
+    expect_err(&b.finish(), "OfflineMemoryAllocation declares 5 tensors but holds 1 offsets");
+}
+
+#[test]
+fn corpus_signature_defs_and_subgraphs() {
+    let Some(shared) = testing::shared_dir_or_skip("corpus signature test") else { return };
+    let mut with_signatures = 0;
+    for path in testing::corpus_models(&shared) {
+        let bytes = std::fs::read(&path).unwrap();
+        let m = read_model(&bytes).unwrap();
+        for sig in &m.signature_defs {
+            let sg = &m.subgraphs[sig.subgraph];
+            // Signature tensors are that subgraph's inputs and outputs.
+            for (_, t) in &sig.inputs {
+                assert!(sg.inputs.contains(t), "{}: signature input {t} is not a subgraph input", path.display());
+            }
+            with_signatures += 1;
+        }
+    }
+    assert!(with_signatures > 0, "some corpus models carry signature defs");
+}

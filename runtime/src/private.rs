@@ -55,6 +55,16 @@ pub fn io<'a, const NI: usize, const NO: usize>(
     (in_slices, out_slices)
 }
 
+/// Sets `arena[range]` to `value`: a `const fn`, so that a generated `Model::new()` can
+/// give variable tensors their reset value.
+pub const fn fill(arena: &mut [u8], range: Range<usize>, value: u8) {
+    let mut i = range.start;
+    while i < range.end {
+        arena[i] = value;
+        i += 1;
+    }
+}
+
 macro_rules! views {
     ($($t:ty => $shared:ident, $mutable:ident, $array:ident, $array_mut:ident;)*) => {$(
         #[inline(always)]
@@ -111,7 +121,18 @@ mod tests {
     #[should_panic(expected = "overlaps an output")]
     fn io_rejects_input_overlapping_output() {
         let mut arena = [0u8; 32];
-        let _ = io(&mut arena, [0..8], [4..12]);
+        let (input, output) = (0..8, 4..12);
+        let _ = io(&mut arena, [input], [output]);
+    }
+
+    #[test]
+    fn fill_sets_only_the_range() {
+        const A: [u8; 8] = {
+            let mut a = [0u8; 8];
+            fill(&mut a, 2..5, 0xce);
+            a
+        };
+        assert_eq!(A, [0, 0, 0xce, 0xce, 0xce, 0, 0, 0]);
     }
 
     #[test]

@@ -50,6 +50,6 @@ fn main() {
         );
         let _ = writeln!(runners, "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),");
     }
-    let _ = writeln!(registry, "/// Every compiled snapshot: name and constructor.\npub const MODELS: &[(&str, fn() -> Box<dyn Runner>)] = &[\n{runners}];");
+    let _ = writeln!(registry, "/// Every compiled snapshot: name and constructor.\npub const MODELS: &[(&str, MakeRunner)] = &[\n{runners}];");
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
 }

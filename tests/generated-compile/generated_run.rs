@@ -1,6 +1,8 @@
 //! Runs each snapshotted builder model's generated code and compares its outputs with the
 //! reference interpreter (the same lowered kernels run op by op): the generated arena
-//! layout, views and parameter constants must not change a single byte.
+//! layout, views and parameter constants must not change a single byte. Each model runs
+//! twice on one instance, so variable tensors (state) must start and carry over as in the
+//! interpreter.
 
 use tflc_generated_compile::MODELS;
 
@@ -18,15 +20,20 @@ fn generated_code_matches_the_interpreter() {
             .iter()
             .map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect())
             .collect();
+        // A second run on other inputs: state (variable tensors) must carry over.
+        let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
         let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-        let want = tflc::interp::run(&model, &refs).unwrap();
+        let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
+        let want = tflc::interp::run_steps(&model, &[&refs, &refs2]).unwrap();
         let mut m = make();
-        for (i, inp) in inputs.iter().enumerate() {
-            m.input(i).copy_from_slice(inp);
-        }
-        m.run();
-        for (i, w) in want.iter().enumerate() {
-            assert_eq!(m.output(i), w.as_slice(), "{name} output {i}");
+        for (run, (ins, outs)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
+            for (i, inp) in ins.iter().enumerate() {
+                m.input(i).copy_from_slice(inp);
+            }
+            m.run();
+            for (i, w) in outs.iter().enumerate() {
+                assert_eq!(m.output(i), w.as_slice(), "{name} run {run} output {i}");
+            }
         }
         checked += 1;
     }

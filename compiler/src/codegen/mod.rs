@@ -250,6 +250,33 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         }
     }
 
+    // Variable tensors start at their reset value, as after TFLite Micro's
+    // `ResetVariableTensors`; the arena is otherwise zero.
+    let mut var_fills = Vec::new();
+    for t in sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
+        let (a, b) = arena_range(t.id)?;
+        let byte = t.reset_byte();
+        if a < b && byte != 0 {
+            used_ranges.insert(t.id);
+            let name = format_ident!("T{}", t.id.index());
+            // Only int8 tensors have a non-zero reset byte: write it as the zero point.
+            let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
+            var_fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
+        }
+    }
+    let (new_doc, new_body) = if var_fills.is_empty() {
+        (" A model with a zeroed arena.", quote! { Self { arena: #rt::__private::Align16([0; ARENA_BYTES]) } })
+    } else {
+        (
+            " A model with a zeroed arena whose variable tensors hold their reset value (the zero point of an int8 tensor).",
+            quote! {
+                let mut arena = [0; ARENA_BYTES];
+                #(#var_fills)*
+                Self { arena: #rt::__private::Align16(arena) }
+            },
+        )
+    };
+
     // Arena ranges of every tensor the code touches.
     let mut ranges = Vec::new();
     for &t in &used_ranges {
@@ -291,9 +318,9 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         }
 
         impl Model {
-            /// A model with a zeroed arena.
+            #[doc = #new_doc]
             pub const fn new() -> Self {
-                Self { arena: #rt::__private::Align16([0; ARENA_BYTES]) }
+                #new_body
             }
 
             #(#accessors)*

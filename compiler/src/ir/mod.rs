@@ -95,6 +95,16 @@ impl Tensor<'_> {
     pub fn is_constant(&self) -> bool {
         self.data.is_some()
     }
+    /// The byte TFLite Micro fills a variable tensor with when it resets it
+    /// (`MicroInterpreterGraph::ResetTensorData`, a `memset`): the first zero point of an
+    /// int8 tensor, 0 for every other type. Generated models start from this state.
+    pub fn reset_byte(&self) -> u8 {
+        match (self.dtype, self.quant.as_ref().and_then(|q| q.zero_point.first())) {
+            // memset takes the value as an int and stores its low byte.
+            (DType::I8, Some(&zp)) => zp as u8,
+            _ => 0,
+        }
+    }
     /// True when `shape_signature` marks a dimension as dynamic.
     pub fn has_dynamic_signature(&self) -> bool {
         self.shape_signature.as_ref().is_some_and(|s| s.iter().any(|&d| d < 0))

@@ -361,6 +361,41 @@ pub fn in_place() -> Vec<u8> {
     b.finish()
 }
 
+/// State across runs: an SVDF (batch 2, rank 2, memory 3) whose int8 variable state has a
+/// non-zero zero point, so the generated `Model::new()` must fill it, followed by SOFTMAX
+/// int8 -> int16. (Its outputs over the two generated-compile runs were checked once
+/// against the pip `tflite-micro` interpreter: identical.)
+pub fn svdf_state() -> Vec<u8> {
+    let mut r = Rng(0x5fdf_2026);
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: SVDF with a variable state, SOFTMAX to int16");
+    let (units, rank, memory, input_size) = (4usize, 2usize, 3usize, 8usize);
+    let nf = units * rank;
+    let x = b.activation("input", DType::I8, &[2, input_size], Some((0.1, 3)));
+    let wf = b.constant_i8("svdf/weights_feature", &[nf, input_size], &r.i8s(nf * input_size), Some((0.002, 0)));
+    let wt = b.constant_i8("svdf/weights_time", &[nf, memory], &r.i8s(nf * memory), Some((0.001, 0)));
+    let bias = b.constant_i32("svdf/bias", &[units], &r.i32s(units, 5000), Some((0.5 * 0.001, 0)));
+    let state = b.tensor(crate::tflite::builder::TensorSpec {
+        name: "svdf/state".into(),
+        dtype: DType::I8,
+        shape: vec![2, (nf * memory) as i32],
+        shape_signature: None,
+        quant: Some(Quantization { scale: vec![0.5], zero_point: vec![-20], axis: None }),
+        data: None,
+        variable: true,
+    });
+    let s = b.activation("svdf", DType::I8, &[2, units], Some((0.25, 5)));
+    b.op(
+        OpKind::Svdf(SvdfOptions { rank: rank as i32, activation: Activation::Relu, asymmetric_quantize_inputs: false }),
+        &[Some(x), Some(wf), Some(wt), Some(bias), Some(state)],
+        &[s],
+    );
+    let y = b.activation("softmax", DType::I16, &[2, units], Some((1.0 / 65536.0, -32768)));
+    b.op(OpKind::Softmax { beta: 1.0 }, &[Some(s)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -369,6 +404,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
         ("builder_in_place", in_place()),
+        ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
     ]
 }

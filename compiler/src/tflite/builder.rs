@@ -633,7 +633,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::ResizeBilinear(o) => {
             let t = fb::ResizeBilinearOptions::create(
                 fbb,
-                &fb::ResizeBilinearOptionsArgs { align_corners: o.align_corners, half_pixel_centers: o.half_pixel_centers, ..Default::default() },
+                &fb::ResizeBilinearOptionsArgs { align_corners: o.align_corners, half_pixel_centers: o.half_pixel_centers },
             );
             (B::RESIZE_BILINEAR.0, O::ResizeBilinearOptions, Some(t.as_union_value()))
         }

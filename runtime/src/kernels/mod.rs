@@ -38,7 +38,10 @@ pub mod logistic;
 pub mod max_pool_2d;
 pub mod mean;
 pub mod softmax;
+pub mod svdf;
 pub mod tanh;
 #[cfg(test)]
 pub(crate) mod test_util_k1;
 mod window;
+// Shared dot-product micro-kernels of the convolution and fully-connected fast paths.
+pub(crate) mod dot;

@@ -13,4 +13,7 @@ pub trait Runner {
     fn output(&self, i: usize) -> &[u8];
 }
 
+/// Makes a boxed runner for one compiled snapshot.
+pub type MakeRunner = fn() -> Box<dyn Runner>;
+
 include!(concat!(env!("OUT_DIR"), "/snapshots.rs"));

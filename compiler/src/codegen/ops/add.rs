@@ -249,12 +249,12 @@ pub(crate) fn lower_arith<P>(
     Ok((bin, arith))
 }
 
-/// An `f32` bound as tokens (`::core::f32::MAX` for the unbounded clamp).
+/// An `f32` bound as tokens (`f32::MAX` for the unbounded clamp).
 fn f32_tokens(v: f32) -> TokenStream {
     if v == f32::MAX {
-        quote! { ::core::f32::MAX }
+        quote! { f32::MAX }
     } else if v == f32::MIN {
-        quote! { ::core::f32::MIN }
+        quote! { f32::MIN }
     } else if v < 0.0 {
         let a = float(-v);
         quote! { -#a }
@@ -266,7 +266,7 @@ fn f32_tokens(v: f32) -> TokenStream {
 /// An `i32` bound as tokens.
 fn i32_tokens(v: i32) -> TokenStream {
     if v == i32::MIN {
-        quote! { ::core::i32::MIN }
+        quote! { i32::MIN }
     } else {
         int(v as i64)
     }

@@ -11,7 +11,7 @@ use quote::quote;
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Padding, TensorId};
 use tflc_runtime::kernels::conv_2d::{conv_2d_s8, Conv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, Padding as RtPadding};
+use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset, Padding as RtPadding};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conv2d {
@@ -34,6 +34,9 @@ pub struct Conv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
 }
 
 pub(crate) fn rt_padding(cx: &OpCx<'_, '_>, p: Padding) -> Result<RtPadding, LowerError> {
@@ -63,15 +66,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
     let output_shape = cx.shape4(output)?;
     let [batches, in_h, in_w, in_d] = input_shape;
     let [out_d, f_h, f_w, f_d] = filter_shape;
-    let groups = if f_d == 0 { 0 } else { in_d / f_d };
-    if groups == 0 || in_d % f_d != 0 || out_d % groups != 0 {
+    let groups = in_d.checked_div(f_d).unwrap_or(0);
+    if groups == 0 || in_d % f_d != 0 || !out_d.is_multiple_of(groups) {
         return Err(cx.invalid_tensor(filter, format!("filter depth {f_d} does not divide input depth {in_d} into groups")));
     }
     let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
@@ -117,6 +120,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         None => Vec::new(),
     };
     let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    // The runtime's fast path covers ungrouped convolutions.
+    let row = f_h * f_w * f_d;
+    let folded_bias = if groups == 1 && filter_bytes.len() == out_d * row {
+        (0..out_d)
+            .map(|c| {
+                let taps = filter_bytes[c * row..][..row].iter().map(|&b| b as i8);
+                fold_input_offset(taps, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Conv2d {
         input: input.id,
         filter: filter.id,
@@ -135,6 +150,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        folded_bias,
     })
 }
 
@@ -157,6 +173,7 @@ impl Conv2d {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -179,6 +196,7 @@ impl Kernel for Conv2d {
         let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::conv_2d::Conv2dParams<'static> },
             quote! {
@@ -198,6 +216,7 @@ impl Kernel for Conv2d {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

@@ -15,7 +15,7 @@ use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s8, DepthwiseConv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
+use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthwiseConv2d {
@@ -39,6 +39,9 @@ pub struct DepthwiseConv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
@@ -54,7 +57,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
@@ -142,6 +145,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         None => Vec::new(),
     };
     let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    // Output channel `c`'s taps are every `out_d`-th weight from `c` (filter
+    // `[1, H, W, out_d]`), whatever the depth multiplier.
+    let taps = filter_shape[1] * filter_shape[2];
+    let folded_bias = if filter_bytes.len() == taps * out_d {
+        (0..out_d)
+            .map(|c| {
+                let w = filter_bytes.iter().skip(c).step_by(out_d).map(|&b| b as i8);
+                fold_input_offset(w, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(DepthwiseConv2d {
         input: input.id,
         filter: filter.id,
@@ -161,6 +177,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        folded_bias,
     })
 }
 
@@ -184,6 +201,7 @@ impl DepthwiseConv2d {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -224,6 +242,7 @@ impl Kernel for DepthwiseConv2d {
         let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'static> },
             quote! {
@@ -244,6 +263,7 @@ impl Kernel for DepthwiseConv2d {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

@@ -19,7 +19,7 @@ use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::fully_connected::{fully_connected_s8, FullyConnectedParams};
-use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
+use tflc_runtime::prepare::{conv_channel_multiplier, fold_input_offset, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FullyConnected {
@@ -38,6 +38,9 @@ pub struct FullyConnected {
     pub output_shift: Vec<i32>,
     pub activation_min: i32,
     pub activation_max: i32,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
 }
@@ -58,7 +61,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     // Weights are [units, input_depth].
     let (output_depth, input_depth) = match filter.shape.as_slice() {
@@ -165,6 +168,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         None => Vec::new(),
     };
     let (activation_min, activation_max) = cx.activation_range_s8(o.activation, out_q)?;
+    // The runtime's fast path needs symmetric weights (it is `sum(w * x)` on top of this).
+    let folded_bias = if filter_offset == 0 && filter_bytes.len() >= output_depth * input_depth {
+        (0..output_depth)
+            .map(|u| {
+                let w = filter_bytes[u * input_depth..][..input_depth].iter().map(|&b| b as i8);
+                fold_input_offset(w, bias_data.get(u).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(FullyConnected {
         input: input.id,
         filter: filter.id,
@@ -181,6 +195,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         activation_min,
         activation_max,
         bias_data,
+        folded_bias,
     })
 }
 
@@ -198,6 +213,7 @@ impl FullyConnected {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -236,6 +252,7 @@ impl Kernel for FullyConnected {
         );
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::fully_connected::FullyConnectedParams<'static> },
             quote! {
@@ -250,6 +267,7 @@ impl Kernel for FullyConnected {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

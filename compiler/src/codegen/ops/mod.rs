@@ -103,6 +103,7 @@ ops! {
     OpKind::Squeeze { .. } => squeeze,
     OpKind::StridedSlice(_) => strided_slice,
     OpKind::Sub { .. } => sub,
+    OpKind::Svdf(_) => svdf,
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
     OpKind::Unpack { .. } => unpack,
@@ -136,7 +137,7 @@ impl TensorData {
     /// or a length that is not a whole number of elements.
     pub fn from_le_bytes(dtype: DType, b: &[u8]) -> Option<Self> {
         fn chunks<const N: usize, T>(b: &[u8], f: fn([u8; N]) -> T) -> Option<Vec<T>> {
-            if b.len() % N != 0 {
+            if !b.len().is_multiple_of(N) {
                 return None;
             }
             Some(b.chunks_exact(N).map(|c| f(c.try_into().unwrap_or([0; N]))).collect())
@@ -200,12 +201,19 @@ impl TensorStore {
         Self::default()
     }
 
-    /// A store holding every constant tensor of `sg` whose type it can hold.
+    /// A store holding every constant tensor of `sg` whose type it can hold, and every
+    /// variable tensor at its reset value ([`Tensor::reset_byte`]), as TFLite Micro holds
+    /// them before the first run.
     pub fn with_constants(sg: &Subgraph<'_>) -> Self {
         let mut s = Self::new();
         for t in sg.tensors.iter() {
             if let Some(d) = t.data.and_then(|b| TensorData::from_le_bytes(t.dtype, b)) {
                 s.insert(t.id, d);
+            } else if t.is_variable && !t.is_constant() {
+                let bytes = vec![t.reset_byte(); t.byte_size().unwrap_or(0)];
+                if let Some(d) = TensorData::from_le_bytes(t.dtype, &bytes) {
+                    s.insert(t.id, d);
+                }
             }
         }
         s

@@ -1,7 +1,8 @@
-//! SOFTMAX, int8 in and int8 out, over the last dimension.
+//! SOFTMAX, int8 in and int8 or int16 out, over the last dimension.
 //!
-//! Mirrors TFLite Micro `softmax_common.cc` (`CalculateSoftmaxParams`): the output must be
-//! quantized with scale exactly 1/256 and zero point -128; `input_multiplier`,
+//! Mirrors TFLite Micro `softmax_common.cc` (`CalculateSoftmaxParams`): an int8 output must
+//! be quantized with scale exactly 1/256 and zero point -128, an int16 output with zero
+//! point -32768 and a scale within 0.001/65536 of 1/65536 (`TF_LITE_ENSURE_NEAR`); `input_multiplier`,
 //! `input_left_shift` from `PreprocessSoftmaxScaling(beta, input_scale, 5)` and `diff_min`
 //! from `CalculateInputRadius` ([`tflc_runtime::prepare::softmax_s8`]). The input's zero
 //! point cancels out (the kernel works on differences from the row maximum).
@@ -9,10 +10,10 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::codegen::emit::{int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{OpKind, TensorId};
+use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::softmax::{softmax_s8, SoftmaxParams};
+use tflc_runtime::kernels::softmax::{softmax_s8, softmax_s8_s16, SoftmaxParams};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Softmax {
@@ -24,6 +25,8 @@ pub struct Softmax {
     pub input_multiplier: i32,
     pub input_left_shift: i32,
     pub diff_min: i32,
+    /// int16 output (`Softmax<int8_t, int16_t>`) rather than int8.
+    pub output_i16: bool,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
@@ -35,8 +38,23 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
     let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
-    if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
+    let output_i16 = output.dtype == DType::I16;
+    if output_i16 {
+        let out_q = cx.per_tensor_q(output)?;
+        let want = 1.0f32 / 65536.0;
+        let delta = if out_q.scale > want { out_q.scale - want } else { want - out_q.scale };
+        if out_q.zero_point != -32768 || delta > 0.001f32 * 1.0 / 65536.0 {
+            return Err(cx.unsupported_tensor(
+                output,
+                format!(
+                    "int16 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/65536, zero point -32768)",
+                    out_q.scale, out_q.zero_point
+                ),
+            ));
+        }
+    }
+    let out_q = if output_i16 { None } else { Some(cx.q_s8(output)?) };
+    if let Some(out_q) = out_q.filter(|q| q.zero_point != -128 || q.scale != 1.0 / 256.0) {
         return Err(cx.unsupported_tensor(
             output,
             format!(
@@ -80,6 +98,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
         input_multiplier: q.input_multiplier,
         input_left_shift: q.input_left_shift,
         diff_min: q.diff_min,
+        output_i16,
     })
 }
 
@@ -97,8 +116,7 @@ impl Softmax {
 
 impl Kernel for Softmax {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let mut out = s.take_i8(self.output, self.len);
-        let input = s.i8(self.input)?;
+        let input = s.i8(self.input)?.to_vec();
         if input.len() != self.len {
             return Err(ExecError(format!(
                 "SOFTMAX: input has {} elements, expected {}",
@@ -106,8 +124,15 @@ impl Kernel for Softmax {
                 self.len
             )));
         }
-        softmax_s8(&self.params(), input, &mut out);
-        s.insert(self.output, TensorData::I8(out));
+        if self.output_i16 {
+            let mut out = vec![0i16; self.len];
+            softmax_s8_s16(&self.params(), &input, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+        } else {
+            let mut out = vec![0i8; self.len];
+            softmax_s8(&self.params(), &input, &mut out);
+            s.insert(self.output, TensorData::I8(out));
+        }
         Ok(())
     }
 
@@ -132,7 +157,8 @@ impl Kernel for Softmax {
         );
         let input = cx.input(self.input);
         let output = cx.output(self.output);
-        quote! { #rt::kernels::softmax::softmax_s8(&#p, #input, #output); }
+        let f = if self.output_i16 { quote! { softmax_s8_s16 } } else { quote! { softmax_s8 } };
+        quote! { #rt::kernels::softmax::#f(&#p, #input, #output); }
     }
 }
 
@@ -216,6 +242,40 @@ mod tests {
             run("softmax_dominant", &[1, 3], (0.5, 0), 1.0, vec![127, -128, -128]),
             vec![127, -128, -128]
         );
+    }
+
+    fn build_s16(shape: &[usize], in_q: (f32, i64), out_q: (f32, i64)) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let y = b.activation("y", DType::I16, shape, Some(out_q));
+        b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    /// int8 -> int16 (output scale 1/65536, zero point -32768); expected output from the
+    /// TFLite Micro interpreter as above.
+    #[test]
+    fn int16_output_rows_of_7() {
+        let (bytes, x, y) = build_s16(&[3, 7], (0.1, 3), (1.0 / 65536.0, -32768));
+        let store = run_op0("softmax_s16_rows7", &bytes, &[(x, TensorData::I8(i8s(31, 21)))]);
+        let want: &[i16] = &[
+            10505, -23112, -32446, -32765, -31586, -23112, -31324, -32768, -32759, -32768, 27662, -32161, -28280, -32767,
+            -32768, 5788, -15444, -32768, -24165, -32768, -31715,
+        ];
+        assert_eq!(store.i16(y).expect("int16 output"), want);
+    }
+
+    #[test]
+    fn int16_output_quantization_is_checked() {
+        for out_q in [(1.0 / 65536.0, 0), (1.0 / 32768.0, -32768)] {
+            let (bytes, ..) = build_s16(&[1, 4], (0.1, 0), out_q);
+            let e = lower_op0(&bytes).expect_err("output quantization");
+            assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+        }
+        // Within TF_LITE_ENSURE_NEAR's 0.001/65536 of 1/65536: accepted.
+        let (bytes, ..) = build_s16(&[1, 4], (0.1, 0), (1.0 / 65536.0 * 1.0005, -32768));
+        assert!(lower_op0(&bytes).is_ok());
     }
 
     #[cfg(feature = "format")]

@@ -1,4 +1,5 @@
-//! Scalar reference implementation of [`super::softmax_s8`].
+//! Scalar reference implementations of [`super::softmax_s8`] and [`super::softmax_s8_s16`]:
+//! TFLite's `Softmax<int8_t, OutputT>`, one body for both output types.
 
 use super::SoftmaxParams;
 use crate::quant::{
@@ -16,8 +17,43 @@ fn exp_of_diff(p: &SoftmaxParams, diff: i32) -> i32 {
     exp_on_negative_values(rescaled, SCALED_DIFF_INTEGER_BITS)
 }
 
+/// An output element type of the int8-input softmax.
+trait SoftmaxOut: Copy {
+    const BITS: i32;
+    const MIN: i32;
+    const MAX: i32;
+    fn from_clamped(v: i32) -> Self;
+}
+
+impl SoftmaxOut for i8 {
+    const BITS: i32 = 8;
+    const MIN: i32 = i8::MIN as i32;
+    const MAX: i32 = i8::MAX as i32;
+    fn from_clamped(v: i32) -> Self {
+        v as i8
+    }
+}
+
+impl SoftmaxOut for i16 {
+    const BITS: i32 = 16;
+    const MIN: i32 = i16::MIN as i32;
+    const MAX: i32 = i16::MAX as i32;
+    fn from_clamped(v: i32) -> Self {
+        v as i16
+    }
+}
+
 /// See [`super::softmax_s8`].
 pub fn softmax_s8(p: &SoftmaxParams, input: &[i8], output: &mut [i8]) {
+    softmax_s8_to(p, input, output)
+}
+
+/// See [`super::softmax_s8_s16`].
+pub fn softmax_s8_s16(p: &SoftmaxParams, input: &[i8], output: &mut [i16]) {
+    softmax_s8_to(p, input, output)
+}
+
+fn softmax_s8_to<O: SoftmaxOut>(p: &SoftmaxParams, input: &[i8], output: &mut [O]) {
     for (xs, out) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let max = xs.iter().copied().max().unwrap_or(i8::MIN) as i32;
 
@@ -31,7 +67,7 @@ pub fn softmax_s8(p: &SoftmaxParams, input: &[i8], output: &mut [i8]) {
         }
 
         let (shifted_scale, num_bits_over_unit) = get_reciprocal(sum_of_exps, ACCUMULATION_INTEGER_BITS);
-        let exponent = num_bits_over_unit + 31 - 8;
+        let exponent = num_bits_over_unit + 31 - O::BITS;
         debug_assert!((0..=31).contains(&exponent));
 
         for (&x, o) in xs.iter().zip(out.iter_mut()) {
@@ -39,9 +75,9 @@ pub fn softmax_s8(p: &SoftmaxParams, input: &[i8], output: &mut [i8]) {
             *o = if diff >= p.diff_min {
                 let e = exp_of_diff(p, diff);
                 let unsat = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted_scale, e), exponent);
-                (unsat - 128).clamp(-128, 127) as i8
+                O::from_clamped(unsat.wrapping_add(O::MIN).clamp(O::MIN, O::MAX))
             } else {
-                i8::MIN
+                O::from_clamped(O::MIN)
             };
         }
     }

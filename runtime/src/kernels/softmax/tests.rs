@@ -75,3 +75,60 @@ macro_rules! kernel_tests {
 
 kernel_tests!(scalar, crate::kernels::softmax::scalar::softmax_s8);
 kernel_tests!(public_api, crate::kernels::softmax::softmax_s8);
+
+/// int8 -> int16: the same pipeline with 16 output bits.
+mod s16 {
+    use super::*;
+
+    fn float_softmax_16(row: &[i8], input_scale: f32, beta: f32) -> Vec<f64> {
+        let max = *row.iter().max().unwrap() as f64;
+        let e: Vec<f64> = row.iter().map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp()).collect();
+        let s: f64 = e.iter().sum();
+        e.iter().map(|v| v / s * 65536.0 - 32768.0).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Within a few 1/65536 steps of the real softmax (the Q0.31 exp and reciprocal are
+        /// far more precise than 16 output bits; diff_min drops terms below exp(-~16)).
+        #[test]
+        fn close_to_real_softmax(rows in 1usize..4, depth in 1usize..40, scale in 0.005f32..0.3, beta in 0.5f32..2.0, seed in any::<u64>()) {
+            let p = params(scale, beta, depth);
+            let input = Rng(seed).i8s(rows * depth);
+            let mut out = vec![0i16; rows * depth];
+            crate::kernels::softmax::softmax_s8_s16(&p, &input, &mut out);
+            for (row, got) in input.chunks(depth).zip(out.chunks(depth)) {
+                for (g, r) in got.iter().zip(float_softmax_16(row, scale, beta)) {
+                    prop_assert!((*g as f64 - r.clamp(-32768.0, 32767.0)).abs() <= 4.0, "{} vs {}", g, r);
+                }
+            }
+        }
+
+        /// The int8 output is the int16 one at 8 fewer bits (to within the one extra rounding).
+        #[test]
+        fn agrees_with_int8_output(depth in 1usize..30, scale in 0.005f32..0.3, seed in any::<u64>()) {
+            let p = params(scale, 1.0, depth);
+            let input = Rng(seed).i8s(depth);
+            let (mut a, mut b) = (vec![0i8; depth], vec![0i16; depth]);
+            crate::kernels::softmax::softmax_s8(&p, &input, &mut a);
+            crate::kernels::softmax::softmax_s8_s16(&p, &input, &mut b);
+            for (x, y) in a.iter().zip(&b) {
+                let y8 = ((*y as f64 + 32768.0) / 256.0 - 128.0).clamp(-128.0, 127.0);
+                prop_assert!((*x as f64 - y8).abs() <= 1.0, "{} vs {}", x, y);
+            }
+        }
+    }
+
+    #[test]
+    fn uniform_rows_and_one_hot() {
+        let p = params(0.1, 1.0, 4);
+        let mut out = [0i16; 8];
+        // Uniform: 1/4 -> 16384 - 32768. Dominant: 1.0 saturates at 32767, the rest -32768.
+        crate::kernels::softmax::softmax_s8_s16(&p, &[7, 7, 7, 7, -128, 127, -128, -128], &mut out);
+        assert_eq!(out, [-16384, -16384, -16384, -16384, -32768, 32767, -32768, -32768]);
+        let p1 = params(0.1, 1.0, 1);
+        let mut one = [0i16; 2];
+        crate::kernels::softmax::softmax_s8_s16(&p1, &[-128, 127], &mut one);
+        assert_eq!(one, [32767, 32767]);
+    }
+}

@@ -1,0 +1,85 @@
+//! Host latency of every compiled model, side by side with TFLite (XNNPACK and reference
+//! kernels) and TFLite Micro measured in the same run (`../shared/tools/tflite_latency.py`,
+//! needs `pip install numpy tflite-micro ai-edge-litert`), printed as ratios: absolute times
+//! drift between these shared machines, ratios measured together do not.
+//!
+//! `cargo run --release -p tflc-e2e --example host_bench [-- MODEL…] [-- --no-anchor]`
+//!
+//! Like the anchor script: one thread, all-zero inputs, the median of enough runs to fill
+//! about two seconds (at least 3, at most 200).
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+use tflc_e2e::entries;
+
+fn median_us(mut f: impl FnMut()) -> f64 {
+    f();
+    let t0 = Instant::now();
+    f();
+    let once = t0.elapsed().as_secs_f64();
+    let n = ((2.0 / once.max(1e-6)) as usize).clamp(3, 200);
+    let mut ts: Vec<f64> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    ts.sort_by(|a, b| a.total_cmp(b));
+    ts[n / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let no_anchor = args.iter().any(|a| a == "--no-anchor");
+    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let Some(shared) = tflc_tests::shared_dir() else {
+        eprintln!("host_bench needs ../shared (the models); set TFLC_SHARED");
+        std::process::exit(2);
+    };
+    let mut ours = BTreeMap::new();
+    for e in entries() {
+        if e.name.starts_with("op_") || (!wanted.is_empty() && !wanted.iter().any(|w| *w == e.name)) {
+            continue;
+        }
+        let name = e.name;
+        let make = e.make;
+        // Big arenas and deep kernels: a thread with a generous stack.
+        let us = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut m = make();
+                median_us(|| m.run())
+            })
+            .expect("spawn")
+            .join()
+            .expect("bench thread");
+        eprintln!("{name}: {us:.1} us");
+        ours.insert(name.to_owned(), us);
+    }
+    let mut anchors: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    if !no_anchor {
+        let models: Vec<String> =
+            ours.keys().map(|n| shared.join("models").join(format!("{n}.tflite")).display().to_string()).collect();
+        match std::process::Command::new("python3").arg(shared.join("tools/tflite_latency.py")).args(&models).output() {
+            Ok(out) if out.status.success() => {
+                if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+                    if let Some(map) = v.as_object() {
+                        anchors = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    }
+                }
+            }
+            _ => eprintln!("note: the anchor script did not run (pip install numpy tflite-micro ai-edge-litert); printing our times only"),
+        }
+    }
+    println!("\n{:<34} {:>11} {:>11} {:>8} {:>11} {:>8} {:>11} {:>8}", "model", "tflc us", "xnnpack us", "ratio", "tflite-ref", "ratio", "tflm-ref", "ratio");
+    for (name, us) in &ours {
+        let a = anchors.get(name);
+        let col = |k: &str| a.and_then(|a| a[k].as_f64());
+        let fmt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}"));
+        let ratio = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{:.2}x", us / v));
+        let (x, r, m) = (col("tflite_xnnpack"), col("tflite_ref"), col("tflm_ref"));
+        println!("{name:<34} {us:>11.1} {:>11} {:>8} {:>11} {:>8} {:>11} {:>8}", fmt(x), ratio(x), fmt(r), ratio(r), fmt(m), ratio(m));
+    }
+    println!("\nratio = tflc / engine, measured in this run (below 1.00x: tflc is faster)");
+}
