@@ -11,7 +11,7 @@
 use super::DepthwiseConv2dParams;
 use crate::kernels::dot::{mac4, mac4_offset};
 use crate::kernels::window::valid_taps;
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::requant::Requant;
 
 /// Whether [`depthwise_conv_2d_s8`] can run these params: a folded bias per output channel,
 /// a depth multiplier within one channel block (and a non-empty window).
@@ -23,13 +23,6 @@ pub fn applies(p: &DepthwiseConv2dParams) -> bool {
         && p.folded_bias.len() == out_d
         && p.input_shape[3] * mult == out_d
         && f_h * f_w > 0
-}
-
-#[inline(always)]
-fn requantize(p: &DepthwiseConv2dParams, acc: i32, oc: usize) -> i8 {
-    let q = if p.output_multiplier.len() == 1 { 0 } else { oc };
-    let v = multiply_by_quantized_multiplier(acc, p.output_multiplier[q], p.output_shift[q]).wrapping_add(p.output_offset);
-    v.max(p.output_activation_min).min(p.output_activation_max) as i8
 }
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
@@ -90,6 +83,7 @@ pub fn depthwise_conv_2d_s8(
         return;
     }
     let folded = &p.folded_bias[..depth];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     // Output channels per block: whole groups of `mult` (input channel `ic` feeds output
     // channels `ic * mult..(ic + 1) * mult`).
     let block = CHANNEL_BLOCK / mult * mult;
@@ -130,9 +124,7 @@ pub fn depthwise_conv_2d_s8(
                             }
                         }
                     }
-                    for (j, (o, &a)) in outs.iter_mut().zip(acc.iter()).enumerate() {
-                        *o = requantize(p, a, c0 + j);
-                    }
+                    rq.store(c0, acc, outs);
                 }
             }
         }
