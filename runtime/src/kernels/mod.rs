@@ -45,3 +45,4 @@ pub(crate) mod test_util_k1;
 mod window;
 // Shared dot-product micro-kernels of the convolution and fully-connected fast paths.
 pub(crate) mod dot;
+pub(crate) mod requant;

@@ -130,6 +130,13 @@ fn deep_case() -> impl Strategy<Value = Case> {
     (case(), 16usize..40).prop_map(|(c, group_in)| Case { groups: 1, group_in, ..c })
 }
 
+/// Pointwise cases (1x1 filter, no padding before; sometimes after, which leaves windows
+/// outside the input), for the fast path's 1x1 branch.
+fn pointwise_case() -> impl Strategy<Value = Case> {
+    (case(), 0usize..2, 0usize..2, prop_oneof![1usize..8, 8usize..40])
+        .prop_map(|(c, after_h, after_w, group_in)| Case { k_h: 1, k_w: 1, pads: [0, after_h, 0, after_w], group_in, ..c })
+}
+
 /// Runs `kernel` on the case and compares with the naive definition; with `fold`, the
 /// params carry the compile-time folded bias (the fast path's input) and the result must
 /// also equal the scalar reference's.
@@ -193,6 +200,11 @@ macro_rules! kernel_tests {
 
                 #[test]
                 fn matches_naive_deep(c in deep_case()) {
+                    check_case($kernel, &c, $fold);
+                }
+
+                #[test]
+                fn matches_naive_pointwise(c in pointwise_case()) {
                     check_case($kernel, &c, $fold);
                 }
             }

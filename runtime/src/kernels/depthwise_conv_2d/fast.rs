@@ -11,7 +11,7 @@
 use super::DepthwiseConv2dParams;
 use crate::kernels::dot::{mac4, mac4_offset};
 use crate::kernels::window::valid_taps;
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::requant::Requant;
 
 /// Whether [`depthwise_conv_2d_s8`] can run these params: a folded bias per output channel,
 /// a depth multiplier within one channel block (and a non-empty window).
@@ -25,15 +25,8 @@ pub fn applies(p: &DepthwiseConv2dParams) -> bool {
         && f_h * f_w > 0
 }
 
-#[inline(always)]
-fn requantize(p: &DepthwiseConv2dParams, acc: i32, oc: usize) -> i8 {
-    let q = if p.output_multiplier.len() == 1 { 0 } else { oc };
-    let v = multiply_by_quantized_multiplier(acc, p.output_multiplier[q], p.output_shift[q]).wrapping_add(p.output_offset);
-    v.max(p.output_activation_min).min(p.output_activation_max) as i8
-}
-
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
-const CHANNEL_BLOCK: usize = 32;
+const CHANNEL_BLOCK: usize = 64;
 
 /// `acc[c] += x[c] * w[c]` (with `offset` added to `x` when `OFFSET`) over one tap's
 /// channels, four at a time.
@@ -90,6 +83,7 @@ pub fn depthwise_conv_2d_s8(
         return;
     }
     let folded = &p.folded_bias[..depth];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     // Output channels per block: whole groups of `mult` (input channel `ic` feeds output
     // channels `ic * mult..(ic + 1) * mult`).
     let block = CHANNEL_BLOCK / mult * mult;
@@ -130,9 +124,7 @@ pub fn depthwise_conv_2d_s8(
                             }
                         }
                     }
-                    for (j, (o, &a)) in outs.iter_mut().zip(acc.iter()).enumerate() {
-                        *o = requantize(p, a, c0 + j);
-                    }
+                    rq.store(c0, acc, outs);
                 }
             }
         }

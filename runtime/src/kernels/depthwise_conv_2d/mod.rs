@@ -41,7 +41,7 @@ pub struct DepthwiseConv2dParams<'a> {
     pub output_activation_max: i32,
     /// Empty, or per output channel `bias[c] + input_offset * sum over the window of
     /// filter[.., c]` (wrapping, [`crate::prepare::fold_input_offset`]). When present (and
-    /// `depth_multiplier` is at most 32) the kernel takes the fast path ([`fast`]): windows
+    /// `depth_multiplier` is at most 64) the kernel takes the fast path ([`fast`]): windows
     /// fully inside the input start from it; border windows stay exact either way.
     pub folded_bias: &'a [i32],
 }

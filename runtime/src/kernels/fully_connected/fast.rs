@@ -5,20 +5,13 @@
 
 use super::FullyConnectedParams;
 use crate::kernels::dot::{dot1, dot4};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::requant::Requant;
 
 /// Whether [`fully_connected_s8`] can run these params: a folded bias per unit and no
 /// filter offset (and a non-empty row).
 #[inline]
 pub fn applies(p: &FullyConnectedParams) -> bool {
     p.filter_offset == 0 && p.folded_bias.len() == p.output_depth && p.input_depth > 0
-}
-
-#[inline(always)]
-fn requantize(p: &FullyConnectedParams, acc: i32, oc: usize) -> i8 {
-    let q = if p.output_multiplier.len() == 1 { 0 } else { oc };
-    let v = multiply_by_quantized_multiplier(acc, p.output_multiplier[q], p.output_shift[q]).wrapping_add(p.output_offset);
-    v.max(p.output_activation_min).min(p.output_activation_max) as i8
 }
 
 /// See [`super::fully_connected_s8`]; requires [`applies`]. The bias is in `folded_bias`.
@@ -31,6 +24,7 @@ pub fn fully_connected_s8(p: &FullyConnectedParams, input: &[i8], filter: &[i8],
         return;
     }
     let folded = &p.folded_bias[..units];
+    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
     let filter = &filter[..units * depth];
     let blocks = units / 4;
     for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(p.batches) {
@@ -43,13 +37,11 @@ pub fn fully_connected_s8(p: &FullyConnectedParams, input: &[i8], filter: &[i8],
             let (w1, rest) = rest.split_at(depth);
             let (w2, w3) = rest.split_at(depth);
             let acc = dot4(xs, [w0, w1, w2, w3], [folded[u], folded[u + 1], folded[u + 2], folded[u + 3]]);
-            for (j, (o, a)) in outs.iter_mut().zip(acc).enumerate() {
-                *o = requantize(p, a, u + j);
-            }
+            rq.store(u, &acc, outs);
         }
         for (j, (o, w)) in out_tail.iter_mut().zip(w_tail.chunks_exact(depth)).enumerate() {
             let u = blocks * 4 + j;
-            *o = requantize(p, dot1(xs, w, folded[u]), u);
+            rq.store(u, &[dot1(xs, w, folded[u])], core::slice::from_mut(o));
         }
     }
 }
