@@ -7,8 +7,10 @@
 //! state: TFLite Micro keeps those in its persistent area), `lb_file` (the baseline's
 //! tensor-level lower bound of the file order, + `variable_bytes` too: it counts variables only
 //! while the file order uses them, our arena keeps them for ever), ratios `arena/head` and `arena/lb_file`, our
-//! own lower bound, whether order/offsets are proven optimal, planning time. With `--check`
-//! the process fails if a target is missed.
+//! own lower bound, whether order/offsets are proven optimal, planning time, and `no_inpl`:
+//! the arena without the kernels' in-place pairs (`tflc::pipeline::declared_in_place`; the
+//! other columns use them, as `tflc` does). With `--check` the process fails if a target is
+//! missed.
 
 use std::time::Instant;
 use tflc::plan::{plan_subgraph, PlanOptions};
@@ -27,10 +29,10 @@ fn main() {
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or(serde_json::Value::Null);
-    let options = PlanOptions { align, verify: true, ..PlanOptions::default() };
+    let base_options = PlanOptions { align, verify: true, ..PlanOptions::default() };
     println!(
-        "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5}",
-        "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops"
+        "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5} {:>9}",
+        "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops", "no_inpl"
     );
     let mut failures = Vec::new();
     for path in tflc::testing::corpus_models(&shared) {
@@ -49,6 +51,8 @@ fn main() {
                 continue;
             }
         };
+        let options = PlanOptions { in_place: tflc::pipeline::declared_in_place(model.main()), ..base_options.clone() };
+        let without = plan_subgraph(model.main(), &base_options).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
         let t0 = Instant::now();
         let result = plan_subgraph(model.main(), &options);
         let ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -69,7 +73,7 @@ fn main() {
         let ratio = |x: Option<u64>| x.map_or("-".to_string(), |x| format!("{:.3}", p.arena_bytes as f64 / x as f64));
         let show = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
         println!(
-            "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5}",
+            "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5} {:>9}",
             name,
             p.arena_bytes,
             show(head),
@@ -80,7 +84,8 @@ fn main() {
             if p.order_optimal { "opt" } else { "heur" },
             if p.offsets_optimal { "opt" } else { "heur" },
             ms,
-            p.schedule.len()
+            p.schedule.len(),
+            without
         );
         if let Some(h) = head {
             if p.arena_bytes > h {

@@ -3,6 +3,8 @@
 //! TFLite Micro's activation area (+ variable bytes) and at most the file order's tensor-level
 //! lower bound (+ variable bytes, which that bound counts only while the file order uses them),
 //! unless the plan is proven optimal; `mlperf_vww_mobilenet_int8` in at most 55,296 bytes.
+//! Models are planned as `tflc` plans them, with the kernels' in-place pairs
+//! (`pipeline::declared_in_place`), which must never give a larger arena than without.
 
 use tflc::plan::{plan_subgraph, verify, PlanOptions};
 
@@ -23,7 +25,8 @@ fn corpus_plans_verify_and_meet_targets() {
             eprintln!("note: {name} does not parse; not planned");
             continue;
         };
-        let sp = match plan_subgraph(model.main(), &PlanOptions::default()) {
+        let options = PlanOptions { in_place: tflc::pipeline::declared_in_place(model.main()), ..PlanOptions::default() };
+        let sp = match plan_subgraph(model.main(), &options) {
             Ok(sp) => sp,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -35,6 +38,11 @@ fn corpus_plans_verify_and_meet_targets() {
             failures.push(format!("{name}: {violations:?}"));
         }
         let p = &sp.plan;
+        if let Ok(apart) = plan_subgraph(model.main(), &PlanOptions::default()) {
+            if p.arena_bytes > apart.plan.arena_bytes {
+                failures.push(format!("{name}: arena {} with in-place pairs > {} without", p.arena_bytes, apart.plan.arena_bytes));
+            }
+        }
         let b = &baseline["models"][&name];
         let var = b["variable_bytes"].as_u64().unwrap_or(0);
         if let Some(head) = b["tflm_head"].as_u64() {
@@ -51,7 +59,7 @@ fn corpus_plans_verify_and_meet_targets() {
             failures.push(format!("{name}: arena {} > 55296", p.arena_bytes));
         }
         // The dump is deterministic: planning twice gives the same text.
-        let again = plan_subgraph(model.main(), &PlanOptions::default()).map(|s| s.dump(model.main()));
+        let again = plan_subgraph(model.main(), &options).map(|s| s.dump(model.main()));
         if again.as_ref().ok() != Some(&sp.dump(model.main())) {
             failures.push(format!("{name}: plan is not deterministic"));
         }

@@ -5,6 +5,7 @@
 //! against. Arithmetic is bit-exact with TFLite Micro's reference kernels.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 #[cfg(test)]
 extern crate std;

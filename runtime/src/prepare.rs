@@ -121,6 +121,17 @@ pub fn conv_channel_multiplier(input_scale: f32, filter_scale: f32, output_scale
     quantize_multiplier(effective)
 }
 
+/// The fast-path bias of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED for one output
+/// channel: `bias + input_offset * sum(taps)`, where `taps` are the channel's filter values
+/// (the whole window). A window that lies fully inside the input then accumulates
+/// `sum(w * x)` from this value instead of `sum(w * (x + input_offset))` from `bias`: the
+/// same int32 value, because the accumulator wraps (arithmetic modulo 2^32 is a ring), so
+/// this is computed wrapping too. No TFLite counterpart (CMSIS-NN precomputes the same sum).
+pub fn fold_input_offset(taps: impl IntoIterator<Item = i8>, bias: i32, input_offset: i32) -> i32 {
+    let sum = taps.into_iter().fold(0i32, |s, w| s.wrapping_add(w as i32));
+    bias.wrapping_add(input_offset.wrapping_mul(sum))
+}
+
 /// The per-tensor multiplier of FULLY_CONNECTED: TFLite `GetQuantizedConvolutionMultipler`
 /// (note: the input*filter product is taken in `float`, unlike the per-channel path),
 /// then `QuantizeMultiplier`. `None` if the product is negative (TFLite's ENSURE).

@@ -15,7 +15,8 @@ pub struct Align16<T: ?Sized>(pub T);
 /// Splits `arena` into the shared input views `ins` and the exclusive output views `outs`.
 ///
 /// Outputs must not overlap each other or any input (the planner guarantees it); inputs may
-/// overlap each other (an operator reading one tensor twice).
+/// overlap each other (an operator reading one tensor twice). A kernel running in place
+/// (`*_in_place`) gets its shared input/output range once, as an output.
 #[inline]
 pub fn io<'a, const NI: usize, const NO: usize>(
     arena: &'a mut [u8],

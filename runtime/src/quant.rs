@@ -20,10 +20,11 @@ pub fn saturating_rounding_doubling_high_mul(a: i32, b: i32) -> i32 {
     if a == i32::MIN && b == i32::MIN {
         return i32::MAX;
     }
-    let ab = a as i64 * b as i64;
-    let nudge: i64 = if ab >= 0 { 1 << 30 } else { 1 - (1 << 30) };
-    // C++ integer division truncates toward zero, as does Rust's `/`.
-    ((ab + nudge) / (1i64 << 31)) as i32
+    // gemmlowp: `(ab + nudge) / 2^31` truncating, nudge `2^30` for `ab >= 0` and
+    // `1 - 2^30` below. For `ab < 0`, `ab + 1 - 2^30` is negative, and truncating a negative
+    // `v` is flooring `v + 2^31 - 1`, i.e. `ab + 2^30`: both cases are the one floor shift
+    // below (no branch; `srdhm_matches_gemmlowp` checks it against the definition).
+    ((a as i64 * b as i64 + (1 << 30)) >> 31) as i32
 }
 
 /// gemmlowp `RoundingDivideByPOT`: `x / 2^exponent`, rounded to nearest, ties away from
@@ -31,7 +32,7 @@ pub fn saturating_rounding_doubling_high_mul(a: i32, b: i32) -> i32 {
 #[inline(always)]
 pub fn rounding_divide_by_pot(x: i32, exponent: i32) -> i32 {
     debug_assert!((0..=31).contains(&exponent));
-    let mask: i32 = ((1i64 << exponent) - 1) as i32;
+    let mask = ((1u32 << exponent) - 1) as i32;
     let remainder = x & mask;
     let threshold = (mask >> 1) + (x < 0) as i32;
     (x >> exponent) + (remainder > threshold) as i32
@@ -432,6 +433,50 @@ pub fn lut_lookup_i16(value: i16, lut: &[i16]) -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// gemmlowp's formulation, as written there: the nudge chosen by sign, then a
+    /// truncating division.
+    fn srdhm_gemmlowp(a: i32, b: i32) -> i32 {
+        if a == i32::MIN && b == i32::MIN {
+            return i32::MAX;
+        }
+        let ab = a as i64 * b as i64;
+        let nudge: i64 = if ab >= 0 { 1 << 30 } else { 1 - (1 << 30) };
+        ((ab + nudge) / (1i64 << 31)) as i32
+    }
+
+    /// gemmlowp's RoundingDivideByPOT with the mask computed in 64 bits.
+    fn rdbpot_gemmlowp(x: i32, exponent: i32) -> i32 {
+        let mask: i32 = ((1i64 << exponent) - 1) as i32;
+        let remainder = x & mask;
+        let threshold = (mask >> 1) + (x < 0) as i32;
+        (x >> exponent) + (remainder > threshold) as i32
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn srdhm_matches_gemmlowp(
+            a in proptest::prop_oneof![proptest::prelude::any::<i32>(), -3i32..3, proptest::prelude::Just(i32::MIN), proptest::prelude::Just(i32::MAX)],
+            b in proptest::prop_oneof![proptest::prelude::any::<i32>(), (1i32 << 30)..i32::MAX, proptest::prelude::Just(i32::MIN), proptest::prelude::Just(1 << 30)],
+            e in 0i32..=31,
+        ) {
+            proptest::prop_assert_eq!(saturating_rounding_doubling_high_mul(a, b), srdhm_gemmlowp(a, b));
+            proptest::prop_assert_eq!(rounding_divide_by_pot(a, e), rdbpot_gemmlowp(a, e));
+        }
+    }
+
+    #[test]
+    fn srdhm_ties_match_gemmlowp() {
+        // Products at and around every half: ab = k * 2^30 + d.
+        for k in -6i64..=6 {
+            for d in -2i64..=2 {
+                let ab = k * (1 << 30) + d;
+                // a = ab / 2^15, b = 2^15 when divisible; else a = ab, b = 1.
+                let (a, b) = if ab % (1 << 15) == 0 { ((ab >> 15) as i32, 1 << 15) } else { (ab as i32, 1) };
+                assert_eq!(saturating_rounding_doubling_high_mul(a, b), srdhm_gemmlowp(a, b), "ab = {ab}");
+            }
+        }
+    }
 
     #[test]
     fn srdhm_edges() {

@@ -160,8 +160,18 @@ fn run(v: &Vector) -> Vec<i8> {
                     output_shift: &shifts,
                     output_activation_min: act_min,
                     output_activation_max: act_max,
+                    folded_bias: &[],
                 };
-                conv_2d::conv_2d_s8(&p, &x, &i8s(w), bias(v).as_deref(), &mut y);
+                let (wv, bv) = (i8s(w), bias(v));
+                conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
+                // The fast path (compile-time folded bias) must agree with the exact one.
+                let row = wv.len() / out_depth;
+                let folded: Vec<i32> = (0..out_depth)
+                    .map(|o| fold_input_offset(wv[o * row..][..row].iter().copied(), bv.as_ref().map_or(0, |b| b[o]), p.input_offset))
+                    .collect();
+                let mut fast = vec![0; y.len()];
+                conv_2d::conv_2d_s8(&conv_2d::Conv2dParams { folded_bias: &folded, ..p }, &x, &wv, bv.as_deref(), &mut fast);
+                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
             } else {
                 assert_eq!(optu("mult") * input.shape[3], out_depth);
                 let p = depthwise_conv_2d::DepthwiseConv2dParams {
@@ -181,8 +191,20 @@ fn run(v: &Vector) -> Vec<i8> {
                     output_shift: &shifts,
                     output_activation_min: act_min,
                     output_activation_max: act_max,
+                    folded_bias: &[],
                 };
-                depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &i8s(w), bias(v).as_deref(), &mut y);
+                let (wv, bv) = (i8s(w), bias(v));
+                depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
+                let folded: Vec<i32> = (0..out_depth)
+                    .map(|o| {
+                        let taps = wv.iter().skip(o).step_by(out_depth).copied();
+                        fold_input_offset(taps, bv.as_ref().map_or(0, |b| b[o]), p.input_offset)
+                    })
+                    .collect();
+                let mut fast = vec![0; y.len()];
+                let pf = depthwise_conv_2d::DepthwiseConv2dParams { folded_bias: &folded, ..p };
+                depthwise_conv_2d::depthwise_conv_2d_s8(&pf, &x, &wv, bv.as_deref(), &mut fast);
+                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
             }
         }
         "FULLY_CONNECTED" => {
@@ -207,8 +229,19 @@ fn run(v: &Vector) -> Vec<i8> {
                 output_shift: &shifts,
                 output_activation_min: act_min,
                 output_activation_max: act_max,
+                folded_bias: &[],
             };
-            fully_connected::fully_connected_s8(&p, &x, &i8s(w), bias(v).as_deref(), &mut y);
+            let (wv, bv) = (i8s(w), bias(v));
+            fully_connected::fully_connected_s8(&p, &x, &wv, bv.as_deref(), &mut y);
+            if p.filter_offset == 0 {
+                let folded: Vec<i32> = (0..units)
+                    .map(|u| fold_input_offset(wv[u * depth..][..depth].iter().copied(), bv.as_ref().map_or(0, |b| b[u]), p.input_offset))
+                    .collect();
+                let mut fast = vec![0; y.len()];
+                let pf = fully_connected::FullyConnectedParams { folded_bias: &folded, ..p };
+                fully_connected::fully_connected_s8(&pf, &x, &wv, bv.as_deref(), &mut fast);
+                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
+            }
         }
         "AVERAGE_POOL_2D" | "MAX_POOL_2D" => {
             assert_eq!((in_scale, in_zp), (out_scale, out_zp));

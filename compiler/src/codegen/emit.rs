@@ -47,7 +47,20 @@ pub struct EmitCx<'e, 'm, 'a> {
     /// Activation inputs and outputs requested, in order: `x0, x1, …` and `y0, y1, …`.
     pub(crate) ins: Vec<TensorId>,
     pub(crate) outs: Vec<TensorId>,
+    /// The (input, output) pairs the plan placed at one offset for this op (declared by
+    /// [`Kernel::in_place`](super::ops::Kernel::in_place)).
+    pub(crate) in_place: Vec<(TensorId, TensorId)>,
     tables: usize,
+}
+
+/// The arena views of an elementwise (input, output) pair, from [`EmitCx::in_out`].
+pub enum InOut {
+    /// The plan put the output over the input: one exclusive view of the shared bytes, for
+    /// the kernel's `_in_place` call. The input is not requested at all (the generated
+    /// `io` call gets the range once, as an output).
+    InPlace(TokenStream),
+    /// Separate bytes: a shared view of the input and an exclusive one of the output.
+    Apart(TokenStream, TokenStream),
 }
 
 fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
@@ -94,7 +107,25 @@ pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSou
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
-        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), tables: 0 }
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), tables: 0 }
+    }
+
+    /// Whether the plan put output `y` over input `x` (a pair the kernel declared in place,
+    /// both at one offset). Then the kernel must emit its `_in_place` call on `output(y)`
+    /// and must not request `input(x)`.
+    pub fn is_in_place(&self, x: TensorId, y: TensorId) -> bool {
+        self.in_place.contains(&(x, y))
+    }
+
+    /// The views of input `x` and output `y` of an elementwise kernel: one shared view
+    /// when the plan placed them in place, two otherwise.
+    pub fn in_out(&mut self, x: TensorId, y: TensorId) -> InOut {
+        if self.is_in_place(x, y) {
+            InOut::InPlace(self.output(y))
+        } else {
+            let a = self.input(x);
+            InOut::Apart(a, self.output(y))
+        }
     }
 
     /// The runtime crate's path (`::tflc_runtime` unless configured).

@@ -30,6 +30,9 @@ pub struct Layout {
     pub schedule: Vec<OpId>,
     /// View operators whose output shares its input's bytes: they emit no code.
     pub aliased: BTreeSet<OpId>,
+    /// (op, input, output) pairs placed at one offset: the op's output overwrites that
+    /// input, and the op emits its `_in_place` kernel call.
+    pub in_place: BTreeSet<(OpId, TensorId, TensorId)>,
 }
 
 impl Layout {
@@ -42,7 +45,7 @@ impl Layout {
             offsets.insert(t.id, pos);
             pos = (pos + t.byte_size().unwrap_or(0)).next_multiple_of(align.max(1));
         }
-        Layout { arena_bytes: pos.max(align), offsets, schedule: sg.ops.indices().collect(), aliased: BTreeSet::new() }
+        Layout { arena_bytes: pos.max(align), offsets, schedule: sg.ops.indices().collect(), aliased: BTreeSet::new(), in_place: BTreeSet::new() }
     }
 }
 
@@ -145,11 +148,30 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
             continue;
         }
         let mut cx = EmitCx::new(&rt, sg, id.index(), &mut items);
+        cx.in_place = layout.in_place.range((*id, TensorId::new(0), TensorId::new(0))..).take_while(|p| p.0 == *id).map(|&(_, x, y)| (x, y)).collect();
         let call = kernel.emit(&mut cx);
         let (ins, outs) = (cx.ins.clone(), cx.outs.clone());
+        let mut text = text;
+        for (x, y) in &cx.in_place {
+            text.push_str(&format!(", in place: {y} over {x}"));
+        }
         for &t in ins.iter().chain(&outs) {
             arena_range(t)?;
             used_ranges.insert(t);
+        }
+        // `__private::io` rejects an input overlapping an output at run time; catch it here
+        // (an in-place pair whose kernel still requested the input, or a plan bug).
+        for &x in &ins {
+            for &y in &outs {
+                let ((a0, a1), (b0, b1)) = (arena_range(x)?, arena_range(y)?);
+                if a0 < b1 && b0 < a1 {
+                    return Err(Error::Codegen(format!(
+                        "{text}: input {} overlaps output {} in the arena",
+                        describe_tensor(sg.tensor(x)),
+                        describe_tensor(sg.tensor(y))
+                    )));
+                }
+            }
         }
         let xs: Vec<_> = (0..ins.len()).map(|i| format_ident!("x{}", i)).collect();
         let ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();

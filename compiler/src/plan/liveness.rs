@@ -284,11 +284,18 @@ impl Analysis {
             }
         }
         // In-place pairs that may share bytes: input group dies at the op's step, output group
-        // is born there, neither holds state and the input group holds no model input/output.
+        // is born there, neither holds state, the input group holds no model input/output and
+        // the op reads no other member of it (the kernel gets the shared bytes once, as its
+        // output).
         let mut exempt = Vec::new();
         for (s, &op) in order.iter().enumerate() {
             for &(a, b) in &p.ops[op].in_place_ok {
                 let (ra, rb) = (self.root[a], self.root[b]);
+                if p.ops[op].reads.iter().filter(|&&x| self.root[x] == ra).any(|&x| x != a)
+                    || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
+                {
+                    continue;
+                }
                 let (Some(ia), Some(ib)) = (item_of[ra], item_of[rb]) else { continue };
                 let holds_io = p
                     .buffers

@@ -11,8 +11,9 @@
 //!    non-decreasing, equal offsets in index order), pruned by a lower bound per step: the
 //!    items still to place that live at step `t` stack above `max(skyline[t], last offset)`.
 //!    The skyline argument needs every pair of items live at a step to conflict, so in-place
-//!    pairs are treated as conflicting there: the result stays valid, and is claimed optimal
-//!    only if it reaches the lower bound.
+//!    pairs are handled outside it: both steps run once with every pair apart and once with
+//!    the pairs coalesced into single items (same offset), and the smaller arena wins; with
+//!    in-place pairs it is claimed optimal only if it reaches the lower bound.
 //!
 //! Lower bound: the largest sum of live sizes at any step, less what in-place pairs may share.
 
@@ -40,6 +41,12 @@ fn overlaps(a: &Item, b: &Item) -> bool {
 }
 
 /// Places `items` (`exempt` pairs may share bytes) over `steps` steps.
+///
+/// An exempt pair `(a, b)` (an in-place pair: `a` dies at the step where `b` is born) either
+/// shares bytes at the *same offset* or none: kernels write element `i` over element `i`,
+/// so a partial overlap is never valid. Two placements are computed and the smaller kept:
+/// every pair apart (pairs conflict like any other items), and every pair that can be
+/// coalesced into one item (a chain `a → b → c` of in-place steps at one offset).
 pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, work_budget: u64) -> Solution {
     let n = items.len();
     let mut live = vec![0u64; steps];
@@ -49,7 +56,7 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
         }
     }
     // Lower bound: pairs exempt at step t may share at most min(size) bytes there.
-    let mut lb_steps = live.clone();
+    let mut lb_steps = live;
     for &(a, b) in exempt {
         let (ia, ib) = (&items[a], &items[b]);
         let share = ia.size.min(ib.size);
@@ -60,16 +67,90 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
     }
     let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
 
-    // Conflict lists.
-    let mut exempt_set: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in exempt {
-        exempt_set[a].push(b);
-        exempt_set[b].push(a);
+    let mut sol = solve_conflicting(items, steps, work_budget, lower_bound);
+    if exempt.is_empty() {
+        return sol;
+    }
+    let (merged, cluster) = coalesce(items, exempt);
+    if merged.len() < items.len() {
+        let m = solve_conflicting(&merged, steps, work_budget, lower_bound);
+        sol.work += m.work;
+        if m.arena < sol.arena {
+            sol.offsets = (0..n).map(|i| m.offsets[cluster[i]]).collect();
+            sol.arena = m.arena;
+            sol.greedy_arena = sol.greedy_arena.min(m.greedy_arena);
+        }
+    }
+    // Coalescing all or none is not an exhaustive search: optimal only at the bound.
+    sol.optimal = sol.arena <= lower_bound;
+    sol
+}
+
+/// Merges exempt pairs into single items where the merged members never live at one step
+/// except at their own pair's step. Returns the merged items and each item's merged index.
+fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>) {
+    let n = items.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    let mut pairs = exempt.to_vec();
+    pairs.sort_unstable();
+    pairs.dedup();
+    for (a, b) in pairs {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra == rb || items[a].size == 0 || items[b].size == 0 {
+            continue;
+        }
+        let ok = members[ra].iter().all(|&u| {
+            members[rb].iter().all(|&v| (u, v) == (a, b) || (u, v) == (b, a) || !overlaps(&items[u], &items[v]))
+        });
+        if !ok {
+            continue;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[gone] = keep;
+        let moved = std::mem::take(&mut members[gone]);
+        members[keep].extend(moved);
+    }
+    let mut index = vec![usize::MAX; n];
+    let mut merged = Vec::new();
+    let mut cluster = vec![0; n];
+    for i in 0..n {
+        let r = find(&mut parent, i);
+        if index[r] == usize::MAX {
+            index[r] = merged.len();
+            let m = &members[r];
+            merged.push(Item {
+                size: m.iter().map(|&x| items[x].size).max().unwrap_or(0),
+                first: m.iter().map(|&x| items[x].first).min().unwrap_or(0),
+                last: m.iter().map(|&x| items[x].last).max().unwrap_or(0),
+            });
+        }
+        cluster[i] = index[r];
+    }
+    (merged, cluster)
+}
+
+/// Places `items`, every pair live at a common step conflicting: greedy, then the exact
+/// search down to `lower_bound`.
+fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound: u64) -> Solution {
+    let n = items.len();
+    let mut live = vec![0u64; steps];
+    for it in items {
+        for l in &mut live[it.first..=it.last] {
+            *l += it.size;
+        }
     }
     let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in 0..n {
         for j in i + 1..n {
-            if items[i].size > 0 && items[j].size > 0 && overlaps(&items[i], &items[j]) && !exempt_set[i].contains(&j) {
+            if items[i].size > 0 && items[j].size > 0 && overlaps(&items[i], &items[j]) {
                 conflicts[i].push(j);
                 conflicts[j].push(i);
             }
@@ -162,8 +243,7 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
         sol.offsets = offs;
         sol.arena = bb.best;
     }
-    // With in-place pairs the search treats them as conflicting (still valid, maybe not minimal).
-    sol.optimal = (!bb.aborted && exempt.is_empty()) || sol.arena <= lower_bound;
+    sol.optimal = !bb.aborted || sol.arena <= lower_bound;
     sol
 }
 

@@ -195,6 +195,53 @@ fn verifier_rejects_in_place_where_not_declared_or_not_dying() {
     assert!(verify::verify(&p, &good).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
 }
 
+#[test]
+fn in_place_chain_shares_one_offset_below_the_tensor_bound() {
+    // in -> a -> (in place) b -> (in place) c -> out: a, b and c take one slot, and the arena
+    // goes below the tensor-level bound (two live 256-byte tensors at each in-place step).
+    let mut r1 = op(&[1], &[2]);
+    r1.in_place_ok.push((BufferId::new(1), BufferId::new(2)));
+    let mut r2 = op(&[2], &[3]);
+    r2.in_place_ok.push((BufferId::new(2), BufferId::new(3)));
+    let p = problem(
+        vec![buf(16, Input), buf(256, Activation), buf(256, Activation), buf(256, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), r1, r2, op(&[3], &[4])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let off = |b| plan.offsets[BufferId::new(b)];
+    assert_eq!((off(1), off(1)), (off(2), off(3)), "{plan:?}");
+    assert_eq!(plan.arena_bytes, 256 + 16);
+    assert!(plan.arena_bytes < plan.peak_bytes);
+}
+
+#[test]
+fn in_place_needs_the_same_offset_and_a_single_read_of_the_input() {
+    let mut relu = op(&[1], &[2]);
+    relu.in_place_ok.push((BufferId::new(1), BufferId::new(2)));
+    let p = problem(
+        vec![buf(16, Input), buf(64, Activation), buf(64, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), relu, op(&[2], &[3])],
+    );
+    let mut good = plan(&p, &opts()).unwrap();
+    assert!(verify::verify(&p, &good).is_empty());
+    // Partial overlap: not in place.
+    good.offsets[BufferId::new(2)] = good.offsets[BufferId::new(1)] + 16;
+    good.arena_bytes += 16;
+    assert!(verify::verify(&p, &good).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
+
+    // An op reading the overwritten tensor twice (x + x) gets no in-place placement.
+    let mut add = op(&[1, 1], &[2]);
+    add.in_place_ok.push((BufferId::new(1), BufferId::new(2)));
+    let p = problem(
+        vec![buf(16, Input), buf(64, Activation), buf(64, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), add, op(&[2], &[3])],
+    );
+    let mut plan2 = plan(&p, &opts()).unwrap();
+    assert_ne!(plan2.offsets[BufferId::new(1)], plan2.offsets[BufferId::new(2)]);
+    plan2.offsets[BufferId::new(2)] = plan2.offsets[BufferId::new(1)];
+    assert!(verify::verify(&p, &plan2).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
+}
+
 /// Deterministic stream of random bytes (xorshift), for loops over many random problems.
 fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

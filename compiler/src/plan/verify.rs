@@ -9,7 +9,9 @@
 //! - every buffer's offset is aligned and its bytes (its real size) lie inside `arena_bytes`;
 //! - no byte is shared by two buffers whose live intervals overlap, except a pair an operator
 //!   declares in-place-safe when the input's storage dies at that step and the output's is born
-//!   there (and neither is a variable nor the input part of a model input/output);
+//!   there, both start at the same offset, the operator reads no other buffer of the input's
+//!   storage (nor the input twice), and neither is a variable nor the input part of a model
+//!   input/output;
 //! - variables share no byte with any other buffer at all (they live across runs);
 //! - every alias is legal (an activation or output viewing a non-variable, non-scratch buffer,
 //!   no larger than it, written by an operator that reads the source, never joining two model
@@ -299,13 +301,18 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         let off = plan.offsets[BufferId::new(r)];
         (off, off.saturating_add(problem.buffers[BufferId::new(r)].bytes))
     };
-    // Whether `op` declares (x, y) with x in group `gi`, y in group `go`.
+    // Whether `op` declares (x, y) with x in group `gi`, y in group `go`, reads x once and no
+    // other member of x's group, and y starts where x does (the kernel overwrites element i
+    // with element i: a partial overlap is never in place).
     let declares = |op: OpId, gi: usize, go: usize| {
-        problem.ops[op].in_place_ok.iter().any(|&(x, y)| {
+        let node = &problem.ops[op];
+        node.in_place_ok.iter().any(|&(x, y)| {
             root[x.index()] == gi
                 && root[y.index()] == go
-                && problem.ops[op].reads.contains(&x)
-                && problem.ops[op].writes.contains(&y)
+                && node.reads.iter().filter(|&&z| root[z.index()] == gi).all(|&z| z == x)
+                && node.reads.iter().filter(|&&z| z == x).count() == 1
+                && node.writes.contains(&y)
+                && plan.offsets[x] == plan.offsets[y]
         })
     };
     for a in 0..nb {

@@ -320,6 +320,47 @@ pub fn elementwise() -> Vec<u8> {
     b.finish()
 }
 
+/// A chain of elementwise int8 ops whose outputs the plan puts over their inputs: every
+/// `_in_place` kernel variant, ADD / MUL / MINIMUM over their operand 2 (swapped operands),
+/// MAXIMUM / SUB / PRELU over operand 1; LEAKY_RELU reads the model input, which stays.
+pub fn in_place() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: elementwise ops in place");
+    let s4 = [1, 4, 6, 3];
+    let act = |b: &mut ModelBuilder, name: &str, q: (f32, i64)| b.activation(name, DType::I8, &s4, Some(q));
+    let x = act(&mut b, "x", (0.05, -3));
+    let leaky = act(&mut b, "leaky_relu", (0.04, 10));
+    b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(x)], &[leaky]);
+    let requant = act(&mut b, "quantize", (0.03, 2));
+    b.op(OpKind::Quantize, &[Some(leaky)], &[requant]);
+    let add = act(&mut b, "add", (0.06, -10));
+    b.op(OpKind::Add { activation: Activation::Relu6 }, &[Some(x), Some(requant)], &[add]);
+    let mul = act(&mut b, "mul", (0.01, 1));
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(x), Some(add)], &[mul]);
+    let hs = act(&mut b, "hard_swish", (0.02, -5));
+    b.op(OpKind::HardSwish, &[Some(mul)], &[hs]);
+    let mc = b.constant_i8("maximum/const", &[3], &[-5, 0, 9], Some((0.02, -5)));
+    let max = act(&mut b, "maximum", (0.02, -5));
+    b.op(OpKind::Maximum, &[Some(hs), Some(mc)], &[max]);
+    let nc = b.constant_i8("minimum/const", &[6, 1], &[20, -20, 3, 127, -128, 0], Some((0.02, -5)));
+    let min = act(&mut b, "minimum", (0.02, -5));
+    b.op(OpKind::Minimum, &[Some(nc), Some(max)], &[min]);
+    let alpha = b.constant_i8("prelu/alpha", &[3], &[12, -40, 127], Some((0.01, 0)));
+    let prelu = act(&mut b, "prelu", (0.03, 0));
+    b.op(OpKind::Prelu, &[Some(min), Some(alpha)], &[prelu]);
+    let sc = b.constant_i8("sub/const", &[3], &[-100, 0, 77], Some((0.03, 2)));
+    let sub = act(&mut b, "sub", (0.05, 3));
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(prelu), Some(sc)], &[sub]);
+    let relu = act(&mut b, "relu", (0.04, -128));
+    b.op(OpKind::Relu, &[Some(sub)], &[relu]);
+    let tanh = act(&mut b, "tanh", (1.0 / 128.0, 0));
+    b.op(OpKind::Tanh, &[Some(relu)], &[tanh]);
+    let logistic = act(&mut b, "logistic", (1.0 / 256.0, -128));
+    b.op(OpKind::Logistic, &[Some(tanh)], &[logistic]);
+    b.inputs(&[x]).outputs(&[logistic]);
+    b.finish()
+}
+
 /// State across runs: an SVDF (batch 2, rank 2, memory 3) whose int8 variable state has a
 /// non-zero zero point, so the generated `Model::new()` must fill it, followed by SOFTMAX
 /// int8 -> int16. (Its outputs over the two generated-compile runs were checked once
@@ -362,6 +403,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
+        ("builder_in_place", in_place()),
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
     ]

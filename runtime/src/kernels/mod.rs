@@ -45,3 +45,6 @@ pub(crate) mod test_util_k1;
 #[cfg(test)]
 mod tests_s16;
 mod window;
+// Shared dot-product micro-kernels of the convolution and fully-connected fast paths.
+pub(crate) mod dot;
+pub(crate) mod requant;

@@ -95,7 +95,7 @@ proptest! {
         let p = Conv2dParams {
             input_shape: [batches, h, w, in_d], filter_shape: [out_d, kh, kw, in_d], output_shape: [batches, oh, ow, out_d],
             stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2],
-            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi,
+            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
         };
         let mut got = vec![0x5555i16; batches * oh * ow * out_d];
         conv_2d_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
@@ -129,7 +129,7 @@ proptest! {
         let p = DepthwiseConv2dParams {
             input_shape: [1, h, w, in_d], filter_shape: [1, kh, kw, out_d], output_shape: [1, oh, ow, out_d], depth_multiplier: mult,
             stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2],
-            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi,
+            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
         };
         let mut got = vec![0x5555i16; oh * ow * out_d];
         depthwise_conv_2d_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
@@ -160,7 +160,7 @@ proptest! {
         let (lo, hi) = clamp16(&mut rng);
         let p = FullyConnectedParams {
             batches, input_depth: depth, output_depth: units, input_offset: 0, filter_offset, output_offset: 0,
-            output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi,
+            output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
         };
         let mut got = vec![0x5555i16; batches * units];
         fully_connected_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);

@@ -1,4 +1,4 @@
-//! `tflc plan MODEL [--json] [--verify] [--svg FILE] [--align N]`.
+//! `tflc plan MODEL [--json] [--verify] [--svg FILE] [--align N] [--no-in-place]`.
 
 use crate::{print_stdout, InputArgs};
 use anyhow::Context;
@@ -24,6 +24,10 @@ pub struct Args {
     /// Print only the deterministic dump (no timing), for snapshots.
     #[arg(long, conflicts_with = "json")]
     dump: bool,
+    /// Plan without the kernels' in-place pairs (every output apart from its inputs), as
+    /// tensor-level planning does; by default the plan is the one `tflc compile` uses.
+    #[arg(long)]
+    no_in_place: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -31,7 +35,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args.input.model.display();
     let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
-    let options = PlanOptions { align: args.align, ..PlanOptions::default() };
+    let in_place = if args.no_in_place { Vec::new() } else { tflc::pipeline::declared_in_place(sg) };
+    let options = PlanOptions { align: args.align, in_place, ..PlanOptions::default() };
     let sp = plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?;
     let violations = if args.verify { verify::verify(&sp.problem, &sp.plan) } else { Vec::new() };
     if let Some(file) = &args.svg {

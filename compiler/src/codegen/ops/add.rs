@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::kernels::add::{add_f32, add_i32, add_s8, prepare_add, AddParams};
 use tflc_runtime::kernels::nd::{
-    activation_range_f32, activation_range_i32, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
+    activation_range_f32, activation_range_i32, is_dense, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
 };
 use tflc_runtime::prepare::FusedActivation;
 use tflc_runtime::quant::QuantParams;
@@ -116,9 +116,60 @@ impl Binary {
 
     /// The emitted `Broadcast { .. }` literal.
     pub(crate) fn emit_broadcast(&self, rt: &TokenStream) -> TokenStream {
+        self.emit_broadcast_for(rt, false)
+    }
+
+    /// The emitted `Broadcast { .. }` literal, with the operands' strides exchanged when
+    /// `swap`.
+    pub(crate) fn emit_broadcast_for(&self, rt: &TokenStream, swap: bool) -> TokenStream {
         let b = self.plan.as_broadcast();
-        let (os, s1, s2) = (array(b.out_shape), array(b.in1_strides), array(b.in2_strides));
+        let (i1, i2) = if swap { (b.in2_strides, b.in1_strides) } else { (b.in1_strides, b.in2_strides) };
+        let (os, s1, s2) = (array(b.out_shape), array(i1), array(i2));
         quote! { #rt::kernels::nd::Broadcast { out_shape: &#os, in1_strides: &#s1, in2_strides: &#s2 } }
+    }
+
+    /// The operands the output can overwrite (the runtime's `*_in_place` precondition): `(0,
+    /// 0)` when operand 1 has the output's full shape (dense strides, as many elements), and
+    /// for a `symmetric` op (`f(a, b) == f(b, a)` exactly) `(1, 0)` when operand 2 has; none
+    /// when both operands are one tensor. Element types are the caller's business.
+    pub(crate) fn in_place_pairs(&self, symmetric: bool) -> Vec<(usize, usize)> {
+        let b = self.plan.as_broadcast();
+        let mut pairs = Vec::new();
+        if self.input1 == self.input2 {
+            return pairs;
+        }
+        if self.input1_len == b.out_len() && is_dense(b.out_shape, b.in1_strides) {
+            pairs.push((0, 0));
+        }
+        if symmetric && self.input2_len == b.out_len() && is_dense(b.out_shape, b.in2_strides) {
+            pairs.push((1, 0));
+        }
+        pairs
+    }
+
+    /// Whether the plan put the output over operand 2 (and not over operand 1): the call
+    /// then swaps the operands, so the params (and [`Self::emit_broadcast_for`]) must too.
+    pub(crate) fn swapped(&self, cx: &EmitCx<'_, '_, '_>) -> bool {
+        cx.is_in_place(self.input2, self.output) && !cx.is_in_place(self.input1, self.output)
+    }
+
+    /// Emits `in_place_path(&P, out, other);` when the plan put the output over an operand
+    /// (operand 2 when [`Self::swapped`]: `P` must be the swapped params), otherwise
+    /// [`Self::emit_call`] with `path`.
+    pub(crate) fn emit_call_in_place(
+        &self,
+        cx: &mut EmitCx<'_, '_, '_>,
+        path: TokenStream,
+        in_place_path: TokenStream,
+        params: &proc_macro2::Ident,
+    ) -> TokenStream {
+        let (over, other) = if self.swapped(cx) { (self.input2, self.input1) } else { (self.input1, self.input2) };
+        if !cx.is_in_place(over, self.output) {
+            return self.emit_call(cx, path, params);
+        }
+        let out = cx.output(self.output);
+        let b = cx.input(other);
+        quote! { #in_place_path(&#params, #out, #b); }
     }
 
     /// Emits `path(&P, x, y, out);` for a kernel with this operand order.
@@ -299,12 +350,33 @@ impl Kernel for Add {
         let rt = cx.rt().clone();
         match &self.params {
             Arith::S8(p) => {
-                let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
+                // Over operand 2: the same sum with the operands exchanged (integer addition
+                // commutes, each operand keeps its own rescaling).
+                let swap = self.bin.swapped(cx);
+                let p = if swap {
+                    AddParams {
+                        input1_offset: p.input2_offset,
+                        input2_offset: p.input1_offset,
+                        input1_multiplier: p.input2_multiplier,
+                        input2_multiplier: p.input1_multiplier,
+                        input1_shift: p.input2_shift,
+                        input2_shift: p.input1_shift,
+                        ..*p
+                    }
+                } else {
+                    *p
+                };
+                let value = emit_add_params(&rt, &p, self.bin.emit_broadcast_for(&rt, swap));
                 let p = cx.params(quote! { #rt::kernels::add::AddParams<'static> }, value);
-                self.bin.emit_call(cx, quote! { #rt::kernels::add::add_s8 }, &p)
+                self.bin.emit_call_in_place(cx, quote! { #rt::kernels::add::add_s8 }, quote! { #rt::kernels::add::add_s8_in_place }, &p)
             }
             plain => self.bin.emit_plain(cx, plain, "add"),
         }
+    }
+
+    /// int8 only (the float32 / int32 kernels have no in-place variant); either operand.
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(true) } else { Vec::new() }
     }
 }
 

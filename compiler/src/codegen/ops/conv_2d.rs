@@ -13,7 +13,7 @@ use quote::quote;
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Padding, TensorId};
 use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, Padding as RtPadding};
+use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset, Padding as RtPadding};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conv2d {
@@ -36,6 +36,9 @@ pub struct Conv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
     /// 16x8: int16 activations and the int64 bias in `bias_i64`.
     pub int16: bool,
     pub bias_i64: Vec<i64>,
@@ -82,7 +85,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
     let int16 = input.dtype == DType::I16;
     let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
@@ -142,6 +145,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
     } else {
         cx.activation_range_s8(o.activation, out_q)?
     };
+    // The runtime's fast path covers ungrouped int8 convolutions.
+    let row = f_h * f_w * f_d;
+    let folded_bias = if !int16 && groups == 1 && filter_bytes.len() == out_d * row {
+        (0..out_d)
+            .map(|c| {
+                let taps = filter_bytes[c * row..][..row].iter().map(|&b| b as i8);
+                fold_input_offset(taps, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Conv2d {
         input: input.id,
         filter: filter.id,
@@ -162,6 +177,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         bias_data,
         int16,
         bias_i64,
+        folded_bias,
     })
 }
 
@@ -184,6 +200,7 @@ impl Conv2d {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -213,6 +230,7 @@ impl Kernel for Conv2d {
         let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::conv_2d::Conv2dParams<'static> },
             quote! {
@@ -232,6 +250,7 @@ impl Kernel for Conv2d {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

@@ -16,7 +16,7 @@ use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s16, depthwise_conv_2d_s8, DepthwiseConv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
+use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthwiseConv2d {
@@ -40,6 +40,9 @@ pub struct DepthwiseConv2d {
     pub activation_max: i32,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
     /// 16x8: int16 activations and the int64 bias in `bias_i64`.
     pub int16: bool,
     pub bias_i64: Vec<i64>,
@@ -58,7 +61,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     let int16 = input.dtype == DType::I16;
     let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
@@ -152,6 +155,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     } else {
         cx.activation_range_s8(o.activation, out_q)?
     };
+    // Output channel `c`'s taps are every `out_d`-th weight from `c` (filter
+    // `[1, H, W, out_d]`), whatever the depth multiplier.
+    let taps = filter_shape[1] * filter_shape[2];
+    let folded_bias = if !int16 && filter_bytes.len() == taps * out_d {
+        (0..out_d)
+            .map(|c| {
+                let w = filter_bytes.iter().skip(c).step_by(out_d).map(|&b| b as i8);
+                fold_input_offset(w, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(DepthwiseConv2d {
         input: input.id,
         filter: filter.id,
@@ -173,6 +189,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         bias_data,
         int16,
         bias_i64,
+        folded_bias,
     })
 }
 
@@ -196,6 +213,7 @@ impl DepthwiseConv2d {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -248,6 +266,7 @@ impl Kernel for DepthwiseConv2d {
         let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'static> },
             quote! {
@@ -268,6 +287,7 @@ impl Kernel for DepthwiseConv2d {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

@@ -20,7 +20,7 @@ use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::fully_connected::{fully_connected_s16, fully_connected_s8, FullyConnectedParams};
-use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
+use tflc_runtime::prepare::{conv_channel_multiplier, fold_input_offset, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FullyConnected {
@@ -39,6 +39,9 @@ pub struct FullyConnected {
     pub output_shift: Vec<i32>,
     pub activation_min: i32,
     pub activation_max: i32,
+    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
+    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
+    pub folded_bias: Vec<i32>,
     /// The bias, decoded (empty when there is none).
     pub bias_data: Vec<i32>,
     /// 16x8: int16 activations and the int64 bias in `bias_i64`.
@@ -62,7 +65,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     let int16 = input.dtype == DType::I16;
     let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
     cx.expect_dtype(filter, DType::I8)?;
-    cx.expect_constant(filter)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     // Weights are [units, input_depth].
     let (output_depth, input_depth) = match filter.shape.as_slice() {
@@ -175,6 +178,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     } else {
         cx.activation_range_s8(o.activation, out_q)?
     };
+    // The runtime's fast path needs symmetric weights (it is `sum(w * x)` on top of this).
+    let folded_bias = if !int16 && filter_offset == 0 && filter_bytes.len() >= output_depth * input_depth {
+        (0..output_depth)
+            .map(|u| {
+                let w = filter_bytes[u * input_depth..][..input_depth].iter().map(|&b| b as i8);
+                fold_input_offset(w, bias_data.get(u).copied().unwrap_or(0), -in_q.zero_point)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(FullyConnected {
         input: input.id,
         filter: filter.id,
@@ -193,6 +207,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         bias_data,
         int16,
         bias_i64,
+        folded_bias,
     })
 }
 
@@ -210,6 +225,7 @@ impl FullyConnected {
             output_shift: &self.output_shift,
             output_activation_min: self.activation_min,
             output_activation_max: self.activation_max,
+            folded_bias: &self.folded_bias,
         }
     }
 }
@@ -259,6 +275,7 @@ impl Kernel for FullyConnected {
         );
         let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
         let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
+        let folded = array(&self.folded_bias);
         let p = cx.params(
             quote! { #rt::kernels::fully_connected::FullyConnectedParams<'static> },
             quote! {
@@ -273,6 +290,7 @@ impl Kernel for FullyConnected {
                     output_shift: &#shift,
                     output_activation_min: #amin,
                     output_activation_max: #amax,
+                    folded_bias: &#folded,
                 }
             },
         );

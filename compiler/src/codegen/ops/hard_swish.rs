@@ -6,7 +6,7 @@
 //! we) when the output multiplier's exponent would be positive.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::codegen::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{OpKind, TensorId};
 use proc_macro2::TokenStream;
@@ -85,9 +85,14 @@ impl Kernel for HardSwish {
                 }
             },
         );
-        let input = cx.input(self.input);
-        let output = cx.output(self.output);
-        quote! { #rt::kernels::hard_swish::hard_swish_s8(&#p, #input, #output); }
+        match cx.in_out(self.input, self.output) {
+            InOut::InPlace(d) => quote! { #rt::kernels::hard_swish::hard_swish_s8_in_place(&#p, #d); },
+            InOut::Apart(x, y) => quote! { #rt::kernels::hard_swish::hard_swish_s8(&#p, #x, #y); },
+        }
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        vec![(0, 0)]
     }
 }
 

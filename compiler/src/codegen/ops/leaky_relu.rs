@@ -7,7 +7,7 @@
 
 use super::relu::{lower_unary, lower_unary_s8, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{float, int, EmitCx};
+use crate::codegen::emit::{float, int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;
@@ -69,9 +69,15 @@ impl Kernel for LeakyRelu {
                 }
             },
         );
-        let x = cx.input(self.un.input);
-        let y = cx.output(self.un.output);
-        quote! { #rt::kernels::leaky_relu::leaky_relu_s8(&#p, #x, #y); }
+        match cx.in_out(self.un.input, self.un.output) {
+            InOut::InPlace(d) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8_in_place(&#p, #d); },
+            InOut::Apart(x, y) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8(&#p, #x, #y); },
+        }
+    }
+
+    /// int8 only (the float kernel has no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if self.params.is_some() { vec![(0, 0)] } else { Vec::new() }
     }
 }
 

@@ -81,13 +81,28 @@ impl Kernel for MinMax {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let b = self.bin.emit_broadcast(&rt);
-        let (ty, f) = match self.op {
-            MinMaxOp::Maximum => (quote! { #rt::kernels::maximum::MaximumParams }, quote! { #rt::kernels::maximum::maximum }),
-            MinMaxOp::Minimum => (quote! { #rt::kernels::minimum::MinimumParams }, quote! { #rt::kernels::minimum::minimum }),
+        let b = self.bin.emit_broadcast_for(&rt, self.bin.swapped(cx));
+        let (ty, f, f_in_place) = match self.op {
+            MinMaxOp::Maximum => (
+                quote! { #rt::kernels::maximum::MaximumParams },
+                quote! { #rt::kernels::maximum::maximum },
+                quote! { #rt::kernels::maximum::maximum_in_place },
+            ),
+            MinMaxOp::Minimum => (
+                quote! { #rt::kernels::minimum::MinimumParams },
+                quote! { #rt::kernels::minimum::minimum },
+                quote! { #rt::kernels::minimum::minimum_in_place },
+            ),
         };
         let p = cx.params(quote! { #ty<'static> }, quote! { #ty { broadcast: #b } });
-        self.bin.emit_call(cx, f, &p)
+        self.bin.emit_call_in_place(cx, f, f_in_place, &p)
+    }
+
+    /// Every element type (the runtime's in-place variant is generic; all three tensors
+    /// share one type); operand 2 too for the integer types, where `max`/`min` commute
+    /// exactly (for floats the NaN and signed-zero cases depend on the operand order).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        self.bin.in_place_pairs(self.dtype != DType::F32)
     }
 }
 

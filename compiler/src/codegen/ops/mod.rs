@@ -31,6 +31,16 @@ pub trait Kernel: std::fmt::Debug {
     fn is_view(&self) -> bool {
         false
     }
+
+    /// The (input index, output index) pairs whose output this kernel can write over the
+    /// input: the runtime has an `_in_place` variant that reads element `i` before writing
+    /// element `i`, the two have the same element type and count, and the op reads that
+    /// input nowhere else. The planner may then place them at one offset; `emit` learns it
+    /// through [`EmitCx::is_in_place`] / [`EmitCx::in_out`]. `execute` is unaffected (it is
+    /// always out of place). Default: none.
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
 }
 
 /// The registry: which `OpKind` lowers in which module. Adding an op is one line here and

@@ -43,10 +43,13 @@ impl Kernel for Mul {
             Arith::S8(p) => p,
             plain => return self.bin.emit_plain(cx, plain, "mul"),
         };
+        // Over operand 2: the same product with the operands (and their offsets) exchanged.
+        let swap = self.bin.swapped(cx);
         let i = |v: i32| int(v as i64);
-        let (o1, o2, oo) = (i(p.input1_offset), i(p.input2_offset), i(p.output_offset));
+        let (o1, o2) = if swap { (p.input2_offset, p.input1_offset) } else { (p.input1_offset, p.input2_offset) };
+        let (o1, o2, oo) = (i(o1), i(o2), i(p.output_offset));
         let (m, sh, amin, amax) = (i(p.output_multiplier), i(p.output_shift), i(p.activation_min), i(p.activation_max));
-        let b = self.bin.emit_broadcast(&rt);
+        let b = self.bin.emit_broadcast_for(&rt, swap);
         let p = cx.params(
             quote! { #rt::kernels::mul::MulParams<'static> },
             quote! {
@@ -62,7 +65,12 @@ impl Kernel for Mul {
                 }
             },
         );
-        self.bin.emit_call(cx, quote! { #rt::kernels::mul::mul_s8 }, &p)
+        self.bin.emit_call_in_place(cx, quote! { #rt::kernels::mul::mul_s8 }, quote! { #rt::kernels::mul::mul_s8_in_place }, &p)
+    }
+
+    /// int8 only (the float32 / int32 kernels have no in-place variant); either operand.
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(true) } else { Vec::new() }
     }
 }
 

@@ -80,7 +80,12 @@ impl Kernel for Prelu {
                 }
             },
         );
-        self.bin.emit_call(cx, quote! { #rt::kernels::prelu::prelu_s8 }, &p)
+        self.bin.emit_call_in_place(cx, quote! { #rt::kernels::prelu::prelu_s8 }, quote! { #rt::kernels::prelu::prelu_s8_in_place }, &p)
+    }
+
+    /// int8 only (the float32 kernel has no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if self.params.is_some() { self.bin.in_place_pairs(false) } else { Vec::new() }
     }
 }
 

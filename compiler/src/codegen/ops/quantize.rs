@@ -8,7 +8,7 @@
 //! input's shape.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{float, int, EmitCx};
+use crate::codegen::emit::{float, int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;
@@ -147,9 +147,15 @@ impl Kernel for Quantize {
             }
         };
         let p = cx.params(ty, value);
-        let input = cx.input(self.input);
-        let output = cx.output(self.output);
-        quote! { #m::#f(&#p, #input, #output); }
+        match cx.in_out(self.input, self.output) {
+            InOut::InPlace(d) => quote! { #m::quantize_s8_s8_in_place(&#p, #d); },
+            InOut::Apart(x, y) => quote! { #m::#f(&#p, #x, #y); },
+        }
+    }
+
+    /// int8 -> int8 only (the other conversions change the element size).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.kind, QuantizeKind::S8ToS8(_)) { vec![(0, 0)] } else { Vec::new() }
     }
 }
 

@@ -9,7 +9,7 @@
 //! This file also holds the shared checks of the int8 elementwise unary ops.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::codegen::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;
@@ -147,9 +147,15 @@ impl Kernel for Relu {
                 }
             },
         );
-        let x = cx.input(self.un.input);
-        let y = cx.output(self.un.output);
-        quote! { #rt::kernels::relu::relu_s8(&#p, #x, #y); }
+        match cx.in_out(self.un.input, self.un.output) {
+            InOut::InPlace(d) => quote! { #rt::kernels::relu::relu_s8_in_place(&#p, #d); },
+            InOut::Apart(x, y) => quote! { #rt::kernels::relu::relu_s8(&#p, #x, #y); },
+        }
+    }
+
+    /// int8 only (the float kernels have no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if self.params.is_some() { vec![(0, 0)] } else { Vec::new() }
     }
 }
 

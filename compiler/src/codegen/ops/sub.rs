@@ -43,10 +43,15 @@ impl Kernel for Sub {
             Arith::S8(p) => {
                 let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
                 let p = cx.params(quote! { #rt::kernels::sub::SubParams<'static> }, value);
-                self.bin.emit_call(cx, quote! { #rt::kernels::sub::sub_s8 }, &p)
+                self.bin.emit_call_in_place(cx, quote! { #rt::kernels::sub::sub_s8 }, quote! { #rt::kernels::sub::sub_s8_in_place }, &p)
             }
             plain => self.bin.emit_plain(cx, plain, "sub"),
         }
+    }
+
+    /// int8 only (the float32 / int32 kernels have no in-place variant).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(false) } else { Vec::new() }
     }
 }
 

@@ -5,7 +5,7 @@
 //! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::codegen::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;
@@ -117,9 +117,14 @@ impl Kernel for Tanh {
                 }
             },
         );
-        let input = cx.input(self.input);
-        let output = cx.output(self.output);
-        quote! { #rt::kernels::tanh::tanh_s8(&#p, #input, #output); }
+        match cx.in_out(self.input, self.output) {
+            InOut::InPlace(d) => quote! { #rt::kernels::tanh::tanh_s8_in_place(&#p, #d); },
+            InOut::Apart(x, y) => quote! { #rt::kernels::tanh::tanh_s8(&#p, #x, #y); },
+        }
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        vec![(0, 0)]
     }
 }
 

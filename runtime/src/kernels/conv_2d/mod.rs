@@ -4,6 +4,7 @@
 //! TFLite Micro uses for every int8 CONV_2D, per-tensor weights included (their scale is
 //! broadcast to every output channel at prepare time).
 
+pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -41,6 +42,11 @@ pub struct Conv2dParams<'a> {
     /// ([`crate::prepare::activation_range_s8`]).
     pub output_activation_min: i32,
     pub output_activation_max: i32,
+    /// Empty, or per output channel `bias[c] + input_offset * sum(filter[c])` (wrapping,
+    /// [`crate::prepare::fold_input_offset`]; `bias[c]` is 0 without a bias). When present
+    /// and the convolution is not grouped, windows fully inside the input take the fast
+    /// path ([`fast`]); border windows stay exact either way.
+    pub folded_bias: &'a [i32],
 }
 
 /// CONV_2D int8. `input` is NHWC, `filter` OHWI, `bias` (optional) has `output_depth`
@@ -49,13 +55,18 @@ pub fn conv_2d_s8(params: &Conv2dParams, input: &[i8], filter: &[i8], bias: Opti
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    scalar::conv_2d_s8(params, input, filter, bias, output)
+    if fast::applies(params) {
+        fast::conv_2d_s8(params, input, filter, bias, output)
+    } else {
+        scalar::conv_2d_s8(params, input, filter, bias, output)
+    }
 }
 
 /// CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
 /// `reference_integer_ops::ConvPerChannel` for int16 with a 64-bit accumulator). Zero
 /// points are 0 (TFLite requires it), so `input_offset` and `output_offset` are ignored;
 /// the clamp is within `-32768..=32767`.
+/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
 pub fn conv_2d_s16(params: &Conv2dParams, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());

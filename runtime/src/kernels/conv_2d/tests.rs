@@ -3,6 +3,7 @@
 
 use super::Conv2dParams;
 use crate::kernels::test_util_k1::{multipliers, zero_point, Rng};
+use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::vec;
@@ -98,7 +99,7 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        (1usize..3, 1usize..9, 1usize..9, 1usize..3, 1usize..6, 1usize..6),
+        (1usize..3, 1usize..9, 1usize..9, 1usize..3, prop_oneof![1usize..6, 6usize..20], 1usize..10),
         (1usize..5, 1usize..5, 1usize..4, 1usize..4, 1usize..3, 1usize..3),
         ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>()),
     )
@@ -123,7 +124,23 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-fn check_case(kernel: Kernel, c: &Case) {
+/// Deep inputs (16..40 channels, one group), so that the fast path's contiguous-run branch
+/// (runs of at least 16 int8), border windows included, is exercised next to im2col.
+fn deep_case() -> impl Strategy<Value = Case> {
+    (case(), 16usize..40).prop_map(|(c, group_in)| Case { groups: 1, group_in, ..c })
+}
+
+/// Pointwise cases (1x1 filter, no padding before; sometimes after, which leaves windows
+/// outside the input), for the fast path's 1x1 branch.
+fn pointwise_case() -> impl Strategy<Value = Case> {
+    (case(), 0usize..2, 0usize..2, prop_oneof![1usize..8, 8usize..40])
+        .prop_map(|(c, after_h, after_w, group_in)| Case { k_h: 1, k_w: 1, pads: [0, after_h, 0, after_w], group_in, ..c })
+}
+
+/// Runs `kernel` on the case and compares with the naive definition; with `fold`, the
+/// params carry the compile-time folded bias (the fast path's input) and the result must
+/// also equal the scalar reference's.
+fn check_case(kernel: Kernel, c: &Case, fold: bool) {
     let mut rng = Rng(c.seed);
     let in_d = c.groups * c.group_in;
     let out_d = c.groups * c.group_out;
@@ -147,18 +164,30 @@ fn check_case(kernel: Kernel, c: &Case) {
         output_shift: &shift,
         output_activation_min: act_min,
         output_activation_max: act_max,
+        folded_bias: &[],
     };
     let input = rng.i8s(c.batches * c.in_h * c.in_w * in_d);
     let filter = rng.i8s(out_d * c.k_h * c.k_w * c.group_in);
     let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
     let bias = c.with_bias.then_some(&bias[..]);
+    let row = c.k_h * c.k_w * c.group_in;
+    let folded: Vec<i32> = (0..out_d)
+        .map(|o| fold_input_offset(filter[o * row..][..row].iter().copied(), bias.map_or(0, |b| b[o]), p.input_offset))
+        .collect();
+    let p = if fold { Conv2dParams { folded_bias: &folded, ..p } } else { p };
+    assert_eq!(fold && c.groups == 1, super::fast::applies(&p));
     let mut got = vec![0x55u8 as i8; c.batches * oh * ow * out_d];
     kernel(&p, &input, &filter, bias, &mut got);
     assert_eq!(got, naive(&p, &input, &filter, bias), "{c:?}");
+    if fold {
+        let mut reference = vec![0x55u8 as i8; got.len()];
+        super::scalar::conv_2d_s8(&p, &input, &filter, bias, &mut reference);
+        assert_eq!(got, reference, "{c:?}");
+    }
 }
 
 macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
+    ($name:ident, $kernel:path, $fold:expr) => {
         mod $name {
             use super::*;
 
@@ -166,7 +195,17 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn matches_naive(c in case()) {
-                    check_case($kernel, &c);
+                    check_case($kernel, &c, $fold);
+                }
+
+                #[test]
+                fn matches_naive_deep(c in deep_case()) {
+                    check_case($kernel, &c, $fold);
+                }
+
+                #[test]
+                fn matches_naive_pointwise(c in pointwise_case()) {
+                    check_case($kernel, &c, $fold);
                 }
             }
 
@@ -190,6 +229,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 127,
+                    folded_bias: &[],
                 };
                 let input = [3, 5, -1, 1]; // pixel 0: (2, 4), pixel 1: (-2, 0) after the offset
                 let filter = [1, 2, -3, 1];
@@ -224,6 +264,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 127,
+                    folded_bias: &[],
                 };
                 let input = [-99, -98, -97, -96]; // 1, 2, 3, 4 after the offset
                 let filter = [1; 9];
@@ -252,6 +293,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 127,
+                    folded_bias: &[],
                 };
                 let mut out = [0i8; 1];
                 $kernel(&p, &[1], &[1], Some(&[i32::MAX]), &mut out);
@@ -280,6 +322,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 127,
+                    folded_bias: &[],
                 };
                 $kernel(&p, &[0; 4], &[0; 9], None, &mut []);
             }
@@ -287,5 +330,44 @@ macro_rules! kernel_tests {
     };
 }
 
-kernel_tests!(scalar, crate::kernels::conv_2d::scalar::conv_2d_s8);
-kernel_tests!(public_api, crate::kernels::conv_2d::conv_2d_s8);
+kernel_tests!(scalar, crate::kernels::conv_2d::scalar::conv_2d_s8, false);
+kernel_tests!(public_api, crate::kernels::conv_2d::conv_2d_s8, false);
+// The public API with folded biases: the fast path for ungrouped cases (grouped ones fall
+// back to the scalar kernel), checked against the naive definition and the scalar kernel.
+kernel_tests!(public_api_folded, crate::kernels::conv_2d::conv_2d_s8, true);
+
+/// The fast path's accumulator wraps like the reference's: the folded bias starts at
+/// `i32::MAX`, one more product crosses to `i32::MIN`.
+#[test]
+fn fast_accumulator_wraps() {
+    let (mult, shift) = ([1 << 30], [0]);
+    let base = Conv2dParams {
+        input_shape: [1, 1, 1, 1],
+        filter_shape: [1, 1, 1, 1],
+        output_shape: [1, 1, 1, 1],
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_offset: 3,
+        output_offset: 0,
+        output_multiplier: &mult,
+        output_shift: &shift,
+        output_activation_min: -128,
+        output_activation_max: 127,
+        folded_bias: &[],
+    };
+    let bias = [i32::MAX - 3];
+    let folded = [fold_input_offset([1i8], bias[0], base.input_offset)];
+    assert_eq!(folded, [i32::MAX]);
+    let p = Conv2dParams { folded_bias: &folded, ..base };
+    assert!(super::fast::applies(&p));
+    for x in [1i8, 0, -1] {
+        let (mut fast, mut reference) = ([0i8], [0i8]);
+        crate::kernels::conv_2d::conv_2d_s8(&p, &[x], &[1], Some(&bias), &mut fast);
+        super::scalar::conv_2d_s8(&base, &[x], &[1], Some(&bias), &mut reference);
+        assert_eq!(fast, reference, "x = {x}");
+    }
+}

@@ -3,6 +3,7 @@
 //!
 //! Bit-exact with TFLite Micro's `reference_integer_ops::DepthwiseConvPerChannel` (int8).
 
+pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -38,6 +39,11 @@ pub struct DepthwiseConv2dParams<'a> {
     /// Fused-activation clamp, within `-128..=127`.
     pub output_activation_min: i32,
     pub output_activation_max: i32,
+    /// Empty, or per output channel `bias[c] + input_offset * sum over the window of
+    /// filter[.., c]` (wrapping, [`crate::prepare::fold_input_offset`]). When present (and
+    /// `depth_multiplier` is at most 64) the kernel takes the fast path ([`fast`]): windows
+    /// fully inside the input start from it; border windows stay exact either way.
+    pub folded_bias: &'a [i32],
 }
 
 /// DEPTHWISE_CONV_2D int8. `input` NHWC, `filter` `[1, H, W, C*M]`, optional `bias` with
@@ -52,12 +58,17 @@ pub fn depthwise_conv_2d_s8(
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    scalar::depthwise_conv_2d_s8(params, input, filter, bias, output)
+    if fast::applies(params) {
+        fast::depthwise_conv_2d_s8(params, input, filter, bias, output)
+    } else {
+        scalar::depthwise_conv_2d_s8(params, input, filter, bias, output)
+    }
 }
 
 /// DEPTHWISE_CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
 /// `reference_integer_ops::DepthwiseConvPerChannel` for int16, 64-bit accumulator). Zero
 /// points are 0, so the offsets are ignored; the clamp is within `-32768..=32767`.
+/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
 pub fn depthwise_conv_2d_s16(
     params: &DepthwiseConv2dParams,
     input: &[i16],

@@ -3,6 +3,7 @@
 
 use super::DepthwiseConv2dParams;
 use crate::kernels::test_util_k1::{multipliers, zero_point, Rng};
+use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::vec;
@@ -86,7 +87,7 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, 15usize..40], prop_oneof![Just(1usize), 1usize..4]),
+        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4]),
         ([1usize..5, 1usize..5], [1usize..4, 1usize..4], [1usize..3, 1usize..3]),
         ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>()),
     )
@@ -107,7 +108,10 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-fn check_case(kernel: Kernel, c: &Case) {
+/// Runs `kernel` on the case and compares with the naive definition; with `fold`, the
+/// params carry the compile-time folded bias (the fast path's input) and the result must
+/// also equal the scalar reference's.
+fn check_case(kernel: Kernel, c: &Case, fold: bool) {
     let mut rng = Rng(c.seed);
     let out_d = c.in_d * c.mult;
     let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k[0], c.stride[0], c.dil[0]);
@@ -131,18 +135,29 @@ fn check_case(kernel: Kernel, c: &Case) {
         output_shift: &shift,
         output_activation_min: act_min,
         output_activation_max: act_max,
+        folded_bias: &[],
     };
     let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
     let filter = rng.i8s(c.k[0] * c.k[1] * out_d);
     let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
     let bias = c.with_bias.then_some(&bias[..]);
+    let folded: Vec<i32> = (0..out_d)
+        .map(|o| fold_input_offset(filter.iter().skip(o).step_by(out_d).copied(), bias.map_or(0, |b| b[o]), p.input_offset))
+        .collect();
+    let p = if fold { DepthwiseConv2dParams { folded_bias: &folded, ..p } } else { p };
+    assert_eq!(fold, super::fast::applies(&p));
     let mut got = vec![0x55u8 as i8; c.batches * oh * ow * out_d];
     kernel(&p, &input, &filter, bias, &mut got);
     assert_eq!(got, naive(&p, &input, &filter, bias), "{c:?}");
+    if fold {
+        let mut reference = vec![0x55u8 as i8; got.len()];
+        super::scalar::depthwise_conv_2d_s8(&p, &input, &filter, bias, &mut reference);
+        assert_eq!(got, reference, "{c:?}");
+    }
 }
 
 macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
+    ($name:ident, $kernel:path, $fold:expr) => {
         mod $name {
             use super::*;
 
@@ -150,7 +165,7 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn matches_naive(c in case()) {
-                    check_case($kernel, &c);
+                    check_case($kernel, &c, $fold);
                 }
             }
 
@@ -176,6 +191,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 127,
+                    folded_bias: &[],
                 };
                 let mut out = [0i8; 4];
                 $kernel(&p, &[-3, 5], &[1, -2, 3, 100], Some(&[0, 0, 0, 7]), &mut out);
@@ -186,5 +202,8 @@ macro_rules! kernel_tests {
     };
 }
 
-kernel_tests!(scalar, crate::kernels::depthwise_conv_2d::scalar::depthwise_conv_2d_s8);
-kernel_tests!(public_api, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
+kernel_tests!(scalar, crate::kernels::depthwise_conv_2d::scalar::depthwise_conv_2d_s8, false);
+kernel_tests!(public_api, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8, false);
+// The public API with folded biases: the fast path for depth multiplier 1 (others fall
+// back to the scalar kernel), checked against the naive definition and the scalar kernel.
+kernel_tests!(public_api_folded, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8, true);

@@ -6,6 +6,7 @@
 //! it ignores the filter zero point). Both are this kernel: per-channel is
 //! `filter_offset = 0` with one multiplier per unit. `keep_num_dims` only affects shapes.
 
+pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -34,6 +35,10 @@ pub struct FullyConnectedParams<'a> {
     /// Fused-activation clamp, within `-128..=127`.
     pub output_activation_min: i32,
     pub output_activation_max: i32,
+    /// Empty, or per unit `bias[u] + input_offset * sum(filter[u])` (wrapping,
+    /// [`crate::prepare::fold_input_offset`]), only with `filter_offset == 0`. When
+    /// present the kernel takes the fast path ([`fast`]).
+    pub folded_bias: &'a [i32],
 }
 
 /// FULLY_CONNECTED int8: `input` is `[batches, input_depth]`, `filter` is
@@ -49,13 +54,18 @@ pub fn fully_connected_s8(
     debug_assert_eq!(input.len(), params.batches * params.input_depth);
     debug_assert!(filter.len() >= params.output_depth * params.input_depth);
     debug_assert_eq!(output.len(), params.batches * params.output_depth);
-    scalar::fully_connected_s8(params, input, filter, bias, output)
+    if fast::applies(params) {
+        fast::fully_connected_s8(params, input, filter, output)
+    } else {
+        scalar::fully_connected_s8(params, input, filter, bias, output)
+    }
 }
 
 /// FULLY_CONNECTED 16x8: int16 activations, int8 weights, int64 bias (TFLite's
 /// `reference_integer_ops::FullyConnected` / `FullyConnectedPerChannel` with a 64-bit
 /// accumulator and the 64-bit `MultiplyByQuantizedMultiplier`); the clamp is within
 /// `-32768..=32767`. Shapes as [`fully_connected_s8`].
+/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
 pub fn fully_connected_s16(
     params: &FullyConnectedParams,
     input: &[i16],

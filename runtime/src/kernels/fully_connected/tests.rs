@@ -2,6 +2,7 @@
 
 use super::FullyConnectedParams;
 use crate::kernels::test_util_k1::{multipliers, zero_point, Rng};
+use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::vec;
@@ -28,11 +29,13 @@ fn naive(p: &FullyConnectedParams, input: &[i8], filter: &[i8], bias: Option<&[i
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check(kernel: Kernel, batches: usize, depth: usize, units: usize, in_zp: i32, filter_zp: i32, out_zp: i32, with_bias: bool, seed: u64) {
+/// With `fold`, the filter offset is 0 (as the compiler requires for folding) and the
+/// params carry the folded bias; the result must also equal the scalar reference's.
+fn check(kernel: Kernel, fold: bool, batches: usize, depth: usize, units: usize, in_zp: i32, filter_zp: i32, out_zp: i32, with_bias: bool, seed: u64) {
     let mut rng = Rng(seed);
     let (mult, shift) = multipliers(&mut rng, units, -14, 1);
     // A filter zero point only exists with per-tensor weights.
-    let filter_offset = if mult.len() == 1 { -filter_zp } else { 0 };
+    let filter_offset = if mult.len() == 1 && !fold { -filter_zp } else { 0 };
     let (act_min, act_max) = rng.activation_range();
     let p = FullyConnectedParams {
         batches,
@@ -45,18 +48,29 @@ fn check(kernel: Kernel, batches: usize, depth: usize, units: usize, in_zp: i32,
         output_shift: &shift,
         output_activation_min: act_min,
         output_activation_max: act_max,
+        folded_bias: &[],
     };
     let input = rng.i8s(batches * depth);
     let filter = rng.i8s(units * depth);
     let bias = rng.i32s(units, -(1 << 20), 1 << 20);
     let bias = with_bias.then_some(&bias[..]);
+    let folded: Vec<i32> = (0..units)
+        .map(|u| fold_input_offset(filter[u * depth..][..depth].iter().copied(), bias.map_or(0, |b| b[u]), p.input_offset))
+        .collect();
+    let p = if fold { FullyConnectedParams { folded_bias: &folded, ..p } } else { p };
+    assert_eq!(fold, super::fast::applies(&p));
     let mut got = vec![0x55u8 as i8; batches * units];
     kernel(&p, &input, &filter, bias, &mut got);
     assert_eq!(got, naive(&p, &input, &filter, bias));
+    if fold {
+        let mut reference = vec![0x55u8 as i8; got.len()];
+        super::scalar::fully_connected_s8(&p, &input, &filter, bias, &mut reference);
+        assert_eq!(got, reference);
+    }
 }
 
 macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
+    ($name:ident, $kernel:path, $fold:expr) => {
         mod $name {
             use super::*;
 
@@ -68,7 +82,7 @@ macro_rules! kernel_tests {
                     in_zp in zero_point(), filter_zp in -5i32..5, out_zp in zero_point(),
                     with_bias in any::<bool>(), seed in any::<u64>(),
                 ) {
-                    check($kernel, batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed);
+                    check($kernel, $fold, batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed);
                 }
             }
 
@@ -87,6 +101,7 @@ macro_rules! kernel_tests {
                     output_shift: &shift,
                     output_activation_min: -128,
                     output_activation_max: 20,
+                    folded_bias: &[],
                 };
                 let input = [1, 2, 3, -1, -1, 99]; // +1: (2, 3, 4), (0, 0, 100)
                 let filter = [2, 1, 1, 1, 3, 2]; // -1: (1, 0, 0), (0, 2, 1)
@@ -100,5 +115,8 @@ macro_rules! kernel_tests {
     };
 }
 
-kernel_tests!(scalar, crate::kernels::fully_connected::scalar::fully_connected_s8);
-kernel_tests!(public_api, crate::kernels::fully_connected::fully_connected_s8);
+kernel_tests!(scalar, crate::kernels::fully_connected::scalar::fully_connected_s8, false);
+kernel_tests!(public_api, crate::kernels::fully_connected::fully_connected_s8, false);
+// The public API with folded biases: the fast path, against the naive definition and the
+// scalar kernel.
+kernel_tests!(public_api_folded, crate::kernels::fully_connected::fully_connected_s8, true);

@@ -1,0 +1,182 @@
+//! Armv7E-M DSP-extension versions of the dot micro-kernels: SXTB16 splits a word of four
+//! int8 into two halfword pairs (bytes 0 and 2, or 1 and 3 after `ror #8`), SMLAD multiplies
+//! both pairs and adds them to an accumulator, SMLABB / SMLATT one pair each. These have no
+//! stable `core::arch` intrinsics for thumbv7em, hence `asm!`; each wrapper is one
+//! instruction. The accumulate of SMLAD/SMLAxy wraps (it only sets the sticky Q flag), which
+//! is the wrapping i32 accumulation of the scalar reference; the products of two int8 pairs
+//! cannot overflow.
+
+use core::arch::asm;
+
+#[inline(always)]
+fn sxtb16(v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: SXTB16 exists on every Armv7E-M core (this module is compiled only for
+    // thumbv7em targets, see build.rs); register to register, no memory, no flags.
+    unsafe { asm!("sxtb16 {r}, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+#[inline(always)]
+fn sxtb16_ror8(v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `sxtb16`.
+    unsafe { asm!("sxtb16 {r}, {v}, ror #8", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `sxtb16(v)` added to the two halfwords of `acc` (SXTAB16: no carry between lanes).
+#[inline(always)]
+fn sxtab16(acc: u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `sxtb16`.
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `sxtb16_ror8(v)` added to the two halfwords of `acc`.
+#[inline(always)]
+fn sxtab16_ror8(acc: u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `sxtb16`.
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}, ror #8", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `offset` (`-128..=128`) in both halfwords, for [`sxtab16`]: each lane then holds
+/// `x + offset`, within `-256..=255`, exact in 16 bits.
+#[inline(always)]
+fn offset_pair(offset: i32) -> u32 {
+    let h = offset as u32 & 0xffff;
+    h | (h << 16)
+}
+
+#[inline(always)]
+fn smlad(a: u32, b: u32, acc: i32) -> i32 {
+    let r: i32;
+    // SAFETY: SMLAD is an Armv7E-M DSP instruction; register only. It may set the sticky Q
+    // flag, so flags are not declared preserved.
+    unsafe { asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
+    r
+}
+
+#[inline(always)]
+fn smlabb(a: u32, b: u32, acc: i32) -> i32 {
+    let r: i32;
+    // SAFETY: as in `smlad`.
+    unsafe { asm!("smlabb {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
+    r
+}
+
+#[inline(always)]
+fn smlatt(a: u32, b: u32, acc: i32) -> i32 {
+    let r: i32;
+    // SAFETY: as in `smlad`.
+    unsafe { asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
+    r
+}
+
+/// Four int8 as one little-endian word (one unaligned LDR on Armv7E-M).
+#[inline(always)]
+fn word(c: &[i8]) -> u32 {
+    u32::from_le_bytes([c[0] as u8, c[1] as u8, c[2] as u8, c[3] as u8])
+}
+
+/// See [`super::scalar::dot4`].
+#[inline(always)]
+pub(crate) fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+    let n = x.len();
+    let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for ((((xq, q0), q1), q2), q3) in
+        xs.zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4))
+    {
+        let xv = word(xq);
+        let (xe, xo) = (sxtb16(xv), sxtb16_ror8(xv));
+        let v = word(q0);
+        a0 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a0));
+        let v = word(q1);
+        a1 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a1));
+        let v = word(q2);
+        a2 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a2));
+        let v = word(q3);
+        a3 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a3));
+    }
+    super::scalar::dot4(&x[n4..], [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]], [a0, a1, a2, a3])
+}
+
+/// See [`super::scalar::dot1`].
+#[inline(always)]
+pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+    let n = x.len();
+    let w = &w[..n];
+    let mut a = acc;
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for (xq, wq) in xs.zip(w.chunks_exact(4)) {
+        let (xv, wv) = (word(xq), word(wq));
+        a = smlad(sxtb16_ror8(xv), sxtb16_ror8(wv), smlad(sxtb16(xv), sxtb16(wv), a));
+    }
+    super::scalar::dot1(&x[n4..], &w[n4..], a)
+}
+
+/// See [`super::scalar::mac4`].
+#[inline(always)]
+pub(crate) fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+    let (xv, wv) = (word(&x), word(&w));
+    let (xe, xo, we, wo) = (sxtb16(xv), sxtb16_ror8(xv), sxtb16(wv), sxtb16_ror8(wv));
+    [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
+}
+
+/// See [`super::scalar::dot4_offset`].
+#[inline(always)]
+pub(crate) fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+    let n = x.len();
+    let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let off = offset_pair(offset);
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for ((((xq, q0), q1), q2), q3) in
+        xs.zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4))
+    {
+        let xv = word(xq);
+        let (xe, xo) = (sxtab16(off, xv), sxtab16_ror8(off, xv));
+        let v = word(q0);
+        a0 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a0));
+        let v = word(q1);
+        a1 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a1));
+        let v = word(q2);
+        a2 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a2));
+        let v = word(q3);
+        a3 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a3));
+    }
+    super::scalar::dot4_offset(&x[n4..], [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]], offset, [a0, a1, a2, a3])
+}
+
+/// See [`super::scalar::dot1_offset`].
+#[inline(always)]
+pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+    let n = x.len();
+    let w = &w[..n];
+    let mut a = acc;
+    let off = offset_pair(offset);
+    let xs = x.chunks_exact(4);
+    let n4 = n - xs.remainder().len();
+    for (xq, wq) in xs.zip(w.chunks_exact(4)) {
+        let (xv, wv) = (word(xq), word(wq));
+        a = smlad(sxtab16_ror8(off, xv), sxtb16_ror8(wv), smlad(sxtab16(off, xv), sxtb16(wv), a));
+    }
+    super::scalar::dot1_offset(&x[n4..], &w[n4..], offset, a)
+}
+
+/// See [`super::scalar::mac4_offset`].
+#[inline(always)]
+pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+    let off = offset_pair(offset);
+    let (xv, wv) = (word(&x), word(&w));
+    let (xe, xo, we, wo) = (sxtab16(off, xv), sxtab16_ror8(off, xv), sxtb16(wv), sxtb16_ror8(wv));
+    [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
+}
