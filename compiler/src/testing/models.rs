@@ -396,6 +396,67 @@ pub fn svdf_state() -> Vec<u8> {
     b.finish()
 }
 
+/// A small 16x8 network in the shape of `armzoo_ds_cnn_s_int16`: int16 activations, int8
+/// per-channel weights, int64 biases through CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D,
+/// RESHAPE, FULLY_CONNECTED and int16 SOFTMAX (its compile-time tables in the params).
+/// (Its outputs on the generated-compile input pattern were checked once against the pip
+/// `tflite-micro` interpreter: identical.)
+pub fn int16_ds() -> Vec<u8> {
+    let mut r = Rng(0x16b8_2026);
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: 16x8 CONV/DEPTHWISE/POOL/FC and int16 SOFTMAX");
+    let i64_bias = |b: &mut ModelBuilder, name: &str, v: Vec<i32>, scales: Vec<f32>| {
+        let bytes = v.iter().flat_map(|&x| (x as i64 * 37).to_le_bytes()).collect();
+        let n = scales.len();
+        let quant = Quantization { scale: scales, zero_point: vec![0; n], axis: if n > 1 { Some(0) } else { None } };
+        b.constant(name, DType::I64, &[v.len()], bytes, Some(quant))
+    };
+    let x = b.activation("input", DType::I16, &[1, 6, 5, 2], Some((0.002, 0)));
+    let ws = r.scales(4, 0.01);
+    let w = b.constant_i8_per_axis("conv/weights", &[4, 3, 3, 2], &r.i8s(72), &ws, 0);
+    let bias = i64_bias(&mut b, "conv/bias", r.i32s(4, 100_000), ws.iter().map(|s| s * 0.002).collect());
+    let c = b.activation("conv/Relu", DType::I16, &[1, 6, 5, 4], Some((0.02, 0)));
+    b.op(
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
+        &[Some(x), Some(w), Some(bias)],
+        &[c],
+    );
+    let ds = r.scales(4, 0.01);
+    let dw = b.constant_i8_per_axis("dw/weights", &[1, 3, 3, 4], &r.i8s(36), &ds, 3);
+    let dbias = i64_bias(&mut b, "dw/bias", r.i32s(4, 100_000), ds.iter().map(|s| s * 0.02).collect());
+    let d = b.activation("dw/Relu", DType::I16, &[1, 6, 5, 4], Some((0.05, 0)));
+    b.op(
+        OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
+            padding: Padding::Same,
+            stride_w: 1,
+            stride_h: 1,
+            depth_multiplier: 1,
+            dilation_w: 1,
+            dilation_h: 1,
+            activation: Activation::Relu,
+        }),
+        &[Some(c), Some(dw), Some(dbias)],
+        &[d],
+    );
+    let p = b.activation("pool", DType::I16, &[1, 1, 1, 4], Some((0.05, 0)));
+    b.op(
+        OpKind::AveragePool2d(Pool2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, filter_w: 5, filter_h: 6, activation: Activation::None }),
+        &[Some(d)],
+        &[p],
+    );
+    let shape = b.constant_i32("reshape/shape", &[2], &[1, 4], None);
+    let flat = b.activation("reshape", DType::I16, &[1, 4], Some((0.05, 0)));
+    b.op(OpKind::Reshape { new_shape: Some(vec![1, 4]) }, &[Some(p), Some(shape)], &[flat]);
+    let fw = b.constant_i8("fc/weights", &[3, 4], &r.i8s(12), Some((0.00005, 0)));
+    let fbias = i64_bias(&mut b, "fc/bias", r.i32s(3, 1000), vec![0.05 * 0.00005]);
+    let logits = b.activation("fc", DType::I16, &[1, 3], Some((0.001, 0)));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fw), Some(fbias)], &[logits]);
+    let y = b.activation("softmax", DType::I16, &[1, 3], Some((1.0 / 32768.0, 0)));
+    b.op(OpKind::Softmax { beta: 1.0 }, &[Some(logits)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -403,6 +464,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
+        ("builder_int16_ds", int16_ds()),
         ("builder_in_place", in_place()),
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
