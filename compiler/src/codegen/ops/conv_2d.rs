@@ -58,6 +58,15 @@ pub(crate) fn bias_i64(cx: &OpCx<'_, '_>, bias: Option<&crate::ir::Tensor<'_>>, 
     Ok(v)
 }
 
+/// The 64-bit `MultiplyByQuantizedMultiplier` of the 16x8 kernels requires shifts below 8
+/// (an effective scale under 128); TFLite asserts it, tflc refuses the model.
+pub(crate) fn check_shifts_16x8(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>, shifts: &[i32]) -> Result<(), LowerError> {
+    match shifts.iter().find(|&&s| s >= 8) {
+        Some(s) => Err(cx.unsupported_tensor(t, format!("effective scale of 2^{} or more (16x8 requantization needs less than 128)", s - 1))),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn rt_padding(cx: &OpCx<'_, '_>, p: Padding) -> Result<RtPadding, LowerError> {
     match p {
         Padding::Same => Ok(RtPadding::Same),
@@ -128,7 +137,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
         output_shift.push(s);
     }
 
-    let bias_i64 = if int16 { bias_i64(cx, bias, out_d)? } else { Vec::new() };
+    let bias_i64 = if int16 {
+        check_shifts_16x8(cx, output, &output_shift)?;
+        bias_i64(cx, bias, out_d)?
+    } else {
+        Vec::new()
+    };
     let bias_data = match bias {
         Some(_) if int16 => Vec::new(),
         Some(b) => {

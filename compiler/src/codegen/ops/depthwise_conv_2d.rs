@@ -138,7 +138,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
         output_shift.push(s);
     }
 
-    let bias_i64 = if int16 { bias_i64(cx, bias, out_d)? } else { Vec::new() };
+    let bias_i64 = if int16 {
+        super::conv_2d::check_shifts_16x8(cx, output, &output_shift)?;
+        bias_i64(cx, bias, out_d)?
+    } else {
+        Vec::new()
+    };
     let bias_data = match bias {
         Some(_) if int16 => Vec::new(),
         Some(b) => {

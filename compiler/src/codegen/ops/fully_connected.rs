@@ -161,7 +161,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
         (vec![m], vec![s], -fq1.zero_point)
     };
 
-    let bias_i64 = if int16 { super::conv_2d::bias_i64(cx, bias, output_depth)? } else { Vec::new() };
+    let bias_i64 = if int16 {
+        super::conv_2d::check_shifts_16x8(cx, output, &output_shift)?;
+        super::conv_2d::bias_i64(cx, bias, output_depth)?
+    } else {
+        Vec::new()
+    };
     let bias_data = match bias {
         Some(_) if int16 => Vec::new(),
         Some(b) => {

@@ -177,3 +177,16 @@ fn softmax_int16_nearly_uniform() {
     ];
     assert_eq!(got, want);
 }
+
+/// An effective scale of 2^8 or more breaks the 64-bit requantization's precondition:
+/// refused, not a panic.
+#[test]
+fn huge_effective_scale_is_unsupported() {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I16, &[1, 4], q(1.0));
+    let w = b.constant_i8("w", &[2, 4], &[1; 8], q(1.0));
+    let y = b.activation("y", DType::I16, &[1, 2], q(0.001));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w)], &[y]);
+    let e = lower_op0(&b.finish()).expect_err("scale 1000");
+    assert!(matches!(e, crate::error::LowerError::Unsupported { .. }), "{e}");
+}
