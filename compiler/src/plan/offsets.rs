@@ -121,7 +121,7 @@ fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>
     let mut index = vec![usize::MAX; n];
     let mut merged = Vec::new();
     let mut cluster = vec![0; n];
-    for i in 0..n {
+    for (i, slot) in cluster.iter_mut().enumerate() {
         let r = find(&mut parent, i);
         if index[r] == usize::MAX {
             index[r] = merged.len();
@@ -132,7 +132,7 @@ fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>
                 last: m.iter().map(|&x| items[x].last).max().unwrap_or(0),
             });
         }
-        cluster[i] = index[r];
+        *slot = index[r];
     }
     (merged, cluster)
 }
