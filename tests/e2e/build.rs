@@ -69,6 +69,13 @@ fn main() {
             }
         }
     }
+    if !have_shared {
+        // Visible in every cargo run (tests capture their own output): say what is skipped.
+        println!(
+            "cargo:warning=SKIP: ../shared (corpus models and TFLite Micro golden data) is missing: \
+             the conformance, end-to-end, corpus snapshot and firmware suites are skipped; set TFLC_SHARED to its path"
+        );
+    }
     let _ = writeln!(registry, "pub const HAVE_SHARED: bool = {have_shared};");
     let _ = writeln!(registry, "pub fn entries() -> Vec<Entry> {{ vec![\n{entries}] }}");
     let _ = writeln!(registry, "pub const NOT_COMPILED: &[(&str, &str)] = &[\n{unsupported}];");
