@@ -164,6 +164,17 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         quote! { #rt::__private::#view(#x) }
     }
 
+    /// `Some(view)` of an optional input (a bias), or `None`.
+    pub fn optional_input(&mut self, t: Option<TensorId>) -> TokenStream {
+        match t {
+            Some(t) => {
+                let v = self.input(t);
+                quote! { Some(#v) }
+            }
+            None => quote! { None },
+        }
+    }
+
     /// An exclusive typed view of output tensor `t`.
     pub fn output(&mut self, t: TensorId) -> TokenStream {
         let rt = self.rt.clone();

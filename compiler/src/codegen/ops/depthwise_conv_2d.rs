@@ -298,13 +298,7 @@ impl Kernel for DepthwiseConv2d {
         );
         let input = cx.input(self.input);
         let filter = cx.input(self.filter);
-        let bias = match self.bias {
-            Some(b) => {
-                let b = cx.input(b);
-                quote! { Some(#b) }
-            }
-            None => quote! { None },
-        };
+        let bias = cx.optional_input(self.bias);
         let output = cx.output(self.output);
         let f = if self.int16 { quote! { depthwise_conv_2d_s16 } } else { quote! { depthwise_conv_2d_s8 } };
         quote! { #rt::kernels::depthwise_conv_2d::#f(&#p, #input, #filter, #bias, #output); }

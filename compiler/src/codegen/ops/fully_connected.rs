@@ -301,13 +301,7 @@ impl Kernel for FullyConnected {
         );
         let input = cx.input(self.input);
         let filter = cx.input(self.filter);
-        let bias = match self.bias {
-            Some(b) => {
-                let b = cx.input(b);
-                quote! { Some(#b) }
-            }
-            None => quote! { None },
-        };
+        let bias = cx.optional_input(self.bias);
         let output = cx.output(self.output);
         let f = if self.int16 { quote! { fully_connected_s16 } } else { quote! { fully_connected_s8 } };
         quote! { #rt::kernels::fully_connected::#f(&#p, #input, #filter, #bias, #output); }
