@@ -119,12 +119,19 @@ mod tests {
         assert_eq!(arena[16], 0xee);
     }
 
+    /// The guard behind "outputs never overlap inputs": a plan that broke it would panic in
+    /// `io` (never corrupt memory); the compiler also rejects such a layout before emitting.
     #[test]
-    #[should_panic(expected = "overlaps an output")]
     fn io_rejects_input_overlapping_output() {
-        let mut arena = [0u8; 32];
-        let (input, output) = (0..8, 4..12);
-        let _ = io(&mut arena, [input], [output]);
+        extern crate std;
+        let caught = std::panic::catch_unwind(|| {
+            let mut arena = [0u8; 32];
+            let (input, output) = (0..8, 4..12);
+            let _ = io(&mut arena, [input], [output]);
+        });
+        let payload = caught.expect_err("an input overlapping an output must be refused");
+        let msg = payload.downcast_ref::<&str>().copied().unwrap_or_default();
+        assert_eq!(msg, "an input overlaps an output");
     }
 
     #[test]

@@ -95,11 +95,7 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
             }
         }
     }
-    let (activation_min, activation_max) = if int16 {
-        cx.activation_range_s16(o.activation, out_q)?
-    } else {
-        cx.activation_range_s8(o.activation, out_q)?
-    };
+    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
     Ok(Pool2d {
         input: input.id,
         output: output.id,

@@ -144,22 +144,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
     } else {
         Vec::new()
     };
-    let bias_data = match bias {
-        Some(_) if int16 => Vec::new(),
-        Some(b) => {
-            let v = cx.const_i32(b)?;
-            if v.len() != out_d {
-                return Err(cx.invalid_tensor(b, format!("bias has {} entries for {out_d} output channels", v.len())));
-            }
-            v
-        }
-        None => Vec::new(),
-    };
-    let (activation_min, activation_max) = if int16 {
-        cx.activation_range_s16(o.activation, out_q)?
-    } else {
-        cx.activation_range_s8(o.activation, out_q)?
-    };
+    let bias_data = if int16 { Vec::new() } else { cx.bias_i32(bias, out_d, "output channels")? };
+    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
     // Output channel `c`'s taps are every `out_d`-th weight from `c` (filter
     // `[1, H, W, out_d]`), whatever the depth multiplier.
     let taps = filter_shape[1] * filter_shape[2];

@@ -167,22 +167,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
     } else {
         Vec::new()
     };
-    let bias_data = match bias {
-        Some(_) if int16 => Vec::new(),
-        Some(b) => {
-            let v = cx.const_i32(b)?;
-            if v.len() != output_depth {
-                return Err(cx.invalid_tensor(b, format!("bias has {} entries for {output_depth} units", v.len())));
-            }
-            v
-        }
-        None => Vec::new(),
-    };
-    let (activation_min, activation_max) = if int16 {
-        cx.activation_range_s16(o.activation, out_q)?
-    } else {
-        cx.activation_range_s8(o.activation, out_q)?
-    };
+    let bias_data = if int16 { Vec::new() } else { cx.bias_i32(bias, output_depth, "units")? };
+    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
     // The runtime's fast path needs symmetric weights (it is `sum(w * x)` on top of this).
     let folded_bias = if !int16 && filter_offset == 0 && filter_bytes.len() >= output_depth * input_depth {
         (0..output_depth)

@@ -363,6 +363,26 @@ impl<'m, 'a> OpCx<'m, 'a> {
             .ok_or_else(|| self.invalid(format!("fused activation {a:?} cannot be expressed in the output quantization")))
     }
 
+    /// A constant int32 bias of exactly `n` entries (`what` names them in the error), or an
+    /// empty vector when there is none.
+    pub fn bias_i32(&self, bias: Option<&Tensor<'a>>, n: usize, what: &str) -> Result<Vec<i32>, LowerError> {
+        let Some(b) = bias else { return Ok(Vec::new()) };
+        let v = self.const_i32(b)?;
+        if v.len() != n {
+            return Err(self.invalid_tensor(b, format!("bias has {} entries for {n} {what}", v.len())));
+        }
+        Ok(v)
+    }
+
+    /// The clamp range of a fused activation for an int8 or (`int16`) int16 output.
+    pub fn activation_range(&self, a: Activation, out: QuantParams, int16: bool) -> Result<(i32, i32), LowerError> {
+        if int16 {
+            self.activation_range_s16(a, out)
+        } else {
+            self.activation_range_s8(a, out)
+        }
+    }
+
     /// The shape of `t`, which must have rank 4.
     pub fn shape4(&self, t: &Tensor<'_>) -> Result<[usize; 4], LowerError> {
         match t.shape.as_slice() {
