@@ -9,7 +9,7 @@
 //! list only shrinks). Other ops (LSTM, SVDF, int16, custom signal ops) are reported.
 
 use std::collections::{BTreeMap, BTreeSet};
-use tflc::codegen::ops::{lower, TensorData, TensorStore};
+use tflc::lower::ops::{lower, TensorData, TensorStore};
 use tflc::error::LowerError;
 use tflc::ir::{DType, OpCode, Operator, Subgraph};
 use tflc_tests::{golden_cases, shared_dir_or_skip};

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares the data-movement op tests' results with TFLite Micro.
 
-    TFLC_DUMP_OP_MODELS=/tmp/opdump cargo test -p tflc --lib codegen::ops
+    TFLC_DUMP_OP_MODELS=/tmp/opdump cargo test -p tflc --lib lower::ops
     python3 tools/compare_op_dumps.py /tmp/opdump
 
 The tests' `movement::testing::run_op0` writes `<test>_<n>.tflite`, its graph inputs

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Expected outputs for the per-op unit tests, from the pip reference interpreters.
 
-    TFLC_DUMP_OP_MODELS=/tmp/opdump cargo test -p tflc --lib codegen::ops
+    TFLC_DUMP_OP_MODELS=/tmp/opdump cargo test -p tflc --lib lower::ops
     python3 tools/op_test_vectors.py /tmp/opdump [name-prefix]
 
 Every `<name>.tflite` (with `<name>.in<i>.bin` inputs, written by the tests' `run_op0`)

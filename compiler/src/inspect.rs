@@ -167,7 +167,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
             });
             // What the compiler would say: the reader's view, then lowering's checks
             // (element types, shapes, options).
-            let reason = unsupported_reason(op).or_else(|| match crate::codegen::ops::lower(sg, op) {
+            let reason = unsupported_reason(op).or_else(|| match crate::lower::ops::lower(sg, op) {
                 Ok(_) => None,
                 Err(crate::error::LowerError::Unsupported { reason, at }) => Some(with_tensor(reason, &at)),
                 Err(e @ crate::error::LowerError::Invalid { .. }) => Some(format!("invalid: {e}")),

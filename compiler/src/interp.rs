@@ -2,7 +2,7 @@
 //! `TensorStore`. Slow and allocation-heavy, it exists to check generated code against the
 //! same kernels and parameters (tests, and models without golden data).
 
-use crate::codegen::ops::{lower, TensorData, TensorStore};
+use crate::lower::ops::{lower, TensorData, TensorStore};
 use crate::error::Error;
 use crate::ir::Model;
 

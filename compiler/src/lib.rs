@@ -9,6 +9,7 @@
 
 pub mod codegen;
 mod config;
+pub mod emit;
 pub mod error;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
@@ -16,6 +17,7 @@ pub mod index;
 pub mod inspect;
 pub mod interp;
 pub mod ir;
+pub mod lower;
 pub mod macro_support;
 pub mod pipeline;
 pub mod plan;

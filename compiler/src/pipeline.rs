@@ -58,12 +58,12 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
 }
 
 /// The (op, input, output) tensor pairs whose kernels may write the output over the input
-/// ([`Kernel::in_place`](codegen::ops::Kernel::in_place)), for [`PlanOptions::in_place`].
+/// ([`Kernel::in_place`](crate::lower::ops::Kernel::in_place)), for [`PlanOptions::in_place`].
 /// Ops that do not lower declare nothing (codegen reports them).
 pub fn declared_in_place(sg: &Subgraph<'_>) -> Vec<(OpId, TensorId, TensorId)> {
     let mut declared = Vec::new();
     for op in sg.ops.iter() {
-        let Ok(kernel) = codegen::ops::lower(sg, op) else { continue };
+        let Ok(kernel) = crate::lower::ops::lower(sg, op) else { continue };
         for (i, o) in kernel.in_place() {
             let (Some(x), Some(&y)) = (op.input(i), op.outputs.get(o)) else { continue };
             // Only arena tensors can share bytes.
@@ -76,7 +76,7 @@ pub fn declared_in_place(sg: &Subgraph<'_>) -> Vec<(OpId, TensorId, TensorId)> {
 }
 
 /// The memory layout of subgraph 0: the planner's operator order and offsets. Every kernel's
-/// in-place pairs ([`Kernel::in_place`](codegen::ops::Kernel::in_place)) go to the planner;
+/// in-place pairs ([`Kernel::in_place`](crate::lower::ops::Kernel::in_place)) go to the planner;
 /// those it placed at one offset become [`Layout::in_place`].
 pub fn plan_layout(model: &crate::ir::Model<'_>, opts: &CompileOptions) -> Result<Layout, Error> {
     let sg = model.main();

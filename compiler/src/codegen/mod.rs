@@ -9,13 +9,12 @@
 //! **Architecture Invariant:** the output is deterministic: the same model and options give
 //! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
 
-pub mod emit;
-pub mod ops;
 
 use crate::error::{Error, LowerError};
-use crate::ir::{Model, OpId, Subgraph, Tensor, TensorId};
-use emit::{comment, format_module, int, weights_static, EmitCx, Items};
-pub use emit::WeightsSource;
+use crate::ir::{Model, OpId, Subgraph, TensorId};
+use crate::emit::{self, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items};
+pub use crate::emit::WeightsSource;
+use crate::lower::ops;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,30 +67,6 @@ pub struct CodegenOptions {
 pub struct Generated {
     pub code: String,
     pub weights: Vec<u8>,
-}
-
-/// `t7 "conv1/Relu" i8[1,16,16,8] scale=0.0235 zp=-128`, for comments.
-pub fn describe_tensor(t: &Tensor<'_>) -> String {
-    let name = short_name(&t.name);
-    let ty = t.dtype.rust_name().unwrap_or("?");
-    let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
-    let mut s = format!("{} \"{name}\" {ty}[{}]", t.id, dims.join(","));
-    if let Some((sc, zp)) = t.quant.as_ref().and_then(|q| q.per_tensor()) {
-        s.push_str(&format!(" scale={sc} zp={zp}"));
-    } else if let Some(q) = &t.quant {
-        s.push_str(&format!(" per-axis({} scales)", q.scale.len()));
-    }
-    s
-}
-
-/// Converter names are often `a/b/c;a/b/d;…`: keep the first, at most 60 characters.
-fn short_name(name: &str) -> String {
-    let first = name.split(';').next().unwrap_or("");
-    let mut s: String = first.chars().filter(|c| !c.is_control()).take(60).collect();
-    if first.chars().count() > 60 {
-        s.push('…');
-    }
-    s
 }
 
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {

@@ -3,7 +3,7 @@
 //! the image explicitly and accumulate in i128, over random shapes, strides, dilations,
 //! paddings, multipliers and clamps. Bit-exactness with TFLite Micro is checked on golden
 //! data (op_conformance, `armzoo_ds_cnn_s_int16`) and on single-op vectors in the
-//! compiler (`codegen::ops::tests_16x8`). `softmax_s16` depends on compile-time tables and
+//! compiler (`lower::ops::tests_16x8`). `softmax_s16` depends on compile-time tables and
 //! is tested there.
 
 use super::average_pool_2d::{average_pool_2d_s16, AveragePool2dParams};

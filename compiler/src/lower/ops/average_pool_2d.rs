@@ -9,7 +9,7 @@
 
 use super::conv_2d::{positive, rt_padding};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{Pool2dOptions, TensorId};
 use proc_macro2::TokenStream;

@@ -10,7 +10,7 @@ use super::movement::{
     put, with_elem, Elem,
 };
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;

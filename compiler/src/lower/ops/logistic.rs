@@ -6,7 +6,7 @@
 //! input rescaling comes from [`tflc_runtime::prepare::logistic_s8`].
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx, InOut};
+use crate::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{OpKind, TensorId};
 use proc_macro2::TokenStream;

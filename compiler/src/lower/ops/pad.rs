@@ -11,7 +11,7 @@
 
 use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, get, kernel_fn, put, Elem};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::{Literal, TokenStream};

@@ -7,7 +7,7 @@
 //! (`tflite-micro`, `ai-edge-litert`) and committed as literals.
 
 use super::{lower, Kernel, TensorData, TensorStore};
-use crate::codegen::emit::{EmitCx, Items};
+use crate::emit::{EmitCx, Items};
 use crate::error::LowerError;
 use crate::ir::TensorId;
 

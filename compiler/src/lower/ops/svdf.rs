@@ -15,7 +15,7 @@
 //! ([`crate::ir::Tensor::reset_byte`]).
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::emit::{int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;

@@ -8,7 +8,7 @@
 //! input's shape.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{float, int, EmitCx, InOut};
+use crate::emit::{float, int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;

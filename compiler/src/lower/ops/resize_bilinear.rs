@@ -8,7 +8,7 @@
 use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape};
 use super::resize_nearest_neighbor::output_size;
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::emit::{int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;

@@ -10,7 +10,7 @@
 //! a requantization that TFLite Micro does not do).
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, Tensor, TensorId};
 use proc_macro2::TokenStream;
@@ -64,7 +64,7 @@ macro_rules! with_elem {
                 type $T = f32;
                 $body
             }
-            other => Err($crate::codegen::ops::ExecError(format!("element type {other} is not movable"))),
+            other => Err($crate::lower::ops::ExecError(format!("element type {other} is not movable"))),
         }
     };
 }
@@ -337,7 +337,7 @@ pub(crate) mod testing {
     //! Helpers for the data-movement op tests: lower op 0 of a built model, run it, emit it.
 
     use super::super::{lower, Kernel, TensorData, TensorStore};
-    use crate::codegen::emit::{EmitCx, Items};
+    use crate::emit::{EmitCx, Items};
     use crate::error::LowerError;
     use crate::ir::TensorId;
 

@@ -7,7 +7,7 @@
 
 use super::average_pool_2d::{lower_pool, Pool2d};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::EmitCx;
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -5,7 +5,7 @@
 //! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx, InOut};
+use crate::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;

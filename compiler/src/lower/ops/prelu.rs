@@ -9,7 +9,7 @@
 
 use super::add::{lower_binary, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::emit::{int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;

@@ -10,7 +10,7 @@
 //! ([`tflc_runtime::prepare::mean_s8`]). Shapes of rank below 4 are padded with leading 1s.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;

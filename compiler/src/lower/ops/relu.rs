@@ -9,7 +9,7 @@
 //! This file also holds the shared checks of the int8 elementwise unary ops.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx, InOut};
+use crate::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;

@@ -7,7 +7,7 @@
 
 use super::add::{emit_add_params, lower_arith, Arith, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::EmitCx;
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpKind;
 use proc_macro2::TokenStream;

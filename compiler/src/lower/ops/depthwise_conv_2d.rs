@@ -10,7 +10,7 @@
 
 use super::conv_2d::{bias_i64, positive, rt_padding};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;

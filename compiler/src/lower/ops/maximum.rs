@@ -8,7 +8,7 @@
 
 use super::add::{lower_binary, Binary};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::EmitCx;
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;

@@ -7,7 +7,7 @@
 
 use super::add::{lower_arith, Arith, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{int, EmitCx};
+use crate::emit::{int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::OpKind;
 use proc_macro2::TokenStream;

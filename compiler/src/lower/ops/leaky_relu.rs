@@ -7,7 +7,7 @@
 
 use super::relu::{lower_unary, lower_unary_s8, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{float, int, EmitCx, InOut};
+use crate::emit::{float, int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;

@@ -9,7 +9,7 @@
 //! `Broadcast` literal.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{array, float, int, EmitCx};
+use crate::emit::{array, float, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{Activation, DType, OpKind, Tensor, TensorId};
 use proc_macro2::TokenStream;

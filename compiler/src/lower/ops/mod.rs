@@ -9,7 +9,7 @@
 //! Unsupported ops return `LowerError::Unsupported` naming op index, opcode and tensor;
 //! nothing here panics on model data.
 
-use super::emit::EmitCx;
+use crate::emit::EmitCx;
 use crate::error::{LowerError, Location};
 use crate::ir::{Activation, DType, Operator, Subgraph, Tensor, TensorId};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! (`format_module`: `syn::parse2` + `prettyplease`, the `@generated` header, and the
 //! statement comments that prettyplease would drop).
 
-use crate::ir::{DType, Subgraph, TensorId};
+use crate::ir::{DType, Subgraph, Tensor, TensorId};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
@@ -146,7 +146,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         if let Some(data) = tensor.data {
             let name = format_ident!("W{}", t.index());
             if !self.items.weights.contains_key(&t) {
-                let doc = format!(" {}", crate::codegen::describe_tensor(tensor));
+                let doc = format!(" {}", describe_tensor(tensor));
                 let range = self.items.push_blob(data);
                 let item = range_const(&name, &doc, range);
                 self.items.weights.insert(t, (name.clone(), item));
@@ -226,6 +226,30 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         });
         name
     }
+}
+
+/// `t7 "conv1/Relu" i8[1,16,16,8] scale=0.0235 zp=-128`, for comments.
+pub fn describe_tensor(t: &Tensor<'_>) -> String {
+    let name = short_name(&t.name);
+    let ty = t.dtype.rust_name().unwrap_or("?");
+    let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
+    let mut s = format!("{} \"{name}\" {ty}[{}]", t.id, dims.join(","));
+    if let Some((sc, zp)) = t.quant.as_ref().and_then(|q| q.per_tensor()) {
+        s.push_str(&format!(" scale={sc} zp={zp}"));
+    } else if let Some(q) = &t.quant {
+        s.push_str(&format!(" per-axis({} scales)", q.scale.len()));
+    }
+    s
+}
+
+/// Converter names are often `a/b/c;a/b/d;…`: keep the first, at most 60 characters.
+pub fn short_name(name: &str) -> String {
+    let first = name.split(';').next().unwrap_or("");
+    let mut s: String = first.chars().filter(|c| !c.is_control()).take(60).collect();
+    if first.chars().count() > 60 {
+        s.push('…');
+    }
+    s
 }
 
 /// `[a, b, c]` as tokens for arrays of integers.

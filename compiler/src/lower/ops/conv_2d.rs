@@ -7,7 +7,7 @@
 //! `input_scale * filter_scale[c] / output_scale` in double, the fused activation as a clamp.
 
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use proc_macro2::TokenStream;
 use quote::quote;
 use crate::error::LowerError;

@@ -5,7 +5,7 @@
 //! shape.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{float, int, EmitCx};
+use crate::emit::{float, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind, TensorId};
 use proc_macro2::TokenStream;

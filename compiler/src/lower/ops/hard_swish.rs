@@ -6,7 +6,7 @@
 //! we) when the output multiplier's exponent would be positive.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::codegen::emit::{int, EmitCx, InOut};
+use crate::emit::{int, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{OpKind, TensorId};
 use proc_macro2::TokenStream;

@@ -8,7 +8,7 @@
 
 use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, get, kernel_fn, movable_dtype, put, resolve_axis, with_elem, Elem};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::codegen::emit::{array, int, EmitCx};
+use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
 use crate::ir::{Activation, DType, OpKind, TensorId};
 use proc_macro2::TokenStream;
