@@ -216,6 +216,15 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         quote! { #rt::__private::#view(&WEIGHTS.0[#name]) }
     }
 
+    /// Declares the op's parameter constant `P<op>` holding `value`, of type `ty` (the
+    /// runtime struct's path below `rt`, for example `quote!(kernels::conv_2d::Conv2dParams)`;
+    /// a borrowing struct gets `<'static>` from the caller), and returns its name.
+    pub fn params_lit(&mut self, ty: TokenStream, value: &impl Lit) -> Ident {
+        let rt = self.rt.clone();
+        let v = value.lit(&rt);
+        self.params(quote! { #rt::#ty }, v)
+    }
+
     /// Declares the op's parameter constant `P<op>: ty = value` and returns its name.
     pub fn params(&mut self, ty: TokenStream, value: TokenStream) -> Ident {
         let name = format_ident!("P{}", self.op_index);
@@ -250,6 +259,120 @@ pub fn short_name(name: &str) -> String {
         s.push('…');
     }
     s
+}
+
+/// A value that generated code spells as a Rust expression: the runtime's parameter
+/// structs and everything inside them. `rt` is the runtime crate's path in the generated
+/// module.
+///
+/// Parameter structs implement it through [`runtime_struct_lit!`], which destructures every
+/// field: a field added to a runtime struct is a compile error here until it is emitted,
+/// never a silent omission. A lowered op holds the runtime struct it will emit and calls
+/// [`EmitCx::params_lit`]; nothing spells a parameter a second time.
+pub trait Lit {
+    fn lit(&self, rt: &TokenStream) -> TokenStream;
+}
+
+macro_rules! int_lit {
+    ($($t:ty),*) => {$(
+        impl Lit for $t {
+            fn lit(&self, _: &TokenStream) -> TokenStream {
+                int(*self as i64)
+            }
+        }
+    )*};
+}
+int_lit!(i8, i16, i32, i64, u8, u16, u32, usize, isize);
+
+impl Lit for u64 {
+    fn lit(&self, _: &TokenStream) -> TokenStream {
+        let a = Literal::u64_unsuffixed(*self);
+        quote! { #a }
+    }
+}
+
+impl Lit for bool {
+    fn lit(&self, _: &TokenStream) -> TokenStream {
+        if *self {
+            quote! { true }
+        } else {
+            quote! { false }
+        }
+    }
+}
+
+impl Lit for f32 {
+    fn lit(&self, _: &TokenStream) -> TokenStream {
+        float(*self)
+    }
+}
+
+impl<T: Lit, const N: usize> Lit for [T; N] {
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let items = self.iter().map(|x| x.lit(rt));
+        quote! { [#(#items),*] }
+    }
+}
+
+/// A borrowed slice becomes a reference to an array literal (`&[1, 2]`), which is
+/// `'static` in a `const`.
+impl<T: Lit> Lit for &[T] {
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let items = self.iter().map(|x| x.lit(rt));
+        quote! { &[#(#items),*] }
+    }
+}
+
+impl<T: Lit> Lit for Option<T> {
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        match self {
+            Some(v) => {
+                let v = v.lit(rt);
+                quote! { Some(#v) }
+            }
+            None => quote! { None },
+        }
+    }
+}
+
+/// Implements [`Lit`] for a struct of the runtime crate by destructuring all its fields
+/// (no `..`, so a new field does not compile until it is listed):
+///
+/// ```ignore
+/// runtime_struct_lit!(kernels::conv_2d::Conv2dParams { input_shape, stride, … });
+/// runtime_struct_lit!(kernels::quantize::QuantizeParams<'a> { multiplier, … });
+/// ```
+///
+/// The generated expression names the struct through the configured runtime path
+/// (`rt::kernels::conv_2d::Conv2dParams { input_shape: [1, 8, 8, 3], … }`).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! runtime_struct_lit {
+    ($($seg:ident)::+ $(<$lt:lifetime>)? { $($field:ident),* $(,)? }) => {
+        impl$(<$lt>)? $crate::emit::Lit for ::tflc_runtime::$($seg)::+ $(<$lt>)? {
+            fn lit(&self, rt: &::proc_macro2::TokenStream) -> ::proc_macro2::TokenStream {
+                let ::tflc_runtime::$($seg)::+ { $($field),* } = self;
+                $(let $field = $crate::emit::Lit::lit($field, rt);)*
+                ::quote::quote! { #rt::$($seg)::+ { $($field: #$field),* } }
+            }
+        }
+    };
+}
+
+/// Implements [`Lit`] for a field-less enum of the runtime crate; every variant is listed
+/// (a match without a wildcard), so a new variant does not compile until it is.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! runtime_enum_lit {
+    ($($seg:ident)::+ { $($variant:ident),* $(,)? }) => {
+        impl $crate::emit::Lit for ::tflc_runtime::$($seg)::+ {
+            fn lit(&self, rt: &::proc_macro2::TokenStream) -> ::proc_macro2::TokenStream {
+                match self {
+                    $(::tflc_runtime::$($seg)::+::$variant => ::quote::quote! { #rt::$($seg)::+::$variant },)*
+                }
+            }
+        }
+    };
 }
 
 /// `[a, b, c]` as tokens for arrays of integers.
@@ -376,5 +499,30 @@ mod tests {
         let text = "fn run() {\n    __tflc_comment!(\"op 0: A\");\n    a();\n    __tflc_comment!(\n        \"op 1: B \\\"x\\\" (t1) -> t2\"\n    );\n    b();\n}\n";
         let got = restore_comments(text);
         assert_eq!(got, "fn run() {\n    // op 0: A\n    a();\n\n    // op 1: B \"x\" (t1) -> t2\n    b();\n}\n");
+    }
+}
+
+#[cfg(test)]
+mod lit_tests {
+    use super::Lit;
+    use quote::quote;
+
+    #[derive(Debug)]
+    struct Local<'a> {
+        a: i32,
+        b: [usize; 2],
+        c: &'a [i32],
+        d: Option<u8>,
+    }
+
+    #[test]
+    fn literals_of_fields() {
+        let rt = quote! { rt };
+        let v = Local { a: -3, b: [1, 2], c: &[4, -5], d: Some(7) };
+        let Local { a, b, c, d } = &v;
+        let s = format!("{} {} {} {} {}", a.lit(&rt), b.lit(&rt), c.lit(&rt), d.lit(&rt), None::<u8>.lit(&rt));
+        assert_eq!(s, "- 3 [1 , 2] & [4 , - 5] Some (7) None");
+        assert_eq!(f32::NAN.lit(&rt).to_string(), "f32 :: NAN");
+        assert_eq!(0.5f32.lit(&rt).to_string(), "0.5f32");
     }
 }

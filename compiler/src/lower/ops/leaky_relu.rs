@@ -7,7 +7,7 @@
 
 use super::relu::{lower_unary, lower_unary_s8, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{float, int, EmitCx, InOut};
+use crate::emit::{float, EmitCx, InOut};
 use crate::error::LowerError;
 use crate::ir::{DType, OpKind};
 use proc_macro2::TokenStream;
@@ -36,6 +36,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LeakyRelu, LowerError> {
     Ok(LeakyRelu { un, alpha, params: Some(params) })
 }
 
+crate::runtime_struct_lit!(kernels::leaky_relu::LeakyReluParams {
+    input_zero_point,
+    output_zero_point,
+    output_multiplier_alpha,
+    output_shift_alpha,
+    output_multiplier_identity,
+    output_shift_identity,
+});
+
 impl Kernel for LeakyRelu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.params {
@@ -53,22 +62,7 @@ impl Kernel for LeakyRelu {
             let y = cx.output(self.un.output);
             return quote! { #rt::kernels::leaky_relu::leaky_relu_f32(#alpha, #x, #y); };
         };
-        let i = |v: i32| int(v as i64);
-        let (zi, zo) = (i(p.input_zero_point), i(p.output_zero_point));
-        let (ma, sa, mi, si) = (i(p.output_multiplier_alpha), i(p.output_shift_alpha), i(p.output_multiplier_identity), i(p.output_shift_identity));
-        let p = cx.params(
-            quote! { #rt::kernels::leaky_relu::LeakyReluParams },
-            quote! {
-                #rt::kernels::leaky_relu::LeakyReluParams {
-                    input_zero_point: #zi,
-                    output_zero_point: #zo,
-                    output_multiplier_alpha: #ma,
-                    output_shift_alpha: #sa,
-                    output_multiplier_identity: #mi,
-                    output_shift_identity: #si,
-                }
-            },
-        );
+        let p = cx.params_lit(quote! { kernels::leaky_relu::LeakyReluParams }, p);
         match cx.in_out(self.un.input, self.un.output) {
             InOut::InPlace(d) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8_in_place(&#p, #d); },
             InOut::Apart(x, y) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8(&#p, #x, #y); },
