@@ -146,10 +146,7 @@ impl Pool2d {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AveragePool2d(pub Pool2d);
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<AveragePool2d, LowerError> {
-    let crate::ir::OpKind::AveragePool2d(o) = &cx.op.kind else {
-        return Err(cx.invalid("not an AVERAGE_POOL_2D"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<AveragePool2d, LowerError> {
     Ok(AveragePool2d(lower_pool(cx, o)?))
 }
 

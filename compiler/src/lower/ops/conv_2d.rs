@@ -11,7 +11,7 @@ use crate::emit::{array, int, EmitCx};
 use proc_macro2::TokenStream;
 use quote::quote;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, Padding, TensorId};
+use crate::ir::{DType, Padding, TensorId};
 use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams};
 use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset, Padding as RtPadding};
 
@@ -83,8 +83,7 @@ pub(crate) fn positive(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, L
     Ok(v as usize)
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Conv2d, LowerError> {
-    let OpKind::Conv2d(o) = &cx.op.kind else { return Err(cx.invalid("not a CONV_2D")) };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<Conv2d, LowerError> {
     cx.expect_arity(2..=3, 1)?;
     let input = cx.input(0)?;
     let filter = cx.input(1)?;

@@ -12,7 +12,7 @@ use super::conv_2d::{bias_i64, positive, rt_padding};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s16, depthwise_conv_2d_s8, DepthwiseConv2dParams};
@@ -48,10 +48,7 @@ pub struct DepthwiseConv2d {
     pub bias_i64: Vec<i64>,
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<DepthwiseConv2d, LowerError> {
-    let OpKind::DepthwiseConv2d(o) = &cx.op.kind else {
-        return Err(cx.invalid("not a DEPTHWISE_CONV_2D"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
     cx.expect_arity(2..=3, 1)?;
     let input = cx.input(0)?;
     let filter = cx.input(1)?;
@@ -296,6 +293,7 @@ mod tests {
     use super::super::test_helpers::*;
     use super::*;
     use crate::error::LowerError;
+    use crate::ir::OpKind;
     use crate::ir::{Activation, DepthwiseConv2dOptions, Padding};
     use crate::tflite::builder::ModelBuilder;
 

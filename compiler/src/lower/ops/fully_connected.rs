@@ -16,7 +16,7 @@
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::{array, int, EmitCx};
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::fully_connected::{fully_connected_s16, fully_connected_s8, FullyConnectedParams};
@@ -49,10 +49,7 @@ pub struct FullyConnected {
     pub bias_i64: Vec<i64>,
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<FullyConnected, LowerError> {
-    let OpKind::FullyConnected(o) = &cx.op.kind else {
-        return Err(cx.invalid("not a FULLY_CONNECTED"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> Result<FullyConnected, LowerError> {
     cx.expect_arity(2..=3, 1)?;
     let input = cx.input(0)?;
     let filter = cx.input(1)?;
@@ -299,6 +296,7 @@ mod tests {
     use super::super::test_helpers::*;
     use super::*;
     use crate::error::LowerError;
+    use crate::ir::OpKind;
     use crate::ir::{Activation, FullyConnectedOptions};
     use crate::tflite::builder::ModelBuilder;
 

@@ -16,10 +16,7 @@ use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaxPool2d(pub Pool2d);
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MaxPool2d, LowerError> {
-    let crate::ir::OpKind::MaxPool2d(o) = &cx.op.kind else {
-        return Err(cx.invalid("not a MAX_POOL_2D"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<MaxPool2d, LowerError> {
     let p = lower_pool(cx, o)?;
     if p.int16 {
         return Err(cx.unsupported("int16 MAX_POOL_2D (tflc implements int8)"));

@@ -46,7 +46,7 @@ pub trait Kernel: std::fmt::Debug {
 /// The registry: which `OpKind` lowers in which module. Adding an op is one line here and
 /// one file `ops/<builtin>.rs` with `pub(crate) fn lower(cx: &OpCx) -> Result<impl Kernel>`.
 macro_rules! ops {
-    ($($pat:pat => $module:ident),* $(,)?) => {
+    ($($pat:pat => $module:ident $(($($arg:expr),*))?),* $(,)?) => {
         $(pub mod $module;)*
 
         /// The TFLite builtins that lower, by module name (`conv_2d` is `CONV_2D`).
@@ -57,7 +57,7 @@ macro_rules! ops {
             use crate::ir::OpKind;
             let cx = OpCx { sg, op };
             match &op.kind {
-                $($pat => Ok(Box::new($module::lower(&cx)?)),)*
+                $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
                 #[allow(unreachable_patterns)]
                 _ => Err(cx.unsupported(match crate::inspect::unsupported_reason(op) {
                     Some(r) => r,
@@ -70,17 +70,17 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { .. } => add,
-    OpKind::AveragePool2d(_) => average_pool_2d,
+    OpKind::AveragePool2d(o) => average_pool_2d(o),
     OpKind::Concatenation { .. } => concatenation,
-    OpKind::Conv2d(_) => conv_2d,
-    OpKind::DepthwiseConv2d(_) => depthwise_conv_2d,
+    OpKind::Conv2d(o) => conv_2d(o),
+    OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
     OpKind::ExpandDims => expand_dims,
-    OpKind::FullyConnected(_) => fully_connected,
+    OpKind::FullyConnected(o) => fully_connected(o),
     OpKind::HardSwish => hard_swish,
     OpKind::LeakyRelu { .. } => leaky_relu,
     OpKind::Logistic => logistic,
-    OpKind::MaxPool2d(_) => max_pool_2d,
+    OpKind::MaxPool2d(o) => max_pool_2d(o),
     OpKind::Maximum => maximum,
     OpKind::Mean { .. } => mean,
     OpKind::Minimum => minimum,
