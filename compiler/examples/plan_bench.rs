@@ -8,8 +8,8 @@
 //! tensor-level lower bound of the file order, + `variable_bytes` too: it counts variables only
 //! while the file order uses them, our arena keeps them for ever), ratios `arena/head` and `arena/lb_file`, our
 //! own lower bound, whether order/offsets are proven optimal, planning time, and `no_inpl`:
-//! the arena without the kernels' in-place pairs (`tflc::pipeline::declared_in_place`; the
-//! other columns use them, as `tflc` does). With `--check` the process fails if a target is
+//! the arena without the kernels' in-place pairs (the other columns use them and the views,
+//! as `tflc` does: `tflc::pipeline::plan_options` of the lowered subgraph). With `--check` the process fails if a target is
 //! missed.
 
 use std::time::Instant;
@@ -51,8 +51,10 @@ fn main() {
                 continue;
             }
         };
-        let options = PlanOptions { in_place: tflc::pipeline::declared_in_place(model.main()), ..base_options.clone() };
-        let without = plan_subgraph(model.main(), &base_options).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
+        let lowered = tflc::lower::lower_subgraph(model.main());
+        let options = tflc::pipeline::plan_options(&lowered, base_options.clone());
+        let apart = PlanOptions { in_place: Vec::new(), ..options.clone() };
+        let without = plan_subgraph(model.main(), &apart).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
         let t0 = Instant::now();
         let result = plan_subgraph(model.main(), &options);
         let ms = t0.elapsed().as_secs_f64() * 1e3;

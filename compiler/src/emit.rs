@@ -8,21 +8,39 @@ use quote::{format_ident, quote};
 use std::collections::BTreeMap;
 
 /// Module-level items that ops add while being emitted: the weight blob, params.
-#[derive(Default)]
 pub struct Items {
-    /// Every constant the code reads (model weights and compile-time tables), each at a
-    /// 16-byte aligned offset: one `WEIGHTS` static in flash.
+    /// Every constant the code reads (model weights and compile-time tables), each at an
+    /// offset that is a multiple of [`Items::align`]: one `WEIGHTS` static in flash, itself
+    /// aligned to it.
     pub blob: Vec<u8>,
     /// Model constants already in the blob, by tensor: (range const name, its item).
     pub weights: BTreeMap<TensorId, (Ident, TokenStream)>,
     /// Table ranges and params, in emission order.
     pub consts: Vec<TokenStream>,
+    align: usize,
+}
+
+impl Default for Items {
+    /// Items with the default alignment, 16 bytes.
+    fn default() -> Self {
+        Self::new(16)
+    }
 }
 
 impl Items {
-    /// Appends `bytes` to the blob at the next 16-byte boundary; returns the range.
+    /// Empty items whose blob entries start at multiples of `align` (a power of two).
+    pub fn new(align: usize) -> Self {
+        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), align: align.max(1) }
+    }
+
+    /// The alignment of every blob entry and of the blob.
+    pub fn align(&self) -> usize {
+        self.align
+    }
+
+    /// Appends `bytes` to the blob at the next aligned offset; returns the range.
     fn push_blob(&mut self, bytes: &[u8]) -> (usize, usize) {
-        let start = self.blob.len().next_multiple_of(16);
+        let start = self.blob.len().next_multiple_of(self.align);
         self.blob.resize(start, 0);
         self.blob.extend_from_slice(bytes);
         (start, self.blob.len())
@@ -48,8 +66,14 @@ pub struct EmitCx<'e, 'm, 'a> {
     pub(crate) ins: Vec<TensorId>,
     pub(crate) outs: Vec<TensorId>,
     /// The (input, output) pairs the plan placed at one offset for this op (declared by
-    /// [`Kernel::in_place`](super::ops::Kernel::in_place)).
+    /// [`Kernel::in_place`](crate::lower::ops::Kernel::in_place)).
     pub(crate) in_place: Vec<(TensorId, TensorId)>,
+    /// The op's scratch range in the arena, when its kernel declared
+    /// [`Kernel::scratch_bytes`](crate::lower::ops::Kernel::scratch_bytes) and the plan placed
+    /// it.
+    pub(crate) scratch: Option<(usize, usize)>,
+    /// Whether `emit` asked for the scratch view ([`EmitCx::scratch`]).
+    pub(crate) scratch_used: bool,
     tables: usize,
 }
 
@@ -85,8 +109,19 @@ pub enum WeightsSource {
     File(String),
 }
 
-/// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`.
-pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource) -> TokenStream {
+/// The runtime's wrapper type that aligns a value to `align` bytes (`Align16`, `Align64`, …;
+/// `__private` has one for every power of two from 16 to [`MAX_ALIGN`]).
+pub fn align_wrapper(rt: &TokenStream, align: usize) -> TokenStream {
+    let name = format_ident!("Align{}", align);
+    quote! { #rt::__private::#name }
+}
+
+/// The largest alignment the runtime has a wrapper for (`tflc_runtime::__private::Align4096`).
+pub const MAX_ALIGN: usize = 4096;
+
+/// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`, aligned to
+/// `align`.
+pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource, align: usize) -> TokenStream {
     if bytes.is_empty() {
         // A model without constants has no blob (an empty static would be dead code).
         return TokenStream::new();
@@ -99,15 +134,30 @@ pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSou
         }
         WeightsSource::File(path) => quote! { *include_bytes!(#path) },
     };
+    let wrapper = align_wrapper(rt, align);
+    let doc = format!(" Every weight and compile-time table, {align}-byte aligned, in flash.");
     quote! {
-        /// Every weight and compile-time table, 16-byte aligned, in flash.
-        static WEIGHTS: #rt::__private::Align16<[u8; #n]> = #rt::__private::Align16(#init);
+        #[doc = #doc]
+        static WEIGHTS: #wrapper<[u8; #n]> = #wrapper(#init);
     }
 }
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
-        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), tables: 0 }
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), scratch: None, scratch_used: false, tables: 0 }
+    }
+
+    /// An exclusive byte view of the op's scratch workspace (the planner placed
+    /// [`Kernel::scratch_bytes`](crate::lower::ops::Kernel::scratch_bytes) bytes for it, live at
+    /// this op only). A kernel that declared no scratch gets a `compile_error!`, which the
+    /// generated module does not build with (codegen reports it first).
+    pub fn scratch(&mut self) -> TokenStream {
+        let rt = self.rt.clone();
+        self.scratch_used = true;
+        if self.scratch.is_none() {
+            return quote! { compile_error!("tflc: scratch requested by a kernel that declared none") };
+        }
+        quote! { #rt::__private::as_u8_mut(s0) }
     }
 
     /// Whether the plan put output `y` over input `x` (a pair the kernel declared in place,

@@ -1,6 +1,11 @@
 //! `tflc inspect`: a summary of a model for people (`render_text`) and scripts (JSON).
+//!
+//! Lowers each subgraph once ([`lower_subgraph`]): MACs are the lowered ops' capability,
+//! unsupported operators are the lowering errors.
 
-use crate::ir::{DType, Model, OpKind, Operator, Subgraph, Tensor, TensorId};
+use crate::error::LowerError;
+use crate::ir::{DType, Model, Tensor, TensorId};
+use crate::lower::lower_subgraph;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -74,56 +79,10 @@ pub struct UnsupportedOp {
     pub reason: String,
 }
 
-/// Why the reader already knows tflc cannot compile `op` (unknown builtins and custom
-/// ops); `summarize` adds lowering's own checks (element types, shapes, options).
-pub fn unsupported_reason(op: &Operator<'_>) -> Option<String> {
-    match &op.kind {
-        OpKind::Unsupported => Some(match &op.opcode {
-            crate::ir::OpCode::Custom(_) => "custom operator".to_owned(),
-            crate::ir::OpCode::Builtin { .. } => "builtin operator not supported by tflc".to_owned(),
-        }),
-        _ => None,
-    }
-}
-
 fn with_tensor(reason: String, at: &crate::error::Location) -> String {
     match (at.tensor_index, &at.tensor_name) {
         (Some(i), Some(n)) => format!("{reason} (tensor {i} \"{}\")", n.split(';').next().unwrap_or("")),
         _ => reason,
-    }
-}
-
-/// Multiply-accumulates of one operator (convolutions and fully connected layers).
-pub fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
-    let shape = |i: usize| op.input(i).map(|t| sg.tensor(t).shape.clone()).unwrap_or_default();
-    let out_elems: u64 = op.outputs.first().map(|&t| sg.tensor(t).num_elements() as u64).unwrap_or(0);
-    match &op.kind {
-        OpKind::Conv2d(_) => {
-            // filter [O, H, W, I]: each output element takes H*W*I MACs.
-            let f = shape(1);
-            if f.len() == 4 {
-                out_elems.saturating_mul((f[1] * f[2] * f[3]) as u64)
-            } else {
-                0
-            }
-        }
-        OpKind::DepthwiseConv2d(_) => {
-            let f = shape(1);
-            if f.len() == 4 {
-                out_elems.saturating_mul((f[1] * f[2]) as u64)
-            } else {
-                0
-            }
-        }
-        OpKind::FullyConnected(_) => {
-            let w = shape(1);
-            if w.len() == 2 {
-                out_elems.saturating_mul(w[1] as u64)
-            } else {
-                0
-            }
-        }
-        _ => 0,
     }
 }
 
@@ -152,9 +111,10 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let mut total_macs: u64 = 0;
     for sg in model.subgraphs.iter() {
         let s = sg.id.index();
-        for op in sg.ops.iter() {
-            let m = macs(sg, op);
-            total_macs = total_macs.saturating_add(m);
+        let lowered = lower_subgraph(sg);
+        total_macs = total_macs.saturating_add(lowered.total_macs());
+        for (op, l) in sg.ops.iter().zip(lowered.ops.iter()) {
+            let m = l.caps.macs;
             operators.push(OpInfo {
                 subgraph: s,
                 index: op.id.index(),
@@ -165,13 +125,14 @@ pub fn summarize(model: &Model<'_>) -> Summary {
                 output_shapes: op.outputs.iter().map(|&t| sg.tensor(t).shape.clone()).collect(),
                 macs: m,
             });
-            // What the compiler would say: the reader's view, then lowering's checks
-            // (element types, shapes, options).
-            let reason = unsupported_reason(op).or_else(|| match crate::lower::ops::lower(sg, op) {
+            // What the compiler would say: lowering's error (the IR's
+            // `Operator::unsupported_reason` for unknown and custom ops, then the kernel's
+            // checks of element types, shapes, options).
+            let reason = match &l.kernel {
                 Ok(_) => None,
-                Err(crate::error::LowerError::Unsupported { reason, at }) => Some(with_tensor(reason, &at)),
-                Err(e @ crate::error::LowerError::Invalid { .. }) => Some(format!("invalid: {e}")),
-            });
+                Err(LowerError::Unsupported { reason, at }) => Some(with_tensor(reason.clone(), at)),
+                Err(e @ LowerError::Invalid { .. }) => Some(format!("invalid: {e}")),
+            };
             if let Some(reason) = reason {
                 unsupported.push(UnsupportedOp { subgraph: s, index: op.id.index(), opcode: op.opcode.to_string(), reason });
             }

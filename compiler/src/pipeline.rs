@@ -1,20 +1,22 @@
-//! The compiler's phases in order, top to bottom: read and verify the model, plan memory,
-//! lower every operator and emit the module.
+//! The compiler's phases in order, top to bottom: read and verify the model, lower every
+//! operator (once), plan memory from what lowering allows, emit the module from the lowered
+//! operators and the plan.
 
-use crate::codegen::{self, CodegenOptions, Layout, WeightsSource};
+use crate::codegen::{self, CodegenOptions, WeightsSource};
+use crate::emit::MAX_ALIGN;
 use crate::error::Error;
-use crate::ir::{OpId, Subgraph, TensorId};
-use crate::plan::{plan_subgraph, PlanOptions};
+use crate::lower::{lower_subgraph, LoweredSubgraph};
+use crate::plan::{plan_subgraph, PlanOptions, SubgraphPlan};
 use crate::tflite;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 
 /// How to compile.
 #[derive(Debug, Clone)]
 pub struct CompileOptions {
     /// Path of the runtime crate in the generated code.
     pub runtime_path: String,
-    /// Alignment of every arena buffer, in bytes (a power of two, at least 16).
+    /// Alignment in bytes of the arena, of every buffer in it, of the weight blob and of every
+    /// weight and table in it (a power of two from 16 to 4096).
     pub align: usize,
     /// The model's file name, for the header.
     pub model_name: String,
@@ -35,16 +37,26 @@ pub struct Compiled {
     pub code: String,
     /// The weight blob (to write beside the module when the weights are in a file).
     pub weights: Vec<u8>,
-    pub layout: Layout,
+    /// The memory plan the module follows (schedule, offsets, realised in-place pairs,
+    /// aliased views).
+    pub plan: SubgraphPlan,
+}
+
+impl Compiled {
+    /// The generated module's `ARENA_BYTES`.
+    pub fn arena_bytes(&self) -> usize {
+        codegen::arena_bytes(&self.plan)
+    }
 }
 
 /// Compiles model bytes to a Rust module.
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
-    if !opts.align.is_power_of_two() || opts.align < 16 {
-        return Err(Error::Codegen(format!("alignment {} is not a power of two of at least 16", opts.align)));
-    }
+    check_align(opts.align)?;
     let model = tflite::read_model(bytes)?;
-    let layout = plan_layout(&model, opts)?;
+    let lowered = lower_subgraph(model.main());
+    // Every lowering error at once, before planning.
+    lowered.check()?;
+    let plan = plan(&lowered, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
     let sha = Sha256::digest(bytes);
     let model_sha256: String = sha.iter().map(|b| format!("{b:02x}")).collect();
     let copts = CodegenOptions {
@@ -53,49 +65,34 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         model_sha256,
         weights: opts.weights.clone(),
     };
-    let generated = codegen::generate(&model, &layout, &copts)?;
-    Ok(Compiled { code: generated.code, weights: generated.weights, layout })
+    let generated = codegen::generate(&lowered, &plan, &copts)?;
+    Ok(Compiled { code: generated.code, weights: generated.weights, plan })
 }
 
-/// The (op, input, output) tensor pairs whose kernels may write the output over the input
-/// ([`Kernel::in_place`](crate::lower::ops::Kernel::in_place)), for [`PlanOptions::in_place`].
-/// Ops that do not lower declare nothing (codegen reports them).
-pub fn declared_in_place(sg: &Subgraph<'_>) -> Vec<(OpId, TensorId, TensorId)> {
-    let mut declared = Vec::new();
-    for op in sg.ops.iter() {
-        let Ok(kernel) = crate::lower::ops::lower(sg, op) else { continue };
-        for (i, o) in kernel.in_place() {
-            let (Some(x), Some(&y)) = (op.input(i), op.outputs.get(o)) else { continue };
-            // Only arena tensors can share bytes.
-            if !sg.tensor(x).is_constant() && !sg.tensor(y).is_constant() {
-                declared.push((op.id, x, y));
-            }
-        }
+/// Refuses an alignment the generated code cannot express: not a power of two, below 16 (the
+/// runtime's views need it), or above [`MAX_ALIGN`] (the largest `__private::Align*` wrapper).
+pub fn check_align(align: usize) -> Result<(), Error> {
+    if !align.is_power_of_two() || !(16..=MAX_ALIGN).contains(&align) {
+        return Err(Error::Codegen(format!("alignment {align} is not a power of two from 16 to {MAX_ALIGN}")));
     }
-    declared
+    Ok(())
 }
 
-/// The memory layout of subgraph 0: the planner's operator order and offsets. Every kernel's
-/// in-place pairs ([`Kernel::in_place`](crate::lower::ops::Kernel::in_place)) go to the planner;
-/// those it placed at one offset become [`Layout::in_place`].
-pub fn plan_layout(model: &crate::ir::Model<'_>, opts: &CompileOptions) -> Result<Layout, Error> {
-    let sg = model.main();
-    let declared = declared_in_place(sg);
-    let popts = PlanOptions { align: opts.align as u64, in_place: declared.clone(), ..PlanOptions::default() };
-    let p = plan_subgraph(sg, &popts)?;
-    let offsets: BTreeMap<TensorId, usize> = p.tensor_offsets().into_iter().map(|(t, o)| (t, o as usize)).collect();
-    // The planner places an in-place pair at one offset or apart (never partly overlapping).
-    let in_place = declared
-        .into_iter()
-        .filter(|&(_, x, y)| matches!((offsets.get(&x), offsets.get(&y)), (Some(a), Some(b)) if a == b))
-        .collect();
-    Ok(Layout {
-        arena_bytes: (p.plan.arena_bytes as usize).max(opts.align),
-        offsets,
-        schedule: p.plan.schedule.clone(),
-        aliased: p.aliased_ops(),
-        in_place,
-    })
+/// `base` with what lowering allows the planner: every kernel's in-place pairs, the view
+/// operators and the scratch each kernel needs ([`Capabilities`](crate::lower::Capabilities)).
+/// Operators that did not lower contribute nothing (`tflc plan` plans such models too).
+pub fn plan_options(lowered: &LoweredSubgraph<'_, '_>, base: PlanOptions) -> PlanOptions {
+    PlanOptions {
+        in_place: lowered.in_place(),
+        views: lowered.views(),
+        scratch: lowered.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),
+        ..base
+    }
+}
+
+/// Plans `lowered`'s subgraph with [`plan_options`].
+pub fn plan(lowered: &LoweredSubgraph<'_, '_>, base: &PlanOptions) -> Result<SubgraphPlan, Error> {
+    Ok(plan_subgraph(lowered.sg, &plan_options(lowered, base.clone()))?)
 }
 
 #[cfg(all(test, feature = "format"))]
@@ -127,15 +124,15 @@ mod tests {
         let bytes = m.finish();
 
         let model = tflite::read_model(&bytes).unwrap();
-        let declared = declared_in_place(model.main());
+        let declared = lower_subgraph(model.main()).in_place();
         let ops: Vec<usize> = declared.iter().map(|p| p.0.index()).collect();
         assert_eq!(ops, [0, 1, 2, 2, 4], "{declared:?}");
 
         let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
-        let realized: Vec<usize> = compiled.layout.in_place.iter().map(|p| p.0.index()).collect();
+        let realized: Vec<usize> = compiled.plan.in_place_pairs().iter().map(|p| p.0.index()).collect();
         assert_eq!(realized, [1, 2, 4]);
         // x, and one slot for a/b/c, then c and d (MUL), d/y in one slot.
-        assert_eq!(compiled.layout.arena_bytes, 128);
+        assert_eq!(compiled.plan.plan.arena_bytes, 128);
         let code = &compiled.code;
         for call in ["leaky_relu_s8(", "relu_s8_in_place(", "add_s8_in_place(", "mul_s8(", "tanh_s8_in_place("] {
             assert!(code.contains(call), "{call} missing:\n{code}");
@@ -145,14 +142,14 @@ mod tests {
         let add = code.find("add_s8_in_place(").unwrap();
         let io_call = &code[code[..add].rfind("io(").unwrap()..add];
         assert!(io_call.contains(&format!("[T{}], [T{}]", x.index(), c.index())), "{io_call}");
-        assert_eq!(compiled.layout.offsets[&b], compiled.layout.offsets[&c]);
+        assert_eq!(compiled.plan.tensor_region(b), compiled.plan.tensor_region(c));
     }
 
     /// The builder model `in_place`: every op after the first writes over its input.
     #[test]
     fn every_in_place_variant_is_emitted() {
         let compiled = compile(&crate::testing::models::in_place(), &CompileOptions::default()).unwrap();
-        assert_eq!(compiled.layout.in_place.len(), 11, "{:?}", compiled.layout.in_place);
+        assert_eq!(compiled.plan.in_place_pairs().len(), 11, "{:?}", compiled.plan.in_place_pairs());
         for f in [
             "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
             "maximum_in_place(", "minimum_in_place(", "prelu_s8_in_place(", "sub_s8_in_place(", "relu_s8_in_place(",
@@ -161,6 +158,6 @@ mod tests {
             assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
         }
         // x (input) and one slot for the chain.
-        assert_eq!(compiled.layout.arena_bytes, 2 * 80);
+        assert_eq!(compiled.plan.plan.arena_bytes, 2 * 80);
     }
 }

@@ -4,7 +4,8 @@
 //! lower bound (+ variable bytes, which that bound counts only while the file order uses them),
 //! unless the plan is proven optimal; `mlperf_vww_mobilenet_int8` in at most 55,296 bytes.
 //! Models are planned as `tflc` plans them, with the kernels' in-place pairs
-//! (`pipeline::declared_in_place`), which must never give a larger arena than without.
+//! and views (`pipeline::plan_options` of the lowered subgraph); the in-place pairs must never
+//! give a larger arena than without.
 
 use tflc::plan::{plan_subgraph, verify, PlanOptions};
 
@@ -25,7 +26,8 @@ fn corpus_plans_verify_and_meet_targets() {
             eprintln!("note: {name} does not parse; not planned");
             continue;
         };
-        let options = PlanOptions { in_place: tflc::pipeline::declared_in_place(model.main()), ..PlanOptions::default() };
+        let lowered = tflc::lower::lower_subgraph(model.main());
+        let options = tflc::pipeline::plan_options(&lowered, PlanOptions::default());
         let sp = match plan_subgraph(model.main(), &options) {
             Ok(sp) => sp,
             Err(e) => {
@@ -38,7 +40,7 @@ fn corpus_plans_verify_and_meet_targets() {
             failures.push(format!("{name}: {violations:?}"));
         }
         let p = &sp.plan;
-        if let Ok(apart) = plan_subgraph(model.main(), &PlanOptions::default()) {
+        if let Ok(apart) = plan_subgraph(model.main(), &PlanOptions { in_place: Vec::new(), ..options.clone() }) {
             if p.arena_bytes > apart.plan.arena_bytes {
                 failures.push(format!("{name}: arena {} with in-place pairs > {} without", p.arena_bytes, apart.plan.arena_bytes));
             }

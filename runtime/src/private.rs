@@ -8,9 +8,27 @@ use core::ops::Range;
 
 pub use bytemuck;
 
-/// A 16-byte aligned wrapper for arenas and weight blobs.
-#[repr(C, align(16))]
-pub struct Align16<T: ?Sized>(pub T);
+macro_rules! align_wrappers {
+    ($($name:ident = $n:literal),* $(,)?) => {$(
+        #[doc = concat!("A ", stringify!($n), "-byte aligned wrapper for arenas and weight blobs (`tflc --align ", stringify!($n), "`).")]
+        #[repr(C, align($n))]
+        pub struct $name<T: ?Sized>(pub T);
+    )*};
+}
+
+// One per alignment `tflc --align` accepts (16, the default, up to a 4 KiB page); the
+// compiler refuses larger ones (`tflc::emit::MAX_ALIGN`).
+align_wrappers!(
+    Align16 = 16,
+    Align32 = 32,
+    Align64 = 64,
+    Align128 = 128,
+    Align256 = 256,
+    Align512 = 512,
+    Align1024 = 1024,
+    Align2048 = 2048,
+    Align4096 = 4096,
+);
 
 /// Splits `arena` into the shared input views `ins` and the exclusive output views `outs`.
 ///
@@ -142,6 +160,23 @@ mod tests {
             a
         };
         assert_eq!(A, [0, 0, 0xce, 0xce, 0xce, 0, 0, 0]);
+    }
+
+    #[test]
+    fn every_wrapper_has_its_alignment() {
+        use core::mem::{align_of, size_of};
+        assert_eq!(align_of::<Align16<[u8; 3]>>(), 16);
+        assert_eq!(align_of::<Align32<[u8; 3]>>(), 32);
+        assert_eq!(align_of::<Align64<[u8; 3]>>(), 64);
+        assert_eq!(align_of::<Align128<[u8; 3]>>(), 128);
+        assert_eq!(align_of::<Align256<[u8; 3]>>(), 256);
+        assert_eq!(align_of::<Align512<[u8; 3]>>(), 512);
+        assert_eq!(align_of::<Align1024<[u8; 3]>>(), 1024);
+        assert_eq!(align_of::<Align2048<[u8; 3]>>(), 2048);
+        assert_eq!(align_of::<Align4096<[u8; 3]>>(), 4096);
+        assert_eq!(size_of::<Align64<[u8; 65]>>(), 128);
+        static W: Align64<[u8; 5]> = Align64(*b"abcde");
+        assert_eq!(W.0.as_ptr() as usize % 64, 0);
     }
 
     #[test]

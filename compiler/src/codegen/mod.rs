@@ -1,52 +1,29 @@
-//! Code generation: a model, its memory layout and the lowered ops become one Rust module.
+//! Code generation: a lowered subgraph and its memory plan become one Rust module.
 //!
-//! `ops/` lowers each operator (one file per TFLite builtin) and emits its kernel call;
-//! `emit.rs` holds the per-op emission context and the formatter. The module's shape:
-//! `ARENA_BYTES`, I/O consts, arena ranges `T<i>`, weight statics `W<i>`, parameter consts
-//! `P<op>`, and `Model { arena }` with `new`, `run` and typed accessors. `run()` is one
-//! kernel call per operator in schedule order, nothing else.
+//! Two levels, so that a further subgraph can become a function of its own:
+//! - [`generate`] emits the module: the header, `ARENA_BYTES`, I/O consts, arena ranges
+//!   `T<i>`, the `WEIGHTS` blob with ranges `W<i>`, parameter consts `P<op>`, and
+//!   `Model { arena }` with `new`, `run` and typed accessors;
+//! - [`emit_subgraph`] emits one subgraph's body: one kernel call per operator in schedule
+//!   order, nothing else.
+//!
+//! Codegen consumes the lowering phase's result ([`LoweredSubgraph`]: kernels and
+//! capabilities) and the planner's ([`SubgraphPlan`]: schedule, offsets, the in-place pairs it
+//! realised, the views it aliased, the alignment) exactly as they are; it lowers nothing and
+//! re-derives nothing. Arena and weight blob take the plan's alignment (`--align`).
 //!
 //! **Architecture Invariant:** the output is deterministic: the same model and options give
 //! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
 
-
-use crate::error::{Error, LowerError};
-use crate::ir::{Model, OpId, Subgraph, TensorId};
-use crate::emit::{self, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items};
+use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items};
 pub use crate::emit::WeightsSource;
-use crate::lower::ops;
+use crate::error::Error;
+use crate::ir::{OpId, Subgraph, TensorId};
+use crate::lower::LoweredSubgraph;
+use crate::plan::SubgraphPlan;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::collections::{BTreeMap, BTreeSet};
-
-/// Where every arena tensor lives and in which order the ops run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
-    pub arena_bytes: usize,
-    /// Byte offset of every non-constant tensor in the arena (aliases share their source's).
-    pub offsets: BTreeMap<TensorId, usize>,
-    /// Operator order.
-    pub schedule: Vec<OpId>,
-    /// View operators whose output shares its input's bytes: they emit no code.
-    pub aliased: BTreeSet<OpId>,
-    /// (op, input, output) pairs placed at one offset: the op's output overwrites that
-    /// input, and the op emits its `_in_place` kernel call.
-    pub in_place: BTreeSet<(OpId, TensorId, TensorId)>,
-}
-
-impl Layout {
-    /// No reuse at all: each non-constant tensor gets its own aligned range, ops in file
-    /// order. A baseline for tests; the planner's layout replaces it.
-    pub fn naive(sg: &Subgraph<'_>, align: usize) -> Layout {
-        let mut offsets = BTreeMap::new();
-        let mut pos = 0usize;
-        for t in sg.tensors.iter().filter(|t| !t.is_constant()) {
-            offsets.insert(t.id, pos);
-            pos = (pos + t.byte_size().unwrap_or(0)).next_multiple_of(align.max(1));
-        }
-        Layout { arena_bytes: pos.max(align), offsets, schedule: sg.ops.indices().collect(), aliased: BTreeSet::new(), in_place: BTreeSet::new() }
-    }
-}
+use std::collections::BTreeSet;
 
 /// Options for the generated module.
 #[derive(Debug, Clone)]
@@ -69,6 +46,44 @@ pub struct Generated {
     pub weights: Vec<u8>,
 }
 
+/// The arena bytes of one subgraph's tensors, from its plan.
+struct Arena<'p, 'm, 'a> {
+    sg: &'m Subgraph<'a>,
+    plan: &'p SubgraphPlan,
+}
+
+impl Arena<'_, '_, '_> {
+    /// `(start, end)` of tensor `t` in the arena.
+    fn range(&self, t: TensorId) -> Result<(usize, usize), Error> {
+        let r = self.plan.tensor_region(t).ok_or_else(|| {
+            Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
+        })?;
+        Ok((r.start as usize, r.end as usize))
+    }
+
+    /// The range const of `t`.
+    fn range_const(&self, t: TensorId) -> Result<TokenStream, Error> {
+        let (a, b) = self.range(t)?;
+        let name = format_ident!("T{}", t.index());
+        let doc = format!(" {}", describe_tensor(self.sg.tensor(t)));
+        let (a, b) = (int(a as i64), int(b as i64));
+        Ok(quote! {
+            #[doc = #doc]
+            const #name: ::core::ops::Range<usize> = #a..#b;
+        })
+    }
+}
+
+/// One subgraph's body: its statements and the items they need.
+pub struct SubgraphBody {
+    /// One block per operator in schedule order (a comment only for an aliased view).
+    pub stmts: Vec<TokenStream>,
+    /// Every tensor the statements touch (the module declares their range consts `T<i>`).
+    pub used: BTreeSet<TensorId>,
+    /// The range consts `S<op>` of the scratch areas the statements use.
+    pub scratch_ranges: Vec<TokenStream>,
+}
+
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
     let op = &sg.ops[id];
     let ins: Vec<String> = op.inputs.iter().map(|t| t.map_or("-".to_owned(), |t| t.to_string())).collect();
@@ -77,68 +92,49 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
     format!("op {}: {} \"{name}\" ({}) -> {}", id.index(), op.opcode, ins.join(", "), outs.join(", "))
 }
 
-/// Generates the module for `model`'s subgraph 0 with `layout`.
-pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Result<Generated, Error> {
-    let sg = model.main();
-    let rt_path: TokenStream = opts
-        .runtime_path
-        .parse()
-        .map_err(|_| Error::Codegen(format!("runtime path {:?} is not a Rust path", opts.runtime_path)))?;
-    // Everything below refers to the runtime as `rt`.
-    let rt = quote! { rt };
-
-    // Lower every op first so that all problems are found before emitting anything.
-    let mut lowered = Vec::with_capacity(layout.schedule.len());
-    let mut errors: Vec<LowerError> = Vec::new();
-    for &id in &layout.schedule {
-        match ops::lower(sg, &sg.ops[id]) {
-            Ok(k) => lowered.push((id, k)),
-            Err(e) => errors.push(e),
-        }
-    }
-    if let Some(first) = errors.first() {
-        if errors.len() == 1 {
-            return Err(first.clone().into());
-        }
-        let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        return Err(Error::Unsupported { count: errors.len(), details: all.join("\n") });
-    }
-
-    let arena_range = |t: TensorId| -> Result<(usize, usize), Error> {
-        let tensor = sg.tensor(t);
-        let off = *layout
-            .offsets
-            .get(&t)
-            .ok_or_else(|| Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(tensor))))?;
-        Ok((off, off + tensor.byte_size().unwrap_or(0)))
-    };
-
-    let mut items = Items::default();
-    let mut used_ranges: BTreeSet<TensorId> = BTreeSet::new();
-    let mut body = Vec::new();
-    for (id, kernel) in &lowered {
-        let text = op_comment(sg, *id);
-        if layout.aliased.contains(id) && kernel.is_view() {
-            body.push(comment(&format!("{text}: a view, no code")));
+/// Emits the body of `lowered`'s subgraph with `plan`: for each operator in schedule order,
+/// the `__private::io` split of the arena (`arena` names the arena's bytes) and the kernel's
+/// call. Module-level items (weights, tables, params) go to `items`.
+pub fn emit_subgraph(
+    rt: &TokenStream,
+    arena: &TokenStream,
+    lowered: &LoweredSubgraph<'_, '_>,
+    plan: &SubgraphPlan,
+    items: &mut Items,
+) -> Result<SubgraphBody, Error> {
+    let sg = lowered.sg;
+    let ar = Arena { sg, plan };
+    let aliased = plan.aliased_ops();
+    let in_place = plan.in_place_pairs();
+    let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new() };
+    for &id in &plan.plan.schedule {
+        let kernel = lowered.kernel(id)?;
+        let mut text = op_comment(sg, id);
+        if aliased.contains(&id) {
+            body.stmts.push(comment(&format!("{text}: a view, no code")));
             continue;
         }
-        let mut cx = EmitCx::new(&rt, sg, id.index(), &mut items);
-        cx.in_place = layout.in_place.range((*id, TensorId::new(0), TensorId::new(0))..).take_while(|p| p.0 == *id).map(|&(_, x, y)| (x, y)).collect();
+        let mut cx = EmitCx::new(rt, sg, id.index(), items);
+        cx.in_place = in_place.iter().filter(|p| p.0 == id).map(|&(_, x, y)| (x, y)).collect();
+        let scratch = plan.scratch_regions(id);
+        cx.scratch = scratch.first().map(|r| (r.start as usize, r.end as usize));
         let call = kernel.emit(&mut cx);
-        let (ins, outs) = (cx.ins.clone(), cx.outs.clone());
-        let mut text = text;
-        for (x, y) in &cx.in_place {
+        let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
+        for (x, y) in &pairs {
             text.push_str(&format!(", in place: {y} over {x}"));
         }
+        if scratch_used && scratch.is_empty() {
+            return Err(Error::Codegen(format!("{text}: the kernel uses scratch but declared none")));
+        }
         for &t in ins.iter().chain(&outs) {
-            arena_range(t)?;
-            used_ranges.insert(t);
+            ar.range(t)?;
+            body.used.insert(t);
         }
         // `__private::io` rejects an input overlapping an output at run time; catch it here
         // (an in-place pair whose kernel still requested the input, or a plan bug).
         for &x in &ins {
             for &y in &outs {
-                let ((a0, a1), (b0, b1)) = (arena_range(x)?, arena_range(y)?);
+                let ((a0, a1), (b0, b1)) = (ar.range(x)?, ar.range(y)?);
                 if a0 < b1 && b0 < a1 {
                     return Err(Error::Codegen(format!(
                         "{text}: input {} overlaps output {} in the arena",
@@ -149,27 +145,46 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
             }
         }
         let xs: Vec<_> = (0..ins.len()).map(|i| format_ident!("x{}", i)).collect();
-        let ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
+        let mut ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
         let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
-        let tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
-        body.push(comment(&text));
-        body.push(quote! {
+        let mut tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        if let (true, Some(r)) = (scratch_used, scratch.first()) {
+            let name = format_ident!("S{}", id.index());
+            let doc = format!(" op {}: scratch, {} bytes", id.index(), r.end - r.start);
+            let (a, b) = (int(r.start as i64), int(r.end as i64));
+            body.scratch_ranges.push(quote! {
+                #[doc = #doc]
+                const #name: ::core::ops::Range<usize> = #a..#b;
+            });
+            ys.push(format_ident!("s0"));
+            tout.push(name);
+        }
+        body.stmts.push(comment(&text));
+        body.stmts.push(quote! {
             {
-                let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(&mut self.arena.0, [#(#tin),*], [#(#tout),*]);
+                let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
                 #call
             }
         });
     }
+    Ok(body)
+}
 
-    // Inputs and outputs.
-    let mut io_items = Vec::new();
-    let mut accessors = Vec::new();
-    let mut in_arms = Vec::new();
-    let mut out_arms = Vec::new();
+/// The model's inputs and outputs: consts, accessors and the arms of the byte accessors.
+#[derive(Default)]
+struct Io {
+    items: Vec<TokenStream>,
+    accessors: Vec<TokenStream>,
+    in_arms: Vec<TokenStream>,
+    out_arms: Vec<TokenStream>,
+}
+
+fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
+    let sg = ar.sg;
+    let mut io = Io::default();
     for (kind, list) in [("input", &sg.inputs), ("output", &sg.outputs)] {
         for (i, &t) in list.iter().enumerate() {
-            used_ranges.insert(t);
-            arena_range(t)?;
+            ar.range(t)?;
             let tensor = sg.tensor(t);
             let upper = kind.to_uppercase();
             let elem = tensor.dtype.rust_name().ok_or_else(|| {
@@ -189,7 +204,7 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
             let scale_lit = emit::float(scale);
             let zp_lit = int(zp);
             let doc = format!(" {kind} {i}: {}", describe_tensor(tensor));
-            io_items.push(quote! {
+            io.items.push(quote! {
                 #[doc = #doc]
                 pub const #shape_c: [usize; #rank] = [#(#dims),*];
                 pub const #dtype_c: &str = #dtype_name;
@@ -204,73 +219,101 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
             if kind == "input" {
                 let f = format_ident!("input_{}", i);
                 let arr = format_ident!("array_{}_mut", elem);
-                accessors.push(quote! {
+                io.accessors.push(quote! {
                     #[doc = #doc]
                     pub fn #f(&mut self) -> &mut [#elem_ty; #n] {
                         #rt::__private::#arr(&mut self.arena.0[#tr])
                     }
                 });
-                in_arms.push(quote! { #idx => &mut self.arena.0[#tr], });
+                io.in_arms.push(quote! { #idx => &mut self.arena.0[#tr], });
             } else {
                 let f = format_ident!("output_{}", i);
                 let arr = format_ident!("array_{}", elem);
-                accessors.push(quote! {
+                io.accessors.push(quote! {
                     #[doc = #doc]
                     pub fn #f(&self) -> &[#elem_ty; #n] {
                         #rt::__private::#arr(&self.arena.0[#tr])
                     }
                 });
-                out_arms.push(quote! { #idx => &self.arena.0[#tr], });
+                io.out_arms.push(quote! { #idx => &self.arena.0[#tr], });
             }
         }
     }
+    Ok(io)
+}
 
-    // Variable tensors start at their reset value, as after TFLite Micro's
-    // `ResetVariableTensors`; the arena is otherwise zero.
-    let mut var_fills = Vec::new();
-    for t in sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
-        let (a, b) = arena_range(t.id)?;
+/// `Model::new()`'s doc and body: a zeroed arena whose variable tensors hold their reset
+/// value, as after TFLite Micro's `ResetVariableTensors`. Returns the tensors it fills.
+fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
+    let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
+    let mut fills = Vec::new();
+    let mut filled = Vec::new();
+    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
+        let (a, b) = ar.range(t.id)?;
         let byte = t.reset_byte();
         if a < b && byte != 0 {
-            used_ranges.insert(t.id);
+            filled.push(t.id);
             let name = format_ident!("T{}", t.id.index());
             // Only int8 tensors have a non-zero reset byte: write it as the zero point.
             let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
-            var_fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
+            fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
         }
     }
-    let (new_doc, new_body) = if var_fills.is_empty() {
-        (" A model with a zeroed arena.", quote! { Self { arena: #rt::__private::Align16([0; ARENA_BYTES]) } })
+    Ok(if fills.is_empty() {
+        (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]) } }, filled)
     } else {
         (
             " A model with a zeroed arena whose variable tensors hold their reset value (the zero point of an int8 tensor).",
             quote! {
                 let mut arena = [0; ARENA_BYTES];
-                #(#var_fills)*
-                Self { arena: #rt::__private::Align16(arena) }
+                #(#fills)*
+                Self { arena: #wrapper(arena) }
             },
+            filled,
         )
-    };
+    })
+}
 
-    // Arena ranges of every tensor the code touches.
+/// The generated `ARENA_BYTES`: the plan's arena, at least one alignment unit.
+pub fn arena_bytes(plan: &SubgraphPlan) -> usize {
+    plan.plan.arena_bytes.max(plan.plan.align) as usize
+}
+
+/// Generates the module for `lowered` (subgraph 0, every op lowered) with its `plan`.
+pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &CodegenOptions) -> Result<Generated, Error> {
+    lowered.check()?;
+    let sg = lowered.sg;
+    let rt_path: TokenStream = opts
+        .runtime_path
+        .parse()
+        .map_err(|_| Error::Codegen(format!("runtime path {:?} is not a Rust path", opts.runtime_path)))?;
+    // Everything below refers to the runtime as `rt`.
+    let rt = quote! { rt };
+    let align = plan.plan.align as usize;
+    let ar = Arena { sg, plan };
+
+    let mut items = Items::new(align);
+    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items)?;
+    let io = emit_io(&rt, &ar)?;
+    let (new_doc, new_body, filled) = emit_new(&rt, &ar)?;
+
+    // Arena ranges of every tensor the code touches, by tensor index.
+    let mut used = body.used.clone();
+    used.extend(sg.inputs.iter().chain(&sg.outputs).chain(&filled).copied());
     let mut ranges = Vec::new();
-    for &t in &used_ranges {
-        let (a, b) = arena_range(t)?;
-        let name = format_ident!("T{}", t.index());
-        let doc = format!(" {}", describe_tensor(sg.tensor(t)));
-        let (a, b) = (int(a as i64), int(b as i64));
-        ranges.push(quote! {
-            #[doc = #doc]
-            const #name: ::core::ops::Range<usize> = #a..#b;
-        });
+    for &t in &used {
+        ranges.push(ar.range_const(t)?);
     }
+    let scratch_ranges = &body.scratch_ranges;
 
-    let arena_bytes = int(layout.arena_bytes as i64);
+    let arena_bytes = int(arena_bytes(plan) as i64);
     let n_in = int(sg.inputs.len() as i64);
     let n_out = int(sg.outputs.len() as i64);
     let weight_ranges = items.weights.values().map(|(_, item)| item);
     let consts = &items.consts;
-    let blob = weights_static(&rt, &items.blob, &opts.weights);
+    let blob = weights_static(&rt, &items.blob, &opts.weights, align);
+    let wrapper = align_wrapper(&rt, align);
+    let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
     let tokens = quote! {
         use #rt_path as rt;
 
@@ -282,6 +325,7 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         pub const OUTPUTS: usize = #n_out;
         #(#io_items)*
         #(#ranges)*
+        #(#scratch_ranges)*
         #blob
         #(#weight_ranges)*
         #(#consts)*
@@ -289,7 +333,7 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         /// The compiled model: its arena and the code that runs it. Put it in a `static` or
         /// on the stack; `run()` does no allocation and no start-up work.
         pub struct Model {
-            arena: #rt::__private::Align16<[u8; ARENA_BYTES]>,
+            arena: #wrapper<[u8; ARENA_BYTES]>,
         }
 
         impl Model {
@@ -318,7 +362,7 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
 
             /// Runs one inference: reads the inputs, writes the outputs.
             pub fn run(&mut self) {
-                #(#body)*
+                #(#stmts)*
             }
         }
 

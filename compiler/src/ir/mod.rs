@@ -186,4 +186,14 @@ impl Operator<'_> {
     pub fn present_inputs(&self) -> impl Iterator<Item = TensorId> + '_ {
         self.inputs.iter().filter_map(|t| *t)
     }
+    /// Why tflc cannot compile this operator whatever its tensors are: a builtin the reader
+    /// does not know, or a custom op (`None` for every [`OpKind`] the reader types). Lowering
+    /// adds its own checks (element types, shapes, options) on top.
+    pub fn unsupported_reason(&self) -> Option<&'static str> {
+        match (&self.kind, &self.opcode) {
+            (OpKind::Unsupported, OpCode::Custom(_)) => Some("custom operator"),
+            (OpKind::Unsupported, OpCode::Builtin { .. }) => Some("builtin operator not supported by tflc"),
+            _ => None,
+        }
+    }
 }

@@ -197,9 +197,3 @@ pub enum OpKind {
     Unsupported,
 }
 
-impl OpKind {
-    /// True for ops that only reinterpret their input's bytes under a new shape.
-    pub fn is_view(&self) -> bool {
-        matches!(self, OpKind::Reshape { .. } | OpKind::Squeeze { .. } | OpKind::ExpandDims)
-    }
-}

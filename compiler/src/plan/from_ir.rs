@@ -5,13 +5,14 @@
 //!   `intermediates` carry quantization only and get no bytes.
 //! - Variable tensors become [`BufferKind::Variable`]; they are listed among an operator's reads
 //!   (state is read and updated in place by its kernel).
-//! - RESHAPE / SQUEEZE / EXPAND_DIMS outputs become aliases of their data input unless that is
-//!   illegal: a constant or variable source, an output that is itself a model input or a
+//! - The outputs of the view operators of [`PlanOptions::views`] (RESHAPE / SQUEEZE /
+//!   EXPAND_DIMS: lowering decides which, `Kernel::is_view`) become aliases of their data
+//!   input unless that is illegal: a constant or variable source, an output that is itself a model input or a
 //!   variable, a larger output, or a view that would put two model inputs/outputs in one
 //!   region (e.g. the view's output is a model output while its input is a model input). Those
 //!   stay copies.
 //! - Scratch workspaces come from [`PlanOptions::scratch`], in-place permissions from
-//!   [`PlanOptions::in_place`] (codegen knows which kernels allow them).
+//!   [`PlanOptions::in_place`] (the lowering phase knows which kernels allow them).
 
 use super::{plan, Buffer, BufferId, BufferKind, IndexVec, MemoryPlan, OpNode, PlanError, PlanOptions, Problem};
 use crate::ir::{Subgraph, TensorId};
@@ -47,6 +48,19 @@ impl SubgraphPlan {
             .filter(|(_, n)| n.writes.iter().any(|&b| self.problem.buffers[b].alias_of.is_some()))
             .map(|(op, _)| op)
             .collect()
+    }
+    /// The declared in-place pairs the plan realised ([`MemoryPlan::in_place`]) as
+    /// `(op, input tensor, output tensor)`: the op writes the output over the input.
+    pub fn in_place_pairs(&self) -> std::collections::BTreeSet<(crate::ir::OpId, TensorId, TensorId)> {
+        self.plan
+            .in_place
+            .iter()
+            .filter_map(|&(op, x, y)| Some((op, self.tensor_of.get(x).copied().flatten()?, self.tensor_of.get(y).copied().flatten()?)))
+            .collect()
+    }
+    /// The realised in-place pairs of `op`, as `(input, output)` tensors.
+    pub fn in_place_of(&self, op: crate::ir::OpId) -> Vec<(TensorId, TensorId)> {
+        self.in_place_pairs().into_iter().filter(|p| p.0 == op).map(|(_, x, y)| (x, y)).collect()
     }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
@@ -143,7 +157,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
                 }
             }
         }
-        if op.kind.is_view() {
+        if options.views.contains(&op.id) {
             if let (Some(src), Some(&dst)) = (op.input(0).and_then(|t| buffer_of[t]), node.writes.first()) {
                 let (s, d) = (&problem.buffers[src], &problem.buffers[dst]);
                 let r = root[src];

@@ -218,6 +218,8 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
 pub(crate) struct Placement {
     pub offsets: IndexVec<BufferId, u64>,
     pub lifetimes: IndexVec<BufferId, Option<Lifetime>>,
+    /// The declared in-place pairs placed at one offset: `(op, input, output)`.
+    pub in_place: Vec<(OpId, BufferId, BufferId)>,
     pub solution: offsets::Solution,
 }
 
@@ -288,6 +290,7 @@ impl Analysis {
         // the op reads no other member of it (the kernel gets the shared bytes once, as its
         // output).
         let mut exempt = Vec::new();
+        let mut pairs = Vec::new();
         for (s, &op) in order.iter().enumerate() {
             for &(a, b) in &p.ops[op].in_place_ok {
                 let (ra, rb) = (self.root[a], self.root[b]);
@@ -309,12 +312,20 @@ impl Analysis {
                     && !holds_io
                 {
                     exempt.push((ia, ib));
+                    pairs.push((op, a, b));
                 }
             }
         }
         let solution = offsets::solve(&items, &exempt, order.len().max(1), work_budget);
         let offsets = p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
-        Placement { offsets, lifetimes, solution }
+        // An exempt pair is placed at one offset or apart, never partly overlapping.
+        let in_place = exempt
+            .iter()
+            .zip(pairs)
+            .filter(|(&(ia, ib), _)| solution.offsets[ia] == solution.offsets[ib])
+            .map(|(_, pair)| pair)
+            .collect();
+        Placement { offsets, lifetimes, in_place, solution }
     }
 }

@@ -134,6 +134,9 @@ pub struct PlanOptions {
     /// `(op, input, output)`: the kernel of `op` may write `output` over `input` (it reads each
     /// element before writing it). Used by [`from_ir`]; sharing happens only where `input` dies.
     pub in_place: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId)>,
+    /// View operators (RESHAPE, SQUEEZE, EXPAND_DIMS: lowering says which): [`from_ir`] makes
+    /// their output an alias of their input 0 where that is legal.
+    pub views: Vec<OpId>,
 }
 
 impl Default for PlanOptions {
@@ -147,6 +150,7 @@ impl Default for PlanOptions {
             verify: false,
             scratch: Vec::new(),
             in_place: Vec::new(),
+            views: Vec::new(),
         }
     }
 }
@@ -178,6 +182,10 @@ pub struct MemoryPlan {
     pub offsets: IndexVec<BufferId, u64>,
     /// Live interval of every buffer's storage (an alias reports its group's); `None` if dead.
     pub lifetimes: IndexVec<BufferId, Option<Lifetime>>,
+    /// The declared in-place pairs the plan realised, `(op, input, output)` in schedule order:
+    /// the output starts at the input's offset and overwrites it at that step. Every other
+    /// declared pair is apart.
+    pub in_place: Vec<(OpId, BufferId, BufferId)>,
     /// Arena size: the end of the highest buffer (aligned sizes).
     pub arena_bytes: u64,
     /// No placement of the chosen order fits in fewer bytes: the peak of live (aligned) bytes,
@@ -333,6 +341,7 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
         schedule: order,
         offsets: placement.offsets,
         lifetimes: placement.lifetimes,
+        in_place: placement.in_place,
         arena_bytes: placement.solution.arena,
         lower_bound_bytes: placement.solution.lower_bound,
         offsets_optimal: placement.solution.optimal,

@@ -139,6 +139,16 @@ fn in_place_pairs_may_share() {
     let plan = plan(&p, &opts()).unwrap();
     assert_eq!(plan.offsets[BufferId::new(1)], plan.offsets[BufferId::new(2)], "{plan:?}");
     assert_eq!(plan.arena_bytes, 256 + 16);
+    // The plan says what it realised, and the verifier holds it to that.
+    assert_eq!(plan.in_place, vec![(OpId::new(1), BufferId::new(1), BufferId::new(2))]);
+    let claim = |v: &[PlanError]| v.iter().any(|e| matches!(e, PlanError::BadClaim { .. }));
+    let mut unreported = plan.clone();
+    unreported.in_place.clear();
+    assert!(claim(&verify::verify(&p, &unreported)));
+    let mut undeclared = plan.clone();
+    undeclared.in_place.push((OpId::new(2), BufferId::new(2), BufferId::new(3)));
+    assert!(claim(&verify::verify(&p, &undeclared)));
+    assert!(verify::verify(&p, &plan).is_empty());
 }
 
 #[test]
@@ -465,7 +475,11 @@ mod ir {
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
         let model = crate::tflite::read_model(&bytes).unwrap();
-        let sp = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
+        // Not told that op 1 is a view, the planner copies.
+        let copy = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
+        assert!(!copy.is_alias(r) && copy.aliased_ops().is_empty());
+        let views = PlanOptions { views: vec![crate::ir::OpId::new(1)], ..PlanOptions::default() };
+        let sp = plan_subgraph(model.main(), &views).unwrap();
         assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
         assert!(sp.buffer_of[shape].is_none(), "constants are not planned");
         assert!(sp.is_alias(r));
@@ -488,7 +502,8 @@ mod ir {
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
         let model = crate::tflite::read_model(&bytes).unwrap();
-        let sp = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
+        let views = PlanOptions { views: vec![crate::ir::OpId::new(0)], ..PlanOptions::default() };
+        let sp = plan_subgraph(model.main(), &views).unwrap();
         assert!(!sp.is_alias(y));
         assert!(sp.aliased_ops().is_empty());
         assert_eq!(sp.plan.arena_bytes, 32);
@@ -559,6 +574,7 @@ mod ir {
         let opts = PlanOptions { in_place: vec![(crate::ir::OpId::new(1), a, c)], ..PlanOptions::default() };
         let sp = plan_subgraph(model.main(), &opts).unwrap();
         assert_eq!(sp.tensor_region(a), sp.tensor_region(c));
+        assert_eq!(sp.in_place_pairs().into_iter().collect::<Vec<_>>(), [(crate::ir::OpId::new(1), a, c)]);
         assert_eq!(sp.plan.arena_bytes, 256 + 64);
         assert!(verify::verify(&sp.problem, &sp.plan).is_empty());
     }

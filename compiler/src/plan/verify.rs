@@ -19,6 +19,8 @@
 //! - scratch buffers are written by exactly one operator and read by none;
 //! - graph I/O regions are stable: inputs are live and untouched from step 0 to their last
 //!   reader, outputs from their writer to the end (each is one fixed region);
+//! - the reported in-place pairs are declared pairs at one offset, and every declared pair
+//!   whose bytes overlap is reported (codegen emits the in-place call for exactly those);
 //! - the reported lifetimes match; the reported peaks of the chosen and of the file order are
 //!   the recomputed ones (live bytes, sizes rounded up to the alignment), the chosen order is no
 //!   worse than the file order, and the reported lower bound exceeds neither the chosen order's
@@ -346,6 +348,25 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             };
             if !in_place {
                 errs.push(PlanError::Overlap { a: BufferId::new(a), b: BufferId::new(b), step: Step::new(lo) });
+            }
+        }
+    }
+
+    // The realised in-place pairs: each a declared pair at one offset, and every declared
+    // pair whose bytes overlap among them (codegen emits the `_in_place` call for exactly
+    // these).
+    for &(op, x, y) in &plan.in_place {
+        let declared = problem.ops.get(op).is_some_and(|n| n.in_place_ok.contains(&(x, y)));
+        if !declared || x.index() >= nb || y.index() >= nb || plan.offsets[x] != plan.offsets[y] {
+            errs.push(PlanError::BadClaim { reason: format!("{op} runs ({x}, {y}) in place, which is not a declared pair at one offset") });
+        }
+    }
+    for (op, node) in problem.ops.iter_enumerated() {
+        for &(x, y) in &node.in_place_ok {
+            let (x0, x1) = region(x.index());
+            let (y0, y1) = region(y.index());
+            if x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1 && !plan.in_place.contains(&(op, x, y)) {
+                errs.push(PlanError::BadClaim { reason: format!("{op}: ({x}, {y}) share bytes but are not reported in place") });
             }
         }
     }

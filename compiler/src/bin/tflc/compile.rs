@@ -15,7 +15,8 @@ pub struct Args {
     /// Path of the runtime crate in the generated code.
     #[arg(long = "runtime-crate", default_value = "::tflc_runtime")]
     runtime_crate: String,
-    /// Alignment of every arena buffer in bytes (a power of two, at least 16).
+    /// Alignment in bytes of the arena and every buffer in it, and of the weight blob and
+    /// every weight in it (a power of two from 16 to 4096).
     #[arg(long, default_value_t = 16)]
     align: usize,
     /// Weights as a byte-string literal in the module (`inline`), or in `OUT.weights.bin`
@@ -63,8 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!(
             "wrote {} ({} operators, arena {} bytes)",
             output.display(),
-            compiled.layout.schedule.len(),
-            compiled.layout.arena_bytes
+            compiled.plan.plan.schedule.len(),
+            compiled.arena_bytes()
         );
     }
     Ok(ExitCode::SUCCESS)

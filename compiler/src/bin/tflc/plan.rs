@@ -35,8 +35,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args.input.model.display();
     let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
-    let in_place = if args.no_in_place { Vec::new() } else { tflc::pipeline::declared_in_place(sg) };
-    let options = PlanOptions { align: args.align, in_place, ..PlanOptions::default() };
+    // What lowering allows (ops that do not lower contribute nothing: such models plan too).
+    let lowered = tflc::lower::lower_subgraph(sg);
+    let mut options = tflc::pipeline::plan_options(&lowered, PlanOptions { align: args.align, ..PlanOptions::default() });
+    if args.no_in_place {
+        options.in_place.clear();
+    }
     let sp = plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?;
     let violations = if args.verify { verify::verify(&sp.problem, &sp.plan) } else { Vec::new() };
     if let Some(file) = &args.svg {

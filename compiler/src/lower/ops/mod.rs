@@ -26,8 +26,10 @@ pub trait Kernel: std::fmt::Debug {
     /// (`cx.params(ty, value)`).
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> proc_macro2::TokenStream;
 
-    /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): no code when the planner
-    /// aliases its output to its input.
+    /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): its output may share input
+    /// 0's bytes, and then it emits no code. The one place that decides it: the lowering
+    /// phase hands it to the planner ([`Capabilities::is_view`](crate::lower::Capabilities)),
+    /// which decides where the alias is legal.
     fn is_view(&self) -> bool {
         false
     }
@@ -40,6 +42,12 @@ pub trait Kernel: std::fmt::Debug {
     /// always out of place). Default: none.
     fn in_place(&self) -> Vec<(usize, usize)> {
         Vec::new()
+    }
+
+    /// Bytes of arena workspace the kernel needs while it runs (live at its step only; the
+    /// planner places it, `emit` reaches it through [`EmitCx::scratch`]). Default: none.
+    fn scratch_bytes(&self) -> usize {
+        0
     }
 }
 
@@ -59,10 +67,7 @@ macro_rules! ops {
             match &op.kind {
                 $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
                 #[allow(unreachable_patterns)]
-                _ => Err(cx.unsupported(match crate::inspect::unsupported_reason(op) {
-                    Some(r) => r,
-                    None => "tflc has no kernel for this operator yet".to_owned(),
-                })),
+                _ => Err(cx.unsupported(op.unsupported_reason().unwrap_or("tflc has no kernel for this operator yet"))),
             }
         }
     };
