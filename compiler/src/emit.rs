@@ -553,6 +553,41 @@ mod tests {
 }
 
 #[cfg(test)]
+mod blob_tests {
+    use super::{EmitCx, Items};
+    use quote::quote;
+
+    /// Weights and compile-time tables start at multiples of the items' alignment.
+    #[test]
+    fn blob_entries_follow_the_alignment() {
+        let bytes = crate::testing::models::tiny_cnn();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let sg = model.main();
+        let rt = quote! { rt };
+        for align in [16, 64, 256] {
+            let mut items = Items::new(align);
+            let mut cx = EmitCx::new(&rt, sg, 3, &mut items);
+            let _ = cx.table_i8("a", &[1, 2, 3]);
+            for t in sg.tensors.iter().filter(|t| t.is_constant()) {
+                let _ = cx.input(t.id);
+            }
+            let _ = cx.table_i32("b", &[7; 5]);
+            assert_eq!(items.align(), align);
+            let starts: Vec<usize> = items
+                .consts
+                .iter()
+                .chain(items.weights.values().map(|(_, item)| item))
+                .filter_map(|c| c.to_string().split("> = ").nth(1)?.split(" ..").next()?.trim().parse().ok())
+                .collect();
+            assert_eq!(starts.len(), 2 + sg.tensors.iter().filter(|t| t.is_constant()).count());
+            assert!(starts.iter().all(|s| s % align == 0), "{align}: {starts:?}");
+            assert!(starts.contains(&0) && starts.iter().any(|&s| s > 0));
+        }
+        assert_eq!(Items::default().align(), 16);
+    }
+}
+
+#[cfg(test)]
 mod lit_tests {
     use super::Lit;
     use quote::quote;

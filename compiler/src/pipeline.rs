@@ -145,6 +145,57 @@ mod tests {
         assert_eq!(compiled.plan.tensor_region(b), compiled.plan.tensor_region(c));
     }
 
+    /// The `(start, end)` of every `const NAME: ::core::ops::Range<usize> = a..b;` in `code`
+    /// whose name starts with `prefix`.
+    fn ranges(code: &str, prefix: &str) -> Vec<(usize, usize)> {
+        code.lines()
+            .filter_map(|l| l.strip_prefix("const ")?.strip_prefix(prefix))
+            .filter_map(|l| l.split_once(": ::core::ops::Range<usize> = "))
+            .filter_map(|(_, r)| r.trim_end_matches(';').split_once(".."))
+            .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+            .collect()
+    }
+
+    /// `--align 64`: arena and blob wrappers, every arena range and every weight and table
+    /// offset are multiples of 64, and the planner planned with 64.
+    #[test]
+    fn align_reaches_arena_blob_and_every_offset() {
+        for (name, bytes) in crate::testing::models::all() {
+            let opts = CompileOptions { align: 64, ..CompileOptions::default() };
+            let c = compile(&bytes, &opts).unwrap();
+            let code = &c.code;
+            assert_eq!(c.plan.plan.align, 64);
+            assert!(!code.contains("Align16"), "{name}:\n{code}");
+            assert!(code.contains("arena: rt::__private::Align64<[u8; ARENA_BYTES]>"), "{name}");
+            let (t, w) = (ranges(code, "T"), ranges(code, "W"));
+            assert!(!t.is_empty(), "{name}");
+            for (a, _) in t.iter().chain(&w) {
+                assert_eq!(a % 64, 0, "{name}: range at {a}\n{code}");
+            }
+            assert_eq!(c.arena_bytes() % 64, 0, "{name}");
+            if !c.weights.is_empty() {
+                assert!(code.contains("static WEIGHTS: rt::__private::Align64<"), "{name}");
+                assert!(code.contains("/// Every weight and compile-time table, 64-byte aligned, in flash."), "{name}");
+            }
+            // The default keeps 16.
+            let d = compile(&bytes, &CompileOptions::default()).unwrap();
+            assert!(d.code.contains("Align16") && !d.code.contains("Align64"), "{name}");
+        }
+    }
+
+    #[test]
+    fn alignments_outside_16_to_4096_are_refused() {
+        let bytes = crate::testing::models::tiny_cnn();
+        for align in [0, 8, 24, 8192] {
+            let e = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap_err().to_string();
+            assert!(e.contains(&format!("alignment {align} is not a power of two from 16 to 4096")), "{e}");
+        }
+        for align in [16, 32, 128, 4096] {
+            let c = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap();
+            assert!(c.code.contains(&format!("Align{align}<")), "{align}");
+        }
+    }
+
     /// The builder model `in_place`: every op after the first writes over its input.
     #[test]
     fn every_in_place_variant_is_emitted() {

@@ -1,10 +1,14 @@
 //! Turns every `snapshots/*.snap` back into the Rust module it holds (the text after the
 //! insta header) in OUT_DIR, so that the snapshotted code is exactly what gets compiled.
 //! Snapshots whose weights live in a file (corpus models) get that file regenerated from
-//! `../shared/models`; without `../shared` they are left out, and the build says so.
+//! `../shared/models`; without `../shared` they are left out, and the build says so. Every
+//! builder model is also compiled with `align: 64` (`ALIGNED`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+/// The alignment of the aligned builds.
+const ALIGN: usize = 64;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -51,5 +55,28 @@ fn main() {
         let _ = writeln!(runners, "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),");
     }
     let _ = writeln!(registry, "/// Every compiled snapshot: name and constructor.\npub const MODELS: &[(&str, MakeRunner)] = &[\n{runners}];");
+
+    // Every builder model again with `--align 64` (not snapshotted: the snapshots hold the
+    // default output), so that an aligned module builds under the same lints and runs.
+    let mut aligned = String::new();
+    for (name, bytes) in tflc::testing::models::all() {
+        let module = format!("{name}_align{ALIGN}");
+        let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), align: ALIGN, ..tflc::CompileOptions::default() };
+        let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with align {ALIGN}: {e}"));
+        std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
+        let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+        let _ = writeln!(
+            registry,
+            "impl Runner for {module}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {module}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+        );
+        let _ = writeln!(
+            aligned,
+            "    (\"{name}\", {ALIGN}, core::mem::align_of::<{module}::Model>(), || Box::new({module}::Model::new()) as Box<dyn Runner>),"
+        );
+    }
+    let _ = writeln!(
+        registry,
+        "/// Every builder model compiled with a larger alignment: builder name, alignment asked for,\n/// the `Model`'s alignment, constructor.\npub const ALIGNED: &[(&str, usize, usize, MakeRunner)] = &[\n{aligned}];"
+    );
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
 }

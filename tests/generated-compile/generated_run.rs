@@ -4,7 +4,7 @@
 //! twice on one instance, so variable tensors (state) must start and carry over as in the
 //! interpreter.
 
-use tflc_generated_compile::MODELS;
+use tflc_generated_compile::{Runner, ALIGNED, MODELS};
 
 #[test]
 fn generated_code_matches_the_interpreter() {
@@ -12,30 +12,59 @@ fn generated_code_matches_the_interpreter() {
     let mut checked = 0;
     for (name, make) in MODELS {
         let Some((_, bytes)) = builders.iter().find(|(n, _)| n == name) else { continue };
-        let model = tflc::tflite::read_model(bytes).unwrap();
-        let sg = model.main();
-        // A fixed input pattern covering the int8 range.
-        let inputs: Vec<Vec<u8>> = sg
-            .inputs
-            .iter()
-            .map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect())
-            .collect();
-        // A second run on other inputs: state (variable tensors) must carry over.
-        let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
-        let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-        let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
-        let want = tflc::interp::run_steps(&model, &[&refs, &refs2]).unwrap();
-        let mut m = make();
-        for (run, (ins, outs)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
-            for (i, inp) in ins.iter().enumerate() {
-                m.input(i).copy_from_slice(inp);
-            }
-            m.run();
-            for (i, w) in outs.iter().enumerate() {
-                assert_eq!(m.output(i), w.as_slice(), "{name} run {run} output {i}");
-            }
-        }
+        check_against_interpreter(name, bytes, make(), |_| {});
         checked += 1;
     }
     assert!(checked > 0, "no builder snapshot was run");
+}
+
+/// The builder models compiled with `align: 64`: the `Model` (its arena) is 64-byte aligned,
+/// every input and output starts at a multiple of 64, and the outputs are the interpreter's.
+#[test]
+fn aligned_builds_match_the_interpreter() {
+    let builders = tflc::testing::models::all();
+    assert_eq!(ALIGNED.len(), builders.len());
+    for &(name, align, model_align, make) in ALIGNED {
+        assert_eq!(model_align, align, "{name}");
+        let (_, bytes) = builders.iter().find(|(n, _)| *n == name).unwrap();
+        let aligned = |s: &[u8]| (s.as_ptr() as usize).is_multiple_of(align);
+        let model = tflc::tflite::read_model(bytes).unwrap();
+        let (n_in, n_out) = (model.main().inputs.len(), model.main().outputs.len());
+        check_against_interpreter(name, bytes, make(), |m| {
+            for i in 0..n_in {
+                assert!(aligned(m.input(i)), "{name} input {i}");
+            }
+            for i in 0..n_out {
+                assert!(aligned(m.output(i)), "{name} output {i}");
+            }
+        });
+    }
+}
+
+/// Runs `m` twice and compares every output with the interpreter's; `check` sees the model
+/// after each run.
+fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, mut check: impl FnMut(&mut dyn Runner)) {
+    let model = tflc::tflite::read_model(bytes).unwrap();
+    let sg = model.main();
+    // A fixed input pattern covering the int8 range.
+    let inputs: Vec<Vec<u8>> = sg
+        .inputs
+        .iter()
+        .map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect())
+        .collect();
+    // A second run on other inputs: state (variable tensors) must carry over.
+    let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
+    let want = tflc::interp::run_steps(&model, &[&refs, &refs2]).unwrap();
+    for (run, (ins, outs)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
+        for (i, inp) in ins.iter().enumerate() {
+            m.input(i).copy_from_slice(inp);
+        }
+        m.run();
+        for (i, w) in outs.iter().enumerate() {
+            assert_eq!(m.output(i), w.as_slice(), "{name} run {run} output {i}");
+        }
+        check(m.as_mut());
+    }
 }
