@@ -1,7 +1,7 @@
 //! Op-by-op conformance: every operator of every corpus model with intermediates in
 //! `../shared/golden`, and every single-op model in `../shared/ops`, is fed its golden
-//! inputs through the compiler's lowering (compile-time parameters) and the runtime
-//! kernel; its output must equal the golden output byte for byte.
+//! inputs through the compiler's lowering phase (`lower_subgraph`: compile-time parameters)
+//! and the runtime kernel; its output must equal the golden output byte for byte.
 //!
 //! Ops of the kinds tflc must support (int8 activations, the kernel issue's list) fail the
 //! suite when they cannot be lowered, unless `op_conformance_pending.txt` lists the opcode
@@ -9,7 +9,8 @@
 //! list only shrinks). Other ops (LSTM, SVDF, int16, custom signal ops) are reported.
 
 use std::collections::{BTreeMap, BTreeSet};
-use tflc::lower::ops::{lower, TensorData, TensorStore};
+use tflc::lower::lower_subgraph;
+use tflc::lower::ops::{TensorData, TensorStore};
 use tflc::error::LowerError;
 use tflc::ir::{DType, OpCode, Operator, Subgraph};
 use tflc_tests::{golden_cases, shared_dir_or_skip};
@@ -76,10 +77,11 @@ fn op_conformance() {
         let model = tflc::tflite::read_model(&bytes).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let sg = model.main();
         let constants = TensorStore::with_constants(sg);
-        for op in sg.ops.iter() {
+        let lowered = lower_subgraph(sg);
+        for (op, l) in sg.ops.iter().zip(lowered.ops.iter()) {
             let opcode = op.opcode.to_string();
             let must = required(sg, op);
-            let kernel = match lower(sg, op) {
+            let kernel = match &l.kernel {
                 Ok(k) => {
                     if pending.contains_key(&opcode) {
                         lowered_pending.insert(opcode.clone());

@@ -381,3 +381,72 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     let code = format_module(&header, tokens).map_err(Error::Codegen)?;
     Ok(Generated { code, weights: items.blob })
 }
+
+#[cfg(all(test, feature = "format"))]
+mod tests {
+    use super::*;
+    use crate::lower::ops::{ExecError, Kernel, TensorStore};
+    use crate::lower::{lower_subgraph, LoweredOp};
+    use crate::plan::PlanOptions;
+
+    /// A kernel that wraps a lowered one and asks for `bytes` of scratch (0: asks without
+    /// declaring any).
+    #[derive(Debug)]
+    struct WithScratch(Box<dyn Kernel>, usize);
+
+    impl Kernel for WithScratch {
+        fn execute(&self, store: &mut TensorStore) -> Result<(), ExecError> {
+            self.0.execute(store)
+        }
+        fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+            let s = cx.scratch();
+            let call = self.0.emit(cx);
+            quote! { let _ = #s; #call }
+        }
+        fn scratch_bytes(&self) -> usize {
+            self.1
+        }
+    }
+
+    fn opts() -> CodegenOptions {
+        CodegenOptions {
+            runtime_path: "::tflc_runtime".into(),
+            model_name: "m.tflite".into(),
+            model_sha256: String::new(),
+            weights: WeightsSource::Inline,
+        }
+    }
+
+    /// A kernel's scratch goes from its capability to the planner to a range const `S<op>`
+    /// and an exclusive view in its `io` call; using scratch without declaring it is an error.
+    #[test]
+    fn scratch_is_planned_and_reached() {
+        let bytes = crate::testing::models::tiny_cnn();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let mut lowered = lower_subgraph(model.main());
+        let op = OpId::new(0);
+        let wrap = |l: &mut LoweredOp, n: usize| {
+            let inner = std::mem::replace(&mut l.kernel, Err(crate::error::LowerError::Invalid { at: Default::default(), what: String::new() }));
+            let k = WithScratch(inner.unwrap(), n);
+            l.caps.scratch_bytes = k.scratch_bytes();
+            l.kernel = Ok(Box::new(k));
+        };
+        wrap(&mut lowered.ops[op], 100);
+        assert_eq!(lowered.scratch(), vec![(op, 100)]);
+        let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
+        let r = plan.scratch_regions(op);
+        assert_eq!(r.len(), 1);
+        let code = generate(&lowered, &plan, &opts()).unwrap().code;
+        let decl = format!("const S0: ::core::ops::Range<usize> = {}..{};", r[0].start, r[0].end);
+        assert!(code.contains(&decl), "{decl}\n{code}");
+        assert!(code.contains("let _ = rt::__private::as_u8_mut(s0);"), "{code}");
+        let io = code.lines().find(|l| l.contains("__private::io(") && l.contains("S0")).unwrap_or_default();
+        assert!(io.contains(", s0]"), "{io}");
+
+        let mut lowered = lower_subgraph(model.main());
+        wrap(&mut lowered.ops[op], 0);
+        let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
+        let e = generate(&lowered, &plan, &opts()).unwrap_err().to_string();
+        assert!(e.contains("op 0: CONV_2D") && e.contains("uses scratch but declared none"), "{e}");
+    }
+}
