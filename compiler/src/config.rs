@@ -38,7 +38,8 @@ impl Config {
         self
     }
 
-    /// Arena buffer alignment (default 16).
+    /// Alignment of the arena and every buffer in it, and of the weight blob and every
+    /// weight in it (default 16; a power of two up to 4096).
     pub fn align(mut self, align: usize) -> Self {
         self.options.align = align;
         self

@@ -1,7 +1,10 @@
 //! `tflc`: an ahead-of-time compiler from TensorFlow Lite models to Rust.
 //!
-//! Phases, one module each (see `ARCHITECTURE.md`): [`tflite`] reads and verifies the
-//! flatbuffer into the typed [`ir`]; [`inspect`] summarises a model.
+//! Phases, one module each (see `ARCHITECTURE.md`), run in order by [`pipeline`]:
+//! [`tflite`] reads and verifies the flatbuffer into the typed [`ir`]; [`lower`] lowers every
+//! operator once into its kernel and capabilities; [`plan`] (with [`schedule`]) orders the
+//! operators and places the arena; [`codegen`] emits the module. [`inspect`] summarises a
+//! model, [`interp`] runs the lowered kernels as a reference.
 #![deny(unsafe_code)]
 // Errors carry a `Location` (op, opcode, tensor name) by value; they are cold, and a
 // readable error beats a smaller `Result`.
