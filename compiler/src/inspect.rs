@@ -252,3 +252,38 @@ fn group(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MACs come from the lowered ops' capabilities, unsupported operators from the
+    /// lowering errors (the IR's reason for a custom op, the kernel's for a bad tensor).
+    #[test]
+    fn macs_and_unsupported_come_from_lowering() {
+        let bytes = crate::testing::models::tiny_cnn();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let s = summarize(&model);
+        let lowered = lower_subgraph(model.main());
+        assert!(s.total_macs > 0);
+        assert_eq!(s.total_macs, lowered.total_macs());
+        for (info, l) in s.operators.iter().zip(lowered.ops.iter()) {
+            assert_eq!(info.macs, l.caps.macs);
+        }
+        assert!(s.unsupported.is_empty());
+
+        let model_bytes = crate::testing::models::unsupported_custom_op();
+        let model = crate::tflite::read_model(&model_bytes).unwrap();
+        let s = summarize(&model);
+        assert_eq!(s.unsupported.len(), 1);
+        assert_eq!(s.unsupported[0].reason, "custom operator");
+
+        let model_bytes = crate::testing::models::unsupported_int16_conv();
+        let model = crate::tflite::read_model(&model_bytes).unwrap();
+        let s = summarize(&model);
+        assert_eq!(s.unsupported.len(), 1);
+        assert!(s.unsupported[0].reason.contains("int32 bias on int16 activations (tflc implements the int64 bias) (tensor"), "{}", s.unsupported[0].reason);
+        // An operator that does not lower still reports its MACs.
+        assert!(s.operators[0].macs > 0 && s.total_macs == s.operators[0].macs);
+    }
+}

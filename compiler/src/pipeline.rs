@@ -183,6 +183,25 @@ mod tests {
         }
     }
 
+    /// Every lowering error at once, before anything is planned or emitted.
+    #[test]
+    fn every_lowering_error_is_reported() {
+        let q = Some((0.1, 0));
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[1, 8], q);
+        let a = m.activation("a", DType::I8, &[1, 8], q);
+        let y = m.activation("y", DType::I8, &[1, 8], q);
+        m.op_spec(crate::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x)], &[a]);
+        m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        match compile(&m.finish(), &CompileOptions::default()) {
+            Err(Error::Unsupported { count: 2, details }) => {
+                assert!(details.starts_with("op 0 (CUSTOM:Mine): unsupported: custom operator\nop 1 (DIV)"), "{details}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn alignments_outside_16_to_4096_are_refused() {
         let bytes = crate::testing::models::tiny_cnn();

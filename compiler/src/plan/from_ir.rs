@@ -58,10 +58,6 @@ impl SubgraphPlan {
             .filter_map(|&(op, x, y)| Some((op, self.tensor_of.get(x).copied().flatten()?, self.tensor_of.get(y).copied().flatten()?)))
             .collect()
     }
-    /// The realised in-place pairs of `op`, as `(input, output)` tensors.
-    pub fn in_place_of(&self, op: crate::ir::OpId) -> Vec<(TensorId, TensorId)> {
-        self.in_place_pairs().into_iter().filter(|p| p.0 == op).map(|(_, x, y)| (x, y)).collect()
-    }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
         self.buffer_of.iter_enumerated().filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b]))).collect()
