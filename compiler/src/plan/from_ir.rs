@@ -7,10 +7,10 @@
 //!   (state is read and updated in place by its kernel).
 //! - The outputs of the view operators of [`PlanOptions::views`] (RESHAPE / SQUEEZE /
 //!   EXPAND_DIMS: lowering decides which, `Kernel::is_view`) become aliases of their data
-//!   input unless that is illegal: a constant or variable source, an output that is itself a model input or a
-//!   variable, a larger output, or a view that would put two model inputs/outputs in one
-//!   region (e.g. the view's output is a model output while its input is a model input). Those
-//!   stay copies.
+//!   input unless that is illegal: a constant or variable source, an output that is itself a
+//!   model input or a variable, a larger output, or a view that would put two model
+//!   inputs/outputs in one region (e.g. the view's output is a model output while its input
+//!   is a model input). Those stay copies.
 //! - Scratch workspaces come from [`PlanOptions::scratch`], in-place permissions from
 //!   [`PlanOptions::in_place`] (the lowering phase knows which kernels allow them).
 
