@@ -59,6 +59,8 @@ pub struct CodegenOptions {
     pub model_sha256: String,
     /// Where the weight blob lives.
     pub weights: WeightsSource,
+    /// `rt::__private::op_marker(N);` before each operator that emits code.
+    pub op_markers: bool,
 }
 
 /// The generated module and its weight blob (the blob is also inside the module when the
@@ -153,6 +155,10 @@ pub fn generate(model: &Model<'_>, layout: &Layout, opts: &CodegenOptions) -> Re
         let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
         let tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
         body.push(comment(&text));
+        if opts.op_markers {
+            let n = int(id.index() as i64);
+            body.push(quote! { #rt::__private::op_marker(#n); });
+        }
         body.push(quote! {
             {
                 let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(&mut self.arena.0, [#(#tin),*], [#(#tout),*]);
