@@ -1,5 +1,6 @@
-//! Runs one tflc-compiled model on a Cortex-M4F (QEMU `mps2-an386`) and checks it against
-//! TFLite Micro's golden output.
+//! Runs one tflc-compiled model on a Cortex-M4F (QEMU `mps2-an386`; built for
+//! `thumbv6m-none-eabi`, a Cortex-M0 on QEMU `microbit`) and checks it against TFLite Micro's
+//! golden output.
 //!
 //! The model (chosen by a cargo feature, see build.rs) is compiled by `include_model!` at
 //! build time: its weights are `static`s in flash, its arena lives inside a `static`
@@ -7,7 +8,9 @@
 //! run 0's inputs into the arena, runs one inference between [`bench_start`] and
 //! [`bench_end`] (the QEMU instruction-count plugin's window), compares every output byte
 //! with the golden output, prints one `tflc-fw:` report line over semihosting and ends QEMU
-//! with exit status 0 on a match, 1 on a mismatch, a panic or a fault.
+//! with exit status 0 on a match, 1 on a mismatch, a panic or a fault. With the `op-markers`
+//! feature, the model's `run()` also calls `op_marker(N)` before each operator (for
+//! `run.sh --per-op`).
 
 #![no_std]
 #![no_main]
