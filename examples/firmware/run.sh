@@ -256,7 +256,7 @@ for i in schedule + sorted(set(ops) - set(schedule)):
         rows.append([str(i), o["opcode"], num(macs) if macs else "", "no code (view)", "", ""])
 ops_sum = sum(segs)
 whole = int(whole) if whole.isdigit() else None
-rows.append(["", "sum of operators", num(total_macs), num(ops_sum), f"{ops_sum / total_macs:.2f}" if total_macs else "", f"{100 * ops_sum / window:.1f}%"])
+rows.append(["", "sum of operators", num(total_macs) if total_macs else "", num(ops_sum), f"{ops_sum / total_macs:.2f}" if total_macs else "", f"{100 * ops_sum / window:.1f}%"])
 rows.append(["", "harness before op 0", "", num(before), "", ""])
 rows.append(["", f"op_marker bodies ({markers} calls)", "", num(marker_insns), "", ""])
 rows.append(["", "whole inference, marked build", "", num(window), f"{window / total_macs:.2f}" if total_macs else "", "100.0%"])
@@ -271,12 +271,25 @@ if whole is not None:
     d = window - whole
     note += (f" The unmarked build (the main table's figure) needs {num(whole)}: {d:+,} instructions "
              f"({100 * d / whole:+.3f}%) are the markers, their calls and the code changes they cause.")
+# The same counts per opcode (kernel kind).
+kinds = {}
+for i in order:
+    k = kinds.setdefault(ops[i]["opcode"], [0, 0, 0])
+    k[0] += 1; k[1] += ops[i]["macs"]; k[2] += counted[i]
+khead = ["opcode", "ops", "MACs", "instructions", "insns/MAC", "share"]
+krows = [[op, str(n), num(mc) if mc else "", num(c), f"{c / mc:.2f}" if mc else "", f"{100 * c / window:.1f}%"]
+         for op, (n, mc, c) in sorted(kinds.items(), key=lambda kv: -kv[1][2])]
 md = ["| " + " | ".join(head) + " |", "|---|---|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in rows]
+md += ["", "| " + " | ".join(khead) + " |", "|---|---:|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in krows]
 open(md_path, "w").write(f"### {name}\n\n" + "\n".join(md) + "\n\n" + note + "\n")
 w = [max(len(r[k]) for r in [head] + rows) for k in range(len(head))]
 print(f"\nper operator: {name}")
 for r in [head] + rows:
     print("  ".join(c.ljust(w[k]) if k < 2 else c.rjust(w[k]) for k, c in enumerate(r)))
+print()
+kw = [max(len(r[k]) for r in [khead] + krows) for k in range(len(khead))]
+for r in [khead] + krows:
+    print("  ".join(c.ljust(kw[k]) if k < 1 else c.rjust(kw[k]) for k, c in enumerate(r)))
 print(note)
 PY
 }
