@@ -45,6 +45,13 @@ impl Config {
         self
     }
 
+    /// Call `__private::op_marker(N)` before each operator (default off; see
+    /// [`CompileOptions::op_markers`]).
+    pub fn op_markers(mut self, on: bool) -> Self {
+        self.options.op_markers = on;
+        self
+    }
+
     /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

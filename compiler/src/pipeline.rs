@@ -22,11 +22,14 @@ pub struct CompileOptions {
     pub model_name: String,
     /// Weights inline (a byte-string literal) or in a file beside the module.
     pub weights: WeightsSource,
+    /// Call `__private::op_marker(N)` before each operator's kernel (for per-operator
+    /// instruction counts, `examples/firmware/run.sh --per-op`). Off: output unchanged.
+    pub op_markers: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, op_markers: false }
     }
 }
 
@@ -64,6 +67,7 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         model_name: opts.model_name.clone(),
         model_sha256,
         weights: opts.weights.clone(),
+        op_markers: opts.op_markers,
     };
     let generated = codegen::generate(&lowered, &plan, &copts)?;
     Ok(Compiled { code: generated.code, weights: generated.weights, plan })
@@ -213,6 +217,17 @@ mod tests {
             let c = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap();
             assert!(c.code.contains(&format!("Align{align}<")), "{align}");
         }
+    }
+
+    /// `op_markers`: one `op_marker(N)` before each kernel call, none without the option.
+    #[test]
+    fn op_markers_precede_each_kernel_call_only_when_asked() {
+        let bytes = crate::testing::models::in_place();
+        let plain = compile(&bytes, &CompileOptions::default()).unwrap().code;
+        let marked = compile(&bytes, &CompileOptions { op_markers: true, ..CompileOptions::default() }).unwrap().code;
+        assert!(!plain.contains("op_marker"));
+        assert_eq!(marked.matches("rt::__private::op_marker(").count(), marked.matches("rt::__private::io(").count());
+        assert!(marked.contains("rt::__private::op_marker(0);"), "{marked}");
     }
 
     /// The builder model `in_place`: every op after the first writes over its input.

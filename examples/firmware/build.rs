@@ -1,10 +1,18 @@
-//! Selects the model, finds its golden data and writes three things to OUT_DIR:
+//! Selects the model, finds its golden data and writes to OUT_DIR:
 //!
 //! - `model.rs`: `tflc_macros::include_model!("<path relative to this crate>")`, so the model
 //!   is compiled by the proc-macro (the path to `../shared` may be anywhere, hence generated);
-//! - `golden.rs`: `NAME`, `INPUTS` and `OUTPUTS`, golden run 0 as `include_bytes!` slices
-//!   (they go to flash, like the weights);
-//! - `memory.x`: the mps2-an386 memory map for cortex-m-rt's `link.x`.
+//!   with the `op-markers` feature, instead the module itself, compiled here by the `tflc`
+//!   library with `CompileOptions::op_markers` (a call of `op_marker(N)` before each
+//!   operator, which run.sh's per-operator mode counts between);
+//! - `golden.rs`: `NAME`, `INPUTS` and `OUTPUTS`, golden run 0 as `include_bytes!` statics
+//!   named `TFLC_FW_GOLDEN_*` (they go to flash, like the weights; run.sh subtracts their
+//!   sizes, read from the ELF's symbols, from the flash figure);
+//! - `inspect.json`: `tflc inspect --json` of the model (weight bytes, per-operator MACs),
+//!   and `golden_bytes.txt`: the golden files' total size, both for run.sh;
+//! - `memory.x`: the memory map for cortex-m-rt's `link.x`, by target: mps2-an386
+//!   (Cortex-M4F, `thumbv7em-none-eabihf`) or the BBC micro:bit's nRF51822 (Cortex-M0,
+//!   `thumbv6m-none-eabi`).
 //!
 //! The model is the one enabled cargo feature (named after the model's file stem), or, with
 //! no model feature, the `TFLC_FW_MODEL` environment variable (any model of
@@ -15,17 +23,38 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// Cargo features that do not name a model.
-const NON_MODEL_FEATURES: &[&str] = &[];
+const NON_MODEL_FEATURES: &[&str] = &["op_markers"];
 
 /// mps2-an386 (Cortex-M4F): 4 MiB of flash at 0, 4 MiB of RAM at 0x2000_0000. The stack
 /// starts at the top of RAM and grows down towards the end of `.bss`/`.uninit`.
-const MEMORY_X: &str = "\
+const MEMORY_X_MPS2_AN386: &str = "\
 MEMORY
 {
   FLASH : ORIGIN = 0x00000000, LENGTH = 4M
   RAM   : ORIGIN = 0x20000000, LENGTH = 4M
 }
 ";
+
+/// nRF51822 (BBC micro:bit, QEMU `-machine microbit`, Cortex-M0): 256 KiB of flash at 0,
+/// 16 KiB of RAM at 0x2000_0000.
+const MEMORY_X_NRF51: &str = "\
+MEMORY
+{
+  FLASH : ORIGIN = 0x00000000, LENGTH = 256K
+  RAM   : ORIGIN = 0x20000000, LENGTH = 16K
+}
+";
+
+/// The memory map for the target being built.
+fn memory_x() -> &'static str {
+    match std::env::var("TARGET").unwrap_or_default().as_str() {
+        "thumbv7em-none-eabihf" | "thumbv7em-none-eabi" => MEMORY_X_MPS2_AN386,
+        "thumbv6m-none-eabi" => MEMORY_X_NRF51,
+        t => fail(&format!(
+            "no memory map for target {t:?}: build for thumbv7em-none-eabihf (mps2-an386) or thumbv6m-none-eabi (micro:bit)"
+        )),
+    }
+}
 
 fn fail(msg: &str) -> ! {
     eprintln!("error: tflc-firmware: {msg}");
@@ -122,29 +151,58 @@ fn main() {
     if ins.is_empty() || outs.is_empty() {
         fail(&format!("{} has no run0_in0.bin / run0_out0.bin", golden.display()));
     }
-    let list = |v: &[PathBuf]| -> String {
-        v.iter().fold(String::new(), |mut s, p| {
+    // One named static per file (`TFLC_FW_GOLDEN_IN0`, ...), so that run.sh can read the
+    // golden data's flash bytes from the ELF's symbol sizes.
+    let mut golden_rs = format!("/// The model's file stem.\npub const NAME: &str = {model:?};\n");
+    let mut golden_bytes = 0u64;
+    let mut list = |kind: &str, v: &[PathBuf]| -> String {
+        v.iter().enumerate().fold(String::new(), |mut refs, (i, p)| {
             println!("cargo:rerun-if-changed={}", p.display());
-            let _ = write!(s, "include_bytes!({:?}), ", p.display().to_string());
-            s
+            let len = std::fs::metadata(p).map(|m| m.len()).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", p.display())));
+            golden_bytes += len;
+            let sym = format!("TFLC_FW_GOLDEN_{kind}{i}");
+            let _ = write!(
+                golden_rs,
+                "#[no_mangle]\npub static {sym}: [u8; {len}] = *include_bytes!({:?});\n",
+                p.display().to_string()
+            );
+            let _ = write!(refs, "&{sym}, ");
+            refs
         })
     };
-    let golden_rs = format!(
-        "/// The model's file stem.\npub const NAME: &str = {model:?};\n\
-         /// Golden run 0 inputs, in input order.\npub static INPUTS: &[&[u8]] = &[{}];\n\
-         /// Golden run 0 outputs, in output order.\npub static OUTPUTS: &[&[u8]] = &[{}];\n",
-        list(&ins),
-        list(&outs)
+    let (in_refs, out_refs) = (list("IN", &ins), list("OUT", &outs));
+    let _ = write!(
+        golden_rs,
+        "/// Golden run 0 inputs, in input order.\npub static INPUTS: &[&[u8]] = &[{in_refs}];\n\
+         /// Golden run 0 outputs, in output order.\npub static OUTPUTS: &[&[u8]] = &[{out_refs}];\n"
     );
     write(&out.join("golden.rs"), &golden_rs);
+    write(&out.join("golden_bytes.txt"), &format!("{golden_bytes}\n"));
 
-    let rel = relative(&model_path, &manifest);
+    // What `tflc inspect --json` reports (weight bytes, MACs per operator), for run.sh.
+    let bytes = std::fs::read(&model_path).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", model_path.display())));
+    match tflc::tflite::read_model(&bytes) {
+        Ok(m) => write(&out.join("inspect.json"), &(tflc::inspect::summarize(&m).to_json() + "\n")),
+        // include_model! reports the model's problem with the compiler's message.
+        Err(_) => write(&out.join("inspect.json"), "{}\n"),
+    }
+
     println!("cargo:rerun-if-changed={}", model_path.display());
-    write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()));
+    if std::env::var_os("CARGO_FEATURE_OP_MARKERS").is_some() {
+        // The same compilation as include_model!'s, plus the markers.
+        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), op_markers: true, ..tflc::CompileOptions::default() };
+        match tflc::compile(&bytes, &opts) {
+            Ok(c) => write(&out.join("model.rs"), &c.code),
+            Err(e) => fail(&format!("include_model!: {}: {e}", model_path.display())),
+        }
+    } else {
+        let rel = relative(&model_path, &manifest);
+        write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()));
+    }
 
     // Linker script: memory.x here, link.x from cortex-m-rt. (No memory.x in the package
     // root: the linker would find that one first.)
-    write(&out.join("memory.x"), MEMORY_X);
+    write(&out.join("memory.x"), memory_x());
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
     println!("cargo:rustc-env=TFLC_FW_MODEL_NAME={model}");

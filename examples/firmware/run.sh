@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# Builds the firmware for each model, runs it under QEMU (Cortex-M4F, mps2-an386) with the
-# instruction-count plugin, and prints a table against TFLite Micro's figures.
+# Builds the firmware for each model, runs it under QEMU (Cortex-M4F, mps2-an386; or with --m0
+# Cortex-M0, microbit) with the instruction-count plugin, and prints a table against TFLite
+# Micro's figures.
 #
-# Usage: examples/firmware/run.sh [--self-test] [model ...]
+# Usage: examples/firmware/run.sh [--self-test] [--per-op] [--m0] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
-#   issue 6 requires. Any model of ../shared/models or ../shared/ops/models with golden data
-#   works (the ones listed as features in Cargo.toml are cached per model).
+#   issue 6 requires (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
+#   fit the micro:bit's 16 KiB of RAM). Any model of ../shared/models or ../shared/ops/models
+#   with golden data works (the ones listed as features in Cargo.toml are cached per model).
 #   --self-test: first check that the firmware does fail: run a model against a golden output
 #   with one flipped byte and require a reported mismatch and QEMU exit status 1.
+#   --per-op: also build each model with op markers (cargo feature op-markers: run() calls
+#   tflc_runtime::__private::op_marker(N) before each operator) and print, per operator, its
+#   MACs and instructions (QEMU plugin qemu/opcount.c), checking that the operators, the
+#   harness part before the first operator and the markers' own instructions add up to the
+#   marked build's whole-inference count. Tables also in <target>/firmware/<model>.per-op.md.
+#   --m0: build for thumbv6m-none-eabi (no DSP) and run on QEMU's microbit board (nRF51822,
+#   Cortex-M0, 256 KiB flash, 16 KiB RAM). TFLite Micro's figures are M4 ones: no ratios.
 # Environment:
 #   TFLC_SHARED       shared data directory (default: <repo>/../shared)
 #   FIRMWARE_TIMEOUT  seconds allowed per QEMU run (default 600)
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
+#   FIRMWARE_PER_OP   1: as --per-op
+#   FIRMWARE_TARGET   thumbv6m: as --m0 (default thumbv7em)
 #   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte (and the self-test, when asked, saw its mismatch); 1 otherwise; 2 when a
 # tool or ../shared is missing (install-tools.sh installs the tools).
-# Installs nothing. Outputs: <target>/firmware/<model>.{elf,log}, <target>/firmware/results.md.
+# Installs nothing. Outputs: <target>/firmware[-m0]/<model>.{elf,log}, .../results.md.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,11 +36,36 @@ shared="${TFLC_SHARED:-$repo/../shared}"
 timeout_s="${FIRMWARE_TIMEOUT:-600}"
 required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8"
 
+m0_models="tflm_micro_speech_int8 tflm_hello_world_int8"
+
 self_test=0
-if [ "${1:-}" = --self-test ]; then
-    self_test=1
+per_op=0
+[ "${FIRMWARE_PER_OP:-}" = 1 ] && per_op=1
+arch="${FIRMWARE_TARGET:-thumbv7em}"
+while (($#)); do
+    case "$1" in
+        --self-test) self_test=1 ;;
+        --per-op) per_op=1 ;;
+        --m0) arch=thumbv6m ;;
+        --*) echo "error: unknown option $1 (see the head of $0)" >&2; exit 2 ;;
+        *) break ;;
+    esac
     shift
-fi
+done
+case "$arch" in
+    thumbv7em)
+        target=thumbv7em-none-eabihf
+        machine=(-cpu cortex-m4 -machine mps2-an386)
+        board="Cortex-M4F (QEMU mps2-an386)"
+        ;;
+    thumbv6m)
+        target=thumbv6m-none-eabi
+        machine=(-cpu cortex-m0 -machine microbit)
+        board="Cortex-M0 (QEMU microbit, nRF51822: 256 KiB flash, 16 KiB RAM)"
+        required_models="$m0_models"
+        ;;
+    *) echo "error: FIRMWARE_TARGET=$arch: expected thumbv7em or thumbv6m" >&2; exit 2 ;;
+esac
 if (($#)); then
     models="$*"
 else
@@ -39,16 +75,16 @@ models="${models//,/ }"
 
 # --- tools ---------------------------------------------------------------------------------
 missing=()
-for t in cargo rustc qemu-system-arm arm-none-eabi-size gcc timeout python3; do
+for t in cargo rustc qemu-system-arm arm-none-eabi-size arm-none-eabi-nm gcc timeout python3; do
     command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
 if command -v rustc >/dev/null 2>&1; then
-    libdir="$(rustc --print target-libdir --target thumbv7em-none-eabihf 2>/dev/null || true)"
-    [ -n "$libdir" ] && [ -d "$libdir" ] || missing+=("rust target thumbv7em-none-eabihf")
+    libdir="$(rustc --print target-libdir --target "$target" 2>/dev/null || true)"
+    [ -n "$libdir" ] && [ -d "$libdir" ] || missing+=("rust target $target")
 fi
 if ((${#missing[@]})); then
     echo "error: run.sh needs: ${missing[*]}" >&2
-    echo "  install them with examples/firmware/install-tools.sh (rustup target add thumbv7em-none-eabihf;" >&2
+    echo "  install them with examples/firmware/install-tools.sh (rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi;" >&2
     echo "  apt-get install qemu-system-arm binutils-arm-none-eabi gcc; python3 for the table)" >&2
     exit 2
 fi
@@ -60,23 +96,54 @@ fi
 
 target_dir="${CARGO_TARGET_DIR:-$here/target}"
 out="$target_dir/firmware"
+[ "$arch" = thumbv6m ] && out="$target_dir/firmware-m0"
 mkdir -p "$out"
+build_plugin() { # build_plugin SRC SO
+    mkdir -p "$(dirname "$2")"
+    if [ ! -f "$2" ] || [ "$1" -nt "$2" ]; then
+        gcc -shared -fPIC -O2 -fvisibility=hidden -o "$2" "$1" || { echo "error: cannot build the QEMU plugin $1" >&2; exit 2; }
+    fi
+}
 plugin="$target_dir/insncount/libinsncount.so"
-mkdir -p "$(dirname "$plugin")"
-if [ ! -f "$plugin" ] || [ "$plugin_src" -nt "$plugin" ]; then
-    gcc -shared -fPIC -O2 -fvisibility=hidden -o "$plugin" "$plugin_src" || { echo "error: cannot build the QEMU plugin" >&2; exit 2; }
-fi
+build_plugin "$plugin_src" "$plugin"
 plugin_arg="$plugin"
 [ -n "${FIRMWARE_PROF:-}" ] && plugin_arg="$plugin,prof=$FIRMWARE_PROF"
+opcount="$target_dir/opcount/libopcount.so"
+((per_op)) && build_plugin "$here/qemu/opcount.c" "$opcount"
 
 # Models with a cargo feature build with --features (one cached artifact per model);
 # others through TFLC_FW_MODEL.
 features="$(sed -n '/^\[features\]/,/^\[/p' "$here/Cargo.toml" | sed -n 's/^\([a-z0-9_]*\) = \[\]$/\1/p')"
 
-qemu() { # qemu ELF LOG: runs the firmware with the plugin under timeout; QEMU's status
-    timeout "$timeout_s" qemu-system-arm -cpu cortex-m4 -machine mps2-an386 -nographic \
+qemu() { # qemu ELF LOG [PLUGIN]: runs the firmware with the plugin under timeout; QEMU's status
+    timeout "$timeout_s" qemu-system-arm "${machine[@]}" -nographic \
         -semihosting-config enable=on,target=native -icount shift=0 \
-        -plugin "$plugin_arg" -kernel "$1" >"$2" 2>&1 </dev/null
+        -plugin "${3:-$plugin_arg}" -kernel "$1" >"$2" 2>&1 </dev/null
+}
+
+# build LOG JSON cargo-args...: cargo build for $target; cargo's JSON messages go to JSON,
+# its human-readable output to LOG. Then $built_elf and $built_out (build.rs's OUT_DIR).
+build() {
+    local log="$1" json="$2"
+    shift 2
+    built_elf="" built_out=""
+    (cd "$here" && cargo build --release --quiet --target "$target" --message-format=json-render-diagnostics "$@") >"$json" 2>"$log" || return 1
+    read -r built_elf built_out < <(python3 -c '
+import json, sys
+exe = out = ""
+for line in open(sys.argv[1]):
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if not m.get("package_id", "").count("tflc-firmware"):
+        continue
+    if m.get("reason") == "build-script-executed":
+        out = m.get("out_dir") or ""
+    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+        exe = m["executable"]
+print(exe or "-", out or "-")' "$json")
+    [ -f "$built_elf" ] && [ -d "$built_out" ] || { echo "error: cannot find the firmware or its OUT_DIR in $json" >>"$log"; return 1; }
 }
 
 if ((self_test)); then
@@ -90,11 +157,11 @@ if ((self_test)); then
             "$st/ops/golden/$st_model/run0_out0.bin" ||
         { echo "error: self-test: cannot prepare $st" >&2; exit 2; }
     echo "== self-test: $st_model against a corrupted golden output (must be reported)" >&2
-    if ! (cd "$here" && TFLC_SHARED="$st" TFLC_FW_MODEL=$st_model cargo build --release --quiet) >"$out/self-test.log" 2>&1; then
+    if ! TFLC_SHARED="$st" TFLC_FW_MODEL=$st_model build "$out/self-test.log" "$out/self-test.json"; then
         echo "error: self-test: the firmware does not build, see $out/self-test.log" >&2
         exit 1
     fi
-    qemu "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$out/self-test.run"
+    qemu "$built_elf" "$out/self-test.run"
     rc=$?
     if [ "$rc" != 1 ] || ! grep -q '^tflc-fw: .*result=mismatch .*first_at=0 ' "$out/self-test.run"; then
         echo "error: self-test failed: expected a mismatch at byte 0 and exit status 1, got status $rc:" >&2
@@ -104,20 +171,144 @@ if ((self_test)); then
     echo "   ok: $(grep -m1 '^tflc-fw:' "$out/self-test.run") (exit 1)" >&2
 fi
 
+# golden_bytes ELF: the flash bytes of the golden data, from the sizes of the TFLC_FW_GOLDEN_*
+# symbols (build.rs names them so); empty when there are none.
+golden_bytes() {
+    arm-none-eabi-nm -S "$1" | awk '$4 ~ /^TFLC_FW_GOLDEN_/ { print $2 }' | {
+        n=0 total=0
+        while read -r size; do total=$((total + 16#$size)); n=$((n + 1)); done
+        ((n)) && echo "$total"
+    }
+}
+
+# per_op MODEL BUILD-ARGS...: builds MODEL with op markers, runs it with the opcount plugin and
+# prints (and writes to $out/MODEL.per-op.md) the per-operator table. Needs $insns (the
+# unmarked build's count) and $m_out (its OUT_DIR, for inspect.json). Status 0 only if the
+# marked build matched its golden output and every count adds up.
+per_op() {
+    local m="$1" log="$out/$1.per-op.log" elf="$out/$1.per-op.elf" run="$out/$1.per-op.run"
+    shift
+    if ! build "$log" "$out/$m.per-op.json" "$@" --features op-markers; then
+        echo "   per-op: the build with op markers failed, see $log" >&2
+        return 1
+    fi
+    cp "$built_elf" "$elf"
+    local syms
+    syms="$(arm-none-eabi-nm -S "$elf" | awk '$4 ~ /9__private9op_marker/ { print $1, $2 }')"
+    if [ "$(wc -l <<<"$syms")" != 1 ] || [ -z "$syms" ]; then
+        echo "   per-op: expected one op_marker function in $elf, found: ${syms:-none}" >&2
+        return 1
+    fi
+    local addr size
+    read -r addr size <<<"$syms"
+    qemu "$elf" "$run" "$opcount,marker=0x$addr,marker_size=$((16#$size))"
+    local rc=$?
+    cat "$run" >>"$log"
+    if [ "$rc" != 0 ] || ! grep -q '^tflc-fw: .*result=match' "$run"; then
+        echo "   per-op: the build with op markers did not match (exit $rc), see $run" >&2
+        return 1
+    fi
+    python3 - "$m" "$run" "$built_out/model.rs" "$m_out/inspect.json" "$insns" "$out/$m.per-op.md" "$board" <<'PY'
+import json, re, sys
+name, run_path, model_rs, inspect_path, whole, md_path, board = sys.argv[1:8]
+def die(msg):
+    print(f"   per-op: {name}: {msg}", file=sys.stderr)
+    sys.exit(1)
+run = open(run_path).read()
+head = re.search(r"^opcount: total=\d+ windows=(\d+) window_insns=(\d+) before=(\d+) markers=(\d+) marker_insns=(\d+) stray_markers=(\d+)$", run, re.M)
+if not head:
+    die(f"no opcount summary line in {run_path}")
+windows, window, before, markers, marker_insns, stray = map(int, head.groups())
+segs = [int(x) for x in re.findall(r"^opcount: segment \d+ insns=(\d+)$", run, re.M)]
+# The operators in run()'s order, from the calls the compiler emitted.
+code = open(model_rs).read()
+order = [int(x) for x in re.findall(r"\bop_marker\((\d+)\);", code)]
+# Every operator in schedule order, from the `// op N: ...` statement comments of run().
+schedule = [int(x) for x in re.findall(r"^\s*// op (\d+): ", code, re.M)]
+if windows != 1 or stray:
+    die(f"expected one measured window and no marker outside it, got windows={windows} stray_markers={stray}")
+if not (len(order) == markers == len(segs)):
+    die(f"run() has {len(order)} op_marker calls, the plugin saw {markers} and recorded {len(segs)} segments")
+if before + sum(segs) + marker_insns != window:
+    die(f"before {before} + operators {sum(segs)} + markers {marker_insns} != window {window}")
+summary = json.load(open(inspect_path))
+ops = {o["index"]: o for o in summary.get("operators", []) if o.get("subgraph") == 0}
+if not ops:
+    die(f"no operators in {inspect_path}")
+counted = dict(zip(order, segs))
+if len(counted) != len(order) or any(i not in ops for i in order):
+    die(f"op_marker indices {order} do not match the model's operators")
+def num(v):
+    return f"{v:,}"
+rows = []
+total_macs = 0
+if [i for i in schedule if i in counted] != order or len(set(schedule)) != len(schedule):
+    die(f"run()'s operator comments {schedule} do not fit its op_marker calls {order}")
+for i in schedule + sorted(set(ops) - set(schedule)):
+    o = ops[i]
+    macs = o["macs"]
+    total_macs += macs
+    if i in counted:
+        n = counted[i]
+        rows.append([str(i), o["opcode"], num(macs) if macs else "", num(n),
+                     f"{n / macs:.2f}" if macs else "", f"{100 * n / window:.1f}%"])
+    else:
+        rows.append([str(i), o["opcode"], num(macs) if macs else "", "no code (view)", "", ""])
+ops_sum = sum(segs)
+whole = int(whole) if whole.isdigit() else None
+rows.append(["", "sum of operators", num(total_macs) if total_macs else "", num(ops_sum), f"{ops_sum / total_macs:.2f}" if total_macs else "", f"{100 * ops_sum / window:.1f}%"])
+rows.append(["", "harness before op 0", "", num(before), "", ""])
+rows.append(["", f"op_marker bodies ({markers} calls)", "", num(marker_insns), "", ""])
+rows.append(["", "whole inference, marked build", "", num(window), f"{window / total_macs:.2f}" if total_macs else "", "100.0%"])
+if whole is not None:
+    rows.append(["", "whole inference, unmarked build", "", num(whole), f"{whole / total_macs:.2f}" if total_macs else "", ""])
+head = ["op", "opcode", "MACs", "instructions", "insns/MAC", "share"]
+note = (f"{name} on {board}, operators in run()'s order. Each operator's count runs from its op_marker call "
+        "to the next one (or to bench_end): its arena views and kernel call, and for the last operator run()'s "
+        "return; the markers' own instructions are counted apart. Operators + harness + markers = the marked "
+        "build's window exactly (checked).")
+if whole is not None:
+    d = window - whole
+    note += (f" The unmarked build (the main table's figure) needs {num(whole)}: {d:+,} instructions "
+             f"({100 * d / whole:+.3f}%) are the markers, their calls and the code changes they cause.")
+# The same counts per opcode (kernel kind).
+kinds = {}
+for i in order:
+    k = kinds.setdefault(ops[i]["opcode"], [0, 0, 0])
+    k[0] += 1; k[1] += ops[i]["macs"]; k[2] += counted[i]
+khead = ["opcode", "ops", "MACs", "instructions", "insns/MAC", "share"]
+krows = [[op, str(n), num(mc) if mc else "", num(c), f"{c / mc:.2f}" if mc else "", f"{100 * c / window:.1f}%"]
+         for op, (n, mc, c) in sorted(kinds.items(), key=lambda kv: -kv[1][2])]
+md = ["| " + " | ".join(head) + " |", "|---|---|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in rows]
+md += ["", "| " + " | ".join(khead) + " |", "|---|---:|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in krows]
+open(md_path, "w").write(f"### {name}\n\n" + "\n".join(md) + "\n\n" + note + "\n")
+w = [max(len(r[k]) for r in [head] + rows) for k in range(len(head))]
+print(f"\nper operator: {name}")
+for r in [head] + rows:
+    print("  ".join(c.ljust(w[k]) if k < 2 else c.rjust(w[k]) for k, c in enumerate(r)))
+print()
+kw = [max(len(r[k]) for r in [khead] + krows) for k in range(len(khead))]
+for r in [khead] + krows:
+    print("  ".join(c.ljust(kw[k]) if k < 1 else c.rjust(kw[k]) for k, c in enumerate(r)))
+print(note)
+PY
+}
+
 results="$out/results.tsv"
 : >"$results"
+per_op_failed=0
 export TFLC_SHARED="$shared"
 for m in $models; do
     echo "== $m" >&2
     log="$out/$m.log"
     if grep -qx "$m" <<<"$features"; then
-        build=(cargo build --release --quiet --features "$m")
+        build_args=(--features "$m")
         envm=""
     else
-        build=(cargo build --release --quiet)
+        build_args=()
         envm="$m"
     fi
-    if ! (cd "$here" && TFLC_FW_MODEL="$envm" "${build[@]}") >"$log" 2>&1; then
+    if ! TFLC_FW_MODEL="$envm" build "$log" "$out/$m.json" "${build_args[@]}"; then
         # The compiler's reason, from include_model!'s error, else the build's first error.
         # include_model!'s message: a first line, then one indented line per failing op
         # ("op 3 (FULLY_CONNECTED): unsupported: ..."), summarised per distinct reason.
@@ -139,8 +330,9 @@ for m in $models; do
         echo "   not yet supported: ${reason:-build failed, see $log}" >&2
         continue
     fi
+    m_out="$built_out"
     elf="$out/$m.elf"
-    cp "$target_dir/thumbv7em-none-eabihf/release/tflc-firmware" "$elf"
+    cp "$built_elf" "$elf"
     qemu "$elf" "$out/$m.run"
     rc=$?
     cat "$out/$m.run" >>"$log"
@@ -152,22 +344,33 @@ for m in $models; do
         $1==".vector_table"||$1==".text"||$1==".rodata"||$1==".data" {f+=$2}
         $1==".data"||$1==".bss"||$1==".uninit" {r+=$2}
         END {printf "%d\t%d", f, r}')"
+    # Weight bytes as `tflc inspect` reports them; golden bytes from the ELF, checked
+    # against the golden files' sizes.
+    weights="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("weight_bytes", ""))' "$m_out/inspect.json" 2>/dev/null)"
+    golden="$(golden_bytes "$elf")"
+    golden_files="$(cat "$m_out/golden_bytes.txt" 2>/dev/null)"
     if [ "$rc" = 0 ] && grep -q 'result=match' <<<"$line" && [ -n "$insns" ]; then
         status=match
+        if [ -z "$weights" ] || [ -z "$golden" ] || [ "$golden" != "$golden_files" ]; then
+            status="flash accounting failed: weights=${weights:-?} golden symbols=${golden:-none} golden files=${golden_files:-?}"
+        fi
     elif [ "$rc" = 124 ]; then
         status="timeout after ${timeout_s}s"
     else
         status="$(sed -n 's/.*result=\([a-z]*\).*/\1/p' <<<"$line")"
         status="${status:-failed} (exit $rc)"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$status" "${insns:-}" "$sizes" "$arena" "${stack:-}" "${line:-}" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$status" "${insns:-}" "$sizes" "$arena" "${stack:-}" "${weights:-}" "${golden:-}" "${line:-}" >>"$results"
     echo "   $status ${line:-}" >&2
     [ -n "${FIRMWARE_PROF:-}" ] && grep '^insncount' "$out/$m.run" >&2
+    if ((per_op)) && [ "$status" = match ]; then
+        TFLC_FW_MODEL="$envm" per_op "$m" "${build_args[@]}" || per_op_failed=1
+    fi
 done
 
-python3 - "$results" "$shared/baselines/tflm_m4.json" "$shared/baselines/tflm_memory.json" "$out/results.md" <<'PY'
+python3 - "$results" "$shared/baselines/tflm_m4.json" "$shared/baselines/tflm_memory.json" "$out/results.md" "$arch" "$board" <<'PY'
 import json, sys
-res_path, m4_path, mem_path, md_path = sys.argv[1:5]
+res_path, m4_path, mem_path, md_path, arch, board = sys.argv[1:7]
 def load(p):
     try:
         with open(p) as f:
@@ -175,6 +378,8 @@ def load(p):
     except (OSError, ValueError):
         return {}
 m4, mem = load(m4_path), load(mem_path)
+if arch != "thumbv7em":
+    m4 = {}  # TFLite Micro's figures are Cortex-M4F ones: no ratios on another core
 def ratio(a, b):
     return f"{a / b:.2f}x" if a is not None and b else "-"
 def num(v):
@@ -184,13 +389,16 @@ for line in open(res_path):
     f = line.rstrip("\n").split("\t")
     name, status = f[0], f[1]
     if status == "not-compiled":
-        rows.append([name, "not yet supported: " + f[2]] + [""] * 9)
+        rows.append([name, "not yet supported: " + f[2]] + [""] * 14)
         failed += 1
         continue
     if status != "match":
         failed += 1
-    ints = [int(x) if x.isdigit() else None for x in f[2:7]]
-    insns, flash, ram, arena, stack = ints
+    ints = [int(x) if x.isdigit() else None for x in f[2:9]]
+    insns, flash, ram, arena, stack, weights, golden = ints
+    nonweight = flash - weights - golden if None not in (flash, weights, golden) else None
+    tflm_flash = m4.get(name, {}).get("ref", {}).get("flash_bytes")
+    tflm_nonweight = tflm_flash - weights if tflm_flash is not None and weights is not None else None
     ref = m4.get(name, {}).get("ref", {})
     cm = m4.get(name, {}).get("cmsis_nn", {})
     tm = mem.get(name, {})
@@ -198,19 +406,29 @@ for line in open(res_path):
         name, status, num(insns),
         ratio(insns, ref.get("instructions_per_invoke")), ratio(insns, cm.get("instructions_per_invoke")),
         num(flash), ratio(flash, ref.get("flash_bytes")),
+        num(weights), num(golden), num(nonweight), num(tflm_nonweight), ratio(nonweight, tflm_nonweight),
         num(ram), ratio(ram, ref.get("static_ram_bytes")),
         f"{num(arena)} ({ratio(arena, tm.get('tflm_total'))})",
         f"{num(stack)} ({num(ref.get('stack_peak_bytes'))})",
     ])
 head = ["model", "result", "instructions", "vs TFLM ref", "vs TFLM CMSIS-NN", "flash B", "vs TFLM",
+        "weights B", "golden B", "non-weight flash B", "TFLM ref non-weight B", "vs TFLM",
         "static RAM B", "vs TFLM", "arena B (vs TFLM arena)", "peak stack B (TFLM ref)"]
 md = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 md += ["| " + " | ".join(r) + " |" for r in rows]
-note = ("\nRatios are ours / TFLite Micro's (below 1.00x is better). TFLite Micro: tflm_m4.json "
-        "(same QEMU board; instructions of one Invoke; flash = whole image; static RAM = .data+.bss "
-        "with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). "
+theirs = ("TFLite Micro: tflm_m4.json (same QEMU board; instructions of one Invoke; flash = whole image; "
+          "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). "
+          if arch == "thumbv7em" else
+          "TFLite Micro was measured on the Cortex-M4F only (tflm_m4.json): no instruction, flash or RAM ratios here; "
+          "the arena ratio is against tflm_memory.json (tflm_total, core-independent). ")
+note = (f"\nBoard: {board}. "
+        "Ratios are ours / TFLite Micro's (below 1.00x is better). " + theirs +
         "Ours: flash = .vector_table+.text+.rodata+.data, static RAM = .data+.bss+.uninit "
-        "(includes the arena), peak stack by painting from reset to the end of the comparison.")
+        "(includes the arena), peak stack by painting from reset to the end of the comparison. "
+        "Non-weight flash = flash - weights - golden: weights = the model's constant bytes as "
+        "`tflc inspect` reports them (weight_bytes), golden = the golden run-0 inputs and outputs "
+        "the harness embeds (sizes of the ELF's TFLC_FW_GOLDEN_* symbols); TFLite Micro's = its "
+        "reference build's flash - the same weights (its harness embeds no golden data).")
 text = "\n".join(md) + "\n" + note + "\n"
 open(md_path, "w").write(text)
 w = [max(len(r[i]) for r in [head] + rows if not r[1].startswith("not yet")) for i in range(len(head))]
@@ -223,5 +441,12 @@ print(note.strip())
 sys.exit(1 if failed else 0)
 PY
 status=$?
+if ((per_op)); then
+    echo "(per-operator tables also in $out/<model>.per-op.md)" >&2
+    if ((per_op_failed)); then
+        echo "error: a per-operator measurement failed (see the 'per-op:' lines above)" >&2
+        status=1
+    fi
+fi
 echo "(table also in $out/results.md; logs in $out/)" >&2
 exit $status

@@ -114,6 +114,14 @@ views! {
     f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
 }
 
+/// Called by generated code compiled with op markers (`CompileOptions::op_markers`,
+/// `tflc --op-markers`) before operator `op`'s kernel. Does nothing; never inlined, so an
+/// instruction counter (the firmware's QEMU plugin) can split an inference at its address.
+#[inline(never)]
+pub fn op_marker(op: u32) {
+    core::hint::black_box(op);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,8 @@ pub struct CodegenOptions {
     pub model_sha256: String,
     /// Where the weight blob lives.
     pub weights: WeightsSource,
+    /// `rt::__private::op_marker(N);` before each operator that emits code.
+    pub op_markers: bool,
 }
 
 /// The generated module and its weight blob (the blob is also inside the module when the
@@ -101,6 +103,7 @@ pub fn emit_subgraph(
     lowered: &LoweredSubgraph<'_, '_>,
     plan: &SubgraphPlan,
     items: &mut Items,
+    opts: &CodegenOptions,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
     let ar = Arena { sg, plan };
@@ -160,6 +163,10 @@ pub fn emit_subgraph(
             tout.push(name);
         }
         body.stmts.push(comment(&text));
+        if opts.op_markers {
+            let n = int(id.index() as i64);
+            body.stmts.push(quote! { #rt::__private::op_marker(#n); });
+        }
         body.stmts.push(quote! {
             {
                 let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
@@ -293,7 +300,7 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     let ar = Arena { sg, plan };
 
     let mut items = Items::new(align);
-    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items)?;
+    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, opts)?;
     let io = emit_io(&rt, &ar)?;
     let (new_doc, new_body, filled) = emit_new(&rt, &ar)?;
 

@@ -23,6 +23,10 @@ pub struct Args {
     /// beside it, read with `include_bytes!` (`file`).
     #[arg(long = "emit-weights", value_enum, default_value_t = EmitWeights::Inline)]
     emit_weights: EmitWeights,
+    /// Call `__private::op_marker(N)` before each operator (for per-operator instruction
+    /// counts; see examples/firmware/run.sh --per-op).
+    #[arg(long)]
+    op_markers: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         align: args.align,
         model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         weights,
+        op_markers: args.op_markers,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {
