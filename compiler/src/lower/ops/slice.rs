@@ -3,10 +3,12 @@
 //! of bounds is an invalid model (TFLite Micro `slice.cc` would read out of bounds). One
 //! strided copy (`tflc_runtime::kernels::slice`).
 
-use super::movement::{const_ints, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, StridedCopy};
+use super::movement::{const_ints, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::slice::prepare_slice;
+
+const KERNEL: MoveKernel = MoveKernel { op: "SLICE", module: "slice", func: "slice", params: "SliceParams" };
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     cx.expect_arity(3..=3, 1)?;
@@ -31,17 +33,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     let want: Vec<usize> =
         (0..rank).map(|d| if size[d] == -1 { input.shape[d] - begin[d] as usize } else { size[d] as usize }).collect();
     expect_shape(cx, output, &want)?;
-    Ok(StridedCopy {
-        op: "SLICE",
-        module: "slice",
-        func: "slice",
-        params_ty: "SliceParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs: vec![output.id],
-        dtype,
-        plans: vec![plan],
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, vec![output.id], vec![plan]))
 }
 
 #[cfg(test)]

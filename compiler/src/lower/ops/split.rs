@@ -5,16 +5,16 @@
 
 use super::movement::{
     const_axis, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan,
-    resolve_axis, StridedCopy,
+    resolve_axis, MoveKernel, StridedCopy,
 };
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::split::{prepare_split_output, split_size};
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::Split { num_splits } = &cx.op.kind else { return Err(cx.invalid("not a SPLIT")) };
-    let n = count(cx, "num_splits", *num_splits)?;
+const KERNEL: MoveKernel = MoveKernel { op: "SPLIT", module: "split", func: "split", params: "SplitParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, LowerError> {
+    let n = count(cx, "num_splits", num_splits)?;
     if n == 0 {
         return Err(cx.invalid("num_splits is 0"));
     }
@@ -37,17 +37,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
         plans.push(plan(cx, prepare_split_output(&input.shape, axis, k * size, size), "SPLIT")?);
     }
     expect_distinct_outputs(cx)?;
-    Ok(StridedCopy {
-        op: "SPLIT",
-        module: "split",
-        func: "split",
-        params_ty: "SplitParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs,
-        dtype,
-        plans,
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, outputs, plans))
 }
 
 #[cfg(test)]

@@ -7,16 +7,16 @@
 
 use super::movement::{
     const_axis, const_ints, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype,
-    plan, resolve_axis, StridedCopy,
+    plan, resolve_axis, MoveKernel, StridedCopy,
 };
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::split_v::{prepare_split_output, split_v_sizes};
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::SplitV { num_splits } = &cx.op.kind else { return Err(cx.invalid("not a SPLIT_V")) };
-    let n = count(cx, "num_splits", *num_splits)?;
+const KERNEL: MoveKernel = MoveKernel { op: "SPLIT_V", module: "split_v", func: "split", params: "SplitParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, LowerError> {
+    let n = count(cx, "num_splits", num_splits)?;
     if n == 0 {
         return Err(cx.invalid("num_splits is 0"));
     }
@@ -67,17 +67,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
         start += size;
     }
     expect_distinct_outputs(cx)?;
-    Ok(StridedCopy {
-        op: "SPLIT_V",
-        module: "split_v",
-        func: "split",
-        params_ty: "SplitParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs,
-        dtype,
-        plans,
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, outputs, plans))
 }
 
 #[cfg(test)]
