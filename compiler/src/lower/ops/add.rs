@@ -10,8 +10,6 @@ use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::add::{add_f32, add_i32, add_s8, prepare_add, AddParams};
 use tflc_runtime::kernels::nd::Broadcast;
 
@@ -39,11 +37,11 @@ pub type Add = ArithOp<AddKernel>;
 
 impl ArithKernel for AddKernel {
     type Params<'b> = AddParams<'b>;
-    const MODULE: &'static str = "add";
+    const MODULE: (&'static str, &'static str) = ("add", "AddParams");
     const SYMMETRIC: bool = true;
-    fn params_ty() -> TokenStream {
-        quote! { kernels::add::AddParams<'static> }
-    }
+    const S8: for<'b> fn(&AddParams<'b>, &[i8], &[i8], &mut [i8]) = add_s8;
+    const F32: PlainKernel<f32> = add_f32;
+    const I32: PlainKernel<i32> = add_i32;
     /// Swapped: the same sum with the operands exchanged (integer addition commutes, each
     /// operand keeps its own rescaling).
     fn params<'b>(p: &AddParams<'static>, broadcast: Broadcast<'b>, swap: bool) -> AddParams<'b> {
@@ -61,11 +59,6 @@ impl ArithKernel for AddKernel {
             ..*p
         }
     }
-    fn s8(p: &AddParams<'_>, a: &[i8], b: &[i8], out: &mut [i8]) {
-        add_s8(p, a, b, out)
-    }
-    const F32: PlainKernel<f32> = add_f32;
-    const I32: PlainKernel<i32> = add_i32;
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Add, LowerError> {

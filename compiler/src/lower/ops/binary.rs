@@ -251,19 +251,17 @@ pub trait ArithKernel: std::fmt::Debug + Clone {
     /// The runtime's int8 parameter struct (`AddParams<'b>`); [`ArithOp`] holds it with
     /// the [`NO_BROADCAST`] placeholder.
     type Params<'b>: Lit + Copy + std::fmt::Debug;
-    /// The runtime module (`add`): kernels `<module>_s8`, `<module>_s8_in_place`,
-    /// `<module>_f32`, `<module>_i32`.
-    const MODULE: &'static str;
+    /// The runtime module (`add`) and its params type (`AddParams`): kernels
+    /// `<module>_s8`, `<module>_s8_in_place`, `<module>_f32`, `<module>_i32`.
+    const MODULE: (&'static str, &'static str);
     /// Whether the op commutes exactly, so that the output may also overwrite operand 2.
     const SYMMETRIC: bool;
-    /// The int8 params type below the runtime path (`kernels::add::AddParams<'static>`).
-    fn params_ty() -> TokenStream;
+    const S8: for<'b> fn(&Self::Params<'b>, &[i8], &[i8], &mut [i8]);
+    const F32: PlainKernel<f32>;
+    const I32: PlainKernel<i32>;
     /// The params the int8 kernel takes: `held` with the walk `broadcast`, and with the
     /// operands exchanged when `swap` (only asked of a [`Self::SYMMETRIC`] op).
     fn params<'b>(held: &Self::Params<'static>, broadcast: Broadcast<'b>, swap: bool) -> Self::Params<'b>;
-    fn s8(p: &Self::Params<'_>, a: &[i8], b: &[i8], out: &mut [i8]);
-    const F32: PlainKernel<f32>;
-    const I32: PlainKernel<i32>;
 }
 
 impl<K: ArithKernel> ArithOp<K> {
@@ -279,7 +277,7 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
         let out = match &self.params {
             Arith::S8(held) => {
                 let p = K::params(held, self.bin.broadcast(false), false);
-                return self.bin.execute_s8(s, |a, b, out| K::s8(&p, a, b, out));
+                return self.bin.execute_s8(s, |a, b, out| K::S8(&p, a, b, out));
             }
             &Arith::F32 { min, max } => {
                 let mut out = s.take_f32(self.bin.output, n);
@@ -299,12 +297,14 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let m = K::MODULE;
+        let (m, ty) = K::MODULE;
         let (p, suffix) = match &self.params {
             Arith::S8(held) => {
                 let bin = &self.bin;
+                let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
                 let f = format!("{m}_s8");
-                return bin.emit_in_place_capable(cx, K::params_ty(), (m, &f), |swap| K::params(held, bin.broadcast(swap), swap));
+                let ty = quote! { kernels::#mi::#ti<'static> };
+                return bin.emit_in_place_capable(cx, ty, (m, &f), |swap| K::params(held, bin.broadcast(swap), swap));
             }
             &Arith::F32 { min, max } => (cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, f32> }, &self.plain(min, max)), "f32"),
             &Arith::I32 { min, max } => (cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, i32> }, &self.plain(min, max)), "i32"),

@@ -73,17 +73,14 @@ mod tests {
     #[test]
     fn malformed_models_are_errors() {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&model((DType::I8, &[2, 3], q), (DType::F32, &[6], None)).0));
-        unsupported(err(&model((DType::I8, &[3], None), (DType::F32, &[3], None)).0));
-        invalid(err(&model((DType::I8, &[3], Some((-1.0, 0))), (DType::F32, &[3], None)).0));
-        unsupported(err(&model((DType::I16, &[3], q), (DType::F32, &[3], None)).0));
-        unsupported(err(&model((DType::I8, &[3], q), (DType::I32, &[3], None)).0));
+        expect_invalid(&model((DType::I8, &[2, 3], q), (DType::F32, &[6], None)).0);
+        expect_unsupported(&model((DType::I8, &[3], None), (DType::F32, &[3], None)).0);
+        expect_invalid(&model((DType::I8, &[3], Some((-1.0, 0))), (DType::F32, &[3], None)).0);
+        expect_unsupported(&model((DType::I16, &[3], q), (DType::F32, &[3], None)).0);
+        expect_unsupported(&model((DType::I8, &[3], q), (DType::I32, &[3], None)).0);
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(OpKind::Dequantize, &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 }

@@ -9,8 +9,6 @@
 use super::unary::{lower_transcendental, S8Kernel, UnaryS8};
 use super::OpCx;
 use crate::error::LowerError;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::hard_swish::{hard_swish_s8, HardSwishParams};
 
 crate::runtime_struct_lit!(kernels::hard_swish::HardSwishParams {
@@ -23,13 +21,8 @@ crate::runtime_struct_lit!(kernels::hard_swish::HardSwishParams {
 });
 
 impl S8Kernel for HardSwishParams {
-    const MODULE: &'static str = "hard_swish";
-    fn ty() -> TokenStream {
-        quote! { kernels::hard_swish::HardSwishParams }
-    }
-    fn run(&self, x: &[i8], y: &mut [i8]) {
-        hard_swish_s8(self, x, y)
-    }
+    const MODULE: (&'static str, &'static str) = ("hard_swish", "HardSwishParams");
+    const RUN: fn(&Self, &[i8], &mut [i8]) = hard_swish_s8;
 }
 
 pub type HardSwish = UnaryS8<HardSwishParams>;

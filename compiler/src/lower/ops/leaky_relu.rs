@@ -132,18 +132,15 @@ mod tests {
     fn malformed_models_are_errors() {
         let q = Some((0.5, 0));
         let k = || OpKind::LeakyRelu { alpha: 0.1 };
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&unary_model(k(), (DType::I8, &[2, 3], q), (DType::I8, &[6], q)).0));
-        unsupported(err(&unary_model(k(), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
-        unsupported(err(&unary_model(k(), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
-        unsupported(err(&unary_model(k(), (DType::I8, &[3], q), (DType::I8, &[3], None)).0));
-        invalid(err(&unary_model(OpKind::LeakyRelu { alpha: f32::NAN }, (DType::I8, &[3], q), (DType::I8, &[3], q)).0));
+        expect_invalid(&unary_model(k(), (DType::I8, &[2, 3], q), (DType::I8, &[6], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::I16, &[3], q), (DType::I16, &[3], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::F32, &[3], None), (DType::I8, &[3], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::I8, &[3], q), (DType::I8, &[3], None)).0);
+        expect_invalid(&unary_model(OpKind::LeakyRelu { alpha: f32::NAN }, (DType::I8, &[3], q), (DType::I8, &[3], q)).0);
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(k(), &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     /// Every input value, unequal quantization, a fractional and a negative alpha; TFLite

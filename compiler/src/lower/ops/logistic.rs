@@ -9,20 +9,13 @@
 use super::unary::{lower_transcendental, S8Kernel, UnaryS8};
 use super::OpCx;
 use crate::error::LowerError;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::logistic::{logistic_s8, LogisticParams};
 
 crate::runtime_struct_lit!(kernels::logistic::LogisticParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift });
 
 impl S8Kernel for LogisticParams {
-    const MODULE: &'static str = "logistic";
-    fn ty() -> TokenStream {
-        quote! { kernels::logistic::LogisticParams }
-    }
-    fn run(&self, x: &[i8], y: &mut [i8]) {
-        logistic_s8(self, x, y)
-    }
+    const MODULE: (&'static str, &'static str) = ("logistic", "LogisticParams");
+    const RUN: fn(&Self, &[i8], &mut [i8]) = logistic_s8;
 }
 
 pub type Logistic = UnaryS8<LogisticParams>;

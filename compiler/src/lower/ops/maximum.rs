@@ -155,24 +155,21 @@ pub(crate) mod tests {
 
     pub(crate) fn check_malformed(op: MinMaxOp) {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0));
-        invalid(err(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0));
-        unsupported(err(&binary_model(kind(op), DType::Bool, (&[3], None), (&[3], None), (&[3], None)).0));
+        expect_invalid(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0);
+        expect_invalid(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0);
+        expect_unsupported(&binary_model(kind(op), DType::Bool, (&[3], None), (&[3], None), (&[3], None)).0);
         // Mixed element types.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let y = m.activation("y", DType::I16, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(kind(op), &[Some(x), Some(y)], &[z]);
-        unsupported(err(&m.finish()));
+        expect_unsupported(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(kind(op), &[Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     #[test]

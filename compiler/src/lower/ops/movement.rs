@@ -464,17 +464,11 @@ impl Kernel for View {
 pub(crate) mod testing {
     //! Helpers for the data-movement op tests: lower op 0 of a built model, run it, emit it.
 
-    use super::super::{lower, Kernel, TensorData, TensorStore};
+    pub(crate) use super::super::test_helpers::{i8s, lower_op0};
+    use super::super::{lower, TensorData, TensorStore};
     use crate::emit::{EmitCx, Items};
     use crate::error::LowerError;
     use crate::ir::TensorId;
-
-    /// Lowers op 0 of `bytes`.
-    pub(crate) fn lower_op0(bytes: &[u8]) -> Result<Box<dyn Kernel>, LowerError> {
-        let model = crate::tflite::read_model(bytes).expect("the test model parses");
-        let sg = model.main();
-        lower(sg, &sg.ops[crate::ir::OpId::new(0)])
-    }
 
     /// The lowering error of op 0 (panics if it lowers).
     pub(crate) fn lower_err(bytes: &[u8]) -> LowerError {
@@ -547,19 +541,6 @@ pub(crate) mod testing {
         let parsed: syn::File = syn::parse2(file.clone()).expect("emitted code parses");
         drop(parsed);
         (file.to_string(), ni, no)
-    }
-
-    /// Deterministic pseudo-random int8 values (xorshift64*), full range.
-    pub(crate) fn i8s(seed: u64, n: usize) -> Vec<i8> {
-        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                s ^= s >> 12;
-                s ^= s << 25;
-                s ^= s >> 27;
-                (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8 as i8
-            })
-            .collect()
     }
 
     /// Row-major multi-index of flat position `i` in `shape`.

@@ -10,8 +10,6 @@ use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::mul::{mul_f32, mul_i32, mul_s8, prepare_mul, MulParams};
 use tflc_runtime::kernels::nd::Broadcast;
 
@@ -34,21 +32,16 @@ pub type Mul = ArithOp<MulKernel>;
 
 impl ArithKernel for MulKernel {
     type Params<'b> = MulParams<'b>;
-    const MODULE: &'static str = "mul";
+    const MODULE: (&'static str, &'static str) = ("mul", "MulParams");
     const SYMMETRIC: bool = true;
-    fn params_ty() -> TokenStream {
-        quote! { kernels::mul::MulParams<'static> }
-    }
+    const S8: for<'b> fn(&MulParams<'b>, &[i8], &[i8], &mut [i8]) = mul_s8;
+    const F32: PlainKernel<f32> = mul_f32;
+    const I32: PlainKernel<i32> = mul_i32;
     /// Swapped: the same product with the operands (and their offsets) exchanged.
     fn params<'b>(p: &MulParams<'static>, broadcast: Broadcast<'b>, swap: bool) -> MulParams<'b> {
         let (input1_offset, input2_offset) = if swap { (p.input2_offset, p.input1_offset) } else { (p.input1_offset, p.input2_offset) };
         MulParams { input1_offset, input2_offset, broadcast, ..*p }
     }
-    fn s8(p: &MulParams<'_>, a: &[i8], b: &[i8], out: &mut [i8]) {
-        mul_s8(p, a, b, out)
-    }
-    const F32: PlainKernel<f32> = mul_f32;
-    const I32: PlainKernel<i32> = mul_i32;
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Mul, LowerError> {

@@ -174,30 +174,27 @@ mod tests {
     #[test]
     fn malformed_models_are_errors() {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
         // Output shape differs from the input's.
-        invalid(err(&model((DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
+        expect_invalid(&model((DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0);
         // Output not quantized; per-axis output; zero scale; zero point out of range.
-        unsupported(err(&model((DType::F32, &[3], None), (DType::I8, &[3], None)).0));
-        invalid(err(&model((DType::F32, &[3], None), (DType::I8, &[3], Some((0.0, 0)))).0));
-        invalid(err(&model((DType::I8, &[3], Some((0.5, -129))), (DType::I8, &[3], q)).0));
-        invalid(err(&model((DType::I16, &[3], q), (DType::I32, &[3], Some((0.5, i64::from(i32::MAX) + 1)))).0));
+        expect_unsupported(&model((DType::F32, &[3], None), (DType::I8, &[3], None)).0);
+        expect_invalid(&model((DType::F32, &[3], None), (DType::I8, &[3], Some((0.0, 0)))).0);
+        expect_invalid(&model((DType::I8, &[3], Some((0.5, -129))), (DType::I8, &[3], q)).0);
+        expect_invalid(&model((DType::I16, &[3], q), (DType::I32, &[3], Some((0.5, i64::from(i32::MAX) + 1)))).0);
         // Unsupported conversions.
-        unsupported(err(&model((DType::F32, &[3], None), (DType::I16, &[3], q)).0));
-        unsupported(err(&model((DType::U8, &[3], q), (DType::I8, &[3], q)).0));
-        unsupported(err(&model((DType::I8, &[3], None), (DType::I8, &[3], q)).0));
+        expect_unsupported(&model((DType::F32, &[3], None), (DType::I16, &[3], q)).0);
+        expect_unsupported(&model((DType::U8, &[3], q), (DType::I8, &[3], q)).0);
+        expect_unsupported(&model((DType::I8, &[3], None), (DType::I8, &[3], q)).0);
         // Two inputs; no output.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(OpKind::Quantize, &[Some(x), Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(OpKind::Quantize, &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         // A per-axis output quantization.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[2], None);
@@ -211,7 +208,7 @@ mod tests {
             variable: false,
         });
         m.op(OpKind::Quantize, &[Some(x)], &[z]);
-        unsupported(err(&m.finish()));
+        expect_unsupported(&m.finish());
     }
 
     /// int8 -> int8 requantization over every input value (not in `../shared/ops`), and

@@ -147,23 +147,20 @@ pub(crate) mod tests {
 
     pub(crate) fn check_malformed(k: ReluKind) {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0));
-        invalid(err(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0));
+        expect_invalid(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0);
+        expect_invalid(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0);
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(op_kind(k), &[Some(x), Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(op_kind(k), &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     #[test]

@@ -10,8 +10,6 @@ use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::nd::Broadcast;
 use tflc_runtime::kernels::sub::{prepare_sub, sub_f32, sub_i32, sub_s8, SubParams};
 
@@ -23,19 +21,14 @@ pub type Sub = ArithOp<SubKernel>;
 
 impl ArithKernel for SubKernel {
     type Params<'b> = SubParams<'b>;
-    const MODULE: &'static str = "sub";
+    const MODULE: (&'static str, &'static str) = ("sub", "SubParams");
     const SYMMETRIC: bool = false;
-    fn params_ty() -> TokenStream {
-        quote! { kernels::sub::SubParams<'static> }
-    }
+    const S8: for<'b> fn(&SubParams<'b>, &[i8], &[i8], &mut [i8]) = sub_s8;
+    const F32: PlainKernel<f32> = sub_f32;
+    const I32: PlainKernel<i32> = sub_i32;
     fn params<'b>(p: &SubParams<'static>, broadcast: Broadcast<'b>, _swap: bool) -> SubParams<'b> {
         SubParams { broadcast, ..*p }
     }
-    fn s8(p: &SubParams<'_>, a: &[i8], b: &[i8], out: &mut [i8]) {
-        sub_s8(p, a, b, out)
-    }
-    const F32: PlainKernel<f32> = sub_f32;
-    const I32: PlainKernel<i32> = sub_i32;
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Sub, LowerError> {

@@ -8,20 +8,13 @@
 use super::unary::{lower_transcendental, S8Kernel, UnaryS8};
 use super::OpCx;
 use crate::error::LowerError;
-use proc_macro2::TokenStream;
-use quote::quote;
 use tflc_runtime::kernels::tanh::{tanh_s8, TanhParams};
 
 crate::runtime_struct_lit!(kernels::tanh::TanhParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift });
 
 impl S8Kernel for TanhParams {
-    const MODULE: &'static str = "tanh";
-    fn ty() -> TokenStream {
-        quote! { kernels::tanh::TanhParams }
-    }
-    fn run(&self, x: &[i8], y: &mut [i8]) {
-        tanh_s8(self, x, y)
-    }
+    const MODULE: (&'static str, &'static str) = ("tanh", "TanhParams");
+    const RUN: fn(&Self, &[i8], &mut [i8]) = tanh_s8;
 }
 
 pub type Tanh = UnaryS8<TanhParams>;

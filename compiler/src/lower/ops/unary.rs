@@ -100,14 +100,12 @@ impl Unary {
 }
 
 /// An int8 elementwise runtime kernel with compile-time parameters `Self` and an
-/// `_in_place` variant: `kernels::<MODULE>::<MODULE>_s8(&Self, x, y)`.
-pub(crate) trait S8Kernel: Lit + Clone + std::fmt::Debug {
-    /// The runtime module, `tanh`.
-    const MODULE: &'static str;
-    /// The params type below the runtime path (`kernels::tanh::TanhParams`).
-    fn ty() -> TokenStream;
-    /// The runtime kernel `<MODULE>_s8`.
-    fn run(&self, x: &[i8], y: &mut [i8]);
+/// `_in_place` variant: `kernels::<module>::<module>_s8(&Self, x, y)`.
+pub trait S8Kernel: Lit + Clone + std::fmt::Debug {
+    /// The runtime module and the params type in it: `("tanh", "TanhParams")`.
+    const MODULE: (&'static str, &'static str);
+    /// The runtime kernel `<module>_s8`, for `execute`.
+    const RUN: fn(&Self, &[i8], &mut [i8]);
 }
 
 /// An int8 elementwise op whose lowering is only its params `P` (TANH, LOGISTIC,
@@ -120,12 +118,13 @@ pub struct UnaryS8<P> {
 
 impl<P: S8Kernel> Kernel for UnaryS8<P> {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        self.un.execute_s8(s, |x, y| self.params.run(x, y))
+        self.un.execute_s8(s, |x, y| P::RUN(&self.params, x, y))
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let m = P::MODULE;
-        self.un.emit_with(cx, P::ty(), (m, &format!("{m}_s8")), &self.params)
+        let (m, ty) = P::MODULE;
+        let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
+        self.un.emit_with(cx, quote! { kernels::#mi::#ti }, (m, &format!("{m}_s8")), &self.params)
     }
 
     fn in_place(&self) -> Vec<(usize, usize)> {
