@@ -6,7 +6,7 @@
 //! activation clamp. Operand checks, broadcasting and the float32 / int32 forms are the
 //! binary family's (`binary.rs`).
 
-use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
+use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
@@ -39,7 +39,7 @@ impl ArithKernel for AddKernel {
     type Params<'b> = AddParams<'b>;
     const MODULE: (&'static str, &'static str) = ("add", "AddParams");
     const SYMMETRIC: bool = true;
-    const S8: for<'b> fn(&AddParams<'b>, &[i8], &[i8], &mut [i8]) = add_s8;
+    const S8: ArithS8<Self> = add_s8;
     const F32: PlainKernel<f32> = add_f32;
     const I32: PlainKernel<i32> = add_i32;
     /// Swapped: the same sum with the operands exchanged (integer addition commutes, each

@@ -235,6 +235,9 @@ pub(crate) fn lower_arith<P>(
     Ok((bin, arith))
 }
 
+/// The runtime int8 kernel of an [`ArithKernel`] (`add_s8`).
+pub type ArithS8<K> = fn(&<K as ArithKernel>::Params<'_>, &[i8], &[i8], &mut [i8]);
+
 /// A runtime float32 / int32 binary kernel (`add_f32`, `mul_i32`, ...).
 pub(crate) type PlainKernel<T> = fn(&PlainBinaryParams<T>, &[T], &[T], &mut [T]);
 
@@ -256,7 +259,7 @@ pub trait ArithKernel: std::fmt::Debug + Clone {
     const MODULE: (&'static str, &'static str);
     /// Whether the op commutes exactly, so that the output may also overwrite operand 2.
     const SYMMETRIC: bool;
-    const S8: for<'b> fn(&Self::Params<'b>, &[i8], &[i8], &mut [i8]);
+    const S8: ArithS8<Self>;
     const F32: PlainKernel<f32>;
     const I32: PlainKernel<i32>;
     /// The params the int8 kernel takes: `held` with the walk `broadcast`, and with the

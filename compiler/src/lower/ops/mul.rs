@@ -6,7 +6,7 @@
 //! runtime's [`prepare_mul`]; operand checks, broadcasting and the float32 / int32 forms
 //! are the binary family's (`binary.rs`).
 
-use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
+use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
@@ -34,7 +34,7 @@ impl ArithKernel for MulKernel {
     type Params<'b> = MulParams<'b>;
     const MODULE: (&'static str, &'static str) = ("mul", "MulParams");
     const SYMMETRIC: bool = true;
-    const S8: for<'b> fn(&MulParams<'b>, &[i8], &[i8], &mut [i8]) = mul_s8;
+    const S8: ArithS8<Self> = mul_s8;
     const F32: PlainKernel<f32> = mul_f32;
     const I32: PlainKernel<i32> = mul_i32;
     /// Swapped: the same product with the operands (and their offsets) exchanged.

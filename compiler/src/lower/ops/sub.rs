@@ -6,7 +6,7 @@
 //! in f32 (the runtime's [`prepare_sub`] reproduces that); operand checks, broadcasting
 //! and the float32 / int32 forms are the binary family's (`binary.rs`).
 
-use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel};
+use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
@@ -23,7 +23,7 @@ impl ArithKernel for SubKernel {
     type Params<'b> = SubParams<'b>;
     const MODULE: (&'static str, &'static str) = ("sub", "SubParams");
     const SYMMETRIC: bool = false;
-    const S8: for<'b> fn(&SubParams<'b>, &[i8], &[i8], &mut [i8]) = sub_s8;
+    const S8: ArithS8<Self> = sub_s8;
     const F32: PlainKernel<f32> = sub_f32;
     const I32: PlainKernel<i32> = sub_i32;
     fn params<'b>(p: &SubParams<'static>, broadcast: Broadcast<'b>, _swap: bool) -> SubParams<'b> {
