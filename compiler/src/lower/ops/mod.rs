@@ -6,6 +6,11 @@
 //! concrete tensors (`execute`, the reference path used by the op-by-op conformance test
 //! and the interpreter) and, later, emit its call for the generated module.
 //!
+//! What several builtins share lives in a family module, not in the first op file that
+//! needed it: `binary` (broadcasting two-operand ops), `unary` (one input, one output of the
+//! same shape), `movement` (element-generic data movement). The convolution family is
+//! CONV_2D's, DEPTHWISE_CONV_2D's, FULLY_CONNECTED's and the pools'.
+//!
 //! Unsupported ops return `LowerError::Unsupported` naming op index, opcode and tensor;
 //! nothing here panics on model data.
 
@@ -43,8 +48,11 @@ pub trait Kernel: std::fmt::Debug {
     }
 }
 
-/// The registry: which `OpKind` lowers in which module. Adding an op is one line here and
-/// one file `ops/<builtin>.rs` with `pub(crate) fn lower(cx: &OpCx) -> Result<impl Kernel>`.
+/// The registry: which `OpKind` lowers in which module, with which of its typed options.
+/// Adding an op is one line here and one file `ops/<builtin>.rs` with
+/// `pub(crate) fn lower(cx: &OpCx, <options>) -> Result<impl Kernel, LowerError>`: the entry
+/// `OpKind::Softmax { beta } => softmax(*beta)` calls `softmax::lower(&cx, *beta)`, so no
+/// lowering matches its own `OpKind` again.
 macro_rules! ops {
     ($($pat:pat => $module:ident $(($($arg:expr),*))?),* $(,)?) => {
         $(pub mod $module;)*

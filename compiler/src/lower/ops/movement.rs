@@ -357,6 +357,45 @@ impl Kernel for Concatenation {
     }
 }
 
+/// Checks a one-output copy of input 0 (TRANSPOSE, SLICE, STRIDED_SLICE): `n_in` inputs,
+/// a movable input, and an output of its element type and quantization that is not an
+/// input. Returns input, output and element type.
+pub(crate) fn lower_copy<'m, 'a>(cx: &OpCx<'m, 'a>, n_in: usize) -> Result<(&'m Tensor<'a>, &'m Tensor<'a>, DType), LowerError> {
+    cx.expect_arity(n_in..=n_in, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    let dtype = movable_dtype(cx, input)?;
+    expect_same_type_and_quant(cx, input, output)?;
+    expect_distinct_outputs(cx)?;
+    Ok((input, output, dtype))
+}
+
+/// The outputs of a multi-output strided copy (SPLIT, SPLIT_V, UNPACK): output `k` of `n`
+/// must carry the input's element type and quantization and the shape `part(k)` gives,
+/// and is copied by the plan it gives (called for `k` in order); no output may repeat or
+/// be an input.
+pub(crate) fn copy_to_outputs(
+    cx: &OpCx<'_, '_>,
+    kernel: MoveKernel,
+    input: &Tensor<'_>,
+    dtype: DType,
+    n: usize,
+    mut part: impl FnMut(usize) -> (Vec<usize>, Option<GatherPlan>),
+) -> Result<StridedCopy, LowerError> {
+    let mut outputs = Vec::with_capacity(n);
+    let mut plans = Vec::with_capacity(n);
+    for k in 0..n {
+        let out = cx.output(k)?;
+        expect_same_type_and_quant(cx, input, out)?;
+        let (want, p) = part(k);
+        expect_shape(cx, out, &want)?;
+        outputs.push(out.id);
+        plans.push(plan(cx, p, kernel.op)?);
+    }
+    expect_distinct_outputs(cx)?;
+    Ok(StridedCopy::new(kernel, input, dtype, outputs, plans))
+}
+
 /// A plan from a runtime `prepare_*` helper, or an error naming the op.
 pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Result<GatherPlan, LowerError> {
     p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))

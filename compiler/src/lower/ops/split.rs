@@ -3,10 +3,7 @@
 //! negative counts from the end. Each output is one strided copy
 //! (`tflc_runtime::kernels::split`).
 
-use super::movement::{
-    const_axis, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan,
-    resolve_axis, MoveKernel, StridedCopy,
-};
+use super::movement::{const_axis, copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::split::{prepare_split_output, split_size};
@@ -27,17 +24,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, L
         .ok_or_else(|| cx.invalid_tensor(input, format!("dimension {axis} ({}) is not divisible into {n} parts", input.shape[axis])))?;
     let mut out_shape = input.shape.clone();
     out_shape[axis] = size;
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
-    for k in 0..n {
-        let out = cx.output(k)?;
-        expect_same_type_and_quant(cx, input, out)?;
-        expect_shape(cx, out, &out_shape)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_split_output(&input.shape, axis, k * size, size), "SPLIT")?);
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy::new(KERNEL, input, dtype, outputs, plans))
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| (out_shape.clone(), prepare_split_output(&input.shape, axis, k * size, size)))
 }
 
 #[cfg(test)]

@@ -5,10 +5,7 @@
 //! computed `size_splits` is accepted and the output shapes (which must add up) rule.
 //! Each output is one strided copy (`tflc_runtime::kernels::split_v`).
 
-use super::movement::{
-    const_axis, const_ints, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype,
-    plan, resolve_axis, MoveKernel, StridedCopy,
-};
+use super::movement::{const_axis, const_ints, copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::split_v::{prepare_split_output, split_v_sizes};
@@ -54,20 +51,14 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, L
         sizes
     };
 
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
     let mut start = 0;
-    for (out, &size) in outs.iter().zip(&sizes) {
-        expect_same_type_and_quant(cx, input, out)?;
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| {
+        let (size, at) = (sizes[k], start);
+        start += size;
         let mut want = input.shape.clone();
         want[axis] = size;
-        expect_shape(cx, out, &want)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_split_output(&input.shape, axis, start, size), "SPLIT_V")?);
-        start += size;
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy::new(KERNEL, input, dtype, outputs, plans))
+        (want, prepare_split_output(&input.shape, axis, at, size))
+    })
 }
 
 #[cfg(test)]

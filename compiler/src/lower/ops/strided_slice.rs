@@ -8,7 +8,7 @@
 //! TFLite Micro silently ignores `ellipsis_mask`, `new_axis_mask` and the `offset` option
 //! (it zeroes them), which changes the op's meaning; tflc refuses models that set them.
 
-use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan, MoveKernel, StridedCopy};
+use super::movement::{expect_shape, lower_copy, plan, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::StridedSliceOptions;
@@ -20,12 +20,7 @@ const MAX_DIMS: usize = 5;
 const KERNEL: MoveKernel = MoveKernel { op: "STRIDED_SLICE", module: "strided_slice", func: "strided_slice", params: "StridedSliceParams" };
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &StridedSliceOptions) -> Result<StridedCopy, LowerError> {
-    cx.expect_arity(4..=4, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    let dtype = movable_dtype(cx, input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
+    let (input, output, dtype) = lower_copy(cx, 4)?;
     if o.ellipsis_mask != 0 || o.new_axis_mask != 0 {
         return Err(cx.unsupported("ellipsis_mask / new_axis_mask (TFLite Micro ignores them)"));
     }

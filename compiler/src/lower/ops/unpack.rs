@@ -3,10 +3,7 @@
 //! must equal both the output count and the input's extent along the axis. Each output is
 //! one strided copy (`tflc_runtime::kernels::unpack`).
 
-use super::movement::{
-    count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan, resolve_axis,
-    MoveKernel, StridedCopy,
-};
+use super::movement::{copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::unpack::prepare_unpack_output;
@@ -24,17 +21,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, num: i32, axis: i32) -> Result<StridedCop
     }
     let mut want = input.shape.clone();
     want.remove(axis);
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
-    for k in 0..n {
-        let out = cx.output(k)?;
-        expect_same_type_and_quant(cx, input, out)?;
-        expect_shape(cx, out, &want)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_unpack_output(&input.shape, axis, k), "UNPACK")?);
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy::new(KERNEL, input, dtype, outputs, plans))
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| (want.clone(), prepare_unpack_output(&input.shape, axis, k)))
 }
 
 #[cfg(test)]
