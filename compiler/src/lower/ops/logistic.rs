@@ -6,7 +6,7 @@
 //! input rescaling comes from [`tflc_runtime::prepare::logistic_s8`]. Checks, execution and
 //! emission are the unary family's ([`UnaryS8`]).
 
-use super::unary::{lower_transcendental, S8Kernel, UnaryS8};
+use super::unary::{lower_transcendental, output_q_error, S8Kernel, UnaryS8};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::logistic::{logistic_s8, LogisticParams};
@@ -23,13 +23,7 @@ pub type Logistic = UnaryS8<LogisticParams>;
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Logistic, LowerError> {
     let (un, output, [in_q, out_q]) = lower_transcendental(cx)?;
     if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!(
-                "int8 LOGISTIC output quantization scale={} zp={} (TFLite requires scale 1/256, zero point -128)",
-                out_q.scale, out_q.zero_point
-            ),
-        ));
+        return Err(output_q_error(cx, output, out_q, "int8 LOGISTIC", "TFLite requires scale 1/256, zero point -128"));
     }
     let params = tflc_runtime::prepare::logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
         .ok_or_else(|| cx.invalid_tensor(output, "output zero point must be -128"))?;

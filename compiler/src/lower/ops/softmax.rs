@@ -13,7 +13,7 @@
 //! [0, 1]), computed here with TFLite's `LUTPopulateInt16<float>` arithmetic ([`lut_i16`])
 //! and emitted as constant arrays in the params.
 
-use super::unary::{lower_unary, Unary};
+use super::unary::{lower_unary, output_q_error, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -139,24 +139,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError>
     if output_i16 {
         let out_q = cx.per_tensor_q(output)?;
         if out_q.zero_point != -32768 || !near(out_q.scale, 1.0 / 65536.0) {
-            return Err(cx.unsupported_tensor(
-                output,
-                format!(
-                    "int16 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/65536, zero point -32768)",
-                    out_q.scale, out_q.zero_point
-                ),
-            ));
+            return Err(output_q_error(cx, output, out_q, "int16 SOFTMAX", "TFLite Micro requires scale 1/65536, zero point -32768"));
         }
     } else {
         let out_q = cx.q_s8(output)?;
         if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
-            return Err(cx.unsupported_tensor(
-                output,
-                format!(
-                    "int8 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/256, zero point -128)",
-                    out_q.scale, out_q.zero_point
-                ),
-            ));
+            return Err(output_q_error(cx, output, out_q, "int8 SOFTMAX", "TFLite Micro requires scale 1/256, zero point -128"));
         }
     }
     let depth = depth(cx, input)?;

@@ -5,7 +5,7 @@
 //! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
 //! Checks, execution and emission are the unary family's ([`UnaryS8`]).
 
-use super::unary::{lower_transcendental, S8Kernel, UnaryS8};
+use super::unary::{lower_transcendental, output_q_error, S8Kernel, UnaryS8};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::tanh::{tanh_s8, TanhParams};
@@ -22,13 +22,7 @@ pub type Tanh = UnaryS8<TanhParams>;
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Tanh, LowerError> {
     let (un, output, [in_q, out_q]) = lower_transcendental(cx)?;
     if out_q.zero_point != 0 || out_q.scale != 1.0 / 128.0 {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!(
-                "int8 TANH output quantization scale={} zp={} (TFLite requires scale 1/128, zero point 0)",
-                out_q.scale, out_q.zero_point
-            ),
-        ));
+        return Err(output_q_error(cx, output, out_q, "int8 TANH", "TFLite requires scale 1/128, zero point 0"));
     }
     Ok(UnaryS8 { un, params: tflc_runtime::prepare::tanh_s8(in_q.scale, in_q.zero_point) })
 }

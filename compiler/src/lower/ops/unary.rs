@@ -141,6 +141,13 @@ pub(crate) fn lower_transcendental<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<(Unary, 
     Ok((un, output, q))
 }
 
+/// The error for an output whose quantization `q` is not the fixed one the kernel of `what`
+/// (`"int8 TANH"`) writes; `requirement` says which and who requires it (`"TFLite requires
+/// scale 1/128, zero point 0"`).
+pub(crate) fn output_q_error(cx: &OpCx<'_, '_>, output: &Tensor<'_>, q: QuantParams, what: &str, requirement: &str) -> LowerError {
+    cx.unsupported_tensor(output, format!("{what} output quantization scale={} zp={} ({requirement})", q.scale, q.zero_point))
+}
+
 /// Test helpers of the int8 unary ops.
 #[cfg(test)]
 pub(crate) mod tests {
