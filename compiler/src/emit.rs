@@ -332,7 +332,18 @@ macro_rules! int_lit {
         }
     )*};
 }
-int_lit!(i8, i16, i32, i64, u8, u16, u32, usize, isize);
+int_lit!(i8, i16, i64, u8, u16, u32, usize, isize);
+
+/// `i32::MIN` by name (the unbounded int32 clamp), other values as [`int`].
+impl Lit for i32 {
+    fn lit(&self, _: &TokenStream) -> TokenStream {
+        if *self == i32::MIN {
+            quote! { i32::MIN }
+        } else {
+            int(i64::from(*self))
+        }
+    }
+}
 
 impl Lit for u64 {
     fn lit(&self, _: &TokenStream) -> TokenStream {
@@ -351,9 +362,21 @@ impl Lit for bool {
     }
 }
 
+/// `f32::MAX` / `f32::MIN` by name (the unbounded float32 clamp), a negative value (`-0.0`
+/// included, so that the sign survives) as a negated literal, the rest as [`float`].
 impl Lit for f32 {
     fn lit(&self, _: &TokenStream) -> TokenStream {
-        float(*self)
+        let v = *self;
+        if v == f32::MAX {
+            quote! { f32::MAX }
+        } else if v == f32::MIN {
+            quote! { f32::MIN }
+        } else if v.is_sign_negative() && v.is_finite() {
+            let a = float(-v);
+            quote! { -#a }
+        } else {
+            float(v)
+        }
     }
 }
 
@@ -391,6 +414,7 @@ impl<T: Lit> Lit for Option<T> {
 /// ```ignore
 /// runtime_struct_lit!(kernels::conv_2d::Conv2dParams { input_shape, stride, … });
 /// runtime_struct_lit!(kernels::quantize::QuantizeParams<'a> { multiplier, … });
+/// runtime_struct_lit!(kernels::pad::PadParams<'a, T> { …, pad_value }); // T: Lit
 /// ```
 ///
 /// The generated expression names the struct through the configured runtime path
@@ -398,8 +422,8 @@ impl<T: Lit> Lit for Option<T> {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! runtime_struct_lit {
-    ($($seg:ident)::+ $(<$lt:lifetime>)? { $($field:ident),* $(,)? }) => {
-        impl$(<$lt>)? $crate::emit::Lit for ::tflc_runtime::$($seg)::+ $(<$lt>)? {
+    ($($seg:ident)::+ $(<$lt:lifetime $(, $tp:ident)*>)? { $($field:ident),* $(,)? }) => {
+        impl$(<$lt $(, $tp: $crate::emit::Lit)*>)? $crate::emit::Lit for ::tflc_runtime::$($seg)::+ $(<$lt $(, $tp)*>)? {
             fn lit(&self, rt: &::proc_macro2::TokenStream) -> ::proc_macro2::TokenStream {
                 let ::tflc_runtime::$($seg)::+ { $($field),* } = self;
                 $(let $field = $crate::emit::Lit::lit($field, rt);)*
@@ -609,5 +633,10 @@ mod lit_tests {
         assert_eq!(s, "- 3 [1 , 2] & [4 , - 5] Some (7) None");
         assert_eq!(f32::NAN.lit(&rt).to_string(), "f32 :: NAN");
         assert_eq!(0.5f32.lit(&rt).to_string(), "0.5f32");
+        assert_eq!((-0.0f32).lit(&rt).to_string(), "- 0f32");
+        assert_eq!(f32::MIN.lit(&rt).to_string(), "f32 :: MIN");
+        assert_eq!(f32::NEG_INFINITY.lit(&rt).to_string(), "f32 :: NEG_INFINITY");
+        assert_eq!(i32::MIN.lit(&rt).to_string(), "i32 :: MIN");
+        assert_eq!((-7i32).lit(&rt).to_string(), "- 7");
     }
 }

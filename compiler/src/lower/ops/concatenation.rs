@@ -6,42 +6,24 @@
 //! a pure copy: per outer row, the inputs' rows side by side
 //! (`tflc_runtime::kernels::concatenation`).
 
-use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, get, kernel_fn, movable_dtype, put, resolve_axis, with_elem, Elem};
-use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, resolve_axis, Concatenation, MoveKernel};
+use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::{Activation, DType, OpKind, TensorId};
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use tflc_runtime::kernels::concatenation::{concatenation, prepare_concatenation, ConcatenationParams};
+use crate::ir::Activation;
+use tflc_runtime::kernels::concatenation::prepare_concatenation;
 
-/// CONCATENATION, and PACK (the same copy with every input contributing equal rows).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Concatenation {
-    /// The runtime module, function and params type: `concatenation`, `concatenation`,
-    /// `ConcatenationParams` or `pack`, `pack`, `PackParams`.
-    pub module: &'static str,
-    pub func: &'static str,
-    pub params_ty: &'static str,
-    pub inputs: Vec<TensorId>,
-    pub output: TensorId,
-    pub dtype: DType,
-    pub outer: usize,
-    pub output_row: usize,
-    pub offsets: Vec<usize>,
-    pub lens: Vec<usize>,
-}
+const CONCATENATION: MoveKernel =
+    MoveKernel { op: "CONCATENATION", module: "concatenation", func: "concatenation", params: "ConcatenationParams" };
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
-    let OpKind::Concatenation { axis, activation } = &cx.op.kind else { return Err(cx.invalid("not a CONCATENATION")) };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, axis: i32, activation: Activation) -> Result<Concatenation, LowerError> {
     cx.expect_arity(1..=usize::MAX, 1)?;
-    if *activation != Activation::None {
+    if activation != Activation::None {
         return Err(cx.unsupported(format!("fused activation {activation:?} (TFLite Micro requires none)")));
     }
     let output = cx.output(0)?;
     let dtype = movable_dtype(cx, output)?;
     let rank = output.shape.len();
-    let axis = resolve_axis(cx, i64::from(*axis), rank)?;
+    let axis = resolve_axis(cx, i64::from(axis), rank)?;
     let inputs = (0..cx.op.inputs.len()).map(|i| cx.input(i)).collect::<Result<Vec<_>, _>>()?;
     for t in &inputs {
         expect_same_type_and_quant(cx, t, output)?;
@@ -71,9 +53,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
     let (outer, output_row) = prepare_concatenation(&shapes, axis, &mut offsets, &mut lens)
         .ok_or_else(|| cx.invalid(format!("the input shapes {shapes:?} differ outside axis {axis}")))?;
     Ok(Concatenation {
-        module: "concatenation",
-        func: "concatenation",
-        params_ty: "ConcatenationParams",
+        kernel: CONCATENATION,
         inputs: inputs.iter().map(|t| t.id).collect(),
         output: output.id,
         dtype,
@@ -82,53 +62,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
         offsets,
         lens,
     })
-}
-
-impl Concatenation {
-    pub fn params(&self) -> ConcatenationParams<'_> {
-        ConcatenationParams { outer: self.outer, output_row: self.output_row, offsets: &self.offsets, lens: &self.lens }
-    }
-
-    fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let xs = self.inputs.iter().map(|&t| get::<T>(s, t)).collect::<Result<Vec<_>, _>>()?;
-        for (k, x) in xs.iter().enumerate() {
-            if x.len() != self.outer * self.lens[k] {
-                return Err(ExecError(format!("input {} has {} elements, expected {}", self.inputs[k], x.len(), self.outer * self.lens[k])));
-            }
-        }
-        let mut y = vec![T::default(); self.outer * self.output_row];
-        concatenation(&self.params(), &xs, &mut y);
-        put(s, self.output, y);
-        Ok(())
-    }
-}
-
-impl Kernel for Concatenation {
-    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        with_elem!(self.dtype, T => self.run::<T>(s))
-    }
-
-    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let (outer, row) = (int(self.outer as i64), int(self.output_row as i64));
-        let (offsets, lens) = (array(&self.offsets), array(&self.lens));
-        let (m, ty) = (format_ident!("{}", self.module), format_ident!("{}", self.params_ty));
-        let p = cx.params(
-            quote! { #rt::kernels::#m::#ty<'static> },
-            quote! {
-                #rt::kernels::#m::#ty {
-                    outer: #outer,
-                    output_row: #row,
-                    offsets: &#offsets,
-                    lens: &#lens,
-                }
-            },
-        );
-        let f = kernel_fn(cx, self.module, self.func, self.dtype);
-        let xs: Vec<TokenStream> = self.inputs.iter().map(|&t| cx.input(t)).collect();
-        let y = cx.output(self.output);
-        quote! { #f(&#p, &[#(#xs),*], #y); }
-    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@
 //! `QuantizeMultiplier(double(s_in * alpha / s_out))` below, computed by the runtime's
 //! [`prepare_leaky_relu`]. The output has the input's shape.
 
-use super::relu::{lower_unary, lower_unary_s8, Unary};
+use super::unary::{lower_unary, lower_unary_s8, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{float, EmitCx, InOut};
+use crate::emit::{EmitCx, Lit};
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind};
+use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::leaky_relu::{leaky_relu_f32, leaky_relu_s8, prepare_leaky_relu, LeakyReluParams};
@@ -22,8 +22,7 @@ pub struct LeakyRelu {
     pub params: Option<LeakyReluParams>,
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LeakyRelu, LowerError> {
-    let OpKind::LeakyRelu { alpha } = cx.op.kind else { return Err(cx.invalid("not a LEAKY_RELU")) };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, alpha: f32) -> Result<LeakyRelu, LowerError> {
     if !alpha.is_finite() {
         return Err(cx.invalid(format!("alpha {alpha} is not finite")));
     }
@@ -31,7 +30,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LeakyRelu, LowerError> {
         let (un, _) = lower_unary(cx, true)?;
         return Ok(LeakyRelu { un, alpha, params: None });
     }
-    let (un, [qi, qo]) = lower_unary_s8(cx)?;
+    let (un, _, [qi, qo]) = lower_unary_s8(cx)?;
     let params = prepare_leaky_relu(qi, qo, alpha).ok_or_else(|| cx.invalid("the scales and alpha give a multiplier that cannot be quantized"))?;
     Ok(LeakyRelu { un, alpha, params: Some(params) })
 }
@@ -54,18 +53,12 @@ impl Kernel for LeakyRelu {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let Some(p) = &self.params else {
-            let a = float(self.alpha.abs());
-            let alpha = if self.alpha.is_sign_negative() { quote! { -#a } } else { a };
-            let x = cx.input(self.un.input);
-            let y = cx.output(self.un.output);
-            return quote! { #rt::kernels::leaky_relu::leaky_relu_f32(#alpha, #x, #y); };
-        };
-        let p = cx.params_lit(quote! { kernels::leaky_relu::LeakyReluParams }, p);
-        match cx.in_out(self.un.input, self.un.output) {
-            InOut::InPlace(d) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8_in_place(&#p, #d); },
-            InOut::Apart(x, y) => quote! { #rt::kernels::leaky_relu::leaky_relu_s8(&#p, #x, #y); },
+        match &self.params {
+            Some(p) => self.un.emit_with(cx, quote! { kernels::leaky_relu::LeakyReluParams }, ("leaky_relu", "leaky_relu_s8"), p),
+            None => {
+                let alpha = self.alpha.lit(cx.rt());
+                self.un.emit_plain(cx, "leaky_relu", "leaky_relu_f32", quote! { #alpha, })
+            }
         }
     }
 
@@ -80,6 +73,7 @@ mod tests {
     use super::super::test_helpers::*;
     use super::super::TensorData;
     use super::*;
+    use crate::ir::OpKind;
 
     fn run(alpha: f32, qi: (f32, i64), qo: (f32, i64)) -> Vec<i8> {
         let (bytes, [x, z]) = unary_model(OpKind::LeakyRelu { alpha }, (DType::I8, &[256], Some(qi)), (DType::I8, &[256], Some(qo)));
@@ -138,18 +132,15 @@ mod tests {
     fn malformed_models_are_errors() {
         let q = Some((0.5, 0));
         let k = || OpKind::LeakyRelu { alpha: 0.1 };
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&unary_model(k(), (DType::I8, &[2, 3], q), (DType::I8, &[6], q)).0));
-        unsupported(err(&unary_model(k(), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
-        unsupported(err(&unary_model(k(), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
-        unsupported(err(&unary_model(k(), (DType::I8, &[3], q), (DType::I8, &[3], None)).0));
-        invalid(err(&unary_model(OpKind::LeakyRelu { alpha: f32::NAN }, (DType::I8, &[3], q), (DType::I8, &[3], q)).0));
+        expect_invalid(&unary_model(k(), (DType::I8, &[2, 3], q), (DType::I8, &[6], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::I16, &[3], q), (DType::I16, &[3], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::F32, &[3], None), (DType::I8, &[3], q)).0);
+        expect_unsupported(&unary_model(k(), (DType::I8, &[3], q), (DType::I8, &[3], None)).0);
+        expect_invalid(&unary_model(OpKind::LeakyRelu { alpha: f32::NAN }, (DType::I8, &[3], q), (DType::I8, &[3], q)).0);
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(k(), &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     /// Every input value, unequal quantization, a fractional and a negative alpha; TFLite

@@ -6,15 +6,18 @@
 //! both inputs and the output one quantization, and neither TFLite nor TFLite Micro checks
 //! it; we compute what they compute). All three tensors share one element type.
 
-use super::add::{lower_binary, Binary};
+use super::binary::{lower_binary, Binary};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind};
+use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::maximum::{maximum, MaximumParams};
 use tflc_runtime::kernels::minimum::{minimum, MinimumParams};
+
+crate::runtime_struct_lit!(kernels::maximum::MaximumParams<'a> { broadcast });
+crate::runtime_struct_lit!(kernels::minimum::MinimumParams<'a> { broadcast });
 
 /// Which of the two.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +26,7 @@ pub enum MinMaxOp {
     Minimum,
 }
 
+/// MAXIMUM or MINIMUM: the params are only the walk ([`Binary::broadcast`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MinMax {
     pub op: MinMaxOp,
@@ -42,9 +46,6 @@ pub(crate) fn lower_min_max(cx: &OpCx<'_, '_>, op: MinMaxOp) -> Result<MinMax, L
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MinMax, LowerError> {
-    if !matches!(cx.op.kind, OpKind::Maximum) {
-        return Err(cx.invalid("not a MAXIMUM"));
-    }
     lower_min_max(cx, MinMaxOp::Maximum)
 }
 
@@ -56,12 +57,12 @@ impl MinMax {
         take: fn(&mut TensorStore, crate::ir::TensorId, usize) -> Vec<T>,
         wrap: fn(Vec<T>) -> TensorData,
     ) -> Result<(), ExecError> {
-        let b = self.bin.plan.as_broadcast();
-        let mut out = take(s, self.bin.output, b.out_len());
+        let broadcast = self.bin.broadcast(false);
+        let mut out = take(s, self.bin.output, broadcast.out_len());
         let (x, y) = self.bin.operands(s, get)?;
         match self.op {
-            MinMaxOp::Maximum => maximum(&MaximumParams { broadcast: b }, x, y, &mut out),
-            MinMaxOp::Minimum => minimum(&MinimumParams { broadcast: b }, x, y, &mut out),
+            MinMaxOp::Maximum => maximum(&MaximumParams { broadcast }, x, y, &mut out),
+            MinMaxOp::Minimum => minimum(&MinimumParams { broadcast }, x, y, &mut out),
         }
         s.insert(self.bin.output, wrap(out));
         Ok(())
@@ -80,22 +81,15 @@ impl Kernel for MinMax {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let b = self.bin.emit_broadcast_for(&rt, self.bin.swapped(cx));
-        let (ty, f, f_in_place) = match self.op {
-            MinMaxOp::Maximum => (
-                quote! { #rt::kernels::maximum::MaximumParams },
-                quote! { #rt::kernels::maximum::maximum },
-                quote! { #rt::kernels::maximum::maximum_in_place },
-            ),
-            MinMaxOp::Minimum => (
-                quote! { #rt::kernels::minimum::MinimumParams },
-                quote! { #rt::kernels::minimum::minimum },
-                quote! { #rt::kernels::minimum::minimum_in_place },
-            ),
-        };
-        let p = cx.params(quote! { #ty<'static> }, quote! { #ty { broadcast: #b } });
-        self.bin.emit_call_in_place(cx, f, f_in_place, &p)
+        let bin = &self.bin;
+        match self.op {
+            MinMaxOp::Maximum => bin.emit_in_place_capable(cx, quote! { kernels::maximum::MaximumParams<'static> }, ("maximum", "maximum"), |swap| {
+                MaximumParams { broadcast: bin.broadcast(swap) }
+            }),
+            MinMaxOp::Minimum => bin.emit_in_place_capable(cx, quote! { kernels::minimum::MinimumParams<'static> }, ("minimum", "minimum"), |swap| {
+                MinimumParams { broadcast: bin.broadcast(swap) }
+            }),
+        }
     }
 
     /// Every element type (the runtime's in-place variant is generic; all three tensors
@@ -111,6 +105,7 @@ impl Kernel for MinMax {
 pub(crate) mod tests {
     use super::super::test_helpers::*;
     use super::*;
+    use crate::ir::OpKind;
 
     pub(crate) fn kind(op: MinMaxOp) -> OpKind {
         match op {
@@ -160,24 +155,21 @@ pub(crate) mod tests {
 
     pub(crate) fn check_malformed(op: MinMaxOp) {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0));
-        invalid(err(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0));
-        unsupported(err(&binary_model(kind(op), DType::Bool, (&[3], None), (&[3], None), (&[3], None)).0));
+        expect_invalid(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0);
+        expect_invalid(&binary_model(kind(op), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0);
+        expect_unsupported(&binary_model(kind(op), DType::Bool, (&[3], None), (&[3], None), (&[3], None)).0);
         // Mixed element types.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let y = m.activation("y", DType::I16, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(kind(op), &[Some(x), Some(y)], &[z]);
-        unsupported(err(&m.finish()));
+        expect_unsupported(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(kind(op), &[Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     #[test]

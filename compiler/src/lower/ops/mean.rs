@@ -10,24 +10,21 @@
 //! ([`tflc_runtime::prepare::mean_s8`]). Shapes of rank below 4 are padded with leading 1s.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
 
-#[derive(Debug, Clone, PartialEq)]
+crate::runtime_struct_lit!(kernels::mean::MeanParams { input_shape, reduce_axes, multiplier, shift, sum_offset, output_offset });
+
+#[derive(Debug, Clone)]
 pub struct Mean {
     pub input: TensorId,
     pub output: TensorId,
-    /// Input shape padded to rank 4 with leading 1s.
-    pub input_shape: [usize; 4],
-    pub reduce_axes: [bool; 4],
-    pub multiplier: i32,
-    pub shift: i32,
-    pub sum_offset: i32,
-    pub output_offset: i32,
+    /// The input shape padded to rank 4 with leading 1s, the axes, the requantization.
+    pub params: MeanParams,
 }
 
 /// TFLite `ResolveAxis`: the distinct axes in `0..rank`, in first-seen order; `None` if
@@ -48,10 +45,7 @@ fn resolve_axes(rank: usize, axes: &[i32]) -> Option<Vec<usize>> {
     Some(out)
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
-    let OpKind::Mean { keep_dims } = &cx.op.kind else {
-        return Err(cx.invalid("not a MEAN"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
     cx.expect_arity(2..=2, 1)?;
     let input = cx.input(0)?;
     let axis = cx.input(1)?;
@@ -112,35 +106,23 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mean, LowerError> {
             in_q.scale, out_q.scale
         ))
     })?;
-    Ok(Mean {
-        input: input.id,
-        output: output.id,
+    let params = MeanParams {
         input_shape,
         reduce_axes,
         multiplier: q.multiplier,
         shift: q.shift,
         sum_offset: q.sum_offset,
         output_offset: out_q.zero_point,
-    })
+    };
+    Ok(Mean { input: input.id, output: output.id, params })
 }
 
 impl Mean {
-    /// The runtime's parameter struct.
-    pub fn params(&self) -> MeanParams {
-        MeanParams {
-            input_shape: self.input_shape,
-            reduce_axes: self.reduce_axes,
-            multiplier: self.multiplier,
-            shift: self.shift,
-            sum_offset: self.sum_offset,
-            output_offset: self.output_offset,
-        }
-    }
-
     fn output_len(&self) -> usize {
-        self.input_shape
+        self.params
+            .input_shape
             .iter()
-            .zip(self.reduce_axes)
+            .zip(self.params.reduce_axes)
             .map(|(&d, r)| if r { 1 } else { d })
             .product()
     }
@@ -150,43 +132,21 @@ impl Kernel for Mean {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let mut out = s.take_i8(self.output, self.output_len());
         let input = s.i8(self.input)?;
-        let n: usize = self.input_shape.iter().product();
+        let n: usize = self.params.input_shape.iter().product();
         if input.len() != n {
             return Err(ExecError(format!(
                 "MEAN: input has {} elements, expected {n}",
                 input.len()
             )));
         }
-        mean_s8(&self.params(), input, &mut out);
+        mean_s8(&self.params, input, &mut out);
         s.insert(self.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let p = cx.params_lit(quote! { kernels::mean::MeanParams }, &self.params);
         let rt = cx.rt().clone();
-        let is = array(&self.input_shape);
-        let axes = self.reduce_axes.iter().map(|&b| {
-            if b {
-                quote! { true }
-            } else {
-                quote! { false }
-            }
-        });
-        let (m, sh) = (int(self.multiplier as i64), int(self.shift as i64));
-        let (so, oo) = (int(self.sum_offset as i64), int(self.output_offset as i64));
-        let p = cx.params(
-            quote! { #rt::kernels::mean::MeanParams },
-            quote! {
-                #rt::kernels::mean::MeanParams {
-                    input_shape: #is,
-                    reduce_axes: [#(#axes),*],
-                    multiplier: #m,
-                    shift: #sh,
-                    sum_offset: #so,
-                    output_offset: #oo,
-                }
-            },
-        );
         let input = cx.input(self.input);
         let output = cx.output(self.output);
         quote! { #rt::kernels::mean::mean_s8(&#p, #input, #output); }
@@ -196,8 +156,9 @@ impl Kernel for Mean {
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
+    use super::super::TensorData;
     use super::*;
-    use crate::ir::DType;
+    use crate::ir::{OpKind, TensorId};
     use crate::tflite::builder::ModelBuilder;
 
     /// A single MEAN: input `shape` quantized `in_q`, axes as an int32 constant of

@@ -3,12 +3,8 @@
 use super::maximum::{lower_min_max, MinMax, MinMaxOp};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MinMax, LowerError> {
-    if !matches!(cx.op.kind, OpKind::Minimum) {
-        return Err(cx.invalid("not a MINIMUM"));
-    }
     lower_min_max(cx, MinMaxOp::Minimum)
 }
 
@@ -17,7 +13,7 @@ mod tests {
     use super::super::maximum::tests::{check_every_pattern_and_type, check_malformed};
     use super::super::test_helpers::*;
     use super::*;
-    use crate::ir::DType;
+    use crate::ir::{DType, OpKind};
 
     #[test]
     fn every_pattern_and_type() {

@@ -6,6 +6,11 @@
 //! concrete tensors (`execute`, the reference path used by the op-by-op conformance test
 //! and the interpreter) and, later, emit its call for the generated module.
 //!
+//! What several builtins share lives in a family module, not in the first op file that
+//! needed it: `binary` (broadcasting two-operand ops), `unary` (one input, one output of the
+//! same shape), `movement` (element-generic data movement). The convolution family is
+//! CONV_2D's, DEPTHWISE_CONV_2D's, FULLY_CONNECTED's and the pools'.
+//!
 //! Unsupported ops return `LowerError::Unsupported` naming op index, opcode and tensor;
 //! nothing here panics on model data.
 
@@ -51,8 +56,11 @@ pub trait Kernel: std::fmt::Debug {
     }
 }
 
-/// The registry: which `OpKind` lowers in which module. Adding an op is one line here and
-/// one file `ops/<builtin>.rs` with `pub(crate) fn lower(cx: &OpCx) -> Result<impl Kernel>`.
+/// The registry: which `OpKind` lowers in which module, with which of its typed options.
+/// Adding an op is one line here and one file `ops/<builtin>.rs` with
+/// `pub(crate) fn lower(cx: &OpCx, <options>) -> Result<impl Kernel, LowerError>`: the entry
+/// `OpKind::Softmax { beta } => softmax(*beta)` calls `softmax::lower(&cx, *beta)`, so no
+/// lowering matches its own `OpKind` again.
 macro_rules! ops {
     ($($pat:pat => $module:ident $(($($arg:expr),*))?),* $(,)?) => {
         $(pub mod $module;)*
@@ -74,23 +82,23 @@ macro_rules! ops {
 }
 
 ops! {
-    OpKind::Add { .. } => add,
+    OpKind::Add { activation } => add(*activation),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
-    OpKind::Concatenation { .. } => concatenation,
+    OpKind::Concatenation { axis, activation } => concatenation(*axis, *activation),
     OpKind::Conv2d(o) => conv_2d(o),
     OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(o) => fully_connected(o),
     OpKind::HardSwish => hard_swish,
-    OpKind::LeakyRelu { .. } => leaky_relu,
+    OpKind::LeakyRelu { alpha } => leaky_relu(*alpha),
     OpKind::Logistic => logistic,
     OpKind::MaxPool2d(o) => max_pool_2d(o),
     OpKind::Maximum => maximum,
-    OpKind::Mean { .. } => mean,
+    OpKind::Mean { keep_dims } => mean(*keep_dims),
     OpKind::Minimum => minimum,
-    OpKind::Mul { .. } => mul,
-    OpKind::Pack { .. } => pack,
+    OpKind::Mul { activation } => mul(*activation),
+    OpKind::Pack { values_count, axis } => pack(*values_count, *axis),
     OpKind::Pad => pad,
     OpKind::PadV2 => padv2,
     OpKind::Prelu => prelu,
@@ -98,23 +106,26 @@ ops! {
     OpKind::Relu => relu,
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
-    OpKind::Reshape { .. } => reshape,
-    OpKind::ResizeBilinear(_) => resize_bilinear,
-    OpKind::ResizeNearestNeighbor(_) => resize_nearest_neighbor,
+    OpKind::Reshape { new_shape } => reshape(new_shape.as_deref()),
+    OpKind::ResizeBilinear(o) => resize_bilinear(o),
+    OpKind::ResizeNearestNeighbor(o) => resize_nearest_neighbor(o),
     OpKind::Slice => slice,
-    OpKind::Softmax { .. } => softmax,
-    OpKind::Split { .. } => split,
-    OpKind::SplitV { .. } => split_v,
-    OpKind::Squeeze { .. } => squeeze,
-    OpKind::StridedSlice(_) => strided_slice,
-    OpKind::Sub { .. } => sub,
-    OpKind::Svdf(_) => svdf,
+    OpKind::Softmax { beta } => softmax(*beta),
+    OpKind::Split { num_splits } => split(*num_splits),
+    OpKind::SplitV { num_splits } => split_v(*num_splits),
+    OpKind::Squeeze { squeeze_dims } => squeeze(squeeze_dims),
+    OpKind::StridedSlice(o) => strided_slice(o),
+    OpKind::Sub { activation } => sub(*activation),
+    OpKind::Svdf(o) => svdf(o),
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
-    OpKind::Unpack { .. } => unpack,
+    OpKind::Unpack { num, axis } => unpack(*num, *axis),
 }
 
+// Op families: what several builtins share (their builtin files keep only their specifics).
+pub(crate) mod binary;
 pub(crate) mod movement;
+pub(crate) mod unary;
 
 #[cfg(test)]
 mod test_helpers;

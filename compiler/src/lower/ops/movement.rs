@@ -10,11 +10,12 @@
 //! a requantization that TFLite Micro does not do).
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::{int, EmitCx, Lit};
 use crate::error::LowerError;
 use crate::ir::{DType, Tensor, TensorId};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use tflc_runtime::kernels::concatenation::{concatenation, ConcatenationParams};
 use tflc_runtime::kernels::nd::GatherPlan;
 
 /// An element type the data-movement kernels run on in reference execution.
@@ -182,6 +183,58 @@ pub(crate) fn expect_shape(cx: &OpCx<'_, '_>, t: &Tensor<'_>, want: &[usize]) ->
     Ok(())
 }
 
+crate::runtime_struct_lit!(kernels::nd::StridedCopyParams<'a> { base, shape, strides });
+crate::runtime_struct_lit!(kernels::concatenation::ConcatenationParams<'a> { outer, output_row, offsets, lens });
+
+/// The runtime side of a data-movement op: `kernels::<module>::<func>` (`<func>_s8` for
+/// int8), taking `&<module>::<params>`, the op's alias of the family's shared params struct
+/// (`slice::SliceParams` for `nd::StridedCopyParams`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveKernel {
+    /// The builtin, for messages.
+    pub op: &'static str,
+    pub module: &'static str,
+    pub func: &'static str,
+    pub params: &'static str,
+}
+
+impl MoveKernel {
+    /// The kernel's path for element type `dtype`.
+    fn path(&self, cx: &EmitCx<'_, '_, '_>, dtype: DType) -> TokenStream {
+        kernel_fn(cx, self.module, self.func, dtype)
+    }
+
+    /// The params type, `<rt>::kernels::<module>::<params>`.
+    fn ty(&self, rt: &TokenStream) -> TokenStream {
+        let (m, ty) = (format_ident!("{}", self.module), format_ident!("{}", self.params));
+        quote! { #rt::kernels::#m::#ty }
+    }
+
+    /// `value`'s literal spelled through the op's alias (`…::slice::SliceParams { … }`):
+    /// the fields are those of the shared struct's exhaustive [`Lit`]
+    /// (`runtime_struct_lit!`, whose literal ends with them), only the path differs.
+    fn lit(&self, rt: &TokenStream, value: &impl Lit) -> TokenStream {
+        let ty = self.ty(rt);
+        let fields = value.lit(rt).into_iter().last();
+        quote! { #ty #fields }
+    }
+
+    /// Declares the params const of `values` (an array when there are several) and
+    /// returns its name.
+    fn params_const(&self, cx: &mut EmitCx<'_, '_, '_>, values: &[impl Lit]) -> Ident {
+        let rt = cx.rt().clone();
+        let ty = self.ty(&rt);
+        let lits: Vec<TokenStream> = values.iter().map(|v| self.lit(&rt, v)).collect();
+        match lits.as_slice() {
+            [lit] => cx.params(quote! { #ty<'static> }, lit.clone()),
+            _ => {
+                let n = int(lits.len() as i64);
+                cx.params(quote! { [#ty<'static>; #n] }, quote! { [#(#lits),*] })
+            }
+        }
+    }
+}
+
 /// The path of a data-movement kernel: `<rt>::kernels::<module>::<name>_s8` for int8, the
 /// generic `<rt>::kernels::<module>::<name>` otherwise.
 pub(crate) fn kernel_fn(cx: &EmitCx<'_, '_, '_>, module: &str, name: &str, dtype: DType) -> TokenStream {
@@ -191,26 +244,13 @@ pub(crate) fn kernel_fn(cx: &EmitCx<'_, '_, '_>, module: &str, name: &str, dtype
     quote! { #rt::kernels::#m::#f }
 }
 
-/// A strided-copy parameter literal (`StridedCopyParams` under the op's alias `ty`).
-pub(crate) fn strided_literal(ty: &TokenStream, plan: &GatherPlan) -> TokenStream {
-    let p = plan.as_params();
-    let base = int(p.base as i64);
-    let shape = array(p.shape);
-    let strides: Vec<TokenStream> = p.strides.iter().map(|&s| int(s as i64)).collect();
-    quote! { #ty { base: #base, shape: &#shape, strides: &[#(#strides),*] } }
-}
-
 /// A data-movement op whose every output is one strided copy of its single input
-/// (TRANSPOSE, SLICE, STRIDED_SLICE: one output; SPLIT, SPLIT_V, UNPACK: several). The
-/// runtime function is `<module>::<func>(_s8)` taking `&<params_ty>` (an alias of
-/// `StridedCopyParams`), the input and one output.
+/// (TRANSPOSE, SLICE, STRIDED_SLICE: one output; SPLIT, SPLIT_V, UNPACK: several): one
+/// plan per output, each emitted as the `StridedCopyParams` it gives
+/// ([`GatherPlan::as_params`], which borrows the plan).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StridedCopy {
-    /// The builtin, for messages.
-    pub op: &'static str,
-    pub module: &'static str,
-    pub func: &'static str,
-    pub params_ty: &'static str,
+    pub kernel: MoveKernel,
     pub input: TensorId,
     pub input_len: usize,
     pub outputs: Vec<TensorId>,
@@ -220,10 +260,15 @@ pub struct StridedCopy {
 }
 
 impl StridedCopy {
+    /// A copy of `input` into `outputs` by `kernel`, one plan per output.
+    pub(crate) fn new(kernel: MoveKernel, input: &Tensor<'_>, dtype: DType, outputs: Vec<TensorId>, plans: Vec<GatherPlan>) -> Self {
+        StridedCopy { kernel, input: input.id, input_len: input.num_elements(), outputs, dtype, plans }
+    }
+
     fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let x = get::<T>(s, self.input)?;
         if x.len() != self.input_len {
-            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.input_len)));
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.kernel.op, self.input, x.len(), self.input_len)));
         }
         let mut ys = Vec::with_capacity(self.plans.len());
         for plan in &self.plans {
@@ -245,33 +290,155 @@ impl Kernel for StridedCopy {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let m = format_ident!("{}", self.module);
-        let pty = format_ident!("{}", self.params_ty);
-        let ty = quote! { #rt::kernels::#m::#pty };
-        let lits: Vec<TokenStream> = self.plans.iter().map(|p| strided_literal(&ty, p)).collect();
-        let f = kernel_fn(cx, self.module, self.func, self.dtype);
+        let params: Vec<_> = self.plans.iter().map(GatherPlan::as_params).collect();
+        let p = self.kernel.params_const(cx, &params);
+        let f = self.kernel.path(cx, self.dtype);
         let x = cx.input(self.input);
-        if let ([lit], [out]) = (lits.as_slice(), self.outputs.as_slice()) {
-            let p = cx.params(quote! { #ty<'static> }, lit.clone());
+        if let [out] = self.outputs.as_slice() {
             let y = cx.output(*out);
             return quote! { #f(&#p, #x, #y); };
         }
-        let n = int(lits.len() as i64);
-        let p = cx.params(quote! { [#ty<'static>; #n] }, quote! { [#(#lits),*] });
-        let calls = self.outputs.iter().enumerate().map(|(k, &t)| {
-            let y = cx.output(t);
-            let k = int(k as i64);
-            quote! { #f(&#p[#k], #x, #y); }
-        });
-        let calls: Vec<TokenStream> = calls.collect();
+        let calls: Vec<TokenStream> = (0..self.outputs.len())
+            .map(|k| {
+                let y = cx.output(self.outputs[k]);
+                let k = int(k as i64);
+                quote! { #f(&#p[#k], #x, #y); }
+            })
+            .collect();
         quote! { #(#calls)* }
     }
+}
+
+/// A copy of whole rows: per outer row, the inputs' rows side by side (CONCATENATION, and
+/// PACK, where every input contributes equal rows). Owns the offsets and lengths its
+/// `ConcatenationParams` borrows ([`Self::params`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Concatenation {
+    pub kernel: MoveKernel,
+    pub inputs: Vec<TensorId>,
+    pub output: TensorId,
+    pub dtype: DType,
+    pub outer: usize,
+    pub output_row: usize,
+    pub offsets: Vec<usize>,
+    pub lens: Vec<usize>,
+}
+
+impl Concatenation {
+    pub fn params(&self) -> ConcatenationParams<'_> {
+        ConcatenationParams { outer: self.outer, output_row: self.output_row, offsets: &self.offsets, lens: &self.lens }
+    }
+
+    fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let xs = self.inputs.iter().map(|&t| get::<T>(s, t)).collect::<Result<Vec<_>, _>>()?;
+        for (k, x) in xs.iter().enumerate() {
+            if x.len() != self.outer * self.lens[k] {
+                return Err(ExecError(format!("input {} has {} elements, expected {}", self.inputs[k], x.len(), self.outer * self.lens[k])));
+            }
+        }
+        let mut y = vec![T::default(); self.outer * self.output_row];
+        concatenation(&self.params(), &xs, &mut y);
+        put(s, self.output, y);
+        Ok(())
+    }
+}
+
+impl Kernel for Concatenation {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        with_elem!(self.dtype, T => self.run::<T>(s))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let p = self.kernel.params_const(cx, &[self.params()]);
+        let f = self.kernel.path(cx, self.dtype);
+        let xs: Vec<TokenStream> = self.inputs.iter().map(|&t| cx.input(t)).collect();
+        let y = cx.output(self.output);
+        quote! { #f(&#p, &[#(#xs),*], #y); }
+    }
+}
+
+/// Checks a one-output copy of input 0 (TRANSPOSE, SLICE, STRIDED_SLICE): `n_in` inputs,
+/// a movable input, and an output of its element type and quantization that is not an
+/// input. Returns input, output and element type.
+pub(crate) fn lower_copy<'m, 'a>(cx: &OpCx<'m, 'a>, n_in: usize) -> Result<(&'m Tensor<'a>, &'m Tensor<'a>, DType), LowerError> {
+    cx.expect_arity(n_in..=n_in, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    let dtype = movable_dtype(cx, input)?;
+    expect_same_type_and_quant(cx, input, output)?;
+    expect_distinct_outputs(cx)?;
+    Ok((input, output, dtype))
+}
+
+/// The outputs of a multi-output strided copy (SPLIT, SPLIT_V, UNPACK): output `k` of `n`
+/// must carry the input's element type and quantization and the shape `part(k)` gives,
+/// and is copied by the plan it gives (called for `k` in order); no output may repeat or
+/// be an input.
+pub(crate) fn copy_to_outputs(
+    cx: &OpCx<'_, '_>,
+    kernel: MoveKernel,
+    input: &Tensor<'_>,
+    dtype: DType,
+    n: usize,
+    mut part: impl FnMut(usize) -> (Vec<usize>, Option<GatherPlan>),
+) -> Result<StridedCopy, LowerError> {
+    let mut outputs = Vec::with_capacity(n);
+    let mut plans = Vec::with_capacity(n);
+    for k in 0..n {
+        let out = cx.output(k)?;
+        expect_same_type_and_quant(cx, input, out)?;
+        let (want, p) = part(k);
+        expect_shape(cx, out, &want)?;
+        outputs.push(out.id);
+        plans.push(plan(cx, p, kernel.op)?);
+    }
+    expect_distinct_outputs(cx)?;
+    Ok(StridedCopy::new(kernel, input, dtype, outputs, plans))
 }
 
 /// A plan from a runtime `prepare_*` helper, or an error naming the op.
 pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Result<GatherPlan, LowerError> {
     p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))
+}
+
+/// The checked operands of RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR (see [`lower_resize`]).
+pub(crate) struct Resize<'m, 'a> {
+    pub input: &'m Tensor<'a>,
+    pub output: &'m Tensor<'a>,
+    /// `[batches, height, width, depth]` of the input.
+    pub input_shape: [usize; 4],
+    /// The constant `size` operand: the output's `[height, width]`.
+    pub output_hw: [usize; 2],
+}
+
+/// Checks a RESIZE_* op: an NHWC input that is not empty, a constant int32 `size = [height,
+/// width]` (each positive), an output of shape `[batches, height, width, depth]` (not
+/// empty, which also bounds the per-row and per-column tables by the output's size) with
+/// the input's element type and quantization. Element types are the caller's business.
+pub(crate) fn lower_resize<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<Resize<'m, 'a>, LowerError> {
+    cx.expect_arity(2..=2, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    expect_same_type_and_quant(cx, input, output)?;
+    expect_distinct_outputs(cx)?;
+    let [batches, ih, iw, depth] = cx.shape4(input)?;
+    if ih == 0 || iw == 0 {
+        return Err(cx.invalid_tensor(input, "an empty image cannot be resized"));
+    }
+    let size = cx.input(1)?;
+    if size.shape.len() != 1 {
+        return Err(cx.invalid_tensor(size, format!("shape {:?}, expected [2]", size.shape)));
+    }
+    let v = const_i32_exact(cx, size, 2, "size")?;
+    let pos = |x: i32| usize::try_from(x).ok().filter(|&x| x > 0);
+    let (Some(oh), Some(ow)) = (pos(v[0]), pos(v[1])) else {
+        return Err(cx.invalid_tensor(size, format!("size {v:?} is not positive")));
+    };
+    expect_shape(cx, output, &[batches, oh, ow, depth])?;
+    if output.num_elements() == 0 {
+        return Err(cx.unsupported_tensor(output, "an empty output"));
+    }
+    Ok(Resize { input, output, input_shape: [batches, ih, iw, depth], output_hw: [oh, ow] })
 }
 
 /// A view op (RESHAPE, SQUEEZE, EXPAND_DIMS): the output is the input's bytes under a new
@@ -336,17 +503,11 @@ impl Kernel for View {
 pub(crate) mod testing {
     //! Helpers for the data-movement op tests: lower op 0 of a built model, run it, emit it.
 
-    use super::super::{lower, Kernel, TensorData, TensorStore};
+    pub(crate) use super::super::test_helpers::{i8s, lower_op0};
+    use super::super::{lower, TensorData, TensorStore};
     use crate::emit::{EmitCx, Items};
     use crate::error::LowerError;
     use crate::ir::TensorId;
-
-    /// Lowers op 0 of `bytes`.
-    pub(crate) fn lower_op0(bytes: &[u8]) -> Result<Box<dyn Kernel>, LowerError> {
-        let model = crate::tflite::read_model(bytes).expect("the test model parses");
-        let sg = model.main();
-        lower(sg, &sg.ops[crate::ir::OpId::new(0)])
-    }
 
     /// The lowering error of op 0 (panics if it lowers).
     pub(crate) fn lower_err(bytes: &[u8]) -> LowerError {
@@ -419,19 +580,6 @@ pub(crate) mod testing {
         let parsed: syn::File = syn::parse2(file.clone()).expect("emitted code parses");
         drop(parsed);
         (file.to_string(), ni, no)
-    }
-
-    /// Deterministic pseudo-random int8 values (xorshift64*), full range.
-    pub(crate) fn i8s(seed: u64, n: usize) -> Vec<i8> {
-        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                s ^= s >> 12;
-                s ^= s << 25;
-                s ^= s >> 27;
-                (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8 as i8
-            })
-            .collect()
     }
 
     /// Row-major multi-index of flat position `i` in `shape`.

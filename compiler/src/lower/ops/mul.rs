@@ -3,83 +3,58 @@
 //!
 //! Mirrors TFLite Micro `mul_common.cc` (`CalculateOpDataMul`): one multiplier
 //! `QuantizeMultiplier(s1 * s2 / so)` in f64 and the activation clamp, computed by the
-//! runtime's [`prepare_mul`]; operand checks and broadcasting as for ADD.
+//! runtime's [`prepare_mul`]; operand checks, broadcasting and the float32 / int32 forms
+//! are the binary family's (`binary.rs`).
 
-use super::add::{lower_arith, Arith, Binary, NO_BROADCAST};
-use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{int, EmitCx};
+use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
+use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
-use proc_macro2::TokenStream;
-use quote::quote;
+use crate::ir::Activation;
 use tflc_runtime::kernels::mul::{mul_f32, mul_i32, mul_s8, prepare_mul, MulParams};
+use tflc_runtime::kernels::nd::Broadcast;
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mul {
-    pub bin: Binary,
-    pub params: Arith<MulParams<'static>>,
+crate::runtime_struct_lit!(kernels::mul::MulParams<'a> {
+    input1_offset,
+    input2_offset,
+    output_offset,
+    output_multiplier,
+    output_shift,
+    activation_min,
+    activation_max,
+    broadcast,
+});
+
+/// MUL for [`ArithOp`].
+#[derive(Debug, Clone)]
+pub struct MulKernel;
+
+pub type Mul = ArithOp<MulKernel>;
+
+impl ArithKernel for MulKernel {
+    type Params<'b> = MulParams<'b>;
+    const MODULE: (&'static str, &'static str) = ("mul", "MulParams");
+    const SYMMETRIC: bool = true;
+    const S8: ArithS8<Self> = mul_s8;
+    const F32: PlainKernel<f32> = mul_f32;
+    const I32: PlainKernel<i32> = mul_i32;
+    /// Swapped: the same product with the operands (and their offsets) exchanged.
+    fn params<'b>(p: &MulParams<'static>, broadcast: Broadcast<'b>, swap: bool) -> MulParams<'b> {
+        let (input1_offset, input2_offset) = if swap { (p.input2_offset, p.input1_offset) } else { (p.input1_offset, p.input2_offset) };
+        MulParams { input1_offset, input2_offset, broadcast, ..*p }
+    }
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Mul, LowerError> {
-    let OpKind::Mul { activation } = &cx.op.kind else { return Err(cx.invalid("not a MUL")) };
-    let (bin, params) = lower_arith(cx, *activation, |[q1, q2, qo], act| prepare_mul(q1, q2, qo, act, NO_BROADCAST))?;
-    Ok(Mul { bin, params })
-}
-
-impl Kernel for Mul {
-    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        match &self.params {
-            Arith::S8(p) => {
-                let p = MulParams { broadcast: self.bin.plan.as_broadcast(), ..*p };
-                self.bin.execute_s8(s, |a, b, out| mul_s8(&p, a, b, out))
-            }
-            plain => self.bin.execute_plain(s, plain, mul_f32, mul_i32),
-        }
-    }
-
-    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let p = match &self.params {
-            Arith::S8(p) => p,
-            plain => return self.bin.emit_plain(cx, plain, "mul"),
-        };
-        // Over operand 2: the same product with the operands (and their offsets) exchanged.
-        let swap = self.bin.swapped(cx);
-        let i = |v: i32| int(v as i64);
-        let (o1, o2) = if swap { (p.input2_offset, p.input1_offset) } else { (p.input1_offset, p.input2_offset) };
-        let (o1, o2, oo) = (i(o1), i(o2), i(p.output_offset));
-        let (m, sh, amin, amax) = (i(p.output_multiplier), i(p.output_shift), i(p.activation_min), i(p.activation_max));
-        let b = self.bin.emit_broadcast_for(&rt, swap);
-        let p = cx.params(
-            quote! { #rt::kernels::mul::MulParams<'static> },
-            quote! {
-                #rt::kernels::mul::MulParams {
-                    input1_offset: #o1,
-                    input2_offset: #o2,
-                    output_offset: #oo,
-                    output_multiplier: #m,
-                    output_shift: #sh,
-                    activation_min: #amin,
-                    activation_max: #amax,
-                    broadcast: #b,
-                }
-            },
-        );
-        self.bin.emit_call_in_place(cx, quote! { #rt::kernels::mul::mul_s8 }, quote! { #rt::kernels::mul::mul_s8_in_place }, &p)
-    }
-
-    /// int8 only (the float32 / int32 kernels have no in-place variant); either operand.
-    fn in_place(&self) -> Vec<(usize, usize)> {
-        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(true) } else { Vec::new() }
-    }
+pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Mul, LowerError> {
+    lower_arith_op(cx, activation, prepare_mul)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::binary::tests::check_plain;
     use super::super::test_helpers::*;
     use super::super::TensorData;
-    use super::*;
-    use crate::ir::{Activation, DType, TensorId};
+    use crate::error::LowerError;
+    use crate::ir::{Activation, DType, OpKind, TensorId};
 
     fn model(a: (&[usize], Q), b: (&[usize], Q), out: (&[usize], Q), act: Activation) -> (Vec<u8>, [TensorId; 3]) {
         binary_model(OpKind::Mul { activation: act }, DType::I8, a, b, out)
@@ -156,7 +131,7 @@ mod tests {
 
     #[test]
     fn float32_and_int32() {
-        super::super::add::tests::check_plain("mul", |activation| OpKind::Mul { activation }, |a, b| a * b, i32::wrapping_mul);
+        check_plain("mul", |activation| OpKind::Mul { activation }, |a, b| a * b, i32::wrapping_mul);
     }
 
     #[test]

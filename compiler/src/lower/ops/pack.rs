@@ -3,16 +3,15 @@
 //! CONCATENATION where every input contributes `product(input.shape[axis..])` elements
 //! per outer row (`tflc_runtime::kernels::pack`).
 
-use super::concatenation::Concatenation;
-use super::movement::{count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, resolve_axis};
+use super::movement::{count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, resolve_axis, Concatenation, MoveKernel};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::pack::prepare_pack;
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
-    let OpKind::Pack { values_count, axis } = &cx.op.kind else { return Err(cx.invalid("not a PACK")) };
-    let n = count(cx, "values_count", *values_count)?;
+const PACK: MoveKernel = MoveKernel { op: "PACK", module: "pack", func: "pack", params: "PackParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, values_count: i32, axis: i32) -> Result<Concatenation, LowerError> {
+    let n = count(cx, "values_count", values_count)?;
     if n == 0 {
         return Err(cx.invalid("values_count is 0"));
     }
@@ -21,7 +20,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
     let dtype = movable_dtype(cx, output)?;
     let inputs = (0..n).map(|i| cx.input(i)).collect::<Result<Vec<_>, _>>()?;
     let in_shape = inputs[0].shape.clone();
-    let axis = resolve_axis(cx, i64::from(*axis), in_shape.len() + 1)?;
+    let axis = resolve_axis(cx, i64::from(axis), in_shape.len() + 1)?;
     for t in &inputs {
         expect_same_type_and_quant(cx, t, output)?;
         if t.shape != in_shape {
@@ -35,9 +34,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Concatenation, LowerError> {
     let (outer, output_row, inner) =
         prepare_pack(&in_shape, axis, n).ok_or_else(|| cx.invalid(format!("axis {axis} does not fit shape {in_shape:?}")))?;
     Ok(Concatenation {
-        module: "pack",
-        func: "pack",
-        params_ty: "PackParams",
+        kernel: PACK,
         inputs: inputs.iter().map(|t| t.id).collect(),
         output: output.id,
         dtype,

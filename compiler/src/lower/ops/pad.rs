@@ -11,10 +11,10 @@
 
 use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, get, kernel_fn, put, Elem};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::{EmitCx, Lit};
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use tflc_runtime::kernels::nd::MAX_RANK;
 use tflc_runtime::kernels::pad::{pad, pad_output_shape, PadParams};
@@ -113,27 +113,29 @@ pub(crate) fn lower_pad(cx: &OpCx<'_, '_>) -> Result<Pad, LowerError> {
     Ok(Pad { input: input.id, output: output.id, dtype, input_shape: input.shape.clone(), output_shape: want, before, value })
 }
 
+crate::runtime_struct_lit!(kernels::pad::PadParams<'a, T> { input_shape, output_shape, before, pad_value });
+
 impl Pad {
+    /// The runtime params, borrowing the shapes this op owns, with `pad_value` (which must
+    /// be of the element type).
+    fn params<T>(&self, pad_value: T) -> PadParams<'_, T> {
+        PadParams { input_shape: &self.input_shape, output_shape: &self.output_shape, before: &self.before, pad_value }
+    }
+
     fn run<T: Elem>(&self, s: &mut TensorStore, pad_value: T) -> Result<(), ExecError> {
         let x = get::<T>(s, self.input)?;
         if x.len() != self.input_shape.iter().product::<usize>() {
             return Err(ExecError(format!("PAD: input {} has {} elements", self.input, x.len())));
         }
-        let p = PadParams { input_shape: &self.input_shape, output_shape: &self.output_shape, before: &self.before, pad_value };
         let mut y = vec![T::default(); self.output_shape.iter().product()];
-        pad(&p, x, &mut y);
+        pad(&self.params(pad_value), x, &mut y);
         put(s, self.output, y);
         Ok(())
     }
-}
 
-/// An `f32` literal, negative values as a negated literal (so that zero's sign survives).
-fn f32_tokens(v: f32) -> TokenStream {
-    let a = Literal::f32_suffixed(v.abs());
-    if v.is_sign_negative() {
-        quote! { -#a }
-    } else {
-        quote! { #a }
+    /// The params const `P: PadParams<'static, elem>` for `pad_value`.
+    fn params_const<T: Lit>(&self, cx: &mut EmitCx<'_, '_, '_>, elem: TokenStream, pad_value: T) -> Ident {
+        cx.params_lit(quote! { kernels::pad::PadParams<'static, #elem> }, &self.params(pad_value))
     }
 }
 
@@ -149,25 +151,12 @@ impl Kernel for Pad {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let (elem, value) = match self.value {
-            PadValue::I8(v) => (quote! { i8 }, int(i64::from(v))),
-            PadValue::I16(v) => (quote! { i16 }, int(i64::from(v))),
-            PadValue::I32(v) => (quote! { i32 }, int(i64::from(v))),
-            PadValue::F32(v) => (quote! { f32 }, f32_tokens(v)),
+        let p = match self.value {
+            PadValue::I8(v) => self.params_const(cx, quote! { i8 }, v),
+            PadValue::I16(v) => self.params_const(cx, quote! { i16 }, v),
+            PadValue::I32(v) => self.params_const(cx, quote! { i32 }, v),
+            PadValue::F32(v) => self.params_const(cx, quote! { f32 }, v),
         };
-        let (is, os, before) = (array(&self.input_shape), array(&self.output_shape), array(&self.before));
-        let p = cx.params(
-            quote! { #rt::kernels::pad::PadParams<'static, #elem> },
-            quote! {
-                #rt::kernels::pad::PadParams {
-                    input_shape: &#is,
-                    output_shape: &#os,
-                    before: &#before,
-                    pad_value: #value,
-                }
-            },
-        );
         let f = kernel_fn(cx, "pad", "pad", self.dtype);
         let x = cx.input(self.input);
         let y = cx.output(self.output);

@@ -7,28 +7,37 @@
 //! The output has the broadcast shape of input and alpha (TFLite's PRELU Prepare); the
 //! walk is ADD's broadcast plan with the input as operand 1 and alpha as operand 2.
 
-use super::add::{lower_binary, Binary, NO_BROADCAST};
+use super::binary::{lower_binary, Binary, NO_BROADCAST};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind};
+use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::prelu::{prelu_f32, prelu_s8, prepare_prelu, PreluParams};
+
+crate::runtime_struct_lit!(kernels::prelu::PreluParams<'a> {
+    input_offset,
+    alpha_offset,
+    output_offset,
+    output_multiplier_1,
+    output_shift_1,
+    output_multiplier_2,
+    output_shift_2,
+    broadcast,
+});
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prelu {
     /// `input1` is the input, `input2` alpha.
     pub bin: Binary,
-    /// The int8 parameters but the broadcast (which borrows `bin.plan`); `None` for
-    /// float32 (`BroadcastPrelu4DSlowFloat`, no parameters).
+    /// The int8 parameters with the [`NO_BROADCAST`] placeholder (the walk borrows
+    /// `bin.plan`; [`Prelu::params`] puts it in); `None` for float32
+    /// (`BroadcastPrelu4DSlowFloat`, whose only parameter is the walk).
     pub params: Option<PreluParams<'static>>,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
-    if !matches!(cx.op.kind, OpKind::Prelu) {
-        return Err(cx.invalid("not a PRELU"));
-    }
     let (bin, [input, alpha, output]) = lower_binary(cx)?;
     if input.dtype == DType::F32 {
         cx.expect_dtype(alpha, DType::F32)?;
@@ -40,50 +49,37 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
     Ok(Prelu { bin, params: Some(p) })
 }
 
+impl Prelu {
+    /// The int8 kernel's params (PRELU is not symmetric: the walk is never swapped).
+    fn params<'s>(&'s self, held: &PreluParams<'static>) -> PreluParams<'s> {
+        PreluParams { broadcast: self.bin.broadcast(false), ..*held }
+    }
+}
+
 impl Kernel for Prelu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let broadcast = self.bin.plan.as_broadcast();
-        let Some(p) = &self.params else {
+        let Some(held) = &self.params else {
+            let broadcast = self.bin.broadcast(false);
             let mut out = s.take_f32(self.bin.output, broadcast.out_len());
             let (x, a) = self.bin.operands(s, TensorStore::f32)?;
             prelu_f32(&broadcast, x, a, &mut out);
             s.insert(self.bin.output, TensorData::F32(out));
             return Ok(());
         };
-        let p = PreluParams { broadcast, ..*p };
+        let p = self.params(held);
         self.bin.execute_s8(s, |x, a, out| prelu_s8(&p, x, a, out))
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let Some(p) = &self.params else {
-            let b = self.bin.emit_broadcast(&rt);
-            let p = cx.params(quote! { #rt::kernels::nd::Broadcast<'static> }, b);
+        let Some(held) = &self.params else {
+            let p = cx.params_lit(quote! { kernels::nd::Broadcast<'static> }, &self.bin.broadcast(false));
+            let rt = cx.rt().clone();
             return self.bin.emit_call(cx, quote! { #rt::kernels::prelu::prelu_f32 }, &p);
         };
-        let i = |v: i32| int(v as i64);
-        let (oi, oa, oo) = (i(p.input_offset), i(p.alpha_offset), i(p.output_offset));
-        let (m1, s1, m2, s2) = (i(p.output_multiplier_1), i(p.output_shift_1), i(p.output_multiplier_2), i(p.output_shift_2));
-        let b = self.bin.emit_broadcast(&rt);
-        let p = cx.params(
-            quote! { #rt::kernels::prelu::PreluParams<'static> },
-            quote! {
-                #rt::kernels::prelu::PreluParams {
-                    input_offset: #oi,
-                    alpha_offset: #oa,
-                    output_offset: #oo,
-                    output_multiplier_1: #m1,
-                    output_shift_1: #s1,
-                    output_multiplier_2: #m2,
-                    output_shift_2: #s2,
-                    broadcast: #b,
-                }
-            },
-        );
-        self.bin.emit_call_in_place(cx, quote! { #rt::kernels::prelu::prelu_s8 }, quote! { #rt::kernels::prelu::prelu_s8_in_place }, &p)
+        self.bin.emit_in_place_capable(cx, quote! { kernels::prelu::PreluParams<'static> }, ("prelu", "prelu_s8"), |_| self.params(held))
     }
 
-    /// int8 only (the float32 kernel has no in-place variant).
+    /// int8 only (the float32 kernel has no in-place variant), operand 1 only.
     fn in_place(&self) -> Vec<(usize, usize)> {
         if self.params.is_some() { self.bin.in_place_pairs(false) } else { Vec::new() }
     }
@@ -93,7 +89,7 @@ impl Kernel for Prelu {
 mod tests {
     use super::super::test_helpers::*;
     use super::*;
-    use crate::ir::TensorId;
+    use crate::ir::{OpKind, TensorId};
     use crate::tflite::builder::ModelBuilder;
 
     /// Input activation, constant alpha.

@@ -7,10 +7,11 @@
 //! float input uses the output's scale and zero point directly. The output has the
 //! input's shape.
 
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{float, int, EmitCx, InOut};
+use super::unary::{lower_unary, Unary};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, Tensor, TensorId};
+use crate::ir::{DType, Tensor};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::quantize::{
@@ -18,6 +19,9 @@ use tflc_runtime::kernels::quantize::{
     RequantizeParams,
 };
 use tflc_runtime::quant::QuantParams;
+
+crate::runtime_struct_lit!(kernels::quantize::QuantizeParams { scale, zero_point });
+crate::runtime_struct_lit!(kernels::quantize::RequantizeParams { input_zero_point, output_zero_point, multiplier, shift });
 
 /// Which conversion, with its compile-time parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,9 +35,7 @@ pub enum QuantizeKind {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quantize {
-    pub input: TensorId,
-    pub output: TensorId,
-    pub len: usize,
+    pub un: Unary,
     pub kind: QuantizeKind,
 }
 
@@ -53,16 +55,7 @@ fn q_int(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Quantize, LowerError> {
-    if !matches!(cx.op.kind, OpKind::Quantize) {
-        return Err(cx.invalid("not a QUANTIZE"));
-    }
-    cx.expect_arity(1..=1, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    cx.expect_activation(output)?;
-    if output.shape != input.shape {
-        return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the input's is {:?}", output.shape, input.shape)));
-    }
+    let (un, [input, output]) = lower_unary(cx, false)?;
     let requant = |f: fn(RequantizeParams) -> QuantizeKind| -> Result<QuantizeKind, LowerError> {
         let (qi, qo) = (q_int(cx, input)?, q_int(cx, output)?);
         let p = prepare_requantize(qi, qo).ok_or_else(|| cx.invalid("the input/output scale ratio cannot be quantized"))?;
@@ -79,78 +72,33 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Quantize, LowerError> {
         (DType::I8, DType::I16) => requant(QuantizeKind::S8ToS16)?,
         (i, o) => return Err(cx.unsupported_tensor(output, format!("QUANTIZE from {i} to {o}"))),
     };
-    Ok(Quantize { input: input.id, output: output.id, len: input.num_elements(), kind })
-}
-
-fn checked<T>(x: &[T], len: usize) -> Result<&[T], ExecError> {
-    if x.len() != len {
-        return Err(ExecError(format!("input has {} elements, expected {len}", x.len())));
-    }
-    Ok(x)
+    Ok(Quantize { un, kind })
 }
 
 impl Kernel for Quantize {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let (i, o, n) = (self.input, self.output, self.len);
-        let out = match &self.kind {
-            QuantizeKind::F32ToS8(p) => {
-                let mut out = s.take_i8(o, n);
-                quantize_f32_s8(p, checked(s.f32(i)?, n)?, &mut out);
-                TensorData::I8(out)
-            }
-            QuantizeKind::S8ToS8(p) => {
-                let mut out = s.take_i8(o, n);
-                quantize_s8_s8(p, checked(s.i8(i)?, n)?, &mut out);
-                TensorData::I8(out)
-            }
-            QuantizeKind::S16ToS8(p) => {
-                let mut out = s.take_i8(o, n);
-                quantize_s16_s8(p, checked(s.i16(i)?, n)?, &mut out);
-                TensorData::I8(out)
-            }
-            QuantizeKind::S16ToS32(p) => {
-                let mut out = s.take_i32(o, n);
-                quantize_s16_s32(p, checked(s.i16(i)?, n)?, &mut out);
-                TensorData::I32(out)
-            }
-            QuantizeKind::S8ToS16(p) => {
-                let mut out = s.take_i16(o, n);
-                quantize_s8_s16(p, checked(s.i8(i)?, n)?, &mut out);
-                TensorData::I16(out)
-            }
-        };
-        s.insert(o, out);
-        Ok(())
+        match &self.kind {
+            QuantizeKind::F32ToS8(p) => self.un.run(s, |x, y| quantize_f32_s8(p, x, y)),
+            QuantizeKind::S8ToS8(p) => self.un.run(s, |x, y| quantize_s8_s8(p, x, y)),
+            QuantizeKind::S16ToS8(p) => self.un.run(s, |x, y| quantize_s16_s8(p, x, y)),
+            QuantizeKind::S16ToS32(p) => self.un.run(s, |x, y| quantize_s16_s32(p, x, y)),
+            QuantizeKind::S8ToS16(p) => self.un.run(s, |x, y| quantize_s8_s16(p, x, y)),
+        }
     }
 
+    /// Only int8 -> int8 is ever placed in place ([`Kernel::in_place`]), as
+    /// `quantize_s8_s8_in_place`.
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let m = quote! { #rt::kernels::quantize };
-        let (ty, value, f) = match &self.kind {
+        let (f, p) = match &self.kind {
             QuantizeKind::F32ToS8(p) => {
-                let (scale, zp) = (float(p.scale), int(p.zero_point as i64));
-                (quote! { #m::QuantizeParams }, quote! { #m::QuantizeParams { scale: #scale, zero_point: #zp } }, quote! { quantize_f32_s8 })
+                return self.un.emit_with(cx, quote! { kernels::quantize::QuantizeParams }, ("quantize", "quantize_f32_s8"), p)
             }
-            QuantizeKind::S8ToS8(p) | QuantizeKind::S16ToS8(p) | QuantizeKind::S16ToS32(p) | QuantizeKind::S8ToS16(p) => {
-                let (zi, zo) = (int(p.input_zero_point as i64), int(p.output_zero_point as i64));
-                let (mu, sh) = (int(p.multiplier as i64), int(p.shift as i64));
-                let f = match self.kind {
-                    QuantizeKind::S8ToS8(_) => quote! { quantize_s8_s8 },
-                    QuantizeKind::S16ToS8(_) => quote! { quantize_s16_s8 },
-                    QuantizeKind::S16ToS32(_) => quote! { quantize_s16_s32 },
-                    _ => quote! { quantize_s8_s16 },
-                };
-                let v = quote! {
-                    #m::RequantizeParams { input_zero_point: #zi, output_zero_point: #zo, multiplier: #mu, shift: #sh }
-                };
-                (quote! { #m::RequantizeParams }, v, f)
-            }
+            QuantizeKind::S8ToS8(p) => ("quantize_s8_s8", p),
+            QuantizeKind::S16ToS8(p) => ("quantize_s16_s8", p),
+            QuantizeKind::S16ToS32(p) => ("quantize_s16_s32", p),
+            QuantizeKind::S8ToS16(p) => ("quantize_s8_s16", p),
         };
-        let p = cx.params(ty, value);
-        match cx.in_out(self.input, self.output) {
-            InOut::InPlace(d) => quote! { #m::quantize_s8_s8_in_place(&#p, #d); },
-            InOut::Apart(x, y) => quote! { #m::#f(&#p, #x, #y); },
-        }
+        self.un.emit_with(cx, quote! { kernels::quantize::RequantizeParams }, ("quantize", f), p)
     }
 
     /// int8 -> int8 only (the other conversions change the element size).
@@ -163,6 +111,8 @@ impl Kernel for Quantize {
 mod tests {
     use super::super::test_helpers::*;
     use super::*;
+    use super::super::TensorData;
+    use crate::ir::{OpKind, TensorId};
 
     fn model(a: (DType, &[usize], Q), out: (DType, &[usize], Q)) -> (Vec<u8>, [TensorId; 2]) {
         unary_model(OpKind::Quantize, a, out)
@@ -224,30 +174,27 @@ mod tests {
     #[test]
     fn malformed_models_are_errors() {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
         // Output shape differs from the input's.
-        invalid(err(&model((DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
+        expect_invalid(&model((DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0);
         // Output not quantized; per-axis output; zero scale; zero point out of range.
-        unsupported(err(&model((DType::F32, &[3], None), (DType::I8, &[3], None)).0));
-        invalid(err(&model((DType::F32, &[3], None), (DType::I8, &[3], Some((0.0, 0)))).0));
-        invalid(err(&model((DType::I8, &[3], Some((0.5, -129))), (DType::I8, &[3], q)).0));
-        invalid(err(&model((DType::I16, &[3], q), (DType::I32, &[3], Some((0.5, i64::from(i32::MAX) + 1)))).0));
+        expect_unsupported(&model((DType::F32, &[3], None), (DType::I8, &[3], None)).0);
+        expect_invalid(&model((DType::F32, &[3], None), (DType::I8, &[3], Some((0.0, 0)))).0);
+        expect_invalid(&model((DType::I8, &[3], Some((0.5, -129))), (DType::I8, &[3], q)).0);
+        expect_invalid(&model((DType::I16, &[3], q), (DType::I32, &[3], Some((0.5, i64::from(i32::MAX) + 1)))).0);
         // Unsupported conversions.
-        unsupported(err(&model((DType::F32, &[3], None), (DType::I16, &[3], q)).0));
-        unsupported(err(&model((DType::U8, &[3], q), (DType::I8, &[3], q)).0));
-        unsupported(err(&model((DType::I8, &[3], None), (DType::I8, &[3], q)).0));
+        expect_unsupported(&model((DType::F32, &[3], None), (DType::I16, &[3], q)).0);
+        expect_unsupported(&model((DType::U8, &[3], q), (DType::I8, &[3], q)).0);
+        expect_unsupported(&model((DType::I8, &[3], None), (DType::I8, &[3], q)).0);
         // Two inputs; no output.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(OpKind::Quantize, &[Some(x), Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(OpKind::Quantize, &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         // A per-axis output quantization.
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[2], None);
@@ -261,7 +208,7 @@ mod tests {
             variable: false,
         });
         m.op(OpKind::Quantize, &[Some(x)], &[z]);
-        unsupported(err(&m.finish()));
+        expect_unsupported(&m.finish());
     }
 
     /// int8 -> int8 requantization over every input value (not in `../shared/ops`), and

@@ -6,72 +6,25 @@
 //! `zp_out + round(bound / s_out)`, computed by the runtime's `prepare_relu*`. RELU6 follows
 //! TFLite, which requantizes, not TFLite Micro, which clamps in the input's quantization
 //! (see `../shared/ops/README.md`); both agree when input and output quantization are equal.
-//! This file also holds the shared checks of the int8 elementwise unary ops.
+//! The elementwise checks and emission are the unary family's (`unary.rs`).
 
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{int, EmitCx, InOut};
+use super::unary::{lower_unary, lower_unary_s8, Unary};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, Tensor, TensorId};
+use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, relu6_f32, relu_f32, relu_s8, ReluParams};
-use tflc_runtime::quant::QuantParams;
 
-/// An int8 elementwise op's input and output (same shape).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unary {
-    pub input: TensorId,
-    pub output: TensorId,
-    pub len: usize,
-}
-
-/// Checks a one-input, one-output elementwise op: the output has the input's shape and,
-/// when `same_dtype`, its element type. Returns the two tensors.
-pub(crate) fn lower_unary<'m, 'a>(cx: &OpCx<'m, 'a>, same_dtype: bool) -> Result<(Unary, [&'m Tensor<'a>; 2]), LowerError> {
-    cx.expect_arity(1..=1, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    cx.expect_activation(output)?;
-    if output.shape != input.shape {
-        return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the input's is {:?}", output.shape, input.shape)));
-    }
-    if same_dtype {
-        cx.expect_dtype(output, input.dtype)?;
-    }
-    Ok((Unary { input: input.id, output: output.id, len: input.num_elements() }, [input, output]))
-}
-
-/// [`lower_unary`] for int8 input and output; returns their per-tensor quantizations.
-pub(crate) fn lower_unary_s8(cx: &OpCx<'_, '_>) -> Result<(Unary, [QuantParams; 2]), LowerError> {
-    let (un, [input, output]) = lower_unary(cx, false)?;
-    Ok((un, [cx.q_s8(input)?, cx.q_s8(output)?]))
-}
-
-impl Unary {
-    /// Runs an int8 elementwise kernel on the store.
-    pub(crate) fn execute_s8(&self, s: &mut TensorStore, f: impl FnOnce(&[i8], &mut [i8])) -> Result<(), ExecError> {
-        let mut out = s.take_i8(self.output, self.len);
-        let x = s.i8(self.input)?;
-        if x.len() != self.len {
-            return Err(ExecError(format!("input has {} elements, expected {}", x.len(), self.len)));
-        }
-        f(x, &mut out);
-        s.insert(self.output, TensorData::I8(out));
-        Ok(())
-    }
-
-    /// Runs a float32 elementwise kernel on the store.
-    pub(crate) fn execute_f32(&self, s: &mut TensorStore, f: impl FnOnce(&[f32], &mut [f32])) -> Result<(), ExecError> {
-        let mut out = s.take_f32(self.output, self.len);
-        let x = s.f32(self.input)?;
-        if x.len() != self.len {
-            return Err(ExecError(format!("input has {} elements, expected {}", x.len(), self.len)));
-        }
-        f(x, &mut out);
-        s.insert(self.output, TensorData::F32(out));
-        Ok(())
-    }
-}
+crate::runtime_struct_lit!(kernels::relu::ReluParams {
+    input_zero_point,
+    output_zero_point,
+    output_multiplier,
+    output_shift,
+    activation_min,
+    activation_max,
+});
 
 /// Which clamp.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +42,7 @@ pub struct Relu {
     pub params: Option<ReluParams>,
 }
 
+/// RELU, RELU6 or RELU_N1_TO_1 (`kind`).
 pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError> {
     if let Ok(input) = cx.input(0) {
         if input.dtype == DType::F32 && kind != ReluKind::ReluN1To1 {
@@ -97,7 +51,7 @@ pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, Lo
             return Ok(Relu { kind, un, params: None });
         }
     }
-    let (un, [qi, qo]) = lower_unary_s8(cx)?;
+    let (un, _, [qi, qo]) = lower_unary_s8(cx)?;
     let prepare = match kind {
         ReluKind::Relu => prepare_relu,
         ReluKind::Relu6 => prepare_relu6,
@@ -108,9 +62,6 @@ pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, Lo
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
-    if !matches!(cx.op.kind, OpKind::Relu) {
-        return Err(cx.invalid("not a RELU"));
-    }
     lower_relu_x(cx, ReluKind::Relu)
 }
 
@@ -124,32 +75,10 @@ impl Kernel for Relu {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let Some(p) = &self.params else {
-            let f = if self.kind == ReluKind::Relu6 { quote! { relu6_f32 } } else { quote! { relu_f32 } };
-            let x = cx.input(self.un.input);
-            let y = cx.output(self.un.output);
-            return quote! { #rt::kernels::relu::#f(#x, #y); };
-        };
-        let i = |v: i32| int(v as i64);
-        let (zi, zo, m, sh) = (i(p.input_zero_point), i(p.output_zero_point), i(p.output_multiplier), i(p.output_shift));
-        let (amin, amax) = (i(p.activation_min), i(p.activation_max));
-        let p = cx.params(
-            quote! { #rt::kernels::relu::ReluParams },
-            quote! {
-                #rt::kernels::relu::ReluParams {
-                    input_zero_point: #zi,
-                    output_zero_point: #zo,
-                    output_multiplier: #m,
-                    output_shift: #sh,
-                    activation_min: #amin,
-                    activation_max: #amax,
-                }
-            },
-        );
-        match cx.in_out(self.un.input, self.un.output) {
-            InOut::InPlace(d) => quote! { #rt::kernels::relu::relu_s8_in_place(&#p, #d); },
-            InOut::Apart(x, y) => quote! { #rt::kernels::relu::relu_s8(&#p, #x, #y); },
+        match &self.params {
+            Some(p) => self.un.emit_with(cx, quote! { kernels::relu::ReluParams }, ("relu", "relu_s8"), p),
+            None if self.kind == ReluKind::Relu6 => self.un.emit_plain(cx, "relu", "relu6_f32", TokenStream::new()),
+            None => self.un.emit_plain(cx, "relu", "relu_f32", TokenStream::new()),
         }
     }
 
@@ -163,8 +92,9 @@ impl Kernel for Relu {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::super::test_helpers::*;
+    use super::super::TensorData;
     use super::*;
-    use crate::ir::DType;
+    use crate::ir::OpKind;
 
     pub(crate) fn op_kind(k: ReluKind) -> OpKind {
         match k {
@@ -217,23 +147,20 @@ pub(crate) mod tests {
 
     pub(crate) fn check_malformed(k: ReluKind) {
         let q = Some((0.5, 0));
-        let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-        let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-        let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
-        invalid(err(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0));
-        unsupported(err(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0));
-        invalid(err(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0));
+        expect_invalid(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0);
+        expect_unsupported(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0);
+        expect_invalid(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0);
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         let z = m.activation("z", DType::I8, &[3], q);
         m.op(op_kind(k), &[Some(x), Some(x)], &[z]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
         let mut m = crate::tflite::builder::ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[3], q);
         m.op(op_kind(k), &[Some(x)], &[]);
-        invalid(err(&m.finish()));
+        expect_invalid(&m.finish());
     }
 
     #[test]

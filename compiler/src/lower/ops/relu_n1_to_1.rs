@@ -4,12 +4,8 @@
 use super::relu::{lower_relu_x, Relu, ReluKind};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
-    if !matches!(cx.op.kind, OpKind::ReluN1To1) {
-        return Err(cx.invalid("not a RELU_N1_TO_1"));
-    }
     lower_relu_x(cx, ReluKind::ReluN1To1)
 }
 

@@ -9,7 +9,7 @@
 use super::movement::{lower_view, View};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind};
+use crate::ir::DType;
 
 /// Resolves a requested shape with at most one `-1` for `elements` elements.
 fn resolve(cx: &OpCx<'_, '_>, requested: &[i64], elements: usize) -> Result<Vec<usize>, LowerError> {
@@ -35,8 +35,8 @@ fn resolve(cx: &OpCx<'_, '_>, requested: &[i64], elements: usize) -> Result<Vec<
     Ok(shape)
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<View, LowerError> {
-    let OpKind::Reshape { new_shape } = &cx.op.kind else { return Err(cx.invalid("not a RESHAPE")) };
+/// `new_shape`: the option, when the model gives it.
+pub(crate) fn lower(cx: &OpCx<'_, '_>, new_shape: Option<&[i32]>) -> Result<View, LowerError> {
     cx.expect_arity(1..=2, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;
@@ -49,9 +49,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<View, LowerError> {
         }
         // A computed (non-constant) shape: TFLite Micro uses the static output shape.
         Some(_) => None,
-        None => new_shape.as_ref().map(|v| {
+        None => new_shape.map(|v| {
             // The legacy scalar form: `new_shape = [0]` means shape `[]`.
-            if v.as_slice() == [0] {
+            if v == [0] {
                 Vec::new()
             } else {
                 v.iter().map(|&d| i64::from(d)).collect()

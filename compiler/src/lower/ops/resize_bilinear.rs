@@ -5,15 +5,26 @@
 //! `half_pixel_centers` is refused, as TFLite Micro does. The interpolation works on raw
 //! values, so the output must carry the input's quantization.
 
-use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape};
-use super::resize_nearest_neighbor::output_size;
+use super::movement::lower_resize;
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, ResizeOptions, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::resize_bilinear::{prepare_resize_bilinear, resize_bilinear_s8, ResizeBilinearParams};
+
+crate::runtime_struct_lit!(kernels::resize_bilinear::ResizeBilinearParams {
+    batches,
+    input_height,
+    input_width,
+    depth,
+    output_height,
+    output_width,
+    height_scale_10,
+    width_scale_10,
+    half_pixel_centers,
+});
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResizeBilinear {
@@ -22,28 +33,14 @@ pub struct ResizeBilinear {
     pub params: ResizeBilinearParams,
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<ResizeBilinear, LowerError> {
-    let OpKind::ResizeBilinear(o) = &cx.op.kind else { return Err(cx.invalid("not a RESIZE_BILINEAR")) };
-    cx.expect_arity(2..=2, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    cx.expect_dtype(input, DType::I8)?;
-    cx.q_s8(input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &ResizeOptions) -> Result<ResizeBilinear, LowerError> {
     if o.align_corners && o.half_pixel_centers {
         return Err(cx.invalid("align_corners and half_pixel_centers are both set"));
     }
-    let [batches, ih, iw, depth] = cx.shape4(input)?;
-    if ih == 0 || iw == 0 {
-        return Err(cx.invalid_tensor(input, "an empty image cannot be resized"));
-    }
-    let [oh, ow] = output_size(cx, 1)?;
-    expect_shape(cx, output, &[batches, oh, ow, depth])?;
-    if output.num_elements() == 0 {
-        // (Also bounds the per-row and per-column tables by the output's size.)
-        return Err(cx.unsupported_tensor(output, "an empty output"));
-    }
+    let r = lower_resize(cx)?;
+    cx.expect_dtype(r.input, DType::I8)?;
+    cx.q_s8(r.input)?;
+    let ([batches, ih, iw, depth], [oh, ow]) = (r.input_shape, r.output_hw);
     let params = prepare_resize_bilinear(batches, ih, iw, depth, oh, ow, o.align_corners, o.half_pixel_centers)
         .ok_or_else(|| cx.unsupported("the sizes overflow the kernel's 32-bit fixed-point coordinates"))?;
     // The kernel computes `index * scale_10 + scale_10 + 1023` in i32 for every output row and
@@ -52,7 +49,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<ResizeBilinear, LowerError> {
     if !fits(oh, params.height_scale_10) || !fits(ow, params.width_scale_10) {
         return Err(cx.unsupported("the sizes overflow the kernel's 32-bit fixed-point coordinates"));
     }
-    Ok(ResizeBilinear { input: input.id, output: output.id, params })
+    Ok(ResizeBilinear { input: r.input.id, output: r.output.id, params })
 }
 
 impl Kernel for ResizeBilinear {
@@ -69,32 +66,11 @@ impl Kernel for ResizeBilinear {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let p = cx.params_lit(quote! { kernels::resize_bilinear::ResizeBilinearParams }, &self.params);
         let rt = cx.rt().clone();
-        let p = &self.params;
-        let u = |v: usize| int(v as i64);
-        let (b, ih, iw, d, oh, ow) =
-            (u(p.batches), u(p.input_height), u(p.input_width), u(p.depth), u(p.output_height), u(p.output_width));
-        let (hs, ws) = (int(i64::from(p.height_scale_10)), int(i64::from(p.width_scale_10)));
-        let hpc = p.half_pixel_centers;
-        let name = cx.params(
-            quote! { #rt::kernels::resize_bilinear::ResizeBilinearParams },
-            quote! {
-                #rt::kernels::resize_bilinear::ResizeBilinearParams {
-                    batches: #b,
-                    input_height: #ih,
-                    input_width: #iw,
-                    depth: #d,
-                    output_height: #oh,
-                    output_width: #ow,
-                    height_scale_10: #hs,
-                    width_scale_10: #ws,
-                    half_pixel_centers: #hpc,
-                }
-            },
-        );
         let x = cx.input(self.input);
         let y = cx.output(self.output);
-        quote! { #rt::kernels::resize_bilinear::resize_bilinear_s8(&#name, #x, #y); }
+        quote! { #rt::kernels::resize_bilinear::resize_bilinear_s8(&#p, #x, #y); }
     }
 }
 

@@ -5,20 +5,26 @@
 //! TFLite's f32 arithmetic, in the runtime's `nearest_neighbor_index`) and stored as
 //! element offsets; the kernel copies pixels. Any movable element type.
 
-use super::movement::{
-    const_i32_exact, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, get, kernel_fn, movable_dtype,
-    put, with_elem, Elem,
-};
+use super::movement::{get, kernel_fn, lower_resize, movable_dtype, put, with_elem, Elem};
 use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, ResizeOptions, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::resize_nearest_neighbor::{
     prepare_resize_nearest_neighbor, resize_nearest_neighbor, ResizeNearestNeighborParams,
 };
 
+crate::runtime_struct_lit!(kernels::resize_nearest_neighbor::ResizeNearestNeighborParams<'a> {
+    batches,
+    depth,
+    input_batch_stride,
+    row_offsets,
+    col_offsets,
+});
+
+/// Owns the offset tables its `ResizeNearestNeighborParams` borrows ([`Self::params`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResizeNearestNeighbor {
     pub input: TensorId,
@@ -33,47 +39,19 @@ pub struct ResizeNearestNeighbor {
     pub col_offsets: Vec<usize>,
 }
 
-/// The `[height, width]` of a constant int32 `size` operand (shape `[2]`), each positive.
-pub(crate) fn output_size(cx: &OpCx<'_, '_>, i: usize) -> Result<[usize; 2], LowerError> {
-    let t = cx.input(i)?;
-    if t.shape.len() != 1 {
-        return Err(cx.invalid_tensor(t, format!("shape {:?}, expected [2]", t.shape)));
-    }
-    let v = const_i32_exact(cx, t, 2, "size")?;
-    let pos = |x: i32| usize::try_from(x).ok().filter(|&x| x > 0);
-    match (pos(v[0]), pos(v[1])) {
-        (Some(h), Some(w)) => Ok([h, w]),
-        _ => Err(cx.invalid_tensor(t, format!("size {v:?} is not positive"))),
-    }
-}
-
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<ResizeNearestNeighbor, LowerError> {
-    let OpKind::ResizeNearestNeighbor(o) = &cx.op.kind else { return Err(cx.invalid("not a RESIZE_NEAREST_NEIGHBOR")) };
-    cx.expect_arity(2..=2, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    let dtype = movable_dtype(cx, input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
-    let [batches, ih, iw, depth] = cx.shape4(input)?;
-    if ih == 0 || iw == 0 {
-        return Err(cx.invalid_tensor(input, "an empty image cannot be resized"));
-    }
-    let [oh, ow] = output_size(cx, 1)?;
-    expect_shape(cx, output, &[batches, oh, ow, depth])?;
-    if output.num_elements() == 0 {
-        // (Also bounds the per-row and per-column tables by the output's size.)
-        return Err(cx.unsupported_tensor(output, "an empty output"));
-    }
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &ResizeOptions) -> Result<ResizeNearestNeighbor, LowerError> {
+    let r = lower_resize(cx)?;
+    let dtype = movable_dtype(cx, r.input)?;
+    let ([batches, ih, iw, depth], [oh, ow]) = (r.input_shape, r.output_hw);
     let mut row_offsets = vec![0; oh];
     let mut col_offsets = vec![0; ow];
     prepare_resize_nearest_neighbor(ih, iw, depth, o.align_corners, o.half_pixel_centers, &mut row_offsets, &mut col_offsets);
     Ok(ResizeNearestNeighbor {
-        input: input.id,
-        output: output.id,
+        input: r.input.id,
+        output: r.output.id,
         dtype,
-        input_len: input.num_elements(),
-        output_len: output.num_elements(),
+        input_len: r.input.num_elements(),
+        output_len: r.output.num_elements(),
         batches,
         depth,
         input_batch_stride: ih * iw * depth,
@@ -111,21 +89,7 @@ impl Kernel for ResizeNearestNeighbor {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let (b, d, stride) = (int(self.batches as i64), int(self.depth as i64), int(self.input_batch_stride as i64));
-        let (rows, cols) = (array(&self.row_offsets), array(&self.col_offsets));
-        let p = cx.params(
-            quote! { #rt::kernels::resize_nearest_neighbor::ResizeNearestNeighborParams<'static> },
-            quote! {
-                #rt::kernels::resize_nearest_neighbor::ResizeNearestNeighborParams {
-                    batches: #b,
-                    depth: #d,
-                    input_batch_stride: #stride,
-                    row_offsets: &#rows,
-                    col_offsets: &#cols,
-                }
-            },
-        );
+        let p = cx.params_lit(quote! { kernels::resize_nearest_neighbor::ResizeNearestNeighborParams<'static> }, &self.params());
         let f = kernel_fn(cx, "resize_nearest_neighbor", "resize_nearest_neighbor", self.dtype);
         let x = cx.input(self.input);
         let y = cx.output(self.output);

@@ -3,20 +3,16 @@
 //! of bounds is an invalid model (TFLite Micro `slice.cc` would read out of bounds). One
 //! strided copy (`tflc_runtime::kernels::slice`).
 
-use super::movement::{const_ints, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, StridedCopy};
+use super::movement::{const_ints, expect_shape, lower_copy, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::slice::prepare_slice;
 
+const KERNEL: MoveKernel = MoveKernel { op: "SLICE", module: "slice", func: "slice", params: "SliceParams" };
+
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    cx.expect_arity(3..=3, 1)?;
-    let input = cx.input(0)?;
-    let begin_t = cx.input(1)?;
-    let size_t = cx.input(2)?;
-    let output = cx.output(0)?;
-    let dtype = movable_dtype(cx, input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
+    let (input, output, dtype) = lower_copy(cx, 3)?;
+    let (begin_t, size_t) = (cx.input(1)?, cx.input(2)?);
     let rank = input.shape.len();
     let begin = const_ints(cx, begin_t)?;
     let size = const_ints(cx, size_t)?;
@@ -31,17 +27,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     let want: Vec<usize> =
         (0..rank).map(|d| if size[d] == -1 { input.shape[d] - begin[d] as usize } else { size[d] as usize }).collect();
     expect_shape(cx, output, &want)?;
-    Ok(StridedCopy {
-        op: "SLICE",
-        module: "slice",
-        func: "slice",
-        params_ty: "SliceParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs: vec![output.id],
-        dtype,
-        plans: vec![plan],
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, vec![output.id], vec![plan]))
 }
 
 #[cfg(test)]

@@ -13,34 +13,56 @@
 //! [0, 1]), computed here with TFLite's `LUTPopulateInt16<float>` arithmetic ([`lut_i16`])
 //! and emitted as constant arrays in the params.
 
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use super::unary::{lower_unary, output_q_error, Unary};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, TensorId};
+use crate::ir::{DType, Tensor};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::softmax::{softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxParams, SoftmaxS16Params};
 
-#[derive(Debug, Clone, PartialEq)]
+crate::runtime_struct_lit!(kernels::softmax::SoftmaxParams { depth, input_multiplier, input_left_shift, diff_min });
+crate::runtime_struct_lit!(kernels::softmax::SoftmaxS16Params<'a> { depth, input_multiplier, input_left_shift, exp_lut, one_over_one_plus_x_lut });
+
+#[derive(Debug, Clone)]
 pub struct Softmax {
-    pub input: TensorId,
-    pub output: TensorId,
-    /// Elements in the tensor.
-    pub len: usize,
+    pub un: Unary,
+    pub kind: SoftmaxKind,
+}
+
+/// The element types, with the compile-time parameters.
+#[derive(Debug, Clone)]
+pub enum SoftmaxKind {
+    /// int8 in and out (`Softmax<int8_t, int8_t>`).
+    S8(SoftmaxParams),
+    /// int8 in, int16 out (`Softmax<int8_t, int16_t>`).
+    S8S16(SoftmaxParams),
+    /// int16 in and out (`SoftmaxInt16`).
+    S16(Int16Softmax),
+}
+
+/// The int16 form's parameters, owning the tables its `SoftmaxS16Params` borrows
+/// ([`Self::params`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Int16Softmax {
     pub depth: usize,
     pub input_multiplier: i32,
     pub input_left_shift: i32,
-    pub diff_min: i32,
-    /// int16 output (`Softmax<int8_t, int16_t>`) rather than int8.
-    pub output_i16: bool,
-    /// int16 input and output (`SoftmaxInt16`) with these tables.
-    pub int16: Option<Int16Tables>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Int16Tables {
     pub exp_lut: Vec<i16>,
     pub one_over_one_plus_x_lut: Vec<i16>,
+}
+
+impl Int16Softmax {
+    pub fn params(&self) -> SoftmaxS16Params<'_> {
+        SoftmaxS16Params {
+            depth: self.depth,
+            input_multiplier: self.input_multiplier,
+            input_left_shift: self.input_left_shift,
+            exp_lut: &self.exp_lut,
+            one_over_one_plus_x_lut: &self.one_over_one_plus_x_lut,
+        }
+    }
 }
 
 /// TFLite `LUTPopulateInt16<float>` (`common.h`): 512 samples of `f` over the input range
@@ -72,229 +94,94 @@ pub fn lut_i16(input_scale: f32, input_zero_point: i32, output_scale: f32, outpu
     lut
 }
 
-fn lower_s16(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError> {
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
+/// The last dimension (the one normalized), which must not be 0.
+fn depth(cx: &OpCx<'_, '_>, input: &Tensor<'_>) -> Result<usize, LowerError> {
+    match input.shape.last() {
+        Some(&d) if d > 0 => Ok(d),
+        _ => Err(cx.invalid_tensor(input, format!("input of shape {:?} has no last dimension to normalize", input.shape))),
+    }
+}
+
+/// Whether `scale` is within `0.001 * want` of `want` (TFLite Micro's `TF_LITE_ENSURE_NEAR`).
+fn near(scale: f32, want: f32) -> bool {
+    let delta = if scale > want { scale - want } else { want - scale };
+    delta <= 0.001f32 * want
+}
+
+fn lower_s16(cx: &OpCx<'_, '_>, input: &Tensor<'_>, output: &Tensor<'_>, beta: f32) -> Result<SoftmaxKind, LowerError> {
     let in_q = cx.q_s16(input)?;
     let out_q = cx.q_s16(output)?;
-    let want = 1.0f32 / 32768.0;
-    let delta = if out_q.scale > want { out_q.scale - want } else { want - out_q.scale };
-    if delta > 0.001f32 * 1.0 / 32768.0 {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!("int16 SOFTMAX output scale {} (TFLite Micro requires 1/32768)", out_q.scale),
-        ));
+    if !near(out_q.scale, 1.0 / 32768.0) {
+        return Err(cx.unsupported_tensor(output, format!("int16 SOFTMAX output scale {} (TFLite Micro requires 1/32768)", out_q.scale)));
     }
-    let depth = match input.shape.last() {
-        Some(&d) if d > 0 => d,
-        _ => return Err(cx.invalid_tensor(input, format!("input of shape {:?} has no last dimension", input.shape))),
-    };
-    if output.shape != input.shape {
-        return Err(cx.invalid_tensor(output, format!("output shape {:?} differs from the input's {:?}", output.shape, input.shape)));
-    }
-    if !beta.is_finite() || beta <= 0.0 {
-        return Err(cx.invalid(format!("beta {beta} is not positive")));
-    }
+    let depth = depth(cx, input)?;
     let rescale = in_q.scale as f64 * beta as f64 / (10.0 / 65535.0);
-    let (m, s) = tflc_runtime::prepare::quantize_multiplier(rescale)
+    let (input_multiplier, input_left_shift) = tflc_runtime::prepare::quantize_multiplier(rescale)
         .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
     // InitializeLutForInt16: `range` is the int 65535, the scales are float divisions.
     let range = 65535.0f32;
     let exp_lut = lut_i16(10.0 / range, 32767, 2.0 / range, 0, |x| x.exp());
     let one_over_one_plus_x_lut = lut_i16(1.0 / range, -32768, 2.0 / range, 0, |x| 1.0 / (1.0 + x));
-    Ok(Softmax {
-        input: input.id,
-        output: output.id,
-        len: input.num_elements(),
-        depth,
-        input_multiplier: m,
-        input_left_shift: s,
-        diff_min: 0,
-        output_i16: true,
-        int16: Some(Int16Tables { exp_lut, one_over_one_plus_x_lut }),
-    })
+    Ok(SoftmaxKind::S16(Int16Softmax { depth, input_multiplier, input_left_shift, exp_lut, one_over_one_plus_x_lut }))
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Softmax, LowerError> {
-    let OpKind::Softmax { beta } = &cx.op.kind else {
-        return Err(cx.invalid("not a SOFTMAX"));
-    };
-    cx.expect_arity(1..=1, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
+pub(crate) fn lower(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError> {
+    let (un, [input, output]) = lower_unary(cx, false)?;
     cx.expect_activation(input)?;
+    if !beta.is_finite() || beta <= 0.0 {
+        return Err(cx.invalid(format!("beta {beta} is not positive")));
+    }
     if input.dtype == DType::I16 {
-        return lower_s16(cx, *beta);
+        return Ok(Softmax { un, kind: lower_s16(cx, input, output, beta)? });
     }
     let in_q = cx.q_s8(input)?;
     let output_i16 = output.dtype == DType::I16;
     if output_i16 {
         let out_q = cx.per_tensor_q(output)?;
-        let want = 1.0f32 / 65536.0;
-        let delta = if out_q.scale > want { out_q.scale - want } else { want - out_q.scale };
-        if out_q.zero_point != -32768 || delta > 0.001f32 * 1.0 / 65536.0 {
-            return Err(cx.unsupported_tensor(
-                output,
-                format!(
-                    "int16 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/65536, zero point -32768)",
-                    out_q.scale, out_q.zero_point
-                ),
-            ));
+        if out_q.zero_point != -32768 || !near(out_q.scale, 1.0 / 65536.0) {
+            return Err(output_q_error(cx, output, out_q, "int16 SOFTMAX", "TFLite Micro requires scale 1/65536, zero point -32768"));
+        }
+    } else {
+        let out_q = cx.q_s8(output)?;
+        if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
+            return Err(output_q_error(cx, output, out_q, "int8 SOFTMAX", "TFLite Micro requires scale 1/256, zero point -128"));
         }
     }
-    let out_q = if output_i16 { None } else { Some(cx.q_s8(output)?) };
-    if let Some(out_q) = out_q.filter(|q| q.zero_point != -128 || q.scale != 1.0 / 256.0) {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!(
-                "int8 SOFTMAX output quantization scale={} zp={} (TFLite Micro requires scale 1/256, zero point -128)",
-                out_q.scale, out_q.zero_point
-            ),
-        ));
-    }
-    let depth = match input.shape.last() {
-        Some(&d) if d > 0 => d,
-        _ => {
-            return Err(cx.invalid_tensor(
-                input,
-                format!("input of shape {:?} has no last dimension to normalize", input.shape),
-            ))
-        }
-    };
-    if output.shape != input.shape {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {:?} differs from the input's {:?}",
-                output.shape, input.shape
-            ),
-        ));
-    }
-    if !beta.is_finite() || *beta <= 0.0 {
-        return Err(cx.invalid(format!("beta {beta} is not positive")));
-    }
-    let q = tflc_runtime::prepare::softmax_s8(in_q.scale, *beta).ok_or_else(|| {
-        cx.invalid_tensor(
-            input,
-            format!("beta {beta} * input scale {} cannot be quantized", in_q.scale),
-        )
-    })?;
-    Ok(Softmax {
-        input: input.id,
-        output: output.id,
-        len: input.num_elements(),
-        depth,
-        input_multiplier: q.input_multiplier,
-        input_left_shift: q.input_left_shift,
-        diff_min: q.diff_min,
-        output_i16,
-        int16: None,
-    })
-}
-
-impl Softmax {
-    /// The runtime's parameter struct.
-    pub fn params(&self) -> SoftmaxParams {
-        SoftmaxParams {
-            depth: self.depth,
-            input_multiplier: self.input_multiplier,
-            input_left_shift: self.input_left_shift,
-            diff_min: self.diff_min,
-        }
-    }
+    let depth = depth(cx, input)?;
+    let q = tflc_runtime::prepare::softmax_s8(in_q.scale, beta)
+        .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+    let p = SoftmaxParams { depth, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    Ok(Softmax { un, kind: if output_i16 { SoftmaxKind::S8S16(p) } else { SoftmaxKind::S8(p) } })
 }
 
 impl Kernel for Softmax {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        if let Some(t) = &self.int16 {
-            let input = s.i16(self.input)?.to_vec();
-            if input.len() != self.len {
-                return Err(ExecError(format!("SOFTMAX: input has {} elements, expected {}", input.len(), self.len)));
-            }
-            let mut out = vec![0i16; self.len];
-            let p = SoftmaxS16Params {
-                depth: self.depth,
-                input_multiplier: self.input_multiplier,
-                input_left_shift: self.input_left_shift,
-                exp_lut: &t.exp_lut,
-                one_over_one_plus_x_lut: &t.one_over_one_plus_x_lut,
-            };
-            softmax_s16(&p, &input, &mut out);
-            s.insert(self.output, TensorData::I16(out));
-            return Ok(());
+        match &self.kind {
+            SoftmaxKind::S8(p) => self.un.run(s, |x, y| softmax_s8(p, x, y)),
+            SoftmaxKind::S8S16(p) => self.un.run(s, |x, y| softmax_s8_s16(p, x, y)),
+            SoftmaxKind::S16(t) => self.un.run(s, |x, y| softmax_s16(&t.params(), x, y)),
         }
-        let input = s.i8(self.input)?.to_vec();
-        if input.len() != self.len {
-            return Err(ExecError(format!(
-                "SOFTMAX: input has {} elements, expected {}",
-                input.len(),
-                self.len
-            )));
-        }
-        if self.output_i16 {
-            let mut out = vec![0i16; self.len];
-            softmax_s8_s16(&self.params(), &input, &mut out);
-            s.insert(self.output, TensorData::I16(out));
-        } else {
-            let mut out = vec![0i8; self.len];
-            softmax_s8(&self.params(), &input, &mut out);
-            s.insert(self.output, TensorData::I8(out));
-        }
-        Ok(())
     }
 
+    /// No in-place variants (the kernel reads a row after writing into it).
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        if let Some(t) = &self.int16 {
-            let depth = int(self.depth as i64);
-            let (m, sh) = (int(self.input_multiplier as i64), int(self.input_left_shift as i64));
-            let widen = |v: &[i16]| v.iter().map(|&x| x as i32).collect::<Vec<i32>>();
-            let (e, r) = (array(&widen(&t.exp_lut)), array(&widen(&t.one_over_one_plus_x_lut)));
-            let p = cx.params(
-                quote! { #rt::kernels::softmax::SoftmaxS16Params<'static> },
-                quote! {
-                    #rt::kernels::softmax::SoftmaxS16Params {
-                        depth: #depth,
-                        input_multiplier: #m,
-                        input_left_shift: #sh,
-                        exp_lut: &#e,
-                        one_over_one_plus_x_lut: &#r,
-                    }
-                },
-            );
-            let input = cx.input(self.input);
-            let output = cx.output(self.output);
-            return quote! { #rt::kernels::softmax::softmax_s16(&#p, #input, #output); };
+        let ty = quote! { kernels::softmax::SoftmaxParams };
+        match &self.kind {
+            SoftmaxKind::S8(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8"), p),
+            SoftmaxKind::S8S16(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8_s16"), p),
+            SoftmaxKind::S16(t) => {
+                self.un.emit_with(cx, quote! { kernels::softmax::SoftmaxS16Params<'static> }, ("softmax", "softmax_s16"), &t.params())
+            }
         }
-        let depth = int(self.depth as i64);
-        let (m, sh, dmin) = (
-            int(self.input_multiplier as i64),
-            int(self.input_left_shift as i64),
-            int(self.diff_min as i64),
-        );
-        let p = cx.params(
-            quote! { #rt::kernels::softmax::SoftmaxParams },
-            quote! {
-                #rt::kernels::softmax::SoftmaxParams {
-                    depth: #depth,
-                    input_multiplier: #m,
-                    input_left_shift: #sh,
-                    diff_min: #dmin,
-                }
-            },
-        );
-        let input = cx.input(self.input);
-        let output = cx.output(self.output);
-        let f = if self.output_i16 { quote! { softmax_s8_s16 } } else { quote! { softmax_s8 } };
-        quote! { #rt::kernels::softmax::#f(&#p, #input, #output); }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
+    use super::super::TensorData;
     use super::*;
-    use crate::ir::DType;
+    use crate::ir::{OpKind, TensorId};
     use crate::tflite::builder::ModelBuilder;
 
     /// A single SOFTMAX on `shape`; output quantization `out_q` (TFLite's is 1/256, -128).

@@ -3,18 +3,15 @@
 //! negative counts from the end. Each output is one strided copy
 //! (`tflc_runtime::kernels::split`).
 
-use super::movement::{
-    const_axis, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan,
-    resolve_axis, StridedCopy,
-};
+use super::movement::{const_axis, copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::split::{prepare_split_output, split_size};
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::Split { num_splits } = &cx.op.kind else { return Err(cx.invalid("not a SPLIT")) };
-    let n = count(cx, "num_splits", *num_splits)?;
+const KERNEL: MoveKernel = MoveKernel { op: "SPLIT", module: "split", func: "split", params: "SplitParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, LowerError> {
+    let n = count(cx, "num_splits", num_splits)?;
     if n == 0 {
         return Err(cx.invalid("num_splits is 0"));
     }
@@ -27,27 +24,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
         .ok_or_else(|| cx.invalid_tensor(input, format!("dimension {axis} ({}) is not divisible into {n} parts", input.shape[axis])))?;
     let mut out_shape = input.shape.clone();
     out_shape[axis] = size;
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
-    for k in 0..n {
-        let out = cx.output(k)?;
-        expect_same_type_and_quant(cx, input, out)?;
-        expect_shape(cx, out, &out_shape)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_split_output(&input.shape, axis, k * size, size), "SPLIT")?);
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy {
-        op: "SPLIT",
-        module: "split",
-        func: "split",
-        params_ty: "SplitParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs,
-        dtype,
-        plans,
-    })
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| (out_shape.clone(), prepare_split_output(&input.shape, axis, k * size, size)))
 }
 
 #[cfg(test)]

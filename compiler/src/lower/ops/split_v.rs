@@ -5,18 +5,15 @@
 //! computed `size_splits` is accepted and the output shapes (which must add up) rule.
 //! Each output is one strided copy (`tflc_runtime::kernels::split_v`).
 
-use super::movement::{
-    const_axis, const_ints, count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype,
-    plan, resolve_axis, StridedCopy,
-};
+use super::movement::{const_axis, const_ints, copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::split_v::{prepare_split_output, split_v_sizes};
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::SplitV { num_splits } = &cx.op.kind else { return Err(cx.invalid("not a SPLIT_V")) };
-    let n = count(cx, "num_splits", *num_splits)?;
+const KERNEL: MoveKernel = MoveKernel { op: "SPLIT_V", module: "split_v", func: "split", params: "SplitParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, num_splits: i32) -> Result<StridedCopy, LowerError> {
+    let n = count(cx, "num_splits", num_splits)?;
     if n == 0 {
         return Err(cx.invalid("num_splits is 0"));
     }
@@ -54,29 +51,13 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
         sizes
     };
 
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
     let mut start = 0;
-    for (out, &size) in outs.iter().zip(&sizes) {
-        expect_same_type_and_quant(cx, input, out)?;
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| {
+        let (size, at) = (sizes[k], start);
+        start += size;
         let mut want = input.shape.clone();
         want[axis] = size;
-        expect_shape(cx, out, &want)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_split_output(&input.shape, axis, start, size), "SPLIT_V")?);
-        start += size;
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy {
-        op: "SPLIT_V",
-        module: "split_v",
-        func: "split",
-        params_ty: "SplitParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs,
-        dtype,
-        plans,
+        (want, prepare_split_output(&input.shape, axis, at, size))
     })
 }
 

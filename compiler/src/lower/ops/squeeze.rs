@@ -5,13 +5,11 @@
 use super::movement::{expect_shape, lower_view, View};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 
 /// At most this many input dimensions (TFLite Micro's limit).
 const MAX_SQUEEZE_DIMS: usize = 8;
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<View, LowerError> {
-    let OpKind::Squeeze { squeeze_dims } = &cx.op.kind else { return Err(cx.invalid("not a SQUEEZE")) };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, squeeze_dims: &[i32]) -> Result<View, LowerError> {
     cx.expect_arity(1..=1, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;

@@ -8,23 +8,19 @@
 //! TFLite Micro silently ignores `ellipsis_mask`, `new_axis_mask` and the `offset` option
 //! (it zeroes them), which changes the op's meaning; tflc refuses models that set them.
 
-use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan, StridedCopy};
+use super::movement::{expect_shape, lower_copy, plan, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
+use crate::ir::StridedSliceOptions;
 use tflc_runtime::kernels::strided_slice::{prepare_strided_slice, strided_slice_bounds};
 
 /// The runtime's padded rank: inputs of at most this rank.
 const MAX_DIMS: usize = 5;
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::StridedSlice(o) = &cx.op.kind else { return Err(cx.invalid("not a STRIDED_SLICE")) };
-    cx.expect_arity(4..=4, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    let dtype = movable_dtype(cx, input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
+const KERNEL: MoveKernel = MoveKernel { op: "STRIDED_SLICE", module: "strided_slice", func: "strided_slice", params: "StridedSliceParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &StridedSliceOptions) -> Result<StridedCopy, LowerError> {
+    let (input, output, dtype) = lower_copy(cx, 4)?;
     if o.ellipsis_mask != 0 || o.new_axis_mask != 0 {
         return Err(cx.unsupported("ellipsis_mask / new_axis_mask (TFLite Micro ignores them)"));
     }
@@ -66,17 +62,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     let want: Vec<usize> = (0..rank).filter(|&d| sm & (1 << d) == 0).map(|d| bounds.count[pad + d]).collect();
     expect_shape(cx, output, &want)?;
     let plan = plan(cx, prepare_strided_slice(&input.shape, begin, end, strides, bm, em, sm, false), "STRIDED_SLICE")?;
-    Ok(StridedCopy {
-        op: "STRIDED_SLICE",
-        module: "strided_slice",
-        func: "strided_slice",
-        params_ty: "StridedSliceParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs: vec![output.id],
-        dtype,
-        plans: vec![plan],
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, vec![output.id], vec![plan]))
 }
 
 #[cfg(test)]

@@ -2,65 +2,46 @@
 //! activation.
 //!
 //! Mirrors TFLite Micro `sub.cc` / `sub_common.cc` (`CalculateOpDataSub`): ADD's
-//! left-shift-20 scheme, but with the real multipliers computed in f32 (the runtime's
-//! [`prepare_sub`] reproduces that); operand checks and broadcasting as for ADD.
+//! left-shift-20 scheme (and ADD's params struct), but with the real multipliers computed
+//! in f32 (the runtime's [`prepare_sub`] reproduces that); operand checks, broadcasting
+//! and the float32 / int32 forms are the binary family's (`binary.rs`).
 
-use super::add::{emit_add_params, lower_arith, Arith, Binary, NO_BROADCAST};
-use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::EmitCx;
+use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
+use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
-use proc_macro2::TokenStream;
-use quote::quote;
+use crate::ir::Activation;
+use tflc_runtime::kernels::nd::Broadcast;
 use tflc_runtime::kernels::sub::{prepare_sub, sub_f32, sub_i32, sub_s8, SubParams};
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sub {
-    pub bin: Binary,
-    pub params: Arith<SubParams<'static>>,
+/// SUB for [`ArithOp`] (its params are ADD's `AddParams`, emitted as such).
+#[derive(Debug, Clone)]
+pub struct SubKernel;
+
+pub type Sub = ArithOp<SubKernel>;
+
+impl ArithKernel for SubKernel {
+    type Params<'b> = SubParams<'b>;
+    const MODULE: (&'static str, &'static str) = ("sub", "SubParams");
+    const SYMMETRIC: bool = false;
+    const S8: ArithS8<Self> = sub_s8;
+    const F32: PlainKernel<f32> = sub_f32;
+    const I32: PlainKernel<i32> = sub_i32;
+    fn params<'b>(p: &SubParams<'static>, broadcast: Broadcast<'b>, _swap: bool) -> SubParams<'b> {
+        SubParams { broadcast, ..*p }
+    }
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Sub, LowerError> {
-    let OpKind::Sub { activation } = &cx.op.kind else { return Err(cx.invalid("not a SUB")) };
-    let (bin, params) = lower_arith(cx, *activation, |[q1, q2, qo], act| prepare_sub(q1, q2, qo, act, NO_BROADCAST))?;
-    Ok(Sub { bin, params })
-}
-
-impl Kernel for Sub {
-    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        match &self.params {
-            Arith::S8(p) => {
-                let p = SubParams { broadcast: self.bin.plan.as_broadcast(), ..*p };
-                self.bin.execute_s8(s, |a, b, out| sub_s8(&p, a, b, out))
-            }
-            plain => self.bin.execute_plain(s, plain, sub_f32, sub_i32),
-        }
-    }
-
-    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        match &self.params {
-            Arith::S8(p) => {
-                let value = emit_add_params(&rt, p, self.bin.emit_broadcast(&rt));
-                let p = cx.params(quote! { #rt::kernels::sub::SubParams<'static> }, value);
-                self.bin.emit_call_in_place(cx, quote! { #rt::kernels::sub::sub_s8 }, quote! { #rt::kernels::sub::sub_s8_in_place }, &p)
-            }
-            plain => self.bin.emit_plain(cx, plain, "sub"),
-        }
-    }
-
-    /// int8 only (the float32 / int32 kernels have no in-place variant).
-    fn in_place(&self) -> Vec<(usize, usize)> {
-        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(false) } else { Vec::new() }
-    }
+pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Sub, LowerError> {
+    lower_arith_op(cx, activation, prepare_sub)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::binary::tests::check_plain;
     use super::super::test_helpers::*;
     use super::super::TensorData;
-    use super::*;
-    use crate::ir::{Activation, DType, TensorId};
+    use crate::error::LowerError;
+    use crate::ir::{Activation, DType, OpKind, TensorId};
 
     fn model(a: (&[usize], Q), b: (&[usize], Q), out: (&[usize], Q), act: Activation) -> (Vec<u8>, [TensorId; 3]) {
         binary_model(OpKind::Sub { activation: act }, DType::I8, a, b, out)
@@ -122,7 +103,7 @@ mod tests {
 
     #[test]
     fn float32_and_int32() {
-        super::super::add::tests::check_plain("sub", |activation| OpKind::Sub { activation }, |a, b| a - b, i32::wrapping_sub);
+        check_plain("sub", |activation| OpKind::Sub { activation }, |a, b| a - b, i32::wrapping_sub);
     }
 
     #[test]

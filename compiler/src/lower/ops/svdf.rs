@@ -15,13 +15,29 @@
 //! ([`crate::ir::Tensor::reset_byte`]).
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, OpKind, Tensor, TensorId};
+use crate::ir::{DType, SvdfOptions, Tensor, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::svdf::{svdf_s8, SvdfParams};
 use tflc_runtime::prepare::quantize_multiplier;
+
+crate::runtime_struct_lit!(kernels::svdf::SvdfParams {
+    batches,
+    input_size,
+    num_filters,
+    num_units,
+    rank,
+    memory_size,
+    input_zero_point,
+    state_zero_point,
+    output_zero_point,
+    feature_multiplier,
+    feature_shift,
+    output_multiplier,
+    output_shift,
+});
 
 #[derive(Debug, Clone)]
 pub struct Svdf {
@@ -51,10 +67,7 @@ fn const_i8(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<Vec<i8>, LowerError> {
     Ok(d.iter().map(|&b| b as i8).collect())
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Svdf, LowerError> {
-    let OpKind::Svdf(o) = &cx.op.kind else {
-        return Err(cx.invalid("not an SVDF"));
-    };
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SvdfOptions) -> Result<Svdf, LowerError> {
     cx.expect_arity(5..=5, 1)?;
     let input = cx.input(0)?;
     let wf = cx.input(1)?;
@@ -181,33 +194,7 @@ impl Kernel for Svdf {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = &self.params;
-        let u = |v: usize| int(v as i64);
-        let i = |v: i32| int(v as i64);
-        let (batches, input_size, nf, nu, rank, mem) =
-            (u(p.batches), u(p.input_size), u(p.num_filters), u(p.num_units), u(p.rank), u(p.memory_size));
-        let (izp, szp, ozp) = (i(p.input_zero_point), i(p.state_zero_point), i(p.output_zero_point));
-        let (fm, fs, om, os) = (i(p.feature_multiplier), i(p.feature_shift), i(p.output_multiplier), i(p.output_shift));
-        let params = cx.params(
-            quote! { #rt::kernels::svdf::SvdfParams },
-            quote! {
-                #rt::kernels::svdf::SvdfParams {
-                    batches: #batches,
-                    input_size: #input_size,
-                    num_filters: #nf,
-                    num_units: #nu,
-                    rank: #rank,
-                    memory_size: #mem,
-                    input_zero_point: #izp,
-                    state_zero_point: #szp,
-                    output_zero_point: #ozp,
-                    feature_multiplier: #fm,
-                    feature_shift: #fs,
-                    output_multiplier: #om,
-                    output_shift: #os,
-                }
-            },
-        );
+        let params = cx.params_lit(quote! { kernels::svdf::SvdfParams }, &self.params);
         let input = cx.input(self.input);
         let wf = cx.input(self.weights_feature);
         let wt = cx.input(self.weights_time);
@@ -222,7 +209,8 @@ impl Kernel for Svdf {
 mod tests {
     use super::super::test_helpers::*;
     use super::*;
-    use crate::ir::{Activation, Quantization, SvdfOptions};
+    use super::super::TensorData;
+    use crate::ir::{Activation, OpKind, Quantization, SvdfOptions};
     use crate::tflite::builder::{ModelBuilder, TensorSpec};
 
     struct Spec {
@@ -291,7 +279,7 @@ mod tests {
         let in0 = i8s(51, 10);
         let mut store = run_op0("svdf_b2_r2_m3", &bytes, &[(x, TensorData::I8(in0))]);
         let model = crate::tflite::read_model(&bytes).expect("parses");
-        let k = lower(&OpCx { sg: model.main(), op: &model.main().ops[crate::ir::OpId::new(0)] }).expect("lowers");
+        let k = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
         let step0 = out_i8(&store, y);
         store.insert(x, TensorData::I8(i8s(52, 10)));
         k.execute(&mut store).expect("runs");

@@ -66,6 +66,18 @@ pub(crate) fn emit_op0(bytes: &[u8]) -> String {
     prettyplease::unparse(&file)
 }
 
+/// Asserts that op 0 of `bytes` does not lower because the model is invalid.
+pub(crate) fn expect_invalid(bytes: &[u8]) {
+    let e = lower_op0(bytes).expect_err("must not lower");
+    assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
+}
+
+/// Asserts that op 0 of `bytes` does not lower because tflc does not support it.
+pub(crate) fn expect_unsupported(bytes: &[u8]) {
+    let e = lower_op0(bytes).expect_err("must not lower");
+    assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
+}
+
 /// Deterministic pseudo-random int8 values (xorshift64*), full range.
 pub(crate) fn i8s(seed: u64, n: usize) -> Vec<i8> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -157,25 +169,22 @@ pub(crate) const BROADCAST_CASES: &[(&[usize], &[usize])] = &[
 pub(crate) fn check_malformed_binary(kind: crate::ir::OpKind) {
     use crate::ir::DType;
     let q = Some((0.5, 0));
-    let err = |b: &[u8]| lower_op0(b).expect_err("must not lower");
-    let invalid = |e: LowerError| assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
-    let unsupported = |e: LowerError| assert!(matches!(e, LowerError::Unsupported { .. }), "{e}");
     let k = || kind.clone();
-    invalid(err(&binary_model(k(), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0));
-    invalid(err(&binary_model(k(), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0));
-    unsupported(err(&binary_model(k(), DType::I8, (&[2, 3], None), (&[3], q), (&[2, 3], q)).0));
-    invalid(err(&binary_model(k(), DType::I8, (&[3], Some((0.5, 300))), (&[3], q), (&[3], q)).0));
-    invalid(err(&binary_model(k(), DType::I8, (&[3], Some((0.0, 0))), (&[3], q), (&[3], q)).0));
-    unsupported(err(&binary_model(k(), DType::I16, (&[3], q), (&[3], q), (&[3], q)).0));
+    expect_invalid(&binary_model(k(), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0);
+    expect_invalid(&binary_model(k(), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0);
+    expect_unsupported(&binary_model(k(), DType::I8, (&[2, 3], None), (&[3], q), (&[2, 3], q)).0);
+    expect_invalid(&binary_model(k(), DType::I8, (&[3], Some((0.5, 300))), (&[3], q), (&[3], q)).0);
+    expect_invalid(&binary_model(k(), DType::I8, (&[3], Some((0.0, 0))), (&[3], q), (&[3], q)).0);
+    expect_unsupported(&binary_model(k(), DType::I16, (&[3], q), (&[3], q), (&[3], q)).0);
     let mut m = crate::tflite::builder::ModelBuilder::new();
     let x = m.activation("x", DType::I8, &[3], q);
     let z = m.activation("z", DType::I8, &[3], q);
     m.op(k(), &[Some(x), None], &[z]);
-    invalid(err(&m.finish()));
+    expect_invalid(&m.finish());
     let mut m = crate::tflite::builder::ModelBuilder::new();
     let x = m.activation("x", DType::I8, &[3], q);
     m.op(k(), &[Some(x), Some(x)], &[]);
-    invalid(err(&m.finish()));
+    expect_invalid(&m.finish());
 }
 
 /// Runs op 0 on `inputs` (in subgraph-input order) and compares int8 output `out` with

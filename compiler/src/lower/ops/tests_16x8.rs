@@ -143,16 +143,22 @@ fn fully_connected_batches_relu() {
     assert_eq!(got, want);
 }
 
+/// An int16 SOFTMAX of `shape` (input scale `in_scale`, output 1/32768) run on
+/// `i16s(seed, ..)`.
+fn softmax16(name: &str, shape: [usize; 2], in_scale: f32, beta: f32, seed: u64) -> Vec<i16> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I16, &shape, q(in_scale));
+    let y = b.activation("y", DType::I16, &shape, q(1.0 / 32768.0));
+    b.op(OpKind::Softmax { beta }, &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    run16(name, &b.finish(), x, shape[0] * shape[1], seed, y)
+}
+
 /// Rows of 9 with input scale 0.0002 (differences from the row maximum up to ~13, across
 /// the whole exp table and beyond it), beta 0.8.
 #[test]
 fn softmax_int16_rows_of_9() {
-    let mut b = ModelBuilder::new();
-    let x = b.activation("x", DType::I16, &[4, 9], q(0.0002));
-    let y = b.activation("y", DType::I16, &[4, 9], q(1.0 / 32768.0));
-    b.op(OpKind::Softmax { beta: 0.8 }, &[Some(x)], &[y]);
-    b.inputs(&[x]).outputs(&[y]);
-    let got = run16("s16_softmax", &b.finish(), x, 36, 101, y);
+    let got = softmax16("s16_softmax", [4, 9], 0.0002, 0.8, 101);
     let want: &[i16] = &[
         2, 38, 3207, 14684, 13433, 15, 144, 49, 1196, 26293, 6, 11, 63, 330, 5924, 65,
         60, 16, 249, 18787, 4, 588, 114, 11907, 636, 464, 17, 2, 17384, 4329, 1148, 4634,
@@ -165,12 +171,7 @@ fn softmax_int16_rows_of_9() {
 /// interpolation decides the low bits.
 #[test]
 fn softmax_int16_nearly_uniform() {
-    let mut b = ModelBuilder::new();
-    let x = b.activation("x", DType::I16, &[2, 12], q(0.00002));
-    let y = b.activation("y", DType::I16, &[2, 12], q(1.0 / 32768.0));
-    b.op(OpKind::Softmax { beta: 1.0 }, &[Some(x)], &[y]);
-    b.inputs(&[x]).outputs(&[y]);
-    let got = run16("s16_softmax_flat", &b.finish(), x, 24, 102, y);
+    let got = softmax16("s16_softmax_flat", [2, 12], 0.00002, 1.0, 102);
     let want: &[i16] = &[
         1997, 1999, 2168, 3845, 2337, 3368, 3247, 1522, 1592, 3165, 2738, 4789, 1600, 5226, 2861, 3932,
         2261, 1692, 1655, 2255, 2255, 2165, 3286, 3580,

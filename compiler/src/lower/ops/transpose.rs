@@ -2,19 +2,16 @@
 //! int32 permutation of `0..rank` (TFLite Micro `transpose_common.cc`: no negative
 //! entries). One strided copy (`tflc_runtime::kernels::transpose`).
 
-use super::movement::{expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan, StridedCopy};
+use super::movement::{expect_shape, lower_copy, plan, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
 use tflc_runtime::kernels::transpose::prepare_transpose;
 
+const KERNEL: MoveKernel = MoveKernel { op: "TRANSPOSE", module: "transpose", func: "transpose", params: "TransposeParams" };
+
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    cx.expect_arity(2..=2, 1)?;
-    let input = cx.input(0)?;
+    let (input, output, dtype) = lower_copy(cx, 2)?;
     let perm_t = cx.input(1)?;
-    let output = cx.output(0)?;
-    let dtype = movable_dtype(cx, input)?;
-    expect_same_type_and_quant(cx, input, output)?;
-    expect_distinct_outputs(cx)?;
     let rank = input.shape.len();
     let perm = cx.const_i32(perm_t)?;
     if perm_t.shape.len() != 1 || perm.len() != rank {
@@ -34,17 +31,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
     let want: Vec<usize> = p.iter().map(|&d| input.shape[d]).collect();
     expect_shape(cx, output, &want)?;
     let plan = plan(cx, prepare_transpose(&input.shape, &p), "TRANSPOSE")?;
-    Ok(StridedCopy {
-        op: "TRANSPOSE",
-        module: "transpose",
-        func: "transpose",
-        params_ty: "TransposeParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs: vec![output.id],
-        dtype,
-        plans: vec![plan],
-    })
+    Ok(StridedCopy::new(KERNEL, input, dtype, vec![output.id], vec![plan]))
 }
 
 #[cfg(test)]

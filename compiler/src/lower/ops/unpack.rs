@@ -3,48 +3,25 @@
 //! must equal both the output count and the input's extent along the axis. Each output is
 //! one strided copy (`tflc_runtime::kernels::unpack`).
 
-use super::movement::{
-    count, expect_distinct_outputs, expect_same_type_and_quant, expect_shape, movable_dtype, plan, resolve_axis,
-    StridedCopy,
-};
+use super::movement::{copy_to_outputs, count, movable_dtype, resolve_axis, MoveKernel, StridedCopy};
 use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::OpKind;
 use tflc_runtime::kernels::unpack::prepare_unpack_output;
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<StridedCopy, LowerError> {
-    let OpKind::Unpack { num, axis } = &cx.op.kind else { return Err(cx.invalid("not an UNPACK")) };
-    let n = count(cx, "num", *num)?;
+const KERNEL: MoveKernel = MoveKernel { op: "UNPACK", module: "unpack", func: "unpack", params: "UnpackParams" };
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, num: i32, axis: i32) -> Result<StridedCopy, LowerError> {
+    let n = count(cx, "num", num)?;
     cx.expect_arity(1..=1, n)?;
     let input = cx.input(0)?;
     let dtype = movable_dtype(cx, input)?;
-    let axis = resolve_axis(cx, i64::from(*axis), input.shape.len())?;
+    let axis = resolve_axis(cx, i64::from(axis), input.shape.len())?;
     if input.shape[axis] != n {
         return Err(cx.invalid_tensor(input, format!("dimension {axis} is {}, but num is {n}", input.shape[axis])));
     }
     let mut want = input.shape.clone();
     want.remove(axis);
-    let mut outputs = Vec::with_capacity(n);
-    let mut plans = Vec::with_capacity(n);
-    for k in 0..n {
-        let out = cx.output(k)?;
-        expect_same_type_and_quant(cx, input, out)?;
-        expect_shape(cx, out, &want)?;
-        outputs.push(out.id);
-        plans.push(plan(cx, prepare_unpack_output(&input.shape, axis, k), "UNPACK")?);
-    }
-    expect_distinct_outputs(cx)?;
-    Ok(StridedCopy {
-        op: "UNPACK",
-        module: "unpack",
-        func: "unpack",
-        params_ty: "UnpackParams",
-        input: input.id,
-        input_len: input.num_elements(),
-        outputs,
-        dtype,
-        plans,
-    })
+    copy_to_outputs(cx, KERNEL, input, dtype, n, |k| (want.clone(), prepare_unpack_output(&input.shape, axis, k)))
 }
 
 #[cfg(test)]

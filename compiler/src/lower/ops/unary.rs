@@ -1,0 +1,172 @@
+//! The unary family: one input, one output of the same shape (RELU, RELU6,
+//! RELU_N1_TO_1, LEAKY_RELU, TANH, LOGISTIC, HARD_SWISH, QUANTIZE, DEQUANTIZE, SOFTMAX). This file
+//! holds their shared checks ([`lower_unary`]), reference execution ([`Unary::run`]) and
+//! the emitted call of an int8 kernel with an `_in_place` variant ([`Unary::emit_with`]),
+//! plus [`UnaryS8`], the whole lowered op of the int8 transcendental unaries (TANH,
+//! LOGISTIC, HARD_SWISH), whose builtin files only compute their params.
+
+use super::movement::{get, put, Elem};
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::{EmitCx, InOut, Lit};
+use crate::error::LowerError;
+use crate::ir::{Tensor, TensorId};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use tflc_runtime::quant::QuantParams;
+
+/// The input and output of an op of this family (same shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unary {
+    pub input: TensorId,
+    pub output: TensorId,
+    pub len: usize,
+}
+
+/// Checks a one-input, one-output elementwise op: the output is an activation with the
+/// input's shape and, when `same_dtype`, its element type. Returns the two tensors.
+pub(crate) fn lower_unary<'m, 'a>(cx: &OpCx<'m, 'a>, same_dtype: bool) -> Result<(Unary, [&'m Tensor<'a>; 2]), LowerError> {
+    cx.expect_arity(1..=1, 1)?;
+    let input = cx.input(0)?;
+    let output = cx.output(0)?;
+    cx.expect_activation(output)?;
+    if output.shape != input.shape {
+        return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the input's is {:?}", output.shape, input.shape)));
+    }
+    if same_dtype {
+        cx.expect_dtype(output, input.dtype)?;
+    }
+    Ok((Unary { input: input.id, output: output.id, len: input.num_elements() }, [input, output]))
+}
+
+/// [`lower_unary`] for int8 input and output; returns the tensors and their per-tensor
+/// quantizations.
+#[allow(clippy::type_complexity)]
+pub(crate) fn lower_unary_s8<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<(Unary, [&'m Tensor<'a>; 2], [QuantParams; 2]), LowerError> {
+    let (un, [input, output]) = lower_unary(cx, false)?;
+    Ok((un, [input, output], [cx.q_s8(input)?, cx.q_s8(output)?]))
+}
+
+impl Unary {
+    /// Runs an elementwise kernel from `I` to `O` on the store.
+    pub(crate) fn run<I: Elem, O: Elem>(&self, s: &mut TensorStore, f: impl FnOnce(&[I], &mut [O])) -> Result<(), ExecError> {
+        let x = get::<I>(s, self.input)?;
+        if x.len() != self.len {
+            return Err(ExecError(format!("input has {} elements, expected {}", x.len(), self.len)));
+        }
+        let mut out = vec![O::default(); self.len];
+        f(x, &mut out);
+        put(s, self.output, out);
+        Ok(())
+    }
+
+    /// Runs an int8 elementwise kernel on the store.
+    pub(crate) fn execute_s8(&self, s: &mut TensorStore, f: impl FnOnce(&[i8], &mut [i8])) -> Result<(), ExecError> {
+        self.run(s, f)
+    }
+
+    /// Runs a float32 elementwise kernel on the store.
+    pub(crate) fn execute_f32(&self, s: &mut TensorStore, f: impl FnOnce(&[f32], &mut [f32])) -> Result<(), ExecError> {
+        self.run(s, f)
+    }
+
+    /// Emits an elementwise kernel call with the params const `P` of type `ty` (below the
+    /// runtime path) holding `params`: `kernels::<module>::<func>_in_place(&P, data)` when the
+    /// plan put the output over the input (only for an op that declared the pair), else
+    /// `kernels::<module>::<func>(&P, x, y)`.
+    pub(crate) fn emit_with(&self, cx: &mut EmitCx<'_, '_, '_>, ty: TokenStream, (module, func): (&str, &str), params: &impl Lit) -> TokenStream {
+        let p = cx.params_lit(ty, params);
+        let rt = cx.rt().clone();
+        let m = format_ident!("{}", module);
+        match cx.in_out(self.input, self.output) {
+            InOut::InPlace(d) => {
+                let f = format_ident!("{}_in_place", func);
+                quote! { #rt::kernels::#m::#f(&#p, #d); }
+            }
+            InOut::Apart(x, y) => {
+                let f = format_ident!("{}", func);
+                quote! { #rt::kernels::#m::#f(&#p, #x, #y); }
+            }
+        }
+    }
+
+    /// Emits `kernels::<module>::<func>(x, y)`: a kernel without parameters.
+    pub(crate) fn emit_plain(&self, cx: &mut EmitCx<'_, '_, '_>, module: &str, func: &str, args: TokenStream) -> TokenStream {
+        let rt = cx.rt().clone();
+        let (m, f) = (format_ident!("{}", module), format_ident!("{}", func));
+        let x = cx.input(self.input);
+        let y = cx.output(self.output);
+        quote! { #rt::kernels::#m::#f(#args #x, #y); }
+    }
+}
+
+/// An int8 elementwise runtime kernel with compile-time parameters `Self` and an
+/// `_in_place` variant: `kernels::<module>::<module>_s8(&Self, x, y)`.
+pub trait S8Kernel: Lit + Clone + std::fmt::Debug {
+    /// The runtime module and the params type in it: `("tanh", "TanhParams")`.
+    const MODULE: (&'static str, &'static str);
+    /// The runtime kernel `<module>_s8`, for `execute`.
+    const RUN: fn(&Self, &[i8], &mut [i8]);
+}
+
+/// An int8 elementwise op whose lowering is only its params `P` (TANH, LOGISTIC,
+/// HARD_SWISH): it runs and emits `P`'s kernel, in place when the plan allows.
+#[derive(Debug, Clone)]
+pub struct UnaryS8<P> {
+    pub un: Unary,
+    pub params: P,
+}
+
+impl<P: S8Kernel> Kernel for UnaryS8<P> {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        self.un.execute_s8(s, |x, y| P::RUN(&self.params, x, y))
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let (m, ty) = P::MODULE;
+        let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
+        self.un.emit_with(cx, quote! { kernels::#mi::#ti }, (m, &format!("{m}_s8")), &self.params)
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        vec![(0, 0)]
+    }
+}
+
+/// [`lower_unary_s8`] for TANH, LOGISTIC and HARD_SWISH, whose input must also be an
+/// activation (not a constant).
+#[allow(clippy::type_complexity)]
+pub(crate) fn lower_transcendental<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<(Unary, &'m Tensor<'a>, [QuantParams; 2]), LowerError> {
+    let (un, [input, output], q) = lower_unary_s8(cx)?;
+    cx.expect_activation(input)?;
+    Ok((un, output, q))
+}
+
+/// The error for an output whose quantization `q` is not the fixed one the kernel of `what`
+/// (`"int8 TANH"`) writes; `requirement` says which and who requires it (`"TFLite requires
+/// scale 1/128, zero point 0"`).
+pub(crate) fn output_q_error(cx: &OpCx<'_, '_>, output: &Tensor<'_>, q: QuantParams, what: &str, requirement: &str) -> LowerError {
+    cx.unsupported_tensor(output, format!("{what} output quantization scale={} zp={} ({requirement})", q.scale, q.zero_point))
+}
+
+/// Test helpers of the int8 unary ops.
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::ir::{DType, OpKind, TensorId};
+
+    /// A single element-wise op model for the tests of TANH, LOGISTIC and HARD_SWISH: input
+    /// `shape` quantized `in_q`, output of `out_shape` quantized `out_q`; returns bytes, input
+    /// and output.
+    pub(crate) fn unary_s8_model(kind: OpKind, shape: &[usize], in_q: (f32, i64), out_shape: &[usize], out_q: (f32, i64)) -> (Vec<u8>, TensorId, TensorId) {
+        let mut b = crate::tflite::builder::ModelBuilder::new();
+        let x = b.activation("x", DType::I8, shape, Some(in_q));
+        let y = b.activation("y", DType::I8, out_shape, Some(out_q));
+        b.op(kind, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    /// Every int8 value once, ascending.
+    pub(crate) fn all_i8() -> Vec<i8> {
+        (-128..=127).collect()
+    }
+}
