@@ -421,6 +421,7 @@ mod tests {
             model_name: "m.tflite".into(),
             model_sha256: String::new(),
             weights: WeightsSource::Inline,
+            op_markers: false,
         }
     }
 
