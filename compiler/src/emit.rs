@@ -411,7 +411,7 @@ impl<T: Lit> Lit for Option<T> {
 /// Implements [`Lit`] for a struct of the runtime crate by destructuring all its fields
 /// (no `..`, so a new field does not compile until it is listed):
 ///
-/// ```ignore
+/// ```text
 /// runtime_struct_lit!(kernels::conv_2d::Conv2dParams { input_shape, stride, … });
 /// runtime_struct_lit!(kernels::quantize::QuantizeParams<'a> { multiplier, … });
 /// runtime_struct_lit!(kernels::pad::PadParams<'a, T> { …, pad_value }); // T: Lit
