@@ -3,7 +3,7 @@
 //! sanity bound and edge cases.
 
 use super::MeanParams;
-use crate::kernels::test_util_k1::{zero_point, Rng};
+use crate::kernels::test_util::{zero_point, Rng};
 use crate::prepare::mean_s8;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::kernels::test_util::Rng;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -50,8 +51,7 @@ proptest! {
     #[test]
     fn close_to_float(ih in 1usize..6, iw in 1usize..6, d in 1usize..3, oh in 1usize..12, ow in 1usize..12, mode in 0u8..3, seed in any::<u64>()) {
         let (align, half) = [(false, false), (true, false), (false, true)][mode as usize];
-        let mut r = seed;
-        let input: Vec<i8> = (0..ih * iw * d).map(|_| { r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (r >> 56) as u8 as i8 }).collect();
+        let input = Rng(seed).i8s(ih * iw * d);
         let p = prepare_resize_bilinear(1, ih, iw, d, oh, ow, align, half).unwrap();
         let mut out = std::vec![0i8; oh * ow * d];
         resize_bilinear_s8(&p, &input, &mut out);

@@ -3,7 +3,7 @@
 //! checked on golden data in `tests/golden_vectors.rs`.
 
 use super::SoftmaxParams;
-use crate::kernels::test_util_k1::Rng;
+use crate::kernels::test_util::Rng;
 use crate::prepare::softmax_s8;
 use proptest::prelude::*;
 use std::vec;

@@ -4,7 +4,7 @@
 //! TFLite Micro on real layers is checked by `op_conformance` and the e2e suite.
 
 use super::SvdfParams;
-use crate::kernels::test_util_k1::{zero_point, Rng};
+use crate::kernels::test_util::{zero_point, Rng};
 use crate::prepare::quantize_multiplier;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;

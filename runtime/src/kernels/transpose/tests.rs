@@ -1,4 +1,5 @@
 use super::*;
+use crate::kernels::test_util::Rng;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -50,13 +51,7 @@ proptest! {
     #[test]
     fn matches_naive(shape in proptest::collection::vec(1usize..5, 1..7), seed in any::<u64>()) {
         let rank = shape.len();
-        // Fisher-Yates with a tiny LCG.
-        let mut perm: Vec<usize> = (0..rank).collect();
-        let mut r = seed;
-        for i in (1..rank).rev() {
-            r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            perm.swap(i, (r >> 33) as usize % (i + 1));
-        }
+        let perm = Rng(seed).permutation(rank);
         let total: usize = shape.iter().product();
         let input: Vec<u32> = (0..total as u32).collect();
         let plan = prepare_transpose(&shape, &perm).unwrap();
