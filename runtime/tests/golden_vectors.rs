@@ -1,7 +1,7 @@
 //! Bit-exactness of the conv / pooling / reduction / activation kernels *and* of the
 //! `prepare` functions that fill their parameters, against TFLite Micro.
 //!
-//! `data/tflm_golden_k1/*.txt` are single-operator test vectors taken from the TFLite Micro
+//! `data/tflm_golden/*.txt` are single-operator test vectors taken from the TFLite Micro
 //! golden data of `../shared` (reference kernels; see `../shared/README.md`): every
 //! operator of the single-op models `../shared/ops/models/op_*` that this suite covers
 //! (weights included; `_run1` files are the second golden run), plus weight-free
@@ -344,7 +344,7 @@ fn run(v: &Vector) -> Vec<i8> {
 
 #[test]
 fn tflm_golden_vectors() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tflm_golden_k1");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tflm_golden");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

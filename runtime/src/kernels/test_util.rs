@@ -28,7 +28,7 @@
 //!   `TFLC_TEST_FEATURE=<name>` (HOUSE_STYLE 19) it fails instead, so a CI job that forces
 //!   one path cannot pass without running it.
 
-use crate::kernels::nd::{plan_broadcast, Broadcast};
+use crate::kernels::nd::{plan_broadcast, Broadcast, GatherPlan, StridedCopyParams};
 use crate::prepare::{quantize_multiplier, FusedActivation};
 use core::fmt::Debug;
 use proptest::prelude::*;
@@ -555,4 +555,95 @@ impl<O: BinaryS8Op> KernelCase for Binary<O> {
         }
         Ok(())
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Data movement: TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK resolve to one
+// strided copy at compile time (`nd::GatherPlan`), run by `f(params, input, output)`.
+
+/// One implementation of the strided copy, on int8.
+pub type GatherKernel = fn(&StridedCopyParams, &[i8], &mut [i8]);
+
+/// What is specific to one data-movement operator: its shapes and options, the plan its
+/// prepare function resolves, and, from the op's definition, which input element each
+/// output element is.
+pub trait GatherOp: Clone + Debug + 'static {
+    fn strategy() -> BoxedStrategy<Self>;
+    /// Zero-size, rank 0 / the largest rank, lane-tail lengths.
+    fn edge_cases() -> Vec<Self>;
+    fn input_shape(&self) -> Vec<usize>;
+    /// The op's prepare function (`None`: TFLite refuses).
+    fn plan(&self) -> Option<GatherPlan>;
+    /// The flat input index of every output element, from the definition.
+    fn naive_indices(&self) -> Vec<usize>;
+}
+
+/// A data-movement case. The input element at flat index `i` is [`tag`]`(i)`.
+#[derive(Clone, Debug)]
+pub struct Gather<O>(pub O);
+
+/// A pseudo-random int8 label of flat index `i`: a wrong index shows as a wrong value
+/// (except with probability 1/256 per element).
+pub fn tag(i: usize) -> i8 {
+    ((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as i8
+}
+
+impl<O: GatherOp> KernelCase for Gather<O> {
+    type Kernel = GatherKernel;
+    type Output = Vec<i8>;
+    const REFERENCE: GatherKernel = crate::kernels::nd::strided_copy::<i8>;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        O::strategy().prop_map(Gather).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        O::edge_cases().into_iter().map(Gather).collect()
+    }
+
+    fn prepares(&self) -> bool {
+        self.0.plan().is_some()
+    }
+
+    fn run(&self, kernel: GatherKernel) -> Result<Vec<i8>, String> {
+        let Some(plan) = self.0.plan() else { return Ok(Vec::new()) };
+        let p = plan.as_params();
+        let input: Vec<i8> = (0..self.0.input_shape().iter().product()).map(tag).collect();
+        let mut out = std::vec![0i8; p.out_len()];
+        kernel(&p, &input, &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        if !self.prepares() {
+            return Ok(());
+        }
+        let want: Vec<i8> = self.0.naive_indices().into_iter().map(tag).collect();
+        if *out == want {
+            Ok(())
+        } else {
+            let k = out.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(out.len().min(want.len()));
+            Err(format!("{} outputs, {} expected; first difference at {k}", out.len(), want.len()))
+        }
+    }
+}
+
+/// Row-major flat index of `idx` in `shape`.
+pub fn flat_index(shape: &[usize], idx: &[usize]) -> usize {
+    shape.iter().zip(idx).fold(0, |off, (&n, &i)| off * n + i)
+}
+
+/// Every multi-index of `shape`, row-major.
+pub fn multi_indices(shape: &[usize]) -> Vec<Vec<usize>> {
+    let total: usize = shape.iter().product();
+    (0..total)
+        .map(|mut rem| {
+            let mut idx = std::vec![0; shape.len()];
+            for d in (0..shape.len()).rev() {
+                idx[d] = rem % shape[d];
+                rem /= shape[d];
+            }
+            idx
+        })
+        .collect()
 }
