@@ -78,4 +78,56 @@ pub fn model_name(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
+/// SplitMix64, the generator of test data on both sides of the workspace: the same sequence
+/// as the runtime's `kernels::test_util::Rng` (both pin the first output for seed 0), so a
+/// compiler test and a kernel test seeded alike see the same data. `Rng(seed)`.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// `len` int8 values over the full range, with the extremes over-represented.
+    pub fn i8s(&mut self, len: usize) -> Vec<i8> {
+        (0..len)
+            .map(|_| match self.next_u64() % 8 {
+                0 => i8::MIN,
+                1 => i8::MAX,
+                _ => self.next_u64() as i8,
+            })
+            .collect()
+    }
+
+    /// `len` values uniform in `lo..=hi`.
+    pub fn i32s(&mut self, len: usize, lo: i32, hi: i32) -> Vec<i32> {
+        (0..len).map(|_| self.range(lo as i64, hi as i64) as i32).collect()
+    }
+}
+
 pub mod models;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SplitMix64's published first output for seed 0 (and the runtime's test_util pins the
+    /// same value).
+    #[test]
+    fn rng_is_splitmix64() {
+        assert_eq!(Rng(0).next_u64(), 0xe220_a839_7b1d_cdaf);
+        let v = Rng(7).i8s(1000);
+        assert!(v.contains(&i8::MIN) && v.contains(&i8::MAX));
+        assert!(Rng(1).i32s(100, -3, 3).iter().all(|x| (-3..=3).contains(x)));
+    }
+}

@@ -40,7 +40,9 @@ use std::vec::Vec;
 // ---------------------------------------------------------------------------------------
 // Data.
 
-/// SplitMix64: the one deterministic generator for test data. `Rng(seed)`.
+/// SplitMix64: the one deterministic generator for test data. `Rng(seed)`. The compiler's
+/// tests have the same generator, same sequence, as `tflc::testing::Rng` (the runtime cannot
+/// depend on the compiler, and test code stays out of the shipped runtime).
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);
 
@@ -646,4 +648,153 @@ pub fn multi_indices(shape: &[usize]) -> Vec<Vec<usize>> {
             idx
         })
         .collect()
+}
+
+#[test]
+fn rng_is_splitmix64() {
+    // SplitMix64's first output for seed 0; `tflc::testing::Rng` pins the same value.
+    assert_eq!(Rng(0).next_u64(), 0xe220_a839_7b1d_cdaf);
+    let mut r = Rng(3);
+    assert!((0..1000).map(|_| r.range(-2, 2)).all(|x| (-2..=2).contains(&x)));
+    let mut p = Rng(5).permutation(9);
+    p.sort();
+    assert_eq!(p, (0..9).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------
+// Unquantized broadcasting binary kernels (float32, int32): `f(params, input1, input2,
+// output)` with `nd::PlainBinaryParams` (activation clamp and broadcast).
+
+/// An element of the unquantized kernels, compared by its bits.
+pub trait PlainElem: Copy + Debug + PartialOrd + 'static {
+    fn bits(self) -> u64;
+    /// Random values, the type's extremes over-represented (finite for float32).
+    fn random(rng: &mut Rng) -> Self;
+    /// The clamp of every fused activation (`nd::activation_range_*`).
+    fn activation_range(activation: FusedActivation) -> (Self, Self);
+}
+
+impl PlainElem for f32 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn random(rng: &mut Rng) -> f32 {
+        match rng.next_u64() % 8 {
+            0 => [f32::MAX, f32::MIN, 0.0, -0.0, f32::MIN_POSITIVE, 1.0][rng.below(6)],
+            1 => rng.range(-7, 7) as f32,
+            _ => (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32 * if rng.next_u64().is_multiple_of(2) { 1.0 } else { -1.0 },
+        }
+    }
+    fn activation_range(activation: FusedActivation) -> (f32, f32) {
+        crate::kernels::nd::activation_range_f32(activation)
+    }
+}
+
+impl PlainElem for i32 {
+    fn bits(self) -> u64 {
+        self as u32 as u64
+    }
+    fn random(rng: &mut Rng) -> i32 {
+        match rng.next_u64() % 8 {
+            0 => [i32::MAX, i32::MIN, 0, -1, 1, 7][rng.below(6)],
+            1 => rng.range(-70_000, 70_000) as i32,
+            _ => rng.next_u64() as i32,
+        }
+    }
+    fn activation_range(activation: FusedActivation) -> (i32, i32) {
+        crate::kernels::nd::activation_range_i32(activation)
+    }
+}
+
+/// The entry point of one implementation of an unquantized binary kernel on `T`.
+pub type PlainKernel<T> = for<'a, 'b> fn(&'b crate::kernels::nd::PlainBinaryParams<'a, T>, &[T], &[T], &mut [T]);
+
+/// What is specific to one unquantized binary operator on one element type.
+pub trait PlainBinaryOp: Clone + Debug + 'static {
+    type T: PlainElem;
+    const REFERENCE: PlainKernel<Self::T>;
+    /// The op's definition on one pair (int32 wraps, TFLite leaves overflow undefined).
+    fn apply(a: Self::T, b: Self::T) -> Self::T;
+}
+
+/// An unquantized binary case: the fused activation, the shapes and operands (the operator
+/// is the type `O`).
+#[derive(Clone, Debug)]
+pub struct Plain<O: PlainBinaryOp> {
+    pub op: core::marker::PhantomData<O>,
+    pub activation: FusedActivation,
+    pub shape1: Vec<usize>,
+    pub shape2: Vec<usize>,
+    pub input1: Vec<O::T>,
+    pub input2: Vec<O::T>,
+}
+
+impl<O: PlainBinaryOp> Plain<O> {
+    fn new(activation: FusedActivation, shape1: Vec<usize>, shape2: Vec<usize>, rng: &mut Rng) -> Self {
+        let input1 = (0..shape1.iter().product()).map(|_| O::T::random(rng)).collect();
+        let input2 = (0..shape2.iter().product()).map(|_| O::T::random(rng)).collect();
+        Plain { op: core::marker::PhantomData, activation, shape1, shape2, input1, input2 }
+    }
+}
+
+/// TFLite's `ActivationFunctionWithMinMax`: `std::min(std::max(x, lo), hi)`.
+fn std_clamp<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
+    let x = if x < lo { lo } else { x };
+    if hi < x {
+        hi
+    } else {
+        x
+    }
+}
+
+impl<O: PlainBinaryOp> KernelCase for Plain<O> {
+    type Kernel = PlainKernel<O::T>;
+    type Output = Vec<u64>;
+    const REFERENCE: Self::Kernel = O::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (fused_activation(), broadcast_shapes(), any::<u64>())
+            .prop_map(|(act, (s1, s2), seed)| Plain::new(act, s1, s2, &mut Rng(seed)))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        let mut rng = Rng(0x5eed);
+        for act in [FusedActivation::None, FusedActivation::Relu, FusedActivation::Relu6, FusedActivation::ReluN1To1] {
+            for n in LANE_TAILS {
+                v.push(Plain::new(act, std::vec![n], std::vec![n], &mut rng));
+                v.push(Plain::new(act, std::vec![n], std::vec![1], &mut rng));
+                v.push(Plain::new(act, std::vec![1], std::vec![2, n], &mut rng));
+            }
+            v.push(Plain::new(act, std::vec![], std::vec![], &mut rng));
+            v.push(Plain::new(act, std::vec![0, 3], std::vec![3], &mut rng));
+        }
+        v
+    }
+
+    fn run(&self, kernel: Self::Kernel) -> Result<Vec<u64>, String> {
+        let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
+        let (activation_min, activation_max) = O::T::activation_range(self.activation);
+        let p = crate::kernels::nd::PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+        let mut out = std::vec![activation_min; plan.as_broadcast().out_len()];
+        kernel(&p, &self.input1, &self.input2, &mut out);
+        Ok(out.into_iter().map(PlainElem::bits).collect())
+    }
+
+    fn check(&self, out: &Vec<u64>) -> Result<(), String> {
+        let (lo, hi) = O::T::activation_range(self.activation);
+        let (_, pairs) = naive_broadcast_pairs(&self.shape1, &self.shape2);
+        if out.len() != pairs.len() {
+            return Err(format!("{} outputs for {} elements", out.len(), pairs.len()));
+        }
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let (x, y) = (self.input1[i], self.input2[j]);
+            let want = std_clamp(O::apply(x, y), lo, hi);
+            if out[k] != want.bits() {
+                return Err(format!("out[{k}] = f({x:?}, {y:?}): got bits {:#x}, want {want:?}", out[k]));
+            }
+        }
+        Ok(())
+    }
 }

@@ -2,7 +2,7 @@ use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
     fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
-    BinaryS8Op,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use crate::prepare::FusedActivation;
 use crate::quant::QuantParams;
@@ -79,3 +79,32 @@ fn saturates() {
     add_s8(&p, &[100, -100], &[27], &mut out);
     assert_eq!(out, [127, -128]);
 }
+
+/// float32 ADD (TFLite's unquantized path).
+#[derive(Clone, Debug)]
+struct AddF32;
+
+impl PlainBinaryOp for AddF32 {
+    type T = f32;
+    const REFERENCE: PlainKernel<f32> = plain::add_f32;
+    fn apply(a: f32, b: f32) -> f32 {
+        a + b
+    }
+}
+
+/// int32 ADD (wrapping: TFLite leaves overflow undefined).
+#[derive(Clone, Debug)]
+struct AddI32;
+
+impl PlainBinaryOp for AddI32 {
+    type T = i32;
+    const REFERENCE: PlainKernel<i32> = plain::add_i32;
+    fn apply(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+}
+
+kernel_tests!(impl_scalar_f32, Plain<AddF32>, plain::add_f32);
+kernel_tests!(impl_dispatch_f32, if true, Plain<AddF32>, add_f32);
+kernel_tests!(impl_scalar_i32, Plain<AddI32>, plain::add_i32);
+kernel_tests!(impl_dispatch_i32, if true, Plain<AddI32>, add_i32);

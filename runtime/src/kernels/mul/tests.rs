@@ -2,7 +2,7 @@ use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
     fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
-    BinaryS8Op,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -68,3 +68,32 @@ fn hand_computed() {
     mul_s8(&p, &[4, -4, 127, -128], &[3], &mut out);
     assert_eq!(out, [127, 0, 127, 0]);
 }
+
+/// float32 MUL (TFLite's unquantized path).
+#[derive(Clone, Debug)]
+struct MulF32;
+
+impl PlainBinaryOp for MulF32 {
+    type T = f32;
+    const REFERENCE: PlainKernel<f32> = plain::mul_f32;
+    fn apply(a: f32, b: f32) -> f32 {
+        a * b
+    }
+}
+
+/// int32 MUL (wrapping: TFLite leaves overflow undefined).
+#[derive(Clone, Debug)]
+struct MulI32;
+
+impl PlainBinaryOp for MulI32 {
+    type T = i32;
+    const REFERENCE: PlainKernel<i32> = plain::mul_i32;
+    fn apply(a: i32, b: i32) -> i32 {
+        a.wrapping_mul(b)
+    }
+}
+
+kernel_tests!(impl_scalar_f32, Plain<MulF32>, plain::mul_f32);
+kernel_tests!(impl_dispatch_f32, if true, Plain<MulF32>, mul_f32);
+kernel_tests!(impl_scalar_i32, Plain<MulI32>, plain::mul_i32);
+kernel_tests!(impl_dispatch_i32, if true, Plain<MulI32>, mul_i32);

@@ -2,7 +2,7 @@ use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
     fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
-    BinaryS8Op,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -62,3 +62,32 @@ fn hand_computed() {
     // (a - 3) / 2 - 5, ties away from zero: 3.5 -> 4, -6.5 -> -7, 62 -> 62, -65.5 -> -66.
     assert_eq!(out, [-1, -12, 57, -71]);
 }
+
+/// float32 SUB (TFLite's unquantized path).
+#[derive(Clone, Debug)]
+struct SubF32;
+
+impl PlainBinaryOp for SubF32 {
+    type T = f32;
+    const REFERENCE: PlainKernel<f32> = plain::sub_f32;
+    fn apply(a: f32, b: f32) -> f32 {
+        a - b
+    }
+}
+
+/// int32 SUB (wrapping: TFLite leaves overflow undefined).
+#[derive(Clone, Debug)]
+struct SubI32;
+
+impl PlainBinaryOp for SubI32 {
+    type T = i32;
+    const REFERENCE: PlainKernel<i32> = plain::sub_i32;
+    fn apply(a: i32, b: i32) -> i32 {
+        a.wrapping_sub(b)
+    }
+}
+
+kernel_tests!(impl_scalar_f32, Plain<SubF32>, plain::sub_f32);
+kernel_tests!(impl_dispatch_f32, if true, Plain<SubF32>, sub_f32);
+kernel_tests!(impl_scalar_i32, Plain<SubI32>, plain::sub_i32);
+kernel_tests!(impl_dispatch_i32, if true, Plain<SubI32>, sub_i32);
