@@ -1,19 +1,29 @@
-//! Bit-exactness vectors produced by the TFLite Micro Python interpreter (PyPI
-//! `tflite-micro`, reference kernels) on tiny single-op models built for these cases
-//! (shapes, broadcasting patterns, masks, ranks and flags the ../shared corpus does not
-//! reach), and, where noted, by TFLite's reference kernels (ai-edge-litert `BUILTIN_REF`)
-//! for RELU6 / RELU_N1_TO_1 with requantization. Inputs are seeded random int8 data;
-//! scales are written as their f32 bit patterns. Expected outputs were produced by the
-//! oracle interpreter, never by these kernels. Self-contained: no ../shared needed.
+//! Bit-exactness vectors: the one committed-vector format of the runtime tests. Each test
+//! holds its inputs, the TFLite-level parameters it starts from (scales as f32 bit
+//! patterns, zero points, options, shapes), derives the kernel parameters through the
+//! runtime's prepare functions, runs the kernel and requires the expected output byte for
+//! byte. The expected outputs come from an oracle, never from these kernels, as each test's
+//! doc line says: the TFLite Micro Python interpreter (PyPI `tflite-micro`, reference
+//! kernels) on tiny single-op models built for shapes, broadcasting patterns, masks, ranks
+//! and flags the ../shared corpus does not reach; TFLite's reference kernels (ai-edge-litert
+//! `BUILTIN_REF`) for RELU6 / RELU_N1_TO_1 with requantization; or the TFLite Micro golden
+//! data of ../shared (an operator's recorded input and output in a corpus model or a
+//! single-op model). Inputs of the built models are seeded random int8 data.
+//! Self-contained: no ../shared needed.
+//!
+//! (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and the pools still read their vectors
+//! from `data/tflm_golden/*.txt` in `golden_vectors.rs` while their kernel API is being
+//! reworked; they move here with it.)
 
 #![allow(clippy::unreadable_literal)]
 
 use tflc_runtime::kernels::nd::{activation_range_f32, activation_range_i32, plan_broadcast, PlainBinaryParams};
 use tflc_runtime::kernels::{
-    add, concatenation, dequantize, leaky_relu, maximum, minimum, mul, pack, pad, prelu, quantize, relu, resize_bilinear,
-    resize_nearest_neighbor, slice, split, split_v, strided_slice, sub, transpose, unpack,
+    add, concatenation, dequantize, hard_swish, leaky_relu, logistic, maximum, mean, minimum, mul, pack, pad, prelu,
+    quantize, relu, resize_bilinear, resize_nearest_neighbor, slice, softmax, split, split_v, strided_slice, sub, tanh,
+    transpose, unpack,
 };
-use tflc_runtime::prepare::FusedActivation;
+use tflc_runtime::prepare::{self, FusedActivation};
 use tflc_runtime::quant::QuantParams;
 
 fn q(scale_bits: u32, zero_point: i32) -> QuantParams {
@@ -839,4 +849,311 @@ fn quantize_s16_s32() {
     let mut out = [0i32; 63];
     quantize::quantize_s16_s32(&p, &x, &mut out);
     assert_eq!(out, [-1539081, 1539034, 0, -914816, 1309966, 378101, -251989, 316947, -1250645, 21183, 1290521, -650803, -1212506, 635209, -147765, -849858, 622856, -91871, -536011, -1003259, -1416163, 344471, -822334, 951499, -811014, 261618, 1076718, 154340, -871886, -1350923, -98682, -942856, -1259428, 156689, -490639, 636102, -912937, 827125, 1163611, 88818, -484392, -1064788, 1156049, -318591, 464712, 718626, 441509, 1039143, 1346649, -1202126, -2583, 1403858, -1532553, 1197053, 1209406, -922801, 1047597, -260068, -1241157, 1346227, 973715, -560106, -227236]);
+}
+
+// Operators recorded in the TFLite Micro golden data of ../shared.
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 14.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op14() {
+    let x: [i8; 24] = [-6, 13, 19, 19, 0, 1, 53, -1, 8, -1, 19, 12, -23, 11, -5, 17, 25, 42, 37, -30, 39, 15, -7, 17];
+    let p = prepare::logistic_s8(f32::from_bits(0x3d9ec5ff), 8, -128).unwrap();
+    let mut out = [0i8; 24];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [-63, 25, 51, 51, -38, -34, 120, -43, 0, -43, 51, 20, -107, 15, -60, 43, 74, 111, 104, -115, 107, 34, -67, 43]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 17.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op17() {
+    let x: [i8; 24] = [43, -22, 28, -21, 3, 24, 61, -33, 14, 16, 36, -8, -38, 40, 59, 1, 15, 9, 18, 57, -28, -10, -81, 41];
+    let p = prepare::logistic_s8(f32::from_bits(0x3d7146ba), -4, -128).unwrap();
+    let mut out = [0i8; 24];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [113, -62, 94, -59, 26, 87, 123, -89, 62, 68, 106, -15, -98, 110, 122, 19, 65, 47, 73, 121, -78, -22, -125, 111]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 20.
+#[test]
+fn tanh_armzoo_rnnoise_int8_op20() {
+    let x: [i8; 24] = [0, 20, -7, 7, 1, 11, 11, 19, -21, 32, -7, -13, -39, 0, -41, -41, -19, -4, -48, -1, -48, 4, -16, -15];
+    let p = prepare::tanh_s8(f32::from_bits(0x3d8ed4ad), -9);
+    let mut out = [0i8; 24];
+    tanh::tanh_s8(&p, &x, &mut out);
+    assert_eq!(out, [71, 124, 18, 103, 77, 113, 113, 123, -88, 127, 18, -35, -124, 71, -125, -125, -77, 43, -127, 65, -127, 92, -58, -51]);
+    let mut data = x;
+    tanh::tanh_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 32.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op32() {
+    let x: [i8; 48] = [-128, 72, -3, -15, -3, 64, 13, 97, 127, 126, -15, -64, -30, -47, 127, 88, 57, -111, -48, 64, 127, -42, 71, -23, -128, 127, -77, -30, -5, 107, 127, -128, 32, -113, 14, 127, -86, 26, 46, -1, 50, 17, -128, -3, -9, -128, -47, -82];
+    let p = prepare::logistic_s8(f32::from_bits(0x3e2a9717), 2, -128).unwrap();
+    let mut out = [0i8; 48];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, 127, -50, -114, -50, 127, 93, 127, 127, 127, -114, -128, -127, -128, 127, 127, 127, -128, -128, 127, 127, -128, 127, -124, -128, 127, -128, -127, -67, 127, 127, -128, 126, -128, 97, 127, -128, 123, 127, -31, 127, 109, -128, -50, -93, -128, -128, -128]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 36.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op36() {
+    let x: [i8; 48] = [-114, 127, -50, 118, 104, 75, 76, 127, -128, -128, 33, -112, 37, 100, 127, -64, -128, -128, -17, -128, -78, -128, 47, -10, -128, -128, -128, 116, 7, -64, -128, -128, -128, -128, -125, 100, -2, -128, 127, 127, -26, -128, 116, -17, -46, -128, 127, -17];
+    let p = prepare::logistic_s8(f32::from_bits(0x3e07745a), 4, -128).unwrap();
+    let mut out = [0i8; 48];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, 127, -128, 127, 127, 127, 127, 127, -128, -128, 123, -128, 125, 127, 127, -128, -128, -128, -113, -128, -128, -128, 127, -93, -128, -128, -128, 127, 25, -128, -128, -128, -128, -128, -128, 127, -48, -128, 127, 127, -123, -128, 127, -113, -128, -128, 127, -113]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 49.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op49() {
+    let x: [i8; 96] = [127, 49, 15, -123, 127, -34, 67, 127, 73, -123, 127, 3, 127, 127, 127, -84, 127, 41, -128, -99, -49, 9, 127, 96, -126, -112, -128, -122, -128, -114, 127, -127, 127, -70, 127, 59, -43, 127, 127, -47, -19, -128, 127, 35, -120, -118, -128, 8, -128, -63, 127, 127, 20, 81, -71, 41, -86, 127, 123, 49, 127, 127, 127, 127, -128, 127, -10, 15, -128, -16, 127, 41, 24, 39, -24, -128, 44, 34, 11, 75, 11, 20, -83, 24, -128, -94, 112, 127, 127, 127, 15, -10, -128, 118, 40, 127];
+    let p = prepare::logistic_s8(f32::from_bits(0x3e339f8b), 3, -128).unwrap();
+    let mut out = [0i8; 96];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [127, 127, 100, -128, 127, -128, 127, 127, 127, -128, 127, 0, 127, 127, 127, -128, 127, 127, -128, -128, -128, 62, 127, 127, -128, -128, -128, -128, -128, -128, 127, -128, 127, -128, 127, 127, -128, 127, 127, -128, -123, -128, 127, 127, -128, -128, -128, 53, -128, -128, 127, 127, 116, 127, -128, 127, -128, 127, 127, 127, 127, 127, 127, 127, -128, 127, -104, 100, -128, -119, 127, 127, 122, 127, -126, -128, 127, 127, 77, 127, 77, 116, -128, 122, -128, -128, 127, 127, 127, 127, 100, -104, -128, 127, 127, 127]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 4.
+#[test]
+fn tanh_armzoo_rnnoise_int8_op4() {
+    let x: [i8; 24] = [-90, 127, 127, 127, -128, -128, -128, 14, 47, -128, -61, 127, -128, 127, 127, 25, 127, -128, 127, 88, -128, -83, -128, -128];
+    let p = prepare::tanh_s8(f32::from_bits(0x3e17bdda), 9);
+    let mut out = [0i8; 24];
+    tanh::tanh_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, 127, 127, 127, -128, -128, -128, 81, 127, -128, -128, 127, -128, 127, 127, 126, 127, -128, 127, 127, -128, -128, -128, -128]);
+    let mut data = x;
+    tanh::tanh_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 53.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op53() {
+    let x: [i8; 96] = [-22, 30, -128, 104, 20, 116, 108, -124, -54, -34, 110, 113, 112, 14, -2, -40, 113, 6, 114, 118, -114, -52, -47, 71, -128, -127, -18, 109, 34, 31, 86, -128, 111, 69, -126, 115, 105, 105, 117, 95, 99, 1, -128, -114, 109, -40, 105, 115, -128, -22, -128, 104, -126, 114, 103, 104, -96, -49, 77, -128, 107, 90, 103, -11, -45, 114, 87, -128, 115, -31, 60, 114, 11, 38, -126, -80, 57, -85, 44, 66, -128, 110, 113, -128, 109, -126, -128, -128, 97, -28, 119, 114, -90, -120, 26, -22];
+    let p = prepare::logistic_s8(f32::from_bits(0x3e4603e1), -11, -128).unwrap();
+    let mut out = [0i8; 96];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [-101, 127, -128, 127, 127, 127, 127, -128, -128, -125, 127, 127, 127, 126, 90, -127, 127, 119, 127, 127, -128, -128, -128, 127, -128, -128, -75, 127, 127, 127, 127, -128, 127, 127, -128, 127, 127, 127, 127, 127, 127, 105, -128, -128, 127, -127, 127, 127, -128, -101, -128, 127, -128, 127, 127, 127, -128, -128, 127, -128, 127, 127, 127, 0, -128, 127, 127, -128, 127, -123, 127, 127, 124, 127, -128, -128, 127, -128, 127, 127, -128, 127, 127, -128, 127, -128, -128, -128, 127, -119, 127, 127, -128, -128, 127, -101]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 56.
+#[test]
+fn tanh_armzoo_rnnoise_int8_op56() {
+    let x: [i8; 96] = [-10, 127, 127, -4, 8, 127, -128, -128, -128, 25, 127, -53, 127, 19, -128, 83, 127, -128, -128, -59, -128, -46, 127, 127, -128, -128, -128, -105, -56, -128, 127, 127, -25, -74, -128, -95, 80, 127, 119, 127, -128, -128, -128, -128, 127, 100, -5, -124, 127, -84, 127, -126, -12, 127, -128, 76, -66, 36, -128, 127, -128, -47, 12, -128, -128, 127, 127, -30, -128, -51, -7, -128, 70, 76, -4, -128, -21, 127, -128, -128, 74, -118, -128, 50, -49, -25, 58, -128, -128, -122, -76, 29, -94, 41, 127, 76];
+    let p = prepare::tanh_s8(f32::from_bits(0x3e117745), 0);
+    let mut out = [0i8; 96];
+    tanh::tanh_s8(&p, &x, &mut out);
+    assert_eq!(out, [-114, 127, 127, -66, 104, 127, -128, -128, -128, 127, 127, -128, 127, 127, -128, 127, 127, -128, -128, -128, -128, -128, 127, 127, -128, -128, -128, -128, -128, -128, 127, 127, -128, -128, -128, -128, 127, 127, 127, 127, -128, -128, -128, -128, 127, 127, -78, -128, 127, -128, 127, -128, -120, 127, -128, 127, -128, 127, -128, 127, -128, -128, 120, -128, -128, 127, 127, -128, -128, -128, -97, -128, 127, 127, -66, -128, -127, 127, -128, -128, 127, -128, -128, 127, -128, -128, 127, -128, -128, -128, -128, 127, -128, 127, 127, 127]);
+    let mut data = x;
+    tanh::tanh_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 63.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op63() {
+    let x: [i8; 22] = [-42, -40, -68, -58, -91, -98, -97, -101, -89, -79, -74, -74, -82, -89, -106, -114, -114, -116, -116, -110, -109, -110];
+    let p = prepare::logistic_s8(f32::from_bits(0x3d608f37), -48, -128).unwrap();
+    let mut out = [0i8; 22];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [21, 28, -64, -34, -106, -112, -112, -115, -104, -88, -78, -78, -94, -104, -118, -121, -121, -122, -122, -120, -119, -120]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `armzoo_rnnoise_int8` (../shared), op 67.
+#[test]
+fn logistic_armzoo_rnnoise_int8_op67() {
+    let x: [i8; 1] = [5];
+    let p = prepare::logistic_s8(f32::from_bits(0x3da4330b), -6, -128).unwrap();
+    let mut out = [0i8; 1];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [53]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `mlperf_ic_resnet8_int8` (../shared), op 15.
+#[test]
+fn softmax_mlperf_ic_resnet8_int8_op15() {
+    let x: [i8; 10] = [-83, -47, -13, 23, -127, -105, 40, -128, -13, -108];
+    let q = prepare::softmax_s8(f32::from_bits(0x3e2ffa5e), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 10, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 10];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -128, -128, -115, -128, -128, 115, -128, -128, -128]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `mlperf_kws_dscnn_int8` (../shared), op 12.
+#[test]
+fn softmax_mlperf_kws_dscnn_int8_op12() {
+    let x: [i8; 12] = [-85, -28, -18, -13, -45, -22, -61, -91, -65, 101, -128, 55];
+    let q = prepare::softmax_s8(f32::from_bits(0x3e142a46), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 12, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 12];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -128, -128, -128, -128, -128, -128, -128, -128, 127, -128, -128]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `mlperf_streaming_ww_int8` (../shared), op 10.
+#[test]
+fn softmax_mlperf_streaming_ww_int8_op10() {
+    let x: [i8; 3] = [-7, -79, 73];
+    let q = prepare::softmax_s8(f32::from_bits(0x3e245c72), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 3, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 3];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -128, 127]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `mlperf_vww_mobilenet_int8` (../shared), op 30.
+#[test]
+fn softmax_mlperf_vww_mobilenet_int8_op30() {
+    let x: [i8; 2] = [124, -128];
+    let q = prepare::softmax_s8(f32::from_bits(0x3c6fccc0), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 2, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 2];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [122, -122]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `op_hard_swish` (../shared), op 1.
+#[test]
+fn hard_swish_op_hard_swish_op1() {
+    let x: [i8; 256] = [61, 20, -13, 53, -67, -13, 109, -90, -104, 29, 23, -43, 107, -74, 118, -31, -37, -99, -40, -51, 57, 54, 48, -87, -39, 41, 109, 45, -97, -19, -46, -24, 12, 36, -111, -72, -29, -57, -19, 19, 64, 0, 40, 102, 13, 103, -12, 3, -96, 106, -28, -24, 49, 29, 83, -69, -118, -95, 60, 88, 103, 25, -93, -48, -10, 60, -1, -97, -37, -14, -70, -75, -119, 113, 106, -4, -14, 115, 5, 122, 116, 80, -99, -51, -43, 68, 16, 46, 88, -15, -48, 13, -64, 27, 30, -97, 89, 36, 37, 26, 6, 103, 5, 73, -87, -126, -115, 108, -56, 4, -56, 7, -26, -121, 57, 29, 55, -37, 94, -4, 28, -42, -41, -40, 79, 77, 19, -69, -59, -104, -121, -75, -77, 105, -39, 81, -109, 38, 100, -66, -48, -24, -37, -96, 98, 47, -68, 68, 4, -25, -86, -42, -66, 59, -70, 72, 43, 13, 101, 123, 32, 116, 101, -6, 125, -80, 6, -3, -86, 7, -35, -23, -116, -117, -20, 115, -62, 40, 12, 63, 29, 60, 111, -69, 50, -41, 74, -115, 79, -86, -125, 110, -85, -12, -53, -120, 34, 24, -67, 1, -116, -60, -18, 106, -117, -90, -1, 30, 97, -26, 40, -78, 97, -105, 73, -38, 110, -72, 57, 5, 51, 23, -48, 72, 108, -126, 118, 106, 63, 59, -89, 68, -6, 4, 71, 51, -83, -10, -91, -124, 24, 11, -13, 58, -47, -116, 29, -50, -55, -122, 9, -63, -85, 30, -66, 60];
+    let p = prepare::hard_swish_s8(f32::from_bits(0x3dc9390d), -18, f32::from_bits(0x3d6ad289), -121).unwrap();
+    let mut out = [0i8; 256];
+    hard_swish::hard_swish_s8(&p, &x, &mut out);
+    assert_eq!(out, [14, -56, -116, 1, -121, -116, 97, -121, -121, -40, -51, -125, 93, -121, 112, -127, -127, -121, -126, -121, 8, 2, -8, -121, -127, -20, 97, -13, -121, -122, -123, -125, -70, -28, -121, -121, -127, -121, -122, -58, 20, -96, -22, 85, -68, 86, -115, -91, -121, 92, -127, -125, -6, -40, 52, -121, -121, -121, 13, 61, 86, -47, -121, -121, -112, 13, -98, -121, -127, -117, -121, -121, -121, 104, 92, -103, -117, 107, -86, 119, 109, 47, -121, -121, -125, 26, -63, -11, 61, -118, -121, -68, -121, -44, -39, -121, 62, -28, -27, -46, -84, 86, -86, 35, -121, -121, -121, 95, -121, -89, -121, -82, -126, -121, 8, -40, 4, -127, 71, -103, -42, -125, -126, -126, 45, 42, -58, -121, -121, -121, -121, -121, -121, 90, -127, 49, -121, -25, 81, -121, -121, -125, -127, -121, 78, -10, -121, 26, -89, -126, -121, -125, -121, 11, -121, 33, -16, -68, 83, 121, -35, 109, 83, -107, 124, -121, -84, -102, -121, -82, -127, -125, -121, -121, -123, 107, -121, -22, -70, 18, -40, 13, 100, -121, -4, -126, 37, -121, 45, -121, -121, 98, -121, -115, -121, -121, -32, -49, -121, -95, -121, -121, -121, 92, -121, -121, -98, -39, 76, -126, -22, -121, 76, -121, 35, -127, 98, -121, 8, -86, -3, -51, -121, 33, 95, -121, 112, 92, 18, 11, -121, 26, -107, -89, 32, -3, -121, -112, -121, -121, -49, -73, -116, 9, -122, -121, -40, -121, -121, -121, -77, -121, -121, -39, -121, 13]);
+    let mut data = x;
+    hard_swish::hard_swish_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `op_logistic` (../shared), op 1.
+#[test]
+fn logistic_op_logistic_op1() {
+    let x: [i8; 64] = [-59, -25, 15, 109, 50, 123, -23, -40, 74, -55, -13, 86, 92, -80, -6, -31, 42, 53, -42, -3, -38, -94, -56, 25, -105, 16, 104, -126, -62, 116, -9, 60, -124, -53, 83, 20, -28, 3, 9, -101, 29, 78, -20, 54, 56, 42, 43, 19, -93, 9, 17, -119, -75, 118, 18, 116, 34, 96, -17, 23, -13, -106, -73, 34];
+    let p = prepare::logistic_s8(f32::from_bits(0x3df0b86c), 3, -128).unwrap();
+    let mut out = [0i8; 64];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -119, 78, 127, 127, 127, -116, -126, 127, -128, -94, 127, 127, -128, -62, -123, 125, 127, -127, -43, -126, -128, -128, 110, -128, 82, 127, -128, -128, 127, -78, 127, -128, -128, 127, 97, -121, 0, 43, -128, 116, 127, -112, 127, 127, 125, 126, 94, -128, 43, 87, -128, -128, 127, 91, 127, 121, 127, -106, 106, -94, -128, -128, 121]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `op_mean_hw_keepdims` (../shared), op 0.
+#[test]
+fn mean_op_mean_hw_keepdims_op0() {
+    let x: [i8; 210] = [-87, -76, 72, 32, -58, -64, -101, -25, 1, 20, 117, 17, 110, -37, -38, -59, -86, 48, -32, -11, 70, 13, -54, 120, 78, -10, -28, 109, -72, 85, 45, 57, 72, 120, 124, -123, 3, 39, 36, 43, -29, 30, 63, -51, -109, 50, 33, 31, -119, 25, -116, -91, 35, 89, 31, -91, -24, 63, -64, -5, 119, -111, -10, 36, -30, -128, -17, 75, -13, -75, -115, -8, -36, 65, 114, -121, 33, 32, -27, -26, 26, -107, -47, 65, -35, -43, -27, -122, -90, -40, 118, -100, -33, -104, 99, 14, -16, -108, 54, 122, -56, -90, -113, -116, -49, -18, 78, 126, -115, 126, 103, -44, 70, -41, 34, 99, 2, 96, -48, 5, -36, -78, -46, 37, -12, -63, -119, -85, -74, -24, 50, 45, -127, -118, 70, -32, -125, 125, 27, 47, 99, -68, -117, 126, -102, -91, -126, -44, 29, -106, -63, 68, 38, 56, -3, 69, -84, 10, 30, -43, -20, -119, 28, 46, -104, 94, 82, 44, -107, 57, -38, 76, 115, 108, 16, -42, -107, -49, -89, -61, 77, 35, -91, -93, -37, -36, 20, -63, 8, 39, 85, -71, -112, -83, 54, 66, 96, -110, -41, 121, 50, 107, -76, 116, -76, 59, 34, -14, 22, -24];
+    let q = prepare::mean_s8(f32::from_bits(0x3d0a6e26), 1, f32::from_bits(0x3b9a4616), 35).unwrap();
+    let p = mean::MeanParams { input_shape: [1, 7, 5, 6], reduce_axes: [false, true, true, false], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: -4 };
+    let mut out = [0i8; 6];
+    mean::mean_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -101, -32, 4, -44, 31]);
+}
+
+/// Expected output: TFLite Micro, golden run 1 of `op_mean_hw_keepdims` (../shared), op 0.
+#[test]
+fn mean_op_mean_hw_keepdims_op0_run1() {
+    let x: [i8; 210] = [-119, 35, -72, -70, -3, -60, -48, -86, 58, 85, 82, -11, -20, 82, 123, -116, 71, -119, -99, 48, 15, -1, 83, -89, -107, -42, 107, -86, 19, 6, -7, 84, 121, 69, -37, 112, 37, -75, -43, 112, 68, -54, -39, -2, -23, -87, 38, 21, -9, 110, -8, -98, -2, -70, -116, -40, 16, 58, -12, -100, -10, 108, 55, 81, 87, 85, 36, -20, 35, 14, 19, 12, -4, -71, 0, -40, -75, 49, -110, 80, -92, -107, -10, 118, 114, 94, 39, 6, 69, 96, -120, 83, 88, -71, -107, -85, 29, 102, -10, -47, -67, 44, 22, 9, -56, -93, -67, 8, -62, -42, -128, -32, -59, 83, 114, -30, 36, 31, 28, 112, 63, 124, -85, -113, -9, 118, 90, -62, 35, 116, -21, 68, 93, -21, 105, -36, 12, -19, -58, -86, 1, -7, -112, 28, 60, -64, 98, 86, 90, -12, 55, 96, 44, 27, 62, 101, -38, 16, -97, 70, -13, -38, -64, 60, -84, 25, 93, -119, 103, 13, 36, -11, 59, 9, -7, 29, -81, 22, 125, -120, -13, 120, 43, 27, -69, 78, -26, 51, 36, 66, 119, 20, 72, -104, -71, -113, -82, -85, 47, 2, -1, 60, 77, -42, -122, 74, -27, 63, -49, -61];
+    let q = prepare::mean_s8(f32::from_bits(0x3d0a6e26), 1, f32::from_bits(0x3b9a4616), 35).unwrap();
+    let p = mean::MeanParams { input_shape: [1, 7, 5, 6], reduce_axes: [false, true, true, false], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: -4 };
+    let mut out = [0i8; 6];
+    mean::mean_s8(&p, &x, &mut out);
+    assert_eq!(out, [-65, 127, 33, -34, 72, 6]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `op_softmax_10` (../shared), op 1.
+#[test]
+fn softmax_op_softmax_10_op1() {
+    let x: [i8; 10] = [20, -90, -75, -111, -90, -79, 97, -119, 0, 89];
+    let q = prepare::softmax_s8(f32::from_bits(0x3d98befc), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 10, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 10];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-127, -128, -128, -128, -128, -128, 37, -128, -128, -37]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `op_tanh` (../shared), op 1.
+#[test]
+fn tanh_op_tanh_op1() {
+    let x: [i8; 64] = [-25, -111, 15, 4, -86, 2, 16, 50, -50, -114, 30, -38, -13, 34, 116, -57, -78, 80, 46, 16, 11, -38, -36, -32, -121, -8, 87, -42, 1, -19, -53, 73, -34, -69, -47, 96, 4, 9, -47, -77, 113, -8, -77, 36, -89, 48, 40, -9, 64, 49, 71, -46, -67, 79, -16, -126, -16, -118, -35, 65, 20, -57, -88, 70];
+    let p = prepare::tanh_s8(f32::from_bits(0x3d767c15), 11);
+    let mut out = [0i8; 64];
+    tanh::tanh_s8(&p, &x, &mut out);
+    assert_eq!(out, [-125, -128, 30, -51, -128, -63, 37, 126, -128, -128, 104, -127, -115, 113, 127, -128, -128, 127, 124, 37, 0, -127, -127, -127, -128, -104, 127, -128, -69, -121, -128, 127, -127, -128, -128, 127, -51, -15, -128, -128, 127, -104, -128, 116, -128, 125, 120, -107, 127, 125, 127, -128, -128, 127, -118, -128, -118, -128, -127, 127, 63, -128, -128, 127]);
+    let mut data = x;
+    tanh::tanh_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `tflm_dtln_lstm_int8` (../shared), op 3.
+#[test]
+fn logistic_tflm_dtln_lstm_int8_op3() {
+    let x: [i8; 257] = [18, 9, -73, -17, -24, -18, -40, -22, -36, -32, -73, -13, -58, -67, -48, -50, -80, -65, -63, -57, -53, -67, -56, -73, -103, -115, -127, -116, -97, -93, -88, -87, -115, -95, -79, -70, -80, -79, -91, -88, -73, -80, -69, -74, -84, -69, -85, -91, -96, -91, -93, -103, -99, -102, -95, -79, -78, -79, -67, -58, -50, -61, -53, -63, -59, -57, -45, -35, -42, -42, -49, -44, -46, -39, -45, -33, -43, -43, -44, -36, -40, -46, -56, -42, -32, -51, -46, -40, -38, -44, -48, -43, -39, -51, -48, -49, -41, -52, -41, -52, -34, -39, -45, -51, -40, -43, -31, -42, -45, -46, -36, -51, -39, -25, -28, -41, -23, -34, -34, -42, -24, -38, -37, -36, -34, -36, -21, -25, -32, -30, -36, -28, -34, -48, -24, -35, -41, -34, -36, -34, -34, -40, -37, -36, -38, -34, -35, -24, -33, -35, -27, -28, -26, -21, -32, -30, -30, -40, -29, -30, -49, -63, -42, -30, -41, -48, -29, -51, -41, -38, -43, -33, -27, -48, -28, -29, -46, -32, -28, -31, -22, -32, -30, -32, -38, -32, -45, -43, -34, -45, -23, -34, -54, -59, -35, -41, -25, -34, -30, -33, -36, -34, -45, -52, -41, -45, -48, -48, -40, -46, -43, -50, -51, -43, -50, -55, -46, -31, -43, -55, -44, -37, -45, -46, -40, -53, -44, -52, -35, -47, -51, -44, -31, -36, -45, -33, -44, -59, -74, -55, -59, -79, -68, -52, -42, -62, -64, -55, -56, -60, -72, -29, -37, -56, -22, -34, -23];
+    let p = prepare::logistic_s8(f32::from_bits(0x3d1ed2d7), -2, -128).unwrap();
+    let mut out = [0i8; 257];
+    logistic::logistic_s8(&p, &x, &mut out);
+    assert_eq!(out, [47, 27, -113, -36, -52, -38, -80, -47, -74, -67, -113, -27, -102, -109, -91, -94, -116, -108, -106, -101, -97, -109, -100, -113, -123, -125, -126, -125, -122, -121, -119, -119, -125, -121, -116, -111, -116, -116, -120, -119, -113, -116, -110, -113, -118, -110, -118, -120, -121, -120, -121, -123, -122, -123, -121, -116, -115, -116, -109, -102, -94, -104, -97, -106, -103, -101, -87, -72, -83, -83, -92, -86, -89, -79, -87, -69, -85, -85, -86, -74, -80, -89, -100, -83, -67, -95, -89, -80, -77, -86, -91, -85, -79, -95, -91, -92, -82, -96, -82, -96, -71, -79, -87, -95, -80, -85, -65, -83, -87, -89, -74, -95, -79, -54, -60, -82, -49, -71, -71, -83, -52, -77, -76, -74, -71, -74, -45, -54, -67, -63, -74, -60, -71, -91, -52, -72, -82, -71, -74, -71, -71, -80, -76, -74, -77, -71, -72, -52, -69, -72, -58, -60, -56, -45, -67, -63, -63, -80, -61, -63, -92, -106, -83, -63, -82, -91, -61, -95, -82, -77, -85, -69, -58, -91, -60, -61, -89, -67, -60, -65, -47, -67, -63, -67, -77, -67, -87, -85, -71, -87, -49, -71, -98, -103, -72, -82, -54, -71, -63, -69, -74, -71, -87, -96, -82, -87, -91, -91, -80, -89, -85, -94, -95, -85, -94, -99, -89, -65, -85, -99, -86, -76, -87, -89, -80, -97, -86, -96, -72, -90, -95, -86, -65, -74, -87, -69, -86, -103, -113, -99, -103, -116, -110, -96, -83, -105, -107, -99, -100, -104, -112, -61, -76, -100, -47, -71, -49]);
+    let mut data = x;
+    logistic::logistic_s8_in_place(&p, &mut data);
+    assert_eq!(data, out);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `tflm_micro_speech_int8` (../shared), op 3.
+#[test]
+fn softmax_tflm_micro_speech_int8_op3() {
+    let x: [i8; 4] = [-128, 89, 102, 106];
+    let q = prepare::softmax_s8(f32::from_bits(0x3dbbddf2), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 4, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 4];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -100, -35, 7]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `tflm_mnist_lstm_int8` (../shared), op 3.
+#[test]
+fn softmax_tflm_mnist_lstm_int8_op3() {
+    let x: [i8; 10] = [-3, -98, -16, -71, 13, -11, 84, -33, 35, -6];
+    let q = prepare::softmax_s8(f32::from_bits(0x3e31d40c), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 10, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 10];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [-128, -128, -128, -128, -128, -128, 127, -128, -128, -128]);
+}
+
+/// Expected output: TFLite Micro, golden run 0 of `tflm_person_detect_int8` (../shared), op 30.
+#[test]
+fn softmax_tflm_person_detect_int8_op30() {
+    let x: [i8; 2] = [107, -105];
+    let q = prepare::softmax_s8(f32::from_bits(0x3c4d1b73), f32::from_bits(0x3f800000)).unwrap();
+    let p = softmax::SoftmaxParams { depth: 2, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+    let mut out = [0i8; 2];
+    softmax::softmax_s8(&p, &x, &mut out);
+    assert_eq!(out, [111, -111]);
 }

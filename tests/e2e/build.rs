@@ -7,11 +7,8 @@ use std::path::{Path, PathBuf};
 
 fn shared() -> Option<PathBuf> {
     println!("cargo:rerun-if-env-changed=TFLC_SHARED");
-    let dir = match std::env::var_os("TFLC_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    dir.join("models").is_dir().then_some(dir)
+    println!("cargo:rerun-if-env-changed=TFLC_REQUIRE_SHARED");
+    tflc::testing::shared_dir()
 }
 
 fn models(shared: &Path) -> Vec<(String, PathBuf)> {
@@ -70,6 +67,8 @@ fn main() {
         }
     }
     if !have_shared {
+        // Under TFLC_REQUIRE_SHARED=1 the build fails here, naming the path tried.
+        tflc::testing::missing_shared("tests/e2e build script");
         // Visible in every cargo run (tests capture their own output): say what is skipped.
         println!(
             "cargo:warning=SKIP: ../shared (corpus models and TFLite Micro golden data) is missing: \

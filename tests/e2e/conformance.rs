@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use tflc_e2e::{entries, HAVE_SHARED, NOT_COMPILED};
-use tflc_tests::{Golden, shared_dir};
+use tflc_tests::{missing_shared, shared_dir, Golden};
 
 fn expected_failures() -> BTreeMap<String, String> {
     include_str!("expected_failures.txt")
@@ -26,7 +26,7 @@ fn golden_for(shared: &std::path::Path, name: &str) -> Option<Golden> {
 #[test]
 fn end_to_end_conformance() {
     let Some(shared) = shared_dir().filter(|_| HAVE_SHARED) else {
-        eprintln!("SKIP end-to-end conformance: ../shared (models and golden data) was missing when the models were compiled");
+        missing_shared("end-to-end conformance (when build.rs compiled the models)");
         return;
     };
     let expected = expected_failures();

@@ -15,7 +15,8 @@ fn main() {
     let snap_dir = root.join("snapshots");
     println!("cargo:rerun-if-changed={}", snap_dir.display());
     println!("cargo:rerun-if-env-changed=TFLC_SHARED");
-    let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| root.join("../shared"));
+    println!("cargo:rerun-if-env-changed=TFLC_REQUIRE_SHARED");
+    let shared = tflc::testing::shared_dir_path();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let mut snaps: Vec<PathBuf> = std::fs::read_dir(&snap_dir)
         .into_iter()
@@ -35,6 +36,8 @@ fn main() {
         if body.contains("include_bytes!(") {
             let model = shared.join("models").join(format!("{name}.tflite"));
             let Ok(bytes) = std::fs::read(&model) else {
+                // Under TFLC_REQUIRE_SHARED=1 the build fails here.
+                tflc::testing::missing_shared(&format!("snapshot {name} (generated-compile build script)"));
                 println!("cargo:warning=skipping snapshot {name}: {} is missing", model.display());
                 continue;
             };

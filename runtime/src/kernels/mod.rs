@@ -4,7 +4,7 @@ pub mod nd;
 #[cfg(test)]
 pub(crate) mod test_util;
 
-// Elementwise and data-movement kernels (branch k2).
+// Elementwise, broadcasting binary and data-movement kernels.
 pub mod add;
 pub mod maximum;
 pub mod minimum;
@@ -28,7 +28,7 @@ pub mod reshape;
 pub mod resize_bilinear;
 pub mod resize_nearest_neighbor;
 
-// Convolution, pooling, reduction and activation kernels (branch k1).
+// Convolution, pooling, reduction, recurrent and activation kernels.
 pub mod average_pool_2d;
 pub mod conv_2d;
 pub mod depthwise_conv_2d;
@@ -40,8 +40,6 @@ pub mod mean;
 pub mod softmax;
 pub mod svdf;
 pub mod tanh;
-#[cfg(test)]
-pub(crate) mod test_util_k1;
 #[cfg(test)]
 mod tests_s16;
 mod window;

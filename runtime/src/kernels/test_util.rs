@@ -1,6 +1,179 @@
-//! Test-only helpers: naive (unfused, index-arithmetic) references for N-d walks.
+//! Test-only support shared by every kernel test (HOUSE_STYLE 18): one deterministic data
+//! generator ([`Rng`]), proptest strategies for quantization and broadcasting, naive N-d
+//! references, and one suite per kernel implementation, [`kernel_tests!`].
+//!
+//! The convention:
+//!
+//! - Test data comes from `Rng(seed)` with the seed drawn by proptest, so that proptest
+//!   shrinks shapes and parameters rather than megabytes of data, and a failure reproduces
+//!   from its printed case.
+//! - A kernel's `tests.rs` describes its operator once, as a [`KernelCase`]: a random case
+//!   (shapes, zero points, scales, saturation), fixed edge cases (zero-size, lane-tail
+//!   lengths, ±127 / −128, multiplier overflow), how to run one implementation, and the
+//!   independent oracle every implementation must satisfy (the real-number result within a
+//!   stated tolerance, or a naive definition, never the kernel itself). The int8
+//!   elementwise and broadcasting binary kernels get their `KernelCase` from [`Unary`] and
+//!   [`Binary`] and only say what is op-specific ([`UnaryS8Op`], [`BinaryS8Op`]).
+//! - Each implementation gets one line: the scalar one (the reference) and the public entry
+//!   point, and each SIMD variant behind its detection test, which adds a bit-exact
+//!   comparison with [`KernelCase::REFERENCE`]:
+//!
+//!   ```text
+//!   kernel_tests!(impl_scalar, Unary<Relu>, (scalar::relu_s8, scalar::relu_s8_in_place));
+//!   kernel_tests!(impl_dispatch, if true, Unary<Relu>, (relu_s8, relu_s8_in_place));
+//!   kernel_tests!(impl_neon, if std::arch::is_aarch64_feature_detected!("neon"), Unary<Relu>, (neon::relu_s8, neon::relu_s8_in_place));
+//!   ```
+//!
+//!   A variant the host cannot execute prints `UNTESTED` and is not exercised; with
+//!   `TFLC_TEST_FEATURE=<name>` (HOUSE_STYLE 19) it fails instead, so a CI job that forces
+//!   one path cannot pass without running it.
 
+use crate::kernels::nd::{plan_broadcast, Broadcast, GatherPlan, StridedCopyParams};
+use crate::prepare::{quantize_multiplier, FusedActivation};
+use core::fmt::Debug;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use std::format;
+use std::string::String;
 use std::vec::Vec;
+
+// ---------------------------------------------------------------------------------------
+// Data.
+
+/// SplitMix64: the one deterministic generator for test data. `Rng(seed)`. The compiler's
+/// tests have the same generator, same sequence, as `tflc::testing::Rng` (the runtime cannot
+/// depend on the compiler, and test code stays out of the shipped runtime).
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// `len` int8 values over the full range, with the extremes over-represented.
+    pub fn i8s(&mut self, len: usize) -> Vec<i8> {
+        (0..len)
+            .map(|_| match self.next_u64() % 8 {
+                0 => i8::MIN,
+                1 => i8::MAX,
+                _ => self.next_u64() as i8,
+            })
+            .collect()
+    }
+
+    /// `len` values uniform in `lo..=hi`.
+    pub fn i32s(&mut self, len: usize, lo: i32, hi: i32) -> Vec<i32> {
+        (0..len).map(|_| self.range(lo as i64, hi as i64) as i32).collect()
+    }
+
+    /// A random permutation of `0..n` (Fisher-Yates).
+    pub fn permutation(&mut self, n: usize) -> Vec<usize> {
+        let mut p: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            p.swap(i, self.below(i + 1));
+        }
+        p
+    }
+
+    /// A `QuantizeMultiplier` result for a log-uniform real multiplier in
+    /// `[2^lo_exp, 2^hi_exp)`.
+    pub fn multiplier(&mut self, lo_exp: i32, hi_exp: i32) -> (i32, i32) {
+        let e = self.range(lo_exp as i64, hi_exp as i64 - 1) as i32;
+        let frac = 1.0 + (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let real = frac * crate::prepare::exp2i(e);
+        quantize_multiplier(real).unwrap()
+    }
+
+    /// An ordered activation clamp inside int8, the full range half of the time.
+    pub fn activation_range(&mut self) -> (i32, i32) {
+        if self.next_u64().is_multiple_of(2) {
+            (-128, 127)
+        } else {
+            let a = self.range(-128, 127) as i32;
+            let b = self.range(-128, 127) as i32;
+            (a.min(b), a.max(b))
+        }
+    }
+}
+
+/// Per-channel (or, one time in four, per-tensor: length 1) multipliers and shifts.
+pub fn multipliers(rng: &mut Rng, channels: usize, lo_exp: i32, hi_exp: i32) -> (Vec<i32>, Vec<i32>) {
+    let n = if rng.next_u64().is_multiple_of(4) { 1 } else { channels };
+    (0..n).map(|_| rng.multiplier(lo_exp, hi_exp)).unzip()
+}
+
+/// Any zero point of an int8 tensor, the extremes and 0 over-represented.
+pub fn zero_point() -> impl Strategy<Value = i32> {
+    prop_oneof![Just(0), Just(-128), Just(127), -128i32..=127]
+}
+
+/// A tensor scale, log-uniform over `[lo, hi)`.
+pub fn scale(lo: f32, hi: f32) -> impl Strategy<Value = f32> {
+    let (a, b) = (lo.ln(), hi.ln());
+    (0.0f32..1.0).prop_map(move |t| (a + t * (b - a)).exp().clamp(lo, hi))
+}
+
+/// Any fused activation.
+pub fn fused_activation() -> impl Strategy<Value = FusedActivation> {
+    prop_oneof![
+        Just(FusedActivation::None),
+        Just(FusedActivation::Relu),
+        Just(FusedActivation::Relu6),
+        Just(FusedActivation::ReluN1To1)
+    ]
+}
+
+/// The real-number interval a fused activation clamps to.
+pub fn real_activation_range(activation: FusedActivation) -> (f64, f64) {
+    match activation {
+        FusedActivation::None => (f64::NEG_INFINITY, f64::INFINITY),
+        FusedActivation::Relu => (0.0, f64::INFINITY),
+        FusedActivation::Relu6 => (0.0, 6.0),
+        FusedActivation::ReluN1To1 => (-1.0, 1.0),
+    }
+}
+
+/// The real number `r` in the units of `q`, clamped to int8 (before rounding).
+pub fn to_s8_units(r: f64, q: crate::quant::QuantParams) -> f64 {
+    (r / q.scale as f64 + q.zero_point as f64).clamp(-128.0, 127.0)
+}
+
+/// The real value of int8 `x` in quantization `q`.
+pub fn real(x: i8, q: crate::quant::QuantParams) -> f64 {
+    q.scale as f64 * (x as i32 - q.zero_point) as f64
+}
+
+/// Every int8 value, in order.
+pub fn all_i8() -> Vec<i8> {
+    (-128..=127).map(|v| v as i8).collect()
+}
+
+/// Lengths that exercise every lane tail of kernels working on up to 32 lanes.
+pub const LANE_TAILS: core::ops::RangeInclusive<usize> = 1..=33;
+
+/// `len` values cycling through the int8 extremes and their neighbours.
+pub fn extremes(len: usize) -> Vec<i8> {
+    const E: [i8; 6] = [-128, 127, -127, 0, 1, -1];
+    (0..len).map(|i| E[i % E.len()]).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Broadcasting.
 
 /// For every output element of broadcasting `s1` with `s2` (row-major), the flat
 /// indices into operand 1 and 2. Straight from the definition, no stride tricks.
@@ -36,11 +209,592 @@ pub fn naive_broadcast_pairs(s1: &[usize], s2: &[usize]) -> (Vec<usize>, Vec<(us
 
 /// Strategy for pairs of broadcast-compatible shapes (rank 0..=6, dims 1..=4, with
 /// size-1 dims on either side and different ranks).
-pub fn broadcast_shapes() -> impl proptest::strategy::Strategy<Value = (Vec<usize>, Vec<usize>)> {
-    use proptest::prelude::*;
+pub fn broadcast_shapes() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
     proptest::collection::vec((1usize..5, 0u8..4), 0..7).prop_flat_map(|dims| {
         let s1: Vec<usize> = dims.iter().map(|&(n, m)| if m == 1 { 1 } else { n }).collect();
         let s2: Vec<usize> = dims.iter().map(|&(n, m)| if m == 2 { 1 } else { n }).collect();
         (0..=s1.len(), 0..=s2.len()).prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
     })
+}
+
+// ---------------------------------------------------------------------------------------
+// The suite.
+
+/// One operator under test, as the suite [`kernel_tests!`] sees it.
+pub trait KernelCase: Clone + Debug + 'static {
+    /// One implementation: its entry point(s), e.g. `(out_of_place, in_place)` fn pointers.
+    type Kernel: Copy;
+    /// What running an implementation yields; compared bit for bit between implementations.
+    type Output: PartialEq + Debug;
+    /// The scalar implementation, which every other one must match bit for bit.
+    const REFERENCE: Self::Kernel;
+    /// Random cases: shapes, zero points, scales, options, saturating data.
+    fn strategy() -> BoxedStrategy<Self>;
+    /// Fixed cases: zero-size, lane-tail lengths, ±127 / −128, multiplier overflow.
+    fn edge_cases() -> Vec<Self>;
+    /// Runs `kernel`. `Err` when its entry points disagree with each other (e.g. in place
+    /// against out of place).
+    fn run(&self, kernel: Self::Kernel) -> Result<Self::Output, String>;
+    /// The independent oracle: `Err` says which element is wrong and why.
+    fn check(&self, output: &Self::Output) -> Result<(), String>;
+    /// False when the op's prepare function refuses the case (TFLite would fail to
+    /// prepare), so there is nothing to run: random cases may be refused, edge cases may not
+    /// (they would pass without testing anything).
+    fn prepares(&self) -> bool {
+        true
+    }
+}
+
+/// Runs `kernel` on `case` and checks the result against the oracle.
+pub fn check_oracle<C: KernelCase>(case: &C, kernel: C::Kernel) -> Result<(), TestCaseError> {
+    let out = case.run(kernel).map_err(TestCaseError::fail)?;
+    case.check(&out).map_err(TestCaseError::fail)
+}
+
+/// Runs `kernel` and the reference on `case`; they must agree bit for bit.
+pub fn check_reference<C: KernelCase>(case: &C, kernel: C::Kernel) -> Result<(), TestCaseError> {
+    let got = case.run(kernel).map_err(TestCaseError::fail)?;
+    let want = case.run(C::REFERENCE).map_err(TestCaseError::fail)?;
+    if got == want {
+        Ok(())
+    } else {
+        Err(TestCaseError::fail(format!("differs from the scalar reference:\n  got  {got:?}\n  want {want:?}")))
+    }
+}
+
+/// Whether the implementation `name` can run here (`detected`). When it cannot, says so on
+/// stderr, or fails when `TFLC_TEST_FEATURE=name` demands that this very path be tested.
+pub fn available(name: &str, detected: bool) -> bool {
+    if !detected {
+        let forced = std::env::var("TFLC_TEST_FEATURE").is_ok_and(|f| f == name);
+        assert!(!forced, "TFLC_TEST_FEATURE={name}, but this host cannot execute the {name} implementation");
+        std::eprintln!("UNTESTED {name}: this host cannot execute it");
+    }
+    detected
+}
+
+/// `kernel_tests!(name, Case, kernel)` instantiates the suite for the scalar (reference)
+/// implementation or an entry point that must satisfy the oracle; `kernel_tests!(name, if
+/// detected, Case, kernel)` for a variant, which must in addition match
+/// [`KernelCase::REFERENCE`] bit for bit. `kernel` is a [`KernelCase::Kernel`] value.
+macro_rules! kernel_tests {
+    ($name:ident, $case:ty, $kernel:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::kernels::test_util::{check_oracle, KernelCase};
+
+            proptest::proptest! {
+                #[test]
+                fn oracle(case in <$case as KernelCase>::strategy()) {
+                    check_oracle(&case, $kernel)?;
+                }
+            }
+
+            #[test]
+            fn edge_cases() {
+                let cases = <$case as KernelCase>::edge_cases();
+                assert!(!cases.is_empty());
+                for case in cases {
+                    assert!(case.prepares(), "edge case refused by prepare: {case:?}");
+                    if let Err(e) = check_oracle(&case, $kernel) {
+                        panic!("{case:?}: {e}");
+                    }
+                }
+            }
+        }
+    };
+    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::kernels::test_util::{available, check_oracle, check_reference, KernelCase};
+
+            fn here() -> bool {
+                available(stringify!($name), $detected)
+            }
+
+            proptest::proptest! {
+                #[test]
+                fn oracle(case in <$case as KernelCase>::strategy()) {
+                    if here() {
+                        check_oracle(&case, $kernel)?;
+                    }
+                }
+
+                #[test]
+                fn matches_reference(case in <$case as KernelCase>::strategy()) {
+                    if here() {
+                        check_reference(&case, $kernel)?;
+                    }
+                }
+            }
+
+            #[test]
+            fn edge_cases() {
+                if !here() {
+                    return;
+                }
+                let cases = <$case as KernelCase>::edge_cases();
+                assert!(!cases.is_empty());
+                for case in cases {
+                    assert!(case.prepares(), "edge case refused by prepare: {case:?}");
+                    if let Err(e) = check_oracle(&case, $kernel).and_then(|()| check_reference(&case, $kernel)) {
+                        panic!("{case:?}: {e}");
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use kernel_tests;
+
+/// `|got - want| <= tolerance`, with a message naming the element.
+fn within(what: &str, got: i8, want: f64, tolerance: f64) -> Result<(), String> {
+    if (got as f64 - want).abs() <= tolerance {
+        Ok(())
+    } else {
+        Err(format!("{what}: got {got}, ideal {want:.3} (tolerance {tolerance})"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// int8 elementwise kernels: `f(params, input, output)` and `f_in_place(params, data)`.
+
+/// The entry points of one implementation of an int8 elementwise kernel.
+pub type UnaryKernel<P> = (fn(&P, &[i8], &mut [i8]), fn(&P, &mut [i8]));
+
+/// What is specific to one int8 elementwise operator.
+pub trait UnaryS8Op: Clone + Debug + 'static {
+    type Params;
+    const REFERENCE: UnaryKernel<Self::Params>;
+    /// Quantization and options.
+    fn strategy() -> BoxedStrategy<Self>;
+    /// Fixed quantizations at the edges (multiplier overflow, scale ratios far from 1).
+    fn edge_cases() -> Vec<Self>;
+    /// The kernel parameters, through the op's prepare function (`None`: TFLite refuses).
+    fn params(&self) -> Option<Self::Params>;
+    /// The exact real-number result for input `x`, in output units, clamped to the output
+    /// range (before rounding).
+    fn ideal(&self, x: i8) -> f64;
+    /// How far from `ideal` the integer pipeline may land.
+    fn tolerance(&self, _ideal: f64) -> f64 {
+        1.01
+    }
+}
+
+/// An int8 elementwise case: an operator and its input.
+#[derive(Clone, Debug)]
+pub struct Unary<O> {
+    pub op: O,
+    pub input: Vec<i8>,
+}
+
+impl<O: UnaryS8Op> KernelCase for Unary<O> {
+    type Kernel = UnaryKernel<O::Params>;
+    type Output = Vec<i8>;
+    const REFERENCE: Self::Kernel = O::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        let input = prop_oneof![Just(all_i8()), (0usize..=70, any::<u64>()).prop_map(|(n, seed)| Rng(seed).i8s(n))];
+        (O::strategy(), input).prop_map(|(op, input)| Unary { op, input }).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for op in O::edge_cases() {
+            v.push(Unary { op: op.clone(), input: Vec::new() });
+            v.push(Unary { op: op.clone(), input: all_i8() });
+            for n in LANE_TAILS {
+                v.push(Unary { op: op.clone(), input: extremes(n) });
+            }
+        }
+        v
+    }
+
+    fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<i8>, String> {
+        let Some(p) = self.op.params() else { return Ok(Vec::new()) };
+        let mut out = std::vec![0i8; self.input.len()];
+        kernel(&p, &self.input, &mut out);
+        let mut data = self.input.clone();
+        in_place(&p, &mut data);
+        if data != out {
+            return Err(format!("in place {data:?} differs from out of place {out:?}"));
+        }
+        Ok(out)
+    }
+
+    fn prepares(&self) -> bool {
+        self.op.params().is_some()
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        if !self.prepares() {
+            return Ok(());
+        }
+        for (&x, &y) in self.input.iter().zip(out) {
+            let want = self.op.ideal(x);
+            within(&format!("x = {x}"), y, want, self.op.tolerance(want))?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// int8 broadcasting binary kernels: `f(params, input1, input2, output)` and
+// `f_in_place(params, input1_output, input2)`, the broadcast inside the params.
+
+/// The entry points of one implementation of the int8 broadcasting binary kernel of `O`.
+#[allow(type_alias_bounds)]
+pub type BinaryKernel<O: BinaryS8Op> =
+    (for<'a, 'b> fn(&'b O::Params<'a>, &[i8], &[i8], &mut [i8]), for<'a, 'b> fn(&'b O::Params<'a>, &mut [i8], &[i8]));
+
+/// What is specific to one int8 broadcasting binary operator.
+pub trait BinaryS8Op: Clone + Debug + 'static {
+    type Params<'a>;
+    const REFERENCE: BinaryKernel<Self>;
+    /// Operand 1 must have the output's shape (PRELU: alpha broadcasts onto the input).
+    const FIRST_IS_FULL: bool = false;
+    /// Quantization and options.
+    fn strategy() -> BoxedStrategy<Self>;
+    /// Fixed quantizations at the edges (multiplier overflow, scale ratios far from 1).
+    fn edge_cases() -> Vec<Self>;
+    /// The kernel parameters, through the op's prepare function (`None`: TFLite refuses).
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<Self::Params<'a>>;
+    /// The exact real-number result for `(x, y)`, in output units, clamped to the output
+    /// range (before rounding).
+    fn ideal(&self, x: i8, y: i8) -> f64;
+    /// How far from `ideal` the integer pipeline may land.
+    fn tolerance(&self) -> f64 {
+        1.01
+    }
+}
+
+/// An int8 broadcasting binary case: an operator, the two shapes and the operands.
+#[derive(Clone, Debug)]
+pub struct Binary<O> {
+    pub op: O,
+    pub shape1: Vec<usize>,
+    pub shape2: Vec<usize>,
+    pub input1: Vec<i8>,
+    pub input2: Vec<i8>,
+}
+
+impl<O: BinaryS8Op> Binary<O> {
+    fn new(op: O, shape1: Vec<usize>, shape2: Vec<usize>, rng: &mut Rng) -> Self {
+        let input1 = rng.i8s(shape1.iter().product());
+        let input2 = rng.i8s(shape2.iter().product());
+        Binary { op, shape1, shape2, input1, input2 }
+    }
+}
+
+impl<O: BinaryS8Op> KernelCase for Binary<O> {
+    type Kernel = BinaryKernel<O>;
+    type Output = Vec<i8>;
+    const REFERENCE: Self::Kernel = O::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (O::strategy(), broadcast_shapes(), any::<u64>())
+            .prop_filter("operand 1 has the output's shape", |(_, (s1, s2), _)| {
+                !O::FIRST_IS_FULL || naive_broadcast_pairs(s1, s2).0.iter().product::<usize>() == s1.iter().product()
+            })
+            .prop_map(|(op, (s1, s2), seed)| Binary::new(op, s1, s2, &mut Rng(seed)))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        let mut rng = Rng(0x5eed);
+        for op in O::edge_cases() {
+            for n in LANE_TAILS {
+                let mut same = Binary::new(op.clone(), std::vec![n], std::vec![n], &mut rng);
+                same.input1 = extremes(n);
+                v.push(same);
+                v.push(Binary::new(op.clone(), std::vec![n], std::vec![1], &mut rng));
+                v.push(Binary::new(op.clone(), std::vec![2, n], std::vec![n], &mut rng));
+            }
+            if !O::FIRST_IS_FULL {
+                v.push(Binary::new(op.clone(), std::vec![1], std::vec![3, 7], &mut rng));
+            }
+            // Rank 0 and a zero-size operand (the output is empty).
+            v.push(Binary::new(op.clone(), std::vec![], std::vec![], &mut rng));
+            v.push(Binary::new(op.clone(), std::vec![0, 3], std::vec![3], &mut rng));
+        }
+        v
+    }
+
+    fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<i8>, String> {
+        let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
+        let Some(p) = self.op.params(plan.as_broadcast()) else { return Ok(Vec::new()) };
+        let n = plan.as_broadcast().out_len();
+        let mut out = std::vec![0i8; n];
+        kernel(&p, &self.input1, &self.input2, &mut out);
+        if self.input1.len() == n {
+            let mut data = self.input1.clone();
+            in_place(&p, &mut data, &self.input2);
+            if data != out {
+                return Err(format!("in place {data:?} differs from out of place {out:?}"));
+            }
+        }
+        Ok(out)
+    }
+
+    fn prepares(&self) -> bool {
+        plan_broadcast(&self.shape1, &self.shape2).is_some_and(|plan| self.op.params(plan.as_broadcast()).is_some())
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        if !self.prepares() {
+            return Ok(());
+        }
+        let (_, pairs) = naive_broadcast_pairs(&self.shape1, &self.shape2);
+        if out.len() != pairs.len() {
+            return Err(format!("{} outputs for {} elements", out.len(), pairs.len()));
+        }
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let (x, y) = (self.input1[i], self.input2[j]);
+            within(&format!("out[{k}] = f({x}, {y})"), out[k], self.op.ideal(x, y), self.op.tolerance())?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Data movement: TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK resolve to one
+// strided copy at compile time (`nd::GatherPlan`), run by `f(params, input, output)`.
+
+/// One implementation of the strided copy, on int8.
+pub type GatherKernel = fn(&StridedCopyParams, &[i8], &mut [i8]);
+
+/// What is specific to one data-movement operator: its shapes and options, the plan its
+/// prepare function resolves, and, from the op's definition, which input element each
+/// output element is.
+pub trait GatherOp: Clone + Debug + 'static {
+    fn strategy() -> BoxedStrategy<Self>;
+    /// Zero-size, rank 0 / the largest rank, lane-tail lengths.
+    fn edge_cases() -> Vec<Self>;
+    fn input_shape(&self) -> Vec<usize>;
+    /// The op's prepare function (`None`: TFLite refuses).
+    fn plan(&self) -> Option<GatherPlan>;
+    /// The flat input index of every output element, from the definition.
+    fn naive_indices(&self) -> Vec<usize>;
+}
+
+/// A data-movement case. The input element at flat index `i` is [`tag`]`(i)`.
+#[derive(Clone, Debug)]
+pub struct Gather<O>(pub O);
+
+/// A pseudo-random int8 label of flat index `i`: a wrong index shows as a wrong value
+/// (except with probability 1/256 per element).
+pub fn tag(i: usize) -> i8 {
+    ((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as i8
+}
+
+impl<O: GatherOp> KernelCase for Gather<O> {
+    type Kernel = GatherKernel;
+    type Output = Vec<i8>;
+    const REFERENCE: GatherKernel = crate::kernels::nd::strided_copy::<i8>;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        O::strategy().prop_map(Gather).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        O::edge_cases().into_iter().map(Gather).collect()
+    }
+
+    fn prepares(&self) -> bool {
+        self.0.plan().is_some()
+    }
+
+    fn run(&self, kernel: GatherKernel) -> Result<Vec<i8>, String> {
+        let Some(plan) = self.0.plan() else { return Ok(Vec::new()) };
+        let p = plan.as_params();
+        let input: Vec<i8> = (0..self.0.input_shape().iter().product()).map(tag).collect();
+        let mut out = std::vec![0i8; p.out_len()];
+        kernel(&p, &input, &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        if !self.prepares() {
+            return Ok(());
+        }
+        let want: Vec<i8> = self.0.naive_indices().into_iter().map(tag).collect();
+        if *out == want {
+            Ok(())
+        } else {
+            let k = out.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(out.len().min(want.len()));
+            Err(format!("{} outputs, {} expected; first difference at {k}", out.len(), want.len()))
+        }
+    }
+}
+
+/// Row-major flat index of `idx` in `shape`.
+pub fn flat_index(shape: &[usize], idx: &[usize]) -> usize {
+    shape.iter().zip(idx).fold(0, |off, (&n, &i)| off * n + i)
+}
+
+/// Every multi-index of `shape`, row-major.
+pub fn multi_indices(shape: &[usize]) -> Vec<Vec<usize>> {
+    let total: usize = shape.iter().product();
+    (0..total)
+        .map(|mut rem| {
+            let mut idx = std::vec![0; shape.len()];
+            for d in (0..shape.len()).rev() {
+                idx[d] = rem % shape[d];
+                rem /= shape[d];
+            }
+            idx
+        })
+        .collect()
+}
+
+#[test]
+fn rng_is_splitmix64() {
+    // SplitMix64's first output for seed 0; `tflc::testing::Rng` pins the same value.
+    assert_eq!(Rng(0).next_u64(), 0xe220_a839_7b1d_cdaf);
+    let mut r = Rng(3);
+    assert!((0..1000).map(|_| r.range(-2, 2)).all(|x| (-2..=2).contains(&x)));
+    let mut p = Rng(5).permutation(9);
+    p.sort();
+    assert_eq!(p, (0..9).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------
+// Unquantized broadcasting binary kernels (float32, int32): `f(params, input1, input2,
+// output)` with `nd::PlainBinaryParams` (activation clamp and broadcast).
+
+/// An element of the unquantized kernels, compared by its bits.
+pub trait PlainElem: Copy + Debug + PartialOrd + 'static {
+    fn bits(self) -> u64;
+    /// Random values, the type's extremes over-represented (finite for float32).
+    fn random(rng: &mut Rng) -> Self;
+    /// The clamp of every fused activation (`nd::activation_range_*`).
+    fn activation_range(activation: FusedActivation) -> (Self, Self);
+}
+
+impl PlainElem for f32 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn random(rng: &mut Rng) -> f32 {
+        match rng.next_u64() % 8 {
+            0 => [f32::MAX, f32::MIN, 0.0, -0.0, f32::MIN_POSITIVE, 1.0][rng.below(6)],
+            1 => rng.range(-7, 7) as f32,
+            _ => (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32 * if rng.next_u64().is_multiple_of(2) { 1.0 } else { -1.0 },
+        }
+    }
+    fn activation_range(activation: FusedActivation) -> (f32, f32) {
+        crate::kernels::nd::activation_range_f32(activation)
+    }
+}
+
+impl PlainElem for i32 {
+    fn bits(self) -> u64 {
+        self as u32 as u64
+    }
+    fn random(rng: &mut Rng) -> i32 {
+        match rng.next_u64() % 8 {
+            0 => [i32::MAX, i32::MIN, 0, -1, 1, 7][rng.below(6)],
+            1 => rng.range(-70_000, 70_000) as i32,
+            _ => rng.next_u64() as i32,
+        }
+    }
+    fn activation_range(activation: FusedActivation) -> (i32, i32) {
+        crate::kernels::nd::activation_range_i32(activation)
+    }
+}
+
+/// The entry point of one implementation of an unquantized binary kernel on `T`.
+pub type PlainKernel<T> = for<'a, 'b> fn(&'b crate::kernels::nd::PlainBinaryParams<'a, T>, &[T], &[T], &mut [T]);
+
+/// What is specific to one unquantized binary operator on one element type.
+pub trait PlainBinaryOp: Clone + Debug + 'static {
+    type T: PlainElem;
+    const REFERENCE: PlainKernel<Self::T>;
+    /// The op's definition on one pair (int32 wraps, TFLite leaves overflow undefined).
+    fn apply(a: Self::T, b: Self::T) -> Self::T;
+}
+
+/// An unquantized binary case: the fused activation, the shapes and operands (the operator
+/// is the type `O`).
+#[derive(Clone, Debug)]
+pub struct Plain<O: PlainBinaryOp> {
+    pub op: core::marker::PhantomData<O>,
+    pub activation: FusedActivation,
+    pub shape1: Vec<usize>,
+    pub shape2: Vec<usize>,
+    pub input1: Vec<O::T>,
+    pub input2: Vec<O::T>,
+}
+
+impl<O: PlainBinaryOp> Plain<O> {
+    fn new(activation: FusedActivation, shape1: Vec<usize>, shape2: Vec<usize>, rng: &mut Rng) -> Self {
+        let input1 = (0..shape1.iter().product()).map(|_| O::T::random(rng)).collect();
+        let input2 = (0..shape2.iter().product()).map(|_| O::T::random(rng)).collect();
+        Plain { op: core::marker::PhantomData, activation, shape1, shape2, input1, input2 }
+    }
+}
+
+/// TFLite's `ActivationFunctionWithMinMax`: `std::min(std::max(x, lo), hi)`.
+fn std_clamp<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
+    let x = if x < lo { lo } else { x };
+    if hi < x {
+        hi
+    } else {
+        x
+    }
+}
+
+impl<O: PlainBinaryOp> KernelCase for Plain<O> {
+    type Kernel = PlainKernel<O::T>;
+    type Output = Vec<u64>;
+    const REFERENCE: Self::Kernel = O::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (fused_activation(), broadcast_shapes(), any::<u64>())
+            .prop_map(|(act, (s1, s2), seed)| Plain::new(act, s1, s2, &mut Rng(seed)))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        let mut rng = Rng(0x5eed);
+        for act in [FusedActivation::None, FusedActivation::Relu, FusedActivation::Relu6, FusedActivation::ReluN1To1] {
+            for n in LANE_TAILS {
+                v.push(Plain::new(act, std::vec![n], std::vec![n], &mut rng));
+                v.push(Plain::new(act, std::vec![n], std::vec![1], &mut rng));
+                v.push(Plain::new(act, std::vec![1], std::vec![2, n], &mut rng));
+            }
+            v.push(Plain::new(act, std::vec![], std::vec![], &mut rng));
+            v.push(Plain::new(act, std::vec![0, 3], std::vec![3], &mut rng));
+        }
+        v
+    }
+
+    fn run(&self, kernel: Self::Kernel) -> Result<Vec<u64>, String> {
+        let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
+        let (activation_min, activation_max) = O::T::activation_range(self.activation);
+        let p = crate::kernels::nd::PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
+        let mut out = std::vec![activation_min; plan.as_broadcast().out_len()];
+        kernel(&p, &self.input1, &self.input2, &mut out);
+        Ok(out.into_iter().map(PlainElem::bits).collect())
+    }
+
+    fn check(&self, out: &Vec<u64>) -> Result<(), String> {
+        let (lo, hi) = O::T::activation_range(self.activation);
+        let (_, pairs) = naive_broadcast_pairs(&self.shape1, &self.shape2);
+        if out.len() != pairs.len() {
+            return Err(format!("{} outputs for {} elements", out.len(), pairs.len()));
+        }
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let (x, y) = (self.input1[i], self.input2[j]);
+            let want = std_clamp(O::apply(x, y), lo, hi);
+            if out[k] != want.bits() {
+                return Err(format!("out[{k}] = f({x:?}, {y:?}): got bits {:#x}, want {want:?}", out[k]));
+            }
+        }
+        Ok(())
+    }
 }

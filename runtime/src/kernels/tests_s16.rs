@@ -10,7 +10,7 @@ use super::average_pool_2d::{average_pool_2d_s16, AveragePool2dParams};
 use super::conv_2d::{conv_2d_s16, Conv2dParams};
 use super::depthwise_conv_2d::{depthwise_conv_2d_s16, DepthwiseConv2dParams};
 use super::fully_connected::{fully_connected_s16, FullyConnectedParams};
-use super::test_util_k1::{multipliers, Rng};
+use super::test_util::{multipliers, Rng};
 use crate::quant::multiply_by_quantized_multiplier_i64;
 use proptest::prelude::*;
 use std::vec;

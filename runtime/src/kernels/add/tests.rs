@@ -1,6 +1,9 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
+use crate::kernels::test_util::{
+    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+};
 use crate::prepare::FusedActivation;
 use crate::quant::QuantParams;
 use proptest::prelude::*;
@@ -10,14 +13,49 @@ fn q(scale: f32, zero_point: i32) -> QuantParams {
     QuantParams { scale, zero_point }
 }
 
-/// Float oracle: the exact real-number result, quantized and clamped.
-#[allow(clippy::too_many_arguments)]
-fn ideal(a: i8, b: i8, qa: QuantParams, qb: QuantParams, qo: QuantParams, lo: i32, hi: i32, sub: bool) -> f64 {
-    let ra = qa.scale as f64 * (a as i32 - qa.zero_point) as f64;
-    let rb = qb.scale as f64 * (b as i32 - qb.zero_point) as f64;
-    let r = if sub { ra - rb } else { ra + rb };
-    (r / qo.scale as f64 + qo.zero_point as f64).clamp(lo as f64, hi as f64)
+#[derive(Clone, Debug)]
+struct Add {
+    a: QuantParams,
+    b: QuantParams,
+    out: QuantParams,
+    activation: FusedActivation,
 }
+
+impl BinaryS8Op for Add {
+    type Params<'a> = AddParams<'a>;
+    const REFERENCE: BinaryKernel<Self> = (scalar::add_s8, scalar::add_s8_in_place);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Add { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Equal scales; input scales 1000 apart (one multiplier at the bottom of its
+        // range); an output scale far below the inputs' (saturation) and far above.
+        for (sa, sb, so) in [(0.05, 0.05, 0.1), (0.1, 1e-4, 0.1), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
+            for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
+                v.push(Add { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
+            }
+            v.push(Add { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::Relu6 });
+        }
+        v
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<AddParams<'a>> {
+        prepare_add(self.a, self.b, self.out, self.activation, broadcast)
+    }
+
+    fn ideal(&self, x: i8, y: i8) -> f64 {
+        let (lo, hi) = real_activation_range(self.activation);
+        to_s8_units((real(x, self.a) + real(y, self.b)).clamp(lo, hi), self.out)
+    }
+}
+
+kernel_tests!(impl_scalar, Binary<Add>, (scalar::add_s8, scalar::add_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Binary<Add>, (add_s8, add_s8_in_place));
 
 #[test]
 fn hand_computed() {
@@ -33,34 +71,6 @@ fn hand_computed() {
     assert_eq!(out, [18, 3, 3, 3]);
 }
 
-proptest! {
-    #[test]
-    fn add_close_to_float_and_broadcasts(
-        (s1, s2) in broadcast_shapes(),
-        sa in 0.001f32..0.1, sb in 0.001f32..0.1, so in 0.002f32..0.2,
-        za in -128i32..128, zb in -128i32..128, zo in -128i32..128,
-        act in 0usize..4, seed in any::<u64>(),
-    ) {
-        let act = [FusedActivation::None, FusedActivation::Relu, FusedActivation::Relu6, FusedActivation::ReluN1To1][act];
-        let plan = plan_broadcast(&s1, &s2).unwrap();
-        let Some(p) = prepare_add(q(sa, za), q(sb, zb), q(so, zo), act, plan.as_broadcast()) else { return Ok(()) };
-        let n1: usize = s1.iter().product();
-        let n2: usize = s2.iter().product();
-        let mut rng = seed;
-        let mut next = || { rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (rng >> 56) as u8 as i8 };
-        let a: Vec<i8> = (0..n1).map(|_| next()).collect();
-        let b: Vec<i8> = (0..n2).map(|_| next()).collect();
-        let (_, pairs) = naive_broadcast_pairs(&s1, &s2);
-        let mut out = std::vec![0i8; pairs.len()];
-        add_s8(&p, &a, &b, &mut out);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            let want = ideal(a[i], b[j], q(sa, za), q(sb, zb), q(so, zo), p.activation_min, p.activation_max, false);
-            prop_assert!((out[k] as f64 - want).abs() <= 1.01, "{} vs {}", out[k], want);
-            prop_assert!((p.activation_min..=p.activation_max).contains(&(out[k] as i32)));
-        }
-    }
-}
-
 #[test]
 fn saturates() {
     let plan = plan_broadcast(&[2], &[1]).unwrap();
@@ -69,3 +79,32 @@ fn saturates() {
     add_s8(&p, &[100, -100], &[27], &mut out);
     assert_eq!(out, [127, -128]);
 }
+
+/// float32 ADD (TFLite's unquantized path).
+#[derive(Clone, Debug)]
+struct AddF32;
+
+impl PlainBinaryOp for AddF32 {
+    type T = f32;
+    const REFERENCE: PlainKernel<f32> = plain::add_f32;
+    fn apply(a: f32, b: f32) -> f32 {
+        a + b
+    }
+}
+
+/// int32 ADD (wrapping: TFLite leaves overflow undefined).
+#[derive(Clone, Debug)]
+struct AddI32;
+
+impl PlainBinaryOp for AddI32 {
+    type T = i32;
+    const REFERENCE: PlainKernel<i32> = plain::add_i32;
+    fn apply(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+}
+
+kernel_tests!(impl_scalar_f32, Plain<AddF32>, plain::add_f32);
+kernel_tests!(impl_dispatch_f32, if true, Plain<AddF32>, add_f32);
+kernel_tests!(impl_scalar_i32, Plain<AddI32>, plain::add_i32);
+kernel_tests!(impl_dispatch_i32, if true, Plain<AddI32>, add_i32);

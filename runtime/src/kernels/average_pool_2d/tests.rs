@@ -2,7 +2,7 @@
 //! round |sum| / count half up and restore the sign), property tests, edge cases.
 
 use super::AveragePool2dParams;
-use crate::kernels::test_util_k1::Rng;
+use crate::kernels::test_util::Rng;
 use proptest::prelude::*;
 use std::vec;
 use std::vec::Vec;

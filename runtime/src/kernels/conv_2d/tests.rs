@@ -2,7 +2,7 @@
 //! accumulation), property tests over geometry and quantization, and fixed edge cases.
 
 use super::Conv2dParams;
-use crate::kernels::test_util_k1::{multipliers, zero_point, Rng};
+use crate::kernels::test_util::{multipliers, zero_point, Rng};
 use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;

@@ -41,7 +41,7 @@ mod tests {
             len in 0usize..40, seed in any::<u64>(), acc in any::<[i32; 4]>(),
             offset in prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128],
         ) {
-            let mut rng = crate::kernels::test_util_k1::Rng(seed);
+            let mut rng = crate::kernels::test_util::Rng(seed);
             let x = rng.i8s(len);
             let w: Vec<Vec<i8>> = (0..4).map(|_| rng.i8s(len)).collect();
             let want: [i32; 4] = core::array::from_fn(|j| naive_offset(&x, &w[j], offset, acc[j]));
@@ -61,7 +61,7 @@ mod tests {
     proptest! {
         #[test]
         fn dot_matches_naive(len in 0usize..40, seed in any::<u64>(), acc in any::<[i32; 4]>()) {
-            let mut rng = crate::kernels::test_util_k1::Rng(seed);
+            let mut rng = crate::kernels::test_util::Rng(seed);
             let x = rng.i8s(len);
             let w: Vec<Vec<i8>> = (0..4).map(|_| rng.i8s(len)).collect();
             let want: [i32; 4] = core::array::from_fn(|j| naive(&x, &w[j], acc[j]));

@@ -1,7 +1,7 @@
 //! FULLY_CONNECTED tests: naive i64 matrix-vector reference, property tests, edge cases.
 
 use super::FullyConnectedParams;
-use crate::kernels::test_util_k1::{multipliers, zero_point, Rng};
+use crate::kernels::test_util::{multipliers, zero_point, Rng};
 use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;

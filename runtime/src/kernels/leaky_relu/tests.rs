@@ -1,9 +1,56 @@
 use super::*;
+use crate::kernels::test_util::{kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
+use std::vec::Vec;
 
 fn q(scale: f32, zero_point: i32) -> QuantParams {
     QuantParams { scale, zero_point }
 }
+
+#[derive(Clone, Debug)]
+struct LeakyRelu {
+    input: QuantParams,
+    output: QuantParams,
+    alpha: f32,
+}
+
+impl UnaryS8Op for LeakyRelu {
+    type Params = LeakyReluParams;
+    const REFERENCE: UnaryKernel<LeakyReluParams> = (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), zero_point(), zero_point(), -2.0f32..2.0)
+            .prop_map(|(si, so, zi, zo, alpha)| LeakyRelu { input: q(si, zi), output: q(so, zo), alpha })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Identity and alpha multipliers at both ends of the shift range, a zero and a
+        // negative alpha, alpha above one; zero points at the extremes.
+        for (si, so) in [(0.05, 0.05), (0.1, 1e-4), (1e-4, 0.1)] {
+            for (zi, zo) in [(0, 0), (-128, 127), (127, -128)] {
+                for alpha in [0.0, 0.2, -0.5, 1.75] {
+                    v.push(LeakyRelu { input: q(si, zi), output: q(so, zo), alpha });
+                }
+            }
+        }
+        v
+    }
+
+    fn params(&self) -> Option<LeakyReluParams> {
+        prepare_leaky_relu(self.input, self.output, self.alpha)
+    }
+
+    fn ideal(&self, x: i8) -> f64 {
+        let r = self.input.scale as f64 * (x as i32 - self.input.zero_point) as f64;
+        let r = if r >= 0.0 { r } else { r * self.alpha as f64 };
+        (r / self.output.scale as f64 + self.output.zero_point as f64).clamp(-128.0, 127.0)
+    }
+}
+
+kernel_tests!(impl_scalar, Unary<LeakyRelu>, (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Unary<LeakyRelu>, (leaky_relu_s8, leaky_relu_s8_in_place));
 
 #[test]
 fn hand_computed() {
@@ -16,20 +63,4 @@ fn hand_computed() {
     let p = prepare_leaky_relu(q(1.0, 0), q(1.0, 0), -0.5).unwrap();
     leaky_relu_s8(&p, &input, &mut out);
     assert_eq!(out, [64, 5, 1, 0, 5, 127]);
-}
-
-proptest! {
-    #[test]
-    fn close_to_float(si in 0.001f32..0.1, so in 0.001f32..0.1, zi in -128i32..128, zo in -128i32..128, alpha in -2.0f32..2.0) {
-        let p = prepare_leaky_relu(q(si, zi), q(so, zo), alpha).unwrap();
-        let input: std::vec::Vec<i8> = (-128..=127).map(|v| v as i8).collect();
-        let mut out = [0i8; 256];
-        leaky_relu_s8(&p, &input, &mut out);
-        for (&x, &y) in input.iter().zip(&out) {
-            let r = si as f64 * (x as i32 - zi) as f64;
-            let r = if r >= 0.0 { r } else { r * alpha as f64 };
-            let want = (r / so as f64 + zo as f64).clamp(-128.0, 127.0);
-            prop_assert!((y as f64 - want).abs() <= 1.01, "{} -> {} vs {}", x, y, want);
-        }
-    }
 }

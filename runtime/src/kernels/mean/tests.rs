@@ -3,8 +3,10 @@
 //! sanity bound and edge cases.
 
 use super::MeanParams;
-use crate::kernels::test_util_k1::{zero_point, Rng};
+use crate::kernels::test_util::{kernel_tests, scale, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::prepare::mean_s8;
+use std::format;
+use std::string::String;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::vec;
@@ -35,30 +37,113 @@ fn naive(p: &MeanParams, input: &[i8], n: i64) -> Vec<i8> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(kernel: Kernel, dims: [usize; 4], axes: [bool; 4], in_scale: f32, out_scale: f32, in_zp: i32, out_zp: i32, seed: u64) {
-    let mut rng = Rng(seed);
-    let n: usize = (0..4).filter(|&k| axes[k]).map(|k| dims[k]).product();
-    let q = mean_s8(in_scale, in_zp, out_scale, n).unwrap();
-    let p = MeanParams {
-        input_shape: dims,
-        reduce_axes: axes,
-        multiplier: q.multiplier,
-        shift: q.shift,
-        sum_offset: q.sum_offset,
-        output_offset: out_zp,
-    };
-    let input = rng.i8s(dims.iter().product());
-    let mut got = vec![0x55u8 as i8; out_len(&p)];
-    kernel(&p, &input, &mut got);
-    let want = naive(&p, &input, n as i64);
-    assert_eq!(got, want);
-    // Sanity against real arithmetic (the folded 1/n loses a few bits: within 1).
-    let reference = naive_float(&p, &input, in_scale, in_zp, out_scale, out_zp);
-    for (g, r) in got.iter().zip(reference) {
-        assert!((*g as f64 - r).abs() <= 1.0 || (*g == 127 && r > 127.0) || (*g == -128 && r < -128.0), "{g} vs {r}");
+/// MEAN over `axes` of a `dims` int8 tensor between two quantizations; input from `seed`.
+#[derive(Clone, Debug)]
+struct Mean {
+    dims: [usize; 4],
+    axes: [bool; 4],
+    in_scale: f32,
+    out_scale: f32,
+    in_zp: i32,
+    out_zp: i32,
+    seed: u64,
+}
+
+impl Mean {
+    fn params(&self) -> Option<MeanParams> {
+        let n: usize = (0..4).filter(|&k| self.axes[k]).map(|k| self.dims[k]).product();
+        let q = mean_s8(self.in_scale, self.in_zp, self.out_scale, n)?;
+        Some(MeanParams {
+            input_shape: self.dims,
+            reduce_axes: self.axes,
+            multiplier: q.multiplier,
+            shift: q.shift,
+            sum_offset: q.sum_offset,
+            output_offset: self.out_zp,
+        })
+    }
+
+    fn input(&self) -> Vec<i8> {
+        Rng(self.seed).i8s(self.dims.iter().product())
     }
 }
+
+impl KernelCase for Mean {
+    type Kernel = Kernel;
+    type Output = Vec<i8>;
+    const REFERENCE: Kernel = super::scalar::mean_s8;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (
+            [1usize..3, 1usize..8, 1usize..8, 1usize..7],
+            [any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()],
+            scale(0.001, 0.2),
+            0.2f32..4.0,
+            zero_point(),
+            zero_point(),
+            any::<u64>(),
+        )
+            .prop_map(|(dims, axes, in_scale, ratio, in_zp, out_zp, seed)| Mean {
+                dims,
+                axes,
+                in_scale,
+                out_scale: in_scale * ratio,
+                in_zp,
+                out_zp,
+                seed,
+            })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let m = |dims, axes, ratio: f32, in_zp, out_zp| Mean { dims, axes, in_scale: 0.05, out_scale: 0.05 * ratio, in_zp, out_zp, seed: 7 };
+        let mut v = std::vec![
+            // The corpus case: H and W, keep_dims, equal quantization.
+            m([1, 7, 5, 6], [false, true, true, false], 1.0, -3, -3),
+            // Zero-size (a kept dim of 0), everything reduced, nothing reduced.
+            m([1, 0, 3, 2], [false, false, true, false], 1.0, 0, 0),
+            m([2, 3, 4, 5], [true; 4], 0.2, -128, 127),
+            m([1, 2, 3, 4], [false; 4], 4.0, 127, -128),
+        ];
+        for n in LANE_TAILS {
+            v.push(m([1, 1, 1, n], [false, false, false, true], 0.5, -128, 0));
+            v.push(m([1, n, 1, 3], [false, true, false, false], 2.0, 127, -128));
+        }
+        v
+    }
+
+    fn prepares(&self) -> bool {
+        self.params().is_some()
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
+        let Some(p) = self.params() else { return Ok(Vec::new()) };
+        let mut out = vec![0x55u8 as i8; out_len(&p)];
+        kernel(&p, &self.input(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<i8>) -> Result<(), String> {
+        let Some(p) = self.params() else { return Ok(()) };
+        let input = self.input();
+        let n: usize = (0..4).filter(|&k| self.axes[k]).map(|k| self.dims[k]).product();
+        let want = naive(&p, &input, n as i64);
+        if *got != want {
+            return Err(format!("got {got:?}, naive {want:?}"));
+        }
+        // Sanity against real arithmetic (the folded 1/n loses a few bits: within 1).
+        let reference = naive_float(&p, &input, self.in_scale, self.in_zp, self.out_scale, self.out_zp);
+        for (g, r) in got.iter().zip(reference) {
+            if !((*g as f64 - r).abs() <= 1.0 || (*g == 127 && r > 127.0) || (*g == -128 && r < -128.0)) {
+                return Err(format!("{g} vs real {r}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+kernel_tests!(impl_scalar, Mean, crate::kernels::mean::scalar::mean_s8);
+kernel_tests!(impl_dispatch, if true, Mean, crate::kernels::mean::mean_s8);
 
 fn naive_float(p: &MeanParams, input: &[i8], in_scale: f32, in_zp: i32, out_scale: f32, out_zp: i32) -> Vec<f64> {
     let d = p.input_shape;
@@ -74,50 +159,24 @@ fn naive_float(p: &MeanParams, input: &[i8], in_scale: f32, in_zp: i32, out_scal
     sums.iter().map(|&(s, c)| s / c / out_scale as f64 + out_zp as f64).collect()
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
-        mod $name {
-            use super::*;
-
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(300))]
-                #[test]
-                fn matches_naive(
-                    dims in [1usize..3, 1usize..8, 1usize..8, 1usize..7],
-                    axes in [any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()],
-                    in_scale in 0.001f32..0.2, scale_ratio in 0.2f32..4.0,
-                    in_zp in zero_point(), out_zp in zero_point(), seed in any::<u64>(),
-                ) {
-                    check($kernel, dims, axes, in_scale, in_scale * scale_ratio, in_zp, out_zp, seed);
-                }
-            }
-
-            /// The corpus case: MEAN over H and W with keep_dims, equal quantization.
-            #[test]
-            fn spatial_mean_same_quantization() {
-                check($kernel, [1, 7, 5, 6], [false, true, true, false], 0.05, 0.05, -3, -3, 1);
-                // Constant input: the mean is the input, exactly.
-                let q = mean_s8(0.05, -3, 0.05, 35).unwrap();
-                let p = MeanParams { input_shape: [1, 7, 5, 1], reduce_axes: [false, true, true, false], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: -3 };
-                for v in [-128i8, -3, 0, 77, 127] {
-                    let mut out = [0i8; 1];
-                    $kernel(&p, &[v; 35], &mut out);
-                    assert_eq!(out, [v]);
-                }
-            }
-
-            /// No reduced axis: a pure requantization.
-            #[test]
-            fn no_axes_requantizes() {
-                let q = mean_s8(0.5, 0, 0.25, 1).unwrap();
-                let p = MeanParams { input_shape: [1, 1, 1, 4], reduce_axes: [false; 4], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: 1 };
-                let mut out = [0i8; 4];
-                $kernel(&p, &[1, -1, 63, 64], &mut out);
-                assert_eq!(out, [3, -1, 127, 127]);
-            }
-        }
-    };
+/// Constant input: the mean is the input, exactly.
+#[test]
+fn constant_input_is_its_own_mean() {
+    let q = mean_s8(0.05, -3, 0.05, 35).unwrap();
+    let p = MeanParams { input_shape: [1, 7, 5, 1], reduce_axes: [false, true, true, false], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: -3 };
+    for v in [-128i8, -3, 0, 77, 127] {
+        let mut out = [0i8; 1];
+        crate::kernels::mean::mean_s8(&p, &[v; 35], &mut out);
+        assert_eq!(out, [v]);
+    }
 }
 
-kernel_tests!(scalar, crate::kernels::mean::scalar::mean_s8);
-kernel_tests!(public_api, crate::kernels::mean::mean_s8);
+/// No reduced axis: a pure requantization.
+#[test]
+fn no_axes_requantizes() {
+    let q = mean_s8(0.5, 0, 0.25, 1).unwrap();
+    let p = MeanParams { input_shape: [1, 1, 1, 4], reduce_axes: [false; 4], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: 1 };
+    let mut out = [0i8; 4];
+    super::mean_s8(&p, &[1, -1, 63, 64], &mut out);
+    assert_eq!(out, [3, -1, 127, 127]);
+}

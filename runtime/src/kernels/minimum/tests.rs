@@ -1,8 +1,40 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
+use crate::kernels::test_util::{kernel_tests, Binary, BinaryKernel, BinaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
+
+/// MINIMUM of int8 (both inputs and the output share one quantization; no options).
+#[derive(Clone, Debug)]
+struct Minimum;
+
+impl BinaryS8Op for Minimum {
+    type Params<'a> = MinimumParams<'a>;
+    const REFERENCE: BinaryKernel<Self> = (scalar::minimum, scalar::minimum_in_place);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        Just(Minimum).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        std::vec![Minimum]
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<MinimumParams<'a>> {
+        Some(MinimumParams { broadcast })
+    }
+
+    fn ideal(&self, x: i8, y: i8) -> f64 {
+        x.min(y) as f64
+    }
+
+    fn tolerance(&self) -> f64 {
+        0.0
+    }
+}
+
+kernel_tests!(impl_scalar, Binary<Minimum>, (scalar::minimum, scalar::minimum_in_place));
+kernel_tests!(impl_dispatch, if true, Binary<Minimum>, (minimum_s8, minimum_in_place));
 
 #[test]
 fn hand_computed() {
@@ -11,23 +43,4 @@ fn hand_computed() {
     let mut out = [0i8; 4];
     minimum_s8(&p, &[-128, 5, 127, -1], &[0, 6], &mut out);
     assert_eq!(out, [-128, 5, 0, -1]);
-}
-
-proptest! {
-    #[test]
-    fn matches_naive((s1, s2) in broadcast_shapes(), seed in any::<u64>()) {
-        let plan = plan_broadcast(&s1, &s2).unwrap();
-        let p = MinimumParams { broadcast: plan.as_broadcast() };
-        let n1: usize = s1.iter().product();
-        let n2: usize = s2.iter().product();
-        let mut rng = seed;
-        let mut next = || { rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (rng >> 56) as u8 as i8 };
-        let a: Vec<i8> = (0..n1).map(|_| next()).collect();
-        let b: Vec<i8> = (0..n2).map(|_| next()).collect();
-        let (_, pairs) = naive_broadcast_pairs(&s1, &s2);
-        let mut out = std::vec![0i8; pairs.len()];
-        minimum_s8(&p, &a, &b, &mut out);
-        let want: Vec<i8> = pairs.iter().map(|&(i, j)| a[i].min(b[j])).collect();
-        prop_assert_eq!(out, want);
-    }
 }

@@ -1,12 +1,59 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
+use crate::kernels::test_util::{
+    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+};
 use proptest::prelude::*;
 use std::vec::Vec;
 
 fn q(scale: f32, zero_point: i32) -> QuantParams {
     QuantParams { scale, zero_point }
 }
+
+#[derive(Clone, Debug)]
+struct Mul {
+    a: QuantParams,
+    b: QuantParams,
+    out: QuantParams,
+    activation: FusedActivation,
+}
+
+impl BinaryS8Op for Mul {
+    type Params<'a> = MulParams<'a>;
+    const REFERENCE: BinaryKernel<Self> = (scalar::mul_s8, scalar::mul_s8_in_place);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.0001, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Mul { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // A product multiplier above 1 (positive shift, saturating), one of 1e-6 and one of
+        // exactly 1/2.
+        for (sa, sb, so) in [(0.1, 0.1, 1e-5), (1e-3, 1e-3, 1.0), (0.5, 0.5, 0.5)] {
+            for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
+                v.push(Mul { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
+            }
+            v.push(Mul { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::Relu });
+        }
+        v
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<MulParams<'a>> {
+        prepare_mul(self.a, self.b, self.out, self.activation, broadcast)
+    }
+
+    fn ideal(&self, x: i8, y: i8) -> f64 {
+        let (lo, hi) = real_activation_range(self.activation);
+        to_s8_units((real(x, self.a) * real(y, self.b)).clamp(lo, hi), self.out)
+    }
+}
+
+kernel_tests!(impl_scalar, Binary<Mul>, (scalar::mul_s8, scalar::mul_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Binary<Mul>, (mul_s8, mul_s8_in_place));
 
 #[test]
 fn hand_computed() {
@@ -22,28 +69,31 @@ fn hand_computed() {
     assert_eq!(out, [127, 0, 127, 0]);
 }
 
-proptest! {
-    #[test]
-    fn mul_close_to_float(
-        (s1, s2) in broadcast_shapes(),
-        sa in 0.001f32..0.1, sb in 0.001f32..0.1, so in 0.0001f32..0.2,
-        za in -128i32..128, zb in -128i32..128, zo in -128i32..128, seed in any::<u64>(),
-    ) {
-        let plan = plan_broadcast(&s1, &s2).unwrap();
-        let p = prepare_mul(q(sa, za), q(sb, zb), q(so, zo), FusedActivation::None, plan.as_broadcast()).unwrap();
-        let n1: usize = s1.iter().product();
-        let n2: usize = s2.iter().product();
-        let mut rng = seed;
-        let mut next = || { rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (rng >> 56) as u8 as i8 };
-        let a: Vec<i8> = (0..n1).map(|_| next()).collect();
-        let b: Vec<i8> = (0..n2).map(|_| next()).collect();
-        let (_, pairs) = naive_broadcast_pairs(&s1, &s2);
-        let mut out = std::vec![0i8; pairs.len()];
-        mul_s8(&p, &a, &b, &mut out);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            let r = sa as f64 * (a[i] as i32 - za) as f64 * sb as f64 * (b[j] as i32 - zb) as f64;
-            let want = (r / so as f64 + zo as f64).clamp(-128.0, 127.0);
-            prop_assert!((out[k] as f64 - want).abs() <= 1.01, "{} vs {}", out[k], want);
-        }
+/// float32 MUL (TFLite's unquantized path).
+#[derive(Clone, Debug)]
+struct MulF32;
+
+impl PlainBinaryOp for MulF32 {
+    type T = f32;
+    const REFERENCE: PlainKernel<f32> = plain::mul_f32;
+    fn apply(a: f32, b: f32) -> f32 {
+        a * b
     }
 }
+
+/// int32 MUL (wrapping: TFLite leaves overflow undefined).
+#[derive(Clone, Debug)]
+struct MulI32;
+
+impl PlainBinaryOp for MulI32 {
+    type T = i32;
+    const REFERENCE: PlainKernel<i32> = plain::mul_i32;
+    fn apply(a: i32, b: i32) -> i32 {
+        a.wrapping_mul(b)
+    }
+}
+
+kernel_tests!(impl_scalar_f32, Plain<MulF32>, plain::mul_f32);
+kernel_tests!(impl_dispatch_f32, if true, Plain<MulF32>, mul_f32);
+kernel_tests!(impl_scalar_i32, Plain<MulI32>, plain::mul_i32);
+kernel_tests!(impl_dispatch_i32, if true, Plain<MulI32>, mul_i32);

@@ -1,12 +1,55 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{broadcast_shapes, naive_broadcast_pairs};
+use crate::kernels::test_util::{kernel_tests, real, scale, to_s8_units, zero_point, Binary, BinaryKernel, BinaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
 fn q(scale: f32, zero_point: i32) -> QuantParams {
     QuantParams { scale, zero_point }
 }
+
+#[derive(Clone, Debug)]
+struct Prelu {
+    input: QuantParams,
+    alpha: QuantParams,
+    out: QuantParams,
+}
+
+impl BinaryS8Op for Prelu {
+    type Params<'a> = PreluParams<'a>;
+    const REFERENCE: BinaryKernel<Self> = (scalar::prelu_s8, scalar::prelu_s8_in_place);
+    // PRELU's alpha broadcasts onto the input's shape.
+    const FIRST_IS_FULL: bool = true;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point())
+            .prop_map(|(si, sa, so, zi, za, zo)| Prelu { input: q(si, zi), alpha: q(sa, za), out: q(so, zo) })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Identity multiplier above 1 (saturating) and far below; alpha products of 1e-6.
+        for (si, sa, so) in [(0.05, 0.01, 0.05), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
+            for (zi, za, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
+                v.push(Prelu { input: q(si, zi), alpha: q(sa, za), out: q(so, zo) });
+            }
+        }
+        v
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<PreluParams<'a>> {
+        prepare_prelu(self.input, self.alpha, self.out, broadcast)
+    }
+
+    fn ideal(&self, x: i8, a: i8) -> f64 {
+        let rx = real(x, self.input);
+        to_s8_units(if rx >= 0.0 { rx } else { rx * real(a, self.alpha) }, self.out)
+    }
+}
+
+kernel_tests!(impl_scalar, Binary<Prelu>, (scalar::prelu_s8, scalar::prelu_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Binary<Prelu>, (prelu_s8, prelu_s8_in_place));
 
 #[test]
 fn hand_computed() {
@@ -17,33 +60,4 @@ fn hand_computed() {
     prelu_s8(&p, &[10, -10, -128, 127], &[1, 2], &mut out);
     // row 0 alpha [0.25, 0.5]: 10, -10*0.5; row 1: -128*0.25, 127
     assert_eq!(out, [10, -5, -32, 127]);
-}
-
-proptest! {
-    #[test]
-    fn prelu_close_to_float(
-        (s1, s2) in broadcast_shapes(),
-        si in 0.001f32..0.1, sa in 0.001f32..0.1, so in 0.002f32..0.2,
-        zi in -128i32..128, za in -128i32..128, zo in -128i32..128, seed in any::<u64>(),
-    ) {
-        // PRELU's alpha broadcasts onto the input's shape: only keep cases where input is the full shape.
-        let (out_shape, pairs) = naive_broadcast_pairs(&s1, &s2);
-        prop_assume!(s1.iter().product::<usize>() == out_shape.iter().product::<usize>());
-        let plan = plan_broadcast(&s1, &s2).unwrap();
-        let p = prepare_prelu(q(si, zi), q(sa, za), q(so, zo), plan.as_broadcast()).unwrap();
-        let n1: usize = s1.iter().product();
-        let n2: usize = s2.iter().product();
-        let mut rng = seed;
-        let mut next = || { rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (rng >> 56) as u8 as i8 };
-        let x: Vec<i8> = (0..n1).map(|_| next()).collect();
-        let a: Vec<i8> = (0..n2).map(|_| next()).collect();
-        let mut out = std::vec![0i8; pairs.len()];
-        prelu_s8(&p, &x, &a, &mut out);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            let rx = si as f64 * (x[i] as i32 - zi) as f64;
-            let r = if rx >= 0.0 { rx } else { rx * sa as f64 * (a[j] as i32 - za) as f64 };
-            let want = (r / so as f64 + zo as f64).clamp(-128.0, 127.0);
-            prop_assert!((out[k] as f64 - want).abs() <= 1.01, "{} vs {}", out[k], want);
-        }
-    }
 }

@@ -1,9 +1,61 @@
 use super::*;
+use crate::kernels::test_util::{kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
+use std::vec::Vec;
 
 fn q(scale: f32, zero_point: i32) -> QuantParams {
     QuantParams { scale, zero_point }
 }
+
+/// RELU (`kind` 0), RELU6 (1) or RELU_N1_TO_1 (2) between two quantizations.
+#[derive(Clone, Debug)]
+struct Relu {
+    input: QuantParams,
+    output: QuantParams,
+    kind: u8,
+}
+
+impl UnaryS8Op for Relu {
+    type Params = ReluParams;
+    const REFERENCE: UnaryKernel<ReluParams> = (scalar::relu_s8, scalar::relu_s8_in_place);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), zero_point(), zero_point(), 0u8..3)
+            .prop_map(|(si, so, zi, zo, kind)| Relu { input: q(si, zi), output: q(so, zo), kind })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Same quantization (a clamp), scale ratios of 1000 and 1/1000 (the multiplier's
+        // shift at both ends), zero points at the int8 extremes.
+        for (si, so) in [(0.05, 0.05), (0.1, 1e-4), (1e-4, 0.1)] {
+            for (zi, zo) in [(0, 0), (-128, 127), (127, -128)] {
+                for kind in 0..3 {
+                    v.push(Relu { input: q(si, zi), output: q(so, zo), kind });
+                }
+            }
+        }
+        v
+    }
+
+    fn params(&self) -> Option<ReluParams> {
+        match self.kind {
+            0 => prepare_relu(self.input, self.output),
+            1 => prepare_relu6(self.input, self.output),
+            _ => prepare_relu_n1_to_1(self.input, self.output),
+        }
+    }
+
+    fn ideal(&self, x: i8) -> f64 {
+        let (lo, hi) = [(0.0, f64::INFINITY), (0.0, 6.0), (-1.0, 1.0)][self.kind as usize];
+        let r = (self.input.scale as f64 * (x as i32 - self.input.zero_point) as f64).clamp(lo, hi);
+        (r / self.output.scale as f64 + self.output.zero_point as f64).clamp(-128.0, 127.0)
+    }
+}
+
+kernel_tests!(impl_scalar, Unary<Relu>, (scalar::relu_s8, scalar::relu_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Unary<Relu>, (relu_s8, relu_s8_in_place));
 
 #[test]
 fn same_quantization_is_a_clamp() {
@@ -20,23 +72,4 @@ fn same_quantization_is_a_clamp() {
     let p = prepare_relu_n1_to_1(q(0.05, -10), q(0.05, -10)).unwrap();
     relu_s8(&p, &input, &mut out);
     assert_eq!(out, [-30, -11, -10, 0, 10, 10]);
-}
-
-proptest! {
-    #[test]
-    fn requantizes_close_to_float(si in 0.001f32..0.1, so in 0.001f32..0.1, zi in -128i32..128, zo in -128i32..128, kind in 0usize..3) {
-        let (p, lo, hi) = match kind {
-            0 => (prepare_relu(q(si, zi), q(so, zo)).unwrap(), 0.0, f64::INFINITY),
-            1 => (prepare_relu6(q(si, zi), q(so, zo)).unwrap(), 0.0, 6.0),
-            _ => (prepare_relu_n1_to_1(q(si, zi), q(so, zo)).unwrap(), -1.0, 1.0),
-        };
-        let input: std::vec::Vec<i8> = (-128..=127).map(|v| v as i8).collect();
-        let mut out = [0i8; 256];
-        relu_s8(&p, &input, &mut out);
-        for (&x, &y) in input.iter().zip(&out) {
-            let r = (si as f64 * (x as i32 - zi) as f64).clamp(lo, hi);
-            let want = (r / so as f64 + zo as f64).clamp(-128.0, 127.0);
-            prop_assert!((y as f64 - want).abs() <= 1.01, "{} -> {} vs {}", x, y, want);
-        }
-    }
 }

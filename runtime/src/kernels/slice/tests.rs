@@ -1,26 +1,78 @@
 use super::*;
+use crate::kernels::nd::MAX_RANK;
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
-fn naive(shape: &[usize], begin: &[usize], size: &[usize], input: &[u32]) -> Vec<u32> {
-    let rank = shape.len();
-    let total: usize = size.iter().product();
-    let mut out = Vec::with_capacity(total);
-    for flat in 0..total {
-        let mut rem = flat;
-        let mut idx = std::vec![0; rank];
-        for d in (0..rank).rev() {
-            idx[d] = rem % size[d] + begin[d];
-            rem /= size[d];
-        }
-        let mut off = 0;
-        for d in 0..rank {
-            off = off * shape[d] + idx[d];
-        }
-        out.push(input[off]);
-    }
-    out
+/// SLICE with `begin` / `size` per dim; `size` may be -1 ("to the end").
+#[derive(Clone, Debug)]
+struct Slice {
+    shape: Vec<usize>,
+    begin: Vec<i64>,
+    size: Vec<i64>,
 }
+
+impl Slice {
+    /// The resolved size of dim `d`.
+    fn len(&self, d: usize) -> usize {
+        if self.size[d] == -1 { self.shape[d] - self.begin[d] as usize } else { self.size[d] as usize }
+    }
+}
+
+impl GatherOp for Slice {
+    fn strategy() -> BoxedStrategy<Self> {
+        (proptest::collection::vec((1usize..6, 0usize..6, 0usize..6, any::<bool>()), 1..6))
+            .prop_map(|dims| {
+                let shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
+                let begin: Vec<usize> = dims.iter().map(|d| d.1 % d.0).collect();
+                let size = dims
+                    .iter()
+                    .zip(&begin)
+                    .map(|(d, &b)| {
+                        let s = d.2 % (d.0 - b + 1);
+                        // -1 where it means the same as the explicit size.
+                        if d.3 && b + s == d.0 { -1 } else { s as i64 }
+                    })
+                    .collect();
+                Slice { shape, begin: begin.iter().map(|&b| b as i64).collect(), size }
+            })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = std::vec![
+            Slice { shape: std::vec![4, 3], begin: std::vec![1, 0], size: std::vec![0, -1] },
+            Slice { shape: std::vec![2; MAX_RANK], begin: std::vec![1; MAX_RANK], size: std::vec![1; MAX_RANK] },
+        ];
+        for n in LANE_TAILS {
+            v.push(Slice { shape: std::vec![n + 2], begin: std::vec![1], size: std::vec![n as i64] });
+            v.push(Slice { shape: std::vec![3, n + 1], begin: std::vec![1, 1], size: std::vec![-1, -1] });
+        }
+        v
+    }
+
+    fn input_shape(&self) -> Vec<usize> {
+        self.shape.clone()
+    }
+
+    fn plan(&self) -> Option<crate::kernels::nd::GatherPlan> {
+        prepare_slice(&self.shape, &self.begin, &self.size)
+    }
+
+    fn naive_indices(&self) -> Vec<usize> {
+        let out_shape: Vec<usize> = (0..self.shape.len()).map(|d| self.len(d)).collect();
+        multi_indices(&out_shape)
+            .into_iter()
+            .map(|o| {
+                let i: Vec<usize> = o.iter().zip(&self.begin).map(|(&x, &b)| x + b as usize).collect();
+                flat_index(&self.shape, &i)
+            })
+            .collect()
+    }
+}
+
+kernel_tests!(impl_scalar, Gather<Slice>, crate::kernels::nd::strided_copy::<i8>);
+kernel_tests!(impl_dispatch, if true, Gather<Slice>, slice_s8);
 
 #[test]
 fn minus_one_means_to_end_and_bounds_are_checked() {
@@ -31,26 +83,4 @@ fn minus_one_means_to_end_and_bounds_are_checked() {
     assert_eq!(out, [4, 5]);
     assert!(prepare_slice(&[2, 3], &[1, 1], &[2, 1]).is_none());
     assert!(prepare_slice(&[2, 3], &[-1, 0], &[1, 1]).is_none());
-}
-
-proptest! {
-    #[test]
-    fn matches_naive(dims in proptest::collection::vec((1usize..6, 0usize..6, 0usize..6), 1..6), minus1 in any::<u8>()) {
-        let shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
-        let begin: Vec<usize> = dims.iter().map(|d| d.1 % d.0).collect();
-        let size: Vec<usize> = dims.iter().zip(&begin).map(|(d, &b)| d.2 % (d.0 - b + 1)).collect();
-        let size_t: Vec<i64> = size.iter().enumerate().map(|(i, &s)| if minus1 >> i & 1 == 1 && b_end(&shape, &begin, &size, i) { -1 } else { s as i64 }).collect();
-        let begin_t: Vec<i64> = begin.iter().map(|&b| b as i64).collect();
-        let total: usize = shape.iter().product();
-        let input: Vec<u32> = (0..total as u32).collect();
-        let plan = prepare_slice(&shape, &begin_t, &size_t).unwrap();
-        let mut out = std::vec![0; size.iter().product()];
-        slice(&plan.as_params(), &input, &mut out);
-        prop_assert_eq!(out, naive(&shape, &begin, &size, &input));
-    }
-}
-
-/// Whether `size[i]` reaches the end of dim `i` (so -1 is equivalent).
-fn b_end(shape: &[usize], begin: &[usize], size: &[usize], i: usize) -> bool {
-    begin[i] + size[i] == shape[i]
 }

@@ -3,9 +3,11 @@
 //! checked on golden data in `tests/golden_vectors.rs`.
 
 use super::SoftmaxParams;
-use crate::kernels::test_util_k1::Rng;
+use crate::kernels::test_util::{extremes, kernel_tests, scale, KernelCase, Rng, LANE_TAILS};
 use crate::prepare::softmax_s8;
 use proptest::prelude::*;
+use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -22,59 +24,94 @@ fn float_softmax(row: &[i8], input_scale: f32, beta: f32) -> Vec<f64> {
     e.iter().map(|v| v / s * 256.0 - 128.0).collect()
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
-        mod $name {
-            use super::*;
+type Kernel = fn(&SoftmaxParams, &[i8], &mut [i8]);
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(200))]
-                #[test]
-                fn close_to_real_softmax(rows in 1usize..4, depth in 1usize..40, scale in 0.005f32..0.3, beta in 0.5f32..2.0, seed in any::<u64>()) {
-                    let p = params(scale, beta, depth);
-                    let input = Rng(seed).i8s(rows * depth);
-                    let mut out = vec![0i8; rows * depth];
-                    $kernel(&p, &input, &mut out);
-                    for (row, got) in input.chunks(depth).zip(out.chunks(depth)) {
-                        for (g, r) in got.iter().zip(float_softmax(row, scale, beta)) {
-                            prop_assert!((*g as f64 - r.clamp(-128.0, 127.0)).abs() <= 1.0, "{} vs {}", g, r);
-                        }
-                    }
-                }
-
-                /// Only differences from the row maximum matter: shifting a row changes nothing.
-                #[test]
-                fn shift_invariant(depth in 1usize..30, scale in 0.005f32..0.3, shift in -60i32..60, seed in any::<u64>()) {
-                    let p = params(scale, 1.0, depth);
-                    let base: Vec<i8> = Rng(seed).i8s(depth).iter().map(|&x| (x as i32 / 2) as i8).collect();
-                    let shifted: Vec<i8> = base.iter().map(|&x| (x as i32 + shift) as i8).collect();
-                    let (mut a, mut b) = (vec![0i8; depth], vec![0i8; depth]);
-                    $kernel(&p, &base, &mut a);
-                    $kernel(&p, &shifted, &mut b);
-                    prop_assert_eq!(a, b);
-                }
-            }
-
-            #[test]
-            fn uniform_rows_and_one_hot() {
-                let p = params(0.1, 1.0, 4);
-                let mut out = [0i8; 8];
-                // Uniform: 1/4 -> 64 - 128 = -64. One dominant value (diff 255 * 0.1 = 25.5,
-                // beyond diff_min): 1.0 -> 127 (saturated), the rest -128.
-                $kernel(&p, &[7, 7, 7, 7, -128, 127, -128, -128], &mut out);
-                assert_eq!(out, [-64, -64, -64, -64, -128, 127, -128, -128]);
-                // A single-element row is always 1.0.
-                let p1 = params(0.1, 1.0, 1);
-                let mut one = [0i8; 3];
-                $kernel(&p1, &[-128, 0, 127], &mut one);
-                assert_eq!(one, [127, 127, 127]);
-            }
-        }
-    };
+/// `rows` rows of `depth` int8 logits (from `seed`, or given), input scale and beta.
+#[derive(Clone, Debug)]
+struct Softmax {
+    depth: usize,
+    scale: f32,
+    beta: f32,
+    input: Vec<i8>,
 }
 
-kernel_tests!(scalar, crate::kernels::softmax::scalar::softmax_s8);
-kernel_tests!(public_api, crate::kernels::softmax::softmax_s8);
+impl KernelCase for Softmax {
+    type Kernel = Kernel;
+    type Output = Vec<i8>;
+    const REFERENCE: Kernel = crate::kernels::softmax::scalar::softmax_s8;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (1usize..4, 1usize..40, scale(0.005, 0.3), 0.5f32..2.0, any::<u64>())
+            .prop_map(|(rows, depth, scale, beta, seed)| Softmax { depth, scale, beta, input: Rng(seed).i8s(rows * depth) })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = std::vec![
+            Softmax { depth: 4, scale: 0.1, beta: 1.0, input: Vec::new() },
+            // Input multipliers at both ends: tiny scale (all near uniform), large scale
+            // times beta (diffs beyond diff_min).
+            Softmax { depth: 16, scale: 0.005, beta: 0.5, input: extremes(64) },
+            Softmax { depth: 16, scale: 0.3, beta: 2.0, input: extremes(64) },
+        ];
+        for n in LANE_TAILS {
+            v.push(Softmax { depth: n, scale: 0.1, beta: 1.0, input: extremes(2 * n) });
+            v.push(Softmax { depth: n, scale: 0.05, beta: 1.0, input: Rng(n as u64).i8s(n) });
+        }
+        v
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
+        let p = params(self.scale, self.beta, self.depth);
+        let mut out = vec![0i8; self.input.len()];
+        kernel(&p, &self.input, &mut out);
+        Ok(out)
+    }
+
+    /// The fixed-point pipeline is accurate to one output step.
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        for (row, got) in self.input.chunks(self.depth).zip(out.chunks(self.depth)) {
+            for (g, r) in got.iter().zip(float_softmax(row, self.scale, self.beta)) {
+                if (*g as f64 - r.clamp(-128.0, 127.0)).abs() > 1.0 {
+                    return Err(format!("row {row:?}: {g} vs real {r}"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+kernel_tests!(impl_scalar, Softmax, crate::kernels::softmax::scalar::softmax_s8);
+kernel_tests!(impl_dispatch, if true, Softmax, crate::kernels::softmax::softmax_s8);
+
+proptest! {
+    /// Only differences from the row maximum matter: shifting a row changes nothing.
+    #[test]
+    fn shift_invariant(depth in 1usize..30, scale in 0.005f32..0.3, shift in -60i32..60, seed in any::<u64>()) {
+        let p = params(scale, 1.0, depth);
+        let base: Vec<i8> = Rng(seed).i8s(depth).iter().map(|&x| (x as i32 / 2) as i8).collect();
+        let shifted: Vec<i8> = base.iter().map(|&x| (x as i32 + shift) as i8).collect();
+        let (mut a, mut b) = (vec![0i8; depth], vec![0i8; depth]);
+        super::softmax_s8(&p, &base, &mut a);
+        super::softmax_s8(&p, &shifted, &mut b);
+        prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn uniform_rows_and_one_hot() {
+    let p = params(0.1, 1.0, 4);
+    let mut out = [0i8; 8];
+    // Uniform: 1/4 -> 64 - 128 = -64. One dominant value (diff 255 * 0.1 = 25.5,
+    // beyond diff_min): 1.0 -> 127 (saturated), the rest -128.
+    super::softmax_s8(&p, &[7, 7, 7, 7, -128, 127, -128, -128], &mut out);
+    assert_eq!(out, [-64, -64, -64, -64, -128, 127, -128, -128]);
+    // A single-element row is always 1.0.
+    let p1 = params(0.1, 1.0, 1);
+    let mut one = [0i8; 3];
+    super::softmax_s8(&p1, &[-128, 0, 127], &mut one);
+    assert_eq!(one, [127, 127, 127]);
+}
 
 /// int8 -> int16: the same pipeline with 16 output bits.
 mod s16 {

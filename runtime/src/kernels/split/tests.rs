@@ -1,21 +1,66 @@
 use super::*;
+use crate::kernels::nd::MAX_RANK;
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
-/// Naive: output k holds, for each outer index, the `len` slices of `inner` elements.
-fn naive(shape: &[usize], axis: usize, start: usize, len: usize, input: &[u32]) -> Vec<u32> {
-    let outer: usize = shape[..axis].iter().product();
-    let inner: usize = shape[axis + 1..].iter().product();
-    let mut out = Vec::new();
-    for o in 0..outer {
-        for a in start..start + len {
-            for i in 0..inner {
-                out.push(input[(o * shape[axis] + a) * inner + i]);
-            }
-        }
-    }
-    out
+/// One output of SPLIT / SPLIT_V / UNPACK: `len` slices from `start` along `axis`.
+#[derive(Clone, Debug)]
+struct SplitOutput {
+    shape: Vec<usize>,
+    axis: usize,
+    start: usize,
+    len: usize,
 }
+
+impl GatherOp for SplitOutput {
+    fn strategy() -> BoxedStrategy<Self> {
+        (proptest::collection::vec(1usize..5, 1..6), any::<usize>(), any::<usize>(), any::<usize>())
+            .prop_map(|(shape, ax, s, l)| {
+                let axis = ax % shape.len();
+                let start = s % shape[axis];
+                let len = l % (shape[axis] - start + 1);
+                SplitOutput { shape, axis, start, len }
+            })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = std::vec![
+            SplitOutput { shape: std::vec![3, 4], axis: 1, start: 2, len: 0 },
+            SplitOutput { shape: std::vec![2; MAX_RANK], axis: MAX_RANK - 1, start: 1, len: 1 },
+            SplitOutput { shape: std::vec![2; MAX_RANK], axis: 0, start: 0, len: 1 },
+        ];
+        for n in LANE_TAILS {
+            v.push(SplitOutput { shape: std::vec![2 * n], axis: 0, start: n, len: n });
+            v.push(SplitOutput { shape: std::vec![3, n + 1], axis: 1, start: 1, len: n });
+        }
+        v
+    }
+
+    fn input_shape(&self) -> Vec<usize> {
+        self.shape.clone()
+    }
+
+    fn plan(&self) -> Option<crate::kernels::nd::GatherPlan> {
+        prepare_split_output(&self.shape, self.axis, self.start, self.len)
+    }
+
+    fn naive_indices(&self) -> Vec<usize> {
+        let mut out_shape = self.shape.clone();
+        out_shape[self.axis] = self.len;
+        multi_indices(&out_shape)
+            .into_iter()
+            .map(|mut i| {
+                i[self.axis] += self.start;
+                flat_index(&self.shape, &i)
+            })
+            .collect()
+    }
+}
+
+kernel_tests!(impl_scalar, Gather<SplitOutput>, crate::kernels::nd::strided_copy::<i8>);
+kernel_tests!(impl_dispatch, if true, Gather<SplitOutput>, split_s8);
 
 #[test]
 fn split_two_on_last_axis() {
@@ -31,20 +76,4 @@ fn split_two_on_last_axis() {
     assert_eq!(split_size(5, 2), None);
     assert_eq!(resolve_axis(-1, 4), Some(3));
     assert_eq!(resolve_axis(4, 4), None);
-}
-
-proptest! {
-    #[test]
-    fn matches_naive(shape in proptest::collection::vec(1usize..5, 1..6), ax in any::<usize>(), s in any::<usize>(), l in any::<usize>()) {
-        let axis = ax % shape.len();
-        let start = s % shape[axis];
-        let len = l % (shape[axis] - start + 1);
-        let total: usize = shape.iter().product();
-        let input: Vec<u32> = (0..total as u32).collect();
-        let plan = prepare_split_output(&shape, axis, start, len).unwrap();
-        let want = naive(&shape, axis, start, len, &input);
-        let mut out = std::vec![0; want.len()];
-        split(&plan.as_params(), &input, &mut out);
-        prop_assert_eq!(out, want);
-    }
 }

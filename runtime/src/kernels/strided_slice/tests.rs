@@ -1,4 +1,5 @@
 use super::*;
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -19,27 +20,6 @@ fn py_range(len: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> Vec<i
         i += step;
     }
     v
-}
-
-fn naive(shape: &[usize], ranges: &[Vec<i64>], input: &[u32]) -> Vec<u32> {
-    let rank = shape.len();
-    let counts: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
-    let total: usize = counts.iter().product();
-    let mut out = Vec::new();
-    for flat in 0..total {
-        let mut rem = flat;
-        let mut idx = std::vec![0; rank];
-        for d in (0..rank).rev() {
-            idx[d] = ranges[d][rem % counts[d]] as usize;
-            rem /= counts[d];
-        }
-        let mut off = 0;
-        for d in 0..rank {
-            off = off * shape[d] + idx[d];
-        }
-        out.push(input[off]);
-    }
-    out
 }
 
 fn run(shape: &[usize], b: &[i32], e: &[i32], s: &[i32], bm: u32, em: u32, sm: u32) -> Vec<u32> {
@@ -76,11 +56,20 @@ fn rejects_zero_stride() {
     assert!(prepare_strided_slice(&[4], &[0], &[4], &[0], 0, 0, 0, false).is_none());
 }
 
-proptest! {
-    #[test]
-    fn matches_python_slicing(
-        dims in proptest::collection::vec((1usize..6, -7i32..7, -7i32..7, prop_oneof![-3i32..0, 1i32..4], 0u8..8), 1..6),
-    ) {
+/// A STRIDED_SLICE with its Python-slicing meaning (`ranges`: the input indices each
+/// output dim walks, from [`py_range`]).
+#[derive(Clone, Debug)]
+struct StridedSlice {
+    shape: Vec<usize>,
+    begin: Vec<i32>,
+    end: Vec<i32>,
+    strides: Vec<i32>,
+    masks: (u32, u32, u32),
+    ranges: Vec<Vec<i64>>,
+}
+
+impl StridedSlice {
+    fn new(dims: &[(usize, i32, i32, i32, u8)]) -> Self {
         let shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
         let (mut b, mut e, mut s) = (Vec::new(), Vec::new(), Vec::new());
         let (mut bm, mut em, mut sm) = (0u32, 0u32, 0u32);
@@ -96,8 +85,12 @@ proptest! {
                 ranges.push(std::vec![k as i64]);
                 continue;
             }
-            if flags & 1 != 0 { bm |= 1 << i; }
-            if flags & 2 != 0 { em |= 1 << i; }
+            if flags & 1 != 0 {
+                bm |= 1 << i;
+            }
+            if flags & 2 != 0 {
+                em |= 1 << i;
+            }
             ranges.push(py_range(
                 n as i64,
                 if flags & 1 != 0 { None } else { Some(bi as i64) },
@@ -105,8 +98,51 @@ proptest! {
                 si as i64,
             ));
         }
-        let total: usize = shape.iter().product();
-        let input: Vec<u32> = (0..total as u32).collect();
-        prop_assert_eq!(run(&shape, &b, &e, &s, bm, em, sm), naive(&shape, &ranges, &input));
+        StridedSlice { shape, begin: b, end: e, strides: s, masks: (bm, em, sm), ranges }
     }
 }
+
+impl GatherOp for StridedSlice {
+    fn strategy() -> BoxedStrategy<Self> {
+        proptest::collection::vec((1usize..6, -7i32..7, -7i32..7, prop_oneof![-3i32..0, 1i32..4], 0u8..8), 1..6)
+            .prop_map(|dims| StridedSlice::new(&dims))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = std::vec![
+            // Empty, reversed with masks, clamped far out of range, shrink.
+            StridedSlice::new(&[(5, 3, 1, 1, 0)]),
+            StridedSlice::new(&[(4, 0, 0, -1, 3), (3, 0, 0, 1, 3)]),
+            StridedSlice::new(&[(3, -100, 100, 1, 0), (4, 1, 2, 1, 4)]),
+        ];
+        for n in LANE_TAILS {
+            v.push(StridedSlice::new(&[(n + 1, 1, n as i32 + 1, 1, 0)]));
+            v.push(StridedSlice::new(&[(2, 0, 2, 1, 0), (2 * n, -1, 0, -2, 2)]));
+        }
+        v
+    }
+
+    fn input_shape(&self) -> Vec<usize> {
+        self.shape.clone()
+    }
+
+    fn plan(&self) -> Option<crate::kernels::nd::GatherPlan> {
+        let (bm, em, sm) = self.masks;
+        prepare_strided_slice(&self.shape, &self.begin, &self.end, &self.strides, bm, em, sm, false)
+    }
+
+    fn naive_indices(&self) -> Vec<usize> {
+        let counts: Vec<usize> = self.ranges.iter().map(|r| r.len()).collect();
+        multi_indices(&counts)
+            .into_iter()
+            .map(|o| {
+                let i: Vec<usize> = o.iter().zip(&self.ranges).map(|(&k, r)| r[k] as usize).collect();
+                flat_index(&self.shape, &i)
+            })
+            .collect()
+    }
+}
+
+kernel_tests!(impl_scalar, Gather<StridedSlice>, crate::kernels::nd::strided_copy::<i8>);
+kernel_tests!(impl_dispatch, if true, Gather<StridedSlice>, strided_slice_s8);

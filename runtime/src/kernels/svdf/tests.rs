@@ -4,10 +4,12 @@
 //! TFLite Micro on real layers is checked by `op_conformance` and the e2e suite.
 
 use super::SvdfParams;
-use crate::kernels::test_util_k1::{zero_point, Rng};
+use crate::kernels::test_util::{kernel_tests, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::prepare::quantize_multiplier;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
+use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -46,83 +48,131 @@ fn naive(p: &SvdfParams, input: &[i8], wf: &[i8], wt: &[i8], bias: &[i32], state
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(kernel: Kernel, batches: usize, input_size: usize, units: usize, rank: usize, memory_size: usize, zps: (i32, i32, i32), seed: u64) {
-    let mut rng = Rng(seed);
-    let (feature_multiplier, feature_shift) = rng.multiplier(-12, 0);
-    let (output_multiplier, output_shift) = rng.multiplier(-10, 1);
-    let p = SvdfParams {
-        batches,
-        input_size,
-        num_filters: units * rank,
-        num_units: units,
-        rank,
-        memory_size,
-        input_zero_point: zps.0,
-        state_zero_point: zps.1,
-        output_zero_point: zps.2,
-        feature_multiplier,
-        feature_shift,
-        output_multiplier,
-        output_shift,
-    };
-    let nf = p.num_filters;
-    let wf = rng.i8s(nf * input_size);
-    let wt = rng.i8s(nf * memory_size);
-    let bias = rng.i32s(units, -(1 << 16), 1 << 16);
-    // A random starting state (the model's reset value is one particular state).
-    let init = rng.i8s(batches * nf * memory_size);
-    let mut state = init.clone();
-    let mut rows: Vec<Vec<Vec<i8>>> = (0..batches)
-        .map(|b| (0..nf).map(|f| init[(b * nf + f) * memory_size..][..memory_size].to_vec()).collect())
-        .collect();
-    for _step in 0..memory_size + 2 {
-        let input = rng.i8s(batches * input_size);
-        let mut got = vec![0x55u8 as i8; batches * units];
-        kernel(&p, &input, &wf, &wt, &bias, &mut state, &mut got);
-        assert_eq!(got, naive(&p, &input, &wf, &wt, &bias, &mut rows));
-        let flat: Vec<i8> = rows.iter().flatten().flatten().copied().collect();
-        assert_eq!(state, flat, "state after the step");
+/// An SVDF layer (weights, bias, multipliers and a random starting state from `seed`) run
+/// for `memory_size + 2` steps, so that the state carries over and wraps.
+#[derive(Clone, Debug)]
+struct Svdf {
+    batches: usize,
+    input_size: usize,
+    units: usize,
+    rank: usize,
+    memory_size: usize,
+    zps: (i32, i32, i32),
+    seed: u64,
+}
+
+/// The layer and its data, drawn from the case's seed.
+struct Layer {
+    p: SvdfParams,
+    wf: Vec<i8>,
+    wt: Vec<i8>,
+    bias: Vec<i32>,
+    state: Vec<i8>,
+    inputs: Vec<Vec<i8>>,
+}
+
+impl Svdf {
+    fn layer(&self) -> Layer {
+        let mut rng = Rng(self.seed);
+        let (feature_multiplier, feature_shift) = rng.multiplier(-12, 0);
+        let (output_multiplier, output_shift) = rng.multiplier(-10, 1);
+        let p = SvdfParams {
+            batches: self.batches,
+            input_size: self.input_size,
+            num_filters: self.units * self.rank,
+            num_units: self.units,
+            rank: self.rank,
+            memory_size: self.memory_size,
+            input_zero_point: self.zps.0,
+            state_zero_point: self.zps.1,
+            output_zero_point: self.zps.2,
+            feature_multiplier,
+            feature_shift,
+            output_multiplier,
+            output_shift,
+        };
+        let nf = p.num_filters;
+        let wf = rng.i8s(nf * self.input_size);
+        let wt = rng.i8s(nf * self.memory_size);
+        let bias = rng.i32s(self.units, -(1 << 16), 1 << 16);
+        // A random starting state (the model's reset value is one particular state).
+        let state = rng.i8s(self.batches * nf * self.memory_size);
+        let inputs = (0..self.memory_size + 2).map(|_| rng.i8s(self.batches * self.input_size)).collect();
+        Layer { p, wf, wt, bias, state, inputs }
     }
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
-        mod $name {
-            use super::*;
+impl KernelCase for Svdf {
+    type Kernel = Kernel;
+    /// Every step's output and the state after it.
+    type Output = Vec<(Vec<i8>, Vec<i8>)>;
+    const REFERENCE: Kernel = crate::kernels::svdf::scalar::svdf_s8;
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(150))]
-                #[test]
-                fn matches_naive_over_steps(
-                    batches in 1usize..3, input_size in 1usize..20, units in 1usize..6, rank in 1usize..4,
-                    memory_size in 1usize..6, in_zp in zero_point(), st_zp in zero_point(), out_zp in zero_point(),
-                    seed in any::<u64>(),
-                ) {
-                    check($kernel, batches, input_size, units, rank, memory_size, (in_zp, st_zp, out_zp), seed);
-                }
+    fn strategy() -> BoxedStrategy<Self> {
+        (1usize..3, 1usize..20, 1usize..6, 1usize..4, 1usize..6, (zero_point(), zero_point(), zero_point()), any::<u64>())
+            .prop_map(|(batches, input_size, units, rank, memory_size, zps, seed)| Svdf {
+                batches,
+                input_size,
+                units,
+                rank,
+                memory_size,
+                zps,
+                seed,
+            })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let c = |batches, input_size, units, rank, memory_size, zps, seed| Svdf { batches, input_size, units, rank, memory_size, zps, seed };
+        let mut v = Vec::new();
+        // Memory of one and extreme zero points.
+        for (i, zps) in [(-128, 127, -128), (127, -128, 127), (0, 0, 0)].into_iter().enumerate() {
+            v.push(c(2, 7, 3, 2, 1, zps, i as u64));
+        }
+        // Large weights and inputs against a zero point of the other sign: the feature sum
+        // saturates int8 and `zero_point + value` wraps in the store.
+        v.push(c(1, 64, 4, 2, 8, (-128, 100, -128), 7));
+        v.push(c(1, 64, 4, 2, 8, (127, -100, 127), 8));
+        // Lane tails of the input dot product and of the memory.
+        for n in LANE_TAILS {
+            v.push(c(1, n, 2, 1, 3, (-128, 0, 5), n as u64));
+            v.push(c(1, 4, 1, 2, n, (3, -128, 127), n as u64));
+        }
+        v
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Self::Output, String> {
+        let Layer { p, wf, wt, bias, mut state, inputs } = self.layer();
+        let mut steps = Vec::new();
+        for input in &inputs {
+            let mut out = vec![0x55u8 as i8; self.batches * self.units];
+            kernel(&p, input, &wf, &wt, &bias, &mut state, &mut out);
+            steps.push((out, state.clone()));
+        }
+        Ok(steps)
+    }
+
+    fn check(&self, steps: &Self::Output) -> Result<(), String> {
+        let Layer { p, wf, wt, bias, state, inputs } = self.layer();
+        let (nf, m) = (p.num_filters, self.memory_size);
+        let mut rows: Vec<Vec<Vec<i8>>> =
+            (0..self.batches).map(|b| (0..nf).map(|f| state[(b * nf + f) * m..][..m].to_vec()).collect()).collect();
+        for (k, (input, (got, got_state))) in inputs.iter().zip(steps).enumerate() {
+            let want = naive(&p, input, &wf, &wt, &bias, &mut rows);
+            if *got != want {
+                return Err(format!("step {k}: output {got:?}, naive {want:?}"));
             }
-
-            #[test]
-            fn memory_of_one_and_extreme_zero_points() {
-                for (i, zps) in [(-128, 127, -128), (127, -128, 127), (0, 0, 0)].into_iter().enumerate() {
-                    check($kernel, 2, 7, 3, 2, 1, zps, i as u64);
-                }
-            }
-
-            /// Large weights and inputs against a zero point of the other sign: the
-            /// feature sum saturates int8 and `zero_point + value` wraps in the store.
-            #[test]
-            fn saturation_and_wrapping_store() {
-                check($kernel, 1, 64, 4, 2, 8, (-128, 100, -128), 7);
-                check($kernel, 1, 64, 4, 2, 8, (127, -100, 127), 8);
+            let flat: Vec<i8> = rows.iter().flatten().flatten().copied().collect();
+            if *got_state != flat {
+                return Err(format!("step {k}: state {got_state:?}, naive {flat:?}"));
             }
         }
-    };
+        Ok(())
+    }
 }
 
-kernel_tests!(scalar, crate::kernels::svdf::scalar::svdf_s8);
-kernel_tests!(public, crate::kernels::svdf::svdf_s8);
+kernel_tests!(impl_scalar, Svdf, crate::kernels::svdf::scalar::svdf_s8);
+kernel_tests!(impl_dispatch, if true, Svdf, crate::kernels::svdf::svdf_s8);
 
 /// Worked by hand. One filter, memory 2, multipliers 1.0 and 0.5.
 #[test]

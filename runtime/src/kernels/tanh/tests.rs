@@ -2,51 +2,66 @@
 //! saturation, the in-place entry point. Bit-exactness with TFLite Micro is checked on
 //! golden data in `tests/golden_vectors.rs`.
 
-use crate::prepare::tanh_s8;
+use super::{scalar, tanh_s8, tanh_s8_in_place, TanhParams};
+use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
-
-fn all_inputs() -> Vec<i8> {
-    (-128..=127).map(|x| x as i8).collect()
+/// The output is implicitly scale 1/128, zero point 0.
+#[derive(Clone, Debug)]
+struct Tanh {
+    scale: f32,
+    zp: i32,
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:path) => {
-        mod $name {
-            use super::*;
+impl UnaryS8Op for Tanh {
+    type Params = TanhParams;
+    const REFERENCE: UnaryKernel<TanhParams> = (scalar::tanh_s8, scalar::tanh_s8_in_place);
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(300))]
-                #[test]
-                fn close_to_tanh_and_monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
-                    let p = tanh_s8(scale, zp);
-                    let input = all_inputs();
-                    let mut out = [0i8; 256];
-                    $kernel(&p, &input, &mut out);
-                    for (i, (&x, &y)) in input.iter().zip(&out).enumerate() {
-                        let want = ((scale as f64 * (x as f64 - zp as f64)).tanh() * 128.0).clamp(-128.0, 127.0);
-                        prop_assert!((y as f64 - want).abs() <= 1.0, "x={} got {} want {}", x, y, want);
-                        if i > 0 {
-                            prop_assert!(out[i - 1] <= y);
-                        }
-                    }
-                    let mut in_place = input.clone();
-                    super::super::tanh_s8_in_place(&p, &mut in_place);
-                    prop_assert_eq!(&in_place[..], &out[..]);
-                }
-            }
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.5), zero_point()).prop_map(|(scale, zp)| Tanh { scale, zp }).boxed()
+    }
 
-            #[test]
-            fn zero_and_extremes() {
-                let p = tanh_s8(0.1, -5);
-                let mut out = [0i8; 3];
-                $kernel(&p, &[-5, -128, 127], &mut out);
-                assert_eq!(out, [0, -128, 127]);
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for scale in [1e-3, 0.1, 0.5, 1.0] {
+            for zp in [0, -128, 127] {
+                v.push(Tanh { scale, zp });
             }
         }
-    };
+        v
+    }
+
+    fn params(&self) -> Option<TanhParams> {
+        Some(crate::prepare::tanh_s8(self.scale, self.zp))
+    }
+
+    fn ideal(&self, x: i8) -> f64 {
+        ((self.scale as f64 * (x as f64 - self.zp as f64)).tanh() * 128.0).clamp(-128.0, 127.0)
+    }
+
+    fn tolerance(&self, _ideal: f64) -> f64 {
+        1.0
+    }
 }
 
-kernel_tests!(scalar, crate::kernels::tanh::scalar::tanh_s8);
-kernel_tests!(public_api, crate::kernels::tanh::tanh_s8);
+kernel_tests!(impl_scalar, Unary<Tanh>, (scalar::tanh_s8, scalar::tanh_s8_in_place));
+kernel_tests!(impl_dispatch, if true, Unary<Tanh>, (tanh_s8, tanh_s8_in_place));
+
+proptest! {
+    #[test]
+    fn monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
+        let p = crate::prepare::tanh_s8(scale, zp);
+        let mut out = [0i8; 256];
+        tanh_s8(&p, &all_i8(), &mut out);
+        prop_assert!(out.windows(2).all(|w| w[0] <= w[1]), "{:?}", out);
+    }
+}
+
+#[test]
+fn zero_and_extremes() {
+    let p = crate::prepare::tanh_s8(0.1, -5);
+    let mut out = [0i8; 3];
+    tanh_s8(&p, &[-5, -128, 127], &mut out);
+    assert_eq!(out, [0, -128, 127]);
+}
