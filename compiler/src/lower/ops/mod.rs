@@ -109,7 +109,9 @@ ops! {
     OpKind::Unpack { .. } => unpack,
 }
 
+pub(crate) mod conv_common;
 pub(crate) mod movement;
+pub(crate) mod pool_2d;
 
 #[cfg(test)]
 mod test_helpers;
