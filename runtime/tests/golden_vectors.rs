@@ -146,7 +146,7 @@ fn run(v: &Vector) -> Vec<i8> {
             let (out_w, pad_left) = compute_padding(padding(opt("padding")), input.shape[2], w.shape[2], stride_w, dil_w).unwrap();
             assert_eq!([out_h, out_w], [out.shape[1], out.shape[2]]);
             if v.op == "CONV_2D" {
-                let p = conv_2d::Conv2dParams::<tflc_runtime::kernels::numerics::S8> { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top: pad_top, pad_left: pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
+                let p = conv_2d::Conv2dParams::<tflc_runtime::kernels::numerics::S8> { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
                 // The variant the compiler selects, with its packed weights, must agree
@@ -164,7 +164,7 @@ fn run(v: &Vector) -> Vec<i8> {
                 assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
             } else {
                 assert_eq!(optu("mult") * input.shape[3], out_depth);
-                let p = depthwise_conv_2d::DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top: pad_top, pad_left: pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
+                let p = depthwise_conv_2d::DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
                 let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p.geometry);
@@ -210,10 +210,10 @@ fn run(v: &Vector) -> Vec<i8> {
             let (out_w, pad_left) = compute_padding(padding(opt("padding")), input.shape[2], filter_w, stride_w, 1).unwrap();
             let (act_min, act_max) = activation_range_s8(activation(opt("act")), out_scale, out_zp).unwrap();
             if v.op == "MAX_POOL_2D" {
-                let p = max_pool_2d::MaxPool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top: pad_top, pad_left: pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
+                let p = max_pool_2d::MaxPool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top, pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 max_pool_2d::max_pool_2d_s8(&p, &x, &mut y);
             } else {
-                let p = average_pool_2d::AveragePool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top: pad_top, pad_left: pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
+                let p = average_pool_2d::AveragePool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top, pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 average_pool_2d::average_pool_2d_s8(&p, &x, &mut y);
             }
         }

@@ -32,12 +32,7 @@ impl<N: Numerics> DepthwiseConv2dParams<'_, N> {
     /// Output channels per input channel.
     #[inline(always)]
     pub fn depth_multiplier(&self) -> usize {
-        let in_d = self.geometry.input_shape[3];
-        if in_d == 0 {
-            0
-        } else {
-            self.geometry.output_shape[3] / in_d
-        }
+        self.geometry.output_shape[3].checked_div(self.geometry.input_shape[3]).unwrap_or(0)
     }
 }
 
@@ -95,7 +90,7 @@ impl DepthwiseConv2dVariant {
     pub fn select(g: &ConvGeometry) -> DepthwiseConv2dVariant {
         let [_, f_h, f_w, out_d] = g.filter_shape;
         let in_d = g.input_shape[3];
-        let mult = if in_d == 0 { 0 } else { out_d / in_d };
+        let mult = out_d.checked_div(in_d).unwrap_or(0);
         if (1..=fast::CHANNEL_BLOCK).contains(&mult) && in_d * mult == out_d && f_h * f_w > 0 {
             DepthwiseConv2dVariant::Window
         } else {
