@@ -251,7 +251,7 @@ fn run(v: &Vector) -> Vec<i8> {
             softmax::softmax_s8(&p, &x, &mut y);
         }
         "LOGISTIC" => {
-            let p = logistic_s8(in_scale, in_zp, out_zp).unwrap();
+            let p = logistic::prepare_logistic_s8(in_scale, in_zp, out_zp).unwrap();
             logistic::logistic_s8(&p, &x, &mut y);
             // The in-place entry point agrees.
             let mut z = x.clone();
@@ -260,14 +260,14 @@ fn run(v: &Vector) -> Vec<i8> {
         }
         "TANH" => {
             assert_eq!((out_scale, out_zp), (1.0 / 128.0, 0));
-            let p = tanh_s8(in_scale, in_zp);
+            let p = tanh::prepare_tanh_s8(in_scale, in_zp);
             tanh::tanh_s8(&p, &x, &mut y);
             let mut z = x.clone();
             tanh::tanh_s8_in_place(&p, &mut z);
             assert_eq!(y, z);
         }
         "HARD_SWISH" => {
-            let p = hard_swish_s8(in_scale, in_zp, out_scale, out_zp).unwrap();
+            let p = hard_swish::prepare_hard_swish_s8(in_scale, in_zp, out_scale, out_zp).unwrap();
             hard_swish::hard_swish_s8(&p, &x, &mut y);
             let mut z = x.clone();
             hard_swish::hard_swish_s8_in_place(&p, &mut z);

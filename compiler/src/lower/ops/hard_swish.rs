@@ -2,7 +2,7 @@
 //!
 //! Mirrors TFLite Micro `hard_swish_common.cc` (`HardSwishPrepare`): the "hires" input
 //! scale `input_scale / 128`, a relu-ish multiplier to 3/32768 and an output multiplier,
-//! both downscaled to int16 ([`tflc_runtime::prepare::hard_swish_s8`]); it fails (and so do
+//! both downscaled to int16 ([`tflc_runtime::kernels::hard_swish::prepare_hard_swish_s8`]); it fails (and so do
 //! we) when the output multiplier's exponent would be positive.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
@@ -26,7 +26,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<HardSwish, LowerError> {
         return Err(cx.invalid("not a HARD_SWISH"));
     };
     let (input, output, in_q, out_q) = super::tanh::unary_s8(cx)?;
-    let params = tflc_runtime::prepare::hard_swish_s8(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point)
+    let params = tflc_runtime::kernels::hard_swish::prepare_hard_swish_s8(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point)
         .ok_or_else(|| {
             cx.unsupported_tensor(
                 output,

@@ -3,7 +3,7 @@
 //! Mirrors TFLite Micro `logistic_common.cc` (`CalculateArithmeticOpDataLogistic`): the
 //! output zero point must be -128 (TFLite Micro's check) and, as TFLite requires, the
 //! output scale 1/256 (the kernel writes that quantization whatever the tensor says); the
-//! input rescaling comes from [`tflc_runtime::prepare::logistic_s8`].
+//! input rescaling comes from [`tflc_runtime::kernels::logistic::prepare_logistic_s8`].
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::{int, EmitCx, InOut};
@@ -38,7 +38,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Logistic, LowerError> {
             ),
         ));
     }
-    let p = tflc_runtime::prepare::logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
+    let p = tflc_runtime::kernels::logistic::prepare_logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
         .ok_or_else(|| cx.invalid_tensor(output, "output zero point must be -128"))?;
     Ok(Logistic {
         input: input.id,

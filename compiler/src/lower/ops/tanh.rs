@@ -1,7 +1,7 @@
 //! TANH, int8 in and out (and the element-wise int8 checks LOGISTIC and HARD_SWISH share).
 //!
 //! Mirrors TFLite Micro `tanh.cc` (`CalculateArithmeticOpData`): the input rescaling to
-//! Q4.27 and its saturation radius from [`tflc_runtime::prepare::tanh_s8`]. The kernel
+//! Q4.27 and its saturation radius from [`tflc_runtime::kernels::tanh::prepare_tanh_s8`]. The kernel
 //! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
@@ -62,7 +62,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Tanh, LowerError> {
             ),
         ));
     }
-    let p = tflc_runtime::prepare::tanh_s8(in_q.scale, in_q.zero_point);
+    let p = tflc_runtime::kernels::tanh::prepare_tanh_s8(in_q.scale, in_q.zero_point);
     Ok(Tanh {
         input: input.id,
         output: output.id,

@@ -2,7 +2,7 @@
 //! point, edge cases. Bit-exactness with TFLite Micro is checked on golden data in
 //! `tests/golden_vectors.rs`.
 
-use crate::prepare::hard_swish_s8;
+use super::prepare_hard_swish_s8;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -28,7 +28,7 @@ macro_rules! kernel_tests {
                 fn close_to_real(in_scale in 0.005f32..0.2, in_zp in -128i32..=127, out_ratio in 0.5f32..2.0, out_zp in -128i32..=127) {
                     // Keep the output scale large enough that the op's range fits (as a converter would).
                     let out_scale = in_scale * out_ratio;
-                    let p = hard_swish_s8(in_scale, in_zp, out_scale, out_zp).unwrap();
+                    let p = prepare_hard_swish_s8(in_scale, in_zp, out_scale, out_zp).unwrap();
                     let input = all_inputs();
                     let mut out = [0i8; 256];
                     $kernel(&p, &input, &mut out);
@@ -47,7 +47,7 @@ macro_rules! kernel_tests {
             #[test]
             fn zero_and_negative_region_map_to_zero() {
                 // x <= -3 and x == 0 give 0 exactly.
-                let p = hard_swish_s8(0.1, 0, 0.05, -20).unwrap();
+                let p = prepare_hard_swish_s8(0.1, 0, 0.05, -20).unwrap();
                 let mut out = [0i8; 3];
                 $kernel(&p, &[0, -30, -128], &mut out);
                 assert_eq!(out, [-20, -20, -20]);

@@ -2,7 +2,7 @@
 //! saturation, the in-place entry point. Bit-exactness with TFLite Micro is checked on
 //! golden data in `tests/golden_vectors.rs`.
 
-use crate::prepare::logistic_s8;
+use super::prepare_logistic_s8;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -20,7 +20,7 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn close_to_sigmoid_and_monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
-                    let p = logistic_s8(scale, zp, -128).unwrap();
+                    let p = prepare_logistic_s8(scale, zp, -128).unwrap();
                     let input = all_inputs();
                     let mut out = [0i8; 256];
                     $kernel(&p, &input, &mut out);
@@ -40,7 +40,7 @@ macro_rules! kernel_tests {
 
             #[test]
             fn zero_is_one_half_and_extremes_saturate() {
-                let p = logistic_s8(0.1, 3, -128).unwrap();
+                let p = prepare_logistic_s8(0.1, 3, -128).unwrap();
                 let mut out = [0i8; 3];
                 $kernel(&p, &[3, -128, 127], &mut out);
                 // 0.5 * 256 - 128 = 0; sigmoid(-13.1) -> -128; sigmoid(12.4) -> 127.

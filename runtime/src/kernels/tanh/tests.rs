@@ -2,7 +2,7 @@
 //! saturation, the in-place entry point. Bit-exactness with TFLite Micro is checked on
 //! golden data in `tests/golden_vectors.rs`.
 
-use crate::prepare::tanh_s8;
+use super::prepare_tanh_s8;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -20,7 +20,7 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn close_to_tanh_and_monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
-                    let p = tanh_s8(scale, zp);
+                    let p = prepare_tanh_s8(scale, zp);
                     let input = all_inputs();
                     let mut out = [0i8; 256];
                     $kernel(&p, &input, &mut out);
@@ -39,7 +39,7 @@ macro_rules! kernel_tests {
 
             #[test]
             fn zero_and_extremes() {
-                let p = tanh_s8(0.1, -5);
+                let p = prepare_tanh_s8(0.1, -5);
                 let mut out = [0i8; 3];
                 $kernel(&p, &[-5, -128, 127], &mut out);
                 assert_eq!(out, [0, -128, 127]);
