@@ -9,7 +9,7 @@
 //! geometry at compile time, [`Conv2dVariant::pack`] packs its weights, and the generated
 //! code calls that variant directly.
 
-use super::conv_common::{bias_i64, check_shifts_16x8, clamp_s16, clamp_s8, params_type, positive, rt_padding, table, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, positive, quant_s16, quant_s8, rt_padding, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -17,7 +17,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams, Conv2dVariant, ConvGeometry};
-use tflc_runtime::kernels::numerics::{QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,27 +107,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     };
     let scheme = match kind {
         SchemeKind::S8 => {
-            let bias_data = cx.bias_i32(bias, out_d, "output channels")?;
-            let params = Conv2dParams {
-                geometry,
-                quant: QuantS8 {
-                    input_offset: -in_q.zero_point,
-                    output_offset: out_q.zero_point,
-                    output_multiplier: table(output_multiplier),
-                    output_shift: table(output_shift),
-                },
-                clamp: clamp_s8(cx, o.activation, out_q)?,
-            };
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = Conv2dParams { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let variant = Conv2dVariant::select(&geometry);
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            let weights: Vec<i8> = filter_bytes.iter().map(|&b| b as i8).collect();
-            variant.pack(&params, &weights, bias.map(|_| bias_data.as_slice()), &mut packed);
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
             Conv2dScheme::S8 { params, variant, packed }
         }
         SchemeKind::S16 => {
-            check_shifts_16x8(cx, output, &output_shift)?;
             bias_i64(cx, bias, out_d)?;
-            let quant = QuantS16 { output_multiplier: table(output_multiplier), output_shift: table(output_shift) };
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
             Conv2dScheme::S16 { params: Conv2dParams { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
         }
     };

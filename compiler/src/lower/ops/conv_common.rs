@@ -16,7 +16,7 @@ use tflc_runtime::kernels::conv_2d::Conv2dParams;
 use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
 use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
-use tflc_runtime::kernels::numerics::{Clamp, Numerics, S16, S8};
+use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, S16, S8};
 use tflc_runtime::prepare::Padding as RtPadding;
 use tflc_runtime::quant::QuantParams;
 
@@ -68,6 +68,34 @@ pub(crate) fn clamp_s16(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantP
 /// `'static` borrow from an owned lowering result costs without self-reference.
 pub(crate) fn table<T>(v: Vec<T>) -> &'static [T] {
     Vec::leak(v)
+}
+
+/// The int8 quantization of a convolution or fully-connected op: the activations' offsets
+/// and the per-channel multipliers (`QuantizeMultiplier` results).
+pub(crate) fn quant_s8(input: QuantParams, output: QuantParams, multiplier: Vec<i32>, shift: Vec<i32>) -> QuantS8<'static> {
+    QuantS8 {
+        input_offset: -input.zero_point,
+        output_offset: output.zero_point,
+        output_multiplier: table(multiplier),
+        output_shift: table(shift),
+    }
+}
+
+/// The 16x8 quantization of a convolution or fully-connected op writing `output`, after
+/// [`check_shifts_16x8`].
+pub(crate) fn quant_s16(cx: &OpCx<'_, '_>, output: &Tensor<'_>, multiplier: Vec<i32>, shift: Vec<i32>) -> Result<QuantS16<'static>, LowerError> {
+    check_shifts_16x8(cx, output, &shift)?;
+    Ok(QuantS16 { output_multiplier: table(multiplier), output_shift: table(shift) })
+}
+
+/// What an int8 variant's packing entry point reads: the weights as int8 and the int32
+/// bias (`n` entries, checked; `None` without a bias).
+pub(crate) fn pack_inputs_s8(cx: &OpCx<'_, '_>, weights: &[u8], bias: Option<&Tensor<'_>>, n: usize, what: &str) -> Result<(Vec<i8>, Option<Vec<i32>>), LowerError> {
+    let b = match bias {
+        Some(_) => Some(cx.bias_i32(bias, n, what)?),
+        None => None,
+    };
+    Ok((weights.iter().map(|&w| w as i8).collect(), b))
 }
 
 /// The bias of a 16x8 kernel: int64 with `n` entries (`None` when absent). TFLite Micro

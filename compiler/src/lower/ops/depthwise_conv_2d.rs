@@ -8,7 +8,7 @@
 //! broadcast to every channel), the fused activation as a clamp. The kernel is
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
-use super::conv_common::{bias_i64, check_shifts_16x8, clamp_s16, clamp_s8, params_type, positive, rt_padding, table, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, positive, quant_s16, quant_s8, rt_padding, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -19,7 +19,7 @@ use tflc_runtime::kernels::depthwise_conv_2d::{
     depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dParams,
     DepthwiseConv2dVariant,
 };
-use tflc_runtime::kernels::numerics::{QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -143,27 +143,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     };
     let scheme = match kind {
         SchemeKind::S8 => {
-            let bias_data = cx.bias_i32(bias, out_d, "output channels")?;
-            let params = DepthwiseConv2dParams {
-                geometry,
-                quant: QuantS8 {
-                    input_offset: -in_q.zero_point,
-                    output_offset: out_q.zero_point,
-                    output_multiplier: table(output_multiplier),
-                    output_shift: table(output_shift),
-                },
-                clamp: clamp_s8(cx, o.activation, out_q)?,
-            };
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = DepthwiseConv2dParams { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let variant = DepthwiseConv2dVariant::select(&geometry);
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            let weights: Vec<i8> = filter_bytes.iter().map(|&b| b as i8).collect();
-            variant.pack(&params, &weights, bias.map(|_| bias_data.as_slice()), &mut packed);
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
             DepthwiseConv2dScheme::S8 { params, variant, packed }
         }
         SchemeKind::S16 => {
-            check_shifts_16x8(cx, output, &output_shift)?;
             bias_i64(cx, bias, out_d)?;
-            let quant = QuantS16 { output_multiplier: table(output_multiplier), output_shift: table(output_shift) };
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
             DepthwiseConv2dScheme::S16 { params: DepthwiseConv2dParams { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
         }
     };

@@ -13,7 +13,7 @@
 //! the input's shape with the last dimension replaced by the units (`keep_num_dims`), or
 //! `[input_size / input_depth, units]`.
 
-use super::conv_common::{bias_i64, check_shifts_16x8, clamp_s16, clamp_s8, params_type, table, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -24,7 +24,7 @@ use tflc_runtime::kernels::fully_connected::{
     fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, FullyConnectedGeometry, FullyConnectedParams,
     FullyConnectedVariant,
 };
-use tflc_runtime::kernels::numerics::{QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -160,28 +160,17 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     let geometry = FullyConnectedGeometry { batches, input_depth, output_depth };
     let scheme = match kind {
         SchemeKind::S8 => {
-            let bias_data = cx.bias_i32(bias, output_depth, "units")?;
-            let params = FullyConnectedParams {
-                geometry,
-                weights_offset: filter_offset,
-                quant: QuantS8 {
-                    input_offset: -in_q.zero_point,
-                    output_offset: out_q.zero_point,
-                    output_multiplier: table(output_multiplier),
-                    output_shift: table(output_shift),
-                },
-                clamp: clamp_s8(cx, o.activation, out_q)?,
-            };
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, output_depth, "units")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let variant = FullyConnectedVariant::select(&params);
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            let weights: Vec<i8> = filter_bytes.iter().map(|&b| b as i8).collect();
-            variant.pack(&params, &weights, bias.map(|_| bias_data.as_slice()), &mut packed);
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
             FullyConnectedScheme::S8 { params, variant, packed }
         }
         SchemeKind::S16 => {
-            check_shifts_16x8(cx, output, &output_shift)?;
             bias_i64(cx, bias, output_depth)?;
-            let quant = QuantS16 { output_multiplier: table(output_multiplier), output_shift: table(output_shift) };
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
             let clamp = clamp_s16(cx, o.activation, out_q)?;
             FullyConnectedScheme::S16 { params: FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp } }
         }
