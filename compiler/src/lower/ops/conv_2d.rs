@@ -9,7 +9,7 @@
 //! geometry at compile time, [`Conv2dVariant::pack`] packs its weights, and the generated
 //! code calls that variant directly.
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, positive, quant_s16, quant_s8, rt_padding, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -18,7 +18,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams, Conv2dVariant, ConvGeometry};
 use tflc_runtime::kernels::numerics::{S16, S8};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
+use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conv2d {
@@ -53,25 +53,14 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
     let output_shape = cx.shape4(output)?;
-    let [batches, in_h, in_w, in_d] = input_shape;
-    let [out_d, f_h, f_w, f_d] = filter_shape;
+    let in_d = input_shape[3];
+    let [out_d, _, _, f_d] = filter_shape;
     let groups = in_d.checked_div(f_d).unwrap_or(0);
     if groups == 0 || in_d % f_d != 0 || !out_d.is_multiple_of(groups) {
         return Err(cx.invalid_tensor(filter, format!("filter depth {f_d} does not divide input depth {in_d} into groups")));
     }
-    let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
-    let dilation = [positive(cx, "dilation_h", o.dilation_h)?, positive(cx, "dilation_w", o.dilation_w)?];
-    let padding = rt_padding(cx, o.padding)?;
-    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
-    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
-    if output_shape != [batches, oh, ow, out_d] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
-        ));
-    }
+    let shapes = [input_shape, filter_shape, output_shape];
+    let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
 
     // Per-channel (or one broadcast) filter scales.
     let fq = filter.quant.as_ref().ok_or_else(|| cx.unsupported_tensor(filter, "filter is not quantized"))?;
@@ -94,17 +83,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     if filter_bytes.len() != filter_shape.iter().product::<usize>() {
         return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
     }
-    let geometry = ConvGeometry {
-        input_shape,
-        filter_shape,
-        output_shape,
-        stride_height: stride[0],
-        stride_width: stride[1],
-        dilation_height: dilation[0],
-        dilation_width: dilation[1],
-        pad_top,
-        pad_left,
-    };
     let scheme = match kind {
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;

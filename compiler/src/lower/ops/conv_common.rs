@@ -17,7 +17,8 @@ use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
 use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
 use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, S16, S8};
-use tflc_runtime::prepare::Padding as RtPadding;
+use tflc_runtime::kernels::window::ConvGeometry;
+use tflc_runtime::prepare::{compute_padding, Padding as RtPadding};
 use tflc_runtime::quant::QuantParams;
 
 /// The quantization scheme of a conv / fully-connected / pooling op, decided once from the
@@ -135,6 +136,47 @@ pub(crate) fn positive(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, L
         return Err(cx.invalid(format!("{what} is {v}; it must be positive")));
     }
     Ok(v as usize)
+}
+
+/// The window geometry of CONV_2D and DEPTHWISE_CONV_2D from their options (positive
+/// strides and dilations, TFLite `ComputePaddingHeightWidth`), after checking that `output`
+/// has the shape they give: `[batches, out_h, out_w, out_d]`. `shapes` are the input,
+/// filter (height and width at indices 1 and 2 in both layouts) and output shapes.
+pub(crate) fn conv_geometry(
+    cx: &OpCx<'_, '_>,
+    padding: Padding,
+    stride: [i32; 2],
+    dilation: [i32; 2],
+    [input_shape, filter_shape, output_shape]: [[usize; 4]; 3],
+    out_d: usize,
+    output: &Tensor<'_>,
+) -> Result<ConvGeometry, LowerError> {
+    let [batches, in_h, in_w, _] = input_shape;
+    let [_, f_h, f_w, _] = filter_shape;
+    let stride = [positive(cx, "stride_h", stride[0])?, positive(cx, "stride_w", stride[1])?];
+    let dilation = [positive(cx, "dilation_h", dilation[0])?, positive(cx, "dilation_w", dilation[1])?];
+    let padding = rt_padding(cx, padding)?;
+    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
+    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
+    if output_shape != [batches, oh, ow, out_d] {
+        return Err(cx.invalid_tensor(
+            output,
+            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
+        ));
+    }
+    Ok(ConvGeometry {
+        input_shape,
+        filter_shape,
+        output_shape,
+        stride_height: stride[0],
+        stride_width: stride[1],
+        dilation_height: dilation[0],
+        dilation_width: dilation[1],
+        pad_top,
+        pad_left,
+    })
 }
 
 crate::runtime_struct_lit!(kernels::window::ConvGeometry {

@@ -8,7 +8,7 @@
 //! broadcast to every channel), the fused activation as a clamp. The kernel is
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, positive, quant_s16, quant_s8, rt_padding, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -20,7 +20,7 @@ use tflc_runtime::kernels::depthwise_conv_2d::{
     DepthwiseConv2dVariant,
 };
 use tflc_runtime::kernels::numerics::{S16, S8};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier};
+use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthwiseConv2d {
@@ -55,8 +55,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
     let output_shape = cx.shape4(output)?;
-    let [batches, in_h, in_w, in_d] = input_shape;
-    let [f_one, f_h, f_w, out_d] = filter_shape;
+    let in_d = input_shape[3];
+    let [f_one, _, _, out_d] = filter_shape;
     if f_one != 1 {
         return Err(cx.invalid_tensor(
             filter,
@@ -77,28 +77,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             o.depth_multiplier
         )));
     }
-    let stride = [
-        positive(cx, "stride_h", o.stride_h)?,
-        positive(cx, "stride_w", o.stride_w)?,
-    ];
-    let dilation = [
-        positive(cx, "dilation_h", o.dilation_h)?,
-        positive(cx, "dilation_w", o.dilation_w)?,
-    ];
-    let padding = rt_padding(cx, o.padding)?;
-    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
-    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
-    if output_shape != [batches, oh, ow, out_d] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {output_shape:?}, but the options give {:?}",
-                [batches, oh, ow, out_d]
-            ),
-        ));
-    }
+    let shapes = [input_shape, filter_shape, output_shape];
+    let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
 
     // Per-channel scales along the channel dimension (3), or one broadcast scale.
     let fq = filter
@@ -130,17 +110,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     if filter_bytes.len() != filter_shape.iter().product::<usize>() {
         return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
     }
-    let geometry = ConvGeometry {
-        input_shape,
-        filter_shape,
-        output_shape,
-        stride_height: stride[0],
-        stride_width: stride[1],
-        dilation_height: dilation[0],
-        dilation_width: dilation[1],
-        pad_top,
-        pad_left,
-    };
     let scheme = match kind {
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
