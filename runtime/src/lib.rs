@@ -10,6 +10,7 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod isa;
 pub mod kernels;
 pub mod prepare;
 pub mod quant;

@@ -1,6 +1,8 @@
-//! Compile-time parameter preparation: the arithmetic TFLite Micro does in each kernel's
-//! `Prepare`, as pure functions the compiler (and tests) call to fill the `<Op>Params`
-//! structs of [`crate::kernels`].
+//! Compile-time parameter preparation: the op-agnostic arithmetic of TFLite's `Prepare`
+//! functions (QuantizeMultiplier, padding, activation ranges, input radii, ...), as pure
+//! functions the compiler (and tests) call to fill the `<Op>Params` structs of
+//! [`crate::kernels`]. An op's own Prepare lives next to its kernel
+//! (`kernels::<op>::prepare_<op>_s8`); nothing here imports a kernel.
 //!
 //! Every function names the TFLite function it mirrors and reproduces its floating-point
 //! steps in the same order and precision (`float` stays `f32`, `double` stays `f64`),
@@ -11,9 +13,6 @@
 //! Functions return `None` where TFLite's `Prepare` would fail (`TF_LITE_ENSURE`/`CHECK`),
 //! so that the compiler can report an error instead of panicking.
 
-use crate::kernels::hard_swish::HardSwishParams;
-use crate::kernels::logistic::LogisticParams;
-use crate::kernels::tanh::TanhParams;
 use crate::quant::{frexp_f64 as frexp, round_f32, round_f64};
 
 /// `2^n` as an `f64`, exact for `-1074 <= n <= 1023`.
@@ -266,24 +265,6 @@ pub fn logistic_tanh_input_s8(input_scale: f32) -> (i32, i32, i32) {
     (input_multiplier, input_left_shift, input_range_radius)
 }
 
-/// int8 LOGISTIC parameters (TFLite Micro `CalculateArithmeticOpDataLogistic`). TFLite
-/// Micro requires the output zero point to be -128 (and the converter makes the scale
-/// 1/256); `None` otherwise.
-pub fn logistic_s8(input_scale: f32, input_zero_point: i32, output_zero_point: i32) -> Option<LogisticParams> {
-    if output_zero_point != -128 {
-        return None;
-    }
-    let (input_multiplier, input_left_shift, input_range_radius) = logistic_tanh_input_s8(input_scale);
-    Some(LogisticParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift })
-}
-
-/// int8 TANH parameters (TFLite Micro tanh.cc `CalculateArithmeticOpData`; the output is
-/// implicitly scale 1/128, zero point 0).
-pub fn tanh_s8(input_scale: f32, input_zero_point: i32) -> TanhParams {
-    let (input_multiplier, input_left_shift, input_range_radius) = logistic_tanh_input_s8(input_scale);
-    TanhParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift }
-}
-
 /// TFLite `DownScaleInt32ToInt16Multiplier` (common.h).
 pub fn downscale_int32_to_int16_multiplier(multiplier: i32) -> i16 {
     const ROUNDING_OFFSET: i32 = 1 << 15;
@@ -291,31 +272,6 @@ pub fn downscale_int32_to_int16_multiplier(multiplier: i32) -> i16 {
         return i16::MAX;
     }
     ((multiplier + ROUNDING_OFFSET) >> 16) as i16
-}
-
-/// int8 HARD_SWISH parameters: TFLite Micro `HardSwishPrepare` (hard_swish_common.cc).
-/// `None` where it fails (output multiplier exponent > 0) or a zero point is not int8.
-pub fn hard_swish_s8(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<HardSwishParams> {
-    let hires_input_scale = (1.0f32 / 128.0f32) * input_scale;
-    let reluish_scale = 3.0f32 / 32768.0f32;
-    let output_multiplier = (hires_input_scale / output_scale) as f64;
-    let (output_fixedpoint_int32, output_multiplier_exponent) = quantize_multiplier(output_multiplier)?;
-    if output_multiplier_exponent > 0 || output_fixedpoint_int32 < 0 {
-        return None;
-    }
-    let reluish_multiplier = (hires_input_scale / reluish_scale) as f64;
-    let (reluish_fixedpoint_int32, reluish_multiplier_exponent) = quantize_multiplier(reluish_multiplier)?;
-    if reluish_fixedpoint_int32 < 0 || !(-31..=31).contains(&reluish_multiplier_exponent) {
-        return None;
-    }
-    Some(HardSwishParams {
-        input_zero_point: i8::try_from(input_zero_point).ok()? as i16,
-        output_zero_point: i8::try_from(output_zero_point).ok()? as i16,
-        reluish_multiplier_fixedpoint_int16: downscale_int32_to_int16_multiplier(reluish_fixedpoint_int32),
-        reluish_multiplier_exponent,
-        output_multiplier_fixedpoint_int16: downscale_int32_to_int16_multiplier(output_fixedpoint_int32),
-        output_multiplier_exponent,
-    })
 }
 
 /// The quantization part of [`crate::kernels::mean::MeanParams`].

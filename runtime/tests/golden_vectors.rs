@@ -26,6 +26,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tflc_runtime::kernels::{average_pool_2d, conv_2d, depthwise_conv_2d, fully_connected, max_pool_2d};
+use tflc_runtime::kernels::numerics::{Clamp, QuantS8};
+use tflc_runtime::kernels::window::{ConvGeometry, PoolGeometry};
 use tflc_runtime::prepare::*;
 
 #[derive(Default, Debug)]
@@ -145,67 +147,38 @@ fn run(v: &Vector) -> Vec<i8> {
             let (out_w, pad_left) = compute_padding(padding(opt("padding")), input.shape[2], w.shape[2], stride_w, dil_w).unwrap();
             assert_eq!([out_h, out_w], [out.shape[1], out.shape[2]]);
             if v.op == "CONV_2D" {
-                let p = conv_2d::Conv2dParams {
-                    input_shape: shape4(&input.shape),
-                    filter_shape: shape4(&w.shape),
-                    output_shape: shape4(&out.shape),
-                    stride_height: stride_h,
-                    stride_width: stride_w,
-                    dilation_height: dil_h,
-                    dilation_width: dil_w,
-                    pad_top,
-                    pad_left,
-                    input_offset: -in_zp,
-                    output_offset: out_zp,
-                    output_multiplier: &multipliers,
-                    output_shift: &shifts,
-                    output_activation_min: act_min,
-                    output_activation_max: act_max,
-                    folded_bias: &[],
-                };
+                let p = conv_2d::Conv2dParams::<tflc_runtime::kernels::numerics::S8> { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                // The fast path (compile-time folded bias) must agree with the exact one.
-                let row = wv.len() / out_depth;
-                let folded: Vec<i32> = (0..out_depth)
-                    .map(|o| fold_input_offset(wv[o * row..][..row].iter().copied(), bv.as_ref().map_or(0, |b| b[o]), p.input_offset))
-                    .collect();
+                // The variant the compiler selects, with its packed weights, must agree
+                // with the reference.
+                let variant = conv_2d::Conv2dVariant::select(&p.geometry);
+                let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                 let mut fast = vec![0; y.len()];
-                conv_2d::conv_2d_s8(&conv_2d::Conv2dParams { folded_bias: &folded, ..p }, &x, &wv, bv.as_deref(), &mut fast);
-                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
+                match variant {
+                    conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
+                    conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
+                    conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
+                    conv_2d::Conv2dVariant::Im2col => conv_2d::conv_2d_s8_im2col(&p, &x, &wv, &packed, &mut fast),
+                }
+                assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
             } else {
                 assert_eq!(optu("mult") * input.shape[3], out_depth);
-                let p = depthwise_conv_2d::DepthwiseConv2dParams {
-                    input_shape: shape4(&input.shape),
-                    filter_shape: shape4(&w.shape),
-                    output_shape: shape4(&out.shape),
-                    depth_multiplier: optu("mult"),
-                    stride_height: stride_h,
-                    stride_width: stride_w,
-                    dilation_height: dil_h,
-                    dilation_width: dil_w,
-                    pad_top,
-                    pad_left,
-                    input_offset: -in_zp,
-                    output_offset: out_zp,
-                    output_multiplier: &multipliers,
-                    output_shift: &shifts,
-                    output_activation_min: act_min,
-                    output_activation_max: act_max,
-                    folded_bias: &[],
-                };
+                let p = depthwise_conv_2d::DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                let folded: Vec<i32> = (0..out_depth)
-                    .map(|o| {
-                        let taps = wv.iter().skip(o).step_by(out_depth).copied();
-                        fold_input_offset(taps, bv.as_ref().map_or(0, |b| b[o]), p.input_offset)
-                    })
-                    .collect();
+                let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p.geometry);
+                let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                 let mut fast = vec![0; y.len()];
-                let pf = depthwise_conv_2d::DepthwiseConv2dParams { folded_bias: &folded, ..p };
-                depthwise_conv_2d::depthwise_conv_2d_s8(&pf, &x, &wv, bv.as_deref(), &mut fast);
-                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
+                match variant {
+                    depthwise_conv_2d::DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
+                    depthwise_conv_2d::DepthwiseConv2dVariant::Window => {
+                        depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
+                    }
+                }
+                assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
             }
         }
         "FULLY_CONNECTED" => {
@@ -219,29 +192,16 @@ fn run(v: &Vector) -> Vec<i8> {
                 (vec![m], vec![s])
             };
             let (act_min, act_max) = activation_range_s8(activation(opt("act")), out_scale, out_zp).unwrap();
-            let p = fully_connected::FullyConnectedParams {
-                batches: y.len() / units,
-                input_depth: depth,
-                output_depth: units,
-                input_offset: -in_zp,
-                filter_offset: if per_channel { 0 } else { -w.zero_points[0] },
-                output_offset: out_zp,
-                output_multiplier: &multipliers,
-                output_shift: &shifts,
-                output_activation_min: act_min,
-                output_activation_max: act_max,
-                folded_bias: &[],
-            };
+            let p = fully_connected::FullyConnectedParams { geometry: fully_connected::FullyConnectedGeometry { batches: y.len() / units, input_depth: depth, output_depth: units }, weights_offset: if per_channel { 0 } else { -w.zero_points[0] }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
             let (wv, bv) = (i8s(w), bias(v));
             fully_connected::fully_connected_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-            if p.filter_offset == 0 {
-                let folded: Vec<i32> = (0..units)
-                    .map(|u| fold_input_offset(wv[u * depth..][..depth].iter().copied(), bv.as_ref().map_or(0, |b| b[u]), p.input_offset))
-                    .collect();
+            if fully_connected::FullyConnectedVariant::select(&p) == fully_connected::FullyConnectedVariant::Dot4 {
+                let variant = fully_connected::FullyConnectedVariant::Dot4;
+                let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                 let mut fast = vec![0; y.len()];
-                let pf = fully_connected::FullyConnectedParams { folded_bias: &folded, ..p };
-                fully_connected::fully_connected_s8(&pf, &x, &wv, bv.as_deref(), &mut fast);
-                assert_eq!(fast, y, "{}: fast path differs from the exact path", v.op);
+                fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
+                assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
             }
         }
         "AVERAGE_POOL_2D" | "MAX_POOL_2D" => {
@@ -251,34 +211,10 @@ fn run(v: &Vector) -> Vec<i8> {
             let (out_w, pad_left) = compute_padding(padding(opt("padding")), input.shape[2], filter_w, stride_w, 1).unwrap();
             let (act_min, act_max) = activation_range_s8(activation(opt("act")), out_scale, out_zp).unwrap();
             if v.op == "MAX_POOL_2D" {
-                let p = max_pool_2d::MaxPool2dParams {
-                    input_shape: shape4(&input.shape),
-                    output_height: out_h,
-                    output_width: out_w,
-                    filter_height: filter_h,
-                    filter_width: filter_w,
-                    stride_height: stride_h,
-                    stride_width: stride_w,
-                    pad_top,
-                    pad_left,
-                    output_activation_min: act_min,
-                    output_activation_max: act_max,
-                };
+                let p = max_pool_2d::MaxPool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top, pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 max_pool_2d::max_pool_2d_s8(&p, &x, &mut y);
             } else {
-                let p = average_pool_2d::AveragePool2dParams {
-                    input_shape: shape4(&input.shape),
-                    output_height: out_h,
-                    output_width: out_w,
-                    filter_height: filter_h,
-                    filter_width: filter_w,
-                    stride_height: stride_h,
-                    stride_width: stride_w,
-                    pad_top,
-                    pad_left,
-                    output_activation_min: act_min,
-                    output_activation_max: act_max,
-                };
+                let p = average_pool_2d::AveragePool2dParams { geometry: PoolGeometry { input_shape: shape4(&input.shape), output_height: out_h, output_width: out_w, filter_height: filter_h, filter_width: filter_w, stride_height: stride_h, stride_width: stride_w, pad_top, pad_left }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 average_pool_2d::average_pool_2d_s8(&p, &x, &mut y);
             }
         }

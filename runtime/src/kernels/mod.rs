@@ -42,7 +42,9 @@ pub mod svdf;
 pub mod tanh;
 #[cfg(test)]
 mod tests_s16;
-mod window;
-// Shared dot-product micro-kernels of the convolution and fully-connected fast paths.
+// The numerics seam, the sliding-window geometry, and the ISA seam (dot micro-kernels) of
+// the convolution, fully-connected and pooling kernels; see docs/KERNELS.md.
 pub(crate) mod dot;
+pub mod numerics;
 pub(crate) mod requant;
+pub mod window;

@@ -1,7 +1,8 @@
-//! Int8 output requantization shared by the convolution and fully-connected fast paths:
+//! Int8 output requantization shared by the fast convolution and fully-connected variants:
 //! TFLite's `MultiplyByQuantizedMultiplier`, output offset, activation clamp, per channel
 //! or per tensor, over a run of output channels without per-element table lookups.
 
+use crate::kernels::numerics::{Clamp, QuantS8};
 use crate::quant::{rounding_divide_by_pot, saturating_rounding_doubling_high_mul};
 
 pub(crate) struct Requant<'a> {
@@ -16,9 +17,15 @@ pub(crate) struct Requant<'a> {
 }
 
 impl<'a> Requant<'a> {
-    /// `multiplier` and `shift` of length 1 (per tensor) or one per output channel.
+    /// The requantization of `q` (multipliers of length 1, per tensor, or one per output
+    /// channel) and the clamp `c`.
     #[inline(always)]
-    pub(crate) fn new(multiplier: &'a [i32], shift: &'a [i32], offset: i32, min: i32, max: i32) -> Self {
+    pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
+        Self::from_parts(q.output_multiplier, q.output_shift, q.output_offset, c.min as i32, c.max as i32)
+    }
+
+    #[inline(always)]
+    fn from_parts(multiplier: &'a [i32], shift: &'a [i32], offset: i32, min: i32, max: i32) -> Self {
         debug_assert_eq!(multiplier.len(), shift.len());
         let any_min_multiplier = multiplier.contains(&i32::MIN);
         Requant { multiplier, shift, offset, min, max, any_min_multiplier }
@@ -94,13 +101,13 @@ mod tests {
             let n = accs.len();
             let ms: std::vec::Vec<i32> = (0..n).map(|j| if j == 0 { m } else { m.wrapping_add(j as i32 * 7919) }).collect();
             let ss: std::vec::Vec<i32> = (0..n).map(|j| (s + j as i32).clamp(-31, 30)).collect();
-            let rq = Requant::new(&ms, &ss, offset, lo, hi);
+            let rq = Requant::from_parts(&ms, &ss, offset, lo, hi);
             let mut out = std::vec![0i8; n];
             rq.store(0, &accs, &mut out);
             for j in 0..n {
                 prop_assert_eq!(out[j], reference(accs[j], ms[j], ss[j], offset, lo, hi));
             }
-            let rq1 = Requant::new(&ms[..1], &ss[..1], offset, lo, hi);
+            let rq1 = Requant::from_parts(&ms[..1], &ss[..1], offset, lo, hi);
             rq1.store(0, &accs, &mut out);
             for j in 0..n {
                 prop_assert_eq!(out[j], reference(accs[j], ms[0], ss[0], offset, lo, hi));

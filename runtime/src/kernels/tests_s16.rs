@@ -9,7 +9,9 @@
 use super::average_pool_2d::{average_pool_2d_s16, AveragePool2dParams};
 use super::conv_2d::{conv_2d_s16, Conv2dParams};
 use super::depthwise_conv_2d::{depthwise_conv_2d_s16, DepthwiseConv2dParams};
-use super::fully_connected::{fully_connected_s16, FullyConnectedParams};
+use super::fully_connected::{fully_connected_s16, FullyConnectedGeometry, FullyConnectedParams};
+use super::numerics::{Clamp, QuantS16};
+use super::window::{ConvGeometry, PoolGeometry};
 use super::test_util::{multipliers, Rng};
 use crate::quant::multiply_by_quantized_multiplier_i64;
 use proptest::prelude::*;
@@ -92,11 +94,7 @@ proptest! {
         let bias = i64s(&mut rng, out_d);
         let (m, s) = multipliers(&mut rng, out_d, -24, 0);
         let (lo, hi) = clamp16(&mut rng);
-        let p = Conv2dParams {
-            input_shape: [batches, h, w, in_d], filter_shape: [out_d, kh, kw, in_d], output_shape: [batches, oh, ow, out_d],
-            stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2],
-            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
-        };
+        let p = Conv2dParams { geometry: ConvGeometry { input_shape: [batches, h, w, in_d], filter_shape: [out_d, kh, kw, in_d], output_shape: [batches, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
         let mut got = vec![0x5555i16; batches * oh * ow * out_d];
         conv_2d_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
         let mut want = vec![0i16; got.len()];
@@ -126,11 +124,7 @@ proptest! {
         let bias = i64s(&mut rng, out_d);
         let (m, s) = multipliers(&mut rng, out_d, -20, 0);
         let (lo, hi) = clamp16(&mut rng);
-        let p = DepthwiseConv2dParams {
-            input_shape: [1, h, w, in_d], filter_shape: [1, kh, kw, out_d], output_shape: [1, oh, ow, out_d], depth_multiplier: mult,
-            stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2],
-            input_offset: 0, output_offset: 0, output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
-        };
+        let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [1, h, w, in_d], filter_shape: [1, kh, kw, out_d], output_shape: [1, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
         let mut got = vec![0x5555i16; oh * ow * out_d];
         depthwise_conv_2d_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
         let mut want = vec![0i16; got.len()];
@@ -158,10 +152,7 @@ proptest! {
         let (m, s) = multipliers(&mut rng, units, -24, 0);
         let filter_offset = if m.len() == 1 { -filter_zp } else { 0 };
         let (lo, hi) = clamp16(&mut rng);
-        let p = FullyConnectedParams {
-            batches, input_depth: depth, output_depth: units, input_offset: 0, filter_offset, output_offset: 0,
-            output_multiplier: &m, output_shift: &s, output_activation_min: lo, output_activation_max: hi, folded_bias: &[],
-        };
+        let p = FullyConnectedParams { geometry: FullyConnectedGeometry { batches, input_depth: depth, output_depth: units }, weights_offset: filter_offset, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
         let mut got = vec![0x5555i16; batches * units];
         fully_connected_s16(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
         let mut want = vec![0i16; got.len()];
@@ -187,10 +178,7 @@ proptest! {
         let oh = (h + pt - 1) / sh + 1;
         let ow = (w + pl - 1) / sw + 1;
         let (lo, hi) = clamp16(&mut rng);
-        let p = AveragePool2dParams {
-            input_shape: [1, h, w, depth], output_height: oh, output_width: ow, filter_height: fh, filter_width: fw,
-            stride_height: sh, stride_width: sw, pad_top: pt, pad_left: pl, output_activation_min: lo, output_activation_max: hi,
-        };
+        let p = AveragePool2dParams { geometry: PoolGeometry { input_shape: [1, h, w, depth], output_height: oh, output_width: ow, filter_height: fh, filter_width: fw, stride_height: sh, stride_width: sw, pad_top: pt, pad_left: pl }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
         let mut got = vec![0x5555i16; oh * ow * depth];
         average_pool_2d_s16(&p, &x, &mut got);
         let mut want = vec![0i16; got.len()];

@@ -1,4 +1,69 @@
-//! Sliding-window geometry shared by the convolution kernels.
+//! Sliding-window geometry shared by the convolution and pooling kernels: the geometry part
+//! of their parameters (shapes, strides, dilation, padding; CMSIS-NN's `cmsis_nn_conv_params`
+//! minus the offsets and the clamp) and the clipping of a window to the input.
+
+/// The geometry of CONV_2D and DEPTHWISE_CONV_2D, computed by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvGeometry {
+    /// Input shape `[batches, height, width, depth]` (NHWC).
+    pub input_shape: [usize; 4],
+    /// CONV_2D: `[output_depth, filter_height, filter_width, filter_input_depth]` (OHWI;
+    /// `input_depth` a multiple of `filter_input_depth` for grouped convolution).
+    /// DEPTHWISE_CONV_2D: `[1, filter_height, filter_width, output_depth]`, output channel
+    /// `ic * depth_multiplier + m` reading input channel `ic`.
+    pub filter_shape: [usize; 4],
+    /// Output shape `[batches, out_height, out_width, output_depth]`.
+    pub output_shape: [usize; 4],
+    pub stride_height: usize,
+    pub stride_width: usize,
+    pub dilation_height: usize,
+    pub dilation_width: usize,
+    /// Padding before the first row / column (TFLite `padding_values.height/width`).
+    pub pad_top: usize,
+    pub pad_left: usize,
+}
+
+/// The geometry of AVERAGE_POOL_2D and MAX_POOL_2D (no dilation), computed by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolGeometry {
+    /// Input shape `[batches, height, width, depth]` (NHWC); the output has the same
+    /// batches and depth.
+    pub input_shape: [usize; 4],
+    pub output_height: usize,
+    pub output_width: usize,
+    pub filter_height: usize,
+    pub filter_width: usize,
+    pub stride_height: usize,
+    pub stride_width: usize,
+    /// Padding before the first row / column ([`crate::prepare::compute_padding`]).
+    pub pad_top: usize,
+    pub pad_left: usize,
+}
+
+impl PoolGeometry {
+    /// Output elements.
+    pub fn output_len(&self) -> usize {
+        let [n, _, _, c] = self.input_shape;
+        n * self.output_height * self.output_width * c
+    }
+
+    /// The window of output `(oy, ox)` clipped to the input: rows `y0..y1`, columns
+    /// `x0..x1` (TFLite's `filter_y_start..filter_y_end`, in input coordinates).
+    #[inline(always)]
+    pub(crate) fn clipped(&self, oy: usize, ox: usize) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
+        let [_, in_h, in_w, _] = self.input_shape;
+        let clip = |o: usize, stride: usize, pad: usize, f: usize, size: usize| {
+            let start = (o * stride) as isize - pad as isize;
+            let s = start.max(0) as usize;
+            let e = (start + f as isize).min(size as isize).max(0) as usize;
+            s..e.max(s)
+        };
+        (
+            clip(oy, self.stride_height, self.pad_top, self.filter_height, in_h),
+            clip(ox, self.stride_width, self.pad_left, self.filter_width, in_w),
+        )
+    }
+}
 
 /// The filter taps `k` in `0..taps` whose input coordinate `origin + dilation * k` lies in
 /// `0..size`: TFLite's "zero padding by omitting the areas outside the image", as one range.

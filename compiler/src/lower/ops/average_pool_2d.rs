@@ -1,211 +1,76 @@
-//! AVERAGE_POOL_2D, int8 and int16 (zero point 0) (and the pooling checks MAX_POOL_2D
-//! shares).
+//! AVERAGE_POOL_2D, int8 and int16 (zero point 0).
 //!
-//! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`): padding from
-//! `ComputePaddingHeightWidth` without dilation, input and output quantization equal
-//! (`|scale_in - scale_out| <= 1e-6`, same zero point; there is no requantization), the
-//! fused activation as a clamp in the output quantization. The kernel averages over the
-//! part of each window inside the input (padding cells are not counted).
+//! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, in [`super::pool_2d`]). The
+//! kernel averages over the part of each window inside the input (padding cells are not
+//! counted).
 
-use super::conv_2d::{positive, rt_padding};
+use super::conv_common::params_type;
+use super::pool_2d::{lower_pool, Pool2d, PoolClamp};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{Pool2dOptions, TensorId};
+use crate::ir::Pool2dOptions;
+#[cfg(test)]
+use crate::ir::TensorId;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
-use tflc_runtime::prepare::compute_padding;
+use tflc_runtime::kernels::numerics::{S16, S8};
 
-/// The compile-time part of an int8 pooling op (AVERAGE_POOL_2D and MAX_POOL_2D).
+/// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Pool2d {
-    pub input: TensorId,
-    pub output: TensorId,
-    pub input_shape: [usize; 4],
-    pub output_shape: [usize; 4],
-    pub filter: [usize; 2],
-    pub stride: [usize; 2],
-    /// Top and left padding.
-    pub pad: [usize; 2],
-    pub activation_min: i32,
-    pub activation_max: i32,
-    /// int16 activations (the clamp is then an int16 range).
-    pub int16: bool,
-}
-
-/// Checks and prepares an int8 pooling op with options `o` (TFLite Micro `PoolingPrepare`).
-pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d, LowerError> {
-    cx.expect_arity(1..=1, 1)?;
-    let input = cx.input(0)?;
-    let output = cx.output(0)?;
-    cx.expect_activation(input)?;
-    let int16 = input.dtype == crate::ir::DType::I16;
-    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
-    if ((in_q.scale - out_q.scale).abs() as f64) > 1.0e-6 || in_q.zero_point != out_q.zero_point {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!(
-                "output quantization (scale={} zp={}) differs from the input's (scale={} zp={}); TFLite Micro requires them equal",
-                out_q.scale, out_q.zero_point, in_q.scale, in_q.zero_point
-            ),
-        ));
-    }
-    let input_shape = cx.shape4(input)?;
-    let output_shape = cx.shape4(output)?;
-    let [batches, in_h, in_w, depth] = input_shape;
-    let filter = [
-        positive(cx, "filter_height", o.filter_h)?,
-        positive(cx, "filter_width", o.filter_w)?,
-    ];
-    let stride = [
-        positive(cx, "stride_h", o.stride_h)?,
-        positive(cx, "stride_w", o.stride_w)?,
-    ];
-    let padding = rt_padding(cx, o.padding)?;
-    let (oh, pad_top) = compute_padding(padding, in_h, filter[0], stride[0], 1)
-        .ok_or_else(|| cx.invalid("the window does not fit the input height"))?;
-    let (ow, pad_left) = compute_padding(padding, in_w, filter[1], stride[1], 1)
-        .ok_or_else(|| cx.invalid("the window does not fit the input width"))?;
-    if oh == 0 || ow == 0 {
-        return Err(cx.invalid(format!(
-            "the {}x{} window does not fit the {in_h}x{in_w} input",
-            filter[0], filter[1]
-        )));
-    }
-    if output_shape != [batches, oh, ow, depth] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {output_shape:?}, but the options give {:?}",
-                [batches, oh, ow, depth]
-            ),
-        ));
-    }
-    // Every window must overlap the input (the average kernel divides by the cells inside;
-    // TFLite Micro fails the op otherwise). ComputePadding guarantees it; check anyway.
-    for (out, inp, f, s, p) in [
-        (oh, in_h, filter[0], stride[0], pad_top),
-        (ow, in_w, filter[1], stride[1], pad_left),
-    ] {
-        for o in 0..out {
-            let start = (o * s) as i64 - p as i64;
-            if start >= inp as i64 || start + f as i64 <= 0 {
-                return Err(cx.invalid(format!("pooling window {o} lies entirely in the padding")));
-            }
-        }
-    }
-    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
-    Ok(Pool2d {
-        input: input.id,
-        output: output.id,
-        input_shape,
-        output_shape,
-        filter,
-        stride,
-        pad: [pad_top, pad_left],
-        activation_min,
-        activation_max,
-        int16,
-    })
-}
-
-impl Pool2d {
-    pub(crate) fn output_len(&self) -> usize {
-        self.output_shape.iter().product()
-    }
-
-    pub(crate) fn input_len(&self) -> usize {
-        self.input_shape.iter().product()
-    }
-
-    /// The field initializers of the runtime's pooling params (both pools share them).
-    pub(crate) fn param_fields(&self) -> TokenStream {
-        let is = array(&self.input_shape);
-        let [oh, ow] = [self.output_shape[1], self.output_shape[2]].map(|v| int(v as i64));
-        let [fh, fw] = self.filter.map(|v| int(v as i64));
-        let [sh, sw] = self.stride.map(|v| int(v as i64));
-        let [pt, pl] = self.pad.map(|v| int(v as i64));
-        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
-        quote! {
-            input_shape: #is,
-            output_height: #oh,
-            output_width: #ow,
-            filter_height: #fh,
-            filter_width: #fw,
-            stride_height: #sh,
-            stride_width: #sw,
-            pad_top: #pt,
-            pad_left: #pl,
-            output_activation_min: #amin,
-            output_activation_max: #amax,
-        }
-    }
+pub enum AveragePool2dScheme {
+    S8(AveragePool2dParams<S8>),
+    S16(AveragePool2dParams<S16>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct AveragePool2d(pub Pool2d);
-
-pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<AveragePool2d, LowerError> {
-    Ok(AveragePool2d(lower_pool(cx, o)?))
+pub struct AveragePool2d {
+    pub pool: Pool2d,
+    pub scheme: AveragePool2dScheme,
 }
 
-impl AveragePool2d {
-    /// The runtime's parameter struct.
-    pub fn params(&self) -> AveragePool2dParams {
-        let p = &self.0;
-        AveragePool2dParams {
-            input_shape: p.input_shape,
-            output_height: p.output_shape[1],
-            output_width: p.output_shape[2],
-            filter_height: p.filter[0],
-            filter_width: p.filter[1],
-            stride_height: p.stride[0],
-            stride_width: p.stride[1],
-            pad_top: p.pad[0],
-            pad_left: p.pad[1],
-            output_activation_min: p.activation_min,
-            output_activation_max: p.activation_max,
-        }
-    }
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<AveragePool2d, LowerError> {
+    let pool = lower_pool(cx, o)?;
+    let geometry = pool.geometry;
+    let scheme = match pool.clamp {
+        PoolClamp::S8(clamp) => AveragePool2dScheme::S8(AveragePool2dParams { geometry, clamp }),
+        PoolClamp::S16(clamp) => AveragePool2dScheme::S16(AveragePool2dParams { geometry, clamp }),
+    };
+    Ok(AveragePool2d { pool, scheme })
 }
 
 impl Kernel for AveragePool2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        if self.0.int16 {
-            let mut out = s.take_i16(self.0.output, self.0.output_len());
-            let input = s.i16(self.0.input)?;
-            if input.len() != self.0.input_len() {
-                return Err(ExecError(format!("AVERAGE_POOL_2D: input has {} elements", input.len())));
+        let (x, y) = (self.pool.input, self.pool.output);
+        match &self.scheme {
+            AveragePool2dScheme::S8(p) => {
+                let mut out = s.take_i8(y, self.pool.output_len());
+                let input = s.i8(x)?;
+                self.pool.check_input("AVERAGE_POOL_2D", input.len())?;
+                average_pool_2d_s8(p, input, &mut out);
+                s.insert(y, TensorData::I8(out));
             }
-            average_pool_2d_s16(&self.params(), input, &mut out);
-            s.insert(self.0.output, TensorData::I16(out));
-            return Ok(());
+            AveragePool2dScheme::S16(p) => {
+                let mut out = s.take_i16(y, self.pool.output_len());
+                let input = s.i16(x)?;
+                self.pool.check_input("AVERAGE_POOL_2D", input.len())?;
+                average_pool_2d_s16(p, input, &mut out);
+                s.insert(y, TensorData::I16(out));
+            }
         }
-        let mut out = s.take_i8(self.0.output, self.0.output_len());
-        let input = s.i8(self.0.input)?;
-        if input.len() != self.0.input_len() {
-            return Err(ExecError(format!(
-                "AVERAGE_POOL_2D: input has {} elements, expected {}",
-                input.len(),
-                self.0.input_len()
-            )));
-        }
-        average_pool_2d_s8(&self.params(), input, &mut out);
-        s.insert(self.0.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let fields = self.0.param_fields();
-        let p = cx.params(
-            quote! { #rt::kernels::average_pool_2d::AveragePool2dParams },
-            quote! { #rt::kernels::average_pool_2d::AveragePool2dParams { #fields } },
-        );
-        let input = cx.input(self.0.input);
-        let output = cx.output(self.0.output);
-        let f = if self.0.int16 { quote! { average_pool_2d_s16 } } else { quote! { average_pool_2d_s8 } };
+        let path = quote! { kernels::average_pool_2d::AveragePool2dParams };
+        let (p, f) = match &self.scheme {
+            AveragePool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { average_pool_2d_s8 }),
+            AveragePool2dScheme::S16(p) => (cx.params_lit(params_type::<S16>(&rt, path, false), p), quote! { average_pool_2d_s16 }),
+        };
+        let input = cx.input(self.pool.input);
+        let output = cx.output(self.pool.output);
         quote! { #rt::kernels::average_pool_2d::#f(&#p, #input, #output); }
     }
 }

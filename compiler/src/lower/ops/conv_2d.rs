@@ -5,15 +5,20 @@
 //! Mirrors TFLite Micro `conv.cc` / `conv_common.cc` prepare: padding from
 //! `ComputePaddingHeightWidth`, one multiplier per output channel from
 //! `input_scale * filter_scale[c] / output_scale` in double, the fused activation as a clamp.
+//! For int8 the runtime's [`Conv2dVariant::select`] picks the kernel variant from the
+//! geometry at compile time, [`Conv2dVariant::pack`] packs its weights, and the generated
+//! code calls that variant directly.
 
-use super::{ExecError, Kernel, OpCx, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::emit::EmitCx;
+use crate::error::LowerError;
+use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use crate::error::LowerError;
-use crate::ir::{DType, Padding, TensorId};
-use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset, Padding as RtPadding};
+use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams, Conv2dVariant, ConvGeometry};
+use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conv2d {
@@ -21,66 +26,17 @@ pub struct Conv2d {
     pub filter: TensorId,
     pub bias: Option<TensorId>,
     pub output: TensorId,
-    pub input_shape: [usize; 4],
-    pub filter_shape: [usize; 4],
-    pub output_shape: [usize; 4],
-    pub stride: [usize; 2],
-    pub dilation: [usize; 2],
-    /// Top and left padding.
-    pub pad: [usize; 2],
-    pub input_offset: i32,
-    pub output_offset: i32,
-    pub output_multiplier: Vec<i32>,
-    pub output_shift: Vec<i32>,
-    pub activation_min: i32,
-    pub activation_max: i32,
-    /// The bias, decoded (empty when there is none).
-    pub bias_data: Vec<i32>,
-    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
-    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
-    pub folded_bias: Vec<i32>,
-    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
-    pub int16: bool,
-    pub bias_i64: Vec<i64>,
+    pub scheme: Conv2dScheme,
 }
 
-/// The bias of a 16x8 kernel: int64 with `n` entries (`None` when absent). TFLite Micro
-/// also runs an int32 bias with a 32-bit accumulator; tflc does not implement that path.
-pub(crate) fn bias_i64(cx: &OpCx<'_, '_>, bias: Option<&crate::ir::Tensor<'_>>, n: usize) -> Result<Vec<i64>, LowerError> {
-    let Some(b) = bias else { return Ok(Vec::new()) };
-    if b.dtype != DType::I64 {
-        return Err(cx.unsupported_tensor(b, format!("{} bias on int16 activations (tflc implements the int64 bias)", b.dtype)));
-    }
-    let v = cx.const_i64(b)?;
-    if v.len() != n {
-        return Err(cx.invalid_tensor(b, format!("bias has {} entries for {n} output channels", v.len())));
-    }
-    Ok(v)
-}
-
-/// The 64-bit `MultiplyByQuantizedMultiplier` of the 16x8 kernels requires shifts below 8
-/// (an effective scale under 128); TFLite asserts it, tflc refuses the model.
-pub(crate) fn check_shifts_16x8(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>, shifts: &[i32]) -> Result<(), LowerError> {
-    match shifts.iter().find(|&&s| s >= 8) {
-        Some(s) => Err(cx.unsupported_tensor(t, format!("effective scale of 2^{} or more (16x8 requantization needs less than 128)", s - 1))),
-        None => Ok(()),
-    }
-}
-
-pub(crate) fn rt_padding(cx: &OpCx<'_, '_>, p: Padding) -> Result<RtPadding, LowerError> {
-    match p {
-        Padding::Same => Ok(RtPadding::Same),
-        Padding::Valid => Ok(RtPadding::Valid),
-        Padding::Unknown(c) => Err(cx.invalid(format!("unknown padding code {c}"))),
-    }
-}
-
-/// A positive stride or dilation from the options.
-pub(crate) fn positive(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, LowerError> {
-    if v <= 0 {
-        return Err(cx.invalid(format!("{what} is {v}; it must be positive")));
-    }
-    Ok(v as usize)
+/// The runtime parameters per quantization scheme.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Conv2dScheme {
+    /// int8: the variant selected for the geometry and its packed table
+    /// ([`Conv2dVariant::pack`]; empty for the reference variant).
+    S8 { params: Conv2dParams<'static, S8>, variant: Conv2dVariant, packed: Vec<i32> },
+    /// 16x8: the reference kernel.
+    S16 { params: Conv2dParams<'static, S16> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<Conv2d, LowerError> {
@@ -90,33 +46,21 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let int16 = input.dtype == DType::I16;
-    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
+    let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
     let output_shape = cx.shape4(output)?;
-    let [batches, in_h, in_w, in_d] = input_shape;
-    let [out_d, f_h, f_w, f_d] = filter_shape;
+    let in_d = input_shape[3];
+    let [out_d, _, _, f_d] = filter_shape;
     let groups = in_d.checked_div(f_d).unwrap_or(0);
     if groups == 0 || in_d % f_d != 0 || !out_d.is_multiple_of(groups) {
         return Err(cx.invalid_tensor(filter, format!("filter depth {f_d} does not divide input depth {in_d} into groups")));
     }
-    let stride = [positive(cx, "stride_h", o.stride_h)?, positive(cx, "stride_w", o.stride_w)?];
-    let dilation = [positive(cx, "dilation_h", o.dilation_h)?, positive(cx, "dilation_w", o.dilation_w)?];
-    let padding = rt_padding(cx, o.padding)?;
-    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
-    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
-    if output_shape != [batches, oh, ow, out_d] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
-        ));
-    }
+    let shapes = [input_shape, filter_shape, output_shape];
+    let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
 
     // Per-channel (or one broadcast) filter scales.
     let fq = filter.quant.as_ref().ok_or_else(|| cx.unsupported_tensor(filter, "filter is not quantized"))?;
@@ -136,128 +80,104 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         output_shift.push(s);
     }
 
-    let bias_i64 = if int16 {
-        check_shifts_16x8(cx, output, &output_shift)?;
-        bias_i64(cx, bias, out_d)?
-    } else {
-        Vec::new()
-    };
-    let bias_data = if int16 { Vec::new() } else { cx.bias_i32(bias, out_d, "output channels")? };
-    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
-    // The runtime's fast path covers ungrouped int8 convolutions.
-    let row = f_h * f_w * f_d;
-    let folded_bias = if !int16 && groups == 1 && filter_bytes.len() == out_d * row {
-        (0..out_d)
-            .map(|c| {
-                let taps = filter_bytes[c * row..][..row].iter().map(|&b| b as i8);
-                fold_input_offset(taps, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(Conv2d {
-        input: input.id,
-        filter: filter.id,
-        bias: bias.map(|b| b.id),
-        output: output.id,
-        input_shape,
-        filter_shape,
-        output_shape,
-        stride,
-        dilation,
-        pad: [pad_top, pad_left],
-        input_offset: -in_q.zero_point,
-        output_offset: out_q.zero_point,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        bias_data,
-        int16,
-        bias_i64,
-        folded_bias,
-    })
-}
-
-impl Conv2d {
-    /// The runtime's parameter struct, borrowing this op's tables.
-    pub fn params(&self) -> Conv2dParams<'_> {
-        Conv2dParams {
-            input_shape: self.input_shape,
-            filter_shape: self.filter_shape,
-            output_shape: self.output_shape,
-            stride_height: self.stride[0],
-            stride_width: self.stride[1],
-            dilation_height: self.dilation[0],
-            dilation_width: self.dilation[1],
-            pad_top: self.pad[0],
-            pad_left: self.pad[1],
-            input_offset: self.input_offset,
-            output_offset: self.output_offset,
-            output_multiplier: &self.output_multiplier,
-            output_shift: &self.output_shift,
-            output_activation_min: self.activation_min,
-            output_activation_max: self.activation_max,
-            folded_bias: &self.folded_bias,
-        }
+    if filter_bytes.len() != filter_shape.iter().product::<usize>() {
+        return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
     }
+    let scheme = match kind {
+        SchemeKind::S8 => {
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = Conv2dParams { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let variant = Conv2dVariant::select(&geometry);
+            let mut packed = vec![0; variant.packed_len(&geometry)];
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+            Conv2dScheme::S8 { params, variant, packed }
+        }
+        SchemeKind::S16 => {
+            bias_i64(cx, bias, out_d)?;
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
+            Conv2dScheme::S16 { params: Conv2dParams { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
+        }
+    };
+    Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }
 
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        if self.int16 {
-            let mut out = s.take_i16(self.output, self.output_shape.iter().product());
-            let bias = self.bias.map(|_| self.bias_i64.as_slice());
-            conv_2d_s16(&self.params(), s.i16(self.input)?, s.i8(self.filter)?, bias, &mut out);
-            s.insert(self.output, super::TensorData::I16(out));
-            return Ok(());
+        match &self.scheme {
+            Conv2dScheme::S8 { params: p, variant, packed } => {
+                let g = &p.geometry;
+                let mut out = s.take_i8(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                match variant {
+                    Conv2dVariant::Reference => conv_2d_s8(p, input, filter, bias, &mut out),
+                    Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
+                    Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
+                    Conv2dVariant::Im2col => tflc_runtime::kernels::conv_2d::conv_2d_s8_im2col(p, input, filter, packed, &mut out),
+                }
+                s.insert(self.output, TensorData::I8(out));
+            }
+            Conv2dScheme::S16 { params: p } => {
+                let g = &p.geometry;
+                let mut out = s.take_i16(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                conv_2d_s16(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::I16(out));
+            }
         }
-        let mut out = s.take_i8(self.output, self.output_shape.iter().product());
-        let bias = self.bias.map(|_| self.bias_data.as_slice());
-        conv_2d_s8(&self.params(), s.i8(self.input)?, s.i8(self.filter)?, bias, &mut out);
-        s.insert(self.output, super::TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let (is, fs, os) = (array(&self.input_shape), array(&self.filter_shape), array(&self.output_shape));
-        let [sh, sw] = self.stride.map(|v| int(v as i64));
-        let [dh, dw] = self.dilation.map(|v| int(v as i64));
-        let [pt, pl] = self.pad.map(|v| int(v as i64));
-        let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
-        let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
-        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
-        let folded = array(&self.folded_bias);
-        let p = cx.params(
-            quote! { #rt::kernels::conv_2d::Conv2dParams<'static> },
-            quote! {
-                #rt::kernels::conv_2d::Conv2dParams {
-                    input_shape: #is,
-                    filter_shape: #fs,
-                    output_shape: #os,
-                    stride_height: #sh,
-                    stride_width: #sw,
-                    dilation_height: #dh,
-                    dilation_width: #dw,
-                    pad_top: #pt,
-                    pad_left: #pl,
-                    input_offset: #io,
-                    output_offset: #oo,
-                    output_multiplier: &#mult,
-                    output_shift: &#shift,
-                    output_activation_min: #amin,
-                    output_activation_max: #amax,
-                    folded_bias: &#folded,
+        let path = quote! { kernels::conv_2d::Conv2dParams };
+        let call = quote! { #rt::kernels::conv_2d };
+        match &self.scheme {
+            Conv2dScheme::S8 { params, variant, packed } => {
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                match variant {
+                    Conv2dVariant::Reference => {
+                        let bias = cx.optional_input(self.bias);
+                        let output = cx.output(self.output);
+                        quote! { #call::conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+                    }
+                    Conv2dVariant::Window => {
+                        let bias = cx.optional_input(self.bias);
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
+                    }
+                    Conv2dVariant::Pointwise | Conv2dVariant::Im2col => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        let f = if *variant == Conv2dVariant::Pointwise { quote! { conv_2d_s8_pointwise } } else { quote! { conv_2d_s8_im2col } };
+                        quote! { #call::#f(&#p, #input, #filter, #packed, #output); }
+                    }
                 }
-            },
-        );
-        let input = cx.input(self.input);
-        let filter = cx.input(self.filter);
-        let bias = cx.optional_input(self.bias);
-        let output = cx.output(self.output);
-        let f = if self.int16 { quote! { conv_2d_s16 } } else { quote! { conv_2d_s8 } };
-        quote! { #rt::kernels::conv_2d::#f(&#p, #input, #filter, #bias, #output); }
+            }
+            Conv2dScheme::S16 { params } => {
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::conv_2d_s16(&#p, #input, #filter, #bias, #output); }
+            }
+        }
     }
+}
+
+/// The input and weights in the store have the lowered shapes' element counts.
+fn check_lengths(g: &ConvGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
+    let (ni, nf) = (g.input_shape.iter().product::<usize>(), g.filter_shape.iter().product::<usize>());
+    if input != ni || filter != nf {
+        return Err(ExecError(format!("CONV_2D: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
+    }
+    Ok(())
 }

@@ -8,15 +8,19 @@
 //! broadcast to every channel), the fused activation as a clamp. The kernel is
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
-use super::conv_2d::{bias_i64, positive, rt_padding};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_s16, depthwise_conv_2d_s8, DepthwiseConv2dParams};
-use tflc_runtime::prepare::{compute_padding, conv_channel_multiplier, fold_input_offset};
+use tflc_runtime::kernels::depthwise_conv_2d::{
+    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dParams,
+    DepthwiseConv2dVariant,
+};
+use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthwiseConv2d {
@@ -24,28 +28,17 @@ pub struct DepthwiseConv2d {
     pub filter: TensorId,
     pub bias: Option<TensorId>,
     pub output: TensorId,
-    pub input_shape: [usize; 4],
-    pub filter_shape: [usize; 4],
-    pub output_shape: [usize; 4],
-    pub depth_multiplier: usize,
-    pub stride: [usize; 2],
-    pub dilation: [usize; 2],
-    /// Top and left padding.
-    pub pad: [usize; 2],
-    pub input_offset: i32,
-    pub output_offset: i32,
-    pub output_multiplier: Vec<i32>,
-    pub output_shift: Vec<i32>,
-    pub activation_min: i32,
-    pub activation_max: i32,
-    /// The bias, decoded (empty when there is none).
-    pub bias_data: Vec<i32>,
-    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
-    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
-    pub folded_bias: Vec<i32>,
-    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
-    pub int16: bool,
-    pub bias_i64: Vec<i64>,
+    pub scheme: DepthwiseConv2dScheme,
+}
+
+/// The runtime parameters per quantization scheme.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DepthwiseConv2dScheme {
+    /// int8: the variant selected for the geometry and its packed table
+    /// ([`DepthwiseConv2dVariant::pack`]; empty for the reference variant).
+    S8 { params: DepthwiseConv2dParams<'static, S8>, variant: DepthwiseConv2dVariant, packed: Vec<i32> },
+    /// 16x8: the reference kernel.
+    S16 { params: DepthwiseConv2dParams<'static, S16> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
@@ -55,16 +48,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let int16 = input.dtype == DType::I16;
-    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
+    let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
     let output_shape = cx.shape4(output)?;
-    let [batches, in_h, in_w, in_d] = input_shape;
-    let [f_one, f_h, f_w, out_d] = filter_shape;
+    let in_d = input_shape[3];
+    let [f_one, _, _, out_d] = filter_shape;
     if f_one != 1 {
         return Err(cx.invalid_tensor(
             filter,
@@ -85,28 +77,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             o.depth_multiplier
         )));
     }
-    let stride = [
-        positive(cx, "stride_h", o.stride_h)?,
-        positive(cx, "stride_w", o.stride_w)?,
-    ];
-    let dilation = [
-        positive(cx, "dilation_h", o.dilation_h)?,
-        positive(cx, "dilation_w", o.dilation_w)?,
-    ];
-    let padding = rt_padding(cx, o.padding)?;
-    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
-    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
-        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
-    if output_shape != [batches, oh, ow, out_d] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {output_shape:?}, but the options give {:?}",
-                [batches, oh, ow, out_d]
-            ),
-        ));
-    }
+    let shapes = [input_shape, filter_shape, output_shape];
+    let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
 
     // Per-channel scales along the channel dimension (3), or one broadcast scale.
     let fq = filter
@@ -135,157 +107,97 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         output_shift.push(s);
     }
 
-    let bias_i64 = if int16 {
-        super::conv_2d::check_shifts_16x8(cx, output, &output_shift)?;
-        bias_i64(cx, bias, out_d)?
-    } else {
-        Vec::new()
-    };
-    let bias_data = if int16 { Vec::new() } else { cx.bias_i32(bias, out_d, "output channels")? };
-    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
-    // Output channel `c`'s taps are every `out_d`-th weight from `c` (filter
-    // `[1, H, W, out_d]`), whatever the depth multiplier.
-    let taps = filter_shape[1] * filter_shape[2];
-    let folded_bias = if !int16 && filter_bytes.len() == taps * out_d {
-        (0..out_d)
-            .map(|c| {
-                let w = filter_bytes.iter().skip(c).step_by(out_d).map(|&b| b as i8);
-                fold_input_offset(w, bias_data.get(c).copied().unwrap_or(0), -in_q.zero_point)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(DepthwiseConv2d {
-        input: input.id,
-        filter: filter.id,
-        bias: bias.map(|b| b.id),
-        output: output.id,
-        input_shape,
-        filter_shape,
-        output_shape,
-        depth_multiplier,
-        stride,
-        dilation,
-        pad: [pad_top, pad_left],
-        input_offset: -in_q.zero_point,
-        output_offset: out_q.zero_point,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        bias_data,
-        int16,
-        bias_i64,
-        folded_bias,
-    })
-}
-
-impl DepthwiseConv2d {
-    /// The runtime's parameter struct, borrowing this op's tables.
-    pub fn params(&self) -> DepthwiseConv2dParams<'_> {
-        DepthwiseConv2dParams {
-            input_shape: self.input_shape,
-            filter_shape: self.filter_shape,
-            output_shape: self.output_shape,
-            depth_multiplier: self.depth_multiplier,
-            stride_height: self.stride[0],
-            stride_width: self.stride[1],
-            dilation_height: self.dilation[0],
-            dilation_width: self.dilation[1],
-            pad_top: self.pad[0],
-            pad_left: self.pad[1],
-            input_offset: self.input_offset,
-            output_offset: self.output_offset,
-            output_multiplier: &self.output_multiplier,
-            output_shift: &self.output_shift,
-            output_activation_min: self.activation_min,
-            output_activation_max: self.activation_max,
-            folded_bias: &self.folded_bias,
-        }
+    if filter_bytes.len() != filter_shape.iter().product::<usize>() {
+        return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
     }
+    let scheme = match kind {
+        SchemeKind::S8 => {
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = DepthwiseConv2dParams { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let variant = DepthwiseConv2dVariant::select(&geometry);
+            let mut packed = vec![0; variant.packed_len(&geometry)];
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+            DepthwiseConv2dScheme::S8 { params, variant, packed }
+        }
+        SchemeKind::S16 => {
+            bias_i64(cx, bias, out_d)?;
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
+            DepthwiseConv2dScheme::S16 { params: DepthwiseConv2dParams { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
+        }
+    };
+    Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }
 
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let (ni, nf) = (self.input_shape.iter().product::<usize>(), self.filter_shape.iter().product::<usize>());
-        if self.int16 {
-            let mut out = s.take_i16(self.output, self.output_shape.iter().product());
-            let bias = self.bias.map(|_| self.bias_i64.as_slice());
-            let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
-            if input.len() != ni || filter.len() != nf {
-                return Err(ExecError(format!("DEPTHWISE_CONV_2D: input has {} and weights {} elements", input.len(), filter.len())));
+        match &self.scheme {
+            DepthwiseConv2dScheme::S8 { params: p, variant, packed } => {
+                let g = &p.geometry;
+                let mut out = s.take_i8(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                match variant {
+                    DepthwiseConv2dVariant::Reference => depthwise_conv_2d_s8(p, input, filter, bias, &mut out),
+                    DepthwiseConv2dVariant::Window => depthwise_conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
+                }
+                s.insert(self.output, TensorData::I8(out));
             }
-            depthwise_conv_2d_s16(&self.params(), input, filter, bias, &mut out);
-            s.insert(self.output, TensorData::I16(out));
-            return Ok(());
+            DepthwiseConv2dScheme::S16 { params: p } => {
+                let g = &p.geometry;
+                let mut out = s.take_i16(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                depthwise_conv_2d_s16(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::I16(out));
+            }
         }
-        let mut out = s.take_i8(self.output, self.output_shape.iter().product());
-        let bias = self.bias.map(|_| self.bias_data.as_slice());
-        let input = s.i8(self.input)?;
-        let filter = s.i8(self.filter)?;
-        let (ni, nf) = (
-            self.input_shape.iter().product::<usize>(),
-            self.filter_shape.iter().product::<usize>(),
-        );
-        if input.len() != ni || filter.len() != nf {
-            return Err(ExecError(format!(
-                "DEPTHWISE_CONV_2D: input has {} and weights {} elements, expected {ni} and {nf}",
-                input.len(),
-                filter.len()
-            )));
-        }
-        depthwise_conv_2d_s8(&self.params(), input, filter, bias, &mut out);
-        s.insert(self.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let (is, fs, os) = (
-            array(&self.input_shape),
-            array(&self.filter_shape),
-            array(&self.output_shape),
-        );
-        let dm = int(self.depth_multiplier as i64);
-        let [sh, sw] = self.stride.map(|v| int(v as i64));
-        let [dh, dw] = self.dilation.map(|v| int(v as i64));
-        let [pt, pl] = self.pad.map(|v| int(v as i64));
-        let (io, oo) = (int(self.input_offset as i64), int(self.output_offset as i64));
-        let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
-        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
-        let folded = array(&self.folded_bias);
-        let p = cx.params(
-            quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'static> },
-            quote! {
-                #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams {
-                    input_shape: #is,
-                    filter_shape: #fs,
-                    output_shape: #os,
-                    depth_multiplier: #dm,
-                    stride_height: #sh,
-                    stride_width: #sw,
-                    dilation_height: #dh,
-                    dilation_width: #dw,
-                    pad_top: #pt,
-                    pad_left: #pl,
-                    input_offset: #io,
-                    output_offset: #oo,
-                    output_multiplier: &#mult,
-                    output_shift: &#shift,
-                    output_activation_min: #amin,
-                    output_activation_max: #amax,
-                    folded_bias: &#folded,
+        let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
+        let call = quote! { #rt::kernels::depthwise_conv_2d };
+        match &self.scheme {
+            DepthwiseConv2dScheme::S8 { params, variant, packed } => {
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                match variant {
+                    DepthwiseConv2dVariant::Reference => {
+                        let output = cx.output(self.output);
+                        quote! { #call::depthwise_conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+                    }
+                    DepthwiseConv2dVariant::Window => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::depthwise_conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
+                    }
                 }
-            },
-        );
-        let input = cx.input(self.input);
-        let filter = cx.input(self.filter);
-        let bias = cx.optional_input(self.bias);
-        let output = cx.output(self.output);
-        let f = if self.int16 { quote! { depthwise_conv_2d_s16 } } else { quote! { depthwise_conv_2d_s8 } };
-        quote! { #rt::kernels::depthwise_conv_2d::#f(&#p, #input, #filter, #bias, #output); }
+            }
+            DepthwiseConv2dScheme::S16 { params } => {
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::depthwise_conv_2d_s16(&#p, #input, #filter, #bias, #output); }
+            }
+        }
     }
+}
+
+/// The input and weights in the store have the lowered shapes' element counts.
+fn check_lengths(g: &ConvGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
+    let (ni, nf) = (g.input_shape.iter().product::<usize>(), g.filter_shape.iter().product::<usize>());
+    if input != ni || filter != nf {
+        return Err(ExecError(format!("DEPTHWISE_CONV_2D: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -13,14 +13,19 @@
 //! the input's shape with the last dimension replaced by the units (`keep_num_dims`), or
 //! `[input_size / input_depth, units]`.
 
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{array, int, EmitCx};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::fully_connected::{fully_connected_s16, fully_connected_s8, FullyConnectedParams};
-use tflc_runtime::prepare::{conv_channel_multiplier, fold_input_offset, fully_connected_tensor_multiplier};
+use tflc_runtime::kernels::fully_connected::{
+    fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, FullyConnectedGeometry, FullyConnectedParams,
+    FullyConnectedVariant,
+};
+use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FullyConnected {
@@ -28,25 +33,17 @@ pub struct FullyConnected {
     pub filter: TensorId,
     pub bias: Option<TensorId>,
     pub output: TensorId,
-    pub batches: usize,
-    pub input_depth: usize,
-    pub output_depth: usize,
-    pub input_offset: i32,
-    pub filter_offset: i32,
-    pub output_offset: i32,
-    /// One entry (per-tensor weights) or one per unit (per-channel weights).
-    pub output_multiplier: Vec<i32>,
-    pub output_shift: Vec<i32>,
-    pub activation_min: i32,
-    pub activation_max: i32,
-    /// The fast path's folded bias (`bias + input_offset * sum(filter)` per output channel,
-    /// [`tflc_runtime::prepare::fold_input_offset`]), empty where the kernel has no fast path.
-    pub folded_bias: Vec<i32>,
-    /// The bias, decoded (empty when there is none).
-    pub bias_data: Vec<i32>,
-    /// 16x8: int16 activations and the int64 bias in `bias_i64`.
-    pub int16: bool,
-    pub bias_i64: Vec<i64>,
+    pub scheme: FullyConnectedScheme,
+}
+
+/// The runtime parameters per quantization scheme.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FullyConnectedScheme {
+    /// int8: the variant selected for the weights and its packed table
+    /// ([`FullyConnectedVariant::pack`]; empty for the reference variant).
+    S8 { params: FullyConnectedParams<'static, S8>, variant: FullyConnectedVariant, packed: Vec<i32> },
+    /// 16x8: the reference kernel.
+    S16 { params: FullyConnectedParams<'static, S16> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> Result<FullyConnected, LowerError> {
@@ -59,8 +56,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         return Err(cx.unsupported("shuffled weights format"));
     }
     cx.expect_activation(input)?;
-    let int16 = input.dtype == DType::I16;
-    let (in_q, out_q) = if int16 { (cx.q_s16(input)?, cx.q_s16(output)?) } else { (cx.q_s8(input)?, cx.q_s8(output)?) };
+    let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
 
@@ -158,137 +154,99 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         (vec![m], vec![s], -fq1.zero_point)
     };
 
-    let bias_i64 = if int16 {
-        super::conv_2d::check_shifts_16x8(cx, output, &output_shift)?;
-        super::conv_2d::bias_i64(cx, bias, output_depth)?
-    } else {
-        Vec::new()
-    };
-    let bias_data = if int16 { Vec::new() } else { cx.bias_i32(bias, output_depth, "units")? };
-    let (activation_min, activation_max) = cx.activation_range(o.activation, out_q, int16)?;
-    // The runtime's fast path needs symmetric weights (it is `sum(w * x)` on top of this).
-    let folded_bias = if !int16 && filter_offset == 0 && filter_bytes.len() >= output_depth * input_depth {
-        (0..output_depth)
-            .map(|u| {
-                let w = filter_bytes[u * input_depth..][..input_depth].iter().map(|&b| b as i8);
-                fold_input_offset(w, bias_data.get(u).copied().unwrap_or(0), -in_q.zero_point)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(FullyConnected {
-        input: input.id,
-        filter: filter.id,
-        bias: bias.map(|b| b.id),
-        output: output.id,
-        batches,
-        input_depth,
-        output_depth,
-        input_offset: -in_q.zero_point,
-        filter_offset,
-        output_offset: out_q.zero_point,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        bias_data,
-        int16,
-        bias_i64,
-        folded_bias,
-    })
-}
-
-impl FullyConnected {
-    /// The runtime's parameter struct, borrowing this op's tables.
-    pub fn params(&self) -> FullyConnectedParams<'_> {
-        FullyConnectedParams {
-            batches: self.batches,
-            input_depth: self.input_depth,
-            output_depth: self.output_depth,
-            input_offset: self.input_offset,
-            filter_offset: self.filter_offset,
-            output_offset: self.output_offset,
-            output_multiplier: &self.output_multiplier,
-            output_shift: &self.output_shift,
-            output_activation_min: self.activation_min,
-            output_activation_max: self.activation_max,
-            folded_bias: &self.folded_bias,
-        }
+    if filter_bytes.len() != output_depth * input_depth {
+        return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {:?}", filter_bytes.len(), filter.shape)));
     }
+    let geometry = FullyConnectedGeometry { batches, input_depth, output_depth };
+    let scheme = match kind {
+        SchemeKind::S8 => {
+            let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, output_depth, "units")?;
+            let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
+            let params = FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let variant = FullyConnectedVariant::select(&params);
+            let mut packed = vec![0; variant.packed_len(&geometry)];
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+            FullyConnectedScheme::S8 { params, variant, packed }
+        }
+        SchemeKind::S16 => {
+            bias_i64(cx, bias, output_depth)?;
+            let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
+            let clamp = clamp_s16(cx, o.activation, out_q)?;
+            FullyConnectedScheme::S16 { params: FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp } }
+        }
+    };
+    Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }
 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        if self.int16 {
-            let mut out = s.take_i16(self.output, self.batches * self.output_depth);
-            let bias = self.bias.map(|_| self.bias_i64.as_slice());
-            let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
-            if input.len() != self.batches * self.input_depth || filter.len() != self.output_depth * self.input_depth {
-                return Err(ExecError(format!("FULLY_CONNECTED: input has {} and weights {} elements", input.len(), filter.len())));
+        match &self.scheme {
+            FullyConnectedScheme::S8 { params: p, variant, packed } => {
+                let g = &p.geometry;
+                let mut out = s.take_i8(self.output, g.batches * g.output_depth);
+                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                match variant {
+                    FullyConnectedVariant::Reference => fully_connected_s8(p, input, filter, bias, &mut out),
+                    FullyConnectedVariant::Dot4 => fully_connected_s8_dot4(p, input, filter, packed, &mut out),
+                }
+                s.insert(self.output, TensorData::I8(out));
             }
-            fully_connected_s16(&self.params(), input, filter, bias, &mut out);
-            s.insert(self.output, TensorData::I16(out));
-            return Ok(());
+            FullyConnectedScheme::S16 { params: p } => {
+                let g = &p.geometry;
+                let mut out = s.take_i16(self.output, g.batches * g.output_depth);
+                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
+                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                fully_connected_s16(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::I16(out));
+            }
         }
-        let mut out = s.take_i8(self.output, self.batches * self.output_depth);
-        let bias = self.bias.map(|_| self.bias_data.as_slice());
-        let input = s.i8(self.input)?;
-        let filter = s.i8(self.filter)?;
-        if input.len() != self.batches * self.input_depth || filter.len() != self.output_depth * self.input_depth {
-            return Err(ExecError(format!(
-                "FULLY_CONNECTED: input has {} and weights {} elements, expected {} and {}",
-                input.len(),
-                filter.len(),
-                self.batches * self.input_depth,
-                self.output_depth * self.input_depth
-            )));
-        }
-        fully_connected_s8(&self.params(), input, filter, bias, &mut out);
-        s.insert(self.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let (b, id, od) = (
-            int(self.batches as i64),
-            int(self.input_depth as i64),
-            int(self.output_depth as i64),
-        );
-        let (io, fo, oo) = (
-            int(self.input_offset as i64),
-            int(self.filter_offset as i64),
-            int(self.output_offset as i64),
-        );
-        let (mult, shift) = (array(&self.output_multiplier), array(&self.output_shift));
-        let (amin, amax) = (int(self.activation_min as i64), int(self.activation_max as i64));
-        let folded = array(&self.folded_bias);
-        let p = cx.params(
-            quote! { #rt::kernels::fully_connected::FullyConnectedParams<'static> },
-            quote! {
-                #rt::kernels::fully_connected::FullyConnectedParams {
-                    batches: #b,
-                    input_depth: #id,
-                    output_depth: #od,
-                    input_offset: #io,
-                    filter_offset: #fo,
-                    output_offset: #oo,
-                    output_multiplier: &#mult,
-                    output_shift: &#shift,
-                    output_activation_min: #amin,
-                    output_activation_max: #amax,
-                    folded_bias: &#folded,
+        let path = quote! { kernels::fully_connected::FullyConnectedParams };
+        let call = quote! { #rt::kernels::fully_connected };
+        match &self.scheme {
+            FullyConnectedScheme::S8 { params, variant, packed } => {
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                match variant {
+                    FullyConnectedVariant::Reference => {
+                        let bias = cx.optional_input(self.bias);
+                        let output = cx.output(self.output);
+                        quote! { #call::fully_connected_s8(&#p, #input, #filter, #bias, #output); }
+                    }
+                    FullyConnectedVariant::Dot4 => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::fully_connected_s8_dot4(&#p, #input, #filter, #packed, #output); }
+                    }
                 }
-            },
-        );
-        let input = cx.input(self.input);
-        let filter = cx.input(self.filter);
-        let bias = cx.optional_input(self.bias);
-        let output = cx.output(self.output);
-        let f = if self.int16 { quote! { fully_connected_s16 } } else { quote! { fully_connected_s8 } };
-        quote! { #rt::kernels::fully_connected::#f(&#p, #input, #filter, #bias, #output); }
+            }
+            FullyConnectedScheme::S16 { params } => {
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), params);
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::fully_connected_s16(&#p, #input, #filter, #bias, #output); }
+            }
+        }
     }
+}
+
+/// The input and weights in the store have the lowered shapes' element counts.
+fn check_lengths(g: &FullyConnectedGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
+    let (ni, nf) = (g.batches * g.input_depth, g.output_depth * g.input_depth);
+    if input != ni || filter != nf {
+        return Err(ExecError(format!("FULLY_CONNECTED: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

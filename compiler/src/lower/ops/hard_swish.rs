@@ -2,7 +2,7 @@
 //!
 //! Mirrors TFLite Micro `hard_swish_common.cc` (`HardSwishPrepare`): the "hires" input
 //! scale `input_scale / 128`, a relu-ish multiplier to 3/32768 and an output multiplier,
-//! both downscaled to int16 ([`tflc_runtime::prepare::hard_swish_s8`]); it fails (and so do
+//! both downscaled to int16 ([`tflc_runtime::kernels::hard_swish::prepare_hard_swish_s8`]); it fails (and so do
 //! we) when the output multiplier's exponent would be positive. Checks, execution and
 //! emission are the unary family's ([`UnaryS8`]).
 
@@ -29,7 +29,7 @@ pub type HardSwish = UnaryS8<HardSwishParams>;
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<HardSwish, LowerError> {
     let (un, output, [in_q, out_q]) = lower_transcendental(cx)?;
-    let params = tflc_runtime::prepare::hard_swish_s8(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point).ok_or_else(|| {
+    let params = tflc_runtime::kernels::hard_swish::prepare_hard_swish_s8(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point).ok_or_else(|| {
         cx.unsupported_tensor(
             output,
             format!(

@@ -3,7 +3,7 @@
 //! Mirrors TFLite Micro `logistic_common.cc` (`CalculateArithmeticOpDataLogistic`): the
 //! output zero point must be -128 (TFLite Micro's check) and, as TFLite requires, the
 //! output scale 1/256 (the kernel writes that quantization whatever the tensor says); the
-//! input rescaling comes from [`tflc_runtime::prepare::logistic_s8`]. Checks, execution and
+//! input rescaling comes from [`tflc_runtime::kernels::logistic::prepare_logistic_s8`]. Checks, execution and
 //! emission are the unary family's ([`UnaryS8`]).
 
 use super::unary::{lower_transcendental, output_q_error, S8Kernel, UnaryS8};
@@ -25,7 +25,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Logistic, LowerError> {
     if out_q.zero_point != -128 || out_q.scale != 1.0 / 256.0 {
         return Err(output_q_error(cx, output, out_q, "int8 LOGISTIC", "TFLite requires scale 1/256, zero point -128"));
     }
-    let params = tflc_runtime::prepare::logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
+    let params = tflc_runtime::kernels::logistic::prepare_logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
         .ok_or_else(|| cx.invalid_tensor(output, "output zero point must be -128"))?;
     Ok(UnaryS8 { un, params })
 }

@@ -1,74 +1,56 @@
 //! MAX_POOL_2D, int8.
 //!
 //! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, shared with AVERAGE_POOL_2D
-//! in [`super::average_pool_2d::lower_pool`]): padding without dilation, equal input and
+//! in [`super::pool_2d::lower_pool`]): padding without dilation, equal input and
 //! output quantization, the fused activation as a clamp. The kernel takes the maximum over
 //! the part of each window inside the input.
 
-use super::average_pool_2d::{lower_pool, Pool2d};
+use super::conv_common::params_type;
+use super::pool_2d::{lower_pool, PoolClamp};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
+use tflc_runtime::kernels::numerics::S8;
+use tflc_runtime::kernels::window::PoolGeometry;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct MaxPool2d(pub Pool2d);
+pub struct MaxPool2d {
+    pub input: crate::ir::TensorId,
+    pub output: crate::ir::TensorId,
+    /// int8 only (TFLite Micro's int16 MAX_POOL_2D is not implemented).
+    pub params: MaxPool2dParams<S8>,
+}
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<MaxPool2d, LowerError> {
     let p = lower_pool(cx, o)?;
-    if p.int16 {
+    let PoolClamp::S8(clamp) = p.clamp else {
         return Err(cx.unsupported("int16 MAX_POOL_2D (tflc implements int8)"));
-    }
-    Ok(MaxPool2d(p))
-}
-
-impl MaxPool2d {
-    /// The runtime's parameter struct.
-    pub fn params(&self) -> MaxPool2dParams {
-        let p = &self.0;
-        MaxPool2dParams {
-            input_shape: p.input_shape,
-            output_height: p.output_shape[1],
-            output_width: p.output_shape[2],
-            filter_height: p.filter[0],
-            filter_width: p.filter[1],
-            stride_height: p.stride[0],
-            stride_width: p.stride[1],
-            pad_top: p.pad[0],
-            pad_left: p.pad[1],
-            output_activation_min: p.activation_min,
-            output_activation_max: p.activation_max,
-        }
-    }
+    };
+    Ok(MaxPool2d { input: p.input, output: p.output, params: MaxPool2dParams { geometry: p.geometry, clamp } })
 }
 
 impl Kernel for MaxPool2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let mut out = s.take_i8(self.0.output, self.0.output_len());
-        let input = s.i8(self.0.input)?;
-        if input.len() != self.0.input_len() {
-            return Err(ExecError(format!(
-                "MAX_POOL_2D: input has {} elements, expected {}",
-                input.len(),
-                self.0.input_len()
-            )));
+        let g: &PoolGeometry = &self.params.geometry;
+        let mut out = s.take_i8(self.output, g.output_len());
+        let input = s.i8(self.input)?;
+        let expected: usize = g.input_shape.iter().product();
+        if input.len() != expected {
+            return Err(ExecError(format!("MAX_POOL_2D: input has {} elements, expected {expected}", input.len())));
         }
-        max_pool_2d_s8(&self.params(), input, &mut out);
-        s.insert(self.0.output, TensorData::I8(out));
+        max_pool_2d_s8(&self.params, input, &mut out);
+        s.insert(self.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let fields = self.0.param_fields();
-        let p = cx.params(
-            quote! { #rt::kernels::max_pool_2d::MaxPool2dParams },
-            quote! { #rt::kernels::max_pool_2d::MaxPool2dParams { #fields } },
-        );
-        let input = cx.input(self.0.input);
-        let output = cx.output(self.0.output);
+        let p = cx.params_lit(params_type::<S8>(&rt, quote! { kernels::max_pool_2d::MaxPool2dParams }, false), &self.params);
+        let input = cx.input(self.input);
+        let output = cx.output(self.output);
         quote! { #rt::kernels::max_pool_2d::max_pool_2d_s8(&#p, #input, #output); }
     }
 }

@@ -124,7 +124,9 @@ ops! {
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
 pub(crate) mod binary;
+pub(crate) mod conv_common;
 pub(crate) mod movement;
+pub(crate) mod pool_2d;
 pub(crate) mod unary;
 
 #[cfg(test)]

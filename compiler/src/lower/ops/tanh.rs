@@ -1,7 +1,7 @@
 //! TANH, int8 in and out.
 //!
 //! Mirrors TFLite Micro `tanh.cc` (`CalculateArithmeticOpData`): the input rescaling to
-//! Q4.27 and its saturation radius from [`tflc_runtime::prepare::tanh_s8`]. The kernel
+//! Q4.27 and its saturation radius from [`tflc_runtime::kernels::tanh::prepare_tanh_s8`]. The kernel
 //! writes scale 1/128, zero point 0, which TFLite requires of the output tensor; we check it.
 //! Checks, execution and emission are the unary family's ([`UnaryS8`]).
 
@@ -24,7 +24,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Tanh, LowerError> {
     if out_q.zero_point != 0 || out_q.scale != 1.0 / 128.0 {
         return Err(output_q_error(cx, output, out_q, "int8 TANH", "TFLite requires scale 1/128, zero point 0"));
     }
-    Ok(UnaryS8 { un, params: tflc_runtime::prepare::tanh_s8(in_q.scale, in_q.zero_point) })
+    Ok(UnaryS8 { un, params: tflc_runtime::kernels::tanh::prepare_tanh_s8(in_q.scale, in_q.zero_point) })
 }
 
 #[cfg(test)]

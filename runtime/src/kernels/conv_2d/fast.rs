@@ -1,5 +1,6 @@
-//! Fast path of [`super::conv_2d_s8`] for non-grouped convolutions with a compile-time
-//! folded bias ([`super::Conv2dParams::folded_bias`]).
+//! The fast int8 variants of CONV_2D ([`super::Conv2dVariant`]) for non-grouped
+//! convolutions, with the compile-time folded bias of [`super::Conv2dVariant::pack`].
+//! Generic over the dot micro-kernels `D` (the ISA seam, [`crate::kernels::dot::Dot`]).
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
 //! (`bias + input_offset * sum(w)`), four output channels at a time over contiguous input
@@ -11,77 +12,50 @@
 //! identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::Conv2dParams;
-use crate::kernels::dot::{dot1, dot1_offset, dot4, dot4_offset};
-use crate::kernels::window::valid_taps;
+use crate::kernels::dot::Dot;
+use crate::kernels::numerics::S8;
 use crate::kernels::requant::Requant;
+use crate::kernels::window::valid_taps;
 
-/// Whether [`conv_2d_s8`] can run these params: a folded bias per output channel and no
-/// groups (and a non-empty window).
-#[inline]
-pub fn applies(p: &Conv2dParams) -> bool {
-    let [out_d, f_h, f_w, f_d] = p.filter_shape;
-    p.folded_bias.len() == out_d && f_d == p.input_shape[3] && f_h * f_w * f_d > 0
-}
-
-/// See [`super::conv_2d_s8`]; requires [`applies`].
-pub fn conv_2d_s8(p: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let [batches, in_h, in_w, in_d] = p.input_shape;
-    let [out_d, f_h, f_w, f_d] = p.filter_shape;
-    let [_, out_h, out_w, _] = p.output_shape;
-    debug_assert!(applies(p));
-    debug_assert!(p.output_multiplier.len() == 1 || p.output_multiplier.len() == out_d);
-    debug_assert_eq!(p.output_multiplier.len(), p.output_shift.len());
+/// [`super::Conv2dVariant::Window`]: interior windows from the folded bias, border
+/// windows from `bias` with the offset per tap (exact, as the reference).
+pub(crate) fn conv_window<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
     if out_d == 0 {
         return;
     }
-    let row_len = f_h * f_w * f_d;
     // Contiguous runs per filter row: one of `f_w * f_d` with dilation 1, else one per tap.
-    let (runs, run_len) = if p.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
-    let folded = &p.folded_bias[..out_d];
-    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
-    // Short runs (few input channels, e.g. a first layer on a 1- or 3-channel image): copy
-    // each window into a stack buffer once (im2col, padding taps set to the input zero
-    // point, whose `x + input_offset` is 0), then one long dot product per channel.
-    if run_len < IM2COL_MIN_RUN && row_len <= IM2COL_MAX && (f_h > 1 || runs > 1) {
-        return conv_im2col(p, input, filter, output);
-    }
-    // Pointwise (1x1, no padding): every window is one input pixel.
-    let inside = |out: usize, stride: usize, size: usize| out == 0 || (out - 1) * stride < size;
-    if f_h == 1
-        && f_w == 1
-        && p.pad_top == 0
-        && p.pad_left == 0
-        && inside(out_h, p.stride_height, in_h)
-        && inside(out_w, p.stride_width, in_w)
-    {
-        return conv_1x1(p, input, filter, output);
-    }
-
+    let (runs, run_len) = if g.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
+    let folded = &packed[..out_d];
+    let rq = Requant::new(&p.quant, &p.clamp);
     for b in 0..batches {
         for oy in 0..out_h {
-            let in_y0 = (oy * p.stride_height) as isize - p.pad_top as isize;
-            let ky_range = valid_taps(in_y0, p.dilation_height, f_h, in_h);
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
             for ox in 0..out_w {
-                let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
-                let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
                 if ky_range.len() != f_h || kx_range.len() != f_w {
-                    border_pixel(p, input, filter, bias, out_px, b, in_y0, in_x0, ky_range.clone(), kx_range);
+                    border_pixel::<D>(p, input, filter, bias, out_px, b, in_y0, in_x0, ky_range.clone(), kx_range);
                     continue;
                 }
                 // Interior: every tap is in the image, so in_y0, in_x0 >= 0.
                 let origin = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
-                let g = Window {
+                let w = Window {
                     origin,
-                    row_stride: p.dilation_height * in_w * in_d,
-                    tap_stride: p.dilation_width * in_d,
+                    row_stride: g.dilation_height * in_w * in_d,
+                    tap_stride: g.dilation_width * in_d,
                     f_h,
                     w_row: f_w * f_d,
                     runs,
                     run_len,
                     run_w: if runs == 1 { 0 } else { f_d },
                 };
-                interior_pixel(&g, input, filter, folded, &rq, out_px);
+                interior_pixel::<D>(&w, input, filter, folded, &rq, out_px);
             }
         }
     }
@@ -104,7 +78,7 @@ struct Window {
 /// One output pixel whose window lies inside the input: every channel from its folded bias,
 /// four at a time. A function of its own so that the dot product's values stay in registers.
 #[inline(never)]
-fn interior_pixel(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
+fn interior_pixel<D: Dot>(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
     let out_d = out_px.len();
     let row_len = g.f_h * g.w_row;
     let blocks = out_d / 4;
@@ -121,7 +95,7 @@ fn interior_pixel(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &
             for r in 0..g.runs {
                 let xs = &input[g.origin + ky * g.row_stride + r * g.tap_stride..][..g.run_len];
                 let wo = ky * g.w_row + r * g.run_w;
-                acc = dot4(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], acc);
+                acc = D::dot4(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], acc);
             }
         }
         rq.store(oc, &acc, outs);
@@ -132,7 +106,7 @@ fn interior_pixel(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &
         for ky in 0..g.f_h {
             for r in 0..g.runs {
                 let xs = &input[g.origin + ky * g.row_stride + r * g.tap_stride..][..g.run_len];
-                acc = dot1(xs, &w[ky * g.w_row + r * g.run_w..], acc);
+                acc = D::dot1(xs, &w[ky * g.w_row + r * g.run_w..], acc);
             }
         }
         rq.store(oc, &[acc], core::slice::from_mut(o));
@@ -140,25 +114,25 @@ fn interior_pixel(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &
     }
 }
 
-/// The pointwise form of [`conv_2d_s8`] (1x1 filter, no padding, every window inside the
+/// [`super::Conv2dVariant::Pointwise`] (1x1 filter, no padding, every window inside the
 /// input): each output pixel is
 /// `out_d` dot products with one contiguous input pixel, four channels at a time. A
 /// function of its own so that its few live values stay in registers.
 #[inline(never)]
-fn conv_1x1(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
-    let [batches, in_h, in_w, in_d] = p.input_shape;
-    let out_d = p.filter_shape[0];
-    let [_, out_h, out_w, _] = p.output_shape;
-    let folded = &p.folded_bias[..out_d];
-    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
+pub(crate) fn conv_1x1<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
+    let out_d = p.geometry.filter_shape[0];
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
+    let folded = &packed[..out_d];
+    let rq = Requant::new(&p.quant, &p.clamp);
     let blocks = out_d / 4;
     let (w_blocks, w_tail) = filter[..out_d * in_d].split_at(blocks * 4 * in_d);
     let (f_blocks, f_tail) = folded.split_at(blocks * 4);
     for b in 0..batches {
         for oy in 0..out_h {
-            let row = (b * in_h + oy * p.stride_height) * in_w;
+            let row = (b * in_h + oy * p.geometry.stride_height) * in_w;
             for ox in 0..out_w {
-                let xs = &input[(row + ox * p.stride_width) * in_d..][..in_d];
+                let xs = &input[(row + ox * p.geometry.stride_width) * in_d..][..in_d];
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
                 let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
                 let mut oc = 0;
@@ -166,12 +140,12 @@ fn conv_1x1(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
                     let (w0, rest) = ws.split_at(in_d);
                     let (w1, rest) = rest.split_at(in_d);
                     let (w2, w3) = rest.split_at(in_d);
-                    let acc = dot4(xs, [w0, w1, w2, w3], [fb[0], fb[1], fb[2], fb[3]]);
+                    let acc = D::dot4(xs, [w0, w1, w2, w3], [fb[0], fb[1], fb[2], fb[3]]);
                     rq.store(oc, &acc, outs);
                     oc += 4;
                 }
                 for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(in_d)).zip(f_tail) {
-                    rq.store(oc, &[dot1(xs, w, f)], core::slice::from_mut(o));
+                    rq.store(oc, &[D::dot1(xs, w, f)], core::slice::from_mut(o));
                     oc += 1;
                 }
             }
@@ -179,50 +153,50 @@ fn conv_1x1(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
     }
 }
 
-/// Runs shorter than this use [`conv_im2col`] (when the window fits [`IM2COL_MAX`]).
-const IM2COL_MIN_RUN: usize = 16;
+/// Runs shorter than this select [`super::Conv2dVariant::Im2col`] (when the window fits [`IM2COL_MAX`]).
+pub const IM2COL_MIN_RUN: usize = 16;
 /// Largest window (`filter_height * filter_width * depth` int8) [`conv_im2col`] buffers.
-const IM2COL_MAX: usize = 128;
+pub const IM2COL_MAX: usize = 128;
 
-/// The im2col form of [`conv_2d_s8`]: every window (border ones included) is gathered into
+/// [`super::Conv2dVariant::Im2col`]: every window (border ones included) is gathered into
 /// a contiguous buffer, the taps outside the image set to the input zero point. Such a tap
 /// then contributes `w * (zp + input_offset) = 0`, exactly as the reference's skipped tap,
 /// so every window starts from the folded bias.
 #[inline(never)]
-fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8]) {
-    let [batches, in_h, in_w, in_d] = p.input_shape;
-    let [out_d, f_h, f_w, f_d] = p.filter_shape;
-    let [_, out_h, out_w, _] = p.output_shape;
+pub(crate) fn conv_im2col<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
+    let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
     let row_len = f_h * f_w * f_d;
     debug_assert!(row_len <= IM2COL_MAX);
     // -input_offset is the input zero point, an int8.
-    let zero_point = (-p.input_offset) as i8;
-    let folded = &p.folded_bias[..out_d];
-    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
+    let zero_point = (-p.quant.input_offset) as i8;
+    let folded = &packed[..out_d];
+    let rq = Requant::new(&p.quant, &p.clamp);
     let blocks = out_d / 4;
     let mut buf = [0i8; IM2COL_MAX];
     let col = &mut buf[..row_len];
     for b in 0..batches {
         for oy in 0..out_h {
-            let in_y0 = (oy * p.stride_height) as isize - p.pad_top as isize;
-            let ky_range = valid_taps(in_y0, p.dilation_height, f_h, in_h);
+            let in_y0 = (oy * p.geometry.stride_height) as isize - p.geometry.pad_top as isize;
+            let ky_range = valid_taps(in_y0, p.geometry.dilation_height, f_h, in_h);
             for ox in 0..out_w {
-                let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
-                let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
+                let in_x0 = (ox * p.geometry.stride_width) as isize - p.geometry.pad_left as isize;
+                let kx_range = valid_taps(in_x0, p.geometry.dilation_width, f_w, in_w);
                 for (ky, col_row) in col.chunks_exact_mut(f_w * f_d).enumerate() {
                     if !ky_range.contains(&ky) {
                         col_row.fill(zero_point);
                         continue;
                     }
-                    let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
+                    let iy = (in_y0 + (p.geometry.dilation_height * ky) as isize) as usize;
                     let row = (b * in_h + iy) * in_w;
-                    if p.dilation_width == 1 && kx_range.len() == f_w {
+                    if p.geometry.dilation_width == 1 && kx_range.len() == f_w {
                         col_row.copy_from_slice(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d]);
                         continue;
                     }
                     for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
                         if kx_range.contains(&kx) {
-                            let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
+                            let ix = (in_x0 + (p.geometry.dilation_width * kx) as isize) as usize;
                             tap.copy_from_slice(&input[(row + ix) * in_d..][..f_d]);
                         } else {
                             tap.fill(zero_point);
@@ -236,12 +210,12 @@ fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8])
                     let (w0, rest) = ws.split_at(row_len);
                     let (w1, rest) = rest.split_at(row_len);
                     let (w2, w3) = rest.split_at(row_len);
-                    let acc = dot4(col, [w0, w1, w2, w3], [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]]);
+                    let acc = D::dot4(col, [w0, w1, w2, w3], [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]]);
                     rq.store(oc, &acc, outs);
                 }
                 for (j, o) in out_tail.iter_mut().enumerate() {
                     let oc = blocks * 4 + j;
-                    rq.store(oc, &[dot1(col, &filter[oc * row_len..][..row_len], folded[oc])], core::slice::from_mut(o));
+                    rq.store(oc, &[D::dot1(col, &filter[oc * row_len..][..row_len], folded[oc])], core::slice::from_mut(o));
                 }
             }
         }
@@ -253,8 +227,8 @@ fn conv_im2col(p: &Conv2dParams, input: &[i8], filter: &[i8], output: &mut [i8])
 /// time over the contiguous runs of valid taps.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn border_pixel(
-    p: &Conv2dParams,
+fn border_pixel<D: Dot>(
+    p: &Conv2dParams<S8>,
     input: &[i8],
     filter: &[i8],
     bias: Option<&[i32]>,
@@ -265,18 +239,18 @@ fn border_pixel(
     ky_range: core::ops::Range<usize>,
     kx_range: core::ops::Range<usize>,
 ) {
-    let [_, in_h, in_w, in_d] = p.input_shape;
-    let [out_d, f_h, f_w, f_d] = p.filter_shape;
+    let [_, in_h, in_w, in_d] = p.geometry.input_shape;
+    let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
     let row_len = f_h * f_w * f_d;
-    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
+    let rq = Requant::new(&p.quant, &p.clamp);
     let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
-    let off = p.input_offset;
+    let off = p.quant.input_offset;
     // Runs of valid taps per filter row: all valid columns at once with dilation 1.
     let (kx0, n_kx) = (kx_range.start, kx_range.len());
-    let (runs, run_len) = if p.dilation_width == 1 { (1, n_kx * f_d) } else { (n_kx, f_d) };
+    let (runs, run_len) = if p.geometry.dilation_width == 1 { (1, n_kx * f_d) } else { (n_kx, f_d) };
     let x_at = |ky: usize, r: usize| {
-        let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
-        let ix = (in_x0 + (p.dilation_width * (kx0 + r)) as isize) as usize;
+        let iy = (in_y0 + (p.geometry.dilation_height * ky) as isize) as usize;
+        let ix = (in_x0 + (p.geometry.dilation_width * (kx0 + r)) as isize) as usize;
         ((b * in_h + iy) * in_w + ix) * in_d
     };
     let w_at = |ky: usize, r: usize| (ky * f_w + kx0 + r) * f_d;
@@ -293,7 +267,7 @@ fn border_pixel(
                 for r in 0..runs {
                     let xs = &input[x_at(ky, r)..][..run_len];
                     let wo = w_at(ky, r);
-                    acc = dot4_offset(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], off, acc);
+                    acc = D::dot4_offset(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], off, acc);
                 }
             }
         }
@@ -306,7 +280,7 @@ fn border_pixel(
         if n_kx > 0 {
             for ky in ky_range.clone() {
                 for r in 0..runs {
-                    acc = dot1_offset(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], off, acc);
+                    acc = D::dot1_offset(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], off, acc);
                 }
             }
         }

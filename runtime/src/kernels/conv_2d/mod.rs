@@ -1,75 +1,141 @@
-//! CONV_2D, int8 activations and weights, int32 bias, per-channel requantization.
+//! CONV_2D: int8 (int8 activations and weights, int32 bias) and 16x8 (int16 activations,
+//! int8 weights, int64 bias), per-channel requantization.
 //!
-//! Bit-exact with TFLite Micro's `reference_integer_ops::ConvPerChannel` (int8), which
-//! TFLite Micro uses for every int8 CONV_2D, per-tensor weights included (their scale is
-//! broadcast to every output channel at prepare time).
+//! Bit-exact with TFLite Micro's `reference_integer_ops::ConvPerChannel` (int8, and int16
+//! with a 64-bit accumulator), which TFLite Micro uses for every integer CONV_2D, per-tensor
+//! weights included (their scale is broadcast to every output channel at prepare time).
+//!
+//! Variants ([`Conv2dVariant`]): the compiler picks one per op at compile time
+//! ([`Conv2dVariant::select`]), packs the weights for it ([`Conv2dVariant::pack`]) and
+//! emits a direct call to its function; nothing is decided per call. See `docs/KERNELS.md`.
+//!
+//! | variant | function | when |
+//! |---|---|---|
+//! | `Reference` | [`conv_2d_s8`], [`conv_2d_s16`] ([`conv_2d`], generic over the numerics) | 16x8, grouped, empty windows |
+//! | `Pointwise` | [`conv_2d_s8_pointwise`] | 1x1, no padding |
+//! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
+//! | `Im2col` | [`conv_2d_s8_im2col`] | few input channels (short contiguous runs) |
 
 pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+pub use crate::kernels::window::ConvGeometry;
+
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
-#[derive(Clone, Copy, Debug)]
-pub struct Conv2dParams<'a> {
-    /// Input shape `[batches, height, width, depth]` (NHWC).
-    pub input_shape: [usize; 4],
-    /// Filter shape `[output_depth, filter_height, filter_width, filter_input_depth]`
-    /// (OHWI). `input_depth` must be a multiple of `filter_input_depth` (grouped
-    /// convolution, `groups = input_depth / filter_input_depth`, and `output_depth` a
-    /// multiple of `groups`); usually they are equal.
-    pub filter_shape: [usize; 4],
-    /// Output shape `[batches, out_height, out_width, output_depth]`.
-    pub output_shape: [usize; 4],
-    pub stride_height: usize,
-    pub stride_width: usize,
-    pub dilation_height: usize,
-    pub dilation_width: usize,
-    /// Padding before the first row / column (TFLite `padding_values.height/width`).
-    pub pad_top: usize,
-    pub pad_left: usize,
-    /// `-input_zero_point`.
-    pub input_offset: i32,
-    /// `output_zero_point`.
-    pub output_offset: i32,
-    /// Per-output-channel multipliers (`QuantizeMultiplier` of `in_scale * w_scale[c] /
-    /// out_scale`, see [`crate::prepare::conv_channel_multiplier`]), length
-    /// `output_depth`, or length 1 to apply one multiplier to every channel.
-    pub output_multiplier: &'a [i32],
-    /// Shifts matching `output_multiplier` (positive = left).
-    pub output_shift: &'a [i32],
-    /// Fused-activation clamp, within `-128..=127`
-    /// ([`crate::prepare::activation_range_s8`]).
-    pub output_activation_min: i32,
-    pub output_activation_max: i32,
-    /// Empty, or per output channel `bias[c] + input_offset * sum(filter[c])` (wrapping,
-    /// [`crate::prepare::fold_input_offset`]; `bias[c]` is 0 without a bias). When present
-    /// and the convolution is not grouped, windows fully inside the input take the fast
-    /// path ([`fast`]); border windows stay exact either way.
-    pub folded_bias: &'a [i32],
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conv2dParams<'a, N: Numerics> {
+    pub geometry: ConvGeometry,
+    pub quant: N::Quant<'a>,
+    /// Fused-activation clamp.
+    pub clamp: Clamp<N::Act>,
 }
 
-/// CONV_2D int8. `input` is NHWC, `filter` OHWI, `bias` (optional) has `output_depth`
-/// entries, `output` is NHWC.
-pub fn conv_2d_s8(params: &Conv2dParams, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
-    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    if fast::applies(params) {
-        fast::conv_2d_s8(params, input, filter, bias, output)
-    } else {
-        scalar::conv_2d_s8(params, input, filter, bias, output)
+/// The reference CONV_2D for any numerics: `input` NHWC, `filter` OHWI, `bias` (optional)
+/// one per output channel, `output` NHWC.
+pub fn conv_2d<N: Numerics>(params: &Conv2dParams<N>, input: &[N::Act], filter: &[N::Weight], bias: Option<&[N::Bias]>, output: &mut [N::Act]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
+    debug_assert_eq!(filter.len(), g.filter_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
+    scalar::conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D int8, reference variant ([`conv_2d`]).
+pub fn conv_2d_s8(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D 16x8, reference variant ([`conv_2d`]; zero points are 0, TFLite requires it).
+pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
+pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Pointwise);
+    fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
+}
+
+/// CONV_2D int8, [`Conv2dVariant::Im2col`]: `packed` from [`Conv2dVariant::pack`].
+pub fn conv_2d_s8_im2col(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Im2col);
+    fast::conv_im2col::<crate::isa::Dot>(params, input, filter, packed, output)
+}
+
+/// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
+/// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
+pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Window);
+    fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
+}
+
+/// The implementations of int8 CONV_2D (16x8 has only the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conv2dVariant {
+    /// [`conv_2d_s8`]: any geometry (grouped convolutions, empty windows).
+    Reference,
+    /// [`conv_2d_s8_pointwise`]: 1x1 filter, no padding, every window inside the input.
+    Pointwise,
+    /// [`conv_2d_s8_window`]: ungrouped, any window.
+    Window,
+    /// [`conv_2d_s8_im2col`]: ungrouped, contiguous runs shorter than [`fast::IM2COL_MIN_RUN`]
+    /// and a window of at most [`fast::IM2COL_MAX`] taps (a first layer on a 1- or
+    /// 3-channel image).
+    Im2col,
+}
+
+impl Conv2dVariant {
+    /// The fastest variant for an int8 convolution of this geometry.
+    pub fn select(g: &ConvGeometry) -> Conv2dVariant {
+        let [_, in_h, in_w, in_d] = g.input_shape;
+        let [out_d, f_h, f_w, f_d] = g.filter_shape;
+        let [_, out_h, out_w, _] = g.output_shape;
+        let row_len = f_h * f_w * f_d;
+        if f_d != in_d || row_len == 0 || out_d == 0 {
+            return Conv2dVariant::Reference;
+        }
+        // Contiguous runs per filter row: one of `f_w * f_d` with dilation 1, else one per tap.
+        let (runs, run_len) = if g.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
+        if run_len < fast::IM2COL_MIN_RUN && row_len <= fast::IM2COL_MAX && (f_h > 1 || runs > 1) {
+            return Conv2dVariant::Im2col;
+        }
+        let inside = |out: usize, stride: usize, size: usize| out == 0 || (out - 1) * stride < size;
+        if f_h == 1
+            && f_w == 1
+            && g.pad_top == 0
+            && g.pad_left == 0
+            && inside(out_h, g.stride_height, in_h)
+            && inside(out_w, g.stride_width, in_w)
+        {
+            return Conv2dVariant::Pointwise;
+        }
+        Conv2dVariant::Window
     }
-}
 
-/// CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
-/// `reference_integer_ops::ConvPerChannel` for int16 with a 64-bit accumulator). Zero
-/// points are 0 (TFLite requires it), so `input_offset` and `output_offset` are ignored;
-/// the clamp is within `-32768..=32767`.
-/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
-pub fn conv_2d_s16(params: &Conv2dParams, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
-    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
-    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    scalar::conv_2d_s16(params, input, filter, bias, output)
+    /// The length of [`Conv2dVariant::pack`]'s table (0: the variant reads the model's
+    /// bias as is).
+    pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        match self {
+            Conv2dVariant::Reference => 0,
+            _ => g.filter_shape[0],
+        }
+    }
+
+    /// The compile-time packing of this variant: today every fast variant reads the
+    /// model's OHWI filter as is and one int32 per output channel, `bias[c] + input_offset
+    /// * sum(filter[c])` (wrapping, [`crate::prepare::fold_input_offset`]), so that windows
+    /// inside the input accumulate `sum(w * x)` with no per-tap offset. `packed` has
+    /// [`Conv2dVariant::packed_len`] entries.
+    pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
+        let row = f_h * f_w * f_d;
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        for (c, v) in packed.iter_mut().enumerate().take(out_d) {
+            let taps = filter[c * row..][..row].iter().copied();
+            *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
+        }
+    }
 }

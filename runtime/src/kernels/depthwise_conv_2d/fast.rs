@@ -1,6 +1,7 @@
-//! Fast path of [`super::depthwise_conv_2d_s8`] with a compile-time folded bias
-//! ([`super::DepthwiseConv2dParams::folded_bias`]); depth multiplier 1 uses the four-lane
-//! micro-kernel, larger multipliers (up to one channel block) a broadcast loop.
+//! [`super::DepthwiseConv2dVariant::Window`], int8, with the compile-time folded bias of
+//! [`super::DepthwiseConv2dVariant::pack`]; depth multiplier 1 uses the four-lane
+//! micro-kernel of `D` ([`crate::kernels::dot::Dot`]), larger multipliers (up to one
+//! channel block) a broadcast loop.
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
 //! (`bias + input_offset * sum(w)`), in blocks of channels (a small stack accumulator),
@@ -9,29 +10,18 @@
 //! the reference. Results are identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::DepthwiseConv2dParams;
-use crate::kernels::dot::{mac4, mac4_offset};
-use crate::kernels::window::valid_taps;
+use crate::kernels::dot::Dot;
+use crate::kernels::numerics::S8;
 use crate::kernels::requant::Requant;
-
-/// Whether [`depthwise_conv_2d_s8`] can run these params: a folded bias per output channel,
-/// a depth multiplier within one channel block (and a non-empty window).
-#[inline]
-pub fn applies(p: &DepthwiseConv2dParams) -> bool {
-    let [_, f_h, f_w, out_d] = p.filter_shape;
-    let mult = p.depth_multiplier;
-    (1..=CHANNEL_BLOCK).contains(&mult)
-        && p.folded_bias.len() == out_d
-        && p.input_shape[3] * mult == out_d
-        && f_h * f_w > 0
-}
+use crate::kernels::window::valid_taps;
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
-const CHANNEL_BLOCK: usize = 64;
+pub(crate) const CHANNEL_BLOCK: usize = 64;
 
 /// `acc[c] += x[c] * w[c]` (with `offset` added to `x` when `OFFSET`) over one tap's
 /// channels, four at a time.
 #[inline(always)]
-fn mac_run<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], offset: i32) {
+fn mac_run<D: Dot, const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], offset: i32) {
     let n = acc.len();
     let (xs, ws) = (&xs[..n], &ws[..n]);
     let mut a4 = acc.chunks_exact_mut(4);
@@ -39,9 +29,9 @@ fn mac_run<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], offset: i3
     let mut w4 = ws.chunks_exact(4);
     for ((a, x), w) in (&mut a4).zip(&mut x4).zip(&mut w4) {
         let r = if OFFSET {
-            mac4_offset([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], offset, [a[0], a[1], a[2], a[3]])
+            D::mac4_offset([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], offset, [a[0], a[1], a[2], a[3]])
         } else {
-            mac4([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], [a[0], a[1], a[2], a[3]])
+            D::mac4([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], [a[0], a[1], a[2], a[3]])
         };
         a.copy_from_slice(&r);
     }
@@ -64,43 +54,43 @@ fn mac_run_mult<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], mult:
     }
 }
 
-/// See [`super::depthwise_conv_2d_s8`]; requires [`applies`].
-pub fn depthwise_conv_2d_s8(
-    p: &DepthwiseConv2dParams,
+/// See [`super::depthwise_conv_2d_s8_window`].
+pub(crate) fn depthwise_window<D: Dot>(
+    p: &DepthwiseConv2dParams<S8>,
     input: &[i8],
     filter: &[i8],
     bias: Option<&[i32]>,
+    packed: &[i32],
     output: &mut [i8],
 ) {
-    let [batches, in_h, in_w, in_d] = p.input_shape;
-    let [_, f_h, f_w, depth] = p.filter_shape;
-    let [_, out_h, out_w, _] = p.output_shape;
-    let mult = p.depth_multiplier;
-    debug_assert!(applies(p));
-    debug_assert!(p.output_multiplier.len() == 1 || p.output_multiplier.len() == depth);
-    debug_assert_eq!(p.output_multiplier.len(), p.output_shift.len());
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, depth] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let mult = p.depth_multiplier();
+    debug_assert!(p.quant.output_multiplier.len() == 1 || p.quant.output_multiplier.len() == depth);
     if depth == 0 {
         return;
     }
-    let folded = &p.folded_bias[..depth];
-    let rq = Requant::new(p.output_multiplier, p.output_shift, p.output_offset, p.output_activation_min, p.output_activation_max);
+    let folded = &packed[..depth];
+    let rq = Requant::new(&p.quant, &p.clamp);
     // Output channels per block: whole groups of `mult` (input channel `ic` feeds output
     // channels `ic * mult..(ic + 1) * mult`).
     let block = CHANNEL_BLOCK / mult * mult;
 
     for b in 0..batches {
         for oy in 0..out_h {
-            let in_y0 = (oy * p.stride_height) as isize - p.pad_top as isize;
-            let ky_range = valid_taps(in_y0, p.dilation_height, f_h, in_h);
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
             for ox in 0..out_w {
-                let in_x0 = (ox * p.stride_width) as isize - p.pad_left as isize;
-                let kx_range = valid_taps(in_x0, p.dilation_width, f_w, in_w);
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * depth..][..depth];
                 let interior = ky_range.len() == f_h && kx_range.len() == f_w;
                 // Input and filter offsets of tap (ky, kx), both valid.
                 let x_at = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (p.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (p.dilation_width * kx) as isize) as usize;
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
                     ((b * in_h + iy) * in_w + ix) * in_d
                 };
                 let w_at = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
@@ -117,10 +107,10 @@ pub fn depthwise_conv_2d_s8(
                         for kx in kx_range.clone() {
                             let (xs, ws) = (&input[x_at(ky, kx) + c0 / mult..], &filter[w_at(ky, kx) + c0..]);
                             match (mult, interior) {
-                                (1, true) => mac_run::<false>(acc, xs, ws, 0),
-                                (1, false) => mac_run::<true>(acc, xs, ws, p.input_offset),
+                                (1, true) => mac_run::<D, false>(acc, xs, ws, 0),
+                                (1, false) => mac_run::<D, true>(acc, xs, ws, p.quant.input_offset),
                                 (_, true) => mac_run_mult::<false>(acc, xs, ws, mult, 0),
-                                (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.input_offset),
+                                (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.quant.input_offset),
                             }
                         }
                     }

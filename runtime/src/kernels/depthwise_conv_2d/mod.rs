@@ -1,83 +1,120 @@
-//! DEPTHWISE_CONV_2D, int8 activations and weights, int32 bias, per-channel
-//! requantization, with depth multiplier.
+//! DEPTHWISE_CONV_2D: int8 (int32 bias) and 16x8 (int16 activations, int64 bias), int8
+//! weights, per-channel requantization, with depth multiplier.
 //!
-//! Bit-exact with TFLite Micro's `reference_integer_ops::DepthwiseConvPerChannel` (int8).
+//! Bit-exact with TFLite Micro's `reference_integer_ops::DepthwiseConvPerChannel` (int8,
+//! and int16 with a 64-bit accumulator).
+//!
+//! Variants ([`DepthwiseConv2dVariant`], chosen by the compiler per op): `Reference`
+//! ([`depthwise_conv_2d_s8`], [`depthwise_conv_2d_s16`], one generic loop nest
+//! [`depthwise_conv_2d`]) and `Window` ([`depthwise_conv_2d_s8_window`], int8, depth
+//! multiplier up to 64, with the folded bias of [`DepthwiseConv2dVariant::pack`]).
 
 pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-/// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler.
-#[derive(Clone, Copy, Debug)]
-pub struct DepthwiseConv2dParams<'a> {
-    /// Input shape `[batches, height, width, input_depth]` (NHWC).
-    pub input_shape: [usize; 4],
-    /// Filter shape `[1, filter_height, filter_width, output_depth]` with
-    /// `output_depth = input_depth * depth_multiplier`; output channel
-    /// `ic * depth_multiplier + m` reads input channel `ic`.
-    pub filter_shape: [usize; 4],
-    /// Output shape `[batches, out_height, out_width, output_depth]`.
-    pub output_shape: [usize; 4],
-    pub depth_multiplier: usize,
-    pub stride_height: usize,
-    pub stride_width: usize,
-    pub dilation_height: usize,
-    pub dilation_width: usize,
-    /// Padding before the first row / column (TFLite `padding_values.height/width`).
-    pub pad_top: usize,
-    pub pad_left: usize,
-    /// `-input_zero_point`.
-    pub input_offset: i32,
-    /// `output_zero_point`.
-    pub output_offset: i32,
-    /// Per-output-channel multipliers ([`crate::prepare::conv_channel_multiplier`]),
-    /// length `output_depth`, or length 1 for one multiplier on every channel.
-    pub output_multiplier: &'a [i32],
-    /// Shifts matching `output_multiplier` (positive = left).
-    pub output_shift: &'a [i32],
-    /// Fused-activation clamp, within `-128..=127`.
-    pub output_activation_min: i32,
-    pub output_activation_max: i32,
-    /// Empty, or per output channel `bias[c] + input_offset * sum over the window of
-    /// filter[.., c]` (wrapping, [`crate::prepare::fold_input_offset`]). When present (and
-    /// `depth_multiplier` is at most 64) the kernel takes the fast path ([`fast`]): windows
-    /// fully inside the input start from it; border windows stay exact either way.
-    pub folded_bias: &'a [i32],
+use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+pub use crate::kernels::window::ConvGeometry;
+
+/// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler. The
+/// filter shape is `[1, H, W, C*M]`; the depth multiplier `M` is `output_depth /
+/// input_depth`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DepthwiseConv2dParams<'a, N: Numerics> {
+    pub geometry: ConvGeometry,
+    pub quant: N::Quant<'a>,
+    /// Fused-activation clamp.
+    pub clamp: Clamp<N::Act>,
 }
 
-/// DEPTHWISE_CONV_2D int8. `input` NHWC, `filter` `[1, H, W, C*M]`, optional `bias` with
-/// `output_depth` entries, `output` NHWC.
-pub fn depthwise_conv_2d_s8(
-    params: &DepthwiseConv2dParams,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
-    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
-    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    if fast::applies(params) {
-        fast::depthwise_conv_2d_s8(params, input, filter, bias, output)
-    } else {
-        scalar::depthwise_conv_2d_s8(params, input, filter, bias, output)
+impl<N: Numerics> DepthwiseConv2dParams<'_, N> {
+    /// Output channels per input channel.
+    #[inline(always)]
+    pub fn depth_multiplier(&self) -> usize {
+        self.geometry.output_shape[3].checked_div(self.geometry.input_shape[3]).unwrap_or(0)
     }
 }
 
-/// DEPTHWISE_CONV_2D 16x8: int16 activations, int8 weights, int64 bias (TFLite's
-/// `reference_integer_ops::DepthwiseConvPerChannel` for int16, 64-bit accumulator). Zero
-/// points are 0, so the offsets are ignored; the clamp is within `-32768..=32767`.
-/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
-pub fn depthwise_conv_2d_s16(
-    params: &DepthwiseConv2dParams,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
+/// The reference DEPTHWISE_CONV_2D for any numerics: `input` NHWC, `filter` `[1, H, W,
+/// C*M]`, optional `bias` with `output_depth` entries, `output` NHWC.
+pub fn depthwise_conv_2d<N: Numerics>(
+    params: &DepthwiseConv2dParams<N>,
+    input: &[N::Act],
+    filter: &[N::Weight],
+    bias: Option<&[N::Bias]>,
+    output: &mut [N::Act],
 ) {
-    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
-    debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
-    scalar::depthwise_conv_2d_s16(params, input, filter, bias, output)
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
+    debug_assert_eq!(filter.len(), g.filter_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
+    scalar::depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D int8, reference variant.
+pub fn depthwise_conv_2d_s8(params: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D 16x8, reference variant (zero points are 0).
+pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Window`]: interior windows start from
+/// `packed` ([`DepthwiseConv2dVariant::pack`]), border windows from `bias`.
+pub fn depthwise_conv_2d_s8_window(
+    params: &DepthwiseConv2dParams<S8>,
+    input: &[i8],
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    packed: &[i32],
+    output: &mut [i8],
+) {
+    debug_assert_eq!(DepthwiseConv2dVariant::select(&params.geometry), DepthwiseConv2dVariant::Window);
+    fast::depthwise_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
+}
+
+/// The implementations of int8 DEPTHWISE_CONV_2D (16x8 has only the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthwiseConv2dVariant {
+    /// [`depthwise_conv_2d_s8`]: any geometry.
+    Reference,
+    /// [`depthwise_conv_2d_s8_window`]: depth multiplier `1..=64`, a non-empty window.
+    Window,
+}
+
+impl DepthwiseConv2dVariant {
+    /// The fastest variant for an int8 depthwise convolution of this geometry.
+    pub fn select(g: &ConvGeometry) -> DepthwiseConv2dVariant {
+        let [_, f_h, f_w, out_d] = g.filter_shape;
+        let in_d = g.input_shape[3];
+        let mult = out_d.checked_div(in_d).unwrap_or(0);
+        if (1..=fast::CHANNEL_BLOCK).contains(&mult) && in_d * mult == out_d && f_h * f_w > 0 {
+            DepthwiseConv2dVariant::Window
+        } else {
+            DepthwiseConv2dVariant::Reference
+        }
+    }
+
+    /// The length of [`DepthwiseConv2dVariant::pack`]'s table (0: none).
+    pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        match self {
+            DepthwiseConv2dVariant::Reference => 0,
+            DepthwiseConv2dVariant::Window => g.filter_shape[3],
+        }
+    }
+
+    /// The compile-time packing of this variant: the filter as in the model, and per
+    /// output channel `bias[c] + input_offset * sum over the window of filter[.., c]`
+    /// (wrapping, [`crate::prepare::fold_input_offset`]).
+    pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        let out_d = p.geometry.filter_shape[3];
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        for (c, v) in packed.iter_mut().enumerate() {
+            let taps = filter.iter().skip(c).step_by(out_d.max(1)).copied();
+            *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
+        }
+    }
 }

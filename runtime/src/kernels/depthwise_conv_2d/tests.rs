@@ -1,31 +1,55 @@
 //! DEPTHWISE_CONV_2D tests: a naive definition-level reference (materialized zero-point
 //! padding, i64 accumulation), property tests, fixed edge cases.
 
-use super::DepthwiseConv2dParams;
+use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
+use crate::kernels::dot::Dot;
+use crate::kernels::numerics::{Clamp, QuantS8, S8};
 use crate::kernels::test_util::{multipliers, zero_point, Rng};
-use crate::prepare::fold_input_offset;
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::vec;
 use std::vec::Vec;
 
-type Kernel = fn(&DepthwiseConv2dParams, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
+type Kernel = fn(&DepthwiseConv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
+
+/// The variant the compiler would select, packed as the compiler packs it, run with the dot
+/// implementation `D`.
+fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let v = DepthwiseConv2dVariant::select(&p.geometry);
+    let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+    v.pack(p, filter, bias, &mut packed);
+    match v {
+        DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
+        DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
+    }
+}
+
+/// The same through the public functions, as generated code calls them.
+fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let v = DepthwiseConv2dVariant::select(&p.geometry);
+    let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+    v.pack(p, filter, bias, &mut packed);
+    match v {
+        DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
+        DepthwiseConv2dVariant::Window => super::depthwise_conv_2d_s8_window(p, input, filter, bias, &packed, output),
+    }
+}
 
 /// DEPTHWISE_CONV_2D from the definition: output channel `o` correlates input channel
 /// `o / depth_multiplier` with filter channel `o`, over the zero-point-padded input.
-fn naive(p: &DepthwiseConv2dParams, input: &[i8], filter: &[i8], bias: Option<&[i32]>) -> Vec<i8> {
-    let [n, h, w, c] = p.input_shape;
-    let [_, kh, kw, oc] = p.filter_shape;
-    let [_, oh, ow, _] = p.output_shape;
+fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>) -> Vec<i8> {
+    let [n, h, w, c] = p.geometry.input_shape;
+    let [_, kh, kw, oc] = p.geometry.filter_shape;
+    let [_, oh, ow, _] = p.geometry.output_shape;
     let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
-    let ph = (p.pad_top + h).max(reach(oh, p.stride_height, kh, p.dilation_height));
-    let pw = (p.pad_left + w).max(reach(ow, p.stride_width, kw, p.dilation_width));
-    let mut padded = vec![-p.input_offset as i64; n * ph * pw * c];
+    let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
+    let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
+    let mut padded = vec![-p.quant.input_offset as i64; n * ph * pw * c];
     for b in 0..n {
         for y in 0..h {
             for x in 0..w {
                 for ch in 0..c {
-                    padded[((b * ph + y + p.pad_top) * pw + x + p.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
+                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
                 }
             }
         }
@@ -35,22 +59,22 @@ fn naive(p: &DepthwiseConv2dParams, input: &[i8], filter: &[i8], bias: Option<&[
         for y in 0..oh {
             for x in 0..ow {
                 for o in 0..oc {
-                    let ic = o / p.depth_multiplier;
+                    let ic = o / p.depth_multiplier();
                     let mut acc: i64 = bias.map_or(0, |bs| bs[o] as i64);
                     for fy in 0..kh {
                         for fx in 0..kw {
-                            let py = y * p.stride_height + fy * p.dilation_height;
-                            let px = x * p.stride_width + fx * p.dilation_width;
-                            let v = padded[((b * ph + py) * pw + px) * c + ic] + p.input_offset as i64;
+                            let py = y * p.geometry.stride_height + fy * p.geometry.dilation_height;
+                            let px = x * p.geometry.stride_width + fx * p.geometry.dilation_width;
+                            let v = padded[((b * ph + py) * pw + px) * c + ic] + p.quant.input_offset as i64;
                             acc += filter[(fy * kw + fx) * oc + o] as i64 * v;
                         }
                     }
                     let acc = i32::try_from(acc).expect("test accumulators stay in i32");
-                    let q = if p.output_multiplier.len() == 1 { 0 } else { o };
-                    let v = multiply_by_quantized_multiplier(acc, p.output_multiplier[q], p.output_shift[q]) as i64
-                        + p.output_offset as i64;
+                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
+                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
+                        + p.quant.output_offset as i64;
                     out[((b * oh + y) * ow + x) * oc + o] =
-                        v.clamp(p.output_activation_min as i64, p.output_activation_max as i64) as i8;
+                        v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
                 }
             }
         }
@@ -108,56 +132,29 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// Runs `kernel` on the case and compares with the naive definition; with `fold`, the
-/// params carry the compile-time folded bias (the fast path's input) and the result must
-/// also equal the scalar reference's.
-fn check_case(kernel: Kernel, c: &Case, fold: bool) {
+/// Runs `kernel` on the case and compares with the naive definition and the reference.
+fn check_case(kernel: Kernel, c: &Case) {
     let mut rng = Rng(c.seed);
     let out_d = c.in_d * c.mult;
     let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k[0], c.stride[0], c.dil[0]);
     let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k[1], c.stride[1], c.dil[1]);
     let (mult, shift) = multipliers(&mut rng, out_d, -12, 1);
     let (act_min, act_max) = rng.activation_range();
-    let p = DepthwiseConv2dParams {
-        input_shape: [c.batches, c.in_h, c.in_w, c.in_d],
-        filter_shape: [1, c.k[0], c.k[1], out_d],
-        output_shape: [c.batches, oh, ow, out_d],
-        depth_multiplier: c.mult,
-        stride_height: c.stride[0],
-        stride_width: c.stride[1],
-        dilation_height: c.dil[0],
-        dilation_width: c.dil[1],
-        pad_top: c.pads[0],
-        pad_left: c.pads[2],
-        input_offset: -c.in_zp,
-        output_offset: c.out_zp,
-        output_multiplier: &mult,
-        output_shift: &shift,
-        output_activation_min: act_min,
-        output_activation_max: act_max,
-        folded_bias: &[],
-    };
+    let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, c.in_d], filter_shape: [1, c.k[0], c.k[1], out_d], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride[0], stride_width: c.stride[1], dilation_height: c.dil[0], dilation_width: c.dil[1], pad_top: c.pads[0], pad_left: c.pads[2] }, quant: QuantS8 { input_offset: -c.in_zp, output_offset: c.out_zp, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
     let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
     let filter = rng.i8s(c.k[0] * c.k[1] * out_d);
     let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
     let bias = c.with_bias.then_some(&bias[..]);
-    let folded: Vec<i32> = (0..out_d)
-        .map(|o| fold_input_offset(filter.iter().skip(o).step_by(out_d).copied(), bias.map_or(0, |b| b[o]), p.input_offset))
-        .collect();
-    let p = if fold { DepthwiseConv2dParams { folded_bias: &folded, ..p } } else { p };
-    assert_eq!(fold, super::fast::applies(&p));
     let mut got = vec![0x55u8 as i8; c.batches * oh * ow * out_d];
     kernel(&p, &input, &filter, bias, &mut got);
     assert_eq!(got, naive(&p, &input, &filter, bias), "{c:?}");
-    if fold {
-        let mut reference = vec![0x55u8 as i8; got.len()];
-        super::scalar::depthwise_conv_2d_s8(&p, &input, &filter, bias, &mut reference);
-        assert_eq!(got, reference, "{c:?}");
-    }
+    let mut reference = vec![0x55u8 as i8; got.len()];
+    super::depthwise_conv_2d_s8(&p, &input, &filter, bias, &mut reference);
+    assert_eq!(got, reference, "{c:?}");
 }
 
 macro_rules! kernel_tests {
-    ($name:ident, $kernel:path, $fold:expr) => {
+    ($name:ident, $kernel:expr) => {
         mod $name {
             use super::*;
 
@@ -165,7 +162,7 @@ macro_rules! kernel_tests {
                 #![proptest_config(ProptestConfig::with_cases(300))]
                 #[test]
                 fn matches_naive(c in case()) {
-                    check_case($kernel, &c, $fold);
+                    check_case($kernel, &c);
                 }
             }
 
@@ -174,25 +171,7 @@ macro_rules! kernel_tests {
             #[test]
             fn hand_computed_multiplier_layout() {
                 let (mult, shift) = ([1 << 30], [1]); // 1.0
-                let p = DepthwiseConv2dParams {
-                    input_shape: [1, 1, 1, 2],
-                    filter_shape: [1, 1, 1, 4],
-                    output_shape: [1, 1, 1, 4],
-                    depth_multiplier: 2,
-                    stride_height: 1,
-                    stride_width: 1,
-                    dilation_height: 1,
-                    dilation_width: 1,
-                    pad_top: 0,
-                    pad_left: 0,
-                    input_offset: 5,
-                    output_offset: 1,
-                    output_multiplier: &mult,
-                    output_shift: &shift,
-                    output_activation_min: -128,
-                    output_activation_max: 127,
-                    folded_bias: &[],
-                };
+                let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [1, 1, 1, 2], filter_shape: [1, 1, 1, 4], output_shape: [1, 1, 1, 4], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 }, quant: QuantS8 { input_offset: 5, output_offset: 1, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
                 let mut out = [0i8; 4];
                 $kernel(&p, &[-3, 5], &[1, -2, 3, 100], Some(&[0, 0, 0, 7]), &mut out);
                 // x - zp = (2, 10): 2*1+1, 2*-2+1, 10*3+1, clamp(10*100+7+1)
@@ -202,8 +181,8 @@ macro_rules! kernel_tests {
     };
 }
 
-kernel_tests!(scalar, crate::kernels::depthwise_conv_2d::scalar::depthwise_conv_2d_s8, false);
-kernel_tests!(public_api, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8, false);
-// The public API with folded biases: the fast path for depth multiplier 1 (others fall
-// back to the scalar kernel), checked against the naive definition and the scalar kernel.
-kernel_tests!(public_api_folded, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8, true);
+kernel_tests!(reference, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
+kernel_tests!(selected_scalar, selected::<crate::kernels::dot::scalar::Scalar>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(selected_arm_dsp, selected::<crate::kernels::dot::dsp::ArmDsp>);
+kernel_tests!(public_api, public);

@@ -180,3 +180,34 @@ pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) ->
     let (xe, xo, we, wo) = (sxtab16(off, xv), sxtab16_ror8(off, xv), sxtb16(wv), sxtb16_ror8(wv));
     [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
 }
+
+/// The Armv7E-M DSP implementation (Cortex-M4/M7; the same instructions exist on ARMv7-A).
+pub(crate) struct ArmDsp;
+
+impl super::Dot for ArmDsp {
+    const NAME: &'static str = "arm-dsp";
+    #[inline(always)]
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        dot4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        dot1(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        mac4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        dot4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        dot1_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        mac4_offset(x, w, offset, acc)
+    }
+}

@@ -1,4 +1,4 @@
-//! Portable reference versions of the dot micro-kernels.
+//! Portable reference versions of the dot micro-kernels ([`Scalar`]).
 
 /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]` (each at least `x.len()` long),
 /// wrapping.
@@ -58,4 +58,35 @@ pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
 #[inline(always)]
 pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
     core::array::from_fn(|j| acc[j].wrapping_add((x[j] as i32 + offset) * w[j] as i32))
+}
+
+/// The portable implementation, always compiled: the reference of every other one.
+pub(crate) struct Scalar;
+
+impl super::Dot for Scalar {
+    const NAME: &'static str = "scalar";
+    #[inline(always)]
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        dot4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        dot1(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        mac4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        dot4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        dot1_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        mac4_offset(x, w, offset, acc)
+    }
 }

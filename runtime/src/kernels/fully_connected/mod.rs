@@ -1,80 +1,124 @@
-//! FULLY_CONNECTED, int8 activations and weights, optional int32 bias.
+//! FULLY_CONNECTED: int8 (int32 bias) and 16x8 (int16 activations, int64 bias), int8
+//! weights.
 //!
-//! Bit-exact with TFLite Micro's int8 paths: `reference_integer_ops::FullyConnected`
+//! Bit-exact with TFLite Micro's integer paths: `reference_integer_ops::FullyConnected`
 //! (per-tensor weights: one multiplier, `weights_offset = -filter_zero_point`) and
 //! `FullyConnectedPerChannel` (per-channel weights, which TFLite Micro supports for int8;
-//! it ignores the filter zero point). Both are this kernel: per-channel is
-//! `filter_offset = 0` with one multiplier per unit. `keep_num_dims` only affects shapes.
+//! it ignores the filter zero point), int8 and int16 (64-bit accumulator). Both are this
+//! kernel: per-channel is `weights_offset = 0` with one multiplier per unit.
+//! `keep_num_dims` only affects shapes.
+//!
+//! Variants ([`FullyConnectedVariant`], chosen by the compiler per op): `Reference`
+//! ([`fully_connected_s8`], [`fully_connected_s16`], one generic loop nest
+//! [`fully_connected`]) and `Dot4` ([`fully_connected_s8_dot4`]: int8, symmetric weights,
+//! four units per pass with the folded bias of [`FullyConnectedVariant::pack`]).
 
 pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-/// Everything FULLY_CONNECTED needs besides the tensors; computed by the compiler.
-#[derive(Clone, Copy, Debug)]
-pub struct FullyConnectedParams<'a> {
+use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+
+/// The geometry of FULLY_CONNECTED.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullyConnectedGeometry {
     /// Rows of the input (`output` flat size / `output_depth`).
     pub batches: usize,
     /// Input depth: the weights' last dimension (`accum_depth`).
     pub input_depth: usize,
     /// Units: the output's last dimension.
     pub output_depth: usize,
-    /// `-input_zero_point`.
-    pub input_offset: i32,
+}
+
+/// Everything FULLY_CONNECTED needs besides the tensors; computed by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FullyConnectedParams<'a, N: Numerics> {
+    pub geometry: FullyConnectedGeometry,
     /// `-filter_zero_point` for per-tensor weights (0 in practice: TFLite requires
-    /// symmetric int8 weights); must be 0 for per-channel weights.
-    pub filter_offset: i32,
-    /// `output_zero_point`.
-    pub output_offset: i32,
-    /// Length 1 (per-tensor: [`crate::prepare::fully_connected_tensor_multiplier`]) or
-    /// `output_depth` (per-channel: [`crate::prepare::conv_channel_multiplier`]).
-    pub output_multiplier: &'a [i32],
-    /// Shifts matching `output_multiplier` (positive = left).
-    pub output_shift: &'a [i32],
-    /// Fused-activation clamp, within `-128..=127`.
-    pub output_activation_min: i32,
-    pub output_activation_max: i32,
-    /// Empty, or per unit `bias[u] + input_offset * sum(filter[u])` (wrapping,
-    /// [`crate::prepare::fold_input_offset`]), only with `filter_offset == 0`. When
-    /// present the kernel takes the fast path ([`fast`]).
-    pub folded_bias: &'a [i32],
+    /// symmetric int8 weights); 0 for per-channel weights.
+    pub weights_offset: i32,
+    /// The multipliers: length 1 (per-tensor:
+    /// [`crate::prepare::fully_connected_tensor_multiplier`]) or `output_depth`
+    /// (per-channel: [`crate::prepare::conv_channel_multiplier`]).
+    pub quant: N::Quant<'a>,
+    /// Fused-activation clamp.
+    pub clamp: Clamp<N::Act>,
 }
 
-/// FULLY_CONNECTED int8: `input` is `[batches, input_depth]`, `filter` is
-/// `[output_depth, input_depth]` (row-major), optional `bias` has `output_depth` entries,
-/// `output` is `[batches, output_depth]`.
-pub fn fully_connected_s8(
-    params: &FullyConnectedParams,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
+/// The reference FULLY_CONNECTED for any numerics: `input` is `[batches, input_depth]`,
+/// `filter` is `[output_depth, input_depth]` (row-major), optional `bias` has
+/// `output_depth` entries, `output` is `[batches, output_depth]`.
+pub fn fully_connected<N: Numerics>(
+    params: &FullyConnectedParams<N>,
+    input: &[N::Act],
+    filter: &[N::Weight],
+    bias: Option<&[N::Bias]>,
+    output: &mut [N::Act],
 ) {
-    debug_assert_eq!(input.len(), params.batches * params.input_depth);
-    debug_assert!(filter.len() >= params.output_depth * params.input_depth);
-    debug_assert_eq!(output.len(), params.batches * params.output_depth);
-    if fast::applies(params) {
-        fast::fully_connected_s8(params, input, filter, output)
-    } else {
-        scalar::fully_connected_s8(params, input, filter, bias, output)
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert!(filter.len() >= g.output_depth * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    scalar::fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED int8, reference variant.
+pub fn fully_connected_s8(params: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED 16x8, reference variant (zero points of the activations are 0).
+pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Dot4`]: the bias is in `packed`
+/// ([`FullyConnectedVariant::pack`]).
+pub fn fully_connected_s8_dot4(params: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &params.geometry;
+    debug_assert_eq!(FullyConnectedVariant::select(params), FullyConnectedVariant::Dot4);
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    fast::fully_connected_dot4::<crate::isa::Dot>(params, input, filter, packed, output)
+}
+
+/// The implementations of int8 FULLY_CONNECTED (16x8 has only the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullyConnectedVariant {
+    /// [`fully_connected_s8`]: any weights.
+    Reference,
+    /// [`fully_connected_s8_dot4`]: symmetric weights (`weights_offset == 0`), non-empty rows.
+    Dot4,
+}
+
+impl FullyConnectedVariant {
+    /// The fastest variant for these int8 parameters.
+    pub fn select(p: &FullyConnectedParams<S8>) -> FullyConnectedVariant {
+        if p.weights_offset == 0 && p.geometry.input_depth > 0 {
+            FullyConnectedVariant::Dot4
+        } else {
+            FullyConnectedVariant::Reference
+        }
     }
-}
 
-/// FULLY_CONNECTED 16x8: int16 activations, int8 weights, int64 bias (TFLite's
-/// `reference_integer_ops::FullyConnected` / `FullyConnectedPerChannel` with a 64-bit
-/// accumulator and the 64-bit `MultiplyByQuantizedMultiplier`); the clamp is within
-/// `-32768..=32767`. Shapes as [`fully_connected_s8`].
-/// There is no fast path: `folded_bias` is ignored (the compiler leaves it empty).
-pub fn fully_connected_s16(
-    params: &FullyConnectedParams,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
-) {
-    debug_assert_eq!(input.len(), params.batches * params.input_depth);
-    debug_assert!(filter.len() >= params.output_depth * params.input_depth);
-    debug_assert_eq!(output.len(), params.batches * params.output_depth);
-    scalar::fully_connected_s16(params, input, filter, bias, output)
+    /// The length of [`FullyConnectedVariant::pack`]'s table (0: none).
+    pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
+        match self {
+            FullyConnectedVariant::Reference => 0,
+            FullyConnectedVariant::Dot4 => g.output_depth,
+        }
+    }
+
+    /// The compile-time packing of this variant: the weights as in the model, and per unit
+    /// `bias[u] + input_offset * sum(filter[u])` (wrapping,
+    /// [`crate::prepare::fold_input_offset`]), which replaces the bias.
+    pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        let depth = p.geometry.input_depth;
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        for (u, v) in packed.iter_mut().enumerate() {
+            let w = filter[u * depth..][..depth].iter().copied();
+            *v = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
+        }
+    }
 }

@@ -38,7 +38,7 @@ impl UnaryS8Op for HardSwish {
     }
 
     fn params(&self) -> Option<HardSwishParams> {
-        crate::prepare::hard_swish_s8(self.in_scale, self.in_zp, self.in_scale * self.out_ratio, self.out_zp)
+        crate::kernels::hard_swish::prepare_hard_swish_s8(self.in_scale, self.in_zp, self.in_scale * self.out_ratio, self.out_zp)
     }
 
     fn ideal(&self, x: i8) -> f64 {
@@ -60,7 +60,7 @@ kernel_tests!(impl_dispatch, if true, Unary<HardSwish>, (hard_swish_s8, hard_swi
 #[test]
 fn zero_and_negative_region_map_to_zero() {
     // x <= -3 and x == 0 give 0 exactly.
-    let p = crate::prepare::hard_swish_s8(0.1, 0, 0.05, -20).unwrap();
+    let p = crate::kernels::hard_swish::prepare_hard_swish_s8(0.1, 0, 0.05, -20).unwrap();
     let mut out = [0i8; 3];
     hard_swish_s8(&p, &[0, -30, -128], &mut out);
     assert_eq!(out, [-20, -20, -20]);

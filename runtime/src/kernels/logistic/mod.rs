@@ -8,7 +8,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-/// Everything LOGISTIC needs; computed by the compiler ([`crate::prepare::logistic_s8`]).
+/// Everything LOGISTIC needs; computed by the compiler ([`prepare_logistic_s8`]).
 #[derive(Clone, Copy, Debug)]
 pub struct LogisticParams {
     pub input_zero_point: i32,
@@ -26,4 +26,15 @@ pub fn logistic_s8(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
 /// LOGISTIC int8 in place (`data` is both input and output).
 pub fn logistic_s8_in_place(params: &LogisticParams, data: &mut [i8]) {
     scalar::logistic_s8_in_place(params, data)
+}
+
+/// int8 LOGISTIC parameters (TFLite Micro `CalculateArithmeticOpDataLogistic`). TFLite
+/// Micro requires the output zero point to be -128 (and the converter makes the scale
+/// 1/256); `None` otherwise.
+pub fn prepare_logistic_s8(input_scale: f32, input_zero_point: i32, output_zero_point: i32) -> Option<LogisticParams> {
+    if output_zero_point != -128 {
+        return None;
+    }
+    let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
+    Some(LogisticParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift })
 }

@@ -35,7 +35,7 @@ impl UnaryS8Op for Logistic {
     }
 
     fn params(&self) -> Option<LogisticParams> {
-        crate::prepare::logistic_s8(self.scale, self.zp, -128)
+        crate::kernels::logistic::prepare_logistic_s8(self.scale, self.zp, -128)
     }
 
     fn ideal(&self, x: i8) -> f64 {
@@ -54,7 +54,7 @@ kernel_tests!(impl_dispatch, if true, Unary<Logistic>, (logistic_s8, logistic_s8
 proptest! {
     #[test]
     fn monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
-        let p = crate::prepare::logistic_s8(scale, zp, -128).unwrap();
+        let p = crate::kernels::logistic::prepare_logistic_s8(scale, zp, -128).unwrap();
         let mut out = [0i8; 256];
         logistic_s8(&p, &all_i8(), &mut out);
         prop_assert!(out.windows(2).all(|w| w[0] <= w[1]), "{:?}", out);
@@ -63,7 +63,7 @@ proptest! {
 
 #[test]
 fn zero_is_one_half_and_extremes_saturate() {
-    let p = crate::prepare::logistic_s8(0.1, 3, -128).unwrap();
+    let p = crate::kernels::logistic::prepare_logistic_s8(0.1, 3, -128).unwrap();
     let mut out = [0i8; 3];
     logistic_s8(&p, &[3, -128, 127], &mut out);
     // 0.5 * 256 - 128 = 0; sigmoid(-13.1) -> -128; sigmoid(12.4) -> 127.

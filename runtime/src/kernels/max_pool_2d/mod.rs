@@ -1,37 +1,33 @@
 //! MAX_POOL_2D, int8.
 //!
 //! Bit-exact with TFLite Micro's `reference_integer_ops::MaxPool` (int8): the maximum
-//! over the window clipped to the input (padding cells are ignored, -128 if none is
-//! inside), then clamped. Input and output quantization are equal (TFLite Micro checks).
+//! over the window clipped to the input (padding cells are ignored, the lowest value if
+//! none is inside), then clamped. Input and output quantization are equal (TFLite Micro
+//! checks). One loop nest ([`max_pool_2d`]) for every numerics.
 
 pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+use crate::kernels::numerics::{Clamp, Numerics, S8};
+pub use crate::kernels::window::PoolGeometry;
+
 /// Everything MAX_POOL_2D needs besides the tensors; computed by the compiler.
-#[derive(Clone, Copy, Debug)]
-pub struct MaxPool2dParams {
-    /// Input shape `[batches, height, width, depth]` (NHWC); the output has the same
-    /// batches and depth.
-    pub input_shape: [usize; 4],
-    pub output_height: usize,
-    pub output_width: usize,
-    pub filter_height: usize,
-    pub filter_width: usize,
-    pub stride_height: usize,
-    pub stride_width: usize,
-    /// Padding before the first row / column ([`crate::prepare::compute_padding`]).
-    pub pad_top: usize,
-    pub pad_left: usize,
-    /// Fused-activation clamp, within `-128..=127`.
-    pub output_activation_min: i32,
-    pub output_activation_max: i32,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaxPool2dParams<N: Numerics> {
+    pub geometry: PoolGeometry,
+    /// Fused-activation clamp.
+    pub clamp: Clamp<N::Act>,
 }
 
-/// MAX_POOL_2D int8, NHWC in and out.
-pub fn max_pool_2d_s8(params: &MaxPool2dParams, input: &[i8], output: &mut [i8]) {
-    let [n, _, _, c] = params.input_shape;
-    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), n * params.output_height * params.output_width * c);
-    scalar::max_pool_2d_s8(params, input, output)
+/// MAX_POOL_2D for any numerics, NHWC in and out.
+pub fn max_pool_2d<N: Numerics>(params: &MaxPool2dParams<N>, input: &[N::Act], output: &mut [N::Act]) {
+    debug_assert_eq!(input.len(), params.geometry.input_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), params.geometry.output_len());
+    scalar::max_pool_2d(params, input, output)
+}
+
+/// MAX_POOL_2D int8.
+pub fn max_pool_2d_s8(params: &MaxPool2dParams<S8>, input: &[i8], output: &mut [i8]) {
+    max_pool_2d(params, input, output)
 }

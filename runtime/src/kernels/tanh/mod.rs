@@ -8,7 +8,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-/// Everything TANH needs; computed by the compiler ([`crate::prepare::tanh_s8`]).
+/// Everything TANH needs; computed by the compiler ([`prepare_tanh_s8`]).
 #[derive(Clone, Copy, Debug)]
 pub struct TanhParams {
     pub input_zero_point: i32,
@@ -26,4 +26,11 @@ pub fn tanh_s8(params: &TanhParams, input: &[i8], output: &mut [i8]) {
 /// TANH int8 in place (`data` is both input and output).
 pub fn tanh_s8_in_place(params: &TanhParams, data: &mut [i8]) {
     scalar::tanh_s8_in_place(params, data)
+}
+
+/// int8 TANH parameters (TFLite Micro tanh.cc `CalculateArithmeticOpData`; the output is
+/// implicitly scale 1/128, zero point 0).
+pub fn prepare_tanh_s8(input_scale: f32, input_zero_point: i32) -> TanhParams {
+    let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
+    TanhParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift }
 }

@@ -33,7 +33,7 @@ impl UnaryS8Op for Tanh {
     }
 
     fn params(&self) -> Option<TanhParams> {
-        Some(crate::prepare::tanh_s8(self.scale, self.zp))
+        Some(crate::kernels::tanh::prepare_tanh_s8(self.scale, self.zp))
     }
 
     fn ideal(&self, x: i8) -> f64 {
@@ -51,7 +51,7 @@ kernel_tests!(impl_dispatch, if true, Unary<Tanh>, (tanh_s8, tanh_s8_in_place));
 proptest! {
     #[test]
     fn monotonic(scale in 0.001f32..0.5, zp in -128i32..=127) {
-        let p = crate::prepare::tanh_s8(scale, zp);
+        let p = crate::kernels::tanh::prepare_tanh_s8(scale, zp);
         let mut out = [0i8; 256];
         tanh_s8(&p, &all_i8(), &mut out);
         prop_assert!(out.windows(2).all(|w| w[0] <= w[1]), "{:?}", out);
@@ -60,7 +60,7 @@ proptest! {
 
 #[test]
 fn zero_and_extremes() {
-    let p = crate::prepare::tanh_s8(0.1, -5);
+    let p = crate::kernels::tanh::prepare_tanh_s8(0.1, -5);
     let mut out = [0i8; 3];
     tanh_s8(&p, &[-5, -128, 127], &mut out);
     assert_eq!(out, [0, -128, 127]);

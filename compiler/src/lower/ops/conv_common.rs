@@ -1,0 +1,309 @@
+//! What CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and the pools share: option checks
+//! (`positive`, `rt_padding`), the per-scheme quantization (`Scheme`, the int8 / 16x8 split
+//! that replaces `int16: bool` flags), the 16x8 checks (`bias_i64`, `check_shifts_16x8`), and
+//! the [`Lit`] conversions of the runtime parameter structs they emit (generic over the
+//! numerics, so written by hand with the same exhaustive destructuring as
+//! [`crate::runtime_struct_lit!`]).
+
+use super::OpCx;
+use crate::emit::Lit;
+use crate::error::LowerError;
+use crate::ir::{DType, Padding, Tensor};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::average_pool_2d::AveragePool2dParams;
+use tflc_runtime::kernels::conv_2d::Conv2dParams;
+use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
+use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
+use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
+use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::window::ConvGeometry;
+use tflc_runtime::prepare::{compute_padding, Padding as RtPadding};
+use tflc_runtime::quant::QuantParams;
+
+/// The quantization scheme of a conv / fully-connected / pooling op, decided once from the
+/// input's element type; each op's lowered form is an enum over it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// int8 activations ([`S8`]).
+    S8,
+    /// int16 activations with int8 weights ([`S16`]).
+    S16,
+}
+
+impl SchemeKind {
+    /// The scheme of activation `t`, with its quantization and `out`'s (int8: zero points
+    /// in range; 16x8: zero points 0).
+    pub(crate) fn of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, out: &Tensor<'_>) -> Result<(SchemeKind, QuantParams, QuantParams), LowerError> {
+        if t.dtype == DType::I16 {
+            Ok((SchemeKind::S16, cx.q_s16(t)?, cx.q_s16(out)?))
+        } else {
+            Ok((SchemeKind::S8, cx.q_s8(t)?, cx.q_s8(out)?))
+        }
+    }
+}
+
+/// The clamp of a fused activation in the output's element type (TFLite
+/// `CalculateActivationRangeQuantized`).
+pub(crate) fn clamp_s8(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<i8>, LowerError> {
+    let (lo, hi) = cx.activation_range_s8(a, out)?;
+    match (i8::try_from(lo), i8::try_from(hi)) {
+        (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
+        _ => Err(cx.invalid(format!("activation range {lo}..={hi} is not int8"))),
+    }
+}
+
+/// [`clamp_s8`] for an int16 output.
+pub(crate) fn clamp_s16(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<i16>, LowerError> {
+    let (lo, hi) = cx.activation_range_s16(a, out)?;
+    match (i16::try_from(lo), i16::try_from(hi)) {
+        (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
+        _ => Err(cx.invalid(format!("activation range {lo}..={hi} is not int16"))),
+    }
+}
+
+/// A compile-time table that a lowered op's runtime parameter struct borrows for
+/// `'static`. Lowered ops hold the struct they emit (issue 9, point 5), and the runtime
+/// structs borrow their per-channel tables as CMSIS-NN's do; the tables live as long as
+/// the compiler process (a few bytes per output channel per lowering), which is what a
+/// `'static` borrow from an owned lowering result costs without self-reference.
+pub(crate) fn table<T>(v: Vec<T>) -> &'static [T] {
+    Vec::leak(v)
+}
+
+/// The int8 quantization of a convolution or fully-connected op: the activations' offsets
+/// and the per-channel multipliers (`QuantizeMultiplier` results).
+pub(crate) fn quant_s8(input: QuantParams, output: QuantParams, multiplier: Vec<i32>, shift: Vec<i32>) -> QuantS8<'static> {
+    QuantS8 {
+        input_offset: -input.zero_point,
+        output_offset: output.zero_point,
+        output_multiplier: table(multiplier),
+        output_shift: table(shift),
+    }
+}
+
+/// The 16x8 quantization of a convolution or fully-connected op writing `output`, after
+/// [`check_shifts_16x8`].
+pub(crate) fn quant_s16(cx: &OpCx<'_, '_>, output: &Tensor<'_>, multiplier: Vec<i32>, shift: Vec<i32>) -> Result<QuantS16<'static>, LowerError> {
+    check_shifts_16x8(cx, output, &shift)?;
+    Ok(QuantS16 { output_multiplier: table(multiplier), output_shift: table(shift) })
+}
+
+/// What an int8 variant's packing entry point reads: the weights as int8 and the int32
+/// bias (`n` entries, checked; `None` without a bias).
+pub(crate) fn pack_inputs_s8(cx: &OpCx<'_, '_>, weights: &[u8], bias: Option<&Tensor<'_>>, n: usize, what: &str) -> Result<(Vec<i8>, Option<Vec<i32>>), LowerError> {
+    let b = match bias {
+        Some(_) => Some(cx.bias_i32(bias, n, what)?),
+        None => None,
+    };
+    Ok((weights.iter().map(|&w| w as i8).collect(), b))
+}
+
+/// The bias of a 16x8 kernel: int64 with `n` entries (`None` when absent). TFLite Micro
+/// also runs an int32 bias with a 32-bit accumulator; tflc does not implement that path.
+pub(crate) fn bias_i64(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<Vec<i64>, LowerError> {
+    let Some(b) = bias else { return Ok(Vec::new()) };
+    if b.dtype != DType::I64 {
+        return Err(cx.unsupported_tensor(b, format!("{} bias on int16 activations (tflc implements the int64 bias)", b.dtype)));
+    }
+    let v = cx.const_i64(b)?;
+    if v.len() != n {
+        return Err(cx.invalid_tensor(b, format!("bias has {} entries for {n} output channels", v.len())));
+    }
+    Ok(v)
+}
+
+/// The 64-bit `MultiplyByQuantizedMultiplier` of the 16x8 kernels requires shifts below 8
+/// (an effective scale under 128); TFLite asserts it, tflc refuses the model.
+pub(crate) fn check_shifts_16x8(cx: &OpCx<'_, '_>, t: &Tensor<'_>, shifts: &[i32]) -> Result<(), LowerError> {
+    match shifts.iter().find(|&&s| s >= 8) {
+        Some(s) => Err(cx.unsupported_tensor(t, format!("effective scale of 2^{} or more (16x8 requantization needs less than 128)", s - 1))),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn rt_padding(cx: &OpCx<'_, '_>, p: Padding) -> Result<RtPadding, LowerError> {
+    match p {
+        Padding::Same => Ok(RtPadding::Same),
+        Padding::Valid => Ok(RtPadding::Valid),
+        Padding::Unknown(c) => Err(cx.invalid(format!("unknown padding code {c}"))),
+    }
+}
+
+/// A positive stride, dilation or window size from the options.
+pub(crate) fn positive(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, LowerError> {
+    if v <= 0 {
+        return Err(cx.invalid(format!("{what} is {v}; it must be positive")));
+    }
+    Ok(v as usize)
+}
+
+/// The window geometry of CONV_2D and DEPTHWISE_CONV_2D from their options (positive
+/// strides and dilations, TFLite `ComputePaddingHeightWidth`), after checking that `output`
+/// has the shape they give: `[batches, out_h, out_w, out_d]`. `shapes` are the input,
+/// filter (height and width at indices 1 and 2 in both layouts) and output shapes.
+pub(crate) fn conv_geometry(
+    cx: &OpCx<'_, '_>,
+    padding: Padding,
+    stride: [i32; 2],
+    dilation: [i32; 2],
+    [input_shape, filter_shape, output_shape]: [[usize; 4]; 3],
+    out_d: usize,
+    output: &Tensor<'_>,
+) -> Result<ConvGeometry, LowerError> {
+    let [batches, in_h, in_w, _] = input_shape;
+    let [_, f_h, f_w, _] = filter_shape;
+    let stride = [positive(cx, "stride_h", stride[0])?, positive(cx, "stride_w", stride[1])?];
+    let dilation = [positive(cx, "dilation_h", dilation[0])?, positive(cx, "dilation_w", dilation[1])?];
+    let padding = rt_padding(cx, padding)?;
+    let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
+    let (ow, pad_left) = compute_padding(padding, in_w, f_w, stride[1], dilation[1])
+        .ok_or_else(|| cx.invalid("the filter does not fit the input width"))?;
+    if output_shape != [batches, oh, ow, out_d] {
+        return Err(cx.invalid_tensor(
+            output,
+            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
+        ));
+    }
+    Ok(ConvGeometry {
+        input_shape,
+        filter_shape,
+        output_shape,
+        stride_height: stride[0],
+        stride_width: stride[1],
+        dilation_height: dilation[0],
+        dilation_width: dilation[1],
+        pad_top,
+        pad_left,
+    })
+}
+
+crate::runtime_struct_lit!(kernels::window::ConvGeometry {
+    input_shape,
+    filter_shape,
+    output_shape,
+    stride_height,
+    stride_width,
+    dilation_height,
+    dilation_width,
+    pad_top,
+    pad_left,
+});
+
+crate::runtime_struct_lit!(kernels::window::PoolGeometry {
+    input_shape,
+    output_height,
+    output_width,
+    filter_height,
+    filter_width,
+    stride_height,
+    stride_width,
+    pad_top,
+    pad_left,
+});
+
+crate::runtime_struct_lit!(kernels::fully_connected::FullyConnectedGeometry { batches, input_depth, output_depth });
+
+crate::runtime_struct_lit!(kernels::numerics::QuantS8<'a> { input_offset, output_offset, output_multiplier, output_shift });
+
+crate::runtime_struct_lit!(kernels::numerics::QuantS16<'a> { output_multiplier, output_shift });
+
+impl<T: Lit> Lit for Clamp<T> {
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let Clamp { min, max } = self;
+        let (min, max) = (min.lit(rt), max.lit(rt));
+        quote! { #rt::kernels::numerics::Clamp { min: #min, max: #max } }
+    }
+}
+
+/// A numerics the generated code names (its marker type's path).
+pub(crate) trait EmittedNumerics: Numerics {
+    fn path(rt: &TokenStream) -> TokenStream;
+}
+
+impl EmittedNumerics for S8 {
+    fn path(rt: &TokenStream) -> TokenStream {
+        quote! { #rt::kernels::numerics::S8 }
+    }
+}
+
+impl EmittedNumerics for S16 {
+    fn path(rt: &TokenStream) -> TokenStream {
+        quote! { #rt::kernels::numerics::S16 }
+    }
+}
+
+impl<'a, N: EmittedNumerics> Lit for Conv2dParams<'a, N>
+where
+    N::Quant<'a>: Lit,
+    Clamp<N::Act>: Lit,
+{
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let Conv2dParams { geometry, quant, clamp } = self;
+        let (geometry, quant, clamp) = (geometry.lit(rt), quant.lit(rt), clamp.lit(rt));
+        quote! { #rt::kernels::conv_2d::Conv2dParams { geometry: #geometry, quant: #quant, clamp: #clamp } }
+    }
+}
+
+impl<'a, N: EmittedNumerics> Lit for DepthwiseConv2dParams<'a, N>
+where
+    N::Quant<'a>: Lit,
+    Clamp<N::Act>: Lit,
+{
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let DepthwiseConv2dParams { geometry, quant, clamp } = self;
+        let (geometry, quant, clamp) = (geometry.lit(rt), quant.lit(rt), clamp.lit(rt));
+        quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams { geometry: #geometry, quant: #quant, clamp: #clamp } }
+    }
+}
+
+impl<'a, N: EmittedNumerics> Lit for FullyConnectedParams<'a, N>
+where
+    N::Quant<'a>: Lit,
+    Clamp<N::Act>: Lit,
+{
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let FullyConnectedParams { geometry, weights_offset, quant, clamp } = self;
+        let (geometry, weights_offset, quant, clamp) = (geometry.lit(rt), weights_offset.lit(rt), quant.lit(rt), clamp.lit(rt));
+        quote! {
+            #rt::kernels::fully_connected::FullyConnectedParams {
+                geometry: #geometry, weights_offset: #weights_offset, quant: #quant, clamp: #clamp
+            }
+        }
+    }
+}
+
+impl<N: EmittedNumerics> Lit for AveragePool2dParams<N>
+where
+    Clamp<N::Act>: Lit,
+{
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let AveragePool2dParams { geometry, clamp } = self;
+        let (geometry, clamp) = (geometry.lit(rt), clamp.lit(rt));
+        quote! { #rt::kernels::average_pool_2d::AveragePool2dParams { geometry: #geometry, clamp: #clamp } }
+    }
+}
+
+impl<N: EmittedNumerics> Lit for MaxPool2dParams<N>
+where
+    Clamp<N::Act>: Lit,
+{
+    fn lit(&self, rt: &TokenStream) -> TokenStream {
+        let MaxPool2dParams { geometry, clamp } = self;
+        let (geometry, clamp) = (geometry.lit(rt), clamp.lit(rt));
+        quote! { #rt::kernels::max_pool_2d::MaxPool2dParams { geometry: #geometry, clamp: #clamp } }
+    }
+}
+
+/// The type of a params const: `rt::kernels::<path><'static, rt::kernels::numerics::N>` (or
+/// without the lifetime for a struct that borrows nothing), below the runtime path as
+/// [`crate::emit::EmitCx::params_lit`] takes it.
+pub(crate) fn params_type<N: EmittedNumerics>(rt: &TokenStream, path: TokenStream, borrows: bool) -> TokenStream {
+    let n = N::path(rt);
+    if borrows {
+        quote! { #path<'static, #n> }
+    } else {
+        quote! { #path<#n> }
+    }
+}

@@ -1,0 +1,269 @@
+//! The numerics seam: what the loop nests of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+//! AVERAGE_POOL_2D and MAX_POOL_2D need to know about a quantization scheme, and nothing
+//! else. Each loop nest is written once, generic over [`Numerics`]; a scheme is one impl:
+//!
+//! | scheme | activation | weights | bias | accumulator | quantization |
+//! |---|---|---|---|---|---|
+//! | [`S8`] (int8) | `i8` | `i8` | `i32` | `i32`, wrapping | [`QuantS8`]: offsets, per-channel multipliers |
+//! | [`S16`] (16x8) | `i16` | `i8` | `i64` | `i64`, wrapping | [`QuantS16`]: per-channel multipliers (zero points are 0) |
+//!
+//! float32 (issue 11) is one more impl (`f32` everywhere, `Quant = ()`, requantization the
+//! identity), not a third branch in every kernel.
+//!
+//! Kernel parameters are split the way CMSIS-NN splits them (`cmsis_nn_conv_params`,
+//! `cmsis_nn_per_channel_quant_params`, `cmsis_nn_activation`): geometry
+//! ([`crate::kernels::window::ConvGeometry`]), quantization (`N::Quant`), and the
+//! activation clamp ([`Clamp`]).
+//!
+//! Every method mirrors one step of TFLite Micro's reference kernels
+//! (`reference_integer_ops::ConvPerChannel`, `DepthwiseConvPerChannel`, `FullyConnected`,
+//! `AveragePool`, `MaxPool`, int8 and int16 forms) in the same integer widths.
+
+use crate::quant::{multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_i64};
+use core::fmt::Debug;
+
+/// The fused-activation clamp of an output, in the output's element type (TFLite's
+/// `output_activation_min` / `output_activation_max`, `CalculateActivationRangeQuantized`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clamp<T> {
+    pub min: T,
+    pub max: T,
+}
+
+/// The int8 quantization of a convolution or fully-connected op (TFLite's
+/// `ConvParams.input_offset`/`output_offset` and the per-channel multipliers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantS8<'a> {
+    /// `-input_zero_point`.
+    pub input_offset: i32,
+    /// `output_zero_point`.
+    pub output_offset: i32,
+    /// Per-output-channel multipliers (`QuantizeMultiplier` of `in_scale * w_scale[c] /
+    /// out_scale`, [`crate::prepare::conv_channel_multiplier`]), or one for every channel.
+    pub output_multiplier: &'a [i32],
+    /// Shifts matching `output_multiplier` (positive = left).
+    pub output_shift: &'a [i32],
+}
+
+/// The 16x8 quantization: activations are symmetric (TFLite requires zero point 0, so
+/// there is no offset to carry), requantization uses the 64-bit
+/// `MultiplyByQuantizedMultiplier` (shifts below 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantS16<'a> {
+    pub output_multiplier: &'a [i32],
+    pub output_shift: &'a [i32],
+}
+
+/// A quantization scheme, as the generic loop nests see it.
+pub trait Numerics: Copy + Debug + PartialEq + 'static {
+    /// Activation element (input and output).
+    type Act: Copy + Debug + PartialOrd + 'static;
+    /// Weight element.
+    type Weight: Copy + Debug + PartialEq + 'static;
+    /// Bias element.
+    type Bias: Copy + Debug + PartialEq + 'static;
+    /// Accumulator of a convolution or fully-connected dot product.
+    type Acc: Copy + Debug;
+    /// Quantization parameters of a convolution or fully-connected op.
+    type Quant<'a>: Copy + Debug + PartialEq;
+    /// Running sum of AVERAGE_POOL_2D.
+    type PoolSum: Copy + Debug;
+
+    const ACC_ZERO: Self::Acc;
+    const POOL_ZERO: Self::PoolSum;
+    /// The value MAX_POOL_2D starts from (a window with no cell inside stays at it).
+    const LOWEST: Self::Act;
+
+    /// `acc + (w + weight_offset) * (x + input_offset)`: one tap. `weight_offset` is 0
+    /// except for per-tensor FULLY_CONNECTED weights (TFLite's `weights_offset`).
+    fn mac(acc: Self::Acc, x: Self::Act, w: Self::Weight, weight_offset: i32, q: &Self::Quant<'_>) -> Self::Acc;
+    /// `acc + bias`.
+    fn add_bias(acc: Self::Acc, bias: Self::Bias) -> Self::Acc;
+    /// Output channel `channel`'s requantization (multiplier, shift, output offset), then
+    /// the clamp.
+    fn requantize(acc: Self::Acc, q: &Self::Quant<'_>, channel: usize, clamp: &Clamp<Self::Act>) -> Self::Act;
+    /// The number of multipliers in `q` (1 = per tensor, else one per output channel).
+    fn channels(q: &Self::Quant<'_>) -> usize;
+
+    /// `sum + x` (AVERAGE_POOL_2D).
+    fn pool_add(sum: Self::PoolSum, x: Self::Act) -> Self::PoolSum;
+    /// The average of `count > 0` cells (TFLite rounds half away from zero), clamped.
+    fn pool_average(sum: Self::PoolSum, count: usize, clamp: &Clamp<Self::Act>) -> Self::Act;
+    /// The larger of two activations (MAX_POOL_2D).
+    fn max(a: Self::Act, b: Self::Act) -> Self::Act;
+    /// `x` clamped.
+    fn clamp(x: Self::Act, clamp: &Clamp<Self::Act>) -> Self::Act;
+}
+
+/// int8 activations and weights, int32 bias and accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct S8;
+
+/// 16x8: int16 activations, int8 weights, int64 bias and accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct S16;
+
+/// The multiplier index of output channel `c` (one multiplier per tensor, or per channel).
+#[inline(always)]
+fn q_index(multipliers: usize, c: usize) -> usize {
+    if multipliers == 1 {
+        0
+    } else {
+        c
+    }
+}
+
+/// TFLite's integer AveragePool rounding: `(sum ± count / 2) / count`, half away from
+/// zero (`/` truncates toward zero as in C++).
+#[inline(always)]
+fn rounded_average(sum: i32, count: usize) -> i32 {
+    let count = count as i32;
+    let half = count / 2;
+    if sum > 0 {
+        (sum + half) / count
+    } else {
+        (sum - half) / count
+    }
+}
+
+impl Numerics for S8 {
+    type Act = i8;
+    type Weight = i8;
+    type Bias = i32;
+    type Acc = i32;
+    type Quant<'a> = QuantS8<'a>;
+    type PoolSum = i32;
+    const ACC_ZERO: i32 = 0;
+    const POOL_ZERO: i32 = 0;
+    const LOWEST: i8 = i8::MIN;
+
+    #[inline(always)]
+    fn mac(acc: i32, x: i8, w: i8, weight_offset: i32, q: &QuantS8<'_>) -> i32 {
+        acc.wrapping_add((w as i32 + weight_offset).wrapping_mul(x as i32 + q.input_offset))
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: i32, bias: i32) -> i32 {
+        acc.wrapping_add(bias)
+    }
+
+    #[inline(always)]
+    fn requantize(acc: i32, q: &QuantS8<'_>, channel: usize, clamp: &Clamp<i8>) -> i8 {
+        let i = q_index(q.output_multiplier.len(), channel);
+        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier[i], q.output_shift[i]).wrapping_add(q.output_offset);
+        v.max(clamp.min as i32).min(clamp.max as i32) as i8
+    }
+
+    #[inline(always)]
+    fn channels(q: &QuantS8<'_>) -> usize {
+        q.output_multiplier.len()
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: i32, x: i8) -> i32 {
+        sum.wrapping_add(x as i32)
+    }
+
+    #[inline(always)]
+    fn pool_average(sum: i32, count: usize, clamp: &Clamp<i8>) -> i8 {
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as i8
+    }
+
+    #[inline(always)]
+    fn max(a: i8, b: i8) -> i8 {
+        a.max(b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: i8, clamp: &Clamp<i8>) -> i8 {
+        x.max(clamp.min).min(clamp.max)
+    }
+}
+
+impl Numerics for S16 {
+    type Act = i16;
+    type Weight = i8;
+    type Bias = i64;
+    type Acc = i64;
+    type Quant<'a> = QuantS16<'a>;
+    type PoolSum = i32;
+    const ACC_ZERO: i64 = 0;
+    const POOL_ZERO: i32 = 0;
+    const LOWEST: i16 = i16::MIN;
+
+    /// The product is int32 (as in C++: `(filter_val + filter_offset) * input_val`),
+    /// accumulated in int64.
+    #[inline(always)]
+    fn mac(acc: i64, x: i16, w: i8, weight_offset: i32, _: &QuantS16<'_>) -> i64 {
+        acc.wrapping_add((w as i32 + weight_offset).wrapping_mul(x as i32) as i64)
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: i64, bias: i64) -> i64 {
+        acc.wrapping_add(bias)
+    }
+
+    #[inline(always)]
+    fn requantize(acc: i64, q: &QuantS16<'_>, channel: usize, clamp: &Clamp<i16>) -> i16 {
+        let i = q_index(q.output_multiplier.len(), channel);
+        let v = multiply_by_quantized_multiplier_i64(acc, q.output_multiplier[i], q.output_shift[i]);
+        v.max(clamp.min as i32).min(clamp.max as i32) as i16
+    }
+
+    #[inline(always)]
+    fn channels(q: &QuantS16<'_>) -> usize {
+        q.output_multiplier.len()
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: i32, x: i16) -> i32 {
+        sum.wrapping_add(x as i32)
+    }
+
+    #[inline(always)]
+    fn pool_average(sum: i32, count: usize, clamp: &Clamp<i16>) -> i16 {
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as i16
+    }
+
+    #[inline(always)]
+    fn max(a: i16, b: i16) -> i16 {
+        a.max(b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: i16, clamp: &Clamp<i16>) -> i16 {
+        x.max(clamp.min).min(clamp.max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s8_mac_wraps_and_applies_both_offsets() {
+        let q = QuantS8 { input_offset: 128, output_offset: 0, output_multiplier: &[1 << 30], output_shift: &[1] };
+        assert_eq!(S8::mac(i32::MAX, 127, 127, 0, &q), i32::MAX.wrapping_add(127 * 255));
+        assert_eq!(S8::mac(0, -128, -128, 1, &q), 0);
+        assert_eq!(S8::mac(5, 3, 2, -2, &q), 5);
+    }
+
+    #[test]
+    fn rounding_of_averages_is_half_away_from_zero() {
+        let c = Clamp { min: i8::MIN, max: i8::MAX };
+        assert_eq!(S8::pool_average(5, 2, &c), 3);
+        assert_eq!(S8::pool_average(-5, 2, &c), -3);
+        assert_eq!(S8::pool_average(4, 3, &c), 1);
+        assert_eq!(S8::pool_average(-4, 3, &c), -1);
+        assert_eq!(S8::pool_average(1000, 1, &c), 127);
+        let c16 = Clamp { min: -7, max: 7 };
+        assert_eq!(S16::pool_average(-1000, 3, &c16), -7);
+    }
+
+    #[test]
+    fn s16_product_is_int32_then_widened() {
+        let q = QuantS16 { output_multiplier: &[1 << 30], output_shift: &[1] };
+        assert_eq!(S16::mac(i64::MAX, 1, 1, 0, &q), i64::MIN);
+        assert_eq!(S16::mac(0, i16::MIN, -128, 0, &q), 32768 * 128);
+    }
+}
