@@ -115,6 +115,8 @@ const VIEWS_EXIST: [(DType, usize); 6] = {
         F32: f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
     }
 };
+// Evaluated in every build, not only in tests.
+const _: [(DType, usize); 6] = VIEWS_EXIST;
 
 /// Where the weight blob's bytes come from in the generated code.
 #[derive(Debug, Clone, PartialEq, Eq)]
