@@ -88,17 +88,35 @@ pub enum InOut {
 }
 
 fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
-    let base = match dtype {
-        DType::I8 => "i8",
-        DType::U8 => "u8",
-        DType::I16 => "i16",
-        DType::I32 => "i32",
-        DType::I64 => "i64",
-        DType::F32 => "f32",
-        _ => return None,
-    };
+    let base = dtype.arena_elem()?;
     Some(format_ident!("as_{}{}", base, if mutable { "_mut" } else { "" }))
 }
+
+/// Every element type the dtype table ([`DType::info`]) marks `arena_view` has its four
+/// runtime views: a type added to the table without them, or views removed from the
+/// runtime, does not compile. `arena_views_are_checked` keeps this list equal to the table.
+const VIEWS_EXIST: [(DType, usize); 6] = {
+    use tflc_runtime::__private as p;
+    macro_rules! views {
+        ($($d:ident: $t:ty => $a:ident, $b:ident, $c:ident, $e:ident;)*) => {
+            [$({
+                let _: (fn(&[u8]) -> &[$t], fn(&mut [u8]) -> &mut [$t], fn(&[u8]) -> &[$t; 1], fn(&mut [u8]) -> &mut [$t; 1]) =
+                    (p::$a, p::$b, p::$c::<1>, p::$e::<1>);
+                (DType::$d, core::mem::size_of::<$t>())
+            }),*]
+        };
+    }
+    views! {
+        I8: i8 => as_i8, as_i8_mut, array_i8, array_i8_mut;
+        U8: u8 => as_u8, as_u8_mut, array_u8, array_u8_mut;
+        I16: i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
+        I32: i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
+        I64: i64 => as_i64, as_i64_mut, array_i64, array_i64_mut;
+        F32: f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
+    }
+};
+// Evaluated in every build, not only in tests.
+const _: [(DType, usize); 6] = VIEWS_EXIST;
 
 /// Where the weight blob's bytes come from in the generated code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -608,6 +626,24 @@ mod blob_tests {
             assert!(starts.contains(&0) && starts.iter().any(|&s| s > 0));
         }
         assert_eq!(Items::default().align(), 16);
+    }
+}
+
+#[cfg(test)]
+mod view_tests {
+    use super::{view_fn, VIEWS_EXIST};
+    use crate::ir::DType;
+
+    #[test]
+    fn arena_views_are_checked() {
+        let table: std::collections::BTreeSet<String> = DType::NAMED.into_iter().filter(|d| d.info().arena_view).map(DType::name).collect();
+        let checked: std::collections::BTreeSet<String> = VIEWS_EXIST.iter().map(|v| v.0.name()).collect();
+        assert_eq!(table, checked);
+        for (d, size) in VIEWS_EXIST {
+            assert_eq!(d.size(), Some(size), "{d:?}");
+            assert!(view_fn(d, false).is_some() && view_fn(d, true).is_some());
+        }
+        assert!(view_fn(DType::Bool, false).is_none() && view_fn(DType::F16, true).is_none());
     }
 }
 

@@ -194,7 +194,7 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
             ar.range(t)?;
             let tensor = sg.tensor(t);
             let upper = kind.to_uppercase();
-            let elem = tensor.dtype.rust_name().ok_or_else(|| {
+            let elem = tensor.dtype.arena_elem().ok_or_else(|| {
                 Error::Codegen(format!("{kind} {i} ({}) has an element type generated code cannot expose", describe_tensor(tensor)))
             })?;
             let elem_ty = emit::ident(elem);
