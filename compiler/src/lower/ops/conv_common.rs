@@ -1,7 +1,8 @@
 //! What CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and the pools share: option checks
 //! (`positive`, `rt_padding`), the per-scheme quantization (`Scheme`, the int8 / 16x8 split
-//! that replaces `int16: bool` flags), the 16x8 checks (`bias_i64`, `check_shifts_16x8`), and
-//! the [`Lit`] conversions of the runtime parameter structs they emit (generic over the
+//! that replaces `int16: bool` flags), the quantization a lowered op owns and lends to its
+//! runtime struct (`HeldNumerics`: `HeldQuantS8`, `HeldQuantS16`), the 16x8 checks
+//! (`bias_i64`, `check_shifts_16x8`), and the [`Lit`] conversions of the runtime parameter structs they emit (generic over the
 //! numerics, so written by hand with the same exhaustive destructuring as
 //! [`crate::runtime_struct_lit!`]).
 
@@ -62,31 +63,61 @@ pub(crate) fn clamp_s16(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantP
     }
 }
 
-/// A compile-time table that a lowered op's runtime parameter struct borrows for
-/// `'static`. Lowered ops hold the struct they emit (issue 9, point 5), and the runtime
-/// structs borrow their per-channel tables as CMSIS-NN's do; the tables live as long as
-/// the compiler process (a few bytes per output channel per lowering), which is what a
-/// `'static` borrow from an owned lowering result costs without self-reference.
-pub(crate) fn table<T>(v: Vec<T>) -> &'static [T] {
-    Vec::leak(v)
+/// A numerics whose quantization ([`Numerics::Quant`]) a lowered op owns as
+/// [`HeldNumerics::HeldQuant`]. The runtime structs borrow their per-channel tables as
+/// CMSIS-NN's do; a lowered op keeps the tables and builds the borrowing struct from them
+/// (`<Op>Held::params`), once for `execute` and `emit` alike. (`pub` because the public
+/// lowered ops name it in their held structs.)
+pub trait HeldNumerics: Numerics {
+    /// The owned counterpart of `Quant`.
+    type HeldQuant: std::fmt::Debug + Clone + PartialEq;
+    /// The runtime quantization, borrowing `held`'s tables.
+    fn quant(held: &Self::HeldQuant) -> Self::Quant<'_>;
+}
+
+/// [`QuantS8`] with its per-channel tables owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldQuantS8 {
+    pub input_offset: i32,
+    pub output_offset: i32,
+    pub output_multiplier: Vec<i32>,
+    pub output_shift: Vec<i32>,
+}
+
+/// [`QuantS16`] with its per-channel tables owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldQuantS16 {
+    pub output_multiplier: Vec<i32>,
+    pub output_shift: Vec<i32>,
+}
+
+impl HeldNumerics for S8 {
+    type HeldQuant = HeldQuantS8;
+    fn quant(held: &HeldQuantS8) -> QuantS8<'_> {
+        let HeldQuantS8 { input_offset, output_offset, output_multiplier, output_shift } = held;
+        QuantS8 { input_offset: *input_offset, output_offset: *output_offset, output_multiplier, output_shift }
+    }
+}
+
+impl HeldNumerics for S16 {
+    type HeldQuant = HeldQuantS16;
+    fn quant(held: &HeldQuantS16) -> QuantS16<'_> {
+        let HeldQuantS16 { output_multiplier, output_shift } = held;
+        QuantS16 { output_multiplier, output_shift }
+    }
 }
 
 /// The int8 quantization of a convolution or fully-connected op: the activations' offsets
 /// and the per-channel multipliers (`QuantizeMultiplier` results).
-pub(crate) fn quant_s8(input: QuantParams, output: QuantParams, multiplier: Vec<i32>, shift: Vec<i32>) -> QuantS8<'static> {
-    QuantS8 {
-        input_offset: -input.zero_point,
-        output_offset: output.zero_point,
-        output_multiplier: table(multiplier),
-        output_shift: table(shift),
-    }
+pub(crate) fn quant_s8(input: QuantParams, output: QuantParams, output_multiplier: Vec<i32>, output_shift: Vec<i32>) -> HeldQuantS8 {
+    HeldQuantS8 { input_offset: -input.zero_point, output_offset: output.zero_point, output_multiplier, output_shift }
 }
 
 /// The 16x8 quantization of a convolution or fully-connected op writing `output`, after
 /// [`check_shifts_16x8`].
-pub(crate) fn quant_s16(cx: &OpCx<'_, '_>, output: &Tensor<'_>, multiplier: Vec<i32>, shift: Vec<i32>) -> Result<QuantS16<'static>, LowerError> {
-    check_shifts_16x8(cx, output, &shift)?;
-    Ok(QuantS16 { output_multiplier: table(multiplier), output_shift: table(shift) })
+pub(crate) fn quant_s16(cx: &OpCx<'_, '_>, output: &Tensor<'_>, output_multiplier: Vec<i32>, output_shift: Vec<i32>) -> Result<HeldQuantS16, LowerError> {
+    check_shifts_16x8(cx, output, &output_shift)?;
+    Ok(HeldQuantS16 { output_multiplier, output_shift })
 }
 
 /// What an int8 variant's packing entry point reads: the weights as int8 and the int32

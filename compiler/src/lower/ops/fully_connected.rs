@@ -13,7 +13,7 @@
 //! the input's shape with the last dimension replaced by the units (`keep_num_dims`), or
 //! `[input_size / input_depth, units]`.
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, HeldNumerics, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -24,7 +24,7 @@ use tflc_runtime::kernels::fully_connected::{
     fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, FullyConnectedGeometry, FullyConnectedParams,
     FullyConnectedVariant,
 };
-use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,9 +41,28 @@ pub struct FullyConnected {
 pub enum FullyConnectedScheme {
     /// int8: the variant selected for the weights and its packed table
     /// ([`FullyConnectedVariant::pack`]; empty for the reference variant).
-    S8 { params: FullyConnectedParams<'static, S8>, variant: FullyConnectedVariant, packed: Vec<i32> },
+    S8 { held: FullyConnectedHeld<S8>, variant: FullyConnectedVariant, packed: Vec<i32> },
     /// 16x8: the reference kernel.
-    S16 { params: FullyConnectedParams<'static, S16> },
+    S16 { held: FullyConnectedHeld<S16> },
+}
+
+/// What [`FullyConnectedParams`] is built from, owned: its fields, with the quantization's
+/// tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FullyConnectedHeld<N: HeldNumerics> {
+    pub geometry: FullyConnectedGeometry,
+    pub weights_offset: i32,
+    pub quant: N::HeldQuant,
+    pub clamp: Clamp<N::Act>,
+}
+
+impl<N: HeldNumerics> FullyConnectedHeld<N> {
+    /// The runtime params, borrowing this op's tables: what `execute` runs, `emit` spells
+    /// and the variant is selected and packs with.
+    pub fn params(&self) -> FullyConnectedParams<'_, N> {
+        let FullyConnectedHeld { geometry, weights_offset, quant, clamp } = self;
+        FullyConnectedParams { geometry: *geometry, weights_offset: *weights_offset, quant: N::quant(quant), clamp: *clamp }
+    }
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> Result<FullyConnected, LowerError> {
@@ -162,17 +181,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, output_depth, "units")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
-            let params = FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let held = FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let params = held.params();
             let variant = FullyConnectedVariant::select(&params);
             let mut packed = vec![0; variant.packed_len(&geometry)];
             variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-            FullyConnectedScheme::S8 { params, variant, packed }
+            FullyConnectedScheme::S8 { held, variant, packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, output_depth)?;
             let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
             let clamp = clamp_s16(cx, o.activation, out_q)?;
-            FullyConnectedScheme::S16 { params: FullyConnectedParams { geometry, weights_offset: filter_offset, quant, clamp } }
+            FullyConnectedScheme::S16 { held: FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp } }
         }
     };
     Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
@@ -181,7 +201,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            FullyConnectedScheme::S8 { params: p, variant, packed } => {
+            FullyConnectedScheme::S8 { held, variant, packed } => {
+                let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.batches * g.output_depth);
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
@@ -193,7 +214,8 @@ impl Kernel for FullyConnected {
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
-            FullyConnectedScheme::S16 { params: p } => {
+            FullyConnectedScheme::S16 { held } => {
+                let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_i16(self.output, g.batches * g.output_depth);
                 let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
@@ -211,8 +233,8 @@ impl Kernel for FullyConnected {
         let path = quote! { kernels::fully_connected::FullyConnectedParams };
         let call = quote! { #rt::kernels::fully_connected };
         match &self.scheme {
-            FullyConnectedScheme::S8 { params, variant, packed } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), params);
+            FullyConnectedScheme::S8 { held, variant, packed } => {
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 let input = cx.input(self.input);
                 let filter = cx.input(self.filter);
                 match variant {
@@ -228,8 +250,8 @@ impl Kernel for FullyConnected {
                     }
                 }
             }
-            FullyConnectedScheme::S16 { params } => {
-                let p = cx.params_lit(params_type::<S16>(&rt, path, true), params);
+            FullyConnectedScheme::S16 { held } => {
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.params());
                 let input = cx.input(self.input);
                 let filter = cx.input(self.filter);
                 let bias = cx.optional_input(self.bias);
