@@ -55,15 +55,19 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
+    type Dot4 = fn(&[i8], [&[i8]; 4], [i32; 4]) -> [i32; 4];
+    type Dot4Offset = fn(&[i8], [&[i8]; 4], i32, [i32; 4]) -> [i32; 4];
+    type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
+
     /// The micro-kernels of one implementation.
     #[derive(Clone, Copy)]
     struct DotFns {
-        dot4: fn(&[i8], [&[i8]; 4], [i32; 4]) -> [i32; 4],
+        dot4: Dot4,
         dot1: fn(&[i8], &[i8], i32) -> i32,
         mac4: fn([i8; 4], [i8; 4], [i32; 4]) -> [i32; 4],
-        dot4_offset: fn(&[i8], [&[i8]; 4], i32, [i32; 4]) -> [i32; 4],
+        dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
-        mac4_offset: fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4],
+        mac4_offset: Mac4Offset,
     }
 
     impl DotFns {
