@@ -1,6 +1,6 @@
 //! Accuracy and edge behaviour of the gemmlowp fixed-point helpers in `quant` (used by
 //! SOFTMAX, LOGISTIC, TANH, HARD_SWISH), against real arithmetic. Bit-exactness with
-//! TFLite Micro is covered end to end by `golden_vectors.rs`; these tests pin down each
+//! TFLite Micro is covered end to end by `tflm_vectors.rs`; these tests pin down each
 //! helper so that a regression points at the helper, not at a kernel.
 
 use tflc_runtime::quant::*;

@@ -243,6 +243,18 @@ pub trait KernelCase: Clone + Debug + 'static {
     fn prepares(&self) -> bool {
         true
     }
+    /// Proptest cases per property, when the op needs other than proptest's default (which
+    /// `PROPTEST_CASES` sets): an op whose strategy unites several shape families.
+    const CASES: Option<u32> = None;
+}
+
+/// The proptest configuration of `C`'s properties ([`KernelCase::CASES`]).
+pub fn config<C: KernelCase>() -> proptest::test_runner::Config {
+    let mut config = proptest::test_runner::Config::default();
+    if let Some(cases) = C::CASES {
+        config.cases = cases;
+    }
+    config
 }
 
 /// Runs `kernel` on `case` and checks the result against the oracle.
@@ -282,9 +294,10 @@ macro_rules! kernel_tests {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            use $crate::kernels::test_util::{check_oracle, KernelCase};
+            use $crate::kernels::test_util::{check_oracle, config, KernelCase};
 
             proptest::proptest! {
+                #![proptest_config(config::<$case>())]
                 #[test]
                 fn oracle(case in <$case as KernelCase>::strategy()) {
                     check_oracle(&case, $kernel)?;
@@ -308,13 +321,14 @@ macro_rules! kernel_tests {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            use $crate::kernels::test_util::{available, check_oracle, check_reference, KernelCase};
+            use $crate::kernels::test_util::{available, check_oracle, check_reference, config, KernelCase};
 
             fn here() -> bool {
                 available(stringify!($name), $detected)
             }
 
             proptest::proptest! {
+                #![proptest_config(config::<$case>())]
                 #[test]
                 fn oracle(case in <$case as KernelCase>::strategy()) {
                     if here() {

@@ -1,12 +1,15 @@
-//! CONV_2D tests: a naive definition-level reference (materialized zero-point padding, i64
-//! accumulation), property tests over geometry and quantization, and fixed edge cases.
+//! CONV_2D tests: one [`KernelCase`] (random geometry and quantization, fixed edge cases,
+//! the naive definition as oracle: materialized zero-point padding, i64 accumulation
+//! wrapped to int32 like TFLite's) and one suite per implementation.
 
 use super::{Conv2dParams, Conv2dVariant, ConvGeometry};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{multipliers, zero_point, Rng};
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
+use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -82,7 +85,8 @@ fn naive(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>
                         }
                     }
                     acc += bias.map_or(0, |bs| bs[o] as i64);
-                    let acc = i32::try_from(acc).expect("test accumulators stay in i32");
+                    // The int32 accumulator wraps (no saturation), as TFLite's does.
+                    let acc = acc as i32;
                     let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
                     let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
                         + p.quant.output_offset as i64;
@@ -106,6 +110,8 @@ fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride:
     }
 }
 
+/// A random CONV_2D: its shapes, options and zero points; the data, multipliers and clamp
+/// come from `seed`.
 #[derive(Debug, Clone)]
 struct Case {
     batches: usize,
@@ -125,6 +131,120 @@ struct Case {
     out_zp: i32,
     with_bias: bool,
     seed: u64,
+}
+
+impl Case {
+    fn geometry(&self) -> ConvGeometry {
+        let c = self;
+        let (in_d, out_d) = (c.groups * c.group_in, c.groups * c.group_out);
+        let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k_h, c.stride_h, c.dil_h);
+        let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k_w, c.stride_w, c.dil_w);
+        ConvGeometry {
+            input_shape: [c.batches, c.in_h, c.in_w, in_d],
+            filter_shape: [out_d, c.k_h, c.k_w, c.group_in],
+            output_shape: [c.batches, oh, ow, out_d],
+            stride_height: c.stride_h,
+            stride_width: c.stride_w,
+            dilation_height: c.dil_h,
+            dilation_width: c.dil_w,
+            pad_top: c.pads[0],
+            pad_left: c.pads[2],
+        }
+    }
+
+    fn problem(&self) -> Problem {
+        let c = self;
+        let mut rng = Rng(c.seed);
+        let geometry = self.geometry();
+        let out_d = c.groups * c.group_out;
+        let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
+        let (act_min, act_max) = rng.activation_range();
+        let input = rng.i8s(geometry.input_shape.iter().product());
+        let filter = rng.i8s(geometry.filter_shape.iter().product());
+        let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
+        Problem {
+            geometry,
+            input_offset: -c.in_zp,
+            output_offset: c.out_zp,
+            mult,
+            shift,
+            clamp: (act_min as i8, act_max as i8),
+            input,
+            filter,
+            bias: c.with_bias.then_some(bias),
+            expected: None,
+        }
+    }
+
+    /// A case with one group, no dilation, stride 1, zero points 0 and a bias.
+    fn plain(in_h: usize, in_w: usize, channels: usize, out_channels: usize, k: [usize; 2], pads: [usize; 4], seed: u64) -> Case {
+        Case {
+            batches: 1,
+            in_h,
+            in_w,
+            groups: 1,
+            group_in: channels,
+            group_out: out_channels,
+            k_h: k[0],
+            k_w: k[1],
+            stride_h: 1,
+            stride_w: 1,
+            dil_h: 1,
+            dil_w: 1,
+            pads,
+            in_zp: 0,
+            out_zp: 0,
+            with_bias: true,
+            seed,
+        }
+    }
+}
+
+/// A fully specified CONV_2D, with its hand-computed output when there is one.
+#[derive(Debug, Clone)]
+struct Problem {
+    geometry: ConvGeometry,
+    input_offset: i32,
+    output_offset: i32,
+    mult: Vec<i32>,
+    shift: Vec<i32>,
+    clamp: (i8, i8),
+    input: Vec<i8>,
+    filter: Vec<i8>,
+    bias: Option<Vec<i32>>,
+    expected: Option<Vec<i8>>,
+}
+
+impl Problem {
+    fn params(&self) -> Conv2dParams<'_, S8> {
+        Conv2dParams {
+            geometry: self.geometry,
+            quant: QuantS8 { input_offset: self.input_offset, output_offset: self.output_offset, output_multiplier: &self.mult, output_shift: &self.shift },
+            clamp: Clamp { min: self.clamp.0, max: self.clamp.1 },
+        }
+    }
+
+    /// A 1-channel problem with per-tensor multiplier `(mult, shift)`, the full clamp and
+    /// output zero point 0 (the hand-computed cases).
+    #[allow(clippy::too_many_arguments)]
+    fn hand(geometry: ConvGeometry, input_offset: i32, output_offset: i32, mult: (i32, i32), input: &[i8], filter: &[i8], bias: Option<&[i32]>, expected: &[i8]) -> Problem {
+        Problem {
+            geometry,
+            input_offset,
+            output_offset,
+            mult: vec![mult.0],
+            shift: vec![mult.1],
+            clamp: (-128, 127),
+            input: input.to_vec(),
+            filter: filter.to_vec(),
+            bias: bias.map(<[i32]>::to_vec),
+            expected: Some(expected.to_vec()),
+        }
+    }
+}
+
+fn geometry(input_shape: [usize; 4], filter_shape: [usize; 4], output_shape: [usize; 4], pad: usize) -> ConvGeometry {
+    ConvGeometry { input_shape, filter_shape, output_shape, stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: pad, pad_left: pad }
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -167,110 +287,124 @@ fn pointwise_case() -> impl Strategy<Value = Case> {
         .prop_map(|(c, after_h, after_w, group_in)| Case { k_h: 1, k_w: 1, pads: [0, after_h, 0, after_w], group_in, ..c })
 }
 
-/// Runs `kernel` on the case and compares with the naive definition and the reference
-/// kernel.
-fn check_case(kernel: Kernel, c: &Case) {
-    let mut rng = Rng(c.seed);
-    let in_d = c.groups * c.group_in;
-    let out_d = c.groups * c.group_out;
-    let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k_h, c.stride_h, c.dil_h);
-    let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k_w, c.stride_w, c.dil_w);
-    let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
-    let (act_min, act_max) = rng.activation_range();
-    let p = Conv2dParams { geometry: ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, in_d], filter_shape: [out_d, c.k_h, c.k_w, c.group_in], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride_h, stride_width: c.stride_w, dilation_height: c.dil_h, dilation_width: c.dil_w, pad_top: c.pads[0], pad_left: c.pads[2] }, quant: QuantS8 { input_offset: -c.in_zp, output_offset: c.out_zp, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
-    let input = rng.i8s(c.batches * c.in_h * c.in_w * in_d);
-    let filter = rng.i8s(out_d * c.k_h * c.k_w * c.group_in);
-    let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
-    let bias = c.with_bias.then_some(&bias[..]);
-    let mut got = vec![0x55u8 as i8; c.batches * oh * ow * out_d];
-    kernel(&p, &input, &filter, bias, &mut got);
-    assert_eq!(got, naive(&p, &input, &filter, bias), "{c:?}");
-    let mut reference = vec![0x55u8 as i8; got.len()];
-    super::conv_2d_s8(&p, &input, &filter, bias, &mut reference);
-    assert_eq!(got, reference, "{c:?}");
+/// One CONV_2D case: random (shapes and seed) or fully specified.
+#[derive(Debug, Clone)]
+enum Conv {
+    Random(Case),
+    Fixed(Problem),
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:expr) => {
-        mod $name {
-            use super::*;
+impl Conv {
+    fn problem(&self) -> Problem {
+        match self {
+            Conv::Random(c) => c.problem(),
+            Conv::Fixed(p) => p.clone(),
+        }
+    }
+}
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(300))]
-                #[test]
-                fn matches_naive(c in case()) {
-                    check_case($kernel, &c);
-                }
+impl KernelCase for Conv {
+    type Kernel = Kernel;
+    type Output = Vec<i8>;
+    const REFERENCE: Kernel = super::conv_2d_s8;
+    /// The three shape families (general, deep, pointwise) get about 200 cases each, per
+    /// property: a variant line then runs 600 against the oracle and 600 more against the
+    /// reference (the old per-implementation suite ran 3 x 300, both checks on each).
+    const CASES: Option<u32> = Some(600);
 
-                #[test]
-                fn matches_naive_deep(c in deep_case()) {
-                    check_case($kernel, &c);
-                }
+    fn strategy() -> BoxedStrategy<Self> {
+        prop_oneof![case(), deep_case(), pointwise_case()].prop_map(Conv::Random).boxed()
+    }
 
-                #[test]
-                fn matches_naive_pointwise(c in pointwise_case()) {
-                    check_case($kernel, &c);
-                }
-            }
-
-            /// 1x1 conv, 2 in -> 2 out channels, hand-computed. acc = w . (x - zp) + bias.
-            #[test]
-            fn hand_computed_1x1() {
-                let (mult, shift) = ([1 << 30], [0]); // 0.5 for every channel
-                let p = Conv2dParams { geometry: ConvGeometry { input_shape: [1, 1, 2, 2], filter_shape: [2, 1, 1, 2], output_shape: [1, 1, 2, 2], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 }, quant: QuantS8 { input_offset: -1, output_offset: -3, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
-                let input = [3, 5, -1, 1]; // pixel 0: (2, 4), pixel 1: (-2, 0) after the offset
-                let filter = [1, 2, -3, 1];
-                let bias = [1, -1];
-                let mut out = [0i8; 4];
-                $kernel(&p, &input, &filter, Some(&bias), &mut out);
-                // x * 0.5 through SaturatingRoundingDoublingHighMul: positive ties round up,
-                // negative ties toward zero (gemmlowp's nudge is 1 - 2^30 below zero).
-                // pixel 0: ch0 = 2 + 8 + 1 = 11 -> 5.5 -> 6 -> 3; ch1 = -6 + 4 - 1 = -3 -> -1.5 -> -1 -> -4
-                // pixel 1: ch0 = -2 + 0 + 1 = -1 -> -0.5 -> 0 -> -3; ch1 = 6 + 0 - 1 = 5 -> 2.5 -> 3 -> 0
-                assert_eq!(out, [3, -4, -3, 0]);
-            }
-
-            /// SAME 3x3 on a 2x2 image: every window is clipped; padding contributes nothing
-            /// even with a non-zero input zero point.
-            #[test]
-            fn padding_contributes_nothing() {
-                let (mult, shift) = ([1 << 30], [1]); // 1.0
-                let p = Conv2dParams { geometry: ConvGeometry { input_shape: [1, 2, 2, 1], filter_shape: [1, 3, 3, 1], output_shape: [1, 2, 2, 1], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 1, pad_left: 1 }, quant: QuantS8 { input_offset: 100, output_offset: 0, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
-                let input = [-99, -98, -97, -96]; // 1, 2, 3, 4 after the offset
-                let filter = [1; 9];
-                let mut out = [0i8; 4];
-                $kernel(&p, &input, &filter, None, &mut out);
-                assert_eq!(out, [10, 10, 10, 10]);
-            }
-
-            /// The int32 accumulator wraps like TFLite's (no saturation): MAX + 1 is MIN.
-            #[test]
-            fn accumulator_wraps() {
-                let (mult, shift) = ([1 << 30], [0]);
-                let p = Conv2dParams { geometry: ConvGeometry { input_shape: [1, 1, 1, 1], filter_shape: [1, 1, 1, 1], output_shape: [1, 1, 1, 1], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 }, quant: QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
-                let mut out = [0i8; 1];
-                $kernel(&p, &[1], &[1], Some(&[i32::MAX]), &mut out);
-                assert_eq!(out, [-128]);
-                $kernel(&p, &[0], &[1], Some(&[i32::MAX]), &mut out);
-                assert_eq!(out, [127]);
-            }
-
-            /// Zero-size output: nothing is written, nothing panics.
-            #[test]
-            fn empty_output() {
-                let (mult, shift) = ([1 << 30], [0]);
-                let p = Conv2dParams { geometry: ConvGeometry { input_shape: [1, 2, 2, 1], filter_shape: [1, 3, 3, 1], output_shape: [1, 0, 0, 1], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 }, quant: QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
-                $kernel(&p, &[0; 4], &[0; 9], None, &mut []);
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // 1x1 conv, 2 in -> 2 out channels, hand-computed. acc = w . (x - zp) + bias; x * 0.5
+        // through SaturatingRoundingDoublingHighMul: positive ties round up, negative ties
+        // toward zero (gemmlowp's nudge is 1 - 2^30 below zero).
+        // pixel 0: ch0 = 2 + 8 + 1 = 11 -> 5.5 -> 6 -> 3; ch1 = -6 + 4 - 1 = -3 -> -1.5 -> -1 -> -4
+        // pixel 1: ch0 = -2 + 0 + 1 = -1 -> -0.5 -> 0 -> -3; ch1 = 6 + 0 - 1 = 5 -> 2.5 -> 3 -> 0
+        let g = geometry([1, 1, 2, 2], [2, 1, 1, 2], [1, 1, 2, 2], 0);
+        v.push(Problem::hand(g, -1, -3, (1 << 30, 0), &[3, 5, -1, 1], &[1, 2, -3, 1], Some(&[1, -1]), &[3, -4, -3, 0]));
+        // SAME 3x3 on a 2x2 image: every window is clipped; padding contributes nothing even
+        // with a non-zero input zero point (1, 2, 3, 4 after the offset).
+        let g = geometry([1, 2, 2, 1], [1, 3, 3, 1], [1, 2, 2, 1], 1);
+        v.push(Problem::hand(g, 100, 0, (1 << 30, 1), &[-99, -98, -97, -96], &[1; 9], None, &[10; 4]));
+        // The int32 accumulator wraps like TFLite's (no saturation): MAX + 1 is MIN.
+        let g = geometry([1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], 0);
+        v.push(Problem::hand(g, 0, 0, (1 << 30, 0), &[1], &[1], Some(&[i32::MAX]), &[-128]));
+        v.push(Problem::hand(g, 0, 0, (1 << 30, 0), &[0], &[1], Some(&[i32::MAX]), &[127]));
+        // Zero-size output: nothing is written, nothing panics.
+        let g = geometry([1, 2, 2, 1], [1, 3, 3, 1], [1, 0, 0, 1], 0);
+        v.push(Problem::hand(g, 0, 0, (1 << 30, 0), &[0; 4], &[0; 9], None, &[]));
+        let mut v: Vec<Conv> = v.into_iter().map(Conv::Fixed).collect();
+        // Lane tails of the channel dot products (odd channel counts included), for the
+        // pointwise, im2col (short runs) and window (long runs) variants, with and
+        // without padding.
+        for n in LANE_TAILS {
+            let seed = n as u64;
+            v.push(Conv::Random(Case::plain(2, 3, n, 3, [1, 1], [0; 4], seed)));
+            v.push(Conv::Random(Case::plain(3, 3, n, n, [3, 3], [1; 4], seed)));
+            v.push(Conv::Random(Case::plain(2, 4, n, 2, [2, 3], [0; 4], seed)));
+            v.push(Conv::Random(Case { groups: 3, ..Case::plain(2, 2, n, 2, [2, 2], [1, 0, 0, 1], seed) }));
+        }
+        // Every padding edge: each side 0, 1 (part of a window outside) or 3 (whole windows
+        // in the padding), at strides 1 and 2, dilation 1 and 2.
+        for (i, pads) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p])).enumerate() {
+            for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                let c = Case { stride_h: stride, stride_w: stride, dil_h: dil, dil_w: dil, in_zp: 5, out_zp: -3, ..Case::plain(4, 5, 3, 2, [3, 3], pads, i as u64) };
+                v.push(Conv::Random(c));
             }
         }
-    };
+        // ±127 / −128 everywhere (data and zero points), against every variant.
+        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
+            for (k, pads, channels) in [([1, 1], [0; 4], 17), ([3, 3], [1; 4], 2), ([3, 3], [1; 4], 20)] {
+                let mut p = Case { in_zp, out_zp, ..Case::plain(3, 4, channels, 5, k, pads, i as u64) }.problem();
+                p.input = extremes(p.input.len());
+                p.filter = extremes(p.filter.len()).into_iter().rev().collect();
+                v.push(Conv::Fixed(p));
+            }
+        }
+        // Multiplier extremes: the largest multiplier with the largest left shift, the
+        // smallest right shifts, per channel and per tensor.
+        for (i, (mult, shift)) in [(i32::MAX, 1), (1 << 30, 1), (i32::MAX, 0), (1 << 30, -31), (i32::MAX, -20), (1 << 30, -14)].into_iter().enumerate() {
+            for channels in [1, 5] {
+                let mut p = Case { in_zp: -128, out_zp: 127, ..Case::plain(3, 3, 4, channels, [3, 3], [1; 4], i as u64) }.problem();
+                p.mult = vec![mult; p.mult.len()];
+                p.shift = vec![shift; p.shift.len()];
+                p.clamp = (-128, 127);
+                v.push(Conv::Fixed(p));
+            }
+        }
+        v
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
+        let p = self.problem();
+        let mut out = vec![0x55u8 as i8; p.geometry.output_shape.iter().product()];
+        kernel(&p.params(), &p.input, &p.filter, p.bias.as_deref(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        let p = self.problem();
+        let want = naive(&p.params(), &p.input, &p.filter, p.bias.as_deref());
+        if *out != want {
+            return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
+        }
+        if let Some(expected) = &p.expected {
+            if out != expected {
+                return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
+            }
+        }
+        Ok(())
+    }
 }
 
-kernel_tests!(reference, crate::kernels::conv_2d::conv_2d_s8);
-kernel_tests!(selected_scalar, selected::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(reference, Conv, crate::kernels::conv_2d::conv_2d_s8);
+kernel_tests!(selected_scalar, if true, Conv, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
-kernel_tests!(selected_arm_dsp, selected::<crate::kernels::dot::dsp::ArmDsp>);
-kernel_tests!(public_api, public);
+kernel_tests!(selected_arm_dsp, if true, Conv, selected::<crate::kernels::dot::dsp::ArmDsp>);
+kernel_tests!(public_api, if true, Conv, public);
 
 /// The strategies reach every variant (the suites above would otherwise test less than
 /// they claim).
@@ -278,29 +412,23 @@ kernel_tests!(public_api, public);
 fn strategies_reach_every_variant() {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let mut seen = std::collections::BTreeSet::new();
-    for strategy in [case().boxed(), deep_case().boxed(), pointwise_case().boxed()] {
+    let mut per_strategy = Vec::new();
+    for strategy in [case().boxed(), deep_case().boxed(), pointwise_case().boxed(), Conv::strategy().prop_map(|c| match c {
+        Conv::Random(c) => c,
+        Conv::Fixed(_) => unreachable!(),
+    }).boxed()] {
+        let mut seen = std::collections::BTreeSet::new();
         for _ in 0..300 {
             let c = strategy.new_tree(&mut runner).expect("a case").current();
-            let in_d = c.groups * c.group_in;
-            let out_d = c.groups * c.group_out;
-            let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k_h, c.stride_h, c.dil_h);
-            let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k_w, c.stride_w, c.dil_w);
-            let g = ConvGeometry {
-                input_shape: [c.batches, c.in_h, c.in_w, in_d],
-                filter_shape: [out_d, c.k_h, c.k_w, c.group_in],
-                output_shape: [c.batches, oh, ow, out_d],
-                stride_height: c.stride_h,
-                stride_width: c.stride_w,
-                dilation_height: c.dil_h,
-                dilation_width: c.dil_w,
-                pad_top: c.pads[0],
-                pad_left: c.pads[2],
-            };
-            seen.insert(std::format!("{:?}", Conv2dVariant::select(&g)));
+            seen.insert(std::format!("{:?}", Conv2dVariant::select(&c.geometry())));
         }
+        per_strategy.push(seen);
     }
-    assert_eq!(seen.len(), 4, "{seen:?}");
+    let all: std::collections::BTreeSet<_> = per_strategy[..3].iter().flatten().collect();
+    assert_eq!(all.len(), 4, "{per_strategy:?}");
+    assert_eq!(per_strategy[3].len(), 4, "{per_strategy:?}");
+    let edges: std::collections::BTreeSet<_> = Conv::edge_cases().iter().map(|c| std::format!("{:?}", Conv2dVariant::select(&c.problem().geometry))).collect();
+    assert_eq!(edges.len(), 4, "edge cases reach {edges:?}");
 }
 
 /// The window variant's accumulator wraps like the reference's: the folded bias starts at

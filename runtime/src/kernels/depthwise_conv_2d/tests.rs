@@ -1,12 +1,15 @@
-//! DEPTHWISE_CONV_2D tests: a naive definition-level reference (materialized zero-point
-//! padding, i64 accumulation), property tests, fixed edge cases.
+//! DEPTHWISE_CONV_2D tests: one [`KernelCase`] (random geometry and quantization, fixed
+//! edge cases, the naive definition as oracle: materialized zero-point padding, i64
+//! accumulation wrapped to int32 like TFLite's) and one suite per implementation.
 
 use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{multipliers, zero_point, Rng};
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
+use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -69,7 +72,8 @@ fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Optio
                             acc += filter[(fy * kw + fx) * oc + o] as i64 * v;
                         }
                     }
-                    let acc = i32::try_from(acc).expect("test accumulators stay in i32");
+                    // The int32 accumulator wraps (no saturation), as TFLite's does.
+                    let acc = acc as i32;
                     let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
                     let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
                         + p.quant.output_offset as i64;
@@ -132,57 +136,186 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// Runs `kernel` on the case and compares with the naive definition and the reference.
-fn check_case(kernel: Kernel, c: &Case) {
-    let mut rng = Rng(c.seed);
-    let out_d = c.in_d * c.mult;
-    let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k[0], c.stride[0], c.dil[0]);
-    let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k[1], c.stride[1], c.dil[1]);
-    let (mult, shift) = multipliers(&mut rng, out_d, -12, 1);
-    let (act_min, act_max) = rng.activation_range();
-    let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, c.in_d], filter_shape: [1, c.k[0], c.k[1], out_d], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride[0], stride_width: c.stride[1], dilation_height: c.dil[0], dilation_width: c.dil[1], pad_top: c.pads[0], pad_left: c.pads[2] }, quant: QuantS8 { input_offset: -c.in_zp, output_offset: c.out_zp, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
-    let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
-    let filter = rng.i8s(c.k[0] * c.k[1] * out_d);
-    let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
-    let bias = c.with_bias.then_some(&bias[..]);
-    let mut got = vec![0x55u8 as i8; c.batches * oh * ow * out_d];
-    kernel(&p, &input, &filter, bias, &mut got);
-    assert_eq!(got, naive(&p, &input, &filter, bias), "{c:?}");
-    let mut reference = vec![0x55u8 as i8; got.len()];
-    super::depthwise_conv_2d_s8(&p, &input, &filter, bias, &mut reference);
-    assert_eq!(got, reference, "{c:?}");
+impl Case {
+    fn problem(&self) -> Problem {
+        let c = self;
+        let mut rng = Rng(c.seed);
+        let out_d = c.in_d * c.mult;
+        let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k[0], c.stride[0], c.dil[0]);
+        let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k[1], c.stride[1], c.dil[1]);
+        let (mult, shift) = multipliers(&mut rng, out_d, -12, 1);
+        let (act_min, act_max) = rng.activation_range();
+        let geometry = ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, c.in_d], filter_shape: [1, c.k[0], c.k[1], out_d], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride[0], stride_width: c.stride[1], dilation_height: c.dil[0], dilation_width: c.dil[1], pad_top: c.pads[0], pad_left: c.pads[2] };
+        let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
+        let filter = rng.i8s(c.k[0] * c.k[1] * out_d);
+        let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
+        Problem { geometry, input_offset: -c.in_zp, output_offset: c.out_zp, mult, shift, clamp: (act_min as i8, act_max as i8), input, filter, bias: c.with_bias.then_some(bias), expected: None }
+    }
+
+    /// One batch, stride and dilation 1, zero points 0, a bias.
+    fn plain(hw: [usize; 2], in_d: usize, mult: usize, k: [usize; 2], pads: [usize; 4], seed: u64) -> Case {
+        Case { batches: 1, in_h: hw[0], in_w: hw[1], in_d, mult, k, stride: [1, 1], dil: [1, 1], pads, in_zp: 0, out_zp: 0, with_bias: true, seed }
+    }
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:expr) => {
-        mod $name {
-            use super::*;
+/// A fully specified DEPTHWISE_CONV_2D, with its hand-computed output when there is one.
+#[derive(Debug, Clone)]
+struct Problem {
+    geometry: ConvGeometry,
+    input_offset: i32,
+    output_offset: i32,
+    mult: Vec<i32>,
+    shift: Vec<i32>,
+    clamp: (i8, i8),
+    input: Vec<i8>,
+    filter: Vec<i8>,
+    bias: Option<Vec<i32>>,
+    expected: Option<Vec<i8>>,
+}
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(300))]
-                #[test]
-                fn matches_naive(c in case()) {
-                    check_case($kernel, &c);
-                }
-            }
+impl Problem {
+    fn params(&self) -> DepthwiseConv2dParams<'_, S8> {
+        DepthwiseConv2dParams {
+            geometry: self.geometry,
+            quant: QuantS8 { input_offset: self.input_offset, output_offset: self.output_offset, output_multiplier: &self.mult, output_shift: &self.shift },
+            clamp: Clamp { min: self.clamp.0, max: self.clamp.1 },
+        }
+    }
+}
 
-            /// Depth multiplier 2 on a single pixel: output channel `2c + m` is
-            /// `w[2c + m] * (x[c] - zp)` (scale 1.0), hand-computed.
-            #[test]
-            fn hand_computed_multiplier_layout() {
-                let (mult, shift) = ([1 << 30], [1]); // 1.0
-                let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [1, 1, 1, 2], filter_shape: [1, 1, 1, 4], output_shape: [1, 1, 1, 4], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 }, quant: QuantS8 { input_offset: 5, output_offset: 1, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
-                let mut out = [0i8; 4];
-                $kernel(&p, &[-3, 5], &[1, -2, 3, 100], Some(&[0, 0, 0, 7]), &mut out);
-                // x - zp = (2, 10): 2*1+1, 2*-2+1, 10*3+1, clamp(10*100+7+1)
-                assert_eq!(out, [3, -3, 31, 127]);
+/// One DEPTHWISE_CONV_2D case: random (shapes and seed) or fully specified.
+#[derive(Debug, Clone)]
+enum Depthwise {
+    Random(Case),
+    Fixed(Problem),
+}
+
+impl Depthwise {
+    fn problem(&self) -> Problem {
+        match self {
+            Depthwise::Random(c) => c.problem(),
+            Depthwise::Fixed(p) => p.clone(),
+        }
+    }
+}
+
+impl KernelCase for Depthwise {
+    type Kernel = Kernel;
+    type Output = Vec<i8>;
+    const REFERENCE: Kernel = super::depthwise_conv_2d_s8;
+    /// Per property: a variant line runs 200 against the oracle and 200 more against the
+    /// reference (the old suite ran 300, both checks on each).
+    const CASES: Option<u32> = Some(200);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        case().prop_map(Depthwise::Random).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Depth multiplier 2 on a single pixel: output channel `2c + m` is
+        // `w[2c + m] * (x[c] - zp)` (scale 1.0), hand-computed.
+        // x - zp = (2, 10): 2*1+1, 2*-2+1, 10*3+1, clamp(10*100+7+1)
+        v.push(Depthwise::Fixed(Problem {
+            geometry: ConvGeometry { input_shape: [1, 1, 1, 2], filter_shape: [1, 1, 1, 4], output_shape: [1, 1, 1, 4], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 },
+            input_offset: 5,
+            output_offset: 1,
+            mult: vec![1 << 30],
+            shift: vec![1], // 1.0
+            clamp: (-128, 127),
+            input: vec![-3, 5],
+            filter: vec![1, -2, 3, 100],
+            bias: Some(vec![0, 0, 0, 7]),
+            expected: Some(vec![3, -3, 31, 127]),
+        }));
+        let r = Depthwise::Random;
+        // Lane tails of the channel loop (odd channel counts included), depth multipliers 1
+        // and 2 and a lane-tail multiplier, with and without padding.
+        for n in LANE_TAILS {
+            v.push(r(Case::plain([3, 3], n, 1, [3, 3], [1; 4], n as u64)));
+            v.push(r(Case::plain([2, 3], n, 2, [2, 2], [0; 4], n as u64)));
+            v.push(r(Case::plain([2, 2], 2, n, [1, 2], [0, 1, 1, 0], n as u64)));
+        }
+        // Depth multipliers on both sides of the Window variant's limit (64).
+        for mult in [63, 64, 65, 66] {
+            v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));
+        }
+        // Every padding edge: each side 0, 1 (part of a window outside) or 3 (whole windows
+        // in the padding), at strides 1 and 2, dilation 1 and 2.
+        for (i, pads) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p])).enumerate() {
+            for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                v.push(r(Case { stride: [stride; 2], dil: [dil; 2], in_zp: 5, out_zp: -3, ..Case::plain([4, 5], 3, 2, [3, 3], pads, i as u64) }));
             }
         }
-    };
+        // Zero-size output.
+        v.push(r(Case::plain([1, 2], 2, 1, [3, 3], [0; 4], 0)));
+        // ±127 / −128 everywhere (data and zero points).
+        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
+            for (in_d, mult) in [(1, 1), (17, 1), (3, 2), (2, 70)] {
+                let mut p = Case { in_zp, out_zp, ..Case::plain([3, 4], in_d, mult, [3, 3], [1; 4], i as u64) }.problem();
+                p.input = extremes(p.input.len());
+                p.filter = extremes(p.filter.len()).into_iter().rev().collect();
+                v.push(Depthwise::Fixed(p));
+            }
+        }
+        // Multiplier extremes, per channel and per tensor; the accumulator wraps.
+        for (i, (mult, shift)) in [(i32::MAX, 1), (1 << 30, 1), (i32::MAX, 0), (1 << 30, -31), (i32::MAX, -20), (1 << 30, -14)].into_iter().enumerate() {
+            for in_d in [1, 5] {
+                let mut p = Case { in_zp: -128, out_zp: 127, ..Case::plain([3, 3], in_d, 2, [3, 3], [1; 4], i as u64) }.problem();
+                p.mult = vec![mult; p.mult.len()];
+                p.shift = vec![shift; p.shift.len()];
+                p.clamp = (-128, 127);
+                v.push(Depthwise::Fixed(p));
+            }
+        }
+        for (x, want) in [(1, -128), (0, 127)] {
+            let mut p = Case::plain([1, 1], 1, 1, [1, 1], [0; 4], 0).problem();
+            (p.input, p.filter, p.bias, p.mult, p.shift, p.clamp, p.expected) = (vec![x], vec![1], Some(vec![i32::MAX]), vec![1 << 30], vec![0], (-128, 127), Some(vec![want]));
+            v.push(Depthwise::Fixed(p));
+        }
+        v
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
+        let p = self.problem();
+        let mut out = vec![0x55u8 as i8; p.geometry.output_shape.iter().product()];
+        kernel(&p.params(), &p.input, &p.filter, p.bias.as_deref(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        let p = self.problem();
+        let want = naive(&p.params(), &p.input, &p.filter, p.bias.as_deref());
+        if *out != want {
+            return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
+        }
+        if let Some(expected) = &p.expected {
+            if out != expected {
+                return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
+            }
+        }
+        Ok(())
+    }
 }
 
-kernel_tests!(reference, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
-kernel_tests!(selected_scalar, selected::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(reference, Depthwise, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
+kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
-kernel_tests!(selected_arm_dsp, selected::<crate::kernels::dot::dsp::ArmDsp>);
-kernel_tests!(public_api, public);
+kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
+kernel_tests!(public_api, if true, Depthwise, public);
+
+/// The strategy reaches the Window variant (its depth multipliers stay below 4), the edge
+/// cases both variants (multipliers 65 and 66 are the Reference's).
+#[test]
+fn cases_reach_every_variant() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..300 {
+        let p = Depthwise::strategy().new_tree(&mut runner).expect("a case").current().problem();
+        seen.insert(std::format!("{:?}", DepthwiseConv2dVariant::select(&p.geometry)));
+    }
+    assert!(seen.contains("Window"), "{seen:?}");
+    let edges: std::collections::BTreeSet<_> = Depthwise::edge_cases().iter().map(|c| std::format!("{:?}", DepthwiseConv2dVariant::select(&c.problem().geometry))).collect();
+    assert_eq!(edges.len(), 2, "{edges:?}");
+}

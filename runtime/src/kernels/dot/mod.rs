@@ -11,8 +11,8 @@
 //! always compiled, the reference; [`dsp::ArmDsp`], SXTB16/SMLAD, compiled where the
 //! target has the Armv7E-M DSP instructions). [`crate::isa`] selects the one the public
 //! kernels use. The fast kernels are generic over `D: Dot`, so the same test suite runs
-//! them with every implementation the test machine can execute (`dot_tests!` here and the
-//! kernels' `kernel_tests!`).
+//! them with every implementation the test machine can execute (the shared `kernel_tests!`,
+//! here and in the kernels).
 
 // On DSP targets the scalar implementation is only the tests' reference.
 #[cfg_attr(tflc_arm_dsp, allow(dead_code))]
@@ -43,9 +43,38 @@ pub(crate) trait Dot {
 
 #[cfg(test)]
 mod tests {
+    //! One [`KernelCase`] for all six micro-kernels (random lengths, data, offsets and
+    //! accumulators; lane tails 0..=17 with ±127 / −128 everywhere, accumulators at the
+    //! wrap point, offsets −127, 0 and 128), the naive wrapping sums as oracle, and one
+    //! suite per implementation.
+    use super::scalar::Scalar;
     use super::Dot;
+    use crate::kernels::test_util::{kernel_tests, KernelCase, Rng};
     use proptest::prelude::*;
+    use std::format;
+    use std::string::String;
     use std::vec::Vec;
+
+    type Dot4 = fn(&[i8], [&[i8]; 4], [i32; 4]) -> [i32; 4];
+    type Dot4Offset = fn(&[i8], [&[i8]; 4], i32, [i32; 4]) -> [i32; 4];
+    type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
+
+    /// The micro-kernels of one implementation.
+    #[derive(Clone, Copy)]
+    struct DotFns {
+        dot4: Dot4,
+        dot1: fn(&[i8], &[i8], i32) -> i32,
+        mac4: fn([i8; 4], [i8; 4], [i32; 4]) -> [i32; 4],
+        dot4_offset: Dot4Offset,
+        dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
+        mac4_offset: Mac4Offset,
+    }
+
+    impl DotFns {
+        const fn of<D: Dot>() -> DotFns {
+            DotFns { dot4: D::dot4, dot1: D::dot1, mac4: D::mac4, dot4_offset: D::dot4_offset, dot1_offset: D::dot1_offset, mac4_offset: D::mac4_offset }
+        }
+    }
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
         x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
@@ -55,67 +84,105 @@ mod tests {
         x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add((x as i32 + offset) * w as i32))
     }
 
-    /// Every micro-kernel of `D` against the naive definition at one length.
-    fn check<D: Dot>(x: &[i8], w: &[Vec<i8>], offset: i32, acc: [i32; 4]) {
-        let rows = [&w[0][..], &w[1][..], &w[2][..], &w[3][..]];
-        let want: [i32; 4] = core::array::from_fn(|j| naive(x, &w[j], acc[j]));
-        assert_eq!(D::dot4(x, rows, acc), want, "{} dot4 len {}", D::NAME, x.len());
-        assert_eq!(D::dot1(x, &w[0], acc[0]), want[0], "{} dot1 len {}", D::NAME, x.len());
-        let want: [i32; 4] = core::array::from_fn(|j| naive_offset(x, &w[j], offset, acc[j]));
-        assert_eq!(D::dot4_offset(x, rows, offset, acc), want, "{} dot4_offset len {}", D::NAME, x.len());
-        assert_eq!(D::dot1_offset(x, &w[0], offset, acc[0]), want[0], "{} dot1_offset len {}", D::NAME, x.len());
-        if x.len() >= 4 {
-            let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
-            let want: [i32; 4] = core::array::from_fn(|j| acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32));
-            assert_eq!(D::mac4(xa, wa, acc), want, "{} mac4", D::NAME);
-            let want: [i32; 4] = core::array::from_fn(|j| acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32));
-            assert_eq!(D::mac4_offset(xa, wa, offset, acc), want, "{} mac4_offset", D::NAME);
+    /// `x` and four rows `w` of length `len`: random from `seed`, or filled with `fill`.
+    #[derive(Clone, Debug)]
+    struct DotCase {
+        len: usize,
+        fill: Option<(i8, i8)>,
+        seed: u64,
+        offset: i32,
+        acc: [i32; 4],
+    }
+
+    impl DotCase {
+        fn data(&self) -> (Vec<i8>, Vec<Vec<i8>>) {
+            match self.fill {
+                Some((xv, wv)) => (std::vec![xv; self.len], (0..4).map(|_| std::vec![wv; self.len]).collect()),
+                None => {
+                    let mut rng = Rng(self.seed);
+                    let x = rng.i8s(self.len);
+                    (x, (0..4).map(|_| rng.i8s(self.len)).collect())
+                }
+            }
+        }
+
+        /// What every micro-kernel should return, in [`KernelCase::run`]'s order.
+        fn want(&self) -> Vec<(&'static str, i32)> {
+            let (x, w) = self.data();
+            let (offset, acc) = (self.offset, self.acc);
+            let mut v = Vec::new();
+            v.extend((0..4).map(|j| ("dot4", naive(&x, &w[j], acc[j]))));
+            v.push(("dot1", naive(&x, &w[0], acc[0])));
+            v.extend((0..4).map(|j| ("dot4_offset", naive_offset(&x, &w[j], offset, acc[j]))));
+            v.push(("dot1_offset", naive_offset(&x, &w[0], offset, acc[0])));
+            if x.len() >= 4 {
+                v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
+                v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
+            }
+            v
         }
     }
 
-    /// The suite of one implementation: proptests against the naive definition, lane-tail
-    /// lengths 0..=17, and the extremes (-128 * -128 everywhere, accumulators at the wrap
-    /// point, offsets -127 and 128).
-    macro_rules! dot_tests {
-        ($name:ident, $imp:ty) => {
-            mod $name {
-                use super::*;
+    impl KernelCase for DotCase {
+        type Kernel = DotFns;
+        type Output = Vec<i32>;
+        const REFERENCE: DotFns = DotFns::of::<Scalar>();
 
-                proptest! {
-                    #[test]
-                    fn matches_naive(
-                        len in 0usize..40, seed in any::<u64>(), acc in any::<[i32; 4]>(),
-                        offset in prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128],
-                    ) {
-                        let mut rng = crate::kernels::test_util::Rng(seed);
-                        let x = rng.i8s(len);
-                        let w: Vec<Vec<i8>> = (0..4).map(|_| rng.i8s(len)).collect();
-                        check::<$imp>(&x, &w, offset, acc);
-                    }
-                }
+        fn strategy() -> BoxedStrategy<Self> {
+            (0usize..40, any::<u64>(), any::<[i32; 4]>(), prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128])
+                .prop_map(|(len, seed, acc, offset)| DotCase { len, fill: None, seed, offset, acc })
+                .boxed()
+        }
 
-                #[test]
-                fn lane_tails_and_extremes() {
-                    for &(xv, wv) in &[(-128i8, -128i8), (-128, 127), (127, 127), (127, -128)] {
-                        for len in 0usize..=17 {
-                            let x = std::vec![xv; len];
-                            let w: Vec<Vec<i8>> = (0..4).map(|_| std::vec![wv; len]).collect();
-                            for acc in [i32::MAX, i32::MIN, 0, -1] {
-                                for offset in [-127, 0, 128] {
-                                    check::<$imp>(&x, &w, offset, [acc; 4]);
-                                }
-                            }
+        fn edge_cases() -> Vec<Self> {
+            let mut v = Vec::new();
+            for fill in [(-128i8, -128i8), (-128, 127), (127, 127), (127, -128)] {
+                for len in 0usize..=17 {
+                    for acc in [i32::MAX, i32::MIN, 0, -1] {
+                        for offset in [-127, 0, 128] {
+                            v.push(DotCase { len, fill: Some(fill), seed: 0, offset, acc: [acc; 4] });
                         }
                     }
                 }
             }
-        };
+            v
+        }
+
+        fn run(&self, k: DotFns) -> Result<Vec<i32>, String> {
+            let (x, w) = self.data();
+            let rows = [&w[0][..], &w[1][..], &w[2][..], &w[3][..]];
+            let (offset, acc) = (self.offset, self.acc);
+            let mut v = Vec::new();
+            v.extend((k.dot4)(&x, rows, acc));
+            v.push((k.dot1)(&x, &w[0], acc[0]));
+            v.extend((k.dot4_offset)(&x, rows, offset, acc));
+            v.push((k.dot1_offset)(&x, &w[0], offset, acc[0]));
+            if x.len() >= 4 {
+                let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
+                v.extend((k.mac4)(xa, wa, acc));
+                v.extend((k.mac4_offset)(xa, wa, offset, acc));
+            }
+            Ok(v)
+        }
+
+        fn check(&self, out: &Vec<i32>) -> Result<(), String> {
+            let want = self.want();
+            if out.len() != want.len() {
+                return Err(format!("{} results, {} expected", out.len(), want.len()));
+            }
+            for (&got, &(what, want)) in out.iter().zip(&want) {
+                if got != want {
+                    return Err(format!("{what} at len {}: got {got}, want {want}", self.len));
+                }
+            }
+            Ok(())
+        }
     }
 
-    dot_tests!(scalar, super::super::scalar::Scalar);
+    kernel_tests!(scalar, DotCase, DotFns::of::<Scalar>());
     // The DSP implementation runs wherever it is compiled (Armv7E-M firmware under QEMU,
     // ARMv7-A Linux under qemu-arm); elsewhere it is not compiled and not tested, which
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
-    dot_tests!(arm_dsp, super::super::dsp::ArmDsp);
+    kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
 }

@@ -1,11 +1,15 @@
-//! FULLY_CONNECTED tests: naive i64 matrix-vector reference, property tests, edge cases.
+//! FULLY_CONNECTED tests: one [`KernelCase`] (random shapes and quantization, fixed edge
+//! cases, the naive i64 matrix-vector product wrapped to int32 as oracle) and one suite per
+//! implementation.
 
 use super::{FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{multipliers, zero_point, Rng};
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
+use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -43,7 +47,8 @@ fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option
                 acc += (filter[u * p.geometry.input_depth + d] as i64 + p.weights_offset as i64)
                     * (input[b * p.geometry.input_depth + d] as i64 + p.quant.input_offset as i64);
             }
-            let acc = i32::try_from(acc).expect("test accumulators stay in i32");
+            // The int32 accumulator wraps (no saturation), as TFLite's does.
+            let acc = acc as i32;
             let q = if p.quant.output_multiplier.len() == 1 { 0 } else { u };
             let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64 + p.quant.output_offset as i64;
             out[b * p.geometry.output_depth + u] = v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
@@ -52,64 +57,216 @@ fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-/// Runs `kernel` and compares with the naive definition and the reference kernel. With
-/// `symmetric`, the weights offset is 0 (the `Dot4` variant's case).
-fn check(kernel: Kernel, symmetric: bool, batches: usize, depth: usize, units: usize, in_zp: i32, filter_zp: i32, out_zp: i32, with_bias: bool, seed: u64) {
-    let mut rng = Rng(seed);
-    let (mult, shift) = multipliers(&mut rng, units, -14, 1);
-    // A filter zero point only exists with per-tensor weights.
-    let filter_offset = if mult.len() == 1 && !symmetric { -filter_zp } else { 0 };
-    let (act_min, act_max) = rng.activation_range();
-    let p = FullyConnectedParams { geometry: FullyConnectedGeometry { batches, input_depth: depth, output_depth: units }, weights_offset: filter_offset, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
-    let input = rng.i8s(batches * depth);
-    let filter = rng.i8s(units * depth);
-    let bias = rng.i32s(units, -(1 << 20), 1 << 20);
-    let bias = with_bias.then_some(&bias[..]);
-    let mut got = vec![0x55u8 as i8; batches * units];
-    kernel(&p, &input, &filter, bias, &mut got);
-    assert_eq!(got, naive(&p, &input, &filter, bias));
-    let mut reference = vec![0x55u8 as i8; got.len()];
-    super::fully_connected_s8(&p, &input, &filter, bias, &mut reference);
-    assert_eq!(got, reference);
+/// A random FULLY_CONNECTED: shapes and zero points; data, multipliers and clamp from
+/// `seed`. With `symmetric`, the weights offset is 0 (the `Dot4` variant's case).
+#[derive(Debug, Clone)]
+struct Case {
+    batches: usize,
+    depth: usize,
+    units: usize,
+    in_zp: i32,
+    filter_zp: i32,
+    out_zp: i32,
+    with_bias: bool,
+    symmetric: bool,
+    seed: u64,
 }
 
-macro_rules! kernel_tests {
-    ($name:ident, $kernel:expr) => {
-        mod $name {
-            use super::*;
+/// A fully specified FULLY_CONNECTED, with its hand-computed output when there is one.
+#[derive(Debug, Clone)]
+struct Problem {
+    geometry: FullyConnectedGeometry,
+    weights_offset: i32,
+    input_offset: i32,
+    output_offset: i32,
+    mult: Vec<i32>,
+    shift: Vec<i32>,
+    clamp: (i8, i8),
+    input: Vec<i8>,
+    filter: Vec<i8>,
+    bias: Option<Vec<i32>>,
+    expected: Option<Vec<i8>>,
+}
 
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(300))]
-                #[test]
-                fn matches_naive(
-                    batches in 1usize..4, depth in 1usize..70, units in 1usize..20,
-                    in_zp in zero_point(), filter_zp in -5i32..5, out_zp in zero_point(),
-                    with_bias in any::<bool>(), seed in any::<u64>(), symmetric in any::<bool>(),
-                ) {
-                    check($kernel, symmetric, batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed);
-                }
-            }
+impl Case {
+    fn problem(&self) -> Problem {
+        let c = self;
+        let mut rng = Rng(c.seed);
+        let (mult, shift) = multipliers(&mut rng, c.units, -14, 1);
+        // A filter zero point only exists with per-tensor weights.
+        let weights_offset = if mult.len() == 1 && !c.symmetric { -c.filter_zp } else { 0 };
+        let (act_min, act_max) = rng.activation_range();
+        let input = rng.i8s(c.batches * c.depth);
+        let filter = rng.i8s(c.units * c.depth);
+        let bias = rng.i32s(c.units, -(1 << 20), 1 << 20);
+        Problem {
+            geometry: FullyConnectedGeometry { batches: c.batches, input_depth: c.depth, output_depth: c.units },
+            weights_offset,
+            input_offset: -c.in_zp,
+            output_offset: c.out_zp,
+            mult,
+            shift,
+            clamp: (act_min as i8, act_max as i8),
+            input,
+            filter,
+            bias: c.with_bias.then_some(bias),
+            expected: None,
+        }
+    }
 
-            /// Two batches, two units, hand-computed, with a per-tensor filter offset.
-            #[test]
-            fn hand_computed() {
-                let (mult, shift) = ([1 << 30], [-1]); // 0.25
-                let p = FullyConnectedParams { geometry: FullyConnectedGeometry { batches: 2, input_depth: 3, output_depth: 2 }, weights_offset: -1, quant: QuantS8 { input_offset: 1, output_offset: 10, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 20 } };
-                let input = [1, 2, 3, -1, -1, 99]; // +1: (2, 3, 4), (0, 0, 100)
-                let filter = [2, 1, 1, 1, 3, 2]; // -1: (1, 0, 0), (0, 2, 1)
-                let mut out = [0i8; 4];
-                $kernel(&p, &input, &filter, Some(&[4, -4]), &mut out);
-                // b0: (2 + 4)/4 = 1.5 -> 2 -> 12; (6 + 4 - 4)/4 = 1.5 -> 2 -> 12
-                // b1: (0 + 4)/4 = 1 -> 11;        (100 - 4)/4 = 24 -> 34 -> clamp 20
-                assert_eq!(out, [12, 12, 11, 20]);
+    fn plain(batches: usize, depth: usize, units: usize, symmetric: bool, seed: u64) -> Case {
+        Case { batches, depth, units, in_zp: 0, filter_zp: 3, out_zp: 0, with_bias: true, symmetric, seed }
+    }
+}
+
+impl Problem {
+    fn params(&self) -> FullyConnectedParams<'_, S8> {
+        FullyConnectedParams {
+            geometry: self.geometry,
+            weights_offset: self.weights_offset,
+            quant: QuantS8 { input_offset: self.input_offset, output_offset: self.output_offset, output_multiplier: &self.mult, output_shift: &self.shift },
+            clamp: Clamp { min: self.clamp.0, max: self.clamp.1 },
+        }
+    }
+}
+
+/// One FULLY_CONNECTED case: random (shapes and seed) or fully specified.
+#[derive(Debug, Clone)]
+enum Fc {
+    Random(Case),
+    Fixed(Problem),
+}
+
+impl Fc {
+    fn problem(&self) -> Problem {
+        match self {
+            Fc::Random(c) => c.problem(),
+            Fc::Fixed(p) => p.clone(),
+        }
+    }
+}
+
+impl KernelCase for Fc {
+    type Kernel = Kernel;
+    type Output = Vec<i8>;
+    const REFERENCE: Kernel = super::fully_connected_s8;
+    const CASES: Option<u32> = Some(300);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (1usize..4, 1usize..70, 1usize..20, zero_point(), -5i32..5, zero_point(), any::<bool>(), any::<u64>(), any::<bool>())
+            .prop_map(|(batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed, symmetric)| {
+                Fc::Random(Case { batches, depth, units, in_zp, filter_zp, out_zp, with_bias, symmetric, seed })
+            })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        // Two batches, two units, hand-computed, with a per-tensor filter offset.
+        // b0: (2 + 4)/4 = 1.5 -> 2 -> 12; (6 + 4 - 4)/4 = 1.5 -> 2 -> 12
+        // b1: (0 + 4)/4 = 1 -> 11;        (100 - 4)/4 = 24 -> 34 -> clamp 20
+        v.push(Fc::Fixed(Problem {
+            geometry: FullyConnectedGeometry { batches: 2, input_depth: 3, output_depth: 2 },
+            weights_offset: -1,
+            input_offset: 1,
+            output_offset: 10,
+            mult: vec![1 << 30],
+            shift: vec![-1], // 0.25
+            clamp: (-128, 20),
+            input: vec![1, 2, 3, -1, -1, 99], // +1: (2, 3, 4), (0, 0, 100)
+            filter: vec![2, 1, 1, 1, 3, 2],   // -1: (1, 0, 0), (0, 2, 1)
+            bias: Some(vec![4, -4]),
+            expected: Some(vec![12, 12, 11, 20]),
+        }));
+        // The int32 accumulator wraps like TFLite's: MAX + (2 - 1) * 1 is MIN, both variants.
+        for (weights_offset, x, want) in [(0, 1, -128), (0, 0, 127), (-1, 1, -128), (-1, 0, 127)] {
+            v.push(Fc::Fixed(Problem {
+                geometry: FullyConnectedGeometry { batches: 1, input_depth: 1, output_depth: 1 },
+                weights_offset,
+                input_offset: 0,
+                output_offset: 0,
+                mult: vec![1 << 30],
+                shift: vec![0],
+                clamp: (-128, 127),
+                input: vec![x],
+                filter: vec![if weights_offset == 0 { 1 } else { 2 }],
+                bias: Some(vec![i32::MAX]),
+                expected: Some(vec![want]),
+            }));
+        }
+        // Lane tails of the dot product (odd depths included), both variants, one and
+        // several batches and units.
+        for n in LANE_TAILS {
+            for symmetric in [true, false] {
+                v.push(Fc::Random(Case::plain(1, n, 3, symmetric, n as u64)));
+                v.push(Fc::Random(Case::plain(3, n, 5, symmetric, n as u64)));
+                v.push(Fc::Random(Case::plain(2, 7, n, symmetric, n as u64)));
             }
         }
-    };
+        // Zero batches (empty output).
+        v.push(Fc::Random(Case::plain(0, 8, 3, true, 0)));
+        v.push(Fc::Random(Case::plain(0, 8, 3, false, 0)));
+        // ±127 / −128 in data and zero points.
+        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
+            for (depth, symmetric) in [(1, true), (4, true), (17, true), (64, true), (17, false), (64, false)] {
+                let mut p = Case { in_zp, out_zp, filter_zp: -5, ..Case::plain(2, depth, 3, symmetric, i as u64) }.problem();
+                p.input = extremes(p.input.len());
+                p.filter = extremes(p.filter.len()).into_iter().rev().collect();
+                v.push(Fc::Fixed(p));
+            }
+        }
+        // Multiplier extremes, per channel and per tensor.
+        for (i, (mult, shift)) in [(i32::MAX, 1), (1 << 30, 1), (i32::MAX, 0), (1 << 30, -31), (i32::MAX, -20), (1 << 30, -14)].into_iter().enumerate() {
+            for symmetric in [true, false] {
+                let mut p = Case { in_zp: -128, out_zp: 127, ..Case::plain(2, 9, 5, symmetric, i as u64) }.problem();
+                p.mult = vec![mult; p.mult.len()];
+                p.shift = vec![shift; p.shift.len()];
+                p.clamp = (-128, 127);
+                v.push(Fc::Fixed(p));
+            }
+        }
+        v
+    }
+
+    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
+        let p = self.problem();
+        let mut out = vec![0x55u8 as i8; p.geometry.batches * p.geometry.output_depth];
+        kernel(&p.params(), &p.input, &p.filter, p.bias.as_deref(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
+        let p = self.problem();
+        let want = naive(&p.params(), &p.input, &p.filter, p.bias.as_deref());
+        if *out != want {
+            return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
+        }
+        if let Some(expected) = &p.expected {
+            if out != expected {
+                return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
+            }
+        }
+        Ok(())
+    }
 }
 
-kernel_tests!(reference, crate::kernels::fully_connected::fully_connected_s8);
-kernel_tests!(selected_scalar, selected::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8);
+kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
-kernel_tests!(selected_arm_dsp, selected::<crate::kernels::dot::dsp::ArmDsp>);
-kernel_tests!(public_api, public);
+kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
+kernel_tests!(public_api, if true, Fc, public);
+
+/// The strategy and the edge cases reach both variants.
+#[test]
+fn cases_reach_every_variant() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..100 {
+        let p = Fc::strategy().new_tree(&mut runner).expect("a case").current().problem();
+        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params())));
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let edges: std::collections::BTreeSet<_> = Fc::edge_cases().iter().map(|c| std::format!("{:?}", FullyConnectedVariant::select(&c.problem().params()))).collect();
+    assert_eq!(edges.len(), 2, "{edges:?}");
+}

@@ -1,6 +1,6 @@
 //! HARD_SWISH tests: agreement with the real `x * relu6(x + 3) / 6`, the in-place entry
 //! point, edge cases. Bit-exactness with TFLite Micro is checked on golden data in
-//! `tests/golden_vectors.rs`.
+//! `tests/tflm_vectors.rs`.
 
 use super::{hard_swish_s8, hard_swish_s8_in_place, scalar, HardSwishParams};
 use crate::kernels::test_util::{kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};

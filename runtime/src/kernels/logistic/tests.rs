@@ -1,6 +1,6 @@
 //! LOGISTIC tests: agreement with the real sigmoid (within one output step), monotonicity,
 //! saturation, the in-place entry point. Bit-exactness with TFLite Micro is checked on
-//! golden data in `tests/golden_vectors.rs`.
+//! golden data in `tests/tflm_vectors.rs`.
 
 use super::{logistic_s8, logistic_s8_in_place, scalar, LogisticParams};
 use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};

@@ -1,6 +1,6 @@
 //! SOFTMAX tests: agreement with real softmax (the fixed-point pipeline is accurate to one
 //! output step), exact shift invariance, and edge cases. Bit-exactness with TFLite Micro is
-//! checked on golden data in `tests/golden_vectors.rs`.
+//! checked on golden data in `tests/tflm_vectors.rs`.
 
 use super::SoftmaxParams;
 use crate::kernels::test_util::{extremes, kernel_tests, scale, KernelCase, Rng, LANE_TAILS};

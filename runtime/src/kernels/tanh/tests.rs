@@ -1,6 +1,6 @@
 //! TANH tests: agreement with the real tanh (within one output step), monotonicity,
 //! saturation, the in-place entry point. Bit-exactness with TFLite Micro is checked on
-//! golden data in `tests/golden_vectors.rs`.
+//! golden data in `tests/tflm_vectors.rs`.
 
 use super::{scalar, tanh_s8, tanh_s8_in_place, TanhParams};
 use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
