@@ -21,6 +21,7 @@ fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], 
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, input, bias, &packed, output),
     }
 }
 
@@ -32,6 +33,7 @@ fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opti
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::depthwise_conv_2d_s8_window(p, input, filter, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::depthwise_conv_2d_s8_mult1(p, input, bias, &packed, output),
     }
 }
 
@@ -163,6 +165,26 @@ macro_rules! kernel_tests {
                 #[test]
                 fn matches_naive(c in case()) {
                     check_case($kernel, &c);
+                }
+            }
+
+            /// 3x3 windows with depth multiplier 1 (the `Mult1` variant's unrolled interior
+            /// and its border path): strides, dilations, paddings, depths 4..64.
+            #[test]
+            fn three_by_three_depth_multiplier_1() {
+                let mut seed = 1u64;
+                for in_d in [4usize, 8, 12, 64] {
+                    for stride in [1usize, 2] {
+                        for dil in [1usize, 2] {
+                            for pad in [0usize, 1, 2] {
+                                for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
+                                    seed += 1;
+                                    let c = Case { batches: 2, in_h: 7, in_w: 6, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad, pad, pad / 2], in_zp, out_zp, with_bias: seed % 3 != 0, seed };
+                                    check_case($kernel, &c);
+                                }
+                            }
+                        }
+                    }
                 }
             }
 
