@@ -1297,6 +1297,9 @@ mod conv_family {
                         depthwise_conv_2d::DepthwiseConv2dVariant::Window => {
                             depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
                         }
+                        depthwise_conv_2d::DepthwiseConv2dVariant::Mult1 => {
+                            depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, bv.as_deref(), &packed, &mut fast)
+                        }
                     }
                     assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 }

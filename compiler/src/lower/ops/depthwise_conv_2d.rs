@@ -16,7 +16,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{
-    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dParams,
+    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dParams,
     DepthwiseConv2dVariant,
 };
 use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
@@ -160,6 +160,7 @@ impl Kernel for DepthwiseConv2d {
                 match variant {
                     DepthwiseConv2dVariant::Reference => depthwise_conv_2d_s8(p, input, filter, bias, &mut out),
                     DepthwiseConv2dVariant::Window => depthwise_conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
+                    DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d_s8_mult1(p, input, bias, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -185,7 +186,8 @@ impl Kernel for DepthwiseConv2d {
             DepthwiseConv2dScheme::S8 { held, variant, packed } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
+                // The Mult1 filter is in the packed table (regrouped), not emitted as is.
+                let filter = (*variant != DepthwiseConv2dVariant::Mult1).then(|| cx.input(self.filter));
                 let bias = cx.optional_input(self.bias);
                 match variant {
                     DepthwiseConv2dVariant::Reference => {
@@ -196,6 +198,11 @@ impl Kernel for DepthwiseConv2d {
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
                         quote! { #call::depthwise_conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
+                    }
+                    DepthwiseConv2dVariant::Mult1 => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::depthwise_conv_2d_s8_mult1(&#p, #input, #bias, #packed, #output); }
                     }
                 }
             }

@@ -24,6 +24,7 @@ fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], 
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, input, bias, &packed, output),
     }
 }
 
@@ -35,6 +36,7 @@ fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opti
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::depthwise_conv_2d_s8_window(p, input, filter, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::depthwise_conv_2d_s8_mult1(p, input, bias, &packed, output),
     }
 }
 
@@ -236,6 +238,21 @@ impl KernelCase for Depthwise {
             v.push(r(Case::plain([2, 3], n, 2, [2, 2], [0; 4], n as u64)));
             v.push(r(Case::plain([2, 2], 2, n, [1, 2], [0, 1, 1, 0], n as u64)));
         }
+        // 3x3 windows with depth multiplier 1 (the `Mult1` variant's unrolled interior and its
+        // border path): strides, dilations, paddings, depths 4..64, extreme zero points.
+        let mut seed = 1u64;
+        for in_d in [4usize, 8, 12, 64] {
+            for stride in [1usize, 2] {
+                for dil in [1usize, 2] {
+                    for pad in [0usize, 1, 2] {
+                        for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
+                            seed += 1;
+                            v.push(r(Case { batches: 2, in_h: 7, in_w: 6, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad, pad, pad / 2], in_zp, out_zp, with_bias: seed % 3 != 0, seed }));
+                        }
+                    }
+                }
+            }
+        }
         // Depth multipliers on both sides of the Window variant's limit (64).
         for mult in [63, 64, 65, 66] {
             v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));
@@ -317,5 +334,5 @@ fn cases_reach_every_variant() {
     }
     assert!(seen.contains("Window"), "{seen:?}");
     let edges: std::collections::BTreeSet<_> = Depthwise::edge_cases().iter().map(|c| std::format!("{:?}", DepthwiseConv2dVariant::select(&c.problem().geometry))).collect();
-    assert_eq!(edges.len(), 2, "{edges:?}");
+    assert_eq!(edges.len(), 3, "{edges:?}");
 }

@@ -60,19 +60,24 @@ fn smlad(a: u32, b: u32, acc: i32) -> i32 {
     r
 }
 
+/// SMLABB (bottom halfwords). Not `pure`, unlike the other wrappers, so LLVM keeps these in
+/// program order: the depthwise kernels unroll a 3x3 window over four lanes, and with `pure`
+/// LLVM scheduled lane by lane, kept all nine input and weight words live and spilled them
+/// to the stack.
 #[inline(always)]
 fn smlabb(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
-    unsafe { asm!("smlabb {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
+    unsafe { asm!("smlabb {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
     r
 }
 
+/// SMLATT (top halfwords), an ordering point like [`smlabb`].
 #[inline(always)]
 fn smlatt(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
-    unsafe { asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
+    unsafe { asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
     r
 }
 
