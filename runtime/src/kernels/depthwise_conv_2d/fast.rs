@@ -222,7 +222,7 @@ pub(crate) fn depthwise_mult1<D: Dot>(
             && input.len() >= batches * in_h * in_w * depth
             && output.len() >= batches * out_h * out_w * depth
             && packed.len() >= depth + depth / LANES * taps
-            && bias.map_or(true, |b| b.len() >= depth)
+            && bias.is_none_or(|b| b.len() >= depth)
     );
     if depth == 0 || taps == 0 {
         return;
