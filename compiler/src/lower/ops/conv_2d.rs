@@ -9,15 +9,16 @@
 //! geometry at compile time, [`Conv2dVariant::pack`] packs its weights, and the generated
 //! code calls that variant directly.
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, HeldNumerics, SchemeKind};
+use super::conv_common::ConvHeld;
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dParams, Conv2dVariant, ConvGeometry};
-use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
+use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_s8, Conv2dVariant, ConvGeometry};
+use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,26 +35,9 @@ pub struct Conv2d {
 pub enum Conv2dScheme {
     /// int8: the variant selected for the geometry and its packed table
     /// ([`Conv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: Conv2dHeld<S8>, variant: Conv2dVariant, packed: Vec<i32> },
+    S8 { held: ConvHeld<S8>, variant: Conv2dVariant, packed: Vec<i32> },
     /// 16x8: the reference kernel.
-    S16 { held: Conv2dHeld<S16> },
-}
-
-/// What [`Conv2dParams`] is built from, owned: its fields, with the quantization's tables.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Conv2dHeld<N: HeldNumerics> {
-    pub geometry: ConvGeometry,
-    pub quant: N::HeldQuant,
-    pub clamp: Clamp<N::Act>,
-}
-
-impl<N: HeldNumerics> Conv2dHeld<N> {
-    /// The runtime params, borrowing this op's tables: what `execute` runs, `emit` spells
-    /// and the variant packs with.
-    pub fn params(&self) -> Conv2dParams<'_, N> {
-        let Conv2dHeld { geometry, quant, clamp } = self;
-        Conv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
-    }
+    S16 { held: ConvHeld<S16> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<Conv2d, LowerError> {
@@ -104,16 +88,16 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
-            let held = Conv2dHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let variant = Conv2dVariant::select(&geometry);
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&held.params(), &weights, bias_data.as_deref(), &mut packed);
+            variant.pack(&held.conv_2d_params(), &weights, bias_data.as_deref(), &mut packed);
             Conv2dScheme::S8 { held, variant, packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
             let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
-            Conv2dScheme::S16 { held: Conv2dHeld { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
+            Conv2dScheme::S16 { held: ConvHeld { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
         }
     };
     Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
@@ -123,7 +107,7 @@ impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             Conv2dScheme::S8 { held, variant, packed } => {
-                let p = &held.params();
+                let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
@@ -138,7 +122,7 @@ impl Kernel for Conv2d {
                 s.insert(self.output, TensorData::I8(out));
             }
             Conv2dScheme::S16 { held } => {
-                let p = &held.params();
+                let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_i16(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
@@ -157,7 +141,7 @@ impl Kernel for Conv2d {
         let call = quote! { #rt::kernels::conv_2d };
         match &self.scheme {
             Conv2dScheme::S8 { held, variant, packed } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.conv_2d_params());
                 let input = cx.input(self.input);
                 let filter = cx.input(self.filter);
                 match variant {
@@ -181,7 +165,7 @@ impl Kernel for Conv2d {
                 }
             }
             Conv2dScheme::S16 { held } => {
-                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.params());
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.conv_2d_params());
                 let input = cx.input(self.input);
                 let filter = cx.input(self.filter);
                 let bias = cx.optional_input(self.bias);

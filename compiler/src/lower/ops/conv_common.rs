@@ -338,3 +338,26 @@ pub(crate) fn params_type<N: EmittedNumerics>(rt: &TokenStream, path: TokenStrea
         quote! { #path<#n> }
     }
 }
+
+/// What CONV_2D's and DEPTHWISE_CONV_2D's runtime params are built from, owned: their
+/// fields (the two structs have the same ones), with the quantization's tables. Each
+/// method lends the tables to its runtime struct: what `execute` runs, `emit` spells and
+/// the variant packs with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvHeld<N: HeldNumerics> {
+    pub geometry: tflc_runtime::kernels::window::ConvGeometry,
+    pub quant: N::HeldQuant,
+    pub clamp: tflc_runtime::kernels::numerics::Clamp<N::Act>,
+}
+
+impl<N: HeldNumerics> ConvHeld<N> {
+    pub fn conv_2d_params(&self) -> tflc_runtime::kernels::conv_2d::Conv2dParams<'_, N> {
+        let ConvHeld { geometry, quant, clamp } = self;
+        tflc_runtime::kernels::conv_2d::Conv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
+    }
+
+    pub fn depthwise_params(&self) -> tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'_, N> {
+        let ConvHeld { geometry, quant, clamp } = self;
+        tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
+    }
+}

@@ -8,7 +8,8 @@
 //! broadcast to every channel), the fused activation as a clamp. The kernel is
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, HeldNumerics, SchemeKind};
+use super::conv_common::ConvHeld;
+use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -16,10 +17,10 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{
-    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dParams,
+    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_window, ConvGeometry,
     DepthwiseConv2dVariant,
 };
-use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
+use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,27 +37,9 @@ pub struct DepthwiseConv2d {
 pub enum DepthwiseConv2dScheme {
     /// int8: the variant selected for the geometry and its packed table
     /// ([`DepthwiseConv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: DepthwiseConv2dHeld<S8>, variant: DepthwiseConv2dVariant, packed: Vec<i32> },
+    S8 { held: ConvHeld<S8>, variant: DepthwiseConv2dVariant, packed: Vec<i32> },
     /// 16x8: the reference kernel.
-    S16 { held: DepthwiseConv2dHeld<S16> },
-}
-
-/// What [`DepthwiseConv2dParams`] is built from, owned: its fields, with the
-/// quantization's tables.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DepthwiseConv2dHeld<N: HeldNumerics> {
-    pub geometry: ConvGeometry,
-    pub quant: N::HeldQuant,
-    pub clamp: Clamp<N::Act>,
-}
-
-impl<N: HeldNumerics> DepthwiseConv2dHeld<N> {
-    /// The runtime params, borrowing this op's tables: what `execute` runs, `emit` spells
-    /// and the variant packs with.
-    pub fn params(&self) -> DepthwiseConv2dParams<'_, N> {
-        let DepthwiseConv2dHeld { geometry, quant, clamp } = self;
-        DepthwiseConv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
-    }
+    S16 { held: ConvHeld<S16> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
@@ -132,16 +115,16 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
-            let held = DepthwiseConv2dHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
+            let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let variant = DepthwiseConv2dVariant::select(&geometry);
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&held.params(), &weights, bias_data.as_deref(), &mut packed);
+            variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
             DepthwiseConv2dScheme::S8 { held, variant, packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
             let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
-            DepthwiseConv2dScheme::S16 { held: DepthwiseConv2dHeld { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
+            DepthwiseConv2dScheme::S16 { held: ConvHeld { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
         }
     };
     Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
@@ -151,7 +134,7 @@ impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, variant, packed } => {
-                let p = &held.params();
+                let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
@@ -165,7 +148,7 @@ impl Kernel for DepthwiseConv2d {
                 s.insert(self.output, TensorData::I8(out));
             }
             DepthwiseConv2dScheme::S16 { held } => {
-                let p = &held.params();
+                let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_i16(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
@@ -184,7 +167,7 @@ impl Kernel for DepthwiseConv2d {
         let call = quote! { #rt::kernels::depthwise_conv_2d };
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, variant, packed } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.depthwise_params());
                 let input = cx.input(self.input);
                 // The Mult1 filter is in the packed table (regrouped), not emitted as is.
                 let filter = (*variant != DepthwiseConv2dVariant::Mult1).then(|| cx.input(self.filter));
@@ -207,7 +190,7 @@ impl Kernel for DepthwiseConv2d {
                 }
             }
             DepthwiseConv2dScheme::S16 { held } => {
-                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.params());
+                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.depthwise_params());
                 let input = cx.input(self.input);
                 let filter = cx.input(self.filter);
                 let bias = cx.optional_input(self.bias);
