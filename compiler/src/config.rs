@@ -52,6 +52,13 @@ impl Config {
         self
     }
 
+    /// Fail when a model's arena needs more than `bytes` ([`Error::OverBudget`] names the peak
+    /// step and the tensors live there; see [`CompileOptions::max_arena`]).
+    pub fn max_arena(mut self, bytes: u64) -> Self {
+        self.options.max_arena = Some(bytes);
+        self
+    }
+
     /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

@@ -18,6 +18,10 @@ pub enum Error {
     Unsupported { count: usize, details: String },
     #[error("code generation failed: {0}")]
     Codegen(String),
+    /// The plan does not fit the user's `max_arena` (a check failed, not the compiler: the
+    /// CLI exits with status 1).
+    #[error(transparent)]
+    OverBudget(#[from] crate::plan::budget::OverBudget),
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }

@@ -10,8 +10,15 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 use std::path::{Path, PathBuf};
 
-/// Expands `include_model!(path)`; `Err` holds the message for `compile_error!`.
-pub fn expand(path: &str, span: Span) -> Result<TokenStream, String> {
+/// The optional arguments of `include_model!` after the path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MacroOptions {
+    /// `max_arena = "48K"`: [`CompileOptions::max_arena`].
+    pub max_arena: Option<u64>,
+}
+
+/// Expands `include_model!(path, options…)`; `Err` holds the message for `compile_error!`.
+pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStream, String> {
     let rel = Path::new(path);
     if rel.is_absolute() {
         return Err(format!("include_model!: the path must be relative to the crate root (CARGO_MANIFEST_DIR), not absolute: {path}"));
@@ -21,6 +28,7 @@ pub fn expand(path: &str, span: Span) -> Result<TokenStream, String> {
     let bytes = std::fs::read(&abs).map_err(|e| format!("include_model!: cannot read {}: {e}", abs.display()))?;
     let opts = CompileOptions {
         model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        max_arena: options.max_arena,
         ..CompileOptions::default()
     };
     let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;

@@ -25,11 +25,14 @@ pub struct CompileOptions {
     /// Call `__private::op_marker(N)` before each operator's kernel (for per-operator
     /// instruction counts, `examples/firmware/run.sh --per-op`). Off: output unchanged.
     pub op_markers: bool,
+    /// Refuse the model when its arena needs more bytes than this ([`Error::OverBudget`]
+    /// names the peak step and the tensors live there). `None`: no bound.
+    pub max_arena: Option<u64>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, op_markers: false }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, op_markers: false, max_arena: None }
     }
 }
 
@@ -60,6 +63,9 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     // Every lowering error at once, before planning.
     lowered.check()?;
     let plan = plan(&lowered, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
+    if let Some(max) = opts.max_arena {
+        crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
+    }
     let sha = Sha256::digest(bytes);
     let model_sha256: String = sha.iter().map(|b| format!("{b:02x}")).collect();
     let copts = CodegenOptions {

@@ -15,16 +15,54 @@
 //! assert_eq!(out.len(), conv::OUTPUT_0_SHAPE.iter().product::<usize>());
 //! ```
 //!
+//! Optional arguments after the path:
+//! - `max_arena = "48K"` (or a byte count, `max_arena = 49152`): the build fails when the
+//!   model's arena needs more, naming the peak step and the tensors live there.
+//!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
 
 use proc_macro::TokenStream;
-use syn::{parse_macro_input, LitStr};
+use syn::parse::{Parse, ParseStream};
+use syn::{parse_macro_input, Ident, Lit, LitStr, Token};
+
+/// `"path" (, name = value)*`.
+struct Args {
+    path: LitStr,
+    options: tflc::macro_support::MacroOptions,
+}
+
+impl Parse for Args {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let path: LitStr = input.parse()?;
+        let mut options = tflc::macro_support::MacroOptions::default();
+        while input.parse::<Option<Token![,]>>()?.is_some() {
+            if input.is_empty() {
+                break;
+            }
+            let name: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            let value: Lit = input.parse()?;
+            match name.to_string().as_str() {
+                "max_arena" => {
+                    let bytes = match &value {
+                        Lit::Int(i) => i.base10_parse::<u64>()?,
+                        Lit::Str(s) => tflc::plan::budget::parse_size(&s.value()).map_err(|e| syn::Error::new(s.span(), e))?,
+                        _ => return Err(syn::Error::new(value.span(), "max_arena: expected a byte count or a string such as \"48K\"")),
+                    };
+                    options.max_arena = Some(bytes);
+                }
+                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena)"))),
+            }
+        }
+        Ok(Args { path, options })
+    }
+}
 
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
-    let lit = parse_macro_input!(input as LitStr);
-    match tflc::macro_support::expand(&lit.value(), lit.span()) {
+    let args = parse_macro_input!(input as Args);
+    match tflc::macro_support::expand(&args.path.value(), args.path.span(), &args.options) {
         Ok(tokens) => tokens.into(),
-        Err(msg) => syn::Error::new(lit.span(), msg).to_compile_error().into(),
+        Err(msg) => syn::Error::new(args.path.span(), msg).to_compile_error().into(),
     }
 }

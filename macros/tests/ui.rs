@@ -13,5 +13,7 @@ fn ui() {
     t.compile_fail("tests/ui/int16_conv.rs");
     t.compile_fail("tests/ui/not_a_literal.rs");
     t.compile_fail("tests/ui/absolute_path.rs");
+    t.compile_fail("tests/ui/max_arena.rs");
+    t.compile_fail("tests/ui/bad_option.rs");
     t.pass("tests/ui/conv_runs.rs");
 }

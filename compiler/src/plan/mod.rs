@@ -18,6 +18,7 @@
 //!
 //! [`verify`] is an independent judge that shares no code with any of this.
 
+pub mod budget;
 mod from_ir;
 mod liveness;
 mod offsets;

@@ -2,6 +2,10 @@
 mod conv {
     tflc_macros::include_model!("../../../../macros/tests/ui/models/conv.tflite");
 }
+// Within its budget (256 bytes), with the optional argument and a trailing comma.
+mod conv_budget {
+    tflc_macros::include_model!("../../../../macros/tests/ui/models/conv.tflite", max_arena = "1K",);
+}
 
 
 fn main() {
@@ -15,4 +19,5 @@ fn main() {
     let out: &[i8; 140] = m.output_0();
     assert!(out.iter().any(|&v| v != -128), "a ReLU conv of a varied input is not all zero");
     assert!(conv::ARENA_BYTES >= 105 + 140);
+    assert_eq!(conv_budget::ARENA_BYTES, conv::ARENA_BYTES);
 }

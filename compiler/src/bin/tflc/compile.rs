@@ -27,6 +27,15 @@ pub struct Args {
     /// counts; see examples/firmware/run.sh --per-op).
     #[arg(long)]
     op_markers: bool,
+    /// Fail (exit status 1) when the arena needs more than SIZE bytes (`49152`, `48K`, `1M`;
+    /// K = 1024), naming the peak step and the tensors live there.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_arena: Option<u64>,
+}
+
+/// `--max-arena` values: bytes with an optional K/M/G suffix.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    tflc::plan::budget::parse_size(s)
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         weights,
         op_markers: args.op_markers,
+        max_arena: args.max_arena,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {

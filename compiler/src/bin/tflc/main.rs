@@ -6,13 +6,15 @@ use std::process::ExitCode;
 
 mod compile;
 mod inspect;
+mod npy;
 mod plan;
 mod replay;
+mod run;
 
 const AFTER_HELP: &str = "\
 Exit status:
   0  success
-  1  a check failed (for example `plan --verify` found a violation)
+  1  a check failed (`plan --verify` found a violation, or the arena exceeds --max-arena)
   2  the model could not be read or compiled (the message says what and where)";
 
 #[derive(Parser)]
@@ -38,6 +40,9 @@ enum Command {
     Inspect(inspect::Args),
     /// Plan the memory: operator order, arena offsets, lower bound, optional SVG picture.
     Plan(plan::Args),
+    /// Run the model on the host with the reference interpreter: `.npy` or raw tensors in,
+    /// the same out (compare with TFLite before flashing).
+    Run(run::Args),
     /// Re-run a planner fuzz case (`fuzz/artifacts/planner/crash-…`): plan, then verify.
     Replay(replay::Args),
 }
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Inspect(args)) => inspect::run(args),
         Some(Command::Plan(args)) => plan::run(args),
+        Some(Command::Run(args)) => run::run(args),
         Some(Command::Replay(args)) => replay::run(args),
         None => compile::run(cli.compile),
     };
@@ -71,9 +77,18 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             print_error(&err);
-            ExitCode::from(2)
+            if is_over_budget(&err) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
+}
+
+/// `--max-arena` refused the plan: a check failed (status 1), the model itself is fine.
+fn is_over_budget(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| matches!(e.downcast_ref::<tflc::Error>(), Some(tflc::Error::OverBudget(_))))
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

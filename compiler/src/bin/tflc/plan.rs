@@ -28,6 +28,10 @@ pub struct Args {
     /// tensor-level planning does; by default the plan is the one `tflc compile` uses.
     #[arg(long)]
     no_in_place: bool,
+    /// Check the arena against SIZE bytes (`49152`, `48K`, `1M`; K = 1024): over it, report
+    /// the peak step and the tensors live there and exit with status 1.
+    #[arg(long, value_name = "SIZE", value_parser = crate::compile::parse_size)]
+    max_arena: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -75,5 +79,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(if violations.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let mut over_budget = false;
+    if let Some(max) = args.max_arena {
+        match tflc::plan::budget::check_max_arena(&sp, sg, max) {
+            Err(e) => {
+                eprintln!("error: {e}");
+                over_budget = true;
+            }
+            Ok(()) if !args.json => print_stdout(&format!("max-arena: ok ({} of {max} bytes)\n", sp.plan.arena_bytes))?,
+            Ok(()) => {}
+        }
+    }
+    Ok(if violations.is_empty() && !over_budget { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
