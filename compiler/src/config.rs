@@ -45,13 +45,6 @@ impl Config {
         self
     }
 
-    /// Call `__private::op_marker(N)` before each operator (default off; see
-    /// [`CompileOptions::op_markers`]).
-    pub fn op_markers(mut self, on: bool) -> Self {
-        self.options.op_markers = on;
-        self
-    }
-
     /// Fail when a model's arena needs more than `bytes` ([`Error::OverBudget`] names the peak
     /// step and the tensors live there; see [`CompileOptions::max_arena`]).
     pub fn max_arena(mut self, bytes: u64) -> Self {

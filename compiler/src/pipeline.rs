@@ -22,9 +22,6 @@ pub struct CompileOptions {
     pub model_name: String,
     /// Weights inline (a byte-string literal) or in a file beside the module.
     pub weights: WeightsSource,
-    /// Call `__private::op_marker(N)` before each operator's kernel (for per-operator
-    /// instruction counts, `examples/firmware/run.sh --per-op`). Off: output unchanged.
-    pub op_markers: bool,
     /// Refuse the model when its arena needs more bytes than this ([`Error::OverBudget`]
     /// names the peak step and the tensors live there). `None`: no bound.
     pub max_arena: Option<u64>,
@@ -32,7 +29,7 @@ pub struct CompileOptions {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, op_markers: false, max_arena: None }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None }
     }
 }
 
@@ -73,7 +70,6 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         model_name: opts.model_name.clone(),
         model_sha256,
         weights: opts.weights.clone(),
-        op_markers: opts.op_markers,
     };
     let generated = codegen::generate(&lowered, &plan, &copts)?;
     Ok(Compiled { code: generated.code, weights: generated.weights, plan })
@@ -225,15 +221,25 @@ mod tests {
         }
     }
 
-    /// `op_markers`: one `op_marker(N)` before each kernel call, none without the option.
+    /// The observer hooks: every kernel call sits between `observer.before(&OPS[k])` and
+    /// `observer.after(&OPS[k])`, k counting the operators that run code, and `OPS` names
+    /// each (index in the model, opcode); `run()` is `run_with(&mut NoObserver)`.
     #[test]
-    fn op_markers_precede_each_kernel_call_only_when_asked() {
-        let bytes = crate::testing::models::in_place();
-        let plain = compile(&bytes, &CompileOptions::default()).unwrap().code;
-        let marked = compile(&bytes, &CompileOptions { op_markers: true, ..CompileOptions::default() }).unwrap().code;
-        assert!(!plain.contains("op_marker"));
-        assert_eq!(marked.matches("rt::__private::op_marker(").count(), marked.matches("rt::__private::io(").count());
-        assert!(marked.contains("rt::__private::op_marker(0);"), "{marked}");
+    fn every_kernel_call_is_observed() {
+        let bytes = crate::testing::models::tiny_cnn();
+        let code = compile(&bytes, &CompileOptions::default()).unwrap().code;
+        let calls = code.matches("rt::__private::io(").count();
+        assert_eq!(calls, 6, "{code}");
+        for k in 0..calls {
+            let before = code.find(&format!("observer.before(&OPS[{k}]);")).unwrap();
+            let after = code.find(&format!("observer.after(&OPS[{k}]);")).unwrap();
+            assert_eq!(code[before..after].matches("rt::__private::io(").count(), 1, "{code}");
+        }
+        assert!(code.contains(&format!("pub const OPS: [rt::OpInfo; {calls}]")), "{code}");
+        assert!(code.contains("self.run_with(&mut rt::NoObserver)"), "{code}");
+        // Op 4 (RESHAPE) is a view: no code, no entry.
+        assert!(code.contains("index: 3,") && !code.contains("index: 4,") && code.contains("index: 5,"), "{code}");
+        assert!(code.contains("opcode: \"DEPTHWISE_CONV_2D\""), "{code}");
     }
 
     /// The builder model `in_place`: every op after the first writes over its input.

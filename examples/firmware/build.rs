@@ -3,8 +3,8 @@
 //! - `model.rs`: `tflc_macros::include_model!("<path relative to this crate>")`, so the model
 //!   is compiled by the proc-macro (the path to `../shared` may be anywhere, hence generated);
 //!   with the `op-markers` feature, instead the module itself, compiled here by the `tflc`
-//!   library with `CompileOptions::op_markers` (a call of `op_marker(N)` before each
-//!   operator, which run.sh's per-operator mode counts between);
+//!   library with the same options (the same code; run.sh's per-operator mode reads its
+//!   `OPS` table for the order in which `run_with`'s observer sees the operators);
 //! - `golden.rs`: `NAME`, `INPUTS` and `OUTPUTS`, golden run 0 as `include_bytes!` statics
 //!   named `TFLC_FW_GOLDEN_*` (they go to flash, like the weights; run.sh subtracts their
 //!   sizes, read from the ELF's symbols, from the flash figure);
@@ -189,8 +189,8 @@ fn main() {
 
     println!("cargo:rerun-if-changed={}", model_path.display());
     if std::env::var_os("CARGO_FEATURE_OP_MARKERS").is_some() {
-        // The same compilation as include_model!'s, plus the markers.
-        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), op_markers: true, ..tflc::CompileOptions::default() };
+        // The same compilation as include_model!'s, written out for run.sh to read.
+        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), ..tflc::CompileOptions::default() };
         match tflc::compile(&bytes, &opts) {
             Ok(c) => write(&out.join("model.rs"), &c.code),
             Err(e) => fail(&format!("include_model!: {}: {e}", model_path.display())),

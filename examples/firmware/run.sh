@@ -10,8 +10,9 @@
 #   with golden data works (the ones listed as features in Cargo.toml are cached per model).
 #   --self-test: first check that the firmware does fail: run a model against a golden output
 #   with one flipped byte and require a reported mismatch and QEMU exit status 1.
-#   --per-op: also build each model with op markers (cargo feature op-markers: run() calls
-#   tflc_runtime::__private::op_marker(N) before each operator) and print, per operator, its
+#   --per-op: also build each model with op markers (cargo feature op-markers: main calls
+#   run_with(&mut Markers), an observer calling tflc_runtime::__private::op_marker(N)
+#   before each operator) and print, per operator, its
 #   MACs and instructions (QEMU plugin qemu/opcount.c), checking that the operators, the
 #   harness part before the first operator and the markers' own instructions add up to the
 #   marked build's whole-inference count. Tables also in <target>/firmware/<model>.per-op.md.
@@ -220,15 +221,19 @@ if not head:
     die(f"no opcount summary line in {run_path}")
 windows, window, before, markers, marker_insns, stray = map(int, head.groups())
 segs = [int(x) for x in re.findall(r"^opcount: segment \d+ insns=(\d+)$", run, re.M)]
-# The operators in run()'s order, from the calls the compiler emitted.
+# The operators in run()'s order: the generated OPS table, which run_with's observer (the
+# firmware's op_marker calls) walks.
 code = open(model_rs).read()
-order = [int(x) for x in re.findall(r"\bop_marker\((\d+)\);", code)]
+ops_table = re.search(r"pub const OPS: \[rt::OpInfo; \d+\] = \[(.*?)\];", code, re.S)
+if not ops_table:
+    die(f"no OPS table in {model_rs}")
+order = [int(x) for x in re.findall(r"\bindex:\s*(\d+),", ops_table.group(1))]
 # Every operator in schedule order, from the `// op N: ...` statement comments of run().
 schedule = [int(x) for x in re.findall(r"^\s*// op (\d+): ", code, re.M)]
 if windows != 1 or stray:
     die(f"expected one measured window and no marker outside it, got windows={windows} stray_markers={stray}")
 if not (len(order) == markers == len(segs)):
-    die(f"run() has {len(order)} op_marker calls, the plugin saw {markers} and recorded {len(segs)} segments")
+    die(f"OPS has {len(order)} operators, the plugin saw {markers} markers and recorded {len(segs)} segments")
 if before + sum(segs) + marker_insns != window:
     die(f"before {before} + operators {sum(segs)} + markers {marker_insns} != window {window}")
 summary = json.load(open(inspect_path))

@@ -12,8 +12,11 @@ extern crate std;
 
 pub mod isa;
 pub mod kernels;
+pub mod observer;
 pub mod prepare;
 pub mod quant;
+
+pub use observer::{NoObserver, Observer, OpInfo};
 
 #[doc(hidden)]
 #[path = "private.rs"]

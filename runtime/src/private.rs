@@ -114,9 +114,9 @@ views! {
     f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
 }
 
-/// Called by generated code compiled with op markers (`CompileOptions::op_markers`,
-/// `tflc --op-markers`) before operator `op`'s kernel. Does nothing; never inlined, so an
-/// instruction counter (the firmware's QEMU plugin) can split an inference at its address.
+/// A mark before operator `op`: called by an observer (the firmware's per-operator build
+/// passes `Model::run_with` one that calls it in `before`). Does nothing; never inlined, so
+/// an instruction counter (the firmware's QEMU plugin) can split an inference at its address.
 #[inline(never)]
 pub fn op_marker(op: u32) {
     core::hint::black_box(op);

@@ -68,3 +68,35 @@ fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, m
         check(m.as_mut());
     }
 }
+
+/// `run_with`: the observer sees `before(op)` then `after(op)` for every entry of `OPS`, in
+/// order, and the outputs are those of `run()`.
+#[test]
+fn run_with_calls_the_observer_around_every_operator() {
+    use tflc_generated_compile::builder_tiny_cnn as m;
+    use tflc_runtime::{Observer, OpInfo};
+    #[derive(Default)]
+    struct Trace(Vec<(bool, u32, &'static str)>);
+    impl Observer for Trace {
+        fn before(&mut self, op: &OpInfo) {
+            self.0.push((true, op.index, op.opcode));
+        }
+        fn after(&mut self, op: &OpInfo) {
+            self.0.push((false, op.index, op.opcode));
+        }
+    }
+    let input: Vec<i8> = (0..m::INPUT_0_SHAPE.iter().product::<usize>()).map(|i| (i * 37 + 11) as i8).collect();
+    let mut plain = Box::new(m::Model::new());
+    plain.input_0().copy_from_slice(&input);
+    plain.run();
+    let mut observed = Box::new(m::Model::new());
+    observed.input_0().copy_from_slice(&input);
+    let mut trace = Trace::default();
+    observed.run_with(&mut trace);
+    assert_eq!(plain.output_0(), observed.output_0());
+    let want: Vec<(bool, u32, &str)> = m::OPS.iter().flat_map(|o| [(true, o.index, o.opcode), (false, o.index, o.opcode)]).collect();
+    assert_eq!(trace.0, want);
+    // tiny_cnn: six operators run code; op 4 (RESHAPE) is a view.
+    let indices: Vec<u32> = m::OPS.iter().map(|o| o.index).collect();
+    assert_eq!(indices, [0, 1, 2, 3, 5, 6]);
+}

@@ -36,8 +36,6 @@ pub struct CodegenOptions {
     pub model_sha256: String,
     /// Where the weight blob lives.
     pub weights: WeightsSource,
-    /// `rt::__private::op_marker(N);` before each operator that emits code.
-    pub op_markers: bool,
 }
 
 /// The generated module and its weight blob (the blob is also inside the module when the
@@ -84,6 +82,9 @@ pub struct SubgraphBody {
     pub used: BTreeSet<TensorId>,
     /// The range consts `S<op>` of the scratch areas the statements use.
     pub scratch_ranges: Vec<TokenStream>,
+    /// One `rt::OpInfo` literal per operator that runs code, in schedule order: the entries
+    /// of `OPS`, which the statements pass to `observer.before` / `observer.after` by index.
+    pub ops: Vec<TokenStream>,
 }
 
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
@@ -96,20 +97,21 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 
 /// Emits the body of `lowered`'s subgraph with `plan`: for each operator in schedule order,
 /// the `__private::io` split of the arena (`arena` names the arena's bytes) and the kernel's
-/// call. Module-level items (weights, tables, params) go to `items`.
+/// call, between `observer.before(&OPS[k])` and `observer.after(&OPS[k])` (`observer` is a
+/// `&mut impl rt::Observer` in scope; `OPS` holds [`SubgraphBody::ops`]). Module-level items
+/// (weights, tables, params) go to `items`.
 pub fn emit_subgraph(
     rt: &TokenStream,
     arena: &TokenStream,
     lowered: &LoweredSubgraph<'_, '_>,
     plan: &SubgraphPlan,
     items: &mut Items,
-    opts: &CodegenOptions,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
     let ar = Arena { sg, plan };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
-    let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new() };
+    let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
@@ -163,15 +165,17 @@ pub fn emit_subgraph(
             tout.push(name);
         }
         body.stmts.push(comment(&text));
-        if opts.op_markers {
-            let n = int(id.index() as i64);
-            body.stmts.push(quote! { #rt::__private::op_marker(#n); });
-        }
+        let k = int(body.ops.len() as i64);
+        let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
+        let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
+        body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output } });
         body.stmts.push(quote! {
+            observer.before(&OPS[#k]);
             {
                 let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
                 #call
             }
+            observer.after(&OPS[#k]);
         });
     }
     Ok(body)
@@ -300,7 +304,7 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     let ar = Arena { sg, plan };
 
     let mut items = Items::new(align);
-    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, opts)?;
+    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items)?;
     let io = emit_io(&rt, &ar)?;
     let (new_doc, new_body, filled) = emit_new(&rt, &ar)?;
 
@@ -321,6 +325,7 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     let blob = weights_static(&rt, &items.blob, &opts.weights, align);
     let wrapper = align_wrapper(&rt, align);
     let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
+    let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
     let tokens = quote! {
         use #rt_path as rt;
 
@@ -336,6 +341,9 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
         #blob
         #(#weight_ranges)*
         #(#consts)*
+        /// Every operator that runs code, in execution order: what [`Model::run_with`] passes
+        /// its observer (index in the model, opcode, output name).
+        pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
 
         /// The compiled model: its arena and the code that runs it. Put it in a `static` or
         /// on the stack; `run()` does no allocation and no start-up work.
@@ -369,6 +377,12 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
 
             /// Runs one inference: reads the inputs, writes the outputs.
             pub fn run(&mut self) {
+                self.run_with(&mut rt::NoObserver)
+            }
+
+            /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
+            /// each operator ([`OPS`]): per-operator timing or tracing.
+            pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
                 #(#stmts)*
             }
         }
@@ -421,7 +435,6 @@ mod tests {
             model_name: "m.tflite".into(),
             model_sha256: String::new(),
             weights: WeightsSource::Inline,
-            op_markers: false,
         }
     }
 

@@ -9,8 +9,8 @@
 //! [`bench_end`] (the QEMU instruction-count plugin's window), compares every output byte
 //! with the golden output, prints one `tflc-fw:` report line over semihosting and ends QEMU
 //! with exit status 0 on a match, 1 on a mismatch, a panic or a fault. With the `op-markers`
-//! feature, the model's `run()` also calls `op_marker(N)` before each operator (for
-//! `run.sh --per-op`).
+//! feature, `main` runs the model with `run_with(&mut Markers)`, an observer that calls
+//! `op_marker(N)` before each operator (for `run.sh --per-op`); without it, `run()`.
 
 #![no_std]
 #![no_main]
@@ -59,6 +59,19 @@ pub extern "C" fn bench_end() {
     cortex_m::asm::nop();
 }
 
+/// The observer of the per-operator build: a call of the never-inlined
+/// `__private::op_marker(index)` before each operator, where the QEMU plugin splits the count.
+#[cfg(feature = "op-markers")]
+struct Markers;
+
+#[cfg(feature = "op-markers")]
+impl tflc_runtime::Observer for Markers {
+    #[inline(always)]
+    fn before(&mut self, op: &tflc_runtime::OpInfo) {
+        tflc_runtime::__private::op_marker(op.index);
+    }
+}
+
 /// How the run went.
 enum Verdict {
     Match,
@@ -87,7 +100,10 @@ fn run_once(m: &mut model::Model) -> Verdict {
     }
 
     bench_start();
+    #[cfg(not(feature = "op-markers"))]
     m.run();
+    #[cfg(feature = "op-markers")]
+    m.run_with(&mut Markers);
     bench_end();
 
     for (i, want) in outputs.iter().enumerate() {

@@ -23,10 +23,6 @@ pub struct Args {
     /// beside it, read with `include_bytes!` (`file`).
     #[arg(long = "emit-weights", value_enum, default_value_t = EmitWeights::Inline)]
     emit_weights: EmitWeights,
-    /// Call `__private::op_marker(N)` before each operator (for per-operator instruction
-    /// counts; see examples/firmware/run.sh --per-op).
-    #[arg(long)]
-    op_markers: bool,
     /// Fail (exit status 1) when the arena needs more than SIZE bytes (`49152`, `48K`, `1M`;
     /// K = 1024), naming the peak step and the tensors live there.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -65,7 +61,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         align: args.align,
         model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         weights,
-        op_markers: args.op_markers,
         max_arena: args.max_arena,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
