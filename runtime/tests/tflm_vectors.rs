@@ -1272,15 +1272,15 @@ mod conv_family {
                     conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
                     // The variant the compiler selects, with its packed weights, must agree
                     // with the reference.
-                    let variant = conv_2d::Conv2dVariant::select(&p.geometry);
+                    let variant = conv_2d::Conv2dVariant::select(&p, &wv, bv.as_deref());
                     let mut packed = vec![0; variant.packed_len(&p.geometry)];
                     variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                     let mut fast = vec![0; y.len()];
                     match variant {
                         conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
+                        conv_2d::Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(&p, &x, &packed, &mut fast),
                         conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
                         conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
-                        conv_2d::Conv2dVariant::Im2col => conv_2d::conv_2d_s8_im2col(&p, &x, &wv, &packed, &mut fast),
                     }
                     assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 } else {

@@ -89,9 +89,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
-            let variant = Conv2dVariant::select(&geometry);
+            let params = held.conv_2d_params();
+            let variant = Conv2dVariant::select(&params, &weights, bias_data.as_deref());
             let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&held.conv_2d_params(), &weights, bias_data.as_deref(), &mut packed);
+            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
             Conv2dScheme::S8 { held, variant, packed }
         }
         SchemeKind::S16 => {
@@ -115,9 +116,9 @@ impl Kernel for Conv2d {
                 check_lengths(g, input.len(), filter.len())?;
                 match variant {
                     Conv2dVariant::Reference => conv_2d_s8(p, input, filter, bias, &mut out),
+                    Conv2dVariant::Gemm => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm(p, input, packed, &mut out),
                     Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
                     Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
-                    Conv2dVariant::Im2col => tflc_runtime::kernels::conv_2d::conv_2d_s8_im2col(p, input, filter, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -143,24 +144,31 @@ impl Kernel for Conv2d {
             Conv2dScheme::S8 { held, variant, packed } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.conv_2d_params());
                 let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
                 match variant {
                     Conv2dVariant::Reference => {
+                        let filter = cx.input(self.filter);
                         let bias = cx.optional_input(self.bias);
                         let output = cx.output(self.output);
                         quote! { #call::conv_2d_s8(&#p, #input, #filter, #bias, #output); }
                     }
                     Conv2dVariant::Window => {
+                        let filter = cx.input(self.filter);
                         let bias = cx.optional_input(self.bias);
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
                         quote! { #call::conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
                     }
-                    Conv2dVariant::Pointwise | Conv2dVariant::Im2col => {
+                    Conv2dVariant::Pointwise => {
+                        let filter = cx.input(self.filter);
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
-                        let f = if *variant == Conv2dVariant::Pointwise { quote! { conv_2d_s8_pointwise } } else { quote! { conv_2d_s8_im2col } };
-                        quote! { #call::#f(&#p, #input, #filter, #packed, #output); }
+                        quote! { #call::conv_2d_s8_pointwise(&#p, #input, #filter, #packed, #output); }
+                    }
+                    Conv2dVariant::Gemm => {
+                        // The packed table holds the filter and the folded bias.
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::conv_2d_s8_gemm(&#p, #input, #packed, #output); }
                     }
                 }
             }

@@ -1,5 +1,7 @@
-//! The fast int8 variants of CONV_2D ([`super::Conv2dVariant`]) for non-grouped
-//! convolutions, with the compile-time folded bias of [`super::Conv2dVariant::pack`].
+//! [`super::Conv2dVariant::Pointwise`] and [`super::Conv2dVariant::Window`], the fast int8
+//! variants of CONV_2D for the non-grouped convolutions that [`super::gemm`] does not take
+//! (windows of more taps than its stack buffer holds), with the compile-time folded bias of
+//! [`super::Conv2dVariant::pack`].
 //! Generic over the dot micro-kernels `D` (the ISA seam, [`crate::kernels::dot::Dot`]).
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
@@ -7,9 +9,7 @@
 //! runs: a filter row `ky` with dilation 1 is one run of `filter_width * depth` int8 in both
 //! the input and the OHWI filter. Border windows accumulate `sum(w * (x + input_offset))`
 //! over their valid taps from the bias, as the reference, with the same run structure.
-//! Windows with short runs (few input channels) are gathered into a small stack buffer
-//! first ([`conv_im2col`]), border windows included (zero-point padding). Results are
-//! identical to [`super::scalar`] (wrapping int32 accumulation).
+//! Results are identical to [`super::scalar`] (wrapping int32 accumulation).
 
 use super::Conv2dParams;
 use crate::kernels::dot::Dot;
@@ -114,114 +114,6 @@ fn interior_pixel<D: Dot>(g: &Window, input: &[i8], filter: &[i8], folded: &[i32
     }
 }
 
-/// [`super::Conv2dVariant::Pointwise`] (1x1 filter, no padding, every window inside the
-/// input): each output pixel is
-/// `out_d` dot products with one contiguous input pixel, four channels at a time. A
-/// function of its own so that its few live values stay in registers.
-#[inline(never)]
-pub(crate) fn conv_1x1<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
-    let out_d = p.geometry.filter_shape[0];
-    let [_, out_h, out_w, _] = p.geometry.output_shape;
-    let folded = &packed[..out_d];
-    let rq = Requant::new(&p.quant, &p.clamp);
-    let blocks = out_d / 4;
-    let (w_blocks, w_tail) = filter[..out_d * in_d].split_at(blocks * 4 * in_d);
-    let (f_blocks, f_tail) = folded.split_at(blocks * 4);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let row = (b * in_h + oy * p.geometry.stride_height) * in_w;
-            for ox in 0..out_w {
-                let xs = &input[(row + ox * p.geometry.stride_width) * in_d..][..in_d];
-                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
-                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-                let mut oc = 0;
-                for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * in_d)).zip(f_blocks.chunks_exact(4)) {
-                    let (w0, rest) = ws.split_at(in_d);
-                    let (w1, rest) = rest.split_at(in_d);
-                    let (w2, w3) = rest.split_at(in_d);
-                    let acc = D::dot4(xs, [w0, w1, w2, w3], [fb[0], fb[1], fb[2], fb[3]]);
-                    rq.store(oc, &acc, outs);
-                    oc += 4;
-                }
-                for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(in_d)).zip(f_tail) {
-                    rq.store(oc, &[D::dot1(xs, w, f)], core::slice::from_mut(o));
-                    oc += 1;
-                }
-            }
-        }
-    }
-}
-
-/// Runs shorter than this select [`super::Conv2dVariant::Im2col`] (when the window fits [`IM2COL_MAX`]).
-pub const IM2COL_MIN_RUN: usize = 16;
-/// Largest window (`filter_height * filter_width * depth` int8) [`conv_im2col`] buffers.
-pub const IM2COL_MAX: usize = 128;
-
-/// [`super::Conv2dVariant::Im2col`]: every window (border ones included) is gathered into
-/// a contiguous buffer, the taps outside the image set to the input zero point. Such a tap
-/// then contributes `w * (zp + input_offset) = 0`, exactly as the reference's skipped tap,
-/// so every window starts from the folded bias.
-#[inline(never)]
-pub(crate) fn conv_im2col<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
-    let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
-    let [_, out_h, out_w, _] = p.geometry.output_shape;
-    let row_len = f_h * f_w * f_d;
-    debug_assert!(row_len <= IM2COL_MAX);
-    // -input_offset is the input zero point, an int8.
-    let zero_point = (-p.quant.input_offset) as i8;
-    let folded = &packed[..out_d];
-    let rq = Requant::new(&p.quant, &p.clamp);
-    let blocks = out_d / 4;
-    let mut buf = [0i8; IM2COL_MAX];
-    let col = &mut buf[..row_len];
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * p.geometry.stride_height) as isize - p.geometry.pad_top as isize;
-            let ky_range = valid_taps(in_y0, p.geometry.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
-                let in_x0 = (ox * p.geometry.stride_width) as isize - p.geometry.pad_left as isize;
-                let kx_range = valid_taps(in_x0, p.geometry.dilation_width, f_w, in_w);
-                for (ky, col_row) in col.chunks_exact_mut(f_w * f_d).enumerate() {
-                    if !ky_range.contains(&ky) {
-                        col_row.fill(zero_point);
-                        continue;
-                    }
-                    let iy = (in_y0 + (p.geometry.dilation_height * ky) as isize) as usize;
-                    let row = (b * in_h + iy) * in_w;
-                    if p.geometry.dilation_width == 1 && kx_range.len() == f_w {
-                        col_row.copy_from_slice(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d]);
-                        continue;
-                    }
-                    for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
-                        if kx_range.contains(&kx) {
-                            let ix = (in_x0 + (p.geometry.dilation_width * kx) as isize) as usize;
-                            tap.copy_from_slice(&input[(row + ix) * in_d..][..f_d]);
-                        } else {
-                            tap.fill(zero_point);
-                        }
-                    }
-                }
-                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
-                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-                for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(filter.chunks_exact(4 * row_len)).enumerate() {
-                    let oc = blk * 4;
-                    let (w0, rest) = ws.split_at(row_len);
-                    let (w1, rest) = rest.split_at(row_len);
-                    let (w2, w3) = rest.split_at(row_len);
-                    let acc = D::dot4(col, [w0, w1, w2, w3], [folded[oc], folded[oc + 1], folded[oc + 2], folded[oc + 3]]);
-                    rq.store(oc, &acc, outs);
-                }
-                for (j, o) in out_tail.iter_mut().enumerate() {
-                    let oc = blocks * 4 + j;
-                    rq.store(oc, &[D::dot1(col, &filter[oc * row_len..][..row_len], folded[oc])], core::slice::from_mut(o));
-                }
-            }
-        }
-    }
-}
-
 /// One output pixel whose window is clipped by the image, exact: `bias + sum(w * (x +
 /// input_offset))` over the valid taps only (as the reference), four output channels at a
 /// time over the contiguous runs of valid taps.
@@ -285,5 +177,44 @@ fn border_pixel<D: Dot>(
             }
         }
         rq.store(oc, &[acc], core::slice::from_mut(o));
+    }
+}
+
+/// [`super::Conv2dVariant::Pointwise`] (1x1 filter, no padding, every window inside the
+/// input): each output pixel is
+/// `out_d` dot products with one contiguous input pixel, four channels at a time. A
+/// function of its own so that its few live values stay in registers.
+#[inline(never)]
+pub(crate) fn conv_1x1<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
+    let out_d = p.geometry.filter_shape[0];
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
+    let folded = &packed[..out_d];
+    let rq = Requant::new(&p.quant, &p.clamp);
+    let blocks = out_d / 4;
+    let (w_blocks, w_tail) = filter[..out_d * in_d].split_at(blocks * 4 * in_d);
+    let (f_blocks, f_tail) = folded.split_at(blocks * 4);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let row = (b * in_h + oy * p.geometry.stride_height) * in_w;
+            for ox in 0..out_w {
+                let xs = &input[(row + ox * p.geometry.stride_width) * in_d..][..in_d];
+                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
+                let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
+                let mut oc = 0;
+                for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * in_d)).zip(f_blocks.chunks_exact(4)) {
+                    let (w0, rest) = ws.split_at(in_d);
+                    let (w1, rest) = rest.split_at(in_d);
+                    let (w2, w3) = rest.split_at(in_d);
+                    let acc = D::dot4(xs, [w0, w1, w2, w3], [fb[0], fb[1], fb[2], fb[3]]);
+                    rq.store(oc, &acc, outs);
+                    oc += 4;
+                }
+                for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(in_d)).zip(f_tail) {
+                    rq.store(oc, &[D::dot1(xs, w, f)], core::slice::from_mut(o));
+                    oc += 1;
+                }
+            }
+        }
     }
 }

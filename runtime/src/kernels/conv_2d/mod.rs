@@ -12,11 +12,12 @@
 //! | variant | function | when |
 //! |---|---|---|
 //! | `Reference` | [`conv_2d_s8`], [`conv_2d_s16`] ([`conv_2d`], generic over the numerics) | 16x8, grouped, empty windows |
-//! | `Pointwise` | [`conv_2d_s8_pointwise`] | 1x1, no padding |
+//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, window of at most 64 taps, block requantization exact (every real layer) |
+//! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
-//! | `Im2col` | [`conv_2d_s8_im2col`] | few input channels (short contiguous runs) |
 
 pub mod fast;
+pub mod gemm;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -53,22 +54,20 @@ pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bia
     conv_2d(params, input, filter, bias, output)
 }
 
-/// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
-pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Pointwise);
-    fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
+/// CONV_2D int8, [`Conv2dVariant::Gemm`]: `packed` from [`Conv2dVariant::pack`] (it
+/// replaces the model's filter and bias).
+pub fn conv_2d_s8_gemm(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    gemm::conv_gemm::<crate::isa::Dot>(params, input, packed, output)
 }
 
-/// CONV_2D int8, [`Conv2dVariant::Im2col`]: `packed` from [`Conv2dVariant::pack`].
-pub fn conv_2d_s8_im2col(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Im2col);
-    fast::conv_im2col::<crate::isa::Dot>(params, input, filter, packed, output)
+/// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
+pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 
 /// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
 /// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
 pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
-    debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Window);
     fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 
@@ -77,31 +76,31 @@ pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8],
 pub enum Conv2dVariant {
     /// [`conv_2d_s8`]: any geometry (grouped convolutions, empty windows).
     Reference,
+    /// [`conv_2d_s8_gemm`]: ungrouped, two pixels times two channels per block from an
+    /// interleaved packed filter, when [`gemm::requant_is_exact`] (right shifts,
+    /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31) and a
+    /// window of at most [`gemm::MAX_TAPS`] taps.
+    Gemm,
     /// [`conv_2d_s8_pointwise`]: 1x1 filter, no padding, every window inside the input.
     Pointwise,
     /// [`conv_2d_s8_window`]: ungrouped, any window.
     Window,
-    /// [`conv_2d_s8_im2col`]: ungrouped, contiguous runs shorter than [`fast::IM2COL_MIN_RUN`]
-    /// and a window of at most [`fast::IM2COL_MAX`] taps (a first layer on a 1- or
-    /// 3-channel image).
-    Im2col,
 }
 
 impl Conv2dVariant {
-    /// The fastest variant for an int8 convolution of this geometry.
-    pub fn select(g: &ConvGeometry) -> Conv2dVariant {
-        let [_, in_h, in_w, in_d] = g.input_shape;
+    /// The fastest variant for this int8 convolution, its weights and bias.
+    pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> Conv2dVariant {
+        let g = &p.geometry;
+        let in_d = g.input_shape[3];
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
-        let [_, out_h, out_w, _] = g.output_shape;
-        let row_len = f_h * f_w * f_d;
-        if f_d != in_d || row_len == 0 || out_d == 0 {
+        if f_d != in_d || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dVariant::Reference;
         }
-        // Contiguous runs per filter row: one of `f_w * f_d` with dilation 1, else one per tap.
-        let (runs, run_len) = if g.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
-        if run_len < fast::IM2COL_MIN_RUN && row_len <= fast::IM2COL_MAX && (f_h > 1 || runs > 1) {
-            return Conv2dVariant::Im2col;
+        if f_h * f_w * f_d <= gemm::MAX_TAPS && gemm::requant_is_exact(p, filter, bias) {
+            return Conv2dVariant::Gemm;
         }
+        let [_, in_h, in_w, _] = g.input_shape;
+        let [_, out_h, out_w, _] = g.output_shape;
         let inside = |out: usize, stride: usize, size: usize| out == 0 || (out - 1) * stride < size;
         if f_h == 1
             && f_w == 1
@@ -120,22 +119,30 @@ impl Conv2dVariant {
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dVariant::Reference => 0,
-            _ => g.filter_shape[0],
+            Conv2dVariant::Gemm => gemm::packed_len(g),
+            Conv2dVariant::Pointwise | Conv2dVariant::Window => g.filter_shape[0],
         }
     }
 
-    /// The compile-time packing of this variant: today every fast variant reads the
-    /// model's OHWI filter as is and one int32 per output channel, `bias[c] + input_offset
-    /// * sum(filter[c])` (wrapping, [`crate::prepare::fold_input_offset`]), so that windows
-    /// inside the input accumulate `sum(w * x)` with no per-tap offset. `packed` has
-    /// [`Conv2dVariant::packed_len`] entries.
+    /// The compile-time packing of this variant into `packed` ([`Conv2dVariant::packed_len`]
+    /// entries). `Window` reads the model's OHWI filter as is and one int32 per output
+    /// channel, `bias[c] + input_offset * sum(filter[c])` (wrapping,
+    /// [`crate::prepare::fold_input_offset`]), so that windows inside the input accumulate
+    /// `sum(w * x)` with no per-tap offset. `Gemm` packs those folded biases and the filter
+    /// itself, per pair of output channels (the layout is in [`gemm`]'s module doc).
     pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
         let row = f_h * f_w * f_d;
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
-        for (c, v) in packed.iter_mut().enumerate().take(out_d) {
-            let taps = filter[c * row..][..row].iter().copied();
-            *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
+        match self {
+            Conv2dVariant::Reference => {}
+            Conv2dVariant::Gemm => gemm::pack(p, filter, bias, packed),
+            Conv2dVariant::Pointwise | Conv2dVariant::Window => {
+                for (c, v) in packed.iter_mut().enumerate().take(out_d) {
+                    let taps = filter[c * row..][..row].iter().copied();
+                    *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
+                }
+            }
         }
     }
 }

@@ -19,28 +19,28 @@ type Kernel = fn(&Conv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
 /// them, run with the dot implementation `D`: the suite instantiated for every
 /// implementation the machine can execute.
 fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = Conv2dVariant::select(&p.geometry);
+    let v = Conv2dVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
+        Conv2dVariant::Gemm => super::gemm::conv_gemm::<D>(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<D>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<D>(p, input, filter, bias, &packed, output),
-        Conv2dVariant::Im2col => super::fast::conv_im2col::<D>(p, input, filter, &packed, output),
     }
 }
 
 /// The same through the public variant functions (the selected ISA), as generated code
 /// calls them.
 fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = Conv2dVariant::select(&p.geometry);
+    let v = Conv2dVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
+        Conv2dVariant::Gemm => super::conv_2d_s8_gemm(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::conv_2d_s8_pointwise(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::conv_2d_s8_window(p, input, filter, bias, &packed, output),
-        Conv2dVariant::Im2col => super::conv_2d_s8_im2col(p, input, filter, &packed, output),
     }
 }
 
@@ -274,8 +274,9 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// Deep inputs (16..40 channels, one group), so that the fast path's contiguous-run branch
-/// (runs of at least 16 int8), border windows included, is exercised next to im2col.
+/// Deep inputs (16..40 channels, one group): whole-word rows of the blocked variant, and
+/// windows of more than its 64 taps (the window variant's contiguous runs), border windows
+/// included.
 fn deep_case() -> impl Strategy<Value = Case> {
     (case(), 16usize..40).prop_map(|(c, group_in)| Case { groups: 1, group_in, ..c })
 }
@@ -338,7 +339,7 @@ impl KernelCase for Conv {
         v.push(Problem::hand(g, 0, 0, (1 << 30, 0), &[0; 4], &[0; 9], None, &[]));
         let mut v: Vec<Conv> = v.into_iter().map(Conv::Fixed).collect();
         // Lane tails of the channel dot products (odd channel counts included), for the
-        // pointwise, im2col (short runs) and window (long runs) variants, with and
+        // blocked (gemm: whole-word rows and gathered windows) and window variants, with and
         // without padding.
         for n in LANE_TAILS {
             let seed = n as u64;
@@ -374,6 +375,22 @@ impl KernelCase for Conv {
                 p.clamp = (-128, 127);
                 v.push(Conv::Fixed(p));
             }
+        }
+        // The Gemm variant at its exactness bound (accumulators up to 2^30 - 2 in magnitude,
+        // the largest multiplier, right shifts 1..=31, a channel with multiplier 0), and just
+        // past it (the window variant).
+        for (i, (sign, past)) in [(1i64, 0i64), (-1, 0), (1, 300)].into_iter().enumerate() {
+            let mut p = Case { in_zp: -128, out_zp: 5, ..Case::plain(3, 3, 4, 6, [3, 3], [1; 4], 90 + i as u64) }.problem();
+            p.mult = vec![i32::MAX, i32::MAX, 1 << 30, i32::MAX, i32::MAX, 0];
+            p.shift = vec![-1, -2, -5, -13, -31, -1];
+            let row = 36;
+            let bias = (0..6).map(|c| {
+                let taps: i64 = p.filter[c * row..][..row].iter().map(|&w| (w as i64).abs()).sum();
+                (sign * ((1i64 << 30) - 2 - 255 * taps + past)) as i32
+            });
+            p.bias = Some(bias.collect());
+            p.clamp = (-128, 127);
+            v.push(Conv::Fixed(p));
         }
         v
     }
@@ -420,15 +437,28 @@ fn strategies_reach_every_variant() {
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..300 {
             let c = strategy.new_tree(&mut runner).expect("a case").current();
-            seen.insert(std::format!("{:?}", Conv2dVariant::select(&c.geometry())));
+            seen.insert(std::format!("{:?}", variant_of(&c.problem())));
         }
         per_strategy.push(seen);
     }
     let all: std::collections::BTreeSet<_> = per_strategy[..3].iter().flatten().collect();
     assert_eq!(all.len(), 4, "{per_strategy:?}");
     assert_eq!(per_strategy[3].len(), 4, "{per_strategy:?}");
-    let edges: std::collections::BTreeSet<_> = Conv::edge_cases().iter().map(|c| std::format!("{:?}", Conv2dVariant::select(&c.problem().geometry))).collect();
+    let edges: std::collections::BTreeSet<_> = Conv::edge_cases().iter().map(|c| std::format!("{:?}", variant_of(&c.problem()))).collect();
     assert_eq!(edges.len(), 4, "edge cases reach {edges:?}");
+}
+
+/// The bound edge cases select Gemm up to the bound and the window variant past it.
+#[test]
+fn gemm_bound_selects() {
+    let edges = Conv::edge_cases();
+    let got: Vec<Conv2dVariant> = edges[edges.len() - 3..].iter().map(|c| variant_of(&c.problem())).collect();
+    assert_eq!(got, [Conv2dVariant::Gemm, Conv2dVariant::Gemm, Conv2dVariant::Window]);
+}
+
+/// The variant the compiler selects for a problem.
+fn variant_of(p: &Problem) -> Conv2dVariant {
+    Conv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref())
 }
 
 /// The window variant's accumulator wraps like the reference's: the folded bias starts at

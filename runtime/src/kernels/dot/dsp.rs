@@ -60,6 +60,17 @@ fn smlad(a: u32, b: u32, acc: i32) -> i32 {
     r
 }
 
+/// [`smlad`] as an ordering point, like [`smlabb`]: the 2x2 block keeps only four operands
+/// live per half group, which holds only if LLVM neither hoists nor merges the loads of
+/// the next half (with `pure` it loaded a whole group at once and spilled accumulators).
+#[inline(always)]
+fn smlad_seq(a: u32, b: u32, acc: i32) -> i32 {
+    let r: i32;
+    // SAFETY: as in `smlad`.
+    unsafe { asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
+    r
+}
+
 /// SMLABB (bottom halfwords). Not `pure`, unlike the other wrappers, so LLVM keeps these in
 /// program order: the depthwise kernels unroll a 3x3 window over four lanes, and with `pure`
 /// LLVM scheduled lane by lane, kept all nine input and weight words live and spilled them
@@ -78,6 +89,57 @@ fn smlatt(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
     unsafe { asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
+    r
+}
+
+/// SMMLAR: `(a * b + (acc << 32) + 2^31) >> 32`, the rounded high word of a 64-bit
+/// multiply-accumulate.
+#[inline(always)]
+fn smmlar(a: i32, b: i32, acc: i32) -> i32 {
+    let r: i32;
+    // SAFETY: SMMLAR is an Armv7E-M DSP instruction; register only, no flags.
+    unsafe { asm!("smmlar {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// ASR by a register amount in `0..=31` (Rust's `>>` masks the amount first, one more
+/// instruction).
+#[inline(always)]
+fn asr(x: i32, e: i32) -> i32 {
+    let r: i32;
+    // SAFETY: ASR exists on every Arm core; register only. Not `preserves_flags`: the
+    // Thumb-2 encoding LLVM may pick for the bare mnemonic is the flag-setting one.
+    unsafe { asm!("asr {r}, {x}, {e}", r = lateout(reg) r, x = in(reg) x, e = in(reg) e, options(pure, nomem, nostack)) };
+    r
+}
+
+/// SSAT #8 of `x >> 1` (the shift is part of the instruction): saturated to `-128..=127`.
+#[inline(always)]
+fn ssat8_asr1(x: i32) -> i32 {
+    let r: i32;
+    // SAFETY: SSAT is an Armv7E-M instruction; register only. It may set the sticky Q flag.
+    unsafe { asm!("ssat {r}, #8, {x}, asr #1", r = lateout(reg) r, x = in(reg) x, options(pure, nomem, nostack)) };
+    r
+}
+
+/// The bytewise signed maximum of `a` and `b`. Two instructions in one block because SEL
+/// reads the GE flags that SSUB8 sets, which LLVM does not model (between two blocks it
+/// could not know to keep them).
+#[inline(always)]
+fn smax8(a: u32, b: u32) -> u32 {
+    let r: u32;
+    // SAFETY: SSUB8 and SEL are Armv7E-M DSP instructions; registers and the GE flags only
+    // (flags not declared preserved).
+    unsafe { asm!("ssub8 {r}, {a}, {b}", "sel {r}, {a}, {b}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
+    r
+}
+
+/// The bytewise signed minimum of `a` and `b` (see [`smax8`]).
+#[inline(always)]
+fn smin8(a: u32, b: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `smax8`.
+    unsafe { asm!("ssub8 {r}, {a}, {b}", "sel {r}, {b}, {a}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
     r
 }
 
@@ -186,6 +248,47 @@ pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) ->
     [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
 }
 
+/// See [`super::Dot::widen4`].
+#[inline(always)]
+pub(crate) fn widen4(x: u32) -> [u32; 2] {
+    [sxtb16(x), sxtb16_ror8(x)]
+}
+
+/// See [`super::Dot::dot_2x2`]: per group one LDRD of the two weight words, four SXTB16,
+/// two LDRD of the widened pixels and eight SMLAD; each half of a group needs four
+/// registers (one lane pair of each pixel and of each channel), so the block's four
+/// accumulators and three pointers stay in registers.
+#[inline(always)]
+pub(crate) fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    for (xg, wg) in x.chunks_exact(2).zip(w.chunks_exact(2)) {
+        let (w0, w1) = (wg[0] as u32, wg[1] as u32);
+        let (wa, wb) = (sxtb16(w0), sxtb16_ror8(w0));
+        let (p0, p1) = (xg[0] as u32, (xg[0] >> 32) as u32);
+        a0 = smlad_seq(p0, wa, a0);
+        a1 = smlad_seq(p0, wb, a1);
+        a2 = smlad_seq(p1, wa, a2);
+        a3 = smlad_seq(p1, wb, a3);
+        let (wa, wb) = (sxtb16(w1), sxtb16_ror8(w1));
+        let (p0, p1) = (xg[1] as u32, (xg[1] >> 32) as u32);
+        a0 = smlad_seq(p0, wa, a0);
+        a1 = smlad_seq(p0, wb, a1);
+        a2 = smlad_seq(p1, wa, a2);
+        a3 = smlad_seq(p1, wb, a3);
+    }
+    [a0, a1, a2, a3]
+}
+
+/// See [`super::Dot::pack4_halved`]: SSAT (with the halving shift) each lane, pack, then
+/// the bytewise clamp.
+#[inline(always)]
+pub(crate) fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
+    let b = |x: i32| ssat8_asr1(x) as u32 & 0xff;
+    let packed = b(v[0]) | (b(v[1]) << 8) | (b(v[2]) << 16) | ((ssat8_asr1(v[3]) as u32) << 24);
+    let splat = |x: i8| u32::from_ne_bytes([x as u8; 4]);
+    smin8(smax8(packed, splat(lo)), splat(hi))
+}
+
 /// The Armv7E-M DSP implementation (Cortex-M4/M7; the same instructions exist on ARMv7-A).
 pub(crate) struct ArmDsp;
 
@@ -214,5 +317,26 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
         mac4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn widen4(x: u32) -> [u32; 2] {
+        widen4(x)
+    }
+    #[inline(always)]
+    fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot_2x2(x, w, acc)
+    }
+    #[inline(always)]
+    fn doubling_high_mul(x: i32, m2: i32) -> i32 {
+        // x * m2 + (x << 32) = x * 2m.
+        smmlar(x, m2, x)
+    }
+    #[inline(always)]
+    fn shift_right(x: i32, e: i32) -> i32 {
+        asr(x, e)
+    }
+    #[inline(always)]
+    fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
+        pack4_halved(v, lo, hi)
     }
 }

@@ -39,6 +39,47 @@ pub(crate) trait Dot {
     fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32;
     /// [`Dot::mac4`] with `offset` added to every `x` first.
     fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4];
+
+    // The blocked matrix-product kernels (CONV_2D's `Gemm` variant). Each has a default
+    // body with the scalar semantics, so an implementation may override any subset.
+
+    /// Four int8 `x0..x3` (the little-endian word `x`) widened to the two words of int16
+    /// lanes that [`Dot::dot_2x2`] reads: `[x0, x2]` and `[x1, x3]`, low halfword first
+    /// (what SXTB16 and SXTB16 ROR #8 give, so they pair with the same split of a weight
+    /// word and no lane is shuffled).
+    #[inline(always)]
+    fn widen4(x: u32) -> [u32; 2] {
+        scalar::widen4(x)
+    }
+    /// A block of two pixels times two output channels: `acc` `[p0 a, p0 b, p1 a, p1 b]`
+    /// plus, per group `g` of four taps `t0..t3`, the products of the two pixels' taps and
+    /// the two channels' weights, wrapping. Group `g` is `x[2g]` = pixel 0's [`Dot::widen4`]
+    /// `[t0, t2]` word in the low half and pixel 1's in the high half, `x[2g+1]` the same
+    /// for `[t1, t3]`; and `w[2g..2g+2]` = the int8 `[a t0, b t0, a t2, b t2]` and
+    /// `[a t1, b t1, a t3, b t3]` (little-endian), so that SXTB16 and SXTB16 ROR #8 of one
+    /// weight word give one lane pair of each channel. `x` has at least `w.len()` entries.
+    #[inline(always)]
+    fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        scalar::dot_2x2(x, w, acc)
+    }
+    /// TFLite's `SaturatingRoundingDoublingHighMul(x, m)` for a multiplier `m` in
+    /// `[2^30, 2^31)` (every `QuantizeMultiplier` result but 0, where it never saturates),
+    /// given as `m2 = 2 * m - 2^32`: `(x * 2m + 2^31) >> 32`, one SMMLAR.
+    #[inline(always)]
+    fn doubling_high_mul(x: i32, m2: i32) -> i32 {
+        scalar::doubling_high_mul(x, m2)
+    }
+    /// `x >> e` (arithmetic) for `e` in `0..=31`.
+    #[inline(always)]
+    fn shift_right(x: i32, e: i32) -> i32 {
+        scalar::shift_right(x, e)
+    }
+    /// Four int32 halved (`v >> 1`), clamped to `[lo, hi]` (a range inside int8) and
+    /// packed as four int8, `v[0]` in the low byte.
+    #[inline(always)]
+    fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
+        scalar::pack4_halved(v, lo, hi)
+    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,61 @@ pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) ->
     core::array::from_fn(|j| acc[j].wrapping_add((x[j] as i32 + offset) * w[j] as i32))
 }
 
+/// See [`super::Dot::widen4`].
+#[inline(always)]
+pub(crate) fn widen4(x: u32) -> [u32; 2] {
+    let b = x.to_le_bytes();
+    let lanes = |lo: u8, hi: u8| (lo as i8 as i16 as u16 as u32) | ((hi as i8 as i16 as u16 as u32) << 16);
+    [lanes(b[0], b[2]), lanes(b[1], b[3])]
+}
+
+/// The int16 lanes of a [`widen4`] word, low first.
+#[inline(always)]
+fn lanes(v: u32) -> [i32; 2] {
+    [v as u16 as i16 as i32, (v >> 16) as u16 as i16 as i32]
+}
+
+/// See [`super::Dot::dot_2x2`].
+#[inline(always)]
+pub(crate) fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    for (xg, wg) in x.chunks_exact(2).zip(w.chunks_exact(2)) {
+        // Half h (0: taps 0 and 2, 1: taps 1 and 3): the lanes of pixel p are in half p of
+        // xg[h], the weights of channel j are bytes j and j + 2 of wg[h].
+        for h in 0..2 {
+            let wb = wg[h].to_le_bytes().map(|b| b as i8 as i32);
+            let dot = |p: usize, j: usize| {
+                let [t, u] = lanes((xg[h] >> (32 * p)) as u32);
+                (t * wb[j]).wrapping_add(u * wb[j + 2])
+            };
+            a0 = a0.wrapping_add(dot(0, 0));
+            a1 = a1.wrapping_add(dot(0, 1));
+            a2 = a2.wrapping_add(dot(1, 0));
+            a3 = a3.wrapping_add(dot(1, 1));
+        }
+    }
+    [a0, a1, a2, a3]
+}
+
+/// See [`super::Dot::doubling_high_mul`]: `m2 as u32` is `2m`, so the 64-bit product is
+/// `x * 2m` (within `(-2^63, 2^63)`) and the result `floor((x * m + 2^30) / 2^31)`.
+#[inline(always)]
+pub(crate) fn doubling_high_mul(x: i32, m2: i32) -> i32 {
+    ((x as i64).wrapping_mul(m2 as u32 as i64).wrapping_add(1 << 31) >> 32) as i32
+}
+
+/// See [`super::Dot::shift_right`].
+#[inline(always)]
+pub(crate) fn shift_right(x: i32, e: i32) -> i32 {
+    x >> (e & 31)
+}
+
+/// See [`super::Dot::pack4_halved`].
+#[inline(always)]
+pub(crate) fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
+    u32::from_le_bytes(v.map(|v| (v >> 1).max(lo as i32).min(hi as i32) as i8 as u8))
+}
+
 /// The portable implementation, always compiled: the reference of every other one.
 pub(crate) struct Scalar;
 
