@@ -18,6 +18,9 @@ pub enum Error {
     Unsupported { count: usize, details: String },
     #[error("code generation failed: {0}")]
     Codegen(String),
+    /// The generated module could not be linked or addressed on its target.
+    #[error("the model is too large for a {pointer_width}-bit target: {}", .violations.join("; "))]
+    TooLarge { pointer_width: u32, violations: Vec<String> },
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }
