@@ -2,14 +2,26 @@
 //! -- [MUTANTS] [SEED_DIR...]` (default 50,000 mutants of `../shared/models` and
 //! `../shared/ops`, read at run time, never copied into the repository). Each mutant goes
 //! through read + inspect, plan + verify and compile (`tflc::fuzzing::models::check_pipeline`)
-//! in this process; a panic, a failed verification, an unlinkable module or a case slower
-//! than 20 s (a hang) is reported with the seed and case number to replay it. docs/FUZZING.md.
+//! in this process; a panic, a failed verification, an unlinkable module or a case that takes
+//! more than 20 s of CPU time (a hang; CPU time, not wall time, so that a campaign under
+//! `nice -n 19` on a busy machine does not report starvation as hangs) is reported with the
+//! seed and case number to replay it. docs/FUZZING.md.
 
 use arbitrary::Unstructured;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tflc::fuzzing::models::{check_pipeline, mutate};
 use tflc::testing::Rng;
+
+/// CPU time of this process (user + system) from `/proc/self/stat`, or `None` off Linux.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses): utime is 14th, stime 15th.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -55,9 +67,12 @@ fn main() {
         let noise: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();
         let mut u = Unstructured::new(&noise);
         let Ok(bytes) = mutate(&seeds[si].1, &seeds[other].1, 6, &mut u) else { continue };
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), cpu_time());
         let result = std::panic::catch_unwind(|| check_pipeline(&bytes, &opts));
-        let took = t.elapsed();
+        let took = match (cpu, cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => t.elapsed(),
+        };
         if took > slowest.0 {
             slowest = (took, case, seeds[si].0.clone());
         }
@@ -66,7 +81,7 @@ fn main() {
                 read += r.read as u64;
                 planned += r.planned as u64;
                 compiled += r.compiled as u64;
-                (took > Duration::from_secs(20)).then(|| format!("took {took:?} (hang)"))
+                (took > Duration::from_secs(20)).then(|| format!("took {took:?} of CPU time (hang)"))
             }
             Ok(Err(e)) => Some(e),
             Err(p) => Some(format!(
@@ -85,7 +100,7 @@ fn main() {
     }
     println!(
         "{mutants} mutants of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
-         {failures} failures (panics, failed verifications, unlinkable modules, hangs); slowest case {} ({}): {:.2} s",
+         {failures} failures (panics, failed verifications, unlinkable modules, hangs); slowest case {} ({}): {:.2} s of CPU time",
         seeds.len(),
         start.elapsed().as_secs_f64(),
         slowest.1,

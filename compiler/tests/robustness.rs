@@ -223,9 +223,9 @@ fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
     no_options.op_spec(tflc::tflite::builder::OpSpecCode::RawBuiltin(3), &[Some(x), Some(w), None], &[y]);
     no_options.inputs(&[x]).outputs(&[y]);
     let seeds: Vec<Vec<u8>> = vec![
-        stress::relu_fan_out(300),
-        stress::relu_chain(500),
-        stress::random_dag(300, 5),
+        stress::relu_fan_out(120),
+        stress::relu_chain(300),
+        stress::random_dag(200, 5),
         stress::relu_of_shape(&[16384, 65536]),
         constant_out.finish(),
         no_options.finish(),
