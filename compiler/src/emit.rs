@@ -17,6 +17,9 @@ pub struct Items {
     pub weights: BTreeMap<TensorId, (Ident, TokenStream)>,
     /// Table ranges and params, in emission order.
     pub consts: Vec<TokenStream>,
+    /// Parameter consts already declared, by their type and value: an op whose parameters
+    /// equal an earlier op's uses that const (long chains of identical ops emit one).
+    params_by_value: BTreeMap<String, Ident>,
     align: usize,
 }
 
@@ -30,7 +33,7 @@ impl Default for Items {
 impl Items {
     /// Empty items whose blob entries start at multiples of `align` (a power of two).
     pub fn new(align: usize) -> Self {
-        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), align: align.max(1) }
+        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new(), align: align.max(1) }
     }
 
     /// The alignment of every blob entry and of the blob.
@@ -293,9 +296,15 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         self.params(quote! { #rt::#ty }, v)
     }
 
-    /// Declares the op's parameter constant `P<op>: ty = value` and returns its name.
+    /// Declares the op's parameter constant `P<op>: ty = value` and returns its name, or
+    /// returns the name of an earlier op's const of the same type and value.
     pub fn params(&mut self, ty: TokenStream, value: TokenStream) -> Ident {
+        let key = format!("{ty}={value}");
+        if let Some(name) = self.items.params_by_value.get(&key) {
+            return name.clone();
+        }
         let name = format_ident!("P{}", self.op_index);
+        self.items.params_by_value.insert(key, name.clone());
         let doc = format!(" op {}: parameters computed at compile time", self.op_index);
         self.items.consts.push(quote! {
             #[doc = #doc]

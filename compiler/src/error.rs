@@ -22,6 +22,9 @@ pub enum Error {
     /// CLI exits with status 1).
     #[error(transparent)]
     OverBudget(#[from] crate::plan::budget::OverBudget),
+    /// The generated module could not be linked or addressed on its target.
+    #[error("the model is too large for a {pointer_width}-bit target: {}", .violations.join("; "))]
+    TooLarge { pointer_width: u32, violations: Vec<String> },
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }

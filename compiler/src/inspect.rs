@@ -27,6 +27,23 @@ pub struct Summary {
     pub total_macs: u64,
     /// Operators that tflc cannot compile, with the reason.
     pub unsupported: Vec<UnsupportedOp>,
+    /// Subgraph 0's memory plan as `tflc compile` would make it (or why it cannot be made).
+    pub plan: PlanInfo,
+}
+
+/// What the planner proved about subgraph 0 (`tflc plan` has the details).
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanInfo {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arena_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound_bytes: Option<u64>,
+    pub order_optimal: bool,
+    pub offsets_optimal: bool,
+    /// The planner's work budget ran out (the plan is valid, not proven optimal).
+    pub budget_exhausted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -158,6 +175,24 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         }
     }
     let activation_bytes = main.tensors.iter().filter(|t| !t.is_constant()).filter_map(|t| t.byte_size()).sum();
+    let plan = match crate::pipeline::plan(&lower_subgraph(main), &crate::plan::PlanOptions::default()) {
+        Ok(sp) => PlanInfo {
+            arena_bytes: Some(sp.plan.arena_bytes),
+            lower_bound_bytes: Some(sp.plan.lower_bound_bytes),
+            order_optimal: sp.plan.order_optimal,
+            offsets_optimal: sp.plan.offsets_optimal,
+            budget_exhausted: sp.plan.stats.budget_exhausted,
+            error: None,
+        },
+        Err(e) => PlanInfo {
+            arena_bytes: None,
+            lower_bound_bytes: None,
+            order_optimal: false,
+            offsets_optimal: false,
+            budget_exhausted: false,
+            error: Some(e.to_string()),
+        },
+    };
     Summary {
         subgraphs: model.subgraphs.len(),
         inputs: main.inputs.iter().map(|&t| io_info(main.tensor(t))).collect(),
@@ -168,6 +203,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         activation_bytes,
         total_macs,
         unsupported,
+        plan,
     }
 }
 
@@ -221,6 +257,24 @@ impl Summary {
         }
         let _ = writeln!(s, "\nweights:     {} bytes", group(self.weight_bytes as u64));
         let _ = writeln!(s, "activations: {} bytes (sum of all, before planning)", group(self.activation_bytes as u64));
+        let proven = |p: bool| if p { "optimal" } else { "heuristic" };
+        match (&self.plan.error, self.plan.arena_bytes, self.plan.lower_bound_bytes) {
+            (Some(e), _, _) => {
+                let _ = writeln!(s, "arena:       cannot be planned: {e}");
+            }
+            (None, Some(a), Some(lb)) => {
+                let _ = writeln!(
+                    s,
+                    "arena:       {} bytes (lower bound {}; order {}, offsets {}{})",
+                    group(a),
+                    group(lb),
+                    proven(self.plan.order_optimal),
+                    proven(self.plan.offsets_optimal),
+                    if self.plan.budget_exhausted { "; work budget exhausted" } else { "" }
+                );
+            }
+            _ => {}
+        }
         let _ = writeln!(s, "MACs:        {}", group(self.total_macs));
         if self.unsupported.is_empty() {
             let _ = writeln!(s, "unsupported: none");

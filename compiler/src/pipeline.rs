@@ -25,11 +25,14 @@ pub struct CompileOptions {
     /// Refuse the model when its arena needs more bytes than this ([`Error::OverBudget`]
     /// names the peak step and the tensors live there). `None`: no bound.
     pub max_arena: Option<u64>,
+    /// Pointer width of the target in bits (16, 32 or 64): decides the largest arena, weight
+    /// blob and buffer the generated module can address ([`SizeLimits::for_target`]).
+    pub target_pointer_width: u32,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None, target_pointer_width: 64 }
     }
 }
 
@@ -59,7 +62,10 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     let lowered = lower_subgraph(model.main());
     // Every lowering error at once, before planning.
     lowered.check()?;
+    let limits = SizeLimits::for_target(opts.target_pointer_width)?;
+    limits.check_tensors(model.main(), opts.target_pointer_width)?;
     let plan = plan(&lowered, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
+    limits.check(plan.plan.arena_bytes, constant_bytes(model.main()), opts.target_pointer_width)?;
     if let Some(max) = opts.max_arena {
         crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
     }
@@ -72,7 +78,90 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         weights: opts.weights.clone(),
     };
     let generated = codegen::generate(&lowered, &plan, &copts)?;
+    // Codegen may add tables and packed copies: check the blob it emits too.
+    limits.check(plan.plan.arena_bytes, generated.weights.len() as u64, opts.target_pointer_width)?;
     Ok(Compiled { code: generated.code, weights: generated.weights, plan })
+}
+
+/// The largest memory a generated module can have on its target.
+///
+/// - 64-bit hosts: the arena and the weights are `static`s that the code reaches PC-relative
+///   (the default small code model: ±2 GiB, `R_X86_64_PC32` / AArch64 `ADRP`), so the arena,
+///   the weight blob and the two together stay below 2 GiB less 16 MiB left for code.
+/// - 32-bit targets (the Cortex-M firmware): no Rust object may exceed `isize::MAX`
+///   (2 GiB − 1 byte), so the same bound applies. Real microcontrollers have far less RAM
+///   and flash; their linker script is the real bound, and `--max-arena` the user's own.
+/// - 16-bit targets: objects below 32 KiB, everything within 64 KiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// Largest arena, weight blob or single buffer.
+    pub max_object: u64,
+    /// Largest arena plus weights.
+    pub max_total: u64,
+}
+
+impl SizeLimits {
+    pub fn for_target(pointer_width: u32) -> Result<SizeLimits, Error> {
+        match pointer_width {
+            64 | 32 => Ok(SizeLimits { max_object: (1 << 31) - (16 << 20), max_total: (1 << 31) - (16 << 20) }),
+            16 => Ok(SizeLimits { max_object: (1 << 15) - 1, max_total: (1 << 16) - (4 << 10) }),
+            w => Err(Error::Codegen(format!("target pointer width {w} is not 16, 32 or 64"))),
+        }
+    }
+
+    /// Refuses any single tensor (activation or constant) larger than an object may be.
+    fn check_tensors(&self, sg: &crate::ir::Subgraph<'_>, pointer_width: u32) -> Result<(), Error> {
+        for t in sg.tensors.iter() {
+            let bytes = t.byte_size().map_or(0, |b| b as u64);
+            if bytes > self.max_object {
+                return Err(Error::TooLarge {
+                    pointer_width,
+                    violations: vec![format!(
+                        "tensor {} \"{}\" {}{:?} is {bytes} bytes, above the {}-byte limit of one buffer",
+                        t.id.index(),
+                        t.name,
+                        t.dtype,
+                        t.shape,
+                        self.max_object
+                    )],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses an arena, weight blob or both beyond the limits, naming every size.
+    fn check(&self, arena: u64, weights: u64, pointer_width: u32) -> Result<(), Error> {
+        let mut violations = Vec::new();
+        if arena > self.max_object {
+            violations.push(format!("the arena is {arena} bytes, above the {}-byte limit", self.max_object));
+        }
+        if weights > self.max_object {
+            violations.push(format!("the weights are {weights} bytes, above the {}-byte limit", self.max_object));
+        }
+        if violations.is_empty() && arena.saturating_add(weights) > self.max_total {
+            violations.push(format!(
+                "the arena ({arena} bytes) and the weights ({weights} bytes) together exceed the {}-byte limit",
+                self.max_total
+            ));
+        }
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::TooLarge { pointer_width, violations })
+        }
+    }
+}
+
+/// Bytes of constant data in `sg` (each buffer once).
+fn constant_bytes(sg: &crate::ir::Subgraph<'_>) -> u64 {
+    let mut seen = std::collections::BTreeSet::new();
+    sg.tensors
+        .iter()
+        .filter_map(|t| t.data)
+        .filter(|d| seen.insert((d.as_ptr() as usize, d.len())))
+        .map(|d| d.len() as u64)
+        .sum()
 }
 
 /// Refuses an alignment the generated code cannot express: not a power of two, below 16 (the

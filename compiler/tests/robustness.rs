@@ -201,3 +201,49 @@ fn mutated_models_never_panic_the_compiler() {
         Ok(())
     });
 }
+
+/// The structural cases of issue 17, built by the model builder (a wide fan-out, a long chain,
+/// a random DAG, a 2 GiB arena, a constant output, a CONV_2D without options), whole and
+/// mutated, through read + inspect, plan + verify and compile
+/// (`tflc::fuzzing::models::check_pipeline`).
+#[test]
+fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
+    use tflc::testing::models::stress;
+    let q = Some((0.05, -3));
+    let mut constant_out = ModelBuilder::new();
+    let x = constant_out.activation("x", DType::I8, &[1, 4], q);
+    let y = constant_out.activation("y", DType::I8, &[1, 4], q);
+    constant_out.op(OpKind::Relu, &[Some(x)], &[y]);
+    let c = constant_out.constant_i8("c", &[1, 4], &[1, 2, 3, 4], q);
+    constant_out.inputs(&[x]).outputs(&[y, c]);
+    let mut no_options = ModelBuilder::new();
+    let x = no_options.activation("x", DType::I8, &[1, 4, 4, 1], q);
+    let w = no_options.constant_i8("w", &[1, 1, 1, 1], &[3], Some((0.01, 0)));
+    let y = no_options.activation("y", DType::I8, &[1, 4, 4, 1], q);
+    no_options.op_spec(tflc::tflite::builder::OpSpecCode::RawBuiltin(3), &[Some(x), Some(w), None], &[y]);
+    no_options.inputs(&[x]).outputs(&[y]);
+    let seeds: Vec<Vec<u8>> = vec![
+        stress::relu_fan_out(120),
+        stress::relu_chain(300),
+        stress::random_dag(200, 5),
+        stress::relu_of_shape(&[16384, 65536]),
+        constant_out.finish(),
+        no_options.finish(),
+    ];
+    let opts = tflc::CompileOptions::default();
+    for s in &seeds {
+        if let Err(e) = tflc::fuzzing::models::check_pipeline(s, &opts) {
+            panic!("{e}");
+        }
+    }
+    let ran = common::fuzz(Duration::from_secs(2), 20_000, |u| {
+        let seed = u.choose(&seeds)?;
+        let other = u.choose(&seeds)?;
+        let bytes = tflc::fuzzing::models::mutate(seed, other, 4, u)?;
+        if let Err(e) = tflc::fuzzing::models::check_pipeline(&bytes, &opts) {
+            panic!("{e}");
+        }
+        Ok(())
+    });
+    eprintln!("{ran} structural mutants");
+}

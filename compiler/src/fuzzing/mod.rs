@@ -1,8 +1,94 @@
 //! Random planning problems and a plan → verify check, for property tests and fuzzers
-//! (`fuzz/fuzz_targets/planner.rs` is a thin wrapper around [`check`]).
+//! (`fuzz/fuzz_targets/planner.rs` is a thin wrapper around [`check`]), and model mutation
+//! with a whole-pipeline check ([`models`], `fuzz/fuzz_targets/pipeline.rs`,
+//! `examples/fuzz_campaign.rs`). docs/FUZZING.md says how to run a campaign.
+
+pub mod models;
 
 use crate::plan::{self, Buffer, BufferId, BufferKind, IndexVec, OpNode, PlanOptions, Problem};
 use arbitrary::{Arbitrary, Result, Unstructured};
+
+/// What the planner fuzz target decodes: a small random graph (as [`RandomGraph`]) or, one
+/// time in four, a large structured one ([`generate_large`]: hundreds of operators, wide,
+/// deep or random).
+#[derive(Clone, Debug)]
+pub struct FuzzGraph(pub Problem);
+
+impl<'a> Arbitrary<'a> for FuzzGraph {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        if u.ratio(1, 4)? {
+            generate_large(u).map(FuzzGraph)
+        } else {
+            generate(u, Limits::default()).map(FuzzGraph)
+        }
+    }
+}
+
+/// Shapes of [`generate_large`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LargeShape {
+    /// One input read by every operator; most outputs are model outputs.
+    Wide,
+    /// A chain with skip connections and in-place hints.
+    Deep,
+    /// [`generate`] with hundreds of operators.
+    Random,
+}
+
+/// A valid problem of 100 to 800 operators of one [`LargeShape`].
+pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
+    let shape = *u.choose(&[LargeShape::Wide, LargeShape::Deep, LargeShape::Random])?;
+    let n = u.int_in_range(100..=800usize)?;
+    if shape == LargeShape::Random {
+        return generate(u, Limits { max_ops: n, max_inputs: 4, max_variables: 3, max_units: 16 });
+    }
+    let lim = Limits::default();
+    let mut p = Problem { buffers: IndexVec::new(), ops: IndexVec::new() };
+    let buf = |p: &mut Problem, bytes, kind| {
+        let id = p.buffers.push(Buffer { bytes, kind, alias_of: None, label: String::new() });
+        p.buffers[id].label = format!("{id}");
+        id
+    };
+    let x = buf(&mut p, size(u, &lim)?, BufferKind::Input);
+    let mut chain = vec![x];
+    for k in 0..n {
+        let mut node = OpNode { label: format!("op{k}"), ..OpNode::default() };
+        let bytes = size(u, &lim)?;
+        match shape {
+            LargeShape::Wide => {
+                node.reads.push(x);
+                let kind = if u.ratio(7, 8)? { BufferKind::Output } else { BufferKind::Activation };
+                let y = buf(&mut p, bytes, kind);
+                node.writes.push(y);
+            }
+            _ => {
+                let prev = chain[chain.len() - 1];
+                node.reads.push(prev);
+                if chain.len() > 2 && u.ratio(1, 8)? {
+                    let back = chain[u.int_in_range(0..=chain.len() - 2)?];
+                    if !node.reads.contains(&back) {
+                        node.reads.push(back);
+                    }
+                }
+                let y = buf(&mut p, bytes, BufferKind::Activation);
+                node.writes.push(y);
+                if prev != x && u.ratio(1, 2)? {
+                    node.in_place_ok.push((prev, y));
+                }
+                chain.push(y);
+            }
+        }
+        p.ops.push(node);
+    }
+    if shape == LargeShape::Deep {
+        if let Some(&last) = chain.last() {
+            if last != x {
+                p.buffers[last].kind = BufferKind::Output;
+            }
+        }
+    }
+    Ok(p)
+}
 
 /// Limits for [`RandomGraph`].
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +251,14 @@ pub fn check(problem: &Problem, options: &PlanOptions) -> plan::MemoryPlan {
     }
 }
 
-/// The options the fuzz target, `tflc replay` and the smoke test use.
+/// The options the fuzz target, `tflc replay` and the smoke test use: small budgets, so a
+/// large graph is planned in milliseconds (and its plan must verify all the same).
 pub fn fuzz_options() -> PlanOptions {
-    PlanOptions { schedule_state_budget: 20_000, offset_work_budget: 200_000, verify: true, ..PlanOptions::default() }
+    PlanOptions {
+        schedule_state_budget: 20_000,
+        offset_work_budget: 200_000,
+        work_budget: 2_000_000,
+        verify: true,
+        ..PlanOptions::default()
+    }
 }

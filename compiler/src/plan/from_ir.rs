@@ -106,8 +106,35 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
     for &t in sg.inputs.iter().chain(&sg.outputs) {
         mark(t)?;
     }
-    let is_input = |t: TensorId| sg.inputs.contains(&t);
-    let is_output = |t: TensorId| sg.outputs.contains(&t);
+    let mut input_flag = vec![false; sg.tensors.len()];
+    let mut output_flag = vec![false; sg.tensors.len()];
+    for &t in &sg.inputs {
+        input_flag[t.index()] = true;
+    }
+    for &t in &sg.outputs {
+        output_flag[t.index()] = true;
+    }
+    let is_input = |t: TensorId| input_flag[t.index()];
+    let is_output = |t: TensorId| output_flag[t.index()];
+    // Constants are in the file, not the arena: the caller cannot write one or read one back,
+    // and no operator may overwrite one.
+    for &t in &sg.inputs {
+        if sg.tensors[t].is_constant() {
+            return Err(tensor_err(t, "is a model input but has constant data (a buffer in the file); a model input must be a tensor without data that the caller writes"));
+        }
+    }
+    for &t in &sg.outputs {
+        if sg.tensors[t].is_constant() {
+            return Err(tensor_err(t, "is a model output but has constant data (a buffer in the file); a model output must be computed by an operator"));
+        }
+    }
+    for op in sg.ops.iter() {
+        for &t in &op.outputs {
+            if sg.tensors.get(t).is_some_and(|x| x.is_constant()) {
+                return Err(tensor_err(t, &format!("is written by op {} ({}) but has constant data (a buffer in the file); an operator output must be a tensor without data", op.id.index(), op.opcode)));
+            }
+        }
+    }
     for (t, tensor) in sg.tensors.iter_enumerated() {
         if !used[t.index()] || tensor.is_constant() {
             continue;
@@ -137,6 +164,12 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
     let mut root: IndexVec<BufferId, BufferId> = problem.buffers.indices().collect();
     let mut group_io: IndexVec<BufferId, bool> =
         problem.buffers.iter().map(|b| b.kind.is_input() || b.kind.is_output()).collect();
+    let mut is_view = vec![false; sg.ops.len()];
+    for v in &options.views {
+        if let Some(f) = is_view.get_mut(v.index()) {
+            *f = true;
+        }
+    }
     for op in sg.ops.iter() {
         let mut node = OpNode { label: format!("{} {}", op.id, op.opcode), ..OpNode::default() };
         for t in op.present_inputs() {
@@ -153,7 +186,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
                 }
             }
         }
-        if options.views.contains(&op.id) {
+        if is_view[op.id.index()] {
             if let (Some(src), Some(&dst)) = (op.input(0).and_then(|t| buffer_of[t]), node.writes.first()) {
                 let (s, d) = (&problem.buffers[src], &problem.buffers[dst]);
                 let r = root[src];
@@ -190,6 +223,11 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
                 &format!("in-place pair ({input}, {output}) of {op} names a tensor outside the arena"),
             ));
         };
+        // State is never overwritten in place (variables overlap nothing): a kernel's in-place
+        // permission is a hint, dropped where an operand is a variable.
+        if problem.buffers[a].kind == BufferKind::Variable || problem.buffers[b].kind == BufferKind::Variable {
+            continue;
+        }
         let Some(node) = problem.ops.get_mut(op) else {
             return Err(PlanError::BadClaim { reason: format!("in-place pair for unknown operator {op}") });
         };

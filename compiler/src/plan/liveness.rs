@@ -275,7 +275,7 @@ impl Analysis {
     }
 
     /// Places every group for `order`.
-    pub fn place(&self, p: &Problem, order: &[OpId], work_budget: u64) -> Placement {
+    pub fn place(&self, p: &Problem, order: &[OpId], work_budget: u64, budget: &mut crate::schedule::Budget) -> Placement {
         let iv = self.intervals(p, order);
         let mut item_of: IndexVec<BufferId, Option<usize>> = p.buffers.iter().map(|_| None).collect();
         let mut items = Vec::new();
@@ -289,6 +289,10 @@ impl Analysis {
         // is born there, neither holds state, the input group holds no model input/output and
         // the op reads no other member of it (the kernel gets the shared bytes once, as its
         // output).
+        let mut group_io: IndexVec<BufferId, bool> = p.buffers.iter().map(|_| false).collect();
+        for (x, buf) in p.buffers.iter_enumerated() {
+            group_io[self.root[x]] |= buf.kind.is_input() || buf.kind.is_output();
+        }
         let mut exempt = Vec::new();
         let mut pairs = Vec::new();
         for (s, &op) in order.iter().enumerate() {
@@ -300,10 +304,7 @@ impl Analysis {
                     continue;
                 }
                 let (Some(ia), Some(ib)) = (item_of[ra], item_of[rb]) else { continue };
-                let holds_io = p
-                    .buffers
-                    .iter_enumerated()
-                    .any(|(x, buf)| self.root[x] == ra && (buf.kind.is_input() || buf.kind.is_output()));
+                let holds_io = group_io[ra];
                 if ra != rb
                     && items[ia].last == s
                     && items[ib].first == s
@@ -316,7 +317,7 @@ impl Analysis {
                 }
             }
         }
-        let solution = offsets::solve(&items, &exempt, order.len().max(1), work_budget);
+        let solution = offsets::solve(&items, &exempt, order.len().max(1), work_budget, budget);
         let offsets = p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
         // An exempt pair is placed at one offset or apart, never partly overlapping.

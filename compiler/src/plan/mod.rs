@@ -128,6 +128,11 @@ pub struct PlanOptions {
     pub beam_width: usize,
     /// Work units (interval steps scanned) the exact offset search may spend.
     pub offset_work_budget: u64,
+    /// Work units every search pass together may spend (schedule beam, greedy and exact
+    /// search; offset greedy, improvement and exact search): the bound on planning time and
+    /// memory for any graph. A pass that runs out keeps the best result found so far and the
+    /// plan is then not claimed optimal ([`PlanStats::budget_exhausted`]).
+    pub work_budget: u64,
     /// Run the verifier on the plan even in release builds (always done in debug builds).
     pub verify: bool,
     /// Scratch workspace a kernel needs, per operator (used by [`from_ir`]).
@@ -140,6 +145,13 @@ pub struct PlanOptions {
     pub views: Vec<OpId>,
 }
 
+/// The default [`PlanOptions::work_budget`]: about a second of planning on the slowest graphs
+/// this machine kind sees (`examples/stress_models.rs`); every corpus model needs far less.
+pub const DEFAULT_WORK_BUDGET: u64 = 100_000_000;
+
+/// Bytes the schedule search may hold in one level of states.
+const LEVEL_BYTES: u64 = 64 << 20;
+
 impl Default for PlanOptions {
     fn default() -> Self {
         PlanOptions {
@@ -148,6 +160,7 @@ impl Default for PlanOptions {
             schedule_state_budget: 100_000,
             beam_width: 64,
             offset_work_budget: 20_000_000,
+            work_budget: DEFAULT_WORK_BUDGET,
             verify: false,
             scratch: Vec::new(),
             in_place: Vec::new(),
@@ -168,6 +181,10 @@ pub struct Lifetime {
 pub struct PlanStats {
     pub schedule_states: u64,
     pub offset_work: u64,
+    /// Work units charged to [`PlanOptions::work_budget`] by all passes.
+    pub work: u64,
+    /// Some pass ran out of [`PlanOptions::work_budget`] and kept its best result so far.
+    pub budget_exhausted: bool,
     /// Arena of the best greedy placement before the exact search.
     pub greedy_arena_bytes: u64,
     pub planning_time: Duration,
@@ -304,13 +321,16 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
     let start = Instant::now();
     let analysis = liveness::analyze(problem, options.align)?;
     let graph = analysis.schedule_graph(problem);
+    let mut budget = crate::schedule::Budget::new(options.work_budget);
     let sched = match options.schedule {
         ScheduleMode::Optimize => crate::schedule::optimize(
             &graph,
             &crate::schedule::SearchOptions {
                 state_budget: options.schedule_state_budget,
                 beam_width: options.beam_width,
+                level_bytes: LEVEL_BYTES,
             },
+            &mut budget,
         ),
         ScheduleMode::FileOrder => crate::schedule::file_order(&graph),
     };
@@ -325,7 +345,7 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
     let mut best: Option<(Vec<OpId>, u64, liveness::Placement)> = None;
     let mut work = 0;
     for (order, peak) in candidates {
-        let placement = analysis.place(problem, &order, options.offset_work_budget);
+        let placement = analysis.place(problem, &order, options.offset_work_budget, &mut budget);
         work += placement.solution.work;
         let better = match &best {
             None => true,
@@ -352,6 +372,8 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             schedule_states: sched.states,
             offset_work: work,
             greedy_arena_bytes: placement.solution.greedy_arena,
+            work: budget.spent(),
+            budget_exhausted: budget.exhausted(),
             planning_time: start.elapsed(),
         },
     };

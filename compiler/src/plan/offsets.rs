@@ -16,6 +16,20 @@
 //!    in-place pairs it is claimed optimal only if it reaches the lower bound.
 //!
 //! Lower bound: the largest sum of live sizes at any step, less what in-place pairs may share.
+//!
+//! Every pass charges the plan's shared [`Budget`]. Instances whose conflict graph would be
+//! too large to hold (more than [`MAX_CONFLICT_PAIRS`] pairs live at a common step, e.g.
+//! thousands of model outputs) are placed by one linear sweep instead (items by start step,
+//! each at the lowest free gap at that step: TFLite Micro's linear allocator), and claimed
+//! optimal only when that reaches the lower bound.
+
+use crate::schedule::Budget;
+
+/// Conflicting pairs beyond which the greedy and exact passes are skipped for the sweep.
+pub(crate) const MAX_CONFLICT_PAIRS: u64 = 2_000_000;
+
+/// Member pairs the in-place coalescing may compare before it stops merging.
+const MAX_COALESCE_CHECKS: u64 = 4_000_000;
 
 /// An item to place: aligned size and live steps `first..=last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +61,16 @@ fn overlaps(a: &Item, b: &Item) -> bool {
 /// so a partial overlap is never valid. Two placements are computed and the smaller kept:
 /// every pair apart (pairs conflict like any other items), and every pair that can be
 /// coalesced into one item (a chain `a → b → c` of in-place steps at one offset).
-pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, work_budget: u64) -> Solution {
+pub(crate) fn solve(
+    items: &[Item],
+    exempt: &[(usize, usize)],
+    steps: usize,
+    work_budget: u64,
+    budget: &mut Budget,
+) -> Solution {
     let n = items.len();
-    let mut live = vec![0u64; steps];
-    for it in items {
-        for l in &mut live[it.first..=it.last] {
-            *l += it.size;
-        }
-    }
+    let live = live_bytes(items, steps);
+    budget.spend((n + steps) as u64);
     // Lower bound: pairs exempt at step t may share at most min(size) bytes there.
     let mut lb_steps = live;
     for &(a, b) in exempt {
@@ -67,13 +83,13 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
     }
     let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
 
-    let mut sol = solve_conflicting(items, steps, work_budget, lower_bound);
+    let mut sol = solve_conflicting(items, steps, work_budget, lower_bound, budget);
     if exempt.is_empty() {
         return sol;
     }
-    let (merged, cluster) = coalesce(items, exempt);
+    let (merged, cluster) = coalesce(items, exempt, budget);
     if merged.len() < items.len() {
-        let m = solve_conflicting(&merged, steps, work_budget, lower_bound);
+        let m = solve_conflicting(&merged, steps, work_budget, lower_bound, budget);
         sol.work += m.work;
         if m.arena < sol.arena {
             sol.offsets = (0..n).map(|i| m.offsets[cluster[i]]).collect();
@@ -88,7 +104,97 @@ pub(crate) fn solve(items: &[Item], exempt: &[(usize, usize)], steps: usize, wor
 
 /// Merges exempt pairs into single items where the merged members never live at one step
 /// except at their own pair's step. Returns the merged items and each item's merged index.
-fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>) {
+/// Bytes live at every step (a difference array: linear in items and steps).
+fn live_bytes(items: &[Item], steps: usize) -> Vec<u64> {
+    let mut delta = vec![0i128; steps + 1];
+    for it in items {
+        delta[it.first] += it.size as i128;
+        delta[it.last + 1] -= it.size as i128;
+    }
+    let mut acc = 0i128;
+    delta[..steps]
+        .iter()
+        .map(|d| {
+            acc += d;
+            acc.clamp(0, u64::MAX as i128) as u64
+        })
+        .collect()
+}
+
+/// An upper bound on the pairs of non-empty items live at a common step (each pair counted at
+/// most twice), in `O(n log n)`.
+fn conflict_pairs(items: &[Item]) -> u64 {
+    let mut firsts: Vec<usize> = items.iter().filter(|it| it.size > 0).map(|it| it.first).collect();
+    firsts.sort_unstable();
+    items
+        .iter()
+        .filter(|it| it.size > 0)
+        .map(|it| {
+            let lo = firsts.partition_point(|&f| f < it.first);
+            let hi = firsts.partition_point(|&f| f <= it.last);
+            (hi - lo).saturating_sub(1) as u64
+        })
+        .sum()
+}
+
+/// Places items by start step, each at the lowest free gap that holds it at that step (gaps
+/// are freed after an item's last step). Items live at one step never share bytes.
+fn sweep(items: &[Item], budget: &mut Budget) -> Vec<u64> {
+    let n = items.len();
+    let mut order: Vec<usize> = (0..n).filter(|&i| items[i].size > 0).collect();
+    order.sort_by_key(|&i| (items[i].first, u64::MAX - items[i].size, i));
+    let mut offs = vec![0u64; n];
+    // Free gaps below `top`, sorted and disjoint: (start, end).
+    let mut free: Vec<(u64, u64)> = Vec::new();
+    let mut top = 0u64;
+    // Live items by last step (min-heap).
+    let mut live: std::collections::BinaryHeap<std::cmp::Reverse<(usize, usize)>> = Default::default();
+    for &i in &order {
+        let it = items[i];
+        while let Some(&std::cmp::Reverse((last, j))) = live.peek() {
+            if last >= it.first {
+                break;
+            }
+            live.pop();
+            let (lo, hi) = (offs[j], offs[j] + items[j].size);
+            let at = free.partition_point(|&(s, _)| s < lo);
+            free.insert(at, (lo, hi));
+            // Merge with the neighbours.
+            if at + 1 < free.len() && free[at].1 == free[at + 1].0 {
+                free[at].1 = free[at + 1].1;
+                free.remove(at + 1);
+            }
+            if at > 0 && free[at - 1].1 == free[at].0 {
+                free[at - 1].1 = free[at].1;
+                free.remove(at);
+            }
+            if free.last().is_some_and(|&(_, e)| e == top) {
+                if let Some((s, _)) = free.pop() {
+                    top = s;
+                }
+            }
+            budget.spend(1 + (free.len() as u64) / 8);
+        }
+        budget.spend(1 + free.len() as u64);
+        match free.iter().position(|&(s, e)| e - s >= it.size) {
+            Some(k) => {
+                offs[i] = free[k].0;
+                free[k].0 += it.size;
+                if free[k].0 == free[k].1 {
+                    free.remove(k);
+                }
+            }
+            None => {
+                offs[i] = top;
+                top += it.size;
+            }
+        }
+        live.push(std::cmp::Reverse((it.last, i)));
+    }
+    offs
+}
+
+fn coalesce(items: &[Item], exempt: &[(usize, usize)], budget: &mut Budget) -> (Vec<Item>, Vec<usize>) {
     let n = items.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -102,10 +208,18 @@ fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>
     let mut pairs = exempt.to_vec();
     pairs.sort_unstable();
     pairs.dedup();
+    let mut checks = 0u64;
     for (a, b) in pairs {
         let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
         if ra == rb || items[a].size == 0 || items[b].size == 0 {
             continue;
+        }
+        // Merging fewer pairs is always valid (they stay apart); stop when the checks cost
+        // too much.
+        let cost = (members[ra].len() * members[rb].len()) as u64;
+        checks += cost;
+        if checks > MAX_COALESCE_CHECKS || !budget.spend(cost) {
+            break;
         }
         let ok = members[ra].iter().all(|&u| {
             members[rb].iter().all(|&v| (u, v) == (a, b) || (u, v) == (b, a) || !overlaps(&items[u], &items[v]))
@@ -139,25 +253,36 @@ fn coalesce(items: &[Item], exempt: &[(usize, usize)]) -> (Vec<Item>, Vec<usize>
 
 /// Places `items`, every pair live at a common step conflicting: greedy, then the exact
 /// search down to `lower_bound`.
-fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound: u64) -> Solution {
+fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound: u64, budget: &mut Budget) -> Solution {
     let n = items.len();
-    let mut live = vec![0u64; steps];
-    for it in items {
-        for l in &mut live[it.first..=it.last] {
-            *l += it.size;
+    let live = live_bytes(items, steps);
+    let pairs = conflict_pairs(items);
+    budget.spend(n as u64 * (1 + (usize::BITS - n.leading_zeros()) as u64));
+    if pairs > MAX_CONFLICT_PAIRS || !budget.spend(pairs.saturating_mul(2)) {
+        let offsets = sweep(items, budget);
+        let arena = arena_of(items, &offsets);
+        return Solution { offsets, arena, lower_bound, optimal: arena <= lower_bound, greedy_arena: arena, work: 0 };
+    }
+    // Conflicts from the items sorted by first step: `j` after `i` overlaps `i` iff it
+    // starts by `i`'s last step.
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut by_first: Vec<usize> = (0..n).filter(|&i| items[i].size > 0).collect();
+    by_first.sort_by_key(|&i| (items[i].first, i));
+    for (k, &i) in by_first.iter().enumerate() {
+        for &j in &by_first[k + 1..] {
+            if items[j].first > items[i].last {
+                break;
+            }
+            conflicts[i].push(j);
+            conflicts[j].push(i);
         }
     }
-    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        for j in i + 1..n {
-            if items[i].size > 0 && items[j].size > 0 && overlaps(&items[i], &items[j]) {
-                conflicts[i].push(j);
-                conflicts[j].push(i);
-            }
-        }
+    for c in &mut conflicts {
+        c.sort_unstable();
     }
 
     // Greedy orderings.
+    budget.spend(items.iter().map(|it| (it.last - it.first + 1) as u64).sum());
     let heaviest: Vec<u64> =
         items.iter().map(|it| live[it.first..=it.last].iter().copied().max().unwrap_or(0)).collect();
     let len = |i: usize| (items[i].last - items[i].first + 1) as u64;
@@ -173,6 +298,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| (key(i), i));
         for best_fit in [false, true] {
+            budget.spend(pairs.saturating_mul(2) + n as u64);
             let offs = greedy(items, &conflicts, &order, best_fit);
             let arena = arena_of(items, &offs);
             if best.as_ref().is_none_or(|b| arena < b.0) {
@@ -187,7 +313,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         let mut order = best_order.clone();
         let pass_cost = conflicts.iter().map(|c| c.len() as u64).sum::<u64>() + n as u64;
         let mut rounds = 0;
-        while arena > lower_bound && rounds < 300 && spent + pass_cost <= work_budget / 4 {
+        while arena > lower_bound && rounds < 300 && spent + pass_cost <= work_budget / 4 && budget.spend(pass_cost) {
             rounds += 1;
             spent += pass_cost;
             let offs = greedy(items, &conflicts, &order, best_fit);
@@ -213,7 +339,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         greedy_arena,
         work: spent,
     };
-    if sol.optimal || work_budget == 0 {
+    if sol.optimal || work_budget == 0 || budget.exhausted() {
         return sol;
     }
     let mut bb = Exact {
@@ -226,7 +352,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         best_offsets: None,
         lower_bound,
         work: 0,
-        budget: work_budget,
+        budget: work_budget.min(budget.left()),
         aborted: false,
         seen: std::collections::HashSet::new(),
     };
@@ -238,6 +364,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         }
     }
     bb.dfs(0, 0, left);
+    budget.spend(bb.work);
     sol.work += bb.work;
     if let Some(offs) = bb.best_offsets {
         sol.offsets = offs;
@@ -467,7 +594,7 @@ mod tests {
                     Item { size: 16 * (1 + next(6)), first: a.min(b), last: a.max(b) }
                 })
                 .collect();
-            let sol = solve(&items, &[], steps, u64::MAX);
+            let sol = solve(&items, &[], steps, u64::MAX, &mut Budget::new(u64::MAX));
             assert!(sol.optimal);
             assert_eq!(sol.arena, brute(&items), "{items:?}");
             assert!(sol.lower_bound <= sol.arena);

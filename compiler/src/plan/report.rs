@@ -33,6 +33,14 @@ impl SubgraphPlan {
             p.file_order_peak_bytes
         );
         let _ = writeln!(s, "offsets: {}", if p.offsets_optimal { "optimal" } else { "heuristic" });
+        if p.stats.budget_exhausted {
+            // Only graphs far beyond the corpus get here, so snapshots keep their form.
+            let _ = writeln!(
+                s,
+                "search: work budget exhausted ({} units): a valid plan, not proven optimal",
+                p.stats.work
+            );
+        }
         let file_order = p.schedule.iter().enumerate().all(|(i, o)| o.index() == i);
         let list = |v: &mut String| {
             let ops: Vec<String> = p.schedule.iter().map(|o| o.index().to_string()).collect();
@@ -103,6 +111,8 @@ impl SubgraphPlan {
             "file_order_peak_bytes": p.file_order_peak_bytes,
             "schedule": p.schedule.iter().map(|o| o.index()).collect::<Vec<_>>(),
             "planning_ms": p.stats.planning_time.as_secs_f64() * 1e3,
+            "work": p.stats.work,
+            "budget_exhausted": p.stats.budget_exhausted,
             "buffers": buffers,
         })
     }

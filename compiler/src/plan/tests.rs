@@ -283,6 +283,20 @@ fn thousands_of_random_graphs_verify() {
     assert!(planned > 1500, "only {planned} graphs generated");
 }
 
+/// Structured graphs of 100 to 800 operators (wide, deep, random) under the fuzz budgets:
+/// the planner target's large cases.
+#[test]
+fn smoke_large() {
+    let opts = fuzzing::fuzz_options();
+    arbtest::arbtest(|u| {
+        let p = fuzzing::generate_large(u)?;
+        let plan = fuzzing::check(&p, &opts);
+        assert!(plan.stats.work <= opts.work_budget + 64 * 64 * p.ops.len() as u64, "work {}", plan.stats.work);
+        Ok(())
+    })
+    .budget_ms(1000);
+}
+
 #[test]
 fn smoke() {
     let opts = small_budget();

@@ -38,7 +38,20 @@ pub struct MemGraph {
     initial: u64,
     /// Bytes resident before the first step that die right after it (unread inputs).
     die_after_first: u64,
+    /// Per unit: its slot in a state's remaining-reader counters, for units freed only after
+    /// several operators read them ([`NO_SLOT`] otherwise: a unit with one reader dies when it
+    /// runs, a unit that lives to the end is never freed).
+    slot: Vec<u32>,
+    /// Initial remaining-reader count of every slot.
+    slot_readers: Vec<u32>,
+    /// Per unit: freed at the step that creates it (no reader but its writer, not kept to the end).
+    dies_at_birth: Vec<bool>,
+    /// Zobrist key of every operator: a set's hash is the XOR of its members' keys.
+    key: IndexVec<OpId, u64>,
 }
+
+/// No remaining-reader counter for this unit.
+const NO_SLOT: u32 = u32::MAX;
 
 impl MemGraph {
     /// `preds` must be acyclic with every predecessor before its successor in index order.
@@ -68,35 +81,70 @@ impl MemGraph {
                 succs[p].push(op);
             }
         }
-        MemGraph { preds, succs, units, born, reads, initial, die_after_first }
+        let mut slot = vec![NO_SLOT; units.len()];
+        let mut slot_readers = Vec::new();
+        let mut dies_at_birth = vec![false; units.len()];
+        for (i, u) in units.iter().enumerate() {
+            let others = u.readers.iter().filter(|&&r| Some(r) != u.birth).count() as u32;
+            if !u.to_end && others > 1 {
+                slot[i] = slot_readers.len() as u32;
+                slot_readers.push(others);
+            }
+            dies_at_birth[i] = u.birth.is_some() && others == 0 && !u.to_end;
+        }
+        let key = preds
+            .indices()
+            .map(|op| {
+                let mut z = (op.index() as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            })
+            .collect();
+        MemGraph { preds, succs, units, born, reads, initial, die_after_first, slot, slot_readers, dies_at_birth, key }
     }
 
     fn n(&self) -> usize {
         self.preds.len()
     }
 
-    /// Runs `op` after the set `done`: (bytes live at that step, bytes resident after it).
-    fn step(&self, done: &Bits, resident: u64, op: OpId) -> (u64, u64) {
+    /// Runs `op` in a state with `remaining` reader counts (`first`: nothing has run yet):
+    /// (bytes live at that step, bytes resident after it).
+    fn step(&self, remaining: &[u32], first: bool, resident: u64, op: OpId) -> (u64, u64) {
         let mut live = resident;
         let mut freed = 0;
         for &u in &self.born[op] {
             let unit = &self.units[u as usize];
             live += unit.bytes;
-            if unit.readers.iter().all(|&r| r == op) && !unit.to_end {
+            if self.dies_at_birth[u as usize] {
                 freed += unit.bytes;
             }
         }
         for &u in &self.reads[op] {
             let unit = &self.units[u as usize];
-            if !unit.to_end && unit.readers.iter().all(|&r| r == op || done.get(r.index())) {
-                freed += unit.bytes;
+            if unit.to_end {
+                continue;
+            }
+            match self.slot[u as usize] {
+                NO_SLOT => freed += unit.bytes,
+                s if remaining[s as usize] == 1 => freed += unit.bytes,
+                _ => {}
             }
         }
-        if done.is_empty() {
+        if first {
             freed += self.die_after_first;
         }
         debug_assert!(freed <= live);
         (live, live.saturating_sub(freed))
+    }
+
+    /// `remaining` after `op` has run.
+    fn consume(&self, remaining: &mut [u32], op: OpId) {
+        for &u in &self.reads[op] {
+            if let Some(r) = remaining.get_mut(self.slot[u as usize] as usize) {
+                *r = r.saturating_sub(1);
+            }
+        }
     }
 
     fn ready(&self, done: &Bits, op: OpId) -> bool {
@@ -105,13 +153,13 @@ impl MemGraph {
 
     /// Peak of live bytes when running `order`.
     pub fn peak_of(&self, order: &[OpId]) -> u64 {
-        let mut done = Bits::new(self.n());
+        let mut remaining = self.slot_readers.clone();
         let (mut resident, mut peak) = (self.initial, self.initial);
-        for &op in order {
-            let (live, after) = self.step(&done, resident, op);
+        for (i, &op) in order.iter().enumerate() {
+            let (live, after) = self.step(&remaining, i == 0, resident, op);
+            self.consume(&mut remaining, op);
             peak = peak.max(live);
             resident = after;
-            done.set(op.index());
         }
         peak
     }
@@ -183,16 +231,62 @@ impl Bits {
     fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+}
+
+/// A deterministic work counter shared by every search pass of one plan (schedule and
+/// offsets): passes charge the units they spend (states, transitions, words copied, interval
+/// steps scanned) and stop, keeping the best result so far, when it runs out. It counts work,
+/// never time, so a plan is the same on every host.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    limit: u64,
+    spent: u64,
+    exhausted: bool,
+}
+
+impl Budget {
+    pub fn new(limit: u64) -> Budget {
+        Budget { limit, spent: 0, exhausted: false }
+    }
+    /// Charges `units`; `false` (and the budget is marked exhausted) when that goes past the
+    /// limit.
+    pub fn spend(&mut self, units: u64) -> bool {
+        self.spent = self.spent.saturating_add(units);
+        if self.spent > self.limit {
+            self.exhausted = true;
+        }
+        !self.exhausted
+    }
+    /// Units not yet spent.
+    pub fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.spent)
+    }
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+    /// Some pass stopped early for lack of budget.
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+    /// A sub-budget of at most `units` of what is left: spend from it, then [`Budget::absorb`] it.
+    pub fn share(&self, units: u64) -> Budget {
+        Budget::new(units.min(self.left()))
+    }
+    /// Adds what a [`Budget::share`] spent (and whether it ran out) to this budget.
+    pub fn absorb(&mut self, part: &Budget) {
+        self.spent = self.spent.saturating_add(part.spent.min(part.limit));
+        self.exhausted |= part.exhausted;
     }
 }
 
 /// Search budgets.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// States the exact search may create (and sixteen times as many transitions).
     pub state_budget: u64,
     pub beam_width: usize,
+    /// Bytes the states of one search level may hold (the searches keep two levels).
+    pub level_bytes: u64,
 }
 
 /// The chosen order and what is known about it.
@@ -216,15 +310,31 @@ pub fn file_order(g: &MemGraph) -> Schedule {
     Schedule { order, peak, optimal: peak == lower_bound, file_order_peak: peak, lower_bound, states: 0 }
 }
 
-/// The best order the searches find within their budgets.
-pub fn optimize(g: &MemGraph, opts: &SearchOptions) -> Schedule {
+/// The best order the searches find within their budgets and `budget` (which they charge).
+///
+/// Passes: a beam search of width `beam_width` (on at most half of what is left of `budget`);
+/// if it runs out, a greedy (width 1) pass; then the exact search, which alone can prove
+/// optimality. Each pass that runs out of budget contributes nothing, and the order found
+/// before it stands (at worst the file order).
+pub fn optimize(g: &MemGraph, opts: &SearchOptions, budget: &mut Budget) -> Schedule {
     let mut best = file_order(g);
+    budget.spend(2 * g.n() as u64);
     if best.optimal {
         return best;
     }
+    let limits = |max_states: u64| Limits { max_states, max_transitions: max_states.saturating_mul(16), level_bytes: opts.level_bytes };
     // Heuristic first: it gives the exact search a tight bound to prune with.
-    let beam = search(g, Some(opts.beam_width.max(1)), best.peak, u64::MAX);
+    let mut part = budget.share(budget.left() / 2);
+    let beam = search(g, Some(opts.beam_width.max(1)), best.peak, &limits(u64::MAX), &mut part);
+    budget.absorb(&part);
     best.states += beam.states;
+    let beam = if beam.found.is_none() && !beam.complete && opts.beam_width > 1 && part.exhausted() {
+        let greedy = search(g, Some(1), best.peak, &limits(u64::MAX), budget);
+        best.states += greedy.states;
+        greedy
+    } else {
+        beam
+    };
     if let Some((peak, order)) = beam.found {
         best.peak = peak;
         best.order = order;
@@ -233,7 +343,10 @@ pub fn optimize(g: &MemGraph, opts: &SearchOptions) -> Schedule {
         best.optimal = true;
         return best;
     }
-    let exact = search(g, None, best.peak, opts.state_budget);
+    if budget.exhausted() {
+        return best;
+    }
+    let exact = search(g, None, best.peak, &limits(opts.state_budget), budget);
     best.states += exact.states;
     if exact.complete {
         if let Some((peak, order)) = exact.found {
@@ -245,10 +358,23 @@ pub fn optimize(g: &MemGraph, opts: &SearchOptions) -> Schedule {
     best
 }
 
+/// Work units of one transition evaluated (beyond the units it touches) and of one new set in
+/// the level's table, relative to one word copied: calibrated so a unit costs about the same
+/// time everywhere (`examples/stress_models.rs`).
+const TRANSITION_COST: u64 = 4;
+const INSERT_COST: u64 = 24;
+
+struct Limits {
+    max_states: u64,
+    max_transitions: u64,
+    level_bytes: u64,
+}
+
 struct Outcome {
     /// The best complete order with a peak below the bound, if any.
     found: Option<(u64, Vec<OpId>)>,
-    /// The whole space below the bound was searched (never true for a beam that dropped states).
+    /// The whole space below the bound was searched (never true for a beam that dropped states
+    /// or a search that ran out of budget).
     complete: bool,
     states: u64,
 }
@@ -257,80 +383,105 @@ struct State {
     done: Bits,
     /// Operators ready to run after `done`, ascending.
     ready: Vec<OpId>,
+    /// Readers still to run of every counted unit (`MemGraph::slot`).
+    remaining: Vec<u32>,
     peak: u64,
     resident: u64,
+    hash: u64,
+}
+
+/// A transition from a state of the current level, before it is made a state of the next.
+struct Candidate {
     parent: u32,
     op: OpId,
+    peak: u64,
+    resident: u64,
+}
+
+/// Whether `a.done ∪ {x}` equals `b.done ∪ {y}`.
+fn same_set(a: &Bits, x: OpId, b: &Bits, y: OpId) -> bool {
+    let bit = |op: OpId, w: usize| if op.index() / 64 == w { 1u64 << (op.index() % 64) } else { 0 };
+    a.0.iter().zip(b.0.iter()).enumerate().all(|(w, (&p, &q))| p | bit(x, w) == q | bit(y, w))
 }
 
 /// Level-by-level search over scheduled sets. `width: None` keeps every state (exact);
-/// states whose prefix peak reaches `bound` are dropped.
-fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcome {
+/// states whose prefix peak reaches `bound` are dropped. Transitions are evaluated from the
+/// parent state; only the ones kept (all of them, or the best `width`) become states, and only
+/// two levels of states are held (the order is rebuilt from `(parent, op)` per level).
+fn search(g: &MemGraph, width: Option<usize>, bound: u64, lim: &Limits, budget: &mut Budget) -> Outcome {
     let n = g.n();
-    let mut levels: Vec<Vec<State>> = Vec::with_capacity(n + 1);
-    levels.push(vec![State {
+    let aborted = |states| Outcome { found: None, complete: false, states };
+    let words = n.div_ceil(64) as u64;
+    let mut cur = vec![State {
         done: Bits::new(n),
         ready: g.preds.iter_enumerated().filter(|(_, p)| p.is_empty()).map(|(o, _)| o).collect(),
+        remaining: g.slot_readers.clone(),
         peak: g.initial,
         resident: g.initial,
-        parent: u32::MAX,
-        op: OpId::new(0),
-    }]);
+        hash: 0,
+    }];
+    let mut trace: Vec<Vec<(u32, OpId)>> = Vec::with_capacity(n);
     let mut states = 1u64;
     let mut transitions = 0u64;
-    let mut scratch = Bits::new(n);
     let mut complete = true;
     if g.initial >= bound {
         return Outcome { found: None, complete, states };
     }
-    for _ in 0..n {
-        let cur = levels.last().map_or(&[][..], |v| &v[..]);
-        let mut next: Vec<State> = Vec::new();
-        let mut index: HashMap<Bits, usize, FxBuild> = HashMap::default();
+    for level in 0..n {
+        let mut next: Vec<Candidate> = Vec::new();
+        // Set hash (probed past collisions) -> index in `next`.
+        let mut index: HashMap<u64, u32, FxBuild> = HashMap::default();
         for (pi, s) in cur.iter().enumerate() {
-            for (k, &op) in s.ready.iter().enumerate() {
-                let (live, after) = g.step(&s.done, s.resident, op);
+            for &op in &s.ready {
+                if !budget.spend(TRANSITION_COST + (g.born[op].len() + g.reads[op].len()) as u64) {
+                    return aborted(states);
+                }
+                let (live, resident) = g.step(&s.remaining, level == 0, s.resident, op);
                 let peak = s.peak.max(live);
                 if peak >= bound {
                     continue;
                 }
                 transitions += 1;
-                if transitions > budget.saturating_mul(16) {
-                    return Outcome { found: None, complete: false, states };
+                if transitions > lim.max_transitions {
+                    return aborted(states);
                 }
-                scratch.0.copy_from_slice(&s.done.0);
-                scratch.set(op.index());
-                match index.get(&scratch) {
-                    Some(&i) => {
-                        if peak < next[i].peak {
-                            next[i].peak = peak;
-                            next[i].parent = pi as u32;
-                            next[i].op = op;
-                        }
-                    }
-                    None => {
-                        let done = scratch.clone();
-                        let mut ready: Vec<OpId> = s.ready[..k].iter().chain(&s.ready[k + 1..]).copied().collect();
-                        for &succ in &g.succs[op] {
-                            if g.ready(&done, succ) {
-                                ready.push(succ);
+                let mut probe = s.hash ^ g.key[op];
+                loop {
+                    match index.get(&probe) {
+                        Some(&i) => {
+                            let c = &mut next[i as usize];
+                            if !budget.spend(words) {
+                                return aborted(states);
                             }
+                            if same_set(&cur[c.parent as usize].done, c.op, &s.done, op) {
+                                if peak < c.peak {
+                                    *c = Candidate { parent: pi as u32, op, peak, resident };
+                                }
+                                break;
+                            }
+                            probe = probe.wrapping_add(0x9e37_79b9_7f4a_7c15);
                         }
-                        ready.sort_unstable();
-                        index.insert(done.clone(), next.len());
-                        next.push(State { done, ready, peak, resident: after, parent: pi as u32, op });
-                        states += 1;
-                        if states > budget {
-                            return Outcome { found: None, complete: false, states };
+                        None => {
+                            if !budget.spend(INSERT_COST) {
+                                return aborted(states);
+                            }
+                            index.insert(probe, next.len() as u32);
+                            next.push(Candidate { parent: pi as u32, op, peak, resident });
+                            states += 1;
+                            if states > lim.max_states {
+                                return aborted(states);
+                            }
+                            break;
                         }
                     }
                 }
             }
         }
+        drop(index);
         if let Some(w) = width {
             if next.len() > w {
                 // Stable sort: ties keep generation order, so the result is deterministic.
-                next.sort_by_key(|s| (s.peak, s.resident));
+                next.sort_by_key(|c| (c.peak, c.resident));
                 next.truncate(w);
                 complete = false;
             }
@@ -338,18 +489,44 @@ fn search(g: &MemGraph, width: Option<usize>, bound: u64, budget: u64) -> Outcom
         if next.is_empty() {
             return Outcome { found: None, complete, states };
         }
-        levels.push(next);
+        let state_bytes = 8 * words + 4 * g.slot_readers.len() as u64 + 4 * cur[0].ready.len() as u64 + 64;
+        if (next.len() as u64).saturating_mul(state_bytes) > lim.level_bytes {
+            return aborted(states);
+        }
+        let mut made = Vec::with_capacity(next.len());
+        for c in &next {
+            let parent = &cur[c.parent as usize];
+            let mut done = parent.done.clone();
+            done.set(c.op.index());
+            let mut ready: Vec<OpId> = parent.ready.iter().copied().filter(|&o| o != c.op).collect();
+            let mut cost = words + ready.len() as u64 + parent.remaining.len() as u64;
+            for &succ in &g.succs[c.op] {
+                cost += g.preds[succ].len() as u64;
+                if g.ready(&done, succ) {
+                    ready.push(succ);
+                }
+            }
+            if !budget.spend(cost) {
+                return aborted(states);
+            }
+            ready.sort_unstable();
+            let mut remaining = parent.remaining.clone();
+            g.consume(&mut remaining, c.op);
+            made.push(State { done, ready, remaining, peak: c.peak, resident: c.resident, hash: parent.hash ^ g.key[c.op] });
+        }
+        trace.push(next.iter().map(|c| (c.parent, c.op)).collect());
+        cur = made;
     }
     // Reconstruct the best final state's order.
-    let Some((mut i, last)) = levels[n].iter().enumerate().min_by_key(|(_, s)| s.peak) else {
+    let Some((mut i, last)) = cur.iter().enumerate().min_by_key(|(_, s)| s.peak) else {
         return Outcome { found: None, complete, states };
     };
     let peak = last.peak;
     let mut order = vec![OpId::new(0); n];
-    for k in (1..=n).rev() {
-        let s = &levels[k][i];
-        order[k - 1] = s.op;
-        i = s.parent as usize;
+    for k in (0..n).rev() {
+        let (parent, op) = trace[k][i];
+        order[k] = op;
+        i = parent as usize;
     }
     Outcome { found: Some((peak, order)), complete, states }
 }

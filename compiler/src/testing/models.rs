@@ -509,3 +509,102 @@ pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
         ("macros/tests/ui/models/int16_conv.tflite", unsupported_int16_conv()),
     ]
 }
+
+/// Structural stress models (issue 17): large graphs of cheap int8 ops, built in memory so
+/// the regression tests, the fuzz smoke tests and `examples/stress_models.rs` share them.
+pub mod stress {
+    use super::*;
+
+    const Q: Option<(f32, i64)> = Some((0.05, -3));
+
+    /// `n` RELUs in a chain over `[1, 16]` int8: input -> RELU -> ... -> output.
+    pub fn relu_chain(n: usize) -> Vec<u8> {
+        let mut b = ModelBuilder::new();
+        b.description("tflc stress model: RELU chain");
+        let x = b.activation("x", DType::I8, &[1, 16], Q);
+        let mut cur = x;
+        for i in 0..n {
+            let y = b.activation(&format!("relu{i}"), DType::I8, &[1, 16], Q);
+            b.op(OpKind::Relu, &[Some(cur)], &[y]);
+            cur = y;
+        }
+        b.inputs(&[x]).outputs(&[cur]);
+        b.finish()
+    }
+
+    /// `n` RELUs all reading the one graph input, each writing its own graph output.
+    pub fn relu_fan_out(n: usize) -> Vec<u8> {
+        let mut b = ModelBuilder::new();
+        b.description("tflc stress model: RELU fan-out");
+        let x = b.activation("x", DType::I8, &[1, 16], Q);
+        let mut outs = Vec::with_capacity(n);
+        for i in 0..n {
+            let y = b.activation(&format!("relu{i}"), DType::I8, &[1, 16], Q);
+            b.op(OpKind::Relu, &[Some(x)], &[y]);
+            outs.push(y);
+        }
+        b.inputs(&[x]).outputs(&outs);
+        b.finish()
+    }
+
+    /// A random DAG of `n` int8 RELU / ADD ops, each reading one or two earlier tensors of one
+    /// of three shapes (`[1, 16]`, `[1, 64]`, `[1, 256]`; mostly recent ones, so the graph is
+    /// both deep and wide); the unread tensors are the graph outputs. Deterministic in `seed`.
+    pub fn random_dag(n: usize, seed: u64) -> Vec<u8> {
+        let mut r = crate::testing::Rng(seed);
+        let mut b = ModelBuilder::new();
+        b.description("tflc stress model: random DAG");
+        let shapes: [&[usize]; 3] = [&[1, 16], &[1, 64], &[1, 256]];
+        let mut by_shape: Vec<Vec<TensorId>> = vec![Vec::new(); shapes.len()];
+        let mut read = Vec::new();
+        let mut inputs = Vec::new();
+        for (k, s) in shapes.iter().enumerate() {
+            let x = b.activation(&format!("x{k}"), DType::I8, s, Q);
+            by_shape[k].push(x);
+            inputs.push(x);
+            read.push(true);
+        }
+        // Tensors are numbered in creation order: `all[t.index()] == t`.
+        let mut all: Vec<TensorId> = inputs.clone();
+        for i in 0..n {
+            let k = (r.next_u64() % shapes.len() as u64) as usize;
+            let pool = &by_shape[k];
+            // Mostly recent tensors (deep), sometimes any (wide).
+            let pick = |r: &mut crate::testing::Rng| {
+                let len = pool.len();
+                if r.next_u64().is_multiple_of(4) {
+                    pool[(r.next_u64() % len as u64) as usize]
+                } else {
+                    pool[len - 1 - (r.next_u64() % len.min(8) as u64) as usize]
+                }
+            };
+            let a = pick(&mut r);
+            let y = b.activation(&format!("op{i}"), DType::I8, shapes[k], Q);
+            if r.next_u64().is_multiple_of(2) {
+                b.op(OpKind::Relu, &[Some(a)], &[y]);
+            } else {
+                let c = pick(&mut r);
+                b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(c)], &[y]);
+                read[c.index()] = false;
+            }
+            read[a.index()] = false;
+            by_shape[k].push(y);
+            all.push(y);
+            read.push(true);
+        }
+        let outs: Vec<TensorId> = all.iter().zip(&read).skip(inputs.len()).filter(|(_, &r)| r).map(|(&t, _)| t).collect();
+        b.inputs(&inputs).outputs(&outs);
+        b.finish()
+    }
+
+    /// One RELU over an int8 tensor of `shape` (for size limits).
+    pub fn relu_of_shape(shape: &[usize]) -> Vec<u8> {
+        let mut b = ModelBuilder::new();
+        b.description("tflc stress model: one large RELU");
+        let x = b.activation("x", DType::I8, shape, Q);
+        let y = b.activation("y", DType::I8, shape, Q);
+        b.op(OpKind::Relu, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        b.finish()
+    }
+}

@@ -369,11 +369,21 @@ fn subgraph_ref(raw: i32, what: &str, at: &Location, num_subgraphs: usize) -> Re
 }
 
 /// Maps a builtin and its options table to `OpKind`. An absent options table reads as the
-/// table's defaults, as TFLite does.
+/// table's defaults, as TFLite does, except where those defaults cannot describe the op
+/// (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D: strides and window sizes of 0):
+/// there a missing or wrong-type table is an error naming the table expected.
 fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraphs: usize) -> Result<OpKind> {
     use fb::BuiltinOperator as B;
     let OpCode::Builtin { code, .. } = opcode else { return Ok(OpKind::Unsupported) };
     let code = B(*code);
+    let missing = |table: &str| {
+        let found = op.builtin_options_type();
+        let what = match found {
+            fb::BuiltinOptions::NONE => "missing".to_string(),
+            t => format!("of type {} instead", t.variant_name().unwrap_or("unknown")),
+        };
+        Err(invalid(at.clone(), format!("the {table} table (builtin_options) is {what}: the operator needs its strides and window")))
+    };
     Ok(match code {
         B::CONV_2D => OpKind::Conv2d(match op.builtin_options_as_conv_2_doptions() {
             Some(o) => Conv2dOptions {
@@ -384,7 +394,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
                 dilation_h: o.dilation_h_factor(),
                 activation: activation(o.fused_activation_function()),
             },
-            None => Conv2dOptions::default(),
+            None => return missing("Conv2DOptions"),
         }),
         B::DEPTHWISE_CONV_2D => OpKind::DepthwiseConv2d(match op.builtin_options_as_depthwise_conv_2_doptions() {
             Some(o) => DepthwiseConv2dOptions {
@@ -396,7 +406,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
                 dilation_h: o.dilation_h_factor(),
                 activation: activation(o.fused_activation_function()),
             },
-            None => DepthwiseConv2dOptions::default(),
+            None => return missing("DepthwiseConv2DOptions"),
         }),
         B::FULLY_CONNECTED => OpKind::FullyConnected(match op.builtin_options_as_fully_connected_options() {
             Some(o) => FullyConnectedOptions {
@@ -417,7 +427,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
                     filter_h: o.filter_height(),
                     activation: activation(o.fused_activation_function()),
                 },
-                None => Pool2dOptions::default(),
+                None => return missing("Pool2DOptions"),
             };
             if code == B::AVERAGE_POOL_2D {
                 OpKind::AveragePool2d(p)

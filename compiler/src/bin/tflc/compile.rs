@@ -27,6 +27,11 @@ pub struct Args {
     /// K = 1024), naming the peak step and the tensors live there.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_arena: Option<u64>,
+    /// Pointer width in bits of the target the module is for (16, 32 or 64): a model whose
+    /// arena, weights or any buffer the generated code cannot address there is refused
+    /// (64 and 32: below 2 GiB less 16 MiB; 16: below 32 KiB).
+    #[arg(long = "target-pointer-width", default_value_t = 64)]
+    target_pointer_width: u32,
 }
 
 /// `--max-arena` values: bytes with an optional K/M/G suffix.
@@ -62,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         weights,
         max_arena: args.max_arena,
+        target_pointer_width: args.target_pointer_width,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {

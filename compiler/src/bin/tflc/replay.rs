@@ -4,7 +4,7 @@
 use crate::print_stdout;
 use arbitrary::{Arbitrary, Unstructured};
 use std::process::ExitCode;
-use tflc::fuzzing::{fuzz_options, try_check, RandomGraph};
+use tflc::fuzzing::{fuzz_options, try_check, FuzzGraph};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -14,7 +14,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.case).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.case.display()))?;
-    let graph = RandomGraph::arbitrary_take_rest(Unstructured::new(&bytes))
+    let graph = FuzzGraph::arbitrary_take_rest(Unstructured::new(&bytes))
         .map_err(|e| anyhow::anyhow!("{} does not decode to a planning problem: {e}", args.case.display()))?;
     print_stdout(&format!("problem: {:#?}\n", graph.0))?;
     match try_check(&graph.0, &fuzz_options()) {

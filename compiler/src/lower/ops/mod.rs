@@ -72,6 +72,7 @@ macro_rules! ops {
         pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
             use crate::ir::OpKind;
             let cx = OpCx { sg, op };
+            cx.check_quantization()?;
             match &op.kind {
                 $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
                 #[allow(unreachable_patterns)]
@@ -262,6 +263,25 @@ pub struct OpCx<'m, 'a> {
 }
 
 impl<'m, 'a> OpCx<'m, 'a> {
+    /// Every operand's quantization scales, per tensor and per channel alike, are finite and
+    /// positive (a zero or negative scale makes every requantization multiplier meaningless).
+    /// Float tensors are not checked: their quantization, if any, is unused.
+    pub fn check_quantization(&self) -> Result<(), LowerError> {
+        let operands = self.op.inputs.iter().flatten().chain(&self.op.outputs);
+        for &id in operands {
+            let t = self.sg.tensor(id);
+            if matches!(t.dtype, DType::F32 | DType::F16 | DType::F64) {
+                continue;
+            }
+            let Some(q) = &t.quant else { continue };
+            if let Some((c, &scale)) = q.scale.iter().enumerate().find(|(_, s)| !(s.is_finite() && **s > 0.0)) {
+                let which = if q.scale.len() > 1 { format!("channel {c}: ") } else { String::new() };
+                return Err(self.invalid_tensor(t, format!("{which}quantization scale {scale} is not positive")));
+            }
+        }
+        Ok(())
+    }
+
     fn at(&self, t: Option<&Tensor<'_>>) -> Location {
         Location {
             subgraph: Some(self.sg.id.index()),

@@ -1,0 +1,113 @@
+//! A mutation campaign over real models: `cargo run --release -p tflc --example fuzz_campaign
+//! -- [MUTANTS] [SEED_DIR...]` (default 50,000 mutants of `../shared/models` and
+//! `../shared/ops`, read at run time, never copied into the repository). Each mutant goes
+//! through read + inspect, plan + verify and compile (`tflc::fuzzing::models::check_pipeline`)
+//! in this process; a panic, a failed verification, an unlinkable module or a case that takes
+//! more than 20 s of CPU time (a hang; CPU time, not wall time, so that a campaign under
+//! `nice -n 19` on a busy machine does not report starvation as hangs) is reported with the
+//! seed and case number to replay it. docs/FUZZING.md.
+
+use arbitrary::Unstructured;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tflc::fuzzing::models::{check_pipeline, mutate};
+use tflc::testing::Rng;
+
+/// CPU time of this process (user + system) from `/proc/self/stat`, or `None` off Linux.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses): utime is 14th, stime 15th.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mutants: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(50_000);
+    let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
+    if dirs.is_empty() {
+        let Some(shared) = tflc::testing::shared_dir_or_skip("fuzz_campaign") else { return };
+        dirs = vec![shared.join("models"), shared.join("ops")];
+    }
+    let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
+    for d in &dirs {
+        for p in tflc::testing::tflite_files(d) {
+            if let Ok(b) = std::fs::read(&p) {
+                seeds.push((tflc::testing::model_name(&p), b));
+            }
+        }
+    }
+    for (name, bytes) in tflc::testing::models::all() {
+        seeds.push((name.to_string(), bytes));
+    }
+    if seeds.is_empty() {
+        eprintln!("no seed models in {dirs:?}");
+        std::process::exit(2);
+    }
+    // Large seeds compile slowly: mutate them less often so the campaign covers the small
+    // ones (and the single-op models) well.
+    let weights: Vec<u64> = seeds.iter().map(|(_, b)| if b.len() > 1 << 20 { 1 } else { 8 }).collect();
+    let total_weight: u64 = weights.iter().sum();
+    let opts = tflc::CompileOptions::default();
+    let (mut read, mut planned, mut compiled, mut failures) = (0u64, 0u64, 0u64, 0u64);
+    let mut slowest = (Duration::ZERO, 0u64, String::new());
+    let start = Instant::now();
+    std::panic::set_hook(Box::new(|_| {}));
+    for case in 0..mutants {
+        let mut rng = Rng(case.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1717);
+        let mut pick = rng.next_u64() % total_weight;
+        let mut si = 0;
+        while pick >= weights[si] {
+            pick -= weights[si];
+            si += 1;
+        }
+        let other = (rng.next_u64() % seeds.len() as u64) as usize;
+        let noise: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();
+        let mut u = Unstructured::new(&noise);
+        let Ok(bytes) = mutate(&seeds[si].1, &seeds[other].1, 6, &mut u) else { continue };
+        let (t, cpu) = (Instant::now(), cpu_time());
+        let result = std::panic::catch_unwind(|| check_pipeline(&bytes, &opts));
+        let took = match (cpu, cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => t.elapsed(),
+        };
+        if took > slowest.0 {
+            slowest = (took, case, seeds[si].0.clone());
+        }
+        let problem = match result {
+            Ok(Ok(r)) => {
+                read += r.read as u64;
+                planned += r.planned as u64;
+                compiled += r.compiled as u64;
+                (took > Duration::from_secs(20)).then(|| format!("took {took:?} of CPU time (hang)"))
+            }
+            Ok(Err(e)) => Some(e),
+            Err(p) => Some(format!(
+                "PANIC: {}",
+                p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+            )),
+        };
+        if let Some(e) = problem {
+            failures += 1;
+            println!("case {case} (seed {}): {e}", seeds[si].0);
+            let _ = std::fs::write(format!("fuzz_campaign_case_{case}.tflite"), &bytes);
+        }
+        if (case + 1) % 5_000 == 0 {
+            eprintln!("{} mutants, {:.0} s", case + 1, start.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "{mutants} mutants of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
+         {failures} failures (panics, failed verifications, unlinkable modules, hangs); slowest case {} ({}): {:.2} s of CPU time",
+        seeds.len(),
+        start.elapsed().as_secs_f64(),
+        slowest.1,
+        slowest.2,
+        slowest.0.as_secs_f64()
+    );
+    if failures > 0 {
+        std::process::exit(1);
+    }
+}
