@@ -1288,7 +1288,7 @@ mod conv_family {
                     let p = depthwise_conv_2d::DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                     let (wv, bv) = (i8s(w), bias(v));
                     depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                    let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p.geometry);
+                    let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p, &wv, bv.as_deref());
                     let mut packed = vec![0; variant.packed_len(&p.geometry)];
                     variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                     let mut fast = vec![0; y.len()];
@@ -1298,7 +1298,10 @@ mod conv_family {
                             depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
                         }
                         depthwise_conv_2d::DepthwiseConv2dVariant::Mult1 => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, bv.as_deref(), &packed, &mut fast)
+                            depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, &packed, &mut fast)
+                        }
+                        depthwise_conv_2d::DepthwiseConv2dVariant::OneChannel => {
+                            depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(&p, &x, &packed, &mut fast)
                         }
                     }
                     assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
@@ -1318,12 +1321,16 @@ mod conv_family {
                 let p = fully_connected::FullyConnectedParams { geometry: fully_connected::FullyConnectedGeometry { batches: y.len() / units, input_depth: depth, output_depth: units }, weights_offset: if per_channel { 0 } else { -w.zero_points[0] }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 fully_connected::fully_connected_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                if fully_connected::FullyConnectedVariant::select(&p) == fully_connected::FullyConnectedVariant::Dot4 {
-                    let variant = fully_connected::FullyConnectedVariant::Dot4;
+                let variant = fully_connected::FullyConnectedVariant::select(&p, &wv, bv.as_deref());
+                if variant != fully_connected::FullyConnectedVariant::Reference {
                     let mut packed = vec![0; variant.packed_len(&p.geometry)];
                     variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                     let mut fast = vec![0; y.len()];
-                    fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
+                    if variant == fully_connected::FullyConnectedVariant::Dot4 {
+                        fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
+                    } else {
+                        fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast);
+                    }
                     assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 }
             }

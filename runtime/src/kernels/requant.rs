@@ -76,6 +76,73 @@ impl<'a> Requant<'a> {
     }
 }
 
+/// Requantization constants that a fast variant keeps in its packed table next to the
+/// weights, per group of four output channels: the four multipliers, then one word of the
+/// four right shifts as bytes (lane `j` in bits `8j..8j + 8`). The kernel then needs
+/// neither the params' multiplier and shift tables nor a table lookup per channel, and
+/// [`Requant4::apply`] is [`crate::kernels::dot::Dot::requant_lane`]: no left shift, no
+/// saturation test, the rounding and the output offset in the multiply's accumulate.
+///
+/// It is exact (TFLite's `MultiplyByQuantizedMultiplier`, offset, clamp) for a channel
+/// whose multiplier is not negative, whose shift is a right shift of 1..=22, and whose
+/// accumulator stays below 2^30 in magnitude: [`packed_requant_ok`], which the variants'
+/// `select` checks at compile time from the weights and the bias ([`acc_bound`]).
+pub(crate) const PACKED_REQUANT_WORDS: usize = 5;
+
+/// Whether [`Requant4::apply`] is exact for a channel with this multiplier and shift whose
+/// accumulator magnitude is at most `acc_bound`.
+pub(crate) fn packed_requant_ok(multiplier: i32, shift: i32, acc_bound: u64) -> bool {
+    multiplier >= 0 && (-22..=-1).contains(&shift) && acc_bound < 1 << 30
+}
+
+/// A bound on `|bias + sum_t w[t] * (x[t] + input_offset)|` over every int8 input `x`: the
+/// accumulator of a channel with weights `w` (the true sum; no int32 wrap below 2^31).
+pub(crate) fn acc_bound(bias: i32, weights: impl Iterator<Item = i8>, input_offset: i32) -> u64 {
+    let x_max = (input_offset as i64 - 128).unsigned_abs().max((input_offset as i64 + 127).unsigned_abs());
+    weights.fold(bias.unsigned_abs() as u64, |a, w| a + w.unsigned_abs() as u64 * x_max)
+}
+
+/// Writes [`PACKED_REQUANT_WORDS`] words for the four channels `c0..c0 + 4` of `q` (one
+/// multiplier for all when the table has one entry).
+pub(crate) fn pack_requant4(q: &QuantS8, c0: usize, out: &mut [i32]) {
+    let at = |t: &[i32], c: usize| t.get(c).or(t.first()).copied().unwrap_or(0);
+    let mut shifts = [0u8; 4];
+    for j in 0..4 {
+        out[j] = at(q.output_multiplier, c0 + j);
+        shifts[j] = at(q.output_shift, c0 + j).unsigned_abs().min(31) as u8;
+    }
+    out[4] = i32::from_le_bytes(shifts);
+}
+
+/// The output side of [`PACKED_REQUANT_WORDS`]: `k = 2 * output_offset + 1` and the clamp.
+#[derive(Clone, Copy)]
+pub(crate) struct Requant4 {
+    k: i32,
+    lo: i8,
+    hi: i8,
+}
+
+impl Requant4 {
+    #[inline(always)]
+    pub(crate) fn new(q: &QuantS8, c: &Clamp<i8>) -> Self {
+        Requant4 { k: 2 * q.output_offset + 1, lo: c.min, hi: c.max.max(c.min) }
+    }
+
+    /// The four outputs of accumulators `acc`, `words` the group's
+    /// [`PACKED_REQUANT_WORDS`].
+    #[inline(always)]
+    pub(crate) fn apply<D: crate::kernels::dot::Dot>(&self, acc: [i32; 4], words: &[i32; PACKED_REQUANT_WORDS]) -> [i8; 4] {
+        let e = words[4] as u32;
+        let v = [
+            D::requant_lane(acc[0], words[0], e, self.k),
+            D::requant_lane(acc[1], words[1], e >> 8, self.k),
+            D::requant_lane(acc[2], words[2], e >> 16, self.k),
+            D::requant_lane(acc[3], words[3], e >> 24, self.k),
+        ];
+        D::clamp4(v, self.lo, self.hi)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Requant;
@@ -84,6 +151,52 @@ mod tests {
 
     fn reference(acc: i32, m: i32, s: i32, offset: i32, min: i32, max: i32) -> i8 {
         (multiply_by_quantized_multiplier(acc, m, s).wrapping_add(offset)).max(min).min(max) as i8
+    }
+
+    /// [`super::Requant4::apply`] with the dot implementation `D`, for one channel
+    /// repeated four times with its neighbours.
+    fn packed<D: crate::kernels::dot::Dot>(accs: [i32; 4], ms: [i32; 4], ss: [i32; 4], offset: i32, lo: i8, hi: i8) -> [i8; 4] {
+        let q = crate::kernels::numerics::QuantS8 { input_offset: 0, output_offset: offset, output_multiplier: &ms, output_shift: &ss };
+        let mut words = [0i32; super::PACKED_REQUANT_WORDS];
+        super::pack_requant4(&q, 0, &mut words);
+        super::Requant4::new(&q, &crate::kernels::numerics::Clamp { min: lo, max: hi }).apply::<D>(accs, &words)
+    }
+
+    proptest! {
+        /// The packed requantization equals `MultiplyByQuantizedMultiplier` + offset +
+        /// clamp wherever `packed_requant_ok` admits it (accumulators below 2^30, right
+        /// shifts 1..=22, multipliers not negative), with every implementation.
+        #[test]
+        fn packed_matches_reference(
+            accs in proptest::array::uniform4(prop_oneof![Just((1 << 30) - 1), Just(-(1 << 30) + 1), Just(0), Just(-1), -1000i32..1000, -(1i32 << 30) + 1..1 << 30]),
+            ms in proptest::array::uniform4(prop_oneof![Just(i32::MAX), Just(1 << 30), Just(0), 0..=i32::MAX]),
+            ss in proptest::array::uniform4(prop_oneof![Just(-1i32), Just(-22), -22i32..=-1]),
+            offset in prop_oneof![Just(-128i32), Just(127), -128i32..=127],
+            lo in -128i32..=0,
+            hi in 0i32..=127,
+        ) {
+            for j in 0..4 {
+                prop_assert!(super::packed_requant_ok(ms[j], ss[j], accs[j].unsigned_abs() as u64));
+            }
+            let want: [i8; 4] = core::array::from_fn(|j| reference(accs[j], ms[j], ss[j], offset, lo, hi));
+            prop_assert_eq!(packed::<crate::kernels::dot::scalar::Scalar>(accs, ms, ss, offset, lo as i8, hi as i8), want);
+            #[cfg(tflc_arm_dsp)]
+            prop_assert_eq!(packed::<crate::kernels::dot::dsp::ArmDsp>(accs, ms, ss, offset, lo as i8, hi as i8), want);
+        }
+    }
+
+    /// What `packed_requant_ok` refuses: left shifts, shift 0, shifts past 22, negative
+    /// multipliers, accumulators that may reach 2^30.
+    #[test]
+    fn packed_requant_limits() {
+        assert!(super::packed_requant_ok(1 << 30, -1, (1 << 30) - 1));
+        assert!(!super::packed_requant_ok(1 << 30, -1, 1 << 30));
+        assert!(!super::packed_requant_ok(1 << 30, 0, 0));
+        assert!(!super::packed_requant_ok(1 << 30, 1, 0));
+        assert!(!super::packed_requant_ok(1 << 30, -23, 0));
+        assert!(!super::packed_requant_ok(-1, -5, 0));
+        assert_eq!(super::acc_bound(-7, [1i8, -128].into_iter(), 128), 7 + 129 * 255);
+        assert_eq!(super::acc_bound(0, [2i8].into_iter(), -128), 2 * 256);
     }
 
     proptest! {

@@ -17,8 +17,8 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{
-    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_window, ConvGeometry,
-    DepthwiseConv2dVariant,
+    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
+    depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dVariant,
 };
 use tflc_runtime::kernels::numerics::{S16, S8};
 use tflc_runtime::prepare::conv_channel_multiplier;
@@ -116,7 +116,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
-            let variant = DepthwiseConv2dVariant::select(&geometry);
+            let variant = DepthwiseConv2dVariant::select(&held.depthwise_params(), &weights, bias_data.as_deref());
             let mut packed = vec![0; variant.packed_len(&geometry)];
             variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
             DepthwiseConv2dScheme::S8 { held, variant, packed }
@@ -143,7 +143,8 @@ impl Kernel for DepthwiseConv2d {
                 match variant {
                     DepthwiseConv2dVariant::Reference => depthwise_conv_2d_s8(p, input, filter, bias, &mut out),
                     DepthwiseConv2dVariant::Window => depthwise_conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
-                    DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d_s8_mult1(p, input, bias, packed, &mut out),
+                    DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d_s8_mult1(p, input, packed, &mut out),
+                    DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d_s8_one_channel(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -167,11 +168,19 @@ impl Kernel for DepthwiseConv2d {
         let call = quote! { #rt::kernels::depthwise_conv_2d };
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, variant, packed } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.depthwise_params());
+                // Mult1 and OneChannel hold the filter, the folded bias and the
+                // requantization in the packed table: the model's filter and bias and the
+                // params' multiplier tables are not emitted for them.
+                let mut params = held.depthwise_params();
+                let self_contained = matches!(variant, DepthwiseConv2dVariant::Mult1 | DepthwiseConv2dVariant::OneChannel);
+                if self_contained {
+                    params.quant.output_multiplier = &[];
+                    params.quant.output_shift = &[];
+                }
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &params);
                 let input = cx.input(self.input);
-                // The Mult1 filter is in the packed table (regrouped), not emitted as is.
-                let filter = (*variant != DepthwiseConv2dVariant::Mult1).then(|| cx.input(self.filter));
-                let bias = cx.optional_input(self.bias);
+                let filter = (!self_contained).then(|| cx.input(self.filter));
+                let bias = (!self_contained).then(|| cx.optional_input(self.bias));
                 match variant {
                     DepthwiseConv2dVariant::Reference => {
                         let output = cx.output(self.output);
@@ -185,7 +194,12 @@ impl Kernel for DepthwiseConv2d {
                     DepthwiseConv2dVariant::Mult1 => {
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
-                        quote! { #call::depthwise_conv_2d_s8_mult1(&#p, #input, #bias, #packed, #output); }
+                        quote! { #call::depthwise_conv_2d_s8_mult1(&#p, #input, #packed, #output); }
+                    }
+                    DepthwiseConv2dVariant::OneChannel => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::depthwise_conv_2d_s8_one_channel(&#p, #input, #packed, #output); }
                     }
                 }
             }

@@ -21,8 +21,8 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::fully_connected::{
-    fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, FullyConnectedGeometry, FullyConnectedParams,
-    FullyConnectedVariant,
+    fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved, FullyConnectedGeometry,
+    FullyConnectedParams, FullyConnectedVariant,
 };
 use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
@@ -183,7 +183,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let params = held.params();
-            let variant = FullyConnectedVariant::select(&params);
+            let variant = FullyConnectedVariant::select(&params, &weights, bias_data.as_deref());
             let mut packed = vec![0; variant.packed_len(&geometry)];
             variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
             FullyConnectedScheme::S8 { held, variant, packed }
@@ -211,6 +211,7 @@ impl Kernel for FullyConnected {
                 match variant {
                     FullyConnectedVariant::Reference => fully_connected_s8(p, input, filter, bias, &mut out),
                     FullyConnectedVariant::Dot4 => fully_connected_s8_dot4(p, input, filter, packed, &mut out),
+                    FullyConnectedVariant::Interleaved => fully_connected_s8_interleaved(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -236,7 +237,8 @@ impl Kernel for FullyConnected {
             FullyConnectedScheme::S8 { held, variant, packed } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
+                // Interleaved holds the weights in the packed table: the model's are not emitted.
+                let filter = (*variant != FullyConnectedVariant::Interleaved).then(|| cx.input(self.filter));
                 match variant {
                     FullyConnectedVariant::Reference => {
                         let bias = cx.optional_input(self.bias);
@@ -247,6 +249,11 @@ impl Kernel for FullyConnected {
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
                         quote! { #call::fully_connected_s8_dot4(&#p, #input, #filter, #packed, #output); }
+                    }
+                    FullyConnectedVariant::Interleaved => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::fully_connected_s8_interleaved(&#p, #input, #packed, #output); }
                     }
                 }
             }

@@ -12,7 +12,7 @@
 use super::DepthwiseConv2dParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
-use crate::kernels::requant::Requant;
+use crate::kernels::requant::{Requant, Requant4, PACKED_REQUANT_WORDS};
 use crate::kernels::window::valid_taps;
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
@@ -121,94 +121,125 @@ pub(crate) fn depthwise_window<D: Dot>(
     }
 }
 
-/// Channels of one register group of [`depthwise_mult1`] (one word of int8 per tap).
+/// Channels of one register group of [`depthwise_mult1`] and [`depthwise_one_channel`].
 pub(crate) const LANES: usize = 4;
 
-/// `acc[j] + sum over the taps of x[j] * w[j]` (with `offset` added to `x` when `OFFSET`)
-/// for four channels held in registers, over `rows x cols` taps: tap `(r, k)` reads four
-/// int8 at `x + r * x_row + k * x_col` and the word `w[r * w_row + k]` (four int8, little
-/// endian, [`super::DepthwiseConv2dVariant::pack`]).
-///
-/// # Safety
-/// Every one of those `rows * cols` four-byte reads of `x` is inside one live allocation.
+/// Words per channel group of the packed table after the weights: the folded bias (four),
+/// then the requantization ([`PACKED_REQUANT_WORDS`]).
+pub(crate) const GROUP_TAIL: usize = LANES + PACKED_REQUANT_WORDS;
+
+/// The folded bias and the requantization words of one group (the tail of its packed words).
 #[inline(always)]
-unsafe fn taps4<D: Dot, const OFFSET: bool>(
-    x: *const i8,
-    w: &[i32],
-    [rows, cols, w_row]: [usize; 3],
-    [x_row, x_col]: [usize; 2],
-    offset: i32,
-    mut acc: [i32; 4],
-) -> [i32; 4] {
-    let mut xr = x;
-    for wr in w.chunks(w_row.max(1)).take(rows) {
-        let mut xp = xr;
-        for &wv in wr.iter().take(cols) {
-            // SAFETY: the caller guarantees the four-byte read is in bounds; `[i8; 4]` has
-            // alignment 1 and every bit pattern is valid.
-            let xv = unsafe { xp.cast::<[i8; 4]>().read() };
-            let wv = (wv as u32).to_le_bytes().map(|b| b as i8);
-            acc = if OFFSET { D::mac4_offset(xv, wv, offset, acc) } else { D::mac4(xv, wv, acc) };
-            xp = xp.wrapping_add(x_col);
-        }
-        xr = xr.wrapping_add(x_row);
+fn tail(g: &[i32]) -> ([i32; LANES], &[i32; PACKED_REQUANT_WORDS]) {
+    let (init, rq) = g[g.len() - GROUP_TAIL..].split_at(LANES);
+    let rq: &[i32; PACKED_REQUANT_WORDS] = rq.try_into().unwrap_or(&[0; PACKED_REQUANT_WORDS]);
+    ([init[0], init[1], init[2], init[3]], rq)
+}
+
+/// The four int8 of a packed weight word.
+#[inline(always)]
+fn bytes(w: i32) -> [i8; 4] {
+    (w as u32).to_le_bytes().map(|b| b as i8)
+}
+
+/// Stores four int8 at the start of `out` (one word store).
+#[inline(always)]
+fn store(out: &mut [i8], v: [i8; 4]) {
+    if let Some(o) = out.first_chunk_mut::<4>() {
+        *o = v;
     }
-    acc
 }
 
 /// One output pixel of [`depthwise_mult1`] with a 3x3 filter (the depthwise convolution of
-/// MobileNet and DS-CNN) whose window is inside the input: every channel group from the
-/// folded bias, the nine taps unrolled with constant weight offsets. Its own small function
-/// so that the accumulators, the pointers and the steps fit in registers.
+/// MobileNet and DS-CNN): every channel group from its folded bias over the nine taps
+/// unrolled, then requantized from its packed constants. `BORDER`: tap `t` (row-major) is
+/// read only when bit `t` of `valid` is set, and is the input zero point otherwise (which
+/// adds `w * (zp + input_offset) = 0` to the exact sum: the folded bias then gives the
+/// reference's sum over the valid taps). Its own small function so that the accumulators,
+/// the pointers and the steps fit in registers.
 ///
 /// # Safety
-/// For every channel group `j` and tap `(r, k)`, the four bytes at
+/// For every channel group `j` and every tap `(r, k)` read, the four bytes at
 /// `x0 + 4j + r * x_step[0] + k * x_step[1]` are inside one live allocation.
 #[inline(never)]
-unsafe fn interior_3x3<D: Dot>(x0: *const i8, words: &[i32], folded: &[i32], [x_row, x_col]: [usize; 2], rq: &Requant, out_px: &mut [i8]) {
+unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
+    x0: *const i8,
+    groups: &[i32],
+    [x_row, x_col]: [isize; 2],
+    valid: u32,
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
     const K: usize = 3;
-    let groups = out_px.chunks_exact_mut(LANES).zip(words.chunks_exact(K * K)).zip(folded.chunks_exact(LANES));
-    for (j, ((outs, wg), init)) in groups.enumerate() {
-        let c = j * LANES;
-        let xg = x0.wrapping_add(c);
-        let mut acc = [init[0], init[1], init[2], init[3]];
+    const W: usize = K * K + GROUP_TAIL;
+    for (j, (outs, g)) in out_px.chunks_exact_mut(LANES).zip(groups.chunks_exact(W)).enumerate() {
+        let xg = x0.wrapping_add(j * LANES);
+        let (mut acc, rqw) = tail(g);
         for r in 0..K {
-            let xr = xg.wrapping_add(r * x_row);
+            let xr = xg.wrapping_offset(r as isize * x_row);
             for k in 0..K {
-                // SAFETY: in bounds by the caller's guarantee; `[i8; 4]` has alignment 1 and
-                // every bit pattern is valid.
-                let xv = unsafe { xr.wrapping_add(k * x_col).cast::<[i8; 4]>().read() };
-                let wv = (wg[r * K + k] as u32).to_le_bytes().map(|b| b as i8);
-                acc = D::mac4(xv, wv, acc);
+                let t = r * K + k;
+                let xv = if !BORDER || valid & (1 << t) != 0 {
+                    // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has
+                    // alignment 1 and every bit pattern is valid.
+                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
+                } else {
+                    zp
+                };
+                acc = D::mac4(xv, bytes(g[t]), acc);
             }
         }
-        store4(rq, c, acc, outs);
+        store(outs, rq.apply::<D>(acc, rqw));
     }
 }
 
-/// [`Requant::store`] of one channel group, not inlined: one copy for the interior and the
-/// border paths.
+/// One output pixel of [`depthwise_mult1`] for any other filter: the taps in loops, the
+/// invalid ones (outside the input) read as the zero point, as in [`pixel_3x3`].
+///
+/// # Safety
+/// As [`pixel_3x3`], for the valid taps `ky x kx`.
 #[inline(never)]
-fn store4(rq: &Requant, c: usize, acc: [i32; LANES], outs: &mut [i8]) {
-    rq.store(c, &acc, outs);
+#[allow(clippy::too_many_arguments)]
+unsafe fn pixel_any<D: Dot>(
+    x0: *const i8,
+    groups: &[i32],
+    [f_h, f_w]: [usize; 2],
+    [ky, kx]: [core::ops::Range<usize>; 2],
+    [x_row, x_col]: [isize; 2],
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
+    let taps = f_h * f_w;
+    for (j, (outs, g)) in out_px.chunks_exact_mut(LANES).zip(groups.chunks_exact(taps + GROUP_TAIL)).enumerate() {
+        let xg = x0.wrapping_add(j * LANES);
+        let (mut acc, rqw) = tail(g);
+        for (r, wr) in g[..taps].chunks_exact(f_w).enumerate() {
+            let xr = xg.wrapping_offset(r as isize * x_row);
+            for (k, &w) in wr.iter().enumerate() {
+                let xv = if ky.contains(&r) && kx.contains(&k) {
+                    // SAFETY: a valid tap, in bounds by the caller's guarantee.
+                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
+                } else {
+                    zp
+                };
+                acc = D::mac4(xv, bytes(w), acc);
+            }
+        }
+        store(outs, rq.apply::<D>(acc, rqw));
+    }
 }
 
 /// See [`super::depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of
-/// [`LANES`], `packed` from [`super::DepthwiseConv2dVariant::pack`] (the folded bias, then
-/// the filter as one word per group of four channels per tap, group by group). Each output
-/// pixel is computed four channels at a time with the accumulators in registers over the
-/// whole window (no stack accumulator, no per-tap bounds checks): from the folded bias over
-/// all taps for an interior window, from the bias with the input offset over the valid taps
-/// for a clipped one. Not inlined: a model calls it for many layers (one copy of the body,
-/// see docs/KERNELS.md).
+/// [`LANES`], `packed` from [`super::DepthwiseConv2dVariant::pack`] (per group of four
+/// channels: the filter as one word per tap, the folded bias, the packed requantization).
+/// Each output pixel is computed four channels at a time with the accumulators in
+/// registers over the whole window, every window from the folded bias (taps outside the
+/// input read as the zero point, so the model's bias is not needed). Not inlined: a model
+/// calls it for many layers (one copy of the body, see docs/KERNELS.md).
 #[inline(never)]
-pub(crate) fn depthwise_mult1<D: Dot>(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -221,16 +252,15 @@ pub(crate) fn depthwise_mult1<D: Dot>(
             && g.output_shape[3] == depth
             && input.len() >= batches * in_h * in_w * depth
             && output.len() >= batches * out_h * out_w * depth
-            && packed.len() >= depth + depth / LANES * taps
-            && bias.is_none_or(|b| b.len() >= depth)
+            && packed.len() >= depth / LANES * (taps + GROUP_TAIL)
     );
     if depth == 0 || taps == 0 {
         return;
     }
-    let (folded, words) = packed.split_at(depth);
-    let rq = Requant::new(&p.quant, &p.clamp);
-    let zeros = [0i32; LANES];
-    let x_step = [g.dilation_height * in_w * depth, g.dilation_width * depth];
+    let rq = Requant4::new(&p.quant, &p.clamp);
+    let zp = [(-p.quant.input_offset) as i8; 4];
+    let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
+    let is_3x3 = f_h == 3 && f_w == 3;
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
         for oy in 0..out_h {
@@ -240,33 +270,120 @@ pub(crate) fn depthwise_mult1<D: Dot>(
                 let Some(out_px) = pixels.next() else { return };
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                 let kx = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                // Other interior windows take the border path (exact with the bias, only slower).
-                let interior = ky.len() == 3 && kx.len() == 3 && f_h == 3 && f_w == 3;
-                let shape = [ky.len(), kx.len(), f_w];
-                // First valid tap: input pixel and filter tap offsets.
-                let (x0, w0) = if ky.is_empty() || kx.is_empty() {
-                    (0, 0)
+                // Tap (0, 0) of the window, possibly outside the input (never read then).
+                let x0 = ((b * in_h) as isize + in_y0) * in_w as isize + in_x0;
+                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+                // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
+                // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
+                // and k in `kx` (inside the input), within the length asserted above.
+                if is_3x3 && ky.len() == 3 && kx.len() == 3 {
+                    // SAFETY: as said above; every tap is valid.
+                    unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };
+                } else if is_3x3 {
+                    let rows = ky.clone().fold(0u32, |m, r| m | 7 << (3 * r));
+                    let cols = kx.clone().fold(0u32, |m, k| m | 0o111 << k);
+                    // SAFETY: as said above; bit t of the mask is set only for valid taps.
+                    unsafe { pixel_3x3::<D, true>(x0, packed, x_step, rows & cols, zp, &rq, out_px) };
                 } else {
-                    let iy = (in_y0 + (g.dilation_height * ky.start) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx.start) as isize) as usize;
-                    (((b * in_h + iy) * in_w + ix) * depth, ky.start * f_w + kx.start)
-                };
-                let x0 = input.as_ptr().wrapping_add(x0);
-                if interior {
-                    // SAFETY: the window is inside the input; tap (r, k) of channel group j
-                    // reads input pixel (iy + r * dil_h, ix + k * dil_w), channels 4j..4j + 4
-                    // <= depth, within the length asserted above.
-                    unsafe { interior_3x3::<D>(x0, words, folded, x_step, &rq, out_px) };
-                    continue;
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_any::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
                 }
-                for ((j, outs), wg) in out_px.chunks_exact_mut(LANES).enumerate().zip(words.chunks_exact(taps)) {
-                    let c = j * LANES;
-                    let init = |t: &[i32]| -> [i32; LANES] { [t[c], t[c + 1], t[c + 2], t[c + 3]] };
-                    let acc = bias.map_or(zeros, init);
-                    // SAFETY: as above, over the valid taps only (none when a range is
-                    // empty).
-                    let acc = unsafe { taps4::<D, true>(x0.wrapping_add(c), &wg[w0..], shape, x_step, p.quant.input_offset, acc) };
-                    store4(&rq, c, acc, outs);
+            }
+        }
+    }
+}
+
+/// Taps per word of [`depthwise_one_channel`] (one input channel: a row's taps are
+/// consecutive bytes).
+pub(crate) const TAP_GROUP: usize = 4;
+
+/// Bytes `c..c + 4` of `row` (at least 4 bytes long) as a little-endian word, the zero
+/// point (`zp4` in every byte) where they are outside the row: one load and two shifts at
+/// the edges.
+#[inline(always)]
+fn edge_word(row: &[i8], c: isize, zp4: u32) -> u32 {
+    let n = row.len() as isize;
+    let word = |at: usize| row.get(at..at + 4).map_or(zp4, |b| u32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8]));
+    if c >= 0 && c + 4 <= n {
+        word(c as usize)
+    } else if c + 4 <= 0 || c >= n {
+        zp4
+    } else if c < 0 {
+        let k = (-c * 8) as u32;
+        (word(0) << k) | (zp4 >> (32 - k))
+    } else {
+        let k = ((c + 4 - n) * 8) as u32;
+        (word((n as usize).saturating_sub(4)) >> k) | (zp4 << (32 - k))
+    }
+}
+
+/// See [`super::depthwise_conv_2d_s8_one_channel`]: one input channel, depth multiplier a
+/// multiple of [`LANES`], dilation 1 across. Four taps of a filter row are one word of the
+/// input row, whose two SXTB16 halves each feed one SMLAD per output channel against the
+/// packed weight pairs ([`crate::kernels::dot::Dot::mac4x4`]). Every window accumulates
+/// from the folded bias over all its taps, the ones outside the input read as the zero point
+/// (which adds `w * 0`): a row outside is the zero-point word, and a window that crosses the
+/// left or right edge assembles its words byte by byte. Not inlined, as [`depthwise_mult1`].
+#[inline(never)]
+pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, _] = g.input_shape;
+    let [_, f_h, f_w, depth] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let per_row = f_w.div_ceil(TAP_GROUP);
+    let span = per_row * TAP_GROUP;
+    let group_words = f_h * per_row * LANES + GROUP_TAIL;
+    // The bounds every unchecked read below relies on.
+    assert!(
+        g.input_shape[3] == 1
+            && in_w >= TAP_GROUP
+            && depth % LANES == 0
+            && g.output_shape[3] == depth
+            && input.len() >= batches * in_h * in_w
+            && output.len() >= batches * out_h * out_w * depth
+            && packed.len() >= depth / LANES * group_words
+    );
+    if depth == 0 || f_h * f_w == 0 {
+        return;
+    }
+    let rq = Requant4::new(&p.quant, &p.clamp);
+    let zp = (-p.quant.input_offset) as i8;
+    let zp4 = u32::from_le_bytes([zp as u8; 4]);
+    let mut pixels = output.chunks_exact_mut(depth);
+    for b in 0..batches {
+        let image = &input[b * in_h * in_w..][..in_h * in_w];
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize) * in_w as isize;
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                // Whether the window's words (`span` bytes from in_x0) are inside the row.
+                let inside = in_x0 >= 0 && in_x0 as usize + span <= in_w;
+                for (outs, gw) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)) {
+                    let (mut acc, rqw) = tail(gw);
+                    let rows = gw[..group_words - GROUP_TAIL].chunks_exact(per_row * LANES).enumerate();
+                    let mac = |acc, xv, w: &[i32]| D::mac4x4(xv, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
+                    for (r, wr) in rows {
+                        let row_ok = ky.contains(&r);
+                        let x0 = row_at(r) + in_x0;
+                        for (t, w) in wr.chunks_exact(LANES).enumerate() {
+                            let xv = if !row_ok {
+                                zp4
+                            } else if inside {
+                                // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`) and
+                                // bytes in_x0 + 4t..+4 inside the row (`inside`), so inside
+                                // `image`; `[u8; 4]` has alignment 1.
+                                u32::from_le_bytes(unsafe { image.as_ptr().wrapping_offset(x0 + (t * TAP_GROUP) as isize).cast::<[u8; 4]>().read() })
+                            } else {
+                                let row = &image[(x0 - in_x0) as usize..][..in_w];
+                                edge_word(row, in_x0 + (t * TAP_GROUP) as isize, zp4)
+                            };
+                            acc = mac(acc, xv, w);
+                        }
+                    }
+                    store(outs, rq.apply::<D>(acc, rqw));
                 }
             }
         }

@@ -7,9 +7,11 @@
 //! Variants ([`DepthwiseConv2dVariant`], chosen by the compiler per op): `Reference`
 //! ([`depthwise_conv_2d_s8`], [`depthwise_conv_2d_s16`], one generic loop nest
 //! [`depthwise_conv_2d`]) and `Window` ([`depthwise_conv_2d_s8_window`], int8, depth
-//! multiplier up to 64, with the folded bias of [`DepthwiseConv2dVariant::pack`]) and `Mult1`
+//! multiplier up to 64, with the folded bias of [`DepthwiseConv2dVariant::pack`]), `Mult1`
 //! ([`depthwise_conv_2d_s8_mult1`], int8, depth multiplier 1 and a depth that is a multiple
-//! of 4, four channels in registers over the whole window, the same folded bias).
+//! of 4, four channels in registers over the whole window, filter, folded bias and
+//! requantization packed together) and `OneChannel` ([`depthwise_conv_2d_s8_one_channel`],
+//! one input channel into a multiple of 4 outputs, SMLAD over pairs of taps).
 
 pub mod fast;
 pub mod scalar;
@@ -74,22 +76,22 @@ pub fn depthwise_conv_2d_s8_window(
     packed: &[i32],
     output: &mut [i8],
 ) {
-    debug_assert_eq!(DepthwiseConv2dVariant::select(&params.geometry), DepthwiseConv2dVariant::Window);
+    debug_assert!((1..=fast::CHANNEL_BLOCK).contains(&params.depth_multiplier()));
     fast::depthwise_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 
 /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Mult1`]: depth multiplier 1, depth a
-/// multiple of 4; the filter is in `packed` ([`DepthwiseConv2dVariant::pack`]), interior
-/// windows start from the folded bias there, border windows from `bias`.
-pub fn depthwise_conv_2d_s8_mult1(
-    params: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    debug_assert_eq!(DepthwiseConv2dVariant::select(&params.geometry), DepthwiseConv2dVariant::Mult1);
-    fast::depthwise_mult1::<crate::isa::Dot>(params, input, bias, packed, output)
+/// multiple of 4; the filter, the folded bias and the requantization are in `packed`
+/// ([`DepthwiseConv2dVariant::pack`]; the params' multiplier tables are not read).
+pub fn depthwise_conv_2d_s8_mult1(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    fast::depthwise_mult1::<crate::isa::Dot>(params, input, packed, output)
+}
+
+/// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::OneChannel`]: one input channel, depth
+/// multiplier a multiple of 4, dilation 1 across; everything but the input is in `packed`
+/// ([`DepthwiseConv2dVariant::pack`]).
+pub fn depthwise_conv_2d_s8_one_channel(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    fast::depthwise_one_channel::<crate::isa::Dot>(params, input, packed, output)
 }
 
 /// The implementations of int8 DEPTHWISE_CONV_2D (16x8 has only the reference).
@@ -100,19 +102,39 @@ pub enum DepthwiseConv2dVariant {
     /// [`depthwise_conv_2d_s8_window`]: depth multiplier `1..=64`, a non-empty window.
     Window,
     /// [`depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of 4, a
-    /// non-empty window.
+    /// non-empty window, and the packed requantization exact for every channel
+    /// ([`crate::kernels::requant::packed_requant_ok`]).
     Mult1,
+    /// [`depthwise_conv_2d_s8_one_channel`]: one input channel at least 4 wide, depth
+    /// multiplier a multiple of 4, dilation 1 across, a non-empty window, the packed requantization exact (the
+    /// depthwise layer of micro_speech: 8 outputs of a 10x8 window).
+    OneChannel,
 }
 
 impl DepthwiseConv2dVariant {
-    /// The fastest variant for an int8 depthwise convolution of this geometry.
-    pub fn select(g: &ConvGeometry) -> DepthwiseConv2dVariant {
+    /// The fastest variant for this int8 depthwise convolution (its geometry, and for the
+    /// variants with a packed requantization, the weights and bias that bound the
+    /// accumulators).
+    pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> DepthwiseConv2dVariant {
+        let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         let in_d = g.input_shape[3];
         let mult = out_d.checked_div(in_d).unwrap_or(0);
-        if mult == 1 && in_d == out_d && out_d % fast::LANES == 0 && f_h * f_w > 0 {
+        let whole = in_d * mult == out_d && f_h * f_w > 0 && filter.len() == f_h * f_w * out_d;
+        let packed_requant = || {
+            (0..out_d).all(|c| {
+                let at = |t: &[i32]| t.get(c).or(t.first()).copied();
+                let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift)) else { return false };
+                let b = bias.and_then(|b| b.get(c)).copied().unwrap_or(0);
+                let bound = crate::kernels::requant::acc_bound(b, filter.iter().skip(c).step_by(out_d.max(1)).copied(), p.quant.input_offset);
+                crate::kernels::requant::packed_requant_ok(m, s, bound)
+            })
+        };
+        if whole && in_d == 1 && g.input_shape[2] >= fast::TAP_GROUP && mult % fast::LANES == 0 && g.dilation_width == 1 && packed_requant() {
+            DepthwiseConv2dVariant::OneChannel
+        } else if whole && mult == 1 && out_d % fast::LANES == 0 && packed_requant() {
             DepthwiseConv2dVariant::Mult1
-        } else if (1..=fast::CHANNEL_BLOCK).contains(&mult) && in_d * mult == out_d && f_h * f_w > 0 {
+        } else if whole && (1..=fast::CHANNEL_BLOCK).contains(&mult) {
             DepthwiseConv2dVariant::Window
         } else {
             DepthwiseConv2dVariant::Reference
@@ -121,33 +143,80 @@ impl DepthwiseConv2dVariant {
 
     /// The length of [`DepthwiseConv2dVariant::pack`]'s table (0: none).
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        let [_, f_h, f_w, out_d] = g.filter_shape;
+        let groups = out_d / fast::LANES;
         match self {
             DepthwiseConv2dVariant::Reference => 0,
-            DepthwiseConv2dVariant::Window => g.filter_shape[3],
-            DepthwiseConv2dVariant::Mult1 => g.filter_shape[3] + g.filter_shape.iter().product::<usize>() / fast::LANES,
+            DepthwiseConv2dVariant::Window => out_d,
+            DepthwiseConv2dVariant::Mult1 => groups * (f_h * f_w + fast::GROUP_TAIL),
+            DepthwiseConv2dVariant::OneChannel => groups * (f_h * f_w.div_ceil(fast::TAP_GROUP) * fast::LANES + fast::GROUP_TAIL),
         }
     }
 
-    /// The compile-time packing of this variant: the filter as in the model, and per
-    /// output channel `bias[c] + input_offset * sum over the window of filter[.., c]`
-    /// (wrapping, [`crate::prepare::fold_input_offset`]). `Mult1` then appends the filter
-    /// regrouped: for each group of four channels `4j..4j + 4`, for each tap `t` (row-major),
-    /// the word of `filter[t * depth + 4j..][..4]` (little endian), so that one load feeds
-    /// the four lanes and a group's taps are contiguous.
+    /// The compile-time packing of this variant. `Window`: per output channel `bias[c] +
+    /// input_offset * sum over the window of filter[.., c]` (wrapping,
+    /// [`crate::prepare::fold_input_offset`]); the kernel also takes the model's filter and
+    /// bias. `Mult1`: per group of four channels `4j..4j + 4`, for each tap `t` (row-major)
+    /// the word of `filter[t * depth + 4j..][..4]` (little endian, one load feeds the four
+    /// lanes), then the group's four folded biases and its packed requantization
+    /// ([`crate::kernels::requant::PACKED_REQUANT_WORDS`]). `OneChannel`: per group of four
+    /// channels, per filter row, per four taps `4g..4g + 4` of the row (taps past the
+    /// filter's width have weight 0), the four words of [`crate::kernels::dot::Dot::mac4x4`]
+    /// (byte `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]` for tap pairs (0, 2) and
+    /// (1, 3), channel pairs (0, 1) and (2, 3)), then the folded biases and the
+    /// requantization as for `Mult1`.
     pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
-        let out_d = p.geometry.filter_shape[3];
-        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
-        let (folded, words) = packed.split_at_mut(out_d.min(packed.len()));
-        for (c, v) in folded.iter_mut().enumerate() {
+        let g = &p.geometry;
+        let [_, f_h, f_w, out_d] = g.filter_shape;
+        debug_assert_eq!(packed.len(), self.packed_len(g));
+        let folded = |c: usize| {
             let taps = filter.iter().skip(c).step_by(out_d.max(1)).copied();
-            *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
-        }
-        if self == DepthwiseConv2dVariant::Mult1 {
-            let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
-            for (j, group) in words.chunks_exact_mut(taps.max(1)).enumerate() {
-                for (t, v) in group.iter_mut().enumerate() {
-                    let w = &filter[t * out_d + j * fast::LANES..][..fast::LANES];
-                    *v = i32::from_le_bytes([w[0] as u8, w[1] as u8, w[2] as u8, w[3] as u8]);
+            crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset)
+        };
+        let word = |b: [i8; 4]| i32::from_le_bytes(b.map(|v| v as u8));
+        let tail = |c0: usize, out: &mut [i32]| {
+            let (init, rq) = out.split_at_mut(fast::LANES);
+            for (j, v) in init.iter_mut().enumerate() {
+                *v = folded(c0 + j);
+            }
+            crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
+        };
+        match self {
+            DepthwiseConv2dVariant::Reference => {}
+            DepthwiseConv2dVariant::Window => {
+                for (c, v) in packed.iter_mut().enumerate() {
+                    *v = folded(c);
+                }
+            }
+            DepthwiseConv2dVariant::Mult1 => {
+                let taps = f_h * f_w;
+                for (j, group) in packed.chunks_exact_mut(taps + fast::GROUP_TAIL).enumerate() {
+                    let c0 = j * fast::LANES;
+                    let (words, rest) = group.split_at_mut(taps);
+                    for (t, v) in words.iter_mut().enumerate() {
+                        let w = &filter[t * out_d + c0..][..fast::LANES];
+                        *v = word([w[0], w[1], w[2], w[3]]);
+                    }
+                    tail(c0, rest);
+                }
+            }
+            DepthwiseConv2dVariant::OneChannel => {
+                let per_row = f_w.div_ceil(fast::TAP_GROUP);
+                let weights = f_h * per_row * fast::LANES;
+                // Weight of tap (r, k) for channel c, 0 past the filter's width.
+                let w = |r: usize, k: usize, c: usize| if k < f_w { filter[(r * f_w + k) * out_d + c] } else { 0 };
+                for (j, group) in packed.chunks_exact_mut(weights + fast::GROUP_TAIL).enumerate() {
+                    let c0 = j * fast::LANES;
+                    let (words, rest) = group.split_at_mut(weights);
+                    for (i, quad) in words.chunks_exact_mut(fast::LANES).enumerate() {
+                        let (r, k0) = (i / per_row, i % per_row * fast::TAP_GROUP);
+                        // [taps (0, 2) | (1, 3)] x [channels (0, 1) | (2, 3)].
+                        for (q, v) in quad.iter_mut().enumerate() {
+                            let (ta, c) = (k0 + q / 2, c0 + q % 2 * 2);
+                            *v = word([w(r, ta, c), w(r, ta, c + 1), w(r, ta + 2, c), w(r, ta + 2, c + 1)]);
+                        }
+                    }
+                    tail(c0, rest);
                 }
             }
         }

@@ -18,25 +18,27 @@ type Kernel = fn(&DepthwiseConv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut 
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
 fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = DepthwiseConv2dVariant::select(&p.geometry);
+    let v = DepthwiseConv2dVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
-        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, input, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, input, &packed, output),
+        DepthwiseConv2dVariant::OneChannel => super::fast::depthwise_one_channel::<D>(p, input, &packed, output),
     }
 }
 
 /// The same through the public functions, as generated code calls them.
 fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = DepthwiseConv2dVariant::select(&p.geometry);
+    let v = DepthwiseConv2dVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::depthwise_conv_2d_s8_window(p, input, filter, bias, &packed, output),
-        DepthwiseConv2dVariant::Mult1 => super::depthwise_conv_2d_s8_mult1(p, input, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
+        DepthwiseConv2dVariant::OneChannel => super::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
     }
 }
 
@@ -113,15 +115,18 @@ struct Case {
     out_zp: i32,
     with_bias: bool,
     seed: u64,
+    /// Right shifts only (1..=11), which the packed requantization of `Mult1` and
+    /// `OneChannel` needs; otherwise shifts -11..=1.
+    right_shifts: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4]),
+        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4, Just(4), Just(8)]),
         ([1usize..5, 1usize..5], [1usize..4, 1usize..4], [1usize..3, 1usize..3]),
-        ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>()),
+        ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>(), any::<bool>()),
     )
-        .prop_map(|((batches, in_h, in_w, in_d, mult), (k, stride, dil), (pads, in_zp, out_zp, with_bias, seed))| Case {
+        .prop_map(|((batches, in_h, in_w, in_d, mult), (k, stride, dil), (pads, in_zp, out_zp, with_bias, seed, right_shifts))| Case {
             batches,
             in_h,
             in_w,
@@ -135,6 +140,7 @@ fn case() -> impl Strategy<Value = Case> {
             out_zp,
             with_bias,
             seed,
+            right_shifts,
         })
 }
 
@@ -145,7 +151,7 @@ impl Case {
         let out_d = c.in_d * c.mult;
         let oh = out_size(c.in_h, c.pads[0], c.pads[1], c.k[0], c.stride[0], c.dil[0]);
         let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k[1], c.stride[1], c.dil[1]);
-        let (mult, shift) = multipliers(&mut rng, out_d, -12, 1);
+        let (mult, shift) = multipliers(&mut rng, out_d, -12, if c.right_shifts { -1 } else { 1 });
         let (act_min, act_max) = rng.activation_range();
         let geometry = ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, c.in_d], filter_shape: [1, c.k[0], c.k[1], out_d], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride[0], stride_width: c.stride[1], dilation_height: c.dil[0], dilation_width: c.dil[1], pad_top: c.pads[0], pad_left: c.pads[2] };
         let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
@@ -156,7 +162,7 @@ impl Case {
 
     /// One batch, stride and dilation 1, zero points 0, a bias.
     fn plain(hw: [usize; 2], in_d: usize, mult: usize, k: [usize; 2], pads: [usize; 4], seed: u64) -> Case {
-        Case { batches: 1, in_h: hw[0], in_w: hw[1], in_d, mult, k, stride: [1, 1], dil: [1, 1], pads, in_zp: 0, out_zp: 0, with_bias: true, seed }
+        Case { batches: 1, in_h: hw[0], in_w: hw[1], in_d, mult, k, stride: [1, 1], dil: [1, 1], pads, in_zp: 0, out_zp: 0, with_bias: true, seed, right_shifts: true }
     }
 }
 
@@ -247,10 +253,28 @@ impl KernelCase for Depthwise {
                     for pad in [0usize, 1, 2] {
                         for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
                             seed += 1;
-                            v.push(r(Case { batches: 2, in_h: 7, in_w: 6, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad, pad, pad / 2], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed }));
+                            v.push(r(Case { batches: 2, in_h: 7, in_w: 6, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad, pad, pad / 2], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
                         }
                     }
                 }
+            }
+        }
+        // One input channel (the `OneChannel` variant's band and tap pairs): micro_speech's
+        // 10x8 window at stride 2, widths that are not a multiple of 4, dilation down,
+        // paddings on every side, extreme zero points.
+        for (i, (mult, k, stride, dil, pads)) in [
+            (8, [10, 8], [2, 2], [1, 1], [4, 5, 3, 3]),
+            (4, [3, 3], [1, 1], [1, 1], [1, 1, 1, 1]),
+            (4, [1, 5], [1, 2], [2, 1], [0, 2, 3, 0]),
+            (12, [2, 7], [2, 1], [1, 1], [1, 0, 0, 4]),
+            (8, [4, 4], [3, 3], [2, 1], [3, 3, 0, 0]),
+            (4, [1, 1], [1, 1], [1, 1], [0, 0, 0, 0]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
+                v.push(r(Case { batches: 2, in_h: 9, in_w: 11, in_d: 1, mult, k, stride, dil, pads, in_zp, out_zp, with_bias: i != 2, seed: i as u64, right_shifts: true }));
             }
         }
         // Depth multipliers on both sides of the Window variant's limit (64).
@@ -330,9 +354,15 @@ fn cases_reach_every_variant() {
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..300 {
         let p = Depthwise::strategy().new_tree(&mut runner).expect("a case").current().problem();
-        seen.insert(std::format!("{:?}", DepthwiseConv2dVariant::select(&p.geometry)));
+        seen.insert(std::format!("{:?}", DepthwiseConv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref())));
     }
     assert!(seen.contains("Window"), "{seen:?}");
-    let edges: std::collections::BTreeSet<_> = Depthwise::edge_cases().iter().map(|c| std::format!("{:?}", DepthwiseConv2dVariant::select(&c.problem().geometry))).collect();
-    assert_eq!(edges.len(), 3, "{edges:?}");
+    let edges: std::collections::BTreeSet<_> = Depthwise::edge_cases()
+        .iter()
+        .map(|c| {
+            let p = c.problem();
+            std::format!("{:?}", DepthwiseConv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref()))
+        })
+        .collect();
+    assert_eq!(edges.len(), 4, "{edges:?}");
 }

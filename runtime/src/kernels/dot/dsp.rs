@@ -143,6 +143,55 @@ fn smin8(a: u32, b: u32) -> u32 {
     r
 }
 
+/// `v << (s & 255)` (LSL by register: a shift amount from the packed table needs no masking).
+#[inline(always)]
+fn lsl_reg(v: i32, s: u32) -> i32 {
+    let r: i32;
+    // SAFETY: LSL (register) exists on every Armv7-M core; register only. Without `s` it
+    // would set no flags either (the non-S form).
+    unsafe { asm!("lsl {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// `v >> (s & 255)`, arithmetic (ASR by register).
+#[inline(always)]
+fn asr_reg(v: i32, s: u32) -> i32 {
+    let r: i32;
+    // SAFETY: as in `lsl_reg`.
+    unsafe { asm!("asr {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags)) };
+    r
+}
+
+/// SSAT #8: `v` saturated to `-128..=127`.
+#[inline(always)]
+fn ssat8(v: i32) -> i32 {
+    let r: i32;
+    // SAFETY: SSAT exists on every Armv7-M core; register only. It may set the sticky Q
+    // flag, so flags are not declared preserved.
+    unsafe { asm!("ssat {r}, #8, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack)) };
+    r
+}
+
+/// Bytewise signed maximum of two words of four int8: SSUB8 sets the GE flags that SEL
+/// reads, so the two are one `asm!` block (flags do not survive between blocks).
+#[inline(always)]
+fn max8(a: u32, b: u32) -> u32 {
+    let r: u32;
+    // SAFETY: SSUB8 and SEL are Armv7E-M DSP instructions; registers and the GE flags only
+    // (clobbered, so not declared preserved). `t` is an early output, distinct from `a`, `b`.
+    unsafe { asm!("ssub8 {t}, {a}, {b}", "sel {r}, {a}, {b}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
+    r
+}
+
+/// Bytewise signed minimum, as [`max8`].
+#[inline(always)]
+fn min8(a: u32, b: u32) -> u32 {
+    let r: u32;
+    // SAFETY: as in `max8`.
+    unsafe { asm!("ssub8 {t}, {a}, {b}", "sel {r}, {b}, {a}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
+    r
+}
+
 /// Four int8 as one little-endian word (one unaligned LDR on Armv7E-M).
 #[inline(always)]
 fn word(c: &[i8]) -> u32 {
@@ -289,6 +338,41 @@ pub(crate) fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
     smin8(smax8(packed, splat(lo)), splat(hi))
 }
 
+/// See [`super::Dot::mac4x4`].
+#[inline(always)]
+pub(crate) fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+    let (xe, xo) = (sxtb16(x), sxtb16_ror8(x));
+    let a0 = smlad(xo, sxtb16(w[2]), smlad(xe, sxtb16(w[0]), acc[0]));
+    let a1 = smlad(xo, sxtb16_ror8(w[2]), smlad(xe, sxtb16_ror8(w[0]), acc[1]));
+    let a2 = smlad(xo, sxtb16(w[3]), smlad(xe, sxtb16(w[1]), acc[2]));
+    let a3 = smlad(xo, sxtb16_ror8(w[3]), smlad(xe, sxtb16_ror8(w[1]), acc[3]));
+    [a0, a1, a2, a3]
+}
+
+/// See [`super::Dot::dot4x4`].
+#[inline(always)]
+pub(crate) fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+    let (xe, xo) = (sxtb16(x), sxtb16_ror8(x));
+    core::array::from_fn(|j| smlad(xo, sxtb16_ror8(w[j]), smlad(xe, sxtb16(w[j]), acc[j])))
+}
+
+/// See [`super::Dot::requant_lane`]: the high multiply is SMMLAR of `2 * acc` (exact for
+/// `|acc| < 2^30`), the rounding constant and the output offset its accumulate.
+#[inline(always)]
+pub(crate) fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {
+    let t = (acc >> 31).wrapping_add(lsl_reg(k, e) >> 1);
+    asr_reg(smmlar(acc.wrapping_add(acc), m, t), e)
+}
+
+/// See [`super::Dot::clamp4`]: SSAT each lane, pack the four bytes, bytewise max / min.
+#[inline(always)]
+pub(crate) fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
+    let [a, b, c, d] = v.map(|x| ssat8(x) as u32);
+    let w = (a & 0xff) | (b & 0xff) << 8 | (c & 0xff) << 16 | d << 24;
+    let splat = |x: i8| (x as u8 as u32).wrapping_mul(0x0101_0101);
+    min8(max8(w, splat(lo)), splat(hi)).to_le_bytes().map(|b| b as i8)
+}
+
 /// The Armv7E-M DSP implementation (Cortex-M4/M7; the same instructions exist on ARMv7-A).
 pub(crate) struct ArmDsp;
 
@@ -338,5 +422,21 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
         pack4_halved(v, lo, hi)
+    }
+    #[inline(always)]
+    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+        mac4x4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+        dot4x4(x, w, acc)
+    }
+    #[inline(always)]
+    fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {
+        requant_lane(acc, m, e, k)
+    }
+    #[inline(always)]
+    fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
+        clamp4(v, lo, hi)
     }
 }

@@ -80,6 +80,54 @@ pub(crate) trait Dot {
     fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
         scalar::pack4_halved(v, lo, hi)
     }
+
+    /// Four taps of one input channel into four output channels: `x` holds taps `t0..t3`
+    /// (bytes 0..3, little endian) and the words `w` their weights paired for SMLAD
+    /// (bytes `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]`): `w[0]` taps (0, 2)
+    /// channels (0, 1), `w[1]` taps (0, 2) channels (2, 3), `w[2]` taps (1, 3) channels
+    /// (0, 1), `w[3]` taps (1, 3) channels (2, 3). Returns `acc[c] + sum_t x[t] * w(t, c)`,
+    /// wrapping (the depthwise `OneChannel` variant).
+    #[inline(always)]
+    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+        let x = x.to_le_bytes().map(|b| b as i8 as i32);
+        let w = w.map(|v| v.to_le_bytes().map(|b| b as i8 as i32));
+        let (even, odd) = ((w[0], w[1]), (w[2], w[3]));
+        core::array::from_fn(|c| {
+            let (e, o) = if c < 2 { (even.0, odd.0) } else { (even.1, odd.1) };
+            let l = c % 2;
+            let s = x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2];
+            acc[c].wrapping_add(s)
+        })
+    }
+
+    /// Four bytes of `x` against four rows of four weights `w[j]` (words, little endian):
+    /// `acc[j] + sum_i x[i] * w[j][i]`, wrapping (FULLY_CONNECTED `Interleaved`).
+    #[inline(always)]
+    fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+        let x = x.to_le_bytes().map(|b| b as i8 as i32);
+        core::array::from_fn(|j| {
+            let w = w[j].to_le_bytes().map(|b| b as i8 as i32);
+            acc[j].wrapping_add(x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3])
+        })
+    }
+
+    /// The requantization of one accumulator from packed constants
+    /// ([`crate::kernels::requant::PackedRequant`]):
+    /// `(floor((acc * m + 2^30) / 2^31) + ((k << e) >> 1) + (acc >> 31)) >> e`, for
+    /// `|acc| < 2^30`, `m >= 0`, `e` in `1..=22` and `k = 2 * output_offset + 1` (then it
+    /// is `MultiplyByQuantizedMultiplier(acc, m, -e) + output_offset`).
+    #[inline(always)]
+    fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {
+        let e = e & 31;
+        let high = ((acc as i64 * m as i64 + (1 << 30)) >> 31) as i32;
+        high.wrapping_add((acc >> 31).wrapping_add(k.wrapping_shl(e) >> 1)) >> e
+    }
+
+    /// Four requantized lanes saturated to int8 and clamped to `[lo, hi]` (`lo <= hi`).
+    #[inline(always)]
+    fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
+        v.map(|x| x.max(lo as i32).min(hi as i32) as i8)
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use super::FullyConnectedParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
-use crate::kernels::requant::Requant;
+use crate::kernels::requant::{pack_requant4, Requant, Requant4, PACKED_REQUANT_WORDS};
 
 /// See [`super::fully_connected_s8_dot4`]. Not inlined: one copy serves every layer of a
 /// model (inlined into `run()` ten times, the autoencoder's layers ran 30% more
@@ -37,6 +37,58 @@ pub(crate) fn fully_connected_dot4<D: Dot>(p: &FullyConnectedParams<S8>, input: 
         for (j, (o, w)) in out_tail.iter_mut().zip(w_tail.chunks_exact(depth)).enumerate() {
             let u = blocks * 4 + j;
             rq.store(u, &[D::dot1(xs, w, folded[u])], core::slice::from_mut(o));
+        }
+    }
+}
+
+/// Rows per block of [`fully_connected_interleaved`] and bytes per weight word.
+pub(crate) const ROWS: usize = 4;
+
+/// See [`super::fully_connected_s8_interleaved`]: `packed` from
+/// [`super::FullyConnectedVariant::pack`] (the folded bias per unit, then the weights of
+/// each block of four units interleaved: word `4k + j` of a block is bytes `4k..4k + 4` of
+/// unit `j`'s row). Each block walks its words once, against one load and two SXTB16 of the
+/// input per four bytes ([`crate::kernels::dot::Dot::dot4x4`]), the four accumulators in
+/// registers; requantized with [`crate::kernels::dot::Dot::requant_lane`] (exact: the
+/// variant is selected only where [`crate::kernels::requant::packed_requant_ok`] holds).
+/// Not inlined, as [`fully_connected_dot4`].
+#[inline(never)]
+pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
+    if units == 0 || batches == 0 || depth % ROWS != 0 || units % ROWS != 0 || packed.len() < units + units * depth / ROWS {
+        return;
+    }
+    let (folded, weights) = packed.split_at(units);
+    let rq = Requant4::new(&p.quant, &p.clamp);
+    let q = &p.quant;
+    let per_tensor = q.output_multiplier.len() == 1;
+    let mut tensor_words = [0i32; PACKED_REQUANT_WORDS];
+    pack_requant4(q, 0, &mut tensor_words);
+    for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS));
+        for (u, ((outs, ws), init)) in blocks.enumerate() {
+            let mut acc = [init[0], init[1], init[2], init[3]];
+            let mut w8 = ws.chunks_exact(2 * ROWS);
+            let mut x8 = xs.chunks_exact(8);
+            for (x, w) in (&mut x8).zip(&mut w8) {
+                let (xa, xb) = (u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]), u32::from_le_bytes([x[4] as u8, x[5] as u8, x[6] as u8, x[7] as u8]));
+                acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
+                acc = D::dot4x4(xb, [w[4] as u32, w[5] as u32, w[6] as u32, w[7] as u32], acc);
+            }
+            if let (Some(x), Some(w)) = (x8.remainder().first_chunk::<4>(), w8.remainder().first_chunk::<4>()) {
+                let xa = u32::from_le_bytes(x.map(|b| b as u8));
+                acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
+            }
+            let words = if per_tensor {
+                tensor_words
+            } else {
+                let mut w = [0i32; PACKED_REQUANT_WORDS];
+                pack_requant4(q, u * ROWS, &mut w);
+                w
+            };
+            if let Some(o) = outs.first_chunk_mut::<4>() {
+                *o = rq.apply::<D>(acc, &words);
+            }
         }
     }
 }

@@ -10,8 +10,10 @@
 //!
 //! Variants ([`FullyConnectedVariant`], chosen by the compiler per op): `Reference`
 //! ([`fully_connected_s8`], [`fully_connected_s16`], one generic loop nest
-//! [`fully_connected`]) and `Dot4` ([`fully_connected_s8_dot4`]: int8, symmetric weights,
-//! four units per pass with the folded bias of [`FullyConnectedVariant::pack`]).
+//! [`fully_connected`]), `Dot4` ([`fully_connected_s8_dot4`]: int8, symmetric weights,
+//! four units per pass with the folded bias of [`FullyConnectedVariant::pack`]) and
+//! `Interleaved` ([`fully_connected_s8_interleaved`]: the same with the weights interleaved
+//! per four units at compile time and the requantization specialised).
 
 pub mod fast;
 pub mod scalar;
@@ -77,11 +79,25 @@ pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], fi
 /// ([`FullyConnectedVariant::pack`]).
 pub fn fully_connected_s8_dot4(params: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &params.geometry;
-    debug_assert_eq!(FullyConnectedVariant::select(params), FullyConnectedVariant::Dot4);
+    debug_assert_eq!(params.weights_offset, 0);
     debug_assert_eq!(input.len(), g.batches * g.input_depth);
     debug_assert_eq!(output.len(), g.batches * g.output_depth);
     fast::fully_connected_dot4::<crate::isa::Dot>(params, input, filter, packed, output)
 }
+
+/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Interleaved`]: the folded bias and the
+/// interleaved weights are in `packed` ([`FullyConnectedVariant::pack`]; the model's weights
+/// are not read).
+pub fn fully_connected_s8_interleaved(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    fast::fully_connected_interleaved::<crate::isa::Dot>(params, input, packed, output)
+}
+
+/// The smallest layer (`units * depth`) for which [`FullyConnectedVariant::select`] picks
+/// `Interleaved`.
+pub const MIN_INTERLEAVED_MACS: usize = 512;
 
 /// The implementations of int8 FULLY_CONNECTED (16x8 has only the reference).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,15 +106,32 @@ pub enum FullyConnectedVariant {
     Reference,
     /// [`fully_connected_s8_dot4`]: symmetric weights (`weights_offset == 0`), non-empty rows.
     Dot4,
+    /// [`fully_connected_s8_interleaved`]: symmetric weights, input depth and units
+    /// multiples of 4, and the packed requantization exact for every unit
+    /// ([`crate::kernels::requant::packed_requant_ok`]).
+    Interleaved,
 }
 
 impl FullyConnectedVariant {
-    /// The fastest variant for these int8 parameters.
-    pub fn select(p: &FullyConnectedParams<S8>) -> FullyConnectedVariant {
-        if p.weights_offset == 0 && p.geometry.input_depth > 0 {
-            FullyConnectedVariant::Dot4
+    /// The fastest variant for these int8 parameters, weights (`[units, depth]`) and bias.
+    pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> FullyConnectedVariant {
+        let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
+        if p.weights_offset != 0 || depth == 0 {
+            return FullyConnectedVariant::Reference;
+        }
+        let requant_ok = |u: usize| {
+            let at = |t: &[i32]| t.get(u).or(t.first()).copied();
+            let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift)) else { return false };
+            let b = bias.and_then(|b| b.get(u)).copied().unwrap_or(0);
+            let bound = crate::kernels::requant::acc_bound(b, filter[u * depth..][..depth].iter().copied(), p.quant.input_offset);
+            crate::kernels::requant::packed_requant_ok(m, s, bound)
+        };
+        // Layers below `MIN_INTERLEAVED_MACS` keep `Dot4`: a model of tiny layers (hello_world)
+        // would otherwise link both kernels for a few hundred instructions.
+        if depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
+            FullyConnectedVariant::Interleaved
         } else {
-            FullyConnectedVariant::Reference
+            FullyConnectedVariant::Dot4
         }
     }
 
@@ -107,18 +140,31 @@ impl FullyConnectedVariant {
         match self {
             FullyConnectedVariant::Reference => 0,
             FullyConnectedVariant::Dot4 => g.output_depth,
+            FullyConnectedVariant::Interleaved => g.output_depth + g.output_depth * g.input_depth / fast::ROWS,
         }
     }
 
-    /// The compile-time packing of this variant: the weights as in the model, and per unit
-    /// `bias[u] + input_offset * sum(filter[u])` (wrapping,
-    /// [`crate::prepare::fold_input_offset`]), which replaces the bias.
+    /// The compile-time packing of this variant: per unit `bias[u] + input_offset *
+    /// sum(filter[u])` (wrapping, [`crate::prepare::fold_input_offset`]), which replaces the
+    /// bias. `Dot4` reads the weights as in the model; `Interleaved` appends them per block
+    /// of four units, word `4k + j` of a block holding bytes `4k..4k + 4` of unit `j`'s row
+    /// (little endian), so that the kernel walks one pointer.
     pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
-        let depth = p.geometry.input_depth;
+        let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
-        for (u, v) in packed.iter_mut().enumerate() {
+        let (folded, words) = packed.split_at_mut(units.min(packed.len()));
+        for (u, v) in folded.iter_mut().enumerate() {
             let w = filter[u * depth..][..depth].iter().copied();
             *v = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
+        }
+        if self == FullyConnectedVariant::Interleaved {
+            for (blk, block) in words.chunks_exact_mut(depth.max(1)).enumerate() {
+                for (i, v) in block.iter_mut().enumerate() {
+                    let (k, j) = (i / fast::ROWS, i % fast::ROWS);
+                    let w = &filter[(blk * fast::ROWS + j) * depth + k * 4..][..4];
+                    *v = i32::from_le_bytes([w[0] as u8, w[1] as u8, w[2] as u8, w[3] as u8]);
+                }
+            }
         }
     }
 }

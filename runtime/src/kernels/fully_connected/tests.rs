@@ -18,23 +18,25 @@ type Kernel = fn(&FullyConnectedParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
 fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = FullyConnectedVariant::select(p);
+    let v = FullyConnectedVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<D>(p, input, filter, &packed, output),
+        FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<D>(p, input, &packed, output),
     }
 }
 
 /// The same through the public functions, as generated code calls them.
 fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = FullyConnectedVariant::select(p);
+    let v = FullyConnectedVariant::select(p, filter, bias);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fully_connected_s8_dot4(p, input, filter, &packed, output),
+        FullyConnectedVariant::Interleaved => super::fully_connected_s8_interleaved(p, input, &packed, output),
     }
 }
 
@@ -70,6 +72,9 @@ struct Case {
     with_bias: bool,
     symmetric: bool,
     seed: u64,
+    /// Right shifts only (1..=13), which the `Interleaved` variant's packed requantization
+    /// needs; otherwise shifts -13..=1.
+    right_shifts: bool,
 }
 
 /// A fully specified FULLY_CONNECTED, with its hand-computed output when there is one.
@@ -92,7 +97,7 @@ impl Case {
     fn problem(&self) -> Problem {
         let c = self;
         let mut rng = Rng(c.seed);
-        let (mult, shift) = multipliers(&mut rng, c.units, -14, 1);
+        let (mult, shift) = multipliers(&mut rng, c.units, -14, if c.right_shifts { -1 } else { 1 });
         // A filter zero point only exists with per-tensor weights.
         let weights_offset = if mult.len() == 1 && !c.symmetric { -c.filter_zp } else { 0 };
         let (act_min, act_max) = rng.activation_range();
@@ -115,7 +120,7 @@ impl Case {
     }
 
     fn plain(batches: usize, depth: usize, units: usize, symmetric: bool, seed: u64) -> Case {
-        Case { batches, depth, units, in_zp: 0, filter_zp: 3, out_zp: 0, with_bias: true, symmetric, seed }
+        Case { batches, depth, units, in_zp: 0, filter_zp: 3, out_zp: 0, with_bias: true, symmetric, seed, right_shifts: true }
     }
 }
 
@@ -153,9 +158,11 @@ impl KernelCase for Fc {
     const CASES: Option<u32> = Some(300);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (1usize..4, 1usize..70, 1usize..20, zero_point(), -5i32..5, zero_point(), any::<bool>(), any::<u64>(), any::<bool>())
-            .prop_map(|(batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed, symmetric)| {
-                Fc::Random(Case { batches, depth, units, in_zp, filter_zp, out_zp, with_bias, symmetric, seed })
+        let depth = prop_oneof![1usize..70, (1usize..40).prop_map(|d| 4 * d), (8usize..40).prop_map(|d| 16 * d)];
+        let units = prop_oneof![1usize..20, (1usize..6).prop_map(|u| 4 * u)];
+        (1usize..4, depth, units, zero_point(), -5i32..5, zero_point(), any::<bool>(), any::<u64>(), any::<bool>(), any::<bool>())
+            .prop_map(|(batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed, symmetric, right_shifts)| {
+                Fc::Random(Case { batches, depth, units, in_zp, filter_zp, out_zp, with_bias, symmetric, seed, right_shifts })
             })
             .boxed()
     }
@@ -203,13 +210,20 @@ impl KernelCase for Fc {
                 v.push(Fc::Random(Case::plain(2, 7, n, symmetric, n as u64)));
             }
         }
+        // The Interleaved variant: depths and units multiples of 4 (its 8-byte steps and
+        // the 4-byte remainder), batches 1..3, zero points at the extremes.
+        for (i, (depth, units)) in [(128, 4), (64, 8), (32, 16), (64, 12), (640, 8), (36, 16)].into_iter().enumerate() {
+            for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
+                v.push(Fc::Random(Case { in_zp, out_zp, ..Case::plain(1 + i % 3, depth, units, true, i as u64) }));
+            }
+        }
         // Zero batches (empty output).
         v.push(Fc::Random(Case::plain(0, 8, 3, true, 0)));
         v.push(Fc::Random(Case::plain(0, 8, 3, false, 0)));
         // ±127 / −128 in data and zero points.
         for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
-            for (depth, symmetric) in [(1, true), (4, true), (17, true), (64, true), (17, false), (64, false)] {
-                let mut p = Case { in_zp, out_zp, filter_zp: -5, ..Case::plain(2, depth, 3, symmetric, i as u64) }.problem();
+            for (depth, units, symmetric) in [(1, 3, true), (4, 3, true), (17, 3, true), (64, 3, true), (17, 3, false), (64, 3, false), (128, 4, true), (64, 8, true)] {
+                let mut p = Case { in_zp, out_zp, filter_zp: -5, ..Case::plain(2, depth, units, symmetric, i as u64) }.problem();
                 p.input = extremes(p.input.len());
                 p.filter = extremes(p.filter.len()).into_iter().rev().collect();
                 v.push(Fc::Fixed(p));
@@ -256,7 +270,7 @@ kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scal
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
 kernel_tests!(public_api, if true, Fc, public);
 
-/// The strategy and the edge cases reach both variants.
+/// The strategy and the edge cases reach every variant.
 #[test]
 fn cases_reach_every_variant() {
     use proptest::strategy::ValueTree;
@@ -264,9 +278,15 @@ fn cases_reach_every_variant() {
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..100 {
         let p = Fc::strategy().new_tree(&mut runner).expect("a case").current().problem();
-        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params())));
+        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref())));
     }
-    assert_eq!(seen.len(), 2, "{seen:?}");
-    let edges: std::collections::BTreeSet<_> = Fc::edge_cases().iter().map(|c| std::format!("{:?}", FullyConnectedVariant::select(&c.problem().params()))).collect();
-    assert_eq!(edges.len(), 2, "{edges:?}");
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    let edges: std::collections::BTreeSet<_> = Fc::edge_cases()
+        .iter()
+        .map(|c| {
+            let p = c.problem();
+            std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref()))
+        })
+        .collect();
+    assert_eq!(edges.len(), 3, "{edges:?}");
 }
