@@ -56,12 +56,14 @@ pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bia
 /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
 pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Pointwise);
+    crate::isa::host_simd!(conv_2d_pointwise(params, input, filter, packed, output));
     fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 
 /// CONV_2D int8, [`Conv2dVariant::Im2col`]: `packed` from [`Conv2dVariant::pack`].
 pub fn conv_2d_s8_im2col(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Im2col);
+    crate::isa::host_simd!(conv_2d_im2col(params, input, filter, packed, output));
     fast::conv_im2col::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 
@@ -69,6 +71,7 @@ pub fn conv_2d_s8_im2col(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8],
 /// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
 pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     debug_assert_eq!(Conv2dVariant::select(&params.geometry), Conv2dVariant::Window);
+    crate::isa::host_simd!(conv_2d_window(params, input, filter, bias, packed, output));
     fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 

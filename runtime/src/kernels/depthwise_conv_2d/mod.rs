@@ -75,6 +75,7 @@ pub fn depthwise_conv_2d_s8_window(
     output: &mut [i8],
 ) {
     debug_assert_eq!(DepthwiseConv2dVariant::select(&params.geometry), DepthwiseConv2dVariant::Window);
+    crate::isa::host_simd!(depthwise_window(params, input, filter, bias, packed, output));
     fast::depthwise_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 
@@ -89,6 +90,7 @@ pub fn depthwise_conv_2d_s8_mult1(
     output: &mut [i8],
 ) {
     debug_assert_eq!(DepthwiseConv2dVariant::select(&params.geometry), DepthwiseConv2dVariant::Mult1);
+    crate::isa::host_simd!(depthwise_mult1(params, input, bias, packed, output));
     fast::depthwise_mult1::<crate::isa::Dot>(params, input, bias, packed, output)
 }
 

@@ -319,6 +319,10 @@ kernel_tests!(reference, Depthwise, crate::kernels::depthwise_conv_2d::depthwise
 kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, crate::arch::x86_64::tests::depthwise_conv_2d);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(selected_neon, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Depthwise, public);
 
 /// The strategy reaches the Window variant (its depth multipliers stay below 4), the edge
