@@ -27,7 +27,8 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 # TFLC_TEST_FEATURE=neon: a suite that cannot run the NEON implementation fails instead of
 # printing UNTESTED.
-TFLC_TEST_FEATURE="${TFLC_TEST_FEATURE:-neon}" cargo test --locked -p tflc-runtime --target "$target" "$@"
+# PROPTEST_CASES=64 (overridable): emulation is slow; every fixed edge case still runs.
+PROPTEST_CASES="${PROPTEST_CASES:-64}" TFLC_TEST_FEATURE="${TFLC_TEST_FEATURE:-neon}" cargo test --locked -p tflc-runtime --target "$target" "$@"
 # Three models end to end (the full corpus would take most of the CI budget under QEMU).
 TFLC_E2E_MODELS=mlperf_kws_dscnn_int8,mlperf_vww_mobilenet_int8,mlperf_ic_resnet8_int8 \
     cargo test --locked -p tflc-e2e --target "$target" --test conformance

@@ -18,6 +18,9 @@ use crate::kernels::window::valid_taps;
 /// (two of them: two output pixels per pass).
 pub(crate) const GATHER_MAX: usize = 4608;
 
+/// Largest filter (`output_depth * rows padded to 8`) copied with zero-padded rows.
+const PADDED_MAX: usize = 8192;
+
 /// `Conv2dVariant::Pointwise` (1x1, no padding, every window inside the input).
 pub(crate) fn conv_2d_pointwise(_: Avx2, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     // SAFETY: the token proves that the CPU executes AVX2.
@@ -129,6 +132,20 @@ unsafe fn gathered(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[
     let filter = &filter[..out_d * k];
     let rq = Requant8::new(&p.quant, &p.clamp);
     let pixel = |i: usize| [i / (out_w * out_h), (i / out_w) % out_h, i % out_w];
+    // Rows of a length that is not a multiple of 8 (first layers: 27 = 3x3x3) end in scalar
+    // products; a small filter is copied once with its rows zero-padded to a multiple of 8
+    // (the gathered rows get zeros there too), so the product has no scalar tail.
+    let k8 = k.div_ceil(8) * 8;
+    let mut padded = [0i8; PADDED_MAX];
+    let (k, filter) = if k8 != k && out_d * k8 <= PADDED_MAX && k8 <= GATHER_MAX {
+        for (dst, src) in padded.chunks_exact_mut(k8).zip(filter.chunks_exact(k)) {
+            dst[..k].copy_from_slice(src);
+        }
+        (k8, &padded[..out_d * k8])
+    } else {
+        (k, filter)
+    };
+    let window = f_h * f_w * f_d;
     let (mut buf0, mut buf1) = ([0i8; GATHER_MAX], [0i8; GATHER_MAX]);
     let (col0, col1) = (&mut buf0[..k], &mut buf1[..k]);
     let output = &mut output[..n_px * out_d];
@@ -136,15 +153,15 @@ unsafe fn gathered(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[
     let mut i = 0;
     for pair in &mut pairs {
         let (o0, o1) = pair.split_at_mut(out_d);
-        gather(p, input, pixel(i), col0);
-        gather(p, input, pixel(i + 1), col1);
+        gather(p, input, pixel(i), &mut col0[..window]);
+        gather(p, input, pixel(i + 1), &mut col1[..window]);
         // SAFETY: AVX2 (this function's target feature).
         unsafe { rows::<2>([&*col0, &*col1], k, filter, folded, &rq, [o0, o1]) };
         i += 2;
     }
     let last = pairs.into_remainder();
     if !last.is_empty() {
-        gather(p, input, pixel(i), col0);
+        gather(p, input, pixel(i), &mut col0[..window]);
         // SAFETY: as above.
         unsafe { rows::<1>([&*col0], k, filter, folded, &rq, [last]) };
     }

@@ -253,6 +253,13 @@ impl KernelCase for Depthwise {
                 }
             }
         }
+        // Multipliers of 8 (the AVX2 broadcast path; micro_speech's 1 -> 8 channels), every
+        // zero point extreme, borders and strides.
+        for (i, (in_d, mult, stride)) in [(1usize, 8usize, 1usize), (1, 8, 2), (3, 8, 1), (2, 16, 2), (1, 24, 1)].into_iter().enumerate() {
+            for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
+                v.push(r(Case { stride: [stride, stride], in_zp, out_zp, ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64) }));
+            }
+        }
         // Depth multipliers on both sides of the Window variant's limit (64).
         for mult in [63, 64, 65, 66] {
             v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));
