@@ -8,10 +8,15 @@
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tflc_arm_dsp)");
+    println!("cargo:rustc-check-cfg=cfg(tflc_runtime_scalar)");
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
     let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"].iter().any(|p| target.starts_with(p));
+    if forced_scalar {
+        // Also keeps the host SIMD kernels unselected (`crate::isa`).
+        println!("cargo:rustc-cfg=tflc_runtime_scalar");
+    }
     if dsp && !forced_scalar {
         println!("cargo:rustc-cfg=tflc_arm_dsp");
     }

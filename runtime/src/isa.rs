@@ -1,32 +1,174 @@
 //! The one place that selects an instruction-set implementation for the kernels.
 //!
-//! Each ISA-specific kernel piece is a trait with one type per implementation (today the
-//! dot micro-kernels, [`crate::kernels::dot::Dot`]: `Scalar` and `ArmDsp`); the public
-//! kernels are instantiated with the type chosen here, at compile time, from `cfg`s that
-//! `runtime/build.rs` sets from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose
-//! DSP instructions stable Rust does not expose as a `target_feature`). No run-time
-//! detection: the runtime is `no_std`, and the compiler already chose the kernel variant.
-//! x86-64 and aarch64 implementations (issue 15) add a type and a line here.
+//! Two layers, both chosen here:
+//!
+//! - The dot micro-kernels of the portable fast variants ([`crate::kernels::dot::Dot`]:
+//!   `Scalar` and `ArmDsp`), chosen at compile time from `cfg`s that `runtime/build.rs` sets
+//!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
+//!   Rust does not expose as a `target_feature`).
+//! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2. They are selected once per
+//!   process: at compile time when the build enables the feature (`-C target-feature=+avx2`),
+//!   otherwise by `cpuid` at first use, and the answer is cached in an atomic ([`selected`]).
+//!   A default build on any x86-64 machine thus runs the best variant the CPU has. The
+//!   public variant functions (`conv_2d_s8_pointwise`, ...) call [`host_simd!`] first, which
+//!   forwards to the selected implementation with its proof token, and otherwise run the
+//!   portable variant. The compiler's variant choice and packing do not depend on this: the
+//!   SIMD kernels read the same packed tables.
+//!
+//! [`force`] overrides the choice for tests and benchmarks (the runtime is `no_std` and reads
+//! no environment; the e2e suite maps `TFLC_TEST_FEATURE` to it). `TFLC_RUNTIME_SCALAR=1`
+//! at build time keeps the portable micro-kernels and disables the host SIMD kernels.
+
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// The dot micro-kernels the public fast kernels use.
 #[cfg(tflc_arm_dsp)]
 pub(crate) type Dot = crate::kernels::dot::dsp::ArmDsp;
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(not(tflc_arm_dsp))]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+pub(crate) type Dot = crate::kernels::dot::neon::Neon;
+/// The dot micro-kernels the public fast kernels use.
+#[cfg(not(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
 /// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`).
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
 /// Every dot implementation, and whether this build compiled (and its tests exercise) it.
-pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] = &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp))];
+pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
+    &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp)), ("neon", cfg!(all(target_arch = "aarch64", target_feature = "neon")))];
+
+/// A host SIMD implementation of the int8 convolution family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum HostSimd {
+    /// None: the portable variants with [`DOT`].
+    Portable = 1,
+    /// x86-64 AVX2 (`crate::arch::x86_64`).
+    Avx2 = 2,
+}
+
+impl HostSimd {
+    /// Every host SIMD implementation, by name (`TFLC_TEST_FEATURE`, reports).
+    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2];
+
+    /// Its name: `"portable"`, `"avx2"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HostSimd::Portable => "portable",
+            HostSimd::Avx2 => "avx2",
+        }
+    }
+
+    /// Whether this build compiled it and this CPU executes it.
+    pub fn executable(self) -> bool {
+        match self {
+            HostSimd::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            HostSimd::Avx2 => crate::arch::x86_64::Avx2::detect().is_some(),
+            #[cfg(not(target_arch = "x86_64"))]
+            HostSimd::Avx2 => false,
+        }
+    }
+
+    /// The default: the best executable one (none under `TFLC_RUNTIME_SCALAR=1`).
+    fn best() -> HostSimd {
+        if !cfg!(tflc_runtime_scalar) && HostSimd::Avx2.executable() {
+            HostSimd::Avx2
+        } else {
+            HostSimd::Portable
+        }
+    }
+}
+
+/// The public variant functions that [`host_simd!`] forwards to a host SIMD
+/// implementation, with the implementations that have one. (AVX2 runs
+/// `depthwise_conv_2d_s8_window` for depth multiplier 1 only, and gathers conv windows of
+/// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with
+/// compile-time packed requantization or interleaved filters, `conv_2d_s8_gemm`,
+/// `depthwise_conv_2d_s8_mult1`, `_one_channel` and `fully_connected_s8_interleaved`, have no
+/// host SIMD form yet: their packed layouts are the Arm ones.)
+pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
+    ("conv_2d_s8_pointwise", &[HostSimd::Avx2]),
+    ("conv_2d_s8_window", &[HostSimd::Avx2]),
+    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2]),
+    ("fully_connected_s8_dot4", &[HostSimd::Avx2]),
+];
+
+/// The implementation a call of the public kernel function `function` runs now: the
+/// selected host SIMD implementation's name when it has one for that function, else
+/// [`DOT`] for the portable fast variants (`"scalar"`, `"arm-dsp"`).
+pub fn implementation_of(function: &str) -> &'static str {
+    let simd = selected();
+    match HOST_SIMD_KERNELS.iter().find(|(f, _)| *f == function) {
+        Some((_, impls)) if impls.contains(&simd) => simd.name(),
+        _ => DOT,
+    }
+}
+
+/// 0: not selected yet, else a [`HostSimd`] discriminant.
+static SELECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The host SIMD implementation the public kernels use: detected at the first call, cached.
+#[inline]
+pub fn selected() -> HostSimd {
+    match SELECTED.load(Ordering::Relaxed) {
+        1 => HostSimd::Portable,
+        2 => HostSimd::Avx2,
+        _ => {
+            let best = HostSimd::best();
+            SELECTED.store(best as u8, Ordering::Relaxed);
+            best
+        }
+    }
+}
+
+/// Makes the public kernels use `simd` from now on (tests, benchmarks). `Err` (and no
+/// change) when this build or CPU cannot execute it.
+#[doc(hidden)]
+pub fn force(simd: HostSimd) -> Result<(), &'static str> {
+    if !simd.executable() {
+        return Err("this build or CPU cannot execute that implementation");
+    }
+    SELECTED.store(simd as u8, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The AVX2 token when AVX2 is the selected implementation.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
+    if selected() == HostSimd::Avx2 {
+        // SAFETY: `selected` is `Avx2` only after `HostSimd::Avx2.executable()`, i.e.
+        // `Avx2::detect()`, returned true (in `best` or `force`).
+        Some(unsafe { crate::arch::x86_64::Avx2::after_detection() })
+    } else {
+        None
+    }
+}
+
+/// `host_simd!(f(args...))` at the top of a public variant function: returns
+/// `crate::arch::<isa>::f(token, args...)` when a host SIMD implementation is selected, else
+/// falls through to the portable body.
+macro_rules! host_simd {
+    ($f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::isa::avx2() {
+            return $crate::arch::x86_64::$f(token, $($arg),*);
+        }
+    };
+}
+pub(crate) use host_simd;
 
 #[cfg(test)]
 mod tests {
+    use super::HostSimd;
+
     /// Prints which implementations this test run covers and which it does not (it cannot
     /// execute them), so that an untested implementation is reported as such, never as
     /// passed (`cargo test -- --nocapture isa` shows it). With `TFLC_TEST_FEATURE=arm-dsp`
-    /// (`tools/test-runtime-armv7.sh`, CI) a build without the DSP implementation fails.
+    /// (`tools/test-runtime-armv7.sh`, CI) a build without the DSP implementation fails, and
+    /// likewise `TFLC_TEST_FEATURE=avx2` on a machine without AVX2.
     #[test]
     fn report() {
         for &(name, tested) in super::DOT_IMPLEMENTATIONS {
@@ -35,5 +177,13 @@ mod tests {
             }
         }
         assert!(super::DOT_IMPLEMENTATIONS.iter().any(|&(n, t)| n == super::DOT && t));
+        for &simd in HostSimd::ALL {
+            if crate::kernels::test_util::available(simd.name(), simd.executable()) {
+                std::eprintln!("host SIMD implementation {}: tested", simd.name());
+            }
+        }
+        std::eprintln!("selected: {}", super::selected().name());
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(HostSimd::Avx2.executable(), std::is_x86_feature_detected!("avx2"));
     }
 }

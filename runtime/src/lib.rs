@@ -10,6 +10,7 @@
 #[cfg(test)]
 extern crate std;
 
+mod arch;
 pub mod isa;
 pub mod kernels;
 pub mod observer;

@@ -31,6 +31,24 @@ fn models(shared: &Path) -> Vec<(String, PathBuf)> {
     v
 }
 
+/// The runtime kernel functions a generated module calls, in the order of its calls
+/// (`kernels::<op>::<function>(`, one per op), for the benchmark's report.
+fn kernel_calls(code: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("kernels::") {
+        rest = &rest[i + "kernels::".len()..];
+        let end = rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == ':')).unwrap_or(rest.len());
+        if rest[end..].starts_with('(') {
+            if let Some((_, f)) = rest[..end].rsplit_once("::") {
+                v.push(f.to_owned());
+            }
+        }
+        rest = &rest[end..];
+    }
+    v
+}
+
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let mut registry = String::from("// Written by build.rs.\n");
@@ -41,7 +59,13 @@ fn main() {
         have_shared = true;
         println!("cargo:rerun-if-changed={}", shared.join("models").display());
         println!("cargo:rerun-if-changed={}", shared.join("ops/models").display());
+        // TFLC_E2E_MODELS=a,b,c compiles only those (the aarch64 run under QEMU).
+        println!("cargo:rerun-if-env-changed=TFLC_E2E_MODELS");
+        let only: Option<Vec<String>> = std::env::var("TFLC_E2E_MODELS").ok().map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
         for (name, path) in models(&shared) {
+            if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+                continue;
+            }
             println!("cargo:rerun-if-changed={}", path.display());
             let bytes = std::fs::read(&path).expect("read model");
             let opts = tflc::CompileOptions {
@@ -53,9 +77,11 @@ fn main() {
                     let file = out.join(format!("{name}.rs"));
                     tflc::write_if_changed(&file, c.code.as_bytes()).expect("write module");
                     let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
+                    let kernels: Vec<String> = kernel_calls(&c.code).iter().map(|k| format!("{k:?}")).collect();
                     let _ = writeln!(
                         entries,
-                        "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},"
+                        "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, kernels: &[{}], make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},",
+                        kernels.join(", ")
                     );
                     let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} }}");
                 }

@@ -23,6 +23,19 @@ fn golden_for(shared: &std::path::Path, name: &str) -> Option<Golden> {
     Golden::load(&shared.join("golden").join(name)).or_else(|| Golden::load(&shared.join("ops/golden").join(name)))
 }
 
+/// The host SIMD implementations to run every model with: the one `TFLC_TEST_FEATURE`
+/// names (which must be executable here), else every one this machine executes.
+fn simd_variants() -> Vec<tflc_runtime::isa::HostSimd> {
+    use tflc_runtime::isa::HostSimd;
+    if let Ok(f) = std::env::var("TFLC_TEST_FEATURE") {
+        if let Some(&s) = HostSimd::ALL.iter().find(|s| s.name() == f) {
+            assert!(s.executable(), "TFLC_TEST_FEATURE={f}, but this machine cannot execute it");
+            return vec![s];
+        }
+    }
+    HostSimd::ALL.iter().copied().filter(|s| s.executable()).collect()
+}
+
 #[test]
 fn end_to_end_conformance() {
     let Some(shared) = shared_dir().filter(|_| HAVE_SHARED) else {
@@ -40,8 +53,11 @@ fn end_to_end_conformance() {
         let result = std::thread::Builder::new()
             .stack_size(64 << 20)
             .spawn(move || -> Result<(usize, usize), String> {
-                let mut m = make();
                 let (mut bytes, mut differing) = (0, 0);
+                // Every host SIMD implementation this machine executes, each on a fresh model.
+                for &simd in &simd_variants() {
+                tflc_runtime::isa::force(simd).map_err(|e| format!("{}: {e}", simd.name()))?;
+                let mut m = make();
                 for r in 0..golden.runs() {
                     for (i, inp) in golden.run_inputs(r).iter().enumerate() {
                         let dst = m.input(i);
@@ -60,6 +76,7 @@ fn end_to_end_conformance() {
                             want.bytes.len().max(got.len())
                         };
                     }
+                }
                 }
                 Ok((bytes, differing))
             })
@@ -99,6 +116,11 @@ fn end_to_end_conformance() {
         println!("{name:<40} {arena:>10}  {status}");
     }
     let passed = rows.iter().filter(|r| r.2.starts_with("pass")).count();
+    let names: Vec<&str> = simd_variants().iter().map(|s| s.name()).collect();
+    println!("host SIMD implementations run on every model: {}", names.join(", "));
+    for s in tflc_runtime::isa::HostSimd::ALL.iter().filter(|s| !s.executable()) {
+        println!("UNTESTED host SIMD implementation {}: this machine cannot execute it", s.name());
+    }
     println!("\nend-to-end: {passed} passed, {} failed, {} unsupported", failures.len(), NOT_COMPILED.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

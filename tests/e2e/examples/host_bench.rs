@@ -37,13 +37,22 @@ fn main() {
         eprintln!("host_bench needs ../shared (the models); set TFLC_SHARED");
         std::process::exit(2);
     };
+    if let Ok(f) = std::env::var("TFLC_TEST_FEATURE") {
+        use tflc_runtime::isa::HostSimd;
+        match HostSimd::ALL.iter().find(|s| s.name() == f) {
+            Some(&s) => tflc_runtime::isa::force(s).unwrap_or_else(|e| panic!("TFLC_TEST_FEATURE={f}: {e}")),
+            None => panic!("TFLC_TEST_FEATURE={f}: not a host SIMD implementation"),
+        }
+    }
     let mut ours = BTreeMap::new();
+    let mut kernels = BTreeMap::new();
     for e in entries() {
         if e.name.starts_with("op_") || (!wanted.is_empty() && !wanted.iter().any(|w| *w == e.name)) {
             continue;
         }
         let name = e.name;
         let make = e.make;
+        kernels.insert(name.to_owned(), e.kernels);
         // Big arenas and deep kernels: a thread with a generous stack.
         let us = std::thread::Builder::new()
             .stack_size(64 << 20)
@@ -81,5 +90,29 @@ fn main() {
         let (x, r, m) = (col("tflite_xnnpack"), col("tflite_ref"), col("tflm_ref"));
         println!("{name:<34} {us:>11.1} {:>11} {:>8} {:>11} {:>8} {:>11} {:>8}", fmt(x), ratio(x), fmt(r), ratio(r), fmt(m), ratio(m));
     }
-    println!("\nratio = tflc / engine, measured in this run (below 1.00x: tflc is faster)");
+    // Geometric means over the quantized models (not `_f32`) that each engine runs.
+    let geomean = |k: &str| {
+        let logs: Vec<f64> = ours
+            .iter()
+            .filter(|(n, _)| !n.ends_with("_f32"))
+            .filter_map(|(n, us)| anchors.get(n).and_then(|a| a[k].as_f64()).map(|v| (us / v).ln()))
+            .collect();
+        (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp()).map_or("-".to_owned(), |g| format!("{g:.2}x ({} models)", logs.len()))
+    };
+    println!(
+        "\ngeomean tflc/engine over the quantized models: xnnpack {}, tflite-ref {}, tflm-ref {}",
+        geomean("tflite_xnnpack"),
+        geomean("tflite_ref"),
+        geomean("tflm_ref")
+    );
+    println!("ratio = tflc / engine, measured in this run (below 1.00x: tflc is faster)");
+    println!("\nhost SIMD: {} (dot micro-kernels: {}); kernel functions per model, with the implementation each ran:", tflc_runtime::isa::selected().name(), tflc_runtime::isa::DOT);
+    for (name, ks) in &kernels {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for k in ks.iter() {
+            *counts.entry(k).or_default() += 1;
+        }
+        let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n} [{}]", tflc_runtime::isa::implementation_of(k))).collect();
+        println!("  {name}: {}", list.join(", "));
+    }
 }

@@ -15,6 +15,8 @@ pub struct Wrap<M>(pub Box<M>);
 pub struct Entry {
     pub name: &'static str,
     pub arena_bytes: usize,
+    /// The runtime kernel function of each op, in call order.
+    pub kernels: &'static [&'static str],
     pub make: fn() -> Box<dyn Runner>,
 }
 

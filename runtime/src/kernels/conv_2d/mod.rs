@@ -62,12 +62,14 @@ pub fn conv_2d_s8_gemm(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], 
 
 /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
 pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    crate::isa::host_simd!(conv_2d_pointwise(params, input, filter, packed, output));
     fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 
 /// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
 /// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
 pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    crate::isa::host_simd!(conv_2d_window(params, input, filter, bias, packed, output));
     fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 

@@ -421,6 +421,10 @@ kernel_tests!(reference, Conv, crate::kernels::conv_2d::conv_2d_s8);
 kernel_tests!(selected_scalar, if true, Conv, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Conv, selected::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Conv, crate::arch::x86_64::tests::conv_2d);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(selected_neon, if true, Conv, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Conv, public);
 
 /// The strategies reach every variant (the suites above would otherwise test less than

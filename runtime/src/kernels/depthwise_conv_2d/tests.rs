@@ -277,6 +277,13 @@ impl KernelCase for Depthwise {
                 v.push(r(Case { batches: 2, in_h: 9, in_w: 11, in_d: 1, mult, k, stride, dil, pads, in_zp, out_zp, with_bias: i != 2, seed: i as u64, right_shifts: true }));
             }
         }
+        // Multipliers of 8 (the AVX2 broadcast path; micro_speech's 1 -> 8 channels), every
+        // zero point extreme, borders and strides.
+        for (i, (in_d, mult, stride)) in [(1usize, 8usize, 1usize), (1, 8, 2), (3, 8, 1), (2, 16, 2), (1, 24, 1)].into_iter().enumerate() {
+            for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
+                v.push(r(Case { stride: [stride, stride], in_zp, out_zp, ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64) }));
+            }
+        }
         // Depth multipliers on both sides of the Window variant's limit (64).
         for mult in [63, 64, 65, 66] {
             v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));
@@ -343,6 +350,10 @@ kernel_tests!(reference, Depthwise, crate::kernels::depthwise_conv_2d::depthwise
 kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, crate::arch::x86_64::tests::depthwise_conv_2d);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(selected_neon, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Depthwise, public);
 
 /// The strategy reaches the Window variant (its depth multipliers stay below 4), the edge

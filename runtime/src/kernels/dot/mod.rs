@@ -15,11 +15,15 @@
 //! here and in the kernels).
 
 // On DSP targets the scalar implementation is only the tests' reference.
-#[cfg_attr(tflc_arm_dsp, allow(dead_code))]
+#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
 pub(crate) mod dsp;
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+#[cfg_attr(tflc_runtime_scalar, allow(dead_code))]
+pub(crate) mod neon;
 
 /// One implementation of the micro-kernels. Every method equals the [`scalar::Scalar`]
 /// definition bit for bit (wrapping i32 accumulation); rows `w[j]` are at least `x.len()`
@@ -274,4 +278,8 @@ mod tests {
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
     kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
+    // NEON is part of the aarch64 base ISA: compiled and run on every aarch64 build
+    // (`tools/test-runtime-aarch64.sh` runs it under qemu-aarch64).
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    kernel_tests!(neon, if true, DotCase, DotFns::of::<crate::kernels::dot::neon::Neon>());
 }

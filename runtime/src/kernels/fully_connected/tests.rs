@@ -268,6 +268,10 @@ kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8
 kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(selected_neon, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Fc, public);
 
 /// The strategy and the edge cases reach every variant.

@@ -1,0 +1,197 @@
+//! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 (the model's filter
+//! as is) and multipliers that are multiples of 8 ([`mult8n`]: eight output channels share
+//! one input channel, broadcast). Other multipliers, and the `Mult1` / `OneChannel` variants
+//! (Cortex-M packed layouts with packed requantization), take the portable code.
+//!
+//! Sixteen channels per pass, the accumulators in registers over the window. Every window
+//! starts from the folded bias and multiplies in int16 (`vpmullw`: |x * w| <= 2^14 is
+//! exact), widened to int32 per tap; in a border window the taps outside the image read the
+//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
+//! reference's sum over the valid taps, modulo 2^32.
+
+use super::{Avx2, Requant8};
+use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
+use crate::kernels::numerics::S8;
+use crate::kernels::window::valid_taps;
+use core::arch::x86_64::*;
+
+
+/// `DepthwiseConv2dVariant::Window`.
+pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    let depth = p.geometry.filter_shape[3];
+    let mult = p.depth_multiplier();
+    if mult == 1 && p.geometry.input_shape[3] == depth {
+        // SAFETY: the token proves that the CPU executes AVX2.
+        return unsafe { mult1(p, input, filter, &packed[..depth], output) };
+    }
+    if mult.is_multiple_of(8) && mult > 0 && p.geometry.input_shape[3] * mult == depth {
+        // SAFETY: as above.
+        return unsafe { mult8n(p, input, filter, bias, &packed[..depth], output) };
+    }
+    crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(p, input, filter, bias, packed, output)
+}
+
+/// `acc[h]` (lanes `8h..8h + 8` of a block of `8 * H` channels) plus `x * w` over every tap
+/// `(ky, kx)` of the `f_h x f_w` window, where `x_at`/`w_at` give the block's input and
+/// filter slices at a tap; a tap outside `ky_range x kx_range` (outside the image) reads the
+/// zero point `zp` instead, so that it contributes `w * (zp + input_offset) = 0` on top of the
+/// folded bias, exactly as the reference's skipped tap.
+///
+/// # Safety
+/// AVX2. (Slices are bounds-checked.)
+#[inline(always)]
+unsafe fn block<const H: usize>(
+    mut acc: [__m256i; H],
+    [f_h, f_w]: [usize; 2],
+    (ky_range, kx_range): (core::ops::Range<usize>, core::ops::Range<usize>),
+    x_at: impl Fn(usize, usize) -> usize,
+    w_at: impl Fn(usize, usize) -> usize,
+    (input, filter): (&[i8], &[i8]),
+    zp: i8,
+) -> [__m256i; H] {
+    // SAFETY: AVX2 by the caller's guarantee; each load reads inside a slice of 8 * H int8.
+    unsafe {
+        for ky in 0..f_h {
+            for kx in 0..f_w {
+                let ws = &filter[w_at(ky, kx)..][..8 * H];
+                let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
+                if H == 2 {
+                    let xv = if inside {
+                        _mm256_cvtepi8_epi16(_mm_loadu_si128(input[x_at(ky, kx)..][..16].as_ptr().cast()))
+                    } else {
+                        _mm256_set1_epi16(zp as i16)
+                    };
+                    let prod = _mm256_mullo_epi16(xv, _mm256_cvtepi8_epi16(_mm_loadu_si128(ws.as_ptr().cast())));
+                    acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                    acc[H - 1] = _mm256_add_epi32(acc[H - 1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
+                } else {
+                    let xv = if inside { _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, kx)..][..8].as_ptr().cast())) } else { _mm_set1_epi16(zp as i16) };
+                    let prod = _mm_mullo_epi16(xv, _mm_cvtepi8_epi16(_mm_loadl_epi64(ws.as_ptr().cast())));
+                    acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(prod));
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
+#[target_feature(enable = "avx2")]
+unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, f_h, f_w, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    if depth == 0 || f_h * f_w == 0 {
+        return;
+    }
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    // -input_offset is the input zero point, an int8.
+    let zp = (-p.quant.input_offset) as i8;
+    let folded = &folded[..depth];
+    let mut pixels = output.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let x_px = |ky: usize, kx: usize| {
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                    ((b * in_h + iy) * in_w + ix) * depth
+                };
+                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+                let taps = (ky_range.clone(), kx_range.clone());
+                let mut c = 0;
+                while c + 16 <= depth {
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32.
+                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())] };
+                    // SAFETY: AVX2, as above.
+                    let acc = unsafe { block::<2>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
+                    // SAFETY: AVX2, as above.
+                    unsafe {
+                        rq.store(c, acc[0], &mut out_px[c..][..8]);
+                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
+                    }
+                    c += 16;
+                }
+                if c + 8 <= depth {
+                    // SAFETY: as above.
+                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast())] };
+                    // SAFETY: as above.
+                    let acc = unsafe { block::<1>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
+                    // SAFETY: as above.
+                    unsafe { rq.store(c, acc[0], &mut out_px[c..][..8]) };
+                    c += 8;
+                }
+                for ch in c..depth {
+                    let mut acc = folded[ch];
+                    for ky in 0..f_h {
+                        for kx in 0..f_w {
+                            let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
+                            let x = if inside { input[x_px(ky, kx) + ch] } else { zp };
+                            acc = acc.wrapping_add(x as i32 * filter[w_tap(ky, kx) + ch] as i32);
+                        }
+                    }
+                    // SAFETY: as above (a register broadcast).
+                    unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                }
+            }
+        }
+    }
+}
+
+/// Depth multiplier a multiple of 8 (`filter` `[tap][channel]`, the model's): each block of
+/// eight output channels reads one input channel, broadcast, times eight int8 weights in
+/// int32, from the folded bias (interior) or the bias with the input offset (border).
+#[target_feature(enable = "avx2")]
+unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, depth] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let mult = p.depth_multiplier();
+    if depth == 0 || f_h * f_w == 0 || mult == 0 {
+        return;
+    }
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    let zeros = [0i32; 8];
+    let mut pixels = output.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                let (init, off) = if interior { (Some(folded), 0) } else { (bias, p.quant.input_offset) };
+                for (blk, outs) in out_px.chunks_exact_mut(8).enumerate() {
+                    let c = blk * 8;
+                    let ic = c / mult;
+                    let start = init.map_or(&zeros[..], |t| &t[c..][..8]);
+                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
+                    // and `ws`, 8 i32 and 8 int8 slices.
+                    unsafe {
+                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
+                        for ky in ky_range.clone() {
+                            let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                            for kx in kx_range.clone() {
+                                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                                let x = input[((b * in_h + iy) * in_w + ix) * in_d + ic] as i32 + off;
+                                let ws = &filter[(ky * f_w + kx) * depth + c..][..8];
+                                let w = _mm256_cvtepi8_epi32(_mm_loadl_epi64(ws.as_ptr().cast()));
+                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_set1_epi32(x), w));
+                            }
+                        }
+                        rq.store(c, acc, outs);
+                    }
+                }
+            }
+        }
+    }
+}
