@@ -12,6 +12,7 @@ extern crate std;
 
 pub mod isa;
 pub mod kernels;
+pub mod math;
 pub mod prepare;
 pub mod quant;
 

@@ -17,7 +17,7 @@ use tflc_runtime::kernels::conv_2d::Conv2dParams;
 use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
 use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
-use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, F32, S16, S8};
 use tflc_runtime::kernels::window::ConvGeometry;
 use tflc_runtime::prepare::{compute_padding, Padding as RtPadding};
 use tflc_runtime::quant::QuantParams;
@@ -30,18 +30,66 @@ pub enum SchemeKind {
     S8,
     /// int16 activations with int8 weights ([`S16`]).
     S16,
+    /// float32 activations and weights ([`F32`]): no quantization.
+    F32,
 }
 
 impl SchemeKind {
     /// The scheme of activation `t`, with its quantization and `out`'s (int8: zero points
     /// in range; 16x8: zero points 0).
+    /// float32 has no quantization: both are [`UNQUANTIZED`].
     pub(crate) fn of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, out: &Tensor<'_>) -> Result<(SchemeKind, QuantParams, QuantParams), LowerError> {
-        if t.dtype == DType::I16 {
+        if t.dtype == DType::F32 {
+            cx.expect_dtype(out, DType::F32)?;
+            Ok((SchemeKind::F32, UNQUANTIZED, UNQUANTIZED))
+        } else if t.dtype == DType::I16 {
             Ok((SchemeKind::S16, cx.q_s16(t)?, cx.q_s16(out)?))
         } else {
             Ok((SchemeKind::S8, cx.q_s8(t)?, cx.q_s8(out)?))
         }
     }
+}
+
+/// What [`SchemeKind::of`] returns for float32 tensors, which have no quantization.
+pub(crate) const UNQUANTIZED: QuantParams = QuantParams { scale: 1.0, zero_point: 0 };
+
+/// The float32 clamp of a fused activation (TFLite `CalculateActivationRange`).
+pub(crate) fn clamp_f32(cx: &OpCx<'_, '_>, a: crate::ir::Activation) -> Result<Clamp<f32>, LowerError> {
+    let (min, max) = tflc_runtime::kernels::nd::activation_range_f32(cx.fused_activation(a)?);
+    Ok(Clamp { min, max })
+}
+
+/// The float32 weights of a float kernel: `weights` must be a float32 constant of `n`
+/// elements (a hybrid model's int8 weights on float activations get the error that says
+/// how to convert it).
+pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> Result<(), LowerError> {
+    if weights.dtype != DType::F32 {
+        return Err(cx.unsupported_tensor(
+            weights,
+            format!(
+                "{} weights on float32 activations (a hybrid, dynamic-range quantized model, which TFLite Micro does not run either); \
+                 convert the model with full-integer quantization (TFLiteConverter with optimizations = [tf.lite.Optimize.DEFAULT], \
+                 a representative_dataset, and target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]), or without quantization for float32",
+                weights.dtype
+            ),
+        ));
+    }
+    let data = cx.expect_constant(weights)?;
+    if data.len() != n * 4 {
+        return Err(cx.invalid_tensor(weights, format!("weights hold {} bytes for {n} float32 values", data.len())));
+    }
+    Ok(())
+}
+
+/// The optional float32 bias of a float kernel: a float32 constant of `n` entries.
+pub(crate) fn bias_f32(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<(), LowerError> {
+    let Some(b) = bias else { return Ok(()) };
+    cx.expect_dtype(b, DType::F32)?;
+    let data = cx.expect_constant(b)?;
+    if data.len() != n * 4 {
+        return Err(cx.invalid_tensor(b, format!("bias holds {} bytes for {n} float32 entries", data.len())));
+    }
+    Ok(())
 }
 
 /// The clamp of a fused activation in the output's element type (TFLite
@@ -97,6 +145,11 @@ impl HeldNumerics for S8 {
         let HeldQuantS8 { input_offset, output_offset, output_multiplier, output_shift } = held;
         QuantS8 { input_offset: *input_offset, output_offset: *output_offset, output_multiplier, output_shift }
     }
+}
+
+impl HeldNumerics for F32 {
+    type HeldQuant = ();
+    fn quant(_: &()) {}
 }
 
 impl HeldNumerics for S16 {
@@ -256,6 +309,12 @@ pub(crate) trait EmittedNumerics: Numerics {
 impl EmittedNumerics for S8 {
     fn path(rt: &TokenStream) -> TokenStream {
         quote! { #rt::kernels::numerics::S8 }
+    }
+}
+
+impl EmittedNumerics for F32 {
+    fn path(rt: &TokenStream) -> TokenStream {
+        quote! { #rt::kernels::numerics::F32 }
     }
 }
 
