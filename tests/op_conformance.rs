@@ -26,7 +26,7 @@ const REQUIRED: &[&str] = &[
     "SQUEEZE", "EXPAND_DIMS", "RELU_N1_TO_1",
 ];
 
-/// Whether `op` is one tflc must run now: a listed kind on int8 or float32 activations
+/// Whether `op` is one tflc must run now: a listed kind on int8, legacy uint8 or float32 activations
 /// (QUANTIZE from float32 or int8, DEQUANTIZE to float32).
 fn required(sg: &Subgraph<'_>, op: &Operator<'_>) -> bool {
     let OpCode::Builtin { name, .. } = &op.opcode else { return false };
@@ -38,7 +38,7 @@ fn required(sg: &Subgraph<'_>, op: &Operator<'_>) -> bool {
     match name.as_str() {
         "QUANTIZE" => acts_in.iter().all(|d| matches!(d, DType::F32 | DType::I8)) && acts_out.iter().all(|&d| d == DType::I8),
         "DEQUANTIZE" => acts_in.iter().all(|&d| d == DType::I8) && acts_out.iter().all(|&d| d == DType::F32),
-        _ => [DType::I8, DType::F32].into_iter().any(|want| acts_in.iter().chain(&acts_out).all(|&d| d == want)),
+        _ => [DType::I8, DType::U8, DType::F32].into_iter().any(|want| acts_in.iter().chain(&acts_out).all(|&d| d == want)),
     }
 }
 

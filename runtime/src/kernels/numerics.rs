@@ -6,6 +6,7 @@
 //! |---|---|---|---|---|---|
 //! | [`S8`] (int8) | `i8` | `i8` | `i32` | `i32`, wrapping | [`QuantS8`]: offsets, per-channel multipliers |
 //! | [`S16`] (16x8) | `i16` | `i8` | `i64` | `i64`, wrapping | [`QuantS16`]: per-channel multipliers (zero points are 0) |
+//! | [`U8`] (legacy uint8) | `u8` | `u8` | `i32` | `i32`, wrapping | [`QuantU8`]: input, weights and output offsets, one multiplier |
 //! | [`F32`] (float32) | `f32` | `f32` | `f32` | `f32` | `()`: requantization is only the clamp |
 //!
 //! float32 is one more impl, not a third branch in every kernel: its steps are TFLite's
@@ -59,6 +60,23 @@ pub struct QuantS16<'a> {
     pub output_shift: &'a [i32],
 }
 
+/// The legacy asymmetric uint8 quantization (TFLite's uint8 `reference_ops::Conv`,
+/// `DepthwiseConv`): per-tensor weights with a zero point, one multiplier. It is int8's
+/// arithmetic through an offset: the same int32 accumulator of `(w + weights_offset) * (x +
+/// input_offset)`, the same `MultiplyByQuantizedMultiplier`, with the clamp in `0..=255`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantU8 {
+    /// `-input_zero_point`.
+    pub input_offset: i32,
+    /// `-filter_zero_point`.
+    pub weights_offset: i32,
+    /// `output_zero_point`.
+    pub output_offset: i32,
+    pub output_multiplier: i32,
+    /// Positive = left.
+    pub output_shift: i32,
+}
+
 /// A quantization scheme, as the generic loop nests see it.
 pub trait Numerics: Copy + Debug + PartialEq + 'static {
     /// Activation element (input and output).
@@ -107,6 +125,10 @@ pub struct S8;
 /// 16x8: int16 activations, int8 weights, int64 bias and accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct S16;
+
+/// Legacy uint8 activations and weights, int32 bias and accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct U8;
 
 /// float32 activations, weights, bias and accumulator (TFLite's unquantized path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +273,61 @@ impl Numerics for S16 {
 
     #[inline(always)]
     fn clamp(x: i16, clamp: &Clamp<i16>) -> i16 {
+        x.max(clamp.min).min(clamp.max)
+    }
+}
+
+impl Numerics for U8 {
+    type Act = u8;
+    type Weight = u8;
+    type Bias = i32;
+    type Acc = i32;
+    type Quant<'a> = QuantU8;
+    type PoolSum = i32;
+    const ACC_ZERO: i32 = 0;
+    const POOL_ZERO: i32 = 0;
+    const LOWEST: u8 = 0;
+
+    /// The weights' offset is the quantization's (the `weight_offset` argument is
+    /// FULLY_CONNECTED's, 0 here).
+    #[inline(always)]
+    fn mac(acc: i32, x: u8, w: u8, weight_offset: i32, q: &QuantU8) -> i32 {
+        acc.wrapping_add((w as i32 + q.weights_offset + weight_offset).wrapping_mul(x as i32 + q.input_offset))
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: i32, bias: i32) -> i32 {
+        acc.wrapping_add(bias)
+    }
+
+    #[inline(always)]
+    fn requantize(acc: i32, q: &QuantU8, _channel: usize, clamp: &Clamp<u8>) -> u8 {
+        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier, q.output_shift).wrapping_add(q.output_offset);
+        v.max(clamp.min as i32).min(clamp.max as i32) as u8
+    }
+
+    #[inline(always)]
+    fn channels(_: &QuantU8) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: i32, x: u8) -> i32 {
+        sum.wrapping_add(x as i32)
+    }
+
+    #[inline(always)]
+    fn pool_average(sum: i32, count: usize, clamp: &Clamp<u8>) -> u8 {
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as u8
+    }
+
+    #[inline(always)]
+    fn max(a: u8, b: u8) -> u8 {
+        a.max(b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: u8, clamp: &Clamp<u8>) -> u8 {
         x.max(clamp.min).min(clamp.max)
     }
 }

@@ -14,8 +14,8 @@ use crate::ir::Pool2dOptions;
 use crate::ir::TensorId;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_f32, average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
-use tflc_runtime::kernels::numerics::{F32, S16, S8};
+use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_u8, average_pool_2d_f32, average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
+use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 
 /// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +23,7 @@ pub enum AveragePool2dScheme {
     S8(AveragePool2dParams<S8>),
     S16(AveragePool2dParams<S16>),
     F32(AveragePool2dParams<F32>),
+    U8(AveragePool2dParams<U8>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +39,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<AveragePool2
         PoolClamp::S8(clamp) => AveragePool2dScheme::S8(AveragePool2dParams { geometry, clamp }),
         PoolClamp::S16(clamp) => AveragePool2dScheme::S16(AveragePool2dParams { geometry, clamp }),
         PoolClamp::F32(clamp) => AveragePool2dScheme::F32(AveragePool2dParams { geometry, clamp }),
+        PoolClamp::U8(clamp) => AveragePool2dScheme::U8(AveragePool2dParams { geometry, clamp }),
     };
     Ok(AveragePool2d { pool, scheme })
 }
@@ -60,6 +62,13 @@ impl Kernel for AveragePool2d {
                 average_pool_2d_s16(p, input, &mut out);
                 s.insert(y, TensorData::I16(out));
             }
+            AveragePool2dScheme::U8(p) => {
+                let mut out = s.take_u8(y, self.pool.output_len());
+                let input = s.u8(x)?;
+                self.pool.check_input("AVERAGE_POOL_2D", input.len())?;
+                average_pool_2d_u8(p, input, &mut out);
+                s.insert(y, TensorData::U8(out));
+            }
             AveragePool2dScheme::F32(p) => {
                 let mut out = s.take_f32(y, self.pool.output_len());
                 let input = s.f32(x)?;
@@ -77,6 +86,7 @@ impl Kernel for AveragePool2d {
         let (p, f) = match &self.scheme {
             AveragePool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { average_pool_2d_s8 }),
             AveragePool2dScheme::S16(p) => (cx.params_lit(params_type::<S16>(&rt, path, false), p), quote! { average_pool_2d_s16 }),
+            AveragePool2dScheme::U8(p) => (cx.params_lit(params_type::<U8>(&rt, path, false), p), quote! { average_pool_2d_u8 }),
             AveragePool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { average_pool_2d_f32 }),
         };
         let input = cx.input(self.pool.input);

@@ -132,6 +132,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         let held = FullyConnectedHeld { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(cx, o.activation)? };
         return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held } });
     }
+    if kind == SchemeKind::U8 {
+        return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
+    }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
     let fq = filter
@@ -204,7 +207,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let clamp = clamp_s16(cx, o.activation, out_q)?;
             FullyConnectedScheme::S16 { held: FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp } }
         }
-        SchemeKind::F32 => unreachable!("float32 returned above"),
+        SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
     Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }

@@ -35,7 +35,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<M
     let scheme = match pool.clamp {
         PoolClamp::S8(clamp) => MaxPool2dScheme::S8(MaxPool2dParams { geometry, clamp }),
         PoolClamp::F32(clamp) => MaxPool2dScheme::F32(MaxPool2dParams { geometry, clamp }),
-        PoolClamp::S16(_) => return Err(cx.unsupported("int16 MAX_POOL_2D (tflc implements int8 and float32)")),
+        PoolClamp::S16(_) | PoolClamp::U8(_) => {
+            return Err(cx.unsupported("int16 and uint8 MAX_POOL_2D (tflc implements int8 and float32)"))
+        }
     };
     Ok(MaxPool2d { pool, scheme })
 }

@@ -22,7 +22,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, Tensor};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::softmax::{softmax_f32, softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxF32Params, SoftmaxParams, SoftmaxS16Params};
+use tflc_runtime::kernels::softmax::{softmax_u8, softmax_f32, softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxF32Params, SoftmaxParams, SoftmaxS16Params};
 
 crate::runtime_struct_lit!(kernels::softmax::SoftmaxParams { depth, input_multiplier, input_left_shift, diff_min });
 crate::runtime_struct_lit!(kernels::softmax::SoftmaxF32Params { depth, beta });
@@ -45,6 +45,8 @@ pub enum SoftmaxKind {
     S16(Int16Softmax),
     /// float32 in and out.
     F32(SoftmaxF32Params),
+    /// Legacy uint8 in and out (`Softmax<uint8_t, uint8_t>`: the int8 parameters).
+    U8(SoftmaxParams),
 }
 
 /// The int16 form's parameters, owning the tables its `SoftmaxS16Params` borrows
@@ -143,6 +145,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError>
         cx.expect_dtype(output, DType::F32)?;
         return Ok(Softmax { un, kind: SoftmaxKind::F32(SoftmaxF32Params { depth: depth(cx, input)?, beta }) });
     }
+    if input.dtype == DType::U8 {
+        let in_q = super::conv_common::q_u8(cx, input)?;
+        let out_q = super::conv_common::q_u8(cx, output)?;
+        if out_q.zero_point != 0 || out_q.scale != 1.0 / 256.0 {
+            return Err(output_q_error(cx, output, out_q, "uint8 SOFTMAX", "TFLite requires scale 1/256, zero point 0"));
+        }
+        let q = tflc_runtime::prepare::softmax_s8(in_q.scale, beta)
+            .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+        let depth = depth(cx, input)?;
+        let p = SoftmaxParams { depth, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+        return Ok(Softmax { un, kind: SoftmaxKind::U8(p) });
+    }
     let in_q = cx.q_s8(input)?;
     let output_i16 = output.dtype == DType::I16;
     if output_i16 {
@@ -170,6 +184,7 @@ impl Kernel for Softmax {
             SoftmaxKind::S8S16(p) => self.un.run(s, |x, y| softmax_s8_s16(p, x, y)),
             SoftmaxKind::S16(t) => self.un.run(s, |x, y| softmax_s16(&t.params(), x, y)),
             SoftmaxKind::F32(p) => self.un.run(s, |x, y| softmax_f32(p, x, y)),
+            SoftmaxKind::U8(p) => self.un.run(s, |x, y| softmax_u8(p, x, y)),
         }
     }
 
@@ -179,6 +194,7 @@ impl Kernel for Softmax {
         match &self.kind {
             SoftmaxKind::S8(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8"), p),
             SoftmaxKind::S8S16(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8_s16"), p),
+            SoftmaxKind::U8(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_u8"), p),
             SoftmaxKind::F32(p) => self.un.emit_with(cx, quote! { kernels::softmax::SoftmaxF32Params }, ("softmax", "softmax_f32"), p),
             SoftmaxKind::S16(t) => {
                 self.un.emit_with(cx, quote! { kernels::softmax::SoftmaxS16Params<'static> }, ("softmax", "softmax_s16"), &t.params())

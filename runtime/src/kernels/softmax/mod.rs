@@ -78,3 +78,13 @@ pub fn softmax_f32(params: &SoftmaxF32Params, input: &[f32], output: &mut [f32])
     debug_assert_eq!(input.len(), output.len());
     float::softmax_f32(params, input, output)
 }
+
+/// SOFTMAX legacy uint8 -> uint8 (output scale 1/256, zero point 0) over rows of
+/// `params.depth`: TFLite's `Softmax<uint8_t, uint8_t>`, the int8 kernel's body (same
+/// [`SoftmaxParams`], [`crate::prepare::softmax_s8`]).
+pub fn softmax_u8(params: &SoftmaxParams, input: &[u8], output: &mut [u8]) {
+    debug_assert!(params.depth > 0);
+    debug_assert_eq!(input.len() % params.depth, 0);
+    debug_assert_eq!(input.len(), output.len());
+    scalar::softmax_u8(params, input, output)
+}
