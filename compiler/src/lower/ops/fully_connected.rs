@@ -492,6 +492,23 @@ mod tests {
         insta::assert_snapshot!(emit_op0(&bytes));
     }
 
+    /// A hybrid (dynamic-range quantized) model: float32 activations, int8 weights. One
+    /// error, naming the op and the weights, saying how to convert the model.
+    #[test]
+    fn hybrid_int8_weights_on_float_activations_say_how_to_convert() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::F32, &[1, 4], None);
+        let w = b.constant_i8("w", &[3, 4], &[1; 12], Some((0.5, 0)));
+        let y = b.activation("y", DType::F32, &[1, 3], None);
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let e = lower_op0(&b.finish()).unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, LowerError::Unsupported { .. }), "{text}");
+        assert!(text.contains("op 0") && text.contains("FULLY_CONNECTED") && text.contains("\"w\""), "{text}");
+        assert!(text.contains("hybrid") && text.contains("full-integer quantization") && text.contains("TFLITE_BUILTINS_INT8"), "{text}");
+    }
+
     #[test]
     fn malformed_models_are_errors() {
         let is_invalid = |e: &LowerError| matches!(e, LowerError::Invalid { .. });
