@@ -407,6 +407,13 @@ impl Lit for f32 {
     }
 }
 
+/// The unit quantization of float32 kernels (`Quant = ()`).
+impl Lit for () {
+    fn lit(&self, _: &TokenStream) -> TokenStream {
+        quote! { () }
+    }
+}
+
 impl<T: Lit, const N: usize> Lit for [T; N] {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
         let items = self.iter().map(|x| x.lit(rt));

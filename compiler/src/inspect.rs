@@ -27,6 +27,9 @@ pub struct Summary {
     pub total_macs: u64,
     /// Operators that tflc cannot compile, with the reason.
     pub unsupported: Vec<UnsupportedOp>,
+    /// Operators folded at compile time (`passes::fold`): a DEQUANTIZE of a constant,
+    /// whose output becomes float32 weights in flash and runs no code.
+    pub folded: Vec<FoldedOp>,
     /// Subgraph 0's memory plan as `tflc compile` would make it (or why it cannot be made).
     pub plan: PlanInfo,
 }
@@ -44,6 +47,15 @@ pub struct PlanInfo {
     pub budget_exhausted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FoldedOp {
+    pub subgraph: usize,
+    pub index: usize,
+    pub opcode: String,
+    /// The tensor that became constant.
+    pub tensor: TensorId,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -119,6 +131,15 @@ fn io_info(t: &Tensor<'_>) -> IoInfo {
 
 /// Builds the summary of a model.
 pub fn summarize(model: &Model<'_>) -> Summary {
+    let folding = crate::passes::fold::FoldedModel::of(model);
+    let model = &folding.apply(model);
+    let folded = folding
+        .subgraphs
+        .iter()
+        .enumerate()
+        .flat_map(|(s, f)| f.ops.iter().map(move |&(op, tensor)| (s, op, tensor)))
+        .map(|(s, op, tensor)| FoldedOp { subgraph: s, index: op.index(), opcode: model.subgraphs.as_slice()[s].ops[op].opcode.to_string(), tensor })
+        .collect();
     let main = model.main();
     let mut operators = Vec::new();
     let mut tensors = Vec::new();
@@ -204,6 +225,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         total_macs,
         unsupported,
         plan,
+        folded,
     }
 }
 
@@ -276,6 +298,16 @@ impl Summary {
             _ => {}
         }
         let _ = writeln!(s, "MACs:        {}", group(self.total_macs));
+        if !self.folded.is_empty() {
+            let mut kinds: Vec<&str> = self.folded.iter().map(|f| f.opcode.as_str()).collect();
+            kinds.dedup();
+            let _ = writeln!(
+                s,
+                "folded:      {} operator(s) ({}) at compile time: their constant inputs become float32 weights in flash, no code at run time",
+                self.folded.len(),
+                kinds.join(", ")
+            );
+        }
         if self.unsupported.is_empty() {
             let _ = writeln!(s, "unsupported: none");
         } else {

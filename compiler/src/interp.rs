@@ -18,6 +18,8 @@ pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
 /// carry over from run to run as in one TFLite Micro interpreter; returns each run's
 /// outputs.
 pub fn run_steps(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
+    let folded = crate::passes::fold::FoldedModel::of(model);
+    let model = folded.apply(model);
     let lowered = lower_subgraph(model.main());
     run_lowered(&lowered, steps)
 }

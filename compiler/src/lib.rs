@@ -1,7 +1,8 @@
 //! `tflc`: an ahead-of-time compiler from TensorFlow Lite models to Rust.
 //!
 //! Phases, one module each (see `ARCHITECTURE.md`), run in order by [`pipeline`]:
-//! [`tflite`] reads and verifies the flatbuffer into the typed [`ir`]; [`lower`] lowers every
+//! [`tflite`] reads and verifies the flatbuffer into the typed [`ir`]; [`passes`] folds
+//! constant subgraphs (DEQUANTIZE of constant weights); [`lower`] lowers every
 //! operator once into its kernel and capabilities; [`plan`] (with [`schedule`]) orders the
 //! operators and places the arena; [`codegen`] emits the module. [`inspect`] summarises a
 //! model, [`interp`] runs the lowered kernels as a reference.
@@ -22,6 +23,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod macro_support;
+pub mod passes;
 pub mod pipeline;
 pub mod plan;
 pub mod schedule;

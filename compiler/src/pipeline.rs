@@ -1,11 +1,12 @@
-//! The compiler's phases in order, top to bottom: read and verify the model, lower every
-//! operator (once), plan memory from what lowering allows, emit the module from the lowered
+//! The compiler's phases in order, top to bottom: read and verify the model, fold its
+//! constant subgraphs (`passes::fold`), lower every operator (once), plan memory from what lowering allows, emit the module from the lowered
 //! operators and the plan.
 
 use crate::codegen::{self, CodegenOptions, WeightsSource};
 use crate::emit::MAX_ALIGN;
 use crate::error::Error;
 use crate::lower::{lower_subgraph, LoweredSubgraph};
+use crate::passes::fold::FoldedModel;
 use crate::plan::{plan_subgraph, PlanOptions, SubgraphPlan};
 use crate::tflite;
 use sha2::{Digest, Sha256};
@@ -58,7 +59,9 @@ impl Compiled {
 /// Compiles model bytes to a Rust module.
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     check_align(opts.align)?;
-    let model = tflite::read_model(bytes)?;
+    let read = tflite::read_model(bytes)?;
+    let folded = FoldedModel::of(&read);
+    let model = folded.apply(&read);
     let lowered = lower_subgraph(model.main());
     // Every lowering error at once, before planning.
     lowered.check()?;

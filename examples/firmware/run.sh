@@ -5,7 +5,8 @@
 #
 # Usage: examples/firmware/run.sh [--self-test] [--per-op] [--m0] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
-#   issue 6 requires (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
+#   issue 6 requires and issue 11's two float32 models (hardware FPU; their scalar float
+#   kernels give TFLite Micro's bits, so they match byte for byte too) (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
 #   fit the micro:bit's 16 KiB of RAM). Any model of ../shared/models or ../shared/ops/models
 #   with golden data works (the ones listed as features in Cargo.toml are cached per model).
 #   --self-test: first check that the firmware does fail: run a model against a golden output
@@ -35,7 +36,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 shared="${TFLC_SHARED:-$repo/../shared}"
 timeout_s="${FIRMWARE_TIMEOUT:-600}"
-required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8"
+required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8 tflm_hello_world_f32 mlperf_ic_resnet8_f32"
 
 m0_models="tflm_micro_speech_int8 tflm_hello_world_int8"
 

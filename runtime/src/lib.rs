@@ -13,6 +13,7 @@ extern crate std;
 mod arch;
 pub mod isa;
 pub mod kernels;
+pub mod math;
 pub mod observer;
 pub mod prepare;
 pub mod quant;

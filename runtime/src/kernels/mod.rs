@@ -42,6 +42,10 @@ pub mod svdf;
 pub mod tanh;
 #[cfg(test)]
 mod tests_s16;
+#[cfg(test)]
+mod tests_f32;
+#[cfg(test)]
+mod tests_u8;
 // The numerics seam, the sliding-window geometry, and the ISA seam (dot micro-kernels) of
 // the convolution, fully-connected and pooling kernels; see docs/KERNELS.md.
 pub(crate) mod dot;

@@ -6,9 +6,15 @@
 //! |---|---|---|---|---|---|
 //! | [`S8`] (int8) | `i8` | `i8` | `i32` | `i32`, wrapping | [`QuantS8`]: offsets, per-channel multipliers |
 //! | [`S16`] (16x8) | `i16` | `i8` | `i64` | `i64`, wrapping | [`QuantS16`]: per-channel multipliers (zero points are 0) |
+//! | [`U8`] (legacy uint8) | `u8` | `u8` | `i32` | `i32`, wrapping | [`QuantU8`]: input, weights and output offsets, one multiplier |
+//! | [`F32`] (float32) | `f32` | `f32` | `f32` | `f32` | `()`: requantization is only the clamp |
 //!
-//! float32 (issue 11) is one more impl (`f32` everywhere, `Quant = ()`, requantization the
-//! identity), not a third branch in every kernel.
+//! float32 is one more impl, not a third branch in every kernel: its steps are TFLite's
+//! float reference kernels' (`reference_ops::Conv`, `DepthwiseConv`, `FullyConnected`,
+//! `AveragePool`, `MaxPool`): `total += x * w` in the loop nest's order, one rounding per
+//! multiply and per add (no fused multiply-add: Rust does not contract `a * b + c`), then
+//! `total + bias` and `ActivationFunctionWithMinMax`. The loop nests accumulate each
+//! output in TFLite's order, so the scalar float kernels give TFLite's bits.
 //!
 //! Kernel parameters are split the way CMSIS-NN splits them (`cmsis_nn_conv_params`,
 //! `cmsis_nn_per_channel_quant_params`, `cmsis_nn_activation`): geometry
@@ -52,6 +58,23 @@ pub struct QuantS8<'a> {
 pub struct QuantS16<'a> {
     pub output_multiplier: &'a [i32],
     pub output_shift: &'a [i32],
+}
+
+/// The legacy asymmetric uint8 quantization (TFLite's uint8 `reference_ops::Conv`,
+/// `DepthwiseConv`): per-tensor weights with a zero point, one multiplier. It is int8's
+/// arithmetic through an offset: the same int32 accumulator of `(w + weights_offset) * (x +
+/// input_offset)`, the same `MultiplyByQuantizedMultiplier`, with the clamp in `0..=255`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantU8 {
+    /// `-input_zero_point`.
+    pub input_offset: i32,
+    /// `-filter_zero_point`.
+    pub weights_offset: i32,
+    /// `output_zero_point`.
+    pub output_offset: i32,
+    pub output_multiplier: i32,
+    /// Positive = left.
+    pub output_shift: i32,
 }
 
 /// A quantization scheme, as the generic loop nests see it.
@@ -102,6 +125,24 @@ pub struct S8;
 /// 16x8: int16 activations, int8 weights, int64 bias and accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct S16;
+
+/// Legacy uint8 activations and weights, int32 bias and accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct U8;
+
+/// float32 activations, weights, bias and accumulator (TFLite's unquantized path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct F32;
+
+/// `std::max(a, b)` as C++ defines it (`a < b ? b : a`), NaN handling included.
+#[inline(always)]
+fn cpp_max(a: f32, b: f32) -> f32 {
+    if a < b {
+        b
+    } else {
+        a
+    }
+}
 
 /// The multiplier index of output channel `c` (one multiplier per tensor, or per channel).
 #[inline(always)]
@@ -236,6 +277,123 @@ impl Numerics for S16 {
     }
 }
 
+impl Numerics for U8 {
+    type Act = u8;
+    type Weight = u8;
+    type Bias = i32;
+    type Acc = i32;
+    type Quant<'a> = QuantU8;
+    type PoolSum = i32;
+    const ACC_ZERO: i32 = 0;
+    const POOL_ZERO: i32 = 0;
+    const LOWEST: u8 = 0;
+
+    /// The weights' offset is the quantization's (the `weight_offset` argument is
+    /// FULLY_CONNECTED's, 0 here).
+    #[inline(always)]
+    fn mac(acc: i32, x: u8, w: u8, weight_offset: i32, q: &QuantU8) -> i32 {
+        acc.wrapping_add((w as i32 + q.weights_offset + weight_offset).wrapping_mul(x as i32 + q.input_offset))
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: i32, bias: i32) -> i32 {
+        acc.wrapping_add(bias)
+    }
+
+    #[inline(always)]
+    fn requantize(acc: i32, q: &QuantU8, _channel: usize, clamp: &Clamp<u8>) -> u8 {
+        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier, q.output_shift).wrapping_add(q.output_offset);
+        v.max(clamp.min as i32).min(clamp.max as i32) as u8
+    }
+
+    #[inline(always)]
+    fn channels(_: &QuantU8) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: i32, x: u8) -> i32 {
+        sum.wrapping_add(x as i32)
+    }
+
+    #[inline(always)]
+    fn pool_average(sum: i32, count: usize, clamp: &Clamp<u8>) -> u8 {
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as u8
+    }
+
+    #[inline(always)]
+    fn max(a: u8, b: u8) -> u8 {
+        a.max(b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: u8, clamp: &Clamp<u8>) -> u8 {
+        x.max(clamp.min).min(clamp.max)
+    }
+}
+
+impl Numerics for F32 {
+    type Act = f32;
+    type Weight = f32;
+    type Bias = f32;
+    type Acc = f32;
+    type Quant<'a> = ();
+    type PoolSum = f32;
+    const ACC_ZERO: f32 = 0.0;
+    const POOL_ZERO: f32 = 0.0;
+    /// `std::numeric_limits<float>::lowest()`.
+    const LOWEST: f32 = f32::MIN;
+
+    /// `total += input_value * filter_value`: two roundings, as TFLite (no FMA).
+    #[inline(always)]
+    fn mac(acc: f32, x: f32, w: f32, _weight_offset: i32, _: &()) -> f32 {
+        acc + x * w
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: f32, bias: f32) -> f32 {
+        acc + bias
+    }
+
+    /// `ActivationFunctionWithMinMax`: `std::min(std::max(x, min), max)`.
+    #[inline(always)]
+    fn requantize(acc: f32, _: &(), _channel: usize, clamp: &Clamp<f32>) -> f32 {
+        Self::clamp(acc, clamp)
+    }
+
+    #[inline(always)]
+    fn channels(_: &()) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: f32, x: f32) -> f32 {
+        sum + x
+    }
+
+    /// `total / filter_count` (the count is a float in TFLite; exact below 2^24).
+    #[inline(always)]
+    fn pool_average(sum: f32, count: usize, clamp: &Clamp<f32>) -> f32 {
+        Self::clamp(sum / count as f32, clamp)
+    }
+
+    #[inline(always)]
+    fn max(a: f32, b: f32) -> f32 {
+        cpp_max(a, b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: f32, clamp: &Clamp<f32>) -> f32 {
+        let v = cpp_max(x, clamp.min);
+        // std::min(v, max) = max < v ? max : v.
+        if clamp.max < v {
+            clamp.max
+        } else {
+            v
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +416,20 @@ mod tests {
         assert_eq!(S8::pool_average(1000, 1, &c), 127);
         let c16 = Clamp { min: -7, max: 7 };
         assert_eq!(S16::pool_average(-1000, 3, &c16), -7);
+    }
+
+    #[test]
+    fn f32_steps_round_like_tflite() {
+        // Two roundings (no FMA): 1 + 2^-12 squared loses its 2^-24 term.
+        let x = 1.0 + f32::EPSILON * 2048.0;
+        assert_eq!(F32::mac(-1.0, x, x, 0, &()), x * x - 1.0);
+        assert_eq!(F32::mac(-1.0, x, x, 0, &()), f32::EPSILON * 4096.0);
+        let c = Clamp { min: 0.0, max: 6.0 };
+        assert_eq!(F32::requantize(-3.0, &(), 0, &c), 0.0);
+        assert_eq!(F32::requantize(7.5, &(), 0, &c), 6.0);
+        assert_eq!(F32::requantize(2.5, &(), 0, &c), 2.5);
+        assert_eq!(F32::pool_average(1.0, 3, &Clamp { min: f32::MIN, max: f32::MAX }), 1.0f32 / 3.0);
+        assert_eq!(F32::max(F32::LOWEST, -1.0e38), -1.0e38);
     }
 
     #[test]

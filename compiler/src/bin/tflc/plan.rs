@@ -37,7 +37,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
-    let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let read = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let folded = tflc::passes::fold::FoldedModel::of(&read);
+    let model = folded.apply(&read);
     let sg = model.main();
     // What lowering allows (ops that do not lower contribute nothing: such models plan too).
     let lowered = tflc::lower::lower_subgraph(sg);

@@ -1,4 +1,4 @@
-//! AVERAGE_POOL_2D, int8 and int16 (zero point 0).
+//! AVERAGE_POOL_2D, int8, int16 (zero point 0) and float32.
 //!
 //! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, in [`super::pool_2d`]). The
 //! kernel averages over the part of each window inside the input (padding cells are not
@@ -14,14 +14,16 @@ use crate::ir::Pool2dOptions;
 use crate::ir::TensorId;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
-use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::kernels::average_pool_2d::{average_pool_2d_u8, average_pool_2d_f32, average_pool_2d_s16, average_pool_2d_s8, AveragePool2dParams};
+use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 
 /// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AveragePool2dScheme {
     S8(AveragePool2dParams<S8>),
     S16(AveragePool2dParams<S16>),
+    F32(AveragePool2dParams<F32>),
+    U8(AveragePool2dParams<U8>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +38,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<AveragePool2
     let scheme = match pool.clamp {
         PoolClamp::S8(clamp) => AveragePool2dScheme::S8(AveragePool2dParams { geometry, clamp }),
         PoolClamp::S16(clamp) => AveragePool2dScheme::S16(AveragePool2dParams { geometry, clamp }),
+        PoolClamp::F32(clamp) => AveragePool2dScheme::F32(AveragePool2dParams { geometry, clamp }),
+        PoolClamp::U8(clamp) => AveragePool2dScheme::U8(AveragePool2dParams { geometry, clamp }),
     };
     Ok(AveragePool2d { pool, scheme })
 }
@@ -58,6 +62,20 @@ impl Kernel for AveragePool2d {
                 average_pool_2d_s16(p, input, &mut out);
                 s.insert(y, TensorData::I16(out));
             }
+            AveragePool2dScheme::U8(p) => {
+                let mut out = s.take_u8(y, self.pool.output_len());
+                let input = s.u8(x)?;
+                self.pool.check_input("AVERAGE_POOL_2D", input.len())?;
+                average_pool_2d_u8(p, input, &mut out);
+                s.insert(y, TensorData::U8(out));
+            }
+            AveragePool2dScheme::F32(p) => {
+                let mut out = s.take_f32(y, self.pool.output_len());
+                let input = s.f32(x)?;
+                self.pool.check_input("AVERAGE_POOL_2D", input.len())?;
+                average_pool_2d_f32(p, input, &mut out);
+                s.insert(y, TensorData::F32(out));
+            }
         }
         Ok(())
     }
@@ -68,6 +86,8 @@ impl Kernel for AveragePool2d {
         let (p, f) = match &self.scheme {
             AveragePool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { average_pool_2d_s8 }),
             AveragePool2dScheme::S16(p) => (cx.params_lit(params_type::<S16>(&rt, path, false), p), quote! { average_pool_2d_s16 }),
+            AveragePool2dScheme::U8(p) => (cx.params_lit(params_type::<U8>(&rt, path, false), p), quote! { average_pool_2d_u8 }),
+            AveragePool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { average_pool_2d_f32 }),
         };
         let input = cx.input(self.pool.input);
         let output = cx.output(self.pool.output);

@@ -17,7 +17,7 @@ use tflc_runtime::kernels::conv_2d::Conv2dParams;
 use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
 use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
-use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, S16, S8};
+use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, QuantU8, F32, S16, S8, U8};
 use tflc_runtime::kernels::window::ConvGeometry;
 use tflc_runtime::prepare::{compute_padding, Padding as RtPadding};
 use tflc_runtime::quant::QuantParams;
@@ -30,18 +30,118 @@ pub enum SchemeKind {
     S8,
     /// int16 activations with int8 weights ([`S16`]).
     S16,
+    /// float32 activations and weights ([`F32`]): no quantization.
+    F32,
+    /// Legacy asymmetric uint8 activations and weights ([`U8`]).
+    U8,
 }
 
 impl SchemeKind {
     /// The scheme of activation `t`, with its quantization and `out`'s (int8: zero points
     /// in range; 16x8: zero points 0).
+    /// float32 has no quantization: both are [`UNQUANTIZED`].
     pub(crate) fn of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, out: &Tensor<'_>) -> Result<(SchemeKind, QuantParams, QuantParams), LowerError> {
-        if t.dtype == DType::I16 {
+        if t.dtype == DType::F32 {
+            cx.expect_dtype(out, DType::F32)?;
+            Ok((SchemeKind::F32, UNQUANTIZED, UNQUANTIZED))
+        } else if t.dtype == DType::U8 {
+            Ok((SchemeKind::U8, q_u8(cx, t)?, q_u8(cx, out)?))
+        } else if t.dtype == DType::I16 {
             Ok((SchemeKind::S16, cx.q_s16(t)?, cx.q_s16(out)?))
         } else {
             Ok((SchemeKind::S8, cx.q_s8(t)?, cx.q_s8(out)?))
         }
     }
+}
+
+/// What [`SchemeKind::of`] returns for float32 tensors, which have no quantization.
+pub(crate) const UNQUANTIZED: QuantParams = QuantParams { scale: 1.0, zero_point: 0 };
+
+/// The float32 clamp of a fused activation (TFLite `CalculateActivationRange`).
+pub(crate) fn clamp_f32(cx: &OpCx<'_, '_>, a: crate::ir::Activation) -> Result<Clamp<f32>, LowerError> {
+    let (min, max) = tflc_runtime::kernels::nd::activation_range_f32(cx.fused_activation(a)?);
+    Ok(Clamp { min, max })
+}
+
+/// The float32 weights of a float kernel: `weights` must be a float32 constant of `n`
+/// elements (a hybrid model's int8 weights on float activations get the error that says
+/// how to convert it).
+pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> Result<(), LowerError> {
+    if weights.dtype != DType::F32 {
+        return Err(cx.unsupported_tensor(
+            weights,
+            format!(
+                "{} weights on float32 activations (a hybrid, dynamic-range quantized model, which TFLite Micro does not run either); \
+                 convert the model with full-integer quantization (TFLiteConverter with optimizations = [tf.lite.Optimize.DEFAULT], \
+                 a representative_dataset, and target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]), or without quantization for float32",
+                weights.dtype
+            ),
+        ));
+    }
+    let data = cx.expect_constant(weights)?;
+    if data.len() != n * 4 {
+        return Err(cx.invalid_tensor(weights, format!("weights hold {} bytes for {n} float32 values", data.len())));
+    }
+    Ok(())
+}
+
+/// The optional float32 bias of a float kernel: a float32 constant of `n` entries.
+pub(crate) fn bias_f32(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<(), LowerError> {
+    let Some(b) = bias else { return Ok(()) };
+    cx.expect_dtype(b, DType::F32)?;
+    let data = cx.expect_constant(b)?;
+    if data.len() != n * 4 {
+        return Err(cx.invalid_tensor(b, format!("bias holds {} bytes for {n} float32 entries", data.len())));
+    }
+    Ok(())
+}
+
+/// The per-tensor quantization of a legacy uint8 tensor (zero point in 0..=255).
+pub(crate) fn q_u8(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
+    cx.expect_dtype(t, DType::U8)?;
+    let q = cx.per_tensor_q(t)?;
+    if !(0..=255).contains(&q.zero_point) {
+        return Err(cx.invalid_tensor(t, format!("uint8 zero point {} is out of range", q.zero_point)));
+    }
+    Ok(q)
+}
+
+/// The uint8 clamp of a fused activation: TFLite's `CalculateActivationRangeQuantized` with
+/// `0..=255`, which is the int8 range of the zero point minus 128, plus 128.
+pub(crate) fn clamp_u8(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<u8>, LowerError> {
+    let shifted = QuantParams { scale: out.scale, zero_point: out.zero_point - 128 };
+    let (lo, hi) = cx.activation_range_s8(a, shifted)?;
+    match (u8::try_from(lo + 128), u8::try_from(hi + 128)) {
+        (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
+        _ => Err(cx.invalid(format!("activation range {lo}..={hi} is not uint8"))),
+    }
+}
+
+/// The quantization of a legacy uint8 convolution (TFLite's uint8 path of
+/// `PopulateConvolutionQuantizationParams`: per-tensor weights with a zero point, one
+/// multiplier `QuantizeMultiplier(double(s_in) * double(s_w) / double(s_out))`), after
+/// checking the `n` weights and the int32 bias of `channels` entries.
+pub(crate) fn quant_u8(
+    cx: &OpCx<'_, '_>,
+    [input, output]: [QuantParams; 2],
+    filter: &Tensor<'_>,
+    n: usize,
+    bias: Option<&Tensor<'_>>,
+    channels: usize,
+) -> Result<QuantU8, LowerError> {
+    let fq = q_u8(cx, filter)?;
+    let data = cx.expect_constant(filter)?;
+    if data.len() != n {
+        return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for {n} uint8 values", data.len())));
+    }
+    if let Some(b) = bias {
+        if b.dtype != DType::I32 || cx.expect_constant(b)?.len() != channels * 4 {
+            return Err(cx.invalid_tensor(b, format!("the bias must be {channels} int32 constants")));
+        }
+    }
+    let (output_multiplier, output_shift) = tflc_runtime::prepare::conv_channel_multiplier(input.scale, fq.scale, output.scale)
+        .ok_or_else(|| cx.invalid_tensor(filter, "the effective scale cannot be quantized"))?;
+    Ok(QuantU8 { input_offset: -input.zero_point, weights_offset: -fq.zero_point, output_offset: output.zero_point, output_multiplier, output_shift })
 }
 
 /// The clamp of a fused activation in the output's element type (TFLite
@@ -96,6 +196,18 @@ impl HeldNumerics for S8 {
     fn quant(held: &HeldQuantS8) -> QuantS8<'_> {
         let HeldQuantS8 { input_offset, output_offset, output_multiplier, output_shift } = held;
         QuantS8 { input_offset: *input_offset, output_offset: *output_offset, output_multiplier, output_shift }
+    }
+}
+
+impl HeldNumerics for F32 {
+    type HeldQuant = ();
+    fn quant(_: &()) {}
+}
+
+impl HeldNumerics for U8 {
+    type HeldQuant = QuantU8;
+    fn quant(held: &QuantU8) -> QuantU8 {
+        *held
     }
 }
 
@@ -240,6 +352,8 @@ crate::runtime_struct_lit!(kernels::numerics::QuantS8<'a> { input_offset, output
 
 crate::runtime_struct_lit!(kernels::numerics::QuantS16<'a> { output_multiplier, output_shift });
 
+crate::runtime_struct_lit!(kernels::numerics::QuantU8 { input_offset, weights_offset, output_offset, output_multiplier, output_shift });
+
 impl<T: Lit> Lit for Clamp<T> {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
         let Clamp { min, max } = self;
@@ -256,6 +370,18 @@ pub(crate) trait EmittedNumerics: Numerics {
 impl EmittedNumerics for S8 {
     fn path(rt: &TokenStream) -> TokenStream {
         quote! { #rt::kernels::numerics::S8 }
+    }
+}
+
+impl EmittedNumerics for F32 {
+    fn path(rt: &TokenStream) -> TokenStream {
+        quote! { #rt::kernels::numerics::F32 }
+    }
+}
+
+impl EmittedNumerics for U8 {
+    fn path(rt: &TokenStream) -> TokenStream {
+        quote! { #rt::kernels::numerics::U8 }
     }
 }
 

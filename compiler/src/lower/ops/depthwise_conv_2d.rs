@@ -1,6 +1,7 @@
 //! DEPTHWISE_CONV_2D, int8 activations, int8 weights (per-channel or per-tensor), int32
 //! bias, with depth multiplier; and 16x8 (int16 activations with zero point 0, int64
-//! bias: TFLite Micro's 64-bit-accumulator `DepthwiseConvPerChannel`).
+//! bias: TFLite Micro's 64-bit-accumulator `DepthwiseConvPerChannel`); and float32
+//! (float32 weights and bias, `reference_ops::DepthwiseConv`).
 //!
 //! Mirrors TFLite Micro `depthwise_conv_common.cc` (`DepthwiseConvPrepare`,
 //! `CalculateOpDataDepthwiseConv`): padding from `ComputePaddingHeightWidth`, one multiplier
@@ -9,7 +10,7 @@
 //! `DepthwiseConvPerChannel`, which ignores the weights' zero point (so do we).
 
 use super::conv_common::ConvHeld;
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, SchemeKind};
+use super::conv_common::{clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -17,10 +18,10 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::depthwise_conv_2d::{
-    depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
-    depthwise_conv_2d_s8_window, ConvGeometry, DepthwiseConv2dVariant,
+    depthwise_conv_2d_f32, depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
+    depthwise_conv_2d_s8_window, depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
 };
-use tflc_runtime::kernels::numerics::{S16, S8};
+use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +41,10 @@ pub enum DepthwiseConv2dScheme {
     S8 { held: ConvHeld<S8>, variant: DepthwiseConv2dVariant, packed: Vec<i32> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
+    /// float32: the reference kernel.
+    F32 { held: ConvHeld<F32> },
+    /// Legacy uint8: the reference kernel.
+    U8 { held: ConvHeld<U8> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
@@ -50,8 +55,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
-    cx.expect_dtype(filter, DType::I8)?;
-    let filter_bytes = cx.expect_constant(filter)?;
 
     let input_shape = cx.shape4(input)?;
     let filter_shape = cx.shape4(filter)?;
@@ -80,6 +83,21 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     }
     let shapes = [input_shape, filter_shape, output_shape];
     let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
+    if kind == SchemeKind::F32 {
+        weights_f32(cx, filter, filter_shape.iter().product())?;
+        bias_f32(cx, bias, out_d)?;
+        let held = ConvHeld { geometry, quant: (), clamp: clamp_f32(cx, o.activation)? };
+        let scheme = DepthwiseConv2dScheme::F32 { held };
+        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+    }
+    if kind == SchemeKind::U8 {
+        let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
+        let held = ConvHeld { geometry, quant, clamp: clamp_u8(cx, o.activation, out_q)? };
+        let scheme = DepthwiseConv2dScheme::U8 { held };
+        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+    }
+    cx.expect_dtype(filter, DType::I8)?;
+    let filter_bytes = cx.expect_constant(filter)?;
 
     // Per-channel scales along the channel dimension (3), or one broadcast scale.
     let fq = filter
@@ -126,6 +144,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let quant = quant_s16(cx, output, output_multiplier, output_shift)?;
             DepthwiseConv2dScheme::S16 { held: ConvHeld { geometry, quant, clamp: clamp_s16(cx, o.activation, out_q)? } }
         }
+        SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
     Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }
@@ -157,6 +176,26 @@ impl Kernel for DepthwiseConv2d {
                 check_lengths(g, input.len(), filter.len())?;
                 depthwise_conv_2d_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
+            }
+            DepthwiseConv2dScheme::U8 { held } => {
+                let p = &held.depthwise_params();
+                let g = &p.geometry;
+                let mut out = s.take_u8(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
+                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                depthwise_conv_2d_u8(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::U8(out));
+            }
+            DepthwiseConv2dScheme::F32 { held } => {
+                let p = &held.depthwise_params();
+                let g = &p.geometry;
+                let mut out = s.take_f32(self.output, g.output_shape.iter().product());
+                let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
+                let bias = self.bias.map(|b| s.f32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                depthwise_conv_2d_f32(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::F32(out));
             }
         }
         Ok(())
@@ -210,6 +249,22 @@ impl Kernel for DepthwiseConv2d {
                 let bias = cx.optional_input(self.bias);
                 let output = cx.output(self.output);
                 quote! { #call::depthwise_conv_2d_s16(&#p, #input, #filter, #bias, #output); }
+            }
+            DepthwiseConv2dScheme::U8 { held } => {
+                let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.depthwise_params());
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::depthwise_conv_2d_u8(&#p, #input, #filter, #bias, #output); }
+            }
+            DepthwiseConv2dScheme::F32 { held } => {
+                let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.depthwise_params());
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::depthwise_conv_2d_f32(&#p, #input, #filter, #bias, #output); }
             }
         }
     }

@@ -1,6 +1,8 @@
 //! FULLY_CONNECTED, int8 activations, int8 weights (per-tensor or per-channel), optional
 //! int32 bias; and 16x8: int16 activations (zero point 0), int8 weights, int64 bias
-//! (TFLite Micro's 64-bit-accumulator path; an int32 bias on int16 is refused).
+//! (TFLite Micro's 64-bit-accumulator path; an int32 bias on int16 is refused); and
+//! float32 (float32 weights and bias, `reference_ops::FullyConnected`; int8 weights on
+//! float activations, a hybrid model, get an error that says how to convert it).
 //!
 //! Mirrors TFLite Micro `fully_connected.cc` / `fully_connected_common.cc`
 //! (`CalculateOpDataFullyConnected`): weights with more than one scale take the per-channel
@@ -13,7 +15,7 @@
 //! the input's shape with the last dimension replaced by the units (`keep_num_dims`), or
 //! `[input_size / input_depth, units]`.
 
-use super::conv_common::{bias_i64, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, HeldNumerics, SchemeKind};
+use super::conv_common::{bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -21,10 +23,10 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::fully_connected::{
-    fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved, FullyConnectedGeometry,
-    FullyConnectedParams, FullyConnectedVariant,
+    fully_connected_f32, fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved,
+    FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
-use tflc_runtime::kernels::numerics::{Clamp, S16, S8};
+use tflc_runtime::kernels::numerics::{Clamp, F32, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +46,8 @@ pub enum FullyConnectedScheme {
     S8 { held: FullyConnectedHeld<S8>, variant: FullyConnectedVariant, packed: Vec<i32> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
+    /// float32: the reference kernel.
+    F32 { held: FullyConnectedHeld<F32> },
 }
 
 /// What [`FullyConnectedParams`] is built from, owned: its fields, with the quantization's
@@ -76,8 +80,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     }
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
-    cx.expect_dtype(filter, DType::I8)?;
-    let filter_bytes = cx.expect_constant(filter)?;
 
     // Weights are [units, input_depth].
     let (output_depth, input_depth) = match filter.shape.as_slice() {
@@ -123,6 +125,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         ));
     }
 
+    let geometry = FullyConnectedGeometry { batches, input_depth, output_depth };
+    if kind == SchemeKind::F32 {
+        weights_f32(cx, filter, output_depth * input_depth)?;
+        bias_f32(cx, bias, output_depth)?;
+        let held = FullyConnectedHeld { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(cx, o.activation)? };
+        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held } });
+    }
+    if kind == SchemeKind::U8 {
+        return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
+    }
+    cx.expect_dtype(filter, DType::I8)?;
+    let filter_bytes = cx.expect_constant(filter)?;
     let fq = filter
         .quant
         .as_ref()
@@ -176,7 +190,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     if filter_bytes.len() != output_depth * input_depth {
         return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {:?}", filter_bytes.len(), filter.shape)));
     }
-    let geometry = FullyConnectedGeometry { batches, input_depth, output_depth };
     let scheme = match kind {
         SchemeKind::S8 => {
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, output_depth, "units")?;
@@ -194,6 +207,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let clamp = clamp_s16(cx, o.activation, out_q)?;
             FullyConnectedScheme::S16 { held: FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp } }
         }
+        SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
     Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
 }
@@ -224,6 +238,16 @@ impl Kernel for FullyConnected {
                 check_lengths(g, input.len(), filter.len())?;
                 fully_connected_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
+            }
+            FullyConnectedScheme::F32 { held } => {
+                let p = &held.params();
+                let g = &p.geometry;
+                let mut out = s.take_f32(self.output, g.batches * g.output_depth);
+                let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
+                let bias = self.bias.map(|b| s.f32(b)).transpose()?;
+                check_lengths(g, input.len(), filter.len())?;
+                fully_connected_f32(p, input, filter, bias, &mut out);
+                s.insert(self.output, TensorData::F32(out));
             }
         }
         Ok(())
@@ -264,6 +288,14 @@ impl Kernel for FullyConnected {
                 let bias = cx.optional_input(self.bias);
                 let output = cx.output(self.output);
                 quote! { #call::fully_connected_s16(&#p, #input, #filter, #bias, #output); }
+            }
+            FullyConnectedScheme::F32 { held } => {
+                let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.params());
+                let input = cx.input(self.input);
+                let filter = cx.input(self.filter);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #call::fully_connected_f32(&#p, #input, #filter, #bias, #output); }
             }
         }
     }
@@ -465,6 +497,23 @@ mod tests {
     fn emits_params_and_call() {
         let (bytes, ..) = build(&PER_UNIT_RELU6, 12);
         insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    /// A hybrid (dynamic-range quantized) model: float32 activations, int8 weights. One
+    /// error, naming the op and the weights, saying how to convert the model.
+    #[test]
+    fn hybrid_int8_weights_on_float_activations_say_how_to_convert() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::F32, &[1, 4], None);
+        let w = b.constant_i8("w", &[3, 4], &[1; 12], Some((0.5, 0)));
+        let y = b.activation("y", DType::F32, &[1, 3], None);
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let e = lower_op0(&b.finish()).unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, LowerError::Unsupported { .. }), "{text}");
+        assert!(text.contains("op 0") && text.contains("FULLY_CONNECTED") && text.contains("\"w\""), "{text}");
+        assert!(text.contains("hybrid") && text.contains("full-integer quantization") && text.contains("TFLITE_BUILTINS_INT8"), "{text}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! MAX_POOL_2D, int8.
+//! MAX_POOL_2D, int8 and float32.
 //!
 //! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, shared with AVERAGE_POOL_2D
 //! in [`super::pool_2d::lower_pool`]): padding without dilation, equal input and
@@ -6,52 +6,74 @@
 //! the part of each window inside the input.
 
 use super::conv_common::params_type;
-use super::pool_2d::{lower_pool, PoolClamp};
+use super::pool_2d::{lower_pool, Pool2d, PoolClamp};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
-use tflc_runtime::kernels::numerics::S8;
-use tflc_runtime::kernels::window::PoolGeometry;
+use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_f32, max_pool_2d_s8, MaxPool2dParams};
+use tflc_runtime::kernels::numerics::{F32, S8};
+
+/// The runtime parameters per numerics (TFLite Micro's int16 MAX_POOL_2D is not
+/// implemented).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MaxPool2dScheme {
+    S8(MaxPool2dParams<S8>),
+    F32(MaxPool2dParams<F32>),
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaxPool2d {
-    pub input: crate::ir::TensorId,
-    pub output: crate::ir::TensorId,
-    /// int8 only (TFLite Micro's int16 MAX_POOL_2D is not implemented).
-    pub params: MaxPool2dParams<S8>,
+    pub pool: Pool2d,
+    pub scheme: MaxPool2dScheme,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<MaxPool2d, LowerError> {
-    let p = lower_pool(cx, o)?;
-    let PoolClamp::S8(clamp) = p.clamp else {
-        return Err(cx.unsupported("int16 MAX_POOL_2D (tflc implements int8)"));
+    let pool = lower_pool(cx, o)?;
+    let geometry = pool.geometry;
+    let scheme = match pool.clamp {
+        PoolClamp::S8(clamp) => MaxPool2dScheme::S8(MaxPool2dParams { geometry, clamp }),
+        PoolClamp::F32(clamp) => MaxPool2dScheme::F32(MaxPool2dParams { geometry, clamp }),
+        PoolClamp::S16(_) | PoolClamp::U8(_) => {
+            return Err(cx.unsupported("int16 and uint8 MAX_POOL_2D (tflc implements int8 and float32)"))
+        }
     };
-    Ok(MaxPool2d { input: p.input, output: p.output, params: MaxPool2dParams { geometry: p.geometry, clamp } })
+    Ok(MaxPool2d { pool, scheme })
 }
 
 impl Kernel for MaxPool2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let g: &PoolGeometry = &self.params.geometry;
-        let mut out = s.take_i8(self.output, g.output_len());
-        let input = s.i8(self.input)?;
-        let expected: usize = g.input_shape.iter().product();
-        if input.len() != expected {
-            return Err(ExecError(format!("MAX_POOL_2D: input has {} elements, expected {expected}", input.len())));
+        let (x, y) = (self.pool.input, self.pool.output);
+        match &self.scheme {
+            MaxPool2dScheme::S8(p) => {
+                let mut out = s.take_i8(y, self.pool.output_len());
+                let input = s.i8(x)?;
+                self.pool.check_input("MAX_POOL_2D", input.len())?;
+                max_pool_2d_s8(p, input, &mut out);
+                s.insert(y, TensorData::I8(out));
+            }
+            MaxPool2dScheme::F32(p) => {
+                let mut out = s.take_f32(y, self.pool.output_len());
+                let input = s.f32(x)?;
+                self.pool.check_input("MAX_POOL_2D", input.len())?;
+                max_pool_2d_f32(p, input, &mut out);
+                s.insert(y, TensorData::F32(out));
+            }
         }
-        max_pool_2d_s8(&self.params, input, &mut out);
-        s.insert(self.output, TensorData::I8(out));
         Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(params_type::<S8>(&rt, quote! { kernels::max_pool_2d::MaxPool2dParams }, false), &self.params);
-        let input = cx.input(self.input);
-        let output = cx.output(self.output);
-        quote! { #rt::kernels::max_pool_2d::max_pool_2d_s8(&#p, #input, #output); }
+        let path = quote! { kernels::max_pool_2d::MaxPool2dParams };
+        let (p, f) = match &self.scheme {
+            MaxPool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { max_pool_2d_s8 }),
+            MaxPool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { max_pool_2d_f32 }),
+        };
+        let input = cx.input(self.pool.input);
+        let output = cx.output(self.pool.output);
+        quote! { #rt::kernels::max_pool_2d::#f(&#p, #input, #output); }
     }
 }
 

@@ -253,6 +253,7 @@ impl TensorStore {
     typed_access!(i32, take_i32, I32, i32);
     typed_access!(i64, take_i64, I64, i64);
     typed_access!(f32, take_f32, F32, f32);
+    typed_access!(u8, take_u8, U8, u8);
 }
 
 /// The operator being lowered, with helpers that turn every malformed case into an error

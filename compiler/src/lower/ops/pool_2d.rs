@@ -4,7 +4,7 @@
 //! requantization), the fused activation as a clamp in the output quantization, every
 //! window overlapping the input.
 
-use super::conv_common::{clamp_s16, clamp_s8, positive, rt_padding, SchemeKind};
+use super::conv_common::{clamp_u8, clamp_f32, clamp_s16, clamp_s8, positive, rt_padding, SchemeKind};
 use super::{ExecError, OpCx};
 use crate::error::LowerError;
 use crate::ir::{Pool2dOptions, TensorId};
@@ -28,6 +28,8 @@ pub struct Pool2d {
 pub enum PoolClamp {
     S8(Clamp<i8>),
     S16(Clamp<i16>),
+    F32(Clamp<f32>),
+    U8(Clamp<u8>),
 }
 
 /// Checks and prepares a pooling op with options `o` (TFLite Micro `PoolingPrepare`).
@@ -93,6 +95,9 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
     let clamp = match kind {
         SchemeKind::S8 => PoolClamp::S8(clamp_s8(cx, o.activation, out_q)?),
         SchemeKind::S16 => PoolClamp::S16(clamp_s16(cx, o.activation, out_q)?),
+        // float32 tensors are unquantized: the equality above holds trivially.
+        SchemeKind::F32 => PoolClamp::F32(clamp_f32(cx, o.activation)?),
+        SchemeKind::U8 => PoolClamp::U8(clamp_u8(cx, o.activation, out_q)?),
     };
     let geometry = PoolGeometry {
         input_shape,

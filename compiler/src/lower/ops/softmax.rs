@@ -12,6 +12,8 @@
 //! two 513-entry tables of `InitializeLutForInt16` (`exp` on [-10, 0] and `1/(1+x)` on
 //! [0, 1]), computed here with TFLite's `LUTPopulateInt16<float>` arithmetic ([`lut_i16`])
 //! and emitted as constant arrays in the params.
+//!
+//! float32 in and out: `reference_ops::Softmax` with the option's `beta`.
 
 use super::unary::{lower_unary, output_q_error, Unary};
 use super::{ExecError, Kernel, OpCx, TensorStore};
@@ -20,9 +22,10 @@ use crate::error::LowerError;
 use crate::ir::{DType, Tensor};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::softmax::{softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxParams, SoftmaxS16Params};
+use tflc_runtime::kernels::softmax::{softmax_u8, softmax_f32, softmax_s16, softmax_s8, softmax_s8_s16, SoftmaxF32Params, SoftmaxParams, SoftmaxS16Params};
 
 crate::runtime_struct_lit!(kernels::softmax::SoftmaxParams { depth, input_multiplier, input_left_shift, diff_min });
+crate::runtime_struct_lit!(kernels::softmax::SoftmaxF32Params { depth, beta });
 crate::runtime_struct_lit!(kernels::softmax::SoftmaxS16Params<'a> { depth, input_multiplier, input_left_shift, exp_lut, one_over_one_plus_x_lut });
 
 #[derive(Debug, Clone)]
@@ -40,6 +43,10 @@ pub enum SoftmaxKind {
     S8S16(SoftmaxParams),
     /// int16 in and out (`SoftmaxInt16`).
     S16(Int16Softmax),
+    /// float32 in and out.
+    F32(SoftmaxF32Params),
+    /// Legacy uint8 in and out (`Softmax<uint8_t, uint8_t>`: the int8 parameters).
+    U8(SoftmaxParams),
 }
 
 /// The int16 form's parameters, owning the tables its `SoftmaxS16Params` borrows
@@ -134,6 +141,22 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, beta: f32) -> Result<Softmax, LowerError>
     if input.dtype == DType::I16 {
         return Ok(Softmax { un, kind: lower_s16(cx, input, output, beta)? });
     }
+    if input.dtype == DType::F32 {
+        cx.expect_dtype(output, DType::F32)?;
+        return Ok(Softmax { un, kind: SoftmaxKind::F32(SoftmaxF32Params { depth: depth(cx, input)?, beta }) });
+    }
+    if input.dtype == DType::U8 {
+        let in_q = super::conv_common::q_u8(cx, input)?;
+        let out_q = super::conv_common::q_u8(cx, output)?;
+        if out_q.zero_point != 0 || out_q.scale != 1.0 / 256.0 {
+            return Err(output_q_error(cx, output, out_q, "uint8 SOFTMAX", "TFLite requires scale 1/256, zero point 0"));
+        }
+        let q = tflc_runtime::prepare::softmax_s8(in_q.scale, beta)
+            .ok_or_else(|| cx.invalid_tensor(input, format!("beta {beta} * input scale {} cannot be quantized", in_q.scale)))?;
+        let depth = depth(cx, input)?;
+        let p = SoftmaxParams { depth, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min };
+        return Ok(Softmax { un, kind: SoftmaxKind::U8(p) });
+    }
     let in_q = cx.q_s8(input)?;
     let output_i16 = output.dtype == DType::I16;
     if output_i16 {
@@ -160,6 +183,8 @@ impl Kernel for Softmax {
             SoftmaxKind::S8(p) => self.un.run(s, |x, y| softmax_s8(p, x, y)),
             SoftmaxKind::S8S16(p) => self.un.run(s, |x, y| softmax_s8_s16(p, x, y)),
             SoftmaxKind::S16(t) => self.un.run(s, |x, y| softmax_s16(&t.params(), x, y)),
+            SoftmaxKind::F32(p) => self.un.run(s, |x, y| softmax_f32(p, x, y)),
+            SoftmaxKind::U8(p) => self.un.run(s, |x, y| softmax_u8(p, x, y)),
         }
     }
 
@@ -169,6 +194,8 @@ impl Kernel for Softmax {
         match &self.kind {
             SoftmaxKind::S8(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8"), p),
             SoftmaxKind::S8S16(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_s8_s16"), p),
+            SoftmaxKind::U8(p) => self.un.emit_with(cx, ty, ("softmax", "softmax_u8"), p),
+            SoftmaxKind::F32(p) => self.un.emit_with(cx, quote! { kernels::softmax::SoftmaxF32Params }, ("softmax", "softmax_f32"), p),
             SoftmaxKind::S16(t) => {
                 self.un.emit_with(cx, quote! { kernels::softmax::SoftmaxS16Params<'static> }, ("softmax", "softmax_s16"), &t.params())
             }

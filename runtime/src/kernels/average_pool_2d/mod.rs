@@ -1,4 +1,4 @@
-//! AVERAGE_POOL_2D, int8 and int16.
+//! AVERAGE_POOL_2D, int8, int16 and float32 ([`average_pool_2d_f32`]).
 //!
 //! Bit-exact with TFLite Micro's `reference_integer_ops::AveragePool` (int8 and int16): the
 //! window is clipped to the input (padding cells are not counted), the int32 sum is divided
@@ -10,7 +10,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::PoolGeometry;
 
 /// Everything AVERAGE_POOL_2D needs besides the tensors; computed by the compiler.
@@ -31,6 +31,18 @@ pub fn average_pool_2d<N: Numerics>(params: &AveragePool2dParams<N>, input: &[N:
 
 /// AVERAGE_POOL_2D int8.
 pub fn average_pool_2d_s8(params: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
+    average_pool_2d(params, input, output)
+}
+
+/// AVERAGE_POOL_2D float32 (TFLite's `reference_ops::AveragePool`: each channel summed
+/// over the window rows then columns, divided by the count of cells inside).
+pub fn average_pool_2d_f32(params: &AveragePool2dParams<F32>, input: &[f32], output: &mut [f32]) {
+    average_pool_2d(params, input, output)
+}
+
+/// AVERAGE_POOL_2D legacy uint8 (TFLite's uint8 `reference_ops::AveragePool`: the int8
+/// loop nest, sums non-negative).
+pub fn average_pool_2d_u8(params: &AveragePool2dParams<U8>, input: &[u8], output: &mut [u8]) {
     average_pool_2d(params, input, output)
 }
 

@@ -22,7 +22,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
@@ -51,6 +51,18 @@ pub fn conv_2d_s8(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: 
 
 /// CONV_2D 16x8, reference variant ([`conv_2d`]; zero points are 0, TFLite requires it).
 pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D float32, reference variant ([`conv_2d`]): TFLite's `reference_ops::Conv`
+/// accumulation order, so the same bits.
+pub fn conv_2d_f32(params: &Conv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+    conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic
+/// through the zero-point offsets, TFLite's uint8 `reference_ops::Conv`).
+pub fn conv_2d_u8(params: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     conv_2d(params, input, filter, bias, output)
 }
 

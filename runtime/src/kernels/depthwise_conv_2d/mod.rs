@@ -18,7 +18,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
 /// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler. The
@@ -63,6 +63,18 @@ pub fn depthwise_conv_2d_s8(params: &DepthwiseConv2dParams<S8>, input: &[i8], fi
 
 /// DEPTHWISE_CONV_2D 16x8, reference variant (zero points are 0).
 pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D float32, reference variant: TFLite's `reference_ops::DepthwiseConv`
+/// accumulation order (each channel over the window, rows then columns), so the same bits.
+pub fn depthwise_conv_2d_f32(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+    depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8
+/// `reference_ops::DepthwiseConv`, whose reference rounding is `MultiplyByQuantizedMultiplier`).
+pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 

@@ -20,7 +20,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::numerics::{Clamp, Numerics, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8};
 
 /// The geometry of FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,12 @@ pub fn fully_connected_s8(params: &FullyConnectedParams<S8>, input: &[i8], filte
 
 /// FULLY_CONNECTED 16x8, reference variant (zero points of the activations are 0).
 pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
+    fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED float32, reference variant: TFLite's `reference_ops::FullyConnected`
+/// accumulation order, so the same bits (`weights_offset` is 0).
+pub fn fully_connected_f32(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     fully_connected(params, input, filter, bias, output)
 }
 

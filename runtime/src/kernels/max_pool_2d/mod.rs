@@ -1,4 +1,4 @@
-//! MAX_POOL_2D, int8.
+//! MAX_POOL_2D, int8 and float32 ([`max_pool_2d_f32`]).
 //!
 //! Bit-exact with TFLite Micro's `reference_integer_ops::MaxPool` (int8): the maximum
 //! over the window clipped to the input (padding cells are ignored, the lowest value if
@@ -9,7 +9,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::numerics::{Clamp, Numerics, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, S8};
 pub use crate::kernels::window::PoolGeometry;
 
 /// Everything MAX_POOL_2D needs besides the tensors; computed by the compiler.
@@ -25,6 +25,11 @@ pub fn max_pool_2d<N: Numerics>(params: &MaxPool2dParams<N>, input: &[N::Act], o
     debug_assert_eq!(input.len(), params.geometry.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.geometry.output_len());
     scalar::max_pool_2d(params, input, output)
+}
+
+/// MAX_POOL_2D float32 (TFLite's `reference_ops::MaxPool`: from `lowest()`, `std::max`).
+pub fn max_pool_2d_f32(params: &MaxPool2dParams<F32>, input: &[f32], output: &mut [f32]) {
+    max_pool_2d(params, input, output)
 }
 
 /// MAX_POOL_2D int8.

@@ -1,14 +1,17 @@
 //! SOFTMAX, int8 in and int8 out (output scale 1/256, zero point -128) or int16 out
-//! (output scale 1/65536, zero point -32768).
+//! (output scale 1/65536, zero point -32768); int16; float32 ([`softmax_f32`]).
 //!
 //! Bit-exact with TFLite Micro, whose int8 -> int8 SOFTMAX is reference
 //! `reference_ops::Softmax<int8_t, int8_t>` (gemmlowp fixed point: `exp_on_negative_values`
 //! on Q5.26 input differences, a Q12.19 sum, `GetReciprocal`); TFLite Micro uses no
 //! lookup table for int8 (its LUT is only for int16).
 
+pub mod float;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
+
+pub use float::SoftmaxF32Params;
 
 /// Everything SOFTMAX needs besides the tensors; computed by the compiler
 /// ([`crate::prepare::softmax_s8`]).
@@ -66,4 +69,22 @@ pub fn softmax_s8_s16(params: &SoftmaxParams, input: &[i8], output: &mut [i16]) 
     debug_assert_eq!(input.len() % params.depth, 0);
     debug_assert_eq!(input.len(), output.len());
     scalar::softmax_s8_s16(params, input, output)
+}
+
+/// SOFTMAX float32 over rows of `params.depth` ([`float::softmax_f32`]).
+pub fn softmax_f32(params: &SoftmaxF32Params, input: &[f32], output: &mut [f32]) {
+    debug_assert!(params.depth > 0);
+    debug_assert_eq!(input.len() % params.depth, 0);
+    debug_assert_eq!(input.len(), output.len());
+    float::softmax_f32(params, input, output)
+}
+
+/// SOFTMAX legacy uint8 -> uint8 (output scale 1/256, zero point 0) over rows of
+/// `params.depth`: TFLite's `Softmax<uint8_t, uint8_t>`, the int8 kernel's body (same
+/// [`SoftmaxParams`], [`crate::prepare::softmax_s8`]).
+pub fn softmax_u8(params: &SoftmaxParams, input: &[u8], output: &mut [u8]) {
+    debug_assert!(params.depth > 0);
+    debug_assert_eq!(input.len() % params.depth, 0);
+    debug_assert_eq!(input.len(), output.len());
+    scalar::softmax_u8(params, input, output)
 }

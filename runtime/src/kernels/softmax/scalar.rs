@@ -36,6 +36,15 @@ impl SoftmaxOut for i8 {
     }
 }
 
+impl SoftmaxOut for u8 {
+    const BITS: i32 = 8;
+    const MIN: i32 = 0;
+    const MAX: i32 = u8::MAX as i32;
+    fn from_clamped(v: i32) -> Self {
+        v as u8
+    }
+}
+
 impl SoftmaxOut for i16 {
     const BITS: i32 = 16;
     const MIN: i32 = i16::MIN as i32;
@@ -55,13 +64,19 @@ pub fn softmax_s8_s16(p: &SoftmaxParams, input: &[i8], output: &mut [i16]) {
     softmax_s8_to(p, input, output)
 }
 
-fn softmax_s8_to<O: SoftmaxOut>(p: &SoftmaxParams, input: &[i8], output: &mut [O]) {
+/// See [`super::softmax_u8`]: the int8 body, the input through its offset (the kernel
+/// reads only differences from the row maximum) and the output's minimum 0.
+pub fn softmax_u8(p: &SoftmaxParams, input: &[u8], output: &mut [u8]) {
+    softmax_s8_to(p, input, output)
+}
+
+fn softmax_s8_to<I: Copy + Ord + Into<i32>, O: SoftmaxOut>(p: &SoftmaxParams, input: &[I], output: &mut [O]) {
     for (xs, out) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
-        let max = xs.iter().copied().max().unwrap_or(i8::MIN) as i32;
+        let max: i32 = xs.iter().copied().max().map_or(i32::MIN, Into::into);
 
         let mut sum_of_exps: i32 = 0; // Q12.19
         for &x in xs {
-            let diff = x as i32 - max;
+            let diff = x.into() - max;
             if diff >= p.diff_min {
                 let e = exp_of_diff(p, diff);
                 sum_of_exps = sum_of_exps.wrapping_add(fixedpoint_rescale(e, 0, ACCUMULATION_INTEGER_BITS));
@@ -73,7 +88,7 @@ fn softmax_s8_to<O: SoftmaxOut>(p: &SoftmaxParams, input: &[i8], output: &mut [O
         debug_assert!((0..=31).contains(&exponent));
 
         for (&x, o) in xs.iter().zip(out.iter_mut()) {
-            let diff = x as i32 - max;
+            let diff = x.into() - max;
             *o = if diff >= p.diff_min {
                 let e = exp_of_diff(p, diff);
                 let unsat = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted_scale, e), exponent);

@@ -1,0 +1,622 @@
+//! Tests of the float32 kernels (`conv_2d_f32`, `depthwise_conv_2d_f32`,
+//! `fully_connected_f32`, `average_pool_2d_f32`, `max_pool_2d_f32`, `softmax_f32`): one
+//! [`KernelCase`] per operator, whose oracle is two naive implementations written from
+//! TFLite's float reference kernels (`reference_ops::Conv`, `DepthwiseConv`,
+//! `FullyConnected`, `AveragePool`, `MaxPool`, `Softmax`):
+//!
+//! - the same arithmetic in `f32`, in TFLite's order (taps outside the image skipped, `total
+//!   += x * w` per tap, then `total + bias`, then the clamp): the kernels must match it
+//!   **bit for bit** (SOFTMAX: its `exp` is `math::expf`, tested on its own);
+//! - the real result in `f64`: the kernel must be within `1e-5 * sum |x * w|` of it (the
+//!   float rounding bound for these sizes), so an order that happened to agree with a wrong
+//!   naive version would still fail.
+//!
+//! Edge cases: lane tails, every padding edge at strides and dilations 1 and 2, every fused
+//! activation clamp, huge and tiny magnitudes, empty outputs.
+
+#![allow(clippy::needless_range_loop)] // the naive definitions index as TFLite's loops do
+
+use super::average_pool_2d::{average_pool_2d_f32, AveragePool2dParams};
+use super::conv_2d::{conv_2d_f32, Conv2dParams};
+use super::depthwise_conv_2d::{depthwise_conv_2d_f32, DepthwiseConv2dParams};
+use super::fully_connected::{fully_connected_f32, FullyConnectedGeometry, FullyConnectedParams};
+use super::max_pool_2d::{max_pool_2d_f32, MaxPool2dParams};
+use super::numerics::{Clamp, F32};
+use super::softmax::{softmax_f32, SoftmaxF32Params};
+use super::test_util::{kernel_tests, KernelCase, Rng, LANE_TAILS};
+use super::window::{ConvGeometry, PoolGeometry};
+use proptest::prelude::*;
+use std::format;
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+/// `n` floats: standard-normal-ish (sum of uniforms), scaled by `scale`, with exact zeros
+/// and sign changes mixed in.
+fn floats(rng: &mut Rng, n: usize, scale: f32) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let u: f32 = (0..4).map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32).sum::<f32>() - 2.0;
+            match rng.next_u64() % 16 {
+                0 => 0.0,
+                1 => -u * scale * 1000.0,
+                _ => u * scale,
+            }
+        })
+        .collect()
+}
+
+/// The fused activations' float clamps (TFLite `CalculateActivationRange`).
+const CLAMPS: [(f32, f32); 4] = [(f32::MIN, f32::MAX), (0.0, f32::MAX), (0.0, 6.0), (-1.0, 1.0)];
+
+fn clamp_of(i: usize) -> Clamp<f32> {
+    let (min, max) = CLAMPS[i % CLAMPS.len()];
+    Clamp { min, max }
+}
+
+/// `std::min(std::max(x, lo), hi)`.
+fn act(x: f32, c: Clamp<f32>) -> f32 {
+    let v = if x < c.min { c.min } else { x };
+    if c.max < v {
+        c.max
+    } else {
+        v
+    }
+}
+
+/// Bit-for-bit equality with the f32 oracle, and closeness to the f64 one (`bound[i]`:
+/// the sum of magnitudes the output's rounding errors scale with).
+fn compare(got: &[f32], exact: &[f32], real: &[f64], bound: &[f64], c: Clamp<f32>) -> Result<(), String> {
+    if got.len() != exact.len() {
+        return Err(format!("{} outputs, expected {}", got.len(), exact.len()));
+    }
+    for i in 0..got.len() {
+        if got[i].to_bits() != exact[i].to_bits() && !(got[i] == 0.0 && exact[i] == 0.0) {
+            return Err(format!("output {i}: {:e}, TFLite's order gives {:e}", got[i], exact[i]));
+        }
+        let r = real[i].clamp(c.min as f64, c.max as f64);
+        if (got[i] as f64 - r).abs() > 1e-5 * bound[i] + 1e-30 {
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (bound {:e})", got[i], bound[i]));
+        }
+    }
+    Ok(())
+}
+
+fn out_size(size: usize, pad: usize, k: usize, stride: usize, dil: usize) -> usize {
+    let eff = (k - 1) * dil + 1;
+    if size + pad < eff {
+        0
+    } else {
+        (size + pad - eff) / stride + 1
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// CONV_2D and DEPTHWISE_CONV_2D float32.
+
+/// A convolution: `mult` 0 is CONV_2D with `out_d` filters, else DEPTHWISE_CONV_2D with
+/// depth multiplier `mult`.
+#[derive(Clone, Debug)]
+struct ConvF32 {
+    batches: usize,
+    hw: [usize; 2],
+    in_d: usize,
+    out_d: usize,
+    k: [usize; 2],
+    stride: [usize; 2],
+    dil: [usize; 2],
+    /// `[top, bottom, left, right]`.
+    pad: [usize; 4],
+    clamp: usize,
+    bias: bool,
+    scale: f32,
+    seed: u64,
+}
+
+type ConvKernel = fn(&Conv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+type DepthwiseKernel = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+
+impl ConvF32 {
+    fn plain(hw: [usize; 2], in_d: usize, out_d: usize, k: [usize; 2], pad: [usize; 4], seed: u64) -> ConvF32 {
+        ConvF32 { batches: 1, hw, in_d, out_d, k, stride: [1, 1], dil: [1, 1], pad, clamp: seed as usize, bias: !seed.is_multiple_of(3), scale: 1.0, seed }
+    }
+
+    fn strategy(depthwise: bool) -> BoxedStrategy<Self> {
+        (
+            (1usize..3, [1usize..8, 1usize..8], 1usize..5, 1usize..5),
+            ([1usize..4, 1usize..4], [1usize..3, 1usize..3], [1usize..3, 1usize..3]),
+            ([0usize..3, 0usize..3, 0usize..3, 0usize..3], 0usize..4, any::<bool>(), any::<u64>()),
+        )
+            .prop_map(move |((batches, hw, in_d, out_d), (k, stride, dil), (pad, clamp, bias, seed))| ConvF32 {
+                batches,
+                hw,
+                in_d,
+                out_d: if depthwise { in_d * out_d.min(3) } else { out_d },
+                k,
+                stride,
+                dil,
+                pad,
+                clamp,
+                bias,
+                scale: 1.0,
+                seed,
+            })
+            .boxed()
+    }
+
+    fn edge_cases(depthwise: bool) -> Vec<Self> {
+        let mut v = Vec::new();
+        let od = |in_d: usize, m: usize| if depthwise { in_d * m } else { m };
+        for n in LANE_TAILS {
+            v.push(ConvF32::plain([2, 3], n, od(n, 1), [1, 1], [0; 4], n as u64));
+            v.push(ConvF32::plain([3, 3], n, od(n, 2), [3, 3], [1; 4], n as u64 + 100));
+        }
+        for (i, pad) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27]).enumerate() {
+            for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([4, 5], 2, od(2, 2), [3, 3], pad, i as u64) });
+            }
+        }
+        for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
+            for clamp in 0..4 {
+                v.push(ConvF32 { scale, clamp, ..ConvF32::plain([3, 4], 5, od(5, 3), [3, 3], [1; 4], i as u64) });
+            }
+        }
+        // No window fits: empty output.
+        v.push(ConvF32::plain([1, 2], 2, od(2, 2), [3, 3], [0; 4], 0));
+        v
+    }
+
+    fn geometry(&self) -> ConvGeometry {
+        let ConvF32 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, .. } = *self;
+        let (oh, ow) = (out_size(h, pad[0] + pad[1], kh, sh, dh), out_size(w, pad[2] + pad[3], kw, sw, dw));
+        ConvGeometry {
+            input_shape: [batches, h, w, in_d],
+            filter_shape: [0, kh, kw, 0],
+            output_shape: [batches, oh, ow, out_d],
+            stride_height: sh,
+            stride_width: sw,
+            dilation_height: dh,
+            dilation_width: dw,
+            pad_top: pad[0],
+            pad_left: pad[2],
+        }
+    }
+
+    /// Input, filter (`filter_len` values) and bias.
+    fn data(&self, filter_len: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let mut rng = Rng(self.seed);
+        let g = self.geometry();
+        let x = floats(&mut rng, g.input_shape.iter().product(), self.scale);
+        let f = floats(&mut rng, filter_len, 1.0);
+        let b = floats(&mut rng, self.out_d, self.scale);
+        (x, f, b)
+    }
+
+    /// The naive definitions: for output channel `oc`, `tap(oc, ky, kx)` lists the (input
+    /// channel, filter index) pairs of one tap, in TFLite's order.
+    fn naive(&self, x: &[f32], f: &[f32], b: &[f32], tap: impl Fn(usize, usize, usize) -> Vec<(usize, usize)>) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+        let g = self.geometry();
+        let [batches, h, w, in_d] = g.input_shape;
+        let [_, oh, ow, out_d] = g.output_shape;
+        let [_, kh, kw, _] = g.filter_shape;
+        let n = batches * oh * ow * out_d;
+        let (mut exact, mut real, mut bound) = (vec![0f32; n], vec![0f64; n], vec![0f64; n]);
+        let c = clamp_of(self.clamp);
+        for bi in 0..batches { for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+            let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
+            for ky in 0..kh { for kx in 0..kw {
+                let iy = (oy * g.stride_height + ky * g.dilation_height) as isize - g.pad_top as isize;
+                let ix = (ox * g.stride_width + kx * g.dilation_width) as isize - g.pad_left as isize;
+                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                    continue;
+                }
+                for (ic, fi) in tap(oc, ky, kx) {
+                    let xv = x[((bi * h + iy as usize) * w + ix as usize) * in_d + ic];
+                    t += xv * f[fi];
+                    r += xv as f64 * f[fi] as f64;
+                    m += (xv as f64 * f[fi] as f64).abs();
+                }
+            }}
+            let bv = if self.bias { b[oc] } else { 0.0 };
+            let o = ((bi * oh + oy) * ow + ox) * out_d + oc;
+            exact[o] = act(t + bv, c);
+            real[o] = r + bv as f64;
+            bound[o] = m + (bv as f64).abs();
+        }}}}
+        (exact, real, bound)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Conv(ConvF32);
+
+impl KernelCase for Conv {
+    type Kernel = ConvKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: ConvKernel = conv_2d_f32;
+    const CASES: Option<u32> = Some(120);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        ConvF32::strategy(false).prop_map(Conv).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        ConvF32::edge_cases(false).into_iter().map(Conv).collect()
+    }
+
+    fn run(&self, kernel: ConvKernel) -> Result<Vec<f32>, String> {
+        let c = &self.0;
+        let mut geometry = c.geometry();
+        geometry.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
+        let (x, f, b) = c.data(geometry.filter_shape.iter().product());
+        let p = Conv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+        let mut out = vec![f32::NAN; geometry.output_shape.iter().product()];
+        kernel(&p, &x, &f, c.bias.then_some(&b[..]), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let c = &self.0;
+        let [kh, kw] = c.k;
+        let (x, f, b) = c.data(c.out_d * kh * kw * c.in_d);
+        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
+        compare(got, &exact, &real, &bound, clamp_of(c.clamp))
+    }
+}
+
+kernel_tests!(conv_2d, Conv, conv_2d_f32);
+
+#[derive(Clone, Debug)]
+struct Depthwise(ConvF32);
+
+impl KernelCase for Depthwise {
+    type Kernel = DepthwiseKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: DepthwiseKernel = depthwise_conv_2d_f32;
+    const CASES: Option<u32> = Some(120);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        ConvF32::strategy(true).prop_map(Depthwise).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        ConvF32::edge_cases(true).into_iter().map(Depthwise).collect()
+    }
+
+    fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
+        let c = &self.0;
+        let mut geometry = c.geometry();
+        geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
+        let (x, f, b) = c.data(geometry.filter_shape.iter().product());
+        let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+        let mut out = vec![f32::NAN; geometry.output_shape.iter().product()];
+        kernel(&p, &x, &f, c.bias.then_some(&b[..]), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let c = &self.0;
+        let [kh, kw] = c.k;
+        let mult = c.out_d / c.in_d;
+        let (x, f, b) = c.data(kh * kw * c.out_d);
+        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
+        compare(got, &exact, &real, &bound, clamp_of(c.clamp))
+    }
+}
+
+kernel_tests!(depthwise_conv_2d, Depthwise, depthwise_conv_2d_f32);
+
+// ---------------------------------------------------------------------------------------
+// FULLY_CONNECTED float32.
+
+#[derive(Clone, Debug)]
+struct FullyConnected {
+    batches: usize,
+    depth: usize,
+    units: usize,
+    clamp: usize,
+    bias: bool,
+    scale: f32,
+    seed: u64,
+}
+
+type FcKernel = fn(&FullyConnectedParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+
+impl FullyConnected {
+    fn data(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let mut rng = Rng(self.seed);
+        let x = floats(&mut rng, self.batches * self.depth, self.scale);
+        let w = floats(&mut rng, self.units * self.depth, 1.0);
+        let b = floats(&mut rng, self.units, self.scale);
+        (x, w, b)
+    }
+}
+
+impl KernelCase for FullyConnected {
+    type Kernel = FcKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: FcKernel = fully_connected_f32;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (0usize..4, 1usize..70, 1usize..20, 0usize..4, any::<bool>(), any::<u64>())
+            .prop_map(|(batches, depth, units, clamp, bias, seed)| FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for n in LANE_TAILS {
+            v.push(FullyConnected { batches: 1, depth: n, units: 3, clamp: n, bias: n % 2 == 0, scale: 1.0, seed: n as u64 });
+            v.push(FullyConnected { batches: 2, depth: 5, units: n, clamp: n + 1, bias: true, scale: 1.0, seed: n as u64 });
+        }
+        for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
+            for clamp in 0..4 {
+                v.push(FullyConnected { batches: 2, depth: 16, units: 16, clamp, bias: true, scale, seed: i as u64 });
+            }
+        }
+        v.push(FullyConnected { batches: 0, depth: 4, units: 3, clamp: 0, bias: true, scale: 1.0, seed: 0 });
+        v
+    }
+
+    fn run(&self, kernel: FcKernel) -> Result<Vec<f32>, String> {
+        let (x, w, b) = self.data();
+        let geometry = FullyConnectedGeometry { batches: self.batches, input_depth: self.depth, output_depth: self.units };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(self.clamp) };
+        let mut out = vec![f32::NAN; self.batches * self.units];
+        kernel(&p, &x, &w, self.bias.then_some(&b[..]), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let (x, w, b) = self.data();
+        let c = clamp_of(self.clamp);
+        let (mut exact, mut real, mut bound) = (Vec::new(), Vec::new(), Vec::new());
+        for bi in 0..self.batches {
+            for u in 0..self.units {
+                let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
+                for d in 0..self.depth {
+                    let (xv, wv) = (x[bi * self.depth + d], w[u * self.depth + d]);
+                    t += xv * wv;
+                    r += xv as f64 * wv as f64;
+                    m += (xv as f64 * wv as f64).abs();
+                }
+                let bv = if self.bias { b[u] } else { 0.0 };
+                exact.push(act(t + bv, c));
+                real.push(r + bv as f64);
+                bound.push(m + (bv as f64).abs());
+            }
+        }
+        compare(got, &exact, &real, &bound, c)
+    }
+}
+
+kernel_tests!(fully_connected, FullyConnected, fully_connected_f32);
+
+// ---------------------------------------------------------------------------------------
+// AVERAGE_POOL_2D and MAX_POOL_2D float32.
+
+#[derive(Clone, Debug)]
+struct PoolF32 {
+    batches: usize,
+    hw: [usize; 2],
+    depth: usize,
+    k: [usize; 2],
+    stride: [usize; 2],
+    /// `[top, left]`, below the window size so every window overlaps the input.
+    pad: [usize; 2],
+    clamp: usize,
+    seed: u64,
+}
+
+impl PoolF32 {
+    fn strategy() -> BoxedStrategy<Self> {
+        (1usize..3, [1usize..8, 1usize..8], 1usize..20, [1usize..4, 1usize..4], [1usize..3, 1usize..3], [0usize..3, 0usize..3], 0usize..4, any::<u64>())
+            .prop_map(|(batches, hw, depth, k, stride, pad, clamp, seed)| PoolF32 { batches, hw, depth, k, stride, pad: [pad[0].min(k[0] - 1), pad[1].min(k[1] - 1)], clamp, seed })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for n in LANE_TAILS {
+            v.push(PoolF32 { batches: 1, hw: [4, 5], depth: n, k: [2, 2], stride: [2, 2], pad: [0, 0], clamp: n, seed: n as u64 });
+            v.push(PoolF32 { batches: 1, hw: [5, 5], depth: n, k: [3, 3], stride: [2, 2], pad: [1, 1], clamp: n + 1, seed: n as u64 });
+        }
+        for (i, pad) in [[0, 0], [1, 0], [0, 1], [2, 2], [1, 2]].into_iter().enumerate() {
+            for stride in 1..=2 {
+                v.push(PoolF32 { batches: 2, hw: [4, 5], depth: 3, k: [3, 3], stride: [stride; 2], pad, clamp: i, seed: i as u64 });
+            }
+        }
+        // A window over the whole input (global pooling).
+        v.push(PoolF32 { batches: 1, hw: [8, 8], depth: 64, k: [8, 8], stride: [8, 8], pad: [0, 0], clamp: 0, seed: 7 });
+        v
+    }
+
+    fn geometry(&self) -> PoolGeometry {
+        let [h, w] = self.hw;
+        PoolGeometry {
+            input_shape: [self.batches, h, w, self.depth],
+            output_height: out_size(h, self.pad[0], self.k[0], self.stride[0], 1),
+            output_width: out_size(w, self.pad[1], self.k[1], self.stride[1], 1),
+            filter_height: self.k[0],
+            filter_width: self.k[1],
+            stride_height: self.stride[0],
+            stride_width: self.stride[1],
+            pad_top: self.pad[0],
+            pad_left: self.pad[1],
+        }
+    }
+
+    fn input(&self) -> Vec<f32> {
+        floats(&mut Rng(self.seed), self.geometry().input_shape.iter().product(), 4.0)
+    }
+
+    /// The naive pool: TFLite's order per channel (rows, then columns of the clipped
+    /// window); `average` or max.
+    fn naive(&self, average: bool) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+        let g = self.geometry();
+        let x = self.input();
+        let [batches, h, w, depth] = g.input_shape;
+        let c = clamp_of(self.clamp);
+        let (mut exact, mut real, mut bound) = (Vec::new(), Vec::new(), Vec::new());
+        for b in 0..batches { for oy in 0..g.output_height { for ox in 0..g.output_width { for ch in 0..depth {
+            let y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+            let (mut t, mut mx, mut n, mut r, mut m) = (0f32, f32::MIN, 0f32, 0f64, 0f64);
+            for ky in 0..g.filter_height as isize { for kx in 0..g.filter_width as isize {
+                let (iy, ix) = (y0 + ky, x0 + kx);
+                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                    continue;
+                }
+                let v = x[((b * h + iy as usize) * w + ix as usize) * depth + ch];
+                t += v;
+                mx = if mx < v { v } else { mx };
+                n += 1.0;
+                r += v as f64;
+                m += (v as f64).abs();
+            }}
+            if average {
+                exact.push(act(t / n, c));
+                real.push(r / n as f64);
+                bound.push(m / n as f64);
+            } else {
+                exact.push(act(mx, c));
+                real.push(mx as f64);
+                bound.push(0.0);
+            }
+        }}}}
+        (exact, real, bound)
+    }
+}
+
+type AveragePoolKernel = fn(&AveragePool2dParams<F32>, &[f32], &mut [f32]);
+type MaxPoolKernel = fn(&MaxPool2dParams<F32>, &[f32], &mut [f32]);
+
+#[derive(Clone, Debug)]
+struct AveragePool(PoolF32);
+
+impl KernelCase for AveragePool {
+    type Kernel = AveragePoolKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: AveragePoolKernel = average_pool_2d_f32;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        PoolF32::strategy().prop_map(AveragePool).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        PoolF32::edge_cases().into_iter().map(AveragePool).collect()
+    }
+
+    fn run(&self, kernel: AveragePoolKernel) -> Result<Vec<f32>, String> {
+        let g = self.0.geometry();
+        let mut out = vec![f32::NAN; g.output_len()];
+        kernel(&AveragePool2dParams { geometry: g, clamp: clamp_of(self.0.clamp) }, &self.0.input(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let (exact, real, bound) = self.0.naive(true);
+        compare(got, &exact, &real, &bound, clamp_of(self.0.clamp))
+    }
+}
+
+kernel_tests!(average_pool_2d, AveragePool, average_pool_2d_f32);
+
+#[derive(Clone, Debug)]
+struct MaxPool(PoolF32);
+
+impl KernelCase for MaxPool {
+    type Kernel = MaxPoolKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: MaxPoolKernel = max_pool_2d_f32;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        PoolF32::strategy().prop_map(MaxPool).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        PoolF32::edge_cases().into_iter().map(MaxPool).collect()
+    }
+
+    fn run(&self, kernel: MaxPoolKernel) -> Result<Vec<f32>, String> {
+        let g = self.0.geometry();
+        let mut out = vec![f32::NAN; g.output_len()];
+        kernel(&MaxPool2dParams { geometry: g, clamp: clamp_of(self.0.clamp) }, &self.0.input(), &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let (exact, real, bound) = self.0.naive(false);
+        compare(got, &exact, &real, &bound, clamp_of(self.0.clamp))
+    }
+}
+
+kernel_tests!(max_pool_2d, MaxPool, max_pool_2d_f32);
+
+// ---------------------------------------------------------------------------------------
+// SOFTMAX float32.
+
+#[derive(Clone, Debug)]
+struct Softmax {
+    depth: usize,
+    beta: f32,
+    input: Vec<f32>,
+}
+
+type SoftmaxKernel = fn(&SoftmaxF32Params, &[f32], &mut [f32]);
+
+impl KernelCase for Softmax {
+    type Kernel = SoftmaxKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: SoftmaxKernel = softmax_f32;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (0usize..4, 1usize..40, 0.1f32..3.0, 0.1f32..30.0, any::<u64>())
+            .prop_map(|(rows, depth, beta, scale, seed)| Softmax { depth, beta, input: floats(&mut Rng(seed), rows * depth, scale) })
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = vec![
+            // One huge logit (the others underflow to 0), all equal, +-1e30.
+            Softmax { depth: 4, beta: 1.0, input: vec![1000.0, 0.0, -5.0, 3.0] },
+            Softmax { depth: 5, beta: 1.0, input: vec![2.5; 5] },
+            Softmax { depth: 3, beta: 1.0, input: vec![1e30, -1e30, 0.0] },
+            Softmax { depth: 1, beta: 0.5, input: vec![-7.0, 7.0] },
+        ];
+        for n in LANE_TAILS {
+            v.push(Softmax { depth: n, beta: 1.0, input: floats(&mut Rng(n as u64), 2 * n, 3.0) });
+        }
+        v
+    }
+
+    fn run(&self, kernel: SoftmaxKernel) -> Result<Vec<f32>, String> {
+        let mut out = vec![f32::NAN; self.input.len()];
+        kernel(&SoftmaxF32Params { depth: self.depth, beta: self.beta }, &self.input, &mut out);
+        Ok(out)
+    }
+
+    /// TFLite's steps with the host's `expf` (within one ulp per output of ours, the
+    /// `math::expf` difference carried through), and the real softmax within 1e-6.
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        for (r, (xs, ys)) in self.input.chunks(self.depth).zip(got.chunks(self.depth)).enumerate() {
+            let max = xs.iter().fold(f32::MIN, |m, &x| if m < x { x } else { m });
+            let e: Vec<f32> = xs.iter().map(|&x| ((x - max) * self.beta).exp()).collect();
+            let sum: f32 = e.iter().sum();
+            let real: Vec<f64> = xs.iter().map(|&x| ((x as f64 - max as f64) * self.beta as f64).exp()).collect();
+            let real_sum: f64 = real.iter().sum();
+            for c in 0..self.depth {
+                let want = e[c] / sum;
+                if (ys[c] - want).abs() > 4.0 * f32::EPSILON * want.max(f32::MIN_POSITIVE) {
+                    return Err(format!("row {r} output {c}: {:e}, TFLite's steps give {want:e}", ys[c]));
+                }
+                if (ys[c] as f64 - real[c] / real_sum).abs() > 1e-6 {
+                    return Err(format!("row {r} output {c}: {:e}, the real softmax is {:e}", ys[c], real[c] / real_sum));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+kernel_tests!(softmax, Softmax, softmax_f32);

@@ -1,0 +1,81 @@
+//! Float functions the float32 kernels need and `core` does not have (`no_std`: no libm).
+//!
+//! [`expf`] computes `e^x` in double precision and rounds once to float, so it returns the
+//! correctly rounded result except in the rare cases where `e^x` lies within about 2^-45
+//! relative of a float rounding boundary; glibc's and musl's `expf` (which TFLite's
+//! `std::exp` calls on Linux) are correctly rounded in all but a few such cases too, so the
+//! two agree on almost every input and are never more than one ulp apart.
+
+/// `1 / ln 2`.
+const LOG2_E: f64 = core::f64::consts::LOG2_E;
+/// `ln 2`.
+const LN_2: f64 = core::f64::consts::LN_2;
+/// Adding then subtracting `1.5 * 2^52` rounds a double of magnitude below 2^51 to the
+/// nearest integer, ties to even (the default rounding mode): `core` has no `round`.
+const ROUND_SHIFT: f64 = 6_755_399_441_055_744.0;
+
+/// `e^x` for `f32`: `e^x = 2^k * e^r` with `k = round(x / ln 2)` and `|r| <= ln 2 / 2`,
+/// `e^r` by its Taylor series to degree 12 (truncated below 2^-47 relative), all in `f64`,
+/// then one rounding to `f32`. `+inf` past `ln(f32::MAX)`, `0` below half the smallest
+/// subnormal, NaN for NaN.
+pub fn expf(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    // ln(f32::MAX) = 88.722839..., ln(2^-150) = -103.97208...
+    if x > 88.722_84 {
+        return f32::INFINITY;
+    }
+    if x < -103.972_09 {
+        return 0.0;
+    }
+    let xd = x as f64;
+    let kd = (xd * LOG2_E + ROUND_SHIFT) - ROUND_SHIFT;
+    let r = xd - kd * LN_2;
+    // e^r = 1 + r (1 + r/2 (1 + r/3 (... (1 + r/12)))).
+    let mut p = 1.0;
+    for n in (1..=12).rev() {
+        p = 1.0 + p * r / n as f64;
+    }
+    let k = kd as i64;
+    // 2^k, k in -150..=128: a normal double.
+    let scale = f64::from_bits(((k + 1023) as u64) << 52);
+    (p * scale) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expf;
+
+    /// Ulps between two finite floats of the same sign.
+    fn ulps(a: f32, b: f32) -> u32 {
+        (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
+    }
+
+    /// Correctly rounded on every 97th float of the finite, non-zero range (the oracle: the
+    /// host's double `exp`, rounded once), and within one ulp of the host's `expf` (glibc's
+    /// is off by one ulp on about 80 inputs in a million, all of them here).
+    #[test]
+    fn correctly_rounded_and_within_one_ulp_of_the_host_libm() {
+        for bits in (0u32..0x42b2_0000).step_by(97).chain((0x8000_0000u32..0xc2cf_0000).step_by(97)) {
+            let x = f32::from_bits(bits);
+            let got = expf(x);
+            assert_eq!(got, (x as f64).exp() as f32, "expf({x:e})");
+            assert!(ulps(got, x.exp()) <= 1, "expf({x:e}) = {got:e}, host {:e}", x.exp());
+        }
+    }
+
+    #[test]
+    fn special_values() {
+        assert_eq!(expf(0.0), 1.0);
+        assert_eq!(expf(-0.0), 1.0);
+        assert_eq!(expf(1.0), core::f32::consts::E);
+        assert_eq!(expf(f32::INFINITY), f32::INFINITY);
+        assert_eq!(expf(f32::NEG_INFINITY), 0.0);
+        assert_eq!(expf(88.8), f32::INFINITY);
+        assert_eq!(expf(-104.0), 0.0);
+        assert!(expf(f32::NAN).is_nan());
+        assert_eq!(expf(88.72283), 88.72283f32.exp());
+        assert_eq!(expf(-103.0), (-103.0f32).exp());
+    }
+}
