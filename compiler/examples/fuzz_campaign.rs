@@ -1,6 +1,7 @@
 //! A mutation campaign over real models: `cargo run --release -p tflc --example fuzz_campaign
-//! -- [MUTANTS] [SEED_DIR...]` (default 50,000 mutants of `../shared/models` and
-//! `../shared/ops`, read at run time, never copied into the repository). Each mutant goes
+//! -- [[FIRST..]END] [SEED_DIR...]` (default cases `0..50000`: 50,000 mutants of
+//! `../shared/models` and `../shared/ops`, read at run time, never copied into the
+//! repository; `FIRST..END` runs one shard, so several processes can share a campaign). Each mutant goes
 //! through read + inspect, plan + verify and compile (`tflc::fuzzing::models::check_pipeline`)
 //! in this process; a panic, a failed verification, an unlinkable module or a case that takes
 //! more than 20 s of CPU time (a hang; CPU time, not wall time, so that a campaign under
@@ -25,7 +26,12 @@ fn cpu_time() -> Option<Duration> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mutants: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(50_000);
+    let range = args.next().unwrap_or_else(|| "50000".into());
+    let (first, end): (u64, u64) = match range.split_once("..") {
+        Some((a, b)) => (a.parse().unwrap_or(0), b.parse().unwrap_or(50_000)),
+        None => (0, range.parse().unwrap_or(50_000)),
+    };
+    let mutants = end.saturating_sub(first);
     let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
     if dirs.is_empty() {
         let Some(shared) = tflc::testing::shared_dir_or_skip("fuzz_campaign") else { return };
@@ -55,7 +61,7 @@ fn main() {
     let mut slowest = (Duration::ZERO, 0u64, String::new());
     let start = Instant::now();
     std::panic::set_hook(Box::new(|_| {}));
-    for case in 0..mutants {
+    for case in first..end {
         let mut rng = Rng(case.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1717);
         let mut pick = rng.next_u64() % total_weight;
         let mut si = 0;
@@ -94,12 +100,17 @@ fn main() {
             println!("case {case} (seed {}): {e}", seeds[si].0);
             let _ = std::fs::write(format!("fuzz_campaign_case_{case}.tflite"), &bytes);
         }
-        if (case + 1) % 5_000 == 0 {
-            eprintln!("{} mutants, {:.0} s", case + 1, start.elapsed().as_secs_f64());
+        if (case + 1 - first) % 1_000 == 0 {
+            eprintln!(
+                "cases {first}..{}: {} mutants, {read} read, {planned} planned, {compiled} compiled, {failures} failures, {:.0} s",
+                case + 1,
+                case + 1 - first,
+                start.elapsed().as_secs_f64()
+            );
         }
     }
     println!(
-        "{mutants} mutants of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
+        "cases {first}..{end}: {mutants} mutants of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
          {failures} failures (panics, failed verifications, unlinkable modules, hangs); slowest case {} ({}): {:.2} s of CPU time",
         seeds.len(),
         start.elapsed().as_secs_f64(),

@@ -147,7 +147,7 @@ pub struct PlanOptions {
 
 /// The default [`PlanOptions::work_budget`]: about a second of planning on the slowest graphs
 /// this machine kind sees (`examples/stress_models.rs`); every corpus model needs far less.
-pub const DEFAULT_WORK_BUDGET: u64 = 100_000_000;
+pub const DEFAULT_WORK_BUDGET: u64 = 80_000_000;
 
 /// Bytes the schedule search may hold in one level of states.
 const LEVEL_BYTES: u64 = 64 << 20;

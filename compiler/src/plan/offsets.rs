@@ -298,7 +298,11 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| (key(i), i));
         for best_fit in [false, true] {
-            budget.spend(pairs.saturating_mul(2) + n as u64);
+            // The first placement (TFLite Micro's greedy by size, first fit) always runs; the
+            // others only within the budget.
+            if !budget.spend(pairs.saturating_mul(2) + n as u64) && best.is_some() {
+                break;
+            }
             let offs = greedy(items, &conflicts, &order, best_fit);
             let arena = arena_of(items, &offs);
             if best.as_ref().is_none_or(|b| arena < b.0) {
@@ -339,7 +343,7 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         greedy_arena,
         work: spent,
     };
-    if sol.optimal || work_budget == 0 || budget.exhausted() {
+    if sol.optimal || work_budget == 0 || budget.left() == 0 {
         return sol;
     }
     let mut bb = Exact {

@@ -241,21 +241,23 @@ impl Bits {
 pub struct Budget {
     limit: u64,
     spent: u64,
-    exhausted: bool,
+    /// Some pass was refused units (it stopped early).
+    cut: bool,
 }
 
 impl Budget {
     pub fn new(limit: u64) -> Budget {
-        Budget { limit, spent: 0, exhausted: false }
+        Budget { limit, spent: 0, cut: false }
     }
-    /// Charges `units`; `false` (and the budget is marked exhausted) when that goes past the
-    /// limit.
+    /// Charges `units`; `false` (the pass must stop, and the budget records that one did)
+    /// when that goes past the limit.
     pub fn spend(&mut self, units: u64) -> bool {
         self.spent = self.spent.saturating_add(units);
         if self.spent > self.limit {
-            self.exhausted = true;
+            self.cut = true;
+            return false;
         }
-        !self.exhausted
+        true
     }
     /// Units not yet spent.
     pub fn left(&self) -> u64 {
@@ -266,16 +268,17 @@ impl Budget {
     }
     /// Some pass stopped early for lack of budget.
     pub fn exhausted(&self) -> bool {
-        self.exhausted
+        self.cut
     }
     /// A sub-budget of at most `units` of what is left: spend from it, then [`Budget::absorb`] it.
     pub fn share(&self, units: u64) -> Budget {
         Budget::new(units.min(self.left()))
     }
-    /// Adds what a [`Budget::share`] spent (and whether it ran out) to this budget.
+    /// Adds what a [`Budget::share`] spent (and whether a pass ran out of it) to this budget;
+    /// what is left of this budget stays available to later passes.
     pub fn absorb(&mut self, part: &Budget) {
         self.spent = self.spent.saturating_add(part.spent.min(part.limit));
-        self.exhausted |= part.exhausted;
+        self.cut |= part.cut;
     }
 }
 
@@ -313,9 +316,10 @@ pub fn file_order(g: &MemGraph) -> Schedule {
 /// The best order the searches find within their budgets and `budget` (which they charge).
 ///
 /// Passes: a beam search of width `beam_width` (on at most half of what is left of `budget`);
-/// if it runs out, a greedy (width 1) pass; then the exact search, which alone can prove
-/// optimality. Each pass that runs out of budget contributes nothing, and the order found
-/// before it stands (at worst the file order).
+/// if it runs out, a greedy (width 1) pass on half of what is left then, and no exact search
+/// (a graph the beam cannot finish is far beyond it); otherwise the exact search, which alone
+/// can prove optimality. Each pass that runs out of budget contributes nothing, and the order
+/// found before it stands (at worst the file order).
 pub fn optimize(g: &MemGraph, opts: &SearchOptions, budget: &mut Budget) -> Schedule {
     let mut best = file_order(g);
     budget.spend(2 * g.n() as u64);
@@ -328,8 +332,11 @@ pub fn optimize(g: &MemGraph, opts: &SearchOptions, budget: &mut Budget) -> Sche
     let beam = search(g, Some(opts.beam_width.max(1)), best.peak, &limits(u64::MAX), &mut part);
     budget.absorb(&part);
     best.states += beam.states;
-    let beam = if beam.found.is_none() && !beam.complete && opts.beam_width > 1 && part.exhausted() {
-        let greedy = search(g, Some(1), best.peak, &limits(u64::MAX), budget);
+    let beam_cut = part.exhausted();
+    let beam = if beam.found.is_none() && beam_cut && opts.beam_width > 1 {
+        let mut part = budget.share(budget.left() / 2);
+        let greedy = search(g, Some(1), best.peak, &limits(u64::MAX), &mut part);
+        budget.absorb(&part);
         best.states += greedy.states;
         greedy
     } else {
@@ -343,7 +350,7 @@ pub fn optimize(g: &MemGraph, opts: &SearchOptions, budget: &mut Budget) -> Sche
         best.optimal = true;
         return best;
     }
-    if budget.exhausted() {
+    if beam_cut || budget.left() == 0 {
         return best;
     }
     let exact = search(g, None, best.peak, &limits(opts.state_budget), budget);
