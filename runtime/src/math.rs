@@ -57,7 +57,10 @@ mod tests {
     /// is off by one ulp on about 80 inputs in a million, all of them here).
     #[test]
     fn correctly_rounded_and_within_one_ulp_of_the_host_libm() {
-        for bits in (0u32..0x42b2_0000).step_by(97).chain((0x8000_0000u32..0xc2cf_0000).step_by(97)) {
+        // Every 97th float natively (45 M inputs, seconds); under user-mode emulation (the
+        // armv7 and aarch64 CI runs) every 9973rd, 0.4 M inputs, so the suite stays minutes.
+        let step = if cfg!(target_arch = "x86_64") { 97 } else { 9973 };
+        for bits in (0u32..0x42b2_0000).step_by(step).chain((0x8000_0000u32..0xc2cf_0000).step_by(step)) {
             let x = f32::from_bits(bits);
             let got = expf(x);
             assert_eq!(got, (x as f64).exp() as f32, "expf({x:e})");
