@@ -321,23 +321,7 @@ impl Summary {
     }
 }
 
-fn fmt_shape(shape: &[usize]) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("[{}]", dims.join(","))
-}
-
-/// `1234567` -> `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::text::{group, shape as fmt_shape};
 
 #[cfg(test)]
 mod tests {

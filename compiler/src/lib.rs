@@ -27,6 +27,7 @@ pub mod passes;
 pub mod pipeline;
 pub mod plan;
 pub mod schedule;
+pub mod text;
 pub mod tflite;
 #[doc(hidden)]
 pub mod testing;

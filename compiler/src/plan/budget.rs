@@ -10,6 +10,7 @@
 
 use super::{BufferId, BufferKind, SubgraphPlan};
 use crate::ir::Subgraph;
+use crate::text::group;
 use std::fmt::Write;
 
 /// The arena does not fit the budget.
@@ -84,11 +85,8 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
 
 fn buffer_label(sp: &SubgraphPlan, sg: &Subgraph<'_>, b: BufferId) -> String {
     let buf = &sp.problem.buffers[b];
-    match sp.tensor_of[b].and_then(|t| sg.tensors.get(t).map(|tensor| (t, tensor))) {
-        Some((t, tensor)) => {
-            let dims: Vec<String> = tensor.shape.iter().map(|d| d.to_string()).collect();
-            format!("{t} \"{}\" {}[{}]", tensor.name, tensor.dtype, dims.join(","))
-        }
+    match sp.tensor_of[b].and_then(|t| sg.tensors.get(t)) {
+        Some(tensor) => crate::text::tensor(tensor),
         None if buf.kind == BufferKind::Scratch => format!("scratch of {}", buf.label),
         None => buf.label.clone(),
     }
@@ -125,19 +123,6 @@ pub fn check_max_arena(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64) -> 
         }
     }
     Err(OverBudget { arena_bytes: arena, max_arena, message: m })
-}
-
-/// `49152` as `49,152`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Parses a byte size as users write it: `49152`, `48K`, `48KiB`, `48KB`, `1M`, `1MiB`
@@ -177,14 +162,5 @@ mod tests {
         assert!(parse_size("12Q").unwrap_err().contains("unknown unit `Q`"));
         assert!(parse_size("99999999999999999999").is_err());
         assert!(parse_size("18446744073709551615G").unwrap_err().contains("too large"));
-    }
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(49152), "49,152");
-        assert_eq!(group(1234567), "1,234,567");
     }
 }

@@ -25,11 +25,6 @@ pub struct Args {
     outputs: Vec<PathBuf>,
 }
 
-fn describe(t: TensorId, tensor: &Tensor<'_>) -> String {
-    let dims: Vec<String> = tensor.shape.iter().map(|d| d.to_string()).collect();
-    format!("{t} \"{}\" {}[{}]", tensor.name, tensor.dtype, dims.join(","))
-}
-
 fn is_npy(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"))
 }
@@ -37,7 +32,7 @@ fn is_npy(path: &Path) -> bool {
 /// The raw bytes of input `i` from `file`, checked against its tensor.
 fn load_input(sg: &Subgraph<'_>, i: usize, t: TensorId, file: &Path) -> anyhow::Result<Vec<u8>> {
     let tensor = sg.tensor(t);
-    let what = format!("input {i} ({})", describe(t, tensor));
+    let what = format!("input {i} ({})", tflc::text::tensor(tensor));
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {} for {what}", file.display()))?;
     let need = tensor.byte_size().with_context(|| format!("{what}: tflc cannot run {} tensors", tensor.dtype))?;
     let data = if is_npy(file) {
@@ -85,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
     let list = |ts: &[TensorId], kind: &str| -> String {
-        ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", describe(t, sg.tensor(t)))).collect()
+        ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", tflc::text::tensor(sg.tensor(t)))).collect()
     };
     if args.inputs.len() != sg.inputs.len() {
         bail!("{} --input file(s) given; {path} has {} input(s):{}", args.inputs.len(), sg.inputs.len(), list(&sg.inputs, "input"));
@@ -114,10 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     data.clone()
                 };
                 std::fs::write(file, out).with_context(|| format!("cannot write {}", file.display()))?;
-                let _ = writeln!(report, "output {i}: {} -> {}", describe(t, tensor), file.display());
+                let _ = writeln!(report, "output {i}: {} -> {}", tflc::text::tensor(tensor), file.display());
             }
             None => {
-                let _ = writeln!(report, "output {i}: {} = {}", describe(t, tensor), preview(tensor, data));
+                let _ = writeln!(report, "output {i}: {} = {}", tflc::text::tensor(tensor), preview(tensor, data));
             }
         }
     }
