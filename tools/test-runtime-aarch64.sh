@@ -10,21 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=aarch64-unknown-linux-gnu
-if ! rustup target list --installed 2>/dev/null | grep -qx "$target"; then
-    rustup target add "$target"
-fi
-pkgs=()
-command -v qemu-aarch64 >/dev/null 2>&1 || pkgs+=(qemu-user)
-command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
-if ((${#pkgs[@]})); then
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    echo "test-runtime-aarch64: apt-get install ${pkgs[*]}"
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${pkgs[@]}"
-fi
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+. tools/qemu-user-target.sh
+qemu_user_target "$target" qemu-aarch64 aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 # TFLC_TEST_FEATURE=neon: a suite that cannot run the NEON implementation fails instead of
 # printing UNTESTED.
 # PROPTEST_CASES=64 (overridable): emulation is slow; every fixed edge case still runs.

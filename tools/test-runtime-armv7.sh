@@ -9,21 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=armv7-unknown-linux-gnueabihf
-if ! rustup target list --installed 2>/dev/null | grep -qx "$target"; then
-    rustup target add "$target"
-fi
-pkgs=()
-command -v qemu-arm >/dev/null 2>&1 || pkgs+=(qemu-user)
-command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || pkgs+=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross)
-if ((${#pkgs[@]})); then
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    echo "test-runtime-armv7: apt-get install ${pkgs[*]}"
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${pkgs[@]}"
-fi
-export CARGO_TARGET_ARMV7_UNKNOWN_LINUX_GNUEABIHF_LINKER=arm-linux-gnueabihf-gcc
-export CARGO_TARGET_ARMV7_UNKNOWN_LINUX_GNUEABIHF_RUNNER="qemu-arm -L /usr/arm-linux-gnueabihf"
+. tools/qemu-user-target.sh
+qemu_user_target "$target" qemu-arm arm-linux-gnueabihf gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 # TFLC_TEST_FEATURE=arm-dsp: a suite that cannot run the DSP implementation fails instead
 # of printing UNTESTED.
 TFLC_TEST_FEATURE="${TFLC_TEST_FEATURE:-arm-dsp}" cargo test --locked -p tflc-runtime --target "$target" "$@"
