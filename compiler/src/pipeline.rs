@@ -183,6 +183,7 @@ pub fn plan_options(lowered: &LoweredSubgraph<'_, '_>, base: PlanOptions) -> Pla
     PlanOptions {
         in_place: lowered.in_place(),
         views: lowered.views(),
+        folded: lowered.folded(),
         scratch: lowered.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),
         ..base
     }

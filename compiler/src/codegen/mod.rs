@@ -119,16 +119,16 @@ pub fn emit_subgraph(
             body.stmts.push(comment(&format!("{text}: a view, no code")));
             continue;
         }
+        if lowered.ops[id].caps.folded {
+            // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
+            body.stmts.push(comment(&format!("{text}: folded at compile time, no code")));
+            continue;
+        }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
         cx.in_place = in_place.iter().filter(|p| p.0 == id).map(|&(_, x, y)| (x, y)).collect();
         let scratch = plan.scratch_regions(id);
         cx.scratch = scratch.first().map(|r| (r.start as usize, r.end as usize));
         let call = kernel.emit(&mut cx);
-        if call.is_empty() && cx.ins.is_empty() && cx.outs.is_empty() {
-            // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
-            body.stmts.push(comment(&format!("{text}: folded at compile time, no code")));
-            continue;
-        }
         let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
         for (x, y) in &pairs {
             text.push_str(&format!(", in place: {y} over {x}"));

@@ -27,6 +27,8 @@ pub struct Capabilities {
     pub in_place: Vec<(TensorId, TensorId)>,
     /// A pure view ([`Kernel::is_view`]): output 0 may alias input 0's bytes.
     pub is_view: bool,
+    /// Folded at compile time ([`Kernel::is_folded`]): outputs are constants, no code.
+    pub folded: bool,
     /// Arena workspace the kernel needs at its step ([`Kernel::scratch_bytes`]).
     pub scratch_bytes: usize,
     /// Multiply-accumulates of one run (convolutions and fully connected layers; 0 for the
@@ -64,6 +66,7 @@ pub fn lower_subgraph<'m, 'a>(sg: &'m Subgraph<'a>) -> LoweredSubgraph<'m, 'a> {
                 Ok(k) => Capabilities {
                     in_place: in_place_pairs(sg, op, k.as_ref()),
                     is_view: k.is_view(),
+                    folded: k.is_folded(),
                     scratch_bytes: k.scratch_bytes(),
                     macs,
                 },
@@ -117,6 +120,11 @@ impl LoweredSubgraph<'_, '_> {
     /// The view operators.
     pub fn views(&self) -> Vec<OpId> {
         self.ops.iter().filter(|o| o.caps.is_view).map(|o| o.id).collect()
+    }
+
+    /// The operators folded at compile time.
+    pub fn folded(&self) -> Vec<OpId> {
+        self.ops.iter().filter(|o| o.caps.folded).map(|o| o.id).collect()
     }
 
     /// `(op, bytes)` for every operator that needs scratch.

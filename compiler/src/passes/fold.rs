@@ -178,5 +178,12 @@ mod tests {
         assert_eq!(values, [1.0, -2.0, 2f32.powi(-24), 65504.0]);
         // A DEQUANTIZE of an activation is not folded.
         assert!(!folded.subgraphs[0].contains(crate::ir::OpId::new(1)));
+        // Lowering reports the fold, the planner accepts the constant output, and codegen
+        // emits no code for it.
+        let lowered = crate::lower::lower_subgraph(model.main());
+        assert_eq!(lowered.folded(), [crate::ir::OpId::new(0)]);
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert!(code.contains("op 0: DEQUANTIZE") && code.contains("folded at compile time, no code"), "{code}");
+        assert_eq!(code.matches("rt::__private::io(").count(), 1, "{code}");
     }
 }

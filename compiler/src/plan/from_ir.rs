@@ -129,10 +129,8 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         }
     }
     for op in sg.ops.iter() {
-        // A DEQUANTIZE of constants is what `passes::fold` evaluates at compile time: its
-        // output then holds the folded float32 data and the op runs no code.
-        let folded = matches!(op.kind, crate::ir::OpKind::Dequantize)
-            && op.inputs.iter().all(|t| t.is_none_or(|t| sg.tensors.get(t).is_some_and(|x| x.is_constant())));
+        // An operator folded at compile time writes constants: its result.
+        let folded = options.folded.contains(&op.id);
         for &t in &op.outputs {
             if !folded && sg.tensors.get(t).is_some_and(|x| x.is_constant()) {
                 return Err(tensor_err(t, &format!("is written by op {} ({}) but has constant data (a buffer in the file); an operator output must be a tensor without data", op.id.index(), op.opcode)));

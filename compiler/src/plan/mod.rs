@@ -143,6 +143,9 @@ pub struct PlanOptions {
     /// View operators (RESHAPE, SQUEEZE, EXPAND_DIMS: lowering says which): [`from_ir`] makes
     /// their output an alias of their input 0 where that is legal.
     pub views: Vec<OpId>,
+    /// Operators folded at compile time (lowering says which): their outputs are constants
+    /// holding the folded result, so [`from_ir`] accepts that they write constants.
+    pub folded: Vec<OpId>,
 }
 
 /// The default [`PlanOptions::work_budget`]: about a second of planning on the slowest graphs
@@ -165,6 +168,7 @@ impl Default for PlanOptions {
             scratch: Vec::new(),
             in_place: Vec::new(),
             views: Vec::new(),
+            folded: Vec::new(),
         }
     }
 }

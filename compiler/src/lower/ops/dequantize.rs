@@ -41,6 +41,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Dequantize, LowerError> {
 }
 
 impl Kernel for Dequantize {
+    fn is_folded(&self) -> bool {
+        matches!(self, Dequantize::Folded)
+    }
+
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match self {
             Dequantize::S8 { un, params } => un.run(s, |x, y| dequantize_s8_f32(params, x, y)),

@@ -39,6 +39,14 @@ pub trait Kernel: std::fmt::Debug {
         false
     }
 
+    /// Evaluated at compile time (`passes::fold`): the outputs are constants holding the
+    /// result, the kernel runs nothing and emits no code. The one place that decides it; the
+    /// planner (which then owes the outputs no arena bytes) and codegen read it from
+    /// [`Capabilities::folded`](crate::lower::Capabilities).
+    fn is_folded(&self) -> bool {
+        false
+    }
+
     /// The (input index, output index) pairs whose output this kernel can write over the
     /// input: the runtime has an `_in_place` variant that reads element `i` before writing
     /// element `i`, the two have the same element type and count, and the op reads that
