@@ -112,6 +112,20 @@ impl Rng {
 }
 
 /// Per-channel (or, one time in four, per-tensor: length 1) multipliers and shifts.
+/// A kernel's output `out` against the naive definition's `want` and, for a hand-computed
+/// case, its `expected` output: the check every kernel suite's [`KernelCase::check`] makes.
+pub fn check_output<T: PartialEq + Debug>(out: &[T], want: &[T], expected: Option<&[T]>) -> Result<(), String> {
+    if out != want {
+        return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
+    }
+    if let Some(expected) = expected {
+        if out != expected {
+            return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
+        }
+    }
+    Ok(())
+}
+
 pub fn multipliers(rng: &mut Rng, channels: usize, lo_exp: i32, hi_exp: i32) -> (Vec<i32>, Vec<i32>) {
     let n = if rng.next_u64().is_multiple_of(4) { 1 } else { channels };
     (0..n).map(|_| rng.multiplier(lo_exp, hi_exp)).unzip()

@@ -18,7 +18,6 @@ use super::window::{ConvGeometry, PoolGeometry};
 use super::test_util::{extremes, kernel_tests, multipliers, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier_i64;
 use proptest::prelude::*;
-use std::format;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -127,11 +126,7 @@ impl Data {
 const MULTIPLIER_EXTREMES: [(i32, i32); 5] = [(i32::MAX, 0), (0x7FFF_0000 - 1, 0), (1 << 30, -31), (i32::MAX, 7), (1 << 30, -24)];
 
 fn compare(got: &[i16], want: &[i16]) -> Result<(), String> {
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("differs from the naive definition:\n  got  {got:?}\n  want {want:?}"))
-    }
+    super::test_util::check_output(got, want, None)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ use super::test_util::{kernel_tests, KernelCase, Rng, LANE_TAILS};
 use super::window::{ConvGeometry, PoolGeometry};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
-use std::format;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -136,11 +135,7 @@ impl ConvU8 {
 }
 
 fn compare(got: &[u8], want: &[u8]) -> Result<(), String> {
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("differs from the naive definition:\n  got  {got:?}\n  want {want:?}"))
-    }
+    super::test_util::check_output(got, want, None)
 }
 
 type ConvKernel = fn(&Conv2dParams<super::numerics::U8>, &[u8], &[u8], Option<&[i32]>, &mut [u8]);

@@ -8,7 +8,6 @@ use crate::kernels::numerics::{Clamp, QuantS8, S8};
 use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
-use std::format;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -405,15 +404,7 @@ impl KernelCase for Conv {
     fn check(&self, out: &Vec<i8>) -> Result<(), String> {
         let p = self.problem();
         let want = naive(&p.params(), &p.input, &p.filter, p.bias.as_deref());
-        if *out != want {
-            return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
-        }
-        if let Some(expected) = &p.expected {
-            if out != expected {
-                return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
-            }
-        }
-        Ok(())
+        crate::kernels::test_util::check_output(out, &want, p.expected.as_deref())
     }
 }
 
