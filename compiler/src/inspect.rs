@@ -27,8 +27,8 @@ pub struct Summary {
     pub total_macs: u64,
     /// Operators that tflc cannot compile, with the reason.
     pub unsupported: Vec<UnsupportedOp>,
-    /// Operators folded at compile time (`passes::fold`): a DEQUANTIZE of a constant,
-    /// whose output becomes float32 weights in flash and runs no code.
+    /// Operators folded at compile time (`passes::fold`): SHAPE, a DEQUANTIZE of a constant,
+    /// any operator on constants; their outputs become constants in flash, no code runs.
     pub folded: Vec<FoldedOp>,
     /// Subgraph 0's memory plan as `tflc compile` would make it (or why it cannot be made).
     pub plan: PlanInfo,
@@ -54,8 +54,8 @@ pub struct FoldedOp {
     pub subgraph: usize,
     pub index: usize,
     pub opcode: String,
-    /// The tensor that became constant.
-    pub tensor: TensorId,
+    /// The tensors that became constant.
+    pub tensors: Vec<TensorId>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -137,8 +137,8 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         .subgraphs
         .iter()
         .enumerate()
-        .flat_map(|(s, f)| f.ops.iter().map(move |&(op, tensor)| (s, op, tensor)))
-        .map(|(s, op, tensor)| FoldedOp { subgraph: s, index: op.index(), opcode: model.subgraphs.as_slice()[s].ops[op].opcode.to_string(), tensor })
+        .flat_map(|(s, f)| f.ops.iter().map(move |(op, tensors)| (s, *op, tensors)))
+        .map(|(s, op, tensors)| FoldedOp { subgraph: s, index: op.index(), opcode: model.subgraphs.as_slice()[s].ops[op].opcode.to_string(), tensors: tensors.clone() })
         .collect();
     let main = model.main();
     let mut operators = Vec::new();
@@ -299,14 +299,16 @@ impl Summary {
         }
         let _ = writeln!(s, "MACs:        {}", group(self.total_macs));
         if !self.folded.is_empty() {
-            let mut kinds: Vec<&str> = self.folded.iter().map(|f| f.opcode.as_str()).collect();
-            kinds.dedup();
             let _ = writeln!(
                 s,
-                "folded:      {} operator(s) ({}) at compile time: their constant inputs become float32 weights in flash, no code at run time",
-                self.folded.len(),
-                kinds.join(", ")
+                "folded:      {} operator(s) evaluated at compile time: their results are constants in flash, no code at run time",
+                self.folded.len()
             );
+            for f in &self.folded {
+                let outs: Vec<String> = f.tensors.iter().map(|t| t.to_string()).collect();
+                let sg = if f.subgraph == 0 { String::new() } else { format!("subgraph {} ", f.subgraph) };
+                let _ = writeln!(s, "  {sg}op {} {} -> {}", f.index, f.opcode, outs.join(", "));
+            }
         }
         if self.unsupported.is_empty() {
             let _ = writeln!(s, "unsupported: none");

@@ -13,6 +13,7 @@ pub use ops::*;
 
 use crate::index::IndexVec;
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 crate::define_index!(
     /// A tensor of one subgraph.
@@ -57,6 +58,9 @@ pub struct Subgraph<'a> {
     pub ops: IndexVec<OpId, Operator<'a>>,
     pub inputs: Vec<TensorId>,
     pub outputs: Vec<TensorId>,
+    /// Operators evaluated at compile time (`passes::fold`): their outputs hold constant
+    /// data and they lower to a kernel that runs nothing. Empty as read from a file.
+    pub folded: BTreeSet<OpId>,
 }
 
 impl<'a> Subgraph<'a> {

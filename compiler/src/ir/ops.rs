@@ -186,6 +186,9 @@ pub enum OpKind {
     Reshape { new_shape: Option<Vec<i32>> },
     Squeeze { squeeze_dims: Vec<i32> },
     ExpandDims,
+    /// SHAPE: the input's shape as int32 or int64 (the output's type); always folded at
+    /// compile time (`passes::fold`), shapes being static.
+    Shape,
     Cast,
     Gather { axis: i32, batch_dims: i32 },
     Svdf(SvdfOptions),

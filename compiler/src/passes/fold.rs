@@ -1,24 +1,47 @@
-//! Constant folding: a DEQUANTIZE whose input is a constant becomes float32 constant data
-//! (weights in flash) and runs no code. This is how float16-weight models (the converter's
-//! float16 quantization: every weight and bias a float16 constant behind a DEQUANTIZE) and
-//! int8 constants behind a DEQUANTIZE compile to float32 kernels.
+//! Constant folding: every operator whose result is known at compile time is evaluated by
+//! the compiler and its outputs become constant data (in flash); it runs no code on the
+//! device and owes the arena nothing. Two kinds are folded:
 //!
-//! Folded: float16 (exact widening, `static_cast<float>` of TFLite's `Eigen::half`), and
-//! per-tensor int8 (`scale * (q - zero_point)` as the runtime's `dequantize_s8_f32`, which
-//! equals TFLite's `double` product rounded once). Anything else is left to DEQUANTIZE's
-//! lowering.
+//! - SHAPE: shapes are static (tflc compiles for TFLite's `shape`, as TFLite Micro does), so
+//!   its output is the input's shape, whatever the input's data.
+//! - Any other operator whose inputs are all constant (or were folded before it): it runs
+//!   through its own lowering and kernel (`Kernel::execute`, the same code and parameters
+//!   the generated call would use), so the constant is exactly what the kernel computes at
+//!   run time. This covers the converter's shape chains (SHAPE -> STRIDED_SLICE -> PACK ->
+//!   RESHAPE of a model with a `None` batch), arithmetic and data movement on constants.
+//! - A DEQUANTIZE of a constant (float16 weights, int8 constants): float16 widens exactly
+//!   (`static_cast<float>` of TFLite's `Eigen::half`), per-tensor int8 as the runtime's
+//!   `dequantize_s8_f32` (TFLite's `double` product rounded once). This is how float16-weight
+//!   models (the converter's float16 quantization) compile to float32 kernels.
+//!
+//! Not folded: operators reading or writing a variable (state) tensor, operators whose
+//! outputs are subgraph outputs (the caller reads those from the arena), and results larger
+//! than [`MAX_GROWTH`] times their inputs and over [`SMALL_RESULT`] bytes (a BROADCAST_TO or
+//! FILL of a few constants would turn a few bytes of flash into a large table; the kernel then
+//! runs on the device). Folding repeats until nothing more folds, since an operator can
+//! need a folded constant to lower at all (RESHAPE's shape operand).
+//!
+//! The lowering phase learns what was folded from [`Subgraph::folded`]: the operator lowers
+//! to a kernel with [`Kernel::is_folded`](crate::lower::ops::Kernel::is_folded), which the
+//! planner and codegen read.
 
 use crate::ir::{DType, Model, OpId, OpKind, Subgraph, Tensor, TensorId};
+use crate::lower::ops::{TensorData, TensorStore};
 use std::collections::BTreeMap;
 use tflc_runtime::kernels::dequantize::{dequantize_s8_f32, DequantizeParams};
 
-/// The constants a subgraph's folding computed: per folded output tensor its float32
-/// little-endian bytes, and the operators that produced them.
+/// A folded result may be this many times its inputs' bytes...
+pub const MAX_GROWTH: usize = 4;
+/// ...or any size up to this many bytes.
+pub const SMALL_RESULT: usize = 16 * 1024;
+
+/// The constants a subgraph's folding computed: per folded output tensor its little-endian
+/// bytes, and the operators that produced them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Folded {
     data: BTreeMap<TensorId, Vec<u8>>,
-    /// Folded operators, in file order, with the tensor each one made constant.
-    pub ops: Vec<(OpId, TensorId)>,
+    /// Folded operators, in file order, with the tensors each one made constant.
+    pub ops: Vec<(OpId, Vec<TensorId>)>,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -49,41 +72,138 @@ impl FoldedModel {
 }
 
 impl Folded {
-    /// What folding `sg` computes (nothing for a graph without foldable DEQUANTIZE ops).
+    /// What folding `sg` computes (nothing for a graph without foldable operators).
     pub fn of(sg: &Subgraph<'_>) -> Folded {
         let mut f = Folded::default();
-        for op in sg.ops.iter() {
-            if op.kind != OpKind::Dequantize || op.outputs.len() != 1 {
-                continue;
+        // Rounds: an operator that could not lower before (a RESHAPE whose shape operand was
+        // not constant yet) may lower once its inputs are folded. Each round folds at least
+        // one operator, so there are at most as many rounds as operators.
+        loop {
+            let mut work = sg.clone();
+            f.apply_to(&mut work);
+            let found = round(&work);
+            if found.is_empty() {
+                break;
             }
-            let (Some(x), Some(&y)) = (op.input(0).and_then(|t| sg.tensors.get(t)), op.outputs.first()) else { continue };
-            let Some(out) = sg.tensors.get(y) else { continue };
-            if out.dtype != DType::F32 || out.is_constant() || out.is_variable || out.shape != x.shape || sg.outputs.contains(&y) {
-                continue;
-            }
-            if let Some(values) = dequantize_constant(x) {
-                if values.len() == out.num_elements() {
-                    f.data.insert(y, values.iter().flat_map(|v| v.to_le_bytes()).collect());
-                    f.ops.push((op.id, y));
+            for (op, results) in found {
+                let mut tensors = Vec::new();
+                for (t, d) in results {
+                    f.data.insert(t, d.to_le_bytes());
+                    tensors.push(t);
                 }
+                f.ops.push((op, tensors));
             }
         }
+        f.ops.sort_by_key(|(op, _)| *op);
         f
     }
+}
 
-    /// Makes the folded tensors of `sg` constant, with data borrowed from `self`.
+/// What one pass over `sg` (with the folds so far applied) folds, in file order.
+fn round(sg: &Subgraph<'_>) -> Vec<(OpId, Vec<(TensorId, TensorData)>)> {
+    let mut found = Vec::new();
+    // Values computed in this round, so that a chain folds in one round when its ops
+    // lower without constant operands.
+    let mut computed: BTreeMap<TensorId, TensorData> = BTreeMap::new();
+    let known = |t: TensorId, computed: &BTreeMap<TensorId, TensorData>| computed.contains_key(&t) || sg.tensors.get(t).is_some_and(|x| x.is_constant());
+    for op in sg.ops.iter() {
+        if sg.folded.contains(&op.id) || op.outputs.is_empty() {
+            continue;
+        }
+        let outs: Option<Vec<&Tensor<'_>>> = op.outputs.iter().map(|&t| sg.tensors.get(t)).collect();
+        let Some(outs) = outs else { continue };
+        let ins: Option<Vec<&Tensor<'_>>> = op.present_inputs().map(|t| sg.tensors.get(t)).collect();
+        let Some(ins) = ins else { continue };
+        if outs.iter().any(|t| t.is_constant() || t.is_variable || sg.outputs.contains(&t.id) || computed.contains_key(&t.id))
+            || ins.iter().any(|t| t.is_variable)
+        {
+            continue;
+        }
+        let results = if op.kind == OpKind::Shape {
+            match (ins.first(), outs.as_slice()) {
+                (Some(x), [y]) if ins.len() == 1 => shape_of(x, y).map(|d| vec![(y.id, d)]),
+                _ => None,
+            }
+        } else if op.kind == OpKind::Dequantize {
+            // Constant DEQUANTIZE: its own exact widening (float16 has no runtime kernel).
+            match (ins.as_slice(), outs.as_slice()) {
+                ([x], [y]) if x.is_constant() && y.dtype == DType::F32 && y.shape == x.shape => dequantize_constant(x)
+                    .filter(|v| v.len() == y.num_elements())
+                    .map(|v| vec![(y.id, TensorData::F32(v))]),
+                _ => None,
+            }
+        } else if !ins.is_empty() && ins.iter().all(|t| known(t.id, &computed)) {
+            evaluate(sg, op.id, &ins, &outs, &computed)
+        } else {
+            None
+        };
+        let Some(results) = results else { continue };
+        let in_bytes: usize = ins.iter().filter_map(|t| t.byte_size()).sum();
+        let out_bytes: usize = outs.iter().filter_map(|t| t.byte_size()).sum();
+        if out_bytes > SMALL_RESULT && out_bytes > in_bytes.saturating_mul(MAX_GROWTH) {
+            continue;
+        }
+        for (t, d) in &results {
+            computed.insert(*t, d.clone());
+        }
+        found.push((op.id, results));
+    }
+    found
+}
+
+impl Folded {
+    /// Makes the folded tensors of `sg` constant, with data borrowed from `self`, and marks
+    /// the folded operators.
     fn apply_to<'f>(&'f self, sg: &mut Subgraph<'f>) {
         for (&t, bytes) in &self.data {
             if let Some(tensor) = sg.tensors.get_mut(t) {
                 tensor.data = Some(bytes);
             }
         }
+        sg.folded.extend(self.ops.iter().map(|(op, _)| *op));
     }
 
     /// Whether `op` was folded.
     pub fn contains(&self, op: OpId) -> bool {
-        self.ops.iter().any(|&(o, _)| o == op)
+        self.ops.iter().any(|(o, _)| *o == op)
     }
+}
+
+/// SHAPE's result: the input's static shape, as the output's int32 or int64 elements.
+fn shape_of(x: &Tensor<'_>, y: &Tensor<'_>) -> Option<TensorData> {
+    if y.shape != [x.shape.len()] {
+        return None;
+    }
+    match y.dtype {
+        DType::I32 => x.shape.iter().map(|&d| i32::try_from(d).ok()).collect::<Option<Vec<_>>>().map(TensorData::I32),
+        DType::I64 => x.shape.iter().map(|&d| i64::try_from(d).ok()).collect::<Option<Vec<_>>>().map(TensorData::I64),
+        _ => None,
+    }
+}
+
+/// Runs operator `op` of `sg` on constant inputs through its lowering and kernel; its
+/// outputs, when it lowers and runs and every output has the declared type and size.
+fn evaluate(sg: &Subgraph<'_>, op: OpId, ins: &[&Tensor<'_>], outs: &[&Tensor<'_>], computed: &BTreeMap<TensorId, TensorData>) -> Option<Vec<(TensorId, TensorData)>> {
+    let operator = sg.ops.get(op)?;
+    let kernel = crate::lower::ops::lower(sg, operator).ok()?;
+    if kernel.is_folded() {
+        return None;
+    }
+    let mut store = TensorStore::new();
+    for x in ins {
+        let d = match computed.get(&x.id) {
+            Some(d) => d.clone(),
+            None => TensorData::from_le_bytes(x.dtype, x.data?)?,
+        };
+        store.insert(x.id, d);
+    }
+    kernel.execute(&mut store).ok()?;
+    outs.iter()
+        .map(|y| {
+            let d = store.get(y.id)?;
+            (d.to_le_bytes().len() == y.byte_size()?).then(|| (y.id, d.clone()))
+        })
+        .collect()
 }
 
 /// The float32 values of a constant DEQUANTIZE input, when it can be folded.
@@ -171,7 +291,7 @@ mod tests {
         let bytes = m.finish();
         let model = crate::tflite::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
-        assert_eq!(folded.subgraphs[0].ops.len(), 1);
+        assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![w])]);
         let model = folded.apply(&model);
         let t = model.main().tensor(w);
         let values: Vec<f32> = t.data.unwrap().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
@@ -185,5 +305,120 @@ mod tests {
         let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
         assert!(code.contains("op 0: DEQUANTIZE") && code.contains("folded at compile time, no code"), "{code}");
         assert_eq!(code.matches("rt::__private::io(").count(), 1, "{code}");
+    }
+
+    /// What the converter emits for a Keras model with a `None` batch before its classifier
+    /// (`keras.applications.MobileNetV3Small` and the like): the batch read back from SHAPE,
+    /// packed with the flattened size into RESHAPE's shape operand.
+    fn none_batch_model() -> (Vec<u8>, [TensorId; 2]) {
+        use crate::ir::{Activation, FullyConnectedOptions, StridedSliceOptions};
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[1, 2, 2, 3], Some((0.05, -3)));
+        let shape = m.activation("shape", DType::I32, &[4], None);
+        let begin = m.constant_i32("begin", &[1], &[0], None);
+        let end = m.constant_i32("end", &[1], &[1], None);
+        let strides = m.constant_i32("strides", &[1], &[1], None);
+        let batch = m.activation("batch", DType::I32, &[], None);
+        let flat = m.constant_i32("flat", &[], &[12], None);
+        let new_shape = m.activation("new_shape", DType::I32, &[2], None);
+        let flattened = m.activation("flattened", DType::I8, &[1, 12], Some((0.05, -3)));
+        let w: Vec<i8> = (0..4 * 12).map(|i| ((i * 37) % 255 - 127) as i8).collect();
+        let w = m.constant_i8("w", &[4, 12], &w, Some((0.01, 0)));
+        let b = m.constant_i32("b", &[4], &[100, -200, 300, -400], Some((0.0005, 0)));
+        let y = m.activation("y", DType::I8, &[1, 4], Some((0.1, 5)));
+        m.op(OpKind::Shape, &[Some(x)], &[shape]);
+        let slice = StridedSliceOptions { shrink_axis_mask: 1, ..Default::default() };
+        m.op(OpKind::StridedSlice(slice), &[Some(shape), Some(begin), Some(end), Some(strides)], &[batch]);
+        m.op(OpKind::Pack { values_count: 2, axis: 0 }, &[Some(batch), Some(flat)], &[new_shape]);
+        m.op(OpKind::Reshape { new_shape: None }, &[Some(x), Some(new_shape)], &[flattened]);
+        let fc = FullyConnectedOptions { activation: Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc), &[Some(flattened), Some(w), Some(b)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        (m.finish(), [x, y])
+    }
+
+    #[test]
+    fn shape_chain_folds_and_the_model_compiles() {
+        let (bytes, _) = none_batch_model();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let folded = FoldedModel::of(&model);
+        let ops: Vec<usize> = folded.subgraphs[0].ops.iter().map(|(op, _)| op.index()).collect();
+        // SHAPE, STRIDED_SLICE and PACK fold; RESHAPE of the activation stays (a view), the FC runs.
+        assert_eq!(ops, [0, 1, 2]);
+        let applied = folded.apply(&model);
+        let sg = applied.main();
+        let data = |t: usize| sg.tensors[TensorId::new(t)].data.map(|d| d.to_vec());
+        assert_eq!(data(1), Some([1i32, 2, 2, 3].iter().flat_map(|v| v.to_le_bytes()).collect()));
+        assert_eq!(data(5), Some(1i32.to_le_bytes().to_vec()));
+        assert_eq!(data(7), Some([1i32, 12].iter().flat_map(|v| v.to_le_bytes()).collect()));
+        // The model compiles: three ops folded, RESHAPE a view, one kernel call (the FC).
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert_eq!(code.matches("folded at compile time, no code").count(), 3, "{code}");
+        assert!(code.contains("fully_connected"), "{code}");
+        // And it computes what the same graph without the shape chain computes (a RESHAPE
+        // with a constant shape operand).
+        let input: Vec<u8> = (0..12).map(|i| (i * 21) as u8).collect();
+        let got = crate::interp::run(&model, &[&input]).unwrap();
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[1, 2, 2, 3], Some((0.05, -3)));
+        let new_shape = m.constant_i32("new_shape", &[2], &[1, 12], None);
+        let flattened = m.activation("flattened", DType::I8, &[1, 12], Some((0.05, -3)));
+        let w: Vec<i8> = (0..4 * 12).map(|i| ((i * 37) % 255 - 127) as i8).collect();
+        let w = m.constant_i8("w", &[4, 12], &w, Some((0.01, 0)));
+        let b = m.constant_i32("b", &[4], &[100, -200, 300, -400], Some((0.0005, 0)));
+        let y = m.activation("y", DType::I8, &[1, 4], Some((0.1, 5)));
+        m.op(OpKind::Reshape { new_shape: None }, &[Some(x), Some(new_shape)], &[flattened]);
+        let fc = crate::ir::FullyConnectedOptions { activation: crate::ir::Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc), &[Some(flattened), Some(w), Some(b)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let plain = m.finish();
+        let want = crate::interp::run(&crate::tflite::read_model(&plain).unwrap(), &[&input]).unwrap();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn arithmetic_on_constants_folds_through_its_kernel() {
+        // ADD of two int8 constants (with its requantization): the folded constant is what
+        // the ADD kernel computes, and the graph's second ADD reads it as a weight.
+        let mut m = ModelBuilder::new();
+        let a = m.constant_i8("a", &[6], &[-128, -5, 0, 7, 100, 127], Some((0.02, 1)));
+        let b = m.constant_i8("b", &[6], &[127, 3, -9, 7, 50, 127], Some((0.03, -2)));
+        let c = m.activation("c", DType::I8, &[6], Some((0.04, 0)));
+        let x = m.activation("x", DType::I8, &[6], Some((0.04, 0)));
+        let y = m.activation("y", DType::I8, &[6], Some((0.08, 3)));
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(a), Some(b)], &[c]);
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(c)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let bytes = m.finish();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let folded = FoldedModel::of(&model);
+        assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![c])]);
+        // The constant equals the ADD kernel's output on the same operands.
+        let sg = model.main();
+        let kernel = crate::lower::ops::lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap();
+        let mut store = TensorStore::with_constants(sg);
+        kernel.execute(&mut store).unwrap();
+        let want = store.get(c).unwrap().to_le_bytes();
+        let applied = folded.apply(&model);
+        assert_eq!(applied.main().tensor(c).data.map(|d| d.to_vec()), Some(want));
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert_eq!(code.matches("folded at compile time, no code").count(), 1, "{code}");
+    }
+
+    #[test]
+    fn outputs_variables_and_activations_are_not_folded() {
+        // A constant-input op whose output is the graph's output stays a kernel call.
+        let mut m = ModelBuilder::new();
+        let a = m.constant_i8("a", &[3], &[1, 2, 3], Some((0.5, 0)));
+        let b = m.constant_i8("b", &[3], &[4, 5, 6], Some((0.5, 0)));
+        let x = m.activation("x", DType::I8, &[3], Some((0.5, 0)));
+        let y = m.activation("y", DType::I8, &[3], Some((1.0, 0)));
+        let z = m.activation("z", DType::I8, &[3], Some((1.0, 0)));
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(a), Some(b)], &[y]);
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(b)], &[z]);
+        m.inputs(&[x]).outputs(&[y, z]);
+        let bytes = m.finish();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        assert!(FoldedModel::of(&model).subgraphs[0].ops.is_empty());
     }
 }

@@ -654,6 +654,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         }
         OpKind::ExpandDims => none(B::EXPAND_DIMS),
         OpKind::Cast => none(B::CAST),
+        OpKind::Shape => none(B::SHAPE),
         OpKind::Gather { axis, batch_dims } => {
             let t = fb::GatherOptions::create(fbb, &fb::GatherOptionsArgs { axis: *axis, batch_dims: *batch_dims });
             (B::GATHER.0, O::GatherOptions, Some(t.as_union_value()))

@@ -249,7 +249,7 @@ fn read_subgraph<'a>(
             custom_options,
         });
     }
-    Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs })
+    Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default() })
 }
 
 fn read_dtype(t: fb::TensorType) -> DType {
@@ -516,6 +516,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         },
         B::EXPAND_DIMS => OpKind::ExpandDims,
         B::CAST => OpKind::Cast,
+        B::SHAPE => OpKind::Shape,
         B::GATHER => {
             let (axis, batch_dims) = op.builtin_options_as_gather_options().map(|o| (o.axis(), o.batch_dims())).unwrap_or((0, 0));
             OpKind::Gather { axis, batch_dims }

@@ -1,6 +1,5 @@
-//! DEQUANTIZE, int8 -> float32; and a DEQUANTIZE of a constant (float16 or int8 weights),
-//! which `passes::fold` turned into float32 constant data: it lowers to [`Dequantize::Folded`],
-//! which runs nothing and emits no code.
+//! DEQUANTIZE, int8 -> float32. A DEQUANTIZE of a constant (float16 or int8 weights) is
+//! folded by `passes::fold` into float32 constant data and never reaches this lowering.
 //!
 //! Mirrors TFLite Micro `dequantize.cc` (`DequantizePrepare`): the input's per-tensor scale
 //! and zero point, `reference_ops::Dequantize` at run time. The output has the input's
@@ -21,16 +20,10 @@ crate::runtime_struct_lit!(kernels::dequantize::DequantizeParams { scale, zero_p
 pub enum Dequantize {
     /// int8 activations to float32.
     S8 { un: Unary, params: DequantizeParams },
-    /// Folded at compile time (`passes::fold`): the output is float32 constant data.
-    Folded,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Dequantize, LowerError> {
     cx.expect_arity(1..=1, 1)?;
-    let out = cx.output(0)?;
-    if out.is_constant() && out.dtype == DType::F32 {
-        return Ok(Dequantize::Folded);
-    }
     let (un, [input, output]) = lower_unary(cx, false)?;
     cx.expect_dtype(output, DType::F32)?;
     if input.is_constant() {
@@ -41,26 +34,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Dequantize, LowerError> {
 }
 
 impl Kernel for Dequantize {
-    fn is_folded(&self) -> bool {
-        matches!(self, Dequantize::Folded)
-    }
-
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match self {
             Dequantize::S8 { un, params } => un.run(s, |x, y| dequantize_s8_f32(params, x, y)),
-            // The store holds the folded output with the other constants.
-            Dequantize::Folded => Ok(()),
         }
     }
 
-    /// No in-place variant (the element size changes), so always `dequantize_s8_f32`; no
-    /// code for a folded one (codegen says so in the comment).
+    /// No in-place variant (the element size changes), so always `dequantize_s8_f32`.
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         match self {
             Dequantize::S8 { un, params } => {
                 un.emit_with(cx, quote! { kernels::dequantize::DequantizeParams }, ("dequantize", "dequantize_s8_f32"), params)
             }
-            Dequantize::Folded => TokenStream::new(),
         }
     }
 }

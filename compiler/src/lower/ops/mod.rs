@@ -64,6 +64,27 @@ pub trait Kernel: std::fmt::Debug {
     }
 }
 
+/// An operator evaluated at compile time (`passes::fold`, listed in
+/// [`Subgraph::folded`]): its outputs are constants that hold the result, so it runs nothing
+/// and emits no code (codegen says so in a comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FoldedOp;
+
+impl Kernel for FoldedOp {
+    fn is_folded(&self) -> bool {
+        true
+    }
+
+    /// The store holds the folded outputs with the other constants.
+    fn execute(&self, _: &mut TensorStore) -> Result<(), ExecError> {
+        Ok(())
+    }
+
+    fn emit(&self, _: &mut EmitCx<'_, '_, '_>) -> proc_macro2::TokenStream {
+        proc_macro2::TokenStream::new()
+    }
+}
+
 /// The registry: which `OpKind` lowers in which module, with which of its typed options.
 /// Adding an op is one line here and one file `ops/<builtin>.rs` with
 /// `pub(crate) fn lower(cx: &OpCx, <options>) -> Result<impl Kernel, LowerError>`: the entry
@@ -80,6 +101,9 @@ macro_rules! ops {
         pub fn lower<'m, 'a>(sg: &'m Subgraph<'a>, op: &'m Operator<'a>) -> Result<Box<dyn Kernel>, LowerError> {
             use crate::ir::OpKind;
             let cx = OpCx { sg, op };
+            if sg.folded.contains(&op.id) {
+                return Ok(Box::new(FoldedOp));
+            }
             cx.check_quantization()?;
             match &op.kind {
                 $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
