@@ -30,6 +30,10 @@ use crate::lower::ops::{TensorData, TensorStore};
 use std::collections::BTreeMap;
 use tflc_runtime::kernels::dequantize::{dequantize_s8_f32, DequantizeParams};
 
+/// Builtins that always fold (their result depends on static shapes only), so they have
+/// no lowering of their own.
+pub const ALWAYS_FOLDED: &[&str] = &["SHAPE"];
+
 /// A folded result may be this many times its inputs' bytes...
 pub const MAX_GROWTH: usize = 4;
 /// ...or any size up to this many bytes.

@@ -1,0 +1,152 @@
+//! Operator coverage against TFLite Micro: every operator TFLite Micro registers (its
+//! `MicroMutableOpResolver::Add*` list at the pinned commit 90b983c2b3f1,
+//! `tensorflow/lite/micro/micro_mutable_op_resolver.h`) with tflc's status, written to
+//! `docs/OP_COVERAGE.md` so the gap is one table.
+//!
+//! The status comes from the compiler itself and from `SUPPORTED_OPS.md`, cross-checked:
+//! a builtin lowers when it is in the lowering registry (`tflc::lower::ops::LOWERED`), and
+//! then `SUPPORTED_OPS.md` must have a row for it (its element types are the union of its
+//! rows); a builtin `SUPPORTED_OPS.md` lists must be in the registry or always folded
+//! (`tflc::passes::fold::ALWAYS_FOLDED`). A custom operator lowers when `SUPPORTED_OPS.md`
+//! has its row. The suite fails when the committed table is stale; `BLESS=1` rewrites it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// TFLite Micro's registrable operators, builtins by `BuiltinOperator` name, custom
+/// operators by the name they register (`ethos-u` is `GetString_ETHOSU()`).
+const TFLM_BUILTINS: &[&str] = &[
+    "ABS", "ADD", "ADD_N", "ARG_MAX", "ARG_MIN", "ASSIGN_VARIABLE", "AVERAGE_POOL_2D", "BATCH_MATMUL",
+    "BATCH_TO_SPACE_ND", "BROADCAST_ARGS", "BROADCAST_TO", "CALL_ONCE", "CAST", "CEIL", "CONCATENATION", "CONV_2D",
+    "COS", "CUMSUM", "DEPTH_TO_SPACE", "DEPTHWISE_CONV_2D", "DEQUANTIZE", "DIV", "DYNAMIC_UPDATE_SLICE",
+    "EMBEDDING_LOOKUP", "ELU", "EQUAL", "EXP", "EXPAND_DIMS", "FILL", "FLOOR", "FLOOR_DIV", "FLOOR_MOD",
+    "FULLY_CONNECTED", "GATHER", "GATHER_ND", "GREATER", "GREATER_EQUAL", "HARD_SWISH", "IF", "L2_NORMALIZATION",
+    "L2_POOL_2D", "LEAKY_RELU", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOGISTIC",
+    "LOG_SOFTMAX", "MAXIMUM", "MAX_POOL_2D", "MIRROR_PAD", "MEAN", "MINIMUM", "MUL", "NEG", "NOT_EQUAL", "PACK", "PAD",
+    "PADV2", "PRELU", "QUANTIZE", "READ_VARIABLE", "REDUCE_ALL", "REDUCE_MAX", "REDUCE_MIN", "RELU", "RELU6",
+    "RESHAPE", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "REVERSE_V2", "ROUND", "RSQRT", "SELECT_V2", "SHAPE",
+    "SIN", "SLICE", "SOFTMAX", "SPACE_TO_BATCH_ND", "SPACE_TO_DEPTH", "SPLIT", "SPLIT_V", "SQUEEZE", "SQRT", "SQUARE",
+    "SQUARED_DIFFERENCE", "STRIDED_SLICE", "SUB", "SUM", "SVDF", "TANH", "TRANSPOSE_CONV", "TRANSPOSE", "UNPACK",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM", "VAR_HANDLE", "WHILE", "ZEROS_LIKE",
+];
+const TFLM_CUSTOM: &[&str] = &[
+    "CIRCULAR_BUFFER", "TFLM_DECODE", "SignalDelay", "TFLite_Detection_PostProcess", "SignalEnergy",
+    "SignalFftAutoScale", "SignalFilterBank", "SignalFilterBankLog", "SignalFilterBankSquareRoot",
+    "SignalFilterBankSpectralSubtraction", "SignalFramer", "SignalIrfft", "SignalOverlapAdd", "SignalPCAN",
+    "SignalRfft", "SignalStacker", "SignalWindow", "ethos-u",
+];
+
+/// Why an operator does not lower yet: the issue that covers it, or why tflc refuses it.
+fn missing_reason(op: &str) -> &'static str {
+    match op {
+        "UNIDIRECTIONAL_SEQUENCE_LSTM" | "IF" | "WHILE" | "CALL_ONCE" => "not yet: issue 12 (recurrent models and control flow)",
+        o if o.starts_with("Signal") => "not yet: issue 12 (TFLite Micro's signal library)",
+        "ethos-u" => "refused: an Arm Ethos-U NPU command stream, run by the NPU driver, not a CPU kernel",
+        "TFLM_DECODE" => "not yet: TFLite Micro's compressed-weight decoding (tflc keeps weights uncompressed in flash)",
+        _ => "not yet: issue 14 (operator coverage)",
+    }
+}
+
+/// Builtin names and element types of every row of `SUPPORTED_OPS.md`'s tables (first
+/// column: builtins separated by commas; second: element types), merged per builtin.
+fn supported_rows(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut rows: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut in_table = false;
+    for line in text.lines() {
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        if !line.trim_start().starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        if cells.first() == Some(&"builtin") {
+            in_table = true;
+            continue;
+        }
+        if !in_table || cells.len() < 2 || cells[0].starts_with("---") {
+            continue;
+        }
+        for name in cells[0].split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            rows.entry(name.trim_matches('`').to_string()).or_default().insert(cells[1].to_string());
+        }
+    }
+    rows
+}
+
+fn table() -> (String, Vec<String>) {
+    let supported = supported_rows(include_str!("../SUPPORTED_OPS.md"));
+    let lowered: BTreeSet<String> = tflc::lower::ops::LOWERED.iter().map(|m| m.to_ascii_uppercase()).collect();
+    let folded: BTreeSet<&str> = tflc::passes::fold::ALWAYS_FOLDED.iter().copied().collect();
+    let mut problems = Vec::new();
+    for b in &lowered {
+        if !supported.contains_key(b) {
+            problems.push(format!("{b} lowers but SUPPORTED_OPS.md has no row for it"));
+        }
+    }
+    let mut out = String::new();
+    let mut counts = BTreeMap::<&str, usize>::new();
+    let mut rows = String::new();
+    for (kind, names) in [("builtin", TFLM_BUILTINS), ("custom", TFLM_CUSTOM)] {
+        for &op in names {
+            let (status, detail) = if folded.contains(op) {
+                ("folded", "evaluated at compile time (shapes are static); no code on the device".to_string())
+            } else if (kind == "builtin" && lowered.contains(op)) || (kind == "custom" && supported.contains_key(op)) {
+                let types: Vec<&str> = supported.get(op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
+                ("lowers", types.join("; "))
+            } else if missing_reason(op).starts_with("refused") {
+                ("refused", missing_reason(op).trim_start_matches("refused: ").to_string())
+            } else {
+                ("missing", missing_reason(op).trim_start_matches("not yet: ").to_string())
+            };
+            *counts.entry(status).or_default() += 1;
+            let _ = writeln!(rows, "| {op} | {kind} | {status} | {detail} |");
+        }
+    }
+    for name in supported.keys() {
+        let known = TFLM_BUILTINS.contains(&name.as_str()) || TFLM_CUSTOM.contains(&name.as_str());
+        let lowers = lowered.contains(name) || folded.contains(name.as_str()) || TFLM_CUSTOM.contains(&name.as_str());
+        if !lowers && known {
+            problems.push(format!("SUPPORTED_OPS.md has a row for {name}, which does not lower"));
+        }
+    }
+    let extra: Vec<&String> = lowered.iter().filter(|b| !TFLM_BUILTINS.contains(&b.as_str())).collect();
+    let _ = writeln!(out, "# Operator coverage against TFLite Micro\n");
+    let _ = writeln!(
+        out,
+        "Written by `cargo test -p tflc-tests --test op_coverage` (`BLESS=1` rewrites it; the test fails when it is stale). \
+         Every operator TFLite Micro registers (`MicroMutableOpResolver`, commit 90b983c2b3f1), {} in all: \
+         {} lower, {} fold at compile time, {} are refused, {} are missing. \
+         Element types and limits per row: `SUPPORTED_OPS.md`. tflc also lowers {} that TFLite Micro does not register.\n",
+        TFLM_BUILTINS.len() + TFLM_CUSTOM.len(),
+        counts.get("lowers").unwrap_or(&0),
+        counts.get("folded").unwrap_or(&0),
+        counts.get("refused").unwrap_or(&0),
+        counts.get("missing").unwrap_or(&0),
+        if extra.is_empty() { "nothing".to_string() } else { extra.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ") },
+    );
+    let _ = writeln!(out, "| operator | kind | status | element types (lowers) or reason |");
+    let _ = writeln!(out, "|---|---|---|---|");
+    out.push_str(&rows);
+    (out, problems)
+}
+
+#[test]
+fn every_tflite_micro_operator_has_a_status() {
+    let (text, problems) = table();
+    assert!(problems.is_empty(), "SUPPORTED_OPS.md and the lowering registry disagree:\n{}", problems.join("\n"));
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/OP_COVERAGE.md");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, &text).expect("write docs/OP_COVERAGE.md");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    println!("{text}");
+    assert!(committed == text, "docs/OP_COVERAGE.md is stale: rerun with BLESS=1 (`BLESS=1 cargo test -p tflc-tests --test op_coverage`)");
+}
+
+#[test]
+fn the_list_has_no_duplicates() {
+    let all: Vec<&str> = TFLM_BUILTINS.iter().chain(TFLM_CUSTOM).copied().collect();
+    let set: BTreeSet<&str> = all.iter().copied().collect();
+    assert_eq!(set.len(), all.len());
+    assert_eq!(all.len(), 118, "TFLite Micro's resolver at 90b983c2b3f1 has 118 Add* operators besides AddCustom/AddBuiltin");
+}
