@@ -90,7 +90,7 @@ fn copies(c: &Calls<'_, '_, '_>, ar: &Arena<'_, '_, '_>, inst: usize, mine: &[Te
         used.insert(m);
         let r = callee_range(c, inst, t)?;
         let name = format_ident!("T{}", m.index());
-        let what = csg.map_or(String::new(), |g| describe_tensor(g.tensor(t)));
+        let what = csg.map_or(String::new(), |g| format!("subgraph {} {}", g.id.index(), describe_tensor(g.tensor(t))));
         if out {
             let src = range_lit(r);
             v.push(comment(&format!("{what} -> t{}", m.index())));
@@ -189,7 +189,7 @@ pub(super) fn emit_call(
     };
     Ok(quote! {
         {
-            let arena: &mut [u8] = &mut *#arena;
+            let arena: &mut [u8] = #arena;
             #stmts
         }
     })

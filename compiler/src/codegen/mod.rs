@@ -354,7 +354,7 @@ fn generate_with(
                     return Err(Error::Codegen(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
                 let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
-                let b = emit_subgraph(&rt, &quote! { arena }, l, p, &mut items, Some(&calls))?;
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls))?;
                 let car = Arena { sg: l.sg, plan: p, base: inst.base };
                 let mut consts = Vec::new();
                 for &t in &b.used {
