@@ -198,13 +198,16 @@ fn visit<'m, 'a>(model: &'m Model<'a>, id: SubgraphId, state: &mut [u8], lm: &mu
     lm.subgraphs[id] = Some(lowered);
 }
 
+/// Where a call's error is: the calling op, and optionally a callee tensor.
+type AtFn<'f> = dyn Fn(Option<(&Subgraph<'_>, TensorId)>) -> Location + 'f;
+
 /// The checks of one call that need the callee: static shapes in it, and inputs and outputs
 /// of matching count, element type and shape (the op copies bytes between them).
 fn check_callee(
     sg: &Subgraph<'_>,
     callee: &Subgraph<'_>,
     cf: &ControlFlow,
-    at: &dyn Fn(Option<(&Subgraph<'_>, TensorId)>) -> Location,
+    at: &AtFn<'_>,
     errors: &mut Vec<LowerError>,
 ) {
     for t in callee.tensors.iter() {

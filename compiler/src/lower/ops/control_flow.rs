@@ -53,11 +53,14 @@ pub struct ControlFlow {
     pub outputs: Vec<TensorId>,
 }
 
+/// `(callee, the caller tensors its inputs come from, those its outputs go to)`.
+pub type Binding<'c> = (SubgraphId, &'c [TensorId], Option<&'c [TensorId]>);
+
 impl ControlFlow {
     /// `(callee, its inputs fed from, its outputs copied to)` for the checks of
     /// `lower_model`: the caller's tensors each callee's inputs and outputs correspond to
     /// (`None`: the callee's outputs are not copied to the op's, as the WHILE condition's).
-    pub fn bindings(&self) -> Vec<(SubgraphId, &[TensorId], Option<&[TensorId]>)> {
+    pub fn bindings(&self) -> Vec<Binding<'_>> {
         match self.call {
             Call::If { then_subgraph, else_subgraph } => vec![
                 (then_subgraph, &self.inputs, Some(&self.outputs)),
