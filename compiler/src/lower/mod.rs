@@ -177,7 +177,9 @@ fn visit<'m, 'a>(model: &'m Model<'a>, id: SubgraphId, state: &mut [u8], lm: &mu
             tensor_index: t.map(|(_, t)| t.index()),
             tensor_name: t.map(|(g, t)| format!("{} (subgraph {})", g.tensor(t).name, g.id.index())),
         };
-        for callee in cf.call.callees() {
+        let mut callees = cf.call.callees();
+        callees.dedup();
+        for callee in callees {
             let Some(csg) = model.subgraphs.get(callee) else {
                 lm.call_errors.push(LowerError::Invalid { at: at(None), what: format!("calls subgraph {}, which does not exist", callee.index()) });
                 continue;

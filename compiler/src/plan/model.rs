@@ -130,3 +130,85 @@ pub fn plan_model(lowered: &LoweredModel<'_, '_>, base: &PlanOptions) -> Result<
     }
     Ok(mp)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::lower_model;
+
+    fn planned(bytes: &[u8]) -> (ModelPlan, u64) {
+        let model = crate::tflite::read_model(bytes).unwrap();
+        let lm = lower_model(&model);
+        lm.check().unwrap();
+        let mp = plan_model(&lm, &PlanOptions { verify: true, ..PlanOptions::default() }).unwrap();
+        let n = mp.arena_bytes();
+        (mp, n)
+    }
+
+    /// The nested model: four callee instances (cond, body, and the body's two branches)
+    /// inside the WHILE's frame, the branches at one base inside the body's IF frame; the
+    /// combined layout verifies, and moving a callee tensor over a live caller tensor (the
+    /// loop-carried `acc`) or out of its frame is caught.
+    #[test]
+    fn nested_frames_verify_and_violations_are_caught() {
+        let (mut mp, arena) = planned(&crate::testing::models::control_while_if());
+        let inst = mp.instances();
+        let sgs: Vec<usize> = inst.iter().map(|i| i.subgraph.index()).collect();
+        assert_eq!(sgs, [0, 1, 2, 3, 4]);
+        assert_eq!(inst[3].base, inst[4].base);
+        let frame = mp.frame(SubgraphId::new(0), OpId::new(2)).unwrap();
+        for i in &inst[1..] {
+            let p = mp.get(i.subgraph).unwrap();
+            assert!(i.base >= frame.start && i.base + p.plan.arena_bytes <= frame.end, "{i:?} {frame:?}");
+        }
+        assert!(arena >= frame.end);
+        assert!(super::super::verify::verify_model(&mp).is_empty());
+
+        // Move the body's input `i` past the frame, inside a body arena made as large: the
+        // body's own plan still verifies, the combined layout does not (the bytes past the
+        // frame belong to the caller: `acc`, the WHILE's loop value, lives there or beyond).
+        let body = SubgraphId::new(2);
+        let base = inst[2].base;
+        let p = mp.subgraphs[body].as_mut().unwrap();
+        let b = p.buffer_of[crate::ir::TensorId::new(0)].unwrap();
+        let saved = (p.plan.offsets[b], p.plan.arena_bytes);
+        p.plan.offsets[b] = (frame.end - base).next_multiple_of(16) + 1024;
+        p.plan.arena_bytes = p.plan.offsets[b] + 16;
+        let v = super::super::verify::verify_model(&mp);
+        assert!(v.iter().any(|e| e.contains("outside the frame")), "{v:?}");
+        let p = mp.subgraphs[body].as_mut().unwrap();
+        p.plan.arena_bytes = saved.1;
+        p.plan.offsets[b] = saved.0;
+        assert!(super::super::verify::verify_model(&mp).is_empty());
+    }
+
+    /// A dynamic shape inside a callee is refused, naming the op, the subgraph and the tensor.
+    #[test]
+    fn dynamic_shapes_in_callees_are_refused() {
+        use crate::ir::{DType, OpKind};
+        use crate::tflite::builder::{ModelBuilder, TensorSpec};
+        let mut b = ModelBuilder::new();
+        let c = b.activation("c", DType::Bool, &[], None);
+        let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
+        let y = b.activation("y", DType::I8, &[1, 4], Some((0.1, 0)));
+        b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(1) }, &[Some(c), Some(x)], &[y]);
+        b.inputs(&[c, x]).outputs(&[y]);
+        b.new_subgraph("branch");
+        let a = b.tensor(TensorSpec {
+            name: "a".into(),
+            dtype: DType::I8,
+            shape: vec![1, 4],
+            shape_signature: Some(vec![-1, 4]),
+            quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![0], axis: None }),
+            data: None,
+            variable: false,
+        });
+        let r = b.activation("r", DType::I8, &[1, 4], Some((0.1, 0)));
+        b.op(OpKind::Relu, &[Some(a)], &[r]);
+        b.inputs(&[a]).outputs(&[r]);
+        let bytes = b.finish();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let e = lower_model(&model).check().unwrap_err().to_string();
+        assert!(e.contains("op 0 (IF)") && e.contains("\"a (subgraph 1)\"") && e.contains("dynamic shape [-1, 4]"), "{e}");
+    }
+}
