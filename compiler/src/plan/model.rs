@@ -57,8 +57,8 @@ impl ModelPlan {
         self.get(sg)?.scratch_regions(op).into_iter().next()
     }
 
-    /// Every instance, depth first from the entry subgraph at base 0 (a parent before its
-    /// children, callees in call order).
+    /// Every instance, breadth first from the entry subgraph at base 0 (a parent before its
+    /// children, the callees of one op in call order).
     pub fn instances(&self) -> Vec<Instance> {
         let mut out = vec![Instance { subgraph: SubgraphId::new(0), base: 0, parent: None }];
         let mut i = 0;
@@ -72,8 +72,6 @@ impl ModelPlan {
                         children.push(Instance { subgraph: callee, base: inst.base + frame.start, parent: Some((i, op)) });
                     }
                 }
-                // Depth first: the children right after their parent's later siblings is
-                // fine for naming; keep breadth order but stable.
                 out.extend(children);
             }
             i += 1;
