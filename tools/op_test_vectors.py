@@ -19,7 +19,12 @@ def run_tflm(raw, inputs):
     for i, x in enumerate(inputs):
         it.set_input(x, i)
     it.invoke()
-    return np.asarray(it.get_output(0))
+    outs = []
+    while True:  # every output (the Python binding does not give their count)
+        try:
+            outs.append(np.asarray(it.get_output(len(outs))))
+        except Exception:
+            return outs
 
 def run_litert(raw, inputs):
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
@@ -28,7 +33,7 @@ def run_litert(raw, inputs):
     for d, x in zip(it.get_input_details(), inputs):
         it.set_tensor(d["index"], x)
     it.invoke()
-    return it.get_tensor(it.get_output_details()[0]["index"])
+    return [it.get_tensor(d["index"]) for d in it.get_output_details()]
 
 def input_specs(raw):
     # dtype and shape of each subgraph input, from a TFLite interpreter that only allocates.
@@ -46,6 +51,9 @@ def main():
             b = (d / f"{m.stem}.in{i}.bin").read_bytes()
             inputs.append(np.frombuffer(b, dtype=dt).reshape(shape))
         y = (run_litert if m.stem.endswith("_litert") else run_tflm)(raw, inputs)
-        print(f"{m.stem}: &[{', '.join(str(v) for v in y.flatten().tolist())}],")
+        # Output 0, then (models with several outputs: control flow) every further one.
+        for i, o in enumerate(y):
+            tag = "" if i == 0 else f" output {i}"
+            print(f"{m.stem}{tag}: &[{', '.join(str(v) for v in np.asarray(o).flatten().tolist())}],")
 
 main()

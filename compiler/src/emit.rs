@@ -14,7 +14,7 @@ pub struct Items {
     /// aligned to it.
     pub blob: Vec<u8>,
     /// Model constants already in the blob, by tensor: (range const name, its item).
-    pub weights: BTreeMap<TensorId, (Ident, TokenStream)>,
+    pub weights: BTreeMap<(crate::ir::SubgraphId, TensorId), (Ident, TokenStream)>,
     /// Table ranges and params, in emission order.
     pub consts: Vec<TokenStream>,
     /// Parameter consts already declared, by their type and value: an op whose parameters
@@ -215,12 +215,13 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             return quote! { compile_error!("tflc: no view for this element type") };
         };
         if let Some(data) = tensor.data {
-            let name = format_ident!("W{}", t.index());
-            if !self.items.weights.contains_key(&t) {
+            let name = format_ident!("{}W{}", self.prefix(), t.index());
+            let key = (self.sg.id, t);
+            if !self.items.weights.contains_key(&key) {
                 let doc = format!(" {}", describe_tensor(tensor));
                 let range = self.items.push_blob(data);
                 let item = range_const(&name, &doc, range);
-                self.items.weights.insert(t, (name.clone(), item));
+                self.items.weights.insert(key, (name.clone(), item));
             }
             return quote! { #rt::__private::#view(&WEIGHTS.0[#name]) };
         }
@@ -258,6 +259,23 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         quote! { #rt::__private::#view(#y) }
     }
 
+    /// The prefix of module-level names of this subgraph's items: none for the entry
+    /// subgraph, `SG<k>_` for subgraph `k` (each subgraph numbers its tensors and ops from 0).
+    fn prefix(&self) -> String {
+        match self.sg.id.index() {
+            0 => String::new(),
+            k => format!("SG{k}_"),
+        }
+    }
+
+    /// An exclusive byte view of output tensor `t` (`&mut [u8]`), for element types without
+    /// a typed view: a bool tensor holds one byte per element, 0 or 1, as TFLite stores it.
+    pub fn output_bytes(&mut self, t: TensorId) -> TokenStream {
+        self.outs.push(t);
+        let y = format_ident!("y{}", self.outs.len() - 1);
+        quote! { #y }
+    }
+
     /// A table computed at compile time (for example a bias with folded zero points), placed
     /// in the weight blob; returns the expression of its `&[i32]` view.
     pub fn table_i32(&mut self, what: &str, v: &[i32]) -> TokenStream {
@@ -279,7 +297,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
 
     fn table(&mut self, what: &str, ty: &str, n: usize, bytes: &[u8], view: Ident) -> TokenStream {
         let rt = self.rt.clone();
-        let name = format_ident!("OP{}_{}", self.op_index, what.to_uppercase());
+        let name = format_ident!("{}OP{}_{}", self.prefix(), self.op_index, what.to_uppercase());
         self.tables += 1;
         let doc = format!(" op {}: {what} ({n} x {ty}), computed at compile time", self.op_index);
         let range = self.items.push_blob(bytes);
@@ -303,7 +321,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         if let Some(name) = self.items.params_by_value.get(&key) {
             return name.clone();
         }
-        let name = format_ident!("P{}", self.op_index);
+        let name = format_ident!("{}P{}", self.prefix(), self.op_index);
         self.items.params_by_value.insert(key, name.clone());
         let doc = format!(" op {}: parameters computed at compile time", self.op_index);
         self.items.consts.push(quote! {

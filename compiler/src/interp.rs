@@ -1,12 +1,14 @@
 //! A reference interpreter over the lowered kernels: runs subgraph 0 op by op on a
 //! `TensorStore`. Slow and allocation-heavy, it exists to check generated code against the
 //! same kernels and parameters (tests, and models without golden data). It lowers once
-//! ([`lower_subgraph`]) and runs every step on that result.
+//! ([`lower_model`]) and runs every step on that result.
 
 use crate::error::Error;
-use crate::ir::Model;
+use crate::ir::{Model, OpId, SubgraphId, TensorId};
+use crate::lower::ops::control_flow::Call;
+use std::collections::BTreeSet;
 use crate::lower::ops::{TensorData, TensorStore};
-use crate::lower::{lower_subgraph, LoweredSubgraph};
+use crate::lower::{lower_model, LoweredModel, LoweredSubgraph};
 
 /// Runs `model` once on `inputs` (one per subgraph input, little-endian bytes) and returns
 /// the outputs' bytes.
@@ -16,22 +18,31 @@ pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
 
 /// Runs `model` once per entry of `steps` on one store, so that variable tensors (state)
 /// carry over from run to run as in one TFLite Micro interpreter; returns each run's
-/// outputs.
+/// outputs. Subgraphs called by IF, WHILE and CALL_ONCE run as TFLite Micro runs them
+/// (`lower::ops::control_flow`), each call on a fresh store of the callee.
 pub fn run_steps(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
     let folded = crate::passes::fold::FoldedModel::of(model);
     let model = folded.apply(model);
-    let lowered = lower_subgraph(model.main());
-    run_lowered(&lowered, steps)
+    let lm = lower_model(&model);
+    lm.check()?;
+    let Some(main) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
+    let mut store = TensorStore::with_constants(main.sg);
+    let mut once = BTreeSet::new();
+    steps.iter().map(|inputs| run_on(&lm, main, &mut store, inputs, &mut once)).collect()
 }
 
-/// [`run_steps`] on an already lowered subgraph (every op must have lowered).
+/// [`run_steps`] on an already lowered subgraph (every op must have lowered; no calls).
 pub fn run_lowered(lowered: &LoweredSubgraph<'_, '_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
     lowered.check()?;
     let mut store = TensorStore::with_constants(lowered.sg);
-    steps.iter().map(|inputs| run_on(lowered, &mut store, inputs)).collect()
+    let mut once = BTreeSet::new();
+    let lm = LoweredModel { subgraphs: crate::index::IndexVec::new(), order: Vec::new(), call_errors: Vec::new() };
+    steps.iter().map(|inputs| run_on(&lm, lowered, &mut store, inputs, &mut once)).collect()
 }
 
-fn run_on(lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
+type Once = BTreeSet<(SubgraphId, OpId)>;
+
+fn run_on(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[&[u8]], once: &mut Once) -> Result<Vec<Vec<u8>>, Error> {
     let sg = lowered.sg;
     if inputs.len() != sg.inputs.len() {
         return Err(Error::Codegen(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
@@ -43,9 +54,60 @@ fn run_on(lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[
             .ok_or_else(|| Error::Codegen(format!("input {t} needs {:?} bytes of {}", tensor.byte_size(), tensor.dtype)))?;
         store.insert(t, d);
     }
+    run_subgraph(lm, lowered, store, once)?;
+    Ok(sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect())
+}
+
+/// Runs every operator of `lowered` on `store`, calls included.
+fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, once: &mut Once) -> Result<(), Error> {
+    let sg = lowered.sg;
     for op in sg.ops.iter() {
         let k = lowered.kernel(op.id)?;
-        k.execute(store).map_err(|e| Error::Codegen(format!("op {} ({}): {e}", op.id.index(), op.opcode)))?;
+        let err = |e: String| Error::Codegen(format!("subgraph {} op {} ({}): {e}", sg.id.index(), op.id.index(), op.opcode));
+        let Some(cf) = k.control_flow() else {
+            k.execute(store).map_err(|e| err(e.to_string()))?;
+            continue;
+        };
+        let get = |store: &TensorStore, t: TensorId| store.get(t).cloned().ok_or_else(|| err(format!("tensor {t} has no value")));
+        // Runs `callee` on `values` (its inputs) and returns its outputs.
+        let call = |callee: SubgraphId, values: Vec<TensorData>, once: &mut Once| -> Result<Vec<TensorData>, Error> {
+            let l = lm.get(callee).ok_or_else(|| err(format!("subgraph {} was not lowered", callee.index())))?;
+            let mut s = TensorStore::with_constants(l.sg);
+            for (&t, v) in l.sg.inputs.iter().zip(values) {
+                s.insert(t, v);
+            }
+            run_subgraph(lm, l, &mut s, once)?;
+            l.sg.outputs.iter().map(|&t| s.get(t).cloned().ok_or_else(|| err(format!("subgraph {} output {t} has no value", callee.index())))).collect()
+        };
+        let truth = |v: &TensorData| matches!(v, TensorData::Bool(b) if b.first() == Some(&true));
+        match cf.call {
+            Call::If { then_subgraph, else_subgraph } => {
+                let c = cf.cond.map(|t| get(store, t)).transpose()?.ok_or_else(|| err("no condition".into()))?;
+                let ins = cf.inputs.iter().map(|&t| get(store, t)).collect::<Result<Vec<_>, _>>()?;
+                let outs = call(if truth(&c) { then_subgraph } else { else_subgraph }, ins, once)?;
+                for (&t, v) in cf.outputs.iter().zip(outs) {
+                    store.insert(t, v);
+                }
+            }
+            Call::While { cond_subgraph, body_subgraph } => {
+                let mut values = cf.inputs.iter().map(|&t| get(store, t)).collect::<Result<Vec<_>, _>>()?;
+                loop {
+                    let c = call(cond_subgraph, values.clone(), once)?;
+                    if !c.first().is_some_and(truth) {
+                        break;
+                    }
+                    values = call(body_subgraph, values, once)?;
+                }
+                for (&t, v) in cf.outputs.iter().zip(values) {
+                    store.insert(t, v);
+                }
+            }
+            Call::CallOnce { init_subgraph } => {
+                if once.insert((sg.id, op.id)) {
+                    call(init_subgraph, Vec::new(), once)?;
+                }
+            }
+        }
     }
-    Ok(sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect())
+    Ok(())
 }

@@ -5,9 +5,11 @@
 use crate::codegen::{self, CodegenOptions, WeightsSource};
 use crate::emit::MAX_ALIGN;
 use crate::error::Error;
-use crate::lower::{lower_subgraph, LoweredSubgraph};
+use crate::lower::{lower_model, LoweredSubgraph};
+#[cfg(test)]
+use crate::lower::lower_subgraph;
 use crate::passes::fold::FoldedModel;
-use crate::plan::{plan_subgraph, PlanOptions, SubgraphPlan};
+use crate::plan::{plan_model, plan_subgraph, ModelPlan, PlanOptions, SubgraphPlan};
 use crate::tflite;
 use sha2::{Digest, Sha256};
 
@@ -47,6 +49,9 @@ pub struct Compiled {
     /// The memory plan the module follows (schedule, offsets, realised in-place pairs,
     /// aliased views).
     pub plan: SubgraphPlan,
+    /// The plans of every subgraph the module runs, and where each runs in the arena
+    /// (`plan` is its entry subgraph's).
+    pub model_plan: ModelPlan,
 }
 
 impl Compiled {
@@ -62,13 +67,19 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     let read = tflite::read_model(bytes)?;
     let folded = FoldedModel::of(&read);
     let model = folded.apply(&read);
-    let lowered = lower_subgraph(model.main());
+    // Subgraph 0 and every subgraph it calls (IF, WHILE, CALL_ONCE), each lowered once.
+    let lm = lower_model(&model);
     // Every lowering error at once, before planning.
-    lowered.check()?;
+    lm.check()?;
+    let Some(lowered) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
     let limits = SizeLimits::for_target(opts.target_pointer_width)?;
-    limits.check_tensors(model.main(), opts.target_pointer_width)?;
-    let plan = plan(&lowered, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
-    limits.check(plan.plan.arena_bytes, constant_bytes(model.main()), opts.target_pointer_width)?;
+    for &id in &lm.order {
+        limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
+    }
+    let model_plan = plan_model(&lm, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
+    let Some(plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
+    let constants: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
+    limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
     if let Some(max) = opts.max_arena {
         crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
     }
@@ -80,10 +91,10 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         model_sha256,
         weights: opts.weights.clone(),
     };
-    let generated = codegen::generate(&lowered, &plan, &copts)?;
+    let generated = if lm.has_calls() { codegen::generate_model(&lm, &model_plan, &copts)? } else { codegen::generate(lowered, &plan, &copts)? };
     // Codegen may add tables and packed copies: check the blob it emits too.
     limits.check(plan.plan.arena_bytes, generated.weights.len() as u64, opts.target_pointer_width)?;
-    Ok(Compiled { code: generated.code, weights: generated.weights, plan })
+    Ok(Compiled { code: generated.code, weights: generated.weights, plan, model_plan })
 }
 
 /// The largest memory a generated module can have on its target.

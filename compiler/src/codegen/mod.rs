@@ -19,11 +19,13 @@ use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, 
 pub use crate::emit::WeightsSource;
 use crate::error::Error;
 use crate::ir::{OpId, Subgraph, TensorId};
-use crate::lower::LoweredSubgraph;
-use crate::plan::SubgraphPlan;
+use crate::lower::{LoweredModel, LoweredSubgraph};
+use crate::plan::{ModelPlan, SubgraphPlan};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
+
+pub mod control_flow;
 
 /// Options for the generated module.
 #[derive(Debug, Clone)]
@@ -50,6 +52,9 @@ pub struct Generated {
 struct Arena<'p, 'm, 'a> {
     sg: &'m Subgraph<'a>,
     plan: &'p SubgraphPlan,
+    /// Where the subgraph's arena starts in the model's (0 for the entry subgraph; a callee's
+    /// frame offset for a callee, `plan::model`).
+    base: u64,
 }
 
 impl Arena<'_, '_, '_> {
@@ -58,7 +63,7 @@ impl Arena<'_, '_, '_> {
         let r = self.plan.tensor_region(t).ok_or_else(|| {
             Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
         })?;
-        Ok((r.start as usize, r.end as usize))
+        Ok(((self.base + r.start) as usize, (self.base + r.end) as usize))
     }
 
     /// The range const of `t`.
@@ -106,9 +111,10 @@ pub fn emit_subgraph(
     lowered: &LoweredSubgraph<'_, '_>,
     plan: &SubgraphPlan,
     items: &mut Items,
+    calls: Option<&control_flow::Calls<'_, '_, '_>>,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
-    let ar = Arena { sg, plan };
+    let ar = Arena { sg, plan, base: calls.map_or(0, |c| c.base) };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
@@ -119,6 +125,12 @@ pub fn emit_subgraph(
             body.stmts.push(comment(&format!("{text}: a view, no code")));
             continue;
         }
+        if let Some(cf) = kernel.control_flow() {
+            let calls = calls.ok_or_else(|| Error::Codegen(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
+            body.stmts.push(comment(&text));
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?);
+            continue;
+        }
         if lowered.ops[id].caps.folded {
             // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
             body.stmts.push(comment(&format!("{text}: folded at compile time, no code")));
@@ -126,7 +138,7 @@ pub fn emit_subgraph(
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
         cx.in_place = in_place.iter().filter(|p| p.0 == id).map(|&(_, x, y)| (x, y)).collect();
-        let scratch = plan.scratch_regions(id);
+        let scratch: Vec<_> = plan.scratch_regions(id).into_iter().map(|r| ar.base + r.start..ar.base + r.end).collect();
         cx.scratch = scratch.first().map(|r| (r.start as usize, r.end as usize));
         let call = kernel.emit(&mut cx);
         let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
@@ -295,8 +307,28 @@ pub fn arena_bytes(plan: &SubgraphPlan) -> usize {
     plan.plan.arena_bytes.max(plan.plan.align) as usize
 }
 
-/// Generates the module for `lowered` (subgraph 0, every op lowered) with its `plan`.
+/// Generates the module for `lowered` (subgraph 0, every op lowered, no calls) with its
+/// `plan`.
 pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &CodegenOptions) -> Result<Generated, Error> {
+    generate_with(lowered, plan, None, opts)
+}
+
+/// Generates the module for a whole model: the entry subgraph in `run_with`, every subgraph
+/// instance it reaches as a function of its own ([`control_flow`]).
+pub fn generate_model(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, opts: &CodegenOptions) -> Result<Generated, Error> {
+    lm.check()?;
+    let (Some(lowered), Some(plan)) = (lm.main(), mp.main()) else {
+        return Err(Error::Codegen("the model has no entry subgraph".into()));
+    };
+    generate_with(lowered, plan, Some((lm, mp)), opts)
+}
+
+fn generate_with(
+    lowered: &LoweredSubgraph<'_, '_>,
+    plan: &SubgraphPlan,
+    model: Option<(&LoweredModel<'_, '_>, &ModelPlan)>,
+    opts: &CodegenOptions,
+) -> Result<Generated, Error> {
     lowered.check()?;
     let sg = lowered.sg;
     let rt_path: TokenStream = opts
@@ -306,10 +338,56 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     // Everything below refers to the runtime as `rt`.
     let rt = quote! { rt };
     let align = plan.plan.align as usize;
-    let ar = Arena { sg, plan };
+    let ar = Arena { sg, plan, base: 0 };
 
     let mut items = Items::new(align);
-    let body = emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items)?;
+    // Calls: every instance below the entry one becomes a function.
+    let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
+    let names = control_flow::names(&instances);
+    let once: Vec<OpId> = sg.ops.iter().filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. })).map(|o| o.id).collect();
+    let mut functions = Vec::new();
+    let body = match model {
+        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None)?,
+        Some((lm, mp)) => {
+            for (i, inst) in instances.iter().enumerate().skip(1) {
+                let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
+                    return Err(Error::Codegen(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
+                };
+                let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls))?;
+                let car = Arena { sg: l.sg, plan: p, base: inst.base };
+                let mut consts = Vec::new();
+                for &t in &b.used {
+                    consts.push(car.range_const(t)?);
+                }
+                let (scratch, stmts, ops, n_ops) = (&b.scratch_ranges, &b.stmts, &b.ops, int(b.ops.len() as i64));
+                let name = &names[i];
+                let doc = match inst.parent {
+                    Some((p, op)) => format!(
+                        " Subgraph {} \"{}\" at arena offset {}, called by op {} of {}.",
+                        inst.subgraph.index(),
+                        l.sg.name,
+                        inst.base,
+                        op.index(),
+                        if p == 0 { "the entry subgraph".to_string() } else { format!("subgraph {}", instances[p].subgraph.index()) }
+                    ),
+                    None => String::new(),
+                };
+                functions.push(quote! {
+                    #[doc = #doc]
+                    fn #name(arena: &mut [u8], observer: &mut impl rt::Observer) {
+                        #(#consts)*
+                        #(#scratch)*
+                        /// The operators of this subgraph that run code, in execution order.
+                        const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
+                        #(#stmts)*
+                    }
+                });
+            }
+            let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
+            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls))?
+        }
+    };
     let io = emit_io(&rt, &ar)?;
     let (new_doc, new_body, filled) = emit_new(&rt, &ar)?;
 
@@ -331,6 +409,24 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
     let wrapper = align_wrapper(&rt, align);
     let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
     let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
+    let n_once = int(once.len() as i64);
+    let once_field = if once.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            /// Whether each CALL_ONCE operator has run its init subgraph (TFLite Micro's
+            /// `has_run`).
+            called_once: [bool; #n_once],
+        }
+    };
+    let new_body = if once.is_empty() {
+        new_body
+    } else {
+        let mut text = new_body.to_string();
+        // `Self { arena: … }` gains the flags.
+        text = text.replacen("Self {", &format!("Self {{ called_once: [false; {}],", once.len()), 1);
+        text.parse::<TokenStream>().map_err(|e| Error::Codegen(format!("Model::new: {e}")))?
+    };
     let tokens = quote! {
         use #rt_path as rt;
 
@@ -354,6 +450,7 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
         /// on the stack; `run()` does no allocation and no start-up work.
         pub struct Model {
             arena: #wrapper<[u8; ARENA_BYTES]>,
+            #once_field
         }
 
         impl Model {
@@ -397,6 +494,8 @@ pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &C
                 Self::new()
             }
         }
+
+        #(#functions)*
     };
     let header = format!(
         "// @generated by tflc {} from {} (sha256:{}). Do not edit.",

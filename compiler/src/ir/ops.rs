@@ -182,6 +182,8 @@ pub enum OpKind {
     ResizeBilinear(ResizeOptions),
     Maximum,
     Minimum,
+    /// Elementwise `a < b` with broadcasting; the output is bool.
+    Less,
     /// `new_shape` from the options when given; the shape operand or the output shape rule.
     Reshape { new_shape: Option<Vec<i32>> },
     Squeeze { squeeze_dims: Vec<i32> },

@@ -15,7 +15,9 @@ pub mod ops;
 
 use crate::error::{Error, LowerError};
 use crate::index::IndexVec;
-use crate::ir::{OpId, OpKind, Operator, Subgraph, TensorId};
+use crate::error::Location;
+use crate::ir::{Model, OpId, OpKind, Operator, Subgraph, SubgraphId, TensorId};
+use ops::control_flow::ControlFlow;
 use ops::Kernel;
 
 /// What a lowered operator allows and costs, in IR terms.
@@ -135,6 +137,166 @@ impl LoweredSubgraph<'_, '_> {
     /// Multiply-accumulates of one run of the whole subgraph.
     pub fn total_macs(&self) -> u64 {
         self.ops.iter().fold(0u64, |a, o| a.saturating_add(o.caps.macs))
+    }
+}
+
+/// Every subgraph the entry subgraph reaches (through IF, WHILE and CALL_ONCE, nested) after
+/// lowering, and the errors of the calls between them.
+#[derive(Debug)]
+pub struct LoweredModel<'m, 'a> {
+    /// One entry per subgraph of the model; `None` for a subgraph nothing calls.
+    pub subgraphs: IndexVec<SubgraphId, Option<LoweredSubgraph<'m, 'a>>>,
+    /// The reached subgraphs, every callee before its callers (the entry subgraph last).
+    pub order: Vec<SubgraphId>,
+    /// What is wrong with the calls: a callee whose inputs or outputs do not match the
+    /// calling op's, a dynamic shape inside a callee, recursion.
+    pub call_errors: Vec<LowerError>,
+}
+
+/// Lowers subgraph 0 and every subgraph it reaches, once each.
+pub fn lower_model<'m, 'a>(model: &'m Model<'a>) -> LoweredModel<'m, 'a> {
+    let n = model.subgraphs.len();
+    let mut lm = LoweredModel { subgraphs: (0..n).map(|_| None).collect(), order: Vec::new(), call_errors: Vec::new() };
+    // Depth-first from subgraph 0; `on_stack` finds recursion (TFLite Micro would loop).
+    let mut state = vec![0u8; n]; // 0 new, 1 on the stack, 2 done
+    visit(model, SubgraphId::new(0), &mut state, &mut lm);
+    lm
+}
+
+fn visit<'m, 'a>(model: &'m Model<'a>, id: SubgraphId, state: &mut [u8], lm: &mut LoweredModel<'m, 'a>) {
+    let Some(sg) = model.subgraphs.get(id) else { return };
+    state[id.index()] = 1;
+    let lowered = lower_subgraph(sg);
+    for op in lowered.ops.iter() {
+        let Ok(k) = &op.kernel else { continue };
+        let Some(cf) = k.control_flow() else { continue };
+        let at = |t: Option<(&Subgraph<'_>, TensorId)>| Location {
+            subgraph: Some(id.index()),
+            op_index: Some(op.id.index()),
+            opcode: Some(sg.ops[op.id].opcode.to_string()),
+            tensor_index: t.map(|(_, t)| t.index()),
+            tensor_name: t.map(|(g, t)| format!("{} (subgraph {})", g.tensor(t).name, g.id.index())),
+        };
+        let mut callees = cf.call.callees();
+        callees.dedup();
+        for callee in callees {
+            let Some(csg) = model.subgraphs.get(callee) else {
+                lm.call_errors.push(LowerError::Invalid { at: at(None), what: format!("calls subgraph {}, which does not exist", callee.index()) });
+                continue;
+            };
+            match state[callee.index()] {
+                1 => lm.call_errors.push(LowerError::Unsupported {
+                    at: at(None),
+                    reason: format!("calls subgraph {} \"{}\", which is running already (recursion)", callee.index(), csg.name),
+                }),
+                0 => visit(model, callee, state, lm),
+                _ => {}
+            }
+            check_callee(sg, csg, cf, &at, &mut lm.call_errors);
+        }
+    }
+    state[id.index()] = 2;
+    lm.order.push(id);
+    lm.subgraphs[id] = Some(lowered);
+}
+
+/// Where a call's error is: the calling op, and optionally a callee tensor.
+type AtFn<'f> = dyn Fn(Option<(&Subgraph<'_>, TensorId)>) -> Location + 'f;
+
+/// The checks of one call that need the callee: static shapes in it, and inputs and outputs
+/// of matching count, element type and shape (the op copies bytes between them).
+fn check_callee(
+    sg: &Subgraph<'_>,
+    callee: &Subgraph<'_>,
+    cf: &ControlFlow,
+    at: &AtFn<'_>,
+    errors: &mut Vec<LowerError>,
+) {
+    for t in callee.tensors.iter() {
+        if t.has_dynamic_signature() {
+            errors.push(LowerError::Unsupported {
+                at: at(Some((callee, t.id))),
+                reason: format!("dynamic shape {:?} inside a called subgraph (shapes in callees must be static)", t.shape_signature.as_deref().unwrap_or_default()),
+            });
+        }
+    }
+    for (sid, ins, outs) in cf.bindings() {
+        if sid != callee.id {
+            continue;
+        }
+        let mut pairs: Vec<(&str, &[TensorId], &[TensorId])> = vec![("input", ins, &callee.inputs)];
+        if let Some(outs) = outs {
+            pairs.push(("output", outs, &callee.outputs));
+        }
+        for (what, mine, theirs) in pairs {
+            if mine.len() != theirs.len() {
+                errors.push(LowerError::Invalid {
+                    at: at(None),
+                    what: format!("passes {} {what}s to subgraph {} \"{}\", which has {}", mine.len(), callee.id.index(), callee.name, theirs.len()),
+                });
+                continue;
+            }
+            for (&a, &b) in mine.iter().zip(theirs) {
+                let (x, y) = (sg.tensor(a), callee.tensor(b));
+                if x.dtype != y.dtype || x.shape != y.shape {
+                    errors.push(LowerError::Invalid {
+                        at: at(Some((callee, b))),
+                        what: format!("{what} is {}{:?} in the callee but {}{:?} (tensor {}) in the caller", y.dtype, y.shape, x.dtype, x.shape, a.index()),
+                    });
+                }
+            }
+        }
+        if let crate::lower::ops::control_flow::Call::While { cond_subgraph, .. } = cf.call {
+            if cond_subgraph == callee.id {
+                match callee.outputs.first().map(|&t| callee.tensor(t)) {
+                    Some(c) if c.dtype == crate::ir::DType::Bool && c.num_elements() == 1 => {}
+                    Some(c) => errors.push(LowerError::Invalid { at: at(Some((callee, c.id))), what: format!("the condition's output 0 must be one bool, found {}{:?}", c.dtype, c.shape) }),
+                    None => errors.push(LowerError::Invalid { at: at(None), what: format!("the condition subgraph {} has no output", callee.id.index()) }),
+                }
+            }
+        }
+    }
+}
+
+impl<'m, 'a> LoweredModel<'m, 'a> {
+    /// The entry subgraph.
+    pub fn main(&self) -> Option<&LoweredSubgraph<'m, 'a>> {
+        self.subgraphs.as_slice().first().and_then(|s| s.as_ref())
+    }
+
+    /// Subgraph `id`, if reached.
+    pub fn get(&self, id: SubgraphId) -> Option<&LoweredSubgraph<'m, 'a>> {
+        self.subgraphs.get(id).and_then(|s| s.as_ref())
+    }
+
+    /// Every lowering error of every reached subgraph (callees first), then the call errors.
+    pub fn errors(&self) -> Vec<&LowerError> {
+        let mut all: Vec<&LowerError> = Vec::new();
+        for &id in self.order.iter().rev() {
+            if let Some(l) = self.get(id) {
+                all.extend(l.errors());
+            }
+        }
+        all.extend(self.call_errors.iter());
+        all
+    }
+
+    /// `Ok` when every reached operator lowered and every call checks; otherwise all the
+    /// errors as one (as [`LoweredSubgraph::check`]).
+    pub fn check(&self) -> Result<(), Error> {
+        match self.errors().as_slice() {
+            [] => Ok(()),
+            [one] => Err((*one).clone().into()),
+            all => Err(Error::Unsupported {
+                count: all.len(),
+                details: all.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"),
+            }),
+        }
+    }
+
+    /// Whether the model calls any subgraph.
+    pub fn has_calls(&self) -> bool {
+        self.order.len() > 1
     }
 }
 

@@ -21,6 +21,7 @@
 pub mod budget;
 mod from_ir;
 mod liveness;
+pub mod model;
 mod offsets;
 mod report;
 pub mod svg;
@@ -35,6 +36,7 @@ pub use crate::index::{Idx, IndexVec};
 /// Operators of a [`Problem`] are numbered like the IR's: in file order.
 pub use crate::ir::OpId;
 pub use from_ir::{from_ir, plan_subgraph, IrProblem, SubgraphPlan};
+pub use model::{plan_model, Instance, ModelPlan};
 
 crate::define_index!(
     /// A buffer of a [`Problem`] (an activation tensor, an input, a scratch area, ...).

@@ -378,3 +378,158 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     }
     errs
 }
+
+/// Checks the combined layout of a whole model's plans ([`super::ModelPlan`]): every
+/// subgraph's plan on its own ([`verify`]), then every subgraph at the base where it runs
+/// (its caller's base plus the calling operator's frame), on one timeline where a calling
+/// step lasts while its callees run (IF's branches and WHILE's condition and body one after
+/// the other: they never run at once, and what lives across a WHILE iteration lives in the
+/// caller). It proves:
+///
+/// - every callee buffer lies inside the frame of the operator that calls it (and so inside
+///   the arena);
+/// - no byte is shared by two buffers of different subgraph instances whose lifetimes meet
+///   on that timeline, except a frame and the buffers of the callees that run in it: a
+///   caller's tensors live at the call (the op's inputs, its outputs, WHILE's loop-carried
+///   values, anything read later) share no byte with any callee's;
+/// - the frame of a call is a scratch buffer of the calling operator, and callees run nowhere
+///   else.
+///
+/// It recomputes the instances and the timeline from the plans' schedules, offsets and
+/// (verified) lifetimes; it shares no code with `plan::model`. Returns every violation, as
+/// text naming subgraph, buffer and tensor.
+pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
+    use crate::ir::SubgraphId;
+    let mut errs = Vec::new();
+    for (id, p) in mp.subgraphs.iter_enumerated() {
+        if let Some(p) = p {
+            for v in verify(&p.problem, &p.plan) {
+                errs.push(format!("subgraph {}: {}", id.index(), v.labelled(&p.problem)));
+            }
+        }
+    }
+    if !errs.is_empty() || mp.calls.is_empty() {
+        return errs;
+    }
+    // Instances: (subgraph, base, parent (instance, op)). Built from the calls.
+    struct Inst {
+        sg: SubgraphId,
+        base: u64,
+        parent: Option<(usize, OpId)>,
+        /// The frame of each calling op: its one scratch buffer.
+        frames: Vec<(OpId, BufferId)>,
+        len: u64,
+        start: u64,
+        step_span: Vec<(u64, u64)>,
+    }
+    let mut insts = vec![Inst { sg: SubgraphId::new(0), base: 0, parent: None, frames: Vec::new(), len: 0, start: 0, step_span: Vec::new() }];
+    let mut i = 0;
+    while i < insts.len() {
+        if insts.len() > 10_000 {
+            errs.push("more than 10000 subgraph instances (nested calls too deep to check)".into());
+            return errs;
+        }
+        let (sg, base) = (insts[i].sg, insts[i].base);
+        let Some(p) = mp.get(sg) else {
+            errs.push(format!("subgraph {} is called but has no plan", sg.index()));
+            i += 1;
+            continue;
+        };
+        for &op in &p.plan.schedule {
+            let Some(&(_, _, call)) = mp.calls.iter().find(|c| c.0 == sg && c.1 == op) else { continue };
+            let scratch: Vec<BufferId> =
+                p.problem.ops[op].writes.iter().copied().filter(|&b| p.problem.buffers[b].kind == BufferKind::Scratch).collect();
+            let [frame] = scratch.as_slice() else {
+                errs.push(format!("subgraph {} {op}: a call needs exactly one scratch buffer (its frame), found {}", sg.index(), scratch.len()));
+                continue;
+            };
+            insts[i].frames.push((op, *frame));
+            for callee in call.callees() {
+                insts.push(Inst { sg: callee, base: base + p.plan.offsets[*frame], parent: Some((i, op)), frames: Vec::new(), len: 0, start: 0, step_span: Vec::new() });
+            }
+        }
+        i += 1;
+    }
+    // Timeline: a step is one tick plus its callees' runs. Children come after parents in
+    // `insts`, so lengths go backwards and starts forwards.
+    let children = |insts: &[Inst], i: usize, op: OpId| -> Vec<usize> {
+        (0..insts.len()).filter(|&c| insts[c].parent == Some((i, op))).collect()
+    };
+    for i in (0..insts.len()).rev() {
+        let Some(p) = mp.get(insts[i].sg) else { continue };
+        let mut len = 0;
+        for &op in &p.plan.schedule {
+            len += 1 + children(&insts, i, op).iter().map(|&c| insts[c].len).sum::<u64>();
+        }
+        insts[i].len = len;
+    }
+    for i in 0..insts.len() {
+        let Some(p) = mp.get(insts[i].sg) else { continue };
+        let mut t = insts[i].start;
+        let mut spans = Vec::new();
+        for &op in &p.plan.schedule {
+            let s = t;
+            t += 1;
+            for c in children(&insts, i, op) {
+                insts[c].start = t;
+                t += insts[c].len;
+            }
+            spans.push((s, t - 1));
+        }
+        insts[i].step_span = spans;
+    }
+    // Every buffer placed: (instance, buffer, bytes, time).
+    let mut placed: Vec<(usize, BufferId, u64, u64, u64, u64)> = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        let Some(p) = mp.get(inst.sg) else { continue };
+        for (b, buf) in p.problem.buffers.iter_enumerated() {
+            let Some(Some(life)) = p.plan.lifetimes.get(b) else { continue };
+            let (Some(&(t0, _)), Some(&(_, t1))) = (inst.step_span.get(life.first.index()), inst.step_span.get(life.last.index())) else {
+                continue;
+            };
+            let a = inst.base + p.plan.offsets[b];
+            placed.push((i, b, a, a + buf.bytes, t0, t1));
+        }
+    }
+    let label = |i: usize, b: BufferId| -> String {
+        let p = mp.get(insts[i].sg);
+        format!("subgraph {} {b} {}", insts[i].sg.index(), p.map_or(String::new(), |p| p.problem.buffers[b].label.clone()))
+    };
+    // Is instance `d` run inside frame `(i, f)`?
+    let inside = |d: usize, i: usize, f: BufferId| -> bool {
+        let mut cur = d;
+        while let Some((par, op)) = insts[cur].parent {
+            if par == i && insts[i].frames.iter().any(|&(o, fb)| o == op && fb == f) {
+                return true;
+            }
+            cur = par;
+        }
+        false
+    };
+    for (k, &(i, b, a0, a1, _, _)) in placed.iter().enumerate() {
+        // Inside the parent's frame.
+        if let Some((par, op)) = insts[i].parent {
+            if let (Some(pp), Some(&(_, f))) = (mp.get(insts[par].sg), insts[par].frames.iter().find(|x| x.0 == op)) {
+                let f0 = insts[par].base + pp.plan.offsets[f];
+                let f1 = f0 + pp.problem.buffers[f].bytes;
+                if a0 < a1 && (a0 < f0 || a1 > f1) {
+                    errs.push(format!("{} at {a0}..{a1} is outside the frame {f0}..{f1} of its call ({op})", label(i, b)));
+                }
+            }
+        }
+        for &(j, c, c0, c1, u0, u1) in &placed[k + 1..] {
+            if i == j || a0 >= c1 || c0 >= a1 {
+                continue;
+            }
+            let (t0, t1) = (placed[k].4, placed[k].5);
+            if t0 > u1 || u0 > t1 {
+                continue;
+            }
+            if inside(j, i, b) || inside(i, j, c) {
+                continue;
+            }
+            errs.push(format!("{} and {} share bytes {}..{} while both live", label(i, b), label(j, c), a0.max(c0), a1.min(c1)));
+        }
+    }
+    errs
+}

@@ -457,9 +457,96 @@ pub fn int16_ds() -> Vec<u8> {
     b.finish()
 }
 
+/// IF on a scalar: `x` (int8 [1, 4]) goes through subgraph 1 (ADD of a constant) when
+/// `k < 0` (int32 scalar, LESS), else through subgraph 2 (RELU).
+pub fn control_if() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let mut b = ModelBuilder::new();
+    let k = b.activation("k", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let zero = b.constant_i32("zero", &[], &[0], None);
+    let c = b.activation("k_lt_0", DType::Bool, &[], None);
+    let y = b.activation("y", DType::I8, &[1, 4], q);
+    b.op(OpKind::Less, &[Some(k), Some(zero)], &[c]);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(2) }, &[Some(c), Some(x)], &[y]);
+    b.inputs(&[k, x]).outputs(&[y]);
+
+    b.new_subgraph("then_add");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let w = b.constant_i8("w", &[1, 4], &[10, -20, 30, 127], q);
+    let s = b.activation("sum", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(w)], &[s]);
+    b.inputs(&[a]).outputs(&[s]);
+
+    b.new_subgraph("else_relu");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let r = b.activation("relu", DType::I8, &[1, 4], q);
+    b.op(OpKind::Relu, &[Some(a)], &[r]);
+    b.inputs(&[a]).outputs(&[r]);
+    b.finish()
+}
+
+/// A WHILE that counts with an IF inside its body: `i` starts at `clamp(n, 0, 8)` (int32)
+/// and goes up by 1 while `i < 10` (subgraph 1, LESS); each iteration (subgraph 2) adds `w`
+/// to `acc` (int8 [1, 4], starting at `x`) when `i < 6` (IF: subgraph 3) and takes its RELU
+/// otherwise (subgraph 4). Outputs: `acc`, then `i`.
+pub fn control_while_if() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let mut b = ModelBuilder::new();
+    let n = b.activation("n", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let lo = b.constant_i32("lo", &[], &[0], None);
+    let hi = b.constant_i32("hi", &[], &[8], None);
+    let n0 = b.activation("n_max_0", DType::I32, &[], None);
+    let i0 = b.activation("i0", DType::I32, &[], None);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let acc_out = b.activation("acc", DType::I8, &[1, 4], q);
+    b.op(OpKind::Maximum, &[Some(n), Some(lo)], &[n0]);
+    b.op(OpKind::Minimum, &[Some(n0), Some(hi)], &[i0]);
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(i0), Some(x)], &[i_out, acc_out]);
+    b.inputs(&[n, x]).outputs(&[acc_out, i_out]);
+
+    b.new_subgraph("cond_i_lt_10");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let cacc = b.activation("acc", DType::I8, &[1, 4], q);
+    let ten = b.constant_i32("ten", &[], &[10], None);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(ten)], &[more]);
+    b.inputs(&[ci, cacc]).outputs(&[more]);
+
+    b.new_subgraph("body");
+    let bi = b.activation("i", DType::I32, &[], None);
+    let bacc = b.activation("acc", DType::I8, &[1, 4], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let six = b.constant_i32("six", &[], &[6], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    let early = b.activation("i_lt_6", DType::Bool, &[], None);
+    let acc1 = b.activation("acc_next", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(OpKind::Less, &[Some(bi), Some(six)], &[early]);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bacc)], &[acc1]);
+    b.inputs(&[bi, bacc]).outputs(&[next, acc1]);
+
+    b.new_subgraph("then_add");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let w = b.constant_i8("w", &[1, 4], &[7, -3, 15, 1], q);
+    let s = b.activation("sum", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(w)], &[s]);
+    b.inputs(&[a]).outputs(&[s]);
+
+    b.new_subgraph("else_relu");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let r = b.activation("relu", DType::I8, &[1, 4], q);
+    b.op(OpKind::Relu, &[Some(a)], &[r]);
+    b.inputs(&[a]).outputs(&[r]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
+        ("builder_control_if", control_if()),
+        ("builder_control_while_if", control_while_if()),
         ("builder_conv_same_relu", conv_same_relu()),
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),

@@ -639,6 +639,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         }
         OpKind::Maximum => none(B::MAXIMUM),
         OpKind::Minimum => none(B::MINIMUM),
+        OpKind::Less => none(B::LESS),
         OpKind::Reshape { new_shape } => match new_shape {
             Some(s) => {
                 let v = fbb.create_vector(s);

@@ -504,6 +504,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         ),
         B::MAXIMUM => OpKind::Maximum,
         B::MINIMUM => OpKind::Minimum,
+        B::LESS => OpKind::Less,
         B::RESHAPE => OpKind::Reshape {
             new_shape: op.builtin_options_as_reshape_options().and_then(|o| o.new_shape()).map(|v| v.iter().collect()),
         },

@@ -8,6 +8,7 @@ pub(crate) mod test_util;
 pub mod add;
 pub mod maximum;
 pub mod minimum;
+pub mod less;
 pub mod mul;
 pub mod prelu;
 pub mod sub;

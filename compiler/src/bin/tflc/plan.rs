@@ -47,8 +47,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.no_in_place {
         options.in_place.clear();
     }
-    let sp = plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?;
-    let violations = if args.verify { verify::verify(&sp.problem, &sp.plan) } else { Vec::new() };
+    // A model that calls subgraphs (IF, WHILE, CALL_ONCE): every reached subgraph planned,
+    // the entry one with its calls' frames (`plan::model`).
+    let lm = tflc::lower::lower_model(&model);
+    let model_plan = if lm.has_calls() && lm.check().is_ok() {
+        let base = PlanOptions { align: args.align, verify: args.verify, ..PlanOptions::default() };
+        Some(tflc::plan::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
+    } else {
+        None
+    };
+    let sp = match model_plan.as_ref().and_then(|mp| mp.main()) {
+        Some(p) => p.clone(),
+        None => plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?,
+    };
+    let mut violations: Vec<String> =
+        if args.verify { verify::verify(&sp.problem, &sp.plan).iter().map(|v| v.to_string()).collect() } else { Vec::new() };
+    if let (true, Some(mp)) = (args.verify, &model_plan) {
+        violations.extend(verify::verify_model(mp));
+    }
+    // Every called subgraph: (instance description, subgraph, plan).
+    let callees: Vec<(String, &tflc::ir::Subgraph<'_>, &tflc::plan::SubgraphPlan)> = match &model_plan {
+        None => Vec::new(),
+        Some(mp) => mp
+            .instances()
+            .into_iter()
+            .skip(1)
+            .filter_map(|i| {
+                let (p, (caller, op)) = (mp.get(i.subgraph)?, i.parent?);
+                let caller = mp.instances().get(caller).map_or(0, |c| c.subgraph.index());
+                let sub = &model.subgraphs[i.subgraph];
+                Some((format!("subgraph {} \"{}\" at arena offset {}, in the frame of op {} of subgraph {caller}", i.subgraph.index(), sub.name, i.base, op.index()), sub, p))
+            })
+            .collect(),
+    };
     if let Some(file) = &args.svg {
         let svg = tflc::plan::svg::render(&sp.problem, &sp.plan);
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
@@ -58,6 +89,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.verify {
             json["verified"] = serde_json::Value::Bool(violations.is_empty());
             json["violations"] = violations.iter().map(|v| v.to_string()).collect();
+        }
+        if !callees.is_empty() {
+            json["subgraphs"] = callees
+                .iter()
+                .map(|(what, sub, p)| serde_json::json!({ "instance": what, "plan": p.to_json(sub) }))
+                .collect();
         }
         print_stdout(&format!("{json:#}\n"))?;
     } else {
@@ -69,6 +106,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ))?;
         }
         print_stdout(&sp.dump(sg))?;
+        for (what, sub, p) in &callees {
+            print_stdout(&format!("\n{what}:\n"))?;
+            print_stdout(&p.dump(sub))?;
+        }
         if args.verify {
             if violations.is_empty() {
                 print_stdout("verify: ok\n")?;

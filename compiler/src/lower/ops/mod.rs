@@ -62,6 +62,13 @@ pub trait Kernel: std::fmt::Debug {
     fn scratch_bytes(&self) -> usize {
         0
     }
+
+    /// A control-flow operator (IF, WHILE, CALL_ONCE): the subgraphs it calls and the
+    /// tensors it passes. Codegen emits it as calls of the callees' functions, the planner
+    /// gives it the callees' frame, `interp` runs the callees. Default: none.
+    fn control_flow(&self) -> Option<&control_flow::ControlFlow> {
+        None
+    }
 }
 
 /// An operator evaluated at compile time (`passes::fold`, listed in
@@ -116,6 +123,7 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { activation } => add(*activation),
+    OpKind::CallOnce { init_subgraph } => call_once(*init_subgraph),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
     OpKind::Concatenation { axis, activation } => concatenation(*axis, *activation),
     OpKind::Conv2d(o) => conv_2d(o),
@@ -124,7 +132,9 @@ ops! {
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(o) => fully_connected(o),
     OpKind::HardSwish => hard_swish,
+    OpKind::If { then_subgraph, else_subgraph } => if_(*then_subgraph, *else_subgraph),
     OpKind::LeakyRelu { alpha } => leaky_relu(*alpha),
+    OpKind::Less => less,
     OpKind::Logistic => logistic,
     OpKind::MaxPool2d(o) => max_pool_2d(o),
     OpKind::Maximum => maximum,
@@ -153,10 +163,12 @@ ops! {
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
+    OpKind::While { cond_subgraph, body_subgraph } => while_(*cond_subgraph, *body_subgraph),
 }
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
 pub(crate) mod binary;
+pub mod control_flow;
 pub(crate) mod conv_common;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;

@@ -1,0 +1,188 @@
+//! The control-flow family: IF, WHILE and CALL_ONCE call other subgraphs.
+//!
+//! Mirrors TFLite Micro `if.cc`, `while.cc` and `call_once.cc`:
+//! - IF: input 0 is a bool scalar; the other inputs are copied into the chosen branch's
+//!   inputs, the branch runs, its outputs are copied into the op's outputs;
+//! - WHILE: the inputs are copied into the condition's inputs and into the op's outputs
+//!   (which carry the loop's values); while the condition's bool output 0 is true the op's
+//!   outputs are copied into the body's inputs, the body runs, its outputs are copied into
+//!   the op's outputs, and the condition runs again on them;
+//! - CALL_ONCE: no inputs or outputs; runs its init subgraph on the first invocation only.
+//!
+//! Lowering checks what one operator shows (arity, the IF condition); what needs the callee
+//! subgraphs (counts, element types and static shapes of their inputs and outputs, no
+//! recursion) is checked by `lower::lower_model`, which sees the whole model. The calls
+//! themselves are not kernels: `codegen` emits them as calls of the callees' functions and
+//! `interp` runs them, both from [`ControlFlow`].
+
+use super::{ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::EmitCx;
+use crate::error::LowerError;
+use crate::ir::{DType, SubgraphId, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Which subgraphs an operator calls, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    If { then_subgraph: SubgraphId, else_subgraph: SubgraphId },
+    While { cond_subgraph: SubgraphId, body_subgraph: SubgraphId },
+    CallOnce { init_subgraph: SubgraphId },
+}
+
+impl Call {
+    /// The callees, in the order the op may run them.
+    pub fn callees(&self) -> Vec<SubgraphId> {
+        match *self {
+            Call::If { then_subgraph, else_subgraph } => vec![then_subgraph, else_subgraph],
+            Call::While { cond_subgraph, body_subgraph } => vec![cond_subgraph, body_subgraph],
+            Call::CallOnce { init_subgraph } => vec![init_subgraph],
+        }
+    }
+}
+
+/// A lowered control-flow operator: what it calls and the tensors it passes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControlFlow {
+    pub call: Call,
+    /// IF's condition (its input 0).
+    pub cond: Option<TensorId>,
+    /// The values passed to the callee: IF's inputs 1.., WHILE's inputs.
+    pub inputs: Vec<TensorId>,
+    /// The op's outputs (WHILE: the loop-carried values).
+    pub outputs: Vec<TensorId>,
+}
+
+/// `(callee, the caller tensors its inputs come from, those its outputs go to)`.
+pub type Binding<'c> = (SubgraphId, &'c [TensorId], Option<&'c [TensorId]>);
+
+impl ControlFlow {
+    /// `(callee, its inputs fed from, its outputs copied to)` for the checks of
+    /// `lower_model`: the caller's tensors each callee's inputs and outputs correspond to
+    /// (`None`: the callee's outputs are not copied to the op's, as the WHILE condition's).
+    pub fn bindings(&self) -> Vec<Binding<'_>> {
+        match self.call {
+            Call::If { then_subgraph, else_subgraph } => vec![
+                (then_subgraph, &self.inputs, Some(&self.outputs)),
+                (else_subgraph, &self.inputs, Some(&self.outputs)),
+            ],
+            Call::While { cond_subgraph, body_subgraph } => {
+                vec![(cond_subgraph, &self.inputs, None), (body_subgraph, &self.outputs, Some(&self.outputs))]
+            }
+            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &[], Some(&[]))],
+        }
+    }
+}
+
+/// Every input present (control-flow ops have no optional inputs).
+fn present(cx: &OpCx<'_, '_>) -> Result<Vec<TensorId>, LowerError> {
+    cx.op.inputs.iter().enumerate().map(|(i, t)| t.ok_or_else(|| cx.invalid(format!("input {i} is missing")))).collect()
+}
+
+pub(crate) fn lower_if(cx: &OpCx<'_, '_>, then_subgraph: SubgraphId, else_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
+    let inputs = present(cx)?;
+    let Some((&cond, rest)) = inputs.split_first() else {
+        return Err(cx.invalid("IF needs its condition as input 0"));
+    };
+    let c = cx.sg.tensor(cond);
+    if c.dtype != DType::Bool || c.num_elements() != 1 {
+        return Err(cx.invalid_tensor(c, format!("the condition must be one bool, found {}{:?}", c.dtype, c.shape)));
+    }
+    Ok(ControlFlow { call: Call::If { then_subgraph, else_subgraph }, cond: Some(cond), inputs: rest.to_vec(), outputs: cx.op.outputs.clone() })
+}
+
+pub(crate) fn lower_while(cx: &OpCx<'_, '_>, cond_subgraph: SubgraphId, body_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
+    let inputs = present(cx)?;
+    if inputs.len() != cx.op.outputs.len() {
+        return Err(cx.invalid(format!("WHILE has {} inputs and {} outputs (they must match)", inputs.len(), cx.op.outputs.len())));
+    }
+    for (&x, &y) in inputs.iter().zip(&cx.op.outputs) {
+        let (a, b) = (cx.sg.tensor(x), cx.sg.tensor(y));
+        if a.dtype != b.dtype || a.shape != b.shape {
+            return Err(cx.invalid_tensor(b, format!("loop value is {}{:?} but the input is {}{:?}", b.dtype, b.shape, a.dtype, a.shape)));
+        }
+    }
+    Ok(ControlFlow { call: Call::While { cond_subgraph, body_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
+}
+
+pub(crate) fn lower_call_once(cx: &OpCx<'_, '_>, init_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
+    cx.expect_arity(0..=0, 0)?;
+    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs: Vec::new(), outputs: Vec::new() })
+}
+
+impl Kernel for ControlFlow {
+    /// A call needs the callees: `interp` runs it from [`Kernel::control_flow`].
+    fn execute(&self, _: &mut TensorStore) -> Result<(), ExecError> {
+        Err(ExecError("a control-flow operator runs through its callee subgraphs (interp::run_steps), not on one store".into()))
+    }
+
+    /// Codegen emits the call from [`Kernel::control_flow`] (it needs the callees' plans);
+    /// this is never reached.
+    fn emit(&self, _: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        quote! { compile_error!("tflc: a control-flow operator is emitted by codegen::control_flow"); }
+    }
+
+    fn control_flow(&self) -> Option<&ControlFlow> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::models::{control_if, control_while_if};
+
+    /// Runs `bytes` on `inputs` in the interpreter and in the generated plan's checks; writes
+    /// the model and its inputs for `tools/op_test_vectors.py` under `TFLC_DUMP_OP_MODELS`.
+    fn run(name: &str, bytes: &[u8], inputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(format!("{name}.tflite")), bytes).unwrap();
+            for (i, x) in inputs.iter().enumerate() {
+                std::fs::write(dir.join(format!("{name}.in{i}.bin")), x).unwrap();
+            }
+        }
+        let model = crate::tflite::read_model(bytes).unwrap();
+        let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        crate::interp::run(&model, &refs).unwrap()
+    }
+
+    fn i8s(v: &[i8]) -> Vec<u8> {
+        v.iter().map(|&x| x as u8).collect()
+    }
+
+    /// Expected outputs from TFLite Micro (`tools/op_test_vectors.py`, all outputs).
+    #[test]
+    fn if_matches_tflite_micro() {
+        let x = i8s(&[-100, 0, 50, 120]);
+        let cases: [(i32, &[i8]); 3] = [
+            // k < 0: ADD of [10, -20, 30, 127] (both at scale 0.1, zero point -2).
+            (-3, &[-88, -18, 82, 127]),
+            // k >= 0: RELU (clamps at the zero point, -2).
+            (0, &[-2, 0, 50, 120]),
+            (5, &[-2, 0, 50, 120]),
+        ];
+        let outs: Vec<_> = cases.iter().map(|&(k, _)| run(&format!("control_if_k{}", k.rem_euclid(100)), &control_if(), &[k.to_le_bytes().to_vec(), x.clone()])).collect();
+        for ((k, want), out) in cases.into_iter().zip(outs) {
+            assert_eq!(out[0], i8s(want), "k = {k}");
+        }
+    }
+
+    #[test]
+    fn while_with_nested_if_matches_tflite_micro() {
+        let x = i8s(&[-50, -10, 20, 100]);
+        let cases: [(i32, &[i8]); 3] = [
+            // i = 0..9: six ADDs of [7, -3, 15, 1] (i < 6), then four RELUs.
+            (-4, &[4, -2, 122, 118]),
+            // i = 7, 8, 9: RELU three times.
+            (7, &[-2, -2, 20, 100]),
+            // n clamps to 8: i = 8, 9.
+            (100, &[-2, -2, 20, 100]),
+        ];
+        let outs: Vec<_> = cases.iter().map(|&(n, _)| run(&format!("control_while_if_n{}", n.rem_euclid(1000)), &control_while_if(), &[n.to_le_bytes().to_vec(), x.clone()])).collect();
+        for ((n, want), out) in cases.into_iter().zip(outs) {
+            assert_eq!(out[0], i8s(want), "n = {n}");
+            assert_eq!(out[1], 10i32.max(n.clamp(0, 8)).to_le_bytes().to_vec(), "n = {n}");
+        }
+    }
+}
