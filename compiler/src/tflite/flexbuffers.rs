@@ -199,6 +199,56 @@ impl FlexMap {
     }
 }
 
+/// Writes a map of scalars as `flexbuffers.Builder` would (keys sorted, every slot 8 bytes
+/// wide), for test models: `(key, value)` with `Int`, `UInt` or `Bool` values.
+pub fn write_map(entries: &[(&str, FlexValue)]) -> Vec<u8> {
+    let mut e: Vec<(&str, FlexValue)> = entries.to_vec();
+    e.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut b = Vec::new();
+    let mut key_at = Vec::new();
+    for (k, _) in &e {
+        key_at.push(b.len());
+        b.extend_from_slice(k.as_bytes());
+        b.push(0);
+    }
+    while b.len() % 8 != 0 {
+        b.push(0);
+    }
+    let w = |b: &mut Vec<u8>, v: u64| b.extend_from_slice(&v.to_le_bytes());
+    w(&mut b, e.len() as u64);
+    let keys = b.len();
+    for &k in &key_at {
+        let here = b.len();
+        w(&mut b, (here - k) as u64);
+    }
+    let prefix = b.len();
+    w(&mut b, (prefix - keys) as u64);
+    w(&mut b, 8);
+    w(&mut b, e.len() as u64);
+    let values = b.len();
+    let mut types = Vec::new();
+    for (_, v) in &e {
+        let (ty, bits) = match *v {
+            FlexValue::Int(x) => (FBT_INT, x as u64),
+            FlexValue::UInt(x) => (FBT_UINT, x),
+            FlexValue::Bool(x) => (FBT_BOOL, u64::from(x)),
+            FlexValue::Float(x) => (FBT_FLOAT, x.to_bits()),
+            FlexValue::Null | FlexValue::Other(_) => (FBT_NULL, 0),
+        };
+        w(&mut b, bits);
+        types.push(ty << 2 | 3);
+    }
+    b.extend_from_slice(&types);
+    while b.len() % 8 != 0 {
+        b.push(0);
+    }
+    let root = b.len();
+    w(&mut b, (root - values) as u64);
+    b.push(FBT_MAP << 2 | 3);
+    b.push(8);
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +288,17 @@ mod tests {
         assert_eq!(m.at(1, "b"), Ok(FlexValue::Int(-2)));
         assert!(m.at(1, "a").unwrap_err().contains("TFLite Micro reads"));
         assert!(m.at(3, "d").unwrap_err().contains("missing"));
+    }
+
+    #[test]
+    fn written_maps_read_back_sorted() {
+        let b = write_map(&[("z", FlexValue::Int(-5)), ("T", FlexValue::Int(7)), ("m", FlexValue::Bool(true)), ("big", FlexValue::UInt(1 << 40))]);
+        let m = FlexMap::parse(&b).unwrap();
+        let keys: Vec<&str> = m.entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["T", "big", "m", "z"]);
+        assert_eq!(m.at(3, "z"), Ok(FlexValue::Int(-5)));
+        assert_eq!(m.get("big"), Some(FlexValue::UInt(1 << 40)));
+        assert_eq!(m.get("m"), Some(FlexValue::Bool(true)));
     }
 
     #[test]

@@ -555,3 +555,186 @@ impl Kernel for Signal {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Single-op models built with the builder, expected outputs from TFLite Micro's
+    //! interpreter (`tools/op_test_vectors.py`, which runs the signal library's registered
+    //! kernels): configurations the corpus' audio front end does not reach (radix-3/5 FFT
+    //! with zero padding and two frames, clamping spectral subtraction, other shifts).
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use crate::ir::{DType, TensorId};
+    use crate::tflite::builder::{ModelBuilder, OpSpecCode};
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+
+    fn custom(m: &mut ModelBuilder, name: &str, opts: &[(&str, FlexValue)], ins: &[TensorId], outs: &[TensorId]) {
+        let ins: Vec<Option<TensorId>> = ins.iter().map(|&t| Some(t)).collect();
+        let op = m.op_spec(OpSpecCode::Custom(name.into()), &ins, outs);
+        m.custom_options(op, write_map(opts));
+    }
+
+    fn i16s(seed: u32, n: usize, range: i32) -> Vec<i16> {
+        (0..n as u32).map(|i| ((i.wrapping_mul(2_654_435_761).wrapping_add(seed.wrapping_mul(40_503)) >> 7) as i32 % range) as i16).collect()
+    }
+
+    fn u32s(seed: u32, n: usize, shift: u32) -> Vec<u32> {
+        (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761).wrapping_add(seed.wrapping_mul(97_531)) >> shift).collect()
+    }
+
+    fn lut() -> Vec<i16> {
+        (0..125).map(|i: i32| ((i * 7919) % 2048 - 300) as i16).collect()
+    }
+
+    #[test]
+    fn rfft_radix_2_3_5_two_zero_padded_frames() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[2, 50], None);
+        let y = m.activation("y", DType::I16, &[2, 62], None);
+        custom(&mut m, "SignalRfft", &[("T", FlexValue::Int(7)), ("fft_length", FlexValue::Int(60))], &[x], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let s = run_op0("signal_rfft60", &m.finish(), &[(x, TensorData::I16(i16s(1, 100, 30000)))]);
+        assert_eq!(s.i16(y).unwrap(), WANT_RFFT60);
+    }
+
+    #[test]
+    fn window_shift_and_saturation() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[2, 8], None);
+        let w = m.constant("w", DType::I16, &[8], [16384i16, 32767, -32768, 1000, 0, 5, -7, 30000].iter().flat_map(|v| v.to_le_bytes()).collect(), None);
+        let y = m.activation("y", DType::I16, &[2, 8], None);
+        custom(&mut m, "SignalWindow", &[("shift", FlexValue::Int(12))], &[x, w], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let s = run_op0("signal_window", &m.finish(), &[(x, TensorData::I16(i16s(2, 16, 32768)))]);
+        assert_eq!(s.i16(y).unwrap(), WANT_WINDOW);
+    }
+
+    #[test]
+    fn fft_auto_scale_and_square_root_and_energy() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[8], None);
+        let y = m.activation("y", DType::I16, &[8], None);
+        let b = m.activation("b", DType::I32, &[], None);
+        custom(&mut m, "SignalFftAutoScale", &[], &[x], &[y, b]);
+        m.inputs(&[x]).outputs(&[y, b]);
+        let s = run_op0("signal_auto_scale", &m.finish(), &[(x, TensorData::I16(vec![3, -700, 12, 0, 699, -1, 5, 100]))]);
+        assert_eq!(s.i16(y).unwrap(), WANT_AUTO_SCALE);
+
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::U64, &[5], None);
+        let b = m.activation("b", DType::I32, &[], None);
+        let y = m.activation("y", DType::U32, &[5], None);
+        custom(&mut m, "SignalFilterBankSquareRoot", &[], &[x, b], &[y]);
+        m.inputs(&[x, b]).outputs(&[y]);
+        let xs = vec![0u64, 99, 1 << 33, u64::MAX, 123_456_789_012];
+        let s = run_op0("signal_sqrt", &m.finish(), &[(x, TensorData::U64(xs)), (b, TensorData::I32(vec![3]))]);
+        assert_eq!(s.u32(y).unwrap(), WANT_SQRT);
+
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[10], None);
+        let y = m.activation("y", DType::U32, &[5], None);
+        custom(&mut m, "SignalEnergy", &[("end_index", FlexValue::Int(5)), ("start_index", FlexValue::Int(0))], &[x], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let s = run_op0("signal_energy", &m.finish(), &[(x, TensorData::I16(vec![-32768, -32768, 3, 4, 32767, 0, -5, 12, 0, 0]))]);
+        assert_eq!(s.u32(y).unwrap(), WANT_ENERGY);
+    }
+
+    #[test]
+    fn filter_bank_two_channels() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::U32, &[8], None);
+        let c = |m: &mut ModelBuilder, n: &str, v: &[i16]| m.constant(n, DType::I16, &[v.len()], v.iter().flat_map(|v| v.to_le_bytes()).collect(), None);
+        let w = c(&mut m, "w", &[100, 2000, 3000, -400, 4095, 1]);
+        let u = c(&mut m, "u", &[3995, 2095, 1095, 4095, 0, 4094]);
+        let fs = c(&mut m, "fs", &[0, 2, 5]);
+        let ws = c(&mut m, "ws", &[0, 2, 4]);
+        let wd = c(&mut m, "wd", &[2, 2, 2]);
+        let y = m.activation("y", DType::U64, &[2], None);
+        custom(&mut m, "SignalFilterBank", &[("num_channels", FlexValue::Int(2))], &[x, w, u, fs, ws, wd], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let s = run_op0("signal_filter_bank", &m.finish(), &[(x, TensorData::U32(u32s(3, 8, 2)))]);
+        assert_eq!(s.u64(y).unwrap(), WANT_FILTER_BANK);
+    }
+
+    fn spectral_options(clamping: bool) -> Vec<(&'static str, FlexValue)> {
+        vec![
+            ("alternate_one_minus_smoothing", FlexValue::Int(15000)),
+            ("alternate_smoothing", FlexValue::Int(1384)),
+            ("clamping", FlexValue::Bool(clamping)),
+            ("min_signal_remaining", FlexValue::Int(1000)),
+            ("num_channels", FlexValue::Int(6)),
+            ("one_minus_smoothing", FlexValue::Int(16000)),
+            ("smoothing", FlexValue::Int(384)),
+            ("smoothing_bits", FlexValue::Int(10)),
+            ("spectral_subtraction_bits", FlexValue::Int(14)),
+        ]
+    }
+
+    #[test]
+    fn spectral_subtraction_pcan_and_log() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::U32, &[6], None);
+        let y = m.activation("y", DType::U32, &[6], None);
+        let n = m.activation("n", DType::U32, &[6], None);
+        custom(&mut m, "SignalFilterBankSpectralSubtraction", &spectral_options(true), &[x], &[y, n]);
+        m.inputs(&[x]).outputs(&[y, n]);
+        let bytes = m.finish();
+        let s = run_op0("signal_spectral", &bytes, &[(x, TensorData::U32(u32s(4, 6, 12)))]);
+        assert_eq!(s.u32(y).unwrap(), WANT_SPECTRAL);
+        // The noise estimate is the op's state: a variable tensor after reading.
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        assert!(model.main().tensor(n).is_variable && !model.main().tensor(y).is_variable);
+
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::U32, &[6], None);
+        let n = m.activation("n", DType::U32, &[6], None);
+        let l = m.constant("lut", DType::I16, &[125], lut().iter().flat_map(|v| v.to_le_bytes()).collect(), None);
+        let y = m.activation("y", DType::U32, &[6], None);
+        custom(&mut m, "SignalPCAN", &[("snr_shift", FlexValue::Int(6))], &[x, n, l], &[y]);
+        m.inputs(&[x, n]).outputs(&[y]);
+        let noise = vec![0, 1, 2, 3, 5000, 1 << 20];
+        let s = run_op0("signal_pcan", &m.finish(), &[(x, TensorData::U32(u32s(5, 6, 14))), (n, TensorData::U32(noise))]);
+        assert_eq!(s.u32(y).unwrap(), WANT_PCAN);
+
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::U32, &[6], None);
+        let y = m.activation("y", DType::I16, &[6], None);
+        custom(&mut m, "SignalFilterBankLog", &[("input_correction_bits", FlexValue::Int(3)), ("output_scale", FlexValue::Int(1600))], &[x], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let s = run_op0("signal_log", &m.finish(), &[(x, TensorData::U32(vec![0, 1, 2, 1000, u32::MAX >> 3, 77_777]))]);
+        assert_eq!(s.i16(y).unwrap(), WANT_LOG);
+    }
+
+    #[test]
+    fn malformed_options_and_shapes_are_errors() {
+        let build = |opts: Vec<u8>, fft: usize| {
+            let mut m = ModelBuilder::new();
+            let x = m.activation("x", DType::I16, &[fft - 4], None);
+            let y = m.activation("y", DType::I16, &[fft + 2], None);
+            let op = m.op_spec(OpSpecCode::Custom("SignalRfft".into()), &[Some(x)], &[y]);
+            m.custom_options(op, opts);
+            m.inputs(&[x]).outputs(&[y]);
+            m.finish()
+        };
+        let ok = |n: i64| write_map(&[("T", FlexValue::Int(7)), ("fft_length", FlexValue::Int(n))]);
+        // Radix 7: TFLite Micro's generic butterfly has no scratch.
+        expect_unsupported(&build(ok(28), 28));
+        // int32 FFT: not implemented.
+        expect_unsupported(&build(write_map(&[("T", FlexValue::Int(2)), ("fft_length", FlexValue::Int(16))]), 16));
+        // Not a FlexBuffer; an extra key shifts the position TFLite Micro reads.
+        expect_invalid(&build(vec![1, 2, 3], 16));
+        expect_invalid(&build(write_map(&[("T", FlexValue::Int(7)), ("a", FlexValue::Int(0)), ("fft_length", FlexValue::Int(16))]), 16));
+        // Output shape that does not hold fft_length / 2 + 1 complex values.
+        expect_invalid(&build(ok(16), 20));
+    }
+
+    const WANT_RFFT60: &[i16] = &[12779, 0, -2471, -1306, -2878, -3526, -7, 308, 54, -326, 26, 1182, -115, -729, 106, 393, -668, -266, 228, -403, 79, 749, 275, -12, 804, -106, -662, -392, 79, -425, -10, 121, -92, -646, 466, 628, -652, -172, -297, -356, 418, -409, -437, 480, 315, 136, -495, 37, -312, -214, 1510, 1170, -213, -1011, 1283, -1045, -1335, -656, -421, -1011, -1633, 0, 13036, 0, -2423, -821, -2767, -2122, 752, -1133, 789, -121, -352, 615, 502, 334, 219, 818, 455, -1477, 754, -479, -269, -365, 263, 994, 141, -400, 155, -282, 368, -103, 275, -146, 102, 109, 163, 20, 480, 484, 214, -361, 1321, -657, -462, -145, -270, -807, -176, 707, -417, 261, 2402, 1469, -372, -1734, 1070, -1373, -1059, 214, -158, 29, -134, 0];
+    const WANT_WINDOW: &[i16] = &[2528, 32767, -32768, 4957, 0, 14, -13, 20859, 32767, 32767, -32768, 4433, 0, 11, -9, 5119];
+    const WANT_AUTO_SCALE: &[i16] = &[96, -22400, 384, 0, 22368, -32, 160, 3200];
+    const WANT_SQRT: &[u32] = &[0, 1, 11585, 536870911, 43920];
+    const WANT_ENERGY: &[u32] = &[2147483648, 25, 1073676289, 169, 0];
+    const WANT_FILTER_BANK: &[u64] = &[1784490554620, 4430933767287];
+    const WANT_SPECTRAL: &[u32] = &[92, 593399, 241826, 820025, 483559, 86650];
+    const WANT_PCAN: &[u32] = &[30408637, 58288, 18104, 100036, 54006, 5332];
+    const WANT_LOG: &[i16] = &[0, 3327, 4436, 14379, 32767, 21344];
+}
