@@ -119,8 +119,10 @@ fn cexp_q15(phase: f64) -> [i16; 2] {
 /// (`phase = -pi * ((i + 1) / nfft + .5)`), with KISS FFT's double constants.
 pub fn kiss_fftr_tables(fft_length: usize) -> (Vec<i16>, Vec<i16>) {
     let nfft = fft_length / 2;
-    const PI: f64 = 3.141592653589793238462643383279502884197169399375105820974944;
-    const PI_SUPER: f64 = 3.14159265358979323846264338327;
+    // KISS FFT spells pi as a 61-digit and a 30-digit literal; both round to this double
+    // (`kiss_pi_literals_are_pi`).
+    const PI: f64 = std::f64::consts::PI;
+    const PI_SUPER: f64 = std::f64::consts::PI;
     let twiddles = (0..nfft).flat_map(|i| cexp_q15(-2.0 * PI * i as f64 / nfft as f64)).collect();
     let super_twiddles = (0..nfft / 2).flat_map(|i| cexp_q15(-PI_SUPER * ((i + 1) as f64 / nfft as f64 + 0.5))).collect();
     (twiddles, super_twiddles)
@@ -703,6 +705,13 @@ mod tests {
         m.inputs(&[x]).outputs(&[y]);
         let s = run_op0("signal_log", &m.finish(), &[(x, TensorData::U32(vec![0, 1, 2, 1000, u32::MAX >> 3, 77_777]))]);
         assert_eq!(s.i16(y).unwrap(), WANT_LOG);
+    }
+
+    #[test]
+    fn kiss_pi_literals_are_pi() {
+        for lit in ["3.141592653589793238462643383279502884197169399375105820974944", "3.14159265358979323846264338327"] {
+            assert_eq!(lit.parse::<f64>().unwrap().to_bits(), std::f64::consts::PI.to_bits());
+        }
     }
 
     #[test]
