@@ -36,10 +36,24 @@ def run_litert(raw, inputs):
     return [it.get_tensor(d["index"]) for d in it.get_output_details()]
 
 def input_specs(raw):
-    # dtype and shape of each subgraph input, from a TFLite interpreter that only allocates.
-    from ai_edge_litert.interpreter import Interpreter
-    it = Interpreter(model_content=raw)
-    return [(d["dtype"], tuple(d["shape"])) for d in it.get_input_details()]
+    # dtype and shape of each subgraph input, from a TFLite interpreter that only allocates;
+    # TFLite Micro's own when TFLite cannot resolve the model's ops (the signal library's
+    # custom ops are registered only in TFLite Micro).
+    try:
+        from ai_edge_litert.interpreter import Interpreter
+        it = Interpreter(model_content=raw)
+        return [(d["dtype"], tuple(d["shape"])) for d in it.get_input_details()]
+    except (RuntimeError, ValueError):
+        from tflite_micro.python.tflite_micro import runtime
+        it = runtime.Interpreter.from_bytes(raw, arena_size=1 << 24)
+        specs, i = [], 0
+        while True:
+            try:
+                d = it.get_input_details(i)
+            except Exception:
+                return specs
+            specs.append((d["dtype"], tuple(d["shape"])))
+            i += 1
 
 def main():
     d = pathlib.Path(sys.argv[1])

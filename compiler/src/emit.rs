@@ -98,7 +98,7 @@ fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
 /// Every element type the dtype table ([`DType::info`]) marks `arena_view` has its four
 /// runtime views: a type added to the table without them, or views removed from the
 /// runtime, does not compile. `arena_views_are_checked` keeps this list equal to the table.
-const VIEWS_EXIST: [(DType, usize); 6] = {
+const VIEWS_EXIST: [(DType, usize); 8] = {
     use tflc_runtime::__private as p;
     macro_rules! views {
         ($($d:ident: $t:ty => $a:ident, $b:ident, $c:ident, $e:ident;)*) => {
@@ -115,11 +115,13 @@ const VIEWS_EXIST: [(DType, usize); 6] = {
         I16: i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
         I32: i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
         I64: i64 => as_i64, as_i64_mut, array_i64, array_i64_mut;
+        U32: u32 => as_u32, as_u32_mut, array_u32, array_u32_mut;
+        U64: u64 => as_u64, as_u64_mut, array_u64, array_u64_mut;
         F32: f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
     }
 };
 // Evaluated in every build, not only in tests.
-const _: [(DType, usize); 6] = VIEWS_EXIST;
+const _: [(DType, usize); 8] = VIEWS_EXIST;
 
 /// Where the weight blob's bytes come from in the generated code.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -111,6 +111,8 @@ views! {
     i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
     i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
     i64 => as_i64, as_i64_mut, array_i64, array_i64_mut;
+    u32 => as_u32, as_u32_mut, array_u32, array_u32_mut;
+    u64 => as_u64, as_u64_mut, array_u64, array_u64_mut;
     f32 => as_f32, as_f32_mut, array_f32, array_f32_mut;
 }
 

@@ -209,6 +209,14 @@ impl ModelBuilder {
         sg.ops.len() - 1
     }
 
+    /// Sets the custom options (a FlexBuffer) of operator `op` of the current subgraph.
+    pub fn custom_options(&mut self, op: usize, bytes: Vec<u8>) -> &mut Self {
+        if let Some(o) = self.sg().ops.get_mut(op) {
+            o.custom_options = Some(bytes);
+        }
+        self
+    }
+
     /// Adds an operator with raw tensor indices, for writing malformed models in tests.
     pub fn op_raw(&mut self, code: OpSpecCode, inputs: &[i32], outputs: &[i32]) -> usize {
         let sg = self.sg();

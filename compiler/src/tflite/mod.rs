@@ -8,6 +8,7 @@
 mod schema_generated;
 
 pub mod builder;
+pub mod flexbuffers;
 mod reader;
 
 pub use reader::read_model;

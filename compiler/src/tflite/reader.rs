@@ -249,6 +249,14 @@ fn read_subgraph<'a>(
             custom_options,
         });
     }
+    // State TFLite Micro keeps in an op's persistent buffer and copies to one of the op's
+    // outputs after every call: tflc makes that output a variable tensor, so that it lives
+    // across `run()` calls and starts at its reset value (`lower::ops::signal::state_output`).
+    for op in ops.iter() {
+        if let Some(t) = crate::lower::ops::signal::state_output(op).and_then(|t| tensors.get_mut(t)) {
+            t.is_variable = true;
+        }
+    }
     Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default() })
 }
 

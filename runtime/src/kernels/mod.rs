@@ -6,6 +6,8 @@ pub(crate) mod test_util;
 
 // Elementwise, broadcasting binary and data-movement kernels.
 pub mod add;
+pub mod cast;
+pub mod div;
 pub mod maximum;
 pub mod minimum;
 pub mod less;
@@ -39,6 +41,7 @@ pub mod logistic;
 pub mod max_pool_2d;
 pub mod mean;
 pub mod softmax;
+pub mod signal;
 pub mod svdf;
 pub mod tanh;
 #[cfg(test)]

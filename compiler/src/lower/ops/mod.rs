@@ -125,10 +125,12 @@ ops! {
     OpKind::Add { activation } => add(*activation),
     OpKind::CallOnce { init_subgraph } => call_once(*init_subgraph),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
+    OpKind::Cast => cast,
     OpKind::Concatenation { axis, activation } => concatenation(*axis, *activation),
     OpKind::Conv2d(o) => conv_2d(o),
     OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
+    OpKind::Div { activation } => div(*activation),
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(o) => fully_connected(o),
     OpKind::HardSwish => hard_swish,
@@ -164,6 +166,8 @@ ops! {
     OpKind::Transpose => transpose,
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
     OpKind::While { cond_subgraph, body_subgraph } => while_(*cond_subgraph, *body_subgraph),
+    // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
+    OpKind::Unsupported => signal,
 }
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
@@ -193,6 +197,8 @@ pub enum TensorData {
     I16(Vec<i16>),
     I32(Vec<i32>),
     I64(Vec<i64>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
     F32(Vec<f32>),
     Bool(Vec<bool>),
 }
@@ -214,6 +220,8 @@ impl TensorData {
             DType::I16 => TensorData::I16(chunks(b, i16::from_le_bytes)?),
             DType::I32 => TensorData::I32(chunks(b, i32::from_le_bytes)?),
             DType::I64 => TensorData::I64(chunks(b, i64::from_le_bytes)?),
+            DType::U32 => TensorData::U32(chunks(b, u32::from_le_bytes)?),
+            DType::U64 => TensorData::U64(chunks(b, u64::from_le_bytes)?),
             DType::F32 => TensorData::F32(chunks(b, f32::from_le_bytes)?),
             _ => return None,
         })
@@ -227,6 +235,8 @@ impl TensorData {
             TensorData::I16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             TensorData::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             TensorData::I64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TensorData::U32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TensorData::U64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             TensorData::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         }
     }
@@ -298,6 +308,8 @@ impl TensorStore {
     typed_access!(i64, take_i64, I64, i64);
     typed_access!(f32, take_f32, F32, f32);
     typed_access!(u8, take_u8, U8, u8);
+    typed_access!(u32, take_u32, U32, u32);
+    typed_access!(u64, take_u64, U64, u64);
 }
 
 /// The operator being lowered, with helpers that turn every malformed case into an error
