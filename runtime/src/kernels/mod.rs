@@ -40,6 +40,7 @@ pub mod mean;
 pub mod softmax;
 pub mod svdf;
 pub mod tanh;
+pub mod unidirectional_sequence_lstm;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]
