@@ -128,6 +128,7 @@ ops! {
     OpKind::Svdf(o) => svdf(o),
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
+    OpKind::UnidirectionalSequenceLstm(o) => unidirectional_sequence_lstm(o),
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
 }
 

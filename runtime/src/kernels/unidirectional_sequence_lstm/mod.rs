@@ -13,7 +13,8 @@
 //! - the input, forget and output gates go through the int16 sigmoid
 //!   (`reference_integer_ops::Logistic` with multiplier 0 and shift 0, [`sigmoid_s16`]), the
 //!   cell gate through the int16 tanh at scale 2^-12 (`reference_integer_ops::Tanh`,
-//!   [`tanh_s16`]) or through the sigmoid when the op's fused activation is SIGMOID;
+//!   [`tanh_s16`]) (the op's fused activation, which must be TANH: TFLite's schema has no
+//!   SIGMOID activation, and TFLite Micro asserts on any other);
 //! - `c = sat16(requant(f * c) + requant(i * g))`, clipped to `±cell_clip` when the model
 //!   sets a clip (`reference_integer_ops::MulElementwise` into int16, then
 //!   `AddElementWise`, then `Clipping`);
@@ -67,8 +68,6 @@ pub struct LstmParams {
     pub time_major: bool,
     /// Per gate, by [`GATE_INPUT`], [`GATE_FORGET`], [`GATE_CELL`], [`GATE_OUTPUT`].
     pub gates: [LstmGateParams; 4],
-    /// The cell gate's nonlinearity is tanh (the op's fused activation TANH); false: sigmoid.
-    pub cell_gate_tanh: bool,
     /// `forget * cell -> cell`: `QuantizeMultiplier(2^-15 * cell_scale / cell_scale)`.
     pub forget_multiplier: i32,
     pub forget_shift: i32,

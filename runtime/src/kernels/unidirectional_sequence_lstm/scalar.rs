@@ -49,12 +49,7 @@ fn step(p: &LstmParams, w: &LstmWeights<'_>, x: &[i8], hidden: &[i8], cell: &mut
         };
         let f = sigmoid_s16(gate(GATE_FORGET), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
         let i = sigmoid_s16(gate(GATE_INPUT), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
-        let g = gate(GATE_CELL);
-        let g = if p.cell_gate_tanh {
-            tanh_s16(g, GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT)
-        } else {
-            sigmoid_s16(g, GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT)
-        };
+        let g = tanh_s16(gate(GATE_CELL), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
         // Cell update: two int16 MulElementwise (offsets 0), a saturating add, the clip.
         let fc = sat16(multiply_by_quantized_multiplier(f as i32 * cell[u] as i32, p.forget_multiplier, p.forget_shift));
         let ig = sat16(multiply_by_quantized_multiplier(i as i32 * g as i32, p.input_multiplier, p.input_shift));

@@ -110,8 +110,7 @@ impl Layer {
             let sig = |v: Vec<i16>| -> Vec<i16> { v.into_iter().map(|x| sigmoid_s16(x, 3, 0)).collect() };
             let f = sig(gate(1, h));
             let i = sig(gate(0, h));
-            let g: Vec<i16> =
-                gate(2, h).into_iter().map(|x| if p.cell_gate_tanh { tanh_s16(x, 3, 0) } else { sigmoid_s16(x, 3, 0) }).collect();
+            let g: Vec<i16> = gate(2, h).into_iter().map(|x| tanh_s16(x, 3, 0)).collect();
             let mul16 = |a: i16, b: i16, m: i32, s: i32| sat16(multiply_by_quantized_multiplier(a as i32 * b as i32, m, s) as i64);
             for k in 0..c.len() {
                 let fc = mul16(f[k], c[k], p.forget_multiplier, p.forget_shift);
@@ -142,7 +141,6 @@ struct Lstm {
     input_size: usize,
     units: usize,
     time_major: bool,
-    cell_gate_tanh: bool,
     /// `Some(c)`: clip the cell at `c` (int16 units).
     cell_clip: Option<i16>,
     /// The cell state's scale is `2^-cell_power`.
@@ -174,7 +172,6 @@ impl Lstm {
             units: self.units,
             time_major: self.time_major,
             gates,
-            cell_gate_tanh: self.cell_gate_tanh,
             forget_multiplier,
             forget_shift,
             input_multiplier,
@@ -206,16 +203,15 @@ impl KernelCase for Lstm {
     fn strategy() -> BoxedStrategy<Self> {
         (
             (1usize..4, 1usize..5, 1usize..24, 1usize..12),
-            (any::<bool>(), any::<bool>(), prop::option::of(0i16..=32767), 9i32..16),
+            (any::<bool>(), prop::option::of(0i16..=32767), 9i32..16),
             (zero_point(), zero_point(), any::<u64>()),
         )
-            .prop_map(|((batches, time_steps, input_size, units), (time_major, cell_gate_tanh, cell_clip, cell_power), (zi, zh, seed))| Lstm {
+            .prop_map(|((batches, time_steps, input_size, units), (time_major, cell_clip, cell_power), (zi, zh, seed))| Lstm {
                 batches,
                 time_steps,
                 input_size,
                 units,
                 time_major,
-                cell_gate_tanh,
                 cell_clip,
                 cell_power,
                 zps: (zi, zh),
@@ -231,7 +227,6 @@ impl KernelCase for Lstm {
             input_size,
             units,
             time_major,
-            cell_gate_tanh: true,
             cell_clip,
             cell_power,
             zps,
@@ -251,9 +246,6 @@ impl KernelCase for Lstm {
             v.push(c(1, 2, n, 3, false, None, 12, (5, -7), n as u64));
             v.push(c(2, 1, 4, n, true, None, 11, (-3, 9), 100 + n as u64));
         }
-        let mut sigmoid_cell = c(2, 3, 5, 4, false, None, 12, (1, 2), 40);
-        sigmoid_cell.cell_gate_tanh = false;
-        v.push(sigmoid_cell);
         v
     }
 
@@ -362,7 +354,6 @@ fn one_unit_by_hand() {
         units: 1,
         time_major: false,
         gates: [gate; 4],
-        cell_gate_tanh: true,
         forget_multiplier: fm.0,
         forget_shift: fm.1,
         input_multiplier: im.0,
