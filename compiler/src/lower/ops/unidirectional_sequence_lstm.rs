@@ -86,9 +86,10 @@ const CELL_STATE: usize = 19;
 const LAYER_NORM: [usize; 4] = [20, 21, 22, 23];
 
 /// The int16 scale of the gates' fully connected outputs (Q3.12), and of the
-/// nonlinearities' outputs (Q0.15), as TFLite Micro writes them (`float` constants).
-const GATE_SCALE: f32 = 0.000244140625;
-const NONLINEAR_OUTPUT_SCALE: f32 = 0.000030517578125;
+/// nonlinearities' outputs (Q0.15): TFLite Micro's `float` constants 0.000244140625 and
+/// 0.000030517578125, exactly 2^-12 and 2^-15.
+const GATE_SCALE: f32 = 1.0 / 4096.0;
+const NONLINEAR_OUTPUT_SCALE: f32 = 1.0 / 32768.0;
 
 #[derive(Debug, Clone)]
 pub struct UnidirectionalSequenceLstm {
