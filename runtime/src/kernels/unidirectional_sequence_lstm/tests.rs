@@ -27,9 +27,8 @@ fn sat16(v: i64) -> i16 {
 
 /// TFLite `reference_integer_ops::FullyConnected` into int16, as written there: offsets
 /// added to every input, optional bias after the sum.
-fn naive_fc(x: &[i8], rows: usize, w: &[i8], bias: Option<&[i32]>, input_offset: i32, m: i32, s: i32) -> Vec<i16> {
-    let n = x.len() / rows.max(1);
-    let units = if n == 0 { w.len() } else { w.len() / n };
+fn naive_fc(x: &[i8], rows: usize, units: usize, w: &[i8], bias: Option<&[i32]>, input_offset: i32, (m, s): (i32, i32)) -> Vec<i16> {
+    let n = x.len() / rows;
     let mut out = Vec::new();
     for r in 0..rows {
         for u in 0..units {
@@ -103,8 +102,8 @@ impl Layer {
             let c = &mut cell[state_row * units..(state_row + rows) * units];
             let gate = |g: usize, h: &[i8]| -> Vec<i16> {
                 let gp = &p.gates[g];
-                let a = naive_fc(x, rows, &self.w_in[g], Some(&self.bias[g]), -self.input_zero_point, gp.input_multiplier, gp.input_shift);
-                let b = naive_fc(h, rows, &self.w_rec[g], None, -p.hidden_zero_point, gp.recurrent_multiplier, gp.recurrent_shift);
+                let a = naive_fc(x, rows, units, &self.w_in[g], Some(&self.bias[g]), -self.input_zero_point, (gp.input_multiplier, gp.input_shift));
+                let b = naive_fc(h, rows, units, &self.w_rec[g], None, -p.hidden_zero_point, (gp.recurrent_multiplier, gp.recurrent_shift));
                 a.iter().zip(&b).map(|(&a, &b)| sat16(a as i64 + b as i64)).collect()
             };
             let sig = |v: Vec<i16>| -> Vec<i16> { v.into_iter().map(|x| sigmoid_s16(x, 3, 0)).collect() };
