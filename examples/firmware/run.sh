@@ -36,7 +36,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 shared="${TFLC_SHARED:-$repo/../shared}"
 timeout_s="${FIRMWARE_TIMEOUT:-600}"
-required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8 tflm_hello_world_f32 mlperf_ic_resnet8_f32 tflm_audio_preprocessor_int8"
+required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8 tflm_hello_world_f32 mlperf_ic_resnet8_f32 tflm_audio_preprocessor_int8 tflm_mnist_lstm_int8"
 
 m0_models="tflm_micro_speech_int8 tflm_hello_world_int8"
 

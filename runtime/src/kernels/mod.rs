@@ -44,6 +44,7 @@ pub mod softmax;
 pub mod signal;
 pub mod svdf;
 pub mod tanh;
+pub mod unidirectional_sequence_lstm;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]

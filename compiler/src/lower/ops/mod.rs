@@ -164,6 +164,7 @@ ops! {
     OpKind::Svdf(o) => svdf(o),
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
+    OpKind::UnidirectionalSequenceLstm(o) => unidirectional_sequence_lstm(o),
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
     OpKind::While { cond_subgraph, body_subgraph } => while_(*cond_subgraph, *body_subgraph),
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).

@@ -1,0 +1,541 @@
+//! UNIDIRECTIONAL_SEQUENCE_LSTM, int8 activations and weights, int32 biases, int16 cell
+//! state: TFLite Micro's integer LSTM (`EvalLstm<int8_t, int8_t, int16_t, int32_t>`).
+//!
+//! Mirrors TFLite Micro `unidirectional_sequence_lstm.cc` (`UnidirectionalSequenceLstmPrepare`),
+//! `lstm_eval.cc` (`LstmTensors::ValidateTensorStatus`) and `lstm_eval_common.cc`
+//! (`ValidateTensorSize`, `PrepareGateParametersInteger`, `CreateLstmCellStateInfo`):
+//!
+//! - 24 inputs, one output. The eight gate weight matrices (input, forget, cell, output;
+//!   input side `[units, input_size]`, recurrent side `[units, units]`) and the four gate
+//!   biases `[units]` must all be present (no CIFG), of one weight type and one bias type;
+//!   the peephole (9..=11), projection (16, 17) and layer-norm (20..=23) inputs must be absent:
+//!   TFLite Micro's kernel refuses every other variant, and so does tflc.
+//! - The output state (18, the hidden state) and the cell state (19) are variable tensors;
+//!   the hidden state and the output have the input's type; the cell state is int16 (float32
+//!   selects TFLite Micro's float path, which tflc does not implement yet).
+//! - Each gate's two fully connected layers go into int16 at the fixed scale 2^-12, their
+//!   multipliers `QuantizeMultiplier(double(float(s_in * s_w)) / 2^-12)`
+//!   (`CalculateOpDataFullyConnected` without a bias, so the bias scale is never checked);
+//!   the inter-gate products `QuantizeMultiplier(double(a) * double(b) / double(out))` with
+//!   the nonlinearity output scale 2^-15; the cell state's power of two is `CheckedLog2`'s
+//!   rounded `log(scale) / log(2)` in float (not required to be exact, as in TFLite Micro);
+//!   the clip `int16(clamp(double(cell_clip) / double(cell_scale)))` when `cell_clip > 0`.
+//! - The cell gate's nonlinearity is the op's fused activation, which must be TANH (TFLite
+//!   Micro asserts on anything but TANH and SIGMOID, and TFLite's schema has no SIGMOID).
+//!
+//! What tflc adds to TFLite Micro's checks, where TFLite Micro only asserts in debug builds
+//! or reads past what it validated: weights must be per-tensor with zero point 0 (TFLite
+//! Micro's LSTM uses only the per-tensor multiplier, and DCHECKs the zero point), the input
+//! and output rank 3, the hidden state rank 2 (TFLite Micro reads its `dims[1]`), and the
+//! tanh input scaling of the cell state must not overflow int32 (a cell scale above 2^2).
+//! The cell state's zero point is ignored, as TFLite Micro ignores it (the converter always
+//! writes 0). The op's `intermediates` (the converter's gate scales for TFLite's kernel) are
+//! not used by TFLite Micro, nor here.
+//!
+//! The states are read and written in place: the kernel gets them as outputs of the op, and
+//! the generated `Model::new()` fills them with their reset value
+//! ([`crate::ir::Tensor::reset_byte`]), as TFLite Micro resets variable tensors.
+
+use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use crate::emit::EmitCx;
+use crate::error::LowerError;
+use crate::ir::{Activation, DType, SequenceLstmOptions, Tensor, TensorId};
+use proc_macro2::TokenStream;
+use quote::quote;
+use tflc_runtime::kernels::unidirectional_sequence_lstm::{
+    cell_tanh_scaling, unidirectional_sequence_lstm_s8, LstmGateParams, LstmParams, LstmWeights,
+};
+use tflc_runtime::prepare::{fold_input_offset, fully_connected_tensor_multiplier, quantize_multiplier};
+
+crate::runtime_struct_lit!(kernels::unidirectional_sequence_lstm::LstmGateParams {
+    input_multiplier,
+    input_shift,
+    recurrent_multiplier,
+    recurrent_shift,
+});
+
+crate::runtime_struct_lit!(kernels::unidirectional_sequence_lstm::LstmParams {
+    batches,
+    time_steps,
+    input_size,
+    units,
+    time_major,
+    gates,
+    forget_multiplier,
+    forget_shift,
+    input_multiplier,
+    input_shift,
+    hidden_multiplier,
+    hidden_shift,
+    hidden_zero_point,
+    cell_clip,
+    cell_tanh_multiplier,
+    cell_tanh_shift,
+});
+
+/// The op's inputs (TFLite Micro `lstm_shared.h`).
+const INPUT: usize = 0;
+/// Input-side weights of the input, forget, cell and output gates.
+const INPUT_WEIGHTS: [usize; 4] = [1, 2, 3, 4];
+const RECURRENT_WEIGHTS: [usize; 4] = [5, 6, 7, 8];
+const PEEPHOLE: [usize; 3] = [9, 10, 11];
+const BIASES: [usize; 4] = [12, 13, 14, 15];
+const PROJECTION: [usize; 2] = [16, 17];
+const OUTPUT_STATE: usize = 18;
+const CELL_STATE: usize = 19;
+const LAYER_NORM: [usize; 4] = [20, 21, 22, 23];
+
+/// The int16 scale of the gates' fully connected outputs (Q3.12), and of the
+/// nonlinearities' outputs (Q0.15): TFLite Micro's `float` constants 0.000244140625 and
+/// 0.000030517578125, exactly 2^-12 and 2^-15.
+const GATE_SCALE: f32 = 1.0 / 4096.0;
+const NONLINEAR_OUTPUT_SCALE: f32 = 1.0 / 32768.0;
+
+#[derive(Debug, Clone)]
+pub struct UnidirectionalSequenceLstm {
+    pub input: TensorId,
+    pub input_weights: [TensorId; 4],
+    pub recurrent_weights: [TensorId; 4],
+    pub hidden: TensorId,
+    pub cell: TensorId,
+    pub output: TensorId,
+    pub params: LstmParams,
+    /// Constant data, decoded for `execute`.
+    pub input_weights_data: [Vec<i8>; 4],
+    pub recurrent_weights_data: [Vec<i8>; 4],
+    /// The biases with both zero points folded in ([`LstmWeights::bias`]'s layout).
+    pub folded_bias: Vec<i32>,
+}
+
+fn weights_i8(cx: &OpCx<'_, '_>, t: &Tensor<'_>, rows: usize, cols: usize) -> Result<Vec<i8>, LowerError> {
+    if t.shape != [rows, cols] {
+        return Err(cx.invalid_tensor(t, format!("weights of shape {:?}, expected [{rows}, {cols}]", t.shape)));
+    }
+    let q = cx.per_tensor_q(t)?;
+    if q.zero_point != 0 {
+        return Err(cx.unsupported_tensor(t, format!("weights with zero point {} (TFLite Micro requires symmetric weights)", q.zero_point)));
+    }
+    let d = cx.expect_constant(t)?;
+    Ok(d.iter().map(|&b| b as i8).collect())
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<UnidirectionalSequenceLstm, LowerError> {
+    cx.expect_arity(24..=24, 1)?;
+    let input = cx.input(INPUT)?;
+    let output = cx.output(0)?;
+    let hidden = cx.input(OUTPUT_STATE)?;
+    let cell = cx.input(CELL_STATE)?;
+
+    // LstmTensors::ValidateTensorStatus.
+    for (what, t) in [("output (hidden) state", hidden), ("cell state", cell)] {
+        if !t.is_variable || t.is_constant() {
+            return Err(cx.invalid_tensor(t, format!("the LSTM's {what} must be a variable tensor")));
+        }
+    }
+    for (what, t) in [("output (hidden) state", hidden), ("output", output)] {
+        if t.dtype != input.dtype {
+            return Err(cx.invalid_tensor(t, format!("{what} of type {} for an input of type {}", t.dtype, input.dtype)));
+        }
+    }
+    let all_weights = INPUT_WEIGHTS.iter().chain(&RECURRENT_WEIGHTS);
+    let weight_type = cx.input(INPUT_WEIGHTS[1])?.dtype;
+    for &i in all_weights {
+        let w = cx.optional_input(i).ok_or_else(|| {
+            cx.unsupported(format!(
+                "an LSTM without input {i} (TFLite Micro's LSTM requires every gate weight: no CIFG)"
+            ))
+        })?;
+        if w.dtype != weight_type {
+            return Err(cx.invalid_tensor(w, format!("gate weights of types {} and {weight_type}", w.dtype)));
+        }
+    }
+    let bias_type = cx.input(BIASES[1])?.dtype;
+    for &i in &BIASES {
+        let b = cx
+            .optional_input(i)
+            .ok_or_else(|| cx.unsupported(format!("an LSTM without gate bias {i} (TFLite Micro's LSTM requires all four)")))?;
+        if b.dtype != bias_type {
+            return Err(cx.invalid_tensor(b, format!("gate biases of types {} and {bias_type}", b.dtype)));
+        }
+    }
+    for (what, ids) in [("peephole", &PEEPHOLE[..]), ("projection", &PROJECTION[..]), ("layer normalisation", &LAYER_NORM[..])] {
+        if let Some(t) = ids.iter().find_map(|&i| cx.optional_input(i)) {
+            return Err(cx.unsupported_tensor(t, format!("an LSTM with {what} (TFLite Micro's LSTM refuses it)")));
+        }
+    }
+    // The cell state's type selects the path (Prepare); the input's and the weights' type
+    // the instantiation (Eval).
+    match (input.dtype, weight_type, cell.dtype) {
+        (DType::I8, DType::I8, DType::I16) => {}
+        (DType::F32, _, DType::F32) => {
+            return Err(cx.unsupported_tensor(input, "a float32 LSTM (tflc implements TFLite Micro's integer LSTM only)"))
+        }
+        (DType::I16, DType::I8, DType::I16) => {
+            return Err(cx.unsupported_tensor(
+                input,
+                "an LSTM with int16 activations (tflc implements TFLite Micro's 8x8->16 LSTM only)",
+            ))
+        }
+        (_, _, c) if c != DType::I16 && c != DType::F32 => {
+            return Err(cx.unsupported_tensor(cell, format!("cell state of type {c} (TFLite Micro's LSTM requires int16 or float32)")))
+        }
+        (i, w, c) => {
+            return Err(cx.unsupported_tensor(
+                input,
+                format!("an LSTM with {i} input, {w} weights and {c} cell state (TFLite Micro's LSTM refuses it)"),
+            ))
+        }
+    }
+    if bias_type != DType::I32 {
+        return Err(cx.unsupported_tensor(cx.input(BIASES[1])?, format!("gate biases of type {bias_type} (the int8 LSTM takes int32)")));
+    }
+    if o.activation != Activation::Tanh {
+        return Err(cx.unsupported(format!(
+            "an LSTM cell gate activation {:?} (TFLite Micro's LSTM supports TANH only from a model file)",
+            o.activation
+        )));
+    }
+
+    // CreateLstmSizeInfo + ValidateTensorSize.
+    cx.expect_activation(input)?;
+    let &[d0, d1, input_size] = input.shape.as_slice() else {
+        return Err(cx.unsupported_tensor(input, format!("input of shape {:?} (expected rank 3)", input.shape)));
+    };
+    let (batches, time_steps) = if o.time_major { (d1, d0) } else { (d0, d1) };
+    let &[_, units] = hidden.shape.as_slice() else {
+        return Err(cx.unsupported_tensor(hidden, format!("output state of shape {:?} (expected rank 2)", hidden.shape)));
+    };
+    for t in [hidden, cell] {
+        if t.num_elements() != batches * units {
+            return Err(cx.invalid_tensor(t, format!("state of {} elements, expected {batches} x {units}", t.num_elements())));
+        }
+    }
+    if output.shape != [d0, d1, units] {
+        return Err(cx.invalid_tensor(output, format!("output of shape {:?}, expected [{d0}, {d1}, {units}]", output.shape)));
+    }
+
+    let in_q = cx.q_s8(input)?;
+    let h_q = cx.q_s8(hidden)?;
+    let c_q = cx.per_tensor_q(cell)?;
+    let mut input_weights_data: [Vec<i8>; 4] = Default::default();
+    let mut recurrent_weights_data: [Vec<i8>; 4] = Default::default();
+    let mut gates = [LstmGateParams { input_multiplier: 0, input_shift: 0, recurrent_multiplier: 0, recurrent_shift: 0 }; 4];
+    let mut folded_bias = Vec::with_capacity(8 * units);
+    let (mut input_weights, mut recurrent_weights) = ([input.id; 4], [input.id; 4]);
+    for g in 0..4 {
+        let wi = cx.input(INPUT_WEIGHTS[g])?;
+        let wr = cx.input(RECURRENT_WEIGHTS[g])?;
+        let b = cx.input(BIASES[g])?;
+        let wi_data = weights_i8(cx, wi, units, input_size)?;
+        let wr_data = weights_i8(cx, wr, units, units)?;
+        if b.shape != [units] {
+            return Err(cx.invalid_tensor(b, format!("gate bias of shape {:?}, expected [{units}]", b.shape)));
+        }
+        let bias = cx.bias_i32(Some(b), units, "units")?;
+        let multiplier = |x: &Tensor<'_>, xs: f32, w: &Tensor<'_>| -> Result<(i32, i32), LowerError> {
+            let ws = cx.per_tensor_q(w)?.scale;
+            fully_connected_tensor_multiplier(xs, ws, GATE_SCALE).ok_or_else(|| {
+                cx.invalid_tensor(w, format!("effective scale {xs} * {ws} / 2^-12 of {} cannot be quantized", x.name))
+            })
+        };
+        let (input_multiplier, input_shift) = multiplier(input, in_q.scale, wi)?;
+        let (recurrent_multiplier, recurrent_shift) = multiplier(hidden, h_q.scale, wr)?;
+        gates[g] = LstmGateParams { input_multiplier, input_shift, recurrent_multiplier, recurrent_shift };
+        for (u, row) in wi_data.chunks_exact(input_size.max(1)).take(units).enumerate() {
+            folded_bias.push(fold_input_offset(row.iter().copied(), bias[u], -in_q.zero_point));
+        }
+        if input_size == 0 {
+            folded_bias.extend_from_slice(&bias);
+        }
+        for row in wr_data.chunks_exact(units.max(1)).take(units) {
+            folded_bias.push(fold_input_offset(row.iter().copied(), 0, -h_q.zero_point));
+        }
+        (input_weights[g], recurrent_weights[g]) = (wi.id, wr.id);
+        input_weights_data[g] = wi_data;
+        recurrent_weights_data[g] = wr_data;
+    }
+
+    // PrepareGateParametersInteger: the inter-gate products.
+    let product = |a: f32, b: f32, out: f32, t: &Tensor<'_>| -> Result<(i32, i32), LowerError> {
+        let effective = a as f64 * b as f64 / out as f64;
+        quantize_multiplier(effective)
+            .ok_or_else(|| cx.invalid_tensor(t, format!("effective scale {effective} cannot be quantized")))
+    };
+    let (forget_multiplier, forget_shift) = product(NONLINEAR_OUTPUT_SCALE, c_q.scale, c_q.scale, cell)?;
+    let (input_multiplier, input_shift) = product(NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, c_q.scale, cell)?;
+    let (hidden_multiplier, hidden_shift) = product(NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, h_q.scale, hidden)?;
+
+    // CreateLstmCellStateInfo.
+    let power = (c_q.scale.ln() * (1.0f32 / 2.0f32.ln())).round();
+    let (cell_tanh_multiplier, cell_tanh_shift) = cell_tanh_scaling(power as i32).ok_or_else(|| {
+        cx.unsupported_tensor(cell, format!("cell state scale {} (2^{power}): its tanh input scaling overflows int32", c_q.scale))
+    })?;
+    let cell_clip = (o.cell_clip > 0.0)
+        .then(|| (o.cell_clip as f64 / c_q.scale as f64).clamp(-32768.0, 32767.0) as i16);
+
+    Ok(UnidirectionalSequenceLstm {
+        input: input.id,
+        input_weights,
+        recurrent_weights,
+        hidden: hidden.id,
+        cell: cell.id,
+        output: output.id,
+        params: LstmParams {
+            batches,
+            time_steps,
+            input_size,
+            units,
+            time_major: o.time_major,
+            gates,
+            forget_multiplier,
+            forget_shift,
+            input_multiplier,
+            input_shift,
+            hidden_multiplier,
+            hidden_shift,
+            hidden_zero_point: h_q.zero_point,
+            cell_clip,
+            cell_tanh_multiplier,
+            cell_tanh_shift,
+        },
+        input_weights_data,
+        recurrent_weights_data,
+        folded_bias,
+    })
+}
+
+impl Kernel for UnidirectionalSequenceLstm {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let p = &self.params;
+        let mut hidden = s.i8(self.hidden)?.to_vec();
+        let mut cell = s.i16(self.cell)?.to_vec();
+        if hidden.len() != p.batches * p.units || cell.len() != p.batches * p.units {
+            return Err(ExecError(format!("LSTM: states have {} and {} elements", hidden.len(), cell.len())));
+        }
+        let input = s.i8(self.input)?;
+        if input.len() != p.batches * p.time_steps * p.input_size {
+            return Err(ExecError(format!("LSTM: input has {} elements", input.len())));
+        }
+        let w = LstmWeights {
+            input: [0, 1, 2, 3].map(|g| self.input_weights_data[g].as_slice()),
+            recurrent: [0, 1, 2, 3].map(|g| self.recurrent_weights_data[g].as_slice()),
+            bias: &self.folded_bias,
+        };
+        let mut out = vec![0i8; p.batches * p.time_steps * p.units];
+        unidirectional_sequence_lstm_s8(p, input, &w, &mut hidden, &mut cell, &mut out);
+        s.insert(self.hidden, TensorData::I8(hidden));
+        s.insert(self.cell, TensorData::I16(cell));
+        s.insert(self.output, TensorData::I8(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let rt = cx.rt().clone();
+        let params = cx.params_lit(quote! { kernels::unidirectional_sequence_lstm::LstmParams }, &self.params);
+        let input = cx.input(self.input);
+        let wi: Vec<TokenStream> = self.input_weights.iter().map(|&t| cx.input(t)).collect();
+        let wr: Vec<TokenStream> = self.recurrent_weights.iter().map(|&t| cx.input(t)).collect();
+        let bias = cx.table_i32("bias", &self.folded_bias);
+        let hidden = cx.output(self.hidden);
+        let cell = cx.output(self.cell);
+        let output = cx.output(self.output);
+        quote! {
+            #rt::kernels::unidirectional_sequence_lstm::unidirectional_sequence_lstm_s8(
+                &#params,
+                #input,
+                &#rt::kernels::unidirectional_sequence_lstm::LstmWeights {
+                    input: [#(#wi),*],
+                    recurrent: [#(#wr),*],
+                    bias: #bias,
+                },
+                #hidden,
+                #cell,
+                #output,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use super::super::TensorData;
+    use super::*;
+    use crate::ir::{OpKind, Quantization};
+    use crate::tflite::builder::{ModelBuilder, TensorSpec};
+
+    #[derive(Clone)]
+    struct Spec {
+        batches: usize,
+        time_steps: usize,
+        input_size: usize,
+        units: usize,
+        time_major: bool,
+        activation: Activation,
+        cell_clip: f32,
+        cell_scale: f32,
+        cell_dtype: DType,
+        states_variable: bool,
+        /// Input index to leave out (-1 in the model), or a peephole to add.
+        drop: Option<usize>,
+        add: Option<usize>,
+        weight_zero_point: i64,
+    }
+
+    const BASE: Spec = Spec {
+        batches: 2,
+        time_steps: 3,
+        input_size: 5,
+        units: 4,
+        time_major: false,
+        activation: Activation::Tanh,
+        cell_clip: 3.0,
+        cell_scale: 1.0 / 2048.0,
+        cell_dtype: DType::I16,
+        states_variable: true,
+        drop: None,
+        add: None,
+        weight_zero_point: 0,
+    };
+
+    fn state(b: &mut ModelBuilder, name: &str, dtype: DType, shape: &[usize], q: (f32, i64), variable: bool) -> TensorId {
+        b.tensor(TensorSpec {
+            name: name.into(),
+            dtype,
+            shape: shape.iter().map(|&d| d as i32).collect(),
+            shape_signature: None,
+            quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
+            data: None,
+            variable,
+        })
+    }
+
+    /// One integer LSTM (the corpus has batch 1 and no cell clip): batches 2, 3 steps, 5
+    /// inputs, 4 units, input zero point 7, hidden state zero point -3 at scale 1/100, cell
+    /// state at 2^-11 clipped at 3.0, every gate's weights at their own scale.
+    fn build(s: &Spec) -> (Vec<u8>, TensorId, TensorId, TensorId, TensorId) {
+        let (n, u) = (s.input_size, s.units);
+        let mut b = ModelBuilder::new();
+        let x_shape = if s.time_major { [s.time_steps, s.batches, n] } else { [s.batches, s.time_steps, n] };
+        let x = b.activation("x", DType::I8, &x_shape, Some((0.05, 7)));
+        let mut inputs: Vec<Option<TensorId>> = vec![Some(x)];
+        for g in 0..4 {
+            let scale = 0.004 * (g as f32 + 1.0);
+            inputs.push(Some(b.constant_i8(&format!("w_in{g}"), &[u, n], &i8s(60 + g as u64, u * n), Some((scale, s.weight_zero_point)))));
+        }
+        for g in 0..4 {
+            let scale = 0.003 + 0.002 * g as f32;
+            inputs.push(Some(b.constant_i8(&format!("w_rec{g}"), &[u, u], &i8s(70 + g as u64, u * u), Some((scale, 0)))));
+        }
+        inputs.extend([None, None, None]);
+        for g in 0..4 {
+            let v: Vec<i32> = (0..u as i32).map(|k| (k - 2) * 700 + g * 311).collect();
+            inputs.push(Some(b.constant_i32(&format!("bias{g}"), &[u], &v, Some((0.0002 * (g as f32 + 1.0), 0)))));
+        }
+        inputs.extend([None, None]);
+        let h = state(&mut b, "hidden", DType::I8, &[s.batches, u], (0.01, -3), s.states_variable);
+        let c = state(&mut b, "cell", s.cell_dtype, &[s.batches, u], (s.cell_scale, 0), s.states_variable);
+        inputs.extend([Some(h), Some(c)]);
+        inputs.extend([None, None, None, None]);
+        if let Some(i) = s.drop {
+            inputs[i] = None;
+        }
+        if let Some(i) = s.add {
+            inputs[i] = Some(b.constant_i8(&format!("extra{i}"), &[u], &vec![1; u], Some((0.01, 0))));
+        }
+        let y_shape = if s.time_major { [s.time_steps, s.batches, u] } else { [s.batches, s.time_steps, u] };
+        let y = b.activation("y", DType::I8, &y_shape, Some((0.01, -3)));
+        b.op(
+            OpKind::UnidirectionalSequenceLstm(SequenceLstmOptions {
+                activation: s.activation,
+                cell_clip: s.cell_clip,
+                proj_clip: 0.0,
+                time_major: s.time_major,
+                asymmetric_quantize_inputs: false,
+                diagonal_recurrent_tensors: false,
+            }),
+            &inputs,
+            &[y],
+        );
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, h, c, y)
+    }
+
+    const LSTM_B2_T3_CLIP: [i8; 24] =
+        [-3, 2, -2, 2, -76, -10, 77, 7, -61, -3, 22, -3, -36, -3, -8, 0, -3, 68, -3, -1, -63, -3, 76, 22];
+    const LSTM_TM_NOCLIP: [i8; 24] =
+        [-3, -5, -24, 5, -3, 69, -3, 53, -3, -8, -3, -2, 37, -47, -3, -22, -74, -52, -85, -6, -3, -3, 30, 14];
+
+    fn run(name: &str, s: &Spec, seed: u64) -> Vec<i8> {
+        let (bytes, x, ..) = build(s);
+        let n = s.batches * s.time_steps * s.input_size;
+        let store = run_op0(name, &bytes, &[(x, TensorData::I8(i8s(seed, n)))]);
+        out_i8(&store, build(s).4)
+    }
+
+    /// Expected outputs: TFLite Micro (pip `tflite-micro`, `tools/op_test_vectors.py`) on the
+    /// models these tests build (dumped with `TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc
+    /// --lib unidirectional_sequence_lstm`), from the reset state.
+    #[test]
+    fn batch_major_two_batches_three_steps_clipped() {
+        let got = run("lstm_b2_t3_clip", &BASE, 81);
+        let want: &[i8] = &LSTM_B2_T3_CLIP;
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn time_major_unclipped() {
+        let s = Spec { time_major: true, cell_clip: 0.0, cell_scale: 1.0 / 4096.0, ..BASE };
+        let got = run("lstm_tm_noclip", &s, 82);
+        let want: &[i8] = &LSTM_TM_NOCLIP;
+        assert_eq!(got, want);
+    }
+
+    /// A second run continues from the first one's state (the hidden and cell states are
+    /// variable tensors the kernel updates in place).
+    #[test]
+    fn state_carries_over() {
+        let (bytes, x, h, c, y) = build(&BASE);
+        let mut store = run_op0("lstm_state", &bytes, &[(x, TensorData::I8(i8s(81, 30)))]);
+        let first = out_i8(&store, y);
+        let (h0, c0) = (store.i8(h).expect("hidden").to_vec(), store.i16(c).expect("cell").to_vec());
+        // The last step's output is the hidden state.
+        assert_eq!(h0[..4], first[8..12]);
+        assert_eq!(h0[4..], first[20..24]);
+        let model = crate::tflite::read_model(&bytes).expect("parses");
+        let k = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
+        k.execute(&mut store).expect("runs");
+        assert_ne!(store.i16(c).expect("cell"), c0.as_slice());
+        // Same input, other state: other output.
+        assert_ne!(out_i8(&store, y), first);
+    }
+
+    #[cfg(feature = "format")]
+    #[test]
+    fn emits_params_and_call() {
+        let (bytes, ..) = build(&BASE);
+        insta::assert_snapshot!(emit_op0(&bytes));
+    }
+
+    #[test]
+    fn refuses_what_tflite_micro_refuses() {
+        let unsupported = [
+            (Spec { drop: Some(1), ..BASE.clone() }, "CIFG"),
+            (Spec { drop: Some(12), ..BASE.clone() }, "no input gate bias"),
+            (Spec { add: Some(10), ..BASE.clone() }, "peephole"),
+            (Spec { add: Some(16), ..BASE.clone() }, "projection"),
+            (Spec { add: Some(21), ..BASE.clone() }, "layer norm"),
+            (Spec { cell_dtype: DType::I8, ..BASE.clone() }, "int8 cell"),
+            (Spec { activation: Activation::Relu, ..BASE.clone() }, "relu cell gate"),
+            (Spec { weight_zero_point: 3, ..BASE.clone() }, "asymmetric weights"),
+            (Spec { cell_scale: 16.0, ..BASE.clone() }, "huge cell scale"),
+        ];
+        for (spec, what) in unsupported {
+            let e = lower_op0(&build(&spec).0).expect_err(what);
+            assert!(matches!(e, LowerError::Unsupported { .. }), "{what}: {e}");
+            assert!(e.to_string().contains("UNIDIRECTIONAL_SEQUENCE_LSTM"), "{what}: {e}");
+        }
+        let e = lower_op0(&build(&Spec { states_variable: false, ..BASE.clone() }).0).expect_err("not variable");
+        assert!(matches!(e, LowerError::Invalid { .. }) && e.to_string().contains("variable"), "{e}");
+    }
+}
