@@ -52,9 +52,9 @@ fn pair_words(g: &ConvGeometry) -> usize {
 pub const CHUNK_TAPS: usize = 64;
 const CHUNK_GROUPS: usize = CHUNK_TAPS / 4;
 /// Channel pairs per block of a window of more than one chunk: their accumulators wait on
-/// the stack (256 bytes) between chunks; a window of one chunk takes every pair at once
+/// the stack (128 bytes) between chunks; a window of one chunk takes every pair at once
 /// and keeps none.
-const BLOCK_PAIRS: usize = 16;
+const BLOCK_PAIRS: usize = 8;
 /// Bytes past a chunk in the gather buffer, where the fixed-size copies of a row's last
 /// few taps may spill ([`put`], [`fill`]).
 const SLACK: usize = 16;
@@ -297,10 +297,12 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 ///
 /// Per pair of output pixels: a window of one chunk ([`CHUNK_TAPS`]) is widened once and
 /// every channel pair runs its whole dot product from its folded bias and requantizes in
-/// registers. A longer window runs the channel pairs in blocks of [`BLOCK_PAIRS`]: per
-/// block, each chunk is widened and every pair of the block adds it to its accumulators
-/// (kept on the stack between chunks), the last chunk requantizes. Wrapping int32 sums, so
-/// the chunking does not change the result.
+/// registers ([`gemm_one_chunk`]). A longer window runs the channel pairs in blocks of
+/// [`BLOCK_PAIRS`] ([`gemm_chunked`]): per block, each chunk is widened and every pair of
+/// the block adds it to its accumulators (kept on the stack between chunks), the last
+/// chunk requantizes. Wrapping int32 sums, so the chunking does not change the result. Two
+/// functions, so that a model whose windows are all one chunk does not pay the chunked
+/// path's stack.
 #[inline(never)]
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
@@ -312,25 +314,63 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
     if pixels == 0 || out_d == 0 || k4 == 0 {
         return;
     }
-    let chunks = k4.div_ceil(CHUNK_GROUPS);
-    let pairs = out_d.div_ceil(2);
-    let pw = pair_words(g);
-    let block = if chunks == 1 { pairs } else { BLOCK_PAIRS };
-    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
-    // The padding taps of the last group (zero weights) read whatever is there.
-    let mut buf = [0u8; CHUNK_TAPS + SLACK];
-    let mut accs = [[0i32; 4]; BLOCK_PAIRS];
-    let packed = &packed[..pairs * pw];
-    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    let packed = &packed[..out_d.div_ceil(2) * pair_words(g)];
+    let output = &mut output[..pixels * out_d];
+    if k4 <= CHUNK_GROUPS {
+        gemm_one_chunk::<D>(p, input, packed, output);
+    } else {
+        gemm_chunked::<D>(p, input, packed, output);
+    }
+}
+
+/// The output pixels in pairs: each block of `outs` (two pixels' outputs, or a lone last
+/// pixel's) with its pixels and whether it has two.
+#[inline(always)]
+fn pixel_pairs<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<Item = (&'o mut [i8], Pixel, Pixel, bool)> {
+    let [out_d, _, _, _] = p.geometry.filter_shape;
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
     let mut px = Pixel { b: 0, oy: 0, ox: 0 };
-    for outs in output[..pixels * out_d].chunks_mut(2 * out_d) {
+    output.chunks_mut(2 * out_d).map(move |outs| {
         let (px0, two) = (px, outs.len() == 2 * out_d);
         px.advance(out_h, out_w);
         let px1 = px;
         if two {
             px.advance(out_h, out_w);
         }
-        for (blk, wps) in packed.chunks(block * pw).enumerate() {
+        (outs, px0, px1, two)
+    })
+}
+
+/// [`conv_gemm`] for windows of at most one chunk.
+#[inline(never)]
+fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    // The padding taps of the last group (zero weights) read whatever is there.
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, px0, px1, two) in pixel_pairs(p, output) {
+        let xs = &mut xs_buf[..4 * k4];
+        load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 0, k4);
+        if two {
+            load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
+        }
+        block_row::<D>(p, xs, packed, k4, c1, lo, hi, outs);
+    }
+}
+
+/// [`conv_gemm`] for windows of more than one chunk.
+#[inline(never)]
+fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let chunks = k4.div_ceil(CHUNK_GROUPS);
+    let pw = pair_words(&p.geometry);
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let mut accs = [[0i32; 4]; BLOCK_PAIRS];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, px0, px1, two) in pixel_pairs(p, output) {
+        for (blk, wps) in packed.chunks(BLOCK_PAIRS * pw).enumerate() {
             for chunk in 0..chunks {
                 let g0 = chunk * CHUNK_GROUPS;
                 let ng = CHUNK_GROUPS.min(k4 - g0);
@@ -339,17 +379,12 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
                 if two {
                     load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
                 }
-                let xs = &xs_buf[..4 * ng];
-                if chunks == 1 {
-                    block_row::<D>(p, xs, wps, k4, 0, c1, lo, hi, outs);
-                    continue;
-                }
-                let last = chunk + 1 == chunks;
+                let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
-                    let start = if chunk == 0 { [wp[0], wp[1], wp[0], wp[1]] } else { *acc };
+                    let start = if first { [wp[0], wp[1], wp[0], wp[1]] } else { *acc };
                     *acc = D::dot_2x2(xs, &wp[2 + 2 * g0..][..2 * ng], start);
                     if last {
-                        store::<D>(p, *acc, 2 * (blk * block + j), c1, lo, hi, outs);
+                        store::<D>(p, *acc, 2 * (blk * BLOCK_PAIRS + j), c1, lo, hi, outs);
                     }
                 }
             }
@@ -357,15 +392,15 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
     }
 }
 
-/// Every channel pair of `packed` (pairs from `pair0`) over one pixel pair whose windows
+/// Every channel pair of `packed` over one pixel pair whose windows
 /// are one chunk (`outs`: the two pixels' outputs, or a lone last pixel's).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u32], packed: &[i32], k4: usize, pair0: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u32], packed: &[i32], k4: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     for (pair, wp) in packed.chunks_exact(2 + 2 * k4).enumerate() {
         let (bias, w) = wp.split_at(2);
         let acc = D::dot_2x2(xs, w, [bias[0], bias[1], bias[0], bias[1]]);
-        store::<D>(p, acc, 2 * (pair0 + pair), c1, lo, hi, outs);
+        store::<D>(p, acc, 2 * pair, c1, lo, hi, outs);
     }
 }
 
