@@ -217,14 +217,13 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
-    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let run = f_w * in_d;
     // The taps of this chunk that the window has (the last group may run past it).
     let t1 = (t0 + 4 * ng).min(f_h * run);
     let rows = t0 / run..t1.div_ceil(run);
-    let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-    if interior && g.dilation_width == 1 && run % 4 == 0 {
+    // Whether every tap of the window is in the image (f_h, f_w >= 1: the window has taps).
+    let fits = |origin: isize, dilation: usize, taps: usize, size: usize| origin >= 0 && origin as usize + (taps - 1) * dilation < size;
+    if g.dilation_width == 1 && run % 4 == 0 && fits(in_y0, g.dilation_height, f_h, in_h) && fits(in_x0, 1, f_w, in_w) {
         // Every tap is in the image, so in_y0, in_x0 >= 0; the part [a, b) of row ky is
         // whole words (t0 and run are multiples of 4), at word 4 * (ky * run + a - t0) / 4
         // of the chunk's groups.
@@ -239,6 +238,8 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     // Gather the chunk's taps into bytes, those outside the image as the input zero point
     // (a tap `w * (zp + input_offset)` = 0, the reference's skipped tap), in increasing
     // order (so what `put`/`fill` spill past a segment is overwritten by the next one).
+    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let zero_point = (-p.quant.input_offset) as i8 as u8;
     for ky in rows {
         let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
