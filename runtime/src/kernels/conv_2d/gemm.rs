@@ -172,8 +172,9 @@ fn widen<D: Dot>(src: &[i8], dst: &mut [u32], slot: usize) {
 /// Copies `src[..len]` to `dst[at..]`. A run of at most 16 bytes is copied as one of a few
 /// fixed sizes (inline loads and stores instead of a `memcpy` call, which costs more than
 /// the 3 or 9 bytes of a first layer's row) when both sides have the room; the bytes it
-/// writes past `len` are garbage that the caller overwrites next or never reads.
-#[inline(always)]
+/// writes past `len` are garbage that the caller overwrites next or never reads. Not
+/// inlined: [`load_chunk`] has several call sites, and each inlined copy cost flash.
+#[inline(never)]
 fn put(dst: &mut [u8], at: usize, src: &[i8], len: usize) {
     let src: &[u8] = bytemuck::cast_slice(src);
     if len <= 16 && src.len() >= 16 && dst.len() >= at + 16 {
@@ -192,8 +193,8 @@ fn put(dst: &mut [u8], at: usize, src: &[i8], len: usize) {
 }
 
 /// Fills `dst[at..at + len]` with `v`, short runs as [`put`] does (may write up to 16
-/// bytes past `at`).
-#[inline(always)]
+/// bytes past `at`; not inlined, as [`put`]).
+#[inline(never)]
 fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
     if len <= 16 && dst.len() >= at + 16 {
         if len <= 8 {
