@@ -8,12 +8,14 @@
 //!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` ([`Dot::dot_2x2`]): one LDRD
 //!   feeds a group of both channels and each SXTB16 gives one lane pair of a channel. An
 //!   odd last channel is paired with zeros.
-//! - **Activations**: each pixel's window (at most [`MAX_TAPS`] taps) is widened once
-//!   into a stack buffer ([`Dot::widen4`] words, the two pixels of a block side by side per
-//!   group), then read by every channel pair. A window inside the input is widened straight from its rows when they are whole
-//!   words; any other (a border window, or rows that are not whole words, e.g. a first
-//!   layer on 1 or 3 channels) is first gathered into a byte buffer with the taps outside
-//!   the image set to the input zero point: such a tap contributes `w * (zp +
+//! - **Activations**: each pixel's window is widened into a stack buffer in chunks of at
+//!   most [`CHUNK_TAPS`] taps ([`Dot::widen4`] words, the two pixels of a block side by side
+//!   per group), each chunk then read by every channel pair of a block (all pairs when the
+//!   window is one chunk, else [`BLOCK_PAIRS`] at a time, their accumulators kept between
+//!   chunks). A window inside the input is widened straight from its rows when they are
+//!   whole words; any other (a border window, or rows that are not whole words, e.g. a
+//!   first layer on 1 or 3 channels) is first gathered into a byte buffer with the taps
+//!   outside the image set to the input zero point: such a tap contributes `w * (zp +
 //!   input_offset) = 0`, exactly the reference's skipped tap, so every window starts from
 //!   the folded bias.
 //! - **Requantization** of a block in registers: `MultiplyByQuantizedMultiplier` as one
@@ -44,10 +46,18 @@ fn pair_words(g: &ConvGeometry) -> usize {
     2 + 2 * row_words(g)
 }
 
-/// The largest window (`filter_height * filter_width * depth`) [`conv_gemm`] takes: its
-/// two widened pixels (256 bytes) and gather buffer live on the stack.
-pub const MAX_TAPS: usize = 64;
-const MAX_GROUPS: usize = MAX_TAPS / 4;
+/// Taps per widened chunk of a window: [`conv_gemm`] widens a window (of any size) in
+/// chunks of at most this many taps into a stack buffer (two pixels: 256 bytes), and each
+/// chunk is read by every channel pair of a block.
+pub const CHUNK_TAPS: usize = 64;
+const CHUNK_GROUPS: usize = CHUNK_TAPS / 4;
+/// Channel pairs per block of a window of more than one chunk: their accumulators wait on
+/// the stack (128 bytes) between chunks; a window of one chunk takes every pair at once
+/// and keeps none.
+const BLOCK_PAIRS: usize = 8;
+/// Bytes past a chunk in the gather buffer, where the fixed-size copies of a row's last
+/// few taps may spill ([`put`], [`fill`]).
+const SLACK: usize = 16;
 
 /// The length of [`pack`]'s table.
 pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
@@ -148,76 +158,128 @@ fn word(c: &[i8]) -> u32 {
     u32::from_le_bytes([c[0] as u8, c[1] as u8, c[2] as u8, c[3] as u8])
 }
 
-/// Widens `src` (whole words) into half `slot` (0 or 1) of the groups of `dst`.
+/// Widens `src` (whole words) into pixel `slot` (0 or 1) of the groups of `dst` (four
+/// words per group, [`Dot::dot_2x2`]'s layout).
 #[inline(always)]
-fn widen<D: Dot>(src: &[i8], dst: &mut [u64], slot: usize) {
-    let (keep, shift) = if slot == 0 { (!0u64 << 32, 0) } else { (!0u64 >> 32, 32) };
-    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(2)) {
+fn widen<D: Dot>(src: &[i8], dst: &mut [u32], slot: usize) {
+    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
         let [e, o] = D::widen4(word(s));
-        d[0] = (d[0] & keep) | ((e as u64) << shift);
-        d[1] = (d[1] & keep) | ((o as u64) << shift);
+        d[slot] = e;
+        d[2 + slot] = o;
     }
 }
 
-/// Copies a short run (a few taps of a first layer) word by word.
-#[inline(always)]
-fn copy_run(dst: &mut [u8], src: &[i8]) {
-    let (d4, dt) = dst.split_at_mut(src.len() & !3);
-    let (s4, st) = src.split_at(d4.len());
-    for (d, s) in d4.chunks_exact_mut(4).zip(s4.chunks_exact(4)) {
-        d.copy_from_slice(&word(s).to_le_bytes());
-    }
-    for (d, &s) in dt.iter_mut().zip(st) {
-        *d = s as u8;
-    }
-}
-
-/// Widens the window of pixel `px` into slot `slot` of `xs`, through `buf` when it is not
-/// a window of whole-word rows inside the input.
+/// Copies `src[..len]` to `dst[at..]`. A run of at most 16 bytes is copied as one of a few
+/// fixed sizes (inline loads and stores instead of a `memcpy` call, which costs more than
+/// the 3 or 9 bytes of a first layer's row) when both sides have the room; the bytes it
+/// writes past `len` are garbage that the caller overwrites next or never reads. Not
+/// inlined: [`load_chunk`] has several call sites, and each inlined copy cost flash.
 #[inline(never)]
-fn load_pixel<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u64], buf: &mut [u8], slot: usize) {
+fn put(dst: &mut [u8], at: usize, src: &[i8], len: usize) {
+    let src: &[u8] = bytemuck::cast_slice(src);
+    if len <= 16 && src.len() >= 16 && dst.len() >= at + 16 {
+        if len <= 4 {
+            dst[at..at + 4].copy_from_slice(&src[..4]);
+        } else if len <= 8 {
+            dst[at..at + 8].copy_from_slice(&src[..8]);
+        } else if len <= 12 {
+            dst[at..at + 12].copy_from_slice(&src[..12]);
+        } else {
+            dst[at..at + 16].copy_from_slice(&src[..16]);
+        }
+        return;
+    }
+    dst[at..at + len].copy_from_slice(&src[..len]);
+}
+
+/// Fills `dst[at..at + len]` with `v`, short runs as [`put`] does (may write up to 16
+/// bytes past `at`; not inlined, as [`put`]).
+#[inline(never)]
+fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
+    if len <= 16 && dst.len() >= at + 16 {
+        if len <= 8 {
+            dst[at..at + 8].fill(v);
+        } else {
+            dst[at..at + 16].fill(v);
+        }
+        return;
+    }
+    dst[at..at + len].fill(v);
+}
+
+/// Widens taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order; taps past the
+/// window read anything, their weights are zero) into slot `slot` of `xs`, through `buf`
+/// when the window is not made of whole-word rows inside the input.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
-    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let run = f_w * in_d;
-    let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-    if interior && g.dilation_width == 1 && run % 4 == 0 {
-        // Every tap is in the image, so in_y0, in_x0 >= 0; row ky is `run` contiguous int8
-        // (`run / 2` entries of `xs`).
-        for (ky, dst) in xs.chunks_exact_mut(run / 2).enumerate().take(f_h) {
+    // The taps of this chunk that the window has (the last group may run past it).
+    let t1 = (t0 + 4 * ng).min(f_h * run);
+    let rows = t0 / run..t1.div_ceil(run);
+    // Whether every tap of the window is in the image (f_h, f_w >= 1: the window has taps).
+    let fits = |origin: isize, dilation: usize, taps: usize, size: usize| origin >= 0 && origin as usize + (taps - 1) * dilation < size;
+    if g.dilation_width == 1 && run % 4 == 0 && fits(in_y0, g.dilation_height, f_h, in_h) && fits(in_x0, 1, f_w, in_w) {
+        // Every tap is in the image, so in_y0, in_x0 >= 0; the part [a, b) of row ky is
+        // whole words (t0 and run are multiples of 4), at word 4 * (ky * run + a - t0) / 4
+        // of the chunk's groups.
+        for ky in rows {
+            let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
             let iy = in_y0 as usize + ky * g.dilation_height;
-            let src = &input[((px.b * in_h + iy) * in_w + in_x0 as usize) * in_d..][..run];
-            widen::<D>(src, dst, slot);
+            let src = &input[((px.b * in_h + iy) * in_w + in_x0 as usize) * in_d + a..][..b - a];
+            widen::<D>(src, &mut xs[ky * run + a - t0..], slot);
         }
         return;
     }
+    // Gather the chunk's taps into bytes, those outside the image as the input zero point
+    // (a tap `w * (zp + input_offset)` = 0, the reference's skipped tap), in increasing
+    // order (so what `put`/`fill` spill past a segment is overwritten by the next one).
+    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let zero_point = (-p.quant.input_offset) as i8 as u8;
-    let taps = f_h * run;
-    for (ky, row) in buf[..taps].chunks_exact_mut(run).enumerate() {
+    for ky in rows {
+        let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
+        let at = ky * run + a - t0;
         if !ky_range.contains(&ky) {
-            row.fill(zero_point);
+            fill(buf, at, b - a, zero_point);
             continue;
         }
         let iy = (in_y0 + (ky * g.dilation_height) as isize) as usize;
         let base = (px.b * in_h + iy) * in_w;
-        if g.dilation_width == 1 && kx_range.len() == f_w {
-            copy_run(row, &input[(base + in_x0 as usize) * in_d..][..run]);
+        if g.dilation_width == 1 {
+            // The valid taps of the row are the positions [lo, hi), input element
+            // `(base + in_x0) * in_d + position`.
+            let (lo, hi) = (kx_range.start * in_d, kx_range.end * in_d);
+            let (va, vb) = (a.max(lo), b.min(hi));
+            if a < va.min(b) {
+                fill(buf, at, va.min(b) - a, zero_point);
+            }
+            if va < vb {
+                let start = ((base as isize + in_x0) * in_d as isize + va as isize) as usize;
+                put(buf, at + va - a, &input[start..], vb - va);
+            }
+            let rest = a.max(hi).max(va);
+            if rest < b {
+                fill(buf, at + rest - a, b - rest, zero_point);
+            }
             continue;
         }
-        for (kx, tap) in row.chunks_exact_mut(in_d).enumerate() {
+        for kx in a / in_d..b.div_ceil(in_d) {
+            let (sa, sb) = (a.max(kx * in_d), b.min(kx * in_d + in_d));
             if kx_range.contains(&kx) {
                 let ix = (in_x0 + (kx * g.dilation_width) as isize) as usize;
-                copy_run(tap, &input[(base + ix) * in_d..][..in_d]);
+                put(buf, at + sa - a, &input[(base + ix) * in_d + sa - kx * in_d..], sb - sa);
             } else {
-                tap.fill(zero_point);
+                fill(buf, at + sa - a, sb - sa, zero_point);
             }
         }
     }
-    let bytes: &[i8] = bytemuck::cast_slice(&buf[..4 * row_words(g)]);
+    let bytes: &[i8] = bytemuck::cast_slice(&buf[..4 * ng]);
     widen::<D>(bytes, xs, slot);
 }
 
@@ -234,6 +296,15 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 }
 
 /// [`super::Conv2dVariant::Gemm`]; `packed` from [`pack`].
+///
+/// Per pair of output pixels: a window of one chunk ([`CHUNK_TAPS`]) is widened once and
+/// every channel pair runs its whole dot product from its folded bias and requantizes in
+/// registers ([`gemm_one_chunk`]). A longer window runs the channel pairs in blocks of
+/// [`BLOCK_PAIRS`] ([`gemm_chunked`]): per block, each chunk is widened and every pair of
+/// the block adds it to its accumulators (kept on the stack between chunks), the last
+/// chunk requantizes. Wrapping int32 sums, so the chunking does not change the result. Two
+/// functions, so that a model whose windows are all one chunk does not pay the chunked
+/// path's stack.
 #[inline(never)]
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
@@ -242,57 +313,122 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
     let [_, out_h, out_w, _] = g.output_shape;
     let pixels = batches * out_h * out_w;
     let k4 = row_words(g);
-    if pixels == 0 || out_d == 0 || k4 > MAX_GROUPS {
+    if pixels == 0 || out_d == 0 || k4 == 0 {
         return;
     }
-    let mut xs_buf = [0u64; 2 * MAX_GROUPS];
-    // The padding taps of the last group (zero weights) read zeros.
-    let mut buf = [0u8; MAX_TAPS];
-    let xs = &mut xs_buf[..2 * k4];
     let packed = &packed[..out_d.div_ceil(2) * pair_words(g)];
-    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    let output = &mut output[..pixels * out_d];
+    if k4 <= CHUNK_GROUPS {
+        gemm_one_chunk::<D>(p, input, packed, output);
+    } else {
+        gemm_chunked::<D>(p, input, packed, output);
+    }
+}
+
+/// The output pixels in pairs: each block of `outs` (two pixels' outputs, or a lone last
+/// pixel's) with its pixels and whether it has two.
+#[inline(always)]
+fn pixel_pairs<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<Item = (&'o mut [i8], Pixel, Pixel, bool)> {
+    let [out_d, _, _, _] = p.geometry.filter_shape;
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
     let mut px = Pixel { b: 0, oy: 0, ox: 0 };
-    for outs in output[..pixels * out_d].chunks_mut(2 * out_d) {
-        load_pixel::<D>(p, input, px, xs, &mut buf, 0);
+    output.chunks_mut(2 * out_d).map(move |outs| {
+        let (px0, two) = (px, outs.len() == 2 * out_d);
         px.advance(out_h, out_w);
-        if outs.len() == 2 * out_d {
-            load_pixel::<D>(p, input, px, xs, &mut buf, 1);
+        let px1 = px;
+        if two {
             px.advance(out_h, out_w);
+        }
+        (outs, px0, px1, two)
+    })
+}
+
+/// [`conv_gemm`] for windows of at most one chunk.
+#[inline(never)]
+fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    // The padding taps of the last group (zero weights) read whatever is there.
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, px0, px1, two) in pixel_pairs(p, output) {
+        let xs = &mut xs_buf[..4 * k4];
+        load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 0, k4);
+        if two {
+            load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
         }
         block_row::<D>(p, xs, packed, k4, c1, lo, hi, outs);
     }
 }
 
-/// Every channel pair of one pixel pair (`outs`: the two pixels' outputs, or a lone last
-/// pixel's).
+/// [`conv_gemm`] for windows of more than one chunk.
+#[inline(never)]
+fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let chunks = k4.div_ceil(CHUNK_GROUPS);
+    let pw = pair_words(&p.geometry);
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let mut accs = [[0i32; 4]; BLOCK_PAIRS];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, px0, px1, two) in pixel_pairs(p, output) {
+        for (blk, wps) in packed.chunks(BLOCK_PAIRS * pw).enumerate() {
+            for chunk in 0..chunks {
+                let g0 = chunk * CHUNK_GROUPS;
+                let ng = CHUNK_GROUPS.min(k4 - g0);
+                let xs = &mut xs_buf[..4 * ng];
+                load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
+                if two {
+                    load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
+                }
+                let (first, last) = (chunk == 0, chunk + 1 == chunks);
+                for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
+                    let start = if first { [wp[0], wp[1], wp[0], wp[1]] } else { *acc };
+                    *acc = D::dot_2x2(xs, &wp[2 + 2 * g0..][..2 * ng], start);
+                    if last {
+                        store::<D>(p, *acc, 2 * (blk * BLOCK_PAIRS + j), c1, lo, hi, outs);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every channel pair of `packed` over one pixel pair whose windows
+/// are one chunk (`outs`: the two pixels' outputs, or a lone last pixel's).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u64], packed: &[i32], k4: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u32], packed: &[i32], k4: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+    for (pair, wp) in packed.chunks_exact(2 + 2 * k4).enumerate() {
+        let (bias, w) = wp.split_at(2);
+        let acc = D::dot_2x2(xs, w, [bias[0], bias[1], bias[0], bias[1]]);
+        store::<D>(p, acc, 2 * pair, c1, lo, hi, outs);
+    }
+}
+
+/// Requantizes the block `acc` of channels `c`, `c + 1` and stores it into `outs`.
+#[inline(always)]
+fn store<D: Dot>(p: &Conv2dParams<S8>, acc: [i32; 4], c: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let out_d = p.geometry.filter_shape[0];
     let rq = |acc: i32, (m2, em1): (i32, i32)| {
         let h = D::doubling_high_mul(acc, m2);
         D::shift_right(h.wrapping_add(h >> 31), em1).wrapping_add(c1)
     };
-    for (pair, wp) in packed.chunks_exact(2 + 2 * k4).enumerate() {
-        let (bias, w) = wp.split_at(2);
-        let acc = D::dot_2x2(xs, w, [bias[0], bias[1], bias[0], bias[1]]);
-        let c = 2 * pair;
-        let (ka, kb) = (channel_consts(p, c), channel_consts(p, (c + 1).min(out_d - 1)));
-        let r = [rq(acc[0], ka), rq(acc[1], kb), rq(acc[2], ka), rq(acc[3], kb)];
-        let v = D::pack4_halved(r, lo, hi).to_le_bytes().map(|b| b as i8);
-        // Channel c + 1 of an odd last pair does not exist.
-        let (two, o1) = (c + 1 < out_d, out_d + c);
-        if let Some(d) = outs.get_mut(c) {
-            *d = v[0];
-        }
-        if let (true, Some(d)) = (two, outs.get_mut(c + 1)) {
-            *d = v[1];
-        }
-        if let Some(d) = outs.get_mut(o1) {
-            *d = v[2];
-        }
-        if let (true, Some(d)) = (two, outs.get_mut(o1 + 1)) {
-            *d = v[3];
-        }
+    let (ka, kb) = (channel_consts(p, c), channel_consts(p, (c + 1).min(out_d - 1)));
+    let r = [rq(acc[0], ka), rq(acc[1], kb), rq(acc[2], ka), rq(acc[3], kb)];
+    let v = D::pack4_halved(r, lo, hi).to_le_bytes().map(|b| b as i8);
+    // Channel c + 1 of an odd last pair does not exist.
+    let (two, o1) = (c + 1 < out_d, out_d + c);
+    if let Some(d) = outs.get_mut(c) {
+        *d = v[0];
+    }
+    if let (true, Some(d)) = (two, outs.get_mut(c + 1)) {
+        *d = v[1];
+    }
+    if let Some(d) = outs.get_mut(o1) {
+        *d = v[2];
+    }
+    if let (true, Some(d)) = (two, outs.get_mut(o1 + 1)) {
+        *d = v[3];
     }
 }

@@ -12,7 +12,7 @@
 //! | variant | function | when |
 //! |---|---|---|
 //! | `Reference` | [`conv_2d_s8`], [`conv_2d_s16`] ([`conv_2d`], generic over the numerics) | 16x8, grouped, empty windows |
-//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, window of at most 64 taps, block requantization exact (every real layer) |
+//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, block requantization exact (every real layer) |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
 
@@ -92,8 +92,8 @@ pub enum Conv2dVariant {
     Reference,
     /// [`conv_2d_s8_gemm`]: ungrouped, two pixels times two channels per block from an
     /// interleaved packed filter, when [`gemm::requant_is_exact`] (right shifts,
-    /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31) and a
-    /// window of at most [`gemm::MAX_TAPS`] taps.
+    /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31); any
+    /// window size (widened in chunks of [`gemm::CHUNK_TAPS`] taps).
     Gemm,
     /// [`conv_2d_s8_pointwise`]: 1x1 filter, no padding, every window inside the input.
     Pointwise,
@@ -110,7 +110,7 @@ impl Conv2dVariant {
         if f_d != in_d || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dVariant::Reference;
         }
-        if f_h * f_w * f_d <= gemm::MAX_TAPS && gemm::requant_is_exact(p, filter, bias) {
+        if gemm::requant_is_exact(p, filter, bias) {
             return Conv2dVariant::Gemm;
         }
         let [_, in_h, in_w, _] = g.input_shape;

@@ -274,8 +274,7 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 /// Deep inputs (16..40 channels, one group): whole-word rows of the blocked variant, and
-/// windows of more than its 64 taps (the window variant's contiguous runs), border windows
-/// included.
+/// windows of more than one of its 64-tap chunks, border windows included.
 fn deep_case() -> impl Strategy<Value = Case> {
     (case(), 16usize..40).prop_map(|(c, group_in)| Case { groups: 1, group_in, ..c })
 }
@@ -375,6 +374,20 @@ impl KernelCase for Conv {
                 v.push(Conv::Fixed(p));
             }
         }
+        // The Gemm variant's chunked windows (more than 64 taps) over more than one block of
+        // 8 channel pairs (33, 40, 70 channels), whole-word rows and gathered ones (3 and 13
+        // channels), with padding, stride 2 and dilation 2; the last cases are 1x1.
+        for (i, (in_d, out_d, k, stride, dil)) in
+            [(24, 33, [3, 3], 1, 1), (13, 40, [3, 3], 2, 1), (3, 70, [5, 5], 2, 1), (20, 34, [3, 3], 1, 2), (128, 36, [1, 1], 1, 1), (90, 33, [1, 1], 1, 1)]
+                .into_iter()
+                .enumerate()
+        {
+            let pads = if k[0] == 1 { [0; 4] } else { [1, 2, 1, 2] };
+            let mut p = Case { stride_h: stride, stride_w: stride, dil_h: dil, dil_w: dil, in_zp: -7, out_zp: 3, ..Case::plain(5, 6, in_d, out_d, k, pads, 70 + i as u64) }.problem();
+            p.mult = (0..p.mult.len()).map(|c| (1 << 30) + (c as i32) * 12345).collect();
+            p.shift = (0..p.shift.len()).map(|c| -9 - (c % 4) as i32).collect();
+            v.push(Conv::Fixed(p));
+        }
         // The Gemm variant at its exactness bound (accumulators up to 2^30 - 2 in magnitude,
         // the largest multiplier, right shifts 1..=31, a channel with multiplier 0), and just
         // past it (the window variant).
@@ -449,6 +462,14 @@ fn gemm_bound_selects() {
     let edges = Conv::edge_cases();
     let got: Vec<Conv2dVariant> = edges[edges.len() - 3..].iter().map(|c| variant_of(&c.problem())).collect();
     assert_eq!(got, [Conv2dVariant::Gemm, Conv2dVariant::Gemm, Conv2dVariant::Window]);
+}
+
+/// The chunked Gemm edge cases do run the Gemm variant.
+#[test]
+fn chunked_gemm_cases_select_gemm() {
+    let edges = Conv::edge_cases();
+    let got: Vec<Conv2dVariant> = edges[edges.len() - 9..edges.len() - 3].iter().map(|c| variant_of(&c.problem())).collect();
+    assert_eq!(got, [Conv2dVariant::Gemm; 6]);
 }
 
 /// The variant the compiler selects for a problem.

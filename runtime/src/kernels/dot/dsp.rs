@@ -308,18 +308,18 @@ pub(crate) fn widen4(x: u32) -> [u32; 2] {
 /// registers (one lane pair of each pixel and of each channel), so the block's four
 /// accumulators and three pointers stay in registers.
 #[inline(always)]
-pub(crate) fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
-    for (xg, wg) in x.chunks_exact(2).zip(w.chunks_exact(2)) {
+    for (xg, wg) in x.chunks_exact(4).zip(w.chunks_exact(2)) {
         let (w0, w1) = (wg[0] as u32, wg[1] as u32);
         let (wa, wb) = (sxtb16(w0), sxtb16_ror8(w0));
-        let (p0, p1) = (xg[0] as u32, (xg[0] >> 32) as u32);
+        let (p0, p1) = (xg[0], xg[1]);
         a0 = smlad_seq(p0, wa, a0);
         a1 = smlad_seq(p0, wb, a1);
         a2 = smlad_seq(p1, wa, a2);
         a3 = smlad_seq(p1, wb, a3);
         let (wa, wb) = (sxtb16(w1), sxtb16_ror8(w1));
-        let (p0, p1) = (xg[1] as u32, (xg[1] >> 32) as u32);
+        let (p0, p1) = (xg[2], xg[3]);
         a0 = smlad_seq(p0, wa, a0);
         a1 = smlad_seq(p0, wb, a1);
         a2 = smlad_seq(p1, wa, a2);
@@ -407,7 +407,7 @@ impl super::Dot for ArmDsp {
         widen4(x)
     }
     #[inline(always)]
-    fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dot_2x2(x, w, acc)
     }
     #[inline(always)]

@@ -57,13 +57,14 @@ pub(crate) trait Dot {
     }
     /// A block of two pixels times two output channels: `acc` `[p0 a, p0 b, p1 a, p1 b]`
     /// plus, per group `g` of four taps `t0..t3`, the products of the two pixels' taps and
-    /// the two channels' weights, wrapping. Group `g` is `x[2g]` = pixel 0's [`Dot::widen4`]
-    /// `[t0, t2]` word in the low half and pixel 1's in the high half, `x[2g+1]` the same
-    /// for `[t1, t3]`; and `w[2g..2g+2]` = the int8 `[a t0, b t0, a t2, b t2]` and
+    /// the two channels' weights, wrapping. Group `g` is the four words `x[4g..4g + 4]`:
+    /// pixel 0's and pixel 1's [`Dot::widen4`] `[t0, t2]` words, then their `[t1, t3]`
+    /// words; and `w[2g..2g+2]` = the int8 `[a t0, b t0, a t2, b t2]` and
     /// `[a t1, b t1, a t3, b t3]` (little-endian), so that SXTB16 and SXTB16 ROR #8 of one
-    /// weight word give one lane pair of each channel. `x` has at least `w.len()` entries.
+    /// weight word give one lane pair of each channel. `x` has at least `2 * w.len()`
+    /// entries.
     #[inline(always)]
-    fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
     /// TFLite's `SaturatingRoundingDoublingHighMul(x, m)` for a multiplier `m` in

@@ -76,15 +76,15 @@ fn lanes(v: u32) -> [i32; 2] {
 
 /// See [`super::Dot::dot_2x2`].
 #[inline(always)]
-pub(crate) fn dot_2x2(x: &[u64], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
-    for (xg, wg) in x.chunks_exact(2).zip(w.chunks_exact(2)) {
-        // Half h (0: taps 0 and 2, 1: taps 1 and 3): the lanes of pixel p are in half p of
-        // xg[h], the weights of channel j are bytes j and j + 2 of wg[h].
+    for (xg, wg) in x.chunks_exact(4).zip(w.chunks_exact(2)) {
+        // Half h (0: taps 0 and 2, 1: taps 1 and 3): the lanes of pixel p are xg[2h + p],
+        // the weights of channel j are bytes j and j + 2 of wg[h].
         for h in 0..2 {
             let wb = wg[h].to_le_bytes().map(|b| b as i8 as i32);
             let dot = |p: usize, j: usize| {
-                let [t, u] = lanes((xg[h] >> (32 * p)) as u32);
+                let [t, u] = lanes(xg[2 * h + p]);
                 (t * wb[j]).wrapping_add(u * wb[j + 2])
             };
             a0 = a0.wrapping_add(dot(0, 0));
