@@ -136,6 +136,7 @@ pub(crate) mod binary;
 pub(crate) mod conv_common;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
+pub(crate) mod target;
 pub(crate) mod unary;
 
 #[cfg(test)]
