@@ -107,7 +107,7 @@ fn main() {
                         "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, kernels: &[{}], make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},",
                         kernels.join(", ")
                     );
-                    let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} }}");
+                    let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} fn run_timed(&mut self, t: &mut OpTimes) {{ t.restart(); self.0.run_with(t) }} }}");
                 }
                 Err(e) => {
                     let msg = e.to_string().replace('\\', "\\\\").replace('"', "\\\"");
