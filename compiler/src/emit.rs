@@ -20,7 +20,59 @@ pub struct Items {
     /// Parameter consts already declared, by their type and value: an op whose parameters
     /// equal an earlier op's uses that const (long chains of identical ops emit one).
     params_by_value: BTreeMap<String, Ident>,
+    /// Constants that only some targets read ([`EmitCx::per_target`]): one blob per `cfg`,
+    /// in first-use order.
+    pub scoped: Vec<Scoped>,
     align: usize,
+}
+
+/// The items of one `#[cfg(...)]` scope: a weight blob of its own (`WEIGHTS_<SUFFIX>`) with
+/// the model constants and tables that only code under that `cfg` reads, and its params, so
+/// that a build for one target keeps only its own tables in flash.
+pub struct Scoped {
+    /// The predicate inside `#[cfg(...)]`.
+    pub cfg: TokenStream,
+    /// The blob's name suffix and file-name part (`"arm"`, `"host"`).
+    pub suffix: &'static str,
+    pub blob: Vec<u8>,
+    /// Model constants in this blob, by (subgraph, tensor): (range const name, its item).
+    pub weights: BTreeMap<(crate::ir::SubgraphId, TensorId), (Ident, TokenStream)>,
+    /// Table ranges and params, in emission order, each under the `cfg`.
+    pub consts: Vec<TokenStream>,
+    params_by_value: BTreeMap<String, Ident>,
+}
+
+impl Scoped {
+    fn blob_name(&self) -> Ident {
+        format_ident!("WEIGHTS_{}", self.suffix.to_uppercase())
+    }
+
+    /// The blob static, its range consts and its params, each under the scope's `cfg`.
+    pub fn items(&self, rt: &TokenStream, source: &WeightsSource, align: usize) -> TokenStream {
+        let cfg = &self.cfg;
+        let name = self.blob_name();
+        let source = match source {
+            WeightsSource::Inline => WeightsSource::Inline,
+            WeightsSource::File(f) => WeightsSource::File(scoped_file_name(f, self.suffix)),
+        };
+        let doc = format!(" The weights and compile-time tables that only the builds of this `cfg` read, {align}-byte aligned, in flash.");
+        let blob = blob_static(rt, &name, &doc, &self.blob, &source, align);
+        let ranges = self.weights.values().map(|(_, item)| item).chain(&self.consts);
+        quote! {
+            #[cfg(#cfg)]
+            #blob
+            #(#[cfg(#cfg)] #ranges)*
+        }
+    }
+}
+
+/// The file of a scope's blob beside the main weights file: `m.weights.bin` becomes
+/// `m.weights.host.bin`.
+pub fn scoped_file_name(main: &str, suffix: &str) -> String {
+    match main.strip_suffix(".bin") {
+        Some(stem) => format!("{stem}.{suffix}.bin"),
+        None => format!("{main}.{suffix}"),
+    }
 }
 
 impl Default for Items {
@@ -33,7 +85,7 @@ impl Default for Items {
 impl Items {
     /// Empty items whose blob entries start at multiples of `align` (a power of two).
     pub fn new(align: usize) -> Self {
-        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new(), align: align.max(1) }
+        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new(), scoped: Vec::new(), align: align.max(1) }
     }
 
     /// The alignment of every blob entry and of the blob.
@@ -43,11 +95,32 @@ impl Items {
 
     /// Appends `bytes` to the blob at the next aligned offset; returns the range.
     fn push_blob(&mut self, bytes: &[u8]) -> (usize, usize) {
-        let start = self.blob.len().next_multiple_of(self.align);
-        self.blob.resize(start, 0);
-        self.blob.extend_from_slice(bytes);
-        (start, self.blob.len())
+        push_aligned(&mut self.blob, self.align, bytes)
     }
+
+    /// The items of every scope ([`Scoped::items`]).
+    pub fn scoped_items(&self, rt: &TokenStream, source: &WeightsSource) -> TokenStream {
+        let items = self.scoped.iter().map(|s| s.items(rt, source, self.align));
+        quote! { #(#items)* }
+    }
+
+    /// The index of the scope of `cfg`, created on first use.
+    fn scope(&mut self, cfg: &TokenStream, suffix: &'static str) -> usize {
+        let key = cfg.to_string();
+        if let Some(i) = self.scoped.iter().position(|s| s.cfg.to_string() == key) {
+            return i;
+        }
+        self.scoped.push(Scoped { cfg: cfg.clone(), suffix, blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new() });
+        self.scoped.len() - 1
+    }
+
+}
+
+fn push_aligned(blob: &mut Vec<u8>, align: usize, bytes: &[u8]) -> (usize, usize) {
+    let start = blob.len().next_multiple_of(align);
+    blob.resize(start, 0);
+    blob.extend_from_slice(bytes);
+    (start, blob.len())
 }
 
 fn range_const(name: &Ident, doc: &str, (a, b): (usize, usize)) -> TokenStream {
@@ -78,6 +151,17 @@ pub struct EmitCx<'e, 'm, 'a> {
     /// Whether `emit` asked for the scratch view ([`EmitCx::scratch`]).
     pub(crate) scratch_used: bool,
     tables: usize,
+    /// The [`Items::scoped`] entry that constants, tables and params go to while
+    /// [`EmitCx::per_target`] emits one of its arms.
+    scope: Option<usize>,
+}
+
+/// One arm of [`EmitCx::per_target`]: the code for the targets that `cfg` selects.
+pub struct TargetArm {
+    /// The predicate inside `#[cfg(...)]`.
+    pub cfg: TokenStream,
+    /// Names the arm's weight blob (`WEIGHTS_ARM`) and range consts (`W5_ARM`).
+    pub suffix: &'static str,
 }
 
 /// The arena views of an elementwise (input, output) pair, from [`EmitCx::in_out`].
@@ -145,6 +229,11 @@ pub const MAX_ALIGN: usize = 4096;
 /// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`, aligned to
 /// `align`.
 pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource, align: usize) -> TokenStream {
+    let doc = format!(" Every weight and compile-time table, {align}-byte aligned, in flash.");
+    blob_static(rt, &format_ident!("WEIGHTS"), &doc, bytes, source, align)
+}
+
+fn blob_static(rt: &TokenStream, name: &Ident, doc: &str, bytes: &[u8], source: &WeightsSource, align: usize) -> TokenStream {
     if bytes.is_empty() {
         // A model without constants has no blob (an empty static would be dead code).
         return TokenStream::new();
@@ -158,16 +247,75 @@ pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSou
         WeightsSource::File(path) => quote! { *include_bytes!(#path) },
     };
     let wrapper = align_wrapper(rt, align);
-    let doc = format!(" Every weight and compile-time table, {align}-byte aligned, in flash.");
     quote! {
         #[doc = #doc]
-        static WEIGHTS: #wrapper<[u8; #n]> = #wrapper(#init);
+        static #name: #wrapper<[u8; #n]> = #wrapper(#init);
     }
 }
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
-        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), scratch: None, scratch_used: false, tables: 0 }
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), scratch: None, scratch_used: false, tables: 0, scope: None }
+    }
+
+    /// One statement per arm, each under its `#[cfg(...)]` (the arms' predicates must be
+    /// mutually exclusive and cover every target): `arm(self, i)` emits arm `i`'s call.
+    /// The model constants, tables and params an arm requests go to its scope's blob and
+    /// consts ([`Items::scoped`]), unless a constant is already in the main blob; so a
+    /// build keeps one call and one set of tables. Every arm sees the same activation
+    /// views (`x0`, `y0`, ...): request them in the same order in each arm. One arm is the
+    /// plain call, with no `cfg`.
+    pub fn per_target(&mut self, arms: &[TargetArm], mut arm: impl FnMut(&mut Self, usize) -> TokenStream) -> TokenStream {
+        if arms.len() == 1 {
+            return arm(self, 0);
+        }
+        let outs = self.outs.len();
+        let mut stmts = Vec::new();
+        let mut first_outs = None;
+        for (i, a) in arms.iter().enumerate() {
+            self.outs.truncate(outs);
+            self.scope = Some(self.items.scope(&a.cfg, a.suffix));
+            let call = arm(self, i);
+            self.scope = None;
+            debug_assert!(first_outs.get_or_insert_with(|| self.outs.clone()) == &self.outs, "arms request the same outputs");
+            let cfg = &a.cfg;
+            stmts.push(quote! {
+                #[cfg(#cfg)]
+                #call
+            });
+        }
+        quote! { #(#stmts)* }
+    }
+
+    /// The blob expression and range const for `bytes` in the current scope (or the main
+    /// blob), pushing a const item made by `item` from (name, range).
+    fn blob_entry(&mut self, name: Ident, doc: &str, bytes: &[u8], tensor: Option<(crate::ir::SubgraphId, TensorId)>) -> (Ident, Ident) {
+        let align = self.items.align;
+        match self.scope {
+            None => {
+                let range = self.items.push_blob(bytes);
+                let item = range_const(&name, doc, range);
+                match tensor {
+                    Some(t) => {
+                        self.items.weights.insert(t, (name.clone(), item));
+                    }
+                    None => self.items.consts.push(item),
+                }
+                (format_ident!("WEIGHTS"), name)
+            }
+            Some(i) => {
+                let sc = &mut self.items.scoped[i];
+                let range = push_aligned(&mut sc.blob, align, bytes);
+                let item = range_const(&name, doc, range);
+                match tensor {
+                    Some(t) => {
+                        sc.weights.insert(t, (name.clone(), item));
+                    }
+                    None => sc.consts.push(item),
+                }
+                (sc.blob_name(), name)
+            }
+        }
     }
 
     /// An exclusive byte view of the op's scratch workspace (the planner placed
@@ -217,15 +365,27 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             return quote! { compile_error!("tflc: no view for this element type") };
         };
         if let Some(data) = tensor.data {
-            let name = format_ident!("{}W{}", self.prefix(), t.index());
+            // In the main blob when an unconditional op put it there, else in the scope's.
             let key = (self.sg.id, t);
-            if !self.items.weights.contains_key(&key) {
-                let doc = format!(" {}", describe_tensor(tensor));
-                let range = self.items.push_blob(data);
-                let item = range_const(&name, &doc, range);
-                self.items.weights.insert(key, (name.clone(), item));
-            }
-            return quote! { #rt::__private::#view(&WEIGHTS.0[#name]) };
+            let existing = match self.scope {
+                Some(i) if !self.items.weights.contains_key(&key) => {
+                    let sc = &self.items.scoped[i];
+                    sc.weights.get(&key).map(|(name, _)| (sc.blob_name(), name.clone()))
+                }
+                _ => self.items.weights.get(&key).map(|(name, _)| (format_ident!("WEIGHTS"), name.clone())),
+            };
+            let (blob, name) = match existing {
+                Some(e) => e,
+                None => {
+                    let name = match self.scope {
+                        Some(i) => format_ident!("{}W{}_{}", self.prefix(), t.index(), self.items.scoped[i].suffix.to_uppercase()),
+                        None => format_ident!("{}W{}", self.prefix(), t.index()),
+                    };
+                    let doc = format!(" {}", describe_tensor(tensor));
+                    self.blob_entry(name, &doc, data, Some(key))
+                }
+            };
+            return quote! { #rt::__private::#view(&#blob.0[#name]) };
         }
         let i = match self.ins.iter().position(|&x| x == t) {
             Some(i) => i,
@@ -302,9 +462,8 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         let name = format_ident!("{}OP{}_{}", self.prefix(), self.op_index, what.to_uppercase());
         self.tables += 1;
         let doc = format!(" op {}: {what} ({n} x {ty}), computed at compile time", self.op_index);
-        let range = self.items.push_blob(bytes);
-        self.items.consts.push(range_const(&name, &doc, range));
-        quote! { #rt::__private::#view(&WEIGHTS.0[#name]) }
+        let (blob, name) = self.blob_entry(name, &doc, bytes, None);
+        quote! { #rt::__private::#view(&#blob.0[#name]) }
     }
 
     /// Declares the op's parameter constant `P<op>` holding `value`, of type `ty` (the
@@ -324,12 +483,27 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             return name.clone();
         }
         let name = format_ident!("{}P{}", self.prefix(), self.op_index);
-        self.items.params_by_value.insert(key, name.clone());
         let doc = format!(" op {}: parameters computed at compile time", self.op_index);
-        self.items.consts.push(quote! {
+        let item = quote! {
             #[doc = #doc]
             const #name: #ty = #value;
-        });
+        };
+        match self.scope {
+            None => {
+                self.items.params_by_value.insert(key, name.clone());
+                self.items.consts.push(item);
+            }
+            Some(i) => {
+                // Only code under this scope's cfg sees it (arms of one op are exclusive,
+                // so their `P<op>` do not collide).
+                let sc = &mut self.items.scoped[i];
+                if let Some(name) = sc.params_by_value.get(&key) {
+                    return name.clone();
+                }
+                sc.params_by_value.insert(key, name.clone());
+                sc.consts.push(item);
+            }
+        }
         name
     }
 }

@@ -46,6 +46,9 @@ pub struct Compiled {
     pub code: String,
     /// The weight blob (to write beside the module when the weights are in a file).
     pub weights: Vec<u8>,
+    /// The blobs only some targets read, by file-name suffix (with the weights in a file,
+    /// each goes beside the main one as [`crate::emit::scoped_file_name`] names it).
+    pub scoped_weights: Vec<(&'static str, Vec<u8>)>,
     /// The memory plan the module follows (schedule, offsets, realised in-place pairs,
     /// aliased views).
     pub plan: SubgraphPlan,
@@ -93,8 +96,10 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     };
     let generated = if lm.has_calls() { codegen::generate_model(&lm, &model_plan, &copts)? } else { codegen::generate(lowered, &plan, &copts)? };
     // Codegen may add tables and packed copies: check the blob it emits too.
-    limits.check(plan.plan.arena_bytes, generated.weights.len() as u64, opts.target_pointer_width)?;
-    Ok(Compiled { code: generated.code, weights: generated.weights, plan, model_plan })
+    // A build keeps the main blob and at most one scope's.
+    let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
+    limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
+    Ok(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })
 }
 
 /// The largest memory a generated module can have on its target.

@@ -38,6 +38,49 @@ pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
     &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp)), ("neon", cfg!(all(target_arch = "aarch64", target_feature = "neon")))];
 
+/// The class of target a model is compiled for: what [`Conv2dVariant::select`] and the
+/// other `select` functions pick a variant for. The compiler asks each `select` once per
+/// class and, where the answers differ, emits one call per class under `#[cfg(...)]`
+/// ([`TargetClass::cfg`]), so each build keeps one call and one packed table.
+///
+/// [`Conv2dVariant::select`]: crate::kernels::conv_2d::Conv2dVariant::select
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TargetClass {
+    /// Arm with the DSP instructions (Armv7E-M `thumbv7em`, ARMv7-A): the
+    /// [`crate::kernels::dot::dsp`] micro-kernels and the layouts packed for them.
+    ArmDsp,
+    /// Arm without them (Armv6-M `thumbv6m`, Armv7-M `thumbv7m`): the same layouts, read
+    /// with the portable micro-kernels.
+    Arm,
+    /// Anything else (x86-64, aarch64, ...): the variants that have host SIMD forms
+    /// ([`HOST_SIMD_KERNELS`]) or NEON micro-kernels.
+    Host,
+}
+
+impl TargetClass {
+    /// Every class, in the order generated code lists them.
+    pub const ALL: [TargetClass; 3] = [TargetClass::ArmDsp, TargetClass::Arm, TargetClass::Host];
+
+    /// The class this build of the runtime is compiled for (tests; the compiler does not
+    /// use it: it compiles for every class).
+    pub const BUILD: TargetClass = if cfg!(tflc_arm_dsp) {
+        TargetClass::ArmDsp
+    } else if cfg!(target_arch = "arm") {
+        TargetClass::Arm
+    } else {
+        TargetClass::Host
+    };
+
+    /// Its name in reports: `"arm-dsp"`, `"arm"`, `"host"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TargetClass::ArmDsp => "arm-dsp",
+            TargetClass::Arm => "arm",
+            TargetClass::Host => "host",
+        }
+    }
+}
+
 /// A host SIMD implementation of the int8 convolution family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

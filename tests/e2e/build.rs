@@ -32,10 +32,34 @@ fn models(shared: &Path) -> Vec<(String, PathBuf)> {
 }
 
 /// The runtime kernel functions a generated module calls, in the order of its calls
-/// (`kernels::<op>::<function>(`, one per op), for the benchmark's report.
+/// (`kernels::<op>::<function>(`, one per op), for the benchmark's report. Of the calls that
+/// codegen emits per target class (`#[cfg(target_arch = "arm")]` and its negation), only
+/// those this build compiles.
 fn kernel_calls(code: &str) -> Vec<String> {
+    let arm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "arm");
+    let mut kept = String::new();
+    // While skipping the other class's call: the indentation of its `#[cfg]`; the call ends
+    // at the first line with that indentation ending in `;`.
+    let mut skip: Option<usize> = None;
+    for line in code.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(at) = skip {
+            if indent == at && line.trim_end().ends_with(';') {
+                skip = None;
+            }
+            continue;
+        }
+        match line.trim() {
+            "#[cfg(target_arch = \"arm\")]" if !arm => skip = Some(indent),
+            "#[cfg(not(target_arch = \"arm\"))]" if arm => skip = Some(indent),
+            _ => {
+                kept.push_str(line);
+                kept.push('\n');
+            }
+        }
+    }
     let mut v = Vec::new();
-    let mut rest = code;
+    let mut rest = kept.as_str();
     while let Some(i) = rest.find("kernels::") {
         rest = &rest[i + "kernels::".len()..];
         let end = rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == ':')).unwrap_or(rest.len());
@@ -83,7 +107,7 @@ fn main() {
                         "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, kernels: &[{}], make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},",
                         kernels.join(", ")
                     );
-                    let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} }}");
+                    let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} fn run_timed(&mut self, t: &mut OpTimes) {{ t.restart(); self.0.run_with(t) }} }}");
                 }
                 Err(e) => {
                     let msg = e.to_string().replace('\\', "\\\\").replace('"', "\\\"");

@@ -46,6 +46,9 @@ pub struct CodegenOptions {
 pub struct Generated {
     pub code: String,
     pub weights: Vec<u8>,
+    /// The blobs that only some targets read (`WEIGHTS_HOST`, ...), by file-name suffix
+    /// ([`emit::scoped_file_name`] names their files beside the main one).
+    pub scoped_weights: Vec<(&'static str, Vec<u8>)>,
 }
 
 /// The arena bytes of one subgraph's tensors, from its plan.
@@ -406,6 +409,7 @@ fn generate_with(
     let weight_ranges = items.weights.values().map(|(_, item)| item);
     let consts = &items.consts;
     let blob = weights_static(&rt, &items.blob, &opts.weights, align);
+    let scoped = items.scoped_items(&rt, &opts.weights);
     let wrapper = align_wrapper(&rt, align);
     let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
     let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
@@ -442,6 +446,7 @@ fn generate_with(
         #blob
         #(#weight_ranges)*
         #(#consts)*
+        #scoped
         /// Every operator that runs code, in execution order: what [`Model::run_with`] passes
         /// its observer (index in the model, opcode, output name).
         pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
@@ -504,7 +509,8 @@ fn generate_with(
         opts.model_sha256
     );
     let code = format_module(&header, tokens).map_err(Error::Codegen)?;
-    Ok(Generated { code, weights: items.blob })
+    let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
+    Ok(Generated { code, weights: items.blob, scoped_weights })
 }
 
 #[cfg(all(test, feature = "format"))]

@@ -3,7 +3,10 @@
 //! needs `pip install numpy tflite-micro ai-edge-litert`), printed as ratios: absolute times
 //! drift between these shared machines, ratios measured together do not.
 //!
-//! `cargo run --release -p tflc-e2e --example host_bench [-- MODEL…] [-- --no-anchor]`
+//! `cargo run --release -p tflc-e2e --example host_bench [-- MODEL…] [-- --no-anchor] [-- --per-op]`
+//!
+//! `--per-op` also prints, per model, each operator's median time over the runs (through the
+//! `Observer` of `Model::run_with`), with the kernel function and implementation it ran.
 //!
 //! Like the anchor script: one thread, all-zero inputs, the median of enough runs to fill
 //! about two seconds (at least 3, at most 200).
@@ -32,6 +35,7 @@ fn median_us(mut f: impl FnMut()) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let no_anchor = args.iter().any(|a| a == "--no-anchor");
+    let per_op = args.iter().any(|a| a == "--per-op");
     let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let Some(shared) = tflc_tests::shared_dir() else {
         eprintln!("host_bench needs ../shared (the models); set TFLC_SHARED");
@@ -46,6 +50,7 @@ fn main() {
     }
     let mut ours = BTreeMap::new();
     let mut kernels = BTreeMap::new();
+    let mut breakdowns = Vec::new();
     for e in entries() {
         if e.name.starts_with("op_") || (!wanted.is_empty() && !wanted.iter().any(|w| *w == e.name)) {
             continue;
@@ -65,6 +70,9 @@ fn main() {
             .expect("bench thread");
         eprintln!("{name}: {us:.1} us");
         ours.insert(name.to_owned(), us);
+        if per_op {
+            breakdowns.push((name, e.kernels, op_times(make)));
+        }
     }
     let mut anchors: BTreeMap<String, serde_json::Value> = BTreeMap::new();
     if !no_anchor {
@@ -115,4 +123,47 @@ fn main() {
         let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n} [{}]", tflc_runtime::isa::implementation_of(k))).collect();
         println!("  {name}: {}", list.join(", "));
     }
+    for (name, ks, ops) in &breakdowns {
+        let total: f64 = ops.iter().map(|o| o.1).sum();
+        println!("\nper operator, {name} (median over runs; sum {total:.1} us):");
+        println!("  {:>4} {:<20} {:<34} {:>10} {:>6}", "op", "opcode", "kernel [implementation]", "us", "share");
+        for (k, (op, us)) in ops.iter().enumerate() {
+            let f = ks.get(k).copied().unwrap_or("?");
+            let kernel = format!("{f} [{}]", tflc_runtime::isa::implementation_of(f));
+            println!("  {:>4} {:<20} {:<34} {:>10.1} {:>5.1}%", op.index, op.opcode, kernel, us, 100.0 * us / total.max(1e-9));
+        }
+    }
+}
+
+/// Each operator's median time in microseconds over about two seconds of runs, in call order.
+fn op_times(make: fn() -> Box<dyn tflc_e2e::Runner>) -> Vec<(tflc_runtime::OpInfo, f64)> {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let mut m = make();
+            let mut first = tflc_e2e::OpTimes::default();
+            m.run_timed(&mut first);
+            let once: f64 = first.ops.iter().map(|o| o.1).sum();
+            let n = ((2.0 / once.max(1e-6)) as usize).clamp(3, 200);
+            let mut per_run: Vec<Vec<f64>> = vec![Vec::with_capacity(n); first.ops.len()];
+            for _ in 0..n {
+                let mut t = tflc_e2e::OpTimes::default();
+                m.run_timed(&mut t);
+                for (k, (_, s)) in t.ops.iter().enumerate() {
+                    per_run[k].push(s * 1e6);
+                }
+            }
+            first
+                .ops
+                .iter()
+                .zip(per_run)
+                .map(|((op, _), mut ts)| {
+                    ts.sort_by(|a, b| a.total_cmp(b));
+                    (*op, ts[ts.len() / 2])
+                })
+                .collect()
+        })
+        .expect("spawn")
+        .join()
+        .expect("bench thread")
 }

@@ -76,6 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tflc::write_if_changed(&output, compiled.code.as_bytes())?;
         if args.emit_weights == EmitWeights::File {
             tflc::write_if_changed(&weights_file, &compiled.weights)?;
+            for (suffix, blob) in &compiled.scoped_weights {
+                let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                tflc::write_if_changed(&weights_file.with_file_name(tflc::emit::scoped_file_name(&name, suffix)), blob)?;
+            }
         }
         eprintln!(
             "wrote {} ({} operators, arena {} bytes)",

@@ -12,6 +12,7 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
+use super::target::{Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -19,6 +20,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::conv_2d::{conv_2d_u8, conv_2d_f32, conv_2d_s16, conv_2d_s8, Conv2dVariant, ConvGeometry};
+use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
@@ -34,9 +36,9 @@ pub struct Conv2d {
 /// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Conv2dScheme {
-    /// int8: the variant selected for the geometry and its packed table
+    /// int8: the variant selected for the geometry per target class and its packed table
     /// ([`Conv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: ConvHeld<S8>, variant: Conv2dVariant, packed: Vec<i32> },
+    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the reference kernel.
@@ -106,10 +108,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let params = held.conv_2d_params();
-            let variant = Conv2dVariant::select(&params, &weights, bias_data.as_deref());
-            let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-            Conv2dScheme::S8 { held, variant, packed }
+            let arms = PerTarget::select(
+                |target| Conv2dVariant::select(&params, &weights, bias_data.as_deref(), target),
+                |variant| {
+                    let mut packed = vec![0; variant.packed_len(&geometry)];
+                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+                    packed
+                },
+            );
+            Conv2dScheme::S8 { held, arms }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -124,7 +131,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            Conv2dScheme::S8 { held, variant, packed } => {
+            Conv2dScheme::S8 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
@@ -178,8 +186,10 @@ impl Kernel for Conv2d {
         let path = quote! { kernels::conv_2d::Conv2dParams };
         let call = quote! { #rt::kernels::conv_2d };
         match &self.scheme {
-            Conv2dScheme::S8 { held, variant, packed } => {
+            Conv2dScheme::S8 { held, arms } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.conv_2d_params());
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                let Arm { variant, packed, .. } = &arms.arms[i];
                 let input = cx.input(self.input);
                 match variant {
                     Conv2dVariant::Reference => {
@@ -208,6 +218,7 @@ impl Kernel for Conv2d {
                         quote! { #call::conv_2d_s8_gemm(&#p, #input, #packed, #output); }
                     }
                 }
+                })
             }
             Conv2dScheme::S16 { held } => {
                 let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.conv_2d_params());

@@ -11,6 +11,7 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
+use super::target::{Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -21,6 +22,7 @@ use tflc_runtime::kernels::depthwise_conv_2d::{
     depthwise_conv_2d_f32, depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
     depthwise_conv_2d_s8_window, depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
 };
+use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
@@ -36,9 +38,9 @@ pub struct DepthwiseConv2d {
 /// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DepthwiseConv2dScheme {
-    /// int8: the variant selected for the geometry and its packed table
+    /// int8: the variant selected for the geometry per target class and its packed table
     /// ([`DepthwiseConv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: ConvHeld<S8>, variant: DepthwiseConv2dVariant, packed: Vec<i32> },
+    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the reference kernel.
@@ -134,10 +136,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let (weights, bias_data) = pack_inputs_s8(cx, filter_bytes, bias, out_d, "output channels")?;
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
-            let variant = DepthwiseConv2dVariant::select(&held.depthwise_params(), &weights, bias_data.as_deref());
-            let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
-            DepthwiseConv2dScheme::S8 { held, variant, packed }
+            let arms = PerTarget::select(
+                |target| DepthwiseConv2dVariant::select(&held.depthwise_params(), &weights, bias_data.as_deref(), target),
+                |variant| {
+                    let mut packed = vec![0; variant.packed_len(&geometry)];
+                    variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
+                    packed
+                },
+            );
+            DepthwiseConv2dScheme::S8 { held, arms }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -152,7 +159,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, variant, packed } => {
+            DepthwiseConv2dScheme::S8 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
@@ -206,7 +214,8 @@ impl Kernel for DepthwiseConv2d {
         let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
         let call = quote! { #rt::kernels::depthwise_conv_2d };
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, variant, packed } => {
+            DepthwiseConv2dScheme::S8 { held, arms } => cx.per_target(&arms.cfgs(), |cx, i| {
+                let Arm { variant, packed, .. } = &arms.arms[i];
                 // Mult1 and OneChannel hold the filter, the folded bias and the
                 // requantization in the packed table: the model's filter and bias and the
                 // params' multiplier tables are not emitted for them.
@@ -216,7 +225,7 @@ impl Kernel for DepthwiseConv2d {
                     params.quant.output_multiplier = &[];
                     params.quant.output_shift = &[];
                 }
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &params);
+                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
                 let input = cx.input(self.input);
                 let filter = (!self_contained).then(|| cx.input(self.filter));
                 let bias = (!self_contained).then(|| cx.optional_input(self.bias));
@@ -241,7 +250,7 @@ impl Kernel for DepthwiseConv2d {
                         quote! { #call::depthwise_conv_2d_s8_one_channel(&#p, #input, #packed, #output); }
                     }
                 }
-            }
+            }),
             DepthwiseConv2dScheme::S16 { held } => {
                 let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.depthwise_params());
                 let input = cx.input(self.input);

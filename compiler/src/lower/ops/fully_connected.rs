@@ -16,6 +16,7 @@
 //! `[input_size / input_depth, units]`.
 
 use super::conv_common::{bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
+use super::target::{Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -26,6 +27,7 @@ use tflc_runtime::kernels::fully_connected::{
     fully_connected_f32, fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved,
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
+use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{Clamp, F32, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
@@ -41,9 +43,9 @@ pub struct FullyConnected {
 /// The runtime parameters per quantization scheme.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FullyConnectedScheme {
-    /// int8: the variant selected for the weights and its packed table
+    /// int8: the variant selected for the weights per target class and its packed table
     /// ([`FullyConnectedVariant::pack`]; empty for the reference variant).
-    S8 { held: FullyConnectedHeld<S8>, variant: FullyConnectedVariant, packed: Vec<i32> },
+    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
     /// float32: the reference kernel.
@@ -196,10 +198,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let quant = quant_s8(in_q, out_q, output_multiplier, output_shift);
             let held = FullyConnectedHeld { geometry, weights_offset: filter_offset, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let params = held.params();
-            let variant = FullyConnectedVariant::select(&params, &weights, bias_data.as_deref());
-            let mut packed = vec![0; variant.packed_len(&geometry)];
-            variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-            FullyConnectedScheme::S8 { held, variant, packed }
+            let arms = PerTarget::select(
+                |target| FullyConnectedVariant::select(&params, &weights, bias_data.as_deref(), target),
+                |variant| {
+                    let mut packed = vec![0; variant.packed_len(&geometry)];
+                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+                    packed
+                },
+            );
+            FullyConnectedScheme::S8 { held, arms }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, output_depth)?;
@@ -215,7 +222,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, variant, packed } => {
+            FullyConnectedScheme::S8 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.batches * g.output_depth);
@@ -258,8 +266,10 @@ impl Kernel for FullyConnected {
         let path = quote! { kernels::fully_connected::FullyConnectedParams };
         let call = quote! { #rt::kernels::fully_connected };
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, variant, packed } => {
+            FullyConnectedScheme::S8 { held, arms } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                let Arm { variant, packed, .. } = &arms.arms[i];
                 let input = cx.input(self.input);
                 // Interleaved holds the weights in the packed table: the model's are not emitted.
                 let filter = (*variant != FullyConnectedVariant::Interleaved).then(|| cx.input(self.filter));
@@ -280,6 +290,7 @@ impl Kernel for FullyConnected {
                         quote! { #call::fully_connected_s8_interleaved(&#p, #input, #packed, #output); }
                     }
                 }
+                })
             }
             FullyConnectedScheme::S16 { held } => {
                 let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.params());

@@ -177,6 +177,7 @@ pub mod control_flow;
 pub(crate) mod conv_common;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
+pub(crate) mod target;
 pub(crate) mod unary;
 
 #[cfg(test)]

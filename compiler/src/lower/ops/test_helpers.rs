@@ -61,7 +61,8 @@ pub(crate) fn emit_op0(bytes: &[u8]) -> String {
     };
     let weights = items.weights.values().map(|(_, t)| t);
     let consts = &items.consts;
-    let file = quote! { #(#weights)* #(#consts)* fn run() { #call } };
+    let scoped = items.scoped_items(&rt, &crate::codegen::WeightsSource::Inline);
+    let file = quote! { #(#weights)* #(#consts)* #scoped fn run() { #call } };
     let file: syn::File = syn::parse2(file).expect("emitted code parses");
     prettyplease::unparse(&file)
 }

@@ -84,8 +84,9 @@ impl Avx2 {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    //! The AVX2 variants as the kernel suites run them: select and pack as the compiler
-    //! does, then call the AVX2 function directly (whatever `crate::isa` selected).
+    //! The AVX2 variants as the kernel suites run them: select (for `TargetClass::Host`) and
+    //! pack as the compiler does, then call the AVX2 function directly (whatever `crate::isa`
+    //! selected).
     use super::Avx2;
     use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
     use crate::kernels::depthwise_conv_2d::{DepthwiseConv2dParams, DepthwiseConv2dVariant};
@@ -106,33 +107,33 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn conv_2d(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = Conv2dVariant::select(p, filter, bias);
+        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             Conv2dVariant::Reference => crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output),
             Conv2dVariant::Pointwise => super::conv_2d_pointwise(token(), p, input, filter, &packed, output),
             Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
-            // No AVX2 form yet: the portable variant (it reads the Cortex-M packed layout).
+            // Not selected for `TargetClass::Host`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
         }
     }
 
     pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = DepthwiseConv2dVariant::select(p, filter, bias);
+        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
             DepthwiseConv2dVariant::Window => super::depthwise_window(token(), p, input, filter, bias, &packed, output),
-            // No AVX2 forms yet for the packed-requantization variants: the portable ones.
+            // Not selected for `TargetClass::Host`; the portable variants if they were.
             DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
             DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
         }
     }
 
     pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias);
+        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {

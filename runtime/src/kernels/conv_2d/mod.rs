@@ -22,6 +22,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
@@ -102,15 +103,17 @@ pub enum Conv2dVariant {
 }
 
 impl Conv2dVariant {
-    /// The fastest variant for this int8 convolution, its weights and bias.
-    pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> Conv2dVariant {
+    /// The fastest variant for this int8 convolution, its weights and bias on `target`.
+    /// `Gemm`'s interleaved layout and packed requantization are made for the Arm DSP
+    /// micro-kernels; a host takes `Pointwise` / `Window`, which have AVX2 forms.
+    pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> Conv2dVariant {
         let g = &p.geometry;
         let in_d = g.input_shape[3];
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
         if f_d != in_d || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dVariant::Reference;
         }
-        if gemm::requant_is_exact(p, filter, bias) {
+        if target != TargetClass::Host && gemm::requant_is_exact(p, filter, bias) {
             return Conv2dVariant::Gemm;
         }
         let [_, in_h, in_w, _] = g.input_shape;

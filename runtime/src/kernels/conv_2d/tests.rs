@@ -18,7 +18,7 @@ type Kernel = fn(&Conv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
 /// them, run with the dot implementation `D`: the suite instantiated for every
 /// implementation the machine can execute.
 fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = Conv2dVariant::select(p, filter, bias);
+    let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
@@ -32,7 +32,7 @@ fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opt
 /// The same through the public variant functions (the selected ISA), as generated code
 /// calls them.
 fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = Conv2dVariant::select(p, filter, bias);
+    let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
@@ -474,7 +474,7 @@ fn chunked_gemm_cases_select_gemm() {
 
 /// The variant the compiler selects for a problem.
 fn variant_of(p: &Problem) -> Conv2dVariant {
-    Conv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref())
+    Conv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp)
 }
 
 /// The window variant's accumulator wraps like the reference's: the folded bias starts at

@@ -18,6 +18,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
@@ -127,8 +128,10 @@ pub enum DepthwiseConv2dVariant {
 impl DepthwiseConv2dVariant {
     /// The fastest variant for this int8 depthwise convolution (its geometry, and for the
     /// variants with a packed requantization, the weights and bias that bound the
-    /// accumulators).
-    pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> DepthwiseConv2dVariant {
+    /// accumulators) on `target`. `Mult1` and `OneChannel` are made for the Arm DSP
+    /// micro-kernels (SMLABB/SMLAD lanes, packed requantization); a host takes `Window`,
+    /// which has an AVX2 form.
+    pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> DepthwiseConv2dVariant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         let in_d = g.input_shape[3];
@@ -143,9 +146,10 @@ impl DepthwiseConv2dVariant {
                 crate::kernels::requant::packed_requant_ok(m, s, bound)
             })
         };
-        if whole && in_d == 1 && g.input_shape[2] >= fast::TAP_GROUP && mult % fast::LANES == 0 && g.dilation_width == 1 && packed_requant() {
+        let arm = target != TargetClass::Host;
+        if arm && whole && in_d == 1 && g.input_shape[2] >= fast::TAP_GROUP && mult % fast::LANES == 0 && g.dilation_width == 1 && packed_requant() {
             DepthwiseConv2dVariant::OneChannel
-        } else if whole && mult == 1 && out_d % fast::LANES == 0 && packed_requant() {
+        } else if arm && whole && mult == 1 && out_d % fast::LANES == 0 && packed_requant() {
             DepthwiseConv2dVariant::Mult1
         } else if whole && (1..=fast::CHANNEL_BLOCK).contains(&mult) {
             DepthwiseConv2dVariant::Window

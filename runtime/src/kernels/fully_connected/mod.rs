@@ -20,6 +20,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8};
 
 /// The geometry of FULLY_CONNECTED.
@@ -120,8 +121,10 @@ pub enum FullyConnectedVariant {
 }
 
 impl FullyConnectedVariant {
-    /// The fastest variant for these int8 parameters, weights (`[units, depth]`) and bias.
-    pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> FullyConnectedVariant {
+    /// The fastest variant for these int8 parameters, weights (`[units, depth]`) and bias
+    /// on `target`. `Interleaved` is made for the Arm DSP micro-kernels (packed
+    /// requantization); a host takes `Dot4`, which has an AVX2 form.
+    pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> FullyConnectedVariant {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         if p.weights_offset != 0 || depth == 0 {
             return FullyConnectedVariant::Reference;
@@ -135,7 +138,7 @@ impl FullyConnectedVariant {
         };
         // Layers below `MIN_INTERLEAVED_MACS` keep `Dot4`: a model of tiny layers (hello_world)
         // would otherwise link both kernels for a few hundred instructions.
-        if depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
+        if target != TargetClass::Host && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
             FullyConnectedVariant::Interleaved
         } else {
             FullyConnectedVariant::Dot4

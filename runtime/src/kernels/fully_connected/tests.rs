@@ -17,7 +17,7 @@ type Kernel = fn(&FullyConnectedParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
 fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = FullyConnectedVariant::select(p, filter, bias);
+    let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
@@ -29,7 +29,7 @@ fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], b
 
 /// The same through the public functions, as generated code calls them.
 fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = FullyConnectedVariant::select(p, filter, bias);
+    let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
@@ -273,14 +273,14 @@ fn cases_reach_every_variant() {
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..100 {
         let p = Fc::strategy().new_tree(&mut runner).expect("a case").current().problem();
-        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref())));
+        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp)));
     }
     assert_eq!(seen.len(), 3, "{seen:?}");
     let edges: std::collections::BTreeSet<_> = Fc::edge_cases()
         .iter()
         .map(|c| {
             let p = c.problem();
-            std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref()))
+            std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp))
         })
         .collect();
     assert_eq!(edges.len(), 3, "{edges:?}");

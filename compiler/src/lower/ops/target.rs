@@ -1,0 +1,74 @@
+//! The per-target choice of a kernel variant: the int8 convolution family asks the
+//! runtime's `select` once per target class and keeps one arm per distinct answer, each
+//! with its packed table. Codegen emits one call per arm under `#[cfg(...)]`
+//! ([`EmitCx::per_target`](crate::emit::EmitCx::per_target)), or the one plain call when every
+//! class agrees, so the same generated module is right for the CLI's output built for any
+//! target, for `Config::compile_to` in a build script and for `include_model!` (a proc
+//! macro cannot see the target it expands for).
+//!
+//! Generated code tells the classes apart by `target_arch = "arm"` only: stable Rust has
+//! no `cfg` for the Arm DSP extension (the `dsp` target feature is unstable; the runtime's
+//! build script reads the target name). Every Arm build therefore takes the
+//! [`TargetClass::ArmDsp`] answer; an Armv6-M or Armv7-M build runs those variants with the
+//! portable micro-kernels, as it did before target classes existed. Every variant is
+//! bit-exact on every target: a class changes speed and flash, never results.
+
+use crate::emit::TargetArm;
+use quote::quote;
+use tflc_runtime::isa::TargetClass;
+
+/// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
+fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 2] {
+    [(TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"), (TargetClass::Host, quote! { not(target_arch = "arm") }, "host")]
+}
+
+/// One variant and its packed table for some target classes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arm<V> {
+    /// The classes this arm is for (one entry per class [`PerTarget::select`] asked).
+    pub classes: Vec<TargetClass>,
+    pub variant: V,
+    /// The variant's compile-time table (`<Op>Variant::pack`; empty for the reference).
+    pub packed: Vec<i32>,
+}
+
+/// The arms of one op: one when every class picks the same variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerTarget<V> {
+    pub arms: Vec<Arm<V>>,
+}
+
+impl<V: Copy + PartialEq> PerTarget<V> {
+    /// Asks `select` for every class and packs each distinct answer once with `pack`.
+    pub fn select(mut select: impl FnMut(TargetClass) -> V, mut pack: impl FnMut(V) -> Vec<i32>) -> Self {
+        let mut arms: Vec<Arm<V>> = Vec::new();
+        for (class, ..) in classes() {
+            let variant = select(class);
+            match arms.iter_mut().find(|a| a.variant == variant) {
+                Some(a) => a.classes.push(class),
+                None => arms.push(Arm { classes: vec![class], variant, packed: pack(variant) }),
+            }
+        }
+        Self { arms }
+    }
+
+    /// The arm for `class` (the interpreter runs the host's: it runs on the host).
+    pub fn of(&self, class: TargetClass) -> &Arm<V> {
+        self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
+    }
+
+    /// The `cfg`s of the arms, in order, for [`EmitCx::per_target`](crate::emit::EmitCx::per_target)
+    /// (one arm: no `cfg`).
+    pub fn cfgs(&self) -> Vec<TargetArm> {
+        let all = classes();
+        self.arms
+            .iter()
+            .map(|a| {
+                let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
+                let preds = mine.iter().map(|(_, p, _)| p);
+                let cfg = if mine.len() == 1 { quote! { #(#preds)* } } else { quote! { any(#(#preds),*) } };
+                TargetArm { cfg, suffix: mine.first().map_or("all", |m| m.2) }
+            })
+            .collect()
+    }
+}
