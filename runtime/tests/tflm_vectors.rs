@@ -1272,39 +1272,45 @@ mod conv_family {
                     conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
                     // The variant the compiler selects, with its packed weights, must agree
                     // with the reference.
-                    let variant = conv_2d::Conv2dVariant::select(&p, &wv, bv.as_deref());
-                    let mut packed = vec![0; variant.packed_len(&p.geometry)];
-                    variant.pack(&p, &wv, bv.as_deref(), &mut packed);
-                    let mut fast = vec![0; y.len()];
-                    match variant {
-                        conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
-                        conv_2d::Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(&p, &x, &packed, &mut fast),
-                        conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
-                        conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
+                    // Every target class's choice, with its packed weights, must agree with the reference.
+                    for target in tflc_runtime::isa::TargetClass::ALL {
+                        let variant = conv_2d::Conv2dVariant::select(&p, &wv, bv.as_deref(), target);
+                        let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                        variant.pack(&p, &wv, bv.as_deref(), &mut packed);
+                        let mut fast = vec![0; y.len()];
+                        match variant {
+                            conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
+                            conv_2d::Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(&p, &x, &packed, &mut fast),
+                            conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
+                            conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
+                        }
+                        assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
-                    assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 } else {
                     assert_eq!(optu("mult") * input.shape[3], out_depth);
                     let p = depthwise_conv_2d::DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: shape4(&input.shape), filter_shape: shape4(&w.shape), output_shape: shape4(&out.shape), stride_height: stride_h, stride_width: stride_w, dilation_height: dil_h, dilation_width: dil_w, pad_top, pad_left }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                     let (wv, bv) = (i8s(w), bias(v));
                     depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                    let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p, &wv, bv.as_deref());
-                    let mut packed = vec![0; variant.packed_len(&p.geometry)];
-                    variant.pack(&p, &wv, bv.as_deref(), &mut packed);
-                    let mut fast = vec![0; y.len()];
-                    match variant {
-                        depthwise_conv_2d::DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
-                        depthwise_conv_2d::DepthwiseConv2dVariant::Window => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
+                    // Every target class's choice, with its packed weights, must agree with the reference.
+                    for target in tflc_runtime::isa::TargetClass::ALL {
+                        let variant = depthwise_conv_2d::DepthwiseConv2dVariant::select(&p, &wv, bv.as_deref(), target);
+                        let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                        variant.pack(&p, &wv, bv.as_deref(), &mut packed);
+                        let mut fast = vec![0; y.len()];
+                        match variant {
+                            depthwise_conv_2d::DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
+                            depthwise_conv_2d::DepthwiseConv2dVariant::Window => {
+                                depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
+                            }
+                            depthwise_conv_2d::DepthwiseConv2dVariant::Mult1 => {
+                                depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, &packed, &mut fast)
+                            }
+                            depthwise_conv_2d::DepthwiseConv2dVariant::OneChannel => {
+                                depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(&p, &x, &packed, &mut fast)
+                            }
                         }
-                        depthwise_conv_2d::DepthwiseConv2dVariant::Mult1 => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, &packed, &mut fast)
-                        }
-                        depthwise_conv_2d::DepthwiseConv2dVariant::OneChannel => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(&p, &x, &packed, &mut fast)
-                        }
+                        assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
-                    assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 }
             }
             "FULLY_CONNECTED" => {
@@ -1321,17 +1327,20 @@ mod conv_family {
                 let p = fully_connected::FullyConnectedParams { geometry: fully_connected::FullyConnectedGeometry { batches: y.len() / units, input_depth: depth, output_depth: units }, weights_offset: if per_channel { 0 } else { -w.zero_points[0] }, quant: QuantS8 { input_offset: -in_zp, output_offset: out_zp, output_multiplier: &multipliers, output_shift: &shifts }, clamp: Clamp { min: (act_min) as i8, max: (act_max) as i8 } };
                 let (wv, bv) = (i8s(w), bias(v));
                 fully_connected::fully_connected_s8(&p, &x, &wv, bv.as_deref(), &mut y);
-                let variant = fully_connected::FullyConnectedVariant::select(&p, &wv, bv.as_deref());
-                if variant != fully_connected::FullyConnectedVariant::Reference {
-                    let mut packed = vec![0; variant.packed_len(&p.geometry)];
-                    variant.pack(&p, &wv, bv.as_deref(), &mut packed);
-                    let mut fast = vec![0; y.len()];
-                    if variant == fully_connected::FullyConnectedVariant::Dot4 {
-                        fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
-                    } else {
-                        fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast);
+                // Every target class's choice, with its packed weights, must agree with the reference.
+                for target in tflc_runtime::isa::TargetClass::ALL {
+                    let variant = fully_connected::FullyConnectedVariant::select(&p, &wv, bv.as_deref(), target);
+                    if variant != fully_connected::FullyConnectedVariant::Reference {
+                        let mut packed = vec![0; variant.packed_len(&p.geometry)];
+                        variant.pack(&p, &wv, bv.as_deref(), &mut packed);
+                        let mut fast = vec![0; y.len()];
+                        if variant == fully_connected::FullyConnectedVariant::Dot4 {
+                            fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
+                        } else {
+                            fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast);
+                        }
+                        assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
-                    assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                 }
             }
             "AVERAGE_POOL_2D" | "MAX_POOL_2D" => {

@@ -48,6 +48,11 @@ fn main() {
             };
             let compiled = tflc::compile(&bytes, &opts).expect("compile corpus model");
             std::fs::write(out.join(format!("{name}.weights.bin")), &compiled.weights).expect("write weights");
+            // Per-target blobs (`#[cfg]`'d kernel variants) beside it.
+            for (suffix, blob) in &compiled.scoped_weights {
+                let file = tflc::emit::scoped_file_name(&format!("{name}.weights.bin"), suffix);
+                std::fs::write(out.join(file), blob).expect("write scoped weights");
+            }
         }
         std::fs::write(out.join(format!("{name}.rs")), body).expect("write module");
         let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
