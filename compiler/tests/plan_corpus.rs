@@ -46,20 +46,12 @@ fn corpus_plans_verify_and_meet_targets() {
             }
         }
         let b = &baseline["models"][&name];
-        // State and working memory that TFLite Micro keeps in its persistent tail and tflc
-        // plans in the arena: variable tensors (the baseline counts model variables; an
-        // op's private state that tflc makes a variable tensor, like the spectral
-        // subtraction's noise estimate, is not among them), and the half of SignalRfft's
-        // scratch that is KISS FFT's `tmpbuf` (`fft_length / 2` complex int16, persistent in
-        // TFLite Micro's kiss state; the other half is TFLite Micro's scratch in the head).
+        // State that TFLite Micro keeps in its persistent tail and tflc in the arena: the
+        // baseline counts the model's variable tensors; an op's private state that tflc
+        // makes a variable tensor (the spectral subtraction's noise estimate) is not among
+        // them, so count ours when it is larger.
         let our_var: u64 = sp.problem.buffers.iter().filter(|x| x.kind == tflc::plan::BufferKind::Variable).map(|x| x.bytes).sum();
-        let rfft_tmpbuf: u64 = lowered
-            .scratch()
-            .iter()
-            .filter(|(op, _)| model.main().ops[*op].opcode.to_string() == "CUSTOM:SignalRfft")
-            .map(|(_, bytes)| *bytes as u64 / 2)
-            .sum();
-        let var = b["variable_bytes"].as_u64().unwrap_or(0).max(our_var) + rfft_tmpbuf;
+        let var = b["variable_bytes"].as_u64().unwrap_or(0).max(our_var);
         if let Some(head) = b["tflm_head"].as_u64() {
             if p.arena_bytes > head + var {
                 failures.push(format!("{name}: arena {} > tflm_head {head} + {var}", p.arena_bytes));

@@ -31,10 +31,10 @@ pub struct RfftParams<'a> {
 }
 
 impl RfftParams<'_> {
-    /// Scratch int16s the kernel needs: the zero-padded frame (`N`) and the complex FFT's
-    /// output (`N / 2` complex values).
+    /// Scratch int16s the kernel needs: the zero-padded frame (`N`, TFLite Micro's scratch
+    /// buffer; the complex FFT runs in the output, see `kiss_fftr`).
     pub const fn scratch_len(&self) -> usize {
-        2 * self.fft_length
+        self.fft_length
     }
 }
 
@@ -259,19 +259,22 @@ fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16
     }
 }
 
-/// `kiss_fftr` on one zero-padded frame `time` (`N` int16s) into `freq` (`N / 2 + 1`
-/// complex values), with the complex FFT's output in `tmp` (`N / 2` complex values).
-fn kiss_fftr(p: &RfftParams<'_>, time: &[i16], tmp: &mut [i16], freq: &mut [i16]) {
+/// `kiss_fftr` on one zero-padded frame `time` (`N` int16s): the `fft_length / 2`-point complex FFT of `time` into the first
+/// `fft_length / 2` bins of `freq`, then the split into `fft_length / 2 + 1` real-FFT bins in
+/// place. KISS FFT keeps the complex FFT in a `tmpbuf` of its own; here it is `freq` itself:
+/// each step of the split reads bins `k` and `ncfft - k` and writes exactly those two (the DC
+/// step reads bin 0 and writes bins 0 and `ncfft`, which no later step reads), so the
+/// arithmetic and its order are KISS FFT's.
+fn kiss_fftr(p: &RfftParams<'_>, time: &[i16], freq: &mut [i16]) {
     let ncfft = p.fft_length / 2;
-    kf_work(tmp, time, 0, 1, p.factors, p.twiddles);
-    let tmp = Buf(tmp);
+    kf_work(&mut freq[..2 * ncfft], time, 0, 1, p.factors, p.twiddles);
     let mut out = Buf(freq);
-    let tdc = c_fixdiv(tmp.get(0), 2);
+    let tdc = c_fixdiv(out.get(0), 2);
     out.set(0, Cpx { r: tdc.r.wrapping_add(tdc.i), i: 0 });
     out.set(ncfft, Cpx { r: tdc.r.wrapping_sub(tdc.i), i: 0 });
     for k in 1..=ncfft / 2 {
-        let fpk = c_fixdiv(tmp.get(k), 2);
-        let n = tmp.get(ncfft - k);
+        let fpk = c_fixdiv(out.get(k), 2);
+        let n = out.get(ncfft - k);
         let fpnk = c_fixdiv(Cpx { r: n.r, i: 0i16.wrapping_sub(n.i) }, 2);
         let f1k = c_add(fpk, fpnk);
         let f2k = c_sub(fpk, fpnk);
@@ -287,11 +290,11 @@ fn kiss_fftr(p: &RfftParams<'_>, time: &[i16], tmp: &mut [i16], freq: &mut [i16]
 pub fn rfft_s16(p: &RfftParams<'_>, input: &[i16], output: &mut [i16], scratch: &mut [i16]) {
     let n = p.fft_length;
     let out_len = 2 * (n / 2 + 1);
-    let (work, tmp) = scratch[..2 * n].split_at_mut(n);
+    let work = &mut scratch[..n];
     for f in 0..p.frames {
         let frame = &input[f * p.input_length..(f + 1) * p.input_length];
         work[..p.input_length].copy_from_slice(frame);
         work[p.input_length..].fill(0);
-        kiss_fftr(p, work, tmp, &mut output[f * out_len..(f + 1) * out_len]);
+        kiss_fftr(p, work, &mut output[f * out_len..(f + 1) * out_len]);
     }
 }
