@@ -274,8 +274,9 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
 }
 
 /// `Model::new()`'s doc and body: a zeroed arena whose variable tensors hold their reset
-/// value, as after TFLite Micro's `ResetVariableTensors`. Returns the tensors it fills.
-fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
+/// value, as after TFLite Micro's `ResetVariableTensors`; `fields` initialises the `Model`
+/// fields besides the arena (`name: value,` each). Returns the tensors it fills.
+fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
     let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
     let mut fills = Vec::new();
     let mut filled = Vec::new();
@@ -291,14 +292,14 @@ fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<(&'static str, T
         }
     }
     Ok(if fills.is_empty() {
-        (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]) } }, filled)
+        (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]), #fields } }, filled)
     } else {
         (
             " A model with a zeroed arena whose variable tensors hold their reset value (the zero point of an int8 tensor).",
             quote! {
                 let mut arena = [0; ARENA_BYTES];
                 #(#fills)*
-                Self { arena: #wrapper(arena) }
+                Self { arena: #wrapper(arena), #fields }
             },
             filled,
         )
@@ -376,14 +377,23 @@ fn generate_with(
                     ),
                     None => String::new(),
                 };
-                functions.push(quote! {
-                    #[doc = #doc]
-                    fn #name(arena: &mut [u8], observer: &mut impl rt::Observer) {
-                        #(#consts)*
-                        #(#scratch)*
-                        /// The operators of this subgraph that run code, in execution order.
-                        const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
-                        #(#stmts)*
+                functions.push(if stmts.is_empty() {
+                    // A subgraph with nothing to run (an empty CALL_ONCE init, say): no
+                    // unused parameters or `OPS` to warn about.
+                    quote! {
+                        #[doc = #doc]
+                        fn #name(_arena: &mut [u8], _observer: &mut impl rt::Observer) {}
+                    }
+                } else {
+                    quote! {
+                        #[doc = #doc]
+                        fn #name(arena: &mut [u8], observer: &mut impl rt::Observer) {
+                            #(#consts)*
+                            #(#scratch)*
+                            /// The operators of this subgraph that run code, in execution order.
+                            const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
+                            #(#stmts)*
+                        }
                     }
                 });
             }
@@ -392,7 +402,10 @@ fn generate_with(
         }
     };
     let io = emit_io(&rt, &ar)?;
-    let (new_doc, new_body, filled) = emit_new(&rt, &ar)?;
+    let n_once = int(once.len() as i64);
+    // CALL_ONCE flags: none has run yet.
+    let once_init = if once.is_empty() { quote! {} } else { quote! { called_once: [false; #n_once], } };
+    let (new_doc, new_body, filled) = emit_new(&rt, &ar, &once_init)?;
 
     // Arena ranges of every tensor the code touches, by tensor index.
     let mut used = body.used.clone();
@@ -413,7 +426,6 @@ fn generate_with(
     let wrapper = align_wrapper(&rt, align);
     let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
     let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
-    let n_once = int(once.len() as i64);
     let once_field = if once.is_empty() {
         quote! {}
     } else {
@@ -422,14 +434,6 @@ fn generate_with(
             /// `has_run`).
             called_once: [bool; #n_once],
         }
-    };
-    let new_body = if once.is_empty() {
-        new_body
-    } else {
-        let mut text = new_body.to_string();
-        // `Self { arena: … }` gains the flags.
-        text = text.replacen("Self {", &format!("Self {{ called_once: [false; {}],", once.len()), 1);
-        text.parse::<TokenStream>().map_err(|e| Error::Codegen(format!("Model::new: {e}")))?
     };
     let tokens = quote! {
         use #rt_path as rt;

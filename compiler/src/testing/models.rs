@@ -471,9 +471,16 @@ pub fn control_if() -> Vec<u8> {
     b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(2) }, &[Some(c), Some(x)], &[y]);
     b.inputs(&[k, x]).outputs(&[y]);
 
+    add_or_relu_branches(&mut b, q, &[10, -20, 30, 127]);
+    b.finish()
+}
+
+/// The two branches the IF models choose between, as the builder's next two subgraphs:
+/// `then_add` (an int8 [1, 4] plus the constant `w`) and `else_relu`.
+fn add_or_relu_branches(b: &mut ModelBuilder, q: Option<(f32, i64)>, w: &[i8]) {
     b.new_subgraph("then_add");
     let a = b.activation("a", DType::I8, &[1, 4], q);
-    let w = b.constant_i8("w", &[1, 4], &[10, -20, 30, 127], q);
+    let w = b.constant_i8("w", &[1, 4], w, q);
     let s = b.activation("sum", DType::I8, &[1, 4], q);
     b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(w)], &[s]);
     b.inputs(&[a]).outputs(&[s]);
@@ -483,7 +490,6 @@ pub fn control_if() -> Vec<u8> {
     let r = b.activation("relu", DType::I8, &[1, 4], q);
     b.op(OpKind::Relu, &[Some(a)], &[r]);
     b.inputs(&[a]).outputs(&[r]);
-    b.finish()
 }
 
 /// A WHILE that counts with an IF inside its body: `i` starts at `clamp(n, 0, 8)` (int32)
@@ -527,24 +533,31 @@ pub fn control_while_if() -> Vec<u8> {
     b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bacc)], &[acc1]);
     b.inputs(&[bi, bacc]).outputs(&[next, acc1]);
 
-    b.new_subgraph("then_add");
-    let a = b.activation("a", DType::I8, &[1, 4], q);
-    let w = b.constant_i8("w", &[1, 4], &[7, -3, 15, 1], q);
-    let s = b.activation("sum", DType::I8, &[1, 4], q);
-    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(w)], &[s]);
-    b.inputs(&[a]).outputs(&[s]);
+    add_or_relu_branches(&mut b, q, &[7, -3, 15, 1]);
+    b.finish()
+}
 
-    b.new_subgraph("else_relu");
-    let a = b.activation("a", DType::I8, &[1, 4], q);
-    let r = b.activation("relu", DType::I8, &[1, 4], q);
-    b.op(OpKind::Relu, &[Some(a)], &[r]);
-    b.inputs(&[a]).outputs(&[r]);
+/// CALL_ONCE before a RELU: the init subgraph (subgraph 1) has no operators, so the output
+/// is the RELU's whatever the flag; it pins the code that keeps CALL_ONCE's flag in `Model`
+/// (`called_once`, false in `Model::new`). A CALL_ONCE that initialises state needs the
+/// resource-variable ops, which do not lower yet.
+pub fn control_call_once() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let y = b.activation("y", DType::I8, &[1, 4], q);
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
+    b.op(OpKind::Relu, &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.new_subgraph("init");
+    b.inputs(&[]).outputs(&[]);
     b.finish()
 }
 
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
+        ("builder_control_call_once", control_call_once()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
         ("builder_conv_same_relu", conv_same_relu()),
