@@ -158,6 +158,18 @@ fn expect_rank(cx: &OpCx<'_, '_>, t: &Tensor<'_>, rank: usize) -> Result<(), Low
     Ok(())
 }
 
+/// [`expect_rank`] of every `(tensor, rank, dtype)`, then `cx.expect_dtype` of every one, in
+/// that order (the order TFLite Micro's Prepare checks them).
+fn expect_tensors(cx: &OpCx<'_, '_>, specs: &[(&Tensor<'_>, usize, DType)]) -> Result<(), LowerError> {
+    for &(t, rank, _) in specs {
+        expect_rank(cx, t, rank)?;
+    }
+    for &(t, _, dtype) in specs {
+        cx.expect_dtype(t, dtype)?;
+    }
+    Ok(())
+}
+
 fn expect_len(cx: &OpCx<'_, '_>, t: &Tensor<'_>, n: usize) -> Result<(), LowerError> {
     if t.num_elements() != n {
         return Err(cx.invalid_tensor(t, format!("{} elements, expected {n}", t.num_elements())));
@@ -219,12 +231,7 @@ fn lower_window(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
 fn lower_fft_auto_scale(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     cx.expect_arity(1..=1, 2)?;
     let (input, output, scale_bits) = (cx.input(0)?, cx.output(0)?, cx.output(1)?);
-    expect_rank(cx, input, 1)?;
-    expect_rank(cx, output, 1)?;
-    expect_rank(cx, scale_bits, 0)?;
-    cx.expect_dtype(input, DType::I16)?;
-    cx.expect_dtype(output, DType::I16)?;
-    cx.expect_dtype(scale_bits, DType::I32)?;
+    expect_tensors(cx, &[(input, 1, DType::I16), (output, 1, DType::I16), (scale_bits, 0, DType::I32)])?;
     expect_len(cx, output, input.num_elements())?;
     Ok(Signal::FftAutoScale { input: input.id, output: output.id, scale_bits: scale_bits.id })
 }
@@ -274,10 +281,7 @@ fn lower_energy(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     let start_index = opt_count(cx, &m, 1, "start_index")?;
     cx.expect_arity(1..=1, 1)?;
     let (input, output) = (cx.input(0)?, cx.output(0)?);
-    expect_rank(cx, input, 1)?;
-    expect_rank(cx, output, 1)?;
-    cx.expect_dtype(input, DType::I16)?;
-    cx.expect_dtype(output, DType::U32)?;
+    expect_tensors(cx, &[(input, 1, DType::I16), (output, 1, DType::U32)])?;
     if start_index > end_index || end_index > input.num_elements() / 2 || end_index > output.num_elements() {
         return Err(cx.invalid(format!(
             "start_index {start_index}, end_index {end_index} outside {} complex inputs / {} outputs",
@@ -295,10 +299,7 @@ fn lower_filter_bank(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     cx.expect_arity(6..=6, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;
-    expect_rank(cx, input, 1)?;
-    expect_rank(cx, output, 1)?;
-    cx.expect_dtype(input, DType::U32)?;
-    cx.expect_dtype(output, DType::U64)?;
+    expect_tensors(cx, &[(input, 1, DType::U32), (output, 1, DType::U64)])?;
     expect_len(cx, output, num_channels)?;
     let mut tables = Vec::new();
     let mut data = Vec::new();
@@ -333,12 +334,7 @@ fn lower_filter_bank(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
 fn lower_square_root(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     cx.expect_arity(2..=2, 1)?;
     let (input, scale_bits, output) = (cx.input(0)?, cx.input(1)?, cx.output(0)?);
-    expect_rank(cx, input, 1)?;
-    expect_rank(cx, scale_bits, 0)?;
-    expect_rank(cx, output, 1)?;
-    cx.expect_dtype(input, DType::U64)?;
-    cx.expect_dtype(scale_bits, DType::I32)?;
-    cx.expect_dtype(output, DType::U32)?;
+    expect_tensors(cx, &[(input, 1, DType::U64), (scale_bits, 0, DType::I32), (output, 1, DType::U32)])?;
     expect_len(cx, output, input.num_elements())?;
     Ok(Signal::FilterBankSquareRoot { input: input.id, scale_bits: scale_bits.id, output: output.id })
 }
@@ -406,10 +402,7 @@ fn lower_log(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     let output_scale = opt_i32(cx, &m, 1, "output_scale")? as u32;
     cx.expect_arity(1..=1, 1)?;
     let (input, output) = (cx.input(0)?, cx.output(0)?);
-    expect_rank(cx, input, 1)?;
-    expect_rank(cx, output, 1)?;
-    cx.expect_dtype(input, DType::U32)?;
-    cx.expect_dtype(output, DType::I16)?;
+    expect_tensors(cx, &[(input, 1, DType::U32), (output, 1, DType::I16)])?;
     expect_len(cx, output, input.num_elements())?;
     Ok(Signal::FilterBankLog { input: input.id, output: output.id, params: FilterBankLogParams { output_scale, input_correction_bits } })
 }
