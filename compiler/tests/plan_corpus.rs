@@ -46,12 +46,7 @@ fn corpus_plans_verify_and_meet_targets() {
             }
         }
         let b = &baseline["models"][&name];
-        // State that TFLite Micro keeps in its persistent tail and tflc in the arena: the
-        // baseline counts the model's variable tensors; an op's private state that tflc
-        // makes a variable tensor (the spectral subtraction's noise estimate) is not among
-        // them, so count ours when it is larger.
-        let our_var: u64 = sp.problem.buffers.iter().filter(|x| x.kind == tflc::plan::BufferKind::Variable).map(|x| x.bytes).sum();
-        let var = b["variable_bytes"].as_u64().unwrap_or(0).max(our_var);
+        let var = tflc::testing::state_allowance(b["variable_bytes"].as_u64().unwrap_or(0), &sp.problem);
         if let Some(head) = b["tflm_head"].as_u64() {
             if p.arena_bytes > head + var {
                 failures.push(format!("{name}: arena {} > tflm_head {head} + {var}", p.arena_bytes));

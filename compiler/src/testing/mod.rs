@@ -115,6 +115,16 @@ impl Rng {
     }
 }
 
+/// Bytes of state to allow on top of TFLite Micro's arena head when comparing an arena with
+/// it (`../shared/baselines/tflm_memory.json`): TFLite Micro keeps state in its persistent
+/// tail. The baseline counts the model's variable tensors (`variable_bytes`); an op's private
+/// state that tflc makes a variable tensor (the spectral subtraction's noise estimate) is not
+/// among them, so the larger of that and the plan's variable buffers.
+pub fn state_allowance(baseline_variable_bytes: u64, problem: &crate::plan::Problem) -> u64 {
+    let ours: u64 = problem.buffers.iter().filter(|b| b.kind == crate::plan::BufferKind::Variable).map(|b| b.bytes).sum();
+    baseline_variable_bytes.max(ours)
+}
+
 pub mod models;
 
 #[cfg(test)]
