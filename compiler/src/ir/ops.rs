@@ -198,6 +198,21 @@ pub enum OpKind {
     If { then_subgraph: SubgraphId, else_subgraph: SubgraphId },
     While { cond_subgraph: SubgraphId, body_subgraph: SubgraphId },
     CallOnce { init_subgraph: SubgraphId },
+    // Layout and indexing.
+    BatchToSpaceNd,
+    BroadcastArgs,
+    BroadcastTo,
+    DepthToSpace { block_size: i32 },
+    DynamicUpdateSlice,
+    EmbeddingLookup,
+    Fill,
+    GatherNd,
+    /// MIRROR_PAD: `mode` is the schema's `MirrorPadMode` code (0 REFLECT, 1 SYMMETRIC).
+    MirrorPad { mode: i8 },
+    ReverseV2,
+    SpaceToBatchNd,
+    SpaceToDepth { block_size: i32 },
+    ZerosLike,
     /// A builtin tflc does not know, or a custom op. The name is in `Operator::opcode`.
     Unsupported,
 }

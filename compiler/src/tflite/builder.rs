@@ -718,6 +718,29 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             (B::CALL_ONCE.0, O::CallOnceOptions, Some(t.as_union_value()))
         }
         // An unknown kind has no code of its own; callers use `OpSpecCode::RawBuiltin`.
+        // Layout and indexing.
+        OpKind::BatchToSpaceNd => none(B::BATCH_TO_SPACE_ND),
+        OpKind::BroadcastArgs => none(B::BROADCAST_ARGS),
+        OpKind::BroadcastTo => none(B::BROADCAST_TO),
+        OpKind::DepthToSpace { block_size } => {
+            let t = fb::DepthToSpaceOptions::create(fbb, &fb::DepthToSpaceOptionsArgs { block_size: *block_size });
+            (B::DEPTH_TO_SPACE.0, O::DepthToSpaceOptions, Some(t.as_union_value()))
+        }
+        OpKind::DynamicUpdateSlice => none(B::DYNAMIC_UPDATE_SLICE),
+        OpKind::EmbeddingLookup => none(B::EMBEDDING_LOOKUP),
+        OpKind::Fill => none(B::FILL),
+        OpKind::GatherNd => none(B::GATHER_ND),
+        OpKind::MirrorPad { mode } => {
+            let t = fb::MirrorPadOptions::create(fbb, &fb::MirrorPadOptionsArgs { mode: fb::MirrorPadMode(*mode) });
+            (B::MIRROR_PAD.0, O::MirrorPadOptions, Some(t.as_union_value()))
+        }
+        OpKind::ReverseV2 => none(B::REVERSE_V2),
+        OpKind::SpaceToBatchNd => none(B::SPACE_TO_BATCH_ND),
+        OpKind::SpaceToDepth { block_size } => {
+            let t = fb::SpaceToDepthOptions::create(fbb, &fb::SpaceToDepthOptionsArgs { block_size: *block_size });
+            (B::SPACE_TO_DEPTH.0, O::SpaceToDepthOptions, Some(t.as_union_value()))
+        }
+        OpKind::ZerosLike => none(B::ZEROS_LIKE),
         OpKind::Unsupported => (fb::BuiltinOperator::CUSTOM.0, O::NONE, None),
     }
 }

@@ -569,6 +569,20 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
             let i = op.builtin_options_as_call_once_options().map(|o| o.init_subgraph_index()).unwrap_or(-1);
             OpKind::CallOnce { init_subgraph: subgraph_ref(i, "CALL_ONCE's init", at, num_subgraphs)? }
         }
+        // Layout and indexing.
+        B::BATCH_TO_SPACE_ND => OpKind::BatchToSpaceNd,
+        B::BROADCAST_ARGS => OpKind::BroadcastArgs,
+        B::BROADCAST_TO => OpKind::BroadcastTo,
+        B::DEPTH_TO_SPACE => OpKind::DepthToSpace { block_size: op.builtin_options_as_depth_to_space_options().map(|o| o.block_size()).unwrap_or(0) },
+        B::DYNAMIC_UPDATE_SLICE => OpKind::DynamicUpdateSlice,
+        B::EMBEDDING_LOOKUP => OpKind::EmbeddingLookup,
+        B::FILL => OpKind::Fill,
+        B::GATHER_ND => OpKind::GatherNd,
+        B::MIRROR_PAD => OpKind::MirrorPad { mode: op.builtin_options_as_mirror_pad_options().map(|o| o.mode().0).unwrap_or(0) },
+        B::REVERSE_V2 => OpKind::ReverseV2,
+        B::SPACE_TO_BATCH_ND => OpKind::SpaceToBatchNd,
+        B::SPACE_TO_DEPTH => OpKind::SpaceToDepth { block_size: op.builtin_options_as_space_to_depth_options().map(|o| o.block_size()).unwrap_or(0) },
+        B::ZEROS_LIKE => OpKind::ZerosLike,
         _ => OpKind::Unsupported,
     })
 }

@@ -30,6 +30,21 @@ pub mod unpack;
 pub mod reshape;
 pub mod resize_bilinear;
 pub mod resize_nearest_neighbor;
+// Layout and indexing (issue 14).
+pub mod batch_to_space_nd;
+pub mod broadcast_args;
+pub mod broadcast_to;
+pub mod depth_to_space;
+pub mod dynamic_update_slice;
+pub mod embedding_lookup;
+pub mod fill;
+pub mod gather;
+pub mod gather_nd;
+pub mod mirror_pad;
+pub mod reverse_v2;
+pub mod space_to_batch_nd;
+pub mod space_to_depth;
+pub mod zeros_like;
 
 // Convolution, pooling, reduction, recurrent and activation kernels.
 pub mod average_pool_2d;

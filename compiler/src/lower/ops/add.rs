@@ -6,7 +6,7 @@
 //! activation clamp. Operand checks, broadcasting and the float32 / int32 forms are the
 //! binary family's (`binary.rs`).
 
-use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
+use super::binary::{lower_arith_op, lower_arith_s16, ArithAny, ArithKernel, ArithOp, PlainKernel, ArithS8};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
@@ -61,8 +61,12 @@ impl ArithKernel for AddKernel {
     }
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Add, LowerError> {
-    lower_arith_op(cx, activation, prepare_add)
+pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<ArithAny<AddKernel>, LowerError> {
+    // 16x8 (int16 output): TFLite Micro's int16 path, its own kernel.
+    if let Some(op) = lower_arith_s16::<AddKernel>(cx, activation, tflc_runtime::kernels::add::prepare_add_s16, tflc_runtime::kernels::add::add_s16)? {
+        return Ok(ArithAny::S16(op));
+    }
+    Ok(ArithAny::Base(lower_arith_op(cx, activation, prepare_add)?))
 }
 
 #[cfg(test)]

@@ -332,6 +332,99 @@ pub(crate) fn lower_arith_op<K: ArithKernel>(
     Ok(ArithOp { bin, params })
 }
 
+/// The runtime int16 kernel of a 16x8 ADD, SUB or MUL (`add_s16`).
+pub type ArithS16<K> = fn(&<K as ArithKernel>::Params<'_>, &[i16], &[i16], &mut [i16]);
+
+/// A 16x8 ADD, SUB or MUL: int16 operands and output, the int8 form's parameter struct
+/// (held with the [`NO_BROADCAST`] placeholder) and the op's int16 kernel. No in-place
+/// variant.
+#[derive(Debug, Clone)]
+pub struct ArithS16Op<K: ArithKernel> {
+    pub bin: Binary,
+    pub params: K::Params<'static>,
+    pub kernel: ArithS16<K>,
+}
+
+/// ADD, SUB or MUL in any of its element types: the int8 / float32 / int32 forms
+/// ([`ArithOp`]) or the 16x8 one.
+#[derive(Debug, Clone)]
+pub enum ArithAny<K: ArithKernel> {
+    Base(ArithOp<K>),
+    S16(ArithS16Op<K>),
+}
+
+impl<K: ArithKernel> super::Kernel for ArithS16Op<K> {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let mut out = s.take_i16(self.bin.output, self.bin.plan.as_broadcast().out_len());
+        let (a, b) = self.bin.operands(s, TensorStore::i16)?;
+        (self.kernel)(&K::params(&self.params, self.bin.broadcast(false), false), a, b, &mut out);
+        s.insert(self.bin.output, TensorData::I16(out));
+        Ok(())
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let (m, ty) = K::MODULE;
+        let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
+        let p = cx.params_lit(quote! { kernels::#mi::#ti<'static> }, &K::params(&self.params, self.bin.broadcast(false), false));
+        let f = kernel_path(cx, m, &format!("{m}_s16"));
+        self.bin.emit_call(cx, f, &p)
+    }
+}
+
+impl<K: ArithKernel> super::Kernel for ArithAny<K> {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        match self {
+            ArithAny::Base(k) => k.execute(s),
+            ArithAny::S16(k) => k.execute(s),
+        }
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        match self {
+            ArithAny::Base(k) => k.emit(cx),
+            ArithAny::S16(k) => k.emit(cx),
+        }
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        match self {
+            ArithAny::Base(k) => k.in_place(),
+            ArithAny::S16(_) => Vec::new(),
+        }
+    }
+}
+
+/// The Prepare of a 16x8 form (`prepare_add_s16`): `None` where TFLite Micro fails.
+pub(crate) type PrepareS16<K> = fn(QuantParams, QuantParams, QuantParams, FusedActivation, Broadcast<'static>) -> Option<<K as ArithKernel>::Params<'static>>;
+
+/// Lowers the 16x8 form of ADD, SUB or MUL when the output is int16 (`None` otherwise):
+/// both operands int16 too, per-tensor quantized with zero points in the int16 range
+/// (TFLite Micro's MUL further needs them 0, which its `prepare` checks).
+pub(crate) fn lower_arith_s16<K: ArithKernel>(
+    cx: &OpCx<'_, '_>,
+    activation: Activation,
+    prepare: PrepareS16<K>,
+    kernel: ArithS16<K>,
+) -> Result<Option<ArithS16Op<K>>, LowerError> {
+    let Some(o) = cx.op.outputs.first().map(|&t| cx.sg.tensor(t)) else { return Ok(None) };
+    if o.dtype != DType::I16 {
+        return Ok(None);
+    }
+    let (bin, [i1, i2, o]) = lower_binary(cx)?;
+    let act = cx.fused_activation(activation)?;
+    let mut q = [QuantParams { scale: 0.0, zero_point: 0 }; 3];
+    for (k, t) in [i1, i2, o].into_iter().enumerate() {
+        cx.expect_dtype(t, DType::I16)?;
+        q[k] = cx.per_tensor_q(t)?;
+        if i16::try_from(q[k].zero_point).is_err() {
+            return Err(cx.invalid_tensor(t, format!("int16 zero point {} is out of range", q[k].zero_point)));
+        }
+    }
+    let params = prepare(q[0], q[1], q[2], act, NO_BROADCAST)
+        .ok_or_else(|| cx.unsupported("the int16 scales or zero points give parameters TFLite Micro refuses"))?;
+    Ok(Some(ArithS16Op { bin, params, kernel }))
+}
+
 /// Tests every broadcasting binary op shares.
 #[cfg(test)]
 pub(crate) mod tests {

@@ -167,6 +167,21 @@ ops! {
     OpKind::UnidirectionalSequenceLstm(o) => unidirectional_sequence_lstm(o),
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
     OpKind::While { cond_subgraph, body_subgraph } => while_(*cond_subgraph, *body_subgraph),
+    // Layout and indexing (issue 14).
+    OpKind::BatchToSpaceNd => batch_to_space_nd,
+    OpKind::BroadcastArgs => broadcast_args,
+    OpKind::BroadcastTo => broadcast_to,
+    OpKind::DepthToSpace { block_size } => depth_to_space(*block_size),
+    OpKind::DynamicUpdateSlice => dynamic_update_slice,
+    OpKind::EmbeddingLookup => embedding_lookup,
+    OpKind::Fill => fill,
+    OpKind::Gather { axis, batch_dims } => gather(*axis, *batch_dims),
+    OpKind::GatherNd => gather_nd,
+    OpKind::MirrorPad { mode } => mirror_pad(*mode),
+    OpKind::ReverseV2 => reverse_v2,
+    OpKind::SpaceToBatchNd => space_to_batch_nd,
+    OpKind::SpaceToDepth { block_size } => space_to_depth(*block_size),
+    OpKind::ZerosLike => zeros_like,
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
     OpKind::Unsupported => signal,
 }
@@ -184,6 +199,8 @@ pub(crate) mod unary;
 mod test_helpers;
 #[cfg(test)]
 mod tests_16x8;
+#[cfg(test)]
+mod tests_16x8_elementwise;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).

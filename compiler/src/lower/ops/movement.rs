@@ -401,6 +401,78 @@ pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Resu
     p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))
 }
 
+/// The element type of a copy op limited to `allowed` (what TFLite Micro's kernel has a
+/// case for, among the types tflc can move): anything else is `Unsupported`, naming `t`.
+pub(crate) fn expect_one_of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, allowed: &[DType], op: &str) -> Result<(), LowerError> {
+    if allowed.contains(&t.dtype) {
+        return Ok(());
+    }
+    let names: Vec<String> = allowed.iter().map(|d| d.to_string()).collect();
+    Err(cx.unsupported_tensor(t, format!("element type {} ({op} lowers {})", t.dtype, names.join(", "))))
+}
+
+/// The checked operands of BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND (see [`lower_batch_space`]).
+pub(crate) struct BatchSpace<'m, 'a> {
+    pub input: &'m Tensor<'a>,
+    pub output: &'m Tensor<'a>,
+    pub dtype: DType,
+    /// The input as `[batch, height, width, depth]` (width 1 for rank 3, as TFLite extends it).
+    pub input4: [usize; 4],
+    /// `[block_height, block_width]` (`block_width` 1 for rank 3).
+    pub block: [usize; 2],
+    /// `[[top, bottom], [left, right]]` crops or paddings (`[0, 0]` for rank 3's width).
+    pub pairs: [[usize; 2]; 2],
+}
+
+/// Checks a BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND op (`op` names it): three inputs, an
+/// int8 or float32 input of rank 3 or 4 (TFLite Micro's kernels), an output of its rank,
+/// element type and quantization; constant int32 `block_shape` (`[rank - 2]`, each
+/// positive) and `crops` / `paddings` (`[rank - 2, 2]`, none negative: TFLite's rule;
+/// TFLite Micro does not check and would index out of bounds). Output shapes are the
+/// caller's.
+pub(crate) fn lower_batch_space<'m, 'a>(cx: &OpCx<'m, 'a>, op: &str) -> Result<BatchSpace<'m, 'a>, LowerError> {
+    let (input, output, dtype) = lower_copy(cx, 3)?;
+    expect_one_of(cx, input, &[DType::I8, DType::F32], op)?;
+    let rank = input.shape.len();
+    if !(3..=4).contains(&rank) {
+        return Err(cx.unsupported_tensor(input, format!("rank {rank} (TFLite Micro's {op} takes rank 3 or 4)")));
+    }
+    if output.shape.len() != rank {
+        return Err(cx.invalid_tensor(output, format!("rank {}, the input's is {rank}", output.shape.len())));
+    }
+    let spatial = rank - 2;
+    let block_t = cx.input(1)?;
+    if block_t.shape != [spatial] {
+        return Err(cx.invalid_tensor(block_t, format!("shape {:?}, expected [{spatial}]", block_t.shape)));
+    }
+    let block_v = const_i32_exact(cx, block_t, spatial, "block_shape")?;
+    let mut block = [1usize; 2];
+    for (k, &v) in block_v.iter().enumerate() {
+        block[k] = usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| cx.invalid_tensor(block_t, format!("block_shape {block_v:?} is not positive")))?;
+    }
+    let pairs_t = cx.input(2)?;
+    if pairs_t.shape != [spatial, 2] {
+        return Err(cx.invalid_tensor(pairs_t, format!("shape {:?}, expected [{spatial}, 2]", pairs_t.shape)));
+    }
+    let pv = const_i32_exact(cx, pairs_t, spatial * 2, "crops / paddings")?;
+    let mut pairs = [[0usize; 2]; 2];
+    for (k, &v) in pv.iter().enumerate() {
+        pairs[k / 2][k % 2] = usize::try_from(v).map_err(|_| cx.invalid_tensor(pairs_t, format!("{pv:?} has a negative entry")))?;
+    }
+    let s = &input.shape;
+    let input4 = if rank == 4 { [s[0], s[1], s[2], s[3]] } else { [s[0], s[1], 1, s[2]] };
+    Ok(BatchSpace { input, output, dtype, input4, block, pairs })
+}
+
+/// The output shape `[b, h, w, d]` in the op's rank (`w` dropped for rank 3).
+pub(crate) fn unextend(rank: usize, [b, h, w, d]: [usize; 4]) -> Vec<usize> {
+    if rank == 4 {
+        vec![b, h, w, d]
+    } else {
+        vec![b, h, d]
+    }
+}
+
 /// The checked operands of RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR (see [`lower_resize`]).
 pub(crate) struct Resize<'m, 'a> {
     pub input: &'m Tensor<'a>,

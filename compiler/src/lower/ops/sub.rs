@@ -6,7 +6,7 @@
 //! in f32 (the runtime's [`prepare_sub`] reproduces that); operand checks, broadcasting
 //! and the float32 / int32 forms are the binary family's (`binary.rs`).
 
-use super::binary::{lower_arith_op, ArithKernel, ArithOp, PlainKernel, ArithS8};
+use super::binary::{lower_arith_op, lower_arith_s16, ArithAny, ArithKernel, ArithOp, PlainKernel, ArithS8};
 use super::OpCx;
 use crate::error::LowerError;
 use crate::ir::Activation;
@@ -31,8 +31,12 @@ impl ArithKernel for SubKernel {
     }
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<Sub, LowerError> {
-    lower_arith_op(cx, activation, prepare_sub)
+pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<ArithAny<SubKernel>, LowerError> {
+    // 16x8 (int16 output): TFLite Micro's int16 path, its own kernel.
+    if let Some(op) = lower_arith_s16::<SubKernel>(cx, activation, tflc_runtime::kernels::sub::prepare_sub_s16, tflc_runtime::kernels::sub::sub_s16)? {
+        return Ok(ArithAny::S16(op));
+    }
+    Ok(ArithAny::Base(lower_arith_op(cx, activation, prepare_sub)?))
 }
 
 #[cfg(test)]

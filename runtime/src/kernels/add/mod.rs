@@ -8,6 +8,7 @@ use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_e
 use crate::quant::QuantParams;
 
 pub mod plain;
+pub mod s16;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -100,3 +101,5 @@ pub fn add_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f3
 pub fn add_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::add_i32(params, input1, input2, output)
 }
+
+pub use s16::{add_s16, prepare_add_s16};

@@ -6,6 +6,7 @@ use crate::prepare::{activation_range_s8, quantize_multiplier, FusedActivation};
 use crate::quant::QuantParams;
 
 pub mod plain;
+pub mod s16;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -75,3 +76,5 @@ pub fn mul_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f3
 pub fn mul_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::mul_i32(params, input1, input2, output)
 }
+
+pub use s16::{mul_s16, prepare_mul_s16};

@@ -8,6 +8,7 @@ use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_e
 use crate::quant::QuantParams;
 
 pub mod plain;
+pub mod s16;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -73,3 +74,5 @@ pub fn sub_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f3
 pub fn sub_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::sub_i32(params, input1, input2, output)
 }
+
+pub use s16::{prepare_sub_s16, sub_s16};

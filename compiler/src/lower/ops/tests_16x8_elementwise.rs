@@ -1,0 +1,115 @@
+//! The 16x8 elementwise ops (int16 activations): ADD, SUB and MUL on single-op models,
+//! broadcasting, different scales, fused activations, full-range inputs, against TFLite
+//! Micro's outputs (`TFLC_DUMP_OP_MODELS=<dir> cargo test -p tflc --lib tests_16x8_elementwise`,
+//! then `tools/op_test_vectors.py <dir> s16e_`), and the configurations TFLite Micro
+//! refuses.
+
+use super::test_helpers::*;
+use super::TensorData;
+use crate::ir::*;
+use crate::tflite::builder::ModelBuilder;
+
+/// Deterministic int16 values over the full range.
+fn i16s(seed: u64, n: usize) -> Vec<i16> {
+    let a = i8s(seed, 2 * n);
+    a.chunks(2).map(|c| i16::from_le_bytes([c[0] as u8, c[1] as u8])).collect()
+}
+
+/// A two-input int16 op, quantized `(scale, zero point)` per operand.
+fn model(kind: OpKind, a: (&[usize], (f32, i64)), b: (&[usize], (f32, i64)), out: (&[usize], (f32, i64))) -> (Vec<u8>, [TensorId; 3]) {
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I16, a.0, Some(a.1));
+    let y = m.activation("y", DType::I16, b.0, Some(b.1));
+    let z = m.activation("z", DType::I16, out.0, Some(out.1));
+    m.op(kind, &[Some(x), Some(y)], &[z]);
+    m.inputs(&[x, y]).outputs(&[z]);
+    (m.finish(), [x, y, z])
+}
+
+/// Runs op 0 and compares the int16 output with TFLite Micro's.
+fn check(name: &str, kind: OpKind, a: (&[usize], (f32, i64)), b: (&[usize], (f32, i64)), out: (&[usize], (f32, i64)), want: &[i16]) {
+    let (bytes, [x, y, z]) = model(kind, a, b, out);
+    let av = i16s(name.len() as u64 * 31 + 1, a.0.iter().product());
+    let bv = i16s(name.len() as u64 * 37 + 2, b.0.iter().product());
+    let s = run_op0(name, &bytes, &[(x, TensorData::I16(av)), (y, TensorData::I16(bv))]);
+    if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
+        return;
+    }
+    assert_eq!(s.i16(z).unwrap(), want, "{name}: differs from TFLite Micro");
+}
+
+#[test]
+fn add_matches_tflite_micro() {
+    let act = |a| OpKind::Add { activation: a };
+    check("s16e_add", act(Activation::None), (&[2, 3, 4], (0.0007, 0)), (&[4], (0.0003, 0)), (&[2, 3, 4], (0.0009, 0)), ADD);
+    check("s16e_add_relu", act(Activation::Relu), (&[1, 8], (0.0002, 0)), (&[3, 1], (0.0005, 0)), (&[3, 8], (0.0004, 0)), ADD_RELU);
+}
+
+#[test]
+fn sub_matches_tflite_micro() {
+    let act = |a| OpKind::Sub { activation: a };
+    check("s16e_sub", act(Activation::None), (&[2, 3, 4], (0.0007, 0)), (&[1, 3, 1], (0.0011, 0)), (&[2, 3, 4], (0.0013, 0)), SUB);
+    check("s16e_sub_relu6", act(Activation::Relu6), (&[12], (0.0004, 0)), (&[12], (0.0004, 0)), (&[12], (0.0003, 0)), SUB_RELU6);
+}
+
+#[test]
+fn mul_matches_tflite_micro() {
+    let act = |a| OpKind::Mul { activation: a };
+    check("s16e_mul", act(Activation::None), (&[2, 3, 4], (0.0007, 0)), (&[4], (0.0003, 0)), (&[2, 3, 4], (0.01, 0)), MUL);
+    check("s16e_mul_n1", act(Activation::ReluN1To1), (&[5, 2], (0.0001, 0)), (&[], (0.0002, 0)), (&[5, 2], (0.00005, 0)), MUL_N1);
+}
+
+#[test]
+fn emitted_calls() {
+    #[cfg(feature = "format")]
+    for (kind, f) in [(OpKind::Add { activation: Activation::None }, "add_s16"), (OpKind::Sub { activation: Activation::None }, "sub_s16"), (OpKind::Mul { activation: Activation::None }, "mul_s16")] {
+        let (bytes, _) = model(kind, (&[4], (0.001, 0)), (&[4], (0.002, 0)), (&[4], (0.003, 0)));
+        let text = emit_op0(&bytes);
+        assert!(text.contains(f), "{text}");
+    }
+}
+
+#[test]
+fn refused_as_tflite_micro_refuses() {
+    // MUL needs every int16 zero point 0.
+    let (bytes, _) = model(OpKind::Mul { activation: Activation::None }, (&[4], (0.001, 3)), (&[4], (0.002, 0)), (&[4], (0.003, 0)));
+    expect_unsupported(&bytes);
+    // Mixed int16 / int8 operands.
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[4], Some((0.1, 0)));
+    let y = m.activation("y", DType::I16, &[4], Some((0.1, 0)));
+    let z = m.activation("z", DType::I16, &[4], Some((0.1, 0)));
+    m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(y)], &[z]);
+    m.inputs(&[x, y]).outputs(&[z]);
+    expect_unsupported(&m.finish());
+    // Unquantized int16.
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I16, &[4], None);
+    let z = m.activation("z", DType::I16, &[4], Some((0.1, 0)));
+    m.op(OpKind::Sub { activation: Activation::None }, &[Some(x), Some(x)], &[z]);
+    m.inputs(&[x]).outputs(&[z]);
+    expect_unsupported(&m.finish());
+}
+
+const ADD: &[i16] = &[
+    15360, 1317, -25039, -5964, -4106, -8427, -3081, -18356, 9223, -9799, 3431, -8352, 13135, 326,
+    -10588, 19467, -9373, -28524, -29499, 7145, -2973, -21456, -11179, -6761,
+];
+const ADD_RELU: &[i16] = &[
+    20747, 29949, 32767, 32767, 32767, 26120, 32767, 32767, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 509, 0,
+    0, 0, 0, 0,
+];
+const SUB: &[i16] = &[
+    6713, 1307, -13532, -7448, 9060, 10384, 17494, -203, 30786, 21932, 32767, 19220, 5172, 621,
+    -3527, 10158, 5414, -3529, -795, 17451, 22342, 13862, 24385, 20322,
+];
+const SUB_RELU6: &[i16] = &[
+    0, 0, 4801, 0, 13648, 0, 10949, 6323, 0, 0, 12960, 20000,
+];
+const MUL: &[i16] = &[
+    1391, -2577, 12158, -176, -523, 1386, -5527, -521, 787, 1943, -10771, -242, 1172, -2174, 519,
+    533, -1041, 9557, 15750, 189, -412, 6683, 995, -198,
+];
+const MUL_N1: &[i16] = &[
+    -20000, -20000, -16288, -20000, 20000, -4900, 20000, 20000, -20000, -20000,
+];
