@@ -15,7 +15,7 @@ use crate::error::LowerError;
 use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, relu6_f32, relu_f32, relu_s8, ReluParams};
+use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, prepare_relu_x_s16, relu6_f32, relu_f32, relu_s16, relu_s8, ReluParams};
 
 crate::runtime_struct_lit!(kernels::relu::ReluParams {
     input_zero_point,
@@ -38,8 +38,27 @@ pub enum ReluKind {
 pub struct Relu {
     pub kind: ReluKind,
     pub un: Unary,
-    /// The int8 parameters; `None` for float32 (RELU and RELU6 only).
+    /// The int8 (or int16) parameters; `None` for float32 (RELU and RELU6 only).
     pub params: Option<ReluParams>,
+    /// The params are the int16 form (`relu_s16`, no in-place variant).
+    pub int16: bool,
+}
+
+/// int16 RELU and RELU6 (TFLite Micro's `ReluQuantized<int16_t>` / `Relu6Quantized<int16_t>`):
+/// zero points 0; RELU6 only with the output quantized as the input (TFLite Micro clamps in
+/// the input's quantization, which is then exact); RELU_N1_TO_1, which TFLite Micro does not
+/// have, is refused.
+fn lower_relu_s16(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError> {
+    let (un, [input, output]) = lower_unary(cx, true)?;
+    let (qi, qo) = (cx.q_s16(input)?, cx.q_s16(output)?);
+    let act_max = match kind {
+        ReluKind::Relu => None,
+        ReluKind::Relu6 if input.quant == output.quant => Some(6.0),
+        ReluKind::Relu6 => return Err(cx.unsupported_tensor(output, "int16 RELU6 with an output quantization other than the input's (TFLite Micro clamps in the input's)")),
+        ReluKind::ReluN1To1 => return Err(cx.unsupported_tensor(input, "int16 RELU_N1_TO_1 (TFLite Micro has no RELU_N1_TO_1)")),
+    };
+    let params = prepare_relu_x_s16(qi, qo, 0.0, act_max).ok_or_else(|| cx.invalid("the input/output scale ratio cannot be quantized"))?;
+    Ok(Relu { kind, un, params: Some(params), int16: true })
 }
 
 /// RELU, RELU6 or RELU_N1_TO_1 (`kind`).
@@ -48,7 +67,10 @@ pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, Lo
         if input.dtype == DType::F32 && kind != ReluKind::ReluN1To1 {
             // TFLite Micro's `ReluFloat` / `Relu6Float`: no parameters.
             let (un, _) = lower_unary(cx, true)?;
-            return Ok(Relu { kind, un, params: None });
+            return Ok(Relu { kind, un, params: None, int16: false });
+        }
+        if input.dtype == DType::I16 {
+            return lower_relu_s16(cx, kind);
         }
     }
     let (un, _, [qi, qo]) = lower_unary_s8(cx)?;
@@ -58,7 +80,7 @@ pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, Lo
         ReluKind::ReluN1To1 => prepare_relu_n1_to_1,
     };
     let params = prepare(qi, qo).ok_or_else(|| cx.invalid("the input/output scale ratio cannot be quantized"))?;
-    Ok(Relu { kind, un, params: Some(params) })
+    Ok(Relu { kind, un, params: Some(params), int16: false })
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
@@ -68,6 +90,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
 impl Kernel for Relu {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match (&self.params, self.kind) {
+            (Some(p), _) if self.int16 => self.un.run::<i16, i16>(s, |x, out| relu_s16(p, x, out)),
             (Some(p), _) => self.un.execute_s8(s, |x, out| relu_s8(p, x, out)),
             (None, ReluKind::Relu6) => self.un.execute_f32(s, relu6_f32),
             (None, _) => self.un.execute_f32(s, relu_f32),
@@ -76,6 +99,7 @@ impl Kernel for Relu {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         match &self.params {
+            Some(p) if self.int16 => self.un.emit_with(cx, quote! { kernels::relu::ReluParams }, ("relu", "relu_s16"), p),
             Some(p) => self.un.emit_with(cx, quote! { kernels::relu::ReluParams }, ("relu", "relu_s8"), p),
             None if self.kind == ReluKind::Relu6 => self.un.emit_plain(cx, "relu", "relu6_f32", TokenStream::new()),
             None => self.un.emit_plain(cx, "relu", "relu_f32", TokenStream::new()),
@@ -84,7 +108,7 @@ impl Kernel for Relu {
 
     /// int8 only (the float kernels have no in-place variant).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if self.params.is_some() { vec![(0, 0)] } else { Vec::new() }
+        if self.params.is_some() && !self.int16 { vec![(0, 0)] } else { Vec::new() }
     }
 }
 
@@ -148,7 +172,8 @@ pub(crate) mod tests {
     pub(crate) fn check_malformed(k: ReluKind) {
         let q = Some((0.5, 0));
         expect_invalid(&unary_model(op_kind(k), (DType::I8, &[2, 3], q), (DType::I8, &[3, 2], q)).0);
-        expect_unsupported(&unary_model(op_kind(k), (DType::I16, &[3], q), (DType::I16, &[3], q)).0);
+        // int16 needs zero points 0 (TFLite Micro's Prepare).
+        expect_unsupported(&unary_model(op_kind(k), (DType::I16, &[3], Some((0.5, 1))), (DType::I16, &[3], Some((0.5, 1)))).0);
         expect_unsupported(&unary_model(op_kind(k), (DType::F32, &[3], None), (DType::I8, &[3], q)).0);
         expect_unsupported(&unary_model(op_kind(k), (DType::I8, &[3], None), (DType::I8, &[3], q)).0);
         expect_invalid(&unary_model(op_kind(k), (DType::I8, &[3], q), (DType::I8, &[3], Some((0.5, 128)))).0);

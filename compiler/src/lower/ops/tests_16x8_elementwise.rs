@@ -59,6 +59,38 @@ fn mul_matches_tflite_micro() {
     check("s16e_mul_n1", act(Activation::ReluN1To1), (&[5, 2], (0.0001, 0)), (&[], (0.0002, 0)), (&[5, 2], (0.00005, 0)), MUL_N1);
 }
 
+/// int16 RELU (requantizing) and RELU6 (input and output quantized alike).
+#[test]
+fn relu_matches_tflite_micro() {
+    for (name, kind, qo, want) in [
+        ("s16e_relu", OpKind::Relu, 0.0003f32, RELU),
+        ("s16e_relu6", OpKind::Relu6, 0.0005, RELU6),
+    ] {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[64], Some((0.0005, 0)));
+        let y = m.activation("y", DType::I16, &[64], Some((qo, 0)));
+        m.op(kind.clone(), &[Some(x)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let bytes = m.finish();
+        let s = run_op0(name, &bytes, &[(x, TensorData::I16(i16s(90, 64)))]);
+        if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
+            continue;
+        }
+        assert_eq!(s.i16(y).unwrap(), want, "{name}: differs from TFLite Micro");
+        #[cfg(feature = "format")]
+        assert!(emit_op0(&bytes).contains("relu_s16"));
+    }
+    // RELU6 with another output quantization, RELU_N1_TO_1: refused.
+    for (kind, qo) in [(OpKind::Relu6, 0.0003f32), (OpKind::ReluN1To1, 0.0005)] {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[4], Some((0.0005, 0)));
+        let y = m.activation("y", DType::I16, &[4], Some((qo, 0)));
+        m.op(kind, &[Some(x)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        expect_unsupported(&m.finish());
+    }
+}
+
 #[test]
 fn emitted_calls() {
     #[cfg(feature = "format")]
@@ -112,4 +144,16 @@ const MUL: &[i16] = &[
 ];
 const MUL_N1: &[i16] = &[
     -20000, -20000, -16288, -20000, 20000, -4900, 20000, 20000, -20000, -20000,
+];
+const RELU: &[i16] = &[
+    0, 0, 0, 0, 6345, 0, 4608, 0, 6443, 3673, 0, 0, 0, 2442, 0, 27580, 22553, 32767, 15452, 0, 0,
+    0, 280, 24527, 0, 32767, 8573, 32767, 11390, 32767, 8078, 0, 0, 32767, 28032, 0, 32767, 0,
+    3538, 29290, 0, 16662, 31153, 0, 0, 32767, 5765, 0, 0, 32767, 30335, 0, 10747, 32767, 32767,
+    11443, 0, 32767, 2728, 0, 0, 31262, 0, 0,
+];
+const RELU6: &[i16] = &[
+    0, 0, 0, 0, 3807, 0, 2765, 0, 3866, 2204, 0, 0, 0, 1465, 0, 12000, 12000, 12000, 9271, 0, 0, 0,
+    168, 12000, 0, 12000, 5144, 12000, 6834, 12000, 4847, 0, 0, 12000, 12000, 0, 12000, 0, 2123,
+    12000, 0, 9997, 12000, 0, 0, 12000, 3459, 0, 0, 12000, 12000, 0, 6448, 12000, 12000, 6866, 0,
+    12000, 1637, 0, 0, 12000, 0, 0,
 ];

@@ -11,6 +11,7 @@ use crate::prepare::quantize_multiplier;
 use crate::quant::QuantParams;
 use crate::quant::round_f32;
 
+pub mod s16;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -102,3 +103,5 @@ pub fn relu6_f32(input: &[f32], output: &mut [f32]) {
         };
     }
 }
+
+pub use s16::{prepare_relu_x_s16, relu_s16};
