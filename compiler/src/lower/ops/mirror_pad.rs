@@ -53,7 +53,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, mode: i8) -> Result<MirrorPad, LowerError
     let mut out_shape = Vec::with_capacity(rank);
     let mut lefts = Vec::with_capacity(rank);
     for (d, &n) in input.shape.iter().enumerate() {
-        let limit = n.checked_sub(offset).unwrap_or(0);
+        let limit = n.saturating_sub(offset);
         let side = |v: i64| usize::try_from(v).ok().filter(|&v| v <= limit);
         let (Some(l), Some(r)) = (side(pads[2 * d]), side(pads[2 * d + 1])) else {
             return Err(cx.invalid_tensor(
