@@ -569,6 +569,13 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
             let i = op.builtin_options_as_call_once_options().map(|o| o.init_subgraph_index()).unwrap_or(-1);
             OpKind::CallOnce { init_subgraph: subgraph_ref(i, "CALL_ONCE's init", at, num_subgraphs)? }
         }
+        B::VAR_HANDLE => {
+            let o = op.builtin_options_as_var_handle_options();
+            let name = |f: Option<&str>| f.unwrap_or_default().to_string();
+            OpKind::VarHandle { container: name(o.and_then(|o| o.container())), shared_name: name(o.and_then(|o| o.shared_name())) }
+        }
+        B::ASSIGN_VARIABLE => OpKind::AssignVariable,
+        B::READ_VARIABLE => OpKind::ReadVariable,
         _ => OpKind::Unsupported,
     })
 }

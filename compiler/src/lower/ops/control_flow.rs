@@ -129,7 +129,7 @@ impl Kernel for ControlFlow {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::models::{control_if, control_while_if};
+    use crate::testing::models::{control_call_once_var, control_if, control_while_if};
 
     /// Runs `bytes` on `inputs` in the interpreter and in the generated plan's checks; writes
     /// the model and its inputs for `tools/op_test_vectors.py` under `TFLC_DUMP_OP_MODELS`.
@@ -184,5 +184,27 @@ mod tests {
             assert_eq!(out[0], i8s(want), "n = {n}");
             assert_eq!(out[1], 10i32.max(n.clamp(0, 8)).to_le_bytes().to_vec(), "n = {n}");
         }
+    }
+
+    /// Resource variables (VAR_HANDLE, ASSIGN_VARIABLE, READ_VARIABLE) are read but not
+    /// lowered yet: the model is refused with the first such op named. TFLite Micro's
+    /// outputs for `x = [5, -7, 1, 20]` over three runs (the variable starts at the init
+    /// subgraph's `[10, -20, 30, 100]`, int8 at scale 0.1, zero point -2), for when they are:
+    /// `[17, -25, 33, 122]`, `[24, -30, 36, 127]`, `[31, -35, 39, 127]`.
+    #[test]
+    fn call_once_with_resource_variables_is_refused_naming_the_op() {
+        let bytes = control_call_once_var();
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("control_call_once_var.tflite"), &bytes).unwrap();
+            std::fs::write(dir.join("control_call_once_var.in0.bin"), i8s(&[5, -7, 1, 20])).unwrap();
+        }
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let kinds: Vec<_> = model.subgraphs.iter().flat_map(|sg| sg.ops.iter().map(|o| o.kind.clone())).collect();
+        assert!(kinds.contains(&crate::ir::OpKind::VarHandle { container: String::new(), shared_name: "acc".into() }), "{kinds:?}");
+        assert!(kinds.contains(&crate::ir::OpKind::ReadVariable) && kinds.contains(&crate::ir::OpKind::AssignVariable), "{kinds:?}");
+        let err = crate::interp::run(&model, &[&i8s(&[5, -7, 1, 20])]).unwrap_err().to_string();
+        assert!(err.contains("VAR_HANDLE"), "{err}");
     }
 }
