@@ -498,8 +498,7 @@ fn add_or_relu_branches(b: &mut ModelBuilder, q: Option<(f32, i64)>, w: &[i8]) {
 /// `x` and assigns the sum back; the output is the sum.
 pub fn control_call_once_var() -> Vec<u8> {
     let q = Some((0.1, -2));
-    // TFLite's RESOURCE tensor type: a handle, not data.
-    let resource = DType::Other(13);
+    let resource = DType::Resource;
     let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
     let mut b = ModelBuilder::new();
     let x = b.activation("x", DType::I8, &[1, 4], q);
@@ -569,8 +568,7 @@ pub fn control_while_if() -> Vec<u8> {
 
 /// CALL_ONCE before a RELU: the init subgraph (subgraph 1) has no operators, so the output
 /// is the RELU's whatever the flag; it pins the code that keeps CALL_ONCE's flag in `Model`
-/// (`called_once`, false in `Model::new`). A CALL_ONCE that initialises state needs the
-/// resource-variable ops, which do not lower yet.
+/// (`called_once`, false in `Model::new`). `control_call_once_var` initialises state.
 pub fn control_call_once() -> Vec<u8> {
     let q = Some((0.1, -2));
     let mut b = ModelBuilder::new();
@@ -588,6 +586,7 @@ pub fn control_call_once() -> Vec<u8> {
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("builder_control_call_once", control_call_once()),
+        ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
         ("builder_conv_same_relu", conv_same_relu()),

@@ -458,6 +458,7 @@ fn dtype_code(d: DType) -> fb::TensorType {
         DType::Bool => fb::TensorType::BOOL,
         DType::I4 => fb::TensorType::INT4,
         DType::String => fb::TensorType::STRING,
+        DType::Resource => fb::TensorType::RESOURCE,
         DType::Other(c) => fb::TensorType(c),
     }
 }

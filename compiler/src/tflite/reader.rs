@@ -276,6 +276,7 @@ fn read_dtype(t: fb::TensorType) -> DType {
         fb::TensorType::BOOL => DType::Bool,
         fb::TensorType::INT4 => DType::I4,
         fb::TensorType::STRING => DType::String,
+        fb::TensorType::RESOURCE => DType::Resource,
         other => DType::Other(other.0),
     }
 }
