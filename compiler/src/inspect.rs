@@ -131,6 +131,10 @@ fn io_info(t: &Tensor<'_>) -> IoInfo {
 
 /// Builds the summary of a model.
 pub fn summarize(model: &Model<'_>) -> Summary {
+    // A model whose resource variables do not resolve is shown as read (lowering then
+    // names the operators).
+    let resolved = crate::passes::resources::resolve(model).ok().flatten();
+    let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folding = crate::passes::fold::FoldedModel::of(model);
     let model = &folding.apply(model);
     let folded = folding

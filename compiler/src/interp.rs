@@ -21,6 +21,8 @@ pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
 /// outputs. Subgraphs called by IF, WHILE and CALL_ONCE run as TFLite Micro runs them
 /// (`lower::ops::control_flow`), each call on a fresh store of the callee.
 pub fn run_steps(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
+    let resolved = crate::passes::resources::resolve(model)?;
+    let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folded = crate::passes::fold::FoldedModel::of(model);
     let model = folded.apply(model);
     let lm = lower_model(&model);
@@ -104,7 +106,10 @@ fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, st
             }
             Call::CallOnce { init_subgraph } => {
                 if once.insert((sg.id, op.id)) {
-                    call(init_subgraph, Vec::new(), once)?;
+                    let outs = call(init_subgraph, Vec::new(), once)?;
+                    for (&t, v) in cf.outputs.iter().zip(outs) {
+                        store.insert(t, v);
+                    }
                 }
             }
         }

@@ -68,8 +68,10 @@ impl Compiled {
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     check_align(opts.align)?;
     let read = tflite::read_model(bytes)?;
-    let folded = FoldedModel::of(&read);
-    let model = folded.apply(&read);
+    let resolved = crate::passes::resources::resolve(&read)?;
+    let read = resolved.as_ref().map_or(&read, |r| &r.0);
+    let folded = FoldedModel::of(read);
+    let model = folded.apply(read);
     // Subgraph 0 and every subgraph it calls (IF, WHILE, CALL_ONCE), each lowered once.
     let lm = lower_model(&model);
     // Every lowering error at once, before planning.

@@ -179,9 +179,13 @@ pub(super) fn emit_call(
             };
             let k = int(k as i64);
             let call = call_of(i);
+            // The resource variables the init assigns, into their variable tensors.
+            let (_, outs) = io(init_subgraph);
+            let back = copies(c, ar, i, &cf.outputs, &outs, true, used)?;
             quote! {
                 if !self.called_once[#k] {
                     #call
+                    #(#back)*
                     self.called_once[#k] = true;
                 }
             }

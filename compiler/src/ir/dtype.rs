@@ -22,6 +22,10 @@ pub enum DType {
     /// TFLite's packed 4-bit integer type.
     I4,
     String,
+    /// TFLite's RESOURCE: a handle naming a resource variable (VAR_HANDLE's output). It
+    /// holds no data tflc plans: every handle is resolved at compile time
+    /// (`passes::resources`).
+    Resource,
     Other(i8),
 }
 
@@ -63,6 +67,7 @@ impl DType {
             DType::Bool => row("bool", Some(1), Some("bool"), false),
             DType::I4 => row("int4", None, None, false),
             DType::String => row("string", None, None, false),
+            DType::Resource => row("resource", None, None, false),
             // The name carries the numeric code: see `name`.
             DType::Other(_) => row("", None, None, false),
         }
@@ -107,7 +112,7 @@ impl DType {
     }
 
     /// Every variant but `Other`, for tests over the table.
-    pub const NAMED: [DType; 14] = [
+    pub const NAMED: [DType; 15] = [
         DType::F32,
         DType::F16,
         DType::F64,
@@ -122,6 +127,7 @@ impl DType {
         DType::Bool,
         DType::I4,
         DType::String,
+        DType::Resource,
     ];
 }
 

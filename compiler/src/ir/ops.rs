@@ -213,6 +213,13 @@ pub enum OpKind {
     SpaceToBatchNd,
     SpaceToDepth { block_size: i32 },
     ZerosLike,
+    /// VAR_HANDLE: a resource tensor naming the resource variable `(container, shared_name)`
+    /// (one per pair across all subgraphs, TFLite Micro's `micro_resource_variable.cc`).
+    VarHandle { container: String, shared_name: String },
+    /// ASSIGN_VARIABLE(resource, value): copies `value` into the resource variable.
+    AssignVariable,
+    /// READ_VARIABLE(resource) -> a copy of the resource variable.
+    ReadVariable,
     /// A builtin tflc does not know, or a custom op. The name is in `Operator::opcode`.
     Unsupported,
 }

@@ -120,6 +120,8 @@ fn round(sg: &Subgraph<'_>) -> Vec<(OpId, Vec<(TensorId, TensorData)>)> {
         let Some(ins) = ins else { continue };
         if outs.iter().any(|t| t.is_constant() || t.is_variable || sg.outputs.contains(&t.id) || computed.contains_key(&t.id))
             || ins.iter().any(|t| t.is_variable)
+            // Resource handles are resolved by `passes::resources`, not evaluated.
+            || ins.iter().chain(&outs).any(|t| t.dtype == DType::Resource)
         {
             continue;
         }

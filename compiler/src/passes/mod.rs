@@ -7,3 +7,4 @@
 //! operator stays in the graph with constant outputs and lowers to no code.
 
 pub mod fold;
+pub mod resources;

@@ -138,7 +138,8 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         }
     }
     for (t, tensor) in sg.tensors.iter_enumerated() {
-        if !used[t.index()] || tensor.is_constant() {
+        // A resource handle has no bytes: `passes::resources` resolved it at compile time.
+        if !used[t.index()] || tensor.is_constant() || tensor.dtype == crate::ir::DType::Resource {
             continue;
         }
         let bytes = tensor.byte_size().ok_or_else(|| tensor_err(t, "element type has no fixed size"))?;

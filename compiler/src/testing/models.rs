@@ -492,6 +492,35 @@ fn add_or_relu_branches(b: &mut ModelBuilder, q: Option<(f32, i64)>, w: &[i8]) {
     b.inputs(&[a]).outputs(&[r]);
 }
 
+/// CALL_ONCE that initialises a resource variable, then accumulates over runs: subgraph 1
+/// (the init, run on the first invocation only) assigns `[10, -20, 30, 100]` (int8 [1, 4],
+/// scale 0.1, zero point -2) to the variable `acc`; the main subgraph reads it, ADDs the input
+/// `x` and assigns the sum back; the output is the sum.
+pub fn control_call_once_var() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let resource = DType::Resource;
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    let y = b.activation("y", DType::I8, &[1, 4], q);
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(x)], &[y]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(y)], &[]);
+    b.inputs(&[x]).outputs(&[y]);
+
+    b.new_subgraph("init");
+    let h = b.activation("acc_handle", resource, &[], None);
+    let c = b.constant_i8("acc_init", &[1, 4], &[10, -20, 30, 100], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(c)], &[]);
+    b.inputs(&[]).outputs(&[]);
+    b.finish()
+}
+
 /// A WHILE that counts with an IF inside its body: `i` starts at `clamp(n, 0, 8)` (int32)
 /// and goes up by 1 while `i < 10` (subgraph 1, LESS); each iteration (subgraph 2) adds `w`
 /// to `acc` (int8 [1, 4], starting at `x`) when `i < 6` (IF: subgraph 3) and takes its RELU
@@ -539,8 +568,7 @@ pub fn control_while_if() -> Vec<u8> {
 
 /// CALL_ONCE before a RELU: the init subgraph (subgraph 1) has no operators, so the output
 /// is the RELU's whatever the flag; it pins the code that keeps CALL_ONCE's flag in `Model`
-/// (`called_once`, false in `Model::new`). A CALL_ONCE that initialises state needs the
-/// resource-variable ops, which do not lower yet.
+/// (`called_once`, false in `Model::new`). `control_call_once_var` initialises state.
 pub fn control_call_once() -> Vec<u8> {
     let q = Some((0.1, -2));
     let mut b = ModelBuilder::new();
@@ -558,6 +586,7 @@ pub fn control_call_once() -> Vec<u8> {
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("builder_control_call_once", control_call_once()),
+        ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
         ("builder_conv_same_relu", conv_same_relu()),

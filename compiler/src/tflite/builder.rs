@@ -458,6 +458,7 @@ fn dtype_code(d: DType) -> fb::TensorType {
         DType::Bool => fb::TensorType::BOOL,
         DType::I4 => fb::TensorType::INT4,
         DType::String => fb::TensorType::STRING,
+        DType::Resource => fb::TensorType::RESOURCE,
         DType::Other(c) => fb::TensorType(c),
     }
 }
@@ -717,6 +718,13 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             let t = fb::CallOnceOptions::create(fbb, &fb::CallOnceOptionsArgs { init_subgraph_index: init_subgraph.index() as i32 });
             (B::CALL_ONCE.0, O::CallOnceOptions, Some(t.as_union_value()))
         }
+        OpKind::VarHandle { container, shared_name } => {
+            let (c, n) = (fbb.create_string(container), fbb.create_string(shared_name));
+            let t = fb::VarHandleOptions::create(fbb, &fb::VarHandleOptionsArgs { container: Some(c), shared_name: Some(n) });
+            (B::VAR_HANDLE.0, O::VarHandleOptions, Some(t.as_union_value()))
+        }
+        OpKind::AssignVariable => (B::ASSIGN_VARIABLE.0, O::NONE, None),
+        OpKind::ReadVariable => (B::READ_VARIABLE.0, O::NONE, None),
         // An unknown kind has no code of its own; callers use `OpSpecCode::RawBuiltin`.
         // Layout and indexing.
         OpKind::BatchToSpaceNd => none(B::BATCH_TO_SPACE_ND),

@@ -276,6 +276,7 @@ fn read_dtype(t: fb::TensorType) -> DType {
         fb::TensorType::BOOL => DType::Bool,
         fb::TensorType::INT4 => DType::I4,
         fb::TensorType::STRING => DType::String,
+        fb::TensorType::RESOURCE => DType::Resource,
         other => DType::Other(other.0),
     }
 }
@@ -583,6 +584,13 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         B::SPACE_TO_BATCH_ND => OpKind::SpaceToBatchNd,
         B::SPACE_TO_DEPTH => OpKind::SpaceToDepth { block_size: op.builtin_options_as_space_to_depth_options().map(|o| o.block_size()).unwrap_or(0) },
         B::ZEROS_LIKE => OpKind::ZerosLike,
+        B::VAR_HANDLE => {
+            let o = op.builtin_options_as_var_handle_options();
+            let name = |f: Option<&str>| f.unwrap_or_default().to_string();
+            OpKind::VarHandle { container: name(o.and_then(|o| o.container())), shared_name: name(o.and_then(|o| o.shared_name())) }
+        }
+        B::ASSIGN_VARIABLE => OpKind::AssignVariable,
+        B::READ_VARIABLE => OpKind::ReadVariable,
         _ => OpKind::Unsupported,
     })
 }

@@ -38,8 +38,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
     let read = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
-    let folded = tflc::passes::fold::FoldedModel::of(&read);
-    let model = folded.apply(&read);
+    let resolved = tflc::passes::resources::resolve(&read).with_context(|| format!("cannot plan {path}"))?;
+    let read = resolved.as_ref().map_or(&read, |r| &r.0);
+    let folded = tflc::passes::fold::FoldedModel::of(read);
+    let model = folded.apply(read);
     let sg = model.main();
     // What lowering allows (ops that do not lower contribute nothing: such models plan too).
     let lowered = tflc::lower::lower_subgraph(sg);

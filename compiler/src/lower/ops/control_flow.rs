@@ -69,7 +69,9 @@ impl ControlFlow {
             Call::While { cond_subgraph, body_subgraph } => {
                 vec![(cond_subgraph, &self.inputs, None), (body_subgraph, &self.outputs, Some(&self.outputs))]
             }
-            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &[], Some(&[]))],
+            // The init subgraph's outputs are the resource variables it assigns
+            // (`passes::resources`), copied into their variable tensors.
+            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &[], Some(&self.outputs))],
         }
     }
 }
@@ -105,9 +107,18 @@ pub(crate) fn lower_while(cx: &OpCx<'_, '_>, cond_subgraph: SubgraphId, body_sub
     Ok(ControlFlow { call: Call::While { cond_subgraph, body_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
 }
 
+/// CALL_ONCE has no inputs; its outputs are the entry subgraph's variable tensors of the
+/// resource variables its init subgraph assigns (`passes::resources` adds them; a file's
+/// CALL_ONCE has none).
 pub(crate) fn lower_call_once(cx: &OpCx<'_, '_>, init_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
-    cx.expect_arity(0..=0, 0)?;
-    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs: Vec::new(), outputs: Vec::new() })
+    cx.expect_arity(0..=0, cx.op.outputs.len())?;
+    for &t in &cx.op.outputs {
+        let v = cx.sg.tensor(t);
+        if !v.is_variable {
+            return Err(cx.invalid_tensor(v, "CALL_ONCE has no outputs (an output must be a resource variable its init subgraph assigns)"));
+        }
+    }
+    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs: Vec::new(), outputs: cx.op.outputs.clone() })
 }
 
 impl Kernel for ControlFlow {
@@ -129,7 +140,7 @@ impl Kernel for ControlFlow {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::models::{control_if, control_while_if};
+    use crate::testing::models::{control_call_once_var, control_if, control_while_if};
 
     /// Runs `bytes` on `inputs` in the interpreter and in the generated plan's checks; writes
     /// the model and its inputs for `tools/op_test_vectors.py` under `TFLC_DUMP_OP_MODELS`.
@@ -184,5 +195,83 @@ mod tests {
             assert_eq!(out[0], i8s(want), "n = {n}");
             assert_eq!(out[1], 10i32.max(n.clamp(0, 8)).to_le_bytes().to_vec(), "n = {n}");
         }
+    }
+
+    /// CALL_ONCE initialising a resource variable that the main subgraph accumulates into
+    /// (VAR_HANDLE, READ_VARIABLE, ADD, ASSIGN_VARIABLE): TFLite Micro's outputs for
+    /// `x = [5, -7, 1, 20]` over three runs on one interpreter (the variable starts at the
+    /// init subgraph's `[10, -20, 30, 100]`, int8 at scale 0.1, zero point -2; the ADD
+    /// saturates at 127), from `tools/op_test_vectors.py`.
+    #[test]
+    fn call_once_initialises_a_resource_variable_as_tflite_micro() {
+        let bytes = control_call_once_var();
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("control_call_once_var.tflite"), &bytes).unwrap();
+            std::fs::write(dir.join("control_call_once_var.in0.bin"), i8s(&[5, -7, 1, 20])).unwrap();
+        }
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let x = i8s(&[5, -7, 1, 20]);
+        let runs = crate::interp::run_steps(&model, &[&[&x], &[&x], &[&x]]).unwrap();
+        let want = [[17, -25, 33, 122], [24, -30, 36, 127], [31, -35, 39, 127]];
+        for (run, (got, want)) in runs.iter().zip(want).enumerate() {
+            assert_eq!(got[0], i8s(&want), "run {run}");
+        }
+        // The plan keeps the variable in the entry subgraph's arena, apart from the frame.
+        let compiled = crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+        assert!(compiled.code.contains("resource acc"), "{}", compiled.code);
+    }
+
+    /// Handles passed between subgraphs, reads in an init subgraph and variables never
+    /// assigned are refused, naming the operator.
+    #[test]
+    fn unsupported_resource_patterns_are_refused_naming_the_op() {
+        use crate::ir::{Activation, DType, OpKind, SubgraphId};
+        use crate::tflite::builder::ModelBuilder;
+        let q = Some((0.1, -2));
+        let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+        // Read, never assigned.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 4], q);
+        let h = b.activation("h", DType::Resource, &[], None);
+        let v = b.activation("v", DType::I8, &[1, 4], q);
+        let y = b.activation("y", DType::I8, &[1, 4], q);
+        b.op(handle(), &[], &[h]);
+        b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+        b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("op 1 (READ_VARIABLE)") && e.contains("never assigned"), "{e}");
+
+        // A READ_VARIABLE inside the init subgraph.
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 4], q);
+        let h = b.activation("h", DType::Resource, &[], None);
+        let y = b.activation("y", DType::I8, &[1, 4], q);
+        b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
+        b.op(handle(), &[], &[h]);
+        b.op(OpKind::AssignVariable, &[Some(h), Some(x)], &[]);
+        b.op(OpKind::Relu, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        b.new_subgraph("init");
+        let h = b.activation("h", DType::Resource, &[], None);
+        let v = b.activation("v", DType::I8, &[1, 4], q);
+        b.op(handle(), &[], &[h]);
+        b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+        b.inputs(&[]).outputs(&[]);
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("subgraph 1") && e.contains("op 1 (READ_VARIABLE)") && e.contains("init subgraph"), "{e}");
+
+        // A handle that is a subgraph input (passed in by the caller).
+        let mut b = ModelBuilder::new();
+        let h = b.activation("h", DType::Resource, &[], None);
+        let x = b.activation("x", DType::I8, &[1, 4], q);
+        b.op(OpKind::AssignVariable, &[Some(h), Some(x)], &[]);
+        let y = b.activation("y", DType::I8, &[1, 4], q);
+        b.op(OpKind::Relu, &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("op 0 (ASSIGN_VARIABLE)") && e.contains("VAR_HANDLE of the same subgraph"), "{e}");
     }
 }

@@ -123,6 +123,7 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { activation } => add(*activation),
+    OpKind::AssignVariable => assign_variable,
     OpKind::CallOnce { init_subgraph } => call_once(*init_subgraph),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
     OpKind::Cast => cast,
@@ -148,6 +149,7 @@ ops! {
     OpKind::PadV2 => padv2,
     OpKind::Prelu => prelu,
     OpKind::Quantize => quantize,
+    OpKind::ReadVariable => read_variable,
     OpKind::Relu => relu,
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
@@ -166,6 +168,7 @@ ops! {
     OpKind::Transpose => transpose,
     OpKind::UnidirectionalSequenceLstm(o) => unidirectional_sequence_lstm(o),
     OpKind::Unpack { num, axis } => unpack(*num, *axis),
+    OpKind::VarHandle { .. } => var_handle,
     OpKind::While { cond_subgraph, body_subgraph } => while_(*cond_subgraph, *body_subgraph),
     // Layout and indexing (issue 14).
     OpKind::BatchToSpaceNd => batch_to_space_nd,
@@ -192,6 +195,7 @@ pub mod control_flow;
 pub(crate) mod conv_common;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
+pub(crate) mod resource_variable;
 pub(crate) mod target;
 pub(crate) mod unary;
 

@@ -1,0 +1,3 @@
+//! ASSIGN_VARIABLE: see [`super::resource_variable`].
+
+pub(crate) use super::resource_variable::lower_assign as lower;
