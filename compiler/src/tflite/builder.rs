@@ -657,6 +657,13 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         }
         OpKind::Maximum => none(B::MAXIMUM),
         OpKind::Minimum => none(B::MINIMUM),
+        OpKind::ArgMax => none(B::ARG_MAX),
+        OpKind::ArgMin => none(B::ARG_MIN),
+        OpKind::AddN => none(B::ADD_N),
+        OpKind::Cumsum { exclusive, reverse } => {
+            let t = fb::CumsumOptions::create(fbb, &fb::CumsumOptionsArgs { exclusive: *exclusive, reverse: *reverse });
+            (B::CUMSUM.0, O::CumsumOptions, Some(t.as_union_value()))
+        }
         OpKind::Equal => none(B::EQUAL),
         OpKind::NotEqual => none(B::NOT_EQUAL),
         OpKind::Greater => none(B::GREATER),

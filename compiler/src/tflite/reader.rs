@@ -477,6 +477,13 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         }
         B::MEAN => OpKind::Mean { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::SUM => OpKind::Sum { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::ARG_MAX => OpKind::ArgMax,
+        B::ARG_MIN => OpKind::ArgMin,
+        B::CUMSUM => {
+            let (exclusive, reverse) = op.builtin_options_as_cumsum_options().map(|o| (o.exclusive(), o.reverse())).unwrap_or((false, false));
+            OpKind::Cumsum { exclusive, reverse }
+        }
+        B::ADD_N => OpKind::AddN,
         B::REDUCE_MAX => OpKind::ReduceMax { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::REDUCE_MIN => OpKind::ReduceMin { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::REDUCE_ALL => OpKind::ReduceAll { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },

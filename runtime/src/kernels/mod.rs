@@ -10,6 +10,8 @@ pub mod cast;
 pub mod div;
 pub mod maximum;
 pub mod minimum;
+pub mod accumulate;
+pub mod arg_min_max;
 pub mod comparison;
 pub mod logical;
 pub mod select;

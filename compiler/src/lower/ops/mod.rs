@@ -123,11 +123,15 @@ macro_rules! ops {
 
 ops! {
     OpKind::Add { activation } => add(*activation),
+    OpKind::AddN => add_n,
+    OpKind::ArgMax => arg_max,
+    OpKind::ArgMin => arg_min,
     OpKind::CallOnce { init_subgraph } => call_once(*init_subgraph),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
     OpKind::Cast => cast,
     OpKind::Concatenation { axis, activation } => concatenation(*axis, *activation),
     OpKind::Conv2d(o) => conv_2d(o),
+    OpKind::Cumsum { exclusive, reverse } => cumsum(*exclusive, *reverse),
     OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
     OpKind::Div { activation } => div(*activation),
@@ -185,6 +189,7 @@ ops! {
 }
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
+pub(crate) mod arg_min_max;
 pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;

@@ -463,7 +463,10 @@ pub(crate) mod tests {
     }
 
     /// The axis cases every reduction runs: (input shape, axes, keep_dims, output shape).
-    pub(crate) const AXES: &[(&[usize], &[i32], bool, &[usize])] = &[
+    /// (input shape, axes, keep_dims, output shape).
+    pub(crate) type AxisCase = (&'static [usize], &'static [i32], bool, &'static [usize]);
+
+    pub(crate) const AXES: &[AxisCase] = &[
         (&[2, 3, 4], &[1], false, &[2, 4]),
         (&[2, 3, 4], &[-1, 0], true, &[1, 3, 1]),
         (&[2, 3, 4], &[0, 1, 2, 1], false, &[]),
