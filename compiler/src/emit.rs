@@ -358,12 +358,19 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     /// constant.
     pub fn input(&mut self, t: TensorId) -> TokenStream {
         let rt = self.rt.clone();
-        let tensor = self.sg.tensor(t);
-        let dtype = tensor.dtype;
-        let Some(view) = view_fn(dtype, false) else {
+        let Some(view) = view_fn(self.sg.tensor(t).dtype, false) else {
             // Lowering only accepts element types the runtime has views for.
             return quote! { compile_error!("tflc: no view for this element type") };
         };
+        let bytes = self.input_bytes(t);
+        quote! { #rt::__private::#view(#bytes) }
+    }
+
+    /// A shared byte view (`&[u8]`) of tensor `t`, for element types without a typed view:
+    /// a bool tensor holds one byte per element, 0 or 1, as TFLite stores it. An arena
+    /// input, or a weight static when `t` is constant.
+    pub fn input_bytes(&mut self, t: TensorId) -> TokenStream {
+        let tensor = self.sg.tensor(t);
         if let Some(data) = tensor.data {
             // In the main blob when an unconditional op put it there, else in the scope's.
             let key = (self.sg.id, t);
@@ -385,7 +392,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
                     self.blob_entry(name, &doc, data, Some(key))
                 }
             };
-            return quote! { #rt::__private::#view(&#blob.0[#name]) };
+            return quote! { &#blob.0[#name] };
         }
         let i = match self.ins.iter().position(|&x| x == t) {
             Some(i) => i,
@@ -395,7 +402,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             }
         };
         let x = format_ident!("x{}", i);
-        quote! { #rt::__private::#view(#x) }
+        quote! { #x }
     }
 
     /// `Some(view)` of an optional input (a bias), or `None`.

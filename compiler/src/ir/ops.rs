@@ -171,6 +171,13 @@ pub enum OpKind {
     Concatenation { axis: i32, activation: Activation },
     Mean { keep_dims: bool },
     Sum { keep_dims: bool },
+    ArgMax,
+    ArgMin,
+    Cumsum { exclusive: bool, reverse: bool },
+    AddN,
+    ReduceMax { keep_dims: bool },
+    ReduceMin { keep_dims: bool },
+    ReduceAll { keep_dims: bool },
     Transpose,
     StridedSlice(StridedSliceOptions),
     Slice,
@@ -182,8 +189,19 @@ pub enum OpKind {
     ResizeBilinear(ResizeOptions),
     Maximum,
     Minimum,
-    /// Elementwise `a < b` with broadcasting; the output is bool.
+    /// Elementwise comparisons with broadcasting; the output is bool.
+    Equal,
+    NotEqual,
+    Greater,
+    GreaterEqual,
     Less,
+    LessEqual,
+    /// Elementwise logic on bool tensors (AND and OR broadcast).
+    LogicalAnd,
+    LogicalOr,
+    LogicalNot,
+    /// `condition ? x : y` with three-way broadcasting.
+    SelectV2,
     /// `new_shape` from the options when given; the shape operand or the output shape rule.
     Reshape { new_shape: Option<Vec<i32>> },
     Squeeze { squeeze_dims: Vec<i32> },

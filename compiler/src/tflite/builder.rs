@@ -595,9 +595,19 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             );
             (B::CONCATENATION.0, O::ConcatenationOptions, Some(t.as_union_value()))
         }
-        OpKind::Mean { keep_dims } | OpKind::Sum { keep_dims } => {
+        OpKind::Mean { keep_dims }
+        | OpKind::Sum { keep_dims }
+        | OpKind::ReduceMax { keep_dims }
+        | OpKind::ReduceMin { keep_dims }
+        | OpKind::ReduceAll { keep_dims } => {
             let t = fb::ReducerOptions::create(fbb, &fb::ReducerOptionsArgs { keep_dims: *keep_dims });
-            let code = if matches!(kind, OpKind::Mean { .. }) { B::MEAN } else { B::SUM };
+            let code = match kind {
+                OpKind::Mean { .. } => B::MEAN,
+                OpKind::Sum { .. } => B::SUM,
+                OpKind::ReduceMax { .. } => B::REDUCE_MAX,
+                OpKind::ReduceMin { .. } => B::REDUCE_MIN,
+                _ => B::REDUCE_ALL,
+            };
             (code.0, O::ReducerOptions, Some(t.as_union_value()))
         }
         OpKind::Transpose => none(B::TRANSPOSE),
@@ -648,7 +658,23 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         }
         OpKind::Maximum => none(B::MAXIMUM),
         OpKind::Minimum => none(B::MINIMUM),
+        OpKind::ArgMax => none(B::ARG_MAX),
+        OpKind::ArgMin => none(B::ARG_MIN),
+        OpKind::AddN => none(B::ADD_N),
+        OpKind::Cumsum { exclusive, reverse } => {
+            let t = fb::CumsumOptions::create(fbb, &fb::CumsumOptionsArgs { exclusive: *exclusive, reverse: *reverse });
+            (B::CUMSUM.0, O::CumsumOptions, Some(t.as_union_value()))
+        }
+        OpKind::Equal => none(B::EQUAL),
+        OpKind::NotEqual => none(B::NOT_EQUAL),
+        OpKind::Greater => none(B::GREATER),
+        OpKind::GreaterEqual => none(B::GREATER_EQUAL),
         OpKind::Less => none(B::LESS),
+        OpKind::LessEqual => none(B::LESS_EQUAL),
+        OpKind::LogicalAnd => none(B::LOGICAL_AND),
+        OpKind::LogicalOr => none(B::LOGICAL_OR),
+        OpKind::LogicalNot => none(B::LOGICAL_NOT),
+        OpKind::SelectV2 => none(B::SELECT_V2),
         OpKind::Reshape { new_shape } => match new_shape {
             Some(s) => {
                 let v = fbb.create_vector(s);

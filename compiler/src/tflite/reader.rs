@@ -478,6 +478,16 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         }
         B::MEAN => OpKind::Mean { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::SUM => OpKind::Sum { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::ARG_MAX => OpKind::ArgMax,
+        B::ARG_MIN => OpKind::ArgMin,
+        B::CUMSUM => {
+            let (exclusive, reverse) = op.builtin_options_as_cumsum_options().map(|o| (o.exclusive(), o.reverse())).unwrap_or((false, false));
+            OpKind::Cumsum { exclusive, reverse }
+        }
+        B::ADD_N => OpKind::AddN,
+        B::REDUCE_MAX => OpKind::ReduceMax { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::REDUCE_MIN => OpKind::ReduceMin { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::REDUCE_ALL => OpKind::ReduceAll { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::TRANSPOSE => OpKind::Transpose,
         B::STRIDED_SLICE => OpKind::StridedSlice(match op.builtin_options_as_strided_slice_options() {
             Some(o) => StridedSliceOptions {
@@ -513,7 +523,16 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         ),
         B::MAXIMUM => OpKind::Maximum,
         B::MINIMUM => OpKind::Minimum,
+        B::EQUAL => OpKind::Equal,
+        B::NOT_EQUAL => OpKind::NotEqual,
+        B::GREATER => OpKind::Greater,
+        B::GREATER_EQUAL => OpKind::GreaterEqual,
         B::LESS => OpKind::Less,
+        B::LESS_EQUAL => OpKind::LessEqual,
+        B::LOGICAL_AND => OpKind::LogicalAnd,
+        B::LOGICAL_OR => OpKind::LogicalOr,
+        B::LOGICAL_NOT => OpKind::LogicalNot,
+        B::SELECT_V2 => OpKind::SelectV2,
         B::RESHAPE => OpKind::Reshape {
             new_shape: op.builtin_options_as_reshape_options().and_then(|o| o.new_shape()).map(|v| v.iter().collect()),
         },

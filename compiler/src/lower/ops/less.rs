@@ -1,102 +1,32 @@
-//! LESS: `a < b` elementwise with numpy broadcasting, int32 or float32 operands, bool output.
-//!
-//! Mirrors TFLite Micro `comparisons.cc` (`LessEval`): for int32 and float32 a plain
-//! comparison of the raw values (`reference_ops::Less` / `Broadcast4DSlowLess`). TFLite
-//! Micro rescales quantized int8/uint8 operands to a common scale first; tflc refuses those
-//! (and every other type) with the tensor named.
+//! LESS: `a < b` elementwise with numpy broadcasting, bool output; the comparison family
+//! ([`super::comparison`]) with [`Comparison::Less`].
 
-use super::binary::{lower_binary, Binary};
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::EmitCx;
+use super::comparison::{lower_comparison, Compare};
+use super::OpCx;
 use crate::error::LowerError;
-use crate::ir::DType;
-use proc_macro2::TokenStream;
-use quote::quote;
-use tflc_runtime::kernels::less::{less, LessParams};
+use tflc_runtime::kernels::comparison::Comparison;
 
-crate::runtime_struct_lit!(kernels::less::LessParams<'a> { broadcast });
-
-/// LESS: the walk ([`Binary::broadcast`]) and the operands' element type.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Less {
-    pub bin: Binary,
-    pub dtype: DType,
-}
-
-pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Less, LowerError> {
-    let (bin, [i1, i2, o]) = lower_binary(cx)?;
-    let dtype = i1.dtype;
-    if !matches!(dtype, DType::I32 | DType::F32) {
-        return Err(cx.unsupported_tensor(i1, format!("element type {dtype} (LESS lowers int32 and float32; quantized operands are rescaled by TFLite and not supported)")));
-    }
-    cx.expect_dtype(i2, dtype)?;
-    cx.expect_dtype(o, DType::Bool)?;
-    Ok(Less { bin, dtype })
-}
-
-impl Less {
-    fn run<T: Copy + PartialOrd>(
-        &self,
-        s: &mut TensorStore,
-        get: for<'s> fn(&'s TensorStore, crate::ir::TensorId) -> Result<&'s [T], ExecError>,
-    ) -> Result<(), ExecError> {
-        let broadcast = self.bin.broadcast(false);
-        let mut out = vec![0u8; broadcast.out_len()];
-        let (x, y) = self.bin.operands(s, get)?;
-        less(&LessParams { broadcast }, x, y, &mut out);
-        s.insert(self.bin.output, TensorData::Bool(out.iter().map(|&b| b != 0).collect()));
-        Ok(())
-    }
-}
-
-impl Kernel for Less {
-    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        match self.dtype {
-            DType::I32 => self.run(s, TensorStore::i32),
-            DType::F32 => self.run(s, TensorStore::f32),
-            other => Err(ExecError(format!("LESS on {other}"))),
-        }
-    }
-
-    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let p = cx.params_lit(quote! { kernels::less::LessParams<'static> }, &LessParams { broadcast: self.bin.broadcast(false) });
-        let a = cx.input(self.bin.input1);
-        let b = cx.input(self.bin.input2);
-        let out = cx.output_bytes(self.bin.output);
-        let rt = cx.rt();
-        quote! { #rt::kernels::less::less(&#p, #a, #b, #out); }
-    }
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Compare, LowerError> {
+    lower_comparison(cx, Comparison::Less)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_helpers::*;
+    use super::super::comparison::tests::check_all;
     use super::*;
     use crate::ir::OpKind;
 
-    /// int32 and float32 over the broadcast patterns, against a naive walk.
+    /// Every element type against TFLite Micro (`tools/op_test_vectors.py`, prefix `less_`).
     #[test]
-    fn every_pattern() {
-        for (a_shape, b_shape) in BROADCAST_CASES {
-            let av: Vec<i32> = i8s(21, a_shape.iter().product()).iter().map(|&v| v as i32 * 3).collect();
-            let bv: Vec<i32> = i8s(22, b_shape.iter().product()).iter().map(|&v| v as i32 * 3).collect();
-            let (out_shape, want) = broadcast_reference(a_shape, &av, b_shape, &bv, |a, b| a < b);
-            let mut m = crate::tflite::builder::ModelBuilder::new();
-            let x = m.activation("a", DType::I32, a_shape, None);
-            let y = m.activation("b", DType::I32, b_shape, None);
-            let z = m.activation("lt", DType::Bool, &out_shape, None);
-            m.op(OpKind::Less, &[Some(x), Some(y)], &[z]);
-            m.inputs(&[x, y]).outputs(&[z]);
-            let store = run_op0("less_i32", &m.finish(), &[(x, TensorData::I32(av)), (y, TensorData::I32(bv))]);
-            assert_eq!(store.get(z), Some(&TensorData::Bool(want)), "{a_shape:?} {b_shape:?}");
-        }
+    fn tflite_micro_vectors() {
+        check_all(OpKind::Less, Comparison::Less, "less", VECTORS);
     }
 
-    #[test]
-    fn quantized_int8_is_refused() {
-        let (bytes, _) = binary_model(OpKind::Less, DType::I8, (&[4], Some((0.5, 0))), (&[4], Some((0.5, 0))), (&[4], None));
-        let model = crate::tflite::read_model(&bytes).unwrap();
-        let e = crate::lower::lower_subgraph(model.main()).check().unwrap_err().to_string();
-        assert!(e.contains("op 0 (LESS)") && e.contains("element type int8"), "{e}");
-    }
+    const VECTORS: &[(&str, &str)] = &[
+        ("f32", "0001010110101101000100010111100000010101101011010001000101111000000000000000000000000000000000000000000000000000000000000000000011010111111111111111111111111111000100001010110100010001011110001101010110101101000100010111100000010100101011010001000101111000000100000000000000000000000000001101011110111111111111111111111100010000100011010001000101111000110101111010110100010001011110000001000010000000000000000001000000010000100000000000000000010000110101111011110111111101111111110001000010001100000000010111100011010111101111010011110101111111110101111011110110111101011111111101011110111101000111010111100100010000100011010000000101111000110101111011110100010101011110011101011110111101000100010111100111010111101111111111110111111111000100001000000000000000000100001101011110111101111111010111111100010000100011000000000100010000000100001000110000000001010100000001000010000000000000000000000000010000100011000000000101110000110101111011110100111101011110011101011110111101001111010111110111010111101011010001000101111000"),
+        ("i32", "000000000000000010011001000010101011111111111111000000000000000010001000010111101111111111111111"),
+        ("i64", "0001011101110001000100010001000101110111011101110111011100010111000101110111000101110001000101110001011100010001011101110111011101110000"),
+        ("s8_bcast", "0100101000110101001010001001010001101010010100010010100010010100101000100101001100101001000001001010011001010010000010010000110010100100000100100001100100101000011001000011001001010000100010000110010010100001000100101000110101000010001001010001101010000100"),
+        ("s8_scalar", "0100101101101101001001001001011011011010010010010010110110110100100100100101101101101101001001001011011011011010010010010110110110110100100100101101101101101001001001011011011011010010010010110110110110100100100101101101101101001001001011011011011010010010"),
+    ];
 }

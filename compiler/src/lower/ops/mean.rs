@@ -5,14 +5,15 @@
 //! `EvalIntegerMean` -> reference `QuantizedMeanOrSum`, whether or not the input and output
 //! quantization are equal (there is no special 4-D / equal-scale path for int8 in TFLite
 //! Micro). Axes are resolved as TFLite's `ResolveAxis` does (negative axes count from the
-//! end, duplicates are ignored, out-of-range is an error). Everything that depends only
+//! end, duplicates are ignored, out-of-range is an error; shared with the reduction family,
+//! [`super::reduce::reduced_axes`]). Everything that depends only
 //! on shapes (the `1/n` folded into the multiplier, the `-zp * n` offset) is computed here
 //! ([`tflc_runtime::prepare::mean_s8`]). Shapes of rank below 4 are padded with leading 1s.
 
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
-use crate::ir::{DType, TensorId};
+use crate::ir::TensorId;
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
@@ -27,24 +28,6 @@ pub struct Mean {
     pub params: MeanParams,
 }
 
-/// TFLite `ResolveAxis`: the distinct axes in `0..rank`, in first-seen order; `None` if
-/// one is out of range.
-fn resolve_axes(rank: usize, axes: &[i32]) -> Option<Vec<usize>> {
-    let mut out = Vec::new();
-    for &a in axes {
-        let r = i64::try_from(rank).ok()?;
-        let a = if a < 0 { a as i64 + r } else { a as i64 };
-        if !(0..r).contains(&a) {
-            return None;
-        }
-        let a = a as usize;
-        if !out.contains(&a) {
-            out.push(a);
-        }
-    }
-    Some(out)
-}
-
 pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
     cx.expect_arity(2..=2, 1)?;
     let input = cx.input(0)?;
@@ -53,14 +36,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerErr
     cx.expect_activation(input)?;
     let in_q = cx.q_s8(input)?;
     let out_q = cx.q_s8(output)?;
-    // An empty axes tensor has no buffer to be constant with: no axes (TFLite Micro then
-    // requantizes every element).
-    let axes = if axis.num_elements() == 0 && axis.dtype == DType::I32 {
-        Vec::new()
-    } else {
-        cx.const_i32(axis)?
-    };
-
     let rank = input.shape.len();
     if rank == 0 || rank > 4 {
         return Err(cx.unsupported_tensor(input, format!("input of rank {rank} (tflc's MEAN takes ranks 1 to 4)")));
@@ -68,29 +43,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerErr
     if input.shape.contains(&0) {
         return Err(cx.unsupported_tensor(input, format!("input of shape {:?} is empty", input.shape)));
     }
-    let resolved = resolve_axes(rank, &axes)
-        .ok_or_else(|| cx.invalid_tensor(axis, format!("axes {axes:?} are out of range for rank {rank}")))?;
-
-    // The output shape TFLite's Prepare gives.
-    let expected: Vec<usize> = input
-        .shape
-        .iter()
-        .enumerate()
-        .filter_map(|(d, &n)| match (resolved.contains(&d), keep_dims) {
-            (true, true) => Some(1),
-            (true, false) => None,
-            (false, _) => Some(n),
-        })
-        .collect();
-    if output.shape != expected {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {:?}, but reducing {:?} over axes {resolved:?} gives {expected:?}",
-                output.shape, input.shape
-            ),
-        ));
-    }
+    let resolved = super::reduce::reduced_axes(cx, input, axis, output, keep_dims)?;
 
     let pad = 4 - rank;
     let mut input_shape = [1usize; 4];
@@ -158,7 +111,7 @@ mod tests {
     use super::super::test_helpers::*;
     use super::super::TensorData;
     use super::*;
-    use crate::ir::{OpKind, TensorId};
+    use crate::ir::{DType, OpKind, TensorId};
     use crate::tflite::builder::ModelBuilder;
 
     /// A single MEAN: input `shape` quantized `in_q`, axes as an int32 constant of

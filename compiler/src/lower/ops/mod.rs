@@ -124,38 +124,54 @@ macro_rules! ops {
 ops! {
     OpKind::Add { activation } => add(*activation),
     OpKind::AssignVariable => assign_variable,
+    OpKind::AddN => add_n,
+    OpKind::ArgMax => arg_max,
+    OpKind::ArgMin => arg_min,
     OpKind::CallOnce { init_subgraph } => call_once(*init_subgraph),
     OpKind::AveragePool2d(o) => average_pool_2d(o),
     OpKind::Cast => cast,
     OpKind::Concatenation { axis, activation } => concatenation(*axis, *activation),
     OpKind::Conv2d(o) => conv_2d(o),
+    OpKind::Cumsum { exclusive, reverse } => cumsum(*exclusive, *reverse),
     OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
     OpKind::Div { activation } => div(*activation),
+    OpKind::Equal => equal,
     OpKind::ExpandDims => expand_dims,
     OpKind::FullyConnected(o) => fully_connected(o),
+    OpKind::Greater => greater,
+    OpKind::GreaterEqual => greater_equal,
     OpKind::HardSwish => hard_swish,
     OpKind::If { then_subgraph, else_subgraph } => if_(*then_subgraph, *else_subgraph),
     OpKind::LeakyRelu { alpha } => leaky_relu(*alpha),
     OpKind::Less => less,
+    OpKind::LessEqual => less_equal,
+    OpKind::LogicalAnd => logical_and,
+    OpKind::LogicalNot => logical_not,
+    OpKind::LogicalOr => logical_or,
     OpKind::Logistic => logistic,
     OpKind::MaxPool2d(o) => max_pool_2d(o),
     OpKind::Maximum => maximum,
     OpKind::Mean { keep_dims } => mean(*keep_dims),
     OpKind::Minimum => minimum,
     OpKind::Mul { activation } => mul(*activation),
+    OpKind::NotEqual => not_equal,
     OpKind::Pack { values_count, axis } => pack(*values_count, *axis),
     OpKind::Pad => pad,
     OpKind::PadV2 => padv2,
     OpKind::Prelu => prelu,
     OpKind::Quantize => quantize,
     OpKind::ReadVariable => read_variable,
+    OpKind::ReduceAll { keep_dims } => reduce_all(*keep_dims),
+    OpKind::ReduceMax { keep_dims } => reduce_max(*keep_dims),
+    OpKind::ReduceMin { keep_dims } => reduce_min(*keep_dims),
     OpKind::Relu => relu,
     OpKind::Relu6 => relu6,
     OpKind::ReluN1To1 => relu_n1_to_1,
     OpKind::Reshape { new_shape } => reshape(new_shape.as_deref()),
     OpKind::ResizeBilinear(o) => resize_bilinear(o),
     OpKind::ResizeNearestNeighbor(o) => resize_nearest_neighbor(o),
+    OpKind::SelectV2 => select_v2,
     OpKind::Slice => slice,
     OpKind::Softmax { beta } => softmax(*beta),
     OpKind::Split { num_splits } => split(*num_splits),
@@ -163,6 +179,7 @@ ops! {
     OpKind::Squeeze { squeeze_dims } => squeeze(squeeze_dims),
     OpKind::StridedSlice(o) => strided_slice(o),
     OpKind::Sub { activation } => sub(*activation),
+    OpKind::Sum { keep_dims } => sum(*keep_dims),
     OpKind::Svdf(o) => svdf(o),
     OpKind::Tanh => tanh,
     OpKind::Transpose => transpose,
@@ -190,12 +207,16 @@ ops! {
 }
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
+pub(crate) mod arg_min_max;
 pub(crate) mod binary;
+pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
+pub(crate) mod logical;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
 pub(crate) mod resource_variable;
+pub(crate) mod reduce;
 pub(crate) mod target;
 pub(crate) mod unary;
 

@@ -39,7 +39,7 @@ macro_rules! elem {
         }
     )*};
 }
-elem!(i8 => I8, u8 => U8, i16 => I16, i32 => I32, f32 => F32);
+elem!(i8 => I8, u8 => U8, i16 => I16, i32 => I32, i64 => I64, f32 => F32, bool => Bool);
 
 /// Runs `$body` with the type alias `$T` bound to the Rust element type of `$dtype`.
 macro_rules! with_elem {
