@@ -7,6 +7,7 @@ use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
+pub(crate) mod dense;
 pub mod plain;
 pub mod scalar;
 #[cfg(test)]
@@ -78,6 +79,12 @@ pub fn prepare_add<'a>(
 /// `output` has `params.broadcast.out_len()` elements.
 #[inline]
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    // Arm: operands of the output's shape run the refolded kernel ([`dense`]); `params`
+    // is a constant in generated code, so the check folds away at compile time.
+    #[cfg(target_arch = "arm")]
+    if let Some(f) = dense::Folded::new(params) {
+        return dense::add_s8(&f, input1, input2, output);
+    }
     scalar::add_s8(params, input1, input2, output)
 }
 
@@ -86,6 +93,10 @@ pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8
 /// the output in operand 2's buffer swaps the operands (and their params).
 #[inline]
 pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
+    #[cfg(target_arch = "arm")]
+    if let Some(f) = dense::Folded::new(params) {
+        return dense::add_s8_in_place(&f, input1_output, input2);
+    }
     scalar::add_s8_in_place(params, input1_output, input2)
 }
 
