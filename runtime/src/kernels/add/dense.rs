@@ -1,83 +1,71 @@
 //! int8 ADD of two operands of the output's shape (no broadcasting), with TFLite Micro's
-//! three `MultiplyByQuantizedMultiplierSmallerThanOneExp` calls per element refolded into
-//! 32-bit multiply-adds and one 32x32->64 multiply. Bit for bit the scalar reference
-//! ([`super::scalar::add_sub_one`]); selected on Arm (`add_s8` / `add_s8_in_place`), run
-//! by the test suite on every machine (it is portable Rust).
+//! three `MultiplyByQuantizedMultiplierSmallerThanOneExp` calls per element as three
+//! [`Dot::doubling_high_mul`] (one SMMLAR on Armv7E-M) and rounding shifts, the offsets
+//! folded. Bit for bit the scalar reference ([`super::scalar::add_sub_one`]); selected on
+//! Arm (`add_s8` / `add_s8_in_place`) and inlined there, so that the parameters (constants
+//! in generated code) become immediates and the loop keeps everything in registers. The
+//! test suite runs it with every [`Dot`] the machine can execute.
 //!
-//! Per operand, TFLite computes `f(x) = RDBPOT(SRDHM((x + offset) << L, m), e)` with
-//! `L = left_shift`, `e = -shift`. With `t = x + offset` (`|t| <= 255`):
-//! - `SRDHM(a, m) = floor((a*m + 2^30) / 2^31)` for every `a, m` but `a = m = i32::MIN`
-//!   (see [`crate::quant::saturating_rounding_doubling_high_mul`]); with `a = t * 2^L` and
-//!   `k = 31 - L` that is `q = floor((t*m + 2^(k-1)) / 2^k)`, and splitting
-//!   `m = mh * 2^k + ml` (`0 <= ml < 2^k`) gives `q = t*mh + ((t*ml + 2^(k-1)) >> k)`, two
-//!   products that fit in 32 bits for `8 <= L <= 20`.
-//! - `RDBPOT(q, e)` (ties away from zero) is `(q + 2^(e-1) - [q < 0]) >> e` for `e >= 1`.
-//!   With `m >= 0`, `q < 0` implies `t < 0` and `q > 0` implies `t > 0`; when `q = 0` both
-//!   `2^(e-1)` and `2^(e-1) - 1` shift to 0. So `[q < 0]` may be read off `t`: `t >> 31`.
-//! - The operand with the larger scale has multiplier exactly 1/2 (`m = 2^30`, `e = 0`):
-//!   `f = t * 2^(L-1)` exactly, which is the form above with `mh = 2^L`, `ml = 0`, `e = 1`.
+//! Per element, with `t = x + offset` (`|t| <= 255`), TFLite computes for each operand
+//! `f = RDBPOT(SRDHM(t << L, m), e)` (`L = left_shift`, `e = -shift`), then
+//! `RDBPOT(SRDHM(f1 + f2, mo), eo) + zero_point`, clamped:
+//! - `t << L` is `(x << L) + (offset << L)`, one add with a shifted operand;
+//! - `SRDHM(v, m)` for `m` in `[2^30, 2^31)` is [`Dot::doubling_high_mul`]`(v, 2m - 2^32)`
+//!   (it saturates only for `v = m = i32::MIN`, which `|v| < 2^28` rules out);
+//! - `RDBPOT(h, e)` (ties away from zero) is `(h + (h >> 31) + 2^(e-1)) >> e` for
+//!   `e >= 1` (the floor form of [`crate::quant::rounding_divide_by_pot`]), `h` for `e = 0`.
 //!
-//! The output, `RDBPOT(SRDHM(raw, m), e) + zero_point` with `raw = f1 + f2`, is one floor
-//! of a 64-bit sum: `floor(floor(a / 2^31) + n) / 2^e) = floor((a + n * 2^31) / 2^(31+e))`
-//! for integer `n`, so it is the high word of `raw*m + 2^30 + (2^(e-1) - [raw < 0]) * 2^31`
-//! shifted right by `e - 1` (the sign again read off `raw`, as above).
-//!
-//! Bounds: `|f1|, |f2| <= 255 * 2^(L-1) < 2^27`, so `raw` never wraps (the reference's
-//! `wrapping_add` does not either) and the 64-bit sum stays below `2^61`.
+//! Bounds: `|f1|, |f2| <= |t << L| / 2 < 2^27` (`L <= 20`), so `f1 + f2` never wraps (the
+//! reference's `wrapping_add` does not either) and no step overflows.
 
 use super::AddParams;
+use crate::kernels::dot::Dot;
 use crate::kernels::nd::is_dense;
+
+/// `m` in `[2^30, 2^31)` as [`Dot::doubling_high_mul`]'s `2m - 2^32`.
+#[inline(always)]
+fn m2(m: i32) -> Option<i32> {
+    (m >= 1 << 30).then(|| (m as u32).wrapping_mul(2) as i32)
+}
+
+/// `-shift` for a shift in `-31..=0`.
+#[inline(always)]
+fn right_shift(shift: i32) -> Option<u32> {
+    (-31..=0).contains(&shift).then_some((-shift) as u32)
+}
+
+/// `RDBPOT(h, e)`, `e` in `0..=31`.
+#[inline(always)]
+fn rdbpot(h: i32, e: u32) -> i32 {
+    if e == 0 {
+        return h;
+    }
+    (h + (h >> 31) + (1 << (e - 1))) >> e
+}
 
 /// One operand's folded rescaling.
 #[derive(Clone, Copy, Debug)]
 struct Operand {
+    /// `offset << L`.
     offset: i32,
-    /// `m >> k`.
-    m_hi: i32,
-    /// `m mod 2^k`.
-    m_lo: i32,
-    /// `2^(k-1)`.
-    half_k: i32,
-    /// `2^(e-1)`.
-    half_e: i32,
-    k: u32,
+    m2: i32,
     e: u32,
 }
 
 impl Operand {
     #[inline(always)]
     fn new(offset: i32, left_shift: i32, multiplier: i32, shift: i32) -> Option<Operand> {
-        if !(-128..=128).contains(&offset) || !(8..=20).contains(&left_shift) {
+        if !(-128..=128).contains(&offset) || !(0..=20).contains(&left_shift) {
             return None;
         }
-        let k = (31 - left_shift) as u32;
-        if shift == 0 && multiplier == 1 << 30 {
-            // The operand with the larger scale (multiplier exactly 1/2): `f = t * 2^(L-1)`,
-            // written as `(t * 2^L + 1 - [t < 0]) >> 1` to share the general form.
-            return Some(Operand { offset, m_hi: 1 << left_shift, m_lo: 0, half_k: 1 << (k - 1), half_e: 1, k, e: 1 });
-        }
-        if multiplier < 0 || !(-31..=-1).contains(&shift) {
-            return None;
-        }
-        let e = (-shift) as u32;
-        Some(Operand {
-            offset,
-            m_hi: multiplier >> k,
-            m_lo: multiplier & ((1 << k) - 1),
-            half_k: 1 << (k - 1),
-            half_e: 1 << (e - 1),
-            k,
-            e,
-        })
+        Some(Operand { offset: offset << left_shift, m2: m2(multiplier)?, e: right_shift(shift)? })
     }
 
     /// `MultiplyByQuantizedMultiplierSmallerThanOneExp((x + offset) << L, m, shift)`.
     #[inline(always)]
-    fn scale(&self, x: i8) -> i32 {
-        let t = x as i32 + self.offset;
-        let lo = t * self.m_lo + self.half_k;
-        let q = t * self.m_hi + self.half_e + (lo >> self.k) + (t >> 31);
-        q >> self.e
+    fn scale<D: Dot>(&self, x: i8, left_shift: u32) -> i32 {
+        let v = ((x as i32) << left_shift) + self.offset;
+        rdbpot(D::doubling_high_mul(v, self.m2), self.e)
     }
 }
 
@@ -87,11 +75,9 @@ impl Operand {
 pub(crate) struct Folded {
     a: Operand,
     b: Operand,
-    out_multiplier: i64,
-    /// `2^30 + 2^(30+e)`.
-    out_bias: i64,
-    /// `e - 1`.
-    out_shift: u32,
+    left_shift: u32,
+    out_m2: i32,
+    out_e: u32,
     out_offset: i32,
     min: i32,
     max: i32,
@@ -99,31 +85,23 @@ pub(crate) struct Folded {
 
 impl Folded {
     /// The folded parameters, when both operands are dense with the output's shape and the
-    /// parameters are within bounds (every `prepare_add` result for int8, with the
-    /// multipliers' shifts at least 1).
+    /// parameters are within bounds (every `prepare_add` result for int8: multipliers from
+    /// `QuantizeMultiplierSmallerThanOneExp` are in `[2^30, 2^31)`, left shift 20).
     #[inline(always)]
     pub(crate) fn new(p: &AddParams) -> Option<Folded> {
         let b = &p.broadcast;
         if !is_dense(b.out_shape, b.in1_strides) || !is_dense(b.out_shape, b.in2_strides) {
             return None;
         }
-        Self::from_params(p)
-    }
-
-    #[inline(always)]
-    fn from_params(p: &AddParams) -> Option<Folded> {
-        let a = Operand::new(p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift)?;
-        let b = Operand::new(p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift)?;
-        if p.output_multiplier < 0 || !(-31..=-1).contains(&p.output_shift) || p.activation_min > p.activation_max {
+        if !(-128..=127).contains(&p.output_offset) || p.activation_min > p.activation_max {
             return None;
         }
-        let e = (-p.output_shift) as u32;
         Some(Folded {
-            a,
-            b,
-            out_multiplier: p.output_multiplier as i64,
-            out_bias: (1i64 << 30) + (1i64 << (30 + e)),
-            out_shift: e - 1,
+            a: Operand::new(p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift)?,
+            b: Operand::new(p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift)?,
+            left_shift: p.left_shift as u32,
+            out_m2: m2(p.output_multiplier)?,
+            out_e: right_shift(p.output_shift)?,
             out_offset: p.output_offset,
             min: p.activation_min,
             max: p.activation_max,
@@ -131,28 +109,26 @@ impl Folded {
     }
 
     #[inline(always)]
-    fn one(&self, x: i8, y: i8) -> i8 {
-        let raw = self.a.scale(x) + self.b.scale(y);
-        let sign = ((raw >> 31) as i64) << 31;
-        let acc = raw as i64 * self.out_multiplier + self.out_bias + sign;
-        let v = (((acc >> 32) as i32) >> self.out_shift) + self.out_offset;
+    fn one<D: Dot>(&self, x: i8, y: i8) -> i8 {
+        let raw = self.a.scale::<D>(x, self.left_shift) + self.b.scale::<D>(y, self.left_shift);
+        let v = rdbpot(D::doubling_high_mul(raw, self.out_m2), self.out_e) + self.out_offset;
         v.max(self.min).min(self.max) as i8
     }
 }
 
 /// `output[i] = add(input1[i], input2[i])`; all three of one length.
-#[inline(never)]
-pub(crate) fn add_s8(f: &Folded, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+#[inline(always)]
+pub(crate) fn add_s8<D: Dot>(f: &Folded, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     for ((o, &x), &y) in output.iter_mut().zip(input1).zip(input2) {
-        *o = f.one(x, y);
+        *o = f.one::<D>(x, y);
     }
 }
 
 /// `inout[i] = add(inout[i], input2[i])`.
-#[inline(never)]
-pub(crate) fn add_s8_in_place(f: &Folded, inout: &mut [i8], input2: &[i8]) {
+#[inline(always)]
+pub(crate) fn add_s8_in_place<D: Dot>(f: &Folded, inout: &mut [i8], input2: &[i8]) {
     for (o, &y) in inout.iter_mut().zip(input2) {
-        *o = f.one(*o, y);
+        *o = f.one::<D>(*o, y);
     }
 }
 
@@ -178,13 +154,19 @@ mod tests {
     /// Every element of both operands' ranges, for one set of parameters: the dense kernel
     /// (out of place and in place) against the scalar reference, all 65,536 pairs.
     fn check_all_pairs(scales: [f32; 3], zps: [i32; 3], act: FusedActivation) -> Result<(), TestCaseError> {
+        check_all_pairs_with::<crate::kernels::dot::scalar::Scalar>(scales, zps, act)?;
+        #[cfg(tflc_arm_dsp)]
+        check_all_pairs_with::<crate::kernels::dot::dsp::ArmDsp>(scales, zps, act)?;
+        Ok(())
+    }
+
+    fn check_all_pairs_with<D: Dot>(scales: [f32; 3], zps: [i32; 3], act: FusedActivation) -> Result<(), TestCaseError> {
         let q = |i: usize| QuantParams { scale: scales[i], zero_point: zps[i] };
         let n = 256 * 256;
         let plan = plan_broadcast(&[n], &[n]).unwrap();
         let Some(p) = prepare_add(q(0), q(1), q(2), act, plan.as_broadcast()) else { return Ok(()) };
         let f = Folded::new(&p);
-        // Every multiplier `prepare_add` gives is foldable (inputs: 1/2 exactly or a right
-        // shift >= 1; output: below 2^-11 for scale ratios within 2^8): the kernel applies.
+        // Every `prepare_add` result is foldable: the kernel must apply.
         prop_assert!(f.is_some(), "not folded: {:?}", p);
         let f = f.unwrap();
         let x: Vec<i8> = (0..n).map(|i| (i & 0xff) as u8 as i8).collect();
@@ -192,10 +174,10 @@ mod tests {
         let mut want = std::vec![0i8; n];
         scalar::add_s8(&p, &x, &y, &mut want);
         let mut got = std::vec![0i8; n];
-        add_s8(&f, &x, &y, &mut got);
+        add_s8::<D>(&f, &x, &y, &mut got);
         prop_assert_eq!(&got, &want);
         let mut inout = x.clone();
-        add_s8_in_place(&f, &mut inout, &y);
+        add_s8_in_place::<D>(&f, &mut inout, &y);
         prop_assert_eq!(&inout, &want);
         Ok(())
     }
@@ -232,7 +214,7 @@ mod tests {
         let p = prepare_add(q, q, q, FusedActivation::None, plan.as_broadcast()).unwrap();
         assert!(Folded::new(&p).is_some());
         assert!(Folded::new(&AddParams { left_shift: 22, ..p }).is_none());
-        assert!(Folded::new(&AddParams { input2_shift: 0, input2_multiplier: (1 << 30) + 1, ..p }).is_none());
-        assert!(Folded::new(&AddParams { output_shift: 0, ..p }).is_none());
+        assert!(Folded::new(&AddParams { input2_multiplier: (1 << 30) - 1, ..p }).is_none());
+        assert!(Folded::new(&AddParams { output_shift: 1, ..p }).is_none());
     }
 }
