@@ -284,14 +284,13 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     widen::<D>(bytes, xs, slot);
 }
 
-/// The requantization constants of channel `c`, `(m2, e - 1)` (a channel with multiplier
-/// 0 accumulates 0, which `(0, 0)` maps to 0).
+/// The requantization constants of channel `c`, `(m2, e - 1)`. A channel with multiplier
+/// 0 needs no case of its own: [`pack`] gives it a zero bias and zero weights, so it
+/// accumulates 0, and `m2 = 0` maps 0 to 0 whatever the shift (a high multiply of 0 is 0,
+/// and so is any arithmetic shift of 0, also by an amount past 31).
 #[inline(always)]
 fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
     let (m, shift) = channel_quant(p, c);
-    if m == 0 {
-        return (0, 0);
-    }
     // -shift - 1 = !shift.
     ((m as u32).wrapping_mul(2) as i32, !shift)
 }
