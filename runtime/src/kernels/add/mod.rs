@@ -7,6 +7,8 @@ use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
+// Selected on Arm only; tested everywhere (portable Rust over `Dot`).
+#[cfg(any(target_arch = "arm", test))]
 pub(crate) mod dense;
 pub mod plain;
 pub mod scalar;
