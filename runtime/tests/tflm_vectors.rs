@@ -1281,6 +1281,7 @@ mod conv_family {
                         match variant {
                             conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
                             conv_2d::Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(&p, &x, &packed, &mut fast),
+                            conv_2d::Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(&p, &x, &packed, &mut fast),
                             conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
                             conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
                         }

@@ -142,6 +142,7 @@ impl Kernel for Conv2d {
                 match variant {
                     Conv2dVariant::Reference => conv_2d_s8(p, input, filter, bias, &mut out),
                     Conv2dVariant::Gemm => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm(p, input, packed, &mut out),
+                    Conv2dVariant::GemmChunked => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, &mut out),
                     Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
                     Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
                 }
@@ -211,11 +212,13 @@ impl Kernel for Conv2d {
                         let output = cx.output(self.output);
                         quote! { #call::conv_2d_s8_pointwise(&#p, #input, #filter, #packed, #output); }
                     }
-                    Conv2dVariant::Gemm => {
-                        // The packed table holds the filter and the folded bias.
+                    Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
+                        // The packed table holds the filter and the folded bias (one layout
+                        // for both; the chunked function only for windows of several chunks).
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
-                        quote! { #call::conv_2d_s8_gemm(&#p, #input, #packed, #output); }
+                        let f = if *variant == Conv2dVariant::Gemm { quote! { conv_2d_s8_gemm } } else { quote! { conv_2d_s8_gemm_chunked } };
+                        quote! { #call::#f(&#p, #input, #packed, #output); }
                     }
                 }
                 })

@@ -116,6 +116,7 @@ pub(crate) mod tests {
             Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
             // Not selected for `TargetClass::Host`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
+            Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
         }
     }
 

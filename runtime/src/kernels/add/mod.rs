@@ -7,6 +7,9 @@ use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
+// Selected on Arm only; tested everywhere (portable Rust over `Dot`).
+#[cfg(any(target_arch = "arm", test))]
+pub(crate) mod dense;
 pub mod plain;
 pub mod s16;
 pub mod scalar;
@@ -77,16 +80,27 @@ pub fn prepare_add<'a>(
 /// int8 ADD: `output = clamp(requant(input1) + requant(input2))`, broadcasting per
 /// `params.broadcast`. `input1`/`input2` hold the operands' full (unbroadcast) data,
 /// `output` has `params.broadcast.out_len()` elements.
-#[inline]
+#[inline(always)]
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    // Arm: operands of the output's shape run the refolded kernel ([`dense`]), inlined:
+    // `params` is a constant in generated code, so the check folds away at compile time
+    // and its fields become immediates.
+    #[cfg(target_arch = "arm")]
+    if let Some(f) = dense::Folded::new(params) {
+        return dense::add_s8::<crate::isa::Dot>(&f, input1, input2, output);
+    }
     scalar::add_s8(params, input1, input2, output)
 }
 
 /// [`add_s8`] with the output written over `input1`, which must have the output's shape
 /// (`nd::is_dense(out_shape, in1_strides)`). ADD is symmetric, so a compiler that wants
 /// the output in operand 2's buffer swaps the operands (and their params).
-#[inline]
+#[inline(always)]
 pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
+    #[cfg(target_arch = "arm")]
+    if let Some(f) = dense::Folded::new(params) {
+        return dense::add_s8_in_place::<crate::isa::Dot>(&f, input1_output, input2);
+    }
     scalar::add_s8_in_place(params, input1_output, input2)
 }
 

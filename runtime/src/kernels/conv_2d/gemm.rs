@@ -1,4 +1,4 @@
-//! [`super::Conv2dVariant::Gemm`]: CONV_2D as a blocked matrix product, two output pixels
+//! [`super::Conv2dVariant::Gemm`] and [`super::Conv2dVariant::GemmChunked`]: CONV_2D as a blocked matrix product, two output pixels
 //! times two output channels per block, every loaded word used twice.
 //!
 //! - **Weights** are packed at compile time ([`pack`]): per pair of output channels
@@ -11,8 +11,8 @@
 //! - **Activations**: each pixel's window is widened into a stack buffer in chunks of at
 //!   most [`CHUNK_TAPS`] taps ([`Dot::widen4`] words, the two pixels of a block side by side
 //!   per group), each chunk then read by every channel pair of a block (all pairs when the
-//!   window is one chunk, else [`BLOCK_PAIRS`] at a time, their accumulators kept between
-//!   chunks). A window inside the input is widened straight from its rows when they are
+//!   window is one chunk, `Gemm`; else [`BLOCK_PAIRS`] at a time, their accumulators kept
+//!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows when they are
 //!   whole words; any other (a border window, or rows that are not whole words, e.g. a
 //!   first layer on 1 or 3 channels) is first gathered into a byte buffer with the taps
 //!   outside the image set to the input zero point: such a tap contributes `w * (zp +
@@ -46,8 +46,9 @@ fn pair_words(g: &ConvGeometry) -> usize {
     2 + 2 * row_words(g)
 }
 
-/// Taps per widened chunk of a window: [`conv_gemm`] widens a window (of any size) in
-/// chunks of at most this many taps into a stack buffer (two pixels: 256 bytes), and each
+/// Taps per widened chunk of a window: a window of at most this many taps is
+/// [`conv_gemm`]'s, a longer one [`conv_gemm_chunked`]'s, which widens it in chunks of at
+/// most this many taps into a stack buffer (two pixels: 256 bytes), and each
 /// chunk is read by every channel pair of a block.
 pub const CHUNK_TAPS: usize = 64;
 const CHUNK_GROUPS: usize = CHUNK_TAPS / 4;
@@ -283,46 +284,65 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     widen::<D>(bytes, xs, slot);
 }
 
-/// The requantization constants of channel `c`, `(m2, e - 1)` (a channel with multiplier
-/// 0 accumulates 0, which `(0, 0)` maps to 0).
+/// The requantization constants of channel `c`, `(m2, e - 1)`. A channel with multiplier
+/// 0 needs no case of its own: [`pack`] gives it a zero bias and zero weights, so it
+/// accumulates 0, and `m2 = 0` maps 0 to 0 whatever the shift (a high multiply of 0 is 0,
+/// and so is any arithmetic shift of 0, also by an amount past 31).
 #[inline(always)]
 fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
     let (m, shift) = channel_quant(p, c);
-    if m == 0 {
-        return (0, 0);
-    }
     // -shift - 1 = !shift.
     ((m as u32).wrapping_mul(2) as i32, !shift)
 }
 
-/// [`super::Conv2dVariant::Gemm`]; `packed` from [`pack`].
+/// [`super::Conv2dVariant::Gemm`] (windows of at most one chunk, [`one_chunk`]);
+/// `packed` from [`pack`].
 ///
-/// Per pair of output pixels: a window of one chunk ([`CHUNK_TAPS`]) is widened once and
-/// every channel pair runs its whole dot product from its folded bias and requantizes in
-/// registers ([`gemm_one_chunk`]). A longer window runs the channel pairs in blocks of
-/// [`BLOCK_PAIRS`] ([`gemm_chunked`]): per block, each chunk is widened and every pair of
-/// the block adds it to its accumulators (kept on the stack between chunks), the last
-/// chunk requantizes. Wrapping int32 sums, so the chunking does not change the result. Two
-/// functions, so that a model whose windows are all one chunk does not pay the chunked
-/// path's stack.
+/// Per pair of output pixels the window is widened once and every channel pair runs its
+/// whole dot product from its folded bias and requantizes in registers
+/// ([`gemm_one_chunk`]). Longer windows are [`conv_gemm_chunked`]'s: two entry functions,
+/// chosen at compile time by [`super::Conv2dVariant::select`], so that a model whose
+/// windows are all one chunk links neither the chunked path's code nor its stack.
 #[inline(never)]
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    debug_assert!(one_chunk(&p.geometry), "a window of more than one chunk is GemmChunked's");
+    if let Some((packed, output)) = operands(p, packed, output) {
+        gemm_one_chunk::<D>(p, input, packed, output);
+    }
+}
+
+/// [`super::Conv2dVariant::GemmChunked`] (any window; selected for windows of more than
+/// one chunk); `packed` from [`pack`].
+///
+/// The channel pairs run in blocks of [`BLOCK_PAIRS`] ([`gemm_chunked`]): per block, each
+/// chunk of the window is widened and every pair of the block adds it to its accumulators
+/// (kept on the stack between chunks), the last chunk requantizes. Wrapping int32 sums, so
+/// the chunking does not change the result.
+#[inline(never)]
+pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    if let Some((packed, output)) = operands(p, packed, output) {
+        gemm_chunked::<D>(p, input, packed, output);
+    }
+}
+
+/// Whether the window is at most one chunk ([`CHUNK_TAPS`]): [`conv_gemm`]'s windows.
+pub(crate) fn one_chunk(g: &ConvGeometry) -> bool {
+    row_words(g) <= CHUNK_GROUPS
+}
+
+/// `packed` and `output` cut to the lengths the geometry needs, or `None` when there is
+/// nothing to compute.
+#[inline(always)]
+fn operands<'a, 'o>(p: &Conv2dParams<S8>, packed: &'a [i32], output: &'o mut [i8]) -> Option<(&'a [i32], &'o mut [i8])> {
     let g = &p.geometry;
     let [batches, _, _, _] = g.input_shape;
     let [out_d, _, _, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let pixels = batches * out_h * out_w;
-    let k4 = row_words(g);
-    if pixels == 0 || out_d == 0 || k4 == 0 {
-        return;
+    if pixels == 0 || out_d == 0 || row_words(g) == 0 {
+        return None;
     }
-    let packed = &packed[..out_d.div_ceil(2) * pair_words(g)];
-    let output = &mut output[..pixels * out_d];
-    if k4 <= CHUNK_GROUPS {
-        gemm_one_chunk::<D>(p, input, packed, output);
-    } else {
-        gemm_chunked::<D>(p, input, packed, output);
-    }
+    Some((&packed[..out_d.div_ceil(2) * pair_words(g)], &mut output[..pixels * out_d]))
 }
 
 /// The output pixels in pairs: each block of `outs` (two pixels' outputs, or a lone last
@@ -343,7 +363,7 @@ fn pixel_pairs<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<
     })
 }
 
-/// [`conv_gemm`] for windows of at most one chunk.
+/// [`conv_gemm`]'s loop (windows of at most one chunk).
 #[inline(never)]
 fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
@@ -361,7 +381,7 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
     }
 }
 
-/// [`conv_gemm`] for windows of more than one chunk.
+/// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
 fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);

@@ -12,7 +12,8 @@
 //! | variant | function | when |
 //! |---|---|---|
 //! | `Reference` | [`conv_2d_s8`], [`conv_2d_s16`] ([`conv_2d`], generic over the numerics) | 16x8, grouped, empty windows |
-//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, block requantization exact (every real layer) |
+//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, block requantization exact (every real layer), window of at most [`gemm::CHUNK_TAPS`] taps |
+//! | `GemmChunked` | [`conv_2d_s8_gemm_chunked`] | as `Gemm`, longer windows |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
 
@@ -68,9 +69,16 @@ pub fn conv_2d_u8(params: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: 
 }
 
 /// CONV_2D int8, [`Conv2dVariant::Gemm`]: `packed` from [`Conv2dVariant::pack`] (it
-/// replaces the model's filter and bias).
+/// replaces the model's filter and bias). Windows of at most [`gemm::CHUNK_TAPS`] taps
+/// only (what [`Conv2dVariant::select`] gives it; a longer one is out of its bounds).
 pub fn conv_2d_s8_gemm(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     gemm::conv_gemm::<crate::isa::Dot>(params, input, packed, output)
+}
+
+/// CONV_2D int8, [`Conv2dVariant::GemmChunked`]: `packed` from [`Conv2dVariant::pack`]
+/// (the same layout as `Gemm`'s); any window, in chunks of [`gemm::CHUNK_TAPS`] taps.
+pub fn conv_2d_s8_gemm_chunked(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    gemm::conv_gemm_chunked::<crate::isa::Dot>(params, input, packed, output)
 }
 
 /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
@@ -93,9 +101,14 @@ pub enum Conv2dVariant {
     Reference,
     /// [`conv_2d_s8_gemm`]: ungrouped, two pixels times two channels per block from an
     /// interleaved packed filter, when [`gemm::requant_is_exact`] (right shifts,
-    /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31); any
-    /// window size (widened in chunks of [`gemm::CHUNK_TAPS`] taps).
+    /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31); a window
+    /// of at most one chunk ([`gemm::CHUNK_TAPS`] taps), widened once per pixel pair.
     Gemm,
+    /// [`conv_2d_s8_gemm_chunked`]: `Gemm` for a window of more than one chunk, widened in
+    /// chunks, the accumulators of [`gemm`]'s blocks of channel pairs on the stack between
+    /// chunks. A separate variant (and function), so that a model without such windows does
+    /// not link the chunked path.
+    GemmChunked,
     /// [`conv_2d_s8_pointwise`]: 1x1 filter, no padding, every window inside the input.
     Pointwise,
     /// [`conv_2d_s8_window`]: ungrouped, any window.
@@ -114,7 +127,7 @@ impl Conv2dVariant {
             return Conv2dVariant::Reference;
         }
         if target != TargetClass::Host && gemm::requant_is_exact(p, filter, bias) {
-            return Conv2dVariant::Gemm;
+            return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
         }
         let [_, in_h, in_w, _] = g.input_shape;
         let [_, out_h, out_w, _] = g.output_shape;
@@ -136,7 +149,7 @@ impl Conv2dVariant {
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dVariant::Reference => 0,
-            Conv2dVariant::Gemm => gemm::packed_len(g),
+            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::packed_len(g),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => g.filter_shape[0],
         }
     }
@@ -145,7 +158,7 @@ impl Conv2dVariant {
     /// entries). `Window` reads the model's OHWI filter as is and one int32 per output
     /// channel, `bias[c] + input_offset * sum(filter[c])` (wrapping,
     /// [`crate::prepare::fold_input_offset`]), so that windows inside the input accumulate
-    /// `sum(w * x)` with no per-tap offset. `Gemm` packs those folded biases and the filter
+    /// `sum(w * x)` with no per-tap offset. `Gemm` and `GemmChunked` pack those folded biases and the filter
     /// itself, per pair of output channels (the layout is in [`gemm`]'s module doc).
     pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
@@ -153,7 +166,7 @@ impl Conv2dVariant {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {
             Conv2dVariant::Reference => {}
-            Conv2dVariant::Gemm => gemm::pack(p, filter, bias, packed),
+            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::pack(p, filter, bias, packed),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => {
                 for (c, v) in packed.iter_mut().enumerate().take(out_d) {
                     let taps = filter[c * row..][..row].iter().copied();
