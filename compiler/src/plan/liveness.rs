@@ -310,7 +310,13 @@ impl Analysis {
             group_io[self.root[x]] |= buf.kind.is_input() || buf.kind.is_output();
         }
         // Shared by in-place and overlap pairs.
-        let eligible = |s: usize, op: OpId, a: BufferId, b: BufferId| -> Option<(usize, usize)> {
+        let mut group_out: IndexVec<BufferId, bool> = p.buffers.iter().map(|_| false).collect();
+        for (x, buf) in p.buffers.iter_enumerated() {
+            group_out[self.root[x]] |= buf.kind.is_output();
+        }
+        // `io_ok`: the input group may hold a model input (overlaps: its bytes are free after
+        // its last reader anyway); never a model output.
+        let eligible = |s: usize, op: OpId, a: BufferId, b: BufferId, io_ok: bool| -> Option<(usize, usize)> {
             let (ra, rb) = (self.root[a], self.root[b]);
             if p.ops[op].reads.iter().filter(|&&x| self.root[x] == ra).any(|&x| x != a)
                 || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
@@ -323,7 +329,8 @@ impl Analysis {
                 && items[ib].first == s
                 && !self.variable[ra]
                 && !self.variable[rb]
-                && !group_io[ra])
+                && !group_out[ra]
+                && (io_ok || !group_io[ra]))
                 .then_some((ia, ib))
         };
         let mut exempt = Vec::new();
@@ -332,13 +339,13 @@ impl Analysis {
         let mut rel_pairs = Vec::new();
         for (s, &op) in order.iter().enumerate() {
             for &(a, b) in &p.ops[op].in_place_ok {
-                if let Some(pair) = eligible(s, op, a, b) {
+                if let Some(pair) = eligible(s, op, a, b, false) {
                     exempt.push(pair);
                     pairs.push((op, a, b));
                 }
             }
             for o in &p.ops[op].overlap_ok {
-                if let Some((ia, ib)) = eligible(s, op, o.input, o.output) {
+                if let Some((ia, ib)) = eligible(s, op, o.input, o.output, true) {
                     // Offsets are multiples of the alignment: delta <= max_delta rounds down.
                     let align = self.align;
                     let h = (o.max_delta.unsigned_abs()).div_ceil(align) * align;

@@ -123,6 +123,22 @@ pub(crate) fn solve(
         }
     }
     if !rels.is_empty() {
+        // Pairs coalesced at their relation's shift (the output `h` below the input), as
+        // chains and as a matching (no item in two merged pairs), each then searched like
+        // any instance (greedy and exact).
+        for matching in [false, true] {
+            let (merged, cluster, at) = coalesce_shifted(items, exempt, rels, matching, budget);
+            if merged.len() == items.len() {
+                continue;
+            }
+            let m = solve_conflicting(&merged, steps, work_budget, lower_bound, &[], budget);
+            sol.work += m.work;
+            if m.arena < sol.arena {
+                sol.offsets = (0..n).map(|i| m.offsets[cluster[i]] + at[i]).collect();
+                sol.arena = m.arena;
+                sol.greedy_arena = sol.greedy_arena.min(m.greedy_arena);
+            }
+        }
         let mut special: Vec<Special> = Vec::new();
         for &(a, b) in exempt {
             special.push(Special { a, b, kind: Kind::Same });
@@ -146,6 +162,85 @@ pub(crate) fn solve(
         sol.optimal = sol.arena <= lower_bound;
     }
     sol
+}
+
+/// Merges exempt pairs (at one offset) and overlap pairs (the output `h` below the input)
+/// into clusters with fixed offsets inside: a pair merges when every other two members of
+/// the joined clusters that live at a common step stay byte-disjoint. With `matching`, an
+/// item joins at most one pair. Returns the clusters as items (spanning their members'
+/// bytes and steps), each item's cluster and its offset inside it.
+fn coalesce_shifted(
+    items: &[Item],
+    exempt: &[(usize, usize)],
+    rels: &[Rel],
+    matching: bool,
+    budget: &mut Budget,
+) -> (Vec<Item>, Vec<usize>, Vec<u64>) {
+    let n = items.len();
+    let mut cluster: Vec<usize> = (0..n).collect();
+    let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    // Offset of each item relative to its cluster's origin (may be negative until the end).
+    let mut rel: Vec<i64> = vec![0; n];
+    let mut used = vec![false; n];
+    let mut pairs: Vec<(usize, usize, u64)> = exempt.iter().map(|&(a, b)| (a, b, 0)).collect();
+    pairs.extend(rels.iter().map(|r| (r.x, r.y, r.h)));
+    let mut checks = 0u64;
+    for (a, b, h) in pairs {
+        let (ca, cb) = (cluster[a], cluster[b]);
+        if ca == cb || items[a].size == 0 || items[b].size == 0 || (matching && (used[a] || used[b])) {
+            continue;
+        }
+        let cost = (members[ca].len() * members[cb].len()) as u64;
+        checks += cost;
+        if checks > MAX_COALESCE_CHECKS || !budget.spend(cost) {
+            break;
+        }
+        // Shift cluster cb so that b sits h below a.
+        let shift = rel[a] - h as i64 - rel[b];
+        let ok = members[ca].iter().all(|&u| {
+            members[cb].iter().all(|&v| {
+                if (u, v) == (a, b) || !overlaps(&items[u], &items[v]) {
+                    return true;
+                }
+                let (u0, v0) = (rel[u], rel[v] + shift);
+                u0 + items[u].size as i64 <= v0 || v0 + items[v].size as i64 <= u0
+            })
+        });
+        if !ok {
+            continue;
+        }
+        used[a] = true;
+        used[b] = true;
+        let moved = std::mem::take(&mut members[cb]);
+        for &v in &moved {
+            rel[v] += shift;
+            cluster[v] = ca;
+        }
+        members[ca].extend(moved);
+    }
+    let mut index = vec![usize::MAX; n];
+    let mut merged = Vec::new();
+    let mut of = vec![0; n];
+    let mut at = vec![0u64; n];
+    for i in 0..n {
+        let c = cluster[i];
+        if index[c] == usize::MAX {
+            index[c] = merged.len();
+            let m = &members[c];
+            let lo = m.iter().map(|&x| rel[x]).min().unwrap_or(0);
+            merged.push(Item {
+                size: m.iter().map(|&x| (rel[x] - lo) as u64 + items[x].size).max().unwrap_or(0),
+                first: m.iter().map(|&x| items[x].first).min().unwrap_or(0),
+                last: m.iter().map(|&x| items[x].last).max().unwrap_or(0),
+            });
+        }
+        of[i] = index[c];
+    }
+    for i in 0..n {
+        let lo = members[cluster[i]].iter().map(|&x| rel[x]).min().unwrap_or(0);
+        at[i] = (rel[i] - lo) as u64;
+    }
+    (merged, of, at)
 }
 
 /// A pair of items whose conflict is not "apart": `a` the input, `b` the output.

@@ -14,7 +14,8 @@
 //!   input/output;
 //! - likewise a pair an operator declares overlap-tolerant ([`super::Overlap`]) may share bytes
 //!   under the same conditions when `offset(output) - offset(input) <= max_delta` instead of
-//!   one offset;
+//!   one offset, where the input's storage may hold a model input (its bytes are free after
+//!   its last reader anyway) but no model output;
 //! - variables share no byte with any other buffer at all (they live across runs);
 //! - every alias is legal (an activation or output viewing a non-variable, non-scratch buffer,
 //!   no larger than it, written by an operator that reads the source, never joining two model
@@ -303,12 +304,15 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
 
     // Overlaps, pairwise over group roots.
     let mut io_of = vec![false; nb];
+    let mut out_of = vec![false; nb];
     let mut var_of = vec![false; nb];
     for x in 0..nb {
         io_of[root[x]] |= kind(x).is_input() || kind(x).is_output();
+        out_of[root[x]] |= kind(x).is_output();
         var_of[root[x]] |= kind(x) == BufferKind::Variable;
     }
     let holds_io = |r: usize| io_of[r];
+    let holds_output = |r: usize| out_of[r];
     let is_var = |r: usize| var_of[r];
     let region = |r: usize| {
         let off = plan.offsets[BufferId::new(r)];
@@ -326,7 +330,14 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 && node.reads.iter().filter(|&&z| z == x).count() == 1
                 && node.writes.contains(&y)
                 && plan.offsets[x] == plan.offsets[y]
-        }) || node.overlap_ok.iter().any(|o| {
+        })
+    };
+    // The same for a declared overlap at a delta within its range. A model input may be
+    // overlapped at its last reader (its bytes are free after that step anyway), a model
+    // output never.
+    let declares_overlap = |op: OpId, gi: usize, go: usize| {
+        let node = &problem.ops[op];
+        node.overlap_ok.iter().any(|o| {
             let (x, y) = (o.input, o.output);
             root[x.index()] == gi
                 && root[y.index()] == go
@@ -365,6 +376,8 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 let op = plan.schedule[lo];
                 (la == lo && fb == lo && !holds_io(a) && declares(op, a, b))
                     || (lb == lo && fa == lo && !holds_io(b) && declares(op, b, a))
+                    || (la == lo && fb == lo && !holds_output(a) && declares_overlap(op, a, b))
+                    || (lb == lo && fa == lo && !holds_output(b) && declares_overlap(op, b, a))
             };
             if !in_place {
                 errs.push(PlanError::Overlap { a: BufferId::new(a), b: BufferId::new(b), step: Step::new(lo) });
