@@ -73,9 +73,9 @@ impl Rows {
     }
 
     /// The largest `delta = output_at - input_at` (elements) at which [`run_rows`] never
-    /// overwrites an input element it will still read: `min over oy of r0(oy) * in_row - (oy
-    /// + 1) * out_row`. `None` when some output row reads no input row (all padding: the
-    /// sub-problem would have no input) or there is nothing to stream.
+    /// overwrites an input element it will still read: the minimum over `oy` of
+    /// `r0(oy) * in_row - (oy + 1) * out_row`. `None` when some output row reads no input
+    /// row (all padding: the sub-problem would have no input) or there is nothing to stream.
     pub fn max_delta(&self) -> Option<i64> {
         if self.out_h == 0 || self.in_h == 0 || self.out_row == 0 || self.in_row == 0 {
             return None;

@@ -14,8 +14,10 @@ use crate::kernels::test_util::{multipliers, Rng};
 use std::vec;
 use std::vec::Vec;
 
-/// Window geometries: (in_h, in_w, k_h, k_w, stride, dilation, pad_top, pad_bottom).
-const SHAPES: [(usize, usize, usize, usize, usize, usize, usize, usize); 9] = [
+/// A window geometry: (in_h, in_w, k_h, k_w, stride, dilation, pad_top, pad_bottom).
+type Shape = (usize, usize, usize, usize, usize, usize, usize, usize);
+
+const SHAPES: [Shape; 9] = [
     (6, 5, 3, 3, 1, 1, 1, 1),
     (7, 4, 3, 3, 2, 1, 1, 1),
     (8, 6, 3, 3, 2, 1, 0, 1),
@@ -32,7 +34,7 @@ fn out_size(n: usize, before: usize, after: usize, k: usize, stride: usize, dil:
     (n + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
 }
 
-fn conv_geometry(s: (usize, usize, usize, usize, usize, usize, usize, usize), in_d: usize, out_d: usize, depthwise: bool) -> ConvGeometry {
+fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGeometry {
     let (in_h, in_w, k_h, k_w, stride, dil, pt, pb) = s;
     let pl = k_w / 2;
     let oh = out_size(in_h, pt, pb, k_h, stride, dil);
