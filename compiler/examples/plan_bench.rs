@@ -9,11 +9,27 @@
 //! while the file order uses them, our arena keeps them for ever), ratios `arena/head` and `arena/lb_file`, our
 //! own lower bound, whether order/offsets are proven optimal, planning time, and `no_inpl`:
 //! the arena without the kernels' in-place pairs (the other columns use them and the views,
-//! as `tflc` does: `tflc::pipeline::plan_options` of the lowered subgraph). With `--check` the process fails if a target is
-//! missed.
+//! as `tflc` does: `tflc::pipeline::plan_options` of the lowered subgraph). `tensor_lb` is the
+//! tensor-level lower bound (each tensor a separate live block; what the arena was before
+//! kernels overlapped outputs with their consumed inputs), `/tensor` the arena against it,
+//! `no_ovl` the arena without the overlaps, `ovl` how many overlapped pairs the plan runs.
+//! Issue 16's target: over the seven models of [`OVERLAP_TARGETS`] the median arena /
+//! tensor-level bound is at most 0.80 and none is above 0.90. With `--check` the process
+//! fails if a target is missed.
 
 use std::time::Instant;
 use tflc::plan::{plan_subgraph, PlanOptions};
+
+/// The models of issue 16's target (arena / tensor-level bound).
+const OVERLAP_TARGETS: [&str; 7] = [
+    "mlperf_kws_dscnn_int8",
+    "mlperf_vww_mobilenet_int8",
+    "mlperf_ic_resnet8_int8",
+    "tflm_person_detect_int8",
+    "tflm_micro_speech_int8",
+    "mlperf_streaming_ww_int8",
+    "armzoo_mobilenet_v2_int8",
+];
 
 fn main() {
     let Some(shared) = tflc::testing::shared_dir_or_skip("plan_bench") else { return };
@@ -31,10 +47,11 @@ fn main() {
         .unwrap_or(serde_json::Value::Null);
     let base_options = PlanOptions { align, verify: true, ..PlanOptions::default() };
     println!(
-        "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5} {:>9}",
-        "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops", "no_inpl"
+        "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5} {:>9} {:>9} {:>9} {:>7} {:>4}",
+        "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops", "no_inpl", "no_ovl", "tensor_lb", "/tensor", "ovl"
     );
     let mut failures = Vec::new();
+    let mut target_ratios = Vec::new();
     for path in tflc::testing::corpus_models(&shared) {
         let name = tflc::testing::model_name(&path);
         let bytes = match std::fs::read(&path) {
@@ -55,6 +72,8 @@ fn main() {
         let options = tflc::pipeline::plan_options(&lowered, base_options.clone());
         let apart = PlanOptions { in_place: Vec::new(), ..options.clone() };
         let without = plan_subgraph(model.main(), &apart).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
+        let separate = PlanOptions { overlap: Vec::new(), ..options.clone() };
+        let tensor_level = plan_subgraph(model.main(), &separate).ok();
         let t0 = Instant::now();
         let result = plan_subgraph(model.main(), &options);
         let ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -72,10 +91,13 @@ fn main() {
         let var = tflc::testing::state_allowance(num("variable_bytes").unwrap_or(0), &sp.problem);
         let head = num("tflm_head").map(|h| h + var);
         let lb = num("lower_bound_file_order").map(|l| l + var);
+        // The tensor-level bound: the smaller of this order's and the best order's without
+        // overlaps.
+        let tensor_lb = tensor_level.as_ref().map(|t| t.plan.lower_bound_bytes.min(p.tensor_bound_bytes));
         let ratio = |x: Option<u64>| x.map_or("-".to_string(), |x| format!("{:.3}", p.arena_bytes as f64 / x as f64));
         let show = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
         println!(
-            "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5} {:>9}",
+            "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5} {:>9} {:>9} {:>9} {:>7} {:>4}",
             name,
             p.arena_bytes,
             show(head),
@@ -87,8 +109,15 @@ fn main() {
             if p.offsets_optimal { "opt" } else { "heur" },
             ms,
             p.schedule.len(),
-            without
+            without,
+            tensor_level.as_ref().map_or("-".to_string(), |t| t.plan.arena_bytes.to_string()),
+            show(tensor_lb),
+            ratio(tensor_lb),
+            p.overlaps.len()
         );
+        if let (true, Some(t)) = (OVERLAP_TARGETS.contains(&name.as_str()), tensor_lb) {
+            target_ratios.push((name.clone(), p.arena_bytes as f64 / t as f64));
+        }
         if let Some(h) = head {
             if p.arena_bytes > h {
                 failures.push(format!("{name}: arena {} > tflm_head(+var) {h}", p.arena_bytes));
@@ -105,6 +134,22 @@ fn main() {
         if ms > 1000.0 {
             failures.push(format!("{name}: planning took {ms:.0} ms"));
         }
+    }
+    let mut ratios: Vec<f64> = target_ratios.iter().map(|r| r.1).collect();
+    ratios.sort_by(f64::total_cmp);
+    if ratios.len() == OVERLAP_TARGETS.len() {
+        let median = ratios[ratios.len() / 2];
+        println!("arena / tensor-level bound over the {} target models: median {median:.3}, max {:.3}", ratios.len(), ratios[ratios.len() - 1]);
+        if median > 0.80 {
+            failures.push(format!("median arena / tensor-level bound {median:.3} > 0.80"));
+        }
+        for (name, r) in &target_ratios {
+            if *r > 0.90 {
+                failures.push(format!("{name}: arena / tensor-level bound {r:.3} > 0.90"));
+            }
+        }
+    } else {
+        failures.push(format!("only {} of the {} overlap target models planned", ratios.len(), OVERLAP_TARGETS.len()));
     }
     if failures.is_empty() {
         println!("all targets met");

@@ -144,6 +144,12 @@ pub struct EmitCx<'e, 'm, 'a> {
     /// The (input, output) pairs the plan placed at one offset for this op (declared by
     /// [`Kernel::in_place`](crate::lower::ops::Kernel::in_place)).
     pub(crate) in_place: Vec<(TensorId, TensorId)>,
+    /// The (input, output) pair the plan overlapped for this op (declared by
+    /// [`Kernel::overlap`](crate::lower::ops::Kernel::overlap)), with the arena range holding
+    /// both and their byte offsets in it.
+    pub(crate) overlap: Option<Overlapped>,
+    /// Whether `emit` asked for the overlap view ([`EmitCx::overlapped`]).
+    pub(crate) overlap_used: bool,
     /// The op's scratch range in the arena, when its kernel declared
     /// [`Kernel::scratch_bytes`](crate::lower::ops::Kernel::scratch_bytes) and the plan placed
     /// it.
@@ -162,6 +168,17 @@ pub struct TargetArm {
     pub cfg: TokenStream,
     /// Names the arm's weight blob (`WEIGHTS_ARM`) and range consts (`W5_ARM`).
     pub suffix: &'static str,
+}
+
+/// An overlapped (input, output) pair of one op: the arena range `span` holding both, and
+/// the byte offsets of the input and the output inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Overlapped {
+    pub x: TensorId,
+    pub y: TensorId,
+    pub span: (usize, usize),
+    pub input_at: usize,
+    pub output_at: usize,
 }
 
 /// The arena views of an elementwise (input, output) pair, from [`EmitCx::in_out`].
@@ -255,7 +272,7 @@ fn blob_static(rt: &TokenStream, name: &Ident, doc: &str, bytes: &[u8], source: 
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
-        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), scratch: None, scratch_used: false, tables: 0, scope: None }
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), overlap: None, overlap_used: false, scratch: None, scratch_used: false, tables: 0, scope: None }
     }
 
     /// One statement per arm, each under its `#[cfg(...)]` (the arms' predicates must be
@@ -336,6 +353,59 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     /// and must not request `input(x)`.
     pub fn is_in_place(&self, x: TensorId, y: TensorId) -> bool {
         self.in_place.contains(&(x, y))
+    }
+
+    /// When the plan wrote output `y` over the consumed part of input `x` (a pair the kernel
+    /// declared in [`Kernel::overlap`](crate::lower::ops::Kernel::overlap)): one exclusive
+    /// typed view of the arena span holding both (`v0`, given to `__private::io` as the op's
+    /// only arena output) and the element offsets of `x` and `y` in it, for the runtime's row
+    /// driver (`kernels::overlap`). The kernel must then request neither `input(x)` nor
+    /// `output(y)`. `None` when the two are apart.
+    pub fn overlapped(&mut self, x: TensorId, y: TensorId) -> Option<(TokenStream, TokenStream, TokenStream)> {
+        let o = self.overlap.filter(|o| o.x == x && o.y == y)?;
+        let dtype = self.sg.tensor(y).dtype;
+        let view = view_fn(dtype, true)?;
+        let elem = dtype.size().filter(|&s| s > 0)?;
+        self.overlap_used = true;
+        let rt = self.rt.clone();
+        let (i, o) = (int((o.input_at / elem) as i64), int((o.output_at / elem) as i64));
+        Some((quote! { #rt::__private::#view(v0) }, i, o))
+    }
+
+    /// The call of a window kernel (CONV_2D, DEPTHWISE_CONV_2D, pools) reading input `x` and
+    /// writing output `y` with params const `params` (a runtime struct at `ty` below `rt`
+    /// with a `geometry` field): `body(cx, params, input, output)` gives the call from the
+    /// params, input and output expressions. Apart, that call on the tensors' own views;
+    /// overlapped ([`EmitCx::overlapped`]), the runtime's row driver `driver`
+    /// (`kernels::overlap::conv_rows` / `pool_rows`) over one view of both, calling it per
+    /// output row with the row's geometry.
+    pub fn window_call(
+        &mut self,
+        driver: &str,
+        params: &Ident,
+        ty: TokenStream,
+        x: TensorId,
+        y: TensorId,
+        body: impl FnOnce(&mut Self, TokenStream, TokenStream, TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        let rt = self.rt.clone();
+        match self.overlapped(x, y) {
+            Some((span, input_at, output_at)) => {
+                let call = body(self, quote! { &q }, quote! { x }, quote! { y });
+                let driver = format_ident!("{}", driver);
+                quote! {
+                    #rt::kernels::overlap::#driver(&#params.geometry, #span, #input_at, #output_at, |g, x, y| {
+                        let q = #rt::#ty { geometry: *g, ..#params };
+                        #call
+                    });
+                }
+            }
+            None => {
+                let input = self.input(x);
+                let output = self.output(y);
+                body(self, quote! { &#params }, input, output)
+            }
+        }
     }
 
     /// The views of input `x` and output `y` of an elementwise kernel: one shared view

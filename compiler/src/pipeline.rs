@@ -200,6 +200,7 @@ pub fn check_align(align: usize) -> Result<(), Error> {
 pub fn plan_options(lowered: &LoweredSubgraph<'_, '_>, base: PlanOptions) -> PlanOptions {
     PlanOptions {
         in_place: lowered.in_place(),
+        overlap: lowered.overlap(),
         views: lowered.views(),
         folded: lowered.folded(),
         scratch: lowered.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),

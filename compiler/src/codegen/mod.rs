@@ -120,6 +120,7 @@ pub fn emit_subgraph(
     let ar = Arena { sg, plan, base: calls.map_or(0, |c| c.base) };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
+    let overlaps = plan.overlap_pairs();
     let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
@@ -141,12 +142,25 @@ pub fn emit_subgraph(
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
         cx.in_place = in_place.iter().filter(|p| p.0 == id).map(|&(_, x, y)| (x, y)).collect();
+        if let Some(&(_, x, y, _)) = overlaps.iter().find(|p| p.0 == id) {
+            let ((x0, x1), (y0, y1)) = (ar.range(x)?, ar.range(y)?);
+            let span = (x0.min(y0), x1.max(y1));
+            cx.overlap = Some(crate::emit::Overlapped { x, y, span, input_at: x0 - span.0, output_at: y0 - span.0 });
+        }
         let scratch: Vec<_> = plan.scratch_regions(id).into_iter().map(|r| ar.base + r.start..ar.base + r.end).collect();
         cx.scratch = scratch.first().map(|r| (r.start as usize, r.end as usize));
         let call = kernel.emit(&mut cx);
         let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
+        let overlap = cx.overlap.filter(|_| cx.overlap_used);
         for (x, y) in &pairs {
             text.push_str(&format!(", in place: {y} over {x}"));
+        }
+        if let Some(o) = &overlap {
+            let delta = o.output_at as i64 - o.input_at as i64;
+            text.push_str(&format!(", overlapped: {} over {} at {delta:+} bytes", o.y, o.x));
+        }
+        if let (Some(&(_, x, y, _)), None) = (overlaps.iter().find(|p| p.0 == id), &overlap) {
+            return Err(Error::Codegen(format!("{text}: the plan overlaps {y} with {x} but the kernel did not run overlapped")));
         }
         if scratch_used && scratch.is_empty() {
             return Err(Error::Codegen(format!("{text}: the kernel uses scratch but declared none")));
@@ -157,7 +171,14 @@ pub fn emit_subgraph(
         }
         // `__private::io` rejects an input overlapping an output at run time; catch it here
         // (an in-place pair whose kernel still requested the input, or a plan bug).
+        let span_range = overlap.map(|o| o.span);
         for &x in &ins {
+            if let Some((b0, b1)) = span_range {
+                let (a0, a1) = ar.range(x)?;
+                if a0 < b1 && b0 < a1 {
+                    return Err(Error::Codegen(format!("{text}: input {} overlaps the overlapped span", describe_tensor(sg.tensor(x)))));
+                }
+            }
             for &y in &outs {
                 let ((a0, a1), (b0, b1)) = (ar.range(x)?, ar.range(y)?);
                 if a0 < b1 && b0 < a1 {
@@ -173,6 +194,17 @@ pub fn emit_subgraph(
         let mut ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
         let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
         let mut tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        if let Some(o) = &overlap {
+            let name = format_ident!("V{}", id.index());
+            let doc = format!(" op {}: {} written over the consumed part of {}", id.index(), o.y, o.x);
+            let (a, b) = (int(o.span.0 as i64), int(o.span.1 as i64));
+            body.scratch_ranges.push(quote! {
+                #[doc = #doc]
+                const #name: ::core::ops::Range<usize> = #a..#b;
+            });
+            ys.push(format_ident!("v0"));
+            tout.push(name);
+        }
         if let (true, Some(r)) = (scratch_used, scratch.first()) {
             let name = format_ident!("S{}", id.index());
             let doc = format!(" op {}: scratch, {} bytes", id.index(), r.end - r.start);

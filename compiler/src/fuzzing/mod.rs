@@ -74,6 +74,9 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
                 node.writes.push(y);
                 if prev != x && u.ratio(1, 2)? {
                     node.in_place_ok.push((prev, y));
+                } else if prev != x && u.ratio(1, 2)? {
+                    let max_delta = -(u.int_in_range(0..=bytes)? as i64);
+                    node.overlap_ok.push(crate::plan::Overlap { input: prev, output: y, max_delta });
                 }
                 chain.push(y);
             }
@@ -192,6 +195,14 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
                     let input = *u.choose(&node.reads)?;
                     if p.buffers[input].kind != BufferKind::Variable {
                         node.in_place_ok.push((input, out));
+                    }
+                } else if u.ratio(1, 3)? {
+                    // A streaming kernel's declaration: the output at most `h` bytes below
+                    // the input's start.
+                    let input = *u.choose(&node.reads)?;
+                    if p.buffers[input].kind != BufferKind::Variable {
+                        let max_delta = -(u.int_in_range(0..=bytes)? as i64);
+                        node.overlap_ok.push(crate::plan::Overlap { input, output: out, max_delta });
                     }
                 }
             }

@@ -27,6 +27,9 @@ pub struct Capabilities {
     /// ([`Kernel::in_place`]), restricted to pairs of arena tensors (a constant has no arena
     /// bytes to share).
     pub in_place: Vec<(TensorId, TensorId)>,
+    /// (input, output, max_delta bytes): the kernel can write the output over the consumed
+    /// part of the input ([`Kernel::overlap`]), arena tensors only.
+    pub overlap: Vec<(TensorId, TensorId, i64)>,
     /// A pure view ([`Kernel::is_view`]): output 0 may alias input 0's bytes.
     pub is_view: bool,
     /// Folded at compile time ([`Kernel::is_folded`]): outputs are constants, no code.
@@ -67,6 +70,12 @@ pub fn lower_subgraph<'m, 'a>(sg: &'m Subgraph<'a>) -> LoweredSubgraph<'m, 'a> {
             let caps = match &kernel {
                 Ok(k) => Capabilities {
                     in_place: in_place_pairs(sg, op, k.as_ref()),
+                    overlap: k
+                        .overlap()
+                        .into_iter()
+                        .filter_map(|(i, o, d)| Some((op.input(i)?, *op.outputs.get(o)?, d)))
+                        .filter(|&(x, y, _)| !sg.tensor(x).is_constant() && !sg.tensor(y).is_constant())
+                        .collect(),
                     is_view: k.is_view(),
                     folded: k.is_folded(),
                     scratch_bytes: k.scratch_bytes(),
@@ -117,6 +126,11 @@ impl LoweredSubgraph<'_, '_> {
     /// `(op, input, output)` for every in-place pair of every lowered operator.
     pub fn in_place(&self) -> Vec<(OpId, TensorId, TensorId)> {
         self.ops.iter().flat_map(|o| o.caps.in_place.iter().map(move |&(x, y)| (o.id, x, y))).collect()
+    }
+
+    /// `(op, input, output, max_delta)` for every overlap pair of every lowered operator.
+    pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, i64)> {
+        self.ops.iter().flat_map(|o| o.caps.overlap.iter().map(move |&(x, y, d)| (o.id, x, y, d))).collect()
     }
 
     /// The view operators.

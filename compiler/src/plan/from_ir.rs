@@ -58,6 +58,20 @@ impl SubgraphPlan {
             .filter_map(|&(op, x, y)| Some((op, self.tensor_of.get(x).copied().flatten()?, self.tensor_of.get(y).copied().flatten()?)))
             .collect()
     }
+    /// The declared overlaps the plan realised ([`MemoryPlan::overlaps`]) as
+    /// `(op, input tensor, output tensor, delta)`: the op writes the output over the consumed
+    /// part of the input, `delta` bytes from the input's offset.
+    pub fn overlap_pairs(&self) -> Vec<(crate::ir::OpId, TensorId, TensorId, i64)> {
+        self.plan
+            .overlaps
+            .iter()
+            .filter_map(|o| {
+                let x = self.tensor_of.get(o.input).copied().flatten()?;
+                let y = self.tensor_of.get(o.output).copied().flatten()?;
+                Some((o.op, x, y, o.delta))
+            })
+            .collect()
+    }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
         self.buffer_of.iter_enumerated().filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b]))).collect()
@@ -235,6 +249,22 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
             return Err(PlanError::BadClaim { reason: format!("in-place pair for unknown operator {op}") });
         };
         node.in_place_ok.push((a, b));
+    }
+    for &(op, input, output, max_delta) in &options.overlap {
+        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
+        else {
+            return Err(tensor_err(
+                input,
+                &format!("overlap pair ({input}, {output}) of {op} names a tensor outside the arena"),
+            ));
+        };
+        if problem.buffers[a].kind == BufferKind::Variable || problem.buffers[b].kind == BufferKind::Variable {
+            continue;
+        }
+        let Some(node) = problem.ops.get_mut(op) else {
+            return Err(PlanError::BadClaim { reason: format!("overlap pair for unknown operator {op}") });
+        };
+        node.overlap_ok.push(super::Overlap { input: a, output: b, max_delta });
     }
     Ok((problem, buffer_of, tensor_of))
 }

@@ -22,6 +22,7 @@ pub(crate) struct Analysis {
     variable: IndexVec<BufferId, bool>,
     /// Data and state dependencies of each op.
     preds: IndexVec<OpId, Vec<OpId>>,
+    align: u64,
 }
 
 fn align_up(bytes: u64, align: u64, buffer: BufferId) -> Result<u64, PlanError> {
@@ -40,7 +41,8 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 return Err(PlanError::UnknownBuffer { op: Some(op), buffer: b });
             }
         }
-        for &(a, b) in &node.in_place_ok {
+        let overlaps = node.overlap_ok.iter().map(|o| (o.input, o.output));
+        for (a, b) in node.in_place_ok.iter().copied().chain(overlaps) {
             for x in [a, b] {
                 if !in_range(x) {
                     return Err(PlanError::UnknownBuffer { op: Some(op), buffer: x });
@@ -209,9 +211,21 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 return bad("variables overlap nothing");
             }
         }
+        for o in &node.overlap_ok {
+            let bad = |reason| Err(PlanError::IllegalOverlap { op, input: o.input, output: o.output, reason });
+            if !node.reads.contains(&o.input) || !node.writes.contains(&o.output) {
+                return bad("not an (input, output) pair of the operator");
+            }
+            if variable[root[o.input]] || variable[root[o.output]] {
+                return bad("variables overlap nothing");
+            }
+            if o.max_delta > 0 {
+                return bad("the output must start at or below the input (max_delta <= 0)");
+            }
+        }
     }
 
-    Ok(Analysis { root, size, writer, readers, from_start, to_end, variable, preds })
+    Ok(Analysis { root, size, writer, readers, from_start, to_end, variable, preds, align })
 }
 
 /// Offsets and lifetimes of every buffer for one order.
@@ -220,6 +234,8 @@ pub(crate) struct Placement {
     pub lifetimes: IndexVec<BufferId, Option<Lifetime>>,
     /// The declared in-place pairs placed at one offset: `(op, input, output)`.
     pub in_place: Vec<(OpId, BufferId, BufferId)>,
+    /// The declared overlaps whose bytes are shared.
+    pub overlaps: Vec<super::RealisedOverlap>,
     pub solution: offsets::Solution,
 }
 
@@ -293,31 +309,55 @@ impl Analysis {
         for (x, buf) in p.buffers.iter_enumerated() {
             group_io[self.root[x]] |= buf.kind.is_input() || buf.kind.is_output();
         }
+        // Shared by in-place and overlap pairs.
+        let mut group_out: IndexVec<BufferId, bool> = p.buffers.iter().map(|_| false).collect();
+        for (x, buf) in p.buffers.iter_enumerated() {
+            group_out[self.root[x]] |= buf.kind.is_output();
+        }
+        // `io_ok`: the input group may hold a model input (overlaps: its bytes are free after
+        // its last reader anyway); never a model output.
+        let eligible = |s: usize, op: OpId, a: BufferId, b: BufferId, io_ok: bool| -> Option<(usize, usize)> {
+            let (ra, rb) = (self.root[a], self.root[b]);
+            if p.ops[op].reads.iter().filter(|&&x| self.root[x] == ra).any(|&x| x != a)
+                || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
+            {
+                return None;
+            }
+            let (ia, ib) = (item_of[ra]?, item_of[rb]?);
+            (ra != rb
+                && items[ia].last == s
+                && items[ib].first == s
+                && !self.variable[ra]
+                && !self.variable[rb]
+                && !group_out[ra]
+                && (io_ok || !group_io[ra]))
+                .then_some((ia, ib))
+        };
         let mut exempt = Vec::new();
         let mut pairs = Vec::new();
+        let mut rels = Vec::new();
+        let mut rel_pairs = Vec::new();
         for (s, &op) in order.iter().enumerate() {
             for &(a, b) in &p.ops[op].in_place_ok {
-                let (ra, rb) = (self.root[a], self.root[b]);
-                if p.ops[op].reads.iter().filter(|&&x| self.root[x] == ra).any(|&x| x != a)
-                    || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
-                {
-                    continue;
-                }
-                let (Some(ia), Some(ib)) = (item_of[ra], item_of[rb]) else { continue };
-                let holds_io = group_io[ra];
-                if ra != rb
-                    && items[ia].last == s
-                    && items[ib].first == s
-                    && !self.variable[ra]
-                    && !self.variable[rb]
-                    && !holds_io
-                {
-                    exempt.push((ia, ib));
+                if let Some(pair) = eligible(s, op, a, b, false) {
+                    exempt.push(pair);
                     pairs.push((op, a, b));
                 }
             }
+            for o in &p.ops[op].overlap_ok {
+                if let Some((ia, ib)) = eligible(s, op, o.input, o.output, true) {
+                    // Offsets are multiples of the alignment: delta <= max_delta rounds down.
+                    let align = self.align;
+                    let h = (o.max_delta.unsigned_abs()).div_ceil(align) * align;
+                    if exempt.contains(&(ia, ib)) {
+                        continue;
+                    }
+                    rels.push(offsets::Rel { x: ia, y: ib, h });
+                    rel_pairs.push((op, o.input, o.output));
+                }
+            }
         }
-        let solution = offsets::solve(&items, &exempt, order.len().max(1), work_budget, budget);
+        let solution = offsets::solve(&items, &exempt, &rels, order.len().max(1), work_budget, budget);
         let offsets = p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
         // An exempt pair is placed at one offset or apart, never partly overlapping.
@@ -327,6 +367,21 @@ impl Analysis {
             .filter(|(&(ia, ib), _)| solution.offsets[ia] == solution.offsets[ib])
             .map(|(_, pair)| pair)
             .collect();
-        Placement { offsets, lifetimes, in_place, solution }
+        let overlaps = rels
+            .iter()
+            .zip(rel_pairs)
+            .filter(|(r, (_, x, y))| {
+                let (ox, oy) = (solution.offsets[r.x], solution.offsets[r.y]);
+                let (sx, sy) = (p.buffers[*x].bytes, p.buffers[*y].bytes);
+                sx > 0 && sy > 0 && ox < oy + sy && oy < ox + sx
+            })
+            .map(|(r, (op, input, output))| super::RealisedOverlap {
+                op,
+                input,
+                output,
+                delta: solution.offsets[r.y] as i64 - solution.offsets[r.x] as i64,
+            })
+            .collect();
+        Placement { offsets, lifetimes, in_place, overlaps, solution }
     }
 }

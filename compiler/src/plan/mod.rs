@@ -97,7 +97,34 @@ pub struct OpNode {
     pub writes: Vec<BufferId>,
     /// `(input, output)` pairs the kernel can compute in place (output over input's bytes).
     pub in_place_ok: Vec<(BufferId, BufferId)>,
+    /// Partial overlaps the kernel tolerates ([`Overlap`]): the output may share bytes with
+    /// the input where the input dies at this operator, within the declared range.
+    pub overlap_ok: Vec<Overlap>,
     pub label: String,
+}
+
+/// A kernel's declaration that `output` may be written over the consumed part of `input`:
+/// any placement with `offset(output) - offset(input) <= max_delta` is safe (the kernel never
+/// overwrites an input byte it will still read), besides the disjoint ones. `max_delta <= 0`:
+/// the output starts at least `-max_delta` bytes below the input (a streaming kernel writing
+/// output row `oy` only below the first input row it still needs; exact in place is
+/// `in_place_ok`). Derived from the kernel's traversal in one place per family
+/// (`tflc_runtime::kernels::overlap`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Overlap {
+    pub input: BufferId,
+    pub output: BufferId,
+    pub max_delta: i64,
+}
+
+/// A declared [`Overlap`] the plan realised: `output` shares bytes with `input` at `op`, at
+/// `delta = offset(output) - offset(input)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RealisedOverlap {
+    pub op: OpId,
+    pub input: BufferId,
+    pub output: BufferId,
+    pub delta: i64,
 }
 
 /// A memory-planning problem; operators are listed in file order, which must be topological.
@@ -142,6 +169,10 @@ pub struct PlanOptions {
     /// `(op, input, output)`: the kernel of `op` may write `output` over `input` (it reads each
     /// element before writing it). Used by [`from_ir`]; sharing happens only where `input` dies.
     pub in_place: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId)>,
+    /// `(op, input, output, max_delta)`: the kernel of `op` may write `output` over the consumed
+    /// part of `input` ([`Overlap`]). Used by [`from_ir`]; sharing happens only where `input`
+    /// dies.
+    pub overlap: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId, i64)>,
     /// View operators (RESHAPE, SQUEEZE, EXPAND_DIMS: lowering says which): [`from_ir`] makes
     /// their output an alias of their input 0 where that is legal.
     pub views: Vec<OpId>,
@@ -169,6 +200,7 @@ impl Default for PlanOptions {
             verify: false,
             scratch: Vec::new(),
             in_place: Vec::new(),
+            overlap: Vec::new(),
             views: Vec::new(),
             folded: Vec::new(),
         }
@@ -210,6 +242,12 @@ pub struct MemoryPlan {
     /// the output starts at the input's offset and overwrites it at that step. Every other
     /// declared pair is apart.
     pub in_place: Vec<(OpId, BufferId, BufferId)>,
+    /// The declared overlaps the plan realised (the pair shares bytes), in schedule order.
+    /// Every other declared overlap pair is apart.
+    pub overlaps: Vec<RealisedOverlap>,
+    /// Like `lower_bound_bytes` without the overlaps: the tensor-level bound of the chosen
+    /// order (each tensor a separate live block, in-place pairs sharing).
+    pub tensor_bound_bytes: u64,
     /// Arena size: the end of the highest buffer (aligned sizes).
     pub arena_bytes: u64,
     /// No placement of the chosen order fits in fewer bytes: the peak of live (aligned) bytes,
@@ -253,6 +291,8 @@ pub enum PlanError {
     BadScratch { buffer: BufferId, reason: &'static str },
     #[error("illegal alias {buffer} of {source_buffer}: {reason}")]
     IllegalAlias { buffer: BufferId, source_buffer: BufferId, reason: &'static str },
+    #[error("{op} declares ({input}, {output}) overlapping: {reason}")]
+    IllegalOverlap { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
     #[error("{op} declares ({input}, {output}) in place: {reason}")]
     IllegalInPlace { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
     #[error("tensor {tensor} \"{name}\": {reason}")]
@@ -369,6 +409,8 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
         offsets: placement.offsets,
         lifetimes: placement.lifetimes,
         in_place: placement.in_place,
+        overlaps: placement.overlaps,
+        tensor_bound_bytes: placement.solution.tensor_bound,
         arena_bytes: placement.solution.arena,
         lower_bound_bytes: placement.solution.lower_bound,
         offsets_optimal: placement.solution.optimal,

@@ -45,6 +45,9 @@ pub(crate) struct Solution {
     pub offsets: Vec<u64>,
     pub arena: u64,
     pub lower_bound: u64,
+    /// The lower bound without overlap pairs (each tensor a separate live block, exempt pairs
+    /// sharing).
+    pub tensor_bound: u64,
     pub optimal: bool,
     pub greedy_arena: u64,
     pub work: u64,
@@ -54,16 +57,32 @@ fn overlaps(a: &Item, b: &Item) -> bool {
     a.first <= b.last && b.first <= a.last
 }
 
-/// Places `items` (`exempt` pairs may share bytes) over `steps` steps.
+/// A partial overlap an operator tolerates: output item `y` may start at most `h` bytes below
+/// input item `x`'s start (`offset(y) <= offset(x) - h`) and share bytes with it there, or lie
+/// apart (`plan::Overlap`, with `h = -max_delta` rounded up to the alignment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rel {
+    pub x: usize,
+    pub y: usize,
+    pub h: u64,
+}
+
+/// Places `items` (`exempt` pairs may share bytes at one offset, `rels` pairs within their
+/// range) over `steps` steps.
 ///
 /// An exempt pair `(a, b)` (an in-place pair: `a` dies at the step where `b` is born) either
 /// shares bytes at the *same offset* or none: kernels write element `i` over element `i`,
-/// so a partial overlap is never valid. Two placements are computed and the smaller kept:
-/// every pair apart (pairs conflict like any other items), and every pair that can be
-/// coalesced into one item (a chain `a → b → c` of in-place steps at one offset).
+/// so a partial overlap is never valid. Three placements are computed and the smallest kept:
+/// every pair apart (pairs conflict like any other items; greedy and exact search), every
+/// exempt pair that can be coalesced into one item (a chain `a → b → c` of in-place steps at
+/// one offset; greedy and exact search), and, when there are `rels`, the greedy orderings
+/// with every exempt and overlap pair placed by its own relation (each pair's forbidden
+/// offsets are an interval, so first fit stays valid). The exact search knows no relation,
+/// so with overlaps the result is a heuristic, claimed optimal only at the lower bound.
 pub(crate) fn solve(
     items: &[Item],
     exempt: &[(usize, usize)],
+    rels: &[Rel],
     steps: usize,
     work_budget: u64,
     budget: &mut Budget,
@@ -71,35 +90,188 @@ pub(crate) fn solve(
     let n = items.len();
     let live = live_bytes(items, steps);
     budget.spend((n + steps) as u64);
-    // Lower bound: pairs exempt at step t may share at most min(size) bytes there.
-    let mut lb_steps = live;
-    for &(a, b) in exempt {
-        let (ia, ib) = (&items[a], &items[b]);
-        let share = ia.size.min(ib.size);
-        let (lo, hi) = (ia.first.max(ib.first), ia.last.min(ib.last));
-        for l in lb_steps.iter_mut().take(hi + 1).skip(lo) {
+    // Lower bounds: pairs exempt at step t may share at most min(size) bytes there; an
+    // overlap pair at most min(size_y - h, size_x) (the union spans max(size_x + h, size_y)).
+    let share_at = |lb: &mut [u64], a: &Item, b: &Item, share: u64| {
+        let (lo, hi) = (a.first.max(b.first), a.last.min(b.last));
+        for l in lb.iter_mut().take(hi + 1).skip(lo) {
             *l = l.saturating_sub(share);
         }
+    };
+    let mut lb_steps = live;
+    for &(a, b) in exempt {
+        share_at(&mut lb_steps, &items[a], &items[b], items[a].size.min(items[b].size));
+    }
+    let tensor_bound = lb_steps.iter().copied().max().unwrap_or(0);
+    for r in rels {
+        let (x, y) = (&items[r.x], &items[r.y]);
+        share_at(&mut lb_steps, x, y, y.size.saturating_sub(r.h).min(x.size));
     }
     let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
 
-    let mut sol = solve_conflicting(items, steps, work_budget, lower_bound, budget);
-    if exempt.is_empty() {
-        return sol;
+    let mut sol = solve_conflicting(items, steps, work_budget, tensor_bound, &[], budget);
+    if !exempt.is_empty() {
+        let (merged, cluster) = coalesce(items, exempt, budget);
+        if merged.len() < items.len() {
+            let m = solve_conflicting(&merged, steps, work_budget, tensor_bound, &[], budget);
+            sol.work += m.work;
+            if m.arena < sol.arena {
+                sol.offsets = (0..n).map(|i| m.offsets[cluster[i]]).collect();
+                sol.arena = m.arena;
+                sol.greedy_arena = sol.greedy_arena.min(m.greedy_arena);
+            }
+        }
     }
-    let (merged, cluster) = coalesce(items, exempt, budget);
-    if merged.len() < items.len() {
-        let m = solve_conflicting(&merged, steps, work_budget, lower_bound, budget);
+    if !rels.is_empty() {
+        // Pairs coalesced at their relation's shift (the output `h` below the input), as
+        // chains and as a matching (no item in two merged pairs), each then searched like
+        // any instance (greedy and exact).
+        for matching in [false, true] {
+            let (merged, cluster, at) = coalesce_shifted(items, exempt, rels, matching, budget);
+            if merged.len() == items.len() {
+                continue;
+            }
+            let m = solve_conflicting(&merged, steps, work_budget, lower_bound, &[], budget);
+            sol.work += m.work;
+            if m.arena < sol.arena {
+                sol.offsets = (0..n).map(|i| m.offsets[cluster[i]] + at[i]).collect();
+                sol.arena = m.arena;
+                sol.greedy_arena = sol.greedy_arena.min(m.greedy_arena);
+            }
+        }
+        let mut special: Vec<Special> = Vec::new();
+        for &(a, b) in exempt {
+            special.push(Special { a, b, kind: Kind::Same });
+        }
+        for r in rels {
+            special.push(Special { a: r.x, b: r.y, kind: Kind::Below(r.h) });
+        }
+        let m = solve_conflicting(items, steps, work_budget, lower_bound, &special, budget);
         sol.work += m.work;
         if m.arena < sol.arena {
-            sol.offsets = (0..n).map(|i| m.offsets[cluster[i]]).collect();
+            sol.offsets = m.offsets;
             sol.arena = m.arena;
             sol.greedy_arena = sol.greedy_arena.min(m.greedy_arena);
         }
     }
-    // Coalescing all or none is not an exhaustive search: optimal only at the bound.
-    sol.optimal = sol.arena <= lower_bound;
+    sol.lower_bound = lower_bound;
+    sol.tensor_bound = tensor_bound;
+    if !exempt.is_empty() || !rels.is_empty() {
+        // Coalescing all or none, and greedy overlaps, are not an exhaustive search: optimal
+        // only at the bound.
+        sol.optimal = sol.arena <= lower_bound;
+    }
     sol
+}
+
+/// Merges exempt pairs (at one offset) and overlap pairs (the output `h` below the input)
+/// into clusters with fixed offsets inside: a pair merges when every other two members of
+/// the joined clusters that live at a common step stay byte-disjoint. With `matching`, an
+/// item joins at most one pair. Returns the clusters as items (spanning their members'
+/// bytes and steps), each item's cluster and its offset inside it.
+fn coalesce_shifted(
+    items: &[Item],
+    exempt: &[(usize, usize)],
+    rels: &[Rel],
+    matching: bool,
+    budget: &mut Budget,
+) -> (Vec<Item>, Vec<usize>, Vec<u64>) {
+    let n = items.len();
+    let mut cluster: Vec<usize> = (0..n).collect();
+    let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    // Offset of each item relative to its cluster's origin (may be negative until the end).
+    let mut rel: Vec<i64> = vec![0; n];
+    let mut used = vec![false; n];
+    let mut pairs: Vec<(usize, usize, u64)> = exempt.iter().map(|&(a, b)| (a, b, 0)).collect();
+    pairs.extend(rels.iter().map(|r| (r.x, r.y, r.h)));
+    let mut checks = 0u64;
+    for (a, b, h) in pairs {
+        let (ca, cb) = (cluster[a], cluster[b]);
+        if ca == cb || items[a].size == 0 || items[b].size == 0 || (matching && (used[a] || used[b])) {
+            continue;
+        }
+        let cost = (members[ca].len() * members[cb].len()) as u64;
+        checks += cost;
+        if checks > MAX_COALESCE_CHECKS || !budget.spend(cost) {
+            break;
+        }
+        // Shift cluster cb so that b sits h below a.
+        let shift = rel[a] - h as i64 - rel[b];
+        let ok = members[ca].iter().all(|&u| {
+            members[cb].iter().all(|&v| {
+                if (u, v) == (a, b) || !overlaps(&items[u], &items[v]) {
+                    return true;
+                }
+                let (u0, v0) = (rel[u], rel[v] + shift);
+                u0 + items[u].size as i64 <= v0 || v0 + items[v].size as i64 <= u0
+            })
+        });
+        if !ok {
+            continue;
+        }
+        used[a] = true;
+        used[b] = true;
+        let moved = std::mem::take(&mut members[cb]);
+        for &v in &moved {
+            rel[v] += shift;
+            cluster[v] = ca;
+        }
+        members[ca].extend(moved);
+    }
+    let mut index = vec![usize::MAX; n];
+    let mut merged = Vec::new();
+    let mut of = vec![0; n];
+    let mut at = vec![0u64; n];
+    for i in 0..n {
+        let c = cluster[i];
+        if index[c] == usize::MAX {
+            index[c] = merged.len();
+            let m = &members[c];
+            let lo = m.iter().map(|&x| rel[x]).min().unwrap_or(0);
+            merged.push(Item {
+                size: m.iter().map(|&x| (rel[x] - lo) as u64 + items[x].size).max().unwrap_or(0),
+                first: m.iter().map(|&x| items[x].first).min().unwrap_or(0),
+                last: m.iter().map(|&x| items[x].last).max().unwrap_or(0),
+            });
+        }
+        of[i] = index[c];
+    }
+    for i in 0..n {
+        let lo = members[cluster[i]].iter().map(|&x| rel[x]).min().unwrap_or(0);
+        at[i] = (rel[i] - lo) as u64;
+    }
+    (merged, of, at)
+}
+
+/// A pair of items whose conflict is not "apart": `a` the input, `b` the output.
+#[derive(Clone, Copy, Debug)]
+struct Special {
+    a: usize,
+    b: usize,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// At one offset, or apart.
+    Same,
+    /// `b` at most `h` below `a`'s start (sharing bytes), or apart.
+    Below(u64),
+}
+
+/// The busy ranges a placed item `j` at offset 0 puts in the way of item `i` (for [`greedy`]):
+/// `i` may not start in `(lo - size_i, hi)` for each `(lo, hi)`. Apart: `(0, size_j)`.
+fn busy_rel(items: &[Item], i: usize, j: usize, special: Option<Kind>, i_is_output: bool) -> Vec<(i64, i64)> {
+    let (si, sj) = (items[i].size as i64, items[j].size as i64);
+    match (special, i_is_output) {
+        (None, _) => vec![(0, sj)],
+        // i must start at j's offset or lie apart: forbid (-si, 0) and (0, sj).
+        (Some(Kind::Same), _) => vec![(0, 0), (si, sj)],
+        // i = output, j = input: forbid offset(i) in (-h, sj).
+        (Some(Kind::Below(h)), true) => vec![(si - h as i64, sj)],
+        // i = input, j = output: forbid offset(i) in (-si, h).
+        (Some(Kind::Below(h)), false) => vec![(0, h as i64)],
+    }
 }
 
 /// Merges exempt pairs into single items where the merged members never live at one step
@@ -253,7 +425,14 @@ fn coalesce(items: &[Item], exempt: &[(usize, usize)], budget: &mut Budget) -> (
 
 /// Places `items`, every pair live at a common step conflicting: greedy, then the exact
 /// search down to `lower_bound`.
-fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound: u64, budget: &mut Budget) -> Solution {
+fn solve_conflicting(
+    items: &[Item],
+    steps: usize,
+    work_budget: u64,
+    lower_bound: u64,
+    special: &[Special],
+    budget: &mut Budget,
+) -> Solution {
     let n = items.len();
     let live = live_bytes(items, steps);
     let pairs = conflict_pairs(items);
@@ -261,11 +440,24 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
     if pairs > MAX_CONFLICT_PAIRS || !budget.spend(pairs.saturating_mul(2)) {
         let offsets = sweep(items, budget);
         let arena = arena_of(items, &offsets);
-        return Solution { offsets, arena, lower_bound, optimal: arena <= lower_bound, greedy_arena: arena, work: 0 };
+        return Solution {
+            offsets,
+            arena,
+            lower_bound,
+            tensor_bound: lower_bound,
+            optimal: arena <= lower_bound,
+            greedy_arena: arena,
+            work: 0,
+        };
     }
     // Conflicts from the items sorted by first step: `j` after `i` overlaps `i` iff it
     // starts by `i`'s last step.
-    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each conflict carries the busy ranges relative to the other item's offset.
+    let mut kind_of: std::collections::HashMap<(usize, usize), Kind> = std::collections::HashMap::new();
+    for sp in special {
+        kind_of.insert((sp.a, sp.b), sp.kind);
+    }
+    let mut conflicts: Vec<Vec<(usize, i64, i64)>> = vec![Vec::new(); n];
     let mut by_first: Vec<usize> = (0..n).filter(|&i| items[i].size > 0).collect();
     by_first.sort_by_key(|&i| (items[i].first, i));
     for (k, &i) in by_first.iter().enumerate() {
@@ -273,8 +465,15 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
             if items[j].first > items[i].last {
                 break;
             }
-            conflicts[i].push(j);
-            conflicts[j].push(i);
+            let (forward, backward) = (kind_of.get(&(i, j)).copied(), kind_of.get(&(j, i)).copied());
+            // `(i, j)` special: i is the input, j the output.
+            let (ij, ji) = match (forward, backward) {
+                (Some(kd), _) => (busy_rel(items, i, j, Some(kd), false), busy_rel(items, j, i, Some(kd), true)),
+                (None, Some(kd)) => (busy_rel(items, i, j, Some(kd), true), busy_rel(items, j, i, Some(kd), false)),
+                (None, None) => (busy_rel(items, i, j, None, false), busy_rel(items, j, i, None, false)),
+            };
+            conflicts[i].extend(ij.into_iter().map(|(lo, hi)| (j, lo, hi)));
+            conflicts[j].extend(ji.into_iter().map(|(lo, hi)| (i, lo, hi)));
         }
     }
     for c in &mut conflicts {
@@ -339,11 +538,13 @@ fn solve_conflicting(items: &[Item], steps: usize, work_budget: u64, lower_bound
         offsets,
         arena: greedy_arena,
         lower_bound,
+        tensor_bound: lower_bound,
         optimal: greedy_arena <= lower_bound,
         greedy_arena,
         work: spent,
     };
-    if sol.optimal || work_budget == 0 || budget.left() == 0 {
+    // The exact search assumes every pair live at a step apart: not with special pairs.
+    if sol.optimal || work_budget == 0 || budget.left() == 0 || !special.is_empty() {
         return sol;
     }
     let mut bb = Exact {
@@ -383,22 +584,27 @@ fn arena_of(items: &[Item], offsets: &[u64]) -> u64 {
 }
 
 /// Places items in `order` at the lowest (or tightest) gap among placed conflicting items.
-fn greedy(items: &[Item], conflicts: &[Vec<usize>], order: &[usize], best_fit: bool) -> Vec<u64> {
+/// Each conflict `(j, lo, hi)` makes `j`'s range `offset(j) + lo .. offset(j) + hi` busy
+/// (possibly empty or inverted): an item of size `s` then may not start in `(offset(j) + lo
+/// - s, offset(j) + hi)`, which the gap scan below respects for any such range.
+fn greedy(items: &[Item], conflicts: &[Vec<(usize, i64, i64)>], order: &[usize], best_fit: bool) -> Vec<u64> {
     let n = items.len();
     let mut offs = vec![0u64; n];
     let mut placed = vec![false; n];
-    let mut busy: Vec<(u64, u64)> = Vec::new();
+    let mut busy: Vec<(i64, i64)> = Vec::new();
     for &i in order {
-        let size = items[i].size;
+        let size = items[i].size as i64;
         if size == 0 {
             placed[i] = true;
             continue;
         }
         busy.clear();
-        busy.extend(conflicts[i].iter().filter(|&&j| placed[j]).map(|&j| (offs[j], offs[j] + items[j].size)));
+        busy.extend(
+            conflicts[i].iter().filter(|c| placed[c.0]).map(|&(j, lo, hi)| (offs[j] as i64 + lo, offs[j] as i64 + hi)),
+        );
         busy.sort_unstable();
-        let mut cursor = 0u64;
-        let mut choice: Option<(u64, u64)> = None; // (gap size, offset)
+        let mut cursor = 0i64;
+        let mut choice: Option<(i64, i64)> = None; // (gap size, offset)
         for &(lo, hi) in &busy {
             if lo > cursor && lo - cursor >= size {
                 let gap = lo - cursor;
@@ -412,7 +618,7 @@ fn greedy(items: &[Item], conflicts: &[Vec<usize>], order: &[usize], best_fit: b
             }
             cursor = cursor.max(hi);
         }
-        offs[i] = choice.map_or(cursor, |(_, o)| o);
+        offs[i] = choice.map_or(cursor, |(_, o)| o) as u64;
         placed[i] = true;
     }
     offs
@@ -598,7 +804,7 @@ mod tests {
                     Item { size: 16 * (1 + next(6)), first: a.min(b), last: a.max(b) }
                 })
                 .collect();
-            let sol = solve(&items, &[], steps, u64::MAX, &mut Budget::new(u64::MAX));
+            let sol = solve(&items, &[], &[], steps, u64::MAX, &mut Budget::new(u64::MAX));
             assert!(sol.optimal);
             assert_eq!(sol.arena, brute(&items), "{items:?}");
             assert!(sol.lower_bound <= sol.arena);

@@ -24,6 +24,14 @@ impl SubgraphPlan {
                 "not proven"
             }
         );
+        if !p.overlaps.is_empty() {
+            // Only plans with overlapped pairs, so other snapshots keep their form.
+            let _ = writeln!(s, "tensor_bound_bytes: {} (each tensor apart; the bound above lets outputs overwrite consumed input)", p.tensor_bound_bytes);
+            for o in &p.overlaps {
+                let t = |b: super::BufferId| self.tensor_of[b].map_or(b.to_string(), |t| t.to_string());
+                let _ = writeln!(s, "overlap: op {} writes {} over the consumed part of {} (output at {:+} bytes)", o.op.index(), t(o.output), t(o.input), o.delta);
+            }
+        }
         let _ = writeln!(s, "align: {}", p.align);
         let _ = writeln!(
             s,
@@ -103,6 +111,13 @@ impl SubgraphPlan {
         serde_json::json!({
             "arena_bytes": p.arena_bytes,
             "lower_bound_bytes": p.lower_bound_bytes,
+            "tensor_bound_bytes": p.tensor_bound_bytes,
+            "overlaps": p.overlaps.iter().map(|o| serde_json::json!({
+                "op": o.op.index(),
+                "input": self.tensor_of[o.input].map(|t| t.index()),
+                "output": self.tensor_of[o.output].map(|t| t.index()),
+                "delta": o.delta,
+            })).collect::<Vec<_>>(),
             "gap_bytes": p.gap_bytes(),
             "align": p.align,
             "order_optimal": p.order_optimal,

@@ -36,9 +36,14 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
     let _ = writeln!(
         s,
-        r#"<text x="{left}" y="22" font-size="15" font-weight="bold">arena {} B, lower bound {} B, gap {} B; order {}, offsets {}</text>"#,
+        r#"<text x="{left}" y="22" font-size="15" font-weight="bold">arena {} B, lower bound {} B{}, gap {} B; order {}, offsets {}</text>"#,
         plan.arena_bytes,
         plan.lower_bound_bytes,
+        if plan.overlaps.is_empty() {
+            String::new()
+        } else {
+            format!(" (tensor-level {} B; {} overlapped pairs, red)", plan.tensor_bound_bytes, plan.overlaps.len())
+        },
         plan.gap_bytes(),
         if plan.order_optimal { "optimal" } else { "heuristic" },
         if plan.offsets_optimal { "optimal" } else { "heuristic" },
@@ -142,6 +147,28 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
             );
         }
         let _ = writeln!(s, "</g>");
+    }
+
+    // Overlapped pairs: the shared bytes at the operator's step, hatched in red.
+    for o in &plan.overlaps {
+        let (Some(x0), Some(y0)) = (plan.offsets.get(o.input), plan.offsets.get(o.output)) else { continue };
+        let (xb, yb) = (problem.buffers[o.input].bytes, problem.buffers[o.output].bytes);
+        let (lo, hi) = ((*x0).max(*y0), (x0 + xb).min(y0 + yb));
+        let Some(step) = plan.schedule.iter().position(|&op| op == o.op) else { continue };
+        if lo >= hi {
+            continue;
+        }
+        let x = left + step_w * step as f64;
+        let (y, bh) = (y_of(lo), (y_of(hi) - y_of(lo)).max(1.0));
+        let _ = writeln!(
+            s,
+            r##"<g><title>{}: {} written over the consumed part of {} (output at {:+} bytes from the input; {} bytes shared)</title><rect x="{x:.1}" y="{y:.1}" width="{step_w:.1}" height="{bh:.1}" fill="#d62828" fill-opacity="0.25" stroke="#d62828" stroke-width="1.2" stroke-dasharray="2,2"/></g>"##,
+            o.op,
+            esc(&problem.buffers[o.output].label),
+            esc(&problem.buffers[o.input].label),
+            o.delta,
+            hi - lo
+        );
     }
 
     // Peak marker and arena line.

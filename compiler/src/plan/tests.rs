@@ -128,6 +128,47 @@ fn variables_overlap_nothing_and_scratch_is_short_lived() {
     assert_eq!(plan.arena_bytes, 48 + 32 + 32 + 112);
 }
 
+/// A streaming op (conv) whose output may start 32 bytes below its input: the pair spans
+/// 256 + 32 bytes instead of 512; the verifier rejects the same plan one alignment step
+/// beyond the bound, an unreported overlap and an undeclared one.
+#[test]
+fn overlap_pairs_share_within_their_range() {
+    let mut conv = op(&[1], &[2]);
+    conv.overlap_ok.push(Overlap { input: BufferId::new(1), output: BufferId::new(2), max_delta: -20 });
+    let p = problem(
+        vec![buf(16, Input), buf(256, Activation), buf(256, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), conv, op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let (x, y) = (plan.offsets[BufferId::new(1)] as i64, plan.offsets[BufferId::new(2)] as i64);
+    assert!(y - x <= -32, "{plan:?}");
+    assert_eq!(plan.arena_bytes, 256 + 32, "{plan:?}");
+    assert_eq!(plan.tensor_bound_bytes, 512);
+    assert_eq!(plan.lower_bound_bytes, 256 + 32);
+    assert!(plan.offsets_optimal);
+    assert_eq!(plan.overlaps, vec![RealisedOverlap { op: OpId::new(1), input: BufferId::new(1), output: BufferId::new(2), delta: y - x }]);
+    assert!(verify::verify(&p, &plan).is_empty());
+    // One alignment step beyond the bound: the output over input bytes still to be read.
+    let mut beyond = plan.clone();
+    beyond.offsets[BufferId::new(2)] = (x - 16) as u64;
+    beyond.overlaps[0].delta = -16;
+    let v = verify::verify(&p, &beyond);
+    assert!(v.iter().any(|e| matches!(e, PlanError::Overlap { .. })), "{v:?}");
+    assert!(v.iter().any(|e| matches!(e, PlanError::BadClaim { .. })), "{v:?}");
+    let mut unreported = plan.clone();
+    unreported.overlaps.clear();
+    assert!(verify::verify(&p, &unreported).iter().any(|e| matches!(e, PlanError::BadClaim { .. })));
+    let mut undeclared = p.clone();
+    undeclared.ops[OpId::new(1)].overlap_ok.clear();
+    assert!(verify::verify(&undeclared, &plan).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
+    // Where the input lives on (read later), nothing is shared.
+    let mut later = p.clone();
+    later.ops[OpId::new(2)].reads.push(BufferId::new(1));
+    let plan = super::plan(&later, &opts()).unwrap();
+    assert!(plan.overlaps.is_empty());
+    assert_eq!(plan.arena_bytes, 512 + 16);
+}
+
 #[test]
 fn in_place_pairs_may_share() {
     let mut relu = op(&[1], &[2]);
@@ -442,6 +483,7 @@ fn tiny_instances_match_brute_force() {
         let Ok(mut p) = fuzzing::generate(&mut u, lim) else { continue };
         for o in p.ops.iter_mut() {
             o.in_place_ok.clear(); // brute force offsets ignore in-place sharing
+            o.overlap_ok.clear();
         }
         let plan = fuzzing::check(&p, &opts);
         let orders = all_topo_orders(&p);

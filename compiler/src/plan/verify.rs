@@ -12,6 +12,10 @@
 //!   there, both start at the same offset, the operator reads no other buffer of the input's
 //!   storage (nor the input twice), and neither is a variable nor the input part of a model
 //!   input/output;
+//! - likewise a pair an operator declares overlap-tolerant ([`super::Overlap`]) may share bytes
+//!   under the same conditions when `offset(output) - offset(input) <= max_delta` instead of
+//!   one offset, where the input's storage may hold a model input (its bytes are free after
+//!   its last reader anyway) but no model output;
 //! - variables share no byte with any other buffer at all (they live across runs);
 //! - every alias is legal (an activation or output viewing a non-variable, non-scratch buffer,
 //!   no larger than it, written by an operator that reads the source, never joining two model
@@ -21,6 +25,9 @@
 //!   reader, outputs from their writer to the end (each is one fixed region);
 //! - the reported in-place pairs are declared pairs at one offset, and every declared pair
 //!   whose bytes overlap is reported (codegen emits the in-place call for exactly those);
+//! - the reported overlaps are declared overlap pairs that share bytes at the reported delta,
+//!   within the declared range, and every declared overlap pair that shares bytes is reported
+//!   (codegen emits the in-out call for exactly those);
 //! - the reported lifetimes match; the reported peaks of the chosen and of the file order are
 //!   the recomputed ones (live bytes, sizes rounded up to the alignment), the chosen order is no
 //!   worse than the file order, and the reported lower bound exceeds neither the chosen order's
@@ -51,7 +58,12 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         return errs;
     }
     for (op, node) in problem.ops.iter_enumerated() {
-        let all = node.reads.iter().chain(&node.writes).chain(node.in_place_ok.iter().flat_map(|(a, b)| [a, b]));
+        let all = node
+            .reads
+            .iter()
+            .chain(&node.writes)
+            .chain(node.in_place_ok.iter().flat_map(|(a, b)| [a, b]))
+            .chain(node.overlap_ok.iter().flat_map(|o| [&o.input, &o.output]));
         for &b in all {
             if b.index() >= nb {
                 errs.push(PlanError::UnknownBuffer { op: Some(op), buffer: b });
@@ -292,12 +304,15 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
 
     // Overlaps, pairwise over group roots.
     let mut io_of = vec![false; nb];
+    let mut out_of = vec![false; nb];
     let mut var_of = vec![false; nb];
     for x in 0..nb {
         io_of[root[x]] |= kind(x).is_input() || kind(x).is_output();
+        out_of[root[x]] |= kind(x).is_output();
         var_of[root[x]] |= kind(x) == BufferKind::Variable;
     }
     let holds_io = |r: usize| io_of[r];
+    let holds_output = |r: usize| out_of[r];
     let is_var = |r: usize| var_of[r];
     let region = |r: usize| {
         let off = plan.offsets[BufferId::new(r)];
@@ -315,6 +330,22 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 && node.reads.iter().filter(|&&z| z == x).count() == 1
                 && node.writes.contains(&y)
                 && plan.offsets[x] == plan.offsets[y]
+        })
+    };
+    // The same for a declared overlap at a delta within its range. A model input may be
+    // overlapped at its last reader (its bytes are free after that step anyway), a model
+    // output never.
+    let declares_overlap = |op: OpId, gi: usize, go: usize| {
+        let node = &problem.ops[op];
+        node.overlap_ok.iter().any(|o| {
+            let (x, y) = (o.input, o.output);
+            root[x.index()] == gi
+                && root[y.index()] == go
+                && node.reads.iter().filter(|&&z| root[z.index()] == gi).all(|&z| z == x)
+                && node.reads.iter().filter(|&&z| z == x).count() == 1
+                && node.writes.contains(&y)
+                && o.max_delta <= 0
+                && (plan.offsets[y] as i128 - plan.offsets[x] as i128) <= o.max_delta as i128
         })
     };
     for a in 0..nb {
@@ -345,6 +376,8 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 let op = plan.schedule[lo];
                 (la == lo && fb == lo && !holds_io(a) && declares(op, a, b))
                     || (lb == lo && fa == lo && !holds_io(b) && declares(op, b, a))
+                    || (la == lo && fb == lo && !holds_output(a) && declares_overlap(op, a, b))
+                    || (lb == lo && fa == lo && !holds_output(b) && declares_overlap(op, b, a))
             };
             if !in_place {
                 errs.push(PlanError::Overlap { a: BufferId::new(a), b: BufferId::new(b), step: Step::new(lo) });
@@ -367,6 +400,35 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             let (y0, y1) = region(y.index());
             if x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1 && !plan.in_place.contains(&(op, x, y)) {
                 errs.push(PlanError::BadClaim { reason: format!("{op}: ({x}, {y}) share bytes but are not reported in place") });
+            }
+        }
+    }
+
+    // The realised overlaps: declared, sharing bytes at the reported delta; and every
+    // declared overlap pair that shares bytes is reported.
+    for o in &plan.overlaps {
+        let declared = problem
+            .ops
+            .get(o.op)
+            .is_some_and(|n| n.overlap_ok.iter().any(|d| d.input == o.input && d.output == o.output && o.delta <= d.max_delta));
+        let ok = declared && o.input.index() < nb && o.output.index() < nb && {
+            let (x0, x1) = region(o.input.index());
+            let (y0, y1) = region(o.output.index());
+            y0 as i128 - x0 as i128 == o.delta as i128 && x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1
+        };
+        if !ok {
+            errs.push(PlanError::BadClaim {
+                reason: format!("{} overlaps ({}, {}) at delta {}, which is not a declared overlap sharing bytes there", o.op, o.input, o.output, o.delta),
+            });
+        }
+    }
+    for (op, node) in problem.ops.iter_enumerated() {
+        for d in &node.overlap_ok {
+            let (x0, x1) = region(d.input.index());
+            let (y0, y1) = region(d.output.index());
+            let reported = plan.overlaps.iter().any(|o| o.op == op && o.input == d.input && o.output == d.output);
+            if x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1 && !reported {
+                errs.push(PlanError::BadClaim { reason: format!("{op}: ({}, {}) share bytes but are not reported overlapping", d.input, d.output) });
             }
         }
     }

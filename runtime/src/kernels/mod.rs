@@ -77,3 +77,4 @@ pub(crate) mod dot;
 pub mod numerics;
 pub(crate) mod requant;
 pub mod window;
+pub mod overlap;

@@ -24,8 +24,8 @@ pub struct Args {
     /// Print only the deterministic dump (no timing), for snapshots.
     #[arg(long, conflicts_with = "json")]
     dump: bool,
-    /// Plan without the kernels' in-place pairs (every output apart from its inputs), as
-    /// tensor-level planning does; by default the plan is the one `tflc compile` uses.
+    /// Plan without the kernels' in-place and overlap pairs (every output apart from its
+    /// inputs), as tensor-level planning does; by default the plan is the one `tflc compile` uses.
     #[arg(long)]
     no_in_place: bool,
     /// Check the arena against SIZE bytes (`49152`, `48K`, `1M`; K = 1024): over it, report
@@ -48,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut options = tflc::pipeline::plan_options(&lowered, PlanOptions { align: args.align, ..PlanOptions::default() });
     if args.no_in_place {
         options.in_place.clear();
+        options.overlap.clear();
     }
     // A model that calls subgraphs (IF, WHILE, CALL_ONCE): every reached subgraph planned,
     // the entry one with its calls' frames (`plan::model`).

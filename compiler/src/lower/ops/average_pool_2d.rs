@@ -83,15 +83,26 @@ impl Kernel for AveragePool2d {
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::average_pool_2d::AveragePool2dParams };
+        let ty = path.clone();
         let (p, f) = match &self.scheme {
             AveragePool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { average_pool_2d_s8 }),
             AveragePool2dScheme::S16(p) => (cx.params_lit(params_type::<S16>(&rt, path, false), p), quote! { average_pool_2d_s16 }),
             AveragePool2dScheme::U8(p) => (cx.params_lit(params_type::<U8>(&rt, path, false), p), quote! { average_pool_2d_u8 }),
             AveragePool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { average_pool_2d_f32 }),
         };
-        let input = cx.input(self.pool.input);
-        let output = cx.output(self.pool.output);
-        quote! { #rt::kernels::average_pool_2d::#f(&#p, #input, #output); }
+        cx.window_call("pool_rows", &p, ty, self.pool.input, self.pool.output, |_, p, input, output| {
+            quote! { #rt::kernels::average_pool_2d::#f(#p, #input, #output); }
+        })
+    }
+
+    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+        let elem = match &self.scheme {
+            AveragePool2dScheme::S8(_) => 1,
+            AveragePool2dScheme::S16(_) => 2,
+            AveragePool2dScheme::U8(_) => 1,
+            AveragePool2dScheme::F32(_) => 4,
+        };
+        super::window_overlap(tflc_runtime::kernels::overlap::Rows::pool(&self.pool.geometry), elem)
     }
 }
 

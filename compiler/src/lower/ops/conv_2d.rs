@@ -186,68 +186,74 @@ impl Kernel for Conv2d {
         let rt = cx.rt().clone();
         let path = quote! { kernels::conv_2d::Conv2dParams };
         let call = quote! { #rt::kernels::conv_2d };
+        let (x, y) = (self.input, self.output);
         match &self.scheme {
             Conv2dScheme::S8 { held, arms } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.conv_2d_params());
+                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
-                let input = cx.input(self.input);
-                match variant {
+                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
                     Conv2dVariant::Reference => {
                         let filter = cx.input(self.filter);
                         let bias = cx.optional_input(self.bias);
-                        let output = cx.output(self.output);
-                        quote! { #call::conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+                        quote! { #call::conv_2d_s8(#p, #input, #filter, #bias, #output); }
                     }
                     Conv2dVariant::Window => {
                         let filter = cx.input(self.filter);
                         let bias = cx.optional_input(self.bias);
                         let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
+                        quote! { #call::conv_2d_s8_window(#p, #input, #filter, #bias, #packed, #output); }
                     }
                     Conv2dVariant::Pointwise => {
                         let filter = cx.input(self.filter);
                         let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::conv_2d_s8_pointwise(&#p, #input, #filter, #packed, #output); }
+                        quote! { #call::conv_2d_s8_pointwise(#p, #input, #filter, #packed, #output); }
                     }
                     Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
                         // The packed table holds the filter and the folded bias (one layout
                         // for both; the chunked function only for windows of several chunks).
                         let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
                         let f = if *variant == Conv2dVariant::Gemm { quote! { conv_2d_s8_gemm } } else { quote! { conv_2d_s8_gemm_chunked } };
-                        quote! { #call::#f(&#p, #input, #packed, #output); }
+                        quote! { #call::#f(#p, #input, #packed, #output); }
                     }
-                }
+                })
                 })
             }
             Conv2dScheme::S16 { held } => {
-                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.conv_2d_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::conv_2d_s16(&#p, #input, #filter, #bias, #output); }
+                let p = cx.params_lit(params_type::<S16>(&rt, path.clone(), true), &held.conv_2d_params());
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::conv_2d_s16(#p, #input, #filter, #bias, #output); }
+                })
             }
             Conv2dScheme::U8 { held } => {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.conv_2d_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::conv_2d_u8(&#p, #input, #filter, #bias, #output); }
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                })
             }
             Conv2dScheme::F32 { held } => {
-                let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.conv_2d_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::conv_2d_f32(&#p, #input, #filter, #bias, #output); }
+                let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.conv_2d_params());
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                })
             }
         }
+    }
+
+    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+        let (g, elem) = match &self.scheme {
+            Conv2dScheme::S8 { held, .. } => (held.geometry, 1),
+            Conv2dScheme::S16 { held } => (held.geometry, 2),
+            Conv2dScheme::U8 { held } => (held.geometry, 1),
+            Conv2dScheme::F32 { held } => (held.geometry, 4),
+        };
+        super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv(&g), elem)
     }
 }
 

@@ -213,6 +213,7 @@ impl Kernel for DepthwiseConv2d {
         let rt = cx.rt().clone();
         let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
         let call = quote! { #rt::kernels::depthwise_conv_2d };
+        let (x, y) = (self.input, self.output);
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, arms } => cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
@@ -226,56 +227,63 @@ impl Kernel for DepthwiseConv2d {
                     params.quant.output_shift = &[];
                 }
                 let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                let input = cx.input(self.input);
-                let filter = (!self_contained).then(|| cx.input(self.filter));
-                let bias = (!self_contained).then(|| cx.optional_input(self.bias));
-                match variant {
-                    DepthwiseConv2dVariant::Reference => {
-                        let output = cx.output(self.output);
-                        quote! { #call::depthwise_conv_2d_s8(&#p, #input, #filter, #bias, #output); }
+                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                    let filter = (!self_contained).then(|| cx.input(self.filter));
+                    let bias = (!self_contained).then(|| cx.optional_input(self.bias));
+                    match variant {
+                        DepthwiseConv2dVariant::Reference => {
+                            quote! { #call::depthwise_conv_2d_s8(#p, #input, #filter, #bias, #output); }
+                        }
+                        DepthwiseConv2dVariant::Window => {
+                            let packed = cx.table_i32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_s8_window(#p, #input, #filter, #bias, #packed, #output); }
+                        }
+                        DepthwiseConv2dVariant::Mult1 => {
+                            let packed = cx.table_i32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_s8_mult1(#p, #input, #packed, #output); }
+                        }
+                        DepthwiseConv2dVariant::OneChannel => {
+                            let packed = cx.table_i32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_s8_one_channel(#p, #input, #packed, #output); }
+                        }
                     }
-                    DepthwiseConv2dVariant::Window => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::depthwise_conv_2d_s8_window(&#p, #input, #filter, #bias, #packed, #output); }
-                    }
-                    DepthwiseConv2dVariant::Mult1 => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::depthwise_conv_2d_s8_mult1(&#p, #input, #packed, #output); }
-                    }
-                    DepthwiseConv2dVariant::OneChannel => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::depthwise_conv_2d_s8_one_channel(&#p, #input, #packed, #output); }
-                    }
-                }
+                })
             }),
             DepthwiseConv2dScheme::S16 { held } => {
-                let p = cx.params_lit(params_type::<S16>(&rt, path, true), &held.depthwise_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::depthwise_conv_2d_s16(&#p, #input, #filter, #bias, #output); }
+                let p = cx.params_lit(params_type::<S16>(&rt, path.clone(), true), &held.depthwise_params());
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::depthwise_conv_2d_s16(#p, #input, #filter, #bias, #output); }
+                })
             }
             DepthwiseConv2dScheme::U8 { held } => {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.depthwise_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::depthwise_conv_2d_u8(&#p, #input, #filter, #bias, #output); }
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::depthwise_conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                })
             }
             DepthwiseConv2dScheme::F32 { held } => {
-                let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.depthwise_params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::depthwise_conv_2d_f32(&#p, #input, #filter, #bias, #output); }
+                let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.depthwise_params());
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let filter = cx.input(self.filter);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #call::depthwise_conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                })
             }
         }
+    }
+
+    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+        let (g, elem) = match &self.scheme {
+            DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
+            DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),
+            DepthwiseConv2dScheme::U8 { held } => (held.geometry, 1),
+            DepthwiseConv2dScheme::F32 { held } => (held.geometry, 4),
+        };
+        super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv(&g), elem)
     }
 }
 

@@ -67,13 +67,22 @@ impl Kernel for MaxPool2d {
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::max_pool_2d::MaxPool2dParams };
+        let ty = path.clone();
         let (p, f) = match &self.scheme {
             MaxPool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { max_pool_2d_s8 }),
             MaxPool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { max_pool_2d_f32 }),
         };
-        let input = cx.input(self.pool.input);
-        let output = cx.output(self.pool.output);
-        quote! { #rt::kernels::max_pool_2d::#f(&#p, #input, #output); }
+        cx.window_call("pool_rows", &p, ty, self.pool.input, self.pool.output, |_, p, input, output| {
+            quote! { #rt::kernels::max_pool_2d::#f(#p, #input, #output); }
+        })
+    }
+
+    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+        let elem = match &self.scheme {
+            MaxPool2dScheme::S8(_) => 1,
+            MaxPool2dScheme::F32(_) => 4,
+        };
+        super::window_overlap(tflc_runtime::kernels::overlap::Rows::pool(&self.pool.geometry), elem)
     }
 }
 

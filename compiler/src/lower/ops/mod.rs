@@ -57,6 +57,17 @@ pub trait Kernel: std::fmt::Debug {
         Vec::new()
     }
 
+    /// `(input index, output index, max_delta)`: the kernel can run with its output written
+    /// over the consumed part of the input, at any `offset(output) - offset(input) <=
+    /// max_delta` bytes (`max_delta <= 0`), besides the disjoint placements. Declared from
+    /// the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
+    /// one place for every window family); `emit` learns it through
+    /// [`EmitCx::overlapped`] and then runs the kernel through that driver on one view of
+    /// both tensors. `execute` is unaffected. Default: none.
+    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+        Vec::new()
+    }
+
     /// Bytes of arena workspace the kernel needs while it runs (live at its step only; the
     /// planner places it, `emit` reaches it through [`EmitCx::scratch`]). Default: none.
     fn scratch_bytes(&self) -> usize {
@@ -569,4 +580,20 @@ impl<'m, 'a> OpCx<'m, 'a> {
             other => return Err(self.unsupported(format!("fused activation {other:?}"))),
         })
     }
+}
+
+/// The overlap declaration of a window kernel (input 0, output 0) run through the runtime's
+/// row driver: [`Rows::max_delta`](tflc_runtime::kernels::overlap::Rows::max_delta) in bytes
+/// of `elem`-byte elements. None when the driver cannot run it (batches, all-padding rows) or
+/// the bound leaves nothing to share.
+pub(crate) fn window_overlap(rows: Option<tflc_runtime::kernels::overlap::Rows>, elem: usize) -> Vec<(usize, usize, i64)> {
+    let Some(rows) = rows else { return Vec::new() };
+    let Some(d) = rows.max_delta() else { return Vec::new() };
+    let out_bytes = (rows.out_h * rows.out_row * elem) as i64;
+    let d = d.saturating_mul(elem as i64);
+    // delta <= -out_bytes is a disjoint placement anyway.
+    if d <= -out_bytes {
+        return Vec::new();
+    }
+    vec![(0, 0, d.min(0))]
 }

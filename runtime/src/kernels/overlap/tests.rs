@@ -1,0 +1,250 @@
+//! The overlap declaration ([`Rows::max_delta`]) proven on every kernel family and variant
+//! that runs overlapped: each runs over one buffer at every delta from the disjoint placement
+//! below the input up to the declared bound and must equal its non-overlapping result; one
+//! element beyond the bound must be rejected by [`run_rows`].
+
+use super::*;
+use crate::isa::TargetClass;
+use crate::kernels::average_pool_2d::{average_pool_2d_s8, AveragePool2dParams};
+use crate::kernels::conv_2d::{self, Conv2dParams, Conv2dVariant};
+use crate::kernels::depthwise_conv_2d::{self, DepthwiseConv2dParams, DepthwiseConv2dVariant};
+use crate::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
+use crate::kernels::numerics::{Clamp, QuantS8};
+use crate::kernels::test_util::{multipliers, Rng};
+use std::vec;
+use std::vec::Vec;
+
+/// A window geometry: (in_h, in_w, k_h, k_w, stride, dilation, pad_top, pad_bottom).
+type Shape = (usize, usize, usize, usize, usize, usize, usize, usize);
+
+const SHAPES: [Shape; 9] = [
+    (6, 5, 3, 3, 1, 1, 1, 1),
+    (7, 4, 3, 3, 2, 1, 1, 1),
+    (8, 6, 3, 3, 2, 1, 0, 1),
+    (5, 5, 1, 1, 1, 1, 0, 0),
+    (6, 3, 1, 1, 2, 1, 0, 0),
+    (9, 4, 5, 3, 1, 1, 2, 2),
+    (9, 5, 3, 3, 1, 2, 2, 2),
+    (10, 7, 4, 2, 3, 1, 1, 2),
+    (4, 9, 2, 2, 2, 1, 0, 0),
+];
+
+fn out_size(n: usize, before: usize, after: usize, k: usize, stride: usize, dil: usize) -> usize {
+    let eff = (k - 1) * dil + 1;
+    (n + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
+}
+
+fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGeometry {
+    let (in_h, in_w, k_h, k_w, stride, dil, pt, pb) = s;
+    let pl = k_w / 2;
+    let oh = out_size(in_h, pt, pb, k_h, stride, dil);
+    let ow = out_size(in_w, pl, pl, k_w, 1, 1);
+    ConvGeometry {
+        input_shape: [1, in_h, in_w, in_d],
+        filter_shape: if depthwise { [1, k_h, k_w, out_d] } else { [out_d, k_h, k_w, in_d] },
+        output_shape: [1, oh, ow, out_d],
+        stride_height: stride,
+        stride_width: 1,
+        dilation_height: dil,
+        dilation_width: 1,
+        pad_top: pt,
+        pad_left: pl,
+    }
+}
+
+/// Runs `kernel` through [`conv_rows`]/[`pool_rows`] (`run`) at every delta up to the
+/// bound, comparing with `want`; one beyond the bound must panic.
+fn check_deltas<T: Copy + PartialEq + core::fmt::Debug + Default>(
+    rows: &Rows,
+    input: &[T],
+    want: &[T],
+    mut run: impl FnMut(&mut [T], usize, usize),
+    what: &str,
+) -> usize {
+    let Some(bound) = rows.max_delta() else { return 0 };
+    let (n_in, n_out) = (input.len() as i64, want.len() as i64);
+    let mut checked = 0;
+    // From the disjoint placement right below the input to the bound.
+    for delta in -n_out..=bound {
+        let base = (-delta).max(0);
+        let (input_at, output_at) = (base as usize, (base + delta) as usize);
+        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
+        let mut span = vec![T::default(); len];
+        span[input_at..input_at + input.len()].copy_from_slice(input);
+        run(&mut span, input_at, output_at);
+        assert_eq!(&span[output_at..output_at + want.len()], want, "{what}: delta {delta} (bound {bound})");
+        checked += 1;
+    }
+    // One beyond the bound (where it still overlaps) is rejected.
+    let delta = bound + 1;
+    if delta < n_in {
+        let base = (-delta).max(0);
+        let (input_at, output_at) = (base as usize, (base + delta) as usize);
+        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
+        let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut span = vec![T::default(); len];
+            span[input_at..input_at + input.len()].copy_from_slice(input);
+            run(&mut span, input_at, output_at);
+        }))
+        .is_err();
+        assert!(rejected, "{what}: delta {delta} beyond the bound {bound} was not rejected");
+    }
+    checked
+}
+
+fn quant<'a>(input_offset: i32, output_offset: i32, mult: &'a [i32], shift: &'a [i32]) -> QuantS8<'a> {
+    QuantS8 { input_offset, output_offset, output_multiplier: mult, output_shift: shift }
+}
+
+fn conv_variant(p: &Conv2dParams<S8Alias>, v: Conv2dVariant, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    match v {
+        Conv2dVariant::Reference => conv_2d::conv_2d_s8(p, input, filter, bias, output),
+        Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(p, input, packed, output),
+        Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, output),
+        Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, output),
+        Conv2dVariant::Window => conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, output),
+    }
+}
+
+type S8Alias = crate::kernels::numerics::S8;
+
+/// Every CONV_2D variant this machine runs (the one selected for each target class, and the
+/// reference), over one buffer at every allowed delta.
+#[test]
+fn conv_2d_overlapped_rows_equal_apart() {
+    let mut rng = Rng(0x5eed_c0de);
+    let mut checked = 0;
+    let mut seen = Vec::new();
+    for (k, &s) in SHAPES.iter().enumerate() {
+        for &(in_d, out_d) in &[(3usize, 4usize), (4, 2), (2, 8)] {
+            let mut g = conv_geometry(s, in_d, out_d, false);
+            if g.filter_shape[1] == 1 && g.filter_shape[2] == 1 {
+                g.pad_left = 0;
+                g.output_shape[2] = g.input_shape[2];
+            }
+            let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
+            let p = Conv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
+            let input = rng.i8s(g.input_shape.iter().product());
+            let filter = rng.i8s(g.filter_shape.iter().product());
+            let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
+            let rows = Rows::conv(&g).unwrap();
+            for target in [TargetClass::Host, TargetClass::ArmDsp, TargetClass::BUILD] {
+                let mut variants = vec![Conv2dVariant::Reference, Conv2dVariant::select(&p, &filter, Some(&bias), target)];
+                variants.dedup();
+                for v in variants {
+                    if v == Conv2dVariant::Gemm && target == TargetClass::Host {
+                        continue;
+                    }
+                    let mut packed = vec![0; v.packed_len(&g)];
+                    v.pack(&p, &filter, Some(&bias), &mut packed);
+                    let mut want = vec![0i8; g.output_shape.iter().product()];
+                    conv_variant(&p, v, &input, &filter, Some(&bias), &packed, &mut want);
+                    let run = |span: &mut [i8], i: usize, o: usize| {
+                        conv_rows(&g, span, i, o, |sub, x, y| {
+                            let q = Conv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp };
+                            conv_variant(&q, v, x, &filter, Some(&bias), &packed, y)
+                        })
+                    };
+                    checked += check_deltas(&rows, &input, &want, run, &std::format!("conv shape {k} {v:?}"));
+                    seen.push(v);
+                }
+            }
+        }
+    }
+    for v in [Conv2dVariant::Reference, Conv2dVariant::Gemm, Conv2dVariant::Pointwise, Conv2dVariant::Window] {
+        assert!(seen.contains(&v), "{v:?} not reached");
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// Every DEPTHWISE_CONV_2D variant this machine runs, as for CONV_2D.
+#[test]
+fn depthwise_overlapped_rows_equal_apart() {
+    let mut rng = Rng(0xd3_97);
+    let mut checked = 0;
+    let mut seen = Vec::new();
+    for (k, &s) in SHAPES.iter().enumerate() {
+        for &(in_d, mult_d) in &[(4usize, 1usize), (8, 1), (1, 8), (3, 2)] {
+            let out_d = in_d * mult_d;
+            let g = conv_geometry((s.0, s.1.max(4), s.2, s.3, s.4, s.5, s.6, s.7), in_d, out_d, true);
+            let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
+            let p = DepthwiseConv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
+            let input = rng.i8s(g.input_shape.iter().product());
+            let filter = rng.i8s(g.filter_shape.iter().product());
+            let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
+            let rows = Rows::conv(&g).unwrap();
+            for target in [TargetClass::Host, TargetClass::ArmDsp, TargetClass::BUILD] {
+                let mut variants = vec![DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::select(&p, &filter, Some(&bias), target)];
+                variants.dedup();
+                for v in variants {
+                    let mut packed = vec![0; v.packed_len(&g)];
+                    v.pack(&p, &filter, Some(&bias), &mut packed);
+                    let call = |q: &DepthwiseConv2dParams<S8Alias>, x: &[i8], y: &mut [i8]| match v {
+                        DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(q, x, &filter, Some(&bias), y),
+                        DepthwiseConv2dVariant::Window => depthwise_conv_2d::depthwise_conv_2d_s8_window(q, x, &filter, Some(&bias), &packed, y),
+                        DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d::depthwise_conv_2d_s8_mult1(q, x, &packed, y),
+                        DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(q, x, &packed, y),
+                    };
+                    let mut want = vec![0i8; g.output_shape.iter().product()];
+                    call(&p, &input, &mut want);
+                    let run = |span: &mut [i8], i: usize, o: usize| {
+                        conv_rows(&g, span, i, o, |sub, x, y| call(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, y))
+                    };
+                    checked += check_deltas(&rows, &input, &want, run, &std::format!("depthwise shape {k} {v:?}"));
+                    seen.push(v);
+                }
+            }
+        }
+    }
+    for v in [DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::Window, DepthwiseConv2dVariant::Mult1, DepthwiseConv2dVariant::OneChannel] {
+        assert!(seen.contains(&v), "{v:?} not reached");
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// AVERAGE_POOL_2D and MAX_POOL_2D (one implementation each).
+#[test]
+fn pools_overlapped_rows_equal_apart() {
+    let mut rng = Rng(0x9001);
+    let mut checked = 0;
+    for (k, &(in_h, in_w, k_h, k_w, stride, _, pt, pb)) in SHAPES.iter().enumerate() {
+        let d = 3;
+        let oh = out_size(in_h, pt, pb, k_h, stride, 1);
+        let ow = out_size(in_w, 0, 0, k_w, 1, 1);
+        let g = PoolGeometry {
+            input_shape: [1, in_h, in_w, d],
+            output_height: oh,
+            output_width: ow,
+            filter_height: k_h,
+            filter_width: k_w,
+            stride_height: stride,
+            stride_width: 1,
+            pad_top: pt,
+            pad_left: 0,
+        };
+        let input = rng.i8s(in_h * in_w * d);
+        let rows = Rows::pool(&g).unwrap();
+        let avg = AveragePool2dParams { geometry: g, clamp: Clamp { min: -100, max: 127 } };
+        let mut want = vec![0i8; g.output_len()];
+        average_pool_2d_s8(&avg, &input, &mut want);
+        let run = |span: &mut [i8], i: usize, o: usize| pool_rows(&g, span, i, o, |sub, x, y| average_pool_2d_s8(&AveragePool2dParams { geometry: *sub, clamp: avg.clamp }, x, y));
+        checked += check_deltas(&rows, &input, &want, run, &std::format!("average pool shape {k}"));
+        let max = MaxPool2dParams { geometry: g, clamp: Clamp { min: -128, max: 100 } };
+        max_pool_2d_s8(&max, &input, &mut want);
+        let run = |span: &mut [i8], i: usize, o: usize| pool_rows(&g, span, i, o, |sub, x, y| max_pool_2d_s8(&MaxPool2dParams { geometry: *sub, clamp: max.clamp }, x, y));
+        checked += check_deltas(&rows, &input, &want, run, &std::format!("max pool shape {k}"));
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+/// The bound is the formula: a 3x3 stride-1 pad-1 convolution of equal row sizes needs its
+/// output two rows below its input (rows 0 and 1 of the input are read by output row 1).
+#[test]
+fn max_delta_of_a_same_size_convolution_is_two_rows() {
+    let g = conv_geometry((6, 5, 3, 3, 1, 1, 1, 1), 4, 4, false);
+    let rows = Rows::conv(&g).unwrap();
+    assert_eq!(rows.max_delta(), Some(-2 * 20));
+    // Stride 2 halves the output rows: output row oy ends by row 2*oy - 1 of the input.
+    let g = conv_geometry((8, 5, 3, 3, 2, 1, 1, 1), 4, 4, false);
+    assert_eq!(Rows::conv(&g).unwrap().max_delta(), Some(-20));
+}
