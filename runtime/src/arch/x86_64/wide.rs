@@ -20,14 +20,13 @@ const PIXELS: usize = 4;
 /// Row length of a widened window: the taps rounded up to a pair.
 const COL: usize = MAX_TAPS + 1;
 
-/// `Conv2dVariant::Wide`, int8.
+/// `Conv2dVariant::Wide`, int8. (The requantization is called inside the kernel's target
+/// feature: a closure made out here would not inline the AVX2 intrinsics.)
 pub(crate) fn conv_2d_s8_wide(_: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rq = Requant8::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
-    // SAFETY: only called from `wide`, which runs AVX2 (the token proves the CPU has it).
-    let store = |acc, c0, outs: &mut [i8]| unsafe { rq.store(c0, acc, outs) };
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe { wide(&p.geometry, zp, input, packed, output, store) }
+    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
@@ -36,19 +35,24 @@ pub(crate) fn conv_2d_u8_wide(_: Avx2, p: &Conv2dParams<U8>, input: &[u8], packe
         return crate::kernels::conv_2d::wide::conv_wide_u8(p, input, packed, output);
     };
     let zp = (-p.quant.input_offset) as u8;
-    // SAFETY: only called from `wide`, which runs AVX2 (the token proves the CPU has it).
-    let store = |acc, c0, outs: &mut [u8]| unsafe { rq.store_u8(c0, acc, outs) };
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe { wide(&p.geometry, zp, input, packed, output, store) }
+    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
 }
 
-/// The activations' widening: sign extension for int8, zero extension for uint8.
+/// The activations' widening (sign extension for int8, zero extension for uint8) and
+/// requantized store.
 trait Widen: WideAct {
     /// 16 elements at `p` to 16 int16.
     ///
     /// # Safety
     /// AVX2; 16 readable elements at `p`.
     unsafe fn widen16(p: *const Self) -> __m256i;
+
+    /// `outs[j]` = lane `j` of `acc` requantized as output channel `c0 + j`.
+    ///
+    /// # Safety
+    /// AVX2; for uint8, `rq` from [`Requant8::new_u8`].
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [Self]);
 }
 
 impl Widen for i8 {
@@ -57,6 +61,12 @@ impl Widen for i8 {
         // SAFETY: by the caller's guarantee (unaligned load).
         unsafe { _mm256_cvtepi8_epi16(_mm_loadu_si128(p.cast())) }
     }
+
+    #[inline(always)]
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [i8]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { rq.store(c0, acc, outs) }
+    }
 }
 
 impl Widen for u8 {
@@ -64,6 +74,12 @@ impl Widen for u8 {
     unsafe fn widen16(p: *const u8) -> __m256i {
         // SAFETY: by the caller's guarantee (unaligned load).
         unsafe { _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [u8]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { rq.store_u8(c0, acc, outs) }
     }
 }
 
@@ -127,14 +143,7 @@ unsafe fn tile<const P: usize, const B: usize>(cols: &[&[i16]; P], biases: &[i32
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn pixels<const P: usize, A: Copy>(
-    g: &ConvGeometry,
-    cols: &[&[i16]; P],
-    packed: &[i32],
-    output: &mut [A],
-    px0: usize,
-    store: &impl Fn(__m256i, usize, &mut [A]),
-) {
+unsafe fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P], packed: &[i32], output: &mut [A], px0: usize, rq: &Requant8) {
     let out_d = g.filter_shape[0];
     let n_pairs = pairs(g);
     let n_blocks = blocks(g);
@@ -149,8 +158,11 @@ unsafe fn pixels<const P: usize, A: Copy>(
                 let out = &mut output[(px0 + p) * out_d..][..out_d];
                 let c0 = BLOCK * blk;
                 let n1 = (out_d - c0 - BLOCK).min(BLOCK);
-                store(a[0], c0, &mut out[c0..][..BLOCK]);
-                store(a[1], c0 + BLOCK, &mut out[c0 + BLOCK..][..n1]);
+                // SAFETY: AVX2 by the caller's guarantee; `rq` is the caller's.
+                unsafe {
+                    A::store(rq, c0, a[0], &mut out[c0..][..BLOCK]);
+                    A::store(rq, c0 + BLOCK, a[1], &mut out[c0 + BLOCK..][..n1]);
+                }
             }
             blk += 2;
         } else {
@@ -160,7 +172,8 @@ unsafe fn pixels<const P: usize, A: Copy>(
                 let out = &mut output[(px0 + p) * out_d..][..out_d];
                 let c0 = BLOCK * blk;
                 let n = (out_d - c0).min(BLOCK);
-                store(a[0], c0, &mut out[c0..][..n]);
+                // SAFETY: as above.
+                unsafe { A::store(rq, c0, a[0], &mut out[c0..][..n]) };
             }
             blk += 1;
         }
@@ -169,7 +182,7 @@ unsafe fn pixels<const P: usize, A: Copy>(
 
 /// Every output pixel, [`PIXELS`] at a time.
 #[target_feature(enable = "avx2")]
-unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], store: impl Fn(__m256i, usize, &mut [A])) {
+unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8) {
     let [batches, ..] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
@@ -193,10 +206,10 @@ unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], o
         // SAFETY: AVX2 (this function's target feature).
         unsafe {
             match n {
-                4 => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, px0, &store),
-                3 => pixels::<3, A>(g, &[c0, c1, c2], packed, output, px0, &store),
-                2 => pixels::<2, A>(g, &[c0, c1], packed, output, px0, &store),
-                _ => pixels::<1, A>(g, &[c0], packed, output, px0, &store),
+                4 => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, px0, rq),
+                3 => pixels::<3, A>(g, &[c0, c1, c2], packed, output, px0, rq),
+                2 => pixels::<2, A>(g, &[c0, c1], packed, output, px0, rq),
+                _ => pixels::<1, A>(g, &[c0], packed, output, px0, rq),
             }
         }
         px0 += n;
