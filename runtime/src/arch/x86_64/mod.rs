@@ -29,7 +29,7 @@ pub(crate) mod requant;
 pub(crate) mod wide;
 
 pub(crate) use conv::{conv_2d_pointwise, conv_2d_window};
-pub(crate) use depthwise::depthwise_window;
+pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
 pub(crate) use fc::fully_connected_dot4;
 pub(crate) use requant::Requant8;
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
