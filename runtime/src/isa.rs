@@ -134,7 +134,10 @@ impl HostSimd {
 pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("conv_2d_s8_pointwise", &[HostSimd::Avx2]),
     ("conv_2d_s8_window", &[HostSimd::Avx2]),
+    ("conv_2d_s8_wide", &[HostSimd::Avx2]),
+    ("conv_2d_u8_wide", &[HostSimd::Avx2]),
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2]),
+    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2]),
     ("fully_connected_s8_dot4", &[HostSimd::Avx2]),
 ];
 

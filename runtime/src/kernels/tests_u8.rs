@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)] // the naive definitions index as TFLite's loops do
 
 use super::average_pool_2d::{average_pool_2d_u8, AveragePool2dParams};
-use super::conv_2d::{conv_2d_u8, Conv2dParams};
+use super::conv_2d::{conv_2d_u8, Conv2dParams, Conv2dVariant};
 use super::depthwise_conv_2d::{depthwise_conv_2d_u8, DepthwiseConv2dParams};
 use super::numerics::{Clamp, QuantU8};
 use super::softmax::{softmax_s8, softmax_u8, SoftmaxParams};
@@ -51,7 +51,7 @@ struct ConvU8 {
 
 impl ConvU8 {
     fn strategy(depthwise: bool) -> BoxedStrategy<Self> {
-        ([1usize..7, 1usize..7], 1usize..5, 1usize..4, [1usize..4, 1usize..4], 1usize..3, [0usize..2, 0usize..2], [0i32..=255, 0i32..=255, 0i32..=255], any::<(u8, u8)>(), any::<u64>())
+        ([1usize..7, 1usize..7], prop_oneof![1usize..5, 8usize..20], prop_oneof![3 => 1usize..4, 1 => 9usize..20], [1usize..4, 1usize..4], 1usize..3, [0usize..2, 0usize..2], [0i32..=255, 0i32..=255, 0i32..=255], any::<(u8, u8)>(), any::<u64>())
             .prop_map(move |(hw, in_d, m, k, stride, pad, zero_points, (a, b), seed)| ConvU8 {
                 hw,
                 in_d,
@@ -177,6 +177,20 @@ impl KernelCase for Conv {
 
 kernel_tests!(conv_2d, Conv, conv_2d_u8);
 
+/// The variant a host selects for `p` ([`Conv2dVariant::select_u8`]), packed as the
+/// compiler packs it, through the public function (the selected host SIMD form).
+fn conv_host(p: &Conv2dParams<super::numerics::U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    let v = Conv2dVariant::select_u8(p, crate::isa::TargetClass::Host);
+    let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+    v.pack_u8(p, filter, bias, &mut packed);
+    match v {
+        Conv2dVariant::Wide => super::conv_2d::conv_2d_u8_wide(p, input, &packed, output),
+        _ => conv_2d_u8(p, input, filter, bias, output),
+    }
+}
+
+kernel_tests!(conv_2d_host, if true, Conv, conv_host);
+
 #[derive(Clone, Debug)]
 struct Depthwise(ConvU8);
 
@@ -211,6 +225,15 @@ impl KernelCase for Depthwise {
 }
 
 kernel_tests!(depthwise_conv_2d, Depthwise, depthwise_conv_2d_u8);
+kernel_tests!(depthwise_conv_2d_host, if true, Depthwise, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8_window);
+
+#[cfg(target_arch = "x86_64")]
+fn depthwise_avx2(p: &DepthwiseConv2dParams<super::numerics::U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    let token = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");
+    crate::arch::x86_64::depthwise_conv_2d_u8_window(token, p, input, filter, bias, output)
+}
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(depthwise_conv_2d_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, depthwise_avx2);
 
 /// AVERAGE_POOL_2D: the naive uint8 average is the oracle.
 #[derive(Clone, Debug)]

@@ -43,8 +43,9 @@ pub enum Conv2dScheme {
     S16 { held: ConvHeld<S16> },
     /// float32: the reference kernel.
     F32 { held: ConvHeld<F32> },
-    /// Legacy uint8: the reference kernel.
-    U8 { held: ConvHeld<U8> },
+    /// Legacy uint8: per target class the reference kernel or (hosts) `Wide` with its
+    /// packed table ([`Conv2dVariant::select_u8`], [`Conv2dVariant::pack_u8`]).
+    U8 { held: ConvHeld<U8>, arms: PerTarget<Conv2dVariant> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<Conv2d, LowerError> {
@@ -76,7 +77,21 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
         let held = ConvHeld { geometry, quant, clamp: clamp_u8(cx, o.activation, out_q)? };
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::U8 { held } });
+        let weights = cx.expect_constant(filter)?;
+        let bias_data = match bias {
+            Some(_) => Some(cx.bias_i32(bias, out_d, "output channels")?),
+            None => None,
+        };
+        let params = held.conv_2d_params();
+        let arms = PerTarget::select(
+            |target| Conv2dVariant::select_u8(&params, target),
+            |variant| {
+                let mut packed = vec![0; variant.packed_len(&geometry)];
+                variant.pack_u8(&params, weights, bias_data.as_deref(), &mut packed);
+                packed
+            },
+        );
+        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::U8 { held, arms } });
     }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
@@ -145,6 +160,7 @@ impl Kernel for Conv2d {
                     Conv2dVariant::GemmChunked => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, &mut out),
                     Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
                     Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
+                    Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_s8_wide(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -158,14 +174,18 @@ impl Kernel for Conv2d {
                 conv_2d_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
             }
-            Conv2dScheme::U8 { held } => {
+            Conv2dScheme::U8 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                conv_2d_u8(p, input, filter, bias, &mut out);
+                match variant {
+                    Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_u8_wide(p, input, packed, &mut out),
+                    _ => conv_2d_u8(p, input, filter, bias, &mut out),
+                }
                 s.insert(self.output, TensorData::U8(out));
             }
             Conv2dScheme::F32 { held } => {
@@ -209,6 +229,11 @@ impl Kernel for Conv2d {
                         let packed = cx.table_i32("packed", packed);
                         quote! { #call::conv_2d_s8_pointwise(#p, #input, #filter, #packed, #output); }
                     }
+                    Conv2dVariant::Wide => {
+                        // The packed table holds the filter (widened) and the folded bias.
+                        let packed = cx.table_i32("packed", packed);
+                        quote! { #call::conv_2d_s8_wide(#p, #input, #packed, #output); }
+                    }
                     Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
                         // The packed table holds the filter and the folded bias (one layout
                         // for both; the chunked function only for windows of several chunks).
@@ -227,12 +252,20 @@ impl Kernel for Conv2d {
                     quote! { #call::conv_2d_s16(#p, #input, #filter, #bias, #output); }
                 })
             }
-            Conv2dScheme::U8 { held } => {
+            Conv2dScheme::U8 { held, arms } => {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.conv_2d_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
-                    let filter = cx.input(self.filter);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #call::conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                    let Arm { variant, packed, .. } = &arms.arms[i];
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                        if *variant == Conv2dVariant::Wide {
+                            // The packed table holds the filter (with its offset) and the folded bias.
+                            let packed = cx.table_i32("packed", packed);
+                            return quote! { #call::conv_2d_u8_wide(#p, #input, #packed, #output); };
+                        }
+                        let filter = cx.input(self.filter);
+                        let bias = cx.optional_input(self.bias);
+                        quote! { #call::conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                    })
                 })
             }
             Conv2dScheme::F32 { held } => {

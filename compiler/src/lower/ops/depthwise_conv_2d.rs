@@ -46,7 +46,7 @@ pub enum DepthwiseConv2dScheme {
     /// float32: the reference kernel.
     F32 { held: ConvHeld<F32> },
     /// Legacy uint8: the reference kernel.
-    U8 { held: ConvHeld<U8> },
+    U8 { held: ConvHeld<U8>, arms: PerTarget<DepthwiseConv2dVariant> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
@@ -95,7 +95,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
         let held = ConvHeld { geometry, quant, clamp: clamp_u8(cx, o.activation, out_q)? };
-        let scheme = DepthwiseConv2dScheme::U8 { held };
+        // Hosts run `depthwise_conv_2d_u8_window` (no packed table), Arm the reference.
+        let arms = PerTarget::select(DepthwiseConv2dVariant::select_u8, |_| Vec::new());
+        let scheme = DepthwiseConv2dScheme::U8 { held, arms };
         return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
     }
     cx.expect_dtype(filter, DType::I8)?;
@@ -185,14 +187,18 @@ impl Kernel for DepthwiseConv2d {
                 depthwise_conv_2d_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
             }
-            DepthwiseConv2dScheme::U8 { held } => {
+            DepthwiseConv2dScheme::U8 { held, arms } => {
+                let Arm { variant, .. } = arms.of(TargetClass::Host);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                depthwise_conv_2d_u8(p, input, filter, bias, &mut out);
+                match variant {
+                    DepthwiseConv2dVariant::Window => tflc_runtime::kernels::depthwise_conv_2d::depthwise_conv_2d_u8_window(p, input, filter, bias, &mut out),
+                    _ => depthwise_conv_2d_u8(p, input, filter, bias, &mut out),
+                }
                 s.insert(self.output, TensorData::U8(out));
             }
             DepthwiseConv2dScheme::F32 { held } => {
@@ -257,12 +263,18 @@ impl Kernel for DepthwiseConv2d {
                     quote! { #call::depthwise_conv_2d_s16(#p, #input, #filter, #bias, #output); }
                 })
             }
-            DepthwiseConv2dScheme::U8 { held } => {
+            DepthwiseConv2dScheme::U8 { held, arms } => {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.depthwise_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
-                    let filter = cx.input(self.filter);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #call::depthwise_conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                    let variant = arms.arms[i].variant;
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                        let filter = cx.input(self.filter);
+                        let bias = cx.optional_input(self.bias);
+                        match variant {
+                            DepthwiseConv2dVariant::Window => quote! { #call::depthwise_conv_2d_u8_window(#p, #input, #filter, #bias, #output); },
+                            _ => quote! { #call::depthwise_conv_2d_u8(#p, #input, #filter, #bias, #output); },
+                        }
+                    })
                 })
             }
             DepthwiseConv2dScheme::F32 { held } => {

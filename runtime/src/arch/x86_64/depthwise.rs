@@ -11,7 +11,7 @@
 
 use super::{Avx2, Requant8};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
-use crate::kernels::numerics::S8;
+use crate::kernels::numerics::{S8, U8};
 use crate::kernels::window::valid_taps;
 use core::arch::x86_64::*;
 
@@ -190,6 +190,85 @@ unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bia
                         }
                         rq.store(c, acc, outs);
                     }
+                }
+            }
+        }
+    }
+}
+
+/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1, eight channels per
+/// pass in int32 lanes, `bias + sum (x + input_offset) * (w + weights_offset)` over the
+/// valid taps, exactly the reference's sum (both factors lie in `[-255, 255]`, so each
+/// product is exact in int32; the sum wraps like the reference's). Other multipliers, and
+/// an `i32::MIN` multiplier, take the reference.
+pub(crate) fn depthwise_conv_2d_u8_window(_: Avx2, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    let depth = p.geometry.filter_shape[3];
+    match Requant8::new_u8(&p.quant, &p.clamp) {
+        Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth => {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            unsafe { u8_mult1(p, input, filter, bias, &rq, output) }
+        }
+        _ => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8(p, input, filter, bias, output),
+    }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, rq: &Requant8, output: &mut [u8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, f_h, f_w, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    if depth == 0 || f_h * f_w == 0 {
+        return;
+    }
+    let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
+    let zeros = [0i32; 8];
+    let mut pixels = output.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let x_px = |ky: usize, kx: usize| {
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                    ((b * in_h + iy) * in_w + ix) * depth
+                };
+                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+                let mut c = 0;
+                while c + 8 <= depth {
+                    let start = bias.map_or(&zeros[..], |t| &t[c..][..8]);
+                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
+                    // (8 i32) and 8-byte slices of the input and the filter.
+                    unsafe {
+                        let (xo, wo) = (_mm256_set1_epi32(in_off), _mm256_set1_epi32(w_off));
+                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
+                        for ky in ky_range.clone() {
+                            for kx in kx_range.clone() {
+                                let xs = &input[x_px(ky, kx) + c..][..8];
+                                let ws = &filter[w_tap(ky, kx) + c..][..8];
+                                let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
+                                let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
+                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
+                            }
+                        }
+                        rq.store_u8(c, acc, &mut out_px[c..][..8]);
+                    }
+                    c += 8;
+                }
+                for ch in c..depth {
+                    let mut acc = bias.map_or(0, |t| t[ch]);
+                    for ky in ky_range.clone() {
+                        for kx in kx_range.clone() {
+                            let x = input[x_px(ky, kx) + ch] as i32 + in_off;
+                            acc = acc.wrapping_add(x * (filter[w_tap(ky, kx) + ch] as i32 + w_off));
+                        }
+                    }
+                    // SAFETY: as above (a register broadcast).
+                    unsafe { rq.store_u8(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
                 }
             }
         }

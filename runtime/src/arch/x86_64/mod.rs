@@ -26,11 +26,13 @@ pub(crate) mod depthwise;
 pub(crate) mod fc;
 pub(crate) mod gemm;
 pub(crate) mod requant;
+pub(crate) mod wide;
 
 pub(crate) use conv::{conv_2d_pointwise, conv_2d_window};
-pub(crate) use depthwise::depthwise_window;
+pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
 pub(crate) use fc::fully_connected_dot4;
 pub(crate) use requant::Requant8;
+pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
 
 /// Proof that this CPU (and its OS, which must save the YMM registers) executes AVX2.
 #[derive(Clone, Copy, Debug)]
@@ -114,6 +116,7 @@ pub(crate) mod tests {
             Conv2dVariant::Reference => crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output),
             Conv2dVariant::Pointwise => super::conv_2d_pointwise(token(), p, input, filter, &packed, output),
             Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
+            Conv2dVariant::Wide => super::conv_2d_s8_wide(token(), p, input, &packed, output),
             // Not selected for `TargetClass::Host`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
             Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),

@@ -2,7 +2,7 @@
 //! time, bit-exact with `crate::kernels::requant::Requant` (TFLite's
 //! `MultiplyByQuantizedMultiplier`, output offset, clamp).
 
-use crate::kernels::numerics::{Clamp, QuantS8};
+use crate::kernels::numerics::{Clamp, QuantS8, QuantU8};
 use crate::kernels::requant::Requant;
 use core::arch::x86_64::*;
 
@@ -16,6 +16,8 @@ pub(crate) struct Requant8<'a> {
     /// An `i32::MIN` multiplier (the only one for which the high multiply saturates) sends
     /// every store to the scalar form.
     scalar: Option<Requant<'a>>,
+    /// Outputs are uint8 (legacy): packed with unsigned saturation (exact after the clamp).
+    unsigned: bool,
 }
 
 impl<'a> Requant8<'a> {
@@ -23,7 +25,45 @@ impl<'a> Requant8<'a> {
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
         debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
         let scalar = q.output_multiplier.contains(&i32::MIN).then(|| Requant::new(q, c));
-        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar }
+        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar, unsigned: false }
+    }
+
+    /// The legacy uint8 form (one multiplier): `None` for an `i32::MIN` multiplier, which
+    /// only the scalar form handles.
+    #[inline(always)]
+    pub(crate) fn new_u8(q: &'a QuantU8, c: &Clamp<u8>) -> Option<Self> {
+        (q.output_multiplier != i32::MIN).then(|| Requant8 {
+            multiplier: core::slice::from_ref(&q.output_multiplier),
+            shift: core::slice::from_ref(&q.output_shift),
+            offset: q.output_offset,
+            min: c.min as i32,
+            max: c.max as i32,
+            scalar: None,
+            unsigned: true,
+        })
+    }
+
+    /// [`Requant8::store`] for uint8 outputs ([`Requant8::new_u8`]).
+    ///
+    /// # Safety
+    /// The CPU executes AVX2.
+    #[inline(always)]
+    pub(crate) unsafe fn store_u8(&self, c0: usize, acc: __m256i, outs: &mut [u8]) {
+        debug_assert!(self.unsigned && self.scalar.is_none() && outs.len() <= 8);
+        let (m, s) = self.tables(c0, outs.len());
+        // SAFETY: AVX2 by the caller's guarantee; the loads read the two 8-lane arrays.
+        let bytes = unsafe {
+            let m = _mm256_loadu_si256(m.as_ptr().cast());
+            let s = _mm256_loadu_si256(s.as_ptr().cast());
+            requant(acc, m, s, self.offset, self.min, self.max, true)
+        };
+        let bytes = bytes.to_le_bytes();
+        if let Ok(o) = <&mut [u8; 8]>::try_from(&mut *outs) {
+            *o = bytes;
+        } else {
+            let n = outs.len();
+            outs.copy_from_slice(&bytes[..n]);
+        }
     }
 
     /// Multipliers and shifts of channels `c0..c0 + n` (`n <= 8`; lanes past `n` are
@@ -65,7 +105,7 @@ impl<'a> Requant8<'a> {
         let bytes = unsafe {
             let m = _mm256_loadu_si256(m.as_ptr().cast());
             let s = _mm256_loadu_si256(s.as_ptr().cast());
-            requant(acc, m, s, self.offset, self.min, self.max)
+            requant(acc, m, s, self.offset, self.min, self.max, self.unsigned)
         };
         let bytes: [i8; 8] = bytes.to_le_bytes().map(|b| b as i8);
         outs.copy_from_slice(&bytes);
@@ -78,7 +118,7 @@ impl<'a> Requant8<'a> {
         let bytes = unsafe {
             let m = _mm256_loadu_si256(m.as_ptr().cast());
             let s = _mm256_loadu_si256(s.as_ptr().cast());
-            requant(acc, m, s, self.offset, self.min, self.max)
+            requant(acc, m, s, self.offset, self.min, self.max, self.unsigned)
         };
         let bytes: [i8; 8] = bytes.to_le_bytes().map(|b| b as i8);
         if let Ok(o) = <&mut [i8; 8]>::try_from(&mut *outs) {
@@ -97,7 +137,7 @@ impl<'a> Requant8<'a> {
 /// # Safety
 /// The CPU executes AVX2.
 #[inline(always)]
-unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32) -> u64 {
+unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32, unsigned: bool) -> u64 {
     // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
     unsafe {
         let zero = _mm256_setzero_si256();
@@ -118,11 +158,12 @@ unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, m
         let remainder = _mm256_and_si256(high, mask);
         let threshold = _mm256_sub_epi32(_mm256_srai_epi32::<1>(mask), _mm256_srai_epi32::<31>(high));
         let rounded = _mm256_sub_epi32(_mm256_srav_epi32(high, right), _mm256_cmpgt_epi32(remainder, threshold));
-        // Offset, clamp (inside int8, so the saturating packs are exact).
+        // Offset, clamp (inside int8 or uint8, so the saturating packs are exact).
         let v = _mm256_add_epi32(rounded, _mm256_set1_epi32(offset));
         let v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(min)), _mm256_set1_epi32(max));
         let w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        _mm_cvtsi128_si64(_mm_packs_epi16(w, w)) as u64
+        let b = if unsigned { _mm_packus_epi16(w, w) } else { _mm_packs_epi16(w, w) };
+        _mm_cvtsi128_si64(b) as u64
     }
 }
 

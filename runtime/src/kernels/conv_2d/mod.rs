@@ -16,10 +16,12 @@
 //! | `GemmChunked` | [`conv_2d_s8_gemm_chunked`] | as `Gemm`, longer windows |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
+//! | `Wide` | [`conv_2d_s8_wide`], [`conv_2d_u8_wide`] | hosts: ungrouped int8 and uint8 windows of at most [`wide::MAX_TAPS`] taps |
 
 pub mod fast;
 pub mod gemm;
 pub mod scalar;
+pub mod wide;
 #[cfg(test)]
 mod tests;
 
@@ -94,6 +96,20 @@ pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8],
     fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 
+/// CONV_2D int8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack`] (it
+/// replaces the model's filter and bias).
+pub fn conv_2d_s8_wide(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    crate::isa::host_simd!(conv_2d_s8_wide(params, input, packed, output));
+    wide::conv_wide_s8(params, input, packed, output)
+}
+
+/// CONV_2D legacy uint8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack_u8`]
+/// (it replaces the model's filter and bias).
+pub fn conv_2d_u8_wide(params: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
+    crate::isa::host_simd!(conv_2d_u8_wide(params, input, packed, output));
+    wide::conv_wide_u8(params, input, packed, output)
+}
+
 /// The implementations of int8 CONV_2D (16x8 has only the reference).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Conv2dVariant {
@@ -113,12 +129,17 @@ pub enum Conv2dVariant {
     Pointwise,
     /// [`conv_2d_s8_window`]: ungrouped, any window.
     Window,
+    /// [`conv_2d_s8_wide`] (and [`conv_2d_u8_wide`]): hosts only; ungrouped windows of at
+    /// most [`wide::MAX_TAPS`] taps, the weights widened to int16 and packed per block of
+    /// eight output channels (layout in [`wide`]'s module doc).
+    Wide,
 }
 
 impl Conv2dVariant {
     /// The fastest variant for this int8 convolution, its weights and bias on `target`.
     /// `Gemm`'s interleaved layout and packed requantization are made for the Arm DSP
-    /// micro-kernels; a host takes `Pointwise` / `Window`, which have AVX2 forms.
+    /// micro-kernels; a host takes `Wide` (AVX2 form: several pixels times sixteen
+    /// channels per block), or `Pointwise` / `Window` for windows longer than it takes.
     pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> Conv2dVariant {
         let g = &p.geometry;
         let in_d = g.input_shape[3];
@@ -128,6 +149,9 @@ impl Conv2dVariant {
         }
         if target != TargetClass::Host && gemm::requant_is_exact(p, filter, bias) {
             return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
+        }
+        if target == TargetClass::Host && wide::fits(g) {
+            return Conv2dVariant::Wide;
         }
         let [_, in_h, in_w, _] = g.input_shape;
         let [_, out_h, out_w, _] = g.output_shape;
@@ -150,6 +174,7 @@ impl Conv2dVariant {
         match self {
             Conv2dVariant::Reference => 0,
             Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::packed_len(g),
+            Conv2dVariant::Wide => wide::packed_len(g),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => g.filter_shape[0],
         }
     }
@@ -167,12 +192,34 @@ impl Conv2dVariant {
         match self {
             Conv2dVariant::Reference => {}
             Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::pack(p, filter, bias, packed),
+            Conv2dVariant::Wide => wide::pack_s8(p, filter, bias, packed),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => {
                 for (c, v) in packed.iter_mut().enumerate().take(out_d) {
                     let taps = filter[c * row..][..row].iter().copied();
                     *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
                 }
             }
+        }
+    }
+}
+
+impl Conv2dVariant {
+    /// The variant for a legacy uint8 convolution on `target`: `Wide` on hosts when the
+    /// window fits it, else `Reference` ([`conv_2d_u8`]).
+    pub fn select_u8(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dVariant {
+        if target == TargetClass::Host && wide::fits(&p.geometry) {
+            Conv2dVariant::Wide
+        } else {
+            Conv2dVariant::Reference
+        }
+    }
+
+    /// [`Conv2dVariant::pack`] for uint8: the table of `Wide` ([`Conv2dVariant::packed_len`]
+    /// entries), nothing for `Reference` (the only two [`Conv2dVariant::select_u8`] picks).
+    pub fn pack_u8(self, p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        if self == Conv2dVariant::Wide {
+            wide::pack_u8(p, filter, bias, packed)
         }
     }
 }

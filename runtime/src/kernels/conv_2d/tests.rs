@@ -27,6 +27,22 @@ fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opt
         Conv2dVariant::GemmChunked => super::gemm::conv_gemm_chunked::<D>(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<D>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<D>(p, input, filter, bias, &packed, output),
+        Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
+    }
+}
+
+/// The variant a host build selects, run in its portable form (whatever `crate::isa`
+/// selected): the check of the host layouts on every machine.
+fn host_portable(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+    let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+    v.pack(p, filter, bias, &mut packed);
+    match v {
+        Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
+        Conv2dVariant::Gemm => super::gemm::conv_gemm::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
+        Conv2dVariant::Pointwise => super::fast::conv_1x1::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
+        Conv2dVariant::Window => super::fast::conv_window::<crate::kernels::dot::scalar::Scalar>(p, input, filter, bias, &packed, output),
+        Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
     }
 }
 
@@ -42,6 +58,7 @@ fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]
         Conv2dVariant::GemmChunked => super::conv_2d_s8_gemm_chunked(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::conv_2d_s8_pointwise(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::conv_2d_s8_window(p, input, filter, bias, &packed, output),
+        Conv2dVariant::Wide => super::conv_2d_s8_wide(p, input, &packed, output),
     }
 }
 
@@ -434,6 +451,66 @@ kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Conv, cr
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon, if true, Conv, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Conv, public);
+kernel_tests!(selected_host_portable, if true, Conv, host_portable);
+
+/// Legacy uint8 CONV_2D: the `Wide` variant (portable, and AVX2 where the machine runs it)
+/// against `conv_2d_u8` on the suite's random geometries, with every zero point (inputs,
+/// weights, outputs at both ends of their ranges) and saturating clamps.
+mod wide_u8 {
+    use super::*;
+    use crate::kernels::numerics::{QuantU8, U8};
+
+    fn run(c: &Case, zps: (i32, i32, i32), mult: (i32, i32), clamp: (u8, u8), with_bias: bool) -> Result<(), TestCaseError> {
+        let geometry = c.geometry();
+        let mut rng = Rng(c.seed ^ 0x75_38);
+        let n_in: usize = geometry.input_shape.iter().product();
+        let n_w: usize = geometry.filter_shape.iter().product();
+        let out_d = geometry.filter_shape[0];
+        let input: Vec<u8> = (0..n_in).map(|_| rng.range(0, 255) as u8).collect();
+        let filter: Vec<u8> = (0..n_w).map(|_| rng.range(0, 255) as u8).collect();
+        let bias: Option<Vec<i32>> = with_bias.then(|| (0..out_d).map(|_| rng.range(-(1 << 20), 1 << 20) as i32).collect());
+        let p = Conv2dParams::<U8> {
+            geometry,
+            quant: QuantU8 { input_offset: -zps.0, weights_offset: -zps.1, output_offset: zps.2, output_multiplier: mult.0, output_shift: mult.1 },
+            clamp: Clamp { min: clamp.0, max: clamp.1 },
+        };
+        let n_out: usize = geometry.output_shape.iter().product();
+        let mut want = vec![0u8; n_out];
+        super::super::conv_2d_u8(&p, &input, &filter, bias.as_deref(), &mut want);
+        let v = Conv2dVariant::select_u8(&p, crate::isa::TargetClass::Host);
+        if v != Conv2dVariant::Wide {
+            prop_assert_eq!(v, Conv2dVariant::Reference);
+            return Ok(());
+        }
+        let mut packed = vec![0i32; v.packed_len(&geometry)];
+        v.pack_u8(&p, &filter, bias.as_deref(), &mut packed);
+        let mut got = vec![0x55u8; n_out];
+        super::super::wide::conv_wide_u8(&p, &input, &packed, &mut got);
+        prop_assert_eq!(&got, &want, "portable");
+        #[cfg(target_arch = "x86_64")]
+        if crate::kernels::test_util::available("avx2", crate::arch::x86_64::tests::detected()) {
+            let token = crate::arch::x86_64::Avx2::detect().expect("detected");
+            let mut got = vec![0x55u8; n_out];
+            crate::arch::x86_64::conv_2d_u8_wide(token, &p, &input, &packed, &mut got);
+            prop_assert_eq!(&got, &want, "avx2");
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn matches_reference(
+            c in prop_oneof![case(), pointwise_case()],
+            zps in (prop_oneof![Just(0), Just(255), 0i32..=255], prop_oneof![Just(0), Just(255), 0i32..=255], prop_oneof![Just(0), Just(255), 0i32..=255]),
+            mult in ((1i32 << 30)..i32::MAX, -12i32..=2),
+            clamp in prop_oneof![Just((0u8, 255u8)), (0u8..=128, 128u8..=255)],
+            with_bias in any::<bool>(),
+        ) {
+            run(&c, zps, mult, clamp, with_bias)?;
+        }
+    }
+}
 
 /// The strategies reach every variant (the suites above would otherwise test less than
 /// they claim).

@@ -79,6 +79,14 @@ pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], fi
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
+/// DEPTHWISE_CONV_2D legacy uint8 on hosts ([`DepthwiseConv2dVariant::select_u8`]'s
+/// `Window`): the model's filter and bias as they are; the host SIMD form where there is
+/// one (AVX2: depth multiplier 1), else [`depthwise_conv_2d_u8`].
+pub fn depthwise_conv_2d_u8_window(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    crate::isa::host_simd!(depthwise_conv_2d_u8_window(params, input, filter, bias, output));
+    depthwise_conv_2d(params, input, filter, bias, output)
+}
+
 /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Window`]: interior windows start from
 /// `packed` ([`DepthwiseConv2dVariant::pack`]), border windows from `bias`.
 pub fn depthwise_conv_2d_s8_window(
@@ -236,6 +244,18 @@ impl DepthwiseConv2dVariant {
                     tail(c0, rest);
                 }
             }
+        }
+    }
+}
+
+impl DepthwiseConv2dVariant {
+    /// The variant for a legacy uint8 depthwise convolution on `target`: `Window`
+    /// ([`depthwise_conv_2d_u8_window`], no packed table) on hosts, else `Reference`.
+    pub fn select_u8(target: TargetClass) -> DepthwiseConv2dVariant {
+        if target == TargetClass::Host {
+            DepthwiseConv2dVariant::Window
+        } else {
+            DepthwiseConv2dVariant::Reference
         }
     }
 }

@@ -1,0 +1,217 @@
+//! AVX2 CONV_2D, the `Wide` variant (int8 and legacy uint8): the compile-time packed int16
+//! weights of `crate::kernels::conv_2d::wide` (its module doc has the layout and the
+//! exactness argument), four output pixels times sixteen output channels per block.
+//!
+//! Each pixel's window is gathered and widened to int16 once (`vpmovsxbw` / `vpmovzxbw`
+//! per run of sixteen, taps outside the image set to the zero point), then read by every
+//! block of channels. Per pair of taps the block loads two registers of packed weights
+//! (eight channels x two taps each), broadcasts each pixel's tap pair (`vpbroadcastd`) and
+//! multiplies (`vpmaddwd`, exact): eight int32 accumulators, one output channel per lane,
+//! so no horizontal sums; eight channels are requantized together ([`super::Requant8`]).
+
+use super::{Avx2, Requant8};
+use crate::kernels::conv_2d::wide::{blocks, gather, pairs, WideAct, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
+use crate::kernels::numerics::{S8, U8};
+use core::arch::x86_64::*;
+
+/// Output pixels per block.
+const PIXELS: usize = 4;
+/// Row length of a widened window: the taps rounded up to a pair.
+const COL: usize = MAX_TAPS + 1;
+
+/// `Conv2dVariant::Wide`, int8. (The requantization is called inside the kernel's target
+/// feature: a closure made out here would not inline the AVX2 intrinsics.)
+pub(crate) fn conv_2d_s8_wide(_: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    let zp = (-p.quant.input_offset) as i8;
+    // SAFETY: the token proves that the CPU executes AVX2.
+    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+}
+
+/// `Conv2dVariant::Wide`, legacy uint8.
+pub(crate) fn conv_2d_u8_wide(_: Avx2, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
+    let Some(rq) = Requant8::new_u8(&p.quant, &p.clamp) else {
+        return crate::kernels::conv_2d::wide::conv_wide_u8(p, input, packed, output);
+    };
+    let zp = (-p.quant.input_offset) as u8;
+    // SAFETY: the token proves that the CPU executes AVX2.
+    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+}
+
+/// The activations' widening (sign extension for int8, zero extension for uint8) and
+/// requantized store.
+trait Widen: WideAct {
+    /// 16 elements at `p` to 16 int16.
+    ///
+    /// # Safety
+    /// AVX2; 16 readable elements at `p`.
+    unsafe fn widen16(p: *const Self) -> __m256i;
+
+    /// `outs[j]` = lane `j` of `acc` requantized as output channel `c0 + j`.
+    ///
+    /// # Safety
+    /// AVX2; for uint8, `rq` from [`Requant8::new_u8`].
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [Self]);
+}
+
+impl Widen for i8 {
+    #[inline(always)]
+    unsafe fn widen16(p: *const i8) -> __m256i {
+        // SAFETY: by the caller's guarantee (unaligned load).
+        unsafe { _mm256_cvtepi8_epi16(_mm_loadu_si128(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [i8]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { rq.store(c0, acc, outs) }
+    }
+}
+
+impl Widen for u8 {
+    #[inline(always)]
+    unsafe fn widen16(p: *const u8) -> __m256i {
+        // SAFETY: by the caller's guarantee (unaligned load).
+        unsafe { _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [u8]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { rq.store_u8(c0, acc, outs) }
+    }
+}
+
+/// Widens `src` into `dst` (as long), sixteen at a time, the last `len % 16` scalar.
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
+    let n = src.len();
+    let mut i = 0;
+    while i + 16 <= n && i + 16 <= dst.len() {
+        // SAFETY: AVX2 by the caller's guarantee; reads 16 elements of `src` and writes 16
+        // int16 of `dst`, both in bounds (checked above).
+        unsafe { _mm256_storeu_si256(dst[i..][..16].as_mut_ptr().cast(), A::widen16(src[i..][..16].as_ptr())) };
+        i += 16;
+    }
+    for (d, &s) in dst[i..n].iter_mut().zip(&src[i..]) {
+        *d = s.widen();
+    }
+}
+
+/// `P` pixels' accumulators for `B` blocks of channels starting at block `blk`:
+/// `biases[8 * (blk + b) + j] + sum_t x[p][t] . w[blk + b][t][j]` per lane `j`.
+///
+/// # Safety
+/// AVX2; `cols[p]` hold `2 * n_pairs` int16, `rows` the packed blocks (checked).
+#[inline(always)]
+unsafe fn tile<const P: usize, const B: usize>(cols: &[&[i16]; P], biases: &[i32], rows: &[i32], n_pairs: usize, blk: usize) -> [[__m256i; B]; P] {
+    let stride = BLOCK * n_pairs;
+    let w: [&[i32]; B] = core::array::from_fn(|b| &rows[(blk + b) * stride..][..stride]);
+    let bias: [&[i32]; B] = core::array::from_fn(|b| &biases[(blk + b) * BLOCK..][..BLOCK]);
+    assert!(cols.iter().all(|c| c.len() >= 2 * n_pairs));
+    let x: [*const i32; P] = core::array::from_fn(|p| cols[p].as_ptr().cast::<i32>());
+    // SAFETY: AVX2 by the caller's guarantee; the bias and weight loads read 8 i32 inside
+    // the slices above (`8 * t + 8 <= stride`), the broadcasts read tap pair `t < n_pairs`
+    // of each column (asserted length; unaligned reads).
+    unsafe {
+        let mut acc = [[_mm256_setzero_si256(); B]; P];
+        for b in 0..B {
+            let v = _mm256_loadu_si256(bias[b].as_ptr().cast());
+            for a in acc.iter_mut() {
+                a[b] = v;
+            }
+        }
+        for t in 0..n_pairs {
+            let wv: [__m256i; B] = core::array::from_fn(|b| _mm256_loadu_si256(w[b].as_ptr().add(BLOCK * t).cast()));
+            for p in 0..P {
+                let xv = _mm256_set1_epi32(x[p].add(t).read_unaligned());
+                for b in 0..B {
+                    acc[p][b] = _mm256_add_epi32(acc[p][b], _mm256_madd_epi16(xv, wv[b]));
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// `P` pixels starting at pixel `px0`: every block of channels, two at a time.
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P], packed: &[i32], output: &mut [A], px0: usize, rq: &Requant8) {
+    let out_d = g.filter_shape[0];
+    let n_pairs = pairs(g);
+    let n_blocks = blocks(g);
+    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
+    let mut blk = 0;
+    while blk < n_blocks {
+        let two = blk + 1 < n_blocks;
+        if two {
+            // SAFETY: AVX2 by the caller's guarantee.
+            let acc = unsafe { tile::<P, 2>(cols, biases, rows, n_pairs, blk) };
+            for (p, a) in acc.iter().enumerate() {
+                let out = &mut output[(px0 + p) * out_d..][..out_d];
+                let c0 = BLOCK * blk;
+                let n1 = (out_d - c0 - BLOCK).min(BLOCK);
+                // SAFETY: AVX2 by the caller's guarantee; `rq` is the caller's.
+                unsafe {
+                    A::store(rq, c0, a[0], &mut out[c0..][..BLOCK]);
+                    A::store(rq, c0 + BLOCK, a[1], &mut out[c0 + BLOCK..][..n1]);
+                }
+            }
+            blk += 2;
+        } else {
+            // SAFETY: as above.
+            let acc = unsafe { tile::<P, 1>(cols, biases, rows, n_pairs, blk) };
+            for (p, a) in acc.iter().enumerate() {
+                let out = &mut output[(px0 + p) * out_d..][..out_d];
+                let c0 = BLOCK * blk;
+                let n = (out_d - c0).min(BLOCK);
+                // SAFETY: as above.
+                unsafe { A::store(rq, c0, a[0], &mut out[c0..][..n]) };
+            }
+            blk += 1;
+        }
+    }
+}
+
+/// Every output pixel, [`PIXELS`] at a time.
+#[target_feature(enable = "avx2")]
+unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8) {
+    let [batches, ..] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let n_px = batches * out_h * out_w;
+    let taps = f_h * f_w * f_d;
+    if out_d == 0 || n_px == 0 || taps == 0 || taps > MAX_TAPS {
+        return;
+    }
+    let len = 2 * pairs(g);
+    let mut buf = [[0i16; COL]; PIXELS];
+    let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
+    let mut px0 = 0;
+    while px0 < n_px {
+        let n = (n_px - px0).min(PIXELS);
+        for (k, col) in buf.iter_mut().enumerate().take(n) {
+            // SAFETY: AVX2 (this function's target feature; the closure inherits it).
+            gather(g, input, zp, at(px0 + k), &mut col[..len], |src, dst| unsafe { copy_widen(src, dst) });
+        }
+        let [c0, c1, c2, c3] = &buf;
+        let (c0, c1, c2, c3) = (&c0[..len], &c1[..len], &c2[..len], &c3[..len]);
+        // SAFETY: AVX2 (this function's target feature).
+        unsafe {
+            match n {
+                4 => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, px0, rq),
+                3 => pixels::<3, A>(g, &[c0, c1, c2], packed, output, px0, rq),
+                2 => pixels::<2, A>(g, &[c0, c1], packed, output, px0, rq),
+                _ => pixels::<1, A>(g, &[c0], packed, output, px0, rq),
+            }
+        }
+        px0 += n;
+    }
+}

@@ -1,0 +1,222 @@
+//! [`super::Conv2dVariant::Wide`]: the host CONV_2D (int8 and legacy uint8) as a matrix
+//! product over int16 weights packed at compile time, eight output channels per block.
+//!
+//! - **Weights** ([`pack`]): first one folded bias per output channel, padded to whole
+//!   blocks of eight (`bias + input_offset * sum(w)`, wrapping: a window inside the input
+//!   then accumulates `sum(x * w)` with no per-tap offset); then per block of eight output
+//!   channels, per pair of taps `(2t, 2t + 1)` of the window (OHWI order, an odd last tap
+//!   paired with 0), eight words: word `j` holds channel `8 * block + j`'s two weights as
+//!   int16 (low half tap `2t`). int8 weights are sign-extended; uint8 weights carry their
+//!   offset (`w - filter_zero_point`, in `[-255, 255]`), so the two schemes share one
+//!   layout and one loop. A channel past the last is zero.
+//! - **Activations**: each output pixel's window is gathered and widened to int16 into a
+//!   row of [`MAX_TAPS`] at most, the taps outside the image set to the input zero point:
+//!   such a tap contributes `w * (zp + input_offset) = 0` on top of the folded bias, exactly
+//!   as the reference's skipped tap, so every window (border ones included) is one row of
+//!   the same product. The odd last tap is paired with 0.
+//! - **Products**: `x * w` of two int16 in `[-255, 255]` pairs to at most `2 * 255^2` in
+//!   magnitude: exact in int32 (`vpmaddwd` never saturates here). The accumulation wraps in
+//!   int32 like the reference's (a ring: the order and the folded bias give the same sums).
+//!
+//! This module holds the layout, the packing and the portable form (any host without a
+//! SIMD form, and the suites' check of the layout); the AVX2 form is
+//! `crate::arch::x86_64::wide` (four pixels times sixteen channels per block).
+
+use super::{Conv2dParams, ConvGeometry};
+use crate::kernels::numerics::{S8, U8};
+use crate::kernels::requant::Requant;
+use crate::kernels::window::valid_taps;
+use crate::quant::multiply_by_quantized_multiplier;
+
+/// The longest window (`filter_height * filter_width * depth`) the variant takes: the
+/// widened rows of a few pixels live on the stack. [`super::Conv2dVariant::select`] picks
+/// another variant for longer ones.
+pub const MAX_TAPS: usize = 4608;
+
+/// Output channels per packed block.
+pub(crate) const BLOCK: usize = 8;
+
+/// Tap pairs per window (the odd last tap paired with 0).
+pub(crate) fn pairs(g: &ConvGeometry) -> usize {
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    (f_h * f_w * f_d).div_ceil(2)
+}
+
+/// Blocks of [`BLOCK`] output channels.
+pub(crate) fn blocks(g: &ConvGeometry) -> usize {
+    g.filter_shape[0].div_ceil(BLOCK)
+}
+
+/// The length of [`pack`]'s table: the padded biases, then every block's tap pairs.
+pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
+    BLOCK * blocks(g) * (1 + pairs(g))
+}
+
+/// Whether this geometry fits the variant: ungrouped, a non-empty window of at most
+/// [`MAX_TAPS`] taps.
+pub(crate) fn fits(g: &ConvGeometry) -> bool {
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    f_d == g.input_shape[3] && taps > 0 && taps <= MAX_TAPS && out_d > 0
+}
+
+/// The layout of the module doc from the int16 weight `weight(c, i)` of tap `i` of
+/// channel `c` and the folded bias `folded(c)`.
+fn pack_with(g: &ConvGeometry, weight: impl Fn(usize, usize) -> i16, folded: impl Fn(usize) -> i32, packed: &mut [i32]) {
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    let n_pairs = pairs(g);
+    packed.fill(0);
+    let (biases, rows) = packed.split_at_mut(BLOCK * blocks(g));
+    for (c, b) in biases.iter_mut().enumerate().take(out_d) {
+        *b = folded(c);
+    }
+    for (blk, dst) in rows.chunks_exact_mut(BLOCK * n_pairs).enumerate() {
+        for (t, words) in dst.chunks_exact_mut(BLOCK).enumerate() {
+            for (j, word) in words.iter_mut().enumerate() {
+                let c = BLOCK * blk + j;
+                if c >= out_d {
+                    continue;
+                }
+                let lo = weight(c, 2 * t);
+                let hi = if 2 * t + 1 < taps { weight(c, 2 * t + 1) } else { 0 };
+                *word = (lo as u16 as u32 | (hi as u16 as u32) << 16) as i32;
+            }
+        }
+    }
+}
+
+/// The compile-time packing for int8 (see the module doc).
+pub(crate) fn pack_s8(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    let g = &p.geometry;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let row = f_h * f_w * f_d;
+    let folded = |c: usize| crate::prepare::fold_input_offset(filter[c * row..][..row].iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
+    pack_with(g, |c, i| filter[c * row + i] as i16, folded, packed)
+}
+
+/// The compile-time packing for legacy uint8 (see the module doc): weights with their
+/// offset, `bias + input_offset * sum(w + weights_offset)`.
+pub(crate) fn pack_u8(p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    let g = &p.geometry;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let row = f_h * f_w * f_d;
+    let w_off = p.quant.weights_offset;
+    let weight = |c: usize, i: usize| (filter[c * row + i] as i32 + w_off) as i16;
+    let folded = |c: usize| {
+        let sum = filter[c * row..][..row].iter().fold(0i32, |s, &w| s.wrapping_add(w as i32 + w_off));
+        bias.map_or(0, |b| b[c]).wrapping_add(p.quant.input_offset.wrapping_mul(sum))
+    };
+    pack_with(g, weight, folded, packed)
+}
+
+/// An activation type of the variant: int8 or uint8, widened to int16 as is.
+pub(crate) trait WideAct: Copy + 'static {
+    fn widen(self) -> i16;
+}
+
+impl WideAct for i8 {
+    #[inline(always)]
+    fn widen(self) -> i16 {
+        self as i16
+    }
+}
+
+impl WideAct for u8 {
+    #[inline(always)]
+    fn widen(self) -> i16 {
+        self as i16
+    }
+}
+
+/// Copies the window of output pixel `(b, oy, ox)` widened into `col` (the window's taps,
+/// then 0 up to the pair), taps outside the image set to `zp`; `copy` widens one
+/// contiguous run of input into as many int16.
+#[inline(always)]
+pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: impl Fn(&[A], &mut [i16])) {
+    let [_, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    let zp = zp.widen();
+    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+    let (window, pad) = col.split_at_mut(taps);
+    pad.fill(0);
+    for (ky, col_row) in window.chunks_exact_mut(f_w * f_d).enumerate() {
+        if !ky_range.contains(&ky) {
+            col_row.fill(zp);
+            continue;
+        }
+        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+        let row = (b * in_h + iy) * in_w;
+        if g.dilation_width == 1 && kx_range.len() == f_w {
+            copy(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d], col_row);
+            continue;
+        }
+        for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
+            if kx_range.contains(&kx) {
+                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                copy(&input[(row + ix) * in_d..][..f_d], tap);
+            } else {
+                tap.fill(zp);
+            }
+        }
+    }
+}
+
+/// The portable widening of a run.
+fn copy_scalar<A: WideAct>(src: &[A], dst: &mut [i16]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s.widen();
+    }
+}
+
+/// The portable form: every output pixel's accumulators `folded[c] + sum x * w` from the
+/// packed layout, handed to `store(pixel, first_channel, accs)` eight channels at a time.
+fn conv_wide<A: WideAct>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], mut store: impl FnMut(usize, usize, &[i32])) {
+    let [batches, ..] = g.input_shape;
+    let out_d = g.filter_shape[0];
+    let [_, out_h, out_w, _] = g.output_shape;
+    let n_pairs = pairs(g);
+    let (biases, rows) = packed.split_at(BLOCK * blocks(g));
+    let mut col = [0i16; MAX_TAPS + 1];
+    let col = &mut col[..2 * n_pairs];
+    for px in 0..batches * out_h * out_w {
+        gather(g, input, zp, [px / (out_w * out_h), (px / out_w) % out_h, px % out_w], col, copy_scalar);
+        for (blk, ws) in rows.chunks_exact(BLOCK * n_pairs).enumerate() {
+            let mut acc: [i32; BLOCK] = core::array::from_fn(|j| biases[BLOCK * blk + j]);
+            for (t, words) in ws.chunks_exact(BLOCK).enumerate() {
+                let (x0, x1) = (col[2 * t] as i32, col[2 * t + 1] as i32);
+                for (a, &w) in acc.iter_mut().zip(words) {
+                    let (w0, w1) = (w as i16 as i32, (w >> 16) as i16 as i32);
+                    *a = a.wrapping_add(x0 * w0 + x1 * w1);
+                }
+            }
+            let n = (out_d - BLOCK * blk).min(BLOCK);
+            store(px, BLOCK * blk, &acc[..n]);
+        }
+    }
+}
+
+/// CONV_2D int8, the portable [`super::Conv2dVariant::Wide`].
+pub(crate) fn conv_wide_s8(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let out_d = p.geometry.filter_shape[0];
+    let rq = Requant::new(&p.quant, &p.clamp);
+    let zp = (-p.quant.input_offset) as i8;
+    conv_wide(&p.geometry, zp, input, packed, |px, c0, accs| rq.store(c0, accs, &mut output[px * out_d + c0..][..accs.len()]));
+}
+
+/// CONV_2D legacy uint8, the portable [`super::Conv2dVariant::Wide`].
+pub(crate) fn conv_wide_u8(p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
+    let out_d = p.geometry.filter_shape[0];
+    let q = &p.quant;
+    let zp = (-q.input_offset) as u8;
+    let (lo, hi) = (p.clamp.min as i32, p.clamp.max as i32);
+    conv_wide(&p.geometry, zp, input, packed, |px, c0, accs| {
+        for (o, &a) in output[px * out_d + c0..][..accs.len()].iter_mut().zip(accs) {
+            *o = multiply_by_quantized_multiplier(a, q.output_multiplier, q.output_shift).wrapping_add(q.output_offset).max(lo).min(hi) as u8;
+        }
+    });
+}
