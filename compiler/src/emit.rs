@@ -522,6 +522,12 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         self.table(what, "i32", v.len(), &bytes, format_ident!("as_i32"))
     }
 
+    /// A float32 table computed at compile time (a packed float filter), in the weight blob.
+    pub fn table_f32(&mut self, what: &str, v: &[f32]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.table(what, "f32", v.len(), &bytes, format_ident!("as_f32"))
+    }
+
     /// An int8 table computed at compile time (a lookup table), in the weight blob.
     pub fn table_i8(&mut self, what: &str, v: &[i8]) -> TokenStream {
         let bytes: Vec<u8> = v.iter().map(|&x| x as u8).collect();

@@ -9,3 +9,6 @@
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+pub(crate) mod aarch64;

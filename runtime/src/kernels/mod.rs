@@ -74,6 +74,7 @@ mod tests_u8;
 // The numerics seam, the sliding-window geometry, and the ISA seam (dot micro-kernels) of
 // the convolution, fully-connected and pooling kernels; see docs/KERNELS.md.
 pub(crate) mod dot;
+pub(crate) mod f32x8;
 pub mod numerics;
 pub(crate) mod requant;
 pub mod window;

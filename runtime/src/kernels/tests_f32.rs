@@ -620,3 +620,357 @@ impl KernelCase for Softmax {
 }
 
 kernel_tests!(softmax, Softmax, softmax_f32);
+
+// ---------------------------------------------------------------------------------------
+// The packed float32 variants (`kernels::f32x8`): AVX2+FMA, NEON and the portable form.
+//
+// They are not TFLite's order: each output starts from its bias and accumulates its taps
+// in the packed order, fused where the ISA has it. Tolerance, from the accumulation length:
+// a sum of `n` terms in any order (fused or not) is within `γ_n = n * 2^-24 / (1 - n *
+// 2^-24)` times the sum of the terms' magnitudes of the real sum, and so is the reference,
+// so the packed result must be within `2 * (n + 1) * 2^-24 * (sum |x * w| + |b|)` of the
+// real (f64) result, `n` the window's taps times its input channels (+1: the bias). The
+// bound is checked against the f64 result, and the packed result against the reference
+// within twice that.
+
+/// The f64 check of a packed variant: `taps` is the accumulation length per output.
+fn compare_packed(got: &[f32], reference: &[f32], real: &[f64], bound: &[f64], taps: usize, c: Clamp<f32>) -> Result<(), String> {
+    if got.len() != real.len() {
+        return Err(format!("{} outputs, expected {}", got.len(), real.len()));
+    }
+    let gamma = 2.0 * (taps as f64 + 1.0) * (-24f64).exp2();
+    for i in 0..got.len() {
+        let r = real[i].clamp(c.min as f64, c.max as f64);
+        let tol = gamma * bound[i] + 1e-38;
+        if (got[i] as f64 - r).abs() > tol {
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (tolerance {tol:e}, {taps} taps)", got[i]));
+        }
+        if (got[i] as f64 - reference[i] as f64).abs() > 2.0 * tol {
+            return Err(format!("output {i}: {:e}, the reference gives {:e} (tolerance {:e})", got[i], reference[i], 2.0 * tol));
+        }
+    }
+    Ok(())
+}
+
+/// `packed_tests!(name, if detected, Case, kernel)`: the oracle property and the edge cases
+/// for one implementation of a packed variant, skipped and reported `UNTESTED` where this
+/// machine cannot execute it (`TFLC_TEST_FEATURE=name` makes that a failure).
+macro_rules! packed_tests {
+    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
+        mod $name {
+            use super::*;
+            use crate::kernels::test_util::{available, check_oracle, config};
+
+            fn here() -> bool {
+                available(stringify!($name), $detected)
+            }
+
+            proptest! {
+                #![proptest_config(config::<$case>())]
+                #[test]
+                fn oracle(case in <$case as KernelCase>::strategy()) {
+                    if here() {
+                        check_oracle(&case, $kernel)?;
+                    }
+                }
+            }
+
+            #[test]
+            fn edge_cases() {
+                if !here() {
+                    return;
+                }
+                for case in <$case as KernelCase>::edge_cases() {
+                    if let Err(e) = check_oracle(&case, $kernel) {
+                        panic!("{case:?}: {e}");
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// Edge cases for the packed convolutions on top of the reference's: rows wide enough for
+/// the four-pixel blocks, with borders, at every channel count 1..=33 (block tails of 8
+/// and 16), strides and dilations 2.
+fn packed_edge_cases(depthwise: bool) -> Vec<ConvF32> {
+    let mut v = ConvF32::edge_cases(depthwise);
+    let od = |in_d: usize, m: usize| if depthwise { in_d } else { m };
+    for n in LANE_TAILS {
+        v.push(ConvF32::plain([2, 9], n, od(n, n), [1, 1], [0; 4], n as u64));
+        v.push(ConvF32::plain([3, 11], if depthwise { n } else { 3 }, od(n, n), [3, 3], [1; 4], n as u64 + 7));
+        v.push(ConvF32::plain([4, 10], n, od(n, 17 - n.min(16)), [3, 3], [1, 1, 2, 0], n as u64 + 70));
+    }
+    for (stride, dil) in [(2, 1), (1, 2), (2, 2)] {
+        v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([9, 13], 4, od(4, 20), [3, 3], [1, 2, 1, 2], 5) });
+    }
+    v.push(ConvF32 { batches: 2, ..ConvF32::plain([5, 12], 8, od(8, 24), [5, 5], [2; 4], 9) });
+    v
+}
+
+fn packed_strategy(depthwise: bool) -> BoxedStrategy<ConvF32> {
+    // Wider rows than the reference's strategy, so the four-pixel blocks run; depthwise
+    // cases have depth multiplier 1 (others take the reference variant).
+    (ConvF32::strategy(depthwise), 4usize..14, 1usize..24)
+        .prop_map(move |(mut c, w, d)| {
+            c.hw[1] = w;
+            if depthwise {
+                c.in_d = d;
+                c.out_d = d;
+            } else {
+                c.out_d = d;
+            }
+            c
+        })
+        .boxed()
+}
+
+#[derive(Clone, Debug)]
+struct ConvPacked(ConvF32);
+
+impl KernelCase for ConvPacked {
+    type Kernel = ConvKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: ConvKernel = conv_2d_f32;
+    const CASES: Option<u32> = Some(120);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        packed_strategy(false).prop_map(ConvPacked).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        packed_edge_cases(false).into_iter().map(ConvPacked).collect()
+    }
+
+    fn run(&self, kernel: ConvKernel) -> Result<Vec<f32>, String> {
+        Conv(self.0.clone()).run(kernel)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let c = &self.0;
+        let [kh, kw] = c.k;
+        let (x, f, b) = c.data(c.out_d * kh * kw * c.in_d);
+        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
+        let reference = Conv(c.clone()).run(conv_2d_f32)?;
+        compare_packed(got, &reference, &real, &bound, kh * kw * c.in_d, clamp_of(c.clamp))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct DepthwisePacked(ConvF32);
+
+impl KernelCase for DepthwisePacked {
+    type Kernel = DepthwiseKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: DepthwiseKernel = depthwise_conv_2d_f32;
+    const CASES: Option<u32> = Some(120);
+
+    fn strategy() -> BoxedStrategy<Self> {
+        packed_strategy(true).prop_map(DepthwisePacked).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        packed_edge_cases(true).into_iter().map(DepthwisePacked).collect()
+    }
+
+    fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
+        Depthwise(self.0.clone()).run(kernel)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let c = &self.0;
+        let [kh, kw] = c.k;
+        let mult = c.out_d / c.in_d;
+        let (x, f, b) = c.data(kh * kw * c.out_d);
+        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
+        let reference = Depthwise(c.clone()).run(depthwise_conv_2d_f32)?;
+        compare_packed(got, &reference, &real, &bound, kh * kw, clamp_of(c.clamp))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct FcPacked(FullyConnected);
+
+impl KernelCase for FcPacked {
+    type Kernel = FcKernel;
+    type Output = Vec<f32>;
+    const REFERENCE: FcKernel = fully_connected_f32;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (0usize..4, 1usize..90, 1usize..70, 0usize..4, any::<bool>(), any::<u64>())
+            .prop_map(|(batches, depth, units, clamp, bias, seed)| FcPacked(FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed }))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v: Vec<Self> = FullyConnected::edge_cases().into_iter().map(FcPacked).collect();
+        // Unit counts around the 32-unit groups and the 8-unit blocks.
+        for units in [31, 32, 33, 40, 63, 64, 65, 72] {
+            v.push(FcPacked(FullyConnected { batches: 2, depth: 37, units, clamp: units, bias: units % 2 == 0, scale: 1.0, seed: units as u64 }));
+        }
+        v
+    }
+
+    fn run(&self, kernel: FcKernel) -> Result<Vec<f32>, String> {
+        self.0.run(kernel)
+    }
+
+    fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+        let fc = &self.0;
+        let (x, w, b) = fc.data();
+        let c = clamp_of(fc.clamp);
+        let (mut real, mut bound) = (Vec::new(), Vec::new());
+        for bi in 0..fc.batches {
+            for u in 0..fc.units {
+                let (mut r, mut m) = (0f64, 0f64);
+                for d in 0..fc.depth {
+                    let (xv, wv) = (x[bi * fc.depth + d] as f64, w[u * fc.depth + d] as f64);
+                    r += xv * wv;
+                    m += (xv * wv).abs();
+                }
+                let bv = if fc.bias { b[u] as f64 } else { 0.0 };
+                real.push(r + bv);
+                bound.push(m + bv.abs());
+            }
+        }
+        let reference = fc.run(fully_connected_f32)?;
+        compare_packed(got, &reference, &real, &bound, fc.depth, c)
+    }
+}
+
+/// One implementation of the packed variants, as the suites run it: select for
+/// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
+mod packed {
+    use super::*;
+    use crate::isa::TargetClass;
+    use crate::kernels::conv_2d::{conv_2d_f32_packed, Conv2dF32Variant};
+    use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant};
+    use crate::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant};
+
+    type ConvRun = fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+    type DwRun = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+    type FcRun = fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]);
+
+    pub(super) fn conv(imp: ConvRun, p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = Conv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => imp(p, x, &packed, out),
+        }
+    }
+
+    pub(super) fn depthwise(imp: DwRun, p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, x, f, b, out),
+            DepthwiseConv2dF32Variant::Packed => imp(p, x, &packed, out),
+        }
+    }
+
+    pub(super) fn fc(imp: FcRun, p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
+        }
+    }
+
+    /// The portable eight-lane form.
+    pub(super) mod portable {
+        use super::*;
+        use crate::kernels::f32x8::{self, Portable};
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| f32x8::conv_2d(Portable, p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| f32x8::depthwise_conv_2d(Portable, p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| f32x8::fully_connected(Portable, p, x, k, o), p, x, f, b, out)
+        }
+    }
+
+    /// The public variant functions, as generated code calls them (whatever `crate::isa`
+    /// selected).
+    pub(super) mod public_api {
+        use super::*;
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(conv_2d_f32_packed, p, x, f, b, out)
+        }
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(depthwise_conv_2d_f32_packed, p, x, f, b, out)
+        }
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(fully_connected_f32_packed, p, x, f, b, out)
+        }
+    }
+
+    /// AVX2+FMA, called directly (only where detected).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) mod avx2_fma {
+        use super::*;
+        use crate::arch::x86_64::f32 as imp;
+
+        pub(crate) fn detected() -> bool {
+            crate::arch::x86_64::tests::detected() && std::is_x86_feature_detected!("fma")
+        }
+        fn token() -> imp::Avx2Fma {
+            let avx2 = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");
+            imp::Avx2Fma::with(avx2).expect("the suite checked FMA first")
+        }
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+    }
+
+    /// NEON, called directly (aarch64 builds).
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+    pub(super) mod neon {
+        use super::*;
+        use crate::arch::aarch64::f32::{self as imp, Neon};
+
+        fn token() -> Neon {
+            Neon::selected().expect("NEON builds always have it")
+        }
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+    }
+}
+
+packed_tests!(conv_2d_packed_portable, if true, ConvPacked, packed::portable::conv);
+packed_tests!(conv_2d_packed_public_api, if true, ConvPacked, packed::public_api::conv);
+packed_tests!(depthwise_packed_portable, if true, DepthwisePacked, packed::portable::depthwise);
+packed_tests!(depthwise_packed_public_api, if true, DepthwisePacked, packed::public_api::depthwise);
+packed_tests!(fully_connected_packed_portable, if true, FcPacked, packed::portable::fc);
+packed_tests!(fully_connected_packed_public_api, if true, FcPacked, packed::public_api::fc);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(conv_2d_packed_avx2_fma, if packed::avx2_fma::detected(), ConvPacked, packed::avx2_fma::conv);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(depthwise_packed_avx2_fma, if packed::avx2_fma::detected(), DepthwisePacked, packed::avx2_fma::depthwise);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(fully_connected_packed_avx2_fma, if packed::avx2_fma::detected(), FcPacked, packed::avx2_fma::fc);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+packed_tests!(depthwise_packed_neon, if true, DepthwisePacked, packed::neon::depthwise);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+packed_tests!(fully_connected_packed_neon, if true, FcPacked, packed::neon::fc);

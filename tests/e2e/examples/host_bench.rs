@@ -113,6 +113,22 @@ fn main() {
         geomean("tflite_ref"),
         geomean("tflm_ref")
     );
+    // The same over the float32 models (`_f32`; their float convolutions run the packed
+    // SIMD variants on a host).
+    let geomean_f32 = |k: &str| {
+        let logs: Vec<f64> = ours
+            .iter()
+            .filter(|(n, _)| n.ends_with("_f32"))
+            .filter_map(|(n, us)| anchors.get(n).and_then(|a| a[k].as_f64()).map(|v| (us / v).ln()))
+            .collect();
+        (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp()).map_or("-".to_owned(), |g| format!("{g:.2}x ({} models)", logs.len()))
+    };
+    println!(
+        "geomean tflc/engine over the float32 models: xnnpack {}, tflite-ref {}, tflm-ref {}",
+        geomean_f32("tflite_xnnpack"),
+        geomean_f32("tflite_ref"),
+        geomean_f32("tflm_ref")
+    );
     println!("ratio = tflc / engine, measured in this run (below 1.00x: tflc is faster)");
     println!("\nhost SIMD: {} (dot micro-kernels: {}); kernel functions per model, with the implementation each ran:", tflc_runtime::isa::selected().name(), tflc_runtime::isa::DOT);
     for (name, ks) in &kernels {

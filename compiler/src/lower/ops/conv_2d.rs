@@ -19,7 +19,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::conv_2d::{conv_2d_u8, conv_2d_f32, conv_2d_s16, conv_2d_s8, Conv2dVariant, ConvGeometry};
+use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_s8, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
@@ -41,8 +41,9 @@ pub enum Conv2dScheme {
     S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
-    /// float32: the reference kernel.
-    F32 { held: ConvHeld<F32> },
+    /// float32: the variant per target class (the reference on Arm, the packed one on a
+    /// host) and its packed table ([`Conv2dF32Variant::pack`]).
+    F32 { held: ConvHeld<F32>, arms: PerTarget<Conv2dF32Variant, f32> },
     /// Legacy uint8: per target class the reference kernel or (hosts) `Wide` with its
     /// packed table ([`Conv2dVariant::select_u8`], [`Conv2dVariant::pack_u8`]).
     U8 { held: ConvHeld<U8>, arms: PerTarget<Conv2dVariant> },
@@ -69,10 +70,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     let shapes = [input_shape, filter_shape, output_shape];
     let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
     if kind == SchemeKind::F32 {
-        weights_f32(cx, filter, filter_shape.iter().product())?;
-        bias_f32(cx, bias, out_d)?;
+        let weights = weights_f32(cx, filter, filter_shape.iter().product())?;
+        let bias_data = bias_f32(cx, bias, out_d)?;
         let held = ConvHeld { geometry, quant: (), clamp: clamp_f32(cx, o.activation)? };
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held } });
+        let params = held.conv_2d_params();
+        let arms = PerTarget::select(
+            |target| Conv2dF32Variant::select(&params, target),
+            |variant| {
+                let mut packed = vec![0.0; variant.packed_len(&geometry)];
+                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+                packed
+            },
+        );
+        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held, arms } });
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -188,14 +198,18 @@ impl Kernel for Conv2d {
                 }
                 s.insert(self.output, TensorData::U8(out));
             }
-            Conv2dScheme::F32 { held } => {
+            Conv2dScheme::F32 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                conv_2d_f32(p, input, filter, bias, &mut out);
+                match variant {
+                    Conv2dF32Variant::Reference => conv_2d_f32(p, input, filter, bias, &mut out),
+                    Conv2dF32Variant::Packed => conv_2d_f32_packed(p, input, packed, &mut out),
+                }
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -268,12 +282,22 @@ impl Kernel for Conv2d {
                     })
                 })
             }
-            Conv2dScheme::F32 { held } => {
+            Conv2dScheme::F32 { held, arms } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.conv_2d_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
-                    let filter = cx.input(self.filter);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                    let Arm { variant, packed, .. } = &arms.arms[i];
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
+                        Conv2dF32Variant::Reference => {
+                            let filter = cx.input(self.filter);
+                            let bias = cx.optional_input(self.bias);
+                            quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                        }
+                        Conv2dF32Variant::Packed => {
+                            // The packed table holds the filter and the bias.
+                            let packed = cx.table_f32("packed", packed);
+                            quote! { #call::conv_2d_f32_packed(#p, #input, #packed, #output); }
+                        }
+                    })
                 })
             }
         }

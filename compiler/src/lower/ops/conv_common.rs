@@ -65,8 +65,8 @@ pub(crate) fn clamp_f32(cx: &OpCx<'_, '_>, a: crate::ir::Activation) -> Result<C
 
 /// The float32 weights of a float kernel: `weights` must be a float32 constant of `n`
 /// elements (a hybrid model's int8 weights on float activations get the error that says
-/// how to convert it).
-pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> Result<(), LowerError> {
+/// how to convert it). Returns the values (packed variants repack them).
+pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> Result<Vec<f32>, LowerError> {
     if weights.dtype != DType::F32 {
         return Err(cx.unsupported_tensor(
             weights,
@@ -82,18 +82,22 @@ pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> 
     if data.len() != n * 4 {
         return Err(cx.invalid_tensor(weights, format!("weights hold {} bytes for {n} float32 values", data.len())));
     }
-    Ok(())
+    Ok(f32_values(data))
+}
+
+fn f32_values(bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 /// The optional float32 bias of a float kernel: a float32 constant of `n` entries.
-pub(crate) fn bias_f32(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<(), LowerError> {
-    let Some(b) = bias else { return Ok(()) };
+pub(crate) fn bias_f32(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<Option<Vec<f32>>, LowerError> {
+    let Some(b) = bias else { return Ok(None) };
     cx.expect_dtype(b, DType::F32)?;
     let data = cx.expect_constant(b)?;
     if data.len() != n * 4 {
         return Err(cx.invalid_tensor(b, format!("bias holds {} bytes for {n} float32 entries", data.len())));
     }
-    Ok(())
+    Ok(Some(f32_values(data)))
 }
 
 /// The per-tensor quantization of a legacy uint8 tensor (zero point in 0..=255).

@@ -18,7 +18,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::depthwise_conv_2d::{
+use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant, 
     depthwise_conv_2d_f32, depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
     depthwise_conv_2d_s8_window, depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
 };
@@ -43,8 +43,9 @@ pub enum DepthwiseConv2dScheme {
     S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
-    /// float32: the reference kernel.
-    F32 { held: ConvHeld<F32> },
+    /// float32: the variant per target class (the reference on Arm, the packed one on a
+    /// host for depth multiplier 1) and its packed table.
+    F32 { held: ConvHeld<F32>, arms: PerTarget<DepthwiseConv2dF32Variant, f32> },
     /// Legacy uint8: the reference kernel.
     U8 { held: ConvHeld<U8>, arms: PerTarget<DepthwiseConv2dVariant> },
 }
@@ -86,10 +87,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let shapes = [input_shape, filter_shape, output_shape];
     let geometry = conv_geometry(cx, o.padding, [o.stride_h, o.stride_w], [o.dilation_h, o.dilation_w], shapes, out_d, output)?;
     if kind == SchemeKind::F32 {
-        weights_f32(cx, filter, filter_shape.iter().product())?;
-        bias_f32(cx, bias, out_d)?;
+        let weights = weights_f32(cx, filter, filter_shape.iter().product())?;
+        let bias_data = bias_f32(cx, bias, out_d)?;
         let held = ConvHeld { geometry, quant: (), clamp: clamp_f32(cx, o.activation)? };
-        let scheme = DepthwiseConv2dScheme::F32 { held };
+        let params = held.depthwise_params();
+        let arms = PerTarget::select(
+            |target| DepthwiseConv2dF32Variant::select(&params, target),
+            |variant| {
+                let mut packed = vec![0.0; variant.packed_len(&geometry)];
+                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+                packed
+            },
+        );
+        let scheme = DepthwiseConv2dScheme::F32 { held, arms };
         return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
     }
     if kind == SchemeKind::U8 {
@@ -201,14 +211,18 @@ impl Kernel for DepthwiseConv2d {
                 }
                 s.insert(self.output, TensorData::U8(out));
             }
-            DepthwiseConv2dScheme::F32 { held } => {
+            DepthwiseConv2dScheme::F32 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                depthwise_conv_2d_f32(p, input, filter, bias, &mut out);
+                match variant {
+                    DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, input, filter, bias, &mut out),
+                    DepthwiseConv2dF32Variant::Packed => depthwise_conv_2d_f32_packed(p, input, packed, &mut out),
+                }
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -277,12 +291,22 @@ impl Kernel for DepthwiseConv2d {
                     })
                 })
             }
-            DepthwiseConv2dScheme::F32 { held } => {
+            DepthwiseConv2dScheme::F32 { held, arms } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.depthwise_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
-                    let filter = cx.input(self.filter);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #call::depthwise_conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                    let Arm { variant, packed, .. } = &arms.arms[i];
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
+                        DepthwiseConv2dF32Variant::Reference => {
+                            let filter = cx.input(self.filter);
+                            let bias = cx.optional_input(self.bias);
+                            quote! { #call::depthwise_conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                        }
+                        DepthwiseConv2dF32Variant::Packed => {
+                            // The packed table holds the filter and the bias.
+                            let packed = cx.table_f32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_f32_packed(#p, #input, #packed, #output); }
+                        }
+                    })
                 })
             }
         }

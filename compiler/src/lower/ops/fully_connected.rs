@@ -23,7 +23,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::fully_connected::{
+use tflc_runtime::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant, 
     fully_connected_f32, fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved,
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
@@ -48,8 +48,9 @@ pub enum FullyConnectedScheme {
     S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
-    /// float32: the reference kernel.
-    F32 { held: FullyConnectedHeld<F32> },
+    /// float32: the variant per target class (the reference on Arm, the packed one on a
+    /// host) and its packed table.
+    F32 { held: FullyConnectedHeld<F32>, arms: PerTarget<FullyConnectedF32Variant, f32> },
 }
 
 /// What [`FullyConnectedParams`] is built from, owned: its fields, with the quantization's
@@ -129,10 +130,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 
     let geometry = FullyConnectedGeometry { batches, input_depth, output_depth };
     if kind == SchemeKind::F32 {
-        weights_f32(cx, filter, output_depth * input_depth)?;
-        bias_f32(cx, bias, output_depth)?;
+        let weights = weights_f32(cx, filter, output_depth * input_depth)?;
+        let bias_data = bias_f32(cx, bias, output_depth)?;
         let held = FullyConnectedHeld { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(cx, o.activation)? };
-        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held } });
+        let params = held.params();
+        let arms = PerTarget::select(
+            |target| FullyConnectedF32Variant::select(&params, target),
+            |variant| {
+                let mut packed = vec![0.0; variant.packed_len(&geometry)];
+                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
+                packed
+            },
+        );
+        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held, arms } });
     }
     if kind == SchemeKind::U8 {
         return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
@@ -247,14 +257,18 @@ impl Kernel for FullyConnected {
                 fully_connected_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
             }
-            FullyConnectedScheme::F32 { held } => {
+            FullyConnectedScheme::F32 { held, arms } => {
+                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.batches * g.output_depth);
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                fully_connected_f32(p, input, filter, bias, &mut out);
+                match variant {
+                    FullyConnectedF32Variant::Reference => fully_connected_f32(p, input, filter, bias, &mut out),
+                    FullyConnectedF32Variant::Packed => fully_connected_f32_packed(p, input, packed, &mut out),
+                }
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -300,13 +314,26 @@ impl Kernel for FullyConnected {
                 let output = cx.output(self.output);
                 quote! { #call::fully_connected_s16(&#p, #input, #filter, #bias, #output); }
             }
-            FullyConnectedScheme::F32 { held } => {
+            FullyConnectedScheme::F32 { held, arms } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.params());
-                let input = cx.input(self.input);
-                let filter = cx.input(self.filter);
-                let bias = cx.optional_input(self.bias);
-                let output = cx.output(self.output);
-                quote! { #call::fully_connected_f32(&#p, #input, #filter, #bias, #output); }
+                cx.per_target(&arms.cfgs(), |cx, i| {
+                    let Arm { variant, packed, .. } = &arms.arms[i];
+                    let input = cx.input(self.input);
+                    match variant {
+                        FullyConnectedF32Variant::Reference => {
+                            let filter = cx.input(self.filter);
+                            let bias = cx.optional_input(self.bias);
+                            let output = cx.output(self.output);
+                            quote! { #call::fully_connected_f32(&#p, #input, #filter, #bias, #output); }
+                        }
+                        FullyConnectedF32Variant::Packed => {
+                            // The packed table holds the weights and the bias.
+                            let packed = cx.table_f32("packed", packed);
+                            let output = cx.output(self.output);
+                            quote! { #call::fully_connected_f32_packed(&#p, #input, #packed, #output); }
+                        }
+                    }
+                })
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::error::LowerError;
 use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, prepare_relu_x_s16, relu6_f32, relu_f32, relu_s16, relu_s8, ReluParams};
+use tflc_runtime::kernels::relu::{prepare_relu, prepare_relu6, prepare_relu_n1_to_1, prepare_relu_x_s16, relu6_f32, relu_f32, relu_n1_to_1_f32, relu_s16, relu_s8, ReluParams};
 
 crate::runtime_struct_lit!(kernels::relu::ReluParams {
     input_zero_point,
@@ -64,8 +64,8 @@ fn lower_relu_s16(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError>
 /// RELU, RELU6 or RELU_N1_TO_1 (`kind`).
 pub(crate) fn lower_relu_x(cx: &OpCx<'_, '_>, kind: ReluKind) -> Result<Relu, LowerError> {
     if let Ok(input) = cx.input(0) {
-        if input.dtype == DType::F32 && kind != ReluKind::ReluN1To1 {
-            // TFLite Micro's `ReluFloat` / `Relu6Float`: no parameters.
+        if input.dtype == DType::F32 {
+            // TFLite Micro's `ReluFloat` / `Relu6Float`, TFLite's `Relu1`: no parameters.
             let (un, _) = lower_unary(cx, true)?;
             return Ok(Relu { kind, un, params: None, int16: false });
         }
@@ -93,7 +93,8 @@ impl Kernel for Relu {
             (Some(p), _) if self.int16 => self.un.run::<i16, i16>(s, |x, out| relu_s16(p, x, out)),
             (Some(p), _) => self.un.execute_s8(s, |x, out| relu_s8(p, x, out)),
             (None, ReluKind::Relu6) => self.un.execute_f32(s, relu6_f32),
-            (None, _) => self.un.execute_f32(s, relu_f32),
+            (None, ReluKind::ReluN1To1) => self.un.execute_f32(s, relu_n1_to_1_f32),
+            (None, ReluKind::Relu) => self.un.execute_f32(s, relu_f32),
         }
     }
 
@@ -102,6 +103,7 @@ impl Kernel for Relu {
             Some(p) if self.int16 => self.un.emit_with(cx, quote! { kernels::relu::ReluParams }, ("relu", "relu_s16"), p),
             Some(p) => self.un.emit_with(cx, quote! { kernels::relu::ReluParams }, ("relu", "relu_s8"), p),
             None if self.kind == ReluKind::Relu6 => self.un.emit_plain(cx, "relu", "relu6_f32", TokenStream::new()),
+            None if self.kind == ReluKind::ReluN1To1 => self.un.emit_plain(cx, "relu", "relu_n1_to_1_f32", TokenStream::new()),
             None => self.un.emit_plain(cx, "relu", "relu_f32", TokenStream::new()),
         }
     }
@@ -193,25 +195,28 @@ pub(crate) mod tests {
         check_exact(ReluKind::Relu);
     }
 
-    /// float32: `x < 0 ? 0 : x` and `x > 6 ? 6 : x < 0 ? 0 : x`; RELU_N1_TO_1 has no
-    /// float kernel.
+    /// float32: `x < 0 ? 0 : x`, `x > 6 ? 6 : x < 0 ? 0 : x` (TFLite Micro) and `x > 1 ? 1
+    /// : x < -1 ? -1 : x` (RELU_N1_TO_1: TFLite's reference kernels, `Relu1`; TFLite Micro
+    /// has none). The RELU_N1_TO_1 vector is the output of TFLite's reference kernels
+    /// (`tools/op_test_vectors.py`, `_litert`), bit for bit.
     #[test]
     fn float32() {
         let v = vec![-7.5f32, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.5, f32::MAX, -f32::MAX];
-        for (k, want) in [
-            (ReluKind::Relu, vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.5, f32::MAX, 0.0]),
-            (ReluKind::Relu6, vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.0, 6.0, 0.0]),
+        for (k, name, want) in [
+            (ReluKind::Relu, "relu_f32", vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.5, f32::MAX, 0.0]),
+            (ReluKind::Relu6, "relu6_f32", vec![0.0, -0.0, 0.0, 1e-30, 3.25, 6.0, 6.0, 6.0, 0.0]),
+            (ReluKind::ReluN1To1, "relu_n1_to_1_f32_litert", RELU_N1_TO_1_F32_LITERT.to_vec()),
         ] {
             let (bytes, [x, z]) = unary_model(op_kind(k), (DType::F32, &[3, 3], None), (DType::F32, &[3, 3], None));
-            let store = run_op0("relu_f32", &bytes, &[(x, TensorData::F32(v.clone()))]);
+            let store = run_op0(name, &bytes, &[(x, TensorData::F32(v.clone()))]);
             let got: Vec<u32> = store.f32(z).unwrap().iter().map(|f| f.to_bits()).collect();
             assert_eq!(got, want.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), "{k:?}");
             #[cfg(feature = "format")]
             insta::assert_snapshot!(format!("{k:?}_f32"), emit_op0(&bytes));
         }
-        let (bytes, _) = unary_model(OpKind::ReluN1To1, (DType::F32, &[3], None), (DType::F32, &[3], None));
-        assert!(matches!(lower_op0(&bytes), Err(LowerError::Unsupported { .. })));
     }
+
+    const RELU_N1_TO_1_F32_LITERT: &[f32] = &[-1.0, -0.0, 0.0, 1e-30, 1.0, 1.0, 1.0, 1.0, -1.0];
 
     #[test]
     fn requantizes() {

@@ -22,26 +22,27 @@ fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 2] {
     [(TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"), (TargetClass::Host, quote! { not(target_arch = "arm") }, "host")]
 }
 
-/// One variant and its packed table for some target classes.
+/// One variant and its packed table for some target classes (`P`: the table's element,
+/// `i32` for the integer variants, `f32` for the packed float ones).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Arm<V> {
+pub struct Arm<V, P = i32> {
     /// The classes this arm is for (one entry per class [`PerTarget::select`] asked).
     pub classes: Vec<TargetClass>,
     pub variant: V,
     /// The variant's compile-time table (`<Op>Variant::pack`; empty for the reference).
-    pub packed: Vec<i32>,
+    pub packed: Vec<P>,
 }
 
 /// The arms of one op: one when every class picks the same variant.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PerTarget<V> {
-    pub arms: Vec<Arm<V>>,
+pub struct PerTarget<V, P = i32> {
+    pub arms: Vec<Arm<V, P>>,
 }
 
-impl<V: Copy + PartialEq> PerTarget<V> {
+impl<V: Copy + PartialEq, P> PerTarget<V, P> {
     /// Asks `select` for every class and packs each distinct answer once with `pack`.
-    pub fn select(mut select: impl FnMut(TargetClass) -> V, mut pack: impl FnMut(V) -> Vec<i32>) -> Self {
-        let mut arms: Vec<Arm<V>> = Vec::new();
+    pub fn select(mut select: impl FnMut(TargetClass) -> V, mut pack: impl FnMut(V) -> Vec<P>) -> Self {
+        let mut arms: Vec<Arm<V, P>> = Vec::new();
         for (class, ..) in classes() {
             let variant = select(class);
             match arms.iter_mut().find(|a| a.variant == variant) {
@@ -53,7 +54,7 @@ impl<V: Copy + PartialEq> PerTarget<V> {
     }
 
     /// The arm for `class` (the interpreter runs the host's: it runs on the host).
-    pub fn of(&self, class: TargetClass) -> &Arm<V> {
+    pub fn of(&self, class: TargetClass) -> &Arm<V, P> {
         self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
     }
 

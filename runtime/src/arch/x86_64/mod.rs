@@ -23,6 +23,7 @@
 
 pub(crate) mod conv;
 pub(crate) mod depthwise;
+pub(crate) mod f32;
 pub(crate) mod fc;
 pub(crate) mod gemm;
 pub(crate) mod requant;

@@ -220,6 +220,53 @@ impl Conv2dVariant {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == Conv2dVariant::Wide {
             wide::pack_u8(p, filter, bias, packed)
+/// CONV_2D float32, [`Conv2dF32Variant::Packed`]: `packed` from [`Conv2dF32Variant::pack`]
+/// (it replaces the model's filter and bias). AVX2+FMA on x86-64 when the CPU has it, NEON
+/// on aarch64, else the portable eight-lane form; within a stated tolerance of
+/// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
+pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    crate::kernels::f32x8::f32_simd!(conv_2d_f32_packed(params, input, packed, output));
+    crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
+}
+
+/// The implementations of float32 CONV_2D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conv2dF32Variant {
+    /// [`conv_2d_f32`]: TFLite's order and bits; grouped convolutions, empty windows, and
+    /// every Arm target (the Cortex-M FPU has no vector unit).
+    Reference,
+    /// [`conv_2d_f32_packed`]: ungrouped, on a host; 4 pixels x 16 output channels per block
+    /// from the packed filter.
+    Packed,
+}
+
+impl Conv2dF32Variant {
+    /// The variant for this float32 convolution on `target`.
+    pub fn select(p: &Conv2dParams<F32>, target: TargetClass) -> Conv2dF32Variant {
+        let g = &p.geometry;
+        let [out_d, f_h, f_w, f_d] = g.filter_shape;
+        if target != TargetClass::Host || f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 {
+            return Conv2dF32Variant::Reference;
+        }
+        Conv2dF32Variant::Packed
+    }
+
+    /// The length of [`Conv2dF32Variant::pack`]'s table (0: the reference reads the model's
+    /// filter and bias).
+    pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        match self {
+            Conv2dF32Variant::Reference => 0,
+            Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_packed_len(g),
+        }
+    }
+
+    /// The compile-time packing: per block of 16 output channels, their biases, then the
+    /// 16 channels' weights for every tap (the layout is in `kernels::f32x8`'s module doc).
+    pub fn pack(self, p: &Conv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        match self {
+            Conv2dF32Variant::Reference => {}
+            Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_pack(&p.geometry, filter, bias, packed),
         }
     }
 }

@@ -256,6 +256,52 @@ impl DepthwiseConv2dVariant {
             DepthwiseConv2dVariant::Window
         } else {
             DepthwiseConv2dVariant::Reference
+/// DEPTHWISE_CONV_2D float32, [`DepthwiseConv2dF32Variant::Packed`]: `packed` from
+/// [`DepthwiseConv2dF32Variant::pack`] (it replaces the model's filter and bias). AVX2+FMA
+/// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
+/// within a stated tolerance of [`depthwise_conv_2d_f32`], not its bits (`kernels::f32x8`).
+pub fn depthwise_conv_2d_f32_packed(params: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    crate::kernels::f32x8::f32_simd!(depthwise_conv_2d_f32_packed(params, input, packed, output));
+    crate::kernels::f32x8::depthwise_conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
+}
+
+/// The implementations of float32 DEPTHWISE_CONV_2D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthwiseConv2dF32Variant {
+    /// [`depthwise_conv_2d_f32`]: TFLite's order and bits; depth multipliers other than 1,
+    /// empty windows, and every Arm target.
+    Reference,
+    /// [`depthwise_conv_2d_f32_packed`]: depth multiplier 1 on a host; 4 pixels x 8
+    /// channels per block.
+    Packed,
+}
+
+impl DepthwiseConv2dF32Variant {
+    /// The variant for this float32 depthwise convolution on `target`.
+    pub fn select(p: &DepthwiseConv2dParams<F32>, target: TargetClass) -> DepthwiseConv2dF32Variant {
+        let g = &p.geometry;
+        let [_, f_h, f_w, out_d] = g.filter_shape;
+        if target != TargetClass::Host || out_d != g.input_shape[3] || f_h * f_w == 0 || out_d == 0 {
+            return DepthwiseConv2dF32Variant::Reference;
+        }
+        DepthwiseConv2dF32Variant::Packed
+    }
+
+    /// The length of [`DepthwiseConv2dF32Variant::pack`]'s table.
+    pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        match self {
+            DepthwiseConv2dF32Variant::Reference => 0,
+            DepthwiseConv2dF32Variant::Packed => crate::kernels::f32x8::depthwise_packed_len(g),
+        }
+    }
+
+    /// The compile-time packing: per block of 8 channels, their biases, then their weights
+    /// per tap.
+    pub fn pack(self, p: &DepthwiseConv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        match self {
+            DepthwiseConv2dF32Variant::Reference => {}
+            DepthwiseConv2dF32Variant::Packed => crate::kernels::f32x8::depthwise_pack(&p.geometry, filter, bias, packed),
         }
     }
 }

@@ -178,3 +178,51 @@ impl FullyConnectedVariant {
         }
     }
 }
+
+/// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Packed`]: `packed` from
+/// [`FullyConnectedF32Variant::pack`] (it replaces the model's weights and bias). AVX2+FMA
+/// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
+/// within a stated tolerance of [`fully_connected_f32`], not its bits (`kernels::f32x8`).
+pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    crate::kernels::f32x8::f32_simd!(fully_connected_f32_packed(params, input, packed, output));
+    crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
+}
+
+/// The implementations of float32 FULLY_CONNECTED.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullyConnectedF32Variant {
+    /// [`fully_connected_f32`]: TFLite's order and bits; every Arm target, empty shapes.
+    Reference,
+    /// [`fully_connected_f32_packed`]: on a host; 32 units per pass from the packed weights.
+    Packed,
+}
+
+impl FullyConnectedF32Variant {
+    /// The variant for this float32 fully-connected op on `target`.
+    pub fn select(p: &FullyConnectedParams<F32>, target: TargetClass) -> FullyConnectedF32Variant {
+        let g = &p.geometry;
+        if target != TargetClass::Host || g.input_depth == 0 || g.output_depth == 0 {
+            return FullyConnectedF32Variant::Reference;
+        }
+        FullyConnectedF32Variant::Packed
+    }
+
+    /// The length of [`FullyConnectedF32Variant::pack`]'s table.
+    pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
+        match self {
+            FullyConnectedF32Variant::Reference => 0,
+            FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_packed_len(g.output_depth, g.input_depth),
+        }
+    }
+
+    /// The compile-time packing: per block of 8 units, their biases, then per input element
+    /// their 8 weights.
+    pub fn pack(self, p: &FullyConnectedParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
+        debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        let g = &p.geometry;
+        match self {
+            FullyConnectedF32Variant::Reference => {}
+            FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_pack(g.output_depth, g.input_depth, filter, bias, packed),
+        }
+    }
+}

@@ -88,6 +88,23 @@ pub fn relu_f32(input: &[f32], output: &mut [f32]) {
     }
 }
 
+/// float32 RELU_N1_TO_1 (TFLite's `reference_ops::Relu1`, which TFLite runs for float
+/// tensors; TFLite Micro has no RELU_N1_TO_1: `x > 1 ? 1 : x < -1 ? -1 : x`).
+#[inline]
+#[allow(clippy::manual_clamp)] // mirrors TFLite's comparison chain literally
+pub fn relu_n1_to_1_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = if x > 1.0 {
+            1.0
+        } else if x < -1.0 {
+            -1.0
+        } else {
+            x
+        };
+    }
+}
+
 /// float32 RELU6 (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
 #[inline]
 #[allow(clippy::manual_clamp)] // mirrors TFLM's comparison chain literally
