@@ -307,8 +307,8 @@ impl Kernel for Conv2d {
         let (g, elem) = match &self.scheme {
             Conv2dScheme::S8 { held, .. } => (held.geometry, 1),
             Conv2dScheme::S16 { held } => (held.geometry, 2),
-            Conv2dScheme::U8 { held } => (held.geometry, 1),
-            Conv2dScheme::F32 { held } => (held.geometry, 4),
+            Conv2dScheme::U8 { held, .. } => (held.geometry, 1),
+            Conv2dScheme::F32 { held, .. } => (held.geometry, 4),
         };
         super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv(&g), elem)
     }

@@ -316,8 +316,8 @@ impl Kernel for DepthwiseConv2d {
         let (g, elem) = match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
             DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),
-            DepthwiseConv2dScheme::U8 { held } => (held.geometry, 1),
-            DepthwiseConv2dScheme::F32 { held } => (held.geometry, 4),
+            DepthwiseConv2dScheme::U8 { held, .. } => (held.geometry, 1),
+            DepthwiseConv2dScheme::F32 { held, .. } => (held.geometry, 4),
         };
         super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv(&g), elem)
     }

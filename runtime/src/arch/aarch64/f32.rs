@@ -28,7 +28,8 @@ impl F32x8 for Neon {
     type V = (float32x4_t, float32x4_t);
     #[inline(always)]
     fn splat(self, x: f32) -> Self::V {
-        let v = vdupq_n_f32(x);
+        // SAFETY: NEON is enabled at compile time (this module is built only then).
+        let v = unsafe { vdupq_n_f32(x) };
         (v, v)
     }
     #[inline(always)]
@@ -46,15 +47,18 @@ impl F32x8 for Neon {
     }
     #[inline(always)]
     fn mul_add(self, acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        (vfmaq_f32(acc.0, a.0, b.0), vfmaq_f32(acc.1, a.1, b.1))
+        // SAFETY: NEON is enabled at compile time; register operands only.
+        unsafe { (vfmaq_f32(acc.0, a.0, b.0), vfmaq_f32(acc.1, a.1, b.1)) }
     }
     #[inline(always)]
     fn add(self, a: Self::V, b: Self::V) -> Self::V {
-        (vaddq_f32(a.0, b.0), vaddq_f32(a.1, b.1))
+        // SAFETY: NEON is enabled at compile time; register operands only.
+        unsafe { (vaddq_f32(a.0, b.0), vaddq_f32(a.1, b.1)) }
     }
     #[inline(always)]
     fn clamp(self, v: Self::V, lo: Self::V, hi: Self::V) -> Self::V {
-        (vminq_f32(vmaxq_f32(v.0, lo.0), hi.0), vminq_f32(vmaxq_f32(v.1, lo.1), hi.1))
+        // SAFETY: NEON is enabled at compile time; register operands only.
+        unsafe { (vminq_f32(vmaxq_f32(v.0, lo.0), hi.0), vminq_f32(vmaxq_f32(v.1, lo.1), hi.1)) }
     }
 }
 

@@ -220,6 +220,10 @@ impl Conv2dVariant {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == Conv2dVariant::Wide {
             wide::pack_u8(p, filter, bias, packed)
+        }
+    }
+}
+
 /// CONV_2D float32, [`Conv2dF32Variant::Packed`]: `packed` from [`Conv2dF32Variant::pack`]
 /// (it replaces the model's filter and bias). AVX2+FMA on x86-64 when the CPU has it, NEON
 /// on aarch64, else the portable eight-lane form; within a stated tolerance of

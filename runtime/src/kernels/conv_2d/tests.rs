@@ -40,6 +40,7 @@ fn host_portable(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option
     match v {
         Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
         Conv2dVariant::Gemm => super::gemm::conv_gemm::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
+        Conv2dVariant::GemmChunked => super::gemm::conv_gemm_chunked::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<crate::kernels::dot::scalar::Scalar>(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),

@@ -256,6 +256,10 @@ impl DepthwiseConv2dVariant {
             DepthwiseConv2dVariant::Window
         } else {
             DepthwiseConv2dVariant::Reference
+        }
+    }
+}
+
 /// DEPTHWISE_CONV_2D float32, [`DepthwiseConv2dF32Variant::Packed`]: `packed` from
 /// [`DepthwiseConv2dF32Variant::pack`] (it replaces the model's filter and bias). AVX2+FMA
 /// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
