@@ -18,6 +18,8 @@ fn main() {
     m.run();
     let out: &[i8; 140] = m.output_0();
     assert!(out.iter().any(|&v| v != -128), "a ReLU conv of a varied input is not all zero");
-    assert!(conv::ARENA_BYTES >= 105 + 140);
+    // The output (140 B) overwrites the consumed rows of the input (105 B): at least the
+    // larger of the two, at most both apart (aligned).
+    assert!(conv::ARENA_BYTES >= 140 && conv::ARENA_BYTES <= 256);
     assert_eq!(conv_budget::ARENA_BYTES, conv::ARENA_BYTES);
 }
