@@ -13,55 +13,18 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Reduce, LowerE
 #[cfg(test)]
 mod tests {
     use super::super::reduce::tests::*;
-    use super::super::test_helpers::*;
-    use super::super::TensorData;
-    use crate::ir::{DType, OpKind};
+    use crate::ir::OpKind;
 
     /// Every axis case in float32 (NaN, infinities, -0.0 among the values) and int8, against
     /// the naive reduction and TFLite Micro.
     #[test]
     fn against_tflite_micro() {
-        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0];
-        for (k, &(shape, axes, keep_dims, out_shape)) in AXES.iter().enumerate() {
-            let kind = OpKind::ReduceMax { keep_dims };
-            let n: usize = shape.iter().product();
-            let resolved = super::super::reduce::resolve_axes(shape.len(), axes).unwrap();
-            let mut xf: Vec<f32> = i8s(110 + k as u64, n).iter().map(|&q| f32::from(q) * 0.5).collect();
-            for (i, v) in specials.iter().enumerate() {
-                if let Some(x) = xf.get_mut(i * 5) {
-                    *x = *v;
-                }
-            }
-            let (bytes, [x, y]) = model(kind.clone(), DType::F32, shape, None, axes, out_shape, None);
-            let name = format!("reduce_max_f32_{k}");
-            let init = if "max" == "max" { -f32::MAX } else { f32::MAX };
-            let s = run_op0(&name, &bytes, &[(x, TensorData::F32(xf.clone()))]);
-            let want = naive(shape, &xf, &resolved, init, |cur, v| if v > cur { v } else { cur });
-            match s.get(y) {
-                Some(TensorData::F32(got)) => assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want.iter().map(|v| v.to_bits()).collect::<Vec<_>>()),
-                other => panic!("{other:?}"),
-            }
-            check(&name, &bytes, &[(x, TensorData::F32(xf))], y, vector(VECTORS_F32, &name));
-            let (bytes, [x, y]) = model(kind, DType::I8, shape, Some((0.05, -7)), axes, out_shape, Some((0.05, -7)));
-            let name = format!("reduce_max_s8_{k}");
-            let xq = i8s(120 + k as u64, n);
-            let s = run_op0(&name, &bytes, &[(x, TensorData::I8(xq.clone()))]);
-            let init = if "max" == "max" { i8::MIN } else { i8::MAX };
-            assert_eq!(s.get(y), Some(&TensorData::I8(naive(shape, &xq, &resolved, init, |cur, v| if v > cur { v } else { cur }))));
-            check(&name, &bytes, &[(x, TensorData::I8(xq))], y, vector(VECTORS_S8, &name));
-        }
+        extremum_against_tflite_micro("reduce_max", true, |keep_dims| OpKind::ReduceMax { keep_dims }, VECTORS_F32, VECTORS_S8);
     }
 
     #[test]
     fn refusals() {
-        let kind = OpKind::ReduceMax { keep_dims: false };
-        check_malformed(kind.clone(), DType::I8, Some((0.5, 0)));
-        check_malformed(kind.clone(), DType::F32, None);
-        let e = lower_op0(&model(kind.clone(), DType::I8, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.25, 0))).0).unwrap_err().to_string();
-        assert!(e.contains("requires them equal"), "{e}");
-        expect_unsupported(&model(kind.clone(), DType::I8, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.5, 1))).0);
-        expect_unsupported(&model(kind.clone(), DType::I16, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.5, 0))).0);
-        expect_unsupported(&model(kind, DType::I32, &[2, 3], None, &[1], &[2], None).0);
+        extremum_refusals(OpKind::ReduceMax { keep_dims: false });
     }
 
     const VECTORS_F32: &[(&str, &[f32])] = &[
