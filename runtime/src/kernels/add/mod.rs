@@ -41,17 +41,17 @@ pub struct AddParams<'a> {
     pub broadcast: Broadcast<'a>,
 }
 
-/// TFLite Micro `CalculateOpDataAdd` for int8: the left_shift = 20 scheme, all
-/// multiplier math in f64 from the f32 scales (exactly as `add_common.cc` does it).
-/// `None` when a multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
-pub fn prepare_add<'a>(
+/// `CalculateOpDataAdd`'s multipliers for `left_shift` (20 for int8, 15 for int16), in f64
+/// from the f32 scales, with the output's activation range `(min, max)`. `None` when a
+/// multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+pub(crate) fn add_params<'a>(
+    left_shift: i32,
+    (activation_min, activation_max): (i32, i32),
     input1: QuantParams,
     input2: QuantParams,
     output: QuantParams,
-    activation: FusedActivation,
     broadcast: Broadcast<'a>,
 ) -> Option<AddParams<'a>> {
-    let left_shift = 20;
     let twice_max_input_scale = 2.0 * (input1.scale.max(input2.scale) as f64);
     let real_input1_multiplier = input1.scale as f64 / twice_max_input_scale;
     let real_input2_multiplier = input2.scale as f64 / twice_max_input_scale;
@@ -59,7 +59,6 @@ pub fn prepare_add<'a>(
     let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
     let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
     let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
     Some(AddParams {
         input1_offset: -input1.zero_point,
         input2_offset: -input2.zero_point,
@@ -75,6 +74,20 @@ pub fn prepare_add<'a>(
         activation_max,
         broadcast,
     })
+}
+
+/// TFLite Micro `CalculateOpDataAdd` for int8: the left_shift = 20 scheme, all
+/// multiplier math in f64 from the f32 scales (exactly as `add_common.cc` does it).
+/// `None` when a multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+pub fn prepare_add<'a>(
+    input1: QuantParams,
+    input2: QuantParams,
+    output: QuantParams,
+    activation: FusedActivation,
+    broadcast: Broadcast<'a>,
+) -> Option<AddParams<'a>> {
+    let activation = activation_range_s8(activation, output.scale, output.zero_point)?;
+    add_params(20, activation, input1, input2, output, broadcast)
 }
 
 /// int8 ADD: `output = clamp(requant(input1) + requant(input2))`, broadcasting per

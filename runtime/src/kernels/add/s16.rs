@@ -4,7 +4,7 @@
 
 use super::AddParams;
 use crate::kernels::nd::Broadcast;
-use crate::prepare::{activation_range_s16, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::prepare::{activation_range_s16, FusedActivation};
 use crate::quant::{multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1, QuantParams};
 
 /// TFLite Micro `CalculateOpDataAdd` for an int16 output: `left_shift` 15, the multipliers
@@ -16,30 +16,8 @@ pub fn prepare_add_s16<'a>(
     activation: FusedActivation,
     broadcast: Broadcast<'a>,
 ) -> Option<AddParams<'a>> {
-    let left_shift = 15;
-    let twice_max_input_scale = 2.0 * (input1.scale.max(input2.scale) as f64);
-    let real_input1_multiplier = input1.scale as f64 / twice_max_input_scale;
-    let real_input2_multiplier = input2.scale as f64 / twice_max_input_scale;
-    let real_output_multiplier = twice_max_input_scale / ((1i64 << left_shift) as f64 * output.scale as f64);
-    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    let (activation_min, activation_max) = activation_range_s16(activation, output.scale, output.zero_point)?;
-    Some(AddParams {
-        input1_offset: -input1.zero_point,
-        input2_offset: -input2.zero_point,
-        output_offset: output.zero_point,
-        left_shift,
-        input1_multiplier,
-        input1_shift,
-        input2_multiplier,
-        input2_shift,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        broadcast,
-    })
+    let activation = activation_range_s16(activation, output.scale, output.zero_point)?;
+    super::add_params(15, activation, input1, input2, output, broadcast)
 }
 
 /// One element of the int16 ADD or (`SUB = true`) SUB lambda: `AddElementwise` /

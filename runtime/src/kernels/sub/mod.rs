@@ -16,15 +16,17 @@ mod tests;
 /// SUB takes exactly ADD's parameters.
 pub type SubParams<'a> = crate::kernels::add::AddParams<'a>;
 
-/// TFLite Micro `CalculateOpDataSub` for int8 (f32 multiplier math, then f64).
-pub fn prepare_sub<'a>(
+/// `CalculateOpDataSub`'s multipliers for `left_shift` (20 for int8, 15 for int16): the
+/// scale ratios in f32, then f64, with the output's activation range `(min, max)`. `None` when a
+/// multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+pub(crate) fn sub_params<'a>(
+    left_shift: i32,
+    (activation_min, activation_max): (i32, i32),
     input1: QuantParams,
     input2: QuantParams,
     output: QuantParams,
-    activation: FusedActivation,
     broadcast: Broadcast<'a>,
 ) -> Option<SubParams<'a>> {
-    let left_shift = 20;
     let twice_max_input_scale: f32 = 2.0 * input1.scale.max(input2.scale);
     let real_input1_multiplier = (input1.scale / twice_max_input_scale) as f64;
     let real_input2_multiplier = (input2.scale / twice_max_input_scale) as f64;
@@ -32,7 +34,6 @@ pub fn prepare_sub<'a>(
     let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
     let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
     let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
     Some(SubParams {
         input1_offset: -input1.zero_point,
         input2_offset: -input2.zero_point,
@@ -48,6 +49,18 @@ pub fn prepare_sub<'a>(
         activation_max,
         broadcast,
     })
+}
+
+/// TFLite Micro `CalculateOpDataSub` for int8 (f32 multiplier math, then f64).
+pub fn prepare_sub<'a>(
+    input1: QuantParams,
+    input2: QuantParams,
+    output: QuantParams,
+    activation: FusedActivation,
+    broadcast: Broadcast<'a>,
+) -> Option<SubParams<'a>> {
+    let activation = activation_range_s8(activation, output.scale, output.zero_point)?;
+    sub_params(20, activation, input1, input2, output, broadcast)
 }
 
 /// int8 SUB: `output = clamp(requant(input1) - requant(input2))`, broadcasting per

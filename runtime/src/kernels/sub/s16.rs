@@ -5,7 +5,7 @@
 use super::SubParams;
 use crate::kernels::add::s16::add_sub_one_s16;
 use crate::kernels::nd::Broadcast;
-use crate::prepare::{activation_range_s16, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::prepare::{activation_range_s16, FusedActivation};
 use crate::quant::QuantParams;
 
 /// TFLite Micro `CalculateOpDataSub` for an int16 output. `None` where TFLite would fail.
@@ -16,30 +16,8 @@ pub fn prepare_sub_s16<'a>(
     activation: FusedActivation,
     broadcast: Broadcast<'a>,
 ) -> Option<SubParams<'a>> {
-    let left_shift = 15;
-    let twice_max_input_scale: f32 = 2.0 * input1.scale.max(input2.scale);
-    let real_input1_multiplier = (input1.scale / twice_max_input_scale) as f64;
-    let real_input2_multiplier = (input2.scale / twice_max_input_scale) as f64;
-    let real_output_multiplier = (twice_max_input_scale / ((1i32 << left_shift) as f32 * output.scale)) as f64;
-    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    let (activation_min, activation_max) = activation_range_s16(activation, output.scale, output.zero_point)?;
-    Some(SubParams {
-        input1_offset: -input1.zero_point,
-        input2_offset: -input2.zero_point,
-        output_offset: output.zero_point,
-        left_shift,
-        input1_multiplier,
-        input1_shift,
-        input2_multiplier,
-        input2_shift,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        broadcast,
-    })
+    let activation = activation_range_s16(activation, output.scale, output.zero_point)?;
+    super::sub_params(15, activation, input1, input2, output, broadcast)
 }
 
 /// int16 SUB with broadcasting.
