@@ -259,8 +259,14 @@ mod tests {
             prop_assert_eq!(out.to_vec(), want);
         }
 
+        /// With equal quantization the rescaled comparison is the raw one, as long as the
+        /// rescaling keeps distinct values apart: `(x - z) << 8` times a multiplier of `s`
+        /// moves adjacent values by `256 s`, so from `s >= 1/128` on (two steps per value)
+        /// rounding cannot merge them. Below that TFLite Micro's scheme itself merges close
+        /// values (e.g. s = 1.1e-4, z = 28: -75 and -60 both rescale to -3 and compare equal),
+        /// which `int8_against_real_values` and the TFLite Micro vectors cover.
         #[test]
-        fn int8_same_quantization_is_raw(a in proptest::collection::vec(any::<i8>(), 8), b in proptest::collection::vec(any::<i8>(), 8), k in 0usize..6, s in 1e-4f64..0.99, z in -128i32..=127) {
+        fn int8_same_quantization_is_raw(a in proptest::collection::vec(any::<i8>(), 8), b in proptest::collection::vec(any::<i8>(), 8), k in 0usize..6, s in (1.0 / 128.0)..0.99f64, z in -128i32..=127) {
             let plan = plan_broadcast(&[8], &[8]).unwrap();
             let bc = plan.as_broadcast();
             let p = quantized(ALL[k], s, z, s, z, &bc);
