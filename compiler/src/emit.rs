@@ -388,10 +388,42 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         y: TensorId,
         body: impl FnOnce(&mut Self, TokenStream, TokenStream, TokenStream) -> TokenStream,
     ) -> TokenStream {
+        self.window_call_ranged(driver, None, params, ty, x, y, |cx, p, input, output, _| body(cx, p, input, output))
+    }
+
+    /// [`EmitCx::window_call`] for kernels of which some take a row range
+    /// (`kernels::window::RowRange`) with the operator's own params instead of a geometry
+    /// per call, so that the compiler specialises them on the constant geometry:
+    /// `body(cx, params, input, output, rows)` gets `rows = Some(r)` (the range expression)
+    /// when overlapped and `ranged` names the driver giving ranges (e.g.
+    /// `depthwise_row_ranges`), and must then call the range entry with `params`; `None`
+    /// otherwise (apart, or overlapped through `driver` with a geometry per call).
+    #[allow(clippy::too_many_arguments)]
+    pub fn window_call_ranged(
+        &mut self,
+        driver: &str,
+        ranged: Option<&str>,
+        params: &Ident,
+        ty: TokenStream,
+        x: TensorId,
+        y: TensorId,
+        body: impl FnOnce(&mut Self, TokenStream, TokenStream, TokenStream, Option<TokenStream>) -> TokenStream,
+    ) -> TokenStream {
         let rt = self.rt.clone();
+        if let Some(ranged) = ranged {
+            if let Some((span, input_at, output_at)) = self.overlapped(x, y) {
+                let call = body(self, quote! { &#params }, quote! { x }, quote! { y }, Some(quote! { rows }));
+                let driver = format_ident!("{}", ranged);
+                return quote! {
+                    #rt::kernels::overlap::#driver(&#params.geometry, #span, #input_at, #output_at, |rows, x, y| {
+                        #call
+                    });
+                };
+            }
+        }
         match self.overlapped(x, y) {
             Some((span, input_at, output_at)) => {
-                let call = body(self, quote! { &q }, quote! { x }, quote! { y });
+                let call = body(self, quote! { &q }, quote! { x }, quote! { y }, None);
                 let driver = format_ident!("{}", driver);
                 quote! {
                     #rt::kernels::overlap::#driver(&#params.geometry, #span, #input_at, #output_at, |g, x, y| {
@@ -403,7 +435,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             None => {
                 let input = self.input(x);
                 let output = self.output(y);
-                body(self, quote! { &#params }, input, output)
+                body(self, quote! { &#params }, input, output, None)
             }
         }
     }

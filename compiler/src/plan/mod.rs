@@ -361,6 +361,49 @@ impl PlanError {
     }
 }
 
+/// Keeps only the overlaps the arena needs. A realised overlap costs time (its kernel runs
+/// row by row through `tflc_runtime::kernels::overlap`, not over the whole tensor at once), so
+/// each realised pair is withdrawn in turn (schedule order) and the offsets solved again for
+/// the same order: if the arena does not grow, the pair stays withdrawn and that placement is
+/// kept; otherwise the pair is needed and stays. A new placement may realise a pair that was
+/// apart before; it is tried in turn too. At most one solve per declared pair. Returns the
+/// offset work spent.
+fn prune_overlaps(
+    problem: &Problem,
+    analysis: &liveness::Analysis,
+    order: &[OpId],
+    work_budget: u64,
+    budget: &mut crate::schedule::Budget,
+    placement: &mut liveness::Placement,
+) -> u64 {
+    let arena = placement.solution.arena;
+    let mut trial = problem.clone();
+    let mut needed: Vec<(OpId, BufferId, BufferId)> = Vec::new();
+    let mut work = 0;
+    while let Some(o) = placement
+        .overlaps
+        .iter()
+        .find(|o| !needed.contains(&(o.op, o.input, o.output)))
+        .copied()
+    {
+        let pairs = &mut trial.ops[o.op].overlap_ok;
+        let Some(at) = pairs.iter().position(|d| (d.input, d.output) == (o.input, o.output)) else {
+            needed.push((o.op, o.input, o.output));
+            continue;
+        };
+        let withdrawn = pairs.remove(at);
+        let candidate = analysis.place(&trial, order, work_budget, budget);
+        work += candidate.solution.work;
+        if candidate.solution.arena <= arena {
+            *placement = candidate;
+        } else {
+            trial.ops[o.op].overlap_ok.insert(at, withdrawn);
+            needed.push((o.op, o.input, o.output));
+        }
+    }
+    work
+}
+
 /// Plans `problem`: chooses an order, then offsets; verifies the result in debug builds or when
 /// `options.verify` is set.
 pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, PlanError> {
@@ -401,7 +444,12 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             best = Some((order, peak, placement));
         }
     }
-    let Some((order, peak, placement)) = best else { unreachable!("at least one candidate order") };
+    let Some((order, peak, mut placement)) = best else { unreachable!("at least one candidate order") };
+    // Bounds with every declared overlap allowed: what the plan is judged against.
+    let (lower_bound, tensor_bound) = (placement.solution.lower_bound, placement.solution.tensor_bound);
+    if !placement.overlaps.is_empty() {
+        work += prune_overlaps(problem, &analysis, &order, options.offset_work_budget, &mut budget, &mut placement);
+    }
     let plan = MemoryPlan {
         align: options.align,
         order_optimal: sched.optimal && peak == sched.peak,
@@ -410,10 +458,10 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
         lifetimes: placement.lifetimes,
         in_place: placement.in_place,
         overlaps: placement.overlaps,
-        tensor_bound_bytes: placement.solution.tensor_bound,
+        tensor_bound_bytes: tensor_bound,
         arena_bytes: placement.solution.arena,
-        lower_bound_bytes: placement.solution.lower_bound,
-        offsets_optimal: placement.solution.optimal,
+        lower_bound_bytes: lower_bound,
+        offsets_optimal: placement.solution.optimal || placement.solution.arena <= lower_bound,
         peak_bytes: peak,
         file_order_peak_bytes: sched.file_order_peak,
         stats: PlanStats {

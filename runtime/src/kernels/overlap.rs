@@ -1,23 +1,32 @@
 //! Streaming window kernels (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D) with
 //! their output written over the consumed part of their input, in one buffer.
 //!
-//! The traversal is this module's, not a kernel's: [`run_rows`] computes output row `oy`
-//! (batch 1, NHWC) by calling the unchanged kernel on the sub-problem "output row `oy` from
-//! input rows `r0(oy)..r1(oy)`" (the rows its windows touch; the rows above and below are
-//! padding in the full problem too, so every output element sees the same taps and the same
-//! arithmetic, and is bit-exact whatever variant runs). Output row `oy` is written only after
-//! the rows before it, and only below input row `r0(oy)`: the buffer is split there with
-//! `split_at_mut`, the input rows are a shared borrow and the output row an exclusive one, so
-//! no kernel variant (scalar, Armv7E-M DSP, AVX2; any pixel or channel blocking inside a row)
-//! can read a byte it or an earlier row overwrote. The condition for every `oy`,
-//! `delta + (oy + 1) * out_row <= r0(oy) * in_row` with `delta = output_at - input_at`, gives
-//! the one declaration the planner gets ([`Rows::max_delta`]): `delta <= min over oy`.
-//! [`run_rows`] checks it for every row and panics on a plan that broke it (like
-//! `__private::io`'s overlap guard), so a wrong plan is never silently wrong.
+//! The traversal is this module's, not a kernel's: [`run_rows`] computes output rows
+//! `oy0..oy1` (batch 1, NHWC) by calling the unchanged kernel on the sub-problem "output rows
+//! `oy0..oy1` from input rows `r0(oy0)..r1(oy1 - 1)`" (the rows their windows touch; the rows
+//! above and below are padding in the full problem too, so every output element sees the
+//! same taps and the same arithmetic, and is bit-exact whatever variant runs). A call writes
+//! its rows only after the rows before it, and only below input row `r0(oy0)`: the buffer is
+//! split there with `split_at_mut`, the input rows are a shared borrow and the output rows
+//! an exclusive one, so no kernel variant (scalar, Armv7E-M DSP, AVX2; any pixel or channel
+//! blocking inside a call) can read a byte it or an earlier call overwrote. Each call takes
+//! as many rows as the placement leaves room for (all of them when the two are apart), so
+//! the overlap costs calls only where it saves bytes. The condition for a call of
+//! [`Rows::block`] rows from every `s`, `delta + end(s) * out_row <= r0(s) * in_row` with
+//! `delta = output_at - input_at`, gives the one declaration the planner gets
+//! ([`Rows::max_delta`]): `delta <= min over s`. [`run_rows`] checks every call and panics
+//! on a plan that broke it (like `__private::io`'s overlap guard), so a wrong plan is never
+//! silently wrong.
 
-use crate::kernels::window::{ConvGeometry, PoolGeometry};
+use crate::kernels::window::{ConvGeometry, PoolGeometry, RowRange};
 
 /// The row structure of a window operator (batch 1, NHWC), in elements.
+///
+/// A pointwise convolution (1x1 filter, stride 1, no padding: output pixel `i` reads input
+/// pixel `i` only) is described by its pixels instead of its rows: [`Rows::conv_2d`] makes
+/// every pixel a "row" of one pixel, and `block` asks for calls of at least
+/// [`POINTWISE_BLOCK`] pixels, so the overlap costs neither a partial row per call nor a
+/// kernel's odd pixel tail (the matrix-product kernels pair pixels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rows {
     pub in_h: usize,
@@ -30,10 +39,20 @@ pub struct Rows {
     pub dilation: usize,
     pub filter_h: usize,
     pub pad_top: usize,
+    /// Rows per kernel call the declaration ([`Rows::max_delta`]) guarantees (the last call
+    /// may have fewer); [`run_rows`] makes every call a multiple of it.
+    pub block: usize,
+    /// The rows are single pixels of a pointwise convolution ([`Rows::conv`]).
+    pub pixels: bool,
 }
 
+/// Pixels per call of an overlapped pointwise convolution: a multiple of every kernel's
+/// pixel block (the Arm matrix product pairs pixels, the host `Wide` kernel takes four).
+pub const POINTWISE_BLOCK: usize = 4;
+
 impl Rows {
-    /// CONV_2D / DEPTHWISE_CONV_2D rows (`None` for batches other than 1).
+    /// CONV_2D / DEPTHWISE_CONV_2D rows (`None` for batches other than 1): one row per
+    /// image row ([`depthwise_rows`], [`depthwise_row_ranges`]).
     pub fn conv(g: &ConvGeometry) -> Option<Rows> {
         let [n, in_h, in_w, in_d] = g.input_shape;
         let [_, out_h, out_w, out_d] = g.output_shape;
@@ -46,6 +65,38 @@ impl Rows {
             dilation: g.dilation_height,
             filter_h: g.filter_shape[1],
             pad_top: g.pad_top,
+            block: 1,
+            pixels: false,
+        })
+    }
+
+    /// CONV_2D's rows ([`conv_rows`]): a pointwise convolution's pixels in blocks of
+    /// [`POINTWISE_BLOCK`], any other's image rows ([`Rows::conv`]).
+    pub fn conv_2d(g: &ConvGeometry) -> Option<Rows> {
+        let [n, in_h, in_w, in_d] = g.input_shape;
+        let [_, out_h, out_w, out_d] = g.output_shape;
+        let [_, f_h, f_w, _] = g.filter_shape;
+        let pointwise = f_h == 1
+            && f_w == 1
+            && g.stride_height == 1
+            && g.stride_width == 1
+            && g.pad_top == 0
+            && g.pad_left == 0
+            && (in_h, in_w) == (out_h, out_w);
+        if n != 1 || !pointwise {
+            return Rows::conv(g);
+        }
+        Some(Rows {
+            in_h: in_h * in_w,
+            in_row: in_d,
+            out_h: out_h * out_w,
+            out_row: out_d,
+            stride: 1,
+            dilation: 1,
+            filter_h: 1,
+            pad_top: 0,
+            block: POINTWISE_BLOCK,
+            pixels: true,
         })
     }
 
@@ -61,6 +112,8 @@ impl Rows {
             dilation: 1,
             filter_h: g.filter_height,
             pad_top: g.pad_top,
+            block: 1,
+            pixels: false,
         })
     }
 
@@ -73,62 +126,83 @@ impl Rows {
     }
 
     /// The largest `delta = output_at - input_at` (elements) at which [`run_rows`] never
-    /// overwrites an input element it will still read: the minimum over `oy` of
-    /// `r0(oy) * in_row - (oy + 1) * out_row`. `None` when some output row reads no input
+    /// overwrites an input element it will still read, with calls of [`Rows::block`] rows:
+    /// the minimum over every multiple `s` of the block of `r0(s) * in_row - end(s) *
+    /// out_row`, `end(s) = min(s + block, out_h)` (a call from `s` writes output rows
+    /// `s..end(s)` before it has read input row `r0(s)`). Calls start at multiples of the
+    /// block; one that would cover `s..end(s)` from an earlier start is bound harder, so the
+    /// driver starts one at the binding `s`, and one element beyond the bound fails there. `None` when some output row reads no input
     /// row (all padding: the sub-problem would have no input) or there is nothing to stream.
     pub fn max_delta(&self) -> Option<i64> {
         if self.out_h == 0 || self.in_h == 0 || self.out_row == 0 || self.in_row == 0 {
             return None;
         }
-        let mut d = i64::MAX;
-        for oy in 0..self.out_h {
+        if (0..self.out_h).any(|oy| {
             let (r0, r1) = self.window(oy);
-            if r1 <= r0 {
-                return None;
-            }
-            d = d.min((r0 * self.in_row) as i64 - ((oy + 1) * self.out_row) as i64);
+            r1 <= r0
+        }) {
+            return None;
         }
-        Some(d)
+        let block = self.block.max(1);
+        (0..self.out_h)
+            .step_by(block)
+            .map(|s| (self.window(s).0 * self.in_row) as i64 - ((s + block).min(self.out_h) * self.out_row) as i64)
+            .min()
     }
 }
 
 /// Runs a window operator whose input starts at `span[input_at]` and whose output starts at
-/// `span[output_at]` (elements; the two may overlap within [`Rows::max_delta`]): for each
-/// output row `oy`, `row(oy, r0, r1, input_rows, output_row)` with `input_rows` the input
-/// rows `r0..r1` ([`Rows::window`]) and `output_row` output row `oy`.
+/// `span[output_at]` (elements; the two may overlap within [`Rows::max_delta`]) in calls of
+/// consecutive output rows: `rows(oy0, oy1, r0, r1, input_rows, output_rows)` with
+/// `input_rows` the input rows `r0..r1` the output rows `oy0..oy1` read ([`Rows::window`])
+/// and `output_rows` those output rows. Each call is as long as the placement allows (output
+/// rows `oy0..oy1` end at or below input row `r0(oy0)`, or start above the input's end),
+/// rounded down to a multiple of [`Rows::block`]: one call when the two are apart, one row
+/// (or one block) per call at the declared bound.
 ///
-/// Panics if a row would overwrite input it still reads, or lies outside `span` (a plan bug:
-/// the planner places only declared overlaps, the verifier checks them).
+/// Panics if a call would overwrite input it still reads, or lies outside `span` (a plan
+/// bug: the planner places only declared overlaps, the verifier checks them).
 pub fn run_rows<T>(
     span: &mut [T],
     input_at: usize,
     output_at: usize,
     rows: &Rows,
-    mut row: impl FnMut(usize, usize, usize, &[T], &mut [T]),
+    mut call: impl FnMut(usize, usize, usize, usize, &[T], &mut [T]),
 ) {
-    for oy in 0..rows.out_h {
-        let (r0, r1) = rows.window(oy);
+    let in_end = input_at + rows.in_h * rows.in_row;
+    let block = rows.block.max(1);
+    let mut oy0 = 0;
+    while oy0 < rows.out_h {
+        let (r0, _) = rows.window(oy0);
         let boundary = input_at + r0 * rows.in_row;
-        let out = output_at + oy * rows.out_row..output_at + (oy + 1) * rows.out_row;
-        // Output row oy either lies below the input rows still read, or entirely above the
-        // input's end (a disjoint placement).
-        let in_end = input_at + rows.in_h * rows.in_row;
-        if out.end <= boundary {
-            let (lo, hi) = span.split_at_mut(boundary);
-            row(oy, r0, r1, &hi[..(r1 - r0) * rows.in_row], &mut lo[out]);
-        } else if out.start >= in_end {
-            let (lo, hi) = span.split_at_mut(in_end);
-            let input = &lo[boundary..boundary + (r1 - r0) * rows.in_row];
-            row(oy, r0, r1, input, &mut hi[out.start - in_end..out.end - in_end]);
-        } else {
+        let out_start = output_at + oy0 * rows.out_row;
+        // Output rows oy0..oy1 lie below the input rows still read, or entirely above the
+        // input's end (a disjoint placement); later calls read only rows from r0(oy0) on.
+        let below = if out_start >= in_end { rows.out_h - oy0 } else { boundary.saturating_sub(out_start) / rows.out_row.max(1) };
+        let fit = below.min(rows.out_h - oy0);
+        let n = if fit == rows.out_h - oy0 { fit } else { fit / block * block };
+        if n == 0 {
             panic!("overlapped rows: an output row would overwrite input still to be read");
         }
+        let oy1 = oy0 + n;
+        let r1 = rows.window(oy1 - 1).1;
+        let out = out_start..output_at + oy1 * rows.out_row;
+        if out.end <= boundary {
+            let (lo, hi) = span.split_at_mut(boundary);
+            call(oy0, oy1, r0, r1, &hi[..(r1 - r0) * rows.in_row], &mut lo[out]);
+        } else {
+            let (lo, hi) = span.split_at_mut(in_end);
+            let input = &lo[boundary..boundary + (r1 - r0) * rows.in_row];
+            call(oy0, oy1, r0, r1, input, &mut hi[out.start - in_end..out.end - in_end]);
+        }
+        oy0 = oy1;
     }
 }
 
-/// CONV_2D / DEPTHWISE_CONV_2D over one buffer ([`run_rows`]): `kernel(geometry, input,
-/// output)` runs one output row with the row's geometry (input rows `r0..r1`, one output row,
-/// the padding above it that the full problem had).
+/// CONV_2D over one buffer ([`run_rows`] on [`Rows::conv_2d`]): `kernel(geometry, input,
+/// output)` runs output rows `oy0..oy1` with their geometry (input rows `r0..r1`, the
+/// output rows, the padding above them that the full problem had); a pointwise convolution
+/// runs pixels `oy0..oy1` as one row of pixels.
 pub fn conv_rows<T>(
     g: &ConvGeometry,
     span: &mut [T],
@@ -136,14 +210,53 @@ pub fn conv_rows<T>(
     output_at: usize,
     mut kernel: impl FnMut(&ConvGeometry, &[T], &mut [T]),
 ) {
-    let Some(rows) = Rows::conv(g) else { panic!("overlapped rows: batch must be 1") };
-    run_rows(span, input_at, output_at, &rows, |oy, r0, r1, input, output| {
+    let Some(rows) = Rows::conv_2d(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
         let mut sub = *g;
-        sub.input_shape[1] = r1 - r0;
-        sub.output_shape[1] = 1;
-        sub.pad_top = r0 + g.pad_top - oy * g.stride_height;
+        if rows.pixels {
+            sub.input_shape[1..3].copy_from_slice(&[1, r1 - r0]);
+            sub.output_shape[1..3].copy_from_slice(&[1, oy1 - oy0]);
+        } else {
+            sub.input_shape[1] = r1 - r0;
+            sub.output_shape[1] = oy1 - oy0;
+            sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
+        }
         kernel(&sub, input, output)
     })
+}
+
+/// DEPTHWISE_CONV_2D over one buffer ([`run_rows`] on [`Rows::conv`]), as [`conv_rows`]
+/// with image rows.
+pub fn depthwise_rows<T>(
+    g: &ConvGeometry,
+    span: &mut [T],
+    input_at: usize,
+    output_at: usize,
+    mut kernel: impl FnMut(&ConvGeometry, &[T], &mut [T]),
+) {
+    let Some(rows) = Rows::conv(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
+        let mut sub = *g;
+        sub.input_shape[1] = r1 - r0;
+        sub.output_shape[1] = oy1 - oy0;
+        sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
+        kernel(&sub, input, output)
+    })
+}
+
+/// DEPTHWISE_CONV_2D over one buffer, the calls of [`depthwise_rows`] given to a kernel
+/// that takes a [`RowRange`] with the operator's own (constant) geometry: `kernel(rows,
+/// input, output)`. The compiler then specialises the kernel on the geometry as for a
+/// whole-tensor call, which a geometry built per call prevents.
+pub fn depthwise_row_ranges<T>(
+    g: &ConvGeometry,
+    span: &mut [T],
+    input_at: usize,
+    output_at: usize,
+    mut kernel: impl FnMut(RowRange, &[T], &mut [T]),
+) {
+    let Some(rows) = Rows::conv(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, _, input, output| kernel(RowRange { oy0, oy1, r0 }, input, output))
 }
 
 /// AVERAGE_POOL_2D / MAX_POOL_2D over one buffer ([`run_rows`]), as [`conv_rows`].
@@ -155,11 +268,11 @@ pub fn pool_rows<T>(
     mut kernel: impl FnMut(&PoolGeometry, &[T], &mut [T]),
 ) {
     let Some(rows) = Rows::pool(g) else { panic!("overlapped rows: batch must be 1") };
-    run_rows(span, input_at, output_at, &rows, |oy, r0, r1, input, output| {
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
         let mut sub = *g;
         sub.input_shape[1] = r1 - r0;
-        sub.output_height = 1;
-        sub.pad_top = r0 + g.pad_top - oy * g.stride_height;
+        sub.output_height = oy1 - oy0;
+        sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
         kernel(&sub, input, output)
     })
 }

@@ -65,6 +65,47 @@ impl PoolGeometry {
     }
 }
 
+/// The part of a window operator one call computes: output rows `oy0..oy1` (batch 1), its
+/// input slice starting at input row `r0` (the overlap row driver's calls,
+/// `kernels::overlap::conv_row_ranges`); [`RowRange::whole`] for the whole tensor. Kernels
+/// taking one keep the full geometry (a constant the compiler specialises them on) and
+/// only shift their row loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowRange {
+    pub oy0: usize,
+    pub oy1: usize,
+    pub r0: usize,
+}
+
+impl RowRange {
+    /// Every output row of every batch, the input from row 0.
+    pub const fn whole(out_h: usize) -> RowRange {
+        RowRange { oy0: 0, oy1: out_h, r0: 0 }
+    }
+
+    /// Whether a call of these rows is well formed for `g` (`batches` other than 1 only for
+    /// the whole tensor) and `input_len` elements from input row `r0` hold every input row
+    /// its windows read (rows outside the input are padding, never read).
+    pub(crate) fn fits(&self, g: &ConvGeometry, input_len: usize) -> bool {
+        let [batches, in_h, in_w, in_d] = g.input_shape;
+        let out_h = g.output_shape[1];
+        let row = in_w * in_d;
+        if batches != 1 {
+            return *self == RowRange::whole(out_h) && input_len >= batches * in_h * row;
+        }
+        if self.oy0 > self.oy1 || self.oy1 > out_h {
+            return false;
+        }
+        if self.oy0 == self.oy1 {
+            return true;
+        }
+        let top = ((self.oy0 * g.stride_height) as isize - g.pad_top as isize).clamp(0, in_h as isize) as usize;
+        let bottom = (self.oy1 - 1) * g.stride_height + g.dilation_height * g.filter_shape[1].saturating_sub(1) + 1;
+        let bottom = bottom.saturating_sub(g.pad_top).min(in_h);
+        self.r0 <= top && (bottom <= self.r0 || (bottom - self.r0) * row <= input_len)
+    }
+}
+
 /// The filter taps `k` in `0..taps` whose input coordinate `origin + dilation * k` lies in
 /// `0..size`: TFLite's "zero padding by omitting the areas outside the image", as one range.
 #[inline]

@@ -310,7 +310,7 @@ impl Kernel for Conv2d {
             Conv2dScheme::U8 { held, .. } => (held.geometry, 1),
             Conv2dScheme::F32 { held, .. } => (held.geometry, 4),
         };
-        super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv(&g), elem)
+        super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv_2d(&g), elem)
     }
 }
 

@@ -247,10 +247,21 @@ impl Kernel for DepthwiseConv2d {
                     params.quant.output_shift = &[];
                 }
                 let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                // The self-contained kernels take a row range when overlapped.
+                let ranged = self_contained.then_some("depthwise_row_ranges");
+                cx.window_call_ranged("depthwise_rows", ranged, &p, path.clone(), x, y, |cx, p, input, output, rows| {
                     let filter = (!self_contained).then(|| cx.input(self.filter));
                     let bias = (!self_contained).then(|| cx.optional_input(self.bias));
-                    match variant {
+                    match (variant, rows) {
+                        (DepthwiseConv2dVariant::Mult1, Some(rows)) => {
+                            let packed = cx.table_i32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_s8_mult1_rows(#p, #rows, #input, #packed, #output); }
+                        }
+                        (DepthwiseConv2dVariant::OneChannel, Some(rows)) => {
+                            let packed = cx.table_i32("packed", packed);
+                            quote! { #call::depthwise_conv_2d_s8_one_channel_rows(#p, #rows, #input, #packed, #output); }
+                        }
+                        (variant, _) => match variant {
                         DepthwiseConv2dVariant::Reference => {
                             quote! { #call::depthwise_conv_2d_s8(#p, #input, #filter, #bias, #output); }
                         }
@@ -266,12 +277,13 @@ impl Kernel for DepthwiseConv2d {
                             let packed = cx.table_i32("packed", packed);
                             quote! { #call::depthwise_conv_2d_s8_one_channel(#p, #input, #packed, #output); }
                         }
+                        },
                     }
                 })
             }),
             DepthwiseConv2dScheme::S16 { held } => {
                 let p = cx.params_lit(params_type::<S16>(&rt, path.clone(), true), &held.depthwise_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                cx.window_call("depthwise_rows", &p, path, x, y, |cx, p, input, output| {
                     let filter = cx.input(self.filter);
                     let bias = cx.optional_input(self.bias);
                     quote! { #call::depthwise_conv_2d_s16(#p, #input, #filter, #bias, #output); }
@@ -281,7 +293,7 @@ impl Kernel for DepthwiseConv2d {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let variant = arms.arms[i].variant;
-                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                    cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                         let filter = cx.input(self.filter);
                         let bias = cx.optional_input(self.bias);
                         match variant {
@@ -295,7 +307,7 @@ impl Kernel for DepthwiseConv2d {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
-                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
+                    cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
                         DepthwiseConv2dF32Variant::Reference => {
                             let filter = cx.input(self.filter);
                             let bias = cx.optional_input(self.bias);

@@ -13,7 +13,7 @@ use super::DepthwiseConv2dParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
 use crate::kernels::requant::{Requant, Requant4, PACKED_REQUANT_WORDS};
-use crate::kernels::window::valid_taps;
+use crate::kernels::window::{valid_taps, RowRange};
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
 pub(crate) const CHANNEL_BLOCK: usize = 64;
@@ -239,19 +239,21 @@ unsafe fn pixel_any<D: Dot>(
 /// input read as the zero point, so the model's bias is not needed). Not inlined: a model
 /// calls it for many layers (one copy of the body, see docs/KERNELS.md).
 #[inline(never)]
-pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let taps = f_h * f_w;
-    // The bounds every unchecked read below relies on.
+    // The bounds every unchecked read below relies on (`rows.fits`: the input slice holds
+    // rows r0.. up to the last one the call reads).
+    let batches = if rows == RowRange::whole(out_h) { batches } else { 1 };
     assert!(
         depth % LANES == 0
             && g.filter_shape[3] == depth
             && g.output_shape[3] == depth
-            && input.len() >= batches * in_h * in_w * depth
-            && output.len() >= batches * out_h * out_w * depth
+            && rows.fits(g, input.len())
+            && output.len() >= batches * (rows.oy1 - rows.oy0) * out_w * depth
             && packed.len() >= depth / LANES * (taps + GROUP_TAIL)
     );
     if depth == 0 || taps == 0 {
@@ -263,19 +265,21 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8
     let is_3x3 = f_h == 3 && f_w == 3;
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
-        for oy in 0..out_h {
+        for oy in rows.oy0..rows.oy1 {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
             let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
             for ox in 0..out_w {
                 let Some(out_px) = pixels.next() else { return };
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                 let kx = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                // Tap (0, 0) of the window, possibly outside the input (never read then).
-                let x0 = ((b * in_h) as isize + in_y0) * in_w as isize + in_x0;
+                // Tap (0, 0) of the window, possibly outside the input (never read then);
+                // the slice starts at input row r0.
+                let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
                 let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
                 // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
                 // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
-                // and k in `kx` (inside the input), within the length asserted above.
+                // and k in `kx` (inside the input), a row from r0 on within the slice
+                // (`rows.fits` above).
                 if is_3x3 && ky.len() == 3 && kx.len() == 3 {
                     // SAFETY: as said above; every tap is valid.
                     unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };
@@ -325,7 +329,7 @@ fn edge_word(row: &[i8], c: isize, zp4: u32) -> u32 {
 /// (which adds `w * 0`): a row outside is the zero-point word, and a window that crosses the
 /// left or right edge assembles its words byte by byte. Not inlined, as [`depthwise_mult1`].
 #[inline(never)]
-pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, _] = g.input_shape;
     let [_, f_h, f_w, depth] = g.filter_shape;
@@ -334,13 +338,15 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
     let span = per_row * TAP_GROUP;
     let group_words = f_h * per_row * LANES + GROUP_TAIL;
     // The bounds every unchecked read below relies on.
+    // `rows.fits`: the input slice holds rows r0.. up to the last one the call reads.
+    let batches = if rows == RowRange::whole(out_h) { batches } else { 1 };
     assert!(
         g.input_shape[3] == 1
             && in_w >= TAP_GROUP
             && depth % LANES == 0
             && g.output_shape[3] == depth
-            && input.len() >= batches * in_h * in_w
-            && output.len() >= batches * out_h * out_w * depth
+            && rows.fits(g, input.len())
+            && output.len() >= batches * (rows.oy1 - rows.oy0) * out_w * depth
             && packed.len() >= depth / LANES * group_words
     );
     if depth == 0 || f_h * f_w == 0 {
@@ -351,11 +357,12 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
     let zp4 = u32::from_le_bytes([zp as u8; 4]);
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
-        let image = &input[b * in_h * in_w..][..in_h * in_w];
-        for oy in 0..out_h {
+        // Batch b's image, from its row r0 (`rows.r0 == 0` unless one batch).
+        let image = &input[b * in_h * in_w..];
+        for oy in rows.oy0..rows.oy1 {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
             let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize) * in_w as isize;
+            let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize - rows.r0 as isize) * in_w as isize;
             for ox in 0..out_w {
                 let Some(out_px) = pixels.next() else { return };
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
@@ -372,7 +379,8 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
                             let xv = if !row_ok {
                                 zp4
                             } else if inside {
-                                // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`) and
+                                // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`),
+                                // at or after row r0 and within the slice (`rows.fits`), and
                                 // bytes in_x0 + 4t..+4 inside the row (`inside`), so inside
                                 // `image`; `[u8; 4]` has alignment 1.
                                 u32::from_le_bytes(unsafe { image.as_ptr().wrapping_offset(x0 + (t * TAP_GROUP) as isize).cast::<[u8; 4]>().read() })

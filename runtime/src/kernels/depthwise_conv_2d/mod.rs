@@ -19,6 +19,7 @@ pub mod scalar;
 mod tests;
 
 use crate::isa::TargetClass;
+use crate::kernels::window::RowRange;
 use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
@@ -106,14 +107,29 @@ pub fn depthwise_conv_2d_s8_window(
 /// multiple of 4; the filter, the folded bias and the requantization are in `packed`
 /// ([`DepthwiseConv2dVariant::pack`]; the params' multiplier tables are not read).
 pub fn depthwise_conv_2d_s8_mult1(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    fast::depthwise_mult1::<crate::isa::Dot>(params, input, packed, output)
+    let rows = RowRange::whole(params.geometry.output_shape[1]);
+    fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
+}
+
+/// [`depthwise_conv_2d_s8_mult1`] for output rows `rows` only, the input from row
+/// `rows.r0` (the overlap row driver, `kernels::overlap::conv_row_ranges`); `params` the
+/// whole operator's.
+pub fn depthwise_conv_2d_s8_mult1_rows(params: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::OneChannel`]: one input channel, depth
 /// multiplier a multiple of 4, dilation 1 across; everything but the input is in `packed`
 /// ([`DepthwiseConv2dVariant::pack`]).
 pub fn depthwise_conv_2d_s8_one_channel(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    fast::depthwise_one_channel::<crate::isa::Dot>(params, input, packed, output)
+    let rows = RowRange::whole(params.geometry.output_shape[1]);
+    fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
+}
+
+/// [`depthwise_conv_2d_s8_one_channel`] for output rows `rows` only, as
+/// [`depthwise_conv_2d_s8_mult1_rows`].
+pub fn depthwise_conv_2d_s8_one_channel_rows(params: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// The implementations of int8 DEPTHWISE_CONV_2D (16x8 has only the reference).

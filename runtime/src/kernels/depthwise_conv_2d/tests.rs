@@ -20,11 +20,12 @@ fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], 
     let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
+    let whole = crate::kernels::window::RowRange::whole(p.geometry.output_shape[1]);
     match v {
         DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
         DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
-        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, input, &packed, output),
-        DepthwiseConv2dVariant::OneChannel => super::fast::depthwise_one_channel::<D>(p, input, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, whole, input, &packed, output),
+        DepthwiseConv2dVariant::OneChannel => super::fast::depthwise_one_channel::<D>(p, whole, input, &packed, output),
     }
 }
 

@@ -128,7 +128,7 @@ fn conv_2d_overlapped_rows_equal_apart() {
             let input = rng.i8s(g.input_shape.iter().product());
             let filter = rng.i8s(g.filter_shape.iter().product());
             let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
-            let rows = Rows::conv(&g).unwrap();
+            let rows = Rows::conv_2d(&g).unwrap();
             for target in [TargetClass::Host, TargetClass::ArmDsp, TargetClass::BUILD] {
                 let mut variants = vec![Conv2dVariant::Reference, Conv2dVariant::select(&p, &filter, Some(&bias), target)];
                 variants.dedup();
@@ -164,6 +164,7 @@ fn depthwise_overlapped_rows_equal_apart() {
     let mut rng = Rng(0xd3_97);
     let mut checked = 0;
     let mut seen = Vec::new();
+    let mut seen_ranged = Vec::new();
     for (k, &s) in SHAPES.iter().enumerate() {
         for &(in_d, mult_d) in &[(4usize, 1usize), (8, 1), (1, 8), (3, 2)] {
             let out_d = in_d * mult_d;
@@ -189,9 +190,20 @@ fn depthwise_overlapped_rows_equal_apart() {
                     let mut want = vec![0i8; g.output_shape.iter().product()];
                     call(&p, &input, &mut want);
                     let run = |span: &mut [i8], i: usize, o: usize| {
-                        conv_rows(&g, span, i, o, |sub, x, y| call(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, y))
+                        depthwise_rows(&g, span, i, o, |sub, x, y| call(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, y))
                     };
                     checked += check_deltas(&rows, &input, &want, run, &std::format!("depthwise shape {k} {v:?}"));
+                    // The kernels with a row-range entry, through the driver that gives it.
+                    let ranged = |r: RowRange, x: &[i8], y: &mut [i8]| match v {
+                        DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d::depthwise_conv_2d_s8_mult1_rows(&p, r, x, &packed, y),
+                        DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d::depthwise_conv_2d_s8_one_channel_rows(&p, r, x, &packed, y),
+                        _ => unreachable!(),
+                    };
+                    if matches!(v, DepthwiseConv2dVariant::Mult1 | DepthwiseConv2dVariant::OneChannel) {
+                        let run = |span: &mut [i8], i: usize, o: usize| depthwise_row_ranges(&g, span, i, o, ranged);
+                        checked += check_deltas(&rows, &input, &want, run, &std::format!("depthwise shape {k} {v:?} row ranges"));
+                        seen_ranged.push(v);
+                    }
                     seen.push(v);
                 }
             }
@@ -199,6 +211,9 @@ fn depthwise_overlapped_rows_equal_apart() {
     }
     for v in [DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::Window, DepthwiseConv2dVariant::Mult1, DepthwiseConv2dVariant::OneChannel] {
         assert!(seen.contains(&v), "{v:?} not reached");
+    }
+    for v in [DepthwiseConv2dVariant::Mult1, DepthwiseConv2dVariant::OneChannel] {
+        assert!(seen_ranged.contains(&v), "{v:?} not reached through row ranges");
     }
     assert!(checked > 1000, "{checked}");
 }
@@ -248,4 +263,39 @@ fn max_delta_of_a_same_size_convolution_is_two_rows() {
     // Stride 2 halves the output rows: output row oy ends by row 2*oy - 1 of the input.
     let g = conv_geometry((8, 5, 3, 3, 2, 1, 1, 1), 4, 4, false);
     assert_eq!(Rows::conv(&g).unwrap().max_delta(), Some(-20));
+    // A pointwise convolution streams pixels in calls of POINTWISE_BLOCK: its output starts
+    // that many output pixels below its input (fewer when it narrows the channels).
+    let mut g = conv_geometry((5, 5, 1, 1, 1, 1, 0, 0), 4, 4, false);
+    g.pad_left = 0;
+    g.output_shape[2] = 5;
+    let rows = Rows::conv_2d(&g).unwrap();
+    assert!(rows.pixels && rows.in_h == 25 && rows.block == POINTWISE_BLOCK);
+    assert_eq!(rows.max_delta(), Some(-4 * POINTWISE_BLOCK as i64));
+    g.filter_shape[0] = 2;
+    g.output_shape[3] = 2;
+    // Calls from pixel s write 2 * (s + 4) elements before input element 4 * s: the
+    // first call binds.
+    assert_eq!(Rows::conv_2d(&g).unwrap().max_delta(), Some(-8));
+    // Depthwise (and the row drivers) keep image rows.
+    assert!(!Rows::conv(&g).unwrap().pixels);
+}
+
+/// Apart, the driver makes one call; at the bound, calls of one row (or one block).
+#[test]
+fn calls_are_as_long_as_the_placement_allows() {
+    let g = conv_geometry((6, 5, 3, 3, 1, 1, 1, 1), 4, 4, false);
+    let rows = Rows::conv(&g).unwrap();
+    let n = rows.out_h * rows.out_row;
+    let calls = |delta: i64| {
+        let base = (-delta).max(0) as usize;
+        let mut span = vec![0i8; base + 2 * n];
+        let mut calls = Vec::new();
+        run_rows(&mut span, base, (base as i64 + delta) as usize, &rows, |oy0, oy1, _, _, _, _| calls.push((oy0, oy1)));
+        calls
+    };
+    assert_eq!(calls(-(n as i64)), [(0, 6)]);
+    // Output row 0 reads from input row 0 on, so the first call may take two rows.
+    assert_eq!(calls(rows.max_delta().unwrap()), [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6)]);
+    // Two rows more room than the bound: the first call takes four rows (two more).
+    assert_eq!(calls(rows.max_delta().unwrap() - 2 * rows.out_row as i64)[0], (0, 4));
 }
