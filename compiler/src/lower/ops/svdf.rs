@@ -506,8 +506,12 @@ mod tests {
         assert!(matches!(e, LowerError::Invalid { .. }), "{e}");
     }
 
+    /// A float32 SVDF model: bytes, input, state, output, and the feature weights, time
+    /// weights and bias it holds.
+    type SvdfF32Model = (Vec<u8>, TensorId, TensorId, TensorId, Vec<f32>, Vec<f32>, Vec<f32>);
+
     /// One float32 SVDF: batches 2, input 5, 3 units, rank 2, memory 3; `bias` or none.
-    fn build_f32(activation: Activation, bias: bool) -> (Vec<u8>, TensorId, TensorId, TensorId, Vec<f32>, Vec<f32>, Vec<f32>) {
+    fn build_f32(activation: Activation, bias: bool) -> SvdfF32Model {
         let (units, rank, memory, input_size, batches) = (3usize, 2usize, 3usize, 5usize, 2usize);
         let nf = units * rank;
         let f = |seed, n| -> Vec<f32> { i8s(seed, n).iter().map(|&q| f32::from(q) / 64.0 + 0.01).collect() };
@@ -537,6 +541,7 @@ mod tests {
     /// over its filters and the last `memory` steps of time weight times the feature
     /// activation of that step, the oldest first, plus the bias).
     #[test]
+    #[allow(clippy::needless_range_loop)] // the definition indexes as the formula does
     fn float32_three_steps_against_tflite_micro() {
         for (k, (act, bias)) in [(Activation::Relu, true), (Activation::None, true), (Activation::Tanh, true)].into_iter().enumerate() {
             let (bytes, x, _state, y, wf, wt, bv) = build_f32(act, bias);

@@ -113,6 +113,8 @@ pub struct UnidirectionalSequenceLstm {
 }
 
 /// What the numerics need besides the shared tensors.
+// One value per LSTM op, held for the compile: the int8 variant's size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum LstmScheme {
     /// The integer LSTM.
@@ -718,6 +720,7 @@ mod tests {
     /// The LSTM in f64 from the model's constants: per step and batch row, gates
     /// `sigma(W x + R h + b)` (TFLite's piecewise sigmoid), `c = f c + i tanh(.)` clipped,
     /// `h = o tanh(c)`; `runs` inputs in turn, the state carried.
+    #[allow(clippy::needless_range_loop)] // the definition indexes as the formula does
     fn lstm_f64(bytes: &[u8], time_major: bool, clip: f64, runs: &[Vec<f32>]) -> Vec<f64> {
         let model = crate::tflite::read_model(bytes).expect("parses");
         let sg = model.main();

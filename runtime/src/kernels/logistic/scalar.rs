@@ -40,7 +40,8 @@ pub fn logistic_s8_in_place(p: &LogisticParams, data: &mut [i8]) {
 /// TFLite `reference_ops::Logistic<float>` on one value.
 #[inline]
 pub fn logistic_one_f32(x: f32) -> f32 {
-    const CUTOFF_UPPER: f32 = 16.619_047_164_916_992;
+    // TFLite's `16.619047164916992188f`, as a float.
+    const CUTOFF_UPPER: f32 = 16.619_047;
     const CUTOFF_LOWER: f32 = -9.0;
     if x > CUTOFF_UPPER {
         1.0

@@ -16,9 +16,7 @@ pub fn svdf_s8(
     let mem = p.memory_size;
     // Shift the whole state left by one element; each row's last slot is rewritten below.
     if !state.is_empty() {
-        if !state.is_empty() {
         state.copy_within(1.., 0);
-    }
     }
 
     for b in 0..p.batches {
