@@ -1,4 +1,5 @@
-//! HARD_SWISH, int8 in and out.
+//! HARD_SWISH, int8 in and out; float32 is `reference_ops::HardSwish<float>`
+//! (`hard_swish_f32`, the unary family's [`UnaryF32`](super::unary::UnaryF32)).
 //!
 //! Mirrors TFLite Micro `hard_swish_common.cc` (`HardSwishPrepare`): the "hires" input
 //! scale `input_scale / 128`, a relu-ish multiplier to 3/32768 and an output multiplier,

@@ -1,4 +1,5 @@
-//! LOGISTIC (sigmoid), int8 in and out.
+//! LOGISTIC (sigmoid), int8 in and out; float32 is TFLite Micro's
+//! `reference_ops::Logistic<float>` (`logistic_f32`, the unary family's [`UnaryF32`](super::unary::UnaryF32)).
 //!
 //! Mirrors TFLite Micro `logistic_common.cc` (`CalculateArithmeticOpDataLogistic`): the
 //! output zero point must be -128 (TFLite Micro's check) and, as TFLite requires, the

@@ -1,4 +1,5 @@
-//! TANH, int8 in and out.
+//! TANH, int8 in and out; float32 is `reference_ops::Tanh` (`std::tanh`: `tanh_f32`, the
+//! unary family's [`UnaryF32`](super::unary::UnaryF32)).
 //!
 //! Mirrors TFLite Micro `tanh.cc` (`CalculateArithmeticOpData`): the input rescaling to
 //! Q4.27 and its saturation radius from [`tflc_runtime::kernels::tanh::prepare_tanh_s8`]. The kernel

@@ -3,7 +3,8 @@
 //! holds their shared checks ([`lower_unary`]), reference execution ([`Unary::run`]) and
 //! the emitted call of an int8 kernel with an `_in_place` variant ([`Unary::emit_with`]),
 //! plus [`UnaryS8`], the whole lowered op of the int8 transcendental unaries (TANH,
-//! LOGISTIC, HARD_SWISH), whose builtin files only compute their params.
+//! LOGISTIC, HARD_SWISH), whose builtin files only compute their params, and
+//! [`UnaryF32`] / [`Transcendental`], their float32 form and the choice between the two.
 
 use super::movement::{get, put, Elem};
 use super::{ExecError, Kernel, OpCx, TensorStore};
