@@ -1,4 +1,6 @@
-//! MEAN, int8 in and out, over the axes of a constant int32 second input.
+//! MEAN, int8 in and out, over the axes of a constant int32 second input; float32 MEAN is
+//! the reduction family's (`reduce.rs`, `ReduceOp::Mean`: TFLite's `Mean<float, float>`,
+//! the sum in TFLite's order then one division, any rank up to 8).
 //!
 //! Mirrors TFLite Micro `reduce.cc` / `reduce_common.cc`: every int8 MEAN goes through
 //! `PrepareMeanOrSumHelper` (`QuantizeMultiplier(double(in_scale) / double(out_scale))`) and
@@ -28,7 +30,37 @@ pub struct Mean {
     pub params: MeanParams,
 }
 
-pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
+/// A lowered MEAN: int8 (this file's kernel) or float32 (the reduction family's).
+#[derive(Debug, Clone)]
+pub enum MeanOp {
+    S8(Mean),
+    F32(super::reduce::Reduce),
+}
+
+impl Kernel for MeanOp {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        match self {
+            MeanOp::S8(k) => k.execute(s),
+            MeanOp::F32(k) => k.execute(s),
+        }
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        match self {
+            MeanOp::S8(k) => k.emit(cx),
+            MeanOp::F32(k) => k.emit(cx),
+        }
+    }
+}
+
+pub(crate) fn lower(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<MeanOp, LowerError> {
+    if cx.input(0).is_ok_and(|t| t.dtype == crate::ir::DType::F32) {
+        return super::reduce::lower_reduce(cx, super::reduce::ReduceOp::Mean, keep_dims).map(MeanOp::F32);
+    }
+    lower_s8(cx, keep_dims).map(MeanOp::S8)
+}
+
+fn lower_s8(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
     cx.expect_arity(2..=2, 1)?;
     let input = cx.input(0)?;
     let axis = cx.input(1)?;
@@ -297,4 +329,58 @@ mod tests {
         b.op(OpKind::Mean { keep_dims: false }, &[Some(x)], &[y]);
         assert!(invalid(&lower_op0(&b.finish()).expect_err("one input")));
     }
+
+    /// float32 MEAN over the reductions' axis cases (rank 5 too) and TFLite Micro's 4-D
+    /// `keep_dims` height-width path (`[1, 2]` and `[2, 1]`): bit for bit with TFLite Micro,
+    /// and the naive sum in row-major order divided by the count.
+    #[test]
+    fn float32_against_tflite_micro() {
+        use super::super::reduce::tests::{check, model, naive, vector, AxisCase, AXES};
+        let spatial: [AxisCase; 2] = [(&[2, 3, 4, 5], &[1, 2], true, &[2, 1, 1, 5]), (&[1, 4, 4, 3], &[2, 1], true, &[1, 1, 1, 3])];
+        for (k, &(shape, axes, keep_dims, out_shape)) in AXES.iter().chain(&spatial).enumerate() {
+            let n: usize = shape.iter().product();
+            let resolved = super::super::reduce::resolve_axes(shape.len(), axes).unwrap();
+            let count: usize = resolved.iter().map(|&d| shape[d]).product();
+            let xf: Vec<f32> = i8s(130 + k as u64, n).iter().map(|&q| f32::from(q) * 0.37 + 0.01).collect();
+            let (bytes, [x, y]) = model(OpKind::Mean { keep_dims }, DType::F32, shape, None, axes, out_shape, None);
+            let name = format!("mean_f32_{k}");
+            let s = run_op0(&name, &bytes, &[(x, TensorData::F32(xf.clone()))]);
+            let want: Vec<f32> = naive(shape, &xf, &resolved, 0.0f32, |a, b| b + a).iter().map(|&v| v / count as f32).collect();
+            assert_eq!(s.get(y), Some(&TensorData::F32(want)), "{name}");
+            check(&name, &bytes, &[(x, TensorData::F32(xf))], y, vector(MEAN_F32_TFLM, &name));
+        }
+        expect_unsupported(&model(OpKind::Mean { keep_dims: false }, DType::F32, &[2, 0], None, &[1], &[2], None).0);
+    }
+
+    /// TFLite Micro's outputs (`tools/op_test_vectors.py`).
+    const MEAN_F32_TFLM: &[(&str, &[f32])] = &[
+        ("mean_f32_0", &[
+            -6.896666, -27.493334, 35.283337, 12.343333, -27.123331, 17.893333, -3.4433334, -2.2100003
+        ]),
+        ("mean_f32_1", &[
+            -6.835, -17.01, 7.6412506
+        ]),
+        ("mean_f32_2", &[
+            6.0533338
+        ]),
+        ("mean_f32_3", &[
+            -0.36, -29.22, 30.35, -5.54, 3.34, 10.740001, 19.99, -27.37, -17.38, -6.6499996, -5.17, -13.68, 14.440001,
+            -40.320004, 41.079998, 36.27, -8.13, 45.149998, 21.1, -7.02, 39.969997, 45.149998, 46.629997, -3.69,
+            7.0400004, 32.199997, 20.36, 37.01, -37.730003, -42.54
+        ]),
+        ("mean_f32_4", &[
+            11.110001, -32.920002, 7.78, 10.740001, 34.05, 4.0800004, 12.96, 16.66, -24.04, -36.250004, 35.53, 19.99,
+            -25.52, 39.6, 19.62, -31.44, 14.070001, -2.95, 8.52, 11.85, 18.51, 7.78, -18.86, -1.1
+        ]),
+        ("mean_f32_5", &[
+            7.1325, -18.25875, 5.004999, -7.62125, 8.52, -11.59875, 3.94125, -6.835001
+        ]),
+        ("mean_f32_6", &[
+            8.180833, 4.511666, -0.11333402, -1.2541671, -3.1658337, -9.702499, 2.1066666, 8.026667, -2.5491672,
+            4.8508334
+        ]),
+        ("mean_f32_7", &[
+            -9.055001, -3.019376, -0.93812555
+        ]),
+    ];
 }

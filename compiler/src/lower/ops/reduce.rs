@@ -11,7 +11,9 @@
 //!   with `compute_sum`);
 //! - REDUCE_MAX / REDUCE_MIN take float32 and int8, int8 only with the input's scale and
 //!   zero point on the output (`EvalMinMaxHelper`'s `TF_LITE_ENSURE_EQ`s);
-//! - REDUCE_ALL takes bool (`PrepareAllHelper`).
+//! - REDUCE_ALL takes bool (`PrepareAllHelper`);
+//! - float32 MEAN (`EvalMeanHelper`'s float case) is SUM's walk then one division per
+//!   output (int8 MEAN is `mean.rs`'s own kernel).
 //!
 //! The runtime walk is [`tflc_runtime::kernels::reduce`]; the output must have the shape
 //! TFLite's Prepare gives (the reduced dimensions dropped, or 1 with `keep_dims`).
@@ -107,6 +109,8 @@ pub(crate) fn reduced_axes(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReduceOp {
     Sum,
+    /// float32 MEAN.
+    Mean,
     Max,
     Min,
     All,
@@ -116,6 +120,7 @@ impl ReduceOp {
     fn name(self) -> &'static str {
         match self {
             ReduceOp::Sum => "SUM",
+            ReduceOp::Mean => "MEAN",
             ReduceOp::Max => "REDUCE_MAX",
             ReduceOp::Min => "REDUCE_MIN",
             ReduceOp::All => "REDUCE_ALL",
@@ -191,6 +196,11 @@ pub(crate) fn lower_reduce(
     let ty = match (op, input.dtype) {
         (ReduceOp::All, DType::Bool) => ReduceType::Bool,
         (ReduceOp::All, _) => return Err(refuse("bool")),
+        (ReduceOp::Mean, DType::F32) if input.num_elements() == 0 => {
+            return Err(cx.unsupported_tensor(input, format!("input of shape {:?} is empty", input.shape)));
+        }
+        (ReduceOp::Mean, DType::F32) => ReduceType::F32,
+        (ReduceOp::Mean, _) => return Err(refuse("float32, int8 and int16")),
         (_, DType::F32) => ReduceType::F32,
         (ReduceOp::Max | ReduceOp::Min, DType::I8) => {
             let (qi, qo) = (cx.q_s8(input)?, cx.q_s8(output)?);
@@ -294,12 +304,18 @@ impl Reduce {
         Ok(())
     }
 
+    /// The number of input elements reduced into each output (float32 MEAN's divisor).
+    fn reduced_count(&self) -> f32 {
+        self.input_shape.iter().zip(&self.output_strides).filter(|(_, &s)| s == 0).map(|(&n, _)| n).product::<usize>() as f32
+    }
+
     /// The kernel function of this op and type.
     fn func(&self) -> &'static str {
         match (self.op, self.ty) {
             (_, ReduceType::SumS8(_)) => "sum_s8",
             (_, ReduceType::SumS16(_)) => "sum_s16",
             (ReduceOp::Sum, _) => "sum_f32",
+            (ReduceOp::Mean, _) => "mean_f32",
             (ReduceOp::Max, _) => "reduce_max",
             (ReduceOp::Min, _) => "reduce_min",
             (ReduceOp::All, _) => "reduce_all",
@@ -324,6 +340,7 @@ impl Kernel for Reduce {
                 let mut out = vec![0f32; self.output_len];
                 match self.op {
                     ReduceOp::Sum => rk::sum_f32(&p, x, &mut out),
+                    ReduceOp::Mean => rk::mean_f32(&p, self.reduced_count(), x, &mut out),
                     ReduceOp::Max => rk::reduce_max(&p, x, &mut out),
                     _ => rk::reduce_min(&p, x, &mut out),
                 }
@@ -401,6 +418,10 @@ impl Kernel for Reduce {
                     &self.params(),
                 );
                 let (x, y) = (cx.input(self.input), cx.output(self.output));
+                if self.op == ReduceOp::Mean {
+                    let n = self.reduced_count();
+                    return quote! { #rt::kernels::reduce::#f(&#p, #n, #x, #y); };
+                }
                 quote! { #rt::kernels::reduce::#f(&#p, #x, #y); }
             }
         }

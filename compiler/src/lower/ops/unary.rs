@@ -3,13 +3,14 @@
 //! holds their shared checks ([`lower_unary`]), reference execution ([`Unary::run`]) and
 //! the emitted call of an int8 kernel with an `_in_place` variant ([`Unary::emit_with`]),
 //! plus [`UnaryS8`], the whole lowered op of the int8 transcendental unaries (TANH,
-//! LOGISTIC, HARD_SWISH), whose builtin files only compute their params.
+//! LOGISTIC, HARD_SWISH), whose builtin files only compute their params, and
+//! [`UnaryF32`] / [`Transcendental`], their float32 form and the choice between the two.
 
 use super::movement::{get, put, Elem};
 use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::{EmitCx, InOut, Lit};
 use crate::error::LowerError;
-use crate::ir::{Tensor, TensorId};
+use crate::ir::{DType, Tensor, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::quant::QuantParams;
@@ -132,6 +133,74 @@ impl<P: S8Kernel> Kernel for UnaryS8<P> {
     }
 }
 
+/// A float32 elementwise op without parameters (TANH, LOGISTIC, HARD_SWISH):
+/// `kernels::<module>::<module>_f32(x, y)`.
+#[derive(Debug, Clone)]
+pub struct UnaryF32 {
+    pub un: Unary,
+    /// The runtime module (`"tanh"`); the kernel is `<module>_f32`.
+    pub module: &'static str,
+    /// That kernel, for `execute`.
+    pub run: fn(&[f32], &mut [f32]),
+}
+
+impl Kernel for UnaryF32 {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        self.un.execute_f32(s, self.run)
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        self.un.emit_plain(cx, self.module, &format!("{}_f32", self.module), TokenStream::new())
+    }
+}
+
+/// TANH, LOGISTIC or HARD_SWISH lowered: the int8 form with its params `P`, or float32.
+#[derive(Debug, Clone)]
+pub enum Transcendental<P> {
+    S8(UnaryS8<P>),
+    F32(UnaryF32),
+}
+
+impl<P: S8Kernel> Kernel for Transcendental<P> {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        match self {
+            Transcendental::S8(k) => k.execute(s),
+            Transcendental::F32(k) => k.execute(s),
+        }
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        match self {
+            Transcendental::S8(k) => k.emit(cx),
+            Transcendental::F32(k) => k.emit(cx),
+        }
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        match self {
+            Transcendental::S8(k) => k.in_place(),
+            Transcendental::F32(k) => k.in_place(),
+        }
+    }
+}
+
+/// TANH, LOGISTIC or HARD_SWISH: the float32 form (`module`'s `<module>_f32`, `run`) when
+/// the input is float32 (the output too, of the same shape; the input an activation), else
+/// `s8` (the int8 lowering).
+pub(crate) fn lower_transcendental_op<P>(
+    cx: &OpCx<'_, '_>,
+    module: &'static str,
+    run: fn(&[f32], &mut [f32]),
+    s8: impl FnOnce(&OpCx<'_, '_>) -> Result<UnaryS8<P>, LowerError>,
+) -> Result<Transcendental<P>, LowerError> {
+    if cx.input(0).is_ok_and(|t| t.dtype == DType::F32) {
+        let (un, [input, _]) = lower_unary(cx, true)?;
+        cx.expect_activation(input)?;
+        return Ok(Transcendental::F32(UnaryF32 { un, module, run }));
+    }
+    s8(cx).map(Transcendental::S8)
+}
+
 /// [`lower_unary_s8`] for TANH, LOGISTIC and HARD_SWISH, whose input must also be an
 /// activation (not a constant).
 #[allow(clippy::type_complexity)]
@@ -168,5 +237,49 @@ pub(crate) mod tests {
     /// Every int8 value once, ascending.
     pub(crate) fn all_i8() -> Vec<i8> {
         (-128..=127).collect()
+    }
+
+    /// The float32 inputs of the TANH, LOGISTIC and HARD_SWISH vectors: -20 to 19.9 by
+    /// 0.1, -0.032 to 0.031 by 0.001, and the edges (signed zeros, tiny and huge values,
+    /// LOGISTIC's cutoffs and HARD_SWISH's kinks, each with a neighbour).
+    pub(crate) fn f32_inputs() -> Vec<f32> {
+        let mut v: Vec<f32> = (0..400).map(|i| (i as f32 - 200.0) * 0.1).collect();
+        v.extend((0..64).map(|i| (i as f32 - 32.0) * 1e-3));
+        v.extend([
+            0.0, -0.0, 1e-30, -1e-30, 1e-7, -1e-7, 16.619047, 16.61905, -9.0, -9.000001, -3.0, 3.0, -2.9999998, 3.0000002,
+            60.0, -60.0, 100.0, -100.0, 1e10, -1e10, f32::MIN_POSITIVE, 1e-40,
+        ]);
+        v
+    }
+
+    /// Runs the float32 op `kind` on [`f32_inputs`] (dumped as `name`): the output must be
+    /// within `ulps` of `want` (TFLite Micro's; 0: bit for bit) and within `rel` relative
+    /// (plus 1e-38) of `real`, the definition in f64; NaN gives NaN and `±inf` gives `at_inf`.
+    /// Returns how many outputs differ from `want`.
+    pub(crate) fn check_f32(kind: OpKind, name: &str, want: &[f32], ulps: u32, real: fn(f64) -> f64, rel: f64, at_inf: [f32; 2]) -> usize {
+        use super::super::test_helpers::{run_op0, unary_model};
+        use super::super::TensorData;
+        let xs = f32_inputs();
+        let n = xs.len();
+        let (bytes, [x, y]) = unary_model(kind.clone(), (DType::F32, &[n], None), (DType::F32, &[n], None));
+        let s = run_op0(name, &bytes, &[(x, TensorData::F32(xs.clone()))]);
+        let got = s.f32(y).expect("a float32 output");
+        assert_eq!(want.len(), n, "{name}: vector length");
+        let mut differ = 0;
+        for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+            let d = (g.to_bits() as i64 - w.to_bits() as i64).unsigned_abs();
+            assert!(d <= u64::from(ulps) && g.is_sign_negative() == w.is_sign_negative(), "{name}: input {:e}: {g:e}, TFLite Micro {w:e}", xs[i]);
+            differ += usize::from(d != 0);
+            let r = real(xs[i] as f64);
+            assert!((g as f64 - r).abs() <= rel * r.abs() + 1e-38, "{name}: input {:e}: {g:e}, real {r:e}", xs[i]);
+        }
+        let (bytes, [x, y]) = unary_model(kind, (DType::F32, &[3], None), (DType::F32, &[3], None));
+        let s = super::super::test_helpers::run_op0(&format!("{name}_special"), &bytes, &[(x, TensorData::F32(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY]))]);
+        let got = s.f32(y).expect("a float32 output");
+        assert!(got[0].is_nan(), "{name}: NaN gives {}", got[0]);
+        for (g, w) in got[1..].iter().zip(at_inf) {
+            assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "{name}: infinity gives {g}, expected {w}");
+        }
+        differ
     }
 }

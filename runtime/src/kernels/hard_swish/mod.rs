@@ -3,6 +3,10 @@
 //! Bit-exact with TFLite Micro's int8 HARD_SWISH, reference
 //! `reference_ops::HardSwish<int8_t>(HardSwishParams, ...)`: int16 fixed point with a
 //! "relu-ish" multiplier in [0, 1] and an output multiplier.
+//!
+//! float32: TFLite's `reference_ops::HardSwish<float>`, bit for bit:
+//! `x * std::min(6, std::max(0, x + 3)) / 6`, each step rounded in `f32` (no fused
+//! multiply-add), with `std::min`/`std::max`'s NaN behaviour.
 
 pub mod scalar;
 #[cfg(test)]
@@ -28,6 +32,12 @@ pub struct HardSwishParams {
 pub fn hard_swish_s8(params: &HardSwishParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     scalar::hard_swish_s8(params, input, output)
+}
+
+/// HARD_SWISH float32, element-wise.
+pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    scalar::hard_swish_f32(input, output)
 }
 
 /// HARD_SWISH int8 in place (`data` is both input and output).

@@ -48,3 +48,20 @@ pub fn hard_swish_s8_in_place(p: &HardSwishParams, data: &mut [i8]) {
         *v = hard_swish_one(p, *v);
     }
 }
+
+/// TFLite `reference_ops::HardSwish<float>` on one value. `std::max(0, v)` is
+/// `0 < v ? v : 0` and `std::min(6, m)` is `m < 6 ? m : 6`, so a NaN `x + 3` becomes 0
+/// (and the product `NaN * 0` NaN again).
+#[inline]
+pub fn hard_swish_one_f32(x: f32) -> f32 {
+    let v = x + 3.0;
+    let m = if 0.0 < v { v } else { 0.0 };
+    let r = if m < 6.0 { m } else { 6.0 };
+    x * r / 6.0
+}
+
+pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) {
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = hard_swish_one_f32(x);
+    }
+}

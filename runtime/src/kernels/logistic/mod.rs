@@ -3,6 +3,10 @@
 //! Bit-exact with TFLite Micro's `reference_integer_ops::Logistic` (int8): inputs beyond
 //! `±input_range_radius` saturate, the rest are rescaled to Q4.27 and go through gemmlowp
 //! `logistic`.
+//!
+//! float32: TFLite's `reference_ops::Logistic` (TFLite Micro's float path), bit for bit
+//! where [`crate::math::expf`] equals the C library's `expf` (see `math`): `1` above
+//! 16.619047, `exp(x)` below -9, else `1 / (1 + exp(-x))`, each step rounded in `f32`.
 
 pub mod scalar;
 #[cfg(test)]
@@ -21,6 +25,12 @@ pub struct LogisticParams {
 pub fn logistic_s8(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     scalar::logistic_s8(params, input, output)
+}
+
+/// LOGISTIC float32, element-wise.
+pub fn logistic_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    scalar::logistic_f32(input, output)
 }
 
 /// LOGISTIC int8 in place (`data` is both input and output).

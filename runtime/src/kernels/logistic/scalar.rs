@@ -36,3 +36,24 @@ pub fn logistic_s8_in_place(p: &LogisticParams, data: &mut [i8]) {
         *v = logistic_one(p, *v);
     }
 }
+
+/// TFLite `reference_ops::Logistic<float>` on one value.
+#[inline]
+pub fn logistic_one_f32(x: f32) -> f32 {
+    // TFLite's `16.619047164916992188f`, as a float.
+    const CUTOFF_UPPER: f32 = 16.619_047;
+    const CUTOFF_LOWER: f32 = -9.0;
+    if x > CUTOFF_UPPER {
+        1.0
+    } else if x < CUTOFF_LOWER {
+        crate::math::expf(x)
+    } else {
+        1.0 / (1.0 + crate::math::expf(-x))
+    }
+}
+
+pub fn logistic_f32(input: &[f32], output: &mut [f32]) {
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = logistic_one_f32(x);
+    }
+}

@@ -59,6 +59,22 @@ pub fn sum_f32(p: &ReduceParams, input: &[f32], output: &mut [f32]) {
     scalar::reduce(p, input, output, 0.0, |current, x| x + current)
 }
 
+/// float32 MEAN: TFLite's `reference_ops::Mean<float, float>`, the sum in TFLite's order
+/// (as [`sum_f32`]) then each output divided by `count`, the number of elements reduced
+/// into it, as a float (`temp_sum[i] / static_cast<float>(num_elements_in_axis)`, skipped
+/// when it is 0). TFLite Micro's 4-D `keep_dims` path over height and width
+/// (`Mean(MeanParams, ...)`) adds the same elements in the same order from 0 and divides
+/// by the same float, so it gives the same bits.
+#[inline]
+pub fn mean_f32(p: &ReduceParams, count: f32, input: &[f32], output: &mut [f32]) {
+    sum_f32(p, input, output);
+    if count > 0.0 {
+        for y in output.iter_mut() {
+            *y /= count;
+        }
+    }
+}
+
 /// REDUCE_MAX (float32; int8 with equal input and output quantization).
 #[inline]
 pub fn reduce_max<T: MinMax>(p: &ReduceParams, input: &[T], output: &mut [T]) {

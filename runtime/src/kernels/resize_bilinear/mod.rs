@@ -3,6 +3,12 @@
 //! (`ComputeInterpolationValuesInteger`) and an int64 weighted sum rounded half away from
 //! zero (double-rounding build: `(sum + sign * 2^19) / 2^20`). No floats involved.
 //! The compiler precomputes the two `scale_10` factors ([`prepare_resize_bilinear`]).
+//!
+//! float32 is `reference_ops::ResizeBilinear<float>` (TFLite Micro's float path), bit for
+//! bit: the source coordinate `y * scale` (or `(y + 0.5) * scale - 0.5`) in `f32`, its floor
+//! and ceiling clamped to the input, and per channel
+//! `a (1 - dy)(1 - dx) + b dy (1 - dx) + c (1 - dy) dx + d dy dx + 0` with TFLite's
+//! association and one rounding per operation ([`ResizeBilinearF32Params`]).
 
 pub mod scalar;
 #[cfg(test)]
@@ -21,6 +27,58 @@ pub struct ResizeBilinearParams {
     pub height_scale_10: i32,
     pub width_scale_10: i32,
     pub half_pixel_centers: bool,
+}
+
+/// float32 RESIZE_BILINEAR: the shapes and TFLite's two `f32` scales
+/// (`float(in) / out`, or `float(in - 1) / (out - 1)` with `align_corners` and `out > 1`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResizeBilinearF32Params {
+    pub batches: usize,
+    pub input_height: usize,
+    pub input_width: usize,
+    pub depth: usize,
+    pub output_height: usize,
+    pub output_width: usize,
+    pub height_scale: f32,
+    pub width_scale: f32,
+    pub half_pixel_centers: bool,
+}
+
+/// Compile-time: the float32 params, the scales computed as `ResizeBilinear<float>` does.
+/// `None` for zero sizes or `align_corners` together with `half_pixel_centers`.
+#[allow(clippy::too_many_arguments)]
+pub fn prepare_resize_bilinear_f32(
+    batches: usize,
+    input_height: usize,
+    input_width: usize,
+    depth: usize,
+    output_height: usize,
+    output_width: usize,
+    align_corners: bool,
+    half_pixel_centers: bool,
+) -> Option<ResizeBilinearF32Params> {
+    if output_height == 0 || output_width == 0 || input_height == 0 || input_width == 0 || (align_corners && half_pixel_centers) {
+        return None;
+    }
+    // `static_cast<float>(input) / output` (the int output converted to float).
+    let scale = |i: usize, o: usize| if align_corners && o > 1 { (i - 1) as f32 / (o - 1) as f32 } else { i as f32 / o as f32 };
+    Some(ResizeBilinearF32Params {
+        batches,
+        input_height,
+        input_width,
+        depth,
+        output_height,
+        output_width,
+        height_scale: scale(input_height, output_height),
+        width_scale: scale(input_width, output_width),
+        half_pixel_centers,
+    })
+}
+
+/// float32 RESIZE_BILINEAR.
+#[inline]
+pub fn resize_bilinear_f32(params: &ResizeBilinearF32Params, input: &[f32], output: &mut [f32]) {
+    scalar::resize_bilinear_f32(params, input, output)
 }
 
 /// Compile-time: the `*_scale_10` factors exactly as `ResizeBilinearInteger` computes

@@ -47,3 +47,55 @@ pub fn resize_bilinear_s8(p: &ResizeBilinearParams, input: &[i8], output: &mut [
         }
     }
 }
+
+/// `std::floor` / `std::ceil` of a float source coordinate, as i32: `(floor, ceil)`. The
+/// coordinate is at least -0.5 and below the input size (at most 2^24 apart from an
+/// integer's exact float), so truncation toward zero and one correction give both.
+#[inline(always)]
+fn floor_ceil(v: f32) -> (i32, i32) {
+    let t = v as i32;
+    let tf = t as f32;
+    let floor = if tf > v { t - 1 } else { t };
+    let ceil = if tf < v { t + 1 } else { t };
+    (floor, ceil)
+}
+
+/// `ComputeInterpolationValues`: `(scaled_value, lower, upper)`.
+#[inline(always)]
+fn interpolation_f32(value: usize, scale: f32, half_pixel_centers: bool, input_size: usize) -> (f32, usize, usize) {
+    let v = value as f32;
+    let scaled = if half_pixel_centers { (v + 0.5) * scale - 0.5 } else { v * scale };
+    let (floor, ceil) = floor_ceil(scaled);
+    let lower = floor.max(0) as usize;
+    let upper = (ceil.max(0) as usize).min(input_size - 1);
+    (scaled, lower, upper)
+}
+
+/// `reference_ops::ResizeBilinear<float>`: every product and sum in C++'s left-to-right
+/// order, `(input_y - y0)` with `y0` converted to float, and `+ 0.0f` at the end (so -0.0
+/// becomes 0.0, as in TFLite).
+pub fn resize_bilinear_f32(p: &super::ResizeBilinearF32Params, input: &[f32], output: &mut [f32]) {
+    let depth = p.depth;
+    debug_assert_eq!(input.len(), p.batches * p.input_height * p.input_width * depth);
+    debug_assert_eq!(output.len(), p.batches * p.output_height * p.output_width * depth);
+    let at = |b: usize, y: usize, x: usize, c: usize| input[((b * p.input_height + y) * p.input_width + x) * depth + c];
+    let mut o = 0usize;
+    for b in 0..p.batches {
+        for y in 0..p.output_height {
+            let (input_y, y0, y1) = interpolation_f32(y, p.height_scale, p.half_pixel_centers, p.input_height);
+            let dy = input_y - y0 as f32;
+            for x in 0..p.output_width {
+                let (input_x, x0, x1) = interpolation_f32(x, p.width_scale, p.half_pixel_centers, p.input_width);
+                let dx = input_x - x0 as f32;
+                for c in 0..depth {
+                    output[o] = at(b, y0, x0, c) * (1.0 - dy) * (1.0 - dx)
+                        + at(b, y1, x0, c) * dy * (1.0 - dx)
+                        + at(b, y0, x1, c) * (1.0 - dy) * dx
+                        + at(b, y1, x1, c) * dy * dx
+                        + 0.0;
+                    o += 1;
+                }
+            }
+        }
+    }
+}

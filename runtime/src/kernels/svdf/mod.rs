@@ -13,6 +13,13 @@
 //! TFLite Micro keeps the per-filter sums in a scratch buffer; the sums are plain wrapping
 //! int32 additions, so summing each unit's filters directly gives the same bits without
 //! one.
+//!
+//! float32 ([`svdf_f32`]) is TFLite Micro's `EvalFloatSvdfReference`, bit for bit: the
+//! whole state buffer shifted left by one element, each filter's dot product with the input
+//! (from 0, in input order) into its row's last slot, then per unit its bias (or 0) plus,
+//! filter by filter, the time dot product (from 0, in memory order), then the fused
+//! activation (`ActivationValFloat`). Again no scratch: adding each filter's finished dot
+//! product straight into the unit's output is the order TFLite Micro adds its scratch.
 
 pub mod scalar;
 #[cfg(test)]
@@ -40,6 +47,56 @@ pub struct SvdfParams {
     /// `QuantizeMultiplier(float(state_scale * time_scale / output_scale))`.
     pub output_multiplier: i32,
     pub output_shift: i32,
+}
+
+/// The fused activation of a float32 SVDF: TFLite Micro's `ActivationValFloat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SvdfActivation {
+    None,
+    /// `max(0, a)` as `0 > a ? 0 : a`.
+    Relu,
+    /// `max(-1, min(a, 1))`.
+    ReluN1To1,
+    /// `max(0, min(a, 6))`.
+    Relu6,
+    /// `std::tanh(a)` ([`crate::math::tanhf`]).
+    Tanh,
+    /// `std::signbit(a)`: 1 for a negative sign bit, else 0.
+    SignBit,
+}
+
+/// float32 SVDF: the shapes and the fused activation.
+#[derive(Clone, Copy, Debug)]
+pub struct SvdfF32Params {
+    pub batches: usize,
+    pub input_size: usize,
+    pub num_filters: usize,
+    pub num_units: usize,
+    pub rank: usize,
+    pub memory_size: usize,
+    pub activation: SvdfActivation,
+}
+
+/// float32 SVDF (TFLite Micro `EvalFloatSvdfReference`); shapes as [`svdf_s8`], `bias`
+/// empty when the model has none.
+pub fn svdf_f32(
+    params: &SvdfF32Params,
+    input: &[f32],
+    weights_feature: &[f32],
+    weights_time: &[f32],
+    bias: &[f32],
+    state: &mut [f32],
+    output: &mut [f32],
+) {
+    let p = params;
+    debug_assert!(p.rank > 0 && p.num_units * p.rank == p.num_filters && p.memory_size > 0);
+    debug_assert_eq!(input.len(), p.batches * p.input_size);
+    debug_assert_eq!(weights_feature.len(), p.num_filters * p.input_size);
+    debug_assert_eq!(weights_time.len(), p.num_filters * p.memory_size);
+    debug_assert!(bias.is_empty() || bias.len() == p.num_units);
+    debug_assert_eq!(state.len(), p.batches * p.num_filters * p.memory_size);
+    debug_assert_eq!(output.len(), p.batches * p.num_units);
+    scalar::svdf_f32(params, input, weights_feature, weights_time, bias, state, output)
 }
 
 /// SVDF with int8 time weights and int8 state. `weights_feature` is

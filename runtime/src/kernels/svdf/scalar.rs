@@ -50,3 +50,65 @@ pub fn svdf_s8(
         }
     }
 }
+
+/// `ActivationValFloat` (TFLite Micro `activation_utils.h`), with `TfLiteMax(a, b)` =
+/// `a > b ? a : b` and `TfLiteMin(a, b)` = `a < b ? a : b`.
+#[inline]
+fn activation_f32(act: super::SvdfActivation, a: f32) -> f32 {
+    use super::SvdfActivation as A;
+    let max = |a: f32, b: f32| if a > b { a } else { b };
+    let min = |a: f32, b: f32| if a < b { a } else { b };
+    match act {
+        A::None => a,
+        A::Relu => max(0.0, a),
+        A::ReluN1To1 => max(-1.0, min(a, 1.0)),
+        A::Relu6 => max(0.0, min(a, 6.0)),
+        A::Tanh => crate::math::tanhf(a),
+        A::SignBit => {
+            if a.is_sign_negative() {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+pub fn svdf_f32(
+    p: &super::SvdfF32Params,
+    input: &[f32],
+    weights_feature: &[f32],
+    weights_time: &[f32],
+    bias: &[f32],
+    state: &mut [f32],
+    output: &mut [f32],
+) {
+    let m = p.memory_size;
+    // Left shift of the whole buffer by one element.
+    if !state.is_empty() {
+        state.copy_within(1.., 0);
+    }
+    for b in 0..p.batches {
+        let x = &input[b * p.input_size..][..p.input_size];
+        let st = &mut state[b * p.num_filters * m..][..p.num_filters * m];
+        for (f, w) in weights_feature.chunks_exact(p.input_size).enumerate() {
+            let mut dot = 0.0f32;
+            for (&wi, &xi) in w.iter().zip(x) {
+                dot += wi * xi;
+            }
+            st[f * m + m - 1] = dot;
+        }
+        let out = &mut output[b * p.num_units..][..p.num_units];
+        for (u, y) in out.iter_mut().enumerate() {
+            let mut acc = if bias.is_empty() { 0.0 } else { bias[u] };
+            for f in u * p.rank..(u + 1) * p.rank {
+                let mut dot = 0.0f32;
+                for (&wt, &s) in weights_time[f * m..][..m].iter().zip(&st[f * m..][..m]) {
+                    dot += wt * s;
+                }
+                acc += dot;
+            }
+            *y = activation_f32(p.activation, acc);
+        }
+    }
+}

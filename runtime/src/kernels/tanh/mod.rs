@@ -3,6 +3,9 @@
 //! Bit-exact with TFLite Micro's `reference_integer_ops::Tanh` (int8): inputs beyond
 //! `±input_range_radius` saturate, the rest are rescaled to Q4.27 and go through gemmlowp
 //! `tanh`.
+//!
+//! float32: TFLite's `reference_ops::Tanh` (`std::tanh` per element), through
+//! [`crate::math::tanhf`] (correctly rounded but for rare near-ties).
 
 pub mod scalar;
 #[cfg(test)]
@@ -21,6 +24,14 @@ pub struct TanhParams {
 pub fn tanh_s8(params: &TanhParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     scalar::tanh_s8(params, input, output)
+}
+
+/// TANH float32, element-wise.
+pub fn tanh_f32(input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = crate::math::tanhf(x);
+    }
 }
 
 /// TANH int8 in place (`data` is both input and output).

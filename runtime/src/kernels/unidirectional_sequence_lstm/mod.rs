@@ -33,6 +33,17 @@
 //! time steps in turn; time-major `[time_steps, batches, input_size]` runs each time step
 //! for all rows. Rows are independent, so both are the same per-row recurrence over
 //! differently strided input and output rows.
+//!
+//! float32 (`EvalLstm<float, float, float, float>`, TFLite Micro's float path) is the same
+//! loop nest with other numerics ([`LstmNumerics`]: [`LstmParams`] for int8,
+//! [`LstmF32Params`] for float32): each gate is `reference_ops::FullyConnected<float>` on
+//! the input (total from 0 in input order, plus the bias) plus the same without a bias on
+//! the hidden state, each clamped to `±FLT_MAX` (`kTfLiteActNone`'s range); the gates go
+//! through `reference_ops::Logistic<float>` and `std::tanh` ([`crate::math::tanhf`]); the
+//! cell is `f * c + i * g` (each product clamped), clipped to `±cell_clip` when
+//! `cell_clip > 0`; the hidden state `tanh(c) * o`. One rounding per operation, in TFLite
+//! Micro's order, so the output is TFLite Micro's bit for bit wherever `expf` and `tanhf`
+//! agree with the C library's.
 
 pub mod scalar;
 #[cfg(test)]
@@ -83,6 +94,83 @@ pub struct LstmParams {
     /// The int16 tanh's input scaling of the cell state ([`cell_tanh_scaling`]).
     pub cell_tanh_multiplier: i32,
     pub cell_tanh_shift: i32,
+}
+
+/// The shapes of an LSTM, whatever its numerics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LstmDims {
+    pub batches: usize,
+    pub time_steps: usize,
+    pub input_size: usize,
+    pub units: usize,
+    pub time_major: bool,
+}
+
+/// One numerics of the LSTM cell: the steps TFLite Micro's `LstmStep` takes for one unit.
+/// The loop nest over batch rows, time steps and units ([`scalar::sequence`]) is written
+/// once for every implementation (int8 [`LstmParams`], float32 [`LstmF32Params`]).
+pub trait LstmNumerics {
+    /// Input, hidden state and output elements.
+    type Act: Copy;
+    /// Gate and cell state elements.
+    type Cell: Copy;
+    /// The constant tensors.
+    type Weights<'a>;
+    fn dims(&self) -> LstmDims;
+    /// Gate `g`'s pre-activation for unit `u`: the input-side fully connected layer (with
+    /// the gate's bias) plus the recurrent one on the previous hidden state.
+    fn gate(&self, w: &Self::Weights<'_>, g: usize, u: usize, x: &[Self::Act], hidden: &[Self::Act]) -> Self::Cell;
+    /// The input, forget and output gates' nonlinearity.
+    fn sigmoid(&self, v: Self::Cell) -> Self::Cell;
+    /// The cell gate's nonlinearity (the op's fused activation, TANH).
+    fn tanh(&self, v: Self::Cell) -> Self::Cell;
+    /// The new cell state from the forget gate `f`, the old cell `c`, the input gate `i`
+    /// and the cell gate `g` (clipped as the model asks).
+    fn update_cell(&self, f: Self::Cell, c: Self::Cell, i: Self::Cell, g: Self::Cell) -> Self::Cell;
+    /// The new hidden state from the new cell and the output gate.
+    fn hidden(&self, c: Self::Cell, o: Self::Cell) -> Self::Act;
+}
+
+/// float32 LSTM parameters: the shapes and the cell clip (`<= 0`: none).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LstmF32Params {
+    pub batches: usize,
+    pub time_steps: usize,
+    pub input_size: usize,
+    pub units: usize,
+    pub time_major: bool,
+    pub cell_clip: f32,
+}
+
+/// The constant tensors of a float32 LSTM, as the model stores them: per gate (by
+/// [`GATE_INPUT`] ...) the input-side weights `[units, input_size]`, the recurrent weights
+/// `[units, units]` and the bias `[units]`.
+#[derive(Clone, Copy, Debug)]
+pub struct LstmF32Weights<'a> {
+    pub input: [&'a [f32]; 4],
+    pub recurrent: [&'a [f32]; 4],
+    pub bias: [&'a [f32]; 4],
+}
+
+/// The float32 LSTM over the whole sequence (shapes as [`unidirectional_sequence_lstm_s8`];
+/// `hidden` and `cell` carry over from one run to the next).
+pub fn unidirectional_sequence_lstm_f32(
+    params: &LstmF32Params,
+    input: &[f32],
+    weights: &LstmF32Weights<'_>,
+    hidden: &mut [f32],
+    cell: &mut [f32],
+    output: &mut [f32],
+) {
+    let p = params;
+    debug_assert_eq!(input.len(), p.batches * p.time_steps * p.input_size);
+    debug_assert_eq!(output.len(), p.batches * p.time_steps * p.units);
+    debug_assert_eq!(hidden.len(), p.batches * p.units);
+    debug_assert_eq!(cell.len(), p.batches * p.units);
+    debug_assert!(weights.bias.iter().all(|b| b.len() == p.units));
+    debug_assert!(weights.input.iter().all(|w| w.len() == p.units * p.input_size));
+    debug_assert!(weights.recurrent.iter().all(|w| w.len() == p.units * p.units));
+    scalar::unidirectional_sequence_lstm_f32(params, input, weights, hidden, cell, output)
 }
 
 /// The constant parts of the LSTM: weights as the model stores them and biases with the

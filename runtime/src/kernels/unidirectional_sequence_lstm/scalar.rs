@@ -1,6 +1,11 @@
-//! Scalar reference implementation of [`super::unidirectional_sequence_lstm_s8`].
+//! Scalar reference implementation of the LSTM: one loop nest ([`sequence`], [`step`])
+//! over batch rows, time steps and units, generic over the numerics ([`LstmNumerics`]:
+//! int8 [`LstmParams`], float32 [`LstmF32Params`]).
 
-use super::{sigmoid_s16, tanh_s16, LstmParams, LstmWeights, GATE_CELL, GATE_FORGET, GATE_INPUT, GATE_OUTPUT};
+use super::{
+    sigmoid_s16, tanh_s16, LstmDims, LstmF32Params, LstmF32Weights, LstmNumerics, LstmParams, LstmWeights, GATE_CELL, GATE_FORGET,
+    GATE_INPUT, GATE_OUTPUT,
+};
 use crate::quant::multiply_by_quantized_multiplier;
 
 /// The gates' nonlinearities take their int16 input at scale 2^-12: TFLite Micro calls
@@ -24,67 +29,183 @@ fn fc_s16(w: &[i8], x: &[i8], folded_bias: i32, multiplier: i32, shift: i32) -> 
     sat16(multiply_by_quantized_multiplier(acc, multiplier, shift))
 }
 
-/// One step of one batch row: updates `cell` in place and writes the new hidden state to
-/// `out` (the caller copies it to the hidden state once every unit is done).
-fn step(p: &LstmParams, w: &LstmWeights<'_>, x: &[i8], hidden: &[i8], cell: &mut [i16], out: &mut [i8]) {
-    let (n, units) = (p.input_size, p.units);
-    for u in 0..units {
-        let gate = |g: usize| -> i16 {
-            let gp = &p.gates[g];
-            let a = fc_s16(
-                &w.input[g][u * n..(u + 1) * n],
-                x,
-                w.bias[2 * g * units + u],
-                gp.input_multiplier,
-                gp.input_shift,
-            );
-            let b = fc_s16(
-                &w.recurrent[g][u * units..(u + 1) * units],
-                hidden,
-                w.bias[(2 * g + 1) * units + u],
-                gp.recurrent_multiplier,
-                gp.recurrent_shift,
-            );
-            sat16(a as i32 + b as i32)
-        };
-        let f = sigmoid_s16(gate(GATE_FORGET), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
-        let i = sigmoid_s16(gate(GATE_INPUT), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
-        let g = tanh_s16(gate(GATE_CELL), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
-        // Cell update: two int16 MulElementwise (offsets 0), a saturating add, the clip.
-        let fc = sat16(multiply_by_quantized_multiplier(f as i32 * cell[u] as i32, p.forget_multiplier, p.forget_shift));
-        let ig = sat16(multiply_by_quantized_multiplier(i as i32 * g as i32, p.input_multiplier, p.input_shift));
+impl LstmNumerics for LstmParams {
+    type Act = i8;
+    type Cell = i16;
+    type Weights<'a> = LstmWeights<'a>;
+
+    fn dims(&self) -> LstmDims {
+        LstmDims { batches: self.batches, time_steps: self.time_steps, input_size: self.input_size, units: self.units, time_major: self.time_major }
+    }
+
+    /// The two int16 fully connected layers, each requantized and saturated on its own,
+    /// added with int16 saturation.
+    #[inline(always)]
+    fn gate(&self, w: &LstmWeights<'_>, g: usize, u: usize, x: &[i8], hidden: &[i8]) -> i16 {
+        let (n, units) = (self.input_size, self.units);
+        let gp = &self.gates[g];
+        let a = fc_s16(&w.input[g][u * n..(u + 1) * n], x, w.bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
+        let b = fc_s16(
+            &w.recurrent[g][u * units..(u + 1) * units],
+            hidden,
+            w.bias[(2 * g + 1) * units + u],
+            gp.recurrent_multiplier,
+            gp.recurrent_shift,
+        );
+        sat16(a as i32 + b as i32)
+    }
+
+    #[inline(always)]
+    fn sigmoid(&self, v: i16) -> i16 {
+        sigmoid_s16(v, GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT)
+    }
+
+    #[inline(always)]
+    fn tanh(&self, v: i16) -> i16 {
+        tanh_s16(v, GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT)
+    }
+
+    /// Two int16 MulElementwise (offsets 0), a saturating add, the clip.
+    #[inline(always)]
+    fn update_cell(&self, f: i16, c: i16, i: i16, g: i16) -> i16 {
+        let fc = sat16(multiply_by_quantized_multiplier(f as i32 * c as i32, self.forget_multiplier, self.forget_shift));
+        let ig = sat16(multiply_by_quantized_multiplier(i as i32 * g as i32, self.input_multiplier, self.input_shift));
         let mut c = sat16(fc as i32 + ig as i32);
-        if let Some(clip) = p.cell_clip {
+        if let Some(clip) = self.cell_clip {
             c = c.min(clip).max(clip.wrapping_neg());
         }
-        cell[u] = c;
-        // Hidden state: tanh of the cell at its own scale times the output gate, into int8.
-        let o = sigmoid_s16(gate(GATE_OUTPUT), GATE_LUT_MULTIPLIER, GATE_LUT_SHIFT);
-        let t = tanh_s16(c, p.cell_tanh_multiplier, p.cell_tanh_shift);
-        let h = p.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, p.hidden_multiplier, p.hidden_shift);
-        out[u] = h.clamp(-128, 127) as i8;
+        c
+    }
+
+    /// tanh of the cell at its own scale times the output gate, into int8.
+    #[inline(always)]
+    fn hidden(&self, c: i16, o: i16) -> i8 {
+        let t = tanh_s16(c, self.cell_tanh_multiplier, self.cell_tanh_shift);
+        let h = self.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, self.hidden_multiplier, self.hidden_shift);
+        h.clamp(-128, 127) as i8
     }
 }
 
-/// See [`super::unidirectional_sequence_lstm_s8`].
-pub fn unidirectional_sequence_lstm_s8(
-    p: &LstmParams,
-    input: &[i8],
-    weights: &LstmWeights<'_>,
-    hidden: &mut [i8],
-    cell: &mut [i16],
-    output: &mut [i8],
-) {
-    let (n, units) = (p.input_size, p.units);
-    for b in 0..p.batches {
+/// `ActivationFunctionWithMinMax(x, lowest, max)`, the clamp of TFLite Micro's float LSTM
+/// fully connected layers and products (`CalculateActivationRange(kTfLiteActNone)`):
+/// `std::min(std::max(x, -FLT_MAX), FLT_MAX)`, so infinities become `±FLT_MAX` and NaN stays.
+#[inline(always)]
+fn clamp_none(x: f32) -> f32 {
+    let m = if x < f32::MIN { f32::MIN } else { x };
+    if f32::MAX < m {
+        f32::MAX
+    } else {
+        m
+    }
+}
+
+/// `reference_ops::FullyConnected<float>` for one unit: `total` from 0 in input order, then
+/// `total + bias` (0.0 without one), clamped.
+#[inline(always)]
+fn fc_f32(w: &[f32], x: &[f32], bias: f32) -> f32 {
+    let mut total = 0.0f32;
+    for (&wv, &xv) in w.iter().zip(x) {
+        total += xv * wv;
+    }
+    clamp_none(total + bias)
+}
+
+impl LstmNumerics for LstmF32Params {
+    type Act = f32;
+    type Cell = f32;
+    type Weights<'a> = LstmF32Weights<'a>;
+
+    fn dims(&self) -> LstmDims {
+        LstmDims { batches: self.batches, time_steps: self.time_steps, input_size: self.input_size, units: self.units, time_major: self.time_major }
+    }
+
+    /// Input FC with the gate's bias plus recurrent FC without one (`AddElementWise`).
+    #[inline(always)]
+    fn gate(&self, w: &LstmF32Weights<'_>, g: usize, u: usize, x: &[f32], hidden: &[f32]) -> f32 {
+        let (n, units) = (self.input_size, self.units);
+        let a = fc_f32(&w.input[g][u * n..(u + 1) * n], x, w.bias[g][u]);
+        let b = fc_f32(&w.recurrent[g][u * units..(u + 1) * units], hidden, 0.0);
+        a + b
+    }
+
+    /// `reference_ops::Logistic<float>`.
+    #[inline(always)]
+    fn sigmoid(&self, v: f32) -> f32 {
+        crate::kernels::logistic::scalar::logistic_one_f32(v)
+    }
+
+    /// `reference_ops::Tanh` (`std::tanh`).
+    #[inline(always)]
+    fn tanh(&self, v: f32) -> f32 {
+        crate::math::tanhf(v)
+    }
+
+    /// `Mul(forget, cell)`, `Mul(input, cell gate)` (each clamped), their sum, and
+    /// `Clipping` when `cell_clip > 0`: `std::max(std::min(clip, c), -clip)`.
+    #[inline(always)]
+    fn update_cell(&self, f: f32, c: f32, i: f32, g: f32) -> f32 {
+        let c = clamp_none(f * c) + clamp_none(i * g);
+        if self.cell_clip > 0.0 {
+            let clip = self.cell_clip;
+            let m = if c < clip { c } else { clip };
+            if m < -clip {
+                -clip
+            } else {
+                m
+            }
+        } else {
+            c
+        }
+    }
+
+    /// `Mul(tanh(cell), output gate)`, clamped.
+    #[inline(always)]
+    fn hidden(&self, c: f32, o: f32) -> f32 {
+        clamp_none(crate::math::tanhf(c) * o)
+    }
+}
+
+/// One step of one batch row, in TFLite Micro's `LstmStep` order per unit (forget, input
+/// and cell gates, the cell update, the output gate, the hidden state): updates `cell` in
+/// place and writes the new hidden state to `out` (the caller copies it to the hidden
+/// state once every unit is done: every gate reads the previous one).
+#[inline(always)]
+fn step<N: LstmNumerics>(p: &N, w: &N::Weights<'_>, x: &[N::Act], hidden: &[N::Act], cell: &mut [N::Cell], out: &mut [N::Act]) {
+    for u in 0..p.dims().units {
+        let f = p.sigmoid(p.gate(w, GATE_FORGET, u, x, hidden));
+        let i = p.sigmoid(p.gate(w, GATE_INPUT, u, x, hidden));
+        let g = p.tanh(p.gate(w, GATE_CELL, u, x, hidden));
+        let c = p.update_cell(f, cell[u], i, g);
+        cell[u] = c;
+        let o = p.sigmoid(p.gate(w, GATE_OUTPUT, u, x, hidden));
+        out[u] = p.hidden(c, o);
+    }
+}
+
+/// The whole sequence: each batch row through its time steps (batch-major or time-major
+/// rows of `input` and `output`).
+pub fn sequence<N: LstmNumerics>(p: &N, input: &[N::Act], weights: &N::Weights<'_>, hidden: &mut [N::Act], cell: &mut [N::Cell], output: &mut [N::Act]) {
+    let d = p.dims();
+    let (n, units) = (d.input_size, d.units);
+    for b in 0..d.batches {
         let h = &mut hidden[b * units..(b + 1) * units];
         let c = &mut cell[b * units..(b + 1) * units];
-        for t in 0..p.time_steps {
-            let row = if p.time_major { t * p.batches + b } else { b * p.time_steps + t };
+        for t in 0..d.time_steps {
+            let row = if d.time_major { t * d.batches + b } else { b * d.time_steps + t };
             let x = &input[row * n..(row + 1) * n];
             let out = &mut output[row * units..(row + 1) * units];
             step(p, weights, x, h, c, out);
             h.copy_from_slice(out);
         }
     }
+}
+
+/// See [`super::unidirectional_sequence_lstm_s8`].
+pub fn unidirectional_sequence_lstm_s8(p: &LstmParams, input: &[i8], weights: &LstmWeights<'_>, hidden: &mut [i8], cell: &mut [i16], output: &mut [i8]) {
+    sequence(p, input, weights, hidden, cell, output)
+}
+
+/// See [`super::unidirectional_sequence_lstm_f32`].
+pub fn unidirectional_sequence_lstm_f32(p: &LstmF32Params, input: &[f32], weights: &LstmF32Weights<'_>, hidden: &mut [f32], cell: &mut [f32], output: &mut [f32]) {
+    sequence(p, input, weights, hidden, cell, output)
 }
