@@ -379,7 +379,7 @@ impl Kernel for BinaryMath {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::test_helpers::*;
     use super::super::{TensorData, TensorStore};
     use crate::error::LowerError;
@@ -419,7 +419,7 @@ mod tests {
     /// Runs `name` and compares with its vector: integers exactly; floats bit for bit, NaN
     /// as any NaN, and, where `ulps` is 1 (EXP, LOG, ELU: the C library's transcendental
     /// functions), within one ulp. Returns how many floats differed (within the ulp).
-    fn check(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)], out: TensorId, ulps: u32) -> usize {
+    pub(crate) fn check(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)], out: TensorId, ulps: u32) -> usize {
         let got = out_ints(&run_op0(name, bytes, inputs), out);
         let Some(want) = vector(name) else {
             assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "{name}: no vector");

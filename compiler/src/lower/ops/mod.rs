@@ -221,6 +221,7 @@ ops! {
     OpKind::Floor => floor,
     OpKind::FloorDiv => floor_div,
     OpKind::FloorMod => floor_mod,
+    OpKind::L2Normalization { activation } => l2_normalization(*activation),
     OpKind::Log => log,
     OpKind::Neg => neg,
     OpKind::Round => round,

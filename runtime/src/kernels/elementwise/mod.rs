@@ -413,3 +413,61 @@ pub fn squared_difference_s8(p: &SquaredDifferenceParams, input1: &[i8], input2:
 pub fn squared_difference_s16(p: &SquaredDifferenceParams, input1: &[i16], input2: &[i16], output: &mut [i16]) {
     broadcast_binary(&p.broadcast, input1, input2, output, |x, y| squared_difference_q(p, x as i32, y as i32) as i16);
 }
+
+// ---------------------------------------------------------------------------------------
+// L2_NORMALIZATION (TFLite Micro `l2norm.cc`): each row of the last dimension divided by
+// its L2 norm.
+
+/// The row length and (int8) the input zero point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2NormalizationParams {
+    /// The size of the last dimension.
+    pub depth: usize,
+    pub input_zero_point: i32,
+}
+
+/// float32 (`reference_ops::L2Normalization`): the squares summed in float in row order,
+/// `std::sqrt`, `std::max(norm, 1e-6f)` (a NaN norm stays), then each value divided by it.
+pub fn l2_normalization_f32(p: &L2NormalizationParams, input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    if p.depth == 0 {
+        return;
+    }
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let mut squared_l2_norm = 0.0f32;
+        for &v in x {
+            squared_l2_norm += v * v;
+        }
+        let mut l2_norm = sqrtf(squared_l2_norm);
+        if l2_norm < 1e-6 {
+            l2_norm = 1e-6;
+        }
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = v / l2_norm;
+        }
+    }
+}
+
+/// int8 (`reference_integer_ops::L2Normalization`): the int32 sum of squared differences
+/// from the zero point (wrapping as C's would only past 2^16 full-range elements), its
+/// `GetInvSqrtQuantizedMultiplierExp`, then `MultiplyByQuantizedMultiplier(x - zp, m,
+/// shift + 7)` clamped: the output is in units of 1/128, whatever the output tensor says
+/// (TFLite Micro does not check it).
+pub fn l2_normalization_s8(p: &L2NormalizationParams, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    if p.depth == 0 {
+        return;
+    }
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let mut acc = 0i32;
+        for &v in x {
+            let d = v as i32 - p.input_zero_point;
+            acc = acc.wrapping_add(d * d);
+        }
+        let (multiplier, shift) = get_inv_sqrt_quantized_multiplier_exp(acc, -1);
+        for (o, &v) in y.iter_mut().zip(x) {
+            let d = v as i32 - p.input_zero_point;
+            *o = multiply_by_quantized_multiplier(d, multiplier, shift + 7).clamp(-128, 127) as i8;
+        }
+    }
+}

@@ -239,3 +239,36 @@ fn unquantized_abs_i16() {
     abs_i16_in_place(&mut z);
     assert_eq!(y, z);
 }
+
+proptest! {
+    /// L2_NORMALIZATION: float32 is the naive row loop in TFLite's order bit for bit; int8
+    /// is the real `x / |x|` in units of 1/128 within one step (the inverse square root is
+    /// five Newton steps), clamped to 127.
+    #[test]
+    fn l2_normalization(seed: u64, depth in 1usize..40, rows in 0usize..4, zp in -128i32..=127) {
+        let mut rng = Rng(seed);
+        let p = L2NormalizationParams { depth, input_zero_point: zp };
+        let x: Vec<i8> = (0..depth * rows).map(|_| rng.range(-128, 127) as i8).collect();
+        let mut y = vec![0i8; x.len()];
+        l2_normalization_s8(&p, &x, &mut y);
+        let xf: Vec<f32> = x.iter().map(|&v| v as f32 * 0.013).collect();
+        let mut yf = vec![0.0f32; x.len()];
+        l2_normalization_f32(&p, &xf, &mut yf);
+        for r in 0..rows {
+            let row = &x[r * depth..(r + 1) * depth];
+            let norm = row.iter().map(|&v| ((v as i32 - zp) as f64).powi(2)).sum::<f64>().sqrt();
+            let mut sq = 0.0f32;
+            for &v in &xf[r * depth..(r + 1) * depth] {
+                sq += v * v;
+            }
+            let n = sq.sqrt().max(1e-6);
+            for c in 0..depth {
+                let k = r * depth + c;
+                prop_assert_eq!(yf[k].to_bits(), (xf[k] / n).to_bits());
+                let d = (x[k] as i32 - zp) as f64;
+                let want = if norm == 0.0 { 0.0 } else { (128.0 * d / norm).round().clamp(-128.0, 127.0) };
+                prop_assert!((y[k] as f64 - want).abs() <= 1.0, "{}: {} want {}", k, y[k], want);
+            }
+        }
+    }
+}
