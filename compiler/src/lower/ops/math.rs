@@ -204,7 +204,7 @@ impl UnaryMath {
 impl Kernel for UnaryMath {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            UnaryScheme::F32((_, f)) => self.un.run::<f32, f32>(s, |x, y| f(x, y)),
+            UnaryScheme::F32((_, f)) => self.un.run::<f32, f32>(s, *f),
             UnaryScheme::AbsS8(p) => self.un.run::<i8, i8>(s, |x, y| rt::abs_s8(p, x, y)),
             UnaryScheme::AbsS16(p) => self.un.run::<i16, i16>(s, |x, y| rt::abs_s16(p, x, y)),
             UnaryScheme::AbsI16 => self.un.run::<i16, i16>(s, rt::abs_i16),

@@ -223,6 +223,7 @@ ops! {
     OpKind::FloorMod => floor_mod,
     OpKind::L2Normalization { activation } => l2_normalization(*activation),
     OpKind::Log => log,
+    OpKind::LogSoftmax => log_softmax,
     OpKind::Neg => neg,
     OpKind::Round => round,
     OpKind::Rsqrt => rsqrt,

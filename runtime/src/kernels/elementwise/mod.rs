@@ -471,3 +471,38 @@ pub fn l2_normalization_s8(p: &L2NormalizationParams, input: &[i8], output: &mut
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// LOG_SOFTMAX (TFLite Micro `log_softmax.cc`), float32: rows of the last dimension.
+
+/// The row length of LOG_SOFTMAX.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogSoftmaxParams {
+    pub depth: usize,
+}
+
+/// float32 `reference_ops::LogSoftmax`: the row maximum from `lowest()` (`std::max`, so a
+/// NaN is never taken), the sum of `exp(x - max)` in row order, `log` of it, and `x - max -
+/// log_sum` (two roundings, left to right). `exp` and `log` are [`crate::math`]'s.
+pub fn log_softmax_f32(p: &LogSoftmaxParams, input: &[f32], output: &mut [f32]) {
+    debug_assert_eq!(input.len(), output.len());
+    if p.depth == 0 {
+        return;
+    }
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let mut max = f32::MIN;
+        for &v in x {
+            if max < v {
+                max = v;
+            }
+        }
+        let mut sum = 0.0f32;
+        for &v in x {
+            sum += expf(v - max);
+        }
+        let log_sum = logf(sum);
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = v - max - log_sum;
+        }
+    }
+}

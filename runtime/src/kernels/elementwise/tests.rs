@@ -272,3 +272,21 @@ proptest! {
         }
     }
 }
+
+/// LOG_SOFTMAX float32: the real `x - log(sum(exp(x)))` within 1e-5 per row.
+#[test]
+fn log_softmax_rows() {
+    let mut rng = Rng(5);
+    let depth = 17;
+    let x: Vec<f32> = (0..depth * 3).map(|_| rng.range(-4000, 4000) as f32 / 300.0).collect();
+    let mut y = vec![0.0f32; x.len()];
+    log_softmax_f32(&LogSoftmaxParams { depth }, &x, &mut y);
+    for r in 0..3 {
+        let row = &x[r * depth..(r + 1) * depth];
+        let lse = row.iter().map(|&v| (v as f64).exp()).sum::<f64>().ln();
+        for c in 0..depth {
+            let want = row[c] as f64 - lse;
+            assert!((y[r * depth + c] as f64 - want).abs() < 1e-5, "{r} {c}: {} vs {want}", y[r * depth + c]);
+        }
+    }
+}
