@@ -21,6 +21,11 @@ fn float_inputs(rng: &mut Rng, n: usize) -> Vec<f32> {
     v
 }
 
+/// A float kernel, its in-place form, and an element function.
+type Apart = fn(&[f32], &mut [f32]);
+type InPlace = fn(&mut [f32]);
+type Elem = fn(f32) -> f32;
+
 fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
@@ -39,7 +44,7 @@ proptest! {
     #[test]
     fn exact_float_unaries(seed: u64) {
         let x = float_inputs(&mut Rng(seed), 300);
-        let cases: [(fn(&[f32], &mut [f32]), fn(&mut [f32]), fn(f32) -> f32); 8] = [
+        let cases: [(Apart, InPlace, Elem); 8] = [
             (abs_f32, abs_f32_in_place, |v| v.abs()),
             (neg_f32, neg_f32_in_place, |v| -v),
             (ceil_f32_op, ceil_f32_op_in_place, |v| v.ceil()),
@@ -66,7 +71,7 @@ proptest! {
     #[test]
     fn transcendental_float_unaries(seed: u64) {
         let x = float_inputs(&mut Rng(seed), 300);
-        let cases: [(fn(&[f32], &mut [f32]), fn(f32) -> f32); 3] = [
+        let cases: [(Apart, Elem); 3] = [
             (exp_f32, |v| v.exp()),
             (log_f32, |v| v.ln()),
             (elu_f32, |v| if v < 0.0 { v.exp_m1() } else { v }),
