@@ -8,7 +8,9 @@ Every `<name>.tflite` (with `<name>.in<i>.bin` inputs, written by the tests' `ru
 runs in TFLite Micro's interpreter (reference kernels), or in TFLite's reference kernels
 (ai-edge-litert, BUILTIN_REF) when the name ends in `_litert`, for the ops TFLite Micro
 lacks or gets wrong (RELU_N1_TO_1, requantizing RELU6). Prints output 0 as a Rust
-literal. pip install numpy tflite-micro ai-edge-litert
+literal. With `--bits` (first argument) float32 outputs print as their bit patterns
+(`u32` as integers: NaN and infinities included, exact) and every output as a
+`("name", &[..]),` entry. pip install numpy tflite-micro ai-edge-litert
 """
 import sys, pathlib
 import numpy as np
@@ -56,8 +58,12 @@ def input_specs(raw):
             i += 1
 
 def main():
-    d = pathlib.Path(sys.argv[1])
-    prefix = sys.argv[2] if len(sys.argv) > 2 else ""
+    args = sys.argv[1:]
+    bits = bool(args) and args[0] == "--bits"
+    if bits:
+        args = args[1:]
+    d = pathlib.Path(args[0])
+    prefix = args[1] if len(args) > 1 else ""
     for m in sorted(d.glob(prefix + "*.tflite")):
         raw = m.read_bytes()
         inputs = []
@@ -67,7 +73,14 @@ def main():
         y = (run_litert if m.stem.endswith("_litert") else run_tflm)(raw, inputs)
         # Output 0, then (models with several outputs: control flow) every further one.
         for i, o in enumerate(y):
+            o = np.asarray(o)
+            if bits:
+                if o.dtype == np.float32:
+                    o = o.view(np.uint32)
+                name = m.stem if i == 0 else f"{m.stem}.out{i}"
+                print(f'    ("{name}", &[{", ".join(str(v) for v in o.flatten().tolist())}]),')
+                continue
             tag = "" if i == 0 else f" output {i}"
-            print(f"{m.stem}{tag}: &[{', '.join(str(v) for v in np.asarray(o).flatten().tolist())}],")
+            print(f"{m.stem}{tag}: &[{', '.join(str(v) for v in o.flatten().tolist())}],")
 
 main()

@@ -13,7 +13,7 @@ fn kinds(u: &mut arbtest::arbitrary::Unstructured<'_>) -> arbtest::arbitrary::Re
     let act = *u.choose(&[Activation::None, Activation::Relu, Activation::Relu6, Activation::ReluN1To1, Activation::Tanh])?;
     let pad = *u.choose(&[Padding::Same, Padding::Valid])?;
     let small = |u: &mut arbtest::arbitrary::Unstructured<'_>| u.int_in_range(-1..=4);
-    Ok(match u.int_in_range(0..=40)? {
+    Ok(match u.int_in_range(0..=58)? {
         0 => OpKind::Conv2d(Conv2dOptions { padding: pad, stride_w: small(u)?, stride_h: small(u)?, dilation_w: small(u)?, dilation_h: small(u)?, activation: act }),
         1 => OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
             padding: pad,
@@ -69,6 +69,25 @@ fn kinds(u: &mut arbtest::arbitrary::Unstructured<'_>) -> arbtest::arbitrary::Re
         37 => OpKind::Cast,
         38 => OpKind::Div { activation: act },
         39 => OpKind::Sum { keep_dims: u.arbitrary()? },
+        // The elementwise math family.
+        41 => OpKind::Abs,
+        42 => OpKind::Neg,
+        43 => OpKind::Ceil,
+        44 => OpKind::Floor,
+        45 => OpKind::Round,
+        46 => OpKind::Sqrt,
+        47 => OpKind::Rsqrt,
+        48 => OpKind::Square,
+        49 => OpKind::Log,
+        50 => OpKind::Exp,
+        51 => OpKind::Elu,
+        52 => OpKind::SquaredDifference,
+        53 => OpKind::FloorDiv,
+        54 => OpKind::FloorMod,
+        55 => OpKind::LogSoftmax,
+        56 => OpKind::L2Normalization { activation: act },
+        57 => OpKind::Sin,
+        58 => OpKind::Cos,
         _ => OpKind::Gather { axis: small(u)?, batch_dims: 0 },
     })
 }

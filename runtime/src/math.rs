@@ -7,6 +7,10 @@
 //! two agree on almost every input and are never more than one ulp apart.
 //!
 //! [`tanhf`] likewise computes `tanh` in double precision (through `expm1`) and rounds once.
+//! [`sqrtf`] is IEEE's correctly rounded square root (integer arithmetic on the bits), so it
+//! is bit-identical with every C library's `sqrtf`. [`expm1f`] and [`logf`] follow
+//! [`expf`]'s scheme (double precision, one rounding to float): correctly rounded except
+//! near rounding boundaries, within one ulp of glibc's `expm1f` / `logf`.
 
 /// `1 / ln 2`.
 const LOG2_E: f64 = core::f64::consts::LOG2_E;
@@ -31,7 +35,12 @@ pub fn expf(x: f32) -> f32 {
     if x < -103.972_09 {
         return 0.0;
     }
-    let xd = x as f64;
+    exp_f64(x as f64) as f32
+}
+
+/// `e^x` in double precision for `-104 <= x <= 89` (relative error below 2^-50): the core
+/// of [`expf`] and [`expm1f`].
+fn exp_f64(xd: f64) -> f64 {
     let kd = (xd * LOG2_E + ROUND_SHIFT) - ROUND_SHIFT;
     let r = xd - kd * LN_2;
     // e^r = 1 + r (1 + r/2 (1 + r/3 (... (1 + r/12)))).
@@ -42,7 +51,121 @@ pub fn expf(x: f32) -> f32 {
     let k = kd as i64;
     // 2^k, k in -150..=128: a normal double.
     let scale = f64::from_bits(((k + 1023) as u64) << 52);
-    (p * scale) as f32
+    p * scale
+}
+
+/// `e^x - 1` for `f32` (C `expm1f`, which TFLite's ELU calls): below `|x| = 1/2` by its
+/// Taylor series `x (1 + x/2 (1 + x/3 (...)))` to degree 16 (no cancellation), else
+/// `exp(x) - 1` in `f64`; one rounding to `f32`. `-1` below `-104` (as the exact value
+/// rounds), `+inf` past `ln(f32::MAX)`, NaN for NaN; `-0` stays `-0`.
+pub fn expm1f(x: f32) -> f32 {
+    if x.is_nan() || x == 0.0 {
+        return x;
+    }
+    if x > 88.722_84 {
+        return f32::INFINITY;
+    }
+    if x < -104.0 {
+        return -1.0;
+    }
+    let xd = x as f64;
+    if xd.abs() < 0.5 {
+        let mut p = 1.0;
+        for n in (2..=16).rev() {
+            p = 1.0 + p * xd / n as f64;
+        }
+        return (xd * p) as f32;
+    }
+    (exp_f64(xd) - 1.0) as f32
+}
+
+/// Natural logarithm for `f32` (C `logf`): `x = 2^k m` with `m` in `[sqrt(1/2), sqrt(2))`,
+/// `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)` (`|s| < 0.172`) by its series to
+/// `s^31`, `ln x = k ln 2 + ln m`, all in `f64`, then one rounding. `-inf` for zero, NaN
+/// below zero and for NaN, `+inf` for `+inf`; `ln 1 = +0`.
+pub fn logf(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x == f32::INFINITY {
+        return x;
+    }
+    // x = mant * 2^e exactly, mant in [1, 2) (subnormals are normal as doubles).
+    let xd = x as f64;
+    let bits = xd.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    if m > core::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    // atanh(s) / s = 1 + s^2/3 + s^4/5 + ... + s^30/31.
+    let mut p = 0.0;
+    for k in (0..=15).rev() {
+        p = 1.0 / (2 * k + 1) as f64 + s2 * p;
+    }
+    (e as f64 * LN_2 + 2.0 * s * p) as f32
+}
+
+/// IEEE square root of an `f32`, correctly rounded (C `sqrtf`): the integer square root of
+/// the significand scaled to give 24 bits, rounded to nearest by its remainder (a tie is
+/// impossible). NaN below zero and for NaN; `+-0` and `+inf` are returned unchanged.
+pub fn sqrtf(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 || x == f32::INFINITY {
+        return x;
+    }
+    // x = m * 2^e with m in [2^23, 2^24).
+    let bits = x.to_bits();
+    let (mut m, mut e) = ((bits & 0x007f_ffff) as u64, ((bits >> 23) & 0xff) as i32);
+    if e == 0 {
+        // Subnormal: normalise.
+        e = 1;
+        while m < (1 << 23) {
+            m <<= 1;
+            e -= 1;
+        }
+    } else {
+        m |= 1 << 23;
+    }
+    let e = e - 127 - 23;
+    // sqrt(m 2^e) = sqrt(m 2^s) 2^((e - s) / 2), s chosen so e - s is even and the root
+    // lies in [2^23, 2^24).
+    let s = if e & 1 != 0 { 23 } else { 24 };
+    let big = m << s;
+    let mut r = isqrt_u64(big);
+    if big - r * r > r {
+        r += 1;
+    }
+    let k = (e - s) / 2;
+    // r <= 2^24 converts exactly; 2^k (k in -98..=40) is a normal float.
+    (r as f32) * f32::from_bits(((k + 127) as u32) << 23)
+}
+
+/// `floor(sqrt(n))` for `n < 2^50`, bit by bit.
+fn isqrt_u64(n: u64) -> u64 {
+    let (mut rem, mut root) = (n, 0u64);
+    let mut bit = 1u64 << 50;
+    while bit > n {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if rem >= root + bit {
+            rem -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
 }
 
 /// `e^y - 1` in `f64` for `0 <= y <= 64`, to a few ulps relative: below `ln 2 / 2` its
@@ -85,7 +208,7 @@ pub fn tanhf(x: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{expf, tanhf};
+    use super::{expf, expm1f, logf, sqrtf, tanhf};
 
     /// Ulps between two finite floats of the same sign.
     fn ulps(a: f32, b: f32) -> u32 {
@@ -144,5 +267,54 @@ mod tests {
         assert_eq!(tanhf(f32::NEG_INFINITY), -1.0);
         assert_eq!(tanhf(1e-30), 1e-30);
         assert!(tanhf(f32::NAN).is_nan());
+    }
+
+    /// `sqrtf` is the host's (IEEE, correctly rounded) on every 61st float, subnormals and
+    /// specials included.
+    #[test]
+    fn sqrtf_is_ieee() {
+        let step = if cfg!(target_arch = "x86_64") { 61 } else { 9973 };
+        for bits in (0u32..0x7f80_0001).step_by(step).chain([1, 2, 3, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff]) {
+            let x = f32::from_bits(bits);
+            assert_eq!(sqrtf(x).to_bits(), x.sqrt().to_bits(), "sqrtf({x:e})");
+        }
+        assert!(sqrtf(-1.0).is_nan() && sqrtf(f32::NAN).is_nan());
+        assert_eq!(sqrtf(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(sqrtf(f32::INFINITY), f32::INFINITY);
+    }
+
+    /// `logf` and `expm1f` are correctly rounded (oracle: the host's double functions,
+    /// rounded once) except within a hair of a rounding boundary, and within one ulp of the
+    /// host's float functions (glibc's, which TFLite calls).
+    #[test]
+    fn logf_and_expm1f_within_one_ulp() {
+        let step = if cfg!(target_arch = "x86_64") { 997 } else { 99991 };
+        let (mut off_log, mut off_expm1, mut n) = (0, 0, 0);
+        for bits in (1u32..0x7f80_0000).step_by(step) {
+            let x = f32::from_bits(bits);
+            n += 1;
+            let got = logf(x);
+            assert!(ulps(got, x.ln()) <= 1, "logf({x:e}) = {got:e}, host {:e}", x.ln());
+            off_log += (got != (x as f64).ln() as f32) as u32;
+            for x in [x, -x] {
+                if x.abs() > 89.0 {
+                    continue;
+                }
+                let got = expm1f(x);
+                let host = x.exp_m1();
+                assert!(got == host || (got.signum() == host.signum() && ulps(got, host) <= 1), "expm1f({x:e}) = {got:e}, host {host:e}");
+                off_expm1 += (got != (x as f64).exp_m1() as f32) as u32;
+            }
+        }
+        // Rounding-boundary misses are rare (a few per million).
+        assert!(off_log * 1000 < n && off_expm1 * 1000 < n, "{off_log} {off_expm1} of {n}");
+        assert_eq!(logf(1.0).to_bits(), 0);
+        assert_eq!(logf(0.0), f32::NEG_INFINITY);
+        assert!(logf(-1.0).is_nan());
+        assert_eq!(logf(f32::INFINITY), f32::INFINITY);
+        assert_eq!(expm1f(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(expm1f(-200.0), -1.0);
+        assert_eq!(expm1f(f32::NEG_INFINITY), -1.0);
+        assert_eq!(expm1f(100.0), f32::INFINITY);
     }
 }

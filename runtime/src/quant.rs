@@ -430,6 +430,49 @@ pub fn lut_lookup_i16(value: i16, lut: &[i16]) -> i16 {
     (base + delta) as i16
 }
 
+/// TFLite `GetInvSqrtQuantizedMultiplierExp(input, reverse_shift)` (`common.h`): `1 /
+/// sqrt(input)` as a multiplier and shift, by five Newton-Raphson steps in gemmlowp Q3.28
+/// from the guess 1. Inputs `<= 1` (0 included) give `(i32::MAX, 0)`. Returns
+/// `(output_inv_sqrt, output_shift)`, the shift multiplied by `reverse_shift` (TFLite's
+/// `kReverseShift` is -1).
+pub fn get_inv_sqrt_quantized_multiplier_exp(mut input: i32, reverse_shift: i32) -> (i32, i32) {
+    if input <= 1 {
+        return (i32::MAX, 0);
+    }
+    let mut output_shift = 11;
+    while input >= (1 << 29) {
+        input /= 4;
+        output_shift += 1;
+    }
+    let max_left_shift_bits = (input as u32).leading_zeros() as i32 - 1;
+    let max_left_shift_bit_pairs = max_left_shift_bits / 2;
+    let left_shift_bit_pairs = max_left_shift_bit_pairs - 1;
+    output_shift -= left_shift_bit_pairs;
+    input <<= 2 * left_shift_bit_pairs;
+    debug_assert!(((1 << 27)..(1 << 29)).contains(&input));
+    // F3 = FixedPoint<int32, 3>: one is 2^28; `a * b` of two fixed points is
+    // SaturatingRoundingDoublingHighMul of the raws (integer bits add up).
+    let fixedpoint_input = input >> 1;
+    let fixedpoint_half_input = saturating_rounding_multiply_by_pot(fixedpoint_input, -1);
+    let fixedpoint_half_three = (1 << 28) + (1 << 27);
+    let mut x: i32 = 1 << 28;
+    for _ in 0..5 {
+        let x2 = saturating_rounding_doubling_high_mul(x, x); // F6
+        let x3 = fixedpoint_rescale(saturating_rounding_doubling_high_mul(x2, x), 9, 3);
+        let a = saturating_rounding_doubling_high_mul(fixedpoint_half_three, x); // F6
+        let b = saturating_rounding_doubling_high_mul(fixedpoint_half_input, x3); // F6
+        x = fixedpoint_rescale(a.wrapping_sub(b), 6, 3);
+    }
+    // sqrt(2) / 2 in F0.
+    let fixedpoint_half_sqrt_2 = 1_518_500_250;
+    let mut inv_sqrt = saturating_rounding_doubling_high_mul(x, fixedpoint_half_sqrt_2);
+    if output_shift < 0 {
+        inv_sqrt = inv_sqrt.wrapping_shl((-output_shift) as u32);
+        output_shift = 0;
+    }
+    (inv_sqrt, output_shift * reverse_shift)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,4 +596,3 @@ mod tests {
         assert_eq!((m, e), (0.5, -1024));
     }
 }
-

@@ -238,6 +238,25 @@ pub enum OpKind {
     AssignVariable,
     /// READ_VARIABLE(resource) -> a copy of the resource variable.
     ReadVariable,
+    // Elementwise math.
+    Abs,
+    Neg,
+    Ceil,
+    Floor,
+    Round,
+    Sqrt,
+    Rsqrt,
+    Square,
+    Sin,
+    Cos,
+    Log,
+    Exp,
+    Elu,
+    SquaredDifference,
+    FloorDiv,
+    FloorMod,
+    LogSoftmax,
+    L2Normalization { activation: Activation },
     /// A builtin tflc does not know, or a custom op. The name is in `Operator::opcode`.
     Unsupported,
 }

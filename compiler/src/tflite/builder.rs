@@ -775,6 +775,28 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             (B::SPACE_TO_DEPTH.0, O::SpaceToDepthOptions, Some(t.as_union_value()))
         }
         OpKind::ZerosLike => none(B::ZEROS_LIKE),
+        // Elementwise math.
+        OpKind::Abs => none(B::ABS),
+        OpKind::Neg => none(B::NEG),
+        OpKind::Ceil => none(B::CEIL),
+        OpKind::Floor => none(B::FLOOR),
+        OpKind::Round => none(B::ROUND),
+        OpKind::Sqrt => none(B::SQRT),
+        OpKind::Rsqrt => none(B::RSQRT),
+        OpKind::Square => none(B::SQUARE),
+        OpKind::Sin => none(B::SIN),
+        OpKind::Cos => none(B::COS),
+        OpKind::Log => none(B::LOG),
+        OpKind::Exp => none(B::EXP),
+        OpKind::Elu => none(B::ELU),
+        OpKind::SquaredDifference => none(B::SQUARED_DIFFERENCE),
+        OpKind::FloorDiv => none(B::FLOOR_DIV),
+        OpKind::FloorMod => none(B::FLOOR_MOD),
+        OpKind::LogSoftmax => none(B::LOG_SOFTMAX),
+        OpKind::L2Normalization { activation } => {
+            let t = fb::L2NormOptions::create(fbb, &fb::L2NormOptionsArgs { fused_activation_function: act(*activation) });
+            (B::L2_NORMALIZATION.0, O::L2NormOptions, Some(t.as_union_value()))
+        }
         OpKind::Unsupported => (fb::BuiltinOperator::CUSTOM.0, O::NONE, None),
     }
 }

@@ -610,6 +610,27 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         }
         B::ASSIGN_VARIABLE => OpKind::AssignVariable,
         B::READ_VARIABLE => OpKind::ReadVariable,
+        // Elementwise math.
+        B::ABS => OpKind::Abs,
+        B::NEG => OpKind::Neg,
+        B::CEIL => OpKind::Ceil,
+        B::FLOOR => OpKind::Floor,
+        B::ROUND => OpKind::Round,
+        B::SQRT => OpKind::Sqrt,
+        B::RSQRT => OpKind::Rsqrt,
+        B::SQUARE => OpKind::Square,
+        B::SIN => OpKind::Sin,
+        B::COS => OpKind::Cos,
+        B::LOG => OpKind::Log,
+        B::EXP => OpKind::Exp,
+        B::ELU => OpKind::Elu,
+        B::SQUARED_DIFFERENCE => OpKind::SquaredDifference,
+        B::FLOOR_DIV => OpKind::FloorDiv,
+        B::FLOOR_MOD => OpKind::FloorMod,
+        B::LOG_SOFTMAX => OpKind::LogSoftmax,
+        B::L2_NORMALIZATION => OpKind::L2Normalization {
+            activation: op.builtin_options_as_l2_norm_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
+        },
         _ => OpKind::Unsupported,
     })
 }

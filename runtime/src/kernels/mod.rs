@@ -49,6 +49,8 @@ pub mod reverse_v2;
 pub mod space_to_batch_nd;
 pub mod space_to_depth;
 pub mod zeros_like;
+// Elementwise math (issue 14).
+pub mod elementwise;
 
 // Convolution, pooling, reduction, recurrent and activation kernels.
 pub mod average_pool_2d;

@@ -213,6 +213,23 @@ ops! {
     OpKind::SpaceToBatchNd => space_to_batch_nd,
     OpKind::SpaceToDepth { block_size } => space_to_depth(*block_size),
     OpKind::ZerosLike => zeros_like,
+    // Elementwise math (issue 14): the `math` family.
+    OpKind::Abs => abs,
+    OpKind::Ceil => ceil,
+    OpKind::Elu => elu,
+    OpKind::Exp => exp,
+    OpKind::Floor => floor,
+    OpKind::FloorDiv => floor_div,
+    OpKind::FloorMod => floor_mod,
+    OpKind::L2Normalization { activation } => l2_normalization(*activation),
+    OpKind::Log => log,
+    OpKind::LogSoftmax => log_softmax,
+    OpKind::Neg => neg,
+    OpKind::Round => round,
+    OpKind::Rsqrt => rsqrt,
+    OpKind::Sqrt => sqrt,
+    OpKind::Square => square,
+    OpKind::SquaredDifference => squared_difference,
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
     OpKind::Unsupported => signal,
 }
@@ -224,6 +241,7 @@ pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
 pub(crate) mod logical;
+pub(crate) mod math;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
 pub(crate) mod resource_variable;
