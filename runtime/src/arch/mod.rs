@@ -7,6 +7,8 @@
 //! reference: the variant functions of `kernels::<op>` with `kernels::dot::scalar::Scalar`,
 //! which the one test suite compares them with bit for bit.
 
+pub(crate) mod lut;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 

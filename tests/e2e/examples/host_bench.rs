@@ -132,23 +132,41 @@ fn main() {
     println!("ratio = tflc / engine, measured in this run (below 1.00x: tflc is faster)");
     println!("\nhost SIMD: {} (dot micro-kernels: {}); kernel functions per model, with the implementation each ran:", tflc_runtime::isa::selected().name(), tflc_runtime::isa::DOT);
     for (name, ks) in &kernels {
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-        for k in ks.iter() {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for k in op_kernels(ks) {
             *counts.entry(k).or_default() += 1;
         }
-        let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n} [{}]", tflc_runtime::isa::implementation_of(k))).collect();
+        let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n}")).collect();
         println!("  {name}: {}", list.join(", "));
     }
     for (name, ks, ops) in &breakdowns {
         let total: f64 = ops.iter().map(|o| o.1).sum();
-        println!("\nper operator, {name} (median over runs; sum {total:.1} us):");
-        println!("  {:>4} {:<20} {:<34} {:>10} {:>6}", "op", "opcode", "kernel [implementation]", "us", "share");
+        let labels = op_kernels(ks);
+        let rows: f64 = ops.iter().zip(&labels).filter(|(_, l)| l.ends_with(ROWS)).map(|(o, _)| o.1).sum();
+        println!("\nper operator, {name} (median over runs; sum {total:.1} us, {rows:.1} us in ops through the row driver{ROWS}):");
+        println!("  {:>4} {:<20} {:<44} {:>10} {:>6}", "op", "opcode", "kernel [implementation]", "us", "share");
         for (k, (op, us)) in ops.iter().enumerate() {
-            let f = ks.get(k).copied().unwrap_or("?");
-            let kernel = format!("{f} [{}]", tflc_runtime::isa::implementation_of(f));
-            println!("  {:>4} {:<20} {:<34} {:>10.1} {:>5.1}%", op.index, op.opcode, kernel, us, 100.0 * us / total.max(1e-9));
+            let kernel = labels.get(k).map_or("?", String::as_str);
+            println!("  {:>4} {:<20} {:<44} {:>10.1} {:>5.1}%", op.index, op.opcode, kernel, us, 100.0 * us / total.max(1e-9));
         }
     }
+}
+
+/// The mark of an op that runs through `overlap::conv_rows` / `pool_rows`.
+const ROWS: &str = " (rows)";
+
+/// Each op's kernel label, in call order: `function [implementation]`. An op the overlap
+/// planner streams calls the row driver (`conv_rows`, `pool_rows`) and, inside its closure,
+/// the kernel: the two calls are one op, labelled with the kernel and [`ROWS`].
+fn op_kernels(ks: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = ks.iter().copied().peekable();
+    while let Some(f) = it.next() {
+        let driver = matches!(f, "conv_rows" | "pool_rows");
+        let f = if driver { it.next().unwrap_or(f) } else { f };
+        out.push(format!("{f} [{}]{}", tflc_runtime::isa::implementation_of(f), if driver { ROWS } else { "" }));
+    }
+    out
 }
 
 /// Each operator's median time in microseconds over about two seconds of runs, in call order.

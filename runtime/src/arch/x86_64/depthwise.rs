@@ -1,5 +1,5 @@
 //! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 (the model's filter
-//! as is) and multipliers that are multiples of 8 ([`mult8n`]: eight output channels share
+//! as is; eight channels two pixels per pass, [`depth8`]) and multipliers that are multiples of 8 ([`mult8n`]: eight output channels share
 //! one input channel, broadcast). Other multipliers, and the `Mult1` / `OneChannel` variants
 //! (Cortex-M packed layouts with packed requantization), take the portable code.
 //!
@@ -21,6 +21,11 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
     let depth = p.geometry.filter_shape[3];
     let mult = p.depth_multiplier();
     if mult == 1 && p.geometry.input_shape[3] == depth {
+        let [_, f_h, f_w, _] = p.geometry.filter_shape;
+        if depth == 8 && f_h * f_w <= DEPTH8_TAPS {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { depth8(p, input, filter, &packed[..depth], output) };
+        }
         // SAFETY: the token proves that the CPU executes AVX2.
         return unsafe { mult1(p, input, filter, &packed[..depth], output) };
     }
@@ -139,6 +144,116 @@ unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fold
                     // SAFETY: as above (a register broadcast).
                     unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
                 }
+            }
+        }
+    }
+}
+
+/// Longest window [`depth8`] takes (its widened weights live on the stack, one per tap).
+const DEPTH8_TAPS: usize = 64;
+
+/// Depth multiplier 1, eight channels (`filter` `[tap][channel]`, `folded` the folded bias):
+/// two horizontally adjacent output pixels per pass, one 16-lane int16 product per tap (pixel
+/// `ox` in the low eight lanes, `ox + 1` in the high eight), the taps' weights widened and
+/// duplicated once per call. A pixel pair whose windows are not both inside the image
+/// horizontally, and the last odd pixel, take one pixel per pass. Taps in rows outside the
+/// image read the zero point (`w * (zp + input_offset) = 0` on the folded bias), as in
+/// [`mult1`].
+#[target_feature(enable = "avx2")]
+unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, f_h, f_w, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w;
+    if depth != 8 || taps == 0 || taps > DEPTH8_TAPS {
+        return;
+    }
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    // -input_offset is the input zero point, an int8.
+    let zp = (-p.quant.input_offset) as i8;
+    // SAFETY: AVX2 (this function's target feature); each load reads 8 int8 of a tap's
+    // filter slice, or the 8 i32 of `folded`.
+    let (w2, w1, bias) = unsafe {
+        let mut w2 = [_mm256_setzero_si256(); DEPTH8_TAPS];
+        let mut w1 = [_mm_setzero_si128(); DEPTH8_TAPS];
+        for (t, (a, b)) in w2.iter_mut().zip(w1.iter_mut()).enumerate().take(taps) {
+            let w = _mm_loadl_epi64(filter[t * 8..][..8].as_ptr().cast());
+            *a = _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(w, w));
+            *b = _mm_cvtepi8_epi16(w);
+        }
+        (w2, w1, _mm256_loadu_si256(folded[..8].as_ptr().cast()))
+    };
+    let out = &mut output[..batches * out_h * out_w * 8];
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            let x_at = |ky: usize, ix: usize| {
+                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                ((b * in_h + iy) * in_w + ix) * 8
+            };
+            let row_out = &mut out[(b * out_h + oy) * out_w * 8..][..out_w * 8];
+            let in_x0 = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+            let full = |ox: usize| valid_taps(in_x0(ox), g.dilation_width, f_w, in_w).len() == f_w;
+            let mut ox = 0;
+            while ox < out_w {
+                if ox + 1 < out_w && full(ox) && full(ox + 1) {
+                    let (xa, xb) = (in_x0(ox) as usize, in_x0(ox + 1) as usize);
+                    // SAFETY: AVX2 (this function's target feature); every input load reads
+                    // 8 int8 of a slice inside the input (both windows are inside
+                    // horizontally, `ky` inside vertically).
+                    let (a0, a1) = unsafe {
+                        let (mut a0, mut a1) = (bias, bias);
+                        for ky in 0..f_h {
+                            for kx in 0..f_w {
+                                let w = w2[ky * f_w + kx];
+                                let xv = if ky_range.contains(&ky) {
+                                    let dx = g.dilation_width * kx;
+                                    let lo = _mm_loadl_epi64(input[x_at(ky, xa + dx)..][..8].as_ptr().cast());
+                                    let hi = _mm_loadl_epi64(input[x_at(ky, xb + dx)..][..8].as_ptr().cast());
+                                    _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(lo, hi))
+                                } else {
+                                    _mm256_set1_epi16(zp as i16)
+                                };
+                                let prod = _mm256_mullo_epi16(xv, w);
+                                a0 = _mm256_add_epi32(a0, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                                a1 = _mm256_add_epi32(a1, _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
+                            }
+                        }
+                        (a0, a1)
+                    };
+                    // SAFETY: AVX2, as above.
+                    unsafe {
+                        rq.store(0, a0, &mut row_out[ox * 8..][..8]);
+                        rq.store(0, a1, &mut row_out[(ox + 1) * 8..][..8]);
+                    }
+                    ox += 2;
+                    continue;
+                }
+                let x0 = in_x0(ox);
+                let kx_range = valid_taps(x0, g.dilation_width, f_w, in_w);
+                // SAFETY: AVX2, as above; a load reads 8 int8 of the input at a tap inside
+                // the image in both directions.
+                let acc = unsafe {
+                    let mut acc = bias;
+                    for ky in 0..f_h {
+                        for kx in 0..f_w {
+                            let xv = if ky_range.contains(&ky) && kx_range.contains(&kx) {
+                                let ix = (x0 + (g.dilation_width * kx) as isize) as usize;
+                                _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, ix)..][..8].as_ptr().cast()))
+                            } else {
+                                _mm_set1_epi16(zp as i16)
+                            };
+                            let prod = _mm_mullo_epi16(xv, w1[ky * f_w + kx]);
+                            acc = _mm256_add_epi32(acc, _mm256_cvtepi16_epi32(prod));
+                        }
+                    }
+                    acc
+                };
+                // SAFETY: AVX2, as above.
+                unsafe { rq.store(0, acc, &mut row_out[ox * 8..][..8]) };
+                ox += 1;
             }
         }
     }

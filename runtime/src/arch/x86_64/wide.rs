@@ -48,6 +48,12 @@ trait Widen: WideAct {
     /// AVX2; 16 readable elements at `p`.
     unsafe fn widen16(p: *const Self) -> __m256i;
 
+    /// 8 elements at `p` to 8 int16.
+    ///
+    /// # Safety
+    /// AVX2; 8 readable elements at `p`.
+    unsafe fn widen8(p: *const Self) -> __m128i;
+
     /// `outs[j]` = lane `j` of `acc` requantized as output channel `c0 + j`.
     ///
     /// # Safety
@@ -60,6 +66,12 @@ impl Widen for i8 {
     unsafe fn widen16(p: *const i8) -> __m256i {
         // SAFETY: by the caller's guarantee (unaligned load).
         unsafe { _mm256_cvtepi8_epi16(_mm_loadu_si128(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn widen8(p: *const i8) -> __m128i {
+        // SAFETY: by the caller's guarantee (`movq` reads 8 elements).
+        unsafe { _mm_cvtepi8_epi16(_mm_loadl_epi64(p.cast())) }
     }
 
     #[inline(always)]
@@ -77,13 +89,19 @@ impl Widen for u8 {
     }
 
     #[inline(always)]
+    unsafe fn widen8(p: *const u8) -> __m128i {
+        // SAFETY: by the caller's guarantee (`movq` reads 8 elements).
+        unsafe { _mm_cvtepu8_epi16(_mm_loadl_epi64(p.cast())) }
+    }
+
+    #[inline(always)]
     unsafe fn store(rq: &Requant8, c0: usize, acc: __m256i, outs: &mut [u8]) {
         // SAFETY: by the caller's guarantee.
         unsafe { rq.store_u8(c0, acc, outs) }
     }
 }
 
-/// Widens `src` into `dst` (as long), sixteen at a time, the last `len % 16` scalar.
+/// Widens `src` into `dst` (as long), sixteen at a time, then eight, the last `len % 8` scalar.
 ///
 /// # Safety
 /// AVX2.
@@ -96,6 +114,11 @@ unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
         // int16 of `dst`, both in bounds (checked above).
         unsafe { _mm256_storeu_si256(dst[i..][..16].as_mut_ptr().cast(), A::widen16(src[i..][..16].as_ptr())) };
         i += 16;
+    }
+    if i + 8 <= n && i + 8 <= dst.len() {
+        // SAFETY: as above, 8 elements of each (checked).
+        unsafe { _mm_storeu_si128(dst[i..][..8].as_mut_ptr().cast(), A::widen8(src[i..][..8].as_ptr())) };
+        i += 8;
     }
     for (d, &s) in dst[i..n].iter_mut().zip(&src[i..]) {
         *d = s.widen();

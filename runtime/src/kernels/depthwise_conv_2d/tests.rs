@@ -122,7 +122,7 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4, Just(4), Just(8)]),
+        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, Just(8), 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4, Just(4), Just(8)]),
         ([1usize..5, 1usize..5], [1usize..4, 1usize..4], [1usize..3, 1usize..3]),
         ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>(), any::<bool>()),
     )

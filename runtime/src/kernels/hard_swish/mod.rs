@@ -31,6 +31,9 @@ pub struct HardSwishParams {
 /// HARD_SWISH int8, element-wise.
 pub fn hard_swish_s8(params: &HardSwishParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
+    if crate::arch::lut::takes(input.len()) {
+        return hard_swish_s8_table(params, input, output);
+    }
     scalar::hard_swish_s8(params, input, output)
 }
 
@@ -42,7 +45,21 @@ pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) {
 
 /// HARD_SWISH int8 in place (`data` is both input and output).
 pub fn hard_swish_s8_in_place(params: &HardSwishParams, data: &mut [i8]) {
+    if crate::arch::lut::takes(data.len()) {
+        return hard_swish_s8_table_in_place(params, data);
+    }
     scalar::hard_swish_s8_in_place(params, data)
+}
+
+/// The host form of [`hard_swish_s8`] for long tensors: a 256-entry table of
+/// [`scalar::hard_swish_one`] (`crate::arch::lut`), any length.
+pub(crate) fn hard_swish_s8_table(params: &HardSwishParams, input: &[i8], output: &mut [i8]) {
+    crate::arch::lut::map(|x| scalar::hard_swish_one(params, x), input, output)
+}
+
+/// [`hard_swish_s8_table`] in place.
+pub(crate) fn hard_swish_s8_table_in_place(params: &HardSwishParams, data: &mut [i8]) {
+    crate::arch::lut::map_in_place(|x| scalar::hard_swish_one(params, x), data)
 }
 
 /// int8 HARD_SWISH parameters: TFLite Micro `HardSwishPrepare` (hard_swish_common.cc).

@@ -56,6 +56,7 @@ impl UnaryS8Op for HardSwish {
 
 kernel_tests!(impl_scalar, Unary<HardSwish>, (scalar::hard_swish_s8, scalar::hard_swish_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<HardSwish>, (hard_swish_s8, hard_swish_s8_in_place));
+kernel_tests!(impl_table, if true, Unary<HardSwish>, (super::super::hard_swish_s8_table, super::super::hard_swish_s8_table_in_place));
 
 #[test]
 fn zero_and_negative_region_map_to_zero() {

@@ -24,6 +24,9 @@ pub struct LogisticParams {
 /// LOGISTIC int8, element-wise.
 pub fn logistic_s8(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
+    if crate::arch::lut::takes(input.len()) {
+        return logistic_s8_table(params, input, output);
+    }
     scalar::logistic_s8(params, input, output)
 }
 
@@ -35,7 +38,21 @@ pub fn logistic_f32(input: &[f32], output: &mut [f32]) {
 
 /// LOGISTIC int8 in place (`data` is both input and output).
 pub fn logistic_s8_in_place(params: &LogisticParams, data: &mut [i8]) {
+    if crate::arch::lut::takes(data.len()) {
+        return logistic_s8_table_in_place(params, data);
+    }
     scalar::logistic_s8_in_place(params, data)
+}
+
+/// The host form of [`logistic_s8`] for long tensors: a 256-entry table of
+/// [`scalar::logistic_one`] (`crate::arch::lut`), any length.
+pub(crate) fn logistic_s8_table(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
+    crate::arch::lut::map(|x| scalar::logistic_one(params, x), input, output)
+}
+
+/// [`logistic_s8_table`] in place.
+pub(crate) fn logistic_s8_table_in_place(params: &LogisticParams, data: &mut [i8]) {
+    crate::arch::lut::map_in_place(|x| scalar::logistic_one(params, x), data)
 }
 
 /// int8 LOGISTIC parameters (TFLite Micro `CalculateArithmeticOpDataLogistic`). TFLite

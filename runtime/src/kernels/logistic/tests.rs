@@ -50,6 +50,7 @@ impl UnaryS8Op for Logistic {
 
 kernel_tests!(impl_scalar, Unary<Logistic>, (scalar::logistic_s8, scalar::logistic_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Logistic>, (logistic_s8, logistic_s8_in_place));
+kernel_tests!(impl_table, if true, Unary<Logistic>, (super::super::logistic_s8_table, super::super::logistic_s8_table_in_place));
 
 proptest! {
     #[test]

@@ -23,6 +23,9 @@ pub struct TanhParams {
 /// TANH int8, element-wise.
 pub fn tanh_s8(params: &TanhParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
+    if crate::arch::lut::takes(input.len()) {
+        return tanh_s8_table(params, input, output);
+    }
     scalar::tanh_s8(params, input, output)
 }
 
@@ -36,7 +39,21 @@ pub fn tanh_f32(input: &[f32], output: &mut [f32]) {
 
 /// TANH int8 in place (`data` is both input and output).
 pub fn tanh_s8_in_place(params: &TanhParams, data: &mut [i8]) {
+    if crate::arch::lut::takes(data.len()) {
+        return tanh_s8_table_in_place(params, data);
+    }
     scalar::tanh_s8_in_place(params, data)
+}
+
+/// The host form of [`tanh_s8`] for long tensors: a 256-entry table of
+/// [`scalar::tanh_one`] (`crate::arch::lut`), any length.
+pub(crate) fn tanh_s8_table(params: &TanhParams, input: &[i8], output: &mut [i8]) {
+    crate::arch::lut::map(|x| scalar::tanh_one(params, x), input, output)
+}
+
+/// [`tanh_s8_table`] in place.
+pub(crate) fn tanh_s8_table_in_place(params: &TanhParams, data: &mut [i8]) {
+    crate::arch::lut::map_in_place(|x| scalar::tanh_one(params, x), data)
 }
 
 /// int8 TANH parameters (TFLite Micro tanh.cc `CalculateArithmeticOpData`; the output is

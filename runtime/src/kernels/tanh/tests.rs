@@ -47,6 +47,7 @@ impl UnaryS8Op for Tanh {
 
 kernel_tests!(impl_scalar, Unary<Tanh>, (scalar::tanh_s8, scalar::tanh_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Tanh>, (tanh_s8, tanh_s8_in_place));
+kernel_tests!(impl_table, if true, Unary<Tanh>, (super::super::tanh_s8_table, super::super::tanh_s8_table_in_place));
 
 proptest! {
     #[test]
