@@ -65,6 +65,8 @@ pub mod signal;
 pub mod svdf;
 pub mod tanh;
 pub mod unidirectional_sequence_lstm;
+// Convolution family (issue 14).
+pub mod transpose_conv;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]
