@@ -213,6 +213,8 @@ ops! {
     OpKind::SpaceToBatchNd => space_to_batch_nd,
     OpKind::SpaceToDepth { block_size } => space_to_depth(*block_size),
     OpKind::ZerosLike => zeros_like,
+    // Convolution family (issue 14).
+    OpKind::TransposeConv(o) => transpose_conv(o),
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
     OpKind::Unsupported => signal,
 }
