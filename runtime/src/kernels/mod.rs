@@ -66,6 +66,7 @@ pub mod svdf;
 pub mod tanh;
 pub mod unidirectional_sequence_lstm;
 // Convolution family (issue 14).
+pub mod batch_matmul;
 pub mod transpose_conv;
 #[cfg(test)]
 mod tests_s16;
