@@ -215,6 +215,7 @@ ops! {
     OpKind::ZerosLike => zeros_like,
     // Convolution family (issue 14).
     OpKind::TransposeConv(o) => transpose_conv(o),
+    OpKind::BatchMatmul { adj_x, adj_y } => batch_matmul(*adj_x, *adj_y),
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
     OpKind::Unsupported => signal,
 }
