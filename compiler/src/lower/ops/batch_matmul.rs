@@ -336,7 +336,7 @@ mod tests {
     }
 
     /// Runs the case and compares output 0 with TFLite Micro's (`want`, as i64 / f32 bits).
-    fn check(name: &str, dtype: DType, lhs: &[usize], rhs: &[usize], out: &[usize], adj: (bool, bool), rhs_const: bool, want: &[f64]) {
+    fn check(name: &str, dtype: DType, [lhs, rhs, out]: [&[usize]; 3], adj: (bool, bool), rhs_const: bool, want: &[f64]) {
         let (bytes, inputs, z) = model(dtype, lhs, rhs, out, adj, rhs_const);
         let shapes = [lhs, rhs];
         let ins: Vec<_> = inputs.iter().enumerate().map(|(i, &t)| (t, data(dtype, 30 + i as u64, shapes[i].iter().product()))).collect();
@@ -360,24 +360,24 @@ mod tests {
 
     #[test]
     fn int8_matches_tflite_micro() {
-        check("batch_matmul_s8", DType::I8, &[2, 3, 4], &[2, 4, 5], &[2, 3, 5], (false, false), false, &wide(WANT_S8));
+        check("batch_matmul_s8", DType::I8, [&[2, 3, 4], &[2, 4, 5], &[2, 3, 5]], (false, false), false, &wide(WANT_S8));
         // Batch broadcasting (lhs batch 2 x 1, constant rhs batch 3) with the RHS packed.
-        check("batch_matmul_s8_bcast", DType::I8, &[2, 1, 3, 4], &[3, 4, 2], &[2, 3, 3, 2], (false, false), true, &wide(WANT_S8_BCAST));
-        check("batch_matmul_s8_adj", DType::I8, &[1, 4, 3], &[2, 5, 4], &[2, 3, 5], (true, true), false, &wide(WANT_S8_ADJ));
+        check("batch_matmul_s8_bcast", DType::I8, [&[2, 1, 3, 4], &[3, 4, 2], &[2, 3, 3, 2]], (false, false), true, &wide(WANT_S8_BCAST));
+        check("batch_matmul_s8_adj", DType::I8, [&[1, 4, 3], &[2, 5, 4], &[2, 3, 5]], (true, true), false, &wide(WANT_S8_ADJ));
         let text = emit_op0(&model(DType::I8, &[2, 1, 3, 4], &[3, 4, 2], &[2, 3, 3, 2], (false, false), true).0);
         assert!(text.contains("OP0_RHS") && text.contains("adj_y: true"), "{text}");
     }
 
     #[test]
     fn int16_matches_tflite_micro() {
-        check("batch_matmul_s16", DType::I16, &[2, 3, 4], &[4, 5], &[2, 3, 5], (false, false), true, &wide(WANT_S16));
-        check("batch_matmul_s16_adj_x", DType::I16, &[2, 4, 3], &[2, 4, 5], &[2, 3, 5], (true, false), false, &wide(WANT_S16_ADJ_X));
+        check("batch_matmul_s16", DType::I16, [&[2, 3, 4], &[4, 5], &[2, 3, 5]], (false, false), true, &wide(WANT_S16));
+        check("batch_matmul_s16_adj_x", DType::I16, [&[2, 4, 3], &[2, 4, 5], &[2, 3, 5]], (true, false), false, &wide(WANT_S16_ADJ_X));
     }
 
     #[test]
     fn float32_matches_tflite_micro() {
-        check("batch_matmul_f32", DType::F32, &[2, 3, 6], &[6, 5], &[2, 3, 5], (false, false), true, &wide(WANT_F32));
-        check("batch_matmul_f32_adj_y", DType::F32, &[3, 6], &[2, 5, 6], &[2, 3, 5], (false, true), false, &wide(WANT_F32_ADJ_Y));
+        check("batch_matmul_f32", DType::F32, [&[2, 3, 6], &[6, 5], &[2, 3, 5]], (false, false), true, &wide(WANT_F32));
+        check("batch_matmul_f32_adj_y", DType::F32, [&[3, 6], &[2, 5, 6], &[2, 3, 5]], (false, true), false, &wide(WANT_F32_ADJ_Y));
     }
 
     #[test]
@@ -412,16 +412,15 @@ mod tests {
         -303, -131, 389, 362, 638, 626, 29, 155, -661, -435, -33,
     ];
     const WANT_F32: &[f32] = &[
-        -34.12890625, -8.287109375, 38.921875, 28.021484375, -34.7421875, -22.69921875, -19.283203125,
-        -38.060546875, -7.5859375, -25.7109375, 32.953125, 39.8515625, 14.896484375, -6.12890625,
-        11.392578125, -23.041015625, -16.8828125, 0.498046875, 6.5234375, 12.30859375, -12.83984375,
-        -5.673828125, 23.814453125, 20.626953125, 29.708984375, -21.708984375, -10.537109375, 47.625,
-        37.919921875, 8.232421875,
+        -34.128906, -8.287109, 38.921875, 28.021484, -34.742188, -22.699219, -19.283203, -38.060547,
+        -7.5859375, -25.710938, 32.953125, 39.851562, 14.896484, -6.1289062, 11.392578, -23.041016,
+        -16.882812, 0.49804688, 6.5234375, 12.308594, -12.839844, -5.673828, 23.814453, 20.626953,
+        29.708984, -21.708984, -10.537109, 47.625, 37.91992, 8.232422,
     ];
     const WANT_F32_ADJ_Y: &[f32] = &[
-        56.1015625, -56.00390625, -68.58203125, -57.9140625, 75.0859375, -16.3125, -61.58984375,
-        58.7734375, -94.21484375, 73.75, -24.38671875, 45.69921875, 8.36328125, 69.03125, -107.6015625,
-        -6.37109375, -63.2890625, 28.37109375, 108.36328125, 33.5625, -50.51171875, 38.05078125,
-        -66.1953125, 25.01953125, -46.2890625, 70.390625, -32.0546875, 55.3046875, -48.5625, -6.55078125,
+        56.101562, -56.003906, -68.58203, -57.914062, 75.08594, -16.3125, -61.589844, 58.773438, -94.21484,
+        73.75, -24.386719, 45.69922, 8.363281, 69.03125, -107.60156, -6.3710938, -63.289062, 28.371094,
+        108.36328, 33.5625, -50.51172, 38.05078, -66.19531, 25.019531, -46.289062, 70.390625, -32.054688,
+        55.304688, -48.5625, -6.5507812,
     ];
 }

@@ -4,8 +4,9 @@
 //! persistent buffers so that both are rows of the accumulation depth, flattens batch
 //! dimensions where it can, and calls `reference_ops::BatchMatMul` with the operands'
 //! roles swapped. What that computes, and what this kernel computes directly from the
-//! operands as they are stored, is `out[b, i, j] = sum_k (L[b, i, k] - zp_l) * (R[b, k, j]
-//! - zp_r)` in ascending `k`, from 0 (int8: int32 wrapping; int16: int64; float32: one
+//! operands as they are stored, is
+//! `out[b, i, j] = sum_k (L[b, i, k] - zp_l) * (R[b, k, j] - zp_r)` in ascending `k`,
+//! from 0 (int8: int32 wrapping; int16: int64; float32: one
 //! rounding per multiply and per add), then int8/int16 `MultiplyByQuantizedMultiplier` (the
 //! int64 form for int16) plus the output zero point, clamped to the type's range (no fused
 //! activation). A batch dimension of 1 broadcasts against the other operand's.
