@@ -572,6 +572,12 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         self.table(what, "i16", v.len(), &bytes, format_ident!("as_i16"))
     }
 
+    /// An int64 table computed at compile time (a widened bias), in the weight blob.
+    pub fn table_i64(&mut self, what: &str, v: &[i64]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.table(what, "i64", v.len(), &bytes, format_ident!("as_i64"))
+    }
+
     fn table(&mut self, what: &str, ty: &str, n: usize, bytes: &[u8], view: Ident) -> TokenStream {
         let rt = self.rt.clone();
         let name = format_ident!("{}OP{}_{}", self.prefix(), self.op_index, what.to_uppercase());

@@ -100,6 +100,16 @@ pub struct Pool2dOptions {
     pub activation: Activation,
 }
 
+/// TRANSPOSE_CONV's options (dilation is always 1; `quantized_bias_type` is not used by
+/// TFLite Micro's kernel, which reads the bias tensor's own type).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TransposeConvOptions {
+    pub padding: Padding,
+    pub stride_w: i32,
+    pub stride_h: i32,
+    pub activation: Activation,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct FullyConnectedOptions {
     pub activation: Activation,
@@ -257,6 +267,12 @@ pub enum OpKind {
     FloorMod,
     LogSoftmax,
     L2Normalization { activation: Activation },
+    // Convolution family (issue 14).
+    /// TRANSPOSE_CONV(output_shape, filter OHWI, input, bias?).
+    TransposeConv(TransposeConvOptions),
+    /// BATCH_MATMUL(lhs, rhs): `adj_x` / `adj_y` transpose the last two dimensions.
+    BatchMatmul { adj_x: bool, adj_y: bool },
+    L2Pool2d(Pool2dOptions),
     /// A builtin tflc does not know, or a custom op. The name is in `Operator::opcode`.
     Unsupported,
 }

@@ -396,6 +396,60 @@ pub fn svdf_state() -> Vec<u8> {
     b.finish()
 }
 
+/// The convolution family's issue-14 operators in all their element types: int8
+/// TRANSPOSE_CONV (per-channel, int32 bias) into an int8 BATCH_MATMUL with a constant RHS
+/// (packed at compile time); 16x8 TRANSPOSE_CONV with an int16 bias (widened at compile
+/// time) into an int16 BATCH_MATMUL of two activations (`adj_y`); float32 L2_POOL_2D into a
+/// float32 TRANSPOSE_CONV and a BATCH_MATMUL with `adj_x`.
+pub fn conv_family() -> Vec<u8> {
+    let mut r = Rng(0x7c0_2026);
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: TRANSPOSE_CONV, BATCH_MATMUL, L2_POOL_2D");
+    let tconv = |stride: i32, padding: Padding, activation: Activation| {
+        OpKind::TransposeConv(TransposeConvOptions { padding, stride_w: stride, stride_h: stride, activation })
+    };
+    // int8.
+    let x8 = b.activation("x8", DType::I8, &[1, 3, 3, 4], Some((0.05, 3)));
+    let shape8 = b.constant_i32("t8/output_shape", &[4], &[1, 6, 6, 3], None);
+    let ws = r.scales(3, 0.01);
+    let w8 = b.constant_i8_per_axis("t8/weights", &[3, 3, 3, 4], &r.i8s(108), &ws, 0);
+    let b8 = b.constant_i32_per_axis("t8/bias", &[3], &r.i32s(3, 2000), &ws.iter().map(|s| s * 0.05).collect::<Vec<_>>());
+    let t8 = b.activation("t8", DType::I8, &[1, 6, 6, 3], Some((0.1, -5)));
+    b.op(tconv(2, Padding::Same, Activation::Relu), &[Some(shape8), Some(w8), Some(x8), Some(b8)], &[t8]);
+    let rhs8 = b.constant_i8("m8/rhs", &[3, 2], &r.i8s(6), Some((0.02, -4)));
+    let m8 = b.activation("m8", DType::I8, &[1, 6, 6, 2], Some((0.08, 2)));
+    b.op(OpKind::BatchMatmul { adj_x: false, adj_y: false }, &[Some(t8), Some(rhs8)], &[m8]);
+    // 16x8.
+    let x16 = b.activation("x16", DType::I16, &[1, 2, 3, 2], Some((0.002, 0)));
+    let shape16 = b.constant_i32("t16/output_shape", &[4], &[1, 4, 6, 2], None);
+    let ws16 = r.scales(2, 0.01);
+    let w16 = b.constant_i8_per_axis("t16/weights", &[2, 2, 2, 2], &r.i8s(16), &ws16, 0);
+    let bias16: Vec<u8> = r.i32s(2, 300).iter().flat_map(|&v| (v as i16).to_le_bytes()).collect();
+    let bq = Quantization { scale: ws16.iter().map(|s| s * 0.002).collect(), zero_point: vec![0, 0], axis: Some(0) };
+    let b16 = b.constant("t16/bias", DType::I16, &[2], bias16, Some(bq));
+    let t16 = b.activation("t16", DType::I16, &[1, 4, 6, 2], Some((0.0005, 0)));
+    b.op(tconv(2, Padding::Valid, Activation::None), &[Some(shape16), Some(w16), Some(x16), Some(b16)], &[t16]);
+    let y16 = b.activation("y16", DType::I16, &[1, 4, 3, 2], Some((0.003, 0)));
+    let m16 = b.activation("m16", DType::I16, &[1, 4, 6, 3], Some((0.01, 0)));
+    b.op(OpKind::BatchMatmul { adj_x: false, adj_y: true }, &[Some(t16), Some(y16)], &[m16]);
+    // float32.
+    let xf = b.activation("xf", DType::F32, &[1, 5, 5, 2], None);
+    let pf = b.activation("l2pool", DType::F32, &[1, 3, 3, 2], None);
+    let pool = Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::None };
+    b.op(OpKind::L2Pool2d(pool), &[Some(xf)], &[pf]);
+    let shapef = b.constant_i32("tf/output_shape", &[4], &[1, 5, 5, 2], None);
+    let wf: Vec<f32> = r.i8s(36).iter().map(|&v| v as f32 / 50.0).collect();
+    let wf = b.constant_f32("tf/weights", &[2, 3, 3, 2], &wf);
+    let tf = b.activation("tf", DType::F32, &[1, 5, 5, 2], None);
+    b.op(tconv(2, Padding::Same, Activation::Relu6), &[Some(shapef), Some(wf), Some(pf)], &[tf]);
+    let rf: Vec<f32> = r.i8s(10).iter().map(|&v| v as f32 / 30.0).collect();
+    let rf = b.constant_f32("mf/rhs", &[5, 2], &rf);
+    let mf = b.activation("mf", DType::F32, &[1, 5, 2, 2], None);
+    b.op(OpKind::BatchMatmul { adj_x: true, adj_y: false }, &[Some(tf), Some(rf)], &[mf]);
+    b.inputs(&[x8, x16, y16, xf]).outputs(&[m8, m16, mf]);
+    b.finish()
+}
+
 /// A small 16x8 network in the shape of `armzoo_ds_cnn_s_int16`: int16 activations, int8
 /// per-channel weights, int64 biases through CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D,
 /// RESHAPE, FULLY_CONNECTED and int16 SOFTMAX (its compile-time tables in the params).
@@ -589,6 +643,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
+        ("builder_conv_family", conv_family()),
         ("builder_conv_same_relu", conv_same_relu()),
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),

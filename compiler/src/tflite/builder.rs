@@ -538,7 +538,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             );
             (B::FULLY_CONNECTED.0, O::FullyConnectedOptions, Some(t.as_union_value()))
         }
-        OpKind::AveragePool2d(o) | OpKind::MaxPool2d(o) => {
+        OpKind::AveragePool2d(o) | OpKind::MaxPool2d(o) | OpKind::L2Pool2d(o) => {
             let t = fb::Pool2DOptions::create(
                 fbb,
                 &fb::Pool2DOptionsArgs {
@@ -550,7 +550,11 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     fused_activation_function: act(o.activation),
                 },
             );
-            let code = if matches!(kind, OpKind::AveragePool2d(_)) { B::AVERAGE_POOL_2D } else { B::MAX_POOL_2D };
+            let code = match kind {
+                OpKind::AveragePool2d(_) => B::AVERAGE_POOL_2D,
+                OpKind::L2Pool2d(_) => B::L2_POOL_2D,
+                _ => B::MAX_POOL_2D,
+            };
             (code.0, O::Pool2DOptions, Some(t.as_union_value()))
         }
         OpKind::Add { activation } => {
@@ -796,6 +800,24 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::L2Normalization { activation } => {
             let t = fb::L2NormOptions::create(fbb, &fb::L2NormOptionsArgs { fused_activation_function: act(*activation) });
             (B::L2_NORMALIZATION.0, O::L2NormOptions, Some(t.as_union_value()))
+        }
+        // Convolution family (issue 14).
+        OpKind::TransposeConv(o) => {
+            let t = fb::TransposeConvOptions::create(
+                fbb,
+                &fb::TransposeConvOptionsArgs {
+                    padding: pad(o.padding),
+                    stride_w: o.stride_w,
+                    stride_h: o.stride_h,
+                    fused_activation_function: act(o.activation),
+                    ..Default::default()
+                },
+            );
+            (B::TRANSPOSE_CONV.0, O::TransposeConvOptions, Some(t.as_union_value()))
+        }
+        OpKind::BatchMatmul { adj_x, adj_y } => {
+            let t = fb::BatchMatMulOptions::create(fbb, &fb::BatchMatMulOptionsArgs { adj_x: *adj_x, adj_y: *adj_y, ..Default::default() });
+            (B::BATCH_MATMUL.0, O::BatchMatMulOptions, Some(t.as_union_value()))
         }
         OpKind::Unsupported => (fb::BuiltinOperator::CUSTOM.0, O::NONE, None),
     }

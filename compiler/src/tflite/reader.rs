@@ -7,6 +7,7 @@ use crate::ir::{
     Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, FullyConnectedOptions, Metadata, Model,
     OfflineMemoryAllocation, OpCode, OpId, OpKind, Operator, Padding, Pool2dOptions, Quantization, ResizeOptions,
     SequenceLstmOptions, SignatureDef, StridedSliceOptions, Subgraph, SubgraphId, SvdfOptions, Tensor, TensorId,
+    TransposeConvOptions,
 };
 
 type Result<T> = std::result::Result<T, ParseError>;
@@ -426,7 +427,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
             },
             None => FullyConnectedOptions::default(),
         }),
-        B::AVERAGE_POOL_2D | B::MAX_POOL_2D => {
+        B::AVERAGE_POOL_2D | B::MAX_POOL_2D | B::L2_POOL_2D => {
             let p = match op.builtin_options_as_pool_2_doptions() {
                 Some(o) => Pool2dOptions {
                     padding: padding(o.padding()),
@@ -440,6 +441,8 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
             };
             if code == B::AVERAGE_POOL_2D {
                 OpKind::AveragePool2d(p)
+            } else if code == B::L2_POOL_2D {
+                OpKind::L2Pool2d(p)
             } else {
                 OpKind::MaxPool2d(p)
             }
@@ -631,6 +634,21 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         B::L2_NORMALIZATION => OpKind::L2Normalization {
             activation: op.builtin_options_as_l2_norm_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
+        // Convolution family (issue 14). An absent options table reads as its defaults
+        // (strides 0, which lowering refuses).
+        B::TRANSPOSE_CONV => OpKind::TransposeConv(match op.builtin_options_as_transpose_conv_options() {
+            Some(o) => TransposeConvOptions {
+                padding: padding(o.padding()),
+                stride_w: o.stride_w(),
+                stride_h: o.stride_h(),
+                activation: activation(o.fused_activation_function()),
+            },
+            None => TransposeConvOptions::default(),
+        }),
+        B::BATCH_MATMUL => {
+            let o = op.builtin_options_as_batch_mat_mul_options();
+            OpKind::BatchMatmul { adj_x: o.is_some_and(|o| o.adj_x()), adj_y: o.is_some_and(|o| o.adj_y()) }
+        }
         _ => OpKind::Unsupported,
     })
 }

@@ -67,6 +67,10 @@ pub mod signal;
 pub mod svdf;
 pub mod tanh;
 pub mod unidirectional_sequence_lstm;
+// Convolution family (issue 14).
+pub mod batch_matmul;
+pub mod l2_pool_2d;
+pub mod transpose_conv;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]

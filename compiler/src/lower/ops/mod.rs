@@ -230,6 +230,10 @@ ops! {
     OpKind::Sqrt => sqrt,
     OpKind::Square => square,
     OpKind::SquaredDifference => squared_difference,
+    // Convolution family (issue 14).
+    OpKind::TransposeConv(o) => transpose_conv(o),
+    OpKind::BatchMatmul { adj_x, adj_y } => batch_matmul(*adj_x, *adj_y),
+    OpKind::L2Pool2d(o) => l2_pool_2d(o),
     // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
     OpKind::Unsupported => signal,
 }
