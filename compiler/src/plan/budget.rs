@@ -6,7 +6,8 @@
 //! running there and every buffer live at that step with its size, largest first: what a
 //! firmware engineer needs to decide which layer to shrink. The peak is computed here from the
 //! plan's lifetimes (aligned sizes, each alias group once, a realised in-place pair counted as
-//! the larger of its two buffers), independently of how the planner searched.
+//! the larger of its two buffers, a realised overlap as the union of its two placements),
+//! independently of how the planner searched.
 
 use super::{BufferId, BufferKind, SubgraphPlan};
 use crate::ir::Subgraph;
@@ -42,10 +43,14 @@ pub struct Peak {
     pub step: usize,
     /// `op 7 (CONV_2D)`.
     pub op: String,
-    /// Live bytes at that step (aligned, in-place pairs shared).
+    /// Live bytes at that step (aligned, in-place pairs shared, overlapped pairs counted
+    /// once where they share bytes).
     pub bytes: u64,
     /// The buffers live there, largest first.
     pub live: Vec<LiveBuffer>,
+    /// The overlapped pairs of the op there: `(output, input, shared bytes)`, labels as in
+    /// `live`: the output is written over the consumed part of the input.
+    pub overlapped: Vec<(String, String, u64)>,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -74,10 +79,20 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
                 bytes = bytes.saturating_sub(shared);
             }
         }
+        // An overlapped pair shares the bytes where the two placements intersect.
+        let mut overlapped = Vec::new();
+        for o in p.overlaps.iter().filter(|o| o.op == op) {
+            let (x, y) = (o.input, o.output);
+            let (ox, oy) = (p.offsets[x], p.offsets[y]);
+            let (ex, ey) = (ox + sp.problem.buffers[x].bytes, oy + sp.problem.buffers[y].bytes);
+            let shared = ex.min(ey).saturating_sub(ox.max(oy));
+            bytes = bytes.saturating_sub(shared);
+            overlapped.push((buffer_label(sp, sg, y), buffer_label(sp, sg, x), shared));
+        }
         if best.as_ref().is_none_or(|b| bytes > b.bytes) {
             live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.buffer.cmp(&b.buffer)));
             let opcode = sg.ops.get(op).map(|o| o.opcode.to_string()).unwrap_or_default();
-            best = Some(Peak { step, op: format!("op {} ({opcode})", op.index()), bytes, live });
+            best = Some(Peak { step, op: format!("op {} ({opcode})", op.index()), bytes, live, overlapped });
         }
     }
     best
@@ -120,6 +135,9 @@ pub fn check_max_arena(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64) -> 
         );
         for l in &peak.live {
             let _ = write!(m, "\n  {:>10} B  {}", group(l.bytes), l.label);
+        }
+        for (output, input, shared) in &peak.overlapped {
+            let _ = write!(m, "\n  {:>10} B  shared: {output} is written over the consumed part of {input}", format!("-{}", group(*shared)));
         }
     }
     Err(OverBudget { arena_bytes: arena, max_arena, message: m })
