@@ -169,7 +169,7 @@ fn isqrt_u64(n: u64) -> u64 {
 }
 
 /// `e^y - 1` in `f64` for `0 <= y <= 64`, to a few ulps relative: below `ln 2 / 2` its
-/// Taylor series (no cancellation), above it `2^k e^r - 1` with `e^r` as in [`expf`].
+/// Taylor series (no cancellation), above it [`exp_f64`]` - 1`.
 fn expm1_pos(y: f64) -> f64 {
     if y < 0.346_573_590_279_972_64 {
         // y (1 + y/2 (1 + y/3 (... (1 + y/17)))): the truncation is below 2^-60 relative.
@@ -179,14 +179,7 @@ fn expm1_pos(y: f64) -> f64 {
         }
         return y * p;
     }
-    let kd = (y * LOG2_E + ROUND_SHIFT) - ROUND_SHIFT;
-    let r = y - kd * LN_2;
-    let mut p = 1.0;
-    for n in (1..=13).rev() {
-        p = 1.0 + p * r / n as f64;
-    }
-    let k = kd as i64;
-    p * f64::from_bits(((k + 1023) as u64) << 52) - 1.0
+    exp_f64(y) - 1.0
 }
 
 /// `tanh(x)` for `f32` (C's `std::tanh` on a float): `t / (t + 2)` with `t = e^{2|x|} - 1`

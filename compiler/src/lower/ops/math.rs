@@ -25,21 +25,6 @@ use tflc_runtime::kernels::nd::Broadcast;
 use tflc_runtime::quant::QuantParams;
 
 crate::runtime_struct_lit!(kernels::elementwise::AbsRsqrtParams { input_offset, output_offset, multiplier, shift, needs_rescale });
-crate::runtime_struct_lit!(kernels::elementwise::SquaredDifferenceParams<'a> {
-    input1_offset,
-    input2_offset,
-    output_offset,
-    left_shift,
-    input1_multiplier,
-    input1_shift,
-    input2_multiplier,
-    input2_shift,
-    output_multiplier,
-    output_shift,
-    activation_min,
-    activation_max,
-    broadcast,
-});
 
 /// A unary builtin of the family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

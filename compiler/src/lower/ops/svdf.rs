@@ -272,32 +272,7 @@ fn lower_s8(cx: &OpCx<'_, '_>, o: &SvdfOptions) -> Result<Svdf, LowerError> {
     let weights_time_data = const_i8(cx, wt)?;
     let bias_data = cx.const_i32(bias)?;
 
-    let (batches, input_size) = rank2(cx, input, "input")?;
-    let (num_filters, wf_cols) = rank2(cx, wf, "feature weights")?;
-    let (wt_rows, memory_size) = rank2(cx, wt, "time weights")?;
-    let rank = usize::try_from(o.rank).ok().filter(|&r| r > 0).ok_or_else(|| cx.invalid(format!("rank {}", o.rank)))?;
-    if num_filters == 0 || num_filters % rank != 0 {
-        return Err(cx.invalid_tensor(wf, format!("{num_filters} filters are not a multiple of rank {rank}")));
-    }
-    let num_units = num_filters / rank;
-    if wf_cols != input_size {
-        return Err(cx.invalid_tensor(wf, format!("feature weights have {wf_cols} columns for input size {input_size}")));
-    }
-    if wt_rows != num_filters || memory_size == 0 {
-        return Err(cx.invalid_tensor(wt, format!("time weights of shape {:?} for {num_filters} filters", wt.shape)));
-    }
-    if bias.shape != [num_units] {
-        return Err(cx.invalid_tensor(bias, format!("bias of shape {:?} for {num_units} units", bias.shape)));
-    }
-    if state.shape != [batches, memory_size * num_filters] {
-        return Err(cx.invalid_tensor(
-            state,
-            format!("state of shape {:?}, expected [{batches}, {}]", state.shape, memory_size * num_filters),
-        ));
-    }
-    if output.shape != [batches, num_units] {
-        return Err(cx.invalid_tensor(output, format!("output of shape {:?}, expected [{batches}, {num_units}]", output.shape)));
-    }
+    let (batches, input_size, num_filters, num_units, rank, memory_size) = svdf_shapes(cx, o, Some(bias))?;
     // The accumulator is int32, like TFLite Micro's; the bias must be plain int32 data.
     if bias_data.len() != num_units {
         return Err(cx.invalid_tensor(bias, "malformed bias"));

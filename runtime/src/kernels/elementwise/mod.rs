@@ -331,25 +331,10 @@ pub fn squared_difference_i32(b: &Broadcast, input1: &[i32], input2: &[i32], out
     });
 }
 
-/// The `ArithmeticParams` of quantized SQUARED_DIFFERENCE (`PrepareQuantized`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SquaredDifferenceParams<'a> {
-    /// Minus the input zero points.
-    pub input1_offset: i32,
-    pub input2_offset: i32,
-    pub output_offset: i32,
-    /// 7 for int8, 0 for int16.
-    pub left_shift: i32,
-    pub input1_multiplier: i32,
-    pub input1_shift: i32,
-    pub input2_multiplier: i32,
-    pub input2_shift: i32,
-    pub output_multiplier: i32,
-    pub output_shift: i32,
-    pub activation_min: i32,
-    pub activation_max: i32,
-    pub broadcast: Broadcast<'a>,
-}
+/// The `ArithmeticParams` of quantized SQUARED_DIFFERENCE (`PrepareQuantized`): ADD's
+/// fields ([`crate::kernels::add::AddParams`]), with left shift 7 for int8 and 0 for int16
+/// and the output multiplier above one allowed.
+pub type SquaredDifferenceParams<'a> = crate::kernels::add::AddParams<'a>;
 
 /// `PrepareQuantized` of `squared_difference.cc` (double arithmetic as there). `int16`
 /// selects left shift 0 and the int16 range. `None` where a multiplier does not quantize.

@@ -1,7 +1,8 @@
 //! The loop nest of L2_POOL_2D: TFLite's `reference_ops::L2Pool` order (batch, output row,
 //! output column, channel, window rows, window columns).
 
-use super::{sqrt_f32, L2Pool2dParams};
+use super::L2Pool2dParams;
+use crate::math::sqrtf;
 use crate::kernels::numerics::{Numerics, F32};
 
 /// See [`super::l2_pool_2d_f32`].
@@ -22,7 +23,7 @@ pub fn l2_pool_2d_f32(p: &L2Pool2dParams, input: &[f32], output: &mut [f32]) {
                             sum_squares += v * v;
                         }
                     }
-                    output[out_pixel + c] = <F32 as Numerics>::clamp(sqrt_f32(sum_squares / count), &p.clamp);
+                    output[out_pixel + c] = <F32 as Numerics>::clamp(sqrtf(sum_squares / count), &p.clamp);
                 }
             }
         }

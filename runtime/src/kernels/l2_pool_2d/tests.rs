@@ -1,9 +1,8 @@
-//! L2_POOL_2D tests: the square root against `std`'s (correctly rounded) over every
-//! exponent and random mantissas plus the special values; the pool as one [`KernelCase`]
+//! L2_POOL_2D tests (the square root is `math::sqrtf`, tested there): the pool as one [`KernelCase`]
 //! against the naive window definition (padding cells skipped, f32 sums in TFLite's order,
 //! `std`'s sqrt, NaN-preserving clamp).
 
-use super::{sqrt_f32, L2Pool2dParams, PoolGeometry};
+use super::{L2Pool2dParams, PoolGeometry};
 use crate::kernels::numerics::Clamp;
 use crate::kernels::test_util::{kernel_tests, KernelCase, Rng};
 use crate::prepare::{compute_padding, Padding};
@@ -11,23 +10,6 @@ use proptest::prelude::*;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
-
-#[test]
-fn sqrt_is_correctly_rounded() {
-    let mut rng = Rng(9);
-    let check = |x: f32| {
-        let (got, want) = (sqrt_f32(x), x.sqrt());
-        assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "sqrt({x:e} = {:#x}): {got:e}, want {want:e}", x.to_bits());
-    };
-    for x in [0.0, -0.0, 1.0, 2.0, 4.0, f32::MIN_POSITIVE, f32::MAX, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -1.0, f32::from_bits(1), f32::from_bits(0x7f_ffff)] {
-        check(x);
-    }
-    for e in 0..255u32 {
-        for _ in 0..200 {
-            check(f32::from_bits((e << 23) | (rng.next_u64() as u32 & 0x7f_ffff)));
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 struct Case {
