@@ -79,12 +79,13 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
                 bytes = bytes.saturating_sub(shared);
             }
         }
-        // An overlapped pair shares the bytes where the two placements intersect.
+        // An overlapped pair shares the bytes where the two (aligned) placements intersect.
         let mut overlapped = Vec::new();
         for o in p.overlaps.iter().filter(|o| o.op == op) {
             let (x, y) = (o.input, o.output);
             let (ox, oy) = (p.offsets[x], p.offsets[y]);
-            let (ex, ey) = (ox + sp.problem.buffers[x].bytes, oy + sp.problem.buffers[y].bytes);
+            let size = |b: BufferId| align_up(sp.problem.buffers[b].bytes, p.align);
+            let (ex, ey) = (ox + size(x), oy + size(y));
             let shared = ex.min(ey).saturating_sub(ox.max(oy));
             bytes = bytes.saturating_sub(shared);
             overlapped.push((buffer_label(sp, sg, y), buffer_label(sp, sg, x), shared));
