@@ -19,6 +19,8 @@ pub struct Config {
     models: Vec<PathBuf>,
     options: CompileOptions,
     quiet: bool,
+    /// `Some(name)`: every model in one module `<name>.rs`, sharing one arena.
+    shared: Option<String>,
 }
 
 impl Config {
@@ -58,11 +60,34 @@ impl Config {
         self
     }
 
+    /// Compile every model into one module, `<name>.rs`, whose models share one arena
+    /// ([`crate::compile_models`]): they never run at the same time; each keeps its inputs,
+    /// outputs and state between its runs; `Models::run_<model>()` runs one.
+    pub fn shared_arena(mut self, name: &str) -> Self {
+        self.shared = Some(name.to_owned());
+        self
+    }
+
     /// Compiles every model into `out_dir`, writing only files whose content changed, and
     /// returns the written paths.
     pub fn compile_to(&self, out_dir: impl AsRef<Path>) -> Result<Vec<PathBuf>, Error> {
         let out_dir = out_dir.as_ref();
         let mut written = Vec::new();
+        if let Some(name) = &self.shared {
+            let mut models = Vec::new();
+            for model in &self.models {
+                if !self.quiet {
+                    println!("cargo:rerun-if-changed={}", model.display());
+                }
+                let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
+                models.push((file_name(model), bytes));
+            }
+            let compiled = crate::pipeline::compile_models(&models, &self.options)?;
+            let out = out_dir.join(format!("{name}.rs"));
+            write_if_changed(&out, compiled.code.as_bytes())?;
+            written.push(out);
+            return Ok(written);
+        }
         for model in &self.models {
             if !self.quiet {
                 println!("cargo:rerun-if-changed={}", model.display());

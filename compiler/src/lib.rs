@@ -34,4 +34,4 @@ pub mod testing;
 
 pub use config::{write_if_changed, Config};
 pub use error::{Error, LowerError, ParseError, Result};
-pub use pipeline::{compile, CompileOptions, Compiled};
+pub use pipeline::{compile, compile_models, CompileOptions, Compiled, CompiledModels};

@@ -5,10 +5,11 @@
 use crate::codegen::{self, CodegenOptions, WeightsSource};
 use crate::emit::MAX_ALIGN;
 use crate::error::Error;
-use crate::lower::{lower_model, LoweredSubgraph};
+use crate::lower::{lower_model, LoweredModel, LoweredSubgraph};
 #[cfg(test)]
 use crate::lower::lower_subgraph;
 use crate::passes::fold::FoldedModel;
+use crate::plan::joint::JointPlan;
 use crate::plan::{plan_model, plan_subgraph, ModelPlan, PlanOptions, SubgraphPlan};
 use crate::tflite;
 use sha2::{Digest, Sha256};
@@ -67,41 +68,213 @@ impl Compiled {
 /// Compiles model bytes to a Rust module.
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     check_align(opts.align)?;
+    with_lowered(bytes, |model, lm| {
+        let Some(lowered) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
+        let limits = SizeLimits::for_target(opts.target_pointer_width)?;
+        for &id in &lm.order {
+            limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
+        }
+        let model_plan = plan_model(lm, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
+        let Some(plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
+        let constants: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
+        limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
+        if let Some(max) = opts.max_arena {
+            crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
+        }
+        let copts = codegen_options(bytes, opts, &opts.model_name);
+        let generated = if lm.has_calls() { codegen::generate_model(lm, &model_plan, &copts)? } else { codegen::generate(lowered, &plan, &copts)? };
+        // Codegen may add tables and packed copies: check the blob it emits too.
+        // A build keeps the main blob and at most one scope's.
+        let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
+        limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
+        Ok(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })
+    })
+}
+
+/// Reads `bytes`, resolves resource variables, folds constant subgraphs and lowers subgraph
+/// 0 and every subgraph it calls (each once), checks every lowering error at once, and hands
+/// the folded model and its lowering to `f`.
+fn with_lowered<R>(bytes: &[u8], f: impl FnOnce(&crate::ir::Model<'_>, &LoweredModel<'_, '_>) -> Result<R, Error>) -> Result<R, Error> {
     let read = tflite::read_model(bytes)?;
     let resolved = crate::passes::resources::resolve(&read)?;
     let read = resolved.as_ref().map_or(&read, |r| &r.0);
     let folded = FoldedModel::of(read);
     let model = folded.apply(read);
-    // Subgraph 0 and every subgraph it calls (IF, WHILE, CALL_ONCE), each lowered once.
     let lm = lower_model(&model);
-    // Every lowering error at once, before planning.
     lm.check()?;
-    let Some(lowered) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
-    let limits = SizeLimits::for_target(opts.target_pointer_width)?;
-    for &id in &lm.order {
-        limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
-    }
-    let model_plan = plan_model(&lm, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
-    let Some(plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
-    let constants: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
-    limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
-    if let Some(max) = opts.max_arena {
-        crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
-    }
+    f(&model, &lm)
+}
+
+fn codegen_options(bytes: &[u8], opts: &CompileOptions, model_name: &str) -> CodegenOptions {
     let sha = Sha256::digest(bytes);
-    let model_sha256: String = sha.iter().map(|b| format!("{b:02x}")).collect();
-    let copts = CodegenOptions {
+    CodegenOptions {
         runtime_path: opts.runtime_path.clone(),
-        model_name: opts.model_name.clone(),
-        model_sha256,
+        model_name: model_name.to_owned(),
+        model_sha256: sha.iter().map(|b| format!("{b:02x}")).collect(),
         weights: opts.weights.clone(),
-    };
-    let generated = if lm.has_calls() { codegen::generate_model(&lm, &model_plan, &copts)? } else { codegen::generate(lowered, &plan, &copts)? };
-    // Codegen may add tables and packed copies: check the blob it emits too.
-    // A build keeps the main blob and at most one scope's.
-    let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
-    limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
-    Ok(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })
+    }
+}
+
+/// Several models compiled into one module that share one arena ([`compile_models`]).
+#[derive(Debug, Clone)]
+pub struct CompiledModels {
+    /// The generated Rust module: one `pub mod <name>` per model and `Models`.
+    pub code: String,
+    /// Each model's module name, in the order given.
+    pub names: Vec<String>,
+    /// The joint layout: each model's persistent block, the shared region, the bound.
+    pub joint: JointPlan,
+    /// Each model's plan, moved into the joint arena.
+    pub plans: Vec<ModelPlan>,
+    /// The arena each model needs when compiled on its own ([`compile`]).
+    pub separate_arena_bytes: Vec<u64>,
+}
+
+impl CompiledModels {
+    /// The generated module's `ARENA_BYTES`.
+    pub fn arena_bytes(&self) -> u64 {
+        self.joint.arena_bytes.max(self.joint.align)
+    }
+    /// A few lines on the joint arena against the separate ones, per model.
+    pub fn report(&self) -> String {
+        let sum: u64 = self.separate_arena_bytes.iter().sum();
+        let mut s = format!(
+            "joint arena {} bytes for {} models (separate arenas: {} bytes together, {:.3}x); no layout keeping every model's inputs, outputs and state needs less than {} bytes{}\n",
+            self.arena_bytes(),
+            self.names.len(),
+            sum,
+            self.arena_bytes() as f64 / sum.max(1) as f64,
+            self.joint.lower_bound_bytes,
+            if self.arena_bytes() <= self.joint.lower_bound_bytes.max(self.joint.align) { " (optimal)" } else { "" }
+        );
+        for (i, name) in self.names.iter().enumerate() {
+            s.push_str(&format!("  {name}: {}\n", self.placement(i)));
+        }
+        s
+    }
+
+    /// Where model `i` lives, in a sentence.
+    pub fn placement(&self, i: usize) -> String {
+        let (Some(jm), Some(alone)) = (self.joint.models.get(i), self.separate_arena_bytes.get(i)) else { return String::new() };
+        let r = &jm.private;
+        if jm.shares {
+            format!(
+                "inputs, outputs and state at arena bytes {}..{} ({} bytes), its other tensors in the shared region from byte {} ({} bytes); alone it needs {alone} bytes",
+                r.start,
+                r.end,
+                r.end - r.start,
+                self.joint.shared_start,
+                jm.shared_bytes
+            )
+        } else {
+            format!("its own plan at arena bytes {}..{} (sharing would not make the arena smaller)", r.start, r.end)
+        }
+    }
+}
+
+/// The module name of a model file: its stem in lower case, every other character than
+/// `[a-z0-9_]` as `_`, a leading digit or a Rust keyword prefixed with `m_`.
+pub fn module_name(file_name: &str) -> String {
+    let stem = std::path::Path::new(file_name).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut n: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    const RESERVED: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "crate", "default", "dyn", "else", "enum", "extern", "false", "fn", "for", "if",
+        "impl", "in", "let", "loop", "match", "mod", "move", "mut", "new", "pub", "ref", "return", "self", "static", "struct", "super",
+        "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro",
+        "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "rt",
+    ];
+    if n.is_empty() || n.starts_with(|c: char| c.is_ascii_digit()) || RESERVED.contains(&n.as_str()) || n.chars().all(|c| c == '_') {
+        n = format!("m_{n}");
+    }
+    n
+}
+
+/// Compiles several models, `(file name, bytes)` each, into one module whose models share
+/// one arena: they never run at the same time, so each model's intermediate tensors share
+/// bytes with the others', while each one's inputs, outputs and state keep their own bytes
+/// between its runs (`plan::joint`). The weights must be inline.
+pub fn compile_models(models: &[(String, Vec<u8>)], opts: &CompileOptions) -> Result<CompiledModels, Error> {
+    check_align(opts.align)?;
+    if models.is_empty() {
+        return Err(Error::Codegen("no model to compile".into()));
+    }
+    if opts.weights != WeightsSource::Inline {
+        return Err(Error::Codegen("several models in one module keep their weights inline; weights in a file are for one model at a time".into()));
+    }
+    let names: Vec<String> = models.iter().map(|(f, _)| module_name(f)).collect();
+    for (i, n) in names.iter().enumerate() {
+        if let Some(j) = names[..i].iter().position(|m| m == n) {
+            return Err(Error::Codegen(format!("{} and {} both become module `{n}`; rename one file", models[j].0, models[i].0)));
+        }
+    }
+    let limits = SizeLimits::for_target(opts.target_pointer_width)?;
+    let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
+    let mut candidates = Vec::new();
+    let mut separate = Vec::new();
+    let mut constants = 0u64;
+    for (file, bytes) in models {
+        let (c, c_bytes) = with_lowered(bytes, |model, lm| {
+            for &id in &lm.order {
+                limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
+            }
+            let alone = plan_model(lm, &base)?;
+            let persistent = plan_model(lm, &PlanOptions { persistent_io: true, ..base.clone() })?;
+            let c: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
+            Ok((crate::plan::joint::Candidate { persistent, alone }, c))
+        })
+        .map_err(|e| in_model(file, e))?;
+        separate.push(c.alone.arena_bytes());
+        candidates.push(c);
+        constants += c_bytes;
+    }
+    let (plans, joint) = crate::plan::joint::join(candidates);
+    let violations = crate::plan::joint::check(&plans, &joint);
+    if !violations.is_empty() {
+        return Err(Error::Codegen(format!("the joint plan failed verification: {}", violations.join("; "))));
+    }
+    limits.check(joint.arena_bytes, constants, opts.target_pointer_width)?;
+    let mut out = CompiledModels { code: String::new(), names, joint, plans, separate_arena_bytes: separate };
+    if let Some(max) = opts.max_arena {
+        if out.arena_bytes() > max {
+            return Err(Error::OverBudget(crate::plan::budget::OverBudget {
+                arena_bytes: out.arena_bytes(),
+                max_arena: max,
+                message: format!(
+                    "the joint arena needs {} bytes, over the max-arena budget of {max} bytes by {}\n{}",
+                    out.arena_bytes(),
+                    out.arena_bytes() - max,
+                    out.report().trim_end()
+                ),
+            }));
+        }
+    }
+    let mut parts = Vec::new();
+    let mut shas = Vec::new();
+    for (i, (file, bytes)) in models.iter().enumerate() {
+        let copts = codegen_options(bytes, opts, file);
+        shas.push(format!("{file} (sha256:{})", copts.model_sha256));
+        let doc = format!(" Model `{}` from {file}: {}", out.names[i], out.placement(i));
+        let part = with_lowered(bytes, |_, lm| codegen::shared_part(lm, &out.plans[i], &out.names[i], doc, &copts)).map_err(|e| in_model(file, e))?;
+        parts.push(part);
+    }
+    let header = format!("// @generated by tflc {} from {}. Do not edit.", env!("CARGO_PKG_VERSION"), shas.join(", "));
+    let sum: u64 = out.separate_arena_bytes.iter().sum();
+    let arena_doc = format!(
+        " Bytes of RAM the {} models need together besides the stack: the arena inside [`Models`] (each alone: {} bytes together).",
+        out.names.len(),
+        sum
+    );
+    out.code = codegen::generate_shared(parts, out.joint.arena_bytes, opts.align, &opts.runtime_path, &header, &arena_doc)?.code;
+    Ok(out)
+}
+
+/// `e` with the model file named in front, for errors of one of several models.
+fn in_model(file: &str, e: Error) -> Error {
+    match e {
+        Error::Codegen(m) => Error::Codegen(format!("{file}: {m}")),
+        Error::Unsupported { count, details } => Error::Unsupported { count, details: format!("{file}:\n{details}") },
+        e => Error::Codegen(format!("{file}: {e}")),
+    }
 }
 
 /// The largest memory a generated module can have on its target.

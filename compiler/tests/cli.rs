@@ -27,6 +27,7 @@ fn model_bytes(name: &str) -> Option<Vec<u8>> {
         "svdf_state" => m::svdf_state(),
         "int16_ds" => m::int16_ds(),
         "unsupported_custom_op" => m::unsupported_custom_op(),
+        "control_call_once" => m::control_call_once(),
         _ => return None,
     })
 }

@@ -86,5 +86,34 @@ fn main() {
         registry,
         "/// Every builder model compiled with a larger alignment: builder name, alignment asked for,\n/// the `Model`'s alignment, constructor.\npub const ALIGNED: &[(&str, usize, usize, MakeRunner)] = &[\n{aligned}];"
     );
+    // The builder models again as one module sharing one arena (`tflc A B… -o OUT.rs`), all
+    // but the CALL_ONCE ones (refused in a shared arena): `SHARED_NAMES`, and dispatchers
+    // that feed and run one of them and read its outputs.
+    // tiny_cnn twice (as `builder_tiny_cnn_again`): two models whose intermediate tensors
+    // dwarf their inputs and outputs, so that sharing pays and the shared region is used.
+    let mut shared_models: Vec<(String, Vec<u8>)> = tflc::testing::models::all()
+        .into_iter()
+        .filter(|(n, _)| !n.contains("call_once"))
+        .map(|(n, b)| (format!("{n}.tflite"), b))
+        .collect();
+    shared_models.push(("builder_tiny_cnn_again.tflite".into(), tflc::testing::models::tiny_cnn()));
+    let joint = tflc::compile_models(&shared_models, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile the shared module: {e}"));
+    std::fs::write(out.join("shared_models.rs"), &joint.code).expect("write module");
+    let _ = writeln!(registry, "/// The builder models in one module, sharing one arena.\npub mod shared {{ include!(concat!(env!(\"OUT_DIR\"), \"/shared_models.rs\")); }}");
+    let (mut names, mut runs, mut reads) = (String::new(), String::new(), String::new());
+    for (k, n) in joint.names.iter().enumerate() {
+        let _ = writeln!(names, "    \"{n}\",");
+        let _ = writeln!(
+            runs,
+            "        {k} => {{ let mut v = m.{n}(); for (i, x) in inputs.iter().enumerate() {{ v.input_bytes_mut(i).copy_from_slice(x); }} v.run(); }}"
+        );
+        let _ = writeln!(reads, "        {k} => {{ let v = m.{n}(); (0..shared::{n}::OUTPUTS).map(|i| v.output_bytes(i).to_vec()).collect() }}");
+    }
+    let _ = writeln!(
+        registry,
+        "/// The shared module's models, in order (their builder names, lower case).\npub const SHARED_NAMES: &[&str] = &[\n{names}];\n\
+         /// Writes `inputs` into shared model `k` and runs it.\npub fn shared_run(m: &mut shared::Models, k: usize, inputs: &[&[u8]]) {{\n    match k {{\n{runs}        _ => {{}}\n    }}\n}}\n\
+         /// The outputs of shared model `k`, as they are now.\npub fn shared_outputs(m: &mut shared::Models, k: usize) -> alloc::vec::Vec<alloc::vec::Vec<u8>> {{\n    match k {{\n{reads}        _ => alloc::vec::Vec::new(),\n    }}\n}}"
+    );
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
 }

@@ -4,7 +4,7 @@
 //! twice on one instance, so variable tensors (state) must start and carry over as in the
 //! interpreter.
 
-use tflc_generated_compile::{Runner, ALIGNED, MODELS};
+use tflc_generated_compile::{shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, SHARED_NAMES};
 
 #[test]
 fn generated_code_matches_the_interpreter() {
@@ -99,4 +99,60 @@ fn run_with_calls_the_observer_around_every_operator() {
     // tiny_cnn: six operators run code; op 4 (RESHAPE) is a view.
     let indices: Vec<u32> = m::OPS.iter().map(|o| o.index).collect();
     assert_eq!(indices, [0, 1, 2, 3, 5, 6]);
+}
+
+/// The builder models compiled into one module sharing one arena (`tflc A B… -o OUT.rs`):
+/// every model, run in turn, gives the interpreter's outputs; each model's outputs are still
+/// there after all the others have run; its state carries over from its first run to its
+/// second though the others ran in between; and the joint arena is smaller than the
+/// separate arenas together.
+#[test]
+fn models_sharing_one_arena_match_the_interpreter() {
+    let builders = tflc::testing::models::all();
+    let models: Vec<(&str, &Vec<u8>)> = SHARED_NAMES
+        .iter()
+        .map(|n| {
+            let builder = n.strip_suffix("_again").unwrap_or(n);
+            (*n, &builders.iter().find(|(b, _)| *b == builder).unwrap_or_else(|| panic!("{n} is not a builder model")).1)
+        })
+        .collect();
+    // Two runs per model on the same inputs as `check_against_interpreter`.
+    let mut inputs = Vec::new();
+    let mut want = Vec::new();
+    for (name, bytes) in &models {
+        let model = tflc::tflite::read_model(bytes).unwrap();
+        let sg = model.main();
+        let a: Vec<Vec<u8>> = sg.inputs.iter().map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect()).collect();
+        let b: Vec<Vec<u8>> = a.iter().map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect()).collect();
+        let ra: Vec<&[u8]> = a.iter().map(|v| v.as_slice()).collect();
+        let rb: Vec<&[u8]> = b.iter().map(|v| v.as_slice()).collect();
+        want.push(tflc::interp::run_steps(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
+        inputs.push([a, b]);
+    }
+    let mut m = Box::new(shared::Models::new());
+    let n = models.len();
+    // First runs in order, each checked at once; then every model's outputs again.
+    for k in 0..n {
+        let ins: Vec<&[u8]> = inputs[k][0].iter().map(|v| v.as_slice()).collect();
+        shared_run(&mut m, k, &ins);
+        assert_eq!(shared_outputs(&mut m, k), want[k][0], "{} run 0", models[k].0);
+    }
+    for k in 0..n {
+        assert_eq!(shared_outputs(&mut m, k), want[k][0], "{} run 0 outputs after the other models ran", models[k].0);
+    }
+    // Second runs in reverse order: state from run 0 survives the others' runs.
+    for k in (0..n).rev() {
+        let ins: Vec<&[u8]> = inputs[k][1].iter().map(|v| v.as_slice()).collect();
+        shared_run(&mut m, k, &ins);
+        assert_eq!(shared_outputs(&mut m, k), want[k][1], "{} run 1", models[k].0);
+    }
+    let files: Vec<(String, Vec<u8>)> = models.iter().map(|(n, b)| (format!("{n}.tflite"), (*b).clone())).collect();
+    let joint = tflc::compile_models(&files, &tflc::CompileOptions::default()).unwrap();
+    let separate: u64 = joint.separate_arena_bytes.iter().sum();
+    assert_eq!(joint.arena_bytes(), shared::ARENA_BYTES as u64);
+    assert!(joint.arena_bytes() < separate, "{}", joint.report());
+    assert!(joint.arena_bytes() >= joint.joint.lower_bound_bytes, "{}", joint.report());
+    // The two tiny_cnn share the region of their intermediate tensors.
+    assert!(joint.joint.models.iter().filter(|m| m.shares).count() >= 2, "{}", joint.report());
+    eprintln!("{}", joint.report());
 }

@@ -310,19 +310,7 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
 /// fields besides the arena (`name: value,` each). Returns the tensors it fills.
 fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
     let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
-    let mut fills = Vec::new();
-    let mut filled = Vec::new();
-    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
-        let (a, b) = ar.range(t.id)?;
-        let byte = t.reset_byte();
-        if a < b && byte != 0 {
-            filled.push(t.id);
-            let name = format_ident!("T{}", t.id.index());
-            // Only int8 tensors have a non-zero reset byte: write it as the zero point.
-            let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
-            fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
-        }
-    }
+    let (fills, filled) = emit_fills(rt, ar)?;
     Ok(if fills.is_empty() {
         (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]), #fields } }, filled)
     } else {
@@ -336,6 +324,25 @@ fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> R
             filled,
         )
     })
+}
+
+/// The statements writing the reset value of every variable tensor whose reset byte is not
+/// zero into a local `arena` array (TFLite Micro's `ResetVariableTensors`), and those tensors.
+fn emit_fills(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<(Vec<TokenStream>, Vec<TensorId>), Error> {
+    let mut fills = Vec::new();
+    let mut filled = Vec::new();
+    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
+        let (a, b) = ar.range(t.id)?;
+        let byte = t.reset_byte();
+        if a < b && byte != 0 {
+            filled.push(t.id);
+            let name = format_ident!("T{}", t.id.index());
+            // Only int8 tensors have a non-zero reset byte: write it as the zero point.
+            let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
+            fills.push(quote! { #rt::__private::fill(&mut arena, #name, #zp as u8); });
+        }
+    }
+    Ok((fills, filled))
 }
 
 /// The generated `ARENA_BYTES`: the plan's arena, at least one alignment unit.
@@ -359,12 +366,139 @@ pub fn generate_model(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, opts: &CodegenO
     generate_with(lowered, plan, Some((lm, mp)), opts)
 }
 
+/// One model of a module whose models share one arena ([`generate_shared`]).
+pub struct SharedPart {
+    /// The model's module name (a Rust identifier).
+    pub name: String,
+    /// The doc comment of its module.
+    pub doc: String,
+    tokens: ModelTokens,
+}
+
+/// The module items of one model of a shared arena: `lm` and its plan `mp`, already moved
+/// into the joint arena (`plan::joint`).
+pub fn shared_part(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, name: &str, doc: String, opts: &CodegenOptions) -> Result<SharedPart, Error> {
+    lm.check()?;
+    let (Some(lowered), Some(plan)) = (lm.main(), mp.main()) else {
+        return Err(Error::Codegen(format!("{}: the model has no entry subgraph", opts.model_name)));
+    };
+    let model = if lm.has_calls() { Some((lm, mp)) } else { None };
+    let tokens = model_tokens(lowered, plan, model, opts, true)?;
+    Ok(SharedPart { name: name.to_owned(), doc, tokens })
+}
+
+/// A module of several models sharing one arena of `arena_bytes`: one `pub mod <name>` per
+/// part (its consts, weights and a `Model<'a>` view), and `Models`, which owns the arena and
+/// hands out each model (`Models::<name>()`) and runs it (`Models::run_<name>()`).
+pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, runtime_path: &str, header: &str, arena_doc: &str) -> Result<Generated, Error> {
+    let rt_path: TokenStream =
+        runtime_path.parse().map_err(|_| Error::Codegen(format!("runtime path {runtime_path:?} is not a Rust path")))?;
+    let rt = quote! { rt };
+    let wrapper = align_wrapper(&rt, align);
+    let n = int(arena_bytes.max(align as u64) as i64);
+    let mut mods = Vec::new();
+    let mut methods = Vec::new();
+    let mut resets = Vec::new();
+    for part in parts {
+        let name = format_ident!("{}", part.name);
+        let run = format_ident!("run_{}", part.name);
+        let (doc, tokens) = (&part.doc, &part.tokens.tokens);
+        mods.push(quote! {
+            #[doc = #doc]
+            pub mod #name {
+                #tokens
+            }
+        });
+        let get_doc = format!(" Model `{}` in the shared arena: its inputs, outputs and `run`.", part.name);
+        let run_doc = format!(" Runs model `{}` once: reads its inputs, writes its outputs.", part.name);
+        methods.push(quote! {
+            #[doc = #get_doc]
+            pub fn #name(&mut self) -> #name::Model<'_> {
+                #name::Model { arena: &mut self.arena }
+            }
+
+            #[doc = #run_doc]
+            pub fn #run(&mut self) {
+                self.#name().run()
+            }
+        });
+        if part.tokens.has_reset {
+            resets.push(quote! { let arena = #name::reset(arena); });
+        }
+    }
+    let tokens = quote! {
+        use #rt_path as rt;
+
+        #[doc = #arena_doc]
+        pub const ARENA_BYTES: usize = #n;
+
+        #(#mods)*
+
+        /// The models of this module and the one arena they share. Run one model at a time;
+        /// each model's inputs, outputs and state stay in place while the others run. Put it
+        /// in a `static` or on the stack; nothing is allocated and nothing runs at start-up.
+        pub struct Models {
+            arena: #wrapper<[u8; ARENA_BYTES]>,
+        }
+
+        impl Models {
+            /// A zeroed arena, each model's variable tensors at their reset value.
+            pub const fn new() -> Self {
+                let arena = [0; ARENA_BYTES];
+                #(#resets)*
+                Self { arena: #wrapper(arena) }
+            }
+
+            #(#methods)*
+        }
+
+        impl Default for Models {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    };
+    let code = format_module(header, tokens).map_err(Error::Codegen)?;
+    Ok(Generated { code, weights: Vec::new(), scoped_weights: Vec::new() })
+}
+
 fn generate_with(
     lowered: &LoweredSubgraph<'_, '_>,
     plan: &SubgraphPlan,
     model: Option<(&LoweredModel<'_, '_>, &ModelPlan)>,
     opts: &CodegenOptions,
 ) -> Result<Generated, Error> {
+    let m = model_tokens(lowered, plan, model, opts, false)?;
+    let header = format!(
+        "// @generated by tflc {} from {} (sha256:{}). Do not edit.",
+        env!("CARGO_PKG_VERSION"),
+        opts.model_name,
+        opts.model_sha256
+    );
+    let code = format_module(&header, m.tokens).map_err(Error::Codegen)?;
+    Ok(Generated { code, weights: m.weights, scoped_weights: m.scoped_weights })
+}
+
+/// One model's items, before formatting.
+struct ModelTokens {
+    tokens: TokenStream,
+    weights: Vec<u8>,
+    scoped_weights: Vec<(&'static str, Vec<u8>)>,
+    /// Whether the module has a `reset` fn (variable tensors with a non-zero reset value):
+    /// only in a shared arena.
+    has_reset: bool,
+}
+
+/// The items of one model's module. `shared`: the model is one of several in one arena
+/// ([`generate_shared`]): its `Model<'a>` borrows the arena of the enclosing `Models`, which
+/// resets its variable tensors through the module's `reset`.
+fn model_tokens(
+    lowered: &LoweredSubgraph<'_, '_>,
+    plan: &SubgraphPlan,
+    model: Option<(&LoweredModel<'_, '_>, &ModelPlan)>,
+    opts: &CodegenOptions,
+    shared: bool,
+) -> Result<ModelTokens, Error> {
     lowered.check()?;
     let sg = lowered.sg;
     let rt_path: TokenStream = opts
@@ -381,6 +515,15 @@ fn generate_with(
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
     let names = control_flow::names(&instances);
     let once: Vec<OpId> = sg.ops.iter().filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. })).map(|o| o.id).collect();
+    if shared {
+        if let Some(op) = once.first() {
+            return Err(Error::Codegen(format!(
+                "{}: op {} (CALL_ONCE) keeps a has-run flag beside the arena, which a model sharing its arena with others cannot have yet; compile this model on its own",
+                opts.model_name,
+                op.index()
+            )));
+        }
+    }
     let mut functions = Vec::new();
     let body = match model {
         None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None)?,
@@ -467,11 +610,107 @@ fn generate_with(
             called_once: [bool; #n_once],
         }
     };
+    let arena_item = if shared {
+        quote! {
+            /// Bytes of the arena this model shares with the other models of the module
+            /// ([`super::ARENA_BYTES`]).
+            pub const ARENA_BYTES: usize = super::ARENA_BYTES;
+        }
+    } else {
+        quote! {
+            /// Bytes of RAM the model needs besides the stack: the arena inside [`Model`].
+            pub const ARENA_BYTES: usize = #arena_bytes;
+        }
+    };
+    let io_fns = quote! {
+        #(#accessors)*
+
+        /// Input `i` as bytes (empty for an index out of range).
+        pub fn input_bytes_mut(&mut self, i: usize) -> &mut [u8] {
+            match i {
+                #(#in_arms)*
+                _ => &mut [],
+            }
+        }
+
+        /// Output `i` as bytes (empty for an index out of range).
+        pub fn output_bytes(&self, i: usize) -> &[u8] {
+            match i {
+                #(#out_arms)*
+                _ => &[],
+            }
+        }
+
+        /// Runs one inference: reads the inputs, writes the outputs.
+        pub fn run(&mut self) {
+            self.run_with(&mut rt::NoObserver)
+        }
+
+        /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
+        /// each operator ([`OPS`]): per-operator timing or tracing.
+        pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
+            #(#stmts)*
+        }
+    };
+    let (model_items, has_reset) = if shared {
+        let fills = emit_fills(&rt, &ar)?.0;
+        let reset = if fills.is_empty() {
+            quote! {}
+        } else {
+            quote! {
+                /// Writes the reset value of this model's variable tensors (the zero point of
+                /// an int8 tensor) into the shared arena; `Models::new` calls it.
+                pub(super) const fn reset(mut arena: [u8; ARENA_BYTES]) -> [u8; ARENA_BYTES] {
+                    #(#fills)*
+                    arena
+                }
+            }
+        };
+        let items = quote! {
+            /// This model in the shared arena of the enclosing `Models` (from its accessor of
+            /// this model's name): its inputs, outputs and state keep their bytes while the
+            /// other models run; its other tensors share bytes with theirs.
+            pub struct Model<'a> {
+                pub(super) arena: &'a mut #wrapper<[u8; ARENA_BYTES]>,
+            }
+
+            impl Model<'_> {
+                #io_fns
+            }
+
+            #reset
+        };
+        (items, !fills.is_empty())
+    } else {
+        let items = quote! {
+            /// The compiled model: its arena and the code that runs it. Put it in a `static` or
+            /// on the stack; `run()` does no allocation and no start-up work.
+            pub struct Model {
+                arena: #wrapper<[u8; ARENA_BYTES]>,
+                #once_field
+            }
+
+            impl Model {
+                #[doc = #new_doc]
+                pub const fn new() -> Self {
+                    #new_body
+                }
+
+                #io_fns
+            }
+
+            impl Default for Model {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        };
+        (items, false)
+    };
     let tokens = quote! {
         use #rt_path as rt;
 
-        /// Bytes of RAM the model needs besides the stack: the arena inside [`Model`].
-        pub const ARENA_BYTES: usize = #arena_bytes;
+        #arena_item
         /// Number of inputs.
         pub const INPUTS: usize = #n_in;
         /// Number of outputs.
@@ -487,66 +726,12 @@ fn generate_with(
         /// its observer (index in the model, opcode, output name).
         pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
 
-        /// The compiled model: its arena and the code that runs it. Put it in a `static` or
-        /// on the stack; `run()` does no allocation and no start-up work.
-        pub struct Model {
-            arena: #wrapper<[u8; ARENA_BYTES]>,
-            #once_field
-        }
-
-        impl Model {
-            #[doc = #new_doc]
-            pub const fn new() -> Self {
-                #new_body
-            }
-
-            #(#accessors)*
-
-            /// Input `i` as bytes (empty for an index out of range).
-            pub fn input_bytes_mut(&mut self, i: usize) -> &mut [u8] {
-                match i {
-                    #(#in_arms)*
-                    _ => &mut [],
-                }
-            }
-
-            /// Output `i` as bytes (empty for an index out of range).
-            pub fn output_bytes(&self, i: usize) -> &[u8] {
-                match i {
-                    #(#out_arms)*
-                    _ => &[],
-                }
-            }
-
-            /// Runs one inference: reads the inputs, writes the outputs.
-            pub fn run(&mut self) {
-                self.run_with(&mut rt::NoObserver)
-            }
-
-            /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
-            /// each operator ([`OPS`]): per-operator timing or tracing.
-            pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
-                #(#stmts)*
-            }
-        }
-
-        impl Default for Model {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
+        #model_items
 
         #(#functions)*
     };
-    let header = format!(
-        "// @generated by tflc {} from {} (sha256:{}). Do not edit.",
-        env!("CARGO_PKG_VERSION"),
-        opts.model_name,
-        opts.model_sha256
-    );
-    let code = format_module(&header, tokens).map_err(Error::Codegen)?;
     let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
-    Ok(Generated { code, weights: items.blob, scoped_weights })
+    Ok(ModelTokens { tokens, weights: items.blob, scoped_weights, has_reset })
 }
 
 #[cfg(all(test, feature = "format"))]

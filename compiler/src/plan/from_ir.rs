@@ -11,6 +11,8 @@
 //!   model input or a variable, a larger output, or a view that would put two model
 //!   inputs/outputs in one region (e.g. the view's output is a model output while its input
 //!   is a model input). Those stay copies.
+//! - With [`PlanOptions::persistent_io`] (several models in one arena), the subgraph's inputs
+//!   and outputs become [`BufferKind::Variable`] too: they keep their bytes across runs.
 //! - Scratch workspaces come from [`PlanOptions::scratch`], in-place permissions from
 //!   [`PlanOptions::in_place`] (the lowering phase knows which kernels allow them).
 
@@ -157,7 +159,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
             continue;
         }
         let bytes = tensor.byte_size().ok_or_else(|| tensor_err(t, "element type has no fixed size"))?;
-        let kind = if tensor.is_variable {
+        let kind = if tensor.is_variable || (options.persistent_io && (is_input(t) || is_output(t))) {
             BufferKind::Variable
         } else {
             match (is_input(t), is_output(t)) {

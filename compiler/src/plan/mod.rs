@@ -20,6 +20,7 @@
 
 pub mod budget;
 mod from_ir;
+pub mod joint;
 mod liveness;
 pub mod model;
 mod offsets;
@@ -179,6 +180,12 @@ pub struct PlanOptions {
     /// Operators folded at compile time (lowering says which): their outputs are constants
     /// holding the folded result, so [`from_ir`] accepts that they write constants.
     pub folded: Vec<OpId>,
+    /// The subgraph's inputs and outputs keep their bytes across runs, like state: [`from_ir`]
+    /// makes them [`BufferKind::Variable`] (live throughout, sharing no byte with anything),
+    /// so that several models can share one arena ([`joint`]) while each one's inputs and
+    /// outputs stay readable between its runs. Views of them become copies and no kernel
+    /// runs in place over them.
+    pub persistent_io: bool,
 }
 
 /// The default [`PlanOptions::work_budget`]: about a second of planning on the slowest graphs
@@ -203,6 +210,7 @@ impl Default for PlanOptions {
             overlap: Vec::new(),
             views: Vec::new(),
             folded: Vec::new(),
+            persistent_io: false,
         }
     }
 }

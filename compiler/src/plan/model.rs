@@ -93,6 +93,9 @@ pub fn plan_model(lowered: &LoweredModel<'_, '_>, base: &PlanOptions) -> Result<
     for &id in &lowered.order {
         let Some(l) = lowered.get(id) else { continue };
         let mut opts = crate::pipeline::plan_options(l, base.clone());
+        // Only the entry subgraph's inputs and outputs are the caller's (a callee's live only
+        // while it is called).
+        opts.persistent_io &= id.index() == 0;
         for op in l.ops.iter() {
             let Some(cf) = op.kernel.as_ref().ok().and_then(|k| k.control_flow()) else { continue };
             let mut frame = 0u64;

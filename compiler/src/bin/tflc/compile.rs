@@ -1,4 +1,5 @@
-//! `tflc MODEL -o OUT.rs`: compile a model into a Rust module.
+//! `tflc MODEL -o OUT.rs`: compile a model into a Rust module; `tflc A B… -o OUT.rs`:
+//! several models into one module whose models share one arena.
 
 use anyhow::Context;
 use std::path::PathBuf;
@@ -6,9 +7,11 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .tflite model to compile.
-    #[arg(required = true)]
-    model: Option<PathBuf>,
+    /// The .tflite model to compile. Several models make one module whose models share one
+    /// arena (they never run at the same time; each keeps its inputs, outputs and state
+    /// between its runs), with `Models::run_<name>()` per model (`<name>` from the file stem).
+    #[arg(required = true, num_args = 1..)]
+    model: Vec<PathBuf>,
     /// Where to write the Rust module (`-` for stdout).
     #[arg(short = 'o', long = "output", required = true)]
     output: Option<PathBuf>,
@@ -46,8 +49,14 @@ enum EmitWeights {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (Some(model), Some(output)) = (args.model, args.output) else {
-        anyhow::bail!("usage: tflc MODEL -o OUT.rs (see tflc --help)");
+    let Some(output) = args.output else {
+        anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
+    };
+    if args.model.len() > 1 {
+        return run_many(&args.model, &output, args.runtime_crate, args.align, args.emit_weights, args.max_arena, args.target_pointer_width);
+    }
+    let Some(model) = args.model.into_iter().next() else {
+        anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
     };
     let bytes = std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
     let weights_file = output.with_extension("weights.bin");
@@ -88,5 +97,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             compiled.arena_bytes()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tflc A B… -o OUT.rs`: one module, one shared arena.
+fn run_many(
+    models: &[PathBuf],
+    output: &std::path::Path,
+    runtime_crate: String,
+    align: usize,
+    emit_weights: EmitWeights,
+    max_arena: Option<u64>,
+    target_pointer_width: u32,
+) -> anyhow::Result<ExitCode> {
+    if emit_weights == EmitWeights::File {
+        anyhow::bail!("--emit-weights file compiles one model at a time; several models keep their weights inline");
+    }
+    let mut inputs = Vec::new();
+    for m in models {
+        let bytes = std::fs::read(m).with_context(|| format!("cannot read {}", m.display()))?;
+        inputs.push((m.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(), bytes));
+    }
+    let opts = tflc::CompileOptions {
+        runtime_path: runtime_crate,
+        align,
+        max_arena,
+        target_pointer_width,
+        ..tflc::CompileOptions::default()
+    };
+    let compiled = tflc::compile_models(&inputs, &opts).context("cannot compile the models into one module")?;
+    if output.as_os_str() == "-" {
+        crate::print_stdout(&compiled.code)?;
+    } else {
+        tflc::write_if_changed(output, compiled.code.as_bytes())?;
+        eprintln!("wrote {}", output.display());
+    }
+    eprint!("{}", compiled.report());
     Ok(ExitCode::SUCCESS)
 }
