@@ -57,14 +57,14 @@ pub trait Kernel: std::fmt::Debug {
         Vec::new()
     }
 
-    /// `(input index, output index, max_delta)`: the kernel can run with its output written
-    /// over the consumed part of the input, at any `offset(output) - offset(input) <=
-    /// max_delta` bytes (`max_delta <= 0`), besides the disjoint placements. Declared from
-    /// the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
+    /// `(input index, output index, bound)`: the kernel can run with its output written over
+    /// the consumed part of the input, at any `offset(output) - offset(input)` (bytes) within
+    /// the [`DeltaBound`](crate::plan::DeltaBound), besides the disjoint placements. Declared
+    /// from the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
     /// one place for every window family); `emit` learns it through
     /// [`EmitCx::overlapped`] and then runs the kernel through that driver on one view of
     /// both tensors. `execute` is unaffected. Default: none.
-    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
         Vec::new()
     }
 
@@ -608,7 +608,10 @@ impl<'m, 'a> OpCx<'m, 'a> {
 /// row driver: [`Rows::max_delta`](tflc_runtime::kernels::overlap::Rows::max_delta) in bytes
 /// of `elem`-byte elements. None when the driver cannot run it (batches, all-padding rows) or
 /// the bound leaves nothing to share.
-pub(crate) fn window_overlap(rows: Option<tflc_runtime::kernels::overlap::Rows>, elem: usize) -> Vec<(usize, usize, i64)> {
+pub(crate) fn window_overlap(
+    rows: Option<tflc_runtime::kernels::overlap::Rows>,
+    elem: usize,
+) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
     let Some(rows) = rows else { return Vec::new() };
     let Some(d) = rows.max_delta() else { return Vec::new() };
     let out_bytes = (rows.out_h * rows.out_row * elem) as i64;
@@ -617,5 +620,5 @@ pub(crate) fn window_overlap(rows: Option<tflc_runtime::kernels::overlap::Rows>,
     if d <= -out_bytes {
         return Vec::new();
     }
-    vec![(0, 0, d.min(0))]
+    vec![(0, 0, crate::plan::DeltaBound::AtMost(d.min(0)))]
 }
