@@ -75,8 +75,8 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
                 if prev != x && u.ratio(1, 2)? {
                     node.in_place_ok.push((prev, y));
                 } else if prev != x && u.ratio(1, 2)? {
-                    let max_delta = -(u.int_in_range(0..=bytes)? as i64);
-                    node.overlap_ok.push(crate::plan::Overlap { input: prev, output: y, max_delta });
+                    let bound = random_bound(u, bytes)?;
+                    node.overlap_ok.push(crate::plan::Overlap { input: prev, output: y, bound });
                 }
                 chain.push(y);
             }
@@ -91,6 +91,13 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
         }
     }
     Ok(p)
+}
+
+/// A random overlap bound within `0..=bytes`: forward (the output below the input) or, one
+/// time in three, reversed (the output above it).
+fn random_bound(u: &mut Unstructured<'_>, bytes: u64) -> Result<plan::DeltaBound> {
+    let d = u.int_in_range(0..=bytes)? as i64;
+    Ok(if u.ratio(1, 3)? { plan::DeltaBound::AtLeast(d) } else { plan::DeltaBound::AtMost(-d) })
 }
 
 /// Limits for [`RandomGraph`].
@@ -197,12 +204,12 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
                         node.in_place_ok.push((input, out));
                     }
                 } else if u.ratio(1, 3)? {
-                    // A streaming kernel's declaration: the output at most `h` bytes below
-                    // the input's start.
+                    // A streaming kernel's declaration: the output at least `h` bytes below
+                    // the input's start (forward) or above it (reversed).
                     let input = *u.choose(&node.reads)?;
                     if p.buffers[input].kind != BufferKind::Variable {
-                        let max_delta = -(u.int_in_range(0..=bytes)? as i64);
-                        node.overlap_ok.push(crate::plan::Overlap { input, output: out, max_delta });
+                        let bound = random_bound(u, bytes.max(p.buffers[input].bytes))?;
+                        node.overlap_ok.push(crate::plan::Overlap { input, output: out, bound });
                     }
                 }
             }

@@ -27,9 +27,9 @@ pub struct Capabilities {
     /// ([`Kernel::in_place`]), restricted to pairs of arena tensors (a constant has no arena
     /// bytes to share).
     pub in_place: Vec<(TensorId, TensorId)>,
-    /// (input, output, max_delta bytes): the kernel can write the output over the consumed
+    /// (input, output, bound in bytes): the kernel can write the output over the consumed
     /// part of the input ([`Kernel::overlap`]), arena tensors only.
-    pub overlap: Vec<(TensorId, TensorId, i64)>,
+    pub overlap: Vec<(TensorId, TensorId, crate::plan::DeltaBound)>,
     /// A pure view ([`Kernel::is_view`]): output 0 may alias input 0's bytes.
     pub is_view: bool,
     /// Folded at compile time ([`Kernel::is_folded`]): outputs are constants, no code.
@@ -128,8 +128,8 @@ impl LoweredSubgraph<'_, '_> {
         self.ops.iter().flat_map(|o| o.caps.in_place.iter().map(move |&(x, y)| (o.id, x, y))).collect()
     }
 
-    /// `(op, input, output, max_delta)` for every overlap pair of every lowered operator.
-    pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, i64)> {
+    /// `(op, input, output, bound)` for every overlap pair of every lowered operator.
+    pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, crate::plan::DeltaBound)> {
         self.ops.iter().flat_map(|o| o.caps.overlap.iter().map(move |&(x, y, d)| (o.id, x, y, d))).collect()
     }
 

@@ -252,7 +252,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         };
         node.in_place_ok.push((a, b));
     }
-    for &(op, input, output, max_delta) in &options.overlap {
+    for &(op, input, output, bound) in &options.overlap {
         let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
         else {
             return Err(tensor_err(
@@ -266,7 +266,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         let Some(node) = problem.ops.get_mut(op) else {
             return Err(PlanError::BadClaim { reason: format!("overlap pair for unknown operator {op}") });
         };
-        node.overlap_ok.push(super::Overlap { input: a, output: b, max_delta });
+        node.overlap_ok.push(super::Overlap { input: a, output: b, bound });
     }
     Ok((problem, buffer_of, tensor_of))
 }

@@ -219,8 +219,14 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
             if variable[root[o.input]] || variable[root[o.output]] {
                 return bad("variables overlap nothing");
             }
-            if o.max_delta > 0 {
-                return bad("the output must start at or below the input (max_delta <= 0)");
+            match o.bound {
+                super::DeltaBound::AtMost(d) if d > 0 => {
+                    return bad("a forward overlap starts the output at or below the input (AtMost(d), d <= 0)")
+                }
+                super::DeltaBound::AtLeast(d) if d < 0 => {
+                    return bad("a reversed overlap starts the output at or above the input (AtLeast(d), d >= 0)")
+                }
+                _ => {}
             }
         }
     }
@@ -346,19 +352,24 @@ impl Analysis {
             }
             for o in &p.ops[op].overlap_ok {
                 if let Some((ia, ib)) = eligible(s, op, o.input, o.output, true) {
-                    // Offsets are multiples of the alignment: delta <= max_delta rounds down.
-                    let align = self.align;
-                    let h = (o.max_delta.unsigned_abs()).div_ceil(align) * align;
                     if exempt.contains(&(ia, ib)) {
                         continue;
                     }
-                    rels.push(offsets::Rel { x: ia, y: ib, h });
+                    // Offsets are multiples of the alignment: the bound rounds inwards. A
+                    // relation puts its `y` at least `h` below its `x`: the output below the
+                    // input (forward), or the input below the output (reversed).
+                    let round = |d: i64| d.unsigned_abs().div_ceil(self.align) * self.align;
+                    rels.push(match o.bound {
+                        super::DeltaBound::AtMost(d) => offsets::Rel { x: ia, y: ib, h: round(d) },
+                        super::DeltaBound::AtLeast(d) => offsets::Rel { x: ib, y: ia, h: round(d) },
+                    });
                     rel_pairs.push((op, o.input, o.output));
                 }
             }
         }
         let solution = offsets::solve(&items, &exempt, &rels, order.len().max(1), work_budget, budget);
-        let offsets = p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
+        let offsets: IndexVec<BufferId, u64> =
+            p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
         // An exempt pair is placed at one offset or apart, never partly overlapping.
         let in_place = exempt
@@ -367,19 +378,18 @@ impl Analysis {
             .filter(|(&(ia, ib), _)| solution.offsets[ia] == solution.offsets[ib])
             .map(|(_, pair)| pair)
             .collect();
-        let overlaps = rels
-            .iter()
-            .zip(rel_pairs)
-            .filter(|(r, (_, x, y))| {
-                let (ox, oy) = (solution.offsets[r.x], solution.offsets[r.y]);
-                let (sx, sy) = (p.buffers[*x].bytes, p.buffers[*y].bytes);
+        let overlaps = rel_pairs
+            .into_iter()
+            .filter(|&(_, x, y)| {
+                let (ox, oy) = (offsets[x], offsets[y]);
+                let (sx, sy) = (p.buffers[x].bytes, p.buffers[y].bytes);
                 sx > 0 && sy > 0 && ox < oy + sy && oy < ox + sx
             })
-            .map(|(r, (op, input, output))| super::RealisedOverlap {
+            .map(|(op, input, output)| super::RealisedOverlap {
                 op,
                 input,
                 output,
-                delta: solution.offsets[r.y] as i64 - solution.offsets[r.x] as i64,
+                delta: offsets[output] as i64 - offsets[input] as i64,
             })
             .collect();
         Placement { offsets, lifetimes, in_place, overlaps, solution }

@@ -105,17 +105,28 @@ pub struct OpNode {
 }
 
 /// A kernel's declaration that `output` may be written over the consumed part of `input`:
-/// any placement with `offset(output) - offset(input) <= max_delta` is safe (the kernel never
-/// overwrites an input byte it will still read), besides the disjoint ones. `max_delta <= 0`:
-/// the output starts at least `-max_delta` bytes below the input (a streaming kernel writing
-/// output row `oy` only below the first input row it still needs; exact in place is
-/// `in_place_ok`). Derived from the kernel's traversal in one place per family
-/// (`tflc_runtime::kernels::overlap`).
+/// any placement whose `delta = offset(output) - offset(input)` lies within `bound` is safe
+/// (the kernel never overwrites an input byte it will still read), besides the disjoint ones.
+/// Derived from the kernel's traversal in one place per family
+/// (`tflc_runtime::kernels::overlap`); exact in place is `in_place_ok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Overlap {
     pub input: BufferId,
     pub output: BufferId,
-    pub max_delta: i64,
+    pub bound: DeltaBound,
+}
+
+/// The deltas `offset(output) - offset(input)` at which an [`Overlap`] pair may share bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum DeltaBound {
+    /// `delta <= d` with `d <= 0`: a forward traversal writes each output row only below the
+    /// first input row it still reads, so the output starts at least `-d` bytes below the input.
+    AtMost(i64),
+    /// `delta >= d` with `d >= 0`: a reversed traversal (from the last row) writes each output
+    /// row only above the last input row it still reads, so the output starts at least `d`
+    /// bytes above the input (an output that grows: expanding 1x1 convolutions, PAD,
+    /// CONCATENATION over its first input).
+    AtLeast(i64),
 }
 
 /// A declared [`Overlap`] the plan realised: `output` shares bytes with `input` at `op`, at
@@ -170,10 +181,10 @@ pub struct PlanOptions {
     /// `(op, input, output)`: the kernel of `op` may write `output` over `input` (it reads each
     /// element before writing it). Used by [`from_ir`]; sharing happens only where `input` dies.
     pub in_place: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId)>,
-    /// `(op, input, output, max_delta)`: the kernel of `op` may write `output` over the consumed
+    /// `(op, input, output, bound)`: the kernel of `op` may write `output` over the consumed
     /// part of `input` ([`Overlap`]). Used by [`from_ir`]; sharing happens only where `input`
     /// dies.
-    pub overlap: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId, i64)>,
+    pub overlap: Vec<(OpId, crate::ir::TensorId, crate::ir::TensorId, DeltaBound)>,
     /// View operators (RESHAPE, SQUEEZE, EXPAND_DIMS: lowering says which): [`from_ir`] makes
     /// their output an alias of their input 0 where that is legal.
     pub views: Vec<OpId>,

@@ -59,7 +59,9 @@ fn overlaps(a: &Item, b: &Item) -> bool {
 
 /// A partial overlap an operator tolerates: output item `y` may start at most `h` bytes below
 /// input item `x`'s start (`offset(y) <= offset(x) - h`) and share bytes with it there, or lie
-/// apart (`plan::Overlap`, with `h = -max_delta` rounded up to the alignment).
+/// apart (`plan::Overlap`: `x` the input and `y` the output of `DeltaBound::AtMost(-h)`, or
+/// `x` the output and `y` the input of `DeltaBound::AtLeast(h)`, `h` rounded up to the
+/// alignment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rel {
     pub x: usize,

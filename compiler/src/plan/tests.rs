@@ -134,7 +134,7 @@ fn variables_overlap_nothing_and_scratch_is_short_lived() {
 #[test]
 fn overlap_pairs_share_within_their_range() {
     let mut conv = op(&[1], &[2]);
-    conv.overlap_ok.push(Overlap { input: BufferId::new(1), output: BufferId::new(2), max_delta: -20 });
+    conv.overlap_ok.push(Overlap { input: BufferId::new(1), output: BufferId::new(2), bound: DeltaBound::AtMost(-20) });
     let p = problem(
         vec![buf(16, Input), buf(256, Activation), buf(256, Activation), buf(16, Output)],
         vec![op(&[0], &[1]), conv, op(&[2], &[3])],
@@ -167,6 +167,37 @@ fn overlap_pairs_share_within_their_range() {
     let plan = super::plan(&later, &opts()).unwrap();
     assert!(plan.overlaps.is_empty());
     assert_eq!(plan.arena_bytes, 512 + 16);
+}
+
+/// A reversed traversal (an op whose output grows, e.g. an expanding 1x1 convolution walked
+/// from its last pixel): the output may start 20 bytes (32 aligned) above its input and cover
+/// it; the verifier rejects one alignment step below the bound.
+#[test]
+fn reversed_overlap_puts_the_output_above_the_input() {
+    let mut conv = op(&[1], &[2]);
+    conv.overlap_ok.push(Overlap { input: BufferId::new(1), output: BufferId::new(2), bound: DeltaBound::AtLeast(20) });
+    let p = problem(
+        vec![buf(16, Input), buf(128, Activation), buf(256, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), conv, op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let (x, y) = (plan.offsets[BufferId::new(1)] as i64, plan.offsets[BufferId::new(2)] as i64);
+    assert!(y - x >= 32, "{plan:?}");
+    assert_eq!(plan.arena_bytes, 256 + 32, "{plan:?}");
+    assert_eq!(plan.tensor_bound_bytes, 384);
+    assert_eq!(plan.lower_bound_bytes, 256 + 32);
+    assert!(plan.offsets_optimal);
+    assert_eq!(plan.overlaps, vec![RealisedOverlap { op: OpId::new(1), input: BufferId::new(1), output: BufferId::new(2), delta: y - x }]);
+    let mut below = plan.clone();
+    below.offsets[BufferId::new(2)] = (x + 16) as u64;
+    below.overlaps[0].delta = 16;
+    let v = verify::verify(&p, &below);
+    assert!(v.iter().any(|e| matches!(e, PlanError::Overlap { .. })), "{v:?}");
+    assert!(v.iter().any(|e| matches!(e, PlanError::BadClaim { .. })), "{v:?}");
+    // A reversed bound below zero is not a declaration the planner takes.
+    let mut bad = p.clone();
+    bad.ops[OpId::new(1)].overlap_ok[0].bound = DeltaBound::AtLeast(-16);
+    assert!(matches!(super::plan(&bad, &opts()), Err(PlanError::IllegalOverlap { .. })));
 }
 
 #[test]
@@ -314,14 +345,25 @@ fn small_budget() -> PlanOptions {
 fn thousands_of_random_graphs_verify() {
     let opts = small_budget();
     let mut planned = 0;
+    let (mut forward, mut reversed) = (0, 0);
     for seed in 0..2000 {
         let data = bytes(seed, 4096);
         let mut u = Unstructured::new(&data);
         let Ok(p) = fuzzing::generate(&mut u, Limits::default()) else { continue };
-        fuzzing::check(&p, &opts);
+        let plan = fuzzing::check(&p, &opts);
         planned += 1;
+        for o in &plan.overlaps {
+            let declared = p.ops[o.op].overlap_ok.iter().find(|d| (d.input, d.output) == (o.input, o.output));
+            match declared.map(|d| d.bound) {
+                Some(DeltaBound::AtMost(_)) => forward += 1,
+                Some(DeltaBound::AtLeast(_)) => reversed += 1,
+                None => panic!("undeclared overlap {o:?}"),
+            }
+        }
     }
     assert!(planned > 1500, "only {planned} graphs generated");
+    // The verifier judged realised overlaps of both directions.
+    assert!(forward > 60 && reversed > 30, "{forward} forward and {reversed} reversed overlaps realised");
 }
 
 /// Structured graphs of 100 to 800 operators (wide, deep, random) under the fuzz budgets:
@@ -432,39 +474,118 @@ fn naive_peak(groups: &[(u64, usize, usize)], steps: usize) -> u64 {
     (0..steps.max(1)).map(|t| groups.iter().filter(|g| g.1 <= t && t <= g.2).map(|g| g.0).sum()).max().unwrap_or(0)
 }
 
-/// Minimum arena over all placements: first-fit over every permutation is complete.
-fn naive_min_arena(groups: &[(u64, usize, usize)]) -> u64 {
-    fn permute(items: &mut Vec<usize>, k: usize, groups: &[(u64, usize, usize)], best: &mut u64) {
+/// The overlap relations a plan may use on `order`, naively: `(input group, output group,
+/// bound)` as indices into `naive_groups`' roots, for every declared overlap whose input's
+/// group dies at the operator's step and whose output's group is born there, neither a
+/// variable, the input's group holding no model output, the operator reading the input once
+/// and no other member of its group.
+fn naive_rels(p: &Problem, order: &[OpId], align: u64) -> Vec<(usize, usize, DeltaBound)> {
+    let root = |mut b: BufferId| {
+        while let Some(s) = p.buffers[b].alias_of {
+            b = s;
+        }
+        b
+    };
+    let groups = naive_groups(p, order, align);
+    let roots: Vec<BufferId> = {
+        // naive_groups lists live roots in index order: recompute which.
+        let live = |r: BufferId| {
+            p.buffers.indices().filter(|&b| root(b) == r).any(|b| {
+                let k = p.buffers[b].kind;
+                k.is_input() || k == Variable || p.ops.iter().any(|o| o.writes.contains(&b))
+            })
+        };
+        p.buffers.indices().filter(|&b| root(b) == b && live(b)).collect()
+    };
+    assert_eq!(roots.len(), groups.len());
+    let member_kind = |r: BufferId, f: &dyn Fn(BufferKind) -> bool| p.buffers.indices().any(|b| root(b) == r && f(p.buffers[b].kind));
+    let mut rels = Vec::new();
+    for (s, &op) in order.iter().enumerate() {
+        let node = &p.ops[op];
+        for o in &node.overlap_ok {
+            let (ra, rb) = (root(o.input), root(o.output));
+            let (Some(ia), Some(ib)) = (roots.iter().position(|&r| r == ra), roots.iter().position(|&r| r == rb)) else {
+                continue;
+            };
+            let legal = ra != rb
+                && groups[ia].2 == s
+                && groups[ib].1 == s
+                && node.writes.contains(&o.output)
+                && node.reads.iter().filter(|&&z| z == o.input).count() == 1
+                && node.reads.iter().all(|&z| root(z) != ra || z == o.input)
+                && !member_kind(ra, &|k| k == Variable || k.is_output())
+                && !member_kind(rb, &|k| k == Variable);
+            if legal {
+                rels.push((ia, ib, o.bound));
+            }
+        }
+    }
+    rels
+}
+
+/// Minimum arena over all placements: first-fit over every permutation is complete, also
+/// with overlap relations. For every placed `j`, the offsets `i` may not take form one open
+/// interval `(lo, hi)` (apart: `(o_j - s_i, o_j + s_j)`; an overlap pair additionally allows
+/// sharing within its bound), so pushing the items of an optimal placement down in offset
+/// order never moves one above its optimal offset.
+fn naive_min_arena(groups: &[(u64, usize, usize)], rels: &[(usize, usize, DeltaBound)]) -> u64 {
+    // The interval of offsets forbidden to `i` by `j` at `oj` (empty if they may share freely).
+    let forbidden = |i: usize, j: usize, oj: u64| -> Option<(i64, i64)> {
+        let ((si, fi, li), (sj, fj, lj)) = (groups[i], groups[j]);
+        if si == 0 || sj == 0 || fi > lj || fj > li {
+            return None;
+        }
+        let (si, sj, oj) = (si as i64, sj as i64, oj as i64);
+        // Sharing is allowed where delta = offset(output) - offset(input) is within the
+        // bound, rounded to the alignment the offsets have anyway.
+        let (mut lo, mut hi) = (oj - si, oj + sj);
+        for &(x, y, bound) in rels {
+            match (bound, (x, y) == (j, i), (x, y) == (i, j)) {
+                // i the output: o_i - oj <= d allowed.
+                (DeltaBound::AtMost(d), true, _) => lo = lo.max(oj + d.min(0).div_euclid(16) * 16),
+                // i the input: oj - o_i <= d, o_i >= oj - d allowed.
+                (DeltaBound::AtMost(d), _, true) => hi = hi.min(oj - d.min(0).div_euclid(16) * 16),
+                // i the output: o_i >= oj + d allowed.
+                (DeltaBound::AtLeast(d), true, _) => hi = hi.min(oj + (d.max(0) + 15) / 16 * 16),
+                // i the input: oj - o_i >= d, o_i <= oj - d allowed.
+                (DeltaBound::AtLeast(d), _, true) => lo = lo.max(oj - (d.max(0) + 15) / 16 * 16),
+                _ => {}
+            }
+        }
+        (lo + 1 < hi).then_some((lo, hi))
+    };
+    fn permute(
+        items: &mut Vec<usize>,
+        k: usize,
+        groups: &[(u64, usize, usize)],
+        forbidden: &dyn Fn(usize, usize, u64) -> Option<(i64, i64)>,
+        best: &mut u64,
+    ) {
         if k == items.len() {
-            let mut offs: Vec<(u64, u64, usize, usize)> = Vec::new();
+            let mut offs: Vec<(usize, u64)> = Vec::new();
             let mut arena = 0;
             for &i in items.iter() {
-                let (size, f, l) = groups[i];
-                let mut o = 0;
-                loop {
-                    let clash = offs.iter().find(|&&(bo, be, bf, bl)| {
-                        size > 0 && bo < be && bf <= l && f <= bl && o < be && bo < o + size
-                    });
-                    match clash {
-                        Some(&(_, be, _, _)) => o = be,
-                        None => break,
-                    }
+                let mut o = 0u64;
+                while let Some((_, hi)) =
+                    offs.iter().filter_map(|&(j, oj)| forbidden(i, j, oj)).find(|&(lo, hi)| lo < o as i64 && (o as i64) < hi)
+                {
+                    o = hi as u64;
                 }
-                offs.push((o, o + size, f, l));
-                arena = arena.max(o + size);
+                offs.push((i, o));
+                arena = arena.max(o + groups[i].0);
             }
             *best = (*best).min(arena);
             return;
         }
         for j in k..items.len() {
             items.swap(k, j);
-            permute(items, k + 1, groups, best);
+            permute(items, k + 1, groups, forbidden, best);
             items.swap(k, j);
         }
     }
     let mut items: Vec<usize> = (0..groups.len()).collect();
     let mut best = u64::MAX;
-    permute(&mut items, 0, groups, &mut best);
+    permute(&mut items, 0, groups, &forbidden, &mut best);
     if groups.is_empty() {
         0
     } else {
@@ -477,13 +598,16 @@ fn tiny_instances_match_brute_force() {
     let opts = PlanOptions { verify: true, ..PlanOptions::default() };
     let lim = Limits { max_ops: 6, max_inputs: 2, max_variables: 1, max_units: 6 };
     let mut compared = 0;
+    let mut with_rels = 0;
+    let mut proven_with_rels = 0;
     for seed in 0..600u64 {
         let data = bytes(seed + 1_000_000, 1024);
         let mut u = Unstructured::new(&data);
         let Ok(mut p) = fuzzing::generate(&mut u, lim) else { continue };
         for o in p.ops.iter_mut() {
-            o.in_place_ok.clear(); // brute force offsets ignore in-place sharing
-            o.overlap_ok.clear();
+            // The brute force knows overlap relations, not in-place pairs (at one offset or
+            // apart: two forbidden intervals, where first fit is not complete).
+            o.in_place_ok.clear();
         }
         let plan = fuzzing::check(&p, &opts);
         let orders = all_topo_orders(&p);
@@ -495,9 +619,17 @@ fn tiny_instances_match_brute_force() {
             assert_eq!(plan.peak_bytes, best_peak, "claimed optimal order is not: {p:#?}");
         }
         let groups = naive_groups(&p, &plan.schedule, 16);
+        let rels = naive_rels(&p, &plan.schedule, 16);
         if groups.len() <= 7 {
-            let min_arena = naive_min_arena(&groups);
-            assert!(plan.arena_bytes >= min_arena);
+            let min_arena = naive_min_arena(&groups, &rels);
+            assert!(plan.arena_bytes >= min_arena, "below the brute-force minimum: {p:#?}\n{plan:#?}");
+            assert!(plan.lower_bound_bytes <= min_arena, "lower bound above the minimum {min_arena}: {p:#?}\n{plan:#?}");
+            if rels.is_empty() {
+                assert_eq!(plan.tensor_bound_bytes, plan.lower_bound_bytes);
+            } else {
+                with_rels += 1;
+                proven_with_rels += usize::from(plan.offsets_optimal && min_arena < naive_min_arena(&groups, &[]));
+            }
             if plan.offsets_optimal {
                 assert_eq!(plan.arena_bytes, min_arena, "claimed optimal offsets are not: {p:#?}\n{plan:#?}");
             }
@@ -505,6 +637,9 @@ fn tiny_instances_match_brute_force() {
         }
     }
     assert!(compared > 200, "only {compared} compared");
+    // The overlap claims are exercised: instances with relations, some proven optimal below
+    // what the same instance needs without them.
+    assert!(with_rels > 80 && proven_with_rels > 15, "{with_rels} with relations, {proven_with_rels} proven below the tensor level");
 }
 
 // ---- From the IR (models written by the model builder). ----

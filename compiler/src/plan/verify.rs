@@ -13,8 +13,9 @@
 //!   storage (nor the input twice), and neither is a variable nor the input part of a model
 //!   input/output;
 //! - likewise a pair an operator declares overlap-tolerant ([`super::Overlap`]) may share bytes
-//!   under the same conditions when `offset(output) - offset(input) <= max_delta` instead of
-//!   one offset, where the input's storage may hold a model input (its bytes are free after
+//!   under the same conditions when `delta = offset(output) - offset(input)` lies within its
+//!   declared bound (`delta <= d <= 0` forward, `delta >= d >= 0` reversed) instead of one
+//!   offset, where the input's storage may hold a model input (its bytes are free after
 //!   its last reader anyway) but no model output;
 //! - variables share no byte with any other buffer at all (they live across runs);
 //! - every alias is legal (an activation or output viewing a non-variable, non-scratch buffer,
@@ -38,7 +39,7 @@
 //!
 //! It returns every violation found, not only the first.
 
-use super::{BufferId, BufferKind, Lifetime, MemoryPlan, OpId, PlanError, Problem, Step};
+use super::{BufferId, BufferKind, DeltaBound, Lifetime, MemoryPlan, OpId, PlanError, Problem, Step};
 
 /// Checks `plan` against `problem`; an empty vector means the plan is valid.
 pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
@@ -335,6 +336,11 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     // The same for a declared overlap at a delta within its range. A model input may be
     // overlapped at its last reader (its bytes are free after that step anyway), a model
     // output never.
+    // A forward bound starts the output at or below the input, a reversed one at or above.
+    let within = |bound: DeltaBound, delta: i128| match bound {
+        DeltaBound::AtMost(d) => d <= 0 && delta <= d as i128,
+        DeltaBound::AtLeast(d) => d >= 0 && delta >= d as i128,
+    };
     let declares_overlap = |op: OpId, gi: usize, go: usize| {
         let node = &problem.ops[op];
         node.overlap_ok.iter().any(|o| {
@@ -344,8 +350,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 && node.reads.iter().filter(|&&z| root[z.index()] == gi).all(|&z| z == x)
                 && node.reads.iter().filter(|&&z| z == x).count() == 1
                 && node.writes.contains(&y)
-                && o.max_delta <= 0
-                && (plan.offsets[y] as i128 - plan.offsets[x] as i128) <= o.max_delta as i128
+                && within(o.bound, plan.offsets[y] as i128 - plan.offsets[x] as i128)
         })
     };
     for a in 0..nb {
@@ -410,7 +415,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         let declared = problem
             .ops
             .get(o.op)
-            .is_some_and(|n| n.overlap_ok.iter().any(|d| d.input == o.input && d.output == o.output && o.delta <= d.max_delta));
+            .is_some_and(|n| n.overlap_ok.iter().any(|d| d.input == o.input && d.output == o.output && within(d.bound, o.delta as i128)));
         let ok = declared && o.input.index() < nb && o.output.index() < nb && {
             let (x0, x1) = region(o.input.index());
             let (y0, y1) = region(o.output.index());

@@ -17,6 +17,15 @@
 //! ([`Rows::max_delta`]): `delta <= min over s`. [`run_rows`] checks every call and panics
 //! on a plan that broke it (like `__private::io`'s overlap guard), so a wrong plan is never
 //! silently wrong.
+//!
+//! An operator whose output grows (an expanding 1x1 convolution: more output than input
+//! bytes per pixel) is walked the other way when its output lies above its input: calls from
+//! the last row down, each writing its rows only above input row `r1(oy1 - 1)`, the end of
+//! the rows it and every later call reads ([`Rows::min_delta`], `delta >= max over e of
+//! r1(e - 1) * in_row - start(e) * out_row`). [`run_rows`] picks the direction from the
+//! placement: output below the input (or apart), forward; output starting inside the input,
+//! reversed. The two bounds never meet (forward `< 0`, reversed `> 0`), so a plan names the
+//! direction by the sign of its delta.
 
 use crate::kernels::window::{ConvGeometry, PoolGeometry, RowRange};
 
@@ -134,13 +143,7 @@ impl Rows {
     /// driver starts one at the binding `s`, and one element beyond the bound fails there. `None` when some output row reads no input
     /// row (all padding: the sub-problem would have no input) or there is nothing to stream.
     pub fn max_delta(&self) -> Option<i64> {
-        if self.out_h == 0 || self.in_h == 0 || self.out_row == 0 || self.in_row == 0 {
-            return None;
-        }
-        if (0..self.out_h).any(|oy| {
-            let (r0, r1) = self.window(oy);
-            r1 <= r0
-        }) {
+        if !self.streams() {
             return None;
         }
         let block = self.block.max(1);
@@ -148,6 +151,45 @@ impl Rows {
             .step_by(block)
             .map(|s| (self.window(s).0 * self.in_row) as i64 - ((s + block).min(self.out_h) * self.out_row) as i64)
             .min()
+    }
+}
+
+impl Rows {
+    /// Whether the drivers can run it overlapped: something to stream, and every output row
+    /// reads some input row (the sub-problem of an all-padding row would have no input).
+    fn streams(&self) -> bool {
+        self.out_h > 0
+            && self.in_h > 0
+            && self.out_row > 0
+            && self.in_row > 0
+            && (0..self.out_h).all(|oy| {
+                let (r0, r1) = self.window(oy);
+                r0 < r1
+            })
+    }
+
+    /// The smallest `delta = output_at - input_at` (elements) at which the reversed walk of
+    /// [`run_rows`] never overwrites an input element it will still read, with calls of
+    /// [`Rows::block`] rows: the maximum over every call end `e` (`out_h` less a multiple of
+    /// the block) of `r1(e - 1) * in_row - start(e) * out_row`, `start(e) = e - min(block,
+    /// e)` (a call ending at `e` writes output rows `start(e)..e` while input rows up to
+    /// `r1(e - 1)` are still to be read). Calls end on that grid, and one crossing a grid
+    /// point is bound harder than the call ending there, so one element below the bound fails
+    /// where it binds. Always `> 0` (the last call reads input row 0). `None` as for
+    /// [`Rows::max_delta`].
+    pub fn min_delta(&self) -> Option<i64> {
+        if !self.streams() {
+            return None;
+        }
+        let block = self.block.max(1);
+        (0..self.out_h)
+            .rev()
+            .step_by(block)
+            .map(|last| {
+                let e = last + 1;
+                (self.window(last).1 * self.in_row) as i64 - ((e - block.min(e)) * self.out_row) as i64
+            })
+            .max()
     }
 }
 
@@ -160,6 +202,11 @@ impl Rows {
 /// rounded down to a multiple of [`Rows::block`]: one call when the two are apart, one row
 /// (or one block) per call at the declared bound.
 ///
+/// An output starting inside the input (`input_at < output_at < input end`) is walked from
+/// its last row instead ([`Rows::min_delta`]): each call as long as the placement allows
+/// (output rows `oy0..oy1` start at or above input row `r1(oy1 - 1)`), rounded down to a
+/// multiple of the block.
+///
 /// Panics if a call would overwrite input it still reads, or lies outside `span` (a plan
 /// bug: the planner places only declared overlaps, the verifier checks them).
 pub fn run_rows<T>(
@@ -170,6 +217,9 @@ pub fn run_rows<T>(
     mut call: impl FnMut(usize, usize, usize, usize, &[T], &mut [T]),
 ) {
     let in_end = input_at + rows.in_h * rows.in_row;
+    if input_at < output_at && output_at < in_end {
+        return run_rows_reversed(span, input_at, output_at, rows, call);
+    }
     let block = rows.block.max(1);
     let mut oy0 = 0;
     while oy0 < rows.out_h {
@@ -196,6 +246,37 @@ pub fn run_rows<T>(
             call(oy0, oy1, r0, r1, input, &mut hi[out.start - in_end..out.end - in_end]);
         }
         oy0 = oy1;
+    }
+}
+
+/// [`run_rows`]' walk from the last row, for an output that starts inside the input.
+fn run_rows_reversed<T>(
+    span: &mut [T],
+    input_at: usize,
+    output_at: usize,
+    rows: &Rows,
+    mut call: impl FnMut(usize, usize, usize, usize, &[T], &mut [T]),
+) {
+    let block = rows.block.max(1);
+    let out_row = rows.out_row.max(1);
+    let mut oy1 = rows.out_h;
+    while oy1 > 0 {
+        let (_, r1) = rows.window(oy1 - 1);
+        // This call and every later one read input rows below r1(oy1 - 1) only.
+        let boundary = input_at + r1 * rows.in_row;
+        // The lowest output row that starts at or above the boundary.
+        let lowest = boundary.saturating_sub(output_at).div_ceil(out_row);
+        let fit = oy1.saturating_sub(lowest);
+        let n = if fit == oy1 { fit } else { fit / block * block };
+        if n == 0 {
+            panic!("overlapped rows: an output row would overwrite input still to be read");
+        }
+        let oy0 = oy1 - n;
+        let (r0, _) = rows.window(oy0);
+        let out = output_at + oy0 * rows.out_row..output_at + oy1 * rows.out_row;
+        let (lo, hi) = span.split_at_mut(boundary);
+        call(oy0, oy1, r0, r1, &lo[input_at + r0 * rows.in_row..], &mut hi[out.start - boundary..out.end - boundary]);
+        oy1 = oy0;
     }
 }
 

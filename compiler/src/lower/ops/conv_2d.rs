@@ -303,7 +303,7 @@ impl Kernel for Conv2d {
         }
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
         let (g, elem) = match &self.scheme {
             Conv2dScheme::S8 { held, .. } => (held.geometry, 1),
             Conv2dScheme::S16 { held } => (held.geometry, 2),

@@ -324,7 +324,7 @@ impl Kernel for DepthwiseConv2d {
         }
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
         let (g, elem) = match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
             DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),

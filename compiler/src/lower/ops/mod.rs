@@ -57,14 +57,14 @@ pub trait Kernel: std::fmt::Debug {
         Vec::new()
     }
 
-    /// `(input index, output index, max_delta)`: the kernel can run with its output written
-    /// over the consumed part of the input, at any `offset(output) - offset(input) <=
-    /// max_delta` bytes (`max_delta <= 0`), besides the disjoint placements. Declared from
-    /// the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
+    /// `(input index, output index, bound)`: the kernel can run with its output written over
+    /// the consumed part of the input, at any `offset(output) - offset(input)` (bytes) within
+    /// the [`DeltaBound`](crate::plan::DeltaBound), besides the disjoint placements. Declared
+    /// from the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
     /// one place for every window family); `emit` learns it through
     /// [`EmitCx::overlapped`] and then runs the kernel through that driver on one view of
     /// both tensors. `execute` is unaffected. Default: none.
-    fn overlap(&self) -> Vec<(usize, usize, i64)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
         Vec::new()
     }
 
@@ -605,17 +605,35 @@ impl<'m, 'a> OpCx<'m, 'a> {
 }
 
 /// The overlap declaration of a window kernel (input 0, output 0) run through the runtime's
-/// row driver: [`Rows::max_delta`](tflc_runtime::kernels::overlap::Rows::max_delta) in bytes
-/// of `elem`-byte elements. None when the driver cannot run it (batches, all-padding rows) or
-/// the bound leaves nothing to share.
-pub(crate) fn window_overlap(rows: Option<tflc_runtime::kernels::overlap::Rows>, elem: usize) -> Vec<(usize, usize, i64)> {
+/// row driver, in bytes of `elem`-byte elements: forward
+/// ([`Rows::max_delta`](tflc_runtime::kernels::overlap::Rows::max_delta), the output below
+/// the input) or reversed ([`Rows::min_delta`](tflc_runtime::kernels::overlap::Rows::min_delta),
+/// the output above it: an output that grows, e.g. an expanding 1x1 convolution), whichever
+/// lets the pair share more bytes (forward on ties). One declaration per pair: the driver
+/// takes the direction from the placement. None when the driver cannot run it (batches,
+/// all-padding rows) or neither bound leaves anything to share.
+pub(crate) fn window_overlap(
+    rows: Option<tflc_runtime::kernels::overlap::Rows>,
+    elem: usize,
+) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    use crate::plan::DeltaBound;
     let Some(rows) = rows else { return Vec::new() };
-    let Some(d) = rows.max_delta() else { return Vec::new() };
-    let out_bytes = (rows.out_h * rows.out_row * elem) as i64;
-    let d = d.saturating_mul(elem as i64);
-    // delta <= -out_bytes is a disjoint placement anyway.
-    if d <= -out_bytes {
-        return Vec::new();
+    let e = elem as i64;
+    let in_bytes = (rows.in_h * rows.in_row) as i64 * e;
+    let out_bytes = (rows.out_h * rows.out_row) as i64 * e;
+    // Bytes shared at the bound: the output [d, d + out) against the input [0, in).
+    let shared = |d: i64| (d + out_bytes).min(in_bytes) - d.max(0);
+    let forward = rows.max_delta().map(|d| d.saturating_mul(e).min(0));
+    let reversed = rows.min_delta().map(|d| d.saturating_mul(e).max(0));
+    let best = match (forward, reversed) {
+        (Some(f), Some(r)) if shared(r) > shared(f) => Some(DeltaBound::AtLeast(r)),
+        (Some(f), _) => Some(DeltaBound::AtMost(f)),
+        (None, Some(r)) => Some(DeltaBound::AtLeast(r)),
+        (None, None) => None,
+    };
+    match best {
+        Some(DeltaBound::AtMost(d)) if shared(d) > 0 => vec![(0, 0, DeltaBound::AtMost(d))],
+        Some(DeltaBound::AtLeast(d)) if shared(d) > 0 => vec![(0, 0, DeltaBound::AtLeast(d))],
+        _ => Vec::new(),
     }
-    vec![(0, 0, d.min(0))]
 }

@@ -1,7 +1,8 @@
-//! The overlap declaration ([`Rows::max_delta`]) proven on every kernel family and variant
-//! that runs overlapped: each runs over one buffer at every delta from the disjoint placement
-//! below the input up to the declared bound and must equal its non-overlapping result; one
-//! element beyond the bound must be rejected by [`run_rows`].
+//! The overlap declarations ([`Rows::max_delta`] forward, [`Rows::min_delta`] reversed)
+//! proven on every kernel family and variant that runs overlapped: each runs over one buffer
+//! at every delta from the disjoint placement below the input up to the forward bound, and
+//! from the reversed bound up to the disjoint placement above the input, and must equal its
+//! non-overlapping result; one element beyond either bound must be rejected by [`run_rows`].
 
 use super::*;
 use crate::isa::TargetClass;
@@ -53,7 +54,8 @@ fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGe
 }
 
 /// Runs `kernel` through [`conv_rows`]/[`pool_rows`] (`run`) at every delta up to the
-/// bound, comparing with `want`; one beyond the bound must panic.
+/// forward bound and from the reversed bound on, comparing with `want`; one beyond either
+/// bound must panic. Returns the deltas checked.
 fn check_deltas<T: Copy + PartialEq + core::fmt::Debug + Default>(
     rows: &Rows,
     input: &[T],
@@ -61,33 +63,31 @@ fn check_deltas<T: Copy + PartialEq + core::fmt::Debug + Default>(
     mut run: impl FnMut(&mut [T], usize, usize),
     what: &str,
 ) -> usize {
-    let Some(bound) = rows.max_delta() else { return 0 };
+    let (Some(bound), Some(min)) = (rows.max_delta(), rows.min_delta()) else { return 0 };
+    assert!(bound < 0 && min > 0, "{what}: the bounds must name the direction ({bound}, {min})");
     let (n_in, n_out) = (input.len() as i64, want.len() as i64);
-    let mut checked = 0;
-    // From the disjoint placement right below the input to the bound.
-    for delta in -n_out..=bound {
+    let mut at = |delta: i64| {
         let base = (-delta).max(0);
         let (input_at, output_at) = (base as usize, (base + delta) as usize);
         let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
         let mut span = vec![T::default(); len];
         span[input_at..input_at + input.len()].copy_from_slice(input);
         run(&mut span, input_at, output_at);
-        assert_eq!(&span[output_at..output_at + want.len()], want, "{what}: delta {delta} (bound {bound})");
+        span[output_at..output_at + want.len()].to_vec()
+    };
+    let mut checked = 0;
+    // Forward: from the disjoint placement right below the input to the bound; reversed:
+    // from the bound to the disjoint placement right above the input.
+    for delta in (-n_out..=bound).chain(min..=n_in) {
+        assert_eq!(at(delta), want, "{what}: delta {delta} (bounds {bound}, {min})");
         checked += 1;
     }
-    // One beyond the bound (where it still overlaps) is rejected.
-    let delta = bound + 1;
-    if delta < n_in {
-        let base = (-delta).max(0);
-        let (input_at, output_at) = (base as usize, (base + delta) as usize);
-        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
-        let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut span = vec![T::default(); len];
-            span[input_at..input_at + input.len()].copy_from_slice(input);
-            run(&mut span, input_at, output_at);
-        }))
-        .is_err();
-        assert!(rejected, "{what}: delta {delta} beyond the bound {bound} was not rejected");
+    // One beyond either bound (where it still overlaps) is rejected.
+    for delta in [bound + 1, min - 1] {
+        if -n_out < delta && delta < n_in {
+            let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(delta))).is_err();
+            assert!(rejected, "{what}: delta {delta} beyond the bounds {bound}, {min} was not rejected");
+        }
     }
     checked
 }
@@ -298,4 +298,33 @@ fn calls_are_as_long_as_the_placement_allows() {
     assert_eq!(calls(rows.max_delta().unwrap()), [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6)]);
     // Two rows more room than the bound: the first call takes four rows (two more).
     assert_eq!(calls(rows.max_delta().unwrap() - 2 * rows.out_row as i64)[0], (0, 4));
+}
+
+/// An expanding pointwise convolution (4 to 16 channels, 25 pixels) walked from its end:
+/// its output may start 4 elements above its input (the call of the last block ending at
+/// pixel 5 writes from output pixel 1 while input pixels up to 5 are unread; the final call,
+/// pixel 0, while input pixel 0 is), so the two share all but 4 elements of the input. The
+/// forward bound would need the whole output below the input. Calls are as long as the
+/// placement allows: at the bound, 16 pixels first (the output outruns the input there),
+/// then one block where it binds; one call when apart.
+#[test]
+fn min_delta_of_an_expanding_pointwise_convolution() {
+    let mut g = conv_geometry((5, 5, 1, 1, 1, 1, 0, 0), 4, 16, false);
+    g.pad_left = 0;
+    g.output_shape[2] = 5;
+    let rows = Rows::conv_2d(&g).unwrap();
+    assert_eq!(rows.min_delta(), Some(4));
+    // Forward, the output grows past its input: the last block (pixels 24..25, from input
+    // element 96) ends 25 * 16 elements after the output's start.
+    assert_eq!(rows.max_delta(), Some(96 - 25 * 16));
+    let calls = |delta: usize| {
+        let mut span = vec![0i8; delta + 25 * 16];
+        let mut calls = Vec::new();
+        run_rows(&mut span, 0, delta, &rows, |oy0, oy1, _, _, _, _| calls.push((oy0, oy1)));
+        calls
+    };
+    assert_eq!(calls(4), [(9, 25), (5, 9), (1, 5), (0, 1)]);
+    assert_eq!(calls(100), [(0, 25)]);
+    // 16 more elements of room: two calls.
+    assert_eq!(calls(20), [(5, 25), (0, 5)]);
 }
