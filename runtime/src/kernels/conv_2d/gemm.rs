@@ -3,7 +3,9 @@
 //!
 //! - **Weights** are packed at compile time ([`pack`]): per pair of output channels
 //!   `(a, b)` the two folded biases (`bias + input_offset * sum(w)`, as in
-//!   [`super::Conv2dVariant::pack`]), then the two filter rows (OHWI order, zero-padded to
+//!   [`super::Conv2dVariant::pack`]), the two channels' requantization constants (two
+//!   multipliers, two shifts in one word; the params' multiplier tables are then not read,
+//!   and the compiler emits them empty), then the two filter rows (OHWI order, zero-padded to
 //!   whole words) interleaved per group of four taps `t0..t3` as the words
 //!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` ([`Dot::dot_2x2`]): one LDRD
 //!   feeds a group of both channels and each SXTB16 gives one lane pair of a channel. An
@@ -22,7 +24,8 @@
 //!   [`Dot::doubling_high_mul`] (`h`), then TFLite's `RoundingDivideByPOT(h, e)` plus the
 //!   output offset as `((u >> (e - 1)) + 1 + 2 * offset) >> 1` with `u = h - (h < 0)`
 //!   (the nested-floor form of `(h + 2^(e-1) - (h < 0)) >> e`); the four results halved,
-//!   saturated, clamped and packed together ([`Dot::pack4_halved`]). That form is exact
+//!   saturated, clamped and packed together ([`Dot::pack4_halved`]), and stored as one
+//!   halfword per pixel when both pixels and both channels exist. That form is exact
 //!   when no intermediate overflows, which [`requant_is_exact`] proves at compile time from
 //!   the weights and biases (the accumulator is bounded by `|bias| + 255 * sum |w|`);
 //!   [`super::Conv2dVariant::select`] picks this variant only then, and only for right
@@ -41,9 +44,14 @@ pub(crate) fn row_words(g: &ConvGeometry) -> usize {
     (f_h * f_w * f_d).div_ceil(4)
 }
 
-/// Words per channel pair in the packed table: two biases and two interleaved rows.
+/// Words at the head of a channel pair's packed words: the two folded biases, the two
+/// requantization multipliers (`m2`, [`Dot::doubling_high_mul`]'s form) and the two shifts
+/// (`e - 1`, one byte each: channel `a`'s in bits 0..8, `b`'s in bits 8..16).
+const HEAD: usize = 5;
+
+/// Words per channel pair in the packed table: the [`HEAD`] and two interleaved rows.
 fn pair_words(g: &ConvGeometry) -> usize {
-    2 + 2 * row_words(g)
+    HEAD + 2 * row_words(g)
 }
 
 /// Taps per widened chunk of a window: a window of at most this many taps is
@@ -74,22 +82,26 @@ fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 }
 
 /// The compile-time packing (see the module doc). A channel whose multiplier is 0 outputs
-/// its clamped output offset whatever it accumulates, so it is packed with a zero bias and
-/// zero weights (its accumulator is then 0, which the block requantization maps to 0).
+/// its clamped output offset whatever it accumulates, so it is packed with a zero bias,
+/// zero weights and zero requantization constants (its accumulator is then 0, which the
+/// block requantization maps to 0).
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let row = f_h * f_w * f_d;
     packed.fill(0);
     for (pair, dst) in packed.chunks_exact_mut(pair_words(g)).enumerate() {
-        let (biases, rows) = dst.split_at_mut(2);
+        let (head, rows) = dst.split_at_mut(HEAD);
         for lane in 0..2 {
             let c = 2 * pair + lane;
             if c >= out_d || channel_quant(p, c).0 == 0 {
                 continue;
             }
             let taps = &filter[c * row..][..row];
-            biases[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
+            head[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
+            let (m2, em1) = channel_consts(p, c);
+            head[2 + lane] = m2;
+            head[4] |= (em1 & 0xff) << (8 * lane);
             for (k, &w) in taps.iter().enumerate() {
                 // Tap t of a group: word t % 2, byte lane + 2 * (t / 2).
                 let t = k % 4;
@@ -284,7 +296,7 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     widen::<D>(bytes, xs, slot);
 }
 
-/// The requantization constants of channel `c`, `(m2, e - 1)`. A channel with multiplier
+/// The requantization constants of channel `c` as [`pack`] stores them, `(m2, e - 1)`. A channel with multiplier
 /// 0 needs no case of its own: [`pack`] gives it a zero bias and zero weights, so it
 /// accumulates 0, and `m2 = 0` maps 0 to 0 whatever the shift (a high multiply of 0 is 0,
 /// and so is any arithmetic shift of 0, also by an amount past 31).
@@ -377,7 +389,7 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
         if two {
             load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
         }
-        block_row::<D>(p, xs, packed, k4, c1, lo, hi, outs);
+        block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
 }
 
@@ -403,10 +415,12 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
-                    let start = if first { [wp[0], wp[1], wp[0], wp[1]] } else { *acc };
-                    *acc = D::dot_2x2(xs, &wp[2 + 2 * g0..][..2 * ng], start);
+                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                    let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
+                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
                     if last {
-                        store::<D>(p, *acc, 2 * (blk * BLOCK_PAIRS + j), c1, lo, hi, outs);
+                        let v = requant_pair::<D>(*acc, head, c1, lo, hi);
+                        store(p.geometry.filter_shape[0], v, 2 * (blk * BLOCK_PAIRS + j), outs);
                     }
                 }
             }
@@ -414,29 +428,51 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
     }
 }
 
-/// Every channel pair of `packed` over one pixel pair whose windows
-/// are one chunk (`outs`: the two pixels' outputs, or a lone last pixel's).
+/// Every channel pair of `packed` (`pw` words each) over one pixel pair whose windows are
+/// one chunk (`outs`: the two pixels' `out_d` outputs, or a lone last pixel's). With an even
+/// `out_d` and two pixels (every block but possibly a call's last) each pair's four outputs
+/// are two halfword stores with no bounds checks; otherwise [`store`] writes what exists.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u32], packed: &[i32], k4: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
-    for (pair, wp) in packed.chunks_exact(2 + 2 * k4).enumerate() {
-        let (bias, w) = wp.split_at(2);
-        let acc = D::dot_2x2(xs, w, [bias[0], bias[1], bias[0], bias[1]]);
-        store::<D>(p, acc, 2 * pair, c1, lo, hi, outs);
+fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+    let pairs = packed.chunks_exact(pw);
+    if out_d % 2 == 0 && outs.len() == 2 * out_d {
+        let (o0, o1) = outs.split_at_mut(out_d);
+        for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
+            let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+            let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+            let v = requant_pair::<D>(acc, head, c1, lo, hi).to_le_bytes().map(|b| b as i8);
+            d0.copy_from_slice(&v[..2]);
+            d1.copy_from_slice(&v[2..]);
+        }
+        return;
+    }
+    for (pair, wp) in pairs.enumerate() {
+        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+        let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+        store(out_d, requant_pair::<D>(acc, head, c1, lo, hi), 2 * pair, outs);
     }
 }
 
-/// Requantizes the block `acc` of channels `c`, `c + 1` and stores it into `outs`.
+/// Requantizes the block `acc` (`[p0 a, p0 b, p1 a, p1 b]`) of one channel pair with the
+/// constants of its packed `head`: the four int8 results as a word, `p0 a` in the low byte.
 #[inline(always)]
-fn store<D: Dot>(p: &Conv2dParams<S8>, acc: [i32; 4], c: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
-    let out_d = p.geometry.filter_shape[0];
-    let rq = |acc: i32, (m2, em1): (i32, i32)| {
+fn requant_pair<D: Dot>(acc: [i32; 4], head: &[i32; HEAD], c1: i32, lo: i8, hi: i8) -> u32 {
+    let (ma, mb, sa) = (head[2], head[3], head[4]);
+    // Channel b's shift is byte 1; `shift_right` reads only the low byte's amount.
+    let sb = sa >> 8;
+    let rq = |acc: i32, m2: i32, e: i32| {
         let h = D::doubling_high_mul(acc, m2);
-        D::shift_right(h.wrapping_add(h >> 31), em1).wrapping_add(c1)
+        D::shift_right(h.wrapping_add(h >> 31), e).wrapping_add(c1)
     };
-    let (ka, kb) = (channel_consts(p, c), channel_consts(p, (c + 1).min(out_d - 1)));
-    let r = [rq(acc[0], ka), rq(acc[1], kb), rq(acc[2], ka), rq(acc[3], kb)];
-    let v = D::pack4_halved(r, lo, hi).to_le_bytes().map(|b| b as i8);
+    D::pack4_halved([rq(acc[0], ma, sa), rq(acc[1], mb, sb), rq(acc[2], ma, sa), rq(acc[3], mb, sb)], lo, hi)
+}
+
+/// Stores the requantized block `v` ([`requant_pair`]) of channels `c`, `c + 1` into
+/// `outs` (two pixels' `out_d` outputs, or a lone pixel's), what of it exists.
+#[inline(always)]
+fn store(out_d: usize, v: u32, c: usize, outs: &mut [i8]) {
+    let v = v.to_le_bytes().map(|b| b as i8);
     // Channel c + 1 of an odd last pair does not exist.
     let (two, o1) = (c + 1 < out_d, out_d + c);
     if let Some(d) = outs.get_mut(c) {
