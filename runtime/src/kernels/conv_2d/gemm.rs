@@ -5,8 +5,8 @@
 //!   `(a, b)` the two folded biases (`bias + input_offset * sum(w)`, as in
 //!   [`super::Conv2dVariant::pack`]), the two channels' requantization constants (two
 //!   multipliers, two shifts in one word; the params' multiplier tables are then not read,
-//!   and the compiler emits them empty), then the two filter rows (OHWI order, zero-padded to
-//!   whole words) interleaved per group of four taps `t0..t3` as the words
+//!   and the compiler emits them empty), then the two filter rows (OHWI order, each window row
+//!   zero-padded to whole words) interleaved per group of four taps `t0..t3` as the words
 //!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` ([`Dot::dot_2x2`]): one LDRD
 //!   feeds a group of both channels and each SXTB16 gives one lane pair of a channel. An
 //!   odd last channel is paired with zeros.
@@ -14,10 +14,11 @@
 //!   most [`CHUNK_TAPS`] taps ([`Dot::widen4`] words, the two pixels of a block side by side
 //!   per group), each chunk then read by every channel pair of a block (all pairs when the
 //!   window is one chunk, `Gemm`; else [`BLOCK_PAIRS`] at a time, their accumulators kept
-//!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows when they are
-//!   whole words; any other (a border window, or rows that are not whole words, e.g. a
-//!   first layer on 1 or 3 channels) is first gathered into a byte buffer with the taps
-//!   outside the image set to the input zero point: such a tap contributes `w * (zp +
+//!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows (each row's
+//!   taps padded to whole words with zero weights, so a first layer on 1 or 3 channels too;
+//!   the padding reads the bytes after the row, when they are still in the input); any
+//!   other (a border window) is first gathered into a byte buffer with the taps outside the
+//!   image set to the input zero point: such a tap contributes `w * (zp +
 //!   input_offset) = 0`, exactly the reference's skipped tap, so every window starts from
 //!   the folded bias.
 //! - **Requantization** of a block in registers: `MultiplyByQuantizedMultiplier` as one
@@ -38,10 +39,18 @@ use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
 use crate::kernels::window::valid_taps;
 
-/// Words per packed filter row: the window's taps in groups of four.
+/// Taps per window row in the packed layout: the row's `f_w * f_d` taps, padded with zero
+/// weights to whole groups of four, so that every row of a window inside the input is
+/// widened straight from the input (see [`load_chunk`]).
+fn padded_row(g: &ConvGeometry) -> usize {
+    let [_, _, f_w, f_d] = g.filter_shape;
+    (f_w * f_d).next_multiple_of(4)
+}
+
+/// Words per packed filter row: the window's padded rows ([`padded_row`]) in groups of
+/// four taps.
 pub(crate) fn row_words(g: &ConvGeometry) -> usize {
-    let [_, f_h, f_w, f_d] = g.filter_shape;
-    (f_h * f_w * f_d).div_ceil(4)
+    g.filter_shape[1] * padded_row(g) / 4
 }
 
 /// Words at the head of a channel pair's packed words: the two folded biases, the two
@@ -88,7 +97,7 @@ fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let row = f_h * f_w * f_d;
+    let (row, run, prow) = (f_h * f_w * f_d, f_w * f_d, padded_row(g));
     packed.fill(0);
     for (pair, dst) in packed.chunks_exact_mut(pair_words(g)).enumerate() {
         let (head, rows) = dst.split_at_mut(HEAD);
@@ -102,8 +111,10 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
             let (m2, em1) = channel_consts(p, c);
             head[2 + lane] = m2;
             head[4] |= (em1 & 0xff) << (8 * lane);
-            for (k, &w) in taps.iter().enumerate() {
-                // Tap t of a group: word t % 2, byte lane + 2 * (t / 2).
+            for (i, &w) in taps.iter().enumerate() {
+                // Tap i (row i / run) at padded position k; tap t of a group: word t % 2,
+                // byte lane + 2 * (t / 2).
+                let k = i / run * prow + i % run;
                 let t = k % 4;
                 let word = &mut rows[2 * (k / 4) + t % 2];
                 let mut bytes = word.to_le_bytes();
@@ -220,9 +231,11 @@ fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
     dst[at..at + len].fill(v);
 }
 
-/// Widens taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order; taps past the
-/// window read anything, their weights are zero) into slot `slot` of `xs`, through `buf`
-/// when the window is not made of whole-word rows inside the input.
+/// Widens the padded taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order, each
+/// row padded to [`padded_row`] taps; the padding taps read anything, their weights are
+/// zero) into slot `slot` of `xs`: straight from the input rows when the window is inside
+/// the input (the padding then reads the bytes after a row, also inside `input`), else
+/// through `buf`.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
@@ -231,21 +244,26 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
-    let run = f_w * in_d;
-    // The taps of this chunk that the window has (the last group may run past it).
-    let t1 = (t0 + 4 * ng).min(f_h * run);
-    let rows = t0 / run..t1.div_ceil(run);
+    let (run, prow) = (f_w * in_d, padded_row(g));
+    // The chunk's taps (whole groups: prow is a multiple of 4) and the rows they are in.
+    let t1 = (t0 + 4 * ng).min(f_h * prow);
+    let rows = t0 / prow..t1.div_ceil(prow);
     // Whether every tap of the window is in the image (f_h, f_w >= 1: the window has taps).
     let fits = |origin: isize, dilation: usize, taps: usize, size: usize| origin >= 0 && origin as usize + (taps - 1) * dilation < size;
-    if g.dilation_width == 1 && run % 4 == 0 && fits(in_y0, g.dilation_height, f_h, in_h) && fits(in_x0, 1, f_w, in_w) {
-        // Every tap is in the image, so in_y0, in_x0 >= 0; the part [a, b) of row ky is
-        // whole words (t0 and run are multiples of 4), at word 4 * (ky * run + a - t0) / 4
-        // of the chunk's groups.
+    // Where the window's row ky starts in the input (in_y0, in_x0 >= 0 when it fits).
+    let row_at = |ky: usize| ((px.b * in_h + in_y0 as usize + ky * g.dilation_height) * in_w + in_x0 as usize) * in_d;
+    if g.dilation_width == 1
+        && fits(in_y0, g.dilation_height, f_h, in_h)
+        && fits(in_x0, 1, f_w, in_w)
+        && (run == prow || row_at(f_h - 1) + prow <= input.len())
+    {
+        // Every tap is in the image, and the padding after the last row (if any) is still
+        // inside `input`; the part [a, b) of row ky is whole words (t0 and prow are
+        // multiples of 4), at word ky * prow + a - t0 of the chunk's groups.
         for ky in rows {
-            let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
-            let iy = in_y0 as usize + ky * g.dilation_height;
-            let src = &input[((px.b * in_h + iy) * in_w + in_x0 as usize) * in_d + a..][..b - a];
-            widen::<D>(src, &mut xs[ky * run + a - t0..], slot);
+            let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
+            let src = &input[row_at(ky) + a..][..b - a];
+            widen::<D>(src, &mut xs[ky * prow + a - t0..], slot);
         }
         return;
     }
@@ -256,8 +274,10 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let zero_point = (-p.quant.input_offset) as i8 as u8;
     for ky in rows {
-        let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
-        let at = ky * run + a - t0;
+        // The part [a, b) of padded row ky; positions from `run` on are padding (filled
+        // with the zero point below, as taps outside the image).
+        let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
+        let at = ky * prow + a - t0;
         if !ky_range.contains(&ky) {
             fill(buf, at, b - a, zero_point);
             continue;
