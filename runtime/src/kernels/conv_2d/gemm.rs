@@ -456,7 +456,7 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
 #[inline(always)]
 fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
-    if out_d % 2 == 0 && outs.len() == 2 * out_d {
+    if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
