@@ -223,9 +223,16 @@ impl Kernel for Conv2d {
         let (x, y) = (self.input, self.output);
         match &self.scheme {
             Conv2dScheme::S8 { held, arms } => {
-                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
+                // Gemm and GemmChunked hold the requantization constants in the packed
+                // table: the params' multiplier tables are not emitted for them.
+                let mut params = held.conv_2d_params();
+                if matches!(variant, Conv2dVariant::Gemm | Conv2dVariant::GemmChunked) {
+                    params.quant.output_multiplier = &[];
+                    params.quant.output_shift = &[];
+                }
+                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
                 cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
                     Conv2dVariant::Reference => {
                         let filter = cx.input(self.filter);
@@ -249,8 +256,9 @@ impl Kernel for Conv2d {
                         quote! { #call::conv_2d_s8_wide(#p, #input, #packed, #output); }
                     }
                     Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
-                        // The packed table holds the filter and the folded bias (one layout
-                        // for both; the chunked function only for windows of several chunks).
+                        // The packed table holds the filter, the folded bias and the
+                        // requantization (one layout for both; the chunked function only for
+                        // windows of several chunks).
                         let packed = cx.table_i32("packed", packed);
                         let f = if *variant == Conv2dVariant::Gemm { quote! { conv_2d_s8_gemm } } else { quote! { conv_2d_s8_gemm_chunked } };
                         quote! { #call::#f(#p, #input, #packed, #output); }

@@ -3,8 +3,10 @@
 //!
 //! - **Weights** are packed at compile time ([`pack`]): per pair of output channels
 //!   `(a, b)` the two folded biases (`bias + input_offset * sum(w)`, as in
-//!   [`super::Conv2dVariant::pack`]), then the two filter rows (OHWI order, zero-padded to
-//!   whole words) interleaved per group of four taps `t0..t3` as the words
+//!   [`super::Conv2dVariant::pack`]), the two channels' requantization constants (two
+//!   multipliers, two shifts in one word; the params' multiplier tables are then not read,
+//!   and the compiler emits them empty), then the two filter rows (OHWI order, each window row
+//!   zero-padded to whole words) interleaved per group of four taps `t0..t3` as the words
 //!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` ([`Dot::dot_2x2`]): one LDRD
 //!   feeds a group of both channels and each SXTB16 gives one lane pair of a channel. An
 //!   odd last channel is paired with zeros.
@@ -12,17 +14,19 @@
 //!   most [`CHUNK_TAPS`] taps ([`Dot::widen4`] words, the two pixels of a block side by side
 //!   per group), each chunk then read by every channel pair of a block (all pairs when the
 //!   window is one chunk, `Gemm`; else [`BLOCK_PAIRS`] at a time, their accumulators kept
-//!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows when they are
-//!   whole words; any other (a border window, or rows that are not whole words, e.g. a
-//!   first layer on 1 or 3 channels) is first gathered into a byte buffer with the taps
-//!   outside the image set to the input zero point: such a tap contributes `w * (zp +
+//!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows (each row's
+//!   taps padded to whole words with zero weights, so a first layer on 1 or 3 channels too;
+//!   the padding reads the bytes after the row, when they are still in the input); any
+//!   other (a border window) is first gathered into a byte buffer with the taps outside the
+//!   image set to the input zero point: such a tap contributes `w * (zp +
 //!   input_offset) = 0`, exactly the reference's skipped tap, so every window starts from
 //!   the folded bias.
 //! - **Requantization** of a block in registers: `MultiplyByQuantizedMultiplier` as one
 //!   [`Dot::doubling_high_mul`] (`h`), then TFLite's `RoundingDivideByPOT(h, e)` plus the
 //!   output offset as `((u >> (e - 1)) + 1 + 2 * offset) >> 1` with `u = h - (h < 0)`
 //!   (the nested-floor form of `(h + 2^(e-1) - (h < 0)) >> e`); the four results halved,
-//!   saturated, clamped and packed together ([`Dot::pack4_halved`]). That form is exact
+//!   saturated, clamped and packed together ([`Dot::pack4_halved`]), and stored as one
+//!   halfword per pixel when both pixels and both channels exist. That form is exact
 //!   when no intermediate overflows, which [`requant_is_exact`] proves at compile time from
 //!   the weights and biases (the accumulator is bounded by `|bias| + 255 * sum |w|`);
 //!   [`super::Conv2dVariant::select`] picks this variant only then, and only for right
@@ -35,15 +39,28 @@ use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
 use crate::kernels::window::valid_taps;
 
-/// Words per packed filter row: the window's taps in groups of four.
-pub(crate) fn row_words(g: &ConvGeometry) -> usize {
-    let [_, f_h, f_w, f_d] = g.filter_shape;
-    (f_h * f_w * f_d).div_ceil(4)
+/// Taps per window row in the packed layout: the row's `f_w * f_d` taps, padded with zero
+/// weights to whole groups of four, so that every row of a window inside the input is
+/// widened straight from the input (see [`load_chunk`]).
+fn padded_row(g: &ConvGeometry) -> usize {
+    let [_, _, f_w, f_d] = g.filter_shape;
+    (f_w * f_d).next_multiple_of(4)
 }
 
-/// Words per channel pair in the packed table: two biases and two interleaved rows.
+/// Words per packed filter row: the window's padded rows ([`padded_row`]) in groups of
+/// four taps.
+pub(crate) fn row_words(g: &ConvGeometry) -> usize {
+    g.filter_shape[1] * padded_row(g) / 4
+}
+
+/// Words at the head of a channel pair's packed words: the two folded biases, the two
+/// requantization multipliers (`m2`, [`Dot::doubling_high_mul`]'s form) and the two shifts
+/// (`e - 1`, one byte each: channel `a`'s in bits 0..8, `b`'s in bits 8..16).
+const HEAD: usize = 5;
+
+/// Words per channel pair in the packed table: the [`HEAD`] and two interleaved rows.
 fn pair_words(g: &ConvGeometry) -> usize {
-    2 + 2 * row_words(g)
+    HEAD + 2 * row_words(g)
 }
 
 /// Taps per widened chunk of a window: a window of at most this many taps is
@@ -74,24 +91,30 @@ fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 }
 
 /// The compile-time packing (see the module doc). A channel whose multiplier is 0 outputs
-/// its clamped output offset whatever it accumulates, so it is packed with a zero bias and
-/// zero weights (its accumulator is then 0, which the block requantization maps to 0).
+/// its clamped output offset whatever it accumulates, so it is packed with a zero bias,
+/// zero weights and zero requantization constants (its accumulator is then 0, which the
+/// block requantization maps to 0).
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let row = f_h * f_w * f_d;
+    let (row, run, prow) = (f_h * f_w * f_d, f_w * f_d, padded_row(g));
     packed.fill(0);
     for (pair, dst) in packed.chunks_exact_mut(pair_words(g)).enumerate() {
-        let (biases, rows) = dst.split_at_mut(2);
+        let (head, rows) = dst.split_at_mut(HEAD);
         for lane in 0..2 {
             let c = 2 * pair + lane;
             if c >= out_d || channel_quant(p, c).0 == 0 {
                 continue;
             }
             let taps = &filter[c * row..][..row];
-            biases[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
-            for (k, &w) in taps.iter().enumerate() {
-                // Tap t of a group: word t % 2, byte lane + 2 * (t / 2).
+            head[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
+            let (m2, em1) = channel_consts(p, c);
+            head[2 + lane] = m2;
+            head[4] |= (em1 & 0xff) << (8 * lane);
+            for (i, &w) in taps.iter().enumerate() {
+                // Tap i (row i / run) at padded position k; tap t of a group: word t % 2,
+                // byte lane + 2 * (t / 2).
+                let k = i / run * prow + i % run;
                 let t = k % 4;
                 let word = &mut rows[2 * (k / 4) + t % 2];
                 let mut bytes = word.to_le_bytes();
@@ -208,9 +231,11 @@ fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
     dst[at..at + len].fill(v);
 }
 
-/// Widens taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order; taps past the
-/// window read anything, their weights are zero) into slot `slot` of `xs`, through `buf`
-/// when the window is not made of whole-word rows inside the input.
+/// Widens the padded taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order, each
+/// row padded to [`padded_row`] taps; the padding taps read anything, their weights are
+/// zero) into slot `slot` of `xs`: straight from the input rows when the window is inside
+/// the input (the padding then reads the bytes after a row, also inside `input`), else
+/// through `buf`.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
@@ -219,21 +244,26 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
-    let run = f_w * in_d;
-    // The taps of this chunk that the window has (the last group may run past it).
-    let t1 = (t0 + 4 * ng).min(f_h * run);
-    let rows = t0 / run..t1.div_ceil(run);
+    let (run, prow) = (f_w * in_d, padded_row(g));
+    // The chunk's taps (whole groups: prow is a multiple of 4) and the rows they are in.
+    let t1 = (t0 + 4 * ng).min(f_h * prow);
+    let rows = t0 / prow..t1.div_ceil(prow);
     // Whether every tap of the window is in the image (f_h, f_w >= 1: the window has taps).
     let fits = |origin: isize, dilation: usize, taps: usize, size: usize| origin >= 0 && origin as usize + (taps - 1) * dilation < size;
-    if g.dilation_width == 1 && run % 4 == 0 && fits(in_y0, g.dilation_height, f_h, in_h) && fits(in_x0, 1, f_w, in_w) {
-        // Every tap is in the image, so in_y0, in_x0 >= 0; the part [a, b) of row ky is
-        // whole words (t0 and run are multiples of 4), at word 4 * (ky * run + a - t0) / 4
-        // of the chunk's groups.
+    // Where the window's row ky starts in the input (in_y0, in_x0 >= 0 when it fits).
+    let row_at = |ky: usize| ((px.b * in_h + in_y0 as usize + ky * g.dilation_height) * in_w + in_x0 as usize) * in_d;
+    if g.dilation_width == 1
+        && fits(in_y0, g.dilation_height, f_h, in_h)
+        && fits(in_x0, 1, f_w, in_w)
+        && (run == prow || row_at(f_h - 1) + prow <= input.len())
+    {
+        // Every tap is in the image, and the padding after the last row (if any) is still
+        // inside `input`; the part [a, b) of row ky is whole words (t0 and prow are
+        // multiples of 4), at word ky * prow + a - t0 of the chunk's groups.
         for ky in rows {
-            let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
-            let iy = in_y0 as usize + ky * g.dilation_height;
-            let src = &input[((px.b * in_h + iy) * in_w + in_x0 as usize) * in_d + a..][..b - a];
-            widen::<D>(src, &mut xs[ky * run + a - t0..], slot);
+            let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
+            let src = &input[row_at(ky) + a..][..b - a];
+            widen::<D>(src, &mut xs[ky * prow + a - t0..], slot);
         }
         return;
     }
@@ -244,8 +274,10 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
     let zero_point = (-p.quant.input_offset) as i8 as u8;
     for ky in rows {
-        let (a, b) = (t0.max(ky * run) - ky * run, t1.min(ky * run + run) - ky * run);
-        let at = ky * run + a - t0;
+        // The part [a, b) of padded row ky; positions from `run` on are padding (filled
+        // with the zero point below, as taps outside the image).
+        let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
+        let at = ky * prow + a - t0;
         if !ky_range.contains(&ky) {
             fill(buf, at, b - a, zero_point);
             continue;
@@ -284,7 +316,7 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     widen::<D>(bytes, xs, slot);
 }
 
-/// The requantization constants of channel `c`, `(m2, e - 1)`. A channel with multiplier
+/// The requantization constants of channel `c` as [`pack`] stores them, `(m2, e - 1)`. A channel with multiplier
 /// 0 needs no case of its own: [`pack`] gives it a zero bias and zero weights, so it
 /// accumulates 0, and `m2 = 0` maps 0 to 0 whatever the shift (a high multiply of 0 is 0,
 /// and so is any arithmetic shift of 0, also by an amount past 31).
@@ -377,7 +409,7 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
         if two {
             load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
         }
-        block_row::<D>(p, xs, packed, k4, c1, lo, hi, outs);
+        block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
 }
 
@@ -403,10 +435,12 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
-                    let start = if first { [wp[0], wp[1], wp[0], wp[1]] } else { *acc };
-                    *acc = D::dot_2x2(xs, &wp[2 + 2 * g0..][..2 * ng], start);
+                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                    let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
+                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
                     if last {
-                        store::<D>(p, *acc, 2 * (blk * BLOCK_PAIRS + j), c1, lo, hi, outs);
+                        let v = requant_pair::<D>(*acc, head, c1, lo, hi);
+                        store(p.geometry.filter_shape[0], v, 2 * (blk * BLOCK_PAIRS + j), outs);
                     }
                 }
             }
@@ -414,29 +448,51 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
     }
 }
 
-/// Every channel pair of `packed` over one pixel pair whose windows
-/// are one chunk (`outs`: the two pixels' outputs, or a lone last pixel's).
+/// Every channel pair of `packed` (`pw` words each) over one pixel pair whose windows are
+/// one chunk (`outs`: the two pixels' `out_d` outputs, or a lone last pixel's). With an even
+/// `out_d` and two pixels (every block but possibly a call's last) each pair's four outputs
+/// are two halfword stores with no bounds checks; otherwise [`store`] writes what exists.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(p: &Conv2dParams<S8>, xs: &[u32], packed: &[i32], k4: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
-    for (pair, wp) in packed.chunks_exact(2 + 2 * k4).enumerate() {
-        let (bias, w) = wp.split_at(2);
-        let acc = D::dot_2x2(xs, w, [bias[0], bias[1], bias[0], bias[1]]);
-        store::<D>(p, acc, 2 * pair, c1, lo, hi, outs);
+fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+    let pairs = packed.chunks_exact(pw);
+    if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
+        let (o0, o1) = outs.split_at_mut(out_d);
+        for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
+            let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+            let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+            let v = requant_pair::<D>(acc, head, c1, lo, hi).to_le_bytes().map(|b| b as i8);
+            d0.copy_from_slice(&v[..2]);
+            d1.copy_from_slice(&v[2..]);
+        }
+        return;
+    }
+    for (pair, wp) in pairs.enumerate() {
+        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+        let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+        store(out_d, requant_pair::<D>(acc, head, c1, lo, hi), 2 * pair, outs);
     }
 }
 
-/// Requantizes the block `acc` of channels `c`, `c + 1` and stores it into `outs`.
+/// Requantizes the block `acc` (`[p0 a, p0 b, p1 a, p1 b]`) of one channel pair with the
+/// constants of its packed `head`: the four int8 results as a word, `p0 a` in the low byte.
 #[inline(always)]
-fn store<D: Dot>(p: &Conv2dParams<S8>, acc: [i32; 4], c: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
-    let out_d = p.geometry.filter_shape[0];
-    let rq = |acc: i32, (m2, em1): (i32, i32)| {
+fn requant_pair<D: Dot>(acc: [i32; 4], head: &[i32; HEAD], c1: i32, lo: i8, hi: i8) -> u32 {
+    let (ma, mb, sa) = (head[2], head[3], head[4]);
+    // Channel b's shift is byte 1; `shift_right` reads only the low byte's amount.
+    let sb = sa >> 8;
+    let rq = |acc: i32, m2: i32, e: i32| {
         let h = D::doubling_high_mul(acc, m2);
-        D::shift_right(h.wrapping_add(h >> 31), em1).wrapping_add(c1)
+        D::shift_right(h.wrapping_add(h >> 31), e).wrapping_add(c1)
     };
-    let (ka, kb) = (channel_consts(p, c), channel_consts(p, (c + 1).min(out_d - 1)));
-    let r = [rq(acc[0], ka), rq(acc[1], kb), rq(acc[2], ka), rq(acc[3], kb)];
-    let v = D::pack4_halved(r, lo, hi).to_le_bytes().map(|b| b as i8);
+    D::pack4_halved([rq(acc[0], ma, sa), rq(acc[1], mb, sb), rq(acc[2], ma, sa), rq(acc[3], mb, sb)], lo, hi)
+}
+
+/// Stores the requantized block `v` ([`requant_pair`]) of channels `c`, `c + 1` into
+/// `outs` (two pixels' `out_d` outputs, or a lone pixel's), what of it exists.
+#[inline(always)]
+fn store(out_d: usize, v: u32, c: usize, outs: &mut [i8]) {
+    let v = v.to_le_bytes().map(|b| b as i8);
     // Channel c + 1 of an odd last pair does not exist.
     let (two, o1) = (c + 1 < out_d, out_d + c);
     if let Some(d) = outs.get_mut(c) {

@@ -12,7 +12,7 @@
 //! | variant | function | when |
 //! |---|---|---|
 //! | `Reference` | [`conv_2d_s8`], [`conv_2d_s16`] ([`conv_2d`], generic over the numerics) | 16x8, grouped, empty windows |
-//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, block requantization exact (every real layer), window of at most [`gemm::CHUNK_TAPS`] taps |
+//! | `Gemm` | [`conv_2d_s8_gemm`] | ungrouped int8, block requantization exact (every real layer), window of at most [`gemm::CHUNK_TAPS`] taps (rows padded to whole words) |
 //! | `GemmChunked` | [`conv_2d_s8_gemm_chunked`] | as `Gemm`, longer windows |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
@@ -118,7 +118,8 @@ pub enum Conv2dVariant {
     /// [`conv_2d_s8_gemm`]: ungrouped, two pixels times two channels per block from an
     /// interleaved packed filter, when [`gemm::requant_is_exact`] (right shifts,
     /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31); a window
-    /// of at most one chunk ([`gemm::CHUNK_TAPS`] taps), widened once per pixel pair.
+    /// of at most one chunk ([`gemm::CHUNK_TAPS`] taps, each window row padded to whole
+    /// words), widened once per pixel pair.
     Gemm,
     /// [`conv_2d_s8_gemm_chunked`]: `Gemm` for a window of more than one chunk, widened in
     /// chunks, the accumulators of [`gemm`]'s blocks of channel pairs on the stack between

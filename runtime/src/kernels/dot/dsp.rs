@@ -102,8 +102,8 @@ fn smmlar(a: i32, b: i32, acc: i32) -> i32 {
     r
 }
 
-/// ASR by a register amount in `0..=31` (Rust's `>>` masks the amount first, one more
-/// instruction).
+/// ASR by a register amount in `0..=31`, read from the low byte of `e` (Rust's `>>` masks
+/// the amount first, one more instruction).
 #[inline(always)]
 fn asr(x: i32, e: i32) -> i32 {
     let r: i32;

@@ -74,7 +74,8 @@ pub(crate) trait Dot {
     fn doubling_high_mul(x: i32, m2: i32) -> i32 {
         scalar::doubling_high_mul(x, m2)
     }
-    /// `x >> e` (arithmetic) for `e` in `0..=31`.
+    /// `x >> (e & 255)` (arithmetic) for `e & 255` in `0..=31`: only the low byte of `e` is
+    /// the amount (as Arm's ASR by register reads it), so a word can carry several amounts.
     #[inline(always)]
     fn shift_right(x: i32, e: i32) -> i32 {
         scalar::shift_right(x, e)
