@@ -41,7 +41,7 @@ pub(crate) fn conv_2d_u8_wide(_: Avx2, p: &Conv2dParams<U8>, input: &[u8], packe
 
 /// The activations' widening (sign extension for int8, zero extension for uint8) and
 /// requantized store.
-trait Widen: WideAct {
+pub(crate) trait Widen: WideAct {
     /// 16 elements at `p` to 16 int16.
     ///
     /// # Safety
@@ -106,7 +106,7 @@ impl Widen for u8 {
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
+pub(crate) unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
     let n = src.len();
     let mut i = 0;
     while i + 16 <= n && i + 16 <= dst.len() {
