@@ -161,7 +161,7 @@ impl<'a> Requant16<'a> {
         unsafe {
             let (m, s) = self.tables16(c0, n);
             let bytes = self.requant(acc, m, s);
-            _mm_mask_storeu_epi8(out.as_mut_ptr().cast(), first(n) as u16 as __mmask16, bytes);
+            _mm_mask_storeu_epi8(out.as_mut_ptr().cast(), first(n), bytes);
         }
     }
 
@@ -191,7 +191,7 @@ impl<'a> Requant16<'a> {
         unsafe {
             let (m, s) = self.tables8x2(c0, n);
             let bytes = self.requant(acc, m, s);
-            let k = first(n) as __mmask16;
+            let k = first(n);
             _mm_mask_storeu_epi8(out0.as_mut_ptr().cast(), k, bytes);
             if let Some(out1) = out1 {
                 _mm_mask_storeu_epi8(out1.as_mut_ptr().cast(), k, _mm_srli_si128::<8>(bytes));
@@ -259,9 +259,9 @@ mod tests {
                     let mut out = [0x55i8; 16];
                     // SAFETY: AVX-512 VNNI was detected above.
                     unsafe { rq.store(c0, _mm512_loadu_si512(accs.as_ptr().cast()), &mut out[..n]) };
-                    for j in 0..16 {
+                    for (j, &o) in out.iter().enumerate() {
                         let w = if j < n { want(j, c0 + j) } else { 0x55 };
-                        prop_assert_eq!(out[j], w, "lane {} c0 {}", j, c0);
+                        prop_assert_eq!(o, w, "lane {} c0 {}", j, c0);
                     }
                     let n8 = n.min(8);
                     let (mut o0, mut o1) = ([0x55i8; 8], [0x55i8; 8]);

@@ -60,7 +60,12 @@ unsafe fn sum(x: *const i8, k: usize) -> i32 {
 unsafe fn hsum4(a: [__m512i; 4]) -> __m128i {
     // SAFETY: register-only intrinsics.
     unsafe {
-        let h = a.map(|v| _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)));
+        // (No closures over intrinsics here: a closure does not inherit the caller's target
+        // features, so its intrinsics would not inline.)
+        let mut h = [_mm256_setzero_si256(); 4];
+        for (h, &v) in h.iter_mut().zip(&a) {
+            *h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+        }
         let s = _mm256_hadd_epi32(_mm256_hadd_epi32(h[0], h[1]), _mm256_hadd_epi32(h[2], h[3]));
         _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s))
     }
@@ -80,7 +85,10 @@ unsafe fn dot_4xp<const P: usize>(x: [*const i8; P], w: [*const i8; 4], k: usize
         let mut acc = [[_mm512_setzero_si512(); 4]; P];
         let mut i = 0;
         while i + 64 <= k {
-            let wv: [__m512i; 4] = core::array::from_fn(|j| _mm512_xor_si512(_mm512_loadu_si512(w[j].add(i).cast()), flip));
+            let mut wv = [flip; 4];
+            for j in 0..4 {
+                wv[j] = _mm512_xor_si512(_mm512_loadu_si512(w[j].add(i).cast()), flip);
+            }
             for p in 0..P {
                 let xv = _mm512_loadu_si512(x[p].add(i).cast());
                 for j in 0..4 {
@@ -91,7 +99,10 @@ unsafe fn dot_4xp<const P: usize>(x: [*const i8; P], w: [*const i8; 4], k: usize
         }
         if i < k {
             let m = first(k - i);
-            let wv: [__m512i; 4] = core::array::from_fn(|j| _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w[j].add(i)), flip));
+            let mut wv = [flip; 4];
+            for j in 0..4 {
+                wv[j] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w[j].add(i)), flip);
+            }
             for p in 0..P {
                 let xv = _mm512_maskz_loadu_epi8(m, x[p].add(i));
                 for j in 0..4 {
@@ -99,7 +110,11 @@ unsafe fn dot_4xp<const P: usize>(x: [*const i8; P], w: [*const i8; 4], k: usize
                 }
             }
         }
-        acc.map(|a| hsum4(a))
+        let mut sums = [_mm_setzero_si128(); P];
+        for (s, &a) in sums.iter_mut().zip(&acc) {
+            *s = hsum4(a);
+        }
+        sums
     }
 }
 
@@ -115,7 +130,13 @@ unsafe fn rows<const P: usize>(xs: [&[i8]; P], k: usize, filter: &[i8], folded: 
     let x = xs.map(|x| x.as_ptr());
     let f = filter.as_ptr();
     // SAFETY: by the caller's guarantee; every `x[p]` has `k` int8 (asserted).
-    let corr: [__m512i; P] = unsafe { x.map(|x| _mm512_set1_epi32(sum(x, k).wrapping_mul(128))) };
+    let corr: [__m512i; P] = unsafe {
+        let mut corr = [_mm512_setzero_si512(); P];
+        for (c, &x) in corr.iter_mut().zip(&x) {
+            *c = _mm512_set1_epi32(sum(x, k).wrapping_mul(128));
+        }
+        corr
+    };
     let mut c0 = 0;
     while c0 < out_d {
         let n = (out_d - c0).min(16);

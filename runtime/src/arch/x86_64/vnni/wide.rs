@@ -67,11 +67,13 @@ unsafe fn tile16<const P: usize, const Z: usize>(x: [*const i32; P], biases: &[i
             }
         }
         for t in 0..n_pairs {
-            let wv: [__m512i; Z] = core::array::from_fn(|z| {
+            // (A loop, not `from_fn`: a closure does not inherit the target features.)
+            let mut wv = [_mm512_setzero_si512(); Z];
+            for z in 0..Z {
                 let lo = _mm256_loadu_si256(w[z][0].as_ptr().add(BLOCK * t).cast());
                 let hi = _mm256_loadu_si256(w[z][1].as_ptr().add(BLOCK * t).cast());
-                _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
-            });
+                wv[z] = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+            }
             for p in 0..P {
                 let xv = _mm512_set1_epi32(x[p].add(t).read_unaligned());
                 for z in 0..Z {
@@ -192,13 +194,22 @@ unsafe fn pixels<A: Widen + Byte>(g: &ConvGeometry, cols: &[&[i16]], packed: &[i
 }
 
 /// `M` results padded to four (the rest are copies of the first; callers take `m` of them).
+/// (A loop, not `from_fn`: the values are vectors, and a closure would not inline them.)
 #[inline(always)]
 fn pad<T: Copy, const M: usize>(a: [T; M]) -> [T; 4] {
-    core::array::from_fn(|i| a[i.min(M - 1)])
+    let mut out = [a[0]; 4];
+    for (o, &v) in out.iter_mut().zip(&a) {
+        *o = v;
+    }
+    out
 }
 
-/// Every output pixel, [`PIXELS`] at a time.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
+/// Every output pixel, [`PIXELS`] at a time. The gather buffer is zeroed on every call, and
+/// a row-driven op calls the kernel once per row or block of pixels, so it is sized for the
+/// window (`N` int16: 1 KiB for most pointwise layers, not [`PIXELS`] x [`COL`]).
+///
+/// # Safety
+/// AVX2 and AVX512F/BW/VL/VNNI.
 unsafe fn wide<A: Widen + Byte>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant16) {
     let [batches, ..] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -209,16 +220,35 @@ unsafe fn wide<A: Widen + Byte>(g: &ConvGeometry, zp: A, input: &[A], packed: &[
         return;
     }
     let len = 2 * pairs(g);
-    let mut buf = [[0i16; COL]; PIXELS];
+    // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
+    unsafe {
+        if PIXELS * len <= 512 {
+            run::<A, 512>(g, zp, input, packed, output, rq, len)
+        } else if PIXELS * len <= 4096 {
+            run::<A, 4096>(g, zp, input, packed, output, rq, len)
+        } else {
+            run::<A, { PIXELS * COL }>(g, zp, input, packed, output, rq, len)
+        }
+    }
+}
+
+/// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn run<A: Widen + Byte, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant16, len: usize) {
+    let [batches, ..] = g.input_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let n_px = batches * out_h * out_w;
+    assert!(PIXELS * len <= N);
+    let mut buf = [0i16; N];
     let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
     let mut px0 = 0;
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
-        for (k, col) in buf.iter_mut().enumerate().take(n) {
+        for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
             // SAFETY: AVX2 (this function's target feature; the closure inherits it).
-            gather(g, input, zp, at(px0 + k), &mut col[..len], |src, dst| unsafe { copy_widen(src, dst) });
+            gather(g, input, zp, at(px0 + k), col, |src, dst| unsafe { copy_widen(src, dst) });
         }
-        let cols: [&[i16]; PIXELS] = core::array::from_fn(|k| &buf[k][..len]);
+        let cols: [&[i16]; PIXELS] = core::array::from_fn(|k| &buf[k * len..][..len]);
         // SAFETY: this function's target features.
         unsafe { pixels(g, &cols[..n], packed, output, px0, rq) };
         px0 += n;
