@@ -18,6 +18,9 @@
 //!   need no second folded bias and stay the ones every other host variant reads; the
 //!   accumulation wraps in int32 like the reference's (a ring), so the result is the
 //!   reference's bit for bit.
+//! - **Depthwise** ([`depthwise`]): multiplier 1 and at least sixteen channels, 32
+//!   channels per pass in int16 products (`vpmullw`, as the AVX2 form) widened into two
+//!   sixteen-lane accumulators, channel tails masked; other shapes take the AVX2 form.
 //! - **Requantization** ([`Requant16`]): `MultiplyByQuantizedMultiplier` on sixteen lanes,
 //!   the same arithmetic as `super::Requant8` (`vpmuldq` high multiply with the `2^30` nudge,
 //!   `vpsravd` rounding shift), the round-up test as a mask register, the narrowing by
@@ -26,10 +29,12 @@
 //!
 //! Entry points take an [`Avx512Vnni`] token, which only [`Avx512Vnni::detect`] makes.
 
+pub(crate) mod depthwise;
 pub(crate) mod requant;
 pub(crate) mod rows;
 pub(crate) mod wide;
 
+pub(crate) use depthwise::depthwise_window;
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
@@ -88,6 +93,7 @@ pub(crate) mod tests {
     //! directly (whatever `crate::isa` selected).
     use super::Avx512Vnni;
     use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
+    use crate::kernels::depthwise_conv_2d::{DepthwiseConv2dParams, DepthwiseConv2dVariant};
     use crate::kernels::fully_connected::{FullyConnectedParams, FullyConnectedVariant};
     use crate::kernels::numerics::S8;
     use std::vec;
@@ -147,6 +153,19 @@ pub(crate) mod tests {
             super::conv_2d_pointwise(token(), p, input, filter, &packed, output)
         } else {
             super::conv_2d_window(token(), p, input, filter, bias, &packed, output)
+        }
+    }
+
+    pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+        v.pack(p, filter, bias, &mut packed);
+        match v {
+            DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
+            DepthwiseConv2dVariant::Window => super::depthwise_window(token(), p, input, filter, bias, &packed, output),
+            // Not selected for `TargetClass::Host`; the portable variants if they were.
+            DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
+            DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
         }
     }
 
