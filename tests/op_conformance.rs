@@ -81,6 +81,14 @@ fn float_error(got: &[u8], want: &[u8]) -> f64 {
 #[test]
 fn op_conformance() {
     let Some(shared) = shared_dir_or_skip("op_conformance") else { return };
+    // `TFLC_TEST_FEATURE=avx2|avx512vnni|portable` runs the host kernels of that
+    // implementation (it must be executable here); other values are other suites' (Arm).
+    if let Ok(f) = std::env::var("TFLC_TEST_FEATURE") {
+        if let Some(&s) = tflc_runtime::isa::HostSimd::ALL.iter().find(|s| s.name() == f) {
+            tflc_runtime::isa::force(s).unwrap_or_else(|e| panic!("TFLC_TEST_FEATURE={f}: {e}"));
+        }
+    }
+    eprintln!("op_conformance: host SIMD implementation {}", tflc_runtime::isa::selected().name());
     let pending = pending();
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
     let mut not_checked: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -6,7 +6,9 @@
 //!   `Scalar` and `ArmDsp`), chosen at compile time from `cfg`s that `runtime/build.rs` sets
 //!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
 //!   Rust does not expose as a `target_feature`).
-//! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2. They are selected once per
+//! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2 and AVX-512 VNNI (the latter
+//!   preferred where the CPU has both; kernels without a VNNI form run their AVX2 form).
+//!   They are selected once per
 //!   process: at compile time when the build enables the feature (`-C target-feature=+avx2`),
 //!   otherwise by `cpuid` at first use, and the answer is cached in an atomic ([`selected`]).
 //!   A default build on any x86-64 machine thus runs the best variant the CPU has. The
@@ -89,17 +91,21 @@ pub enum HostSimd {
     Portable = 1,
     /// x86-64 AVX2 (`crate::arch::x86_64`).
     Avx2 = 2,
+    /// x86-64 AVX-512 VNNI (AVX512F/BW/VL/VNNI, `crate::arch::x86_64::vnni`) where a kernel
+    /// has that form, AVX2 for the others.
+    Avx512Vnni = 3,
 }
 
 impl HostSimd {
     /// Every host SIMD implementation, by name (`TFLC_TEST_FEATURE`, reports).
-    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2];
+    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2, HostSimd::Avx512Vnni];
 
-    /// Its name: `"portable"`, `"avx2"`.
+    /// Its name: `"portable"`, `"avx2"`, `"avx512vnni"`.
     pub const fn name(self) -> &'static str {
         match self {
             HostSimd::Portable => "portable",
             HostSimd::Avx2 => "avx2",
+            HostSimd::Avx512Vnni => "avx512vnni",
         }
     }
 
@@ -109,14 +115,20 @@ impl HostSimd {
             HostSimd::Portable => true,
             #[cfg(target_arch = "x86_64")]
             HostSimd::Avx2 => crate::arch::x86_64::Avx2::detect().is_some(),
+            #[cfg(target_arch = "x86_64")]
+            HostSimd::Avx512Vnni => crate::arch::x86_64::vnni::Avx512Vnni::detect().is_some(),
             #[cfg(not(target_arch = "x86_64"))]
-            HostSimd::Avx2 => false,
+            HostSimd::Avx2 | HostSimd::Avx512Vnni => false,
         }
     }
 
     /// The default: the best executable one (none under `TFLC_RUNTIME_SCALAR=1`).
     fn best() -> HostSimd {
-        if !cfg!(tflc_runtime_scalar) && HostSimd::Avx2.executable() {
+        if cfg!(tflc_runtime_scalar) {
+            HostSimd::Portable
+        } else if HostSimd::Avx512Vnni.executable() {
+            HostSimd::Avx512Vnni
+        } else if HostSimd::Avx2.executable() {
             HostSimd::Avx2
         } else {
             HostSimd::Portable
@@ -132,13 +144,13 @@ impl HostSimd {
 /// `depthwise_conv_2d_s8_mult1`, `_one_channel` and `fully_connected_s8_interleaved`, have no
 /// host SIMD form yet: their packed layouts are the Arm ones.)
 pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    ("conv_2d_s8_pointwise", &[HostSimd::Avx2]),
-    ("conv_2d_s8_window", &[HostSimd::Avx2]),
-    ("conv_2d_s8_wide", &[HostSimd::Avx2]),
-    ("conv_2d_u8_wide", &[HostSimd::Avx2]),
-    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2]),
+    ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2]),
-    ("fully_connected_s8_dot4", &[HostSimd::Avx2]),
+    ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
     // AVX2 CPU without FMA; none is known).
     ("conv_2d_f32_packed", &[HostSimd::Avx2]),
@@ -153,6 +165,8 @@ pub fn implementation_of(function: &str) -> &'static str {
     let simd = selected();
     match HOST_SIMD_KERNELS.iter().find(|(f, _)| *f == function) {
         Some((_, impls)) if impls.contains(&simd) => simd.name(),
+        // A kernel without a VNNI form runs its AVX2 form.
+        Some((_, impls)) if simd == HostSimd::Avx512Vnni && impls.contains(&HostSimd::Avx2) => HostSimd::Avx2.name(),
         _ => DOT,
     }
 }
@@ -166,6 +180,7 @@ pub fn selected() -> HostSimd {
     match SELECTED.load(Ordering::Relaxed) {
         1 => HostSimd::Portable,
         2 => HostSimd::Avx2,
+        3 => HostSimd::Avx512Vnni,
         _ => {
             let best = HostSimd::best();
             SELECTED.store(best as u8, Ordering::Relaxed);
@@ -185,14 +200,28 @@ pub fn force(simd: HostSimd) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The AVX2 token when AVX2 is the selected implementation.
+/// The AVX2 token when AVX2 or AVX-512 VNNI (which implies AVX2) is the selected
+/// implementation.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
-    if selected() == HostSimd::Avx2 {
+    match selected() {
         // SAFETY: `selected` is `Avx2` only after `HostSimd::Avx2.executable()`, i.e.
-        // `Avx2::detect()`, returned true (in `best` or `force`).
-        Some(unsafe { crate::arch::x86_64::Avx2::after_detection() })
+        // `Avx2::detect()`, returned true (in `best` or `force`), and `Avx512Vnni` only after
+        // `Avx512Vnni::detect()`, which requires `Avx2::detect()`, did.
+        HostSimd::Avx2 | HostSimd::Avx512Vnni => Some(unsafe { crate::arch::x86_64::Avx2::after_detection() }),
+        HostSimd::Portable => None,
+    }
+}
+
+/// The AVX-512 VNNI token when it is the selected implementation.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx512_vnni() -> Option<crate::arch::x86_64::vnni::Avx512Vnni> {
+    if selected() == HostSimd::Avx512Vnni {
+        // SAFETY: `selected` is `Avx512Vnni` only after `HostSimd::Avx512Vnni.executable()`,
+        // i.e. `Avx512Vnni::detect()`, returned true (in `best` or `force`).
+        Some(unsafe { crate::arch::x86_64::vnni::Avx512Vnni::after_detection() })
     } else {
         None
     }
@@ -200,8 +229,16 @@ pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
 
 /// `host_simd!(f(args...))` at the top of a public variant function: returns
 /// `crate::arch::<isa>::f(token, args...)` when a host SIMD implementation is selected, else
-/// falls through to the portable body.
+/// falls through to the portable body. `host_simd!(vnni f(args...))` first tries
+/// `crate::arch::x86_64::vnni::f` when AVX-512 VNNI is selected (a kernel with that form).
 macro_rules! host_simd {
+    (vnni $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::isa::avx512_vnni() {
+            return $crate::arch::x86_64::vnni::$f(token, $($arg),*);
+        }
+        $crate::isa::host_simd!($f($($arg),*));
+    };
     ($f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx2() {
@@ -236,5 +273,7 @@ mod tests {
         std::eprintln!("selected: {}", super::selected().name());
         #[cfg(target_arch = "x86_64")]
         assert_eq!(HostSimd::Avx2.executable(), std::is_x86_feature_detected!("avx2"));
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
     }
 }

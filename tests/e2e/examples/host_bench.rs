@@ -152,17 +152,18 @@ fn main() {
     }
 }
 
-/// The mark of an op that runs through `overlap::conv_rows` / `pool_rows`.
+/// The mark of an op that runs through one of `overlap`'s row drivers.
 const ROWS: &str = " (rows)";
 
 /// Each op's kernel label, in call order: `function [implementation]`. An op the overlap
-/// planner streams calls the row driver (`conv_rows`, `pool_rows`) and, inside its closure,
+/// planner streams calls the row driver (`conv_rows`, `pool_rows`, `depthwise_rows`,
+/// `depthwise_row_ranges`) and, inside its closure,
 /// the kernel: the two calls are one op, labelled with the kernel and [`ROWS`].
 fn op_kernels(ks: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut it = ks.iter().copied().peekable();
     while let Some(f) = it.next() {
-        let driver = matches!(f, "conv_rows" | "pool_rows");
+        let driver = matches!(f, "conv_rows" | "pool_rows" | "depthwise_rows" | "depthwise_row_ranges");
         let f = if driver { it.next().unwrap_or(f) } else { f };
         out.push(format!("{f} [{}]{}", tflc_runtime::isa::implementation_of(f), if driver { ROWS } else { "" }));
     }

@@ -73,7 +73,7 @@ unsafe fn pointwise(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &
 /// Copies the window of output pixel `(b, oy, ox)` into `col` (`f_h * f_w * f_d` int8, row
 /// by row), taps outside the image set to the zero point.
 #[inline(always)]
-fn gather(p: &Conv2dParams<S8>, input: &[i8], [b, oy, ox]: [usize; 3], col: &mut [i8]) {
+pub(crate) fn gather(p: &Conv2dParams<S8>, input: &[i8], [b, oy, ox]: [usize; 3], col: &mut [i8]) {
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;

@@ -27,6 +27,7 @@ pub(crate) mod f32;
 pub(crate) mod fc;
 pub(crate) mod gemm;
 pub(crate) mod requant;
+pub(crate) mod vnni;
 pub(crate) mod wide;
 
 pub(crate) use conv::{conv_2d_pointwise, conv_2d_window};

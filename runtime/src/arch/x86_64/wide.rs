@@ -41,7 +41,7 @@ pub(crate) fn conv_2d_u8_wide(_: Avx2, p: &Conv2dParams<U8>, input: &[u8], packe
 
 /// The activations' widening (sign extension for int8, zero extension for uint8) and
 /// requantized store.
-trait Widen: WideAct {
+pub(crate) trait Widen: WideAct {
     /// 16 elements at `p` to 16 int16.
     ///
     /// # Safety
@@ -106,7 +106,7 @@ impl Widen for u8 {
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
+pub(crate) unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
     let n = src.len();
     let mut i = 0;
     while i + 16 <= n && i + 16 <= dst.len() {
@@ -203,8 +203,12 @@ unsafe fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P],
     }
 }
 
-/// Every output pixel, [`PIXELS`] at a time.
-#[target_feature(enable = "avx2")]
+/// Every output pixel, [`PIXELS`] at a time. The gather buffer is zeroed on every call, and
+/// a row-driven op calls the kernel once per row or block of pixels, so it is sized for the
+/// window (`N` int16), not [`PIXELS`] x [`COL`].
+///
+/// # Safety
+/// AVX2.
 unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8) {
     let [batches, ..] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -215,17 +219,35 @@ unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], o
         return;
     }
     let len = 2 * pairs(g);
-    let mut buf = [[0i16; COL]; PIXELS];
+    // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
+    unsafe {
+        if PIXELS * len <= 256 {
+            run::<A, 256>(g, zp, input, packed, output, rq, len)
+        } else if PIXELS * len <= 2048 {
+            run::<A, 2048>(g, zp, input, packed, output, rq, len)
+        } else {
+            run::<A, { PIXELS * COL }>(g, zp, input, packed, output, rq, len)
+        }
+    }
+}
+
+/// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
+#[target_feature(enable = "avx2")]
+unsafe fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8, len: usize) {
+    let [batches, ..] = g.input_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let n_px = batches * out_h * out_w;
+    assert!(PIXELS * len <= N);
+    let mut buf = [0i16; N];
     let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
     let mut px0 = 0;
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
-        for (k, col) in buf.iter_mut().enumerate().take(n) {
+        for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
             // SAFETY: AVX2 (this function's target feature; the closure inherits it).
-            gather(g, input, zp, at(px0 + k), &mut col[..len], |src, dst| unsafe { copy_widen(src, dst) });
+            gather(g, input, zp, at(px0 + k), col, |src, dst| unsafe { copy_widen(src, dst) });
         }
-        let [c0, c1, c2, c3] = &buf;
-        let (c0, c1, c2, c3) = (&c0[..len], &c1[..len], &c2[..len], &c3[..len]);
+        let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);
         // SAFETY: AVX2 (this function's target feature).
         unsafe {
             match n {

@@ -449,6 +449,10 @@ kernel_tests!(selected_scalar, if true, Conv, selected::<crate::kernels::dot::sc
 kernel_tests!(selected_arm_dsp, if true, Conv, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Conv, crate::arch::x86_64::tests::conv_2d);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(rows_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_rows);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon, if true, Conv, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Conv, public);
@@ -494,6 +498,13 @@ mod wide_u8 {
             let mut got = vec![0x55u8; n_out];
             crate::arch::x86_64::conv_2d_u8_wide(token, &p, &input, &packed, &mut got);
             prop_assert_eq!(&got, &want, "avx2");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::kernels::test_util::available("avx512vnni", crate::arch::x86_64::vnni::tests::detected()) {
+            let token = crate::arch::x86_64::vnni::tests::token();
+            let mut got = vec![0x55u8; n_out];
+            crate::arch::x86_64::vnni::conv_2d_u8_wide(token, &p, &input, &packed, &mut got);
+            prop_assert_eq!(&got, &want, "avx512vnni");
         }
         Ok(())
     }

@@ -344,6 +344,8 @@ kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::do
 kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, crate::arch::x86_64::tests::depthwise_conv_2d);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Depthwise, crate::arch::x86_64::vnni::tests::depthwise_conv_2d);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Depthwise, public);

@@ -261,6 +261,8 @@ kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scal
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
 kernel_tests!(public_api, if true, Fc, public);
