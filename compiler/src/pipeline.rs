@@ -31,11 +31,17 @@ pub struct CompileOptions {
     /// Pointer width of the target in bits (16, 32 or 64): decides the largest arena, weight
     /// blob and buffer the generated module can address ([`SizeLimits::for_target`]).
     pub target_pointer_width: u32,
+    /// Keep float16 weights in flash as float16 (half the bytes of their float32 widening)
+    /// where the kernel can widen them as it reads (the CONV_2D, DEPTHWISE_CONV_2D and
+    /// FULLY_CONNECTED filters a constant float16 DEQUANTIZE feeds; [`Subgraph::half_weights`](crate::ir::Subgraph::half_weights)).
+    /// The widening is exact, so the outputs are the same bits. Arm builds take it (their
+    /// float kernels read the filter as it is); hosts keep their packed float32 tables.
+    pub keep_f16_weights: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None, target_pointer_width: 64 }
+        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None, target_pointer_width: 64, keep_f16_weights: false }
     }
 }
 
@@ -71,7 +77,7 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     let resolved = crate::passes::resources::resolve(&read)?;
     let read = resolved.as_ref().map_or(&read, |r| &r.0);
     let folded = FoldedModel::of(read);
-    let model = folded.apply(read);
+    let model = folded.apply_with(read, opts.keep_f16_weights);
     // Subgraph 0 and every subgraph it calls (IF, WHILE, CALL_ONCE), each lowered once.
     let lm = lower_model(&model);
     // Every lowering error at once, before planning.

@@ -26,7 +26,7 @@ pub mod wide;
 mod tests;
 
 use crate::isa::TargetClass;
-use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
@@ -62,6 +62,14 @@ pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bia
 /// accumulation order, so the same bits.
 pub fn conv_2d_f32(params: &Conv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits, OHWI):
+/// [`conv_2d_f32`] on the exactly widened weights, bit for bit ([`F32H`]), for the same
+/// params.
+pub fn conv_2d_f32_f16w(params: &Conv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let Conv2dParams { geometry, quant, clamp } = *params;
+    conv_2d(&Conv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
 /// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic

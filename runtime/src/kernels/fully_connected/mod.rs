@@ -21,7 +21,7 @@ pub mod scalar;
 mod tests;
 
 use crate::isa::TargetClass;
-use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8};
 
 /// The geometry of FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +80,14 @@ pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], fi
 /// accumulation order, so the same bits (`weights_offset` is 0).
 pub fn fully_connected_f32(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED float32 with float16 weights kept in flash (`filter`: binary16 bits,
+/// `[units, depth]`): [`fully_connected_f32`] on the exactly widened weights, bit for bit
+/// ([`F32H`]).
+pub fn fully_connected_f32_f16w(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let FullyConnectedParams { geometry, weights_offset, quant, clamp } = *params;
+    fully_connected(&FullyConnectedParams::<F32H> { geometry, weights_offset, quant, clamp }, input, filter, bias, output)
 }
 
 /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Dot4`]: the bias is in `packed`
