@@ -858,6 +858,7 @@ mod packed {
         match v {
             Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
             Conv2dF32Variant::Packed => imp(p, x, &packed, out),
+            Conv2dF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
@@ -878,6 +879,7 @@ mod packed {
         match v {
             FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
             FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
+            FullyConnectedF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
@@ -974,6 +976,56 @@ packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
 packed_tests!(depthwise_packed_neon, if true, DepthwisePacked, packed::neon::depthwise);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 packed_tests!(fully_connected_packed_neon, if true, FcPacked, packed::neon::fc);
+
+// ---------------------------------------------------------------------------------------
+// The Arm float32 variants (`kernels::blocked_f32`: four output channels per pass, TFLite's
+// order): the reference suites' cases, selected and packed for Arm as the compiler does; the
+// `if true` form also compares every output bit for bit with the reference.
+
+mod blocked {
+    use super::*;
+    use crate::isa::TargetClass;
+    use crate::kernels::conv_2d::{conv_2d_f32_blocked, Conv2dF32Variant};
+    use crate::kernels::fully_connected::{fully_connected_f32_blocked, FullyConnectedF32Variant};
+
+    pub(super) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = Conv2dF32Variant::select(p, TargetClass::ArmDsp);
+        assert_eq!(v, Conv2dF32Variant::select(p, TargetClass::Arm));
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Blocked => conv_2d_f32_blocked(p, x, &packed, b, out),
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    pub(super) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = FullyConnectedF32Variant::select(p, TargetClass::ArmDsp);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Blocked => fully_connected_f32_blocked(p, x, &packed, b, out),
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    /// The suites reach the blocked variants (not only the reference fallback).
+    #[test]
+    fn cases_reach_the_blocked_variants() {
+        let c = &ConvF32::edge_cases(false)[0];
+        let mut g = c.geometry();
+        g.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
+        assert_eq!(Conv2dF32Variant::select(&Conv2dParams { geometry: g, quant: (), clamp: clamp_of(0) }, TargetClass::ArmDsp), Conv2dF32Variant::Blocked);
+        let geometry = FullyConnectedGeometry { batches: 1, input_depth: 3, output_depth: 5 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(0) };
+        assert_eq!(FullyConnectedF32Variant::select(&p, TargetClass::Arm), FullyConnectedF32Variant::Blocked);
+    }
+}
+
+kernel_tests!(conv_2d_blocked, if true, Conv, blocked::conv);
+kernel_tests!(fully_connected_blocked, if true, FullyConnected, blocked::fc);
 
 // ---------------------------------------------------------------------------------------
 // float16 weights kept in flash (`conv_2d_f32_f16w`, `depthwise_conv_2d_f32_f16w`,

@@ -211,6 +211,7 @@ impl Kernel for Conv2d {
                 check_lengths(g, input.len(), filter.len())?;
                 match variant {
                     Conv2dF32Variant::Reference => conv_2d_f32(p, input, filter, bias, &mut out),
+                    Conv2dF32Variant::Blocked => tflc_runtime::kernels::conv_2d::conv_2d_f32_blocked(p, input, packed, bias, &mut out),
                     Conv2dF32Variant::Packed => conv_2d_f32_packed(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::F32(out));
@@ -290,11 +291,17 @@ impl Kernel for Conv2d {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
-                        Conv2dF32Variant::Reference => {
+                        Conv2dF32Variant::Reference | Conv2dF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
                             if let Some(half) = half {
+                                // Float16 kept in flash: the reference loop nest widening each weight.
                                 let filter = cx.table_u16("filter_f16", half);
                                 return quote! { #call::conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
+                            }
+                            if *variant == Conv2dF32Variant::Blocked {
+                                // The packed table holds the filter in blocks of four channels.
+                                let packed = cx.table_f32("packed", packed);
+                                return quote! { #call::conv_2d_f32_blocked(#p, #input, #packed, #bias, #output); };
                             }
                             let filter = cx.input(self.filter);
                             quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }

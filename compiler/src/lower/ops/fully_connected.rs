@@ -268,6 +268,7 @@ impl Kernel for FullyConnected {
                 check_lengths(g, input.len(), filter.len())?;
                 match variant {
                     FullyConnectedF32Variant::Reference => fully_connected_f32(p, input, filter, bias, &mut out),
+                    FullyConnectedF32Variant::Blocked => tflc_runtime::kernels::fully_connected::fully_connected_f32_blocked(p, input, packed, bias, &mut out),
                     FullyConnectedF32Variant::Packed => fully_connected_f32_packed(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::F32(out));
@@ -321,12 +322,19 @@ impl Kernel for FullyConnected {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     let input = cx.input(self.input);
                     match variant {
-                        FullyConnectedF32Variant::Reference => {
+                        FullyConnectedF32Variant::Reference | FullyConnectedF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
                             if let Some(half) = half {
+                                // Float16 kept in flash: the reference loop nest widening each weight.
                                 let filter = cx.table_u16("filter_f16", half);
                                 let output = cx.output(self.output);
                                 return quote! { #call::fully_connected_f32_f16w(&#p, #input, #filter, #bias, #output); };
+                            }
+                            if *variant == FullyConnectedF32Variant::Blocked {
+                                // The packed table holds the weights in blocks of four units.
+                                let packed = cx.table_f32("packed", packed);
+                                let output = cx.output(self.output);
+                                return quote! { #call::fully_connected_f32_blocked(&#p, #input, #packed, #bias, #output); };
                             }
                             let filter = cx.input(self.filter);
                             let output = cx.output(self.output);

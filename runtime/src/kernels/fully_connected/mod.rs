@@ -196,11 +196,24 @@ pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f
     crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
+/// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Blocked`] (Arm FPUs): `packed` from
+/// [`FullyConnectedF32Variant::pack`] (the weights in blocks of four units), the model's
+/// bias as it is; [`fully_connected_f32`]'s bits (`kernels::blocked_f32`).
+pub fn fully_connected_f32_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
+}
+
 /// The implementations of float32 FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullyConnectedF32Variant {
-    /// [`fully_connected_f32`]: TFLite's order and bits; every Arm target, empty shapes.
+    /// [`fully_connected_f32`]: TFLite's order and bits; empty shapes.
     Reference,
+    /// [`fully_connected_f32_blocked`]: on Arm (a scalar FPU); four units per pass from the
+    /// packed weights, TFLite's bits.
+    Blocked,
     /// [`fully_connected_f32_packed`]: on a host; 32 units per pass from the packed weights.
     Packed,
 }
@@ -209,8 +222,11 @@ impl FullyConnectedF32Variant {
     /// The variant for this float32 fully-connected op on `target`.
     pub fn select(p: &FullyConnectedParams<F32>, target: TargetClass) -> FullyConnectedF32Variant {
         let g = &p.geometry;
-        if target != TargetClass::Host || g.input_depth == 0 || g.output_depth == 0 {
+        if g.input_depth == 0 || g.output_depth == 0 {
             return FullyConnectedF32Variant::Reference;
+        }
+        if target != TargetClass::Host {
+            return FullyConnectedF32Variant::Blocked;
         }
         FullyConnectedF32Variant::Packed
     }
@@ -219,17 +235,20 @@ impl FullyConnectedF32Variant {
     pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedF32Variant::Reference => 0,
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(g.output_depth, g.input_depth),
             FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_packed_len(g.output_depth, g.input_depth),
         }
     }
 
-    /// The compile-time packing: per block of 8 units, their biases, then per input element
-    /// their 8 weights.
+    /// The compile-time packing. `Packed`: per block of 8 units, their biases, then per input
+    /// element their 8 weights. `Blocked`: per block of 4 units, per input element their 4
+    /// weights (no bias).
     pub fn pack(self, p: &FullyConnectedParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         let g = &p.geometry;
         match self {
             FullyConnectedF32Variant::Reference => {}
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::pack(g.output_depth, g.input_depth, filter, packed),
             FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_pack(g.output_depth, g.input_depth, filter, bias, packed),
         }
     }
