@@ -13,6 +13,10 @@
 //! reference's order, the block's [`LANES`] weights: `packed[(block * taps + t) * LANES +
 //! lane] = filter[(block * LANES + lane) * taps + t]`; the lanes past the last channel hold
 //! zeros (computed, never stored). The model's bias is read as it is.
+//!
+//! The weights are [`Weight`]s: `f32`, or float16 kept in flash (`u16` binary16 bits,
+//! `keep_f16_weights`), widened exactly per tap ([`crate::math::f16_to_f32`]), so the float16
+//! form gives the float32 form's bits on the widened weights.
 
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
@@ -23,6 +27,25 @@ use crate::kernels::window::valid_taps;
 /// FPU registers.
 pub const LANES: usize = 4;
 
+/// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly.
+pub trait Weight: Copy + Default {
+    fn widen(self) -> f32;
+}
+
+impl Weight for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Weight for u16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        crate::math::f16_to_f32(self)
+    }
+}
+
 /// The packed table's length for `channels` outputs of `taps` weights each.
 pub const fn packed_len(channels: usize, taps: usize) -> usize {
     channels.div_ceil(LANES) * LANES * taps
@@ -30,13 +53,13 @@ pub const fn packed_len(channels: usize, taps: usize) -> usize {
 
 /// Packs `filter` (`channels` rows of `taps` weights) into blocks of [`LANES`] rows,
 /// tap-major within a block.
-pub fn pack(channels: usize, taps: usize, filter: &[f32], packed: &mut [f32]) {
+pub fn pack<W: Weight>(channels: usize, taps: usize, filter: &[W], packed: &mut [W]) {
     debug_assert_eq!(packed.len(), packed_len(channels, taps));
     for (block, chunk) in packed.chunks_exact_mut((LANES * taps).max(1)).enumerate() {
         for t in 0..taps {
             for lane in 0..LANES {
                 let c = block * LANES + lane;
-                chunk[t * LANES + lane] = if c < channels { filter[c * taps + t] } else { 0.0 };
+                chunk[t * LANES + lane] = if c < channels { filter[c * taps + t] } else { W::default() };
             }
         }
     }
@@ -44,9 +67,9 @@ pub fn pack(channels: usize, taps: usize, filter: &[f32], packed: &mut [f32]) {
 
 /// `acc[lane] += x * w[lane]` for one input value and one block's weights.
 #[inline(always)]
-fn mac4(acc: &mut [f32; LANES], x: f32, w: &[f32]) {
+fn mac4<W: Weight>(acc: &mut [f32; LANES], x: f32, w: &[W]) {
     for (a, &w) in acc.iter_mut().zip(w) {
-        *a = F32::mac(*a, x, w, 0, &());
+        *a = F32::mac(*a, x, w.widen(), 0, &());
     }
 }
 
@@ -64,7 +87,7 @@ fn store(acc: &[f32; LANES], bias: Option<&[f32]>, c0: usize, clamp: &crate::ker
 
 /// Ungrouped float32 CONV_2D from [`pack`]'s table (`taps = f_h * f_w * f_d`).
 #[inline(never)]
-pub fn conv_2d(p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -82,7 +105,7 @@ pub fn conv_2d(p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Optio
                 let out_pixel = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
                 for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
                     let c0 = block * LANES;
-                    let mut acc = [0.0f32; LANES];
+                    let mut acc = [F32::ACC_ZERO; LANES];
                     for ky in ky_range.clone() {
                         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
                         for kx in kx_range.clone() {
@@ -104,7 +127,7 @@ pub fn conv_2d(p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Optio
 
 /// float32 FULLY_CONNECTED from [`pack`]'s table (`channels = units`, `taps = depth`).
 #[inline(never)]
-pub fn fully_connected(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+pub fn fully_connected<W: Weight>(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
     let (depth, units) = (g.input_depth, g.output_depth);
     debug_assert_eq!(packed.len(), packed_len(units, depth));
@@ -113,7 +136,7 @@ pub fn fully_connected(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f
         let out = &mut output[b * units..][..units];
         for (block, ws) in packed.chunks_exact((LANES * depth).max(1)).enumerate() {
             let c0 = block * LANES;
-            let mut acc = [0.0f32; LANES];
+            let mut acc = [F32::ACC_ZERO; LANES];
             for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
                 mac4(&mut acc, x, w);
             }

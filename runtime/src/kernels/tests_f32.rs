@@ -1036,9 +1036,10 @@ kernel_tests!(fully_connected_blocked, if true, FullyConnected, blocked::fc);
 
 mod f16_weights {
     use super::*;
-    use crate::kernels::conv_2d::conv_2d_f32_f16w;
+    use crate::kernels::blocked_f32;
+    use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
     use crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_f16w;
-    use crate::kernels::fully_connected::fully_connected_f32_f16w;
+    use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
     use crate::math::f16_to_f32;
 
     /// The half nearest below `v` in magnitude (truncated; 65504 above the range, 0 below
@@ -1087,6 +1088,13 @@ mod f16_weights {
         conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
         conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
         same_bits(&got, &want)?;
+        // The blocked form (Arm), from the halves packed as the compiler packs them.
+        let taps = kh * kw * c.in_d;
+        let mut packed = vec![0u16; blocked_f32::packed_len(c.out_d, taps)];
+        blocked_f32::pack(c.out_d, taps, &bits, &mut packed);
+        let mut blocked = vec![f32::NAN; n];
+        conv_2d_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+        same_bits(&blocked, &want)?;
         let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
         compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
     }
@@ -1118,6 +1126,11 @@ mod f16_weights {
         fully_connected_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
         fully_connected_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
         same_bits(&got, &want)?;
+        let mut packed = vec![0u16; blocked_f32::packed_len(c.units, c.depth)];
+        blocked_f32::pack(c.units, c.depth, &bits, &mut packed);
+        let mut blocked = vec![f32::NAN; n];
+        fully_connected_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+        same_bits(&blocked, &want)?;
         // The float32 suite's oracle, on the widened weights.
         let mut exact = Vec::new();
         let cl = clamp_of(c.clamp);
@@ -1177,6 +1190,9 @@ mod f16_weights {
             fully_connected_f32_f16w(&p, &xs, &[h], Some(&[0.25]), &mut got);
             fully_connected_f32(&p, &xs, &[f16_to_f32(h)], Some(&[0.25]), &mut want);
             same_bits(&got, &want).unwrap_or_else(|e| panic!("{h:#06x}: {e}"));
+            let mut blocked = [0f32; 7];
+            fully_connected_f32_f16w_blocked(&p, &xs, &[h, 0, 0, 0], Some(&[0.25]), &mut blocked);
+            same_bits(&blocked, &want).unwrap_or_else(|e| panic!("{h:#06x} blocked: {e}"));
         }
     }
 }

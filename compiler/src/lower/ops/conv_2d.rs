@@ -21,6 +21,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_s8, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
 use tflc_runtime::isa::TargetClass;
+use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
@@ -294,7 +295,17 @@ impl Kernel for Conv2d {
                         Conv2dF32Variant::Reference | Conv2dF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
                             if let Some(half) = half {
-                                // Float16 kept in flash: the reference loop nest widening each weight.
+                                // Float16 kept in flash, widened as the kernel reads it: the
+                                // blocked loop nest from the halves packed in its layout, or
+                                // the reference on the model's layout.
+                                if *variant == Conv2dF32Variant::Blocked {
+                                    let [out_d, f_h, f_w, f_d] = held.geometry.filter_shape;
+                                    let taps = f_h * f_w * f_d;
+                                    let mut packed = vec![0u16; blocked_f32::packed_len(out_d, taps)];
+                                    blocked_f32::pack(out_d, taps, half, &mut packed);
+                                    let packed = cx.table_u16("packed_f16", &packed);
+                                    return quote! { #call::conv_2d_f32_f16w_blocked(#p, #input, #packed, #bias, #output); };
+                                }
                                 let filter = cx.table_u16("filter_f16", half);
                                 return quote! { #call::conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
                             }

@@ -28,6 +28,7 @@ use tflc_runtime::kernels::fully_connected::{fully_connected_f32_packed, FullyCo
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
 use tflc_runtime::isa::TargetClass;
+use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{Clamp, F32, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
@@ -325,7 +326,16 @@ impl Kernel for FullyConnected {
                         FullyConnectedF32Variant::Reference | FullyConnectedF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
                             if let Some(half) = half {
-                                // Float16 kept in flash: the reference loop nest widening each weight.
+                                // Float16 kept in flash, widened as the kernel reads it: blocked
+                                // from the halves packed in its layout, or the reference.
+                                if *variant == FullyConnectedF32Variant::Blocked {
+                                    let g = &held.geometry;
+                                    let mut packed = vec![0u16; blocked_f32::packed_len(g.output_depth, g.input_depth)];
+                                    blocked_f32::pack(g.output_depth, g.input_depth, half, &mut packed);
+                                    let packed = cx.table_u16("packed_f16", &packed);
+                                    let output = cx.output(self.output);
+                                    return quote! { #call::fully_connected_f32_f16w_blocked(&#p, #input, #packed, #bias, #output); };
+                                }
                                 let filter = cx.table_u16("filter_f16", half);
                                 let output = cx.output(self.output);
                                 return quote! { #call::fully_connected_f32_f16w(&#p, #input, #filter, #bias, #output); };

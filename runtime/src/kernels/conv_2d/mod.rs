@@ -252,6 +252,16 @@ pub fn conv_2d_f32_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[
     crate::kernels::blocked_f32::conv_2d(params, input, packed, bias, output)
 }
 
+/// [`conv_2d_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
+/// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 filter, each weight
+/// widened exactly as it is read; the same bits as [`conv_2d_f32`] on the widened filter.
+pub fn conv_2d_f32_f16w_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
+    crate::kernels::blocked_f32::conv_2d(params, input, packed, bias, output)
+}
+
 /// The implementations of float32 CONV_2D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Conv2dF32Variant {

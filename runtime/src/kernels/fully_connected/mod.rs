@@ -206,6 +206,16 @@ pub fn fully_connected_f32_blocked(params: &FullyConnectedParams<F32>, input: &[
     crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
 }
 
+/// [`fully_connected_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
+/// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 weights, widened exactly
+/// as they are read; the same bits as [`fully_connected_f32`] on the widened weights.
+pub fn fully_connected_f32_f16w_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
+}
+
 /// The implementations of float32 FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullyConnectedF32Variant {
