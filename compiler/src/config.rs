@@ -54,6 +54,13 @@ impl Config {
         self
     }
 
+    /// Keep float16 weights in flash as float16 and widen them in the kernel (see
+    /// [`CompileOptions::keep_f16_weights`]): for flash-bound targets.
+    pub fn keep_f16_weights(mut self, keep: bool) -> Self {
+        self.options.keep_f16_weights = keep;
+        self
+    }
+
     /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

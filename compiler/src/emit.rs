@@ -572,6 +572,13 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         self.table(what, "i16", v.len(), &bytes, format_ident!("as_i16"))
     }
 
+    /// A table of 16-bit words computed at compile time (float16 weights as binary16 bits),
+    /// in the weight blob.
+    pub fn table_u16(&mut self, what: &str, v: &[u16]) -> TokenStream {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.table(what, "u16", v.len(), &bytes, format_ident!("as_u16"))
+    }
+
     /// An int64 table computed at compile time (a widened bias), in the weight blob.
     pub fn table_i64(&mut self, what: &str, v: &[i64]) -> TokenStream {
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();

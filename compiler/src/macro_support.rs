@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct MacroOptions {
     /// `max_arena = "48K"`: [`CompileOptions::max_arena`].
     pub max_arena: Option<u64>,
+    /// `keep_f16_weights = true`: [`CompileOptions::keep_f16_weights`].
+    pub keep_f16_weights: bool,
 }
 
 /// Expands `include_model!(path, options…)`; `Err` holds the message for `compile_error!`.
@@ -29,6 +31,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
     let opts = CompileOptions {
         model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         max_arena: options.max_arena,
+        keep_f16_weights: options.keep_f16_weights,
         ..CompileOptions::default()
     };
     let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;

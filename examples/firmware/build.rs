@@ -188,16 +188,20 @@ fn main() {
     }
 
     println!("cargo:rerun-if-changed={}", model_path.display());
+    // TFLC_FW_KEEP_F16=1: float16 weights stay float16 in flash (`keep_f16_weights`).
+    println!("cargo:rerun-if-env-changed=TFLC_FW_KEEP_F16");
+    let keep_f16 = std::env::var("TFLC_FW_KEEP_F16").is_ok_and(|v| v == "1");
     if std::env::var_os("CARGO_FEATURE_OP_MARKERS").is_some() {
         // The same compilation as include_model!'s, written out for run.sh to read.
-        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), ..tflc::CompileOptions::default() };
+        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), keep_f16_weights: keep_f16, ..tflc::CompileOptions::default() };
         match tflc::compile(&bytes, &opts) {
             Ok(c) => write(&out.join("model.rs"), &c.code),
             Err(e) => fail(&format!("include_model!: {}: {e}", model_path.display())),
         }
     } else {
         let rel = relative(&model_path, &manifest);
-        write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()));
+        let option = if keep_f16 { ", keep_f16_weights = true" } else { "" };
+        write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?}{option});\n", rel.display().to_string()));
     }
 
     // Linker script: memory.x here, link.x from cortex-m-rt. (No memory.x in the package

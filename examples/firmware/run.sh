@@ -25,6 +25,7 @@
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
 #   FIRMWARE_PER_OP   1: as --per-op
 #   FIRMWARE_TARGET   thumbv6m: as --m0 (default thumbv7em)
+#   TFLC_FW_KEEP_F16  1: compile with keep_f16_weights (float16 weights stay float16 in flash)
 #   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte (and the self-test, when asked, saw its mismatch); 1 otherwise; 2 when a

@@ -18,6 +18,9 @@
 //! Optional arguments after the path:
 //! - `max_arena = "48K"` (or a byte count, `max_arena = 49152`): the build fails when the
 //!   model's arena needs more, naming the peak step and the tensors live there.
+//! - `keep_f16_weights = true`: a float16-weight model keeps its convolution and
+//!   fully-connected weights in flash as float16, widened exactly in the kernel (Arm builds;
+//!   half the weight bytes, the same outputs).
 //!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
 
@@ -51,7 +54,11 @@ impl Parse for Args {
                     };
                     options.max_arena = Some(bytes);
                 }
-                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena)"))),
+                "keep_f16_weights" => match &value {
+                    Lit::Bool(b) => options.keep_f16_weights = b.value,
+                    _ => return Err(syn::Error::new(value.span(), "keep_f16_weights: expected true or false")),
+                },
+                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights)"))),
             }
         }
         Ok(Args { path, options })

@@ -11,6 +11,8 @@
 //! is bit-identical with every C library's `sqrtf`. [`expm1f`] and [`logf`] follow
 //! [`expf`]'s scheme (double precision, one rounding to float): correctly rounded except
 //! near rounding boundaries, within one ulp of glibc's `expm1f` / `logf`.
+//!
+//! [`f16_to_f32`] widens an IEEE 754 binary16 value exactly (every half is a float).
 
 /// `1 / ln 2`.
 const LOG2_E: f64 = core::f64::consts::LOG2_E;
@@ -199,9 +201,55 @@ pub fn tanhf(x: f32) -> f32 {
     (if x.is_sign_negative() { -t } else { t }) as f32
 }
 
+/// IEEE 754 binary16 (`bits`) to binary32, exactly: TFLite's `static_cast<float>` of an
+/// `Eigen::half` (and the Arm `VCVTB.F32.F16` with IEEE halves). Normal halves re-bias the
+/// exponent; subnormals (`m * 2^-24`, `m < 1024`) are one exact float product; infinities
+/// and NaNs keep their sign and payload (a signalling NaN stays signalling, as a bit copy).
+/// Integer operations and one multiply by a power of two: no table, no `f16` type, so it is
+/// the same on every target (the float32 kernels with float16 weights call it per tap).
+#[inline(always)]
+pub fn f16_to_f32(bits: u16) -> f32 {
+    let sign = ((bits & 0x8000) as u32) << 16;
+    let em = (bits & 0x7fff) as u32;
+    if em >= 0x7c00 {
+        // Infinity or NaN: the all-ones float exponent, the half's 10 mantissa bits on top.
+        return f32::from_bits(sign | 0x7f80_0000 | ((em & 0x3ff) << 13));
+    }
+    if em >= 0x0400 {
+        // Normal: the exponent bias goes from 15 to 127 (112 more), the mantissa moves up.
+        return f32::from_bits(sign | ((em << 13) + (112 << 23)));
+    }
+    // Zero or subnormal: em * 2^-24 is exact (em < 2^10, the product a normal float).
+    f32::from_bits(sign | (em as f32 * (1.0 / 16_777_216.0)).to_bits())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{expf, expm1f, logf, sqrtf, tanhf};
+    use super::{expf, expm1f, f16_to_f32, logf, sqrtf, tanhf};
+
+    /// Every one of the 65,536 halves against its value computed in f64 from the definition
+    /// (sign, exponent, mantissa), sign of zero and NaN-ness (and payload) included.
+    #[test]
+    fn every_half_widens_exactly() {
+        for h in 0..=u16::MAX {
+            let f = f16_to_f32(h);
+            let (sign, exp, mant) = ((h >> 15) as i32, ((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
+            let want = match exp {
+                0 => mant * 2f64.powi(-24),
+                0x1f if mant == 0.0 => f64::INFINITY,
+                0x1f => f64::NAN,
+                e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+            } * if sign == 1 { -1.0 } else { 1.0 };
+            assert_eq!(f.is_sign_negative(), sign == 1, "{h:#06x}");
+            if want.is_nan() {
+                assert!(f.is_nan(), "{h:#06x}");
+                // The payload (and the quiet bit) move up by 13 bits.
+                assert_eq!((f.to_bits() >> 13) & 0x3ff, (h & 0x3ff) as u32, "{h:#06x}");
+            } else {
+                assert_eq!(f as f64, want, "{h:#06x}");
+            }
+        }
+    }
 
     /// Ulps between two finite floats of the same sign.
     fn ulps(a: f32, b: f32) -> u32 {

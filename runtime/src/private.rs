@@ -109,6 +109,7 @@ views! {
     i8 => as_i8, as_i8_mut, array_i8, array_i8_mut;
     u8 => as_u8, as_u8_mut, array_u8, array_u8_mut;
     i16 => as_i16, as_i16_mut, array_i16, array_i16_mut;
+    u16 => as_u16, as_u16_mut, array_u16, array_u16_mut;
     i32 => as_i32, as_i32_mut, array_i32, array_i32_mut;
     i64 => as_i64, as_i64_mut, array_i64, array_i64_mut;
     u32 => as_u32, as_u32_mut, array_u32, array_u32_mut;

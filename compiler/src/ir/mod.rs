@@ -61,6 +61,11 @@ pub struct Subgraph<'a> {
     /// Operators evaluated at compile time (`passes::fold`): their outputs hold constant
     /// data and they lower to a kernel that runs nothing. Empty as read from a file.
     pub folded: BTreeSet<OpId>,
+    /// Folded float32 constants to keep as their float16 source in flash
+    /// (`CompileOptions::keep_f16_weights`): the outputs of folded constant float16
+    /// DEQUANTIZE ops whose every reader takes float16 weights (CONV_2D, DEPTHWISE_CONV_2D and
+    /// FULLY_CONNECTED filters). Empty unless asked for.
+    pub half_weights: BTreeSet<TensorId>,
 }
 
 impl<'a> Subgraph<'a> {

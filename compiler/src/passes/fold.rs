@@ -14,6 +14,12 @@
 //!   `dequantize_s8_f32` (TFLite's `double` product rounded once). This is how float16-weight
 //!   models (the converter's float16 quantization) compile to float32 kernels.
 //!
+//! With `keep_f16_weights` ([`FoldedModel::apply_with`]), a folded float16 DEQUANTIZE whose
+//! every reader is the filter of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED is also
+//! listed in [`Subgraph::half_weights`]: those kernels' Arm calls then read the float16
+//! source from flash and widen each weight as they go (the same exact widening, so the same
+//! bits), and the float32 copy is not emitted for them.
+//!
 //! Not folded: operators reading or writing a variable (state) tensor, operators whose
 //! outputs are subgraph outputs (the caller reads those from the arena), and results larger
 //! than [`MAX_GROWTH`] times their inputs and over [`SMALL_RESULT`] bytes (a BROADCAST_TO or
@@ -46,6 +52,9 @@ pub struct Folded {
     data: BTreeMap<TensorId, Vec<u8>>,
     /// Folded operators, in file order, with the tensors each one made constant.
     pub ops: Vec<(OpId, Vec<TensorId>)>,
+    /// The folded float16 weights that every reader could take as float16
+    /// ([`Subgraph::half_weights`] when kept).
+    pub half: std::collections::BTreeSet<TensorId>,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -67,9 +76,18 @@ impl FoldedModel {
 
     /// `model` with the folded tensors constant, borrowing their data from `self`.
     pub fn apply<'f, 'a: 'f>(&'f self, model: &Model<'a>) -> Model<'f> {
+        self.apply_with(model, false)
+    }
+
+    /// [`FoldedModel::apply`], and with `keep_f16_weights` the float16 weights every reader
+    /// can take as float16 listed in [`Subgraph::half_weights`].
+    pub fn apply_with<'f, 'a: 'f>(&'f self, model: &Model<'a>, keep_f16_weights: bool) -> Model<'f> {
         let mut out: Model<'f> = model.clone();
         for (sg, folded) in out.subgraphs.iter_mut().zip(&self.subgraphs) {
             folded.apply_to(sg);
+            if keep_f16_weights {
+                sg.half_weights.extend(folded.half.iter().copied());
+            }
         }
         out
     }
@@ -99,8 +117,27 @@ impl Folded {
             }
         }
         f.ops.sort_by_key(|(op, _)| *op);
+        f.half = f.ops.iter().filter_map(|(op, ts)| half_weight(sg, *op, ts)).collect();
         f
     }
+}
+
+/// The output of folded operator `op` (made constant as `outputs`) when it is a DEQUANTIZE
+/// of a float16 constant whose every reader takes float16 weights: CONV_2D,
+/// DEPTHWISE_CONV_2D or FULLY_CONNECTED reading it as its filter (input 1) only.
+fn half_weight(sg: &Subgraph<'_>, op: OpId, outputs: &[TensorId]) -> Option<TensorId> {
+    let operator = sg.ops.get(op)?;
+    let (&[Some(x)], &[y]) = (operator.inputs.as_slice(), outputs) else { return None };
+    if operator.kind != OpKind::Dequantize || sg.tensors.get(x)?.dtype != DType::F16 || sg.outputs.contains(&y) {
+        return None;
+    }
+    let mut readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(y))).peekable();
+    readers.peek()?;
+    let takes_f16 = |o: &crate::ir::Operator<'_>| {
+        matches!(o.kind, OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_))
+            && o.inputs.iter().enumerate().all(|(i, t)| (*t == Some(y)) == (i == 1))
+    };
+    readers.all(takes_f16).then_some(y)
 }
 
 /// What one pass over `sg` (with the folds so far applied) folds, in file order.
@@ -237,51 +274,13 @@ fn dequantize_constant(x: &Tensor<'_>) -> Option<Vec<f32>> {
     }
 }
 
-/// IEEE 754 binary16 to binary32, exactly (every half is a float): subnormals normalised,
-/// infinities and NaNs (payload kept in the top bits) carried over.
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let mant = (h & 0x3ff) as u32;
-    let bits = match (exp, mant) {
-        (0, 0) => sign,
-        (0, m) => {
-            // Subnormal: m * 2^-24, normalised.
-            let shift = m.leading_zeros() - 21;
-            let m = (m << shift) & 0x3ff;
-            sign | ((127 - 15 + 1 - shift) << 23) | (m << 13)
-        }
-        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
-        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
-    };
-    f32::from_bits(bits)
-}
+pub use tflc_runtime::math::f16_to_f32;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ir::OpKind;
     use crate::tflite::builder::ModelBuilder;
-
-    #[test]
-    fn every_half_widens_exactly() {
-        for h in 0..=u16::MAX {
-            let f = f16_to_f32(h);
-            let (sign, exp, mant) = ((h >> 15) as i32, ((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
-            let want = match exp {
-                0 => mant * 2f64.powi(-24),
-                0x1f if mant == 0.0 => f64::INFINITY,
-                0x1f => f64::NAN,
-                e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
-            } * if sign == 1 { -1.0 } else { 1.0 };
-            if want.is_nan() {
-                assert!(f.is_nan(), "{h:#06x}");
-            } else {
-                assert_eq!(f as f64, want, "{h:#06x}");
-                assert_eq!(f.is_sign_negative(), sign == 1, "{h:#06x}");
-            }
-        }
-    }
 
     #[test]
     fn constant_dequantize_becomes_float32_data() {
@@ -311,6 +310,63 @@ mod tests {
         let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
         assert!(code.contains("op 0: DEQUANTIZE") && code.contains("folded at compile time, no code"), "{code}");
         assert_eq!(code.matches("rt::__private::io(").count(), 1, "{code}");
+    }
+
+    /// A float16-weight CONV_2D and FULLY_CONNECTED (filters through DEQUANTIZE), plus one
+    /// float16 constant that an ADD also reads.
+    fn half_weight_model() -> Vec<u8> {
+        use crate::ir::{Activation, Conv2dOptions, FullyConnectedOptions, Padding};
+        let halves = |n: usize| -> Vec<u8> { (0..n).flat_map(|i| (0x3000u16 + (i as u16 * 37) % 0x1000 | ((i as u16 % 3) << 15)).to_le_bytes()).collect() };
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::F32, &[1, 3, 3, 2], None);
+        let f16 = m.constant("f16", DType::F16, &[4, 3, 3, 2], halves(72), None);
+        let f = m.activation("f", DType::F32, &[4, 3, 3, 2], None);
+        let c = m.activation("c", DType::F32, &[1, 3, 3, 4], None);
+        let w16 = m.constant("w16", DType::F16, &[5, 36], halves(180), None);
+        let w = m.activation("w", DType::F32, &[5, 36], None);
+        let y = m.activation("y", DType::F32, &[1, 5], None);
+        let a16 = m.constant("a16", DType::F16, &[5], halves(5), None);
+        let a = m.activation("a", DType::F32, &[5], None);
+        let z = m.activation("z", DType::F32, &[1, 5], None);
+        let q = m.activation("q", DType::F32, &[1, 5], None);
+        let v16 = m.constant("v16", DType::F16, &[5, 5], halves(25), None);
+        let v = m.activation("v", DType::F32, &[5, 5], None);
+        m.op(OpKind::Dequantize, &[Some(f16)], &[f]);
+        let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, activation: Activation::Relu, ..Default::default() };
+        m.op(OpKind::Conv2d(conv), &[Some(x), Some(f), None], &[c]);
+        m.op(OpKind::Dequantize, &[Some(w16)], &[w]);
+        let fc = FullyConnectedOptions { activation: Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc.clone()), &[Some(c), Some(w), None], &[y]);
+        m.op(OpKind::Dequantize, &[Some(a16)], &[a]);
+        // `a` is a FULLY_CONNECTED bias and an ADD operand: neither reads float16.
+        m.op(OpKind::Add { activation: Activation::None }, &[Some(y), Some(a)], &[z]);
+        m.op(OpKind::Dequantize, &[Some(v16)], &[v]);
+        m.op(OpKind::FullyConnected(fc), &[Some(z), Some(v), Some(a)], &[q]);
+        m.inputs(&[x]).outputs(&[q]);
+        m.finish()
+    }
+
+    #[test]
+    fn float16_weights_stay_float16_where_asked() {
+        let bytes = half_weight_model();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let folded = FoldedModel::of(&model);
+        // The conv filter and the FC weights (read as filters only), not the ADD operand.
+        assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12)].into_iter().collect());
+        assert!(folded.apply(&model).main().half_weights.is_empty());
+        assert_eq!(folded.apply_with(&model, true).main().half_weights.len(), 3);
+
+        let plain = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
+        let kept = crate::compile(&bytes, &crate::CompileOptions { keep_f16_weights: true, ..Default::default() }).unwrap();
+        // Arm calls read the halves; hosts keep their packed float32 tables.
+        assert!(!plain.code.contains("_f16w"), "{}", plain.code);
+        assert_eq!(kept.code.matches("conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
+        assert_eq!(kept.code.matches("fully_connected_f32_f16w_blocked(").count(), 2, "{}", kept.code);
+        assert!(kept.code.contains("conv_2d_f32_packed(") && kept.code.contains("fully_connected_f32_packed("), "{}", kept.code);
+        let arm = |c: &crate::Compiled| c.scoped_weights.iter().find(|(s, _)| *s == "arm").map_or(0, |(_, b)| b.len()) + c.weights.len();
+        // 72 + 180 + 25 float32 weights (1,108 bytes, packed in blocks of four channels:
+        // 1,168) become half as many bytes.
+        assert!(arm(&kept) + 550 <= arm(&plain), "arm blob {} with, {} without", arm(&kept), arm(&plain));
     }
 
     /// What the converter emits for a Keras model with a `None` batch before its classifier

@@ -258,7 +258,7 @@ fn read_subgraph<'a>(
             t.is_variable = true;
         }
     }
-    Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default() })
+    Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() })
 }
 
 fn read_dtype(t: fb::TensorType) -> DType {

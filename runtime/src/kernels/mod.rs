@@ -82,6 +82,7 @@ mod tests_u8;
 pub(crate) mod dot;
 pub(crate) mod f32x8;
 pub mod numerics;
+pub mod blocked_f32;
 pub(crate) mod requant;
 pub mod window;
 pub mod overlap;

@@ -8,6 +8,7 @@
 //! | [`S16`] (16x8) | `i16` | `i8` | `i64` | `i64`, wrapping | [`QuantS16`]: per-channel multipliers (zero points are 0) |
 //! | [`U8`] (legacy uint8) | `u8` | `u8` | `i32` | `i32`, wrapping | [`QuantU8`]: input, weights and output offsets, one multiplier |
 //! | [`F32`] (float32) | `f32` | `f32` | `f32` | `f32` | `()`: requantization is only the clamp |
+//! | [`F32H`] (float32, float16 weights) | `f32` | `u16` (binary16 bits) | `f32` | `f32` | `()` |
 //!
 //! float32 is one more impl, not a third branch in every kernel: its steps are TFLite's
 //! float reference kernels' (`reference_ops::Conv`, `DepthwiseConv`, `FullyConnected`,
@@ -133,6 +134,13 @@ pub struct U8;
 /// float32 activations, weights, bias and accumulator (TFLite's unquantized path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct F32;
+
+/// float32 activations, bias and accumulator with float16 weights kept as they are in flash
+/// (binary16 bits): each tap widens its weight exactly ([`crate::math::f16_to_f32`]) and then
+/// is [`F32`]'s tap, so the result is [`F32`]'s on the widened weights, bit for bit: the
+/// float16-weight model's folded float32 path without the flash for float32 weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct F32H;
 
 /// `std::max(a, b)` as C++ defines it (`a < b ? b : a`), NaN handling included.
 #[inline(always)]
@@ -391,6 +399,59 @@ impl Numerics for F32 {
         } else {
             v
         }
+    }
+}
+
+impl Numerics for F32H {
+    type Act = f32;
+    type Weight = u16;
+    type Bias = f32;
+    type Acc = f32;
+    type Quant<'a> = ();
+    type PoolSum = f32;
+    const ACC_ZERO: f32 = 0.0;
+    const POOL_ZERO: f32 = 0.0;
+    const LOWEST: f32 = f32::MIN;
+
+    /// [`F32::mac`] on the exactly widened weight.
+    #[inline(always)]
+    fn mac(acc: f32, x: f32, w: u16, weight_offset: i32, q: &()) -> f32 {
+        F32::mac(acc, x, crate::math::f16_to_f32(w), weight_offset, q)
+    }
+
+    #[inline(always)]
+    fn add_bias(acc: f32, bias: f32) -> f32 {
+        F32::add_bias(acc, bias)
+    }
+
+    #[inline(always)]
+    fn requantize(acc: f32, q: &(), channel: usize, clamp: &Clamp<f32>) -> f32 {
+        F32::requantize(acc, q, channel, clamp)
+    }
+
+    #[inline(always)]
+    fn channels(_: &()) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn pool_add(sum: f32, x: f32) -> f32 {
+        F32::pool_add(sum, x)
+    }
+
+    #[inline(always)]
+    fn pool_average(sum: f32, count: usize, clamp: &Clamp<f32>) -> f32 {
+        F32::pool_average(sum, count, clamp)
+    }
+
+    #[inline(always)]
+    fn max(a: f32, b: f32) -> f32 {
+        F32::max(a, b)
+    }
+
+    #[inline(always)]
+    fn clamp(x: f32, clamp: &Clamp<f32>) -> f32 {
+        F32::clamp(x, clamp)
     }
 }
 

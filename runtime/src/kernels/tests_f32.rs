@@ -858,6 +858,7 @@ mod packed {
         match v {
             Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
             Conv2dF32Variant::Packed => imp(p, x, &packed, out),
+            Conv2dF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
@@ -878,6 +879,7 @@ mod packed {
         match v {
             FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
             FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
+            FullyConnectedF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
@@ -974,3 +976,223 @@ packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
 packed_tests!(depthwise_packed_neon, if true, DepthwisePacked, packed::neon::depthwise);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 packed_tests!(fully_connected_packed_neon, if true, FcPacked, packed::neon::fc);
+
+// ---------------------------------------------------------------------------------------
+// The Arm float32 variants (`kernels::blocked_f32`: four output channels per pass, TFLite's
+// order): the reference suites' cases, selected and packed for Arm as the compiler does; the
+// `if true` form also compares every output bit for bit with the reference.
+
+mod blocked {
+    use super::*;
+    use crate::isa::TargetClass;
+    use crate::kernels::conv_2d::{conv_2d_f32_blocked, Conv2dF32Variant};
+    use crate::kernels::fully_connected::{fully_connected_f32_blocked, FullyConnectedF32Variant};
+
+    pub(super) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = Conv2dF32Variant::select(p, TargetClass::ArmDsp);
+        assert_eq!(v, Conv2dF32Variant::select(p, TargetClass::Arm));
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Blocked => conv_2d_f32_blocked(p, x, &packed, b, out),
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    pub(super) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        let v = FullyConnectedF32Variant::select(p, TargetClass::ArmDsp);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Blocked => fully_connected_f32_blocked(p, x, &packed, b, out),
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    /// The suites reach the blocked variants (not only the reference fallback).
+    #[test]
+    fn cases_reach_the_blocked_variants() {
+        let c = &ConvF32::edge_cases(false)[0];
+        let mut g = c.geometry();
+        g.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
+        assert_eq!(Conv2dF32Variant::select(&Conv2dParams { geometry: g, quant: (), clamp: clamp_of(0) }, TargetClass::ArmDsp), Conv2dF32Variant::Blocked);
+        let geometry = FullyConnectedGeometry { batches: 1, input_depth: 3, output_depth: 5 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(0) };
+        assert_eq!(FullyConnectedF32Variant::select(&p, TargetClass::Arm), FullyConnectedF32Variant::Blocked);
+    }
+}
+
+kernel_tests!(conv_2d_blocked, if true, Conv, blocked::conv);
+kernel_tests!(fully_connected_blocked, if true, FullyConnected, blocked::fc);
+
+// ---------------------------------------------------------------------------------------
+// float16 weights kept in flash (`conv_2d_f32_f16w`, `depthwise_conv_2d_f32_f16w`,
+// `fully_connected_f32_f16w`, numerics `F32H`): the float32 suites' cases with weights that
+// are float16 values (normal and subnormal halves, both zeros). Each case runs the f16
+// kernel on the halves' bits and must equal, bit for bit, the float32 reference on the
+// exactly widened weights, and pass the float32 oracle (TFLite's order and the f64 bound).
+
+mod f16_weights {
+    use super::*;
+    use crate::kernels::blocked_f32;
+    use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
+    use crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_f16w;
+    use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
+    use crate::math::f16_to_f32;
+
+    /// The half nearest below `v` in magnitude (truncated; 65504 above the range, 0 below
+    /// 2^-24), as bits. One value in eight is first scaled into the subnormal halves.
+    fn half_bits(v: f32, subnormal: bool) -> u16 {
+        let v = if subnormal { v * (-18f32).exp2() } else { v };
+        let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+        let a = v.abs();
+        let mag = if a >= 65504.0 {
+            0x7bff
+        } else if a < (-14f32).exp2() {
+            (a * 16_777_216.0) as u16 // m * 2^-24, truncated
+        } else {
+            let bits = a.to_bits();
+            let e = (bits >> 23) as i32 - 127 + 15;
+            ((e as u16) << 10) | ((bits >> 13) & 0x3ff) as u16
+        };
+        sign | mag
+    }
+
+    /// `f` as halves (bits) and those halves widened.
+    fn halves(f: &[f32], seed: u64) -> (Vec<u16>, Vec<f32>) {
+        let mut rng = Rng(seed ^ 0x5eed);
+        let bits: Vec<u16> = f.iter().map(|&v| half_bits(v, rng.next_u64() % 8 == 0)).collect();
+        let wide = bits.iter().map(|&h| f16_to_f32(h)).collect();
+        (bits, wide)
+    }
+
+    fn same_bits(got: &[f32], want: &[f32]) -> Result<(), String> {
+        match got.iter().zip(want).position(|(a, b)| a.to_bits() != b.to_bits()) {
+            Some(i) => Err(format!("output {i}: {:e} with f16 weights, {:e} with the widened float32 weights", got[i], want[i])),
+            None if got.len() == want.len() => Ok(()),
+            None => Err(format!("{} outputs, expected {}", got.len(), want.len())),
+        }
+    }
+
+    fn conv_case(c: &ConvF32) -> Result<(), String> {
+        let [kh, kw] = c.k;
+        let mut geometry = c.geometry();
+        geometry.filter_shape = [c.out_d, kh, kw, c.in_d];
+        let (x, f, b) = c.data(geometry.filter_shape.iter().product());
+        let (bits, wide) = halves(&f, c.seed);
+        let p = Conv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+        let n = geometry.output_shape.iter().product();
+        let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+        conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+        same_bits(&got, &want)?;
+        // The blocked form (Arm), from the halves packed as the compiler packs them.
+        let taps = kh * kw * c.in_d;
+        let mut packed = vec![0u16; blocked_f32::packed_len(c.out_d, taps)];
+        blocked_f32::pack(c.out_d, taps, &bits, &mut packed);
+        let mut blocked = vec![f32::NAN; n];
+        conv_2d_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+        same_bits(&blocked, &want)?;
+        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
+        compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
+    }
+
+    fn depthwise_case(c: &ConvF32) -> Result<(), String> {
+        let [kh, kw] = c.k;
+        let mut geometry = c.geometry();
+        geometry.filter_shape = [1, kh, kw, c.out_d];
+        let (x, f, b) = c.data(geometry.filter_shape.iter().product());
+        let (bits, wide) = halves(&f, c.seed);
+        let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+        let n = geometry.output_shape.iter().product();
+        let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        depthwise_conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+        depthwise_conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+        same_bits(&got, &want)?;
+        let mult = c.out_d / c.in_d;
+        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
+        compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
+    }
+
+    fn fc_case(c: &FullyConnected) -> Result<(), String> {
+        let (x, w, b) = c.data();
+        let (bits, wide) = halves(&w, c.seed);
+        let geometry = FullyConnectedGeometry { batches: c.batches, input_depth: c.depth, output_depth: c.units };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(c.clamp) };
+        let n = c.batches * c.units;
+        let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        fully_connected_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+        fully_connected_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+        same_bits(&got, &want)?;
+        let mut packed = vec![0u16; blocked_f32::packed_len(c.units, c.depth)];
+        blocked_f32::pack(c.units, c.depth, &bits, &mut packed);
+        let mut blocked = vec![f32::NAN; n];
+        fully_connected_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+        same_bits(&blocked, &want)?;
+        // The float32 suite's oracle, on the widened weights.
+        let mut exact = Vec::new();
+        let cl = clamp_of(c.clamp);
+        for bi in 0..c.batches {
+            for u in 0..c.units {
+                let mut t = 0f32;
+                for d in 0..c.depth {
+                    t += x[bi * c.depth + d] * wide[u * c.depth + d];
+                }
+                exact.push(act(t + if c.bias { b[u] } else { 0.0 }, cl));
+            }
+        }
+        same_bits(&got, &exact)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+        #[test]
+        fn conv_2d(c in ConvF32::strategy(false)) {
+            conv_case(&c).map_err(TestCaseError::fail)?;
+        }
+
+        #[test]
+        fn depthwise_conv_2d(c in ConvF32::strategy(true)) {
+            depthwise_case(&c).map_err(TestCaseError::fail)?;
+        }
+
+        #[test]
+        fn fully_connected(c in <FullyConnected as KernelCase>::strategy()) {
+            fc_case(&c).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        for c in ConvF32::edge_cases(false) {
+            conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+        for c in ConvF32::edge_cases(true) {
+            depthwise_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+        for c in <FullyConnected as KernelCase>::edge_cases() {
+            fc_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+    }
+
+    /// Every half as a 1x1 weight (infinities, NaNs, subnormals, both zeros included) times
+    /// inputs of both signs, zero and infinity: the f16 kernels' bits are the float32
+    /// kernels' on the widened weight (NaN bits included).
+    #[test]
+    fn every_half_as_a_weight() {
+        let xs = [1.0f32, -3.5, 0.0, -0.0, f32::INFINITY, 1e-30, 7e30];
+        let geometry = FullyConnectedGeometry { batches: xs.len(), input_depth: 1, output_depth: 1 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(0) };
+        for h in 0..=u16::MAX {
+            let (mut got, mut want) = ([0f32; 7], [0f32; 7]);
+            fully_connected_f32_f16w(&p, &xs, &[h], Some(&[0.25]), &mut got);
+            fully_connected_f32(&p, &xs, &[f16_to_f32(h)], Some(&[0.25]), &mut want);
+            same_bits(&got, &want).unwrap_or_else(|e| panic!("{h:#06x}: {e}"));
+            let mut blocked = [0f32; 7];
+            fully_connected_f32_f16w_blocked(&p, &xs, &[h, 0, 0, 0], Some(&[0.25]), &mut blocked);
+            same_bits(&blocked, &want).unwrap_or_else(|e| panic!("{h:#06x} blocked: {e}"));
+        }
+    }
+}

@@ -35,6 +35,11 @@ pub struct Args {
     /// (64 and 32: below 2 GiB less 16 MiB; 16: below 32 KiB).
     #[arg(long = "target-pointer-width", default_value_t = 64)]
     target_pointer_width: u32,
+    /// Keep float16 weights in flash as float16 where the kernel widens them as it reads
+    /// (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED filters fed by a constant float16
+    /// DEQUANTIZE; Arm builds): half the flash for those weights, the same outputs.
+    #[arg(long = "keep-f16-weights")]
+    keep_f16_weights: bool,
 }
 
 /// `--max-arena` values: bytes with an optional K/M/G suffix.
@@ -77,6 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         weights,
         max_arena: args.max_arena,
         target_pointer_width: args.target_pointer_width,
+        keep_f16_weights: args.keep_f16_weights,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {

@@ -21,6 +21,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_s8, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
 use tflc_runtime::isa::TargetClass;
+use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
 use tflc_runtime::prepare::conv_channel_multiplier;
 
@@ -42,8 +43,10 @@ pub enum Conv2dScheme {
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
-    /// host) and its packed table ([`Conv2dF32Variant::pack`]).
-    F32 { held: ConvHeld<F32>, arms: PerTarget<Conv2dF32Variant, f32> },
+    /// host) and its packed table ([`Conv2dF32Variant::pack`]). `half`: the filter's float16
+    /// source kept in flash (`keep_f16_weights`), which the reference calls read instead
+    /// of the float32 filter (`conv_2d_f32_f16w`, the same bits).
+    F32 { held: ConvHeld<F32>, arms: PerTarget<Conv2dF32Variant, f32>, half: Option<Vec<u16>> },
     /// Legacy uint8: per target class the reference kernel or (hosts) `Wide` with its
     /// packed table ([`Conv2dVariant::select_u8`], [`Conv2dVariant::pack_u8`]).
     U8 { held: ConvHeld<U8>, arms: PerTarget<Conv2dVariant> },
@@ -82,7 +85,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
                 packed
             },
         );
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held, arms } });
+        let half = cx.half_weights(filter);
+        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held, arms, half } });
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -198,7 +202,7 @@ impl Kernel for Conv2d {
                 }
                 s.insert(self.output, TensorData::U8(out));
             }
-            Conv2dScheme::F32 { held, arms } => {
+            Conv2dScheme::F32 { held, arms, .. } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
@@ -208,6 +212,7 @@ impl Kernel for Conv2d {
                 check_lengths(g, input.len(), filter.len())?;
                 match variant {
                     Conv2dF32Variant::Reference => conv_2d_f32(p, input, filter, bias, &mut out),
+                    Conv2dF32Variant::Blocked => tflc_runtime::kernels::conv_2d::conv_2d_f32_blocked(p, input, packed, bias, &mut out),
                     Conv2dF32Variant::Packed => conv_2d_f32_packed(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::F32(out));
@@ -290,14 +295,34 @@ impl Kernel for Conv2d {
                     })
                 })
             }
-            Conv2dScheme::F32 { held, arms } => {
+            Conv2dScheme::F32 { held, arms, half } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.conv_2d_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
-                        Conv2dF32Variant::Reference => {
-                            let filter = cx.input(self.filter);
+                        Conv2dF32Variant::Reference | Conv2dF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
+                            if let Some(half) = half {
+                                // Float16 kept in flash, widened as the kernel reads it: the
+                                // blocked loop nest from the halves packed in its layout, or
+                                // the reference on the model's layout.
+                                if *variant == Conv2dF32Variant::Blocked {
+                                    let [out_d, f_h, f_w, f_d] = held.geometry.filter_shape;
+                                    let taps = f_h * f_w * f_d;
+                                    let mut packed = vec![0u16; blocked_f32::packed_len(out_d, taps)];
+                                    blocked_f32::pack(out_d, taps, half, &mut packed);
+                                    let packed = cx.table_u16("packed_f16", &packed);
+                                    return quote! { #call::conv_2d_f32_f16w_blocked(#p, #input, #packed, #bias, #output); };
+                                }
+                                let filter = cx.table_u16("filter_f16", half);
+                                return quote! { #call::conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
+                            }
+                            if *variant == Conv2dF32Variant::Blocked {
+                                // The packed table holds the filter in blocks of four channels.
+                                let packed = cx.table_f32("packed", packed);
+                                return quote! { #call::conv_2d_f32_blocked(#p, #input, #packed, #bias, #output); };
+                            }
+                            let filter = cx.input(self.filter);
                             quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }
                         }
                         Conv2dF32Variant::Packed => {

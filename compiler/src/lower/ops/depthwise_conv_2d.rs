@@ -45,7 +45,7 @@ pub enum DepthwiseConv2dScheme {
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
     /// host for depth multiplier 1) and its packed table.
-    F32 { held: ConvHeld<F32>, arms: PerTarget<DepthwiseConv2dF32Variant, f32> },
+    F32 { held: ConvHeld<F32>, arms: PerTarget<DepthwiseConv2dF32Variant, f32>, half: Option<Vec<u16>> },
     /// Legacy uint8: the reference kernel.
     U8 { held: ConvHeld<U8>, arms: PerTarget<DepthwiseConv2dVariant> },
 }
@@ -99,7 +99,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
                 packed
             },
         );
-        let scheme = DepthwiseConv2dScheme::F32 { held, arms };
+        let scheme = DepthwiseConv2dScheme::F32 { held, arms, half: cx.half_weights(filter) };
         return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
     }
     if kind == SchemeKind::U8 {
@@ -211,7 +211,7 @@ impl Kernel for DepthwiseConv2d {
                 }
                 s.insert(self.output, TensorData::U8(out));
             }
-            DepthwiseConv2dScheme::F32 { held, arms } => {
+            DepthwiseConv2dScheme::F32 { held, arms, .. } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
@@ -303,14 +303,18 @@ impl Kernel for DepthwiseConv2d {
                     })
                 })
             }
-            DepthwiseConv2dScheme::F32 { held, arms } => {
+            DepthwiseConv2dScheme::F32 { held, arms, half } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
                         DepthwiseConv2dF32Variant::Reference => {
-                            let filter = cx.input(self.filter);
                             let bias = cx.optional_input(self.bias);
+                            if let Some(half) = half {
+                                let filter = cx.table_u16("filter_f16", half);
+                                return quote! { #call::depthwise_conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
+                            }
+                            let filter = cx.input(self.filter);
                             quote! { #call::depthwise_conv_2d_f32(#p, #input, #filter, #bias, #output); }
                         }
                         DepthwiseConv2dF32Variant::Packed => {

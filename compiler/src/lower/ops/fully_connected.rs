@@ -28,6 +28,7 @@ use tflc_runtime::kernels::fully_connected::{fully_connected_f32_packed, FullyCo
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
 use tflc_runtime::isa::TargetClass;
+use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{Clamp, F32, S16, S8};
 use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
 
@@ -49,8 +50,9 @@ pub enum FullyConnectedScheme {
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
-    /// host) and its packed table.
-    F32 { held: FullyConnectedHeld<F32>, arms: PerTarget<FullyConnectedF32Variant, f32> },
+    /// host) and its packed table. `half`: the weights' float16 source kept in flash
+    /// (`keep_f16_weights`), read by the reference calls (`fully_connected_f32_f16w`).
+    F32 { held: FullyConnectedHeld<F32>, arms: PerTarget<FullyConnectedF32Variant, f32>, half: Option<Vec<u16>> },
 }
 
 /// What [`FullyConnectedParams`] is built from, owned: its fields, with the quantization's
@@ -142,7 +144,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
                 packed
             },
         );
-        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held, arms } });
+        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held, arms, half: cx.half_weights(filter) } });
     }
     if kind == SchemeKind::U8 {
         return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
@@ -257,7 +259,7 @@ impl Kernel for FullyConnected {
                 fully_connected_s16(p, input, filter, bias, &mut out);
                 s.insert(self.output, TensorData::I16(out));
             }
-            FullyConnectedScheme::F32 { held, arms } => {
+            FullyConnectedScheme::F32 { held, arms, .. } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
                 let p = &held.params();
                 let g = &p.geometry;
@@ -267,6 +269,7 @@ impl Kernel for FullyConnected {
                 check_lengths(g, input.len(), filter.len())?;
                 match variant {
                     FullyConnectedF32Variant::Reference => fully_connected_f32(p, input, filter, bias, &mut out),
+                    FullyConnectedF32Variant::Blocked => tflc_runtime::kernels::fully_connected::fully_connected_f32_blocked(p, input, packed, bias, &mut out),
                     FullyConnectedF32Variant::Packed => fully_connected_f32_packed(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::F32(out));
@@ -314,15 +317,36 @@ impl Kernel for FullyConnected {
                 let output = cx.output(self.output);
                 quote! { #call::fully_connected_s16(&#p, #input, #filter, #bias, #output); }
             }
-            FullyConnectedScheme::F32 { held, arms } => {
+            FullyConnectedScheme::F32 { held, arms, half } => {
                 let p = cx.params_lit(params_type::<F32>(&rt, path, true), &held.params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     let input = cx.input(self.input);
                     match variant {
-                        FullyConnectedF32Variant::Reference => {
-                            let filter = cx.input(self.filter);
+                        FullyConnectedF32Variant::Reference | FullyConnectedF32Variant::Blocked => {
                             let bias = cx.optional_input(self.bias);
+                            if let Some(half) = half {
+                                // Float16 kept in flash, widened as the kernel reads it: blocked
+                                // from the halves packed in its layout, or the reference.
+                                if *variant == FullyConnectedF32Variant::Blocked {
+                                    let g = &held.geometry;
+                                    let mut packed = vec![0u16; blocked_f32::packed_len(g.output_depth, g.input_depth)];
+                                    blocked_f32::pack(g.output_depth, g.input_depth, half, &mut packed);
+                                    let packed = cx.table_u16("packed_f16", &packed);
+                                    let output = cx.output(self.output);
+                                    return quote! { #call::fully_connected_f32_f16w_blocked(&#p, #input, #packed, #bias, #output); };
+                                }
+                                let filter = cx.table_u16("filter_f16", half);
+                                let output = cx.output(self.output);
+                                return quote! { #call::fully_connected_f32_f16w(&#p, #input, #filter, #bias, #output); };
+                            }
+                            if *variant == FullyConnectedF32Variant::Blocked {
+                                // The packed table holds the weights in blocks of four units.
+                                let packed = cx.table_f32("packed", packed);
+                                let output = cx.output(self.output);
+                                return quote! { #call::fully_connected_f32_blocked(&#p, #input, #packed, #bias, #output); };
+                            }
+                            let filter = cx.input(self.filter);
                             let output = cx.output(self.output);
                             quote! { #call::fully_connected_f32(&#p, #input, #filter, #bias, #output); }
                         }

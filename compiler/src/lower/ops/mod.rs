@@ -397,6 +397,19 @@ pub struct OpCx<'m, 'a> {
 }
 
 impl<'m, 'a> OpCx<'m, 'a> {
+    /// The float16 source (binary16 bits) of weight tensor `t` when the compile keeps it in
+    /// flash ([`Subgraph::half_weights`]): the input of the folded DEQUANTIZE that made `t`,
+    /// whose exact widening is `t`'s float32 data. `None` otherwise.
+    pub fn half_weights(&self, t: &Tensor<'_>) -> Option<Vec<u16>> {
+        if !self.sg.half_weights.contains(&t.id) {
+            return None;
+        }
+        let producer = self.sg.ops.iter().find(|o| o.outputs.contains(&t.id) && o.kind == crate::ir::OpKind::Dequantize)?;
+        let source = self.sg.tensors.get((*producer.inputs.first()?)?)?;
+        let data = source.data.filter(|d| source.dtype == DType::F16 && d.len() == 2 * t.num_elements())?;
+        Some(data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+    }
+
     /// Every operand's quantization scales, per tensor and per channel alike, are finite and
     /// positive (a zero or negative scale makes every requantization multiplier meaningless).
     /// Float tensors are not checked: their quantization, if any, is unused.

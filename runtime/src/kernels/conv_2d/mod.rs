@@ -26,7 +26,7 @@ pub mod wide;
 mod tests;
 
 use crate::isa::TargetClass;
-use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
@@ -62,6 +62,14 @@ pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bia
 /// accumulation order, so the same bits.
 pub fn conv_2d_f32(params: &Conv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     conv_2d(params, input, filter, bias, output)
+}
+
+/// CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits, OHWI):
+/// [`conv_2d_f32`] on the exactly widened weights, bit for bit ([`F32H`]), for the same
+/// params.
+pub fn conv_2d_f32_f16w(params: &Conv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let Conv2dParams { geometry, quant, clamp } = *params;
+    conv_2d(&Conv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
 /// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic
@@ -234,12 +242,35 @@ pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f
     crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
+/// CONV_2D float32, [`Conv2dF32Variant::Blocked`] (Arm FPUs): `packed` from
+/// [`Conv2dF32Variant::pack`] (the filter in blocks of four output channels), the model's
+/// bias as it is. TFLite's order per output, so [`conv_2d_f32`]'s bits
+/// (`kernels::blocked_f32`).
+pub fn conv_2d_f32_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
+    crate::kernels::blocked_f32::conv_2d(params, input, packed, bias, output)
+}
+
+/// [`conv_2d_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
+/// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 filter, each weight
+/// widened exactly as it is read; the same bits as [`conv_2d_f32`] on the widened filter.
+pub fn conv_2d_f32_f16w_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
+    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
+    crate::kernels::blocked_f32::conv_2d(params, input, packed, bias, output)
+}
+
 /// The implementations of float32 CONV_2D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Conv2dF32Variant {
-    /// [`conv_2d_f32`]: TFLite's order and bits; grouped convolutions, empty windows, and
-    /// every Arm target (the Cortex-M FPU has no vector unit).
+    /// [`conv_2d_f32`]: TFLite's order and bits; grouped convolutions, empty windows.
     Reference,
+    /// [`conv_2d_f32_blocked`]: ungrouped, on Arm (a scalar FPU: the Cortex-M4F); four
+    /// output channels per pass from the packed filter, TFLite's bits.
+    Blocked,
     /// [`conv_2d_f32_packed`]: ungrouped, on a host; 4 pixels x 16 output channels per block
     /// from the packed filter.
     Packed,
@@ -250,8 +281,11 @@ impl Conv2dF32Variant {
     pub fn select(p: &Conv2dParams<F32>, target: TargetClass) -> Conv2dF32Variant {
         let g = &p.geometry;
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
-        if target != TargetClass::Host || f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 {
+        if f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dF32Variant::Reference;
+        }
+        if target != TargetClass::Host {
+            return Conv2dF32Variant::Blocked;
         }
         Conv2dF32Variant::Packed
     }
@@ -261,16 +295,23 @@ impl Conv2dF32Variant {
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dF32Variant::Reference => 0,
+            Conv2dF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(g.filter_shape[0], g.filter_shape[1..].iter().product()),
             Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_packed_len(g),
         }
     }
 
-    /// The compile-time packing: per block of 16 output channels, their biases, then the
-    /// 16 channels' weights for every tap (the layout is in `kernels::f32x8`'s module doc).
+    /// The compile-time packing. `Packed`: per block of 16 output channels, their biases,
+    /// then the 16 channels' weights for every tap (the layout is in `kernels::f32x8`'s
+    /// module doc). `Blocked`: per block of 4 output channels, their weights for every tap
+    /// (no bias).
     pub fn pack(self, p: &Conv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {
             Conv2dF32Variant::Reference => {}
+            Conv2dF32Variant::Blocked => {
+                let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
+                crate::kernels::blocked_f32::pack(out_d, f_h * f_w * f_d, filter, packed)
+            }
             Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_pack(&p.geometry, filter, bias, packed),
         }
     }

@@ -20,7 +20,7 @@ mod tests;
 
 use crate::isa::TargetClass;
 use crate::kernels::window::RowRange;
-use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
 
 /// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler. The
@@ -72,6 +72,14 @@ pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16],
 /// accumulation order (each channel over the window, rows then columns), so the same bits.
 pub fn depthwise_conv_2d_f32(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     depthwise_conv_2d(params, input, filter, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits,
+/// `[1, H, W, C*M]`): [`depthwise_conv_2d_f32`] on the exactly widened weights, bit for bit
+/// ([`F32H`]).
+pub fn depthwise_conv_2d_f32_f16w(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let DepthwiseConv2dParams { geometry, quant, clamp } = *params;
+    depthwise_conv_2d(&DepthwiseConv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
 /// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8

@@ -62,3 +62,32 @@ impl KernelCase for Dequantize {
 
 kernel_tests!(impl_scalar, Dequantize, scalar::dequantize_s8_f32);
 kernel_tests!(impl_dispatch, if true, Dequantize, dequantize_s8_f32);
+
+/// int16 and uint8: every input value at several scales and zero points (the type's
+/// extremes included), bit for bit TFLite's `static_cast<float>(double(scale) * (x - zp))`.
+#[test]
+fn int16_and_uint8_every_value() {
+    let scales = [f32::MIN_POSITIVE, 3.0517578e-5, 0.0372, 1.0, 117.25, 1e30, f32::MAX];
+    let all16: Vec<i16> = (i16::MIN..=i16::MAX).collect();
+    let all8: Vec<u8> = (0..=255).collect();
+    for scale in scales {
+        for zero_point in [i16::MIN as i32, -7, 0, 1234, i16::MAX as i32] {
+            let p = DequantizeParams { scale, zero_point };
+            let mut out = std::vec![0f32; all16.len()];
+            dequantize_s16_f32(&p, &all16, &mut out);
+            for (&x, &y) in all16.iter().zip(&out) {
+                let want = (scale as f64 * (x as i32 - zero_point) as f64) as f32;
+                assert_eq!(y.to_bits(), want.to_bits(), "int16 {x}, scale {scale}, zp {zero_point}");
+            }
+        }
+        for zero_point in [0, 1, 128, 255] {
+            let p = DequantizeParams { scale, zero_point };
+            let mut out = [0f32; 256];
+            dequantize_u8_f32(&p, &all8, &mut out);
+            for (&x, &y) in all8.iter().zip(&out) {
+                let want = (scale as f64 * (x as i32 - zero_point) as f64) as f32;
+                assert_eq!(y.to_bits(), want.to_bits(), "uint8 {x}, scale {scale}, zp {zero_point}");
+            }
+        }
+    }
+}

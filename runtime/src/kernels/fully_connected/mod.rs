@@ -21,7 +21,7 @@ pub mod scalar;
 mod tests;
 
 use crate::isa::TargetClass;
-use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8};
+use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8};
 
 /// The geometry of FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +80,14 @@ pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], fi
 /// accumulation order, so the same bits (`weights_offset` is 0).
 pub fn fully_connected_f32(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     fully_connected(params, input, filter, bias, output)
+}
+
+/// FULLY_CONNECTED float32 with float16 weights kept in flash (`filter`: binary16 bits,
+/// `[units, depth]`): [`fully_connected_f32`] on the exactly widened weights, bit for bit
+/// ([`F32H`]).
+pub fn fully_connected_f32_f16w(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let FullyConnectedParams { geometry, weights_offset, quant, clamp } = *params;
+    fully_connected(&FullyConnectedParams::<F32H> { geometry, weights_offset, quant, clamp }, input, filter, bias, output)
 }
 
 /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Dot4`]: the bias is in `packed`
@@ -188,11 +196,34 @@ pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f
     crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
+/// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Blocked`] (Arm FPUs): `packed` from
+/// [`FullyConnectedF32Variant::pack`] (the weights in blocks of four units), the model's
+/// bias as it is; [`fully_connected_f32`]'s bits (`kernels::blocked_f32`).
+pub fn fully_connected_f32_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
+}
+
+/// [`fully_connected_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
+/// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 weights, widened exactly
+/// as they are read; the same bits as [`fully_connected_f32`] on the widened weights.
+pub fn fully_connected_f32_f16w_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
+}
+
 /// The implementations of float32 FULLY_CONNECTED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullyConnectedF32Variant {
-    /// [`fully_connected_f32`]: TFLite's order and bits; every Arm target, empty shapes.
+    /// [`fully_connected_f32`]: TFLite's order and bits; empty shapes.
     Reference,
+    /// [`fully_connected_f32_blocked`]: on Arm (a scalar FPU); four units per pass from the
+    /// packed weights, TFLite's bits.
+    Blocked,
     /// [`fully_connected_f32_packed`]: on a host; 32 units per pass from the packed weights.
     Packed,
 }
@@ -201,8 +232,11 @@ impl FullyConnectedF32Variant {
     /// The variant for this float32 fully-connected op on `target`.
     pub fn select(p: &FullyConnectedParams<F32>, target: TargetClass) -> FullyConnectedF32Variant {
         let g = &p.geometry;
-        if target != TargetClass::Host || g.input_depth == 0 || g.output_depth == 0 {
+        if g.input_depth == 0 || g.output_depth == 0 {
             return FullyConnectedF32Variant::Reference;
+        }
+        if target != TargetClass::Host {
+            return FullyConnectedF32Variant::Blocked;
         }
         FullyConnectedF32Variant::Packed
     }
@@ -211,17 +245,20 @@ impl FullyConnectedF32Variant {
     pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedF32Variant::Reference => 0,
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(g.output_depth, g.input_depth),
             FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_packed_len(g.output_depth, g.input_depth),
         }
     }
 
-    /// The compile-time packing: per block of 8 units, their biases, then per input element
-    /// their 8 weights.
+    /// The compile-time packing. `Packed`: per block of 8 units, their biases, then per input
+    /// element their 8 weights. `Blocked`: per block of 4 units, per input element their 4
+    /// weights (no bias).
     pub fn pack(self, p: &FullyConnectedParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         let g = &p.geometry;
         match self {
             FullyConnectedF32Variant::Reference => {}
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::pack(g.output_depth, g.input_depth, filter, packed),
             FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_pack(g.output_depth, g.input_depth, filter, bias, packed),
         }
     }

@@ -1,10 +1,14 @@
 //! QUANTIZE. Mirrors TFLite Micro `quantize_common.cc`:
 //! - float32 -> int8: `reference_ops::AffineQuantize`, i.e.
 //!   `clamp((int32)roundf(x / scale) + zero_point)`, the division in f32;
+//! - float32 -> int16: the same, clamped to int16;
 //! - int8 -> int8 (requantization): `reference_ops::Requantize`, i.e.
 //!   `clamp(MBQM(x - zp_in, m, s) + zp_out)` with `m, s = QuantizeMultiplier(s_in / s_out)`
 //!   (f64). TFLite's XOR-0x80 shortcut exists only for int8 <-> uint8, so int8 -> int8
-//!   always takes the general path (which is exact when scales match: m = 2^30, s = 1).
+//!   always takes the general path (which is exact when scales match: m = 2^30, s = 1);
+//! - the other integer pairs TFLite Micro's `EvalQuantizeReference` has (int16 -> int8,
+//!   int16, int32; int8 -> int16, int32, uint8; uint8 -> int8; int32 -> int8, int16): the same
+//!   `Requantize` step, clamped to the output type.
 
 use crate::prepare::quantize_multiplier;
 use crate::quant::QuantParams;
@@ -57,29 +61,48 @@ pub fn quantize_s8_s8_in_place(params: &RequantizeParams, data: &mut [i8]) {
     scalar::quantize_s8_s8_in_place(params, data)
 }
 
-/// int16 -> int8 requantization (TFLite `Requantize<int16_t, int8_t>`).
+/// float32 -> int16 (TFLite Micro's `AffineQuantize<int16_t>`): as [`quantize_f32_s8`],
+/// clamped to the int16 range.
 #[inline]
-pub fn quantize_s16_s8(params: &RequantizeParams, input: &[i16], output: &mut [i8]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = scalar::requantize_i32(params, x as i32, i8::MIN as i32, i8::MAX as i32) as i8;
-    }
+pub fn quantize_f32_s16(params: &QuantizeParams, input: &[f32], output: &mut [i16]) {
+    scalar::quantize_f32_s16(params, input, output)
 }
 
-/// int16 -> int32 requantization (TFLite `Requantize<int16_t, int32_t>`).
-#[inline]
-pub fn quantize_s16_s32(params: &RequantizeParams, input: &[i16], output: &mut [i32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = scalar::requantize_i32(params, x as i32, i32::MIN, i32::MAX);
-    }
+/// The requantizations of TFLite Micro's QUANTIZE between integer types, each TFLite's
+/// `Requantize<input_type, output_type>`: `clamp(MBQM(x - zp_in, m, s) + zp_out)` in the
+/// output type's range. (TFLite's XOR-0x80 shortcut for int8 <-> uint8 at the same scale
+/// and zero points 128 apart gives the same bytes: `m = 2^30, s = 1` is exact.)
+macro_rules! requantize_fns {
+    ($($(#[$doc:meta])* $name:ident: $i:ty => $o:ty;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(params: &RequantizeParams, input: &[$i], output: &mut [$o]) {
+            debug_assert_eq!(input.len(), output.len());
+            for (o, &x) in output.iter_mut().zip(input) {
+                *o = scalar::requantize_i32(params, x as i32, <$o>::MIN as i32, <$o>::MAX as i32) as $o;
+            }
+        }
+    )*};
 }
 
-/// int8 -> int16 requantization (TFLite `Requantize<int8_t, int16_t>`).
-#[inline]
-pub fn quantize_s8_s16(params: &RequantizeParams, input: &[i8], output: &mut [i16]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = scalar::requantize_i32(params, x as i32, i16::MIN as i32, i16::MAX as i32) as i16;
-    }
+requantize_fns! {
+    /// int16 -> int8 requantization (TFLite `Requantize<int16_t, int8_t>`).
+    quantize_s16_s8: i16 => i8;
+    /// int16 -> int32 requantization (TFLite `Requantize<int16_t, int32_t>`).
+    quantize_s16_s32: i16 => i32;
+    /// int8 -> int16 requantization (TFLite `Requantize<int8_t, int16_t>`).
+    quantize_s8_s16: i8 => i16;
+    /// int16 -> int16 requantization (TFLite `Requantize<int16_t, int16_t>`).
+    quantize_s16_s16: i16 => i16;
+    /// int8 -> int32 requantization (TFLite `Requantize<int8_t, int32_t>`).
+    quantize_s8_s32: i8 => i32;
+    /// int8 -> uint8 requantization (TFLite `Requantize<int8_t, uint8_t>`).
+    quantize_s8_u8: i8 => u8;
+    /// uint8 -> int8 requantization (TFLite `Requantize<uint8_t, int8_t>`).
+    quantize_u8_s8: u8 => i8;
+    /// int32 -> int8 requantization (TFLite `Requantize<int32_t, int8_t>`; `x - zp_in`
+    /// wraps where C++ would overflow).
+    quantize_s32_s8: i32 => i8;
+    /// int32 -> int16 requantization (TFLite `Requantize<int32_t, int16_t>`).
+    quantize_s32_s16: i32 => i16;
 }

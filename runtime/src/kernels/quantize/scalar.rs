@@ -11,6 +11,14 @@ pub fn quantize_f32_s8(p: &QuantizeParams, input: &[f32], output: &mut [i8]) {
     }
 }
 
+pub fn quantize_f32_s16(p: &QuantizeParams, input: &[f32], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        let unclamped = f32_to_i32_saturating(round_f32(x / p.scale)).saturating_add(p.zero_point);
+        *o = unclamped.max(i16::MIN as i32).min(i16::MAX as i32) as i16;
+    }
+}
+
 #[inline(always)]
 fn requantize_one(p: &RequantizeParams, x: i8) -> i8 {
     let v = multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.multiplier, p.shift)

@@ -79,3 +79,65 @@ proptest! {
         prop_assert_eq!(out[0] as i64, want.clamp(-128, 127));
     }
 }
+
+proptest! {
+    /// float32 -> int16: `roundf(x / scale)` (half away from zero) plus the zero point,
+    /// clamped to int16.
+    #[test]
+    fn float_quantize_int16_is_nearest(x in -3000.0f32..3000.0, scale in 0.001f32..0.2, zp in -32768i32..32768) {
+        let p = QuantizeParams { scale, zero_point: zp };
+        let mut out = [0i16; 1];
+        quantize_f32_s16(&p, &[x], &mut out);
+        let q = x / scale;
+        let rounded = if q < 0.0 { -((-q) as f64 + 0.5).floor() } else { (q as f64 + 0.5).floor() };
+        prop_assert_eq!(out[0] as i64, (rounded as i64 + zp as i64).clamp(-32768, 32767));
+    }
+
+    /// Every new requantization pair against `clamp(round(ratio * (x - zp_in)) + zp_out)`
+    /// within one step, and exactly the zero-point shift at equal scales.
+    #[test]
+    fn integer_pairs(si in 0.001f32..0.1, so in 0.001f32..0.1, seed in any::<u64>()) {
+        let mut rng = crate::kernels::test_util::Rng(seed);
+        let (zi, zo) = ((rng.next_u64() % 200) as i32 - 100, (rng.next_u64() % 200) as i32 - 100);
+        let xs: Vec<i32> = (0..64).map(|_| (rng.next_u64() % 256) as i32 - 128).collect();
+        let ideal = |p: &RequantizeParams, x: i32, lo: i64, hi: i64| -> i64 {
+            let r = (si as f64 / so as f64) * (x - p.input_zero_point) as f64;
+            (r.round() as i64 + p.output_zero_point as i64).clamp(lo, hi)
+        };
+        let p = prepare_requantize(q(si, zi), q(so, zo)).unwrap();
+        let close = |got: i64, want: i64| (got - want).abs() <= 1;
+        let x8: Vec<i8> = xs.iter().map(|&x| x as i8).collect();
+        let x16: Vec<i16> = xs.iter().map(|&x| (x * 200) as i16).collect();
+        let x32: Vec<i32> = xs.iter().map(|&x| x * 70_000).collect();
+        let xu: Vec<u8> = xs.iter().map(|&x| (x + 128) as u8).collect();
+        let (mut o8, mut o16, mut o32, mut ou) = (std::vec![0i8; 64], std::vec![0i16; 64], std::vec![0i32; 64], std::vec![0u8; 64]);
+        quantize_s16_s16(&p, &x16, &mut o16);
+        for i in 0..64 { prop_assert!(close(o16[i] as i64, ideal(&p, x16[i] as i32, -32768, 32767))); }
+        quantize_s8_s32(&p, &x8, &mut o32);
+        for i in 0..64 { prop_assert!(close(o32[i] as i64, ideal(&p, x8[i] as i32, i32::MIN as i64, i32::MAX as i64))); }
+        quantize_s32_s8(&p, &x32, &mut o8);
+        for i in 0..64 { prop_assert!(close(o8[i] as i64, ideal(&p, x32[i], -128, 127))); }
+        quantize_s32_s16(&p, &x32, &mut o16);
+        for i in 0..64 { prop_assert!(close(o16[i] as i64, ideal(&p, x32[i], -32768, 32767))); }
+        let pu = prepare_requantize(q(si, zi), q(so, zo + 100)).unwrap();
+        quantize_s8_u8(&pu, &x8, &mut ou);
+        for i in 0..64 { prop_assert!(close(ou[i] as i64, ideal(&pu, x8[i] as i32, 0, 255))); }
+        let pi = prepare_requantize(q(si, zi + 100), q(so, zo)).unwrap();
+        quantize_u8_s8(&pi, &xu, &mut o8);
+        for i in 0..64 { prop_assert!(close(o8[i] as i64, ideal(&pi, xu[i] as i32, -128, 127))); }
+    }
+}
+
+/// int8 <-> uint8 at one scale and zero points 128 apart: TFLite's XOR-0x80 shortcut's bytes.
+#[test]
+fn int8_uint8_same_scale_is_the_sign_flip() {
+    let all = all_i8();
+    let mut u = [0u8; 256];
+    quantize_s8_u8(&prepare_requantize(q(0.1, -3), q(0.1, 125)).unwrap(), &all, &mut u);
+    for (&x, &y) in all.iter().zip(&u) {
+        assert_eq!(y, (x as u8) ^ 0x80);
+    }
+    let mut back = [0i8; 256];
+    quantize_u8_s8(&prepare_requantize(q(0.1, 125), q(0.1, -3)).unwrap(), &u, &mut back);
+    assert_eq!(&back[..], &all[..]);
+}

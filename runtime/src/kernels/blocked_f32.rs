@@ -1,0 +1,147 @@
+//! The float32 CONV_2D and FULLY_CONNECTED variants for Arm targets with a scalar FPU (the
+//! Cortex-M4F / M7 single-precision unit): [`LANES`] output channels (units) per pass, so
+//! that each input value is loaded once for all of them and the loop overhead is shared,
+//! with the weights packed at compile time so that one pointer walks them.
+//!
+//! Each output still accumulates alone and in TFLite's order: `total += x * w` over the
+//! taps `(ky, kx, ic)` (FULLY_CONNECTED: over the depth), two roundings per tap (Rust does
+//! not contract `a * b + c`), then `total + bias` and the clamp. The lanes only interleave
+//! independent sums, so the results are [`F32`]'s reference kernels' bits
+//! (`conv_2d_f32`, `fully_connected_f32`), which the suites check bit for bit.
+//!
+//! Packed layout: per block of [`LANES`] output channels, for every tap `t` in the
+//! reference's order, the block's [`LANES`] weights: `packed[(block * taps + t) * LANES +
+//! lane] = filter[(block * LANES + lane) * taps + t]`; the lanes past the last channel hold
+//! zeros (computed, never stored). The model's bias is read as it is.
+//!
+//! The weights are [`Weight`]s: `f32`, or float16 kept in flash (`u16` binary16 bits,
+//! `keep_f16_weights`), widened exactly per tap ([`crate::math::f16_to_f32`]), so the float16
+//! form gives the float32 form's bits on the widened weights.
+
+use crate::kernels::conv_2d::Conv2dParams;
+use crate::kernels::fully_connected::FullyConnectedParams;
+use crate::kernels::numerics::{Numerics, F32};
+use crate::kernels::window::valid_taps;
+
+/// Output channels computed per pass: four accumulators, four weights and the input in
+/// FPU registers.
+pub const LANES: usize = 4;
+
+/// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly.
+pub trait Weight: Copy + Default {
+    fn widen(self) -> f32;
+}
+
+impl Weight for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Weight for u16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        crate::math::f16_to_f32(self)
+    }
+}
+
+/// The packed table's length for `channels` outputs of `taps` weights each.
+pub const fn packed_len(channels: usize, taps: usize) -> usize {
+    channels.div_ceil(LANES) * LANES * taps
+}
+
+/// Packs `filter` (`channels` rows of `taps` weights) into blocks of [`LANES`] rows,
+/// tap-major within a block.
+pub fn pack<W: Weight>(channels: usize, taps: usize, filter: &[W], packed: &mut [W]) {
+    debug_assert_eq!(packed.len(), packed_len(channels, taps));
+    for (block, chunk) in packed.chunks_exact_mut((LANES * taps).max(1)).enumerate() {
+        for t in 0..taps {
+            for lane in 0..LANES {
+                let c = block * LANES + lane;
+                chunk[t * LANES + lane] = if c < channels { filter[c * taps + t] } else { W::default() };
+            }
+        }
+    }
+}
+
+/// `acc[lane] += x * w[lane]` for one input value and one block's weights.
+#[inline(always)]
+fn mac4<W: Weight>(acc: &mut [f32; LANES], x: f32, w: &[W]) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a = F32::mac(*a, x, w.widen(), 0, &());
+    }
+}
+
+/// Stores a block's outputs: `total + bias`, clamped, for the lanes that are channels.
+#[inline(always)]
+fn store(acc: &[f32; LANES], bias: Option<&[f32]>, c0: usize, clamp: &crate::kernels::numerics::Clamp<f32>, out: &mut [f32]) {
+    for (lane, (o, &a)) in out.iter_mut().zip(acc).enumerate() {
+        let v = match bias {
+            Some(b) => F32::add_bias(a, b[c0 + lane]),
+            None => a,
+        };
+        *o = F32::requantize(v, &(), c0 + lane, clamp);
+    }
+}
+
+/// Ungrouped float32 CONV_2D from [`pack`]'s table (`taps = f_h * f_w * f_d`).
+#[inline(never)]
+pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    debug_assert_eq!(f_d, in_d);
+    let taps = f_h * f_w * f_d;
+    debug_assert_eq!(packed.len(), packed_len(out_d, taps));
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let out_pixel = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
+                for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
+                    let c0 = block * LANES;
+                    let mut acc = [F32::ACC_ZERO; LANES];
+                    for ky in ky_range.clone() {
+                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                        for kx in kx_range.clone() {
+                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                            let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..f_d];
+                            let ws = &ws_block[(ky * f_w + kx) * f_d * LANES..][..f_d * LANES];
+                            for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
+                                mac4(&mut acc, x, w);
+                            }
+                        }
+                    }
+                    let n = LANES.min(out_d - c0);
+                    store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
+                }
+            }
+        }
+    }
+}
+
+/// float32 FULLY_CONNECTED from [`pack`]'s table (`channels = units`, `taps = depth`).
+#[inline(never)]
+pub fn fully_connected<W: Weight>(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &p.geometry;
+    let (depth, units) = (g.input_depth, g.output_depth);
+    debug_assert_eq!(packed.len(), packed_len(units, depth));
+    for b in 0..g.batches {
+        let xs = &input[b * depth..][..depth];
+        let out = &mut output[b * units..][..units];
+        for (block, ws) in packed.chunks_exact((LANES * depth).max(1)).enumerate() {
+            let c0 = block * LANES;
+            let mut acc = [F32::ACC_ZERO; LANES];
+            for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
+                mac4(&mut acc, x, w);
+            }
+            let n = LANES.min(units - c0);
+            store(&acc, bias, c0, &p.clamp, &mut out[c0..c0 + n]);
+        }
+    }
+}
