@@ -227,6 +227,8 @@ ops! {
     OpKind::Neg => neg,
     OpKind::Round => round,
     OpKind::Rsqrt => rsqrt,
+    OpKind::Sin => sin,
+    OpKind::Cos => cos,
     OpKind::Sqrt => sqrt,
     OpKind::Square => square,
     OpKind::SquaredDifference => squared_difference,

@@ -6,8 +6,8 @@
 //!   per op (`abs_f32`, `floor_f32`, ...) plus its `_in_place` form, so firmware links only
 //!   what it calls. Each element function is TFLite's expression in TFLite's operation order:
 //!   ABS, NEG, SQUARE, CEIL, FLOOR, ROUND, SQRT and RSQRT (`1 / sqrt(x)`, two roundings) give
-//!   TFLite's bits exactly; EXP, LOG and ELU (`expm1`) use [`crate::math`], within one ulp of
-//!   the C library's functions TFLite calls (equal on almost every input).
+//!   TFLite's bits exactly; EXP, LOG, SIN, COS and ELU (`expm1`) use [`crate::math`], within
+//!   one ulp of the C library's functions TFLite calls (equal on almost every input).
 //! - int8 / int16 ABS and int8 RSQRT: `AbsEvalQuantized` / `RsqrtEvalQuantized` with the
 //!   multipliers of `PrepareAbsRsqrt` ([`prepare_abs`], [`prepare_rsqrt`]).
 //! - int8 ELU: the 256-entry table of `PopulateLookupTable`, computed by the compiler, and
@@ -19,7 +19,7 @@
 mod tests;
 
 use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast};
-use crate::math::{expf, expm1f, logf, sqrtf};
+use crate::math::{cosf, expf, expm1f, logf, sinf, sqrtf};
 use crate::prepare::{quantize_multiplier, quantize_multiplier_smaller_than_one_exp};
 use crate::quant::{
     ceil_f32, floor_f32, get_inv_sqrt_quantized_multiplier_exp, multiply_by_quantized_multiplier,
@@ -132,6 +132,10 @@ unary_f32! {
     exp_f32, exp_f32_in_place => expf;
     /// float32 ELU.
     elu_f32, elu_f32_in_place => elu_f32_elem;
+    /// float32 SIN (`std::sin`).
+    sin_f32, sin_f32_in_place => sinf;
+    /// float32 COS (`std::cos`).
+    cos_f32, cos_f32_in_place => cosf;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -69,13 +69,16 @@ proptest! {
         }
     }
 
-    /// Within one ulp of the host's libm (glibc `expf`, `logf`, `expm1f`, which TFLite calls).
+    /// Within one ulp of the host's libm (glibc `expf`, `logf`, `sinf`, `cosf`, `expm1f`, which
+    /// TFLite calls).
     #[test]
     fn transcendental_float_unaries(seed: u64) {
         let x = float_inputs(&mut Rng(seed), 300);
-        let cases: [(Apart, Elem); 3] = [
+        let cases: [(Apart, Elem); 5] = [
             (exp_f32, |v| v.exp()),
             (log_f32, |v| v.ln()),
+            (sin_f32, |v| v.sin()),
+            (cos_f32, |v| v.cos()),
             (elu_f32, |v| if v < 0.0 { v.exp_m1() } else { v }),
         ];
         for (i, (f, oracle)) in cases.iter().enumerate() {
