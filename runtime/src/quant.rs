@@ -359,6 +359,66 @@ pub fn fixedpoint_tanh(a: i32, integer_bits: i32) -> i32 {
     }
 }
 
+/// TFLite `SaturatingAddNonGemmlowp(int32, int32)` (common.h): the sum clamped to `i32`.
+#[inline]
+pub fn saturating_add_i32(a: i32, b: i32) -> i32 {
+    a.saturating_add(b)
+}
+
+/// TFLite `log_x_for_x_greater_than_or_equal_to_1_impl<output_integer_bits,
+/// input_integer_bits>` (common.h): `ln x` of a fixed-point `x >= 1` with
+/// `input_integer_bits` integer bits, as a fixed-point value with `output_integer_bits`
+/// (the accumulation has one more). Every step is TFLite's: the power of two from the count
+/// of leading zeros of `x` and of `x sqrt(1/2)`, the larger exponent (adjusted by a
+/// quarter) and the smaller mantissa, then a rational approximation around
+/// `sqrt(sqrt(1/2))`. `SaturatingRoundingMultiplyByPOTParam` is only ever a saturating
+/// left shift here ([`saturating_rounding_multiply_by_pot`] with a non-negative exponent).
+#[inline]
+pub fn log_x_for_x_greater_than_or_equal_to_1(input_val: i32, input_integer_bits: i32, output_integer_bits: i32) -> i32 {
+    let srdhm = saturating_rounding_doubling_high_mul;
+    let accum_integer_bits = output_integer_bits + 1;
+    const LOG_2: i32 = 1_488_522_236;
+    const SQRT_SQRT_HALF: i32 = 1_805_811_301;
+    const SQRT_HALF: i32 = 1_518_500_250;
+    const ONE_QUARTER: i32 = 536_870_912;
+    const ALPHA_N: i32 = 117_049_297;
+    const ALPHA_D: i32 = 127_690_142;
+    const ALPHA_I: i32 = 1_057_819_769;
+    const ALPHA_F: i32 = 638_450_708;
+    let shifted_quarter = fixedpoint_rescale(ONE_QUARTER, 0, accum_integer_bits);
+
+    let z_a = input_val;
+    let z_a_headroom_plus_1 = (z_a as u32).leading_zeros() as i32;
+    let r_a_tmp = saturating_rounding_multiply_by_pot(z_a, z_a_headroom_plus_1 - 1);
+    let r_a_raw = saturating_rounding_multiply_by_pot(srdhm(r_a_tmp, SQRT_HALF), 1);
+    let z_a_pow_2_adj = saturating_add_i32(
+        saturating_rounding_multiply_by_pot(input_integer_bits - z_a_headroom_plus_1, 31 - accum_integer_bits),
+        shifted_quarter,
+    );
+
+    let z_b = srdhm(z_a, SQRT_HALF);
+    let z_b_headroom = (z_b as u32).leading_zeros() as i32 - 1;
+    let r_b_raw = saturating_rounding_multiply_by_pot(z_a, z_b_headroom);
+    let z_b_pow_2_adj = saturating_rounding_multiply_by_pot(input_integer_bits - z_b_headroom, 31 - accum_integer_bits)
+        .saturating_sub(shifted_quarter);
+
+    let r = r_a_raw.min(r_b_raw);
+    let z_pow_2_adj = z_a_pow_2_adj.max(z_b_pow_2_adj);
+
+    let p = rounding_half_sum(r, SQRT_SQRT_HALF);
+    let mut q = r.wrapping_sub(SQRT_SQRT_HALF);
+    q = q.wrapping_add(q);
+
+    let common_sq = srdhm(q, q);
+    let num = srdhm(q, r).wrapping_add(srdhm(srdhm(q, common_sq), ALPHA_N));
+    let denom_minus_one_0 =
+        srdhm(p, ALPHA_I.wrapping_add(q).wrapping_add(srdhm(ALPHA_D, common_sq))).wrapping_add(srdhm(ALPHA_F, q));
+    let recip_denom = one_over_one_plus_x_for_x_in_0_1(denom_minus_one_0);
+
+    let num_scaled = fixedpoint_rescale(num, 0, accum_integer_bits);
+    fixedpoint_rescale(srdhm(z_pow_2_adj, LOG_2).wrapping_add(srdhm(num_scaled, recip_denom)), accum_integer_bits, output_integer_bits)
+}
+
 /// TFLite `GetReciprocal(x, x_integer_digits, &num_bits_over_unit)` (common.h): returns
 /// `(reciprocal in Q0.31, num_bits_over_unit)`. `x` must be positive.
 #[inline]

@@ -1,6 +1,6 @@
 //! The elementwise math family (TFLite Micro `elementwise.cc`, `neg.cc`, `ceil.cc`,
 //! `floor.cc`, `round.cc`, `exp.cc`, `elu.cc`, `squared_difference.cc`, `floor_div.cc`,
-//! `floor_mod.cc`): one unary lowering ([`lower_math`], [`UnaryMath`]) and one binary
+//! `floor_mod.cc`; SIN and COS of `elementwise.cc`): one unary lowering ([`lower_math`], [`UnaryMath`]) and one binary
 //! lowering ([`lower_binary_math`], [`BinaryMath`]) parameterised by the op; each builtin's
 //! file only names its [`MathOp`] / [`BinaryMathOp`] and holds its tests. The runtime side
 //! is `tflc_runtime::kernels::elementwise`.
@@ -40,6 +40,8 @@ pub enum MathOp {
     Log,
     Exp,
     Elu,
+    Sin,
+    Cos,
 }
 
 /// A float32 element kernel: the runtime function's name and the function.
@@ -59,6 +61,8 @@ impl MathOp {
             MathOp::Log => "LOG",
             MathOp::Exp => "EXP",
             MathOp::Elu => "ELU",
+            MathOp::Sin => "SIN",
+            MathOp::Cos => "COS",
         }
     }
 
@@ -84,6 +88,8 @@ impl MathOp {
             MathOp::Log => ("log_f32", rt::log_f32),
             MathOp::Exp => ("exp_f32", rt::exp_f32),
             MathOp::Elu => ("elu_f32", rt::elu_f32),
+            MathOp::Sin => ("sin_f32", rt::sin_f32),
+            MathOp::Cos => ("cos_f32", rt::cos_f32),
         }
     }
 }
@@ -463,6 +469,37 @@ pub(crate) mod tests {
         }
     }
 
+    /// SIN and COS inputs: the common range, multiples and near-multiples of pi/2 (where
+    /// the argument reduction cancels), large and huge arguments (up to `f32::MAX`, where
+    /// the reduction needs `2/pi` to 230 bits), tiny and subnormal ones, +-0, NaN and +-inf.
+    fn trig_inputs() -> Vec<f32> {
+        let mut v = float_inputs();
+        v.extend((1..=24).flat_map(|k| {
+            let a = k as f32 * core::f32::consts::FRAC_PI_2;
+            [a, -a, f32::from_bits(a.to_bits() + 1), f32::from_bits(a.to_bits() - 1)]
+        }));
+        v.extend([1e5, -3.3e5, 1.0e6, 6.5e6, 1.6777215e7, 3.3554432e7, 1.0e9, -2.5e12, 1.0e20, 7.3e25, 1.5e30, -2.0e35, f32::MAX, f32::MIN]);
+        v.extend([f32::from_bits(0x5922_aa80), f32::from_bits(0x6a44_7f61), f32::from_bits(0x4b7f_ffff), 1e-20, -1e-30, 3e-39, -f32::from_bits(1)]);
+        v.extend((0..64).map(|k| (k as f32 - 32.0) * 1.37e3 + 0.31));
+        v
+    }
+
+    /// SIN and COS against TFLite Micro (glibc's `sinf`/`cosf` behind `std::sin`/`std::cos`),
+    /// bit for bit except where glibc's result is not the correctly rounded one (one ulp;
+    /// the count measured here is asserted). Measured on these 309 inputs: SIN 2 and COS 4
+    /// elements one ulp off, each where glibc's `sinf`/`cosf` is off the correctly rounded
+    /// value and ours is not (`tflc_runtime::math`'s tests: ours correctly rounded on 44 M
+    /// floats, glibc's off on 1.3% of those above 2^-7).
+    #[test]
+    fn sin_cos_against_tflite_micro() {
+        let x = trig_inputs();
+        for (kind, name, most) in [(OpKind::Sin, "math_sin_f32", 2), (OpKind::Cos, "math_cos_f32", 4)] {
+            let (bytes, [a, z]) = unary_model(kind, (DType::F32, &[x.len()], None), (DType::F32, &[x.len()], None));
+            let off = check(name, &bytes, &[(a, TensorData::F32(x.clone()))], z, 1);
+            assert!(off <= most, "{name}: {off} elements one ulp off");
+        }
+    }
+
     fn all_i8() -> Vec<i8> {
         (-128..=127).collect()
     }
@@ -529,7 +566,7 @@ pub(crate) mod tests {
     #[test]
     fn refusals() {
         let q = Some((0.05, 0));
-        for kind in [OpKind::Neg, OpKind::Ceil, OpKind::Floor, OpKind::Round, OpKind::Sqrt, OpKind::Square, OpKind::Log, OpKind::Exp] {
+        for kind in [OpKind::Neg, OpKind::Ceil, OpKind::Floor, OpKind::Round, OpKind::Sqrt, OpKind::Square, OpKind::Log, OpKind::Exp, OpKind::Sin, OpKind::Cos] {
             let (bytes, _) = unary_model(kind.clone(), (DType::I8, &[4], q), (DType::I8, &[4], q));
             let e = lower_op0(&bytes).expect_err("int8");
             assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("only float32"), "{kind:?}: {e}");

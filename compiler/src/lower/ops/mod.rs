@@ -123,6 +123,9 @@ macro_rules! ops {
                 return Ok(Box::new(FoldedOp));
             }
             cx.check_quantization()?;
+            if let Some(e) = custom::refusal(&cx) {
+                return Err(e);
+            }
             match &op.kind {
                 $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
                 #[allow(unreachable_patterns)]
@@ -227,6 +230,8 @@ ops! {
     OpKind::Neg => neg,
     OpKind::Round => round,
     OpKind::Rsqrt => rsqrt,
+    OpKind::Sin => sin,
+    OpKind::Cos => cos,
     OpKind::Sqrt => sqrt,
     OpKind::Square => square,
     OpKind::SquaredDifference => squared_difference,
@@ -244,6 +249,7 @@ pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
+pub(crate) mod custom;
 pub(crate) mod logical;
 pub(crate) mod math;
 pub(crate) mod movement;

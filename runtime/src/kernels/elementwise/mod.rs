@@ -6,8 +6,8 @@
 //!   per op (`abs_f32`, `floor_f32`, ...) plus its `_in_place` form, so firmware links only
 //!   what it calls. Each element function is TFLite's expression in TFLite's operation order:
 //!   ABS, NEG, SQUARE, CEIL, FLOOR, ROUND, SQRT and RSQRT (`1 / sqrt(x)`, two roundings) give
-//!   TFLite's bits exactly; EXP, LOG and ELU (`expm1`) use [`crate::math`], within one ulp of
-//!   the C library's functions TFLite calls (equal on almost every input).
+//!   TFLite's bits exactly; EXP, LOG, SIN, COS and ELU (`expm1`) use [`crate::math`], within
+//!   one ulp of the C library's functions TFLite calls (equal on almost every input).
 //! - int8 / int16 ABS and int8 RSQRT: `AbsEvalQuantized` / `RsqrtEvalQuantized` with the
 //!   multipliers of `PrepareAbsRsqrt` ([`prepare_abs`], [`prepare_rsqrt`]).
 //! - int8 ELU: the 256-entry table of `PopulateLookupTable`, computed by the compiler, and
@@ -19,11 +19,12 @@
 mod tests;
 
 use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast};
-use crate::math::{expf, expm1f, logf, sqrtf};
+use crate::math::{cosf, expf, expm1f, logf, sinf, sqrtf};
 use crate::prepare::{quantize_multiplier, quantize_multiplier_smaller_than_one_exp};
 use crate::quant::{
-    ceil_f32, floor_f32, get_inv_sqrt_quantized_multiplier_exp, multiply_by_quantized_multiplier,
-    multiply_by_quantized_multiplier_smaller_than_one_exp,
+    ceil_f32, exp_on_negative_values, fixedpoint_rescale, floor_f32, get_inv_sqrt_quantized_multiplier_exp,
+    log_x_for_x_greater_than_or_equal_to_1, multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_smaller_than_one_exp,
+    rounding_divide_by_pot,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -132,6 +133,10 @@ unary_f32! {
     exp_f32, exp_f32_in_place => expf;
     /// float32 ELU.
     elu_f32, elu_f32_in_place => elu_f32_elem;
+    /// float32 SIN (`std::sin`).
+    sin_f32, sin_f32_in_place => sinf;
+    /// float32 COS (`std::cos`).
+    cos_f32, cos_f32_in_place => cosf;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -488,6 +493,85 @@ pub fn log_softmax_f32(p: &LogSoftmaxParams, input: &[f32], output: &mut [f32]) 
         let log_sum = logf(sum);
         for (o, &v) in y.iter_mut().zip(x) {
             *o = v - max - log_sum;
+        }
+    }
+}
+
+/// int8 LOG_SOFTMAX's quantities from `log_softmax.cc`'s `CalculateOpData` (output scale
+/// 16/256 and zero point 127 are required, as TFLite Micro's Prepare checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogSoftmaxS8Params {
+    pub depth: usize,
+    pub input_multiplier: i32,
+    pub input_left_shift: i32,
+    pub reverse_scaling_divisor: i32,
+    pub reverse_scaling_right_shift: i32,
+    pub diff_min: i32,
+}
+
+/// `CalculateOpData` for int8: `PreprocessLogSoftmaxScalingExp(beta = 1, input_scale, 5)`
+/// (the softmax input scaling of [`crate::prepare::softmax_s8`], then
+/// `QuantizeMultiplierSmallerThanOneExp(2^(31 - left_shift) / input_multiplier)`) and
+/// `diff_min = -CalculateInputRadius(5, left_shift)`. `None` where TFLite's
+/// `TFLITE_CHECK`s fail (a reverse scaling of 1 or more: an input scale whose multiplier
+/// rounds to exactly a power of two times 2^-26).
+pub fn prepare_log_softmax_s8(input_scale: f32, depth: usize) -> Option<LogSoftmaxS8Params> {
+    let q = crate::prepare::softmax_s8(input_scale, 1.0)?;
+    let real_reverse_scaling_divisor = (1i64 << (31 - q.input_left_shift)) as f64 / q.input_multiplier as f64;
+    let (reverse_scaling_divisor, reverse_scaling_left_shift) = quantize_multiplier_smaller_than_one_exp(real_reverse_scaling_divisor)?;
+    Some(LogSoftmaxS8Params {
+        depth,
+        input_multiplier: q.input_multiplier,
+        input_left_shift: q.input_left_shift,
+        reverse_scaling_divisor,
+        reverse_scaling_right_shift: -reverse_scaling_left_shift,
+        diff_min: q.diff_min,
+    })
+}
+
+/// int8 `reference_ops::LogSoftmaxQuantized` (log_softmax.h), per row of `depth`: the row
+/// maximum; the sum over the differences `>= diff_min` of `exp` of the difference scaled to
+/// Q5.26, each rescaled to Q12.19; its log in Q5.26; then each difference above
+/// `max(diff_min - 1, (log_sum + i32::MIN) * reverse scaling)` becomes
+/// `RoundingDivideByPOT(diff_q5 - log_sum, 22) + 127`, clamped, and every other -128.
+pub fn log_softmax_s8(p: &LogSoftmaxS8Params, input: &[i8], output: &mut [i8]) {
+    debug_assert_eq!(input.len(), output.len());
+    const INPUT_INTEGER_BITS: i32 = 5;
+    const ACCUMULATION_INTEGER_BITS: i32 = 12;
+    const OUTPUT_INTEGER_BITS: i32 = 4;
+    if p.depth == 0 {
+        return;
+    }
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
+        let max_in_row = x.iter().copied().max().unwrap_or(i8::MIN) as i32;
+        let mut sum_of_exps_in_q12 = 0i32;
+        for &v in x {
+            let input_diff = v as i32 - max_in_row;
+            if input_diff >= p.diff_min {
+                let input_diff_in_q5 = multiply_by_quantized_multiplier(input_diff, p.input_multiplier, p.input_left_shift);
+                let e = exp_on_negative_values(input_diff_in_q5, INPUT_INTEGER_BITS);
+                sum_of_exps_in_q12 = sum_of_exps_in_q12.wrapping_add(fixedpoint_rescale(e, 0, ACCUMULATION_INTEGER_BITS));
+            }
+        }
+        let log_sum_of_exps_in_q5 = log_x_for_x_greater_than_or_equal_to_1(sum_of_exps_in_q12, ACCUMULATION_INTEGER_BITS, INPUT_INTEGER_BITS);
+        let shifted_log_sum_of_exps_in_q5 = log_sum_of_exps_in_q5.wrapping_add(i32::MIN);
+        let adjusted_diff_min = (p.diff_min - 1).max(multiply_by_quantized_multiplier(
+            shifted_log_sum_of_exps_in_q5,
+            p.reverse_scaling_divisor,
+            -p.reverse_scaling_right_shift,
+        ));
+        for (o, &v) in y.iter_mut().zip(x) {
+            let input_diff = v as i32 - max_in_row;
+            *o = if input_diff > adjusted_diff_min {
+                let input_diff_in_q5 = multiply_by_quantized_multiplier(input_diff, p.input_multiplier, p.input_left_shift);
+                let out = rounding_divide_by_pot(
+                    input_diff_in_q5.wrapping_sub(log_sum_of_exps_in_q5),
+                    31 - INPUT_INTEGER_BITS - OUTPUT_INTEGER_BITS,
+                ) + 127;
+                out.clamp(-128, 127) as i8
+            } else {
+                i8::MIN
+            };
         }
     }
 }

@@ -69,13 +69,16 @@ proptest! {
         }
     }
 
-    /// Within one ulp of the host's libm (glibc `expf`, `logf`, `expm1f`, which TFLite calls).
+    /// Within one ulp of the host's libm (glibc `expf`, `logf`, `sinf`, `cosf`, `expm1f`, which
+    /// TFLite calls).
     #[test]
     fn transcendental_float_unaries(seed: u64) {
         let x = float_inputs(&mut Rng(seed), 300);
-        let cases: [(Apart, Elem); 3] = [
+        let cases: [(Apart, Elem); 5] = [
             (exp_f32, |v| v.exp()),
             (log_f32, |v| v.ln()),
+            (sin_f32, |v| v.sin()),
+            (cos_f32, |v| v.cos()),
             (elu_f32, |v| if v < 0.0 { v.exp_m1() } else { v }),
         ];
         for (i, (f, oracle)) in cases.iter().enumerate() {
@@ -296,4 +299,38 @@ fn log_softmax_rows() {
             assert!((y[r * depth + c] as f64 - want).abs() < 1e-5, "{r} {c}: {} vs {want}", y[r * depth + c]);
         }
     }
+}
+
+/// LOG_SOFTMAX int8: the real log-softmax of the dequantized row, quantized to scale 16/256
+/// and zero point 127, within one step (the fixed-point `exp` and `log` are approximations;
+/// TFLite Micro vectors check the bits, in the compiler's tests), at input scales from
+/// 0.005 to 40 (where the multiplier is capped), rows of 1 to 40 elements, random and
+/// constant rows and -128 beside 127.
+#[test]
+fn log_softmax_s8_near_the_real_value() {
+    let mut rng = Rng(9);
+    for &scale in &[0.005f32, 0.03, 0.1, 0.4, 1.0, 3.0, 16.0, 40.0] {
+        for &depth in &[1usize, 2, 7, 16, 40] {
+            let p = prepare_log_softmax_s8(scale, depth).unwrap();
+            let mut x: Vec<i8> = (0..depth * 4).map(|_| rng.range(-128, 128) as i8).collect();
+            x[depth..2 * depth].fill(-7);
+            for (k, v) in x[2 * depth..3 * depth].iter_mut().enumerate() {
+                *v = if k % 2 == 0 { -128 } else { 127 };
+            }
+            let mut y = vec![0i8; x.len()];
+            log_softmax_s8(&p, &x, &mut y);
+            for (r, (row, out)) in x.chunks(depth).zip(y.chunks(depth)).enumerate() {
+                let max = *row.iter().max().unwrap() as f64;
+                let lse = row.iter().map(|&v| ((v as f64 - max) * scale as f64).exp()).sum::<f64>().ln();
+                for (c, (&v, &o)) in row.iter().zip(out).enumerate() {
+                    let want = ((((v as f64 - max) * scale as f64 - lse) / 0.0625).round() + 127.0).clamp(-128.0, 127.0);
+                    assert!((o as f64 - want).abs() <= 1.0, "scale {scale} depth {depth} row {r} col {c}: {o} want {want}");
+                }
+            }
+        }
+    }
+    // The parameters are TFLite's: scale 40 caps the multiplier at 2^31 - 1 (an effective
+    // scale of 32, every difference still far below the cut-off).
+    let p = prepare_log_softmax_s8(40.0, 4).unwrap();
+    assert_eq!((p.input_multiplier, p.input_left_shift), (i32::MAX, 31));
 }

@@ -1,0 +1,66 @@
+//! TFLite Micro's custom operators that tflc does not lower yet, refused with the reason
+//! (the signal library's are `signal.rs`'s). Each reason says what the operator needs that
+//! tflc lacks, read from TFLite Micro's kernel:
+//! - `CIRCULAR_BUFFER` (`circular_buffer.cc`): int8, input `[1, 1, 1, depth]`, output
+//!   `[1, num_slots, 1, depth]` kept across invokes (the op shifts it by one slot); its
+//!   `cycles_max` comes from the flexbuffer's element 0, or, when absent, from a heuristic on
+//!   the output shape (1 for 5, 13 or 25 slots, else 2, with a static prepare counter).
+//!   While the countdown has not reached zero its Eval returns `kTfLiteAbort` and the
+//!   interpreter stops the graph there ("no output yet"): tflc's generated `run()` has no
+//!   such early return and no state for it.
+//! - `TFLite_Detection_PostProcess` (`detection_postprocess.cc`): SSD box decoding and
+//!   non-maximum suppression; not written yet.
+//! - `TFLM_DECODE` (`decode.cc`): decodes compressed constant tensors (DCM version 1: LUT,
+//!   prune, Huffman) into the arena at Prepare/Eval. Its inputs are always constants, so
+//!   tflc's answer is to decode at compile time (fold to an ordinary constant); the
+//!   decoders are not written yet.
+
+use super::OpCx;
+use crate::error::LowerError;
+use crate::ir::OpCode;
+
+/// The refusal for a custom operator listed above, `None` for any other operator.
+pub(crate) fn refusal(cx: &OpCx<'_, '_>) -> Option<LowerError> {
+    let OpCode::Custom(name) = &cx.op.opcode else {
+        return None;
+    };
+    let reason = match name.as_str() {
+        "CIRCULAR_BUFFER" => {
+            "TFLite Micro's CIRCULAR_BUFFER keeps its output across invokes and stops the graph (kTfLiteAbort, \"no output yet\") until cycles_max invokes have passed; tflc's generated run() has neither the state nor the early return yet"
+        }
+        "TFLite_Detection_PostProcess" => "TFLite Micro's SSD box decoding and non-maximum suppression (TFLite_Detection_PostProcess) is not implemented in tflc yet",
+        "TFLM_DECODE" => {
+            "TFLite Micro's compressed-weight decode (TFLM_DECODE: DCM LUT, prune or Huffman on constant inputs) is not implemented in tflc yet; its inputs are constants, so tflc would decode at compile time"
+        }
+        _ => return None,
+    };
+    Some(cx.unsupported(reason))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use crate::error::LowerError;
+    use crate::ir::DType;
+    use crate::tflite::builder::{ModelBuilder, OpSpecCode};
+
+    /// Each is refused with its reason, the op named; a custom operator of another name
+    /// keeps the generic refusal.
+    #[test]
+    fn refusals_name_the_reason() {
+        for (name, needle) in [
+            ("CIRCULAR_BUFFER", "kTfLiteAbort"),
+            ("TFLite_Detection_PostProcess", "non-maximum suppression"),
+            ("TFLM_DECODE", "compile time"),
+            ("MyOwnOp", "custom operator"),
+        ] {
+            let mut m = ModelBuilder::new();
+            let x = m.activation("x", DType::I8, &[1, 1, 1, 4], Some((0.1, 0)));
+            let y = m.activation("y", DType::I8, &[1, 5, 1, 4], Some((0.1, 0)));
+            m.op_spec(OpSpecCode::Custom(name.into()), &[Some(x)], &[y]);
+            m.inputs(&[x]).outputs(&[y]);
+            let e = lower_op0(&m.finish()).expect_err(name);
+            assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains(needle), "{name}: {e}");
+        }
+    }
+}
