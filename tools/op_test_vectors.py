@@ -10,7 +10,10 @@ runs in TFLite Micro's interpreter (reference kernels), or in TFLite's reference
 lacks or gets wrong (RELU_N1_TO_1, requantizing RELU6). Prints output 0 as a Rust
 literal. With `--bits` (first argument) float32 outputs print as their bit patterns
 (`u32` as integers: NaN and infinities included, exact) and every output as a
-`("name", &[..]),` entry. pip install numpy tflite-micro ai-edge-litert
+`("name", &[..]),` entry. A model dumped with several steps (`<name>.s<k>.in<i>.bin`,
+written by the stateful signal ops' tests) runs them as consecutive invokes of one
+TFLite Micro interpreter, so state carries over, and prints every output of every step
+(`<name> step k output i`). pip install numpy tflite-micro ai-edge-litert
 """
 import sys, pathlib
 import numpy as np
@@ -27,6 +30,23 @@ def run_tflm(raw, inputs):
             outs.append(np.asarray(it.get_output(len(outs))))
         except Exception:
             return outs
+
+def run_tflm_steps(raw, steps):
+    from tflite_micro.python.tflite_micro import runtime
+    it = runtime.Interpreter.from_bytes(raw, arena_size=1 << 24)
+    out = []
+    for inputs in steps:
+        for i, x in enumerate(inputs):
+            it.set_input(x, i)
+        it.invoke()
+        outs = []
+        while True:
+            try:
+                outs.append(np.asarray(it.get_output(len(outs))).copy())
+            except Exception:
+                break
+        out.append(outs)
+    return out
 
 def run_litert(raw, inputs):
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
@@ -66,8 +86,21 @@ def main():
     prefix = args[1] if len(args) > 1 else ""
     for m in sorted(d.glob(prefix + "*.tflite")):
         raw = m.read_bytes()
+        specs = input_specs(raw)
+        if (d / f"{m.stem}.s0.in0.bin").exists():
+            steps, k = [], 0
+            while (d / f"{m.stem}.s{k}.in0.bin").exists():
+                steps.append([np.frombuffer((d / f"{m.stem}.s{k}.in{i}.bin").read_bytes(), dtype=dt).reshape(shape)
+                              for i, (dt, shape) in enumerate(specs)])
+                k += 1
+            for k, outs in enumerate(run_tflm_steps(raw, steps)):
+                for i, o in enumerate(outs):
+                    if o.dtype == np.float32:
+                        o = o.view(np.uint32)
+                    print(f"{m.stem} step {k} output {i}: &[{', '.join(str(int(v)) for v in o.flatten().tolist())}],")
+            continue
         inputs = []
-        for i, (dt, shape) in enumerate(input_specs(raw)):
+        for i, (dt, shape) in enumerate(specs):
             b = (d / f"{m.stem}.in{i}.bin").read_bytes()
             inputs.append(np.frombuffer(b, dtype=dt).reshape(shape))
         y = (run_litert if m.stem.endswith("_litert") else run_tflm)(raw, inputs)

@@ -7,6 +7,8 @@
 //! - `FILE: NAME = zeros(N)`: create a file of N zero bytes in the case's scratch directory;
 //! - `FILE: NAME = npy(DESCR SHAPE ELEM_BYTES)`, e.g. `npy(|i1 (1, 12, 12, 1) 1)`: a `.npy`
 //!   file of zeros as NumPy 1.x writes it;
+//! - `GREP: NAME TEXT`: print the lines of file NAME (in the scratch directory) that contain
+//!   TEXT (the rest of the line), as `$ grep TEXT NAME`;
 //! - lines starting with `#` are comments.
 //!
 //! In arguments, `{model:NAME}` is the builder model `tflc::testing::models::NAME()` written
@@ -28,6 +30,7 @@ fn model_bytes(name: &str) -> Option<Vec<u8>> {
         "int16_ds" => m::int16_ds(),
         "unsupported_custom_op" => m::unsupported_custom_op(),
         "control_call_once" => m::control_call_once(),
+        "control_while_if" => m::control_while_if(),
         _ => return None,
     })
 }
@@ -99,6 +102,14 @@ fn run_case(path: &Path, models: &Path) -> (String, String) {
         if let Some(spec) = line.strip_prefix("FILE: ") {
             let (name, what) = spec.split_once(" = ").expect("FILE: NAME = zeros(N) | npy(…)");
             std::fs::write(tmp.join(name.trim()), file_contents(what.trim())).unwrap();
+        } else if let Some(spec) = line.strip_prefix("GREP: ") {
+            let (name, text) = spec.split_once(' ').expect("GREP: NAME TEXT");
+            let contents = std::fs::read_to_string(tmp.join(name)).unwrap_or_default();
+            transcript.push_str(&format!("$ grep {text} {name}\n"));
+            for l in contents.lines().filter(|l| l.contains(text)) {
+                transcript.push_str(&normalize(l, models, &tmp));
+                transcript.push('\n');
+            }
         } else if let Some(cmd) = line.strip_prefix("RUN: ") {
             let args: Vec<String> = cmd.split_whitespace().skip(1).map(|a| expand(a, models, &tmp)).collect();
             let out = Command::new(env!("CARGO_BIN_EXE_tflc")).args(&args).output().unwrap();

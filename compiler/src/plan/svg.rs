@@ -18,16 +18,52 @@ fn colour(kind: BufferKind, i: usize) -> &'static str {
     }
 }
 
+/// The picture's margins (left, top, right, bottom), step width and plot size.
+fn layout(plan: &MemoryPlan) -> ((f64, f64, f64, f64), f64, f64, f64) {
+    let steps = plan.schedule.len().max(1);
+    let step_w = (1100.0 / steps as f64).clamp(6.0, 48.0);
+    ((90.0, 60.0, 30.0, 60.0), step_w, step_w * steps as f64, 640.0)
+}
+
+/// The width and height of [`render`]'s picture of `plan`.
+fn size(plan: &MemoryPlan) -> (f64, f64) {
+    let ((left, top, right, bottom), _, plot_w, plot_h) = layout(plan);
+    (left + plot_w + right, top + plot_h + bottom)
+}
+
+/// Renders several plans (every subgraph of a model: `(title, problem, plan)`, the entry
+/// subgraph first) as one SVG document: each plan's picture as [`render`] draws it, one
+/// below the other, under its title (a `<text class="subgraph">`).
+pub fn render_all(parts: &[(String, &Problem, &MemoryPlan)]) -> String {
+    const TITLE: f64 = 30.0;
+    let w = parts.iter().map(|(_, _, p)| size(p).0).fold(0.0, f64::max);
+    let h: f64 = parts.iter().map(|(_, _, p)| TITLE + size(p).1).sum();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
+    let mut y = 0.0;
+    for (title, problem, plan) in parts {
+        let _ = writeln!(s, r#"<text class="subgraph" x="10" y="{:.0}" font-size="17" font-weight="bold">{}</text>"#, y + 22.0, esc(title));
+        y += TITLE;
+        // A nested <svg> keeps the picture's own coordinates.
+        let picture = render(problem, plan);
+        s.push_str(&picture.replacen("<svg ", &format!(r#"<svg x="0" y="{y:.0}" "#), 1));
+        y += size(plan).1;
+    }
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
 /// Renders `plan` as a standalone SVG document.
 pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     let steps = plan.schedule.len().max(1);
     let arena = plan.arena_bytes.max(1);
-    let (left, top, right, bottom) = (90.0, 60.0, 30.0, 60.0);
-    let step_w = (1100.0 / steps as f64).clamp(6.0, 48.0);
-    let plot_w = step_w * steps as f64;
-    let plot_h = 640.0;
+    let ((left, top, _, _), step_w, plot_w, plot_h) = layout(plan);
     let y_of = |bytes: u64| top + plot_h * bytes as f64 / arena as f64;
-    let (w, h) = (left + plot_w + right, top + plot_h + bottom);
+    let (w, h) = size(plan);
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -636,6 +636,52 @@ pub fn control_call_once() -> Vec<u8> {
     b.finish()
 }
 
+/// TFLite Micro's signal ops with hidden state, and the inverse FFT, side by side (each its
+/// own input and outputs): SignalDelay (3 samples, int16 [2, 5]), SignalFramer (frames of 5
+/// every 2 samples, prefilled: int16 [1, 4] -> [1, 2, 5] and its flag), SignalStacker (3
+/// channels, left context 2, step 1: int16 [3] -> [9] and its flag), SignalOverlapAdd int16
+/// ([2, 3, 4] -> [2, 6], step 2) and float32 ([3, 4] -> [9], step 3), SignalIrfft (int16,
+/// length 32: [1, 34] -> [1, 32]). The state tensors the reader adds carry over between runs;
+/// every configuration sets its valid flags on every call, so each output is written.
+pub fn signal_state() -> Vec<u8> {
+    use crate::tflite::builder::OpSpecCode;
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let mut b = ModelBuilder::new();
+    let custom = |b: &mut ModelBuilder, name: &str, opts: &[(&str, FlexValue)], x: TensorId, outs: &[TensorId]| {
+        let op = b.op_spec(OpSpecCode::Custom(name.into()), &[Some(x)], outs);
+        b.custom_options(op, write_map(opts));
+    };
+    let x0 = b.activation("delay_in", DType::I16, &[2, 5], None);
+    let y0 = b.activation("delayed", DType::I16, &[2, 5], None);
+    custom(&mut b, "SignalDelay", &[("delay_length", FlexValue::Int(3))], x0, &[y0]);
+    let x1 = b.activation("framer_in", DType::I16, &[1, 4], None);
+    let y1 = b.activation("frames", DType::I16, &[1, 2, 5], None);
+    let v1 = b.activation("frames_valid", DType::Bool, &[], None);
+    let opts = [("frame_size", FlexValue::Int(5)), ("frame_step", FlexValue::Int(2)), ("prefill", FlexValue::Bool(true))];
+    custom(&mut b, "SignalFramer", &opts, x1, &[y1, v1]);
+    let x2 = b.activation("stacker_in", DType::I16, &[3], None);
+    let y2 = b.activation("stacked", DType::I16, &[9], None);
+    let v2 = b.activation("stacked_valid", DType::Bool, &[], None);
+    let opts = [
+        ("num_channels", FlexValue::Int(3)),
+        ("stacker_left_context", FlexValue::Int(2)),
+        ("stacker_right_context", FlexValue::Int(0)),
+        ("stacker_step", FlexValue::Int(1)),
+    ];
+    custom(&mut b, "SignalStacker", &opts, x2, &[y2, v2]);
+    let x3 = b.activation("ola_in", DType::I16, &[2, 3, 4], None);
+    let y3 = b.activation("ola", DType::I16, &[2, 6], None);
+    custom(&mut b, "SignalOverlapAdd", &[("T", FlexValue::Int(7)), ("frame_step", FlexValue::Int(2))], x3, &[y3]);
+    let x4 = b.activation("ola_f32_in", DType::F32, &[3, 4], None);
+    let y4 = b.activation("ola_f32", DType::F32, &[9], None);
+    custom(&mut b, "SignalOverlapAdd", &[("T", FlexValue::Int(0)), ("frame_step", FlexValue::Int(3))], x4, &[y4]);
+    let x5 = b.activation("spectrum", DType::I16, &[1, 34], None);
+    let y5 = b.activation("time", DType::I16, &[1, 32], None);
+    custom(&mut b, "SignalIrfft", &[("T", FlexValue::Int(7)), ("fft_length", FlexValue::Int(32))], x5, &[y5]);
+    b.inputs(&[x0, x1, x2, x3, x4, x5]).outputs(&[y0, y1, v1, y2, v2, y3, y4, y5]);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -650,6 +696,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_ds", int16_ds()),
         ("builder_in_place", in_place()),
+        ("builder_signal_state", signal_state()),
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
     ]

@@ -258,7 +258,11 @@ fn read_subgraph<'a>(
             t.is_variable = true;
         }
     }
-    Ok(Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() })
+    let mut sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() };
+    // State TFLite Micro keeps in persistent buffers that no output shows: state tensors of
+    // the op's own, appended to the subgraph and the op's outputs.
+    crate::lower::ops::signal::add_state_tensors(&mut sg);
+    Ok(sg)
 }
 
 fn read_dtype(t: fb::TensorType) -> DType {

@@ -15,7 +15,8 @@ pub struct Args {
     /// Check the plan with the independent verifier; a violation exits with status 1.
     #[arg(long)]
     verify: bool,
-    /// Also draw the plan as an SVG picture into FILE.
+    /// Also draw the plan as an SVG picture into FILE: every planned subgraph, one below the
+    /// other, the entry subgraph first.
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
     /// Offset alignment in bytes (a power of two).
@@ -84,7 +85,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect(),
     };
     if let Some(file) = &args.svg {
-        let svg = tflc::plan::svg::render(&sp.problem, &sp.plan);
+        // Every planned subgraph, the entry one first (as the text report).
+        let mut parts = vec![(format!("subgraph 0 \"{}\"", sg.name), &sp.problem, &sp.plan)];
+        parts.extend(callees.iter().map(|(what, _, p)| (what.clone(), &p.problem, &p.plan)));
+        let svg = tflc::plan::svg::render_all(&parts);
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
     }
     if args.json {

@@ -12,16 +12,26 @@
 //! Micro keeps it in a persistent buffer and copies it to the op's second output after every
 //! call; tflc makes that output tensor the state itself (a variable tensor, zero at reset,
 //! which the kernel updates in place), which gives the same output and the same carry-over.
+//! SignalDelay, SignalFramer, SignalStacker and SignalOverlapAdd keep state that no output
+//! shows (their circular buffers): the compiler gives each such op state tensors of its own
+//! (variable tensors too, zero at reset), which the kernels take as `&mut` slices. Each
+//! kernel's state layout is chosen so that all zeros is the state after TFLite Micro's
+//! Prepare and Reset.
 
+pub mod delay;
 pub mod energy;
 pub mod fft_auto_scale;
 pub mod filter_bank;
 pub mod filter_bank_log;
 pub mod filter_bank_spectral_subtraction;
 pub mod filter_bank_square_root;
+pub mod framer;
+pub mod irfft;
 pub mod msb;
+pub mod overlap_add;
 pub mod pcan;
 pub mod rfft;
+pub mod stacker;
 pub mod window;
 #[cfg(test)]
 mod tests;

@@ -76,9 +76,9 @@ pub fn kiss_factors(n: usize) -> Option<([u16; 64], usize)> {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Cpx {
-    r: i16,
-    i: i16,
+pub(super) struct Cpx {
+    pub(super) r: i16,
+    pub(super) i: i16,
 }
 
 #[inline]
@@ -97,48 +97,48 @@ fn s_mul(a: i16, b: i16) -> i16 {
 }
 
 #[inline]
-fn c_mul(a: Cpx, b: Cpx) -> Cpx {
+pub(super) fn c_mul(a: Cpx, b: Cpx) -> Cpx {
     Cpx { r: sround(smul(a.r, b.r).wrapping_sub(smul(a.i, b.i))), i: sround(smul(a.r, b.i).wrapping_add(smul(a.i, b.r))) }
 }
 
 #[inline]
-fn c_fixdiv(c: Cpx, div: i16) -> Cpx {
+pub(super) fn c_fixdiv(c: Cpx, div: i16) -> Cpx {
     let k = 32767 / div;
     Cpx { r: sround(smul(c.r, k)), i: sround(smul(c.i, k)) }
 }
 
 #[inline]
-fn c_add(a: Cpx, b: Cpx) -> Cpx {
+pub(super) fn c_add(a: Cpx, b: Cpx) -> Cpx {
     Cpx { r: a.r.wrapping_add(b.r), i: a.i.wrapping_add(b.i) }
 }
 
 #[inline]
-fn c_sub(a: Cpx, b: Cpx) -> Cpx {
+pub(super) fn c_sub(a: Cpx, b: Cpx) -> Cpx {
     Cpx { r: a.r.wrapping_sub(b.r), i: a.i.wrapping_sub(b.i) }
 }
 
 #[inline]
-fn half_of(x: i32) -> i16 {
+pub(super) fn half_of(x: i32) -> i16 {
     (x >> 1) as i16
 }
 
 /// A complex view of interleaved int16 pairs.
-struct Buf<'b>(&'b mut [i16]);
+pub(super) struct Buf<'b>(pub(super) &'b mut [i16]);
 
 impl Buf<'_> {
     #[inline]
-    fn get(&self, k: usize) -> Cpx {
+    pub(super) fn get(&self, k: usize) -> Cpx {
         Cpx { r: self.0[2 * k], i: self.0[2 * k + 1] }
     }
     #[inline]
-    fn set(&mut self, k: usize, c: Cpx) {
+    pub(super) fn set(&mut self, k: usize, c: Cpx) {
         self.0[2 * k] = c.r;
         self.0[2 * k + 1] = c.i;
     }
 }
 
 #[inline]
-fn tw(t: &[i16], k: usize) -> Cpx {
+pub(super) fn tw(t: &[i16], k: usize) -> Cpx {
     Cpx { r: t[2 * k], i: t[2 * k + 1] }
 }
 
@@ -172,7 +172,8 @@ fn bfly3(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
     }
 }
 
-fn bfly4(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
+/// `kf_bfly4`; the inverse FFT (`st->inverse`) rotates the odd outputs the other way.
+fn bfly4(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize, inverse: bool) {
     for k in 0..m {
         let mut f0 = c_fixdiv(f.get(k), 4);
         let f1 = c_fixdiv(f.get(k + m), 4);
@@ -187,8 +188,10 @@ fn bfly4(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
         let s4 = c_sub(s0, s2);
         f.set(k + 2 * m, c_sub(f0, s3));
         f.set(k, c_add(f0, s3));
-        f.set(k + m, Cpx { r: s5.r.wrapping_add(s4.i), i: s5.i.wrapping_sub(s4.r) });
-        f.set(k + 3 * m, Cpx { r: s5.r.wrapping_sub(s4.i), i: s5.i.wrapping_add(s4.r) });
+        let (a, b) = (Cpx { r: s5.r.wrapping_add(s4.i), i: s5.i.wrapping_sub(s4.r) }, Cpx { r: s5.r.wrapping_sub(s4.i), i: s5.i.wrapping_add(s4.r) });
+        let (fm, fm3) = if inverse { (b, a) } else { (a, b) };
+        f.set(k + m, fm);
+        f.set(k + 3 * m, fm3);
     }
 }
 
@@ -234,8 +237,9 @@ fn bfly5(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
 }
 
 /// `kf_work`: the decimation-in-time recursion over `factors`, from the complex input `x`
-/// (starting at complex index `x0`, step `fstride`) into `out`.
-fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16], t: &[i16]) {
+/// (starting at complex index `x0`, step `fstride`) into `out`; `inverse` is the config's
+/// direction (its twiddles are then the inverse ones).
+pub(super) fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16], t: &[i16], inverse: bool) {
     let (p, m) = (factors[0] as usize, factors[1] as usize);
     if m == 1 {
         for j in 0..p {
@@ -245,14 +249,14 @@ fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16
         }
     } else {
         for j in 0..p {
-            kf_work(&mut out[2 * j * m..2 * (j + 1) * m], x, x0 + j * fstride, fstride * p, &factors[2..], t);
+            kf_work(&mut out[2 * j * m..2 * (j + 1) * m], x, x0 + j * fstride, fstride * p, &factors[2..], t, inverse);
         }
     }
     let mut f = Buf(&mut out[..2 * p * m]);
     match p {
         2 => bfly2(&mut f, fstride, t, m),
         3 => bfly3(&mut f, fstride, t, m),
-        4 => bfly4(&mut f, fstride, t, m),
+        4 => bfly4(&mut f, fstride, t, m, inverse),
         5 => bfly5(&mut f, fstride, t, m),
         // The compiler refuses other radices (see the module docs).
         _ => {}
@@ -267,7 +271,7 @@ fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16
 /// arithmetic and its order are KISS FFT's.
 fn kiss_fftr(p: &RfftParams<'_>, time: &[i16], freq: &mut [i16]) {
     let ncfft = p.fft_length / 2;
-    kf_work(&mut freq[..2 * ncfft], time, 0, 1, p.factors, p.twiddles);
+    kf_work(&mut freq[..2 * ncfft], time, 0, 1, p.factors, p.twiddles, false);
     let mut out = Buf(freq);
     let tdc = c_fixdiv(out.get(0), 2);
     out.set(0, Cpx { r: tdc.r.wrapping_add(tdc.i), i: 0 });

@@ -12,6 +12,11 @@ use super::msb::{most_significant_bit_32, most_significant_bit_64, sqrt32, sqrt6
 use super::pcan::{pcan_shrink, pcan_u32, wide_dynamic_function, PcanParams};
 use super::rfft::{kiss_factors, rfft_s16, RfftParams};
 use super::window::{window_s16, WindowParams};
+use super::delay::{delay_s16, DelayParams};
+use super::framer::{framer_s16, FramerParams};
+use super::irfft::{irfft_s16, IrfftParams};
+use super::overlap_add::{overlap_add_f32, overlap_add_s16, OverlapAddParams};
+use super::stacker::{stacker_s16, StackerParams};
 use crate::kernels::test_util::{check_output, Rng};
 use std::vec::Vec;
 
@@ -207,11 +212,16 @@ fn kiss_factors_match_kf_factor() {
 
 /// The compiler's tables (`lower::ops::signal::kiss_fftr_tables`), recomputed here.
 fn tables(n: usize) -> (Vec<i16>, Vec<i16>) {
+    tables_dir(n, 1.0)
+}
+
+/// [`tables`] with every phase times `sign` (-1: the inverse FFT's).
+fn tables_dir(n: usize, sign: f64) -> (Vec<i16>, Vec<i16>) {
     let nfft = n / 2;
     let q = |ph: f64| [(0.5 + 32767.0 * ph.cos()).floor() as i16, (0.5 + 32767.0 * ph.sin()).floor() as i16];
     let pi = core::f64::consts::PI;
-    let tw = (0..nfft).flat_map(|i| q(-2.0 * pi * i as f64 / nfft as f64)).collect();
-    let st = (0..nfft / 2).flat_map(|i| q(-pi * ((i + 1) as f64 / nfft as f64 + 0.5))).collect();
+    let tw = (0..nfft).flat_map(|i| q(-2.0 * pi * i as f64 / nfft as f64 * sign)).collect();
+    let st = (0..nfft / 2).flat_map(|i| q(-pi * ((i + 1) as f64 / nfft as f64 + 0.5) * sign)).collect();
     (tw, st)
 }
 
@@ -260,5 +270,171 @@ fn rfft_of_an_impulse_is_flat() {
     // 32768 etc.; the exact chain gives 999 or 1000).
     for k in 0..=n / 2 {
         assert!((out[2 * k] - 1000).abs() <= 1 && out[2 * k + 1].abs() <= 1, "bin {k}: {} {}", out[2 * k], out[2 * k + 1]);
+    }
+}
+
+fn samples(rng: &mut Rng, n: usize) -> Vec<i16> {
+    (0..n).map(|_| rng.next_u64() as i16).collect()
+}
+
+#[test]
+fn delay_is_the_stream_shifted_by_the_delay() {
+    // Delays shorter than, equal to and longer than the frame; 0 (no state).
+    for (fs, dl) in [(5usize, 3usize), (4, 4), (3, 7), (6, 0)] {
+        let p = DelayParams { frame_size: fs, delay_length: dl, outer_dims: 2 };
+        let mut state = std::vec![0i16; p.state_len()];
+        let mut rng = Rng((fs * 10 + dl) as u64);
+        let calls: Vec<Vec<i16>> = (0..5).map(|_| samples(&mut rng, 2 * fs)).collect();
+        for (c, x) in calls.iter().enumerate() {
+            let mut out = std::vec![0i16; 2 * fs];
+            delay_s16(&p, x, &mut out, &mut state);
+            // Outer index d's stream, delayed: sample t of the output is input sample t - dl.
+            let want: Vec<i16> = (0..2 * fs)
+                .map(|i| {
+                    let (d, t) = (i / fs, c * fs + i % fs);
+                    t.checked_sub(dl).map_or(0, |u| calls[u / fs][d * fs + u % fs])
+                })
+                .collect();
+            check_output(&out, &want, None).unwrap();
+        }
+    }
+}
+
+#[test]
+fn framer_cuts_overlapping_frames_of_the_stream() {
+    // (frame_size, frame_step, prefill, steps per call)
+    for (fs, st, prefill, n) in [(5usize, 2usize, true, 2usize), (5, 2, false, 3), (3, 4, false, 2), (4, 4, true, 1), (7, 3, false, 1)] {
+        let capacity = fs.div_ceil(st) * st;
+        let prefilled = if prefill { fs - st } else { 0 };
+        let p = FramerParams { frame_size: fs, frame_step: st, n_frames: n, outer_dims: 2, capacity, prefilled };
+        let (mut buf, mut count) = (std::vec![0i16; p.samples_len()], [0i32]);
+        let mut rng = Rng((fs * 100 + st * 10 + n) as u64);
+        // Each outer index's stream, with the prefill zeros in front.
+        let mut streams = [std::vec![0i16; prefilled], std::vec![0i16; prefilled]];
+        let mut out = std::vec![-1i16; 2 * n * fs];
+        // The next frame of each stream: frame j is `stream[j * st..j * st + fs]`, output by
+        // the first step after which the stream holds it.
+        let mut next = [0usize; 2];
+        for call in 0..6 {
+            let x = samples(&mut rng, 2 * n * st);
+            let mut valid = [9u8];
+            framer_s16(&p, &x, &mut out, &mut valid, &mut buf, &mut count);
+            let mut all = true;
+            for (d, s) in streams.iter_mut().enumerate() {
+                for f in 0..n {
+                    s.extend_from_slice(&x[(d * n + f) * st..(d * n + f + 1) * st]);
+                    let start = next[d] * st;
+                    if s.len() >= start + fs {
+                        assert_eq!(&out[(d * n + f) * fs..(d * n + f + 1) * fs], &s[start..start + fs], "fs {fs} st {st} call {call} frame {f}");
+                        next[d] += 1;
+                    } else {
+                        all = false;
+                    }
+                }
+            }
+            assert_eq!(valid[0], all as u8, "fs {fs} st {st} call {call}");
+        }
+    }
+}
+
+#[test]
+fn stacker_stacks_the_padded_frame_history() {
+    // (channels, left, right, step)
+    for (nc, l, r, step) in [(3usize, 2usize, 1usize, 2usize), (2, 0, 2, 1), (1, 1, 1, 3), (4, 0, 0, 1)] {
+        let ctx = l + r + 1;
+        let p = StackerParams { num_channels: nc, left_context: l, buffer_size: nc * ctx, step_size: nc * step };
+        let (mut buf, mut counters) = (std::vec![0i16; nc * ctx], [0i32; 2]);
+        let mut rng = Rng((nc * 1000 + l * 100 + r * 10 + step) as u64);
+        // The frame history, the first frame repeated `l` times in front.
+        let mut history: Vec<Vec<i16>> = Vec::new();
+        let mut next = 0; // The first frame of the next output.
+        for call in 0..8 {
+            let x = samples(&mut rng, nc + 1);
+            let mut out = std::vec![0i16; nc * ctx];
+            let mut valid = [9u8];
+            stacker_s16(&p, &x, &mut out, &mut valid, &mut buf, &mut counters);
+            let frame = x[..nc].to_vec();
+            if history.is_empty() {
+                history.extend(core::iter::repeat_n(frame.clone(), l));
+            }
+            history.push(frame);
+            if history.len() >= next + ctx {
+                assert_eq!(valid[0], 1, "call {call}");
+                let want: Vec<i16> = history[next..next + ctx].concat();
+                check_output(&out, &want, None).unwrap();
+                next += step;
+            } else {
+                assert_eq!(valid[0], 0, "call {call}");
+            }
+        }
+    }
+}
+
+#[test]
+fn overlap_add_sums_frames_at_each_step() {
+    // (frame_size, frame_step, frames per call)
+    for (fs, st, n) in [(4usize, 2usize, 3usize), (5, 5, 1), (6, 1, 2), (3, 2, 1)] {
+        let p = OverlapAddParams { frame_size: fs, frame_step: st, n_frames: n, outer_dims: 2 };
+        let (mut s16, mut s32) = (std::vec![0i16; p.state_len()], std::vec![0f32; p.state_len()]);
+        let mut rng = Rng((fs * 100 + st * 10 + n) as u64);
+        let mut frames: [Vec<Vec<i16>>; 2] = [Vec::new(), Vec::new()];
+        for call in 0..4 {
+            let x = samples(&mut rng, 2 * n * fs);
+            let (mut y16, mut y32) = (std::vec![0i16; 2 * n * st], std::vec![0f32; 2 * n * st]);
+            overlap_add_s16(&p, &x, &mut y16, &mut s16);
+            let xf: Vec<f32> = x.iter().map(|&v| v as f32 / 4.0).collect();
+            overlap_add_f32(&p, &xf, &mut y32, &mut s32);
+            for (d, fr) in frames.iter_mut().enumerate() {
+                for f in 0..n {
+                    fr.push(x[(d * n + f) * fs..(d * n + f + 1) * fs].to_vec());
+                    // Output sample t of the stream: every frame j covering it (j * st <= t
+                    // < j * st + fs), in order; int16 saturates after each addition.
+                    let j_now = fr.len() - 1;
+                    for t in j_now * st..(j_now + 1) * st {
+                        let (mut acc16, mut acc32) = (0i16, 0f32);
+                        for (j, frame) in fr.iter().enumerate().filter(|(j, _)| j * st <= t && t < j * st + fs) {
+                            acc16 = (acc16 as i32 + frame[t - j * st] as i32).clamp(-32768, 32767) as i16;
+                            acc32 += frame[t - j * st] as f32 / 4.0;
+                        }
+                        let k = (d * n + f) * st + t - j_now * st;
+                        assert_eq!(y16[k], acc16, "fs {fs} st {st} call {call} sample {t}");
+                        assert_eq!(y32[k].to_bits(), acc32.to_bits(), "fs {fs} st {st} call {call} sample {t}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn irfft_is_the_inverse_dft_over_n_within_fixed_point_error() {
+    // Radix 4 (inverse branch of the butterfly), 4 * 2, and 2 * 3 * 5.
+    for n in [32usize, 16, 60, 512] {
+        let (tw, st) = tables_dir(n, -1.0);
+        let (f, l) = kiss_factors(n / 2).unwrap();
+        let stride = n + 2;
+        let p = IrfftParams { fft_length: n, input_stride: stride, frames: 2, factors: &f[..l], twiddles: &tw, super_twiddles: &st };
+        let mut rng = Rng(n as u64 + 7);
+        let input: Vec<i16> = (0..2 * stride).map(|_| (rng.next_u64() % 16000) as i16 - 8000).collect();
+        let mut out = std::vec![0i16; 2 * n];
+        let mut scratch = std::vec![0i16; p.scratch_len()];
+        irfft_s16(&p, &input, &mut out, &mut scratch);
+        for frame in 0..2 {
+            let x = &input[frame * stride..(frame + 1) * stride];
+            // The Hermitian spectrum: bins 0..=n/2 given (the imaginary parts of bins 0 and
+            // n/2 ignored, as the real inverse does), the rest mirrored.
+            let bin = |k: usize| if k <= n / 2 { (x[2 * k] as f64, x[2 * k + 1] as f64) } else { (x[2 * (n - k)] as f64, -(x[2 * (n - k) + 1] as f64)) };
+            for t in 0..n {
+                let mut v = 0f64;
+                for k in 0..n {
+                    let (re, im) = if k == 0 || k == n / 2 { (bin(k).0, 0.0) } else { bin(k) };
+                    let ph = 2.0 * core::f64::consts::PI * (k * t) as f64 / n as f64;
+                    v += re * ph.cos() - im * ph.sin();
+                }
+                let got = out[frame * n + t] as f64;
+                let tol = 2.0 + (n as f64).log2();
+                assert!((got - v / n as f64).abs() <= tol, "n {n} frame {frame} sample {t}: {got} vs {}", v / n as f64);
+            }
+        }
     }
 }
