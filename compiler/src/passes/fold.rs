@@ -316,7 +316,7 @@ mod tests {
     /// float16 constant that an ADD also reads.
     fn half_weight_model() -> Vec<u8> {
         use crate::ir::{Activation, Conv2dOptions, FullyConnectedOptions, Padding};
-        let halves = |n: usize| -> Vec<u8> { (0..n).flat_map(|i| (0x3000u16 + (i as u16 * 37) % 0x1000 | ((i as u16 % 3) << 15)).to_le_bytes()).collect() };
+        let halves = |n: usize| -> Vec<u8> { (0..n).flat_map(|i| ((0x3000u16 + (i as u16 * 37) % 0x1000) | ((i as u16 % 3) << 15)).to_le_bytes()).collect() };
         let mut m = ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[1, 3, 3, 2], None);
         let f16 = m.constant("f16", DType::F16, &[4, 3, 3, 2], halves(72), None);

@@ -1063,7 +1063,7 @@ mod f16_weights {
     /// `f` as halves (bits) and those halves widened.
     fn halves(f: &[f32], seed: u64) -> (Vec<u16>, Vec<f32>) {
         let mut rng = Rng(seed ^ 0x5eed);
-        let bits: Vec<u16> = f.iter().map(|&v| half_bits(v, rng.next_u64() % 8 == 0)).collect();
+        let bits: Vec<u16> = f.iter().map(|&v| half_bits(v, rng.next_u64().is_multiple_of(8))).collect();
         let wide = bits.iter().map(|&h| f16_to_f32(h)).collect();
         (bits, wide)
     }

@@ -271,7 +271,8 @@ mod tests {
         let i32s: Vec<i32> = (0..200).map(|i| (i - 100) * 1_000_003 + i * 7).chain([i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX]).collect();
         let floats: Vec<f32> = (-150..150).map(|i| i as f32 * 0.125 + if i % 3 == 0 { 0.0 } else { 0.01 }).chain([1e5, -1e5, 8191.9, -8192.1]).collect();
         let n = |v: usize| [v];
-        let cases: Vec<(&str, (DType, Q), (DType, Q), TensorData)> = vec![
+        type Case<'a> = (&'a str, (DType, Q), (DType, Q), TensorData);
+        let cases: Vec<Case> = vec![
             ("quantize_f32_s16", (DType::F32, None), (DType::I16, Some((0.25, 7))), TensorData::F32(floats.clone())),
             ("quantize_s16_s16", (DType::I16, Some((0.0371, 5))), (DType::I16, Some((0.0517, -9))), TensorData::I16(i16s.clone())),
             ("quantize_s8_s32", (DType::I8, Some((0.0371, -20))), (DType::I32, Some((0.0013, 11))), TensorData::I8(all8.clone())),
