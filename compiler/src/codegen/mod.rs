@@ -15,7 +15,7 @@
 //! **Architecture Invariant:** the output is deterministic: the same model and options give
 //! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
 
-use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items};
+use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items, Module, Stmts};
 pub use crate::emit::WeightsSource;
 use crate::error::Error;
 use crate::ir::{OpId, Subgraph, TensorId};
@@ -85,7 +85,7 @@ impl Arena<'_, '_, '_> {
 /// One subgraph's body: its statements and the items they need.
 pub struct SubgraphBody {
     /// One block per operator in schedule order (a comment only for an aliased view).
-    pub stmts: Vec<TokenStream>,
+    pub stmts: Stmts,
     /// Every tensor the statements touch (the module declares their range consts `T<i>`).
     pub used: BTreeSet<TensorId>,
     /// The range consts `S<op>` of the scratch areas the statements use.
@@ -107,7 +107,8 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 /// the `__private::io` split of the arena (`arena` names the arena's bytes) and the kernel's
 /// call, between `observer.before(&OPS[k])` and `observer.after(&OPS[k])` (`observer` is a
 /// `&mut impl rt::Observer` in scope; `OPS` holds [`SubgraphBody::ops`]). Module-level items
-/// (weights, tables, params) go to `items`.
+/// (weights, tables, params) go to `items`. The statements are for a block `depth` blocks deep
+/// ([`Stmts`]).
 pub fn emit_subgraph(
     rt: &TokenStream,
     arena: &TokenStream,
@@ -115,29 +116,30 @@ pub fn emit_subgraph(
     plan: &SubgraphPlan,
     items: &mut Items,
     calls: Option<&control_flow::Calls<'_, '_, '_>>,
+    depth: usize,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
     let ar = Arena { sg, plan, base: calls.map_or(0, |c| c.base) };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let overlaps = plan.overlap_pairs();
-    let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
+    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
         if aliased.contains(&id) {
-            body.stmts.push(comment(&format!("{text}: a view, no code")));
+            body.stmts.push(comment(&format!("{text}: a view, no code"))).map_err(Error::Codegen)?;
             continue;
         }
         if let Some(cf) = kernel.control_flow() {
             let calls = calls.ok_or_else(|| Error::Codegen(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
-            body.stmts.push(comment(&text));
-            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?);
+            body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?).map_err(Error::Codegen)?;
             continue;
         }
         if lowered.ops[id].caps.folded {
             // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
-            body.stmts.push(comment(&format!("{text}: folded at compile time, no code")));
+            body.stmts.push(comment(&format!("{text}: folded at compile time, no code"))).map_err(Error::Codegen)?;
             continue;
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
@@ -216,19 +218,21 @@ pub fn emit_subgraph(
             ys.push(format_ident!("s0"));
             tout.push(name);
         }
-        body.stmts.push(comment(&text));
+        body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
         let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
         body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output } });
-        body.stmts.push(quote! {
-            observer.before(&OPS[#k]);
-            {
-                let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
-                #call
-            }
-            observer.after(&OPS[#k]);
-        });
+        body.stmts
+            .push(quote! {
+                observer.before(&OPS[#k]);
+                {
+                    let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
+                    #call
+                }
+                observer.after(&OPS[#k]);
+            })
+            .map_err(Error::Codegen)?;
     }
     Ok(body)
 }
@@ -377,26 +381,27 @@ fn generate_with(
     let ar = Arena { sg, plan, base: 0 };
 
     let mut items = Items::new(align);
+    let mut module = Module::default();
     // Calls: every instance below the entry one becomes a function.
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
     let names = control_flow::names(&instances);
     let once: Vec<OpId> = sg.ops.iter().filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. })).map(|o| o.id).collect();
     let mut functions = Vec::new();
     let body = match model {
-        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None)?,
+        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, 2)?,
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
                 let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
                     return Err(Error::Codegen(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
                 let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
-                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls))?;
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), 1)?;
                 let car = Arena { sg: l.sg, plan: p, base: inst.base };
                 let mut consts = Vec::new();
                 for &t in &b.used {
                     consts.push(car.range_const(t)?);
                 }
-                let (scratch, stmts, ops, n_ops) = (&b.scratch_ranges, &b.stmts, &b.ops, int(b.ops.len() as i64));
+                let (scratch, ops, n_ops) = (&b.scratch_ranges, &b.ops, int(b.ops.len() as i64));
                 let name = &names[i];
                 let doc = match inst.parent {
                     Some((p, op)) => format!(
@@ -409,7 +414,7 @@ fn generate_with(
                     ),
                     None => String::new(),
                 };
-                functions.push(if stmts.is_empty() {
+                functions.push(if b.stmts.is_empty() {
                     // A subgraph with nothing to run (an empty CALL_ONCE init, say): no
                     // unused parameters or `OPS` to warn about.
                     quote! {
@@ -417,6 +422,9 @@ fn generate_with(
                         fn #name(_arena: &mut [u8], _observer: &mut impl rt::Observer) {}
                     }
                 } else {
+                    // The consts are items inside the function: formatted with it (each is
+                    // small), the statements apart ([`Module::stmts`]).
+                    let stmts = module.stmts(b.stmts);
                     quote! {
                         #[doc = #doc]
                         fn #name(arena: &mut [u8], observer: &mut impl rt::Observer) {
@@ -424,13 +432,13 @@ fn generate_with(
                             #(#scratch)*
                             /// The operators of this subgraph that run code, in execution order.
                             const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
-                            #(#stmts)*
+                            #stmts
                         }
                     }
                 });
             }
             let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
-            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls))?
+            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), 2)?
         }
     };
     let io = emit_io(&rt, &ar)?;
@@ -446,17 +454,14 @@ fn generate_with(
     for &t in &used {
         ranges.push(ar.range_const(t)?);
     }
-    let scratch_ranges = &body.scratch_ranges;
 
     let arena_bytes = int(arena_bytes(plan) as i64);
     let n_in = int(sg.inputs.len() as i64);
     let n_out = int(sg.outputs.len() as i64);
-    let weight_ranges = items.weights.values().map(|(_, item)| item);
-    let consts = &items.consts;
     let blob = weights_static(&rt, &items.blob, &opts.weights, align);
     let scoped = items.scoped_items(&rt, &opts.weights);
     let wrapper = align_wrapper(&rt, align);
-    let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
+    let (accessors, in_arms, out_arms) = (&io.accessors, &io.in_arms, &io.out_arms);
     let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
     let once_field = if once.is_empty() {
         quote! {}
@@ -467,7 +472,8 @@ fn generate_with(
             called_once: [bool; #n_once],
         }
     };
-    let tokens = quote! {
+    // One item (or a few) at a time, so that formatting never holds the whole module.
+    module.item(quote! {
         use #rt_path as rt;
 
         /// Bytes of RAM the model needs besides the stack: the arena inside [`Model`].
@@ -476,17 +482,21 @@ fn generate_with(
         pub const INPUTS: usize = #n_in;
         /// Number of outputs.
         pub const OUTPUTS: usize = #n_out;
-        #(#io_items)*
-        #(#ranges)*
-        #(#scratch_ranges)*
-        #blob
-        #(#weight_ranges)*
-        #(#consts)*
-        #scoped
+    });
+    io.items.into_iter().for_each(|i| module.item(i));
+    ranges.into_iter().for_each(|i| module.item(i));
+    body.scratch_ranges.into_iter().for_each(|i| module.item(i));
+    module.item(blob);
+    items.weights.values().for_each(|(_, i)| module.item(i.clone()));
+    items.consts.iter().for_each(|i| module.item(i.clone()));
+    module.item(scoped);
+    module.item(quote! {
         /// Every operator that runs code, in execution order: what [`Model::run_with`] passes
         /// its observer (index in the model, opcode, output name).
         pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
-
+    });
+    let stmts = module.stmts(body.stmts);
+    module.item(quote! {
         /// The compiled model: its arena and the code that runs it. Put it in a `static` or
         /// on the stack; `run()` does no allocation and no start-up work.
         pub struct Model {
@@ -526,7 +536,7 @@ fn generate_with(
             /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
             /// each operator ([`OPS`]): per-operator timing or tracing.
             pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
-                #(#stmts)*
+                #stmts
             }
         }
 
@@ -535,16 +545,15 @@ fn generate_with(
                 Self::new()
             }
         }
-
-        #(#functions)*
-    };
+    });
+    functions.into_iter().for_each(|f| module.item(f));
     let header = format!(
         "// @generated by tflc {} from {} (sha256:{}). Do not edit.",
         env!("CARGO_PKG_VERSION"),
         opts.model_name,
         opts.model_sha256
     );
-    let code = format_module(&header, tokens).map_err(Error::Codegen)?;
+    let code = format_module(&header, module).map_err(Error::Codegen)?;
     let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
     Ok(Generated { code, weights: items.blob, scoped_weights })
 }
