@@ -39,7 +39,18 @@ fn main() {
     }
     let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
     for d in &dirs {
-        for p in tflc::testing::tflite_files(d) {
+        // The directory and its subdirectories (`../shared/ops` keeps its single-op models
+        // in `models/`).
+        let mut files = Vec::new();
+        let mut pending = vec![d.clone()];
+        while let Some(dir) = pending.pop() {
+            files.extend(tflc::testing::tflite_files(&dir));
+            let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+            subdirs.sort();
+            pending.extend(subdirs.into_iter().rev());
+        }
+        eprintln!("{}: {} seed models", d.display(), files.len());
+        for p in files {
             if let Ok(b) = std::fs::read(&p) {
                 seeds.push((tflc::testing::model_name(&p), b));
             }
@@ -58,6 +69,7 @@ fn main() {
     let total_weight: u64 = weights.iter().sum();
     let opts = tflc::CompileOptions::default();
     let (mut read, mut planned, mut compiled, mut failures) = (0u64, 0u64, 0u64, 0u64);
+    let (mut panics, mut hangs, mut wrong, mut tried) = (0u64, 0u64, 0u64, 0u64);
     let mut slowest = (Duration::ZERO, 0u64, String::new());
     let start = Instant::now();
     std::panic::set_hook(Box::new(|_| {}));
@@ -73,6 +85,7 @@ fn main() {
         let noise: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();
         let mut u = Unstructured::new(&noise);
         let Ok(bytes) = mutate(&seeds[si].1, &seeds[other].1, 6, &mut u) else { continue };
+        tried += 1;
         let (t, cpu) = (Instant::now(), cpu_time());
         let result = std::panic::catch_unwind(|| check_pipeline(&bytes, &opts));
         let took = match (cpu, cpu_time()) {
@@ -87,13 +100,21 @@ fn main() {
                 read += r.read as u64;
                 planned += r.planned as u64;
                 compiled += r.compiled as u64;
-                (took > Duration::from_secs(20)).then(|| format!("took {took:?} of CPU time (hang)"))
+                let hang = took > Duration::from_secs(20);
+                hangs += hang as u64;
+                hang.then(|| format!("took {took:?} of CPU time (hang)"))
             }
-            Ok(Err(e)) => Some(e),
-            Err(p) => Some(format!(
-                "PANIC: {}",
-                p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
-            )),
+            Ok(Err(e)) => {
+                wrong += 1;
+                Some(e)
+            }
+            Err(p) => {
+                panics += 1;
+                Some(format!(
+                    "PANIC: {}",
+                    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+                ))
+            }
         };
         if let Some(e) = problem {
             failures += 1;
@@ -110,10 +131,13 @@ fn main() {
         }
     }
     println!(
-        "cases {first}..{end}: {mutants} mutants of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
-         {failures} failures (panics, failed verifications, unlinkable modules, hangs); slowest case {} ({}): {:.2} s of CPU time",
+        "cases {first}..{end}: {mutants} mutants ({tried} made) of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
+         rejected: {} by the reader, {} read but not compiled; \
+         {failures} failures ({panics} panics, {hangs} hangs, {wrong} failed verifications or unlinkable modules); slowest case {} ({}): {:.2} s of CPU time",
         seeds.len(),
         start.elapsed().as_secs_f64(),
+        tried - read,
+        read - compiled,
         slowest.1,
         slowest.2,
         slowest.0.as_secs_f64()

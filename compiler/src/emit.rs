@@ -870,20 +870,194 @@ pub fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
 
+/// A module to format: its items in order, and the statement lists ([`Stmts`]) of the
+/// function bodies that hold one statement per operator, spliced in where
+/// [`Module::stmts`]'s marker stands.
+///
+/// [`format_module`] formats each run of items on its own, and [`Stmts`] each statement as
+/// it is emitted, so that no step holds the whole module as one token tree or one `syn`
+/// tree: a 20,000-operator model costs per operator what a small one does. The text is the
+/// same as formatting the whole module at once: prettyplease ends every item and every
+/// statement with a hard break, so each one's layout depends only on its indentation.
+#[derive(Default)]
+pub struct Module {
+    items: Vec<TokenStream>,
+    bodies: Vec<Option<Stmts>>,
+}
+
+/// The marker statement of statement list `k` ([`Module::stmts`]).
+#[cfg(feature = "format")]
+const STMTS_MARKER: &str = "__tflc_stmts!(";
+
+/// Items formatted together: few enough that a run's tokens and `syn` tree stay small.
+#[cfg(feature = "format")]
+const ITEMS_PER_RUN: usize = 64;
+
+impl Module {
+    /// Appends one or more whole items.
+    pub fn item(&mut self, tokens: TokenStream) {
+        self.items.push(tokens);
+    }
+
+    /// Registers `stmts` and returns the marker statement that stands for them: put it,
+    /// alone, as the body of a block as deep as [`Stmts::new`] was told. An empty list gives
+    /// no marker (the block formats as `{}`, as without one).
+    pub fn stmts(&mut self, stmts: Stmts) -> TokenStream {
+        if stmts.is_empty() {
+            return TokenStream::new();
+        }
+        let k = Literal::usize_unsuffixed(self.bodies.len());
+        self.bodies.push(Some(stmts));
+        quote! { __tflc_stmts!(#k); }
+    }
+
+    /// The module as one token stream, every marker replaced by its statements.
+    #[cfg(not(feature = "format"))]
+    fn into_tokens(mut self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for item in std::mem::take(&mut self.items) {
+            out.extend(splice(item, &mut self.bodies));
+        }
+        out
+    }
+}
+
+/// Statements of one block, `depth` blocks deep in the module (2 in `Model::run_with`):
+/// formatted as they are pushed (with the `format` feature), so that only the text of each
+/// stays.
+pub struct Stmts {
+    #[cfg_attr(not(feature = "format"), allow(dead_code))]
+    depth: usize,
+    len: usize,
+    #[cfg(feature = "format")]
+    text: String,
+    #[cfg(not(feature = "format"))]
+    tokens: Vec<TokenStream>,
+}
+
+impl Stmts {
+    /// No statements yet, for a block `depth` (≥ 1) blocks deep.
+    pub fn new(depth: usize) -> Self {
+        Stmts {
+            depth,
+            len: 0,
+            #[cfg(feature = "format")]
+            text: String::new(),
+            #[cfg(not(feature = "format"))]
+            tokens: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends one or more whole statements: printed inside as many nested `fn`s as the
+    /// block is deep, the lines between the braces kept.
+    #[cfg(feature = "format")]
+    pub fn push(&mut self, stmt: TokenStream) -> Result<(), String> {
+        let mut run = stmt;
+        for _ in 0..self.depth {
+            run = quote! { fn __tflc_block() { #run } };
+        }
+        let formatted = unparse(run)?;
+        let lines: Vec<&str> = formatted.lines().collect();
+        let Some(inner) = lines.get(self.depth..lines.len().saturating_sub(self.depth)) else {
+            return Err(format!("statements formatted as {formatted:?}"));
+        };
+        for line in inner {
+            self.text.push_str(line);
+            self.text.push('\n');
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Appends one or more whole statements.
+    #[cfg(not(feature = "format"))]
+    pub fn push(&mut self, stmt: TokenStream) -> Result<(), String> {
+        self.tokens.push(stmt);
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// `tokens` with every `__tflc_stmts!(k);` replaced by the statements of list `k`.
+#[cfg(not(feature = "format"))]
+fn splice(tokens: TokenStream, bodies: &mut [Option<Stmts>]) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    let mut i = 0;
+    while i < trees.len() {
+        if let [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(arg), TokenTree::Punct(semi), ..] = &trees[i..] {
+            if name == "__tflc_stmts" && bang.as_char() == '!' && semi.as_char() == ';' {
+                let k: Option<usize> = arg.stream().to_string().parse().ok();
+                if let Some(stmts) = k.and_then(|k| bodies.get_mut(k)).and_then(Option::take) {
+                    out.extend(stmts.tokens);
+                    i += 4;
+                    continue;
+                }
+            }
+        }
+        match &trees[i] {
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), splice(g.stream(), bodies));
+                inner.set_span(g.span());
+                out.extend([TokenTree::Group(inner)]);
+            }
+            t => out.extend([t.clone()]),
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Formats the module: header, then the items pretty-printed, with comment markers turned
 /// into `//` comments and a blank line before each.
 #[cfg(feature = "format")]
-pub fn format_module(header: &str, tokens: TokenStream) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
-    let text = prettyplease::unparse(&file);
+pub fn format_module(header: &str, module: Module) -> Result<String, String> {
+    let Module { items, mut bodies } = module;
+    let mut text = String::new();
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        let formatted = unparse(items.by_ref().take(ITEMS_PER_RUN).collect())?;
+        for line in formatted.lines() {
+            let trimmed = line.trim_start();
+            match trimmed.strip_prefix(STMTS_MARKER) {
+                Some(rest) => {
+                    let k: usize = rest.trim_end_matches(");").parse().map_err(|_| format!("bad statement marker {trimmed}"))?;
+                    let stmts = bodies.get_mut(k).and_then(Option::take).ok_or_else(|| format!("statement list {k} is not registered or used twice"))?;
+                    let depth = (line.len() - trimmed.len()) / 4;
+                    if depth != stmts.depth {
+                        return Err(format!("statement list {k} was formatted {} blocks deep but stands {depth} deep", stmts.depth));
+                    }
+                    text.push_str(&stmts.text);
+                }
+                None => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+    }
     Ok(format!("{header}\n{}", restore_comments(&text)))
+}
+
+/// Pretty-prints one or more whole items.
+#[cfg(feature = "format")]
+fn unparse(tokens: TokenStream) -> Result<String, String> {
+    #[cfg(test)]
+    tests::note_parse(&tokens);
+    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(prettyplease::unparse(&file))
 }
 
 /// Without the `format` feature (the lean set of `include_model!`): the token stream as
 /// is, comment markers defined as a macro that expands to nothing.
 #[cfg(not(feature = "format"))]
-pub fn format_module(header: &str, tokens: TokenStream) -> Result<String, String> {
-    Ok(format!("{header}\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{tokens}"))
+pub fn format_module(header: &str, module: Module) -> Result<String, String> {
+    Ok(format!("{header}\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{}", module.into_tokens()))
 }
 
 fn restore_comments(text: &str) -> String {
@@ -922,7 +1096,103 @@ fn restore_comments(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::restore_comments;
+    use super::{comment, format_module, restore_comments, Module, Stmts};
+    use proc_macro2::{TokenStream, TokenTree};
+    use quote::quote;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Tokens handed to `syn` by this thread: (calls, total, largest).
+        static PARSED: Cell<(usize, usize, usize)> = const { Cell::new((0, 0, 0)) };
+    }
+
+    fn count(tokens: &TokenStream) -> usize {
+        tokens.clone().into_iter().map(|t| if let TokenTree::Group(g) = t { 2 + count(&g.stream()) } else { 1 }).sum()
+    }
+
+    #[cfg(feature = "format")]
+    pub(super) fn note_parse(tokens: &TokenStream) {
+        let n = count(tokens);
+        PARSED.with(|p| {
+            let (calls, total, max) = p.get();
+            p.set((calls + 1, total + n, max.max(n)));
+        });
+    }
+
+    /// A module formatted item by item and statement by statement is the text of the whole
+    /// module formatted at once (and, without `format`, the same tokens).
+    #[test]
+    fn statement_lists_format_as_in_the_whole_module() {
+        let mut m = Module::default();
+        let mut s = Stmts::new(2);
+        s.push(comment("op 0: A")).unwrap();
+        s.push(quote! { a(0); { let ([x0], [y0]) = io(&mut self.arena.0, [T1], [T2]); b(x0, y0, &P0, &[1, 2, 3]); } }).unwrap();
+        s.push(comment("op 1: B \"a name that is long enough to make prettyplease break the marker over lines\" (t1) -> t2")).unwrap();
+        s.push(quote! { c(); }).unwrap();
+        let marker = m.stmts(s);
+        assert!(m.stmts(Stmts::new(1)).is_empty());
+        m.item(quote! { const C: u8 = 1; });
+        m.item(quote! { impl M { fn new() -> Self { M } fn run(&mut self) { #marker } } });
+        m.item(quote! { fn empty() {} });
+        let whole = quote! {
+            const C: u8 = 1;
+            impl M {
+                fn new() -> Self { M }
+                fn run(&mut self) {
+                    __tflc_comment!("op 0: A");
+                    a(0);
+                    { let ([x0], [y0]) = io(&mut self.arena.0, [T1], [T2]); b(x0, y0, &P0, &[1, 2, 3]); }
+                    __tflc_comment!("op 1: B \"a name that is long enough to make prettyplease break the marker over lines\" (t1) -> t2");
+                    c();
+                }
+            }
+            fn empty() {}
+        };
+        let got = format_module("// h", m).unwrap();
+        #[cfg(feature = "format")]
+        let expected = format!("// h\n{}", restore_comments(&prettyplease::unparse(&syn::parse2(whole).unwrap())));
+        #[cfg(not(feature = "format"))]
+        let expected = format!("// h\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{whole}");
+        assert_eq!(got, expected);
+    }
+
+    /// A statement list formatted for one depth but placed at another is an error, not a
+    /// misindented module.
+    #[cfg(feature = "format")]
+    #[test]
+    fn statement_lists_stand_where_they_were_formatted() {
+        let mut m = Module::default();
+        let mut s = Stmts::new(1);
+        s.push(quote! { a(); }).unwrap();
+        let marker = m.stmts(s);
+        m.item(quote! { impl M { fn run(&mut self) { #marker } } });
+        let e = format_module("// h", m).unwrap_err();
+        assert!(e.contains("formatted 1 blocks deep but stands 2 deep"), "{e}");
+    }
+
+    /// Bounded work: compiling a long chain never hands `syn` the whole module. The largest
+    /// piece parsed at once (the `OPS` table, one entry per operator) stays a small part of
+    /// every token formatted, and the pieces grow with the model only through that table:
+    /// ten times the operators, at most ten times the largest piece (it was the whole module,
+    /// about 150 tokens per operator, parsed and kept as one `syn` tree with its tokens).
+    #[cfg(feature = "format")]
+    #[test]
+    fn long_chains_are_formatted_in_small_pieces() {
+        let mut pieces = Vec::new();
+        for n in [200, 2_000] {
+            PARSED.with(|p| p.set((0, 0, 0)));
+            let bytes = crate::testing::models::stress::relu_chain(n);
+            let c = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
+            let (calls, total, max) = PARSED.with(|p| p.get());
+            assert!(c.code.matches("observer.before(&OPS[").count() == n, "{n}");
+            assert!(calls > n, "{n} operators in {calls} pieces");
+            assert!(max * 5 < total, "{n} operators: largest piece {max} of {total} tokens");
+            assert!(max < 25 * n, "{n} operators: largest piece {max} tokens");
+            pieces.push(max);
+        }
+        assert!(pieces[1] <= 10 * pieces[0] + 100, "{pieces:?}");
+    }
+
 
     #[test]
     fn comments_on_one_line_and_broken_over_lines() {

@@ -15,7 +15,7 @@
 //! **Architecture Invariant:** the output is deterministic: the same model and options give
 //! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
 
-use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items};
+use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items, Module, Stmts};
 pub use crate::emit::WeightsSource;
 use crate::error::Error;
 use crate::ir::{OpId, Subgraph, TensorId};
@@ -85,7 +85,7 @@ impl Arena<'_, '_, '_> {
 /// One subgraph's body: its statements and the items they need.
 pub struct SubgraphBody {
     /// One block per operator in schedule order (a comment only for an aliased view).
-    pub stmts: Vec<TokenStream>,
+    pub stmts: Stmts,
     /// Every tensor the statements touch (the module declares their range consts `T<i>`).
     pub used: BTreeSet<TensorId>,
     /// The range consts `S<op>` of the scratch areas the statements use.
@@ -107,7 +107,8 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 /// the `__private::io` split of the arena (`arena` names the arena's bytes) and the kernel's
 /// call, between `observer.before(&OPS[k])` and `observer.after(&OPS[k])` (`observer` is a
 /// `&mut impl rt::Observer` in scope; `OPS` holds [`SubgraphBody::ops`]). Module-level items
-/// (weights, tables, params) go to `items`.
+/// (weights, tables, params) go to `items`. The statements are for a block `depth` blocks deep
+/// ([`Stmts`]).
 pub fn emit_subgraph(
     rt: &TokenStream,
     arena: &TokenStream,
@@ -115,29 +116,30 @@ pub fn emit_subgraph(
     plan: &SubgraphPlan,
     items: &mut Items,
     calls: Option<&control_flow::Calls<'_, '_, '_>>,
+    depth: usize,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
     let ar = Arena { sg, plan, base: calls.map_or(0, |c| c.base) };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let overlaps = plan.overlap_pairs();
-    let mut body = SubgraphBody { stmts: Vec::new(), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
+    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
         if aliased.contains(&id) {
-            body.stmts.push(comment(&format!("{text}: a view, no code")));
+            body.stmts.push(comment(&format!("{text}: a view, no code"))).map_err(Error::Codegen)?;
             continue;
         }
         if let Some(cf) = kernel.control_flow() {
             let calls = calls.ok_or_else(|| Error::Codegen(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
-            body.stmts.push(comment(&text));
-            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?);
+            body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?).map_err(Error::Codegen)?;
             continue;
         }
         if lowered.ops[id].caps.folded {
             // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
-            body.stmts.push(comment(&format!("{text}: folded at compile time, no code")));
+            body.stmts.push(comment(&format!("{text}: folded at compile time, no code"))).map_err(Error::Codegen)?;
             continue;
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
@@ -216,19 +218,21 @@ pub fn emit_subgraph(
             ys.push(format_ident!("s0"));
             tout.push(name);
         }
-        body.stmts.push(comment(&text));
+        body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
         let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
         body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output } });
-        body.stmts.push(quote! {
-            observer.before(&OPS[#k]);
-            {
-                let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
-                #call
-            }
-            observer.after(&OPS[#k]);
-        });
+        body.stmts
+            .push(quote! {
+                observer.before(&OPS[#k]);
+                {
+                    let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
+                    #call
+                }
+                observer.after(&OPS[#k]);
+            })
+            .map_err(Error::Codegen)?;
     }
     Ok(body)
 }
@@ -250,8 +254,7 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
             ar.range(t)?;
             let tensor = sg.tensor(t);
             let upper = kind.to_uppercase();
-            // A bool tensor is exposed as its bytes, one per element, 0 or 1 (TFLite's storage).
-            let elem = tensor.dtype.arena_elem().or((tensor.dtype == crate::ir::DType::Bool).then_some("u8")).ok_or_else(|| {
+            let elem = tensor.dtype.arena_elem().ok_or_else(|| {
                 Error::Codegen(format!("{kind} {i} ({}) has an element type generated code cannot expose", describe_tensor(tensor)))
             })?;
             let elem_ty = emit::ident(elem);
@@ -373,7 +376,10 @@ pub struct SharedPart {
     pub name: String,
     /// The doc comment of its module.
     pub doc: String,
-    tokens: ModelTokens,
+    /// Its module's items, formatted.
+    text: String,
+    /// Whether the module has a `reset` fn.
+    has_reset: bool,
 }
 
 /// The module items of one model of a shared arena: `lm` and its plan `mp`, already moved
@@ -384,32 +390,39 @@ pub fn shared_part(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, name: &str, doc: S
         return Err(Error::Codegen(format!("{}: the model has no entry subgraph", opts.model_name)));
     };
     let model = if lm.has_calls() { Some((lm, mp)) } else { None };
-    let tokens = model_tokens(lowered, plan, model, opts, true)?;
-    Ok(SharedPart { name: name.to_owned(), doc, tokens })
+    let m = model_tokens(lowered, plan, model, opts, true)?;
+    let text = format_module("", m.module).map_err(Error::Codegen)?;
+    Ok(SharedPart { name: name.to_owned(), doc, text, has_reset: m.has_reset })
 }
 
 /// A module of several models sharing one arena of `arena_bytes`: one `pub mod <name>` per
 /// part (its consts, weights and a `Model<'a>` view), and `Models`, which owns the arena and
-/// hands out each model (`Models::<name>()`) and runs it (`Models::run_<name>()`).
+/// hands out each model (`Models::<name>()`) and runs it (`Models::run_<name>()`). Each part
+/// is formatted on its own and indented into its `mod`.
 pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, runtime_path: &str, header: &str, arena_doc: &str) -> Result<Generated, Error> {
     let rt_path: TokenStream =
         runtime_path.parse().map_err(|_| Error::Codegen(format!("runtime path {runtime_path:?} is not a Rust path")))?;
     let rt = quote! { rt };
     let wrapper = align_wrapper(&rt, align);
     let n = int(arena_bytes.max(align as u64) as i64);
-    let mut mods = Vec::new();
     let mut methods = Vec::new();
     let mut resets = Vec::new();
-    for part in parts {
+    let mut mods = String::new();
+    for part in &parts {
         let name = format_ident!("{}", part.name);
         let run = format_ident!("run_{}", part.name);
-        let (doc, tokens) = (&part.doc, &part.tokens.tokens);
-        mods.push(quote! {
-            #[doc = #doc]
-            pub mod #name {
-                #tokens
+        for line in part.doc.lines() {
+            mods.push_str(&format!("///{line}\n"));
+        }
+        mods.push_str(&format!("pub mod {} {{\n", part.name));
+        for line in part.text.trim_start_matches('\n').lines() {
+            if !line.is_empty() {
+                mods.push_str("    ");
+                mods.push_str(line);
             }
-        });
+            mods.push('\n');
+        }
+        mods.push_str("}\n");
         let get_doc = format!(" Model `{}` in the shared arena: its inputs, outputs and `run`.", part.name);
         let run_doc = format!(" Runs model `{}` once: reads its inputs, writes its outputs.", part.name);
         methods.push(quote! {
@@ -423,18 +436,19 @@ pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, r
                 self.#name().run()
             }
         });
-        if part.tokens.has_reset {
+        if part.has_reset {
             resets.push(quote! { let arena = #name::reset(arena); });
         }
     }
-    let tokens = quote! {
+    let mut head = Module::default();
+    head.item(quote! {
         use #rt_path as rt;
 
         #[doc = #arena_doc]
         pub const ARENA_BYTES: usize = #n;
-
-        #(#mods)*
-
+    });
+    let mut tail = Module::default();
+    tail.item(quote! {
         /// The models of this module and the one arena they share. Run one model at a time;
         /// each model's inputs, outputs and state stay in place while the others run. Put it
         /// in a `static` or on the stack; nothing is allocated and nothing runs at start-up.
@@ -458,8 +472,10 @@ pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, r
                 Self::new()
             }
         }
-    };
-    let code = format_module(header, tokens).map_err(Error::Codegen)?;
+    });
+    let head = format_module(header, head).map_err(Error::Codegen)?;
+    let tail = format_module("", tail).map_err(Error::Codegen)?;
+    let code = format!("{head}{mods}{tail}");
     Ok(Generated { code, weights: Vec::new(), scoped_weights: Vec::new() })
 }
 
@@ -476,13 +492,13 @@ fn generate_with(
         opts.model_name,
         opts.model_sha256
     );
-    let code = format_module(&header, m.tokens).map_err(Error::Codegen)?;
+    let code = format_module(&header, m.module).map_err(Error::Codegen)?;
     Ok(Generated { code, weights: m.weights, scoped_weights: m.scoped_weights })
 }
 
 /// One model's items, before formatting.
 struct ModelTokens {
-    tokens: TokenStream,
+    module: Module,
     weights: Vec<u8>,
     scoped_weights: Vec<(&'static str, Vec<u8>)>,
     /// Whether the module has a `reset` fn (variable tensors with a non-zero reset value):
@@ -512,6 +528,7 @@ fn model_tokens(
     let ar = Arena { sg, plan, base: 0 };
 
     let mut items = Items::new(align);
+    let mut module = Module::default();
     // Calls: every instance below the entry one becomes a function.
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
     let names = control_flow::names(&instances);
@@ -527,20 +544,20 @@ fn model_tokens(
     }
     let mut functions = Vec::new();
     let body = match model {
-        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None)?,
+        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, 2)?,
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
                 let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
                     return Err(Error::Codegen(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
                 let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
-                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls))?;
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), 1)?;
                 let car = Arena { sg: l.sg, plan: p, base: inst.base };
                 let mut consts = Vec::new();
                 for &t in &b.used {
                     consts.push(car.range_const(t)?);
                 }
-                let (scratch, stmts, ops, n_ops) = (&b.scratch_ranges, &b.stmts, &b.ops, int(b.ops.len() as i64));
+                let (scratch, ops, n_ops) = (&b.scratch_ranges, &b.ops, int(b.ops.len() as i64));
                 let name = &names[i];
                 let doc = match inst.parent {
                     Some((p, op)) => format!(
@@ -553,7 +570,7 @@ fn model_tokens(
                     ),
                     None => String::new(),
                 };
-                functions.push(if stmts.is_empty() {
+                functions.push(if b.stmts.is_empty() {
                     // A subgraph with nothing to run (an empty CALL_ONCE init, say): no
                     // unused parameters or `OPS` to warn about.
                     quote! {
@@ -561,6 +578,9 @@ fn model_tokens(
                         fn #name(_arena: &mut [u8], _observer: &mut impl rt::Observer) {}
                     }
                 } else {
+                    // The consts are items inside the function: formatted with it (each is
+                    // small), the statements apart ([`Module::stmts`]).
+                    let stmts = module.stmts(b.stmts);
                     quote! {
                         #[doc = #doc]
                         fn #name(arena: &mut [u8], observer: &mut impl rt::Observer) {
@@ -568,13 +588,13 @@ fn model_tokens(
                             #(#scratch)*
                             /// The operators of this subgraph that run code, in execution order.
                             const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
-                            #(#stmts)*
+                            #stmts
                         }
                     }
                 });
             }
             let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
-            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls))?
+            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), 2)?
         }
     };
     let io = emit_io(&rt, &ar)?;
@@ -590,17 +610,14 @@ fn model_tokens(
     for &t in &used {
         ranges.push(ar.range_const(t)?);
     }
-    let scratch_ranges = &body.scratch_ranges;
 
     let arena_bytes = int(arena_bytes(plan) as i64);
     let n_in = int(sg.inputs.len() as i64);
     let n_out = int(sg.outputs.len() as i64);
-    let weight_ranges = items.weights.values().map(|(_, item)| item);
-    let consts = &items.consts;
     let blob = weights_static(&rt, &items.blob, &opts.weights, align);
     let scoped = items.scoped_items(&rt, &opts.weights);
     let wrapper = align_wrapper(&rt, align);
-    let (io_items, accessors, in_arms, out_arms, stmts) = (&io.items, &io.accessors, &io.in_arms, &io.out_arms, &body.stmts);
+    let (accessors, in_arms, out_arms) = (&io.accessors, &io.in_arms, &io.out_arms);
     let (ops, n_ops) = (&body.ops, int(body.ops.len() as i64));
     let once_field = if once.is_empty() {
         quote! {}
@@ -611,6 +628,7 @@ fn model_tokens(
             called_once: [bool; #n_once],
         }
     };
+    // One item (or a few) at a time, so that formatting never holds the whole module.
     let arena_item = if shared {
         quote! {
             /// Bytes of the arena this model shares with the other models of the module
@@ -623,6 +641,28 @@ fn model_tokens(
             pub const ARENA_BYTES: usize = #arena_bytes;
         }
     };
+    module.item(quote! {
+        use #rt_path as rt;
+
+        #arena_item
+        /// Number of inputs.
+        pub const INPUTS: usize = #n_in;
+        /// Number of outputs.
+        pub const OUTPUTS: usize = #n_out;
+    });
+    io.items.into_iter().for_each(|i| module.item(i));
+    ranges.into_iter().for_each(|i| module.item(i));
+    body.scratch_ranges.into_iter().for_each(|i| module.item(i));
+    module.item(blob);
+    items.weights.values().for_each(|(_, i)| module.item(i.clone()));
+    items.consts.iter().for_each(|i| module.item(i.clone()));
+    module.item(scoped);
+    module.item(quote! {
+        /// Every operator that runs code, in execution order: what [`Model::run_with`] passes
+        /// its observer (index in the model, opcode, output name).
+        pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
+    });
+    let stmts = module.stmts(body.stmts);
     let io_fns = quote! {
         #(#accessors)*
 
@@ -650,11 +690,13 @@ fn model_tokens(
         /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
         /// each operator ([`OPS`]): per-operator timing or tracing.
         pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
-            #(#stmts)*
+            #stmts
         }
     };
-    let (model_items, has_reset) = if shared {
+    let mut has_reset = false;
+    if shared {
         let fills = emit_fills(&rt, &ar)?.0;
+        has_reset = !fills.is_empty();
         let reset = if fills.is_empty() {
             quote! {}
         } else {
@@ -667,7 +709,7 @@ fn model_tokens(
                 }
             }
         };
-        let items = quote! {
+        module.item(quote! {
             /// This model in the shared arena of the enclosing `Models` (from its accessor of
             /// this model's name): its inputs, outputs and state keep their bytes while the
             /// other models run; its other tensors share bytes with theirs.
@@ -680,10 +722,9 @@ fn model_tokens(
             }
 
             #reset
-        };
-        (items, !fills.is_empty())
+        });
     } else {
-        let items = quote! {
+        module.item(quote! {
             /// The compiled model: its arena and the code that runs it. Put it in a `static` or
             /// on the stack; `run()` does no allocation and no start-up work.
             pub struct Model {
@@ -705,34 +746,11 @@ fn model_tokens(
                     Self::new()
                 }
             }
-        };
-        (items, false)
-    };
-    let tokens = quote! {
-        use #rt_path as rt;
-
-        #arena_item
-        /// Number of inputs.
-        pub const INPUTS: usize = #n_in;
-        /// Number of outputs.
-        pub const OUTPUTS: usize = #n_out;
-        #(#io_items)*
-        #(#ranges)*
-        #(#scratch_ranges)*
-        #blob
-        #(#weight_ranges)*
-        #(#consts)*
-        #scoped
-        /// Every operator that runs code, in execution order: what [`Model::run_with`] passes
-        /// its observer (index in the model, opcode, output name).
-        pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
-
-        #model_items
-
-        #(#functions)*
-    };
+        });
+    }
+    functions.into_iter().for_each(|f| module.item(f));
     let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
-    Ok(ModelTokens { tokens, weights: items.blob, scoped_weights, has_reset })
+    Ok(ModelTokens { module, weights: items.blob, scoped_weights, has_reset })
 }
 
 #[cfg(all(test, feature = "format"))]
