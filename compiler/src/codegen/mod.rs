@@ -254,7 +254,8 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
             ar.range(t)?;
             let tensor = sg.tensor(t);
             let upper = kind.to_uppercase();
-            let elem = tensor.dtype.arena_elem().ok_or_else(|| {
+            // A bool tensor is exposed as its bytes, one per element, 0 or 1 (TFLite's storage).
+            let elem = tensor.dtype.arena_elem().or((tensor.dtype == crate::ir::DType::Bool).then_some("u8")).ok_or_else(|| {
                 Error::Codegen(format!("{kind} {i} ({}) has an element type generated code cannot expose", describe_tensor(tensor)))
             })?;
             let elem_ty = emit::ident(elem);
