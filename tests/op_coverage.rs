@@ -76,9 +76,9 @@ fn supported_rows(text: &str) -> BTreeMap<String, BTreeSet<String>> {
 fn table() -> (String, Vec<String>) {
     let supported = supported_rows(include_str!("../SUPPORTED_OPS.md"));
     // Registry modules are builtin names in snake case (`if_`, `while_` dodge keywords), but
-    // `signal`, which lowers the custom ops of TFLite Micro's signal library by name.
+    // `custom`, which lowers TFLite Micro's custom operators by name.
     let lowered: BTreeSet<String> =
-        tflc::lower::ops::LOWERED.iter().filter(|&&m| m != "signal").map(|m| m.trim_end_matches('_').to_ascii_uppercase()).collect();
+        tflc::lower::ops::LOWERED.iter().filter(|&&m| m != "custom").map(|m| m.trim_end_matches('_').to_ascii_uppercase()).collect();
     let folded: BTreeSet<&str> = tflc::passes::fold::ALWAYS_FOLDED.iter().copied().collect();
     let mut problems = Vec::new();
     for b in &lowered {

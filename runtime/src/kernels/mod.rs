@@ -41,6 +41,7 @@ pub mod broadcast_to;
 pub mod depth_to_space;
 pub mod dynamic_update_slice;
 pub mod embedding_lookup;
+pub mod detection_postprocess;
 pub mod fill;
 pub mod gather;
 pub mod gather_nd;

@@ -1,6 +1,7 @@
-//! TFLite Micro's custom operators that tflc does not lower yet, refused with the reason
-//! (the signal library's are `signal.rs`'s). Each reason says what the operator needs that
-//! tflc lacks, read from TFLite Micro's kernel:
+//! TFLite Micro's custom operators: the registry's one entry for them ([`lower`] dispatches
+//! by name to `detection_postprocess.rs` and the signal library's `signal.rs`), and those
+//! tflc does not lower yet, refused with the reason. Each reason says what the operator
+//! needs that tflc lacks, read from TFLite Micro's kernel:
 //! - `CIRCULAR_BUFFER` (`circular_buffer.cc`): int8, input `[1, 1, 1, depth]`, output
 //!   `[1, num_slots, 1, depth]` kept across invokes (the op shifts it by one slot); its
 //!   `cycles_max` comes from the flexbuffer's element 0, or, when absent, from a heuristic on
@@ -8,16 +9,56 @@
 //!   While the countdown has not reached zero its Eval returns `kTfLiteAbort` and the
 //!   interpreter stops the graph there ("no output yet"): tflc's generated `run()` has no
 //!   such early return and no state for it.
-//! - `TFLite_Detection_PostProcess` (`detection_postprocess.cc`): SSD box decoding and
-//!   non-maximum suppression; not written yet.
 //! - `TFLM_DECODE` (`decode.cc`): decodes compressed constant tensors (DCM version 1: LUT,
 //!   prune, Huffman) into the arena at Prepare/Eval. Its inputs are always constants, so
 //!   tflc's answer is to decode at compile time (fold to an ordinary constant); the
 //!   decoders are not written yet.
 
-use super::OpCx;
+use super::{detection_postprocess, signal, ExecError, Kernel, OpCx, TensorStore};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpCode;
+use proc_macro2::TokenStream;
+
+/// A lowered custom operator.
+#[derive(Debug, Clone)]
+pub enum Custom {
+    DetectionPostProcess(detection_postprocess::DetectionPostProcess),
+    Signal(signal::Signal),
+}
+
+/// Lowers a custom operator by its name (any other operator the reader left unsupported
+/// keeps its reason).
+pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Custom, LowerError> {
+    match &cx.op.opcode {
+        OpCode::Custom(c) if c == "TFLite_Detection_PostProcess" => Ok(Custom::DetectionPostProcess(detection_postprocess::lower(cx)?)),
+        _ => Ok(Custom::Signal(signal::lower(cx)?)),
+    }
+}
+
+impl Custom {
+    fn kernel(&self) -> &dyn Kernel {
+        match self {
+            Custom::DetectionPostProcess(k) => k,
+            Custom::Signal(k) => k,
+        }
+    }
+}
+
+/// Every method the custom kernels implement, forwarded.
+impl Kernel for Custom {
+    fn execute(&self, store: &mut TensorStore) -> Result<(), ExecError> {
+        self.kernel().execute(store)
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        self.kernel().emit(cx)
+    }
+
+    fn scratch_bytes(&self) -> usize {
+        self.kernel().scratch_bytes()
+    }
+}
 
 /// The refusal for a custom operator listed above, `None` for any other operator.
 pub(crate) fn refusal(cx: &OpCx<'_, '_>) -> Option<LowerError> {
@@ -28,7 +69,6 @@ pub(crate) fn refusal(cx: &OpCx<'_, '_>) -> Option<LowerError> {
         "CIRCULAR_BUFFER" => {
             "TFLite Micro's CIRCULAR_BUFFER keeps its output across invokes and stops the graph (kTfLiteAbort, \"no output yet\") until cycles_max invokes have passed; tflc's generated run() has neither the state nor the early return yet"
         }
-        "TFLite_Detection_PostProcess" => "TFLite Micro's SSD box decoding and non-maximum suppression (TFLite_Detection_PostProcess) is not implemented in tflc yet",
         "TFLM_DECODE" => {
             "TFLite Micro's compressed-weight decode (TFLM_DECODE: DCM LUT, prune or Huffman on constant inputs) is not implemented in tflc yet; its inputs are constants, so tflc would decode at compile time"
         }
@@ -50,7 +90,6 @@ mod tests {
     fn refusals_name_the_reason() {
         for (name, needle) in [
             ("CIRCULAR_BUFFER", "kTfLiteAbort"),
-            ("TFLite_Detection_PostProcess", "non-maximum suppression"),
             ("TFLM_DECODE", "compile time"),
             ("MyOwnOp", "custom operator"),
         ] {

@@ -239,8 +239,9 @@ ops! {
     OpKind::TransposeConv(o) => transpose_conv(o),
     OpKind::BatchMatmul { adj_x, adj_y } => batch_matmul(*adj_x, *adj_y),
     OpKind::L2Pool2d(o) => l2_pool_2d(o),
-    // Custom ops: TFLite Micro's signal library (any other is refused there, by name).
-    OpKind::Unsupported => signal,
+    // Custom ops: TFLite_Detection_PostProcess and TFLite Micro's signal library
+    // (`custom::lower` dispatches by name; any other is refused, by name).
+    OpKind::Unsupported => custom,
 }
 
 // Op families: what several builtins share (their builtin files keep only their specifics).
@@ -249,12 +250,13 @@ pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
-pub(crate) mod custom;
+pub(crate) mod detection_postprocess;
 pub(crate) mod logical;
 pub(crate) mod math;
 pub(crate) mod movement;
 pub(crate) mod pool_2d;
 pub(crate) mod resource_variable;
+pub(crate) mod signal;
 pub(crate) mod reduce;
 pub(crate) mod target;
 pub(crate) mod unary;
