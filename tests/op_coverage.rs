@@ -42,7 +42,6 @@ fn missing_reason(op: &str) -> &'static str {
         "UNIDIRECTIONAL_SEQUENCE_LSTM" | "IF" | "WHILE" | "CALL_ONCE" => "not yet: issue 12 (recurrent models and control flow)",
         o if o.starts_with("Signal") => "not yet: issue 12 (TFLite Micro's signal library)",
         "ethos-u" => "refused: an Arm Ethos-U NPU command stream, run by the NPU driver, not a CPU kernel",
-        "TFLM_DECODE" => "not yet: TFLite Micro's compressed-weight decode (DCM LUT, prune, Huffman); its inputs are always constants, so tflc's answer is decoding at compile time (constant folding), not written yet",
         "CIRCULAR_BUFFER" => "not yet: state across invokes and TFLite Micro's kTfLiteAbort early stop (\"no output yet\") need a run() that can return early",
         _ => "not yet: issue 14 (operator coverage)",
     }
@@ -92,7 +91,8 @@ fn table() -> (String, Vec<String>) {
     for (kind, names) in [("builtin", TFLM_BUILTINS), ("custom", TFLM_CUSTOM)] {
         for &op in names {
             let (status, detail) = if folded.contains(op) {
-                ("folded", "evaluated at compile time (shapes are static); no code on the device".to_string())
+                let why = if kind == "custom" { "decoded at compile time into a constant (LUT, prune, Huffman)" } else { "evaluated at compile time (shapes are static)" };
+                ("folded", format!("{why}; no code on the device"))
             } else if (kind == "builtin" && lowered.contains(op)) || (kind == "custom" && supported.contains_key(op)) {
                 let types: Vec<&str> = supported.get(op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
                 ("lowers", types.join("; "))

@@ -24,21 +24,23 @@
 //! outputs are subgraph outputs (the caller reads those from the arena), and results larger
 //! than [`MAX_GROWTH`] times their inputs and over [`SMALL_RESULT`] bytes (a BROADCAST_TO or
 //! FILL of a few constants would turn a few bytes of flash into a large table; the kernel then
-//! runs on the device). Folding repeats until nothing more folds, since an operator can
+//! runs on the device), except TFLite Micro's TFLM_DECODE, which always folds (decoding
+//! compressed weights at compile time is tflc's implementation of it). Folding repeats until nothing more folds, since an operator can
 //! need a folded constant to lower at all (RESHAPE's shape operand).
 //!
 //! The lowering phase learns what was folded from [`Subgraph::folded`]: the operator lowers
 //! to a kernel with [`Kernel::is_folded`](crate::lower::ops::Kernel::is_folded), which the
 //! planner and codegen read.
 
-use crate::ir::{DType, Model, OpId, OpKind, Subgraph, Tensor, TensorId};
+use crate::ir::{DType, Model, OpCode, OpId, OpKind, Subgraph, Tensor, TensorId};
 use crate::lower::ops::{TensorData, TensorStore};
 use std::collections::BTreeMap;
 use tflc_runtime::kernels::dequantize::{dequantize_s8_f32, DequantizeParams};
 
-/// Builtins that always fold (their result depends on static shapes only), so they have
-/// no lowering of their own.
-pub const ALWAYS_FOLDED: &[&str] = &["SHAPE"];
+/// Operators that always fold: SHAPE (its result depends on static shapes only, so it has
+/// no lowering of its own) and TFLite Micro's custom TFLM_DECODE (constant inputs, decoded
+/// by its lowering, `lower::ops::decode`; no device kernel).
+pub const ALWAYS_FOLDED: &[&str] = &["SHAPE", "TFLM_DECODE"];
 
 /// A folded result may be this many times its inputs' bytes...
 pub const MAX_GROWTH: usize = 4;
@@ -183,7 +185,9 @@ fn round(sg: &Subgraph<'_>) -> Vec<(OpId, Vec<(TensorId, TensorData)>)> {
         let Some(results) = results else { continue };
         let in_bytes: usize = ins.iter().filter_map(|t| t.byte_size()).sum();
         let out_bytes: usize = outs.iter().filter_map(|t| t.byte_size()).sum();
-        if out_bytes > SMALL_RESULT && out_bytes > in_bytes.saturating_mul(MAX_GROWTH) {
+        // TFLM_DECODE always folds: tflc has no device kernel for it (`lower::ops::decode`).
+        let decode = matches!(&op.opcode, OpCode::Custom(c) if c == "TFLM_DECODE");
+        if out_bytes > SMALL_RESULT && out_bytes > in_bytes.saturating_mul(MAX_GROWTH) && !decode {
             continue;
         }
         for (t, d) in &results {

@@ -1,5 +1,5 @@
 //! TFLite Micro's custom operators: the registry's one entry for them ([`lower`] dispatches
-//! by name to `detection_postprocess.rs` and the signal library's `signal.rs`), and those
+//! by name to `detection_postprocess.rs`, `decode.rs` and the signal library's `signal.rs`), and those
 //! tflc does not lower yet, refused with the reason. Each reason says what the operator
 //! needs that tflc lacks, read from TFLite Micro's kernel:
 //! - `CIRCULAR_BUFFER` (`circular_buffer.cc`): int8, input `[1, 1, 1, depth]`, output
@@ -9,12 +9,8 @@
 //!   While the countdown has not reached zero its Eval returns `kTfLiteAbort` and the
 //!   interpreter stops the graph there ("no output yet"): tflc's generated `run()` has no
 //!   such early return and no state for it.
-//! - `TFLM_DECODE` (`decode.cc`): decodes compressed constant tensors (DCM version 1: LUT,
-//!   prune, Huffman) into the arena at Prepare/Eval. Its inputs are always constants, so
-//!   tflc's answer is to decode at compile time (fold to an ordinary constant); the
-//!   decoders are not written yet.
 
-use super::{detection_postprocess, signal, ExecError, Kernel, OpCx, TensorStore};
+use super::{decode, detection_postprocess, signal, ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpCode;
@@ -24,6 +20,7 @@ use proc_macro2::TokenStream;
 #[derive(Debug, Clone)]
 pub enum Custom {
     DetectionPostProcess(detection_postprocess::DetectionPostProcess),
+    Decode(decode::Decode),
     Signal(signal::Signal),
 }
 
@@ -32,6 +29,7 @@ pub enum Custom {
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Custom, LowerError> {
     match &cx.op.opcode {
         OpCode::Custom(c) if c == "TFLite_Detection_PostProcess" => Ok(Custom::DetectionPostProcess(detection_postprocess::lower(cx)?)),
+        OpCode::Custom(c) if c == "TFLM_DECODE" => Ok(Custom::Decode(decode::lower(cx)?)),
         _ => Ok(Custom::Signal(signal::lower(cx)?)),
     }
 }
@@ -40,6 +38,7 @@ impl Custom {
     fn kernel(&self) -> &dyn Kernel {
         match self {
             Custom::DetectionPostProcess(k) => k,
+            Custom::Decode(k) => k,
             Custom::Signal(k) => k,
         }
     }
@@ -69,9 +68,6 @@ pub(crate) fn refusal(cx: &OpCx<'_, '_>) -> Option<LowerError> {
         "CIRCULAR_BUFFER" => {
             "TFLite Micro's CIRCULAR_BUFFER keeps its output across invokes and stops the graph (kTfLiteAbort, \"no output yet\") until cycles_max invokes have passed; tflc's generated run() has neither the state nor the early return yet"
         }
-        "TFLM_DECODE" => {
-            "TFLite Micro's compressed-weight decode (TFLM_DECODE: DCM LUT, prune or Huffman on constant inputs) is not implemented in tflc yet; its inputs are constants, so tflc would decode at compile time"
-        }
         _ => return None,
     };
     Some(cx.unsupported(reason))
@@ -90,7 +86,6 @@ mod tests {
     fn refusals_name_the_reason() {
         for (name, needle) in [
             ("CIRCULAR_BUFFER", "kTfLiteAbort"),
-            ("TFLM_DECODE", "compile time"),
             ("MyOwnOp", "custom operator"),
         ] {
             let mut m = ModelBuilder::new();

@@ -250,6 +250,7 @@ pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
+pub(crate) mod decode;
 pub(crate) mod detection_postprocess;
 pub(crate) mod logical;
 pub(crate) mod math;
