@@ -682,6 +682,48 @@ pub fn signal_state() -> Vec<u8> {
     b.finish()
 }
 
+/// TFLite Micro's TFLite_Detection_PostProcess (regular NMS, 6 anchors, 2 classes plus
+/// background, 3 detections) on float32 box encodings and class predictions, its anchors
+/// a TFLM_DECODE constant (a 2-bit LUT of float32 values, decoded at compile time).
+pub fn custom_postprocess() -> Vec<u8> {
+    use crate::tflite::builder::OpSpecCode;
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let mut b = ModelBuilder::new();
+    let boxes = b.activation("box_encodings", DType::F32, &[1, 6, 4], None);
+    let scores = b.activation("class_predictions", DType::F32, &[1, 6, 3], None);
+    // 24 anchor values, 2-bit indices MSB first into the table [0.1, 0.25, 0.5, 0.75].
+    let idx: [u8; 24] = [1, 2, 0, 1, 2, 2, 1, 1, 3, 1, 2, 2, 1, 3, 1, 0, 2, 0, 3, 3, 1, 1, 2, 2];
+    let encoded: Vec<u8> = idx.chunks(4).map(|c| c[0] << 6 | c[1] << 4 | c[2] << 2 | c[3]).collect();
+    let mut ancillary = vec![0u8, 1, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    ancillary.extend([0.1f32, 0.25, 0.5, 0.75].iter().flat_map(|v| v.to_le_bytes()));
+    let e = b.constant("anchors_encoded", DType::U8, &[encoded.len()], encoded, None);
+    let a = b.constant("anchors_ancillary", DType::U8, &[ancillary.len()], ancillary, None);
+    let anchors = b.activation("anchors", DType::F32, &[6, 4], None);
+    b.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[anchors]);
+    let outs = [
+        b.activation("detection_boxes", DType::F32, &[1, 3, 4], None),
+        b.activation("detection_classes", DType::F32, &[1, 3], None),
+        b.activation("detection_scores", DType::F32, &[1, 3], None),
+        b.activation("num_detections", DType::F32, &[1], None),
+    ];
+    let op = b.op_spec(OpSpecCode::Custom("TFLite_Detection_PostProcess".into()), &[Some(boxes), Some(scores), Some(anchors)], &outs);
+    let options = [
+        ("h_scale", FlexValue::Float(5.0)),
+        ("max_classes_per_detection", FlexValue::Int(1)),
+        ("max_detections", FlexValue::Int(3)),
+        ("nms_iou_threshold", FlexValue::Float(0.5)),
+        ("nms_score_threshold", FlexValue::Float(0.25)),
+        ("num_classes", FlexValue::Int(2)),
+        ("use_regular_nms", FlexValue::Bool(true)),
+        ("w_scale", FlexValue::Float(5.0)),
+        ("x_scale", FlexValue::Float(10.0)),
+        ("y_scale", FlexValue::Float(10.0)),
+    ];
+    b.custom_options(op, write_map(&options));
+    b.inputs(&[boxes, scores]).outputs(&outs);
+    b.finish()
+}
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -690,6 +732,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
         ("builder_conv_family", conv_family()),
+        ("builder_custom_postprocess", custom_postprocess()),
         ("builder_conv_same_relu", conv_same_relu()),
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
