@@ -15,9 +15,9 @@ use std::fmt::Write as _;
 pub struct Summary {
     /// Number of subgraphs in the file.
     pub subgraphs: usize,
-    /// Subgraph 0's inputs, in signature order.
+    /// Subgraph 0's inputs, in the subgraph's order.
     pub inputs: Vec<IoInfo>,
-    /// Subgraph 0's outputs, in signature order.
+    /// Subgraph 0's outputs, in the subgraph's order.
     pub outputs: Vec<IoInfo>,
     /// The operators of every subgraph, subgraph by subgraph, in file order.
     pub operators: Vec<OpInfo>,
@@ -27,7 +27,7 @@ pub struct Summary {
     pub weight_bytes: usize,
     /// Bytes of all non-constant tensors of subgraph 0 (the arena if nothing were reused).
     pub activation_bytes: usize,
-    /// Multiply-accumulates of one run of every operator that lowers (saturating).
+    /// Multiply-accumulates of one pass over every operator of every subgraph (saturating).
     pub total_macs: u64,
     /// Operators that tflc cannot compile, with the reason.
     pub unsupported: Vec<UnsupportedOp>,
@@ -112,7 +112,7 @@ pub struct OpInfo {
     pub input_shapes: Vec<Option<Vec<usize>>>,
     /// The shape of each output.
     pub output_shapes: Vec<Vec<usize>>,
-    /// Multiply-accumulates of one run (0 where it does not lower).
+    /// Multiply-accumulates of one run (counted from its shapes, whether or not it lowers).
     pub macs: u64,
 }
 

@@ -43,7 +43,7 @@ pub enum Activation {
     Relu6,
     /// `tanh(x)`.
     Tanh,
-    /// 1 where the sign bit is set, else 0 (float SVDF only).
+    /// 1 where the sign bit is set, else 0.
     SignBit,
     /// A code this schema version does not know.
     Unknown(i8),
