@@ -24,6 +24,7 @@ pub struct Config {
 }
 
 impl Config {
+    /// A configuration with no models and the defaults of [`CompileOptions`](crate::CompileOptions).
     pub fn new() -> Self {
         Self::default()
     }

@@ -34,6 +34,7 @@ pub struct Scoped {
     pub cfg: TokenStream,
     /// The blob's name suffix and file-name part (`"arm"`, `"host"`).
     pub suffix: &'static str,
+    /// The blob's bytes.
     pub blob: Vec<u8>,
     /// Model constants in this blob, by (subgraph, tensor): (range const name, its item).
     pub weights: BTreeMap<(crate::ir::SubgraphId, TensorId), (Ident, TokenStream)>,
@@ -664,11 +665,12 @@ pub fn short_name(name: &str) -> String {
 /// structs and everything inside them. `rt` is the runtime crate's path in the generated
 /// module.
 ///
-/// Parameter structs implement it through [`runtime_struct_lit!`], which destructures every
+/// Parameter structs implement it through `runtime_struct_lit!`, which destructures every
 /// field: a field added to a runtime struct is a compile error here until it is emitted,
 /// never a silent omission. A lowered op holds the runtime struct it will emit and calls
 /// [`EmitCx::params_lit`]; nothing spells a parameter a second time.
 pub trait Lit {
+    /// The value as a Rust expression, with runtime paths under `rt` (`::tflc_runtime`).
     fn lit(&self, rt: &TokenStream) -> TokenStream;
 }
 
@@ -866,6 +868,7 @@ pub fn comment(text: &str) -> TokenStream {
     quote! { __tflc_comment!(#s); }
 }
 
+/// An identifier with the call-site span.
 pub fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
@@ -948,6 +951,7 @@ impl Stmts {
         }
     }
 
+    /// Whether no statement was pushed.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

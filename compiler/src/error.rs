@@ -1,4 +1,4 @@
-//! Errors of every phase, wrapped by [`Error`].
+//! Errors of every phase, wrapped by [`enum@Error`].
 //!
 //! Every variant names where the problem is: the operator index and opcode, and the tensor
 //! by name and index, so that a user can find it in Netron or `tflc inspect`.
@@ -9,14 +9,24 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum Error {
     #[error(transparent)]
+    /// The model file could not be read.
     Parse(#[from] ParseError),
     #[error(transparent)]
+    /// An operator could not be lowered.
     Lower(#[from] LowerError),
     #[error("memory planning failed: {0}")]
+    /// The memory planner failed or its plan did not verify.
     Plan(#[from] crate::plan::PlanError),
     #[error("{count} operators cannot be compiled:\n{details}")]
-    Unsupported { count: usize, details: String },
+    /// Operators that do not lower, all reported at once.
+    Unsupported {
+        /// How many.
+        count: usize,
+        /// One line per operator, with its location and reason.
+        details: String,
+    },
     #[error("code generation failed: {0}")]
+    /// Lowering, plan and code generation disagree (a compiler bug), described.
     Codegen(String),
     /// The plan does not fit the user's `max_arena` (a check failed, not the compiler: the
     /// CLI exits with status 1).
@@ -24,18 +34,34 @@ pub enum Error {
     OverBudget(#[from] crate::plan::budget::OverBudget),
     /// The generated module could not be linked or addressed on its target.
     #[error("the model is too large for a {pointer_width}-bit target: {}", .violations.join("; "))]
-    TooLarge { pointer_width: u32, violations: Vec<String> },
+    TooLarge {
+        /// The target's pointer width, in bits.
+        pointer_width: u32,
+        /// Each size or offset that does not fit.
+        violations: Vec<String>,
+    },
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
 }
 
 /// Where in the model a problem is: subgraph, operator and tensor when known.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Location {
+    /// The subgraph's index.
     pub subgraph: Option<usize>,
+    /// The operator's index in its subgraph.
     pub op_index: Option<usize>,
+    /// The operator's opcode (`CONV_2D`).
     pub opcode: Option<String>,
+    /// The tensor's index in its subgraph.
     pub tensor_index: Option<usize>,
+    /// The tensor's name.
     pub tensor_name: Option<String>,
 }
 
@@ -68,19 +94,64 @@ impl std::fmt::Display for Location {
 #[derive(Debug, Error)]
 pub enum ParseError {
     #[error("not a TFLite model: {reason}")]
-    NotTflite { reason: String },
+    /// The bytes are not a TFLite flatbuffer (no `TFL3` identifier, too short).
+    NotTflite {
+        /// What is wrong.
+        reason: String,
+    },
     #[error("corrupt model: the flatbuffer failed verification: {detail}")]
-    Corrupt { detail: String },
+    /// The flatbuffer verifier rejected the file.
+    Corrupt {
+        /// The verifier's message.
+        detail: String,
+    },
     #[error("the model has no subgraphs")]
+    /// The model has no subgraph to compile.
     NoSubgraphs,
     #[error("{at}: {what}")]
-    Invalid { at: Location, what: String },
+    /// A field is out of range or inconsistent.
+    Invalid {
+        /// Where.
+        at: Location,
+        /// What is wrong.
+        what: String,
+    },
     #[error("{at}: shape {shape:?} is not fixed at compile time (negative dimension)")]
-    DynamicShape { at: Location, shape: Vec<i32> },
+    /// A tensor's shape has a negative (dynamic) dimension.
+    DynamicShape {
+        /// The tensor.
+        at: Location,
+        /// Its shape as stored.
+        shape: Vec<i32>,
+    },
     #[error("{at}: constant data is {actual} bytes, but {dtype}{shape:?} needs {expected}")]
-    ConstantSize { at: Location, dtype: String, shape: Vec<usize>, expected: usize, actual: usize },
+    /// A constant's data does not have its shape's size.
+    ConstantSize {
+        /// The tensor.
+        at: Location,
+        /// Its element type.
+        dtype: String,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// Bytes its shape needs.
+        expected: usize,
+        /// Bytes in its buffer.
+        actual: usize,
+    },
     #[error("{at}: buffer {buffer} lies outside the file (offset {offset}, size {size}, file {file_len} bytes)")]
-    BufferOutOfFile { at: Location, buffer: usize, offset: u64, size: u64, file_len: usize },
+    /// A buffer's data lies outside the file.
+    BufferOutOfFile {
+        /// The tensor using it.
+        at: Location,
+        /// The buffer's index.
+        buffer: usize,
+        /// Its offset in the file.
+        offset: u64,
+        /// Its size in bytes.
+        size: u64,
+        /// The file's length in bytes.
+        file_len: usize,
+    },
 }
 
 /// An operator could not be lowered to a kernel call.
@@ -89,10 +160,20 @@ pub enum LowerError {
     /// tflc has no kernel for this operator in this configuration (op kind, element
     /// types, options).
     #[error("{at}: unsupported: {reason}")]
-    Unsupported { at: Location, reason: String },
+    Unsupported {
+        /// Where.
+        at: Location,
+        /// Why, naming what is missing.
+        reason: String,
+    },
     /// The model is inconsistent (missing input, wrong shape, bad quantization).
     #[error("{at}: {what}")]
-    Invalid { at: Location, what: String },
+    Invalid {
+        /// Where.
+        at: Location,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 impl LowerError {
@@ -104,4 +185,5 @@ impl LowerError {
     }
 }
 
+/// The result of every fallible tflc function; `E` defaults to [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

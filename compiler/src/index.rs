@@ -52,7 +52,9 @@ macro_rules! define_index {
 
 /// An index type usable with [`IndexVec`].
 pub trait Idx: Copy + Eq + Ord + std::fmt::Debug {
+    /// Makes an index from a position.
     fn new(i: usize) -> Self;
+    /// The position this index stands for.
     fn index(self) -> usize;
 }
 
@@ -64,12 +66,15 @@ pub struct IndexVec<I: Idx, T> {
 }
 
 impl<I: Idx, T> IndexVec<I, T> {
+    /// An empty vector.
     pub fn new() -> Self {
         Self { raw: Vec::new(), _marker: PhantomData }
     }
+    /// An empty vector with room for `n` elements.
     pub fn with_capacity(n: usize) -> Self {
         Self { raw: Vec::with_capacity(n), _marker: PhantomData }
     }
+    /// Takes `raw` as is: element `i` gets index `I::new(i)`.
     pub fn from_vec(raw: Vec<T>) -> Self {
         Self { raw, _marker: PhantomData }
     }
@@ -79,21 +84,27 @@ impl<I: Idx, T> IndexVec<I, T> {
         self.raw.push(value);
         id
     }
+    /// Number of elements.
     pub fn len(&self) -> usize {
         self.raw.len()
     }
+    /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
         self.raw.is_empty()
     }
+    /// The element at `i`, if in range.
     pub fn get(&self, i: I) -> Option<&T> {
         self.raw.get(i.index())
     }
+    /// The element at `i`, mutably, if in range.
     pub fn get_mut(&mut self, i: I) -> Option<&mut T> {
         self.raw.get_mut(i.index())
     }
+    /// The elements in index order.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.raw.iter()
     }
+    /// The elements in index order, mutably.
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
         self.raw.iter_mut()
     }
@@ -105,9 +116,11 @@ impl<I: Idx, T> IndexVec<I, T> {
     pub fn indices(&self) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator {
         (0..self.raw.len()).map(I::new)
     }
+    /// The elements as a plain slice (position `i` is index `I::new(i)`).
     pub fn as_slice(&self) -> &[T] {
         &self.raw
     }
+    /// The elements as a plain `Vec`.
     pub fn into_vec(self) -> Vec<T> {
         self.raw
     }

@@ -13,8 +13,11 @@ use std::fmt::Write as _;
 /// Everything `tflc inspect` reports.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// Number of subgraphs in the file.
     pub subgraphs: usize,
+    /// Subgraph 0's inputs, in the subgraph's order.
     pub inputs: Vec<IoInfo>,
+    /// Subgraph 0's outputs, in the subgraph's order.
     pub outputs: Vec<IoInfo>,
     /// The operators of every subgraph, subgraph by subgraph, in file order.
     pub operators: Vec<OpInfo>,
@@ -24,6 +27,7 @@ pub struct Summary {
     pub weight_bytes: usize,
     /// Bytes of all non-constant tensors of subgraph 0 (the arena if nothing were reused).
     pub activation_bytes: usize,
+    /// Multiply-accumulates of one pass over every operator of every subgraph (saturating).
     pub total_macs: u64,
     /// Operators that tflc cannot compile, with the reason.
     pub unsupported: Vec<UnsupportedOp>,
@@ -38,73 +42,114 @@ pub struct Summary {
 #[derive(Debug, Clone, Serialize)]
 pub struct PlanInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Arena size in bytes, when a plan was made.
     pub arena_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// No placement of the chosen order fits in fewer bytes, when a plan was made.
     pub lower_bound_bytes: Option<u64>,
+    /// The chosen order's peak of live bytes is minimal over all orders.
     pub order_optimal: bool,
+    /// `arena_bytes` is minimal for the chosen order.
     pub offsets_optimal: bool,
     /// The planner's work budget ran out (the plan is valid, not proven optimal).
     pub budget_exhausted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why no plan could be made.
     pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// An operator folded at compile time.
 pub struct FoldedOp {
+    /// Its subgraph's index.
     pub subgraph: usize,
+    /// Its index in the subgraph.
     pub index: usize,
+    /// Its opcode (`DEQUANTIZE`, `CUSTOM:Name`).
     pub opcode: String,
     /// The tensors that became constant.
     pub tensors: Vec<TensorId>,
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// A model input or output.
 pub struct IoInfo {
+    /// The tensor's index in subgraph 0.
     pub tensor: TensorId,
+    /// The tensor's name.
     pub name: String,
+    /// Its element type.
     pub dtype: DType,
+    /// Its (static) shape.
     pub shape: Vec<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The file's `shape_signature`, where a `-1` marks a dimension the converter left dynamic.
     pub shape_signature: Option<Vec<i32>>,
+    /// `shape_signature` marks a dimension as dynamic (`shape` holds the size it was fixed to).
     pub dynamic_signature: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Per-tensor quantization scale, when quantized.
     pub scale: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Per-tensor quantization zero point, when quantized.
     pub zero_point: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// An operator.
 pub struct OpInfo {
+    /// Its subgraph's index.
     pub subgraph: usize,
+    /// Its index in the subgraph.
     pub index: usize,
+    /// Its opcode (`CONV_2D`, `CUSTOM:Name`).
     pub opcode: String,
     /// Tensor indices; `-1` for an omitted optional input.
     pub inputs: Vec<i64>,
+    /// Output tensor indices.
     pub outputs: Vec<i64>,
+    /// The shape of each input (`None` for an omitted optional input).
     pub input_shapes: Vec<Option<Vec<usize>>>,
+    /// The shape of each output.
     pub output_shapes: Vec<Vec<usize>>,
+    /// Multiply-accumulates of one run (counted from its shapes, whether or not it lowers).
     pub macs: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// A tensor.
 pub struct TensorInfo {
+    /// Its subgraph's index.
     pub subgraph: usize,
+    /// Its index in the subgraph.
     pub index: usize,
+    /// Its name.
     pub name: String,
+    /// Its element type.
     pub dtype: DType,
+    /// Its (static) shape.
     pub shape: Vec<usize>,
+    /// It has constant data in the file.
     pub constant: bool,
+    /// It is a variable (state kept across runs).
     pub variable: bool,
+    /// Its size in bytes (`None` when the type has no fixed size, or it overflows).
     pub bytes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Its quantization, when it has one.
     pub quantization: Option<crate::ir::Quantization>,
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// An operator tflc cannot compile.
 pub struct UnsupportedOp {
+    /// Its subgraph's index.
     pub subgraph: usize,
+    /// Its index in the subgraph.
     pub index: usize,
+    /// Its opcode.
     pub opcode: String,
+    /// Why it does not lower.
     pub reason: String,
 }
 
@@ -234,6 +279,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
 }
 
 impl Summary {
+    /// The summary as pretty-printed JSON (`tflc inspect --json`).
     pub fn to_json(&self) -> String {
         // Serializing plain data structures cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()

@@ -302,6 +302,7 @@ pub struct SizeLimits {
 }
 
 impl SizeLimits {
+    /// The limits of a target with this pointer width (16, 32 or 64); an error for any other.
     pub fn for_target(pointer_width: u32) -> Result<SizeLimits, Error> {
         match pointer_width {
             64 | 32 => Ok(SizeLimits { max_object: (1 << 31) - (16 << 20), max_total: (1 << 31) - (16 << 20) }),

@@ -24,6 +24,8 @@
 //!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use syn::parse::{Parse, ParseStream};
 use syn::{parse_macro_input, Ident, Lit, LitStr, Token};
@@ -65,6 +67,12 @@ impl Parse for Args {
     }
 }
 
+/// Expands to the items of the compiled model: `ARENA_BYTES`, the input and output shape
+/// constants and a `Model` with `new()`, `run()`, `run_with(&mut observer)` and one accessor
+/// per input and output (`input_0()`, `output_0()`, ...). The first argument is a string
+/// literal path relative to `CARGO_MANIFEST_DIR`; the options are described on the
+/// [crate page](crate). A model that cannot be compiled is a compile error at the path,
+/// naming the operator, opcode and tensor at fault.
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     let args = parse_macro_input!(input as Args);

@@ -2,7 +2,7 @@
 //!
 //! Two layers, both chosen here:
 //!
-//! - The dot micro-kernels of the portable fast variants ([`crate::kernels::dot::Dot`]:
+//! - The dot micro-kernels of the portable fast variants (`crate::kernels::dot::Dot`:
 //!   `Scalar` and `ArmDsp`), chosen at compile time from `cfg`s that `runtime/build.rs` sets
 //!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
 //!   Rust does not expose as a `target_feature`).
@@ -12,7 +12,7 @@
 //!   process: at compile time when the build enables the feature (`-C target-feature=+avx2`),
 //!   otherwise by `cpuid` at first use, and the answer is cached in an atomic ([`selected`]).
 //!   A default build on any x86-64 machine thus runs the best variant the CPU has. The
-//!   public variant functions (`conv_2d_s8_pointwise`, ...) call [`host_simd!`] first, which
+//!   public variant functions (`conv_2d_s8_pointwise`, ...) call `host_simd!` first, which
 //!   forwards to the selected implementation with its proof token, and otherwise run the
 //!   portable variant. The compiler's variant choice and packing do not depend on this: the
 //!   SIMD kernels read the same packed tables.
@@ -43,13 +43,13 @@ pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
 /// The class of target a model is compiled for: what [`Conv2dVariant::select`] and the
 /// other `select` functions pick a variant for. The compiler asks each `select` once per
 /// class and, where the answers differ, emits one call per class under `#[cfg(...)]`
-/// ([`TargetClass::cfg`]), so each build keeps one call and one packed table.
+/// (`TargetClass::cfg`), so each build keeps one call and one packed table.
 ///
 /// [`Conv2dVariant::select`]: crate::kernels::conv_2d::Conv2dVariant::select
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TargetClass {
     /// Arm with the DSP instructions (Armv7E-M `thumbv7em`, ARMv7-A): the
-    /// [`crate::kernels::dot::dsp`] micro-kernels and the layouts packed for them.
+    /// `crate::kernels::dot::dsp` micro-kernels and the layouts packed for them.
     ArmDsp,
     /// Arm without them (Armv6-M `thumbv6m`, Armv7-M `thumbv7m`): the same layouts, read
     /// with the portable micro-kernels.
@@ -136,7 +136,7 @@ impl HostSimd {
     }
 }
 
-/// The public variant functions that [`host_simd!`] forwards to a host SIMD
+/// The public variant functions that `host_simd!` forwards to a host SIMD
 /// implementation, with the implementations that have one. (AVX2 runs
 /// `depthwise_conv_2d_s8_window` for depth multiplier 1 only, and gathers conv windows of
 /// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with

@@ -3,7 +3,28 @@
 //! `#![no_std]`, no alloc: all memory is the caller's arena. Every kernel has a scalar
 //! implementation (`kernels::<op>::scalar`), the reference that SIMD versions are tested
 //! against. Arithmetic is bit-exact with TFLite Micro's reference kernels.
+//!
+//! Generated code calls the kernels with parameters the compiler computed; the same
+//! `prepare_*` functions it uses are public, so a kernel can be called by hand. An int8
+//! RELU6 whose input and output share scale 0.05 and zero point -10 (real 0 is -10, real 6
+//! is 110):
+//!
+//! ```
+//! use tflc_runtime::kernels::relu::{prepare_relu6, relu_s8};
+//! use tflc_runtime::quant::QuantParams;
+//!
+//! let q = QuantParams { scale: 0.05, zero_point: -10 };
+//! let params = prepare_relu6(q, q).expect("equal scales give a representable multiplier");
+//! let input: [i8; 4] = [-128, -10, 50, 127];
+//! let mut output = [0i8; 4];
+//! relu_s8(&params, &input, &mut output);
+//! assert_eq!(output, [-10, -10, 50, 110]);
+//! ```
+//!
+//! A generated `Model` runs its operators in `run()`; `run_with(&mut observer)` calls an
+//! [`Observer`] around each of them (see [`observer`]), for example to time every operator.
 #![no_std]
+#![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 

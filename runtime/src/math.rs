@@ -347,7 +347,7 @@ fn sin_cos_f64(x: f32, cos: bool) -> f64 {
 }
 
 /// `sin(x)` for `f32` (C `sinf`, TFLite Micro's `std::sin` on a float): exact argument
-/// reduction ([`rem_pio2`]), double-precision series, one rounding. NaN for NaN and
+/// reduction (`rem_pio2`), double-precision series, one rounding. NaN for NaN and
 /// `+-inf`; `sin(-0) = -0`.
 pub fn sinf(x: f32) -> f32 {
     if !x.is_finite() {

@@ -145,9 +145,13 @@ pub fn fully_connected_tensor_multiplier(input_scale: f32, filter_scale: f32, ou
 /// A TFLite fused activation (`ActivationFunctionType`) as far as int8 kernels clamp it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FusedActivation {
+    /// No clamp beyond the type's range.
     None,
+    /// Clamp below at 0.
     Relu,
+    /// Clamp to `[-1, 1]`.
     ReluN1To1,
+    /// Clamp to `[0, 6]`.
     Relu6,
 }
 
@@ -194,7 +198,9 @@ pub fn activation_range_s16(activation: FusedActivation, output_scale: f32, outp
 /// TFLite `Padding`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Padding {
+    /// Output size `ceil(in / stride)`, the window centred with zero padding.
     Same,
+    /// No padding: output size `ceil((in - effective_filter + 1) / stride)`.
     Valid,
 }
 
@@ -230,8 +236,11 @@ pub fn calculate_input_radius(input_integer_bits: i32, input_left_shift: i32, to
 /// The quantization part of [`crate::kernels::softmax::SoftmaxParams`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SoftmaxQuant {
+    /// Fixed-point multiplier scaling input differences (`beta * input_scale`) for the exp.
     pub input_multiplier: i32,
+    /// Left shift applied with `input_multiplier`.
     pub input_left_shift: i32,
+    /// Smallest `x - max` still included; differences below it contribute 0.
     pub diff_min: i32,
 }
 
@@ -277,8 +286,11 @@ pub fn downscale_int32_to_int16_multiplier(multiplier: i32) -> i16 {
 /// The quantization part of [`crate::kernels::mean::MeanParams`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MeanQuant {
+    /// Multiplier of `input_scale / output_scale` with `1 / num_elements` folded in.
     pub multiplier: i32,
+    /// Exponent of `multiplier` (positive: a left shift).
     pub shift: i32,
+    /// `-input_zero_point * num_elements` (wrapping), added to each int32 sum.
     pub sum_offset: i32,
 }
 

@@ -9,7 +9,9 @@
 /// `prepare_*` helpers of the kernels take them (`scale` exactly as stored in the model).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QuantParams {
+    /// One quantization step, in real units (`real = scale * (q - zero_point)`).
     pub scale: f32,
+    /// The quantized value of real 0.
     pub zero_point: i32,
 }
 

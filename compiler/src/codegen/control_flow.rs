@@ -19,8 +19,11 @@ use std::collections::BTreeSet;
 
 /// What a subgraph's body needs to emit its calls.
 pub struct Calls<'c, 'm, 'a> {
+    /// The lowered model.
     pub lm: &'c LoweredModel<'m, 'a>,
+    /// Its memory plan.
     pub mp: &'c ModelPlan,
+    /// Every subgraph instance and its base offset.
     pub instances: &'c [Instance],
     /// The function of each instance (index 0, the entry subgraph, is `run_with`'s body).
     pub names: &'c [Ident],

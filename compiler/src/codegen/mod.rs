@@ -44,7 +44,9 @@ pub struct CodegenOptions {
 /// weights are inline).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Generated {
+    /// The module's source text.
     pub code: String,
+    /// The weight blob the module's constants index into.
     pub weights: Vec<u8>,
     /// The blobs that only some targets read (`WEIGHTS_HOST`, ...), by file-name suffix
     /// ([`emit::scoped_file_name`] names their files beside the main one).

@@ -103,8 +103,11 @@ fn random_bound(u: &mut Unstructured<'_>, bytes: u64) -> Result<plan::DeltaBound
 /// Limits for [`RandomGraph`].
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Largest number of operators.
     pub max_ops: usize,
+    /// Largest number of model inputs.
     pub max_inputs: usize,
+    /// Largest number of variables.
     pub max_variables: usize,
     /// Buffer sizes are `1..=max_units` times a unit drawn from a few odd and aligned values.
     pub max_units: u64,

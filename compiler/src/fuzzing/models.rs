@@ -76,8 +76,11 @@ pub fn mutate(seed: &[u8], other: &[u8], max_edits: usize, u: &mut Unstructured<
 /// How far a model got through [`check_pipeline`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reached {
+    /// The bytes parsed into the IR.
     pub read: bool,
+    /// Subgraph 0 was planned and its plan verified.
     pub planned: bool,
+    /// The model compiled to Rust.
     pub compiled: bool,
 }
 

@@ -7,25 +7,39 @@ use std::fmt;
 /// not name (complex, resource, variant, int4, …), so nothing is silently dropped.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DType {
+    /// float32.
     F32,
+    /// float16 (IEEE binary16).
     F16,
+    /// float64.
     F64,
+    /// int8.
     I8,
+    /// uint8.
     U8,
+    /// int16.
     I16,
+    /// uint16.
     U16,
+    /// int32.
     I32,
+    /// uint32.
     U32,
+    /// int64.
     I64,
+    /// uint64.
     U64,
+    /// bool, one byte per element (0 or 1).
     Bool,
     /// TFLite's packed 4-bit integer type.
     I4,
+    /// TFLite's variable-length string tensor (no fixed element size).
     String,
     /// TFLite's RESOURCE: a handle naming a resource variable (VAR_HANDLE's output). It
     /// holds no data tflc plans: every handle is resolved at compile time
     /// (`passes::resources`).
     Resource,
+    /// Any other `TensorType` code, kept as stored.
     Other(i8),
 }
 

@@ -33,8 +33,11 @@ crate::define_index!(
 pub struct Model<'a> {
     /// Schema version of the file (3 for all current TFLite files).
     pub version: u32,
+    /// The model's `description` string, when it has one.
     pub description: Option<String>,
+    /// Every subgraph; subgraph 0 is the entry point ([`Model::main`]).
     pub subgraphs: IndexVec<SubgraphId, Subgraph<'a>>,
+    /// The named entry points, in file order (often empty).
     pub signature_defs: Vec<SignatureDef>,
     /// Every metadata entry, by name, with its raw buffer bytes.
     pub metadata: Vec<Metadata<'a>>,
@@ -52,11 +55,17 @@ impl<'a> Model<'a> {
 /// One subgraph: tensors, operators in file order, and its inputs and outputs.
 #[derive(Debug, Clone)]
 pub struct Subgraph<'a> {
+    /// Its index in the model.
     pub id: SubgraphId,
+    /// Its name (empty when the file has none).
     pub name: String,
+    /// Its tensors, indexed by [`TensorId`].
     pub tensors: IndexVec<TensorId, Tensor<'a>>,
+    /// Its operators in file order, indexed by [`OpId`].
     pub ops: IndexVec<OpId, Operator<'a>>,
+    /// The tensors its caller writes before running it.
     pub inputs: Vec<TensorId>,
+    /// The tensors its caller reads after running it.
     pub outputs: Vec<TensorId>,
     /// Operators evaluated at compile time (`passes::fold`): their outputs hold constant
     /// data and they lower to a kernel that runs nothing. Empty as read from a file.
@@ -69,6 +78,7 @@ pub struct Subgraph<'a> {
 }
 
 impl<'a> Subgraph<'a> {
+    /// The tensor `id`, which must be one of this subgraph's (the reader checked every index in the file).
     pub fn tensor(&self, id: TensorId) -> &Tensor<'a> {
         &self.tensors[id]
     }
@@ -77,14 +87,18 @@ impl<'a> Subgraph<'a> {
 /// One tensor.
 #[derive(Debug, Clone)]
 pub struct Tensor<'a> {
+    /// Its index in its subgraph.
     pub id: TensorId,
+    /// Its name (empty when the file has none).
     pub name: String,
+    /// Its element type.
     pub dtype: DType,
     /// The static shape that we compile for (TFLite's `shape`). Scalars have `[]`.
     pub shape: Vec<usize>,
     /// TFLite's `shape_signature` when present: `-1` marks a dimension that was dynamic at
     /// conversion time (typically the batch). We compile for `shape`, as TFLite Micro does.
     pub shape_signature: Option<Vec<i32>>,
+    /// Its quantization, when it has one.
     pub quant: Option<Quantization>,
     /// Constant data (weights, biases, shape operands), borrowed from the model file.
     pub data: Option<&'a [u8]>,
@@ -101,6 +115,7 @@ impl Tensor<'_> {
     pub fn byte_size(&self) -> Option<usize> {
         self.dtype.byte_size_of(self.num_elements())
     }
+    /// Whether the tensor has constant data in the file (weights, biases, folded outputs).
     pub fn is_constant(&self) -> bool {
         self.data.is_some()
     }
@@ -132,6 +147,7 @@ pub struct Quantization {
 }
 
 impl Quantization {
+    /// Whether one scale and zero point cover the whole tensor.
     pub fn is_per_tensor(&self) -> bool {
         self.scale.len() == 1
     }
@@ -147,7 +163,9 @@ impl Quantization {
 /// A model-level metadata entry.
 #[derive(Debug, Clone)]
 pub struct Metadata<'a> {
+    /// The entry's name (`OfflineMemoryAllocation`, `min_runtime_version`, ...).
     pub name: String,
+    /// The entry's bytes, borrowed from the file.
     pub data: &'a [u8],
 }
 
@@ -155,30 +173,40 @@ pub struct Metadata<'a> {
 /// per tensor of each subgraph, `-1` where the online planner decides.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OfflineMemoryAllocation {
+    /// The metadata format's version.
     pub version: i32,
+    /// Number of subgraphs the plan covers.
     pub subgraphs: i32,
+    /// One offset per tensor, subgraph by subgraph (`-1`: planned online).
     pub offsets: Vec<i32>,
 }
 
 /// A named entry point (`signature_defs`).
 #[derive(Debug, Clone, Serialize)]
 pub struct SignatureDef {
+    /// The signature's key (its name).
     pub key: String,
+    /// The subgraph it runs.
     pub subgraph: SubgraphId,
+    /// Its inputs: the signature's name for each, and the tensor.
     pub inputs: Vec<(String, TensorId)>,
+    /// Its outputs: the signature's name for each, and the tensor.
     pub outputs: Vec<(String, TensorId)>,
 }
 
 /// One operator.
 #[derive(Debug, Clone)]
 pub struct Operator<'a> {
+    /// Its index in its subgraph.
     pub id: OpId,
+    /// The operator code as the file names it.
     pub opcode: OpCode,
     /// What the operator is, with its builtin options typed. Builtins that tflc does not
     /// know and custom ops are `OpKind::Unsupported`; their name stays in `opcode`.
     pub kind: OpKind,
     /// Inputs in TFLite order; `None` for an omitted optional input (index -1).
     pub inputs: Vec<Option<TensorId>>,
+    /// Its outputs, in TFLite order.
     pub outputs: Vec<TensorId>,
     /// Extra tensors some ops (LSTM) declare for their intermediate quantization.
     pub intermediates: Vec<TensorId>,

@@ -44,6 +44,7 @@ pub struct Capabilities {
 /// One operator after lowering.
 #[derive(Debug)]
 pub struct LoweredOp {
+    /// The operator's index in its subgraph.
     pub id: OpId,
     /// The kernel, or why the operator does not lower.
     pub kernel: Result<Box<dyn Kernel>, LowerError>,
@@ -55,7 +56,9 @@ pub struct LoweredOp {
 /// Every operator of one subgraph after lowering, in file order.
 #[derive(Debug)]
 pub struct LoweredSubgraph<'m, 'a> {
+    /// The subgraph lowered.
     pub sg: &'m Subgraph<'a>,
+    /// Every operator, in file order.
     pub ops: IndexVec<OpId, LoweredOp>,
 }
 

@@ -62,6 +62,7 @@ pub struct Folded {
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FoldedModel {
+    /// One folding per subgraph, indexed like `model.subgraphs`.
     pub subgraphs: Vec<Folded>,
 }
 

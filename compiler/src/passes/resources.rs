@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 /// One resource variable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceVar {
+    /// The variable's name (VAR_HANDLE's `shared_name`).
     pub shared_name: String,
     /// Its variable tensor in the entry subgraph (after [`resolve`]).
     pub tensor: TensorId,

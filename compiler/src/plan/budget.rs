@@ -29,6 +29,7 @@ pub struct OverBudget {
 /// One buffer live at the peak step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveBuffer {
+    /// The buffer.
     pub buffer: BufferId,
     /// Aligned bytes it occupies.
     pub bytes: u64,

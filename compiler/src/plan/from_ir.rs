@@ -23,7 +23,9 @@ use std::ops::Range;
 /// A plan for one IR subgraph, with the mapping between tensors and buffers.
 #[derive(Clone, Debug)]
 pub struct SubgraphPlan {
+    /// The planning problem built from the subgraph.
     pub problem: Problem,
+    /// The verified plan.
     pub plan: MemoryPlan,
     /// The buffer of each tensor (`None` for constants and unused tensors).
     pub buffer_of: IndexVec<TensorId, Option<BufferId>>,

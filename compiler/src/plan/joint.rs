@@ -52,7 +52,9 @@ pub struct JointModel {
 /// The joint layout of several models.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JointPlan {
+    /// Offset alignment in bytes.
     pub align: u64,
+    /// Each model's place in the joint arena, in the order given.
     pub models: Vec<JointModel>,
     /// Where the shared region starts: the private blocks' total.
     pub shared_start: u64,
@@ -111,7 +113,9 @@ fn kept_between_runs(mp: &ModelPlan) -> u64 {
 /// One model's two plans: `persistent`, planned with `persistent_io`, and `alone`, planned
 /// as [`crate::compile`] plans it.
 pub struct Candidate {
+    /// The plan with the model's inputs, outputs and state kept live throughout (so another model may run in between).
     pub persistent: ModelPlan,
+    /// The plan as the model alone would have it.
     pub alone: ModelPlan,
 }
 

@@ -83,6 +83,7 @@ impl BufferKind {
 pub struct Buffer {
     /// Size in bytes (unaligned; the planner rounds up to the alignment).
     pub bytes: u64,
+    /// Its role, which decides its lifetime and what may share its bytes.
     pub kind: BufferKind,
     /// `Some(src)` makes this buffer a zero-copy view of `src`: same offset, no bytes of its own.
     /// Its writer must read `src`.
@@ -94,13 +95,16 @@ pub struct Buffer {
 /// One operator.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpNode {
+    /// Buffers the operator reads.
     pub reads: Vec<BufferId>,
+    /// Buffers the operator writes (each has exactly one writer).
     pub writes: Vec<BufferId>,
     /// `(input, output)` pairs the kernel can compute in place (output over input's bytes).
     pub in_place_ok: Vec<(BufferId, BufferId)>,
     /// Partial overlaps the kernel tolerates ([`Overlap`]): the output may share bytes with
     /// the input where the input dies at this operator, within the declared range.
     pub overlap_ok: Vec<Overlap>,
+    /// A name for reports (opcode and output, as `tflc plan` prints them).
     pub label: String,
 }
 
@@ -111,8 +115,11 @@ pub struct OpNode {
 /// (`tflc_runtime::kernels::overlap`); exact in place is `in_place_ok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Overlap {
+    /// The buffer read.
     pub input: BufferId,
+    /// The buffer written, which may share bytes with `input`.
     pub output: BufferId,
+    /// The offset differences at which the sharing is safe.
     pub bound: DeltaBound,
 }
 
@@ -133,16 +140,22 @@ pub enum DeltaBound {
 /// `delta = offset(output) - offset(input)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RealisedOverlap {
+    /// The operator at which the two share bytes.
     pub op: OpId,
+    /// The buffer read.
     pub input: BufferId,
+    /// The buffer written.
     pub output: BufferId,
+    /// `offset(output) - offset(input)`, in bytes, within the declared bound.
     pub delta: i64,
 }
 
 /// A memory-planning problem; operators are listed in file order, which must be topological.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
+    /// Every buffer, indexed by [`BufferId`].
     pub buffers: IndexVec<BufferId, Buffer>,
+    /// Every operator in file order, indexed by [`OpId`].
     pub ops: IndexVec<OpId, OpNode>,
 }
 
@@ -161,6 +174,7 @@ pub enum ScheduleMode {
 pub struct PlanOptions {
     /// Offset alignment in bytes (a power of two; default 16).
     pub align: u64,
+    /// How the operator order is chosen.
     pub schedule: ScheduleMode,
     /// States the exact schedule search may create (and sixteen times as many transitions it
     /// may examine) before it gives up.
@@ -229,14 +243,18 @@ impl Default for PlanOptions {
 /// A buffer's live interval, inclusive at both ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Lifetime {
+    /// The step (position in the schedule) of the first operator that needs the buffer.
     pub first: Step,
+    /// The step of the last operator that needs it.
     pub last: Step,
 }
 
 /// Counters from the searches, for reports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanStats {
+    /// Schedule-search states created.
     pub schedule_states: u64,
+    /// Offset-search work units (interval steps scanned) spent.
     pub offset_work: u64,
     /// Work units charged to [`PlanOptions::work_budget`] by all passes.
     pub work: u64,
@@ -244,12 +262,14 @@ pub struct PlanStats {
     pub budget_exhausted: bool,
     /// Arena of the best greedy placement before the exact search.
     pub greedy_arena_bytes: u64,
+    /// Wall-clock time the planner took.
     pub planning_time: Duration,
 }
 
 /// The answer: an operator order and an offset for every buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryPlan {
+    /// Offset alignment in bytes, as planned.
     pub align: u64,
     /// Operators in execution order.
     pub schedule: Vec<OpId>,
@@ -278,7 +298,9 @@ pub struct MemoryPlan {
     pub offsets_optimal: bool,
     /// Peak of live (aligned) bytes of the chosen order and of the file order.
     pub peak_bytes: u64,
+    /// Peak of live (aligned) bytes if the operators ran in file order.
     pub file_order_peak_bytes: u64,
+    /// Search counters.
     pub stats: PlanStats,
 }
 
@@ -293,57 +315,217 @@ impl MemoryPlan {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     #[error("alignment {align} is not a power of two")]
-    BadAlignment { align: u64 },
+    /// The alignment is not a power of two.
+    BadAlignment {
+        /// The requested alignment, in bytes.
+        align: u64,
+    },
     #[error("buffer {buffer} (referenced by {op:?}) does not exist")]
-    UnknownBuffer { op: Option<OpId>, buffer: BufferId },
+    /// An operator or output names a buffer that does not exist.
+    UnknownBuffer {
+        /// The operator naming it (`None` for a model output).
+        op: Option<OpId>,
+        /// The missing buffer.
+        buffer: BufferId,
+    },
     #[error("buffer {buffer} is written by both {first} and {second}")]
-    MultipleWriters { buffer: BufferId, first: OpId, second: OpId },
+    /// Two operators write one buffer.
+    MultipleWriters {
+        /// The buffer.
+        buffer: BufferId,
+        /// The first writer in file order.
+        first: OpId,
+        /// The second writer.
+        second: OpId,
+    },
     #[error("{op} writes model input {buffer}")]
-    WritesInput { op: OpId, buffer: BufferId },
+    /// An operator writes a model input.
+    WritesInput {
+        /// The operator.
+        op: OpId,
+        /// The input buffer.
+        buffer: BufferId,
+    },
     #[error("{op} both reads and writes {buffer}")]
-    ReadsOwnWrite { op: OpId, buffer: BufferId },
+    /// An operator reads and writes one (non-variable) buffer.
+    ReadsOwnWrite {
+        /// The operator.
+        op: OpId,
+        /// The buffer.
+        buffer: BufferId,
+    },
     #[error("{op} reads {buffer}, which nothing writes before it in file order")]
-    ReadBeforeWrite { op: OpId, buffer: BufferId },
+    /// An operator reads a buffer no earlier operator writes.
+    ReadBeforeWrite {
+        /// The reader.
+        op: OpId,
+        /// The unwritten buffer.
+        buffer: BufferId,
+    },
     #[error("output {buffer} is never written")]
-    UnwrittenOutput { buffer: BufferId },
+    /// A model output is never written.
+    UnwrittenOutput {
+        /// The output buffer.
+        buffer: BufferId,
+    },
     #[error("scratch buffer {buffer} misused: {reason}")]
-    BadScratch { buffer: BufferId, reason: &'static str },
+    /// A scratch buffer is read, or written by other than one operator.
+    BadScratch {
+        /// The scratch buffer.
+        buffer: BufferId,
+        /// What is wrong.
+        reason: &'static str,
+    },
     #[error("illegal alias {buffer} of {source_buffer}: {reason}")]
-    IllegalAlias { buffer: BufferId, source_buffer: BufferId, reason: &'static str },
+    /// An alias cannot share its source's bytes.
+    IllegalAlias {
+        /// The alias.
+        buffer: BufferId,
+        /// The buffer it aliases.
+        source_buffer: BufferId,
+        /// What is wrong.
+        reason: &'static str,
+    },
     #[error("{op} declares ({input}, {output}) overlapping: {reason}")]
-    IllegalOverlap { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
+    /// A declared overlap pair is not an input and output of its operator, or not allowed.
+    IllegalOverlap {
+        /// The operator.
+        op: OpId,
+        /// The input buffer.
+        input: BufferId,
+        /// The output buffer.
+        output: BufferId,
+        /// What is wrong.
+        reason: &'static str,
+    },
     #[error("{op} declares ({input}, {output}) in place: {reason}")]
-    IllegalInPlace { op: OpId, input: BufferId, output: BufferId, reason: &'static str },
+    /// A declared in-place pair is not an input and output of its operator, or not allowed.
+    IllegalInPlace {
+        /// The operator.
+        op: OpId,
+        /// The input buffer.
+        input: BufferId,
+        /// The output buffer.
+        output: BufferId,
+        /// What is wrong.
+        reason: &'static str,
+    },
     #[error("tensor {tensor} \"{name}\": {reason}")]
-    Tensor { tensor: crate::ir::TensorId, name: String, reason: String },
+    /// A model tensor cannot be planned (size, type).
+    Tensor {
+        /// The tensor.
+        tensor: crate::ir::TensorId,
+        /// Its name in the model.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
     #[error("{detail}")]
-    InModel { detail: String },
+    /// A model-level problem, already described.
+    InModel {
+        /// The description.
+        detail: String,
+    },
     #[error("buffer {buffer}: size overflows")]
-    SizeOverflow { buffer: BufferId },
+    /// A buffer's aligned size or end overflows `u64`.
+    SizeOverflow {
+        /// The buffer.
+        buffer: BufferId,
+    },
     #[error("verification found {} violation(s); first: {}", violations.len(), violations.first().map(|v| v.to_string()).unwrap_or_default())]
-    Verification { violations: Vec<PlanError> },
+    /// The verifier rejected the plan.
+    Verification {
+        /// Every violation found (never empty).
+        violations: Vec<PlanError>,
+    },
 
     // Violations reported by the verifier.
     #[error("schedule is not a permutation of the operators: {reason}")]
-    BadSchedule { reason: String },
+    /// The schedule is not a permutation of the operators.
+    BadSchedule {
+        /// What is wrong.
+        reason: String,
+    },
     #[error("{op} runs before {buffer} is written")]
-    NotTopological { op: OpId, buffer: BufferId },
+    /// An operator is scheduled before a buffer it reads is written.
+    NotTopological {
+        /// The operator.
+        op: OpId,
+        /// The buffer read too early.
+        buffer: BufferId,
+    },
     #[error("ops {first} and {second} touch variable {buffer} out of file order")]
-    VariableOrder { buffer: BufferId, first: OpId, second: OpId },
+    /// Two operators touching one variable run out of file order.
+    VariableOrder {
+        /// The variable.
+        buffer: BufferId,
+        /// The operator first in file order.
+        first: OpId,
+        /// The other operator.
+        second: OpId,
+    },
     #[error("buffer {buffer} at offset {offset} is not aligned to {align}")]
-    Misaligned { buffer: BufferId, offset: u64, align: u64 },
+    /// A buffer's offset is not a multiple of the alignment.
+    Misaligned {
+        /// The buffer.
+        buffer: BufferId,
+        /// Its offset, in bytes.
+        offset: u64,
+        /// The alignment, in bytes.
+        align: u64,
+    },
     #[error("buffer {buffer} ends at {end}, beyond the arena of {arena} bytes")]
-    OutOfBounds { buffer: BufferId, end: u64, arena: u64 },
+    /// A buffer extends past the arena.
+    OutOfBounds {
+        /// The buffer.
+        buffer: BufferId,
+        /// Its end offset, in bytes.
+        end: u64,
+        /// The arena size, in bytes.
+        arena: u64,
+    },
     #[error("buffers {a} and {b} share bytes while both live at step {step}")]
-    Overlap { a: BufferId, b: BufferId, step: Step },
+    /// Two buffers live at one step share bytes (and no declared pair allows it).
+    Overlap {
+        /// One buffer.
+        a: BufferId,
+        /// The other.
+        b: BufferId,
+        /// A step at which both are live.
+        step: Step,
+    },
     #[error("variable {variable} shares bytes with {other}")]
-    VariableOverlap { variable: BufferId, other: BufferId },
+    /// A variable shares bytes with another buffer.
+    VariableOverlap {
+        /// The variable.
+        variable: BufferId,
+        /// The other buffer.
+        other: BufferId,
+    },
     #[error("alias {buffer}: {reason}")]
-    BadAlias { buffer: BufferId, reason: String },
+    /// An alias is not placed at its source's offset, or its group is inconsistent.
+    BadAlias {
+        /// The alias.
+        buffer: BufferId,
+        /// What is wrong.
+        reason: String,
+    },
     #[error("buffer {buffer}: reported lifetime {reported:?}, expected {expected:?}")]
-    WrongLifetime { buffer: BufferId, reported: Option<Lifetime>, expected: Option<Lifetime> },
+    /// The plan reports a lifetime other than the verifier computes.
+    WrongLifetime {
+        /// The buffer.
+        buffer: BufferId,
+        /// The plan's lifetime.
+        reported: Option<Lifetime>,
+        /// The verifier's.
+        expected: Option<Lifetime>,
+    },
     #[error("plan claims: {reason}")]
-    BadClaim { reason: String },
+    /// A claim of the plan (bounds, optimality flags, realised pairs) does not hold.
+    BadClaim {
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl PlanError {

@@ -31,7 +31,9 @@ pub struct ModelPlan {
 /// One subgraph placed at one base in the arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instance {
+    /// The subgraph.
     pub subgraph: SubgraphId,
+    /// Its byte offset in the arena.
     pub base: u64,
     /// The instance that calls it and the calling op (`None` for the entry subgraph).
     pub parent: Option<(usize, OpId)>,
@@ -43,6 +45,7 @@ impl ModelPlan {
         self.subgraphs.as_slice().first().and_then(|p| p.as_ref())
     }
 
+    /// Subgraph `id`'s plan (`None` when it has no instance).
     pub fn get(&self, id: SubgraphId) -> Option<&SubgraphPlan> {
         self.subgraphs.get(id).and_then(|p| p.as_ref())
     }

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 /// A unit of storage (a tensor and its aliases) as the scheduler sees it.
 #[derive(Clone, Debug)]
 pub struct Unit {
+    /// Its size in bytes (aligned).
     pub bytes: u64,
     /// The operator that creates it; `None` for model inputs and variables (resident at start).
     pub birth: Option<OpId>,
@@ -246,6 +247,7 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// A budget of `limit` work units, none spent.
     pub fn new(limit: u64) -> Budget {
         Budget { limit, spent: 0, cut: false }
     }
@@ -263,6 +265,7 @@ impl Budget {
     pub fn left(&self) -> u64 {
         self.limit.saturating_sub(self.spent)
     }
+    /// Units spent so far (may exceed the limit by the last refused charge).
     pub fn spent(&self) -> u64 {
         self.spent
     }
@@ -287,6 +290,7 @@ impl Budget {
 pub struct SearchOptions {
     /// States the exact search may create (and sixteen times as many transitions).
     pub state_budget: u64,
+    /// Width of the beam search used as the heuristic.
     pub beam_width: usize,
     /// Bytes the states of one search level may hold (the searches keep two levels).
     pub level_bytes: u64,
@@ -295,11 +299,15 @@ pub struct SearchOptions {
 /// The chosen order and what is known about it.
 #[derive(Clone, Debug)]
 pub struct Schedule {
+    /// The operators in execution order.
     pub order: Vec<OpId>,
+    /// Peak of live bytes of `order`.
     pub peak: u64,
     /// No topological order has a smaller peak.
     pub optimal: bool,
+    /// Peak of live bytes of the file order.
     pub file_order_peak: u64,
+    /// No topological order has a peak below this.
     pub lower_bound: u64,
     /// States created by the searches.
     pub states: u64,

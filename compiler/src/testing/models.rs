@@ -639,8 +639,8 @@ pub fn control_call_once() -> Vec<u8> {
 /// TFLite Micro's signal ops with hidden state, and the inverse FFT, side by side (each its
 /// own input and outputs): SignalDelay (3 samples, int16 [2, 5]), SignalFramer (frames of 5
 /// every 2 samples, prefilled: int16 [1, 4] -> [1, 2, 5] and its flag), SignalStacker (3
-/// channels, left context 2, step 1: int16 [3] -> [9] and its flag), SignalOverlapAdd int16
-/// ([2, 3, 4] -> [2, 6], step 2) and float32 ([3, 4] -> [9], step 3), SignalIrfft (int16,
+/// channels, left context 2, step 1: int16 \[3\] -> \[9\] and its flag), SignalOverlapAdd int16
+/// ([2, 3, 4] -> [2, 6], step 2) and float32 ([3, 4] -> \[9\], step 3), SignalIrfft (int16,
 /// length 32: [1, 34] -> [1, 32]). The state tensors the reader adds carry over between runs;
 /// every configuration sets its valid flags on every call, so each output is written.
 pub fn signal_state() -> Vec<u8> {

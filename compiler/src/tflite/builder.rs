@@ -27,12 +27,19 @@ use flatbuffers::{FlatBufferBuilder, UnionWIPOffset, WIPOffset};
 /// One tensor to write.
 #[derive(Debug, Clone)]
 pub struct TensorSpec {
+    /// The tensor's name.
     pub name: String,
+    /// Its element type.
     pub dtype: DType,
+    /// Its shape (negative dimensions can be written, for malformed-model tests).
     pub shape: Vec<i32>,
+    /// The `shape_signature` to write, if any.
     pub shape_signature: Option<Vec<i32>>,
+    /// Its quantization, if any.
     pub quant: Option<Quantization>,
+    /// Constant data (little-endian bytes), if any.
     pub data: Option<Vec<u8>>,
+    /// Written as a variable tensor.
     pub variable: bool,
 }
 
@@ -43,6 +50,7 @@ pub enum OpSpecCode {
     Kind(OpKind),
     /// A raw builtin code without options (to write builtins tflc does not know).
     RawBuiltin(i32),
+    /// A custom op with this `custom_code`.
     Custom(String),
 }
 
@@ -91,6 +99,7 @@ impl Default for ModelBuilder {
 }
 
 impl ModelBuilder {
+    /// An empty model with one (current) subgraph, buffers inline.
     pub fn new() -> Self {
         Self {
             subgraphs: vec![SubgraphSpec { name: "main".into(), ..Default::default() }],
@@ -101,11 +110,13 @@ impl ModelBuilder {
         }
     }
 
+    /// Sets the model's `description`.
     pub fn description(&mut self, d: &str) -> &mut Self {
         self.description = d.to_owned();
         self
     }
 
+    /// Sets where constant buffers are written.
     pub fn buffer_placement(&mut self, p: BufferPlacement) -> &mut Self {
         self.placement = p;
         self
@@ -167,6 +178,7 @@ impl ModelBuilder {
         })
     }
 
+    /// An int8 constant, per-tensor quantized by `q = (scale, zero_point)` when given.
     pub fn constant_i8(&mut self, name: &str, shape: &[usize], v: &[i8], q: Option<(f32, i64)>) -> TensorId {
         self.constant(name, DType::I8, shape, v.iter().map(|&x| x as u8).collect(), q.map(per_tensor))
     }
@@ -177,6 +189,7 @@ impl ModelBuilder {
         self.constant(name, DType::I8, shape, v.iter().map(|&x| x as u8).collect(), Some(q))
     }
 
+    /// An int32 constant (a bias), per-tensor quantized by `q` when given.
     pub fn constant_i32(&mut self, name: &str, shape: &[usize], v: &[i32], q: Option<(f32, i64)>) -> TensorId {
         self.constant(name, DType::I32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), q.map(per_tensor))
     }
@@ -187,6 +200,7 @@ impl ModelBuilder {
         self.constant(name, DType::I32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), Some(q))
     }
 
+    /// A float32 constant.
     pub fn constant_f32(&mut self, name: &str, shape: &[usize], v: &[f32]) -> TensorId {
         self.constant(name, DType::F32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), None)
     }
@@ -230,11 +244,13 @@ impl ModelBuilder {
         self
     }
 
+    /// Sets the current subgraph's inputs.
     pub fn inputs(&mut self, ts: &[TensorId]) -> &mut Self {
         self.sg().inputs = ts.iter().map(|t| t.index() as i32).collect();
         self
     }
 
+    /// Sets the current subgraph's outputs.
     pub fn outputs(&mut self, ts: &[TensorId]) -> &mut Self {
         self.sg().outputs = ts.iter().map(|t| t.index() as i32).collect();
         self

@@ -16,10 +16,15 @@
 /// A scalar value of a map.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FlexValue {
+    /// A null value.
     Null,
+    /// A signed integer, widened to 64 bits.
     Int(i64),
+    /// An unsigned integer, widened to 64 bits.
     UInt(u64),
+    /// A float, widened to 64 bits.
     Float(f64),
+    /// A boolean.
     Bool(bool),
     /// A value of another FlexBuffer type (its type code: string, vector, map, ...).
     Other(u8),
@@ -58,6 +63,7 @@ impl FlexValue {
 /// A parsed map: its keys in stored (sorted) order with their values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlexMap {
+    /// The entries, keys in stored (sorted) order.
     pub entries: Vec<(String, FlexValue)>,
 }
 

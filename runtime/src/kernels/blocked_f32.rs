@@ -29,6 +29,7 @@ pub const LANES: usize = 4;
 
 /// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly.
 pub trait Weight: Copy + Default {
+    /// The weight as `f32` (exact: binary16 widens without rounding).
     fn widen(self) -> f32;
 }
 

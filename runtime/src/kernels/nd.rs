@@ -29,8 +29,11 @@ pub const MAX_RANK: usize = 8;
 /// in2_strides: &[1] }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Broadcast<'a> {
+    /// The output's shape (`1..=MAX_RANK` dimensions).
     pub out_shape: &'a [usize],
+    /// Per output dimension, the step in `input1` elements (0 where `input1` broadcasts along it).
     pub in1_strides: &'a [usize],
+    /// Per output dimension, the step in `input2` elements (0 where `input2` broadcasts along it).
     pub in2_strides: &'a [usize],
 }
 
@@ -48,8 +51,11 @@ impl Broadcast<'_> {
 /// int32 ADD ignores the fused activation (it clamps to the full int32 range).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlainBinaryParams<'a, T> {
+    /// Lower end of the fused-activation clamp.
     pub activation_min: T,
+    /// Upper end of the fused-activation clamp, `>= activation_min`.
     pub activation_max: T,
+    /// Output shape and input strides; see [`plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 
@@ -91,13 +97,18 @@ pub(crate) fn clamp_min_max<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
 /// Owned result of [`plan_broadcast`]; the compiler turns it into a const [`Broadcast`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BroadcastPlan {
+    /// Number of leading entries of the arrays in use.
     pub rank: usize,
+    /// The output's shape in `out_shape[..rank]`.
     pub out_shape: [usize; MAX_RANK],
+    /// `input1`'s strides in `in1_strides[..rank]` (0 where it broadcasts).
     pub in1_strides: [usize; MAX_RANK],
+    /// `input2`'s strides in `in2_strides[..rank]` (0 where it broadcasts).
     pub in2_strides: [usize; MAX_RANK],
 }
 
 impl BroadcastPlan {
+    /// The plan as the borrowed form the kernels take (the first `rank` entries).
     pub fn as_broadcast(&self) -> Broadcast<'_> {
         Broadcast {
             out_shape: &self.out_shape[..self.rank],
@@ -342,8 +353,11 @@ fn gather<T: Copy>(input: &[T], base: usize, shape: &[usize], strides: &[isize],
 /// `shape` and `strides` have the same length `1..=MAX_RANK`; strides may be negative.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StridedCopyParams<'a> {
+    /// Input index of the first output element.
     pub base: usize,
+    /// The output's shape.
     pub shape: &'a [usize],
+    /// Per output dimension, the step in input elements (negative walks backwards).
     pub strides: &'a [isize],
 }
 
@@ -357,13 +371,18 @@ impl StridedCopyParams<'_> {
 /// Owned form of [`StridedCopyParams`], produced by the compile-time resolvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GatherPlan {
+    /// Number of leading entries of `shape` and `strides` in use.
     pub rank: usize,
+    /// Input index of the first output element.
     pub base: usize,
+    /// The output's shape in `shape[..rank]`.
     pub shape: [usize; MAX_RANK],
+    /// Input steps per output dimension in `strides[..rank]`.
     pub strides: [isize; MAX_RANK],
 }
 
 impl GatherPlan {
+    /// The plan as the borrowed form the kernels take (the first `rank` entries).
     pub fn as_params(&self) -> StridedCopyParams<'_> {
         StridedCopyParams { base: self.base, shape: &self.shape[..self.rank], strides: &self.strides[..self.rank] }
     }

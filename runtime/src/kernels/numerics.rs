@@ -33,7 +33,9 @@ use core::fmt::Debug;
 /// `output_activation_min` / `output_activation_max`, `CalculateActivationRangeQuantized`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clamp<T> {
+    /// Smallest output value.
     pub min: T,
+    /// Largest output value, `>= min`.
     pub max: T,
 }
 
@@ -57,7 +59,9 @@ pub struct QuantS8<'a> {
 /// `MultiplyByQuantizedMultiplier` (shifts below 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantS16<'a> {
+    /// Per output channel: the fixed-point multiplier of `input_scale * weight_scale[c] / output_scale`.
     pub output_multiplier: &'a [i32],
+    /// Per output channel: the exponent of `output_multiplier[c]` (positive: a left shift).
     pub output_shift: &'a [i32],
 }
 
@@ -73,6 +77,7 @@ pub struct QuantU8 {
     pub weights_offset: i32,
     /// `output_zero_point`.
     pub output_offset: i32,
+    /// Fixed-point multiplier of `input_scale * weight_scale / output_scale`.
     pub output_multiplier: i32,
     /// Positive = left.
     pub output_shift: i32,
@@ -93,7 +98,9 @@ pub trait Numerics: Copy + Debug + PartialEq + 'static {
     /// Running sum of AVERAGE_POOL_2D.
     type PoolSum: Copy + Debug;
 
+    /// The accumulator's initial value (zero).
     const ACC_ZERO: Self::Acc;
+    /// The pool sum's initial value (zero).
     const POOL_ZERO: Self::PoolSum;
     /// The value MAX_POOL_2D starts from (a window with no cell inside stays at it).
     const LOWEST: Self::Act;

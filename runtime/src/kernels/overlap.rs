@@ -38,15 +38,21 @@ use crate::kernels::window::{ConvGeometry, PoolGeometry, RowRange};
 /// kernel's odd pixel tail (the matrix-product kernels pair pixels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rows {
+    /// Input rows (height).
     pub in_h: usize,
     /// Elements of one input row (`width * depth`).
     pub in_row: usize,
+    /// Output rows (height).
     pub out_h: usize,
     /// Elements of one output row.
     pub out_row: usize,
+    /// Vertical stride, in input rows.
     pub stride: usize,
+    /// Vertical dilation of the window, in input rows.
     pub dilation: usize,
+    /// Window height, in taps.
     pub filter_h: usize,
+    /// Rows of implicit padding above the input.
     pub pad_top: usize,
     /// Rows per kernel call the declaration ([`Rows::max_delta`]) guarantees (the last call
     /// may have fewer); [`run_rows`] makes every call a multiple of it.

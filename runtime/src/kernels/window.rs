@@ -14,12 +14,17 @@ pub struct ConvGeometry {
     pub filter_shape: [usize; 4],
     /// Output shape `[batches, out_height, out_width, output_depth]`.
     pub output_shape: [usize; 4],
+    /// Rows between two window positions.
     pub stride_height: usize,
+    /// Columns between two window positions.
     pub stride_width: usize,
+    /// Rows between two filter taps (1: dense).
     pub dilation_height: usize,
+    /// Columns between two filter taps (1: dense).
     pub dilation_width: usize,
     /// Padding before the first row / column (TFLite `padding_values.height/width`).
     pub pad_top: usize,
+    /// Padding before the first column.
     pub pad_left: usize,
 }
 
@@ -29,14 +34,21 @@ pub struct PoolGeometry {
     /// Input shape `[batches, height, width, depth]` (NHWC); the output has the same
     /// batches and depth.
     pub input_shape: [usize; 4],
+    /// Output height, in pixels.
     pub output_height: usize,
+    /// Output width, in pixels.
     pub output_width: usize,
+    /// Window height, in pixels.
     pub filter_height: usize,
+    /// Window width, in pixels.
     pub filter_width: usize,
+    /// Rows between two window positions.
     pub stride_height: usize,
+    /// Columns between two window positions.
     pub stride_width: usize,
     /// Padding before the first row / column ([`crate::prepare::compute_padding`]).
     pub pad_top: usize,
+    /// Padding before the first column.
     pub pad_left: usize,
 }
 
@@ -72,8 +84,11 @@ impl PoolGeometry {
 /// only shift their row loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RowRange {
+    /// First output row computed.
     pub oy0: usize,
+    /// One past the last output row computed.
     pub oy1: usize,
+    /// The input row the call's input slice starts at.
     pub r0: usize,
 }
 

@@ -33,6 +33,7 @@ crate::runtime_struct_lit!(kernels::add::AddParams<'a> {
 #[derive(Debug, Clone)]
 pub struct AddKernel;
 
+#[allow(dead_code)] // The op's name for readers; the registry builds `ArithOp` directly.
 pub type Add = ArithOp<AddKernel>;
 
 impl ArithKernel for AddKernel {

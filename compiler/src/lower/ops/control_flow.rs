@@ -25,9 +25,25 @@ use quote::quote;
 /// Which subgraphs an operator calls, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    If { then_subgraph: SubgraphId, else_subgraph: SubgraphId },
-    While { cond_subgraph: SubgraphId, body_subgraph: SubgraphId },
-    CallOnce { init_subgraph: SubgraphId },
+    /// IF: one of two subgraphs, by the condition.
+    If {
+        /// Run when the condition is true.
+        then_subgraph: SubgraphId,
+        /// Run when the condition is false.
+        else_subgraph: SubgraphId,
+    },
+    /// WHILE: `body` while `cond` returns true.
+    While {
+        /// Computes the loop condition.
+        cond_subgraph: SubgraphId,
+        /// Computes the next loop values.
+        body_subgraph: SubgraphId,
+    },
+    /// CALL_ONCE: a subgraph on the first run only.
+    CallOnce {
+        /// The subgraph run once.
+        init_subgraph: SubgraphId,
+    },
 }
 
 impl Call {
@@ -44,6 +60,7 @@ impl Call {
 /// A lowered control-flow operator: what it calls and the tensors it passes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ControlFlow {
+    /// Which subgraphs it calls, and how.
     pub call: Call,
     /// IF's condition (its input 0).
     pub cond: Option<TensorId>,

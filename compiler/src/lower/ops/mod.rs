@@ -110,7 +110,7 @@ impl Kernel for FoldedOp {
 /// lowering matches its own `OpKind` again.
 macro_rules! ops {
     ($($pat:pat => $module:ident $(($($arg:expr),*))?),* $(,)?) => {
-        $(pub mod $module;)*
+        $(pub(crate) mod $module;)*
 
         /// The TFLite builtins that lower, by module name (`conv_2d` is `CONV_2D`).
         pub const LOWERED: &[&str] = &[$(stringify!($module)),*];
@@ -278,14 +278,23 @@ pub struct ExecError(pub String);
 /// Typed tensor contents for reference execution.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TensorData {
+    /// int8 elements.
     I8(Vec<i8>),
+    /// uint8 elements.
     U8(Vec<u8>),
+    /// int16 elements.
     I16(Vec<i16>),
+    /// int32 elements.
     I32(Vec<i32>),
+    /// int64 elements.
     I64(Vec<i64>),
+    /// uint32 elements.
     U32(Vec<u32>),
+    /// uint64 elements.
     U64(Vec<u64>),
+    /// float32 elements.
     F32(Vec<f32>),
+    /// bool elements.
     Bool(Vec<bool>),
 }
 
@@ -313,6 +322,7 @@ impl TensorData {
         })
     }
 
+    /// The elements as little-endian bytes (bools as 0 or 1), as the arena holds them.
     pub fn to_le_bytes(&self) -> Vec<u8> {
         match self {
             TensorData::I8(v) => v.iter().map(|&x| x as u8).collect(),
@@ -358,6 +368,7 @@ macro_rules! typed_access {
 }
 
 impl TensorStore {
+    /// An empty store.
     pub fn new() -> Self {
         Self::default()
     }
@@ -380,10 +391,12 @@ impl TensorStore {
         s
     }
 
+    /// Stores `d` as tensor `t`'s contents, replacing any earlier.
     pub fn insert(&mut self, t: TensorId, d: TensorData) {
         self.map.insert(t, d);
     }
 
+    /// Tensor `t`'s contents, if stored.
     pub fn get(&self, t: TensorId) -> Option<&TensorData> {
         self.map.get(&t)
     }
@@ -401,7 +414,9 @@ impl TensorStore {
 /// The operator being lowered, with helpers that turn every malformed case into an error
 /// naming op index, opcode and tensor.
 pub struct OpCx<'m, 'a> {
+    /// The subgraph the operator belongs to.
     pub sg: &'m Subgraph<'a>,
+    /// The operator.
     pub op: &'m Operator<'a>,
 }
 
@@ -448,18 +463,22 @@ impl<'m, 'a> OpCx<'m, 'a> {
         }
     }
 
+    /// An [`LowerError::Unsupported`] at this operator.
     pub fn unsupported(&self, reason: impl Into<String>) -> LowerError {
         LowerError::Unsupported { at: self.at(None), reason: reason.into() }
     }
 
+    /// An [`LowerError::Unsupported`] at this operator and tensor `t`.
     pub fn unsupported_tensor(&self, t: &Tensor<'_>, reason: impl Into<String>) -> LowerError {
         LowerError::Unsupported { at: self.at(Some(t)), reason: reason.into() }
     }
 
+    /// An [`LowerError::Invalid`] at this operator.
     pub fn invalid(&self, what: impl Into<String>) -> LowerError {
         LowerError::Invalid { at: self.at(None), what: what.into() }
     }
 
+    /// An [`LowerError::Invalid`] at this operator and tensor `t`.
     pub fn invalid_tensor(&self, t: &Tensor<'_>, what: impl Into<String>) -> LowerError {
         LowerError::Invalid { at: self.at(Some(t)), what: what.into() }
     }
@@ -499,6 +518,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
         Ok(())
     }
 
+    /// Checks that `t` has element type `dtype` (else unsupported, naming both types).
     pub fn expect_dtype(&self, t: &Tensor<'_>, dtype: DType) -> Result<(), LowerError> {
         if t.dtype != dtype {
             return Err(self.unsupported_tensor(t, format!("element type {} (expected {dtype})", t.dtype)));

@@ -28,6 +28,7 @@ crate::runtime_struct_lit!(kernels::mul::MulParams<'a> {
 #[derive(Debug, Clone)]
 pub struct MulKernel;
 
+#[allow(dead_code)] // The op's name for readers; the registry builds `ArithOp` directly.
 pub type Mul = ArithOp<MulKernel>;
 
 impl ArithKernel for MulKernel {

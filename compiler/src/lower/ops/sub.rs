@@ -17,6 +17,7 @@ use tflc_runtime::kernels::sub::{prepare_sub, sub_f32, sub_i32, sub_s8, SubParam
 #[derive(Debug, Clone)]
 pub struct SubKernel;
 
+#[allow(dead_code)] // The op's name for readers; the registry builds `ArithOp` directly.
 pub type Sub = ArithOp<SubKernel>;
 
 impl ArithKernel for SubKernel {

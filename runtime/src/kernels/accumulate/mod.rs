@@ -15,12 +15,19 @@ use crate::quant::multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm;
 /// TFLite's `ArithmeticParams` as ADD_N's and CUMSUM's Prepare fill them for int8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScaledSumParams {
+    /// Bits each input is shifted left before rescaling (20 for int8, as in ADD).
     pub left_shift: i32,
+    /// `-input.zero_point` (every input shares one quantization).
     pub input_offset: i32,
+    /// Fixed-point multiplier of `input_scale / (2 * input_scale)`, i.e. 1/2.
     pub input_multiplier: i32,
+    /// Exponent of `input_multiplier`, `<= 0` (a right shift).
     pub input_shift: i32,
+    /// `output.zero_point`, added after rescaling.
     pub output_offset: i32,
+    /// Fixed-point multiplier of `2 * input_scale / (2^left_shift * output_scale)`, below 1.
     pub output_multiplier: i32,
+    /// Exponent of `output_multiplier`, `<= 0` (a right shift).
     pub output_shift: i32,
 }
 
@@ -68,10 +75,15 @@ impl ScaledSumParams {
 /// `exclusive` writes the sum before adding, `reverse` runs along the axis backwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CumsumParams {
+    /// Product of the dimensions before the axis.
     pub outer: usize,
+    /// Length of the summed axis.
     pub depth: usize,
+    /// Product of the dimensions after the axis: the stride, in elements, between two steps along it.
     pub inner: usize,
+    /// Each output is the sum of the elements strictly before it along the axis (the first is 0).
     pub exclusive: bool,
+    /// Sums run from the end of the axis towards its start.
     pub reverse: bool,
 }
 
@@ -103,6 +115,7 @@ pub mod scalar {
     //! Scalar reference implementation.
     use super::*;
 
+    /// float32 ADD_N: `output[i]` is the sum of `inputs[k][i]` in input order (all slices of one length).
     pub fn add_n_f32(inputs: &[&[f32]], output: &mut [f32]) {
         debug_assert!(inputs.iter().all(|x| x.len() == output.len()));
         for (i, o) in output.iter_mut().enumerate() {
@@ -114,6 +127,7 @@ pub mod scalar {
         }
     }
 
+    /// int8 ADD_N: every value rescaled to the common fixed point ([`ScaledSumParams::scaled`]) and summed from [`ScaledSumParams::start`] in wrapping 32 bits, then rescaled to the output and clamped to int8.
     pub fn add_n_s8(p: &ScaledSumParams, inputs: &[&[i8]], output: &mut [i8]) {
         debug_assert!(inputs.iter().all(|x| x.len() == output.len()));
         let start = p.start();

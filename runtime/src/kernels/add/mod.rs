@@ -27,15 +27,21 @@ pub struct AddParams<'a> {
     pub output_offset: i32,
     /// 20 for int8.
     pub left_shift: i32,
+    /// Fixed-point multiplier of `input1_scale / (2 * max(input1_scale, input2_scale))`.
     pub input1_multiplier: i32,
     /// `<= 0` (a right shift).
     pub input1_shift: i32,
+    /// Fixed-point multiplier of `input2_scale / (2 * max(input1_scale, input2_scale))`.
     pub input2_multiplier: i32,
+    /// Exponent of `input2_multiplier`, `<= 0` (a right shift).
     pub input2_shift: i32,
+    /// Fixed-point multiplier of `2 * max(input scales) / (2^left_shift * output_scale)`.
     pub output_multiplier: i32,
+    /// Exponent of `output_multiplier`, `<= 0` (a right shift).
     pub output_shift: i32,
     /// Fused-activation clamp, within `-128..=127`.
     pub activation_min: i32,
+    /// Upper end of the fused-activation clamp, `>= activation_min`.
     pub activation_max: i32,
     /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,

@@ -7,9 +7,13 @@
 /// The walk: `outer` blocks of `axis_size` values, `inner` apart; `max` for ARG_MAX.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArgMinMaxParams {
+    /// Product of the dimensions before the axis.
     pub outer: usize,
+    /// Length of the searched axis (at least 1).
     pub axis_size: usize,
+    /// Product of the dimensions after the axis: the stride, in elements, between two candidates.
     pub inner: usize,
+    /// `true` for ARG_MAX, `false` for ARG_MIN.
     pub max: bool,
 }
 
@@ -28,6 +32,7 @@ pub mod scalar {
     use super::*;
 
     #[inline(always)]
+    /// Writes, for each of the `outer * inner` positions, the axis index of the best value, where `better(v, best)` says `v` replaces the best so far (strictly, so the first of equal values wins).
     pub fn arg_best<T: Copy>(p: &ArgMinMaxParams, input: &[T], output: &mut [i32], better: impl Fn(T, T) -> bool) {
         debug_assert!(p.axis_size >= 1);
         debug_assert_eq!(input.len(), p.outer * p.axis_size * p.inner);

@@ -16,6 +16,7 @@ pub use crate::kernels::window::PoolGeometry;
 /// Everything AVERAGE_POOL_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AveragePool2dParams<N: Numerics> {
+    /// Window, stride, padding and tensor sizes.
     pub geometry: PoolGeometry,
     /// Fused-activation clamp.
     pub clamp: Clamp<N::Act>,

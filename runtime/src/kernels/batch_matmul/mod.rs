@@ -32,15 +32,19 @@ pub struct BatchMatmulParams<'a, M: MatmulNumerics> {
     /// The three batch dimensions of each operand, right-aligned and extended with 1s to
     /// rank 5 as TFLite's `ExtendedShape(5, ..)`; a 1 broadcasts.
     pub lhs_batch: [usize; 3],
+    /// The three batch dimensions of `R`, laid out as `lhs_batch`.
     pub rhs_batch: [usize; 3],
     /// Output rows (`L`'s rows), accumulation depth, output columns (`R`'s columns).
     pub rows: usize,
+    /// Accumulation depth: `L`'s columns, `R`'s rows.
     pub depth: usize,
+    /// Output columns (`R`'s columns).
     pub cols: usize,
     /// `L` is stored `[.., depth, rows]` (else `[.., rows, depth]`).
     pub adj_x: bool,
     /// `R` is stored `[.., cols, depth]` (else `[.., depth, cols]`).
     pub adj_y: bool,
+    /// The numerics' quantization parameters (`()` for float32).
     pub quant: M::Quant<'a>,
 }
 
@@ -53,9 +57,13 @@ impl<M: MatmulNumerics> BatchMatmulParams<'_, M> {
 
 /// A BATCH_MATMUL numerics: both operands of one element type.
 pub trait MatmulNumerics: Copy + core::fmt::Debug + PartialEq + 'static {
+    /// The element type of both operands and the output.
     type T: Copy + core::fmt::Debug + PartialEq + 'static;
+    /// The accumulator type (`i32` for int8, `i64` for int16, `f32` for float32).
     type Acc: Copy;
+    /// The requantization parameters (`()` for float32).
     type Quant<'a>: Copy + core::fmt::Debug + PartialEq;
+    /// The accumulator's initial value.
     const ZERO: Self::Acc;
     /// `acc + (l - zp_l) * (r - zp_r)`.
     fn mac(acc: Self::Acc, l: Self::T, r: Self::T, q: &Self::Quant<'_>) -> Self::Acc;
@@ -67,13 +75,16 @@ pub trait MatmulNumerics: Copy + core::fmt::Debug + PartialEq + 'static {
 /// multiplier) and `rhs_offset = -zp_r`, clamped to int8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatmulQuantS8<'a> {
+    /// The multiplier, `-zp_l` as `input_offset`, the output zero point and clamp.
     pub quant: QuantS8<'a>,
+    /// `-zp_r`, added to every `R` value.
     pub rhs_offset: i32,
 }
 
 /// int16 x int16 quantization (zero points 0, as TFLite Micro requires): one multiplier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatmulQuantS16 {
+    /// Fixed-point multiplier of `scale_l * scale_r / scale_out`.
     pub output_multiplier: i32,
     /// Positive = left.
     pub output_shift: i32,

@@ -11,6 +11,7 @@ mod tests;
 
 /// One element conversion, `static_cast<T>(self)`.
 pub trait CastTo<T>: Copy {
+    /// Converts one element as C++'s `static_cast` does.
     fn cast_to(self) -> T;
 }
 

@@ -17,11 +17,17 @@ use crate::quant::multiply_by_quantized_multiplier_smaller_than_one_exp;
 /// Which comparison (TFLite's `EqualFn`, `NotEqualFn`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Comparison {
+    /// `a == b`.
     Equal,
+    /// `a != b`.
     NotEqual,
+    /// `a > b`.
     Greater,
+    /// `a >= b`.
     GreaterEqual,
+    /// `a < b`.
     Less,
+    /// `a <= b`.
     LessEqual,
 }
 
@@ -43,7 +49,9 @@ impl Comparison {
 /// Parameters of an unquantized comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ComparisonParams<'a> {
+    /// Which comparison.
     pub op: Comparison,
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 
@@ -51,14 +59,23 @@ pub struct ComparisonParams<'a> {
 /// fills it (`left_shift` 8, offsets `-zero_point`, shifts <= 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantizedComparisonParams<'a> {
+    /// Which comparison.
     pub op: Comparison,
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
+    /// Bits each offset input is shifted left before rescaling (8).
     pub left_shift: i32,
+    /// `-input1.zero_point`.
     pub input1_offset: i32,
+    /// `input1_scale` as a fixed-point multiplier (below 1).
     pub input1_multiplier: i32,
+    /// Exponent of `input1_multiplier`, `<= 0` (a right shift).
     pub input1_shift: i32,
+    /// `-input2.zero_point`.
     pub input2_offset: i32,
+    /// `input2_scale` as a fixed-point multiplier (below 1).
     pub input2_multiplier: i32,
+    /// Exponent of `input2_multiplier`, `<= 0` (a right shift).
     pub input2_shift: i32,
 }
 
@@ -120,6 +137,7 @@ pub mod scalar {
         }
     }
 
+    /// Unquantized comparison with broadcasting: `output[i]` is 1 where the comparison holds, else 0.
     pub fn compare<T: Copy + PartialOrd>(
         p: &ComparisonParams,
         input1: &[T],
@@ -137,6 +155,7 @@ pub mod scalar {
         multiply_by_quantized_multiplier_smaller_than_one_exp(shifted, multiplier, shift)
     }
 
+    /// int8 comparison with broadcasting: both operands rescaled to a common scale ([`scaled`]) and compared; `output[i]` is 1 or 0.
     pub fn compare_s8(
         p: &QuantizedComparisonParams,
         input1: &[i8],

@@ -2,7 +2,7 @@
 //! variants of CONV_2D for the non-grouped convolutions that [`super::gemm`] does not take
 //! (windows of more taps than its stack buffer holds), with the compile-time folded bias of
 //! [`super::Conv2dVariant::pack`].
-//! Generic over the dot micro-kernels `D` (the ISA seam, [`crate::kernels::dot::Dot`]).
+//! Generic over the dot micro-kernels `D` (the ISA seam, `crate::kernels::dot::Dot`).
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias
 //! (`bias + input_offset * sum(w)`), four output channels at a time over contiguous input

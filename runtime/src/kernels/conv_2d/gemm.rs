@@ -1,19 +1,19 @@
 //! [`super::Conv2dVariant::Gemm`] and [`super::Conv2dVariant::GemmChunked`]: CONV_2D as a blocked matrix product, two output pixels
 //! times two output channels per block, every loaded word used twice.
 //!
-//! - **Weights** are packed at compile time ([`pack`]): per pair of output channels
+//! - **Weights** are packed at compile time (`pack`): per pair of output channels
 //!   `(a, b)` the two folded biases (`bias + input_offset * sum(w)`, as in
 //!   [`super::Conv2dVariant::pack`]), the two channels' requantization constants (two
 //!   multipliers, two shifts in one word; the params' multiplier tables are then not read,
 //!   and the compiler emits them empty), then the two filter rows (OHWI order, each window row
 //!   zero-padded to whole words) interleaved per group of four taps `t0..t3` as the words
-//!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` ([`Dot::dot_2x2`]): one LDRD
+//!   `[a t0, b t0, a t2, b t2]`, `[a t1, b t1, a t3, b t3]` (`Dot::dot_2x2`): one LDRD
 //!   feeds a group of both channels and each SXTB16 gives one lane pair of a channel. An
 //!   odd last channel is paired with zeros.
 //! - **Activations**: each pixel's window is widened into a stack buffer in chunks of at
-//!   most [`CHUNK_TAPS`] taps ([`Dot::widen4`] words, the two pixels of a block side by side
+//!   most [`CHUNK_TAPS`] taps (`Dot::widen4` words, the two pixels of a block side by side
 //!   per group), each chunk then read by every channel pair of a block (all pairs when the
-//!   window is one chunk, `Gemm`; else [`BLOCK_PAIRS`] at a time, their accumulators kept
+//!   window is one chunk, `Gemm`; else `BLOCK_PAIRS` at a time, their accumulators kept
 //!   between chunks, `GemmChunked`). A window inside the input is widened straight from its rows (each row's
 //!   taps padded to whole words with zero weights, so a first layer on 1 or 3 channels too;
 //!   the padding reads the bytes after the row, when they are still in the input); any
@@ -22,12 +22,12 @@
 //!   input_offset) = 0`, exactly the reference's skipped tap, so every window starts from
 //!   the folded bias.
 //! - **Requantization** of a block in registers: `MultiplyByQuantizedMultiplier` as one
-//!   [`Dot::doubling_high_mul`] (`h`), then TFLite's `RoundingDivideByPOT(h, e)` plus the
+//!   `Dot::doubling_high_mul` (`h`), then TFLite's `RoundingDivideByPOT(h, e)` plus the
 //!   output offset as `((u >> (e - 1)) + 1 + 2 * offset) >> 1` with `u = h - (h < 0)`
 //!   (the nested-floor form of `(h + 2^(e-1) - (h < 0)) >> e`); the four results halved,
-//!   saturated, clamped and packed together ([`Dot::pack4_halved`]), and stored as one
+//!   saturated, clamped and packed together (`Dot::pack4_halved`), and stored as one
 //!   halfword per pixel when both pixels and both channels exist. That form is exact
-//!   when no intermediate overflows, which [`requant_is_exact`] proves at compile time from
+//!   when no intermediate overflows, which `requant_is_exact` proves at compile time from
 //!   the weights and biases (the accumulator is bounded by `|bias| + 255 * sum |w|`);
 //!   [`super::Conv2dVariant::select`] picks this variant only then, and only for right
 //!   shifts (`output_shift < 0`) and multipliers in `[2^30, 2^31)` (or 0).
@@ -64,7 +64,7 @@ fn pair_words(g: &ConvGeometry) -> usize {
 }
 
 /// Taps per widened chunk of a window: a window of at most this many taps is
-/// [`conv_gemm`]'s, a longer one [`conv_gemm_chunked`]'s, which widens it in chunks of at
+/// `conv_gemm`'s, a longer one `conv_gemm_chunked`'s, which widens it in chunks of at
 /// most this many taps into a stack buffer (two pixels: 256 bytes), and each
 /// chunk is read by every channel pair of a block.
 pub const CHUNK_TAPS: usize = 64;

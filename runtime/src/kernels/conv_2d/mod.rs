@@ -32,7 +32,9 @@ pub use crate::kernels::window::ConvGeometry;
 /// Everything CONV_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Conv2dParams<'a, N: Numerics> {
+    /// Kernel, stride, dilation, padding and tensor sizes.
     pub geometry: ConvGeometry,
+    /// The numerics' per-channel requantization, offsets and clamp (`N::Quant`).
     pub quant: N::Quant<'a>,
     /// Fused-activation clamp.
     pub clamp: Clamp<N::Act>,
@@ -124,7 +126,7 @@ pub enum Conv2dVariant {
     /// [`conv_2d_s8`]: any geometry (grouped convolutions, empty windows).
     Reference,
     /// [`conv_2d_s8_gemm`]: ungrouped, two pixels times two channels per block from an
-    /// interleaved packed filter, when [`gemm::requant_is_exact`] (right shifts,
+    /// interleaved packed filter, when `gemm::requant_is_exact` (right shifts,
     /// `QuantizeMultiplier` multipliers, accumulators that cannot come near 2^31); a window
     /// of at most one chunk ([`gemm::CHUNK_TAPS`] taps, each window row padded to whole
     /// words), widened once per pixel pair.

@@ -1,7 +1,7 @@
 //! [`super::Conv2dVariant::Wide`]: the host CONV_2D (int8 and legacy uint8) as a matrix
 //! product over int16 weights packed at compile time, eight output channels per block.
 //!
-//! - **Weights** ([`pack`]): first one folded bias per output channel, padded to whole
+//! - **Weights** (`pack`): first one folded bias per output channel, padded to whole
 //!   blocks of eight (`bias + input_offset * sum(w)`, wrapping: a window inside the input
 //!   then accumulates `sum(x * w)` with no per-tap offset); then per block of eight output
 //!   channels, per pair of taps `(2t, 2t + 1)` of the window (OHWI order, an odd last tap

@@ -1,6 +1,6 @@
 //! [`super::DepthwiseConv2dVariant::Window`], int8, with the compile-time folded bias of
 //! [`super::DepthwiseConv2dVariant::pack`]; depth multiplier 1 uses the four-lane
-//! micro-kernel of `D` ([`crate::kernels::dot::Dot`]), larger multipliers (up to one
+//! micro-kernel of `D` (`crate::kernels::dot::Dot`), larger multipliers (up to one
 //! channel block) a broadcast loop.
 //!
 //! A window fully inside the input accumulates `sum(w * x)` on top of the folded bias

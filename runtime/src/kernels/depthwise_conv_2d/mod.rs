@@ -28,7 +28,9 @@ pub use crate::kernels::window::ConvGeometry;
 /// input_depth`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DepthwiseConv2dParams<'a, N: Numerics> {
+    /// Kernel, stride, dilation, padding and tensor sizes.
     pub geometry: ConvGeometry,
+    /// The numerics' per-channel requantization, offsets and clamp (`N::Quant`).
     pub quant: N::Quant<'a>,
     /// Fused-activation clamp.
     pub clamp: Clamp<N::Act>,
@@ -149,7 +151,7 @@ pub enum DepthwiseConv2dVariant {
     Window,
     /// [`depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of 4, a
     /// non-empty window, and the packed requantization exact for every channel
-    /// ([`crate::kernels::requant::packed_requant_ok`]).
+    /// (`crate::kernels::requant::packed_requant_ok`).
     Mult1,
     /// [`depthwise_conv_2d_s8_one_channel`]: one input channel at least 4 wide, depth
     /// multiplier a multiple of 4, dilation 1 across, a non-empty window, the packed requantization exact (the
@@ -208,9 +210,9 @@ impl DepthwiseConv2dVariant {
     /// bias. `Mult1`: per group of four channels `4j..4j + 4`, for each tap `t` (row-major)
     /// the word of `filter[t * depth + 4j..][..4]` (little endian, one load feeds the four
     /// lanes), then the group's four folded biases and its packed requantization
-    /// ([`crate::kernels::requant::PACKED_REQUANT_WORDS`]). `OneChannel`: per group of four
+    /// (`crate::kernels::requant::PACKED_REQUANT_WORDS`). `OneChannel`: per group of four
     /// channels, per filter row, per four taps `4g..4g + 4` of the row (taps past the
-    /// filter's width have weight 0), the four words of [`crate::kernels::dot::Dot::mac4x4`]
+    /// filter's width have weight 0), the four words of `crate::kernels::dot::Dot::mac4x4`
     /// (byte `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]` for tap pairs (0, 2) and
     /// (1, 3), channel pairs (0, 1) and (2, 3)), then the folded biases and the
     /// requantization as for `Mult1`.

@@ -13,7 +13,9 @@ mod tests;
 /// Parameters of an int8 -> float32 DEQUANTIZE: the input's quantization.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DequantizeParams {
+    /// The input's scale: one quantization step, in real units.
     pub scale: f32,
+    /// The input's zero point (the quantized value of real 0).
     pub zero_point: i32,
 }
 

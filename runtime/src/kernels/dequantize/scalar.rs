@@ -2,6 +2,7 @@
 
 use super::DequantizeParams;
 
+/// `output[i] = scale * (input[i] - zero_point)` for int8 input.
 pub fn dequantize_s8_f32(p: &DequantizeParams, input: &[i8], output: &mut [f32]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {
@@ -9,6 +10,7 @@ pub fn dequantize_s8_f32(p: &DequantizeParams, input: &[i8], output: &mut [f32])
     }
 }
 
+/// `output[i] = scale * (input[i] - zero_point)` for int16 input.
 pub fn dequantize_s16_f32(p: &DequantizeParams, input: &[i16], output: &mut [f32]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {
@@ -16,6 +18,7 @@ pub fn dequantize_s16_f32(p: &DequantizeParams, input: &[i16], output: &mut [f32
     }
 }
 
+/// `output[i] = scale * (input[i] - zero_point)` for uint8 input.
 pub fn dequantize_u8_f32(p: &DequantizeParams, input: &[u8], output: &mut [f32]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {

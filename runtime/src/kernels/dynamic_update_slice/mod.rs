@@ -9,7 +9,9 @@
 /// of one rank `0..=MAX_RANK`, each update dim at most the operand's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DynamicUpdateSliceParams<'a> {
+    /// The operand's (and output's) shape.
     pub shape: &'a [usize],
+    /// The update's shape, of the same rank, each dimension at most the operand's.
     pub update_shape: &'a [usize],
 }
 

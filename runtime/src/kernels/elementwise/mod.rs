@@ -145,11 +145,14 @@ unary_f32! {
 /// `OpDataAbsRsqrt`: the input and output zero points and the output multiplier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AbsRsqrtParams {
+    /// `-input.zero_point`.
     pub input_offset: i32,
+    /// `output.zero_point`.
     pub output_offset: i32,
     /// ABS: `QuantizeMultiplier(input_scale / output_scale)` (unused without rescale);
     /// RSQRT: `QuantizeMultiplier(1 / (sqrt(input_scale) * output_scale))`.
     pub multiplier: i32,
+    /// Exponent of `multiplier` (positive: a left shift).
     pub shift: i32,
     /// ABS only: the scales differ.
     pub needs_rescale: bool,
@@ -413,6 +416,7 @@ pub fn squared_difference_s16(p: &SquaredDifferenceParams, input1: &[i16], input
 pub struct L2NormalizationParams {
     /// The size of the last dimension.
     pub depth: usize,
+    /// The int8 input's zero point (unused for float32).
     pub input_zero_point: i32,
 }
 
@@ -468,6 +472,7 @@ pub fn l2_normalization_s8(p: &L2NormalizationParams, input: &[i8], output: &mut
 /// The row length of LOG_SOFTMAX.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogSoftmaxParams {
+    /// The size of the last dimension: each row of `depth` values is normalised on its own.
     pub depth: usize,
 }
 
@@ -501,11 +506,17 @@ pub fn log_softmax_f32(p: &LogSoftmaxParams, input: &[f32], output: &mut [f32]) 
 /// 16/256 and zero point 127 are required, as TFLite Micro's Prepare checks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogSoftmaxS8Params {
+    /// The size of the last dimension (the row length).
     pub depth: usize,
+    /// Fixed-point multiplier scaling input differences into the Q5.26 domain of `exp`.
     pub input_multiplier: i32,
+    /// Left shift applied with `input_multiplier`.
     pub input_left_shift: i32,
+    /// Multiplier turning the log of the sum back into input units (`reverse_scaling_divisor` of TFLite).
     pub reverse_scaling_divisor: i32,
+    /// Right shift applied with `reverse_scaling_divisor`.
     pub reverse_scaling_right_shift: i32,
+    /// Smallest `x - max` still included; differences below it contribute 0 (and give the minimum output).
     pub diff_min: i32,
 }
 

@@ -37,6 +37,7 @@ pub struct FullyConnectedGeometry {
 /// Everything FULLY_CONNECTED needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FullyConnectedParams<'a, N: Numerics> {
+    /// Batch, input depth and output depth.
     pub geometry: FullyConnectedGeometry,
     /// `-filter_zero_point` for per-tensor weights (0 in practice: TFLite requires
     /// symmetric int8 weights); 0 for per-channel weights.
@@ -124,7 +125,7 @@ pub enum FullyConnectedVariant {
     Dot4,
     /// [`fully_connected_s8_interleaved`]: symmetric weights, input depth and units
     /// multiples of 4, and the packed requantization exact for every unit
-    /// ([`crate::kernels::requant::packed_requant_ok`]).
+    /// (`crate::kernels::requant::packed_requant_ok`).
     Interleaved,
 }
 

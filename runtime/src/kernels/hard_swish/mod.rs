@@ -15,7 +15,9 @@ mod tests;
 /// TFLite `HardSwishParams`; computed by the compiler ([`prepare_hard_swish_s8`]).
 #[derive(Clone, Copy, Debug)]
 pub struct HardSwishParams {
+    /// The input's zero point.
     pub input_zero_point: i16,
+    /// The output's zero point.
     pub output_zero_point: i16,
     /// 16-bit multiplier from the "hires" input scale (`input_scale / 128`) to the
     /// relu-ish scale (`3 / 32768`) ...

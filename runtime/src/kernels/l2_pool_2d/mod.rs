@@ -16,6 +16,7 @@ pub use crate::kernels::window::PoolGeometry;
 /// Everything L2_POOL_2D needs besides the tensors; computed by the compiler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct L2Pool2dParams {
+    /// Window, stride, padding and tensor sizes.
     pub geometry: PoolGeometry,
     /// Fused-activation clamp.
     pub clamp: Clamp<f32>,

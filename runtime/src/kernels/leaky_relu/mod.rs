@@ -18,9 +18,11 @@ pub struct LeakyReluParams {
     pub output_zero_point: i32,
     /// `QuantizeMultiplier(s_in * alpha / s_out)` (f32 math); negative for a negative alpha.
     pub output_multiplier_alpha: i32,
+    /// Exponent of `output_multiplier_alpha` (positive: a left shift).
     pub output_shift_alpha: i32,
     /// `QuantizeMultiplier(s_in / s_out)` (f32 division).
     pub output_multiplier_identity: i32,
+    /// Exponent of `output_multiplier_identity` (positive: a left shift).
     pub output_shift_identity: i32,
 }
 

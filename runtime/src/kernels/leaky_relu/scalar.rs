@@ -22,6 +22,7 @@ fn leaky_one(p: &LeakyReluParams, x: i8) -> i8 {
     unclamped.max(i8::MIN as i32).min(i8::MAX as i32) as i8
 }
 
+/// int8 LEAKY_RELU: non-negative inputs rescaled by the identity multiplier, negative ones by the alpha multiplier, saturated to int8.
 pub fn leaky_relu_s8(p: &LeakyReluParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), output.len());
     for (o, &x) in output.iter_mut().zip(input) {
@@ -29,6 +30,7 @@ pub fn leaky_relu_s8(p: &LeakyReluParams, input: &[i8], output: &mut [i8]) {
     }
 }
 
+/// [`leaky_relu_s8`] in place.
 pub fn leaky_relu_s8_in_place(p: &LeakyReluParams, data: &mut [i8]) {
     for x in data.iter_mut() {
         *x = leaky_one(p, *x);

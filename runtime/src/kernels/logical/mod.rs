@@ -11,14 +11,18 @@ use crate::kernels::nd::{broadcast_binary, Broadcast};
 /// AND or OR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LogicalOp {
+    /// LOGICAL_AND.
     And,
+    /// LOGICAL_OR.
     Or,
 }
 
 /// Parameters of LOGICAL_AND / LOGICAL_OR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogicalParams<'a> {
+    /// Which operation.
     pub op: LogicalOp,
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 
@@ -38,6 +42,7 @@ pub mod scalar {
     //! Scalar reference implementation.
     use super::*;
 
+    /// LOGICAL_AND / LOGICAL_OR with broadcasting over bools stored as bytes (0 false, anything else true); writes 0 or 1.
     pub fn logical(p: &LogicalParams, input1: &[u8], input2: &[u8], output: &mut [u8]) {
         match p.op {
             LogicalOp::And => broadcast_binary(&p.broadcast, input1, input2, output, |a, b| {
@@ -49,6 +54,7 @@ pub mod scalar {
         }
     }
 
+    /// LOGICAL_NOT: writes 1 where the input byte is 0, else 0.
     pub fn logical_not(input: &[u8], output: &mut [u8]) {
         debug_assert_eq!(input.len(), output.len());
         for (o, &x) in output.iter_mut().zip(input) {

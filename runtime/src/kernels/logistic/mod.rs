@@ -15,9 +15,13 @@ mod tests;
 /// Everything LOGISTIC needs; computed by the compiler ([`prepare_logistic_s8`]).
 #[derive(Clone, Copy, Debug)]
 pub struct LogisticParams {
+    /// The input's zero point.
     pub input_zero_point: i32,
+    /// Inputs further than this from the zero point saturate the output (to 0 or 1 in real terms).
     pub input_range_radius: i32,
+    /// Fixed-point multiplier scaling `input - zero_point` into the Q4.27 input of the fixed-point sigmoid.
     pub input_multiplier: i32,
+    /// Left shift applied with `input_multiplier`.
     pub input_left_shift: i32,
 }
 

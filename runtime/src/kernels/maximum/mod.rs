@@ -11,6 +11,7 @@ mod tests;
 /// Precomputed parameters of MAXIMUM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MaximumParams<'a> {
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 

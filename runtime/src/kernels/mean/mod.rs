@@ -23,6 +23,7 @@ pub struct MeanParams {
     pub reduce_axes: [bool; 4],
     /// Multiplier with `1/n` folded in ([`crate::prepare::MeanQuant`]).
     pub multiplier: i32,
+    /// Exponent of `multiplier` (positive: a left shift).
     pub shift: i32,
     /// `-input_zero_point * n`, wrapped to int32.
     pub sum_offset: i32,

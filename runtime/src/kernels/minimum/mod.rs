@@ -11,6 +11,7 @@ mod tests;
 /// Precomputed parameters of MINIMUM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MinimumParams<'a> {
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 

@@ -22,10 +22,13 @@ pub struct MulParams<'a> {
     pub output_offset: i32,
     /// `QuantizeMultiplier(s1 * s2 / so)`.
     pub output_multiplier: i32,
+    /// Exponent of `output_multiplier` (positive: a left shift).
     pub output_shift: i32,
     /// Fused-activation clamp.
     pub activation_min: i32,
+    /// Upper end of the fused-activation clamp, `>= activation_min`.
     pub activation_max: i32,
+    /// Output shape and input strides; see [`crate::kernels::nd::plan_broadcast`].
     pub broadcast: Broadcast<'a>,
 }
 

@@ -11,10 +11,13 @@ mod tests;
 /// the same length (1..=8); `output_shape[d] = before[d] + input_shape[d] + after[d]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PadParams<'a, T> {
+    /// The input's shape.
     pub input_shape: &'a [usize],
+    /// The output's shape: `before[d] + input_shape[d] + after[d]` per dimension.
     pub output_shape: &'a [usize],
     /// Leading padding per dim.
     pub before: &'a [usize],
+    /// The value written outside the input's box (PADV2's constant; the zero point for int8 PAD).
     pub pad_value: T,
 }
 

@@ -5,6 +5,7 @@
 use super::PadParams;
 use crate::kernels::nd::MAX_RANK;
 
+/// PAD / PADV2: `output` is `input` placed at offset `before` in a tensor filled with `pad_value`.
 pub fn pad<T: Copy>(p: &PadParams<T>, input: &[T], output: &mut [T]) {
     let rank = p.output_shape.len();
     debug_assert!((1..=MAX_RANK).contains(&rank));

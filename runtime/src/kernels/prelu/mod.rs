@@ -22,9 +22,11 @@ pub struct PreluParams<'a> {
     pub output_offset: i32,
     /// `QuantizeMultiplier(s_in / s_out)`, for `x >= 0`.
     pub output_multiplier_1: i32,
+    /// Exponent of `output_multiplier_1` (positive: a left shift).
     pub output_shift_1: i32,
     /// `QuantizeMultiplier(s_in * s_alpha / s_out)`, for `x < 0`.
     pub output_multiplier_2: i32,
+    /// Exponent of `output_multiplier_2` (positive: a left shift).
     pub output_shift_2: i32,
     /// Operand 1 is the input, operand 2 the alpha tensor.
     pub broadcast: Broadcast<'a>,

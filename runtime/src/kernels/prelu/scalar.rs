@@ -16,10 +16,12 @@ fn prelu_one(p: &PreluParams, x: i8, a: i8) -> i8 {
     output_value.wrapping_add(p.output_offset).max(i8::MIN as i32).min(i8::MAX as i32) as i8
 }
 
+/// int8 PRELU with `alpha` broadcast against the input: `x` rescaled where `x >= 0`, `x * alpha` rescaled where `x < 0`, saturated to int8.
 pub fn prelu_s8(p: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
     broadcast_binary(&p.broadcast, input, alpha, output, |x, a| prelu_one(p, x, a));
 }
 
+/// [`prelu_s8`] writing into the input, which has the output's shape.
 pub fn prelu_s8_in_place(p: &PreluParams, inout: &mut [i8], alpha: &[i8]) {
     broadcast_binary_in_place(&p.broadcast, inout, alpha, |x, a| prelu_one(p, x, a));
 }

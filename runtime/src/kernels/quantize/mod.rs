@@ -22,16 +22,20 @@ mod tests;
 pub struct QuantizeParams {
     /// Output scale (f32, as stored in the model; TFLite widens it to double and back).
     pub scale: f32,
+    /// Output zero point.
     pub zero_point: i32,
 }
 
 /// Parameters of an int8 -> int8 QUANTIZE (requantization).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RequantizeParams {
+    /// The input's zero point (subtracted).
     pub input_zero_point: i32,
+    /// The output's zero point (added).
     pub output_zero_point: i32,
     /// `QuantizeMultiplier(s_in / s_out)`.
     pub multiplier: i32,
+    /// Exponent of `multiplier` (positive: a left shift).
     pub shift: i32,
 }
 

@@ -23,7 +23,9 @@ use crate::quant::multiply_by_quantized_multiplier;
 /// `0..=MAX_RANK`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReduceParams<'a> {
+    /// The input's shape.
     pub input_shape: &'a [usize],
+    /// Per input dimension, the stride of the output element it reduces to (0 where reduced).
     pub output_strides: &'a [usize],
 }
 
@@ -31,17 +33,25 @@ pub struct ReduceParams<'a> {
 /// out_scale)`), the zero points and the number of elements reduced into each output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantizedSumParams<'a> {
+    /// The walk from input to output elements.
     pub reduce: ReduceParams<'a>,
+    /// Fixed-point multiplier of `input_scale / output_scale`.
     pub multiplier: i32,
+    /// Exponent of `multiplier` (positive: a left shift).
     pub shift: i32,
+    /// The input's zero point (`zero_point * reduced_count` is subtracted from each sum).
     pub input_zero_point: i32,
+    /// The output's zero point (added).
     pub output_zero_point: i32,
+    /// Number of input elements summed into each output.
     pub reduced_count: i32,
 }
 
 /// The initial value and reducer of REDUCE_MAX / REDUCE_MIN on a type.
 pub trait MinMax: Copy + PartialOrd {
+    /// The type's smallest value: REDUCE_MAX starts from it.
     const LOWEST: Self;
+    /// The type's largest value: REDUCE_MIN starts from it.
     const HIGHEST: Self;
 }
 impl MinMax for f32 {
@@ -176,8 +186,11 @@ pub mod scalar {
 
     /// The quantized integer types of SUM.
     pub trait Quantized: Copy + Into<i32> {
+        /// The type's smallest value, as `i32`.
         const MIN: i32;
+        /// The type's largest value, as `i32`.
         const MAX: i32;
+        /// Narrows `v`, already clamped to `MIN..=MAX`.
         fn from_clamped(v: i32) -> Self;
     }
     impl Quantized for i8 {

@@ -25,9 +25,11 @@ pub struct ReluParams {
     pub output_zero_point: i32,
     /// `QuantizeMultiplier(s_in / s_out)` (the division in f32).
     pub output_multiplier: i32,
+    /// Exponent of `output_multiplier` (positive: a left shift).
     pub output_shift: i32,
     /// The activation bounds in the output's quantization, within `-128..=127`.
     pub activation_min: i32,
+    /// Upper activation bound in the output's quantization, `>= activation_min`.
     pub activation_max: i32,
 }
 

@@ -17,15 +17,23 @@ mod tests;
 /// Precomputed RESIZE_BILINEAR parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResizeBilinearParams {
+    /// Batch size.
     pub batches: usize,
+    /// Input height, in pixels.
     pub input_height: usize,
+    /// Input width, in pixels.
     pub input_width: usize,
+    /// Channels (elements per pixel).
     pub depth: usize,
+    /// Output height, in pixels.
     pub output_height: usize,
+    /// Output width, in pixels.
     pub output_width: usize,
     /// `round(1024 * in / out)` (or `(in - 1) / (out - 1)` with align_corners), integer.
     pub height_scale_10: i32,
+    /// The width counterpart of `height_scale_10`.
     pub width_scale_10: i32,
+    /// Samples at pixel centres (`(x + 0.5) * scale - 0.5`) rather than corners.
     pub half_pixel_centers: bool,
 }
 
@@ -33,14 +41,23 @@ pub struct ResizeBilinearParams {
 /// (`float(in) / out`, or `float(in - 1) / (out - 1)` with `align_corners` and `out > 1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResizeBilinearF32Params {
+    /// Batch size.
     pub batches: usize,
+    /// Input height, in pixels.
     pub input_height: usize,
+    /// Input width, in pixels.
     pub input_width: usize,
+    /// Channels (elements per pixel).
     pub depth: usize,
+    /// Output height, in pixels.
     pub output_height: usize,
+    /// Output width, in pixels.
     pub output_width: usize,
+    /// Input rows per output row.
     pub height_scale: f32,
+    /// Input columns per output column.
     pub width_scale: f32,
+    /// Samples at pixel centres (`(x + 0.5) * scale - 0.5`) rather than corners.
     pub half_pixel_centers: bool,
 }
 

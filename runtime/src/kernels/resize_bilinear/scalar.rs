@@ -17,6 +17,7 @@ fn interpolation(value: i32, scale_10: i32, half_pixel_centers: bool, input_size
     (scaled, lower, upper)
 }
 
+/// int8 RESIZE_BILINEAR in TFLite's integer arithmetic (10 fractional bits), batch by batch, NHWC.
 pub fn resize_bilinear_s8(p: &ResizeBilinearParams, input: &[i8], output: &mut [i8]) {
     let (ih, iw, depth) = (p.input_height as i32, p.input_width as i32, p.depth);
     debug_assert_eq!(input.len(), p.batches * p.input_height * p.input_width * depth);

@@ -13,6 +13,7 @@ mod tests;
 /// Precomputed RESIZE_NEAREST_NEIGHBOR parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResizeNearestNeighborParams<'a> {
+    /// Batch size.
     pub batches: usize,
     /// Channels (elements per pixel).
     pub depth: usize,

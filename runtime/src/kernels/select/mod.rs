@@ -9,13 +9,18 @@ use crate::kernels::nd::MAX_RANK;
 /// where the operand is broadcast). All four slices have the same length `1..=MAX_RANK`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelectParams<'a> {
+    /// The output's shape.
     pub out_shape: &'a [usize],
+    /// Per output dimension, the step in `condition` elements (0 where it broadcasts).
     pub condition_strides: &'a [usize],
+    /// Per output dimension, the step in `x` elements (0 where it broadcasts).
     pub x_strides: &'a [usize],
+    /// Per output dimension, the step in `y` elements (0 where it broadcasts).
     pub y_strides: &'a [usize],
 }
 
 impl SelectParams<'_> {
+    /// Number of output elements (the product of `out_shape`).
     pub fn out_len(&self) -> usize {
         self.out_shape.iter().product()
     }
@@ -37,6 +42,7 @@ pub mod scalar {
     //! Scalar reference implementation: an odometer over the output.
     use super::*;
 
+    /// SELECT_V2: `output[i]` is `x`'s element where the condition byte is nonzero, else `y`'s, each operand broadcast by its strides.
     pub fn select<T: Copy>(p: &SelectParams, condition: &[u8], x: &[T], y: &[T], output: &mut [T]) {
         let rank = p.out_shape.len();
         debug_assert!((1..=MAX_RANK).contains(&rank));

@@ -5,7 +5,9 @@
 /// compiler: `start <= end <= ` both the input's complex count and the output's length).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EnergyParams {
+    /// First complex bin whose energy is written.
     pub start_index: usize,
+    /// One past the last complex bin whose energy is written.
     pub end_index: usize,
 }
 

@@ -7,6 +7,7 @@
 /// `weight_start + width <= weights.len()`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FilterBankParams {
+    /// Number of output channels (mel bands).
     pub num_channels: usize,
 }
 

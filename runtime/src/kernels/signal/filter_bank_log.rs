@@ -49,7 +49,9 @@ pub fn log32(x: u32, out_scale: u32) -> u32 {
 /// shift checked 0..=31 by the compiler).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FilterBankLogParams {
+    /// The scale `Log32` multiplies the fixed-point natural log by (the op's `output_scale` option).
     pub output_scale: u32,
+    /// Left shift applied to each input before the log (the op's `input_correction_bits` option).
     pub input_correction_bits: u32,
 }
 

@@ -6,14 +6,23 @@
 /// the compiler).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpectralSubtractionParams {
+    /// Number of channels (input, output and noise-estimate length).
     pub num_channels: usize,
+    /// Weight of the new input in the noise estimate for even channels, in Q`spectral_subtraction_bits`.
     pub smoothing: u32,
+    /// Weight of the old noise estimate for even channels, in Q`spectral_subtraction_bits`.
     pub one_minus_smoothing: u32,
+    /// `smoothing` for odd channels.
     pub alternate_smoothing: u32,
+    /// `one_minus_smoothing` for odd channels.
     pub alternate_one_minus_smoothing: u32,
+    /// The floor: the fraction of the input always kept, in Q`spectral_subtraction_bits`.
     pub min_signal_remaining: u32,
+    /// Left shift of the input before smoothing: the noise estimate is kept scaled up by `2^smoothing_bits`.
     pub smoothing_bits: u32,
+    /// Fractional bits of the smoothing weights and of `min_signal_remaining`.
     pub spectral_subtraction_bits: u32,
+    /// When the estimate exceeds the (scaled-up) input, also store the clamped estimate back into the state (the subtraction always uses the clamped value).
     pub clamping: bool,
 }
 

@@ -17,7 +17,9 @@
 /// `prefill`: checked by the compiler).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FramerParams {
+    /// Samples per output frame.
     pub frame_size: usize,
+    /// Samples between the starts of two frames (the input's step).
     pub frame_step: usize,
     /// The input's innermost dimension over `frame_step`.
     pub n_frames: usize,

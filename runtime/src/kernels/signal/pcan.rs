@@ -14,6 +14,7 @@ pub const PCAN_LUT_MIN_LEN: usize = 125;
 /// Compile-time parameters: the option `snr_shift` (checked 0..=63 by the compiler).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PcanParams {
+    /// Right shift applied to the signal-to-noise ratio before the gain table lookup.
     pub snr_shift: u32,
 }
 

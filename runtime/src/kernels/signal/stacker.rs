@@ -15,7 +15,9 @@
 /// compiler, since TFLite Micro's buffer cannot discard more than it holds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackerParams {
+    /// Samples per input frame (the first `num_channels` input values are stacked).
     pub num_channels: usize,
+    /// Frames of context before the current one in each output.
     pub left_context: usize,
     /// `num_channels * (left + right + 1)`.
     pub buffer_size: usize,

@@ -11,6 +11,7 @@ use crate::math::expf;
 pub struct SoftmaxF32Params {
     /// The last dimension: softmax runs over each row of `depth` elements.
     pub depth: usize,
+    /// The inverse temperature: softmax of `beta * x`.
     pub beta: f32,
 }
 

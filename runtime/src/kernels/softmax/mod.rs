@@ -44,6 +44,7 @@ pub struct SoftmaxS16Params<'a> {
     /// `QuantizeMultiplier(input_scale * beta / (10 / 65535))`: maps input differences to
     /// the exp table's [-10, 0] range.
     pub input_multiplier: i32,
+    /// Left shift applied with `input_multiplier`.
     pub input_left_shift: i32,
     /// `exp(x)` on [-10, 0], 513 entries.
     pub exp_lut: &'a [i16],

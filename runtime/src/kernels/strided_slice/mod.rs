@@ -24,9 +24,13 @@ const DIMS: usize = 5;
 /// the resulting element count per dim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StridedSliceBounds {
+    /// Per padded dimension, the first index read.
     pub start: [i32; DIMS],
+    /// Per padded dimension, the index the walk stops at (exclusive, in the stride's direction).
     pub stop: [i32; DIMS],
+    /// Per padded dimension, the step (negative walks backwards; never 0).
     pub stride: [i32; DIMS],
+    /// Per padded dimension, the number of indices read: the output's dimension.
     pub count: [usize; DIMS],
 }
 

@@ -29,29 +29,38 @@ mod tests;
 /// `PrepareSvdf`.
 #[derive(Clone, Copy, Debug)]
 pub struct SvdfParams {
+    /// Batch size.
     pub batches: usize,
+    /// Input features per batch.
     pub input_size: usize,
     /// Rows of the feature and time weights (`num_units * rank`).
     pub num_filters: usize,
+    /// Output units per batch.
     pub num_units: usize,
     /// `num_filters / num_units`.
     pub rank: usize,
     /// Columns of the time weights: the state keeps this many steps per filter.
     pub memory_size: usize,
+    /// The input's zero point.
     pub input_zero_point: i32,
+    /// The activation state's zero point.
     pub state_zero_point: i32,
+    /// The output's zero point.
     pub output_zero_point: i32,
     /// `QuantizeMultiplier(float(input_scale * feature_scale / state_scale))`.
     pub feature_multiplier: i32,
+    /// Exponent of `feature_multiplier` (positive: a left shift).
     pub feature_shift: i32,
     /// `QuantizeMultiplier(float(state_scale * time_scale / output_scale))`.
     pub output_multiplier: i32,
+    /// Exponent of `output_multiplier` (positive: a left shift).
     pub output_shift: i32,
 }
 
 /// The fused activation of a float32 SVDF: TFLite Micro's `ActivationValFloat`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SvdfActivation {
+    /// No activation: `a`.
     None,
     /// `max(0, a)` as `0 > a ? 0 : a`.
     Relu,
@@ -68,12 +77,19 @@ pub enum SvdfActivation {
 /// float32 SVDF: the shapes and the fused activation.
 #[derive(Clone, Copy, Debug)]
 pub struct SvdfF32Params {
+    /// Batch size.
     pub batches: usize,
+    /// Input features per batch.
     pub input_size: usize,
+    /// Rows of the feature and time weights (`num_units * rank`).
     pub num_filters: usize,
+    /// Output units per batch.
     pub num_units: usize,
+    /// `num_filters / num_units`.
     pub rank: usize,
+    /// Columns of the time weights: the state keeps this many steps per filter.
     pub memory_size: usize,
+    /// The fused activation applied to each output.
     pub activation: SvdfActivation,
 }
 

@@ -74,6 +74,7 @@ fn activation_f32(act: super::SvdfActivation, a: f32) -> f32 {
     }
 }
 
+/// float32 SVDF (TFLite Micro's `EvalFloatSvdfReference`): shifts the state one step, writes the feature projections of `input` into its newest column, then sums the time-weighted state per unit, adds `bias` and applies the activation.
 pub fn svdf_f32(
     p: &super::SvdfF32Params,
     input: &[f32],

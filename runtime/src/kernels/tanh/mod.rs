@@ -14,9 +14,13 @@ mod tests;
 /// Everything TANH needs; computed by the compiler ([`prepare_tanh_s8`]).
 #[derive(Clone, Copy, Debug)]
 pub struct TanhParams {
+    /// The input's zero point.
     pub input_zero_point: i32,
+    /// Inputs further than this from the zero point saturate the output (to -1 or 1 in real terms).
     pub input_range_radius: i32,
+    /// Fixed-point multiplier scaling `input - zero_point` into the fixed-point tanh's input.
     pub input_multiplier: i32,
+    /// Left shift applied with `input_multiplier`.
     pub input_left_shift: i32,
 }
 

@@ -29,7 +29,9 @@ pub use crate::kernels::window::ConvGeometry;
 /// output's height and width as its input size).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TransposeConvParams<'a, N: Numerics> {
+    /// Kernel, stride, padding and tensor sizes (padding from the output size).
     pub geometry: ConvGeometry,
+    /// The numerics' per-channel requantization, offsets and clamp (`N::Quant`).
     pub quant: N::Quant<'a>,
     /// Fused-activation clamp.
     pub clamp: Clamp<N::Act>,

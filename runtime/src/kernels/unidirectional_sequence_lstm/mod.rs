@@ -54,24 +54,34 @@ mod tests;
 /// (TFLite Micro `CreateGateParams`, through `CalculateOpDataFullyConnected`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LstmGateParams {
+    /// Fixed-point multiplier of the input-side product `scale_in * scale_w / 2^-12`.
     pub input_multiplier: i32,
+    /// Exponent of `input_multiplier` (positive: a left shift).
     pub input_shift: i32,
+    /// Fixed-point multiplier of the recurrent product `scale_hidden * scale_w / 2^-12`.
     pub recurrent_multiplier: i32,
+    /// Exponent of `recurrent_multiplier` (positive: a left shift).
     pub recurrent_shift: i32,
 }
 
 /// Gates in the order of the op's tensors (and of [`LstmParams::gates`]).
 pub const GATE_INPUT: usize = 0;
+/// Index of the forget gate.
 pub const GATE_FORGET: usize = 1;
+/// Index of the cell gate (the candidate cell value).
 pub const GATE_CELL: usize = 2;
+/// Index of the output gate.
 pub const GATE_OUTPUT: usize = 3;
 
 /// Everything the integer LSTM needs besides the tensors; computed by the compiler from
 /// TFLite Micro's `UnidirectionalSequenceLstmPrepare` / `PrepareGateParametersInteger`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LstmParams {
+    /// Batch size.
     pub batches: usize,
+    /// Time steps per sequence.
     pub time_steps: usize,
+    /// Input features per time step.
     pub input_size: usize,
     /// The state dimension (hidden and cell state per batch row).
     pub units: usize,
@@ -81,28 +91,38 @@ pub struct LstmParams {
     pub gates: [LstmGateParams; 4],
     /// `forget * cell -> cell`: `QuantizeMultiplier(2^-15 * cell_scale / cell_scale)`.
     pub forget_multiplier: i32,
+    /// Exponent of `forget_multiplier` (positive: a left shift).
     pub forget_shift: i32,
     /// `input gate * cell gate -> cell`: `QuantizeMultiplier(2^-15 * 2^-15 / cell_scale)`.
     pub input_multiplier: i32,
+    /// Exponent of `input_multiplier` (positive: a left shift).
     pub input_shift: i32,
     /// `tanh(cell) * output gate -> hidden`: `QuantizeMultiplier(2^-15 * 2^-15 / hidden_scale)`.
     pub hidden_multiplier: i32,
+    /// Exponent of `hidden_multiplier` (positive: a left shift).
     pub hidden_shift: i32,
+    /// The hidden state's (and output's) zero point.
     pub hidden_zero_point: i32,
     /// The quantized cell clip, when the model clips the cell state (`cell_clip > 0`).
     pub cell_clip: Option<i16>,
     /// The int16 tanh's input scaling of the cell state ([`cell_tanh_scaling`]).
     pub cell_tanh_multiplier: i32,
+    /// Exponent of `cell_tanh_multiplier` (positive: a left shift).
     pub cell_tanh_shift: i32,
 }
 
 /// The shapes of an LSTM, whatever its numerics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LstmDims {
+    /// Batch size.
     pub batches: usize,
+    /// Time steps per sequence.
     pub time_steps: usize,
+    /// Input features per time step.
     pub input_size: usize,
+    /// Hidden units (the cell and output width).
     pub units: usize,
+    /// Input and output are `[time, batch, ..]` (else `[batch, time, ..]`).
     pub time_major: bool,
 }
 
@@ -116,6 +136,7 @@ pub trait LstmNumerics {
     type Cell: Copy;
     /// The constant tensors.
     type Weights<'a>;
+    /// The shapes the loop nest walks.
     fn dims(&self) -> LstmDims;
     /// Gate `g`'s pre-activation for unit `u`: the input-side fully connected layer (with
     /// the gate's bias) plus the recurrent one on the previous hidden state.
@@ -134,11 +155,17 @@ pub trait LstmNumerics {
 /// float32 LSTM parameters: the shapes and the cell clip (`<= 0`: none).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LstmF32Params {
+    /// Batch size.
     pub batches: usize,
+    /// Time steps per sequence.
     pub time_steps: usize,
+    /// Input features per time step.
     pub input_size: usize,
+    /// Hidden units (the cell and output width).
     pub units: usize,
+    /// Input and output are `[time, batch, ..]` (else `[batch, time, ..]`).
     pub time_major: bool,
+    /// The cell state is clamped to `[-cell_clip, cell_clip]` when positive.
     pub cell_clip: f32,
 }
 
@@ -147,8 +174,11 @@ pub struct LstmF32Params {
 /// `[units, units]` and the bias `[units]`.
 #[derive(Clone, Copy, Debug)]
 pub struct LstmF32Weights<'a> {
+    /// Per gate, the input-side weights `[units, input_size]`.
     pub input: [&'a [f32]; 4],
+    /// Per gate, the recurrent weights `[units, units]`.
     pub recurrent: [&'a [f32]; 4],
+    /// Per gate, the bias `[units]`.
     pub bias: [&'a [f32]; 4],
 }
 

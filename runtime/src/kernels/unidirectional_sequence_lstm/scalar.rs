@@ -1,4 +1,4 @@
-//! Scalar reference implementation of the LSTM: one loop nest ([`sequence`], [`step`])
+//! Scalar reference implementation of the LSTM: one loop nest ([`sequence`], `step`)
 //! over batch rows, time steps and units, generic over the numerics ([`LstmNumerics`]:
 //! int8 [`LstmParams`], float32 [`LstmF32Params`]).
 
