@@ -68,15 +68,8 @@ pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, 
         let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS));
         for (u, ((outs, ws), init)) in blocks.enumerate() {
             let mut acc = [init[0], init[1], init[2], init[3]];
-            let mut w8 = ws.chunks_exact(2 * ROWS);
-            let mut x8 = xs.chunks_exact(8);
-            for (x, w) in (&mut x8).zip(&mut w8) {
-                let (xa, xb) = (u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]), u32::from_le_bytes([x[4] as u8, x[5] as u8, x[6] as u8, x[7] as u8]));
-                acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
-                acc = D::dot4x4(xb, [w[4] as u32, w[5] as u32, w[6] as u32, w[7] as u32], acc);
-            }
-            if let (Some(x), Some(w)) = (x8.remainder().first_chunk::<4>(), w8.remainder().first_chunk::<4>()) {
-                let xa = u32::from_le_bytes(x.map(|b| b as u8));
+            for (x, w) in xs.chunks_exact(4).zip(ws.chunks_exact(ROWS)) {
+                let xa = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
                 acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
             }
             let words = if per_tensor {
