@@ -192,6 +192,32 @@ fn min8(a: u32, b: u32) -> u32 {
     r
 }
 
+/// LDRD with post-increment: the two words at `p`, and `p` advanced past them. The
+/// blocked product ([`dot_2x2`]) reads its operands in pairs of words; written as Rust, the
+/// compiler splits some of the pairs into two LDRs and the pointer increments into adds.
+///
+/// # Safety
+/// `p` is word aligned (LDRD's requirement on Armv7-M) and the eight bytes at `p` are
+/// inside one live allocation, initialised.
+#[inline(always)]
+unsafe fn ldrd_post(p: &mut *const u32) -> [u32; 2] {
+    let (a, b);
+    // SAFETY: the caller's guarantee; the instruction reads only those eight bytes and
+    // writes only the three output registers (flags untouched).
+    #[cfg(tflc_thumb)]
+    unsafe {
+        asm!("ldrd {a}, {b}, [{p}], #8", a = out(reg) a, b = out(reg) b, p = inout(reg) *p, options(pure, readonly, nostack, preserves_flags))
+    };
+    // A32 code (ARMv7-A Linux, where the test suites run under qemu-arm): the same
+    // instruction, whose destinations must be an even register and the next one there.
+    // SAFETY: as above.
+    #[cfg(not(tflc_thumb))]
+    unsafe {
+        asm!("ldrd r4, r5, [{p}], #8", out("r4") a, out("r5") b, p = inout(reg) *p, options(pure, readonly, nostack, preserves_flags))
+    };
+    [a, b]
+}
+
 /// Four int8 as one little-endian word (one unaligned LDR on Armv7E-M).
 #[inline(always)]
 fn word(c: &[i8]) -> u32 {
@@ -307,23 +333,32 @@ pub(crate) fn widen4(x: u32) -> [u32; 2] {
 /// two LDRD of the widened pixels and eight SMLAD; each half of a group needs four
 /// registers (one lane pair of each pixel and of each channel), so the block's four
 /// accumulators and three pointers stay in registers.
+///
+/// The operands are read with [`ldrd_post`]: per group three LDRD that also advance their
+/// pointer, so a group is 17 instructions with the loop's two.
 #[inline(always)]
 pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
-    for (xg, wg) in x.chunks_exact(4).zip(w.chunks_exact(2)) {
-        let (w0, w1) = (wg[0] as u32, wg[1] as u32);
+    let groups = (w.len() / 2).min(x.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
+    for _ in 0..groups {
+        // SAFETY: group g (< groups) reads words 2g..2g + 2 of `w` and 4g..4g + 2 of `x`
+        // (then 4g + 2..4g + 4 below), inside both slices; the pointers start at the slices
+        // (word aligned: u32 and i32 elements) and each load advances its pointer past its
+        // two words.
+        let ([w0, w1], [p0, p1]) = unsafe { (ldrd_post(&mut wp), ldrd_post(&mut xp)) };
         let (wa, wb) = (sxtb16(w0), sxtb16_ror8(w0));
-        let (p0, p1) = (xg[0], xg[1]);
         a0 = smlad_seq(p0, wa, a0);
         a1 = smlad_seq(p0, wb, a1);
         a2 = smlad_seq(p1, wa, a2);
         a3 = smlad_seq(p1, wb, a3);
+        // SAFETY: as above, words 4g + 2..4g + 4 of `x`.
+        let [q0, q1] = unsafe { ldrd_post(&mut xp) };
         let (wa, wb) = (sxtb16(w1), sxtb16_ror8(w1));
-        let (p0, p1) = (xg[2], xg[3]);
-        a0 = smlad_seq(p0, wa, a0);
-        a1 = smlad_seq(p0, wb, a1);
-        a2 = smlad_seq(p1, wa, a2);
-        a3 = smlad_seq(p1, wb, a3);
+        a0 = smlad_seq(q0, wa, a0);
+        a1 = smlad_seq(q0, wb, a1);
+        a2 = smlad_seq(q1, wa, a2);
+        a3 = smlad_seq(q1, wb, a3);
     }
     [a0, a1, a2, a3]
 }
