@@ -195,6 +195,8 @@ fn min8(a: u32, b: u32) -> u32 {
 /// LDRD with post-increment: the two words at `p`, and `p` advanced past them. The
 /// blocked product ([`dot_2x2`]) reads its operands in pairs of words; written as Rust, the
 /// compiler splits some of the pairs into two LDRs and the pointer increments into adds.
+/// Not `pure`: an ordering point like [`smlad_seq`], so that a load is not hoisted above the
+/// products before it (which would keep more words live than there are registers).
 ///
 /// # Safety
 /// `p` is word aligned (LDRD's requirement on Armv7-M) and the eight bytes at `p` are
@@ -206,16 +208,30 @@ unsafe fn ldrd_post(p: &mut *const u32) -> [u32; 2] {
     // writes only the three output registers (flags untouched).
     #[cfg(tflc_thumb)]
     unsafe {
-        asm!("ldrd {a}, {b}, [{p}], #8", a = out(reg) a, b = out(reg) b, p = inout(reg) *p, options(pure, readonly, nostack, preserves_flags))
+        asm!("ldrd {a}, {b}, [{p}], #8", a = out(reg) a, b = out(reg) b, p = inout(reg) *p, options(readonly, nostack, preserves_flags))
     };
     // A32 code (ARMv7-A Linux, where the test suites run under qemu-arm): the same
     // instruction, whose destinations must be an even register and the next one there.
     // SAFETY: as above.
     #[cfg(not(tflc_thumb))]
     unsafe {
-        asm!("ldrd r4, r5, [{p}], #8", out("r4") a, out("r5") b, p = inout(reg) *p, options(pure, readonly, nostack, preserves_flags))
+        asm!("ldrd r4, r5, [{p}], #8", out("r4") a, out("r5") b, p = inout(reg) *p, options(readonly, nostack, preserves_flags))
     };
     [a, b]
+}
+
+/// LDR with post-increment: the (possibly unaligned) word at `p`, and `p` advanced past it
+/// (an ordering point, as [`ldrd_post`]).
+///
+/// # Safety
+/// The four bytes at `p` are inside one live allocation, initialised.
+#[inline(always)]
+unsafe fn ldr_post(p: &mut *const i8) -> u32 {
+    let a;
+    // SAFETY: the caller's guarantee; an unaligned LDR is allowed on Armv7-M and ARMv7-A
+    // (no alignment trap is enabled) and reads only those four bytes.
+    unsafe { asm!("ldr {a}, [{p}], #4", a = out(reg) a, p = inout(reg) *p, options(readonly, nostack, preserves_flags)) };
+    a
 }
 
 /// Four int8 as one little-endian word (one unaligned LDR on Armv7E-M).
@@ -391,6 +407,31 @@ pub(crate) fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
     core::array::from_fn(|j| smlad(xo, sxtb16_ror8(w[j]), smlad(xe, sxtb16(w[j]), acc[j])))
 }
 
+/// See [`super::Dot::dot4x4_row`]: per input word one LDR and two LDRD, all three
+/// advancing their pointer, two SXTB16 of the input, eight of the weights, eight SMLAD.
+#[inline(always)]
+pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let words = (x.len() / 4).min(w.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
+    for _ in 0..words {
+        // SAFETY: word i (< words) reads bytes 4i..4i + 4 of `x` and words 4i..4i + 4 of
+        // `w` (word aligned: i32 elements), inside both slices; each load advances its
+        // pointer past what it read.
+        // The second pair of weight words is loaded after the first pair's products (the
+        // loads and SMLADs keep their order), so that at most two are live.
+        let (xv, [w0, w1]) = unsafe { (ldr_post(&mut xp), ldrd_post(&mut wp)) };
+        let (xe, xo) = (sxtb16(xv), sxtb16_ror8(xv));
+        a0 = smlad_seq(xo, sxtb16_ror8(w0), smlad_seq(xe, sxtb16(w0), a0));
+        a1 = smlad_seq(xo, sxtb16_ror8(w1), smlad_seq(xe, sxtb16(w1), a1));
+        // SAFETY: as above.
+        let [w2, w3] = unsafe { ldrd_post(&mut wp) };
+        a2 = smlad_seq(xo, sxtb16_ror8(w2), smlad_seq(xe, sxtb16(w2), a2));
+        a3 = smlad_seq(xo, sxtb16_ror8(w3), smlad_seq(xe, sxtb16(w3), a3));
+    }
+    [a0, a1, a2, a3]
+}
+
 /// See [`super::Dot::requant_lane`]: the high multiply is SMMLAR of `2 * acc` (exact for
 /// `|acc| < 2^30`), the rounding constant and the output offset its accumulate.
 #[inline(always)]
@@ -465,6 +506,10 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
         dot4x4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot4x4_row(x, w, acc)
     }
     #[inline(always)]
     fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {

@@ -117,6 +117,17 @@ pub(crate) trait Dot {
         })
     }
 
+    /// [`Dot::dot4x4`] along a row: word `i` of `x` (bytes `4i..4i + 4`; a tail of fewer
+    /// than four bytes is ignored) against the four weight words `w[4i..4i + 4]`, for as
+    /// many words as both have (FULLY_CONNECTED `Interleaved`'s inner loop).
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        x.chunks_exact(4).zip(w.chunks_exact(4)).fold(acc, |acc, (x, w)| {
+            let x = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
+            Self::dot4x4(x, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc)
+        })
+    }
+
     /// The requantization of one accumulator from packed constants
     /// ([`crate::kernels::requant::PackedRequant`]):
     /// `(floor((acc * m + 2^30) / 2^31) + ((k << e) >> 1) + (acc >> 31)) >> e`, for
@@ -163,12 +174,27 @@ mod tests {
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
+        dot4x4_row: fn(&[i8], &[i32], [i32; 4]) -> [i32; 4],
     }
 
     impl DotFns {
         const fn of<D: Dot>() -> DotFns {
-            DotFns { dot4: D::dot4, dot1: D::dot1, mac4: D::mac4, dot4_offset: D::dot4_offset, dot1_offset: D::dot1_offset, mac4_offset: D::mac4_offset }
+            DotFns {
+                dot4: D::dot4,
+                dot1: D::dot1,
+                mac4: D::mac4,
+                dot4_offset: D::dot4_offset,
+                dot1_offset: D::dot1_offset,
+                mac4_offset: D::mac4_offset,
+                dot4x4_row: D::dot4x4_row,
+            }
         }
+    }
+
+    /// The interleaved weights of [`super::Dot::dot4x4_row`] drawn from the case's rows:
+    /// byte `b` of word `4i + j` (unit `j`, input word `i`) is row `j`'s element `4i + b`.
+    fn interleaved(w: &[Vec<i8>], i: usize, j: usize, b: usize) -> i8 {
+        w[j][4 * i + b]
     }
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
@@ -210,6 +236,10 @@ mod tests {
             v.push(("dot1", naive(&x, &w[0], acc[0])));
             v.extend((0..4).map(|j| ("dot4_offset", naive_offset(&x, &w[j], offset, acc[j]))));
             v.push(("dot1_offset", naive_offset(&x, &w[0], offset, acc[0])));
+            // dot4x4_row: unit j's weights are row j (interleaved by `run`), against the
+            // whole words of x.
+            let whole = &x[..x.len() / 4 * 4];
+            v.extend((0..4).map(|j| ("dot4x4_row", naive(whole, &w[j], acc[j]))));
             if x.len() >= 4 {
                 v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
                 v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
@@ -252,6 +282,10 @@ mod tests {
             v.push((k.dot1)(&x, &w[0], acc[0]));
             v.extend((k.dot4_offset)(&x, rows, offset, acc));
             v.push((k.dot1_offset)(&x, &w[0], offset, acc[0]));
+            let words: Vec<i32> = (0..x.len() / 4 * 4)
+                .map(|k| i32::from_le_bytes(core::array::from_fn(|b| interleaved(&w, k / 4, k % 4, b) as u8)))
+                .collect();
+            v.extend((k.dot4x4_row)(&x, &words, acc));
             if x.len() >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));
