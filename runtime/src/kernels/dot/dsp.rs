@@ -432,6 +432,32 @@ pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::mac4x4_row`]: per input word three LDRD (the widened taps, then two
+/// pairs of weight words), eight SXTB16 and eight SMLAD.
+#[inline(always)]
+pub(crate) fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let words = x.len().min(w.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr().cast::<u32>(), w.as_ptr().cast::<u32>());
+    for _ in 0..words {
+        // SAFETY: word i (< words) reads `x[i]` and words 4i..4i + 4 of `w`, inside both
+        // slices (word aligned: u32 and i32 elements); each load advances its pointer past
+        // what it read. The loads are ordering points, so at most two weight words are live.
+        let ([xe, xo], [w0, w1]) = unsafe { (ldrd_post(&mut xp), ldrd_post(&mut wp)) };
+        a0 = smlad_seq(xe, sxtb16(w0), a0);
+        a1 = smlad_seq(xe, sxtb16_ror8(w0), a1);
+        a2 = smlad_seq(xe, sxtb16(w1), a2);
+        a3 = smlad_seq(xe, sxtb16_ror8(w1), a3);
+        // SAFETY: as above.
+        let [w2, w3] = unsafe { ldrd_post(&mut wp) };
+        a0 = smlad_seq(xo, sxtb16(w2), a0);
+        a1 = smlad_seq(xo, sxtb16_ror8(w2), a1);
+        a2 = smlad_seq(xo, sxtb16(w3), a2);
+        a3 = smlad_seq(xo, sxtb16_ror8(w3), a3);
+    }
+    [a0, a1, a2, a3]
+}
+
 /// See [`super::Dot::requant_lane`]: the high multiply is SMMLAR of `2 * acc` (exact for
 /// `|acc| < 2^30`), the rounding constant and the output offset its accumulate.
 #[inline(always)]
@@ -510,6 +536,10 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dot4x4_row(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        mac4x4_row(x, w, acc)
     }
     #[inline(always)]
     fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {

@@ -106,6 +106,24 @@ pub(crate) trait Dot {
         })
     }
 
+    /// [`Dot::mac4x4`] along a window: `x[i]` is [`Dot::widen4`] of word `i`'s four taps
+    /// (`[t0, t2]`, `[t1, t3]` as int16 halves, low first) and `w[4i..4i + 4]` its four
+    /// weight words, for as many words as both have (depthwise `OneChannel`, whose windows
+    /// are widened once per output pixel and read by every channel group).
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        x.iter().zip(w.chunks_exact(4)).fold(acc, |acc, (&[e, o], w)| {
+            let h = |v: u32, hi: bool| (if hi { v >> 16 } else { v }) as u16 as i16 as i32;
+            let x = [h(e, false), h(o, false), h(e, true), h(o, true)];
+            let w = [w[0], w[1], w[2], w[3]].map(|v| (v as u32).to_le_bytes().map(|b| b as i8 as i32));
+            core::array::from_fn(|c| {
+                let (e, o) = if c < 2 { (w[0], w[2]) } else { (w[1], w[3]) };
+                let l = c % 2;
+                acc[c].wrapping_add(x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2])
+            })
+        })
+    }
+
     /// Four bytes of `x` against four rows of four weights `w[j]` (words, little endian):
     /// `acc[j] + sum_i x[i] * w[j][i]`, wrapping (FULLY_CONNECTED `Interleaved`).
     #[inline(always)]
@@ -175,6 +193,8 @@ mod tests {
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
         dot4x4_row: fn(&[i8], &[i32], [i32; 4]) -> [i32; 4],
+        widen4: fn(u32) -> [u32; 2],
+        mac4x4_row: fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4],
     }
 
     impl DotFns {
@@ -187,6 +207,8 @@ mod tests {
                 dot1_offset: D::dot1_offset,
                 mac4_offset: D::mac4_offset,
                 dot4x4_row: D::dot4x4_row,
+                widen4: D::widen4,
+                mac4x4_row: D::mac4x4_row,
             }
         }
     }
@@ -195,6 +217,12 @@ mod tests {
     /// byte `b` of word `4i + j` (unit `j`, input word `i`) is row `j`'s element `4i + b`.
     fn interleaved(w: &[Vec<i8>], i: usize, j: usize, b: usize) -> i8 {
         w[j][4 * i + b]
+    }
+
+    /// The four rows' bytes one after the other (the weight words of `mac4x4_row`: four per
+    /// input word, as many as the rows hold).
+    fn weight_bytes(w: &[Vec<i8>]) -> Vec<i8> {
+        w.concat()
     }
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
@@ -240,6 +268,19 @@ mod tests {
             // whole words of x.
             let whole = &x[..x.len() / 4 * 4];
             v.extend((0..4).map(|j| ("dot4x4_row", naive(whole, &w[j], acc[j]))));
+            // mac4x4_row: word k of the rows' concatenated bytes is weight word k; channel c's
+            // weight of tap t of input word i is byte 2 * (t / 2) + c % 2 of word
+            // 4i + 2 * (t % 2) + c / 2.
+            let wb = weight_bytes(&w);
+            v.extend((0..4).map(|c| {
+                let s = (0..x.len() / 4).fold(acc[c], |a, i| {
+                    (0..4).fold(a, |a, t| {
+                        let wt = wb[4 * (4 * i + 2 * (t % 2) + c / 2) + 2 * (t / 2) + c % 2];
+                        a.wrapping_add(x[4 * i + t] as i32 * wt as i32)
+                    })
+                });
+                ("mac4x4_row", s)
+            }));
             if x.len() >= 4 {
                 v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
                 v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
@@ -286,6 +327,10 @@ mod tests {
                 .map(|k| i32::from_le_bytes(core::array::from_fn(|b| interleaved(&w, k / 4, k % 4, b) as u8)))
                 .collect();
             v.extend((k.dot4x4_row)(&x, &words, acc));
+            let wide: Vec<[u32; 2]> =
+                x.chunks_exact(4).map(|q| (k.widen4)(u32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]))).collect();
+            let ww: Vec<i32> = weight_bytes(&w).chunks_exact(4).map(|b| i32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8])).collect();
+            v.extend((k.mac4x4_row)(&wide, &ww, acc));
             if x.len() >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));
