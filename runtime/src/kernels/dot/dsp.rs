@@ -389,17 +389,6 @@ pub(crate) fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
     smin8(smax8(packed, splat(lo)), splat(hi))
 }
 
-/// See [`super::Dot::mac4x4`].
-#[inline(always)]
-pub(crate) fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-    let (xe, xo) = (sxtb16(x), sxtb16_ror8(x));
-    let a0 = smlad(xo, sxtb16(w[2]), smlad(xe, sxtb16(w[0]), acc[0]));
-    let a1 = smlad(xo, sxtb16_ror8(w[2]), smlad(xe, sxtb16_ror8(w[0]), acc[1]));
-    let a2 = smlad(xo, sxtb16(w[3]), smlad(xe, sxtb16(w[1]), acc[2]));
-    let a3 = smlad(xo, sxtb16_ror8(w[3]), smlad(xe, sxtb16_ror8(w[1]), acc[3]));
-    [a0, a1, a2, a3]
-}
-
 /// See [`super::Dot::dot4x4`].
 #[inline(always)]
 pub(crate) fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
@@ -524,10 +513,6 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
         pack4_halved(v, lo, hi)
-    }
-    #[inline(always)]
-    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-        mac4x4(x, w, acc)
     }
     #[inline(always)]
     fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {

@@ -87,29 +87,14 @@ pub(crate) trait Dot {
         scalar::pack4_halved(v, lo, hi)
     }
 
-    /// Four taps of one input channel into four output channels: `x` holds taps `t0..t3`
-    /// (bytes 0..3, little endian) and the words `w` their weights paired for SMLAD
-    /// (bytes `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]`): `w[0]` taps (0, 2)
-    /// channels (0, 1), `w[1]` taps (0, 2) channels (2, 3), `w[2]` taps (1, 3) channels
-    /// (0, 1), `w[3]` taps (1, 3) channels (2, 3). Returns `acc[c] + sum_t x[t] * w(t, c)`,
-    /// wrapping (the depthwise `OneChannel` variant).
-    #[inline(always)]
-    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-        let x = x.to_le_bytes().map(|b| b as i8 as i32);
-        let w = w.map(|v| v.to_le_bytes().map(|b| b as i8 as i32));
-        let (even, odd) = ((w[0], w[1]), (w[2], w[3]));
-        core::array::from_fn(|c| {
-            let (e, o) = if c < 2 { (even.0, odd.0) } else { (even.1, odd.1) };
-            let l = c % 2;
-            let s = x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2];
-            acc[c].wrapping_add(s)
-        })
-    }
-
-    /// [`Dot::mac4x4`] along a window: `x[i]` is [`Dot::widen4`] of word `i`'s four taps
-    /// (`[t0, t2]`, `[t1, t3]` as int16 halves, low first) and `w[4i..4i + 4]` its four
-    /// weight words, for as many words as both have (depthwise `OneChannel`, whose windows
-    /// are widened once per output pixel and read by every channel group).
+    /// Four taps of one input channel into four output channels, along a window (the
+    /// depthwise `OneChannel` variant, whose windows are widened once per output pixel and
+    /// read by every channel group): `x[i]` is [`Dot::widen4`] of word `i`'s taps `t0..t3`
+    /// (`[t0, t2]`, `[t1, t3]` as int16 halves, low first) and `w[4i..4i + 4]` their
+    /// weights paired for SMLAD (bytes `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]`):
+    /// `w[0]` taps (0, 2) channels (0, 1), `w[1]` taps (0, 2) channels (2, 3), `w[2]` taps
+    /// (1, 3) channels (0, 1), `w[3]` taps (1, 3) channels (2, 3). Returns `acc[c] +
+    /// sum_i sum_t x(i, t) * w(i, t, c)`, wrapping, over as many words as both have.
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         x.iter().zip(w.chunks_exact(4)).fold(acc, |acc, (&[e, o], w)| {
@@ -182,6 +167,8 @@ mod tests {
     type Dot4 = fn(&[i8], [&[i8]; 4], [i32; 4]) -> [i32; 4];
     type Dot4Offset = fn(&[i8], [&[i8]; 4], i32, [i32; 4]) -> [i32; 4];
     type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
+    type Dot4x4Row = fn(&[i8], &[i32], [i32; 4]) -> [i32; 4];
+    type Mac4x4Row = fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4];
 
     /// The micro-kernels of one implementation.
     #[derive(Clone, Copy)]
@@ -192,9 +179,9 @@ mod tests {
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
-        dot4x4_row: fn(&[i8], &[i32], [i32; 4]) -> [i32; 4],
+        dot4x4_row: Dot4x4Row,
         widen4: fn(u32) -> [u32; 2],
-        mac4x4_row: fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4],
+        mac4x4_row: Mac4x4Row,
     }
 
     impl DotFns {
