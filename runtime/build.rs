@@ -4,11 +4,13 @@
 //! base ISA). The `dsp` target feature is unstable, so stable Rust does not expose
 //! `cfg(target_feature = "dsp")`; the target name is the stable signal. `crate::isa` maps
 //! the cfg to an implementation. `TFLC_RUNTIME_SCALAR=1` keeps the portable micro-kernels
-//! (to measure or bisect).
+//! (to measure or bisect). `cfg(tflc_thumb)` marks Thumb-2 targets (`thumb*`), whose LDRD
+//! takes any pair of registers.
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tflc_arm_dsp)");
     println!("cargo:rustc-check-cfg=cfg(tflc_runtime_scalar)");
+    println!("cargo:rustc-check-cfg=cfg(tflc_thumb)");
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
@@ -19,5 +21,10 @@ fn main() {
     }
     if dsp && !forced_scalar {
         println!("cargo:rustc-cfg=tflc_arm_dsp");
+    }
+    // Thumb-2 code (the Cortex-M targets, thumbv7neon): LDRD takes any two registers there,
+    // an even register and its successor in A32 code (`armv7-*`); `dot::dsp` says which.
+    if target.starts_with("thumb") {
+        println!("cargo:rustc-cfg=tflc_thumb");
     }
 }

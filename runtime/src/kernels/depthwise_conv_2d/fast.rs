@@ -321,13 +321,22 @@ fn edge_word(row: &[i8], c: isize, zp4: u32) -> u32 {
     }
 }
 
+/// Widened words of one window of [`depthwise_one_channel`] gathered at a time (a stack
+/// buffer of 256 bytes): a window of at most this many words (`f_h * ceil(f_w / 4)`) is
+/// gathered once per output pixel, a larger one a few rows at a time.
+const WINDOW_WORDS: usize = 32;
+
 /// See [`super::depthwise_conv_2d_s8_one_channel`]: one input channel, depth multiplier a
 /// multiple of [`LANES`], dilation 1 across. Four taps of a filter row are one word of the
-/// input row, whose two SXTB16 halves each feed one SMLAD per output channel against the
-/// packed weight pairs ([`crate::kernels::dot::Dot::mac4x4`]). Every window accumulates
-/// from the folded bias over all its taps, the ones outside the input read as the zero point
-/// (which adds `w * 0`): a row outside is the zero-point word, and a window that crosses the
-/// left or right edge assembles its words byte by byte. Not inlined, as [`depthwise_mult1`].
+/// input row. Per output pixel the window's words are gathered once, widened
+/// ([`crate::kernels::dot::Dot::widen4`]) into a stack buffer, and read by every channel
+/// group against its packed weight pairs ([`crate::kernels::dot::Dot::mac4x4_row`], two
+/// SXTB16 halves of each word per SMLAD); a window of more than [`WINDOW_WORDS`] words is
+/// gathered a few rows at a time per group. Every window accumulates from the folded bias
+/// over all its taps, the ones outside the input read as the zero point (which adds
+/// `w * 0`): a row outside is the zero-point word, and a word that crosses the left or
+/// right edge is assembled from the row's bytes and the zero point. Not inlined, as
+/// [`depthwise_mult1`].
 #[inline(never)]
 pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
@@ -355,6 +364,10 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows:
     let rq = Requant4::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
     let zp4 = u32::from_le_bytes([zp as u8; 4]);
+    // Filter rows per gathered part of a window: all of them when they fit the buffer.
+    let part_rows = (WINDOW_WORDS / per_row).clamp(1, f_h);
+    let whole = part_rows == f_h;
+    let mut xw = [[0u32; 2]; WINDOW_WORDS];
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
         // Batch b's image, from its row r0 (`rows.r0 == 0` unless one batch).
@@ -368,15 +381,13 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows:
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                 // Whether the window's words (`span` bytes from in_x0) are inside the row.
                 let inside = in_x0 >= 0 && in_x0 as usize + span <= in_w;
-                for (outs, gw) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)) {
-                    let (mut acc, rqw) = tail(gw);
-                    let rows = gw[..group_words - GROUP_TAIL].chunks_exact(per_row * LANES).enumerate();
-                    let mac = |acc, xv, w: &[i32]| D::mac4x4(xv, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
-                    for (r, wr) in rows {
-                        let row_ok = ky.contains(&r);
+                // Widens the words of filter rows r0..r1 into `xw` (row r's word t at
+                // (r - r0) * per_row + t).
+                let gather = |xw: &mut [[u32; 2]], r0: usize, r1: usize| {
+                    for (r, dst) in (r0..r1).zip(xw.chunks_exact_mut(per_row)) {
                         let x0 = row_at(r) + in_x0;
-                        for (t, w) in wr.chunks_exact(LANES).enumerate() {
-                            let xv = if !row_ok {
+                        for (t, d) in dst.iter_mut().enumerate() {
+                            let xv = if !ky.contains(&r) {
                                 zp4
                             } else if inside {
                                 // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`),
@@ -388,8 +399,22 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows:
                                 let row = &image[(x0 - in_x0) as usize..][..in_w];
                                 edge_word(row, in_x0 + (t * TAP_GROUP) as isize, zp4)
                             };
-                            acc = mac(acc, xv, w);
+                            *d = D::widen4(xv);
                         }
+                    }
+                };
+                for (j, (outs, gw)) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).enumerate() {
+                    let (mut acc, rqw) = tail(gw);
+                    let mut r0 = 0;
+                    while r0 < f_h {
+                        let r1 = (r0 + part_rows).min(f_h);
+                        // A whole window is gathered once, for the first group.
+                        if !whole || j == 0 {
+                            gather(&mut xw, r0, r1);
+                        }
+                        let n = (r1 - r0) * per_row;
+                        acc = D::mac4x4_row(&xw[..n], &gw[r0 * per_row * LANES..][..n * LANES], acc);
+                        r0 = r1;
                     }
                     store(outs, rq.apply::<D>(acc, rqw));
                 }

@@ -212,7 +212,7 @@ impl DepthwiseConv2dVariant {
     /// lanes), then the group's four folded biases and its packed requantization
     /// (`crate::kernels::requant::PACKED_REQUANT_WORDS`). `OneChannel`: per group of four
     /// channels, per filter row, per four taps `4g..4g + 4` of the row (taps past the
-    /// filter's width have weight 0), the four words of `crate::kernels::dot::Dot::mac4x4`
+    /// filter's width have weight 0), the four words of `crate::kernels::dot::Dot::mac4x4_row`
     /// (byte `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]` for tap pairs (0, 2) and
     /// (1, 3), channel pairs (0, 1) and (2, 3)), then the folded biases and the
     /// requantization as for `Mult1`.

@@ -261,9 +261,12 @@ impl KernelCase for Depthwise {
         }
         // One input channel (the `OneChannel` variant's band and tap pairs): micro_speech's
         // 10x8 window at stride 2, widths that are not a multiple of 4, dilation down,
-        // paddings on every side, extreme zero points.
+        // paddings on every side, extreme zero points; windows of more words than the
+        // kernel gathers at once (9 x 4 and 33 x 1 words: gathered in parts per group).
         for (i, (mult, k, stride, dil, pads)) in [
             (8, [10, 8], [2, 2], [1, 1], [4, 5, 3, 3]),
+            (4, [9, 13], [2, 3], [1, 1], [4, 4, 6, 6]),
+            (8, [33, 2], [1, 1], [1, 1], [12, 12, 1, 0]),
             (4, [3, 3], [1, 1], [1, 1], [1, 1, 1, 1]),
             (4, [1, 5], [1, 2], [2, 1], [0, 2, 3, 0]),
             (12, [2, 7], [2, 1], [1, 1], [1, 0, 0, 4]),

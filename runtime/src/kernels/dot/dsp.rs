@@ -192,6 +192,48 @@ fn min8(a: u32, b: u32) -> u32 {
     r
 }
 
+/// LDRD with post-increment: the two words at `p`, and `p` advanced past them. The
+/// blocked product ([`dot_2x2`]) reads its operands in pairs of words; written as Rust, the
+/// compiler splits some of the pairs into two LDRs and the pointer increments into adds.
+/// Not `pure`: an ordering point like [`smlad_seq`], so that a load is not hoisted above the
+/// products before it (which would keep more words live than there are registers).
+///
+/// # Safety
+/// `p` is word aligned (LDRD's requirement on Armv7-M) and the eight bytes at `p` are
+/// inside one live allocation, initialised.
+#[inline(always)]
+unsafe fn ldrd_post(p: &mut *const u32) -> [u32; 2] {
+    let (a, b);
+    // SAFETY: the caller's guarantee; the instruction reads only those eight bytes and
+    // writes only the three output registers (flags untouched).
+    #[cfg(tflc_thumb)]
+    unsafe {
+        asm!("ldrd {a}, {b}, [{p}], #8", a = out(reg) a, b = out(reg) b, p = inout(reg) *p, options(readonly, nostack, preserves_flags))
+    };
+    // A32 code (ARMv7-A Linux, where the test suites run under qemu-arm): the same
+    // instruction, whose destinations must be an even register and the next one there.
+    // SAFETY: as above.
+    #[cfg(not(tflc_thumb))]
+    unsafe {
+        asm!("ldrd r4, r5, [{p}], #8", out("r4") a, out("r5") b, p = inout(reg) *p, options(readonly, nostack, preserves_flags))
+    };
+    [a, b]
+}
+
+/// LDR with post-increment: the (possibly unaligned) word at `p`, and `p` advanced past it
+/// (an ordering point, as [`ldrd_post`]).
+///
+/// # Safety
+/// The four bytes at `p` are inside one live allocation, initialised.
+#[inline(always)]
+unsafe fn ldr_post(p: &mut *const i8) -> u32 {
+    let a;
+    // SAFETY: the caller's guarantee; an unaligned LDR is allowed on Armv7-M and ARMv7-A
+    // (no alignment trap is enabled) and reads only those four bytes.
+    unsafe { asm!("ldr {a}, [{p}], #4", a = out(reg) a, p = inout(reg) *p, options(readonly, nostack, preserves_flags)) };
+    a
+}
+
 /// Four int8 as one little-endian word (one unaligned LDR on Armv7E-M).
 #[inline(always)]
 fn word(c: &[i8]) -> u32 {
@@ -307,23 +349,32 @@ pub(crate) fn widen4(x: u32) -> [u32; 2] {
 /// two LDRD of the widened pixels and eight SMLAD; each half of a group needs four
 /// registers (one lane pair of each pixel and of each channel), so the block's four
 /// accumulators and three pointers stay in registers.
+///
+/// The operands are read with [`ldrd_post`]: per group three LDRD that also advance their
+/// pointer, so a group is 17 instructions with the loop's two.
 #[inline(always)]
 pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
-    for (xg, wg) in x.chunks_exact(4).zip(w.chunks_exact(2)) {
-        let (w0, w1) = (wg[0] as u32, wg[1] as u32);
+    let groups = (w.len() / 2).min(x.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
+    for _ in 0..groups {
+        // SAFETY: group g (< groups) reads words 2g..2g + 2 of `w` and 4g..4g + 2 of `x`
+        // (then 4g + 2..4g + 4 below), inside both slices; the pointers start at the slices
+        // (word aligned: u32 and i32 elements) and each load advances its pointer past its
+        // two words.
+        let ([w0, w1], [p0, p1]) = unsafe { (ldrd_post(&mut wp), ldrd_post(&mut xp)) };
         let (wa, wb) = (sxtb16(w0), sxtb16_ror8(w0));
-        let (p0, p1) = (xg[0], xg[1]);
         a0 = smlad_seq(p0, wa, a0);
         a1 = smlad_seq(p0, wb, a1);
         a2 = smlad_seq(p1, wa, a2);
         a3 = smlad_seq(p1, wb, a3);
+        // SAFETY: as above, words 4g + 2..4g + 4 of `x`.
+        let [q0, q1] = unsafe { ldrd_post(&mut xp) };
         let (wa, wb) = (sxtb16(w1), sxtb16_ror8(w1));
-        let (p0, p1) = (xg[2], xg[3]);
-        a0 = smlad_seq(p0, wa, a0);
-        a1 = smlad_seq(p0, wb, a1);
-        a2 = smlad_seq(p1, wa, a2);
-        a3 = smlad_seq(p1, wb, a3);
+        a0 = smlad_seq(q0, wa, a0);
+        a1 = smlad_seq(q0, wb, a1);
+        a2 = smlad_seq(q1, wa, a2);
+        a3 = smlad_seq(q1, wb, a3);
     }
     [a0, a1, a2, a3]
 }
@@ -338,22 +389,62 @@ pub(crate) fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
     smin8(smax8(packed, splat(lo)), splat(hi))
 }
 
-/// See [`super::Dot::mac4x4`].
-#[inline(always)]
-pub(crate) fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-    let (xe, xo) = (sxtb16(x), sxtb16_ror8(x));
-    let a0 = smlad(xo, sxtb16(w[2]), smlad(xe, sxtb16(w[0]), acc[0]));
-    let a1 = smlad(xo, sxtb16_ror8(w[2]), smlad(xe, sxtb16_ror8(w[0]), acc[1]));
-    let a2 = smlad(xo, sxtb16(w[3]), smlad(xe, sxtb16(w[1]), acc[2]));
-    let a3 = smlad(xo, sxtb16_ror8(w[3]), smlad(xe, sxtb16_ror8(w[1]), acc[3]));
-    [a0, a1, a2, a3]
-}
-
 /// See [`super::Dot::dot4x4`].
 #[inline(always)]
 pub(crate) fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
     let (xe, xo) = (sxtb16(x), sxtb16_ror8(x));
     core::array::from_fn(|j| smlad(xo, sxtb16_ror8(w[j]), smlad(xe, sxtb16(w[j]), acc[j])))
+}
+
+/// See [`super::Dot::dot4x4_row`]: per input word one LDR and two LDRD, all three
+/// advancing their pointer, two SXTB16 of the input, eight of the weights, eight SMLAD.
+#[inline(always)]
+pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let words = (x.len() / 4).min(w.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
+    for _ in 0..words {
+        // SAFETY: word i (< words) reads bytes 4i..4i + 4 of `x` and words 4i..4i + 4 of
+        // `w` (word aligned: i32 elements), inside both slices; each load advances its
+        // pointer past what it read.
+        // The second pair of weight words is loaded after the first pair's products (the
+        // loads and SMLADs keep their order), so that at most two are live.
+        let (xv, [w0, w1]) = unsafe { (ldr_post(&mut xp), ldrd_post(&mut wp)) };
+        let (xe, xo) = (sxtb16(xv), sxtb16_ror8(xv));
+        a0 = smlad_seq(xo, sxtb16_ror8(w0), smlad_seq(xe, sxtb16(w0), a0));
+        a1 = smlad_seq(xo, sxtb16_ror8(w1), smlad_seq(xe, sxtb16(w1), a1));
+        // SAFETY: as above.
+        let [w2, w3] = unsafe { ldrd_post(&mut wp) };
+        a2 = smlad_seq(xo, sxtb16_ror8(w2), smlad_seq(xe, sxtb16(w2), a2));
+        a3 = smlad_seq(xo, sxtb16_ror8(w3), smlad_seq(xe, sxtb16(w3), a3));
+    }
+    [a0, a1, a2, a3]
+}
+
+/// See [`super::Dot::mac4x4_row`]: per input word three LDRD (the widened taps, then two
+/// pairs of weight words), eight SXTB16 and eight SMLAD.
+#[inline(always)]
+pub(crate) fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    let words = x.len().min(w.len() / 4);
+    let (mut xp, mut wp) = (x.as_ptr().cast::<u32>(), w.as_ptr().cast::<u32>());
+    for _ in 0..words {
+        // SAFETY: word i (< words) reads `x[i]` and words 4i..4i + 4 of `w`, inside both
+        // slices (word aligned: u32 and i32 elements); each load advances its pointer past
+        // what it read. The loads are ordering points, so at most two weight words are live.
+        let ([xe, xo], [w0, w1]) = unsafe { (ldrd_post(&mut xp), ldrd_post(&mut wp)) };
+        a0 = smlad_seq(xe, sxtb16(w0), a0);
+        a1 = smlad_seq(xe, sxtb16_ror8(w0), a1);
+        a2 = smlad_seq(xe, sxtb16(w1), a2);
+        a3 = smlad_seq(xe, sxtb16_ror8(w1), a3);
+        // SAFETY: as above.
+        let [w2, w3] = unsafe { ldrd_post(&mut wp) };
+        a0 = smlad_seq(xo, sxtb16(w2), a0);
+        a1 = smlad_seq(xo, sxtb16_ror8(w2), a1);
+        a2 = smlad_seq(xo, sxtb16(w3), a2);
+        a3 = smlad_seq(xo, sxtb16_ror8(w3), a3);
+    }
+    [a0, a1, a2, a3]
 }
 
 /// See [`super::Dot::requant_lane`]: the high multiply is SMMLAR of `2 * acc` (exact for
@@ -424,12 +515,16 @@ impl super::Dot for ArmDsp {
         pack4_halved(v, lo, hi)
     }
     #[inline(always)]
-    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-        mac4x4(x, w, acc)
-    }
-    #[inline(always)]
     fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
         dot4x4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot4x4_row(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        mac4x4_row(x, w, acc)
     }
     #[inline(always)]
     fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {

@@ -87,22 +87,25 @@ pub(crate) trait Dot {
         scalar::pack4_halved(v, lo, hi)
     }
 
-    /// Four taps of one input channel into four output channels: `x` holds taps `t0..t3`
-    /// (bytes 0..3, little endian) and the words `w` their weights paired for SMLAD
-    /// (bytes `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]`): `w[0]` taps (0, 2)
-    /// channels (0, 1), `w[1]` taps (0, 2) channels (2, 3), `w[2]` taps (1, 3) channels
-    /// (0, 1), `w[3]` taps (1, 3) channels (2, 3). Returns `acc[c] + sum_t x[t] * w(t, c)`,
-    /// wrapping (the depthwise `OneChannel` variant).
+    /// Four taps of one input channel into four output channels, along a window (the
+    /// depthwise `OneChannel` variant, whose windows are widened once per output pixel and
+    /// read by every channel group): `x[i]` is [`Dot::widen4`] of word `i`'s taps `t0..t3`
+    /// (`[t0, t2]`, `[t1, t3]` as int16 halves, low first) and `w[4i..4i + 4]` their
+    /// weights paired for SMLAD (bytes `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]`):
+    /// `w[0]` taps (0, 2) channels (0, 1), `w[1]` taps (0, 2) channels (2, 3), `w[2]` taps
+    /// (1, 3) channels (0, 1), `w[3]` taps (1, 3) channels (2, 3). Returns `acc[c] +
+    /// sum_i sum_t x(i, t) * w(i, t, c)`, wrapping, over as many words as both have.
     #[inline(always)]
-    fn mac4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
-        let x = x.to_le_bytes().map(|b| b as i8 as i32);
-        let w = w.map(|v| v.to_le_bytes().map(|b| b as i8 as i32));
-        let (even, odd) = ((w[0], w[1]), (w[2], w[3]));
-        core::array::from_fn(|c| {
-            let (e, o) = if c < 2 { (even.0, odd.0) } else { (even.1, odd.1) };
-            let l = c % 2;
-            let s = x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2];
-            acc[c].wrapping_add(s)
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        x.iter().zip(w.chunks_exact(4)).fold(acc, |acc, (&[e, o], w)| {
+            let h = |v: u32, hi: bool| (if hi { v >> 16 } else { v }) as u16 as i16 as i32;
+            let x = [h(e, false), h(o, false), h(e, true), h(o, true)];
+            let w = [w[0], w[1], w[2], w[3]].map(|v| (v as u32).to_le_bytes().map(|b| b as i8 as i32));
+            core::array::from_fn(|c| {
+                let (e, o) = if c < 2 { (w[0], w[2]) } else { (w[1], w[3]) };
+                let l = c % 2;
+                acc[c].wrapping_add(x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2])
+            })
         })
     }
 
@@ -114,6 +117,17 @@ pub(crate) trait Dot {
         core::array::from_fn(|j| {
             let w = w[j].to_le_bytes().map(|b| b as i8 as i32);
             acc[j].wrapping_add(x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3])
+        })
+    }
+
+    /// [`Dot::dot4x4`] along a row: word `i` of `x` (bytes `4i..4i + 4`; a tail of fewer
+    /// than four bytes is ignored) against the four weight words `w[4i..4i + 4]`, for as
+    /// many words as both have (FULLY_CONNECTED `Interleaved`'s inner loop).
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        x.chunks_exact(4).zip(w.chunks_exact(4)).fold(acc, |acc, (x, w)| {
+            let x = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
+            Self::dot4x4(x, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc)
         })
     }
 
@@ -153,6 +167,8 @@ mod tests {
     type Dot4 = fn(&[i8], [&[i8]; 4], [i32; 4]) -> [i32; 4];
     type Dot4Offset = fn(&[i8], [&[i8]; 4], i32, [i32; 4]) -> [i32; 4];
     type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
+    type Dot4x4Row = fn(&[i8], &[i32], [i32; 4]) -> [i32; 4];
+    type Mac4x4Row = fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4];
 
     /// The micro-kernels of one implementation.
     #[derive(Clone, Copy)]
@@ -163,12 +179,37 @@ mod tests {
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
+        dot4x4_row: Dot4x4Row,
+        widen4: fn(u32) -> [u32; 2],
+        mac4x4_row: Mac4x4Row,
     }
 
     impl DotFns {
         const fn of<D: Dot>() -> DotFns {
-            DotFns { dot4: D::dot4, dot1: D::dot1, mac4: D::mac4, dot4_offset: D::dot4_offset, dot1_offset: D::dot1_offset, mac4_offset: D::mac4_offset }
+            DotFns {
+                dot4: D::dot4,
+                dot1: D::dot1,
+                mac4: D::mac4,
+                dot4_offset: D::dot4_offset,
+                dot1_offset: D::dot1_offset,
+                mac4_offset: D::mac4_offset,
+                dot4x4_row: D::dot4x4_row,
+                widen4: D::widen4,
+                mac4x4_row: D::mac4x4_row,
+            }
         }
+    }
+
+    /// The interleaved weights of [`super::Dot::dot4x4_row`] drawn from the case's rows:
+    /// byte `b` of word `4i + j` (unit `j`, input word `i`) is row `j`'s element `4i + b`.
+    fn interleaved(w: &[Vec<i8>], i: usize, j: usize, b: usize) -> i8 {
+        w[j][4 * i + b]
+    }
+
+    /// The four rows' bytes one after the other (the weight words of `mac4x4_row`: four per
+    /// input word, as many as the rows hold).
+    fn weight_bytes(w: &[Vec<i8>]) -> Vec<i8> {
+        w.concat()
     }
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
@@ -210,6 +251,23 @@ mod tests {
             v.push(("dot1", naive(&x, &w[0], acc[0])));
             v.extend((0..4).map(|j| ("dot4_offset", naive_offset(&x, &w[j], offset, acc[j]))));
             v.push(("dot1_offset", naive_offset(&x, &w[0], offset, acc[0])));
+            // dot4x4_row: unit j's weights are row j (interleaved by `run`), against the
+            // whole words of x.
+            let whole = &x[..x.len() / 4 * 4];
+            v.extend((0..4).map(|j| ("dot4x4_row", naive(whole, &w[j], acc[j]))));
+            // mac4x4_row: word k of the rows' concatenated bytes is weight word k; channel c's
+            // weight of tap t of input word i is byte 2 * (t / 2) + c % 2 of word
+            // 4i + 2 * (t % 2) + c / 2.
+            let wb = weight_bytes(&w);
+            v.extend((0..4).map(|c| {
+                let s = (0..x.len() / 4).fold(acc[c], |a, i| {
+                    (0..4).fold(a, |a, t| {
+                        let wt = wb[4 * (4 * i + 2 * (t % 2) + c / 2) + 2 * (t / 2) + c % 2];
+                        a.wrapping_add(x[4 * i + t] as i32 * wt as i32)
+                    })
+                });
+                ("mac4x4_row", s)
+            }));
             if x.len() >= 4 {
                 v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
                 v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
@@ -252,6 +310,14 @@ mod tests {
             v.push((k.dot1)(&x, &w[0], acc[0]));
             v.extend((k.dot4_offset)(&x, rows, offset, acc));
             v.push((k.dot1_offset)(&x, &w[0], offset, acc[0]));
+            let words: Vec<i32> = (0..x.len() / 4 * 4)
+                .map(|k| i32::from_le_bytes(core::array::from_fn(|b| interleaved(&w, k / 4, k % 4, b) as u8)))
+                .collect();
+            v.extend((k.dot4x4_row)(&x, &words, acc));
+            let wide: Vec<[u32; 2]> =
+                x.chunks_exact(4).map(|q| (k.widen4)(u32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]))).collect();
+            let ww: Vec<i32> = weight_bytes(&w).chunks_exact(4).map(|b| i32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8])).collect();
+            v.extend((k.mac4x4_row)(&wide, &ww, acc));
             if x.len() >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));

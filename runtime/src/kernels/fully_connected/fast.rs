@@ -48,7 +48,7 @@ pub(crate) const ROWS: usize = 4;
 /// [`super::FullyConnectedVariant::pack`] (the folded bias per unit, then the weights of
 /// each block of four units interleaved: word `4k + j` of a block is bytes `4k..4k + 4` of
 /// unit `j`'s row). Each block walks its words once, against one load and two SXTB16 of the
-/// input per four bytes ([`crate::kernels::dot::Dot::dot4x4`]), the four accumulators in
+/// input per four bytes ([`crate::kernels::dot::Dot::dot4x4_row`]), the four accumulators in
 /// registers; requantized with [`crate::kernels::dot::Dot::requant_lane`] (exact: the
 /// variant is selected only where [`crate::kernels::requant::packed_requant_ok`] holds).
 /// Not inlined, as [`fully_connected_dot4`].
@@ -67,18 +67,7 @@ pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, 
     for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
         let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS));
         for (u, ((outs, ws), init)) in blocks.enumerate() {
-            let mut acc = [init[0], init[1], init[2], init[3]];
-            let mut w8 = ws.chunks_exact(2 * ROWS);
-            let mut x8 = xs.chunks_exact(8);
-            for (x, w) in (&mut x8).zip(&mut w8) {
-                let (xa, xb) = (u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]), u32::from_le_bytes([x[4] as u8, x[5] as u8, x[6] as u8, x[7] as u8]));
-                acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
-                acc = D::dot4x4(xb, [w[4] as u32, w[5] as u32, w[6] as u32, w[7] as u32], acc);
-            }
-            if let (Some(x), Some(w)) = (x8.remainder().first_chunk::<4>(), w8.remainder().first_chunk::<4>()) {
-                let xa = u32::from_le_bytes(x.map(|b| b as u8));
-                acc = D::dot4x4(xa, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc);
-            }
+            let acc = D::dot4x4_row(xs, ws, [init[0], init[1], init[2], init[3]]);
             let words = if per_tensor {
                 tensor_words
             } else {
