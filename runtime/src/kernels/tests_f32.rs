@@ -937,6 +937,23 @@ mod packed {
         }
     }
 
+    /// AVX-512F (CONV_2D), called directly (only where detected).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) mod avx512 {
+        use super::*;
+        use crate::arch::x86_64::f32 as imp;
+
+        pub(crate) fn detected() -> bool {
+            crate::arch::x86_64::vnni::tests::detected() && std::is_x86_feature_detected!("fma")
+        }
+        fn token() -> imp::Avx512F32 {
+            imp::Avx512F32::detect().expect("the suite checked detection first")
+        }
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::avx512::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+    }
+
     /// NEON, called directly (aarch64 builds).
     #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
     pub(super) mod neon {
@@ -970,6 +987,54 @@ packed_tests!(conv_2d_packed_avx2_fma, if packed::avx2_fma::detected(), ConvPack
 packed_tests!(depthwise_packed_avx2_fma, if packed::avx2_fma::detected(), DepthwisePacked, packed::avx2_fma::depthwise);
 #[cfg(target_arch = "x86_64")]
 packed_tests!(fully_connected_packed_avx2_fma, if packed::avx2_fma::detected(), FcPacked, packed::avx2_fma::fc);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(conv_2d_packed_avx512, if packed::avx512::detected(), ConvPacked, packed::avx512::conv);
+
+/// AVX-512 computes every output with the same fused multiply-adds in the same order as
+/// AVX2+FMA (eight pixels per block instead of four, one 16-lane vector instead of two
+/// 8-lane ones), so the two give the same bits.
+#[cfg(target_arch = "x86_64")]
+mod conv_2d_packed_avx512_bits {
+    use super::*;
+    use crate::kernels::test_util::{available, config};
+
+    fn same_bits(case: &ConvPacked) -> Result<(), String> {
+        let a = case.run(packed::avx2_fma::conv)?;
+        let b = case.run(packed::avx512::conv)?;
+        match a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()) {
+            Some(i) => Err(format!("output {i}: AVX-512 {:e}, AVX2+FMA {:e}", b[i], a[i])),
+            None if a.len() != b.len() => Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len())),
+            None => Ok(()),
+        }
+    }
+
+    fn here() -> bool {
+        available("conv_2d_packed_avx512_bits", packed::avx512::detected() && packed::avx2_fma::detected())
+    }
+
+    proptest! {
+        #![proptest_config(config::<ConvPacked>())]
+        #[test]
+        fn random(case in ConvPacked::strategy()) {
+            if here() {
+                same_bits(&case).map_err(TestCaseError::fail)?;
+            }
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        if !here() {
+            return;
+        }
+        for case in ConvPacked::edge_cases() {
+            if let Err(e) = same_bits(&case) {
+                panic!("{case:?}: {e}");
+            }
+        }
+    }
+}
+
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
