@@ -1,4 +1,4 @@
-//! The float32 CONV_2D and FULLY_CONNECTED variants for Arm targets with a scalar FPU (the
+//! The float32 CONV_2D, FULLY_CONNECTED and (float16 weights) DEPTHWISE_CONV_2D variants for Arm targets with a scalar FPU (the
 //! Cortex-M4F / M7 single-precision unit): [`LANES`] output channels (units) per pass, so
 //! that each input value is loaded once for all of them and the loop overhead is shared,
 //! with the weights packed at compile time so that one pointer walks them.
@@ -17,8 +17,18 @@
 //! The weights are [`Weight`]s: `f32`, or float16 kept in flash (`u16` binary16 bits,
 //! `keep_f16_weights`), widened exactly per tap ([`crate::math::f16_to_f32`]), so the float16
 //! form gives the float32 form's bits on the widened weights.
+//!
+//! DEPTHWISE_CONV_2D with float16 weights ([`depthwise_conv_2d`], depth multiplier 1, at
+//! most [`DEPTHWISE_MAX_TAPS`] taps): the model's `[1, H, W, C]` filter as it is, no packing.
+//! Per block of [`LANES`] channels the block's weights are widened once into a stack buffer
+//! (at most 400 bytes), then every output pixel of those channels is computed from it: one
+//! widening per weight per call instead of one per weight per output pixel, which is what
+//! the reference loop nest over [`crate::kernels::numerics::F32H`] pays. Each output
+//! accumulates its taps `(ky, kx)` from zero as the reference does, then `+ bias` and the
+//! clamp: the same bits.
 
 use crate::kernels::conv_2d::Conv2dParams;
+use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::{Numerics, F32};
 use crate::kernels::window::valid_taps;
@@ -27,24 +37,9 @@ use crate::kernels::window::valid_taps;
 /// FPU registers.
 pub const LANES: usize = 4;
 
-/// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly.
-pub trait Weight: Copy + Default {
-    fn widen(self) -> f32;
-}
-
-impl Weight for f32 {
-    #[inline(always)]
-    fn widen(self) -> f32 {
-        self
-    }
-}
-
-impl Weight for u16 {
-    #[inline(always)]
-    fn widen(self) -> f32 {
-        crate::math::f16_to_f32(self)
-    }
-}
+/// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly (the
+/// numerics' [`FloatWeight`]).
+pub use crate::kernels::numerics::FloatWeight as Weight;
 
 /// The packed table's length for `channels` outputs of `taps` weights each.
 pub const fn packed_len(channels: usize, taps: usize) -> usize {
@@ -142,6 +137,71 @@ pub fn fully_connected<W: Weight>(p: &FullyConnectedParams<F32>, input: &[f32], 
             }
             let n = LANES.min(units - c0);
             store(&acc, bias, c0, &p.clamp, &mut out[c0..c0 + n]);
+        }
+    }
+}
+
+/// The largest depthwise window [`depthwise_conv_2d`] takes (5x5): its widened block is
+/// `DEPTHWISE_MAX_TAPS * LANES` floats on the stack.
+pub const DEPTHWISE_MAX_TAPS: usize = 25;
+
+/// Whether [`depthwise_conv_2d`] runs this depthwise convolution: depth multiplier 1, a
+/// window of 1..=[`DEPTHWISE_MAX_TAPS`] taps, at least one channel.
+pub fn depthwise_applies(p: &DepthwiseConv2dParams<F32>) -> bool {
+    let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
+    out_d > 0 && out_d == p.geometry.input_shape[3] && (1..=DEPTHWISE_MAX_TAPS).contains(&(f_h * f_w))
+}
+
+/// float32 DEPTHWISE_CONV_2D with depth multiplier 1 ([`depthwise_applies`]) from the
+/// model's `[1, H, W, C]` `filter`, each block of [`LANES`] channels' weights widened once.
+#[inline(never)]
+pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, out_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w;
+    debug_assert!(depthwise_applies(p));
+    let taps = taps.min(DEPTHWISE_MAX_TAPS);
+    let mut wide = [0.0f32; DEPTHWISE_MAX_TAPS * LANES];
+    for c0 in (0..out_d).step_by(LANES) {
+        let n = LANES.min(out_d - c0);
+        for (t, w) in wide.chunks_exact_mut(LANES).take(taps).enumerate() {
+            for (j, w) in w.iter_mut().enumerate() {
+                *w = if j < n { filter[t * out_d + c0 + j].widen() } else { 0.0 };
+            }
+        }
+        for b in 0..batches {
+            for oy in 0..out_h {
+                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+                let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+                for ox in 0..out_w {
+                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                    let mut acc = [F32::ACC_ZERO; LANES];
+                    for ky in ky_range.clone() {
+                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                        let row = &input[(b * in_h + iy) * in_w * in_d..][..in_w * in_d];
+                        for kx in kx_range.clone() {
+                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                            let ws = &wide[(ky * f_w + kx) * LANES..][..LANES];
+                            if n == LANES {
+                                let xs = &row[ix * in_d + c0..][..LANES];
+                                for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
+                                    *a = F32::mac(*a, x, w, 0, &());
+                                }
+                            } else {
+                                let xs = &row[ix * in_d + c0..][..n];
+                                for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
+                                    *a = F32::mac(*a, x, w, 0, &());
+                                }
+                            }
+                        }
+                    }
+                    let out = &mut output[((b * out_h + oy) * out_w + ox) * out_d + c0..][..n];
+                    store(&acc, bias, c0, &p.clamp, out);
+                }
+            }
         }
     }
 }

@@ -295,7 +295,12 @@ fn conv_pixels<T: F32x16, const Q: usize>(t: T, p: &Conv2dParams<F32>, row: &Con
         for ky in row.ky_range.clone() {
             for kx in 0..f_w {
                 let wt = &w[(ky * f_w + kx) * f_d * CONV_NR..][..f_d * CONV_NR];
-                let xs: [&[f32]; Q] = core::array::from_fn(|i| &input[row.tap(g, ky, kx, ox + i)..][..f_d]);
+                // A plain loop rather than `array::from_fn`, whose closure LLVM does not
+                // always inline into the `#[target_feature]` entry (a call per tap).
+                let mut xs: [&[f32]; Q] = [&[]; Q];
+                for (i, x) in xs.iter_mut().enumerate() {
+                    *x = &input[row.tap(g, ky, kx, ox + i)..][..f_d];
+                }
                 for (ic, wc) in wt.chunks_exact(CONV_NR).enumerate() {
                     let wv = t.load16(at16(wc, 0));
                     for (a, x) in acc.iter_mut().zip(&xs) {

@@ -142,7 +142,7 @@ pub struct U8;
 pub struct Float<W>(PhantomData<W>);
 
 /// How a float scheme's weights are stored, and their exact widening to `f32`.
-pub trait FloatWeight: Copy + Debug + PartialEq + 'static {
+pub trait FloatWeight: Copy + Debug + Default + PartialEq + 'static {
     /// The scheme's name (`Debug`).
     const NAME: &'static str;
     /// The weight as `f32`, exactly.

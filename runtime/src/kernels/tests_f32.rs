@@ -1103,7 +1103,7 @@ mod f16_weights {
     use super::*;
     use crate::kernels::blocked_f32;
     use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
-    use crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_f16w;
+    use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_f16w, depthwise_conv_2d_f32_f16w_blocked, DepthwiseConv2dF32Variant};
     use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
     use crate::math::f16_to_f32;
 
@@ -1176,6 +1176,12 @@ mod f16_weights {
         depthwise_conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
         depthwise_conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
         same_bits(&got, &want)?;
+        // The blocked form (Arm: depth multiplier 1, at most 25 taps), from the model's halves.
+        if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+            let mut blocked = vec![f32::NAN; n];
+            depthwise_conv_2d_f32_f16w_blocked(&p, &x, &bits, c.bias.then_some(&b[..]), &mut blocked);
+            same_bits(&blocked, &want).map_err(|e| format!("blocked: {e}"))?;
+        }
         let mult = c.out_d / c.in_d;
         let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
         compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
@@ -1223,10 +1229,36 @@ mod f16_weights {
             depthwise_case(&c).map_err(TestCaseError::fail)?;
         }
 
+        /// Depth multiplier 1 and up to 23 channels (several blocks of four, tails).
+        #[test]
+        fn depthwise_conv_2d_mult1(c in packed_strategy(true)) {
+            depthwise_case(&c).map_err(TestCaseError::fail)?;
+        }
+
         #[test]
         fn fully_connected(c in <FullyConnected as KernelCase>::strategy()) {
             fc_case(&c).map_err(TestCaseError::fail)?;
         }
+    }
+
+    /// The depthwise edge cases reach the blocked form, with channel tails of 1 to 3, and
+    /// the reference fallback (depth multiplier other than 1).
+    #[test]
+    fn depthwise_cases_reach_both_forms() {
+        let cases = packed_edge_cases(true).into_iter().chain(ConvF32::edge_cases(true));
+        let (mut blocked, mut tails, mut other) = (0, [false; 4], 0);
+        for c in cases {
+            let mut geometry = c.geometry();
+            geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
+            let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+            if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+                blocked += 1;
+                tails[c.out_d % 4] = true;
+            } else {
+                other += 1;
+            }
+        }
+        assert!(blocked > 0 && other > 0 && tails.iter().all(|&t| t), "blocked {blocked}, tails {tails:?}, other {other}");
     }
 
     #[test]
@@ -1234,7 +1266,7 @@ mod f16_weights {
         for c in ConvF32::edge_cases(false) {
             conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
-        for c in ConvF32::edge_cases(true) {
+        for c in ConvF32::edge_cases(true).into_iter().chain(packed_edge_cases(true)) {
             depthwise_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
         for c in <FullyConnected as KernelCase>::edge_cases() {
