@@ -18,6 +18,10 @@
 //! `keep_f16_weights`), widened exactly per tap ([`crate::math::f16_to_f32`]), so the float16
 //! form gives the float32 form's bits on the widened weights.
 //!
+//! CONV_2D with float16 weights and at most [`CONV_WIDE_TAPS`] taps per window widens each
+//! block's weights once per call into a stack buffer (1,536 bytes at most) and computes
+//! every output pixel of the block from it, instead of widening per tap and pixel.
+//!
 //! DEPTHWISE_CONV_2D with float16 weights ([`depthwise_conv_2d`], depth multiplier 1, at
 //! most [`DEPTHWISE_MAX_TAPS`] taps): the model's `[1, H, W, C]` filter as it is, no packing.
 //! Per block of [`LANES`] channels the block's weights are widened once into a stack buffer
@@ -80,44 +84,84 @@ fn store(acc: &[f32; LANES], bias: Option<&[f32]>, c0: usize, clamp: &crate::ker
     }
 }
 
-/// Ungrouped float32 CONV_2D from [`pack`]'s table (`taps = f_h * f_w * f_d`).
+/// The largest window (`f_h * f_w * f_d` taps) whose widened block [`conv_2d`] keeps on the
+/// stack when the weights are float16: `CONV_WIDE_TAPS * LANES` floats (1,536 bytes).
+pub const CONV_WIDE_TAPS: usize = 96;
+
+/// Ungrouped float32 CONV_2D from [`pack`]'s table (`taps = f_h * f_w * f_d`). With
+/// float16 weights and at most [`CONV_WIDE_TAPS`] taps, each block's weights are widened once
+/// into a stack buffer and every output pixel of the block is computed from it (blocks
+/// outermost); otherwise (and for float32 weights) pixels are outermost, each block's
+/// weights read as they are. Each output is computed the same way in both orders.
 #[inline(never)]
 pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [batches, _, _, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     debug_assert_eq!(f_d, in_d);
     let taps = f_h * f_w * f_d;
     debug_assert_eq!(packed.len(), packed_len(out_d, taps));
+    let blocks = packed.chunks_exact((LANES * taps).max(1));
+    let pixel = |b: usize, oy: usize, ox: usize| ((b * out_h + oy) * out_w + ox) * out_d;
+    if W::WIDENS && taps <= CONV_WIDE_TAPS {
+        let mut wide = [0.0f32; CONV_WIDE_TAPS * LANES];
+        let wide = &mut wide[..LANES * taps];
+        for (block, ws_block) in blocks.enumerate() {
+            for (d, w) in wide.iter_mut().zip(ws_block) {
+                *d = w.widen();
+            }
+            let c0 = block * LANES;
+            let n = LANES.min(out_d - c0);
+            for b in 0..batches {
+                for oy in 0..out_h {
+                    for ox in 0..out_w {
+                        let acc = conv_block_pixel(p, input, wide, b, oy, ox);
+                        let o = pixel(b, oy, ox) + c0;
+                        store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
+                    }
+                }
+            }
+        }
+        return;
+    }
     for b in 0..batches {
         for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
             for ox in 0..out_w {
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                let out_pixel = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
-                for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
+                let out_pixel = &mut output[pixel(b, oy, ox)..][..out_d];
+                for (block, ws_block) in blocks.clone().enumerate() {
                     let c0 = block * LANES;
-                    let mut acc = [F32::ACC_ZERO; LANES];
-                    for ky in ky_range.clone() {
-                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        for kx in kx_range.clone() {
-                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..f_d];
-                            let ws = &ws_block[(ky * f_w + kx) * f_d * LANES..][..f_d * LANES];
-                            for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
-                                mac4(&mut acc, x, w);
-                            }
-                        }
-                    }
+                    let acc = conv_block_pixel(p, input, ws_block, b, oy, ox);
                     let n = LANES.min(out_d - c0);
                     store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
                 }
             }
         }
     }
+}
+
+/// One block of [`LANES`] output channels at output pixel `(b, oy, ox)`: each lane's taps
+/// `(ky, kx, ic)` inside the input accumulated from zero in that order (no bias, no clamp).
+#[inline(always)]
+fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], b: usize, oy: usize, ox: usize) -> [f32; LANES] {
+    let g = &p.geometry;
+    let [_, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let mut acc = [F32::ACC_ZERO; LANES];
+    for ky in valid_taps(in_y0, g.dilation_height, f_h, in_h) {
+        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+        for kx in valid_taps(in_x0, g.dilation_width, f_w, in_w) {
+            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+            let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..f_d];
+            let ws = &ws_block[(ky * f_w + kx) * f_d * LANES..][..f_d * LANES];
+            for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
+                mac4(&mut acc, x, w);
+            }
+        }
+    }
+    acc
 }
 
 /// float32 FULLY_CONNECTED from [`pack`]'s table (`channels = units`, `taps = depth`).

@@ -145,6 +145,9 @@ pub struct Float<W>(PhantomData<W>);
 pub trait FloatWeight: Copy + Debug + Default + PartialEq + 'static {
     /// The scheme's name (`Debug`).
     const NAME: &'static str;
+    /// Whether [`FloatWeight::widen`] does work (a kernel may then widen a block of weights
+    /// once and reuse it).
+    const WIDENS: bool;
     /// The weight as `f32`, exactly.
     fn widen(self) -> f32;
 }
@@ -152,6 +155,7 @@ pub trait FloatWeight: Copy + Debug + Default + PartialEq + 'static {
 /// float32 weights (TFLite's unquantized path).
 impl FloatWeight for f32 {
     const NAME: &'static str = "F32";
+    const WIDENS: bool = false;
     #[inline(always)]
     fn widen(self) -> f32 {
         self
@@ -162,6 +166,7 @@ impl FloatWeight for f32 {
 /// ([`crate::math::f16_to_f32`]).
 impl FloatWeight for u16 {
     const NAME: &'static str = "F32H";
+    const WIDENS: bool = true;
     #[inline(always)]
     fn widen(self) -> f32 {
         crate::math::f16_to_f32(self)

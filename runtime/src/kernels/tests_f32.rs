@@ -1274,6 +1274,17 @@ mod f16_weights {
         }
     }
 
+    /// CONV_2D windows around the blocked form's stack block (`CONV_WIDE_TAPS` = 96 taps):
+    /// 90, 96 (widened once per block) and 99 (widened per tap), with borders and tails.
+    #[test]
+    fn conv_windows_around_the_widened_block() {
+        assert_eq!(blocked_f32::CONV_WIDE_TAPS, 96);
+        for (in_d, k, out_d) in [(10, [3, 3], 5), (6, [4, 4], 7), (11, [3, 3], 9), (96, [1, 1], 6), (97, [1, 1], 3)] {
+            let c = ConvF32::plain([5, 7], in_d, out_d, k, [1; 4], in_d as u64);
+            conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+    }
+
     /// Every half as a 1x1 weight (infinities, NaNs, subnormals, both zeros included) times
     /// inputs of both signs, zero and infinity: the f16 kernels' bits are the float32
     /// kernels' on the widened weight (NaN bits included).
