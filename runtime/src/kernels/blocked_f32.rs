@@ -24,8 +24,8 @@
 //!
 //! DEPTHWISE_CONV_2D with float16 weights ([`depthwise_conv_2d`], depth multiplier 1, at
 //! most [`DEPTHWISE_MAX_TAPS`] taps): the model's `[1, H, W, C]` filter as it is, no packing.
-//! Per block of [`LANES`] channels the block's weights are widened once into a stack buffer
-//! (at most 400 bytes), then every output pixel of those channels is computed from it: one
+//! Per block of [`DEPTHWISE_LANES`] (8) channels the block's weights are widened once into a
+//! stack buffer (at most 800 bytes), then every output pixel of those channels is computed from it: one
 //! widening per weight per call instead of one per weight per output pixel, which is what
 //! the reference loop nest over [`crate::kernels::numerics::F32H`] pays. Each output
 //! accumulates its taps `(ky, kx)` from zero as the reference does, then `+ bias` and the
@@ -186,8 +186,13 @@ pub fn fully_connected<W: Weight>(p: &FullyConnectedParams<F32>, input: &[f32], 
 }
 
 /// The largest depthwise window [`depthwise_conv_2d`] takes (5x5): its widened block is
-/// `DEPTHWISE_MAX_TAPS * LANES` floats on the stack.
+/// `DEPTHWISE_MAX_TAPS * DEPTHWISE_LANES` floats on the stack (800 bytes).
 pub const DEPTHWISE_MAX_TAPS: usize = 25;
+
+/// Channels per pass of [`depthwise_conv_2d`]: eight accumulators, eight inputs and eight
+/// weights fill 24 of the 32 single-precision FPU registers, and the address arithmetic and
+/// bounds checks of a tap are shared by eight multiply-adds.
+pub const DEPTHWISE_LANES: usize = 8;
 
 /// Whether [`depthwise_conv_2d`] runs this depthwise convolution: depth multiplier 1, a
 /// window of 1..=[`DEPTHWISE_MAX_TAPS`] taps, at least one channel.
@@ -197,24 +202,26 @@ pub fn depthwise_applies(p: &DepthwiseConv2dParams<F32>) -> bool {
 }
 
 /// float32 DEPTHWISE_CONV_2D with depth multiplier 1 ([`depthwise_applies`]) from the
-/// model's `[1, H, W, C]` `filter`, each block of [`LANES`] channels' weights widened once.
+/// model's `[1, H, W, C]` `filter`, each block of [`DEPTHWISE_LANES`] channels' weights
+/// widened once.
 #[inline(never)]
 pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
+    const L: usize = DEPTHWISE_LANES;
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, out_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
-    let taps = f_h * f_w;
     debug_assert!(depthwise_applies(p));
-    let taps = taps.min(DEPTHWISE_MAX_TAPS);
-    let mut wide = [0.0f32; DEPTHWISE_MAX_TAPS * LANES];
-    for c0 in (0..out_d).step_by(LANES) {
-        let n = LANES.min(out_d - c0);
-        for (t, w) in wide.chunks_exact_mut(LANES).take(taps).enumerate() {
+    let taps = (f_h * f_w).min(DEPTHWISE_MAX_TAPS);
+    let mut wide = [0.0f32; DEPTHWISE_MAX_TAPS * L];
+    for c0 in (0..out_d).step_by(L) {
+        let n = L.min(out_d - c0);
+        for (t, w) in wide.chunks_exact_mut(L).take(taps).enumerate() {
             for (j, w) in w.iter_mut().enumerate() {
                 *w = if j < n { filter[t * out_d + c0 + j].widen() } else { 0.0 };
             }
         }
+        let wide = &wide[..taps * L];
         for b in 0..batches {
             for oy in 0..out_h {
                 let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
@@ -222,20 +229,21 @@ pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32
                 for ox in 0..out_w {
                     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                     let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                    let mut acc = [F32::ACC_ZERO; LANES];
+                    let mut acc = [F32::ACC_ZERO; L];
                     for ky in ky_range.clone() {
                         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        let row = &input[(b * in_h + iy) * in_w * in_d..][..in_w * in_d];
+                        let row = &input[(b * in_h + iy) * in_w * in_d + c0..][..(in_w - 1) * in_d + n];
+                        let w_row = &wide[ky * f_w * L..][..f_w * L];
                         for kx in kx_range.clone() {
                             let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let ws = &wide[(ky * f_w + kx) * LANES..][..LANES];
-                            if n == LANES {
-                                let xs = &row[ix * in_d + c0..][..LANES];
+                            let ws = &w_row[kx * L..][..L];
+                            if let Some(xs) = row.get(ix * in_d..).and_then(|r| r.first_chunk::<L>()) {
                                 for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
                                     *a = F32::mac(*a, x, w, 0, &());
                                 }
                             } else {
-                                let xs = &row[ix * in_d + c0..][..n];
+                                // The last channels of the last column: fewer than L.
+                                let xs = &row[ix * in_d..][..n];
                                 for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
                                     *a = F32::mac(*a, x, w, 0, &());
                                 }
@@ -243,7 +251,13 @@ pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32
                         }
                     }
                     let out = &mut output[((b * out_h + oy) * out_w + ox) * out_d + c0..][..n];
-                    store(&acc, bias, c0, &p.clamp, out);
+                    for (j, (o, &a)) in out.iter_mut().zip(&acc).enumerate() {
+                        let v = match bias {
+                            Some(bs) => F32::add_bias(a, bs[c0 + j]),
+                            None => a,
+                        };
+                        *o = F32::requantize(v, &(), c0 + j, &p.clamp);
+                    }
                 }
             }
         }

@@ -83,7 +83,7 @@ pub fn depthwise_conv_2d_f32_f16w(params: &DepthwiseConv2dParams<F32>, input: &[
 }
 
 /// [`depthwise_conv_2d_f32_f16w`] on Arm FPUs for depth multiplier 1 and windows of at most
-/// 25 taps ([`DepthwiseConv2dF32Variant::f16_blocked`]): each block of four channels'
+/// 25 taps ([`DepthwiseConv2dF32Variant::f16_blocked`]): each block of eight channels'
 /// float16 weights is widened once per call instead of once per output pixel
 /// (`kernels::blocked_f32::depthwise_conv_2d`); the same bits.
 pub fn depthwise_conv_2d_f32_f16w_blocked(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
