@@ -42,7 +42,7 @@ use crate::kernels::window::valid_taps;
 pub const LANES: usize = 4;
 
 /// A weight as the blocked kernels read it: `f32`, or binary16 bits widened exactly (the
-/// numerics' [`FloatWeight`]).
+/// numerics' [`FloatWeight`](crate::kernels::numerics::FloatWeight)).
 pub use crate::kernels::numerics::FloatWeight as Weight;
 
 /// The packed table's length for `channels` outputs of `taps` weights each.
