@@ -317,10 +317,10 @@ mod tests {
         assert_eq!(code.matches("rt::__private::io(").count(), 1, "{code}");
     }
 
-    /// A float16-weight CONV_2D and FULLY_CONNECTED (filters through DEQUANTIZE), plus one
-    /// float16 constant that an ADD also reads.
+    /// A float16-weight CONV_2D, FULLY_CONNECTED and DEPTHWISE_CONV_2D (filters through
+    /// DEQUANTIZE), plus one float16 constant that an ADD also reads.
     fn half_weight_model() -> Vec<u8> {
-        use crate::ir::{Activation, Conv2dOptions, FullyConnectedOptions, Padding};
+        use crate::ir::{Activation, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Padding};
         let halves = |n: usize| -> Vec<u8> { (0..n).flat_map(|i| ((0x3000u16 + (i as u16 * 37) % 0x1000) | ((i as u16 % 3) << 15)).to_le_bytes()).collect() };
         let mut m = ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[1, 3, 3, 2], None);
@@ -347,7 +347,14 @@ mod tests {
         m.op(OpKind::Add { activation: Activation::None }, &[Some(y), Some(a)], &[z]);
         m.op(OpKind::Dequantize, &[Some(v16)], &[v]);
         m.op(OpKind::FullyConnected(fc), &[Some(z), Some(v), Some(a)], &[q]);
-        m.inputs(&[x]).outputs(&[q]);
+        // A float16-weight DEPTHWISE_CONV_2D (depth multiplier 1, 3x3) on the conv's output.
+        let d16 = m.constant("d16", DType::F16, &[1, 3, 3, 4], halves(36), None);
+        let d = m.activation("d", DType::F32, &[1, 3, 3, 4], None);
+        let e = m.activation("e", DType::F32, &[1, 3, 3, 4], None);
+        m.op(OpKind::Dequantize, &[Some(d16)], &[d]);
+        let dw = DepthwiseConv2dOptions { stride_w: 1, stride_h: 1, depth_multiplier: 1, dilation_w: 1, dilation_h: 1, ..Default::default() };
+        m.op(OpKind::DepthwiseConv2d(dw), &[Some(c), Some(d), None], &[e]);
+        m.inputs(&[x]).outputs(&[q, e]);
         m.finish()
     }
 
@@ -356,18 +363,20 @@ mod tests {
         let bytes = half_weight_model();
         let model = crate::tflite::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
-        // The conv filter and the FC weights (read as filters only), not the ADD operand.
-        assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12)].into_iter().collect());
+        // The conv, FC and depthwise filters (read as filters only), not the ADD operand.
+        assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12), TensorId::new(14)].into_iter().collect());
         assert!(folded.apply(&model).main().half_weights.is_empty());
-        assert_eq!(folded.apply_with(&model, true).main().half_weights.len(), 3);
+        assert_eq!(folded.apply_with(&model, true).main().half_weights.len(), 4);
 
         let plain = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
         let kept = crate::compile(&bytes, &crate::CompileOptions { keep_f16_weights: true, ..Default::default() }).unwrap();
         // Arm calls read the halves; hosts keep their packed float32 tables.
         assert!(!plain.code.contains("_f16w"), "{}", plain.code);
-        assert_eq!(kept.code.matches("conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
+        assert_eq!(kept.code.matches("::conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
         assert_eq!(kept.code.matches("fully_connected_f32_f16w_blocked(").count(), 2, "{}", kept.code);
+        assert_eq!(kept.code.matches("depthwise_conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
         assert!(kept.code.contains("conv_2d_f32_packed(") && kept.code.contains("fully_connected_f32_packed("), "{}", kept.code);
+        assert!(kept.code.contains("depthwise_conv_2d_f32_packed("), "{}", kept.code);
         let arm = |c: &crate::Compiled| c.scoped_weights.iter().find(|(s, _)| *s == "arm").map_or(0, |(_, b)| b.len()) + c.weights.len();
         // 72 + 180 + 25 float32 weights (1,108 bytes, packed in blocks of four channels:
         // 1,168) become half as many bytes.

@@ -146,88 +146,202 @@ pub fn conv_pack(g: &ConvGeometry, filter: &[f32], bias: Option<&[f32]>, packed:
     }
 }
 
-/// CONV_2D (ungrouped) from the packed table.
+/// Sixteen float32 lanes: one CONV_2D block of [`CONV_NR`] output channels, as the CONV_2D
+/// loop nest reads it. Any [`F32x8`] is one as a [`Pair`] of its vectors; AVX-512
+/// (`arch::x86_64::f32::Avx512F32`) is one with a single `__m512`. Every lane computes the
+/// same operations in the same order whichever type runs it, so two types with the same
+/// `mul_add` rounding give the same bits.
+pub(crate) trait F32x16: Copy {
+    /// Sixteen lanes.
+    type V: Copy;
+    /// One value broadcast to the lanes.
+    type S: Copy;
+    fn splat16(self, x: f32) -> Self::S;
+    fn load16(self, s: &[f32; 16]) -> Self::V;
+    /// `acc + x * w` per lane (fused where the ISA has it).
+    fn mul_add16(self, acc: Self::V, x: Self::S, w: Self::V) -> Self::V;
+    /// Clamps `v` to `[lo, hi]` and stores its first `n` lanes at `out[at..at + n]`.
+    fn clamp_store16(self, v: Self::V, lo: Self::S, hi: Self::S, out: &mut [f32], at: usize, n: usize);
+}
+
+/// Two eight-lane vectors of an [`F32x8`] as one sixteen-lane block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair<T>(pub(crate) T);
+
+impl<T: F32x8> F32x16 for Pair<T> {
+    type V = [T::V; 2];
+    type S = T::V;
+    #[inline(always)]
+    fn splat16(self, x: f32) -> T::V {
+        self.0.splat(x)
+    }
+    #[inline(always)]
+    fn load16(self, s: &[f32; 16]) -> [T::V; 2] {
+        [self.0.load(at8(s, 0)), self.0.load(at8(s, 8))]
+    }
+    #[inline(always)]
+    fn mul_add16(self, acc: [T::V; 2], x: T::V, w: [T::V; 2]) -> [T::V; 2] {
+        [self.0.mul_add(acc[0], x, w[0]), self.0.mul_add(acc[1], x, w[1])]
+    }
+    #[inline(always)]
+    fn clamp_store16(self, v: [T::V; 2], lo: T::V, hi: T::V, out: &mut [f32], at: usize, n: usize) {
+        let t = self.0;
+        store_n(t, t.clamp(v[0], lo, hi), out, at, n.min(8));
+        if n > 8 {
+            store_n(t, t.clamp(v[1], lo, hi), out, at + 8, n - 8);
+        }
+    }
+}
+
+/// The sixteen values at `s[at..at + 16]` (in range by the callers' construction; a bug
+/// reads zeros and the suites catch it).
+#[inline(always)]
+fn at16(s: &[f32], at: usize) -> &[f32; 16] {
+    const ZERO16: [f32; 16] = [0.0; 16];
+    match s.get(at..).and_then(|t| t.first_chunk::<16>()) {
+        Some(a) => a,
+        None => {
+            debug_assert!(false, "packed float read out of range");
+            &ZERO16
+        }
+    }
+}
+
+/// CONV_2D (ungrouped) from the packed table, with an eight-lane vector type: four pixels
+/// per block.
 #[inline(always)]
 pub(crate) fn conv_2d<T: F32x8>(t: T, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    conv_2d_blocks::<Pair<T>, PIXELS>(Pair(t), p, input, packed, output)
+}
+
+/// CONV_2D (ungrouped) from the packed table: `P` output pixels times [`CONV_NR`] channels
+/// per block where `P` windows along the row lie inside the input, else four (when `P` is
+/// larger), else one pixel with the taps outside the input skipped. Each output starts from
+/// its bias and accumulates its taps `(ky, kx, ic)` in that order, whichever block computes
+/// it.
+#[inline(always)]
+pub(crate) fn conv_2d_blocks<T: F32x16, const P: usize>(t: T, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     debug_assert_eq!(f_d, in_d);
-    let k = f_h * f_w * f_d;
-    let block = CONV_NR * (1 + k);
-    let (lo, hi) = (t.splat(p.clamp.min), t.splat(p.clamp.max));
     let full_kx = 0..f_w;
+    let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+    // `n` pixels from `ox` on, all with every column tap inside the input.
+    let fits = |ox: usize, n: usize| {
+        ox + n <= out_w
+            && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
+            && valid_taps(x_origin(ox + n - 1), g.dilation_width, f_w, in_w) == full_kx
+    };
     for b in 0..batches {
         for oy in 0..out_h {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+            let row = ConvRow {
+                input: b * in_h * in_w * in_d,
+                in_y0,
+                ky_range: valid_taps(in_y0, g.dilation_height, f_h, in_h),
+                output: (b * out_h + oy) * out_w * out_d,
+            };
             let mut ox = 0;
             while ox < out_w {
-                let quad = ox + PIXELS <= out_w
-                    && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
-                    && valid_taps(x_origin(ox + PIXELS - 1), g.dilation_width, f_w, in_w) == full_kx;
-                let n_pix = if quad { PIXELS } else { 1 };
-                let kx_range = valid_taps(x_origin(ox), g.dilation_width, f_w, in_w);
-                let out0 = ((b * out_h + oy) * out_w + ox) * out_d;
-                // Input offset of tap (ky, kx) for pixel `i` of the block (taps in range).
-                let in_at = |ky: usize, kx: usize, i: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (x_origin(ox + i) + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * in_d
+                ox += if fits(ox, P) {
+                    conv_pixels::<T, P>(t, p, &row, ox, input, packed, output)
+                } else if P > PIXELS && fits(ox, PIXELS) {
+                    conv_pixels::<T, PIXELS>(t, p, &row, ox, input, packed, output)
+                } else {
+                    conv_pixel(t, p, &row, ox, input, packed, output)
                 };
-                for (bi, blk) in packed.chunks_exact(block).enumerate() {
-                    let c0 = bi * CONV_NR;
-                    let n = (out_d - c0).min(CONV_NR);
-                    let (b0, b1) = (t.load(at8(blk, 0)), t.load(at8(blk, 8)));
-                    let w = &blk[CONV_NR..];
-                    if quad {
-                        let mut acc = [[b0, b1]; PIXELS];
-                        for ky in ky_range.clone() {
-                            for kx in 0..f_w {
-                                let wt = &w[(ky * f_w + kx) * f_d * CONV_NR..][..f_d * CONV_NR];
-                                let xs: [&[f32]; PIXELS] = core::array::from_fn(|i| &input[in_at(ky, kx, i)..][..f_d]);
-                                for (ic, wc) in wt.chunks_exact(CONV_NR).enumerate() {
-                                    let (w0, w1) = (t.load(at8(wc, 0)), t.load(at8(wc, 8)));
-                                    for (a, x) in acc.iter_mut().zip(&xs) {
-                                        let xv = t.splat(x[ic]);
-                                        a[0] = t.mul_add(a[0], xv, w0);
-                                        a[1] = t.mul_add(a[1], xv, w1);
-                                    }
-                                }
-                            }
-                        }
-                        for (i, a) in acc.iter().enumerate() {
-                            let o = out0 + i * out_d + c0;
-                            store_n(t, t.clamp(a[0], lo, hi), output, o, n.min(8));
-                            if n > 8 {
-                                store_n(t, t.clamp(a[1], lo, hi), output, o + 8, n - 8);
-                            }
-                        }
-                    } else {
-                        let mut a = [b0, b1];
-                        for ky in ky_range.clone() {
-                            for kx in kx_range.clone() {
-                                let wt = &w[(ky * f_w + kx) * f_d * CONV_NR..][..f_d * CONV_NR];
-                                let x = &input[in_at(ky, kx, 0)..][..f_d];
-                                for (&xi, wc) in x.iter().zip(wt.chunks_exact(CONV_NR)) {
-                                    let xv = t.splat(xi);
-                                    a[0] = t.mul_add(a[0], xv, t.load(at8(wc, 0)));
-                                    a[1] = t.mul_add(a[1], xv, t.load(at8(wc, 8)));
-                                }
-                            }
-                        }
-                        store_n(t, t.clamp(a[0], lo, hi), output, out0 + c0, n.min(8));
-                        if n > 8 {
-                            store_n(t, t.clamp(a[1], lo, hi), output, out0 + c0 + 8, n - 8);
-                        }
-                    }
-                }
-                ox += n_pix;
             }
         }
     }
+}
+
+/// What the blocks of one CONV_2D output row share.
+struct ConvRow {
+    /// The offset of the row's batch in the input.
+    input: usize,
+    /// The input row of the first tap row (negative above the input).
+    in_y0: isize,
+    /// The tap rows inside the input.
+    ky_range: core::ops::Range<usize>,
+    /// The offset of the row in the output.
+    output: usize,
+}
+
+impl ConvRow {
+    /// The input offset of tap `(ky, kx)` of output pixel `ox` (a tap inside the input).
+    #[inline(always)]
+    fn tap(&self, g: &ConvGeometry, ky: usize, kx: usize, ox: usize) -> usize {
+        let [_, _, in_w, in_d] = g.input_shape;
+        let iy = (self.in_y0 + (g.dilation_height * ky) as isize) as usize;
+        let ix = ((ox * g.stride_width + g.dilation_width * kx) as isize - g.pad_left as isize) as usize;
+        self.input + (iy * in_w + ix) * in_d
+    }
+}
+
+/// `Q` pixels from `ox` on (every window inside the input along the row) times every block
+/// of [`CONV_NR`] channels. Returns `Q`.
+#[inline(always)]
+fn conv_pixels<T: F32x16, const Q: usize>(t: T, p: &Conv2dParams<F32>, row: &ConvRow, ox: usize, input: &[f32], packed: &[f32], output: &mut [f32]) -> usize {
+    let g = &p.geometry;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let block = CONV_NR * (1 + f_h * f_w * f_d);
+    let (lo, hi) = (t.splat16(p.clamp.min), t.splat16(p.clamp.max));
+    for (bi, blk) in packed.chunks_exact(block).enumerate() {
+        let c0 = bi * CONV_NR;
+        let mut acc = [t.load16(at16(blk, 0)); Q];
+        let w = &blk[CONV_NR..];
+        for ky in row.ky_range.clone() {
+            for kx in 0..f_w {
+                let wt = &w[(ky * f_w + kx) * f_d * CONV_NR..][..f_d * CONV_NR];
+                // A plain loop rather than `array::from_fn`, whose closure LLVM does not
+                // always inline into the `#[target_feature]` entry (a call per tap).
+                let mut xs: [&[f32]; Q] = [&[]; Q];
+                for (i, x) in xs.iter_mut().enumerate() {
+                    *x = &input[row.tap(g, ky, kx, ox + i)..][..f_d];
+                }
+                for (ic, wc) in wt.chunks_exact(CONV_NR).enumerate() {
+                    let wv = t.load16(at16(wc, 0));
+                    for (a, x) in acc.iter_mut().zip(&xs) {
+                        *a = t.mul_add16(*a, t.splat16(x[ic]), wv);
+                    }
+                }
+            }
+        }
+        for (i, a) in acc.iter().enumerate() {
+            t.clamp_store16(*a, lo, hi, output, row.output + (ox + i) * out_d + c0, (out_d - c0).min(CONV_NR));
+        }
+    }
+    Q
+}
+
+/// One pixel at `ox` times every block of [`CONV_NR`] channels, the taps outside the input
+/// skipped. Returns 1.
+#[inline(always)]
+fn conv_pixel<T: F32x16>(t: T, p: &Conv2dParams<F32>, row: &ConvRow, ox: usize, input: &[f32], packed: &[f32], output: &mut [f32]) -> usize {
+    let g = &p.geometry;
+    let [_, _, in_w, _] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let block = CONV_NR * (1 + f_h * f_w * f_d);
+    let (lo, hi) = (t.splat16(p.clamp.min), t.splat16(p.clamp.max));
+    let kx_range = valid_taps((ox * g.stride_width) as isize - g.pad_left as isize, g.dilation_width, f_w, in_w);
+    for (bi, blk) in packed.chunks_exact(block).enumerate() {
+        let c0 = bi * CONV_NR;
+        let mut a = t.load16(at16(blk, 0));
+        let w = &blk[CONV_NR..];
+        for ky in row.ky_range.clone() {
+            for kx in kx_range.clone() {
+                let wt = &w[(ky * f_w + kx) * f_d * CONV_NR..][..f_d * CONV_NR];
+                let x = &input[row.tap(g, ky, kx, ox)..][..f_d];
+                for (&xi, wc) in x.iter().zip(wt.chunks_exact(CONV_NR)) {
+                    a = t.mul_add16(a, t.splat16(xi), t.load16(at16(wc, 0)));
+                }
+            }
+        }
+        t.clamp_store16(a, lo, hi, output, row.output + ox * out_d + c0, (out_d - c0).min(CONV_NR));
+    }
+    1
 }
 
 // ---------------------------------------------------------------------------------------
@@ -403,7 +517,17 @@ pub(crate) fn fully_connected<T: F32x8>(t: T, p: &FullyConnectedParams<F32>, inp
 /// `crate::arch::<isa>::f32::f(token, args...)` when a SIMD implementation runs here
 /// (x86-64: AVX2+FMA selected by [`crate::isa`]; aarch64: NEON, part of the base ISA), else
 /// falls through to the portable body.
+///
+/// `f32_simd!(avx512 f(args...))` first tries `crate::arch::x86_64::f32::avx512::f` (a
+/// kernel with an AVX-512 form) when AVX-512 is selected.
 macro_rules! f32_simd {
+    (avx512 $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::arch::x86_64::f32::Avx512F32::selected() {
+            return $crate::arch::x86_64::f32::avx512::$f(token, $($arg),*);
+        }
+        $crate::kernels::f32x8::f32_simd!($f($($arg),*));
+    };
     ($f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::arch::x86_64::f32::Avx2Fma::selected() {

@@ -10,6 +10,9 @@
 //! | [`F32`] (float32) | `f32` | `f32` | `f32` | `f32` | `()`: requantization is only the clamp |
 //! | [`F32H`] (float32, float16 weights) | `f32` | `u16` (binary16 bits) | `f32` | `f32` | `()` |
 //!
+//! `F32` and `F32H` are one generic impl, [`Float<W>`](Float), whose only step that depends
+//! on `W` is the exact widening of a weight ([`FloatWeight::widen`]).
+//!
 //! float32 is one more impl, not a third branch in every kernel: its steps are TFLite's
 //! float reference kernels' (`reference_ops::Conv`, `DepthwiseConv`, `FullyConnected`,
 //! `AveragePool`, `MaxPool`): `total += x * w` in the loop nest's order, one rounding per
@@ -28,6 +31,7 @@
 
 use crate::quant::{multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_i64};
 use core::fmt::Debug;
+use core::marker::PhantomData;
 
 /// The fused-activation clamp of an output, in the output's element type (TFLite's
 /// `output_activation_min` / `output_activation_max`, `CalculateActivationRangeQuantized`).
@@ -138,16 +142,72 @@ pub struct S16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct U8;
 
+/// The float32 schemes, generic over how a weight is stored ([`FloatWeight`]): activations,
+/// bias and accumulator are `f32`, and each tap widens its weight exactly to `f32` before
+/// TFLite's `total += x * w`. Every other step (bias, clamp, pools) is the same for every
+/// weight storage, so it is written once here. Use the aliases [`F32`] and [`F32H`].
+pub struct Float<W>(PhantomData<W>);
+
+/// How a float scheme's weights are stored, and their exact widening to `f32`.
+pub trait FloatWeight: Copy + Debug + Default + PartialEq + 'static {
+    /// The scheme's name (`Debug`).
+    const NAME: &'static str;
+    /// Whether [`FloatWeight::widen`] does work (a kernel may then widen a block of weights
+    /// once and reuse it).
+    const WIDENS: bool;
+    /// The weight as `f32`, exactly.
+    fn widen(self) -> f32;
+}
+
+/// float32 weights (TFLite's unquantized path).
+impl FloatWeight for f32 {
+    const NAME: &'static str = "F32";
+    const WIDENS: bool = false;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+/// float16 weights kept as they are in flash (binary16 bits), widened exactly
+/// ([`crate::math::f16_to_f32`]).
+impl FloatWeight for u16 {
+    const NAME: &'static str = "F32H";
+    const WIDENS: bool = true;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        crate::math::f16_to_f32(self)
+    }
+}
+
+// By hand rather than derived: a derive would bound `W` (and `f32` is not `Eq`), while the
+// scheme holds no `W`.
+impl<W> Clone for Float<W> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<W> Copy for Float<W> {}
+impl<W> PartialEq for Float<W> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<W> Eq for Float<W> {}
+impl<W: FloatWeight> Debug for Float<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(W::NAME)
+    }
+}
+
 /// float32 activations, weights, bias and accumulator (TFLite's unquantized path).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct F32;
+pub type F32 = Float<f32>;
 
 /// float32 activations, bias and accumulator with float16 weights kept as they are in flash
 /// (binary16 bits): each tap widens its weight exactly ([`crate::math::f16_to_f32`]) and then
 /// is [`F32`]'s tap, so the result is [`F32`]'s on the widened weights, bit for bit: the
 /// float16-weight model's folded float32 path without the flash for float32 weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct F32H;
+pub type F32H = Float<u16>;
 
 /// `std::max(a, b)` as C++ defines it (`a < b ? b : a`), NaN handling included.
 #[inline(always)]
@@ -347,9 +407,9 @@ impl Numerics for U8 {
     }
 }
 
-impl Numerics for F32 {
+impl<W: FloatWeight> Numerics for Float<W> {
     type Act = f32;
-    type Weight = f32;
+    type Weight = W;
     type Bias = f32;
     type Acc = f32;
     type Quant<'a> = ();
@@ -359,10 +419,11 @@ impl Numerics for F32 {
     /// `std::numeric_limits<float>::lowest()`.
     const LOWEST: f32 = f32::MIN;
 
-    /// `total += input_value * filter_value`: two roundings, as TFLite (no FMA).
+    /// `total += input_value * filter_value` on the exactly widened weight: two roundings,
+    /// as TFLite (no FMA).
     #[inline(always)]
-    fn mac(acc: f32, x: f32, w: f32, _weight_offset: i32, _: &()) -> f32 {
-        acc + x * w
+    fn mac(acc: f32, x: f32, w: W, _weight_offset: i32, _: &()) -> f32 {
+        acc + x * w.widen()
     }
 
     #[inline(always)]
@@ -406,59 +467,6 @@ impl Numerics for F32 {
         } else {
             v
         }
-    }
-}
-
-impl Numerics for F32H {
-    type Act = f32;
-    type Weight = u16;
-    type Bias = f32;
-    type Acc = f32;
-    type Quant<'a> = ();
-    type PoolSum = f32;
-    const ACC_ZERO: f32 = 0.0;
-    const POOL_ZERO: f32 = 0.0;
-    const LOWEST: f32 = f32::MIN;
-
-    /// [`F32::mac`] on the exactly widened weight.
-    #[inline(always)]
-    fn mac(acc: f32, x: f32, w: u16, weight_offset: i32, q: &()) -> f32 {
-        F32::mac(acc, x, crate::math::f16_to_f32(w), weight_offset, q)
-    }
-
-    #[inline(always)]
-    fn add_bias(acc: f32, bias: f32) -> f32 {
-        F32::add_bias(acc, bias)
-    }
-
-    #[inline(always)]
-    fn requantize(acc: f32, q: &(), channel: usize, clamp: &Clamp<f32>) -> f32 {
-        F32::requantize(acc, q, channel, clamp)
-    }
-
-    #[inline(always)]
-    fn channels(_: &()) -> usize {
-        1
-    }
-
-    #[inline(always)]
-    fn pool_add(sum: f32, x: f32) -> f32 {
-        F32::pool_add(sum, x)
-    }
-
-    #[inline(always)]
-    fn pool_average(sum: f32, count: usize, clamp: &Clamp<f32>) -> f32 {
-        F32::pool_average(sum, count, clamp)
-    }
-
-    #[inline(always)]
-    fn max(a: f32, b: f32) -> f32 {
-        F32::max(a, b)
-    }
-
-    #[inline(always)]
-    fn clamp(x: f32, clamp: &Clamp<f32>) -> f32 {
-        F32::clamp(x, clamp)
     }
 }
 

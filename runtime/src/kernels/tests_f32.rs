@@ -937,6 +937,23 @@ mod packed {
         }
     }
 
+    /// AVX-512F (CONV_2D), called directly (only where detected).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) mod avx512 {
+        use super::*;
+        use crate::arch::x86_64::f32 as imp;
+
+        pub(crate) fn detected() -> bool {
+            crate::arch::x86_64::vnni::tests::detected() && std::is_x86_feature_detected!("fma")
+        }
+        fn token() -> imp::Avx512F32 {
+            imp::Avx512F32::detect().expect("the suite checked detection first")
+        }
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::avx512::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+    }
+
     /// NEON, called directly (aarch64 builds).
     #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
     pub(super) mod neon {
@@ -970,6 +987,54 @@ packed_tests!(conv_2d_packed_avx2_fma, if packed::avx2_fma::detected(), ConvPack
 packed_tests!(depthwise_packed_avx2_fma, if packed::avx2_fma::detected(), DepthwisePacked, packed::avx2_fma::depthwise);
 #[cfg(target_arch = "x86_64")]
 packed_tests!(fully_connected_packed_avx2_fma, if packed::avx2_fma::detected(), FcPacked, packed::avx2_fma::fc);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(conv_2d_packed_avx512, if packed::avx512::detected(), ConvPacked, packed::avx512::conv);
+
+/// AVX-512 computes every output with the same fused multiply-adds in the same order as
+/// AVX2+FMA (eight pixels per block instead of four, one 16-lane vector instead of two
+/// 8-lane ones), so the two give the same bits.
+#[cfg(target_arch = "x86_64")]
+mod conv_2d_packed_avx512_bits {
+    use super::*;
+    use crate::kernels::test_util::{available, config};
+
+    fn same_bits(case: &ConvPacked) -> Result<(), String> {
+        let a = case.run(packed::avx2_fma::conv)?;
+        let b = case.run(packed::avx512::conv)?;
+        match a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()) {
+            Some(i) => Err(format!("output {i}: AVX-512 {:e}, AVX2+FMA {:e}", b[i], a[i])),
+            None if a.len() != b.len() => Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len())),
+            None => Ok(()),
+        }
+    }
+
+    fn here() -> bool {
+        available("conv_2d_packed_avx512_bits", packed::avx512::detected() && packed::avx2_fma::detected())
+    }
+
+    proptest! {
+        #![proptest_config(config::<ConvPacked>())]
+        #[test]
+        fn random(case in ConvPacked::strategy()) {
+            if here() {
+                same_bits(&case).map_err(TestCaseError::fail)?;
+            }
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        if !here() {
+            return;
+        }
+        for case in ConvPacked::edge_cases() {
+            if let Err(e) = same_bits(&case) {
+                panic!("{case:?}: {e}");
+            }
+        }
+    }
+}
+
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
@@ -1038,7 +1103,7 @@ mod f16_weights {
     use super::*;
     use crate::kernels::blocked_f32;
     use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
-    use crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_f16w;
+    use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_f16w, depthwise_conv_2d_f32_f16w_blocked, DepthwiseConv2dF32Variant};
     use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
     use crate::math::f16_to_f32;
 
@@ -1111,6 +1176,12 @@ mod f16_weights {
         depthwise_conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
         depthwise_conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
         same_bits(&got, &want)?;
+        // The blocked form (Arm: depth multiplier 1, at most 25 taps), from the model's halves.
+        if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+            let mut blocked = vec![f32::NAN; n];
+            depthwise_conv_2d_f32_f16w_blocked(&p, &x, &bits, c.bias.then_some(&b[..]), &mut blocked);
+            same_bits(&blocked, &want).map_err(|e| format!("blocked: {e}"))?;
+        }
         let mult = c.out_d / c.in_d;
         let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
         compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
@@ -1158,10 +1229,36 @@ mod f16_weights {
             depthwise_case(&c).map_err(TestCaseError::fail)?;
         }
 
+        /// Depth multiplier 1 and up to 23 channels (several blocks of four, tails).
+        #[test]
+        fn depthwise_conv_2d_mult1(c in packed_strategy(true)) {
+            depthwise_case(&c).map_err(TestCaseError::fail)?;
+        }
+
         #[test]
         fn fully_connected(c in <FullyConnected as KernelCase>::strategy()) {
             fc_case(&c).map_err(TestCaseError::fail)?;
         }
+    }
+
+    /// The depthwise edge cases reach the blocked form, with channel tails of 1 to 3, and
+    /// the reference fallback (depth multiplier other than 1).
+    #[test]
+    fn depthwise_cases_reach_both_forms() {
+        let cases = packed_edge_cases(true).into_iter().chain(ConvF32::edge_cases(true));
+        let (mut blocked, mut tails, mut other) = (0, [false; 4], 0);
+        for c in cases {
+            let mut geometry = c.geometry();
+            geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
+            let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
+            if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+                blocked += 1;
+                tails[c.out_d % 4] = true;
+            } else {
+                other += 1;
+            }
+        }
+        assert!(blocked > 0 && other > 0 && tails.iter().all(|&t| t), "blocked {blocked}, tails {tails:?}, other {other}");
     }
 
     #[test]
@@ -1169,11 +1266,22 @@ mod f16_weights {
         for c in ConvF32::edge_cases(false) {
             conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
-        for c in ConvF32::edge_cases(true) {
+        for c in ConvF32::edge_cases(true).into_iter().chain(packed_edge_cases(true)) {
             depthwise_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
         for c in <FullyConnected as KernelCase>::edge_cases() {
             fc_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        }
+    }
+
+    /// CONV_2D windows around the blocked form's stack block (`CONV_WIDE_TAPS` = 96 taps):
+    /// 90, 96 (widened once per block) and 99 (widened per tap), with borders and tails.
+    #[test]
+    fn conv_windows_around_the_widened_block() {
+        assert_eq!(blocked_f32::CONV_WIDE_TAPS, 96);
+        for (in_d, k, out_d) in [(10, [3, 3], 5), (6, [4, 4], 7), (11, [3, 3], 9), (96, [1, 1], 6), (97, [1, 1], 3)] {
+            let c = ConvF32::plain([5, 7], in_d, out_d, k, [1; 4], in_d as u64);
+            conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
     }
 

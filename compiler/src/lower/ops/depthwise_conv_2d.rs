@@ -311,7 +311,12 @@ impl Kernel for DepthwiseConv2d {
                         DepthwiseConv2dF32Variant::Reference => {
                             let bias = cx.optional_input(self.bias);
                             if let Some(half) = half {
+                                // Float16 kept in flash (Arm), the model's layout: widened once
+                                // per block of four channels where the blocked form applies.
                                 let filter = cx.table_u16("filter_f16", half);
+                                if DepthwiseConv2dF32Variant::f16_blocked(&held.depthwise_params()) {
+                                    return quote! { #call::depthwise_conv_2d_f32_f16w_blocked(#p, #input, #filter, #bias, #output); };
+                                }
                                 return quote! { #call::depthwise_conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
                             }
                             let filter = cx.input(self.filter);

@@ -3,11 +3,20 @@
 //! `vminps` for the clamp. The loop nests are the generic ones of `kernels::f32x8`,
 //! instantiated inside one `#[target_feature(enable = "avx2,fma")]` entry per kernel (the
 //! `#[inline(always)]` loop nest and vector methods inline into it).
+//!
+//! AVX-512 ([`Avx512F32`]): CONV_2D's blocks of 16 output channels are one `__m512` each,
+//! eight output pixels per block (eight accumulators, one weight load and eight broadcast
+//! FMAs per tap, where AVX2 needs two loads and eight FMAs for four pixels), through the same
+//! loop nest (`f32x8::conv_2d_blocks`). Every output is computed by the same sequence of
+//! fused multiply-adds as in the AVX2+FMA form (its bias, then its taps in `(ky, kx, ic)`
+//! order), so the two give the same bits (`tests_f32.rs` checks it). Depthwise (blocks of 8
+//! channels) and FULLY_CONNECTED (8-unit blocks, streamed weights) keep the AVX2 form.
 
+use super::vnni::Avx512Vnni;
 use super::Avx2;
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
-use crate::kernels::f32x8::{self, F32x8};
+use crate::kernels::f32x8::{self, F32x16, F32x8};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::F32;
 use core::arch::x86_64::*;
@@ -117,4 +126,83 @@ pub(crate) fn depthwise_conv_2d_f32_packed(t: Avx2Fma, p: &DepthwiseConv2dParams
 pub(crate) fn fully_connected_f32_packed(t: Avx2Fma, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     // SAFETY: the token proves AVX2 and FMA.
     unsafe { fc_entry(t, p, input, packed, output) }
+}
+
+/// Proof that this CPU executes AVX-512F (with the OS saving the ZMM and opmask state), AVX2
+/// and FMA: [`crate::isa`] selected AVX-512 VNNI (whose detection checks AVX512F/BW/VL/VNNI,
+/// AVX2 and XCR0) and the CPU has FMA. (A CPU with AVX-512F but not VNNI runs the AVX2 form.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512F32 {
+    _private: (),
+}
+
+impl Avx512F32 {
+    /// `Some` when AVX-512 VNNI is the selected host implementation and the CPU has FMA.
+    #[inline]
+    pub(crate) fn selected() -> Option<Avx512F32> {
+        Self::with(crate::isa::avx512_vnni()?)
+    }
+
+    /// `Some` when this CPU has AVX-512 VNNI ([`Avx512Vnni::detect`]) and FMA, whatever
+    /// [`crate::isa`] selected (the suites).
+    #[cfg(test)]
+    pub(crate) fn detect() -> Option<Avx512F32> {
+        Self::with(Avx512Vnni::detect()?)
+    }
+
+    fn with(vnni: Avx512Vnni) -> Option<Avx512F32> {
+        Avx2Fma::with(vnni.avx2())?;
+        Some(Avx512F32 { _private: () })
+    }
+}
+
+impl F32x16 for Avx512F32 {
+    type V = __m512;
+    type S = __m512;
+    #[inline(always)]
+    fn splat16(self, x: f32) -> __m512 {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { _mm512_set1_ps(x) }
+    }
+    #[inline(always)]
+    fn load16(self, s: &[f32; 16]) -> __m512 {
+        // SAFETY: the token proves AVX-512F; `s` is sixteen readable floats (unaligned load).
+        unsafe { _mm512_loadu_ps(s.as_ptr()) }
+    }
+    #[inline(always)]
+    fn mul_add16(self, acc: __m512, x: __m512, w: __m512) -> __m512 {
+        // SAFETY: the token proves AVX-512F (`vfmadd231ps` on zmm).
+        unsafe { _mm512_fmadd_ps(x, w, acc) }
+    }
+    #[inline(always)]
+    fn clamp_store16(self, v: __m512, lo: __m512, hi: __m512, out: &mut [f32], at: usize, n: usize) {
+        let n = n.min(16).min(out.len().saturating_sub(at));
+        let Some(dst) = out.get_mut(at..at + n) else {
+            debug_assert!(false, "packed float store out of range");
+            return;
+        };
+        let mask: __mmask16 = if dst.len() >= 16 { !0 } else { (1u16 << dst.len()) - 1 };
+        // SAFETY: the token proves AVX-512F; the masked store writes only the lanes of `mask`,
+        // which are `dst`'s `dst.len()` writable floats (masked-off lanes are not accessed).
+        unsafe { _mm512_mask_storeu_ps(dst.as_mut_ptr(), mask, _mm512_min_ps(_mm512_max_ps(v, lo), hi)) }
+    }
+}
+
+/// Output pixels per CONV_2D block with AVX-512: eight `__m512` accumulators.
+const AVX512_CONV_PIXELS: usize = 8;
+
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn conv_entry_avx512(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    f32x8::conv_2d_blocks::<Avx512F32, AVX512_CONV_PIXELS>(t, p, input, packed, output)
+}
+
+/// The AVX-512 forms.
+pub(crate) mod avx512 {
+    use super::*;
+
+    /// `conv_2d_f32_packed` with AVX-512F (and FMA).
+    pub(crate) fn conv_2d_f32_packed(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        // SAFETY: the token proves AVX-512F, AVX2 and FMA.
+        unsafe { conv_entry_avx512(t, p, input, packed, output) }
+    }
 }

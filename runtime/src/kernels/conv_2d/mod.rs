@@ -236,11 +236,12 @@ impl Conv2dVariant {
 }
 
 /// CONV_2D float32, [`Conv2dF32Variant::Packed`]: `packed` from [`Conv2dF32Variant::pack`]
-/// (it replaces the model's filter and bias). AVX2+FMA on x86-64 when the CPU has it, NEON
-/// on aarch64, else the portable eight-lane form; within a stated tolerance of
+/// (it replaces the model's filter and bias). On x86-64 AVX-512F when AVX-512 VNNI is the
+/// selected host implementation (the same bits as AVX2+FMA), else AVX2+FMA when the CPU has
+/// it; NEON on aarch64; else the portable eight-lane form; within a stated tolerance of
 /// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
 pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::kernels::f32x8::f32_simd!(conv_2d_f32_packed(params, input, packed, output));
+    crate::kernels::f32x8::f32_simd!(avx512 conv_2d_f32_packed(params, input, packed, output));
     crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 

@@ -84,6 +84,14 @@ pub fn depthwise_conv_2d_f32_f16w(params: &DepthwiseConv2dParams<F32>, input: &[
     depthwise_conv_2d(&DepthwiseConv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
+/// [`depthwise_conv_2d_f32_f16w`] on Arm FPUs for depth multiplier 1 and windows of at most
+/// 25 taps ([`DepthwiseConv2dF32Variant::f16_blocked`]): each block of eight channels'
+/// float16 weights is widened once per call instead of once per output pixel
+/// (`kernels::blocked_f32::depthwise_conv_2d`); the same bits.
+pub fn depthwise_conv_2d_f32_f16w_blocked(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    crate::kernels::blocked_f32::depthwise_conv_2d(params, input, filter, bias, output)
+}
+
 /// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8
 /// `reference_ops::DepthwiseConv`, whose reference rounding is `MultiplyByQuantizedMultiplier`).
 pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
@@ -315,6 +323,13 @@ impl DepthwiseConv2dF32Variant {
             return DepthwiseConv2dF32Variant::Reference;
         }
         DepthwiseConv2dF32Variant::Packed
+    }
+
+    /// Whether the `Reference` variant with float16 weights kept in flash
+    /// (`keep_f16_weights`, Arm) runs as [`depthwise_conv_2d_f32_f16w_blocked`] rather than
+    /// [`depthwise_conv_2d_f32_f16w`]: depth multiplier 1, a window of at most 25 taps.
+    pub fn f16_blocked(p: &DepthwiseConv2dParams<F32>) -> bool {
+        crate::kernels::blocked_f32::depthwise_applies(p)
     }
 
     /// The length of [`DepthwiseConv2dF32Variant::pack`]'s table.
