@@ -336,10 +336,11 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     // The same for a declared overlap at a delta within its range. A model input may be
     // overlapped at its last reader (its bytes are free after that step anyway), a model
     // output never.
-    // A forward bound starts the output at or below the input, a reversed one at or above.
+    // A forward bound starts the output at or below the input; a reversed one bounds the
+    // delta from below, of either sign (a growing copy may start its output below the input).
     let within = |bound: DeltaBound, delta: i128| match bound {
         DeltaBound::AtMost(d) => d <= 0 && delta <= d as i128,
-        DeltaBound::AtLeast(d) => d >= 0 && delta >= d as i128,
+        DeltaBound::AtLeast(d) => delta >= d as i128,
     };
     let declares_overlap = |op: OpId, gi: usize, go: usize| {
         let node = &problem.ops[op];
