@@ -14,7 +14,7 @@
 //!   input/output;
 //! - likewise a pair an operator declares overlap-tolerant ([`super::Overlap`]) may share bytes
 //!   under the same conditions when `delta = offset(output) - offset(input)` lies within its
-//!   declared bound (`delta <= d <= 0` forward, `delta >= d >= 0` reversed) instead of one
+//!   declared bound (`delta <= d <= 0` forward, `delta >= d` reversed, `d` of either sign) instead of one
 //!   offset, where the input's storage may hold a model input (its bytes are free after
 //!   its last reader anyway) but no model output;
 //! - variables share no byte with any other buffer at all (they live across runs);
