@@ -95,8 +95,8 @@ pub fn pad_walk<T>(p: &PadParams<T>, mut step: impl FnMut(Step)) {
     let mut in_rows: usize = if in_inner == 0 { 0 } else { p.input_shape[..rank - 1].iter().product() };
     // The multi-index of the current output row (dims 0..rank - 1), starting at the last.
     let mut idx = [0usize; MAX_RANK];
-    for d in 0..rank - 1 {
-        idx[d] = p.output_shape[d] - 1;
+    for (i, &n) in idx.iter_mut().zip(&p.output_shape[..rank - 1]) {
+        *i = n - 1;
     }
     for r in (0..out_rows).rev() {
         let at = r * out_inner;
