@@ -823,4 +823,29 @@ mod tests {
         let e = generate(&lowered, &plan, &opts()).unwrap_err().to_string();
         assert!(e.contains("op 0: CONV_2D") && e.contains("uses scratch but declared none"), "{e}");
     }
+
+    /// PAD and CONCATENATION declare reversed overlaps of negative bounds (the pad's input
+    /// 36 bytes into the output, its place there; the concatenation along its outermost axis
+    /// reads its overlapped input, the last, before it writes anything, so any overlap does),
+    /// the plan realises both where each saves bytes, and the code runs them through the
+    /// runtime's overlapped copies.
+    #[test]
+    fn pad_and_concatenation_run_over_their_inputs() {
+        use crate::plan::DeltaBound;
+        let bytes = crate::testing::models::overlap_copies();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let lowered = lower_subgraph(model.main());
+        let declared: Vec<_> = lowered.overlap().into_iter().map(|(op, _, _, d)| (op.index(), d)).collect();
+        assert_eq!(declared, vec![(0, DeltaBound::AtLeast(-36)), (1, DeltaBound::AtLeast(-320))]);
+        let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
+        assert_eq!(plan.plan.overlaps.len(), 2, "{:?}", plan.plan);
+        assert_eq!(plan.plan.arena_bytes, 384);
+        let code = generate(&lowered, &plan, &opts()).unwrap().code;
+        let flat: String = code.split_whitespace().collect();
+        assert!(flat.contains("rt::kernels::overlap::pad_overlapped(&P0,rt::__private::as_i8_mut(v0),"), "{code}");
+        assert!(
+            flat.contains("rt::kernels::overlap::concatenation_overlapped(&P1,1,&[rt::__private::as_i8(x0)],rt::__private::as_i8_mut(v0),"),
+            "{code}"
+        );
+    }
 }

@@ -93,11 +93,17 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
     Ok(p)
 }
 
-/// A random overlap bound within `0..=bytes`: forward (the output below the input) or, one
-/// time in three, reversed (the output above it).
+/// A random overlap bound within `-bytes..=bytes`: forward (the output at least `d` below the
+/// input) or, one time in three, reversed: the output at least `d` above it (an expanding
+/// convolution) or, half of those, at most `d` below it (a growing copy: PAD,
+/// CONCATENATION).
 fn random_bound(u: &mut Unstructured<'_>, bytes: u64) -> Result<plan::DeltaBound> {
     let d = u.int_in_range(0..=bytes)? as i64;
-    Ok(if u.ratio(1, 3)? { plan::DeltaBound::AtLeast(d) } else { plan::DeltaBound::AtMost(-d) })
+    Ok(if u.ratio(1, 3)? {
+        plan::DeltaBound::AtLeast(if u.ratio(1, 2)? { -d } else { d })
+    } else {
+        plan::DeltaBound::AtMost(-d)
+    })
 }
 
 /// Limits for [`RandomGraph`].

@@ -223,9 +223,6 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 super::DeltaBound::AtMost(d) if d > 0 => {
                     return bad("a forward overlap starts the output at or below the input (AtMost(d), d <= 0)")
                 }
-                super::DeltaBound::AtLeast(d) if d < 0 => {
-                    return bad("a reversed overlap starts the output at or above the input (AtLeast(d), d >= 0)")
-                }
                 _ => {}
             }
         }
@@ -355,12 +352,14 @@ impl Analysis {
                     if exempt.contains(&(ia, ib)) {
                         continue;
                     }
-                    // Offsets are multiples of the alignment: the bound rounds inwards. A
-                    // relation puts its `y` at least `h` below its `x`: the output below the
-                    // input (forward), or the input below the output (reversed).
-                    let round = |d: i64| d.unsigned_abs().div_ceil(self.align) * self.align;
+                    // Offsets are multiples of the alignment: the bound rounds inwards (up,
+                    // whatever its sign). A relation puts its `y` at least `h` below its `x`
+                    // (`h < 0`: at most `-h` above): the output below the input (forward), or
+                    // the input below the output (reversed).
+                    let align = self.align as i64;
+                    let round = |h: i64| h.div_euclid(align).saturating_add(i64::from(h.rem_euclid(align) != 0)).saturating_mul(align);
                     rels.push(match o.bound {
-                        super::DeltaBound::AtMost(d) => offsets::Rel { x: ia, y: ib, h: round(d) },
+                        super::DeltaBound::AtMost(d) => offsets::Rel { x: ia, y: ib, h: round(d.saturating_neg()) },
                         super::DeltaBound::AtLeast(d) => offsets::Rel { x: ib, y: ia, h: round(d) },
                     });
                     rel_pairs.push((op, o.input, o.output));

@@ -129,10 +129,11 @@ pub enum DeltaBound {
     /// `delta <= d` with `d <= 0`: a forward traversal writes each output row only below the
     /// first input row it still reads, so the output starts at least `-d` bytes below the input.
     AtMost(i64),
-    /// `delta >= d` with `d >= 0`: a reversed traversal (from the last row) writes each output
-    /// row only above the last input row it still reads, so the output starts at least `d`
-    /// bytes above the input (an output that grows: expanding 1x1 convolutions, PAD,
-    /// CONCATENATION over its first input).
+    /// `delta >= d`, `d` of either sign: a reversed traversal (from the last row) writes each
+    /// output row only above the last input row it still reads. For an expanding 1x1
+    /// convolution `d > 0` (the output starts at least `d` bytes above the input); for a copy
+    /// whose output grows (PAD, CONCATENATION) `d <= 0`: the output may start up to `-d` bytes
+    /// below the input (the input at or above its own place in the output).
     AtLeast(i64),
 }
 

@@ -57,16 +57,16 @@ fn overlaps(a: &Item, b: &Item) -> bool {
     a.first <= b.last && b.first <= a.last
 }
 
-/// A partial overlap an operator tolerates: output item `y` may start at most `h` bytes below
-/// input item `x`'s start (`offset(y) <= offset(x) - h`) and share bytes with it there, or lie
-/// apart (`plan::Overlap`: `x` the input and `y` the output of `DeltaBound::AtMost(-h)`, or
-/// `x` the output and `y` the input of `DeltaBound::AtLeast(h)`, `h` rounded up to the
-/// alignment).
+/// A partial overlap an operator tolerates: item `y` may start anywhere at least `h` bytes
+/// below item `x`'s start (`offset(y) <= offset(x) - h`; `h < 0`: up to `-h` bytes above it)
+/// and share bytes with it there, or lie apart (`plan::Overlap`: `x` the input and `y` the
+/// output of `DeltaBound::AtMost(-h)`, or `x` the output and `y` the input of
+/// `DeltaBound::AtLeast(h)`, `h` rounded up to the alignment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rel {
     pub x: usize,
     pub y: usize,
-    pub h: u64,
+    pub h: i64,
 }
 
 /// Places `items` (`exempt` pairs may share bytes at one offset, `rels` pairs within their
@@ -93,7 +93,8 @@ pub(crate) fn solve(
     let live = live_bytes(items, steps);
     budget.spend((n + steps) as u64);
     // Lower bounds: pairs exempt at step t may share at most min(size) bytes there; an
-    // overlap pair at most min(size_y - h, size_x) (the union spans max(size_x + h, size_y)).
+    // overlap pair at most min(size_y - max(h, 0), size_x) (`y` at `-h`, or at `x`'s offset
+    // when `h < 0` lets it start there).
     let share_at = |lb: &mut [u64], a: &Item, b: &Item, share: u64| {
         let (lo, hi) = (a.first.max(b.first), a.last.min(b.last));
         for l in lb.iter_mut().take(hi + 1).skip(lo) {
@@ -107,7 +108,7 @@ pub(crate) fn solve(
     let tensor_bound = lb_steps.iter().copied().max().unwrap_or(0);
     for r in rels {
         let (x, y) = (&items[r.x], &items[r.y]);
-        share_at(&mut lb_steps, x, y, y.size.saturating_sub(r.h).min(x.size));
+        share_at(&mut lb_steps, x, y, y.size.saturating_sub(r.h.max(0) as u64).min(x.size));
     }
     let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
 
@@ -184,7 +185,7 @@ fn coalesce_shifted(
     // Offset of each item relative to its cluster's origin (may be negative until the end).
     let mut rel: Vec<i64> = vec![0; n];
     let mut used = vec![false; n];
-    let mut pairs: Vec<(usize, usize, u64)> = exempt.iter().map(|&(a, b)| (a, b, 0)).collect();
+    let mut pairs: Vec<(usize, usize, i64)> = exempt.iter().map(|&(a, b)| (a, b, 0)).collect();
     pairs.extend(rels.iter().map(|r| (r.x, r.y, r.h)));
     let mut checks = 0u64;
     for (a, b, h) in pairs {
@@ -198,7 +199,7 @@ fn coalesce_shifted(
             break;
         }
         // Shift cluster cb so that b sits h below a.
-        let shift = rel[a] - h as i64 - rel[b];
+        let shift = rel[a] - h - rel[b];
         let ok = members[ca].iter().all(|&u| {
             members[cb].iter().all(|&v| {
                 if (u, v) == (a, b) || !overlaps(&items[u], &items[v]) {
@@ -257,8 +258,9 @@ struct Special {
 enum Kind {
     /// At one offset, or apart.
     Same,
-    /// `b` at most `h` below `a`'s start (sharing bytes), or apart.
-    Below(u64),
+    /// `b` at least `h` below `a`'s start (`h < 0`: at most `-h` above; sharing bytes), or
+    /// apart.
+    Below(i64),
 }
 
 /// The busy ranges a placed item `j` at offset 0 puts in the way of item `i` (for [`greedy`]):
@@ -269,10 +271,10 @@ fn busy_rel(items: &[Item], i: usize, j: usize, special: Option<Kind>, i_is_outp
         (None, _) => vec![(0, sj)],
         // i must start at j's offset or lie apart: forbid (-si, 0) and (0, sj).
         (Some(Kind::Same), _) => vec![(0, 0), (si, sj)],
-        // i = output, j = input: forbid offset(i) in (-h, sj).
-        (Some(Kind::Below(h)), true) => vec![(si - h as i64, sj)],
-        // i = input, j = output: forbid offset(i) in (-si, h).
-        (Some(Kind::Below(h)), false) => vec![(0, h as i64)],
+        // i = output, j = input: forbid offset(i) in (-h, sj) (empty when -h >= sj - 1).
+        (Some(Kind::Below(h)), true) => vec![(si.saturating_sub(h), sj)],
+        // i = input, j = output: forbid offset(i) in (-si, h) (empty when h <= 1 - si).
+        (Some(Kind::Below(h)), false) => vec![(0, h)],
     }
 }
 

@@ -194,10 +194,37 @@ fn reversed_overlap_puts_the_output_above_the_input() {
     let v = verify::verify(&p, &below);
     assert!(v.iter().any(|e| matches!(e, PlanError::Overlap { .. })), "{v:?}");
     assert!(v.iter().any(|e| matches!(e, PlanError::BadClaim { .. })), "{v:?}");
-    // A reversed bound below zero is not a declaration the planner takes.
+    // A forward bound above zero is not a declaration the planner takes.
     let mut bad = p.clone();
-    bad.ops[OpId::new(1)].overlap_ok[0].bound = DeltaBound::AtLeast(-16);
+    bad.ops[OpId::new(1)].overlap_ok[0].bound = DeltaBound::AtMost(16);
     assert!(matches!(super::plan(&bad, &opts()), Err(PlanError::IllegalOverlap { .. })));
+}
+
+/// A reversed bound below zero (a copy whose output grows, e.g. PAD: the input may sit up to
+/// 40 bytes, 32 aligned, above the output's start, at its place inside the output): the
+/// arena is the output alone; the verifier rejects one alignment step further.
+#[test]
+fn negative_reversed_overlap_puts_the_input_inside_the_output() {
+    let mut pad = op(&[1], &[2]);
+    pad.overlap_ok.push(Overlap { input: BufferId::new(1), output: BufferId::new(2), bound: DeltaBound::AtLeast(-40) });
+    let p = problem(
+        vec![buf(16, Input), buf(128, Activation), buf(256, Activation), buf(16, Output)],
+        vec![op(&[0], &[1]), pad, op(&[2], &[3])],
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let (x, y) = (plan.offsets[BufferId::new(1)] as i64, plan.offsets[BufferId::new(2)] as i64);
+    assert!((-32..=0).contains(&(y - x)), "{plan:?}");
+    assert_eq!(plan.arena_bytes, 256 + 16, "{plan:?}");
+    assert_eq!(plan.tensor_bound_bytes, 384);
+    assert_eq!(plan.lower_bound_bytes, 256 + 16);
+    assert!(plan.offsets_optimal);
+    assert_eq!(plan.overlaps, vec![RealisedOverlap { op: OpId::new(1), input: BufferId::new(1), output: BufferId::new(2), delta: y - x }]);
+    let mut beyond = plan.clone();
+    beyond.offsets[BufferId::new(1)] = (y + 48) as u64;
+    beyond.overlaps[0].delta = -48;
+    let v = verify::verify(&p, &beyond);
+    assert!(v.iter().any(|e| matches!(e, PlanError::Overlap { .. })), "{v:?}");
+    assert!(v.iter().any(|e| matches!(e, PlanError::BadClaim { .. })), "{v:?}");
 }
 
 #[test]
@@ -345,7 +372,7 @@ fn small_budget() -> PlanOptions {
 fn thousands_of_random_graphs_verify() {
     let opts = small_budget();
     let mut planned = 0;
-    let (mut forward, mut reversed) = (0, 0);
+    let (mut forward, mut reversed, mut below) = (0, 0, 0);
     for seed in 0..2000 {
         let data = bytes(seed, 4096);
         let mut u = Unstructured::new(&data);
@@ -356,14 +383,18 @@ fn thousands_of_random_graphs_verify() {
             let declared = p.ops[o.op].overlap_ok.iter().find(|d| (d.input, d.output) == (o.input, o.output));
             match declared.map(|d| d.bound) {
                 Some(DeltaBound::AtMost(_)) => forward += 1,
-                Some(DeltaBound::AtLeast(_)) => reversed += 1,
+                Some(DeltaBound::AtLeast(_)) => {
+                    reversed += 1;
+                    below += usize::from(o.delta < 0);
+                }
                 None => panic!("undeclared overlap {o:?}"),
             }
         }
     }
     assert!(planned > 1500, "only {planned} graphs generated");
-    // The verifier judged realised overlaps of both directions.
-    assert!(forward > 60 && reversed > 30, "{forward} forward and {reversed} reversed overlaps realised");
+    // The verifier judged realised overlaps of both directions, reversed ones with the
+    // output starting below the input (negative bounds) among them.
+    assert!(forward > 60 && reversed > 30 && below > 5, "{forward} forward and {reversed} reversed ({below} below the input) overlaps realised");
 }
 
 /// Structured graphs of 100 to 800 operators (wide, deep, random) under the fuzz budgets:
@@ -545,10 +576,10 @@ fn naive_min_arena(groups: &[(u64, usize, usize)], rels: &[(usize, usize, DeltaB
                 (DeltaBound::AtMost(d), true, _) => lo = lo.max(oj + d.min(0).div_euclid(16) * 16),
                 // i the input: oj - o_i <= d, o_i >= oj - d allowed.
                 (DeltaBound::AtMost(d), _, true) => hi = hi.min(oj - d.min(0).div_euclid(16) * 16),
-                // i the output: o_i >= oj + d allowed.
-                (DeltaBound::AtLeast(d), true, _) => hi = hi.min(oj + (d.max(0) + 15) / 16 * 16),
+                // i the output: o_i >= oj + d allowed (d of either sign).
+                (DeltaBound::AtLeast(d), true, _) => hi = hi.min(oj + (d + 15).div_euclid(16) * 16),
                 // i the input: oj - o_i >= d, o_i <= oj - d allowed.
-                (DeltaBound::AtLeast(d), _, true) => lo = lo.max(oj - (d.max(0) + 15) / 16 * 16),
+                (DeltaBound::AtLeast(d), _, true) => lo = lo.max(oj - (d + 15).div_euclid(16) * 16),
                 _ => {}
             }
         }

@@ -14,7 +14,7 @@
 //!   input/output;
 //! - likewise a pair an operator declares overlap-tolerant ([`super::Overlap`]) may share bytes
 //!   under the same conditions when `delta = offset(output) - offset(input)` lies within its
-//!   declared bound (`delta <= d <= 0` forward, `delta >= d >= 0` reversed) instead of one
+//!   declared bound (`delta <= d <= 0` forward, `delta >= d` reversed, `d` of either sign) instead of one
 //!   offset, where the input's storage may hold a model input (its bytes are free after
 //!   its last reader anyway) but no model output;
 //! - variables share no byte with any other buffer at all (they live across runs);
@@ -336,10 +336,11 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     // The same for a declared overlap at a delta within its range. A model input may be
     // overlapped at its last reader (its bytes are free after that step anyway), a model
     // output never.
-    // A forward bound starts the output at or below the input, a reversed one at or above.
+    // A forward bound starts the output at or below the input; a reversed one bounds the
+    // delta from below, of either sign (a growing copy may start its output below the input).
     let within = |bound: DeltaBound, delta: i128| match bound {
         DeltaBound::AtMost(d) => d <= 0 && delta <= d as i128,
-        DeltaBound::AtLeast(d) => d >= 0 && delta >= d as i128,
+        DeltaBound::AtLeast(d) => delta >= d as i128,
     };
     let declares_overlap = |op: OpId, gi: usize, go: usize| {
         let node = &problem.ops[op];

@@ -361,6 +361,43 @@ pub fn in_place() -> Vec<u8> {
     b.finish()
 }
 
+/// PAD and CONCATENATION written over their input (issue 16): an int8 PAD whose output
+/// holds its input at its place (the input 36 bytes above the output's start), then a
+/// CONCATENATION along the height that puts a second model input above the padded tensor
+/// (the padded tensor 64 bytes into the output: a negative reversed bound). Each overlap
+/// saves bytes at its own step (464 -> 320 and 640 -> 384 live bytes), so the plan realises
+/// both.
+pub fn overlap_copies() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: PAD and CONCATENATION over their inputs");
+    let q = Some((0.05, -4));
+    let x = b.activation("x", DType::I8, &[1, 6, 6, 4], q);
+    let z = b.activation("z", DType::I8, &[1, 2, 8, 4], q);
+    let pads = b.constant_i32("pad/paddings", &[4, 2], &[0, 0, 1, 1, 1, 1, 0, 0], None);
+    let padded = b.activation("pad", DType::I8, &[1, 8, 8, 4], q);
+    b.op(OpKind::Pad, &[Some(x), Some(pads)], &[padded]);
+    let cat = b.activation("concat", DType::I8, &[1, 10, 8, 4], q);
+    b.op(OpKind::Concatenation { axis: 1, activation: Activation::None }, &[Some(z), Some(padded)], &[cat]);
+    b.inputs(&[x, z]).outputs(&[cat]);
+    b.finish()
+}
+
+/// A float32 PADV2 written over its input (issue 16: the overlapped view is typed, offsets
+/// in elements), after a RELU so that the padded tensor is an activation.
+pub fn overlap_pad_f32() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: float32 PADV2 over its input");
+    let x = b.activation("x", DType::F32, &[1, 5, 6, 3], None);
+    let r = b.activation("relu", DType::F32, &[1, 5, 6, 3], None);
+    b.op(OpKind::Relu, &[Some(x)], &[r]);
+    let pads = b.constant_i32("padv2/paddings", &[4, 2], &[0, 0, 1, 1, 1, 1, 0, 0], None);
+    let value = b.constant_f32("padv2/value", &[], &[0.5]);
+    let padded = b.activation("padv2", DType::F32, &[1, 7, 8, 3], None);
+    b.op(OpKind::PadV2, &[Some(r), Some(pads), Some(value)], &[padded]);
+    b.inputs(&[x]).outputs(&[padded]);
+    b.finish()
+}
+
 /// State across runs: an SVDF (batch 2, rank 2, memory 3) whose int8 variable state has a
 /// non-zero zero point, so the generated `Model::new()` must fill it, followed by SOFTMAX
 /// int8 -> int16. (Its outputs over the two generated-compile runs were checked once
@@ -739,6 +776,8 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_ds", int16_ds()),
         ("builder_in_place", in_place()),
+        ("builder_overlap_copies", overlap_copies()),
+        ("builder_overlap_pad_f32", overlap_pad_f32()),
         ("builder_signal_state", signal_state()),
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),

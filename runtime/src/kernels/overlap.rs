@@ -1,5 +1,6 @@
 //! Streaming window kernels (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D) with
-//! their output written over the consumed part of their input, in one buffer.
+//! their output written over the consumed part of their input, in one buffer; PAD and
+//! CONCATENATION, copies whose output grows, are in [`copies`].
 //!
 //! The traversal is this module's, not a kernel's: [`run_rows`] computes output rows
 //! `oy0..oy1` (batch 1, NHWC) by calling the unchanged kernel on the sub-problem "output rows
@@ -28,6 +29,9 @@
 //! direction by the sign of its delta.
 
 use crate::kernels::window::{ConvGeometry, PoolGeometry, RowRange};
+
+pub mod copies;
+pub use copies::{concatenation_min_delta, concatenation_overlapped, pad_min_delta, pad_overlapped};
 
 /// The row structure of a window operator (batch 1, NHWC), in elements.
 ///

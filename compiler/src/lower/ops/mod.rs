@@ -679,3 +679,33 @@ pub(crate) fn window_overlap(
         _ => Vec::new(),
     }
 }
+
+/// The overlap declaration of a copy whose output grows (PAD, CONCATENATION), input `input`
+/// over output 0, in bytes of `elem`-byte elements: reversed, from the smallest delta
+/// (elements) the runtime's walk allows (`tflc_runtime::kernels::overlap::{pad_min_delta,
+/// concatenation_min_delta}`, the one place per family: the kernel walks and checks the same
+/// steps). Usually `-o(0)`, the input at or above its own place in the output, so the pair
+/// costs the output's bytes alone. None when the walk has nothing to stream or the two could
+/// share nothing.
+pub(crate) fn copy_overlap(
+    min_delta: Option<i64>,
+    input: usize,
+    input_len: usize,
+    output_len: usize,
+    elem: usize,
+) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    let Some(d) = min_delta else { return Vec::new() };
+    let e = elem as i64;
+    let (in_bytes, out_bytes) = ((input_len as i64).saturating_mul(e), (output_len as i64).saturating_mul(e));
+    let d = d.saturating_mul(e);
+    // The most bytes the pair can share at a delta the bound allows: the output [delta, delta
+    // + out) against the input [0, in), at the bound or, if that is lower, where the smaller
+    // one lies inside the larger.
+    let delta = d.max((in_bytes - out_bytes).min(0));
+    let shared = (delta.saturating_add(out_bytes)).min(in_bytes) - delta.max(0);
+    if shared > 0 {
+        vec![(input, 0, crate::plan::DeltaBound::AtLeast(d))]
+    } else {
+        Vec::new()
+    }
+}

@@ -350,10 +350,35 @@ impl Kernel for Concatenation {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let p = self.kernel.params_const(cx, &[self.params()]);
+        let overlapped = self.inputs.iter().enumerate().find_map(|(k, &t)| cx.overlapped(t, self.output).map(|v| (k, v)));
+        if let Some((k, (span, input_at, output_at))) = overlapped {
+            let others: Vec<TokenStream> =
+                self.inputs.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &t)| cx.input(t)).collect();
+            let rt = cx.rt().clone();
+            let index = crate::emit::int(k as i64);
+            return quote! {
+                #rt::kernels::overlap::concatenation_overlapped(&#p, #index, &[#(#others),*], #span, #input_at, #output_at);
+            };
+        }
         let f = self.kernel.path(cx, self.dtype);
         let xs: Vec<TokenStream> = self.inputs.iter().map(|&t| cx.input(t)).collect();
         let y = cx.output(self.output);
         quote! { #f(&#p, &[#(#xs),*], #y); }
+    }
+
+    /// The output over its largest input (the first of equals), walked from its end
+    /// (`tflc_runtime::kernels::overlap::concatenation_overlapped`): that input may sit at its
+    /// own place inside the output. One input only: codegen hands an op one overlapped pair.
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+        let Some(k) = (0..self.inputs.len()).rev().max_by_key(|&k| self.lens[k]) else { return Vec::new() };
+        // An input given twice is read twice: the planner would refuse it anyway.
+        if self.inputs.iter().filter(|&&t| t == self.inputs[k]).count() > 1 {
+            return Vec::new();
+        }
+        // Overlapped, the kernel gets a typed view of the arena span: only types that have one.
+        let elem = self.dtype.arena_elem().and(self.dtype.size()).unwrap_or(0);
+        let min = tflc_runtime::kernels::overlap::concatenation_min_delta(&self.params(), k);
+        super::copy_overlap(min, k, self.outer * self.lens[k], self.outer * self.output_row, elem)
     }
 }
 

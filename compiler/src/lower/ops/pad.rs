@@ -157,10 +157,24 @@ impl Kernel for Pad {
             PadValue::I32(v) => self.params_const(cx, quote! { i32 }, v),
             PadValue::F32(v) => self.params_const(cx, quote! { f32 }, v),
         };
+        if let Some((span, input_at, output_at)) = cx.overlapped(self.input, self.output) {
+            let rt = cx.rt().clone();
+            return quote! { #rt::kernels::overlap::pad_overlapped(&#p, #span, #input_at, #output_at); };
+        }
         let f = kernel_fn(cx, "pad", "pad", self.dtype);
         let x = cx.input(self.input);
         let y = cx.output(self.output);
         quote! { #f(&#p, #x, #y); }
+    }
+
+    /// The output over the input, walked from its end
+    /// (`tflc_runtime::kernels::overlap::pad_overlapped`): the input may sit at its own place
+    /// inside the output.
+    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+        // Overlapped, the kernel gets a typed view of the arena span: only types that have one.
+        let elem = self.dtype.arena_elem().and(self.dtype.size()).unwrap_or(0);
+        let min = tflc_runtime::kernels::overlap::pad_min_delta(&self.params(()));
+        super::copy_overlap(min, 0, self.input_shape.iter().product(), self.output_shape.iter().product(), elem)
     }
 }
 

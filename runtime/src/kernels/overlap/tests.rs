@@ -328,3 +328,157 @@ fn min_delta_of_an_expanding_pointwise_convolution() {
     // 16 more elements of room: two calls.
     assert_eq!(calls(20), [(5, 25), (0, 5)]);
 }
+
+// ---- PAD and CONCATENATION (`copies`): reversed walks only. ----
+
+/// Runs `run` (an overlapped copy kernel) at every delta from the declared `min` up to the
+/// disjoint placement right above the input, and at the disjoint placement right below it,
+/// comparing with `want`; one element below `min` (where the two still overlap) must be
+/// rejected. Returns the deltas checked.
+fn check_reversed<T: Copy + PartialEq + core::fmt::Debug + Default>(
+    min: Option<i64>,
+    input: &[T],
+    want: &[T],
+    mut run: impl FnMut(&mut [T], usize, usize),
+    what: &str,
+) -> usize {
+    let Some(min) = min else {
+        assert!(input.is_empty() || want.is_empty(), "{what}: no declaration for a non-empty copy");
+        return 0;
+    };
+    let (n_in, n_out) = (input.len() as i64, want.len() as i64);
+    let mut at = |delta: i64| {
+        let base = (-delta).max(0);
+        let (input_at, output_at) = (base as usize, (base + delta) as usize);
+        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
+        let mut span = vec![T::default(); len];
+        span[input_at..input_at + input.len()].copy_from_slice(input);
+        run(&mut span, input_at, output_at);
+        span[output_at..output_at + want.len()].to_vec()
+    };
+    let mut checked = 0;
+    for delta in core::iter::once(-n_out).chain(min..=n_in) {
+        assert_eq!(at(delta), want, "{what}: delta {delta} (bound {min})");
+        checked += 1;
+    }
+    let beyond = min - 1;
+    if -n_out < beyond && beyond < n_in {
+        let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(beyond))).is_err();
+        assert!(rejected, "{what}: delta {beyond} below the bound {min} was not rejected");
+    }
+    checked
+}
+
+/// The same walk without its checks, to show that the bound is tight: one element below it
+/// the result differs (the binding step overwrote input still to be read).
+fn pad_unchecked<T: Copy>(p: &crate::kernels::pad::PadParams<T>, span: &mut [T], input_at: usize, output_at: usize) {
+    copies::pad_walk(p, |s| match s {
+        copies::Step::Fill { at, len, .. } => span[output_at + at..output_at + at + len].fill(p.pad_value),
+        copies::Step::Move { at, from, len, .. } => span.copy_within(input_at + from..input_at + from + len, output_at + at),
+        copies::Step::Other { .. } => {}
+    });
+}
+
+#[test]
+fn pad_overlapped_equals_apart_at_every_allowed_delta() {
+    use crate::kernels::pad::{pad, PadParams};
+    let mut rng = Rng(0x9ad_0ff5e7);
+    let mut checked = 0;
+    let mut tight = 0;
+    let mut negative = 0;
+    for case in 0..120 {
+        let rank = 1 + case % 4;
+        let in_shape: Vec<usize> = (0..rank).map(|_| rng.range(if case % 11 == 0 { 0 } else { 1 }, 4) as usize).collect();
+        let before: Vec<usize> = (0..rank).map(|_| rng.range(0, 2) as usize).collect();
+        let after: Vec<usize> = (0..rank).map(|_| rng.range(0, 2) as usize).collect();
+        let out_shape: Vec<usize> = (0..rank).map(|d| before[d] + in_shape[d] + after[d]).collect();
+        let p = PadParams { input_shape: &in_shape, output_shape: &out_shape, before: &before, pad_value: -7i16 };
+        let input: Vec<i16> = (0..in_shape.iter().product::<usize>()).map(|i| i as i16 + 1).collect();
+        let mut want = vec![0i16; out_shape.iter().product()];
+        pad(&p, &input, &mut want);
+        let min = pad_min_delta(&p);
+        let what = std::format!("pad {in_shape:?} before {before:?} after {after:?}");
+        checked += check_reversed(min, &input, &want, |span, i, o| pad_overlapped(&p, span, i, o), &what);
+        if let Some(m) = min {
+            negative += usize::from(m < 0);
+            // Input element 0 lands at output offset o(0); the walk never needs more room.
+            let o0: usize = (0..rank).map(|d| before[d] * out_shape[d + 1..].iter().product::<usize>()).sum();
+            assert!(m <= -(o0 as i64) || m == -(want.len() as i64), "{what}: bound {m} above -o(0) = -{o0}");
+            if -(want.len() as i64) < m - 1 && m - 1 < input.len() as i64 {
+                let base = (1 - m).max(0) as usize;
+                let (ia, oa) = (base, (base as i64 + m - 1) as usize);
+                let mut span = vec![0i16; (ia + input.len()).max(oa + want.len())];
+                span[ia..ia + input.len()].copy_from_slice(&input);
+                pad_unchecked(&p, &mut span, ia, oa);
+                assert_ne!(&span[oa..oa + want.len()], &want[..], "{what}: one below the bound {m} still correct");
+                tight += 1;
+            }
+        }
+    }
+    assert!(checked > 1000 && tight > 60 && negative > 60, "{checked} deltas, {tight} tight bounds, {negative} negative");
+}
+
+#[test]
+fn pad_bound_puts_the_input_at_its_place_in_the_output() {
+    use crate::kernels::pad::PadParams;
+    // 2x3 padded by one everywhere: 4x5, input row 0 at output offset 6.
+    let p = PadParams { input_shape: &[2, 3], output_shape: &[4, 5], before: &[1, 1], pad_value: 0i8 };
+    assert_eq!(pad_min_delta(&p), Some(-6));
+    // Only trailing padding: the output starts where the input does.
+    let p = PadParams { input_shape: &[2, 3], output_shape: &[3, 4], before: &[0, 0], pad_value: 0i8 };
+    assert_eq!(pad_min_delta(&p), Some(0));
+}
+
+#[test]
+fn concatenation_overlapped_equals_apart_at_every_allowed_delta() {
+    use crate::kernels::concatenation::{concatenation, prepare_concatenation, ConcatenationParams};
+    let mut rng = Rng(0xc0_ca7);
+    let mut checked = 0;
+    let mut negative = 0;
+    for case in 0..80 {
+        let rank = 1 + case % 4;
+        let shape: Vec<usize> = (0..rank).map(|_| rng.range(1, 3) as usize).collect();
+        let axis = rng.range(0, rank as i64 - 1) as usize;
+        let n = rng.range(1, 4) as usize;
+        let shapes: Vec<Vec<usize>> = (0..n)
+            .map(|_| {
+                let mut s = shape.clone();
+                s[axis] = rng.range(if case % 7 == 0 { 0 } else { 1 }, 3) as usize;
+                s
+            })
+            .collect();
+        let refs: Vec<&[usize]> = shapes.iter().map(|s| s.as_slice()).collect();
+        let (mut offsets, mut lens) = (vec![0; n], vec![0; n]);
+        let Some((outer, output_row)) = prepare_concatenation(&refs, axis, &mut offsets, &mut lens) else { panic!("{shapes:?}") };
+        let p = ConcatenationParams { outer, output_row, offsets: &offsets, lens: &lens };
+        let inputs: Vec<Vec<i32>> =
+            shapes.iter().enumerate().map(|(k, s)| (0..s.iter().product::<usize>()).map(|i| (k * 1000 + i + 1) as i32).collect()).collect();
+        let all: Vec<&[i32]> = inputs.iter().map(|v| v.as_slice()).collect();
+        let mut want = vec![0i32; outer * output_row];
+        concatenation(&p, &all, &mut want);
+        for index in 0..n {
+            let others: Vec<&[i32]> = all.iter().enumerate().filter(|&(k, _)| k != index).map(|(_, v)| *v).collect();
+            let min = concatenation_min_delta(&p, index);
+            if let Some(m) = min {
+                // The input at its own place in the output (the copy of its first run is a
+                // no-op) is always allowed.
+                assert!(m <= -(offsets[index] as i64), "{shapes:?} axis {axis} input {index}: bound {m}");
+                negative += usize::from(m < 0);
+            }
+            let what = std::format!("concatenation {shapes:?} axis {axis} input {index}");
+            checked +=
+                check_reversed(min, &inputs[index], &want, |span, i, o| concatenation_overlapped(&p, index, &others, span, i, o), &what);
+        }
+    }
+    assert!(checked > 1000 && negative > 40, "{checked} deltas, {negative} negative bounds");
+}
+
+#[test]
+fn concatenation_bound_of_each_input_is_its_offset_in_the_row() {
+    use crate::kernels::concatenation::ConcatenationParams;
+    // Two outer rows of [2 | 3 | 1].
+    let p = ConcatenationParams { outer: 2, output_row: 6, offsets: &[0, 2, 5], lens: &[2, 3, 1] };
+    assert_eq!(concatenation_min_delta(&p, 0), Some(0));
+    assert_eq!(concatenation_min_delta(&p, 1), Some(-2));
+    assert_eq!(concatenation_min_delta(&p, 2), Some(-5));
+}
