@@ -766,6 +766,9 @@ pub fn control_while_svdf() -> Vec<u8> {
     b.finish()
 }
 
+/// The bytes of each input or output of one run, in order.
+pub type Tensors = Vec<Vec<u8>>;
+
 /// A builder model run over consecutive runs on one TFLite Micro interpreter: each run's
 /// inputs and TFLite Micro's outputs (every output, little-endian bytes).
 pub struct StatefulCase {
@@ -773,7 +776,7 @@ pub struct StatefulCase {
     pub name: &'static str,
     pub model: Vec<u8>,
     /// `(inputs, outputs)` of each run, in order: state carries over.
-    pub runs: Vec<(Vec<Vec<u8>>, Vec<Vec<u8>>)>,
+    pub runs: Vec<(Tensors, Tensors)>,
 }
 
 /// The control-flow models with state shared across subgraphs, and TFLite Micro's outputs
