@@ -41,8 +41,9 @@
 //! handle passed between subgraphs), a variable that is never assigned (TFLite Micro has no
 //! buffer to read), a value whose type or size is not the variable's, an initial fill that
 //! tflc's variable reset cannot express, and a global updated inside a WHILE condition
-//! subgraph (tflc copies globals into the condition, not back), or a subgraph that is a WHILE
-//! condition and also called otherwise while it needs globals.
+//! subgraph (tflc copies globals into the condition, not back), a subgraph that is a WHILE
+//! condition and also called otherwise while it needs globals, and a callee's variable tensor
+//! that is also one of its inputs or outputs.
 
 use crate::error::{Error, Location, LowerError};
 use crate::ir::{Model, OpId, OpKind, Subgraph, SubgraphId, Tensor, TensorId};
@@ -117,6 +118,10 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
         let used: BTreeSet<TensorId> = sg.ops.iter().flat_map(|o| o.present_inputs().chain(o.outputs.iter().copied())).collect();
         for t in used {
             if sg.tensor(t).is_variable && !sg.tensor(t).is_constant() {
+                if sg.inputs.contains(&t) || sg.outputs.contains(&t) {
+                    let op = sg.ops.iter().find(|o| o.present_inputs().chain(o.outputs.iter().copied()).any(|x| x == t)).map_or(OpId::new(0), |o| o.id);
+                    return Err(unsupported(sg, op, Some(sg.tensor(t)), "a variable tensor that is also an input or output of its called subgraph (the call would overwrite its state)"));
+                }
                 callee_vars.push(Global::Tensor(s, t));
             }
         }
@@ -263,7 +268,9 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
             for op in model.subgraphs[s].ops.iter() {
                 let cs: Vec<SubgraphId> = callees(&op.kind).into_iter().filter(|c| reached.contains(c)).collect();
                 let union: BTreeSet<Global> = cs.iter().flat_map(|c| need.get(c).into_iter().flatten().copied()).collect();
-                let targets = cs.iter().copied().chain((s.index() != 0).then_some(s));
+                // The entry subgraph holds every global already (a call of it is recursion,
+                // which lowering refuses).
+                let targets = cs.iter().copied().chain(Some(s)).filter(|c| c.index() != 0);
                 for c in targets {
                     let set = need.entry(c).or_default();
                     let before = set.len();

@@ -268,8 +268,9 @@ mod tests {
         }
     }
 
-    /// Handles passed between subgraphs, variables never assigned and assignments inside a
-    /// WHILE condition are refused, naming the operator.
+    /// Handles passed between subgraphs, variables never assigned, assignments inside a WHILE
+    /// condition and a callee variable that is also a callee input are refused, naming the
+    /// operator.
     #[test]
     fn unsupported_resource_patterns_are_refused_naming_the_op() {
         use crate::ir::{Activation, DType, OpKind, SubgraphId};
@@ -313,6 +314,29 @@ mod tests {
         b.inputs(&[bn, bx]).outputs(&[bn, bx]);
         let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
         assert!(e.contains("subgraph 1") && e.contains("op 1 (ASSIGN_VARIABLE)") && e.contains("WHILE condition"), "{e}");
+
+        // A callee's variable tensor that is also its input: the call would overwrite it.
+        let mut b = ModelBuilder::new();
+        let c = b.activation("c", DType::Bool, &[], None);
+        let x = b.activation("x", DType::I8, &[1, 4], q);
+        let y = b.activation("y", DType::I8, &[1, 4], q);
+        b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(1) }, &[Some(c), Some(x)], &[y]);
+        b.inputs(&[c, x]).outputs(&[y]);
+        b.new_subgraph("branch");
+        let a = b.tensor(crate::tflite::builder::TensorSpec {
+            name: "a".into(),
+            dtype: DType::I8,
+            shape: vec![1, 4],
+            shape_signature: None,
+            quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![-2], axis: None }),
+            data: None,
+            variable: true,
+        });
+        let r = b.activation("r", DType::I8, &[1, 4], q);
+        b.op(OpKind::Relu, &[Some(a)], &[r]);
+        b.inputs(&[a]).outputs(&[r]);
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("subgraph 1") && e.contains("op 0 (RELU)") && e.contains("also an input or output"), "{e}");
 
         // A handle that is a subgraph input (passed in by the caller).
         let mut b = ModelBuilder::new();
