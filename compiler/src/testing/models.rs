@@ -666,6 +666,66 @@ pub fn control_while_var() -> Vec<u8> {
     b.finish()
 }
 
+/// A resource variable assigned two calls deep: `i` (int32) counts from `n` up while
+/// `i < 4` (subgraph 1); each iteration (subgraph 2) runs an IF on `i < 2`: subgraph 3 reads
+/// `acc` (int8 [1, 4], scale 0.1, zero point -2), ADDs the loop value `x`, assigns and returns
+/// the sum; subgraph 4 returns the RELU of `x`. The IF's result is the next `x`. The entry
+/// subgraph reads `acc` after the loop. Outputs: `acc`, then `x`.
+pub fn control_while_if_var() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+    let mut b = ModelBuilder::new();
+    let n = b.activation("n", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let x_out = b.activation("x_out", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let y = b.activation("acc", DType::I8, &[1, 4], q);
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[y]);
+    b.inputs(&[n, x]).outputs(&[y, x_out]);
+
+    b.new_subgraph("cond_i_lt_4");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let cx = b.activation("x", DType::I8, &[1, 4], q);
+    let four = b.constant_i32("four", &[], &[4], None);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(four)], &[more]);
+    b.inputs(&[ci, cx]).outputs(&[more]);
+
+    b.new_subgraph("body");
+    let bi = b.activation("i", DType::I32, &[], None);
+    let bx = b.activation("x", DType::I8, &[1, 4], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let two = b.constant_i32("two", &[], &[2], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    let early = b.activation("i_lt_2", DType::Bool, &[], None);
+    let x1 = b.activation("x_next", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(OpKind::Less, &[Some(bi), Some(two)], &[early]);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bx)], &[x1]);
+    b.inputs(&[bi, bx]).outputs(&[next, x1]);
+
+    b.new_subgraph("then_accumulate");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(a)], &[sum]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
+    b.inputs(&[a]).outputs(&[sum]);
+
+    b.new_subgraph("else_relu");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let r = b.activation("relu", DType::I8, &[1, 4], q);
+    b.op(OpKind::Relu, &[Some(a)], &[r]);
+    b.inputs(&[a]).outputs(&[r]);
+    b.finish()
+}
+
 /// An IF whose branches share a resource variable with a CALL_ONCE init: subgraph 1 (the
 /// init, first run only) assigns `[10, -20, 30, 100]` to `acc` (int8 [1, 4], scale 0.1,
 /// zero point -2); when `k < 0` the IF runs subgraph 2, which ADDs `x` to `acc`, assigns
@@ -793,6 +853,7 @@ pub fn stateful_control_flow_cases() -> Vec<StatefulCase> {
         outs.extend(i.map(|i| i.to_le_bytes().to_vec()));
         (vec![n.to_le_bytes().to_vec(), x.to_vec()], outs)
     };
+    let run2 = |n: i32, x: &[u8], acc: &[i8], y: &[i8]| (vec![n.to_le_bytes().to_vec(), x.to_vec()], vec![i8s(acc), i8s(y)]);
     let sx = i8s(&[12, -40, 7, 90, -128, 3, 55, -9, 0, 33, -71, 127, 18, -2, 64, -100]);
     let sx2 = i8s(&[-5, 8, 100, -60, 21, 0, -33, 47, 90, -12, 6, -80, 2, 75, -19, 40]);
     vec![
@@ -819,6 +880,18 @@ pub fn stateful_control_flow_cases() -> Vec<StatefulCase> {
                 run(-3, &x2, &[-11, -21, 35, 123], None),
                 run(0, &x, &[-11, -21, 35, 123], None),
                 run(-1, &x, &[-4, -26, 38, 127], None),
+            ],
+        },
+        // The IF inside the WHILE body accumulates while `i < 2`, its result feeding the
+        // next iteration; RELU after. Output 1 is the loop's `x`.
+        StatefulCase {
+            name: "builder_control_while_if_var",
+            model: control_while_if_var(),
+            runs: vec![
+                run2(0, &x, &[12, -12, 4, 42], &[12, -2, 4, 42]),
+                run2(1, &x2, &[-16, -8, 6, 43], &[-2, -2, 6, 43]),
+                run2(3, &x, &[-16, -8, 6, 43], &[5, -2, 1, 20]),
+                run2(-1, &x2, &[-128, -10, 38, 127], &[-2, -2, 38, 127]),
             ],
         },
         // Two, one and two iterations: the SVDF state moves on with each.
@@ -904,6 +977,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
+        ("builder_control_while_if_var", control_while_if_var()),
         ("builder_control_while_svdf", control_while_svdf()),
         ("builder_control_while_var", control_while_var()),
         ("builder_conv_family", conv_family()),

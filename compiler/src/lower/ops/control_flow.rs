@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn state_shared_across_subgraphs_matches_tflite_micro_over_runs() {
         let cases = crate::testing::models::stateful_control_flow_cases();
-        assert_eq!(cases.len(), 3);
+        assert_eq!(cases.len(), 4);
         for case in cases {
             let steps: Vec<Vec<Vec<u8>>> = case.runs.iter().map(|r| r.0.clone()).collect();
             let got = run_steps(case.name.trim_start_matches("builder_"), &case.model, &steps);
