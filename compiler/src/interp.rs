@@ -106,7 +106,8 @@ fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, st
             }
             Call::CallOnce { init_subgraph } => {
                 if once.insert((sg.id, op.id)) {
-                    let outs = call(init_subgraph, Vec::new(), once)?;
+                    let ins = cf.inputs.iter().map(|&t| get(store, t)).collect::<Result<Vec<_>, _>>()?;
+                    let outs = call(init_subgraph, ins, once)?;
                     for (&t, v) in cf.outputs.iter().zip(outs) {
                         store.insert(t, v);
                     }

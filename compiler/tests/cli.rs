@@ -31,6 +31,8 @@ fn model_bytes(name: &str) -> Option<Vec<u8>> {
         "unsupported_custom_op" => m::unsupported_custom_op(),
         "control_call_once" => m::control_call_once(),
         "control_while_if" => m::control_while_if(),
+        "control_while_var" => m::control_while_var(),
+        "control_while_svdf" => m::control_while_svdf(),
         _ => return None,
     })
 }

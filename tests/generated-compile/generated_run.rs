@@ -18,6 +18,29 @@ fn generated_code_matches_the_interpreter() {
     assert!(checked > 0, "no builder snapshot was run");
 }
 
+/// The control-flow models with state shared across subgraphs (resource variables in IF and
+/// WHILE bodies and a CALL_ONCE init, an SVDF's variable state in a WHILE body): the
+/// generated code gives TFLite Micro's outputs over several consecutive runs of one `Model`
+/// (`tflc::testing::models::stateful_control_flow_cases`).
+#[test]
+fn stateful_control_flow_matches_tflite_micro_over_runs() {
+    let cases = tflc::testing::models::stateful_control_flow_cases();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
+        let mut m = make();
+        for (k, (inputs, want)) in case.runs.iter().enumerate() {
+            for (i, x) in inputs.iter().enumerate() {
+                m.input(i).copy_from_slice(x);
+            }
+            m.run();
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(m.output(i), w.as_slice(), "{} run {k} output {i}", case.name);
+            }
+        }
+    }
+}
+
 /// The builder models compiled with `align: 64`: the `Model` (its arena) is 64-byte aligned,
 /// every input and output starts at a multiple of 64, and the outputs are the interpreter's.
 #[test]

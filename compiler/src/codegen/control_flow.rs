@@ -153,6 +153,11 @@ pub(super) fn emit_call(
                 ar.range(y)?;
                 used.insert(x);
                 used.insert(y);
+                // A variable passed through the loop is its own loop value
+                // (`passes::resources`): nothing to copy.
+                if x == y {
+                    continue;
+                }
                 let (tx, ty) = (format_ident!("T{}", x.index()), format_ident!("T{}", y.index()));
                 keep.push(quote! { arena.copy_within(#tx, #ty.start); });
             }
@@ -182,11 +187,13 @@ pub(super) fn emit_call(
             };
             let k = int(k as i64);
             let call = call_of(i);
-            // The resource variables the init assigns, into their variable tensors.
-            let (_, outs) = io(init_subgraph);
+            // The variables the init uses, into it and back (`passes::resources`).
+            let (ins, outs) = io(init_subgraph);
+            let into = copies(c, ar, i, &cf.inputs, &ins, false, used)?;
             let back = copies(c, ar, i, &cf.outputs, &outs, true, used)?;
             quote! {
                 if !self.called_once[#k] {
+                    #(#into)*
                     #call
                     #(#back)*
                     self.called_once[#k] = true;

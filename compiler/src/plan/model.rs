@@ -117,11 +117,16 @@ pub fn plan_model(lowered: &LoweredModel<'_, '_>, base: &PlanOptions) -> Result<
             e => e,
         })?;
         if id.index() != 0 {
-            // State lives across runs; a callee's bytes live only while it is called.
-            if let Some(b) = p.problem.buffers.iter().find(|b| b.kind == BufferKind::Variable) {
-                return Err(PlanError::InModel {
-                    detail: format!("subgraph {}: variable tensor {} inside a called subgraph is not supported (its state would not outlive the call)", id.index(), b.label),
-                });
+            // State lives across runs; a callee's bytes live only while it is called, so a
+            // callee's variable tensor must be one `passes::resources` passes in and out (an
+            // input and an output of the callee, its state kept in the entry subgraph).
+            for (b, buf) in p.problem.buffers.iter_enumerated() {
+                let threaded = p.tensor_of.get(b).copied().flatten().is_some_and(|t| l.sg.inputs.contains(&t));
+                if buf.kind == BufferKind::Variable && !threaded {
+                    return Err(PlanError::InModel {
+                        detail: format!("subgraph {}: variable tensor {} inside a called subgraph is not an input of it (its state would not outlive the call; passes::resources passes such state in)", id.index(), buf.label),
+                    });
+                }
             }
         }
         mp.subgraphs[id] = Some(p);

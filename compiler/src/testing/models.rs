@@ -657,6 +657,293 @@ pub fn control_while_if() -> Vec<u8> {
     b.finish()
 }
 
+/// A WHILE whose body accumulates into a resource variable: `i` (int32) counts from `n` up
+/// while `i < 3` (subgraph 1, LESS); each iteration (subgraph 2) reads the variable `acc`
+/// (int8 [1, 4], scale 0.1, zero point -2), ADDs the loop value `x` and assigns the sum
+/// back. The variable is assigned only in the body (TFLite Micro allocates it there, filled
+/// with the zero point); the entry subgraph reads it after the loop. Outputs: `acc`, then
+/// `i`. State carries over from run to run.
+pub fn control_while_var() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+    let mut b = ModelBuilder::new();
+    let n = b.activation("n", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let x_out = b.activation("x_out", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let y = b.activation("acc", DType::I8, &[1, 4], q);
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[y]);
+    b.inputs(&[n, x]).outputs(&[y, i_out]);
+
+    b.new_subgraph("cond_i_lt_3");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let cx = b.activation("x", DType::I8, &[1, 4], q);
+    let three = b.constant_i32("three", &[], &[3], None);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(three)], &[more]);
+    b.inputs(&[ci, cx]).outputs(&[more]);
+
+    b.new_subgraph("body_accumulate");
+    let bi = b.activation("i", DType::I32, &[], None);
+    let bx = b.activation("x", DType::I8, &[1, 4], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(bx)], &[sum]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
+    b.inputs(&[bi, bx]).outputs(&[next, bx]);
+    b.finish()
+}
+
+/// A resource variable assigned two calls deep: `i` (int32) counts from `n` up while
+/// `i < 4` (subgraph 1); each iteration (subgraph 2) runs an IF on `i < 2`: subgraph 3 reads
+/// `acc` (int8 [1, 4], scale 0.1, zero point -2), ADDs the loop value `x`, assigns and returns
+/// the sum; subgraph 4 returns the RELU of `x`. The IF's result is the next `x`. The entry
+/// subgraph reads `acc` after the loop. Outputs: `acc`, then `x`.
+pub fn control_while_if_var() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+    let mut b = ModelBuilder::new();
+    let n = b.activation("n", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let x_out = b.activation("x_out", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let y = b.activation("acc", DType::I8, &[1, 4], q);
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[y]);
+    b.inputs(&[n, x]).outputs(&[y, x_out]);
+
+    b.new_subgraph("cond_i_lt_4");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let cx = b.activation("x", DType::I8, &[1, 4], q);
+    let four = b.constant_i32("four", &[], &[4], None);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(four)], &[more]);
+    b.inputs(&[ci, cx]).outputs(&[more]);
+
+    b.new_subgraph("body");
+    let bi = b.activation("i", DType::I32, &[], None);
+    let bx = b.activation("x", DType::I8, &[1, 4], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let two = b.constant_i32("two", &[], &[2], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    let early = b.activation("i_lt_2", DType::Bool, &[], None);
+    let x1 = b.activation("x_next", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(OpKind::Less, &[Some(bi), Some(two)], &[early]);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bx)], &[x1]);
+    b.inputs(&[bi, bx]).outputs(&[next, x1]);
+
+    b.new_subgraph("then_accumulate");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(a)], &[sum]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
+    b.inputs(&[a]).outputs(&[sum]);
+
+    b.new_subgraph("else_relu");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let r = b.activation("relu", DType::I8, &[1, 4], q);
+    b.op(OpKind::Relu, &[Some(a)], &[r]);
+    b.inputs(&[a]).outputs(&[r]);
+    b.finish()
+}
+
+/// An IF whose branches share a resource variable with a CALL_ONCE init: subgraph 1 (the
+/// init, first run only) assigns `[10, -20, 30, 100]` to `acc` (int8 [1, 4], scale 0.1,
+/// zero point -2); when `k < 0` the IF runs subgraph 2, which ADDs `x` to `acc`, assigns
+/// the sum and returns it, else subgraph 3, which returns `acc` as read.
+pub fn control_call_once_if_var() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
+    let mut b = ModelBuilder::new();
+    let k = b.activation("k", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let zero = b.constant_i32("zero", &[], &[0], None);
+    let c = b.activation("k_lt_0", DType::Bool, &[], None);
+    let y = b.activation("y", DType::I8, &[1, 4], q);
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
+    b.op(OpKind::Less, &[Some(k), Some(zero)], &[c]);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(2), else_subgraph: SubgraphId::new(3) }, &[Some(c), Some(x)], &[y]);
+    b.inputs(&[k, x]).outputs(&[y]);
+
+    b.new_subgraph("init");
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let c0 = b.constant_i8("acc_init", &[1, 4], &[10, -20, 30, 100], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(c0)], &[]);
+    b.inputs(&[]).outputs(&[]);
+
+    b.new_subgraph("then_accumulate");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(a)], &[sum]);
+    b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
+    b.inputs(&[a]).outputs(&[sum]);
+
+    b.new_subgraph("else_read");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let h = b.activation("acc_handle", DType::Resource, &[], None);
+    let v = b.activation("acc_value", DType::I8, &[1, 4], q);
+    b.op(handle(), &[], &[h]);
+    b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
+    b.inputs(&[a]).outputs(&[v]);
+    b.finish()
+}
+
+/// A variable tensor inside a WHILE body: `i` (int32) counts from `n` up while `i < 2`
+/// (subgraph 1); each iteration (subgraph 2) feeds the loop value `x` (int8 [2, 8]) through
+/// an int8 SVDF (8 units, rank 1, memory 3) whose state (int8 [2, 24], a variable tensor of
+/// the body) carries over from iteration to iteration and from run to run, as TFLite Micro
+/// keeps every subgraph's variable tensors. Outputs: `x` after the loop, then `i`.
+pub fn control_while_svdf() -> Vec<u8> {
+    let mut r = Rng(0x5fdf_0c0f);
+    let q = Some((0.1, 3));
+    let mut b = ModelBuilder::new();
+    let n = b.activation("n", DType::I32, &[], None);
+    let x = b.activation("x", DType::I8, &[2, 8], q);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let x_out = b.activation("x_out", DType::I8, &[2, 8], q);
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
+    b.inputs(&[n, x]).outputs(&[x_out, i_out]);
+
+    b.new_subgraph("cond_i_lt_2");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let cx = b.activation("x", DType::I8, &[2, 8], q);
+    let two = b.constant_i32("two", &[], &[2], None);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(two)], &[more]);
+    b.inputs(&[ci, cx]).outputs(&[more]);
+
+    b.new_subgraph("body_svdf");
+    let (units, rank, memory, input_size) = (8usize, 1usize, 3usize, 8usize);
+    let nf = units * rank;
+    let bi = b.activation("i", DType::I32, &[], None);
+    let bx = b.activation("x", DType::I8, &[2, input_size], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    let wf = b.constant_i8("svdf/weights_feature", &[nf, input_size], &r.i8s(nf * input_size), Some((0.004, 0)));
+    let wt = b.constant_i8("svdf/weights_time", &[nf, memory], &r.i8s(nf * memory), Some((0.002, 0)));
+    let bias = b.constant_i32("svdf/bias", &[units], &r.i32s(units, 5000), Some((0.5 * 0.002, 0)));
+    let state = b.tensor(crate::tflite::builder::TensorSpec {
+        name: "svdf/state".into(),
+        dtype: DType::I8,
+        shape: vec![2, (nf * memory) as i32],
+        shape_signature: None,
+        quant: Some(Quantization { scale: vec![0.5], zero_point: vec![-20], axis: None }),
+        data: None,
+        variable: true,
+    });
+    let s = b.activation("svdf", DType::I8, &[2, units], q);
+    b.op(
+        OpKind::Svdf(SvdfOptions { rank: rank as i32, activation: Activation::None, asymmetric_quantize_inputs: false }),
+        &[Some(bx), Some(wf), Some(wt), Some(bias), Some(state)],
+        &[s],
+    );
+    b.inputs(&[bi, bx]).outputs(&[next, s]);
+    b.finish()
+}
+
+/// The bytes of each input or output of one run, in order.
+pub type Tensors = Vec<Vec<u8>>;
+
+/// A builder model run over consecutive runs on one TFLite Micro interpreter: each run's
+/// inputs and TFLite Micro's outputs (every output, little-endian bytes).
+pub struct StatefulCase {
+    /// The name in [`all`].
+    pub name: &'static str,
+    pub model: Vec<u8>,
+    /// `(inputs, outputs)` of each run, in order: state carries over.
+    pub runs: Vec<(Tensors, Tensors)>,
+}
+
+/// The control-flow models with state shared across subgraphs, and TFLite Micro's outputs
+/// over several consecutive runs of one interpreter (`tools/op_test_vectors.py`, from the
+/// steps `lower::ops::control_flow`'s tests dump under `TFLC_DUMP_OP_MODELS`).
+pub fn stateful_control_flow_cases() -> Vec<StatefulCase> {
+    fn i8s(v: &[i8]) -> Vec<u8> {
+        v.iter().map(|&x| x as u8).collect()
+    }
+    let x = i8s(&[5, -7, 1, 20]);
+    let x2 = i8s(&[-30, 2, 0, -1]);
+    let run = |n: i32, x: &[u8], y: &[i8], i: Option<i32>| {
+        let mut outs = vec![i8s(y)];
+        outs.extend(i.map(|i| i.to_le_bytes().to_vec()));
+        (vec![n.to_le_bytes().to_vec(), x.to_vec()], outs)
+    };
+    let run2 = |n: i32, x: &[u8], acc: &[i8], y: &[i8]| (vec![n.to_le_bytes().to_vec(), x.to_vec()], vec![i8s(acc), i8s(y)]);
+    let sx = i8s(&[12, -40, 7, 90, -128, 3, 55, -9, 0, 33, -71, 127, 18, -2, 64, -100]);
+    let sx2 = i8s(&[-5, 8, 100, -60, 21, 0, -33, 47, 90, -12, 6, -80, 2, 75, -19, 40]);
+    vec![
+        // Run 0 adds `x` three times to the zero-point fill, run 1 twice more, run 2 not at
+        // all, run 3 adds `x2` once (int8 ADD saturating at 127); output 1 is `i`.
+        StatefulCase {
+            name: "builder_control_while_var",
+            model: control_while_var(),
+            runs: vec![
+                run(0, &x, &[19, -17, 7, 64], Some(3)),
+                run(1, &x, &[33, -27, 13, 108], Some(3)),
+                run(3, &x, &[33, -27, 13, 108], Some(3)),
+                run(2, &x2, &[5, -23, 15, 109], Some(3)),
+            ],
+        },
+        // `k` < 0 takes the then branch (accumulate), else the variable is read: then, else,
+        // then, else, then; the init's value is there from the first run.
+        StatefulCase {
+            name: "builder_control_call_once_if_var",
+            model: control_call_once_if_var(),
+            runs: vec![
+                run(-1, &x, &[17, -25, 33, 122], None),
+                run(5, &x2, &[17, -25, 33, 122], None),
+                run(-3, &x2, &[-11, -21, 35, 123], None),
+                run(0, &x, &[-11, -21, 35, 123], None),
+                run(-1, &x, &[-4, -26, 38, 127], None),
+            ],
+        },
+        // The IF inside the WHILE body accumulates while `i < 2`, its result feeding the
+        // next iteration; RELU after. Output 1 is the loop's `x`.
+        StatefulCase {
+            name: "builder_control_while_if_var",
+            model: control_while_if_var(),
+            runs: vec![
+                run2(0, &x, &[12, -12, 4, 42], &[12, -2, 4, 42]),
+                run2(1, &x2, &[-16, -8, 6, 43], &[-2, -2, 6, 43]),
+                run2(3, &x, &[-16, -8, 6, 43], &[5, -2, 1, 20]),
+                run2(-1, &x2, &[-128, -10, 38, 127], &[-2, -2, 38, 127]),
+            ],
+        },
+        // Two, one and two iterations: the SVDF state moves on with each.
+        StatefulCase {
+            name: "builder_control_while_svdf",
+            model: control_while_svdf(),
+            runs: vec![
+                run(0, &sx, &[25, 11, -9, -15, 57, 34, 17, 7, 24, 4, -20, -25, 53, 34, 19, 31], Some(2)),
+                run(1, &sx2, &[18, 8, -15, -20, 49, 36, 43, 28, 19, 9, -2, -12, 58, 37, 46, 41], Some(2)),
+                run(0, &sx2, &[42, 5, -12, -11, 49, 34, 30, -20, 37, -21, -10, -10, 59, 35, 31, -22], Some(2)),
+            ],
+        },
+    ]
+}
+
 /// CALL_ONCE before a RELU: the init subgraph (subgraph 1) has no operators, so the output
 /// is the RELU's whatever the flag; it pins the code that keeps CALL_ONCE's flag in `Model`
 /// (`called_once`, false in `Model::new`). `control_call_once_var` initialises state.
@@ -765,9 +1052,13 @@ pub fn custom_postprocess() -> Vec<u8> {
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("builder_control_call_once", control_call_once()),
+        ("builder_control_call_once_if_var", control_call_once_if_var()),
         ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
+        ("builder_control_while_if_var", control_while_if_var()),
+        ("builder_control_while_svdf", control_while_svdf()),
+        ("builder_control_while_var", control_while_var()),
         ("builder_conv_family", conv_family()),
         ("builder_custom_postprocess", custom_postprocess()),
         ("builder_conv_same_relu", conv_same_relu()),

@@ -86,9 +86,9 @@ impl ControlFlow {
             Call::While { cond_subgraph, body_subgraph } => {
                 vec![(cond_subgraph, &self.inputs, None), (body_subgraph, &self.outputs, Some(&self.outputs))]
             }
-            // The init subgraph's outputs are the resource variables it assigns
-            // (`passes::resources`), copied into their variable tensors.
-            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &[], Some(&self.outputs))],
+            // The init subgraph's inputs and outputs are the shared state it uses
+            // (`passes::resources`), copied from and back into their variable tensors.
+            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &self.inputs, Some(&self.outputs))],
         }
     }
 }
@@ -124,18 +124,21 @@ pub(crate) fn lower_while(cx: &OpCx<'_, '_>, cond_subgraph: SubgraphId, body_sub
     Ok(ControlFlow { call: Call::While { cond_subgraph, body_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
 }
 
-/// CALL_ONCE has no inputs; its outputs are the entry subgraph's variable tensors of the
-/// resource variables its init subgraph assigns (`passes::resources` adds them; a file's
-/// CALL_ONCE has none).
+/// CALL_ONCE has no inputs and no outputs in a file; `passes::resources` gives it the entry
+/// subgraph's variable tensors of the shared state its init subgraph uses (resource
+/// variables), as inputs and as outputs, one by one.
 pub(crate) fn lower_call_once(cx: &OpCx<'_, '_>, init_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
-    cx.expect_arity(0..=0, cx.op.outputs.len())?;
+    let inputs = present(cx)?;
+    if inputs != cx.op.outputs {
+        return Err(cx.invalid("CALL_ONCE has no inputs or outputs (its inputs and outputs must be the variables its init subgraph uses, in one order)"));
+    }
     for &t in &cx.op.outputs {
         let v = cx.sg.tensor(t);
         if !v.is_variable {
-            return Err(cx.invalid_tensor(v, "CALL_ONCE has no outputs (an output must be a resource variable its init subgraph assigns)"));
+            return Err(cx.invalid_tensor(v, "CALL_ONCE has no outputs (an output must be a variable its init subgraph uses)"));
         }
     }
-    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs: Vec::new(), outputs: cx.op.outputs.clone() })
+    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
 }
 
 impl Kernel for ControlFlow {
@@ -240,8 +243,51 @@ mod tests {
         assert!(compiled.code.contains("resource acc"), "{}", compiled.code);
     }
 
-    /// Handles passed between subgraphs, reads in an init subgraph and variables never
-    /// assigned are refused, naming the operator.
+
+    /// Runs `bytes` over consecutive `steps` (the inputs of each run) on one interpreter and
+    /// returns every run's outputs; writes the model and each step's inputs
+    /// (`<name>.s<k>.in<i>.bin`, run by `tools/op_test_vectors.py` as consecutive invokes of
+    /// one TFLite Micro interpreter) under `TFLC_DUMP_OP_MODELS`.
+    fn run_steps(name: &str, bytes: &[u8], steps: &[Vec<Vec<u8>>]) -> Vec<Vec<Vec<u8>>> {
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(format!("{name}.tflite")), bytes).unwrap();
+            for (k, ins) in steps.iter().enumerate() {
+                for (i, x) in ins.iter().enumerate() {
+                    std::fs::write(dir.join(format!("{name}.s{k}.in{i}.bin")), x).unwrap();
+                }
+            }
+        }
+        let model = crate::tflite::read_model(bytes).unwrap();
+        let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
+        let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
+        crate::interp::run_steps(&model, &refs).unwrap()
+    }
+
+    /// State shared across subgraphs (`passes::resources`), against TFLite Micro over
+    /// consecutive runs of one interpreter (`testing::models::stateful_control_flow_cases`):
+    /// a WHILE body accumulating into a resource variable (each iteration sees the value the
+    /// previous one assigned; the entry subgraph reads it after the loop), an IF whose
+    /// then-branch assigns a variable a CALL_ONCE init set and whose else-branch reads it,
+    /// and an SVDF's variable state inside a WHILE body (carried across iterations and runs).
+    #[test]
+    fn state_shared_across_subgraphs_matches_tflite_micro_over_runs() {
+        let cases = crate::testing::models::stateful_control_flow_cases();
+        assert_eq!(cases.len(), 4);
+        for case in cases {
+            let steps: Vec<Vec<Vec<u8>>> = case.runs.iter().map(|r| r.0.clone()).collect();
+            let got = run_steps(case.name.trim_start_matches("builder_"), &case.model, &steps);
+            assert_eq!(got.len(), case.runs.len());
+            for (k, (out, (_, want))) in got.iter().zip(&case.runs).enumerate() {
+                assert_eq!(out, want, "{} run {k}", case.name);
+            }
+        }
+    }
+
+    /// Handles passed between subgraphs, variables never assigned, assignments inside a WHILE
+    /// condition and a callee variable that is also a callee input are refused, naming the
+    /// operator.
     #[test]
     fn unsupported_resource_patterns_are_refused_naming_the_op() {
         use crate::ir::{Activation, DType, OpKind, SubgraphId};
@@ -261,24 +307,53 @@ mod tests {
         let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
         assert!(e.contains("op 1 (READ_VARIABLE)") && e.contains("never assigned"), "{e}");
 
-        // A READ_VARIABLE inside the init subgraph.
+        // An ASSIGN_VARIABLE inside a WHILE condition.
         let mut b = ModelBuilder::new();
+        let n = b.activation("n", DType::I32, &[], None);
         let x = b.activation("x", DType::I8, &[1, 4], q);
         let h = b.activation("h", DType::Resource, &[], None);
-        let y = b.activation("y", DType::I8, &[1, 4], q);
-        b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
+        let (n1, x1) = (b.activation("n1", DType::I32, &[], None), b.activation("x1", DType::I8, &[1, 4], q));
         b.op(handle(), &[], &[h]);
         b.op(OpKind::AssignVariable, &[Some(h), Some(x)], &[]);
-        b.op(OpKind::Relu, &[Some(x)], &[y]);
-        b.inputs(&[x]).outputs(&[y]);
-        b.new_subgraph("init");
+        b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[n1, x1]);
+        b.inputs(&[n, x]).outputs(&[x1]);
+        b.new_subgraph("cond");
+        let (cn, cx) = (b.activation("n", DType::I32, &[], None), b.activation("x", DType::I8, &[1, 4], q));
         let h = b.activation("h", DType::Resource, &[], None);
-        let v = b.activation("v", DType::I8, &[1, 4], q);
+        let more = b.activation("more", DType::Bool, &[], None);
+        let zero = b.constant_i32("zero", &[], &[0], None);
         b.op(handle(), &[], &[h]);
-        b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-        b.inputs(&[]).outputs(&[]);
+        b.op(OpKind::AssignVariable, &[Some(h), Some(cx)], &[]);
+        b.op(OpKind::Less, &[Some(cn), Some(zero)], &[more]);
+        b.inputs(&[cn, cx]).outputs(&[more]);
+        b.new_subgraph("body");
+        let (bn, bx) = (b.activation("n", DType::I32, &[], None), b.activation("x", DType::I8, &[1, 4], q));
+        b.inputs(&[bn, bx]).outputs(&[bn, bx]);
         let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
-        assert!(e.contains("subgraph 1") && e.contains("op 1 (READ_VARIABLE)") && e.contains("init subgraph"), "{e}");
+        assert!(e.contains("subgraph 1") && e.contains("op 1 (ASSIGN_VARIABLE)") && e.contains("WHILE condition"), "{e}");
+
+        // A callee's variable tensor that is also its input: the call would overwrite it.
+        let mut b = ModelBuilder::new();
+        let c = b.activation("c", DType::Bool, &[], None);
+        let x = b.activation("x", DType::I8, &[1, 4], q);
+        let y = b.activation("y", DType::I8, &[1, 4], q);
+        b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(1) }, &[Some(c), Some(x)], &[y]);
+        b.inputs(&[c, x]).outputs(&[y]);
+        b.new_subgraph("branch");
+        let a = b.tensor(crate::tflite::builder::TensorSpec {
+            name: "a".into(),
+            dtype: DType::I8,
+            shape: vec![1, 4],
+            shape_signature: None,
+            quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![-2], axis: None }),
+            data: None,
+            variable: true,
+        });
+        let r = b.activation("r", DType::I8, &[1, 4], q);
+        b.op(OpKind::Relu, &[Some(a)], &[r]);
+        b.inputs(&[a]).outputs(&[r]);
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("subgraph 1") && e.contains("op 0 (RELU)") && e.contains("also an input or output"), "{e}");
 
         // A handle that is a subgraph input (passed in by the caller).
         let mut b = ModelBuilder::new();

@@ -4,11 +4,11 @@
 //!
 //! Every handle is resolved at compile time by `passes::resources`, which gives each
 //! resource variable a variable tensor of the entry subgraph (state kept in the arena across
-//! runs, reset to TFLite Micro's default fill) and rewires the operators to it: READ_VARIABLE
-//! reads it as its input 1, ASSIGN_VARIABLE writes it as its output 0, and an ASSIGN in a
-//! CALL_ONCE init subgraph writes a new output of that subgraph which the CALL_ONCE copies
-//! into the variable. So VAR_HANDLE runs no code and the other two are byte copies (TFLite
-//! Micro's `memcpy` of `variable.bytes`).
+//! runs, reset to TFLite Micro's default fill), passes it into and out of every call that
+//! reaches a subgraph using it (a variable "home" tensor in that subgraph), and rewires the
+//! operators to the home of their subgraph: READ_VARIABLE reads it as its input 1,
+//! ASSIGN_VARIABLE writes it as its output 0. So VAR_HANDLE runs no code and the other two
+//! are byte copies (TFLite Micro's `memcpy` of `variable.bytes`).
 
 use super::movement::{get, movable_dtype, put, with_elem, Elem};
 use super::{ExecError, Kernel, OpCx, TensorStore};
