@@ -32,15 +32,18 @@ pub struct DetectionPostProcessParams {
     /// `class_predictions.dims[2]`: `num_classes` or `num_classes + 1` (a background class
     /// first, skipped).
     pub num_classes_with_background: usize,
+    /// `max_detections`: detections the op reports at most (at least 1).
     pub max_detections: usize,
     /// Fast NMS: classes kept per anchor (`min(max_classes_per_detection, num_classes)`, at
     /// least 1).
     pub classes_per_anchor: usize,
     /// Regular NMS: detections kept per class (at least 1).
     pub detections_per_class: usize,
+    /// `nms_score_threshold`: a box scoring below it is dropped before NMS (at or above is kept).
     pub score_threshold: f32,
     /// In `(0, 1]`.
     pub iou_threshold: f32,
+    /// `use_regular_nms`: per-class (regular) NMS rather than the fast all-class form.
     pub use_regular_nms: bool,
     /// `y_scale`, `x_scale`, `h_scale`, `w_scale`.
     pub scale: [f32; 4],

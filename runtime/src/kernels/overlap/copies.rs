@@ -31,13 +31,40 @@ use crate::kernels::pad::PadParams;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Fill output `at..at + len` with the pad value.
-    Fill { at: usize, len: usize, unread: usize },
+    Fill {
+        /// First output element written.
+        at: usize,
+        /// Elements written.
+        len: usize,
+        /// Input elements (the prefix `0..unread`) still to be read after this step.
+        unread: usize,
+    },
     /// Copy the overlapped input's `from..from + len` to output `at..at + len` (it is read
     /// before it is written: a `copy_within`).
-    Move { at: usize, from: usize, len: usize, unread: usize },
+    Move {
+        /// First output element written.
+        at: usize,
+        /// First element of the overlapped input read.
+        from: usize,
+        /// Elements written.
+        len: usize,
+        /// Input elements (the prefix `0..unread`) still to be read after this step.
+        unread: usize,
+    },
     /// Copy another input's (`input`, in operand order) `from..from + len` to output
     /// `at..at + len` (CONCATENATION only; that input lies outside the buffer).
-    Other { at: usize, input: usize, from: usize, len: usize, unread: usize },
+    Other {
+        /// First output element written.
+        at: usize,
+        /// The input read, in operand order.
+        input: usize,
+        /// First element of that input read.
+        from: usize,
+        /// Elements written.
+        len: usize,
+        /// Input elements (the prefix `0..unread`) still to be read after this step.
+        unread: usize,
+    },
 }
 
 impl Step {
