@@ -377,6 +377,47 @@ pub fn check(problem: &Problem, plan: &MemoryPlan, pools: &[PoolLayout]) -> Vec<
     errs
 }
 
+/// Each pool of a split plan as a plan of its own, for pictures (`tflc plan --svg`): the
+/// pool's buffers (operators keep their ids), offsets from the pool's start, the arena the
+/// pool's bytes, and its realised in-place pairs and overlaps.
+pub fn pool_views(sp: &super::SubgraphPlan) -> Vec<(PoolLayout, Problem, MemoryPlan)> {
+    let (problem, whole) = (&sp.problem, &sp.plan);
+    let file: Vec<OpId> = problem.ops.indices().collect();
+    let mut out = Vec::new();
+    for pool in &sp.pools {
+        let member: Vec<bool> = problem
+            .buffers
+            .iter_enumerated()
+            .map(|(b, buf)| {
+                let s = whole.offsets[b];
+                whole.lifetimes[b].is_some() && pool_of(&sp.pools, s, s + buf.bytes).is_some_and(|k| sp.pools[k].name == pool.name)
+            })
+            .collect();
+        let (sub, back) = restrict(problem, &file, &member);
+        let mut map: Vec<Option<BufferId>> = vec![None; problem.buffers.len()];
+        for (i, &b) in back.iter().enumerate() {
+            map[b.index()] = Some(BufferId::new(i));
+        }
+        let m = |b: BufferId| map[b.index()];
+        let plan = MemoryPlan {
+            offsets: back.iter().map(|&b| whole.offsets[b] - pool.start).collect(),
+            lifetimes: back.iter().map(|&b| whole.lifetimes[b]).collect(),
+            in_place: whole.in_place.iter().filter_map(|&(op, x, y)| Some((op, m(x)?, m(y)?))).collect(),
+            overlaps: whole
+                .overlaps
+                .iter()
+                .filter_map(|o| Some(super::RealisedOverlap { op: o.op, input: m(o.input)?, output: m(o.output)?, delta: o.delta }))
+                .collect(),
+            arena_bytes: pool.bytes,
+            lower_bound_bytes: 0,
+            offsets_optimal: pool.offsets_optimal,
+            ..whole.clone()
+        };
+        out.push((pool.clone(), sub, plan));
+    }
+    out
+}
+
 /// Splits the entry subgraph's plan `sp` into `specs`' pools ([`split`]), checks the result
 /// with [`check`], and returns it with [`SubgraphPlan::pools`](super::SubgraphPlan::pools)
 /// set. A bounded last pool too small for what must go there is refused like `--max-arena`
