@@ -272,7 +272,8 @@ pub fn emit_subgraph(
                 quote! { #rt::__private::io(#a, [#(#tin),*], [#(#tout),*]) }
             }
             _ => {
-                let arenas: Vec<TokenStream> = plan.pools.iter().map(|p| pool_arena(&p.name)).collect();
+                // The pools that hold bytes (an empty pool has no arena).
+                let arenas: Vec<TokenStream> = plan.pools.iter().filter(|p| p.bytes > 0).map(|p| pool_arena(&p.name)).collect();
                 let idx = |k: &usize| format_ident!("POOL_{}", plan.pools[*k].name.to_uppercase());
                 let (ki, ko): (Vec<_>, Vec<_>) = (pin.iter().map(idx).collect(), pout.iter().map(idx).collect());
                 quote! { #rt::__private::io_pools([#(#arenas),*], [#((#ki, #tin)),*], [#((#ko, #tout)),*]) }
@@ -422,7 +423,7 @@ fn emit_new_pools(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream
     }
     let mut lets = Vec::new();
     let mut inits = Vec::new();
-    for p in &ar.plan.pools {
+    for p in ar.plan.pools.iter().filter(|p| p.bytes > 0) {
         let (name, bytes) = (format_ident!("{}", p.name), format_ident!("{}_BYTES", p.name.to_uppercase()));
         if filled.iter().any(|&t| ar.pool(t).ok() == ar.plan.pools.iter().position(|q| q.name == p.name)) {
             lets.push(quote! { let mut #name = [0; #bytes]; });
@@ -756,13 +757,24 @@ fn model_tokens(
     // With pools: each pool's bytes, and its index in `__private::io_pools`' arrays.
     let mut pool_items = Vec::new();
     let mut pool_fields = Vec::new();
+    let mut active = 0;
     for (k, p) in plan.pools.iter().enumerate() {
         let (bytes, index, field) = (format_ident!("{}_BYTES", p.name.to_uppercase()), format_ident!("POOL_{}", p.name.to_uppercase()), format_ident!("{}", p.name));
         let n = int(p.bytes as i64);
         let cap = p.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c} bytes"));
-        let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{}): its arena inside [`Model`].", p.name, if k == 0 { ", the fastest" } else { "" });
-        let idx_doc = format!(" Index of pool `{}` in the arrays of `__private::io_pools`.", p.name);
-        let k = int(k as i64);
+        let fastest = if k == 0 { ", the fastest" } else { "" };
+        if p.bytes == 0 {
+            let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): none of this model's tensors is there, so [`Model`] has no arena for it.", p.name);
+            pool_items.push(quote! {
+                #[doc = #doc]
+                pub const #bytes: usize = 0;
+            });
+            continue;
+        }
+        let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): its arena inside [`Model`].", p.name);
+        let idx_doc = format!(" Index of pool `{}` in the arena arrays of `__private::io_pools`.", p.name);
+        let k = int(active as i64);
+        active += 1;
         pool_items.push(quote! {
             #[doc = #doc]
             pub const #bytes: usize = #n;
