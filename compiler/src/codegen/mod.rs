@@ -298,6 +298,17 @@ pub fn emit_subgraph(
     Ok(body)
 }
 
+/// `dtcm_fast` -> `DtcmFast`.
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
+}
+
 /// `&mut self.<pool>.0`: the bytes of a pool's arena in `run_with`.
 fn pool_arena(name: &str) -> TokenStream {
     let f = format_ident!("{}", name);
@@ -418,13 +429,24 @@ fn emit_new_pools(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream
             filled.push(t.id);
             let (pool, name) = (format_ident!("{}", ar.plan.pools[k].name), format_ident!("T{}", t.id.index()));
             let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
-            fills.push(quote! { #rt::__private::fill(&mut #pool, #name, #zp as u8); });
+            if ar.plan.pools[k].section.is_some() {
+                fills.push(quote! { #rt::__private::fill(&mut #pool.0, #name, #zp as u8); });
+            } else {
+                fills.push(quote! { #rt::__private::fill(&mut #pool, #name, #zp as u8); });
+            }
         }
     }
     let mut lets = Vec::new();
     let mut inits = Vec::new();
     for p in ar.plan.pools.iter().filter(|p| p.bytes > 0) {
         let (name, bytes) = (format_ident!("{}", p.name), format_ident!("{}_BYTES", p.name.to_uppercase()));
+        if p.section.is_some() {
+            // Borrowed: zeroed here, its variables' reset values written into it below.
+            let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
+            lets.push(quote! { *#name = #zeroed; });
+            inits.push(quote! { #name, });
+            continue;
+        }
         if filled.iter().any(|&t| ar.pool(t).ok() == ar.plan.pools.iter().position(|q| q.name == p.name)) {
             lets.push(quote! { let mut #name = [0; #bytes]; });
             inits.push(quote! { #name: #wrapper(#name), });
@@ -432,10 +454,13 @@ fn emit_new_pools(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream
             inits.push(quote! { #name: #wrapper([0; #bytes]), });
         }
     }
-    let doc = if filled.is_empty() {
-        " A model with zeroed arenas."
-    } else {
-        " A model with zeroed arenas whose variable tensors hold their reset value (the zero point of an int8 tensor)."
+    let doc = match (filled.is_empty(), ar.plan.pools.iter().any(|p| p.section.is_some() && p.bytes > 0)) {
+        (true, false) => " A model with zeroed arenas.",
+        (false, false) => " A model with zeroed arenas whose variable tensors hold their reset value (the zero point of an int8 tensor).",
+        (true, true) => " A model with zeroed arenas, the arenas of the pools in linker sections borrowed (and zeroed).",
+        (false, true) => {
+            " A model with zeroed arenas (those of the pools in linker sections borrowed and zeroed) whose variable tensors hold their reset value (the zero point of an int8 tensor)."
+        }
     };
     Ok((doc, quote! { #(#lets)* #(#fills)* Self { #(#inits)* #fields } }, filled))
 }
@@ -757,6 +782,8 @@ fn model_tokens(
     // With pools: each pool's bytes, and its index in `__private::io_pools`' arrays.
     let mut pool_items = Vec::new();
     let mut pool_fields = Vec::new();
+    // `Model::new`'s parameters: the arenas of the pools in linker sections.
+    let mut borrowed: Vec<TokenStream> = Vec::new();
     let mut active = 0;
     for (k, p) in plan.pools.iter().enumerate() {
         let (bytes, index, field) = (format_ident!("{}_BYTES", p.name.to_uppercase()), format_ident!("POOL_{}", p.name.to_uppercase()), format_ident!("{}", p.name));
@@ -781,6 +808,35 @@ fn model_tokens(
             #[doc = #idx_doc]
             pub const #index: usize = #k;
         });
+        if let Some(section) = &p.section {
+            // A pool in a linker section: `Model` borrows its arena, and the module declares
+            // one in that section for the caller to lend it.
+            let ty = format_ident!("{}Arena", camel(&p.name));
+            let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
+            let stat = format_ident!("{}_ARENA", p.name.to_uppercase());
+            let ty_doc = format!(" The arena of pool `{}`, which [`Model`] borrows ([`Model::new`]).", p.name);
+            let z_doc = format!(" A zeroed arena of pool `{}`.", p.name);
+            let s_doc = format!(
+                " Pool `{}`'s arena in linker section `{section}` (`--pool-section`). Lend it to [`Model::new`] once: `Model::new(unsafe {{ &mut *core::ptr::addr_of_mut!({stat}) }})` where nothing else takes it, or declare your own `#[link_section = \"{section}\"]` static behind a safe wrapper (`cortex_m::singleton!`).",
+                p.name
+            );
+            pool_items.push(quote! {
+                #[doc = #ty_doc]
+                pub type #ty = #wrapper<[u8; #bytes]>;
+                #[doc = #z_doc]
+                pub const #zeroed: #ty = #wrapper([0; #bytes]);
+                #[doc = #s_doc]
+                #[link_section = #section]
+                pub static mut #stat: #ty = #zeroed;
+            });
+            let fdoc = format!(" The arena of pool `{}`, borrowed.", p.name);
+            pool_fields.push(quote! {
+                #[doc = #fdoc]
+                #field: &'p mut #ty,
+            });
+            borrowed.push(quote! { #field: &'p mut #ty });
+            continue;
+        }
         let fdoc = format!(" The arena of pool `{}`.", p.name);
         pool_fields.push(quote! {
             #[doc = #fdoc]
@@ -885,28 +941,36 @@ fn model_tokens(
             #reset
         });
     } else {
+        // A pool in a linker section is borrowed (`'p`), so there is no `Default`.
+        let (lt, default) = if borrowed.is_empty() {
+            (quote! {}, quote! {
+                impl Default for Model {
+                    fn default() -> Self {
+                        Self::new()
+                    }
+                }
+            })
+        } else {
+            (quote! { <'p> }, quote! {})
+        };
         module.item(quote! {
             /// The compiled model: its arena and the code that runs it. Put it in a `static` or
             /// on the stack; `run()` does no allocation and no start-up work.
-            pub struct Model {
+            pub struct Model #lt {
                 #arena_field
                 #once_field
             }
 
-            impl Model {
+            impl #lt Model #lt {
                 #[doc = #new_doc]
-                pub const fn new() -> Self {
+                pub const fn new(#(#borrowed),*) -> Self {
                     #new_body
                 }
 
                 #io_fns
             }
 
-            impl Default for Model {
-                fn default() -> Self {
-                    Self::new()
-                }
-            }
+            #default
         });
     }
     functions.into_iter().for_each(|f| module.item(f));
