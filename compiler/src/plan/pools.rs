@@ -9,7 +9,7 @@
 //!    score, the *accesses per byte* of the operators that touch it: an operator reading a
 //!    group counts its work (multiply-accumulates for CONV_2D, DEPTHWISE_CONV_2D and
 //!    FULLY_CONNECTED: output elements times filter elements per output channel; otherwise the
-//!    elements it reads and writes), an operator writing it the group's elements; the sum is
+//!    elements it reads and writes), an operator writing it the group's bytes; the sum is
 //!    divided by the group's bytes. Groups go, in decreasing score (ties: fewer bytes, then
 //!    buffer index), to the first pool in which they still fit; "fit" is decided by planning
 //!    that pool exactly with the group added ([`super::plan`] on the pool's buffers, in the
@@ -140,15 +140,16 @@ fn roots(problem: &Problem) -> IndexVec<BufferId, BufferId> {
 }
 
 /// Accesses per byte of every group root (see the module doc); 0 for non-roots.
-/// `work[op]` is the operator's work (multiply-accumulates or elements touched).
-fn scores(problem: &Problem, root: &IndexVec<BufferId, BufferId>, work: &IndexVec<OpId, u64>, elems: &IndexVec<BufferId, u64>) -> Vec<f64> {
+/// `work[op]` is the operator's work (multiply-accumulates or elements touched); a writer
+/// adds the buffer's bytes.
+fn scores(problem: &Problem, root: &IndexVec<BufferId, BufferId>, work: &IndexVec<OpId, u64>) -> Vec<f64> {
     let mut acc = vec![0f64; problem.buffers.len()];
     for (op, node) in problem.ops.iter_enumerated() {
         for &b in &node.reads {
             acc[root[b].index()] += work[op] as f64;
         }
         for &b in &node.writes {
-            acc[root[b].index()] += elems[b].max(1) as f64;
+            acc[root[b].index()] += problem.buffers[b].bytes.max(1) as f64;
         }
     }
     problem
@@ -233,15 +234,17 @@ pub struct PoolTooSmall {
     pub back: Vec<BufferId>,
 }
 
-/// Splits `whole` (planned as one arena) into `specs`' pools. Returns the combined plan (offsets
-/// in the virtual arena) and the layout, or the pool that is too small.
-pub fn split(problem: &Problem, whole: &MemoryPlan, work: &IndexVec<OpId, u64>, specs: &[PoolSpec], options: &PlanOptions) -> Result<Result<(MemoryPlan, Vec<PoolLayout>), Box<PoolTooSmall>>, PlanError> {
+/// What [`split`] answers: the combined plan (offsets in the virtual arena) and the layout, or
+/// the pool that is too small.
+pub type Split = Result<(MemoryPlan, Vec<PoolLayout>), Box<PoolTooSmall>>;
+
+/// Splits `whole` (planned as one arena) into `specs`' pools ([`Split`]).
+pub fn split(problem: &Problem, whole: &MemoryPlan, work: &IndexVec<OpId, u64>, specs: &[PoolSpec], options: &PlanOptions) -> Result<Split, PlanError> {
     check_specs(specs).map_err(|reason| PlanError::BadClaim { reason })?;
     let order = &whole.schedule;
     let align = options.align.max(1);
     let root = roots(problem);
-    let elems: IndexVec<BufferId, u64> = problem.buffers.iter().map(|b| b.bytes).collect();
-    let score = scores(problem, &root, work, &elems);
+    let score = scores(problem, &root, work);
     // Group roots that hold bytes, hottest first.
     let mut groups: Vec<BufferId> = problem
         .buffers
@@ -486,6 +489,34 @@ mod tests {
         assert!(check_specs(&specs(&[("a", None), ("b", None)])).unwrap_err().contains("only the last"));
         assert!(check_specs(&specs(&[("a", Some(1)), ("a", None)])).unwrap_err().contains("twice"));
         assert!(check_specs(&specs(&[("a", Some(1)), ("b", Some(2)), ("c", None)])).is_ok());
+    }
+
+    /// The policy: the buffer whose reader does the most work per byte goes to the fast
+    /// pool; another that shares its bytes over time fits beside it; the rest stays slow.
+    #[test]
+    fn the_hottest_bytes_go_to_the_fast_pool() {
+        use super::super::{Buffer, BufferKind::*};
+        let buf = |bytes, kind| Buffer { bytes, kind, alias_of: None, label: String::new() };
+        let mut p = Problem::default();
+        let x = p.buffers.push(buf(64, Input));
+        let a = p.buffers.push(buf(64, Activation));
+        let b = p.buffers.push(buf(64, Activation));
+        let y = p.buffers.push(buf(16, Output));
+        for (r, w) in [(x, a), (a, b), (b, y)] {
+            p.ops.push(OpNode { reads: vec![r], writes: vec![w], ..OpNode::default() });
+        }
+        // op 1 (reading a) is a big convolution, op 2 (reading b) a small one.
+        let work: IndexVec<OpId, u64> = [1, 10_000, 10].into_iter().collect();
+        let options = PlanOptions { verify: true, ..PlanOptions::default() };
+        let whole = plan(&p, &options).unwrap();
+        let specs = specs(&[("fast", Some(64)), ("slow", None)]);
+        let (split_plan, pools) = split(&p, &whole, &work, &specs, &options).unwrap().unwrap();
+        assert!(check(&p, &split_plan, &pools).is_empty());
+        let in_fast = |b: BufferId| split_plan.offsets[b] < pools[0].end();
+        assert!(in_fast(a) && in_fast(y), "{split_plan:?} {pools:?}");
+        assert!(!in_fast(x) && !in_fast(b), "{split_plan:?} {pools:?}");
+        // x (step 0) and b (steps 1-2) share the slow pool's bytes over time.
+        assert_eq!((pools[0].bytes, pools[1].bytes), (64, 64));
     }
 
     /// Random graphs split into two and three pools of random capacities: every split plan
