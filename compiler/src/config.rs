@@ -21,6 +21,8 @@ pub struct Config {
     quiet: bool,
     /// `Some(name)`: every model in one module `<name>.rs`, sharing one arena.
     shared: Option<String>,
+    /// `(pool, section)` from [`Config::pool_section`].
+    pool_sections: Vec<(String, String)>,
 }
 
 impl Config {
@@ -55,6 +57,24 @@ impl Config {
         self
     }
 
+    /// Add a memory pool, fastest first (`.pool("dtcm", Some(16 << 10)).pool("sram", None)`;
+    /// only the last may be unbounded): the planner puts every tensor in one pool, the hottest
+    /// bytes in the fastest pool they fit, and the generated `Model` holds one arena per pool
+    /// (see [`CompileOptions::pools`] and `docs/PLANNER.md`).
+    pub fn pool(mut self, name: &str, bytes: Option<u64>) -> Self {
+        self.options.pools.push(crate::plan::pools::PoolSpec { name: name.to_owned(), bytes, section: None });
+        self
+    }
+
+    /// Put the arena of pool `name` (added with [`Config::pool`]) in linker section
+    /// `section` (`.dtcm`): the generated `Model` then borrows that arena, which the caller
+    /// declares as a `#[link_section]` static (the generated docs show how). A name that no
+    /// pool has is an error when compiling.
+    pub fn pool_section(mut self, name: &str, section: &str) -> Self {
+        self.pool_sections.push((name.to_owned(), section.to_owned()));
+        self
+    }
+
     /// Keep float16 weights in flash as float16 and widen them in the kernel (see
     /// [`CompileOptions::keep_f16_weights`]): for flash-bound targets.
     pub fn keep_f16_weights(mut self, keep: bool) -> Self {
@@ -81,6 +101,13 @@ impl Config {
     pub fn compile_to(&self, out_dir: impl AsRef<Path>) -> Result<Vec<PathBuf>, Error> {
         let out_dir = out_dir.as_ref();
         let mut written = Vec::new();
+        let mut options = self.options.clone();
+        for (name, section) in &self.pool_sections {
+            let Some(p) = options.pools.iter_mut().find(|p| &p.name == name) else {
+                return Err(Error::Codegen(format!("pool_section: no pool `{name}` (add it with Config::pool)")));
+            };
+            p.section = Some(section.clone());
+        }
         if let Some(name) = &self.shared {
             let mut models = Vec::new();
             for model in &self.models {
@@ -90,7 +117,7 @@ impl Config {
                 let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
                 models.push((file_name(model), bytes));
             }
-            let compiled = crate::pipeline::compile_models(&models, &self.options)?;
+            let compiled = crate::pipeline::compile_models(&models, &options)?;
             let out = out_dir.join(format!("{name}.rs"));
             write_if_changed(&out, compiled.code.as_bytes())?;
             written.push(out);
@@ -101,7 +128,7 @@ impl Config {
                 println!("cargo:rerun-if-changed={}", model.display());
             }
             let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
-            let mut opts = self.options.clone();
+            let mut opts = options.clone();
             opts.model_name = file_name(model);
             let compiled = compile(&bytes, &opts)?;
             let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());

@@ -17,6 +17,34 @@ pub struct MacroOptions {
     pub max_arena: Option<u64>,
     /// `keep_f16_weights = true`: [`CompileOptions::keep_f16_weights`].
     pub keep_f16_weights: bool,
+    /// `pools = "dtcm=16K, sram"`: [`CompileOptions::pools`], fastest first; with
+    /// `pool_sections = "dtcm=.dtcm"`, their linker sections.
+    pub pools: Vec<crate::plan::pools::PoolSpec>,
+}
+
+impl MacroOptions {
+    /// Parses `pools = "dtcm=16K, sram"` (as `--pool`, comma-separated).
+    pub fn parse_pools(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            self.pools.push(crate::plan::pools::PoolSpec::parse(item)?);
+        }
+        crate::plan::pools::check_specs(&self.pools)
+    }
+
+    /// Parses `pool_sections = "dtcm=.dtcm"` (as `--pool-section`, comma-separated), after
+    /// `pools`.
+    pub fn parse_pool_sections(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((name, section)) = item.split_once('=') else {
+                return Err(format!("pool_sections: `{item}`: expected NAME=SECTION, e.g. dtcm=.dtcm"));
+            };
+            let Some(p) = self.pools.iter_mut().find(|p| p.name == name.trim()) else {
+                return Err(format!("pool_sections: no pool `{}` (list it in `pools` first)", name.trim()));
+            };
+            p.section = Some(section.trim().to_owned());
+        }
+        Ok(())
+    }
 }
 
 /// Expands `include_model!(path, options…)`; `Err` holds the message for `compile_error!`.
@@ -32,6 +60,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
         model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         max_arena: options.max_arena,
         keep_f16_weights: options.keep_f16_weights,
+        pools: options.pools.clone(),
         ..CompileOptions::default()
     };
     let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;

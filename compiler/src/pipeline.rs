@@ -38,11 +38,25 @@ pub struct CompileOptions {
     /// The widening is exact, so the outputs are the same bits. Arm builds take it (their
     /// float kernels read the filter as it is); hosts keep their packed float32 tables.
     pub keep_f16_weights: bool,
+    /// Several memory pools, fastest first (`--pool dtcm=16K --pool sram`): the planner puts
+    /// every tensor in one of them, the hottest bytes in the fastest pool they fit
+    /// ([`crate::plan::pools`]), and the generated `Model` holds one arena per pool. Empty:
+    /// one arena. Models that call subgraphs and several models in one module refuse pools.
+    pub pools: Vec<crate::plan::pools::PoolSpec>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { runtime_path: "::tflc_runtime".into(), align: 16, model_name: "model.tflite".into(), weights: WeightsSource::Inline, max_arena: None, target_pointer_width: 64, keep_f16_weights: false }
+        Self {
+            runtime_path: "::tflc_runtime".into(),
+            align: 16,
+            model_name: "model.tflite".into(),
+            weights: WeightsSource::Inline,
+            max_arena: None,
+            target_pointer_width: 64,
+            keep_f16_weights: false,
+            pools: Vec::new(),
+        }
     }
 }
 
@@ -80,8 +94,19 @@ pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
         for &id in &lm.order {
             limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
         }
-        let model_plan = plan_model(lm, &PlanOptions { align: opts.align as u64, ..PlanOptions::default() })?;
-        let Some(plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
+        let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
+        let mut model_plan = plan_model(lm, &base)?;
+        let Some(mut plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
+        if !opts.pools.is_empty() {
+            if lm.has_calls() {
+                return Err(Error::Codegen("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena; compile this model without --pool".into()));
+            }
+            crate::plan::pools::check_specs(&opts.pools).map_err(Error::Codegen)?;
+            plan = crate::plan::pools::apply(&plan, lowered.sg, &opts.pools, &crate::pipeline::plan_options(lowered, base))?;
+            if let Some(Some(main)) = model_plan.subgraphs.iter_mut().next() {
+                *main = plan.clone();
+            }
+        }
         let constants: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
         limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
         if let Some(max) = opts.max_arena {
@@ -207,6 +232,9 @@ pub fn compile_models(models: &[(String, Vec<u8>)], opts: &CompileOptions) -> Re
     }
     if opts.weights != WeightsSource::Inline {
         return Err(Error::Codegen("several models in one module keep their weights inline; weights in a file are for one model at a time".into()));
+    }
+    if !opts.pools.is_empty() {
+        return Err(Error::Codegen("--pool: several models in one module share one arena; memory pools are for one model at a time (compile each model with its own --pool)".into()));
     }
     let names: Vec<String> = models.iter().map(|(f, _)| module_name(f)).collect();
     for (i, n) in names.iter().enumerate() {

@@ -18,6 +18,9 @@
 //! Optional arguments after the path:
 //! - `max_arena = "48K"` (or a byte count, `max_arena = 49152`): the build fails when the
 //!   model's arena needs more, naming the peak step and the tensors live there.
+//! - `pools = "dtcm=16K, sram"`: several memory pools, fastest first (as `tflc --pool`): every
+//!   tensor in one pool, the hottest bytes in the fastest pool they fit, one arena per pool in
+//!   the `Model`; `pool_sections = "dtcm=.dtcm"` puts a pool's arena in a linker section.
 //! - `keep_f16_weights = true`: a float16-weight model keeps its convolution and
 //!   fully-connected weights in flash as float16, widened exactly in the kernel (Arm builds;
 //!   half the weight bytes, the same outputs).
@@ -60,7 +63,14 @@ impl Parse for Args {
                     Lit::Bool(b) => options.keep_f16_weights = b.value,
                     _ => return Err(syn::Error::new(value.span(), "keep_f16_weights: expected true or false")),
                 },
-                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights)"))),
+                "pools" | "pool_sections" => {
+                    let Lit::Str(text) = &value else {
+                        return Err(syn::Error::new(value.span(), format!("{name}: expected a string such as \"dtcm=16K, sram\"")));
+                    };
+                    let parsed = if name == "pools" { options.parse_pools(&text.value()) } else { options.parse_pool_sections(&text.value()) };
+                    parsed.map_err(|e| syn::Error::new(text.span(), e))?;
+                }
+                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections)"))),
             }
         }
         Ok(Args { path, options })

@@ -74,6 +74,56 @@ pub fn io<'a, const NI: usize, const NO: usize>(
     (in_slices, out_slices)
 }
 
+/// [`io`] over several arenas (a model's memory pools, `tflc --pool`): each view is
+/// `(pool, range)`, a range of `arenas[pool]`. Outputs must not overlap each other or any input
+/// of the same pool; views of different pools never overlap.
+#[inline]
+pub fn io_pools<'a, const NP: usize, const NI: usize, const NO: usize>(
+    arenas: [&'a mut [u8]; NP],
+    ins: [(usize, Range<usize>); NI],
+    outs: [(usize, Range<usize>); NO],
+) -> ([&'a [u8]; NI], [&'a mut [u8]; NO]) {
+    let mut order: [usize; NO] = core::array::from_fn(|i| i);
+    order.sort_unstable_by_key(|&i| (outs[i].0, outs[i].1.start));
+    let mut out_slices: [Option<&'a mut [u8]>; NO] = [const { None }; NO];
+    // Per pool, the bytes before each of its outputs, then its tail: `(pool, start, bytes)`.
+    let mut gaps: [(usize, usize, &'a [u8]); NO] = [(usize::MAX, 0, &[]); NO];
+    let mut tails: [(usize, &'a [u8]); NP] = [(0, &[]); NP];
+    let mut next = 0;
+    for (p, arena) in arenas.into_iter().enumerate() {
+        let mut rest: &'a mut [u8] = arena;
+        let mut pos = 0;
+        while next < NO && outs[order[next]].0 == p {
+            let i = order[next];
+            let r = &outs[i].1;
+            assert!(r.start >= pos && r.end >= r.start, "overlapping outputs");
+            let (gap, tail) = rest.split_at_mut(r.start - pos);
+            let (out, tail) = tail.split_at_mut(r.end - r.start);
+            gaps[next] = (p, pos, gap);
+            out_slices[i] = Some(out);
+            rest = tail;
+            pos = r.end;
+            next += 1;
+        }
+        tails[p] = (pos, rest);
+    }
+    assert!(next == NO, "an output names no pool");
+    let in_slices = core::array::from_fn(|j| {
+        let (p, r) = (ins[j].0, &ins[j].1);
+        let tail = tails.get(p).map(|&(s, g)| (p, s, g));
+        let found = gaps.iter().copied().chain(tail).find(|&(q, s, g)| q == p && r.start >= s && r.end <= s + g.len());
+        match found {
+            Some((_, s, g)) => &g[r.start - s..r.end - s],
+            None => panic!("an input overlaps an output"),
+        }
+    });
+    let out_slices = out_slices.map(|o| match o {
+        Some(o) => o,
+        None => panic!("output missing"),
+    });
+    (in_slices, out_slices)
+}
+
 /// Sets `arena[range]` to `value`: a `const fn`, so that a generated `Model::new()` can
 /// give variable tensors their reset value.
 pub const fn fill(arena: &mut [u8], range: Range<usize>, value: u8) {
@@ -161,6 +211,42 @@ mod tests {
         let payload = caught.expect_err("an input overlapping an output must be refused");
         let msg = payload.downcast_ref::<&str>().copied().unwrap_or_default();
         assert_eq!(msg, "an input overlaps an output");
+    }
+
+    #[test]
+    fn io_pools_splits_each_pool_around_its_outputs() {
+        let mut a = [0u8; 32];
+        let mut b = [0u8; 48];
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = i as u8;
+        }
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = 100 + i as u8;
+        }
+        // Inputs in both pools (one read twice), outputs in both, given out of order.
+        let ([x, y, z], [u, v, w]) = io_pools([&mut a, &mut b], [(1, 0..4), (0, 16..20), (1, 0..4)], [(1, 32..48), (0, 0..8), (1, 8..16)]);
+        assert_eq!(x, &[100, 101, 102, 103]);
+        assert_eq!(y, &[16, 17, 18, 19]);
+        assert_eq!(z, x);
+        assert_eq!((u.len(), u[0], v[0], w[0]), (16, 132, 0, 108));
+        u[0] = 0xff;
+        v[1] = 0xee;
+        w[2] = 0xdd;
+        assert_eq!((b[32], a[1], b[10]), (0xff, 0xee, 0xdd));
+    }
+
+    #[test]
+    fn io_pools_rejects_an_input_overlapping_an_output_of_its_pool() {
+        extern crate std;
+        // The same range in two pools is fine.
+        let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
+        let _ = io_pools([&mut a, &mut b], [(0, 0..8)], [(1, 0..8)]);
+        let caught = std::panic::catch_unwind(|| {
+            let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
+            let _ = io_pools([&mut a, &mut b], [(1, 0..8)], [(1, 4..12)]);
+        });
+        let payload = caught.expect_err("an input overlapping an output of its pool must be refused");
+        assert_eq!(payload.downcast_ref::<&str>().copied().unwrap_or_default(), "an input overlaps an output");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! model that passes fails the suite, so the list only shrinks.
 
 use std::collections::BTreeMap;
-use tflc_e2e::{entries, HAVE_SHARED, NOT_COMPILED};
+use tflc_e2e::{entries, pooled, HAVE_SHARED, NOT_COMPILED};
 use tflc_tests::{missing_shared, shared_dir, Golden};
 
 fn expected_failures() -> BTreeMap<String, String> {
@@ -186,4 +186,48 @@ fn end_to_end_conformance() {
     }
     println!("\nend-to-end: {passed} passed, {} failed, {} unsupported", failures.len(), NOT_COMPILED.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Corpus models compiled with two memory pools (`--pool fast=SIZE --pool slow`, the fast
+/// pool smaller than the single arena) produce, over the golden runs on one `Model`, the
+/// very bytes of their single-arena build, which are the golden outputs.
+#[test]
+fn pooled_models_match_the_single_arena() {
+    let Some(shared) = shared_dir().filter(|_| HAVE_SHARED) else {
+        missing_shared("pooled end-to-end runs (when build.rs compiled the models)");
+        return;
+    };
+    let all = entries();
+    let list = pooled();
+    assert!(!list.is_empty() || std::env::var_os("TFLC_E2E_MODELS").is_some(), "no pooled model was compiled");
+    for p in list {
+        let golden = golden_for(&shared, p.model).unwrap_or_else(|| panic!("{}: no golden data", p.model));
+        let single = all.iter().find(|e| e.name == p.model).unwrap_or_else(|| panic!("{}: no single-arena build", p.model));
+        assert!(p.io_pools > 0, "{} ({}): no operator spans the two pools", p.model, p.pools);
+        let (make_single, make_pooled) = (single.make, p.make);
+        let runs = golden.runs();
+        let inputs: Vec<Vec<Vec<u8>>> = (0..runs).map(|r| golden.run_inputs(r).iter().map(|i| i.bytes.clone()).collect()).collect();
+        let wants: Vec<Vec<Vec<u8>>> = (0..runs).map(|r| golden.run_outputs(r).iter().map(|o| o.bytes.clone()).collect()).collect();
+        let (model, pools) = (p.model, p.pools);
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let (mut a, mut b) = (make_single(), make_pooled());
+                for (r, (ins, want)) in inputs.iter().zip(&wants).enumerate() {
+                    for (i, x) in ins.iter().enumerate() {
+                        a.input(i).copy_from_slice(x);
+                        b.input(i).copy_from_slice(x);
+                    }
+                    a.run();
+                    b.run();
+                    for (i, w) in want.iter().enumerate() {
+                        assert_eq!(b.output(i), a.output(i), "{model} ({pools}) run {r} output {i}: pooled != single arena");
+                        assert_eq!(b.output(i), w.as_slice(), "{model} ({pools}) run {r} output {i}: != golden");
+                    }
+                }
+                eprintln!("{model}: pools {pools}: {runs} golden runs bit-exact with the single arena");
+            })
+            .and_then(|h| h.join().map_err(|_| std::io::Error::other("panicked")))
+            .unwrap_or_else(|e| panic!("{model}: {e}"));
+    }
 }

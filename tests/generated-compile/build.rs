@@ -86,6 +86,51 @@ fn main() {
         registry,
         "/// Every builder model compiled with a larger alignment: builder name, alignment asked for,\n/// the `Model`'s alignment, constructor.\npub const ALIGNED: &[(&str, usize, usize, MakeRunner)] = &[\n{aligned}];"
     );
+    // Every builder model that calls no subgraph again with memory pools (`--pool`): two
+    // pools (the fast one a third of the single arena) and three (a quarter each, the last
+    // unbounded), so that tensors land in every pool and operators read and write across
+    // pools (`io_pools`). `POOLED`: module, builder name, `io_pools` calls, constructor.
+    let mut pooled = String::new();
+    for (name, bytes) in tflc::testing::models::all() {
+        if name.contains("control") {
+            continue;
+        }
+        let single = tflc::compile(&bytes, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile {name}: {e}"));
+        let arena = single.arena_bytes() as u64;
+        let q = |n: u64| (arena / n / 16 * 16).max(16);
+        let pool = |n: &str, b: Option<u64>| tflc::plan::pools::PoolSpec { name: n.into(), bytes: b, section: None };
+        // `pools2s`: the fast pool in a linker section, so `Model` borrows its arena.
+        let mut in_section = pool("fast", Some(q(3)));
+        in_section.section = Some(".dtcm".into());
+        for (tag, pools) in [
+            ("pools2", vec![pool("fast", Some(q(3))), pool("slow", None)]),
+            ("pools3", vec![pool("tcm", Some(q(4))), pool("sram", Some(q(4))), pool("psram", None)]),
+            ("pools2s", vec![in_section.clone(), pool("slow", None)]),
+        ] {
+            let module = format!("{name}_{tag}");
+            let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), pools, ..tflc::CompileOptions::default() };
+            let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with {tag}: {e}"));
+            let mixed = compiled.code.matches("io_pools(").count();
+            // A borrowed arena (a pool in a section that holds bytes): one leaked per model.
+            let borrowed = compiled.plan.pools.iter().any(|p| p.section.is_some() && p.bytes > 0);
+            std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
+            let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+            let (lt, arg) = if borrowed { ("<'static>", format!("Box::leak(Box::new({module}::FAST_ZEROED))")) } else { ("", String::new()) };
+            let _ = writeln!(
+                registry,
+                "impl Runner for {module}::Model{lt} {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {module}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+            );
+            let _ = writeln!(pooled, "    (\"{module}\", \"{name}\", {mixed}, || Box::new({module}::Model::new({arg})) as Box<dyn Runner>),");
+        }
+    }
+    let _ = writeln!(
+        registry,
+        "/// The address of `builder_tiny_cnn_pools2s::FAST_ARENA`, the static in section `.dtcm`\n/// (taking it keeps the static, and its section, in the test binary).\npub fn dtcm_arena_addr() -> usize {{ (&raw const builder_tiny_cnn_pools2s::FAST_ARENA) as usize }}"
+    );
+    let _ = writeln!(
+        registry,
+        "/// Every builder model without calls compiled with memory pools: module, builder name,\n/// `io_pools` calls, constructor.\npub const POOLED: &[(&str, &str, usize, MakeRunner)] = &[\n{pooled}];"
+    );
     // The builder models again as one module sharing one arena (`tflc A B… -o OUT.rs`), all
     // but the CALL_ONCE ones (refused in a shared arena): `SHARED_NAMES`, and dispatchers
     // that feed and run one of them and read its outputs.

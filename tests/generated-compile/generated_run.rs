@@ -4,7 +4,7 @@
 //! twice on one instance, so variable tensors (state) must start and carry over as in the
 //! interpreter.
 
-use tflc_generated_compile::{shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, SHARED_NAMES};
+use tflc_generated_compile::{dtcm_arena_addr, shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, POOLED, SHARED_NAMES};
 
 #[test]
 fn generated_code_matches_the_interpreter() {
@@ -62,6 +62,25 @@ fn aligned_builds_match_the_interpreter() {
             }
         });
     }
+}
+
+/// The builder models compiled with two and three memory pools, and with two whose fast
+/// pool is in a linker section (its arena borrowed): outputs and state are the interpreter's
+/// (so the single arena's) over two runs, and some operators read and write tensors of
+/// different pools (`io_pools`).
+#[test]
+fn pooled_builds_match_the_interpreter() {
+    let builders = tflc::testing::models::all();
+    let mut mixed = 0;
+    for &(module, name, io_pools, make) in POOLED {
+        let (_, bytes) = builders.iter().find(|(n, _)| *n == name).unwrap();
+        check_against_interpreter(module, bytes, make(), |_| {});
+        mixed += io_pools;
+    }
+    assert!(POOLED.len() >= 3 * (builders.len() - 4), "{}", POOLED.len());
+    assert!(mixed >= 10, "only {mixed} operators span pools");
+    // The `#[link_section = ".dtcm"]` static links (and is aligned).
+    assert_eq!(dtcm_arena_addr() % 16, 0);
 }
 
 /// Runs `m` twice and compares every output with the interpreter's; `check` sees the model

@@ -63,19 +63,43 @@ struct Arena<'p, 'm, 'a> {
 }
 
 impl Arena<'_, '_, '_> {
-    /// `(start, end)` of tensor `t` in the arena.
+    /// `(start, end)` of tensor `t` in its arena (its pool's, with pools).
     fn range(&self, t: TensorId) -> Result<(usize, usize), Error> {
+        Ok(self.placed(t)?.1)
+    }
+
+    /// The pool of tensor `t` (0 without pools).
+    fn pool(&self, t: TensorId) -> Result<usize, Error> {
+        Ok(self.placed(t)?.0)
+    }
+
+    /// The pool and the range in it of tensor `t`.
+    fn placed(&self, t: TensorId) -> Result<(usize, (usize, usize)), Error> {
         let r = self.plan.tensor_region(t).ok_or_else(|| {
             Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
         })?;
-        Ok(((self.base + r.start) as usize, (self.base + r.end) as usize))
+        self.local(self.base + r.start..self.base + r.end)
+            .ok_or_else(|| Error::Codegen(format!("{} lies in no memory pool", describe_tensor(self.sg.tensor(t)))))
+    }
+
+    /// A range of the plan's (virtual) arena as its pool and the range in that pool.
+    fn local(&self, r: std::ops::Range<u64>) -> Option<(usize, (usize, usize))> {
+        if self.plan.pools.is_empty() {
+            return Some((0, (r.start as usize, r.end as usize)));
+        }
+        let k = crate::plan::pools::pool_of(&self.plan.pools, r.start, r.end)?;
+        let s = self.plan.pools[k].start;
+        Some((k, ((r.start - s) as usize, (r.end - s) as usize)))
     }
 
     /// The range const of `t`.
     fn range_const(&self, t: TensorId) -> Result<TokenStream, Error> {
-        let (a, b) = self.range(t)?;
+        let (k, (a, b)) = self.placed(t)?;
         let name = format_ident!("T{}", t.index());
-        let doc = format!(" {}", describe_tensor(self.sg.tensor(t)));
+        let mut doc = format!(" {}", describe_tensor(self.sg.tensor(t)));
+        if let Some(p) = self.plan.pools.get(k) {
+            doc.push_str(&format!(", in pool `{}`", p.name));
+        }
         let (a, b) = (int(a as i64), int(b as i64));
         Ok(quote! {
             #[doc = #doc]
@@ -151,8 +175,12 @@ pub fn emit_subgraph(
             let span = (x0.min(y0), x1.max(y1));
             cx.overlap = Some(crate::emit::Overlapped { x, y, span, input_at: x0 - span.0, output_at: y0 - span.0 });
         }
-        let scratch: Vec<_> = plan.scratch_regions(id).into_iter().map(|r| ar.base + r.start..ar.base + r.end).collect();
-        cx.scratch = scratch.first().map(|r| (r.start as usize, r.end as usize));
+        let scratch: Vec<(usize, (usize, usize))> = plan
+            .scratch_regions(id)
+            .into_iter()
+            .map(|r| ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| Error::Codegen(format!("{text}: its scratch lies in no memory pool"))))
+            .collect::<Result<_, _>>()?;
+        cx.scratch = scratch.first().map(|r| r.1);
         let call = kernel.emit(&mut cx);
         let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
         let overlap = cx.overlap.filter(|_| cx.overlap_used);
@@ -175,17 +203,20 @@ pub fn emit_subgraph(
         }
         // `__private::io` rejects an input overlapping an output at run time; catch it here
         // (an in-place pair whose kernel still requested the input, or a plan bug).
-        let span_range = overlap.map(|o| o.span);
+        let span_range = match overlap {
+            Some(o) => Some((ar.pool(o.x)?, o.span)),
+            None => None,
+        };
         for &x in &ins {
-            if let Some((b0, b1)) = span_range {
+            if let Some((k, (b0, b1))) = span_range {
                 let (a0, a1) = ar.range(x)?;
-                if a0 < b1 && b0 < a1 {
+                if a0 < b1 && b0 < a1 && ar.pool(x)? == k {
                     return Err(Error::Codegen(format!("{text}: input {} overlaps the overlapped span", describe_tensor(sg.tensor(x)))));
                 }
             }
             for &y in &outs {
                 let ((a0, a1), (b0, b1)) = (ar.range(x)?, ar.range(y)?);
-                if a0 < b1 && b0 < a1 {
+                if a0 < b1 && b0 < a1 && ar.pool(x)? == ar.pool(y)? {
                     return Err(Error::Codegen(format!(
                         "{text}: input {} overlaps output {} in the arena",
                         describe_tensor(sg.tensor(x)),
@@ -198,6 +229,15 @@ pub fn emit_subgraph(
         let mut ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
         let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
         let mut tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        // The pool of every input and output view, in the order of `tin` and `tout`.
+        let pin: Vec<usize> = ins.iter().map(|&t| ar.pool(t)).collect::<Result<_, _>>()?;
+        let mut pout: Vec<usize> = outs.iter().map(|&t| ar.pool(t)).collect::<Result<_, _>>()?;
+        if let Some((k, _)) = span_range {
+            pout.push(k);
+        }
+        if let (true, Some(r)) = (scratch_used, scratch.first()) {
+            pout.push(r.0);
+        }
         if let Some(o) = &overlap {
             let name = format_ident!("V{}", id.index());
             let doc = format!(" op {}: {} written over the consumed part of {}", id.index(), o.y, o.x);
@@ -209,7 +249,8 @@ pub fn emit_subgraph(
             ys.push(format_ident!("v0"));
             tout.push(name);
         }
-        if let (true, Some(r)) = (scratch_used, scratch.first()) {
+        if let (true, Some(&(_, r))) = (scratch_used, scratch.first()) {
+            let r = r.0..r.1;
             let name = format_ident!("S{}", id.index());
             let doc = format!(" op {}: scratch, {} bytes", id.index(), r.end - r.start);
             let (a, b) = (int(r.start as i64), int(r.end as i64));
@@ -220,6 +261,26 @@ pub fn emit_subgraph(
             ys.push(format_ident!("s0"));
             tout.push(name);
         }
+        // One pool (or one arena): `io` on it; several: `io_pools` on all of them, each view
+        // tagged with its pool.
+        let split = match pin.iter().chain(&pout).copied().collect::<BTreeSet<usize>>().into_iter().collect::<Vec<_>>().as_slice() {
+            [] => quote! { #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]) },
+            [k] if plan.pools.is_empty() => {
+                let _ = k;
+                quote! { #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]) }
+            }
+            [k] => {
+                let a = pool_arena(&plan.pools[*k].name);
+                quote! { #rt::__private::io(#a, [#(#tin),*], [#(#tout),*]) }
+            }
+            _ => {
+                // The pools that hold bytes (an empty pool has no arena).
+                let arenas: Vec<TokenStream> = plan.pools.iter().filter(|p| p.bytes > 0).map(|p| pool_arena(&p.name)).collect();
+                let idx = |k: &usize| format_ident!("POOL_{}", plan.pools[*k].name.to_uppercase());
+                let (ki, ko): (Vec<_>, Vec<_>) = (pin.iter().map(idx).collect(), pout.iter().map(idx).collect());
+                quote! { #rt::__private::io_pools([#(#arenas),*], [#((#ki, #tin)),*], [#((#ko, #tout)),*]) }
+            }
+        };
         body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
@@ -229,7 +290,7 @@ pub fn emit_subgraph(
             .push(quote! {
                 observer.before(&OPS[#k]);
                 {
-                    let ([#(#xs),*], [#(#ys),*]) = #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]);
+                    let ([#(#xs),*], [#(#ys),*]) = #split;
                     #call
                 }
                 observer.after(&OPS[#k]);
@@ -237,6 +298,23 @@ pub fn emit_subgraph(
             .map_err(Error::Codegen)?;
     }
     Ok(body)
+}
+
+/// `dtcm_fast` -> `DtcmFast`.
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// `&mut self.<pool>.0`: the bytes of a pool's arena in `run_with`.
+fn pool_arena(name: &str) -> TokenStream {
+    let f = format_ident!("{}", name);
+    quote! { &mut self.#f.0 }
 }
 
 /// The model's inputs and outputs: consts, accessors and the arms of the byte accessors.
@@ -285,6 +363,10 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
                 pub const #zp_c: i64 = #zp_lit;
             });
             let tr = format_ident!("T{}", t.index());
+            let field = match ar.plan.pools.get(ar.pool(t)?) {
+                Some(p) => format_ident!("{}", p.name),
+                None => format_ident!("arena"),
+            };
             let idx = int(i as i64);
             if kind == "input" {
                 let f = format_ident!("input_{}", i);
@@ -292,20 +374,20 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
                 io.accessors.push(quote! {
                     #[doc = #doc]
                     pub fn #f(&mut self) -> &mut [#elem_ty; #n] {
-                        #rt::__private::#arr(&mut self.arena.0[#tr])
+                        #rt::__private::#arr(&mut self.#field.0[#tr])
                     }
                 });
-                io.in_arms.push(quote! { #idx => &mut self.arena.0[#tr], });
+                io.in_arms.push(quote! { #idx => &mut self.#field.0[#tr], });
             } else {
                 let f = format_ident!("output_{}", i);
                 let arr = format_ident!("array_{}", elem);
                 io.accessors.push(quote! {
                     #[doc = #doc]
                     pub fn #f(&self) -> &[#elem_ty; #n] {
-                        #rt::__private::#arr(&self.arena.0[#tr])
+                        #rt::__private::#arr(&self.#field.0[#tr])
                     }
                 });
-                io.out_arms.push(quote! { #idx => &self.arena.0[#tr], });
+                io.out_arms.push(quote! { #idx => &self.#field.0[#tr], });
             }
         }
     }
@@ -317,6 +399,9 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
 /// fields besides the arena (`name: value,` each). Returns the tensors it fills.
 fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
     let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
+    if !ar.plan.pools.is_empty() {
+        return emit_new_pools(rt, ar, fields);
+    }
     let (fills, filled) = emit_fills(rt, ar)?;
     Ok(if fills.is_empty() {
         (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]), #fields } }, filled)
@@ -331,6 +416,55 @@ fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> R
             filled,
         )
     })
+}
+
+/// [`emit_new`] with memory pools: one zeroed arena per pool (a local array of the pool's
+/// name), variable tensors at their reset value in theirs.
+fn emit_new_pools(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
+    let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
+    let mut fills = Vec::new();
+    let mut filled = Vec::new();
+    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
+        let (k, (a, b)) = ar.placed(t.id)?;
+        let byte = t.reset_byte();
+        if a < b && byte != 0 {
+            filled.push(t.id);
+            let (pool, name) = (format_ident!("{}", ar.plan.pools[k].name), format_ident!("T{}", t.id.index()));
+            let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
+            if ar.plan.pools[k].section.is_some() {
+                fills.push(quote! { #rt::__private::fill(&mut #pool.0, #name, #zp as u8); });
+            } else {
+                fills.push(quote! { #rt::__private::fill(&mut #pool, #name, #zp as u8); });
+            }
+        }
+    }
+    let mut lets = Vec::new();
+    let mut inits = Vec::new();
+    for p in ar.plan.pools.iter().filter(|p| p.bytes > 0) {
+        let (name, bytes) = (format_ident!("{}", p.name), format_ident!("{}_BYTES", p.name.to_uppercase()));
+        if p.section.is_some() {
+            // Borrowed: zeroed here, its variables' reset values written into it below.
+            let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
+            lets.push(quote! { *#name = #zeroed; });
+            inits.push(quote! { #name, });
+            continue;
+        }
+        if filled.iter().any(|&t| ar.pool(t).ok() == ar.plan.pools.iter().position(|q| q.name == p.name)) {
+            lets.push(quote! { let mut #name = [0; #bytes]; });
+            inits.push(quote! { #name: #wrapper(#name), });
+        } else {
+            inits.push(quote! { #name: #wrapper([0; #bytes]), });
+        }
+    }
+    let doc = match (filled.is_empty(), ar.plan.pools.iter().any(|p| p.section.is_some() && p.bytes > 0)) {
+        (true, false) => " A model with zeroed arenas.",
+        (false, false) => " A model with zeroed arenas whose variable tensors hold their reset value (the zero point of an int8 tensor).",
+        (true, true) => " A model with zeroed arenas, the arenas of the pools in linker sections borrowed (and zeroed).",
+        (false, true) => {
+            " A model with zeroed arenas (those of the pools in linker sections borrowed and zeroed) whose variable tensors hold their reset value (the zero point of an int8 tensor)."
+        }
+    };
+    Ok((doc, quote! { #(#lets)* #(#fills)* Self { #(#inits)* #fields } }, filled))
 }
 
 /// The statements writing the reset value of every variable tensor whose reset byte is not
@@ -532,6 +666,9 @@ fn model_tokens(
 
     let mut items = Items::new(align);
     let mut module = Module::default();
+    if !plan.pools.is_empty() && (shared || model.is_some_and(|(lm, _)| lm.has_calls())) {
+        return Err(Error::Codegen(format!("{}: memory pools are for one model without subgraph calls", opts.model_name)));
+    }
     // Calls: every instance below the entry one becomes a function.
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
     let names = control_flow::names(&instances);
@@ -644,6 +781,85 @@ fn model_tokens(
             pub const ARENA_BYTES: usize = #arena_bytes;
         }
     };
+    // With pools: each pool's bytes, and its index in `__private::io_pools`' arrays.
+    let mut pool_items = Vec::new();
+    let mut pool_fields = Vec::new();
+    // `Model::new`'s parameters: the arenas of the pools in linker sections.
+    let mut borrowed: Vec<TokenStream> = Vec::new();
+    let mut active = 0;
+    for (k, p) in plan.pools.iter().enumerate() {
+        let (bytes, index, field) = (format_ident!("{}_BYTES", p.name.to_uppercase()), format_ident!("POOL_{}", p.name.to_uppercase()), format_ident!("{}", p.name));
+        let n = int(p.bytes as i64);
+        let cap = p.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c} bytes"));
+        let fastest = if k == 0 { ", the fastest" } else { "" };
+        if p.bytes == 0 {
+            let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): none of this model's tensors is there, so [`Model`] has no arena for it.", p.name);
+            pool_items.push(quote! {
+                #[doc = #doc]
+                pub const #bytes: usize = 0;
+            });
+            continue;
+        }
+        let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): its arena inside [`Model`].", p.name);
+        let idx_doc = format!(" Index of pool `{}` in the arena arrays of `__private::io_pools`.", p.name);
+        let k = int(active as i64);
+        active += 1;
+        pool_items.push(quote! {
+            #[doc = #doc]
+            pub const #bytes: usize = #n;
+            #[doc = #idx_doc]
+            pub const #index: usize = #k;
+        });
+        if let Some(section) = &p.section {
+            // A pool in a linker section: `Model` borrows its arena, and the module declares
+            // one in that section for the caller to lend it.
+            let ty = format_ident!("{}Arena", camel(&p.name));
+            let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
+            let stat = format_ident!("{}_ARENA", p.name.to_uppercase());
+            let ty_doc = format!(" The arena of pool `{}`, which [`Model`] borrows ([`Model::new`]).", p.name);
+            let z_doc = format!(" A zeroed arena of pool `{}`.", p.name);
+            let s_doc = format!(
+                " Pool `{}`'s arena in linker section `{section}` (`--pool-section`). Lend it to [`Model::new`] once: `Model::new(unsafe {{ &mut *core::ptr::addr_of_mut!({stat}) }})` where nothing else takes it, or declare your own `#[link_section = \"{section}\"]` static behind a safe wrapper (`cortex_m::singleton!`).",
+                p.name
+            );
+            pool_items.push(quote! {
+                #[doc = #ty_doc]
+                pub type #ty = #wrapper<[u8; #bytes]>;
+                #[doc = #z_doc]
+                pub const #zeroed: #ty = #wrapper([0; #bytes]);
+                #[doc = #s_doc]
+                #[link_section = #section]
+                pub static mut #stat: #ty = #zeroed;
+            });
+            let fdoc = format!(" The arena of pool `{}`, borrowed.", p.name);
+            pool_fields.push(quote! {
+                #[doc = #fdoc]
+                #field: &'p mut #ty,
+            });
+            borrowed.push(quote! { #field: &'p mut #ty });
+            continue;
+        }
+        let fdoc = format!(" The arena of pool `{}`.", p.name);
+        pool_fields.push(quote! {
+            #[doc = #fdoc]
+            #field: #wrapper<[u8; #bytes]>,
+        });
+    }
+    let arena_item = if plan.pools.is_empty() {
+        arena_item
+    } else {
+        let sum: Vec<_> = plan.pools.iter().map(|p| format_ident!("{}_BYTES", p.name.to_uppercase())).collect();
+        quote! {
+            /// Bytes of RAM the model needs besides the stack: its memory pools together.
+            pub const ARENA_BYTES: usize = #(#sum)+*;
+            #(#pool_items)*
+        }
+    };
+    let arena_field = if plan.pools.is_empty() {
+        quote! { arena: #wrapper<[u8; ARENA_BYTES]>, }
+    } else {
+        quote! { #(#pool_fields)* }
+    };
     module.item(quote! {
         use #rt_path as rt;
 
@@ -727,28 +943,36 @@ fn model_tokens(
             #reset
         });
     } else {
+        // A pool in a linker section is borrowed (`'p`), so there is no `Default`.
+        let (lt, default) = if borrowed.is_empty() {
+            (quote! {}, quote! {
+                impl Default for Model {
+                    fn default() -> Self {
+                        Self::new()
+                    }
+                }
+            })
+        } else {
+            (quote! { <'p> }, quote! {})
+        };
         module.item(quote! {
             /// The compiled model: its arena and the code that runs it. Put it in a `static` or
             /// on the stack; `run()` does no allocation and no start-up work.
-            pub struct Model {
-                arena: #wrapper<[u8; ARENA_BYTES]>,
+            pub struct Model #lt {
+                #arena_field
                 #once_field
             }
 
-            impl Model {
+            impl #lt Model #lt {
                 #[doc = #new_doc]
-                pub const fn new() -> Self {
+                pub const fn new(#(#borrowed),*) -> Self {
                     #new_body
                 }
 
                 #io_fns
             }
 
-            impl Default for Model {
-                fn default() -> Self {
-                    Self::new()
-                }
-            }
+            #default
         });
     }
     functions.into_iter().for_each(|f| module.item(f));

@@ -111,12 +111,18 @@ fn buffer_label(sp: &SubgraphPlan, sg: &Subgraph<'_>, b: BufferId) -> String {
 
 /// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak.
 pub fn check_max_arena(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64) -> Result<(), OverBudget> {
+    check_budget(sp, sg, max_arena, "the arena", "the max-arena budget")
+}
+
+/// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak: `what` names the
+/// arena (`the arena`, `pool \`sram\``) and `limit` the bound in the message.
+pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: &str, limit: &str) -> Result<(), OverBudget> {
     let arena = sp.plan.arena_bytes;
     if arena <= max_arena {
         return Ok(());
     }
     let mut m = format!(
-        "the arena needs {} bytes, over the max-arena budget of {} bytes by {}",
+        "{what} needs {} bytes, over {limit} of {} bytes by {}",
         group(arena),
         group(max_arena),
         group(arena - max_arena)

@@ -31,6 +31,9 @@ pub struct SubgraphPlan {
     pub buffer_of: IndexVec<TensorId, Option<BufferId>>,
     /// The tensor of each buffer (`None` for scratch buffers).
     pub tensor_of: IndexVec<BufferId, Option<TensorId>>,
+    /// The memory pools the plan is split into ([`super::pools`]): empty for one arena.
+    /// With pools, `plan.offsets` are virtual: pool `k` holds bytes `pools[k].start..end`.
+    pub pools: Vec<super::pools::PoolLayout>,
 }
 
 impl SubgraphPlan {
@@ -277,5 +280,5 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
 pub fn plan_subgraph(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<SubgraphPlan, PlanError> {
     let (problem, buffer_of, tensor_of) = from_ir(sg, options)?;
     let plan = plan(&problem, options).map_err(|e| e.labelled(&problem))?;
-    Ok(SubgraphPlan { problem, plan, buffer_of, tensor_of })
+    Ok(SubgraphPlan { problem, plan, buffer_of, tensor_of, pools: Vec::new() })
 }

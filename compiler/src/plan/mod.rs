@@ -24,6 +24,7 @@ pub mod joint;
 mod liveness;
 pub mod model;
 mod offsets;
+pub mod pools;
 mod report;
 pub mod svg;
 pub mod verify;

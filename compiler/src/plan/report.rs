@@ -61,11 +61,40 @@ impl SubgraphPlan {
             list(&mut s);
             s.push('\n');
         }
-        let _ = writeln!(
-            s,
-            "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<12} name",
-            "tensor", "bytes", "offset", "end", "first", "last", "kind"
-        );
+        for pool in &self.pools {
+            let cap = pool.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c}"));
+            let tensors: Vec<String> = self
+                .problem
+                .buffers
+                .iter_enumerated()
+                .filter(|(b, buf)| p.lifetimes[*b].is_some() && self.pool_index(*b).is_some_and(|k| self.pools[k].name == pool.name) && buf.alias_of.is_none())
+                .map(|(b, _)| self.tensor_of[b].map_or(b.to_string(), |t| t.to_string()))
+                .collect();
+            let _ = writeln!(
+                s,
+                "pool {}: {} bytes ({cap}; virtual {}..{}; offsets {}): {}",
+                pool.name,
+                pool.bytes,
+                pool.start,
+                pool.end(),
+                if pool.offsets_optimal { "optimal" } else { "heuristic" },
+                if tensors.is_empty() { "-".to_string() } else { tensors.join(" ") }
+            );
+        }
+        let pooled = !self.pools.is_empty();
+        if pooled {
+            let _ = writeln!(
+                s,
+                "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<8} {:<12} name",
+                "tensor", "bytes", "offset", "end", "first", "last", "pool", "kind"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "{:>6} {:>10} {:>10} {:>10} {:>5} {:>5}  {:<12} name",
+                "tensor", "bytes", "offset", "end", "first", "last", "kind"
+            );
+        }
         for (b, buf) in self.problem.buffers.iter_enumerated() {
             let tensor = self.tensor_of[b].map_or("-".to_string(), |t| t.to_string());
             let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
@@ -76,6 +105,19 @@ impl SubgraphPlan {
                 (None, k) => kind_name(k).to_string(),
             };
             let off = p.offsets[b];
+            if pooled {
+                // Offsets within the buffer's pool.
+                let k = self.pool_index(b);
+                let (pool, base) = k.map_or(("-", 0), |k| (self.pools[k].name.as_str(), self.pools[k].start));
+                let off = off - base;
+                let _ = writeln!(
+                    s,
+                    "{tensor:>6} {:>10} {off:>10} {:>10} {first:>5} {last:>5}  {pool:<8} {kind:<12} {name}",
+                    buf.bytes,
+                    off + buf.bytes
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "{tensor:>6} {:>10} {off:>10} {:>10} {first:>5} {last:>5}  {kind:<12} {name}",
@@ -84,6 +126,13 @@ impl SubgraphPlan {
             );
         }
         s
+    }
+
+    /// The pool of buffer `b` (`None` without pools or for a dead buffer).
+    pub fn pool_index(&self, b: super::BufferId) -> Option<usize> {
+        let s = self.plan.offsets[b];
+        self.plan.lifetimes[b]?;
+        super::pools::pool_of(&self.pools, s, s + self.problem.buffers[b].bytes)
     }
 
     /// The JSON report.
@@ -108,7 +157,12 @@ impl SubgraphPlan {
                 })
             })
             .collect();
-        serde_json::json!({
+        let pools: Vec<serde_json::Value> = self
+            .pools
+            .iter()
+            .map(|q| serde_json::json!({ "name": q.name, "bytes": q.bytes, "capacity": q.capacity, "start": q.start, "section": q.section }))
+            .collect();
+        let mut json = serde_json::json!({
             "arena_bytes": p.arena_bytes,
             "lower_bound_bytes": p.lower_bound_bytes,
             "tensor_bound_bytes": p.tensor_bound_bytes,
@@ -129,7 +183,17 @@ impl SubgraphPlan {
             "work": p.stats.work,
             "budget_exhausted": p.stats.budget_exhausted,
             "buffers": buffers,
-        })
+        });
+        // Only split plans carry pools, so other reports keep their form.
+        if !self.pools.is_empty() {
+            json["pools"] = serde_json::Value::Array(pools);
+            if let Some(list) = json["buffers"].as_array_mut() {
+                for (b, v) in self.problem.buffers.indices().zip(list.iter_mut()) {
+                    v["pool"] = self.pool_index(b).map(|k| self.pools[k].name.clone()).into();
+                }
+            }
+        }
+        json
     }
 }
 

@@ -53,4 +53,15 @@ pub struct Entry {
     pub make: fn() -> Box<dyn Runner>,
 }
 
+/// A corpus model compiled with two memory pools (`--pool fast=SIZE --pool slow`).
+pub struct Pooled {
+    /// The corpus model (its single-arena build is the `Entry` of that name).
+    pub model: &'static str,
+    /// Each pool's planned bytes, e.g. `fast 3,584 B, slow 8,000 B`.
+    pub pools: &'static str,
+    /// Operators whose tensors lie in both pools.
+    pub io_pools: usize,
+    pub make: fn() -> Box<dyn Runner>,
+}
+
 include!(concat!(env!("OUT_DIR"), "/registry.rs"));

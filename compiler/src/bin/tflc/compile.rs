@@ -40,6 +40,55 @@ pub struct Args {
     /// DEQUANTIZE; Arm builds): half the flash for those weights, the same outputs.
     #[arg(long = "keep-f16-weights")]
     keep_f16_weights: bool,
+    #[command(flatten)]
+    pools: PoolArgs,
+}
+
+/// `--pool` and `--pool-section` (compile and plan).
+#[derive(clap::Args)]
+pub struct PoolArgs {
+    /// A memory pool, repeatable, fastest first: `--pool dtcm=16K --pool sram` (K = 1024;
+    /// only the last may have no size: unbounded). Every tensor goes to exactly one pool and
+    /// each pool is planned exactly. Policy: the tensors with the most accesses per byte
+    /// (multiply-accumulates of the convolutions and fully-connected layers that read them,
+    /// elements for other operators) go first to the fastest pool whose exact plan still fits
+    /// them; the last pool takes the rest, and fails (exit status 1, naming its peak step and
+    /// tensors) when it is bounded and too small. The generated `Model` holds one arena per
+    /// pool. Not for several models in one module or models that call subgraphs.
+    #[arg(long = "pool", value_name = "NAME[=SIZE]", value_parser = parse_pool)]
+    pool: Vec<tflc::plan::pools::PoolSpec>,
+    /// Put pool NAME's arena in linker section SECTION (`--pool-section dtcm=.dtcm`): the
+    /// generated `Model` then borrows that arena (`Model::new(&mut <NAME>)`), which the
+    /// caller declares as a `static` with `#[link_section]` (see the generated docs).
+    #[arg(long = "pool-section", value_name = "NAME=SECTION")]
+    pool_section: Vec<String>,
+}
+
+impl PoolArgs {
+    /// The pools with their sections, checked.
+    pub fn specs(&self) -> anyhow::Result<Vec<tflc::plan::pools::PoolSpec>> {
+        let mut specs = self.pool.clone();
+        for s in &self.pool_section {
+            let Some((name, section)) = s.split_once('=') else {
+                anyhow::bail!("--pool-section {s}: expected NAME=SECTION, e.g. dtcm=.dtcm");
+            };
+            let Some(p) = specs.iter_mut().find(|p| p.name == name.trim()) else {
+                anyhow::bail!("--pool-section {s}: no pool `{}` (give it with --pool)", name.trim());
+            };
+            if section.trim().is_empty() || section.contains(['"', '\\']) {
+                anyhow::bail!("--pool-section {s}: `{section}` is not a section name");
+            }
+            p.section = Some(section.trim().to_string());
+        }
+        if !specs.is_empty() {
+            tflc::plan::pools::check_specs(&specs).map_err(anyhow::Error::msg)?;
+        }
+        Ok(specs)
+    }
+}
+
+fn parse_pool(s: &str) -> Result<tflc::plan::pools::PoolSpec, String> {
+    tflc::plan::pools::PoolSpec::parse(s)
 }
 
 /// `--max-arena` values: bytes with an optional K/M/G suffix.
@@ -57,7 +106,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(output) = args.output else {
         anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
     };
+    let pools = args.pools.specs()?;
     if args.model.len() > 1 {
+        if !pools.is_empty() {
+            anyhow::bail!("--pool: several models in one module share one arena; memory pools are for one model at a time (compile each model with its own --pool)");
+        }
         return run_many(&args.model, &output, args.runtime_crate, args.align, args.emit_weights, args.max_arena, args.target_pointer_width);
     }
     let Some(model) = args.model.into_iter().next() else {
@@ -83,6 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_arena: args.max_arena,
         target_pointer_width: args.target_pointer_width,
         keep_f16_weights: args.keep_f16_weights,
+        pools,
     };
     let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {
@@ -97,10 +151,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         eprintln!(
-            "wrote {} ({} operators, arena {} bytes)",
+            "wrote {} ({} operators, arena {} bytes{})",
             output.display(),
             compiled.plan.plan.schedule.len(),
-            compiled.arena_bytes()
+            compiled.arena_bytes(),
+            compiled.plan.pools.iter().map(|p| format!("; pool {} {} bytes", p.name, p.bytes)).collect::<String>()
         );
     }
     Ok(ExitCode::SUCCESS)

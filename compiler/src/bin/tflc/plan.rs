@@ -33,6 +33,8 @@ pub struct Args {
     /// the peak step and the tensors live there and exit with status 1.
     #[arg(long, value_name = "SIZE", value_parser = crate::compile::parse_size)]
     max_arena: Option<u64>,
+    #[command(flatten)]
+    pools: crate::compile::PoolArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -60,12 +62,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let sp = match model_plan.as_ref().and_then(|mp| mp.main()) {
+    let mut sp = match model_plan.as_ref().and_then(|mp| mp.main()) {
         Some(p) => p.clone(),
         None => plan_subgraph(sg, &options).with_context(|| format!("cannot plan {path}"))?,
     };
-    let mut violations: Vec<String> =
-        if args.verify { verify::verify(&sp.problem, &sp.plan).iter().map(|v| v.to_string()).collect() } else { Vec::new() };
+    // Memory pools: the same split `tflc compile --pool` makes (`plan::pools`).
+    let pools = args.pools.specs()?;
+    if !pools.is_empty() {
+        if model_plan.is_some() {
+            anyhow::bail!("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena");
+        }
+        match tflc::plan::pools::apply(&sp, sg, &pools, &options) {
+            Ok(split) => sp = split,
+            Err(e @ tflc::Error::OverBudget(_)) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("cannot plan {path}"))),
+        }
+    }
+    let mut violations: Vec<String> = match (args.verify, sp.pools.is_empty()) {
+        (false, _) => Vec::new(),
+        (true, true) => verify::verify(&sp.problem, &sp.plan).iter().map(|v| v.to_string()).collect(),
+        // Every pool, and every tensor in exactly one.
+        (true, false) => tflc::plan::pools::check(&sp.problem, &sp.plan, &sp.pools),
+    };
     if let (true, Some(mp)) = (args.verify, &model_plan) {
         violations.extend(verify::verify_model(mp));
     }
@@ -86,7 +107,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if let Some(file) = &args.svg {
         // Every planned subgraph, the entry one first (as the text report).
-        let mut parts = vec![(format!("subgraph 0 \"{}\"", sg.name), &sp.problem, &sp.plan)];
+        let views = tflc::plan::pools::pool_views(&sp);
+        let mut parts = if views.is_empty() {
+            vec![(format!("subgraph 0 \"{}\"", sg.name), &sp.problem, &sp.plan)]
+        } else {
+            // One picture per pool, fastest first.
+            views
+                .iter()
+                .map(|(pool, problem, plan)| {
+                    let cap = pool.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c} B"));
+                    (format!("subgraph 0 \"{}\", pool {} ({cap})", sg.name, pool.name), problem, plan)
+                })
+                .collect()
+        };
         parts.extend(callees.iter().map(|(what, _, p)| (what.clone(), &p.problem, &p.plan)));
         let svg = tflc::plan::svg::render_all(&parts);
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
