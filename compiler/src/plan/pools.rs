@@ -92,6 +92,7 @@ pub fn check_specs(specs: &[PoolSpec]) -> Result<(), String> {
 /// Where one pool lies in the combined plan's virtual arena.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolLayout {
+    /// The pool's name as the user gave it (`--pool NAME=SIZE`).
     pub name: String,
     /// Its first byte in the virtual arena.
     pub start: u64,
@@ -106,6 +107,7 @@ pub struct PoolLayout {
 }
 
 impl PoolLayout {
+    /// One past its last byte in the virtual arena (`start + bytes`).
     pub fn end(&self) -> u64 {
         self.start + self.bytes
     }
@@ -225,12 +227,15 @@ fn plan_pool(problem: &Problem, order: &[OpId], member: &[bool], options: &PlanO
 /// A pool that cannot hold what must go there: the last pool's plan exceeds its capacity.
 #[derive(Clone, Debug)]
 pub struct PoolTooSmall {
-    /// The pool's name and capacity.
+    /// The pool's name.
     pub pool: String,
+    /// Its capacity in bytes, as the user gave it.
     pub capacity: u64,
-    /// The restricted plan that did not fit (its problem, plan and buffer map to the whole).
+    /// The restricted problem: only this pool's buffers, every step of the whole model.
     pub problem: Problem,
+    /// The restricted plan that did not fit (offsets within the pool).
     pub plan: MemoryPlan,
+    /// For each buffer of `problem`, the buffer of the whole model it stands for.
     pub back: Vec<BufferId>,
 }
 
