@@ -119,9 +119,12 @@ pub struct Candidate {
     pub alone: ModelPlan,
 }
 
-/// Which models share, as a bit set over at most 16 models: every subset is tried (the
-/// smallest arena wins; ties go to the subset with the lower bits, fewest sharing first);
-/// beyond 16 models, each model shares when that alone makes the arena smaller.
+/// Which models share. Up to 16 models every subset is tried (the smallest arena wins; ties
+/// go to the subset with the lower bits, fewest sharing first). Beyond 16 the optimum is
+/// found exactly another way: the arena is the sharing models' `pers` plus the others'
+/// `alone` plus the widest sharing `shared`, so for each candidate widest `w` (0 or some
+/// `shared[i]`) the best set is every model with `shared[i] <= w` that gains by sharing
+/// (`pers[i] < alone[i]`); the smallest over all `w` is the minimum over every subset.
 fn choose(pers: &[u64], shared: &[u64], alone: &[u64], align: u64) -> Vec<bool> {
     let n = pers.len();
     let cost = |s: &[bool]| -> u64 {
@@ -148,17 +151,27 @@ fn choose(pers: &[u64], shared: &[u64], alone: &[u64], align: u64) -> Vec<bool> 
         }
         best.1
     } else {
-        let mut s = vec![false; n];
-        for i in 0..n {
-            s[i] = true;
-            let with = cost(&s);
-            s[i] = false;
-            if with < cost(&s) {
-                s[i] = true;
-            }
-        }
-        s
+        choose_by_widest(pers, shared, alone, &cost)
     }
+}
+
+/// [`choose`] beyond 16 models: for each candidate widest shared region `w`, every model
+/// whose shared region fits in `w` and that gains by sharing shares; the cheapest `w` wins.
+fn choose_by_widest(pers: &[u64], shared: &[u64], alone: &[u64], cost: &dyn Fn(&[bool]) -> u64) -> Vec<bool> {
+    let n = pers.len();
+    let mut widths: Vec<u64> = shared.to_vec();
+    widths.push(0);
+    widths.sort_unstable();
+    widths.dedup();
+    let mut best = (cost(&vec![false; n]), vec![false; n]);
+    for w in widths {
+        let s: Vec<bool> = (0..n).map(|i| shared[i] <= w && pers[i] < alone[i]).collect();
+        let c = cost(&s);
+        if c < best.0 {
+            best = (c, s);
+        }
+    }
+    best.1
 }
 
 /// Lays several models out in one arena, as the module doc describes: each model either
@@ -267,6 +280,39 @@ pub fn check(models: &[ModelPlan], joint: &JointPlan) -> Vec<String> {
 #[cfg(all(test, feature = "format"))]
 mod tests {
     use super::*;
+
+    /// Beyond 16 models `choose` uses `choose_by_widest`; on instances small enough to
+    /// enumerate, it reaches the same minimum as trying every subset.
+    #[test]
+    fn choosing_by_widest_is_the_minimum_over_every_subset() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..400 {
+            let n = 1 + next(12) as usize;
+            let (mut pers, mut shared, mut alone) = (vec![], vec![], vec![]);
+            for _ in 0..n {
+                let p = next(200);
+                let sh = next(400);
+                pers.push(p);
+                shared.push(sh);
+                alone.push(p + next(500));
+            }
+            let align = [1, 4, 16][next(3) as usize];
+            let cost = |s: &[bool]| {
+                let total: u64 = (0..n).map(|i| if s[i] { pers[i] } else { alone[i] }).sum();
+                let widest = (0..n).filter(|&i| s[i]).map(|i| shared[i]).max().unwrap_or(0);
+                align_up(total + widest, align)
+            };
+            let every = choose(&pers, &shared, &alone, align);
+            let widest = choose_by_widest(&pers, &shared, &alone, &cost);
+            assert_eq!(cost(&widest), cost(&every), "{pers:?} {shared:?} {alone:?} align {align}");
+        }
+    }
     use crate::pipeline::{compile_models, CompileOptions};
     use crate::testing::models;
 
