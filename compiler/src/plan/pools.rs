@@ -464,20 +464,8 @@ pub fn apply(sp: &super::SubgraphPlan, sg: &Subgraph<'_>, specs: &[PoolSpec], op
 mod tests {
     use super::*;
     use crate::fuzzing::{self, Limits};
+    use crate::plan::tests::bytes;
     use arbitrary::Unstructured;
-
-    /// Deterministic pseudo-random bytes (xorshift).
-    fn bytes(seed: u64, n: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect()
-    }
 
     fn specs(list: &[(&str, Option<u64>)]) -> Vec<PoolSpec> {
         list.iter().map(|&(n, b)| PoolSpec { name: n.into(), bytes: b, section: None }).collect()

@@ -351,8 +351,9 @@ fn in_place_needs_the_same_offset_and_a_single_read_of_the_input() {
     assert!(verify::verify(&p, &plan2).iter().any(|e| matches!(e, PlanError::Overlap { .. })));
 }
 
-/// Deterministic stream of random bytes (xorshift), for loops over many random problems.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
+/// Deterministic stream of random bytes (xorshift), for loops over many random problems
+/// (also `plan::pools`' tests).
+pub(super) fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
         .map(|_| {

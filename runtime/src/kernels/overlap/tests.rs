@@ -66,15 +66,7 @@ fn check_deltas<T: Copy + PartialEq + core::fmt::Debug + Default>(
     let (Some(bound), Some(min)) = (rows.max_delta(), rows.min_delta()) else { return 0 };
     assert!(bound < 0 && min > 0, "{what}: the bounds must name the direction ({bound}, {min})");
     let (n_in, n_out) = (input.len() as i64, want.len() as i64);
-    let mut at = |delta: i64| {
-        let base = (-delta).max(0);
-        let (input_at, output_at) = (base as usize, (base + delta) as usize);
-        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
-        let mut span = vec![T::default(); len];
-        span[input_at..input_at + input.len()].copy_from_slice(input);
-        run(&mut span, input_at, output_at);
-        span[output_at..output_at + want.len()].to_vec()
-    };
+    let mut at = |delta: i64| placed_at(input, want.len(), delta, &mut run);
     let mut checked = 0;
     // Forward: from the disjoint placement right below the input to the bound; reversed:
     // from the bound to the disjoint placement right above the input.
@@ -347,15 +339,7 @@ fn check_reversed<T: Copy + PartialEq + core::fmt::Debug + Default>(
         return 0;
     };
     let (n_in, n_out) = (input.len() as i64, want.len() as i64);
-    let mut at = |delta: i64| {
-        let base = (-delta).max(0);
-        let (input_at, output_at) = (base as usize, (base + delta) as usize);
-        let len = (input_at as i64 + n_in).max(output_at as i64 + n_out) as usize;
-        let mut span = vec![T::default(); len];
-        span[input_at..input_at + input.len()].copy_from_slice(input);
-        run(&mut span, input_at, output_at);
-        span[output_at..output_at + want.len()].to_vec()
-    };
+    let mut at = |delta: i64| placed_at(input, want.len(), delta, &mut run);
     let mut checked = 0;
     for delta in core::iter::once(-n_out).chain(min..=n_in) {
         assert_eq!(at(delta), want, "{what}: delta {delta} (bound {min})");
@@ -481,4 +465,16 @@ fn concatenation_bound_of_each_input_is_its_offset_in_the_row() {
     assert_eq!(concatenation_min_delta(&p, 0), Some(0));
     assert_eq!(concatenation_min_delta(&p, 1), Some(-2));
     assert_eq!(concatenation_min_delta(&p, 2), Some(-5));
+}
+
+/// Runs `run` with `input` placed in a fresh span and the output `delta` elements from it
+/// (`output_at - input_at`), and returns the `out_len` output elements.
+fn placed_at<T: Copy + Default>(input: &[T], out_len: usize, delta: i64, run: &mut impl FnMut(&mut [T], usize, usize)) -> Vec<T> {
+    let base = (-delta).max(0);
+    let (input_at, output_at) = (base as usize, (base + delta) as usize);
+    let len = (input_at + input.len()).max(output_at + out_len);
+    let mut span = vec![T::default(); len];
+    span[input_at..input_at + input.len()].copy_from_slice(input);
+    run(&mut span, input_at, output_at);
+    span[output_at..output_at + out_len].to_vec()
 }
