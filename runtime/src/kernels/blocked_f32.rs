@@ -115,8 +115,10 @@ pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bi
             let n = LANES.min(out_d - c0);
             for b in 0..batches {
                 for oy in 0..out_h {
+                    let row = ConvWindow::row(p, b, oy);
                     for ox in 0..out_w {
-                        let acc = conv_block_pixel(p, input, wide, b, oy, ox);
+                        let mut acc = [F32::ACC_ZERO; LANES];
+                        conv_block_pixel(p, input, wide, &row.at(p, ox), &mut acc);
                         let o = pixel(b, oy, ox) + c0;
                         store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
                     }
@@ -127,11 +129,15 @@ pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bi
     }
     for b in 0..batches {
         for oy in 0..out_h {
+            // The window's bounds once per row and pixel, not once per block and tap row.
+            let row = ConvWindow::row(p, b, oy);
             for ox in 0..out_w {
                 let out_pixel = &mut output[pixel(b, oy, ox)..][..out_d];
-                for (block, ws_block) in blocks.clone().enumerate() {
+                let window = row.at(p, ox);
+                for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
                     let c0 = block * LANES;
-                    let acc = conv_block_pixel(p, input, ws_block, b, oy, ox);
+                    let mut acc = [F32::ACC_ZERO; LANES];
+                    conv_block_pixel(p, input, ws_block, &window, &mut acc);
                     let n = LANES.min(out_d - c0);
                     store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
                 }
@@ -140,28 +146,60 @@ pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bi
     }
 }
 
-/// One block of [`LANES`] output channels at output pixel `(b, oy, ox)`: each lane's taps
-/// `(ky, kx, ic)` inside the input accumulated from zero in that order (no bias, no clamp).
+/// The part of one output pixel's CONV_2D window inside the input: what every block of the
+/// pixel shares.
+#[derive(Clone)]
+struct ConvWindow {
+    /// The batch's first input row (`b * in_h`).
+    batch: usize,
+    /// The input row of tap row 0 (negative above the input).
+    in_y0: isize,
+    /// The input column of tap column 0 (negative left of the input).
+    in_x0: isize,
+    /// The tap rows inside the input.
+    ky_range: core::ops::Range<usize>,
+    /// The tap columns inside the input.
+    kx_range: core::ops::Range<usize>,
+}
+
+impl ConvWindow {
+    /// Output row `(b, oy)`'s tap rows (the columns still to be set by [`Self::at`]).
+    #[inline(always)]
+    fn row(p: &Conv2dParams<F32>, b: usize, oy: usize) -> ConvWindow {
+        let g = &p.geometry;
+        let in_h = g.input_shape[1];
+        let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+        ConvWindow { batch: b * in_h, in_y0, in_x0: 0, ky_range: valid_taps(in_y0, g.dilation_height, g.filter_shape[1], in_h), kx_range: 0..0 }
+    }
+
+    /// This row's window at output column `ox`.
+    #[inline(always)]
+    fn at(&self, p: &Conv2dParams<F32>, ox: usize) -> ConvWindow {
+        let g = &p.geometry;
+        let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+        ConvWindow { in_x0, kx_range: valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]), ..self.clone() }
+    }
+}
+
+/// One block of [`LANES`] output channels at one output pixel (`window`): each lane's taps
+/// `(ky, kx, ic)` inside the input accumulated into `acc` (zeros) in that order (no bias,
+/// no clamp).
 #[inline(always)]
-fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], b: usize, oy: usize, ox: usize) -> [f32; LANES] {
+fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], window: &ConvWindow, acc: &mut [f32; LANES]) {
     let g = &p.geometry;
-    let [_, in_h, in_w, in_d] = g.input_shape;
-    let [_, f_h, f_w, f_d] = g.filter_shape;
-    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-    let mut acc = [F32::ACC_ZERO; LANES];
-    for ky in valid_taps(in_y0, g.dilation_height, f_h, in_h) {
-        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-        for kx in valid_taps(in_x0, g.dilation_width, f_w, in_w) {
-            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-            let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..f_d];
+    let [_, _, in_w, in_d] = g.input_shape;
+    let [_, _, f_w, f_d] = g.filter_shape;
+    for ky in window.ky_range.clone() {
+        let iy = (window.in_y0 + (g.dilation_height * ky) as isize) as usize;
+        for kx in window.kx_range.clone() {
+            let ix = (window.in_x0 + (g.dilation_width * kx) as isize) as usize;
+            let xs = &input[((window.batch + iy) * in_w + ix) * in_d..][..f_d];
             let ws = &ws_block[(ky * f_w + kx) * f_d * LANES..][..f_d * LANES];
             for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
-                mac4(&mut acc, x, w);
+                mac4(acc, x, w);
             }
         }
     }
-    acc
 }
 
 /// float32 FULLY_CONNECTED from [`pack`]'s table (`channels = units`, `taps = depth`).
