@@ -149,7 +149,7 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2]),
+    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
     // AVX2 CPU without FMA; none is known), AVX-512 VNNI the AVX-512F float form.

@@ -234,6 +234,12 @@ fn depthwise_avx2(p: &DepthwiseConv2dParams<super::numerics::U8>, input: &[u8], 
 }
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(depthwise_conv_2d_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, depthwise_avx2);
+#[cfg(target_arch = "x86_64")]
+fn depthwise_avx512vnni(p: &DepthwiseConv2dParams<super::numerics::U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    crate::arch::x86_64::vnni::depthwise_conv_2d_u8_window(crate::arch::x86_64::vnni::tests::token(), p, input, filter, bias, output)
+}
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(depthwise_conv_2d_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Depthwise, depthwise_avx512vnni);
 
 /// AVERAGE_POOL_2D: the naive uint8 average is the oracle.
 #[derive(Clone, Debug)]

@@ -102,7 +102,7 @@ pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], fi
 /// `Window`): the model's filter and bias as they are; the host SIMD form where there is
 /// one (AVX2: depth multiplier 1), else [`depthwise_conv_2d_u8`].
 pub fn depthwise_conv_2d_u8_window(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
-    crate::isa::host_simd!(depthwise_conv_2d_u8_window(params, input, filter, bias, output));
+    crate::isa::host_simd!(vnni depthwise_conv_2d_u8_window(params, input, filter, bias, output));
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 

@@ -287,6 +287,12 @@ impl KernelCase for Depthwise {
                 v.push(r(Case { stride: [stride, stride], in_zp, out_zp, ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64) }));
             }
         }
+        // Large windows: the AVX-512 form's weight buffer holds two 32-channel blocks of an
+        // 11x11 window (three blocks: two sweeps over the image) and no block of a 16x16
+        // one (the AVX2 form's).
+        for (i, (in_d, k)) in [(70usize, [11usize, 11usize]), (40, [11, 11]), (16, [16, 16])].into_iter().enumerate() {
+            v.push(r(Case { in_zp: -7, out_zp: 3, ..Case::plain([13, 12], in_d, 1, k, [5, 4, 6, 3], 200 + i as u64) }));
+        }
         // Depth multipliers on both sides of the Window variant's limit (64).
         for mult in [63, 64, 65, 66] {
             v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));

@@ -1,137 +1,288 @@
-//! AVX-512 DEPTHWISE_CONV_2D int8, the `Window` variant with depth multiplier 1 and at
-//! least sixteen channels (the model's `[tap][channel]` filter and the folded bias, as the
-//! AVX2 form reads them); other shapes take the AVX2 form.
+//! AVX-512 DEPTHWISE_CONV_2D with depth multiplier 1: the int8 `Window` variant (the
+//! model's `[tap][channel]` filter and the folded bias, as the AVX2 form reads them) and
+//! the legacy uint8 `Window` (the model's filter and bias, offsets folded here); other
+//! multipliers take the AVX2 form.
 //!
-//! Thirty-two channels per pass: per tap, 32 int8 inputs and weights sign-extended to int16
-//! (`vpmovsxbw`), multiplied in int16 (`vpmullw`: |x * w| <= 2^14 is exact) and widened to
-//! int32 into two sixteen-lane accumulators; then sixteen, then a masked tail of fewer
-//! channels (masked loads read zeros, which add nothing, and masked stores write only the
-//! tail), so no channel takes a scalar path. As in the AVX2 form, every window starts from
-//! the folded bias and a tap outside the image reads the input zero point, adding
-//! `w * (zp + input_offset) = 0`: the reference's sum over the valid taps, modulo 2^32.
+//! **Tap pairs.** Once per call the weights of each block of 32 channels are widened into
+//! int16 tap pairs, `[pair][16 channels][tap 2p, tap 2p + 1]`, in registers' order (a few
+//! KiB on the stack, a small part of the work: `taps x depth` against `taps x depth x
+//! pixels`). Per output pixel and block, each pair of taps loads 32 inputs of both taps,
+//! interleaves them bytewise (`vpunpcklbw`/`vpunpckhbw`: channels `0..8, 16..24` and
+//! `8..16, 24..32`), widens them to int16 (`vpmovsxbw`, `vpmovzxbw` for uint8) and adds
+//! both taps' products to sixteen int32 lanes with one `vpdpwssd` (the `vpmaddwd` + `vpaddd`
+//! pair: each product `|x * w| <= 2^15 * 2^8` is exact in int32, and the sum wraps like
+//! the reference's, a ring). An odd last tap pairs with weight 0. The two accumulators are
+//! put back in channel order (`vshufi64x2`) and the folded bias is added before the
+//! requantization ([`Requant16`]). A window fully inside the image reads its taps at
+//! offsets computed once per call; in a border window a tap outside the image reads the
+//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
+//! reference's sum over the valid taps, modulo 2^32. Channel tails (`depth % 32`) are
+//! masked loads and stores (masked lanes hold weight 0), so no channel takes a scalar path.
+//!
+//! uint8 shares the loop: inputs are widened unsigned, the weights are `w + weights_offset`
+//! (in `[-255, 255]`), and the folded bias `bias + input_offset * sum(w + weights_offset)`
+//! is computed with the pairs.
 
+use super::requant::Byte;
 use super::{Avx512Vnni, Requant16};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
-use crate::kernels::numerics::S8;
-use crate::kernels::window::valid_taps;
+use crate::kernels::numerics::{S8, U8};
+use crate::kernels::window::ConvGeometry;
 use core::arch::x86_64::*;
 
 /// `DepthwiseConv2dVariant::Window`.
 pub(crate) fn depthwise_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
-    let depth = p.geometry.filter_shape[3];
-    if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth && depth >= 16 {
+    let g = &p.geometry;
+    let depth = g.filter_shape[3];
+    // Fewer than sixteen channels fill at most half the lanes: the AVX2 form's eight-channel
+    // two-pixel pass is faster there.
+    if p.depth_multiplier() == 1 && g.input_shape[3] == depth && depth >= 16 && fits(g) {
+        let folded = &packed[..depth];
+        let taps = g.filter_shape[1] * g.filter_shape[2];
+        let filter = &filter[..taps * depth];
+        let rq = Requant16::new(&p.quant, &p.clamp);
+        // -input_offset is the input zero point, an int8.
+        let zp = (-p.quant.input_offset) as i8;
         // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-        return unsafe { mult1(p, input, filter, &packed[..depth], output) };
+        return unsafe { mult1(g, input, |t, c| filter[t * depth + c] as i32, |c| folded[c], zp, &rq, output) };
     }
     crate::arch::x86_64::depthwise_window(t.avx2(), p, input, filter, bias, packed, output)
+}
+
+/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1 here, other multipliers
+/// and an `i32::MIN` multiplier the AVX2 form.
+pub(crate) fn depthwise_conv_2d_u8_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+    let g = &p.geometry;
+    let depth = g.filter_shape[3];
+    let taps = g.filter_shape[1] * g.filter_shape[2];
+    match Requant16::new_u8(&p.quant, &p.clamp) {
+        Some(rq) if p.depth_multiplier() == 1 && g.input_shape[3] == depth && fits(g) => {
+            let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
+            let filter = &filter[..taps * depth];
+            let w = |t: usize, c: usize| filter[t * depth + c] as i32 + w_off;
+            // bias + input_offset * sum(w + weights_offset), wrapping as the reference's sum.
+            let folded = |c: usize| (0..taps).fold(bias.map_or(0, |b| b[c]), |acc, t| acc.wrapping_add(in_off.wrapping_mul(w(t, c))));
+            // -input_offset is the input zero point, a uint8.
+            let zp = (-in_off) as u8;
+            // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
+            unsafe { mult1(g, input, w, folded, zp, &rq, output) }
+        }
+        _ => crate::arch::x86_64::depthwise_conv_2d_u8_window(t.avx2(), p, input, filter, bias, output),
+    }
+}
+
+/// Registers of prepared weights (16 KiB on the stack): the tap pairs and the folded bias of
+/// as many 32-channel blocks as fit, the blocks of a larger layer in several sweeps.
+const WBUF: usize = 256;
+
+/// Registers one 32-channel block takes in the buffer: two per tap pair, two of folded bias.
+fn per_block(g: &ConvGeometry) -> usize {
+    2 * (g.filter_shape[1] * g.filter_shape[2]).div_ceil(2) + 2
+}
+
+/// Whether [`mult1`] takes this geometry: a non-empty window whose block fits the buffer.
+fn fits(g: &ConvGeometry) -> bool {
+    g.filter_shape[1] * g.filter_shape[2] > 0 && per_block(g) <= WBUF
+}
+
+/// An activation type: how 32 of them widen to int16.
+trait Act: Byte {
+    /// The byte broadcast for the zero point.
+    fn bits(self) -> i8;
+    /// 32 activations, widened to int16 in place order.
+    ///
+    /// # Safety
+    /// AVX512BW.
+    unsafe fn widen(v: __m256i) -> __m512i;
+}
+
+impl Act for i8 {
+    #[inline(always)]
+    fn bits(self) -> i8 {
+        self
+    }
+    #[inline(always)]
+    unsafe fn widen(v: __m256i) -> __m512i {
+        // SAFETY: register-only AVX512BW by the caller's guarantee.
+        unsafe { _mm512_cvtepi8_epi16(v) }
+    }
+}
+
+impl Act for u8 {
+    #[inline(always)]
+    fn bits(self) -> i8 {
+        self as i8
+    }
+    #[inline(always)]
+    unsafe fn widen(v: __m256i) -> __m512i {
+        // SAFETY: register-only AVX512BW by the caller's guarantee.
+        unsafe { _mm512_cvtepu8_epi16(v) }
+    }
 }
 
 /// The mask of the first `n <= 32` lanes.
 #[inline(always)]
 fn first(n: usize) -> u32 {
     debug_assert!(n <= 32);
-    if n == 32 {
+    if n >= 32 {
         u32::MAX
     } else {
         (1u32 << n) - 1
     }
 }
 
-/// Channels `c..c + n` (`n <= 32`) of one output pixel: the folded bias plus `x * w` over
-/// every tap of the window, taps outside `ky_range x kx_range` reading `zp`; two sixteen-lane
-/// accumulators (channels `c..c + 16`, `c + 16..c + 32`).
+/// The channel of lane `i` (`< 16`) of accumulator `half` (0, 1) of a block from `c0`: the
+/// order `vpunpck{l,h}bw` leaves the channels in (per 128-bit lane).
+#[inline(always)]
+fn lane_channel(c0: usize, half: usize, i: usize) -> usize {
+    c0 + half * 8 + i / 8 * 16 + i % 8
+}
+
+/// One 32-channel block of one output pixel: both accumulators over the tap pairs, in
+/// channel order, plus the folded bias (`w[2 * pairs..]`). Tap `i` (of `2 * pairs`) reads 32
+/// activations at `base + toff[i]`; when `MASKED`, only the lanes of `vt[i] & m` (the
+/// others are the zero point `zpv`, and a load with an empty mask reads no memory).
 ///
 /// # Safety
-/// AVX512F/BW. `x_at(ky, kx) + n <= input.len()` for every tap inside the ranges,
-/// `w_at(ky, kx) + n <= filter.len()` for every tap, `folded.len() >= n` (checked by the
-/// slicing).
+/// AVX512F/BW/VL/VNNI; `w.len() == 2 * toff.len() / 2 + 2`, `vt.len() == toff.len()`
+/// (checked), and for each `i` the lanes read (all 32 unless `MASKED`) are inside `input`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn channels(
-    n: usize,
-    [f_h, f_w]: [usize; 2],
-    (ky_range, kx_range): (&core::ops::Range<usize>, &core::ops::Range<usize>),
-    x_at: impl Fn(usize, usize) -> usize,
-    w_at: impl Fn(usize, usize) -> usize,
-    (input, filter, folded): (&[i8], &[i8], &[i32]),
-    zp: i8,
-) -> [__m512i; 2] {
-    let m = first(n);
-    let folded = &folded[..n];
-    // SAFETY: AVX512F/BW by the caller's guarantee; every masked load reads the first `n`
-    // elements of a slice that has them (masked-off lanes are not read).
+unsafe fn block<A: Act, const MASKED: bool>(w: &[__m512i], toff: &[isize], vt: &[u32], base: *const A, m: u32, zpv: __m256i) -> [__m512i; 2] {
+    let pairs = toff.len() / 2;
+    let (w, bias) = w.split_at(2 * pairs);
+    let load = |i: usize| {
+        let at = base.wrapping_offset(toff[i]);
+        // SAFETY: AVX512BW/VL by the caller's guarantee; the caller's bounds for tap `i`
+        // (masked-off lanes are not read).
+        unsafe { if MASKED { _mm256_mask_loadu_epi8(zpv, vt[i] & m, at.cast()) } else { _mm256_loadu_si256(at.cast()) } }
+    };
+    // SAFETY: register-only AVX512F/BW/VNNI intrinsics by the caller's guarantee.
     unsafe {
-        let lo = n.min(16);
-        let mut acc = [
-            _mm512_maskz_loadu_epi32(first(lo) as __mmask16, folded.as_ptr()),
-            if n > 16 { _mm512_maskz_loadu_epi32(first(n - 16) as __mmask16, folded[16..].as_ptr()) } else { _mm512_setzero_si512() },
-        ];
-        let zpv = _mm512_set1_epi16(zp as i16);
-        for ky in 0..f_h {
-            for kx in 0..f_w {
-                let ws = &filter[w_at(ky, kx)..][..n];
-                let wv = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m, ws.as_ptr()));
-                let xv = if ky_range.contains(&ky) && kx_range.contains(&kx) {
-                    _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m, input[x_at(ky, kx)..][..n].as_ptr()))
-                } else {
-                    zpv
-                };
-                let prod = _mm512_mullo_epi16(xv, wv);
-                acc[0] = _mm512_add_epi32(acc[0], _mm512_cvtepi16_epi32(_mm512_castsi512_si256(prod)));
-                if n > 16 {
-                    acc[1] = _mm512_add_epi32(acc[1], _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64::<1>(prod)));
-                }
-            }
+        let (mut a0, mut a1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        for (p, w) in w.chunks_exact(2).enumerate() {
+            let (xa, xb) = (load(2 * p), load(2 * p + 1));
+            a0 = _mm512_dpwssd_epi32(a0, A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
+            a1 = _mm512_dpwssd_epi32(a1, A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
         }
-        acc
+        [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])]
     }
 }
 
-/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
+/// Depth multiplier 1: `weight(t, c)` the int16 weight of tap `t` (row-major) and channel
+/// `c`, `folded(c)` the bias with the input offset folded in over every tap, `zp` the input
+/// zero point. See the module documentation.
+///
+/// # Safety
+/// AVX2 and AVX512F/BW/VL/VNNI; [`fits`] holds (checked).
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
+unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, usize) -> i32, folded: impl Fn(usize) -> i32, zp: A, rq: &Requant16, output: &mut [A]) {
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
-    if depth == 0 || f_h * f_w == 0 {
+    let taps = f_h * f_w;
+    let pairs = taps.div_ceil(2);
+    if depth == 0 || !fits(g) {
         return;
     }
-    let rq = Requant16::new(&p.quant, &p.clamp);
-    // -input_offset is the input zero point, an int8.
-    let zp = (-p.quant.input_offset) as i8;
-    let folded = &folded[..depth];
-    let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                let x_px = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * depth
-                };
-                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-                let mut c = 0;
-                while c < depth {
-                    let n = (depth - c).min(32);
-                    // SAFETY: this function's target features; the window's taps inside the
-                    // ranges are inside the input, each with `depth >= c + n` channels.
-                    unsafe {
-                        let acc = channels(n, [f_h, f_w], (&ky_range, &kx_range), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter, &folded[c..]), zp);
-                        let lo = n.min(16);
-                        rq.store(c, acc[0], &mut out_px[c..][..lo]);
-                        if n > 16 {
-                            rq.store(c + 16, acc[1], &mut out_px[c + 16..][..n - 16]);
+    // The bounds every unchecked load below relies on.
+    assert!(g.output_shape[3] == depth && input.len() >= batches * in_h * in_w * depth && output.len() >= batches * out_h * out_w * depth);
+    let per = per_block(g);
+    let blocks = depth.div_ceil(32);
+    let sweep = WBUF / per;
+    // Tap t's offset (elements) from tap (0, 0) of a window; an odd last pair's second tap
+    // (weight 0) is never read (its mask is empty).
+    let mut toff = [0isize; WBUF];
+    for (t, o) in toff.iter_mut().enumerate().take(taps) {
+        *o = ((t / f_w * g.dilation_height * in_w + t % f_w * g.dilation_width) * depth) as isize;
+    }
+    let toff = &toff[..2 * pairs];
+    // Per tap of the current window: all lanes when it is inside the image, else none.
+    let mut all = [0u32; WBUF];
+    all[..taps].fill(u32::MAX);
+    let all = &all[..2 * pairs];
+    let mut vt = [0u32; WBUF];
+    let vt = &mut vt[..2 * pairs];
+    // Register-only AVX (this function's target features).
+    let (zero, zpv) = (_mm512_setzero_si512(), _mm256_set1_epi8(zp.bits()));
+    let mut wbuf = [zero; WBUF];
+    let x = input.as_ptr();
+    let (dh, dw) = (g.dilation_height as isize, g.dilation_width as isize);
+    let mut b0 = 0;
+    while b0 < blocks {
+        let nb = sweep.min(blocks - b0);
+        for j in 0..nb {
+            let c0 = (b0 + j) * 32;
+            let w = &mut wbuf[j * per..][..per];
+            let mut lanes = [0i32; 16];
+            for p in 0..pairs {
+                for half in 0..2 {
+                    for (i, l) in lanes.iter_mut().enumerate() {
+                        let c = lane_channel(c0, half, i);
+                        let lo = if c < depth { weight(2 * p, c) } else { 0 };
+                        let hi = if c < depth && 2 * p + 1 < taps { weight(2 * p + 1, c) } else { 0 };
+                        *l = (lo as u16 as u32 | (hi as u16 as u32) << 16) as i32;
+                    }
+                    // SAFETY: AVX512F; `lanes` is 16 i32.
+                    w[2 * p + half] = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+                }
+            }
+            for half in 0..2 {
+                for (i, l) in lanes.iter_mut().enumerate() {
+                    let c = c0 + 16 * half + i;
+                    *l = if c < depth { folded(c) } else { 0 };
+                }
+                // SAFETY: as above.
+                w[2 * pairs + half] = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+            }
+        }
+        let mut pixels = output.chunks_exact_mut(depth);
+        for b in 0..batches {
+            for oy in 0..out_h {
+                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+                let rows_inside = in_y0 >= 0 && in_y0 + (f_h as isize - 1) * dh < in_h as isize;
+                for ox in 0..out_w {
+                    let Some(out_px) = pixels.next() else { return };
+                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                    let interior = rows_inside && in_x0 >= 0 && in_x0 + (f_w as isize - 1) * dw < in_w as isize;
+                    if !interior {
+                        for (r, row) in vt[..taps].chunks_exact_mut(f_w).enumerate() {
+                            let iy = in_y0 + r as isize * dh;
+                            let row_ok = (0..in_h as isize).contains(&iy);
+                            for (k, v) in row.iter_mut().enumerate() {
+                                let ix = in_x0 + k as isize * dw;
+                                *v = if row_ok && (0..in_w as isize).contains(&ix) { u32::MAX } else { 0 };
+                            }
                         }
                     }
-                    c += n;
+                    // Tap (0, 0) of the window, possibly outside the input (never read then).
+                    let px0 = x.wrapping_offset((((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize);
+                    for j in 0..nb {
+                        let c0 = (b0 + j) * 32;
+                        let n = (depth - c0).min(32);
+                        let w = &wbuf[j * per..][..per];
+                        let base = px0.wrapping_add(c0);
+                        // SAFETY: this function's target features; a load reads tap `t` only
+                        // when it is inside the image (`vt`/`all` set), at pixel `(iy, ix)` of
+                        // batch `b` (inside `input`, asserted above), channels `c0..c0 + n <=
+                        // depth` (all 32 when `n == 32`, else masked to the first `n`).
+                        let acc = unsafe {
+                            if n == 32 && interior {
+                                block::<A, false>(w, toff, all, base, u32::MAX, zpv)
+                            } else {
+                                block::<A, true>(w, toff, if interior { all } else { vt }, base, first(n), zpv)
+                            }
+                        };
+                        // SAFETY: this function's target features.
+                        unsafe {
+                            rq.store(c0, acc[0], &mut out_px[c0..][..n.min(16)]);
+                            if n > 16 {
+                                rq.store(c0 + 16, acc[1], &mut out_px[c0 + 16..][..n - 16]);
+                            }
+                        }
+                    }
                 }
             }
         }
+        b0 += nb;
     }
 }

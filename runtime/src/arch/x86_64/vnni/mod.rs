@@ -34,7 +34,7 @@ pub(crate) mod requant;
 pub(crate) mod rows;
 pub(crate) mod wide;
 
-pub(crate) use depthwise::depthwise_window;
+pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
