@@ -151,6 +151,14 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
+    // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
+    ("add_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("add_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("sub_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("sub_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("mul_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("mul_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
     // AVX2 CPU without FMA; none is known), AVX-512 VNNI the AVX-512F float form.
     ("conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),

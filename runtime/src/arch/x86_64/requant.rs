@@ -137,7 +137,25 @@ impl<'a> Requant8<'a> {
 /// # Safety
 /// The CPU executes AVX2.
 #[inline(always)]
-unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32, unsigned: bool) -> u64 {
+pub(crate) unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32, unsigned: bool) -> u64 {
+    // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
+    unsafe {
+        let v = requant_lanes(acc, m, s, offset, min, max);
+        let w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let b = if unsigned { _mm_packus_epi16(w, w) } else { _mm_packs_epi16(w, w) };
+        _mm_cvtsi128_si64(b) as u64
+    }
+}
+
+/// `MultiplyByQuantizedMultiplier(acc, m, s) + offset`, clamped to `min..=max`, on eight int32
+/// lanes (per-lane `m` and `s`, `s` in `-31..=31`). Exact for every lane except an `i32::MIN`
+/// multiplier times an `acc << max(s, 0)` of `i32::MIN` (the one saturating case of
+/// `SaturatingRoundingDoublingHighMul`); callers rule that out.
+///
+/// # Safety
+/// The CPU executes AVX2.
+#[inline(always)]
+pub(crate) unsafe fn requant_lanes(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32) -> __m256i {
     // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
     unsafe {
         let zero = _mm256_setzero_si256();
@@ -160,10 +178,7 @@ unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, m
         let rounded = _mm256_sub_epi32(_mm256_srav_epi32(high, right), _mm256_cmpgt_epi32(remainder, threshold));
         // Offset, clamp (inside int8 or uint8, so the saturating packs are exact).
         let v = _mm256_add_epi32(rounded, _mm256_set1_epi32(offset));
-        let v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(min)), _mm256_set1_epi32(max));
-        let w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let b = if unsigned { _mm_packus_epi16(w, w) } else { _mm_packs_epi16(w, w) };
-        _mm_cvtsi128_si64(b) as u64
+        _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(min)), _mm256_set1_epi32(max))
     }
 }
 

@@ -101,6 +101,7 @@ pub fn prepare_add<'a>(
 /// `output` has `params.broadcast.out_len()` elements.
 #[inline(always)]
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    crate::isa::host_simd!(vnni add_s8(params, input1, input2, output));
     // Arm: operands of the output's shape run the refolded kernel ([`dense`]), inlined:
     // `params` is a constant in generated code, so the check folds away at compile time
     // and its fields become immediates.
@@ -116,6 +117,7 @@ pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8
 /// the output in operand 2's buffer swaps the operands (and their params).
 #[inline(always)]
 pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
+    crate::isa::host_simd!(vnni add_s8_in_place(params, input1_output, input2));
     #[cfg(target_arch = "arm")]
     if let Some(f) = dense::Folded::new(params) {
         return dense::add_s8_in_place::<crate::isa::Dot>(&f, input1_output, input2);

@@ -108,3 +108,18 @@ kernel_tests!(impl_scalar_f32, Plain<AddF32>, plain::add_f32);
 kernel_tests!(impl_dispatch_f32, if true, Plain<AddF32>, add_f32);
 kernel_tests!(impl_scalar_i32, Plain<AddI32>, plain::add_i32);
 kernel_tests!(impl_dispatch_i32, if true, Plain<AddI32>, add_i32);
+
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx2,
+    if crate::arch::x86_64::tests::detected(),
+    Binary<Add>,
+    (crate::arch::x86_64::elementwise::tests::add_avx2, crate::arch::x86_64::elementwise::tests::add_in_place_avx2)
+);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx512vnni,
+    if crate::arch::x86_64::vnni::tests::detected(),
+    Binary<Add>,
+    (crate::arch::x86_64::elementwise::tests::add_avx512, crate::arch::x86_64::elementwise::tests::add_in_place_avx512)
+);

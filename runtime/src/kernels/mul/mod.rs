@@ -58,6 +58,7 @@ pub fn prepare_mul<'a>(
 /// int8 MUL with broadcasting.
 #[inline]
 pub fn mul_s8(params: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    crate::isa::host_simd!(vnni mul_s8(params, input1, input2, output));
     scalar::mul_s8(params, input1, input2, output)
 }
 
@@ -65,6 +66,7 @@ pub fn mul_s8(params: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8
 /// shape). MUL is symmetric: swap operands to write over operand 2.
 #[inline]
 pub fn mul_s8_in_place(params: &MulParams, input1_output: &mut [i8], input2: &[i8]) {
+    crate::isa::host_simd!(vnni mul_s8_in_place(params, input1_output, input2));
     scalar::mul_s8_in_place(params, input1_output, input2)
 }
 

@@ -97,3 +97,18 @@ kernel_tests!(impl_scalar_f32, Plain<MulF32>, plain::mul_f32);
 kernel_tests!(impl_dispatch_f32, if true, Plain<MulF32>, mul_f32);
 kernel_tests!(impl_scalar_i32, Plain<MulI32>, plain::mul_i32);
 kernel_tests!(impl_dispatch_i32, if true, Plain<MulI32>, mul_i32);
+
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx2,
+    if crate::arch::x86_64::tests::detected(),
+    Binary<Mul>,
+    (crate::arch::x86_64::elementwise::tests::mul_avx2, crate::arch::x86_64::elementwise::tests::mul_in_place_avx2)
+);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx512vnni,
+    if crate::arch::x86_64::vnni::tests::detected(),
+    Binary<Mul>,
+    (crate::arch::x86_64::elementwise::tests::mul_avx512, crate::arch::x86_64::elementwise::tests::mul_in_place_avx512)
+);

@@ -67,12 +67,14 @@ pub fn prepare_sub<'a>(
 /// `params.broadcast`.
 #[inline]
 pub fn sub_s8(params: &SubParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    crate::isa::host_simd!(vnni sub_s8(params, input1, input2, output));
     scalar::sub_s8(params, input1, input2, output)
 }
 
 /// [`sub_s8`] with the output written over `input1` (which must have the output's shape).
 #[inline]
 pub fn sub_s8_in_place(params: &SubParams, input1_output: &mut [i8], input2: &[i8]) {
+    crate::isa::host_simd!(vnni sub_s8_in_place(params, input1_output, input2));
     scalar::sub_s8_in_place(params, input1_output, input2)
 }
 

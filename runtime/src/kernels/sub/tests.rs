@@ -91,3 +91,18 @@ kernel_tests!(impl_scalar_f32, Plain<SubF32>, plain::sub_f32);
 kernel_tests!(impl_dispatch_f32, if true, Plain<SubF32>, sub_f32);
 kernel_tests!(impl_scalar_i32, Plain<SubI32>, plain::sub_i32);
 kernel_tests!(impl_dispatch_i32, if true, Plain<SubI32>, sub_i32);
+
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx2,
+    if crate::arch::x86_64::tests::detected(),
+    Binary<Sub>,
+    (crate::arch::x86_64::elementwise::tests::sub_avx2, crate::arch::x86_64::elementwise::tests::sub_in_place_avx2)
+);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(
+    impl_avx512vnni,
+    if crate::arch::x86_64::vnni::tests::detected(),
+    Binary<Sub>,
+    (crate::arch::x86_64::elementwise::tests::sub_avx512, crate::arch::x86_64::elementwise::tests::sub_in_place_avx512)
+);

@@ -98,29 +98,7 @@ impl<'a> Requant16<'a> {
     unsafe fn requant(&self, acc: __m512i, m: __m512i, s: __m512i) -> __m128i {
         // SAFETY: register-only AVX512F intrinsics, executable by the caller's guarantee.
         unsafe {
-            let zero = _mm512_setzero_si512();
-            let left = _mm512_max_epi32(s, zero);
-            let right = _mm512_max_epi32(_mm512_sub_epi32(zero, s), zero);
-            // x = acc << left (wrapping, as TFLite's `x * (1 << left_shift)`).
-            let x = _mm512_sllv_epi32(acc, left);
-            // SaturatingRoundingDoublingHighMul without the saturating case: (x*m + 2^30) >> 31,
-            // bits 31..62 of the 64-bit sum; even lanes from vpmuldq directly, odd lanes from
-            // the high halves.
-            let nudge = _mm512_set1_epi64(1 << 30);
-            let even = _mm512_add_epi64(_mm512_mul_epi32(x, m), nudge);
-            let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(m)), nudge);
-            let high = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<31>(even), _mm512_slli_epi64::<1>(odd));
-            // RoundingDivideByPOT(high, right): the arithmetic shift, plus one where the
-            // remainder exceeds the threshold.
-            let one = _mm512_set1_epi32(1);
-            let mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
-            let remainder = _mm512_and_si512(high, mask);
-            let threshold = _mm512_sub_epi32(_mm512_srai_epi32::<1>(mask), _mm512_srai_epi32::<31>(high));
-            let shifted = _mm512_srav_epi32(high, right);
-            let rounded = _mm512_mask_add_epi32(shifted, _mm512_cmpgt_epi32_mask(remainder, threshold), shifted, one);
-            // Offset, clamp (inside int8 or uint8, so the saturating narrowing is exact).
-            let v = _mm512_add_epi32(rounded, _mm512_set1_epi32(self.offset));
-            let v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(self.min)), _mm512_set1_epi32(self.max));
+            let v = requant_lanes(acc, m, s, self.offset, self.min, self.max);
             if self.unsigned {
                 _mm512_cvtusepi32_epi8(v)
             } else {
@@ -197,6 +175,43 @@ impl<'a> Requant16<'a> {
                 _mm_mask_storeu_epi8(out1.as_mut_ptr().cast(), k, _mm_srli_si128::<8>(bytes));
             }
         }
+    }
+}
+
+/// `MultiplyByQuantizedMultiplier(acc, m, s) + offset`, clamped to `min..=max`, on sixteen
+/// int32 lanes (per-lane `m` and `s`, `s` in `-31..=31`): `super::super::requant::requant_lanes`
+/// on `__m512i`, with the same one inexact case (an `i32::MIN` multiplier times an
+/// `acc << max(s, 0)` of `i32::MIN`), which callers rule out.
+///
+/// # Safety
+/// AVX512F.
+#[inline(always)]
+pub(crate) unsafe fn requant_lanes(acc: __m512i, m: __m512i, s: __m512i, offset: i32, min: i32, max: i32) -> __m512i {
+    // SAFETY: register-only AVX512F intrinsics, executable by the caller's guarantee.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let left = _mm512_max_epi32(s, zero);
+        let right = _mm512_max_epi32(_mm512_sub_epi32(zero, s), zero);
+        // x = acc << left (wrapping, as TFLite's `x * (1 << left_shift)`).
+        let x = _mm512_sllv_epi32(acc, left);
+        // SaturatingRoundingDoublingHighMul without the saturating case: (x*m + 2^30) >> 31,
+        // bits 31..62 of the 64-bit sum; even lanes from vpmuldq directly, odd lanes from
+        // the high halves.
+        let nudge = _mm512_set1_epi64(1 << 30);
+        let even = _mm512_add_epi64(_mm512_mul_epi32(x, m), nudge);
+        let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(m)), nudge);
+        let high = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<31>(even), _mm512_slli_epi64::<1>(odd));
+        // RoundingDivideByPOT(high, right): the arithmetic shift, plus one where the
+        // remainder exceeds the threshold.
+        let one = _mm512_set1_epi32(1);
+        let mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
+        let remainder = _mm512_and_si512(high, mask);
+        let threshold = _mm512_sub_epi32(_mm512_srai_epi32::<1>(mask), _mm512_srai_epi32::<31>(high));
+        let shifted = _mm512_srav_epi32(high, right);
+        let rounded = _mm512_mask_add_epi32(shifted, _mm512_cmpgt_epi32_mask(remainder, threshold), shifted, one);
+        // Offset, clamp (inside int8 or uint8, so the saturating narrowing is exact).
+        let v = _mm512_add_epi32(rounded, _mm512_set1_epi32(offset));
+        _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(min)), _mm512_set1_epi32(max))
     }
 }
 
