@@ -238,7 +238,7 @@ pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
         // `Avx2::detect()`, returned true (in `best` or `force`), and `Avx512Vnni` only after
         // `Avx512Vnni::detect()`, which requires `Avx2::detect()`, did.
         HostSimd::Avx2 | HostSimd::Avx512Vnni => Some(unsafe { crate::arch::x86_64::Avx2::after_detection() }),
-        HostSimd::Portable => None,
+        HostSimd::Portable | HostSimd::Neon | HostSimd::NeonDotprod => None,
     }
 }
 
