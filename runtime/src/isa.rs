@@ -7,10 +7,13 @@
 //!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
 //!   Rust does not expose as a `target_feature`).
 //! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2 and AVX-512 VNNI (the latter
-//!   preferred where the CPU has both; kernels without a VNNI form run their AVX2 form).
-//!   They are selected once per
-//!   process: at compile time when the build enables the feature (`-C target-feature=+avx2`),
-//!   otherwise by `cpuid` at first use, and the answer is cached in an atomic ([`selected`]).
+//!   preferred where the CPU has both; kernels without a VNNI form run their AVX2 form), and
+//!   aarch64 NEON with and without the dot-product extension (`sdot`; kernels without an
+//!   `sdot` form run their NEON form). They are selected once per
+//!   process: at compile time when the build enables the feature (`-C target-feature=+avx2`,
+//!   `+dotprod`), otherwise at first use by `cpuid` (x86-64) or, for `sdot`, the OS's report
+//!   (`std::arch::is_aarch64_feature_detected!`, with the runtime's `std` feature), and the
+//!   answer is cached in an atomic ([`selected`]).
 //!   A default build on any x86-64 machine thus runs the best variant the CPU has. The
 //!   public variant functions (`conv_2d_s8_pointwise`, ...) call `host_simd!` first, which
 //!   forwards to the selected implementation with its proof token, and otherwise run the
@@ -33,12 +36,13 @@ pub(crate) type Dot = crate::kernels::dot::neon::Neon;
 #[cfg(not(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
-/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`).
+/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"neon-micro"`: the
+/// NEON micro-kernels, not the whole NEON kernels of [`HostSimd::Neon`]).
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
 /// Every dot implementation, and whether this build compiled (and its tests exercise) it.
 pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
-    &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp)), ("neon", cfg!(all(target_arch = "aarch64", target_feature = "neon")))];
+    &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp)), ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon")))];
 
 /// The class of target a model is compiled for: what [`Conv2dVariant::select`] and the
 /// other `select` functions pick a variant for. The compiler asks each `select` once per
@@ -94,18 +98,25 @@ pub enum HostSimd {
     /// x86-64 AVX-512 VNNI (AVX512F/BW/VL/VNNI, `crate::arch::x86_64::vnni`) where a kernel
     /// has that form, AVX2 for the others.
     Avx512Vnni = 3,
+    /// aarch64 NEON (`crate::arch::aarch64`), without the dot-product extension.
+    Neon = 4,
+    /// aarch64 NEON with the dot-product extension (`sdot`) where a kernel has that form,
+    /// plain NEON for the others.
+    NeonDotprod = 5,
 }
 
 impl HostSimd {
     /// Every host SIMD implementation, by name (`TFLC_TEST_FEATURE`, reports).
-    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2, HostSimd::Avx512Vnni];
+    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod];
 
-    /// Its name: `"portable"`, `"avx2"`, `"avx512vnni"`.
+    /// Its name: `"portable"`, `"avx2"`, `"avx512vnni"`, `"neon"`, `"neon-dotprod"`.
     pub const fn name(self) -> &'static str {
         match self {
             HostSimd::Portable => "portable",
             HostSimd::Avx2 => "avx2",
             HostSimd::Avx512Vnni => "avx512vnni",
+            HostSimd::Neon => "neon",
+            HostSimd::NeonDotprod => "neon-dotprod",
         }
     }
 
@@ -119,6 +130,11 @@ impl HostSimd {
             HostSimd::Avx512Vnni => crate::arch::x86_64::vnni::Avx512Vnni::detect().is_some(),
             #[cfg(not(target_arch = "x86_64"))]
             HostSimd::Avx2 | HostSimd::Avx512Vnni => false,
+            HostSimd::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar))),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+            HostSimd::NeonDotprod => crate::arch::aarch64::Dotprod::detect().is_some(),
+            #[cfg(not(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar))))]
+            HostSimd::NeonDotprod => false,
         }
     }
 
@@ -130,6 +146,10 @@ impl HostSimd {
             HostSimd::Avx512Vnni
         } else if HostSimd::Avx2.executable() {
             HostSimd::Avx2
+        } else if HostSimd::NeonDotprod.executable() {
+            HostSimd::NeonDotprod
+        } else if HostSimd::Neon.executable() {
+            HostSimd::Neon
         } else {
             HostSimd::Portable
         }
@@ -142,15 +162,18 @@ impl HostSimd {
 /// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with
 /// compile-time packed requantization or interleaved filters, `conv_2d_s8_gemm`,
 /// `depthwise_conv_2d_s8_mult1`, `_one_channel` and `fully_connected_s8_interleaved`, have no
-/// host SIMD form yet: their packed layouts are the Arm ones.)
+/// host SIMD form yet: their packed layouts are the Arm ones. NEON runs
+/// `depthwise_conv_2d_s8_window` for depth multiplier 1 only; `conv_2d_s8_window`
+/// (windows longer than `Wide` takes) and `depthwise_conv_2d_u8_window` have no NEON form.
+/// `sdot` has no use in `Wide`, whose packed weights are int16, nor in depthwise.)
 pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
     ("conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
+    ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
+    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
     ("add_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
@@ -167,14 +190,17 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
 ];
 
 /// The implementation a call of the public kernel function `function` runs now: the
-/// selected host SIMD implementation's name when it has one for that function, else
-/// [`DOT`] for the portable fast variants (`"scalar"`, `"arm-dsp"`).
+/// selected host SIMD implementation's name when it has one for that function (or its
+/// fallback: AVX2 under AVX-512 VNNI, NEON under NEON with `sdot`), else [`DOT`] for the
+/// portable fast variants (`"scalar"`, `"arm-dsp"`, `"neon-micro"`).
 pub fn implementation_of(function: &str) -> &'static str {
     let simd = selected();
     match HOST_SIMD_KERNELS.iter().find(|(f, _)| *f == function) {
         Some((_, impls)) if impls.contains(&simd) => simd.name(),
         // A kernel without a VNNI form runs its AVX2 form.
         Some((_, impls)) if simd == HostSimd::Avx512Vnni && impls.contains(&HostSimd::Avx2) => HostSimd::Avx2.name(),
+        // A kernel without an `sdot` form runs its plain NEON form.
+        Some((_, impls)) if simd == HostSimd::NeonDotprod && impls.contains(&HostSimd::Neon) => HostSimd::Neon.name(),
         _ => DOT,
     }
 }
@@ -189,6 +215,8 @@ pub fn selected() -> HostSimd {
         1 => HostSimd::Portable,
         2 => HostSimd::Avx2,
         3 => HostSimd::Avx512Vnni,
+        4 => HostSimd::Neon,
+        5 => HostSimd::NeonDotprod,
         _ => {
             let best = HostSimd::best();
             SELECTED.store(best as u8, Ordering::Relaxed);
@@ -218,7 +246,7 @@ pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
         // `Avx2::detect()`, returned true (in `best` or `force`), and `Avx512Vnni` only after
         // `Avx512Vnni::detect()`, which requires `Avx2::detect()`, did.
         HostSimd::Avx2 | HostSimd::Avx512Vnni => Some(unsafe { crate::arch::x86_64::Avx2::after_detection() }),
-        HostSimd::Portable => None,
+        HostSimd::Portable | HostSimd::Neon | HostSimd::NeonDotprod => None,
     }
 }
 
@@ -235,11 +263,43 @@ pub(crate) fn avx512_vnni() -> Option<crate::arch::x86_64::vnni::Avx512Vnni> {
     }
 }
 
+/// The NEON token when NEON or NEON with `sdot` is the selected implementation.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[inline]
+pub(crate) fn neon() -> Option<crate::arch::aarch64::Neon> {
+    match selected() {
+        HostSimd::Neon | HostSimd::NeonDotprod => Some(crate::arch::aarch64::Neon::new()),
+        _ => None,
+    }
+}
+
+/// The dot-product token when NEON with `sdot` is the selected implementation.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[inline]
+pub(crate) fn dotprod() -> Option<crate::arch::aarch64::Dotprod> {
+    if selected() == HostSimd::NeonDotprod {
+        // SAFETY: `selected` is `NeonDotprod` only after `HostSimd::NeonDotprod.executable()`,
+        // i.e. `Dotprod::detect()`, returned true (in `best` or `force`).
+        Some(unsafe { crate::arch::aarch64::Dotprod::after_detection() })
+    } else {
+        None
+    }
+}
+
 /// `host_simd!(f(args...))` at the top of a public variant function: returns
 /// `crate::arch::<isa>::f(token, args...)` when a host SIMD implementation is selected, else
 /// falls through to the portable body. `host_simd!(vnni f(args...))` first tries
 /// `crate::arch::x86_64::vnni::f` when AVX-512 VNNI is selected (a kernel with that form).
+/// `host_simd!(neon ...)` (before `vnni`) also forwards to `crate::arch::aarch64::f` when
+/// NEON is selected (which picks its `sdot` form itself, where it has one).
 macro_rules! host_simd {
+    (neon vnni $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        if let Some(token) = $crate::isa::neon() {
+            return $crate::arch::aarch64::$f(token, $($arg),*);
+        }
+        $crate::isa::host_simd!(vnni $f($($arg),*));
+    };
     (vnni $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx512_vnni() {
@@ -283,5 +343,7 @@ mod tests {
         assert_eq!(HostSimd::Avx2.executable(), std::is_x86_feature_detected!("avx2"));
         #[cfg(target_arch = "x86_64")]
         assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        assert_eq!(HostSimd::NeonDotprod.executable(), crate::arch::aarch64::tests::dotprod_detected());
     }
 }

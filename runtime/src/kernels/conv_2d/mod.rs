@@ -95,7 +95,7 @@ pub fn conv_2d_s8_gemm_chunked(params: &Conv2dParams<S8>, input: &[i8], packed: 
 
 /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
 pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(vnni conv_2d_pointwise(params, input, filter, packed, output));
+    crate::isa::host_simd!(neon vnni conv_2d_pointwise(params, input, filter, packed, output));
     fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 
@@ -109,14 +109,14 @@ pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8],
 /// CONV_2D int8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack`] (it
 /// replaces the model's filter and bias).
 pub fn conv_2d_s8_wide(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(vnni conv_2d_s8_wide(params, input, packed, output));
+    crate::isa::host_simd!(neon vnni conv_2d_s8_wide(params, input, packed, output));
     wide::conv_wide_s8(params, input, packed, output)
 }
 
 /// CONV_2D legacy uint8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack_u8`]
 /// (it replaces the model's filter and bias).
 pub fn conv_2d_u8_wide(params: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
-    crate::isa::host_simd!(vnni conv_2d_u8_wide(params, input, packed, output));
+    crate::isa::host_simd!(neon vnni conv_2d_u8_wide(params, input, packed, output));
     wide::conv_wide_u8(params, input, packed, output)
 }
 

@@ -117,7 +117,7 @@ pub fn depthwise_conv_2d_s8_window(
     output: &mut [i8],
 ) {
     debug_assert!((1..=fast::CHANNEL_BLOCK).contains(&params.depth_multiplier()));
-    crate::isa::host_simd!(vnni depthwise_window(params, input, filter, bias, packed, output));
+    crate::isa::host_simd!(neon vnni depthwise_window(params, input, filter, bias, packed, output));
     fast::depthwise_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
 }
 

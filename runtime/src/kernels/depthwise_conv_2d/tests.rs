@@ -356,7 +356,9 @@ kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Depthwis
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Depthwise, crate::arch::x86_64::vnni::tests::depthwise_conv_2d);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-kernel_tests!(selected_neon, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
+kernel_tests!(selected_neon_micro, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+kernel_tests!(selected_neon, if true, Depthwise, crate::arch::aarch64::tests::depthwise_conv_2d);
 kernel_tests!(public_api, if true, Depthwise, public);
 
 /// The strategy reaches the Window variant (its depth multipliers stay below 4), the edge

@@ -6,8 +6,9 @@
 //! (`sadalp`: two products of -128 * -128 would overflow int16 if summed first, so no
 //! `smlal` into int16); the offset forms widen `x + offset` (9 bits) to int16 and multiply
 //! into int32 (`smlal`). Accumulation wraps in int32 like the reference. The four-lane `mac4`
-//! forms stay scalar (one multiply per lane gains nothing from a vector). The dot-product
-//! extension (`sdot`) is not used yet.
+//! forms stay scalar (one multiply per lane gains nothing from a vector). These serve the
+//! variants without a whole NEON kernel (`crate::arch::aarch64` has those, `sdot` included)
+//! and every variant under `HostSimd::Portable`.
 
 use super::scalar;
 use core::arch::aarch64::*;
@@ -64,7 +65,7 @@ fn dot_row_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
 pub(crate) struct Neon;
 
 impl super::Dot for Neon {
-    const NAME: &'static str = "neon";
+    const NAME: &'static str = "neon-micro";
     #[inline(always)]
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
         core::array::from_fn(|j| dot_row(x, w[j], acc[j]))

@@ -98,7 +98,7 @@ pub fn fully_connected_s8_dot4(params: &FullyConnectedParams<S8>, input: &[i8], 
     debug_assert_eq!(params.weights_offset, 0);
     debug_assert_eq!(input.len(), g.batches * g.input_depth);
     debug_assert_eq!(output.len(), g.batches * g.output_depth);
-    crate::isa::host_simd!(vnni fully_connected_dot4(params, input, filter, packed, output));
+    crate::isa::host_simd!(neon vnni fully_connected_dot4(params, input, filter, packed, output));
     fast::fully_connected_dot4::<crate::isa::Dot>(params, input, filter, packed, output)
 }
 

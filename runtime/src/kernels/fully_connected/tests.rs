@@ -264,7 +264,11 @@ kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crat
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-kernel_tests!(selected_neon, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
+kernel_tests!(selected_neon_micro, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+kernel_tests!(selected_neon, if true, Fc, crate::arch::aarch64::tests::fully_connected::<false>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+kernel_tests!(selected_neon_sdot, if crate::arch::aarch64::tests::dotprod_detected(), Fc, crate::arch::aarch64::tests::fully_connected::<true>);
 kernel_tests!(public_api, if true, Fc, public);
 
 /// The strategy and the edge cases reach every variant.
