@@ -10,7 +10,7 @@
 //! so no horizontal sums; eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Avx2, Requant8};
-use crate::kernels::conv_2d::wide::{blocks, gather, pairs, WideAct, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::wide::{blocks, contiguous, gather, pairs, PixelWalk, WideAct, WidenRun, BLOCK, MAX_TAPS};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::x86_64::*;
@@ -122,6 +122,30 @@ pub(crate) unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
     }
     for (d, &s) in dst[i..n].iter_mut().zip(&src[i..]) {
         *d = s.widen();
+    }
+}
+
+/// [`copy_widen`] as [`gather`]'s widening; it inlines into the AVX2 (or AVX-512) kernel
+/// that holds it.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2Widen {
+    _private: (),
+}
+
+impl Avx2Widen {
+    /// # Safety
+    /// The CPU executes AVX2.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        Avx2Widen { _private: () }
+    }
+}
+
+impl<A: Widen> WidenRun<A> for Avx2Widen {
+    #[inline(always)]
+    fn widen_run(&self, src: &[A], dst: &mut [i16]) {
+        // SAFETY: an `Avx2Widen` is made only where the CPU executes AVX2 (`new`).
+        unsafe { copy_widen(src, &mut dst[..src.len()]) }
     }
 }
 
@@ -239,13 +263,20 @@ unsafe fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], pa
     let n_px = batches * out_h * out_w;
     assert!(PIXELS * len <= N);
     let mut buf = [0i16; N];
-    let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
+    let mut walk = PixelWalk::new(g);
+    let flat = contiguous(g);
+    // SAFETY: this function's target features include AVX2.
+    let widen = unsafe { Avx2Widen::new() };
     let mut px0 = 0;
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
-        for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
-            // SAFETY: AVX2 (this function's target feature; the closure inherits it).
-            gather(g, input, zp, at(px0 + k), col, |src, dst| unsafe { copy_widen(src, dst) });
+        if flat {
+            // One run: pixel `px`'s window is the `len` elements at `px * len`.
+            widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
+        } else {
+            for col in buf.chunks_exact_mut(len).take(n) {
+                gather(g, input, zp, walk.next_pixel(), col, &widen);
+            }
         }
         let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);
         // SAFETY: AVX2 (this function's target feature).

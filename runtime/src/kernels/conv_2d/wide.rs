@@ -129,21 +129,39 @@ impl WideAct for u8 {
     }
 }
 
-/// Copies the window of output pixel `(b, oy, ox)` widened into `col` (the window's taps,
-/// then 0 up to the pair), taps outside the image set to `zp`; `copy` widens one
-/// contiguous run of input into as many int16.
+/// Copies the window of output pixel `(b, oy, ox)` widened into the first
+/// `filter_height * filter_width * depth` entries of `col`, taps outside the image set to
+/// `zp`; `copy` widens one contiguous run of input into as many int16. The entries after
+/// the window (the pair's 0) are not written: callers zero them once.
+///
+/// A window inside the input with dilation 1 (most of them) is `filter_height` runs of
+/// `filter_width * depth` input elements, copied without the per-tap bookkeeping.
 #[inline(always)]
-pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: impl Fn(&[A], &mut [i16])) {
+pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: &impl WidenRun<A>) {
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
-    let zp = zp.widen();
     let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-    let (window, pad) = col.split_at_mut(taps);
-    pad.fill(0);
+    let run = f_w * f_d;
+    if g.dilation_height == 1
+        && g.dilation_width == 1
+        && in_y0 >= 0
+        && in_x0 >= 0
+        && in_y0 as usize + f_h <= in_h
+        && in_x0 as usize + f_w <= in_w
+    {
+        let row = in_w * in_d;
+        let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
+        for ky in 0..f_h {
+            copy.widen_run(&input[start + ky * row..][..run], &mut col[ky * run..][..run]);
+        }
+        return;
+    }
+    let zp = zp.widen();
+    let ky_range = taps_inside(in_y0, g.dilation_height, f_h, in_h);
+    let kx_range = taps_inside(in_x0, g.dilation_width, f_w, in_w);
+    let window = &mut col[..taps];
     for (ky, col_row) in window.chunks_exact_mut(f_w * f_d).enumerate() {
         if !ky_range.contains(&ky) {
             col_row.fill(zp);
@@ -152,13 +170,13 @@ pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, o
         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
         let row = (b * in_h + iy) * in_w;
         if g.dilation_width == 1 && kx_range.len() == f_w {
-            copy(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d], col_row);
+            copy.widen_run(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d], col_row);
             continue;
         }
         for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
             if kx_range.contains(&kx) {
                 let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                copy(&input[(row + ix) * in_d..][..f_d], tap);
+                copy.widen_run(&input[(row + ix) * in_d..][..f_d], tap);
             } else {
                 tap.fill(zp);
             }
@@ -166,11 +184,87 @@ pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, o
     }
 }
 
-/// The portable widening of a run.
-fn copy_scalar<A: WideAct>(src: &[A], dst: &mut [i16]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = s.widen();
+/// [`valid_taps`] without its divisions for the common dilation 1 (the gather runs once per
+/// output pixel; two integer divisions per axis cost more than a small window's copy).
+#[inline(always)]
+fn taps_inside(origin: isize, dilation: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
+    if dilation != 1 {
+        return valid_taps(origin, dilation, taps, size);
     }
+    let start = (-origin).clamp(0, taps as isize) as usize;
+    let end = (size as isize - origin).clamp(0, taps as isize) as usize;
+    start..end.max(start)
+}
+
+/// Output pixel coordinates `[b, oy, ox]` in NHWC order, advanced one pixel at a time (no
+/// divisions per pixel).
+#[derive(Clone, Copy)]
+pub(crate) struct PixelWalk {
+    at: [usize; 3],
+    out_h: usize,
+    out_w: usize,
+}
+
+impl PixelWalk {
+    /// Starts at pixel 0 of the output of `g`.
+    #[inline(always)]
+    pub(crate) fn new(g: &ConvGeometry) -> Self {
+        let [_, out_h, out_w, _] = g.output_shape;
+        PixelWalk { at: [0; 3], out_h, out_w }
+    }
+
+    /// The current pixel, then advances to the next one.
+    #[inline(always)]
+    pub(crate) fn next_pixel(&mut self) -> [usize; 3] {
+        let here = self.at;
+        let [b, oy, ox] = &mut self.at;
+        *ox += 1;
+        if *ox == self.out_w {
+            *ox = 0;
+            *oy += 1;
+            if *oy == self.out_h {
+                *oy = 0;
+                *b += 1;
+            }
+        }
+        here
+    }
+}
+
+/// How [`gather`] widens a contiguous run of activations to int16: the portable loop, or a
+/// SIMD one (a type rather than a closure, so that a SIMD form inlines into its kernel's
+/// `#[target_feature]` function).
+pub(crate) trait WidenRun<A> {
+    /// Widens `src` into `dst[..src.len()]`.
+    fn widen_run(&self, src: &[A], dst: &mut [i16]);
+}
+
+/// The portable widening of a run.
+struct ScalarWiden;
+
+impl<A: WideAct> WidenRun<A> for ScalarWiden {
+    #[inline(always)]
+    fn widen_run(&self, src: &[A], dst: &mut [i16]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = s.widen();
+        }
+    }
+}
+
+/// Whether every output pixel's window is the `depth` input elements at `pixel * depth`,
+/// an even number of them (1x1, stride 1, no padding, the output as large as the input):
+/// then the widened windows of consecutive pixels are one contiguous run, gathered with one
+/// widening.
+pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    f_h == 1
+        && f_w == 1
+        && f_d % 2 == 0
+        && g.stride_height == 1
+        && g.stride_width == 1
+        && g.pad_top == 0
+        && g.pad_left == 0
+        && g.input_shape[..3] == g.output_shape[..3]
 }
 
 /// The portable form: every output pixel's accumulators `folded[c] + sum x * w` from the
@@ -183,8 +277,9 @@ fn conv_wide<A: WideAct>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], m
     let (biases, rows) = packed.split_at(BLOCK * blocks(g));
     let mut col = [0i16; MAX_TAPS + 1];
     let col = &mut col[..2 * n_pairs];
+    let mut walk = PixelWalk::new(g);
     for px in 0..batches * out_h * out_w {
-        gather(g, input, zp, [px / (out_w * out_h), (px / out_w) % out_h, px % out_w], col, copy_scalar);
+        gather(g, input, zp, walk.next_pixel(), col, &ScalarWiden);
         for (blk, ws) in rows.chunks_exact(BLOCK * n_pairs).enumerate() {
             let mut acc: [i32; BLOCK] = core::array::from_fn(|j| biases[BLOCK * blk + j]);
             for (t, words) in ws.chunks_exact(BLOCK).enumerate() {

@@ -15,8 +15,8 @@
 
 use super::requant::Byte;
 use super::{Avx512Vnni, Requant16};
-use crate::arch::x86_64::wide::{copy_widen, Widen};
-use crate::kernels::conv_2d::wide::{blocks, gather, pairs, BLOCK, MAX_TAPS};
+use crate::arch::x86_64::wide::{Avx2Widen, Widen};
+use crate::kernels::conv_2d::wide::{blocks, contiguous, gather, pairs, PixelWalk, WidenRun, BLOCK, MAX_TAPS};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::x86_64::*;
@@ -126,10 +126,34 @@ unsafe fn pixels<A: Widen + Byte>(g: &ConvGeometry, cols: &[&[i16]], packed: &[i
     assert!(n <= PIXELS && cols.iter().all(|c| c.len() >= 2 * n_pairs));
     let x: [*const i32; PIXELS] = core::array::from_fn(|p| cols[p.min(n - 1)].as_ptr().cast::<i32>());
     let mut blk = 0;
-    // Four blocks (32 channels), then two, for four pixels at a time.
+    // Four blocks (32 channels), then two, for eight pixels at a time (eight or sixteen
+    // independent accumulators: `vpdpwssd`'s latency is hidden), a tail four at a time.
     while blk + 2 <= n_blocks {
         let z2 = blk + 4 <= n_blocks;
         let mut p0 = 0;
+        if n == PIXELS {
+            // SAFETY: as below, for eight pixels.
+            unsafe {
+                if z2 {
+                    let acc = tile16::<PIXELS, 2>(x, biases, rows, n_pairs, blk);
+                    for (p, a) in acc.iter().enumerate() {
+                        for (z, &v) in a.iter().enumerate() {
+                            let c0 = BLOCK * (blk + 2 * z);
+                            let len = (out_d - c0).min(2 * BLOCK);
+                            rq.store(c0, v, &mut output[(px0 + p) * out_d + c0..][..len]);
+                        }
+                    }
+                } else {
+                    let acc = tile16::<PIXELS, 1>(x, biases, rows, n_pairs, blk);
+                    let c0 = BLOCK * blk;
+                    let len = (out_d - c0).min(2 * BLOCK);
+                    for (p, a) in acc.iter().enumerate() {
+                        rq.store(c0, a[0], &mut output[(px0 + p) * out_d + c0..][..len]);
+                    }
+                }
+            }
+            p0 = n;
+        }
         while p0 < n {
             let m = (n - p0).min(4);
             let xs: [*const i32; 4] = core::array::from_fn(|p| x[p0 + p.min(m - 1)]);
@@ -240,13 +264,20 @@ unsafe fn run<A: Widen + Byte, const N: usize>(g: &ConvGeometry, zp: A, input: &
     let n_px = batches * out_h * out_w;
     assert!(PIXELS * len <= N);
     let mut buf = [0i16; N];
-    let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
+    let mut walk = PixelWalk::new(g);
+    let flat = contiguous(g);
+    // SAFETY: this function's target features include AVX2.
+    let widen = unsafe { Avx2Widen::new() };
     let mut px0 = 0;
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
-        for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
-            // SAFETY: AVX2 (this function's target feature; the closure inherits it).
-            gather(g, input, zp, at(px0 + k), col, |src, dst| unsafe { copy_widen(src, dst) });
+        if flat {
+            // One run: pixel `px`'s window is the `len` elements at `px * len`.
+            widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
+        } else {
+            for col in buf.chunks_exact_mut(len).take(n) {
+                gather(g, input, zp, walk.next_pixel(), col, &widen);
+            }
         }
         let cols: [&[i16]; PIXELS] = core::array::from_fn(|k| &buf[k * len..][..len]);
         // SAFETY: this function's target features.
