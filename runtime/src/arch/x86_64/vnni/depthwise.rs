@@ -138,33 +138,59 @@ fn lane_channel(c0: usize, half: usize, i: usize) -> usize {
     c0 + half * 8 + i / 8 * 16 + i % 8
 }
 
-/// One 32-channel block of one output pixel: both accumulators over the tap pairs, in
-/// channel order, plus the folded bias (`w[2 * pairs..]`). Tap `i` (of `2 * pairs`) reads 32
-/// activations at `base + toff[i]`; when `MASKED`, only the lanes of `vt[i] & m` (the
-/// others are the zero point `zpv`, and a load with an empty mask reads no memory).
+/// One 32-channel block of `P` output pixels: both accumulators of each over the tap
+/// pairs, in channel order, plus the folded bias (`w[2 * pairs..]`); the pixels share each
+/// weight load. Tap `i` (of `2 * pairs`) of pixel `q` reads 32 activations at `bases[q] +
+/// toff[i]`; when `MASKED`, only the lanes of `vt[i] & m` (the others are the zero point
+/// `zpv`, and a load with an empty mask reads no memory).
 ///
 /// # Safety
-/// AVX512F/BW/VL/VNNI; `w.len() == 2 * toff.len() / 2 + 2`, `vt.len() == toff.len()`
-/// (checked), and for each `i` the lanes read (all 32 unless `MASKED`) are inside `input`.
+/// AVX512F/BW/VL/VNNI; `w.len() == 2 * (toff.len() / 2) + 2`, `vt.len() == toff.len()`
+/// (checked), and for each `i` and `q` the lanes read (all 32 unless `MASKED`) are inside
+/// `input`.
 #[inline(always)]
-unsafe fn block<A: Act, const MASKED: bool>(w: &[__m512i], toff: &[isize], vt: &[u32], base: *const A, m: u32, zpv: __m256i) -> [__m512i; 2] {
+unsafe fn block<A: Act, const MASKED: bool, const P: usize>(w: &[__m512i], toff: &[isize], vt: &[u32], bases: [*const A; P], m: u32, zpv: __m256i) -> [[__m512i; 2]; P] {
     let pairs = toff.len() / 2;
     let (w, bias) = w.split_at(2 * pairs);
-    let load = |i: usize| {
-        let at = base.wrapping_offset(toff[i]);
+    let vt = &vt[..2 * pairs];
+    let load = |q: usize, i: usize| {
+        let at = bases[q].wrapping_offset(toff[i]);
         // SAFETY: AVX512BW/VL by the caller's guarantee; the caller's bounds for tap `i`
         // (masked-off lanes are not read).
         unsafe { if MASKED { _mm256_mask_loadu_epi8(zpv, vt[i] & m, at.cast()) } else { _mm256_loadu_si256(at.cast()) } }
     };
     // SAFETY: register-only AVX512F/BW/VNNI intrinsics by the caller's guarantee.
     unsafe {
-        let (mut a0, mut a1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        let mut acc = [[_mm512_setzero_si512(); 2]; P];
         for (p, w) in w.chunks_exact(2).enumerate() {
-            let (xa, xb) = (load(2 * p), load(2 * p + 1));
-            a0 = _mm512_dpwssd_epi32(a0, A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
-            a1 = _mm512_dpwssd_epi32(a1, A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
+            for (q, a) in acc.iter_mut().enumerate() {
+                let (xa, xb) = (load(q, 2 * p), load(q, 2 * p + 1));
+                a[0] = _mm512_dpwssd_epi32(a[0], A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
+                a[1] = _mm512_dpwssd_epi32(a[1], A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
+            }
         }
-        [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])]
+        // (A loop, not `map`: a closure would not inherit the target features, and its
+        // intrinsics would not inline.)
+        for a in acc.iter_mut() {
+            let [a0, a1] = *a;
+            *a = [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])];
+        }
+        acc
+    }
+}
+
+/// Requantizes one block's accumulators (channels `c0..c0 + n`, `n <= 32`) into `out_px`.
+///
+/// # Safety
+/// AVX512F/BW/VL.
+#[inline(always)]
+unsafe fn store<A: Act>(rq: &Requant16, c0: usize, n: usize, acc: [__m512i; 2], out_px: &mut [A]) {
+    // SAFETY: the caller's target features.
+    unsafe {
+        rq.store(c0, acc[0], &mut out_px[c0..][..n.min(16)]);
+        if n > 16 {
+            rq.store(c0 + 16, acc[1], &mut out_px[c0 + 16..][..n - 16]);
+        }
     }
 }
 
@@ -240,10 +266,40 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, us
             for oy in 0..out_h {
                 let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
                 let rows_inside = in_y0 >= 0 && in_y0 + (f_h as isize - 1) * dh < in_h as isize;
-                for ox in 0..out_w {
-                    let Some(out_px) = pixels.next() else { return };
+                let inside_x = |x0: isize| x0 >= 0 && x0 + (f_w as isize - 1) * dw < in_w as isize;
+                let mut ox = 0;
+                while ox < out_w {
                     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                    let interior = rows_inside && in_x0 >= 0 && in_x0 + (f_w as isize - 1) * dw < in_w as isize;
+                    let interior = rows_inside && inside_x(in_x0);
+                    // Tap (0, 0) of the window, possibly outside the input (never read then).
+                    let px0 = x.wrapping_offset((((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize);
+                    if interior && ox + 1 < out_w && inside_x(in_x0 + g.stride_width as isize) {
+                        // Two windows inside the image: full blocks share the weight loads.
+                        let (Some(out0), Some(out1)) = (pixels.next(), pixels.next()) else { return };
+                        let px1 = px0.wrapping_add(g.stride_width * depth);
+                        for j in 0..nb {
+                            let c0 = (b0 + j) * 32;
+                            let n = (depth - c0).min(32);
+                            let w = &wbuf[j * per..][..per];
+                            let bases = [px0.wrapping_add(c0), px1.wrapping_add(c0)];
+                            // SAFETY: this function's target features; both windows are inside
+                            // the image, so every tap is pixel `(iy, ix)` of batch `b` (inside
+                            // `input`, asserted above), channels `c0..c0 + n <= depth` (all 32
+                            // when `n == 32`, else masked to the first `n`).
+                            unsafe {
+                                let [a0, a1] = if n == 32 {
+                                    block::<A, false, 2>(w, toff, all, bases, u32::MAX, zpv)
+                                } else {
+                                    block::<A, true, 2>(w, toff, all, bases, first(n), zpv)
+                                };
+                                store(rq, c0, n, a0, out0);
+                                store(rq, c0, n, a1, out1);
+                            }
+                        }
+                        ox += 2;
+                        continue;
+                    }
+                    let Some(out_px) = pixels.next() else { return };
                     if !interior {
                         for (r, row) in vt[..taps].chunks_exact_mut(f_w).enumerate() {
                             let iy = in_y0 + r as isize * dh;
@@ -254,32 +310,25 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, us
                             }
                         }
                     }
-                    // Tap (0, 0) of the window, possibly outside the input (never read then).
-                    let px0 = x.wrapping_offset((((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize);
                     for j in 0..nb {
                         let c0 = (b0 + j) * 32;
                         let n = (depth - c0).min(32);
                         let w = &wbuf[j * per..][..per];
-                        let base = px0.wrapping_add(c0);
+                        let base = [px0.wrapping_add(c0)];
                         // SAFETY: this function's target features; a load reads tap `t` only
                         // when it is inside the image (`vt`/`all` set), at pixel `(iy, ix)` of
                         // batch `b` (inside `input`, asserted above), channels `c0..c0 + n <=
                         // depth` (all 32 when `n == 32`, else masked to the first `n`).
-                        let acc = unsafe {
-                            if n == 32 && interior {
-                                block::<A, false>(w, toff, all, base, u32::MAX, zpv)
-                            } else {
-                                block::<A, true>(w, toff, if interior { all } else { vt }, base, first(n), zpv)
-                            }
-                        };
-                        // SAFETY: this function's target features.
                         unsafe {
-                            rq.store(c0, acc[0], &mut out_px[c0..][..n.min(16)]);
-                            if n > 16 {
-                                rq.store(c0 + 16, acc[1], &mut out_px[c0 + 16..][..n - 16]);
-                            }
+                            let [acc] = if n == 32 && interior {
+                                block::<A, false, 1>(w, toff, all, base, u32::MAX, zpv)
+                            } else {
+                                block::<A, true, 1>(w, toff, if interior { all } else { vt }, base, first(n), zpv)
+                            };
+                            store(rq, c0, n, acc, out_px);
                         }
                     }
+                    ox += 1;
                 }
             }
         }
