@@ -182,6 +182,7 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("sub_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("mul_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("mul_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("average_pool_2d_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
     // AVX2 CPU without FMA; none is known), AVX-512 VNNI the AVX-512F float form.
     ("conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),

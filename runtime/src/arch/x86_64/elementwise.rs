@@ -345,11 +345,14 @@ pub(crate) fn row<const N: usize>(x: Src, y: Src, out: &mut [i8], f: impl Fn(&[i
 pub(crate) fn row_in_place<const N: usize>(inout: &mut [i8], y: Src, f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N]) {
     let n = inout.len();
     let mut i = 0;
-    while i < n {
-        let m = (n - i).min(N);
-        let r = f(&Src::Row(&inout[i..i + m]).chunk(0), &y.chunk(i));
-        inout[i..i + m].copy_from_slice(&r[..m]);
+    while i + N <= n {
+        let chunk: &mut [i8; N] = (&mut inout[i..i + N]).try_into().unwrap_or_else(|_| unreachable!());
+        *chunk = f(chunk, &y.chunk(i));
         i += N;
+    }
+    if i < n {
+        let r = f(&Src::Row(&inout[i..]).chunk(0), &y.chunk(i));
+        inout[i..].copy_from_slice(&r[..n - i]);
     }
 }
 

@@ -32,6 +32,7 @@ pub fn average_pool_2d<N: Numerics>(params: &AveragePool2dParams<N>, input: &[N:
 
 /// AVERAGE_POOL_2D int8.
 pub fn average_pool_2d_s8(params: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
+    crate::isa::host_simd!(vnni average_pool_2d_s8(params, input, output));
     average_pool_2d(params, input, output)
 }
 

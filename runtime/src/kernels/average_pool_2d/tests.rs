@@ -134,6 +134,15 @@ impl KernelCase for Pool {
                 v.push(Pool::Fixed(p.geometry, clamp, extremes(input.len()), None));
             }
         }
+        // Global pools (large counts: the vector forms divide in double precision), random
+        // and extreme data, the clamp cutting both ends.
+        for (dims, seed) in [([1, 40, 40, 21], 1u64), ([1, 7, 9, 35], 2)] {
+            let k = [dims[1], dims[2]];
+            v.push(c(dims, k, [1, 1], [0; 4], seed));
+            let (p, input) = c(dims, k, [1, 1], [0; 4], seed).problem();
+            v.push(Pool::Fixed(p.geometry, (-128, 127), extremes(input.len()), None));
+            v.push(Pool::Fixed(p.geometry, (-3, 2), Rng(seed).i8s(input.len()), None));
+        }
         // Zero-size: no batch, no channel, no window fits.
         v.push(c([0, 3, 3, 2], [2, 2], [1, 1], [0; 4], 0));
         v.push(c([1, 3, 3, 0], [2, 2], [1, 1], [0; 4], 0));
@@ -161,3 +170,16 @@ impl KernelCase for Pool {
 
 kernel_tests!(scalar, Pool, crate::kernels::average_pool_2d::scalar::average_pool_2d::<S8>);
 kernel_tests!(public_api, if true, Pool, crate::kernels::average_pool_2d::average_pool_2d_s8);
+#[cfg(target_arch = "x86_64")]
+fn avx2(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
+    let token = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");
+    crate::arch::x86_64::average_pool_2d_s8(token, p, input, output)
+}
+#[cfg(target_arch = "x86_64")]
+fn avx512vnni(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
+    crate::arch::x86_64::vnni::average_pool_2d_s8(crate::arch::x86_64::vnni::tests::token(), p, input, output)
+}
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(impl_avx2, if crate::arch::x86_64::tests::detected(), Pool, avx2);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(impl_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Pool, avx512vnni);

@@ -39,11 +39,43 @@ pub fn pad_output_shape(input_shape: &[usize], paddings: &[(i64, i64)], output_s
 /// PAD of any `Copy` element.
 #[inline]
 pub fn pad<T: Copy>(params: &PadParams<T>, input: &[T], output: &mut [T]) {
-    scalar::pad(params, input, output)
+    #[cfg(not(target_arch = "arm"))]
+    collapsed(params, input, output);
+    #[cfg(target_arch = "arm")]
+    scalar::pad(params, input, output);
 }
 
 /// int8 PAD / PADV2.
 #[inline]
 pub fn pad_s8(params: &PadParams<i8>, input: &[i8], output: &mut [i8]) {
-    scalar::pad(params, input, output)
+    pad(params, input, output)
+}
+
+/// [`scalar::pad`] with the trailing dimensions that are not padded merged into the one
+/// before them, so that its walk copies and fills longer rows (an NHWC image padded in H
+/// and W: rows of `W * C` instead of `C` elements). The output is the same: along a
+/// dimension `d` with `input_shape[d] == output_shape[d]`, every output row of `d - 1` is
+/// `output_shape[d]` consecutive elements, inside or outside the input's box as a whole,
+/// so merging `d` into `d - 1` multiplies that dimension's sizes and its `before` by
+/// `output_shape[d]`. Hosts only: the Cortex-M firmware keeps the scalar walk unchanged.
+#[cfg(any(not(target_arch = "arm"), test))]
+pub(crate) fn collapsed<T: Copy>(p: &PadParams<T>, input: &[T], output: &mut [T]) {
+    use crate::kernels::nd::MAX_RANK;
+    let mut rank = p.output_shape.len();
+    if rank > MAX_RANK || p.input_shape.len() != rank || p.before.len() != rank {
+        return scalar::pad(p, input, output);
+    }
+    let (mut i, mut o, mut b) = ([0usize; MAX_RANK], [0usize; MAX_RANK], [0usize; MAX_RANK]);
+    i[..rank].copy_from_slice(p.input_shape);
+    o[..rank].copy_from_slice(p.output_shape);
+    b[..rank].copy_from_slice(p.before);
+    while rank >= 2 && i[rank - 1] == o[rank - 1] {
+        let n = o[rank - 1];
+        i[rank - 2] *= n;
+        o[rank - 2] *= n;
+        b[rank - 2] *= n;
+        rank -= 1;
+    }
+    let merged = PadParams { input_shape: &i[..rank], output_shape: &o[..rank], before: &b[..rank], pad_value: p.pad_value };
+    scalar::pad(&merged, input, output)
 }

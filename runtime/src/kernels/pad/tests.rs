@@ -82,6 +82,11 @@ impl KernelCase for Pad {
         let mut v = std::vec![
             Pad { dims: std::vec![(0, 1, 2), (3, 0, 0)], value: -128 },
             Pad { dims: std::vec![(2, 1, 1); 5], value: 127 },
+            // Trailing dimensions without padding (merged by `collapsed`).
+            Pad { dims: std::vec![(1, 0, 0), (4, 1, 1), (3, 1, 2), (3, 0, 0)], value: -7 },
+            Pad { dims: std::vec![(3, 1, 2), (2, 0, 0), (5, 0, 0)], value: 9 },
+            Pad { dims: std::vec![(2, 0, 0), (3, 0, 0)], value: 1 },
+            Pad { dims: std::vec![(2, 1, 0), (0, 0, 0)], value: 1 },
         ];
         for n in LANE_TAILS {
             v.push(Pad { dims: std::vec![(n, 1, 2)], value: -128 });
@@ -107,3 +112,4 @@ impl KernelCase for Pad {
 
 kernel_tests!(impl_scalar, Pad, scalar::pad::<i8>);
 kernel_tests!(impl_dispatch, if true, Pad, pad_s8);
+kernel_tests!(impl_collapsed, if true, Pad, collapsed::<i8>);

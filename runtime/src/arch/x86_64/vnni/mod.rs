@@ -31,12 +31,14 @@
 
 pub(crate) mod depthwise;
 pub(crate) mod elementwise;
+pub(crate) mod pool;
 pub(crate) mod requant;
 pub(crate) mod rows;
 pub(crate) mod wide;
 
 pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
 pub(crate) use elementwise::{add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place};
+pub(crate) use pool::average_pool_2d_s8;
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
