@@ -13,7 +13,10 @@ literal. With `--bits` (first argument) float32 outputs print as their bit patte
 `("name", &[..]),` entry. A model dumped with several steps (`<name>.s<k>.in<i>.bin`,
 written by the stateful signal ops' tests) runs them as consecutive invokes of one
 TFLite Micro interpreter, so state carries over, and prints every output of every step
-(`<name> step k output i`). pip install numpy tflite-micro ai-edge-litert
+(`<name> step k output i`) after its status (`<name> step k status s`: what `invoke()`
+returned, 0 for kTfLiteOk, kTfLiteAbort's value when an operator such as CIRCULAR_BUFFER
+ended the invoke early; the outputs after such an operator are not this step's).
+pip install numpy tflite-micro ai-edge-litert
 """
 import sys, pathlib
 import numpy as np
@@ -38,14 +41,14 @@ def run_tflm_steps(raw, steps):
     for inputs in steps:
         for i, x in enumerate(inputs):
             it.set_input(x, i)
-        it.invoke()
+        status = it.invoke()
         outs = []
         while True:
             try:
                 outs.append(np.asarray(it.get_output(len(outs))).copy())
             except Exception:
                 break
-        out.append(outs)
+        out.append([status] + outs)
     return out
 
 def run_litert(raw, inputs):
@@ -93,7 +96,8 @@ def main():
                 steps.append([np.frombuffer((d / f"{m.stem}.s{k}.in{i}.bin").read_bytes(), dtype=dt).reshape(shape)
                               for i, (dt, shape) in enumerate(specs)])
                 k += 1
-            for k, outs in enumerate(run_tflm_steps(raw, steps)):
+            for k, (status, *outs) in enumerate(run_tflm_steps(raw, steps)):
+                print(f"{m.stem} step {k} status {status}")
                 for i, o in enumerate(outs):
                     if o.dtype == np.float32:
                         o = o.view(np.uint32)

@@ -1,7 +1,10 @@
 //! A reference interpreter over the lowered kernels: runs subgraph 0 op by op on a
 //! `TensorStore`. Slow and allocation-heavy, it exists to check generated code against the
 //! same kernels and parameters (tests, and models without golden data). It lowers once
-//! ([`lower_model`]) and runs every step on that result.
+//! ([`lower_model`]) and runs every step on that result. An operator that ends the run early
+//! ([`Kernel::stops`](crate::lower::ops::Kernel::stops), CIRCULAR_BUFFER's `kTfLiteAbort`)
+//! ends it here too, in file order as TFLite Micro runs the operators: the operators after it
+//! do not run ([`run_steps_with_status`] says where a run stopped).
 
 use crate::error::Error;
 use crate::ir::{Model, OpId, SubgraphId, TensorId};
@@ -21,6 +24,22 @@ pub fn run(model: &Model<'_>, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error> {
 /// outputs. Subgraphs called by IF, WHILE and CALL_ONCE run as TFLite Micro runs them
 /// (`lower::ops::control_flow`), each call on a fresh store of the callee.
 pub fn run_steps(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
+    Ok(run_steps_with_status(model, steps)?.into_iter().map(|s| s.outputs).collect())
+}
+
+/// One run of [`run_steps_with_status`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Every output's bytes after the run (for a stopped run, what the outputs held: the
+    /// operators that write them may not have run).
+    pub outputs: Vec<Vec<u8>>,
+    /// The operator that ended the run early, if one did (TFLite Micro's `kTfLiteAbort`; the
+    /// generated `run()` returns `RunStatus::Stopped { op }`).
+    pub stopped: Option<u32>,
+}
+
+/// [`run_steps`], also saying for each run whether an operator ended it early.
+pub fn run_steps_with_status(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Vec<Step>, Error> {
     let resolved = crate::passes::resources::resolve(model)?;
     let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folded = crate::passes::fold::FoldedModel::of(model);
@@ -39,12 +58,12 @@ pub fn run_lowered(lowered: &LoweredSubgraph<'_, '_>, steps: &[&[&[u8]]]) -> Res
     let mut store = TensorStore::with_constants(lowered.sg);
     let mut once = BTreeSet::new();
     let lm = LoweredModel { subgraphs: crate::index::IndexVec::new(), order: Vec::new(), call_errors: Vec::new() };
-    steps.iter().map(|inputs| run_on(&lm, lowered, &mut store, inputs, &mut once)).collect()
+    steps.iter().map(|inputs| run_on(&lm, lowered, &mut store, inputs, &mut once).map(|s| s.outputs)).collect()
 }
 
 type Once = BTreeSet<(SubgraphId, OpId)>;
 
-fn run_on(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[&[u8]], once: &mut Once) -> Result<Vec<Vec<u8>>, Error> {
+fn run_on(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[&[u8]], once: &mut Once) -> Result<Step, Error> {
     let sg = lowered.sg;
     if inputs.len() != sg.inputs.len() {
         return Err(Error::Codegen(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
@@ -56,18 +75,23 @@ fn run_on(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &
             .ok_or_else(|| Error::Codegen(format!("input {t} needs {:?} bytes of {}", tensor.byte_size(), tensor.dtype)))?;
         store.insert(t, d);
     }
-    run_subgraph(lm, lowered, store, once)?;
-    Ok(sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect())
+    let stopped = run_subgraph(lm, lowered, store, once)?.map(|op| op.index() as u32);
+    let outputs = sg.outputs.iter().map(|&t| store.get(t).map(|d| d.to_le_bytes()).unwrap_or_default()).collect();
+    Ok(Step { outputs, stopped })
 }
 
-/// Runs every operator of `lowered` on `store`, calls included.
-fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, once: &mut Once) -> Result<(), Error> {
+/// Runs every operator of `lowered` on `store`, calls included, in file order; returns the
+/// operator that ended the run early, if one did.
+fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, once: &mut Once) -> Result<Option<OpId>, Error> {
     let sg = lowered.sg;
     for op in sg.ops.iter() {
         let k = lowered.kernel(op.id)?;
         let err = |e: String| Error::Codegen(format!("subgraph {} op {} ({}): {e}", sg.id.index(), op.id.index(), op.opcode));
         let Some(cf) = k.control_flow() else {
             k.execute(store).map_err(|e| err(e.to_string()))?;
+            if store.take_stop() {
+                return Ok(Some(op.id));
+            }
             continue;
         };
         let get = |store: &TensorStore, t: TensorId| store.get(t).cloned().ok_or_else(|| err(format!("tensor {t} has no value")));
@@ -78,7 +102,10 @@ fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, st
             for (&t, v) in l.sg.inputs.iter().zip(values) {
                 s.insert(t, v);
             }
-            run_subgraph(lm, l, &mut s, once)?;
+            if let Some(op) = run_subgraph(lm, l, &mut s, once)? {
+                // Lowering refuses an operator that stops inside a called subgraph.
+                return Err(err(format!("op {} of subgraph {} ended the run inside a call", op.index(), callee.index())));
+            }
             l.sg.outputs.iter().map(|&t| s.get(t).cloned().ok_or_else(|| err(format!("subgraph {} output {t} has no value", callee.index())))).collect()
         };
         let truth = |v: &TensorData| matches!(v, TensorData::Bool(b) if b.first() == Some(&true));
@@ -115,5 +142,5 @@ fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, st
             }
         }
     }
-    Ok(())
+    Ok(None)
 }

@@ -411,6 +411,7 @@ pub fn plan_options(lowered: &LoweredSubgraph<'_, '_>, base: PlanOptions) -> Pla
         in_place: lowered.in_place(),
         overlap: lowered.overlap(),
         views: lowered.views(),
+        barriers: lowered.barriers(),
         folded: lowered.folded(),
         scratch: lowered.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),
         ..base

@@ -41,6 +41,30 @@ pub mod quant;
 
 pub use observer::{NoObserver, Observer, OpInfo};
 
+/// What `run()` returns in a model with an operator that can end an invoke early (TFLite
+/// Micro's CIRCULAR_BUFFER returns `kTfLiteAbort` until its period has passed, and the
+/// interpreter stops the graph there). Every other model's `run()` returns nothing.
+#[must_use = "a stopped run has no new output"]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Every operator ran: the outputs hold this invoke's results.
+    Complete,
+    /// Operator `op` (its index in the model file) ended the invoke ("no output yet"): the
+    /// operators after it did not run, so the outputs they write hold nothing new, while the
+    /// state the operators before it updated (the circular buffer itself) carries over.
+    Stopped {
+        /// The index of the operator that stopped the invoke.
+        op: u32,
+    },
+}
+
+impl RunStatus {
+    /// Whether every operator ran.
+    pub const fn is_complete(self) -> bool {
+        matches!(self, RunStatus::Complete)
+    }
+}
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

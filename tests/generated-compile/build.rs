@@ -58,7 +58,8 @@ fn main() {
         let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
         let _ = writeln!(
             registry,
-            "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {name}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+            "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
+            run_call(body, &name)
         );
         let _ = writeln!(runners, "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),");
     }
@@ -71,11 +72,13 @@ fn main() {
         let module = format!("{name}_align{ALIGN}");
         let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), align: ALIGN, ..tflc::CompileOptions::default() };
         let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with align {ALIGN}: {e}"));
+        let run = run_call(&compiled.code, &module);
         std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
         let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
         let _ = writeln!(
             registry,
-            "impl Runner for {module}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {module}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+            "impl Runner for {module}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
+            run
         );
         let _ = writeln!(
             aligned,
@@ -113,12 +116,14 @@ fn main() {
             let mixed = compiled.code.matches("io_pools(").count();
             // A borrowed arena (a pool in a section that holds bytes): one leaked per model.
             let borrowed = compiled.plan.pools.iter().any(|p| p.section.is_some() && p.bytes > 0);
+            let run = run_call(&compiled.code, &module);
             std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
             let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
             let (lt, arg) = if borrowed { ("<'static>", format!("Box::leak(Box::new({module}::FAST_ZEROED))")) } else { ("", String::new()) };
             let _ = writeln!(
                 registry,
-                "impl Runner for {module}::Model{lt} {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) {{ {module}::Model::run(self) }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}"
+                "impl Runner for {module}::Model{lt} {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
+                run
             );
             let _ = writeln!(pooled, "    (\"{module}\", \"{name}\", {mixed}, || Box::new({module}::Model::new({arg})) as Box<dyn Runner>),");
         }
@@ -148,17 +153,28 @@ fn main() {
     let (mut names, mut runs, mut reads) = (String::new(), String::new(), String::new());
     for (k, n) in joint.names.iter().enumerate() {
         let _ = writeln!(names, "    \"{n}\",");
+        let run = if joint.code.contains(&format!("pub fn run_{n}(&mut self) -> rt::RunStatus")) { "v.run()" } else { "v.run(); tflc_runtime::RunStatus::Complete" };
         let _ = writeln!(
             runs,
-            "        {k} => {{ let mut v = m.{n}(); for (i, x) in inputs.iter().enumerate() {{ v.input_bytes_mut(i).copy_from_slice(x); }} v.run(); }}"
+            "        {k} => {{ let mut v = m.{n}(); for (i, x) in inputs.iter().enumerate() {{ v.input_bytes_mut(i).copy_from_slice(x); }} {run} }}"
         );
         let _ = writeln!(reads, "        {k} => {{ let v = m.{n}(); (0..shared::{n}::OUTPUTS).map(|i| v.output_bytes(i).to_vec()).collect() }}");
     }
     let _ = writeln!(
         registry,
         "/// The shared module's models, in order (their builder names, lower case).\npub const SHARED_NAMES: &[&str] = &[\n{names}];\n\
-         /// Writes `inputs` into shared model `k` and runs it.\npub fn shared_run(m: &mut shared::Models, k: usize, inputs: &[&[u8]]) {{\n    match k {{\n{runs}        _ => {{}}\n    }}\n}}\n\
+         /// Writes `inputs` into shared model `k` and runs it.\npub fn shared_run(m: &mut shared::Models, k: usize, inputs: &[&[u8]]) -> tflc_runtime::RunStatus {{\n    match k {{\n{runs}        _ => tflc_runtime::RunStatus::Complete,\n    }}\n}}\n\
          /// The outputs of shared model `k`, as they are now.\npub fn shared_outputs(m: &mut shared::Models, k: usize) -> alloc::vec::Vec<alloc::vec::Vec<u8>> {{\n    match k {{\n{reads}        _ => alloc::vec::Vec::new(),\n    }}\n}}"
     );
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
+}
+
+/// The body of `Runner::run` for module `module` whose code is `code`: its `run()`, whose
+/// status is returned when it has one (a model with an operator that can stop the run).
+fn run_call(code: &str, module: &str) -> String {
+    if code.contains("pub fn run(&mut self) -> rt::RunStatus") {
+        format!("{module}::Model::run(self)")
+    } else {
+        format!("{module}::Model::run(self); tflc_runtime::RunStatus::Complete")
+    }
 }

@@ -2,9 +2,12 @@
 //! reference interpreter (the same lowered kernels run op by op): the generated arena
 //! layout, views and parameter constants must not change a single byte. Each model runs
 //! twice on one instance, so variable tensors (state) must start and carry over as in the
-//! interpreter.
+//! interpreter. A run that an operator ends early (CIRCULAR_BUFFER) must end at the same
+//! operator in both; its outputs that are state are compared, the others hold nothing new.
 
+use tflc::interp::Step;
 use tflc_generated_compile::{dtcm_arena_addr, shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, POOLED, SHARED_NAMES};
+use tflc_runtime::RunStatus;
 
 #[test]
 fn generated_code_matches_the_interpreter() {
@@ -33,12 +36,56 @@ fn stateful_control_flow_matches_tflite_micro_over_runs() {
             for (i, x) in inputs.iter().enumerate() {
                 m.input(i).copy_from_slice(x);
             }
-            m.run();
+            assert_eq!(m.run(), RunStatus::Complete, "{} run {k}", case.name);
             for (i, w) in want.iter().enumerate() {
                 assert_eq!(m.output(i), w.as_slice(), "{} run {k} output {i}", case.name);
             }
         }
     }
+}
+
+/// CIRCULAR_BUFFER (TFLite Micro's custom operator): the generated `run()` of
+/// `builder_circular_buffer` (two buffers, each before a CONV_2D) gives TFLite Micro's
+/// status over eight runs of one `Model` (`Stopped` at op 0 or op 2 where TFLite Micro's
+/// `invoke()` returned kTfLiteAbort) and its outputs: the buffers after every run, the
+/// convolution's output after the complete ones
+/// (`tflc::testing::models::streaming_cases`).
+#[test]
+fn circular_buffer_matches_tflite_micro_over_runs() {
+    let cases = tflc::testing::models::streaming_cases();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
+        let mut m = make();
+        for (k, (inputs, stopped, want)) in case.runs.iter().enumerate() {
+            for (i, x) in inputs.iter().enumerate() {
+                m.input(i).copy_from_slice(x);
+            }
+            let status = m.run();
+            let expected = stopped.map_or(RunStatus::Complete, |op| RunStatus::Stopped { op });
+            assert_eq!(status, expected, "{} run {k}", case.name);
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(m.output(i), w.as_slice(), "{} run {k} output {i}", case.name);
+            }
+        }
+    }
+}
+
+/// The interpreter's outputs of `step` worth comparing: all after a complete run; after a
+/// stopped one only those that are state (variable tensors: the operators that write the
+/// others may not have run).
+fn comparable<'s>(sg: &tflc::ir::Subgraph<'_>, step: &'s Step) -> Vec<(usize, &'s [u8])> {
+    step.outputs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| step.stopped.is_none() || sg.tensor(sg.outputs[i]).is_variable)
+        .map(|(i, o)| (i, o.as_slice()))
+        .collect()
+}
+
+/// The status the generated `run()` must return for `step`.
+fn status(step: &Step) -> RunStatus {
+    step.stopped.map_or(RunStatus::Complete, |op| RunStatus::Stopped { op })
 }
 
 /// The builder models compiled with `align: 64`: the `Model` (its arena) is 64-byte aligned,
@@ -100,14 +147,14 @@ fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, m
     let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
     let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
-    let want = tflc::interp::run_steps(&model, &[&refs, &refs2]).unwrap();
-    for (run, (ins, outs)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
+    let want = tflc::interp::run_steps_with_status(&model, &[&refs, &refs2]).unwrap();
+    for (run, (ins, step)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
         for (i, inp) in ins.iter().enumerate() {
             m.input(i).copy_from_slice(inp);
         }
-        m.run();
-        for (i, w) in outs.iter().enumerate() {
-            assert_eq!(m.output(i), w.as_slice(), "{name} run {run} output {i}");
+        assert_eq!(m.run(), status(step), "{name} run {run}");
+        for (i, w) in comparable(sg, step) {
+            assert_eq!(m.output(i), w, "{name} run {run} output {i}");
         }
         check(m.as_mut());
     }
@@ -163,6 +210,7 @@ fn models_sharing_one_arena_match_the_interpreter() {
     // Two runs per model on the same inputs as `check_against_interpreter`.
     let mut inputs = Vec::new();
     let mut want = Vec::new();
+    let mut read = Vec::new();
     for (name, bytes) in &models {
         let model = tflc::tflite::read_model(bytes).unwrap();
         let sg = model.main();
@@ -170,25 +218,32 @@ fn models_sharing_one_arena_match_the_interpreter() {
         let b: Vec<Vec<u8>> = a.iter().map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect()).collect();
         let ra: Vec<&[u8]> = a.iter().map(|v| v.as_slice()).collect();
         let rb: Vec<&[u8]> = b.iter().map(|v| v.as_slice()).collect();
-        want.push(tflc::interp::run_steps(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
+        want.push(tflc::interp::run_steps_with_status(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
+        read.push(tflc::tflite::read_model(bytes).unwrap());
         inputs.push([a, b]);
     }
+    // The outputs to compare after run `r` of model `k`, and those the model holds.
+    let check = |k: usize, r: usize, got: Vec<Vec<u8>>, what: &str| {
+        for (i, w) in comparable(read[k].main(), &want[k][r]) {
+            assert_eq!(got[i], w, "{} run {r} output {i}{what}", models[k].0);
+        }
+    };
     let mut m = Box::new(shared::Models::new());
     let n = models.len();
     // First runs in order, each checked at once; then every model's outputs again.
     for k in 0..n {
         let ins: Vec<&[u8]> = inputs[k][0].iter().map(|v| v.as_slice()).collect();
-        shared_run(&mut m, k, &ins);
-        assert_eq!(shared_outputs(&mut m, k), want[k][0], "{} run 0", models[k].0);
+        assert_eq!(shared_run(&mut m, k, &ins), status(&want[k][0]), "{} run 0", models[k].0);
+        check(k, 0, shared_outputs(&mut m, k), "");
     }
     for k in 0..n {
-        assert_eq!(shared_outputs(&mut m, k), want[k][0], "{} run 0 outputs after the other models ran", models[k].0);
+        check(k, 0, shared_outputs(&mut m, k), " after the other models ran");
     }
     // Second runs in reverse order: state from run 0 survives the others' runs.
     for k in (0..n).rev() {
         let ins: Vec<&[u8]> = inputs[k][1].iter().map(|v| v.as_slice()).collect();
-        shared_run(&mut m, k, &ins);
-        assert_eq!(shared_outputs(&mut m, k), want[k][1], "{} run 1", models[k].0);
+        assert_eq!(shared_run(&mut m, k, &ins), status(&want[k][1]), "{} run 1", models[k].0);
+        check(k, 1, shared_outputs(&mut m, k), "");
     }
     let files: Vec<(String, Vec<u8>)> = models.iter().map(|(n, b)| (format!("{n}.tflite"), (*b).clone())).collect();
     let joint = tflc::compile_models(&files, &tflc::CompileOptions::default()).unwrap();

@@ -119,6 +119,10 @@ pub struct SubgraphBody {
     /// One `rt::OpInfo` literal per operator that runs code, in schedule order: the entries
     /// of `OPS`, which the statements pass to `observer.before` / `observer.after` by index.
     pub ops: Vec<TokenStream>,
+    /// Some operator can end the run early ([`Kernel::stops`](crate::lower::ops::Kernel::stops)):
+    /// its statement returns `rt::RunStatus::Stopped { op }`, so the function returns
+    /// `rt::RunStatus` (the caller appends `rt::RunStatus::Complete`).
+    pub stops: bool,
 }
 
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
@@ -149,7 +153,7 @@ pub fn emit_subgraph(
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let overlaps = plan.overlap_pairs();
-    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new() };
+    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new(), stops: false };
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
@@ -286,16 +290,34 @@ pub fn emit_subgraph(
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
         let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
         body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output } });
-        body.stmts
-            .push(quote! {
+        let stmt = if kernel.stops() {
+            // TFLite Micro's kTfLiteAbort: the call is `false` when the run ends here.
+            if calls.is_some_and(|c| c.current != 0) {
+                return Err(Error::Codegen(format!("{text}: can end the run, but is inside a called subgraph")));
+            }
+            body.stops = true;
+            quote! {
+                observer.before(&OPS[#k]);
+                let complete = {
+                    let ([#(#xs),*], [#(#ys),*]) = #split;
+                    #call
+                };
+                observer.after(&OPS[#k]);
+                if !complete {
+                    return #rt::RunStatus::Stopped { op: #index };
+                }
+            }
+        } else {
+            quote! {
                 observer.before(&OPS[#k]);
                 {
                     let ([#(#xs),*], [#(#ys),*]) = #split;
                     #call
                 }
                 observer.after(&OPS[#k]);
-            })
-            .map_err(Error::Codegen)?;
+            }
+        };
+        body.stmts.push(stmt).map_err(Error::Codegen)?;
     }
     Ok(body)
 }
@@ -517,6 +539,8 @@ pub struct SharedPart {
     text: String,
     /// Whether the module has a `reset` fn.
     has_reset: bool,
+    /// Whether its `run()` returns `rt::RunStatus`.
+    stops: bool,
 }
 
 /// The module items of one model of a shared arena: `lm` and its plan `mp`, already moved
@@ -529,7 +553,7 @@ pub fn shared_part(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, name: &str, doc: S
     let model = if lm.has_calls() { Some((lm, mp)) } else { None };
     let m = model_tokens(lowered, plan, model, opts, true)?;
     let text = format_module("", m.module).map_err(Error::Codegen)?;
-    Ok(SharedPart { name: name.to_owned(), doc, text, has_reset: m.has_reset })
+    Ok(SharedPart { name: name.to_owned(), doc, text, has_reset: m.has_reset, stops: m.stops })
 }
 
 /// A module of several models sharing one arena of `arena_bytes`: one `pub mod <name>` per
@@ -562,6 +586,7 @@ pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, r
         mods.push_str("}\n");
         let get_doc = format!(" Model `{}` in the shared arena: its inputs, outputs and `run`.", part.name);
         let run_doc = format!(" Runs model `{}` once: reads its inputs, writes its outputs.", part.name);
+        let ret = if part.stops { quote! { -> rt::RunStatus } } else { quote! {} };
         methods.push(quote! {
             #[doc = #get_doc]
             pub fn #name(&mut self) -> #name::Model<'_> {
@@ -569,7 +594,7 @@ pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, r
             }
 
             #[doc = #run_doc]
-            pub fn #run(&mut self) {
+            pub fn #run(&mut self) #ret {
                 self.#name().run()
             }
         });
@@ -641,6 +666,8 @@ struct ModelTokens {
     /// Whether the module has a `reset` fn (variable tensors with a non-zero reset value):
     /// only in a shared arena.
     has_reset: bool,
+    /// Whether `run()` returns `rt::RunStatus` ([`SubgraphBody::stops`]).
+    stops: bool,
 }
 
 /// The items of one model's module. `shared`: the model is one of several in one arena
@@ -683,7 +710,7 @@ fn model_tokens(
         }
     }
     let mut functions = Vec::new();
-    let body = match model {
+    let mut body = match model {
         None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, 2)?,
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
@@ -736,6 +763,18 @@ fn model_tokens(
             let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
             emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), 2)?
         }
+    };
+    // A model whose run can end early returns how it ended (`rt::RunStatus`); every other
+    // model's `run()` returns nothing, as before.
+    let stops = body.stops;
+    let (ret, run_doc) = if stops {
+        body.stmts.push(quote! { rt::RunStatus::Complete }).map_err(Error::Codegen)?;
+        (
+            quote! { -> rt::RunStatus },
+            " Runs one inference: reads the inputs, writes the outputs, and says whether every operator ran. [`rt::RunStatus::Stopped`]: an operator ended the run early, as TFLite Micro's CIRCULAR_BUFFER does until its period has passed (`kTfLiteAbort`, \"no output yet\"); the operators after it did not run, so the outputs they write hold nothing new.",
+        )
+    } else {
+        (quote! {}, " Runs one inference: reads the inputs, writes the outputs.")
     };
     let io = emit_io(&rt, &ar)?;
     let n_once = int(once.len() as i64);
@@ -901,14 +940,14 @@ fn model_tokens(
             }
         }
 
-        /// Runs one inference: reads the inputs, writes the outputs.
-        pub fn run(&mut self) {
+        #[doc = #run_doc]
+        pub fn run(&mut self) #ret {
             self.run_with(&mut rt::NoObserver)
         }
 
         /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
         /// each operator ([`OPS`]): per-operator timing or tracing.
-        pub fn run_with(&mut self, observer: &mut impl rt::Observer) {
+        pub fn run_with(&mut self, observer: &mut impl rt::Observer) #ret {
             #stmts
         }
     };
@@ -977,7 +1016,7 @@ fn model_tokens(
     }
     functions.into_iter().for_each(|f| module.item(f));
     let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
-    Ok(ModelTokens { module, weights: items.blob, scoped_weights, has_reset })
+    Ok(ModelTokens { module, weights: items.blob, scoped_weights, has_reset, stops })
 }
 
 #[cfg(all(test, feature = "format"))]

@@ -34,6 +34,9 @@ pub struct Capabilities {
     pub is_view: bool,
     /// Folded at compile time ([`Kernel::is_folded`]): outputs are constants, no code.
     pub folded: bool,
+    /// Can end the run early ([`Kernel::stops`]): the planner keeps it a barrier of the file
+    /// order, codegen returns from `run()` when it says so.
+    pub stops: bool,
     /// Arena workspace the kernel needs at its step ([`Kernel::scratch_bytes`]).
     pub scratch_bytes: usize,
     /// Multiply-accumulates of one run (convolutions and fully connected layers; 0 for the
@@ -81,6 +84,7 @@ pub fn lower_subgraph<'m, 'a>(sg: &'m Subgraph<'a>) -> LoweredSubgraph<'m, 'a> {
                         .collect(),
                     is_view: k.is_view(),
                     folded: k.is_folded(),
+                    stops: k.stops(),
                     scratch_bytes: k.scratch_bytes(),
                     macs,
                 },
@@ -139,6 +143,11 @@ impl LoweredSubgraph<'_, '_> {
     /// The view operators.
     pub fn views(&self) -> Vec<OpId> {
         self.ops.iter().filter(|o| o.caps.is_view).map(|o| o.id).collect()
+    }
+
+    /// The operators that can end the run early ([`Capabilities::stops`]).
+    pub fn barriers(&self) -> Vec<OpId> {
+        self.ops.iter().filter(|o| o.caps.stops).map(|o| o.id).collect()
     }
 
     /// The operators folded at compile time.

@@ -195,7 +195,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         }
     }
     for op in sg.ops.iter() {
-        let mut node = OpNode { label: format!("{} {}", op.id, op.opcode), ..OpNode::default() };
+        let mut node = OpNode { label: format!("{} {}", op.id, op.opcode), barrier: options.barriers.contains(&op.id), ..OpNode::default() };
         for t in op.present_inputs() {
             if let Some(b) = buffer_of[t] {
                 if !node.reads.contains(&b) {

@@ -65,7 +65,17 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
     let mut writer: IndexVec<BufferId, Option<OpId>> = p.buffers.iter().map(|_| None).collect();
     let mut preds: IndexVec<OpId, Vec<OpId>> = p.ops.iter().map(|_| Vec::new()).collect();
     let mut last_var_user: IndexVec<BufferId, Option<OpId>> = p.buffers.iter().map(|_| None).collect();
+    // The last barrier so far: every later operator runs after it, and it after every earlier one.
+    let mut last_barrier: Option<OpId> = None;
     for (op, node) in p.ops.iter_enumerated() {
+        if node.barrier {
+            preds[op].extend(p.ops.indices().take_while(|&o| o != op));
+        } else if let Some(b) = last_barrier {
+            preds[op].push(b);
+        }
+        if node.barrier {
+            last_barrier = Some(op);
+        }
         for &b in &node.reads {
             let kind = p.buffers[b].kind;
             if kind == BufferKind::Variable {

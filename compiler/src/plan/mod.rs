@@ -107,6 +107,10 @@ pub struct OpNode {
     pub overlap_ok: Vec<Overlap>,
     /// A name for reports (opcode and output, as `tflc plan` prints them).
     pub label: String,
+    /// The operator can end the run early (TFLite Micro's `kTfLiteAbort`, CIRCULAR_BUFFER):
+    /// every operator before it in file order runs before it, every one after it after it,
+    /// so that a stopped run has run exactly the operators TFLite Micro runs.
+    pub barrier: bool,
 }
 
 /// A kernel's declaration that `output` may be written over the consumed part of `input`:
@@ -204,6 +208,8 @@ pub struct PlanOptions {
     /// View operators (RESHAPE, SQUEEZE, EXPAND_DIMS: lowering says which): [`from_ir`] makes
     /// their output an alias of their input 0 where that is legal.
     pub views: Vec<OpId>,
+    /// Operators that can end the run early ([`OpNode::barrier`]; lowering says which).
+    pub barriers: Vec<OpId>,
     /// Operators folded at compile time (lowering says which): their outputs are constants
     /// holding the folded result, so [`from_ir`] accepts that they write constants.
     pub folded: Vec<OpId>,
@@ -236,6 +242,7 @@ impl Default for PlanOptions {
             in_place: Vec::new(),
             overlap: Vec::new(),
             views: Vec::new(),
+            barriers: Vec::new(),
             folded: Vec::new(),
             persistent_io: false,
         }
@@ -455,6 +462,15 @@ pub enum PlanError {
         op: OpId,
         /// The buffer read too early.
         buffer: BufferId,
+    },
+    #[error("op {op} can end the run early, but op {other} runs on the wrong side of it (file order)")]
+    /// An operator that runs before a barrier ([`OpNode::barrier`]) in the schedule but after
+    /// it in file order, or the reverse.
+    BarrierOrder {
+        /// The barrier.
+        op: OpId,
+        /// The operator on the wrong side.
+        other: OpId,
     },
     #[error("ops {first} and {second} touch variable {buffer} out of file order")]
     /// Two operators touching one variable run out of file order.

@@ -211,6 +211,7 @@ fn restrict(problem: &Problem, order: &[OpId], member: &[bool]) -> (Problem, Vec
                 .filter_map(|o| Some(super::Overlap { input: m(&o.input)?, output: m(&o.output)?, bound: o.bound }))
                 .collect(),
             label: n.label.clone(),
+            barrier: n.barrier,
         });
     }
     (sub, back)

@@ -5,7 +5,9 @@
 //! for the given plan:
 //!
 //! - the schedule runs every operator exactly once, each after the writers of everything it
-//!   reads, and operators touching one variable in file order;
+//!   reads, operators touching one variable in file order, and every barrier
+//!   ([`super::OpNode::barrier`]) after every operator before it in file order and before every
+//!   one after it;
 //! - every buffer's offset is aligned and its bytes (its real size) lie inside `arena_bytes`;
 //! - no byte is shared by two buffers whose live intervals overlap, except a pair an operator
 //!   declares in-place-safe when the input's storage dies at that step and the output's is born
@@ -100,6 +102,16 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         return errs;
     }
     let pos: Vec<usize> = pos.into_iter().map(|p| p.unwrap_or(0)).collect();
+    for (b, node) in problem.ops.iter_enumerated() {
+        if !node.barrier {
+            continue;
+        }
+        for o in 0..nops {
+            if o != b.index() && (o < b.index()) != (pos[o] < pos[b.index()]) {
+                errs.push(PlanError::BarrierOrder { op: b, other: OpId::new(o) });
+            }
+        }
+    }
     let last_step = plan.schedule.len().max(1) - 1;
 
     // Writers and readers of every buffer.

@@ -1048,9 +1048,106 @@ pub fn custom_postprocess() -> Vec<u8> {
     b.finish()
 }
 
+/// A strided streaming pair of CIRCULAR_BUFFERs (TFLite Micro's custom operator), each
+/// feeding a convolution: `x` (int8 [1, 1, 1, 4]) enters a 3-slot buffer (no options: TFLite
+/// Micro's heuristic gives period 2), a 3x1 CONV_2D makes [1, 1, 1, 6], which enters a 2-slot
+/// buffer (option `cycles_max` 2), and a 2x1 CONV_2D makes `y` [1, 1, 1, 3]. Run after run,
+/// the first buffer stops the run every other call (at op 0) and the second every other
+/// call that reaches it (at op 2): one complete run in four. The buffers are variable
+/// tensors in the file (as TFLite Micro's kernel expects: its Reset sets them to their zero
+/// point). Outputs: the two buffers (state, defined after every run), then `y`.
+pub fn circular_buffer() -> Vec<u8> {
+    use crate::tflite::builder::{OpSpecCode, TensorSpec};
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let mut r = Rng(0xcb0f_2026);
+    let mut b = ModelBuilder::new();
+    let buffer = |b: &mut ModelBuilder, name: &str, shape: &[i32], q: (f32, i64)| {
+        b.tensor(TensorSpec {
+            name: name.into(),
+            dtype: DType::I8,
+            shape: shape.to_vec(),
+            shape_signature: None,
+            quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
+            data: None,
+            variable: true,
+        })
+    };
+    let conv = |k: usize| OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: if k == 0 { Activation::Relu } else { Activation::None } });
+    let qx = (0.05, -3);
+    let x = b.activation("x", DType::I8, &[1, 1, 1, 4], Some(qx));
+    let buf = buffer(&mut b, "stream/buffer", &[1, 3, 1, 4], qx);
+    b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(x)], &[buf]);
+    let w1s = r.scales(6, 0.01);
+    let w1 = b.constant_i8_per_axis("conv1/weights", &[6, 3, 1, 4], &r.i8s(6 * 12), &w1s, 0);
+    let b1s: Vec<f32> = w1s.iter().map(|s| s * qx.0).collect();
+    let b1 = b.constant_i32_per_axis("conv1/bias", &[6], &r.i32s(6, 800), &b1s);
+    let q1 = (0.02, -128);
+    let c1 = b.activation("conv1/Relu", DType::I8, &[1, 1, 1, 6], Some(q1));
+    b.op(conv(0), &[Some(buf), Some(w1), Some(b1)], &[c1]);
+    let buf2 = buffer(&mut b, "stream2/buffer", &[1, 2, 1, 6], q1);
+    let op = b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(c1)], &[buf2]);
+    b.custom_options(op, write_map(&[("cycles_max", FlexValue::Int(2))]));
+    let w2s = r.scales(3, 0.01);
+    let w2 = b.constant_i8_per_axis("conv2/weights", &[3, 2, 1, 6], &r.i8s(3 * 12), &w2s, 0);
+    let b2s: Vec<f32> = w2s.iter().map(|s| s * q1.0).collect();
+    let b2 = b.constant_i32_per_axis("conv2/bias", &[3], &r.i32s(3, 800), &b2s);
+    let y = b.activation("conv2", DType::I8, &[1, 1, 1, 3], Some((0.03, 5)));
+    b.op(conv(1), &[Some(buf2), Some(w2), Some(b2)], &[y]);
+    b.inputs(&[x]).outputs(&[buf, buf2, y]);
+    b.finish()
+}
+
+/// A builder model run over consecutive invokes of one TFLite Micro interpreter, some of
+/// which an operator ends early (`kTfLiteAbort`).
+pub struct StreamingCase {
+    /// The name in [`all`].
+    pub name: &'static str,
+    pub model: Vec<u8>,
+    /// `(inputs, stopped, outputs)` of each run, in order: the operator that ended the run
+    /// (`None`: complete), and TFLite Micro's outputs: every output after a complete run, the
+    /// leading outputs that are state (defined whatever ran) after a stopped one.
+    pub runs: Vec<(Tensors, Option<u32>, Tensors)>,
+}
+
+/// [`circular_buffer`] over eight invokes against TFLite Micro
+/// (`tools/op_test_vectors.py --status`, the steps `lower::ops::circular_buffer`'s tests
+/// dump under `TFLC_DUMP_OP_MODELS`): the status of each and its outputs.
+pub fn streaming_cases() -> Vec<StreamingCase> {
+    let i8s = |v: &[i8]| -> Vec<u8> { v.iter().map(|&x| x as u8).collect() };
+    let runs = STREAM_RUNS
+        .iter()
+        .zip(STREAM_INPUTS)
+        .map(|((x, stopped, outs), input)| {
+            assert_eq!(*x, input);
+            (vec![i8s(x)], *stopped, outs.iter().map(|o| i8s(o)).collect())
+        })
+        .collect();
+    vec![StreamingCase { name: "builder_circular_buffer", model: circular_buffer(), runs }]
+}
+
+/// The inputs of [`streaming_cases`]' runs.
+pub const STREAM_INPUTS: [[i8; 4]; 8] =
+    [[10, -20, 30, 127], [-128, 5, 0, 77], [64, 64, -64, -1], [3, 99, -50, 12], [-7, -8, 9, 100], [0, 0, 0, 0], [120, -120, 60, -60], [1, 2, 3, 4]];
+
+/// TFLite Micro's results over [`STREAM_INPUTS`]: stopped at, outputs.
+/// Status 15 (kTfLiteAbort) or 0 from `invoke()`; which operator stopped a run shows in the
+/// second buffer, which changes only when op 2 runs.
+#[rustfmt::skip]
+const STREAM_RUNS: [([i8; 4], Option<u32>, &[&[i8]]); 8] = [
+    ([10, -20, 30, 127], Some(0), &[&[-3, -3, -3, -3, -3, -3, -3, -3, 10, -20, 30, 127], &[-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128]]),
+    ([-128, 5, 0, 77], Some(2), &[&[-3, -3, -3, -3, 10, -20, 30, 127, -128, 5, 0, 77], &[-128, -128, -128, -128, -128, -128, 103, -128, -128, 127, 127, 127]]),
+    ([64, 64, -64, -1], Some(0), &[&[10, -20, 30, 127, -128, 5, 0, 77, 64, 64, -64, -1], &[-128, -128, -128, -128, -128, -128, 103, -128, -128, 127, 127, 127]]),
+    ([3, 99, -50, 12], None, &[&[-128, 5, 0, 77, 64, 64, -64, -1, 3, 99, -50, 12], &[103, -128, -128, 127, 127, 127, -128, -128, -45, -55, -128, -44], &[-128, -85, 127]]),
+    ([-7, -8, 9, 100], Some(0), &[&[64, 64, -64, -1, 3, 99, -50, 12, -7, -8, 9, 100], &[103, -128, -128, 127, 127, 127, -128, -128, -45, -55, -128, -44]]),
+    ([0, 0, 0, 0], Some(2), &[&[3, 99, -50, 12, -7, -8, 9, 100, 0, 0, 0, 0], &[-128, -128, -45, -55, -128, -44, 7, -128, -128, 127, -128, 127]]),
+    ([120, -120, 60, -60], Some(0), &[&[-7, -8, 9, 100, 0, 0, 0, 0, 120, -120, 60, -60], &[-128, -128, -45, -55, -128, -44, 7, -128, -128, 127, -128, 127]]),
+    ([1, 2, 3, 4], None, &[&[0, 0, 0, 0, 120, -120, 60, -60, 1, 2, 3, 4], &[7, -128, -128, 127, -128, 127, -128, -128, 127, -128, -128, -128], &[-82, 110, 127]]),
+];
+
 /// The builder models by name, for suites that iterate over them.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
+        ("builder_circular_buffer", circular_buffer()),
         ("builder_control_call_once", control_call_once()),
         ("builder_control_call_once_if_var", control_call_once_if_var()),
         ("builder_control_call_once_var", control_call_once_var()),

@@ -262,6 +262,8 @@ fn read_subgraph<'a>(
     // State TFLite Micro keeps in persistent buffers that no output shows: state tensors of
     // the op's own, appended to the subgraph and the op's outputs.
     crate::lower::ops::signal::add_state_tensors(&mut sg);
+    // CIRCULAR_BUFFER's buffer (its output) and countdown (`lower::ops::circular_buffer`).
+    crate::lower::ops::circular_buffer::add_state(&mut sg);
     Ok(sg)
 }
 

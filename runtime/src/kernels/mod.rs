@@ -38,6 +38,7 @@ pub mod resize_nearest_neighbor;
 pub mod batch_to_space_nd;
 pub mod broadcast_args;
 pub mod broadcast_to;
+pub mod circular_buffer;
 pub mod depth_to_space;
 pub mod dynamic_update_slice;
 pub mod embedding_lookup;

@@ -9,7 +9,9 @@ use alloc::boxed::Box;
 /// A compiled model behind a uniform interface.
 pub trait Runner {
     fn input(&mut self, i: usize) -> &mut [u8];
-    fn run(&mut self);
+    /// `Model::run`, and how the run ended (`Complete` for a model whose `run()` returns
+    /// nothing: only a model with an operator that can stop returns a status).
+    fn run(&mut self) -> tflc_runtime::RunStatus;
     fn output(&self, i: usize) -> &[u8];
 }
 

@@ -74,6 +74,15 @@ pub trait Kernel: std::fmt::Debug {
         0
     }
 
+    /// The operator can end the run early, as TFLite Micro's CIRCULAR_BUFFER returns
+    /// `kTfLiteAbort` until its period has passed: `execute` then calls
+    /// [`TensorStore::stop`], and `emit` gives an expression that is `false` (codegen then
+    /// returns `RunStatus::Stopped` from `run()`). The planner keeps it a barrier of the file
+    /// order. Default: false.
+    fn stops(&self) -> bool {
+        false
+    }
+
     /// A control-flow operator (IF, WHILE, CALL_ONCE): the subgraphs it calls and the
     /// tensors it passes. Codegen emits it as calls of the callees' functions, the planner
     /// gives it the callees' frame, `interp` runs the callees. Default: none.
@@ -123,9 +132,6 @@ macro_rules! ops {
                 return Ok(Box::new(FoldedOp));
             }
             cx.check_quantization()?;
-            if let Some(e) = custom::refusal(&cx) {
-                return Err(e);
-            }
             match &op.kind {
                 $($pat => Ok(Box::new($module::lower(&cx $($(, $arg)*)?)?)),)*
                 #[allow(unreachable_patterns)]
@@ -239,8 +245,8 @@ ops! {
     OpKind::TransposeConv(o) => transpose_conv(o),
     OpKind::BatchMatmul { adj_x, adj_y } => batch_matmul(*adj_x, *adj_y),
     OpKind::L2Pool2d(o) => l2_pool_2d(o),
-    // Custom ops: TFLite_Detection_PostProcess and TFLite Micro's signal library
-    // (`custom::lower` dispatches by name; any other is refused, by name).
+    // Custom ops: TFLite_Detection_PostProcess, TFLM_DECODE, CIRCULAR_BUFFER and TFLite
+    // Micro's signal library (`custom::lower` dispatches by name; any other is refused, by name).
     OpKind::Unsupported => custom,
 }
 
@@ -250,6 +256,7 @@ pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
+pub(crate) mod circular_buffer;
 pub(crate) mod decode;
 pub(crate) mod detection_postprocess;
 pub(crate) mod logical;
@@ -342,6 +349,8 @@ impl TensorData {
 #[derive(Debug, Clone, Default)]
 pub struct TensorStore {
     map: BTreeMap<TensorId, TensorData>,
+    /// An operator asked to end the run ([`TensorStore::stop`]).
+    stopped: bool,
 }
 
 macro_rules! typed_access {
@@ -389,6 +398,17 @@ impl TensorStore {
             }
         }
         s
+    }
+
+    /// Ends the run after the operator executing now ([`Kernel::stops`]: TFLite Micro's
+    /// `kTfLiteAbort`).
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Whether an operator asked to end the run since the last call; clears the request.
+    pub fn take_stop(&mut self) -> bool {
+        std::mem::take(&mut self.stopped)
     }
 
     /// Stores `d` as tensor `t`'s contents, replacing any earlier.
