@@ -154,7 +154,7 @@ impl<A: Widen> WidenRun<A> for Avx2Widen {
 
     #[inline(always)]
     fn widen_over(&self, src: &[A], dst: &mut [i16]) {
-        assert!(src.len() % 16 == 0 && dst.len() == src.len());
+        assert!(src.len().is_multiple_of(16) && dst.len() == src.len());
         for (s, d) in src.chunks_exact(16).zip(dst.chunks_exact_mut(16)) {
             // SAFETY: AVX2 (`new`); reads 16 elements of `s` and writes 16 int16 of `d`.
             unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), A::widen16(s.as_ptr())) };
