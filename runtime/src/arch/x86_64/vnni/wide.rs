@@ -7,7 +7,8 @@
 //! broadcast tap pair of one pixel with a tap pair of sixteen channels and accumulates:
 //!
 //! - two packed blocks of eight channels per register (the two 256-bit rows of one tap
-//!   pair joined), up to four pixels times two registers per tile;
+//!   pair joined), eight pixels times one or two registers per tile (8 or 16 independent
+//!   accumulators, enough to hide `vpdpwssd`'s latency), a tail of pixels four at a time;
 //! - a last single block for two pixels per register (the block's row in both halves, one
 //!   pixel's tap pair broadcast to each half), up to eight pixels per tile.
 //!
