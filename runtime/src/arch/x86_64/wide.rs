@@ -19,6 +19,8 @@ use core::arch::x86_64::*;
 const PIXELS: usize = 4;
 /// Row length of a widened window: the taps rounded up to a pair.
 const COL: usize = MAX_TAPS + 1;
+/// Room after the last gathered window for its excess (`gather` widens whole blocks of 16).
+const SLACK: usize = 16;
 
 /// `Conv2dVariant::Wide`, int8. (The requantization is called inside the kernel's target
 /// feature: a closure made out here would not inline the AVX2 intrinsics.)
@@ -142,10 +144,21 @@ impl Avx2Widen {
 }
 
 impl<A: Widen> WidenRun<A> for Avx2Widen {
+    const BLOCK: usize = 16;
+
     #[inline(always)]
     fn widen_run(&self, src: &[A], dst: &mut [i16]) {
         // SAFETY: an `Avx2Widen` is made only where the CPU executes AVX2 (`new`).
         unsafe { copy_widen(src, &mut dst[..src.len()]) }
+    }
+
+    #[inline(always)]
+    fn widen_over(&self, src: &[A], dst: &mut [i16]) {
+        assert!(src.len().is_multiple_of(16) && dst.len() == src.len());
+        for (s, d) in src.chunks_exact(16).zip(dst.chunks_exact_mut(16)) {
+            // SAFETY: AVX2 (`new`); reads 16 elements of `s` and writes 16 int16 of `d`.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), A::widen16(s.as_ptr())) };
+        }
     }
 }
 
@@ -245,23 +258,23 @@ unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], o
     let len = 2 * pairs(g);
     // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
     unsafe {
-        if PIXELS * len <= 256 {
+        if PIXELS * len + SLACK <= 256 {
             run::<A, 256>(g, zp, input, packed, output, rq, len)
-        } else if PIXELS * len <= 2048 {
+        } else if PIXELS * len + SLACK <= 2048 {
             run::<A, 2048>(g, zp, input, packed, output, rq, len)
         } else {
-            run::<A, { PIXELS * COL }>(g, zp, input, packed, output, rq, len)
+            run::<A, { PIXELS * COL + SLACK }>(g, zp, input, packed, output, rq, len)
         }
     }
 }
 
-/// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
+/// [`wide`] with a gather buffer of `N >= PIXELS * len + SLACK` int16.
 #[target_feature(enable = "avx2")]
 unsafe fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8, len: usize) {
     let [batches, ..] = g.input_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let n_px = batches * out_h * out_w;
-    assert!(PIXELS * len <= N);
+    assert!(PIXELS * len + SLACK <= N);
     let mut buf = [0i16; N];
     let mut walk = PixelWalk::new(g);
     let flat = contiguous(g);
@@ -274,8 +287,10 @@ unsafe fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], pa
             // One run: pixel `px`'s window is the `len` elements at `px * len`.
             widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
         } else {
-            for col in buf.chunks_exact_mut(len).take(n) {
-                gather(g, input, zp, walk.next_pixel(), col, &widen);
+            // In order, each with the rest of the buffer: a window's excess (`gather`) lands
+            // on the next one or in the slack.
+            for k in 0..n {
+                gather(g, input, zp, walk.next_pixel(), &mut buf[k * len..], &widen);
             }
         }
         let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);

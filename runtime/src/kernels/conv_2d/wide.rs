@@ -131,19 +131,30 @@ impl WideAct for u8 {
 
 /// Copies the window of output pixel `(b, oy, ox)` widened into the first
 /// `filter_height * filter_width * depth` entries of `col`, taps outside the image set to
-/// `zp`; `copy` widens one contiguous run of input into as many int16. The entries after
-/// the window (the pair's 0) are not written: callers zero them once.
+/// `zp`, and the odd last tap's 0 after them; `copy` widens contiguous runs of input into
+/// as many int16.
 ///
 /// A window inside the input with dilation 1 (most of them) is `filter_height` runs of
-/// `filter_width * depth` input elements, copied without the per-tap bookkeeping.
+/// `filter_width * depth` input elements, copied without the per-tap bookkeeping; where
+/// the input and `col` have room, each run is widened in whole blocks of
+/// [`WidenRun::BLOCK`] ([`WidenRun::widen_over`]), so a short run (3x3 over three
+/// channels: nine) is one block instead of a block and a scalar tail. The block's excess
+/// lands on the next run (written afterwards) or after the window, at most
+/// `BLOCK - 1` entries into `col`: a caller that passes more of its buffer than the window
+/// gathers the pixels in order, so the excess is overwritten by the next pixel's window
+/// or is past the last one.
 #[inline(always)]
-pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: &impl WidenRun<A>) {
+pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: &W) {
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
     let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
     let run = f_w * f_d;
+    if taps % 2 == 1 {
+        // Written first: the interior path's excess may land on it.
+        col[taps] = 0;
+    }
     if g.dilation_height == 1
         && g.dilation_width == 1
         && in_y0 >= 0
@@ -153,8 +164,19 @@ pub(crate) fn gather<A: WideAct>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, o
     {
         let row = in_w * in_d;
         let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
-        for ky in 0..f_h {
-            copy.widen_run(&input[start + ky * row..][..run], &mut col[ky * run..][..run]);
+        let whole = run.next_multiple_of(W::BLOCK);
+        let last = start + (f_h - 1) * row;
+        if last + whole <= input.len() && (f_h - 1) * run + whole <= col.len() {
+            for ky in 0..f_h {
+                copy.widen_over(&input[start + ky * row..][..whole], &mut col[ky * run..][..whole]);
+            }
+            if taps % 2 == 1 {
+                col[taps] = 0;
+            }
+        } else {
+            for ky in 0..f_h {
+                copy.widen_run(&input[start + ky * row..][..run], &mut col[ky * run..][..run]);
+            }
         }
         return;
     }
@@ -235,8 +257,18 @@ impl PixelWalk {
 /// SIMD one (a type rather than a closure, so that a SIMD form inlines into its kernel's
 /// `#[target_feature]` function).
 pub(crate) trait WidenRun<A> {
+    /// The block [`WidenRun::widen_over`] widens at a time.
+    const BLOCK: usize = 1;
+
     /// Widens `src` into `dst[..src.len()]`.
     fn widen_run(&self, src: &[A], dst: &mut [i16]);
+
+    /// [`WidenRun::widen_run`] for a whole number of [`WidenRun::BLOCK`]s (`src` and `dst`
+    /// as long).
+    #[inline(always)]
+    fn widen_over(&self, src: &[A], dst: &mut [i16]) {
+        self.widen_run(src, dst)
+    }
 }
 
 /// The portable widening of a run.

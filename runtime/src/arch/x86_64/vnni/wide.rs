@@ -7,7 +7,8 @@
 //! broadcast tap pair of one pixel with a tap pair of sixteen channels and accumulates:
 //!
 //! - two packed blocks of eight channels per register (the two 256-bit rows of one tap
-//!   pair joined), up to four pixels times two registers per tile;
+//!   pair joined), eight pixels times one or two registers per tile (8 or 16 independent
+//!   accumulators, enough to hide `vpdpwssd`'s latency), a tail of pixels four at a time;
 //! - a last single block for two pixels per register (the block's row in both halves, one
 //!   pixel's tap pair broadcast to each half), up to eight pixels per tile.
 //!
@@ -25,6 +26,8 @@ use core::arch::x86_64::*;
 const PIXELS: usize = 8;
 /// Row length of a widened window: the taps rounded up to a pair.
 const COL: usize = MAX_TAPS + 1;
+/// Room after the last gathered window for its excess (`gather` widens whole blocks of 16).
+const SLACK: usize = 16;
 
 /// `Conv2dVariant::Wide`, int8.
 pub(crate) fn conv_2d_s8_wide(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
@@ -246,23 +249,23 @@ unsafe fn wide<A: Widen + Byte>(g: &ConvGeometry, zp: A, input: &[A], packed: &[
     let len = 2 * pairs(g);
     // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
     unsafe {
-        if PIXELS * len <= 512 {
+        if PIXELS * len + SLACK <= 512 {
             run::<A, 512>(g, zp, input, packed, output, rq, len)
-        } else if PIXELS * len <= 4096 {
+        } else if PIXELS * len + SLACK <= 4096 {
             run::<A, 4096>(g, zp, input, packed, output, rq, len)
         } else {
-            run::<A, { PIXELS * COL }>(g, zp, input, packed, output, rq, len)
+            run::<A, { PIXELS * COL + SLACK }>(g, zp, input, packed, output, rq, len)
         }
     }
 }
 
-/// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
+/// [`wide`] with a gather buffer of `N >= PIXELS * len + SLACK` int16.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 unsafe fn run<A: Widen + Byte, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant16, len: usize) {
     let [batches, ..] = g.input_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let n_px = batches * out_h * out_w;
-    assert!(PIXELS * len <= N);
+    assert!(PIXELS * len + SLACK <= N);
     let mut buf = [0i16; N];
     let mut walk = PixelWalk::new(g);
     let flat = contiguous(g);
@@ -275,8 +278,10 @@ unsafe fn run<A: Widen + Byte, const N: usize>(g: &ConvGeometry, zp: A, input: &
             // One run: pixel `px`'s window is the `len` elements at `px * len`.
             widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
         } else {
-            for col in buf.chunks_exact_mut(len).take(n) {
-                gather(g, input, zp, walk.next_pixel(), col, &widen);
+            // In order, each with the rest of the buffer: a window's excess (`gather`) lands
+            // on the next one or in the slack.
+            for k in 0..n {
+                gather(g, input, zp, walk.next_pixel(), &mut buf[k * len..], &widen);
             }
         }
         let cols: [&[i16]; PIXELS] = core::array::from_fn(|k| &buf[k * len..][..len]);
