@@ -44,7 +44,7 @@ pub(crate) fn depthwise_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<S8>, inp
         // -input_offset is the input zero point, an int8.
         let zp = (-p.quant.input_offset) as i8;
         // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-        return unsafe { mult1(g, input, |t, c| filter[t * depth + c] as i32, |c| folded[c], zp, &rq, output) };
+        return unsafe { mult1(g, input, filter, 0, |c| folded[c], zp, &rq, output) };
     }
     crate::arch::x86_64::depthwise_window(t.avx2(), p, input, filter, bias, packed, output)
 }
@@ -65,7 +65,8 @@ pub(crate) fn depthwise_conv_2d_u8_window(t: Avx512Vnni, p: &DepthwiseConv2dPara
             // -input_offset is the input zero point, a uint8.
             let zp = (-in_off) as u8;
             // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-            unsafe { mult1(g, input, w, folded, zp, &rq, output) }
+            // `w_off` is `-filter_zero_point`, in `[-255, 0]`.
+            unsafe { mult1(g, input, filter, w_off as i16, folded, zp, &rq, output) }
         }
         _ => crate::arch::x86_64::depthwise_conv_2d_u8_window(t.avx2(), p, input, filter, bias, output),
     }
@@ -131,13 +132,6 @@ fn first(n: usize) -> u32 {
     }
 }
 
-/// The channel of lane `i` (`< 16`) of accumulator `half` (0, 1) of a block from `c0`: the
-/// order `vpunpck{l,h}bw` leaves the channels in (per 128-bit lane).
-#[inline(always)]
-fn lane_channel(c0: usize, half: usize, i: usize) -> usize {
-    c0 + half * 8 + i / 8 * 16 + i % 8
-}
-
 /// One 32-channel block of `P` output pixels: both accumulators of each over the tap
 /// pairs, in channel order, plus the folded bias (`w[2 * pairs..]`); the pixels share each
 /// weight load. Tap `i` (of `2 * pairs`) of pixel `q` reads 32 activations at `bases[q] +
@@ -194,14 +188,15 @@ unsafe fn store<A: Act>(rq: &Requant16, c0: usize, n: usize, acc: [__m512i; 2], 
     }
 }
 
-/// Depth multiplier 1: `weight(t, c)` the int16 weight of tap `t` (row-major) and channel
-/// `c`, `folded(c)` the bias with the input offset folded in over every tap, `zp` the input
+/// Depth multiplier 1: `filter` `[tap][channel]` (taps row-major), each weight taken as
+/// `w + w_off` in int16 (`w_off` 0 for int8), `folded(c)` the bias with the input offset folded in over every tap, `zp` the input
 /// zero point. See the module documentation.
 ///
 /// # Safety
 /// AVX2 and AVX512F/BW/VL/VNNI; [`fits`] holds (checked).
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, usize) -> i32, folded: impl Fn(usize) -> i32, zp: A, rq: &Requant16, output: &mut [A]) {
+#[allow(clippy::too_many_arguments)]
+unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], filter: &[A], w_off: i16, folded: impl Fn(usize) -> i32, zp: A, rq: &Requant16, output: &mut [A]) {
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
@@ -211,12 +206,12 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, us
         return;
     }
     // The bounds every unchecked load below relies on.
-    assert!(g.output_shape[3] == depth && input.len() >= batches * in_h * in_w * depth && output.len() >= batches * out_h * out_w * depth);
+    assert!(g.output_shape[3] == depth && filter.len() >= taps * depth && input.len() >= batches * in_h * in_w * depth && output.len() >= batches * out_h * out_w * depth);
     let per = per_block(g);
     let blocks = depth.div_ceil(32);
     let sweep = WBUF / per;
     // Tap t's offset (elements) from tap (0, 0) of a window; an odd last pair's second tap
-    // (weight 0) is never read (its mask is empty).
+    // (weight 0) reads tap (0, 0) unmasked, nothing masked (its mask is empty).
     let mut toff = [0isize; WBUF];
     for (t, o) in toff.iter_mut().enumerate().take(taps) {
         *o = ((t / f_w * g.dilation_height * in_w + t % f_w * g.dilation_width) * depth) as isize;
@@ -239,19 +234,25 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], weight: impl Fn(usize, us
         for j in 0..nb {
             let c0 = (b0 + j) * 32;
             let w = &mut wbuf[j * per..][..per];
-            let mut lanes = [0i32; 16];
-            for p in 0..pairs {
-                for half in 0..2 {
-                    for (i, l) in lanes.iter_mut().enumerate() {
-                        let c = lane_channel(c0, half, i);
-                        let lo = if c < depth { weight(2 * p, c) } else { 0 };
-                        let hi = if c < depth && 2 * p + 1 < taps { weight(2 * p + 1, c) } else { 0 };
-                        *l = (lo as u16 as u32 | (hi as u16 as u32) << 16) as i32;
+            let m = first((depth - c0).min(32));
+            // The pairs as the activations are interleaved (channels past `depth` are not
+            // stored, whatever their weights); `w_off` added to a pair's second tap only when
+            // it exists (its weight stays 0).
+            for (p, wp) in w[..2 * pairs].chunks_exact_mut(2).enumerate() {
+                let tap = |t: usize| &filter[t * depth + c0..(t + 1) * depth];
+                // SAFETY: AVX512F/BW/VL (this function's target features); each masked load
+                // reads the first `min(32, depth - c0)` weights of a tap's slice, which has them.
+                unsafe {
+                    let wa = _mm256_maskz_loadu_epi8(m, tap(2 * p).as_ptr().cast());
+                    let (wb, k) = if 2 * p + 1 < taps { (_mm256_maskz_loadu_epi8(m, tap(2 * p + 1).as_ptr().cast()), u32::MAX) } else { (_mm256_setzero_si256(), 0x5555_5555) };
+                    let off = _mm512_set1_epi16(w_off);
+                    for (v, x) in wp.iter_mut().zip([_mm256_unpacklo_epi8(wa, wb), _mm256_unpackhi_epi8(wa, wb)]) {
+                        let x = A::widen(x);
+                        *v = _mm512_mask_add_epi16(x, k, x, off);
                     }
-                    // SAFETY: AVX512F; `lanes` is 16 i32.
-                    w[2 * p + half] = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
                 }
             }
+            let mut lanes = [0i32; 16];
             for half in 0..2 {
                 for (i, l) in lanes.iter_mut().enumerate() {
                     let c = c0 + 16 * half + i;

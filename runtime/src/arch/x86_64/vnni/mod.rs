@@ -18,9 +18,10 @@
 //!   need no second folded bias and stay the ones every other host variant reads; the
 //!   accumulation wraps in int32 like the reference's (a ring), so the result is the
 //!   reference's bit for bit.
-//! - **Depthwise** ([`depthwise`]): multiplier 1 and at least sixteen channels, 32
-//!   channels per pass in int16 products (`vpmullw`, as the AVX2 form) widened into two
-//!   sixteen-lane accumulators, channel tails masked; other shapes take the AVX2 form.
+//! - **Depthwise** ([`depthwise`]): multiplier 1 (int8 with at least sixteen channels,
+//!   and uint8), 32 channels per pass, the weights widened once per call into int16 tap
+//!   pairs for `vpdpwssd`, channel tails and border taps masked; other shapes take the AVX2
+//!   form.
 //! - **Requantization** ([`Requant16`]): `MultiplyByQuantizedMultiplier` on sixteen lanes,
 //!   the same arithmetic as `super::Requant8` (`vpmuldq` high multiply with the `2^30` nudge,
 //!   `vpsravd` rounding shift), the round-up test as a mask register, the narrowing by
