@@ -8,7 +8,8 @@
 #   2. QEMU_CPU=max (has FEAT_DotProd), TFLC_TEST_FEATURE=neon-dotprod: the `sdot` forms
 #      too (the run fails if this CPU could not execute them).
 # then the end-to-end suite for kws, vww and resnet8 built for aarch64 with the best
-# implementation (neon-dotprod under QEMU_CPU=max), bit-exact against the golden outputs.
+# implementation (neon-dotprod under QEMU_CPU=max) and with plain NEON (cortex-a53),
+# bit-exact against the golden outputs.
 # On x86 hosts NEON is not compiled and reports UNTESTED.
 # Installs what it needs (rustup target, Debian qemu-user and the aarch64 cross linker).
 # Usage: tools/test-runtime-aarch64.sh [cargo test args for the runtime suite…]
@@ -24,12 +25,16 @@ qemu_user_target "$target" qemu-aarch64 aarch64-linux-gnu gcc-aarch64-linux-gnu 
 cases="${PROPTEST_CASES:-64}"
 echo "== runtime suite, QEMU_CPU=cortex-a53 (NEON, no dot product)"
 QEMU_CPU=cortex-a53 PROPTEST_CASES="$cases" TFLC_TEST_FEATURE=neon cargo test --locked -p tflc-runtime --target "$target" "$@"
-# The second pass runs only the suites whose outcome depends on the dot-product extension
-# (every suite that has an `sdot` line, and the selection report); the rest ran above.
+# The second pass runs only what depends on the dot-product extension: the `sdot` suites
+# (`*_sdot`), the public variant functions of the three ops (which now dispatch to the
+# `sdot` forms), the NEON module's own tests and the selection report; the rest ran above.
 echo "== runtime suite, QEMU_CPU=max (NEON with the dot product), sdot suites"
 QEMU_CPU=max PROPTEST_CASES="$cases" TFLC_TEST_FEATURE=neon-dotprod cargo test --locked -p tflc-runtime --target "$target" --lib "$@" -- \
-    isa:: arch::aarch64 kernels::conv_2d:: kernels::fully_connected:: kernels::depthwise_conv_2d::
-# Three models end to end (the full corpus would take most of the CI budget under QEMU).
+    isa:: arch::aarch64 _sdot:: conv_2d::tests::public_api fully_connected::tests::public_api depthwise_conv_2d::tests::public_api
+# Three models end to end (the full corpus would take most of the CI budget under QEMU),
+# with the best implementation, then (the same binary, seconds) with plain NEON.
+models=mlperf_kws_dscnn_int8,mlperf_vww_mobilenet_int8,mlperf_ic_resnet8_int8
 echo "== e2e kws, vww, resnet8, QEMU_CPU=max, neon-dotprod"
-QEMU_CPU=max TFLC_TEST_FEATURE=neon-dotprod TFLC_E2E_MODELS=mlperf_kws_dscnn_int8,mlperf_vww_mobilenet_int8,mlperf_ic_resnet8_int8 \
-    cargo test --locked -p tflc-e2e --target "$target" --test conformance
+QEMU_CPU=max TFLC_TEST_FEATURE=neon-dotprod TFLC_E2E_MODELS="$models" cargo test --locked -p tflc-e2e --target "$target" --test conformance
+echo "== e2e kws, vww, resnet8, QEMU_CPU=cortex-a53, neon"
+QEMU_CPU=cortex-a53 TFLC_TEST_FEATURE=neon TFLC_E2E_MODELS="$models" cargo test --locked -p tflc-e2e --target "$target" --test conformance
