@@ -42,7 +42,6 @@ fn missing_reason(op: &str) -> &'static str {
         "UNIDIRECTIONAL_SEQUENCE_LSTM" | "IF" | "WHILE" | "CALL_ONCE" => "not yet: issue 12 (recurrent models and control flow)",
         o if o.starts_with("Signal") => "not yet: issue 12 (TFLite Micro's signal library)",
         "ethos-u" => "refused: an Arm Ethos-U NPU command stream, run by the NPU driver, not a CPU kernel",
-        "CIRCULAR_BUFFER" => "not yet: state across invokes and TFLite Micro's kTfLiteAbort early stop (\"no output yet\") need a run() that can return early",
         _ => "not yet: issue 14 (operator coverage)",
     }
 }

@@ -64,6 +64,30 @@ fn schedule_beats_file_order() {
     assert_eq!(plan.peak_bytes, 16 + 16 + 1008);
 }
 
+/// A barrier (an op that can end the run early, CIRCULAR_BUFFER) keeps the file order around
+/// it: in `schedule_beats_file_order`'s graph, with the second big producer a barrier, the
+/// first branch can no longer finish before it; the verifier rejects a schedule that moves an
+/// op across it.
+#[test]
+fn barriers_keep_the_file_order_around_them() {
+    let mut ops = vec![op(&[0], &[1]), op(&[0], &[3]), op(&[1], &[2]), op(&[3], &[4]), op(&[2, 4], &[5])];
+    ops[1].barrier = true;
+    let p = problem(
+        vec![buf(16, Input), buf(1000, Activation), buf(16, Activation), buf(1000, Activation), buf(16, Activation), buf(16, Output)],
+        ops,
+    );
+    let plan = plan(&p, &opts()).unwrap();
+    let at = |o: usize| plan.schedule.iter().position(|&x| x == OpId::new(o)).unwrap();
+    assert!(at(0) < at(1) && [2, 3, 4].iter().all(|&o| at(o) > at(1)), "{:?}", plan.schedule);
+    assert_eq!(plan.peak_bytes, plan.file_order_peak_bytes);
+    assert!(verify::verify(&p, &plan).is_empty());
+    // Op 2 moved before the barrier.
+    let mut bad = plan.clone();
+    bad.schedule = [0, 2, 1, 3, 4].map(OpId::new).to_vec();
+    let errs = verify::verify(&p, &bad);
+    assert!(errs.iter().any(|e| matches!(e, PlanError::BarrierOrder { op, other } if op.index() == 1 && other.index() == 2)), "{errs:?}");
+}
+
 #[test]
 fn alias_shares_bytes_and_extends_life() {
     // in -> a -> (view v of a) -> out(reads v); a's storage lives until out's step.

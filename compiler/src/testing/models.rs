@@ -1129,11 +1129,14 @@ pub fn streaming_cases() -> Vec<StreamingCase> {
 pub const STREAM_INPUTS: [[i8; 4]; 8] =
     [[10, -20, 30, 127], [-128, 5, 0, 77], [64, 64, -64, -1], [3, 99, -50, 12], [-7, -8, 9, 100], [0, 0, 0, 0], [120, -120, 60, -60], [1, 2, 3, 4]];
 
+/// One run of TFLite Micro: the input, the operator that stopped it, the outputs.
+type StreamRun = ([i8; 4], Option<u32>, &'static [&'static [i8]]);
+
 /// TFLite Micro's results over [`STREAM_INPUTS`]: stopped at, outputs.
 /// Status 15 (kTfLiteAbort) or 0 from `invoke()`; which operator stopped a run shows in the
 /// second buffer, which changes only when op 2 runs.
 #[rustfmt::skip]
-const STREAM_RUNS: [([i8; 4], Option<u32>, &[&[i8]]); 8] = [
+const STREAM_RUNS: [StreamRun; 8] = [
     ([10, -20, 30, 127], Some(0), &[&[-3, -3, -3, -3, -3, -3, -3, -3, 10, -20, 30, 127], &[-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128]]),
     ([-128, 5, 0, 77], Some(2), &[&[-3, -3, -3, -3, 10, -20, 30, 127, -128, 5, 0, 77], &[-128, -128, -128, -128, -128, -128, 103, -128, -128, 127, 127, 127]]),
     ([64, 64, -64, -1], Some(0), &[&[10, -20, 30, 127, -128, 5, 0, 77, 64, 64, -64, -1], &[-128, -128, -128, -128, -128, -128, 103, -128, -128, 127, 127, 127]]),

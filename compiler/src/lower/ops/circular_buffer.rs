@@ -381,4 +381,87 @@ mod tests {
         // Stopped at op 0, at op 2, and complete.
         assert_eq!(stops.len(), 3, "{stops:?}");
     }
+
+    /// The static prepare counter against TFLite Micro itself: five CIRCULAR_BUFFERs without
+    /// options, in file order. Ops 0 to 3 (3 slots of one element) get period 2; op 4, the
+    /// fifth, [1, 2, 2, 96], gets period 1 by the counter rule. Each gates the next, so op
+    /// `k` runs every `2^k`th invoke and op 4 completes only on invoke 16 (it would never, in
+    /// 16 invokes, with period 2). The model (outputs: the five buffers, variable tensors) and
+    /// 16 steps go to `TFLC_DUMP_OP_MODELS`; TFLite Micro's interpreter (a fresh process, so
+    /// its counter starts at 0) gave the statuses and buffers below, op 4's buffer written as
+    /// the value filling each of its two slots.
+    #[test]
+    fn prepare_counter_matches_tflite_micro() {
+        use crate::tflite::builder::TensorSpec;
+        let mut m = ModelBuilder::new();
+        let var = |m: &mut ModelBuilder, name: &str, shape: &[i32]| {
+            m.tensor(TensorSpec {
+                name: name.into(),
+                dtype: DType::I8,
+                shape: shape.to_vec(),
+                shape_signature: None,
+                quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![-1], axis: None }),
+                data: None,
+                variable: true,
+            })
+        };
+        let x = m.activation("x", DType::I8, &[1, 1, 1, 1], Some((0.1, -1)));
+        let x4 = m.activation("x4", DType::I8, &[1, 1, 2, 96], Some((0.1, -1)));
+        let mut outs = Vec::new();
+        for k in 0..5 {
+            let (input, shape) = if k < 4 { (x, [1, 3, 1, 1]) } else { (x4, [1, 2, 2, 96]) };
+            let y = var(&mut m, &format!("buf{k}"), &shape);
+            m.op_spec(OpSpecCode::Custom(NAME.into()), &[Some(input)], &[y]);
+            outs.push(y);
+        }
+        m.inputs(&[x, x4]).outputs(&outs);
+        let bytes = m.finish();
+        let steps: Vec<[Vec<u8>; 2]> = (0..16u8).map(|k| [vec![k + 1], vec![100 + k; 192]]).collect();
+        if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("circular_buffer_counter.tflite"), &bytes).unwrap();
+            for (k, s) in steps.iter().enumerate() {
+                for (i, x) in s.iter().enumerate() {
+                    std::fs::write(dir.join(format!("circular_buffer_counter.s{k}.in{i}.bin")), x).unwrap();
+                }
+            }
+        }
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
+        let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
+        let got = crate::interp::run_steps_with_status(&model, &refs).unwrap();
+        assert_eq!(got.len(), COUNTER_RUNS.len());
+        for (k, (step, (status, small, slots))) in got.iter().zip(COUNTER_RUNS).enumerate() {
+            // TFLite Micro's invoke() status: 0 (kTfLiteOk) or 15 (kTfLiteAbort).
+            assert_eq!(step.stopped.is_some(), status == 15, "run {k}");
+            for (i, want) in small.iter().enumerate() {
+                assert_eq!(step.outputs[i], want.map(|v| v as u8), "run {k} buffer {i}");
+            }
+            let want4: Vec<u8> = slots.iter().flat_map(|&v| [v as u8; 192]).collect();
+            assert_eq!(step.outputs[4], want4, "run {k} buffer 4");
+        }
+    }
+
+    /// TFLite Micro's results for `prepare_counter_matches_tflite_micro`: status, buffers 0 to
+    /// 3, the fill of op 4's two slots.
+    #[rustfmt::skip]
+    const COUNTER_RUNS: [(i32, [[i8; 3]; 4], [i8; 2]); 16] = [
+        (15, [[-1, -1, 1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]], [-1, -1]),
+        (15, [[-1, 1, 2], [-1, -1, 2], [-1, -1, -1], [-1, -1, -1]], [-1, -1]),
+        (15, [[1, 2, 3], [-1, -1, 2], [-1, -1, -1], [-1, -1, -1]], [-1, -1]),
+        (15, [[2, 3, 4], [-1, 2, 4], [-1, -1, 4], [-1, -1, -1]], [-1, -1]),
+        (15, [[3, 4, 5], [-1, 2, 4], [-1, -1, 4], [-1, -1, -1]], [-1, -1]),
+        (15, [[4, 5, 6], [2, 4, 6], [-1, -1, 4], [-1, -1, -1]], [-1, -1]),
+        (15, [[5, 6, 7], [2, 4, 6], [-1, -1, 4], [-1, -1, -1]], [-1, -1]),
+        (15, [[6, 7, 8], [4, 6, 8], [-1, 4, 8], [-1, -1, 8]], [-1, -1]),
+        (15, [[7, 8, 9], [4, 6, 8], [-1, 4, 8], [-1, -1, 8]], [-1, -1]),
+        (15, [[8, 9, 10], [6, 8, 10], [-1, 4, 8], [-1, -1, 8]], [-1, -1]),
+        (15, [[9, 10, 11], [6, 8, 10], [-1, 4, 8], [-1, -1, 8]], [-1, -1]),
+        (15, [[10, 11, 12], [8, 10, 12], [4, 8, 12], [-1, -1, 8]], [-1, -1]),
+        (15, [[11, 12, 13], [8, 10, 12], [4, 8, 12], [-1, -1, 8]], [-1, -1]),
+        (15, [[12, 13, 14], [10, 12, 14], [4, 8, 12], [-1, -1, 8]], [-1, -1]),
+        (15, [[13, 14, 15], [10, 12, 14], [4, 8, 12], [-1, -1, 8]], [-1, -1]),
+        (0, [[14, 15, 16], [12, 14, 16], [8, 12, 16], [-1, 8, 16]], [-1, 115]),
+    ];
 }

@@ -67,15 +67,14 @@ mod tests {
 
     /// A custom operator TFLite Micro does not register keeps the generic refusal, naming it.
     #[test]
-    fn refusals_name_the_reason() {
-        for (name, needle) in [("MyOwnOp", "custom operator")] {
-            let mut m = ModelBuilder::new();
-            let x = m.activation("x", DType::I8, &[1, 1, 1, 4], Some((0.1, 0)));
-            let y = m.activation("y", DType::I8, &[1, 5, 1, 4], Some((0.1, 0)));
-            m.op_spec(OpSpecCode::Custom(name.into()), &[Some(x)], &[y]);
-            m.inputs(&[x]).outputs(&[y]);
-            let e = lower_op0(&m.finish()).expect_err(name);
-            assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains(needle), "{name}: {e}");
-        }
+    fn unknown_custom_operators_are_refused_by_name() {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I8, &[1, 1, 1, 4], Some((0.1, 0)));
+        let y = m.activation("y", DType::I8, &[1, 5, 1, 4], Some((0.1, 0)));
+        m.op_spec(OpSpecCode::Custom("MyOwnOp".into()), &[Some(x)], &[y]);
+        m.inputs(&[x]).outputs(&[y]);
+        let e = lower_op0(&m.finish()).unwrap_err();
+        let s = e.to_string();
+        assert!(matches!(e, LowerError::Unsupported { .. }) && s.contains("custom operator") && s.contains("MyOwnOp"), "{s}");
     }
 }
