@@ -561,9 +561,11 @@ pub(crate) mod tests {
 
     type Out<P> = fn(&P, &[i8], &[i8], &mut [i8]);
     type InPlace<P> = fn(&P, &mut [i8], &[i8]);
+    /// One implementation's entry points.
+    type Entries<P> = (Out<P>, InPlace<P>);
 
     /// The implementations this machine executes, with their names.
-    fn impls<P>(avx2: (Out<P>, InPlace<P>), avx512: (Out<P>, InPlace<P>)) -> Vec<(&'static str, (Out<P>, InPlace<P>))> {
+    fn impls<P>(avx2: Entries<P>, avx512: Entries<P>) -> Vec<(&'static str, Entries<P>)> {
         let mut v = Vec::new();
         if crate::kernels::test_util::available("avx2", crate::arch::x86_64::tests::detected()) {
             v.push(("avx2", avx2));
@@ -576,7 +578,7 @@ pub(crate) mod tests {
 
     /// All 65,536 operand pairs (plus 3 tail elements), out of place and in place, against
     /// `reference`.
-    fn all_pairs<P: core::fmt::Debug>(p: &P, reference: Out<P>, imps: &[(&str, (Out<P>, InPlace<P>))]) {
+    fn all_pairs<P: core::fmt::Debug>(p: &P, reference: Out<P>, imps: &[(&str, Entries<P>)]) {
         let n = 256 * 256 + 3;
         let x: Vec<i8> = (0..n).map(|i| (i & 0xff) as u8 as i8).collect();
         let y: Vec<i8> = (0..n).map(|i| (i >> 8) as u8 as i8).collect();
