@@ -618,9 +618,27 @@ pub(crate) mod tests {
                 }
             }
         }
+        let base = crate::kernels::add::prepare_add(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
+        // An output stage close to the identity (multiplier 1 - 2^-31, no shift, offset 0),
+        // so that the operand terms reach the output unrounded: `m = 2^30` with right
+        // shifts 19 and 20 makes exact ties (`t 2^19 / 2^20`), which must round away from
+        // zero as `RoundingDivideByPOT` does.
+        for (s1, s2) in [(-20, -19), (-19, -20), (-20, -20), (-1, -20)] {
+            let p = AddParams {
+                input1_multiplier: 1 << 30,
+                input2_multiplier: 1 << 30,
+                output_multiplier: i32::MAX,
+                input1_shift: s1,
+                input2_shift: s2,
+                output_shift: 0,
+                output_offset: 0,
+                ..base
+            };
+            all_pairs(&p, crate::kernels::add::scalar::add_s8, &add);
+            all_pairs(&p, crate::kernels::sub::scalar::sub_s8, &sub);
+        }
         // Parameters no prepare function makes, inside the folding's bounds: other left
         // shifts, negative and extreme multipliers, zero and extreme shifts.
-        let base = crate::kernels::add::prepare_add(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
         for left_shift in [9, 15, 20] {
             for (m1, m2, mo) in [(i32::MAX, 1 << 30, i32::MAX), (i32::MIN, -1, i32::MIN), (12345, -987654321, 1 << 30), (0, i32::MAX, 0x5555_5555)] {
                 for (s1, s2, so) in [(0, 0, 0), (-31, -1, -31), (-3, -30, -12)] {
