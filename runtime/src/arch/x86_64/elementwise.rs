@@ -37,6 +37,7 @@ use crate::kernels::add::AddParams;
 use crate::kernels::mul::MulParams;
 use crate::kernels::nd::{is_dense, Broadcast};
 use core::arch::x86_64::*;
+use core::ops::Range;
 
 /// One operand of a row: contiguous elements, or one element repeated.
 #[derive(Clone, Copy, Debug)]
@@ -67,49 +68,71 @@ impl Src<'_> {
     }
 }
 
-/// The operand for stride `s` (0 or 1) at offset `o`, `None` for another stride.
+/// The operand for inner stride `s` (0 or 1) at offset `o`.
 #[inline(always)]
-fn src(data: &[i8], o: usize, s: usize, n: usize) -> Option<Src<'_>> {
-    match s {
-        0 => Some(Src::Splat(data[o])),
-        1 => Some(Src::Row(&data[o..o + n])),
-        _ => None,
+fn src(data: &[i8], o: usize, s: usize, n: usize) -> Src<'_> {
+    if s == 0 {
+        Src::Splat(data[o])
+    } else {
+        Src::Row(&data[o..o + n])
     }
 }
 
-/// Walks `b`'s output rows in order, calling `row(out_start, o1, o2)` with each row's first
-/// output element and its operands' first elements. Operands of the output's shape make
-/// one row of the whole output.
-#[inline(always)]
-fn rows(b: &Broadcast, mut row: impl FnMut(usize, usize, usize, usize)) {
-    let rank = b.out_shape.len();
-    let total = b.out_len();
-    if total == 0 || rank == 0 {
-        return;
+/// `b`'s output rows in order, as `(first output element, operand 1's first element,
+/// operand 2's first element, length)`. Operands of the output's shape make one row of the
+/// whole output.
+struct Rows<'r, 'a> {
+    b: &'r Broadcast<'a>,
+    idx: [usize; crate::kernels::nd::MAX_RANK],
+    o1: usize,
+    o2: usize,
+    start: usize,
+    total: usize,
+    inner: usize,
+}
+
+impl<'r, 'a> Rows<'r, 'a> {
+    #[inline(always)]
+    fn new(b: &'r Broadcast<'a>) -> Self {
+        let rank = b.out_shape.len();
+        let total = if rank == 0 { 0 } else { b.out_len() };
+        let inner = if total == 0 {
+            0
+        } else if is_dense(b.out_shape, b.in1_strides) && is_dense(b.out_shape, b.in2_strides) {
+            total
+        } else {
+            b.out_shape[rank - 1]
+        };
+        Rows { b, idx: [0; crate::kernels::nd::MAX_RANK], o1: 0, o2: 0, start: 0, total, inner }
     }
-    if is_dense(b.out_shape, b.in1_strides) && is_dense(b.out_shape, b.in2_strides) {
-        return row(0, 0, 0, total);
-    }
-    let inner = b.out_shape[rank - 1];
-    let mut idx = [0usize; crate::kernels::nd::MAX_RANK];
-    let (mut o1, mut o2) = (0usize, 0usize);
-    let mut start = 0;
-    while start < total {
-        row(start, o1, o2, inner);
-        start += inner;
-        let mut d = rank - 1;
+}
+
+impl Iterator for Rows<'_, '_> {
+    type Item = (usize, usize, usize, usize);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.start >= self.total || self.inner == 0 {
+            return None;
+        }
+        let item = (self.start, self.o1, self.o2, self.inner);
+        self.start += self.inner;
+        // Advance the odometer over the outer dimensions.
+        let b = self.b;
+        let mut d = b.out_shape.len() - 1;
         while d > 0 {
             d -= 1;
-            idx[d] += 1;
-            o1 += b.in1_strides[d];
-            o2 += b.in2_strides[d];
-            if idx[d] < b.out_shape[d] {
+            self.idx[d] += 1;
+            self.o1 += b.in1_strides[d];
+            self.o2 += b.in2_strides[d];
+            if self.idx[d] < b.out_shape[d] {
                 break;
             }
-            o1 -= b.in1_strides[d] * b.out_shape[d];
-            o2 -= b.in2_strides[d] * b.out_shape[d];
-            idx[d] = 0;
+            self.o1 -= b.in1_strides[d] * b.out_shape[d];
+            self.o2 -= b.in2_strides[d] * b.out_shape[d];
+            self.idx[d] = 0;
         }
+        Some(item)
     }
 }
 
@@ -124,37 +147,25 @@ fn inner_strides(b: &Broadcast) -> Option<(usize, usize)> {
     (s1 <= 1 && s2 <= 1).then_some((s1, s2))
 }
 
-/// `row(x, y, out)` over every row of `b`'s output. `false` (nothing written) when an
-/// inner stride is neither 0 nor 1 (no plan produces that; the caller runs the scalar form).
+/// Every row of `b`'s output as `(operand 1, operand 2, output range)`. `None` when an
+/// inner stride is neither 0 nor 1 (no plan makes that; the caller runs the scalar form).
+/// An iterator rather than a callback, so that the row loop is inlined into the
+/// `#[target_feature]` kernel that consumes it.
 #[inline(always)]
-pub(crate) fn binary(b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8], mut row: impl FnMut(Src, Src, &mut [i8])) -> bool {
-    let Some((s1, s2)) = inner_strides(b) else { return false };
-    let out = &mut out[..b.out_len()];
-    rows(b, |start, o1, o2, n| {
-        // Both inner strides are 0 or 1 (checked above).
-        if let (Some(a), Some(c)) = (src(x, o1, s1, n), src(y, o2, s2, n)) {
-            row(a, c, &mut out[start..start + n]);
-        }
-    });
-    true
+pub(crate) fn binary<'x>(b: &'x Broadcast, x: &'x [i8], y: &'x [i8]) -> Option<impl Iterator<Item = (Src<'x>, Src<'x>, Range<usize>)> + 'x> {
+    let (s1, s2) = inner_strides(b)?;
+    Some(Rows::new(b).map(move |(start, o1, o2, n)| (src(x, o1, s1, n), src(y, o2, s2, n), start..start + n)))
 }
 
-/// [`binary`] with the output over operand 1, which has the output's shape:
-/// `row(inout, y)`. `false` when `b`'s operand 1 is not dense or operand 2's inner stride
-/// is neither 0 nor 1.
+/// [`binary`] with the output over operand 1: `(operand 2, range of operand 1 and the
+/// output)`. `None` also when operand 1 does not have the output's shape.
 #[inline(always)]
-pub(crate) fn binary_in_place(b: &Broadcast, inout: &mut [i8], y: &[i8], mut row: impl FnMut(&mut [i8], Src)) -> bool {
-    let Some((_, s2)) = inner_strides(b) else { return false };
+pub(crate) fn binary_in_place<'x>(b: &'x Broadcast, y: &'x [i8]) -> Option<impl Iterator<Item = (Src<'x>, Range<usize>)> + 'x> {
+    let (_, s2) = inner_strides(b)?;
     if !is_dense(b.out_shape, b.in1_strides) {
-        return false;
+        return None;
     }
-    let inout = &mut inout[..b.out_len()];
-    rows(b, |start, _, o2, n| {
-        if let Some(c) = src(y, o2, s2, n) {
-            row(&mut inout[start..start + n], c);
-        }
-    });
-    true
+    Some(Rows::new(b).map(move |(start, _, o2, n)| (src(y, o2, s2, n), start..start + n)))
 }
 
 /// One ADD / SUB operand's rescaling, refolded (module doc): `t = x + offset`,
@@ -376,26 +387,32 @@ unsafe fn add_sub8<const SUB: bool>(f: &AddSub, a: &OperandV, b: &OperandV, x: &
 
 #[target_feature(enable = "avx2")]
 fn add_sub_rows<const SUB: bool>(f: &AddSub, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+    let Some(rows) = binary(b, x, y) else { return false };
+    let out = &mut out[..b.out_len()];
     // SAFETY: AVX2 (this function's target feature).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    binary(b, x, y, out, |x, y, out| {
-        row::<8>(x, y, out, |x, y| {
+    for (x, y, r) in rows {
+        row::<8>(x, y, &mut out[r], |x, y| {
             // SAFETY: as above.
             unsafe { add_sub8::<SUB>(f, &va, &vb, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 #[target_feature(enable = "avx2")]
 fn add_sub_rows_in_place<const SUB: bool>(f: &AddSub, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
+    let Some(rows) = binary_in_place(b, y) else { return false };
+    let inout = &mut inout[..b.out_len()];
     // SAFETY: AVX2 (this function's target feature).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    binary_in_place(b, inout, y, |inout, y| {
-        row_in_place::<8>(inout, y, |x, y| {
+    for (y, r) in rows {
+        row_in_place::<8>(&mut inout[r], y, |x, y| {
             // SAFETY: as above.
             unsafe { add_sub8::<SUB>(f, &va, &vb, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 /// MUL of eight pairs.
@@ -417,22 +434,28 @@ unsafe fn mul8(f: &Mul, x: &[i8; 8], y: &[i8; 8]) -> [i8; 8] {
 
 #[target_feature(enable = "avx2")]
 fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    binary(b, x, y, out, |x, y, out| {
-        row::<8>(x, y, out, |x, y| {
+    let Some(rows) = binary(b, x, y) else { return false };
+    let out = &mut out[..b.out_len()];
+    for (x, y, r) in rows {
+        row::<8>(x, y, &mut out[r], |x, y| {
             // SAFETY: AVX2 (this function's target feature).
             unsafe { mul8(f, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 #[target_feature(enable = "avx2")]
 fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    binary_in_place(b, inout, y, |inout, y| {
-        row_in_place::<8>(inout, y, |x, y| {
+    let Some(rows) = binary_in_place(b, y) else { return false };
+    let inout = &mut inout[..b.out_len()];
+    for (y, r) in rows {
+        row_in_place::<8>(&mut inout[r], y, |x, y| {
             // SAFETY: AVX2 (this function's target feature).
             unsafe { mul8(f, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 /// `kernels::add::add_s8` on AVX2.
@@ -561,9 +584,11 @@ pub(crate) mod tests {
 
     type Out<P> = fn(&P, &[i8], &[i8], &mut [i8]);
     type InPlace<P> = fn(&P, &mut [i8], &[i8]);
+    /// One implementation's entry points.
+    type Entries<P> = (Out<P>, InPlace<P>);
 
     /// The implementations this machine executes, with their names.
-    fn impls<P>(avx2: (Out<P>, InPlace<P>), avx512: (Out<P>, InPlace<P>)) -> Vec<(&'static str, (Out<P>, InPlace<P>))> {
+    fn impls<P>(avx2: Entries<P>, avx512: Entries<P>) -> Vec<(&'static str, Entries<P>)> {
         let mut v = Vec::new();
         if crate::kernels::test_util::available("avx2", crate::arch::x86_64::tests::detected()) {
             v.push(("avx2", avx2));
@@ -576,7 +601,7 @@ pub(crate) mod tests {
 
     /// All 65,536 operand pairs (plus 3 tail elements), out of place and in place, against
     /// `reference`.
-    fn all_pairs<P: core::fmt::Debug>(p: &P, reference: Out<P>, imps: &[(&str, (Out<P>, InPlace<P>))]) {
+    fn all_pairs<P: core::fmt::Debug>(p: &P, reference: Out<P>, imps: &[(&str, Entries<P>)]) {
         let n = 256 * 256 + 3;
         let x: Vec<i8> = (0..n).map(|i| (i & 0xff) as u8 as i8).collect();
         let y: Vec<i8> = (0..n).map(|i| (i >> 8) as u8 as i8).collect();
@@ -616,9 +641,27 @@ pub(crate) mod tests {
                 }
             }
         }
+        let base = crate::kernels::add::prepare_add(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
+        // An output stage close to the identity (multiplier 1 - 2^-31, no shift, offset 0),
+        // so that the operand terms reach the output unrounded: `m = 2^30` with right
+        // shifts 19 and 20 makes exact ties (`t 2^19 / 2^20`), which must round away from
+        // zero as `RoundingDivideByPOT` does.
+        for (s1, s2) in [(-20, -19), (-19, -20), (-20, -20), (-1, -20)] {
+            let p = AddParams {
+                input1_multiplier: 1 << 30,
+                input2_multiplier: 1 << 30,
+                output_multiplier: i32::MAX,
+                input1_shift: s1,
+                input2_shift: s2,
+                output_shift: 0,
+                output_offset: 0,
+                ..base
+            };
+            all_pairs(&p, crate::kernels::add::scalar::add_s8, &add);
+            all_pairs(&p, crate::kernels::sub::scalar::sub_s8, &sub);
+        }
         // Parameters no prepare function makes, inside the folding's bounds: other left
         // shifts, negative and extreme multipliers, zero and extreme shifts.
-        let base = crate::kernels::add::prepare_add(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
         for left_shift in [9, 15, 20] {
             for (m1, m2, mo) in [(i32::MAX, 1 << 30, i32::MAX), (i32::MIN, -1, i32::MIN), (12345, -987654321, 1 << 30), (0, i32::MAX, 0x5555_5555)] {
                 for (s1, s2, so) in [(0, 0, 0), (-31, -1, -31), (-3, -30, -12)] {

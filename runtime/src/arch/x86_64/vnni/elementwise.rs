@@ -121,46 +121,58 @@ unsafe fn mul16(f: &Mul, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn add_sub_rows<const SUB: bool>(f: &AddSub, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+    let Some(rows) = binary(b, x, y) else { return false };
+    let out = &mut out[..b.out_len()];
     // SAFETY: AVX512F (this function's target features).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    binary(b, x, y, out, |x, y, out| {
-        row::<16>(x, y, out, |x, y| {
+    for (x, y, r) in rows {
+        row::<16>(x, y, &mut out[r], |x, y| {
             // SAFETY: as above.
             unsafe { add_sub16::<SUB>(f, &va, &vb, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn add_sub_rows_in_place<const SUB: bool>(f: &AddSub, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
+    let Some(rows) = binary_in_place(b, y) else { return false };
+    let inout = &mut inout[..b.out_len()];
     // SAFETY: AVX512F (this function's target features).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    binary_in_place(b, inout, y, |inout, y| {
-        row_in_place::<16>(inout, y, |x, y| {
+    for (y, r) in rows {
+        row_in_place::<16>(&mut inout[r], y, |x, y| {
             // SAFETY: as above.
             unsafe { add_sub16::<SUB>(f, &va, &vb, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    binary(b, x, y, out, |x, y, out| {
-        row::<16>(x, y, out, |x, y| {
+    let Some(rows) = binary(b, x, y) else { return false };
+    let out = &mut out[..b.out_len()];
+    for (x, y, r) in rows {
+        row::<16>(x, y, &mut out[r], |x, y| {
             // SAFETY: AVX512F (this function's target features).
             unsafe { mul16(f, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    binary_in_place(b, inout, y, |inout, y| {
-        row_in_place::<16>(inout, y, |x, y| {
+    let Some(rows) = binary_in_place(b, y) else { return false };
+    let inout = &mut inout[..b.out_len()];
+    for (y, r) in rows {
+        row_in_place::<16>(&mut inout[r], y, |x, y| {
             // SAFETY: AVX512F (this function's target features).
             unsafe { mul16(f, x, y) }
-        })
-    })
+        });
+    }
+    true
 }
 
 /// `kernels::add::add_s8` on AVX-512.
