@@ -201,7 +201,7 @@ impl<T: F32x8> F32x16 for Pair<T> {
 /// The sixteen values at `s[at..at + 16]` (in range by the callers' construction; a bug
 /// reads zeros and the suites catch it).
 #[inline(always)]
-fn at16(s: &[f32], at: usize) -> &[f32; 16] {
+pub(crate) fn at16(s: &[f32], at: usize) -> &[f32; 16] {
     const ZERO16: [f32; 16] = [0.0; 16];
     match s.get(at..).and_then(|t| t.first_chunk::<16>()) {
         Some(a) => a,
@@ -402,6 +402,9 @@ pub(crate) trait F32Blocks: Copy {
     /// Lanes `at..at + 8` of blocks `first..first + BLOCKS` of `packed` (blocks of `block`
     /// floats; a block past the table's end reads zeros).
     fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> Self::V;
+    /// The `CHANNELS` values at `s[at..at + CHANNELS]` (in range by the callers'
+    /// construction; a bug reads zeros and the suites catch it).
+    fn load_full(self, s: &[f32], at: usize) -> Self::V;
     /// The `n` (at most `CHANNELS`) values at `s[at..at + n]` in the first `n` lanes. The
     /// other lanes hold what follows in `s` (a full load where `s` has `CHANNELS` values from
     /// `at`), else zero: the loop nests never store those lanes.
@@ -427,6 +430,10 @@ impl<T: F32x8> F32Blocks for One<T> {
     #[inline(always)]
     fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> T::V {
         self.0.load(at8(packed, first * block + at))
+    }
+    #[inline(always)]
+    fn load_full(self, s: &[f32], at: usize) -> T::V {
+        self.0.load(at8(s, at))
     }
     #[inline(always)]
     fn load_n(self, s: &[f32], at: usize, n: usize) -> T::V {
@@ -528,24 +535,62 @@ fn depthwise_pixels<T: F32Blocks, const Q: usize>(
     // The input offset of tap (ky, kx) of pixel ox is `row.tap(..)`; pixel ox + i is `i`
     // strides further along the row.
     let step = g.stride_width * in_d;
+    // Whether every input vector of the pass lies inside the input (all but the last
+    // channels of the input's last pixels): then each is one full load, with no tail test
+    // in the tap loop.
+    let last_tap = match (row.ky_range.clone().last(), kx_range.clone().last()) {
+        (Some(ky), Some(kx)) => row.tap_in(g, ky, kx, ox, in_d) + (Q - 1) * step,
+        _ => 0,
+    };
     for first in (0..out_d.div_ceil(LANES)).step_by(T::BLOCKS) {
         let c0 = first * LANES;
         let n = (out_d - c0).min(T::CHANNELS);
         let mut acc = [t.load_blocks(packed, block, first, 0); Q];
-        for ky in row.ky_range.clone() {
-            for kx in kx_range.clone() {
-                let wv = t.load_blocks(packed, block, first, LANES + (ky * f_w + kx) * LANES);
-                let at = row.tap_in(g, ky, kx, ox, in_d) + c0;
-                for (i, a) in acc.iter_mut().enumerate() {
-                    *a = t.mul_add_b(*a, t.load_n(input, at + i * step, n), wv);
-                }
-            }
+        let pass = DepthwisePass { row, ox, kx_range: kx_range.clone(), step, c0, block, first };
+        if last_tap + c0 + T::CHANNELS <= input.len() {
+            depthwise_taps(t, p, &pass, packed, &mut acc, |at| t.load_full(input, at));
+        } else {
+            depthwise_taps(t, p, &pass, packed, &mut acc, |at| t.load_n(input, at, n));
         }
         for (i, a) in acc.iter().enumerate() {
             t.clamp_store_b(*a, lo, hi, output, row.output + (ox + i) * out_d + c0, n);
         }
     }
     Q
+}
+
+/// Where one depthwise pass reads: its pixels' row, first pixel and column taps, the input
+/// stride between its pixels, and its channels.
+struct DepthwisePass<'r> {
+    row: &'r ConvRow,
+    ox: usize,
+    kx_range: core::ops::Range<usize>,
+    /// Input offset from one pixel of the pass to the next.
+    step: usize,
+    /// The pass's first channel.
+    c0: usize,
+    /// Floats per packed block.
+    block: usize,
+    /// The pass's first packed block.
+    first: usize,
+}
+
+/// Accumulates the taps `(ky, kx)` of a depthwise pass into `acc` (one vector per pixel),
+/// reading each input vector with `load(offset)`.
+#[inline(always)]
+fn depthwise_taps<T: F32Blocks, const Q: usize>(t: T, p: &DepthwiseConv2dParams<F32>, pass: &DepthwisePass, packed: &[f32], acc: &mut [T::V; Q], load: impl Fn(usize) -> T::V) {
+    let g = &p.geometry;
+    let f_w = g.filter_shape[2];
+    let in_d = g.input_shape[3];
+    for ky in pass.row.ky_range.clone() {
+        for kx in pass.kx_range.clone() {
+            let wv = t.load_blocks(packed, pass.block, pass.first, LANES + (ky * f_w + kx) * LANES);
+            let at = pass.row.tap_in(g, ky, kx, pass.ox, in_d) + pass.c0;
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a = t.mul_add_b(*a, load(at + i * pass.step), wv);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

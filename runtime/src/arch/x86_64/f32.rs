@@ -218,6 +218,10 @@ impl F32Blocks for Avx512F32 {
         }
     }
     #[inline(always)]
+    fn load_full(self, s: &[f32], at: usize) -> __m512 {
+        self.load16(f32x8::at16(s, at))
+    }
+    #[inline(always)]
     fn load_n(self, s: &[f32], at: usize, n: usize) -> __m512 {
         if let Some(v) = s.get(at..).and_then(|s| s.first_chunk::<16>()) {
             return self.load16(v);
