@@ -186,8 +186,8 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
     // AVX2 CPU without FMA; none is known), AVX-512 VNNI the AVX-512F float form.
     ("conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx2]),
-    ("fully_connected_f32_packed", &[HostSimd::Avx2]),
+    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("fully_connected_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
 ];
 
 /// The implementation a call of the public kernel function `function` runs now: the

@@ -27,9 +27,13 @@ fn expected_failures() -> BTreeMap<String, String> {
 struct FloatDiff {
     /// Largest `|ours - ref| / max |ref|` over the float outputs.
     worst_relative: f64,
-    /// The same per host SIMD implementation the model ran with (the packed float variants
-    /// differ between them: fused multiply-add with AVX2, two roundings portable).
-    per_simd: Vec<(&'static str, f64)>,
+    /// Largest `|ours - ref| / max |ref|` of each output (by index; 0 for an output that is not
+    /// float32) over the runs of the current host SIMD implementation.
+    per_output: Vec<f64>,
+    /// The worst and the per-output errors per host SIMD implementation the model ran with
+    /// (the packed float variants differ between them: fused multiply-add with AVX2 and
+    /// AVX-512, two roundings portable).
+    per_simd: Vec<(&'static str, f64, Vec<f64>)>,
     /// Outputs outside the tolerance or with another argmax, described.
     failures: Vec<String>,
 }
@@ -52,6 +56,10 @@ fn compare_f32(r: usize, i: usize, shape: &[usize], got: &[u8], want: &[u8], dif
     let err = got.iter().zip(&want).fold(0f64, |m, (&g, &w)| if g.is_nan() || w.is_nan() { f64::INFINITY } else { m.max((g as f64 - w as f64).abs()) });
     let relative = if scale > 0.0 { err / scale } else if err == 0.0 { 0.0 } else { f64::INFINITY };
     diff.worst_relative = diff.worst_relative.max(relative);
+    if diff.per_output.len() <= i {
+        diff.per_output.resize(i + 1, 0.0);
+    }
+    diff.per_output[i] = diff.per_output[i].max(relative);
     if relative > FLOAT_TOLERANCE {
         diff.failures.push(format!("run {r} output {i}: max |ours - ref| = {err:e} is {relative:.2e} of max |ref| {scale:e} (tolerance {FLOAT_TOLERANCE:e})"));
     }
@@ -128,7 +136,7 @@ fn end_to_end_conformance() {
                     }
                 }
                 if let Some(f) = float.as_mut() {
-                    f.per_simd.push((simd.name(), f.worst_relative));
+                    f.per_simd.push((simd.name(), f.worst_relative, std::mem::take(&mut f.per_output)));
                     f.worst_relative = f.worst_relative.max(before.unwrap_or(0.0));
                 }
                 }
@@ -139,7 +147,14 @@ fn end_to_end_conformance() {
             Ok(Ok((bytes, 0, None))) => format!("pass ({bytes} output bytes)"),
             Ok(Ok((bytes, 0, Some(_)))) => format!("pass ({bytes} float32 output bytes, bit-identical)"),
             Ok(Ok((bytes, d, Some(f)))) if f.failures.is_empty() => {
-                let per: Vec<String> = f.per_simd.iter().map(|(n, e)| format!("{n} {e:.2e}")).collect();
+                let per: Vec<String> = f
+                    .per_simd
+                    .iter()
+                    .map(|(n, e, outs)| {
+                        let outs: Vec<String> = outs.iter().map(|o| format!("{o:.2e}")).collect();
+                        format!("{n} {e:.2e} (per output: {})", outs.join(" / "))
+                    })
+                    .collect();
                 format!("pass ({bytes} float32 output bytes, {d} differ; max error of max |ref|: {})", per.join(", "))
             }
             Ok(Ok((bytes, d, Some(f)))) => {

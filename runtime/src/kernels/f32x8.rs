@@ -23,6 +23,11 @@
 //! - FULLY_CONNECTED: per block of 8 units, the 8 biases, then per input element the 8
 //!   units' weights (`[depth][8]`); four blocks (32 units) per pass.
 //!
+//! AVX-512 reads the same tables: CONV_2D through [`F32x16`] (one 16-channel block per
+//! `__m512`, 8 pixels per pass), depthwise and FULLY_CONNECTED through [`F32Blocks`] (two
+//! 8-lane blocks per `__m512`; depthwise 8 pixels per pass, FULLY_CONNECTED 64 units), each
+//! output computed with the same chain of fused multiply-adds as with AVX2+FMA.
+//!
 //! [`Conv2dF32Variant::pack`]: crate::kernels::conv_2d::Conv2dF32Variant::pack
 
 use crate::kernels::conv_2d::Conv2dParams;
@@ -196,7 +201,7 @@ impl<T: F32x8> F32x16 for Pair<T> {
 /// The sixteen values at `s[at..at + 16]` (in range by the callers' construction; a bug
 /// reads zeros and the suites catch it).
 #[inline(always)]
-fn at16(s: &[f32], at: usize) -> &[f32; 16] {
+pub(crate) fn at16(s: &[f32], at: usize) -> &[f32; 16] {
     const ZERO16: [f32; 16] = [0.0; 16];
     match s.get(at..).and_then(|t| t.first_chunk::<16>()) {
         Some(a) => a,
@@ -273,7 +278,13 @@ impl ConvRow {
     /// The input offset of tap `(ky, kx)` of output pixel `ox` (a tap inside the input).
     #[inline(always)]
     fn tap(&self, g: &ConvGeometry, ky: usize, kx: usize, ox: usize) -> usize {
-        let [_, _, in_w, in_d] = g.input_shape;
+        self.tap_in(g, ky, kx, ox, g.input_shape[3])
+    }
+
+    /// [`Self::tap`] with the input depth `in_d` given.
+    #[inline(always)]
+    fn tap_in(&self, g: &ConvGeometry, ky: usize, kx: usize, ox: usize, in_d: usize) -> usize {
+        let in_w = g.input_shape[2];
         let iy = (self.in_y0 + (g.dilation_height * ky) as isize) as usize;
         let ix = ((ox * g.stride_width + g.dilation_width * kx) as isize - g.pad_left as isize) as usize;
         self.input + (iy * in_w + ix) * in_d
@@ -374,63 +385,209 @@ pub fn depthwise_pack(g: &ConvGeometry, filter: &[f32], bias: Option<&[f32]>, pa
     }
 }
 
-/// DEPTHWISE_CONV_2D with depth multiplier 1 from the packed table.
+/// A vector of `BLOCKS` consecutive packed blocks of [`LANES`] channels (depthwise) or units
+/// (FULLY_CONNECTED), as those two loop nests read their tables: any [`F32x8`] is one with
+/// one block ([`One`]); AVX-512 (`arch::x86_64::f32::Avx512F32`) with two, lane `8 * k + j`
+/// being lane `j` of the `k`-th block. Every lane computes the same operations in the same
+/// order whichever type runs it, so two types with the same `mul_add` rounding give the
+/// same bits.
+pub(crate) trait F32Blocks: Copy {
+    /// `BLOCKS * LANES` lanes.
+    type V: Copy;
+    /// Packed blocks per vector.
+    const BLOCKS: usize;
+    /// Lanes per vector.
+    const CHANNELS: usize = Self::BLOCKS * LANES;
+    fn splat_b(self, x: f32) -> Self::V;
+    /// Lanes `at..at + 8` of blocks `first..first + BLOCKS` of `packed` (blocks of `block`
+    /// floats; a block past the table's end reads zeros).
+    fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> Self::V;
+    /// The `CHANNELS` values at `s[at..at + CHANNELS]` (in range by the callers'
+    /// construction; a bug reads zeros and the suites catch it).
+    fn load_full(self, s: &[f32], at: usize) -> Self::V;
+    /// The `n` (at most `CHANNELS`) values at `s[at..at + n]` in the first `n` lanes. The
+    /// other lanes hold what follows in `s` (a full load where `s` has `CHANNELS` values from
+    /// `at`), else zero: the loop nests never store those lanes.
+    fn load_n(self, s: &[f32], at: usize, n: usize) -> Self::V;
+    /// `acc + a * b` per lane (fused where the ISA has it).
+    fn mul_add_b(self, acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
+    fn add_b(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Clamps `v` to `[lo, hi]` and stores its first `n` lanes at `out[at..at + n]`.
+    fn clamp_store_b(self, v: Self::V, lo: Self::V, hi: Self::V, out: &mut [f32], at: usize, n: usize);
+}
+
+/// One [`F32x8`] vector as a vector of one packed block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct One<T>(pub(crate) T);
+
+impl<T: F32x8> F32Blocks for One<T> {
+    type V = T::V;
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    fn splat_b(self, x: f32) -> T::V {
+        self.0.splat(x)
+    }
+    #[inline(always)]
+    fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> T::V {
+        self.0.load(at8(packed, first * block + at))
+    }
+    #[inline(always)]
+    fn load_full(self, s: &[f32], at: usize) -> T::V {
+        self.0.load(at8(s, at))
+    }
+    #[inline(always)]
+    fn load_n(self, s: &[f32], at: usize, n: usize) -> T::V {
+        match s.get(at..).and_then(|t| t.first_chunk::<8>()) {
+            Some(a) => self.0.load(a),
+            None => {
+                // The last channels of the last pixel: fewer than 8 values left.
+                let mut tmp = [0.0f32; 8];
+                let n = n.min(8).min(s.len().saturating_sub(at));
+                tmp[..n].copy_from_slice(&s[at..at + n]);
+                self.0.load(&tmp)
+            }
+        }
+    }
+    #[inline(always)]
+    fn mul_add_b(self, acc: T::V, a: T::V, b: T::V) -> T::V {
+        self.0.mul_add(acc, a, b)
+    }
+    #[inline(always)]
+    fn add_b(self, a: T::V, b: T::V) -> T::V {
+        self.0.add(a, b)
+    }
+    #[inline(always)]
+    fn clamp_store_b(self, v: T::V, lo: T::V, hi: T::V, out: &mut [f32], at: usize, n: usize) {
+        store_n(self.0, self.0.clamp(v, lo, hi), out, at, n)
+    }
+}
+
+/// DEPTHWISE_CONV_2D with depth multiplier 1 from the packed table, with an eight-lane
+/// vector type: four pixels times one block of 8 channels per pass.
 #[inline(always)]
 pub(crate) fn depthwise_conv_2d<T: F32x8>(t: T, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    depthwise_blocks::<One<T>, PIXELS>(One(t), p, input, packed, output)
+}
+
+/// DEPTHWISE_CONV_2D with depth multiplier 1 from the packed table: `P` output pixels times
+/// `T::CHANNELS` channels per pass where `P` windows along the row lie inside the input,
+/// else four (when `P` is larger), else one pixel with the taps outside the input skipped.
+/// Each output starts from its bias and accumulates its taps `(ky, kx)` in that order,
+/// whichever pass computes it.
+#[inline(always)]
+pub(crate) fn depthwise_blocks<T: F32Blocks, const P: usize>(t: T, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, out_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     debug_assert_eq!(in_d, out_d);
-    let block = LANES * (1 + f_h * f_w);
-    let (lo, hi) = (t.splat(p.clamp.min), t.splat(p.clamp.max));
     let full_kx = 0..f_w;
+    let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+    // `n` pixels from `ox` on, all with every column tap inside the input.
+    let fits = |ox: usize, n: usize| {
+        ox + n <= out_w
+            && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
+            && valid_taps(x_origin(ox + n - 1), g.dilation_width, f_w, in_w) == full_kx
+    };
     for b in 0..batches {
         for oy in 0..out_h {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+            let row = ConvRow {
+                input: b * in_h * in_w * in_d,
+                in_y0,
+                ky_range: valid_taps(in_y0, g.dilation_height, f_h, in_h),
+                output: (b * out_h + oy) * out_w * out_d,
+            };
             let mut ox = 0;
             while ox < out_w {
-                let quad = ox + PIXELS <= out_w
-                    && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
-                    && valid_taps(x_origin(ox + PIXELS - 1), g.dilation_width, f_w, in_w) == full_kx;
-                let n_pix = if quad { PIXELS } else { 1 };
-                let kx_range = if quad { full_kx.clone() } else { valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) };
-                let out0 = ((b * out_h + oy) * out_w + ox) * out_d;
-                let in_at = |ky: usize, kx: usize, i: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (x_origin(ox + i) + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * in_d
+                ox += if fits(ox, P) {
+                    depthwise_pixels::<T, P>(t, p, &row, ox, full_kx.clone(), input, packed, output)
+                } else if P > PIXELS && fits(ox, PIXELS) {
+                    depthwise_pixels::<T, PIXELS>(t, p, &row, ox, full_kx.clone(), input, packed, output)
+                } else {
+                    let kx_range = valid_taps(x_origin(ox), g.dilation_width, f_w, in_w);
+                    depthwise_pixels::<T, 1>(t, p, &row, ox, kx_range, input, packed, output)
                 };
-                for (bi, blk) in packed.chunks_exact(block).enumerate() {
-                    let c0 = bi * LANES;
-                    let n = (out_d - c0).min(LANES);
-                    // The input lanes of channels c0..c0 + 8 (zero beyond the last channel).
-                    let x_lanes = |at: usize| {
-                        if n == LANES {
-                            t.load(at8(input, at))
-                        } else {
-                            let mut tmp = [0.0f32; 8];
-                            tmp[..n].copy_from_slice(&input[at..at + n]);
-                            t.load(&tmp)
-                        }
-                    };
-                    let bias = t.load(at8(blk, 0));
-                    let mut acc = [bias; PIXELS];
-                    for ky in ky_range.clone() {
-                        for kx in kx_range.clone() {
-                            let wv = t.load(at8(blk, LANES + (ky * f_w + kx) * LANES));
-                            for (i, a) in acc.iter_mut().enumerate().take(n_pix) {
-                                *a = t.mul_add(*a, x_lanes(in_at(ky, kx, i) + c0), wv);
-                            }
-                        }
-                    }
-                    for (i, a) in acc.iter().enumerate().take(n_pix) {
-                        store_n(t, t.clamp(*a, lo, hi), output, out0 + i * out_d + c0, n);
-                    }
-                }
-                ox += n_pix;
+            }
+        }
+    }
+}
+
+/// `Q` depthwise output pixels from `ox` on (the column taps `kx_range` of each inside the
+/// input) times every channel, `T::CHANNELS` at a time. Returns `Q`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn depthwise_pixels<T: F32Blocks, const Q: usize>(
+    t: T,
+    p: &DepthwiseConv2dParams<F32>,
+    row: &ConvRow,
+    ox: usize,
+    kx_range: core::ops::Range<usize>,
+    input: &[f32],
+    packed: &[f32],
+    output: &mut [f32],
+) -> usize {
+    let g = &p.geometry;
+    let [_, f_h, f_w, out_d] = g.filter_shape;
+    let in_d = g.input_shape[3];
+    let block = LANES * (1 + f_h * f_w);
+    let (lo, hi) = (t.splat_b(p.clamp.min), t.splat_b(p.clamp.max));
+    // The input offset of tap (ky, kx) of pixel ox is `row.tap(..)`; pixel ox + i is `i`
+    // strides further along the row.
+    let step = g.stride_width * in_d;
+    // Whether every input vector of the pass lies inside the input (all but the last
+    // channels of the input's last pixels): then each is one full load, with no tail test
+    // in the tap loop.
+    let last_tap = match (row.ky_range.clone().last(), kx_range.clone().last()) {
+        (Some(ky), Some(kx)) => row.tap_in(g, ky, kx, ox, in_d) + (Q - 1) * step,
+        _ => 0,
+    };
+    for first in (0..out_d.div_ceil(LANES)).step_by(T::BLOCKS) {
+        let c0 = first * LANES;
+        let n = (out_d - c0).min(T::CHANNELS);
+        let mut acc = [t.load_blocks(packed, block, first, 0); Q];
+        let pass = DepthwisePass { row, ox, kx_range: kx_range.clone(), step, c0, block, first };
+        if last_tap + c0 + T::CHANNELS <= input.len() {
+            depthwise_taps(t, p, &pass, packed, &mut acc, |at| t.load_full(input, at));
+        } else {
+            depthwise_taps(t, p, &pass, packed, &mut acc, |at| t.load_n(input, at, n));
+        }
+        for (i, a) in acc.iter().enumerate() {
+            t.clamp_store_b(*a, lo, hi, output, row.output + (ox + i) * out_d + c0, n);
+        }
+    }
+    Q
+}
+
+/// Where one depthwise pass reads: its pixels' row, first pixel and column taps, the input
+/// stride between its pixels, and its channels.
+struct DepthwisePass<'r> {
+    row: &'r ConvRow,
+    ox: usize,
+    kx_range: core::ops::Range<usize>,
+    /// Input offset from one pixel of the pass to the next.
+    step: usize,
+    /// The pass's first channel.
+    c0: usize,
+    /// Floats per packed block.
+    block: usize,
+    /// The pass's first packed block.
+    first: usize,
+}
+
+/// Accumulates the taps `(ky, kx)` of a depthwise pass into `acc` (one vector per pixel),
+/// reading each input vector with `load(offset)`.
+#[inline(always)]
+fn depthwise_taps<T: F32Blocks, const Q: usize>(t: T, p: &DepthwiseConv2dParams<F32>, pass: &DepthwisePass, packed: &[f32], acc: &mut [T::V; Q], load: impl Fn(usize) -> T::V) {
+    let g = &p.geometry;
+    let f_w = g.filter_shape[2];
+    let in_d = g.input_shape[3];
+    for ky in pass.row.ky_range.clone() {
+        for kx in pass.kx_range.clone() {
+            let wv = t.load_blocks(packed, pass.block, pass.first, LANES + (ky * f_w + kx) * LANES);
+            let at = pass.row.tap_in(g, ky, kx, pass.ox, in_d) + pass.c0;
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a = t.mul_add_b(*a, load(at + i * pass.step), wv);
             }
         }
     }
@@ -463,52 +620,78 @@ pub fn fc_pack(output_depth: usize, input_depth: usize, filter: &[f32], bias: Op
     }
 }
 
-/// FULLY_CONNECTED from the packed table.
+/// FULLY_CONNECTED from the packed table, with an eight-lane vector type.
 #[inline(always)]
 pub(crate) fn fully_connected<T: F32x8>(t: T, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    fully_connected_blocks(One(t), p, input, packed, output)
+}
+
+/// Packed 8-unit blocks per group of [`fully_connected_blocks`]' single-chain part.
+const FC_GROUP: usize = 4;
+
+/// FULLY_CONNECTED from the packed table. The first `FC_GROUP * floor(blocks / FC_GROUP)`
+/// blocks of 8 units accumulate each unit in one chain (its bias, then every input in
+/// order), [`FC_GROUP`] vectors at a time (then one at a time where a vector holds several
+/// blocks); the last blocks (fewer than [`FC_GROUP`]) in two chains, over the even and the
+/// odd inputs, added at the end. Which chain a unit gets depends only on its block, not on
+/// `T`: every implementation gives the same bits for the same `mul_add` rounding.
+#[inline(always)]
+pub(crate) fn fully_connected_blocks<T: F32Blocks>(t: T, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let (depth, units) = (g.input_depth, g.output_depth);
     let block = LANES * (1 + depth);
-    let (lo, hi) = (t.splat(p.clamp.min), t.splat(p.clamp.max));
-    const GROUP: usize = 4;
+    let (lo, hi) = (t.splat_b(p.clamp.min), t.splat_b(p.clamp.max));
+    let n_blocks = units.div_ceil(LANES);
+    // The blocks of one chain per unit.
+    let single = n_blocks / FC_GROUP * FC_GROUP;
+    let store = |a: T::V, first: usize, out: &mut [f32]| {
+        let u0 = first * LANES;
+        t.clamp_store_b(a, lo, hi, out, u0, (units - u0).min(T::CHANNELS));
+    };
     for bt in 0..g.batches {
         let xs = &input[bt * depth..][..depth];
         let out = &mut output[bt * units..][..units];
-        let mut blocks = packed.chunks_exact(block).enumerate();
-        let n_blocks = units.div_ceil(LANES);
-        let mut done = 0;
-        while n_blocks - done >= GROUP {
-            let grp: [&[f32]; GROUP] = core::array::from_fn(|_| blocks.next().map_or(&[][..], |(_, b)| b));
-            let mut acc: [T::V; GROUP] = core::array::from_fn(|j| t.load(at8(grp[j], 0)));
-            let ws: [&[f32]; GROUP] = core::array::from_fn(|j| grp[j].get(LANES..).unwrap_or(&[]));
+        let mut first = 0;
+        while first + FC_GROUP * T::BLOCKS <= single {
+            let mut acc: [T::V; FC_GROUP] = [t.splat_b(0.0); FC_GROUP];
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = t.load_blocks(packed, block, first + j * T::BLOCKS, 0);
+            }
             for (k, &x) in xs.iter().enumerate() {
-                let xv = t.splat(x);
-                for (a, w) in acc.iter_mut().zip(&ws) {
-                    *a = t.mul_add(*a, xv, t.load(at8(w, k * LANES)));
+                let xv = t.splat_b(x);
+                for (j, a) in acc.iter_mut().enumerate() {
+                    *a = t.mul_add_b(*a, xv, t.load_blocks(packed, block, first + j * T::BLOCKS, LANES + k * LANES));
                 }
             }
             for (j, a) in acc.iter().enumerate() {
-                let u0 = (done + j) * LANES;
-                store_n(t, t.clamp(*a, lo, hi), out, u0, (units - u0).min(LANES));
+                store(*a, first + j * T::BLOCKS, out);
             }
-            done += GROUP;
+            first += FC_GROUP * T::BLOCKS;
         }
-        for (bi, blk) in blocks {
+        // `single` is a multiple of FC_GROUP blocks; with several blocks per vector, fewer
+        // than FC_GROUP vectors of it may remain.
+        while first < single {
+            let mut a = t.load_blocks(packed, block, first, 0);
+            for (k, &x) in xs.iter().enumerate() {
+                a = t.mul_add_b(a, t.splat_b(x), t.load_blocks(packed, block, first, LANES + k * LANES));
+            }
+            store(a, first, out);
+            first += T::BLOCKS;
+        }
+        while first < n_blocks {
             // Two accumulators over the even and odd inputs, added at the end.
-            let mut a0 = t.load(at8(blk, 0));
-            let mut a1 = t.splat(0.0);
-            let w = &blk[LANES..];
+            let mut a0 = t.load_blocks(packed, block, first, 0);
+            let mut a1 = t.splat_b(0.0);
             let mut pairs = xs.chunks_exact(2);
             for (kk, x) in pairs.by_ref().enumerate() {
-                a0 = t.mul_add(a0, t.splat(x[0]), t.load(at8(w, 2 * kk * LANES)));
-                a1 = t.mul_add(a1, t.splat(x[1]), t.load(at8(w, (2 * kk + 1) * LANES)));
+                a0 = t.mul_add_b(a0, t.splat_b(x[0]), t.load_blocks(packed, block, first, LANES + 2 * kk * LANES));
+                a1 = t.mul_add_b(a1, t.splat_b(x[1]), t.load_blocks(packed, block, first, LANES + (2 * kk + 1) * LANES));
             }
             if let [x] = pairs.remainder() {
-                a0 = t.mul_add(a0, t.splat(*x), t.load(at8(w, (depth - 1) * LANES)));
+                a0 = t.mul_add_b(a0, t.splat_b(*x), t.load_blocks(packed, block, first, LANES + (depth - 1) * LANES));
             }
-            let a = t.add(a0, a1);
-            let u0 = bi * LANES;
-            store_n(t, t.clamp(a, lo, hi), out, u0, (units - u0).min(LANES));
+            store(t.add_b(a0, a1), first, out);
+            first += T::BLOCKS;
         }
     }
 }

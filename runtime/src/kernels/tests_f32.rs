@@ -804,8 +804,9 @@ impl KernelCase for FcPacked {
 
     fn edge_cases() -> Vec<Self> {
         let mut v: Vec<Self> = FullyConnected::edge_cases().into_iter().map(FcPacked).collect();
-        // Unit counts around the 32-unit groups and the 8-unit blocks.
-        for units in [31, 32, 33, 40, 63, 64, 65, 72] {
+        // Unit counts around the 32-unit (AVX-512: 64-unit) groups and the 8-unit blocks, the
+        // two-chain tail of 1 to 3 blocks.
+        for units in [31, 32, 33, 40, 63, 64, 65, 72, 96, 120, 136] {
             v.push(FcPacked(FullyConnected { batches: 2, depth: 37, units, clamp: units, bias: units % 2 == 0, scale: 1.0, seed: units as u64 }));
         }
         v
@@ -937,7 +938,7 @@ mod packed {
         }
     }
 
-    /// AVX-512F (CONV_2D), called directly (only where detected).
+    /// AVX-512F, called directly (only where detected).
     #[cfg(target_arch = "x86_64")]
     pub(super) mod avx512 {
         use super::*;
@@ -951,6 +952,12 @@ mod packed {
         }
         pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
             super::conv(|p, x, k, o| imp::avx512::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::avx512::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
+        }
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::avx512::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
     }
 
@@ -989,51 +996,64 @@ packed_tests!(depthwise_packed_avx2_fma, if packed::avx2_fma::detected(), Depthw
 packed_tests!(fully_connected_packed_avx2_fma, if packed::avx2_fma::detected(), FcPacked, packed::avx2_fma::fc);
 #[cfg(target_arch = "x86_64")]
 packed_tests!(conv_2d_packed_avx512, if packed::avx512::detected(), ConvPacked, packed::avx512::conv);
-
-/// AVX-512 computes every output with the same fused multiply-adds in the same order as
-/// AVX2+FMA (eight pixels per block instead of four, one 16-lane vector instead of two
-/// 8-lane ones), so the two give the same bits.
 #[cfg(target_arch = "x86_64")]
-mod conv_2d_packed_avx512_bits {
-    use super::*;
-    use crate::kernels::test_util::{available, config};
+packed_tests!(depthwise_packed_avx512, if packed::avx512::detected(), DepthwisePacked, packed::avx512::depthwise);
+#[cfg(target_arch = "x86_64")]
+packed_tests!(fully_connected_packed_avx512, if packed::avx512::detected(), FcPacked, packed::avx512::fc);
 
-    fn same_bits(case: &ConvPacked) -> Result<(), String> {
-        let a = case.run(packed::avx2_fma::conv)?;
-        let b = case.run(packed::avx512::conv)?;
-        match a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()) {
-            Some(i) => Err(format!("output {i}: AVX-512 {:e}, AVX2+FMA {:e}", b[i], a[i])),
-            None if a.len() != b.len() => Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len())),
-            None => Ok(()),
-        }
-    }
+/// `same_bits_tests!(name, Case, avx2 kernel, avx512 kernel)`: AVX-512 computes every output
+/// with the same fused multiply-adds in the same order as AVX2+FMA (more pixels or lanes per
+/// pass, one 16-lane vector instead of two 8-lane ones), so the two must give the same bits,
+/// on random cases and on the edge cases.
+macro_rules! same_bits_tests {
+    ($name:ident, $case:ty, $avx2:expr, $avx512:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            use super::*;
+            use crate::kernels::test_util::{available, config};
 
-    fn here() -> bool {
-        available("conv_2d_packed_avx512_bits", packed::avx512::detected() && packed::avx2_fma::detected())
-    }
+            fn same_bits(case: &$case) -> Result<(), String> {
+                let a = case.run($avx2)?;
+                let b = case.run($avx512)?;
+                match a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()) {
+                    Some(i) => Err(format!("output {i}: AVX-512 {:e}, AVX2+FMA {:e}", b[i], a[i])),
+                    None if a.len() != b.len() => Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len())),
+                    None => Ok(()),
+                }
+            }
 
-    proptest! {
-        #![proptest_config(config::<ConvPacked>())]
-        #[test]
-        fn random(case in ConvPacked::strategy()) {
-            if here() {
-                same_bits(&case).map_err(TestCaseError::fail)?;
+            fn here() -> bool {
+                available(stringify!($name), packed::avx512::detected() && packed::avx2_fma::detected())
+            }
+
+            proptest! {
+                #![proptest_config(config::<$case>())]
+                #[test]
+                fn random(case in <$case as KernelCase>::strategy()) {
+                    if here() {
+                        same_bits(&case).map_err(TestCaseError::fail)?;
+                    }
+                }
+            }
+
+            #[test]
+            fn edge_cases() {
+                if !here() {
+                    return;
+                }
+                for case in <$case as KernelCase>::edge_cases() {
+                    if let Err(e) = same_bits(&case) {
+                        panic!("{case:?}: {e}");
+                    }
+                }
             }
         }
-    }
-
-    #[test]
-    fn edge_cases() {
-        if !here() {
-            return;
-        }
-        for case in ConvPacked::edge_cases() {
-            if let Err(e) = same_bits(&case) {
-                panic!("{case:?}: {e}");
-            }
-        }
-    }
+    };
 }
+
+same_bits_tests!(conv_2d_packed_avx512_bits, ConvPacked, packed::avx2_fma::conv, packed::avx512::conv);
+same_bits_tests!(depthwise_packed_avx512_bits, DepthwisePacked, packed::avx2_fma::depthwise, packed::avx512::depthwise);
+same_bits_tests!(fully_connected_packed_avx512_bits, FcPacked, packed::avx2_fma::fc, packed::avx512::fc);
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);

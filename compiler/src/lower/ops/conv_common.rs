@@ -491,3 +491,32 @@ impl<N: HeldNumerics> ConvHeld<N> {
         tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_helpers::*;
+    use crate::error::LowerError;
+    use crate::ir::{Conv2dOptions, DType, DepthwiseConv2dOptions, OpKind};
+    use crate::tflite::builder::ModelBuilder;
+
+    /// A hybrid (dynamic-range quantized) CONV_2D or DEPTHWISE_CONV_2D: float32 activations,
+    /// int8 weights. One error, naming the op and the weights, saying how to convert the model.
+    #[test]
+    fn hybrid_conv_and_depthwise_say_how_to_convert() {
+        let conv = OpKind::Conv2d(Conv2dOptions { stride_w: 1, stride_h: 1, ..Conv2dOptions::default() });
+        let depthwise = OpKind::DepthwiseConv2d(DepthwiseConv2dOptions { stride_w: 1, stride_h: 1, depth_multiplier: 1, ..DepthwiseConv2dOptions::default() });
+        for (kind, opcode, filter, out_d) in [(conv, "CONV_2D", [2, 1, 1, 3], 2), (depthwise, "DEPTHWISE_CONV_2D", [1, 1, 1, 3], 3)] {
+            let mut b = ModelBuilder::new();
+            let x = b.activation("x", DType::F32, &[1, 2, 2, 3], None);
+            let w = b.constant_i8("w", &filter, &vec![1; filter.iter().product()], Some((0.5, 0)));
+            let y = b.activation("y", DType::F32, &[1, 2, 2, out_d], None);
+            b.op(kind, &[Some(x), Some(w), None], &[y]);
+            b.inputs(&[x]).outputs(&[y]);
+            let e = lower_op0(&b.finish()).err().unwrap_or_else(|| panic!("{opcode}: a hybrid op lowered"));
+            let text = e.to_string();
+            assert!(matches!(e, LowerError::Unsupported { .. }), "{text}");
+            assert!(text.contains("op 0") && text.contains(opcode) && text.contains("\"w\""), "{text}");
+            assert!(text.contains("hybrid") && text.contains("full-integer quantization") && text.contains("TFLITE_BUILTINS_INT8"), "{text}");
+        }
+    }
+}

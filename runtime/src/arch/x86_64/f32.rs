@@ -9,14 +9,18 @@
 //! FMAs per tap, where AVX2 needs two loads and eight FMAs for four pixels), through the same
 //! loop nest (`f32x8::conv_2d_blocks`). Every output is computed by the same sequence of
 //! fused multiply-adds as in the AVX2+FMA form (its bias, then its taps in `(ky, kx, ic)`
-//! order), so the two give the same bits (`tests_f32.rs` checks it). Depthwise (blocks of 8
-//! channels) and FULLY_CONNECTED (8-unit blocks, streamed weights) keep the AVX2 form.
+//! order), so the two give the same bits (`tests_f32.rs` checks it). Depthwise and
+//! FULLY_CONNECTED read two packed 8-lane blocks per `__m512` (`F32Blocks`: the second half
+//! inserted with `vinsertf64x4`, a missing last block as zeros): depthwise 8 pixels times 16
+//! channels per pass (`f32x8::depthwise_blocks`), FULLY_CONNECTED 64 units per pass
+//! (`f32x8::fully_connected_blocks`), each output with the AVX2+FMA form's chain of fused
+//! multiply-adds (the same bits).
 
 use super::vnni::Avx512Vnni;
 use super::Avx2;
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
-use crate::kernels::f32x8::{self, F32x16, F32x8};
+use crate::kernels::f32x8::{self, F32Blocks, F32x16, F32x8, LANES};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::F32;
 use core::arch::x86_64::*;
@@ -188,6 +192,67 @@ impl F32x16 for Avx512F32 {
     }
 }
 
+impl F32Blocks for Avx512F32 {
+    type V = __m512;
+    const BLOCKS: usize = 2;
+    #[inline(always)]
+    fn splat_b(self, x: f32) -> __m512 {
+        self.splat16(x)
+    }
+    #[inline(always)]
+    fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> __m512 {
+        let half = |k: usize| packed.get((first + k) * block + at..).and_then(|s| s.first_chunk::<LANES>());
+        let (Some(lo), hi) = (half(0), half(1)) else {
+            debug_assert!(false, "packed float read out of range");
+            return self.splat16(0.0);
+        };
+        // SAFETY: the token proves AVX-512F (and AVX); `lo` and `hi` are eight readable
+        // floats each (unaligned loads). `vinsertf64x4` is AVX-512F (the cast is free).
+        unsafe {
+            let lo = _mm512_castps256_ps512(_mm256_loadu_ps(lo.as_ptr()));
+            let hi = match hi {
+                Some(h) => _mm256_loadu_ps(h.as_ptr()),
+                None => _mm256_setzero_ps(),
+            };
+            _mm512_castpd_ps(_mm512_insertf64x4::<1>(_mm512_castps_pd(lo), _mm256_castps_pd(hi)))
+        }
+    }
+    #[inline(always)]
+    fn load_full(self, s: &[f32], at: usize) -> __m512 {
+        self.load16(f32x8::at16(s, at))
+    }
+    #[inline(always)]
+    fn load_n(self, s: &[f32], at: usize, n: usize) -> __m512 {
+        if let Some(v) = s.get(at..).and_then(|s| s.first_chunk::<16>()) {
+            return self.load16(v);
+        }
+        // The last channels of the last pixel: fewer than 16 values left.
+        let n = n.min(16).min(s.len().saturating_sub(at));
+        let Some(src) = s.get(at..at + n) else {
+            debug_assert!(false, "packed float read out of range");
+            return self.splat16(0.0);
+        };
+        let mask: __mmask16 = if src.len() >= 16 { !0 } else { (1u16 << src.len()) - 1 };
+        // SAFETY: the token proves AVX-512F; the masked load reads only the lanes of `mask`,
+        // which are `src`'s `src.len()` readable floats (masked-off lanes are not accessed and
+        // read as zero).
+        unsafe { _mm512_maskz_loadu_ps(mask, src.as_ptr()) }
+    }
+    #[inline(always)]
+    fn mul_add_b(self, acc: __m512, a: __m512, b: __m512) -> __m512 {
+        self.mul_add16(acc, a, b)
+    }
+    #[inline(always)]
+    fn add_b(self, a: __m512, b: __m512) -> __m512 {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { _mm512_add_ps(a, b) }
+    }
+    #[inline(always)]
+    fn clamp_store_b(self, v: __m512, lo: __m512, hi: __m512, out: &mut [f32], at: usize, n: usize) {
+        self.clamp_store16(v, lo, hi, out, at, n)
+    }
+}
+
 /// Output pixels per CONV_2D block with AVX-512: eight `__m512` accumulators.
 const AVX512_CONV_PIXELS: usize = 8;
 
@@ -196,9 +261,34 @@ fn conv_entry_avx512(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed:
     f32x8::conv_2d_blocks::<Avx512F32, AVX512_CONV_PIXELS>(t, p, input, packed, output)
 }
 
+/// Output pixels per depthwise pass with AVX-512: eight `__m512` accumulators.
+const AVX512_DEPTHWISE_PIXELS: usize = 8;
+
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn depthwise_entry_avx512(t: Avx512F32, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    f32x8::depthwise_blocks::<Avx512F32, AVX512_DEPTHWISE_PIXELS>(t, p, input, packed, output)
+}
+
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn fc_entry_avx512(t: Avx512F32, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+    f32x8::fully_connected_blocks(t, p, input, packed, output)
+}
+
 /// The AVX-512 forms.
 pub(crate) mod avx512 {
     use super::*;
+
+    /// `depthwise_conv_2d_f32_packed` with AVX-512F (and FMA).
+    pub(crate) fn depthwise_conv_2d_f32_packed(t: Avx512F32, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        // SAFETY: the token proves AVX-512F, AVX2 and FMA.
+        unsafe { depthwise_entry_avx512(t, p, input, packed, output) }
+    }
+
+    /// `fully_connected_f32_packed` with AVX-512F (and FMA).
+    pub(crate) fn fully_connected_f32_packed(t: Avx512F32, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        // SAFETY: the token proves AVX-512F, AVX2 and FMA.
+        unsafe { fc_entry_avx512(t, p, input, packed, output) }
+    }
 
     /// `conv_2d_f32_packed` with AVX-512F (and FMA).
     pub(crate) fn conv_2d_f32_packed(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
