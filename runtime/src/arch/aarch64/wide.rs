@@ -12,7 +12,7 @@
 //! Eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Neon, Requant8};
-use crate::kernels::conv_2d::wide::{blocks, gather, pairs, WideAct, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::wide::{blocks, gather, pairs, WideAct, WidenRun, BLOCK, MAX_TAPS};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::aarch64::*;
@@ -164,6 +164,17 @@ fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: 
     }
 }
 
+/// The gather's widening of a run: [`Widen::copy_widen`], one run at a time (the default
+/// block of one, so the gather never writes past a run).
+struct NeonWiden;
+
+impl<A: Widen> WidenRun<A> for NeonWiden {
+    #[inline(always)]
+    fn widen_run(&self, src: &[A], dst: &mut [i16]) {
+        A::copy_widen(src, &mut dst[..src.len()]);
+    }
+}
+
 /// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
 fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8, len: usize) {
     let [batches, ..] = g.input_shape;
@@ -176,7 +187,7 @@ fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
         for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
-            gather(g, input, zp, at(px0 + k), col, A::copy_widen);
+            gather(g, input, zp, at(px0 + k), col, &NeonWiden);
         }
         let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);
         match n {

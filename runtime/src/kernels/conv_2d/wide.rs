@@ -286,7 +286,8 @@ impl<A: WideAct> WidenRun<A> for ScalarWiden {
 /// Whether every output pixel's window is the `depth` input elements at `pixel * depth`,
 /// an even number of them (1x1, stride 1, no padding, the output as large as the input):
 /// then the widened windows of consecutive pixels are one contiguous run, gathered with one
-/// widening.
+/// widening. (Only the x86-64 kernels use it so far.)
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
     let [_, f_h, f_w, f_d] = g.filter_shape;
     f_h == 1
