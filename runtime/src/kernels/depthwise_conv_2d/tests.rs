@@ -259,6 +259,21 @@ impl KernelCase for Depthwise {
                 }
             }
         }
+        // The same on rows wide enough (at least eight output pixels) for the AVX-512 form
+        // that prepares tap pairs once per call (`arch::x86_64::vnni::depthwise`), depths
+        // with and without a channel tail.
+        for in_d in [20usize, 64] {
+            for stride in [1usize, 2] {
+                for dil in [1usize, 2] {
+                    for pad in [0usize, 1, 2] {
+                        for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
+                            seed += 1;
+                            v.push(r(Case { batches: 1, in_h: 5, in_w: 21, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad / 2, pad, pad], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
+                        }
+                    }
+                }
+            }
+        }
         // One input channel (the `OneChannel` variant's band and tap pairs): micro_speech's
         // 10x8 window at stride 2, widths that are not a multiple of 4, dilation down,
         // paddings on every side, extreme zero points; windows of more words than the

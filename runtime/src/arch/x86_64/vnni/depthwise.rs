@@ -36,7 +36,7 @@ pub(crate) fn depthwise_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<S8>, inp
     let depth = g.filter_shape[3];
     // Fewer than sixteen channels fill at most half the lanes: the AVX2 form's eight-channel
     // two-pixel pass is faster there.
-    if p.depth_multiplier() == 1 && g.input_shape[3] == depth && depth >= 16 && fits(g) {
+    if p.depth_multiplier() == 1 && g.input_shape[3] == depth && depth >= 16 && fits(g) && worth_preparing(g) {
         let folded = &packed[..depth];
         let taps = g.filter_shape[1] * g.filter_shape[2];
         let filter = &filter[..taps * depth];
@@ -56,7 +56,7 @@ pub(crate) fn depthwise_conv_2d_u8_window(t: Avx512Vnni, p: &DepthwiseConv2dPara
     let depth = g.filter_shape[3];
     let taps = g.filter_shape[1] * g.filter_shape[2];
     match Requant16::new_u8(&p.quant, &p.clamp) {
-        Some(rq) if p.depth_multiplier() == 1 && g.input_shape[3] == depth && fits(g) => {
+        Some(rq) if p.depth_multiplier() == 1 && g.input_shape[3] == depth && fits(g) && worth_preparing(g) => {
             let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
             let filter = &filter[..taps * depth];
             let w = |t: usize, c: usize| filter[t * depth + c] as i32 + w_off;
@@ -79,6 +79,19 @@ const WBUF: usize = 256;
 /// Registers one 32-channel block takes in the buffer: two per tap pair, two of folded bias.
 fn per_block(g: &ConvGeometry) -> usize {
     2 * (g.filter_shape[1] * g.filter_shape[2]).div_ceil(2) + 2
+}
+
+/// Narrowest output row [`mult1`] takes. Its speed comes from interior windows (two
+/// neighbours per pass sharing the weight loads, no border masks); on a narrow image most
+/// windows touch the left or right border, and the per-call preparation of the tap pairs
+/// is not repaid: kws's 25x5x64 depthwise layers took 22.8 µs each in this form against
+/// 13.5 in the AVX2 form (host_bench --per-op, idle machine). Narrower layers take the AVX2
+/// form.
+const MIN_OUT_W: usize = 8;
+
+/// Whether the output rows are wide enough for [`mult1`] (see [`MIN_OUT_W`]).
+fn worth_preparing(g: &ConvGeometry) -> bool {
+    g.output_shape[2] >= MIN_OUT_W
 }
 
 /// Whether [`mult1`] takes this geometry: a non-empty window whose block fits the buffer.
