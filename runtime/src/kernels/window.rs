@@ -59,6 +59,24 @@ impl PoolGeometry {
         n * self.output_height * self.output_width * c
     }
 
+    /// Every output pixel in order (batch, row, column): its first output element
+    /// (`pixel * depth`), the batch, and its window clipped to the input
+    /// ([`PoolGeometry::clipped`]). One walk for the x86-64 pooling kernels of both widths.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn windows(&self) -> impl Iterator<Item = (usize, usize, core::ops::Range<usize>, core::ops::Range<usize>)> + '_ {
+        let [batches, _, _, depth] = self.input_shape;
+        let (out_h, out_w) = (self.output_height, self.output_width);
+        (0..batches).flat_map(move |b| {
+            (0..out_h).flat_map(move |oy| {
+                (0..out_w).map(move |ox| {
+                    let (ys, xs) = self.clipped(oy, ox);
+                    (((b * out_h + oy) * out_w + ox) * depth, b, ys, xs)
+                })
+            })
+        })
+    }
+
     /// The window of output `(oy, ox)` clipped to the input: rows `y0..y1`, columns
     /// `x0..x1` (TFLite's `filter_y_start..filter_y_end`, in input coordinates).
     #[inline(always)]

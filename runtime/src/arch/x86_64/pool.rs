@@ -49,34 +49,28 @@ unsafe fn average8(sum: __m256i, count: i32, min: i32, max: i32) -> [i8; 8] {
 #[target_feature(enable = "avx2")]
 fn average_pool(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) -> bool {
     let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, in_h, in_w, depth] = g.input_shape;
     let (min, max) = (p.clamp.min as i32, p.clamp.max as i32);
-    for b in 0..batches {
-        for oy in 0..g.output_height {
-            for ox in 0..g.output_width {
-                let (ys, xs) = g.clipped(oy, ox);
-                let count = ys.len() * xs.len();
-                if count == 0 || count > 1 << 23 {
-                    return false;
-                }
-                let out_pixel = ((b * g.output_height + oy) * g.output_width + ox) * depth;
-                let mut c0 = 0;
-                while c0 < depth {
-                    let n = (depth - c0).min(8);
-                    let mut acc = _mm256_setzero_si256();
-                    for iy in ys.clone() {
-                        for ix in xs.clone() {
-                            let cells: [i8; 8] = Src::Row(&input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n]).chunk(0);
-                            // SAFETY: AVX2; the load reads the 8 bytes of `cells`.
-                            acc = unsafe { _mm256_add_epi32(acc, _mm256_cvtepi8_epi32(_mm_loadl_epi64(cells.as_ptr().cast()))) };
-                        }
-                    }
-                    // SAFETY: AVX2.
-                    let r = unsafe { average8(acc, count as i32, min, max) };
-                    output[out_pixel + c0..][..n].copy_from_slice(&r[..n]);
-                    c0 += 8;
+    for (out_pixel, b, ys, xs) in g.windows() {
+        let count = ys.len() * xs.len();
+        if count == 0 || count > 1 << 23 {
+            return false;
+        }
+        let mut c0 = 0;
+        while c0 < depth {
+            let n = (depth - c0).min(8);
+            let mut acc = _mm256_setzero_si256();
+            for iy in ys.clone() {
+                for ix in xs.clone() {
+                    let cells: [i8; 8] = Src::Row(&input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n]).chunk(0);
+                    // SAFETY: AVX2; the load reads the 8 bytes of `cells`.
+                    acc = unsafe { _mm256_add_epi32(acc, _mm256_cvtepi8_epi32(_mm_loadl_epi64(cells.as_ptr().cast()))) };
                 }
             }
+            // SAFETY: AVX2.
+            let r = unsafe { average8(acc, count as i32, min, max) };
+            output[out_pixel + c0..][..n].copy_from_slice(&r[..n]);
+            c0 += 8;
         }
     }
     true

@@ -40,37 +40,31 @@ unsafe fn average16(sum: __m512i, count: i32, min: i32, max: i32) -> __m128i {
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn average_pool(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) -> bool {
     let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, in_h, in_w, depth] = g.input_shape;
     let (min, max) = (p.clamp.min as i32, p.clamp.max as i32);
-    for b in 0..batches {
-        for oy in 0..g.output_height {
-            for ox in 0..g.output_width {
-                let (ys, xs) = g.clipped(oy, ox);
-                let count = ys.len() * xs.len();
-                if count == 0 || count > 1 << 23 {
-                    return false;
-                }
-                let out_pixel = ((b * g.output_height + oy) * g.output_width + ox) * depth;
-                let mut c0 = 0;
-                while c0 < depth {
-                    let n = (depth - c0).min(16);
-                    let k = ((1u32 << n) - 1) as u16;
-                    let mut acc = _mm512_setzero_si512();
-                    for iy in ys.clone() {
-                        for ix in xs.clone() {
-                            let cells = &input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n];
-                            // SAFETY: AVX512BW/VL; the masked load reads the first `n` bytes
-                            // of `cells`, which has `n` (masked-off bytes are not read).
-                            acc = _mm512_add_epi32(acc, _mm512_cvtepi8_epi32(unsafe { _mm_maskz_loadu_epi8(k, cells.as_ptr()) }));
-                        }
-                    }
-                    let out = &mut output[out_pixel + c0..][..n];
-                    // SAFETY: AVX512F/BW/VL; the masked store writes the first `n` bytes of
-                    // `out`, which has `n`.
-                    unsafe { _mm_mask_storeu_epi8(out.as_mut_ptr(), k, average16(acc, count as i32, min, max)) };
-                    c0 += 16;
+    for (out_pixel, b, ys, xs) in g.windows() {
+        let count = ys.len() * xs.len();
+        if count == 0 || count > 1 << 23 {
+            return false;
+        }
+        let mut c0 = 0;
+        while c0 < depth {
+            let n = (depth - c0).min(16);
+            let k = ((1u32 << n) - 1) as u16;
+            let mut acc = _mm512_setzero_si512();
+            for iy in ys.clone() {
+                for ix in xs.clone() {
+                    let cells = &input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n];
+                    // SAFETY: AVX512BW/VL; the masked load reads the first `n` bytes
+                    // of `cells`, which has `n` (masked-off bytes are not read).
+                    acc = _mm512_add_epi32(acc, _mm512_cvtepi8_epi32(unsafe { _mm_maskz_loadu_epi8(k, cells.as_ptr()) }));
                 }
             }
+            let out = &mut output[out_pixel + c0..][..n];
+            // SAFETY: AVX512F/BW/VL; the masked store writes the first `n` bytes of
+            // `out`, which has `n`.
+            unsafe { _mm_mask_storeu_epi8(out.as_mut_ptr(), k, average16(acc, count as i32, min, max)) };
+            c0 += 16;
         }
     }
     true
