@@ -161,7 +161,7 @@ impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             Conv2dScheme::S8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
@@ -189,7 +189,7 @@ impl Kernel for Conv2d {
                 s.insert(self.output, TensorData::I16(out));
             }
             Conv2dScheme::U8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
@@ -203,7 +203,7 @@ impl Kernel for Conv2d {
                 s.insert(self.output, TensorData::U8(out));
             }
             Conv2dScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.output_shape.iter().product());

@@ -6,7 +6,10 @@
 //! target, for `Config::compile_to` in a build script and for `include_model!` (a proc
 //! macro cannot see the target it expands for).
 //!
-//! Generated code tells the classes apart by `target_arch = "arm"` only: stable Rust has
+//! Generated code tells the classes apart by `target_arch` only (`"arm"`, `"x86_64"`, any
+//! other: [`TargetClass::ArmDsp`], [`TargetClass::X86`], [`TargetClass::Host`]); an arm for
+//! both host classes is `not(target_arch = "arm")`, as before x86-64 had a class of its
+//! own, so a model whose ops agree on both hosts generates the same code. Stable Rust has
 //! no `cfg` for the Arm DSP extension (the `dsp` target feature is unstable; the runtime's
 //! build script reads the target name). Every Arm build therefore takes the
 //! [`TargetClass::ArmDsp`] answer; an Armv6-M or Armv7-M build runs those variants with the
@@ -18,9 +21,14 @@ use quote::quote;
 use tflc_runtime::isa::TargetClass;
 
 /// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
-fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 2] {
-    [(TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"), (TargetClass::Host, quote! { not(target_arch = "arm") }, "host")]
+fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 3] {
+    [
+        (TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"),
+        (TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
+        (TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "x86_64")) }, "host"),
+    ]
 }
+
 
 /// One variant and its packed table for some target classes (`P`: the table's element,
 /// `i32` for the integer variants, `f32` for the packed float ones).
@@ -53,7 +61,8 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         Self { arms }
     }
 
-    /// The arm for `class` (the interpreter runs the host's: it runs on the host).
+    /// The arm for `class` (the interpreter runs [`TargetClass::BUILD`]'s: the class of the
+    /// machine it runs on).
     pub fn of(&self, class: TargetClass) -> &Arm<V, P> {
         self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
     }
@@ -65,6 +74,10 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         self.arms
             .iter()
             .map(|a| {
+                if !a.classes.contains(&TargetClass::ArmDsp) && a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
+                    // Both hosts: the predicate and blob of the time before `X86`.
+                    return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host" };
+                }
                 let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
                 let preds = mine.iter().map(|(_, p, _)| p);
                 let cfg = if mine.len() == 1 { quote! { #(#preds)* } } else { quote! { any(#(#preds),*) } };

@@ -92,7 +92,7 @@ impl Avx2 {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    //! The AVX2 variants as the kernel suites run them: select (for `TargetClass::Host`) and
+    //! The AVX2 variants as the kernel suites run them: select (for `TargetClass::X86`) and
     //! pack as the compiler does, then call the AVX2 function directly (whatever `crate::isa`
     //! selected).
     use super::Avx2;
@@ -115,7 +115,7 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn conv_2d(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
@@ -123,27 +123,27 @@ pub(crate) mod tests {
             Conv2dVariant::Pointwise => super::conv_2d_pointwise(token(), p, input, filter, &packed, output),
             Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
             Conv2dVariant::Wide => super::conv_2d_s8_wide(token(), p, input, &packed, output),
-            // Not selected for `TargetClass::Host`; the portable variant if it were.
+            // Not selected for `TargetClass::X86`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
             Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
         }
     }
 
     pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
             DepthwiseConv2dVariant::Window => super::depthwise_window(token(), p, input, filter, bias, &packed, output),
-            // Not selected for `TargetClass::Host`; the portable variants if they were.
+            // Not selected for `TargetClass::X86`; the portable variants if they were.
             DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
             DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
         }
     }
 
     pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {

@@ -158,10 +158,10 @@ impl Conv2dVariant {
         if f_d != in_d || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dVariant::Reference;
         }
-        if target != TargetClass::Host && gemm::requant_is_exact(p, filter, bias) {
+        if !target.is_host() && gemm::requant_is_exact(p, filter, bias) {
             return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
         }
-        if target == TargetClass::Host && wide::fits(g) {
+        if target.is_host() && wide::fits(g) {
             return Conv2dVariant::Wide;
         }
         let [_, in_h, in_w, _] = g.input_shape;
@@ -218,7 +218,7 @@ impl Conv2dVariant {
     /// The variant for a legacy uint8 convolution on `target`: `Wide` on hosts when the
     /// window fits it, else `Reference` ([`conv_2d_u8`]).
     pub fn select_u8(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dVariant {
-        if target == TargetClass::Host && wide::fits(&p.geometry) {
+        if target.is_host() && wide::fits(&p.geometry) {
             Conv2dVariant::Wide
         } else {
             Conv2dVariant::Reference
@@ -287,7 +287,7 @@ impl Conv2dF32Variant {
         if f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dF32Variant::Reference;
         }
-        if target != TargetClass::Host {
+        if !target.is_host() {
             return Conv2dF32Variant::Blocked;
         }
         Conv2dF32Variant::Packed
