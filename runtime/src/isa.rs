@@ -182,6 +182,7 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
     ("conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
+    ("conv_2d_s8_quad", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),

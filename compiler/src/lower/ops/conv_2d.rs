@@ -175,6 +175,7 @@ impl Kernel for Conv2d {
                     Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
                     Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
                     Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_s8_wide(p, input, packed, &mut out),
+                    Conv2dVariant::Quad => tflc_runtime::kernels::conv_2d::conv_2d_s8_quad(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -259,6 +260,11 @@ impl Kernel for Conv2d {
                         // The packed table holds the filter (widened) and the folded bias.
                         let packed = cx.table_i32("packed", packed);
                         quote! { #call::conv_2d_s8_wide(#p, #input, #packed, #output); }
+                    }
+                    Conv2dVariant::Quad => {
+                        // The packed table holds the filter (in quads) and the folded bias.
+                        let packed = cx.table_i32("packed", packed);
+                        quote! { #call::conv_2d_s8_quad(#p, #input, #packed, #output); }
                     }
                     Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
                         // The packed table holds the filter, the folded bias and the

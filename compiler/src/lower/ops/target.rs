@@ -86,3 +86,49 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PerTarget;
+    use tflc_runtime::isa::TargetClass;
+    use tflc_runtime::kernels::conv_2d::{Conv2dParams, Conv2dVariant, ConvGeometry};
+    use tflc_runtime::kernels::numerics::{Clamp, QuantS8};
+
+    fn cfgs<V: Copy + PartialEq>(arms: &PerTarget<V>) -> Vec<(String, &'static str)> {
+        arms.cfgs().into_iter().map(|a| (a.cfg.to_string(), a.suffix)).collect()
+    }
+
+    /// x86-64 takes `Quad` for an int8 convolution, the other hosts keep `Wide`, Arm
+    /// `Gemm`: three arms, each under its own `cfg` and blob.
+    #[test]
+    fn x86_gets_quad_other_hosts_wide() {
+        let g = ConvGeometry { input_shape: [1, 8, 8, 16], filter_shape: [16, 3, 3, 16], output_shape: [1, 8, 8, 16], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 1, pad_left: 1 };
+        let (mult, shift) = (vec![1 << 30; 16], vec![-8; 16]);
+        let p = Conv2dParams { geometry: g, quant: QuantS8 { input_offset: 3, output_offset: -1, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
+        let filter = vec![1i8; 16 * 9 * 16];
+        let arms = PerTarget::select(|t| Conv2dVariant::select(&p, &filter, None, t), |v| vec![v.packed_len(&g) as i32]);
+        assert_eq!(arms.of(TargetClass::X86).variant, Conv2dVariant::Quad);
+        assert_eq!(arms.of(TargetClass::Host).variant, Conv2dVariant::Wide);
+        assert_eq!(arms.of(TargetClass::ArmDsp).variant, Conv2dVariant::Gemm);
+        assert_eq!(
+            cfgs(&arms),
+            [
+                ("target_arch = \"arm\"".into(), "arm"),
+                ("target_arch = \"x86_64\"".into(), "x86"),
+                ("not (any (target_arch = \"arm\" , target_arch = \"x86_64\"))".into(), "host"),
+            ]
+        );
+        // uint8 keeps `Wide` on every host.
+        assert_eq!(Conv2dVariant::select_u8(&Conv2dParams { geometry: g, quant: tflc_runtime::kernels::numerics::QuantU8 { input_offset: -3, weights_offset: -5, output_offset: 1, output_multiplier: 1 << 30, output_shift: -8 }, clamp: Clamp { min: 0, max: 255 } }, TargetClass::X86), Conv2dVariant::Wide);
+    }
+
+    /// Both host classes agreeing print the predicate and blob of the time before `X86`.
+    #[test]
+    fn hosts_agreeing_keep_the_old_arm() {
+        let arms = PerTarget::<u8>::select(|t| u8::from(t.is_host()), |v| vec![v as i32]);
+        assert_eq!(cfgs(&arms), [("target_arch = \"arm\"".into(), "arm"), ("not (target_arch = \"arm\")".into(), "host")]);
+        let one = PerTarget::<u8>::select(|_| 0, |v| vec![v as i32]);
+        assert_eq!(one.arms.len(), 1);
+        assert_eq!(one.of(TargetClass::X86).classes, [TargetClass::ArmDsp, TargetClass::X86, TargetClass::Host]);
+    }
+}

@@ -94,6 +94,7 @@ fn conv_variant(p: &Conv2dParams<S8Alias>, v: Conv2dVariant, input: &[i8], filte
         Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(p, input, packed, output),
         Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, output),
         Conv2dVariant::Wide => conv_2d::conv_2d_s8_wide(p, input, packed, output),
+        Conv2dVariant::Quad => conv_2d::conv_2d_s8_quad(p, input, packed, output),
         Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, output),
         Conv2dVariant::Window => conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, output),
     }
