@@ -22,7 +22,8 @@
 
 use super::requant::requant_lanes;
 use super::Avx512Vnni;
-use crate::kernels::conv_2d::quad::{blocks, conv_quad, gather, quads, BLOCK, MAX_TAPS};
+use crate::arch::x86_64::quad::{contiguous, gather16, xor_copy, SLACK};
+use crate::kernels::conv_2d::quad::{blocks, conv_quad, quads, BLOCK, MAX_TAPS};
 use crate::kernels::conv_2d::wide::PixelWalk;
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::S8;
@@ -303,17 +304,17 @@ unsafe fn quad(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &
     let len = 4 * quads(g);
     // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` rows of `len`.
     unsafe {
-        if PIXELS * len <= 1024 {
+        if PIXELS * len + SLACK <= 1024 {
             run::<1024>(g, zp, input, packed, output, out, len)
-        } else if PIXELS * len <= 8192 {
+        } else if PIXELS * len + SLACK <= 8192 {
             run::<8192>(g, zp, input, packed, output, out, len)
         } else {
-            run::<{ PIXELS * ROW }>(g, zp, input, packed, output, out, len)
+            run::<{ PIXELS * ROW + SLACK }>(g, zp, input, packed, output, out, len)
         }
     }
 }
 
-/// [`quad`] with a gather buffer of `N >= PIXELS * len` bytes.
+/// [`quad`] with a gather buffer of `N >= PIXELS * len + SLACK` bytes.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 unsafe fn run<const N: usize>(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], out: &Out, len: usize) {
     let [batches, ..] = g.input_shape;
@@ -322,14 +323,21 @@ unsafe fn run<const N: usize>(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[
     let n_px = batches * out_h * out_w;
     let n_blocks = blocks(g);
     let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    assert!(PIXELS * len <= N && rows.len() >= n_blocks * BLOCK * (len / 4));
+    assert!(PIXELS * len + SLACK <= N && rows.len() >= n_blocks * BLOCK * (len / 4));
+    let flat = contiguous(g);
     let mut buf = [0u8; N];
     let mut walk = PixelWalk::new(g);
     let mut px0 = 0;
     while px0 < n_px {
         let n = (n_px - px0).min(PIXELS);
-        for k in 0..n {
-            gather(g, input, zp, walk.next_pixel(), &mut buf[k * len..][..len], 0x80);
+        if flat {
+            // One run: pixel `px`'s window is the `len` bytes at `px * len`.
+            xor_copy(&input[px0 * len..][..n * len], &mut buf[..n * len]);
+        } else {
+            // In order, each with the rest of the buffer (`gather16`'s excess).
+            for k in 0..n {
+                gather16(g, input, zp, walk.next_pixel(), &mut buf[k * len..], len);
+            }
         }
         let x: [*const u8; PIXELS] = core::array::from_fn(|k| buf[k.min(n - 1) * len..][..len].as_ptr());
         let mut pass = Pass { x, n, biases, rows, n_quads: len / 4, out_d, px0, output: &mut *output, out };
