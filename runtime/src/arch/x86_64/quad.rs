@@ -4,7 +4,7 @@
 //! the weights directly, but it saturates its int16 pair sums, which reach `2 * 255 * 128`
 //! here: not used.)
 //!
-//! Each pixel's window is gathered once as unsigned bytes (`quad::gather`) and widened to
+//! Each pixel's window is gathered once as unsigned bytes ([`gather16`], [`xor_copy`]) and widened to
 //! int16 (`u` in `[0, 255]`); per quad of taps a tile of four pixels times eight channels
 //! sign-extends the eight channels' 32 weight bytes to int16 (`vpmovsxbw`, two registers:
 //! per channel the tap pairs `(4t, 4t + 1)`, `(4t + 2, 4t + 3)` in adjacent lanes, shared by
@@ -131,7 +131,8 @@ unsafe fn tile(x: [*const i16; PIXELS], rows: &[i32], n_quads: usize, blk: usize
     }
 }
 
-/// Every output pixel, [`PIXELS`] at a time, with a gather buffer sized for the window.
+/// Every output pixel, [`PIXELS`] at a time, with gather buffers sized for the window (they
+/// are zeroed on every call, and a row-driven op calls the kernel once per row band).
 ///
 /// # Safety
 /// AVX2.
@@ -148,6 +149,8 @@ unsafe fn quad(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &
     unsafe {
         if PIXELS * len + SLACK <= 512 {
             run::<512>(g, zp, input, packed, output, rq, len)
+        } else if PIXELS * len + SLACK <= 1536 {
+            run::<1536>(g, zp, input, packed, output, rq, len)
         } else if PIXELS * len + SLACK <= 4096 {
             run::<4096>(g, zp, input, packed, output, rq, len)
         } else {

@@ -3,8 +3,9 @@
 //! argument) times the activations as unsigned bytes, `vpdpbusd` (four u8 x i8 products
 //! summed into each int32 lane, never saturating; not `vpdpbusds`).
 //!
-//! Each pixel's window is gathered once as a row of bytes `x ^ 0x80` (`quad::gather`),
-//! sixteen pixels at a time; per quad of taps a tile broadcasts each pixel's four bytes
+//! Each pixel's window is gathered once as a row of bytes `x ^ 0x80` (`super::super::quad::
+//! gather16`: a window inside the input in 16-byte blocks; a 1x1 stride-1 layer's rows as one
+//! contiguous copy), sixteen pixels at a time; per quad of taps a tile broadcasts each pixel's four bytes
 //! (`vpbroadcastd`) against the sixteen channels of a packed block (one 64-byte load,
 //! shared by the tile's pixels):
 //!
@@ -306,6 +307,8 @@ unsafe fn quad(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &
     unsafe {
         if PIXELS * len + SLACK <= 1024 {
             run::<1024>(g, zp, input, packed, output, out, len)
+        } else if PIXELS * len + SLACK <= 4096 {
+            run::<4096>(g, zp, input, packed, output, out, len)
         } else if PIXELS * len + SLACK <= 8192 {
             run::<8192>(g, zp, input, packed, output, out, len)
         } else {
