@@ -58,14 +58,17 @@ pub enum TargetClass {
     /// Arm without them (Armv6-M `thumbv6m`, Armv7-M `thumbv7m`): the same layouts, read
     /// with the portable micro-kernels.
     Arm,
-    /// Anything else (x86-64, aarch64, ...): the variants that have host SIMD forms
+    /// x86-64: a host ([`TargetClass::is_host`]) whose int8 CONV_2D reads a layout made for
+    /// `vpdpbusd` (`Conv2dVariant::Quad`); every other choice is [`TargetClass::Host`]'s.
+    X86,
+    /// Any other host (aarch64, ...): the variants that have host SIMD forms
     /// ([`HOST_SIMD_KERNELS`]) or NEON micro-kernels.
     Host,
 }
 
 impl TargetClass {
     /// Every class, in the order generated code lists them.
-    pub const ALL: [TargetClass; 3] = [TargetClass::ArmDsp, TargetClass::Arm, TargetClass::Host];
+    pub const ALL: [TargetClass; 4] = [TargetClass::ArmDsp, TargetClass::Arm, TargetClass::X86, TargetClass::Host];
 
     /// The class this build of the runtime is compiled for (tests; the compiler does not
     /// use it: it compiles for every class).
@@ -73,17 +76,26 @@ impl TargetClass {
         TargetClass::ArmDsp
     } else if cfg!(target_arch = "arm") {
         TargetClass::Arm
+    } else if cfg!(target_arch = "x86_64") {
+        TargetClass::X86
     } else {
         TargetClass::Host
     };
 
-    /// Its name in reports: `"arm-dsp"`, `"arm"`, `"host"`.
+    /// Its name in reports: `"arm-dsp"`, `"arm"`, `"x86"`, `"host"`.
     pub const fn name(self) -> &'static str {
         match self {
             TargetClass::ArmDsp => "arm-dsp",
             TargetClass::Arm => "arm",
+            TargetClass::X86 => "x86",
             TargetClass::Host => "host",
         }
+    }
+
+    /// Whether this is a host class ([`TargetClass::X86`] or [`TargetClass::Host`]): the
+    /// variants made for host SIMD rather than for the Arm micro-kernels.
+    pub const fn is_host(self) -> bool {
+        matches!(self, TargetClass::X86 | TargetClass::Host)
     }
 }
 
@@ -170,6 +182,7 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
     ("conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
+    ("conv_2d_s8_quad", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),

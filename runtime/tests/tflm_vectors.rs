@@ -1285,6 +1285,7 @@ mod conv_family {
                             conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
                             conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
                             conv_2d::Conv2dVariant::Wide => conv_2d::conv_2d_s8_wide(&p, &x, &packed, &mut fast),
+                            conv_2d::Conv2dVariant::Quad => conv_2d::conv_2d_s8_quad(&p, &x, &packed, &mut fast),
                         }
                         assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }

@@ -161,7 +161,7 @@ impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             Conv2dScheme::S8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
@@ -175,6 +175,7 @@ impl Kernel for Conv2d {
                     Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
                     Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
                     Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_s8_wide(p, input, packed, &mut out),
+                    Conv2dVariant::Quad => tflc_runtime::kernels::conv_2d::conv_2d_s8_quad(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -189,7 +190,7 @@ impl Kernel for Conv2d {
                 s.insert(self.output, TensorData::I16(out));
             }
             Conv2dScheme::U8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
@@ -203,7 +204,7 @@ impl Kernel for Conv2d {
                 s.insert(self.output, TensorData::U8(out));
             }
             Conv2dScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.output_shape.iter().product());
@@ -259,6 +260,11 @@ impl Kernel for Conv2d {
                         // The packed table holds the filter (widened) and the folded bias.
                         let packed = cx.table_i32("packed", packed);
                         quote! { #call::conv_2d_s8_wide(#p, #input, #packed, #output); }
+                    }
+                    Conv2dVariant::Quad => {
+                        // The packed table holds the filter (in quads) and the folded bias.
+                        let packed = cx.table_i32("packed", packed);
+                        quote! { #call::conv_2d_s8_quad(#p, #input, #packed, #output); }
                     }
                     Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
                         // The packed table holds the filter, the folded bias and the

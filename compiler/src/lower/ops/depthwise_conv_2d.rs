@@ -172,7 +172,7 @@ impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.output_shape.iter().product());
@@ -198,7 +198,7 @@ impl Kernel for DepthwiseConv2d {
                 s.insert(self.output, TensorData::I16(out));
             }
             DepthwiseConv2dScheme::U8 { held, arms } => {
-                let Arm { variant, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
@@ -212,7 +212,7 @@ impl Kernel for DepthwiseConv2d {
                 s.insert(self.output, TensorData::U8(out));
             }
             DepthwiseConv2dScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.output_shape.iter().product());

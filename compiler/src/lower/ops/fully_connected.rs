@@ -235,7 +235,7 @@ impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
             FullyConnectedScheme::S8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_i8(self.output, g.batches * g.output_depth);
@@ -260,7 +260,7 @@ impl Kernel for FullyConnected {
                 s.insert(self.output, TensorData::I16(out));
             }
             FullyConnectedScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::Host);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
                 let g = &p.geometry;
                 let mut out = s.take_f32(self.output, g.batches * g.output_depth);

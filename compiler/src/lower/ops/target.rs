@@ -6,7 +6,12 @@
 //! target, for `Config::compile_to` in a build script and for `include_model!` (a proc
 //! macro cannot see the target it expands for).
 //!
-//! Generated code tells the classes apart by `target_arch = "arm"` only: stable Rust has
+//! Generated code tells the classes apart by `target_arch` only (`"arm"`, `"x86_64"`, any
+//! other: [`TargetClass::ArmDsp`], [`TargetClass::X86`], [`TargetClass::Host`], blobs
+//! `WEIGHTS_ARM`, `WEIGHTS_X86`, `WEIGHTS_OTHER_HOST`); an arm for both host classes is
+//! `not(target_arch = "arm")` with blob `WEIGHTS_HOST`, as before x86-64 had a class of its
+//! own, so a model whose ops agree on both hosts generates the same code. Every distinct
+//! `cfg` has its own suffix, so no two blobs share a name. Stable Rust has
 //! no `cfg` for the Arm DSP extension (the `dsp` target feature is unstable; the runtime's
 //! build script reads the target name). Every Arm build therefore takes the
 //! [`TargetClass::ArmDsp`] answer; an Armv6-M or Armv7-M build runs those variants with the
@@ -18,9 +23,14 @@ use quote::quote;
 use tflc_runtime::isa::TargetClass;
 
 /// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
-fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 2] {
-    [(TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"), (TargetClass::Host, quote! { not(target_arch = "arm") }, "host")]
+fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 3] {
+    [
+        (TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"),
+        (TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
+        (TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "x86_64")) }, "other_host"),
+    ]
 }
+
 
 /// One variant and its packed table for some target classes (`P`: the table's element,
 /// `i32` for the integer variants, `f32` for the packed float ones).
@@ -53,7 +63,8 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         Self { arms }
     }
 
-    /// The arm for `class` (the interpreter runs the host's: it runs on the host).
+    /// The arm for `class` (the interpreter runs [`TargetClass::BUILD`]'s: the class of the
+    /// machine it runs on).
     pub fn of(&self, class: TargetClass) -> &Arm<V, P> {
         self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
     }
@@ -65,11 +76,72 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         self.arms
             .iter()
             .map(|a| {
+                if !a.classes.contains(&TargetClass::ArmDsp) && a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
+                    // Both hosts: the predicate and blob of the time before `X86`.
+                    return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host" };
+                }
                 let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
                 let preds = mine.iter().map(|(_, p, _)| p);
                 let cfg = if mine.len() == 1 { quote! { #(#preds)* } } else { quote! { any(#(#preds),*) } };
-                TargetArm { cfg, suffix: mine.first().map_or("all", |m| m.2) }
+                // A distinct suffix per distinct `cfg`: two scopes of one suffix would define
+                // the same blob twice for a target both `cfg`s hold on.
+                let suffix = match mine.as_slice() {
+                    [(.., one)] => *one,
+                    [(TargetClass::ArmDsp, ..), (TargetClass::X86, ..)] => "arm_x86",
+                    [(TargetClass::ArmDsp, ..), (TargetClass::Host, ..)] => "arm_other_host",
+                    _ => "all",
+                };
+                TargetArm { cfg, suffix }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PerTarget;
+    use tflc_runtime::isa::TargetClass;
+    use tflc_runtime::kernels::conv_2d::{Conv2dParams, Conv2dVariant, ConvGeometry};
+    use tflc_runtime::kernels::numerics::{Clamp, QuantS8};
+
+    fn cfgs<V: Copy + PartialEq>(arms: &PerTarget<V>) -> Vec<(String, &'static str)> {
+        arms.cfgs().into_iter().map(|a| (a.cfg.to_string(), a.suffix)).collect()
+    }
+
+    /// x86-64 takes `Quad` for an int8 convolution, the other hosts keep `Wide`, Arm
+    /// `Gemm`: three arms, each under its own `cfg` and blob.
+    #[test]
+    fn x86_gets_quad_other_hosts_wide() {
+        let g = ConvGeometry { input_shape: [1, 8, 8, 4], filter_shape: [16, 3, 3, 4], output_shape: [1, 8, 8, 16], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 1, pad_left: 1 };
+        let (mult, shift) = (vec![1 << 30; 16], vec![-8; 16]);
+        let p = Conv2dParams { geometry: g, quant: QuantS8 { input_offset: 3, output_offset: -1, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
+        let filter = vec![1i8; 16 * 9 * 4];
+        let arms = PerTarget::select(|t| Conv2dVariant::select(&p, &filter, None, t), |v| vec![v.packed_len(&g) as i32]);
+        assert_eq!(arms.of(TargetClass::X86).variant, Conv2dVariant::Quad);
+        assert_eq!(arms.of(TargetClass::Host).variant, Conv2dVariant::Wide);
+        assert_eq!(arms.of(TargetClass::ArmDsp).variant, Conv2dVariant::Gemm);
+        assert_eq!(
+            cfgs(&arms),
+            [
+                ("target_arch = \"arm\"".into(), "arm"),
+                ("target_arch = \"x86_64\"".into(), "x86"),
+                ("not (any (target_arch = \"arm\" , target_arch = \"x86_64\"))".into(), "other_host"),
+            ]
+        );
+        // uint8 keeps `Wide` on every host.
+        assert_eq!(Conv2dVariant::select_u8(&Conv2dParams { geometry: g, quant: tflc_runtime::kernels::numerics::QuantU8 { input_offset: -3, weights_offset: -5, output_offset: 1, output_multiplier: 1 << 30, output_shift: -8 }, clamp: Clamp { min: 0, max: 255 } }, TargetClass::X86), Conv2dVariant::Wide);
+    }
+
+    /// Both host classes agreeing print the predicate and blob of the time before `X86`.
+    #[test]
+    fn hosts_agreeing_keep_the_old_arm() {
+        let arms = PerTarget::<u8>::select(|t| u8::from(t.is_host()), |v| vec![v as i32]);
+        assert_eq!(cfgs(&arms), [("target_arch = \"arm\"".into(), "arm"), ("not (target_arch = \"arm\")".into(), "host")]);
+        // Arm and x86-64 agreeing (no select does so today): a suffix of their own.
+        let odd = PerTarget::<u8>::select(|t| u8::from(t == TargetClass::Host), |v| vec![v as i32]);
+        assert_eq!(cfgs(&odd), [("any (target_arch = \"arm\" , target_arch = \"x86_64\")".into(), "arm_x86"), ("not (any (target_arch = \"arm\" , target_arch = \"x86_64\"))".into(), "other_host")]);
+        let one = PerTarget::<u8>::select(|_| 0, |v| vec![v as i32]);
+        assert_eq!(one.arms.len(), 1);
+        assert_eq!(one.of(TargetClass::X86).classes, [TargetClass::ArmDsp, TargetClass::X86, TargetClass::Host]);
     }
 }

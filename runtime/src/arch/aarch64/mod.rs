@@ -116,6 +116,8 @@ pub(crate) mod tests {
             // No NEON form: the portable variant with the NEON dot micro-kernels.
             Conv2dVariant::Window => crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(p, input, filter, bias, &packed, output),
             Conv2dVariant::Wide => super::conv_2d_s8_wide(Neon::new(), p, input, &packed, output),
+            // x86-64 only; the portable variant if it were.
+            Conv2dVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(p, input, &packed, output),
             // Not selected for `TargetClass::Host`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
             Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),

@@ -16,10 +16,12 @@
 //! | `GemmChunked` | [`conv_2d_s8_gemm_chunked`] | as `Gemm`, longer windows |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
-//! | `Wide` | [`conv_2d_s8_wide`], [`conv_2d_u8_wide`] | hosts: ungrouped int8 and uint8 windows of at most [`wide::MAX_TAPS`] taps |
+//! | `Wide` | [`conv_2d_s8_wide`], [`conv_2d_u8_wide`] | hosts but x86-64 (and uint8 on x86-64): ungrouped windows of at most [`wide::MAX_TAPS`] taps |
+//! | `Quad` | [`conv_2d_s8_quad`] | x86-64: ungrouped int8 windows of at most [`quad::MAX_TAPS`] taps |
 
 pub mod fast;
 pub mod gemm;
+pub mod quad;
 pub mod scalar;
 pub mod wide;
 #[cfg(test)]
@@ -113,6 +115,13 @@ pub fn conv_2d_s8_wide(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], 
     wide::conv_wide_s8(params, input, packed, output)
 }
 
+/// CONV_2D int8, [`Conv2dVariant::Quad`]: `packed` from [`Conv2dVariant::pack`] (it
+/// replaces the model's filter and bias).
+pub fn conv_2d_s8_quad(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    crate::isa::host_simd!(vnni conv_2d_s8_quad(params, input, packed, output));
+    quad::conv_quad(params, input, packed, output)
+}
+
 /// CONV_2D legacy uint8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack_u8`]
 /// (it replaces the model's filter and bias).
 pub fn conv_2d_u8_wide(params: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
@@ -144,13 +153,17 @@ pub enum Conv2dVariant {
     /// most [`wide::MAX_TAPS`] taps, the weights widened to int16 and packed per block of
     /// eight output channels (layout in [`wide`]'s module doc).
     Wide,
+    /// [`conv_2d_s8_quad`]: x86-64 only ([`TargetClass::X86`]); `Wide`'s windows, the
+    /// weights as int8 quads of taps per block of sixteen output channels for `vpdpbusd`,
+    /// the activations fed as `x + 128` (layout in [`quad`]'s module doc).
+    Quad,
 }
 
 impl Conv2dVariant {
     /// The fastest variant for this int8 convolution, its weights and bias on `target`.
     /// `Gemm`'s interleaved layout and packed requantization are made for the Arm DSP
-    /// micro-kernels; a host takes `Wide` (AVX2 form: several pixels times sixteen
-    /// channels per block), or `Pointwise` / `Window` for windows longer than it takes.
+    /// micro-kernels; x86-64 takes `Quad`, another host `Wide` (AVX2 form: several pixels
+    /// times sixteen channels per block), or `Pointwise` / `Window` for windows longer than it takes.
     pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> Conv2dVariant {
         let g = &p.geometry;
         let in_d = g.input_shape[3];
@@ -158,10 +171,13 @@ impl Conv2dVariant {
         if f_d != in_d || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dVariant::Reference;
         }
-        if target != TargetClass::Host && gemm::requant_is_exact(p, filter, bias) {
+        if !target.is_host() && gemm::requant_is_exact(p, filter, bias) {
             return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
         }
-        if target == TargetClass::Host && wide::fits(g) {
+        if target == TargetClass::X86 && quad::fits(g) {
+            return Conv2dVariant::Quad;
+        }
+        if target.is_host() && wide::fits(g) {
             return Conv2dVariant::Wide;
         }
         let [_, in_h, in_w, _] = g.input_shape;
@@ -186,6 +202,7 @@ impl Conv2dVariant {
             Conv2dVariant::Reference => 0,
             Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::packed_len(g),
             Conv2dVariant::Wide => wide::packed_len(g),
+            Conv2dVariant::Quad => quad::packed_len(g),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => g.filter_shape[0],
         }
     }
@@ -204,6 +221,7 @@ impl Conv2dVariant {
             Conv2dVariant::Reference => {}
             Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::pack(p, filter, bias, packed),
             Conv2dVariant::Wide => wide::pack_s8(p, filter, bias, packed),
+            Conv2dVariant::Quad => quad::pack(p, filter, bias, packed),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => {
                 for (c, v) in packed.iter_mut().enumerate().take(out_d) {
                     let taps = filter[c * row..][..row].iter().copied();
@@ -218,7 +236,7 @@ impl Conv2dVariant {
     /// The variant for a legacy uint8 convolution on `target`: `Wide` on hosts when the
     /// window fits it, else `Reference` ([`conv_2d_u8`]).
     pub fn select_u8(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dVariant {
-        if target == TargetClass::Host && wide::fits(&p.geometry) {
+        if target.is_host() && wide::fits(&p.geometry) {
             Conv2dVariant::Wide
         } else {
             Conv2dVariant::Reference
@@ -287,7 +305,7 @@ impl Conv2dF32Variant {
         if f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 {
             return Conv2dF32Variant::Reference;
         }
-        if target != TargetClass::Host {
+        if !target.is_host() {
             return Conv2dF32Variant::Blocked;
         }
         Conv2dF32Variant::Packed

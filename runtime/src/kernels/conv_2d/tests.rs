@@ -28,13 +28,16 @@ fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opt
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<D>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<D>(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
+        Conv2dVariant::Quad => super::quad::conv_quad(p, input, &packed, output),
     }
 }
 
-/// The variant a host build selects, run in its portable form (whatever `crate::isa`
-/// selected): the check of the host layouts on every machine.
-fn host_portable(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+/// The variant a host build selects (x86-64's when `X86`, the other hosts' else), run in its
+/// portable form (whatever `crate::isa` selected): the check of the host layouts on every
+/// machine.
+fn host_portable<const X86: bool>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let class = if X86 { crate::isa::TargetClass::X86 } else { crate::isa::TargetClass::Host };
+    let v = Conv2dVariant::select(p, filter, bias, class);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
@@ -44,6 +47,7 @@ fn host_portable(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<crate::kernels::dot::scalar::Scalar>(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
+        Conv2dVariant::Quad => super::quad::conv_quad(p, input, &packed, output),
     }
 }
 
@@ -60,6 +64,7 @@ fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]
         Conv2dVariant::Pointwise => super::conv_2d_s8_pointwise(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::conv_2d_s8_window(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::conv_2d_s8_wide(p, input, &packed, output),
+        Conv2dVariant::Quad => super::conv_2d_s8_quad(p, input, &packed, output),
     }
 }
 
@@ -394,6 +399,42 @@ impl KernelCase for Conv {
                 v.push(Conv::Fixed(p));
             }
         }
+        // The host tiles (`Quad`: blocks of 16 channels, 8 and 16 pixels per tile, a last
+        // block of at most 8 channels two pixels per register, pixel tails; `Wide`): output
+        // channel counts around 8, 16, 32, depths 1, 3, 8 (quads padded), rows of 1 to 21
+        // pixels, padding and stride 2, zero points at the extremes.
+        for (i, (in_d, out_d, k, stride, in_w)) in [
+            (1, 1, [3, 3], 1, 21),
+            (3, 8, [3, 3], 2, 21),
+            (3, 15, [3, 3], 1, 7),
+            (8, 16, [1, 1], 1, 19),
+            (3, 17, [3, 3], 1, 11),
+            (1, 24, [3, 3], 1, 9),
+            (8, 33, [3, 3], 2, 13),
+            (4, 40, [1, 1], 1, 5),
+            (5, 48, [3, 3], 1, 3),
+            (16, 64, [3, 3], 1, 17),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let pads = if k[0] == 1 { [0; 4] } else { [1; 4] };
+            let (in_zp, out_zp) = [(-128, 127), (127, -128), (5, -3)][i % 3];
+            let mut p = Case { stride_h: stride, stride_w: stride, in_zp, out_zp, ..Case::plain(4, in_w, in_d, out_d, k, pads, 50 + i as u64) }.problem();
+            if i % 3 != 2 {
+                p.input = extremes(p.input.len());
+            }
+            p.mult = (0..p.mult.len()).map(|c| (1 << 30) + (c as i32) * 54321).collect();
+            p.shift = (0..p.shift.len()).map(|c| -6 - (c % 5) as i32).collect();
+            v.push(Conv::Fixed(p));
+        }
+        // The window bound of `Wide` and `Quad` (3x3x512 = 4608 taps) and just past it.
+        for in_d in [512, 513] {
+            let mut p = Case { in_zp: -128, out_zp: 0, ..Case::plain(3, 3, in_d, 17, [3, 3], [1; 4], 60 + in_d as u64) }.problem();
+            p.mult = vec![1 << 30; p.mult.len()];
+            p.shift = vec![-12; p.shift.len()];
+            v.push(Conv::Fixed(p));
+        }
         // The GemmChunked variant's windows (more than 64 taps) over more than one block of
         // 8 channel pairs (33, 40, 70 channels), whole-word rows and gathered ones (3 and 13
         // channels), with padding, stride 2 and dilation 2; the last cases are 1x1.
@@ -452,6 +493,10 @@ kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Conv, cr
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d);
 #[cfg(target_arch = "x86_64")]
+kernel_tests!(wide_avx2, if crate::arch::x86_64::tests::detected(), Conv, crate::arch::x86_64::tests::conv_2d_wide);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(wide_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_wide);
+#[cfg(target_arch = "x86_64")]
 kernel_tests!(rows_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_rows);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Conv, selected::<crate::kernels::dot::neon::Neon>);
@@ -464,7 +509,8 @@ kernel_tests!(pointwise_neon, if true, Conv, crate::arch::aarch64::tests::conv_2
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
 kernel_tests!(pointwise_neon_sdot, if crate::arch::aarch64::tests::dotprod_detected(), Conv, crate::arch::aarch64::tests::conv_2d_pointwise::<true>);
 kernel_tests!(public_api, if true, Conv, public);
-kernel_tests!(selected_host_portable, if true, Conv, host_portable);
+kernel_tests!(selected_host_portable, if true, Conv, host_portable::<false>);
+kernel_tests!(selected_x86_portable, if true, Conv, host_portable::<true>);
 
 /// Legacy uint8 CONV_2D: the `Wide` variant (portable, and AVX2 where the machine runs it)
 /// against `conv_2d_u8` on the suite's random geometries, with every zero point (inputs,

@@ -209,7 +209,7 @@ pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(g: &ConvGeometry, input: &[A], 
 /// [`valid_taps`] without its divisions for the common dilation 1 (the gather runs once per
 /// output pixel; two integer divisions per axis cost more than a small window's copy).
 #[inline(always)]
-fn taps_inside(origin: isize, dilation: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
+pub(crate) fn taps_inside(origin: isize, dilation: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
     if dilation != 1 {
         return valid_taps(origin, dilation, taps, size);
     }

@@ -188,7 +188,7 @@ impl DepthwiseConv2dVariant {
                 crate::kernels::requant::packed_requant_ok(m, s, bound)
             })
         };
-        let arm = target != TargetClass::Host;
+        let arm = !target.is_host();
         if arm && whole && in_d == 1 && g.input_shape[2] >= fast::TAP_GROUP && mult % fast::LANES == 0 && g.dilation_width == 1 && packed_requant() {
             DepthwiseConv2dVariant::OneChannel
         } else if arm && whole && mult == 1 && out_d % fast::LANES == 0 && packed_requant() {
@@ -286,7 +286,7 @@ impl DepthwiseConv2dVariant {
     /// The variant for a legacy uint8 depthwise convolution on `target`: `Window`
     /// ([`depthwise_conv_2d_u8_window`], no packed table) on hosts, else `Reference`.
     pub fn select_u8(target: TargetClass) -> DepthwiseConv2dVariant {
-        if target == TargetClass::Host {
+        if target.is_host() {
             DepthwiseConv2dVariant::Window
         } else {
             DepthwiseConv2dVariant::Reference
@@ -319,7 +319,7 @@ impl DepthwiseConv2dF32Variant {
     pub fn select(p: &DepthwiseConv2dParams<F32>, target: TargetClass) -> DepthwiseConv2dF32Variant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
-        if target != TargetClass::Host || out_d != g.input_shape[3] || f_h * f_w == 0 || out_d == 0 {
+        if !target.is_host() || out_d != g.input_shape[3] || f_h * f_w == 0 || out_d == 0 {
             return DepthwiseConv2dF32Variant::Reference;
         }
         DepthwiseConv2dF32Variant::Packed

@@ -147,7 +147,7 @@ impl FullyConnectedVariant {
         };
         // Layers below `MIN_INTERLEAVED_MACS` keep `Dot4`: a model of tiny layers (hello_world)
         // would otherwise link both kernels for a few hundred instructions.
-        if target != TargetClass::Host && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
+        if !target.is_host() && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
             FullyConnectedVariant::Interleaved
         } else {
             FullyConnectedVariant::Dot4
@@ -236,7 +236,7 @@ impl FullyConnectedF32Variant {
         if g.input_depth == 0 || g.output_depth == 0 {
             return FullyConnectedF32Variant::Reference;
         }
-        if target != TargetClass::Host {
+        if !target.is_host() {
             return FullyConnectedF32Variant::Blocked;
         }
         FullyConnectedF32Variant::Packed

@@ -94,6 +94,7 @@ fn conv_variant(p: &Conv2dParams<S8Alias>, v: Conv2dVariant, input: &[i8], filte
         Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(p, input, packed, output),
         Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, output),
         Conv2dVariant::Wide => conv_2d::conv_2d_s8_wide(p, input, packed, output),
+        Conv2dVariant::Quad => conv_2d::conv_2d_s8_quad(p, input, packed, output),
         Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, output),
         Conv2dVariant::Window => conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, output),
     }
@@ -121,11 +122,11 @@ fn conv_2d_overlapped_rows_equal_apart() {
             let filter = rng.i8s(g.filter_shape.iter().product());
             let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
             let rows = Rows::conv_2d(&g).unwrap();
-            for target in [TargetClass::Host, TargetClass::ArmDsp, TargetClass::BUILD] {
+            for target in [TargetClass::Host, TargetClass::X86, TargetClass::ArmDsp, TargetClass::BUILD] {
                 let mut variants = vec![Conv2dVariant::Reference, Conv2dVariant::select(&p, &filter, Some(&bias), target)];
                 variants.dedup();
                 for v in variants {
-                    if v == Conv2dVariant::Gemm && target == TargetClass::Host {
+                    if v == Conv2dVariant::Gemm && target.is_host() {
                         continue;
                     }
                     let mut packed = vec![0; v.packed_len(&g)];
@@ -167,7 +168,7 @@ fn depthwise_overlapped_rows_equal_apart() {
             let filter = rng.i8s(g.filter_shape.iter().product());
             let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
             let rows = Rows::conv(&g).unwrap();
-            for target in [TargetClass::Host, TargetClass::ArmDsp, TargetClass::BUILD] {
+            for target in [TargetClass::Host, TargetClass::X86, TargetClass::ArmDsp, TargetClass::BUILD] {
                 let mut variants = vec![DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::select(&p, &filter, Some(&bias), target)];
                 variants.dedup();
                 for v in variants {

@@ -33,6 +33,7 @@
 pub(crate) mod depthwise;
 pub(crate) mod elementwise;
 pub(crate) mod pool;
+pub(crate) mod quad;
 pub(crate) mod requant;
 pub(crate) mod rows;
 pub(crate) mod wide;
@@ -42,6 +43,7 @@ pub(crate) use elementwise::{add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, s
 pub(crate) use pool::average_pool_2d_s8;
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
+pub(crate) use quad::conv_2d_s8_quad;
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
 
 use super::Avx2;
@@ -94,7 +96,7 @@ impl Avx512Vnni {
 #[cfg(test)]
 pub(crate) mod tests {
     //! The AVX-512 VNNI variants as the kernel suites run them: select (for
-    //! `TargetClass::Host`) and pack as the compiler does, then call the VNNI function
+    //! `TargetClass::X86`) and pack as the compiler does, then call the VNNI function
     //! directly (whatever `crate::isa` selected).
     use super::Avx512Vnni;
     use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
@@ -120,7 +122,16 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn conv_2d(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        conv_2d_for(crate::isa::TargetClass::X86, p, input, filter, bias, output)
+    }
+
+    /// What another host selects (`Wide` where x86-64 takes `Quad`), in this form.
+    pub(crate) fn conv_2d_wide(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        conv_2d_for(crate::isa::TargetClass::Host, p, input, filter, bias, output)
+    }
+
+    fn conv_2d_for(class: crate::isa::TargetClass, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        let v = Conv2dVariant::select(p, filter, bias, class);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
@@ -128,7 +139,8 @@ pub(crate) mod tests {
             Conv2dVariant::Pointwise => super::conv_2d_pointwise(token(), p, input, filter, &packed, output),
             Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
             Conv2dVariant::Wide => super::conv_2d_s8_wide(token(), p, input, &packed, output),
-            // Not selected for `TargetClass::Host`; the portable variant if it were.
+            Conv2dVariant::Quad => super::conv_2d_s8_quad(token(), p, input, &packed, output),
+            // Not selected for hosts; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
             Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
         }
@@ -137,7 +149,7 @@ pub(crate) mod tests {
     /// The rows kernels (`Pointwise`, `Window`) whatever `select` picks for the host (it
     /// picks `Wide` for every window that fits it), so that the suite's cases reach them.
     pub(crate) fn conv_2d_rows(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         if v == Conv2dVariant::Reference {
             return crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output);
         }
@@ -162,20 +174,20 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
             DepthwiseConv2dVariant::Window => super::depthwise_window(token(), p, input, filter, bias, &packed, output),
-            // Not selected for `TargetClass::Host`; the portable variants if they were.
+            // Not selected for `TargetClass::X86`; the portable variants if they were.
             DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
             DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
         }
     }
 
     pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
+        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {

@@ -1,0 +1,174 @@
+//! [`super::Conv2dVariant::Quad`]: the x86-64 int8 CONV_2D as a matrix product of unsigned
+//! activation bytes and int8 weights packed at compile time in quads of taps, sixteen output
+//! channels per block: the layout AVX-512 VNNI's `vpdpbusd` reads (four u8 x i8 products
+//! summed into each int32 lane).
+//!
+//! - **Weights** (`pack`): first one folded bias per output channel, padded to whole
+//!   blocks of sixteen: `bias + (input_offset - 128) * sum(w)` (wrapping); then per block
+//!   of sixteen output channels, per quad of taps `4t..4t + 4` of the window (OHWI order,
+//!   the last quad zero-padded), sixteen words: word `j` holds channel `16 * block + j`'s
+//!   four int8 weights, byte `k` (little-endian) tap `4t + k`. A channel past the last is
+//!   zero.
+//! - **Activations**: each output pixel's window is gathered into a row of bytes
+//!   `u = x + 128` (`x ^ 0x80`, in `[0, 255]`), [`quads`] x 4 long; a tap outside the image
+//!   is `zp + 128` (`zp = -input_offset`, the input zero point) and the padding of the last
+//!   quad is 0 (its weights are 0).
+//! - **Exactness**: the reference accumulates `bias + sum w * (x + input_offset)` over the
+//!   taps inside the image. Here a tap inside contributes `w * (x + 128)` and the folded bias
+//!   `(input_offset - 128) * w`: together `w * (x + input_offset)`. A tap outside
+//!   contributes `w * (zp + 128) = w * (128 - input_offset)`, which cancels its share of the
+//!   folded bias: 0, as the reference's skipped tap. One `vpdpbusd` lane adds four products
+//!   `u * w` with `u` in `[0, 255]`, `w` in `[-128, 127]`: at most `4 * 255 * 128` in
+//!   magnitude, so the products and their sum are exact (`vpdpbusd`, not the saturating
+//!   `vpdpbusds`: the accumulation wraps in int32 like the reference's, a ring, where the
+//!   order and the folded bias give the same sums).
+//!
+//! This module holds the layout, the packing, the gather and the portable form (any build
+//! without a SIMD form, and the suites' check of the layout); the AVX-512 VNNI form is
+//! `crate::arch::x86_64::vnni::quad`, the AVX2 form `crate::arch::x86_64::quad`.
+
+use super::wide::{taps_inside, PixelWalk};
+use super::{Conv2dParams, ConvGeometry};
+use crate::kernels::numerics::S8;
+use crate::kernels::requant::Requant;
+
+/// The longest window (`filter_height * filter_width * depth`) the variant takes (as
+/// `Wide`'s: the gathered rows of a few pixels live on the stack).
+pub const MAX_TAPS: usize = super::wide::MAX_TAPS;
+
+/// Output channels per packed block.
+pub(crate) const BLOCK: usize = 16;
+
+/// Tap quads per window (the last one zero-padded).
+pub(crate) fn quads(g: &ConvGeometry) -> usize {
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    (f_h * f_w * f_d).div_ceil(4)
+}
+
+/// Blocks of [`BLOCK`] output channels.
+pub(crate) fn blocks(g: &ConvGeometry) -> usize {
+    g.filter_shape[0].div_ceil(BLOCK)
+}
+
+/// The length of [`pack`]'s table: the padded biases, then every block's tap quads.
+pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
+    BLOCK * blocks(g) * (1 + quads(g))
+}
+
+/// Whether this geometry fits the variant: ungrouped, a non-empty window of at most
+/// [`MAX_TAPS`] taps (`Wide`'s bounds).
+pub(crate) fn fits(g: &ConvGeometry) -> bool {
+    super::wide::fits(g)
+}
+
+/// The compile-time packing (see the module doc).
+pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    let g = &p.geometry;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    let n_quads = quads(g);
+    packed.fill(0);
+    let (biases, rows) = packed.split_at_mut(BLOCK * blocks(g));
+    let offset = p.quant.input_offset.wrapping_sub(128);
+    for (c, b) in biases.iter_mut().enumerate().take(out_d) {
+        *b = crate::prepare::fold_input_offset(filter[c * taps..][..taps].iter().copied(), bias.map_or(0, |b| b[c]), offset);
+    }
+    for (blk, dst) in rows.chunks_exact_mut(BLOCK * n_quads).enumerate() {
+        for (t, words) in dst.chunks_exact_mut(BLOCK).enumerate() {
+            for (j, word) in words.iter_mut().enumerate() {
+                let c = BLOCK * blk + j;
+                if c >= out_d {
+                    continue;
+                }
+                let mut bytes = [0u8; 4];
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if 4 * t + k < taps {
+                        *b = filter[c * taps + 4 * t + k] as u8;
+                    }
+                }
+                *word = i32::from_le_bytes(bytes);
+            }
+        }
+    }
+}
+
+/// Copies the window of output pixel `(b, oy, ox)` into `row` (`4 * quads` bytes) as the
+/// module doc's unsigned bytes: `x ^ 0x80`, taps outside the image `zp ^ 0x80`, the last
+/// quad's padding 0. `xor` turns a run of raw int8 into unsigned bytes in place (a SIMD
+/// form may do a whole tile at once afterwards instead: then it passes a no-op and the
+/// padding written here is `zp` and `0x80`, raw).
+#[inline(always)]
+pub(crate) fn gather(g: &ConvGeometry, input: &[i8], zp: i8, [b, oy, ox]: [usize; 3], row: &mut [u8], flip: u8) {
+    let [_, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let run = f_w * f_d;
+    let copy = |src: &[i8], dst: &mut [u8]| {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = s as u8 ^ flip;
+        }
+    };
+    row[taps..].fill(0x80 ^ flip);
+    let window = &mut row[..taps];
+    let zp = zp as u8 ^ flip;
+    if g.dilation_height == 1 && g.dilation_width == 1 && in_y0 >= 0 && in_x0 >= 0 && in_y0 as usize + f_h <= in_h && in_x0 as usize + f_w <= in_w {
+        let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
+        for (ky, dst) in window.chunks_exact_mut(run).enumerate() {
+            copy(&input[start + ky * in_w * in_d..][..run], dst);
+        }
+        return;
+    }
+    let ky_range = taps_inside(in_y0, g.dilation_height, f_h, in_h);
+    let kx_range = taps_inside(in_x0, g.dilation_width, f_w, in_w);
+    for (ky, dst) in window.chunks_exact_mut(run).enumerate() {
+        if !ky_range.contains(&ky) {
+            dst.fill(zp);
+            continue;
+        }
+        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+        let base = (b * in_h + iy) * in_w;
+        for (kx, tap) in dst.chunks_exact_mut(f_d).enumerate() {
+            if kx_range.contains(&kx) {
+                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                copy(&input[(base + ix) * in_d..][..f_d], tap);
+            } else {
+                tap.fill(zp);
+            }
+        }
+    }
+}
+
+/// CONV_2D int8, the portable [`super::Conv2dVariant::Quad`]: every output pixel's
+/// accumulators `folded[c] + sum u * w` from the packed layout, requantized sixteen
+/// channels at a time.
+pub(crate) fn conv_quad(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, ..] = g.input_shape;
+    let out_d = g.filter_shape[0];
+    let [_, out_h, out_w, _] = g.output_shape;
+    let rq = Requant::new(&p.quant, &p.clamp);
+    let zp = (-p.quant.input_offset) as i8;
+    let n_quads = quads(g);
+    let (biases, rows) = packed.split_at(BLOCK * blocks(g));
+    let mut buf = [0u8; 4 * MAX_TAPS.div_ceil(4)];
+    let row = &mut buf[..4 * n_quads];
+    let mut walk = PixelWalk::new(g);
+    for px in 0..batches * out_h * out_w {
+        gather(g, input, zp, walk.next_pixel(), row, 0x80);
+        for (blk, ws) in rows.chunks_exact(BLOCK * n_quads).enumerate() {
+            let mut acc: [i32; BLOCK] = core::array::from_fn(|j| biases[BLOCK * blk + j]);
+            for (u, words) in row.chunks_exact(4).zip(ws.chunks_exact(BLOCK)) {
+                for (a, &w) in acc.iter_mut().zip(words) {
+                    let w = w.to_le_bytes();
+                    let dot: i32 = (0..4).map(|k| u[k] as i32 * w[k] as i8 as i32).sum();
+                    *a = a.wrapping_add(dot);
+                }
+            }
+            let c0 = BLOCK * blk;
+            let n = (out_d - c0).min(BLOCK);
+            rq.store(c0, &acc[..n], &mut output[px * out_d + c0..][..n]);
+        }
+    }
+}
