@@ -58,9 +58,10 @@ impl Scoped {
         };
         let doc = format!(" The weights and compile-time tables that only the builds of this `cfg` read, {align}-byte aligned, in flash.");
         let blob = blob_static(rt, &name, &doc, &self.blob, &source, align);
+        // A scope that holds only params has no blob (and no cfg for it).
+        let blob = (!blob.is_empty()).then(|| quote! { #[cfg(#cfg)] #blob });
         let ranges = self.weights.values().map(|(_, item)| item).chain(&self.consts);
         quote! {
-            #[cfg(#cfg)]
             #blob
             #(#[cfg(#cfg)] #ranges)*
         }

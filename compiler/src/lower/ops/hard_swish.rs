@@ -43,7 +43,7 @@ fn lower_s8(cx: &OpCx<'_, '_>) -> Result<HardSwish, LowerError> {
             ),
         )
     })?;
-    Ok(UnaryS8 { un, params })
+    Ok(UnaryS8::new(un, params))
 }
 
 #[cfg(test)]

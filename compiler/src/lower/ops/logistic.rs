@@ -32,7 +32,7 @@ fn lower_s8(cx: &OpCx<'_, '_>) -> Result<Logistic, LowerError> {
     }
     let params = tflc_runtime::kernels::logistic::prepare_logistic_s8(in_q.scale, in_q.zero_point, out_q.zero_point)
         .ok_or_else(|| cx.invalid_tensor(output, "output zero point must be -128"))?;
-    Ok(UnaryS8 { un, params })
+    Ok(UnaryS8::new(un, params))
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ fn lower_s8(cx: &OpCx<'_, '_>) -> Result<Tanh, LowerError> {
     if out_q.zero_point != 0 || out_q.scale != 1.0 / 128.0 {
         return Err(output_q_error(cx, output, out_q, "int8 TANH", "TFLite requires scale 1/128, zero point 0"));
     }
-    Ok(UnaryS8 { un, params: tflc_runtime::kernels::tanh::prepare_tanh_s8(in_q.scale, in_q.zero_point) })
+    Ok(UnaryS8::new(un, tflc_runtime::kernels::tanh::prepare_tanh_s8(in_q.scale, in_q.zero_point)))
 }
 
 #[cfg(test)]

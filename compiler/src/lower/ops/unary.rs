@@ -11,8 +11,10 @@ use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::{EmitCx, InOut, Lit};
 use crate::error::LowerError;
 use crate::ir::{DType, Tensor, TensorId};
+use super::target::{Arm, PerTarget};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use tflc_runtime::isa::TargetClass;
 use tflc_runtime::quant::QuantParams;
 
 /// The input and output of an op of this family (same shape).
@@ -109,23 +111,70 @@ pub trait S8Kernel: Lit + Clone + std::fmt::Debug {
     const RUN: fn(&Self, &[i8], &mut [i8]);
 }
 
+/// How an int8 transcendental runs on a target class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryForm {
+    /// `P`'s kernel: TFLite Micro's fixed-point arithmetic per element (Arm builds: no
+    /// table in flash, the instruction counts TFLite Micro is measured with).
+    Arithmetic,
+    /// A 256-entry table holding that arithmetic's result for every int8 code, computed
+    /// here by the runtime's own kernel, read with `kernels::elementwise::lut_s8` (hosts:
+    /// one load per element instead of tens of instructions). Bit-exact by construction.
+    Table,
+}
+
 /// An int8 elementwise op whose lowering is only its params `P` (TANH, LOGISTIC,
-/// HARD_SWISH): it runs and emits `P`'s kernel, in place when the plan allows.
+/// HARD_SWISH): it runs and emits `P`'s kernel, or on hosts its table ([`UnaryForm`]), in
+/// place when the plan allows.
 #[derive(Debug, Clone)]
 pub struct UnaryS8<P> {
     pub un: Unary,
     pub params: P,
+    /// The form per target class; the `Table` arm's packed table is the 256 outputs,
+    /// indexed by the input code's byte.
+    pub arms: PerTarget<UnaryForm, i8>,
+}
+
+impl<P: S8Kernel> UnaryS8<P> {
+    /// The op with its forms: the table is `P::RUN` over the 256 int8 codes.
+    pub fn new(un: Unary, params: P) -> Self {
+        let codes: Vec<i8> = (0..=255u8).map(|b| b as i8).collect();
+        let mut table = vec![0i8; 256];
+        P::RUN(&params, &codes, &mut table);
+        let arms = PerTarget::select(
+            |class| if class == TargetClass::ArmDsp { UnaryForm::Arithmetic } else { UnaryForm::Table },
+            |form| if form == UnaryForm::Table { table.clone() } else { Vec::new() },
+        );
+        Self { un, params, arms }
+    }
 }
 
 impl<P: S8Kernel> Kernel for UnaryS8<P> {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        self.un.execute_s8(s, |x, y| P::RUN(&self.params, x, y))
+        let Arm { variant, packed, .. } = self.arms.of(TargetClass::Host);
+        match variant {
+            UnaryForm::Arithmetic => self.un.execute_s8(s, |x, y| P::RUN(&self.params, x, y)),
+            UnaryForm::Table => self.un.execute_s8(s, |x, y| tflc_runtime::kernels::elementwise::lut_s8(packed, x, y)),
+        }
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let (m, ty) = P::MODULE;
         let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
-        self.un.emit_with(cx, quote! { kernels::#mi::#ti }, (m, &format!("{m}_s8")), &self.params)
+        cx.per_target(&self.arms.cfgs(), |cx, i| {
+            let Arm { variant, packed, .. } = &self.arms.arms[i];
+            match variant {
+                UnaryForm::Arithmetic => self.un.emit_with(cx, quote! { kernels::#mi::#ti }, (m, &format!("{m}_s8")), &self.params),
+                UnaryForm::Table => {
+                    let table = cx.table_i8("lut", packed);
+                    let rt = cx.rt().clone();
+                    match cx.in_out(self.un.input, self.un.output) {
+                        InOut::InPlace(d) => quote! { #rt::kernels::elementwise::lut_s8_in_place(#table, #d); },
+                        InOut::Apart(x, y) => quote! { #rt::kernels::elementwise::lut_s8(#table, #x, #y); },
+                    }
+                }
+            }
+        })
     }
 
     fn in_place(&self) -> Vec<(usize, usize)> {
@@ -221,6 +270,36 @@ pub(crate) fn output_q_error(cx: &OpCx<'_, '_>, output: &Tensor<'_>, q: QuantPar
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::ir::{DType, OpKind, TensorId};
+
+    /// The Arm builds keep the per-element arithmetic (no table in flash); every host class
+    /// gets the table, and each entry is the arithmetic kernel's output for that code, for
+    /// the three ops and parameters that saturate and that do not.
+    #[test]
+    fn hosts_get_the_table_of_the_arithmetic() {
+        use super::{Unary, UnaryForm, UnaryS8};
+        use tflc_runtime::isa::TargetClass;
+        use tflc_runtime::kernels::{hard_swish, logistic, tanh};
+        let un = Unary { input: TensorId::new(0), output: TensorId::new(1), len: 256 };
+        fn check<P: super::S8Kernel>(op: &UnaryS8<P>) {
+            let codes: Vec<i8> = (0..=255u8).map(|b| b as i8).collect();
+            let mut want = vec![0i8; 256];
+            P::RUN(&op.params, &codes, &mut want);
+            let arm = op.arms.of(TargetClass::ArmDsp);
+            assert_eq!((arm.variant, arm.packed.len()), (UnaryForm::Arithmetic, 0));
+            let host = op.arms.of(TargetClass::Host);
+            assert_eq!(host.variant, UnaryForm::Table);
+            let mut got = vec![0i8; 256];
+            tflc_runtime::kernels::elementwise::lut_s8(&host.packed, &codes, &mut got);
+            assert_eq!(got, want);
+            assert!(want.iter().any(|&v| v != want[0]), "a constant table proves little");
+        }
+        for (scale, zp) in [(0.03, 20), (0.3, -5), (0.002, -128)] {
+            check(&UnaryS8::new(un.clone(), logistic::prepare_logistic_s8(scale, zp, -128).expect("params")));
+            check(&UnaryS8::new(un.clone(), tanh::prepare_tanh_s8(scale, zp)));
+        }
+        let hs = hard_swish::prepare_hard_swish_s8(0.05, 1, 0.03, -5).expect("params");
+        check(&UnaryS8::new(un, hs));
+    }
 
     /// A single element-wise op model for the tests of TANH, LOGISTIC and HARD_SWISH: input
     /// `shape` quantized `in_q`, output of `out_shape` quantized `out_q`; returns bytes, input

@@ -105,6 +105,13 @@ impl KernelCase for Mean {
             m([2, 3, 4, 5], [true; 4], 0.2, -128, 127),
             m([1, 2, 3, 4], [false; 4], 4.0, 127, -128),
         ];
+        // Channel counts around and past the rows form's chunk of 64, and the corpus'
+        // 7x7x1280 global average.
+        for c in [63, 64, 65, 130] {
+            v.push(m([1, 3, 2, c], [false, true, true, false], 0.7, 5, -9));
+            v.push(m([2, 3, 2, c], [true, false, true, false], 1.3, -128, 127));
+        }
+        v.push(m([1, 7, 7, 1280], [false, true, true, false], 1.0, -128, -128));
         for n in LANE_TAILS {
             v.push(m([1, 1, 1, n], [false, false, false, true], 0.5, -128, 0));
             v.push(m([1, n, 1, 3], [false, true, false, false], 2.0, 127, -128));
@@ -144,6 +151,17 @@ impl KernelCase for Mean {
 
 kernel_tests!(impl_scalar, Mean, crate::kernels::mean::scalar::mean_s8);
 kernel_tests!(impl_dispatch, if true, Mean, crate::kernels::mean::mean_s8);
+kernel_tests!(impl_rows, Mean, rows_or_scalar);
+
+/// [`super::mean_s8_rows`] where it applies (the innermost dimension kept), else the
+/// reference: the suite's random shapes reduce it about half the time.
+fn rows_or_scalar(p: &MeanParams, input: &[i8], output: &mut [i8]) {
+    if p.reduce_axes[3] {
+        super::scalar::mean_s8(p, input, output)
+    } else {
+        super::mean_s8_rows(p, input, output)
+    }
+}
 
 fn naive_float(p: &MeanParams, input: &[i8], in_scale: f32, in_zp: i32, out_scale: f32, out_zp: i32) -> Vec<f64> {
     let d = p.input_shape;
