@@ -275,8 +275,8 @@ kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8
 kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
-#[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_x86_portable, if true, Fc, selected_x86_portable);
+#[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected);
