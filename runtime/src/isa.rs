@@ -187,6 +187,7 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
+    ("fully_connected_s8_quad", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
     ("add_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),

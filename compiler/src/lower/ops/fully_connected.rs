@@ -246,6 +246,7 @@ impl Kernel for FullyConnected {
                     FullyConnectedVariant::Reference => fully_connected_s8(p, input, filter, bias, &mut out),
                     FullyConnectedVariant::Dot4 => fully_connected_s8_dot4(p, input, filter, packed, &mut out),
                     FullyConnectedVariant::Interleaved => fully_connected_s8_interleaved(p, input, packed, &mut out),
+                    FullyConnectedVariant::Quad => tflc_runtime::kernels::fully_connected::fully_connected_s8_quad(p, input, packed, &mut out),
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -288,8 +289,8 @@ impl Kernel for FullyConnected {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
                 let input = cx.input(self.input);
-                // Interleaved holds the weights in the packed table: the model's are not emitted.
-                let filter = (*variant != FullyConnectedVariant::Interleaved).then(|| cx.input(self.filter));
+                // Interleaved and Quad hold the weights in the packed table: the model's are not emitted.
+                let filter = matches!(variant, FullyConnectedVariant::Reference | FullyConnectedVariant::Dot4).then(|| cx.input(self.filter));
                 match variant {
                     FullyConnectedVariant::Reference => {
                         let bias = cx.optional_input(self.bias);
@@ -305,6 +306,11 @@ impl Kernel for FullyConnected {
                         let packed = cx.table_i32("packed", packed);
                         let output = cx.output(self.output);
                         quote! { #call::fully_connected_s8_interleaved(&#p, #input, #packed, #output); }
+                    }
+                    FullyConnectedVariant::Quad => {
+                        let packed = cx.table_i32("packed", packed);
+                        let output = cx.output(self.output);
+                        quote! { #call::fully_connected_s8_quad(&#p, #input, #packed, #output); }
                     }
                 }
                 })

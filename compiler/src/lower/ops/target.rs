@@ -80,6 +80,11 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
                     // Both hosts: the predicate and blob of the time before `X86`.
                     return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host" };
                 }
+                if a.classes.contains(&TargetClass::ArmDsp) && !a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
+                    // Everything but x86-64 (an int8 FULLY_CONNECTED that only x86-64 takes
+                    // as `Quad`): said the short way.
+                    return TargetArm { cfg: quote! { not(target_arch = "x86_64") }, suffix: "not_x86" };
+                }
                 let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
                 let preds = mine.iter().map(|(_, p, _)| p);
                 let cfg = if mine.len() == 1 { quote! { #(#preds)* } } else { quote! { any(#(#preds),*) } };
@@ -88,7 +93,6 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
                 let suffix = match mine.as_slice() {
                     [(.., one)] => *one,
                     [(TargetClass::ArmDsp, ..), (TargetClass::X86, ..)] => "arm_x86",
-                    [(TargetClass::ArmDsp, ..), (TargetClass::Host, ..)] => "arm_other_host",
                     _ => "all",
                 };
                 TargetArm { cfg, suffix }

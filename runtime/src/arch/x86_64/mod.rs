@@ -36,7 +36,7 @@ pub(crate) mod wide;
 pub(crate) use conv::{conv_2d_pointwise, conv_2d_window};
 pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
 pub(crate) use elementwise::{add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place};
-pub(crate) use fc::fully_connected_dot4;
+pub(crate) use fc::{fully_connected_dot4, fully_connected_s8_quad};
 pub(crate) use pool::average_pool_2d_s8;
 pub(crate) use quad::conv_2d_s8_quad;
 pub(crate) use requant::Requant8;
@@ -155,13 +155,23 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
+        fully_connected_for(crate::isa::TargetClass::X86, p, input, filter, bias, output)
+    }
+
+    /// What another host selects (`Dot4` where x86-64 takes `Quad`), in this form.
+    pub(crate) fn fully_connected_other_host(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        fully_connected_for(crate::isa::TargetClass::Host, p, input, filter, bias, output)
+    }
+
+    fn fully_connected_for(class: crate::isa::TargetClass, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        let v = FullyConnectedVariant::select(p, filter, bias, class);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             FullyConnectedVariant::Reference => crate::kernels::fully_connected::fully_connected_s8(p, input, filter, bias, output),
             FullyConnectedVariant::Dot4 => super::fully_connected_dot4(token(), p, input, filter, &packed, output),
             FullyConnectedVariant::Interleaved => crate::kernels::fully_connected::fully_connected_s8_interleaved(p, input, &packed, output),
+            FullyConnectedVariant::Quad => super::fully_connected_s8_quad(token(), p, input, &packed, output),
         }
     }
 }

@@ -112,6 +112,48 @@ pub fn fully_connected_s8_interleaved(params: &FullyConnectedParams<S8>, input: 
     fast::fully_connected_interleaved::<crate::isa::Dot>(params, input, packed, output)
 }
 
+/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Quad`] (x86-64): the layer run as the
+/// 1x1 convolution it is ([`as_conv`]: the batch rows as the pixels of a one-row image)
+/// through CONV_2D's `Quad` variant, `packed` from [`FullyConnectedVariant::pack`] (it
+/// replaces the model's weights and bias). The same int32 sums and requantization as the
+/// reference: a per-tensor multiplier is the one-element form `QuantS8` already allows.
+pub fn fully_connected_s8_quad(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &params.geometry;
+    debug_assert_eq!(input.len(), g.batches * g.input_depth);
+    debug_assert_eq!(output.len(), g.batches * g.output_depth);
+    crate::isa::host_simd!(vnni fully_connected_s8_quad(params, input, packed, output));
+    crate::kernels::conv_2d::quad::conv_quad(&as_conv(params), input, packed, output)
+}
+
+/// The 1x1 CONV_2D that computes this FULLY_CONNECTED: input `[1, 1, batches, depth]`,
+/// filter `[units, 1, 1, depth]` (the weights' own `[units, depth]` layout), output `[1, 1,
+/// batches, units]`, stride 1, no padding; the same quantization and clamp.
+pub fn as_conv<'a>(p: &FullyConnectedParams<'a, S8>) -> crate::kernels::conv_2d::Conv2dParams<'a, S8> {
+    let g = &p.geometry;
+    crate::kernels::conv_2d::Conv2dParams {
+        geometry: crate::kernels::conv_2d::ConvGeometry {
+            input_shape: [1, 1, g.batches, g.input_depth],
+            filter_shape: [g.output_depth, 1, 1, g.input_depth],
+            output_shape: [1, 1, g.batches, g.output_depth],
+            stride_height: 1,
+            stride_width: 1,
+            dilation_height: 1,
+            dilation_width: 1,
+            pad_top: 0,
+            pad_left: 0,
+        },
+        quant: p.quant,
+        clamp: p.clamp,
+    }
+}
+
+/// [`as_conv`]'s geometry.
+fn as_conv_geometry(g: &FullyConnectedGeometry) -> crate::kernels::conv_2d::ConvGeometry {
+    let quant = crate::kernels::numerics::QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &[], output_shift: &[] };
+    let p = FullyConnectedParams::<S8> { geometry: *g, weights_offset: 0, quant, clamp: crate::kernels::numerics::Clamp { min: i8::MIN, max: i8::MAX } };
+    as_conv(&p).geometry
+}
+
 /// The smallest layer (`units * depth`) for which [`FullyConnectedVariant::select`] picks
 /// `Interleaved`.
 pub const MIN_INTERLEAVED_MACS: usize = 512;
@@ -127,6 +169,10 @@ pub enum FullyConnectedVariant {
     /// multiples of 4, and the packed requantization exact for every unit
     /// (`crate::kernels::requant::packed_requant_ok`).
     Interleaved,
+    /// [`fully_connected_s8_quad`] (x86-64, [`TargetClass::X86`]): symmetric weights, the
+    /// layer as a 1x1 convolution through CONV_2D's `Quad` (its packed table: tap quads
+    /// for `vpdpbusd`, sixteen units per block), when that variant takes the convolution.
+    Quad,
 }
 
 impl FullyConnectedVariant {
@@ -147,6 +193,12 @@ impl FullyConnectedVariant {
         };
         // Layers below `MIN_INTERLEAVED_MACS` keep `Dot4`: a model of tiny layers (hello_world)
         // would otherwise link both kernels for a few hundred instructions.
+        if target == TargetClass::X86 {
+            let conv = as_conv(p);
+            if crate::kernels::conv_2d::Conv2dVariant::select(&conv, filter, bias, target) == crate::kernels::conv_2d::Conv2dVariant::Quad {
+                return FullyConnectedVariant::Quad;
+            }
+        }
         if !target.is_host() && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
             FullyConnectedVariant::Interleaved
         } else {
@@ -160,6 +212,7 @@ impl FullyConnectedVariant {
             FullyConnectedVariant::Reference => 0,
             FullyConnectedVariant::Dot4 => g.output_depth,
             FullyConnectedVariant::Interleaved => g.output_depth + g.output_depth * g.input_depth / fast::ROWS,
+            FullyConnectedVariant::Quad => crate::kernels::conv_2d::Conv2dVariant::Quad.packed_len(&as_conv_geometry(g)),
         }
     }
 
@@ -171,6 +224,9 @@ impl FullyConnectedVariant {
     pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
+        if self == FullyConnectedVariant::Quad {
+            return crate::kernels::conv_2d::Conv2dVariant::Quad.pack(&as_conv(p), filter, bias, packed);
+        }
         let (folded, words) = packed.split_at_mut(units.min(packed.len()));
         for (u, v) in folded.iter_mut().enumerate() {
             let w = filter[u * depth..][..depth].iter().copied();

@@ -24,6 +24,21 @@ fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], b
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<D>(p, input, filter, &packed, output),
         FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<D>(p, input, &packed, output),
+        // Not selected for Arm; the portable form if it were.
+        FullyConnectedVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output),
+    }
+}
+
+/// What x86-64 selects (`Quad` for every layer it takes), in the portable form.
+fn selected_x86_portable(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
+    let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+    v.pack(p, filter, bias, &mut packed);
+    match v {
+        FullyConnectedVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output),
+        FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
+        FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
+        FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
     }
 }
 
@@ -36,6 +51,7 @@ fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Optio
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fully_connected_s8_dot4(p, input, filter, &packed, output),
         FullyConnectedVariant::Interleaved => super::fully_connected_s8_interleaved(p, input, &packed, output),
+        FullyConnectedVariant::Quad => super::fully_connected_s8_quad(p, input, &packed, output),
     }
 }
 
@@ -259,10 +275,15 @@ kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8
 kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
+kernel_tests!(selected_x86_portable, if true, Fc, selected_x86_portable);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(dot4_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected_other_host);
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(dot4_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected_other_host);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]

@@ -32,6 +32,7 @@
 
 pub(crate) mod depthwise;
 pub(crate) mod elementwise;
+pub(crate) mod fc_quad;
 pub(crate) mod pool;
 pub(crate) mod quad;
 pub(crate) mod requant;
@@ -44,6 +45,7 @@ pub(crate) use pool::average_pool_2d_s8;
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
 pub(crate) use quad::conv_2d_s8_quad;
+pub(crate) use fc_quad::fully_connected_s8_quad;
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
 
 use super::Avx2;
@@ -187,13 +189,23 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
+        fully_connected_for(crate::isa::TargetClass::X86, p, input, filter, bias, output)
+    }
+
+    /// What another host selects (`Dot4` where x86-64 takes `Quad`), in this form.
+    pub(crate) fn fully_connected_other_host(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        fully_connected_for(crate::isa::TargetClass::Host, p, input, filter, bias, output)
+    }
+
+    fn fully_connected_for(class: crate::isa::TargetClass, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+        let v = FullyConnectedVariant::select(p, filter, bias, class);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
             FullyConnectedVariant::Reference => crate::kernels::fully_connected::fully_connected_s8(p, input, filter, bias, output),
             FullyConnectedVariant::Dot4 => super::fully_connected_dot4(token(), p, input, filter, &packed, output),
             FullyConnectedVariant::Interleaved => crate::kernels::fully_connected::fully_connected_s8_interleaved(p, input, &packed, output),
+            FullyConnectedVariant::Quad => super::fully_connected_s8_quad(token(), p, input, &packed, output),
         }
     }
 }

@@ -1,0 +1,111 @@
+//! AVX-512 VNNI FULLY_CONNECTED, the `Quad` variant: the layer's weights packed at compile
+//! time as CONV_2D `Quad`'s table for the 1x1 convolution it is
+//! (`crate::kernels::fully_connected::as_conv`; `crate::kernels::conv_2d::quad`'s module doc
+//! has the layout and the exactness argument), read one input row at a time.
+//!
+//! The convolution kernel's tiles are made for many pixels; a FULLY_CONNECTED usually has
+//! one row. Here each quad of the row is made unsigned (`x ^ 0x80` on one word, the
+//! padding of the last quad 0 against zero weights; no row buffer to zero per call), and
+//! one broadcast (`vpbroadcastd`) feeds `vpdpbusd` against up to eight packed blocks of
+//! sixteen units: eight independent accumulators, no horizontal sums (the `Dot4` form sums
+//! each unit's lanes at the end). Sixteen units are requantized together
+//! ([`Requant16`]).
+
+use super::{Avx512Vnni, Requant16};
+use crate::kernels::conv_2d::quad::{BLOCK, MAX_TAPS};
+use crate::kernels::fully_connected::FullyConnectedParams;
+use crate::kernels::numerics::S8;
+use core::arch::x86_64::*;
+
+/// `FullyConnectedVariant::Quad`, int8.
+pub(crate) fn fully_connected_s8_quad(_: Avx512Vnni, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    if g.input_depth == 0 || g.input_depth > MAX_TAPS {
+        // Not selected (the convolution's bounds); the portable form if it were.
+        return crate::kernels::conv_2d::quad::conv_quad(&crate::kernels::fully_connected::as_conv(p), input, packed, output);
+    }
+    let rq = Requant16::new(&p.quant, &p.clamp);
+    // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
+    unsafe { fc(p, input, packed, output, &rq) }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn fc(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], rq: &Requant16) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
+    if units == 0 {
+        return;
+    }
+    let n_quads = depth.div_ceil(4);
+    let n_blocks = units.div_ceil(BLOCK);
+    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
+    let rows = &rows[..n_blocks * n_quads * BLOCK];
+    for (x, out) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        let mut blk = 0;
+        while blk < n_blocks {
+            // SAFETY: this function's target features; `group` checks its slices.
+            blk += unsafe {
+                match n_blocks - blk {
+                    1 => group::<1>(blk, x, biases, rows, n_quads, units, rq, out),
+                    2 => group::<2>(blk, x, biases, rows, n_quads, units, rq, out),
+                    3 => group::<3>(blk, x, biases, rows, n_quads, units, rq, out),
+                    4..=7 => group::<4>(blk, x, biases, rows, n_quads, units, rq, out),
+                    _ => group::<8>(blk, x, biases, rows, n_quads, units, rq, out),
+                }
+            };
+        }
+    }
+}
+
+/// Quad `t` of the row `x` as unsigned bytes `x ^ 0x80` in one little-endian word; the
+/// taps past the row's end (the last quad's padding) 0, against zero weights.
+#[inline(always)]
+pub(crate) fn unsigned_quad(x: &[i8], t: usize) -> i32 {
+    let mut b = [0u8; 4];
+    for (k, v) in b.iter_mut().enumerate() {
+        if let Some(&x) = x.get(4 * t + k) {
+            *v = x as u8 ^ 0x80;
+        }
+    }
+    i32::from_le_bytes(b)
+}
+
+/// Units `16 * blk..16 * (blk + G)` of the row `x`: `G` independent accumulators from the
+/// folded biases, one `vpdpbusd` per quad and block, requantized into `out`. Returns `G`.
+///
+/// # Safety
+/// AVX512F/BW/VL/VNNI.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn group<const G: usize>(blk: usize, x: &[i8], biases: &[i32], rows: &[i32], n_quads: usize, units: usize, rq: &Requant16, out: &mut [i8]) -> usize {
+    let stride = BLOCK * n_quads;
+    assert!(x.len().div_ceil(4) == n_quads && biases.len() >= BLOCK * (blk + G) && rows.len() >= stride * (blk + G));
+    // SAFETY: AVX512F/VNNI by the caller's guarantee; the bias loads read sixteen i32 of
+    // block `blk + j` (asserted above), the weight loads sixteen i32 at `16 * t` of block
+    // `blk + j`'s `stride` words (`t < n_quads`).
+    unsafe {
+        let mut acc: [__m512i; G] = core::array::from_fn(|j| _mm512_loadu_si512(biases.as_ptr().add(BLOCK * (blk + j)).cast()));
+        let w: [*const i32; G] = core::array::from_fn(|j| rows.as_ptr().add(stride * (blk + j)));
+        let flip = i32::from_le_bytes([0x80; 4]);
+        let full = x.len() / 4;
+        for (t, q) in x.chunks_exact(4).enumerate() {
+            let xb = _mm512_set1_epi32(i32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]) ^ flip);
+            for j in 0..G {
+                acc[j] = _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * t).cast()));
+            }
+        }
+        if full < n_quads {
+            let xb = _mm512_set1_epi32(unsigned_quad(x, full));
+            for j in 0..G {
+                acc[j] = _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * full).cast()));
+            }
+        }
+        for (j, &a) in acc.iter().enumerate() {
+            let c0 = BLOCK * (blk + j);
+            if c0 < units {
+                let n = (units - c0).min(BLOCK);
+                rq.store(c0, a, &mut out[c0..c0 + n]);
+            }
+        }
+    }
+    G
+}
