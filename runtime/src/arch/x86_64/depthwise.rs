@@ -26,6 +26,16 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
             // SAFETY: the token proves that the CPU executes AVX2.
             return unsafe { depth8(p, input, filter, &packed[..depth], output) };
         }
+        // Two buffer sizes: every call fills its whole stack buffers first, and the row
+        // driver calls a layer several times (kws: 40 registers of 128, 3 calls per layer).
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<48>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<48>(p, input, filter, &packed[..depth], output) };
+        }
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<MULT1_REGS>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<MULT1_REGS>(p, input, filter, &packed[..depth], output) };
+        }
         // SAFETY: the token proves that the CPU executes AVX2.
         return unsafe { mult1(p, input, filter, &packed[..depth], output) };
     }
@@ -147,6 +157,110 @@ unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fold
                     }
                     // SAFETY: as above (a register broadcast).
                     unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                }
+            }
+        }
+    }
+}
+
+/// The most registers of widened tap-pair weights [`mult1_pairs`] keeps on the stack (4
+/// KiB).
+const MULT1_REGS: usize = 128;
+
+/// Whether [`mult1_pairs`] with `R` registers takes this geometry: a non-empty window whose
+/// tap pairs, two registers per pair and block of sixteen channels, fit (then the window has
+/// at most `R` taps).
+fn mult1_pairs_fit<const R: usize>(p: &DepthwiseConv2dParams<S8>) -> bool {
+    let [_, f_h, f_w, depth] = p.geometry.filter_shape;
+    let taps = f_h * f_w;
+    taps > 0 && taps <= R && (depth / 16).saturating_mul(2 * taps.div_ceil(2)) <= R
+}
+
+/// Depth multiplier 1, a depth that is a multiple of 16 (`filter` `[tap][channel]`, `folded`
+/// the folded bias), in tap pairs: once per call each block of sixteen channels gets its
+/// weights widened to int16 pairs `(w[2p][c], w[2p + 1][c])` (an odd last tap pairs with
+/// weight 0), two registers per pair (channels `0..8`, `8..16`). Per output pixel and
+/// block, each pair of taps loads sixteen inputs of both taps, interleaves them bytewise
+/// (`vpunpcklbw`/`vpunpckhbw`), widens them to int16 and adds both taps' products with one
+/// `vpmaddwd` per eight channels (`|x * w| <= 2^14`, two of them fit int32 exactly; the sum
+/// wraps like the reference's, a ring). A tap outside the image reads the zero point, which
+/// adds `w * (zp + input_offset) = 0` to the folded bias, the reference's skipped tap. Half
+/// the multiplies and widenings of [`mult1`], whose weights are widened per pixel.
+#[target_feature(enable = "avx2")]
+unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, f_h, f_w, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w;
+    let pairs = taps.div_ceil(2);
+    if depth == 0 || !depth.is_multiple_of(16) || g.output_shape[3] != depth || !mult1_pairs_fit::<R>(p) {
+        return;
+    }
+    let per_block = 2 * pairs;
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    // -input_offset is the input zero point, an int8.
+    let zp = (-p.quant.input_offset) as i8;
+    // SAFETY: AVX2 (this function's target feature); each load reads 16 int8 of a tap's
+    // filter slice (`t * depth + c + 16 <= taps * depth`).
+    let wbuf = unsafe {
+        let mut wbuf = [_mm256_setzero_si256(); R];
+        for k in 0..depth / 16 {
+            for pr in 0..pairs {
+                let tap = |t: usize| _mm_loadu_si128(filter[t * depth + 16 * k..][..16].as_ptr().cast());
+                let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
+                wbuf[k * per_block + 2 * pr] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
+                wbuf[k * per_block + 2 * pr + 1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
+            }
+        }
+        wbuf
+    };
+    // Per tap: its row and column in the window, and its offset (elements) from tap (0, 0).
+    let mut tk = [(0usize, 0usize, 0isize); R];
+    for (t, v) in tk.iter_mut().enumerate().take(taps) {
+        let (ky, kx) = (t / f_w, t % f_w);
+        *v = (ky, kx, ((ky * g.dilation_height * in_w + kx * g.dilation_width) * depth) as isize);
+    }
+    let tk = &tk[..taps];
+    let out = &mut output[..batches * out_h * out_w * depth];
+    let mut pixels = out.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                // Tap (0, 0) of the window, possibly outside the image (then only taps inside
+                // the image are read).
+                let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
+                for k in 0..depth / 16 {
+                    let c = 16 * k;
+                    let w = &wbuf[k * per_block..][..per_block];
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
+                    // `folded` and 16 int8 of the input at a tap inside the image (`origin +
+                    // offset` is that pixel's first channel, `c + 16 <= depth`).
+                    unsafe {
+                        let zpv = _mm_set1_epi8(zp);
+                        let x = |t: usize| {
+                            let (ky, kx, off) = tk[t];
+                            if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
+                                _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
+                            } else {
+                                zpv
+                            }
+                        };
+                        let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
+                        for (pr, wp) in w.chunks_exact(2).enumerate() {
+                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
+                            acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                            acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
+                        }
+                        rq.store(c, acc[0], &mut out_px[c..][..8]);
+                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
+                    }
                 }
             }
         }
