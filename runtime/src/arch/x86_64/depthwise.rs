@@ -1,13 +1,17 @@
 //! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 (the model's filter
-//! as is; eight channels two pixels per pass, [`depth8`]) and multipliers that are multiples of 8 ([`mult8n`]: eight output channels share
-//! one input channel, broadcast). Other multipliers, and the `Mult1` / `OneChannel` variants
-//! (Cortex-M packed layouts with packed requantization), take the portable code.
+//! as is; a depth that is a multiple of 16 in tap pairs, [`mult1_pairs`]; eight channels
+//! two pixels per pass, [`depth8`]; else [`mult1`]) and multipliers that are multiples of 8
+//! ([`mult8n_pairs`], tap pairs per window row; [`mult8n`] for windows wider than 16 or
+//! too many pairs: eight output channels share one input channel, broadcast). Other
+//! multipliers, and the `Mult1` / `OneChannel` variants (Cortex-M packed layouts with
+//! packed requantization), take the portable code.
 //!
 //! Sixteen channels per pass, the accumulators in registers over the window. Every window
 //! starts from the folded bias and multiplies in int16 (`vpmullw`: |x * w| <= 2^14 is
-//! exact), widened to int32 per tap; in a border window the taps outside the image read the
-//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
-//! reference's sum over the valid taps, modulo 2^32.
+//! exact, widened to int32 per tap; or `vpmaddwd` on two taps' products, exact in int32);
+//! in a border window the taps outside the image read the input zero point, which adds `w *
+//! (zp + input_offset) = 0` to the folded bias: the reference's sum over the valid taps,
+//! modulo 2^32.
 
 use super::{Avx2, Requant8};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
