@@ -30,11 +30,15 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
             // SAFETY: the token proves that the CPU executes AVX2.
             return unsafe { depth8(p, input, filter, &packed[..depth], output) };
         }
-        // Two buffer sizes: every call fills its whole stack buffers first, and the row
-        // driver calls a layer several times (kws: 40 registers of 128, 3 calls per layer).
+        // Three buffer sizes: every call fills its whole stack buffers first, and the row
+        // driver calls a layer several times (kws: 40 registers, 3 calls per layer).
         if depth.is_multiple_of(16) && mult1_pairs_fit::<48>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
             return unsafe { mult1_pairs::<48>(p, input, filter, &packed[..depth], output) };
+        }
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<128>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<128>(p, input, filter, &packed[..depth], output) };
         }
         if depth.is_multiple_of(16) && mult1_pairs_fit::<MULT1_REGS>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
@@ -167,9 +171,9 @@ unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fold
     }
 }
 
-/// The most registers of widened tap-pair weights [`mult1_pairs`] keeps on the stack (4
-/// KiB).
-const MULT1_REGS: usize = 128;
+/// The most registers of widened tap-pair weights [`mult1_pairs`] keeps on the stack (20
+/// KiB: mobilenet_v2's 960 channels of a 3x3 window take 600).
+const MULT1_REGS: usize = 640;
 
 /// Whether [`mult1_pairs`] with `R` registers takes this geometry: a non-empty window whose
 /// tap pairs, two registers per pair and block of sixteen channels, fit (then the window has
