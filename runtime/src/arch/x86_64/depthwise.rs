@@ -1,13 +1,17 @@
 //! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 (the model's filter
-//! as is; eight channels two pixels per pass, [`depth8`]) and multipliers that are multiples of 8 ([`mult8n`]: eight output channels share
-//! one input channel, broadcast). Other multipliers, and the `Mult1` / `OneChannel` variants
-//! (Cortex-M packed layouts with packed requantization), take the portable code.
+//! as is; a depth that is a multiple of 16 in tap pairs, [`mult1_pairs`]; eight channels
+//! two pixels per pass, [`depth8`]; else [`mult1`]) and multipliers that are multiples of 8
+//! ([`mult8n_pairs`], tap pairs per window row; [`mult8n`] for windows wider than 16 or
+//! too many pairs: eight output channels share one input channel, broadcast). Other
+//! multipliers, and the `Mult1` / `OneChannel` variants (Cortex-M packed layouts with
+//! packed requantization), take the portable code.
 //!
 //! Sixteen channels per pass, the accumulators in registers over the window. Every window
 //! starts from the folded bias and multiplies in int16 (`vpmullw`: |x * w| <= 2^14 is
-//! exact), widened to int32 per tap; in a border window the taps outside the image read the
-//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
-//! reference's sum over the valid taps, modulo 2^32.
+//! exact, widened to int32 per tap; or `vpmaddwd` on two taps' products, exact in int32);
+//! in a border window the taps outside the image read the input zero point, which adds `w *
+//! (zp + input_offset) = 0` to the folded bias: the reference's sum over the valid taps,
+//! modulo 2^32.
 
 use super::{Avx2, Requant8};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
@@ -26,10 +30,28 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
             // SAFETY: the token proves that the CPU executes AVX2.
             return unsafe { depth8(p, input, filter, &packed[..depth], output) };
         }
+        // Three buffer sizes: every call fills its whole stack buffers first, and the row
+        // driver calls a layer several times (kws: 40 registers, 3 calls per layer).
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<48>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<48>(p, input, filter, &packed[..depth], output) };
+        }
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<128>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<128>(p, input, filter, &packed[..depth], output) };
+        }
+        if depth.is_multiple_of(16) && mult1_pairs_fit::<MULT1_REGS>(p) {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1_pairs::<MULT1_REGS>(p, input, filter, &packed[..depth], output) };
+        }
         // SAFETY: the token proves that the CPU executes AVX2.
         return unsafe { mult1(p, input, filter, &packed[..depth], output) };
     }
     if mult.is_multiple_of(8) && mult > 0 && p.geometry.input_shape[3] * mult == depth {
+        if pairs_fit(p) {
+            // SAFETY: as above.
+            return unsafe { mult8n_pairs(p, input, filter, &packed[..depth], output) };
+        }
         // SAFETY: as above.
         return unsafe { mult8n(p, input, filter, bias, &packed[..depth], output) };
     }
@@ -149,6 +171,110 @@ unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fold
     }
 }
 
+/// The most registers of widened tap-pair weights [`mult1_pairs`] keeps on the stack (20
+/// KiB: mobilenet_v2's 960 channels of a 3x3 window take 600).
+const MULT1_REGS: usize = 640;
+
+/// Whether [`mult1_pairs`] with `R` registers takes this geometry: a non-empty window whose
+/// tap pairs, two registers per pair and block of sixteen channels, fit (then the window has
+/// at most `R` taps).
+fn mult1_pairs_fit<const R: usize>(p: &DepthwiseConv2dParams<S8>) -> bool {
+    let [_, f_h, f_w, depth] = p.geometry.filter_shape;
+    let taps = f_h * f_w;
+    taps > 0 && taps <= R && (depth / 16).saturating_mul(2 * taps.div_ceil(2)) <= R
+}
+
+/// Depth multiplier 1, a depth that is a multiple of 16 (`filter` `[tap][channel]`, `folded`
+/// the folded bias), in tap pairs: once per call each block of sixteen channels gets its
+/// weights widened to int16 pairs `(w[2p][c], w[2p + 1][c])` (an odd last tap pairs with
+/// weight 0), two registers per pair (channels `0..8`, `8..16`). Per output pixel and
+/// block, each pair of taps loads sixteen inputs of both taps, interleaves them bytewise
+/// (`vpunpcklbw`/`vpunpckhbw`), widens them to int16 and adds both taps' products with one
+/// `vpmaddwd` per eight channels (`|x * w| <= 2^14`, two of them fit int32 exactly; the sum
+/// wraps like the reference's, a ring). A tap outside the image reads the zero point, which
+/// adds `w * (zp + input_offset) = 0` to the folded bias, the reference's skipped tap. Half
+/// the multiplies and widenings of [`mult1`], whose weights are widened per pixel.
+#[target_feature(enable = "avx2")]
+unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, f_h, f_w, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w;
+    let pairs = taps.div_ceil(2);
+    if depth == 0 || !depth.is_multiple_of(16) || g.output_shape[3] != depth || !mult1_pairs_fit::<R>(p) {
+        return;
+    }
+    let per_block = 2 * pairs;
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    // -input_offset is the input zero point, an int8.
+    let zp = (-p.quant.input_offset) as i8;
+    // SAFETY: AVX2 (this function's target feature); each load reads 16 int8 of a tap's
+    // filter slice (`t * depth + c + 16 <= taps * depth`).
+    let wbuf = unsafe {
+        let mut wbuf = [_mm256_setzero_si256(); R];
+        for k in 0..depth / 16 {
+            for pr in 0..pairs {
+                let tap = |t: usize| _mm_loadu_si128(filter[t * depth + 16 * k..][..16].as_ptr().cast());
+                let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
+                wbuf[k * per_block + 2 * pr] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
+                wbuf[k * per_block + 2 * pr + 1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
+            }
+        }
+        wbuf
+    };
+    // Per tap: its row and column in the window, and its offset (elements) from tap (0, 0).
+    let mut tk = [(0usize, 0usize, 0isize); R];
+    for (t, v) in tk.iter_mut().enumerate().take(taps) {
+        let (ky, kx) = (t / f_w, t % f_w);
+        *v = (ky, kx, ((ky * g.dilation_height * in_w + kx * g.dilation_width) * depth) as isize);
+    }
+    let tk = &tk[..taps];
+    let out = &mut output[..batches * out_h * out_w * depth];
+    let mut pixels = out.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                // Tap (0, 0) of the window, possibly outside the image (then only taps inside
+                // the image are read).
+                let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
+                for k in 0..depth / 16 {
+                    let c = 16 * k;
+                    let w = &wbuf[k * per_block..][..per_block];
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
+                    // `folded` and 16 int8 of the input at a tap inside the image (`origin +
+                    // offset` is that pixel's first channel, `c + 16 <= depth`).
+                    unsafe {
+                        let zpv = _mm_set1_epi8(zp);
+                        let x = |t: usize| {
+                            let (ky, kx, off) = tk[t];
+                            if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
+                                _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
+                            } else {
+                                zpv
+                            }
+                        };
+                        let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
+                        for (pr, wp) in w.chunks_exact(2).enumerate() {
+                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
+                            acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                            acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
+                        }
+                        rq.store(c, acc[0], &mut out_px[c..][..8]);
+                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Longest window [`depth8`] takes (its widened weights live on the stack, one per tap).
 const DEPTH8_TAPS: usize = 64;
 
@@ -254,6 +380,111 @@ unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fol
                 // SAFETY: AVX2, as above.
                 unsafe { rq.store(0, acc, &mut row_out[ox * 8..][..8]) };
                 ox += 1;
+            }
+        }
+    }
+}
+
+/// Registers of widened tap-pair weights [`mult8n_pairs`] keeps on the stack (4 KiB).
+const PAIR_REGS: usize = 128;
+
+/// Whether [`mult8n_pairs`] takes this geometry: a non-empty window at most 16 taps wide
+/// whose tap pairs, for every block of eight output channels, fit [`PAIR_REGS`].
+fn pairs_fit(p: &DepthwiseConv2dParams<S8>) -> bool {
+    let [_, f_h, f_w, depth] = p.geometry.filter_shape;
+    f_h * f_w > 0 && f_w <= 16 && depth.is_multiple_of(8) && (depth / 8).saturating_mul(f_h * f_w.div_ceil(2)) <= PAIR_REGS
+}
+
+/// Depth multiplier a multiple of 8 (`filter` `[tap][channel]`, the model's; `folded` the
+/// folded bias), in tap pairs: once per call each block of eight output channels gets its
+/// weights widened to int16 pairs `(w[ky][2j][c], w[ky][2j + 1][c])` per window row, one
+/// register per pair (an odd row's last tap pairs with weight 0). Per output pixel, block
+/// and window row, the row of the block's input channel is one register of sixteen int16
+/// (one load when the channel is the only one and the row is inside the image, else
+/// gathered; a tap outside the image reads the zero point, which adds `w * (zp +
+/// input_offset) = 0` to the folded bias, the reference's skipped tap); each pair is
+/// broadcast from it (`vpermd`) and multiplied by the pair of weights with one `vpmaddwd`
+/// (`|x * w| <= 2^14`, two of them fit int32 exactly; the sum wraps like the reference's, a
+/// ring). micro_speech's 1 -> 8 channels, 10x8 window.
+#[target_feature(enable = "avx2")]
+unsafe fn mult8n_pairs(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, depth] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let mult = p.depth_multiplier();
+    let per_row = f_w.div_ceil(2);
+    if mult == 0 || !mult.is_multiple_of(8) || in_d * mult != depth || !pairs_fit(p) {
+        return;
+    }
+    let per_block = f_h * per_row;
+    let rq = Requant8::new(&p.quant, &p.clamp);
+    // -input_offset is the input zero point, an int8.
+    let zp = (-p.quant.input_offset) as i8;
+    // SAFETY: AVX2 (this function's target feature); each load reads 8 int8 of a tap's
+    // filter slice (`t * depth + 8k + 8 <= taps * depth`).
+    let (wbuf, sel) = unsafe {
+        let mut wbuf = [_mm256_setzero_si256(); PAIR_REGS];
+        for k in 0..depth / 8 {
+            for ky in 0..f_h {
+                for j in 0..per_row {
+                    let tap = |kx: usize| _mm_loadl_epi64(filter[(ky * f_w + kx) * depth + 8 * k..][..8].as_ptr().cast());
+                    let wb = if 2 * j + 1 < f_w { tap(2 * j + 1) } else { _mm_setzero_si128() };
+                    wbuf[k * per_block + ky * per_row + j] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(tap(2 * j), wb));
+                }
+            }
+        }
+        let mut sel = [_mm256_setzero_si256(); 8];
+        for (j, s) in sel.iter_mut().enumerate() {
+            *s = _mm256_set1_epi32(j as i32);
+        }
+        (wbuf, sel)
+    };
+    let contiguous = in_d == 1 && g.dilation_width == 1;
+    let out = &mut output[..batches * out_h * out_w * depth];
+    let mut pixels = out.chunks_exact_mut(depth);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let full = kx_range.len() == f_w;
+                for k in 0..depth / 8 {
+                    let ic = 8 * k / mult;
+                    let w = &wbuf[k * per_block..][..per_block];
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
+                    // `folded`, 16 int8 of `src` or 16 int16 of `xs`.
+                    unsafe {
+                        let mut acc = [_mm256_loadu_si256(folded[8 * k..][..8].as_ptr().cast()), _mm256_setzero_si256()];
+                        for (ky, w) in w.chunks_exact(per_row).enumerate() {
+                            let row = if !ky_range.contains(&ky) {
+                                _mm256_set1_epi16(zp as i16)
+                            } else {
+                                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                                let at = |kx: usize| ((b * in_h + iy) * in_w + (in_x0 + (g.dilation_width * kx) as isize) as usize) * in_d + ic;
+                                // (`at(0)` only when tap 0 is inside the image.)
+                                match if contiguous && full { input.get(at(0)..at(0) + 16) } else { None } {
+                                    Some(src) => _mm256_cvtepi8_epi16(_mm_loadu_si128(src.as_ptr().cast())),
+                                    None => {
+                                        let mut xs = [zp as i16; 16];
+                                        for kx in kx_range.clone() {
+                                            xs[kx] = input[at(kx)] as i16;
+                                        }
+                                        _mm256_loadu_si256(xs.as_ptr().cast())
+                                    }
+                                }
+                            };
+                            for (j, wv) in w.iter().enumerate() {
+                                let x = _mm256_permutevar8x32_epi32(row, sel[j]);
+                                acc[j & 1] = _mm256_add_epi32(acc[j & 1], _mm256_madd_epi16(x, *wv));
+                            }
+                        }
+                        rq.store(8 * k, _mm256_add_epi32(acc[0], acc[1]), &mut out_px[8 * k..][..8]);
+                    }
+                }
             }
         }
     }

@@ -302,6 +302,17 @@ impl KernelCase for Depthwise {
                 v.push(r(Case { stride: [stride, stride], in_zp, out_zp, ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64) }));
             }
         }
+        // Narrow rows (kws's 25x5 layers: most windows touch a side), widths 1..=8: the
+        // AVX2 tap-pair forms for depths that are multiples of 16 (multiplier 1) and for
+        // multipliers of 8 (one input channel: whole rows in one load), odd windows (a last
+        // tap paired with weight 0), paddings, strides, extreme zero points.
+        for w in 1usize..=8 {
+            for (j, (in_d, mult, k, stride)) in [(16usize, 1usize, [3usize, 3usize], 1usize), (48, 1, [3, 3], 2), (64, 1, [2, 3], 1), (1, 8, [3, 5], 1), (1, 8, [4, 3], 2), (2, 16, [3, 3], 1)].into_iter().enumerate() {
+                let (in_zp, out_zp) = [(0, 0), (-128, 127), (127, -128), (5, -3)][(w + j) % 4];
+                seed += 1;
+                v.push(r(Case { batches: 1, in_h: 5, in_w: w, in_d, mult, k, stride: [stride, stride], dil: [1, 1 + (w + j) % 2], pads: [1, 1, (w + j) % 3, j % 2], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
+            }
+        }
         // Large windows: the AVX-512 form's weight buffer holds two 32-channel blocks of an
         // 11x11 window (three blocks: two sweeps over the image) and no block of a 16x16
         // one (the AVX2 form's).
