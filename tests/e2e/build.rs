@@ -33,14 +33,16 @@ fn models(shared: &Path) -> Vec<(String, PathBuf)> {
 
 /// The runtime kernel functions a generated module calls, in the order of its calls
 /// (`kernels::<op>::<function>(`), one per op, for the benchmark's report. Of the calls that
-/// codegen emits per target class (`#[cfg(target_arch = "arm")]` and its negation), only
-/// those this build compiles.
+/// codegen emits per target class (`#[cfg(target_arch = "arm")]`, `#[cfg(target_arch =
+/// "x86_64")]`, their negations and combinations), only those this build compiles.
 fn kernel_calls(code: &str) -> Vec<String> {
-    let arm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "arm");
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let mut kept = String::new();
-    // While skipping the other class's call: the indentation of its `#[cfg]`; the call ends
+    // While skipping another class's call: the indentation of its `#[cfg]`; the call ends
     // at the first line with that indentation ending in `;`.
     let mut skip: Option<usize> = None;
+    // A `#[cfg(` that prettyplease broke over several lines: its indentation and text.
+    let mut open: Option<(usize, String)> = None;
     for line in code.lines() {
         let indent = line.len() - line.trim_start().len();
         if let Some(at) = skip {
@@ -49,14 +51,30 @@ fn kernel_calls(code: &str) -> Vec<String> {
             }
             continue;
         }
-        match line.trim() {
-            "#[cfg(target_arch = \"arm\")]" if !arm => skip = Some(indent),
-            "#[cfg(not(target_arch = \"arm\"))]" if arm => skip = Some(indent),
-            _ => {
-                kept.push_str(line);
-                kept.push('\n');
+        let t = line.trim();
+        if let Some((at, mut text)) = open.take() {
+            text.push_str(t);
+            if t.ends_with(")]") {
+                if !cfg_holds(&text, &arch) {
+                    skip = Some(at);
+                }
+            } else {
+                open = Some((at, text));
             }
+            continue;
         }
+        if t.starts_with("#[cfg(") && indent > 0 {
+            if t.ends_with(")]") {
+                if !cfg_holds(t, &arch) {
+                    skip = Some(indent);
+                }
+            } else {
+                open = Some((indent, t.to_owned()));
+            }
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
     }
     // One entry per op (the first call after its `observer.before`; an op may call its
     // kernel more than once, e.g. SPLIT once per output), two for a row driver: the driver
@@ -90,6 +108,39 @@ fn calls_in(code: &str) -> Vec<String> {
         rest = &rest[end..];
     }
     v
+}
+
+/// Whether `#[cfg(PRED)]` holds for target architecture `arch`: the `target_arch`
+/// predicates under `not`, `any` and `all` that codegen's per-target arms use.
+fn cfg_holds(attr: &str, arch: &str) -> bool {
+    let pred: String = attr.trim().trim_start_matches("#[cfg(").trim_end_matches(")]").chars().filter(|c| !c.is_whitespace()).collect();
+    fn eval(p: &str, arch: &str) -> bool {
+        if let Some(inner) = p.strip_prefix("not(").and_then(|r| r.strip_suffix(')')) {
+            return !eval(inner, arch);
+        }
+        for (head, all) in [("any(", false), ("all(", true)] {
+            if let Some(inner) = p.strip_prefix(head).and_then(|r| r.strip_suffix(')')) {
+                let mut parts = Vec::new();
+                let (mut depth, mut from) = (0, 0);
+                for (i, c) in inner.char_indices() {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        ',' if depth == 0 => {
+                            parts.push(&inner[from..i]);
+                            from = i + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                parts.push(&inner[from..]);
+                let parts = parts.into_iter().filter(|q| !q.is_empty());
+                return if all { parts.into_iter().all(|q| eval(q, arch)) } else { parts.into_iter().any(|q| eval(q, arch)) };
+            }
+        }
+        p.strip_prefix("target_arch=\"").and_then(|r| r.strip_suffix('"')).is_some_and(|a| a == arch)
+    }
+    eval(&pred, arch)
 }
 
 fn main() {

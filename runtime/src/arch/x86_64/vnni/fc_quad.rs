@@ -87,8 +87,31 @@ unsafe fn group<const G: usize>(blk: usize, x: &[i8], biases: &[i32], rows: &[i3
         let w: [*const i32; G] = core::array::from_fn(|j| rows.as_ptr().add(stride * (blk + j)));
         let flip = i32::from_le_bytes([0x80; 4]);
         let full = x.len() / 4;
-        for (t, q) in x.chunks_exact(4).enumerate() {
-            let xb = _mm512_set1_epi32(i32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]) ^ flip);
+        let unsigned = |q: &[i8]| i32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]) ^ flip;
+        // Fewer than four blocks (few units, e.g. a classifier's last layer): four quads at
+        // a time into four partial sums per block, so that `vpdpbusd`'s latency is hidden
+        // by independent chains, added together at the end.
+        let mut t0 = 0;
+        if G < 4 {
+            let mut part = [[_mm512_setzero_si512(); 3]; G];
+            let mut quads = x.chunks_exact(16);
+            for q in &mut quads {
+                let xb: [__m512i; 4] = core::array::from_fn(|k| _mm512_set1_epi32(unsigned(&q[4 * k..4 * k + 4])));
+                for j in 0..G {
+                    let at = w[j].add(BLOCK * t0);
+                    acc[j] = _mm512_dpbusd_epi32(acc[j], xb[0], _mm512_loadu_si512(at.cast()));
+                    for k in 0..3 {
+                        part[j][k] = _mm512_dpbusd_epi32(part[j][k], xb[k + 1], _mm512_loadu_si512(at.add(BLOCK * (k + 1)).cast()));
+                    }
+                }
+                t0 += 4;
+            }
+            for (a, p) in acc.iter_mut().zip(&part) {
+                *a = _mm512_add_epi32(_mm512_add_epi32(*a, p[0]), _mm512_add_epi32(p[1], p[2]));
+            }
+        }
+        for (t, q) in x.chunks_exact(4).enumerate().skip(t0) {
+            let xb = _mm512_set1_epi32(unsigned(q));
             for j in 0..G {
                 acc[j] = _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * t).cast()));
             }
