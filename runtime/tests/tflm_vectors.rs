@@ -1337,10 +1337,10 @@ mod conv_family {
                         let mut packed = vec![0; variant.packed_len(&p.geometry)];
                         variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                         let mut fast = vec![0; y.len()];
-                        if variant == fully_connected::FullyConnectedVariant::Dot4 {
-                            fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast);
-                        } else {
-                            fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast);
+                        match variant {
+                            fully_connected::FullyConnectedVariant::Dot4 => fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast),
+                            fully_connected::FullyConnectedVariant::Quad => fully_connected::fully_connected_s8_quad(&p, &x, &packed, &mut fast),
+                            _ => fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast),
                         }
                         assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
