@@ -104,7 +104,7 @@ impl Config {
         let mut options = self.options.clone();
         for (name, section) in &self.pool_sections {
             let Some(p) = options.pools.iter_mut().find(|p| &p.name == name) else {
-                return Err(Error::Codegen(format!("pool_section: no pool `{name}` (add it with Config::pool)")));
+                return Err(crate::error::OptionsError::PoolSection { name: name.clone() }.into());
             };
             p.section = Some(section.clone());
         }

@@ -25,9 +25,18 @@ pub enum Error {
         /// One line per operator, with its location and reason.
         details: String,
     },
-    #[error("code generation failed: {0}")]
-    /// Lowering, plan and code generation disagree (a compiler bug), described.
-    Codegen(String),
+    /// The options given do not work, alone or together, or not for this model: the user's
+    /// to change (the CLI exits with status 2).
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    /// The reference interpreter ([`crate::interp`]) was given inputs that do not fit the
+    /// model, or an operator failed to execute.
+    #[error("{0}")]
+    Run(String),
+    /// Lowering, plan and code generation disagree: a fault in tflc itself, never in the
+    /// model or the options.
+    #[error("internal compiler error: {0} (this is a bug in tflc: please report it with the model and the command line)")]
+    Internal(String),
     /// The plan does not fit the user's `max_arena` (a check failed, not the compiler: the
     /// CLI exits with status 1).
     #[error(transparent)]
@@ -40,6 +49,14 @@ pub enum Error {
         /// Each size or offset that does not fit.
         violations: Vec<String>,
     },
+    /// One of several models compiled into one module ([`crate::compile_models`]) failed.
+    #[error("{file}: {error}")]
+    InModel {
+        /// The model's file.
+        file: String,
+        /// What failed.
+        error: Box<Error>,
+    },
     #[error("cannot read {path}: {source}")]
     /// A file could not be read or written.
     Io {
@@ -47,6 +64,83 @@ pub enum Error {
         path: String,
         /// The I/O error.
         source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// A check the user asked for failed (`max_arena`, a bounded pool), not the model or the
+    /// compiler: the CLI exits with status 1 for it, 2 for every other error.
+    pub fn is_over_budget(&self) -> bool {
+        match self {
+            Error::OverBudget(_) => true,
+            Error::InModel { error, .. } => error.is_over_budget(),
+            _ => false,
+        }
+    }
+}
+
+/// Options that do not work, alone, together, or for the model given. Each message names the
+/// option as the CLI spells it and as [`crate::Config`] does.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum OptionsError {
+    /// `--align` / `Config::align` outside what the generated code can express.
+    #[error("alignment {align} is not a power of two from 16 to {max} (--align, Config::align)")]
+    Align {
+        /// The alignment asked for.
+        align: usize,
+        /// The largest alignment the runtime has a wrapper for.
+        max: usize,
+    },
+    /// `--target-pointer-width` other than 16, 32 or 64.
+    #[error("target pointer width {bits} is not 16, 32 or 64 (--target-pointer-width)")]
+    PointerWidth {
+        /// The width asked for.
+        bits: u32,
+    },
+    /// `--runtime-crate` / `Config::runtime_path` that is not a Rust path.
+    #[error("runtime crate path {path:?} is not a Rust path (--runtime-crate, Config::runtime_path)")]
+    RuntimePath {
+        /// The path given.
+        path: String,
+    },
+    /// The memory pools given do not form a valid list (`--pool`, `Config::pool`).
+    #[error("{0}")]
+    Pools(String),
+    /// `Config::pool_section` names a pool that no `Config::pool` added.
+    #[error("pool_section: no pool `{name}` (add it with Config::pool, or --pool {name}=SIZE)")]
+    PoolSection {
+        /// The pool named.
+        name: String,
+    },
+    /// Memory pools asked for a model that calls subgraphs.
+    #[error("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena; compile this model without --pool")]
+    PoolsWithCalls,
+    /// No model given.
+    #[error("no model to compile")]
+    NoModel,
+    /// Several models in one module with their weights in a file.
+    #[error("several models in one module keep their weights inline; weights in a file (--emit-weights file) are for one model at a time")]
+    SharedWeightsInFile,
+    /// Several models in one module with memory pools.
+    #[error("--pool: several models in one module share one arena; memory pools are for one model at a time (compile each model with its own --pool)")]
+    SharedWithPools,
+    /// Two model files whose module names are the same.
+    #[error("{first} and {second} both become module `{name}`; rename one file")]
+    ModuleNameClash {
+        /// The first file.
+        first: String,
+        /// The second file.
+        second: String,
+        /// The module name they share.
+        name: String,
+    },
+    /// A model with CALL_ONCE among several sharing one arena.
+    #[error("{model}: op {op} (CALL_ONCE) keeps a has-run flag beside the arena, which a model sharing its arena with others cannot have yet; compile this model on its own")]
+    SharedCallOnce {
+        /// The model's file.
+        model: String,
+        /// The CALL_ONCE operator's index.
+        op: usize,
     },
 }
 

@@ -46,7 +46,7 @@ pub fn run_steps_with_status(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Ve
     let model = folded.apply(model);
     let lm = lower_model(&model);
     lm.check()?;
-    let Some(main) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
+    let Some(main) = lm.main() else { return Err(Error::Internal("the model has no subgraph".into())) };
     let mut store = TensorStore::with_constants(main.sg);
     let mut once = BTreeSet::new();
     steps.iter().map(|inputs| run_on(&lm, main, &mut store, inputs, &mut once)).collect()
@@ -66,13 +66,13 @@ type Once = BTreeSet<(SubgraphId, OpId)>;
 fn run_on(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, store: &mut TensorStore, inputs: &[&[u8]], once: &mut Once) -> Result<Step, Error> {
     let sg = lowered.sg;
     if inputs.len() != sg.inputs.len() {
-        return Err(Error::Codegen(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
+        return Err(Error::Run(format!("{} inputs given, the model has {}", inputs.len(), sg.inputs.len())));
     }
     for (&t, bytes) in sg.inputs.iter().zip(inputs) {
         let tensor = sg.tensor(t);
         let d = TensorData::from_le_bytes(tensor.dtype, bytes)
             .filter(|_| Some(bytes.len()) == tensor.byte_size())
-            .ok_or_else(|| Error::Codegen(format!("input {t} needs {:?} bytes of {}", tensor.byte_size(), tensor.dtype)))?;
+            .ok_or_else(|| Error::Run(format!("input {t} needs {:?} bytes of {}", tensor.byte_size(), tensor.dtype)))?;
         store.insert(t, d);
     }
     let stopped = run_subgraph(lm, lowered, store, once)?.map(|op| op.index() as u32);
@@ -86,7 +86,7 @@ fn run_subgraph(lm: &LoweredModel<'_, '_>, lowered: &LoweredSubgraph<'_, '_>, st
     let sg = lowered.sg;
     for op in sg.ops.iter() {
         let k = lowered.kernel(op.id)?;
-        let err = |e: String| Error::Codegen(format!("subgraph {} op {} ({}): {e}", sg.id.index(), op.id.index(), op.opcode));
+        let err = |e: String| Error::Run(format!("subgraph {} op {} ({}): {e}", sg.id.index(), op.id.index(), op.opcode));
         let Some(cf) = k.control_flow() else {
             k.execute(store).map_err(|e| err(e.to_string()))?;
             if store.take_stop() {

@@ -65,5 +65,5 @@ pub mod tflite;
 pub mod testing;
 
 pub use config::{write_if_changed, Config};
-pub use error::{Error, LowerError, ParseError, Result};
+pub use error::{Error, LowerError, OptionsError, ParseError, Result};
 pub use pipeline::{compile, compile_models, CompileOptions, Compiled, CompiledModels};

@@ -4,7 +4,7 @@
 
 use crate::codegen::{self, CodegenOptions, WeightsSource};
 use crate::emit::MAX_ALIGN;
-use crate::error::Error;
+use crate::error::{Error, OptionsError};
 use crate::lower::{lower_model, LoweredModel, LoweredSubgraph};
 #[cfg(test)]
 use crate::lower::lower_subgraph;
@@ -87,54 +87,181 @@ impl Compiled {
 
 /// Compiles model bytes to a Rust module.
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
-    check_align(opts.align)?;
-    with_lowered(bytes, opts, |model, lm| {
-        let Some(lowered) = lm.main() else { return Err(Error::Codegen("the model has no subgraph".into())) };
-        let limits = SizeLimits::for_target(opts.target_pointer_width)?;
-        for &id in &lm.order {
-            limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
-        }
-        let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
-        let mut model_plan = plan_model(lm, &base)?;
-        let Some(mut plan) = model_plan.main().cloned() else { return Err(Error::Codegen("the entry subgraph has no plan".into())) };
-        if !opts.pools.is_empty() {
-            if lm.has_calls() {
-                return Err(Error::Codegen("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena; compile this model without --pool".into()));
-            }
-            crate::plan::pools::check_specs(&opts.pools).map_err(Error::Codegen)?;
-            plan = crate::plan::pools::apply(&plan, lowered.sg, &opts.pools, &crate::pipeline::plan_options(lowered, base))?;
-            if let Some(Some(main)) = model_plan.subgraphs.iter_mut().next() {
-                *main = plan.clone();
-            }
-        }
-        let constants: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
-        limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
-        if let Some(max) = opts.max_arena {
-            crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
-        }
-        let copts = codegen_options(bytes, opts, &opts.model_name);
-        let generated = if lm.has_calls() { codegen::generate_model(lm, &model_plan, &copts)? } else { codegen::generate(lowered, &plan, &copts)? };
-        // Codegen may add tables and packed copies: check the blob it emits too.
-        // A build keeps the main blob and at most one scope's.
-        let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
-        limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
-        Ok(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })
-    })
+    match build(&[(opts.model_name.clone(), bytes)], Layout::Single, opts)? {
+        Built::Single(c) => Ok(c),
+        Built::Shared(_) => Err(Error::Internal("one model was laid out as several".into())),
+    }
 }
 
-/// Reads `bytes`, resolves resource variables, folds constant subgraphs (float16 weights
-/// kept as `opts` says) and lowers subgraph
-/// 0 and every subgraph it calls (each once), checks every lowering error at once, and hands
-/// the folded model and its lowering to `f`.
-fn with_lowered<R>(bytes: &[u8], opts: &CompileOptions, f: impl FnOnce(&crate::ir::Model<'_>, &LoweredModel<'_, '_>) -> Result<R, Error>) -> Result<R, Error> {
-    let read = tflite::read_model(bytes)?;
-    let resolved = crate::passes::resources::resolve(&read)?;
-    let read = resolved.as_ref().map_or(&read, |r| &r.0);
-    let folded = FoldedModel::of(read);
-    let model = folded.apply_with(read, opts.keep_f16_weights);
-    let lm = lower_model(&model);
-    lm.check()?;
-    f(&model, &lm)
+/// What the caller asked for: the module's layout, which [`build`] checks against the options
+/// before anything is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// One model with its own arena ([`compile`]), or its own memory pools.
+    Single,
+    /// Several models in one module sharing one arena ([`compile_models`]).
+    Shared,
+}
+
+/// What [`build`] made.
+enum Built {
+    Single(Compiled),
+    Shared(CompiledModels),
+}
+
+/// Refuses every combination of options and layout that cannot compile, before any model is
+/// read: each a typed [`OptionsError`] in the user's terms.
+fn check_options(files: &[&str], layout: Layout, opts: &CompileOptions) -> Result<(), Error> {
+    check_align(opts.align)?;
+    SizeLimits::for_target(opts.target_pointer_width)?;
+    if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
+        return Err(OptionsError::RuntimePath { path: opts.runtime_path.clone() }.into());
+    }
+    if files.is_empty() {
+        return Err(OptionsError::NoModel.into());
+    }
+    match layout {
+        Layout::Single => {
+            if !opts.pools.is_empty() {
+                crate::plan::pools::check_specs(&opts.pools).map_err(OptionsError::Pools)?;
+            }
+        }
+        Layout::Shared => {
+            if opts.weights != WeightsSource::Inline {
+                return Err(OptionsError::SharedWeightsInFile.into());
+            }
+            if !opts.pools.is_empty() {
+                return Err(OptionsError::SharedWithPools.into());
+            }
+            let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();
+            for (i, n) in names.iter().enumerate() {
+                if let Some(j) = names[..i].iter().position(|m| m == n) {
+                    return Err(OptionsError::ModuleNameClash { first: files[j].to_owned(), second: files[i].to_owned(), name: n.clone() }.into());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The one compile path: checks the options for `layout`, reads, folds and lowers every model
+/// once, plans each, lays them out as `layout` says (one arena, pools, or one arena shared by
+/// several models), checks the result against the target's limits and `max_arena`, and emits
+/// the module through codegen's one entry point ([`codegen::generate`]).
+fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> Result<Built, Error> {
+    let files: Vec<&str> = models.iter().map(|(f, _)| f.as_str()).collect();
+    check_options(&files, layout, opts)?;
+    let limits = SizeLimits::for_target(opts.target_pointer_width)?;
+    let blame = |i: usize, e: Error| if layout == Layout::Shared { in_model(files[i], e) } else { e };
+    // Each phase's output lives in its own vector, so the next phase can borrow it.
+    let mut reads = Vec::new();
+    for (i, (_, bytes)) in models.iter().enumerate() {
+        reads.push(tflite::read_model(bytes).map_err(|e| blame(i, e.into()))?);
+    }
+    let mut resolved = Vec::new();
+    for (i, read) in reads.iter().enumerate() {
+        resolved.push(crate::passes::resources::resolve(read).map_err(|e| blame(i, e))?);
+    }
+    let sources: Vec<&crate::ir::Model<'_>> = reads.iter().zip(&resolved).map(|(r, res)| res.as_ref().map_or(r, |x| &x.0)).collect();
+    let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
+    let irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
+    let lms: Vec<LoweredModel<'_, '_>> = irs.iter().map(lower_model).collect();
+    let mut constants = 0u64;
+    for (i, (model, lm)) in irs.iter().zip(&lms).enumerate() {
+        lm.check().map_err(|e| blame(i, e))?;
+        for &id in &lm.order {
+            limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width).map_err(|e| blame(i, e))?;
+        }
+        constants += lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum::<u64>();
+    }
+    let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
+    let copts: Vec<CodegenOptions> = models.iter().map(|(file, bytes)| codegen_options(bytes, opts, file)).collect();
+    match layout {
+        Layout::Single => {
+            let lm = &lms[0];
+            let Some(lowered) = lm.main() else { return Err(Error::Internal("the model has no subgraph".into())) };
+            let mut model_plan = plan_model(lm, &base)?;
+            let Some(mut plan) = model_plan.main().cloned() else { return Err(Error::Internal("the entry subgraph has no plan".into())) };
+            if !opts.pools.is_empty() {
+                if lm.has_calls() {
+                    return Err(OptionsError::PoolsWithCalls.into());
+                }
+                plan = crate::plan::pools::apply(&plan, lowered.sg, &opts.pools, &plan_options(lowered, base))?;
+                if let Some(Some(main)) = model_plan.subgraphs.iter_mut().next() {
+                    *main = plan.clone();
+                }
+            }
+            limits.check(plan.plan.arena_bytes, constants, opts.target_pointer_width)?;
+            if let Some(max) = opts.max_arena {
+                crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
+            }
+            let generated = codegen::generate(codegen::ModuleLayout::Single { model: lm, plan: &model_plan, opts: &copts[0] })?;
+            // Codegen may add tables and packed copies: check the blob it emits too.
+            // A build keeps the main blob and at most one scope's.
+            let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
+            limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
+            Ok(Built::Single(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan }))
+        }
+        Layout::Shared => {
+            let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();
+            let mut candidates = Vec::new();
+            let mut separate = Vec::new();
+            for (i, lm) in lms.iter().enumerate() {
+                let alone = plan_model(lm, &base).map_err(|e| blame(i, e.into()))?;
+                let persistent = plan_model(lm, &PlanOptions { persistent_io: true, ..base.clone() }).map_err(|e| blame(i, e.into()))?;
+                separate.push(alone.arena_bytes());
+                candidates.push(crate::plan::joint::Candidate { persistent, alone });
+            }
+            let (plans, joint) = crate::plan::joint::join(candidates);
+            let violations = crate::plan::joint::check(&plans, &joint);
+            if !violations.is_empty() {
+                return Err(Error::Internal(format!("the joint plan failed verification: {}", violations.join("; "))));
+            }
+            limits.check(joint.arena_bytes, constants, opts.target_pointer_width)?;
+            let mut out = CompiledModels { code: String::new(), names, joint, plans, separate_arena_bytes: separate };
+            if let Some(max) = opts.max_arena {
+                if out.arena_bytes() > max {
+                    return Err(Error::OverBudget(crate::plan::budget::OverBudget {
+                        arena_bytes: out.arena_bytes(),
+                        max_arena: max,
+                        message: format!(
+                            "the joint arena needs {} bytes, over the max-arena budget of {max} bytes by {}\n{}",
+                            out.arena_bytes(),
+                            out.arena_bytes() - max,
+                            out.report().trim_end()
+                        ),
+                    }));
+                }
+            }
+            let shas: Vec<String> = files.iter().zip(&copts).map(|(file, c)| format!("{file} (sha256:{})", c.model_sha256)).collect();
+            let parts: Vec<codegen::SharedModel<'_, '_, '_>> = lms
+                .iter()
+                .enumerate()
+                .map(|(i, lm)| codegen::SharedModel {
+                    model: lm,
+                    plan: &out.plans[i],
+                    name: out.names[i].clone(),
+                    doc: format!(" Model `{}` from {}: {}", out.names[i], files[i], out.placement(i)),
+                    opts: &copts[i],
+                })
+                .collect();
+            let sum: u64 = out.separate_arena_bytes.iter().sum();
+            let generated = codegen::generate(codegen::ModuleLayout::Shared {
+                models: parts,
+                arena_bytes: out.joint.arena_bytes,
+                align: opts.align,
+                runtime_path: &opts.runtime_path,
+                header: format!("// @generated by tflc {} from {}. Do not edit.", env!("CARGO_PKG_VERSION"), shas.join(", ")),
+                arena_doc: format!(
+                    " Bytes of RAM the {} models need together besides the stack: the arena inside [`Models`] (each alone: {} bytes together).",
+                    out.names.len(),
+                    sum
+                ),
+            })?;
+            out.code = generated.code;
+            Ok(Built::Shared(out))
+        }
+    }
 }
 
 fn codegen_options(bytes: &[u8], opts: &CompileOptions, model_name: &str) -> CodegenOptions {
@@ -224,91 +351,24 @@ pub fn module_name(file_name: &str) -> String {
 /// Compiles several models, `(file name, bytes)` each, into one module whose models share
 /// one arena: they never run at the same time, so each model's intermediate tensors share
 /// bytes with the others', while each one's inputs, outputs and state keep their own bytes
-/// between its runs (`plan::joint`). The weights must be inline.
+/// between its runs (`plan::joint`). The weights must be inline. Each model is read and
+/// lowered once.
 pub fn compile_models(models: &[(String, Vec<u8>)], opts: &CompileOptions) -> Result<CompiledModels, Error> {
-    check_align(opts.align)?;
-    if models.is_empty() {
-        return Err(Error::Codegen("no model to compile".into()));
+    let inputs: Vec<(String, &[u8])> = models.iter().map(|(f, b)| (f.clone(), b.as_slice())).collect();
+    match build(&inputs, Layout::Shared, opts)? {
+        Built::Shared(c) => Ok(c),
+        Built::Single(_) => Err(Error::Internal("several models were laid out as one".into())),
     }
-    if opts.weights != WeightsSource::Inline {
-        return Err(Error::Codegen("several models in one module keep their weights inline; weights in a file are for one model at a time".into()));
-    }
-    if !opts.pools.is_empty() {
-        return Err(Error::Codegen("--pool: several models in one module share one arena; memory pools are for one model at a time (compile each model with its own --pool)".into()));
-    }
-    let names: Vec<String> = models.iter().map(|(f, _)| module_name(f)).collect();
-    for (i, n) in names.iter().enumerate() {
-        if let Some(j) = names[..i].iter().position(|m| m == n) {
-            return Err(Error::Codegen(format!("{} and {} both become module `{n}`; rename one file", models[j].0, models[i].0)));
-        }
-    }
-    let limits = SizeLimits::for_target(opts.target_pointer_width)?;
-    let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
-    let mut candidates = Vec::new();
-    let mut separate = Vec::new();
-    let mut constants = 0u64;
-    for (file, bytes) in models {
-        let (c, c_bytes) = with_lowered(bytes, opts, |model, lm| {
-            for &id in &lm.order {
-                limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width)?;
-            }
-            let alone = plan_model(lm, &base)?;
-            let persistent = plan_model(lm, &PlanOptions { persistent_io: true, ..base.clone() })?;
-            let c: u64 = lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum();
-            Ok((crate::plan::joint::Candidate { persistent, alone }, c))
-        })
-        .map_err(|e| in_model(file, e))?;
-        separate.push(c.alone.arena_bytes());
-        candidates.push(c);
-        constants += c_bytes;
-    }
-    let (plans, joint) = crate::plan::joint::join(candidates);
-    let violations = crate::plan::joint::check(&plans, &joint);
-    if !violations.is_empty() {
-        return Err(Error::Codegen(format!("the joint plan failed verification: {}", violations.join("; "))));
-    }
-    limits.check(joint.arena_bytes, constants, opts.target_pointer_width)?;
-    let mut out = CompiledModels { code: String::new(), names, joint, plans, separate_arena_bytes: separate };
-    if let Some(max) = opts.max_arena {
-        if out.arena_bytes() > max {
-            return Err(Error::OverBudget(crate::plan::budget::OverBudget {
-                arena_bytes: out.arena_bytes(),
-                max_arena: max,
-                message: format!(
-                    "the joint arena needs {} bytes, over the max-arena budget of {max} bytes by {}\n{}",
-                    out.arena_bytes(),
-                    out.arena_bytes() - max,
-                    out.report().trim_end()
-                ),
-            }));
-        }
-    }
-    let mut parts = Vec::new();
-    let mut shas = Vec::new();
-    for (i, (file, bytes)) in models.iter().enumerate() {
-        let copts = codegen_options(bytes, opts, file);
-        shas.push(format!("{file} (sha256:{})", copts.model_sha256));
-        let doc = format!(" Model `{}` from {file}: {}", out.names[i], out.placement(i));
-        let part = with_lowered(bytes, opts, |_, lm| codegen::shared_part(lm, &out.plans[i], &out.names[i], doc, &copts)).map_err(|e| in_model(file, e))?;
-        parts.push(part);
-    }
-    let header = format!("// @generated by tflc {} from {}. Do not edit.", env!("CARGO_PKG_VERSION"), shas.join(", "));
-    let sum: u64 = out.separate_arena_bytes.iter().sum();
-    let arena_doc = format!(
-        " Bytes of RAM the {} models need together besides the stack: the arena inside [`Models`] (each alone: {} bytes together).",
-        out.names.len(),
-        sum
-    );
-    out.code = codegen::generate_shared(parts, out.joint.arena_bytes, opts.align, &opts.runtime_path, &header, &arena_doc)?.code;
-    Ok(out)
 }
 
 /// `e` with the model file named in front, for errors of one of several models.
 fn in_model(file: &str, e: Error) -> Error {
     match e {
-        Error::Codegen(m) => Error::Codegen(format!("{file}: {m}")),
+        Error::Internal(m) => Error::Internal(format!("{file}: {m}")),
         Error::Unsupported { count, details } => Error::Unsupported { count, details: format!("{file}:\n{details}") },
-        e => Error::Codegen(format!("{file}: {e}")),
+        // The options are the same for every model.
+        e @ (Error::Options(_) | Error::Io { .. }) => e,
+        e => Error::InModel { file: file.to_owned(), error: Box::new(e) },
     }
 }
 
@@ -335,7 +395,7 @@ impl SizeLimits {
         match pointer_width {
             64 | 32 => Ok(SizeLimits { max_object: (1 << 31) - (16 << 20), max_total: (1 << 31) - (16 << 20) }),
             16 => Ok(SizeLimits { max_object: (1 << 15) - 1, max_total: (1 << 16) - (4 << 10) }),
-            w => Err(Error::Codegen(format!("target pointer width {w} is not 16, 32 or 64"))),
+            bits => Err(OptionsError::PointerWidth { bits }.into()),
         }
     }
 
@@ -398,7 +458,7 @@ fn constant_bytes(sg: &crate::ir::Subgraph<'_>) -> u64 {
 /// runtime's views need it), or above [`MAX_ALIGN`] (the largest `__private::Align*` wrapper).
 pub fn check_align(align: usize) -> Result<(), Error> {
     if !align.is_power_of_two() || !(16..=MAX_ALIGN).contains(&align) {
-        return Err(Error::Codegen(format!("alignment {align} is not a power of two from 16 to {MAX_ALIGN}")));
+        return Err(OptionsError::Align { align, max: MAX_ALIGN }.into());
     }
     Ok(())
 }

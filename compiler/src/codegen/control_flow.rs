@@ -61,7 +61,7 @@ pub fn names(instances: &[Instance]) -> Vec<Ident> {
 fn child(c: &Calls<'_, '_, '_>, op: OpId, callee: SubgraphId) -> Result<usize, Error> {
     (0..c.instances.len())
         .find(|&i| c.instances[i].parent == Some((c.current, op)) && c.instances[i].subgraph == callee)
-        .ok_or_else(|| Error::Codegen(format!("op {}: subgraph {} has no planned instance", op.index(), callee.index())))
+        .ok_or_else(|| Error::Internal(format!("op {}: subgraph {} has no planned instance", op.index(), callee.index())))
 }
 
 /// The absolute range of callee tensor `t` in instance `i`.
@@ -69,7 +69,7 @@ fn callee_range(c: &Calls<'_, '_, '_>, i: usize, t: TensorId) -> Result<(usize, 
     let inst = c.instances[i];
     let sg = c.lm.get(inst.subgraph).map(|l| l.sg);
     let r = c.mp.get(inst.subgraph).and_then(|p| p.tensor_region(t)).ok_or_else(|| {
-        Error::Codegen(format!(
+        Error::Internal(format!(
             "subgraph {}: the memory plan has no offset for {}",
             inst.subgraph.index(),
             sg.map_or(t.to_string(), |sg| describe_tensor(sg.tensor(t)))
@@ -125,7 +125,7 @@ pub(super) fn emit_call(
     };
     let stmts = match cf.call {
         Call::If { then_subgraph, else_subgraph } => {
-            let cond = cf.cond.ok_or_else(|| Error::Codegen(format!("op {}: IF without a condition", op.index())))?;
+            let cond = cf.cond.ok_or_else(|| Error::Internal(format!("op {}: IF without a condition", op.index())))?;
             ar.range(cond)?;
             used.insert(cond);
             let tc = format_ident!("T{}", cond.index());
@@ -161,7 +161,7 @@ pub(super) fn emit_call(
                 let (tx, ty) = (format_ident!("T{}", x.index()), format_ident!("T{}", y.index()));
                 keep.push(quote! { arena.copy_within(#tx, #ty.start); });
             }
-            let flag = cout.first().ok_or_else(|| Error::Codegen(format!("op {}: the WHILE condition has no output", op.index())))?;
+            let flag = cout.first().ok_or_else(|| Error::Internal(format!("op {}: the WHILE condition has no output", op.index())))?;
             let flag = int(callee_range(c, ci, *flag)?.0 as i64);
             let into_body = copies(c, ar, bi, &cf.outputs, &bin, false, used)?;
             let back = copies(c, ar, bi, &cf.outputs, &bout, true, used)?;
@@ -183,7 +183,7 @@ pub(super) fn emit_call(
         Call::CallOnce { init_subgraph } => {
             let i = child(c, op, init_subgraph)?;
             let Some(k) = c.once.iter().position(|&o| o == op).filter(|_| c.current == 0) else {
-                return Err(Error::Codegen(format!("op {}: CALL_ONCE inside a called subgraph is not supported", op.index())));
+                return Err(Error::Unsupported { count: 1, details: format!("op {} (CALL_ONCE): unsupported: CALL_ONCE inside a called subgraph", op.index()) });
             };
             let k = int(k as i64);
             let call = call_of(i);

@@ -76,10 +76,10 @@ impl Arena<'_, '_, '_> {
     /// The pool and the range in it of tensor `t`.
     fn placed(&self, t: TensorId) -> Result<(usize, (usize, usize)), Error> {
         let r = self.plan.tensor_region(t).ok_or_else(|| {
-            Error::Codegen(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
+            Error::Internal(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
         })?;
         self.local(self.base + r.start..self.base + r.end)
-            .ok_or_else(|| Error::Codegen(format!("{} lies in no memory pool", describe_tensor(self.sg.tensor(t)))))
+            .ok_or_else(|| Error::Internal(format!("{} lies in no memory pool", describe_tensor(self.sg.tensor(t)))))
     }
 
     /// A range of the plan's (virtual) arena as its pool and the range in that pool.
@@ -158,18 +158,18 @@ pub fn emit_subgraph(
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
         if aliased.contains(&id) {
-            body.stmts.push(comment(&format!("{text}: a view, no code"))).map_err(Error::Codegen)?;
+            body.stmts.push(comment(&format!("{text}: a view, no code"))).map_err(Error::Internal)?;
             continue;
         }
         if let Some(cf) = kernel.control_flow() {
-            let calls = calls.ok_or_else(|| Error::Codegen(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
-            body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
-            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?).map_err(Error::Codegen)?;
+            let calls = calls.ok_or_else(|| Error::Internal(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
+            body.stmts.push(comment(&text)).map_err(Error::Internal)?;
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?).map_err(Error::Internal)?;
             continue;
         }
         if lowered.ops[id].caps.folded {
             // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
-            body.stmts.push(comment(&format!("{text}: folded at compile time, no code"))).map_err(Error::Codegen)?;
+            body.stmts.push(comment(&format!("{text}: folded at compile time, no code"))).map_err(Error::Internal)?;
             continue;
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
@@ -182,7 +182,7 @@ pub fn emit_subgraph(
         let scratch: Vec<(usize, (usize, usize))> = plan
             .scratch_regions(id)
             .into_iter()
-            .map(|r| ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| Error::Codegen(format!("{text}: its scratch lies in no memory pool"))))
+            .map(|r| ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| Error::Internal(format!("{text}: its scratch lies in no memory pool"))))
             .collect::<Result<_, _>>()?;
         cx.scratch = scratch.first().map(|r| r.1);
         let call = kernel.emit(&mut cx);
@@ -196,10 +196,10 @@ pub fn emit_subgraph(
             text.push_str(&format!(", overlapped: {} over {} at {delta:+} bytes", o.y, o.x));
         }
         if let (Some(&(_, x, y, _)), None) = (overlaps.iter().find(|p| p.0 == id), &overlap) {
-            return Err(Error::Codegen(format!("{text}: the plan overlaps {y} with {x} but the kernel did not run overlapped")));
+            return Err(Error::Internal(format!("{text}: the plan overlaps {y} with {x} but the kernel did not run overlapped")));
         }
         if scratch_used && scratch.is_empty() {
-            return Err(Error::Codegen(format!("{text}: the kernel uses scratch but declared none")));
+            return Err(Error::Internal(format!("{text}: the kernel uses scratch but declared none")));
         }
         for &t in ins.iter().chain(&outs) {
             ar.range(t)?;
@@ -215,13 +215,13 @@ pub fn emit_subgraph(
             if let Some((k, (b0, b1))) = span_range {
                 let (a0, a1) = ar.range(x)?;
                 if a0 < b1 && b0 < a1 && ar.pool(x)? == k {
-                    return Err(Error::Codegen(format!("{text}: input {} overlaps the overlapped span", describe_tensor(sg.tensor(x)))));
+                    return Err(Error::Internal(format!("{text}: input {} overlaps the overlapped span", describe_tensor(sg.tensor(x)))));
                 }
             }
             for &y in &outs {
                 let ((a0, a1), (b0, b1)) = (ar.range(x)?, ar.range(y)?);
                 if a0 < b1 && b0 < a1 && ar.pool(x)? == ar.pool(y)? {
-                    return Err(Error::Codegen(format!(
+                    return Err(Error::Internal(format!(
                         "{text}: input {} overlaps output {} in the arena",
                         describe_tensor(sg.tensor(x)),
                         describe_tensor(sg.tensor(y))
@@ -285,7 +285,7 @@ pub fn emit_subgraph(
                 quote! { #rt::__private::io_pools([#(#arenas),*], [#((#ki, #tin)),*], [#((#ko, #tout)),*]) }
             }
         };
-        body.stmts.push(comment(&text)).map_err(Error::Codegen)?;
+        body.stmts.push(comment(&text)).map_err(Error::Internal)?;
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
         let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
@@ -293,7 +293,7 @@ pub fn emit_subgraph(
         let stmt = if kernel.stops() {
             // TFLite Micro's kTfLiteAbort: the call is `false` when the run ends here.
             if calls.is_some_and(|c| c.current != 0) {
-                return Err(Error::Codegen(format!("{text}: can end the run, but is inside a called subgraph")));
+                return Err(Error::Internal(format!("{text}: can end the run, but is inside a called subgraph")));
             }
             body.stops = true;
             quote! {
@@ -317,7 +317,7 @@ pub fn emit_subgraph(
                 observer.after(&OPS[#k]);
             }
         };
-        body.stmts.push(stmt).map_err(Error::Codegen)?;
+        body.stmts.push(stmt).map_err(Error::Internal)?;
     }
     Ok(body)
 }
@@ -358,7 +358,7 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
             let upper = kind.to_uppercase();
             // A bool tensor is exposed as its bytes, one per element, 0 or 1 (TFLite's storage).
             let elem = tensor.dtype.arena_elem().or((tensor.dtype == crate::ir::DType::Bool).then_some("u8")).ok_or_else(|| {
-                Error::Codegen(format!("{kind} {i} ({}) has an element type generated code cannot expose", describe_tensor(tensor)))
+                Error::Unsupported { count: 1, details: format!("model {kind} {i} ({}): unsupported: generated code cannot expose its element type", describe_tensor(tensor)) }
             })?;
             let elem_ty = emit::ident(elem);
             let n = int(tensor.num_elements() as i64);
@@ -513,28 +513,83 @@ pub fn arena_bytes(plan: &SubgraphPlan) -> usize {
     plan.plan.arena_bytes.max(plan.plan.align) as usize
 }
 
-/// Generates the module for `lowered` (subgraph 0, every op lowered, no calls) with its
-/// `plan`.
-pub fn generate(lowered: &LoweredSubgraph<'_, '_>, plan: &SubgraphPlan, opts: &CodegenOptions) -> Result<Generated, Error> {
-    generate_with(lowered, plan, None, opts)
+/// What one module holds and how its memory is laid out, as `pipeline` decided it after
+/// planning.
+pub enum ModuleLayout<'l, 'm, 'a> {
+    /// One model with its own arena, or its own memory pools (the entry plan's
+    /// [`SubgraphPlan::pools`]); every subgraph instance its entry subgraph reaches becomes a
+    /// function of its own ([`control_flow`]).
+    Single {
+        /// The model, lowered.
+        model: &'l LoweredModel<'m, 'a>,
+        /// Its plans.
+        plan: &'l ModelPlan,
+        /// Header and weights.
+        opts: &'l CodegenOptions,
+    },
+    /// Several models sharing one arena of `arena_bytes`: one `pub mod <name>` per model
+    /// (its consts, weights and a `Model<'a>` view), and `Models`, which owns the arena.
+    Shared {
+        /// The models in order, each planned inside the joint arena (`plan::joint`).
+        models: Vec<SharedModel<'l, 'm, 'a>>,
+        /// The joint arena's bytes.
+        arena_bytes: u64,
+        /// Its alignment.
+        align: usize,
+        /// Path of the runtime crate.
+        runtime_path: &'l str,
+        /// The `@generated` line.
+        header: String,
+        /// The doc of `ARENA_BYTES`.
+        arena_doc: String,
+    },
 }
 
-/// Generates the module for a whole model: the entry subgraph in `run_with`, every subgraph
-/// instance it reaches as a function of its own ([`control_flow`]).
-pub fn generate_model(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, opts: &CodegenOptions) -> Result<Generated, Error> {
-    lm.check()?;
-    let (Some(lowered), Some(plan)) = (lm.main(), mp.main()) else {
-        return Err(Error::Codegen("the model has no entry subgraph".into()));
-    };
-    generate_with(lowered, plan, Some((lm, mp)), opts)
-}
-
-/// One model of a module whose models share one arena ([`generate_shared`]).
-pub struct SharedPart {
-    /// The model's module name (a Rust identifier).
+/// One model of [`ModuleLayout::Shared`].
+pub struct SharedModel<'l, 'm, 'a> {
+    /// The model, lowered.
+    pub model: &'l LoweredModel<'m, 'a>,
+    /// Its plans, moved into the joint arena.
+    pub plan: &'l ModelPlan,
+    /// Its module name (a Rust identifier).
     pub name: String,
     /// The doc comment of its module.
     pub doc: String,
+    /// Header and weights (`model_name` is its file).
+    pub opts: &'l CodegenOptions,
+}
+
+/// Generates the module: codegen's one entry point.
+pub fn generate(layout: ModuleLayout<'_, '_, '_>) -> Result<Generated, Error> {
+    match layout {
+        ModuleLayout::Single { model, plan, opts } => {
+            model.check()?;
+            let (Some(lowered), Some(main)) = (model.main(), plan.main()) else {
+                return Err(Error::Internal("the model has no entry subgraph".into()));
+            };
+            let calls = if model.has_calls() { Some((model, plan)) } else { None };
+            generate_with(lowered, main, calls, opts)
+        }
+        ModuleLayout::Shared { models, arena_bytes, align, runtime_path, header, arena_doc } => {
+            let mut parts = Vec::new();
+            for m in models {
+                let file = m.opts.model_name.clone();
+                parts.push(shared_part(m).map_err(|e| match e {
+                    e @ Error::Options(_) => e,
+                    e => Error::InModel { file, error: Box::new(e) },
+                })?);
+            }
+            generate_shared(parts, arena_bytes, align, runtime_path, &header, &arena_doc)
+        }
+    }
+}
+
+/// One model of a module whose models share one arena, formatted ([`generate_shared`]).
+struct SharedPart {
+    /// The model's module name (a Rust identifier).
+    name: String,
+    /// The doc comment of its module.
+    doc: String,
     /// Its module's items, formatted.
     text: String,
     /// Whether the module has a `reset` fn.
@@ -543,26 +598,26 @@ pub struct SharedPart {
     stops: bool,
 }
 
-/// The module items of one model of a shared arena: `lm` and its plan `mp`, already moved
-/// into the joint arena (`plan::joint`).
-pub fn shared_part(lm: &LoweredModel<'_, '_>, mp: &ModelPlan, name: &str, doc: String, opts: &CodegenOptions) -> Result<SharedPart, Error> {
-    lm.check()?;
-    let (Some(lowered), Some(plan)) = (lm.main(), mp.main()) else {
-        return Err(Error::Codegen(format!("{}: the model has no entry subgraph", opts.model_name)));
+/// The module items of one model of a shared arena, its plans already moved into the joint
+/// arena (`plan::joint`).
+fn shared_part(m: SharedModel<'_, '_, '_>) -> Result<SharedPart, Error> {
+    m.model.check()?;
+    let (Some(lowered), Some(plan)) = (m.model.main(), m.plan.main()) else {
+        return Err(Error::Internal("the model has no entry subgraph".into()));
     };
-    let model = if lm.has_calls() { Some((lm, mp)) } else { None };
-    let m = model_tokens(lowered, plan, model, opts, true)?;
-    let text = format_module("", m.module).map_err(Error::Codegen)?;
-    Ok(SharedPart { name: name.to_owned(), doc, text, has_reset: m.has_reset, stops: m.stops })
+    let calls = if m.model.has_calls() { Some((m.model, m.plan)) } else { None };
+    let t = model_tokens(lowered, plan, calls, m.opts, true)?;
+    let text = format_module("", t.module).map_err(Error::Internal)?;
+    Ok(SharedPart { name: m.name, doc: m.doc, text, has_reset: t.has_reset, stops: t.stops })
 }
 
 /// A module of several models sharing one arena of `arena_bytes`: one `pub mod <name>` per
 /// part (its consts, weights and a `Model<'a>` view), and `Models`, which owns the arena and
 /// hands out each model (`Models::<name>()`) and runs it (`Models::run_<name>()`). Each part
 /// is formatted on its own and indented into its `mod`.
-pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, runtime_path: &str, header: &str, arena_doc: &str) -> Result<Generated, Error> {
+fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, runtime_path: &str, header: &str, arena_doc: &str) -> Result<Generated, Error> {
     let rt_path: TokenStream =
-        runtime_path.parse().map_err(|_| Error::Codegen(format!("runtime path {runtime_path:?} is not a Rust path")))?;
+        runtime_path.parse().map_err(|_| crate::error::OptionsError::RuntimePath { path: runtime_path.to_owned() })?;
     let rt = quote! { rt };
     let wrapper = align_wrapper(&rt, align);
     let n = int(arena_bytes.max(align as u64) as i64);
@@ -635,8 +690,8 @@ pub fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, r
             }
         }
     });
-    let head = format_module(header, head).map_err(Error::Codegen)?;
-    let tail = format_module("", tail).map_err(Error::Codegen)?;
+    let head = format_module(header, head).map_err(Error::Internal)?;
+    let tail = format_module("", tail).map_err(Error::Internal)?;
     let code = format!("{head}{mods}{tail}");
     Ok(Generated { code, weights: Vec::new(), scoped_weights: Vec::new() })
 }
@@ -654,7 +709,7 @@ fn generate_with(
         opts.model_name,
         opts.model_sha256
     );
-    let code = format_module(&header, m.module).map_err(Error::Codegen)?;
+    let code = format_module(&header, m.module).map_err(Error::Internal)?;
     Ok(Generated { code, weights: m.weights, scoped_weights: m.scoped_weights })
 }
 
@@ -685,7 +740,7 @@ fn model_tokens(
     let rt_path: TokenStream = opts
         .runtime_path
         .parse()
-        .map_err(|_| Error::Codegen(format!("runtime path {:?} is not a Rust path", opts.runtime_path)))?;
+        .map_err(|_| crate::error::OptionsError::RuntimePath { path: opts.runtime_path.clone() })?;
     // Everything below refers to the runtime as `rt`.
     let rt = quote! { rt };
     let align = plan.plan.align as usize;
@@ -694,7 +749,7 @@ fn model_tokens(
     let mut items = Items::new(align);
     let mut module = Module::default();
     if !plan.pools.is_empty() && (shared || model.is_some_and(|(lm, _)| lm.has_calls())) {
-        return Err(Error::Codegen(format!("{}: memory pools are for one model without subgraph calls", opts.model_name)));
+        return Err(crate::error::OptionsError::PoolsWithCalls.into());
     }
     // Calls: every instance below the entry one becomes a function.
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
@@ -702,11 +757,7 @@ fn model_tokens(
     let once: Vec<OpId> = sg.ops.iter().filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. })).map(|o| o.id).collect();
     if shared {
         if let Some(op) = once.first() {
-            return Err(Error::Codegen(format!(
-                "{}: op {} (CALL_ONCE) keeps a has-run flag beside the arena, which a model sharing its arena with others cannot have yet; compile this model on its own",
-                opts.model_name,
-                op.index()
-            )));
+            return Err(crate::error::OptionsError::SharedCallOnce { model: opts.model_name.clone(), op: op.index() }.into());
         }
     }
     let mut functions = Vec::new();
@@ -715,7 +766,7 @@ fn model_tokens(
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
                 let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
-                    return Err(Error::Codegen(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
+                    return Err(Error::Internal(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
                 let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
                 let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), 1)?;
@@ -768,7 +819,7 @@ fn model_tokens(
     // model's `run()` returns nothing, as before.
     let stops = body.stops;
     let (ret, run_doc) = if stops {
-        body.stmts.push(quote! { rt::RunStatus::Complete }).map_err(Error::Codegen)?;
+        body.stmts.push(quote! { rt::RunStatus::Complete }).map_err(Error::Internal)?;
         (
             quote! { -> rt::RunStatus },
             " Runs one inference: reads the inputs, writes the outputs, and says whether every operator ran. [`rt::RunStatus::Stopped`]: an operator ended the run early, as TFLite Micro's CIRCULAR_BUFFER does until its period has passed (`kTfLiteAbort`, \"no output yet\"); the operators after it did not run, so the outputs they write hold nothing new.",
@@ -1073,7 +1124,7 @@ mod tests {
         let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
         let r = plan.scratch_regions(op);
         assert_eq!(r.len(), 1);
-        let code = generate(&lowered, &plan, &opts()).unwrap().code;
+        let code = generate_with(&lowered, &plan, None, &opts()).unwrap().code;
         let decl = format!("const S0: ::core::ops::Range<usize> = {}..{};", r[0].start, r[0].end);
         assert!(code.contains(&decl), "{decl}\n{code}");
         assert!(code.contains("let _ = rt::__private::as_u8_mut(s0);"), "{code}");
@@ -1083,7 +1134,7 @@ mod tests {
         let mut lowered = lower_subgraph(model.main());
         wrap(&mut lowered.ops[op], 0);
         let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
-        let e = generate(&lowered, &plan, &opts()).unwrap_err().to_string();
+        let e = generate_with(&lowered, &plan, None, &opts()).unwrap_err().to_string();
         assert!(e.contains("op 0: CONV_2D") && e.contains("uses scratch but declared none"), "{e}");
     }
 
@@ -1103,7 +1154,7 @@ mod tests {
         let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
         assert_eq!(plan.plan.overlaps.len(), 2, "{:?}", plan.plan);
         assert_eq!(plan.plan.arena_bytes, 384);
-        let code = generate(&lowered, &plan, &opts()).unwrap().code;
+        let code = generate_with(&lowered, &plan, None, &opts()).unwrap().code;
         let flat: String = code.split_whitespace().collect();
         assert!(flat.contains("rt::kernels::overlap::pad_overlapped(&P0,rt::__private::as_i8_mut(v0),"), "{code}");
         assert!(

@@ -121,7 +121,7 @@ impl LoweredSubgraph<'_, '_> {
         match self.ops.get(id).map(|o| &o.kernel) {
             Some(Ok(k)) => Ok(k.as_ref()),
             Some(Err(e)) => Err(e.clone().into()),
-            None => Err(Error::Codegen(format!("op {} is not in subgraph {}", id.index(), self.sg.id.index()))),
+            None => Err(Error::Internal(format!("op {} is not in subgraph {}", id.index(), self.sg.id.index()))),
         }
     }
 

@@ -437,7 +437,7 @@ pub fn apply(sp: &super::SubgraphPlan, sg: &Subgraph<'_>, specs: &[PoolSpec], op
         Ok((plan, pools)) => {
             let violations = check(&sp.problem, &plan, &pools);
             if !violations.is_empty() {
-                return Err(crate::Error::Codegen(format!("the pool plan failed verification: {}", violations.join("; "))));
+                return Err(crate::Error::Internal(format!("the pool plan failed verification: {}", violations.join("; "))));
             }
             Ok(super::SubgraphPlan { problem: sp.problem.clone(), plan, buffer_of: sp.buffer_of.clone(), tensor_of: sp.tensor_of.clone(), pools })
         }
@@ -455,7 +455,12 @@ pub fn apply(sp: &super::SubgraphPlan, sg: &Subgraph<'_>, specs: &[PoolSpec], op
             match super::budget::check_budget(&pool_plan, sg, capacity, &what, "its capacity") {
                 Err(e) => Err(e.into()),
                 // Its arena is within the capacity, but not once aligned.
-                Ok(()) => Err(crate::Error::Codegen(format!("pool `{pool}`: {} bytes do not fit its capacity of {capacity} once aligned to {}", pool_plan.plan.arena_bytes, options.align))),
+                Ok(()) => Err(super::budget::OverBudget {
+                    arena_bytes: pool_plan.plan.arena_bytes.next_multiple_of(options.align.max(1)),
+                    max_arena: capacity,
+                    message: format!("pool `{pool}`: {} bytes do not fit its capacity of {capacity} once aligned to {}", pool_plan.plan.arena_bytes, options.align),
+                }
+                .into()),
             }
         }
     }

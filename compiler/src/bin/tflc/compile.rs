@@ -106,17 +106,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(output) = args.output else {
         anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
     };
-    let pools = args.pools.specs()?;
-    if args.model.len() > 1 {
-        if !pools.is_empty() {
-            anyhow::bail!("--pool: several models in one module share one arena; memory pools are for one model at a time (compile each model with its own --pool)");
-        }
-        return run_many(&args.model, &output, args.runtime_crate, args.align, args.emit_weights, args.max_arena, args.target_pointer_width);
-    }
-    let Some(model) = args.model.into_iter().next() else {
-        anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
-    };
-    let bytes = std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
     let weights_file = output.with_extension("weights.bin");
     let weights = match args.emit_weights {
         EmitWeights::Inline => tflc::codegen::WeightsSource::Inline,
@@ -128,17 +117,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tflc::codegen::WeightsSource::File(name)
         }
     };
+    let file_name = |m: &PathBuf| m.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    // One set of options for either layout: the library refuses what does not fit it.
     let opts = tflc::CompileOptions {
         runtime_path: args.runtime_crate,
         align: args.align,
-        model_name: model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        model_name: args.model.first().map(file_name).unwrap_or_default(),
         weights,
         max_arena: args.max_arena,
         target_pointer_width: args.target_pointer_width,
         keep_f16_weights: args.keep_f16_weights,
-        pools,
+        pools: args.pools.specs()?,
     };
-    let compiled = tflc::compile(&bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
+    let mut inputs = Vec::new();
+    for m in &args.model {
+        let bytes = std::fs::read(m).with_context(|| format!("cannot read {}", m.display()))?;
+        inputs.push((file_name(m), bytes));
+    }
+    if inputs.len() > 1 {
+        let compiled = tflc::compile_models(&inputs, &opts).context("cannot compile the models into one module")?;
+        if output.as_os_str() == "-" {
+            crate::print_stdout(&compiled.code)?;
+        } else {
+            tflc::write_if_changed(&output, compiled.code.as_bytes())?;
+            eprintln!("wrote {}", output.display());
+        }
+        eprint!("{}", compiled.report());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (Some(model), Some((_, bytes))) = (args.model.first(), inputs.first()) else {
+        anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
+    };
+    let compiled = tflc::compile(bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {
         crate::print_stdout(&compiled.code)?;
     } else {
@@ -158,41 +168,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             compiled.plan.pools.iter().map(|p| format!("; pool {} {} bytes", p.name, p.bytes)).collect::<String>()
         );
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `tflc A B… -o OUT.rs`: one module, one shared arena.
-fn run_many(
-    models: &[PathBuf],
-    output: &std::path::Path,
-    runtime_crate: String,
-    align: usize,
-    emit_weights: EmitWeights,
-    max_arena: Option<u64>,
-    target_pointer_width: u32,
-) -> anyhow::Result<ExitCode> {
-    if emit_weights == EmitWeights::File {
-        anyhow::bail!("--emit-weights file compiles one model at a time; several models keep their weights inline");
-    }
-    let mut inputs = Vec::new();
-    for m in models {
-        let bytes = std::fs::read(m).with_context(|| format!("cannot read {}", m.display()))?;
-        inputs.push((m.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(), bytes));
-    }
-    let opts = tflc::CompileOptions {
-        runtime_path: runtime_crate,
-        align,
-        max_arena,
-        target_pointer_width,
-        ..tflc::CompileOptions::default()
-    };
-    let compiled = tflc::compile_models(&inputs, &opts).context("cannot compile the models into one module")?;
-    if output.as_os_str() == "-" {
-        crate::print_stdout(&compiled.code)?;
-    } else {
-        tflc::write_if_changed(output, compiled.code.as_bytes())?;
-        eprintln!("wrote {}", output.display());
-    }
-    eprint!("{}", compiled.report());
     Ok(ExitCode::SUCCESS)
 }

@@ -94,7 +94,7 @@ fn main() -> ExitCode {
 
 /// `--max-arena` refused the plan: a check failed (status 1), the model itself is fine.
 fn is_over_budget(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| matches!(e.downcast_ref::<tflc::Error>(), Some(tflc::Error::OverBudget(_))))
+    err.chain().any(|e| e.downcast_ref::<tflc::Error>().is_some_and(tflc::Error::is_over_budget))
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
