@@ -101,7 +101,7 @@ fn op_conformance() {
             continue;
         }
         let bytes = std::fs::read(&case.model).unwrap();
-        let read = tflc::tflite::read_model(&bytes).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let read = tflc::passes::read_model(&bytes).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let folded = tflc::passes::fold::FoldedModel::of(&read);
         let model = folded.apply(&read);
         let sg = model.main();

@@ -1216,7 +1216,7 @@ mod blob_tests {
     #[test]
     fn blob_entries_follow_the_alignment() {
         let bytes = crate::testing::models::tiny_cnn();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
         let rt = quote! { rt };
         for align in [16, 64, 256] {

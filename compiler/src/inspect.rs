@@ -245,7 +245,8 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         }
     }
     let activation_bytes = main.tensors.iter().filter(|t| !t.is_constant()).filter_map(|t| t.byte_size()).sum();
-    let plan = match crate::pipeline::plan(&lower_subgraph(main), &crate::plan::PlanOptions::default()) {
+    let lowered = lower_subgraph(main);
+    let plan = match crate::plan::plan_subgraph(main, &crate::plan::PlanOptions::default().with_caps(lowered.memory_caps())) {
         Ok(sp) => PlanInfo {
             arena_bytes: Some(sp.plan.arena_bytes),
             lower_bound_bytes: Some(sp.plan.lower_bound_bytes),
@@ -384,7 +385,7 @@ mod tests {
     #[test]
     fn macs_and_unsupported_come_from_lowering() {
         let bytes = crate::testing::models::tiny_cnn();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let s = summarize(&model);
         let lowered = lower_subgraph(model.main());
         assert!(s.total_macs > 0);
@@ -395,13 +396,13 @@ mod tests {
         assert!(s.unsupported.is_empty());
 
         let model_bytes = crate::testing::models::unsupported_custom_op();
-        let model = crate::tflite::read_model(&model_bytes).unwrap();
+        let model = crate::passes::read_model(&model_bytes).unwrap();
         let s = summarize(&model);
         assert_eq!(s.unsupported.len(), 1);
         assert_eq!(s.unsupported[0].reason, "custom operator");
 
         let model_bytes = crate::testing::models::unsupported_int16_conv();
-        let model = crate::tflite::read_model(&model_bytes).unwrap();
+        let model = crate::passes::read_model(&model_bytes).unwrap();
         let s = summarize(&model);
         assert_eq!(s.unsupported.len(), 1);
         assert!(s.unsupported[0].reason.contains("int32 bias on int16 activations (tflc implements the int64 bias) (tensor"), "{}", s.unsupported[0].reason);

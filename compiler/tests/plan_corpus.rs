@@ -22,7 +22,7 @@ fn corpus_plans_verify_and_meet_targets() {
     for path in models {
         let name = tflc::testing::model_name(&path);
         let bytes = std::fs::read(&path).unwrap();
-        let Ok(model) = tflc::tflite::read_model(&bytes) else {
+        let Ok(model) = tflc::passes::read_model(&bytes) else {
             eprintln!("note: {name} does not parse; not planned");
             continue;
         };
@@ -78,7 +78,7 @@ fn single_op_models_plan_and_verify() {
     for path in &models {
         let name = tflc::testing::model_name(path);
         let bytes = std::fs::read(path).unwrap();
-        let Ok(model) = tflc::tflite::read_model(&bytes) else { continue };
+        let Ok(model) = tflc::passes::read_model(&bytes) else { continue };
         match plan_subgraph(model.main(), &PlanOptions::default()) {
             Ok(sp) => {
                 let v = verify::verify(&sp.problem, &sp.plan);

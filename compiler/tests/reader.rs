@@ -7,7 +7,7 @@ use tflc::error::ParseError;
 use tflc::ir::*;
 use tflc::testing;
 use tflc::tflite::builder::{BufferPlacement, ModelBuilder, OpSpecCode};
-use tflc::tflite::read_model;
+use tflc::passes::read_model;
 
 fn every_kind() -> Vec<OpKind> {
     vec![

@@ -12,7 +12,7 @@ use tflc::CompileOptions;
 
 /// Plans `bytes` as `tflc compile` does and returns the plan (twice: it must be identical).
 fn plan_model(bytes: &[u8], budget: u64) -> tflc::plan::SubgraphPlan {
-    let model = tflc::tflite::read_model(bytes).expect("stress models read");
+    let model = tflc::passes::read_model(bytes).expect("stress models read");
     let lowered = tflc::lower::lower_subgraph(model.main());
     let opts = tflc::pipeline::plan_options(&lowered, PlanOptions { work_budget: budget, ..PlanOptions::default() });
     let a = plan_subgraph(model.main(), &opts).expect("stress models plan");
@@ -45,7 +45,7 @@ fn wide_fan_out_is_bounded_and_not_claimed_optimal_unless_proven() {
     // Every order has the same peak here, but the bound cannot prove it: heuristic order.
     assert!(!p.order_optimal);
     assert_eq!(p.arena_bytes, 2_001 * 16);
-    let model = tflc::tflite::read_model(&bytes).expect("reads");
+    let model = tflc::passes::read_model(&bytes).expect("reads");
     let dump = sp.dump(model.main());
     assert!(dump.contains("order: heuristic") && dump.contains("work budget exhausted"), "{}", &dump[..400]);
 }
@@ -220,11 +220,11 @@ fn identical_parameters_are_emitted_once() {
 #[test]
 fn inspect_says_what_the_plan_proves() {
     let bytes = stress::relu_fan_out(50);
-    let model = tflc::tflite::read_model(&bytes).expect("reads");
+    let model = tflc::passes::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("fan-out");
     assert!(text.contains("arena:       816 bytes (lower bound 816; order "), "{text}");
     let bytes = stress::relu_chain(50);
-    let model = tflc::tflite::read_model(&bytes).expect("reads");
+    let model = tflc::passes::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("chain");
     assert!(text.contains("order optimal, offsets optimal)"), "{text}");
 }

@@ -98,7 +98,7 @@ fn aligned_builds_match_the_interpreter() {
         assert_eq!(model_align, align, "{name}");
         let (_, bytes) = builders.iter().find(|(n, _)| *n == name).unwrap();
         let aligned = |s: &[u8]| (s.as_ptr() as usize).is_multiple_of(align);
-        let model = tflc::tflite::read_model(bytes).unwrap();
+        let model = tflc::passes::read_model(bytes).unwrap();
         let (n_in, n_out) = (model.main().inputs.len(), model.main().outputs.len());
         check_against_interpreter(name, bytes, make(), |m| {
             for i in 0..n_in {
@@ -135,7 +135,7 @@ fn pooled_builds_match_the_interpreter() {
 /// Runs `m` twice and compares every output with the interpreter's; `check` sees the model
 /// after each run.
 fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, mut check: impl FnMut(&mut dyn Runner)) {
-    let model = tflc::tflite::read_model(bytes).unwrap();
+    let model = tflc::passes::read_model(bytes).unwrap();
     let sg = model.main();
     // A fixed input pattern covering the int8 range.
     let inputs: Vec<Vec<u8>> = sg
@@ -212,14 +212,14 @@ fn models_sharing_one_arena_match_the_interpreter() {
     let mut want = Vec::new();
     let mut read = Vec::new();
     for (name, bytes) in &models {
-        let model = tflc::tflite::read_model(bytes).unwrap();
+        let model = tflc::passes::read_model(bytes).unwrap();
         let sg = model.main();
         let a: Vec<Vec<u8>> = sg.inputs.iter().map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect()).collect();
         let b: Vec<Vec<u8>> = a.iter().map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect()).collect();
         let ra: Vec<&[u8]> = a.iter().map(|v| v.as_slice()).collect();
         let rb: Vec<&[u8]> = b.iter().map(|v| v.as_slice()).collect();
         want.push(tflc::interp::run_steps_with_status(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
-        read.push(tflc::tflite::read_model(bytes).unwrap());
+        read.push(tflc::passes::read_model(bytes).unwrap());
         inputs.push([a, b]);
     }
     // The outputs to compare after run `r` of model `k`, and those the model holds.

@@ -1110,7 +1110,7 @@ mod tests {
     #[test]
     fn scratch_is_planned_and_reached() {
         let bytes = crate::testing::models::tiny_cnn();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let mut lowered = lower_subgraph(model.main());
         let op = OpId::new(0);
         let wrap = |l: &mut LoweredOp, n: usize| {
@@ -1147,7 +1147,7 @@ mod tests {
     fn pad_and_concatenation_run_over_their_inputs() {
         use crate::plan::DeltaBound;
         let bytes = crate::testing::models::overlap_copies();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let lowered = lower_subgraph(model.main());
         let declared: Vec<_> = lowered.overlap().into_iter().map(|(op, _, _, d)| (op.index(), d)).collect();
         assert_eq!(declared, vec![(0, DeltaBound::AtLeast(-36)), (1, DeltaBound::AtLeast(-320))]);

@@ -89,7 +89,7 @@ pub struct Reached {
 /// weights exceed what its target can address). Errors the model deserves are fine.
 pub fn check_pipeline(bytes: &[u8], opts: &crate::CompileOptions) -> std::result::Result<Reached, String> {
     let mut reached = Reached::default();
-    let Ok(model) = crate::tflite::read_model(bytes) else { return Ok(reached) };
+    let Ok(model) = crate::passes::read_model(bytes) else { return Ok(reached) };
     reached.read = true;
     let _ = crate::inspect::summarize(&model);
     let lowered = crate::lower::lower_subgraph(model.main());

@@ -7,8 +7,10 @@
 
 mod ops;
 mod dtype;
+pub mod memory;
 
 pub use dtype::DType;
+pub use memory::{Call, DeltaBound, MemoryCaps};
 pub use ops::*;
 
 use crate::index::IndexVec;

@@ -29,7 +29,7 @@ pub struct Capabilities {
     pub in_place: Vec<(TensorId, TensorId)>,
     /// (input, output, bound in bytes): the kernel can write the output over the consumed
     /// part of the input ([`Kernel::overlap`]), arena tensors only.
-    pub overlap: Vec<(TensorId, TensorId, crate::plan::DeltaBound)>,
+    pub overlap: Vec<(TensorId, TensorId, crate::ir::DeltaBound)>,
     /// A pure view ([`Kernel::is_view`]): output 0 may alias input 0's bytes.
     pub is_view: bool,
     /// Folded at compile time ([`Kernel::is_folded`]): outputs are constants, no code.
@@ -136,7 +136,7 @@ impl LoweredSubgraph<'_, '_> {
     }
 
     /// `(op, input, output, bound)` for every overlap pair of every lowered operator.
-    pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, crate::plan::DeltaBound)> {
+    pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, crate::ir::DeltaBound)> {
         self.ops.iter().flat_map(|o| o.caps.overlap.iter().map(move |&(x, y, d)| (o.id, x, y, d))).collect()
     }
 
@@ -158,6 +158,19 @@ impl LoweredSubgraph<'_, '_> {
     /// `(op, bytes)` for every operator that needs scratch.
     pub fn scratch(&self) -> Vec<(OpId, usize)> {
         self.ops.iter().filter(|o| o.caps.scratch_bytes > 0).map(|o| (o.id, o.caps.scratch_bytes)).collect()
+    }
+
+    /// Everything the memory planner needs from lowering, as plain data
+    /// (`plan::PlanOptions::with_caps` takes it).
+    pub fn memory_caps(&self) -> crate::ir::MemoryCaps {
+        crate::ir::MemoryCaps {
+            in_place: self.in_place(),
+            overlap: self.overlap(),
+            views: self.views(),
+            barriers: self.barriers(),
+            folded: self.folded(),
+            scratch: self.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),
+        }
     }
 
     /// Multiply-accumulates of one run of the whole subgraph.
@@ -378,7 +391,7 @@ mod tests {
         m.op(OpKind::Div { activation: Activation::None }, &[Some(y), Some(y)], &[z]);
         m.inputs(&[x]).outputs(&[z]);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let l = lower_subgraph(model.main());
         let caps = |i: usize| l.caps(OpId::new(i)).unwrap().clone();
         assert_eq!(caps(0).in_place, vec![(x, a)]);
@@ -398,7 +411,7 @@ mod tests {
     #[test]
     fn macs_of_convolutions_and_fully_connected() {
         let l = crate::testing::models::tiny_cnn();
-        let model = crate::tflite::read_model(&l).unwrap();
+        let model = crate::passes::read_model(&l).unwrap();
         let sg = model.main();
         let lowered = lower_subgraph(sg);
         lowered.check().unwrap();

@@ -299,7 +299,7 @@ mod tests {
         m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(w)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
         assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![w])]);
         let model = folded.apply(&model);
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn float16_weights_stay_float16_where_asked() {
         let bytes = half_weight_model();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
         // The conv, FC and depthwise filters (read as filters only), not the ADD operand.
         assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12), TensorId::new(14)].into_iter().collect());
@@ -416,7 +416,7 @@ mod tests {
     #[test]
     fn shape_chain_folds_and_the_model_compiles() {
         let (bytes, _) = none_batch_model();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
         let ops: Vec<usize> = folded.subgraphs[0].ops.iter().map(|(op, _)| op.index()).collect();
         // SHAPE, STRIDED_SLICE and PACK fold; RESHAPE of the activation stays (a view), the FC runs.
@@ -448,7 +448,7 @@ mod tests {
         m.op(OpKind::FullyConnected(fc), &[Some(flattened), Some(w), Some(b)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let plain = m.finish();
-        let want = crate::interp::run(&crate::tflite::read_model(&plain).unwrap(), &[&input]).unwrap();
+        let want = crate::interp::run(&crate::passes::read_model(&plain).unwrap(), &[&input]).unwrap();
         assert_eq!(got, want);
     }
 
@@ -466,7 +466,7 @@ mod tests {
         m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(c)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
         assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![c])]);
         // The constant equals the ADD kernel's output on the same operands.
@@ -494,7 +494,7 @@ mod tests {
         m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(b)], &[z]);
         m.inputs(&[x]).outputs(&[y, z]);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         assert!(FoldedModel::of(&model).subgraphs[0].ops.is_empty());
     }
 }

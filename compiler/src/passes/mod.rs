@@ -8,3 +8,12 @@
 
 pub mod fold;
 pub mod resources;
+pub mod state;
+
+/// Reads a model file ([`crate::tflite::read_model`]: verified, every field checked) and adds
+/// its state tensors ([`state`]): the model every later phase starts from.
+pub fn read_model(bytes: &[u8]) -> Result<crate::ir::Model<'_>, crate::error::ParseError> {
+    let mut model = crate::tflite::read_model(bytes)?;
+    state::apply(&mut model);
+    Ok(model)
+}

@@ -128,19 +128,7 @@ pub struct Overlap {
     pub bound: DeltaBound,
 }
 
-/// The deltas `offset(output) - offset(input)` at which an [`Overlap`] pair may share bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum DeltaBound {
-    /// `delta <= d` with `d <= 0`: a forward traversal writes each output row only below the
-    /// first input row it still reads, so the output starts at least `-d` bytes below the input.
-    AtMost(i64),
-    /// `delta >= d`, `d` of either sign: a reversed traversal (from the last row) writes each
-    /// output row only above the last input row it still reads. For an expanding 1x1
-    /// convolution `d > 0` (the output starts at least `d` bytes above the input); for a copy
-    /// whose output grows (PAD, CONCATENATION) `d <= 0`: the output may start up to `-d` bytes
-    /// below the input (the input at or above its own place in the output).
-    AtLeast(i64),
-}
+pub use crate::ir::DeltaBound;
 
 /// A declared [`Overlap`] the plan realised: `output` shares bytes with `input` at `op`, at
 /// `delta = offset(output) - offset(input)`.
@@ -227,6 +215,15 @@ pub const DEFAULT_WORK_BUDGET: u64 = 80_000_000;
 
 /// Bytes the schedule search may hold in one level of states.
 const LEVEL_BYTES: u64 = 64 << 20;
+
+impl PlanOptions {
+    /// These options with what lowering allows the planner (every kernel's in-place and
+    /// overlap pairs, the views, barriers, folded operators and the scratch each needs).
+    pub fn with_caps(self, caps: crate::ir::MemoryCaps) -> PlanOptions {
+        let crate::ir::MemoryCaps { in_place, overlap, views, barriers, folded, scratch } = caps;
+        PlanOptions { in_place, overlap, views, barriers, folded, scratch, ..self }
+    }
+}
 
 impl Default for PlanOptions {
     fn default() -> Self {

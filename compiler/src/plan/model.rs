@@ -15,9 +15,29 @@
 //! entry subgraph down, and [`super::verify::verify_model`] checks the combined layout.
 
 use super::{from_ir::SubgraphPlan, BufferKind, PlanError, PlanOptions};
-use crate::ir::{OpId, SubgraphId};
-use crate::lower::ops::control_flow::Call;
-use crate::lower::LoweredModel;
+use crate::ir::{Call, MemoryCaps, OpId, Subgraph, SubgraphId};
+
+/// What the planner needs of a whole model, as plain data (`pipeline::call_graph` builds it
+/// from the lowered model): each reached subgraph with what its operators allow, and the
+/// calls between them.
+#[derive(Clone, Debug)]
+pub struct CallGraph<'m, 'a> {
+    /// Per subgraph of the model (`None`: not reached from the entry subgraph, or not lowered).
+    pub subgraphs: crate::index::IndexVec<SubgraphId, Option<CallGraphNode<'m, 'a>>>,
+    /// The reached subgraphs, callees before their callers.
+    pub order: Vec<SubgraphId>,
+}
+
+/// One subgraph of a [`CallGraph`].
+#[derive(Clone, Debug)]
+pub struct CallGraphNode<'m, 'a> {
+    /// The subgraph.
+    pub sg: &'m Subgraph<'a>,
+    /// What its operators allow the planner.
+    pub caps: MemoryCaps,
+    /// Its operators that call subgraphs, in file order.
+    pub calls: Vec<(OpId, Call)>,
+}
 
 /// One plan per reached subgraph, and where each runs.
 #[derive(Clone, Debug)]
@@ -88,29 +108,27 @@ impl ModelPlan {
     }
 }
 
-/// Plans every subgraph of `lowered` with `base` (what lowering allows comes from each
-/// subgraph's capabilities, [`crate::pipeline::plan_options`]).
-pub fn plan_model(lowered: &LoweredModel<'_, '_>, base: &PlanOptions) -> Result<ModelPlan, PlanError> {
-    let n = lowered.subgraphs.len();
+/// Plans every subgraph of `graph` with `base` and what each subgraph's operators allow.
+pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<ModelPlan, PlanError> {
+    let n = graph.subgraphs.len();
     let mut mp = ModelPlan { subgraphs: (0..n).map(|_| None).collect(), calls: Vec::new() };
-    for &id in &lowered.order {
-        let Some(l) = lowered.get(id) else { continue };
-        let mut opts = crate::pipeline::plan_options(l, base.clone());
+    for &id in &graph.order {
+        let Some(l) = graph.subgraphs.get(id).and_then(|g| g.as_ref()) else { continue };
+        let mut opts = base.clone().with_caps(l.caps.clone());
         // Only the entry subgraph's inputs and outputs are the caller's (a callee's live only
         // while it is called).
         opts.persistent_io &= id.index() == 0;
-        for op in l.ops.iter() {
-            let Some(cf) = op.kernel.as_ref().ok().and_then(|k| k.control_flow()) else { continue };
+        for &(op, call) in &l.calls {
             let mut frame = 0u64;
-            for callee in cf.call.callees() {
+            for callee in call.callees() {
                 let p = mp.get(callee).ok_or_else(|| PlanError::InModel {
-                    detail: format!("subgraph {} op {} calls subgraph {}, which was not planned before it", id.index(), op.id.index(), callee.index()),
+                    detail: format!("subgraph {} op {} calls subgraph {}, which was not planned before it", id.index(), op.index(), callee.index()),
                 })?;
                 frame = frame.max(p.plan.arena_bytes);
             }
             // Even an empty frame is a scratch buffer, so that every call has one.
-            opts.scratch.push((op.id, frame.max(1)));
-            mp.calls.push((id, op.id, cf.call));
+            opts.scratch.push((op, frame.max(1)));
+            mp.calls.push((id, op, call));
         }
         let p = super::plan_subgraph(l.sg, &opts).map_err(|e| match e {
             PlanError::InModel { detail } if id.index() != 0 => PlanError::InModel { detail: format!("subgraph {}: {detail}", id.index()) },
@@ -146,10 +164,10 @@ mod tests {
     use crate::lower::lower_model;
 
     fn planned(bytes: &[u8]) -> (ModelPlan, u64) {
-        let model = crate::tflite::read_model(bytes).unwrap();
+        let model = crate::passes::read_model(bytes).unwrap();
         let lm = lower_model(&model);
         lm.check().unwrap();
-        let mp = plan_model(&lm, &PlanOptions { verify: true, ..PlanOptions::default() }).unwrap();
+        let mp = crate::pipeline::plan_model(&lm, &PlanOptions { verify: true, ..PlanOptions::default() }).unwrap();
         let n = mp.arena_bytes();
         (mp, n)
     }
@@ -216,7 +234,7 @@ mod tests {
         b.op(OpKind::Relu, &[Some(a)], &[r]);
         b.inputs(&[a]).outputs(&[r]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let e = lower_model(&model).check().unwrap_err().to_string();
         assert!(e.contains("op 0 (IF)") && e.contains("\"a (subgraph 1)\"") && e.contains("dynamic shape [-1, 4]"), "{e}");
     }

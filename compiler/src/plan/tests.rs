@@ -722,7 +722,7 @@ mod ir {
         relu(&mut b, r, y);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         // Not told that op 1 is a view, the planner copies.
         let copy = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
         assert!(!copy.is_alias(r) && copy.aliased_ops().is_empty());
@@ -749,7 +749,7 @@ mod ir {
         b.op(OpKind::Squeeze { squeeze_dims: vec![0] }, &[Some(x)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let views = PlanOptions { views: vec![crate::ir::OpId::new(0)], ..PlanOptions::default() };
         let sp = plan_subgraph(model.main(), &views).unwrap();
         assert!(!sp.is_alias(y));
@@ -775,7 +775,7 @@ mod ir {
         b.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(state)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let sp = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
         let bs = sp.buffer_of[state].unwrap();
         assert_eq!(sp.problem.buffers[bs].kind, BufferKind::Variable);
@@ -793,7 +793,7 @@ mod ir {
         relu(&mut b, a, y);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let opts = PlanOptions { scratch: vec![(crate::ir::OpId::new(1), 1000)], ..PlanOptions::default() };
         let sp = plan_subgraph(model.main(), &opts).unwrap();
         let s = sp.scratch_regions(crate::ir::OpId::new(1));
@@ -816,7 +816,7 @@ mod ir {
         b.op(OpKind::FullyConnected(Default::default()), &[Some(c)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let plain = plan_subgraph(model.main(), &PlanOptions::default()).unwrap();
         assert_eq!(plain.plan.arena_bytes, 512);
         let opts = PlanOptions { in_place: vec![(crate::ir::OpId::new(1), a, c)], ..PlanOptions::default() };

@@ -250,20 +250,8 @@ fn read_subgraph<'a>(
             custom_options,
         });
     }
-    // State TFLite Micro keeps in an op's persistent buffer and copies to one of the op's
-    // outputs after every call: tflc makes that output a variable tensor, so that it lives
-    // across `run()` calls and starts at its reset value (`lower::ops::signal::state_output`).
-    for op in ops.iter() {
-        if let Some(t) = crate::lower::ops::signal::state_output(op).and_then(|t| tensors.get_mut(t)) {
-            t.is_variable = true;
-        }
-    }
-    let mut sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() };
-    // State TFLite Micro keeps in persistent buffers that no output shows: state tensors of
-    // the op's own, appended to the subgraph and the op's outputs.
-    crate::lower::ops::signal::add_state_tensors(&mut sg);
-    // CIRCULAR_BUFFER's buffer (its output) and countdown (`lower::ops::circular_buffer`).
-    crate::lower::ops::circular_buffer::add_state(&mut sg);
+    // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
+    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() };
     Ok(sg)
 }
 

@@ -40,7 +40,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
-    let read = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let read = tflc::passes::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let resolved = tflc::passes::resources::resolve(&read).with_context(|| format!("cannot plan {path}"))?;
     let read = resolved.as_ref().map_or(&read, |r| &r.0);
     let folded = tflc::passes::fold::FoldedModel::of(read);
@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let lm = tflc::lower::lower_model(&model);
     let model_plan = if lm.has_calls() && lm.check().is_ok() {
         let base = PlanOptions { align: args.align, verify: args.verify, ..PlanOptions::default() };
-        Some(tflc::plan::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
+        Some(tflc::pipeline::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
     } else {
         None
     };

@@ -77,7 +77,7 @@ fn preview(tensor: &Tensor<'_>, bytes: &[u8]) -> String {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
-    let model = tflc::tflite::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let model = tflc::passes::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
     let list = |ts: &[TensorId], kind: &str| -> String {
         ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", tflc::text::tensor(sg.tensor(t)))).collect()

@@ -95,7 +95,7 @@ impl Kernel for AveragePool2d {
         })
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let elem = match &self.scheme {
             AveragePool2dScheme::S8(_) => 1,
             AveragePool2dScheme::S16(_) => 2,

@@ -119,7 +119,7 @@ mod tests {
         b.op(OpKind::BroadcastTo, &[Some(x), Some(shape)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
         let bytes = b.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let folded = crate::passes::fold::FoldedModel::of(&model);
         assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![shape])]);
         let model = folded.apply(&model);

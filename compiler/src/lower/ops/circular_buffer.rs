@@ -232,7 +232,7 @@ mod tests {
     }
 
     fn params(bytes: &[u8]) -> CircularBufferParams {
-        let model = crate::tflite::read_model(bytes).unwrap();
+        let model = crate::passes::read_model(bytes).unwrap();
         let sg = model.main();
         lower(&OpCx { sg, op: &sg.ops[crate::ir::OpId::new(0)] }).unwrap().params
     }
@@ -280,7 +280,7 @@ mod tests {
         }
         m.inputs(&[first]).outputs(&outs);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
         let got: Vec<i32> = sg.ops.iter().map(|op| heuristic_cycles_max(sg, op)).collect();
         // Counts 1, 2, 3 (op 2 has 5 slots: period 1, count back to 0), 1, 2, 3, 4, 5 (op 7
@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn execute_shifts_and_stops_every_other_call() {
         let bytes = model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::I8, None);
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
         let k = lower(&OpCx { sg, op: &sg.ops[crate::ir::OpId::new(0)] }).unwrap();
         let mut store = TensorStore::with_constants(sg);
@@ -366,7 +366,7 @@ mod tests {
         let cases = crate::testing::models::streaming_cases();
         let case = &cases[0];
         assert_eq!(case.runs.len(), crate::testing::models::STREAM_INPUTS.len());
-        let model = crate::tflite::read_model(&case.model).unwrap();
+        let model = crate::passes::read_model(&case.model).unwrap();
         let steps: Vec<Vec<&[u8]>> = case.runs.iter().map(|r| r.0.iter().map(|v| v.as_slice()).collect()).collect();
         let steps: Vec<&[&[u8]]> = steps.iter().map(|s| s.as_slice()).collect();
         let got = crate::interp::run_steps_with_status(&model, &steps).unwrap();
@@ -427,7 +427,7 @@ mod tests {
                 }
             }
         }
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
         let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
         let got = crate::interp::run_steps_with_status(&model, &refs).unwrap();

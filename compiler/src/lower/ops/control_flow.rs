@@ -22,40 +22,7 @@ use crate::ir::{DType, SubgraphId, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Which subgraphs an operator calls, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Call {
-    /// IF: one of two subgraphs, by the condition.
-    If {
-        /// Run when the condition is true.
-        then_subgraph: SubgraphId,
-        /// Run when the condition is false.
-        else_subgraph: SubgraphId,
-    },
-    /// WHILE: `body` while `cond` returns true.
-    While {
-        /// Computes the loop condition.
-        cond_subgraph: SubgraphId,
-        /// Computes the next loop values.
-        body_subgraph: SubgraphId,
-    },
-    /// CALL_ONCE: a subgraph on the first run only.
-    CallOnce {
-        /// The subgraph run once.
-        init_subgraph: SubgraphId,
-    },
-}
-
-impl Call {
-    /// The callees, in the order the op may run them.
-    pub fn callees(&self) -> Vec<SubgraphId> {
-        match *self {
-            Call::If { then_subgraph, else_subgraph } => vec![then_subgraph, else_subgraph],
-            Call::While { cond_subgraph, body_subgraph } => vec![cond_subgraph, body_subgraph],
-            Call::CallOnce { init_subgraph } => vec![init_subgraph],
-        }
-    }
-}
+pub use crate::ir::Call;
 
 /// A lowered control-flow operator: what it calls and the tensors it passes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +140,7 @@ mod tests {
                 std::fs::write(dir.join(format!("{name}.in{i}.bin")), x).unwrap();
             }
         }
-        let model = crate::tflite::read_model(bytes).unwrap();
+        let model = crate::passes::read_model(bytes).unwrap();
         let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
         crate::interp::run(&model, &refs).unwrap()
     }
@@ -231,7 +198,7 @@ mod tests {
             std::fs::write(dir.join("control_call_once_var.tflite"), &bytes).unwrap();
             std::fs::write(dir.join("control_call_once_var.in0.bin"), i8s(&[5, -7, 1, 20])).unwrap();
         }
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let x = i8s(&[5, -7, 1, 20]);
         let runs = crate::interp::run_steps(&model, &[&[&x], &[&x], &[&x]]).unwrap();
         let want = [[17, -25, 33, 122], [24, -30, 36, 127], [31, -35, 39, 127]];
@@ -259,7 +226,7 @@ mod tests {
                 }
             }
         }
-        let model = crate::tflite::read_model(bytes).unwrap();
+        let model = crate::passes::read_model(bytes).unwrap();
         let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
         let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
         crate::interp::run_steps(&model, &refs).unwrap()

@@ -342,7 +342,7 @@ impl Kernel for Conv2d {
         }
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let (g, elem) = match &self.scheme {
             Conv2dScheme::S8 { held, .. } => (held.geometry, 1),
             Conv2dScheme::S16 { held } => (held.geometry, 2),

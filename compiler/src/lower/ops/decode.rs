@@ -395,7 +395,7 @@ mod tests {
                 return;
             }
         }
-        let model = crate::tflite::read_model(&b.bytes).unwrap();
+        let model = crate::passes::read_model(&b.bytes).unwrap();
         let folded = crate::passes::fold::FoldedModel::of(&model);
         assert_eq!(folded.count(), 1, "{name}: TFLM_DECODE folds");
         let out = crate::interp::run(&model, &[x]).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -333,7 +333,7 @@ impl Kernel for DepthwiseConv2d {
         }
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let (g, elem) = match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
             DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),

@@ -77,7 +77,7 @@ impl Kernel for MaxPool2d {
         })
     }
 
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let elem = match &self.scheme {
             MaxPool2dScheme::S8(_) => 1,
             MaxPool2dScheme::F32(_) => 4,

@@ -59,12 +59,12 @@ pub trait Kernel: std::fmt::Debug {
 
     /// `(input index, output index, bound)`: the kernel can run with its output written over
     /// the consumed part of the input, at any `offset(output) - offset(input)` (bytes) within
-    /// the [`DeltaBound`](crate::plan::DeltaBound), besides the disjoint placements. Declared
+    /// the [`DeltaBound`](crate::ir::DeltaBound), besides the disjoint placements. Declared
     /// from the row driver's traversal ([`tflc_runtime::kernels::overlap::Rows::max_delta`], the
     /// one place for every window family); `emit` learns it through
     /// [`EmitCx::overlapped`] and then runs the kernel through that driver on one view of
     /// both tensors. `execute` is unaffected. Default: none.
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         Vec::new()
     }
 
@@ -677,8 +677,8 @@ impl<'m, 'a> OpCx<'m, 'a> {
 pub(crate) fn window_overlap(
     rows: Option<tflc_runtime::kernels::overlap::Rows>,
     elem: usize,
-) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
-    use crate::plan::DeltaBound;
+) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
+    use crate::ir::DeltaBound;
     let Some(rows) = rows else { return Vec::new() };
     let e = elem as i64;
     let in_bytes = (rows.in_h * rows.in_row) as i64 * e;
@@ -713,7 +713,7 @@ pub(crate) fn copy_overlap(
     input_len: usize,
     output_len: usize,
     elem: usize,
-) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
     let Some(d) = min_delta else { return Vec::new() };
     let e = elem as i64;
     let (in_bytes, out_bytes) = ((input_len as i64).saturating_mul(e), (output_len as i64).saturating_mul(e));
@@ -724,7 +724,7 @@ pub(crate) fn copy_overlap(
     let delta = d.max((in_bytes - out_bytes).min(0));
     let shared = (delta.saturating_add(out_bytes)).min(in_bytes) - delta.max(0);
     if shared > 0 {
-        vec![(input, 0, crate::plan::DeltaBound::AtLeast(d))]
+        vec![(input, 0, crate::ir::DeltaBound::AtLeast(d))]
     } else {
         Vec::new()
     }

@@ -369,7 +369,7 @@ impl Kernel for Concatenation {
     /// The output over its largest input (the first of equals), walked from its end
     /// (`tflc_runtime::kernels::overlap::concatenation_overlapped`): that input may sit at its
     /// own place inside the output. One input only: codegen hands an op one overlapped pair.
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let Some(k) = (0..self.inputs.len()).rev().max_by_key(|&k| self.lens[k]) else { return Vec::new() };
         // An input given twice is read twice: the planner would refuse it anyway.
         if self.inputs.iter().filter(|&&t| t == self.inputs[k]).count() > 1 {
@@ -616,7 +616,7 @@ pub(crate) mod testing {
 
     /// Lowers op 0 and runs it on `inputs`; returns the store.
     pub(crate) fn run_op0(bytes: &[u8], inputs: &[(TensorId, TensorData)]) -> TensorStore {
-        let model = crate::tflite::read_model(bytes).expect("the test model parses");
+        let model = crate::passes::read_model(bytes).expect("the test model parses");
         let sg = model.main();
         let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("lowering failed: {e}"));
         let mut store = TensorStore::with_constants(sg);
@@ -661,7 +661,7 @@ pub(crate) mod testing {
     /// path), plus the number of arena inputs and outputs it requested.
     pub(crate) fn emit_op0(bytes: &[u8]) -> (String, usize, usize) {
         use quote::quote;
-        let model = crate::tflite::read_model(bytes).expect("the test model parses");
+        let model = crate::passes::read_model(bytes).expect("the test model parses");
         let sg = model.main();
         let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).expect("lowers");
         let rt = quote! { ::tflc_runtime };
@@ -1061,7 +1061,7 @@ mod robustness {
                 mutate(&mut r, &mut spec);
             }
             let bytes = build(&spec);
-            let Ok(m) = crate::tflite::read_model(&bytes) else { continue };
+            let Ok(m) = crate::passes::read_model(&bytes) else { continue };
             let sg = m.main();
             let Some(op) = sg.ops.iter().next() else { continue };
             total += 1;

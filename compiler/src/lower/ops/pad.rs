@@ -170,7 +170,7 @@ impl Kernel for Pad {
     /// The output over the input, walked from its end
     /// (`tflc_runtime::kernels::overlap::pad_overlapped`): the input may sit at its own place
     /// inside the output.
-    fn overlap(&self) -> Vec<(usize, usize, crate::plan::DeltaBound)> {
+    fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         // Overlapped, the kernel gets a typed view of the arena span: only types that have one.
         let elem = self.dtype.arena_elem().and(self.dtype.size()).unwrap_or(0);
         let min = tflc_runtime::kernels::overlap::pad_min_delta(&self.params(()));

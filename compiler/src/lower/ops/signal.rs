@@ -1129,7 +1129,7 @@ mod tests {
         let s = run_op0("signal_spectral", &bytes, &[(x, TensorData::U32(u32s(4, 6, 12)))]);
         assert_eq!(s.u32(y).unwrap(), WANT_SPECTRAL);
         // The noise estimate is the op's state: a variable tensor after reading.
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         assert!(model.main().tensor(n).is_variable && !model.main().tensor(y).is_variable);
 
         let mut m = ModelBuilder::new();
@@ -1167,7 +1167,7 @@ mod tests {
                 }
             }
         }
-        let model = crate::tflite::read_model(bytes).unwrap();
+        let model = crate::passes::read_model(bytes).unwrap();
         let sg = model.main();
         let kernel = super::super::lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut store = super::super::TensorStore::with_constants(sg);
@@ -1327,7 +1327,7 @@ mod tests {
         custom(&mut m, "SignalFramer", &[("frame_size", FlexValue::Int(3)), ("frame_step", FlexValue::Int(2)), ("prefill", FlexValue::Bool(true))], &[x], &[y, v]);
         m.inputs(&[x]).outputs(&[y, v]);
         let bytes = m.finish();
-        let model = crate::tflite::read_model(&bytes).unwrap();
+        let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
         let op = &sg.ops[crate::ir::OpId::new(0)];
         assert_eq!(op.outputs.len(), 4);

@@ -424,7 +424,7 @@ mod tests {
         let (bytes, x, state, y) = build(&BASE);
         let in0 = i8s(51, 10);
         let mut store = run_op0("svdf_b2_r2_m3", &bytes, &[(x, TensorData::I8(in0))]);
-        let model = crate::tflite::read_model(&bytes).expect("parses");
+        let model = crate::passes::read_model(&bytes).expect("parses");
         let k = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
         let step0 = out_i8(&store, y);
         store.insert(x, TensorData::I8(i8s(52, 10)));
@@ -523,7 +523,7 @@ mod tests {
             let name = format!("svdf_f32_{k}");
             let inputs: Vec<Vec<f32>> = (0..3).map(|t| i8s(71 + t, 10).iter().map(|&q| f32::from(q) / 16.0).collect()).collect();
             let mut store = run_op0(&name, &bytes, &[(x, TensorData::F32(inputs[0].clone()))]);
-            let model = crate::tflite::read_model(&bytes).expect("parses");
+            let model = crate::passes::read_model(&bytes).expect("parses");
             let kern = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
             let mut got = vec![store.f32(y).unwrap().to_vec()];
             for (r, input) in inputs.iter().enumerate().skip(1) {

@@ -13,7 +13,7 @@ use crate::ir::TensorId;
 
 /// Lowers op 0 of `bytes`.
 pub(crate) fn lower_op0(bytes: &[u8]) -> Result<Box<dyn Kernel>, LowerError> {
-    let model = crate::tflite::read_model(bytes).expect("the test model parses");
+    let model = crate::passes::read_model(bytes).expect("the test model parses");
     let sg = model.main();
     lower(sg, &sg.ops[crate::ir::OpId::new(0)])
 }
@@ -29,7 +29,7 @@ pub(crate) fn run_op0(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)
             std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes()).expect("dump input");
         }
     }
-    let model = crate::tflite::read_model(bytes).expect("the test model parses");
+    let model = crate::passes::read_model(bytes).expect("the test model parses");
     let sg = model.main();
     let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("{name}: lowering failed: {e}"));
     let mut store = TensorStore::with_constants(sg);
@@ -50,7 +50,7 @@ pub(crate) fn out_i8(store: &TensorStore, t: TensorId) -> Vec<i8> {
 #[cfg(feature = "format")]
 pub(crate) fn emit_op0(bytes: &[u8]) -> String {
     use quote::quote;
-    let model = crate::tflite::read_model(bytes).expect("the test model parses");
+    let model = crate::passes::read_model(bytes).expect("the test model parses");
     let sg = model.main();
     let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).expect("lowers");
     let rt = quote! { ::tflc_runtime };

@@ -618,7 +618,7 @@ mod tests {
         // The last step's output is the hidden state.
         assert_eq!(h0[..4], first[8..12]);
         assert_eq!(h0[4..], first[20..24]);
-        let model = crate::tflite::read_model(&bytes).expect("parses");
+        let model = crate::passes::read_model(&bytes).expect("parses");
         let k = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
         k.execute(&mut store).expect("runs");
         assert_ne!(store.i16(c).expect("cell"), c0.as_slice());
@@ -722,7 +722,7 @@ mod tests {
     /// `h = o tanh(c)`; `runs` inputs in turn, the state carried.
     #[allow(clippy::needless_range_loop)] // the definition indexes as the formula does
     fn lstm_f64(bytes: &[u8], time_major: bool, clip: f64, runs: &[Vec<f32>]) -> Vec<f64> {
-        let model = crate::tflite::read_model(bytes).expect("parses");
+        let model = crate::passes::read_model(bytes).expect("parses");
         let sg = model.main();
         let op = &sg.ops[crate::ir::OpId::new(0)];
         let data = |i: usize| -> Vec<f64> {
@@ -776,7 +776,7 @@ mod tests {
             let runs: Vec<Vec<f32>> = (0..2).map(|r| i8s(90 + 2 * k as u64 + r, 30).iter().map(|&q| f32::from(q) / 40.0).collect()).collect();
             let mut store = run_op0(&name, &bytes, &[(x, TensorData::F32(runs[0].clone()))]);
             let mut got = store.f32(y).unwrap().to_vec();
-            let model = crate::tflite::read_model(&bytes).expect("parses");
+            let model = crate::passes::read_model(&bytes).expect("parses");
             let kern = super::super::lower(model.main(), &model.main().ops[crate::ir::OpId::new(0)]).expect("lowers");
             if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
                 std::fs::write(std::path::Path::new(&dir).join(format!("{name}.run1.bin")), TensorData::F32(runs[1].clone()).to_le_bytes()).expect("dump");

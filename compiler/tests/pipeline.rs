@@ -1,0 +1,159 @@
+//! The pipeline end to end on builder models (from `pipeline.rs`'s unit tests: they use only
+//! the public API, so they live here, beside the other integration suites).
+#![cfg(feature = "format")]
+use tflc::error::Error;
+use tflc::lower::lower_subgraph;
+use tflc::{compile, CompileOptions};
+use tflc::ir::{Activation, DType, OpKind};
+use tflc::tflite::builder::ModelBuilder;
+
+/// x -> LEAKY_RELU -> a -> RELU -> b -> ADD(x, b) -> c -> MUL(c, c) -> d -> TANH -> y:
+/// RELU, ADD (over its operand 2, swapped) and TANH run in place; LEAKY_RELU cannot (x is
+/// a model input), MUL cannot (it reads c twice).
+#[test]
+fn in_place_pairs_reach_the_plan_and_the_generated_calls() {
+    let q = Some((0.05, -3));
+    let mut m = ModelBuilder::new();
+    let s = [1, 64];
+    let x = m.activation("x", DType::I8, &s, q);
+    let a = m.activation("a", DType::I8, &s, q);
+    let b = m.activation("b", DType::I8, &s, q);
+    let c = m.activation("c", DType::I8, &s, Some((0.1, 2)));
+    let d = m.activation("d", DType::I8, &s, Some((0.2, 0)));
+    let y = m.activation("y", DType::I8, &s, Some((1.0 / 128.0, 0)));
+    m.op(OpKind::LeakyRelu { alpha: 0.25 }, &[Some(x)], &[a]);
+    m.op(OpKind::Relu, &[Some(a)], &[b]);
+    m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(b)], &[c]);
+    m.op(OpKind::Mul { activation: Activation::None }, &[Some(c), Some(c)], &[d]);
+    m.op(OpKind::Tanh, &[Some(d)], &[y]);
+    m.inputs(&[x]).outputs(&[y]);
+    let bytes = m.finish();
+
+    let model = tflc::passes::read_model(&bytes).unwrap();
+    let declared = lower_subgraph(model.main()).in_place();
+    let ops: Vec<usize> = declared.iter().map(|p| p.0.index()).collect();
+    assert_eq!(ops, [0, 1, 2, 2, 4], "{declared:?}");
+
+    let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
+    let realized: Vec<usize> = compiled.plan.in_place_pairs().iter().map(|p| p.0.index()).collect();
+    assert_eq!(realized, [1, 2, 4]);
+    // x, and one slot for a/b/c, then c and d (MUL), d/y in one slot.
+    assert_eq!(compiled.plan.plan.arena_bytes, 128);
+    let code = &compiled.code;
+    for call in ["leaky_relu_s8(", "relu_s8_in_place(", "add_s8_in_place(", "mul_s8(", "tanh_s8_in_place("] {
+        assert!(code.contains(call), "{call} missing:\n{code}");
+    }
+    assert!(!code.contains("leaky_relu_s8_in_place") && !code.contains("mul_s8_in_place"));
+    // ADD writes c over b (its operand 2): x is the only input view, c the only output.
+    let add = code.find("add_s8_in_place(").unwrap();
+    let io_call = &code[code[..add].rfind("io(").unwrap()..add];
+    assert!(io_call.contains(&format!("[T{}], [T{}]", x.index(), c.index())), "{io_call}");
+    assert_eq!(compiled.plan.tensor_region(b), compiled.plan.tensor_region(c));
+}
+
+/// The `(start, end)` of every `const NAME: ::core::ops::Range<usize> = a..b;` in `code`
+/// whose name starts with `prefix`.
+fn ranges(code: &str, prefix: &str) -> Vec<(usize, usize)> {
+    code.lines()
+        .filter_map(|l| l.strip_prefix("const ")?.strip_prefix(prefix))
+        .filter_map(|l| l.split_once(": ::core::ops::Range<usize> = "))
+        .filter_map(|(_, r)| r.trim_end_matches(';').split_once(".."))
+        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+        .collect()
+}
+
+/// `--align 64`: arena and blob wrappers, every arena range and every weight and table
+/// offset are multiples of 64, and the planner planned with 64.
+#[test]
+fn align_reaches_arena_blob_and_every_offset() {
+    for (name, bytes) in tflc::testing::models::all() {
+        let opts = CompileOptions { align: 64, ..CompileOptions::default() };
+        let c = compile(&bytes, &opts).unwrap();
+        let code = &c.code;
+        assert_eq!(c.plan.plan.align, 64);
+        assert!(!code.contains("Align16"), "{name}:\n{code}");
+        assert!(code.contains("arena: rt::__private::Align64<[u8; ARENA_BYTES]>"), "{name}");
+        let (t, w) = (ranges(code, "T"), ranges(code, "W"));
+        assert!(!t.is_empty(), "{name}");
+        for (a, _) in t.iter().chain(&w) {
+            assert_eq!(a % 64, 0, "{name}: range at {a}\n{code}");
+        }
+        assert_eq!(c.arena_bytes() % 64, 0, "{name}");
+        if !c.weights.is_empty() {
+            assert!(code.contains("static WEIGHTS: rt::__private::Align64<"), "{name}");
+            assert!(code.contains("/// Every weight and compile-time table, 64-byte aligned, in flash."), "{name}");
+        }
+        // The default keeps 16.
+        let d = compile(&bytes, &CompileOptions::default()).unwrap();
+        assert!(d.code.contains("Align16") && !d.code.contains("Align64"), "{name}");
+    }
+}
+
+/// Every lowering error at once, before anything is planned or emitted.
+#[test]
+fn every_lowering_error_is_reported() {
+    let q = Some((0.1, 0));
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[1, 8], q);
+    let a = m.activation("a", DType::I8, &[1, 8], q);
+    let y = m.activation("y", DType::I8, &[1, 8], q);
+    m.op_spec(tflc::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x)], &[a]);
+    m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
+    m.inputs(&[x]).outputs(&[y]);
+    match compile(&m.finish(), &CompileOptions::default()) {
+        Err(Error::Unsupported { count: 2, details }) => {
+            assert!(details.starts_with("op 0 (CUSTOM:Mine): unsupported: custom operator\nop 1 (DIV)"), "{details}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn alignments_outside_16_to_4096_are_refused() {
+    let bytes = tflc::testing::models::tiny_cnn();
+    for align in [0, 8, 24, 8192] {
+        let e = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap_err().to_string();
+        assert!(e.contains(&format!("alignment {align} is not a power of two from 16 to 4096")), "{e}");
+    }
+    for align in [16, 32, 128, 4096] {
+        let c = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap();
+        assert!(c.code.contains(&format!("Align{align}<")), "{align}");
+    }
+}
+
+/// The observer hooks: every kernel call sits between `observer.before(&OPS[k])` and
+/// `observer.after(&OPS[k])`, k counting the operators that run code, and `OPS` names
+/// each (index in the model, opcode); `run()` is `run_with(&mut NoObserver)`.
+#[test]
+fn every_kernel_call_is_observed() {
+    let bytes = tflc::testing::models::tiny_cnn();
+    let code = compile(&bytes, &CompileOptions::default()).unwrap().code;
+    let calls = code.matches("rt::__private::io(").count();
+    assert_eq!(calls, 6, "{code}");
+    for k in 0..calls {
+        let before = code.find(&format!("observer.before(&OPS[{k}]);")).unwrap();
+        let after = code.find(&format!("observer.after(&OPS[{k}]);")).unwrap();
+        assert_eq!(code[before..after].matches("rt::__private::io(").count(), 1, "{code}");
+    }
+    assert!(code.contains(&format!("pub const OPS: [rt::OpInfo; {calls}]")), "{code}");
+    assert!(code.contains("self.run_with(&mut rt::NoObserver)"), "{code}");
+    // Op 4 (RESHAPE) is a view: no code, no entry.
+    assert!(code.contains("index: 3,") && !code.contains("index: 4,") && code.contains("index: 5,"), "{code}");
+    assert!(code.contains("opcode: \"DEPTHWISE_CONV_2D\""), "{code}");
+}
+
+/// The builder model `in_place`: every op after the first writes over its input.
+#[test]
+fn every_in_place_variant_is_emitted() {
+    let compiled = compile(&tflc::testing::models::in_place(), &CompileOptions::default()).unwrap();
+    assert_eq!(compiled.plan.in_place_pairs().len(), 11, "{:?}", compiled.plan.in_place_pairs());
+    for f in [
+        "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
+        "maximum_in_place(", "minimum_in_place(", "prelu_s8_in_place(", "sub_s8_in_place(", "relu_s8_in_place(",
+        "tanh_s8_in_place(", "logistic_s8_in_place(",
+    ] {
+        assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
+    }
+    // x (input) and one slot for the chain.
+    assert_eq!(compiled.plan.plan.arena_bytes, 2 * 80);
+}
