@@ -472,7 +472,7 @@ impl Summary {
                     s,
                     "  {sg}{} {:?} {}{}: {} of {} values stored ({} bytes + {} bytes of indices; {}); dense {} bytes, {flash}",
                     sp.tensor,
-                    sp.name,
+                    sp.name.split(';').next().unwrap_or(""),
                     sp.dtype,
                     fmt_shape(&sp.shape),
                     group(sp.stored_values as u64),
@@ -531,5 +531,29 @@ mod tests {
         assert!(s.unsupported[0].reason.contains("int32 bias on int16 activations (tflc implements the int64 bias) (tensor"), "{}", s.unsupported[0].reason);
         // An operator that does not lower still reports its MACs.
         assert!(s.operators[0].macs > 0 && s.total_macs == s.operators[0].macs);
+    }
+
+    /// Sparse constants are listed with their stored and dense sizes, and the constants
+    /// kernels read in their place (through DENSIFY, and DEQUANTIZE for float16).
+    #[test]
+    fn sparse_constants_are_listed_with_their_flash_size() {
+        let bytes = crate::testing::models::sparse_weights();
+        let model = crate::tflite::read_model(&bytes).unwrap();
+        let s = summarize(&model);
+        assert!(s.unsupported.is_empty(), "{:?}", s.unsupported);
+        assert_eq!(s.sparse.len(), 2);
+        let conv = &s.sparse[0];
+        assert_eq!((conv.tensor.index(), conv.dtype, conv.dense_elements, conv.dense_bytes), (1, DType::F16, 72, 144));
+        assert_eq!(conv.stored_bytes, conv.stored_values * 2);
+        assert_eq!(conv.in_flash.iter().map(|f| (f.tensor.index(), f.dtype, f.bytes)).collect::<Vec<_>>(), [(3, DType::F32, 288)]);
+        let fc = &s.sparse[1];
+        assert_eq!((fc.dense_elements, fc.dense_bytes, fc.stored_values), (192, 768, 96));
+        assert_eq!(fc.format, "CSR in d1, blocks 4 over dims [1], uint16 indices");
+        assert_eq!(fc.in_flash.len(), 1);
+        let text = s.render_text("m");
+        assert!(text.contains("sparse:      2 constant(s) stored sparse, densified at compile time"), "{text}");
+        assert!(text.contains("t1 \"conv/filter_sparse\" float16[4,3,3,2]: "), "{text}");
+        assert!(text.contains("dense 768 bytes, in flash as t8 float32 (768 bytes)"), "{text}");
+        assert_eq!(s.folded.len(), 3, "{text}");
     }
 }

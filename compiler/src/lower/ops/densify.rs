@@ -279,8 +279,13 @@ mod tests {
                 "block dimension 0 has size 1 (dim_metadata[5]), but TFLite's format converter reads its size from dim_metadata[4] (2)",
             ),
         ];
+        let dump = std::env::var_os("TFLC_DUMP_SPARSE_MODELS").map(|d| std::path::PathBuf::from(d).join("malformed"));
         for (label, dtype, shape, sp, stored, needle) in cases {
             let bytes = model_with(dtype, &shape, sp, stored);
+            if let Some(dir) = &dump {
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::write(dir.join(format!("{}.tflite", label.replace(' ', "_"))), &bytes).unwrap();
+            }
             match (crate::tflite::read_model(&bytes), needle) {
                 (Ok(m), "") => assert!(crate::passes::fold::FoldedModel::of(&m).count() == 1, "{label}: folds"),
                 (Ok(_), _) => panic!("{label}: read without error"),
