@@ -321,8 +321,13 @@ pub fn summarize(model: &Model<'_>) -> Summary {
                 unsupported.push(UnsupportedOp { subgraph: s, index: op.id.index(), opcode: op.opcode.to_string(), reason });
             }
         }
+        let densified = folding.subgraphs.get(s).map(|f| &f.densified);
         for t in sg.tensors.iter() {
-            if let Some(d) = t.data {
+            if densified.is_some_and(|d| d.contains(&t.id)) {
+                // Count what the file stores, not the compiler's dense copy (the constants
+                // kernels read in its place are counted as themselves).
+                weight_bytes += sparse.iter().find(|i| i.subgraph == s && i.tensor == t.id).map_or(0, |i| i.stored_bytes + i.index_bytes);
+            } else if let Some(d) = t.data {
                 // Tensors may share a buffer; count each byte range once.
                 if weight_buffers.insert((d.as_ptr() as usize, d.len())) {
                     weight_bytes += d.len();

@@ -284,7 +284,7 @@ impl Sparsity {
                 ));
             }
             let dim = shape[d as usize];
-            if dim % size != 0 {
+            if !dim.is_multiple_of(size) {
                 return Err(format!("block size {size} does not divide dimension {d} of size {dim}"));
             }
             block_sizes.push(size);
@@ -509,10 +509,10 @@ mod tests {
             // Blocks: up to two dimensions, in increasing order, each a divisor > 1 when one exists.
             let mut block_map = Vec::new();
             let mut block_sizes = Vec::new();
-            for d in 0..rank {
+            for (d, dim) in shape.iter_mut().enumerate() {
                 if block_map.len() < 2 && rng.range(0, 2) == 0 {
                     let b = rng.range(1, 3) as usize;
-                    shape[d] *= b;
+                    *dim *= b;
                     block_map.push(d);
                     block_sizes.push(b);
                 }

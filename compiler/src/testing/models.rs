@@ -1187,7 +1187,7 @@ pub fn sparse_weights() -> Vec<u8> {
     let halves: Vec<u8> = (0..72)
         .flat_map(|_| {
             let r = rng.next();
-            let h: u16 = if r % 3 != 0 { 0 } else { 0x3000 + ((r >> 8) % 0x0c00) as u16 | (((r >> 20) & 1) as u16) << 15 };
+            let h: u16 = if !r.is_multiple_of(3) { 0 } else { (0x3000 + ((r >> 8) % 0x0c00) as u16) | ((((r >> 20) & 1) as u16) << 15) };
             h.to_le_bytes()
         })
         .collect();

@@ -16,6 +16,10 @@ type Result<T> = std::result::Result<T, ParseError>;
 /// from overflowing on hostile files.
 const MAX_TENSOR_BYTES: usize = 1 << 31;
 
+/// The largest dense form of a sparse constant we accept (bytes): a few kilobytes of sparse
+/// metadata can describe gigabytes, which the compiler would have to allocate.
+const MAX_DENSIFIED_BYTES: usize = 1 << 28;
+
 /// Verifies `bytes` as a TFLite flatbuffer and reads every subgraph into the IR.
 ///
 /// The flatbuffers verifier runs before anything is read, so every later access is in
@@ -365,7 +369,11 @@ fn index_vector(ty: fb::SparseIndexVector, i32s: Option<fb::Int32Vector<'_>>, u1
 fn check_sparse_tensors(sg: &Subgraph<'_>) -> Result<()> {
     for t in sg.tensors.iter() {
         let (Some(s), Some(data)) = (&t.sparsity, t.data) else { continue };
-        if let Err(what) = s.check(&t.shape, t.dtype, data.len()) {
+        let checked = s.check(&t.shape, t.dtype, data.len()).and_then(|layout| match layout.dense_bytes() {
+            n if n > MAX_DENSIFIED_BYTES => Err(format!("it densifies to {n} bytes, over tflc's limit of {MAX_DENSIFIED_BYTES} for one constant")),
+            _ => Ok(()),
+        });
+        if let Err(what) = checked {
             let reader = sg.ops.iter().find(|o| o.inputs.contains(&Some(t.id)));
             let at = Location {
                 subgraph: Some(sg.id.index()),

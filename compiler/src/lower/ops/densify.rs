@@ -237,7 +237,9 @@ mod tests {
             s
         };
         let u8s = |v: &[u8]| IndexVector::U8(v.to_vec());
-        let cases: Vec<(&str, DType, Vec<usize>, Sparsity, usize, &str)> = vec![
+        // (what, element type, shape, metadata, stored values, what the error must say).
+        type Case = (&'static str, DType, Vec<usize>, Sparsity, usize, &'static str);
+        let cases: Vec<Case> = vec![
             ("valid (control)", DType::I8, vec![4, 4], csr_4x4(), 3, ""),
             ("valid blocks (control)", DType::I8, vec![4, 4], blocks_4x4(), 8, ""),
             ("level missing", DType::I8, vec![4, 4], edit(csr_4x4, &|s| { s.dim_metadata.pop(); }), 3, "dim_metadata has 1 entries, but a rank-2 tensor with 0 block dimension(s) (block_map) needs 2"),
@@ -298,6 +300,13 @@ mod tests {
                 }
             }
         }
+        // A small file cannot ask for a huge allocation: [32768, 16384] int8 from one row.
+        let sp = Sparsity { traversal_order: vec![0, 1], block_map: vec![], dim_metadata: vec![csr(i32s(&[0, 1]), i32s(&[5])), dense(16384)] };
+        let mut big = vec![32768, 16384];
+        let msg = crate::tflite::read_model(&model_with(DType::I8, &big, sp.clone(), 16384)).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains("it densifies to 536870912 bytes, over tflc's limit of 268435456 for one constant"), "{msg}");
+        big[0] = 16384;
+        assert!(crate::tflite::read_model(&model_with(DType::I8, &big, sp, 16384)).is_ok());
         // Element types without whole-byte elements cannot be densified.
         let bytes = model_with(DType::I4, &[4, 4], csr_4x4(), 3);
         let msg = crate::tflite::read_model(&bytes).err().map(|e| e.to_string()).unwrap_or_default();
