@@ -56,7 +56,7 @@ fn main() {
             }
         }
     }
-    for (name, bytes) in tflc::testing::models::all() {
+    for (name, bytes) in tflc::testing::models::fuzz_seeds() {
         seeds.push((name.to_string(), bytes));
     }
     if seeds.is_empty() {

@@ -68,7 +68,7 @@ fn main() {
                 continue;
             }
         };
-        let model = match tflc::tflite::read_model(&bytes) {
+        let model = match tflc::passes::read_model(&bytes) {
             Ok(m) => m,
             Err(e) => {
                 println!("{name:<36} cannot parse: {e}");

@@ -210,6 +210,14 @@ pub enum ParseError {
         /// What is wrong.
         what: String,
     },
+    #[error("{at}: invalid sparsity metadata: {what}")]
+    /// A sparse constant's `SparsityParameters` do not describe its shape and buffer.
+    Sparsity {
+        /// The tensor, and the first operator reading it.
+        at: Location,
+        /// What is wrong, naming the field.
+        what: String,
+    },
     #[error("{at}: shape {shape:?} is not fixed at compile time (negative dimension)")]
     /// A tensor's shape has a negative (dynamic) dimension.
     DynamicShape {

@@ -36,6 +36,102 @@ pub struct Summary {
     pub folded: Vec<FoldedOp>,
     /// Subgraph 0's memory plan as `tflc compile` would make it (or why it cannot be made).
     pub plan: PlanInfo,
+    /// Constants the file stores sparse (TFLite's `SparsityParameters`), densified at
+    /// compile time.
+    pub sparse: Vec<SparseInfo>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+/// A constant the file stores sparse, and what its dense form takes in flash.
+pub struct SparseInfo {
+    /// Its subgraph's index.
+    pub subgraph: usize,
+    /// The tensor's index in the subgraph.
+    pub tensor: TensorId,
+    /// Its name.
+    pub name: String,
+    /// Its element type.
+    pub dtype: DType,
+    /// Its (dense) shape.
+    pub shape: Vec<usize>,
+    /// The storage format in short (`CSR in d1, blocks 4 over dims [1], uint8 indices`).
+    pub format: String,
+    /// Values the file stores.
+    pub stored_values: usize,
+    /// Elements of the dense tensor.
+    pub dense_elements: usize,
+    /// Bytes of the stored values in the file.
+    pub stored_bytes: usize,
+    /// Bytes of the segment and index vectors in the file.
+    pub index_bytes: usize,
+    /// Bytes of the dense tensor.
+    pub dense_bytes: usize,
+    /// The constants kernels read from flash in its place: the tensor itself (densified)
+    /// when a kernel reads it, else what the folded operators made of it (DENSIFY's output,
+    /// or a DEQUANTIZE's float32 after it); each with its type and bytes.
+    pub in_flash: Vec<FlashConstant>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+/// A constant in flash.
+pub struct FlashConstant {
+    /// The tensor.
+    pub tensor: TensorId,
+    /// Its element type.
+    pub dtype: DType,
+    /// Its bytes.
+    pub bytes: usize,
+}
+
+/// The sparse constants of `model` (as read) and, following the folded operators from each,
+/// the constants that kernels read in its place.
+fn sparse_infos(model: &Model<'_>, folding: &crate::passes::fold::FoldedModel) -> Vec<SparseInfo> {
+    let mut out = Vec::new();
+    for (sg, folded) in model.subgraphs.iter().zip(&folding.subgraphs) {
+        for t in sg.tensors.iter() {
+            let (Some(sp), Some(data)) = (&t.sparsity, t.data) else { continue };
+            let Ok(layout) = sp.check(&t.shape, t.dtype, data.len()) else { continue };
+            // Walk the folded operators downstream of `t`; a tensor some unfolded operator
+            // reads is in flash.
+            let mut in_flash = Vec::new();
+            let mut pending = vec![t.id];
+            let mut seen = BTreeSet::new();
+            while let Some(x) = pending.pop() {
+                if !seen.insert(x) {
+                    continue;
+                }
+                let readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(x)));
+                let mut kernel_reads = false;
+                for o in readers {
+                    if folded.contains(o.id) {
+                        pending.extend(o.outputs.iter().copied());
+                    } else {
+                        kernel_reads = true;
+                    }
+                }
+                if kernel_reads {
+                    let xt = sg.tensor(x);
+                    in_flash.push(FlashConstant { tensor: x, dtype: xt.dtype, bytes: xt.byte_size().unwrap_or(0) });
+                }
+            }
+            in_flash.sort_by_key(|f| f.tensor);
+            out.push(SparseInfo {
+                subgraph: sg.id.index(),
+                tensor: t.id,
+                name: t.name.clone(),
+                dtype: t.dtype,
+                shape: t.shape.clone(),
+                format: sp.describe(),
+                stored_values: layout.stored,
+                dense_elements: layout.dense_elements,
+                stored_bytes: layout.stored_bytes(),
+                index_bytes: sp.index_bytes(),
+                dense_bytes: layout.dense_bytes(),
+                in_flash,
+            });
+        }
+    }
+    out
 }
 
 /// What the planner proved about subgraph 0 (`tflc plan` has the details).
@@ -181,6 +277,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let resolved = crate::passes::resources::resolve(model).ok().flatten();
     let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folding = crate::passes::fold::FoldedModel::of(model);
+    let sparse = sparse_infos(model, &folding);
     let model = &folding.apply(model);
     let folded = folding
         .subgraphs
@@ -224,8 +321,13 @@ pub fn summarize(model: &Model<'_>) -> Summary {
                 unsupported.push(UnsupportedOp { subgraph: s, index: op.id.index(), opcode: op.opcode.to_string(), reason });
             }
         }
+        let densified = folding.subgraphs.get(s).map(|f| &f.densified);
         for t in sg.tensors.iter() {
-            if let Some(d) = t.data {
+            if densified.is_some_and(|d| d.contains(&t.id)) {
+                // Count what the file stores, not the compiler's dense copy (the constants
+                // kernels read in its place are counted as themselves).
+                weight_bytes += sparse.iter().find(|i| i.subgraph == s && i.tensor == t.id).map_or(0, |i| i.stored_bytes + i.index_bytes);
+            } else if let Some(d) = t.data {
                 // Tensors may share a buffer; count each byte range once.
                 if weight_buffers.insert((d.as_ptr() as usize, d.len())) {
                     weight_bytes += d.len();
@@ -276,6 +378,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         unsupported,
         plan,
         folded,
+        sparse,
     }
 }
 
@@ -361,6 +464,32 @@ impl Summary {
                 let _ = writeln!(s, "  {sg}op {} {} -> {}", f.index, f.opcode, outs.join(", "));
             }
         }
+        if !self.sparse.is_empty() {
+            let _ = writeln!(s, "sparse:      {} constant(s) stored sparse, densified at compile time", self.sparse.len());
+            for sp in &self.sparse {
+                let sg = if sp.subgraph == 0 { String::new() } else { format!("subgraph {} ", sp.subgraph) };
+                let flash: Vec<String> = sp
+                    .in_flash
+                    .iter()
+                    .map(|f| format!("{} {} ({} bytes)", f.tensor, f.dtype, group(f.bytes as u64)))
+                    .collect();
+                let flash = if flash.is_empty() { "no kernel reads it".to_owned() } else { format!("in flash as {}", flash.join(", ")) };
+                let _ = writeln!(
+                    s,
+                    "  {sg}{} {:?} {}{}: {} of {} values stored ({} bytes + {} bytes of indices; {}); dense {} bytes, {flash}",
+                    sp.tensor,
+                    sp.name.split(';').next().unwrap_or(""),
+                    sp.dtype,
+                    fmt_shape(&sp.shape),
+                    group(sp.stored_values as u64),
+                    group(sp.dense_elements as u64),
+                    group(sp.stored_bytes as u64),
+                    group(sp.index_bytes as u64),
+                    sp.format,
+                    group(sp.dense_bytes as u64),
+                );
+            }
+        }
         if self.unsupported.is_empty() {
             let _ = writeln!(s, "unsupported: none");
         } else {
@@ -408,5 +537,29 @@ mod tests {
         assert!(s.unsupported[0].reason.contains("int32 bias on int16 activations (tflc implements the int64 bias) (tensor"), "{}", s.unsupported[0].reason);
         // An operator that does not lower still reports its MACs.
         assert!(s.operators[0].macs > 0 && s.total_macs == s.operators[0].macs);
+    }
+
+    /// Sparse constants are listed with their stored and dense sizes, and the constants
+    /// kernels read in their place (through DENSIFY, and DEQUANTIZE for float16).
+    #[test]
+    fn sparse_constants_are_listed_with_their_flash_size() {
+        let bytes = crate::testing::models::sparse_weights();
+        let model = crate::passes::read_model(&bytes).unwrap();
+        let s = summarize(&model);
+        assert!(s.unsupported.is_empty(), "{:?}", s.unsupported);
+        assert_eq!(s.sparse.len(), 2);
+        let conv = &s.sparse[0];
+        assert_eq!((conv.tensor.index(), conv.dtype, conv.dense_elements, conv.dense_bytes), (1, DType::F16, 72, 144));
+        assert_eq!(conv.stored_bytes, conv.stored_values * 2);
+        assert_eq!(conv.in_flash.iter().map(|f| (f.tensor.index(), f.dtype, f.bytes)).collect::<Vec<_>>(), [(3, DType::F32, 288)]);
+        let fc = &s.sparse[1];
+        assert_eq!((fc.dense_elements, fc.dense_bytes, fc.stored_values), (192, 768, 96));
+        assert_eq!(fc.format, "CSR in d1, blocks 4 over dims [1], uint16 indices");
+        assert_eq!(fc.in_flash.len(), 1);
+        let text = s.render_text("m");
+        assert!(text.contains("sparse:      2 constant(s) stored sparse, densified at compile time"), "{text}");
+        assert!(text.contains("t1 \"conv/filter_sparse\" float16[4,3,3,2]: "), "{text}");
+        assert!(text.contains("dense 768 bytes, in flash as t8 float32 (768 bytes)"), "{text}");
+        assert_eq!(s.folded.len(), 3, "{text}");
     }
 }

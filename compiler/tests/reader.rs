@@ -46,6 +46,7 @@ fn every_kind() -> Vec<OpKind> {
         OpKind::Prelu,
         OpKind::Quantize,
         OpKind::Dequantize,
+        OpKind::Densify,
         OpKind::Pad,
         OpKind::PadV2,
         OpKind::Concatenation { axis: -1, activation: Activation::None },
@@ -315,9 +316,10 @@ fn person_detect_bias_quantization_and_dynamic_signatures() {
 /// bytes behind a valid identifier. The reader must return, never panic.
 #[test]
 fn fuzz_smoke_reader() {
-    let seed_model = every_kind_model(BufferPlacement::Inline);
+    // Every op kind, and sparse constants (the reader's SparsityParameters checks).
+    let seed_models = [every_kind_model(BufferPlacement::Inline), tflc::testing::models::sparse_weights()];
     let runs = common::fuzz(std::time::Duration::from_secs(2), 200_000, |u| {
-        let mut bytes = if u.arbitrary::<bool>()? { seed_model.clone() } else {
+        let mut bytes = if u.arbitrary::<bool>()? { u.choose(&seed_models)?.clone() } else {
             let mut b = b"\x1c\0\0\0TFL3".to_vec();
             b.extend(u.arbitrary::<Vec<u8>>()?);
             b

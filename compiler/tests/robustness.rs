@@ -209,7 +209,7 @@ fn random_single_op_models_never_panic_the_compiler() {
 
 #[test]
 fn mutated_models_never_panic_the_compiler() {
-    let seeds: Vec<Vec<u8>> = tflc::testing::models::all().into_iter().map(|(_, b)| b).collect();
+    let seeds: Vec<Vec<u8>> = tflc::testing::models::fuzz_seeds().into_iter().map(|(_, b)| b).collect();
     common::fuzz(Duration::from_secs(2), 20_000, |u| {
         let mut bytes = u.choose(&seeds)?.clone();
         for _ in 0..u.int_in_range(1..=4)? {
@@ -248,6 +248,7 @@ fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
         stress::relu_of_shape(&[16384, 65536]),
         constant_out.finish(),
         no_options.finish(),
+        tflc::testing::models::sparse_weights(),
     ];
     let opts = tflc::CompileOptions::default();
     for s in &seeds {

@@ -8,10 +8,12 @@
 mod ops;
 mod dtype;
 pub mod memory;
+mod sparse;
 
 pub use dtype::DType;
 pub use memory::{Call, DeltaBound, MemoryCaps};
 pub use ops::*;
+pub use sparse::{DimFormat, DimMetadata, IndexVector, SparseLayout, Sparsity};
 
 use crate::index::IndexVec;
 use serde::Serialize;
@@ -102,8 +104,12 @@ pub struct Tensor<'a> {
     pub shape_signature: Option<Vec<i32>>,
     /// Its quantization, when it has one.
     pub quant: Option<Quantization>,
-    /// Constant data (weights, biases, shape operands), borrowed from the model file.
+    /// Constant data (weights, biases, shape operands), borrowed from the model file. For a
+    /// sparse tensor (`sparsity`), only its stored values.
     pub data: Option<&'a [u8]>,
+    /// How a sparse constant stores its values (TFLite's `SparsityParameters`), checked by
+    /// the reader; `passes::fold` densifies it, so the folded model has no sparse tensor.
+    pub sparsity: Option<std::sync::Arc<Sparsity>>,
     /// A variable (state) tensor: lives across runs.
     pub is_variable: bool,
 }

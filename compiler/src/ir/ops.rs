@@ -278,6 +278,9 @@ pub enum OpKind {
     Quantize,
     /// DEQUANTIZE: integer (or float16) to float32.
     Dequantize,
+    /// DENSIFY(sparse constant): the constant in dense form. tflc densifies at compile time
+    /// (`passes::fold`); the op runs no code.
+    Densify,
     /// PAD(input, paddings): pads with zero (the zero point when quantized).
     Pad,
     /// PADV2(input, paddings, constant): pads with a given value.

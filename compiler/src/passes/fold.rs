@@ -14,6 +14,12 @@
 //!   `dequantize_s8_f32` (TFLite's `double` product rounded once). This is how float16-weight
 //!   models (the converter's float16 quantization) compile to float32 kernels.
 //!
+//! - Sparse constants (TFLite's `SparsityParameters`, checked by the reader) are densified
+//!   first, exactly as TFLite's `FormatConverter<T>::SparseToDense` ([`Sparsity::densify`]),
+//!   whatever reads them; a DENSIFY of one always folds to that dense constant (its output
+//!   then feeds a DEQUANTIZE, which folds in turn, or a kernel directly). The sparse bytes
+//!   never reach flash: a constant goes into the weight blob only when a kernel reads it.
+//!
 //! With `keep_f16_weights` ([`FoldedModel::apply_with`]), a folded float16 DEQUANTIZE whose
 //! every reader is the filter of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED is also
 //! listed in [`Subgraph::half_weights`]: those kernels' Arm calls then read the float16
@@ -33,14 +39,17 @@
 //! planner and codegen read.
 
 use crate::ir::{DType, Model, OpCode, OpId, OpKind, Subgraph, Tensor, TensorId};
+#[cfg(doc)]
+use crate::ir::Sparsity;
 use crate::lower::ops::{TensorData, TensorStore};
 use std::collections::BTreeMap;
 use tflc_runtime::kernels::dequantize::{dequantize_s8_f32, DequantizeParams};
 
 /// Operators that always fold: SHAPE (its result depends on static shapes only, so it has
-/// no lowering of its own) and TFLite Micro's custom TFLM_DECODE (constant inputs, decoded
-/// by its lowering, `lower::ops::decode`; no device kernel).
-pub const ALWAYS_FOLDED: &[&str] = &["SHAPE", "TFLM_DECODE"];
+/// no lowering of its own), TFLite Micro's custom TFLM_DECODE (constant inputs, decoded
+/// by its lowering, `lower::ops::decode`; no device kernel) and DENSIFY (a sparse constant
+/// densified; its lowering only explains why one could not fold).
+pub const ALWAYS_FOLDED: &[&str] = &["SHAPE", "TFLM_DECODE", "DENSIFY"];
 
 /// A folded result may be this many times its inputs' bytes...
 pub const MAX_GROWTH: usize = 4;
@@ -57,6 +66,9 @@ pub struct Folded {
     /// The folded float16 weights that every reader could take as float16
     /// ([`Subgraph::half_weights`] when kept).
     pub half: std::collections::BTreeSet<TensorId>,
+    /// The sparse constants densified (their dense bytes are in `data`; the applied model
+    /// has no sparsity metadata on them).
+    pub densified: std::collections::BTreeSet<TensorId>,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -100,6 +112,7 @@ impl Folded {
     /// What folding `sg` computes (nothing for a graph without foldable operators).
     pub fn of(sg: &Subgraph<'_>) -> Folded {
         let mut f = Folded::default();
+        densify(sg, &mut f);
         // Rounds: an operator that could not lower before (a RESHAPE whose shape operand was
         // not constant yet) may lower once its inputs are folded. Each round folds at least
         // one operator, so there are at most as many rounds as operators.
@@ -122,6 +135,35 @@ impl Folded {
         f.ops.sort_by_key(|(op, _)| *op);
         f.half = f.ops.iter().filter_map(|(op, ts)| half_weight(sg, *op, ts)).collect();
         f
+    }
+}
+
+/// Densifies every sparse constant of `sg` into `f`, and folds each DENSIFY of one to the
+/// dense bytes (unless its output must stay in the arena: a subgraph output or a variable,
+/// which DENSIFY's lowering then refuses by name).
+fn densify(sg: &Subgraph<'_>, f: &mut Folded) {
+    for t in sg.tensors.iter() {
+        let (Some(sparsity), Some(data)) = (&t.sparsity, t.data) else { continue };
+        // The reader checked the metadata; a model built in memory may not have been.
+        if let Ok(dense) = sparsity.densify(&t.shape, t.dtype, data) {
+            f.data.insert(t.id, dense);
+            f.densified.insert(t.id);
+        }
+    }
+    for op in sg.ops.iter().filter(|o| o.kind == OpKind::Densify) {
+        let (&[Some(x)], &[y]) = (op.inputs.as_slice(), op.outputs.as_slice()) else { continue };
+        let (Some(xt), Some(yt)) = (sg.tensors.get(x), sg.tensors.get(y)) else { continue };
+        let foldable = f.densified.contains(&x)
+            && yt.dtype == xt.dtype
+            && yt.shape == xt.shape
+            && !yt.is_constant()
+            && !yt.is_variable
+            && !sg.outputs.contains(&y)
+            && !f.data.contains_key(&y);
+        if let (true, Some(dense)) = (foldable, f.data.get(&x).cloned()) {
+            f.data.insert(y, dense);
+            f.ops.push((op.id, vec![y]));
+        }
     }
 }
 
@@ -206,6 +248,9 @@ impl Folded {
         for (&t, bytes) in &self.data {
             if let Some(tensor) = sg.tensors.get_mut(t) {
                 tensor.data = Some(bytes);
+                if self.densified.contains(&t) {
+                    tensor.sparsity = None;
+                }
             }
         }
         sg.folded.extend(self.ops.iter().map(|(op, _)| *op));

@@ -224,6 +224,7 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
             quant: def.quant.clone(),
             data: None,
             is_variable: true,
+            sparsity: None,
         };
         // TFLite Micro fills the buffer with the value's first zero point as a byte (any
         // quantized type); tflc resets a variable with `Tensor::reset_byte`.

@@ -126,6 +126,7 @@ pub fn state_allowance(baseline_variable_bytes: u64, problem: &crate::plan::Prob
 }
 
 pub mod models;
+pub mod sparse;
 
 #[cfg(test)]
 mod tests {

@@ -1175,6 +1175,62 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// Sparse weights as the converter's `EXPERIMENTAL_SPARSITY` writes them: a float16 CONV_2D
+/// filter stored CSR in its input channels (uint8 indices) through DENSIFY and DEQUANTIZE,
+/// and float32 FULLY_CONNECTED weights in 1x4 blocks (uint16 indices) through DENSIFY.
+pub fn sparse_weights() -> Vec<u8> {
+    use super::sparse::{encode, Format, Width};
+    let mut rng = Rng(0x28);
+    let mut b = ModelBuilder::new();
+    let x = b.activation("input", DType::F32, &[1, 4, 4, 2], None);
+    // Filter [4, 3, 3, 2] float16, two thirds zero.
+    let halves: Vec<u8> = (0..72)
+        .flat_map(|_| {
+            let r = rng.next();
+            let h: u16 = if !r.is_multiple_of(3) { 0 } else { (0x3000 + ((r >> 8) % 0x0c00) as u16) | ((((r >> 20) & 1) as u16) << 15) };
+            h.to_le_bytes()
+        })
+        .collect();
+    let (sp, stored) = encode(&halves, &[4, 3, 3, 2], 2, &Format::csr_levels(4, &[3], Width::U8));
+    let w16 = b.constant_sparse("conv/filter_sparse", DType::F16, &[4, 3, 3, 2], stored, sp, None);
+    let w16d = b.activation("conv/filter_f16", DType::F16, &[4, 3, 3, 2], None);
+    let w = b.activation("conv/filter", DType::F32, &[4, 3, 3, 2], None);
+    let c = b.activation("conv", DType::F32, &[1, 4, 4, 4], None);
+    b.op(OpKind::Densify, &[Some(w16)], &[w16d]);
+    b.op(OpKind::Dequantize, &[Some(w16d)], &[w]);
+    let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
+    b.op(OpKind::Conv2d(conv), &[Some(x), Some(w), None], &[c]);
+    let shape = b.constant_i32("flat_shape", &[2], &[1, 64], None);
+    let flat = b.activation("flat", DType::F32, &[1, 64], None);
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(c), Some(shape)], &[flat]);
+    // FC weights [3, 64] float32 in 1x4 blocks, half of the blocks zero.
+    let mut dense = vec![0f32; 3 * 64];
+    for (i, v) in dense.iter_mut().enumerate() {
+        if (i / 4 + i / 64) % 2 == 0 {
+            *v = ((rng.next() % 41) as f32 - 20.0) / 16.0;
+        }
+    }
+    let dense: Vec<u8> = dense.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let f = Format { traversal_order: vec![0, 1, 2], block_map: vec![1], block_sizes: vec![4], csr: vec![false, true, false], width: Width::U16 };
+    let (sp, stored) = encode(&dense, &[3, 64], 4, &f);
+    let fw = b.constant_sparse("fc/weights_sparse", DType::F32, &[3, 64], stored, sp, None);
+    let fwd = b.activation("fc/weights", DType::F32, &[3, 64], None);
+    b.op(OpKind::Densify, &[Some(fw)], &[fwd]);
+    let y = b.activation("output", DType::F32, &[1, 3], None);
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fwd), None], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// The seeds of the mutation fuzzers (`examples/fuzz_campaign.rs`, the robustness smoke
+/// tests): the builder models of [`all`] and the models that exercise parts of the reader
+/// they do not (sparse constants).
+pub fn fuzz_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    let mut seeds = all();
+    seeds.push(("builder_sparse_weights", sparse_weights()));
+    seeds
+}
+
 /// A model with a custom op tflc has no kernel for (for error tests).
 pub fn unsupported_custom_op() -> Vec<u8> {
     let mut b = ModelBuilder::new();

@@ -21,7 +21,7 @@
 //! reads back (a round trip that the tests check for every kind).
 
 use super::fb;
-use crate::ir::{Activation, DType, OpKind, Padding, Quantization, TensorId};
+use crate::ir::{Activation, DType, DimFormat, IndexVector, OpKind, Padding, Quantization, Sparsity, TensorId};
 use flatbuffers::{FlatBufferBuilder, UnionWIPOffset, WIPOffset};
 
 /// One tensor to write.
@@ -67,6 +67,8 @@ struct OpSpec {
 struct SubgraphSpec {
     name: String,
     tensors: Vec<TensorSpec>,
+    /// Sparsity metadata to write, by tensor index (any metadata, valid or not).
+    sparsity: std::collections::BTreeMap<usize, Sparsity>,
     ops: Vec<OpSpec>,
     inputs: Vec<i32>,
     outputs: Vec<i32>,
@@ -205,6 +207,14 @@ impl ModelBuilder {
         self.constant(name, DType::F32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), None)
     }
 
+    /// A sparse constant: `stored` holds its stored values (little-endian), `sparsity` how
+    /// they map onto `shape` (written as given, so malformed metadata can be written too).
+    pub fn constant_sparse(&mut self, name: &str, dtype: DType, shape: &[usize], stored: Vec<u8>, sparsity: Sparsity, quant: Option<Quantization>) -> TensorId {
+        let t = self.constant(name, dtype, shape, stored, quant);
+        self.sg().sparsity.insert(t.index(), sparsity);
+        t
+    }
+
     /// Adds an operator of a kind the IR knows.
     pub fn op(&mut self, kind: OpKind, inputs: &[Option<TensorId>], outputs: &[TensorId]) -> usize {
         self.op_spec(OpSpecCode::Kind(kind), inputs, outputs)
@@ -321,7 +331,7 @@ impl ModelBuilder {
         let mut fsubgraphs = Vec::new();
         for sg in &self.subgraphs {
             let mut tensors = Vec::new();
-            for t in &sg.tensors {
+            for (ti, t) in sg.tensors.iter().enumerate() {
                 let buffer = if t.data.is_some() {
                     next_buffer += 1;
                     next_buffer - 1
@@ -344,9 +354,11 @@ impl ModelBuilder {
                         },
                     )
                 });
+                let sparsity = sg.sparsity.get(&ti).map(|sp| write_sparsity(&mut fbb, sp));
                 tensors.push(fb::Tensor::create(
                     &mut fbb,
                     &fb::TensorArgs {
+                        sparsity,
                         shape: Some(shape),
                         type_: dtype_code(t.dtype),
                         buffer,
@@ -606,6 +618,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::Prelu => none(B::PRELU),
         OpKind::Quantize => none(B::QUANTIZE),
         OpKind::Dequantize => none(B::DEQUANTIZE),
+        OpKind::Densify => none(B::DENSIFY),
         OpKind::Pad => none(B::PAD),
         OpKind::PadV2 => none(B::PADV2),
         OpKind::Concatenation { axis, activation } => {
@@ -837,4 +850,43 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         }
         OpKind::Unsupported => (fb::BuiltinOperator::CUSTOM.0, O::NONE, None),
     }
+}
+
+/// Writes `SparsityParameters` exactly as given.
+fn write_sparsity<'b>(fbb: &mut FlatBufferBuilder<'b>, sp: &Sparsity) -> WIPOffset<fb::SparsityParameters<'b>> {
+    fn vector<'b>(fbb: &mut FlatBufferBuilder<'b>, v: &Option<IndexVector>) -> (fb::SparseIndexVector, Option<WIPOffset<UnionWIPOffset>>) {
+        match v {
+            None => (fb::SparseIndexVector::NONE, None),
+            Some(IndexVector::I32(v)) => {
+                let values = Some(fbb.create_vector(v));
+                (fb::SparseIndexVector::Int32Vector, Some(fb::Int32Vector::create(fbb, &fb::Int32VectorArgs { values }).as_union_value()))
+            }
+            Some(IndexVector::U16(v)) => {
+                let values = Some(fbb.create_vector(v));
+                (fb::SparseIndexVector::Uint16Vector, Some(fb::Uint16Vector::create(fbb, &fb::Uint16VectorArgs { values }).as_union_value()))
+            }
+            Some(IndexVector::U8(v)) => {
+                let values = Some(fbb.create_vector(v));
+                (fb::SparseIndexVector::Uint8Vector, Some(fb::Uint8Vector::create(fbb, &fb::Uint8VectorArgs { values }).as_union_value()))
+            }
+        }
+    }
+    let mut dims = Vec::with_capacity(sp.dim_metadata.len());
+    for d in &sp.dim_metadata {
+        let (array_segments_type, array_segments) = vector(fbb, &d.array_segments);
+        let (array_indices_type, array_indices) = vector(fbb, &d.array_indices);
+        let format = match d.format {
+            DimFormat::Dense => fb::DimensionType::DENSE,
+            DimFormat::SparseCsr => fb::DimensionType::SPARSE_CSR,
+            DimFormat::Unknown(c) => fb::DimensionType(c),
+        };
+        dims.push(fb::DimensionMetadata::create(
+            fbb,
+            &fb::DimensionMetadataArgs { format, dense_size: d.dense_size, array_segments_type, array_segments, array_indices_type, array_indices },
+        ));
+    }
+    let traversal_order = Some(fbb.create_vector(&sp.traversal_order));
+    let block_map = (!sp.block_map.is_empty()).then(|| fbb.create_vector(&sp.block_map));
+    let dim_metadata = Some(fbb.create_vector(&dims));
+    fb::SparsityParameters::create(fbb, &fb::SparsityParametersArgs { traversal_order, block_map, dim_metadata })
 }

@@ -4,7 +4,7 @@ use super::fb;
 use crate::error::{Location, ParseError};
 use crate::index::IndexVec;
 use crate::ir::{
-    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, FullyConnectedOptions, Metadata, Model,
+    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, DimFormat, DimMetadata, IndexVector, Sparsity, FullyConnectedOptions, Metadata, Model,
     OfflineMemoryAllocation, OpCode, OpId, OpKind, Operator, Padding, Pool2dOptions, Quantization, ResizeOptions,
     SequenceLstmOptions, SignatureDef, StridedSliceOptions, Subgraph, SubgraphId, SvdfOptions, Tensor, TensorId,
     TransposeConvOptions,
@@ -15,6 +15,10 @@ type Result<T> = std::result::Result<T, ParseError>;
 /// The largest tensor we accept (bytes). Far above any MCU model; it keeps size arithmetic
 /// from overflowing on hostile files.
 const MAX_TENSOR_BYTES: usize = 1 << 31;
+
+/// The largest dense form of a sparse constant we accept (bytes): a few kilobytes of sparse
+/// metadata can describe gigabytes, which the compiler would have to allocate.
+const MAX_DENSIFIED_BYTES: usize = 1 << 28;
 
 /// Verifies `bytes` as a TFLite flatbuffer and reads every subgraph into the IR.
 ///
@@ -252,6 +256,7 @@ fn read_subgraph<'a>(
     }
     // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
     let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default() };
+    check_sparse_tensors(&sg)?;
     Ok(sg)
 }
 
@@ -299,13 +304,77 @@ fn read_tensor<'a>(si: usize, ti: usize, ft: fb::Tensor<'a>, buffers: &[&'a [u8]
         None if bi == 0 => None,
         None => return Err(invalid(at, format!("buffer {bi} does not exist ({} buffers)", buffers.len()))),
     };
-    if let (Some(d), Some(expected)) = (data, byte_size) {
+    // TFLite reads sparsity for constants only (a non-constant tensor's is ignored). A sparse
+    // constant's buffer holds its stored values: `check_sparse_tensors` checks its size
+    // against the metadata once the operators are known (for the error's location).
+    let sparsity = match (data, ft.sparsity()) {
+        (Some(_), Some(s)) => Some(std::sync::Arc::new(read_sparsity(s))),
+        _ => None,
+    };
+    if let (Some(d), Some(expected), None) = (data, byte_size, &sparsity) {
         if d.len() != expected {
             return Err(ParseError::ConstantSize { at, dtype: dtype.name(), shape, expected, actual: d.len() });
         }
     }
     let quant = read_quantization(ft.quantization(), &shape, &at)?;
-    Ok(Tensor { id: TensorId::new(ti), name, dtype, shape, shape_signature, quant, data, is_variable: ft.is_variable() })
+    Ok(Tensor { id: TensorId::new(ti), name, dtype, shape, shape_signature, quant, data, is_variable: ft.is_variable(), sparsity })
+}
+
+/// TFLite's `SparsityParameters` as stored (a missing vector reads as empty or `None`;
+/// [`crate::ir::Sparsity::check`] says what is wrong with it).
+fn read_sparsity(s: fb::SparsityParameters<'_>) -> Sparsity {
+    let ints = |v: Option<flatbuffers::Vector<'_, i32>>| v.map(|v| v.iter().collect::<Vec<i32>>()).unwrap_or_default();
+    let dim_metadata = s
+        .dim_metadata()
+        .iter()
+        .flatten()
+        .map(|d| {
+            let format = match d.format() {
+                fb::DimensionType::DENSE => DimFormat::Dense,
+                fb::DimensionType::SPARSE_CSR => DimFormat::SparseCsr,
+                other => DimFormat::Unknown(other.0),
+            };
+            let segments = index_vector(d.array_segments_type(), d.array_segments_as_int_32_vector(), d.array_segments_as_uint_16_vector(), d.array_segments_as_uint_8_vector());
+            let indices = index_vector(d.array_indices_type(), d.array_indices_as_int_32_vector(), d.array_indices_as_uint_16_vector(), d.array_indices_as_uint_8_vector());
+            DimMetadata { format, dense_size: d.dense_size(), array_segments: segments, array_indices: indices }
+        })
+        .collect();
+    Sparsity { traversal_order: ints(s.traversal_order()), block_map: ints(s.block_map()), dim_metadata }
+}
+
+/// One `SparseIndexVector` union; `None` when absent or without `values`.
+fn index_vector(ty: fb::SparseIndexVector, i32s: Option<fb::Int32Vector<'_>>, u16s: Option<fb::Uint16Vector<'_>>, u8s: Option<fb::Uint8Vector<'_>>) -> Option<IndexVector> {
+    match ty {
+        fb::SparseIndexVector::Int32Vector => i32s?.values().map(|v| IndexVector::I32(v.iter().collect())),
+        fb::SparseIndexVector::Uint16Vector => u16s?.values().map(|v| IndexVector::U16(v.iter().collect())),
+        fb::SparseIndexVector::Uint8Vector => u8s?.values().map(|v| IndexVector::U8(v.iter().collect())),
+        _ => None,
+    }
+}
+
+/// Checks every sparse constant of `sg` against its metadata (`Sparsity::check`); the
+/// error names the tensor and the first operator that reads it.
+fn check_sparse_tensors(sg: &Subgraph<'_>) -> Result<()> {
+    for t in sg.tensors.iter() {
+        let (Some(s), Some(data)) = (&t.sparsity, t.data) else { continue };
+        let checked = s.check(&t.shape, t.dtype, data.len()).and_then(|layout| match layout.dense_bytes() {
+            n if n > MAX_DENSIFIED_BYTES => Err(format!("it densifies to {n} bytes, over tflc's limit of {MAX_DENSIFIED_BYTES} for one constant")),
+            _ => Ok(()),
+        });
+        if let Err(what) = checked {
+            let reader = sg.ops.iter().find(|o| o.inputs.contains(&Some(t.id)));
+            let at = Location {
+                subgraph: Some(sg.id.index()),
+                op_index: reader.map(|o| o.id.index()),
+                opcode: reader.map(|o| o.opcode.to_string()),
+                tensor_index: Some(t.id.index()),
+                tensor_name: Some(t.name.clone()),
+            };
+            let shape = crate::text::shape(&t.shape);
+            return Err(ParseError::Sparsity { at, what: format!("sparse {}{shape}: {what}", t.dtype.name()) });
+        }
+    }
+    Ok(())
 }
 
 fn read_quantization(q: Option<fb::QuantizationParameters<'_>>, shape: &[usize], at: &Location) -> Result<Option<Quantization>> {
@@ -464,6 +533,7 @@ fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraph
         B::PRELU => OpKind::Prelu,
         B::QUANTIZE => OpKind::Quantize,
         B::DEQUANTIZE => OpKind::Dequantize,
+        B::DENSIFY => OpKind::Densify,
         B::PAD => OpKind::Pad,
         B::PADV2 => OpKind::PadV2,
         B::CONCATENATION => {

@@ -79,6 +79,7 @@ pub(crate) fn add_state(sg: &mut Subgraph<'_>) {
             quant: None,
             data: None,
             is_variable: true,
+            sparsity: None,
         });
         sg.ops[op].outputs.push(id);
     }

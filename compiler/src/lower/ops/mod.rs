@@ -155,6 +155,7 @@ ops! {
     OpKind::Cumsum { exclusive, reverse } => cumsum(*exclusive, *reverse),
     OpKind::DepthwiseConv2d(o) => depthwise_conv_2d(o),
     OpKind::Dequantize => dequantize,
+    OpKind::Densify => densify,
     OpKind::Div { activation } => div(*activation),
     OpKind::Equal => equal,
     OpKind::ExpandDims => expand_dims,

@@ -185,6 +185,7 @@ pub(crate) fn add_state_tensors(sg: &mut crate::ir::Subgraph<'_>) {
                 quant: None,
                 data: None,
                 is_variable: true,
+                sparsity: None,
             });
             sg.ops[op].outputs.push(id);
         }
