@@ -146,14 +146,61 @@ fn every_kernel_call_is_observed() {
 #[test]
 fn every_in_place_variant_is_emitted() {
     let compiled = compile(&tflc::testing::models::in_place(), &CompileOptions::default()).unwrap();
-    assert_eq!(compiled.plan.in_place_pairs().len(), 11, "{:?}", compiled.plan.in_place_pairs());
+    assert_eq!(compiled.plan.in_place_pairs().len(), 12, "{:?}", compiled.plan.in_place_pairs());
     for f in [
         "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
         "maximum_in_place(", "minimum_in_place(", "prelu_s8_in_place(", "sub_s8_in_place(", "relu_s8_in_place(",
-        "tanh_s8_in_place(", "logistic_s8_in_place(",
+        "tanh_s8_in_place(", "logistic_s8_in_place(", "squared_difference_s8_in_place(",
     ] {
         assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
     }
     // x (input) and one slot for the chain.
     assert_eq!(compiled.plan.plan.arena_bytes, 2 * 80);
+}
+
+/// The arena of `bytes` planned without the kernels' in-place pairs (what it was before
+/// the kernels declared them).
+fn arena_without_in_place(bytes: &[u8]) -> u64 {
+    let model = tflc::passes::read_model(bytes).unwrap();
+    let lowered = lower_subgraph(model.main());
+    let options = tflc::pipeline::plan_options(&lowered, tflc::plan::PlanOptions { verify: true, ..tflc::plan::PlanOptions::default() });
+    let apart = tflc::plan::PlanOptions { in_place: Vec::new(), ..options };
+    tflc::plan::plan_subgraph(model.main(), &apart).unwrap().plan.arena_bytes
+}
+
+/// The builder models `in_place_f32` and `in_place_s16`: every float32, int32 and int16
+/// `_in_place` kernel is emitted (operand 2 too for ADD and MUL), and each chain runs in
+/// one slot.
+#[test]
+fn every_float_int32_and_int16_in_place_variant_is_emitted() {
+    let bytes = tflc::testing::models::in_place_f32();
+    let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
+    assert_eq!(compiled.plan.in_place_pairs().len(), 17 + 5, "{:?}", compiled.plan.in_place_pairs());
+    for f in [
+        "relu_f32_in_place(", "add_f32_in_place(", "relu6_f32_in_place(", "mul_f32_in_place(", "sub_f32_in_place(",
+        "div_f32_in_place(", "relu_n1_to_1_f32_in_place(", "prelu_f32_in_place(", "hard_swish_f32_in_place(",
+        "tanh_f32_in_place(", "logistic_f32_in_place(", "maximum_in_place(", "minimum_in_place(",
+        "squared_difference_f32_in_place(", "floor_div_f32_in_place(", "floor_mod_f32_in_place(", "neg_f32_in_place(",
+        "mul_i32_in_place(", "sub_i32_in_place(", "div_i32_in_place(", "squared_difference_i32_in_place(",
+    ] {
+        assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
+    }
+    // x and one slot for the float32 chain, plus the int32 input n (a model input, live
+    // from the start); the int32 chain's one slot runs after the float32 chain, in x's.
+    let (f32_bytes, i32_bytes): (u64, u64) = (72 * 4, 24 * 4);
+    assert_eq!(compiled.plan.plan.arena_bytes, 2 * f32_bytes + i32_bytes);
+    assert!(arena_without_in_place(&bytes) >= 3 * f32_bytes + i32_bytes);
+
+    let bytes = tflc::testing::models::in_place_s16();
+    let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
+    assert_eq!(compiled.plan.in_place_pairs().len(), 9, "{:?}", compiled.plan.in_place_pairs());
+    for f in [
+        "add_s16_in_place(", "mul_s16_in_place(", "sub_s16_in_place(", "relu_s16_in_place(",
+        "squared_difference_s16_in_place(", "quantize_s16_s16_in_place(", "maximum_in_place(", "minimum_in_place(",
+    ] {
+        assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
+    }
+    let s16_bytes: u64 = 72 * 2;
+    assert_eq!(compiled.plan.plan.arena_bytes, 2 * s16_bytes);
+    assert!(arena_without_in_place(&bytes) >= 3 * s16_bytes);
 }

@@ -357,7 +357,118 @@ pub fn in_place() -> Vec<u8> {
     b.op(OpKind::Tanh, &[Some(relu)], &[tanh]);
     let logistic = act(&mut b, "logistic", (1.0 / 256.0, -128));
     b.op(OpKind::Logistic, &[Some(tanh)], &[logistic]);
-    b.inputs(&[x]).outputs(&[logistic]);
+    let dc = b.constant_i8("squared_difference/const", &[3], &[-128, 0, 90], Some((1.0 / 256.0, -128)));
+    let sqd = act(&mut b, "squared_difference", (1.0 / 1024.0, -100));
+    b.op(OpKind::SquaredDifference, &[Some(logistic), Some(dc)], &[sqd]);
+    b.inputs(&[x]).outputs(&[sqd]);
+    b.finish()
+}
+
+/// The float32 and int32 forms of the elementwise ops written over their inputs: a float32
+/// chain (LEAKY_RELU reads the model input, which stays; ADD writes over its operand 2, the
+/// chain, and the rest over operand 1: RELU, RELU6, RELU_N1_TO_1, MUL, SUB, DIV, PRELU,
+/// HARD_SWISH, TANH, LOGISTIC, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD,
+/// NEG) and an int32 one (ADD of the input and a constant, then MUL, SUB, DIV,
+/// SQUARED_DIFFERENCE over operand 1, and MUL over operand 2 with the input as operand 1).
+pub fn in_place_f32() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: float32 and int32 elementwise ops in place");
+    let s4 = [1, 4, 6, 3];
+    let x = b.activation("x", DType::F32, &s4, None);
+    let chain = |b: &mut ModelBuilder, kind: OpKind, name: &str, inputs: &[Option<TensorId>]| {
+        let y = b.activation(name, DType::F32, &s4, None);
+        b.op(kind, inputs, &[y]);
+        y
+    };
+    let leaky = chain(&mut b, OpKind::LeakyRelu { alpha: 0.2 }, "leaky_relu", &[Some(x)]);
+    let relu = chain(&mut b, OpKind::Relu, "relu", &[Some(leaky)]);
+    let add = chain(&mut b, OpKind::Add { activation: Activation::None }, "add", &[Some(x), Some(relu)]);
+    let relu6 = chain(&mut b, OpKind::Relu6, "relu6", &[Some(add)]);
+    let mc = b.constant_f32("mul/const", &[3], &[0.5, -1.25, 3.0]);
+    let mul = chain(&mut b, OpKind::Mul { activation: Activation::Relu6 }, "mul", &[Some(relu6), Some(mc)]);
+    let sc = b.constant_f32("sub/const", &[6, 1], &[0.25, -2.0, 1.5, 0.0, -0.75, 4.0]);
+    let sub = chain(&mut b, OpKind::Sub { activation: Activation::None }, "sub", &[Some(mul), Some(sc)]);
+    let dc = b.constant_f32("div/const", &[3], &[2.0, -0.5, 3.0]);
+    let div = chain(&mut b, OpKind::Div { activation: Activation::None }, "div", &[Some(sub), Some(dc)]);
+    let n1 = chain(&mut b, OpKind::ReluN1To1, "relu_n1_to_1", &[Some(div)]);
+    let alpha = b.constant_f32("prelu/alpha", &[3], &[0.1, -0.5, 2.0]);
+    let prelu = chain(&mut b, OpKind::Prelu, "prelu", &[Some(n1), Some(alpha)]);
+    let hs = chain(&mut b, OpKind::HardSwish, "hard_swish", &[Some(prelu)]);
+    let tanh = chain(&mut b, OpKind::Tanh, "tanh", &[Some(hs)]);
+    let logistic = chain(&mut b, OpKind::Logistic, "logistic", &[Some(tanh)]);
+    let xc = b.constant_f32("maximum/const", &[3], &[0.55, 0.5, 0.6]);
+    let max = chain(&mut b, OpKind::Maximum, "maximum", &[Some(logistic), Some(xc)]);
+    let nc = b.constant_f32("minimum/const", &[1], &[0.58]);
+    let min = chain(&mut b, OpKind::Minimum, "minimum", &[Some(max), Some(nc)]);
+    let qc = b.constant_f32("squared_difference/const", &[3], &[0.5, 0.0, -1.0]);
+    let sqd = chain(&mut b, OpKind::SquaredDifference, "squared_difference", &[Some(min), Some(qc)]);
+    let fc = b.constant_f32("floor_div/const", &[3], &[0.01, -0.003, 0.25]);
+    let fdiv = chain(&mut b, OpKind::FloorDiv, "floor_div", &[Some(sqd), Some(fc)]);
+    let mc2 = b.constant_f32("floor_mod/const", &[3], &[7.0, -5.0, 3.0]);
+    let fmod = chain(&mut b, OpKind::FloorMod, "floor_mod", &[Some(fdiv), Some(mc2)]);
+    let neg = chain(&mut b, OpKind::Neg, "neg", &[Some(fmod)]);
+    let si = [2, 3, 4];
+    let n = b.activation("n", DType::I32, &si, None);
+    let chain_i32 = |b: &mut ModelBuilder, kind: OpKind, name: &str, inputs: &[Option<TensorId>]| {
+        let y = b.activation(name, DType::I32, &si, None);
+        b.op(kind, inputs, &[y]);
+        y
+    };
+    let ac = b.constant_i32("add_i32/const", &[4], &[1, -2, 300, 0], None);
+    let addi = chain_i32(&mut b, OpKind::Add { activation: Activation::None }, "add_i32", &[Some(n), Some(ac)]);
+    let mci = b.constant_i32("mul_i32/const", &[3, 1], &[3, -7, 1 << 20], None);
+    let muli = chain_i32(&mut b, OpKind::Mul { activation: Activation::None }, "mul_i32", &[Some(addi), Some(mci)]);
+    let sci = b.constant_i32("sub_i32/const", &[], &[-12345], None);
+    let subi = chain_i32(&mut b, OpKind::Sub { activation: Activation::None }, "sub_i32", &[Some(muli), Some(sci)]);
+    let dci = b.constant_i32("div_i32/const", &[4], &[3, -1, 0, 1000], None);
+    let divi = chain_i32(&mut b, OpKind::Div { activation: Activation::None }, "div_i32", &[Some(subi), Some(dci)]);
+    let qci = b.constant_i32("squared_difference_i32/const", &[4], &[5, -5, 0, 99], None);
+    let sqdi = chain_i32(&mut b, OpKind::SquaredDifference, "squared_difference_i32", &[Some(divi), Some(qci)]);
+    let mul2 = chain_i32(&mut b, OpKind::Mul { activation: Activation::None }, "mul2_i32", &[Some(n), Some(sqdi)]);
+    b.inputs(&[x, n]).outputs(&[neg, mul2]);
+    b.finish()
+}
+
+/// The 16x8 (int16) forms of the elementwise ops written over their inputs: QUANTIZE int16
+/// -> int16 reads the model input (which stays), ADD writes over its operand 2 (the
+/// chain), then MUL, SUB, RELU, RELU6, SQUARED_DIFFERENCE, QUANTIZE, MAXIMUM and MINIMUM
+/// over operand 1.
+pub fn in_place_s16() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: int16 elementwise ops in place");
+    let s4 = [1, 4, 6, 3];
+    let act = |b: &mut ModelBuilder, name: &str, scale: f32| b.activation(name, DType::I16, &s4, Some((scale, 0)));
+    let c16 = |b: &mut ModelBuilder, name: &str, shape: &[usize], v: &[i16], scale: f32| {
+        let data = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        b.constant(name, DType::I16, shape, data, Some(Quantization { scale: vec![scale], zero_point: vec![0], axis: None }))
+    };
+    let x = act(&mut b, "x", 1.0 / 1024.0);
+    let requant = act(&mut b, "quantize", 1.0 / 2048.0);
+    b.op(OpKind::Quantize, &[Some(x)], &[requant]);
+    let add = act(&mut b, "add", 1.0 / 512.0);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(requant)], &[add]);
+    let mc = c16(&mut b, "mul/const", &[3], &[16384, -8192, 32767], 1.0 / 16384.0);
+    let mul = act(&mut b, "mul", 1.0 / 512.0);
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(add), Some(mc)], &[mul]);
+    let sc = c16(&mut b, "sub/const", &[6, 1], &[100, -2000, 0, 32767, -32768, 5], 1.0 / 1024.0);
+    let sub = act(&mut b, "sub", 1.0 / 256.0);
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(mul), Some(sc)], &[sub]);
+    let relu = act(&mut b, "relu", 1.0 / 512.0);
+    b.op(OpKind::Relu, &[Some(sub)], &[relu]);
+    let relu6 = act(&mut b, "relu6", 1.0 / 512.0);
+    b.op(OpKind::Relu6, &[Some(relu)], &[relu6]);
+    let dc = c16(&mut b, "squared_difference/const", &[3], &[1000, 0, -3000], 1.0 / 512.0);
+    let sqd = act(&mut b, "squared_difference", 1.0 / 128.0);
+    b.op(OpKind::SquaredDifference, &[Some(relu6), Some(dc)], &[sqd]);
+    let out = act(&mut b, "quantize_out", 1.0 / 64.0);
+    b.op(OpKind::Quantize, &[Some(sqd)], &[out]);
+    let xc = c16(&mut b, "maximum/const", &[3], &[40, 0, 900], 1.0 / 64.0);
+    let max = act(&mut b, "maximum", 1.0 / 64.0);
+    b.op(OpKind::Maximum, &[Some(out), Some(xc)], &[max]);
+    let nc = c16(&mut b, "minimum/const", &[3], &[100, 2000, 1200], 1.0 / 64.0);
+    let min = act(&mut b, "minimum", 1.0 / 64.0);
+    b.op(OpKind::Minimum, &[Some(max), Some(nc)], &[min]);
+    b.inputs(&[x]).outputs(&[min]);
     b.finish()
 }
 
@@ -1167,6 +1278,8 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_ds", int16_ds()),
         ("builder_in_place", in_place()),
+        ("builder_in_place_f32", in_place_f32()),
+        ("builder_in_place_s16", in_place_s16()),
         ("builder_overlap_copies", overlap_copies()),
         ("builder_overlap_pad_f32", overlap_pad_f32()),
         ("builder_signal_state", signal_state()),

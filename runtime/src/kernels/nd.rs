@@ -296,6 +296,25 @@ pub(crate) fn broadcast_binary_in_place<A: Copy, B: Copy>(
     }
 }
 
+/// `output[i] = f(input[i])`: the loop of the elementwise kernels that have an `_in_place`
+/// form ([`map_in_place`]), so that both forms run one element function.
+#[inline(always)]
+pub(crate) fn map<A: Copy, O>(input: &[A], output: &mut [O], f: impl Fn(A) -> O) {
+    debug_assert_eq!(input.len(), output.len());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o = f(x);
+    }
+}
+
+/// [`map`] with the output written over the input: element `i` is read before it is
+/// written, and nothing else reads it.
+#[inline(always)]
+pub(crate) fn map_in_place<A: Copy>(data: &mut [A], f: impl Fn(A) -> A) {
+    for v in data {
+        *v = f(*v);
+    }
+}
+
 /// Whether `strides` are the dense row-major strides of `shape` (ignoring size-1 dims).
 pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
     let mut acc = 1;

@@ -691,7 +691,8 @@ fn rng_is_splitmix64() {
 
 // ---------------------------------------------------------------------------------------
 // Unquantized broadcasting binary kernels (float32, int32): `f(params, input1, input2,
-// output)` with `nd::PlainBinaryParams` (activation clamp and broadcast).
+// output)` and `f_in_place(params, input1_output, input2)` with `nd::PlainBinaryParams`
+// (activation clamp and broadcast).
 
 /// An element of the unquantized kernels, compared by its bits.
 pub trait PlainElem: Copy + Debug + PartialOrd + 'static {
@@ -734,8 +735,12 @@ impl PlainElem for i32 {
     }
 }
 
-/// The entry point of one implementation of an unquantized binary kernel on `T`.
-pub type PlainKernel<T> = for<'a, 'b> fn(&'b crate::kernels::nd::PlainBinaryParams<'a, T>, &[T], &[T], &mut [T]);
+/// The entry points of one implementation of an unquantized binary kernel on `T`: out of
+/// place and with the output over operand 1.
+pub type PlainKernel<T> = (
+    for<'a, 'b> fn(&'b crate::kernels::nd::PlainBinaryParams<'a, T>, &[T], &[T], &mut [T]),
+    for<'a, 'b> fn(&'b crate::kernels::nd::PlainBinaryParams<'a, T>, &mut [T], &[T]),
+);
 
 /// What is specific to one unquantized binary operator on one element type.
 pub trait PlainBinaryOp: Clone + Debug + 'static {
@@ -801,13 +806,22 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
         v
     }
 
-    fn run(&self, kernel: Self::Kernel) -> Result<Vec<u64>, String> {
+    fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<u64>, String> {
         let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
         let (activation_min, activation_max) = O::T::activation_range(self.activation);
         let p = crate::kernels::nd::PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
         let mut out = std::vec![activation_min; plan.as_broadcast().out_len()];
         kernel(&p, &self.input1, &self.input2, &mut out);
-        Ok(out.into_iter().map(PlainElem::bits).collect())
+        let out: Vec<u64> = out.into_iter().map(PlainElem::bits).collect();
+        if self.input1.len() == out.len() {
+            let mut data = self.input1.clone();
+            in_place(&p, &mut data, &self.input2);
+            let data: Vec<u64> = data.into_iter().map(PlainElem::bits).collect();
+            if data != out {
+                return Err(format!("in place {data:x?} differs from out of place {out:x?}"));
+            }
+        }
+        Ok(out)
     }
 
     fn check(&self, out: &Vec<u64>) -> Result<(), String> {
@@ -825,4 +839,103 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
         }
         Ok(())
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// In place against out of place, for the kernels without a `KernelCase` of their own (the
+// float32 and int16 elementwise forms): the `_in_place` form must give the out-of-place
+// form's bytes exactly.
+
+/// An element compared by its bits (float32 NaNs and signed zeros included).
+pub trait Bits: Copy + Debug {
+    fn to_bits_u64(self) -> u64;
+}
+
+impl Bits for f32 {
+    fn to_bits_u64(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl Bits for i16 {
+    fn to_bits_u64(self) -> u64 {
+        self as u16 as u64
+    }
+}
+
+impl Bits for i32 {
+    fn to_bits_u64(self) -> u64 {
+        self as u32 as u64
+    }
+}
+
+impl Bits for i8 {
+    fn to_bits_u64(self) -> u64 {
+        self as u8 as u64
+    }
+}
+
+fn same_bits<T: Bits>(in_place: &[T], out_of_place: &[T]) -> Result<(), String> {
+    let a: Vec<u64> = in_place.iter().map(|v| v.to_bits_u64()).collect();
+    let b: Vec<u64> = out_of_place.iter().map(|v| v.to_bits_u64()).collect();
+    if a == b {
+        Ok(())
+    } else {
+        Err(format!("in place {in_place:?} differs from out of place {out_of_place:?}"))
+    }
+}
+
+/// Runs an elementwise kernel on `input` out of place (`kernel`) and in place (`in_place`,
+/// over a copy of `input`); the two must agree bit for bit. Returns the output.
+pub fn unary_in_place_matches<T: Bits + Default>(input: &[T], kernel: impl Fn(&[T], &mut [T]), in_place: impl Fn(&mut [T])) -> Result<Vec<T>, String> {
+    let mut out = std::vec![T::default(); input.len()];
+    kernel(input, &mut out);
+    let mut data = input.to_vec();
+    in_place(&mut data);
+    same_bits(&data, &out)?;
+    Ok(out)
+}
+
+/// Runs a broadcasting binary kernel on operands of `shape1` and `shape2` out of place
+/// (`kernel(broadcast, x, y, out)`) and, when operand 1 has the output's shape, in place
+/// over a copy of it (`in_place(broadcast, x_out, y)`); the two must agree bit for bit.
+/// Returns the output.
+pub fn binary_in_place_matches<T: Bits + Default>(
+    (shape1, x): (&[usize], &[T]),
+    (shape2, y): (&[usize], &[T]),
+    kernel: impl Fn(&Broadcast, &[T], &[T], &mut [T]),
+    in_place: impl Fn(&Broadcast, &mut [T], &[T]),
+) -> Result<Vec<T>, String> {
+    let plan = plan_broadcast(shape1, shape2).ok_or("shapes do not broadcast")?;
+    let b = plan.as_broadcast();
+    let mut out = std::vec![T::default(); b.out_len()];
+    kernel(&b, x, y, &mut out);
+    if x.len() == out.len() {
+        let mut data = x.to_vec();
+        in_place(&b, &mut data, y);
+        same_bits(&data, &out)?;
+    }
+    Ok(out)
+}
+
+/// Floats for the in-place checks: the specials (NaN, infinities, signed zeros, subnormals,
+/// extremes) mixed with ordinary magnitudes.
+pub fn special_f32s(rng: &mut Rng, n: usize) -> Vec<f32> {
+    const S: [f32; 10] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1e-40, -1e-40, f32::MAX, f32::MIN, 6.0];
+    (0..n)
+        .map(|_| match rng.next_u64() % 4 {
+            0 => S[rng.below(S.len())],
+            _ => (rng.range(-2_000_000, 2_000_000) as f32) * 1e-5,
+        })
+        .collect()
+}
+
+/// Full-range int16 values, the extremes over-represented.
+pub fn random_i16s(rng: &mut Rng, n: usize) -> Vec<i16> {
+    (0..n)
+        .map(|_| match rng.next_u64() % 4 {
+            0 => [i16::MIN, i16::MAX, 0, -1, 1][rng.below(5)],
+            _ => rng.next_u64() as i16,
+        })
+        .collect()
 }

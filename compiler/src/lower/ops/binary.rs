@@ -255,9 +255,13 @@ pub trait ArithKernel: std::fmt::Debug + Clone {
     /// the [`NO_BROADCAST`] placeholder.
     type Params<'b>: Lit + Copy + std::fmt::Debug;
     /// The runtime module (`add`) and its params type (`AddParams`): kernels
-    /// `<module>_s8`, `<module>_s8_in_place`, `<module>_f32`, `<module>_i32`.
+    /// `<module>_<t>` and `<module>_<t>_in_place` for `t` in `s8`, `s16`, `f32`, `i32`.
     const MODULE: (&'static str, &'static str);
-    /// Whether the op commutes exactly, so that the output may also overwrite operand 2.
+    /// Whether the op commutes exactly in every element type, so that the output may also
+    /// overwrite operand 2 (the call then exchanges the operands: [`Self::params`] with
+    /// `swap`, or the float32 / int32 walk's strides). ADD and MUL: integer addition and
+    /// multiplication commute, and so do IEEE 754's (only the payload of NaN op NaN is left
+    /// open, by IEEE 754 and Rust alike, and LLVM commutes `fadd` / `fmul` itself).
     const SYMMETRIC: bool;
     const S8: ArithS8<Self>;
     const F32: PlainKernel<f32>;
@@ -268,9 +272,10 @@ pub trait ArithKernel: std::fmt::Debug + Clone {
 }
 
 impl<K: ArithKernel> ArithOp<K> {
-    /// The float32 / int32 params: the clamp and the walk.
-    fn plain<T>(&self, activation_min: T, activation_max: T) -> PlainBinaryParams<'_, T> {
-        PlainBinaryParams { activation_min, activation_max, broadcast: self.bin.broadcast(false) }
+    /// The float32 / int32 params: the clamp and the walk (its operands exchanged when
+    /// `swap`, see [`Binary::swapped`]).
+    fn plain<T>(&self, activation_min: T, activation_max: T, swap: bool) -> PlainBinaryParams<'_, T> {
+        PlainBinaryParams { activation_min, activation_max, broadcast: self.bin.broadcast(swap) }
     }
 }
 
@@ -285,13 +290,13 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
             &Arith::F32 { min, max } => {
                 let mut out = s.take_f32(self.bin.output, n);
                 let (a, b) = self.bin.operands(s, TensorStore::f32)?;
-                K::F32(&self.plain(min, max), a, b, &mut out);
+                K::F32(&self.plain(min, max, false), a, b, &mut out);
                 TensorData::F32(out)
             }
             &Arith::I32 { min, max } => {
                 let mut out = s.take_i32(self.bin.output, n);
                 let (a, b) = self.bin.operands(s, TensorStore::i32)?;
-                K::I32(&self.plain(min, max), a, b, &mut out);
+                K::I32(&self.plain(min, max, false), a, b, &mut out);
                 TensorData::I32(out)
             }
         };
@@ -301,24 +306,28 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let (m, ty) = K::MODULE;
-        let (p, suffix) = match &self.params {
+        let bin = &self.bin;
+        match &self.params {
             Arith::S8(held) => {
-                let bin = &self.bin;
                 let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
-                let f = format!("{m}_s8");
                 let ty = quote! { kernels::#mi::#ti<'static> };
-                return bin.emit_in_place_capable(cx, ty, (m, &f), |swap| K::params(held, bin.broadcast(swap), swap));
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_s8")), |swap| K::params(held, bin.broadcast(swap), swap))
             }
-            &Arith::F32 { min, max } => (cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, f32> }, &self.plain(min, max)), "f32"),
-            &Arith::I32 { min, max } => (cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, i32> }, &self.plain(min, max)), "i32"),
-        };
-        let f = kernel_path(cx, m, &format!("{m}_{suffix}"));
-        self.bin.emit_call(cx, f, &p)
+            &Arith::F32 { min, max } => {
+                let ty = quote! { kernels::nd::PlainBinaryParams<'static, f32> };
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_f32")), |swap| self.plain(min, max, swap))
+            }
+            &Arith::I32 { min, max } => {
+                let ty = quote! { kernels::nd::PlainBinaryParams<'static, i32> };
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_i32")), |swap| self.plain(min, max, swap))
+            }
+        }
     }
 
-    /// int8 only (the float32 / int32 kernels have no in-place variant).
+    /// Every element type (`<module>_s8_in_place`, `_f32_in_place`, `_i32_in_place`):
+    /// operand 1, and operand 2 too for a [`ArithKernel::SYMMETRIC`] op.
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if matches!(self.params, Arith::S8(_)) { self.bin.in_place_pairs(K::SYMMETRIC) } else { Vec::new() }
+        self.bin.in_place_pairs(K::SYMMETRIC)
     }
 }
 
@@ -336,8 +345,8 @@ pub(crate) fn lower_arith_op<K: ArithKernel>(
 pub type ArithS16<K> = fn(&<K as ArithKernel>::Params<'_>, &[i16], &[i16], &mut [i16]);
 
 /// A 16x8 ADD, SUB or MUL: int16 operands and output, the int8 form's parameter struct
-/// (held with the [`NO_BROADCAST`] placeholder) and the op's int16 kernel. No in-place
-/// variant.
+/// (held with the [`NO_BROADCAST`] placeholder) and the op's int16 kernel; in place as the
+/// int8 form (`<module>_s16_in_place`).
 #[derive(Debug, Clone)]
 pub struct ArithS16Op<K: ArithKernel> {
     pub bin: Binary,
@@ -365,9 +374,15 @@ impl<K: ArithKernel> super::Kernel for ArithS16Op<K> {
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let (m, ty) = K::MODULE;
         let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
-        let p = cx.params_lit(quote! { kernels::#mi::#ti<'static> }, &K::params(&self.params, self.bin.broadcast(false), false));
-        let f = kernel_path(cx, m, &format!("{m}_s16"));
-        self.bin.emit_call(cx, f, &p)
+        let bin = &self.bin;
+        bin.emit_in_place_capable(cx, quote! { kernels::#mi::#ti<'static> }, (m, &format!("{m}_s16")), |swap| K::params(&self.params, bin.broadcast(swap), swap))
+    }
+
+    /// As the int8 form: operand 1, and operand 2 too for a symmetric op (the int16
+    /// arithmetic is the int8 one with other shifts and clamps, so the swapped params
+    /// give the same values).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        self.bin.in_place_pairs(K::SYMMETRIC)
     }
 }
 
@@ -389,7 +404,7 @@ impl<K: ArithKernel> super::Kernel for ArithAny<K> {
     fn in_place(&self) -> Vec<(usize, usize)> {
         match self {
             ArithAny::Base(k) => k.in_place(),
-            ArithAny::S16(_) => Vec::new(),
+            ArithAny::S16(k) => k.in_place(),
         }
     }
 }

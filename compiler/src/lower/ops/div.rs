@@ -74,19 +74,21 @@ impl Kernel for Div {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let broadcast = self.bin.broadcast(false);
-        let (p, f) = match self.scheme {
-            DivScheme::I32 { min, max } => (
-                cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, i32> }, &PlainBinaryParams { activation_min: min, activation_max: max, broadcast }),
-                quote! { #rt::kernels::div::div_i32 },
-            ),
-            DivScheme::F32 { min, max } => (
-                cx.params_lit(quote! { kernels::nd::PlainBinaryParams<'static, f32> }, &PlainBinaryParams { activation_min: min, activation_max: max, broadcast }),
-                quote! { #rt::kernels::div::div_f32 },
-            ),
-        };
-        self.bin.emit_call(cx, f, &p)
+        let bin = &self.bin;
+        let broadcast = bin.broadcast(false);
+        match self.scheme {
+            DivScheme::I32 { min, max } => bin.emit_in_place_capable(cx, quote! { kernels::nd::PlainBinaryParams<'static, i32> }, ("div", "div_i32"), |_| {
+                PlainBinaryParams { activation_min: min, activation_max: max, broadcast }
+            }),
+            DivScheme::F32 { min, max } => bin.emit_in_place_capable(cx, quote! { kernels::nd::PlainBinaryParams<'static, f32> }, ("div", "div_f32"), |_| {
+                PlainBinaryParams { activation_min: min, activation_max: max, broadcast }
+            }),
+        }
+    }
+
+    /// Both element types (`div_i32_in_place`, `div_f32_in_place`), over the dividend only.
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        self.bin.in_place_pairs(false)
     }
 }
 

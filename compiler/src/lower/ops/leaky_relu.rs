@@ -62,9 +62,9 @@ impl Kernel for LeakyRelu {
         }
     }
 
-    /// int8 only (the float kernel has no in-place variant).
+    /// int8 and float32 (`leaky_relu_s8_in_place`, `leaky_relu_f32_in_place`).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if self.params.is_some() { vec![(0, 0)] } else { Vec::new() }
+        vec![(0, 0)]
     }
 }
 

@@ -15,11 +15,11 @@
 use super::binary::{lower_binary, Binary, NO_BROADCAST};
 use super::unary::{lower_unary, Unary};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
-use crate::emit::{EmitCx, InOut};
+use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, Tensor};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use tflc_runtime::kernels::elementwise::{self as rt, AbsRsqrtParams, SquaredDifferenceParams};
 use tflc_runtime::kernels::nd::Broadcast;
 use tflc_runtime::quant::QuantParams;
@@ -178,17 +178,7 @@ impl UnaryMath {
     /// `kernels::elementwise::<func>(<args> x, y)`, or `<func>_in_place(<args> data)` when
     /// the plan put the output over the input.
     fn emit_call(&self, cx: &mut EmitCx<'_, '_, '_>, func: &str, args: TokenStream) -> TokenStream {
-        let rt = cx.rt().clone();
-        match cx.in_out(self.un.input, self.un.output) {
-            InOut::InPlace(d) => {
-                let f = format_ident!("{}_in_place", func);
-                quote! { #rt::kernels::elementwise::#f(#args #d); }
-            }
-            InOut::Apart(x, y) => {
-                let f = format_ident!("{}", func);
-                quote! { #rt::kernels::elementwise::#f(#args #x, #y); }
-            }
-        }
+        self.un.emit_plain(cx, "elementwise", func, args)
     }
 }
 
@@ -354,18 +344,23 @@ impl Kernel for BinaryMath {
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
-        let rt = cx.rt().clone();
-        let (p, func) = match &self.scheme {
+        let bin = &self.bin;
+        match &self.scheme {
             BinaryScheme::F32(func, _) | BinaryScheme::I32(func, _) => {
-                (cx.params_lit(quote! { kernels::nd::Broadcast<'static> }, &self.bin.broadcast(false)), *func)
+                bin.emit_in_place_capable(cx, quote! { kernels::nd::Broadcast<'static> }, ("elementwise", func), |_| bin.broadcast(false))
             }
             BinaryScheme::SquaredDifferenceS8(p) | BinaryScheme::SquaredDifferenceS16(p) => {
                 let func = if matches!(self.scheme, BinaryScheme::SquaredDifferenceS8(_)) { "squared_difference_s8" } else { "squared_difference_s16" };
-                (cx.params_lit(quote! { kernels::elementwise::SquaredDifferenceParams<'static> }, &self.quantized(p)), func)
+                bin.emit_in_place_capable(cx, quote! { kernels::elementwise::SquaredDifferenceParams<'static> }, ("elementwise", func), |_| self.quantized(p))
             }
-        };
-        let f = format_ident!("{}", func);
-        self.bin.emit_call(cx, quote! { #rt::kernels::elementwise::#f }, &p)
+        }
+    }
+
+    /// Every scheme has an `_in_place` kernel (`squared_difference_*_in_place`,
+    /// `floor_div_f32_in_place`, `floor_mod_f32_in_place`), over operand 1 only (none of
+    /// the three is declared symmetric).
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        self.bin.in_place_pairs(false)
     }
 }
 

@@ -72,16 +72,16 @@ impl Kernel for Prelu {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let Some(held) = &self.params else {
-            let p = cx.params_lit(quote! { kernels::nd::Broadcast<'static> }, &self.bin.broadcast(false));
-            let rt = cx.rt().clone();
-            return self.bin.emit_call(cx, quote! { #rt::kernels::prelu::prelu_f32 }, &p);
+            let bin = &self.bin;
+            return bin.emit_in_place_capable(cx, quote! { kernels::nd::Broadcast<'static> }, ("prelu", "prelu_f32"), |_| bin.broadcast(false));
         };
         self.bin.emit_in_place_capable(cx, quote! { kernels::prelu::PreluParams<'static> }, ("prelu", "prelu_s8"), |_| self.params(held))
     }
 
-    /// int8 only (the float32 kernel has no in-place variant), operand 1 only.
+    /// int8 and float32 (`prelu_s8_in_place`, `prelu_f32_in_place`), operand 1 (the input)
+    /// only.
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if self.params.is_some() { self.bin.in_place_pairs(false) } else { Vec::new() }
+        self.bin.in_place_pairs(false)
     }
 }
 

@@ -112,8 +112,8 @@ impl Kernel for Quantize {
         }
     }
 
-    /// Only int8 -> int8 is ever placed in place ([`Kernel::in_place`]), as
-    /// `quantize_s8_s8_in_place`.
+    /// Only int8 -> int8 and int16 -> int16 are ever placed in place ([`Kernel::in_place`]),
+    /// as `quantize_s8_s8_in_place` / `quantize_s16_s16_in_place`.
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let (f, p) = match &self.kind {
             QuantizeKind::F32ToS8(p) => {
@@ -136,9 +136,9 @@ impl Kernel for Quantize {
         self.un.emit_with(cx, quote! { kernels::quantize::RequantizeParams }, ("quantize", f), p)
     }
 
-    /// int8 -> int8 only (the other conversions change the element size).
+    /// int8 -> int8 and int16 -> int16 (the other conversions change the element type).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if matches!(self.kind, QuantizeKind::S8ToS8(_)) { vec![(0, 0)] } else { Vec::new() }
+        if matches!(self.kind, QuantizeKind::S8ToS8(_) | QuantizeKind::S16ToS16(_)) { vec![(0, 0)] } else { Vec::new() }
     }
 }
 

@@ -40,7 +40,7 @@ pub struct Relu {
     pub un: Unary,
     /// The int8 (or int16) parameters; `None` for float32 (RELU and RELU6 only).
     pub params: Option<ReluParams>,
-    /// The params are the int16 form (`relu_s16`, no in-place variant).
+    /// The params are the int16 form (`relu_s16`).
     pub int16: bool,
 }
 
@@ -108,9 +108,10 @@ impl Kernel for Relu {
         }
     }
 
-    /// int8 only (the float kernels have no in-place variant).
+    /// Every element type: int8 and int16 (`relu_s8_in_place`, `relu_s16_in_place`) and
+    /// float32 (`relu_f32_in_place`, `relu6_f32_in_place`, `relu_n1_to_1_f32_in_place`).
     fn in_place(&self) -> Vec<(usize, usize)> {
-        if self.params.is_some() && !self.int16 { vec![(0, 0)] } else { Vec::new() }
+        vec![(0, 0)]
     }
 }
 

@@ -1,7 +1,8 @@
 //! The unary family: one input, one output of the same shape (RELU, RELU6,
 //! RELU_N1_TO_1, LEAKY_RELU, TANH, LOGISTIC, HARD_SWISH, QUANTIZE, DEQUANTIZE, SOFTMAX). This file
 //! holds their shared checks ([`lower_unary`]), reference execution ([`Unary::run`]) and
-//! the emitted call of an int8 kernel with an `_in_place` variant ([`Unary::emit_with`]),
+//! the emitted call of a kernel with an `_in_place` variant ([`Unary::emit_with`], with a
+//! params const; [`Unary::emit_plain`], without),
 //! plus [`UnaryS8`], the whole lowered op of the int8 transcendental unaries (TANH,
 //! LOGISTIC, HARD_SWISH), whose builtin files only compute their params, and
 //! [`UnaryF32`] / [`Transcendental`], their float32 form and the choice between the two.
@@ -92,13 +93,23 @@ impl Unary {
         }
     }
 
-    /// Emits `kernels::<module>::<func>(x, y)`: a kernel without parameters.
+    /// Emits a kernel without a params const, its leading arguments `args` (`alpha,` or
+    /// nothing): `kernels::<module>::<func>_in_place(<args> data)` when the plan put the
+    /// output over the input (only for an op that declared the pair), else
+    /// `kernels::<module>::<func>(<args> x, y)`.
     pub(crate) fn emit_plain(&self, cx: &mut EmitCx<'_, '_, '_>, module: &str, func: &str, args: TokenStream) -> TokenStream {
         let rt = cx.rt().clone();
-        let (m, f) = (format_ident!("{}", module), format_ident!("{}", func));
-        let x = cx.input(self.input);
-        let y = cx.output(self.output);
-        quote! { #rt::kernels::#m::#f(#args #x, #y); }
+        let m = format_ident!("{}", module);
+        match cx.in_out(self.input, self.output) {
+            InOut::InPlace(d) => {
+                let f = format_ident!("{}_in_place", func);
+                quote! { #rt::kernels::#m::#f(#args #d); }
+            }
+            InOut::Apart(x, y) => {
+                let f = format_ident!("{}", func);
+                quote! { #rt::kernels::#m::#f(#args #x, #y); }
+            }
+        }
     }
 }
 
@@ -183,7 +194,8 @@ impl<P: S8Kernel> Kernel for UnaryS8<P> {
 }
 
 /// A float32 elementwise op without parameters (TANH, LOGISTIC, HARD_SWISH):
-/// `kernels::<module>::<module>_f32(x, y)`.
+/// `kernels::<module>::<module>_f32(x, y)`, or `<module>_f32_in_place(data)` when the plan
+/// put the output over the input.
 #[derive(Debug, Clone)]
 pub struct UnaryF32 {
     pub un: Unary,
@@ -200,6 +212,10 @@ impl Kernel for UnaryF32 {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         self.un.emit_plain(cx, self.module, &format!("{}_f32", self.module), TokenStream::new())
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        vec![(0, 0)]
     }
 }
 

@@ -131,10 +131,24 @@ pub fn add_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f3
     plain::add_f32(params, input1, input2, output)
 }
 
+/// [`add_f32`] with the output written over `input1_output` (operand 1, which must have the
+/// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). ADD commutes exactly: swap operands (and strides) to write over operand 2.
+#[inline]
+pub fn add_f32_in_place(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
+    plain::add_f32_in_place(params, input1_output, input2)
+}
+
 /// int32 ADD (`params` from [`crate::kernels::nd::activation_range_i32`]; TFLite Micro ignores the fused activation of an int32 ADD, so use the full range).
 #[inline]
 pub fn add_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::add_i32(params, input1, input2, output)
 }
 
-pub use s16::{add_s16, prepare_add_s16};
+/// [`add_i32`] with the output written over `input1_output` (operand 1, which must have the
+/// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). ADD commutes exactly: swap operands (and strides) to write over operand 2.
+#[inline]
+pub fn add_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
+    plain::add_i32_in_place(params, input1_output, input2)
+}
+
+pub use s16::{add_s16, add_s16_in_place, prepare_add_s16};

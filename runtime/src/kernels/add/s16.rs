@@ -39,6 +39,14 @@ pub fn add_s16(p: &AddParams, input1: &[i16], input2: &[i16], output: &mut [i16]
     crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| add_sub_one_s16::<false>(p, x, y));
 }
 
+/// [`add_s16`] with the output written over `input1_output` (operand 1, the output's shape;
+/// `input2` may broadcast). ADD is symmetric: to write over operand 2 a compiler exchanges
+/// the operands and their params, as for [`super::add_s8_in_place`].
+pub fn add_s16_in_place(p: &AddParams, input1_output: &mut [i16], input2: &[i16]) {
+    debug_assert!(p.activation_min <= p.activation_max);
+    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| add_sub_one_s16::<false>(p, x, y));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::nd::{broadcast_binary, clamp_min_max, PlainBinaryParams};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, clamp_min_max, PlainBinaryParams};
 
 /// One int32 quotient with Cortex-M `SDIV` semantics (see the module docs).
 #[inline]
@@ -22,14 +22,36 @@ pub fn div_i32_elem(a: i32, b: i32) -> i32 {
     }
 }
 
+#[inline(always)]
+fn div_i32_one(p: &PlainBinaryParams<i32>) -> impl Fn(i32, i32) -> i32 {
+    let (lo, hi) = (p.activation_min, p.activation_max);
+    move |a, b| clamp_min_max(div_i32_elem(a, b), lo, hi)
+}
+
+#[inline(always)]
+fn div_f32_one(p: &PlainBinaryParams<f32>) -> impl Fn(f32, f32) -> f32 {
+    let (lo, hi) = (p.activation_min, p.activation_max);
+    move |a, b| clamp_min_max(a / b, lo, hi)
+}
+
 /// int32 DIV with broadcasting and the activation clamp.
 pub fn div_i32(p: &PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
-    let (lo, hi) = (p.activation_min, p.activation_max);
-    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| clamp_min_max(div_i32_elem(a, b), lo, hi));
+    broadcast_binary(&p.broadcast, input1, input2, output, div_i32_one(p));
+}
+
+/// [`div_i32`] with the output written over `input1_output` (the dividend, which must have
+/// the output's shape; the divisor may broadcast).
+pub fn div_i32_in_place(p: &PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
+    broadcast_binary_in_place(&p.broadcast, input1_output, input2, div_i32_one(p));
 }
 
 /// float32 DIV with broadcasting and the activation clamp (IEEE division).
 pub fn div_f32(p: &PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
-    let (lo, hi) = (p.activation_min, p.activation_max);
-    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| clamp_min_max(a / b, lo, hi));
+    broadcast_binary(&p.broadcast, input1, input2, output, div_f32_one(p));
+}
+
+/// [`div_f32`] with the output written over `input1_output` (the dividend, which must have
+/// the output's shape; the divisor may broadcast).
+pub fn div_f32_in_place(p: &PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
+    broadcast_binary_in_place(&p.broadcast, input1_output, input2, div_f32_one(p));
 }

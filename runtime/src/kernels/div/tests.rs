@@ -36,3 +36,31 @@ fn float32_is_ieee_division() {
     assert!(out[2].is_nan());
     assert_eq!(out[3], -0.75);
 }
+
+/// float32 DIV (IEEE division), through the unquantized binary suite: every broadcasting
+/// pattern and fused activation, in place against out of place.
+#[derive(Clone, Debug)]
+struct DivF32;
+
+impl crate::kernels::test_util::PlainBinaryOp for DivF32 {
+    type T = f32;
+    const REFERENCE: crate::kernels::test_util::PlainKernel<f32> = (div_f32, div_f32_in_place);
+    fn apply(a: f32, b: f32) -> f32 {
+        a / b
+    }
+}
+
+/// int32 DIV (truncating, Cortex-M `SDIV` where C is undefined).
+#[derive(Clone, Debug)]
+struct DivI32;
+
+impl crate::kernels::test_util::PlainBinaryOp for DivI32 {
+    type T = i32;
+    const REFERENCE: crate::kernels::test_util::PlainKernel<i32> = (div_i32, div_i32_in_place);
+    fn apply(a: i32, b: i32) -> i32 {
+        div_i32_elem(a, b)
+    }
+}
+
+crate::kernels::test_util::kernel_tests!(impl_f32, crate::kernels::test_util::Plain<DivF32>, (div_f32, div_f32_in_place));
+crate::kernels::test_util::kernel_tests!(impl_i32, crate::kernels::test_util::Plain<DivI32>, (div_i32, div_i32_in_place));

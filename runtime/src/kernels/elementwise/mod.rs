@@ -295,7 +295,18 @@ pub fn lut_s8_in_place(table: &[i8], data: &mut [i8]) {
 /// float32 FLOOR_DIV (`reference_ops::FloorDiv`: `std::floor(x / y)`). TFLite Micro's Invoke
 /// fails on a zero divisor; here it gives the IEEE quotient's floor (inf or NaN).
 pub fn floor_div_f32(b: &Broadcast, input1: &[f32], input2: &[f32], output: &mut [f32]) {
-    broadcast_binary(b, input1, input2, output, |x, y| floor_f32(x / y));
+    broadcast_binary(b, input1, input2, output, floor_div_f32_elem);
+}
+
+/// In-place float32 FLOOR_DIV (output over operand 1, the dividend).
+pub fn floor_div_f32_in_place(b: &Broadcast, inout: &mut [f32], input2: &[f32]) {
+    broadcast_binary_in_place(b, inout, input2, floor_div_f32_elem);
+}
+
+/// `std::floor(x / y)`.
+#[inline]
+pub fn floor_div_f32_elem(x: f32, y: f32) -> f32 {
+    floor_f32(x / y)
 }
 
 /// `reference_ops::FloorMod` for float: `fmod`, then the divisor added when the remainder is
@@ -315,28 +326,43 @@ pub fn floor_mod_f32(b: &Broadcast, input1: &[f32], input2: &[f32], output: &mut
     broadcast_binary(b, input1, input2, output, floor_mod_f32_elem);
 }
 
+/// In-place float32 FLOOR_MOD (output over operand 1, the dividend).
+pub fn floor_mod_f32_in_place(b: &Broadcast, inout: &mut [f32], input2: &[f32]) {
+    broadcast_binary_in_place(b, inout, input2, floor_mod_f32_elem);
+}
+
+/// One float32 SQUARED_DIFFERENCE element: `d = x - y; d * d`.
+#[inline]
+pub fn squared_difference_f32_elem(x: f32, y: f32) -> f32 {
+    let d = x - y;
+    d * d
+}
+
 /// float32 SQUARED_DIFFERENCE: `d = x - y; d * d`.
 pub fn squared_difference_f32(b: &Broadcast, input1: &[f32], input2: &[f32], output: &mut [f32]) {
-    broadcast_binary(b, input1, input2, output, |x, y| {
-        let d = x - y;
-        d * d
-    });
+    broadcast_binary(b, input1, input2, output, squared_difference_f32_elem);
 }
 
 /// In-place float32 SQUARED_DIFFERENCE (output over operand 1).
 pub fn squared_difference_f32_in_place(b: &Broadcast, inout: &mut [f32], input2: &[f32]) {
-    broadcast_binary_in_place(b, inout, input2, |x, y| {
-        let d = x - y;
-        d * d
-    });
+    broadcast_binary_in_place(b, inout, input2, squared_difference_f32_elem);
+}
+
+/// One int32 SQUARED_DIFFERENCE element (C's int32 arithmetic, wrapping where C overflows).
+#[inline]
+pub fn squared_difference_i32_elem(x: i32, y: i32) -> i32 {
+    let d = x.wrapping_sub(y);
+    d.wrapping_mul(d)
 }
 
 /// int32 SQUARED_DIFFERENCE (C's int32 arithmetic, wrapping where C overflows).
 pub fn squared_difference_i32(b: &Broadcast, input1: &[i32], input2: &[i32], output: &mut [i32]) {
-    broadcast_binary(b, input1, input2, output, |x, y| {
-        let d = x.wrapping_sub(y);
-        d.wrapping_mul(d)
-    });
+    broadcast_binary(b, input1, input2, output, squared_difference_i32_elem);
+}
+
+/// In-place int32 SQUARED_DIFFERENCE (output over operand 1).
+pub fn squared_difference_i32_in_place(b: &Broadcast, inout: &mut [i32], input2: &[i32]) {
+    broadcast_binary_in_place(b, inout, input2, squared_difference_i32_elem);
 }
 
 /// The `ArithmeticParams` of quantized SQUARED_DIFFERENCE (`PrepareQuantized`): ADD's
@@ -402,9 +428,19 @@ pub fn squared_difference_s8(p: &SquaredDifferenceParams, input1: &[i8], input2:
     broadcast_binary(&p.broadcast, input1, input2, output, |x, y| squared_difference_q(p, x as i32, y as i32) as i8);
 }
 
+/// In-place int8 SQUARED_DIFFERENCE (output over operand 1).
+pub fn squared_difference_s8_in_place(p: &SquaredDifferenceParams, inout: &mut [i8], input2: &[i8]) {
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| squared_difference_q(p, x as i32, y as i32) as i8);
+}
+
 /// int16 SQUARED_DIFFERENCE.
 pub fn squared_difference_s16(p: &SquaredDifferenceParams, input1: &[i16], input2: &[i16], output: &mut [i16]) {
     broadcast_binary(&p.broadcast, input1, input2, output, |x, y| squared_difference_q(p, x as i32, y as i32) as i16);
+}
+
+/// In-place int16 SQUARED_DIFFERENCE (output over operand 1).
+pub fn squared_difference_s16_in_place(p: &SquaredDifferenceParams, inout: &mut [i16], input2: &[i16]) {
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| squared_difference_q(p, x as i32, y as i32) as i16);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -334,3 +334,42 @@ fn log_softmax_s8_near_the_real_value() {
     let p = prepare_log_softmax_s8(40.0, 4).unwrap();
     assert_eq!((p.input_multiplier, p.input_left_shift), (i32::MAX, 31));
 }
+
+proptest! {
+    /// The broadcasting binaries of the family in place (output over operand 1, operand 2
+    /// broadcasting) give the out-of-place bytes in every element type, on every
+    /// broadcasting pattern: SQUARED_DIFFERENCE float32 / int32 / int8 / int16, FLOOR_DIV and
+    /// FLOOR_MOD float32.
+    #[test]
+    fn binaries_in_place_match((s1, s2) in crate::kernels::test_util::broadcast_shapes(), seed: u64, s in 0.001f32..0.1, z in -20i32..20) {
+        use crate::kernels::test_util::{binary_in_place_matches, random_i16s, special_f32s};
+        const NO_BROADCAST: Broadcast<'static> = Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] };
+        let mut rng = Rng(seed);
+        let (n1, n2) = (s1.iter().product(), s2.iter().product());
+        let fail = proptest::test_runner::TestCaseError::fail;
+        let (x, y) = (special_f32s(&mut rng, n1), special_f32s(&mut rng, n2));
+        binary_in_place_matches((&s1, &x), (&s2, &y), squared_difference_f32, squared_difference_f32_in_place).map_err(fail)?;
+        binary_in_place_matches((&s1, &x), (&s2, &y), floor_div_f32, floor_div_f32_in_place).map_err(fail)?;
+        binary_in_place_matches((&s1, &x), (&s2, &y), floor_mod_f32, floor_mod_f32_in_place).map_err(fail)?;
+        let (x, y): (Vec<i32>, Vec<i32>) = ((0..n1).map(|_| rng.next_u64() as i32).collect(), (0..n2).map(|_| rng.next_u64() as i32).collect());
+        binary_in_place_matches((&s1, &x), (&s2, &y), squared_difference_i32, squared_difference_i32_in_place).map_err(fail)?;
+        let (x, y) = (rng.i8s(n1), rng.i8s(n2));
+        let p8 = prepare_squared_difference((s, z), (s * 1.7, -z), (s * 0.3, z / 2), false, NO_BROADCAST).unwrap();
+        binary_in_place_matches(
+            (&s1, &x),
+            (&s2, &y),
+            |b, x, y, o| squared_difference_s8(&SquaredDifferenceParams { broadcast: *b, ..p8 }, x, y, o),
+            |b, x, y| squared_difference_s8_in_place(&SquaredDifferenceParams { broadcast: *b, ..p8 }, x, y),
+        )
+        .map_err(fail)?;
+        let (x, y) = (random_i16s(&mut rng, n1), random_i16s(&mut rng, n2));
+        let p16 = prepare_squared_difference((s, 0), (s * 1.7, 0), (s * 30.0, 0), true, NO_BROADCAST).unwrap();
+        binary_in_place_matches(
+            (&s1, &x),
+            (&s2, &y),
+            |b, x, y, o| squared_difference_s16(&SquaredDifferenceParams { broadcast: *b, ..p16 }, x, y, o),
+            |b, x, y| squared_difference_s16_in_place(&SquaredDifferenceParams { broadcast: *b, ..p16 }, x, y),
+        )
+        .map_err(fail)?;
+    }
+}

@@ -41,8 +41,12 @@ pub fn hard_swish_s8(params: &HardSwishParams, input: &[i8], output: &mut [i8]) 
 
 /// HARD_SWISH float32, element-wise.
 pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    scalar::hard_swish_f32(input, output)
+    crate::kernels::nd::map(input, output, scalar::hard_swish_one_f32)
+}
+
+/// [`hard_swish_f32`] in place (`data` is both input and output).
+pub fn hard_swish_f32_in_place(data: &mut [f32]) {
+    crate::kernels::nd::map_in_place(data, scalar::hard_swish_one_f32)
 }
 
 /// HARD_SWISH int8 in place (`data` is both input and output).

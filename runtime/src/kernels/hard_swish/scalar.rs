@@ -59,10 +59,3 @@ pub fn hard_swish_one_f32(x: f32) -> f32 {
     let r = if m < 6.0 { m } else { 6.0 };
     x * r / 6.0
 }
-
-/// float32 HARD_SWISH: `x * min(max(x + 3, 0), 6) / 6` per element ([`hard_swish_one_f32`]).
-pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) {
-    for (y, &x) in output.iter_mut().zip(input) {
-        *y = hard_swish_one_f32(x);
-    }
-}

@@ -66,3 +66,12 @@ fn zero_and_negative_region_map_to_zero() {
     hard_swish_s8(&p, &[0, -30, -128], &mut out);
     assert_eq!(out, [-20, -20, -20]);
 }
+
+proptest! {
+    /// float32 HARD_SWISH in place gives the out-of-place bytes.
+    #[test]
+    fn f32_in_place_matches(n in 0usize..70, seed in any::<u64>()) {
+        let x = crate::kernels::test_util::special_f32s(&mut crate::kernels::test_util::Rng(seed), n);
+        crate::kernels::test_util::unary_in_place_matches(&x, crate::kernels::hard_swish::hard_swish_f32, crate::kernels::hard_swish::hard_swish_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}

@@ -57,8 +57,11 @@ pub fn leaky_relu_s8_in_place(params: &LeakyReluParams, data: &mut [i8]) {
 /// float32 LEAKY_RELU (`reference_ops::LeakyRelu`: `x > 0 ? x : x * alpha`).
 #[inline]
 pub fn leaky_relu_f32(alpha: f32, input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = if x > 0.0 { x } else { x * alpha };
-    }
+    crate::kernels::nd::map(input, output, |x| if x > 0.0 { x } else { x * alpha })
+}
+
+/// [`leaky_relu_f32`] in place.
+#[inline]
+pub fn leaky_relu_f32_in_place(alpha: f32, data: &mut [f32]) {
+    crate::kernels::nd::map_in_place(data, |x| if x > 0.0 { x } else { x * alpha })
 }

@@ -64,3 +64,13 @@ fn hand_computed() {
     leaky_relu_s8(&p, &input, &mut out);
     assert_eq!(out, [64, 5, 1, 0, 5, 127]);
 }
+
+proptest::proptest! {
+    /// float32 LEAKY_RELU in place gives the out-of-place bytes.
+    #[test]
+    fn f32_in_place_matches(n in 0usize..70, seed in proptest::prelude::any::<u64>(), alpha in -2.0f32..2.0) {
+        let x = crate::kernels::test_util::special_f32s(&mut crate::kernels::test_util::Rng(seed), n);
+        crate::kernels::test_util::unary_in_place_matches(&x, |x, y| leaky_relu_f32(alpha, x, y), |d| leaky_relu_f32_in_place(alpha, d))
+            .map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}

@@ -36,8 +36,12 @@ pub fn logistic_s8(params: &LogisticParams, input: &[i8], output: &mut [i8]) {
 
 /// LOGISTIC float32, element-wise.
 pub fn logistic_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    scalar::logistic_f32(input, output)
+    crate::kernels::nd::map(input, output, scalar::logistic_one_f32)
+}
+
+/// [`logistic_f32`] in place (`data` is both input and output).
+pub fn logistic_f32_in_place(data: &mut [f32]) {
+    crate::kernels::nd::map_in_place(data, scalar::logistic_one_f32)
 }
 
 /// LOGISTIC int8 in place (`data` is both input and output).

@@ -51,10 +51,3 @@ pub fn logistic_one_f32(x: f32) -> f32 {
         1.0 / (1.0 + crate::math::expf(-x))
     }
 }
-
-/// float32 LOGISTIC per element ([`logistic_one_f32`]).
-pub fn logistic_f32(input: &[f32], output: &mut [f32]) {
-    for (y, &x) in output.iter_mut().zip(input) {
-        *y = logistic_one_f32(x);
-    }
-}

@@ -70,3 +70,12 @@ fn zero_is_one_half_and_extremes_saturate() {
     // 0.5 * 256 - 128 = 0; sigmoid(-13.1) -> -128; sigmoid(12.4) -> 127.
     assert_eq!(out, [0, -128, 127]);
 }
+
+proptest! {
+    /// float32 LOGISTIC in place gives the out-of-place bytes.
+    #[test]
+    fn f32_in_place_matches(n in 0usize..70, seed in any::<u64>()) {
+        let x = crate::kernels::test_util::special_f32s(&mut crate::kernels::test_util::Rng(seed), n);
+        crate::kernels::test_util::unary_in_place_matches(&x, crate::kernels::logistic::logistic_f32, crate::kernels::logistic::logistic_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}

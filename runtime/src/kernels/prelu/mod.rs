@@ -71,5 +71,22 @@ pub fn prelu_s8_in_place(params: &PreluParams, input_output: &mut [i8], alpha: &
 /// `alpha` broadcast per `broadcast` (operand 2).
 #[inline]
 pub fn prelu_f32(broadcast: &Broadcast, input: &[f32], alpha: &[f32], output: &mut [f32]) {
-    crate::kernels::nd::broadcast_binary(broadcast, input, alpha, output, |x, a| if x >= 0.0 { x } else { x * a });
+    crate::kernels::nd::broadcast_binary(broadcast, input, alpha, output, prelu_f32_one);
+}
+
+/// [`prelu_f32`] with the output written over `input_output` (which must have the output's
+/// shape; `alpha` may broadcast).
+#[inline]
+pub fn prelu_f32_in_place(broadcast: &Broadcast, input_output: &mut [f32], alpha: &[f32]) {
+    crate::kernels::nd::broadcast_binary_in_place(broadcast, input_output, alpha, prelu_f32_one);
+}
+
+/// One float32 PRELU element: `x >= 0 ? x : x * alpha`.
+#[inline(always)]
+fn prelu_f32_one(x: f32, a: f32) -> f32 {
+    if x >= 0.0 {
+        x
+    } else {
+        x * a
+    }
 }

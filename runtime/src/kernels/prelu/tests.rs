@@ -61,3 +61,15 @@ fn hand_computed() {
     // row 0 alpha [0.25, 0.5]: 10, -10*0.5; row 1: -128*0.25, 127
     assert_eq!(out, [10, -5, -32, 127]);
 }
+
+proptest! {
+    /// float32 PRELU in place (output over the input, alpha broadcasting) gives the
+    /// out-of-place bytes on every broadcasting pattern.
+    #[test]
+    fn f32_in_place_matches((s1, s2) in crate::kernels::test_util::broadcast_shapes(), seed in any::<u64>()) {
+        let mut rng = crate::kernels::test_util::Rng(seed);
+        let x = crate::kernels::test_util::special_f32s(&mut rng, s1.iter().product());
+        let a = crate::kernels::test_util::special_f32s(&mut rng, s2.iter().product());
+        crate::kernels::test_util::binary_in_place_matches((&s1, &x), (&s2, &a), prelu_f32, prelu_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}

@@ -96,8 +96,6 @@ requantize_fns! {
     quantize_s16_s32: i16 => i32;
     /// int8 -> int16 requantization (TFLite `Requantize<int8_t, int16_t>`).
     quantize_s8_s16: i8 => i16;
-    /// int16 -> int16 requantization (TFLite `Requantize<int16_t, int16_t>`).
-    quantize_s16_s16: i16 => i16;
     /// int8 -> int32 requantization (TFLite `Requantize<int8_t, int32_t>`).
     quantize_s8_s32: i8 => i32;
     /// int8 -> uint8 requantization (TFLite `Requantize<int8_t, uint8_t>`).
@@ -109,4 +107,22 @@ requantize_fns! {
     quantize_s32_s8: i32 => i8;
     /// int32 -> int16 requantization (TFLite `Requantize<int32_t, int16_t>`).
     quantize_s32_s16: i32 => i16;
+}
+
+/// One int16 -> int16 requantization step (TFLite `Requantize<int16_t, int16_t>`).
+#[inline(always)]
+fn requantize_s16_one(params: &RequantizeParams, x: i16) -> i16 {
+    scalar::requantize_i32(params, x as i32, i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+/// int16 -> int16 requantization (TFLite `Requantize<int16_t, int16_t>`).
+#[inline]
+pub fn quantize_s16_s16(params: &RequantizeParams, input: &[i16], output: &mut [i16]) {
+    crate::kernels::nd::map(input, output, |x| requantize_s16_one(params, x))
+}
+
+/// [`quantize_s16_s16`] in place.
+#[inline]
+pub fn quantize_s16_s16_in_place(params: &RequantizeParams, data: &mut [i16]) {
+    crate::kernels::nd::map_in_place(data, |x| requantize_s16_one(params, x))
 }

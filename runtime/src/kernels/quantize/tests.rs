@@ -141,3 +141,14 @@ fn int8_uint8_same_scale_is_the_sign_flip() {
     quantize_u8_s8(&prepare_requantize(q(0.1, 125), q(0.1, -3)).unwrap(), &u, &mut back);
     assert_eq!(&back[..], &all[..]);
 }
+
+proptest! {
+    /// int16 -> int16 requantization in place gives the out-of-place bytes.
+    #[test]
+    fn s16_s16_in_place_matches(n in 0usize..70, seed in any::<u64>(), si in 0.001f32..0.1, so in 0.001f32..0.1, zi in -300i32..300, zo in -300i32..300) {
+        let p = prepare_requantize(q(si, zi), q(so, zo)).unwrap();
+        let x = crate::kernels::test_util::random_i16s(&mut crate::kernels::test_util::Rng(seed), n);
+        crate::kernels::test_util::unary_in_place_matches(&x, |x, y| quantize_s16_s16(&p, x, y), |d| quantize_s16_s16_in_place(&p, d))
+            .map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}

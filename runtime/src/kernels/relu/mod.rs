@@ -7,6 +7,7 @@
 //! `ops/README.md`). When input and output quantization are equal both agree.
 //! TFLM has no RELU_N1_TO_1; TFLite's `QuantizedReluX(-1, 1)` is used.
 
+use crate::kernels::nd::{map, map_in_place};
 use crate::prepare::quantize_multiplier;
 use crate::quant::QuantParams;
 use crate::quant::round_f32;
@@ -81,46 +82,78 @@ pub fn relu_s8_in_place(params: &ReluParams, data: &mut [i8]) {
     scalar::relu_s8_in_place(params, data)
 }
 
+/// One float32 RELU element (TFLite Micro `ReluFloat`: `x < 0 ? 0 : x`).
+#[inline(always)]
+fn relu_f32_one(x: f32) -> f32 {
+    if x < 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// One float32 RELU_N1_TO_1 element (TFLite's `reference_ops::Relu1`: `x > 1 ? 1 : x < -1 ?
+/// -1 : x`).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // mirrors TFLite's comparison chain literally
+fn relu_n1_to_1_f32_one(x: f32) -> f32 {
+    if x > 1.0 {
+        1.0
+    } else if x < -1.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+
+/// One float32 RELU6 element (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // mirrors TFLM's comparison chain literally
+fn relu6_f32_one(x: f32) -> f32 {
+    if x > 6.0 {
+        6.0
+    } else if x < 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
 /// float32 RELU (TFLite Micro `ReluFloat`: `x < 0 ? 0 : x`).
 #[inline]
 pub fn relu_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = if x < 0.0 { 0.0 } else { x };
-    }
+    map(input, output, relu_f32_one)
+}
+
+/// [`relu_f32`] in place.
+#[inline]
+pub fn relu_f32_in_place(data: &mut [f32]) {
+    map_in_place(data, relu_f32_one)
 }
 
 /// float32 RELU_N1_TO_1 (TFLite's `reference_ops::Relu1`, which TFLite runs for float
 /// tensors; TFLite Micro has no RELU_N1_TO_1: `x > 1 ? 1 : x < -1 ? -1 : x`).
 #[inline]
-#[allow(clippy::manual_clamp)] // mirrors TFLite's comparison chain literally
 pub fn relu_n1_to_1_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = if x > 1.0 {
-            1.0
-        } else if x < -1.0 {
-            -1.0
-        } else {
-            x
-        };
-    }
+    map(input, output, relu_n1_to_1_f32_one)
+}
+
+/// [`relu_n1_to_1_f32`] in place.
+#[inline]
+pub fn relu_n1_to_1_f32_in_place(data: &mut [f32]) {
+    map_in_place(data, relu_n1_to_1_f32_one)
 }
 
 /// float32 RELU6 (TFLite Micro `Relu6Float`: `x > 6 ? 6 : x < 0 ? 0 : x`).
 #[inline]
-#[allow(clippy::manual_clamp)] // mirrors TFLM's comparison chain literally
 pub fn relu6_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        *o = if x > 6.0 {
-            6.0
-        } else if x < 0.0 {
-            0.0
-        } else {
-            x
-        };
-    }
+    map(input, output, relu6_f32_one)
 }
 
-pub use s16::{prepare_relu_x_s16, relu_s16};
+/// [`relu6_f32`] in place.
+#[inline]
+pub fn relu6_f32_in_place(data: &mut [f32]) {
+    map_in_place(data, relu6_f32_one)
+}
+
+pub use s16::{prepare_relu_x_s16, relu_s16, relu_s16_in_place};

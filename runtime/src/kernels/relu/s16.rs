@@ -26,13 +26,21 @@ pub fn prepare_relu_x_s16(input: QuantParams, output: QuantParams, act_min: f32,
     Some(ReluParams { input_zero_point: 0, output_zero_point: 0, output_multiplier, output_shift, activation_min, activation_max })
 }
 
+/// One int16 RELU / RELU6 element: `clamp(zp_out + MBQM(x - zp_in, m, s), lo, hi)`.
+#[inline(always)]
+fn relu_one_s16(p: &ReluParams, x: i16) -> i16 {
+    let v = p.output_zero_point.wrapping_add(multiply_by_quantized_multiplier((x as i32).wrapping_sub(p.input_zero_point), p.output_multiplier, p.output_shift));
+    v.max(p.activation_min).min(p.activation_max) as i16
+}
+
 /// int16 RELU / RELU6: `clamp(zp_out + MBQM(x - zp_in, m, s), lo, hi)`.
 pub fn relu_s16(p: &ReluParams, input: &[i16], output: &mut [i16]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (o, &x) in output.iter_mut().zip(input) {
-        let v = p.output_zero_point.wrapping_add(multiply_by_quantized_multiplier((x as i32).wrapping_sub(p.input_zero_point), p.output_multiplier, p.output_shift));
-        *o = v.max(p.activation_min).min(p.activation_max) as i16;
-    }
+    crate::kernels::nd::map(input, output, |x| relu_one_s16(p, x))
+}
+
+/// [`relu_s16`] in place.
+pub fn relu_s16_in_place(p: &ReluParams, data: &mut [i16]) {
+    crate::kernels::nd::map_in_place(data, |x| relu_one_s16(p, x))
 }
 
 #[cfg(test)]

@@ -73,3 +73,22 @@ fn same_quantization_is_a_clamp() {
     relu_s8(&p, &input, &mut out);
     assert_eq!(out, [-30, -11, -10, 0, 10, 10]);
 }
+
+proptest::proptest! {
+    /// float32 RELU, RELU6 and RELU_N1_TO_1 and int16 RELU / RELU6 in place give the
+    /// out-of-place bytes (NaN, infinities, signed zeros and the int16 extremes included).
+    #[test]
+    fn f32_and_s16_in_place_match(n in 0usize..70, seed in proptest::prelude::any::<u64>(), si in 1e-4f32..1e-2, so in 1e-4f32..1e-2) {
+        let mut rng = crate::kernels::test_util::Rng(seed);
+        let x = crate::kernels::test_util::special_f32s(&mut rng, n);
+        crate::kernels::test_util::unary_in_place_matches(&x, relu_f32, relu_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+        crate::kernels::test_util::unary_in_place_matches(&x, relu6_f32, relu6_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+        crate::kernels::test_util::unary_in_place_matches(&x, relu_n1_to_1_f32, relu_n1_to_1_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+        let x16 = crate::kernels::test_util::random_i16s(&mut rng, n);
+        let (qi, qo) = (QuantParams { scale: si, zero_point: 0 }, QuantParams { scale: so, zero_point: 0 });
+        for act_max in [None, Some(6.0)] {
+            let p = prepare_relu_x_s16(qi, qo, 0.0, act_max).unwrap();
+            crate::kernels::test_util::unary_in_place_matches(&x16, |x, y| relu_s16(&p, x, y), |d| relu_s16_in_place(&p, d)).map_err(proptest::test_runner::TestCaseError::fail)?;
+        }
+    }
+}

@@ -84,10 +84,24 @@ pub fn sub_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f3
     plain::sub_f32(params, input1, input2, output)
 }
 
+/// [`sub_f32`] with the output written over `input1_output` (operand 1, which must have the
+/// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast).
+#[inline]
+pub fn sub_f32_in_place(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
+    plain::sub_f32_in_place(params, input1_output, input2)
+}
+
 /// int32 SUB (`params` from [`crate::kernels::nd::activation_range_i32`]).
 #[inline]
 pub fn sub_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::sub_i32(params, input1, input2, output)
 }
 
-pub use s16::{prepare_sub_s16, sub_s16};
+/// [`sub_i32`] with the output written over `input1_output` (operand 1, which must have the
+/// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast).
+#[inline]
+pub fn sub_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
+    plain::sub_i32_in_place(params, input1_output, input2)
+}
+
+pub use s16::{prepare_sub_s16, sub_s16, sub_s16_in_place};

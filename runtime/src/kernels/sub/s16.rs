@@ -26,6 +26,13 @@ pub fn sub_s16(p: &SubParams, input1: &[i16], input2: &[i16], output: &mut [i16]
     crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| add_sub_one_s16::<true>(p, x, y));
 }
 
+/// [`sub_s16`] with the output written over `input1_output` (operand 1, the output's shape;
+/// `input2` may broadcast).
+pub fn sub_s16_in_place(p: &SubParams, input1_output: &mut [i16], input2: &[i16]) {
+    debug_assert!(p.activation_min <= p.activation_max);
+    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| add_sub_one_s16::<true>(p, x, y));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

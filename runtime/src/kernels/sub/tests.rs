@@ -69,7 +69,7 @@ struct SubF32;
 
 impl PlainBinaryOp for SubF32 {
     type T = f32;
-    const REFERENCE: PlainKernel<f32> = plain::sub_f32;
+    const REFERENCE: PlainKernel<f32> = (plain::sub_f32, plain::sub_f32_in_place);
     fn apply(a: f32, b: f32) -> f32 {
         a - b
     }
@@ -81,16 +81,16 @@ struct SubI32;
 
 impl PlainBinaryOp for SubI32 {
     type T = i32;
-    const REFERENCE: PlainKernel<i32> = plain::sub_i32;
+    const REFERENCE: PlainKernel<i32> = (plain::sub_i32, plain::sub_i32_in_place);
     fn apply(a: i32, b: i32) -> i32 {
         a.wrapping_sub(b)
     }
 }
 
-kernel_tests!(impl_scalar_f32, Plain<SubF32>, plain::sub_f32);
-kernel_tests!(impl_dispatch_f32, if true, Plain<SubF32>, sub_f32);
-kernel_tests!(impl_scalar_i32, Plain<SubI32>, plain::sub_i32);
-kernel_tests!(impl_dispatch_i32, if true, Plain<SubI32>, sub_i32);
+kernel_tests!(impl_scalar_f32, Plain<SubF32>, (plain::sub_f32, plain::sub_f32_in_place));
+kernel_tests!(impl_dispatch_f32, if true, Plain<SubF32>, (sub_f32, sub_f32_in_place));
+kernel_tests!(impl_scalar_i32, Plain<SubI32>, (plain::sub_i32, plain::sub_i32_in_place));
+kernel_tests!(impl_dispatch_i32, if true, Plain<SubI32>, (sub_i32, sub_i32_in_place));
 
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(
@@ -106,3 +106,25 @@ kernel_tests!(
     Binary<Sub>,
     (crate::arch::x86_64::elementwise::tests::sub_avx512, crate::arch::x86_64::elementwise::tests::sub_in_place_avx512)
 );
+
+proptest! {
+    /// The 16x8 form in place (output over operand 1, operand 2 broadcasting) gives the
+    /// out-of-place bytes, on every broadcasting pattern, every fused activation and
+    /// full-range data.
+    #[test]
+    fn s16_in_place_matches(
+        (s1, s2) in crate::kernels::test_util::broadcast_shapes(),
+        scales in (scale(1e-5, 1e-2), scale(1e-5, 1e-2), scale(1e-5, 2e-2)),
+        activation in fused_activation(),
+        seed in any::<u64>(),
+    ) {
+        let plan = plan_broadcast(&s1, &s2).unwrap();
+        let Some(p) = prepare_sub_s16(q(scales.0, 0), q(scales.1, 0), q(scales.2, 0), activation, plan.as_broadcast()) else { return Ok(()) };
+        let mut rng = crate::kernels::test_util::Rng(seed);
+        let x = crate::kernels::test_util::random_i16s(&mut rng, s1.iter().product());
+        let y = crate::kernels::test_util::random_i16s(&mut rng, s2.iter().product());
+        let run = |b: &Broadcast, x: &[i16], y: &[i16], out: &mut [i16]| sub_s16(&SubParams { broadcast: *b, ..p }, x, y, out);
+        let run_in_place = |b: &Broadcast, x: &mut [i16], y: &[i16]| sub_s16_in_place(&SubParams { broadcast: *b, ..p }, x, y);
+        crate::kernels::test_util::binary_in_place_matches((&s1, &x), (&s2, &y), run, run_in_place).map_err(TestCaseError::fail)?;
+    }
+}

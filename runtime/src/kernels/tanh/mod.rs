@@ -35,10 +35,12 @@ pub fn tanh_s8(params: &TanhParams, input: &[i8], output: &mut [i8]) {
 
 /// TANH float32, element-wise.
 pub fn tanh_f32(input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(input.len(), output.len());
-    for (y, &x) in output.iter_mut().zip(input) {
-        *y = crate::math::tanhf(x);
-    }
+    crate::kernels::nd::map(input, output, crate::math::tanhf)
+}
+
+/// [`tanh_f32`] in place (`data` is both input and output).
+pub fn tanh_f32_in_place(data: &mut [f32]) {
+    crate::kernels::nd::map_in_place(data, crate::math::tanhf)
 }
 
 /// TANH int8 in place (`data` is both input and output).

@@ -66,3 +66,12 @@ fn zero_and_extremes() {
     tanh_s8(&p, &[-5, -128, 127], &mut out);
     assert_eq!(out, [0, -128, 127]);
 }
+
+proptest! {
+    /// float32 TANH in place gives the out-of-place bytes.
+    #[test]
+    fn f32_in_place_matches(n in 0usize..70, seed in any::<u64>()) {
+        let x = crate::kernels::test_util::special_f32s(&mut crate::kernels::test_util::Rng(seed), n);
+        crate::kernels::test_util::unary_in_place_matches(&x, crate::kernels::tanh::tanh_f32, crate::kernels::tanh::tanh_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+    }
+}
