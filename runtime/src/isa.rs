@@ -62,7 +62,7 @@ pub enum TargetClass {
     /// `vpdpbusd` (`Conv2dVariant::Quad`); every other choice is [`TargetClass::Host`]'s.
     X86,
     /// Any other host (aarch64, ...): the variants that have host SIMD forms
-    /// ([`HOST_SIMD_KERNELS`]) or NEON micro-kernels.
+    /// ([`crate::variants`], [`OTHER_SIMD_KERNELS`]) or NEON micro-kernels.
     Host,
 }
 
@@ -168,8 +168,11 @@ impl HostSimd {
     }
 }
 
-/// The public variant functions that `host_simd!` forwards to a host SIMD
-/// implementation, with the implementations that have one. (AVX2 runs
+/// The public kernel functions outside the variant tables ([`crate::variants`], whose rows
+/// list their own forms, written by the same macro that writes their dispatch) that
+/// `host_simd!` forwards to a host SIMD implementation, with the implementations that have
+/// one. The int8 convolution, depthwise and fully-connected variants are in their tables;
+/// these remain: uint8, elementwise, pooling and the packed float kernels. (AVX2 runs
 /// `depthwise_conv_2d_s8_window` for depth multiplier 1 only, and gathers conv windows of
 /// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with
 /// compile-time packed requantization or interleaved filters, `conv_2d_s8_gemm`,
@@ -178,16 +181,9 @@ impl HostSimd {
 /// `depthwise_conv_2d_s8_window` for depth multiplier 1 only; `conv_2d_s8_window`
 /// (windows longer than `Wide` takes) and `depthwise_conv_2d_u8_window` have no NEON form.
 /// `sdot` has no use in `Wide`, whose packed weights are int16, nor in depthwise.)
-pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    ("conv_2d_s8_pointwise", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
-    ("conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("conv_2d_s8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
-    ("conv_2d_s8_quad", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
-    ("depthwise_conv_2d_s8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
     ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("fully_connected_s8_dot4", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod]),
-    ("fully_connected_s8_quad", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
     ("add_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
@@ -210,12 +206,16 @@ pub const HOST_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
 /// portable fast variants (`"scalar"`, `"arm-dsp"`, `"neon-micro"`).
 pub fn implementation_of(function: &str) -> &'static str {
     let simd = selected();
-    match HOST_SIMD_KERNELS.iter().find(|(f, _)| *f == function) {
-        Some((_, impls)) if impls.contains(&simd) => simd.name(),
+    let forms = match crate::variants::row_of_function(function) {
+        Some(row) => Some(row.simd),
+        None => OTHER_SIMD_KERNELS.iter().find(|(f, _)| *f == function).map(|(_, forms)| *forms),
+    };
+    match forms {
+        Some(impls) if impls.contains(&simd) => simd.name(),
         // A kernel without a VNNI form runs its AVX2 form.
-        Some((_, impls)) if simd == HostSimd::Avx512Vnni && impls.contains(&HostSimd::Avx2) => HostSimd::Avx2.name(),
+        Some(impls) if simd == HostSimd::Avx512Vnni && impls.contains(&HostSimd::Avx2) => HostSimd::Avx2.name(),
         // A kernel without an `sdot` form runs its plain NEON form.
-        Some((_, impls)) if simd == HostSimd::NeonDotprod && impls.contains(&HostSimd::Neon) => HostSimd::Neon.name(),
+        Some(impls) if simd == HostSimd::NeonDotprod && impls.contains(&HostSimd::Neon) => HostSimd::Neon.name(),
         _ => DOT,
     }
 }

@@ -38,6 +38,7 @@ pub mod math;
 pub mod observer;
 pub mod prepare;
 pub mod quant;
+pub mod variants;
 
 pub use observer::{NoObserver, Observer, OpInfo};
 

@@ -1278,15 +1278,7 @@ mod conv_family {
                         let mut packed = vec![0; variant.packed_len(&p.geometry)];
                         variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                         let mut fast = vec![0; y.len()];
-                        match variant {
-                            conv_2d::Conv2dVariant::Reference => conv_2d::conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
-                            conv_2d::Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(&p, &x, &packed, &mut fast),
-                            conv_2d::Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(&p, &x, &packed, &mut fast),
-                            conv_2d::Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(&p, &x, &wv, &packed, &mut fast),
-                            conv_2d::Conv2dVariant::Window => conv_2d::conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast),
-                            conv_2d::Conv2dVariant::Wide => conv_2d::conv_2d_s8_wide(&p, &x, &packed, &mut fast),
-                            conv_2d::Conv2dVariant::Quad => conv_2d::conv_2d_s8_quad(&p, &x, &packed, &mut fast),
-                        }
+                        variant.run(&p, tflc_runtime::variants::Operands { input: &x, filter: &wv, bias: bv.as_deref(), packed: &packed }, &mut fast);
                         assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
                 } else {
@@ -1300,18 +1292,7 @@ mod conv_family {
                         let mut packed = vec![0; variant.packed_len(&p.geometry)];
                         variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                         let mut fast = vec![0; y.len()];
-                        match variant {
-                            depthwise_conv_2d::DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(&p, &x, &wv, bv.as_deref(), &mut fast),
-                            depthwise_conv_2d::DepthwiseConv2dVariant::Window => {
-                                depthwise_conv_2d::depthwise_conv_2d_s8_window(&p, &x, &wv, bv.as_deref(), &packed, &mut fast)
-                            }
-                            depthwise_conv_2d::DepthwiseConv2dVariant::Mult1 => {
-                                depthwise_conv_2d::depthwise_conv_2d_s8_mult1(&p, &x, &packed, &mut fast)
-                            }
-                            depthwise_conv_2d::DepthwiseConv2dVariant::OneChannel => {
-                                depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(&p, &x, &packed, &mut fast)
-                            }
-                        }
+                        variant.run(&p, tflc_runtime::variants::Operands { input: &x, filter: &wv, bias: bv.as_deref(), packed: &packed }, &mut fast);
                         assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
                 }
@@ -1337,11 +1318,7 @@ mod conv_family {
                         let mut packed = vec![0; variant.packed_len(&p.geometry)];
                         variant.pack(&p, &wv, bv.as_deref(), &mut packed);
                         let mut fast = vec![0; y.len()];
-                        match variant {
-                            fully_connected::FullyConnectedVariant::Dot4 => fully_connected::fully_connected_s8_dot4(&p, &x, &wv, &packed, &mut fast),
-                            fully_connected::FullyConnectedVariant::Quad => fully_connected::fully_connected_s8_quad(&p, &x, &packed, &mut fast),
-                            _ => fully_connected::fully_connected_s8_interleaved(&p, &x, &packed, &mut fast),
-                        }
+                        variant.run(&p, tflc_runtime::variants::Operands { input: &x, filter: &wv, bias: bv.as_deref(), packed: &packed }, &mut fast);
                         assert_eq!(fast, y, "{}: the selected variant differs from the reference", v.op);
                     }
                 }

@@ -12,14 +12,15 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
-use super::target::{Arm, PerTarget};
+use super::target::{variant_args, Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
-use quote::quote;
-use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_s8, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
+use quote::{format_ident, quote};
+use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
+use tflc_runtime::variants::Operands;
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
@@ -168,15 +169,7 @@ impl Kernel for Conv2d {
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    Conv2dVariant::Reference => conv_2d_s8(p, input, filter, bias, &mut out),
-                    Conv2dVariant::Gemm => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm(p, input, packed, &mut out),
-                    Conv2dVariant::GemmChunked => tflc_runtime::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, &mut out),
-                    Conv2dVariant::Pointwise => tflc_runtime::kernels::conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, &mut out),
-                    Conv2dVariant::Window => tflc_runtime::kernels::conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
-                    Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_s8_wide(p, input, packed, &mut out),
-                    Conv2dVariant::Quad => tflc_runtime::kernels::conv_2d::conv_2d_s8_quad(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::I8(out));
             }
             Conv2dScheme::S16 { held } => {
@@ -231,49 +224,20 @@ impl Kernel for Conv2d {
             Conv2dScheme::S8 { held, arms } => {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
-                // Gemm and GemmChunked hold the requantization constants in the packed
-                // table: the params' multiplier tables are not emitted for them.
+                // The variant's row says what its call takes; a variant whose packed table holds
+                // the requantization constants does not read the params' multiplier tables,
+                // which are then not emitted.
+                let row = variant.row();
                 let mut params = held.conv_2d_params();
-                if matches!(variant, Conv2dVariant::Gemm | Conv2dVariant::GemmChunked) {
+                if row.packed_requant {
                     params.quant.output_multiplier = &[];
                     params.quant.output_shift = &[];
                 }
                 let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
-                    Conv2dVariant::Reference => {
-                        let filter = cx.input(self.filter);
-                        let bias = cx.optional_input(self.bias);
-                        quote! { #call::conv_2d_s8(#p, #input, #filter, #bias, #output); }
-                    }
-                    Conv2dVariant::Window => {
-                        let filter = cx.input(self.filter);
-                        let bias = cx.optional_input(self.bias);
-                        let packed = cx.table_i32("packed", packed);
-                        quote! { #call::conv_2d_s8_window(#p, #input, #filter, #bias, #packed, #output); }
-                    }
-                    Conv2dVariant::Pointwise => {
-                        let filter = cx.input(self.filter);
-                        let packed = cx.table_i32("packed", packed);
-                        quote! { #call::conv_2d_s8_pointwise(#p, #input, #filter, #packed, #output); }
-                    }
-                    Conv2dVariant::Wide => {
-                        // The packed table holds the filter (widened) and the folded bias.
-                        let packed = cx.table_i32("packed", packed);
-                        quote! { #call::conv_2d_s8_wide(#p, #input, #packed, #output); }
-                    }
-                    Conv2dVariant::Quad => {
-                        // The packed table holds the filter (in quads) and the folded bias.
-                        let packed = cx.table_i32("packed", packed);
-                        quote! { #call::conv_2d_s8_quad(#p, #input, #packed, #output); }
-                    }
-                    Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => {
-                        // The packed table holds the filter, the folded bias and the
-                        // requantization (one layout for both; the chunked function only for
-                        // windows of several chunks).
-                        let packed = cx.table_i32("packed", packed);
-                        let f = if *variant == Conv2dVariant::Gemm { quote! { conv_2d_s8_gemm } } else { quote! { conv_2d_s8_gemm_chunked } };
-                        quote! { #call::#f(#p, #input, #packed, #output); }
-                    }
+                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                    let f = format_ident!("{}", row.function);
+                    quote! { #call::#f(#p, #(#args,)* #output); }
                 })
                 })
             }

@@ -11,16 +11,17 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
-use super::target::{Arm, PerTarget};
+use super::target::{variant_args, Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
+use tflc_runtime::variants::Operands;
 use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant, 
-    depthwise_conv_2d_f32, depthwise_conv_2d_s16, depthwise_conv_2d_s8, depthwise_conv_2d_s8_mult1, depthwise_conv_2d_s8_one_channel,
-    depthwise_conv_2d_s8_window, depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
+    depthwise_conv_2d_f32, depthwise_conv_2d_s16,
+    depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
 };
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
@@ -179,12 +180,7 @@ impl Kernel for DepthwiseConv2d {
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    DepthwiseConv2dVariant::Reference => depthwise_conv_2d_s8(p, input, filter, bias, &mut out),
-                    DepthwiseConv2dVariant::Window => depthwise_conv_2d_s8_window(p, input, filter, bias, packed, &mut out),
-                    DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d_s8_mult1(p, input, packed, &mut out),
-                    DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d_s8_one_channel(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::I8(out));
             }
             DepthwiseConv2dScheme::S16 { held } => {
@@ -237,47 +233,29 @@ impl Kernel for DepthwiseConv2d {
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, arms } => cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
-                // Mult1 and OneChannel hold the filter, the folded bias and the
-                // requantization in the packed table: the model's filter and bias and the
-                // params' multiplier tables are not emitted for them.
+                // The variant's row says what its call takes; a variant whose packed table holds
+                // the filter, the folded bias and the requantization (Mult1, OneChannel) does not
+                // read the model's filter and bias nor the params' multiplier tables, which are
+                // then not emitted, and runs a range of rows when overlapped.
+                let row = variant.row();
                 let mut params = held.depthwise_params();
-                let self_contained = matches!(variant, DepthwiseConv2dVariant::Mult1 | DepthwiseConv2dVariant::OneChannel);
-                if self_contained {
+                if row.packed_requant {
                     params.quant.output_multiplier = &[];
                     params.quant.output_shift = &[];
                 }
                 let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                // The self-contained kernels take a row range when overlapped.
-                let ranged = self_contained.then_some("depthwise_row_ranges");
+                let ranged = row.rows_function.map(|_| "depthwise_row_ranges");
                 cx.window_call_ranged("depthwise_rows", ranged, &p, path.clone(), x, y, |cx, p, input, output, rows| {
-                    let filter = (!self_contained).then(|| cx.input(self.filter));
-                    let bias = (!self_contained).then(|| cx.optional_input(self.bias));
-                    match (variant, rows) {
-                        (DepthwiseConv2dVariant::Mult1, Some(rows)) => {
-                            let packed = cx.table_i32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_s8_mult1_rows(#p, #rows, #input, #packed, #output); }
+                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                    match (row.rows_function, rows) {
+                        (Some(f), Some(rows)) => {
+                            let f = format_ident!("{}", f);
+                            quote! { #call::#f(#p, #rows, #(#args,)* #output); }
                         }
-                        (DepthwiseConv2dVariant::OneChannel, Some(rows)) => {
-                            let packed = cx.table_i32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_s8_one_channel_rows(#p, #rows, #input, #packed, #output); }
+                        _ => {
+                            let f = format_ident!("{}", row.function);
+                            quote! { #call::#f(#p, #(#args,)* #output); }
                         }
-                        (variant, _) => match variant {
-                        DepthwiseConv2dVariant::Reference => {
-                            quote! { #call::depthwise_conv_2d_s8(#p, #input, #filter, #bias, #output); }
-                        }
-                        DepthwiseConv2dVariant::Window => {
-                            let packed = cx.table_i32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_s8_window(#p, #input, #filter, #bias, #packed, #output); }
-                        }
-                        DepthwiseConv2dVariant::Mult1 => {
-                            let packed = cx.table_i32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_s8_mult1(#p, #input, #packed, #output); }
-                        }
-                        DepthwiseConv2dVariant::OneChannel => {
-                            let packed = cx.table_i32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_s8_one_channel(#p, #input, #packed, #output); }
-                        }
-                        },
                     }
                 })
             }),

@@ -16,15 +16,16 @@
 //! `[input_size / input_depth, units]`.
 
 use super::conv_common::{bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
-use super::target::{Arm, PerTarget};
+use super::target::{variant_args, Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
+use tflc_runtime::variants::Operands;
 use tflc_runtime::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant, 
-    fully_connected_f32, fully_connected_s16, fully_connected_s8, fully_connected_s8_dot4, fully_connected_s8_interleaved,
+    fully_connected_f32, fully_connected_s16,
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
 use tflc_runtime::isa::TargetClass;
@@ -242,12 +243,7 @@ impl Kernel for FullyConnected {
                 let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    FullyConnectedVariant::Reference => fully_connected_s8(p, input, filter, bias, &mut out),
-                    FullyConnectedVariant::Dot4 => fully_connected_s8_dot4(p, input, filter, packed, &mut out),
-                    FullyConnectedVariant::Interleaved => fully_connected_s8_interleaved(p, input, packed, &mut out),
-                    FullyConnectedVariant::Quad => tflc_runtime::kernels::fully_connected::fully_connected_s8_quad(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::I8(out));
             }
             FullyConnectedScheme::S16 { held } => {
@@ -288,31 +284,14 @@ impl Kernel for FullyConnected {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
+                // The variant's row says what its call takes (Interleaved and Quad hold the
+                // weights in the packed table: the model's are not emitted for them).
+                let row = variant.row();
                 let input = cx.input(self.input);
-                // Interleaved and Quad hold the weights in the packed table: the model's are not emitted.
-                let filter = matches!(variant, FullyConnectedVariant::Reference | FullyConnectedVariant::Dot4).then(|| cx.input(self.filter));
-                match variant {
-                    FullyConnectedVariant::Reference => {
-                        let bias = cx.optional_input(self.bias);
-                        let output = cx.output(self.output);
-                        quote! { #call::fully_connected_s8(&#p, #input, #filter, #bias, #output); }
-                    }
-                    FullyConnectedVariant::Dot4 => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::fully_connected_s8_dot4(&#p, #input, #filter, #packed, #output); }
-                    }
-                    FullyConnectedVariant::Interleaved => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::fully_connected_s8_interleaved(&#p, #input, #packed, #output); }
-                    }
-                    FullyConnectedVariant::Quad => {
-                        let packed = cx.table_i32("packed", packed);
-                        let output = cx.output(self.output);
-                        quote! { #call::fully_connected_s8_quad(&#p, #input, #packed, #output); }
-                    }
-                }
+                let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                let output = cx.output(self.output);
+                let f = format_ident!("{}", row.function);
+                quote! { #call::#f(&#p, #(#args,)* #output); }
                 })
             }
             FullyConnectedScheme::S16 { held } => {

@@ -101,6 +101,29 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
     }
 }
 
+/// The arguments of a variant's call between its params and its output, in the order its
+/// runtime table row lists its operands ([`tflc_runtime::variants`]): the input range, the
+/// model's filter and bias, the variant's packed table.
+pub fn variant_args(
+    cx: &mut crate::emit::EmitCx<'_, '_, '_>,
+    row: &tflc_runtime::variants::VariantRow,
+    input: proc_macro2::TokenStream,
+    filter: crate::ir::TensorId,
+    bias: Option<crate::ir::TensorId>,
+    packed: &[i32],
+) -> Vec<proc_macro2::TokenStream> {
+    use tflc_runtime::variants::Operand;
+    row.operands
+        .iter()
+        .map(|o| match o {
+            Operand::Input => input.clone(),
+            Operand::Filter => cx.input(filter),
+            Operand::Bias => cx.optional_input(bias),
+            Operand::Packed => cx.table_i32("packed", packed),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::PerTarget;

@@ -52,11 +52,6 @@ pub fn conv_2d<N: Numerics>(params: &Conv2dParams<N>, input: &[N::Act], filter: 
     scalar::conv_2d(params, input, filter, bias, output)
 }
 
-/// CONV_2D int8, reference variant ([`conv_2d`]).
-pub fn conv_2d_s8(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    conv_2d(params, input, filter, bias, output)
-}
-
 /// CONV_2D 16x8, reference variant ([`conv_2d`]; zero points are 0, TFLite requires it).
 pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     conv_2d(params, input, filter, bias, output)
@@ -82,44 +77,31 @@ pub fn conv_2d_u8(params: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: 
     conv_2d(params, input, filter, bias, output)
 }
 
-/// CONV_2D int8, [`Conv2dVariant::Gemm`]: `packed` from [`Conv2dVariant::pack`] (it
-/// replaces the model's filter and bias). Windows of at most [`gemm::CHUNK_TAPS`] taps
-/// only (what [`Conv2dVariant::select`] gives it; a longer one is out of its bounds).
-pub fn conv_2d_s8_gemm(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    gemm::conv_gemm::<crate::isa::Dot>(params, input, packed, output)
-}
-
-/// CONV_2D int8, [`Conv2dVariant::GemmChunked`]: `packed` from [`Conv2dVariant::pack`]
-/// (the same layout as `Gemm`'s); any window, in chunks of [`gemm::CHUNK_TAPS`] taps.
-pub fn conv_2d_s8_gemm_chunked(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    gemm::conv_gemm_chunked::<crate::isa::Dot>(params, input, packed, output)
-}
-
-/// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
-pub fn conv_2d_s8_pointwise(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(neon vnni conv_2d_pointwise(params, input, filter, packed, output));
-    fast::conv_1x1::<crate::isa::Dot>(params, input, filter, packed, output)
-}
-
-/// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
-/// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
-pub fn conv_2d_s8_window(params: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(vnni conv_2d_window(params, input, filter, bias, packed, output));
-    fast::conv_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
-}
-
-/// CONV_2D int8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack`] (it
-/// replaces the model's filter and bias).
-pub fn conv_2d_s8_wide(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(neon vnni conv_2d_s8_wide(params, input, packed, output));
-    wide::conv_wide_s8(params, input, packed, output)
-}
-
-/// CONV_2D int8, [`Conv2dVariant::Quad`]: `packed` from [`Conv2dVariant::pack`] (it
-/// replaces the model's filter and bias).
-pub fn conv_2d_s8_quad(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    crate::isa::host_simd!(vnni conv_2d_s8_quad(params, input, packed, output));
-    quad::conv_quad(params, input, packed, output)
+crate::variants::variant_table! {
+    /// int8 CONV_2D's variants ([`Conv2dVariant`]): function, operands, host SIMD forms,
+    /// portable form.
+    pub const CONV_2D_S8: Conv2dVariant(Conv2dParams<S8>; i8, i8, i32, i32) {
+        /// CONV_2D int8, reference variant ([`conv_2d`]).
+        Reference => conv_2d_s8(input, filter, bias) portable conv_2d::<S8>;
+        /// CONV_2D int8, [`Conv2dVariant::Gemm`]: `packed` from [`Conv2dVariant::pack`] (it
+        /// replaces the model's filter and bias). Windows of at most [`gemm::CHUNK_TAPS`] taps
+        /// only (what [`Conv2dVariant::select`] gives it; a longer one is out of its bounds).
+        Gemm => conv_2d_s8_gemm(input, packed) portable gemm::conv_gemm::<crate::isa::Dot>, packed_requant true;
+        /// CONV_2D int8, [`Conv2dVariant::GemmChunked`]: `packed` from [`Conv2dVariant::pack`]
+        /// (the same layout as `Gemm`'s); any window, in chunks of [`gemm::CHUNK_TAPS`] taps.
+        GemmChunked => conv_2d_s8_gemm_chunked(input, packed) portable gemm::conv_gemm_chunked::<crate::isa::Dot>, packed_requant true;
+        /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
+        Pointwise => conv_2d_s8_pointwise(input, filter, packed) simd [neon neon_dotprod vnni avx2] conv_2d_pointwise, portable fast::conv_1x1::<crate::isa::Dot>;
+        /// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
+        /// [`Conv2dVariant::pack`]), border windows from `bias`, exactly as the reference.
+        Window => conv_2d_s8_window(input, filter, bias, packed) simd [vnni avx2] conv_2d_window, portable fast::conv_window::<crate::isa::Dot>;
+        /// CONV_2D int8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack`] (it
+        /// replaces the model's filter and bias).
+        Wide => conv_2d_s8_wide(input, packed) simd [neon vnni avx2] conv_2d_s8_wide, portable wide::conv_wide_s8;
+        /// CONV_2D int8, [`Conv2dVariant::Quad`]: `packed` from [`Conv2dVariant::pack`] (it
+        /// replaces the model's filter and bias).
+        Quad => conv_2d_s8_quad(input, packed) simd [vnni avx2] conv_2d_s8_quad, portable quad::conv_quad;
+    }
 }
 
 /// CONV_2D legacy uint8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack_u8`]

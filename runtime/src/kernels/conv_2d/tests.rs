@@ -57,15 +57,7 @@ fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]
     let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
-    match v {
-        Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
-        Conv2dVariant::Gemm => super::conv_2d_s8_gemm(p, input, &packed, output),
-        Conv2dVariant::GemmChunked => super::conv_2d_s8_gemm_chunked(p, input, &packed, output),
-        Conv2dVariant::Pointwise => super::conv_2d_s8_pointwise(p, input, filter, &packed, output),
-        Conv2dVariant::Window => super::conv_2d_s8_window(p, input, filter, bias, &packed, output),
-        Conv2dVariant::Wide => super::conv_2d_s8_wide(p, input, &packed, output),
-        Conv2dVariant::Quad => super::conv_2d_s8_quad(p, input, &packed, output),
-    }
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
 /// CONV_2D from the definition: pad the input with its zero point (a padding cell is then

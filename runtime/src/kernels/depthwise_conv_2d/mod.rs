@@ -60,11 +60,6 @@ pub fn depthwise_conv_2d<N: Numerics>(
     scalar::depthwise_conv_2d(params, input, filter, bias, output)
 }
 
-/// DEPTHWISE_CONV_2D int8, reference variant.
-pub fn depthwise_conv_2d_s8(params: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    depthwise_conv_2d(params, input, filter, bias, output)
-}
-
 /// DEPTHWISE_CONV_2D 16x8, reference variant (zero points are 0).
 pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     depthwise_conv_2d(params, input, filter, bias, output)
@@ -106,27 +101,36 @@ pub fn depthwise_conv_2d_u8_window(params: &DepthwiseConv2dParams<U8>, input: &[
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
-/// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Window`]: interior windows start from
-/// `packed` ([`DepthwiseConv2dVariant::pack`]), border windows from `bias`.
-pub fn depthwise_conv_2d_s8_window(
-    params: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    debug_assert!((1..=fast::CHANNEL_BLOCK).contains(&params.depth_multiplier()));
-    crate::isa::host_simd!(neon vnni depthwise_window(params, input, filter, bias, packed, output));
-    fast::depthwise_window::<crate::isa::Dot>(params, input, filter, bias, packed, output)
+crate::variants::variant_table! {
+    /// int8 DEPTHWISE_CONV_2D's variants ([`DepthwiseConv2dVariant`]): function, operands,
+    /// host SIMD forms, portable form.
+    pub const DEPTHWISE_CONV_2D_S8: DepthwiseConv2dVariant(DepthwiseConv2dParams<S8>; i8, i8, i32, i32) {
+        /// DEPTHWISE_CONV_2D int8, reference variant.
+        Reference => depthwise_conv_2d_s8(input, filter, bias) portable depthwise_conv_2d::<S8>;
+        /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Window`]: interior windows start from
+        /// `packed` ([`DepthwiseConv2dVariant::pack`]), border windows from `bias`.
+        Window => depthwise_conv_2d_s8_window(input, filter, bias, packed) simd [neon vnni avx2] depthwise_window, portable fast::depthwise_window::<crate::isa::Dot>;
+        /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Mult1`]: depth multiplier 1, depth a
+        /// multiple of 4; the filter, the folded bias and the requantization are in `packed`
+        /// ([`DepthwiseConv2dVariant::pack`]; the params' multiplier tables are not read).
+        Mult1 => depthwise_conv_2d_s8_mult1(input, packed) portable mult1_whole, packed_requant true, rows depthwise_conv_2d_s8_mult1_rows;
+        /// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::OneChannel`]: one input channel,
+        /// depth multiplier a multiple of 4, dilation 1 across; everything but the input is in
+        /// `packed` ([`DepthwiseConv2dVariant::pack`]).
+        OneChannel => depthwise_conv_2d_s8_one_channel(input, packed) portable one_channel_whole, packed_requant true, rows depthwise_conv_2d_s8_one_channel_rows;
+    }
 }
 
-/// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::Mult1`]: depth multiplier 1, depth a
-/// multiple of 4; the filter, the folded bias and the requantization are in `packed`
-/// ([`DepthwiseConv2dVariant::pack`]; the params' multiplier tables are not read).
-pub fn depthwise_conv_2d_s8_mult1(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+/// `Mult1` on every output row.
+fn mult1_whole(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rows = RowRange::whole(params.geometry.output_shape[1]);
     fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
+}
+
+/// `OneChannel` on every output row.
+fn one_channel_whole(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let rows = RowRange::whole(params.geometry.output_shape[1]);
+    fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// [`depthwise_conv_2d_s8_mult1`] for output rows `rows` only, the input from row
@@ -134,14 +138,6 @@ pub fn depthwise_conv_2d_s8_mult1(params: &DepthwiseConv2dParams<S8>, input: &[i
 /// whole operator's.
 pub fn depthwise_conv_2d_s8_mult1_rows(params: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
-}
-
-/// DEPTHWISE_CONV_2D int8, [`DepthwiseConv2dVariant::OneChannel`]: one input channel, depth
-/// multiplier a multiple of 4, dilation 1 across; everything but the input is in `packed`
-/// ([`DepthwiseConv2dVariant::pack`]).
-pub fn depthwise_conv_2d_s8_one_channel(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let rows = RowRange::whole(params.geometry.output_shape[1]);
-    fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// [`depthwise_conv_2d_s8_one_channel`] for output rows `rows` only, as

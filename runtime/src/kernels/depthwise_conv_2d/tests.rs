@@ -34,12 +34,7 @@ fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opti
     let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
-    match v {
-        DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
-        DepthwiseConv2dVariant::Window => super::depthwise_conv_2d_s8_window(p, input, filter, bias, &packed, output),
-        DepthwiseConv2dVariant::Mult1 => super::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
-        DepthwiseConv2dVariant::OneChannel => super::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
-    }
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
 /// DEPTHWISE_CONV_2D from the definition: output channel `o` correlates input channel

@@ -67,11 +67,6 @@ pub fn fully_connected<N: Numerics>(
     scalar::fully_connected(params, input, filter, bias, output)
 }
 
-/// FULLY_CONNECTED int8, reference variant.
-pub fn fully_connected_s8(params: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    fully_connected(params, input, filter, bias, output)
-}
-
 /// FULLY_CONNECTED 16x8, reference variant (zero points of the activations are 0).
 pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     fully_connected(params, input, filter, bias, output)
@@ -91,37 +86,30 @@ pub fn fully_connected_f32_f16w(params: &FullyConnectedParams<F32>, input: &[f32
     fully_connected(&FullyConnectedParams::<F32H> { geometry, weights_offset, quant, clamp }, input, filter, bias, output)
 }
 
-/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Dot4`]: the bias is in `packed`
-/// ([`FullyConnectedVariant::pack`]).
-pub fn fully_connected_s8_dot4(params: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &params.geometry;
-    debug_assert_eq!(params.weights_offset, 0);
-    debug_assert_eq!(input.len(), g.batches * g.input_depth);
-    debug_assert_eq!(output.len(), g.batches * g.output_depth);
-    crate::isa::host_simd!(neon vnni fully_connected_dot4(params, input, filter, packed, output));
-    fast::fully_connected_dot4::<crate::isa::Dot>(params, input, filter, packed, output)
+crate::variants::variant_table! {
+    /// int8 FULLY_CONNECTED's variants ([`FullyConnectedVariant`]): function, operands, host
+    /// SIMD forms, portable form.
+    pub const FULLY_CONNECTED_S8: FullyConnectedVariant(FullyConnectedParams<S8>; i8, i8, i32, i32) {
+        /// FULLY_CONNECTED int8, reference variant.
+        Reference => fully_connected_s8(input, filter, bias) portable fully_connected::<S8>;
+        /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Dot4`]: the bias is in `packed`
+        /// ([`FullyConnectedVariant::pack`]).
+        Dot4 => fully_connected_s8_dot4(input, filter, packed) simd [neon neon_dotprod vnni avx2] fully_connected_dot4, portable fast::fully_connected_dot4::<crate::isa::Dot>;
+        /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Interleaved`]: the folded bias and the
+        /// interleaved weights are in `packed` ([`FullyConnectedVariant::pack`]; the model's weights
+        /// are not read).
+        Interleaved => fully_connected_s8_interleaved(input, packed) portable fast::fully_connected_interleaved::<crate::isa::Dot>;
+        /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Quad`] (x86-64): the layer run as the
+        /// 1x1 convolution it is ([`as_conv`]: the batch rows as the pixels of a one-row image)
+        /// through CONV_2D's `Quad` variant, `packed` from [`FullyConnectedVariant::pack`] (it
+        /// replaces the model's weights and bias). The same int32 sums and requantization as the
+        /// reference: a per-tensor multiplier is the one-element form `QuantS8` already allows.
+        Quad => fully_connected_s8_quad(input, packed) simd [vnni avx2] fully_connected_s8_quad, portable quad_portable;
+    }
 }
 
-/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Interleaved`]: the folded bias and the
-/// interleaved weights are in `packed` ([`FullyConnectedVariant::pack`]; the model's weights
-/// are not read).
-pub fn fully_connected_s8_interleaved(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &params.geometry;
-    debug_assert_eq!(input.len(), g.batches * g.input_depth);
-    debug_assert_eq!(output.len(), g.batches * g.output_depth);
-    fast::fully_connected_interleaved::<crate::isa::Dot>(params, input, packed, output)
-}
-
-/// FULLY_CONNECTED int8, [`FullyConnectedVariant::Quad`] (x86-64): the layer run as the
-/// 1x1 convolution it is ([`as_conv`]: the batch rows as the pixels of a one-row image)
-/// through CONV_2D's `Quad` variant, `packed` from [`FullyConnectedVariant::pack`] (it
-/// replaces the model's weights and bias). The same int32 sums and requantization as the
-/// reference: a per-tensor multiplier is the one-element form `QuantS8` already allows.
-pub fn fully_connected_s8_quad(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &params.geometry;
-    debug_assert_eq!(input.len(), g.batches * g.input_depth);
-    debug_assert_eq!(output.len(), g.batches * g.output_depth);
-    crate::isa::host_simd!(vnni fully_connected_s8_quad(params, input, packed, output));
+/// `Quad` without SIMD: the layer through CONV_2D's portable `Quad`.
+fn quad_portable(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     crate::kernels::conv_2d::quad::conv_quad(&as_conv(params), input, packed, output)
 }
 

@@ -47,12 +47,7 @@ fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Optio
     let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
-    match v {
-        FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
-        FullyConnectedVariant::Dot4 => super::fully_connected_s8_dot4(p, input, filter, &packed, output),
-        FullyConnectedVariant::Interleaved => super::fully_connected_s8_interleaved(p, input, &packed, output),
-        FullyConnectedVariant::Quad => super::fully_connected_s8_quad(p, input, &packed, output),
-    }
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
 fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>) -> Vec<i8> {

@@ -7,7 +7,7 @@
 use super::*;
 use crate::isa::TargetClass;
 use crate::kernels::average_pool_2d::{average_pool_2d_s8, AveragePool2dParams};
-use crate::kernels::conv_2d::{self, Conv2dParams, Conv2dVariant};
+use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
 use crate::kernels::depthwise_conv_2d::{self, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
 use crate::kernels::numerics::{Clamp, QuantS8};
@@ -89,15 +89,7 @@ fn quant<'a>(input_offset: i32, output_offset: i32, mult: &'a [i32], shift: &'a 
 }
 
 fn conv_variant(p: &Conv2dParams<S8Alias>, v: Conv2dVariant, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
-    match v {
-        Conv2dVariant::Reference => conv_2d::conv_2d_s8(p, input, filter, bias, output),
-        Conv2dVariant::Gemm => conv_2d::conv_2d_s8_gemm(p, input, packed, output),
-        Conv2dVariant::GemmChunked => conv_2d::conv_2d_s8_gemm_chunked(p, input, packed, output),
-        Conv2dVariant::Wide => conv_2d::conv_2d_s8_wide(p, input, packed, output),
-        Conv2dVariant::Quad => conv_2d::conv_2d_s8_quad(p, input, packed, output),
-        Conv2dVariant::Pointwise => conv_2d::conv_2d_s8_pointwise(p, input, filter, packed, output),
-        Conv2dVariant::Window => conv_2d::conv_2d_s8_window(p, input, filter, bias, packed, output),
-    }
+    v.run(p, crate::variants::Operands { input, filter, bias, packed }, output);
 }
 
 type S8Alias = crate::kernels::numerics::S8;
@@ -174,11 +166,8 @@ fn depthwise_overlapped_rows_equal_apart() {
                 for v in variants {
                     let mut packed = vec![0; v.packed_len(&g)];
                     v.pack(&p, &filter, Some(&bias), &mut packed);
-                    let call = |q: &DepthwiseConv2dParams<S8Alias>, x: &[i8], y: &mut [i8]| match v {
-                        DepthwiseConv2dVariant::Reference => depthwise_conv_2d::depthwise_conv_2d_s8(q, x, &filter, Some(&bias), y),
-                        DepthwiseConv2dVariant::Window => depthwise_conv_2d::depthwise_conv_2d_s8_window(q, x, &filter, Some(&bias), &packed, y),
-                        DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d::depthwise_conv_2d_s8_mult1(q, x, &packed, y),
-                        DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(q, x, &packed, y),
+                    let call = |q: &DepthwiseConv2dParams<S8Alias>, x: &[i8], y: &mut [i8]| {
+                        v.run(q, crate::variants::Operands { input: x, filter: &filter, bias: Some(&bias), packed: &packed }, y)
                     };
                     let mut want = vec![0i8; g.output_shape.iter().product()];
                     call(&p, &input, &mut want);
