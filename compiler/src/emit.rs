@@ -23,6 +23,10 @@ pub struct Items {
     /// Constants that only some targets read ([`EmitCx::per_target`]): one blob per `cfg`,
     /// in first-use order.
     pub scoped: Vec<Scoped>,
+    /// The calls that differ between target classes ([`EmitCx::per_target`]): per class (in
+    /// `lower::ops::target::classes` order), one function per such op, emitted in that
+    /// class's `target` module.
+    pub target: [Vec<TokenStream>; 3],
     align: usize,
 }
 
@@ -87,7 +91,15 @@ impl Default for Items {
 impl Items {
     /// Empty items whose blob entries start at multiples of `align` (a power of two).
     pub fn new(align: usize) -> Self {
-        Self { blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new(), scoped: Vec::new(), align: align.max(1) }
+        Self {
+            blob: Vec::new(),
+            weights: BTreeMap::new(),
+            consts: Vec::new(),
+            params_by_value: BTreeMap::new(),
+            scoped: Vec::new(),
+            target: Default::default(),
+            align: align.max(1),
+        }
     }
 
     /// The alignment of every blob entry and of the blob.
@@ -159,6 +171,9 @@ pub struct EmitCx<'e, 'm, 'a> {
     /// Whether `emit` asked for the scratch view ([`EmitCx::scratch`]).
     pub(crate) scratch_used: bool,
     tables: usize,
+    /// Set by [`EmitCx::per_target`]: the expression naming the kernel the op calls on the
+    /// build's target (`target::K3`), for its `OpInfo`.
+    pub(crate) kernel_name: Option<TokenStream>,
     /// The [`Items::scoped`] entry that constants, tables and params go to while
     /// [`EmitCx::per_target`] emits one of its arms.
     scope: Option<usize>,
@@ -170,6 +185,8 @@ pub struct TargetArm {
     pub cfg: TokenStream,
     /// Names the arm's weight blob (`WEIGHTS_ARM`) and range consts (`W5_ARM`).
     pub suffix: &'static str,
+    /// The target classes the arm is for: its call goes into each one's `target` module.
+    pub classes: Vec<tflc_runtime::isa::TargetClass>,
 }
 
 /// An overlapped (input, output) pair of one op: the arena range `span` holding both, and
@@ -274,7 +291,7 @@ fn blob_static(rt: &TokenStream, name: &Ident, doc: &str, bytes: &[u8], source: 
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
-        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), overlap: None, overlap_used: false, scratch: None, scratch_used: false, tables: 0, scope: None }
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), overlap: None, overlap_used: false, scratch: None, scratch_used: false, tables: 0, kernel_name: None, scope: None }
     }
 
     /// One statement per arm, each under its `#[cfg(...)]` (the arms' predicates must be
@@ -289,7 +306,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             return arm(self, 0);
         }
         let outs = self.outs.len();
-        let mut stmts = Vec::new();
+        let mut calls = Vec::new();
         let mut first_outs = None;
         for (i, a) in arms.iter().enumerate() {
             self.outs.truncate(outs);
@@ -297,13 +314,50 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             let call = arm(self, i);
             self.scope = None;
             debug_assert!(first_outs.get_or_insert_with(|| self.outs.clone()) == &self.outs, "arms request the same outputs");
-            let cfg = &a.cfg;
-            stmts.push(quote! {
-                #[cfg(#cfg)]
-                #call
-            });
+            calls.push(call);
         }
-        quote! { #(#stmts)* }
+        // One function per op in each class's `target` module, taking the op's views as
+        // `emit_subgraph` binds them (`x0…`, `y0…`, then `v0` when overlapped, `s0` for
+        // scratch); `run()` makes the one call `target::op<N>(…)`.
+        let name = format_ident!("{}op{}", self.prefix().to_lowercase(), self.op_index);
+        let kname = format_ident!("{}K{}", self.prefix(), self.op_index);
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for i in 0..self.ins.len() {
+            let x = format_ident!("x{}", i);
+            params.push(quote! { #x: &[u8] });
+            args.push(x);
+        }
+        let mut ys: Vec<Ident> = (0..self.outs.len()).map(|i| format_ident!("y{}", i)).collect();
+        if self.overlap.is_some() && self.overlap_used {
+            ys.push(format_ident!("v0"));
+        }
+        if self.scratch_used {
+            ys.push(format_ident!("s0"));
+        }
+        for y in ys {
+            params.push(quote! { #y: &mut [u8] });
+            args.push(y);
+        }
+        let doc = format!(" Op {}'s kernel call on this target.", self.op_index);
+        let kdoc = format!(" The kernel op {} calls on this target.", self.op_index);
+        for (a, call) in arms.iter().zip(&calls) {
+            let kernel = kernel_label(call);
+            for (k, (class, ..)) in target_classes().iter().enumerate() {
+                if a.classes.contains(class) {
+                    self.items.target[k].push(quote! {
+                        #[doc = #kdoc]
+                        pub(super) const #kname: &str = #kernel;
+                        #[doc = #doc]
+                        pub(super) fn #name(#(#params),*) {
+                            #call
+                        }
+                    });
+                }
+            }
+        }
+        self.kernel_name = Some(quote! { target::#kname });
+        quote! { target::#name(#(#args),*); }
     }
 
     /// The blob expression and range const for `bytes` in the current scope (or the main
@@ -1192,7 +1246,8 @@ mod tests {
             assert!(c.code.matches("observer.before(&OPS[").count() == n, "{n}");
             assert!(calls > n, "{n} operators in {calls} pieces");
             assert!(max * 5 < total, "{n} operators: largest piece {max} of {total} tokens");
-            assert!(max < 25 * n, "{n} operators: largest piece {max} tokens");
+            // About 26 tokens per `OPS` entry (index, opcode, output, kernel).
+            assert!(max < 30 * n, "{n} operators: largest piece {max} tokens");
             pieces.push(max);
         }
         assert!(pieces[1] <= 10 * pieces[0] + 100, "{pieces:?}");
@@ -1288,4 +1343,37 @@ mod lit_tests {
         assert_eq!(i32::MIN.lit(&rt).to_string(), "i32 :: MIN");
         assert_eq!((-7i32).lit(&rt).to_string(), "- 7");
     }
+}
+
+/// The runtime function a kernel call's tokens end in (the last `kernels::<op>::<f>(…)`:
+/// inside an overlapped row driver's closure, the kernel itself, labelled `by rows`), for
+/// `OpInfo::kernel`; empty when the call reaches no kernel module.
+pub(crate) fn kernel_label(call: &TokenStream) -> String {
+    let text = call.to_string();
+    let mut found = None;
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("kernels :: ") {
+        rest = &rest[i + "kernels :: ".len()..];
+        let mut parts = rest.splitn(3, " :: ");
+        let (Some(_module), Some(tail)) = (parts.next(), parts.next()) else { break };
+        let f: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if tail[f.len()..].trim_start().starts_with('(') && !f.is_empty() {
+            found = Some(f);
+        }
+    }
+    let rows = text.contains("kernels :: overlap :: ");
+    match found {
+        Some(f) if rows => format!("{}, by rows", f.strip_suffix("_rows").unwrap_or(&f)),
+        Some(f) => f,
+        None => String::new(),
+    }
+}
+
+/// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
+pub(crate) fn target_classes() -> [(tflc_runtime::isa::TargetClass, proc_macro2::TokenStream, &'static str); 3] {
+    [
+        (tflc_runtime::isa::TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"),
+        (tflc_runtime::isa::TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
+        (tflc_runtime::isa::TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "x86_64")) }, "other_host"),
+    ]
 }

@@ -15,7 +15,7 @@
 //!     }
 //! }
 //! let mut c = Count(0);
-//! c.before(&OpInfo { index: 0, opcode: "CONV_2D", output: "conv1" });
+//! c.before(&OpInfo { index: 0, opcode: "CONV_2D", output: "conv1", kernel: "conv_2d_s8_gemm" });
 //! assert_eq!(c.0, 1);
 //! ```
 
@@ -28,6 +28,10 @@ pub struct OpInfo {
     pub opcode: &'static str,
     /// Its first output tensor's name (shortened as in the generated comments).
     pub output: &'static str,
+    /// The runtime function it calls on this build's target (`conv_2d_s8_quad`; `…, by rows`
+    /// when the overlapped row driver runs it; empty for an operator that calls no kernel
+    /// module, e.g. a copy), from the kernel's variant table where it has one.
+    pub kernel: &'static str,
 }
 
 /// Hooks around each operator of `Model::run_with`. Both default to doing nothing.

@@ -31,118 +31,6 @@ fn models(shared: &Path) -> Vec<(String, PathBuf)> {
     v
 }
 
-/// The runtime kernel functions a generated module calls, in the order of its calls
-/// (`kernels::<op>::<function>(`), one per op, for the benchmark's report. Of the calls that
-/// codegen emits per target class (`#[cfg(target_arch = "arm")]`, `#[cfg(target_arch =
-/// "x86_64")]`, their negations and combinations), only those this build compiles.
-fn kernel_calls(code: &str) -> Vec<String> {
-    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    let mut kept = String::new();
-    // While skipping another class's call: the indentation of its `#[cfg]`; the call ends
-    // at the first line with that indentation ending in `;`.
-    let mut skip: Option<usize> = None;
-    // A `#[cfg(` that prettyplease broke over several lines: its indentation and text.
-    let mut open: Option<(usize, String)> = None;
-    for line in code.lines() {
-        let indent = line.len() - line.trim_start().len();
-        if let Some(at) = skip {
-            if indent == at && line.trim_end().ends_with(';') {
-                skip = None;
-            }
-            continue;
-        }
-        let t = line.trim();
-        if let Some((at, mut text)) = open.take() {
-            text.push_str(t);
-            if t.ends_with(")]") {
-                if !cfg_holds(&text, &arch) {
-                    skip = Some(at);
-                }
-            } else {
-                open = Some((at, text));
-            }
-            continue;
-        }
-        if t.starts_with("#[cfg(") && indent > 0 {
-            if t.ends_with(")]") {
-                if !cfg_holds(t, &arch) {
-                    skip = Some(indent);
-                }
-            } else {
-                open = Some((indent, t.to_owned()));
-            }
-            continue;
-        }
-        kept.push_str(line);
-        kept.push('\n');
-    }
-    // One entry per op (the first call after its `observer.before`; an op may call its
-    // kernel more than once, e.g. SPLIT once per output), two for a row driver: the driver
-    // and the kernel its closure calls.
-    let drivers = ["conv_rows", "pool_rows", "depthwise_rows", "depthwise_row_ranges"];
-    let mut v = Vec::new();
-    for op in kept.split("observer.before(").skip(1) {
-        let calls = calls_in(op);
-        if let Some(first) = calls.first() {
-            v.push(first.clone());
-            if drivers.contains(&first.as_str()) {
-                v.extend(calls.get(1).cloned());
-            }
-        }
-    }
-    v
-}
-
-/// The `kernels::<op>::<function>(` calls in `code`, in order.
-fn calls_in(code: &str) -> Vec<String> {
-    let mut v = Vec::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("kernels::") {
-        rest = &rest[i + "kernels::".len()..];
-        let end = rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == ':')).unwrap_or(rest.len());
-        if rest[end..].starts_with('(') {
-            if let Some((_, f)) = rest[..end].rsplit_once("::") {
-                v.push(f.to_owned());
-            }
-        }
-        rest = &rest[end..];
-    }
-    v
-}
-
-/// Whether `#[cfg(PRED)]` holds for target architecture `arch`: the `target_arch`
-/// predicates under `not`, `any` and `all` that codegen's per-target arms use.
-fn cfg_holds(attr: &str, arch: &str) -> bool {
-    let pred: String = attr.trim().trim_start_matches("#[cfg(").trim_end_matches(")]").chars().filter(|c| !c.is_whitespace()).collect();
-    fn eval(p: &str, arch: &str) -> bool {
-        if let Some(inner) = p.strip_prefix("not(").and_then(|r| r.strip_suffix(')')) {
-            return !eval(inner, arch);
-        }
-        for (head, all) in [("any(", false), ("all(", true)] {
-            if let Some(inner) = p.strip_prefix(head).and_then(|r| r.strip_suffix(')')) {
-                let mut parts = Vec::new();
-                let (mut depth, mut from) = (0, 0);
-                for (i, c) in inner.char_indices() {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        ',' if depth == 0 => {
-                            parts.push(&inner[from..i]);
-                            from = i + 1;
-                        }
-                        _ => {}
-                    }
-                }
-                parts.push(&inner[from..]);
-                let parts = parts.into_iter().filter(|q| !q.is_empty());
-                return if all { parts.into_iter().all(|q| eval(q, arch)) } else { parts.into_iter().any(|q| eval(q, arch)) };
-            }
-        }
-        p.strip_prefix("target_arch=\"").and_then(|r| r.strip_suffix('"')).is_some_and(|a| a == arch)
-    }
-    eval(&pred, arch)
-}
-
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let mut registry = String::from("// Written by build.rs.\n");
@@ -171,11 +59,9 @@ fn main() {
                     let file = out.join(format!("{name}.rs"));
                     tflc::write_if_changed(&file, c.code.as_bytes()).expect("write module");
                     let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
-                    let kernels: Vec<String> = kernel_calls(&c.code).iter().map(|k| format!("{k:?}")).collect();
                     let _ = writeln!(
                         entries,
-                        "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, kernels: &[{}], make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},",
-                        kernels.join(", ")
+                        "    Entry {{ name: \"{name}\", arena_bytes: {name}::ARENA_BYTES, ops: &{name}::OPS, make: || Box::new(Wrap(Box::new({name}::Model::new()))) as Box<dyn Runner> }},"
                     );
                     let _ = writeln!(registry, "impl Runner for Wrap<{name}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} fn run_timed(&mut self, t: &mut OpTimes) {{ t.restart(); self.0.run_with(t) }} }}");
                 }

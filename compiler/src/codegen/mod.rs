@@ -186,6 +186,11 @@ pub fn emit_subgraph(
             .collect::<Result<_, _>>()?;
         cx.scratch = scratch.first().map(|r| r.1);
         let call = kernel.emit(&mut cx);
+        // The kernel `OpInfo` names: per target from the `target` module, else the call's own.
+        let kernel_name = cx.kernel_name.take().unwrap_or_else(|| {
+            let label = crate::emit::kernel_label(&call);
+            quote! { #label }
+        });
         let (ins, outs, pairs, scratch_used) = (cx.ins, cx.outs, cx.in_place, cx.scratch_used);
         let overlap = cx.overlap.filter(|_| cx.overlap_used);
         for (x, y) in &pairs {
@@ -289,7 +294,7 @@ pub fn emit_subgraph(
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
         let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
-        body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output } });
+        body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output, kernel: #kernel_name } });
         let stmt = if kernel.stops() {
             // TFLite Micro's kTfLiteAbort: the call is `false` when the run ends here.
             if calls.is_some_and(|c| c.current != 0) {
@@ -320,6 +325,39 @@ pub fn emit_subgraph(
         body.stmts.push(stmt).map_err(Error::Internal)?;
     }
     Ok(body)
+}
+
+/// The `target` modules: for each target class, the calls of the ops whose kernel differs
+/// between classes ([`EmitCx::per_target`](crate::emit::EmitCx::per_target)), one function
+/// each, the module for the build's class selected once by `cfg`; `run()` calls
+/// `target::op<N>(…)`. None when every op makes the same call on every target.
+/// Each module's functions are formatted one at a time ([`Stmts`]), so a long model never
+/// formats a whole module at once.
+fn target_modules(module: &mut Module, items: &Items) -> Result<Vec<TokenStream>, Error> {
+    if items.target.iter().all(|fns| fns.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for ((class, cfg, _), fns) in crate::emit::target_classes().iter().zip(&items.target) {
+        let doc = format!(
+            " The kernel calls that differ between targets, as this build's target class ({}) makes them: `run()` calls each op's function here.",
+            class.name()
+        );
+        let mut body = Stmts::new(1);
+        for f in fns {
+            body.push(f.clone()).map_err(Error::Internal)?;
+        }
+        let body = module.stmts(body);
+        out.push(quote! {
+            #[doc = #doc]
+            #[cfg(#cfg)]
+            mod target {
+                use super::*;
+                #body
+            }
+        });
+    }
+    Ok(out)
 }
 
 /// `dtcm_fast` -> `DtcmFast`.
@@ -1066,6 +1104,9 @@ fn model_tokens(
         });
     }
     functions.into_iter().for_each(|f| module.item(f));
+    for m in target_modules(&mut module, &items)? {
+        module.item(m);
+    }
     let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
     Ok(ModelTokens { module, weights: items.blob, scoped_weights, has_reset, stops })
 }

@@ -76,7 +76,7 @@ fn main() {
         for e in &models {
             let name = e.name;
             let make = e.make;
-            kernels.insert(name.to_owned(), e.kernels);
+            kernels.insert(name.to_owned(), e.ops);
             // Big arenas and deep kernels: a thread with a generous stack.
             let us = std::thread::Builder::new()
                 .stack_size(64 << 20)
@@ -109,7 +109,7 @@ fn main() {
     let mut breakdowns = Vec::new();
     if per_op {
         for e in &models {
-            breakdowns.push((e.name, e.kernels, op_times(e.make)));
+            breakdowns.push((e.name, e.ops, op_times(e.make)));
         }
     }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
@@ -233,19 +233,18 @@ fn entries_list() -> &'static [tflc_e2e::Entry] {
 /// The mark of an op that runs through one of `overlap`'s row drivers.
 const ROWS: &str = " (rows)";
 
-/// Each op's kernel label, in call order: `function [implementation]`. An op the overlap
-/// planner streams calls the row driver (`conv_rows`, `pool_rows`, `depthwise_rows`,
-/// `depthwise_row_ranges`) and, inside its closure,
-/// the kernel: the two calls are one op, labelled with the kernel and [`ROWS`].
-fn op_kernels(ks: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut it = ks.iter().copied().peekable();
-    while let Some(f) = it.next() {
-        let driver = matches!(f, "conv_rows" | "pool_rows" | "depthwise_rows" | "depthwise_row_ranges");
-        let f = if driver { it.next().unwrap_or(f) } else { f };
-        out.push(format!("{f} [{}]{}", tflc_runtime::isa::implementation_of(f), if driver { ROWS } else { "" }));
-    }
-    out
+/// Each op's kernel label, in call order: `function [implementation]`, marked [`ROWS`] when
+/// the overlap planner streams it through a row driver (`OpInfo::kernel` says `…, by rows`).
+fn op_kernels(ops: &[tflc_runtime::OpInfo]) -> Vec<String> {
+    ops.iter()
+        .map(|o| {
+            let (f, rows) = match o.kernel.strip_suffix(", by rows") {
+                Some(f) => (f, true),
+                None => (o.kernel, false),
+            };
+            format!("{f} [{}]{}", tflc_runtime::isa::implementation_of(f), if rows { ROWS } else { "" })
+        })
+        .collect()
 }
 
 /// Each operator's median time in microseconds over about two seconds of runs, in call order.

@@ -48,8 +48,9 @@ pub struct Wrap<M>(pub Box<M>);
 pub struct Entry {
     pub name: &'static str,
     pub arena_bytes: usize,
-    /// The runtime kernel function of each op, in call order.
-    pub kernels: &'static [&'static str],
+    /// Each op that runs code, in call order, with the kernel it calls on this build
+    /// (`OpInfo::kernel`, from the generated module's `OPS`).
+    pub ops: &'static [tflc_runtime::OpInfo],
     pub make: fn() -> Box<dyn Runner>,
 }
 

@@ -22,14 +22,7 @@ use crate::emit::TargetArm;
 use quote::quote;
 use tflc_runtime::isa::TargetClass;
 
-/// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
-fn classes() -> [(TargetClass, proc_macro2::TokenStream, &'static str); 3] {
-    [
-        (TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"),
-        (TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
-        (TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "x86_64")) }, "other_host"),
-    ]
-}
+use crate::emit::target_classes as classes;
 
 
 /// One variant and its packed table for some target classes (`P`: the table's element,
@@ -78,12 +71,12 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
             .map(|a| {
                 if !a.classes.contains(&TargetClass::ArmDsp) && a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Both hosts: the predicate and blob of the time before `X86`.
-                    return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host" };
+                    return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host", classes: a.classes.clone() };
                 }
                 if a.classes.contains(&TargetClass::ArmDsp) && !a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Everything but x86-64 (an int8 FULLY_CONNECTED that only x86-64 takes
                     // as `Quad`): said the short way.
-                    return TargetArm { cfg: quote! { not(target_arch = "x86_64") }, suffix: "not_x86" };
+                    return TargetArm { cfg: quote! { not(target_arch = "x86_64") }, suffix: "not_x86", classes: a.classes.clone() };
                 }
                 let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
                 let preds = mine.iter().map(|(_, p, _)| p);
@@ -95,7 +88,7 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
                     [(TargetClass::ArmDsp, ..), (TargetClass::X86, ..)] => "arm_x86",
                     _ => "all",
                 };
-                TargetArm { cfg, suffix }
+                TargetArm { cfg, suffix, classes: a.classes.clone() }
             })
             .collect()
     }

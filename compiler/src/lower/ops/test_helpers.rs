@@ -62,7 +62,12 @@ pub(crate) fn emit_op0(bytes: &[u8]) -> String {
     let weights = items.weights.values().map(|(_, t)| t);
     let consts = &items.consts;
     let scoped = items.scoped_items(&rt, &crate::codegen::WeightsSource::Inline);
-    let file = quote! { #(#weights)* #(#consts)* #scoped fn run() { #call } };
+    // The calls that differ between targets, in each class's `target` module.
+    let targets = crate::emit::target_classes().into_iter().zip(&items.target).filter(|(_, fns)| !fns.is_empty()).map(|((_, cfg, _), fns)| {
+        quote! { #[cfg(#cfg)] mod target { #(#fns)* } }
+    });
+    let targets: Vec<_> = targets.collect();
+    let file = quote! { #(#weights)* #(#consts)* #scoped fn run() { #call } #(#targets)* };
     let file: syn::File = syn::parse2(file).expect("emitted code parses");
     prettyplease::unparse(&file)
 }
