@@ -121,7 +121,7 @@ SECTIONS
   _stack_end = .;
   _stack_start = ORIGIN(RAM) + LENGTH(RAM);
   __global_pointer$ = _sdata + 0x800;
-  /DISCARD/ : { *(.eh_frame .eh_frame_hdr .riscv.attributes) }
+  /DISCARD/ : { *(.eh_frame .eh_frame_hdr) }
 }
 ASSERT(_stack_end + 32K <= _stack_start, \"tflc-firmware: less than 32 KiB of RAM left for the stack\");
 ";

@@ -13,7 +13,7 @@
 //! blob `WEIGHTS_HOST`. 32-bit RISC-V (issue 33) is a microcontroller like the Cortex-M
 //! cores: it takes the microcontroller variants and layouts ([`TargetClass::ArmDsp`]'s
 //! answer) with the portable micro-kernels, as Armv6-M does. With the host classes' variants
-//! instead, RV32IMC measured 1.1-1.3x the instructions, up to 1.7x the flash (int16-packed
+//! instead, RV32IMC measured 1.0-1.34x the instructions, up to 1.8x the flash (int16-packed
 //! weights) and a 19 KB stack (window gathers on the stack) against about 1 KB
 //! (`examples/firmware/run.sh --rv32`, docs/FIRMWARE.md). Every distinct
 //! `cfg` has its own suffix, so no two blobs share a name. Stable Rust has
