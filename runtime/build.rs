@@ -1,8 +1,12 @@
 //! Sets `cfg(tflc_arm_dsp)` for targets with the Arm DSP instructions (SXTB16, SXTAB16,
 //! SMLAD, SMLABB/SMLATT): Armv7E-M (`thumbv7em-*`: Cortex-M4 and M7, where the DSP
 //! extension is mandatory) and ARMv7-A (`armv7-*`/`thumbv7neon-*`, which has them in the
-//! base ISA). The `dsp` target feature is unstable, so stable Rust does not expose
-//! `cfg(target_feature = "dsp")`; the target name is the stable signal. `crate::isa` maps
+//! base ISA), and Armv8-M Mainline (`thumbv8m.main-*`, where the DSP extension is optional)
+//! when the build names a core that has it (`-C target-cpu=cortex-m33`, `cortex-m35p`,
+//! `cortex-m55`, `cortex-m85`) or enables it (`-C target-feature=+dsp`), read from
+//! `CARGO_ENCODED_RUSTFLAGS`. The `dsp` target feature is unstable, so stable Rust does not
+//! expose `cfg(target_feature = "dsp")` (`rustc --print cfg` lists no Arm feature even with
+//! `-C target-cpu=cortex-m55`); the target name and the flags are the stable signal. `crate::isa` maps
 //! the cfg to an implementation. `TFLC_RUNTIME_SCALAR=1` keeps the portable micro-kernels
 //! (to measure or bisect). `cfg(tflc_thumb)` marks Thumb-2 targets (`thumb*`), whose LDRD
 //! takes any pair of registers.
@@ -14,7 +18,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
-    let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"].iter().any(|p| target.starts_with(p));
+    let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"].iter().any(|p| target.starts_with(p))
+        || (target.starts_with("thumbv8m.main") && v8m_has_dsp());
     if forced_scalar {
         // Also keeps the host SIMD kernels unselected (`crate::isa`).
         println!("cargo:rustc-cfg=tflc_runtime_scalar");
@@ -27,4 +32,33 @@ fn main() {
     if target.starts_with("thumb") {
         println!("cargo:rustc-cfg=tflc_thumb");
     }
+}
+
+/// Whether the target's rustflags give an Armv8-M Mainline build the DSP extension: the last
+/// `target-cpu` is a core with it, or the last `+dsp`/`-dsp` in `target-feature` is `+dsp`
+/// (a later `-dsp` wins, as in rustc).
+fn v8m_has_dsp() -> bool {
+    println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut cpu_dsp = false;
+    let mut feature_dsp = None;
+    for (i, f) in flags.iter().enumerate() {
+        let value = |key: &str| {
+            f.strip_prefix("-C").and_then(|v| v.strip_prefix(key)).or_else(|| (*f == "-C").then(|| flags.get(i + 1).and_then(|n| n.strip_prefix(key))).flatten())
+        };
+        if let Some(cpu) = value("target-cpu=") {
+            cpu_dsp = ["cortex-m33", "cortex-m35p", "cortex-m55", "cortex-m85"].contains(&cpu);
+        }
+        if let Some(features) = value("target-feature=") {
+            for feat in features.split(',') {
+                match feat {
+                    "+dsp" => feature_dsp = Some(true),
+                    "-dsp" => feature_dsp = Some(false),
+                    _ => {}
+                }
+            }
+        }
+    }
+    feature_dsp.unwrap_or(cpu_dsp)
 }

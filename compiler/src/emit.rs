@@ -1372,8 +1372,8 @@ pub(crate) fn kernel_label(call: &TokenStream) -> String {
 /// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
 pub(crate) fn target_classes() -> [(tflc_runtime::isa::TargetClass, proc_macro2::TokenStream, &'static str); 3] {
     [
-        (tflc_runtime::isa::TargetClass::ArmDsp, quote! { target_arch = "arm" }, "arm"),
+        (tflc_runtime::isa::TargetClass::ArmDsp, quote! { any(target_arch = "arm", target_arch = "riscv32") }, "arm"),
         (tflc_runtime::isa::TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
-        (tflc_runtime::isa::TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "x86_64")) }, "other_host"),
+        (tflc_runtime::isa::TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "riscv32", target_arch = "x86_64")) }, "other_host"),
     ]
 }

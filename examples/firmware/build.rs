@@ -11,8 +11,10 @@
 //! - `inspect.json`: `tflc inspect --json` of the model (weight bytes, per-operator MACs),
 //!   and `golden_bytes.txt`: the golden files' total size, both for run.sh;
 //! - `memory.x`: the memory map for cortex-m-rt's `link.x`, by target: mps2-an386
-//!   (Cortex-M4F, `thumbv7em-none-eabihf`) or the BBC micro:bit's nRF51822 (Cortex-M0,
-//!   `thumbv6m-none-eabi`).
+//!   (Cortex-M4F, `thumbv7em-none-eabihf`), the BBC micro:bit's nRF51822 (Cortex-M0,
+//!   `thumbv6m-none-eabi`), mps2-an505 (Cortex-M33) or mps3-an547 (Cortex-M55), both
+//!   `thumbv8m.main-none-eabihf` told apart by `-C target-cpu`; for `riscv32*` instead
+//!   `tflc-fw-riscv.x`, a whole linker script for QEMU `virt` (`src/riscv.rs` starts up).
 //!
 //! The model is the one enabled cargo feature (named after the model's file stem), or, with
 //! no model feature, the `TFLC_FW_MODEL` environment variable (any model of
@@ -45,13 +47,122 @@ MEMORY
 }
 ";
 
-/// The memory map for the target being built.
-fn memory_x() -> &'static str {
-    match std::env::var("TARGET").unwrap_or_default().as_str() {
-        "thumbv7em-none-eabihf" | "thumbv7em-none-eabi" => MEMORY_X_MPS2_AN386,
-        "thumbv6m-none-eabi" => MEMORY_X_NRF51,
+/// mps2-an505 (Cortex-M33, `thumbv8m.main-none-eabihf` with `-C target-cpu=cortex-m33`):
+/// the core boots Secure (initial Secure VTOR 0x1000_0000) with the SAU off, so the Secure
+/// aliases: 4 MiB of SSRAM1 at 0x1000_0000 (code, "flash"), SSRAM2+3 (2 + 2 MiB, contiguous)
+/// at 0x3800_0000 (the shared QEMU plugin's README recipe).
+const MEMORY_X_MPS2_AN505: &str = "\
+MEMORY
+{
+  FLASH : ORIGIN = 0x10000000, LENGTH = 4M
+  RAM   : ORIGIN = 0x38000000, LENGTH = 4M
+}
+";
+
+/// mps3-an547 (Cortex-M55, `-C target-cpu=cortex-m55`), as TFLite Micro's M55 baseline
+/// (`tflm_m55_results.md`): the load image in the 512 KiB ITCM at 0 (initial VTOR 0), RAM in
+/// the 4 MiB SRAM at 0x2100_0000; the core boots Secure with the SAU off.
+const MEMORY_X_MPS3_AN547: &str = "\
+MEMORY
+{
+  FLASH : ORIGIN = 0x00000000, LENGTH = 512K
+  RAM   : ORIGIN = 0x21000000, LENGTH = 4M
+}
+";
+
+/// The whole linker script for RISC-V on QEMU `virt` (`src/riscv.rs` is the start-up), laid
+/// out as TFLite Micro's RV32 baseline (`tflm_rv32_results.md`): a 4 MiB load region at
+/// 0x8000_0000 standing in for flash (`.text`, `.rodata`, `.data`'s initial values), RAM at
+/// 0x8040_0000 (`.data`, `.bss`, `.uninit`; the stack starts at the top of RAM and grows
+/// down towards `_stack_end`, the end of the statics, as with cortex-m-rt: it is not a
+/// section, so static RAM excludes it). `_start` is first in `.text`: `-bios none` jumps to
+/// 0x8000_0000. The symbols are the ones `src/riscv.rs` and `src/stack.rs` use.
+const LINK_X_RISCV_VIRT: &str = "\
+MEMORY
+{
+  FLASH : ORIGIN = 0x80000000, LENGTH = 4M
+  RAM   : ORIGIN = 0x80400000, LENGTH = 4M
+}
+ENTRY(_start)
+SECTIONS
+{
+  .text ORIGIN(FLASH) :
+  {
+    KEEP(*(.text.start));
+    *(.text .text.*);
+  } > FLASH
+  .rodata : ALIGN(16)
+  {
+    *(.srodata .srodata.*);
+    *(.rodata .rodata.*);
+    . = ALIGN(4);
+  } > FLASH
+  .data : ALIGN(16)
+  {
+    _sdata = .;
+    *(.sdata .sdata.* .sdata2 .sdata2.*);
+    *(.data .data.*);
+    . = ALIGN(4);
+    _edata = .;
+  } > RAM AT > FLASH
+  _sidata = LOADADDR(.data);
+  .bss (NOLOAD) : ALIGN(16)
+  {
+    _sbss = .;
+    *(.sbss .sbss.* .bss .bss.*);
+    . = ALIGN(4);
+    _ebss = .;
+  } > RAM
+  .uninit (NOLOAD) : ALIGN(4)
+  {
+    *(.uninit .uninit.*);
+    . = ALIGN(4);
+  } > RAM
+  _stack_end = .;
+  _stack_start = ORIGIN(RAM) + LENGTH(RAM);
+  __global_pointer$ = _sdata + 0x800;
+  /DISCARD/ : { *(.eh_frame .eh_frame_hdr) }
+}
+ASSERT(_stack_end + 32K <= _stack_start, \"tflc-firmware: less than 32 KiB of RAM left for the stack\");
+";
+
+/// `-C target-cpu=...` from the target's rustflags (cargo passes them to build scripts).
+fn target_cpu() -> Option<String> {
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut cpu = None;
+    for (i, f) in flags.iter().enumerate() {
+        let v = if let Some(v) = f.strip_prefix("-Ctarget-cpu=") {
+            Some(v)
+        } else if *f == "-C" {
+            flags.get(i + 1).and_then(|n| n.strip_prefix("target-cpu="))
+        } else {
+            None
+        };
+        if let Some(v) = v {
+            cpu = Some(v.to_string());
+        }
+    }
+    cpu
+}
+
+/// The linker script for the target being built: (file name, content); the Arm ones are
+/// `memory.x` for cortex-m-rt's `link.x`.
+fn linker_script() -> (&'static str, &'static str) {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    match target.as_str() {
+        "thumbv7em-none-eabihf" | "thumbv7em-none-eabi" => ("memory.x", MEMORY_X_MPS2_AN386),
+        "thumbv6m-none-eabi" => ("memory.x", MEMORY_X_NRF51),
+        "thumbv8m.main-none-eabihf" | "thumbv8m.main-none-eabi" => match target_cpu().as_deref() {
+            Some("cortex-m55") => ("memory.x", MEMORY_X_MPS3_AN547),
+            Some("cortex-m33") => ("memory.x", MEMORY_X_MPS2_AN505),
+            cpu => fail(&format!(
+                "{target} with target-cpu {cpu:?}: build with RUSTFLAGS `-C target-cpu=cortex-m33` (mps2-an505) or `-C target-cpu=cortex-m55` (mps3-an547)"
+            )),
+        },
+        t if t.starts_with("riscv32") => ("tflc-fw-riscv.x", LINK_X_RISCV_VIRT),
         t => fail(&format!(
-            "no memory map for target {t:?}: build for thumbv7em-none-eabihf (mps2-an386) or thumbv6m-none-eabi (micro:bit)"
+            "no memory map for target {t:?}: build for thumbv7em-none-eabihf (mps2-an386), thumbv6m-none-eabi (micro:bit), thumbv8m.main-none-eabihf (mps2-an505 / mps3-an547) or riscv32imc/riscv32imac-unknown-none-elf (virt)"
         )),
     }
 }
@@ -204,11 +315,16 @@ fn main() {
         write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?}{option});\n", rel.display().to_string()));
     }
 
-    // Linker script: memory.x here, link.x from cortex-m-rt. (No memory.x in the package
-    // root: the linker would find that one first.)
-    write(&out.join("memory.x"), memory_x());
+    // Linker script: on Arm memory.x here, link.x from cortex-m-rt (no memory.x in the
+    // package root: the linker would find that one first); on RISC-V the whole script.
+    let (script, content) = linker_script();
+    write(&out.join(script), content);
     println!("cargo:rustc-link-search={}", out.display());
-    println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    if script == "memory.x" {
+        println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    } else {
+        println!("cargo:rustc-link-arg-bins=-T{script}");
+    }
     println!("cargo:rustc-env=TFLC_FW_MODEL_NAME={model}");
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the firmware for each model, runs it under QEMU (Cortex-M4F, mps2-an386; or with --m0
-# Cortex-M0, microbit) with the instruction-count plugin, and prints a table against TFLite
-# Micro's figures.
+# Cortex-M0, microbit; --m33 Cortex-M33, mps2-an505; --m55 Cortex-M55, mps3-an547; --rv32 /
+# --rv32a RV32IMC / RV32IMAC, virt) with the instruction-count plugin, and prints a table
+# against TFLite Micro's figures.
 #
-# Usage: examples/firmware/run.sh [--self-test] [--per-op] [--m0] [model ...]
+# Usage: examples/firmware/run.sh [--self-test] [--per-op] [--m0|--m33|--m55|--rv32|--rv32a] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
 #   issue 6 requires and issue 11's two float32 models (hardware FPU; their scalar float
 #   kernels give TFLite Micro's bits, so they match byte for byte too) (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
-#   fit the micro:bit's 16 KiB of RAM). Any model of ../shared/models or ../shared/ops/models
+#   fit the micro:bit's 16 KiB of RAM; with --m33, --m55, --rv32, --rv32a: the seven int8
+#   models of tflm_rv32.json / tflm_m55.json). Any model of ../shared/models or ../shared/ops/models
 #   with golden data works (the ones listed as features in Cargo.toml are cached per model).
 #   --self-test: first check that the firmware does fail: run a model against a golden output
 #   with one flipped byte and require a reported mismatch and QEMU exit status 1.
@@ -19,18 +21,32 @@
 #   marked build's whole-inference count. Tables also in <target>/firmware/<model>.per-op.md.
 #   --m0: build for thumbv6m-none-eabi (no DSP) and run on QEMU's microbit board (nRF51822,
 #   Cortex-M0, 256 KiB flash, 16 KiB RAM). TFLite Micro's figures are M4 ones: no ratios.
+#   --m33: build for thumbv8m.main-none-eabihf with -C target-cpu=cortex-m33 (Armv8-M
+#   Mainline with the DSP extension: the runtime's DSP kernels) and run on QEMU's mps2-an505
+#   (-cpu cortex-m33). No TFLite Micro figures for this core: no ratios but the arena's.
+#   --m55: thumbv8m.main-none-eabihf with -C target-cpu=cortex-m55 (DSP, MVE (Helium) with
+#   float, double-precision FPU) on QEMU's mps3-an547 (-cpu cortex-m55), against
+#   tflm_m55.json (TFLite Micro's reference kernels and CMSIS-NN's Helium kernels). tflc has
+#   no Helium kernels yet: it runs its Armv7E-M DSP kernels there (and whatever LLVM
+#   auto-vectorises for MVE).
+#   --rv32: build for riscv32imc-unknown-none-elf and run on QEMU's virt with
+#   -cpu rv32,a=false,f=false,d=false -bios none (TFLite Micro's RV32 baseline's settings),
+#   against tflm_rv32.json. --rv32a: riscv32imac-unknown-none-elf, -cpu rv32,f=false,d=false
+#   (atomics on); tflm_rv32.json is an RV32IMC measurement (ratios shown, noted so).
 # Environment:
 #   TFLC_SHARED       shared data directory (default: <repo>/../shared)
 #   FIRMWARE_TIMEOUT  seconds allowed per QEMU run (default 600)
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
 #   FIRMWARE_PER_OP   1: as --per-op
-#   FIRMWARE_TARGET   thumbv6m: as --m0 (default thumbv7em)
+#   FIRMWARE_TARGET   thumbv6m: as --m0; cortex-m33: as --m33; cortex-m55: as --m55;
+#                     riscv32imc: as --rv32; riscv32imac: as --rv32a (default thumbv7em)
 #   TFLC_FW_KEEP_F16  1: compile with keep_f16_weights (float16 weights stay float16 in flash)
 #   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte (and the self-test, when asked, saw its mismatch); 1 otherwise; 2 when a
 # tool or ../shared is missing (install-tools.sh installs the tools).
-# Installs nothing. Outputs: <target>/firmware[-m0]/<model>.{elf,log}, .../results.md.
+# Installs nothing. Outputs: <target>/firmware[-m0|-m33|-m55|-rv32|-rv32a]/<model>.{elf,log},
+# .../results.md.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,6 +56,8 @@ timeout_s="${FIRMWARE_TIMEOUT:-600}"
 required_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8 tflm_hello_world_f32 mlperf_ic_resnet8_f32 tflm_audio_preprocessor_int8 tflm_mnist_lstm_int8"
 
 m0_models="tflm_micro_speech_int8 tflm_hello_world_int8"
+# The seven int8 models TFLite Micro was measured with on RV32IMC and on the Cortex-M55.
+tflm_int8_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8"
 
 self_test=0
 per_op=0
@@ -50,24 +68,72 @@ while (($#)); do
         --self-test) self_test=1 ;;
         --per-op) per_op=1 ;;
         --m0) arch=thumbv6m ;;
+        --m33) arch=cortex-m33 ;;
+        --m55) arch=cortex-m55 ;;
+        --rv32) arch=riscv32imc ;;
+        --rv32a) arch=riscv32imac ;;
         --*) echo "error: unknown option $1 (see the head of $0)" >&2; exit 2 ;;
         *) break ;;
     esac
     shift
 done
+# Per architecture: the Rust target, the QEMU binary and machine, the binutils prefix, the
+# output folder's suffix and TFLite Micro's figures for the same core (none: no ratios).
+qemu_bin=qemu-system-arm
+semihosting=(-semihosting-config enable=on,target=native)
+binutils=arm-none-eabi
+suffix=""
+baseline=""
 case "$arch" in
     thumbv7em)
         target=thumbv7em-none-eabihf
         machine=(-cpu cortex-m4 -machine mps2-an386)
         board="Cortex-M4F (QEMU mps2-an386)"
+        baseline=tflm_m4.json
         ;;
     thumbv6m)
         target=thumbv6m-none-eabi
         machine=(-cpu cortex-m0 -machine microbit)
         board="Cortex-M0 (QEMU microbit, nRF51822: 256 KiB flash, 16 KiB RAM)"
         required_models="$m0_models"
+        suffix=-m0
         ;;
-    *) echo "error: FIRMWARE_TARGET=$arch: expected thumbv7em or thumbv6m" >&2; exit 2 ;;
+    cortex-m33 | cortex-m55)
+        # One Rust target for both; -C target-cpu picks the core's features (the runtime's
+        # build.rs turns on its DSP kernels for both, the firmware's build.rs the board's
+        # memory map). Set here for the target only, so host crates stay shared.
+        target=thumbv8m.main-none-eabihf
+        export CARGO_TARGET_THUMBV8M_MAIN_NONE_EABIHF_RUSTFLAGS="-C target-cpu=$arch"
+        required_models="$tflm_int8_models"
+        if [ "$arch" = cortex-m33 ]; then
+            machine=(-cpu cortex-m33 -machine mps2-an505)
+            board="Cortex-M33 (QEMU mps2-an505; thumbv8m.main-none-eabihf, -C target-cpu=cortex-m33: DSP extension, single-precision FPU)"
+            suffix=-m33
+        else
+            machine=(-cpu cortex-m55 -machine mps3-an547)
+            board="Cortex-M55 (QEMU mps3-an547; thumbv8m.main-none-eabihf, -C target-cpu=cortex-m55: DSP extension, MVE with float, double-precision FPU)"
+            suffix=-m55
+            baseline=tflm_m55.json
+        fi
+        ;;
+    riscv32imc | riscv32imac)
+        target=$arch-unknown-none-elf
+        qemu_bin=qemu-system-riscv32
+        semihosting=()
+        binutils=riscv64-unknown-elf
+        required_models="$tflm_int8_models"
+        baseline=tflm_rv32.json
+        if [ "$arch" = riscv32imc ]; then
+            machine=(-machine virt -cpu rv32,a=false,f=false,d=false -bios none -m 128M)
+            board="RV32IMC (QEMU virt, -cpu rv32,a=false,f=false,d=false)"
+            suffix=-rv32
+        else
+            machine=(-machine virt -cpu rv32,f=false,d=false -bios none -m 128M)
+            board="RV32IMAC (QEMU virt, -cpu rv32,f=false,d=false)"
+            suffix=-rv32a
+        fi
+        ;;
+    *) echo "error: FIRMWARE_TARGET=$arch: expected thumbv7em, thumbv6m, cortex-m33, cortex-m55, riscv32imc or riscv32imac" >&2; exit 2 ;;
 esac
 if (($#)); then
     models="$*"
@@ -78,7 +144,7 @@ models="${models//,/ }"
 
 # --- tools ---------------------------------------------------------------------------------
 missing=()
-for t in cargo rustc qemu-system-arm arm-none-eabi-size arm-none-eabi-nm gcc timeout python3; do
+for t in cargo rustc "$qemu_bin" "$binutils-size" "$binutils-nm" gcc timeout python3; do
     command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
 if command -v rustc >/dev/null 2>&1; then
@@ -87,8 +153,9 @@ if command -v rustc >/dev/null 2>&1; then
 fi
 if ((${#missing[@]})); then
     echo "error: run.sh needs: ${missing[*]}" >&2
-    echo "  install them with examples/firmware/install-tools.sh (rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi;" >&2
-    echo "  apt-get install qemu-system-arm binutils-arm-none-eabi gcc; python3 for the table)" >&2
+    echo "  install them with examples/firmware/install-tools.sh (rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi" >&2
+    echo "  thumbv8m.main-none-eabihf riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf; apt-get install qemu-system-arm" >&2
+    echo "  qemu-system-misc binutils-arm-none-eabi binutils-riscv64-unknown-elf gcc; python3 for the table)" >&2
     exit 2
 fi
 plugin_src="$shared/tools/qemu-insncount/insncount.c"
@@ -98,8 +165,7 @@ if [ ! -f "$plugin_src" ]; then
 fi
 
 target_dir="${CARGO_TARGET_DIR:-$here/target}"
-out="$target_dir/firmware"
-[ "$arch" = thumbv6m ] && out="$target_dir/firmware-m0"
+out="$target_dir/firmware$suffix"
 mkdir -p "$out"
 build_plugin() { # build_plugin SRC SO
     mkdir -p "$(dirname "$2")"
@@ -119,8 +185,8 @@ opcount="$target_dir/opcount/libopcount.so"
 features="$(sed -n '/^\[features\]/,/^\[/p' "$here/Cargo.toml" | sed -n 's/^\([a-z0-9_]*\) = \[\]$/\1/p')"
 
 qemu() { # qemu ELF LOG [PLUGIN]: runs the firmware with the plugin under timeout; QEMU's status
-    timeout "$timeout_s" qemu-system-arm "${machine[@]}" -nographic \
-        -semihosting-config enable=on,target=native -icount shift=0 \
+    timeout "$timeout_s" "$qemu_bin" "${machine[@]}" -nographic \
+        "${semihosting[@]}" -icount shift=0 \
         -plugin "${3:-$plugin_arg}" -kernel "$1" >"$2" 2>&1 </dev/null
 }
 
@@ -177,7 +243,7 @@ fi
 # golden_bytes ELF: the flash bytes of the golden data, from the sizes of the TFLC_FW_GOLDEN_*
 # symbols (build.rs names them so); empty when there are none.
 golden_bytes() {
-    arm-none-eabi-nm -S "$1" | awk '$4 ~ /^TFLC_FW_GOLDEN_/ { print $2 }' | {
+    "$binutils-nm" -S "$1" | awk '$4 ~ /^TFLC_FW_GOLDEN_/ { print $2 }' | {
         n=0 total=0
         while read -r size; do total=$((total + 16#$size)); n=$((n + 1)); done
         ((n)) && echo "$total"
@@ -197,7 +263,7 @@ per_op() {
     fi
     cp "$built_elf" "$elf"
     local syms
-    syms="$(arm-none-eabi-nm -S "$elf" | awk '$4 ~ /9__private9op_marker/ { print $1, $2 }')"
+    syms="$("$binutils-nm" -S "$elf" | awk '$4 ~ /9__private9op_marker/ { print $1, $2 }')"
     if [ "$(wc -l <<<"$syms")" != 1 ] || [ -z "$syms" ]; then
         echo "   per-op: expected one op_marker function in $elf, found: ${syms:-none}" >&2
         return 1
@@ -347,7 +413,7 @@ for m in $models; do
     insns="$(sed -n 's/^insncount: .*windows=1 .*per_window=\([0-9]*\).*/\1/p' "$out/$m.run")"
     stack="$(sed -n 's/.*stack_peak_bytes=\([0-9]*\).*/\1/p' <<<"$line")"
     arena="$(sed -n 's/.*arena_bytes=\([0-9]*\).*/\1/p' <<<"$line")"
-    sizes="$(arm-none-eabi-size -A "$elf" | awk '
+    sizes="$("$binutils-size" -A "$elf" | awk '
         $1==".vector_table"||$1==".text"||$1==".rodata"||$1==".data" {f+=$2}
         $1==".data"||$1==".bss"||$1==".uninit" {r+=$2}
         END {printf "%d\t%d", f, r}')"
@@ -375,7 +441,7 @@ for m in $models; do
     fi
 done
 
-python3 - "$results" "$shared/baselines/tflm_m4.json" "$shared/baselines/tflm_memory.json" "$out/results.md" "$arch" "$board" <<'PY'
+python3 - "$results" "$shared/baselines/${baseline:-none}" "$shared/baselines/tflm_memory.json" "$out/results.md" "$arch" "$board" <<'PY'
 import json, sys
 res_path, m4_path, mem_path, md_path, arch, board = sys.argv[1:7]
 def load(p):
@@ -384,9 +450,11 @@ def load(p):
             return json.load(f).get("models", {})
     except (OSError, ValueError):
         return {}
+# m4: TFLite Micro's figures for this core (tflm_m4.json, tflm_rv32.json, tflm_m55.json; the
+# same structure: per model "ref" and, on Arm, "cmsis_nn"), none on a core it was not run on.
 m4, mem = load(m4_path), load(mem_path)
-if arch != "thumbv7em":
-    m4 = {}  # TFLite Micro's figures are Cortex-M4F ones: no ratios on another core
+if arch not in ("thumbv7em", "riscv32imc", "riscv32imac", "cortex-m55"):
+    m4 = {}  # TFLite Micro was not measured on this core: no ratios
 def ratio(a, b):
     return f"{a / b:.2f}x" if a is not None and b else "-"
 def num(v):
@@ -423,14 +491,31 @@ head = ["model", "result", "instructions", "vs TFLM ref", "vs TFLM CMSIS-NN", "f
         "static RAM B", "vs TFLM", "arena B (vs TFLM arena)", "peak stack B (TFLM ref)"]
 md = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 md += ["| " + " | ".join(r) + " |" for r in rows]
-theirs = ("TFLite Micro: tflm_m4.json (same QEMU board; instructions of one Invoke; flash = whole image; "
-          "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). "
-          if arch == "thumbv7em" else
-          "TFLite Micro was measured on the Cortex-M4F only (tflm_m4.json): no instruction, flash or RAM ratios here; "
-          "the arena ratio is against tflm_memory.json (tflm_total, core-independent). ")
+if arch == "thumbv7em":
+    theirs = ("TFLite Micro: tflm_m4.json (same QEMU board; instructions of one Invoke; flash = whole image; "
+              "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). ")
+elif arch in ("riscv32imc", "riscv32imac"):
+    theirs = ("TFLite Micro: tflm_rv32.json (its reference kernels, RV32IMC, same QEMU machine and CPU settings, "
+              "-march=rv32imc, linked with -mno-relax as TFLite Micro's riscv32_generic target does; there is no "
+              "CMSIS-NN for RISC-V, hence no such ratio; instructions of one Invoke; flash = whole load image; "
+              "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). "
+              + ("This build is RV32IMAC (A on), TFLite Micro's is RV32IMC: the ratios compare different ISAs by one extension. "
+                 if arch == "riscv32imac" else ""))
+elif arch == "cortex-m55":
+    theirs = ("TFLite Micro: tflm_m55.json (same QEMU board and CPU; 'vs TFLM ref' = its reference kernels, "
+              "'vs TFLM CMSIS-NN' = CMSIS-NN's Helium (MVE) kernels; instructions of one Invoke; flash = whole image; "
+              "static RAM = .data+.bss with the smallest working arena; flash, RAM and stack ratios are against the "
+              "reference build) and tflm_memory.json (arena = tflm_total, head + tail). tflc has no Helium kernels yet: "
+              "this build runs its Armv7E-M DSP kernels (SMLAD/SXTB16), with -C target-cpu=cortex-m55 letting LLVM "
+              "use MVE where it auto-vectorises. ")
+else:
+    theirs = ("TFLite Micro was not measured on this core (its figures are for the Cortex-M4F, RV32IMC and Cortex-M55): "
+              "no instruction, flash or RAM ratios here; the arena ratio is against tflm_memory.json (tflm_total, "
+              "core-independent). ")
+flash_def = ".text+.rodata+.data" if arch.startswith("riscv") else ".vector_table+.text+.rodata+.data"
 note = (f"\nBoard: {board}. "
         "Ratios are ours / TFLite Micro's (below 1.00x is better). " + theirs +
-        "Ours: flash = .vector_table+.text+.rodata+.data, static RAM = .data+.bss+.uninit "
+        f"Ours: flash = {flash_def}, static RAM = .data+.bss+.uninit "
         "(includes the arena), peak stack by painting from reset to the end of the comparison. "
         "Non-weight flash = flash - weights - golden: weights = the model's constant bytes as "
         "`tflc inspect` reports them (weight_bytes), golden = the golden run-0 inputs and outputs "

@@ -1,14 +1,17 @@
 //! Runs one tflc-compiled model on a Cortex-M4F (QEMU `mps2-an386`; built for
-//! `thumbv6m-none-eabi`, a Cortex-M0 on QEMU `microbit`) and checks it against TFLite Micro's
-//! golden output.
+//! `thumbv6m-none-eabi`, a Cortex-M0 on QEMU `microbit`; for `thumbv8m.main-none-eabihf`, a
+//! Cortex-M33 on `mps2-an505` or a Cortex-M55 on `mps3-an547`; for `riscv32imc` /
+//! `riscv32imac`, a 32-bit RISC-V core on `virt`) and checks it against TFLite Micro's
+//! golden output. What differs per architecture (start-up, report channel, exit, markers)
+//! is in `arm.rs` and `riscv.rs`.
 //!
 //! The model (chosen by a cargo feature, see build.rs) is compiled by `include_model!` at
 //! build time: its weights are `static`s in flash, its arena lives inside a `static`
 //! [`Model`](model::Model) in `.bss`, and there is no start-up work. `main` copies golden
 //! run 0's inputs into the arena, runs one inference between [`bench_start`] and
 //! [`bench_end`] (the QEMU instruction-count plugin's window), compares every output byte
-//! with the golden output, prints one `tflc-fw:` report line over semihosting and ends QEMU
-//! with exit status 0 on a match, 1 on a mismatch, a panic or a fault. With the `op-markers`
+//! with the golden output, prints one `tflc-fw:` report line (semihosting on Arm, the UART on
+//! RISC-V) and ends QEMU with exit status 0 on a match, 1 on a mismatch, a panic or a fault. With the `op-markers`
 //! feature, `main` runs the model with `run_with(&mut Markers)`, an observer that calls
 //! `op_marker(N)` before each operator (for `run.sh --per-op`); without it, `run()`.
 
@@ -16,13 +19,20 @@
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+#[cfg(target_arch = "arm")]
+mod arm;
+#[cfg(target_arch = "riscv32")]
+mod riscv;
 mod stack;
 
+#[cfg(target_arch = "arm")]
+use arm::{self as platform, report};
+#[cfg(target_arch = "riscv32")]
+use riscv::{self as platform, report};
+
 use core::cell::RefCell;
-use cortex_m_rt::{entry, exception, ExceptionFrame};
-use cortex_m_semihosting::{debug, hprintln};
 use critical_section::Mutex;
-use panic_semihosting as _;
+use platform::{bench_end, bench_start};
 
 /// The generated model module (`tflc_macros::include_model!`, path written by build.rs).
 #[forbid(unsafe_code)]
@@ -41,23 +51,6 @@ mod golden {
 /// The model and its arena. `Model::new()` is a `const fn` that zeroes the arena, so this
 /// is `.bss`: nothing is copied or computed at start-up.
 static MODEL: Mutex<RefCell<model::Model>> = Mutex::new(RefCell::new(model::Model::new()));
-
-/// Start of the measured window. Not inlined, and with a body different from
-/// [`bench_end`] so that LLVM does not merge the two; `dmb` is a compiler barrier too, so
-/// no memory access of the inference moves across the marker.
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_start() {
-    cortex_m::asm::dmb();
-}
-
-/// End of the measured window (see [`bench_start`]).
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_end() {
-    cortex_m::asm::dmb();
-    cortex_m::asm::nop();
-}
 
 /// The observer of the per-operator build: a call of the never-inlined
 /// `__private::op_marker(index)` before each operator, where the QEMU plugin splits the count.
@@ -119,7 +112,9 @@ fn run_once(m: &mut model::Model) -> Verdict {
     Verdict::Match
 }
 
-#[entry]
+/// The entry point once statics are set up: cortex-m-rt's `#[entry]` on Arm, `riscv.rs`'s
+/// start-up on RISC-V.
+#[cfg_attr(target_arch = "arm", cortex_m_rt::entry)]
 fn main() -> ! {
     stack::paint();
     let verdict = critical_section::with(|cs| run_once(&mut MODEL.borrow_ref_mut(cs)));
@@ -128,11 +123,11 @@ fn main() -> ! {
     let arena = model::ARENA_BYTES;
     match verdict {
         Verdict::Match => {
-            hprintln!("tflc-fw: model={} result=match arena_bytes={} stack_peak_bytes={}", name, arena, stack_peak);
-            debug::exit(debug::EXIT_SUCCESS);
+            report!("tflc-fw: model={} result=match arena_bytes={} stack_peak_bytes={}", name, arena, stack_peak);
+            platform::exit(true);
         }
         Verdict::Mismatch { output, first, got, want, differing } => {
-            hprintln!(
+            report!(
                 "tflc-fw: model={} result=mismatch output={} differing_bytes={} first_at={} got={} want={} arena_bytes={} stack_peak_bytes={}",
                 name,
                 output,
@@ -143,10 +138,10 @@ fn main() -> ! {
                 arena,
                 stack_peak
             );
-            debug::exit(debug::EXIT_FAILURE);
+            platform::exit(false);
         }
         Verdict::Shape { what, index, model_bytes, golden_bytes } => {
-            hprintln!(
+            report!(
                 "tflc-fw: model={} result=error golden data does not fit the model: {} {}: model {} bytes, golden {} bytes",
                 name,
                 what,
@@ -154,31 +149,9 @@ fn main() -> ! {
                 model_bytes,
                 golden_bytes
             );
-            debug::exit(debug::EXIT_FAILURE);
+            platform::exit(false);
         }
     }
-    // `debug::exit` returns only without a semihosting host; stop here.
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-/// A fault ends the run with exit status 1 instead of hanging until the timeout.
-#[exception]
-// SAFETY: cortex-m-rt requires the HardFault handler to be an `unsafe fn` (it must not be
-// called from Rust code); this one only reads the stacked frame and exits.
-unsafe fn HardFault(ef: &ExceptionFrame) -> ! {
-    hprintln!("tflc-fw: model={} result=fault HardFault pc={:#010x} lr={:#010x}", golden::NAME, ef.pc(), ef.lr());
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-/// Any other exception or interrupt (none is enabled) is a fault as well.
-#[exception]
-// SAFETY: cortex-m-rt requires `DefaultHandler` to be an `unsafe fn`; it only reports and exits.
-unsafe fn DefaultHandler(irqn: i16) {
-    hprintln!("tflc-fw: model={} result=fault unexpected exception {}", golden::NAME, irqn);
-    debug::exit(debug::EXIT_FAILURE);
+    // `exit` returns only without a host that ends the emulation; stop here.
+    platform::halt()
 }

@@ -2,7 +2,8 @@
 //! end of the statics (`_stack_end`, after `.bss`/`.uninit`) and the current stack pointer is
 //! filled with a pattern; after the inference, the lowest word that no longer holds the
 //! pattern is the deepest point the stack reached. The stack starts at `_stack_start` (the
-//! top of RAM) and grows down. (cortex-m-rt's linker script defines both symbols.)
+//! top of RAM) and grows down. (cortex-m-rt's linker script defines both symbols on Arm,
+//! build.rs's `tflc-fw-riscv.x` on RISC-V.)
 //!
 //! The reported figure covers everything from reset to the call of [`peak_bytes`]: start-up,
 //! copying the inputs, the inference and the comparison. It is exact to the word as long as
@@ -15,7 +16,7 @@ const PATTERN: u32 = 0xCDCD_5A5A;
 const MARGIN_WORDS: usize = 16;
 
 extern "C" {
-    /// Top of the stack (initial SP), from cortex-m-rt's `link.x`.
+    /// Top of the stack (initial SP), from cortex-m-rt's `link.x` (RISC-V: `tflc-fw-riscv.x`).
     static _stack_start: u32;
     /// Lowest address the stack may use: the end of `.bss`/`.uninit`.
     static _stack_end: u32;
@@ -30,7 +31,7 @@ fn bounds() -> (usize, usize) {
 #[inline(never)]
 pub fn paint() {
     let (low, _) = bounds();
-    let sp = cortex_m::register::msp::read() as usize;
+    let sp = crate::platform::stack_pointer();
     let mut p = low;
     while p + 4 * MARGIN_WORDS < sp {
         // SAFETY: [low, sp - margin) is RAM between the end of the statics and the live

@@ -6,11 +6,16 @@
 //! target, for `Config::compile_to` in a build script and for `include_model!` (a proc
 //! macro cannot see the target it expands for).
 //!
-//! Generated code tells the classes apart by `target_arch` only (`"arm"`, `"x86_64"`, any
-//! other: [`TargetClass::ArmDsp`], [`TargetClass::X86`], [`TargetClass::Host`], blobs
-//! `WEIGHTS_ARM`, `WEIGHTS_X86`, `WEIGHTS_OTHER_HOST`); an arm for both host classes is
-//! `not(target_arch = "arm")` with blob `WEIGHTS_HOST`, as before x86-64 had a class of its
-//! own, so a model whose ops agree on both hosts generates the same code. Every distinct
+//! Generated code tells the classes apart by `target_arch` only (`"arm"` or `"riscv32"`,
+//! `"x86_64"`, any other: [`TargetClass::ArmDsp`], [`TargetClass::X86`],
+//! [`TargetClass::Host`], blobs `WEIGHTS_ARM`, `WEIGHTS_X86`, `WEIGHTS_OTHER_HOST`); an arm
+//! for both host classes is `not(any(target_arch = "arm", target_arch = "riscv32"))` with
+//! blob `WEIGHTS_HOST`. 32-bit RISC-V (issue 33) is a microcontroller like the Cortex-M
+//! cores: it takes the microcontroller variants and layouts ([`TargetClass::ArmDsp`]'s
+//! answer) with the portable micro-kernels, as Armv6-M does. With the host classes' variants
+//! instead, RV32IMC measured 1.0-1.34x the instructions, up to 1.8x the flash (int16-packed
+//! weights) and a 19 KB stack (window gathers on the stack) against about 1 KB
+//! (`examples/firmware/run.sh --rv32`, docs/FIRMWARE.md). Every distinct
 //! `cfg` has its own suffix, so no two blobs share a name. Stable Rust has
 //! no `cfg` for the Arm DSP extension (the `dsp` target feature is unstable; the runtime's
 //! build script reads the target name). Every Arm build therefore takes the
@@ -71,7 +76,7 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
             .map(|a| {
                 if !a.classes.contains(&TargetClass::ArmDsp) && a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Both hosts: the predicate and blob of the time before `X86`.
-                    return TargetArm { cfg: quote! { not(target_arch = "arm") }, suffix: "host", classes: a.classes.clone() };
+                    return TargetArm { cfg: quote! { not(any(target_arch = "arm", target_arch = "riscv32")) }, suffix: "host", classes: a.classes.clone() };
                 }
                 if a.classes.contains(&TargetClass::ArmDsp) && !a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Everything but x86-64 (an int8 FULLY_CONNECTED that only x86-64 takes
@@ -143,9 +148,9 @@ mod tests {
         assert_eq!(
             cfgs(&arms),
             [
-                ("target_arch = \"arm\"".into(), "arm"),
+                ("any (target_arch = \"arm\" , target_arch = \"riscv32\")".into(), "arm"),
                 ("target_arch = \"x86_64\"".into(), "x86"),
-                ("not (any (target_arch = \"arm\" , target_arch = \"x86_64\"))".into(), "other_host"),
+                ("not (any (target_arch = \"arm\" , target_arch = \"riscv32\" , target_arch = \"x86_64\"))".into(), "other_host"),
             ]
         );
         // uint8 keeps `Wide` on every host.
@@ -156,10 +161,10 @@ mod tests {
     #[test]
     fn hosts_agreeing_keep_the_old_arm() {
         let arms = PerTarget::<u8>::select(|t| u8::from(t.is_host()), |v| vec![v as i32]);
-        assert_eq!(cfgs(&arms), [("target_arch = \"arm\"".into(), "arm"), ("not (target_arch = \"arm\")".into(), "host")]);
+        assert_eq!(cfgs(&arms), [("any (target_arch = \"arm\" , target_arch = \"riscv32\")".into(), "arm"), ("not (any (target_arch = \"arm\" , target_arch = \"riscv32\"))".into(), "host")]);
         // Arm and x86-64 agreeing (no select does so today): a suffix of their own.
         let odd = PerTarget::<u8>::select(|t| u8::from(t == TargetClass::Host), |v| vec![v as i32]);
-        assert_eq!(cfgs(&odd), [("any (target_arch = \"arm\" , target_arch = \"x86_64\")".into(), "arm_x86"), ("not (any (target_arch = \"arm\" , target_arch = \"x86_64\"))".into(), "other_host")]);
+        assert_eq!(cfgs(&odd), [("any (any (target_arch = \"arm\" , target_arch = \"riscv32\") , target_arch = \"x86_64\")".into(), "arm_x86"), ("not (any (target_arch = \"arm\" , target_arch = \"riscv32\" , target_arch = \"x86_64\"))".into(), "other_host")]);
         let one = PerTarget::<u8>::select(|_| 0, |v| vec![v as i32]);
         assert_eq!(one.arms.len(), 1);
         assert_eq!(one.of(TargetClass::X86).classes, [TargetClass::ArmDsp, TargetClass::X86, TargetClass::Host]);
