@@ -56,6 +56,11 @@ fn main() {
         }
         std::fs::write(out.join(format!("{name}.rs")), body).expect("write module");
         let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
+        if body.contains("pub trait CustomOps") {
+            // The caller's custom operators: `run` takes their kernels (`TestOps` in lib.rs),
+            // and the interpreter cannot run them, so no `Runner`.
+            continue;
+        }
         let _ = writeln!(
             registry,
             "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
