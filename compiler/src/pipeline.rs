@@ -65,6 +65,23 @@ impl Default for CompileOptions {
     }
 }
 
+impl CompileOptions {
+    /// Parses one `--custom-scratch` item, `NAME=BYTES` (`MyOp=256`, `MyOp=2K`; K = 1024):
+    /// the custom code and its scratch bytes ([`CompileOptions::custom_scratch`]).
+    pub fn parse_custom_scratch(item: &str) -> Result<(String, usize), String> {
+        let Some((name, size)) = item.split_once('=') else {
+            return Err(format!("custom scratch `{item}`: expected NAME=BYTES, e.g. MyOp=256"));
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("custom scratch `{item}`: the custom operator's name is empty"));
+        }
+        let bytes = crate::plan::budget::parse_size(size.trim()).map_err(|e| format!("custom scratch `{item}`: {e}"))?;
+        let bytes = usize::try_from(bytes).map_err(|_| format!("custom scratch `{item}`: {bytes} bytes do not fit this host"))?;
+        Ok((name.to_owned(), bytes))
+    }
+}
+
 /// A compiled model.
 #[derive(Debug, Clone)]
 pub struct Compiled {

@@ -1415,7 +1415,38 @@ pub fn custom_ops_builtin() -> Vec<u8> {
     b.finish()
 }
 
-/// A model with a custom op tflc has no kernel for (for error tests).
+/// A custom operator whose output shape the converter could not infer (`shape_signature`
+/// `[-1, 8]`): tflc cannot compile it (the caller's kernel needs a static shape).
+pub fn dynamic_custom_op() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
+    let y = b.tensor(crate::tflite::builder::TensorSpec {
+        name: "dynamic_output".into(),
+        dtype: DType::I8,
+        shape: vec![1, 8],
+        shape_signature: Some(vec![-1, 8]),
+        quant: Some(Quantization { scale: vec![0.1], zero_point: vec![0], axis: None }),
+        data: None,
+        variable: false,
+    });
+    b.op_spec(crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()), &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// A custom operator tflc lowers (SignalEnergy) whose custom options are too short to be a
+/// FlexBuffer (two bytes): refused naming op and the options.
+pub fn short_custom_options() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("spectrum", DType::I16, &[8], None);
+    let y = b.activation("energy", DType::U32, &[4], None);
+    let op = b.op_spec(crate::tflite::builder::OpSpecCode::Custom("SignalEnergy".into()), &[Some(x)], &[y]);
+    b.custom_options(op, vec![1, 2]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// A model with a custom op tflc has no kernel for: the caller's (`tflc run` refuses it).
 pub fn unsupported_custom_op() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
@@ -1449,7 +1480,8 @@ pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("examples/models/tiny_cnn_int8.tflite", tiny_cnn()),
         ("macros/tests/ui/models/conv.tflite", conv_same_relu()),
-        ("macros/tests/ui/models/custom_op.tflite", unsupported_custom_op()),
+        ("macros/tests/ui/models/custom_op.tflite", dynamic_custom_op()),
+        ("macros/tests/ui/models/custom_ops.tflite", custom_ops()),
         ("macros/tests/ui/models/int16_conv.tflite", unsupported_int16_conv()),
     ]
 }

@@ -88,10 +88,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<UserCustom, LowerError> {
     Ok(UserCustom { code: code.clone(), op_index: cx.op.id.index(), inputs, outputs: cx.op.outputs.clone(), scratch })
 }
 
-/// Where the caller's kernel for `code` comes from and why the interpreter cannot run it.
+/// Why the reference interpreter (`tflc run`, `interp`) cannot run operator `op_index` of
+/// custom code `code`, and how to run it.
 pub fn no_kernel_here(op_index: usize, code: &str) -> String {
     format!(
-        "op {op_index} (CUSTOM:{code}): the kernel of custom operator {code:?} is the caller's: the generated module asks for it (trait `CustomOps`, `Model::run(&mut ops)`), but the interpreter cannot run Rust code it was not compiled with; see docs/CUSTOM_OPS.md"
+        "op {op_index} (CUSTOM:{code}): the interpreter has no kernel for custom operator {code:?}: its kernel is yours; compile the model (tflc MODEL -o OUT.rs, include_model!) and pass your implementation of the generated `CustomOps` trait to `Model::run` (see docs/CUSTOM_OPS.md)"
     )
 }
 
