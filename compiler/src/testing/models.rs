@@ -1479,6 +1479,7 @@ pub fn unsupported_int16_conv() -> Vec<u8> {
 pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("examples/models/tiny_cnn_int8.tflite", tiny_cnn()),
+        ("examples/models/custom_ops.tflite", custom_ops()),
         ("macros/tests/ui/models/conv.tflite", conv_same_relu()),
         ("macros/tests/ui/models/custom_op.tflite", dynamic_custom_op()),
         ("macros/tests/ui/models/custom_ops.tflite", custom_ops()),
