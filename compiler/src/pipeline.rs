@@ -110,7 +110,7 @@ impl Compiled {
 /// Compiles model bytes to a Rust module.
 pub fn compile(bytes: &[u8], opts: &CompileOptions) -> Result<Compiled, Error> {
     match build(&[(opts.model_name.clone(), bytes)], Layout::Single, opts)? {
-        Built::Single(c) => Ok(c),
+        Built::Single(c) => Ok(*c),
         Built::Shared(_) => Err(Error::Internal("one model was laid out as several".into())),
     }
 }
@@ -127,7 +127,7 @@ enum Layout {
 
 /// What [`build`] made.
 enum Built {
-    Single(Compiled),
+    Single(Box<Compiled>),
     Shared(CompiledModels),
 }
 
@@ -225,7 +225,7 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
             // A build keeps the main blob and at most one scope's.
             let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
             limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
-            Ok(Built::Single(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan }))
+            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })))
         }
         Layout::Shared => {
             let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();

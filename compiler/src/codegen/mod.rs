@@ -143,7 +143,10 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 /// call, between `observer.before(&OPS[k])` and `observer.after(&OPS[k])` (`observer` is a
 /// `&mut impl rt::Observer` in scope; `OPS` holds [`SubgraphBody::ops`]). Module-level items
 /// (weights, tables, params) go to `items`. The statements are for a block `depth` blocks deep
-/// ([`Stmts`]).
+/// ([`Stmts`]). `custom`: the entry subgraph's custom operators of the caller's
+/// ([`custom::CustomOps`]), whose calls it emits (`None` for a called subgraph, where lowering
+/// refuses them).
+#[allow(clippy::too_many_arguments)]
 pub fn emit_subgraph(
     rt: &TokenStream,
     arena: &TokenStream,
