@@ -305,3 +305,18 @@ fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
         }
     }
 }
+
+/// `Config::custom_scratch` reaches the generated trait as `--custom-scratch` does.
+#[test]
+fn config_gives_custom_operators_scratch() {
+    let dir = std::env::temp_dir().join(format!("tflc-config-custom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("custom_ops.tflite");
+    std::fs::write(&model, tflc::testing::models::custom_ops()).unwrap();
+    let written = tflc::Config::new().model(&model).custom_scratch("ClampI8", 48).quiet(true).compile_to(&dir).unwrap();
+    let code = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(code.contains("48 bytes of scratch, live during the call only") && code.contains("scratch: &mut [u8],"), "{code}");
+    let e = tflc::Config::new().model(&model).custom_scratch("Nope", 8).quiet(true).compile_to(&dir).unwrap_err();
+    assert!(e.to_string().contains("CUSTOM:Nope"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
