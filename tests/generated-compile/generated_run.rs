@@ -307,3 +307,31 @@ fn custom_ops_match_their_builtin_equivalent() {
     assert_eq!((e.op.index, e.op.code, e.error.reason), (3, "ClampI8", "asked to fail"));
     assert_eq!(e.to_string(), "op 3 (CUSTOM:ClampI8) failed: asked to fail");
 }
+
+/// A custom operator after a CIRCULAR_BUFFER: the runs the buffer ends early return
+/// `Ok(Stopped { op: 0 })` without calling the kernel; the others `Ok(Complete)` with the
+/// kernel's output (the clamped buffer).
+#[test]
+fn custom_ops_after_a_stop() {
+    use tflc_generated_compile::{custom_ops_streaming as m, TestOps};
+    let mut g = Box::new(m::Model::new());
+    let (mut stopped, mut complete) = (0, 0);
+    for run in 0..6i32 {
+        g.input_0().copy_from_slice(&[(run * 40 - 100) as i8, 0, 60, -128]);
+        let mut ops = TestOps::default();
+        match g.run(&mut ops).unwrap() {
+            RunStatus::Stopped { op } => {
+                assert_eq!(op, 0);
+                assert!(ops.calls.is_empty());
+                stopped += 1;
+            }
+            RunStatus::Complete => {
+                assert_eq!(ops.calls, [(1, "ClampI8")]);
+                let want: Vec<i8> = g.output_0().iter().map(|&x| x.clamp(-20, 50)).collect();
+                assert_eq!(g.output_1().as_slice(), want.as_slice());
+                complete += 1;
+            }
+        }
+    }
+    assert!(stopped > 0 && complete > 0, "{stopped} stopped, {complete} complete");
+}

@@ -1384,6 +1384,31 @@ pub fn custom_ops() -> Vec<u8> {
 /// ClampI8=32`).
 pub const CUSTOM_OPS_SCRATCH: (&str, usize) = ("ClampI8", 32);
 
+/// A CIRCULAR_BUFFER (which ends a run early until it has filled) feeding a custom operator
+/// of the caller's, `ClampI8` (as in [`custom_ops`], no scratch): `run` returns
+/// `Result<RunStatus, CustomOpFailed>`. Outputs: the buffer and the clamped buffer.
+pub fn custom_ops_streaming() -> Vec<u8> {
+    use crate::tflite::builder::{OpSpecCode, TensorSpec};
+    let q = (0.05, -3);
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 1, 1, 4], Some(q));
+    let buf = b.tensor(TensorSpec {
+        name: "stream/buffer".into(),
+        dtype: DType::I8,
+        shape: vec![1, 3, 1, 4],
+        shape_signature: None,
+        quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
+        data: None,
+        variable: true,
+    });
+    b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(x)], &[buf]);
+    let y = b.activation("clamped", DType::I8, &[1, 3, 1, 4], Some(q));
+    let op = b.op_spec(OpSpecCode::Custom("ClampI8".into()), &[Some(buf)], &[y]);
+    b.custom_options(op, [(-20i32).to_le_bytes(), 50i32.to_le_bytes()].concat());
+    b.inputs(&[x]).outputs(&[buf, y]);
+    b.finish()
+}
+
 /// [`custom_ops`] with builtins: MUL and ADD for each ScaleShift (the second ADD with a fused
 /// RELU), RELU between them, MAXIMUM and MINIMUM for ClampI8. Same inputs, same outputs.
 pub fn custom_ops_builtin() -> Vec<u8> {

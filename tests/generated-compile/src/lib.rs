@@ -84,3 +84,13 @@ impl builder_custom_ops::CustomOps for TestOps {
         Ok(())
     }
 }
+
+impl custom_ops_streaming::CustomOps for TestOps {
+    fn clamp_i8(&mut self, op: &'static tflc_runtime::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [i8]) -> Result<(), tflc_runtime::custom::CustomOpError> {
+        self.calls.push((op.index, op.code));
+        for (y, &x) in output_0.iter_mut().zip(input_0) {
+            *y = x.clamp(-20, 50);
+        }
+        Ok(())
+    }
+}
