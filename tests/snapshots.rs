@@ -34,6 +34,18 @@ fn builder_models() {
     }
 }
 
+/// The caller's custom operators (`docs/CUSTOM_OPS.md`): `builder_custom_ops` with
+/// `--custom-scratch ClampI8=32`, kept out of `models::all()` (the interpreter cannot run the
+/// caller's kernels; `tests/generated-compile` runs it with a test implementation).
+#[test]
+fn custom_op_model() {
+    let (name, bytes) = ("builder_custom_ops", tflc::testing::models::custom_ops());
+    let (code, scratch) = tflc::testing::models::CUSTOM_OPS_SCRATCH;
+    let opts = CompileOptions { model_name: format!("{name}.tflite"), custom_scratch: [(code.to_string(), scratch)].into(), ..CompileOptions::default() };
+    let compiled = compile(&bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    settings().bind(|| insta::assert_snapshot!(name, compiled.code));
+}
+
 /// Builder models that cannot compile yet (their ops' lowering is in progress).
 const SNAPSHOT_PENDING: &[&str] = &[];
 

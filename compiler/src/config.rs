@@ -82,6 +82,14 @@ impl Config {
         self
     }
 
+    /// Give the kernel of custom operator `name` (its custom code) `bytes` of arena scratch,
+    /// live during each of its calls only, as its method's `scratch: &mut [u8]`
+    /// ([`CompileOptions::custom_scratch`], `docs/CUSTOM_OPS.md`; `--custom-scratch NAME=BYTES`).
+    pub fn custom_scratch(mut self, name: &str, bytes: usize) -> Self {
+        self.options.custom_scratch.insert(name.to_owned(), bytes);
+        self
+    }
+
     /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

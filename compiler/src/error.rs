@@ -134,6 +134,20 @@ pub enum OptionsError {
         /// The module name they share.
         name: String,
     },
+    /// `--custom-scratch NAME=BYTES` for a custom code the model does not have.
+    #[error("--custom-scratch {name}=...: the model has no custom operator CUSTOM:{name} (Config::custom_scratch, include_model!'s custom_scratch)")]
+    CustomScratchUnused {
+        /// The custom code given.
+        name: String,
+    },
+    /// A model with custom operators of the caller's among several sharing one arena.
+    #[error("{model}: op {op} is a custom operator whose kernel is the caller's; a model sharing its arena with others cannot take kernels yet; compile this model on its own")]
+    SharedCustomOps {
+        /// The model's file.
+        model: String,
+        /// The first such operator.
+        op: usize,
+    },
     /// A model with CALL_ONCE among several sharing one arena.
     #[error("{model}: op {op} (CALL_ONCE) keeps a has-run flag beside the arena, which a model sharing its arena with others cannot have yet; compile this model on its own")]
     SharedCallOnce {

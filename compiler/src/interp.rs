@@ -46,6 +46,11 @@ pub fn run_steps_with_status(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Ve
     let model = folded.apply(model);
     let lm = lower_model(&model);
     lm.check()?;
+    for &id in &lm.order {
+        if let Some(l) = lm.get(id) {
+            refuse_callers_kernels(l)?;
+        }
+    }
     let Some(main) = lm.main() else { return Err(Error::Internal("the model has no subgraph".into())) };
     let mut store = TensorStore::with_constants(main.sg);
     let mut once = BTreeSet::new();
@@ -55,10 +60,28 @@ pub fn run_steps_with_status(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Ve
 /// [`run_steps`] on an already lowered subgraph (every op must have lowered; no calls).
 pub fn run_lowered(lowered: &LoweredSubgraph<'_, '_>, steps: &[&[&[u8]]]) -> Result<Vec<Vec<Vec<u8>>>, Error> {
     lowered.check()?;
+    refuse_callers_kernels(lowered)?;
     let mut store = TensorStore::with_constants(lowered.sg);
     let mut once = BTreeSet::new();
     let lm = LoweredModel { subgraphs: crate::index::IndexVec::new(), order: Vec::new(), call_errors: Vec::new() };
     steps.iter().map(|inputs| run_on(&lm, lowered, &mut store, inputs, &mut once).map(|s| s.outputs)).collect()
+}
+
+/// The interpreter cannot run the caller's custom-operator kernels (Rust code it was not
+/// compiled with): every such operator, named, and where to go instead.
+fn refuse_callers_kernels(lowered: &LoweredSubgraph<'_, '_>) -> Result<(), Error> {
+    let refused: Vec<&crate::lower::ops::user_custom::UserCustom> = lowered.ops.iter().filter_map(|o| o.kernel.as_ref().ok()?.user_custom()).collect();
+    match refused.as_slice() {
+        [] => Ok(()),
+        [u] => Err(Error::Run(crate::lower::ops::user_custom::no_kernel_here(u.op_index, &u.code))),
+        all => {
+            let ops: Vec<String> = all.iter().map(|u| format!("op {} (CUSTOM:{})", u.op_index, u.code)).collect();
+            Err(Error::Run(format!(
+                "{}: the interpreter has no kernel for these custom operators: their kernels are yours; compile the model (tflc MODEL -o OUT.rs, include_model!) and pass your implementation of the generated `CustomOps` trait to `Model::run` (see docs/CUSTOM_OPS.md)",
+                ops.join(", ")
+            )))
+        }
+    }
 }
 
 type Once = BTreeSet<(SubgraphId, OpId)>;

@@ -20,6 +20,8 @@ pub struct MacroOptions {
     /// `pools = "dtcm=16K, sram"`: [`CompileOptions::pools`], fastest first; with
     /// `pool_sections = "dtcm=.dtcm"`, their linker sections.
     pub pools: Vec<crate::plan::pools::PoolSpec>,
+    /// `custom_scratch = "MyOp=256, Other=1K"`: [`CompileOptions::custom_scratch`].
+    pub custom_scratch: std::collections::BTreeMap<String, usize>,
 }
 
 impl MacroOptions {
@@ -29,6 +31,16 @@ impl MacroOptions {
             self.pools.push(crate::plan::pools::PoolSpec::parse(item)?);
         }
         crate::plan::pools::check_specs(&self.pools)
+    }
+
+    /// Parses `custom_scratch = "MyOp=256, Other=1K"` (as `--custom-scratch`,
+    /// comma-separated).
+    pub fn parse_custom_scratch(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, bytes) = CompileOptions::parse_custom_scratch(item)?;
+            self.custom_scratch.insert(name, bytes);
+        }
+        Ok(())
     }
 
     /// Parses `pool_sections = "dtcm=.dtcm"` (as `--pool-section`, comma-separated), after
@@ -61,6 +73,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
         max_arena: options.max_arena,
         keep_f16_weights: options.keep_f16_weights,
         pools: options.pools.clone(),
+        custom_scratch: options.custom_scratch.clone(),
         ..CompileOptions::default()
     };
     let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;

@@ -41,6 +41,12 @@ pub struct CompileOptions {
     /// ([`crate::plan::pools`]), and the generated `Model` holds one arena per pool. Empty:
     /// one arena. Models that call subgraphs and several models in one module refuse pools.
     pub pools: Vec<crate::plan::pools::PoolSpec>,
+    /// Arena scratch bytes for the caller's custom-operator kernels, by custom code
+    /// (`--custom-scratch NAME=BYTES`, `Config::custom_scratch`, `custom_scratch = "NAME=BYTES"`):
+    /// each operator of that code gets a region of that many bytes, live during its call only,
+    /// as its method's `scratch: &mut [u8]` (`docs/CUSTOM_OPS.md`). A name no custom operator
+    /// of the model has is refused.
+    pub custom_scratch: std::collections::BTreeMap<String, usize>,
 }
 
 impl Default for CompileOptions {
@@ -54,7 +60,25 @@ impl Default for CompileOptions {
             target_pointer_width: 64,
             keep_f16_weights: false,
             pools: Vec::new(),
+            custom_scratch: std::collections::BTreeMap::new(),
         }
+    }
+}
+
+impl CompileOptions {
+    /// Parses one `--custom-scratch` item, `NAME=BYTES` (`MyOp=256`, `MyOp=2K`; K = 1024):
+    /// the custom code and its scratch bytes ([`CompileOptions::custom_scratch`]).
+    pub fn parse_custom_scratch(item: &str) -> Result<(String, usize), String> {
+        let Some((name, size)) = item.split_once('=') else {
+            return Err(format!("custom scratch `{item}`: expected NAME=BYTES, e.g. MyOp=256"));
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("custom scratch `{item}`: the custom operator's name is empty"));
+        }
+        let bytes = crate::plan::budget::parse_size(size.trim()).map_err(|e| format!("custom scratch `{item}`: {e}"))?;
+        let bytes = usize::try_from(bytes).map_err(|_| format!("custom scratch `{item}`: {bytes} bytes do not fit this host"))?;
+        Ok((name.to_owned(), bytes))
     }
 }
 
@@ -162,7 +186,10 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
     }
     let sources: Vec<&crate::ir::Model<'_>> = reads.iter().zip(&resolved).map(|(r, res)| res.as_ref().map_or(r, |x| &x.0)).collect();
     let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
-    let irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
+    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
+    for (i, ir) in irs.iter_mut().enumerate() {
+        apply_custom_scratch(ir, &opts.custom_scratch).map_err(|e| blame(i, e))?;
+    }
     let lms: Vec<LoweredModel<'_, '_>> = irs.iter().map(lower_model).collect();
     let mut constants = 0u64;
     for (i, (model, lm)) in irs.iter().zip(&lms).enumerate() {
@@ -260,6 +287,25 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
             Ok(Built::Shared(out))
         }
     }
+}
+
+/// Hands `--custom-scratch` to lowering (`Subgraph::custom_scratch`); a name that no custom
+/// operator of the model has is refused (a typo would otherwise leave a kernel without its
+/// scratch).
+fn apply_custom_scratch(model: &mut crate::ir::Model<'_>, scratch: &std::collections::BTreeMap<String, usize>) -> Result<(), Error> {
+    if scratch.is_empty() {
+        return Ok(());
+    }
+    for name in scratch.keys() {
+        let used = model.subgraphs.iter().any(|sg| sg.ops.iter().any(|op| matches!(&op.opcode, crate::ir::OpCode::Custom(c) if c == name)));
+        if !used {
+            return Err(OptionsError::CustomScratchUnused { name: name.clone() }.into());
+        }
+    }
+    for sg in model.subgraphs.iter_mut() {
+        sg.custom_scratch = scratch.clone();
+    }
+    Ok(())
 }
 
 fn codegen_options(bytes: &[u8], opts: &CompileOptions, model_name: &str) -> CodegenOptions {

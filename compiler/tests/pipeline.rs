@@ -97,12 +97,14 @@ fn every_lowering_error_is_reported() {
     let x = m.activation("x", DType::I8, &[1, 8], q);
     let a = m.activation("a", DType::I8, &[1, 8], q);
     let y = m.activation("y", DType::I8, &[1, 8], q);
-    m.op_spec(tflc::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x)], &[a]);
+    // A custom operator with an omitted input (the caller's kernel takes every input).
+    m.op_spec(tflc::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x), None], &[a]);
     m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
     m.inputs(&[x]).outputs(&[y]);
     match compile(&m.finish(), &CompileOptions::default()) {
         Err(Error::Unsupported { count: 2, details }) => {
-            assert!(details.starts_with("op 0 (CUSTOM:Mine): unsupported: custom operator\nop 1 (DIV)"), "{details}")
+            assert!(details.starts_with("op 0 (CUSTOM:Mine): unsupported: input 1 is omitted"), "{details}");
+            assert!(details.contains("\nop 1 (DIV)"), "{details}")
         }
         other => panic!("{other:?}"),
     }
@@ -203,4 +205,118 @@ fn every_float_int32_and_int16_in_place_variant_is_emitted() {
     let s16_bytes: u64 = 72 * 2;
     assert_eq!(compiled.plan.plan.arena_bytes, 2 * s16_bytes);
     assert!(arena_without_in_place(&bytes) >= 3 * s16_bytes);
+}
+
+/// The caller's custom operators: one trait method per (code, element types), snake case,
+/// suffixed on a clash or a keyword; `run` takes the implementation only in such a model.
+#[test]
+fn custom_operators_become_trait_methods() {
+    use tflc::tflite::builder::OpSpecCode;
+    let q = Some((0.1, 0));
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[1, 8], q);
+    let a = m.activation("a", DType::I8, &[1, 8], q);
+    let b = m.activation("b", DType::F32, &[8], None);
+    let c = m.activation("c", DType::I8, &[1, 8], q);
+    let d = m.activation("d", DType::Bool, &[8], None);
+    let e = m.activation("e", DType::I8, &[1, 8], q);
+    m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(x)], &[a]);
+    m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(a)], &[b]);
+    m.op_spec(OpSpecCode::Custom("my-op".into()), &[Some(a)], &[c]);
+    m.op_spec(OpSpecCode::Custom("type".into()), &[Some(c)], &[d]);
+    m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(c)], &[e]);
+    m.inputs(&[x]).outputs(&[b, d, e]);
+    let code = compile(&m.finish(), &CompileOptions::default()).unwrap().code;
+    let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    for sig in [
+        "fn my_op( &mut self, op: &'static rt::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [i8], )",
+        "fn my_op_2( &mut self, op: &'static rt::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [f32], )",
+        "fn my_op_3( &mut self, op: &'static rt::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [i8], )",
+        "fn type_2( &mut self, op: &'static rt::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [u8], )",
+        "pub fn run( &mut self, ops: &mut impl CustomOps, ) -> ::core::result::Result<(), rt::custom::CustomOpFailed>",
+    ] {
+        assert!(flat.contains(sig), "{sig}\n{code}");
+    }
+    // Ops 0 and 4 share `my_op`; the bool output is a byte view.
+    assert!(flat.contains("ops.my_op(&CUSTOM_4,") || flat.contains("ops.my_op( &CUSTOM_4,"), "{code}");
+    assert!(flat.contains("`CUSTOM:MyOp`: runs op 0 ([`CUSTOM_0`]), op 4 ([`CUSTOM_4`])"), "{code}");
+    assert!(!code.contains("unsafe"));
+    // Deterministic.
+    assert_eq!(code, compile(&m.finish(), &CompileOptions::default()).unwrap().code);
+    // A model without custom operators keeps `run(&mut self)`.
+    let plain = compile(&tflc::testing::models::tiny_cnn(), &CompileOptions::default()).unwrap().code;
+    assert!(plain.contains("pub fn run(&mut self) {") && !plain.contains("CustomOps"));
+}
+
+/// `custom_scratch` for a code the model lacks, and custom operators in a shared arena, are
+/// the user's to change (typed `OptionsError`s naming the option or the op).
+#[test]
+fn custom_operator_options_are_checked() {
+    let bytes = tflc::testing::models::custom_ops();
+    let opts = CompileOptions { custom_scratch: [("Clamp".to_string(), 8)].into(), ..CompileOptions::default() };
+    let e = compile(&bytes, &opts).unwrap_err();
+    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("no custom operator CUSTOM:Clamp"), "{e}");
+    let e = tflc::compile_models(&[("a.tflite".into(), bytes.clone()), ("b.tflite".into(), tflc::testing::models::tiny_cnn())], &CompileOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("a.tflite: op 0 is a custom operator whose kernel is the caller's"), "{e}");
+    assert_eq!(
+        CompileOptions::parse_custom_scratch("MyOp=2K"),
+        Ok(("MyOp".to_string(), 2048))
+    );
+    assert!(CompileOptions::parse_custom_scratch("=5").is_err() && CompileOptions::parse_custom_scratch("MyOp=lots").is_err());
+}
+
+/// The runtime's `no_std` FlexBuffer reader (what custom kernels use) reads what the
+/// compiler's reader reads, on the builder's maps and on every custom options of the builder
+/// models.
+#[test]
+fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
+    use tflc::tflite::flexbuffers::{write_map, FlexMap, FlexValue};
+    use tflc_runtime::flexbuffers::{Map, Value};
+    let mut buffers = vec![write_map(&[
+        ("a", FlexValue::Int(-3)),
+        ("big", FlexValue::UInt(1 << 40)),
+        ("f", FlexValue::Float(0.25)),
+        ("t", FlexValue::Bool(true)),
+    ])];
+    let mut seeds = tflc::testing::models::all();
+    seeds.push(("custom_ops", tflc::testing::models::custom_ops()));
+    for (_, bytes) in &seeds {
+        let model = tflc::passes::read_model(bytes).unwrap();
+        for sg in model.subgraphs.iter() {
+            buffers.extend(sg.ops.iter().filter_map(|o| o.custom_options).filter(|o| FlexMap::parse(o).is_ok()).map(|o| o.to_vec()));
+        }
+    }
+    assert!(buffers.len() > 3, "{}", buffers.len());
+    for b in &buffers {
+        let theirs = FlexMap::parse(b).unwrap();
+        let ours = Map::parse(b).unwrap();
+        assert_eq!(ours.len(), theirs.entries.len());
+        for (i, (k, v)) in theirs.entries.iter().enumerate() {
+            assert_eq!(ours.key(i), Some(k.as_str()));
+            let got = ours.value(i).unwrap();
+            match *v {
+                FlexValue::Int(x) => assert_eq!(got, Value::Int(x), "{k}"),
+                FlexValue::UInt(x) => assert_eq!(got, Value::UInt(x), "{k}"),
+                FlexValue::Float(x) => assert_eq!(got, Value::Float(x), "{k}"),
+                FlexValue::Bool(x) => assert_eq!(got, Value::Bool(x), "{k}"),
+                FlexValue::Null => assert_eq!(got, Value::Null, "{k}"),
+                FlexValue::Other(_) => assert!(!matches!(got, Value::Int(_) | Value::UInt(_) | Value::Float(_) | Value::Bool(_)), "{k}"),
+            }
+        }
+    }
+}
+
+/// `Config::custom_scratch` reaches the generated trait as `--custom-scratch` does.
+#[test]
+fn config_gives_custom_operators_scratch() {
+    let dir = std::env::temp_dir().join(format!("tflc-config-custom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("custom_ops.tflite");
+    std::fs::write(&model, tflc::testing::models::custom_ops()).unwrap();
+    let written = tflc::Config::new().model(&model).custom_scratch("ClampI8", 48).quiet(true).compile_to(&dir).unwrap();
+    let code = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(code.contains("48 bytes of scratch, live during the call only") && code.contains("scratch: &mut [u8],"), "{code}");
+    let e = tflc::Config::new().model(&model).custom_scratch("Nope", 8).quiet(true).compile_to(&dir).unwrap_err();
+    assert!(e.to_string().contains("CUSTOM:Nope"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -249,6 +249,7 @@ fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
         constant_out.finish(),
         no_options.finish(),
         tflc::testing::models::sparse_weights(),
+        tflc::testing::models::custom_ops(),
     ];
     let opts = tflc::CompileOptions::default();
     for s in &seeds {

@@ -21,6 +21,10 @@
 //! - `pools = "dtcm=16K, sram"`: several memory pools, fastest first (as `tflc --pool`): every
 //!   tensor in one pool, the hottest bytes in the fastest pool they fit, one arena per pool in
 //!   the `Model`; `pool_sections = "dtcm=.dtcm"` puts a pool's arena in a linker section.
+//! - `custom_scratch = "MyOp=256"`: arena scratch bytes for the kernel of custom operator
+//!   `MyOp`, which the generated `CustomOps` trait passes it as `scratch: &mut [u8]` (a model
+//!   with custom operators tflc has no kernel for asks the caller for them: its
+//!   `run(&mut ops)` takes an implementation of that trait; see `docs/CUSTOM_OPS.md`).
 //! - `keep_f16_weights = true`: a float16-weight model keeps its convolution and
 //!   fully-connected weights in flash as float16, widened exactly in the kernel (Arm builds;
 //!   half the weight bytes, the same outputs).
@@ -70,7 +74,18 @@ impl Parse for Args {
                     let parsed = if name == "pools" { options.parse_pools(&text.value()) } else { options.parse_pool_sections(&text.value()) };
                     parsed.map_err(|e| syn::Error::new(text.span(), e))?;
                 }
-                other => return Err(syn::Error::new(name.span(), format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections)"))),
+                "custom_scratch" => {
+                    let Lit::Str(text) = &value else {
+                        return Err(syn::Error::new(value.span(), "custom_scratch: expected a string such as \"MyOp=256, Other=1K\""));
+                    };
+                    options.parse_custom_scratch(&text.value()).map_err(|e| syn::Error::new(text.span(), e))?;
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections, custom_scratch)"),
+                    ))
+                }
             }
         }
         Ok(Args { path, options })

@@ -16,4 +16,5 @@ fn ui() {
     t.compile_fail("tests/ui/max_arena.rs");
     t.compile_fail("tests/ui/bad_option.rs");
     t.pass("tests/ui/conv_runs.rs");
+    t.pass("tests/ui/custom_ops_run.rs");
 }

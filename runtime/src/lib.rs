@@ -32,6 +32,8 @@
 extern crate std;
 
 mod arch;
+pub mod custom;
+pub mod flexbuffers;
 pub mod isa;
 pub mod kernels;
 pub mod math;

@@ -56,6 +56,11 @@ fn main() {
         }
         std::fs::write(out.join(format!("{name}.rs")), body).expect("write module");
         let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
+        if body.contains("pub trait CustomOps") {
+            // The caller's custom operators: `run` takes their kernels (`TestOps` in lib.rs),
+            // and the interpreter cannot run them, so no `Runner`.
+            continue;
+        }
         let _ = writeln!(
             registry,
             "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
@@ -166,6 +171,12 @@ fn main() {
          /// Writes `inputs` into shared model `k` and runs it.\npub fn shared_run(m: &mut shared::Models, k: usize, inputs: &[&[u8]]) -> tflc_runtime::RunStatus {{\n    match k {{\n{runs}        _ => tflc_runtime::RunStatus::Complete,\n    }}\n}}\n\
          /// The outputs of shared model `k`, as they are now.\npub fn shared_outputs(m: &mut shared::Models, k: usize) -> alloc::vec::Vec<alloc::vec::Vec<u8>> {{\n    match k {{\n{reads}        _ => alloc::vec::Vec::new(),\n    }}\n}}"
     );
+    // A custom operator after a CIRCULAR_BUFFER (not snapshotted): `run` returns
+    // `Result<RunStatus, CustomOpFailed>` and a stop returns `Ok(Stopped)`.
+    let streaming = tflc::compile(&tflc::testing::models::custom_ops_streaming(), &tflc::CompileOptions::default())
+        .unwrap_or_else(|e| panic!("compile custom_ops_streaming: {e}"));
+    std::fs::write(out.join("custom_ops_streaming.rs"), streaming.code).expect("write module");
+    let _ = writeln!(registry, "/// `tflc::testing::models::custom_ops_streaming`.\npub mod custom_ops_streaming {{ include!(concat!(env!(\"OUT_DIR\"), \"/custom_ops_streaming.rs\")); }}");
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
 }
 

@@ -255,3 +255,83 @@ fn models_sharing_one_arena_match_the_interpreter() {
     assert!(joint.joint.models.iter().filter(|m| m.shares).count() >= 2, "{}", joint.report());
     eprintln!("{}", joint.report());
 }
+
+/// The caller's custom operators (`builder_custom_ops`: ScaleShift twice with FlexBuffer
+/// options and a constant input, ClampI8 with a raw struct and scratch): the generated `run`
+/// with `TestOps` gives the outputs the same computation gives with builtins
+/// (`custom_ops_builtin`, run by the interpreter), bit for bit; every custom operator is
+/// called once per run with its `CUSTOM_<op>` info; the observer sees all four operators; a
+/// failing kernel ends the run with `CustomOpFailed` naming it.
+#[test]
+fn custom_ops_match_their_builtin_equivalent() {
+    use tflc_generated_compile::{builder_custom_ops as m, TestOps};
+    use tflc_runtime::{Observer, OpInfo};
+    let builtin = tflc::testing::models::custom_ops_builtin();
+    let model = tflc::passes::read_model(&builtin).unwrap();
+    for run in 0..3 {
+        let xs: Vec<f32> = (0..8).map(|i| (i as f32 - 3.5) * (run as f32 + 0.75)).collect();
+        let qs: Vec<i8> = (0..8).map(|i| ((i * 37 + 11 + run * 90) as u8) as i8).collect();
+        let x_bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let q_bytes: Vec<u8> = qs.iter().map(|&q| q as u8).collect();
+        let want = tflc::interp::run_steps_with_status(&model, &[&[x_bytes.as_slice(), q_bytes.as_slice()]]).unwrap();
+        let mut g = Box::new(m::Model::new());
+        g.input_0().copy_from_slice(&xs);
+        g.input_1().copy_from_slice(&qs);
+        let mut ops = TestOps::default();
+        g.run(&mut ops).unwrap();
+        assert_eq!(g.output_bytes(0), want[0].outputs[0].as_slice(), "run {run}: ScaleShift, RELU, ScaleShift");
+        assert_eq!(g.output_bytes(1), want[0].outputs[1].as_slice(), "run {run}: ClampI8");
+        assert_eq!(ops.calls, [(0, "ScaleShift"), (2, "ScaleShift"), (3, "ClampI8")]);
+        assert_eq!(ops.scratch_bytes, tflc::testing::models::CUSTOM_OPS_SCRATCH.1);
+    }
+    assert_eq!((m::CUSTOM_3.index, m::CUSTOM_3.code, m::CUSTOM_3.options.len()), (3, "ClampI8", 8));
+    assert_eq!(m::CUSTOM_3.inputs[0].per_tensor(), Some((0.1, 3)));
+    assert!(m::CUSTOM_0.inputs[1].constant && !m::CUSTOM_0.inputs[0].constant);
+
+    // The observer brackets every operator, custom ones included.
+    #[derive(Default)]
+    struct Trace(Vec<u32>);
+    impl Observer for Trace {
+        fn before(&mut self, op: &OpInfo) {
+            self.0.push(op.index);
+        }
+    }
+    let mut g = Box::new(m::Model::new());
+    let mut trace = Trace::default();
+    g.run_with(&mut TestOps::default(), &mut trace).unwrap();
+    assert_eq!(trace.0, [0, 1, 2, 3]);
+
+    // A failing kernel ends the run, naming its operator.
+    let mut ops = TestOps { fail_clamp: true, ..TestOps::default() };
+    let e = g.run(&mut ops).unwrap_err();
+    assert_eq!((e.op.index, e.op.code, e.error.reason), (3, "ClampI8", "asked to fail"));
+    assert_eq!(e.to_string(), "op 3 (CUSTOM:ClampI8) failed: asked to fail");
+}
+
+/// A custom operator after a CIRCULAR_BUFFER: the runs the buffer ends early return
+/// `Ok(Stopped { op: 0 })` without calling the kernel; the others `Ok(Complete)` with the
+/// kernel's output (the clamped buffer).
+#[test]
+fn custom_ops_after_a_stop() {
+    use tflc_generated_compile::{custom_ops_streaming as m, TestOps};
+    let mut g = Box::new(m::Model::new());
+    let (mut stopped, mut complete) = (0, 0);
+    for run in 0..6i32 {
+        g.input_0().copy_from_slice(&[(run * 40 - 100) as i8, 0, 60, -128]);
+        let mut ops = TestOps::default();
+        match g.run(&mut ops).unwrap() {
+            RunStatus::Stopped { op } => {
+                assert_eq!(op, 0);
+                assert!(ops.calls.is_empty());
+                stopped += 1;
+            }
+            RunStatus::Complete => {
+                assert_eq!(ops.calls, [(1, "ClampI8")]);
+                let want: Vec<i8> = g.output_0().iter().map(|&x| x.clamp(-20, 50)).collect();
+                assert_eq!(g.output_1().as_slice(), want.as_slice());
+                complete += 1;
+            }
+        }
+    }
+    assert!(stopped > 0 && complete > 0, "{stopped} stopped, {complete} complete");
+}

@@ -26,6 +26,7 @@ use quote::{format_ident, quote};
 use std::collections::BTreeSet;
 
 pub mod control_flow;
+pub mod custom;
 
 /// Options for the generated module.
 #[derive(Debug, Clone)]
@@ -123,6 +124,10 @@ pub struct SubgraphBody {
     /// its statement returns `rt::RunStatus::Stopped { op }`, so the function returns
     /// `rt::RunStatus` (the caller appends `rt::RunStatus::Complete`).
     pub stops: bool,
+    /// The `CUSTOM_<op>` consts of the caller's custom operators ([`custom`]): the function
+    /// returns `Result<_, rt::custom::CustomOpFailed>` when there is one (the caller appends
+    /// the `Ok`).
+    pub custom: Vec<TokenStream>,
 }
 
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
@@ -138,7 +143,10 @@ fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
 /// call, between `observer.before(&OPS[k])` and `observer.after(&OPS[k])` (`observer` is a
 /// `&mut impl rt::Observer` in scope; `OPS` holds [`SubgraphBody::ops`]). Module-level items
 /// (weights, tables, params) go to `items`. The statements are for a block `depth` blocks deep
-/// ([`Stmts`]).
+/// ([`Stmts`]). `custom`: the entry subgraph's custom operators of the caller's
+/// ([`custom::CustomOps`]), whose calls it emits (`None` for a called subgraph, where lowering
+/// refuses them).
+#[allow(clippy::too_many_arguments)]
 pub fn emit_subgraph(
     rt: &TokenStream,
     arena: &TokenStream,
@@ -146,6 +154,7 @@ pub fn emit_subgraph(
     plan: &SubgraphPlan,
     items: &mut Items,
     calls: Option<&control_flow::Calls<'_, '_, '_>>,
+    custom: Option<&custom::CustomOps>,
     depth: usize,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
@@ -153,7 +162,9 @@ pub fn emit_subgraph(
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let overlaps = plan.overlap_pairs();
-    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new(), stops: false };
+    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new(), stops: false, custom: Vec::new() };
+    // With the caller's custom operators, the function returns a `Result`.
+    let fallible = custom.is_some_and(|c| !c.is_empty());
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
@@ -185,7 +196,19 @@ pub fn emit_subgraph(
             .map(|r| ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| Error::Internal(format!("{text}: its scratch lies in no memory pool"))))
             .collect::<Result<_, _>>()?;
         cx.scratch = scratch.first().map(|r| r.1);
-        let call = kernel.emit(&mut cx);
+        let user = kernel.user_custom();
+        let call = match (user, custom) {
+            (Some(u), Some(c)) => {
+                body.custom.push(custom::CustomOps::info_const(rt, sg, u));
+                let call = c.call(&mut cx, u)?;
+                // The caller's kernel: `OpInfo` names it by its custom code.
+                let label = format!("CustomOps: {}", u.code);
+                cx.kernel_name = Some(quote! { #label });
+                call
+            }
+            (Some(u), None) => return Err(Error::Internal(format!("{text}: custom operator {:?} outside the entry subgraph", u.code))),
+            (None, _) => kernel.emit(&mut cx),
+        };
         // The kernel `OpInfo` names: per target from the `target` module, else the call's own.
         let kernel_name = cx.kernel_name.take().unwrap_or_else(|| {
             let label = crate::emit::kernel_label(&call);
@@ -301,6 +324,7 @@ pub fn emit_subgraph(
                 return Err(Error::Internal(format!("{text}: can end the run, but is inside a called subgraph")));
             }
             body.stops = true;
+            let stopped = if fallible { quote! { Ok(#rt::RunStatus::Stopped { op: #index }) } } else { quote! { #rt::RunStatus::Stopped { op: #index } } };
             quote! {
                 observer.before(&OPS[#k]);
                 let complete = {
@@ -309,8 +333,20 @@ pub fn emit_subgraph(
                 };
                 observer.after(&OPS[#k]);
                 if !complete {
-                    return #rt::RunStatus::Stopped { op: #index };
+                    return #stopped;
                 }
+            }
+        } else if user.is_some() {
+            // The caller's kernel: its error ends the run, after the observer saw the op.
+            let info = format_ident!("CUSTOM_{}", id.index());
+            quote! {
+                observer.before(&OPS[#k]);
+                let status = {
+                    let ([#(#xs),*], [#(#ys),*]) = #split;
+                    #call
+                };
+                observer.after(&OPS[#k]);
+                status.map_err(|error| #rt::custom::CustomOpFailed { op: &#info, error })?;
             }
         } else {
             quote! {
@@ -798,16 +834,21 @@ fn model_tokens(
             return Err(crate::error::OptionsError::SharedCallOnce { model: opts.model_name.clone(), op: op.index() }.into());
         }
     }
+    // The caller's custom operators (entry subgraph only: lowering refuses them elsewhere).
+    let custom = custom::CustomOps::of(lowered);
+    if let (true, Some(op)) = (shared, custom.first_op()) {
+        return Err(crate::error::OptionsError::SharedCustomOps { model: opts.model_name.clone(), op }.into());
+    }
     let mut functions = Vec::new();
     let mut body = match model {
-        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, 2)?,
+        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, Some(&custom), 2)?,
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
                 let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
                     return Err(Error::Internal(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
                 let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
-                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), 1)?;
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), None, 1)?;
                 let car = Arena { sg: l.sg, plan: p, base: inst.base };
                 let mut consts = Vec::new();
                 for &t in &b.used {
@@ -850,13 +891,25 @@ fn model_tokens(
                 });
             }
             let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
-            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), 2)?
+            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), Some(&custom), 2)?
         }
     };
     // A model whose run can end early returns how it ended (`rt::RunStatus`); every other
     // model's `run()` returns nothing, as before.
     let stops = body.stops;
-    let (ret, run_doc) = if stops {
+    let fallible = !custom.is_empty();
+    let (ret, run_doc) = if fallible {
+        let (ok, tail) = if stops { (quote! { rt::RunStatus }, quote! { Ok(rt::RunStatus::Complete) }) } else { (quote! { () }, quote! { Ok(()) }) };
+        body.stmts.push(tail).map_err(Error::Internal)?;
+        (
+            quote! { -> ::core::result::Result<#ok, rt::custom::CustomOpFailed> },
+            if stops {
+                " Runs one inference with `ops` running the custom operators ([`CustomOps`]): reads the inputs, writes the outputs, and says whether every operator ran ([`rt::RunStatus`]; CIRCULAR_BUFFER can end a run early). `Err`: a custom operator's kernel failed; the operators after it did not run."
+            } else {
+                " Runs one inference with `ops` running the custom operators ([`CustomOps`]): reads the inputs, writes the outputs. `Err`: a custom operator's kernel failed; the operators after it did not run."
+            },
+        )
+    } else if stops {
         body.stmts.push(quote! { rt::RunStatus::Complete }).map_err(Error::Internal)?;
         (
             quote! { -> rt::RunStatus },
@@ -1009,6 +1062,11 @@ fn model_tokens(
         /// its observer (index in the model, opcode, output name).
         pub const OPS: [rt::OpInfo; #n_ops] = [#(#ops),*];
     });
+    if fallible {
+        module.item(custom.trait_item(&rt));
+        body.custom.iter().for_each(|i| module.item(i.clone()));
+    }
+    let (ops_param, ops_arg) = if fallible { (quote! { ops: &mut impl CustomOps, }, quote! { ops, }) } else { (quote! {}, quote! {}) };
     let stmts = module.stmts(body.stmts);
     let io_fns = quote! {
         #(#accessors)*
@@ -1030,13 +1088,13 @@ fn model_tokens(
         }
 
         #[doc = #run_doc]
-        pub fn run(&mut self) #ret {
-            self.run_with(&mut rt::NoObserver)
+        pub fn run(&mut self, #ops_param) #ret {
+            self.run_with(#ops_arg &mut rt::NoObserver)
         }
 
         /// [`Model::run`], calling `observer.before(op)` and `observer.after(op)` around
         /// each operator ([`OPS`]): per-operator timing or tracing.
-        pub fn run_with(&mut self, observer: &mut impl rt::Observer) #ret {
+        pub fn run_with(&mut self, #ops_param observer: &mut impl rt::Observer) #ret {
             #stmts
         }
     };

@@ -17,7 +17,7 @@ pub use sparse::{DimFormat, DimMetadata, IndexVector, SparseLayout, Sparsity};
 
 use crate::index::IndexVec;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 crate::define_index!(
     /// A tensor of one subgraph.
@@ -79,6 +79,10 @@ pub struct Subgraph<'a> {
     /// DEQUANTIZE ops whose every reader takes float16 weights (CONV_2D, DEPTHWISE_CONV_2D and
     /// FULLY_CONNECTED filters). Empty unless asked for.
     pub half_weights: BTreeSet<TensorId>,
+    /// Arena scratch bytes for the caller's custom-operator kernels, by custom code
+    /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
+    /// that code gets a region live during its call only. Empty as read from a file.
+    pub custom_scratch: BTreeMap<String, usize>,
 }
 
 impl<'a> Subgraph<'a> {

@@ -386,7 +386,8 @@ mod tests {
         m.op(OpKind::Relu, &[Some(x)], &[a]);
         m.op(OpKind::Reshape { new_shape: Some(vec![8]) }, &[Some(a)], &[r]);
         let z = m.activation("z", DType::I8, &[8], q);
-        m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(r)], &[s]);
+        // A custom operator with an omitted input: the caller's kernel cannot take it.
+        m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(r), None], &[s]);
         m.op(OpKind::Add { activation: Activation::None }, &[Some(s), Some(s)], &[y]);
         m.op(OpKind::Div { activation: Activation::None }, &[Some(y), Some(y)], &[z]);
         m.inputs(&[x]).outputs(&[z]);
@@ -399,7 +400,7 @@ mod tests {
         assert_eq!(l.views(), vec![OpId::new(1)]);
         let errors: Vec<String> = l.errors().map(|e| e.to_string()).collect();
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(errors[0].contains("op 2 (CUSTOM:MyOp): unsupported: custom operator"), "{}", errors[0]);
+        assert!(errors[0].contains("op 2 (CUSTOM:MyOp): unsupported: input 1 is omitted"), "{}", errors[0]);
         assert!(errors[1].contains("op 4 (DIV)"), "{}", errors[1]);
         match l.check() {
             Err(Error::Unsupported { count: 2, details }) => assert!(details.contains("op 4"), "{details}"),

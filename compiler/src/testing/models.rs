@@ -1337,14 +1337,141 @@ pub fn sparse_weights() -> Vec<u8> {
 
 /// The seeds of the mutation fuzzers (`examples/fuzz_campaign.rs`, the robustness smoke
 /// tests): the builder models of [`all`] and the models that exercise parts of the reader
-/// they do not (sparse constants).
+/// and compiler they do not (sparse constants, the caller's custom operators).
 pub fn fuzz_seeds() -> Vec<(&'static str, Vec<u8>)> {
     let mut seeds = all();
     seeds.push(("builder_sparse_weights", sparse_weights()));
+    seeds.push(("builder_custom_ops", custom_ops()));
     seeds
 }
 
-/// A model with a custom op tflc has no kernel for (for error tests).
+/// Two custom operators tflc has no kernel for, whose kernels the caller provides
+/// (`docs/CUSTOM_OPS.md`), around a builtin:
+/// - `ScaleShift` (twice, FlexBuffer options `{"add": f, "relu": b}`): float32
+///   `y = x * w[c] + add` with `w` a constant per-channel vector (its second input), then
+///   `max(y, 0)` when `relu`; the two are separated by a RELU;
+/// - `ClampI8` (a raw struct of options: `lo: i32, hi: i32`, little-endian): int8
+///   `y = clamp(x, lo, hi)` on the quantized values.
+///
+/// [`custom_ops_builtin`] computes the same with builtins; [`CUSTOM_OPS_SCRATCH`] is the
+/// scratch the snapshot gives `ClampI8`.
+pub fn custom_ops() -> Vec<u8> {
+    use crate::tflite::builder::OpSpecCode;
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: two custom operators (flexbuffer and raw-struct options)");
+    let x = b.activation("input", DType::F32, &[1, 2, 2, 2], None);
+    let w1 = b.constant_f32("scale_shift1/w", &[2], &[0.5, -2.0]);
+    let t1 = b.activation("scale_shift1", DType::F32, &[1, 2, 2, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("ScaleShift".into()), &[Some(x), Some(w1)], &[t1]);
+    b.custom_options(op, write_map(&[("add", FlexValue::Float(1.25)), ("relu", FlexValue::Bool(false))]));
+    let t2 = b.activation("relu", DType::F32, &[1, 2, 2, 2], None);
+    b.op(OpKind::Relu, &[Some(t1)], &[t2]);
+    let w2 = b.constant_f32("scale_shift2/w", &[2], &[3.0, 0.25]);
+    let y0 = b.activation("output", DType::F32, &[1, 2, 2, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("ScaleShift".into()), &[Some(t2), Some(w2)], &[y0]);
+    b.custom_options(op, write_map(&[("add", FlexValue::Float(-0.5)), ("relu", FlexValue::Bool(true))]));
+    let q = Some((0.1, 3));
+    let xq = b.activation("input_q", DType::I8, &[1, 8], q);
+    let yq = b.activation("clamped", DType::I8, &[1, 8], q);
+    let op = b.op_spec(OpSpecCode::Custom("ClampI8".into()), &[Some(xq)], &[yq]);
+    b.custom_options(op, [(-20i32).to_le_bytes(), 50i32.to_le_bytes()].concat());
+    b.inputs(&[x, xq]).outputs(&[y0, yq]);
+    b.finish()
+}
+
+/// The scratch the `builder_custom_ops` snapshot gives `ClampI8` (`--custom-scratch
+/// ClampI8=32`).
+pub const CUSTOM_OPS_SCRATCH: (&str, usize) = ("ClampI8", 32);
+
+/// A CIRCULAR_BUFFER (which ends a run early until it has filled) feeding a custom operator
+/// of the caller's, `ClampI8` (as in [`custom_ops`], no scratch): `run` returns
+/// `Result<RunStatus, CustomOpFailed>`. Outputs: the buffer and the clamped buffer.
+pub fn custom_ops_streaming() -> Vec<u8> {
+    use crate::tflite::builder::{OpSpecCode, TensorSpec};
+    let q = (0.05, -3);
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 1, 1, 4], Some(q));
+    let buf = b.tensor(TensorSpec {
+        name: "stream/buffer".into(),
+        dtype: DType::I8,
+        shape: vec![1, 3, 1, 4],
+        shape_signature: None,
+        quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
+        data: None,
+        variable: true,
+    });
+    b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(x)], &[buf]);
+    let y = b.activation("clamped", DType::I8, &[1, 3, 1, 4], Some(q));
+    let op = b.op_spec(OpSpecCode::Custom("ClampI8".into()), &[Some(buf)], &[y]);
+    b.custom_options(op, [(-20i32).to_le_bytes(), 50i32.to_le_bytes()].concat());
+    b.inputs(&[x]).outputs(&[buf, y]);
+    b.finish()
+}
+
+/// [`custom_ops`] with builtins: MUL and ADD for each ScaleShift (the second ADD with a fused
+/// RELU), RELU between them, MAXIMUM and MINIMUM for ClampI8. Same inputs, same outputs.
+pub fn custom_ops_builtin() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    b.description("tflc test model: custom_ops with builtins");
+    let x = b.activation("input", DType::F32, &[1, 2, 2, 2], None);
+    let scale_shift = |b: &mut ModelBuilder, x: TensorId, w: [f32; 2], add: f32, activation: Activation, name: &str| {
+        let w = b.constant_f32(&format!("{name}/w"), &[2], &w);
+        let m = b.activation(&format!("{name}/mul"), DType::F32, &[1, 2, 2, 2], None);
+        b.op(OpKind::Mul { activation: Activation::None }, &[Some(x), Some(w)], &[m]);
+        let a = b.constant_f32(&format!("{name}/add"), &[1], &[add]);
+        let y = b.activation(name, DType::F32, &[1, 2, 2, 2], None);
+        b.op(OpKind::Add { activation }, &[Some(m), Some(a)], &[y]);
+        y
+    };
+    let t1 = scale_shift(&mut b, x, [0.5, -2.0], 1.25, Activation::None, "scale_shift1");
+    let t2 = b.activation("relu", DType::F32, &[1, 2, 2, 2], None);
+    b.op(OpKind::Relu, &[Some(t1)], &[t2]);
+    let y0 = scale_shift(&mut b, t2, [3.0, 0.25], -0.5, Activation::Relu, "output");
+    let q = Some((0.1, 3));
+    let xq = b.activation("input_q", DType::I8, &[1, 8], q);
+    let lo = b.constant_i8("lo", &[1], &[-20], q);
+    let hi = b.constant_i8("hi", &[1], &[50], q);
+    let m = b.activation("at_least_lo", DType::I8, &[1, 8], q);
+    b.op(OpKind::Maximum, &[Some(xq), Some(lo)], &[m]);
+    let yq = b.activation("clamped", DType::I8, &[1, 8], q);
+    b.op(OpKind::Minimum, &[Some(m), Some(hi)], &[yq]);
+    b.inputs(&[x, xq]).outputs(&[y0, yq]);
+    b.finish()
+}
+
+/// A custom operator whose output shape the converter could not infer (`shape_signature`
+/// `[-1, 8]`): tflc cannot compile it (the caller's kernel needs a static shape).
+pub fn dynamic_custom_op() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
+    let y = b.tensor(crate::tflite::builder::TensorSpec {
+        name: "dynamic_output".into(),
+        dtype: DType::I8,
+        shape: vec![1, 8],
+        shape_signature: Some(vec![-1, 8]),
+        quant: Some(Quantization { scale: vec![0.1], zero_point: vec![0], axis: None }),
+        data: None,
+        variable: false,
+    });
+    b.op_spec(crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()), &[Some(x)], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// A custom operator tflc lowers (SignalEnergy) whose custom options are too short to be a
+/// FlexBuffer (two bytes): refused naming op and the options.
+pub fn short_custom_options() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let x = b.activation("spectrum", DType::I16, &[8], None);
+    let y = b.activation("energy", DType::U32, &[4], None);
+    let op = b.op_spec(crate::tflite::builder::OpSpecCode::Custom("SignalEnergy".into()), &[Some(x)], &[y]);
+    b.custom_options(op, vec![1, 2]);
+    b.inputs(&[x]).outputs(&[y]);
+    b.finish()
+}
+
+/// A model with a custom op tflc has no kernel for: the caller's (`tflc run` refuses it).
 pub fn unsupported_custom_op() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
@@ -1377,8 +1504,10 @@ pub fn unsupported_int16_conv() -> Vec<u8> {
 pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("examples/models/tiny_cnn_int8.tflite", tiny_cnn()),
+        ("examples/models/custom_ops.tflite", custom_ops()),
         ("macros/tests/ui/models/conv.tflite", conv_same_relu()),
-        ("macros/tests/ui/models/custom_op.tflite", unsupported_custom_op()),
+        ("macros/tests/ui/models/custom_op.tflite", dynamic_custom_op()),
+        ("macros/tests/ui/models/custom_ops.tflite", custom_ops()),
         ("macros/tests/ui/models/int16_conv.tflite", unsupported_int16_conv()),
     ]
 }

@@ -42,6 +42,16 @@ pub struct Args {
     keep_f16_weights: bool,
     #[command(flatten)]
     pools: PoolArgs,
+    /// Scratch bytes for the kernel of custom operator NAME, repeatable
+    /// (`--custom-scratch MyOp=256`, K = 1024): each operator of that custom code gets a
+    /// region of the arena live during its call only, as its method's `scratch: &mut [u8]`
+    /// (see docs/CUSTOM_OPS.md).
+    #[arg(long = "custom-scratch", value_name = "NAME=BYTES", value_parser = parse_custom_scratch)]
+    custom_scratch: Vec<(String, usize)>,
+}
+
+fn parse_custom_scratch(s: &str) -> Result<(String, usize), String> {
+    tflc::CompileOptions::parse_custom_scratch(s)
 }
 
 /// `--pool` and `--pool-section` (compile and plan).
@@ -128,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         target_pointer_width: args.target_pointer_width,
         keep_f16_weights: args.keep_f16_weights,
         pools: args.pools.specs()?,
+        custom_scratch: args.custom_scratch.into_iter().collect(),
     };
     let mut inputs = Vec::new();
     for m in &args.model {

@@ -1,8 +1,9 @@
 //! TFLite Micro's custom operators: the registry's one entry for them ([`lower`] dispatches
 //! by name to `detection_postprocess.rs`, `decode.rs`, `circular_buffer.rs` and the signal
-//! library's `signal.rs`); any other name is refused, by name (`signal::lower`'s fallback).
+//! library's `signal.rs`); any other custom code is the caller's kernel (`user_custom.rs`,
+//! `docs/CUSTOM_OPS.md`).
 
-use super::{circular_buffer, decode, detection_postprocess, signal, ExecError, Kernel, OpCx, TensorStore};
+use super::{circular_buffer, decode, detection_postprocess, signal, user_custom, ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpCode;
@@ -15,6 +16,8 @@ pub enum Custom {
     Decode(decode::Decode),
     Signal(signal::Signal),
     CircularBuffer(circular_buffer::CircularBuffer),
+    /// Any other custom code: the caller's kernel (`docs/CUSTOM_OPS.md`).
+    User(user_custom::UserCustom),
 }
 
 /// Lowers a custom operator by its name (any other operator the reader left unsupported
@@ -24,6 +27,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Custom, LowerError> {
         OpCode::Custom(c) if c == "TFLite_Detection_PostProcess" => Ok(Custom::DetectionPostProcess(detection_postprocess::lower(cx)?)),
         OpCode::Custom(c) if c == "TFLM_DECODE" => Ok(Custom::Decode(decode::lower(cx)?)),
         OpCode::Custom(c) if c == circular_buffer::NAME => Ok(Custom::CircularBuffer(circular_buffer::lower(cx)?)),
+        OpCode::Custom(c) if signal::is_signal_op(c) => Ok(Custom::Signal(signal::lower(cx)?)),
+        OpCode::Custom(_) => Ok(Custom::User(user_custom::lower(cx)?)),
+        // A builtin the reader does not know keeps its reason.
         _ => Ok(Custom::Signal(signal::lower(cx)?)),
     }
 }
@@ -35,6 +41,7 @@ impl Custom {
             Custom::Decode(k) => k,
             Custom::Signal(k) => k,
             Custom::CircularBuffer(k) => k,
+            Custom::User(k) => k,
         }
     }
 }
@@ -56,25 +63,29 @@ impl Kernel for Custom {
     fn stops(&self) -> bool {
         self.kernel().stops()
     }
+
+    fn user_custom(&self) -> Option<&user_custom::UserCustom> {
+        self.kernel().user_custom()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
-    use crate::error::LowerError;
     use crate::ir::DType;
     use crate::tflite::builder::{ModelBuilder, OpSpecCode};
 
-    /// A custom operator TFLite Micro does not register keeps the generic refusal, naming it.
+    /// A custom operator TFLite Micro does not register is the caller's kernel; a name of the
+    /// signal library's family that tflc does not know is still that family's refusal.
     #[test]
-    fn unknown_custom_operators_are_refused_by_name() {
+    fn unknown_custom_operators_are_the_callers() {
         let mut m = ModelBuilder::new();
         let x = m.activation("x", DType::I8, &[1, 1, 1, 4], Some((0.1, 0)));
         let y = m.activation("y", DType::I8, &[1, 5, 1, 4], Some((0.1, 0)));
         m.op_spec(OpSpecCode::Custom("MyOwnOp".into()), &[Some(x)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
-        let e = lower_op0(&m.finish()).unwrap_err();
-        let s = e.to_string();
-        assert!(matches!(e, LowerError::Unsupported { .. }) && s.contains("custom operator") && s.contains("MyOwnOp"), "{s}");
+        let k = lower_op0(&m.finish()).unwrap();
+        assert_eq!(k.user_custom().map(|u| u.code.as_str()), Some("MyOwnOp"));
+        assert_eq!(k.scratch_bytes(), 0);
     }
 }

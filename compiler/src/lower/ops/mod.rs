@@ -89,6 +89,12 @@ pub trait Kernel: std::fmt::Debug {
     fn control_flow(&self) -> Option<&control_flow::ControlFlow> {
         None
     }
+
+    /// A custom operator whose kernel the caller provides (`user_custom`): codegen emits its
+    /// call through the module's `CustomOps` trait, `execute` refuses it. Default: none.
+    fn user_custom(&self) -> Option<&user_custom::UserCustom> {
+        None
+    }
 }
 
 /// An operator evaluated at compile time (`passes::fold`, listed in
@@ -269,6 +275,7 @@ pub(crate) mod signal;
 pub(crate) mod reduce;
 pub(crate) mod target;
 pub(crate) mod unary;
+pub mod user_custom;
 
 #[cfg(test)]
 mod test_helpers;

@@ -338,6 +338,30 @@ fn const_i16(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<Vec<i16>, LowerError> 
     }
 }
 
+/// The custom codes of TFLite Micro's signal library that tflc lowers ([`lower`]); any other
+/// custom code is the caller's kernel (`user_custom`).
+pub(crate) const SIGNAL_OPS: &[&str] = &[
+    "SignalWindow",
+    "SignalFftAutoScale",
+    "SignalRfft",
+    "SignalEnergy",
+    "SignalFilterBank",
+    "SignalFilterBankSquareRoot",
+    SPECTRAL_SUBTRACTION,
+    "SignalPCAN",
+    "SignalFilterBankLog",
+    "SignalIrfft",
+    "SignalDelay",
+    "SignalFramer",
+    "SignalStacker",
+    "SignalOverlapAdd",
+];
+
+/// Whether `name` is one of [`SIGNAL_OPS`].
+pub(crate) fn is_signal_op(name: &str) -> bool {
+    SIGNAL_OPS.contains(&name)
+}
+
 /// Lowers a custom op of the signal library; any other custom or unknown op is unsupported.
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Signal, LowerError> {
     let name = match &cx.op.opcode {
