@@ -39,6 +39,29 @@ pub struct Summary {
     /// Constants the file stores sparse (TFLite's `SparsityParameters`), densified at
     /// compile time.
     pub sparse: Vec<SparseInfo>,
+    /// int4 constants (TFLite's packed `INT4`), and whether compiling unpacks them to int8.
+    pub int4: Vec<Int4Info>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+/// An int4 constant: the bytes the file stores (two elements a byte) and the bytes of its
+/// int8 form, which the compile uses when it unpacks it (`passes::fold`).
+pub struct Int4Info {
+    /// Its subgraph's index.
+    pub subgraph: usize,
+    /// The tensor's index in the subgraph.
+    pub tensor: TensorId,
+    /// Its name.
+    pub name: String,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// Bytes the file stores (packed).
+    pub stored_bytes: usize,
+    /// Bytes of the unpacked int8 form (one per element).
+    pub unpacked_bytes: usize,
+    /// Whether compiling unpacks it (every reader takes it as an int8 filter or DEQUANTIZE
+    /// input); if not, the operators reading it refuse it.
+    pub unpacked: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -278,6 +301,23 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folding = crate::passes::fold::FoldedModel::of(model);
     let sparse = sparse_infos(model, &folding);
+    let read = model;
+    let int4: Vec<Int4Info> = model
+        .subgraphs
+        .iter()
+        .zip(&folding.subgraphs)
+        .flat_map(|(sg, f)| {
+            sg.tensors.iter().filter(|t| t.dtype == DType::I4 && t.is_constant()).map(move |t| Int4Info {
+                subgraph: sg.id.index(),
+                tensor: t.id,
+                name: t.name.clone(),
+                shape: t.shape.clone(),
+                stored_bytes: t.data.map_or(0, <[u8]>::len),
+                unpacked_bytes: t.num_elements(),
+                unpacked: f.unpacked_int4.contains(&t.id),
+            })
+        })
+        .collect();
     let model = &folding.apply(model);
     let folded = folding
         .subgraphs
@@ -327,21 +367,28 @@ pub fn summarize(model: &Model<'_>) -> Summary {
                 // Count what the file stores, not the compiler's dense copy (the constants
                 // kernels read in its place are counted as themselves).
                 weight_bytes += sparse.iter().find(|i| i.subgraph == s && i.tensor == t.id).map_or(0, |i| i.stored_bytes + i.index_bytes);
+            } else if let Some(&packed) = sg.int4_packed.get(&t.id) {
+                // An unpacked int4 constant: count what the file stores.
+                if weight_buffers.insert((packed.as_ptr() as usize, packed.len())) {
+                    weight_bytes += packed.len();
+                }
             } else if let Some(d) = t.data {
                 // Tensors may share a buffer; count each byte range once.
                 if weight_buffers.insert((d.as_ptr() as usize, d.len())) {
                     weight_bytes += d.len();
                 }
             }
+            // Tensors as the file stores them (an unpacked int4 constant is int4 here).
+            let as_read = read.subgraphs.as_slice().get(s).map_or(t, |r| r.tensor(t.id));
             tensors.push(TensorInfo {
                 subgraph: s,
                 index: t.id.index(),
                 name: t.name.clone(),
-                dtype: t.dtype,
+                dtype: as_read.dtype,
                 shape: t.shape.clone(),
                 constant: t.is_constant(),
                 variable: t.is_variable,
-                bytes: t.byte_size(),
+                bytes: as_read.byte_size(),
                 quantization: t.quant.clone(),
             });
         }
@@ -379,6 +426,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         plan,
         folded,
         sparse,
+        int4,
     }
 }
 
@@ -462,6 +510,22 @@ impl Summary {
                 let outs: Vec<String> = f.tensors.iter().map(|t| t.to_string()).collect();
                 let sg = if f.subgraph == 0 { String::new() } else { format!("subgraph {} ", f.subgraph) };
                 let _ = writeln!(s, "  {sg}op {} {} -> {}", f.index, f.opcode, outs.join(", "));
+            }
+        }
+        if !self.int4.is_empty() {
+            let stored: usize = self.int4.iter().map(|i| i.stored_bytes).sum();
+            let unpacked: usize = self.int4.iter().filter(|i| i.unpacked).map(|i| i.unpacked_bytes).sum();
+            let _ = writeln!(
+                s,
+                "int4:        {} constant(s), {} bytes stored packed, {} bytes unpacked to int8",
+                self.int4.len(),
+                group(stored as u64),
+                group(unpacked as u64)
+            );
+            for i in &self.int4 {
+                let sg = if i.subgraph == 0 { String::new() } else { format!("subgraph {} ", i.subgraph) };
+                let what = if i.unpacked { format!("unpacked: {} bytes", group(i.unpacked_bytes as u64)) } else { "not unpacked (refused by its readers)".to_owned() };
+                let _ = writeln!(s, "  {sg}{} {:?} int4{}: {} bytes stored, {what}", i.tensor, i.name, fmt_shape(&i.shape), group(i.stored_bytes as u64));
             }
         }
         if !self.sparse.is_empty() {

@@ -658,3 +658,48 @@ mod tests {
         assert_eq!((m, e), (0.5, -1024));
     }
 }
+
+/// One element of a TFLite int4 tensor: element `i` of `packed` (two per byte, element `2k`
+/// in the low nibble of byte `k`, two's complement), sign-extended. TFLite's
+/// `tensor_utils::UnpackDenseInt4IntoInt8`, one element at a time.
+#[inline(always)]
+pub fn int4_at(packed: &[u8], i: usize) -> i8 {
+    let b = packed[i / 2] as i8;
+    if i % 2 == 0 {
+        b.wrapping_shl(4) >> 4
+    } else {
+        b >> 4
+    }
+}
+
+/// TFLite's `tensor_utils::UnpackDenseInt4IntoInt8`: the `out.len()` int4 elements of
+/// `packed` (flat over the whole tensor, low nibble first; an odd count leaves the last
+/// byte's high nibble unread) as int8. `packed` holds at least `out.len().div_ceil(2)` bytes.
+pub fn unpack_int4(packed: &[u8], out: &mut [i8]) {
+    debug_assert!(packed.len() >= out.len().div_ceil(2));
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = int4_at(packed, i);
+    }
+}
+
+#[cfg(test)]
+mod int4_tests {
+    use super::{int4_at, unpack_int4};
+
+    /// TFLite's own example (`{0x12, 0x34}` -> `{2, 1, 4, 3}`), the sign extension of every
+    /// nibble, and an odd count ignoring the last high nibble.
+    #[test]
+    fn unpacks_as_tflite() {
+        let mut out = [0i8; 4];
+        unpack_int4(&[0x12, 0x34], &mut out);
+        assert_eq!(out, [2, 1, 4, 3]);
+        for n in 0u8..16 {
+            let want = if n < 8 { n as i8 } else { n as i8 - 16 };
+            assert_eq!(int4_at(&[n], 0), want);
+            assert_eq!(int4_at(&[n << 4], 1), want);
+        }
+        let mut out = [0i8; 3];
+        unpack_int4(&[0x8f, 0x97], &mut out);
+        assert_eq!(out, [-1, -8, 7]);
+    }
+}

@@ -79,6 +79,12 @@ pub struct Subgraph<'a> {
     /// DEQUANTIZE ops whose every reader takes float16 weights (CONV_2D, DEPTHWISE_CONV_2D and
     /// FULLY_CONNECTED filters). Empty unless asked for.
     pub half_weights: BTreeSet<TensorId>,
+    /// int4 constants (TFLite's packed `INT4`) that `passes::fold` unpacked to int8 (their
+    /// type is int8 and their data the unpacked bytes after folding), with the packed bytes
+    /// the file stores. Only filters of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED on
+    /// int8 activations and DEQUANTIZE inputs are unpacked; any other int4 tensor keeps its
+    /// type and is refused by the operators reading it. Empty as read from a file.
+    pub int4_packed: BTreeMap<TensorId, &'a [u8]>,
     /// Arena scratch bytes for the caller's custom-operator kernels, by custom code
     /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
     /// that code gets a region live during its call only. Empty as read from a file.

@@ -20,6 +20,16 @@
 //!   then feeds a DEQUANTIZE, which folds in turn, or a kernel directly). The sparse bytes
 //!   never reach flash: a constant goes into the weight blob only when a kernel reads it.
 //!
+//! - int4 constants (TFLite's `INT4`: two elements a byte, low nibble first, two's
+//!   complement) are unpacked to int8 first, exactly as TFLite's
+//!   `tensor_utils::UnpackDenseInt4IntoInt8`, when every reader takes them: the filter
+//!   (input 1 only) of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED on int8 activations
+//!   (TFLite Micro unpacks the filter into scratch and runs its int8 kernel), or a
+//!   DEQUANTIZE (whose fold then dequantizes the unpacked values, per channel when the
+//!   tensor is quantized per channel). The unpacked tensor is an int8 constant for every
+//!   later phase; [`Subgraph::int4_packed`] keeps the packed bytes. Any other int4 tensor
+//!   stays int4, and the operators reading it refuse it by name.
+//!
 //! With `keep_f16_weights` ([`FoldedModel::apply_with`]), a folded float16 DEQUANTIZE whose
 //! every reader is the filter of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED is also
 //! listed in [`Subgraph::half_weights`]: those kernels' Arm calls then read the float16
@@ -69,6 +79,9 @@ pub struct Folded {
     /// The sparse constants densified (their dense bytes are in `data`; the applied model
     /// has no sparsity metadata on them).
     pub densified: std::collections::BTreeSet<TensorId>,
+    /// The int4 constants unpacked to int8 (their int8 bytes are in `data`; the applied
+    /// model types them int8 and lists their packed bytes in [`Subgraph::int4_packed`]).
+    pub unpacked_int4: std::collections::BTreeSet<TensorId>,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -113,6 +126,7 @@ impl Folded {
     pub fn of(sg: &Subgraph<'_>) -> Folded {
         let mut f = Folded::default();
         densify(sg, &mut f);
+        unpack_int4(sg, &mut f);
         // Rounds: an operator that could not lower before (a RESHAPE whose shape operand was
         // not constant yet) may lower once its inputs are folded. Each round folds at least
         // one operator, so there are at most as many rounds as operators.
@@ -164,6 +178,40 @@ fn densify(sg: &Subgraph<'_>, f: &mut Folded) {
             f.data.insert(y, dense);
             f.ops.push((op.id, vec![y]));
         }
+    }
+}
+
+/// Unpacks every int4 constant of `sg` whose every reader takes it as int8 (the module
+/// doc) into `f`.
+fn unpack_int4(sg: &Subgraph<'_>, f: &mut Folded) {
+    for t in sg.tensors.iter() {
+        let Some(packed) = t.data else { continue };
+        let n = t.num_elements();
+        if t.dtype != DType::I4 || t.sparsity.is_some() || packed.len() != n.div_ceil(2) || sg.outputs.contains(&t.id) {
+            continue;
+        }
+        let mut readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(t.id))).peekable();
+        if readers.peek().is_none() || !readers.all(|o| int4_reader(sg, o, t.id)) {
+            continue;
+        }
+        let mut unpacked = vec![0i8; n];
+        tflc_runtime::quant::unpack_int4(packed, &mut unpacked);
+        f.data.insert(t.id, unpacked.iter().map(|&v| v as u8).collect());
+        f.unpacked_int4.insert(t.id);
+    }
+}
+
+/// Whether operator `o` takes int4 constant `t` as TFLite Micro does, unpacked to int8: as
+/// the filter (input 1, and no other input) of an int8 CONV_2D, DEPTHWISE_CONV_2D or
+/// FULLY_CONNECTED, or as a DEQUANTIZE's input.
+pub fn int4_reader(sg: &Subgraph<'_>, o: &crate::ir::Operator<'_>, t: TensorId) -> bool {
+    match o.kind {
+        OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_) => {
+            let int8_input = o.inputs.first().copied().flatten().and_then(|x| sg.tensors.get(x)).is_some_and(|x| x.dtype == DType::I8);
+            int8_input && o.inputs.iter().enumerate().all(|(i, x)| (*x == Some(t)) == (i == 1))
+        }
+        OpKind::Dequantize => true,
+        _ => false,
     }
 }
 
@@ -247,6 +295,12 @@ impl Folded {
     fn apply_to<'f>(&'f self, sg: &mut Subgraph<'f>) {
         for (&t, bytes) in &self.data {
             if let Some(tensor) = sg.tensors.get_mut(t) {
+                if self.unpacked_int4.contains(&t) && tensor.dtype == DType::I4 {
+                    if let Some(packed) = tensor.data {
+                        sg.int4_packed.insert(t, packed);
+                    }
+                    tensor.dtype = DType::I8;
+                }
                 tensor.data = Some(bytes);
                 if self.densified.contains(&t) {
                     tensor.sparsity = None;
@@ -309,6 +363,7 @@ fn dequantize_constant(x: &Tensor<'_>) -> Option<Vec<f32>> {
             }
             Some(data.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect())
         }
+        DType::I8 if x.quant.as_ref()?.axis.is_some() => dequantize_per_channel(x, data),
         DType::I8 => {
             let (scale, zero_point) = x.quant.as_ref()?.per_tensor()?;
             let zero_point = i32::try_from(zero_point).ok()?;
@@ -322,6 +377,36 @@ fn dequantize_constant(x: &Tensor<'_>) -> Option<Vec<f32>> {
         }
         _ => None,
     }
+}
+
+/// TFLite's `reference_ops::PerChannelDequantize` of an int8 constant (or an int4 one
+/// unpacked): `float(scale[c] * (q - zero_point[c]))` for channel `c` along the quantized
+/// axis, each channel as the per-tensor `dequantize_s8_f32` (the float product of a float
+/// scale and a small integer is the double product rounded once).
+fn dequantize_per_channel(x: &Tensor<'_>, data: &[u8]) -> Option<Vec<f32>> {
+    let q = x.quant.as_ref()?;
+    let axis = q.axis?;
+    let channels = *x.shape.get(axis)?;
+    if channels != q.scale.len() || q.zero_point.len() != channels || data.len() != x.num_elements() {
+        return None;
+    }
+    let inner: usize = x.shape[axis + 1..].iter().product();
+    let mut params = Vec::with_capacity(channels);
+    for (&scale, &zero_point) in q.scale.iter().zip(&q.zero_point) {
+        if !(scale.is_finite() && scale > 0.0) {
+            return None;
+        }
+        params.push(DequantizeParams { scale, zero_point: i32::try_from(zero_point).ok()? });
+    }
+    let q8: Vec<i8> = data.iter().map(|&b| b as i8).collect();
+    let mut out = vec![0f32; q8.len()];
+    if inner == 0 {
+        return Some(out);
+    }
+    for (k, (src, dst)) in q8.chunks(inner).zip(out.chunks_mut(inner)).enumerate() {
+        dequantize_s8_f32(&params[k % channels], src, dst);
+    }
+    Some(out)
 }
 
 pub use tflc_runtime::math::f16_to_f32;

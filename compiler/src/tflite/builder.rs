@@ -191,6 +191,19 @@ impl ModelBuilder {
         self.constant(name, DType::I8, shape, v.iter().map(|&x| x as u8).collect(), Some(q))
     }
 
+    /// An int4 constant (TFLite's `INT4`) of `v` (each in -8..=7), packed as TFLite packs
+    /// it: two elements a byte, flat over the tensor, element `2k` in the low nibble of byte
+    /// `k`; an odd count leaves the last high nibble 0. Quantized by `quant` when given.
+    pub fn constant_i4(&mut self, name: &str, shape: &[usize], v: &[i8], quant: Option<Quantization>) -> TensorId {
+        self.constant(name, DType::I4, shape, pack_int4(v), quant)
+    }
+
+    /// An int4 constant quantized per channel along `axis` (zero points 0).
+    pub fn constant_i4_per_axis(&mut self, name: &str, shape: &[usize], v: &[i8], scales: &[f32], axis: usize) -> TensorId {
+        let q = Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(axis) };
+        self.constant_i4(name, shape, v, Some(q))
+    }
+
     /// An int32 constant (a bias), per-tensor quantized by `q` when given.
     pub fn constant_i32(&mut self, name: &str, shape: &[usize], v: &[i32], q: Option<(f32, i64)>) -> TensorId {
         self.constant(name, DType::I32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), q.map(per_tensor))
@@ -889,4 +902,10 @@ fn write_sparsity<'b>(fbb: &mut FlatBufferBuilder<'b>, sp: &Sparsity) -> WIPOffs
     let block_map = (!sp.block_map.is_empty()).then(|| fbb.create_vector(&sp.block_map));
     let dim_metadata = Some(fbb.create_vector(&dims));
     fb::SparsityParameters::create(fbb, &fb::SparsityParametersArgs { traversal_order, block_map, dim_metadata })
+}
+
+/// TFLite's int4 packing of `v` (each value's low four bits): element `2k` in the low nibble
+/// of byte `k`, element `2k + 1` in its high nibble.
+pub fn pack_int4(v: &[i8]) -> Vec<u8> {
+    v.chunks(2).map(|p| (p[0] as u8 & 0x0f) | (p.get(1).map_or(0, |&h| h as u8 & 0x0f) << 4)).collect()
 }

@@ -54,6 +54,36 @@ impl SchemeKind {
     }
 }
 
+/// The int4 filter checks of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED. TFLite Micro
+/// runs an int4 filter with int8 activations only, unpacked into int8
+/// (`tensor_utils::UnpackDenseInt4IntoInt8`) before its int8 kernel; `passes::fold` unpacks
+/// such a constant at compile time ([`crate::ir::Subgraph::int4_packed`]), so the op lowers
+/// as int8. An int4 filter still typed int4 here was not unpacked, and this says why; an
+/// unpacked one must be quantized with zero points in the int4 range.
+pub(crate) fn check_int4_filter(cx: &OpCx<'_, '_>, input: &Tensor<'_>, filter: &Tensor<'_>) -> Result<(), LowerError> {
+    if filter.dtype == DType::I4 {
+        let why = if input.dtype != DType::I8 {
+            format!("an int4 filter on {} activations (TFLite Micro runs int4 filters with int8 activations only)", input.dtype)
+        } else if !filter.is_constant() {
+            "an int4 filter that is not a constant (tflc unpacks int4 filters at compile time)".to_owned()
+        } else {
+            "an int4 filter that is not unpacked: tflc unpacks an int4 constant when every operator reading it takes it as \
+             its filter (on int8 activations) or as a DEQUANTIZE input"
+                .to_owned()
+        };
+        return Err(cx.unsupported_tensor(filter, why));
+    }
+    if cx.sg.int4_packed.contains_key(&filter.id) {
+        let Some(q) = &filter.quant else {
+            return Err(cx.unsupported_tensor(filter, "int4 filter is not quantized"));
+        };
+        if let Some(z) = q.zero_point.iter().find(|z| !(-8..=7).contains(*z)) {
+            return Err(cx.invalid_tensor(filter, format!("int4 filter zero point {z} is out of the int4 range -8..=7")));
+        }
+    }
+    Ok(())
+}
+
 /// What [`SchemeKind::of`] returns for float32 tensors, which have no quantization.
 pub(crate) const UNQUANTIZED: QuantParams = QuantParams { scale: 1.0, zero_point: 0 };
 

@@ -15,7 +15,7 @@
 //! the input's shape with the last dimension replaced by the units (`keep_num_dims`), or
 //! `[input_size / input_depth, units]`.
 
-use super::conv_common::{bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
+use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
@@ -86,6 +86,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     }
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
+    check_int4_filter(cx, input, filter)?;
 
     // Weights are [units, input_depth].
     let (output_depth, input_depth) = match filter.shape.as_slice() {

@@ -282,6 +282,8 @@ mod test_helpers;
 #[cfg(test)]
 mod tests_16x8;
 #[cfg(test)]
+mod tests_int4;
+#[cfg(test)]
 mod tests_16x8_elementwise;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
