@@ -665,7 +665,7 @@ mod tests {
 #[inline(always)]
 pub fn int4_at(packed: &[u8], i: usize) -> i8 {
     let b = packed[i / 2] as i8;
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         b.wrapping_shl(4) >> 4
     } else {
         b >> 4

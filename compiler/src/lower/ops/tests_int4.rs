@@ -210,7 +210,7 @@ fn weight_only_int4_dequantize_folds() {
     };
     let x: Vec<u8> = (0..14).flat_map(|i| (i as f32 * 0.37 - 2.0).to_le_bytes()).collect();
     let bytes = make(false);
-    let got = run("int4_weight_only_fc_litert", &bytes, &[x.clone()]);
+    let got = run("int4_weight_only_fc_litert", &bytes, std::slice::from_ref(&x));
     assert_eq!(got, run("int4_weight_only_fc_twin", &make(true), &[x]));
     // Host float32 kernels are not bit-exact (fused multiply-adds, docs/KERNELS.md): the
     // output is within a few ulps of TFLite's reference kernels.
