@@ -11,8 +11,8 @@
 //! list only shrinks). Other ops (LSTM, SVDF, int16, custom signal ops) are reported.
 
 use std::collections::{BTreeMap, BTreeSet};
-use tflc::lower::lower_subgraph;
-use tflc::lower::ops::{TensorData, TensorStore};
+use tflc::internal::lower::lower_subgraph;
+use tflc::internal::lower::ops::{TensorData, TensorStore};
 use tflc::error::LowerError;
 use tflc::ir::{DType, OpCode, Operator, Subgraph};
 use tflc_tests::{golden_cases, shared_dir_or_skip};
@@ -101,8 +101,8 @@ fn op_conformance() {
             continue;
         }
         let bytes = std::fs::read(&case.model).unwrap();
-        let read = tflc::passes::read_model(&bytes).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let folded = tflc::passes::fold::FoldedModel::of(&read);
+        let read = tflc::read_model(&bytes).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let folded = tflc::internal::passes::fold::FoldedModel::of(&read);
         let model = folded.apply(&read);
         let sg = model.main();
         let constants = TensorStore::with_constants(sg);

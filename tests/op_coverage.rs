@@ -4,10 +4,10 @@
 //! `docs/OP_COVERAGE.md` so the gap is one table.
 //!
 //! The status comes from the compiler itself and from `SUPPORTED_OPS.md`, cross-checked:
-//! a builtin lowers when it is in the lowering registry (`tflc::lower::ops::LOWERED`), and
+//! a builtin lowers when it is in the lowering registry (`tflc::internal::lower::ops::LOWERED`), and
 //! then `SUPPORTED_OPS.md` must have a row for it (its element types are the union of its
 //! rows); a builtin `SUPPORTED_OPS.md` lists must be in the registry or always folded
-//! (`tflc::passes::fold::ALWAYS_FOLDED`). A custom operator lowers when `SUPPORTED_OPS.md`
+//! (`tflc::internal::passes::fold::ALWAYS_FOLDED`). A custom operator lowers when `SUPPORTED_OPS.md`
 //! has its row. The suite fails when the committed table is stale; `BLESS=1` rewrites it.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -76,8 +76,8 @@ fn table() -> (String, Vec<String>) {
     // Registry modules are builtin names in snake case (`if_`, `while_` dodge keywords), but
     // `custom`, which lowers TFLite Micro's custom operators by name.
     let lowered: BTreeSet<String> =
-        tflc::lower::ops::LOWERED.iter().filter(|&&m| m != "custom").map(|m| m.trim_end_matches('_').to_ascii_uppercase()).collect();
-    let folded: BTreeSet<&str> = tflc::passes::fold::ALWAYS_FOLDED.iter().copied().collect();
+        tflc::internal::lower::ops::LOWERED.iter().filter(|&&m| m != "custom").map(|m| m.trim_end_matches('_').to_ascii_uppercase()).collect();
+    let folded: BTreeSet<&str> = tflc::internal::passes::fold::ALWAYS_FOLDED.iter().copied().collect();
     let mut problems = Vec::new();
     for b in &lowered {
         if !supported.contains_key(b) {

@@ -1,11 +1,11 @@
 //! Snapshots of the generated code (`snapshots/*.snap`, reviewed with `cargo insta review`):
-//! the builder models of `tflc::testing::models` with inline weights, and the corpus models
+//! the builder models of `tflc::internal::testing::models` with inline weights, and the corpus models
 //! `tflm_hello_world_int8` and `tflm_micro_speech_int8` with their weights in a file (so that
 //! no third-party weights enter the repository). `tests/generated-compile` compiles every
 //! snapshot under `#![deny(warnings)]`. CI sets `CI=true`, so a changed or missing snapshot
 //! fails instead of being written.
 
-use tflc::codegen::WeightsSource;
+use tflc::internal::codegen::WeightsSource;
 use tflc::{compile, CompileOptions};
 
 fn settings() -> insta::Settings {
@@ -18,7 +18,7 @@ fn settings() -> insta::Settings {
 
 #[test]
 fn builder_models() {
-    for (name, bytes) in tflc::testing::models::all() {
+    for (name, bytes) in tflc::internal::testing::models::all() {
         let opts = CompileOptions { model_name: format!("{name}.tflite"), ..CompileOptions::default() };
         let compiled = match compile(&bytes, &opts) {
             Ok(c) => c,
@@ -39,8 +39,8 @@ fn builder_models() {
 /// caller's kernels; `tests/generated-compile` runs it with a test implementation).
 #[test]
 fn custom_op_model() {
-    let (name, bytes) = ("builder_custom_ops", tflc::testing::models::custom_ops());
-    let (code, scratch) = tflc::testing::models::CUSTOM_OPS_SCRATCH;
+    let (name, bytes) = ("builder_custom_ops", tflc::internal::testing::models::custom_ops());
+    let (code, scratch) = tflc::internal::testing::models::CUSTOM_OPS_SCRATCH;
     let opts = CompileOptions { model_name: format!("{name}.tflite"), custom_scratch: [(code.to_string(), scratch)].into(), ..CompileOptions::default() };
     let compiled = compile(&bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     settings().bind(|| insta::assert_snapshot!(name, compiled.code));
@@ -51,7 +51,7 @@ const SNAPSHOT_PENDING: &[&str] = &[];
 
 #[test]
 fn corpus_models() {
-    let Some(shared) = tflc::testing::shared_dir_or_skip("corpus snapshots") else { return };
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("corpus snapshots") else { return };
     for name in CORPUS {
         let bytes = std::fs::read(shared.join(format!("models/{name}.tflite"))).unwrap();
         let opts = CompileOptions {

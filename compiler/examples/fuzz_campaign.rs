@@ -2,7 +2,7 @@
 //! -- [[FIRST..]END] [SEED_DIR...]` (default cases `0..50000`: 50,000 mutants of
 //! `../shared/models` and `../shared/ops`, read at run time, never copied into the
 //! repository; `FIRST..END` runs one shard, so several processes can share a campaign). Each mutant goes
-//! through read + inspect, plan + verify and compile (`tflc::fuzzing::models::check_pipeline`)
+//! through read + inspect, plan + verify and compile (`tflc::internal::fuzzing::models::check_pipeline`)
 //! in this process; a panic, a failed verification, an unlinkable module or a case that takes
 //! more than 20 s of CPU time (a hang; CPU time, not wall time, so that a campaign under
 //! `nice -n 19` on a busy machine does not report starvation as hangs) is reported with the
@@ -11,8 +11,8 @@
 use arbitrary::Unstructured;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tflc::fuzzing::models::{check_pipeline, mutate};
-use tflc::testing::Rng;
+use tflc::internal::fuzzing::models::{check_pipeline, mutate};
+use tflc::internal::testing::Rng;
 
 /// CPU time of this process (user + system) from `/proc/self/stat`, or `None` off Linux.
 fn cpu_time() -> Option<Duration> {
@@ -34,7 +34,7 @@ fn main() {
     let mutants = end.saturating_sub(first);
     let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
     if dirs.is_empty() {
-        let Some(shared) = tflc::testing::shared_dir_or_skip("fuzz_campaign") else { return };
+        let Some(shared) = tflc::internal::testing::shared_dir_or_skip("fuzz_campaign") else { return };
         dirs = vec![shared.join("models"), shared.join("ops")];
     }
     let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
@@ -44,7 +44,7 @@ fn main() {
         let mut files = Vec::new();
         let mut pending = vec![d.clone()];
         while let Some(dir) = pending.pop() {
-            files.extend(tflc::testing::tflite_files(&dir));
+            files.extend(tflc::internal::testing::tflite_files(&dir));
             let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
             subdirs.sort();
             pending.extend(subdirs.into_iter().rev());
@@ -52,11 +52,11 @@ fn main() {
         eprintln!("{}: {} seed models", d.display(), files.len());
         for p in files {
             if let Ok(b) = std::fs::read(&p) {
-                seeds.push((tflc::testing::model_name(&p), b));
+                seeds.push((tflc::internal::testing::model_name(&p), b));
             }
         }
     }
-    for (name, bytes) in tflc::testing::models::fuzz_seeds() {
+    for (name, bytes) in tflc::internal::testing::models::fuzz_seeds() {
         seeds.push((name.to_string(), bytes));
     }
     if seeds.is_empty() {

@@ -4,12 +4,12 @@
 //! `cargo run --release -p tflc --example plan_bench [-- --align N] [-- --check]`
 //!
 //! Columns: `arena` (ours, variables included), `tflm_head` (+ the state TFLite Micro keeps in
-//! its persistent area, `tflc::testing::state_allowance`), `lb_file` (the baseline's
+//! its persistent area, `tflc::internal::testing::state_allowance`), `lb_file` (the baseline's
 //! tensor-level lower bound of the file order, + `variable_bytes` too: it counts variables only
 //! while the file order uses them, our arena keeps them for ever), ratios `arena/head` and `arena/lb_file`, our
 //! own lower bound, whether order/offsets are proven optimal, planning time, and `no_inpl`:
 //! the arena without the kernels' in-place pairs (the other columns use them and the views,
-//! as `tflc` does: `tflc::pipeline::plan_options` of the lowered subgraph). `tensor_lb` is the
+//! as `tflc` does: `tflc::internal::pipeline::plan_options` of the lowered subgraph). `tensor_lb` is the
 //! tensor-level lower bound (each tensor a separate live block; what the arena was before
 //! kernels overlapped outputs with their consumed inputs), `/tensor` the arena against it,
 //! `no_ovl` the arena without the overlaps, `ovl` how many overlapped pairs the plan runs,
@@ -19,7 +19,7 @@
 //! fails if a target is missed.
 
 use std::time::Instant;
-use tflc::plan::{plan_subgraph, PlanOptions};
+use tflc::internal::plan::{plan_subgraph, PlanOptions};
 
 /// The models of issue 16's target (arena / tensor-level bound).
 const OVERLAP_TARGETS: [&str; 7] = [
@@ -33,13 +33,13 @@ const OVERLAP_TARGETS: [&str; 7] = [
 ];
 
 /// Declared reversed overlaps (`DeltaBound::AtLeast`).
-fn reversed_declared(problem: &tflc::plan::Problem) -> usize {
-    let reversed = |o: &&tflc::plan::Overlap| matches!(o.bound, tflc::plan::DeltaBound::AtLeast(_));
+fn reversed_declared(problem: &tflc::internal::plan::Problem) -> usize {
+    let reversed = |o: &&tflc::internal::plan::Overlap| matches!(o.bound, tflc::internal::plan::DeltaBound::AtLeast(_));
     problem.ops.iter().map(|n| n.overlap_ok.iter().filter(reversed).count()).sum()
 }
 
 fn main() {
-    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_bench") else { return };
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("plan_bench") else { return };
     let args: Vec<String> = std::env::args().collect();
     let align = args
         .iter()
@@ -59,8 +59,8 @@ fn main() {
     );
     let mut failures = Vec::new();
     let mut target_ratios = Vec::new();
-    for path in tflc::testing::corpus_models(&shared) {
-        let name = tflc::testing::model_name(&path);
+    for path in tflc::internal::testing::corpus_models(&shared) {
+        let name = tflc::internal::testing::model_name(&path);
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) => {
@@ -68,15 +68,15 @@ fn main() {
                 continue;
             }
         };
-        let model = match tflc::passes::read_model(&bytes) {
+        let model = match tflc::read_model(&bytes) {
             Ok(m) => m,
             Err(e) => {
                 println!("{name:<36} cannot parse: {e}");
                 continue;
             }
         };
-        let lowered = tflc::lower::lower_subgraph(model.main());
-        let options = tflc::pipeline::plan_options(&lowered, base_options.clone());
+        let lowered = tflc::internal::lower::lower_subgraph(model.main());
+        let options = tflc::internal::pipeline::plan_options(&lowered, base_options.clone());
         let apart = PlanOptions { in_place: Vec::new(), ..options.clone() };
         let without = plan_subgraph(model.main(), &apart).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
         let separate = PlanOptions { overlap: Vec::new(), ..options.clone() };
@@ -95,7 +95,7 @@ fn main() {
         let p = &sp.plan;
         let b = &baseline["models"][&name];
         let num = |k: &str| b[k].as_u64();
-        let var = tflc::testing::state_allowance(num("variable_bytes").unwrap_or(0), &sp.problem);
+        let var = tflc::internal::testing::state_allowance(num("variable_bytes").unwrap_or(0), &sp.problem);
         let head = num("tflm_head").map(|h| h + var);
         let lb = num("lower_bound_file_order").map(|l| l + var);
         // The tensor-level bound: the smaller of this order's and the best order's without

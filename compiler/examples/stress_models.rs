@@ -2,7 +2,7 @@
 //! and `tflc compile` under `/usr/bin/time -v`:
 //! `cargo run --release -p tflc --example stress_models -- /tmp/stress`.
 
-use tflc::testing::models::stress;
+use tflc::internal::testing::models::stress;
 
 fn main() -> std::io::Result<()> {
     let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "stress".into()));

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use tflc::ir::{DType, FullyConnectedOptions, OpKind};
-//! use tflc::tflite::builder::ModelBuilder;
+//! use tflc::internal::tflite::builder::ModelBuilder;
 //! use tflc::{compile, CompileOptions};
 //!
 //! let mut b = ModelBuilder::new();
@@ -43,27 +43,95 @@
 // readable error beats a smaller `Result`.
 #![allow(clippy::result_large_err)]
 
-pub mod codegen;
+// The public API: what a build script or a tool needs.
 mod config;
-pub mod emit;
 pub mod error;
-#[cfg(any(test, feature = "fuzzing"))]
-pub mod fuzzing;
 pub mod index;
 pub mod inspect;
-pub mod interp;
 pub mod ir;
-pub mod lower;
-pub mod macro_support;
-pub mod passes;
-pub mod pipeline;
-pub mod plan;
-pub mod schedule;
-pub mod text;
-pub mod tflite;
-#[doc(hidden)]
-pub mod testing;
 
 pub use config::{write_if_changed, Config};
-pub use error::{Error, LowerError, OptionsError, ParseError, Result};
+pub use emit::WeightsSource;
+pub use error::{Error, Location, LowerError, OptionsError, ParseError, Result};
+pub use passes::read_model;
 pub use pipeline::{compile, compile_models, CompileOptions, Compiled, CompiledModels};
+pub use plan::budget::OverBudget;
+pub use plan::pools::PoolSpec;
+pub use plan::{ModelPlan, PlanError, SubgraphPlan};
+
+// The phases (private: the crate root above is the API).
+mod codegen;
+mod emit;
+mod interp;
+mod lower;
+mod macro_support;
+mod passes;
+mod pipeline;
+mod plan;
+mod schedule;
+mod text;
+mod tflite;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzzing;
+mod testing;
+
+/// The compiler's phases, for the `tflc` CLI, the `tflc-macros` proc macro, the test suites,
+/// benchmarks and fuzz targets: not a stable API (it changes with every internal
+/// restructuring). Build scripts and tools use the items at the crate root, [`ir`] and
+/// [`inspect`].
+#[doc(hidden)]
+pub mod internal {
+    /// Code generation (`crate::codegen`).
+    pub mod codegen {
+        pub use crate::codegen::*;
+    }
+    /// Token emission helpers.
+    pub mod emit {
+        pub use crate::emit::*;
+    }
+    /// The reference interpreter behind `tflc run`.
+    pub mod interp {
+        pub use crate::interp::*;
+    }
+    /// Lowering: one kernel per operator.
+    pub mod lower {
+        pub use crate::lower::*;
+    }
+    /// The expansion behind `include_model!`.
+    pub mod macro_support {
+        pub use crate::macro_support::*;
+    }
+    /// Graph passes after reading.
+    pub mod passes {
+        pub use crate::passes::*;
+    }
+    /// The phases in order.
+    pub mod pipeline {
+        pub use crate::pipeline::*;
+    }
+    /// The memory planner.
+    pub mod plan {
+        pub use crate::plan::*;
+    }
+    /// Operator order.
+    pub mod schedule {
+        pub use crate::schedule::*;
+    }
+    /// Text helpers for reports.
+    pub mod text {
+        pub use crate::text::*;
+    }
+    /// The flatbuffer reader and the test-model builder.
+    pub mod tflite {
+        pub use crate::tflite::*;
+    }
+    /// Builder models and corpus helpers for the test suites.
+    pub mod testing {
+        pub use crate::testing::*;
+    }
+    /// Random planning problems for fuzzers.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub mod fuzzing {
+        pub use crate::fuzzing::*;
+    }
+}

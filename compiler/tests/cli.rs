@@ -11,7 +11,7 @@
 //!   TEXT (the rest of the line), as `$ grep TEXT NAME`;
 //! - lines starting with `#` are comments.
 //!
-//! In arguments, `{model:NAME}` is the builder model `tflc::testing::models::NAME()` written
+//! In arguments, `{model:NAME}` is the builder model `tflc::internal::testing::models::NAME()` written
 //! to a file, and `{tmp}` the case's scratch directory; both are printed as `$MODELS` and
 //! `$TMP` in the transcript. Timings (`in 0.1 ms`) print as `in <t> ms`.
 
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn model_bytes(name: &str) -> Option<Vec<u8>> {
-    use tflc::testing::models as m;
+    use tflc::internal::testing::models as m;
     Some(match name {
         "tiny_cnn" => m::tiny_cnn(),
         "conv_same_relu" => m::conv_same_relu(),

@@ -2,10 +2,10 @@
 //! the public API, so they live here, beside the other integration suites).
 #![cfg(feature = "format")]
 use tflc::error::Error;
-use tflc::lower::lower_subgraph;
+use tflc::internal::lower::lower_subgraph;
 use tflc::{compile, CompileOptions};
 use tflc::ir::{Activation, DType, OpKind};
-use tflc::tflite::builder::ModelBuilder;
+use tflc::internal::tflite::builder::ModelBuilder;
 
 /// x -> LEAKY_RELU -> a -> RELU -> b -> ADD(x, b) -> c -> MUL(c, c) -> d -> TANH -> y:
 /// RELU, ADD (over its operand 2, swapped) and TANH run in place; LEAKY_RELU cannot (x is
@@ -29,7 +29,7 @@ fn in_place_pairs_reach_the_plan_and_the_generated_calls() {
     m.inputs(&[x]).outputs(&[y]);
     let bytes = m.finish();
 
-    let model = tflc::passes::read_model(&bytes).unwrap();
+    let model = tflc::read_model(&bytes).unwrap();
     let declared = lower_subgraph(model.main()).in_place();
     let ops: Vec<usize> = declared.iter().map(|p| p.0.index()).collect();
     assert_eq!(ops, [0, 1, 2, 2, 4], "{declared:?}");
@@ -66,7 +66,7 @@ fn ranges(code: &str, prefix: &str) -> Vec<(usize, usize)> {
 /// offset are multiples of 64, and the planner planned with 64.
 #[test]
 fn align_reaches_arena_blob_and_every_offset() {
-    for (name, bytes) in tflc::testing::models::all() {
+    for (name, bytes) in tflc::internal::testing::models::all() {
         let opts = CompileOptions { align: 64, ..CompileOptions::default() };
         let c = compile(&bytes, &opts).unwrap();
         let code = &c.code;
@@ -98,7 +98,7 @@ fn every_lowering_error_is_reported() {
     let a = m.activation("a", DType::I8, &[1, 8], q);
     let y = m.activation("y", DType::I8, &[1, 8], q);
     // A custom operator with an omitted input (the caller's kernel takes every input).
-    m.op_spec(tflc::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x), None], &[a]);
+    m.op_spec(tflc::internal::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x), None], &[a]);
     m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
     m.inputs(&[x]).outputs(&[y]);
     match compile(&m.finish(), &CompileOptions::default()) {
@@ -112,7 +112,7 @@ fn every_lowering_error_is_reported() {
 
 #[test]
 fn alignments_outside_16_to_4096_are_refused() {
-    let bytes = tflc::testing::models::tiny_cnn();
+    let bytes = tflc::internal::testing::models::tiny_cnn();
     for align in [0, 8, 24, 8192] {
         let e = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap_err().to_string();
         assert!(e.contains(&format!("alignment {align} is not a power of two from 16 to 4096")), "{e}");
@@ -128,7 +128,7 @@ fn alignments_outside_16_to_4096_are_refused() {
 /// each (index in the model, opcode); `run()` is `run_with(&mut NoObserver)`.
 #[test]
 fn every_kernel_call_is_observed() {
-    let bytes = tflc::testing::models::tiny_cnn();
+    let bytes = tflc::internal::testing::models::tiny_cnn();
     let code = compile(&bytes, &CompileOptions::default()).unwrap().code;
     let calls = code.matches("rt::__private::io(").count();
     assert_eq!(calls, 6, "{code}");
@@ -147,7 +147,7 @@ fn every_kernel_call_is_observed() {
 /// The builder model `in_place`: every op after the first writes over its input.
 #[test]
 fn every_in_place_variant_is_emitted() {
-    let compiled = compile(&tflc::testing::models::in_place(), &CompileOptions::default()).unwrap();
+    let compiled = compile(&tflc::internal::testing::models::in_place(), &CompileOptions::default()).unwrap();
     assert_eq!(compiled.plan.in_place_pairs().len(), 12, "{:?}", compiled.plan.in_place_pairs());
     for f in [
         "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
@@ -163,11 +163,11 @@ fn every_in_place_variant_is_emitted() {
 /// The arena of `bytes` planned without the kernels' in-place pairs (what it was before
 /// the kernels declared them).
 fn arena_without_in_place(bytes: &[u8]) -> u64 {
-    let model = tflc::passes::read_model(bytes).unwrap();
+    let model = tflc::read_model(bytes).unwrap();
     let lowered = lower_subgraph(model.main());
-    let options = tflc::pipeline::plan_options(&lowered, tflc::plan::PlanOptions { verify: true, ..tflc::plan::PlanOptions::default() });
-    let apart = tflc::plan::PlanOptions { in_place: Vec::new(), ..options };
-    tflc::plan::plan_subgraph(model.main(), &apart).unwrap().plan.arena_bytes
+    let options = tflc::internal::pipeline::plan_options(&lowered, tflc::internal::plan::PlanOptions { verify: true, ..tflc::internal::plan::PlanOptions::default() });
+    let apart = tflc::internal::plan::PlanOptions { in_place: Vec::new(), ..options };
+    tflc::internal::plan::plan_subgraph(model.main(), &apart).unwrap().plan.arena_bytes
 }
 
 /// The builder models `in_place_f32` and `in_place_s16`: every float32, int32 and int16
@@ -175,7 +175,7 @@ fn arena_without_in_place(bytes: &[u8]) -> u64 {
 /// one slot.
 #[test]
 fn every_float_int32_and_int16_in_place_variant_is_emitted() {
-    let bytes = tflc::testing::models::in_place_f32();
+    let bytes = tflc::internal::testing::models::in_place_f32();
     let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
     assert_eq!(compiled.plan.in_place_pairs().len(), 17 + 5, "{:?}", compiled.plan.in_place_pairs());
     for f in [
@@ -193,7 +193,7 @@ fn every_float_int32_and_int16_in_place_variant_is_emitted() {
     assert_eq!(compiled.plan.plan.arena_bytes, 2 * f32_bytes + i32_bytes);
     assert!(arena_without_in_place(&bytes) >= 3 * f32_bytes + i32_bytes);
 
-    let bytes = tflc::testing::models::in_place_s16();
+    let bytes = tflc::internal::testing::models::in_place_s16();
     let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
     assert_eq!(compiled.plan.in_place_pairs().len(), 9, "{:?}", compiled.plan.in_place_pairs());
     for f in [
@@ -211,7 +211,7 @@ fn every_float_int32_and_int16_in_place_variant_is_emitted() {
 /// suffixed on a clash or a keyword; `run` takes the implementation only in such a model.
 #[test]
 fn custom_operators_become_trait_methods() {
-    use tflc::tflite::builder::OpSpecCode;
+    use tflc::internal::tflite::builder::OpSpecCode;
     let q = Some((0.1, 0));
     let mut m = ModelBuilder::new();
     let x = m.activation("x", DType::I8, &[1, 8], q);
@@ -244,7 +244,7 @@ fn custom_operators_become_trait_methods() {
     // Deterministic.
     assert_eq!(code, compile(&m.finish(), &CompileOptions::default()).unwrap().code);
     // A model without custom operators keeps `run(&mut self)`.
-    let plain = compile(&tflc::testing::models::tiny_cnn(), &CompileOptions::default()).unwrap().code;
+    let plain = compile(&tflc::internal::testing::models::tiny_cnn(), &CompileOptions::default()).unwrap().code;
     assert!(plain.contains("pub fn run(&mut self) {") && !plain.contains("CustomOps"));
 }
 
@@ -252,11 +252,11 @@ fn custom_operators_become_trait_methods() {
 /// the user's to change (typed `OptionsError`s naming the option or the op).
 #[test]
 fn custom_operator_options_are_checked() {
-    let bytes = tflc::testing::models::custom_ops();
+    let bytes = tflc::internal::testing::models::custom_ops();
     let opts = CompileOptions { custom_scratch: [("Clamp".to_string(), 8)].into(), ..CompileOptions::default() };
     let e = compile(&bytes, &opts).unwrap_err();
     assert!(matches!(e, Error::Options(_)) && e.to_string().contains("no custom operator CUSTOM:Clamp"), "{e}");
-    let e = tflc::compile_models(&[("a.tflite".into(), bytes.clone()), ("b.tflite".into(), tflc::testing::models::tiny_cnn())], &CompileOptions::default()).unwrap_err();
+    let e = tflc::compile_models(&[("a.tflite".into(), bytes.clone()), ("b.tflite".into(), tflc::internal::testing::models::tiny_cnn())], &CompileOptions::default()).unwrap_err();
     assert!(e.to_string().contains("a.tflite: op 0 is a custom operator whose kernel is the caller's"), "{e}");
     assert_eq!(
         CompileOptions::parse_custom_scratch("MyOp=2K"),
@@ -270,7 +270,7 @@ fn custom_operator_options_are_checked() {
 /// models.
 #[test]
 fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
-    use tflc::tflite::flexbuffers::{write_map, FlexMap, FlexValue};
+    use tflc::internal::tflite::flexbuffers::{write_map, FlexMap, FlexValue};
     use tflc_runtime::flexbuffers::{Map, Value};
     let mut buffers = vec![write_map(&[
         ("a", FlexValue::Int(-3)),
@@ -278,10 +278,10 @@ fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
         ("f", FlexValue::Float(0.25)),
         ("t", FlexValue::Bool(true)),
     ])];
-    let mut seeds = tflc::testing::models::all();
-    seeds.push(("custom_ops", tflc::testing::models::custom_ops()));
+    let mut seeds = tflc::internal::testing::models::all();
+    seeds.push(("custom_ops", tflc::internal::testing::models::custom_ops()));
     for (_, bytes) in &seeds {
-        let model = tflc::passes::read_model(bytes).unwrap();
+        let model = tflc::read_model(bytes).unwrap();
         for sg in model.subgraphs.iter() {
             buffers.extend(sg.ops.iter().filter_map(|o| o.custom_options).filter(|o| FlexMap::parse(o).is_ok()).map(|o| o.to_vec()));
         }
@@ -312,7 +312,7 @@ fn config_gives_custom_operators_scratch() {
     let dir = std::env::temp_dir().join(format!("tflc-config-custom-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("custom_ops.tflite");
-    std::fs::write(&model, tflc::testing::models::custom_ops()).unwrap();
+    std::fs::write(&model, tflc::internal::testing::models::custom_ops()).unwrap();
     let written = tflc::Config::new().model(&model).custom_scratch("ClampI8", 48).quiet(true).compile_to(&dir).unwrap();
     let code = std::fs::read_to_string(&written[0]).unwrap();
     assert!(code.contains("48 bytes of scratch, live during the call only") && code.contains("scratch: &mut [u8],"), "{code}");

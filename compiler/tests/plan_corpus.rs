@@ -7,27 +7,27 @@
 //! and views (`pipeline::plan_options` of the lowered subgraph); the in-place pairs must never
 //! give a larger arena than without.
 
-use tflc::plan::{plan_subgraph, verify, PlanOptions};
+use tflc::internal::plan::{plan_subgraph, verify, PlanOptions};
 
 #[test]
 fn corpus_plans_verify_and_meet_targets() {
-    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_corpus") else { return };
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("plan_corpus") else { return };
     let baseline: serde_json::Value = std::fs::read_to_string(shared.join("baselines/tflm_memory.json"))
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or(serde_json::Value::Null);
     let mut failures = Vec::new();
-    let models = tflc::testing::corpus_models(&shared);
+    let models = tflc::internal::testing::corpus_models(&shared);
     assert!(!models.is_empty());
     for path in models {
-        let name = tflc::testing::model_name(&path);
+        let name = tflc::internal::testing::model_name(&path);
         let bytes = std::fs::read(&path).unwrap();
-        let Ok(model) = tflc::passes::read_model(&bytes) else {
+        let Ok(model) = tflc::read_model(&bytes) else {
             eprintln!("note: {name} does not parse; not planned");
             continue;
         };
-        let lowered = tflc::lower::lower_subgraph(model.main());
-        let options = tflc::pipeline::plan_options(&lowered, PlanOptions::default());
+        let lowered = tflc::internal::lower::lower_subgraph(model.main());
+        let options = tflc::internal::pipeline::plan_options(&lowered, PlanOptions::default());
         let sp = match plan_subgraph(model.main(), &options) {
             Ok(sp) => sp,
             Err(e) => {
@@ -46,7 +46,7 @@ fn corpus_plans_verify_and_meet_targets() {
             }
         }
         let b = &baseline["models"][&name];
-        let var = tflc::testing::state_allowance(b["variable_bytes"].as_u64().unwrap_or(0), &sp.problem);
+        let var = tflc::internal::testing::state_allowance(b["variable_bytes"].as_u64().unwrap_or(0), &sp.problem);
         if let Some(head) = b["tflm_head"].as_u64() {
             if p.arena_bytes > head + var {
                 failures.push(format!("{name}: arena {} > tflm_head {head} + {var}", p.arena_bytes));
@@ -71,14 +71,14 @@ fn corpus_plans_verify_and_meet_targets() {
 
 #[test]
 fn single_op_models_plan_and_verify() {
-    let Some(shared) = tflc::testing::shared_dir_or_skip("plan_corpus (ops)") else { return };
-    let models = tflc::testing::tflite_files(&shared.join("ops/models"));
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("plan_corpus (ops)") else { return };
+    let models = tflc::internal::testing::tflite_files(&shared.join("ops/models"));
     assert!(!models.is_empty(), "no single-op models found");
     let mut failures = Vec::new();
     for path in &models {
-        let name = tflc::testing::model_name(path);
+        let name = tflc::internal::testing::model_name(path);
         let bytes = std::fs::read(path).unwrap();
-        let Ok(model) = tflc::passes::read_model(&bytes) else { continue };
+        let Ok(model) = tflc::read_model(&bytes) else { continue };
         match plan_subgraph(model.main(), &PlanOptions::default()) {
             Ok(sp) => {
                 let v = verify::verify(&sp.problem, &sp.plan);

@@ -5,9 +5,9 @@ mod common;
 
 use tflc::error::ParseError;
 use tflc::ir::*;
-use tflc::testing;
-use tflc::tflite::builder::{BufferPlacement, ModelBuilder, OpSpecCode};
-use tflc::passes::read_model;
+use tflc::internal::testing;
+use tflc::internal::tflite::builder::{BufferPlacement, ModelBuilder, OpSpecCode};
+use tflc::read_model;
 
 fn every_kind() -> Vec<OpKind> {
     vec![
@@ -166,7 +166,7 @@ fn inconsistent_models_get_errors_naming_op_and_tensor() {
 
     // Negative (dynamic) shape.
     let mut b = ModelBuilder::new();
-    b.tensor(tflc::tflite::builder::TensorSpec {
+    b.tensor(tflc::internal::tflite::builder::TensorSpec {
         name: "dyn".into(),
         dtype: DType::I8,
         shape: vec![-1, 4],
@@ -317,7 +317,7 @@ fn person_detect_bias_quantization_and_dynamic_signatures() {
 #[test]
 fn fuzz_smoke_reader() {
     // Every op kind, and sparse constants (the reader's SparsityParameters checks).
-    let seed_models = [every_kind_model(BufferPlacement::Inline), tflc::testing::models::sparse_weights()];
+    let seed_models = [every_kind_model(BufferPlacement::Inline), tflc::internal::testing::models::sparse_weights()];
     let runs = common::fuzz(std::time::Duration::from_secs(2), 200_000, |u| {
         let mut bytes = if u.arbitrary::<bool>()? { u.choose(&seed_models)?.clone() } else {
             let mut b = b"\x1c\0\0\0TFL3".to_vec();
@@ -355,7 +355,7 @@ fn fuzz_smoke_reader() {
 #[test]
 fn committed_model_files_match_their_builders() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for (rel, bytes) in tflc::testing::models::committed_files() {
+    for (rel, bytes) in tflc::internal::testing::models::committed_files() {
         let on_disk = std::fs::read(root.join(rel)).unwrap_or_default();
         assert!(on_disk == bytes, "{rel} is stale: run `cargo run -p tflc --example make_default_model`");
     }

@@ -5,16 +5,16 @@
 //! checked as work units, which are the same on every host.
 
 use tflc::ir::*;
-use tflc::plan::{plan_subgraph, PlanOptions, DEFAULT_WORK_BUDGET};
-use tflc::testing::models::stress;
-use tflc::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
+use tflc::internal::plan::{plan_subgraph, PlanOptions, DEFAULT_WORK_BUDGET};
+use tflc::internal::testing::models::stress;
+use tflc::internal::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
 use tflc::CompileOptions;
 
 /// Plans `bytes` as `tflc compile` does and returns the plan (twice: it must be identical).
-fn plan_model(bytes: &[u8], budget: u64) -> tflc::plan::SubgraphPlan {
-    let model = tflc::passes::read_model(bytes).expect("stress models read");
-    let lowered = tflc::lower::lower_subgraph(model.main());
-    let opts = tflc::pipeline::plan_options(&lowered, PlanOptions { work_budget: budget, ..PlanOptions::default() });
+fn plan_model(bytes: &[u8], budget: u64) -> tflc::internal::plan::SubgraphPlan {
+    let model = tflc::read_model(bytes).expect("stress models read");
+    let lowered = tflc::internal::lower::lower_subgraph(model.main());
+    let opts = tflc::internal::pipeline::plan_options(&lowered, PlanOptions { work_budget: budget, ..PlanOptions::default() });
     let a = plan_subgraph(model.main(), &opts).expect("stress models plan");
     let b = plan_subgraph(model.main(), &opts).expect("stress models plan");
     assert_eq!(a.plan.schedule, b.plan.schedule, "planning is not deterministic");
@@ -45,7 +45,7 @@ fn wide_fan_out_is_bounded_and_not_claimed_optimal_unless_proven() {
     // Every order has the same peak here, but the bound cannot prove it: heuristic order.
     assert!(!p.order_optimal);
     assert_eq!(p.arena_bytes, 2_001 * 16);
-    let model = tflc::passes::read_model(&bytes).expect("reads");
+    let model = tflc::read_model(&bytes).expect("reads");
     let dump = sp.dump(model.main());
     assert!(dump.contains("order: heuristic") && dump.contains("work budget exhausted"), "{}", &dump[..400]);
 }
@@ -72,7 +72,7 @@ fn random_dags_are_bounded_by_any_budget() {
         }
         // Never worse than the file order's peak, and a valid plan (verified in debug builds).
         assert!(p.peak_bytes <= p.file_order_peak_bytes);
-        assert!(tflc::plan::verify::verify(&sp.problem, p).is_empty());
+        assert!(tflc::internal::plan::verify::verify(&sp.problem, p).is_empty());
     }
 }
 
@@ -220,11 +220,11 @@ fn identical_parameters_are_emitted_once() {
 #[test]
 fn inspect_says_what_the_plan_proves() {
     let bytes = stress::relu_fan_out(50);
-    let model = tflc::passes::read_model(&bytes).expect("reads");
+    let model = tflc::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("fan-out");
     assert!(text.contains("arena:       816 bytes (lower bound 816; order "), "{text}");
     let bytes = stress::relu_chain(50);
-    let model = tflc::passes::read_model(&bytes).expect("reads");
+    let model = tflc::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("chain");
     assert!(text.contains("order optimal, offsets optimal)"), "{text}");
 }

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 use tflc::ir::*;
-use tflc::tflite::builder::{ModelBuilder, TensorSpec};
+use tflc::internal::tflite::builder::{ModelBuilder, TensorSpec};
 
 fn kinds(u: &mut arbtest::arbitrary::Unstructured<'_>) -> arbtest::arbitrary::Result<OpKind> {
     let act = *u.choose(&[Activation::None, Activation::Relu, Activation::Relu6, Activation::ReluN1To1, Activation::Tanh])?;
@@ -209,7 +209,7 @@ fn random_single_op_models_never_panic_the_compiler() {
 
 #[test]
 fn mutated_models_never_panic_the_compiler() {
-    let seeds: Vec<Vec<u8>> = tflc::testing::models::fuzz_seeds().into_iter().map(|(_, b)| b).collect();
+    let seeds: Vec<Vec<u8>> = tflc::internal::testing::models::fuzz_seeds().into_iter().map(|(_, b)| b).collect();
     common::fuzz(Duration::from_secs(2), 20_000, |u| {
         let mut bytes = u.choose(&seeds)?.clone();
         for _ in 0..u.int_in_range(1..=4)? {
@@ -224,10 +224,10 @@ fn mutated_models_never_panic_the_compiler() {
 /// The structural cases of issue 17, built by the model builder (a wide fan-out, a long chain,
 /// a random DAG, a 2 GiB arena, a constant output, a CONV_2D without options), whole and
 /// mutated, through read + inspect, plan + verify and compile
-/// (`tflc::fuzzing::models::check_pipeline`).
+/// (`tflc::internal::fuzzing::models::check_pipeline`).
 #[test]
 fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
-    use tflc::testing::models::stress;
+    use tflc::internal::testing::models::stress;
     let q = Some((0.05, -3));
     let mut constant_out = ModelBuilder::new();
     let x = constant_out.activation("x", DType::I8, &[1, 4], q);
@@ -239,7 +239,7 @@ fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
     let x = no_options.activation("x", DType::I8, &[1, 4, 4, 1], q);
     let w = no_options.constant_i8("w", &[1, 1, 1, 1], &[3], Some((0.01, 0)));
     let y = no_options.activation("y", DType::I8, &[1, 4, 4, 1], q);
-    no_options.op_spec(tflc::tflite::builder::OpSpecCode::RawBuiltin(3), &[Some(x), Some(w), None], &[y]);
+    no_options.op_spec(tflc::internal::tflite::builder::OpSpecCode::RawBuiltin(3), &[Some(x), Some(w), None], &[y]);
     no_options.inputs(&[x]).outputs(&[y]);
     let seeds: Vec<Vec<u8>> = vec![
         stress::relu_fan_out(120),
@@ -248,20 +248,20 @@ fn structural_cases_and_their_mutants_never_panic_the_pipeline() {
         stress::relu_of_shape(&[16384, 65536]),
         constant_out.finish(),
         no_options.finish(),
-        tflc::testing::models::sparse_weights(),
-        tflc::testing::models::custom_ops(),
+        tflc::internal::testing::models::sparse_weights(),
+        tflc::internal::testing::models::custom_ops(),
     ];
     let opts = tflc::CompileOptions::default();
     for s in &seeds {
-        if let Err(e) = tflc::fuzzing::models::check_pipeline(s, &opts) {
+        if let Err(e) = tflc::internal::fuzzing::models::check_pipeline(s, &opts) {
             panic!("{e}");
         }
     }
     let ran = common::fuzz(Duration::from_secs(2), 20_000, |u| {
         let seed = u.choose(&seeds)?;
         let other = u.choose(&seeds)?;
-        let bytes = tflc::fuzzing::models::mutate(seed, other, 4, u)?;
-        if let Err(e) = tflc::fuzzing::models::check_pipeline(&bytes, &opts) {
+        let bytes = tflc::internal::fuzzing::models::mutate(seed, other, 4, u)?;
+        if let Err(e) = tflc::internal::fuzzing::models::check_pipeline(&bytes, &opts) {
             panic!("{e}");
         }
         Ok(())

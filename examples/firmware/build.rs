@@ -292,7 +292,7 @@ fn main() {
 
     // What `tflc inspect --json` reports (weight bytes, MACs per operator), for run.sh.
     let bytes = std::fs::read(&model_path).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", model_path.display())));
-    match tflc::passes::read_model(&bytes) {
+    match tflc::read_model(&bytes) {
         Ok(m) => write(&out.join("inspect.json"), &(tflc::inspect::summarize(&m).to_json() + "\n")),
         // include_model! reports the model's problem with the compiler's message.
         Err(_) => write(&out.join("inspect.json"), "{}\n"),

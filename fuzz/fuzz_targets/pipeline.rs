@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = tflc::fuzzing::models::check_pipeline(data, &tflc::CompileOptions::default()) {
+    if let Err(e) = tflc::internal::fuzzing::models::check_pipeline(data, &tflc::CompileOptions::default()) {
         panic!("{e}");
     }
 });

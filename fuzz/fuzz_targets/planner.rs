@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tflc::fuzzing::{check, fuzz_options, FuzzGraph};
+use tflc::internal::fuzzing::{check, fuzz_options, FuzzGraph};
 
 // Reproduce a crash with `tflc replay fuzz/artifacts/planner/crash-…`.
 fuzz_target!(|g: FuzzGraph| {

@@ -40,13 +40,13 @@ use syn::{parse_macro_input, Ident, Lit, LitStr, Token};
 /// `"path" (, name = value)*`.
 struct Args {
     path: LitStr,
-    options: tflc::macro_support::MacroOptions,
+    options: tflc::internal::macro_support::MacroOptions,
 }
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
-        let mut options = tflc::macro_support::MacroOptions::default();
+        let mut options = tflc::internal::macro_support::MacroOptions::default();
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -58,7 +58,7 @@ impl Parse for Args {
                 "max_arena" => {
                     let bytes = match &value {
                         Lit::Int(i) => i.base10_parse::<u64>()?,
-                        Lit::Str(s) => tflc::plan::budget::parse_size(&s.value()).map_err(|e| syn::Error::new(s.span(), e))?,
+                        Lit::Str(s) => tflc::internal::plan::budget::parse_size(&s.value()).map_err(|e| syn::Error::new(s.span(), e))?,
                         _ => return Err(syn::Error::new(value.span(), "max_arena: expected a byte count or a string such as \"48K\"")),
                     };
                     options.max_arena = Some(bytes);
@@ -101,7 +101,7 @@ impl Parse for Args {
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     let args = parse_macro_input!(input as Args);
-    match tflc::macro_support::expand(&args.path.value(), args.path.span(), &args.options) {
+    match tflc::internal::macro_support::expand(&args.path.value(), args.path.span(), &args.options) {
         Ok(tokens) => tokens.into(),
         Err(msg) => syn::Error::new(args.path.span(), msg).to_compile_error().into(),
     }

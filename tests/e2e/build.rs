@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 fn shared() -> Option<PathBuf> {
     println!("cargo:rerun-if-env-changed=TFLC_SHARED");
     println!("cargo:rerun-if-env-changed=TFLC_REQUIRE_SHARED");
-    tflc::testing::shared_dir()
+    tflc::internal::testing::shared_dir()
 }
 
 fn models(shared: &Path) -> Vec<(String, PathBuf)> {
@@ -83,8 +83,8 @@ fn main() {
             }
             let Ok(bytes) = std::fs::read(shared.join("models").join(format!("{model}.tflite"))) else { continue };
             let pools = vec![
-                tflc::plan::pools::PoolSpec { name: "fast".into(), bytes: Some(fast), section: None },
-                tflc::plan::pools::PoolSpec { name: "slow".into(), bytes: None, section: None },
+                tflc::internal::plan::pools::PoolSpec { name: "fast".into(), bytes: Some(fast), section: None },
+                tflc::internal::plan::pools::PoolSpec { name: "slow".into(), bytes: None, section: None },
             ];
             let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), pools, ..tflc::CompileOptions::default() };
             let c = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {model} with pools: {e}"));
@@ -104,7 +104,7 @@ fn main() {
     let _ = writeln!(registry, "pub fn pooled() -> Vec<Pooled> {{ vec![\n{pooled}] }}");
     if !have_shared {
         // Under TFLC_REQUIRE_SHARED=1 the build fails here, naming the path tried.
-        tflc::testing::missing_shared("tests/e2e build script");
+        tflc::internal::testing::missing_shared("tests/e2e build script");
         // Visible in every cargo run (tests capture their own output): say what is skipped.
         println!(
             "cargo:warning=SKIP: ../shared (corpus models and TFLite Micro golden data) is missing: \

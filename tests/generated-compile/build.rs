@@ -16,7 +16,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", snap_dir.display());
     println!("cargo:rerun-if-env-changed=TFLC_SHARED");
     println!("cargo:rerun-if-env-changed=TFLC_REQUIRE_SHARED");
-    let shared = tflc::testing::shared_dir_path();
+    let shared = tflc::internal::testing::shared_dir_path();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let mut snaps: Vec<PathBuf> = std::fs::read_dir(&snap_dir)
         .into_iter()
@@ -37,20 +37,20 @@ fn main() {
             let model = shared.join("models").join(format!("{name}.tflite"));
             let Ok(bytes) = std::fs::read(&model) else {
                 // Under TFLC_REQUIRE_SHARED=1 the build fails here.
-                tflc::testing::missing_shared(&format!("snapshot {name} (generated-compile build script)"));
+                tflc::internal::testing::missing_shared(&format!("snapshot {name} (generated-compile build script)"));
                 println!("cargo:warning=skipping snapshot {name}: {} is missing", model.display());
                 continue;
             };
             let opts = tflc::CompileOptions {
                 model_name: format!("{name}.tflite"),
-                weights: tflc::codegen::WeightsSource::File(format!("{name}.weights.bin")),
+                weights: tflc::internal::codegen::WeightsSource::File(format!("{name}.weights.bin")),
                 ..tflc::CompileOptions::default()
             };
             let compiled = tflc::compile(&bytes, &opts).expect("compile corpus model");
             std::fs::write(out.join(format!("{name}.weights.bin")), &compiled.weights).expect("write weights");
             // Per-target blobs (`#[cfg]`'d kernel variants) beside it.
             for (suffix, blob) in &compiled.scoped_weights {
-                let file = tflc::emit::scoped_file_name(&format!("{name}.weights.bin"), suffix);
+                let file = tflc::internal::emit::scoped_file_name(&format!("{name}.weights.bin"), suffix);
                 std::fs::write(out.join(file), blob).expect("write scoped weights");
             }
         }
@@ -73,7 +73,7 @@ fn main() {
     // Every builder model again with `--align 64` (not snapshotted: the snapshots hold the
     // default output), so that an aligned module builds under the same lints and runs.
     let mut aligned = String::new();
-    for (name, bytes) in tflc::testing::models::all() {
+    for (name, bytes) in tflc::internal::testing::models::all() {
         let module = format!("{name}_align{ALIGN}");
         let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), align: ALIGN, ..tflc::CompileOptions::default() };
         let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with align {ALIGN}: {e}"));
@@ -99,14 +99,14 @@ fn main() {
     // unbounded), so that tensors land in every pool and operators read and write across
     // pools (`io_pools`). `POOLED`: module, builder name, `io_pools` calls, constructor.
     let mut pooled = String::new();
-    for (name, bytes) in tflc::testing::models::all() {
+    for (name, bytes) in tflc::internal::testing::models::all() {
         if name.contains("control") {
             continue;
         }
         let single = tflc::compile(&bytes, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile {name}: {e}"));
         let arena = single.arena_bytes() as u64;
         let q = |n: u64| (arena / n / 16 * 16).max(16);
-        let pool = |n: &str, b: Option<u64>| tflc::plan::pools::PoolSpec { name: n.into(), bytes: b, section: None };
+        let pool = |n: &str, b: Option<u64>| tflc::internal::plan::pools::PoolSpec { name: n.into(), bytes: b, section: None };
         // `pools2s`: the fast pool in a linker section, so `Model` borrows its arena.
         let mut in_section = pool("fast", Some(q(3)));
         in_section.section = Some(".dtcm".into());
@@ -146,12 +146,12 @@ fn main() {
     // that feed and run one of them and read its outputs.
     // tiny_cnn twice (as `builder_tiny_cnn_again`): two models whose intermediate tensors
     // dwarf their inputs and outputs, so that sharing pays and the shared region is used.
-    let mut shared_models: Vec<(String, Vec<u8>)> = tflc::testing::models::all()
+    let mut shared_models: Vec<(String, Vec<u8>)> = tflc::internal::testing::models::all()
         .into_iter()
         .filter(|(n, _)| !n.contains("call_once"))
         .map(|(n, b)| (format!("{n}.tflite"), b))
         .collect();
-    shared_models.push(("builder_tiny_cnn_again.tflite".into(), tflc::testing::models::tiny_cnn()));
+    shared_models.push(("builder_tiny_cnn_again.tflite".into(), tflc::internal::testing::models::tiny_cnn()));
     let joint = tflc::compile_models(&shared_models, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile the shared module: {e}"));
     std::fs::write(out.join("shared_models.rs"), &joint.code).expect("write module");
     let _ = writeln!(registry, "/// The builder models in one module, sharing one arena.\npub mod shared {{ include!(concat!(env!(\"OUT_DIR\"), \"/shared_models.rs\")); }}");
@@ -173,10 +173,10 @@ fn main() {
     );
     // A custom operator after a CIRCULAR_BUFFER (not snapshotted): `run` returns
     // `Result<RunStatus, CustomOpFailed>` and a stop returns `Ok(Stopped)`.
-    let streaming = tflc::compile(&tflc::testing::models::custom_ops_streaming(), &tflc::CompileOptions::default())
+    let streaming = tflc::compile(&tflc::internal::testing::models::custom_ops_streaming(), &tflc::CompileOptions::default())
         .unwrap_or_else(|e| panic!("compile custom_ops_streaming: {e}"));
     std::fs::write(out.join("custom_ops_streaming.rs"), streaming.code).expect("write module");
-    let _ = writeln!(registry, "/// `tflc::testing::models::custom_ops_streaming`.\npub mod custom_ops_streaming {{ include!(concat!(env!(\"OUT_DIR\"), \"/custom_ops_streaming.rs\")); }}");
+    let _ = writeln!(registry, "/// `tflc::internal::testing::models::custom_ops_streaming`.\npub mod custom_ops_streaming {{ include!(concat!(env!(\"OUT_DIR\"), \"/custom_ops_streaming.rs\")); }}");
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");
 }
 

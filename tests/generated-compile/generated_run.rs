@@ -5,13 +5,13 @@
 //! interpreter. A run that an operator ends early (CIRCULAR_BUFFER) must end at the same
 //! operator in both; its outputs that are state are compared, the others hold nothing new.
 
-use tflc::interp::Step;
+use tflc::internal::interp::Step;
 use tflc_generated_compile::{dtcm_arena_addr, shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, POOLED, SHARED_NAMES};
 use tflc_runtime::RunStatus;
 
 #[test]
 fn generated_code_matches_the_interpreter() {
-    let builders = tflc::testing::models::all();
+    let builders = tflc::internal::testing::models::all();
     let mut checked = 0;
     for (name, make) in MODELS {
         let Some((_, bytes)) = builders.iter().find(|(n, _)| n == name) else { continue };
@@ -24,10 +24,10 @@ fn generated_code_matches_the_interpreter() {
 /// The control-flow models with state shared across subgraphs (resource variables in IF and
 /// WHILE bodies and a CALL_ONCE init, an SVDF's variable state in a WHILE body): the
 /// generated code gives TFLite Micro's outputs over several consecutive runs of one `Model`
-/// (`tflc::testing::models::stateful_control_flow_cases`).
+/// (`tflc::internal::testing::models::stateful_control_flow_cases`).
 #[test]
 fn stateful_control_flow_matches_tflite_micro_over_runs() {
-    let cases = tflc::testing::models::stateful_control_flow_cases();
+    let cases = tflc::internal::testing::models::stateful_control_flow_cases();
     assert!(!cases.is_empty());
     for case in cases {
         let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
@@ -49,10 +49,10 @@ fn stateful_control_flow_matches_tflite_micro_over_runs() {
 /// status over eight runs of one `Model` (`Stopped` at op 0 or op 2 where TFLite Micro's
 /// `invoke()` returned kTfLiteAbort) and its outputs: the buffers after every run, the
 /// convolution's output after the complete ones
-/// (`tflc::testing::models::streaming_cases`).
+/// (`tflc::internal::testing::models::streaming_cases`).
 #[test]
 fn circular_buffer_matches_tflite_micro_over_runs() {
-    let cases = tflc::testing::models::streaming_cases();
+    let cases = tflc::internal::testing::models::streaming_cases();
     assert!(!cases.is_empty());
     for case in cases {
         let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
@@ -92,13 +92,13 @@ fn status(step: &Step) -> RunStatus {
 /// every input and output starts at a multiple of 64, and the outputs are the interpreter's.
 #[test]
 fn aligned_builds_match_the_interpreter() {
-    let builders = tflc::testing::models::all();
+    let builders = tflc::internal::testing::models::all();
     assert_eq!(ALIGNED.len(), builders.len());
     for &(name, align, model_align, make) in ALIGNED {
         assert_eq!(model_align, align, "{name}");
         let (_, bytes) = builders.iter().find(|(n, _)| *n == name).unwrap();
         let aligned = |s: &[u8]| (s.as_ptr() as usize).is_multiple_of(align);
-        let model = tflc::passes::read_model(bytes).unwrap();
+        let model = tflc::read_model(bytes).unwrap();
         let (n_in, n_out) = (model.main().inputs.len(), model.main().outputs.len());
         check_against_interpreter(name, bytes, make(), |m| {
             for i in 0..n_in {
@@ -117,7 +117,7 @@ fn aligned_builds_match_the_interpreter() {
 /// different pools (`io_pools`).
 #[test]
 fn pooled_builds_match_the_interpreter() {
-    let builders = tflc::testing::models::all();
+    let builders = tflc::internal::testing::models::all();
     let mut mixed = 0;
     for &(module, name, io_pools, make) in POOLED {
         let (_, bytes) = builders.iter().find(|(n, _)| *n == name).unwrap();
@@ -135,7 +135,7 @@ fn pooled_builds_match_the_interpreter() {
 /// Runs `m` twice and compares every output with the interpreter's; `check` sees the model
 /// after each run.
 fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, mut check: impl FnMut(&mut dyn Runner)) {
-    let model = tflc::passes::read_model(bytes).unwrap();
+    let model = tflc::read_model(bytes).unwrap();
     let sg = model.main();
     // A fixed input pattern covering the int8 range.
     let inputs: Vec<Vec<u8>> = sg
@@ -147,7 +147,7 @@ fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, m
     let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
     let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
-    let want = tflc::interp::run_steps_with_status(&model, &[&refs, &refs2]).unwrap();
+    let want = tflc::internal::interp::run_steps_with_status(&model, &[&refs, &refs2]).unwrap();
     for (run, (ins, step)) in [&inputs, &inputs2].into_iter().zip(&want).enumerate() {
         for (i, inp) in ins.iter().enumerate() {
             m.input(i).copy_from_slice(inp);
@@ -199,7 +199,7 @@ fn run_with_calls_the_observer_around_every_operator() {
 /// separate arenas together.
 #[test]
 fn models_sharing_one_arena_match_the_interpreter() {
-    let builders = tflc::testing::models::all();
+    let builders = tflc::internal::testing::models::all();
     let models: Vec<(&str, &Vec<u8>)> = SHARED_NAMES
         .iter()
         .map(|n| {
@@ -212,14 +212,14 @@ fn models_sharing_one_arena_match_the_interpreter() {
     let mut want = Vec::new();
     let mut read = Vec::new();
     for (name, bytes) in &models {
-        let model = tflc::passes::read_model(bytes).unwrap();
+        let model = tflc::read_model(bytes).unwrap();
         let sg = model.main();
         let a: Vec<Vec<u8>> = sg.inputs.iter().map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect()).collect();
         let b: Vec<Vec<u8>> = a.iter().map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect()).collect();
         let ra: Vec<&[u8]> = a.iter().map(|v| v.as_slice()).collect();
         let rb: Vec<&[u8]> = b.iter().map(|v| v.as_slice()).collect();
-        want.push(tflc::interp::run_steps_with_status(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
-        read.push(tflc::passes::read_model(bytes).unwrap());
+        want.push(tflc::internal::interp::run_steps_with_status(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
+        read.push(tflc::read_model(bytes).unwrap());
         inputs.push([a, b]);
     }
     // The outputs to compare after run `r` of model `k`, and those the model holds.
@@ -266,14 +266,14 @@ fn models_sharing_one_arena_match_the_interpreter() {
 fn custom_ops_match_their_builtin_equivalent() {
     use tflc_generated_compile::{builder_custom_ops as m, TestOps};
     use tflc_runtime::{Observer, OpInfo};
-    let builtin = tflc::testing::models::custom_ops_builtin();
-    let model = tflc::passes::read_model(&builtin).unwrap();
+    let builtin = tflc::internal::testing::models::custom_ops_builtin();
+    let model = tflc::read_model(&builtin).unwrap();
     for run in 0..3 {
         let xs: Vec<f32> = (0..8).map(|i| (i as f32 - 3.5) * (run as f32 + 0.75)).collect();
         let qs: Vec<i8> = (0..8).map(|i| ((i * 37 + 11 + run * 90) as u8) as i8).collect();
         let x_bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
         let q_bytes: Vec<u8> = qs.iter().map(|&q| q as u8).collect();
-        let want = tflc::interp::run_steps_with_status(&model, &[&[x_bytes.as_slice(), q_bytes.as_slice()]]).unwrap();
+        let want = tflc::internal::interp::run_steps_with_status(&model, &[&[x_bytes.as_slice(), q_bytes.as_slice()]]).unwrap();
         let mut g = Box::new(m::Model::new());
         g.input_0().copy_from_slice(&xs);
         g.input_1().copy_from_slice(&qs);
@@ -282,7 +282,7 @@ fn custom_ops_match_their_builtin_equivalent() {
         assert_eq!(g.output_bytes(0), want[0].outputs[0].as_slice(), "run {run}: ScaleShift, RELU, ScaleShift");
         assert_eq!(g.output_bytes(1), want[0].outputs[1].as_slice(), "run {run}: ClampI8");
         assert_eq!(ops.calls, [(0, "ScaleShift"), (2, "ScaleShift"), (3, "ClampI8")]);
-        assert_eq!(ops.scratch_bytes, tflc::testing::models::CUSTOM_OPS_SCRATCH.1);
+        assert_eq!(ops.scratch_bytes, tflc::internal::testing::models::CUSTOM_OPS_SCRATCH.1);
     }
     assert_eq!((m::CUSTOM_3.index, m::CUSTOM_3.code, m::CUSTOM_3.options.len()), (3, "ClampI8", 8));
     assert_eq!(m::CUSTOM_3.inputs[0].per_tensor(), Some((0.1, 3)));

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-pub use tflc::testing::{corpus_models, missing_shared, model_name, shared_dir, shared_dir_or_skip, tflite_files};
+pub use tflc::internal::testing::{corpus_models, missing_shared, model_name, shared_dir, shared_dir_or_skip, tflite_files};
 
 /// A model with its golden folder.
 #[derive(Debug, Clone)]

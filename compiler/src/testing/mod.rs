@@ -85,6 +85,7 @@ pub fn model_name(path: &Path) -> String {
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// The next pseudo-random 64 bits (splitmix64).
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;

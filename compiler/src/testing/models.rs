@@ -982,6 +982,7 @@ pub type Tensors = Vec<Vec<u8>>;
 pub struct StatefulCase {
     /// The name in [`all`].
     pub name: &'static str,
+    /// The model file's bytes.
     pub model: Vec<u8>,
     /// `(inputs, outputs)` of each run, in order: state carries over.
     pub runs: Vec<(Tensors, Tensors)>,
@@ -1213,6 +1214,7 @@ pub fn circular_buffer() -> Vec<u8> {
 pub struct StreamingCase {
     /// The name in [`all`].
     pub name: &'static str,
+    /// The model file's bytes.
     pub model: Vec<u8>,
     /// `(inputs, stopped, outputs)` of each run, in order: the operator that ended the run
     /// (`None`: complete), and TFLite Micro's outputs: every output after a complete run, the

@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use tflc::ir::{DType, OpKind, FullyConnectedOptions};
-//! use tflc::tflite::builder::ModelBuilder;
+//! use tflc::internal::tflite::builder::ModelBuilder;
 //!
 //! let mut b = ModelBuilder::new();
 //! let x = b.activation("x", DType::I8, &[1, 4], Some((0.5, -1)));
@@ -13,7 +13,7 @@
 //! b.inputs(&[x]);
 //! b.outputs(&[y]);
 //! let bytes = b.finish();
-//! let model = tflc::tflite::read_model(&bytes).unwrap();
+//! let model = tflc::internal::tflite::read_model(&bytes).unwrap();
 //! assert_eq!(model.main().ops.len(), 1);
 //! ```
 //!

@@ -7,7 +7,7 @@
 //!   little-endian `i32`s in its options; it gets 32 bytes of arena scratch
 //!   (`custom_scratch = "ClampI8=32"`), which it uses as a histogram.
 //!
-//! The model is `examples/models/custom_ops.tflite` (`tflc::testing::models::custom_ops`,
+//! The model is `examples/models/custom_ops.tflite` (`tflc::internal::testing::models::custom_ops`,
 //! written by `cargo run -p tflc --example make_default_model`). Run with
 //! `cargo run -p tflc-custom-op-example`.
 

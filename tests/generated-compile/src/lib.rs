@@ -20,7 +20,7 @@ pub type MakeRunner = fn() -> Box<dyn Runner>;
 
 include!(concat!(env!("OUT_DIR"), "/snapshots.rs"));
 
-/// The kernels of `builder_custom_ops`'s custom operators (`tflc::testing::models::custom_ops`),
+/// The kernels of `builder_custom_ops`'s custom operators (`tflc::internal::testing::models::custom_ops`),
 /// written as a firmware would: `ScaleShift` reads its FlexBuffer options with the runtime's
 /// reader, `ClampI8` its raw struct. `fail_clamp` makes `ClampI8` fail; `calls` and
 /// `scratch_bytes` record what the model handed over.

@@ -66,7 +66,7 @@ pub struct PoolArgs {
     /// tensors) when it is bounded and too small. The generated `Model` holds one arena per
     /// pool. Not for several models in one module or models that call subgraphs.
     #[arg(long = "pool", value_name = "NAME[=SIZE]", value_parser = parse_pool)]
-    pool: Vec<tflc::plan::pools::PoolSpec>,
+    pool: Vec<tflc::internal::plan::pools::PoolSpec>,
     /// Put pool NAME's arena in linker section SECTION (`--pool-section dtcm=.dtcm`): the
     /// generated `Model` then borrows that arena (`Model::new(&mut <NAME>)`), which the
     /// caller declares as a `static` with `#[link_section]` (see the generated docs).
@@ -76,7 +76,7 @@ pub struct PoolArgs {
 
 impl PoolArgs {
     /// The pools with their sections, checked.
-    pub fn specs(&self) -> anyhow::Result<Vec<tflc::plan::pools::PoolSpec>> {
+    pub fn specs(&self) -> anyhow::Result<Vec<tflc::internal::plan::pools::PoolSpec>> {
         let mut specs = self.pool.clone();
         for s in &self.pool_section {
             let Some((name, section)) = s.split_once('=') else {
@@ -91,19 +91,19 @@ impl PoolArgs {
             p.section = Some(section.trim().to_string());
         }
         if !specs.is_empty() {
-            tflc::plan::pools::check_specs(&specs).map_err(anyhow::Error::msg)?;
+            tflc::internal::plan::pools::check_specs(&specs).map_err(anyhow::Error::msg)?;
         }
         Ok(specs)
     }
 }
 
-fn parse_pool(s: &str) -> Result<tflc::plan::pools::PoolSpec, String> {
-    tflc::plan::pools::PoolSpec::parse(s)
+fn parse_pool(s: &str) -> Result<tflc::internal::plan::pools::PoolSpec, String> {
+    tflc::internal::plan::pools::PoolSpec::parse(s)
 }
 
 /// `--max-arena` values: bytes with an optional K/M/G suffix.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    tflc::plan::budget::parse_size(s)
+    tflc::internal::plan::budget::parse_size(s)
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,13 +118,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let weights_file = output.with_extension("weights.bin");
     let weights = match args.emit_weights {
-        EmitWeights::Inline => tflc::codegen::WeightsSource::Inline,
+        EmitWeights::Inline => tflc::internal::codegen::WeightsSource::Inline,
         EmitWeights::File => {
             if output.as_os_str() == "-" {
                 anyhow::bail!("--emit-weights file needs an output file, not stdout");
             }
             let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            tflc::codegen::WeightsSource::File(name)
+            tflc::internal::codegen::WeightsSource::File(name)
         }
     };
     let file_name = |m: &PathBuf| m.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -168,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tflc::write_if_changed(&weights_file, &compiled.weights)?;
             for (suffix, blob) in &compiled.scoped_weights {
                 let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                tflc::write_if_changed(&weights_file.with_file_name(tflc::emit::scoped_file_name(&name, suffix)), blob)?;
+                tflc::write_if_changed(&weights_file.with_file_name(tflc::internal::emit::scoped_file_name(&name, suffix)), blob)?;
             }
         }
         eprintln!(

@@ -3,7 +3,7 @@
 use crate::{print_stdout, InputArgs};
 use anyhow::Context;
 use std::process::ExitCode;
-use tflc::plan::{plan_subgraph, verify, PlanOptions};
+use tflc::internal::plan::{plan_subgraph, verify, PlanOptions};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,25 +40,25 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
-    let read = tflc::passes::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
-    let resolved = tflc::passes::resources::resolve(&read).with_context(|| format!("cannot plan {path}"))?;
+    let read = tflc::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let resolved = tflc::internal::passes::resources::resolve(&read).with_context(|| format!("cannot plan {path}"))?;
     let read = resolved.as_ref().map_or(&read, |r| &r.0);
-    let folded = tflc::passes::fold::FoldedModel::of(read);
+    let folded = tflc::internal::passes::fold::FoldedModel::of(read);
     let model = folded.apply(read);
     let sg = model.main();
     // What lowering allows (ops that do not lower contribute nothing: such models plan too).
-    let lowered = tflc::lower::lower_subgraph(sg);
-    let mut options = tflc::pipeline::plan_options(&lowered, PlanOptions { align: args.align, ..PlanOptions::default() });
+    let lowered = tflc::internal::lower::lower_subgraph(sg);
+    let mut options = tflc::internal::pipeline::plan_options(&lowered, PlanOptions { align: args.align, ..PlanOptions::default() });
     if args.no_in_place {
         options.in_place.clear();
         options.overlap.clear();
     }
     // A model that calls subgraphs (IF, WHILE, CALL_ONCE): every reached subgraph planned,
     // the entry one with its calls' frames (`plan::model`).
-    let lm = tflc::lower::lower_model(&model);
+    let lm = tflc::internal::lower::lower_model(&model);
     let model_plan = if lm.has_calls() && lm.check().is_ok() {
         let base = PlanOptions { align: args.align, verify: args.verify, ..PlanOptions::default() };
-        Some(tflc::pipeline::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
+        Some(tflc::internal::pipeline::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
     } else {
         None
     };
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if model_plan.is_some() {
             anyhow::bail!("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena");
         }
-        match tflc::plan::pools::apply(&sp, sg, &pools, &options) {
+        match tflc::internal::plan::pools::apply(&sp, sg, &pools, &options) {
             Ok(split) => sp = split,
             Err(e @ tflc::Error::OverBudget(_)) => {
                 eprintln!("error: {e}");
@@ -85,13 +85,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (false, _) => Vec::new(),
         (true, true) => verify::verify(&sp.problem, &sp.plan).iter().map(|v| v.to_string()).collect(),
         // Every pool, and every tensor in exactly one.
-        (true, false) => tflc::plan::pools::check(&sp.problem, &sp.plan, &sp.pools),
+        (true, false) => tflc::internal::plan::pools::check(&sp.problem, &sp.plan, &sp.pools),
     };
     if let (true, Some(mp)) = (args.verify, &model_plan) {
         violations.extend(verify::verify_model(mp));
     }
     // Every called subgraph: (instance description, subgraph, plan).
-    let callees: Vec<(String, &tflc::ir::Subgraph<'_>, &tflc::plan::SubgraphPlan)> = match &model_plan {
+    let callees: Vec<(String, &tflc::ir::Subgraph<'_>, &tflc::internal::plan::SubgraphPlan)> = match &model_plan {
         None => Vec::new(),
         Some(mp) => mp
             .instances()
@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if let Some(file) = &args.svg {
         // Every planned subgraph, the entry one first (as the text report).
-        let views = tflc::plan::pools::pool_views(&sp);
+        let views = tflc::internal::plan::pools::pool_views(&sp);
         let mut parts = if views.is_empty() {
             vec![(format!("subgraph 0 \"{}\"", sg.name), &sp.problem, &sp.plan)]
         } else {
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect()
         };
         parts.extend(callees.iter().map(|(what, _, p)| (what.clone(), &p.problem, &p.plan)));
-        let svg = tflc::plan::svg::render_all(&parts);
+        let svg = tflc::internal::plan::svg::render_all(&parts);
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
     }
     if args.json {
@@ -164,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut over_budget = false;
     if let Some(max) = args.max_arena {
-        match tflc::plan::budget::check_max_arena(&sp, sg, max) {
+        match tflc::internal::plan::budget::check_max_arena(&sp, sg, max) {
             Err(e) => {
                 eprintln!("error: {e}");
                 over_budget = true;

@@ -4,7 +4,7 @@
 use crate::print_stdout;
 use arbitrary::{Arbitrary, Unstructured};
 use std::process::ExitCode;
-use tflc::fuzzing::{fuzz_options, try_check, FuzzGraph};
+use tflc::internal::fuzzing::{fuzz_options, try_check, FuzzGraph};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -32,7 +32,7 @@ fn is_npy(path: &Path) -> bool {
 /// The raw bytes of input `i` from `file`, checked against its tensor.
 fn load_input(sg: &Subgraph<'_>, i: usize, t: TensorId, file: &Path) -> anyhow::Result<Vec<u8>> {
     let tensor = sg.tensor(t);
-    let what = format!("input {i} ({})", tflc::text::tensor(tensor));
+    let what = format!("input {i} ({})", tflc::internal::text::tensor(tensor));
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {} for {what}", file.display()))?;
     let need = tensor.byte_size().with_context(|| format!("{what}: tflc cannot run {} tensors", tensor.dtype))?;
     let data = if is_npy(file) {
@@ -77,10 +77,10 @@ fn preview(tensor: &Tensor<'_>, bytes: &[u8]) -> String {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
-    let model = tflc::passes::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
+    let model = tflc::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
     let list = |ts: &[TensorId], kind: &str| -> String {
-        ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", tflc::text::tensor(sg.tensor(t)))).collect()
+        ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", tflc::internal::text::tensor(sg.tensor(t)))).collect()
     };
     if args.inputs.len() != sg.inputs.len() {
         bail!("{} --input file(s) given; {path} has {} input(s):{}", args.inputs.len(), sg.inputs.len(), list(&sg.inputs, "input"));
@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|(i, (&t, file))| load_input(sg, i, t, file))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let outputs = tflc::interp::run(&model, &refs).with_context(|| format!("cannot run {path}"))?;
+    let outputs = tflc::internal::interp::run(&model, &refs).with_context(|| format!("cannot run {path}"))?;
     let mut report = String::new();
     for (i, (&t, data)) in sg.outputs.iter().zip(&outputs).enumerate() {
         let tensor = sg.tensor(t);
@@ -109,10 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     data.clone()
                 };
                 std::fs::write(file, out).with_context(|| format!("cannot write {}", file.display()))?;
-                let _ = writeln!(report, "output {i}: {} -> {}", tflc::text::tensor(tensor), file.display());
+                let _ = writeln!(report, "output {i}: {} -> {}", tflc::internal::text::tensor(tensor), file.display());
             }
             None => {
-                let _ = writeln!(report, "output {i}: {} = {}", tflc::text::tensor(tensor), preview(tensor, data));
+                let _ = writeln!(report, "output {i}: {} = {}", tflc::internal::text::tensor(tensor), preview(tensor, data));
             }
         }
     }
