@@ -184,6 +184,32 @@ mod tests {
         }
     }
 
+    /// Constants crossing subgraph boundaries (`testing::models::control_constants`): entry
+    /// constants as WHILE loop values and IF inputs, a body constant as a loop value's next
+    /// value, a branch constant as the IF's result. TFLite Micro's outputs
+    /// (`tools/op_test_vectors.py`); the generated code is compared with the interpreter by
+    /// `tests/generated-compile`.
+    #[test]
+    fn constants_across_subgraphs_match_tflite_micro() {
+        let bytes = crate::testing::models::control_constants();
+        let x = i8s(&[-100, 0, 50, 120]);
+        // Three iterations: `acc = x + w0 + w1 + w1` (int8 ADD, saturating), `w` ends as the
+        // body's constant `w1`; k < 0 adds the entry constant `c`, else the branch constant.
+        let loop_outs = [i8s(&[-95, 17, 80, 127]), i8s(&[-3, 9, 2, 30])];
+        let cases: [(i32, &[i8]); 2] = [(-1, &[-123, 59, 85, 29]), (2, &[11, -22, 33, -44])];
+        for (k, want) in cases {
+            let out = run(&format!("control_constants_k{}", k.rem_euclid(100)), &bytes, &[x.clone(), k.to_le_bytes().to_vec()]);
+            assert_eq!(out[0], i8s(want), "k = {k}");
+            assert_eq!(out[1], 3i32.to_le_bytes().to_vec(), "k = {k}");
+            assert_eq!(out[2..], loop_outs, "k = {k}");
+        }
+        // The constants are copied from the weights into the callees' inputs and the loop
+        // values, and from the callees' weights into the caller's tensors.
+        let compiled = crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+        let copies = compiled.code.matches(".copy_from_slice(&WEIGHTS.0[").count();
+        assert!(copies >= 6, "{copies} copies from the weights:\n{}", compiled.code);
+    }
+
     /// CALL_ONCE initialising a resource variable that the main subgraph accumulates into
     /// (VAR_HANDLE, READ_VARIABLE, ADD, ASSIGN_VARIABLE): TFLite Micro's outputs for
     /// `x = [5, -7, 1, 20]` over three runs on one interpreter (the variable starts at the
