@@ -838,6 +838,13 @@ pub fn control_constants() -> Vec<u8> {
     b.finish()
 }
 
+/// A 16x8 residual CNN with an attention-like block, as Google's `ai-edge-quantizer` writes it
+/// (`tools/int16_model.py`; `compiler/tests/data/int16`, 7.5 KB): CONV_2D, ADD, RESHAPE,
+/// MEAN, SUB, MUL, RSQRT, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, all int16.
+pub fn int16_attention() -> Vec<u8> {
+    include_bytes!("../../tests/data/int16/int16_attn_a16w8.tflite").to_vec()
+}
+
 /// A WHILE whose body accumulates into a resource variable: `i` (int32) counts from `n` up
 /// while `i < 3` (subgraph 1, LESS); each iteration (subgraph 2) reads the variable `acc`
 /// (int8 [1, 4], scale 0.1, zero point -2), ADDs the loop value `x` and assigns the sum
@@ -1348,6 +1355,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
         ("builder_int16_ds", int16_ds()),
+        ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
         ("builder_in_place_f32", in_place_f32()),
         ("builder_in_place_s16", in_place_s16()),

@@ -191,3 +191,30 @@ fn huge_effective_scale_is_unsupported() {
     let e = lower_op0(&b.finish()).expect_err("scale 1000");
     assert!(matches!(e, crate::error::LowerError::Unsupported { .. }), "{e}");
 }
+
+/// A whole 16x8 model as Google's `ai-edge-quantizer` writes it (`tools/int16_model.py`:
+/// tensorflow-cpu 2.21.0, ai-edge-quantizer 0.10.0 `static_wi8_ai16`): a residual CNN
+/// (CONV_2D, ADD) and an attention-like block (MEAN, SUB, MUL, ADD, RSQRT, FULLY_CONNECTED,
+/// BATCH_MATMUL, SOFTMAX), int16 throughout. It used to stop at MEAN and RSQRT int16; its
+/// output is TFLite Micro's (pip tflite-micro 0.dev20261023182759) on the input
+/// `x[i] = ((i * 37) % 17 - 8) / 8`, quantized. `testing::models::all()` carries it, so
+/// `tests/generated-compile` runs its generated code against the interpreter.
+#[test]
+fn int16_attention_model_matches_tflite_micro() {
+    let bytes = crate::testing::models::int16_attention();
+    let model = crate::passes::read_model(&bytes).unwrap();
+    let scale = 3.004_616_2e-5f64;
+    let x: Vec<u8> = (0..108)
+        .flat_map(|i| {
+            let v = (((i * 37) % 17) as f64 - 8.0) / 8.0 / scale;
+            // numpy's round: half to even.
+            let r = v.round_ties_even().clamp(-32768.0, 32767.0) as i16;
+            r.to_le_bytes()
+        })
+        .collect();
+    assert_eq!(&x[..8], &[0x00, 0x80, 0xbf, 0xae, 0x7f, 0xdf, 0x40, 0x10], "the golden input");
+    let out = crate::interp::run(&model, &[&x]).unwrap();
+    let got: Vec<i16> = out[0].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    assert_eq!(got, [4320, 12248, 7372, 8828], "TFLite Micro's output");
+    crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+}
