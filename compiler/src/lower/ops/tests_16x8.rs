@@ -123,6 +123,40 @@ fn average_pool_2d_same_relu() {
     assert_eq!(got, want);
 }
 
+/// MAX_POOL_2D int16 (`reference_integer_ops::MaxPool`'s int16 overload): SAME 3x3
+/// stride 2 on odd sizes (windows clipped at every edge), RELU clamping at 0; and VALID 2x2
+/// with RELU6 (clamping at 6 / scale).
+#[test]
+fn max_pool_same_relu_and_valid_relu6() {
+    #[allow(clippy::type_complexity)]
+    let cases: [(&str, Padding, [i32; 2], [i32; 2], Activation, [usize; 4], [usize; 4]); 2] = [
+        ("s16_maxpool_same_relu", Padding::Same, [3, 3], [2, 2], Activation::Relu, [1, 5, 7, 3], [1, 3, 4, 3]),
+        ("s16_maxpool_valid_relu6", Padding::Valid, [2, 2], [2, 2], Activation::Relu6, [2, 4, 6, 2], [2, 2, 3, 2]),
+    ];
+    for (k, (name, padding, f, st, activation, xs, ys)) in cases.into_iter().enumerate() {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I16, &xs, q(0.0005));
+        let y = b.activation("y", DType::I16, &ys, q(0.0005));
+        b.op(OpKind::MaxPool2d(Pool2dOptions { padding, stride_w: st[1], stride_h: st[0], filter_w: f[1], filter_h: f[0], activation }), &[Some(x)], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        let n = xs.iter().product();
+        let got = run16(name, &b.finish(), x, n, 120 + k as u64, y);
+        let want = MAXPOOL_S16_TFLM.iter().find(|v| v.0 == name).map(|v| v.1);
+        match want {
+            Some(w) => assert_eq!(got, w, "{name}"),
+            None => assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "{name}: no vector"),
+        }
+    }
+}
+
+/// TFLite Micro's outputs (`tools/op_test_vectors.py`, pip tflite-micro
+/// 0.dev20261023182759).
+#[rustfmt::skip]
+const MAXPOOL_S16_TFLM: &[(&str, &[i16])] = &[
+    ("s16_maxpool_same_relu", &[32731, 11244, 26847, 29164, 27273, 0, 22391, 24671, 31572, 11050, 0, 1646, 32731, 31691, 29142, 32704, 27273, 29142, 27506, 32595, 31908, 28011, 32595, 29330, 0, 31691, 0, 27506, 22995, 32338, 27506, 32595, 25710, 24696, 32595, 25975]),
+    ("s16_maxpool_valid_relu6", &[1693, 12000, 12000, 12000, 2651, 12000, 1480, 12000, 12000, 12000, 12000, 12000, 12000, 7145, 12000, 12000, 4041, 12000, 12000, 12000, 3023, 12000, 12000, 12000]),
+];
+
 #[test]
 fn fully_connected_batches_relu() {
     let mut b = ModelBuilder::new();
