@@ -197,7 +197,7 @@ fn type_table(problems: &mut Vec<String>) -> String {
     let _ = writeln!(
         out,
         "For each builtin with an int8, int16 or float32 data input, whether TFLite Micro's kernel takes that type (its Prepare and Eval type switches at commit 90b983c2b3f1; \
-         where the PyPI release 0.dev20261023182759 takes more, the release: RSQRT int16) and whether `tflc::compile` compiles a single-op model of it \
+         where the PyPI release 0.dev20261023182759 takes more, the release: RSQRT int16; every probed pair checked against real runs of the release with `tools/op_type_check.py`) and whether `tflc::compile` compiles a single-op model of it \
          (`tests/op_coverage/types.rs`: the usual quantization, int16 symmetric with int8 weights and int64 bias as 16x8 models have it, \
          the fixed output quantization TFLite Micro requires of LOGISTIC, TANH, SOFTMAX, LOG_SOFTMAX and L2_NORMALIZATION). \
          \"compiles\" is the compiler's word, not a conformance check (that is `SUPPORTED_OPS.md`'s \"checked\" column); \

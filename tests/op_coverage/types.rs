@@ -21,7 +21,10 @@ pub const TYPES: [DType; 3] = [DType::I8, DType::I16, DType::F32];
 /// Prepare the pinned commit refused). Operators that move bytes whatever their type
 /// (RESHAPE, SQUEEZE, BROADCAST_TO: `memcpy` or a generic template) accept all three.
 /// Builtins without an int8, int16 or float32 data input (LOGICAL_*, REDUCE_ALL, SHAPE,
-/// BROADCAST_ARGS, control flow, resource variables) are not rows.
+/// BROADCAST_ARGS, control flow, resource variables) are not rows. Checked against real runs
+/// of the release: `tools/op_type_check.py` runs every probe model in it, and each of the 258
+/// probed (operator, type) pairs runs exactly where this list says (FILL int16: the pinned
+/// commit's dims switch takes int16, its value switch does not; PRELU int16 takes int8 alpha).
 pub const TFLM_TYPES: &[(&str, &[DType])] = {
     use DType::{F32, I16, I8};
     &[
@@ -50,7 +53,7 @@ pub const TFLM_TYPES: &[(&str, &[DType])] = {
         ("EQUAL", &[I8, F32]),
         ("EXP", &[F32]),
         ("EXPAND_DIMS", &[I8, I16, F32]),
-        ("FILL", &[I8, I16, F32]),
+        ("FILL", &[I8, F32]),
         ("FLOOR", &[F32]),
         ("FLOOR_DIV", &[F32]),
         ("FLOOR_MOD", &[F32]),
@@ -361,7 +364,8 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         }
         "PRELU" => {
             let x = p.act("x", &S);
-            let a = p.data_const("alpha", &[2], false);
+            // int16 PRELU takes int8 alpha (TFLite Micro's Prepare checks).
+            let a = if d == DType::I16 { p.b.constant_i8("alpha", &[2], &[10, -20], Some((0.01, 0))) } else { p.data_const("alpha", &[2], false) };
             let y = p.out(op, &S);
             p.b.op(OpKind::Prelu, &[Some(x), Some(a)], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
@@ -483,8 +487,17 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
 
 /// Whether tflc compiles `op` on `d` data: `None` without a recipe, else the compile result
 /// (the error's first line).
+///
+/// Under `TFLC_DUMP_TYPE_MODELS=<dir>` each model is also written to
+/// `<dir>/<op>_<type>.tflite`, for `tools/op_type_check.py` to run in TFLite Micro (the check
+/// of [`TFLM_TYPES`] against the PyPI release).
 pub fn probe(op: &str, d: DType) -> Option<Result<(), String>> {
     let bytes = model(op, d)?;
+    if let Some(dir) = std::env::var_os("TFLC_DUMP_TYPE_MODELS") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("create the dump directory");
+        std::fs::write(dir.join(format!("{op}_{}.tflite", short(d))), &bytes).expect("write a probe model");
+    }
     Some(tflc::compile(&bytes, &tflc::CompileOptions::default()).map(|_| ()).map_err(|e| {
         let s = format!("{e:#}");
         s.lines().last().unwrap_or_default().to_string()
