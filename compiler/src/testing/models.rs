@@ -838,6 +838,37 @@ pub fn control_constants() -> Vec<u8> {
     b.finish()
 }
 
+/// The int16 (16x8) kernels of issue 28 in one chain, so that their generated calls compile
+/// and run (`tests/generated-compile`): MAX_POOL_2D (SAME 3x3 stride 2, RELU), LEAKY_RELU
+/// (alpha 0.3, rescaling), MEAN over the spatial axes (kept), MUL (its square) then RSQRT,
+/// LOGISTIC and TANH (output scale 2^-15), on `[1, 6, 6, 3]` int16.
+pub fn int16_activations() -> Vec<u8> {
+    let q = |s: f32| Some((s, 0i64));
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I16, &[1, 6, 6, 3], q(0.00005));
+    let p = b.activation("pool", DType::I16, &[1, 3, 3, 3], q(0.00005));
+    b.op(
+        OpKind::MaxPool2d(Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::Relu }),
+        &[Some(x)],
+        &[p],
+    );
+    let l = b.activation("leaky", DType::I16, &[1, 3, 3, 3], q(0.00004));
+    b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(p)], &[l]);
+    let axes = b.constant_i32("axes", &[2], &[1, 2], None);
+    let m = b.activation("mean", DType::I16, &[1, 1, 1, 3], q(0.00003));
+    b.op(OpKind::Mean { keep_dims: true }, &[Some(l), Some(axes)], &[m]);
+    let sq = b.activation("square", DType::I16, &[1, 1, 1, 3], q(0.00002));
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(m), Some(m)], &[sq]);
+    let r = b.activation("rsqrt", DType::I16, &[1, 1, 1, 3], q(0.0005));
+    b.op(OpKind::Rsqrt, &[Some(sq)], &[r]);
+    let g = b.activation("sigmoid", DType::I16, &[1, 3, 3, 3], q(1.0 / 32768.0));
+    b.op(OpKind::Logistic, &[Some(l)], &[g]);
+    let t = b.activation("tanh", DType::I16, &[1, 3, 3, 3], q(1.0 / 32768.0));
+    b.op(OpKind::Tanh, &[Some(p)], &[t]);
+    b.inputs(&[x]).outputs(&[r, g, t]);
+    b.finish()
+}
+
 /// A 16x8 residual CNN with an attention-like block, as Google's `ai-edge-quantizer` writes it
 /// (`tools/int16_model.py`; `compiler/tests/data/int16`, 7.5 KB): CONV_2D, ADD, RESHAPE,
 /// MEAN, SUB, MUL, RSQRT, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, all int16.
@@ -1354,6 +1385,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
+        ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
         ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
