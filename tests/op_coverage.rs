@@ -9,9 +9,17 @@
 //! rows); a builtin `SUPPORTED_OPS.md` lists must be in the registry or always folded
 //! (`tflc::internal::passes::fold::ALWAYS_FOLDED`). A custom operator lowers when `SUPPORTED_OPS.md`
 //! has its row. The suite fails when the committed table is stale; `BLESS=1` rewrites it.
+//!
+//! A second table goes per (operator, element type) for int8, int16 and float32: TFLite
+//! Micro's kernels' type switches (`op_coverage/types.rs`, `TFLM_TYPES`) against what
+//! `tflc::compile` does with a single-op model of each pair (`types::probe`), so a type gap
+//! (a 16x8 model stopping at an int16 MEAN) shows as a "gap" cell with tflc's reason.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+
+#[path = "op_coverage/types.rs"]
+mod types;
 
 /// TFLite Micro's registrable operators, builtins by `BuiltinOperator` name, custom
 /// operators by the name they register (`ethos-u` is `GetString_ETHOSU()`).
@@ -140,7 +148,71 @@ fn table() -> (String, Vec<String>) {
     let _ = writeln!(out, "| operator | kind | status | element types (lowers) or reason |");
     let _ = writeln!(out, "|---|---|---|---|");
     out.push_str(&rows);
+    out.push_str(&type_table(&mut problems));
     (out, problems)
+}
+
+/// The per-(operator, element type) section: for int8, int16 and float32, TFLite Micro's
+/// kernels' types ([`types::TFLM_TYPES`]) against what `tflc::compile` does with a
+/// single-op model of that type ([`types::probe`]).
+fn type_table(problems: &mut Vec<String>) -> String {
+    let mut rows = String::new();
+    let mut gaps: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let (mut pairs, mut compiled, mut beyond) = (0, 0, 0);
+    for &(op, tflm) in types::TFLM_TYPES {
+        if !TFLM_BUILTINS.contains(&op) {
+            problems.push(format!("types::TFLM_TYPES lists {op}, which TFLite Micro does not register"));
+        }
+        let mut cells = Vec::new();
+        for d in types::TYPES {
+            let accepted = tflm.contains(&d);
+            let cell = match (types::probe(op, d), accepted) {
+                (None, true) => {
+                    pairs += 1;
+                    "not probed".to_string()
+                }
+                (None, false) => "-".to_string(),
+                (Some(Ok(())), true) => {
+                    pairs += 1;
+                    compiled += 1;
+                    "compiles".to_string()
+                }
+                (Some(Ok(())), false) => {
+                    beyond += 1;
+                    "compiles (TFLite Micro: no)".to_string()
+                }
+                (Some(Err(e)), true) => {
+                    pairs += 1;
+                    gaps.entry(types::short(d)).or_default().push(op.to_string());
+                    format!("**gap**: {}", e.replace('|', "/"))
+                }
+                (Some(Err(_)), false) => "-".to_string(),
+            };
+            cells.push(cell);
+        }
+        let _ = writeln!(rows, "| {op} | {} |", cells.join(" | "));
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "\n## Per element type: int8, int16 (16x8), float32\n");
+    let _ = writeln!(
+        out,
+        "For each builtin with an int8, int16 or float32 data input, whether TFLite Micro's kernel takes that type (its Prepare and Eval type switches at commit 90b983c2b3f1; \
+         where the PyPI release 0.dev20261023182759 takes more, the release: RSQRT int16; every probed pair checked against real runs of the release with `tools/op_type_check.py`) and whether `tflc::compile` compiles a single-op model of it \
+         (`tests/op_coverage/types.rs`: the usual quantization, int16 symmetric with int8 weights and int64 bias as 16x8 models have it, \
+         the fixed output quantization TFLite Micro requires of LOGISTIC, TANH, SOFTMAX, LOG_SOFTMAX and L2_NORMALIZATION). \
+         \"compiles\" is the compiler's word, not a conformance check (that is `SUPPORTED_OPS.md`'s \"checked\" column); \
+         \"**gap**\" is a type TFLite Micro runs and tflc refuses, with tflc's reason; \"-\" is a type TFLite Micro refuses; \"not probed\" has no single-op recipe yet.\n"
+    );
+    let _ = writeln!(
+        out,
+        "{pairs} (operator, type) pairs TFLite Micro runs: {compiled} compile, {} are gaps ({}); {beyond} more compile that TFLite Micro refuses.\n",
+        gaps.values().map(Vec::len).sum::<usize>(),
+        if gaps.is_empty() { "none".to_string() } else { gaps.iter().map(|(d, ops)| format!("{d}: {}", ops.join(", "))).collect::<Vec<_>>().join("; ") },
+    );
+    let _ = writeln!(out, "| operator | int8 | int16 | float32 |");
+    let _ = writeln!(out, "|---|---|---|---|");
+    out.push_str(&rows);
+    out
 }
 
 #[test]

@@ -4,12 +4,15 @@
 //! becomes `copy_within` of its inputs into the callee's input tensors, the call, and
 //! `copy_within` of the callee's outputs back, as TFLite Micro's `if.cc`, `while.cc` and
 //! `call_once.cc` copy them. The copies are between the caller's tensors and the callee's
-//! frame, which the plan keeps apart (`plan::verify::verify_model`).
+//! frame, which the plan keeps apart (`plan::verify::verify_model`). A constant on either
+//! side (an entry constant passed as a WHILE loop value or an IF input, a callee returning a
+//! constant of its own, as converters write recurrent loops) has no arena bytes: it is copied
+//! from its weight static (`copy_from_slice`), as TFLite Micro copies it from the flatbuffer.
 
 use super::Arena;
-use crate::emit::{comment, describe_tensor, int};
+use crate::emit::{comment, describe_tensor, int, EmitCx, Items};
 use crate::error::Error;
-use crate::ir::{OpId, SubgraphId, TensorId};
+use crate::ir::{OpId, Subgraph, SubgraphId, TensorId};
 use crate::lower::ops::control_flow::{Call, ControlFlow};
 use crate::lower::LoweredModel;
 use crate::plan::{Instance, ModelPlan};
@@ -83,40 +86,99 @@ fn range_lit((a, b): (usize, usize)) -> TokenStream {
     quote! { #a..#b }
 }
 
-/// `arena.copy_within(caller tensor, callee tensor start)` for each pair (into the callee), or
-/// the other way (`out`).
-fn copies(c: &Calls<'_, '_, '_>, ar: &Arena<'_, '_, '_>, inst: usize, mine: &[TensorId], theirs: &[TensorId], out: bool, used: &mut BTreeSet<TensorId>) -> Result<Vec<TokenStream>, Error> {
+/// The weight static's bytes (`&WEIGHTS.0[W5]`) of tensor `t` of `sg` when it is a constant.
+fn constant_bytes(rt: &TokenStream, items: &mut Items, sg: &Subgraph<'_>, op: OpId, t: TensorId) -> Option<TokenStream> {
+    sg.tensor(t).data?;
+    Some(EmitCx::new(rt, sg, op.index(), items).input_bytes(t))
+}
+
+/// Where one side of a copy between subgraphs lives: arena bytes (their range and start, as
+/// the caller's range const `T5` / `T5.start` or the callee's literal range), or a
+/// constant's weights.
+enum Side {
+    Arena(TokenStream, TokenStream),
+    Weights(TokenStream),
+}
+
+/// The statement copying `src` to `dst` (a constant destination is refused: nothing can
+/// write one, and lowering gives no constant a writer).
+fn copy_stmt(src: Side, dst: (TokenStream, TokenStream)) -> TokenStream {
+    let (range, start) = dst;
+    match src {
+        Side::Arena(src, _) => quote! { arena.copy_within(#src, #start); },
+        Side::Weights(bytes) => quote! { arena[#range].copy_from_slice(#bytes); },
+    }
+}
+
+/// Copies between the caller's tensors `mine` and the callee's `theirs` (into the callee, or
+/// back with `out`); either side may be a constant (read from its weights, never written).
+fn copies(
+    c: &Calls<'_, '_, '_>,
+    ar: &Arena<'_, '_, '_>,
+    x: &mut Ctx<'_>,
+    inst: usize,
+    mine: &[TensorId],
+    theirs: &[TensorId],
+    out: bool,
+) -> Result<Vec<TokenStream>, Error> {
     let csg = c.lm.get(c.instances[inst].subgraph).map(|l| l.sg);
     let mut v = Vec::new();
     for (&m, &t) in mine.iter().zip(theirs) {
-        ar.range(m)?;
-        used.insert(m);
-        let r = callee_range(c, inst, t)?;
-        let name = format_ident!("T{}", m.index());
         let what = csg.map_or(String::new(), |g| format!("subgraph {} {}", g.id.index(), describe_tensor(g.tensor(t))));
-        if out {
-            let src = range_lit(r);
-            v.push(comment(&format!("{what} -> t{}", m.index())));
-            v.push(quote! { arena.copy_within(#src, #name.start); });
-        } else {
-            let dst = int(r.0 as i64);
-            v.push(comment(&format!("t{} -> {what}", m.index())));
-            v.push(quote! { arena.copy_within(#name, #dst); });
-        }
+        let caller_const = constant_bytes(x.rt, x.items, ar.sg, x.op, m);
+        let callee_const = match csg {
+            Some(g) => constant_bytes(x.rt, x.items, g, x.op, t),
+            None => None,
+        };
+        let mine_side = match caller_const {
+            Some(b) => Side::Weights(b),
+            None => {
+                ar.range(m)?;
+                x.used.insert(m);
+                let name = format_ident!("T{}", m.index());
+                Side::Arena(quote! { #name }, quote! { #name.start })
+            }
+        };
+        let theirs_side = match callee_const {
+            Some(b) => Side::Weights(b),
+            None => {
+                let r = callee_range(c, inst, t)?;
+                let start = int(r.0 as i64);
+                Side::Arena(range_lit(r), quote! { #start })
+            }
+        };
+        let (src, dst, text) = if out { (theirs_side, mine_side, format!("{what} -> t{}", m.index())) } else { (mine_side, theirs_side, format!("t{} -> {what}", m.index())) };
+        let Side::Arena(range, start) = dst else {
+            return Err(Error::Internal(format!("op {}: {text}: the destination is a constant", x.op.index())));
+        };
+        v.push(comment(&text));
+        v.push(copy_stmt(src, (range, start)));
     }
     Ok(v)
 }
 
+/// What emitting one calling operator threads through: the runtime path, the module items
+/// (constants' weights), the op, the caller tensors used.
+struct Ctx<'e> {
+    rt: &'e TokenStream,
+    items: &'e mut Items,
+    op: OpId,
+    used: &'e mut BTreeSet<TensorId>,
+}
+
 /// The statements of one calling operator `op` (`arena` names the arena's bytes).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn emit_call(
-    _rt: &TokenStream,
+    rt: &TokenStream,
     arena: &TokenStream,
     ar: &Arena<'_, '_, '_>,
     cf: &ControlFlow,
     op: OpId,
     c: &Calls<'_, '_, '_>,
+    items: &mut Items,
     used: &mut BTreeSet<TensorId>,
 ) -> Result<TokenStream, Error> {
+    let x = &mut Ctx { rt, items, op, used };
     let sub = |sg: SubgraphId| c.lm.get(sg).map(|l| l.sg);
     let io = |sg: SubgraphId| sub(sg).map(|s| (s.inputs.clone(), s.outputs.clone())).unwrap_or_default();
     let call_of = |i: usize| {
@@ -126,52 +188,73 @@ pub(super) fn emit_call(
     let stmts = match cf.call {
         Call::If { then_subgraph, else_subgraph } => {
             let cond = cf.cond.ok_or_else(|| Error::Internal(format!("op {}: IF without a condition", op.index())))?;
-            ar.range(cond)?;
-            used.insert(cond);
-            let tc = format_ident!("T{}", cond.index());
+            // A constant condition (the converter may leave one) is read from its weights.
+            let truth = match constant_bytes(rt, x.items, ar.sg, op, cond) {
+                Some(bytes) => quote! { (#bytes)[0] != 0 },
+                None => {
+                    ar.range(cond)?;
+                    x.used.insert(cond);
+                    let tc = format_ident!("T{}", cond.index());
+                    quote! { arena[#tc.start] != 0 }
+                }
+            };
             let mut branch = |sg: SubgraphId| -> Result<TokenStream, Error> {
                 let i = child(c, op, sg)?;
                 let (ins, outs) = io(sg);
-                let a = copies(c, ar, i, &cf.inputs, &ins, false, used)?;
+                let a = copies(c, ar, x, i, &cf.inputs, &ins, false)?;
                 let call = call_of(i);
-                let b = copies(c, ar, i, &cf.outputs, &outs, true, used)?;
+                let b = copies(c, ar, x, i, &cf.outputs, &outs, true)?;
                 Ok(quote! { #(#a)* #call #(#b)* })
             };
             let (t, e) = (branch(then_subgraph)?, branch(else_subgraph)?);
             quote! {
-                if arena[#tc.start] != 0 { #t } else { #e }
+                if #truth { #t } else { #e }
             }
         }
         Call::While { cond_subgraph, body_subgraph } => {
             let (ci, bi) = (child(c, op, cond_subgraph)?, child(c, op, body_subgraph)?);
             let (cin, cout) = io(cond_subgraph);
             let (bin, bout) = io(body_subgraph);
-            let first = copies(c, ar, ci, &cf.inputs, &cin, false, used)?;
+            let first = copies(c, ar, x, ci, &cf.inputs, &cin, false)?;
             let mut keep = Vec::new();
-            for (&x, &y) in cf.inputs.iter().zip(&cf.outputs) {
-                ar.range(x)?;
+            for (&a, &y) in cf.inputs.iter().zip(&cf.outputs) {
                 ar.range(y)?;
-                used.insert(x);
-                used.insert(y);
+                x.used.insert(y);
                 // A variable passed through the loop is its own loop value
                 // (`passes::resources`): nothing to copy.
-                if x == y {
+                if a == y {
                     continue;
                 }
-                let (tx, ty) = (format_ident!("T{}", x.index()), format_ident!("T{}", y.index()));
-                keep.push(quote! { arena.copy_within(#tx, #ty.start); });
+                let ty = format_ident!("T{}", y.index());
+                // A constant's first loop value comes from its weights.
+                match constant_bytes(rt, x.items, ar.sg, op, a) {
+                    Some(bytes) => keep.push(quote! { arena[#ty].copy_from_slice(#bytes); }),
+                    None => {
+                        ar.range(a)?;
+                        x.used.insert(a);
+                        let ta = format_ident!("T{}", a.index());
+                        keep.push(quote! { arena.copy_within(#ta, #ty.start); });
+                    }
+                }
             }
             let flag = cout.first().ok_or_else(|| Error::Internal(format!("op {}: the WHILE condition has no output", op.index())))?;
-            let flag = int(callee_range(c, ci, *flag)?.0 as i64);
-            let into_body = copies(c, ar, bi, &cf.outputs, &bin, false, used)?;
-            let back = copies(c, ar, bi, &cf.outputs, &bout, true, used)?;
-            let into_cond = copies(c, ar, ci, &cf.outputs, &cin, false, used)?;
+            let csg = sub(cond_subgraph).ok_or_else(|| Error::Internal(format!("op {}: subgraph {} was not lowered", op.index(), cond_subgraph.index())))?;
+            let more = match constant_bytes(rt, x.items, csg, op, *flag) {
+                Some(bytes) => quote! { (#bytes)[0] != 0 },
+                None => {
+                    let flag = int(callee_range(c, ci, *flag)?.0 as i64);
+                    quote! { arena[#flag] != 0 }
+                }
+            };
+            let into_body = copies(c, ar, x, bi, &cf.outputs, &bin, false)?;
+            let back = copies(c, ar, x, bi, &cf.outputs, &bout, true)?;
+            let into_cond = copies(c, ar, x, ci, &cf.outputs, &cin, false)?;
             let (cc, bc) = (call_of(ci), call_of(bi));
             quote! {
                 #(#first)*
                 #(#keep)*
                 #cc
-                while arena[#flag] != 0 {
+                while #more {
                     #(#into_body)*
                     #bc
                     #(#back)*
@@ -189,8 +272,8 @@ pub(super) fn emit_call(
             let call = call_of(i);
             // The variables the init uses, into it and back (`passes::resources`).
             let (ins, outs) = io(init_subgraph);
-            let into = copies(c, ar, i, &cf.inputs, &ins, false, used)?;
-            let back = copies(c, ar, i, &cf.outputs, &outs, true, used)?;
+            let into = copies(c, ar, x, i, &cf.inputs, &ins, false)?;
+            let back = copies(c, ar, x, i, &cf.outputs, &outs, true)?;
             quote! {
                 if !self.called_once[#k] {
                     #(#into)*

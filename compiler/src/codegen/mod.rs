@@ -175,7 +175,7 @@ pub fn emit_subgraph(
         if let Some(cf) = kernel.control_flow() {
             let calls = calls.ok_or_else(|| Error::Internal(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
             body.stmts.push(comment(&text)).map_err(Error::Internal)?;
-            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, &mut body.used)?).map_err(Error::Internal)?;
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, items, &mut body.used)?).map_err(Error::Internal)?;
             continue;
         }
         if lowered.ops[id].caps.folded {

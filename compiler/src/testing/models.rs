@@ -768,6 +768,114 @@ pub fn control_while_if() -> Vec<u8> {
     b.finish()
 }
 
+/// Constants passed across subgraph boundaries, as the converter writes recurrent loops: a
+/// WHILE whose loop values start as constants of the entry subgraph (`i0 = 0`, the bound
+/// `lim = 3`, the step `w0`, int8 [1, 4]) beside the input `x`; the condition (subgraph 1)
+/// compares `i < lim`; the body (subgraph 2) returns `i + 1`, `lim` unchanged (its input is
+/// its output), `acc + w` (ADD) and, as the next `w`, a constant of its own (`w1`). After the
+/// loop an IF on `k < 0` passes `acc` and the constant `c` (int8 [1, 4]): the then-branch
+/// (subgraph 3) returns their ADD, the else-branch (subgraph 4) a constant of its own.
+/// Outputs: the IF's result, the loop's `i`, its `acc`, its `w`.
+pub fn control_constants() -> Vec<u8> {
+    let q = Some((0.1, -2));
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 4], q);
+    let k = b.activation("k", DType::I32, &[], None);
+    let i0 = b.constant_i32("i0", &[], &[0], None);
+    let lim = b.constant_i32("lim", &[], &[3], None);
+    let w0 = b.constant_i8("w0", &[1, 4], &[5, -7, 20, 1], q);
+    let i_out = b.activation("i", DType::I32, &[], None);
+    let lim_out = b.activation("lim_out", DType::I32, &[], None);
+    let acc_out = b.activation("acc", DType::I8, &[1, 4], q);
+    let w_out = b.activation("w", DType::I8, &[1, 4], q);
+    b.op(
+        OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) },
+        &[Some(i0), Some(lim), Some(x), Some(w0)],
+        &[i_out, lim_out, acc_out, w_out],
+    );
+    let zero = b.constant_i32("zero", &[], &[0], None);
+    let neg = b.activation("k_lt_0", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(k), Some(zero)], &[neg]);
+    let c = b.constant_i8("c", &[1, 4], &[-30, 40, 3, -100], q);
+    let y = b.activation("y", DType::I8, &[1, 4], q);
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(neg), Some(acc_out), Some(c)], &[y]);
+    b.inputs(&[x, k]).outputs(&[y, i_out, acc_out, w_out]);
+
+    b.new_subgraph("cond_i_lt_lim");
+    let ci = b.activation("i", DType::I32, &[], None);
+    let clim = b.activation("lim", DType::I32, &[], None);
+    let cacc = b.activation("acc", DType::I8, &[1, 4], q);
+    let cw = b.activation("w", DType::I8, &[1, 4], q);
+    let more = b.activation("more", DType::Bool, &[], None);
+    b.op(OpKind::Less, &[Some(ci), Some(clim)], &[more]);
+    b.inputs(&[ci, clim, cacc, cw]).outputs(&[more]);
+
+    b.new_subgraph("body");
+    let bi = b.activation("i", DType::I32, &[], None);
+    let blim = b.activation("lim", DType::I32, &[], None);
+    let bacc = b.activation("acc", DType::I8, &[1, 4], q);
+    let bw = b.activation("w", DType::I8, &[1, 4], q);
+    let one = b.constant_i32("one", &[], &[1], None);
+    let next = b.activation("i_plus_1", DType::I32, &[], None);
+    let sum = b.activation("acc_plus_w", DType::I8, &[1, 4], q);
+    let w1 = b.constant_i8("w1", &[1, 4], &[-3, 9, 2, 30], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bacc), Some(bw)], &[sum]);
+    b.inputs(&[bi, blim, bacc, bw]).outputs(&[next, blim, sum, w1]);
+
+    b.new_subgraph("then_add");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let d = b.activation("d", DType::I8, &[1, 4], q);
+    let s = b.activation("sum", DType::I8, &[1, 4], q);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(d)], &[s]);
+    b.inputs(&[a, d]).outputs(&[s]);
+
+    b.new_subgraph("else_constant");
+    let a = b.activation("a", DType::I8, &[1, 4], q);
+    let d = b.activation("d", DType::I8, &[1, 4], q);
+    let e = b.constant_i8("e", &[1, 4], &[11, -22, 33, -44], q);
+    b.inputs(&[a, d]).outputs(&[e]);
+    b.finish()
+}
+
+/// The int16 (16x8) kernels of issue 28 in one chain, so that their generated calls compile
+/// and run (`tests/generated-compile`): MAX_POOL_2D (SAME 3x3 stride 2, RELU), LEAKY_RELU
+/// (alpha 0.3, rescaling), MEAN over the spatial axes (kept), MUL (its square) then RSQRT,
+/// LOGISTIC and TANH (output scale 2^-15), on `[1, 6, 6, 3]` int16.
+pub fn int16_activations() -> Vec<u8> {
+    let q = |s: f32| Some((s, 0i64));
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I16, &[1, 6, 6, 3], q(0.00005));
+    let p = b.activation("pool", DType::I16, &[1, 3, 3, 3], q(0.00005));
+    b.op(
+        OpKind::MaxPool2d(Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::Relu }),
+        &[Some(x)],
+        &[p],
+    );
+    let l = b.activation("leaky", DType::I16, &[1, 3, 3, 3], q(0.00004));
+    b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(p)], &[l]);
+    let axes = b.constant_i32("axes", &[2], &[1, 2], None);
+    let m = b.activation("mean", DType::I16, &[1, 1, 1, 3], q(0.00003));
+    b.op(OpKind::Mean { keep_dims: true }, &[Some(l), Some(axes)], &[m]);
+    let sq = b.activation("square", DType::I16, &[1, 1, 1, 3], q(0.00002));
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(m), Some(m)], &[sq]);
+    let r = b.activation("rsqrt", DType::I16, &[1, 1, 1, 3], q(0.0005));
+    b.op(OpKind::Rsqrt, &[Some(sq)], &[r]);
+    let g = b.activation("sigmoid", DType::I16, &[1, 3, 3, 3], q(1.0 / 32768.0));
+    b.op(OpKind::Logistic, &[Some(l)], &[g]);
+    let t = b.activation("tanh", DType::I16, &[1, 3, 3, 3], q(1.0 / 32768.0));
+    b.op(OpKind::Tanh, &[Some(p)], &[t]);
+    b.inputs(&[x]).outputs(&[r, g, t]);
+    b.finish()
+}
+
+/// A 16x8 residual CNN with an attention-like block, as Google's `ai-edge-quantizer` writes it
+/// (`tools/int16_model.py`; `compiler/tests/data/int16`, 7.5 KB): CONV_2D, ADD, RESHAPE,
+/// MEAN, SUB, MUL, RSQRT, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, all int16.
+pub fn int16_attention() -> Vec<u8> {
+    include_bytes!("../../tests/data/int16/int16_attn_a16w8.tflite").to_vec()
+}
+
 /// A WHILE whose body accumulates into a resource variable: `i` (int32) counts from `n` up
 /// while `i < 3` (subgraph 1, LESS); each iteration (subgraph 2) reads the variable `acc`
 /// (int8 [1, 4], scale 0.1, zero point -2), ADDs the loop value `x` and assigns the sum
@@ -1267,6 +1375,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_control_call_once", control_call_once()),
         ("builder_control_call_once_if_var", control_call_once_if_var()),
         ("builder_control_call_once_var", control_call_once_var()),
+        ("builder_control_constants", control_constants()),
         ("builder_control_if", control_if()),
         ("builder_control_while_if", control_while_if()),
         ("builder_control_while_if_var", control_while_if_var()),
@@ -1278,7 +1387,9 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_data_movement", data_movement()),
         ("builder_data_movement_f32_i16", data_movement_f32_i16()),
         ("builder_elementwise", elementwise()),
+        ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
+        ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
         ("builder_in_place_f32", in_place_f32()),
         ("builder_in_place_s16", in_place_s16()),

@@ -184,6 +184,84 @@ mod tests {
         }
     }
 
+    /// Constants crossing subgraph boundaries (`testing::models::control_constants`): entry
+    /// constants as WHILE loop values and IF inputs, a body constant as a loop value's next
+    /// value, a branch constant as the IF's result. TFLite Micro's outputs
+    /// (`tools/op_test_vectors.py`); the generated code is compared with the interpreter by
+    /// `tests/generated-compile`.
+    #[test]
+    fn constants_across_subgraphs_match_tflite_micro() {
+        let bytes = crate::testing::models::control_constants();
+        let x = i8s(&[-100, 0, 50, 120]);
+        // Three iterations: `acc = x + w0 + w1 + w1` (int8 ADD, saturating), `w` ends as the
+        // body's constant `w1`; k < 0 adds the entry constant `c`, else the branch constant.
+        let loop_outs = [i8s(&[-95, 17, 80, 127]), i8s(&[-3, 9, 2, 30])];
+        let cases: [(i32, &[i8]); 2] = [(-1, &[-123, 59, 85, 29]), (2, &[11, -22, 33, -44])];
+        for (k, want) in cases {
+            let out = run(&format!("control_constants_k{}", k.rem_euclid(100)), &bytes, &[x.clone(), k.to_le_bytes().to_vec()]);
+            assert_eq!(out[0], i8s(want), "k = {k}");
+            assert_eq!(out[1], 3i32.to_le_bytes().to_vec(), "k = {k}");
+            assert_eq!(out[2..], loop_outs, "k = {k}");
+        }
+        // The constants are copied from the weights into the callees' inputs and the loop
+        // values, and from the callees' weights into the caller's tensors.
+        let compiled = crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+        let copies = compiled.code.matches(".copy_from_slice(&WEIGHTS.0[").count();
+        assert!(copies >= 6, "{copies} copies from the weights:\n{}", compiled.code);
+    }
+
+    /// Models TensorFlow's converter made (`tools/control_flow_converter_models.py`,
+    /// tensorflow-cpu 2.21.0, float32): a Keras GRU and an `RNN(LSTMCell)` with
+    /// `unroll=False` (their time loop a WHILE whose inputs include the entry subgraph's
+    /// constants: the step counter's start, the bound, the initial state), a `tf.while_loop`
+    /// and a `tf.cond` (an IF).
+    const CONVERTER_MODELS: &[(&str, &[u8])] = &[
+        ("cf_cond", include_bytes!("../../../tests/data/control_flow/cf_cond.tflite")),
+        ("cf_gru", include_bytes!("../../../tests/data/control_flow/cf_gru.tflite")),
+        ("cf_lstm_cell", include_bytes!("../../../tests/data/control_flow/cf_lstm_cell.tflite")),
+        ("cf_while_loop", include_bytes!("../../../tests/data/control_flow/cf_while_loop.tflite")),
+    ];
+
+    /// TFLite Micro's output 0 (float32 bits) on the input `x[i] = ((i * 37) % 17 - 8) / 8`
+    /// (pip tflite-micro 0.dev20261023182759; `python3 tools/control_flow_vectors.py
+    /// compiler/tests/data/control_flow`, which also runs ai-edge-litert 2.3.0: same bits).
+    #[rustfmt::skip]
+    const TFLM_CONVERTER_OUT: &[(&str, &[u32])] = &[
+        ("cf_cond", &[3221225472, 3218079744, 3214934016, 3210739712]),
+        ("cf_gru", &[1046341479, 1038464694, 1049831504, 1034404632]),
+        ("cf_lstm_cell", &[3156311009, 1028301990, 3194291687, 3186173098]),
+        ("cf_while_loop", &[1072955392, 1073053696, 1073152000, 1073250304]),
+    ];
+
+    /// The converter's control flow (constants passed into WHILE and IF subgraphs) compiles
+    /// and computes TFLite Micro's outputs (float32: within `1e-5` of the largest magnitude;
+    /// the kernels' float order is TFLite's, so in practice bit for bit).
+    #[test]
+    fn converter_control_flow_matches_tflite_micro() {
+        for &(name, bytes) in CONVERTER_MODELS {
+            let model = crate::passes::read_model(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let sg = model.main();
+            let ins: Vec<Vec<u8>> = sg
+                .inputs
+                .iter()
+                .map(|&t| {
+                    let n = sg.tensor(t).num_elements();
+                    (0..n).flat_map(|i| (((i * 37) % 17) as f32 / 8.0 - 1.0).to_le_bytes()).collect()
+                })
+                .collect();
+            let out = run(name, bytes, &ins);
+            let got: Vec<f32> = out[0].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            let want: Vec<f32> = TFLM_CONVERTER_OUT.iter().find(|c| c.0 == name).unwrap().1.iter().map(|&b| f32::from_bits(b)).collect();
+            let scale = want.iter().fold(0f32, |m, v| m.max(v.abs()));
+            assert_eq!(got.len(), want.len(), "{name}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g - w).abs() <= 1e-5 * scale, "{name}: {got:?} vs TFLite Micro {want:?}");
+            }
+            let compiled = crate::pipeline::compile(bytes, &crate::pipeline::CompileOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(compiled.code.contains("fn subgraph_"), "{name}: calls a subgraph");
+        }
+    }
+
     /// CALL_ONCE initialising a resource variable that the main subgraph accumulates into
     /// (VAR_HANDLE, READ_VARIABLE, ADD, ASSIGN_VARIABLE): TFLite Micro's outputs for
     /// `x = [5, -7, 1, 20]` over three runs on one interpreter (the variable starts at the

@@ -70,7 +70,8 @@ impl MathOp {
     fn types(self) -> &'static str {
         match self {
             MathOp::Abs => "float32, int8 and int16",
-            MathOp::Rsqrt | MathOp::Elu => "float32 and int8",
+            MathOp::Rsqrt => "float32, int8 and quantized int16",
+            MathOp::Elu => "float32 and int8",
             _ => "only float32",
         }
     }
@@ -106,6 +107,8 @@ pub enum UnaryScheme {
     AbsI16,
     /// int8 RSQRT.
     RsqrtS8(AbsRsqrtParams),
+    /// Quantized int16 RSQRT (zero points 0).
+    RsqrtS16(AbsRsqrtParams),
     /// An int8 lookup table (ELU).
     LutS8(Vec<i8>),
 }
@@ -166,6 +169,10 @@ pub(crate) fn lower_math(cx: &OpCx<'_, '_>, op: MathOp) -> Result<UnaryMath, Low
             let (i, o) = (cx.q_s8(input)?, cx.q_s8(output)?);
             UnaryScheme::RsqrtS8(rt::prepare_rsqrt(i.scale, i.zero_point, o.scale, o.zero_point).ok_or_else(multiplier_error)?)
         }
+        (MathOp::Rsqrt, DType::I16) if is_quantized(input) => {
+            let (i, o) = (cx.q_s16(input)?, cx.q_s16(output)?);
+            UnaryScheme::RsqrtS16(rt::prepare_rsqrt(i.scale, 0, o.scale, 0).ok_or_else(multiplier_error)?)
+        }
         (MathOp::Elu, DType::I8) => UnaryScheme::LutS8(lookup_table_s8(cx.q_s8(input)?, cx.q_s8(output)?, elu_transform)),
         (_, other) => {
             return Err(cx.unsupported_tensor(input, format!("element type {other} (TFLite Micro's {} supports {})", op.name(), op.types())))
@@ -190,6 +197,7 @@ impl Kernel for UnaryMath {
             UnaryScheme::AbsS16(p) => self.un.run::<i16, i16>(s, |x, y| rt::abs_s16(p, x, y)),
             UnaryScheme::AbsI16 => self.un.run::<i16, i16>(s, rt::abs_i16),
             UnaryScheme::RsqrtS8(p) => self.un.run::<i8, i8>(s, |x, y| rt::rsqrt_s8(p, x, y)),
+            UnaryScheme::RsqrtS16(p) => self.un.run::<i16, i16>(s, |x, y| rt::rsqrt_s16(p, x, y)),
             UnaryScheme::LutS8(t) => self.un.run::<i8, i8>(s, |x, y| rt::lut_s8(t, x, y)),
         }
     }
@@ -199,10 +207,11 @@ impl Kernel for UnaryMath {
         match &self.scheme {
             UnaryScheme::F32((func, _)) => self.emit_call(cx, func, quote! {}),
             UnaryScheme::AbsI16 => self.emit_call(cx, "abs_i16", quote! {}),
-            UnaryScheme::AbsS8(p) | UnaryScheme::AbsS16(p) | UnaryScheme::RsqrtS8(p) => {
+            UnaryScheme::AbsS8(p) | UnaryScheme::AbsS16(p) | UnaryScheme::RsqrtS8(p) | UnaryScheme::RsqrtS16(p) => {
                 let func = match self.scheme {
                     UnaryScheme::AbsS8(_) => "abs_s8",
                     UnaryScheme::AbsS16(_) => "abs_s16",
+                    UnaryScheme::RsqrtS16(_) => "rsqrt_s16",
                     _ => "rsqrt_s8",
                 };
                 self.un.emit_with(cx, ty, ("elementwise", func), p)
@@ -529,6 +538,25 @@ pub(crate) mod tests {
         check("math_abs_i16", &bytes, &[(a, TensorData::I16(x))], z, 0);
     }
 
+    /// int16 RSQRT (16x8, zero points 0), which TFLite Micro's PyPI release runs
+    /// (`RsqrtEvalQuantized<int16_t>`; the pinned commit's Prepare refused it): every
+    /// non-negative value below 64, then a geometric spread up to 32767, at two scale pairs.
+    #[test]
+    fn int16_rsqrt_against_tflite_micro() {
+        let mut x: Vec<i16> = (0..64).collect();
+        let mut v = 64f64;
+        while v < 32767.0 {
+            x.push(v as i16);
+            v *= 1.07;
+        }
+        x.push(32767);
+        let n = x.len();
+        for (name, in_q, out_q) in [("math_rsqrt_s16", (0.001, 0), (0.0005, 0)), ("math_rsqrt_s16_coarse", (0.05, 0), (0.00003, 0))] {
+            let (bytes, [a, z]) = unary_model(OpKind::Rsqrt, (DType::I16, &[n], Some(in_q)), (DType::I16, &[n], Some(out_q)));
+            check(name, &bytes, &[(a, TensorData::I16(x.clone()))], z, 0);
+        }
+    }
+
     /// SQUARED_DIFFERENCE in its four types, with broadcasting; FLOOR_DIV and FLOOR_MOD.
     #[test]
     fn binaries_against_tflite_micro() {
@@ -566,8 +594,11 @@ pub(crate) mod tests {
             let e = lower_op0(&bytes).expect_err("int8");
             assert!(matches!(e, LowerError::Unsupported { .. }) && e.to_string().contains("only float32"), "{kind:?}: {e}");
         }
-        // RSQRT int16: Prepare's IsRsqrtSupportedType refuses it.
-        let (bytes, _) = unary_model(OpKind::Rsqrt, (DType::I16, &[4], q), (DType::I16, &[4], q));
+        // RSQRT int16: unquantized (TFLite Micro's Eval would read a multiplier Prepare never
+        // set) and with a zero point.
+        let (bytes, _) = unary_model(OpKind::Rsqrt, (DType::I16, &[4], None), (DType::I16, &[4], None));
+        expect_unsupported(&bytes);
+        let (bytes, _) = unary_model(OpKind::Rsqrt, (DType::I16, &[4], Some((0.05, 3))), (DType::I16, &[4], q));
         expect_unsupported(&bytes);
         // ABS int16 quantized with a zero point.
         let (bytes, _) = unary_model(OpKind::Abs, (DType::I16, &[4], Some((0.05, 3))), (DType::I16, &[4], q));

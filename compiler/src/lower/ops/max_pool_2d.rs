@@ -1,4 +1,4 @@
-//! MAX_POOL_2D, int8 and float32.
+//! MAX_POOL_2D, int8, int16 (16x8) and float32.
 //!
 //! Mirrors TFLite Micro `pooling_common.cc` (`PoolingPrepare`, shared with AVERAGE_POOL_2D
 //! in [`super::pool_2d::lower_pool`]): padding without dilation, equal input and
@@ -12,14 +12,14 @@ use crate::emit::EmitCx;
 use crate::error::LowerError;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_f32, max_pool_2d_s8, MaxPool2dParams};
-use tflc_runtime::kernels::numerics::{F32, S8};
+use tflc_runtime::kernels::max_pool_2d::{max_pool_2d_f32, max_pool_2d_s16, max_pool_2d_s8, MaxPool2dParams};
+use tflc_runtime::kernels::numerics::{F32, S16, S8};
 
-/// The runtime parameters per numerics (TFLite Micro's int16 MAX_POOL_2D is not
-/// implemented).
+/// The runtime parameters per numerics (uint8 MAX_POOL_2D is refused: TFLite Micro has none).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MaxPool2dScheme {
     S8(MaxPool2dParams<S8>),
+    S16(MaxPool2dParams<S16>),
     F32(MaxPool2dParams<F32>),
 }
 
@@ -35,9 +35,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Pool2dOptions) -> Result<M
     let scheme = match pool.clamp {
         PoolClamp::S8(clamp) => MaxPool2dScheme::S8(MaxPool2dParams { geometry, clamp }),
         PoolClamp::F32(clamp) => MaxPool2dScheme::F32(MaxPool2dParams { geometry, clamp }),
-        PoolClamp::S16(_) | PoolClamp::U8(_) => {
-            return Err(cx.unsupported("int16 and uint8 MAX_POOL_2D (tflc implements int8 and float32)"))
-        }
+        PoolClamp::S16(clamp) => MaxPool2dScheme::S16(MaxPool2dParams { geometry, clamp }),
+        PoolClamp::U8(_) => return Err(cx.unsupported("uint8 MAX_POOL_2D (TFLite Micro's MAX_POOL_2D takes int8, int16 and float32)")),
     };
     Ok(MaxPool2d { pool, scheme })
 }
@@ -52,6 +51,13 @@ impl Kernel for MaxPool2d {
                 self.pool.check_input("MAX_POOL_2D", input.len())?;
                 max_pool_2d_s8(p, input, &mut out);
                 s.insert(y, TensorData::I8(out));
+            }
+            MaxPool2dScheme::S16(p) => {
+                let mut out = s.take_i16(y, self.pool.output_len());
+                let input = s.i16(x)?;
+                self.pool.check_input("MAX_POOL_2D", input.len())?;
+                max_pool_2d_s16(p, input, &mut out);
+                s.insert(y, TensorData::I16(out));
             }
             MaxPool2dScheme::F32(p) => {
                 let mut out = s.take_f32(y, self.pool.output_len());
@@ -70,6 +76,7 @@ impl Kernel for MaxPool2d {
         let ty = path.clone();
         let (p, f) = match &self.scheme {
             MaxPool2dScheme::S8(p) => (cx.params_lit(params_type::<S8>(&rt, path, false), p), quote! { max_pool_2d_s8 }),
+            MaxPool2dScheme::S16(p) => (cx.params_lit(params_type::<S16>(&rt, path, false), p), quote! { max_pool_2d_s16 }),
             MaxPool2dScheme::F32(p) => (cx.params_lit(params_type::<F32>(&rt, path, false), p), quote! { max_pool_2d_f32 }),
         };
         cx.window_call("pool_rows", &p, ty, self.pool.input, self.pool.output, |_, p, input, output| {
@@ -80,6 +87,7 @@ impl Kernel for MaxPool2d {
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         let elem = match &self.scheme {
             MaxPool2dScheme::S8(_) => 1,
+            MaxPool2dScheme::S16(_) => 2,
             MaxPool2dScheme::F32(_) => 4,
         };
         super::window_overlap(tflc_runtime::kernels::overlap::Rows::pool(&self.pool.geometry), elem)

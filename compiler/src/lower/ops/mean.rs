@@ -1,4 +1,6 @@
-//! MEAN, int8 in and out, over the axes of a constant int32 second input; float32 MEAN is
+//! MEAN, int8 in and out (and int16 in and out, 16x8: the same arithmetic clamped to int16,
+//! TFLite Micro's `EvalIntegerMean<int16_t>`), over the axes of a constant int32 second
+//! input; float32 MEAN is
 //! the reduction family's (`reduce.rs`, `ReduceOp::Mean`: TFLite's `Mean<float, float>`,
 //! the sum in TFLite's order then one division, any rank up to 8).
 //!
@@ -18,7 +20,7 @@ use crate::error::LowerError;
 use crate::ir::TensorId;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::mean::{mean_s8, MeanParams};
+use tflc_runtime::kernels::mean::{mean_s16, mean_s8, MeanParams};
 
 crate::runtime_struct_lit!(kernels::mean::MeanParams { input_shape, reduce_axes, multiplier, shift, sum_offset, output_offset });
 
@@ -28,9 +30,11 @@ pub struct Mean {
     pub output: TensorId,
     /// The input shape padded to rank 4 with leading 1s, the axes, the requantization.
     pub params: MeanParams,
+    /// int16 in and out (else int8).
+    pub int16: bool,
 }
 
-/// A lowered MEAN: int8 (this file's kernel) or float32 (the reduction family's).
+/// A lowered MEAN: int8 or int16 (this file's kernels) or float32 (the reduction family's).
 #[derive(Debug, Clone)]
 pub enum MeanOp {
     S8(Mean),
@@ -66,8 +70,20 @@ fn lower_s8(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
     let axis = cx.input(1)?;
     let output = cx.output(0)?;
     cx.expect_activation(input)?;
-    let in_q = cx.q_s8(input)?;
-    let out_q = cx.q_s8(output)?;
+    // int16: TFLite Micro's Prepare takes any zero point (the quantizer writes 0); the
+    // arithmetic is int8's.
+    let int16 = input.dtype == crate::ir::DType::I16;
+    let (in_q, out_q) = if int16 {
+        cx.expect_dtype(output, crate::ir::DType::I16)?;
+        (cx.per_tensor_q(input)?, cx.per_tensor_q(output)?)
+    } else {
+        (cx.q_s8(input)?, cx.q_s8(output)?)
+    };
+    for (t, q) in [(input, in_q), (output, out_q)] {
+        if int16 && !(-32768..=32767).contains(&q.zero_point) {
+            return Err(cx.invalid_tensor(t, format!("int16 zero point {} is out of range", q.zero_point)));
+        }
+    }
     let rank = input.shape.len();
     if rank == 0 || rank > 4 {
         return Err(cx.unsupported_tensor(input, format!("input of rank {rank} (tflc's MEAN takes ranks 1 to 4)")));
@@ -99,7 +115,7 @@ fn lower_s8(cx: &OpCx<'_, '_>, keep_dims: bool) -> Result<Mean, LowerError> {
         sum_offset: q.sum_offset,
         output_offset: out_q.zero_point,
     };
-    Ok(Mean { input: input.id, output: output.id, params })
+    Ok(Mean { input: input.id, output: output.id, params, int16 })
 }
 
 impl Mean {
@@ -115,14 +131,22 @@ impl Mean {
 
 impl Kernel for Mean {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let n: usize = self.params.input_shape.iter().product();
+        let bad = |len: usize| ExecError(format!("MEAN: input has {len} elements, expected {n}"));
+        if self.int16 {
+            let mut out = s.take_i16(self.output, self.output_len());
+            let input = s.i16(self.input)?;
+            if input.len() != n {
+                return Err(bad(input.len()));
+            }
+            mean_s16(&self.params, input, &mut out);
+            s.insert(self.output, TensorData::I16(out));
+            return Ok(());
+        }
         let mut out = s.take_i8(self.output, self.output_len());
         let input = s.i8(self.input)?;
-        let n: usize = self.params.input_shape.iter().product();
         if input.len() != n {
-            return Err(ExecError(format!(
-                "MEAN: input has {} elements, expected {n}",
-                input.len()
-            )));
+            return Err(bad(input.len()));
         }
         mean_s8(&self.params, input, &mut out);
         s.insert(self.output, TensorData::I8(out));
@@ -134,6 +158,9 @@ impl Kernel for Mean {
         let rt = cx.rt().clone();
         let input = cx.input(self.input);
         let output = cx.output(self.output);
+        if self.int16 {
+            return quote! { #rt::kernels::mean::mean_s16(&#p, #input, #output); };
+        }
         quote! { #rt::kernels::mean::mean_s8(&#p, #input, #output); }
     }
 }
@@ -329,6 +356,52 @@ mod tests {
         b.op(OpKind::Mean { keep_dims: false }, &[Some(x)], &[y]);
         assert!(invalid(&lower_op0(&b.finish()).expect_err("one input")));
     }
+
+    /// int16 MEAN (16x8, as `ai-edge-quantizer` writes it: zero points 0; and one with zero
+    /// points, which TFLite Micro's Prepare accepts), bit for bit with TFLite Micro's PyPI
+    /// release (`EvalIntegerMean<int16_t>`): the global-average form, the last axis, every
+    /// axis, and a large reduction that saturates.
+    #[test]
+    fn int16_against_tflite_micro() {
+        #[allow(clippy::type_complexity)]
+        let cases: [(&str, &[usize], (f32, i64), &[i32], bool, &[usize], (f32, i64)); 5] = [
+            ("mean_s16_hw_keep", &[2, 5, 3, 4], (0.0005, 0), &[1, 2], true, &[2, 1, 1, 4], (0.0002, 0)),
+            ("mean_s16_last_axis", &[2, 3, 7], (0.001, 0), &[-1], false, &[2, 3], (0.001, 0)),
+            ("mean_s16_all", &[6, 7], (0.0003, 0), &[0, 1], false, &[], (0.00001, 0)),
+            ("mean_s16_zero_points", &[3, 8], (0.002, 100), &[1], true, &[3, 1], (0.0015, -250)),
+            ("mean_s16_saturate", &[1, 16, 16, 2], (0.01, 0), &[1, 2], true, &[1, 1, 1, 2], (0.00002, 0)),
+        ];
+        for (k, (name, shape, in_q, axes, keep_dims, out_shape, out_q)) in cases.into_iter().enumerate() {
+            let mut b = ModelBuilder::new();
+            let x = b.activation("x", DType::I16, shape, Some(in_q));
+            let a = b.constant_i32("axes", &[axes.len()], axes, None);
+            let y = b.activation("y", DType::I16, out_shape, Some(out_q));
+            b.op(OpKind::Mean { keep_dims }, &[Some(x), Some(a)], &[y]);
+            b.inputs(&[x]).outputs(&[y]);
+            let bytes = b.finish();
+            let n: usize = shape.iter().product();
+            let xv: Vec<i16> = i8s(90 + k as u64, n).iter().zip(i8s(190 + k as u64, n)).map(|(&h, l)| (h as i16) << 8 | (l as u8 as i16)).collect();
+            let got = match run_op0(name, &bytes, &[(x, TensorData::I16(xv))]).get(y) {
+                Some(TensorData::I16(v)) => v.clone(),
+                other => panic!("{name}: {other:?}"),
+            };
+            let want = MEAN_S16_TFLM.iter().find(|v| v.0 == name).map(|v| v.1);
+            match want {
+                Some(w) => assert_eq!(got, w, "{name}"),
+                None => assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "{name}: no vector"),
+            }
+        }
+    }
+
+    /// TFLite Micro's outputs (`tools/op_test_vectors.py`, pip tflite-micro
+    /// 0.dev20261023182759).
+    const MEAN_S16_TFLM: &[(&str, &[i16])] = &[
+        ("mean_s16_all", &[12931]),
+        ("mean_s16_hw_keep", &[8619, -20036, -6805, 691, -12500, 5125, 20913, 10981]),
+        ("mean_s16_last_axis", &[2783, -4369, -3097, 3013, 8912, 6034]),
+        ("mean_s16_saturate", &[-32768, -32768]),
+        ("mean_s16_zero_points", &[-5783, -25599, 201]),
+    ];
 
     /// float32 MEAN over the reductions' axis cases (rank 5 too) and TFLite Micro's 4-D
     /// `keep_dims` height-width path (`[1, 2]` and `[2, 1]`): bit for bit with TFLite Micro,

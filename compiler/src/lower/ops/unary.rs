@@ -224,6 +224,58 @@ impl Kernel for UnaryF32 {
 pub enum Transcendental<P> {
     S8(UnaryS8<P>),
     F32(UnaryF32),
+    /// int16 LOGISTIC or TANH (16x8).
+    S16(LutS16),
+}
+
+/// int16 LOGISTIC (`module` "logistic") or TANH ("tanh"): TFLite's int16 LUT kernels with the
+/// input scaling TFLite Micro's Prepare computes
+/// ([`tflc_runtime::kernels::logistic::prepare_lut_s16`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LutS16 {
+    pub un: Unary,
+    pub module: &'static str,
+    pub params: tflc_runtime::kernels::logistic::LutS16Params,
+}
+
+crate::runtime_struct_lit!(kernels::logistic::LutS16Params { multiplier, shift });
+
+impl Kernel for LutS16 {
+    fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        let p = &self.params;
+        if self.module == "tanh" {
+            self.run(s, |x, y| tflc_runtime::kernels::tanh::tanh_s16(p, x, y))
+        } else {
+            self.run(s, |x, y| tflc_runtime::kernels::logistic::logistic_s16(p, x, y))
+        }
+    }
+
+    fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
+        let func = format!("{}_s16", self.module);
+        self.un.emit_with(cx, quote! { kernels::logistic::LutS16Params }, (self.module, &func), &self.params)
+    }
+
+    fn in_place(&self) -> Vec<(usize, usize)> {
+        vec![(0, 0)]
+    }
+}
+
+impl LutS16 {
+    fn run(&self, s: &mut TensorStore, f: impl FnOnce(&[i16], &mut [i16])) -> Result<(), ExecError> {
+        self.un.run::<i16, i16>(s, f)
+    }
+}
+
+/// int16 LOGISTIC or TANH (`module`): zero points 0 and output scale 2^-15, as TFLite Micro's
+/// Prepare requires; the input an activation.
+pub(crate) fn lower_lut_s16(cx: &OpCx<'_, '_>, module: &'static str) -> Result<LutS16, LowerError> {
+    let (un, [input, output]) = lower_unary(cx, false)?;
+    cx.expect_activation(input)?;
+    let (qi, qo) = (cx.q_s16(input)?, cx.q_s16(output)?);
+    let params = tflc_runtime::kernels::logistic::prepare_lut_s16(qi.scale, qo.scale, module == "tanh").ok_or_else(|| {
+        output_q_error(cx, output, qo, &format!("int16 {}", module.to_uppercase()), "TFLite Micro requires scale 2^-15 and an input scale whose multiplier fits 15 bits")
+    })?;
+    Ok(LutS16 { un, module, params })
 }
 
 impl<P: S8Kernel> Kernel for Transcendental<P> {
@@ -231,6 +283,7 @@ impl<P: S8Kernel> Kernel for Transcendental<P> {
         match self {
             Transcendental::S8(k) => k.execute(s),
             Transcendental::F32(k) => k.execute(s),
+            Transcendental::S16(k) => k.execute(s),
         }
     }
 
@@ -238,6 +291,7 @@ impl<P: S8Kernel> Kernel for Transcendental<P> {
         match self {
             Transcendental::S8(k) => k.emit(cx),
             Transcendental::F32(k) => k.emit(cx),
+            Transcendental::S16(k) => k.emit(cx),
         }
     }
 
@@ -245,6 +299,7 @@ impl<P: S8Kernel> Kernel for Transcendental<P> {
         match self {
             Transcendental::S8(k) => k.in_place(),
             Transcendental::F32(k) => k.in_place(),
+            Transcendental::S16(k) => k.in_place(),
         }
     }
 }
@@ -262,6 +317,9 @@ pub(crate) fn lower_transcendental_op<P>(
         let (un, [input, _]) = lower_unary(cx, true)?;
         cx.expect_activation(input)?;
         return Ok(Transcendental::F32(UnaryF32 { un, module, run }));
+    }
+    if cx.input(0).is_ok_and(|t| t.dtype == DType::I16) && matches!(module, "tanh" | "logistic") {
+        return lower_lut_s16(cx, module).map(Transcendental::S16);
     }
     s8(cx).map(Transcendental::S8)
 }

@@ -269,6 +269,23 @@ pub fn rsqrt_s8_in_place(p: &AbsRsqrtParams, data: &mut [i8]) {
     }
 }
 
+/// Quantized int16 RSQRT (zero points 0): `RsqrtEvalQuantized<int16_t>`, the int8
+/// arithmetic clamped to int16 (TFLite Micro's PyPI release accepts int16 RSQRT; the pinned
+/// commit's Prepare refused it, its Eval already had this case).
+pub fn rsqrt_s16(p: &AbsRsqrtParams, input: &[i16], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = rsqrt_q(p, x as i32, -32768, 32767) as i16;
+    }
+}
+
+/// In-place quantized int16 RSQRT.
+pub fn rsqrt_s16_in_place(p: &AbsRsqrtParams, data: &mut [i16]) {
+    for v in data {
+        *v = rsqrt_q(p, *v as i32, -32768, 32767) as i16;
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // int8 lookup tables (ELU).
 

@@ -138,6 +138,28 @@ proptest! {
         }
     }
 
+    /// int16 RSQRT (zero points 0): 1 / sqrt of the real input, requantized, within one step
+    /// plus the rounding of the kernel's `2^20 / sqrt(value)` intermediate (relative
+    /// `sqrt(value) / 2^21`); the maximum at 0; in place the same.
+    #[test]
+    fn quantized_rsqrt_s16(in_scale in 1e-5f32..0.05, out_scale in 1e-5f32..0.01, seed: u64) {
+        let p = prepare_rsqrt(in_scale, 0, out_scale, 0).unwrap();
+        let mut rng = Rng(seed);
+        let x: Vec<i16> = [0, 1, 2, 32767].into_iter().chain((0..64).map(|_| rng.range(0, 32767) as i16)).collect();
+        let mut y = vec![0i16; x.len()];
+        rsqrt_s16(&p, &x, &mut y);
+        let mut z = x.clone();
+        rsqrt_s16_in_place(&p, &mut z);
+        prop_assert_eq!(&y, &z);
+        prop_assert_eq!(y[0], 32767);
+        for (k, &v) in x.iter().enumerate().skip(1) {
+            let real = 1.0 / ((v as f64) * in_scale as f64).sqrt() / out_scale as f64;
+            let want = real.round().clamp(-32768.0, 32767.0);
+            let tol = 1.0 + real.min(32767.0) * (v as f64).sqrt() / 2f64.powi(21);
+            prop_assert!((y[k] as f64 - want).abs() <= tol, "{} -> {} want {} ({})", v, y[k], want, real);
+        }
+    }
+
     /// SQUARED_DIFFERENCE int8 and int16 within one step of the real result, with
     /// broadcasting; float32 and int32 exactly the naive definition.
     #[test]

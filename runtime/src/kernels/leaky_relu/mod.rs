@@ -1,4 +1,5 @@
-//! LEAKY_RELU, int8. Mirrors TFLite Micro `leaky_relu_common.cc`
+//! LEAKY_RELU, int8 and int16 (16x8: TFLite Micro's `QuantizeLeakyRelu<int16_t>`, the same
+//! parameters and arithmetic saturated to int16). Mirrors TFLite Micro `leaky_relu_common.cc`
 //! (`CalculateOpDataLeakyRelu`) and `reference/leaky_relu.h` (`QuantizeLeakyRelu`):
 //! an identity requantization for `x >= zp` and an alpha one for `x < zp`.
 
@@ -52,6 +53,18 @@ pub fn leaky_relu_s8(params: &LeakyReluParams, input: &[i8], output: &mut [i8]) 
 #[inline]
 pub fn leaky_relu_s8_in_place(params: &LeakyReluParams, data: &mut [i8]) {
     scalar::leaky_relu_s8_in_place(params, data)
+}
+
+/// int16 LEAKY_RELU (the parameters of [`prepare_leaky_relu`]). `input.len() == output.len()`.
+#[inline]
+pub fn leaky_relu_s16(params: &LeakyReluParams, input: &[i16], output: &mut [i16]) {
+    scalar::leaky_relu_s16(params, input, output)
+}
+
+/// [`leaky_relu_s16`] in place.
+#[inline]
+pub fn leaky_relu_s16_in_place(params: &LeakyReluParams, data: &mut [i16]) {
+    scalar::leaky_relu_s16_in_place(params, data)
 }
 
 /// float32 LEAKY_RELU (`reference_ops::LeakyRelu`: `x > 0 ? x : x * alpha`).

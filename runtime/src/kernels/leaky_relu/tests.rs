@@ -74,3 +74,24 @@ proptest::proptest! {
             .map_err(proptest::test_runner::TestCaseError::fail)?;
     }
 }
+
+proptest::proptest! {
+    /// int16 LEAKY_RELU within one step of `x` (x >= 0) or `alpha x` (below), requantized,
+    /// saturated to int16; in place the same.
+    #[test]
+    fn s16_follows_the_real_value(si in 1e-5f32..1e-2, so in 1e-5f32..1e-2, alpha in -2.0f32..2.0, seed: u64) {
+        let p = super::prepare_leaky_relu(q(si, 0), q(so, 0), alpha).unwrap();
+        let mut rng = crate::kernels::test_util::Rng(seed);
+        let x: Vec<i16> = [i16::MIN, -1, 0, 1, i16::MAX].into_iter().chain((0..64).map(|_| rng.range(-32768, 32767) as i16)).collect();
+        let mut y = std::vec![0i16; x.len()];
+        super::leaky_relu_s16(&p, &x, &mut y);
+        let mut z = x.clone();
+        super::leaky_relu_s16_in_place(&p, &mut z);
+        proptest::prop_assert_eq!(&y, &z);
+        for (&v, &g) in x.iter().zip(&y) {
+            let real = if v >= 0 { v as f64 } else { v as f64 * alpha as f64 } * si as f64 / so as f64;
+            let want = real.round().clamp(-32768.0, 32767.0);
+            proptest::prop_assert!((g as f64 - want).abs() <= 1.0, "{} -> {} want {}", v, g, want);
+        }
+    }
+}

@@ -73,3 +73,69 @@ pub fn prepare_logistic_s8(input_scale: f32, input_zero_point: i32, output_zero_
     let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
     Some(LogisticParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift })
 }
+
+/// The input scaling of TFLite's int16 LUT LOGISTIC and TANH (16x8: zero points 0, output
+/// scale 2^-15): `input = (x * multiplier + round) >> shift`
+/// ([`crate::kernels::unidirectional_sequence_lstm::lut_input_scaling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LutS16Params {
+    /// The input multiplier (below 2^16).
+    pub multiplier: i32,
+    /// The right shift after it.
+    pub shift: i32,
+}
+
+/// TFLite `CheckedLog2` in `f32`: the rounded base-2 logarithm of `x` and whether `x` is
+/// within 1e-3 of that power of two in the exponent.
+fn checked_log2(x: f32) -> (i32, bool) {
+    let x_log2 = crate::math::logf(x) * (1.0f32 / crate::math::logf(2.0));
+    let rounded = crate::quant::round_f32(x_log2);
+    (rounded as i32, (x_log2 - rounded).abs() < 1e-3)
+}
+
+/// TFLite Micro's int16 Prepare of LOGISTIC (`CalculateArithmeticOpDataLogistic`) and TANH
+/// (`CalculateArithmeticOpData`): a power-of-two input scale `2^(k - 12)` with `k == 0` (TANH:
+/// also 1) takes the multiplier `3 << k`; any other scale `multiplier = scale * 4096 * 3`
+/// doubled up to 31 times while at most 32767 / 2, the shift counting the doublings. `None`
+/// where TFLite Micro fails (output scale not 2^-15) or its arithmetic would overflow.
+pub fn prepare_lut_s16(input_scale: f32, output_scale: f32, tanh: bool) -> Option<LutS16Params> {
+    let (in_log2, in_pot) = checked_log2(input_scale);
+    let mut left_shift = 12 + in_log2;
+    let pot = in_pot && (left_shift == 0 || (tanh && left_shift == 1));
+    let multiplier = if pot {
+        0
+    } else {
+        let mut m = input_scale as f64 * 4096.0 * 3.0;
+        left_shift = 0;
+        while m <= 32767.0 / 2.0 && left_shift <= 30 {
+            left_shift += 1;
+            m *= 2.0;
+        }
+        m as i32
+    };
+    if multiplier > 32767 {
+        return None;
+    }
+    let (out_log2, out_pot) = checked_log2(output_scale);
+    if !out_pot || out_log2 != -15 {
+        return None;
+    }
+    let (multiplier, shift) = crate::kernels::unidirectional_sequence_lstm::lut_input_scaling(multiplier, left_shift)?;
+    Some(LutS16Params { multiplier, shift })
+}
+
+/// LOGISTIC int16 (16x8): TFLite `reference_integer_ops::Logistic` on int16, the sigmoid in
+/// Q0.15 interpolated in `sigmoid_table_uint16`.
+pub fn logistic_s16(params: &LutS16Params, input: &[i16], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), output.len());
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(x, params.multiplier, params.shift);
+    }
+}
+
+/// [`logistic_s16`] in place.
+pub fn logistic_s16_in_place(params: &LutS16Params, data: &mut [i16]) {
+    for v in data {
+        *v = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(*v, params.multiplier, params.shift);
+    }
+}

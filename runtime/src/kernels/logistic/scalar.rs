@@ -11,7 +11,9 @@ const OUTPUT_ZERO_POINT: i32 = -128;
 #[inline]
 pub fn logistic_one(p: &LogisticParams, x: i8) -> i8 {
     let input = x as i32 - p.input_zero_point;
-    if input <= -p.input_range_radius {
+    // A radius of i32::MIN (a pathological input scale: TFLite's double-to-int conversion is
+    // undefined there) negates to itself, as in two's complement C, instead of panicking.
+    if input <= p.input_range_radius.wrapping_neg() {
         i8::MIN
     } else if input >= p.input_range_radius {
         i8::MAX

@@ -79,3 +79,37 @@ proptest! {
         crate::kernels::test_util::unary_in_place_matches(&x, crate::kernels::logistic::logistic_f32, crate::kernels::logistic::logistic_f32_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
     }
 }
+
+/// int16 LOGISTIC and TANH (16x8): within 2 steps of 2^-15 of the real functions over the
+/// int16 range, for power-of-two and general input scales; the power-of-two cases take the
+/// `3 << k` multiplier; in place the same; an output scale other than 2^-15 is refused.
+#[test]
+fn lut_s16_follows_the_real_functions() {
+    use super::{logistic_s16, logistic_s16_in_place, prepare_lut_s16};
+    use crate::kernels::tanh::{tanh_s16, tanh_s16_in_place};
+    assert_eq!(prepare_lut_s16(1.0 / 4096.0, 1.0 / 32768.0, false).map(|p| (p.multiplier, p.shift)), Some((3, 0)));
+    assert_eq!(prepare_lut_s16(1.0 / 2048.0, 1.0 / 32768.0, true).map(|p| (p.multiplier, p.shift)), Some((6, 0)));
+    assert!(prepare_lut_s16(1.0 / 4096.0, 1.0 / 256.0, false).is_none());
+    let x: Vec<i16> = (-32768i32..=32767).step_by(7).map(|v| v as i16).collect();
+    for scale in [1.0f32 / 4096.0, 1.0 / 2048.0, 0.0003, 0.00002, 0.001] {
+        for tanh in [false, true] {
+            let p = prepare_lut_s16(scale, 1.0 / 32768.0, tanh).unwrap();
+            let mut y = std::vec![0i16; x.len()];
+            let mut z = x.clone();
+            if tanh {
+                tanh_s16(&p, &x, &mut y);
+                tanh_s16_in_place(&p, &mut z);
+            } else {
+                logistic_s16(&p, &x, &mut y);
+                logistic_s16_in_place(&p, &mut z);
+            }
+            assert_eq!(y, z);
+            for (&v, &g) in x.iter().zip(&y) {
+                let r = v as f64 * scale as f64;
+                let real = if tanh { r.tanh() } else { 1.0 / (1.0 + (-r).exp()) } * 32768.0;
+                let want = real.round().clamp(-32768.0, 32767.0);
+                assert!((g as f64 - want).abs() <= 2.0, "scale {scale} tanh {tanh}: {v} -> {g}, want {want}");
+            }
+        }
+    }
+}

@@ -148,3 +148,25 @@ impl KernelCase for Pool {
 
 kernel_tests!(scalar, Pool, crate::kernels::max_pool_2d::scalar::max_pool_2d::<S8>);
 kernel_tests!(public_api, if true, Pool, crate::kernels::max_pool_2d::max_pool_2d_s8);
+
+proptest! {
+    /// int16 MAX_POOL_2D: the int8 naive definition through a monotone map
+    /// (`v -> 256 v + 17`, which commutes with the maximum and the clamp), over random
+    /// geometries with padding; a window with no cell inside gives the clamp's minimum.
+    #[test]
+    fn int16_through_a_monotone_map(seed: u64, n in 1usize..3, h in 1usize..7, w in 1usize..7, c in 1usize..5, k in proptest::array::uniform2(1usize..4), stride in proptest::array::uniform2(1usize..3), pads in proptest::array::uniform2(0usize..2), lo in -128i32..0, hi in 0i32..=127) {
+        let oh = (h + 2 * pads[0]).saturating_sub(k[0]) / stride[0] + 1;
+        let ow = (w + 2 * pads[1]).saturating_sub(k[1]) / stride[1] + 1;
+        let geometry = PoolGeometry { input_shape: [n, h, w, c], output_height: oh, output_width: ow, filter_height: k[0], filter_width: k[1], stride_height: stride[0], stride_width: stride[1], pad_top: pads[0], pad_left: pads[1] };
+        let p8 = MaxPool2dParams::<S8> { geometry, clamp: Clamp { min: lo as i8, max: hi as i8 } };
+        let map = |v: i32| (v * 256 + 17) as i16;
+        let p16 = MaxPool2dParams::<crate::kernels::numerics::S16> { geometry, clamp: Clamp { min: map(lo), max: map(hi) } };
+        let mut rng = Rng(seed);
+        let x8: Vec<i8> = (0..n * h * w * c).map(|_| rng.range(-128, 127) as i8).collect();
+        let x16: Vec<i16> = x8.iter().map(|&v| map(v as i32)).collect();
+        let mut y16 = vec![0i16; geometry.output_len()];
+        super::max_pool_2d_s16(&p16, &x16, &mut y16);
+        let want: Vec<i16> = naive(&p8, &x8).iter().map(|&v| map(v as i32)).collect();
+        prop_assert_eq!(y16, want);
+    }
+}

@@ -1,6 +1,7 @@
-//! MEAN (reduce mean over axes), int8 in and out.
+//! MEAN (reduce mean over axes), int8 in and out, and int16 in and out (16x8).
 //!
-//! Bit-exact with TFLite Micro's int8 MEAN, which always takes reference
+//! Bit-exact with TFLite Micro's int8 and int16 MEAN (the int16 one is the same
+//! `QuantizedMeanOrSum<int16_t, int32_t>`, clamped to int16), which always takes reference
 //! `QuantizedMeanOrSum` (via `QuantizedMeanOrSumExtraArgs`), whether input and output
 //! quantization are equal or not: an int32 (wrapping) sum per output, plus
 //! `-input_zero_point * n`, then one `MultiplyByQuantizedMultiplier` whose multiplier
@@ -44,6 +45,17 @@ pub fn mean_s8(params: &MeanParams, input: &[i8], output: &mut [i8]) {
         return mean_s8_rows(params, input, output);
     }
     scalar::mean_s8(params, input, output)
+}
+
+/// MEAN int16 (16x8): the int8 arithmetic (int32 wrapping sums, one requantization) with
+/// the int16 clamp. `output` has the product of the non-reduced dimensions.
+pub fn mean_s16(params: &MeanParams, input: &[i16], output: &mut [i16]) {
+    debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
+    debug_assert_eq!(
+        output.len(),
+        params.input_shape.iter().zip(params.reduce_axes).map(|(&d, r)| if r { 1 } else { d }).product::<usize>()
+    );
+    scalar::mean_s16(params, input, output)
 }
 
 /// Channels summed together by [`mean_s8_rows`] (its int32 accumulators on the stack).

@@ -198,3 +198,58 @@ fn no_axes_requantizes() {
     super::mean_s8(&p, &[1, -1, 63, 64], &mut out);
     assert_eq!(out, [3, -1, 127, 127]);
 }
+
+/// int16 MEAN (16x8): the naive definition (i64 sums, scattered per output cell, then the
+/// same requantization, clamped to int16), over random shapes, axes and scales, and the
+/// real-number mean within two steps where it does not saturate.
+mod s16 {
+    use super::*;
+    use crate::kernels::mean::mean_s16;
+
+    fn naive16(p: &MeanParams, input: &[i16], n: i64) -> Vec<i16> {
+        let d = p.input_shape;
+        let od: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 1 } else { d[k] }).collect();
+        let mut sums = vec![0i64; out_len(p)];
+        for (flat, &x) in input.iter().enumerate() {
+            let idx = [flat / (d[1] * d[2] * d[3]), flat / (d[2] * d[3]) % d[1], flat / d[3] % d[2], flat % d[3]];
+            let o: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 0 } else { idx[k] }).collect();
+            sums[((o[0] * od[1] + o[1]) * od[2] + o[2]) * od[3] + o[3]] += x as i64;
+        }
+        let input_zp = -(p.sum_offset as i64) / n;
+        sums.iter()
+            .map(|&s| {
+                let shifted = i32::try_from(s - input_zp * n).unwrap();
+                let v = multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift) as i64 + p.output_offset as i64;
+                v.clamp(-32768, 32767) as i16
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn matches_naive_and_real(seed: u64, dims in proptest::array::uniform4(1usize..6), axes: [bool; 4], in_scale in 1e-5f32..1e-2, out_scale in 1e-5f32..1e-2) {
+            let n: usize = (0..4).filter(|&k| axes[k]).map(|k| dims[k]).product();
+            let q = mean_s8(in_scale, 0, out_scale, n).unwrap();
+            let p = MeanParams { input_shape: dims, reduce_axes: axes, multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: 0 };
+            let mut rng = Rng(seed);
+            let x: Vec<i16> = (0..dims.iter().product::<usize>()).map(|_| rng.range(-32768, 32767) as i16).collect();
+            let mut y = vec![0i16; out_len(&p)];
+            mean_s16(&p, &x, &mut y);
+            prop_assert_eq!(&y, &naive16(&p, &x, n as i64));
+            // The real mean: the same scatter in f64.
+            let d = dims;
+            let od: Vec<usize> = (0..4).map(|k| if axes[k] { 1 } else { d[k] }).collect();
+            let mut real = vec![0f64; y.len()];
+            for (flat, &v) in x.iter().enumerate() {
+                let idx = [flat / (d[1] * d[2] * d[3]), flat / (d[2] * d[3]) % d[1], flat / d[3] % d[2], flat % d[3]];
+                let o: Vec<usize> = (0..4).map(|k| if axes[k] { 0 } else { idx[k] }).collect();
+                real[((o[0] * od[1] + o[1]) * od[2] + o[2]) * od[3] + o[3]] += v as f64 * in_scale as f64 / out_scale as f64 / n as f64;
+            }
+            for (g, r) in y.iter().zip(&real) {
+                if r.abs() < 32000.0 {
+                    prop_assert!((*g as f64 - r).abs() <= 2.0, "{} vs {}", g, r);
+                }
+            }
+        }
+    }
+}

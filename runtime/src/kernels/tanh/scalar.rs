@@ -10,7 +10,9 @@ const OUTPUT_SCALE: i32 = 7;
 #[inline]
 pub fn tanh_one(p: &TanhParams, x: i8) -> i8 {
     let input = x as i32 - p.input_zero_point;
-    if input <= -p.input_range_radius {
+    // A radius of i32::MIN (a pathological input scale: TFLite's double-to-int conversion is
+    // undefined there) negates to itself, as in two's complement C, instead of panicking.
+    if input <= p.input_range_radius.wrapping_neg() {
         i8::MIN
     } else if input >= p.input_range_radius {
         i8::MAX
