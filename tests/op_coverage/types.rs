@@ -9,7 +9,7 @@ use tflc::ir::{
     Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, FullyConnectedOptions, OpKind, Padding, Pool2dOptions, Quantization,
     ResizeOptions, StridedSliceOptions, TransposeConvOptions,
 };
-use tflc::tflite::builder::ModelBuilder;
+use tflc::internal::tflite::builder::ModelBuilder;
 
 /// The element types of the table's columns.
 pub const TYPES: [DType; 3] = [DType::I8, DType::I16, DType::F32];
