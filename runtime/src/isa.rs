@@ -309,24 +309,34 @@ pub(crate) fn dotprod() -> Option<crate::arch::aarch64::Dotprod> {
 /// NEON is selected (which picks its `sdot` form itself, where it has one).
 macro_rules! host_simd {
     (neon vnni $f:ident($($arg:expr),* $(,)?)) => {
+        $crate::isa::host_simd!(@neon $f($($arg),*));
+        $crate::isa::host_simd!(vnni $f($($arg),*));
+    };
+    (vnni $f:ident($($arg:expr),* $(,)?)) => {
+        $crate::isa::host_simd!(@vnni $f($($arg),*));
+        $crate::isa::host_simd!(@avx2 $f($($arg),*));
+    };
+    // One instruction set each (also what `variants::variant_table!` rows dispatch through).
+    (@neon $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
         if let Some(token) = $crate::isa::neon() {
             return $crate::arch::aarch64::$f(token, $($arg),*);
         }
-        $crate::isa::host_simd!(vnni $f($($arg),*));
     };
-    (vnni $f:ident($($arg:expr),* $(,)?)) => {
+    (@vnni $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx512_vnni() {
             return $crate::arch::x86_64::vnni::$f(token, $($arg),*);
         }
-        $crate::isa::host_simd!($f($($arg),*));
     };
-    ($f:ident($($arg:expr),* $(,)?)) => {
+    (@avx2 $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx2() {
             return $crate::arch::x86_64::$f(token, $($arg),*);
         }
+    };
+    ($f:ident($($arg:expr),* $(,)?)) => {
+        $crate::isa::host_simd!(@avx2 $f($($arg),*));
     };
 }
 pub(crate) use host_simd;

@@ -174,26 +174,11 @@ macro_rules! variant_table {
     (@dispatch ($($simd:ident)*) ($arch:ident) $args:tt) => {
         $( $crate::variants::variant_table!(@simd $simd $arch $args); )*
     };
-    (@simd neon $f:ident ($($arg:expr),*)) => {
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
-        if let Some(token) = $crate::isa::neon() {
-            return $crate::arch::aarch64::$f(token, $($arg),*);
-        }
-    };
+    (@simd neon $f:ident $args:tt) => { $crate::isa::host_simd!(@neon $f $args); };
     // The NEON form itself takes `sdot` where the CPU has it.
-    (@simd neon_dotprod $f:ident ($($arg:expr),*)) => {};
-    (@simd vnni $f:ident ($($arg:expr),*)) => {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = $crate::isa::avx512_vnni() {
-            return $crate::arch::x86_64::vnni::$f(token, $($arg),*);
-        }
-    };
-    (@simd avx2 $f:ident ($($arg:expr),*)) => {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = $crate::isa::avx2() {
-            return $crate::arch::x86_64::$f(token, $($arg),*);
-        }
-    };
+    (@simd neon_dotprod $f:ident $args:tt) => {};
+    (@simd vnni $f:ident $args:tt) => { $crate::isa::host_simd!(@vnni $f $args); };
+    (@simd avx2 $f:ident $args:tt) => { $crate::isa::host_simd!(@avx2 $f $args); };
 }
 pub(crate) use variant_table;
 
