@@ -99,36 +99,77 @@ impl TargetClass {
     }
 }
 
-/// A host SIMD implementation of the int8 convolution family.
+/// The x86-64 instruction-set feature groups the kernels are written for, as bits (detection:
+/// `crate::arch::x86_64::features`).
+pub mod x86 {
+    /// A set of feature groups.
+    pub type Features = u8;
+    /// x86-64-v3's vector part: AVX2 + FMA + F16C (the OS saving the YMM state).
+    pub const V3: Features = 1;
+    /// x86-64-v4's AVX-512 F/BW/DQ/VL (the OS saving the opmask and ZMM state).
+    pub const V4: Features = 2;
+    /// AVX512-VNNI (512-bit `vpdpbusd`).
+    pub const VNNI512: Features = 4;
+    /// AVX-VNNI (the VEX-encoded 256-bit `vpdpbusd`).
+    pub const AVXVNNI: Features = 8;
+}
+
+/// A host SIMD implementation: what the public kernels dispatch to ([`selected`]), by name
+/// for tests and benchmarks ([`force`]). On x86-64 each is a set of instruction-set feature
+/// groups ([`HostSimd::x86`], `crate::arch::x86_64::features`), and a kernel runs the first
+/// of its forms (in its variant table's order) whose groups the set holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum HostSimd {
     /// None: the portable variants with [`DOT`].
     Portable = 1,
-    /// x86-64 AVX2 (`crate::arch::x86_64`).
+    /// x86-64-v3 (AVX2, FMA, F16C): `crate::arch::x86_64`.
     Avx2 = 2,
-    /// x86-64 AVX-512 VNNI (AVX512F/BW/VL/VNNI, `crate::arch::x86_64::vnni`) where a kernel
-    /// has that form, AVX2 for the others.
+    /// x86-64-v4 with AVX512-VNNI: `crate::arch::x86_64::vnni` where a kernel has that form,
+    /// the AVX-512 float kernels, AVX2 for the others.
     Avx512Vnni = 3,
     /// aarch64 NEON (`crate::arch::aarch64`), without the dot-product extension.
     Neon = 4,
     /// aarch64 NEON with the dot-product extension (`sdot`) where a kernel has that form,
     /// plain NEON for the others.
     NeonDotprod = 5,
+    /// x86-64-v3 with AVX-VNNI (256-bit `vpdpbusd`, Intel's client CPUs since 2021, without
+    /// AVX-512): `crate::arch::x86_64::avxvnni` where a kernel has that form, AVX2 for the
+    /// others.
+    AvxVnni = 6,
+    /// x86-64-v4 without VNNI (AVX-512 F/BW/DQ/VL): the AVX-512 float kernels, AVX2 for the
+    /// int8 ones.
+    Avx512 = 7,
 }
 
 impl HostSimd {
     /// Every host SIMD implementation, by name (`TFLC_TEST_FEATURE`, reports).
-    pub const ALL: &'static [HostSimd] = &[HostSimd::Portable, HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod];
+    pub const ALL: &'static [HostSimd] =
+        &[HostSimd::Portable, HostSimd::Avx2, HostSimd::AvxVnni, HostSimd::Avx512, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod];
 
-    /// Its name: `"portable"`, `"avx2"`, `"avx512vnni"`, `"neon"`, `"neon-dotprod"`.
+    /// Its name: `"portable"`, `"avx2"`, `"avxvnni"`, `"avx512"`, `"avx512vnni"`, `"neon"`,
+    /// `"neon-dotprod"`.
     pub const fn name(self) -> &'static str {
         match self {
             HostSimd::Portable => "portable",
             HostSimd::Avx2 => "avx2",
+            HostSimd::AvxVnni => "avxvnni",
+            HostSimd::Avx512 => "avx512",
             HostSimd::Avx512Vnni => "avx512vnni",
             HostSimd::Neon => "neon",
             HostSimd::NeonDotprod => "neon-dotprod",
+        }
+    }
+
+    /// The x86-64 feature groups it uses (`crate::arch::x86_64::features`; 0 for the others).
+    pub const fn x86(self) -> x86::Features {
+        use x86::{AVXVNNI, V3, V4, VNNI512};
+        match self {
+            HostSimd::Avx2 => V3,
+            HostSimd::AvxVnni => V3 | AVXVNNI,
+            HostSimd::Avx512 => V3 | V4,
+            HostSimd::Avx512Vnni => V3 | V4 | VNNI512,
+            HostSimd::Portable | HostSimd::Neon | HostSimd::NeonDotprod => 0,
         }
     }
 
@@ -136,12 +177,9 @@ impl HostSimd {
     pub fn executable(self) -> bool {
         match self {
             HostSimd::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            HostSimd::Avx2 => crate::arch::x86_64::Avx2::detect().is_some(),
-            #[cfg(target_arch = "x86_64")]
-            HostSimd::Avx512Vnni => crate::arch::x86_64::vnni::Avx512Vnni::detect().is_some(),
-            #[cfg(not(target_arch = "x86_64"))]
-            HostSimd::Avx2 | HostSimd::Avx512Vnni => false,
+            HostSimd::Avx2 | HostSimd::AvxVnni | HostSimd::Avx512 | HostSimd::Avx512Vnni => {
+                !cfg!(tflc_runtime_scalar) && x86_features() & self.x86() == self.x86()
+            }
             HostSimd::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar))),
             #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
             HostSimd::NeonDotprod => crate::arch::aarch64::Dotprod::detect().is_some(),
@@ -152,19 +190,44 @@ impl HostSimd {
 
     /// The default: the best executable one (none under `TFLC_RUNTIME_SCALAR=1`).
     fn best() -> HostSimd {
-        if cfg!(tflc_runtime_scalar) {
-            HostSimd::Portable
-        } else if HostSimd::Avx512Vnni.executable() {
-            HostSimd::Avx512Vnni
-        } else if HostSimd::Avx2.executable() {
-            HostSimd::Avx2
-        } else if HostSimd::NeonDotprod.executable() {
-            HostSimd::NeonDotprod
-        } else if HostSimd::Neon.executable() {
-            HostSimd::Neon
-        } else {
-            HostSimd::Portable
+        const ORDER: [HostSimd; 6] = [HostSimd::Avx512Vnni, HostSimd::Avx512, HostSimd::AvxVnni, HostSimd::Avx2, HostSimd::NeonDotprod, HostSimd::Neon];
+        ORDER.into_iter().find(|s| s.executable()).unwrap_or(HostSimd::Portable)
+    }
+
+    /// Whether a kernel's form for `form` runs under this selection: the selection holds
+    /// every x86-64 group the form needs, or (aarch64) is that form, or NEON with `sdot` for
+    /// a NEON form.
+    pub const fn runs(self, form: HostSimd) -> bool {
+        match form {
+            HostSimd::Portable => false,
+            HostSimd::Neon => matches!(self, HostSimd::Neon | HostSimd::NeonDotprod),
+            HostSimd::NeonDotprod => matches!(self, HostSimd::NeonDotprod),
+            _ => self.x86() & form.x86() == form.x86(),
         }
+    }
+}
+
+/// 0: not detected yet, else `0x80 | groups`.
+static X86_FEATURES: AtomicU8 = AtomicU8::new(0);
+
+/// The x86-64 feature groups this CPU executes (detected at the first call, cached; 0 on
+/// other architectures).
+pub fn x86_features() -> x86::Features {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match X86_FEATURES.load(Ordering::Relaxed) {
+            0 => {
+                let f = crate::arch::x86_64::features::detect();
+                X86_FEATURES.store(0x80 | f, Ordering::Relaxed);
+                f
+            }
+            f => f & 0x7F,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = &X86_FEATURES;
+        0
     }
 }
 
@@ -182,28 +245,28 @@ impl HostSimd {
 /// (windows longer than `Wide` takes) and `depthwise_conv_2d_u8_window` have no NEON form.
 /// `sdot` has no use in `Wide`, whose packed weights are int16, nor in depthwise.)
 pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    ("conv_2d_u8_wide", &[HostSimd::Avx2, HostSimd::Avx512Vnni, HostSimd::Neon]),
-    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("conv_2d_u8_wide", &[HostSimd::Avx512Vnni, HostSimd::Avx2, HostSimd::Neon]),
+    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
-    ("add_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("add_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("sub_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("sub_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("mul_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("mul_s8_in_place", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("average_pool_2d_s8", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    // AVX2 here means AVX2+FMA (the packed float variants take their portable form on an
-    // AVX2 CPU without FMA; none is known), AVX-512 VNNI the AVX-512F float form.
-    ("conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
-    ("fully_connected_f32_packed", &[HostSimd::Avx2, HostSimd::Avx512Vnni]),
+    ("add_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("add_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("sub_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("sub_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("mul_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("mul_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    ("average_pool_2d_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
+    // The packed float variants: AVX-512 (x86-64-v4, with or without VNNI), AVX2+FMA
+    // (x86-64-v3).
+    ("conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
+    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
+    ("fully_connected_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
 ];
 
-/// The implementation a call of the public kernel function `function` runs now: the
-/// selected host SIMD implementation's name when it has one for that function (or its
-/// fallback: AVX2 under AVX-512 VNNI, NEON under NEON with `sdot`), else [`DOT`] for the
-/// portable fast variants (`"scalar"`, `"arm-dsp"`, `"neon-micro"`).
+/// The implementation a call of the public kernel function `function` runs now: the first
+/// of its host SIMD forms (listed best first) that the selected implementation runs
+/// ([`HostSimd::runs`]: AVX2 under AVX-512 VNNI or AVX-VNNI, NEON under NEON with `sdot`),
+/// else [`DOT`] for the portable fast variants (`"scalar"`, `"arm-dsp"`, `"neon-micro"`).
 pub fn implementation_of(function: &str) -> &'static str {
     let simd = selected();
     let forms = match crate::variants::row_of_function(function) {
@@ -211,12 +274,9 @@ pub fn implementation_of(function: &str) -> &'static str {
         None => OTHER_SIMD_KERNELS.iter().find(|(f, _)| *f == function).map(|(_, forms)| *forms),
     };
     match forms {
-        Some(impls) if impls.contains(&simd) => simd.name(),
-        // A kernel without a VNNI form runs its AVX2 form.
-        Some(impls) if simd == HostSimd::Avx512Vnni && impls.contains(&HostSimd::Avx2) => HostSimd::Avx2.name(),
-        // A kernel without an `sdot` form runs its plain NEON form.
-        Some(impls) if simd == HostSimd::NeonDotprod && impls.contains(&HostSimd::Neon) => HostSimd::Neon.name(),
-        _ => DOT,
+        Some(forms) if forms.contains(&simd) => simd.name(),
+        Some(forms) => forms.iter().find(|&&form| simd.runs(form)).map_or(DOT, |form| form.name()),
+        None => DOT,
     }
 }
 
@@ -226,12 +286,18 @@ static SELECTED: AtomicU8 = AtomicU8::new(0);
 /// The host SIMD implementation the public kernels use: detected at the first call, cached.
 #[inline]
 pub fn selected() -> HostSimd {
+    #[cfg(test)]
+    if let Some(simd) = tests::FORCED.with(|f| f.get()) {
+        return simd;
+    }
     match SELECTED.load(Ordering::Relaxed) {
         1 => HostSimd::Portable,
         2 => HostSimd::Avx2,
         3 => HostSimd::Avx512Vnni,
         4 => HostSimd::Neon,
         5 => HostSimd::NeonDotprod,
+        6 => HostSimd::AvxVnni,
+        7 => HostSimd::Avx512,
         _ => {
             let best = HostSimd::best();
             SELECTED.store(best as u8, Ordering::Relaxed);
@@ -251,31 +317,49 @@ pub fn force(simd: HostSimd) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The AVX2 token when AVX2 or AVX-512 VNNI (which implies AVX2) is the selected
-/// implementation.
+/// Whether the selected implementation holds the x86-64 feature groups `groups`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn selected_has(groups: x86::Features) -> bool {
+    selected().x86() & groups == groups
+}
+
+/// The AVX2 (x86-64-v3) token when the selected implementation includes it.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
-    match selected() {
-        // SAFETY: `selected` is `Avx2` only after `HostSimd::Avx2.executable()`, i.e.
-        // `Avx2::detect()`, returned true (in `best` or `force`), and `Avx512Vnni` only after
-        // `Avx512Vnni::detect()`, which requires `Avx2::detect()`, did.
-        HostSimd::Avx2 | HostSimd::Avx512Vnni => Some(unsafe { crate::arch::x86_64::Avx2::after_detection() }),
-        HostSimd::Portable | HostSimd::Neon | HostSimd::NeonDotprod => None,
-    }
+    use x86::V3;
+    // SAFETY: `selected` is an x86-64 implementation only after its `executable()` (the CPU
+    // has every group of its `x86()`) returned true (in `best` or `force`).
+    selected_has(V3).then(|| unsafe { crate::arch::x86_64::Avx2::after_detection() })
 }
 
-/// The AVX-512 VNNI token when it is the selected implementation.
+/// The AVX-VNNI token when the selected implementation includes it.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx_vnni() -> Option<crate::arch::x86_64::avxvnni::AvxVnni> {
+    use x86::{AVXVNNI, V3};
+    // SAFETY: as in `avx2`.
+    selected_has(V3 | AVXVNNI).then(|| unsafe { crate::arch::x86_64::avxvnni::AvxVnni::after_detection() })
+}
+
+/// The AVX-512 (x86-64-v4, float kernels) token when the selected implementation includes
+/// it.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn avx512() -> Option<crate::arch::x86_64::f32::Avx512F32> {
+    use x86::{V3, V4};
+    // SAFETY: as in `avx2`.
+    selected_has(V3 | V4).then(|| unsafe { crate::arch::x86_64::f32::Avx512F32::after_detection() })
+}
+
+/// The AVX-512 VNNI token when the selected implementation includes it.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn avx512_vnni() -> Option<crate::arch::x86_64::vnni::Avx512Vnni> {
-    if selected() == HostSimd::Avx512Vnni {
-        // SAFETY: `selected` is `Avx512Vnni` only after `HostSimd::Avx512Vnni.executable()`,
-        // i.e. `Avx512Vnni::detect()`, returned true (in `best` or `force`).
-        Some(unsafe { crate::arch::x86_64::vnni::Avx512Vnni::after_detection() })
-    } else {
-        None
-    }
+    use x86::{V3, V4, VNNI512};
+    // SAFETY: as in `avx2`.
+    selected_has(V3 | V4 | VNNI512).then(|| unsafe { crate::arch::x86_64::vnni::Avx512Vnni::after_detection() })
 }
 
 /// The NEON token when NEON or NEON with `sdot` is the selected implementation.
@@ -329,6 +413,12 @@ macro_rules! host_simd {
             return $crate::arch::x86_64::vnni::$f(token, $($arg),*);
         }
     };
+    (@avxvnni $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::isa::avx_vnni() {
+            return $crate::arch::x86_64::avxvnni::$f(token, $($arg),*);
+        }
+    };
     (@avx2 $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx2() {
@@ -341,9 +431,27 @@ macro_rules! host_simd {
 }
 pub(crate) use host_simd;
 
+/// Runs `f` with `simd` selected on this thread only (the kernel suites, which run in
+/// parallel threads: each runs a variant's public function under one implementation).
+/// Panics if this CPU cannot execute `simd` (the suites check
+/// [`HostSimd::executable`] first).
 #[cfg(test)]
-mod tests {
+pub(crate) fn under<R>(simd: HostSimd, f: impl FnOnce() -> R) -> R {
+    assert!(simd.executable(), "{} is not executable here", simd.name());
+    let before = tests::FORCED.with(|c| c.replace(Some(simd)));
+    let r = f();
+    tests::FORCED.with(|c| c.set(before));
+    r
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
     use super::HostSimd;
+
+    std::thread_local! {
+        /// [`super::under`]'s selection for this thread.
+        pub(super) static FORCED: core::cell::Cell<Option<HostSimd>> = const { core::cell::Cell::new(None) };
+    }
 
     /// Prints which implementations this test run covers and which it does not (it cannot
     /// execute them), so that an untested implementation is reported as such, never as
@@ -365,9 +473,11 @@ mod tests {
         }
         std::eprintln!("selected: {}", super::selected().name());
         #[cfg(target_arch = "x86_64")]
-        assert_eq!(HostSimd::Avx2.executable(), std::is_x86_feature_detected!("avx2"));
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
+        {
+            assert_eq!(HostSimd::Avx2.executable(), crate::arch::x86_64::tests::detected());
+            assert_eq!(HostSimd::AvxVnni.executable(), crate::arch::x86_64::avxvnni::tests::detected());
+            assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
+        }
         #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
         assert_eq!(HostSimd::NeonDotprod.executable(), crate::arch::aarch64::tests::dotprod_detected());
     }

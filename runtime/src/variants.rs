@@ -97,8 +97,8 @@ pub fn row_of_function(function: &str) -> Option<&'static VariantRow> {
 ///
 /// `simd [...]` lists the host forms, tried in order: `neon` (aarch64
 /// `crate::arch::aarch64::<f>`), `neon_dotprod` (the same function, which takes `sdot` where
-/// the CPU has it: listed, not dispatched), `vnni` (`crate::arch::x86_64::vnni::<f>`), `avx2`
-/// (`crate::arch::x86_64::<f>`). `packed_requant` and `rows <f>` fill the row's fields.
+/// the CPU has it: listed, not dispatched), `vnni` (`crate::arch::x86_64::vnni::<f>`),
+/// `avxvnni` (`crate::arch::x86_64::avxvnni::<f>`), `avx2` (`crate::arch::x86_64::<f>`). `packed_requant` and `rows <f>` fill the row's fields.
 macro_rules! variant_table {
     (
         $(#[$table_doc:meta])*
@@ -165,6 +165,7 @@ macro_rules! variant_table {
     (@isa neon) => { $crate::isa::HostSimd::Neon };
     (@isa neon_dotprod) => { $crate::isa::HostSimd::NeonDotprod };
     (@isa vnni) => { $crate::isa::HostSimd::Avx512Vnni };
+    (@isa avxvnni) => { $crate::isa::HostSimd::AvxVnni };
     (@isa avx2) => { $crate::isa::HostSimd::Avx2 };
     (@or_false) => { false };
     (@or_false $v:literal) => { $v };
@@ -178,6 +179,7 @@ macro_rules! variant_table {
     // The NEON form itself takes `sdot` where the CPU has it.
     (@simd neon_dotprod $f:ident $args:tt) => {};
     (@simd vnni $f:ident $args:tt) => { $crate::isa::host_simd!(@vnni $f $args); };
+    (@simd avxvnni $f:ident $args:tt) => { $crate::isa::host_simd!(@avxvnni $f $args); };
     (@simd avx2 $f:ident $args:tt) => { $crate::isa::host_simd!(@avx2 $f $args); };
 }
 pub(crate) use variant_table;
@@ -211,7 +213,8 @@ mod tests {
     fn rows_list_their_host_forms() {
         use crate::isa::HostSimd::*;
         let forms = |f: &str| row_of_function(f).map(|r| r.simd).unwrap_or(&[]);
-        assert_eq!(forms("conv_2d_s8_quad"), &[Avx512Vnni, Avx2]);
+        assert_eq!(forms("conv_2d_s8_quad"), &[Avx512Vnni, AvxVnni, Avx2]);
+        assert_eq!(forms("fully_connected_s8_quad"), &[Avx512Vnni, AvxVnni, Avx2]);
         assert_eq!(forms("conv_2d_s8_pointwise"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);
         assert_eq!(forms("conv_2d_s8_gemm"), &[]);
         assert_eq!(forms("fully_connected_s8_dot4"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);

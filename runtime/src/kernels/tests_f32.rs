@@ -921,11 +921,10 @@ mod packed {
         use crate::arch::x86_64::f32 as imp;
 
         pub(crate) fn detected() -> bool {
-            crate::arch::x86_64::tests::detected() && std::is_x86_feature_detected!("fma")
+            crate::arch::x86_64::tests::detected()
         }
         fn token() -> imp::Avx2Fma {
-            let avx2 = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");
-            imp::Avx2Fma::with(avx2).expect("the suite checked FMA first")
+            imp::Avx2Fma::with(crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first"))
         }
         pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
             super::conv(|p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
@@ -945,7 +944,13 @@ mod packed {
         use crate::arch::x86_64::f32 as imp;
 
         pub(crate) fn detected() -> bool {
-            crate::arch::x86_64::vnni::tests::detected() && std::is_x86_feature_detected!("fma")
+            let std_says = crate::arch::x86_64::tests::detected()
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512vl");
+            assert_eq!(std_says, imp::Avx512F32::detect().is_some());
+            std_says
         }
         fn token() -> imp::Avx512F32 {
             imp::Avx512F32::detect().expect("the suite checked detection first")

@@ -16,7 +16,6 @@
 //! (`f32x8::fully_connected_blocks`), each output with the AVX2+FMA form's chain of fused
 //! multiply-adds (the same bits).
 
-use super::vnni::Avx512Vnni;
 use super::Avx2;
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
@@ -24,7 +23,6 @@ use crate::kernels::f32x8::{self, F32Blocks, F32x16, F32x8, LANES};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::F32;
 use core::arch::x86_64::*;
-use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Proof that this CPU executes AVX2 and FMA (and the OS saves the YMM state).
 #[derive(Clone, Copy, Debug)]
@@ -32,36 +30,16 @@ pub(crate) struct Avx2Fma {
     _private: (),
 }
 
-/// 0: not detected yet, 1: no FMA, 2: FMA.
-static FMA: AtomicU8 = AtomicU8::new(0);
-
 impl Avx2Fma {
-    /// `Some` when [`crate::isa`] selected AVX2 and the CPU has FMA (`cpuid` leaf 1, ECX bit
-    /// 12; checked once and cached).
+    /// `Some` when [`crate::isa`] selected an implementation with x86-64-v3 (AVX2 and FMA).
     #[inline]
     pub(crate) fn selected() -> Option<Avx2Fma> {
-        let avx2 = crate::isa::avx2()?;
-        Self::with(avx2)
+        crate::isa::avx2().map(Self::with)
     }
 
-    /// `Some` when the CPU also has FMA.
-    pub(crate) fn with(_avx2: Avx2) -> Option<Avx2Fma> {
-        let fma = match FMA.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let has = cfg!(target_feature = "fma") || {
-                    // SAFETY: `cpuid` exists on every x86-64 CPU, and leaf 1 on every one with
-                    // AVX2 (which the token proves).
-                    #[allow(unused_unsafe)]
-                    let l1 = unsafe { __cpuid(1) };
-                    l1.ecx & (1 << 12) != 0
-                };
-                FMA.store(if has { 2 } else { 1 }, Ordering::Relaxed);
-                has
-            }
-        };
-        fma.then_some(Avx2Fma { _private: () })
+    /// The float token the AVX2 (x86-64-v3) token implies.
+    pub(crate) fn with(_avx2: Avx2) -> Avx2Fma {
+        Avx2Fma { _private: () }
     }
 }
 
@@ -132,31 +110,36 @@ pub(crate) fn fully_connected_f32_packed(t: Avx2Fma, p: &FullyConnectedParams<F3
     unsafe { fc_entry(t, p, input, packed, output) }
 }
 
-/// Proof that this CPU executes AVX-512F (with the OS saving the ZMM and opmask state), AVX2
-/// and FMA: [`crate::isa`] selected AVX-512 VNNI (whose detection checks AVX512F/BW/VL/VNNI,
-/// AVX2 and XCR0) and the CPU has FMA. (A CPU with AVX-512F but not VNNI runs the AVX2 form.)
+/// Proof that this CPU executes x86-64-v4 (AVX-512 F/BW/DQ/VL, with the OS saving the ZMM
+/// and opmask state) and x86-64-v3 (AVX2, FMA): [`crate::isa::avx512`] makes it when the
+/// selected implementation includes both (with or without VNNI).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512F32 {
     _private: (),
 }
 
 impl Avx512F32 {
-    /// `Some` when AVX-512 VNNI is the selected host implementation and the CPU has FMA.
+    /// `Some` when the selected host implementation includes x86-64-v4.
     #[inline]
     pub(crate) fn selected() -> Option<Avx512F32> {
-        Self::with(crate::isa::avx512_vnni()?)
+        crate::isa::avx512()
     }
 
-    /// `Some` when this CPU has AVX-512 VNNI ([`Avx512Vnni::detect`]) and FMA, whatever
-    /// [`crate::isa`] selected (the suites).
+    /// The token without detection.
+    ///
+    /// # Safety
+    /// The CPU executes x86-64-v3 and x86-64-v4 ([`crate::isa::x86_features`] said so).
+    #[inline(always)]
+    pub(crate) unsafe fn after_detection() -> Avx512F32 {
+        Avx512F32 { _private: () }
+    }
+
+    /// `Some` when this CPU executes x86-64-v3 and v4, whatever [`crate::isa`] selected (the
+    /// suites).
     #[cfg(test)]
     pub(crate) fn detect() -> Option<Avx512F32> {
-        Self::with(Avx512Vnni::detect()?)
-    }
-
-    fn with(vnni: Avx512Vnni) -> Option<Avx512F32> {
-        Avx2Fma::with(vnni.avx2())?;
-        Some(Avx512F32 { _private: () })
+        use crate::isa::x86::{V3, V4};
+        (crate::isa::x86_features() & (V3 | V4) == V3 | V4).then_some(Avx512F32 { _private: () })
     }
 }
 

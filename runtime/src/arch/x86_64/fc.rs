@@ -4,7 +4,8 @@
 
 use super::gemm::rows;
 use super::{Avx2, Requant8};
-use crate::kernels::conv_2d::quad::{BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::quad::{QuadTable, BLOCK};
+use crate::kernels::fully_connected::quad::{self, FcQuadMicro};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
@@ -46,44 +47,44 @@ unsafe fn dot4(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed
 
 /// `FullyConnectedVariant::Quad`: CONV_2D `Quad`'s table for the layer's 1x1 convolution
 /// (`crate::kernels::fully_connected::as_conv`; the layout and the exactness argument are in
-/// `crate::kernels::conv_2d::quad`), one input row at a time. Each quad of the row is made
+/// `crate::kernels::conv_2d::quad`), through the one row walk
+/// (`crate::kernels::fully_connected::quad::rows`). Each quad of the row is made
 /// unsigned and widened (`u = x + 128` as four int16, broadcast); per quad and
 /// four units, one `vpmovsxbw` widens the sixteen weight bytes and one `vpmaddwd` adds two
 /// tap pairs per unit, into accumulators of two partial sums per unit that are added
-/// together once at the end of the row (`vphaddd`). Two blocks of sixteen units per pass
+/// together once at the end of the row (`vphaddd`). Two blocks of sixteen units per group
 /// (eight accumulators); eight units requantized together ([`Requant8`]).
-pub(crate) fn fully_connected_s8_quad(_: Avx2, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    if g.input_depth == 0 || g.input_depth > MAX_TAPS {
-        // Not selected (the convolution's bounds); the portable form if it were.
-        return crate::kernels::conv_2d::quad::conv_quad(&crate::kernels::fully_connected::as_conv(p), input, packed, output);
+pub(crate) fn fully_connected_s8_quad(t: Avx2, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    if !quad::fits(p) {
+        return crate::kernels::fully_connected::quad_portable(p, input, packed, output);
     }
-    let rq = Requant8::new(&p.quant, &p.clamp);
+    let k = Avx2FcQuad { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe { quad(p, input, packed, output, &rq) }
+    unsafe { quad_entry(&k, p, input, packed, output) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn quad(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], rq: &Requant8) {
-    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
-    if units == 0 {
-        return;
-    }
-    let n_quads = depth.div_ceil(4);
-    let n_blocks = units.div_ceil(BLOCK);
-    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    let rows = &rows[..n_blocks * n_quads * BLOCK];
-    for (x, out) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
-        let mut blk = 0;
-        while blk < n_blocks {
-            // SAFETY: AVX2 (this function's target feature); `blocks` checks its slices.
-            blk += unsafe {
-                if n_blocks - blk >= 2 {
-                    blocks::<2>(blk, x, n_quads, biases, rows, units, rq, out)
-                } else {
-                    blocks::<1>(blk, x, n_quads, biases, rows, units, rq, out)
-                }
-            };
+unsafe fn quad_entry(k: &Avx2FcQuad, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    // SAFETY: this function's target feature.
+    unsafe { quad::rows(k, p, input, packed, output) }
+}
+
+/// The AVX2 micro-kernel of the `Quad` row walk: the token and the requantization.
+struct Avx2FcQuad<'a> {
+    _t: Avx2,
+    rq: Requant8<'a>,
+}
+
+impl FcQuadMicro for Avx2FcQuad<'_> {
+    #[inline(always)]
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe {
+            if left >= 2 {
+                blocks::<2>(blk, x, t.n_quads, t.biases, t.rows, t.out_d, &self.rq, out)
+            } else {
+                blocks::<1>(blk, x, t.n_quads, t.biases, t.rows, t.out_d, &self.rq, out)
+            }
         }
     }
 }

@@ -100,7 +100,7 @@ crate::variants::variant_table! {
         Wide => conv_2d_s8_wide(input, packed) simd [neon vnni avx2] conv_2d_s8_wide, portable wide::conv_wide_s8;
         /// CONV_2D int8, [`Conv2dVariant::Quad`]: `packed` from [`Conv2dVariant::pack`] (it
         /// replaces the model's filter and bias).
-        Quad => conv_2d_s8_quad(input, packed) simd [vnni avx2] conv_2d_s8_quad, portable quad::conv_quad;
+        Quad => conv_2d_s8_quad(input, packed) simd [vnni avxvnni avx2] conv_2d_s8_quad, portable quad::conv_quad;
     }
 }
 

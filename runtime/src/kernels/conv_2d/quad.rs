@@ -23,9 +23,13 @@
 //!   `vpdpbusds`: the accumulation wraps in int32 like the reference's, a ring, where the
 //!   order and the folded bias give the same sums).
 //!
-//! This module holds the layout, the packing, the gather and the portable form (any build
-//! without a SIMD form, and the suites' check of the layout); the AVX-512 VNNI form is
-//! `crate::arch::x86_64::vnni::quad`, the AVX2 form `crate::arch::x86_64::quad`.
+//! This module holds the layout, the packing, the gather, the portable form (any build
+//! without a SIMD form, and the suites' check of the layout) and the one driver of the SIMD
+//! forms ([`drive`]: the pixel walk, the gather buffers and passes of a few pixels), generic
+//! over a micro-kernel ([`QuadMicro`]) that multiplies one pass's rows by every block and
+//! stores the requantized outputs: AVX2 (`crate::arch::x86_64::quad`), AVX-VNNI
+//! (`crate::arch::x86_64::avxvnni`) and AVX-512 VNNI (`crate::arch::x86_64::vnni::quad`),
+//! each entered through [`quad_entry!`] under its own `#[target_feature]`.
 
 use super::wide::{taps_inside, PixelWalk};
 use super::{Conv2dParams, ConvGeometry};
@@ -98,21 +102,21 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
 /// form may do a whole tile at once afterwards instead: then it passes a no-op and the
 /// padding written here is `zp` and `0x80`, raw).
 #[inline(always)]
-pub(crate) fn gather(g: &ConvGeometry, input: &[i8], zp: i8, [b, oy, ox]: [usize; 3], row: &mut [u8], flip: u8) {
+pub(crate) fn gather<E: Copy + From<u8>>(g: &ConvGeometry, input: &[i8], zp: i8, [b, oy, ox]: [usize; 3], row: &mut [E], flip: u8) {
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
     let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
     let run = f_w * f_d;
-    let copy = |src: &[i8], dst: &mut [u8]| {
+    let copy = |src: &[i8], dst: &mut [E]| {
         for (d, &s) in dst.iter_mut().zip(src) {
-            *d = s as u8 ^ flip;
+            *d = E::from(s as u8 ^ flip);
         }
     };
-    row[taps..].fill(0x80 ^ flip);
+    row[taps..].fill(E::from(0x80 ^ flip));
     let window = &mut row[..taps];
-    let zp = zp as u8 ^ flip;
+    let zp = E::from(zp as u8 ^ flip);
     if g.dilation_height == 1 && g.dilation_width == 1 && in_y0 >= 0 && in_x0 >= 0 && in_y0 as usize + f_h <= in_h && in_x0 as usize + f_w <= in_w {
         let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
         for (ky, dst) in window.chunks_exact_mut(run).enumerate() {
@@ -172,3 +176,165 @@ pub(crate) fn conv_quad(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
         }
     }
 }
+
+/// Room after the last gathered row for [`gather16`]'s excess.
+pub(crate) const SLACK: usize = 16;
+/// The longest gathered row: the taps rounded up to a quad.
+pub(crate) const ROW: usize = 4 * MAX_TAPS.div_ceil(4);
+/// The most pixels a micro-kernel's pass takes.
+pub(crate) const MAX_PASS: usize = 16;
+
+/// The packed table as a pass reads it: the padded folded biases, then per block of
+/// [`BLOCK`] channels its `n_quads` quads of sixteen words.
+pub(crate) struct QuadTable<'a> {
+    pub(crate) biases: &'a [i32],
+    pub(crate) rows: &'a [i32],
+    pub(crate) n_quads: usize,
+    pub(crate) n_blocks: usize,
+    pub(crate) out_d: usize,
+}
+
+/// A SIMD micro-kernel of the `Quad` variant: how a pass's rows are stored (bytes, or
+/// widened) and how they are multiplied by the packed blocks. [`drive`] does the rest.
+pub(crate) trait QuadMicro {
+    /// The element of a gathered row: `u8` (`x ^ 0x80`) for a kernel that multiplies bytes
+    /// (`vpdpbusd`), `i16` (the same values widened) for one that multiplies int16 pairs.
+    type Elem: Copy + Default + From<u8>;
+    /// Pixels per pass (at most [`MAX_PASS`]).
+    const PIXELS: usize;
+    /// `dst[i] = src[i] ^ 0x80` as an element, for every `i` below both lengths.
+    fn flip_copy(&self, src: &[i8], dst: &mut [Self::Elem]);
+    /// Every channel of a pass's `n <= PIXELS` pixels: row `x[p]` is pixel `p`'s gathered
+    /// window (`4 * table.n_quads` elements; the rows past `n` repeat the last one), and
+    /// pixel `p`'s outputs go to `output[p * table.out_d..][..table.out_d]`.
+    ///
+    /// # Safety
+    /// The instruction set the implementation names (its entry's `#[target_feature]`);
+    /// every `x[p]` points at `4 * table.n_quads` readable elements.
+    unsafe fn pass(&self, x: &[*const Self::Elem; MAX_PASS], n: usize, table: &QuadTable, output: &mut [i8]);
+}
+
+/// Whether every output pixel's window is the `depth` input bytes at `pixel * depth`, a
+/// whole number of quads (1x1, stride 1, no padding, the output as large as the input):
+/// then a pass's rows are one contiguous run of the input.
+#[inline(always)]
+pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    f_h == 1 && f_w == 1 && f_d % 4 == 0 && g.stride_height == 1 && g.stride_width == 1 && g.pad_top == 0 && g.pad_left == 0 && g.input_shape[..3] == g.output_shape[..3]
+}
+
+/// [`gather`] into `dst[..len]` (the same values), a window inside the input with dilation
+/// 1 copied in whole blocks of sixteen per run of `filter_width * depth`
+/// ([`QuadMicro::flip_copy`]): the excess of a run lands on the next run (written
+/// afterwards) or past the window, at most fifteen elements into `dst[len..]` (a caller
+/// passes the rest of its buffer: the next pixel's row, written afterwards, or [`SLACK`]),
+/// and the last quad's padding is written last.
+#[inline(always)]
+pub(crate) fn gather16<K: QuadMicro>(k: &K, g: &ConvGeometry, input: &[i8], zp: i8, at: [usize; 3], dst: &mut [K::Elem], len: usize) {
+    let [b, oy, ox] = at;
+    let [_, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let taps = f_h * f_w * f_d;
+    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let inside = taps_inside(in_y0, 1, f_h, in_h).len() == f_h && taps_inside(in_x0, 1, f_w, in_w).len() == f_w;
+    if g.dilation_height == 1 && g.dilation_width == 1 && inside {
+        let run = f_w * f_d;
+        let in_row = in_w * in_d;
+        let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
+        let whole = run.next_multiple_of(16);
+        if start + (f_h - 1) * in_row + whole <= input.len() && (f_h - 1) * run + whole <= dst.len() {
+            for ky in 0..f_h {
+                k.flip_copy(&input[start + ky * in_row..][..whole], &mut dst[ky * run..][..whole]);
+            }
+            dst[taps..len].fill(K::Elem::default());
+            return;
+        }
+    }
+    gather(g, input, zp, at, &mut dst[..len], 0x80)
+}
+
+/// The gathered row length of a layer the SIMD forms run: `4 * quads`, or `None` when there
+/// is nothing to compute (or the window is past [`MAX_TAPS`], which `select` never gives
+/// the variant).
+#[inline(always)]
+pub(crate) fn row_len(g: &ConvGeometry) -> Option<usize> {
+    let [batches, ..] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w * f_d;
+    let empty = out_d == 0 || batches * out_h * out_w == 0 || taps == 0 || taps > MAX_TAPS;
+    (!empty).then(|| 4 * quads(g))
+}
+
+/// Every output pixel, `K::PIXELS` at a time, through the micro-kernel `k`, with a gather
+/// buffer of `N >= K::PIXELS * len + SLACK` elements (zeroed on every call; a row-driven op
+/// calls the kernel once per row band). [`quad_entry!`] instantiates it under each
+/// instruction set's `#[target_feature]`.
+///
+/// # Safety
+/// What `K::pass` requires of the CPU.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn drive<K: QuadMicro, const N: usize>(k: &K, g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], len: usize) {
+    let [batches, ..] = g.input_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let out_d = g.filter_shape[0];
+    let n_px = batches * out_h * out_w;
+    let n_blocks = blocks(g);
+    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
+    assert!(K::PIXELS <= MAX_PASS && K::PIXELS * len + SLACK <= N && rows.len() >= n_blocks * BLOCK * (len / 4));
+    let table = QuadTable { biases, rows, n_quads: len / 4, n_blocks, out_d };
+    let flat = contiguous(g);
+    let mut buf = [K::Elem::default(); N];
+    let mut walk = PixelWalk::new(g);
+    let mut px0 = 0;
+    while px0 < n_px {
+        let n = (n_px - px0).min(K::PIXELS);
+        if flat {
+            // One run: pixel `px`'s window is the `len` bytes at `px * len`.
+            k.flip_copy(&input[px0 * len..][..n * len], &mut buf[..n * len]);
+        } else {
+            // In order, each with the rest of the buffer (`gather16`'s excess).
+            for j in 0..n {
+                gather16(k, g, input, zp, walk.next_pixel(), &mut buf[j * len..], len);
+            }
+        }
+        let x: [*const K::Elem; MAX_PASS] = core::array::from_fn(|j| buf[j.min(n - 1) * len..][..len].as_ptr());
+        // SAFETY: the caller's guarantee for the CPU; every row is `len` elements of `buf`.
+        unsafe { k.pass(&x, n, &table, &mut output[px0 * out_d..]) };
+        px0 += n;
+    }
+}
+
+/// `unsafe fn $name(k: &$k, g, zp, input, packed, output)`: [`drive`] for the micro-kernel
+/// type `$k` inside a `#[target_feature(enable = $features)]` function, with the smallest
+/// gather buffer of the sizes listed, else one of `$max` elements (which must hold `PIXELS`
+/// rows of [`ROW`] and [`SLACK`]: [`drive`] asserts it).
+macro_rules! quad_entry {
+    ($(#[$doc:meta])* fn $name:ident($k:ty) features $features:literal sizes [$($size:expr),*] else $max:expr) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU executes the instruction sets of `$features`.
+        unsafe fn $name(k: &$k, g: &$crate::kernels::conv_2d::ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8]) {
+            use $crate::kernels::conv_2d::quad::{drive, row_len, QuadMicro};
+            #[target_feature(enable = $features)]
+            unsafe fn run<const N: usize>(k: &$k, g: &$crate::kernels::conv_2d::ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], len: usize) {
+                // SAFETY: this function's target features; the caller checked `N`.
+                unsafe { drive::<_, N>(k, g, zp, input, packed, output, len) }
+            }
+            let Some(len) = row_len(g) else { return };
+            let need = <$k as QuadMicro>::PIXELS * len + $crate::kernels::conv_2d::quad::SLACK;
+            $(
+                if need <= $size {
+                    // SAFETY: the caller's guarantee.
+                    return unsafe { run::<{ $size }>(k, g, zp, input, packed, output, len) };
+                }
+            )*
+            // SAFETY: the caller's guarantee.
+            unsafe { run::<{ $max }>(k, g, zp, input, packed, output, len) }
+        }
+    };
+}
+pub(crate) use quad_entry;

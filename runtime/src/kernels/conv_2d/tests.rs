@@ -3,6 +3,7 @@
 //! wrapped to int32 like TFLite's) and one suite per implementation.
 
 use super::{Conv2dParams, Conv2dVariant, ConvGeometry};
+use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
 use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
@@ -53,6 +54,19 @@ fn host_portable<const X86: bool>(p: &Conv2dParams<S8>, input: &[i8], filter: &[
 
 /// The same through the public variant functions (the selected ISA), as generated code
 /// calls them.
+/// The variant `class` selects, through its public function (the variant table's `run`)
+/// with `simd` selected on this thread: the dispatch generated code goes through, on one
+/// instruction set.
+#[allow(dead_code)]
+fn under(simd: HostSimd, class: TargetClass, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    crate::isa::under(simd, || {
+        let v = Conv2dVariant::select(p, filter, bias, class);
+        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+        v.pack(p, filter, bias, &mut packed);
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
+    })
+}
+
 fn public(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
@@ -481,13 +495,15 @@ kernel_tests!(selected_scalar, if true, Conv, selected::<crate::kernels::dot::sc
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Conv, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Conv, crate::arch::x86_64::tests::conv_2d);
+kernel_tests!(selected_avx2, if HostSimd::Avx2.executable(), Conv, |p, x, f, b, o| under(HostSimd::Avx2, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d);
+kernel_tests!(selected_avxvnni, if HostSimd::AvxVnni.executable(), Conv, |p, x, f, b, o| under(HostSimd::AvxVnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(wide_avx2, if crate::arch::x86_64::tests::detected(), Conv, crate::arch::x86_64::tests::conv_2d_wide);
+kernel_tests!(selected_avx512vnni, if HostSimd::Avx512Vnni.executable(), Conv, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(wide_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_wide);
+kernel_tests!(wide_avx2, if HostSimd::Avx2.executable(), Conv, |p, x, f, b, o| under(HostSimd::Avx2, TargetClass::Host, p, x, f, b, o));
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(wide_avx512vnni, if HostSimd::Avx512Vnni.executable(), Conv, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::Host, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(rows_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_rows);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

@@ -3,6 +3,7 @@
 //! accumulation wrapped to int32 like TFLite's) and one suite per implementation.
 
 use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
+use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
 use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
@@ -30,6 +31,19 @@ fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], 
 }
 
 /// The same through the public functions, as generated code calls them.
+/// The variant `class` selects, through its public function (the variant table's `run`)
+/// with `simd` selected on this thread: the dispatch generated code goes through, on one
+/// instruction set.
+#[allow(dead_code)]
+fn under(simd: HostSimd, class: TargetClass, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    crate::isa::under(simd, || {
+        let v = DepthwiseConv2dVariant::select(p, filter, bias, class);
+        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+        v.pack(p, filter, bias, &mut packed);
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
+    })
+}
+
 fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
@@ -373,9 +387,9 @@ kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::do
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, crate::arch::x86_64::tests::depthwise_conv_2d);
+kernel_tests!(selected_avx2, if HostSimd::Avx2.executable(), Depthwise, |p, x, f, b, o| under(HostSimd::Avx2, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Depthwise, crate::arch::x86_64::vnni::tests::depthwise_conv_2d);
+kernel_tests!(selected_avx512vnni, if HostSimd::Avx512Vnni.executable(), Depthwise, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]

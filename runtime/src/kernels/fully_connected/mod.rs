@@ -16,6 +16,7 @@
 //! per four units at compile time and the requantization specialised).
 
 pub mod fast;
+pub(crate) mod quad;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
@@ -104,12 +105,12 @@ crate::variants::variant_table! {
         /// through CONV_2D's `Quad` variant, `packed` from [`FullyConnectedVariant::pack`] (it
         /// replaces the model's weights and bias). The same int32 sums and requantization as the
         /// reference: a per-tensor multiplier is the one-element form `QuantS8` already allows.
-        Quad => fully_connected_s8_quad(input, packed) simd [vnni avx2] fully_connected_s8_quad, portable quad_portable;
+        Quad => fully_connected_s8_quad(input, packed) simd [vnni avxvnni avx2] fully_connected_s8_quad, portable quad_portable;
     }
 }
 
 /// `Quad` without SIMD: the layer through CONV_2D's portable `Quad`.
-fn quad_portable(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+pub(crate) fn quad_portable(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     crate::kernels::conv_2d::quad::conv_quad(&as_conv(params), input, packed, output)
 }
 

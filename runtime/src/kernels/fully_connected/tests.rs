@@ -3,6 +3,7 @@
 //! implementation.
 
 use super::{FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant};
+use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
 use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
@@ -43,6 +44,19 @@ fn selected_x86_portable(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i
 }
 
 /// The same through the public functions, as generated code calls them.
+/// The variant `class` selects, through its public function (the variant table's `run`)
+/// with `simd` selected on this thread: the dispatch generated code goes through, on one
+/// instruction set.
+#[allow(dead_code)]
+fn under(simd: HostSimd, class: TargetClass, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    crate::isa::under(simd, || {
+        let v = FullyConnectedVariant::select(p, filter, bias, class);
+        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+        v.pack(p, filter, bias, &mut packed);
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
+    })
+}
+
 fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
@@ -272,13 +286,15 @@ kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scal
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
 kernel_tests!(selected_x86_portable, if true, Fc, selected_x86_portable);
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected);
+kernel_tests!(selected_avx2, if HostSimd::Avx2.executable(), Fc, |p, x, f, b, o| under(HostSimd::Avx2, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(selected_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected);
+kernel_tests!(selected_avxvnni, if HostSimd::AvxVnni.executable(), Fc, |p, x, f, b, o| under(HostSimd::AvxVnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(dot4_avx2, if crate::arch::x86_64::tests::detected(), Fc, crate::arch::x86_64::tests::fully_connected_other_host);
+kernel_tests!(selected_avx512vnni, if HostSimd::Avx512Vnni.executable(), Fc, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(target_arch = "x86_64")]
-kernel_tests!(dot4_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Fc, crate::arch::x86_64::vnni::tests::fully_connected_other_host);
+kernel_tests!(dot4_avx2, if HostSimd::Avx2.executable(), Fc, |p, x, f, b, o| under(HostSimd::Avx2, TargetClass::Host, p, x, f, b, o));
+#[cfg(target_arch = "x86_64")]
+kernel_tests!(dot4_avx512vnni, if HostSimd::Avx512Vnni.executable(), Fc, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::Host, p, x, f, b, o));
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]

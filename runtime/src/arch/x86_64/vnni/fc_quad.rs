@@ -12,46 +12,47 @@
 //! ([`Requant16`]).
 
 use super::{Avx512Vnni, Requant16};
-use crate::kernels::conv_2d::quad::{BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::quad::{QuadTable, BLOCK};
+use crate::kernels::fully_connected::quad::{self, FcQuadMicro};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// `FullyConnectedVariant::Quad`, int8.
 pub(crate) fn fully_connected_s8_quad(_: Avx512Vnni, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    if g.input_depth == 0 || g.input_depth > MAX_TAPS {
-        // Not selected (the convolution's bounds); the portable form if it were.
-        return crate::kernels::conv_2d::quad::conv_quad(&crate::kernels::fully_connected::as_conv(p), input, packed, output);
+    if !quad::fits(p) {
+        return crate::kernels::fully_connected::quad_portable(p, input, packed, output);
     }
-    let rq = Requant16::new(&p.quant, &p.clamp);
+    let k = VnniFcQuad { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { fc(p, input, packed, output, &rq) }
+    unsafe { entry(&k, p, input, packed, output) }
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn fc(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], rq: &Requant16) {
-    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
-    if units == 0 {
-        return;
-    }
-    let n_quads = depth.div_ceil(4);
-    let n_blocks = units.div_ceil(BLOCK);
-    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    let rows = &rows[..n_blocks * n_quads * BLOCK];
-    for (x, out) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
-        let mut blk = 0;
-        while blk < n_blocks {
-            // SAFETY: this function's target features; `group` checks its slices.
-            blk += unsafe {
-                match n_blocks - blk {
-                    1 => group::<1>(blk, x, biases, rows, n_quads, units, rq, out),
-                    2 => group::<2>(blk, x, biases, rows, n_quads, units, rq, out),
-                    3 => group::<3>(blk, x, biases, rows, n_quads, units, rq, out),
-                    4..=7 => group::<4>(blk, x, biases, rows, n_quads, units, rq, out),
-                    _ => group::<8>(blk, x, biases, rows, n_quads, units, rq, out),
-                }
-            };
+unsafe fn entry(k: &VnniFcQuad, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    // SAFETY: this function's target features.
+    unsafe { quad::rows(k, p, input, packed, output) }
+}
+
+/// The AVX-512 VNNI micro-kernel of the `Quad` row walk: the requantization (the token was
+/// checked by the entry's caller).
+struct VnniFcQuad<'a> {
+    rq: Requant16<'a>,
+}
+
+impl FcQuadMicro for VnniFcQuad<'_> {
+    #[inline(always)]
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize {
+        let (b, r, q, u, rq) = (t.biases, t.rows, t.n_quads, t.out_d, &self.rq);
+        // SAFETY: AVX-512 VNNI by the caller's guarantee; `group` checks its slices.
+        unsafe {
+            match left {
+                1 => group::<1>(blk, x, b, r, q, u, rq, out),
+                2 => group::<2>(blk, x, b, r, q, u, rq, out),
+                3 => group::<3>(blk, x, b, r, q, u, rq, out),
+                4..=7 => group::<4>(blk, x, b, r, q, u, rq, out),
+                _ => group::<8>(blk, x, b, r, q, u, rq, out),
+            }
         }
     }
 }

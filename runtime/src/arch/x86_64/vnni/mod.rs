@@ -51,7 +51,7 @@ pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
 use super::Avx2;
 
 /// Proof that this CPU (and its OS, which must save the ZMM and opmask state) executes
-/// AVX2, AVX512F, AVX512BW, AVX512VL and AVX512-VNNI.
+/// x86-64-v3, AVX512F/BW/DQ/VL and AVX512-VNNI.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512Vnni {
     _private: (),
@@ -74,44 +74,31 @@ impl Avx512Vnni {
         unsafe { Avx2::after_detection() }
     }
 
-    /// `Some` when AVX2 ([`Avx2::detect`]) and AVX512F/BW/VL/VNNI are usable: at compile time
-    /// when the build enables them all, else from `cpuid` (leaf 7: AVX512F ebx bit 16,
-    /// AVX512BW bit 30, AVX512VL bit 31, AVX512_VNNI ecx bit 11) and XCR0 (bits 1, 2: XMM and
-    /// YMM; 5, 6, 7: opmask, ZMM_Hi256, Hi16_ZMM). [`crate::isa`] calls it once and caches
-    /// the answer.
+    /// `Some` when this CPU executes x86-64-v3, x86-64-v4 (AVX-512 F/BW/DQ/VL) and
+    /// AVX512-VNNI (`super::features`, detected once by [`crate::isa::x86_features`]).
+    #[cfg(test)]
     pub(crate) fn detect() -> Option<Avx512Vnni> {
-        Avx2::detect()?;
-        if cfg!(all(target_feature = "avx512f", target_feature = "avx512bw", target_feature = "avx512vl", target_feature = "avx512vnni")) {
-            return Some(Avx512Vnni { _private: () });
-        }
-        use core::arch::x86_64::{__cpuid_count, _xgetbv};
-        // SAFETY: `Avx2::detect` returned `Some`, so leaf 7 exists and OSXSAVE is set (XCR0
-        // is readable).
-        #[allow(unused_unsafe)]
-        let (l7, xcr0) = unsafe { (__cpuid_count(7, 0), _xgetbv(0)) };
-        let ebx_bits = (1 << 16) | (1 << 30) | (1 << 31);
-        let has = l7.ebx & ebx_bits == ebx_bits && l7.ecx & (1 << 11) != 0 && xcr0 & 0b1110_0110 == 0b1110_0110;
-        has.then_some(Avx512Vnni { _private: () })
+        use crate::isa::x86::{V3, V4, VNNI512};
+        (crate::isa::x86_features() & (V3 | V4 | VNNI512) == V3 | V4 | VNNI512).then_some(Avx512Vnni { _private: () })
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    //! The AVX-512 VNNI variants as the kernel suites run them: select (for
-    //! `TargetClass::X86`) and pack as the compiler does, then call the VNNI function
-    //! directly (whatever `crate::isa` selected).
+    //! The kernel suites run the AVX-512 VNNI forms through the variant tables with
+    //! [`crate::isa::under`]; here the detection check, the token, and the rows kernels
+    //! called directly (which `select` does not give the suite's cases).
     use super::Avx512Vnni;
     use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
-    use crate::kernels::depthwise_conv_2d::{DepthwiseConv2dParams, DepthwiseConv2dVariant};
-    use crate::kernels::fully_connected::{FullyConnectedParams, FullyConnectedVariant};
     use crate::kernels::numerics::S8;
     use std::vec;
 
     /// Whether the suites can run the VNNI variants here (std's detection, independent of
     /// [`Avx512Vnni::detect`], which must agree).
     pub(crate) fn detected() -> bool {
-        let std_says = std::is_x86_feature_detected!("avx2")
+        let std_says = super::super::tests::detected()
             && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512vnni");
@@ -121,31 +108,6 @@ pub(crate) mod tests {
 
     pub(crate) fn token() -> Avx512Vnni {
         Avx512Vnni::detect().expect("the suite checked detection first")
-    }
-
-    pub(crate) fn conv_2d(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        conv_2d_for(crate::isa::TargetClass::X86, p, input, filter, bias, output)
-    }
-
-    /// What another host selects (`Wide` where x86-64 takes `Quad`), in this form.
-    pub(crate) fn conv_2d_wide(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        conv_2d_for(crate::isa::TargetClass::Host, p, input, filter, bias, output)
-    }
-
-    fn conv_2d_for(class: crate::isa::TargetClass, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = Conv2dVariant::select(p, filter, bias, class);
-        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
-        v.pack(p, filter, bias, &mut packed);
-        match v {
-            Conv2dVariant::Reference => crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output),
-            Conv2dVariant::Pointwise => super::conv_2d_pointwise(token(), p, input, filter, &packed, output),
-            Conv2dVariant::Window => super::conv_2d_window(token(), p, input, filter, bias, &packed, output),
-            Conv2dVariant::Wide => super::conv_2d_s8_wide(token(), p, input, &packed, output),
-            Conv2dVariant::Quad => super::conv_2d_s8_quad(token(), p, input, &packed, output),
-            // Not selected for hosts; the portable variant if it were.
-            Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
-            Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
-        }
     }
 
     /// The rows kernels (`Pointwise`, `Window`) whatever `select` picks for the host (it
@@ -172,40 +134,6 @@ pub(crate) mod tests {
             super::conv_2d_pointwise(token(), p, input, filter, &packed, output)
         } else {
             super::conv_2d_window(token(), p, input, filter, bias, &packed, output)
-        }
-    }
-
-    pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
-        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
-        v.pack(p, filter, bias, &mut packed);
-        match v {
-            DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
-            DepthwiseConv2dVariant::Window => super::depthwise_window(token(), p, input, filter, bias, &packed, output),
-            // Not selected for `TargetClass::X86`; the portable variants if they were.
-            DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
-            DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
-        }
-    }
-
-    pub(crate) fn fully_connected(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        fully_connected_for(crate::isa::TargetClass::X86, p, input, filter, bias, output)
-    }
-
-    /// What another host selects (`Dot4` where x86-64 takes `Quad`), in this form.
-    pub(crate) fn fully_connected_other_host(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        fully_connected_for(crate::isa::TargetClass::Host, p, input, filter, bias, output)
-    }
-
-    fn fully_connected_for(class: crate::isa::TargetClass, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-        let v = FullyConnectedVariant::select(p, filter, bias, class);
-        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
-        v.pack(p, filter, bias, &mut packed);
-        match v {
-            FullyConnectedVariant::Reference => crate::kernels::fully_connected::fully_connected_s8(p, input, filter, bias, output),
-            FullyConnectedVariant::Dot4 => super::fully_connected_dot4(token(), p, input, filter, &packed, output),
-            FullyConnectedVariant::Interleaved => crate::kernels::fully_connected::fully_connected_s8_interleaved(p, input, &packed, output),
-            FullyConnectedVariant::Quad => super::fully_connected_s8_quad(token(), p, input, &packed, output),
         }
     }
 }

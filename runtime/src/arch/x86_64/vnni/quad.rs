@@ -3,9 +3,10 @@
 //! argument) times the activations as unsigned bytes, `vpdpbusd` (four u8 x i8 products
 //! summed into each int32 lane, never saturating; not `vpdpbusds`).
 //!
-//! Each pixel's window is gathered once as a row of bytes `x ^ 0x80` (`super::super::quad::
-//! gather16`: a window inside the input in 16-byte blocks; a 1x1 stride-1 layer's rows as one
-//! contiguous copy), sixteen pixels at a time; per quad of taps a tile broadcasts each pixel's four bytes
+//! A micro-kernel of the one `Quad` driver (`crate::kernels::conv_2d::quad::drive`): each
+//! pixel's window is gathered once as a row of bytes `x ^ 0x80` (a window inside the input in
+//! 16-byte blocks; a 1x1 stride-1 layer's rows as one contiguous copy), sixteen pixels at a
+//! time; per quad of taps a tile broadcasts each pixel's four bytes
 //! (`vpbroadcastd`) against the sixteen channels of a packed block (one 64-byte load,
 //! shared by the tile's pixels):
 //!
@@ -23,17 +24,14 @@
 
 use super::requant::requant_lanes;
 use super::Avx512Vnni;
-use crate::arch::x86_64::quad::{contiguous, gather16, xor_copy, SLACK};
-use crate::kernels::conv_2d::quad::{blocks, conv_quad, quads, BLOCK, MAX_TAPS};
-use crate::kernels::conv_2d::wide::PixelWalk;
-use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
+use crate::arch::x86_64::quad::xor_copy;
+use crate::kernels::conv_2d::quad::{conv_quad, quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK};
+use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// Output pixels gathered per pass.
 const PIXELS: usize = 16;
-/// Longest gathered row: the taps rounded up to a quad.
-const ROW: usize = 4 * MAX_TAPS.div_ceil(4);
 
 /// `Conv2dVariant::Quad`, int8.
 pub(crate) fn conv_2d_s8_quad(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
@@ -44,7 +42,35 @@ pub(crate) fn conv_2d_s8_quad(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8],
     let out = Out { mult: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: p.clamp.min as i32, max: p.clamp.max as i32 };
     let zp = (-q.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { quad(&p.geometry, zp, input, packed, output, &out) }
+    unsafe { entry(&VnniQuad { out }, &p.geometry, zp, input, packed, output) }
+}
+
+quad_entry! {
+    /// [`conv_2d_s8_quad`] under AVX-512 VNNI.
+    fn entry(VnniQuad<'_>) features "avx2,avx512f,avx512bw,avx512vl,avx512vnni" sizes [1024, 4096, 8192] else PIXELS * ROW + SLACK
+}
+
+/// The AVX-512 VNNI micro-kernel: the requantization (the token was checked by the entry's
+/// caller).
+struct VnniQuad<'a> {
+    out: Out<'a>,
+}
+
+impl QuadMicro for VnniQuad<'_> {
+    type Elem = u8;
+    const PIXELS: usize = PIXELS;
+
+    #[inline(always)]
+    fn flip_copy(&self, src: &[i8], dst: &mut [u8]) {
+        xor_copy(src, dst)
+    }
+
+    #[inline(always)]
+    unsafe fn pass(&self, x: &[*const u8; MAX_PASS], n: usize, t: &QuadTable, output: &mut [i8]) {
+        let mut pass = Pass { x: *x, n, biases: t.biases, rows: t.rows, n_quads: t.n_quads, out_d: t.out_d, output, out: &self.out };
+        // SAFETY: the caller's guarantee.
+        unsafe { pass.run(t.n_blocks) }
+    }
 }
 
 /// The requantization: per-tensor or per-channel multipliers and shifts (none
@@ -184,7 +210,6 @@ struct Pass<'a, 'o> {
     rows: &'a [i32],
     n_quads: usize,
     out_d: usize,
-    px0: usize,
     output: &'o mut [i8],
     out: &'a Out<'a>,
 }
@@ -207,7 +232,7 @@ impl Pass<'_, '_> {
             unsafe {
                 let (m, s) = self.out.tables16(c0, len);
                 for (p, a) in acc.iter().enumerate().take(self.n.saturating_sub(p0).min(P)) {
-                    let dst = &mut self.output[(self.px0 + p0 + p) * self.out_d + c0..][..len];
+                    let dst = &mut self.output[(p0 + p) * self.out_d + c0..][..len];
                     _mm_mask_storeu_epi8(dst.as_mut_ptr().cast(), first(len), self.out.bytes(a[z], m, s));
                 }
             }
@@ -234,7 +259,7 @@ impl Pass<'_, '_> {
                 for (half, v) in [(0, bytes), (1, _mm_srli_si128::<8>(bytes))] {
                     let p = 2 * k + half;
                     if p < self.n {
-                        let dst = &mut self.output[(self.px0 + p) * self.out_d + c0..][..len];
+                        let dst = &mut self.output[p * self.out_d + c0..][..len];
                         _mm_mask_storeu_epi8(dst.as_mut_ptr().cast(), first(len), v);
                     }
                 }
@@ -286,67 +311,5 @@ impl Pass<'_, '_> {
                 }
             }
         }
-    }
-}
-
-/// Every output pixel, [`PIXELS`] at a time, with a gather buffer sized for the window (it
-/// is zeroed on every call, and a row-driven op calls the kernel once per row band).
-///
-/// # Safety
-/// AVX2 and AVX512F/BW/VL/VNNI.
-unsafe fn quad(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], out: &Out) {
-    let [batches, ..] = g.input_shape;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let taps = f_h * f_w * f_d;
-    if out_d == 0 || batches * out_h * out_w == 0 || taps == 0 || taps > MAX_TAPS {
-        return;
-    }
-    let len = 4 * quads(g);
-    // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` rows of `len`.
-    unsafe {
-        if PIXELS * len + SLACK <= 1024 {
-            run::<1024>(g, zp, input, packed, output, out, len)
-        } else if PIXELS * len + SLACK <= 4096 {
-            run::<4096>(g, zp, input, packed, output, out, len)
-        } else if PIXELS * len + SLACK <= 8192 {
-            run::<8192>(g, zp, input, packed, output, out, len)
-        } else {
-            run::<{ PIXELS * ROW + SLACK }>(g, zp, input, packed, output, out, len)
-        }
-    }
-}
-
-/// [`quad`] with a gather buffer of `N >= PIXELS * len + SLACK` bytes.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn run<const N: usize>(g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], out: &Out, len: usize) {
-    let [batches, ..] = g.input_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let out_d = g.filter_shape[0];
-    let n_px = batches * out_h * out_w;
-    let n_blocks = blocks(g);
-    let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    assert!(PIXELS * len + SLACK <= N && rows.len() >= n_blocks * BLOCK * (len / 4));
-    let flat = contiguous(g);
-    let mut buf = [0u8; N];
-    let mut walk = PixelWalk::new(g);
-    let mut px0 = 0;
-    while px0 < n_px {
-        let n = (n_px - px0).min(PIXELS);
-        if flat {
-            // One run: pixel `px`'s window is the `len` bytes at `px * len`.
-            xor_copy(&input[px0 * len..][..n * len], &mut buf[..n * len]);
-        } else {
-            // In order, each with the rest of the buffer (`gather16`'s excess).
-            for k in 0..n {
-                gather16(g, input, zp, walk.next_pixel(), &mut buf[k * len..], len);
-            }
-        }
-        let x: [*const u8; PIXELS] = core::array::from_fn(|k| buf[k.min(n - 1) * len..][..len].as_ptr());
-        let mut pass = Pass { x, n, biases, rows, n_quads: len / 4, out_d, px0, output: &mut *output, out };
-        // SAFETY: this function's target features; the rows are `len` bytes (sliced above),
-        // the table holds `n_blocks` blocks of `len / 4` quads (asserted).
-        unsafe { pass.run(n_blocks) };
-        px0 += n;
     }
 }
