@@ -9,12 +9,14 @@
 //! `-C target-cpu=cortex-m55`); the target name and the flags are the stable signal. `crate::isa` maps
 //! the cfg to an implementation. `TFLC_RUNTIME_SCALAR=1` keeps the portable micro-kernels
 //! (to measure or bisect). `cfg(tflc_thumb)` marks Thumb-2 targets (`thumb*`), whose LDRD
-//! takes any pair of registers.
+//! takes any pair of registers. `cfg(tflc_neon)`: aarch64 with NEON and without
+//! `TFLC_RUNTIME_SCALAR=1`, the host NEON kernels.
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tflc_arm_dsp)");
     println!("cargo:rustc-check-cfg=cfg(tflc_runtime_scalar)");
     println!("cargo:rustc-check-cfg=cfg(tflc_thumb)");
+    println!("cargo:rustc-check-cfg=cfg(tflc_neon)");
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
@@ -31,6 +33,13 @@ fn main() {
     // an even register and its successor in A32 code (`armv7-*`); `dot::dsp` says which.
     if target.starts_with("thumb") {
         println!("cargo:rustc-cfg=tflc_thumb");
+    }
+    // aarch64 with NEON (every aarch64 target rustc has): the NEON kernels (`crate::arch::
+    // aarch64`), unless the portable ones are forced.
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    if arch == "aarch64" && features.split(',').any(|f| f == "neon") && !forced_scalar {
+        println!("cargo:rustc-cfg=tflc_neon");
     }
 }
 

@@ -30,10 +30,10 @@ use core::sync::atomic::{AtomicU8, Ordering};
 #[cfg(tflc_arm_dsp)]
 pub(crate) type Dot = crate::kernels::dot::dsp::ArmDsp;
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 pub(crate) type Dot = crate::kernels::dot::neon::Neon;
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(not(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))))]
+#[cfg(not(any(tflc_arm_dsp, tflc_neon)))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
 /// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"neon-micro"`: the
@@ -180,10 +180,10 @@ impl HostSimd {
             HostSimd::Avx2 | HostSimd::AvxVnni | HostSimd::Avx512 | HostSimd::Avx512Vnni => {
                 !cfg!(tflc_runtime_scalar) && x86_features() & self.x86() == self.x86()
             }
-            HostSimd::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar))),
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+            HostSimd::Neon => cfg!(tflc_neon),
+            #[cfg(tflc_neon)]
             HostSimd::NeonDotprod => crate::arch::aarch64::Dotprod::detect().is_some(),
-            #[cfg(not(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar))))]
+            #[cfg(not(tflc_neon))]
             HostSimd::NeonDotprod => false,
         }
     }
@@ -363,7 +363,7 @@ pub(crate) fn avx512_vnni() -> Option<crate::arch::x86_64::vnni::Avx512Vnni> {
 }
 
 /// The NEON token when NEON or NEON with `sdot` is the selected implementation.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 #[inline]
 pub(crate) fn neon() -> Option<crate::arch::aarch64::Neon> {
     match selected() {
@@ -373,7 +373,7 @@ pub(crate) fn neon() -> Option<crate::arch::aarch64::Neon> {
 }
 
 /// The dot-product token when NEON with `sdot` is the selected implementation.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 #[inline]
 pub(crate) fn dotprod() -> Option<crate::arch::aarch64::Dotprod> {
     if selected() == HostSimd::NeonDotprod {
@@ -402,7 +402,7 @@ macro_rules! host_simd {
     };
     // One instruction set each (also what `variants::variant_table!` rows dispatch through).
     (@neon $f:ident($($arg:expr),* $(,)?)) => {
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        #[cfg(tflc_neon)]
         if let Some(token) = $crate::isa::neon() {
             return $crate::arch::aarch64::$f(token, $($arg),*);
         }
@@ -478,7 +478,7 @@ pub(crate) mod tests {
             assert_eq!(HostSimd::AvxVnni.executable(), crate::arch::x86_64::avxvnni::tests::detected());
             assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
         }
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        #[cfg(tflc_neon)]
         assert_eq!(HostSimd::NeonDotprod.executable(), crate::arch::aarch64::tests::dotprod_detected());
     }
 }

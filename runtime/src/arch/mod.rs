@@ -12,5 +12,5 @@ pub(crate) mod lut;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 pub(crate) mod aarch64;

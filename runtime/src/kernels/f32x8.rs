@@ -716,7 +716,7 @@ macro_rules! f32_simd {
         if let Some(token) = $crate::arch::x86_64::f32::Avx2Fma::selected() {
             return $crate::arch::x86_64::f32::$f(token, $($arg),*);
         }
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        #[cfg(tflc_neon)]
         if let Some(token) = $crate::arch::aarch64::f32::Neon::selected() {
             return $crate::arch::aarch64::f32::$f(token, $($arg),*);
         }

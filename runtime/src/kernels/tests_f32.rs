@@ -967,7 +967,7 @@ mod packed {
     }
 
     /// NEON, called directly (aarch64 builds).
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+    #[cfg(tflc_neon)]
     pub(super) mod neon {
         use super::*;
         use crate::arch::aarch64::f32::{self as imp, Neon};
@@ -1060,11 +1060,11 @@ same_bits_tests!(conv_2d_packed_avx512_bits, ConvPacked, packed::avx2_fma::conv,
 same_bits_tests!(depthwise_packed_avx512_bits, DepthwisePacked, packed::avx2_fma::depthwise, packed::avx512::depthwise);
 same_bits_tests!(fully_connected_packed_avx512_bits, FcPacked, packed::avx2_fma::fc, packed::avx512::fc);
 
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 packed_tests!(depthwise_packed_neon, if true, DepthwisePacked, packed::neon::depthwise);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 packed_tests!(fully_connected_packed_neon, if true, FcPacked, packed::neon::fc);
 
 // ---------------------------------------------------------------------------------------

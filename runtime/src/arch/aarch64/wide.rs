@@ -12,28 +12,60 @@
 //! Eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Neon, Requant8};
-use crate::kernels::conv_2d::wide::{blocks, gather, pairs, WideAct, WidenRun, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::wide::{blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::aarch64::*;
 
 /// Output pixels per block.
 const PIXELS: usize = 4;
-/// Row length of a widened window: the taps rounded up to a pair.
-const COL: usize = MAX_TAPS + 1;
 
 /// `Conv2dVariant::Wide`, int8.
 pub(crate) fn conv_2d_s8_wide(_: Neon, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rq = Requant8::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
-    wide(&p.geometry, zp, input, packed, output, &rq)
+    // SAFETY: NEON is part of the build's target (the token exists).
+    unsafe { entry(&NeonWide { rq }, &p.geometry, zp, input, packed, output) }
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
 pub(crate) fn conv_2d_u8_wide(_: Neon, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
     let rq = Requant8::new_u8(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as u8;
-    wide(&p.geometry, zp, input, packed, output, &rq)
+    // SAFETY: NEON is part of the build's target (the token exists).
+    unsafe { entry(&NeonWide { rq }, &p.geometry, zp, input, packed, output) }
+}
+
+wide_entry! {
+    /// `Wide` with NEON (part of the build's target: no `#[target_feature]`).
+    fn entry<'r>(NeonWide<'r>) sizes [256, 2048] else PIXELS * COL + SLACK
+}
+
+/// The NEON micro-kernel of the one `Wide` driver: the requantization.
+struct NeonWide<'a> {
+    rq: Requant8<'a>,
+}
+
+impl<A: Widen> WideMicro<A> for NeonWide<'_> {
+    type Widen = NeonWiden;
+    const PIXELS: usize = PIXELS;
+
+    #[inline(always)]
+    fn widener(&self) -> NeonWiden {
+        NeonWiden
+    }
+
+    #[inline(always)]
+    unsafe fn pass(&self, g: &ConvGeometry, cols: &[&[i16]], packed: &[i32], output: &mut [A]) {
+        let rq = &self.rq;
+        match *cols {
+            [c0, c1, c2, c3] => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, 0, rq),
+            [c0, c1, c2] => pixels::<3, A>(g, &[c0, c1, c2], packed, output, 0, rq),
+            [c0, c1] => pixels::<2, A>(g, &[c0, c1], packed, output, 0, rq),
+            [c0, ..] => pixels::<1, A>(g, &[c0], packed, output, 0, rq),
+            [] => {}
+        }
+    }
 }
 
 /// The activations' widening (sign extension for int8, zero extension for uint8) and
@@ -144,26 +176,6 @@ fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P], packed
     }
 }
 
-/// Every output pixel, [`PIXELS`] at a time, with a gather buffer sized for the window.
-fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8) {
-    let [batches, ..] = g.input_shape;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    let taps = f_h * f_w * f_d;
-    if out_d == 0 || n_px == 0 || taps == 0 || taps > MAX_TAPS {
-        return;
-    }
-    let len = 2 * pairs(g);
-    if PIXELS * len <= 256 {
-        run::<A, 256>(g, zp, input, packed, output, rq, len)
-    } else if PIXELS * len <= 2048 {
-        run::<A, 2048>(g, zp, input, packed, output, rq, len)
-    } else {
-        run::<A, { PIXELS * COL }>(g, zp, input, packed, output, rq, len)
-    }
-}
-
 /// The gather's widening of a run: [`Widen::copy_widen`], one run at a time (the default
 /// block of one, so the gather never writes past a run).
 struct NeonWiden;
@@ -172,30 +184,5 @@ impl<A: Widen> WidenRun<A> for NeonWiden {
     #[inline(always)]
     fn widen_run(&self, src: &[A], dst: &mut [i16]) {
         A::copy_widen(src, &mut dst[..src.len()]);
-    }
-}
-
-/// [`wide`] with a gather buffer of `N >= PIXELS * len` int16.
-fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8, len: usize) {
-    let [batches, ..] = g.input_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    assert!(PIXELS * len <= N);
-    let mut buf = [0i16; N];
-    let at = |px: usize| [px / (out_w * out_h), (px / out_w) % out_h, px % out_w];
-    let mut px0 = 0;
-    while px0 < n_px {
-        let n = (n_px - px0).min(PIXELS);
-        for (k, col) in buf.chunks_exact_mut(len).enumerate().take(n) {
-            gather(g, input, zp, at(px0 + k), col, &NeonWiden);
-        }
-        let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);
-        match n {
-            4 => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, px0, rq),
-            3 => pixels::<3, A>(g, &[c0, c1, c2], packed, output, px0, rq),
-            2 => pixels::<2, A>(g, &[c0, c1], packed, output, px0, rq),
-            _ => pixels::<1, A>(g, &[c0], packed, output, px0, rq),
-        }
-        px0 += n;
     }
 }

@@ -10,35 +10,68 @@
 //! so no horizontal sums; eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Avx2, Requant8};
-use crate::kernels::conv_2d::wide::{blocks, contiguous, gather, pairs, PixelWalk, WideAct, WidenRun, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::wide::{blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::x86_64::*;
 
 /// Output pixels per block.
 const PIXELS: usize = 4;
-/// Row length of a widened window: the taps rounded up to a pair.
-const COL: usize = MAX_TAPS + 1;
-/// Room after the last gathered window for its excess (`gather` widens whole blocks of 16).
-const SLACK: usize = 16;
 
 /// `Conv2dVariant::Wide`, int8. (The requantization is called inside the kernel's target
 /// feature: a closure made out here would not inline the AVX2 intrinsics.)
-pub(crate) fn conv_2d_s8_wide(_: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let rq = Requant8::new(&p.quant, &p.clamp);
+pub(crate) fn conv_2d_s8_wide(t: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = Avx2Wide { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+    unsafe { entry(&k, &p.geometry, zp, input, packed, output) }
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
-pub(crate) fn conv_2d_u8_wide(_: Avx2, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
+pub(crate) fn conv_2d_u8_wide(t: Avx2, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
     let Some(rq) = Requant8::new_u8(&p.quant, &p.clamp) else {
         return crate::kernels::conv_2d::wide::conv_wide_u8(p, input, packed, output);
     };
     let zp = (-p.quant.input_offset) as u8;
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+    unsafe { entry(&Avx2Wide { _t: t, rq }, &p.geometry, zp, input, packed, output) }
+}
+
+wide_entry! {
+    /// `Wide` under AVX2.
+    fn entry<'r>(Avx2Wide<'r>) features "avx2" sizes [256, 2048] else PIXELS * COL + SLACK
+}
+
+/// The AVX2 micro-kernel of the one `Wide` driver: the token and the requantization.
+struct Avx2Wide<'a> {
+    _t: Avx2,
+    rq: Requant8<'a>,
+}
+
+impl<A: Widen> WideMicro<A> for Avx2Wide<'_> {
+    type Widen = Avx2Widen;
+    const PIXELS: usize = PIXELS;
+
+    #[inline(always)]
+    fn widener(&self) -> Avx2Widen {
+        // SAFETY: the token proves AVX2.
+        unsafe { Avx2Widen::new() }
+    }
+
+    #[inline(always)]
+    unsafe fn pass(&self, g: &ConvGeometry, cols: &[&[i16]], packed: &[i32], output: &mut [A]) {
+        let rq = &self.rq;
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe {
+            match *cols {
+                [c0, c1, c2, c3] => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, 0, rq),
+                [c0, c1, c2] => pixels::<3, A>(g, &[c0, c1, c2], packed, output, 0, rq),
+                [c0, c1] => pixels::<2, A>(g, &[c0, c1], packed, output, 0, rq),
+                [c0, ..] => pixels::<1, A>(g, &[c0], packed, output, 0, rq),
+                [] => {}
+            }
+        }
+    }
 }
 
 /// The activations' widening (sign extension for int8, zero extension for uint8) and
@@ -237,72 +270,5 @@ unsafe fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P],
             }
             blk += 1;
         }
-    }
-}
-
-/// Every output pixel, [`PIXELS`] at a time. The gather buffer is zeroed on every call, and
-/// a row-driven op calls the kernel once per row or block of pixels, so it is sized for the
-/// window (`N` int16), not [`PIXELS`] x [`COL`].
-///
-/// # Safety
-/// AVX2.
-unsafe fn wide<A: Widen>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8) {
-    let [batches, ..] = g.input_shape;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    let taps = f_h * f_w * f_d;
-    if out_d == 0 || n_px == 0 || taps == 0 || taps > MAX_TAPS {
-        return;
-    }
-    let len = 2 * pairs(g);
-    // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
-    unsafe {
-        if PIXELS * len + SLACK <= 256 {
-            run::<A, 256>(g, zp, input, packed, output, rq, len)
-        } else if PIXELS * len + SLACK <= 2048 {
-            run::<A, 2048>(g, zp, input, packed, output, rq, len)
-        } else {
-            run::<A, { PIXELS * COL + SLACK }>(g, zp, input, packed, output, rq, len)
-        }
-    }
-}
-
-/// [`wide`] with a gather buffer of `N >= PIXELS * len + SLACK` int16.
-#[target_feature(enable = "avx2")]
-unsafe fn run<A: Widen, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant8, len: usize) {
-    let [batches, ..] = g.input_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    assert!(PIXELS * len + SLACK <= N);
-    let mut buf = [0i16; N];
-    let mut walk = PixelWalk::new(g);
-    let flat = contiguous(g);
-    // SAFETY: this function's target features include AVX2.
-    let widen = unsafe { Avx2Widen::new() };
-    let mut px0 = 0;
-    while px0 < n_px {
-        let n = (n_px - px0).min(PIXELS);
-        if flat {
-            // One run: pixel `px`'s window is the `len` elements at `px * len`.
-            widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
-        } else {
-            // In order, each with the rest of the buffer: a window's excess (`gather`) lands
-            // on the next one or in the slack.
-            for k in 0..n {
-                gather(g, input, zp, walk.next_pixel(), &mut buf[k * len..], &widen);
-            }
-        }
-        let (c0, c1, c2, c3) = (&buf[..len], &buf[len..][..len], &buf[2 * len..][..len], &buf[3 * len..][..len]);
-        // SAFETY: AVX2 (this function's target feature).
-        unsafe {
-            match n {
-                4 => pixels::<4, A>(g, &[c0, c1, c2, c3], packed, output, px0, rq),
-                3 => pixels::<3, A>(g, &[c0, c1, c2], packed, output, px0, rq),
-                2 => pixels::<2, A>(g, &[c0, c1], packed, output, px0, rq),
-                _ => pixels::<1, A>(g, &[c0], packed, output, px0, rq),
-            }
-        }
-        px0 += n;
     }
 }

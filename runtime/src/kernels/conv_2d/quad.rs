@@ -177,13 +177,19 @@ pub(crate) fn conv_quad(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
     }
 }
 
+// The driver of the SIMD forms: only x86-64 has them (AVX2, AVX-VNNI, AVX-512 VNNI).
+
+#[cfg(target_arch = "x86_64")]
 /// Room after the last gathered row for [`gather16`]'s excess.
 pub(crate) const SLACK: usize = 16;
+#[cfg(target_arch = "x86_64")]
 /// The longest gathered row: the taps rounded up to a quad.
 pub(crate) const ROW: usize = 4 * MAX_TAPS.div_ceil(4);
+#[cfg(target_arch = "x86_64")]
 /// The most pixels a micro-kernel's pass takes.
 pub(crate) const MAX_PASS: usize = 16;
 
+#[cfg(target_arch = "x86_64")]
 /// The packed table as a pass reads it: the padded folded biases, then per block of
 /// [`BLOCK`] channels its `n_quads` quads of sixteen words.
 pub(crate) struct QuadTable<'a> {
@@ -194,6 +200,7 @@ pub(crate) struct QuadTable<'a> {
     pub(crate) out_d: usize,
 }
 
+#[cfg(target_arch = "x86_64")]
 /// A SIMD micro-kernel of the `Quad` variant: how a pass's rows are stored (bytes, or
 /// widened) and how they are multiplied by the packed blocks. [`drive`] does the rest.
 pub(crate) trait QuadMicro {
@@ -214,6 +221,7 @@ pub(crate) trait QuadMicro {
     unsafe fn pass(&self, x: &[*const Self::Elem; MAX_PASS], n: usize, table: &QuadTable, output: &mut [i8]);
 }
 
+#[cfg(target_arch = "x86_64")]
 /// Whether every output pixel's window is the `depth` input bytes at `pixel * depth`, a
 /// whole number of quads (1x1, stride 1, no padding, the output as large as the input):
 /// then a pass's rows are one contiguous run of the input.
@@ -223,6 +231,7 @@ pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
     f_h == 1 && f_w == 1 && f_d % 4 == 0 && g.stride_height == 1 && g.stride_width == 1 && g.pad_top == 0 && g.pad_left == 0 && g.input_shape[..3] == g.output_shape[..3]
 }
 
+#[cfg(target_arch = "x86_64")]
 /// [`gather`] into `dst[..len]` (the same values), a window inside the input with dilation
 /// 1 copied in whole blocks of sixteen per run of `filter_width * depth`
 /// ([`QuadMicro::flip_copy`]): the excess of a run lands on the next run (written
@@ -254,6 +263,7 @@ pub(crate) fn gather16<K: QuadMicro>(k: &K, g: &ConvGeometry, input: &[i8], zp: 
     gather(g, input, zp, at, &mut dst[..len], 0x80)
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The gathered row length of a layer the SIMD forms run: `4 * quads`, or `None` when there
 /// is nothing to compute (or the window is past [`MAX_TAPS`], which `select` never gives
 /// the variant).
@@ -267,6 +277,7 @@ pub(crate) fn row_len(g: &ConvGeometry) -> Option<usize> {
     (!empty).then(|| 4 * quads(g))
 }
 
+#[cfg(target_arch = "x86_64")]
 /// Every output pixel, `K::PIXELS` at a time, through the micro-kernel `k`, with a gather
 /// buffer of `N >= K::PIXELS * len + SLACK` elements (zeroed on every call; a row-driven op
 /// calls the kernel once per row band). [`quad_entry!`] instantiates it under each
@@ -307,6 +318,7 @@ pub(crate) unsafe fn drive<K: QuadMicro, const N: usize>(k: &K, g: &ConvGeometry
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 /// `unsafe fn $name(k: &$k, g, zp, input, packed, output)`: [`drive`] for the micro-kernel
 /// type `$k` inside a `#[target_feature(enable = $features)]` function, with the smallest
 /// gather buffer of the sizes listed, else one of `$max` elements (which must hold `PIXELS`
@@ -337,4 +349,5 @@ macro_rules! quad_entry {
         }
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use quad_entry;

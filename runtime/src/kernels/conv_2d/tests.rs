@@ -508,13 +508,13 @@ kernel_tests!(wide_avx512vnni, if HostSimd::Avx512Vnni.executable(), Conv, |p, x
 kernel_tests!(rows_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Conv, crate::arch::x86_64::vnni::tests::conv_2d_rows);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Conv, selected::<crate::kernels::dot::neon::Neon>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(selected_neon, if true, Conv, crate::arch::aarch64::tests::conv_2d::<false>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(selected_neon_sdot, if crate::arch::aarch64::tests::dotprod_detected(), Conv, crate::arch::aarch64::tests::conv_2d::<true>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(pointwise_neon, if true, Conv, crate::arch::aarch64::tests::conv_2d_pointwise::<false>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(pointwise_neon_sdot, if crate::arch::aarch64::tests::dotprod_detected(), Conv, crate::arch::aarch64::tests::conv_2d_pointwise::<true>);
 kernel_tests!(public_api, if true, Conv, public);
 kernel_tests!(selected_host_portable, if true, Conv, host_portable::<false>);
@@ -568,7 +568,7 @@ mod wide_u8 {
             crate::arch::x86_64::vnni::conv_2d_u8_wide(token, &p, &input, &packed, &mut got);
             prop_assert_eq!(&got, &want, "avx512vnni");
         }
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+        #[cfg(tflc_neon)]
         {
             let mut got = vec![0x55u8; n_out];
             crate::arch::aarch64::conv_2d_u8_wide(crate::arch::aarch64::Neon::new(), &p, &input, &packed, &mut got);

@@ -286,8 +286,8 @@ impl<A: WideAct> WidenRun<A> for ScalarWiden {
 /// Whether every output pixel's window is the `depth` input elements at `pixel * depth`,
 /// an even number of them (1x1, stride 1, no padding, the output as large as the input):
 /// then the widened windows of consecutive pixels are one contiguous run, gathered with one
-/// widening. (Only the x86-64 kernels use it so far.)
-#[cfg(target_arch = "x86_64")]
+/// widening.
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
 pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
     let [_, f_h, f_w, f_d] = g.filter_shape;
     f_h == 1
@@ -348,3 +348,128 @@ pub(crate) fn conv_wide_u8(p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], o
         }
     });
 }
+
+/// Room after the last gathered window for its excess (a widening that writes whole blocks
+/// of sixteen, [`WidenRun::BLOCK`]).
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) const SLACK: usize = 16;
+/// The longest widened window: the taps rounded up to a pair.
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) const COL: usize = MAX_TAPS + 1;
+/// The most pixels a micro-kernel's pass takes.
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) const MAX_PASS: usize = 8;
+
+/// A SIMD micro-kernel of the `Wide` variant: how a run of activations is widened and how a
+/// pass's widened windows are multiplied by the packed blocks and stored. [`drive`] does the
+/// rest (the pixel walk, the gather buffer, the passes).
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) trait WideMicro<A: WideAct> {
+    /// The widening of a run of activations.
+    type Widen: WidenRun<A>;
+    /// Pixels per pass (at most [`MAX_PASS`]).
+    const PIXELS: usize;
+    /// Its widening.
+    fn widener(&self) -> Self::Widen;
+    /// Every channel of `cols.len()` pixels (1 to `PIXELS`): `cols[p]` is pixel `p`'s widened
+    /// window (`2 * pairs` int16), its outputs go to `output[p * out_d..][..out_d]`.
+    ///
+    /// # Safety
+    /// The instruction set the implementation names (its entry's `#[target_feature]`).
+    unsafe fn pass(&self, g: &ConvGeometry, cols: &[&[i16]], packed: &[i32], output: &mut [A]);
+}
+
+/// The widened window length of a layer the SIMD forms run: `2 * pairs`, or `None` when
+/// there is nothing to compute (or the window is past [`MAX_TAPS`], which `select` never
+/// gives the variant).
+#[inline(always)]
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) fn col_len(g: &ConvGeometry) -> Option<usize> {
+    let [batches, ..] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let taps = f_h * f_w * f_d;
+    let empty = out_d == 0 || batches * out_h * out_w == 0 || taps == 0 || taps > MAX_TAPS;
+    (!empty).then(|| 2 * pairs(g))
+}
+
+/// Every output pixel, `K::PIXELS` at a time, through the micro-kernel `k`, with a gather
+/// buffer of `N >= K::PIXELS * len + SLACK` int16 (zeroed on every call; a row-driven op
+/// calls the kernel once per row band). [`wide_entry!`] instantiates it per instruction set.
+///
+/// # Safety
+/// What `K::pass` requires of the CPU.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) unsafe fn drive<A: WideAct, K: WideMicro<A>, const N: usize>(k: &K, g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], len: usize) {
+    let [batches, ..] = g.input_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let out_d = g.filter_shape[0];
+    let n_px = batches * out_h * out_w;
+    assert!(K::PIXELS <= MAX_PASS && K::PIXELS * len + SLACK <= N);
+    let mut buf = [0i16; N];
+    let mut walk = PixelWalk::new(g);
+    let flat = contiguous(g);
+    let widen = k.widener();
+    let mut px0 = 0;
+    while px0 < n_px {
+        let n = (n_px - px0).min(K::PIXELS);
+        if flat {
+            // One run: pixel `px`'s window is the `len` elements at `px * len`.
+            widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
+        } else {
+            // In order, each with the rest of the buffer: a window's excess lands on the next
+            // one or in the slack.
+            for j in 0..n {
+                gather(g, input, zp, walk.next_pixel(), &mut buf[j * len..], &widen);
+            }
+        }
+        let cols: [&[i16]; MAX_PASS] = core::array::from_fn(|j| &buf[j.min(n - 1) * len..][..len]);
+        // SAFETY: the caller's guarantee.
+        unsafe { k.pass(g, &cols[..n], packed, &mut output[px0 * out_d..]) };
+        px0 += n;
+    }
+}
+
+/// `unsafe fn $name<'r, A>(k: &$k, g, zp, input, packed, output)`: [`drive`] for the
+/// micro-kernel type `$k` (with the lifetime `'r`), inside a `#[target_feature(enable =
+/// $features)]` function where the instruction set needs one, with the smallest gather
+/// buffer of the sizes listed, else one of `$max` int16 (which must hold `PIXELS` windows of
+/// [`COL`] and [`SLACK`]: [`drive`] asserts it).
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+macro_rules! wide_entry {
+    ($(#[$doc:meta])* fn $name:ident<$lt:lifetime>($k:ty) $(features $features:literal)? sizes [$($size:expr),*] else $max:expr) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU executes the entry's instruction sets.
+        unsafe fn $name<$lt, A: $crate::kernels::conv_2d::wide::WideAct>(k: &$k, g: &$crate::kernels::conv_2d::ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A])
+        where
+            $k: $crate::kernels::conv_2d::wide::WideMicro<A>,
+        {
+            use $crate::kernels::conv_2d::wide::{col_len, drive, WideAct, WideMicro};
+            $(#[target_feature(enable = $features)])?
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn run<$lt, A: WideAct, const N: usize>(k: &$k, g: &$crate::kernels::conv_2d::ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], len: usize)
+            where
+                $k: WideMicro<A>,
+            {
+                // SAFETY: this function's target features; the caller checked `N`.
+                unsafe { drive::<A, $k, N>(k, g, zp, input, packed, output, len) }
+            }
+            let Some(len) = col_len(g) else { return };
+            let need = <$k as WideMicro<A>>::PIXELS * len + $crate::kernels::conv_2d::wide::SLACK;
+            $(
+                if need <= $size {
+                    // SAFETY: the caller's guarantee.
+                    return unsafe { run::<A, { $size }>(k, g, zp, input, packed, output, len) };
+                }
+            )*
+            // SAFETY: the caller's guarantee.
+            unsafe { run::<A, { $max }>(k, g, zp, input, packed, output, len) }
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) use wide_entry;

@@ -392,7 +392,7 @@ kernel_tests!(selected_avx2, if HostSimd::Avx2.executable(), Depthwise, |p, x, f
 kernel_tests!(selected_avx512vnni, if HostSimd::Avx512Vnni.executable(), Depthwise, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::X86, p, x, f, b, o));
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Depthwise, selected::<crate::kernels::dot::neon::Neon>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(selected_neon, if true, Depthwise, crate::arch::aarch64::tests::depthwise_conv_2d);
 kernel_tests!(public_api, if true, Depthwise, public);
 

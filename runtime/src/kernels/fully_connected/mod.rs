@@ -16,6 +16,7 @@
 //! per four units at compile time and the requantization specialised).
 
 pub mod fast;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod quad;
 pub mod scalar;
 #[cfg(test)]

@@ -297,9 +297,9 @@ kernel_tests!(dot4_avx2, if HostSimd::Avx2.executable(), Fc, |p, x, f, b, o| und
 kernel_tests!(dot4_avx512vnni, if HostSimd::Avx512Vnni.executable(), Fc, |p, x, f, b, o| under(HostSimd::Avx512Vnni, TargetClass::Host, p, x, f, b, o));
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(selected_neon_micro, if true, Fc, selected::<crate::kernels::dot::neon::Neon>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(selected_neon, if true, Fc, crate::arch::aarch64::tests::fully_connected::<false>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(tflc_runtime_scalar)))]
+#[cfg(tflc_neon)]
 kernel_tests!(selected_neon_sdot, if crate::arch::aarch64::tests::dotprod_detected(), Fc, crate::arch::aarch64::tests::fully_connected::<true>);
 kernel_tests!(public_api, if true, Fc, public);
 

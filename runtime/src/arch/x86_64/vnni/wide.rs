@@ -17,24 +17,20 @@
 use super::requant::Byte;
 use super::{Avx512Vnni, Requant16};
 use crate::arch::x86_64::wide::{Avx2Widen, Widen};
-use crate::kernels::conv_2d::wide::{blocks, contiguous, gather, pairs, PixelWalk, WidenRun, BLOCK, MAX_TAPS};
+use crate::kernels::conv_2d::wide::{blocks, pairs, wide_entry, WideMicro, BLOCK, COL, SLACK};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::x86_64::*;
 
 /// Output pixels gathered per pass.
 const PIXELS: usize = 8;
-/// Row length of a widened window: the taps rounded up to a pair.
-const COL: usize = MAX_TAPS + 1;
-/// Room after the last gathered window for its excess (`gather` widens whole blocks of 16).
-const SLACK: usize = 16;
 
 /// `Conv2dVariant::Wide`, int8.
 pub(crate) fn conv_2d_s8_wide(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rq = Requant16::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+    unsafe { entry(&VnniWide { rq }, &p.geometry, zp, input, packed, output) }
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
@@ -44,7 +40,35 @@ pub(crate) fn conv_2d_u8_wide(_: Avx512Vnni, p: &Conv2dParams<U8>, input: &[u8],
     };
     let zp = (-p.quant.input_offset) as u8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { wide(&p.geometry, zp, input, packed, output, &rq) }
+    unsafe { entry(&VnniWide { rq }, &p.geometry, zp, input, packed, output) }
+}
+
+wide_entry! {
+    /// `Wide` under AVX-512 VNNI.
+    fn entry<'r>(VnniWide<'r>) features "avx2,avx512f,avx512bw,avx512vl,avx512vnni" sizes [512, 4096] else PIXELS * COL + SLACK
+}
+
+/// The AVX-512 VNNI micro-kernel of the one `Wide` driver: the requantization (the token was
+/// checked by the entry's caller).
+struct VnniWide<'a> {
+    rq: Requant16<'a>,
+}
+
+impl<A: Widen + Byte> WideMicro<A> for VnniWide<'_> {
+    type Widen = Avx2Widen;
+    const PIXELS: usize = PIXELS;
+
+    #[inline(always)]
+    fn widener(&self) -> Avx2Widen {
+        // SAFETY: a `VnniWide` is made only with an `Avx512Vnni` token, which implies AVX2.
+        unsafe { Avx2Widen::new() }
+    }
+
+    #[inline(always)]
+    unsafe fn pass(&self, g: &ConvGeometry, cols: &[&[i16]], packed: &[i32], output: &mut [A]) {
+        // SAFETY: the caller's guarantee.
+        unsafe { pixels(g, cols, packed, output, 0, &self.rq) }
+    }
 }
 
 /// Two adjacent blocks (sixteen channels from block `blk`), `P` pixels, `Z` registers per
@@ -229,64 +253,4 @@ fn pad<T: Copy, const M: usize>(a: [T; M]) -> [T; 4] {
         *o = v;
     }
     out
-}
-
-/// Every output pixel, [`PIXELS`] at a time. The gather buffer is zeroed on every call, and
-/// a row-driven op calls the kernel once per row or block of pixels, so it is sized for the
-/// window (`N` int16: 1 KiB for most pointwise layers, not [`PIXELS`] x [`COL`]).
-///
-/// # Safety
-/// AVX2 and AVX512F/BW/VL/VNNI.
-unsafe fn wide<A: Widen + Byte>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant16) {
-    let [batches, ..] = g.input_shape;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    let taps = f_h * f_w * f_d;
-    if out_d == 0 || n_px == 0 || taps == 0 || taps > MAX_TAPS {
-        return;
-    }
-    let len = 2 * pairs(g);
-    // SAFETY: by the caller's guarantee; each buffer holds `PIXELS` columns of `len`.
-    unsafe {
-        if PIXELS * len + SLACK <= 512 {
-            run::<A, 512>(g, zp, input, packed, output, rq, len)
-        } else if PIXELS * len + SLACK <= 4096 {
-            run::<A, 4096>(g, zp, input, packed, output, rq, len)
-        } else {
-            run::<A, { PIXELS * COL + SLACK }>(g, zp, input, packed, output, rq, len)
-        }
-    }
-}
-
-/// [`wide`] with a gather buffer of `N >= PIXELS * len + SLACK` int16.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn run<A: Widen + Byte, const N: usize>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], rq: &Requant16, len: usize) {
-    let [batches, ..] = g.input_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    assert!(PIXELS * len + SLACK <= N);
-    let mut buf = [0i16; N];
-    let mut walk = PixelWalk::new(g);
-    let flat = contiguous(g);
-    // SAFETY: this function's target features include AVX2.
-    let widen = unsafe { Avx2Widen::new() };
-    let mut px0 = 0;
-    while px0 < n_px {
-        let n = (n_px - px0).min(PIXELS);
-        if flat {
-            // One run: pixel `px`'s window is the `len` elements at `px * len`.
-            widen.widen_run(&input[px0 * len..][..n * len], &mut buf[..n * len]);
-        } else {
-            // In order, each with the rest of the buffer: a window's excess (`gather`) lands
-            // on the next one or in the slack.
-            for k in 0..n {
-                gather(g, input, zp, walk.next_pixel(), &mut buf[k * len..], &widen);
-            }
-        }
-        let cols: [&[i16]; PIXELS] = core::array::from_fn(|k| &buf[k * len..][..len]);
-        // SAFETY: this function's target features.
-        unsafe { pixels(g, &cols[..n], packed, output, px0, rq) };
-        px0 += n;
-    }
 }
