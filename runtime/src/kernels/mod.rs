@@ -86,5 +86,7 @@ pub(crate) mod f32x8;
 pub mod numerics;
 pub mod blocked_f32;
 pub(crate) mod requant;
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) mod rows;
 pub mod window;
 pub mod overlap;

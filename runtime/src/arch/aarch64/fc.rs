@@ -1,8 +1,9 @@
 //! NEON FULLY_CONNECTED int8, the `Dot4` variant: the model's `[units, depth]` weights and
 //! the folded bias (`FullyConnectedVariant::pack`), four input rows per pass through
-//! [`super::gemm::rows`], with `sdot` when the dot-product extension is selected.
+//! the one row-product driver (`crate::kernels::rows::dot4`), with `sdot` when the dot-product extension is selected.
 
-use super::gemm::{all_rows, Sdot, Smull, Step};
+use super::gemm::{sdot, smull, NeonRows, Sdot, Smull};
+use core::marker::PhantomData;
 use super::{Dotprod, Neon, Requant8};
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
@@ -17,34 +18,20 @@ pub(crate) fn fully_connected_dot4(token: Neon, p: &FullyConnectedParams<S8>, in
 
 /// [`fully_connected_dot4`] in plain NEON.
 pub(crate) fn fully_connected_dot4_smull(_: Neon, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    if !crate::kernels::rows::fits_dot4(p) {
+        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(p, input, filter, packed, output);
+    }
+    let k = NeonRows::<Smull> { rq: Requant8::new(&p.quant, &p.clamp), step: PhantomData };
     // SAFETY: NEON is enabled for this build (the token exists only then).
-    unsafe { dot4::<Smull>(p, input, filter, packed, output) }
+    unsafe { smull::dot4(&k, p, input, filter, packed, output) }
 }
 
 /// [`fully_connected_dot4`] with `sdot`.
 pub(crate) fn fully_connected_dot4_sdot(_: Dotprod, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    // SAFETY: the token proves that the CPU has the dot-product extension.
-    unsafe { dot4_sdot(p, input, filter, packed, output) }
-}
-
-#[target_feature(enable = "dotprod")]
-unsafe fn dot4_sdot(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    // SAFETY: the dot-product extension is enabled here and executable (the caller's token).
-    unsafe { dot4::<Sdot>(p, input, filter, packed, output) }
-}
-
-/// # Safety
-/// As [`Step::step`] for `S`.
-#[inline(always)]
-unsafe fn dot4<S: Step>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
-    if units == 0 || batches == 0 {
-        return;
+    if !crate::kernels::rows::fits_dot4(p) {
+        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(p, input, filter, packed, output);
     }
-    let folded = &packed[..units];
-    let filter = &filter[..units * depth];
-    let rq = Requant8::new(&p.quant, &p.clamp);
-    let input = &input[..batches * depth];
-    // SAFETY: by the caller's guarantee.
-    unsafe { all_rows::<S>(batches, |b| &input[b * depth..][..depth], depth, filter, folded, &rq, output) }
+    let k = NeonRows::<Sdot> { rq: Requant8::new(&p.quant, &p.clamp), step: PhantomData };
+    // SAFETY: the token proves that the CPU has the dot-product extension.
+    unsafe { sdot::dot4(&k, p, input, filter, packed, output) }
 }

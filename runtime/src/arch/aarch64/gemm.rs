@@ -13,6 +13,7 @@
 //! lanes of each accumulator are reduced with `addp`.
 
 use super::Requant8;
+use crate::kernels::rows::{rows_entries, RowsMicro};
 use core::arch::aarch64::*;
 
 /// One sixteen-element step of a dot product: `acc + ` the sums of `x * w` (any grouping
@@ -143,28 +144,38 @@ pub(crate) unsafe fn rows<const P: usize, S: Step>(xs: [&[i8]; P], k: usize, fil
     }
 }
 
-/// [`rows`] over every row of `x_at(0..n_rows)` into the matching `out_d`-long rows of
-/// `output`, four rows per pass, then one at a time.
-///
-/// # Safety
-/// As [`Step::step`] for `S`. (Lengths are checked.)
-#[inline(always)]
-pub(crate) unsafe fn all_rows<'x, S: Step>(n_rows: usize, x_at: impl Fn(usize) -> &'x [i8], k: usize, filter: &[i8], folded: &[i32], rq: &Requant8, output: &mut [i8]) {
-    let out_d = folded.len();
-    let output = &mut output[..n_rows * out_d];
-    let mut quads = output.chunks_exact_mut(4 * out_d);
-    let mut i = 0;
-    for quad in &mut quads {
-        let (o01, o23) = quad.split_at_mut(2 * out_d);
-        let (o0, o1) = o01.split_at_mut(out_d);
-        let (o2, o3) = o23.split_at_mut(out_d);
-        // SAFETY: by the caller's guarantee.
-        unsafe { rows::<4, S>([x_at(i), x_at(i + 1), x_at(i + 2), x_at(i + 3)], k, filter, folded, rq, [o0, o1, o2, o3]) };
-        i += 4;
+/// The NEON micro-kernel of the row-product drivers (`crate::kernels::rows`), with the
+/// dot step `S` ([`Smull`] or [`Sdot`]): the requantization. Four rows per pass, a tail one
+/// at a time.
+pub(crate) struct NeonRows<'a, S: Step> {
+    pub(crate) rq: Requant8<'a>,
+    pub(crate) step: core::marker::PhantomData<S>,
+}
+
+impl<S: Step> RowsMicro for NeonRows<'_, S> {
+    const ROWS: usize = 4;
+    const PAD: usize = 1;
+
+    #[inline(always)]
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
+        // SAFETY: as `Step::step` for `S`, by the caller's guarantee.
+        unsafe {
+            if let ([x0, x1, x2, x3], [o0, o1, o2, o3]) = (xs, &mut *outs) {
+                return rows::<4, S>([x0, x1, x2, x3], k, filter, folded, &self.rq, [o0, o1, o2, o3]);
+            }
+            for (x, o) in xs.iter().zip(outs.iter_mut()) {
+                rows::<1, S>([x], k, filter, folded, &self.rq, [o]);
+            }
+        }
     }
-    for o in quads.into_remainder().chunks_exact_mut(out_d) {
-        // SAFETY: as above.
-        unsafe { rows::<1, S>([x_at(i)], k, filter, folded, rq, [o]) };
-        i += 1;
-    }
+}
+
+rows_entries! {
+    /// The row-product drivers with plain NEON.
+    mod smull(NeonRows<'_, Smull>)
+}
+
+rows_entries! {
+    /// The row-product drivers with `sdot`.
+    mod sdot(NeonRows<'_, Sdot>) features "dotprod"
 }

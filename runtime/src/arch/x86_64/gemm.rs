@@ -1,5 +1,5 @@
-//! The AVX2 matrix-product core of CONV_2D (1x1 pixels or gathered windows) and
-//! FULLY_CONNECTED: `P` rows of `k` int8 (pixels, or input rows) times every `k`-long row of
+//! The AVX2 micro-kernel of the row-product drivers (`crate::kernels::rows`: CONV_2D
+//! `Pointwise` and `Window`, FULLY_CONNECTED `Dot4`): `P` rows of `k` int8 (pixels, or input rows) times every `k`-long row of
 //! an OHWI / `[units, depth]` filter, from the folded bias, requantized.
 //!
 //! The micro-kernel keeps `P x 4` accumulators of eight int32 lanes over `k`: per 16
@@ -9,8 +9,37 @@
 //! The four channel sums of a row are reduced with `vphaddd` and eight channels are
 //! requantized together ([`super::Requant8`]).
 
-use super::Requant8;
+use super::{Avx2, Requant8};
+use crate::kernels::rows::{rows_entries, RowsMicro};
 use core::arch::x86_64::*;
+
+/// The AVX2 micro-kernel: the token and the requantization.
+pub(crate) struct Avx2Rows<'a> {
+    pub(crate) _t: Avx2,
+    pub(crate) rq: Requant8<'a>,
+}
+
+impl RowsMicro for Avx2Rows<'_> {
+    const ROWS: usize = 2;
+    const PAD: usize = 8;
+
+    #[inline(always)]
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe {
+            match (xs, outs) {
+                ([x0, x1], [o0, o1]) => rows::<2>([x0, x1], k, filter, folded, &self.rq, [o0, o1]),
+                ([x0], [o0]) => rows::<1>([x0], k, filter, folded, &self.rq, [o0]),
+                _ => {}
+            }
+        }
+    }
+}
+
+rows_entries! {
+    /// The row-product drivers under AVX2.
+    mod entries(Avx2Rows<'_>) features "avx2"
+}
 
 /// Sign-extends 16 int8 at `p` to 16 int16.
 ///

@@ -1,5 +1,5 @@
-//! AVX-512 VNNI matrix-product core of CONV_2D `Pointwise` and `Window` and FULLY_CONNECTED
-//! `Dot4`: `P` rows of `k` int8 (pixels, gathered windows, or input rows) times every
+//! The AVX-512 VNNI micro-kernel of the row-product drivers (`crate::kernels::rows`: CONV_2D
+//! `Pointwise` and `Window`, FULLY_CONNECTED `Dot4`): `P` rows of `k` int8 (pixels, gathered windows, or input rows) times every
 //! `k`-long row of the model's OHWI / `[units, depth]` filter, from the folded bias,
 //! requantized. The tables are those of the AVX2 and portable forms.
 //!
@@ -12,7 +12,7 @@
 //! requantized together ([`Requant16`]).
 
 use super::{Avx512Vnni, Requant16};
-use crate::arch::x86_64::conv::{gather, GATHER_MAX};
+use crate::kernels::rows::{fits_dot4, fits_window, rows_entries, RowsMicro};
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
@@ -167,124 +167,58 @@ unsafe fn rows<const P: usize>(xs: [&[i8]; P], k: usize, filter: &[i8], folded: 
     }
 }
 
-/// `Conv2dVariant::Pointwise` (1x1, no padding, every window inside the input).
-pub(crate) fn conv_2d_pointwise(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { pointwise(p, input, filter, packed, output) }
+/// The AVX-512 VNNI micro-kernel of the row-product drivers: the requantization (the token
+/// was checked by the entry's caller).
+pub(crate) struct VnniRows<'a> {
+    rq: Requant16<'a>,
 }
 
-/// `Conv2dVariant::Window`: any ungrouped window.
-pub(crate) fn conv_2d_window(t: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
-    let [_, f_h, f_w, f_d] = p.geometry.filter_shape;
-    if f_h * f_w * f_d > GATHER_MAX {
-        return crate::arch::x86_64::conv_2d_window(t.avx2(), p, input, filter, bias, packed, output);
+impl RowsMicro for VnniRows<'_> {
+    const ROWS: usize = 2;
+    const PAD: usize = 1;
+
+    #[inline(always)]
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
+        // SAFETY: AVX-512 VNNI by the caller's guarantee.
+        unsafe {
+            match (xs, outs) {
+                ([x0, x1], [o0, o1]) => rows::<2>([x0, x1], k, filter, folded, &self.rq, [o0, o1]),
+                ([x0], [o0]) => rows::<1>([x0], k, filter, folded, &self.rq, [o0]),
+                _ => {}
+            }
+        }
     }
+}
+
+rows_entries! {
+    /// The row-product drivers under AVX-512 VNNI.
+    mod entries(VnniRows<'_>) features "avx2,avx512f,avx512bw,avx512vl,avx512vnni"
+}
+
+/// `Conv2dVariant::Pointwise` (1x1, no padding, every window inside the input).
+pub(crate) fn conv_2d_pointwise(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { gathered(p, input, filter, packed, output) }
+    unsafe { entries::pointwise(&k, p, input, filter, packed, output) }
+}
+
+/// `Conv2dVariant::Window`: any ungrouped window (longer than `rows::GATHER_MAX`: the
+/// portable form).
+pub(crate) fn conv_2d_window(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    if !fits_window(p) {
+        return crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(p, input, filter, bias, packed, output);
+    }
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
+    // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
+    unsafe { entries::gathered(&k, p, input, filter, packed, output) }
 }
 
 /// `FullyConnectedVariant::Dot4`.
 pub(crate) fn fully_connected_dot4(_: Avx512Vnni, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    if p.geometry.input_depth == 0 {
+    if !fits_dot4(p) {
         return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(p, input, filter, packed, output);
     }
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
-    unsafe { dot4(p, input, filter, packed, output) }
-}
-
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn pointwise(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
-    let out_d = g.filter_shape[0];
-    let [_, out_h, out_w, _] = g.output_shape;
-    let n_px = batches * out_h * out_w;
-    if out_d == 0 || n_px == 0 {
-        return;
-    }
-    let folded = &packed[..out_d];
-    let filter = &filter[..out_d * in_d];
-    let rq = Requant16::new(&p.quant, &p.clamp);
-    let at = |i: usize| {
-        let (ox, oy, b) = (i % out_w, (i / out_w) % out_h, i / (out_w * out_h));
-        &input[((b * in_h + oy * g.stride_height) * in_w + ox * g.stride_width) * in_d..][..in_d]
-    };
-    let output = &mut output[..n_px * out_d];
-    let mut pairs = output.chunks_exact_mut(2 * out_d);
-    let mut i = 0;
-    for pair in &mut pairs {
-        let (o0, o1) = pair.split_at_mut(out_d);
-        // SAFETY: this function's target features.
-        unsafe { rows::<2>([at(i), at(i + 1)], in_d, filter, folded, &rq, [o0, o1]) };
-        i += 2;
-    }
-    let last = pairs.into_remainder();
-    if !last.is_empty() {
-        // SAFETY: as above.
-        unsafe { rows::<1>([at(i)], in_d, filter, folded, &rq, [last]) };
-    }
-}
-
-/// Every window gathered (taps outside the input set to the zero point, as the AVX2 form
-/// does), two output pixels per pass, then [`rows`].
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn gathered(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, _, _, _] = g.input_shape;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let k = f_h * f_w * f_d;
-    let n_px = batches * out_h * out_w;
-    if out_d == 0 || n_px == 0 || k == 0 || k > GATHER_MAX {
-        return;
-    }
-    let folded = &packed[..out_d];
-    let filter = &filter[..out_d * k];
-    let rq = Requant16::new(&p.quant, &p.clamp);
-    let pixel = |i: usize| [i / (out_w * out_h), (i / out_w) % out_h, i % out_w];
-    let (mut buf0, mut buf1) = ([0i8; GATHER_MAX], [0i8; GATHER_MAX]);
-    let (col0, col1) = (&mut buf0[..k], &mut buf1[..k]);
-    let output = &mut output[..n_px * out_d];
-    let mut pairs = output.chunks_exact_mut(2 * out_d);
-    let mut i = 0;
-    for pair in &mut pairs {
-        let (o0, o1) = pair.split_at_mut(out_d);
-        gather(p, input, pixel(i), col0);
-        gather(p, input, pixel(i + 1), col1);
-        // SAFETY: this function's target features.
-        unsafe { rows::<2>([&*col0, &*col1], k, filter, folded, &rq, [o0, o1]) };
-        i += 2;
-    }
-    let last = pairs.into_remainder();
-    if !last.is_empty() {
-        gather(p, input, pixel(i), col0);
-        // SAFETY: as above.
-        unsafe { rows::<1>([&*col0], k, filter, folded, &rq, [last]) };
-    }
-}
-
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn dot4(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
-    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
-    if units == 0 || batches == 0 {
-        return;
-    }
-    let folded = &packed[..units];
-    let filter = &filter[..units * depth];
-    let rq = Requant16::new(&p.quant, &p.clamp);
-    let output = &mut output[..batches * units];
-    let input = &input[..batches * depth];
-    let mut pairs = output.chunks_exact_mut(2 * units);
-    let mut xs = input.chunks_exact(depth);
-    for pair in &mut pairs {
-        let (o0, o1) = pair.split_at_mut(units);
-        let (Some(x0), Some(x1)) = (xs.next(), xs.next()) else { return };
-        // SAFETY: this function's target features.
-        unsafe { rows::<2>([x0, x1], depth, filter, folded, &rq, [o0, o1]) };
-    }
-    let last = pairs.into_remainder();
-    if let (false, Some(x)) = (last.is_empty(), xs.next()) {
-        // SAFETY: as above.
-        unsafe { rows::<1>([x], depth, filter, folded, &rq, [last]) };
-    }
+    unsafe { entries::dot4(&k, p, input, filter, packed, output) }
 }
