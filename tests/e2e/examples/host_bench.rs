@@ -9,6 +9,16 @@
 //! `--per-op` also prints, per model, each operator's median time over the runs (through the
 //! `Observer` of `Model::run_with`), with the kernel function and implementation it ran.
 //!
+//! `--callgrind [-- --runs-per-count N]` counts instructions instead of timing (issue 27,
+//! point 3): under `valgrind --tool=callgrind` the CPU shows AVX2 and no AVX-512, so tflc
+//! and XNNPACK (through TFLite's Python interpreter, `tools/xnnpack_runs.py`; the
+//! interpreter is `$TFLC_PYTHON`, default `python3`, with `numpy ai-edge-litert`) both run
+//! their AVX2 kernels. One inference is `(count(N) - count(0)) / N` (default N = 100, each
+//! process warming up with one inference first), exact for tflc and within a few hundred
+//! instructions for XNNPACK (Python's start-up varies a little). Default models: the int8
+//! corpus models. (`--runs N MODEL…` is the child this mode runs: 1 + N inferences, no
+//! output.)
+//!
 //! Like the anchor script: one thread, all-zero inputs, the median of enough runs to fill
 //! about two seconds (at least 3, at most 200).
 //!
@@ -65,6 +75,13 @@ fn main() {
         .map_or(5, |k| k.parse().unwrap_or_else(|_| panic!("--rounds {k}: not a number")))
         .max(1);
     let wanted: Vec<&String> = wanted.into_iter().filter(|w| w.parse::<usize>().is_err()).collect();
+    let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(|v| v.parse::<usize>().unwrap_or_else(|_| panic!("{flag} {v}: not a number")));
+    if let Some(n) = value_of("--runs") {
+        return run_only(&wanted, n);
+    }
+    if args.iter().any(|a| a == "--callgrind") {
+        return callgrind(&shared, &wanted, value_of("--runs-per-count").unwrap_or(100).max(1));
+    }
     let models: Vec<&tflc_e2e::Entry> =
         entries_list().iter().filter(|e| !e.name.starts_with("op_") && (wanted.is_empty() || wanted.iter().any(|w| *w == e.name))).collect();
     let mut kernels = BTreeMap::new();
@@ -278,4 +295,84 @@ fn op_times(make: fn() -> Box<dyn tflc_e2e::Runner>) -> Vec<(tflc_runtime::OpInf
         .expect("spawn")
         .join()
         .expect("bench thread")
+}
+
+/// `--runs N`: 1 + N inferences of each named model, nothing printed (the child process
+/// [`callgrind`] counts).
+fn run_only(wanted: &[&String], n: usize) {
+    eprintln!("host SIMD: {}", tflc_runtime::isa::selected().name());
+    for e in entries_list().iter().filter(|e| wanted.iter().any(|w| *w == e.name)) {
+        let make = e.make;
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut m = make();
+                for _ in 0..=n {
+                    m.run();
+                }
+            })
+            .expect("spawn")
+            .join()
+            .expect("run thread");
+    }
+}
+
+/// The instructions `valgrind --tool=callgrind` counts for `cmd` (its `Collected :` line).
+fn callgrind_count(cmd: &[&std::ffi::OsStr]) -> Option<u64> {
+    let out = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .args(cmd)
+        .env("PYTHONHASHSEED", "0")
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    if let Some(simd) = err.lines().find_map(|l| l.strip_prefix("host SIMD: ")) {
+        SIMD_UNDER_VALGRIND.get_or_init(|| simd.to_owned());
+    }
+    err.lines().find_map(|l| l.split("Collected :").nth(1)).and_then(|v| v.trim().parse().ok())
+}
+
+/// What tflc selected under valgrind (its child's report).
+static SIMD_UNDER_VALGRIND: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// `--callgrind`: instructions per inference of tflc and XNNPACK, both on AVX2 (valgrind's
+/// CPU), and their ratio.
+fn callgrind(shared: &std::path::Path, wanted: &[&String], n: usize) {
+    let me = std::env::current_exe().expect("own path");
+    let python = std::env::var("TFLC_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/xnnpack_runs.py");
+    let models: Vec<&tflc_e2e::Entry> = entries_list()
+        .iter()
+        .filter(|e| !e.name.starts_with("op_") && if wanted.is_empty() { e.name.ends_with("_int8") } else { wanted.iter().any(|w| *w == e.name) })
+        .collect();
+    println!("instructions per inference under valgrind --tool=callgrind (AVX2 on both sides), (count({n}) - count(0)) / {n}");
+    println!("{:<36} {:>14} {:>14} {:>8}", "model", "tflc", "xnnpack", "ratio");
+    let mut ratios = Vec::new();
+    for e in models {
+        let per = |runs: &dyn Fn(usize) -> Option<u64>| -> Option<f64> { Some((runs(n)? as f64 - runs(0)? as f64) / n as f64) };
+        let ours = per(&|k| {
+            let k = k.to_string();
+            callgrind_count(&[me.as_os_str(), "--runs".as_ref(), k.as_ref(), e.name.as_ref()])
+        });
+        let model = shared.join("models").join(format!("{}.tflite", e.name));
+        let theirs = per(&|k| {
+            let k = k.to_string();
+            callgrind_count(&[python.as_ref(), script.as_os_str(), model.as_os_str(), k.as_ref()])
+        });
+        let fmt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.0}"));
+        let ratio = ours.zip(theirs).map(|(a, b)| a / b);
+        if let Some(r) = ratio {
+            ratios.push(r);
+        }
+        println!("{:<36} {:>14} {:>14} {:>8}", e.name, fmt(ours), fmt(theirs), ratio.map_or("-".to_owned(), |r| format!("{r:.2}x")));
+    }
+    println!("tflc's host SIMD implementation under valgrind: {}", SIMD_UNDER_VALGRIND.get().map_or("?", |s| s.as_str()));
+    if !ratios.is_empty() {
+        let geo = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        println!("geomean tflc/xnnpack: {geo:.2}x over {} models", ratios.len());
+    }
 }
