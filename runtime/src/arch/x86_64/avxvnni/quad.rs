@@ -56,16 +56,21 @@ impl QuadMicro for AvxVnniQuad<'_> {
             let m = (t.out_d - c0).min(BLOCK);
             let mut p0 = 0;
             while p0 < n {
-                let xs: [*const u8; TILE] = [x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]];
+                let out = &mut output[p0 * t.out_d..];
                 // SAFETY: AVX2/AVX-VNNI and the rows by the caller's guarantee (`p0 + 3 <
                 // PIXELS <= MAX_PASS`); the driver checked that the table holds every block.
+                // A short tile (the end of the output, or a narrow row band) computes only
+                // its pixels.
                 unsafe {
-                    if m > HALF {
-                        let acc = tile::<2>(xs, t, blk);
-                        self.store(&acc, n - p0, c0, m, t.out_d, &mut output[p0 * t.out_d..]);
-                    } else {
-                        let acc = tile::<1>(xs, t, blk);
-                        self.store(&acc, n - p0, c0, m, t.out_d, &mut output[p0 * t.out_d..]);
+                    match (n - p0, m > HALF) {
+                        (4.., true) => self.store(&tile::<2, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk), c0, m, t.out_d, out),
+                        (4.., false) => self.store(&tile::<1, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk), c0, m, t.out_d, out),
+                        (3, true) => self.store(&tile::<2, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk), c0, m, t.out_d, out),
+                        (3, false) => self.store(&tile::<1, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk), c0, m, t.out_d, out),
+                        (2, true) => self.store(&tile::<2, 2>([x[p0], x[p0 + 1]], t, blk), c0, m, t.out_d, out),
+                        (2, false) => self.store(&tile::<1, 2>([x[p0], x[p0 + 1]], t, blk), c0, m, t.out_d, out),
+                        (_, true) => self.store(&tile::<2, 1>([x[p0]], t, blk), c0, m, t.out_d, out),
+                        (_, false) => self.store(&tile::<1, 1>([x[p0]], t, blk), c0, m, t.out_d, out),
                     }
                 }
                 p0 += TILE;
@@ -75,13 +80,13 @@ impl QuadMicro for AvxVnniQuad<'_> {
 }
 
 impl AvxVnniQuad<'_> {
-    /// The first `min(n, TILE)` pixels' accumulators of channels `c0..c0 + m`, requantized.
+    /// The `P` pixels' accumulators of channels `c0..c0 + m`, requantized.
     ///
     /// # Safety
     /// AVX2.
     #[inline(always)]
-    unsafe fn store<const H: usize>(&self, acc: &[[__m256i; H]; TILE], n: usize, c0: usize, m: usize, out_d: usize, output: &mut [i8]) {
-        for (p, a) in acc.iter().enumerate().take(n.min(TILE)) {
+    unsafe fn store<const H: usize, const P: usize>(&self, acc: &[[__m256i; H]; P], c0: usize, m: usize, out_d: usize, output: &mut [i8]) {
+        for (p, a) in acc.iter().enumerate() {
             for (h, &v) in a.iter().enumerate() {
                 let c = c0 + HALF * h;
                 let len = (c0 + m - c).min(HALF);
@@ -92,14 +97,14 @@ impl AvxVnniQuad<'_> {
     }
 }
 
-/// Four pixels (rows `x`, `4 * n_quads` bytes each) times the first `8 * H` channels of block
+/// `P` pixels (rows `x`, `4 * n_quads` bytes each) times the first `8 * H` channels of block
 /// `blk`: per pixel and register, the folded biases plus the sums `u . w`.
 ///
 /// # Safety
 /// AVX2 and AVX-VNNI; every `x[p]` points at `4 * t.n_quads` readable bytes; `t.rows` holds
 /// block `blk` (checked by the slicing).
 #[inline(always)]
-unsafe fn tile<const H: usize>(x: [*const u8; TILE], t: &QuadTable, blk: usize) -> [[__m256i; H]; TILE] {
+unsafe fn tile<const H: usize, const P: usize>(x: [*const u8; P], t: &QuadTable, blk: usize) -> [[__m256i; H]; P] {
     let stride = BLOCK * t.n_quads;
     let w = &t.rows[blk * stride..][..stride];
     let bias = &t.biases[blk * BLOCK..][..BLOCK];
@@ -107,7 +112,7 @@ unsafe fn tile<const H: usize>(x: [*const u8; TILE], t: &QuadTable, blk: usize) 
     // at `8h`, the weight loads 8 i32 at `16q + 8h < stride`, the broadcasts bytes
     // `4q..4q + 4` of each row, `q < n_quads` (unaligned reads).
     unsafe {
-        let mut acc = [[_mm256_setzero_si256(); H]; TILE];
+        let mut acc = [[_mm256_setzero_si256(); H]; P];
         for h in 0..H {
             let b = _mm256_loadu_si256(bias.as_ptr().add(HALF * h).cast());
             for a in acc.iter_mut() {
@@ -119,7 +124,7 @@ unsafe fn tile<const H: usize>(x: [*const u8; TILE], t: &QuadTable, blk: usize) 
             for (h, v) in wv.iter_mut().enumerate() {
                 *v = _mm256_loadu_si256(w.as_ptr().add(BLOCK * q + HALF * h).cast());
             }
-            for p in 0..TILE {
+            for p in 0..P {
                 let xv = _mm256_set1_epi32(x[p].add(4 * q).cast::<i32>().read_unaligned());
                 for h in 0..H {
                     acc[p][h] = _mm256_dpbusd_avx_epi32(acc[p][h], xv, wv[h]);
