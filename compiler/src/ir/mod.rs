@@ -89,6 +89,10 @@ pub struct Subgraph<'a> {
     /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
     /// that code gets a region live during its call only. Empty as read from a file.
     pub custom_scratch: BTreeMap<String, usize>,
+    /// Custom codes tflc has a built-in kernel for whose kernel the caller supplies instead
+    /// (`CompileOptions::custom_kernels`, `--custom-kernel NAME`): their operators lower to
+    /// the caller's kernel. Empty as read from a file.
+    pub custom_kernels: BTreeSet<String>,
 }
 
 impl<'a> Subgraph<'a> {

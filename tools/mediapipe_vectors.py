@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Golden vectors for tflc's built-in MediaPipe operators, from NumPy transcriptions of
+MediaPipe's C++ kernels (google-ai-edge/mediapipe, mediapipe/util/tflite/operations/).
+
+    python3 tools/mediapipe_vectors.py > compiler/src/lower/ops/mediapipe/vectors.json
+
+Each case holds the operator's custom code, its options (the raw C struct as int32 fields,
+or a FlexBuffer map's entries), its inputs (shape, data, whether constant) and the outputs
+the transcription computes. The Rust tests (compiler/src/lower/ops/mediapipe/tests.rs) build
+the single-op model from the case, run it through tflc's interpreter and generated-code
+kernel, and compare. Every transcription keeps the C++'s loop order and float32 (or, where
+the C++ promotes to double, float64) arithmetic, scalar by scalar, so the outputs are the
+C++'s bits on an IEEE machine without FMA contraction.
+
+pip install numpy
+"""
+import json, math, sys
+import numpy as np
+
+f32 = np.float32
+LOWEST, MAX = float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)
+
+
+def data(rng, shape, grid=None):
+    """Deterministic float32 values; on a coarse grid when `grid` (ties on purpose)."""
+    n = int(np.prod(shape))
+    if grid:
+        return (rng.integers(-grid, grid + 1, n) * 0.25).astype(np.float32)
+    return rng.uniform(-2.0, 2.0, n).astype(np.float32)
+
+
+# transpose_conv_bias.cc, TransposeConvBias (lines 37-116 at the time of writing) and
+# Prepare/Eval's padding (`padding_size = max(0, filter - (in - 1) % stride - 1)`, the
+# kernel's pad `padding_size / 2`, output `stride * (in - 1) + filter - padding_size`).
+def transpose_conv_bias(x, xs, w, ws, b, padding, stride_w, stride_h):
+    n, ih, iw, ic = xs
+    oc, fh, fw, _ = ws
+    ph = max(0, fh - (ih - 1) % stride_h - 1) if padding == 1 else 0
+    pw = max(0, fw - (iw - 1) % stride_w - 1) if padding == 1 else 0
+    oh, ow = stride_h * (ih - 1) + fh - ph, stride_w * (iw - 1) + fw - pw
+    ph, pw = ph // 2, pw // 2
+    X = x.reshape(xs); W = w.reshape(ws)
+    out = np.zeros((n, oh, ow, oc), np.float32)
+    for bb in range(n):
+        for oy in range(oh):
+            for ox in range(ow):
+                for c in range(oc):
+                    out[bb, oy, ox, c] = b[c]
+        for iy in range(ih):
+            for ix in range(iw):
+                for ci in range(ic):
+                    ox0, oy0 = ix * stride_w - pw, iy * stride_h - ph
+                    for fy in range(fh):
+                        for fx in range(fw):
+                            for c in range(oc):
+                                oxx, oyy = ox0 + fx, oy0 + fy
+                                if 0 <= oxx < ow and 0 <= oyy < oh:
+                                    out[bb, oyy, oxx, c] = f32(out[bb, oyy, oxx, c] + f32(X[bb, iy, ix, ci] * W[c, fy, fx, ci]))
+    return [out]
+
+
+def activation_range(act):  # CalculateActivationRange<float>
+    return {1: (0.0, MAX), 2: (-1.0, 1.0), 3: (0.0, 6.0)}.get(act, (LOWEST, MAX))
+
+
+def compute_padding(stride, in_size, filter_size, out_size):  # tflite::ComputePadding, dilation 1
+    p = int(((out_size - 1) * stride + filter_size - in_size) / 2)  # C division truncates
+    return p if p > 0 else 0
+
+
+# max_pool_argmax.cc, Prepare (out size, ComputePadding) and MaxPoolArgmax (lines 37-95).
+def max_pool_argmax(x, xs, padding, sw, sh, fw, fh, act):
+    n, ih, iw, c = xs
+    size = lambda i, f, s: (i + s - 1) // s if padding == 1 else (i - f + s) // s
+    oh, ow = size(ih, fh, sh), size(iw, fw, sw)
+    pad_h, pad_w = compute_padding(sh, ih, fh, oh), compute_padding(sw, iw, fw, ow)
+    lo, hi = activation_range(act)
+    X = x.reshape(xs)
+    out = np.zeros((n, oh, ow, c), np.float32); idx = np.zeros((n, oh, ow, c), np.float32)
+    for b in range(n):
+        for oy in range(oh):
+            for ox in range(ow):
+                for ch in range(c):
+                    x0, y0 = ox * sw - pad_w, oy * sh - pad_h
+                    fx0, fx1 = max(0, -x0), min(fw, iw - x0)
+                    fy0, fy1 = max(0, -y0), min(fh, ih - y0)
+                    m, mx, my = f32(LOWEST), 0, 0
+                    for fy in range(fy0, fy1):
+                        for fx in range(fx0, fx1):
+                            cur = X[b, y0 + fy, x0 + fx, ch]
+                            if cur > m:
+                                m, mx, my = cur, fx, fy
+                    v = f32(lo) if m < f32(lo) else m   # std::max(x, lo)
+                    v = f32(hi) if f32(hi) < v else v   # std::min(., hi)
+                    out[b, oy, ox, ch] = v
+                    idx[b, oy, ox, ch] = f32(f32(my * fw + mx) + f32(0.1))
+    return [out, idx]
+
+
+# max_unpooling.cc, Prepare (out = in * filter, ComputePadding(stride, 1, out, filter, in))
+# and MaxUnpooling (lines 29-57).
+def max_unpooling(x, xs, ind, padding, sw, sh, fw, fh, act):
+    n, ih, iw, c = xs
+    oh, ow = ih * fh, iw * fw
+    pad_h, pad_w = compute_padding(sh, oh, fh, ih), compute_padding(sw, ow, fw, iw)
+    X = x.reshape(xs); I = ind.reshape(xs)
+    out = np.zeros((n, oh, ow, c), np.float32)
+    for b in range(n):
+        for iy in range(ih):
+            for ix in range(iw):
+                for ch in range(c):
+                    i = int(I[b, iy, ix, ch])  # C truncation
+                    mx, my = int(math.fmod(i, fw)), int(i / fw)
+                    out[b, iy * sh - pad_h + my, ix * sw - pad_w + mx, ch] = X[b, iy, ix, ch]
+    return [out]
+
+
+def case(op, name, options, inputs, outputs, oracle):
+    t = lambda a: [float(v) for v in np.asarray(a, np.float32).reshape(-1)]
+    return {
+        "op": op, "name": name, "options": options, "oracle": oracle,
+        "inputs": [{"shape": list(s), "data": t(d), "constant": c} for (s, d, c) in inputs],
+        "outputs": [{"shape": list(o.shape), "data": t(o)} for o in outputs],
+    }
+
+
+def main():
+    rng = np.random.default_rng(28)
+    cases = []
+    # Convolution2DTransposeBias: (input shape, filter OHWI shape, padding, stride w, h, extra
+    # struct fields after the three MediaPipe reads).
+    for i, (xs, ws, pad, sw, sh, extra) in enumerate([
+        ((1, 3, 4, 2), (3, 3, 3, 2), 1, 2, 2, [0, 0]),
+        ((1, 3, 4, 2), (3, 3, 3, 2), 2, 2, 2, []),
+        ((2, 2, 3, 3), (4, 2, 2, 3), 1, 2, 1, [0, 0]),
+        ((1, 4, 2, 1), (2, 1, 3, 1), 1, 1, 3, []),
+        ((1, 1, 1, 2), (2, 2, 1, 2), 2, 2, 2, []),
+        ((1, 2, 2, 2), (2, 4, 4, 2), 1, 2, 2, [0, 0]),  # even total padding 2: pad 1 each side
+        ((1, 3, 3, 1), (1, 2, 2, 1), 0, 3, 3, []),      # padding 0 (unknown): VALID, as MediaPipe
+    ]):
+        x, w, b = data(rng, xs), data(rng, ws), data(rng, (ws[0],))
+        outs = transpose_conv_bias(x, xs, w, ws, b, pad, sw, sh)
+        cases.append(case("Convolution2DTransposeBias", f"tconv_bias_{i}", {"raw": [pad, sw, sh] + extra},
+                          [(xs, x, False), (ws, w, True), ((ws[0],), b, True)], outs,
+                          "numpy transcription of transpose_conv_bias.cc TransposeConvBias"))
+    # MaxPoolingWithArgmax2D: (input shape, padding, stride w, h, filter w, h, activation).
+    pool_cases = [
+        ((1, 4, 4, 2), 2, 2, 2, 2, 2, 0),
+        ((1, 5, 5, 3), 1, 2, 2, 3, 3, 0),
+        ((2, 3, 4, 1), 1, 2, 1, 3, 2, 3),
+        ((1, 4, 3, 2), 2, 1, 2, 2, 3, 1),
+        ((1, 6, 5, 1), 1, 3, 2, 2, 2, 2),
+        ((1, 3, 3, 2), 1, 1, 1, 3, 3, 0),
+    ]
+    for i, (xs, pad, sw, sh, fw, fh, act) in enumerate(pool_cases):
+        x = data(rng, xs, grid=8)
+        outs = max_pool_argmax(x, xs, pad, sw, sh, fw, fh, act)
+        raw = [pad, sw, sh, fw, fh, act] + ([0, 0, 0, 0] if i % 2 == 0 else [])  # with TfLitePoolParams.computed, or without
+        cases.append(case("MaxPoolingWithArgmax2D", f"max_pool_argmax_{i}", {"raw": raw}, [(xs, x, False)], outs,
+                          "numpy transcription of max_pool_argmax.cc MaxPoolArgmax"))
+    # MaxUnpooling2D on MaxPoolingWithArgmax2D's outputs (the pair as MediaPipe's models use it).
+    for i, (xs, sw, sh, fw, fh) in enumerate([
+        ((1, 4, 4, 2), 2, 2, 2, 2),
+        ((2, 4, 6, 2), 3, 2, 3, 2),
+        ((1, 5, 5, 1), 2, 2, 3, 3),  # overlapping windows: later writes win
+    ]):
+        x = data(rng, xs, grid=8)
+        pooled, ind = max_pool_argmax(x, xs, 2 if i != 2 else 1, sw, sh, fw, fh, 0)
+        ps = pooled.shape
+        outs = max_unpooling(pooled.reshape(-1), ps, ind.reshape(-1), 2, sw, sh, fw, fh, 0)
+        cases.append(case("MaxUnpooling2D", f"max_unpooling_{i}", {"raw": [2, sw, sh, fw, fh, 0, 0, 0, 0, 0]},
+                          [(ps, pooled, False), (ps, ind, False)], outs,
+                          "numpy transcription of max_unpooling.cc MaxUnpooling"))
+    json.dump(cases, sys.stdout, indent=None, separators=(",", ":"))
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
