@@ -115,10 +115,61 @@ def max_unpooling(x, xs, ind, padding, sw, sh, fw, fh, act):
     return [out]
 
 
-def case(op, name, options, inputs, outputs, oracle):
+def dot(l, x, y):  # DotProduct(l, (x, y, 0, 1)) in float, left to right
+    return f32(f32(f32(f32(l[0] * x) + f32(l[1] * y)) + f32(l[2] * f32(0.0))) + f32(l[3] * f32(1.0)))
+
+
+# transform_tensor_bilinear.cc, v2::TransformTensorBilinearV2 (the align-corners
+# correction in double, `(1.0 - t) * a + t * b` with the left product in double).
+def transform_tensor_bilinear(x, xs, m, out_shape):
+    _, ih, iw, ic = xs
+    _, oh, ow, oc = out_shape
+    X = x.reshape(xs)
+    xt = [f32(v) for v in m[0:4]]; yt = [f32(v) for v in m[4:8]]
+    xt[3] = f32(float(xt[3]) + (float(xt[0]) * 0.5 + float(xt[1]) * 0.5 - 0.5))
+    yt[3] = f32(float(yt[3]) + (float(yt[0]) * 0.5 + float(yt[1]) * 0.5 - 0.5))
+    out = np.zeros(out_shape, np.float32)
+    read = lambda h, w, z: f32(0.0) if h < 0 or w < 0 or h >= ih or w >= iw else X[0, h, w, z]
+    for oy in range(oh):
+        for ox in range(ow):
+            tx, ty = dot(xt, f32(ox), f32(oy)), dot(yt, f32(ox), f32(oy))
+            oob = tx < 0.0 or tx > f32(iw - 1) or ty < 0.0 or ty > f32(ih - 1)
+            for z in range(oc):
+                r = f32(0.0)
+                if not oob:
+                    fx, fy = math.floor(float(tx)), math.floor(float(ty))
+                    q11, q21, q12, q22 = read(fy, fx, z), read(fy, fx + 1, z), read(fy + 1, fx, z), read(fy + 1, fx + 1, z)
+                    rc, lc = f32(float(tx) - fx), f32(float(ty) - fy)
+                    upper = f32((1.0 - float(rc)) * float(q11) + float(f32(rc * q21)))
+                    lower = f32((1.0 - float(rc)) * float(q12) + float(f32(rc * q22)))
+                    r = f32(float(f32(lc * lower)) + (1.0 - float(lc)) * float(upper))
+                out[0, oy, ox, z] = r
+    return [out]
+
+
+# transform_landmarks.cc, v2::TransformLandmarksV2.
+def transform_landmarks(x, xs, m):
+    _, n, d = xs
+    xt = [f32(v) for v in m[0:4]]; yt = [f32(v) for v in m[4:8]]
+    X = x.reshape(n, d); out = np.zeros((n, d), np.float32)
+    for l in range(n):
+        out[l, 0] = dot(xt, X[l, 0], X[l, 1])
+        out[l, 1] = dot(yt, X[l, 0], X[l, 1])
+        if d == 3:
+            out[l, 2] = X[l, 2]
+    return [out.reshape(xs)]
+
+
+def affine(angle, sx, sy, tx, ty):
+    """A row-major 4x4 matrix: rotation by `angle`, scale, then shift."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([c * sx, -s * sy, 0, tx, s * sx, c * sy, 0, ty, 0, 0, 1, 0, 0, 0, 0, 1], np.float32)
+
+
+def case(op, name, options, inputs, outputs, oracle, version=1):
     t = lambda a: [float(v) for v in np.asarray(a, np.float32).reshape(-1)]
     return {
-        "op": op, "name": name, "options": options, "oracle": oracle,
+        "op": op, "name": name, "options": options, "oracle": oracle, "version": version,
         "inputs": [{"shape": list(s), "data": t(d), "constant": c} for (s, d, c) in inputs],
         "outputs": [{"shape": list(o.shape), "data": t(o)} for o in outputs],
     }
@@ -171,6 +222,28 @@ def main():
         cases.append(case("MaxUnpooling2D", f"max_unpooling_{i}", {"raw": [2, sw, sh, fw, fh, 0, 0, 0, 0, 0]},
                           [(ps, pooled, False), (ps, ind, False)], outs,
                           "numpy transcription of max_unpooling.cc MaxUnpooling"))
+    # TransformTensorBilinear (version 2): (image shape, output shape, matrix, matrix constant?).
+    for i, (xs, os_, m, const) in enumerate([
+        ((1, 6, 5, 3), (1, 4, 4, 3), affine(0.3, 1.2, 0.9, 1.0, 0.5), False),
+        ((1, 5, 7, 2), (1, 8, 6, 2), affine(-0.7, 0.6, 0.55, 3.0, 1.0), True),   # points outside too
+        ((2, 4, 4, 3), (1, 3, 5, 2), affine(0.0, 1.0, 1.0, 0.25, -0.5), False),  # batch 0, 2 of 3 channels
+        ((1, 3, 3, 1), (1, 3, 3, 1), affine(0.0, 1.0, 1.0, 0.0, 0.0), True),     # the identity
+    ]):
+        x = data(rng, xs)
+        outs = transform_tensor_bilinear(x, xs, m, os_)
+        cases.append(case("TransformTensorBilinear", f"transform_tensor_bilinear_{i}",
+                          {"flex": {"output_height": os_[1], "output_width": os_[2]}},
+                          [(xs, x, False), ((1, 4, 4), m, const)], outs,
+                          "numpy transcription of transform_tensor_bilinear.cc v2::TransformTensorBilinearV2", version=2))
+    # TransformLandmarks (version 2): (landmarks shape, matrix, matrix constant?).
+    for i, (xs, m, const) in enumerate([
+        ((1, 5, 2), affine(0.4, 2.0, 1.5, -3.0, 7.0), False),
+        ((1, 7, 3), affine(-1.1, 0.25, 0.5, 10.0, -2.0), True),
+    ]):
+        x = data(rng, xs) * np.float32(50.0)
+        outs = transform_landmarks(x, xs, m)
+        cases.append(case("TransformLandmarks", f"transform_landmarks_{i}", {}, [(xs, x, False), ((1, 4, 4), m, const)], outs,
+                          "numpy transcription of transform_landmarks.cc v2::TransformLandmarksV2", version=2))
     json.dump(cases, sys.stdout, indent=None, separators=(",", ":"))
     sys.stdout.write("\n")
 

@@ -365,6 +365,37 @@ pub fn cosf(x: f32) -> f32 {
     sin_cos_f64(x, true) as f32
 }
 
+/// `floor(x)` for `f32` (C `floorf`, exact): NaN, infinities and values of magnitude `2^23`
+/// or more (already integers) are returned as they are; `floor(-0) = -0`.
+pub fn floorf(x: f32) -> f32 {
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
+        return x;
+    }
+    let t = x as i32 as f32;
+    let t = if t > x { t - 1.0 } else { t };
+    // Keep the sign of a zero (only -0 itself floors to -0).
+    if t == 0.0 {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        t
+    }
+}
+
+#[cfg(test)]
+mod floor_tests {
+    use super::floorf;
+
+    #[test]
+    fn floorf_is_cs_floor() {
+        for (x, want) in [(0.5f32, 0.0f32), (-0.5, -1.0), (2.0, 2.0), (-2.0, -2.0), (-2.25, -3.0), (1e10, 1e10), (8388607.5, 8388607.0), (-8388607.5, -8388608.0), (f32::INFINITY, f32::INFINITY)] {
+            assert_eq!(floorf(x).to_bits(), want.to_bits(), "{x}");
+        }
+        assert_eq!(floorf(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(floorf(0.0).to_bits(), 0.0f32.to_bits());
+        assert!(floorf(f32::NAN).is_nan());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cosf, exp_f64_wide, expf, expm1f, f16_to_f32, logf, sinf, sqrtf, tanhf};

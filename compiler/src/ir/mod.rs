@@ -234,6 +234,10 @@ pub struct Operator<'a> {
     pub intermediates: Vec<TensorId>,
     /// The raw custom options of a custom op (flexbuffer), when present.
     pub custom_options: Option<&'a [u8]>,
+    /// The version of its operator code (`OperatorCode.version`, 1 by default): which of a
+    /// custom operator's kernels a resolver registers (MediaPipe's `AddCustom(name, reg,
+    /// version)`).
+    pub version: i32,
 }
 
 impl Operator<'_> {

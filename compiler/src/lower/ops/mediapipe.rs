@@ -1,11 +1,11 @@
 //! MediaPipe's custom operators (`mediapipe/util/tflite/operations/*.cc`), built in:
-//! `Convolution2DTransposeBias`, `MaxPoolingWithArgmax2D`, `MaxUnpooling2D` (see each one's
-//! file; the rest of [`CODES`] as they land). `custom::lower` sends an operator of one of
+//! `Convolution2DTransposeBias`, `MaxPoolingWithArgmax2D`, `MaxUnpooling2D`,
+//! `TransformTensorBilinear` and `TransformLandmarks` (see each one's file). `custom::lower` sends an operator of one of
 //! these codes here unless the caller supplies its kernel (`--custom-kernel NAME`,
 //! `Subgraph::custom_kernels`), in which case it is the caller's like any custom operator
 //! tflc does not know (`docs/CUSTOM_OPS.md`).
 //!
-//! What the three share: their options are not a FlexBuffer but a raw C struct the
+//! What the pooling and transpose-convolution operators share: their options are not a FlexBuffer but a raw C struct the
 //! converter copied into `custom_options` (`TfLitePoolParams`,
 //! `TfLiteTransposeConvParams`), which MediaPipe reads with a `reinterpret_cast` of
 //! `custom_initial_data`; [`RawStruct`] reads the same little-endian `int`s at the same
@@ -13,14 +13,21 @@
 //! struct and its fields.
 
 use super::{
-    convolution_2d_transpose_bias, max_pooling_with_argmax_2d, max_unpooling_2d, ExecError, Kernel, OpCx, TensorStore,
+    convolution_2d_transpose_bias, max_pooling_with_argmax_2d, max_unpooling_2d, transform_landmarks, transform_tensor_bilinear, ExecError, Kernel, OpCx,
+    TensorStore,
 };
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use proc_macro2::TokenStream;
 
 /// The custom codes of MediaPipe's operators tflc has kernels for.
-pub const CODES: &[&str] = &[convolution_2d_transpose_bias::NAME, max_pooling_with_argmax_2d::NAME, max_unpooling_2d::NAME];
+pub const CODES: &[&str] = &[
+    convolution_2d_transpose_bias::NAME,
+    max_pooling_with_argmax_2d::NAME,
+    max_unpooling_2d::NAME,
+    transform_tensor_bilinear::NAME,
+    transform_landmarks::NAME,
+];
 
 /// Whether tflc has a built-in kernel for MediaPipe custom code `code` (which the caller may
 /// take over with `--custom-kernel`).
@@ -34,6 +41,8 @@ pub enum MediaPipe {
     Convolution2dTransposeBias(convolution_2d_transpose_bias::Convolution2dTransposeBias),
     MaxPoolingWithArgmax2d(max_pooling_with_argmax_2d::MaxPoolingWithArgmax2d),
     MaxUnpooling2d(max_unpooling_2d::MaxUnpooling2d),
+    TransformTensorBilinear(transform_tensor_bilinear::TransformTensorBilinear),
+    TransformLandmarks(transform_landmarks::TransformLandmarks),
 }
 
 /// Lowers MediaPipe operator `code` (one of [`CODES`]).
@@ -42,6 +51,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, code: &str) -> Result<MediaPipe, LowerErr
         convolution_2d_transpose_bias::NAME => MediaPipe::Convolution2dTransposeBias(convolution_2d_transpose_bias::lower(cx)?),
         max_pooling_with_argmax_2d::NAME => MediaPipe::MaxPoolingWithArgmax2d(max_pooling_with_argmax_2d::lower(cx)?),
         max_unpooling_2d::NAME => MediaPipe::MaxUnpooling2d(max_unpooling_2d::lower(cx)?),
+        transform_tensor_bilinear::NAME => MediaPipe::TransformTensorBilinear(transform_tensor_bilinear::lower(cx)?),
+        transform_landmarks::NAME => MediaPipe::TransformLandmarks(transform_landmarks::lower(cx)?),
         other => return Err(cx.unsupported(format!("MediaPipe operator {other:?}: tflc has no kernel for it"))),
     })
 }
@@ -52,6 +63,8 @@ impl MediaPipe {
             MediaPipe::Convolution2dTransposeBias(k) => k,
             MediaPipe::MaxPoolingWithArgmax2d(k) => k,
             MediaPipe::MaxUnpooling2d(k) => k,
+            MediaPipe::TransformTensorBilinear(k) => k,
+            MediaPipe::TransformLandmarks(k) => k,
         }
     }
 }
@@ -150,6 +163,33 @@ pub(crate) fn compute_padding(stride: usize, in_size: usize, filter: usize, out_
 pub(crate) fn expect_shape(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>, shape: &[usize]) -> Result<(), LowerError> {
     if t.shape != shape {
         return Err(cx.invalid_tensor(t, format!("shape {:?}, but the operator computes {shape:?} from its input and options", t.shape)));
+    }
+    Ok(())
+}
+
+/// Checks that the operator's code has `version`, the one MediaPipe's resolvers register
+/// (`AddCustom(name, registration, version)`): MediaPipe cannot resolve another.
+pub(crate) fn expect_version(cx: &OpCx<'_, '_>, version: i32) -> Result<(), LowerError> {
+    if cx.op.version != version {
+        return Err(cx.unsupported(format!(
+            "operator code version {}: MediaPipe registers version {version} of this operator only (its resolver cannot run version {})",
+            cx.op.version, cx.op.version
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that output `t`, whose shape the operator takes from the model, is static: tflc
+/// plans every byte at compile time.
+pub(crate) fn expect_static(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>) -> Result<(), LowerError> {
+    if t.has_dynamic_signature() {
+        return Err(cx.unsupported_tensor(
+            t,
+            format!(
+                "the output's shape is unknown at compile time (shape_signature {:?}); give the converter a static shape",
+                t.shape_signature.as_deref().unwrap_or_default()
+            ),
+        ));
     }
     Ok(())
 }

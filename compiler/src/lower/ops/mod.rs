@@ -270,6 +270,8 @@ pub(crate) mod detection_postprocess;
 pub(crate) mod convolution_2d_transpose_bias;
 pub(crate) mod max_pooling_with_argmax_2d;
 pub(crate) mod max_unpooling_2d;
+pub(crate) mod transform_landmarks;
+pub(crate) mod transform_tensor_bilinear;
 pub(crate) mod mediapipe;
 pub(crate) mod logical;
 pub(crate) mod math;

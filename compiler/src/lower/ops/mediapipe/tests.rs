@@ -30,6 +30,7 @@ struct Case {
     oracle: String,
     inputs: Vec<Tensor>,
     outputs: Vec<Tensor>,
+    version: i32,
 }
 
 fn cases() -> Vec<Case> {
@@ -40,10 +41,16 @@ fn f32s(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
 }
 
-/// The case's custom options: the raw struct's `int`s, little-endian.
+/// The case's custom options: the raw struct's `int`s, little-endian; or a FlexBuffer map
+/// of ints; or none.
 fn options(c: &Case) -> Vec<u8> {
-    let raw = c.options["raw"].as_array().expect("raw options");
-    raw.iter().flat_map(|v| (v.as_i64().expect("an int") as i32).to_le_bytes()).collect()
+    if let Some(raw) = c.options.get("raw").and_then(|r| r.as_array()) {
+        return raw.iter().flat_map(|v| (v.as_i64().expect("an int") as i32).to_le_bytes()).collect();
+    }
+    let Some(flex) = c.options.get("flex").and_then(|f| f.as_object()) else { return Vec::new() };
+    let entries: Vec<(&str, crate::tflite::flexbuffers::FlexValue)> =
+        flex.iter().map(|(k, v)| (k.as_str(), crate::tflite::flexbuffers::FlexValue::Int(v.as_i64().expect("an int")))).collect();
+    crate::tflite::flexbuffers::write_map(&entries)
 }
 
 /// The single-op model of case `c`, its activation inputs with their data, and its outputs.
@@ -63,7 +70,10 @@ fn model(c: &Case, opts: Vec<u8>) -> (Vec<u8>, Vec<(crate::ir::TensorId, TensorD
     }
     let outs: Vec<_> = c.outputs.iter().enumerate().map(|(i, t)| m.activation(&format!("out{i}"), DType::F32, &t.shape, None)).collect();
     let op = m.op_spec(OpSpecCode::Custom(c.op.clone()), &ins, &outs);
-    m.custom_options(op, opts);
+    if !opts.is_empty() {
+        m.custom_options(op, opts);
+    }
+    m.op_version(op, c.version);
     let graph_ins: Vec<_> = data.iter().map(|(t, _)| *t).collect();
     m.inputs(&graph_ins).outputs(&outs);
     (m.finish(), data, outs)
@@ -78,7 +88,7 @@ fn error(got: &[f32], want: &[f32]) -> (f32, f32) {
 #[test]
 fn every_case_matches_its_numpy_transcription_bit_for_bit() {
     let cases = cases();
-    assert!(cases.len() >= 16);
+    assert!(cases.len() >= 22);
     for c in &cases {
         let (bytes, data, outs) = model(c, options(c));
         let s = run_op0(&c.name, &bytes, &data);
@@ -177,6 +187,28 @@ fn malformed_operators_are_refused_by_name() {
     bad.inputs[1].data.truncate(n);
     let e = err(&bad, options(&bad));
     assert!(e.contains("in1") && e.contains("filter depth 1 for input depth 2"), "{e}");
+    // Version 1 of the transforms: MediaPipe registers version 2 only.
+    for name in ["transform_tensor_bilinear_0", "transform_landmarks_0"] {
+        let mut v1 = cases().into_iter().find(|c| c.name == name).unwrap();
+        v1.version = 1;
+        let e = err(&v1, options(&v1));
+        assert!(e.contains(&format!("CUSTOM:{}", v1.op)) && e.contains("operator code version 1: MediaPipe registers version 2"), "{e}");
+    }
+    // A matrix of fewer than 8 floats; landmarks of 4 coordinates; more channels than the image.
+    let mut small = cases().into_iter().find(|c| c.name == "transform_landmarks_0").unwrap();
+    small.inputs[1].shape = vec![1, 7];
+    small.inputs[1].data.truncate(7);
+    let e = err(&small, Vec::new());
+    assert!(e.contains("in1") && e.contains("8 floats"), "{e}");
+    let mut four = cases().into_iter().find(|c| c.name == "transform_landmarks_0").unwrap();
+    four.inputs[0].shape = vec![1, 2, 5];
+    four.outputs[0].shape = vec![1, 2, 5];
+    let e = err(&four, Vec::new());
+    assert!(e.contains("in0") && e.contains("5 coordinates per landmark"), "{e}");
+    let mut wide = cases().into_iter().find(|c| c.name == "transform_tensor_bilinear_2").unwrap();
+    wide.outputs[0].shape[3] = 4;
+    let e = err(&wide, options(&wide));
+    assert!(e.contains("out0") && e.contains("4 channels, more than the image's 3"), "{e}");
 }
 
 /// With `--custom-kernel NAME` (`Subgraph::custom_kernels`) the operator is the caller's.
