@@ -1389,6 +1389,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
+        ("builder_mediapipe", mediapipe()),
         ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
         ("builder_in_place_f32", in_place_f32()),
@@ -1399,6 +1400,44 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
     ]
+}
+
+/// MediaPipe's built-in custom operators in one chain (`lower::ops::mediapipe`):
+/// MaxPoolingWithArgmax2D (2x2, stride 2, VALID, raw `TfLitePoolParams`) and MaxUnpooling2D on
+/// its indices, Convolution2DTransposeBias (3x3, stride 2, SAME, raw
+/// `TfLiteTransposeConvParams`), then TransformTensorBilinear (version 2) through a matrix
+/// given as an input, which TransformLandmarks (version 2) also applies to 3D landmarks.
+pub fn mediapipe() -> Vec<u8> {
+    use crate::tflite::builder::OpSpecCode;
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let ints = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let mut rng = Rng(0x3d);
+    let mut b = ModelBuilder::new();
+    let x = b.activation("image", DType::F32, &[1, 4, 4, 2], None);
+    let matrix = b.activation("matrix", DType::F32, &[1, 4, 4], None);
+    let landmarks = b.activation("landmarks", DType::F32, &[1, 5, 3], None);
+    let pooled = b.activation("pool/values", DType::F32, &[1, 2, 2, 2], None);
+    let indices = b.activation("pool/indices", DType::F32, &[1, 2, 2, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("MaxPoolingWithArgmax2D".into()), &[Some(x)], &[pooled, indices]);
+    b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
+    let unpooled = b.activation("unpool", DType::F32, &[1, 4, 4, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("MaxUnpooling2D".into()), &[Some(pooled), Some(indices)], &[unpooled]);
+    b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
+    let wv: Vec<f32> = (0..3 * 3 * 3 * 2).map(|_| ((rng.next() % 33) as f32 - 16.0) / 16.0).collect();
+    let w = b.constant_f32("up/filter", &[3, 3, 3, 2], &wv);
+    let bias = b.constant_f32("up/bias", &[3], &[0.25, -0.5, 0.125]);
+    let up = b.activation("up", DType::F32, &[1, 8, 8, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("Convolution2DTransposeBias".into()), &[Some(unpooled), Some(w), Some(bias)], &[up]);
+    b.custom_options(op, ints(&[1, 2, 2]));
+    let crop = b.activation("crop", DType::F32, &[1, 4, 4, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("TransformTensorBilinear".into()), &[Some(up), Some(matrix)], &[crop]);
+    b.custom_options(op, write_map(&[("output_height", FlexValue::Int(4)), ("output_width", FlexValue::Int(4))]));
+    b.op_version(op, 2);
+    let moved = b.activation("landmarks/transformed", DType::F32, &[1, 5, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("TransformLandmarks".into()), &[Some(landmarks), Some(matrix)], &[moved]);
+    b.op_version(op, 2);
+    b.inputs(&[x, matrix, landmarks]).outputs(&[crop, moved]);
+    b.finish()
 }
 
 /// Sparse weights as the converter's `EXPERIMENTAL_SPARSITY` writes them: a float16 CONV_2D
