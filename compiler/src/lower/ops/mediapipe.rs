@@ -37,6 +37,7 @@ pub fn is_builtin(code: &str) -> bool {
 
 /// A lowered MediaPipe operator.
 #[derive(Debug, Clone)]
+#[allow(missing_docs)] // One variant per operator, named as its custom code.
 pub enum MediaPipe {
     Convolution2dTransposeBias(convolution_2d_transpose_bias::Convolution2dTransposeBias),
     MaxPoolingWithArgmax2d(max_pooling_with_argmax_2d::MaxPoolingWithArgmax2d),

@@ -272,7 +272,7 @@ pub(crate) mod max_pooling_with_argmax_2d;
 pub(crate) mod max_unpooling_2d;
 pub(crate) mod transform_landmarks;
 pub(crate) mod transform_tensor_bilinear;
-pub(crate) mod mediapipe;
+pub mod mediapipe;
 pub(crate) mod logical;
 pub(crate) mod math;
 pub(crate) mod movement;

@@ -137,6 +137,7 @@ fn convolution_2d_transpose_bias_is_tflites_transpose_conv_plus_bias() {
         let got = s.f32(outs[0]).unwrap();
         let (err, tol) = error(got, &want);
         assert!(err <= tol, "{}: {err} from TFLite's TRANSPOSE_CONV + bias (tolerance {tol})", c.name);
+        eprintln!("{}: largest error {err:e} = {:e} of the largest output (TFLite TRANSPOSE_CONV + bias)", c.name, err / (tol / 1e-4));
         let _ = y;
     }
 }
