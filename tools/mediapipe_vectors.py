@@ -12,7 +12,10 @@ kernel, and compare. Every transcription keeps the C++'s loop order and float32 
 the C++ promotes to double, float64) arithmetic, scalar by scalar, so the outputs are the
 C++'s bits on an IEEE machine without FMA contraction.
 
-pip install numpy
+Landmarks2TransformMatrix calls glibc's sinf, cosf and atan2f through ctypes (what
+MediaPipe's `std::sin` etc. on floats are on Linux), so its vectors need a glibc host.
+
+pip install numpy flatbuffers
 """
 import json, math, sys
 import numpy as np
@@ -166,6 +169,97 @@ def affine(angle, sx, sy, tx, ty):
     return np.array([c * sx, -s * sy, 0, tx, s * sx, c * sy, 0, ty, 0, 0, 1, 0, 0, 0, 0, 1], np.float32)
 
 
+_libm = None
+
+
+def libm(name):
+    """glibc's float function `name` (sinf, cosf, atan2f) through ctypes."""
+    global _libm
+    import ctypes
+    if _libm is None:
+        _libm = ctypes.CDLL("libm.so.6")
+        for fn, n in (("sinf", 1), ("cosf", 1), ("atan2f", 2)):
+            getattr(_libm, fn).restype = ctypes.c_float
+            getattr(_libm, fn).argtypes = [ctypes.c_float] * n
+    f = getattr(_libm, name)
+    return lambda *a: f32(f(*[float(v) for v in a]))
+
+
+def mat3_vec(m, v):  # Mat3::operator*(float3): sums from 0, left to right
+    out = []
+    for r in range(3):
+        s = f32(0.0)
+        for k in range(3):
+            s = f32(s + f32(m[r * 3 + k] * v[k]))
+        out.append(s)
+    return out
+
+
+def mat4_mul(t, o):  # Mat4::operator*=
+    res = [f32(0.0)] * 16
+    for r in range(4):
+        for c in range(4):
+            s = f32(0.0)
+            for k in range(4):
+                s = f32(s + f32(t[r * 4 + k] * o[k * 4 + c]))
+            res[r * 4 + c] = s
+    return res
+
+
+# landmarks_to_transform_matrix.cc, v2: EstimateRotationRadians, EstimateCenterAndSize,
+# LandmarksToTransformMatrixV2 (lines 325-420 at the time of writing).
+def landmarks_to_transform_matrix(x, subset, left, right, target, out_h, out_w, scale_x, scale_y):
+    sin, cos, atan2 = libm("sinf"), libm("cosf"), libm("atan2f")
+    lm = lambda i: (x[i * 3], x[i * 3 + 1], x[i * 3 + 2])
+    l, r_ = lm(left), lm(right)
+    rot = f32(f32(target) - atan2(f32(r_[1] - l[1]), f32(r_[0] - l[0])))
+    rot3 = lambda r: [cos(r), f32(-sin(r)), f32(0), sin(r), cos(r), f32(0), f32(0), f32(0), f32(1)]
+    t_rot, t_inv = rot3(rot), rot3(f32(-rot))
+    pts = []
+    for a, b in subset:
+        for i in (a, b):
+            p = lm(i)
+            pts.append(mat3_vec(t_rot, [p[0], p[1], f32(1.0)]))
+    mx, mn = list(pts[0]), list(pts[0])
+    for p in pts[1:]:
+        if mx[0] < p[0]: mx[0] = p[0]
+        if mx[1] < p[1]: mx[1] = p[1]
+        if mn[0] > p[0]: mn[0] = p[0]
+        if mn[1] > p[1]: mn[1] = p[1]
+    cw, ch = f32(mx[0] - mn[0]), f32(mx[1] - mn[1])
+    c = list(mn)
+    c[0] = f32(c[0] + mx[0]); c[1] = f32(c[1] + mx[1])
+    c[0] = f32(c[0] / f32(2)); c[1] = f32(c[1] / f32(2))
+    c = mat3_vec(t_inv, c)
+    one, zero = f32(1), f32(0)
+    t = [one, zero, zero, zero, zero, one, zero, zero, zero, zero, one, zero, zero, zero, zero, one]
+    t = mat4_mul(t, [one, zero, zero, c[0], zero, one, zero, c[1], zero, zero, one, zero, zero, zero, zero, one])
+    r = f32(-rot)
+    t = mat4_mul(t, [cos(r), f32(-sin(r)), zero, zero, sin(r), cos(r), zero, zero, zero, zero, one, zero, zero, zero, zero, one])
+    sx = f32(f32(f32(scale_x) * cw) / f32(out_w))
+    sy = f32(f32(f32(scale_y) * ch) / f32(out_h))
+    t = mat4_mul(t, [sx, zero, zero, zero, zero, sy, zero, zero, zero, zero, one, zero, zero, zero, zero, one])
+    shx, shy = f32(-1.0 * (out_w / 2.0)), f32(-1.0 * (out_h / 2.0))
+    t = mat4_mul(t, [one, zero, zero, shx, zero, one, zero, shy, zero, zero, one, zero, zero, zero, zero, one])
+    return [np.array(t, np.float32).reshape(1, 4, 4)]
+
+
+def flex_map(entries):
+    """A FlexBuffer map as a converter writes it (ints, floats, typed int vectors)."""
+    import flatbuffers.flexbuffers as fb
+    b = fb.Builder()
+    with b.Map():
+        for k, v in entries.items():
+            b.Key(k)
+            if isinstance(v, list):
+                b.TypedVectorFromElements(v)
+            elif isinstance(v, float):
+                b.Float(v)
+            else:
+                b.Int(v)
+    return list(bytes(b.Finish()))
+
+
 def case(op, name, options, inputs, outputs, oracle, version=1):
     t = lambda a: [float(v) for v in np.asarray(a, np.float32).reshape(-1)]
     return {
@@ -244,6 +338,24 @@ def main():
         outs = transform_landmarks(x, xs, m)
         cases.append(case("TransformLandmarks", f"transform_landmarks_{i}", {}, [(xs, x, False), ((1, 4, 4), m, const)], outs,
                           "numpy transcription of transform_landmarks.cc v2::TransformLandmarksV2", version=2))
+    # Landmarks2TransformMatrix (version 2): (landmarks shape, subset_idxs, left, right,
+    # target rotation, output h, w, scale x, y).
+    for i, (xs, subset_idxs, left, right, target, oh, ow, sx, sy) in enumerate([
+        ((1, 6, 3), [0, 1, 2, 3, 4, 5], 0, 1, 0.0, 256, 256, 1.5, 1.5),
+        ((1, 8, 3), [1, 7, 3, 0, 5], 2, 6, 1.5707964, 192, 128, 2.0, 1.25),   # odd count: the last paired with itself
+        ((1, 5, 3), [4, 2], 3, 3, -0.5, 64, 64, 1.0, 1.0),                   # left == right: atan2(0, 0)
+        ((1, 1, 12), [3, 0, 2], 1, 0, 0.25, 10, 30, 0.75, 3.0),              # 4 landmarks in a [1, 1, 12] tensor
+    ]):
+        x = (data(rng, xs) * np.float32(100.0) + np.float32(120.0)).astype(np.float32)
+        pairs = [(subset_idxs[2 * k], subset_idxs[2 * k + 1]) for k in range(len(subset_idxs) // 2)]
+        if len(subset_idxs) % 2:
+            pairs.append((subset_idxs[-1], subset_idxs[-1]))
+        outs = landmarks_to_transform_matrix(x, pairs, left, right, target, oh, ow, sx, sy)
+        opts = {"subset_idxs": subset_idxs, "left_rotation_idx": left, "right_rotation_idx": right,
+                "target_rotation_radians": target, "output_height": oh, "output_width": ow, "scale_x": sx, "scale_y": sy}
+        cases.append(case("Landmarks2TransformMatrix", f"landmarks_to_transform_matrix_{i}", {"bytes": flex_map(opts)},
+                          [(xs, x, False)], outs,
+                          "numpy transcription of landmarks_to_transform_matrix.cc v2 with glibc sinf/cosf/atan2f", version=2))
     json.dump(cases, sys.stdout, indent=None, separators=(",", ":"))
     sys.stdout.write("\n")
 

@@ -77,6 +77,7 @@ pub mod transpose_conv;
 pub mod convolution_2d_transpose_bias;
 pub mod max_pooling_with_argmax_2d;
 pub mod max_unpooling_2d;
+pub mod landmarks_to_transform_matrix;
 pub mod transform_landmarks;
 pub mod transform_tensor_bilinear;
 #[cfg(test)]

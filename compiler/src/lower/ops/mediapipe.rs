@@ -1,6 +1,7 @@
 //! MediaPipe's custom operators (`mediapipe/util/tflite/operations/*.cc`), built in:
 //! `Convolution2DTransposeBias`, `MaxPoolingWithArgmax2D`, `MaxUnpooling2D`,
-//! `TransformTensorBilinear` and `TransformLandmarks` (see each one's file). `custom::lower` sends an operator of one of
+//! `TransformTensorBilinear`, `TransformLandmarks` and `Landmarks2TransformMatrix` (see each
+//! one's file). `custom::lower` sends an operator of one of
 //! these codes here unless the caller supplies its kernel (`--custom-kernel NAME`,
 //! `Subgraph::custom_kernels`), in which case it is the caller's like any custom operator
 //! tflc does not know (`docs/CUSTOM_OPS.md`).
@@ -13,7 +14,7 @@
 //! struct and its fields.
 
 use super::{
-    convolution_2d_transpose_bias, max_pooling_with_argmax_2d, max_unpooling_2d, transform_landmarks, transform_tensor_bilinear, ExecError, Kernel, OpCx,
+    convolution_2d_transpose_bias, landmarks_to_transform_matrix, max_pooling_with_argmax_2d, max_unpooling_2d, transform_landmarks, transform_tensor_bilinear, ExecError, Kernel, OpCx,
     TensorStore,
 };
 use crate::emit::EmitCx;
@@ -27,6 +28,7 @@ pub const CODES: &[&str] = &[
     max_unpooling_2d::NAME,
     transform_tensor_bilinear::NAME,
     transform_landmarks::NAME,
+    landmarks_to_transform_matrix::NAME,
 ];
 
 /// Whether tflc has a built-in kernel for MediaPipe custom code `code` (which the caller may
@@ -44,6 +46,7 @@ pub enum MediaPipe {
     MaxUnpooling2d(max_unpooling_2d::MaxUnpooling2d),
     TransformTensorBilinear(transform_tensor_bilinear::TransformTensorBilinear),
     TransformLandmarks(transform_landmarks::TransformLandmarks),
+    LandmarksToTransformMatrix(landmarks_to_transform_matrix::LandmarksToTransformMatrix),
 }
 
 /// Lowers MediaPipe operator `code` (one of [`CODES`]).
@@ -54,6 +57,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, code: &str) -> Result<MediaPipe, LowerErr
         max_unpooling_2d::NAME => MediaPipe::MaxUnpooling2d(max_unpooling_2d::lower(cx)?),
         transform_tensor_bilinear::NAME => MediaPipe::TransformTensorBilinear(transform_tensor_bilinear::lower(cx)?),
         transform_landmarks::NAME => MediaPipe::TransformLandmarks(transform_landmarks::lower(cx)?),
+        landmarks_to_transform_matrix::NAME => MediaPipe::LandmarksToTransformMatrix(landmarks_to_transform_matrix::lower(cx)?),
         other => return Err(cx.unsupported(format!("MediaPipe operator {other:?}: tflc has no kernel for it"))),
     })
 }
@@ -66,6 +70,7 @@ impl MediaPipe {
             MediaPipe::MaxUnpooling2d(k) => k,
             MediaPipe::TransformTensorBilinear(k) => k,
             MediaPipe::TransformLandmarks(k) => k,
+            MediaPipe::LandmarksToTransformMatrix(k) => k,
         }
     }
 }

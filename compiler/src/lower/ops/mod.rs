@@ -270,6 +270,7 @@ pub(crate) mod detection_postprocess;
 pub(crate) mod convolution_2d_transpose_bias;
 pub(crate) mod max_pooling_with_argmax_2d;
 pub(crate) mod max_unpooling_2d;
+pub(crate) mod landmarks_to_transform_matrix;
 pub(crate) mod transform_landmarks;
 pub(crate) mod transform_tensor_bilinear;
 pub mod mediapipe;

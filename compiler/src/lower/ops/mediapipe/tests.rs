@@ -44,6 +44,9 @@ fn f32s(v: &[f64]) -> Vec<f32> {
 /// The case's custom options: the raw struct's `int`s, little-endian; or a FlexBuffer map
 /// of ints; or none.
 fn options(c: &Case) -> Vec<u8> {
+    if let Some(bytes) = c.options.get("bytes").and_then(|r| r.as_array()) {
+        return bytes.iter().map(|v| v.as_u64().expect("a byte") as u8).collect();
+    }
     if let Some(raw) = c.options.get("raw").and_then(|r| r.as_array()) {
         return raw.iter().flat_map(|v| (v.as_i64().expect("an int") as i32).to_le_bytes()).collect();
     }
@@ -88,7 +91,7 @@ fn error(got: &[f32], want: &[f32]) -> (f32, f32) {
 #[test]
 fn every_case_matches_its_numpy_transcription_bit_for_bit() {
     let cases = cases();
-    assert!(cases.len() >= 22);
+    assert!(cases.len() >= 26);
     for c in &cases {
         let (bytes, data, outs) = model(c, options(c));
         let s = run_op0(&c.name, &bytes, &data);
@@ -210,6 +213,21 @@ fn malformed_operators_are_refused_by_name() {
     wide.outputs[0].shape[3] = 4;
     let e = err(&wide, options(&wide));
     assert!(e.contains("out0") && e.contains("4 channels, more than the image's 3"), "{e}");
+    // Landmarks2TransformMatrix's FlexBuffer options: indices past the landmarks, non-positive
+    // sizes and scales, an empty subset, a subset that is not a typed vector.
+    let l2t = by_name("landmarks_to_transform_matrix_0");
+    let flex = |entries: Vec<(&str, crate::tflite::flexbuffers::FlexValue)>| crate::tflite::flexbuffers::write_map(&entries);
+    use crate::tflite::flexbuffers::FlexValue::{Float, Int};
+    let e = err(l2t, flex(vec![("left_rotation_idx", Int(6)), ("output_height", Int(8)), ("output_width", Int(8)), ("scale_x", Float(1.0)), ("scale_y", Float(1.0))]));
+    assert!(e.contains("CUSTOM:Landmarks2TransformMatrix") && e.contains("subset_idxs\" is empty or missing"), "{e}");
+    let mut opts = l2t.options["bytes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8).collect::<Vec<u8>>();
+    assert!(err(l2t, opts[..3].to_vec()).contains("not a FlexBuffer map"));
+    // The case's own options on an input with fewer landmarks than its indices name.
+    let mut few = cases().into_iter().find(|c| c.name == "landmarks_to_transform_matrix_0").unwrap();
+    few.inputs[0].shape = vec![1, 3, 3];
+    few.inputs[0].data.truncate(9);
+    let e = err(&few, std::mem::take(&mut opts));
+    assert!(e.contains("in0") && e.contains("subset_idxs[3] = 3: not one of the input's 3 landmarks"), "{e}");
 }
 
 /// With `--custom-kernel NAME` (`Subgraph::custom_kernels`) the operator is the caller's.
