@@ -134,7 +134,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LandmarksToTransformMatrix, Low
     };
     let positive_float = |key: &str| -> Result<f32, LowerError> {
         let v = float(key)?;
-        if !(v > 0.0) {
+        // NaN too (MediaPipe's `scale <= 0` lets it through; the matrix would be NaN).
+        if v.is_nan() || v <= 0.0 {
             return Err(cx.invalid(format!("custom option {key} = {v} (MediaPipe requires > 0)")));
         }
         Ok(v)

@@ -93,8 +93,9 @@ pub fn landmarks_to_transform_matrix_f32(p: &LandmarksToTransformMatrixParams, d
     let scale_x = p.scale_x * crop_width / p.output_width as f32;
     let scale_y = p.scale_y * crop_height / p.output_height as f32;
     mat4_mul(&mut t, &[scale_x, 0.0, 0.0, 0.0, 0.0, scale_y, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
-    let shift_x = (-1.0 * (p.output_width as f64 / 2.0)) as f32;
-    let shift_y = (-1.0 * (p.output_height as f64 / 2.0)) as f32;
+    // `-1.0 * (size / 2.0)` in double: the multiplication by -1 is an exact negation.
+    let shift_x = (-(p.output_width as f64 / 2.0)) as f32;
+    let shift_y = (-(p.output_height as f64 / 2.0)) as f32;
     mat4_mul(&mut t, &[1.0, 0.0, 0.0, shift_x, 0.0, 1.0, 0.0, shift_y, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     output[..16].copy_from_slice(&t);
 }
