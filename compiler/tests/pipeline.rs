@@ -352,8 +352,8 @@ fn a_users_kernel_overrides_a_built_in_mediapipe_operator() {
         custom_scratch: scratch.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
         ..CompileOptions::default()
     };
-    let e = compile(&bytes, &with(&["Landmarks2TransformMatrix"], &[])).unwrap_err();
-    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("--custom-kernel Landmarks2TransformMatrix: the model has no custom operator"), "{e}");
+    let e = compile(&bytes, &with(&["Resampler"], &[])).unwrap_err();
+    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("--custom-kernel Resampler: the model has no custom operator"), "{e}");
     let e = compile(&bytes, &with(&[], &[("MaxUnpooling2D", 16)])).unwrap_err();
     assert!(e.to_string().contains("tflc has a built-in kernel for CUSTOM:MaxUnpooling2D") && e.to_string().contains("--custom-kernel MaxUnpooling2D"), "{e}");
     let e = compile(&tflc::internal::testing::models::custom_postprocess(), &with(&["TFLite_Detection_PostProcess"], &[])).unwrap_err();
