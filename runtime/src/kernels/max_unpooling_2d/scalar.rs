@@ -19,8 +19,10 @@ pub fn max_unpooling_2d_f32(p: &MaxUnpooling2dParams, input: &[f32], indices: &[
                     // division and remainder, which i64's are.
                     let idx = indices[i] as i32 as i64;
                     let (max_x, max_y) = (idx % f_w, idx / f_w);
-                    let out_x = (in_x * stride_w) as i64 - pad_w as i64 + max_x;
-                    let out_y = (in_y * stride_h) as i64 - pad_h as i64 + max_y;
+                    // In i64: the stride is not bounded by the output's size (any stride fits
+                    // the C++), so `in * stride` may exceed a 32-bit usize.
+                    let out_x = in_x as i64 * stride_w as i64 - pad_w as i64 + max_x;
+                    let out_y = in_y as i64 * stride_h as i64 - pad_h as i64 + max_y;
                     if (0..out_w as i64).contains(&out_x) && (0..out_h as i64).contains(&out_y) {
                         output[((b * out_h + out_y as usize) * out_w + out_x as usize) * depth + c] = input[i];
                     }
