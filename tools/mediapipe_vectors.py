@@ -12,6 +12,11 @@ kernel, and compare. Every transcription keeps the C++'s loop order and float32 
 the C++ promotes to double, float64) arithmetic, scalar by scalar, so the outputs are the
 C++'s bits on an IEEE machine without FMA contraction.
 
+Why not MediaPipe itself: its PyPI package (mediapipe 1.2.3) ships the kernels inside
+tasks/c/libmediapipe.so, but exports only the task C API (MpImageEmbedderCreate, ...; no
+TFLite interpreter, no op resolver), which runs whole task models with metadata, not these
+single-op models.
+
 Landmarks2TransformMatrix calls glibc's sinf, cosf and atan2f through ctypes (what
 MediaPipe's `std::sin` etc. on floats are on Linux), so its vectors need a glibc host.
 
