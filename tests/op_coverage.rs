@@ -123,13 +123,20 @@ fn table() -> (String, Vec<String>) {
     // lowering only to explain why one could not fold).
     let extra: Vec<&String> = lowered.iter().filter(|b| !TFLM_BUILTINS.contains(&b.as_str()) && !folded.contains(b.as_str())).collect();
     let extra_folded: Vec<&str> = folded.iter().copied().filter(|b| !TFLM_BUILTINS.contains(b) && !TFLM_CUSTOM.contains(b)).collect();
+    // MediaPipe's custom operators tflc builds in (not TFLite Micro's): each needs its row.
+    let mediapipe = tflc::internal::lower::ops::mediapipe::CODES;
+    for code in mediapipe {
+        if !supported.contains_key(*code) {
+            problems.push(format!("MediaPipe's {code} lowers but SUPPORTED_OPS.md has no row for it"));
+        }
+    }
     let _ = writeln!(out, "# Operator coverage against TFLite Micro\n");
     let _ = writeln!(
         out,
         "Written by `cargo test -p tflc-tests --test op_coverage` (`BLESS=1` rewrites it; the test fails when it is stale). \
          Every operator TFLite Micro registers (`MicroMutableOpResolver`, commit 90b983c2b3f1), {} in all: \
          {} lower, {} fold at compile time, {} are refused, {} are missing. \
-         Element types and limits per row: `SUPPORTED_OPS.md`. tflc also lowers {} and folds {} (rows at the end), which TFLite Micro does not register.\n",
+         Element types and limits per row: `SUPPORTED_OPS.md`. tflc also lowers {} and folds {}, and builds in MediaPipe's custom operators {} (rows at the end), which TFLite Micro does not register.\n",
         TFLM_BUILTINS.len() + TFLM_CUSTOM.len(),
         counts.get("lowers").unwrap_or(&0),
         counts.get("folded").unwrap_or(&0),
@@ -137,6 +144,7 @@ fn table() -> (String, Vec<String>) {
         counts.get("missing").unwrap_or(&0),
         if extra.is_empty() { "nothing".to_string() } else { extra.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ") },
         if extra_folded.is_empty() { "nothing".to_string() } else { extra_folded.join(", ") },
+        mediapipe.join(", "),
     );
     for op in &extra {
         let types: Vec<&str> = supported.get(op.as_str()).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
@@ -144,6 +152,10 @@ fn table() -> (String, Vec<String>) {
     }
     for op in &extra_folded {
         let _ = writeln!(rows, "| {op} | builtin (not in TFLite Micro) | folded | a sparse constant densified at compile time; no code on the device |");
+    }
+    for op in mediapipe {
+        let types: Vec<&str> = supported.get(*op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
+        let _ = writeln!(rows, "| {op} | custom (MediaPipe, not in TFLite Micro) | lowers | {} |", types.join("; "));
     }
     let _ = writeln!(out, "| operator | kind | status | element types (lowers) or reason |");
     let _ = writeln!(out, "|---|---|---|---|");

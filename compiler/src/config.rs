@@ -90,6 +90,14 @@ impl Config {
         self
     }
 
+    /// Supplies your own kernel for custom operator `name`, which tflc has a built-in kernel
+    /// for (MediaPipe's): its operators go to the generated `CustomOps` trait
+    /// ([`CompileOptions::custom_kernels`], `docs/CUSTOM_OPS.md`; `--custom-kernel NAME`).
+    pub fn custom_kernel(mut self, name: &str) -> Self {
+        self.options.custom_kernels.insert(name.to_owned());
+        self
+    }
+
     /// Do not print `cargo:rerun-if-changed` lines (when not run from a build script).
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

@@ -140,6 +140,26 @@ pub enum OptionsError {
         /// The custom code given.
         name: String,
     },
+    /// `--custom-scratch NAME=BYTES` for a custom code tflc has a built-in kernel for, which
+    /// the caller did not take over.
+    #[error("--custom-scratch {name}=...: tflc has a built-in kernel for CUSTOM:{name}, which takes no scratch of yours; to supply your own kernel (and give it scratch) add --custom-kernel {name} (Config::custom_kernel, include_model!'s custom_kernels)")]
+    CustomScratchBuiltin {
+        /// The custom code given.
+        name: String,
+    },
+    /// `--custom-kernel NAME` for a custom code the model does not have.
+    #[error("--custom-kernel {name}: the model has no custom operator CUSTOM:{name} (Config::custom_kernel, include_model!'s custom_kernels)")]
+    CustomKernelUnused {
+        /// The custom code given.
+        name: String,
+    },
+    /// `--custom-kernel NAME` for one of TFLite Micro's custom operators, which tflc folds
+    /// or runs with state of its own.
+    #[error("--custom-kernel {name}: CUSTOM:{name} is one of TFLite Micro's operators, which tflc implements itself (folded at compile time or with state of its own); its kernel cannot be replaced")]
+    CustomKernelNotReplaceable {
+        /// The custom code given.
+        name: String,
+    },
     /// A model with custom operators of the caller's among several sharing one arena.
     #[error("{model}: op {op} is a custom operator whose kernel is the caller's; a model sharing its arena with others cannot take kernels yet; compile this model on its own")]
     SharedCustomOps {

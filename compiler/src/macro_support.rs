@@ -22,6 +22,8 @@ pub struct MacroOptions {
     pub pools: Vec<crate::plan::pools::PoolSpec>,
     /// `custom_scratch = "MyOp=256, Other=1K"`: [`CompileOptions::custom_scratch`].
     pub custom_scratch: std::collections::BTreeMap<String, usize>,
+    /// `custom_kernels = "Convolution2DTransposeBias, ..."`: [`CompileOptions::custom_kernels`].
+    pub custom_kernels: std::collections::BTreeSet<String>,
 }
 
 impl MacroOptions {
@@ -39,6 +41,14 @@ impl MacroOptions {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (name, bytes) = CompileOptions::parse_custom_scratch(item)?;
             self.custom_scratch.insert(name, bytes);
+        }
+        Ok(())
+    }
+
+    /// Parses `custom_kernels = "A, B"` (as `--custom-kernel`, comma-separated).
+    pub fn parse_custom_kernels(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            self.custom_kernels.insert(item.to_owned());
         }
         Ok(())
     }
@@ -74,6 +84,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
         keep_f16_weights: options.keep_f16_weights,
         pools: options.pools.clone(),
         custom_scratch: options.custom_scratch.clone(),
+        custom_kernels: options.custom_kernels.clone(),
         ..CompileOptions::default()
     };
     let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;

@@ -47,6 +47,13 @@ pub struct CompileOptions {
     /// as its method's `scratch: &mut [u8]` (`docs/CUSTOM_OPS.md`). A name no custom operator
     /// of the model has is refused.
     pub custom_scratch: std::collections::BTreeMap<String, usize>,
+    /// Custom codes tflc has a built-in kernel for (MediaPipe's operators,
+    /// `lower::ops::mediapipe::CODES`) whose kernel the caller supplies instead
+    /// (`--custom-kernel NAME`, `Config::custom_kernel`, `custom_kernels = "NAME, ..."`): their
+    /// operators go to the generated `CustomOps` trait like any custom operator tflc does not
+    /// know (`docs/CUSTOM_OPS.md`). A name no custom operator of the model has, or one whose
+    /// kernel tflc cannot hand over (TFLite Micro's own custom operators), is refused.
+    pub custom_kernels: std::collections::BTreeSet<String>,
 }
 
 impl Default for CompileOptions {
@@ -61,6 +68,7 @@ impl Default for CompileOptions {
             keep_f16_weights: false,
             pools: Vec::new(),
             custom_scratch: std::collections::BTreeMap::new(),
+            custom_kernels: std::collections::BTreeSet::new(),
         }
     }
 }
@@ -188,6 +196,7 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
     let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
     let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
     for (i, ir) in irs.iter_mut().enumerate() {
+        apply_custom_kernels(ir, &opts.custom_kernels).map_err(|e| blame(i, e))?;
         apply_custom_scratch(ir, &opts.custom_scratch).map_err(|e| blame(i, e))?;
     }
     let lms: Vec<LoweredModel<'_, '_>> = irs.iter().map(lower_model).collect();
@@ -297,13 +306,43 @@ fn apply_custom_scratch(model: &mut crate::ir::Model<'_>, scratch: &std::collect
         return Ok(());
     }
     for name in scratch.keys() {
-        let used = model.subgraphs.iter().any(|sg| sg.ops.iter().any(|op| matches!(&op.opcode, crate::ir::OpCode::Custom(c) if c == name)));
-        if !used {
+        if !has_custom(model, name) {
             return Err(OptionsError::CustomScratchUnused { name: name.clone() }.into());
+        }
+        // A built-in kernel takes no caller scratch: the scratch would be lost.
+        if crate::lower::ops::mediapipe::is_builtin(name) && !model.subgraphs.iter().any(|sg| sg.custom_kernels.contains(name)) {
+            return Err(OptionsError::CustomScratchBuiltin { name: name.clone() }.into());
         }
     }
     for sg in model.subgraphs.iter_mut() {
         sg.custom_scratch = scratch.clone();
+    }
+    Ok(())
+}
+
+/// Whether some operator of `model` is `CUSTOM:name`.
+fn has_custom(model: &crate::ir::Model<'_>, name: &str) -> bool {
+    model.subgraphs.iter().any(|sg| sg.ops.iter().any(|op| matches!(&op.opcode, crate::ir::OpCode::Custom(c) if c == name)))
+}
+
+/// Hands `--custom-kernel` to lowering (`Subgraph::custom_kernels`): those built-in custom
+/// operators become the caller's. A name that no custom operator of the model has is refused
+/// (a typo would otherwise leave the built-in kernel running), and so is a custom operator of
+/// TFLite Micro's that tflc implements (folded or stateful: not a plain call to hand over).
+fn apply_custom_kernels(model: &mut crate::ir::Model<'_>, kernels: &std::collections::BTreeSet<String>) -> Result<(), Error> {
+    if kernels.is_empty() {
+        return Ok(());
+    }
+    for name in kernels {
+        if !has_custom(model, name) {
+            return Err(OptionsError::CustomKernelUnused { name: name.clone() }.into());
+        }
+        if crate::lower::ops::custom::is_tflm_builtin(name) {
+            return Err(OptionsError::CustomKernelNotReplaceable { name: name.clone() }.into());
+        }
+    }
+    for sg in model.subgraphs.iter_mut() {
+        sg.custom_kernels = kernels.clone();
     }
     Ok(())
 }

@@ -320,3 +320,42 @@ fn config_gives_custom_operators_scratch() {
     assert!(e.to_string().contains("CUSTOM:Nope"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// MediaPipe's operators are built in (`builder_mediapipe` keeps `run(&mut self)`); asking
+/// for your own kernel (`Config::custom_kernel`, `--custom-kernel`) sends that code to the
+/// generated `CustomOps` trait, and scratch may then be given to it. Names the model lacks,
+/// TFLite Micro's own custom operators, and scratch for a built-in kernel are refused.
+#[test]
+fn a_users_kernel_overrides_a_built_in_mediapipe_operator() {
+    let bytes = tflc::internal::testing::models::mediapipe();
+    let built_in = compile(&bytes, &CompileOptions::default()).unwrap().code;
+    assert!(built_in.contains("pub fn run(&mut self) {") && !built_in.contains("CustomOps"));
+    assert!(built_in.contains("rt::kernels::convolution_2d_transpose_bias::convolution_2d_transpose_bias_f32("));
+    let dir = std::env::temp_dir().join(format!("tflc-config-mediapipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("mediapipe.tflite");
+    std::fs::write(&model, &bytes).unwrap();
+    let written = tflc::Config::new()
+        .model(&model)
+        .custom_kernel("Convolution2DTransposeBias")
+        .custom_scratch("Convolution2DTransposeBias", 64)
+        .quiet(true)
+        .compile_to(&dir)
+        .unwrap();
+    let code = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(code.contains("pub trait CustomOps") && code.contains("fn convolution2_d_transpose_bias("), "{code}");
+    assert!(code.contains("64 bytes of scratch") && code.contains("ops: &mut impl CustomOps"), "{code}");
+    assert!(!code.contains("kernels::convolution_2d_transpose_bias::") && code.contains("kernels::max_unpooling_2d::max_unpooling_2d_f32("));
+    let _ = std::fs::remove_dir_all(&dir);
+    let with = |kernels: &[&str], scratch: &[(&str, usize)]| CompileOptions {
+        custom_kernels: kernels.iter().map(|s| s.to_string()).collect(),
+        custom_scratch: scratch.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+        ..CompileOptions::default()
+    };
+    let e = compile(&bytes, &with(&["Resampler"], &[])).unwrap_err();
+    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("--custom-kernel Resampler: the model has no custom operator"), "{e}");
+    let e = compile(&bytes, &with(&[], &[("MaxUnpooling2D", 16)])).unwrap_err();
+    assert!(e.to_string().contains("tflc has a built-in kernel for CUSTOM:MaxUnpooling2D") && e.to_string().contains("--custom-kernel MaxUnpooling2D"), "{e}");
+    let e = compile(&tflc::internal::testing::models::custom_postprocess(), &with(&["TFLite_Detection_PostProcess"], &[])).unwrap_err();
+    assert!(e.to_string().contains("its kernel cannot be replaced"), "{e}");
+}

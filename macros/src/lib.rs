@@ -25,6 +25,9 @@
 //!   `MyOp`, which the generated `CustomOps` trait passes it as `scratch: &mut [u8]` (a model
 //!   with custom operators tflc has no kernel for asks the caller for them: its
 //!   `run(&mut ops)` takes an implementation of that trait; see `docs/CUSTOM_OPS.md`).
+//! - `custom_kernels = "Convolution2DTransposeBias"`: your own kernel for a custom operator
+//!   tflc has a built-in kernel for (MediaPipe's): its operators go to the `CustomOps` trait
+//!   instead (as `tflc --custom-kernel`).
 //! - `keep_f16_weights = true`: a float16-weight model keeps its convolution and
 //!   fully-connected weights in flash as float16, widened exactly in the kernel (Arm builds;
 //!   half the weight bytes, the same outputs).
@@ -80,10 +83,16 @@ impl Parse for Args {
                     };
                     options.parse_custom_scratch(&text.value()).map_err(|e| syn::Error::new(text.span(), e))?;
                 }
+                "custom_kernels" => {
+                    let Lit::Str(text) = &value else {
+                        return Err(syn::Error::new(value.span(), "custom_kernels: expected a string such as \"Convolution2DTransposeBias, MaxUnpooling2D\""));
+                    };
+                    options.parse_custom_kernels(&text.value()).map_err(|e| syn::Error::new(text.span(), e))?;
+                }
                 other => {
                     return Err(syn::Error::new(
                         name.span(),
-                        format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections, custom_scratch)"),
+                        format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections, custom_scratch, custom_kernels)"),
                     ))
                 }
             }

@@ -311,6 +311,13 @@ impl<'a> Vector<'a> {
         self.len
     }
 
+    /// Whether every element has one type the vector declares (`VECTOR_INT`, ...,
+    /// fixed-length vectors): what flexbuffers' `AsTypedVector` reads (it reads any other
+    /// vector as empty).
+    pub fn is_typed(&self) -> bool {
+        matches!(self.elements, Elements::Typed(_))
+    }
+
     /// Whether the vector has no element.
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -365,6 +365,138 @@ pub fn cosf(x: f32) -> f32 {
     sin_cos_f64(x, true) as f32
 }
 
+/// `floor(x)` for `f32` (C `floorf`, exact): NaN, infinities and values of magnitude `2^23`
+/// or more (already integers) are returned as they are; `floor(-0) = -0`.
+pub fn floorf(x: f32) -> f32 {
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
+        return x;
+    }
+    let t = x as i32 as f32;
+    let t = if t > x { t - 1.0 } else { t };
+    // Keep the sign of a zero (only -0 itself floors to -0).
+    if t == 0.0 {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        t
+    }
+}
+
+/// `sqrt(x)` for `f64`, `x >= 0` finite: [`sqrtf`]'s estimate refined by three Newton
+/// steps (to within an ulp or two of `f64`; [`atan2f`] rounds its result to `f32`).
+fn sqrt_f64(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    let mut r = sqrtf(x as f32) as f64;
+    for _ in 0..3 {
+        r = 0.5 * (r + x / r);
+    }
+    r
+}
+
+/// `atan(t)` for `0 <= t <= 1` in `f64`: two half-angle steps (`atan t = 2 atan(t / (1 +
+/// sqrt(1 + t^2)))`) bring `t` below `tan(pi/16)`, then the Taylor series to 17 terms.
+fn atan_unit_f64(t: f64) -> f64 {
+    let t1 = t / (1.0 + sqrt_f64(1.0 + t * t));
+    let t2 = t1 / (1.0 + sqrt_f64(1.0 + t1 * t1));
+    let z = t2 * t2;
+    // Horner on sum_k (-1)^k z^k / (2k + 1), k = 16 down to 0.
+    let mut sum = 0.0;
+    for k in (0..=16).rev() {
+        let term = 1.0 / (2 * k + 1) as f64;
+        sum = if k % 2 == 0 { term } else { -term } + z * sum;
+    }
+    4.0 * t2 * sum
+}
+
+/// `atan2(y, x)` for `f32` (C `atan2f`, MediaPipe's `std::atan2` on floats): computed in
+/// `f64` ([`atan_unit_f64`] after reduction to `[0, 1]`) and rounded once, with C's special
+/// cases (signed zeros, infinities, NaN).
+pub fn atan2f(y: f32, x: f32) -> f32 {
+    use core::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+    if x.is_nan() || y.is_nan() {
+        return f32::NAN;
+    }
+    let neg = y.is_sign_negative();
+    let (ay, ax) = (y.abs() as f64, x.abs() as f64);
+    let xneg = x.is_sign_negative();
+    let a = if ay == 0.0 {
+        if xneg {
+            PI
+        } else {
+            0.0
+        }
+    } else if ax == 0.0 {
+        FRAC_PI_2
+    } else if ay.is_infinite() && ax.is_infinite() {
+        if xneg {
+            3.0 * FRAC_PI_4
+        } else {
+            FRAC_PI_4
+        }
+    } else if ay.is_infinite() {
+        FRAC_PI_2
+    } else if ax.is_infinite() {
+        if xneg {
+            PI
+        } else {
+            0.0
+        }
+    } else {
+        let r = if ay <= ax { atan_unit_f64(ay / ax) } else { FRAC_PI_2 - atan_unit_f64(ax / ay) };
+        if xneg {
+            PI - r
+        } else {
+            r
+        }
+    };
+    let a = a as f32;
+    if neg {
+        -a
+    } else {
+        a
+    }
+}
+
+#[cfg(test)]
+mod floor_tests {
+    use super::{atan2f, floorf};
+
+    #[test]
+    fn atan2f_special_cases_and_values() {
+        let pi = core::f32::consts::PI;
+        for (y, x, want) in [
+            (0.0f32, 1.0f32, 0.0f32),
+            (-0.0, 1.0, -0.0),
+            (0.0, -1.0, pi),
+            (-0.0, -0.0, -pi),
+            (1.0, 0.0, pi / 2.0),
+            (-1.0, -0.0, -pi / 2.0),
+            (f32::INFINITY, f32::INFINITY, pi / 4.0),
+            (1.0, f32::NEG_INFINITY, pi),
+            (1.0, 1.0, pi / 4.0),
+            (1.0, -1.0, 3.0 * pi / 4.0),
+        ] {
+            assert_eq!(atan2f(y, x).to_bits(), want.to_bits(), "atan2({y}, {x})");
+        }
+        // Against glibc's correctly rounded values (atan2f from Python's ctypes libm).
+        assert_eq!(atan2f(0.5, 2.0), 0.24497867);
+        assert_eq!(atan2f(-3.0, 0.25), -1.487655);
+        assert_eq!(atan2f(1e-3, -7.0), 3.1414497);
+        assert!(atan2f(f32::NAN, 1.0).is_nan());
+    }
+
+    #[test]
+    fn floorf_is_cs_floor() {
+        for (x, want) in [(0.5f32, 0.0f32), (-0.5, -1.0), (2.0, 2.0), (-2.0, -2.0), (-2.25, -3.0), (1e10, 1e10), (8388607.5, 8388607.0), (-8388607.5, -8388608.0), (f32::INFINITY, f32::INFINITY)] {
+            assert_eq!(floorf(x).to_bits(), want.to_bits(), "{x}");
+        }
+        assert_eq!(floorf(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(floorf(0.0).to_bits(), 0.0f32.to_bits());
+        assert!(floorf(f32::NAN).is_nan());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cosf, exp_f64_wide, expf, expm1f, f16_to_f32, logf, sinf, sqrtf, tanhf};

@@ -89,6 +89,10 @@ pub struct Subgraph<'a> {
     /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
     /// that code gets a region live during its call only. Empty as read from a file.
     pub custom_scratch: BTreeMap<String, usize>,
+    /// Custom codes tflc has a built-in kernel for whose kernel the caller supplies instead
+    /// (`CompileOptions::custom_kernels`, `--custom-kernel NAME`): their operators lower to
+    /// the caller's kernel. Empty as read from a file.
+    pub custom_kernels: BTreeSet<String>,
 }
 
 impl<'a> Subgraph<'a> {
@@ -230,6 +234,10 @@ pub struct Operator<'a> {
     pub intermediates: Vec<TensorId>,
     /// The raw custom options of a custom op (flexbuffer), when present.
     pub custom_options: Option<&'a [u8]>,
+    /// The version of its operator code (`OperatorCode.version`, 1 by default): which of a
+    /// custom operator's kernels a resolver registers (MediaPipe's `AddCustom(name, reg,
+    /// version)`).
+    pub version: i32,
 }
 
 impl Operator<'_> {

@@ -1389,6 +1389,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
+        ("builder_mediapipe", mediapipe()),
         ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
         ("builder_in_place_f32", in_place_f32()),
@@ -1398,6 +1399,65 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_signal_state", signal_state()),
         ("builder_svdf_state", svdf_state()),
         ("builder_tiny_cnn", tiny_cnn()),
+    ]
+}
+
+/// MediaPipe's built-in custom operators in one chain (`lower::ops::mediapipe`):
+/// MaxPoolingWithArgmax2D (2x2, stride 2, VALID, raw `TfLitePoolParams`) and MaxUnpooling2D on
+/// its indices, Convolution2DTransposeBias (3x3, stride 2, SAME, raw
+/// `TfLiteTransposeConvParams`), then TransformTensorBilinear (version 2) through the matrix
+/// Landmarks2TransformMatrix (version 2, FlexBuffer options) makes of 3D landmarks, which
+/// TransformLandmarks (version 2) also applies to them: MediaPipe's crop-and-track pattern.
+pub fn mediapipe() -> Vec<u8> {
+    use crate::tflite::builder::OpSpecCode;
+    use crate::tflite::flexbuffers::{write_map, FlexValue};
+    let ints = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let mut rng = Rng(0x3d);
+    let mut b = ModelBuilder::new();
+    let x = b.activation("image", DType::F32, &[1, 4, 4, 2], None);
+    let landmarks = b.activation("landmarks", DType::F32, &[1, 5, 3], None);
+    let matrix = b.activation("matrix", DType::F32, &[1, 4, 4], None);
+    let pooled = b.activation("pool/values", DType::F32, &[1, 2, 2, 2], None);
+    let indices = b.activation("pool/indices", DType::F32, &[1, 2, 2, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("MaxPoolingWithArgmax2D".into()), &[Some(x)], &[pooled, indices]);
+    b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
+    let unpooled = b.activation("unpool", DType::F32, &[1, 4, 4, 2], None);
+    let op = b.op_spec(OpSpecCode::Custom("MaxUnpooling2D".into()), &[Some(pooled), Some(indices)], &[unpooled]);
+    b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
+    let wv: Vec<f32> = (0..3 * 3 * 3 * 2).map(|_| ((rng.next() % 33) as f32 - 16.0) / 16.0).collect();
+    let w = b.constant_f32("up/filter", &[3, 3, 3, 2], &wv);
+    let bias = b.constant_f32("up/bias", &[3], &[0.25, -0.5, 0.125]);
+    let up = b.activation("up", DType::F32, &[1, 8, 8, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("Convolution2DTransposeBias".into()), &[Some(unpooled), Some(w), Some(bias)], &[up]);
+    b.custom_options(op, ints(&[1, 2, 2]));
+    let op = b.op_spec(OpSpecCode::Custom("Landmarks2TransformMatrix".into()), &[Some(landmarks)], &[matrix]);
+    b.custom_options(op, landmarks_to_transform_matrix_options());
+    b.op_version(op, 2);
+    let crop = b.activation("crop", DType::F32, &[1, 4, 4, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("TransformTensorBilinear".into()), &[Some(up), Some(matrix)], &[crop]);
+    b.custom_options(op, write_map(&[("output_height", FlexValue::Int(4)), ("output_width", FlexValue::Int(4))]));
+    b.op_version(op, 2);
+    let moved = b.activation("landmarks/transformed", DType::F32, &[1, 5, 3], None);
+    let op = b.op_spec(OpSpecCode::Custom("TransformLandmarks".into()), &[Some(landmarks), Some(matrix)], &[moved]);
+    b.op_version(op, 2);
+    b.inputs(&[x, landmarks]).outputs(&[crop, moved]);
+    b.finish()
+}
+
+/// Landmarks2TransformMatrix's options for [`mediapipe`]: a FlexBuffer map with
+/// `subset_idxs` a typed vector of ints `[0, 2, 4]` (bytes as the `flatbuffers` Python
+/// package's `TypedVectorFromElements` writes them), rotation from landmark 0 to 1, target
+/// 0, a 4x4 crop, scale 1.5.
+fn landmarks_to_transform_matrix_options() -> Vec<u8> {
+    vec![
+        115, 117, 98, 115, 101, 116, 95, 105, 100, 120, 115, 0, 3, 0, 2, 4, 108, 101, 102, 116, 95, 114, 111, 116,
+        97, 116, 105, 111, 110, 95, 105, 100, 120, 0, 114, 105, 103, 104, 116, 95, 114, 111, 116, 97, 116, 105, 111, 110,
+        95, 105, 100, 120, 0, 116, 97, 114, 103, 101, 116, 95, 114, 111, 116, 97, 116, 105, 111, 110, 95, 114, 97, 100,
+        105, 97, 110, 115, 0, 111, 117, 116, 112, 117, 116, 95, 104, 101, 105, 103, 104, 116, 0, 111, 117, 116, 112, 117,
+        116, 95, 119, 105, 100, 116, 104, 0, 115, 99, 97, 108, 101, 95, 120, 0, 115, 99, 97, 108, 101, 95, 121, 0,
+        8, 105, 45, 32, 90, 21, 14, 127, 75, 0, 0, 0, 11, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0,
+        0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0, 192, 63, 0, 0, 192, 63,
+        155, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 14, 14, 44, 14, 40, 38, 1,
     ]
 }
 

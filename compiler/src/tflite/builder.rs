@@ -61,6 +61,8 @@ struct OpSpec {
     outputs: Vec<i32>,
     intermediates: Vec<i32>,
     custom_options: Option<Vec<u8>>,
+    /// Its operator code's version (1 unless set).
+    version: i32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -242,6 +244,7 @@ impl ModelBuilder {
             outputs: outputs.iter().map(|t| t.index() as i32).collect(),
             intermediates: Vec::new(),
             custom_options: None,
+            version: 1,
         });
         sg.ops.len() - 1
     }
@@ -254,10 +257,19 @@ impl ModelBuilder {
         self
     }
 
+    /// Sets the version of operator `op`'s code (of the current subgraph); operators of one
+    /// code and different versions get an operator code each.
+    pub fn op_version(&mut self, op: usize, version: i32) -> &mut Self {
+        if let Some(o) = self.sg().ops.get_mut(op) {
+            o.version = version;
+        }
+        self
+    }
+
     /// Adds an operator with raw tensor indices, for writing malformed models in tests.
     pub fn op_raw(&mut self, code: OpSpecCode, inputs: &[i32], outputs: &[i32]) -> usize {
         let sg = self.sg();
-        sg.ops.push(OpSpec { code, inputs: inputs.to_vec(), outputs: outputs.to_vec(), intermediates: Vec::new(), custom_options: None });
+        sg.ops.push(OpSpec { code, inputs: inputs.to_vec(), outputs: outputs.to_vec(), intermediates: Vec::new(), custom_options: None, version: 1 });
         sg.ops.len() - 1
     }
 
@@ -339,7 +351,7 @@ impl ModelBuilder {
         }
 
         // Operator codes, deduplicated in first-use order.
-        let mut codes: Vec<(i32, Option<String>)> = Vec::new();
+        let mut codes: Vec<(i32, Option<String>, i32)> = Vec::new();
         let mut next_buffer = 1u32;
         let mut fsubgraphs = Vec::new();
         for sg in &self.subgraphs {
@@ -393,7 +405,7 @@ impl ModelBuilder {
                     OpSpecCode::RawBuiltin(c) => (*c, None, fb::BuiltinOptions::NONE, None),
                     OpSpecCode::Custom(name) => (fb::BuiltinOperator::CUSTOM.0, Some(name.clone()), fb::BuiltinOptions::NONE, None),
                 };
-                let key = (code, custom);
+                let key = (code, custom, op.version);
                 let opcode_index = match codes.iter().position(|c| *c == key) {
                     Some(i) => i,
                     None => {
@@ -444,14 +456,14 @@ impl ModelBuilder {
         }
         let fcodes: Vec<_> = codes
             .iter()
-            .map(|(code, custom)| {
+            .map(|(code, custom, version)| {
                 let custom_code = custom.as_ref().map(|c| fbb.create_string(c));
                 fb::OperatorCode::create(
                     &mut fbb,
                     &fb::OperatorCodeArgs {
                         deprecated_builtin_code: (*code).min(127) as i8,
                         custom_code,
-                        version: 1,
+                        version: *version,
                         builtin_code: fb::BuiltinOperator(*code),
                     },
                 )

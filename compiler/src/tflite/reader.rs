@@ -106,7 +106,8 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn read_opcodes(&self) -> Vec<OpCode> {
+    /// Each operator code with its version (`OperatorCode.version`).
+    fn read_opcodes(&self) -> Vec<(OpCode, i32)> {
         let Some(codes) = self.fm.operator_codes() else { return Vec::new() };
         codes
             .iter()
@@ -114,7 +115,7 @@ impl<'a> Reader<'a> {
                 // Files written before builtin_code grew past 127 carry only the deprecated
                 // byte; newer ones carry both. The larger of the two is the real code.
                 let code = (c.deprecated_builtin_code() as i32).max(c.builtin_code().0);
-                if code == fb::BuiltinOperator::CUSTOM.0 {
+                let opcode = if code == fb::BuiltinOperator::CUSTOM.0 {
                     OpCode::Custom(c.custom_code().unwrap_or("").to_owned())
                 } else {
                     let name = fb::BuiltinOperator(code)
@@ -122,7 +123,8 @@ impl<'a> Reader<'a> {
                         .map(str::to_owned)
                         .unwrap_or_else(|| format!("BUILTIN_{code}"));
                     OpCode::Builtin { code, name }
-                }
+                };
+                (opcode, c.version())
             })
             .collect()
     }
@@ -195,7 +197,7 @@ fn read_subgraph<'a>(
     id: SubgraphId,
     fsg: fb::SubGraph<'a>,
     buffers: &[&'a [u8]],
-    opcodes: &[OpCode],
+    opcodes: &[(OpCode, i32)],
     num_subgraphs: usize,
 ) -> Result<Subgraph<'a>> {
     let si = id.index();
@@ -223,7 +225,7 @@ fn read_subgraph<'a>(
     let mut ops = IndexVec::new();
     for (oi, fop) in fsg.operators().iter().flatten().enumerate() {
         let ci = fop.opcode_index() as usize;
-        let Some(opcode) = opcodes.get(ci).cloned() else {
+        let Some((opcode, version)) = opcodes.get(ci).cloned() else {
             return Err(invalid(
                 Location { subgraph: Some(si), op_index: Some(oi), ..Default::default() },
                 format!("opcode index {ci} is out of range ({} operator codes)", opcodes.len()),
@@ -252,10 +254,11 @@ fn read_subgraph<'a>(
             outputs: op_outputs,
             intermediates,
             custom_options,
+            version,
         });
     }
     // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
-    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), custom_scratch: Default::default() };
+    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
     check_sparse_tensors(&sg)?;
     Ok(sg)
 }

@@ -73,6 +73,13 @@ pub mod unidirectional_sequence_lstm;
 pub mod batch_matmul;
 pub mod l2_pool_2d;
 pub mod transpose_conv;
+// MediaPipe's custom operators (issue 28).
+pub mod convolution_2d_transpose_bias;
+pub mod max_pooling_with_argmax_2d;
+pub mod max_unpooling_2d;
+pub mod landmarks_to_transform_matrix;
+pub mod transform_landmarks;
+pub mod transform_tensor_bilinear;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]

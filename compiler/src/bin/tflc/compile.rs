@@ -48,6 +48,11 @@ pub struct Args {
     /// (see docs/CUSTOM_OPS.md).
     #[arg(long = "custom-scratch", value_name = "NAME=BYTES", value_parser = parse_custom_scratch)]
     custom_scratch: Vec<(String, usize)>,
+    /// Supply your own kernel for a custom operator tflc has a built-in kernel for
+    /// (MediaPipe's, e.g. Convolution2DTransposeBias): its operators go to the generated
+    /// `CustomOps` trait instead (repeatable; see docs/CUSTOM_OPS.md).
+    #[arg(long = "custom-kernel", value_name = "NAME")]
+    custom_kernels: Vec<String>,
 }
 
 fn parse_custom_scratch(s: &str) -> Result<(String, usize), String> {
@@ -139,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         keep_f16_weights: args.keep_f16_weights,
         pools: args.pools.specs()?,
         custom_scratch: args.custom_scratch.into_iter().collect(),
+        custom_kernels: args.custom_kernels.into_iter().collect(),
     };
     let mut inputs = Vec::new();
     for m in &args.model {

@@ -1,9 +1,10 @@
 //! TFLite Micro's custom operators: the registry's one entry for them ([`lower`] dispatches
 //! by name to `detection_postprocess.rs`, `decode.rs`, `circular_buffer.rs` and the signal
-//! library's `signal.rs`); any other custom code is the caller's kernel (`user_custom.rs`,
+//! library's `signal.rs`) and MediaPipe's operators (`mediapipe.rs`, unless the caller
+//! supplies the kernel: `Subgraph::custom_kernels`); any other custom code is the caller's kernel (`user_custom.rs`,
 //! `docs/CUSTOM_OPS.md`).
 
-use super::{circular_buffer, decode, detection_postprocess, signal, user_custom, ExecError, Kernel, OpCx, TensorStore};
+use super::{circular_buffer, decode, detection_postprocess, mediapipe, signal, user_custom, ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::OpCode;
@@ -16,8 +17,16 @@ pub enum Custom {
     Decode(decode::Decode),
     Signal(signal::Signal),
     CircularBuffer(circular_buffer::CircularBuffer),
+    /// MediaPipe's operators.
+    MediaPipe(mediapipe::MediaPipe),
     /// Any other custom code: the caller's kernel (`docs/CUSTOM_OPS.md`).
     User(user_custom::UserCustom),
+}
+
+/// Whether `code` is one of TFLite Micro's custom operators tflc implements (their kernels
+/// are not the caller's to replace: `--custom-kernel` refuses them).
+pub fn is_tflm_builtin(code: &str) -> bool {
+    code == "TFLite_Detection_PostProcess" || code == "TFLM_DECODE" || code == circular_buffer::NAME || signal::is_signal_op(code)
 }
 
 /// Lowers a custom operator by its name (any other operator the reader left unsupported
@@ -28,6 +37,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Custom, LowerError> {
         OpCode::Custom(c) if c == "TFLM_DECODE" => Ok(Custom::Decode(decode::lower(cx)?)),
         OpCode::Custom(c) if c == circular_buffer::NAME => Ok(Custom::CircularBuffer(circular_buffer::lower(cx)?)),
         OpCode::Custom(c) if signal::is_signal_op(c) => Ok(Custom::Signal(signal::lower(cx)?)),
+        OpCode::Custom(c) if mediapipe::is_builtin(c) && !cx.sg.custom_kernels.contains(c) => Ok(Custom::MediaPipe(mediapipe::lower(cx, c)?)),
         OpCode::Custom(_) => Ok(Custom::User(user_custom::lower(cx)?)),
         // A builtin the reader does not know keeps its reason.
         _ => Ok(Custom::Signal(signal::lower(cx)?)),
@@ -41,6 +51,7 @@ impl Custom {
             Custom::Decode(k) => k,
             Custom::Signal(k) => k,
             Custom::CircularBuffer(k) => k,
+            Custom::MediaPipe(k) => k,
             Custom::User(k) => k,
         }
     }

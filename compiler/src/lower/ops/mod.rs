@@ -252,8 +252,9 @@ ops! {
     OpKind::TransposeConv(o) => transpose_conv(o),
     OpKind::BatchMatmul { adj_x, adj_y } => batch_matmul(*adj_x, *adj_y),
     OpKind::L2Pool2d(o) => l2_pool_2d(o),
-    // Custom ops: TFLite_Detection_PostProcess, TFLM_DECODE, CIRCULAR_BUFFER and TFLite
-    // Micro's signal library (`custom::lower` dispatches by name; any other is refused, by name).
+    // Custom ops: TFLite_Detection_PostProcess, TFLM_DECODE, CIRCULAR_BUFFER, TFLite Micro's
+    // signal library and MediaPipe's operators (`custom::lower` dispatches by name; any
+    // other custom code is the caller's kernel).
     OpKind::Unsupported => custom,
 }
 
@@ -266,6 +267,13 @@ pub(crate) mod conv_common;
 pub(crate) mod circular_buffer;
 pub(crate) mod decode;
 pub(crate) mod detection_postprocess;
+pub(crate) mod convolution_2d_transpose_bias;
+pub(crate) mod max_pooling_with_argmax_2d;
+pub(crate) mod max_unpooling_2d;
+pub(crate) mod landmarks_to_transform_matrix;
+pub(crate) mod transform_landmarks;
+pub(crate) mod transform_tensor_bilinear;
+pub mod mediapipe;
 pub(crate) mod logical;
 pub(crate) mod math;
 pub(crate) mod movement;
