@@ -325,11 +325,12 @@ fn callgrind_count(cmd: &[&std::ffi::OsStr]) -> Option<u64> {
         .env("PYTHONHASHSEED", "0")
         .output()
         .ok()?;
+    let err = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
-        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        let why = err.lines().rfind(|l| !l.starts_with("==") && !l.trim().is_empty()).unwrap_or("no message");
+        eprintln!("callgrind: {:?} failed: {why}", cmd.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join(" "));
         return None;
     }
-    let err = String::from_utf8_lossy(&out.stderr);
     if let Some(simd) = err.lines().find_map(|l| l.strip_prefix("host SIMD: ")) {
         SIMD_UNDER_VALGRIND.get_or_init(|| simd.to_owned());
     }
