@@ -244,6 +244,33 @@ unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8
                 // Tap (0, 0) of the window, possibly outside the image (then only taps inside
                 // the image are read).
                 let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
+                if interior {
+                    // Every tap inside the image: one bounds check for the window (its last
+                    // tap is the farthest), then loads at the taps' offsets.
+                    let (first, last) = (origin, origin + tk[taps - 1].2 + depth as isize);
+                    assert!(first >= 0 && last as usize <= input.len());
+                    for k in 0..depth / 16 {
+                        let c = 16 * k;
+                        let w = &wbuf[k * per_block..][..per_block];
+                        // SAFETY: AVX2 (this function's target feature); each load reads 16
+                        // int8 at `origin + off + c` for a tap offset `off <= tk[taps - 1].2`
+                        // and `c + 16 <= depth`, inside `input` (asserted above); the bias
+                        // loads read 8 i32 of `folded` (`c + 16 <= depth`).
+                        unsafe {
+                            let at = input.as_ptr().offset(origin).add(c);
+                            let x = |t: usize| _mm_loadu_si128(at.offset(tk[t].2).cast());
+                            let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
+                            for (pr, wp) in w.chunks_exact(2).enumerate() {
+                                let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { _mm_set1_epi8(zp) });
+                                acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                                acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
+                            }
+                            rq.store(c, acc[0], &mut out_px[c..][..8]);
+                            rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
+                        }
+                    }
+                    continue;
+                }
                 for k in 0..depth / 16 {
                     let c = 16 * k;
                     let w = &wbuf[k * per_block..][..per_block];
