@@ -9,7 +9,8 @@
 //!
 //! The ISA seam: [`Dot`] is the interface, one type per implementation ([`scalar::Scalar`],
 //! always compiled, the reference; [`dsp::ArmDsp`], SXTB16/SMLAD, compiled where the
-//! target has the Armv7E-M DSP instructions). [`crate::isa`] selects the one the public
+//! target has the Armv7E-M DSP instructions; [`rv32::Rv32`], narrow loads at fixed offsets
+//! for 32-bit RISC-V, portable Rust compiled everywhere). [`crate::isa`] selects the one the public
 //! kernels use. The fast kernels are generic over `D: Dot`, so the same test suite runs
 //! them with every implementation the test machine can execute (the shared `kernel_tests!`,
 //! here and in the kernels).
@@ -20,6 +21,11 @@ pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
 pub(crate) mod dsp;
+
+// Portable Rust shaped for RV32: compiled everywhere so that the host suites run it; the
+// kernels use it on `riscv32` (`crate::isa::Dot`).
+#[cfg_attr(not(any(test, target_arch = "riscv32")), allow(dead_code))]
+pub(crate) mod rv32;
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[cfg_attr(tflc_runtime_scalar, allow(dead_code))]
@@ -346,6 +352,8 @@ mod tests {
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
     kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
+    // Portable: runs on every build (natively on the host; on RV32 it is what ships).
+    kernel_tests!(rv32, if true, DotCase, DotFns::of::<crate::kernels::dot::rv32::Rv32>());
     // NEON is part of the aarch64 base ISA: compiled and run on every aarch64 build
     // (`tools/test-runtime-aarch64.sh` runs it under qemu-aarch64).
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

@@ -1,0 +1,129 @@
+//! The RV32 micro-kernels ([`Rv32`]): the fast variants' inner loops written for a 32-bit
+//! RISC-V core without SIMD (RV32IMC: the ESP32-C3, the RP2350's Hazard3, SiFive E2x).
+//!
+//! The packed layouts are the Arm ones (the compiler packs once for both; `TargetClass::Arm`),
+//! made for SXTB16/SMLAD, which RV32 does not have: extracting a signed byte or halfword
+//! from a loaded word costs two shifts there (`slli` + `srai`), and there is no
+//! multiply-accumulate. What RV32 does have is sign-extending narrow loads (`lb`, `lh`) with
+//! a 12-bit immediate offset, and 31 registers. So every operand is read with its own
+//! narrow load at a fixed offset from one pointer per stream (the layouts put all the
+//! operands of a block at constant offsets: `Dot::dot_2x2`'s group is 16 bytes of widened
+//! activations and 8 bytes of weights, `Dot::dot4x4_row`'s step 4 input bytes and 16 weight
+//! bytes), which is one instruction per operand and no extraction, and each block's
+//! accumulators stay in registers: per multiply-accumulate a `mul` and an `add`, plus the
+//! operand loads shared by the block (`dot_2x2`: 16 products per 16 loads; `dot4x4_row`: 16
+//! per 20). The views are plain safe slices of the same words (`bytemuck` casts, fixed-size
+//! chunks so that no index is checked in the loop).
+//!
+//! Written in portable Rust: the host test suites run it natively (`kernel_tests!` lines
+//! `rv32`, `selected_rv32`), and the RV32 firmware (`examples/firmware/run.sh --rv32`) runs it
+//! on every model. Requantization needs no separate form: the 32 x 32 -> 64-bit products of
+//! `Dot::doubling_high_mul` and `Dot::requant_lane` compile to `mul` / `mulh` (`mulhsu`) and
+//! 32-bit shifts on RV32IM, with no libgcc call (`__muldi3`, `__ashldi3`); `objdump` of the
+//! firmware checks it (docs/KERNELS.md, "RV32").
+
+/// The RV32 micro-kernels: [`super::scalar::Scalar`]'s arithmetic (and bits) with loads
+/// shaped for RV32 (see the module doc).
+pub(crate) struct Rv32;
+
+/// `a + x * w`, wrapping (one `mul` and one `add`).
+#[inline(always)]
+fn mac(a: i32, x: i32, w: i32) -> i32 {
+    a.wrapping_add(x.wrapping_mul(w))
+}
+
+impl super::Dot for Rv32 {
+    const NAME: &'static str = "rv32";
+
+    #[inline(always)]
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::dot4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        super::scalar::dot1(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::mac4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::dot4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        super::scalar::dot1_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::mac4_offset(x, w, offset, acc)
+    }
+
+    /// Per group: the 8 halfwords of the four widened words (`lh`: pixel `p`'s taps
+    /// `t0, t2` at halfwords `2p, 2p + 1`, `t1, t3` at `4 + 2p, 5 + 2p`) and the 8 weight
+    /// bytes (`lb`: channel `j`'s `t0, t2` at bytes `j, j + 2`, `t1, t3` at `4 + j, 6 + j`).
+    #[inline(always)]
+    fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let x: &[i16] = bytemuck::cast_slice(x);
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(8).zip(w.chunks_exact(8)) {
+            let (Ok(x), Ok(w)) = (<&[i16; 8]>::try_from(x), <&[i8; 8]>::try_from(w)) else { break };
+            // Tap k of the group (t0, t2, t1, t3) is halfword k of a pixel's four and byte
+            // pair k of the weights. Each element converted where it is used (an array
+            // `map` becomes a vector sign extension that LLVM scalarises as `lbu` + two
+            // shifts).
+            for (xo, wo) in [(0, 0), (1, 2), (4, 4), (5, 6)] {
+                let (x0, x1) = (i32::from(x[xo]), i32::from(x[xo + 2]));
+                let (wa, wb) = (i32::from(w[wo]), i32::from(w[wo + 1]));
+                a0 = mac(a0, x0, wa);
+                a1 = mac(a1, x0, wb);
+                a2 = mac(a2, x1, wa);
+                a3 = mac(a3, x1, wb);
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Per word of `x`: its 4 bytes (`lb`) against the 16 weight bytes of the four units
+    /// (`lb`: unit `j`'s bytes at `4j..4j + 4`).
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
+            let (Ok(x), Ok(w)) = (<&[i8; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
+            for (i, &xv) in x.iter().enumerate() {
+                let xv = i32::from(xv);
+                a0 = mac(a0, xv, i32::from(w[i]));
+                a1 = mac(a1, xv, i32::from(w[4 + i]));
+                a2 = mac(a2, xv, i32::from(w[8 + i]));
+                a3 = mac(a3, xv, i32::from(w[12 + i]));
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Per word pair of `x` (taps `t0, t2` and `t1, t3` as halfwords: `lh`) the 16 weight
+    /// bytes of its four words (`lb`; layout in [`super::Dot::mac4x4_row`]).
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let x: &[i16] = bytemuck::cast_slice(x);
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
+            let (Ok(x), Ok(w)) = (<&[i16; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
+            // Halfwords t0, t2, t1, t3; tap (t0, t2) of channels (0, 1) in word 0, (2, 3) in
+            // word 1, tap (t1, t3) in words 2 and 3.
+            for (xo, wo) in [(0, 0), (1, 2), (2, 8), (3, 10)] {
+                let xv = i32::from(x[xo]);
+                a0 = mac(a0, xv, i32::from(w[wo]));
+                a1 = mac(a1, xv, i32::from(w[wo + 1]));
+                a2 = mac(a2, xv, i32::from(w[wo + 4]));
+                a3 = mac(a3, xv, i32::from(w[wo + 5]));
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+}
