@@ -150,6 +150,35 @@ fn store(out: &mut [i8], v: [i8; 4]) {
     }
 }
 
+/// One tap of a channel group: `acc` plus the four input bytes at `x` (the zero point `zp`
+/// when not `valid`) times the four weights of word `t` of the group's packed words `g`.
+/// `D::BYTE_LOADS` (RV32): the tap's address is chosen (the input or `zp`) and each lane is
+/// one sign-extending byte load, the weights too; else one (unaligned) word load and the
+/// weight word, as the DSP micro-kernel takes them.
+///
+/// # Safety
+/// When `valid`, the four bytes at `x` are inside one live allocation.
+#[inline(always)]
+unsafe fn tap<D: Dot>(x: *const i8, valid: bool, zp: &[i8; 4], g: &[i32], t: usize, acc: [i32; 4]) -> [i32; 4] {
+    if D::BYTE_LOADS {
+        let p = if valid { x } else { zp.as_ptr() };
+        // SAFETY: `p` is the valid tap (the caller's guarantee) or `zp`, four bytes either
+        // way; int8 has alignment 1 and every bit pattern is valid.
+        let xv: [i8; 4] = core::array::from_fn(|i| unsafe { p.add(i).read() });
+        let w: &[i8] = bytemuck::cast_slice(g);
+        let w = [w[4 * t], w[4 * t + 1], w[4 * t + 2], w[4 * t + 3]];
+        return D::mac4(xv, w, acc);
+    }
+    let xv = if valid {
+        // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has alignment 1
+        // and every bit pattern is valid.
+        unsafe { x.cast::<[i8; 4]>().read() }
+    } else {
+        *zp
+    };
+    D::mac4(xv, bytes(g[t]), acc)
+}
+
 /// One output pixel of [`depthwise_mult1`] with a 3x3 filter (the depthwise convolution of
 /// MobileNet and DS-CNN): every channel group from its folded bias over the nine taps
 /// unrolled, then requantized from its packed constants. `BORDER`: tap `t` (row-major) is
@@ -180,14 +209,10 @@ unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
             let xr = xg.wrapping_offset(r as isize * x_row);
             for k in 0..K {
                 let t = r * K + k;
-                let xv = if !BORDER || valid & (1 << t) != 0 {
-                    // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has
-                    // alignment 1 and every bit pattern is valid.
-                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
-                } else {
-                    zp
-                };
-                acc = D::mac4(xv, bytes(g[t]), acc);
+                let valid = !BORDER || valid & (1 << t) != 0;
+                // SAFETY: read only when valid: a valid tap, in bounds by the caller's
+                // guarantee.
+                acc = unsafe { tap::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, g, t, acc) };
             }
         }
         store(outs, rq.apply::<D>(acc, rqw));
@@ -217,14 +242,11 @@ unsafe fn pixel_any<D: Dot>(
         let (mut acc, rqw) = tail(g);
         for (r, wr) in g[..taps].chunks_exact(f_w).enumerate() {
             let xr = xg.wrapping_offset(r as isize * x_row);
-            for (k, &w) in wr.iter().enumerate() {
-                let xv = if ky.contains(&r) && kx.contains(&k) {
-                    // SAFETY: a valid tap, in bounds by the caller's guarantee.
-                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
-                } else {
-                    zp
-                };
-                acc = D::mac4(xv, bytes(w), acc);
+            for k in 0..wr.len() {
+                let valid = ky.contains(&r) && kx.contains(&k);
+                // SAFETY: read only when valid: a valid tap, in bounds by the caller's
+                // guarantee.
+                acc = unsafe { tap::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, g, r * f_w + k, acc) };
             }
         }
         store(outs, rq.apply::<D>(acc, rqw));

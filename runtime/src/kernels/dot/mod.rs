@@ -37,6 +37,12 @@ pub(crate) mod neon;
 pub(crate) trait Dot {
     /// Name for test reports.
     const NAME: &'static str;
+    /// Whether drivers should hand this implementation its int8 operands as separate byte
+    /// loads rather than as words: a core without unaligned word loads and without a
+    /// byte-lane extract (RV32: an unaligned `[i8; 4]` is four `lbu` joined by shifts, and
+    /// each lane of a word costs two shifts to extract, while `lb` loads and sign-extends a
+    /// byte in one instruction). Drivers branch on it at compile time (depthwise `Mult1`).
+    const BYTE_LOADS: bool = false;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
     /// `acc + sum_i x[i] * w[i]`.

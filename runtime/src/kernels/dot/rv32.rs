@@ -34,6 +34,7 @@ fn mac(a: i32, x: i32, w: i32) -> i32 {
 
 impl super::Dot for Rv32 {
     const NAME: &'static str = "rv32";
+    const BYTE_LOADS: bool = true;
 
     #[inline(always)]
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
