@@ -43,6 +43,12 @@ pub(crate) trait Dot {
     /// each lane of a word costs two shifts to extract, while `lb` loads and sign-extends a
     /// byte in one instruction). Drivers branch on it at compile time (depthwise `Mult1`).
     const BYTE_LOADS: bool = false;
+    /// Channel pairs per block of `Gemm`'s chunked driver (`GemmChunked`, windows of more
+    /// than one chunk), whose accumulators wait on the stack between chunks while every
+    /// chunk is widened once per block: 8 (128 bytes of stack), or 32 where re-widening the
+    /// window costs more than the stack (RV32: a layer of up to 64 channels widens each
+    /// chunk once).
+    const CHUNKED_BLOCK_PAIRS: usize = 8;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
     /// `acc + sum_i x[i] * w[i]`.
