@@ -161,13 +161,14 @@ fn store(out: &mut [i8], v: [i8; 4]) {
 #[inline(always)]
 unsafe fn tap<D: Dot>(x: *const i8, valid: bool, zp: &[i8; 4], g: &[i32], t: usize, acc: [i32; 4]) -> [i32; 4] {
     if D::BYTE_LOADS {
-        let p = if valid { x } else { zp.as_ptr() };
+        let p = if valid { x.cast::<[i8; 4]>() } else { zp as *const [i8; 4] };
         // SAFETY: `p` is the valid tap (the caller's guarantee) or `zp`, four bytes either
-        // way; int8 has alignment 1 and every bit pattern is valid.
-        let xv: [i8; 4] = core::array::from_fn(|i| unsafe { p.add(i).read() });
+        // way, not written while the reference lives; `[i8; 4]` has alignment 1 and every
+        // bit pattern is valid.
+        let xv = unsafe { &*p };
         let w: &[i8] = bytemuck::cast_slice(g);
-        let w = [w[4 * t], w[4 * t + 1], w[4 * t + 2], w[4 * t + 3]];
-        return D::mac4(xv, w, acc);
+        let Some(w) = w.get(4 * t..4 * t + 4).and_then(|w| <&[i8; 4]>::try_from(w).ok()) else { return acc };
+        return D::mac4_ref(xv, w, acc);
     }
     let xv = if valid {
         // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has alignment 1

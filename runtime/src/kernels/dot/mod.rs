@@ -55,6 +55,13 @@ pub(crate) trait Dot {
     fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32;
     /// Four independent lanes: `acc[j] + x[j] * w[j]`.
     fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4];
+    /// [`Dot::mac4`] on operands in memory: what a [`Dot::BYTE_LOADS`] implementation takes,
+    /// reading each lane where it is used (a `[i8; 4]` passed by value is one 32-bit
+    /// aggregate to LLVM, which RV32 then assembles from four `lbu` and splits again).
+    #[inline(always)]
+    fn mac4_ref(x: &[i8; 4], w: &[i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        Self::mac4(*x, *w, acc)
+    }
     /// [`Dot::dot4`] with `offset` (`-128..=128`) added to every `x` first.
     fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4];
     /// [`Dot::dot1`] with `offset` added to every `x` first.

@@ -76,6 +76,17 @@ impl super::Dot for Rv32 {
     fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
         super::scalar::mac4(x, w, acc)
     }
+    /// One `lb` per lane of each operand, one `mul` and one `add` per lane.
+    #[inline(always)]
+    fn mac4_ref(x: &[i8; 4], w: &[i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        let [a0, a1, a2, a3] = acc;
+        [
+            mac(a0, i32::from(x[0]), i32::from(w[0])),
+            mac(a1, i32::from(x[1]), i32::from(w[1])),
+            mac(a2, i32::from(x[2]), i32::from(w[2])),
+            mac(a3, i32::from(x[3]), i32::from(w[3])),
+        ]
+    }
     #[inline(always)]
     fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
         super::scalar::dot4_offset(x, w, offset, acc)
