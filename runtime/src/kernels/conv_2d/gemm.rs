@@ -439,23 +439,7 @@ fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], 
                     load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
-                // Two pairs per block where the micro-kernel takes them ([`Dot::dot_2x4`]);
-                // the pairs left over below.
-                let twos = if D::GEMM_PAIRS == 2 { wps.len() / pw / 2 } else { 0 };
-                for (j, (wq, acc)) in wps.chunks_exact(2 * pw).zip(accs.chunks_exact_mut(2)).take(twos).enumerate() {
-                    let (wp0, wp1) = wq.split_at(pw);
-                    let (Some((h0, w0)), Some((h1, w1))) = (wp0.split_first_chunk::<HEAD>(), wp1.split_first_chunk::<HEAD>()) else { return };
-                    let start = if first { [[h0[0], h0[1], h0[0], h0[1]], [h1[0], h1[1], h1[0], h1[1]]] } else { [acc[0], acc[1]] };
-                    let [a0, a1] = D::dot_2x4(xs, &w0[2 * g0..][..2 * ng], &w1[2 * g0..][..2 * ng], start);
-                    acc[0] = a0;
-                    acc[1] = a1;
-                    if last {
-                        let c = 2 * (blk * PAIRS + 2 * j);
-                        store(p.geometry.filter_shape[0], requant_pair::<D>(a0, h0, c1, lo, hi), c, outs);
-                        store(p.geometry.filter_shape[0], requant_pair::<D>(a1, h1, c1, lo, hi), c + 2, outs);
-                    }
-                }
-                for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate().skip(2 * twos) {
+                for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
                     let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
                     *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);

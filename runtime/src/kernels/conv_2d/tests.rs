@@ -428,8 +428,7 @@ impl KernelCase for Conv {
             v.push(Conv::Fixed(p));
         }
         // The GemmChunked variant's windows (more than 64 taps) over more than one block of
-        // 8 channel pairs (33, 40, 70 channels; 70 is also two of RV32's blocks of 32 pairs,
-        // each ending in an odd pair after its `dot_2x4` steps), whole-word rows and gathered ones (3 and 13
+        // 8 channel pairs (33, 40, 70 channels), whole-word rows and gathered ones (3 and 13
         // channels), with padding, stride 2 and dilation 2; the last cases are 1x1.
         for (i, (in_d, out_d, k, stride, dil)) in
             [(24, 33, [3, 3], 1, 1), (13, 40, [3, 3], 2, 1), (3, 70, [5, 5], 2, 1), (20, 34, [3, 3], 1, 2), (128, 36, [1, 1], 1, 1), (90, 33, [1, 1], 1, 1)]

@@ -92,18 +92,6 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
-    /// Channel pairs per step of `GemmChunked`'s blocks: 1 (each pair is one
-    /// [`Dot::dot_2x2`] per chunk) or 2 ([`Dot::dot_2x4`]: two pixels times four channels,
-    /// half the accumulator traffic between chunks and each loaded activation feeding four
-    /// products: RV32, where resnet8's 3x3 layers gain 3%; the one-chunk `Gemm` keeps
-    /// `dot_2x2`, whose whole-group loop is shorter there).
-    const GEMM_PAIRS: usize = 1;
-    /// Two channel pairs over the same activations: `[dot_2x2(x, w0, acc[0]),
-    /// dot_2x2(x, w1, acc[1])]`, `w0` and `w1` laid out as [`Dot::dot_2x2`]'s `w`.
-    #[inline(always)]
-    fn dot_2x4(x: &[u32], w0: &[i32], w1: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
-        [Self::dot_2x2(x, w0, acc[0]), Self::dot_2x2(x, w1, acc[1])]
-    }
     /// TFLite's `SaturatingRoundingDoublingHighMul(x, m)` for a multiplier `m` in
     /// `[2^30, 2^31)` (every `QuantizeMultiplier` result but 0, where it never saturates),
     /// given as `m2 = 2 * m - 2^32`: `(x * 2m + 2^31) >> 32`, one SMMLAR.

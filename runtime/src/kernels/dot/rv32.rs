@@ -126,37 +126,6 @@ impl super::Dot for Rv32 {
         [a0, a1, a2, a3]
     }
 
-    const GEMM_PAIRS: usize = 2;
-
-    /// Half a group per step (taps `t0, t2`, then `t1, t3`: the two pixels' words of one
-    /// half are 4 halfwords, each pair's weight word 4 bytes): 4 `lh` and 8 `lb` feed 16
-    /// products with 8 accumulators live. Whole groups would hoist 24 loads and 32 products
-    /// past the register file (LLVM sums each accumulator's four products first).
-    #[inline(always)]
-    fn dot_2x4(x: &[u32], w0: &[i32], w1: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
-        let x: &[i16] = bytemuck::cast_slice(x);
-        let (w0, w1): (&[i8], &[i8]) = (bytemuck::cast_slice(w0), bytemuck::cast_slice(w1));
-        let [[mut a0, mut a1, mut a2, mut a3], [mut b0, mut b1, mut b2, mut b3]] = acc;
-        for ((x, w0), w1) in x.chunks_exact(4).zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)) {
-            let (Ok(x), Ok(w0), Ok(w1)) = (<&[i16; 4]>::try_from(x), <&[i8; 4]>::try_from(w0), <&[i8; 4]>::try_from(w1)) else { break };
-            // Pixel p's taps (a, b) are halfwords 2p, 2p + 1; channel j's weights bytes j, j + 2.
-            for t in 0..2 {
-                let (x0, x1) = (i32::from(x[t]), i32::from(x[2 + t]));
-                let (wa, wb) = (i32::from(w0[2 * t]), i32::from(w0[2 * t + 1]));
-                a0 = mac(a0, x0, wa);
-                a1 = mac(a1, x0, wb);
-                a2 = mac(a2, x1, wa);
-                a3 = mac(a3, x1, wb);
-                let (wa, wb) = (i32::from(w1[2 * t]), i32::from(w1[2 * t + 1]));
-                b0 = mac(b0, x0, wa);
-                b1 = mac(b1, x0, wb);
-                b2 = mac(b2, x1, wa);
-                b3 = mac(b3, x1, wb);
-            }
-        }
-        [[a0, a1, a2, a3], [b0, b1, b2, b3]]
-    }
-
     /// Per word of `x`: its 4 bytes (`lb`) against the 16 weight bytes of the four units
     /// (`lb`: unit `j`'s bytes at `4j..4j + 4`).
     #[inline(always)]
