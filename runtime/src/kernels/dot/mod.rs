@@ -47,7 +47,7 @@ pub(crate) trait Dot {
     /// than one chunk), whose accumulators wait on the stack between chunks while every
     /// chunk is widened once per block: 8 (128 bytes of stack), or 32 where re-widening the
     /// window costs more than the stack (RV32: a layer of up to 64 channels widens each
-    /// chunk once).
+    /// chunk once). The driver instantiates these two (any other value runs 8).
     const CHUNKED_BLOCK_PAIRS: usize = 8;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
@@ -201,6 +201,7 @@ mod tests {
         dot4: Dot4,
         dot1: fn(&[i8], &[i8], i32) -> i32,
         mac4: fn([i8; 4], [i8; 4], [i32; 4]) -> [i32; 4],
+        mac4_ref: fn(&[i8; 4], &[i8; 4], [i32; 4]) -> [i32; 4],
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
@@ -215,6 +216,7 @@ mod tests {
                 dot4: D::dot4,
                 dot1: D::dot1,
                 mac4: D::mac4,
+                mac4_ref: D::mac4_ref,
                 dot4_offset: D::dot4_offset,
                 dot1_offset: D::dot1_offset,
                 mac4_offset: D::mac4_offset,
@@ -295,6 +297,7 @@ mod tests {
             }));
             if x.len() >= 4 {
                 v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
+                v.extend((0..4).map(|j| ("mac4_ref", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
                 v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
             }
             v
@@ -346,6 +349,7 @@ mod tests {
             if x.len() >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));
+                v.extend((k.mac4_ref)(&xa, &wa, acc));
                 v.extend((k.mac4_offset)(xa, wa, offset, acc));
             }
             Ok(v)
