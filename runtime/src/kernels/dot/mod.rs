@@ -194,6 +194,7 @@ mod tests {
     type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
     type Dot4x4Row = fn(&[i8], &[i32], [i32; 4]) -> [i32; 4];
     type Mac4x4Row = fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4];
+    type Mac4Ref = fn(&[i8; 4], &[i8; 4], [i32; 4]) -> [i32; 4];
 
     /// The micro-kernels of one implementation.
     #[derive(Clone, Copy)]
@@ -201,7 +202,7 @@ mod tests {
         dot4: Dot4,
         dot1: fn(&[i8], &[i8], i32) -> i32,
         mac4: fn([i8; 4], [i8; 4], [i32; 4]) -> [i32; 4],
-        mac4_ref: fn(&[i8; 4], &[i8; 4], [i32; 4]) -> [i32; 4],
+        mac4_ref: Mac4Ref,
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
