@@ -15,8 +15,9 @@
 //! them with every implementation the test machine can execute (the shared `kernel_tests!`,
 //! here and in the kernels).
 
-// On DSP targets the scalar implementation is only the tests' reference.
-#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
+// On DSP, NEON and RV32 targets the scalar implementation is only the tests' reference (RV32
+// calls some of its functions).
+#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon"), target_arch = "riscv32"), allow(dead_code))]
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
