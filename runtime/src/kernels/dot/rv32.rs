@@ -17,10 +17,10 @@
 //!
 //! Written in portable Rust: the host test suites run it natively (`kernel_tests!` lines
 //! `rv32`, `selected_rv32`), and the RV32 firmware (`examples/firmware/run.sh --rv32`) runs it
-//! on every model. Requantization needs no separate form: the 32 x 32 -> 64-bit products of
-//! `Dot::doubling_high_mul` and `Dot::requant_lane` compile to `mul` / `mulh` (`mulhsu`) and
-//! 32-bit shifts on RV32IM, with no libgcc call (`__muldi3`, `__ashldi3`); `objdump` of the
-//! firmware checks it (docs/KERNELS.md, "RV32").
+//! on every model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in
+//! 32-bit words: the product's high word (`mulhsu`) plus the top bit of its low word (`mul`),
+//! with no libgcc call (`__muldi3`, `__ashldi3`: `run.sh --rv32` fails an image that links
+//! one; docs/KERNELS.md, "RV32").
 
 /// The RV32 micro-kernels: [`super::scalar::Scalar`]'s arithmetic (and bits) with loads
 /// shaped for RV32 (see the module doc).
