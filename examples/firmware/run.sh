@@ -31,7 +31,9 @@
 #   auto-vectorises for MVE).
 #   --rv32: build for riscv32imc-unknown-none-elf and run on QEMU's virt with
 #   -cpu rv32,a=false,f=false,d=false -bios none (TFLite Micro's RV32 baseline's settings),
-#   against tflm_rv32.json. --rv32a: riscv32imac-unknown-none-elf, -cpu rv32,f=false,d=false
+#   against tflm_rv32.json; a model whose image links libgcc's 64-bit helpers (__muldi3,
+#   __ashldi3, ...: a 64-bit product or shift the kernels failed to keep inline) fails.
+#   --rv32a: riscv32imac-unknown-none-elf, -cpu rv32,f=false,d=false
 #   (atomics on); tflm_rv32.json is an RV32IMC measurement (ratios shown, noted so).
 # Environment:
 #   TFLC_SHARED       shared data directory (default: <repo>/../shared)
@@ -426,6 +428,12 @@ for m in $models; do
         status=match
         if [ -z "$weights" ] || [ -z "$golden" ] || [ "$golden" != "$golden_files" ]; then
             status="flash accounting failed: weights=${weights:-?} golden symbols=${golden:-none} golden files=${golden_files:-?}"
+        fi
+        # RV32 (issue 33): the kernels' 64-bit products and shifts must stay inline (mul /
+        # mulh / mulhsu, 32-bit shifts); a libgcc helper in the image means one did not.
+        if [ "$binutils" = riscv64-unknown-elf ]; then
+            helpers="$("$binutils-nm" "$elf" | awk '$3 ~ /^__(muldi3|ashldi3|ashrdi3|lshrdi3|divdi3|udivdi3|moddi3|umoddi3)$/ { print $3 }' | tr '\n' ' ')"
+            [ -n "$helpers" ] && status="links libgcc 64-bit helpers: $helpers"
         fi
     elif [ "$rc" = 124 ]; then
         status="timeout after ${timeout_s}s"

@@ -32,17 +32,27 @@ pub(crate) type Dot = crate::kernels::dot::dsp::ArmDsp;
 /// The dot micro-kernels the public fast kernels use.
 #[cfg(tflc_neon)]
 pub(crate) type Dot = crate::kernels::dot::neon::Neon;
+/// The dot micro-kernels the public fast kernels use: the RV32 ones on 32-bit RISC-V
+/// (narrow sign-extending loads at fixed offsets, `crate::kernels::dot::rv32`).
+#[cfg(all(target_arch = "riscv32", not(tflc_runtime_scalar)))]
+pub(crate) type Dot = crate::kernels::dot::rv32::Rv32;
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(not(any(tflc_arm_dsp, tflc_neon)))]
+#[cfg(not(any(tflc_arm_dsp, tflc_neon, all(target_arch = "riscv32", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
-/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"neon-micro"`: the
+/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"rv32"`, `"neon-micro"`: the
 /// NEON micro-kernels, not the whole NEON kernels of [`HostSimd::Neon`]).
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
 /// Every dot implementation, and whether this build compiled (and its tests exercise) it.
 pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
-    &[("scalar", true), ("arm-dsp", cfg!(tflc_arm_dsp)), ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon")))];
+    &[
+        ("scalar", true),
+        ("arm-dsp", cfg!(tflc_arm_dsp)),
+        // Portable Rust: compiled and tested on every build (the RV32 firmware runs it too).
+        ("rv32", true),
+        ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon"))),
+    ];
 
 /// The class of target a model is compiled for: what [`Conv2dVariant::select`] and the
 /// other `select` functions pick a variant for. The compiler asks each `select` once per

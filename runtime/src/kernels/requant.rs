@@ -182,6 +182,7 @@ mod tests {
             prop_assert_eq!(packed::<crate::kernels::dot::scalar::Scalar>(accs, ms, ss, offset, lo as i8, hi as i8), want);
             #[cfg(tflc_arm_dsp)]
             prop_assert_eq!(packed::<crate::kernels::dot::dsp::ArmDsp>(accs, ms, ss, offset, lo as i8, hi as i8), want);
+            prop_assert_eq!(packed::<crate::kernels::dot::rv32::Rv32>(accs, ms, ss, offset, lo as i8, hi as i8), want);
         }
     }
 

@@ -2,7 +2,8 @@
 //! three `MultiplyByQuantizedMultiplierSmallerThanOneExp` calls per element as three
 //! [`Dot::doubling_high_mul`] (one SMMLAR on Armv7E-M) and rounding shifts, the offsets
 //! folded. Bit for bit the scalar reference ([`super::scalar::add_sub_one`]); selected on
-//! Arm (`add_s8` / `add_s8_in_place`) and inlined there, so that the parameters (constants
+//! Arm and RV32 (`add_s8` / `add_s8_in_place`; on RV32 the high multiply is `mul` +
+//! `mulhsu`) and inlined there, so that the parameters (constants
 //! in generated code) become immediates and the loop keeps everything in registers. The
 //! test suite runs it with every [`Dot`] the machine can execute.
 //!
@@ -157,6 +158,7 @@ mod tests {
         check_all_pairs_with::<crate::kernels::dot::scalar::Scalar>(scales, zps, act)?;
         #[cfg(tflc_arm_dsp)]
         check_all_pairs_with::<crate::kernels::dot::dsp::ArmDsp>(scales, zps, act)?;
+        check_all_pairs_with::<crate::kernels::dot::rv32::Rv32>(scales, zps, act)?;
         Ok(())
     }
 

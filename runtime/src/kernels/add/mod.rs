@@ -7,8 +7,8 @@ use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
-// Selected on Arm only; tested everywhere (portable Rust over `Dot`).
-#[cfg(any(target_arch = "arm", test))]
+// Selected on Arm and RV32; tested everywhere (portable Rust over `Dot`).
+#[cfg(any(target_arch = "arm", target_arch = "riscv32", test))]
 pub(crate) mod dense;
 pub mod plain;
 pub mod s16;
@@ -102,10 +102,10 @@ pub fn prepare_add<'a>(
 #[inline(always)]
 pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     crate::isa::host_simd!(vnni add_s8(params, input1, input2, output));
-    // Arm: operands of the output's shape run the refolded kernel ([`dense`]), inlined:
-    // `params` is a constant in generated code, so the check folds away at compile time
-    // and its fields become immediates.
-    #[cfg(target_arch = "arm")]
+    // Arm and RV32: operands of the output's shape run the refolded kernel ([`dense`]),
+    // inlined: `params` is a constant in generated code, so the check folds away at compile
+    // time and its fields become immediates.
+    #[cfg(any(target_arch = "arm", target_arch = "riscv32"))]
     if let Some(f) = dense::Folded::new(params) {
         return dense::add_s8::<crate::isa::Dot>(&f, input1, input2, output);
     }
@@ -118,7 +118,7 @@ pub fn add_s8(params: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8
 #[inline(always)]
 pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
     crate::isa::host_simd!(vnni add_s8_in_place(params, input1_output, input2));
-    #[cfg(target_arch = "arm")]
+    #[cfg(any(target_arch = "arm", target_arch = "riscv32"))]
     if let Some(f) = dense::Folded::new(params) {
         return dense::add_s8_in_place::<crate::isa::Dot>(&f, input1_output, input2);
     }

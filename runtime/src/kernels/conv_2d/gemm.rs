@@ -71,7 +71,7 @@ pub const CHUNK_TAPS: usize = 64;
 const CHUNK_GROUPS: usize = CHUNK_TAPS / 4;
 /// Channel pairs per block of a window of more than one chunk: their accumulators wait on
 /// the stack (128 bytes) between chunks; a window of one chunk takes every pair at once
-/// and keeps none.
+/// and keeps none. The micro-kernel may ask for more ([`Dot::CHUNKED_BLOCK_PAIRS`]).
 const BLOCK_PAIRS: usize = 8;
 /// Bytes past a chunk in the gather buffer, where the fixed-size copies of a row's last
 /// few taps may spill ([`put`], [`fill`]).
@@ -353,7 +353,12 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
 #[inline(never)]
 pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if let Some((packed, output)) = operands(p, packed, output) {
-        gemm_chunked::<D>(p, input, packed, output);
+        // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
+        // generic so that the accumulators are a fixed-size stack array.
+        match D::CHUNKED_BLOCK_PAIRS {
+            32 => gemm_chunked::<D, 32>(p, input, packed, output),
+            _ => gemm_chunked::<D, BLOCK_PAIRS>(p, input, packed, output),
+        }
     }
 }
 
@@ -415,16 +420,16 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
-fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(CHUNK_GROUPS);
     let pw = pair_words(&p.geometry);
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     let mut buf = [0u8; CHUNK_TAPS + SLACK];
-    let mut accs = [[0i32; 4]; BLOCK_PAIRS];
+    let mut accs = [[0i32; 4]; PAIRS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
-        for (blk, wps) in packed.chunks(BLOCK_PAIRS * pw).enumerate() {
+        for (blk, wps) in packed.chunks(PAIRS * pw).enumerate() {
             for chunk in 0..chunks {
                 let g0 = chunk * CHUNK_GROUPS;
                 let ng = CHUNK_GROUPS.min(k4 - g0);
@@ -440,7 +445,7 @@ fn gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], outp
                     *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
                     if last {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                        store(p.geometry.filter_shape[0], v, 2 * (blk * BLOCK_PAIRS + j), outs);
+                        store(p.geometry.filter_shape[0], v, 2 * (blk * PAIRS + j), outs);
                     }
                 }
             }

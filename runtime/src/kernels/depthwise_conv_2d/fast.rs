@@ -150,6 +150,25 @@ fn store(out: &mut [i8], v: [i8; 4]) {
     }
 }
 
+/// One tap of a channel group for a [`Dot::BYTE_LOADS`] micro-kernel (RV32): `acc` plus the
+/// four input bytes at `x` (the zero point `zp` when not `valid`) times the four weights of
+/// the packed word `w`, as references, so that each lane is one sign-extending byte load
+/// (`Dot::mac4_ref`); the tap's address (the input or `zp`) is chosen instead of its value.
+/// The other micro-kernels take the word forms (`Dot::mac4`: one unaligned word load and
+/// the weight word, as the DSP micro-kernel wants them).
+///
+/// # Safety
+/// When `valid`, the four bytes at `x` are inside one live allocation.
+#[inline(always)]
+unsafe fn tap_bytes<D: Dot>(x: *const i8, valid: bool, zp: &[i8; 4], w: &i32, acc: [i32; 4]) -> [i32; 4] {
+    let p = if valid { x.cast::<[i8; 4]>() } else { zp as *const [i8; 4] };
+    // SAFETY: `p` is the valid tap (the caller's guarantee) or `zp`, four bytes either way,
+    // not written while the reference lives; `[i8; 4]` has alignment 1 and every bit pattern
+    // is valid.
+    let xv = unsafe { &*p };
+    D::mac4_ref(xv, bytemuck::cast_ref::<i32, [i8; 4]>(w), acc)
+}
+
 /// One output pixel of [`depthwise_mult1`] with a 3x3 filter (the depthwise convolution of
 /// MobileNet and DS-CNN): every channel group from its folded bias over the nine taps
 /// unrolled, then requantized from its packed constants. `BORDER`: tap `t` (row-major) is
@@ -180,6 +199,13 @@ unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
             let xr = xg.wrapping_offset(r as isize * x_row);
             for k in 0..K {
                 let t = r * K + k;
+                if D::BYTE_LOADS {
+                    let valid = !BORDER || valid & (1 << t) != 0;
+                    // SAFETY: the tap is read only when valid: in bounds by the caller's
+                    // guarantee.
+                    acc = unsafe { tap_bytes::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, &g[t], acc) };
+                    continue;
+                }
                 let xv = if !BORDER || valid & (1 << t) != 0 {
                     // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has
                     // alignment 1 and every bit pattern is valid.
@@ -217,7 +243,15 @@ unsafe fn pixel_any<D: Dot>(
         let (mut acc, rqw) = tail(g);
         for (r, wr) in g[..taps].chunks_exact(f_w).enumerate() {
             let xr = xg.wrapping_offset(r as isize * x_row);
-            for (k, &w) in wr.iter().enumerate() {
+            for (k, w) in wr.iter().enumerate() {
+                if D::BYTE_LOADS {
+                    let valid = ky.contains(&r) && kx.contains(&k);
+                    // SAFETY: the tap is read only when valid: in bounds by the caller's
+                    // guarantee.
+                    acc = unsafe { tap_bytes::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, w, acc) };
+                    continue;
+                }
+                let w = *w;
                 let xv = if ky.contains(&r) && kx.contains(&k) {
                     // SAFETY: a valid tap, in bounds by the caller's guarantee.
                     unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }

@@ -384,6 +384,8 @@ impl KernelCase for Depthwise {
 
 kernel_tests!(reference, Depthwise, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
 kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::dot::scalar::Scalar>);
+// The RV32 micro-kernels (portable Rust, so run natively here too) on the Arm layouts.
+kernel_tests!(selected_rv32, if true, Depthwise, selected::<crate::kernels::dot::rv32::Rv32>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Depthwise, selected::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(target_arch = "x86_64")]

@@ -9,17 +9,24 @@
 //!
 //! The ISA seam: [`Dot`] is the interface, one type per implementation ([`scalar::Scalar`],
 //! always compiled, the reference; [`dsp::ArmDsp`], SXTB16/SMLAD, compiled where the
-//! target has the Armv7E-M DSP instructions). [`crate::isa`] selects the one the public
+//! target has the Armv7E-M DSP instructions; [`rv32::Rv32`], narrow loads at fixed offsets
+//! for 32-bit RISC-V, portable Rust compiled everywhere). [`crate::isa`] selects the one the public
 //! kernels use. The fast kernels are generic over `D: Dot`, so the same test suite runs
 //! them with every implementation the test machine can execute (the shared `kernel_tests!`,
 //! here and in the kernels).
 
-// On DSP targets the scalar implementation is only the tests' reference.
-#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
+// On DSP, NEON and RV32 targets the scalar implementation is only the tests' reference (RV32
+// calls some of its functions).
+#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon"), target_arch = "riscv32"), allow(dead_code))]
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
 pub(crate) mod dsp;
+
+// Portable Rust shaped for RV32: compiled everywhere so that the host suites run it; the
+// kernels use it on `riscv32` (`crate::isa::Dot`).
+#[cfg_attr(not(any(test, target_arch = "riscv32")), allow(dead_code))]
+pub(crate) mod rv32;
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[cfg_attr(tflc_runtime_scalar, allow(dead_code))]
@@ -31,12 +38,31 @@ pub(crate) mod neon;
 pub(crate) trait Dot {
     /// Name for test reports.
     const NAME: &'static str;
+    /// Whether drivers should hand this implementation its int8 operands as separate byte
+    /// loads rather than as words: a core without unaligned word loads and without a
+    /// byte-lane extract (RV32: an unaligned `[i8; 4]` is four `lbu` joined by shifts, and
+    /// each lane of a word costs two shifts to extract, while `lb` loads and sign-extends a
+    /// byte in one instruction). Drivers branch on it at compile time (depthwise `Mult1`).
+    const BYTE_LOADS: bool = false;
+    /// Channel pairs per block of `Gemm`'s chunked driver (`GemmChunked`, windows of more
+    /// than one chunk), whose accumulators wait on the stack between chunks while every
+    /// chunk is widened once per block: 8 (128 bytes of stack), or 32 where re-widening the
+    /// window costs more than the stack (RV32: a layer of up to 64 channels widens each
+    /// chunk once). The driver instantiates these two (any other value runs 8).
+    const CHUNKED_BLOCK_PAIRS: usize = 8;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
     /// `acc + sum_i x[i] * w[i]`.
     fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32;
     /// Four independent lanes: `acc[j] + x[j] * w[j]`.
     fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4];
+    /// [`Dot::mac4`] on operands in memory: what a [`Dot::BYTE_LOADS`] implementation takes,
+    /// reading each lane where it is used (a `[i8; 4]` passed by value is one 32-bit
+    /// aggregate to LLVM, which RV32 then assembles from four `lbu` and splits again).
+    #[inline(always)]
+    fn mac4_ref(x: &[i8; 4], w: &[i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        Self::mac4(*x, *w, acc)
+    }
     /// [`Dot::dot4`] with `offset` (`-128..=128`) added to every `x` first.
     fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4];
     /// [`Dot::dot1`] with `offset` added to every `x` first.
@@ -169,6 +195,7 @@ mod tests {
     type Mac4Offset = fn([i8; 4], [i8; 4], i32, [i32; 4]) -> [i32; 4];
     type Dot4x4Row = fn(&[i8], &[i32], [i32; 4]) -> [i32; 4];
     type Mac4x4Row = fn(&[[u32; 2]], &[i32], [i32; 4]) -> [i32; 4];
+    type Mac4Ref = fn(&[i8; 4], &[i8; 4], [i32; 4]) -> [i32; 4];
 
     /// The micro-kernels of one implementation.
     #[derive(Clone, Copy)]
@@ -176,6 +203,7 @@ mod tests {
         dot4: Dot4,
         dot1: fn(&[i8], &[i8], i32) -> i32,
         mac4: fn([i8; 4], [i8; 4], [i32; 4]) -> [i32; 4],
+        mac4_ref: Mac4Ref,
         dot4_offset: Dot4Offset,
         dot1_offset: fn(&[i8], &[i8], i32, i32) -> i32,
         mac4_offset: Mac4Offset,
@@ -190,6 +218,7 @@ mod tests {
                 dot4: D::dot4,
                 dot1: D::dot1,
                 mac4: D::mac4,
+                mac4_ref: D::mac4_ref,
                 dot4_offset: D::dot4_offset,
                 dot1_offset: D::dot1_offset,
                 mac4_offset: D::mac4_offset,
@@ -270,6 +299,7 @@ mod tests {
             }));
             if x.len() >= 4 {
                 v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
+                v.extend((0..4).map(|j| ("mac4_ref", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
                 v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
             }
             v
@@ -321,6 +351,7 @@ mod tests {
             if x.len() >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));
+                v.extend((k.mac4_ref)(&xa, &wa, acc));
                 v.extend((k.mac4_offset)(xa, wa, offset, acc));
             }
             Ok(v)
@@ -346,6 +377,8 @@ mod tests {
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
     kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
+    // Portable: runs on every build (natively on the host; on RV32 it is what ships).
+    kernel_tests!(rv32, if true, DotCase, DotFns::of::<crate::kernels::dot::rv32::Rv32>());
     // NEON is part of the aarch64 base ISA: compiled and run on every aarch64 build
     // (`tools/test-runtime-aarch64.sh` runs it under qemu-aarch64).
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

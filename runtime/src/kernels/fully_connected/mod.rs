@@ -146,7 +146,7 @@ fn as_conv_geometry(g: &FullyConnectedGeometry) -> crate::kernels::conv_2d::Conv
 
 /// The smallest layer (`units * depth`) for which [`FullyConnectedVariant::select`] picks
 /// `Interleaved`.
-pub const MIN_INTERLEAVED_MACS: usize = 512;
+pub const MIN_INTERLEAVED_MACS: usize = 256;
 
 /// The implementations of int8 FULLY_CONNECTED (16x8 has only the reference).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

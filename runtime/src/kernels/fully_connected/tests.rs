@@ -282,6 +282,8 @@ impl KernelCase for Fc {
 
 kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8);
 kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
+// The RV32 micro-kernels (portable Rust, so run natively here too) on the Arm layouts.
+kernel_tests!(selected_rv32, if true, Fc, selected::<crate::kernels::dot::rv32::Rv32>);
 #[cfg(tflc_arm_dsp)]
 kernel_tests!(selected_arm_dsp, if true, Fc, selected::<crate::kernels::dot::dsp::ArmDsp>);
 kernel_tests!(selected_x86_portable, if true, Fc, selected_x86_portable);

@@ -1,0 +1,86 @@
+//! Chooses the model and its input, writing to OUT_DIR:
+//! - `model.rs`: `tflc_macros::include_model!("<path relative to this crate>")`;
+//! - `input.bin`: the bytes copied into input 0 before each inference.
+//!
+//! The model is `TFLC_BOARD_MODEL` (a path relative to this crate, or absolute), or by default
+//! the MLPerf Tiny keyword-spotting model `mlperf_kws_dscnn_int8` from the shared corpus
+//! (`TFLC_SHARED`, or `../shared` beside the repository) with its golden input 0. The models
+//! are never copied into the repository: without the corpus (and without `TFLC_BOARD_MODEL`)
+//! the build stops and says where it looked. `TFLC_BOARD_INPUT` overrides the input file (raw
+//! bytes of input 0).
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=TFLC_BOARD_MODEL");
+    println!("cargo:rerun-if-env-changed=TFLC_BOARD_INPUT");
+    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| manifest.join("../../../shared"));
+    let kws = shared.join("models/mlperf_kws_dscnn_int8.tflite");
+    let (model, input) = match std::env::var_os("TFLC_BOARD_MODEL") {
+        Some(m) => (manifest.join(m), None),
+        None if kws.exists() => (kws, Some(shared.join("golden/mlperf_kws_dscnn_int8/run0_in0.bin"))),
+        None => fail(&format!(
+            "the shared model corpus is missing: {} does not exist. This example runs \
+             ../shared/models/mlperf_kws_dscnn_int8.tflite (the models are not part of the \
+             repository); put the corpus beside the repository, point TFLC_SHARED at it, or \
+             set TFLC_BOARD_MODEL=path/to/model.tflite",
+            normalize(&kws).display()
+        )),
+    };
+    let input = std::env::var_os("TFLC_BOARD_INPUT").map(|i| manifest.join(i)).or(input);
+    let rel = relative(&model, &manifest);
+    println!("cargo:rerun-if-changed={}", model.display());
+    write(&out.join("model.rs"), format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()).as_bytes());
+    let bytes = match &input {
+        Some(i) => {
+            println!("cargo:rerun-if-changed={}", i.display());
+            std::fs::read(i).unwrap_or_else(|e| fail(&format!("cannot read the input {}: {e}", i.display())))
+        }
+        None => Vec::new(),
+    };
+    write(&out.join("input.bin"), &bytes);
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return;
+    }
+    std::fs::write(path, bytes).unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", path.display())));
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("error: tflc-esp32c3: {msg}");
+    std::process::exit(1);
+}
+
+/// `path` relative to `base` (include_model! resolves against CARGO_MANIFEST_DIR).
+fn relative(path: &Path, base: &Path) -> PathBuf {
+    let (p, b) = (normalize(path), normalize(base));
+    let common = p.components().zip(b.components()).take_while(|(x, y)| x == y).count();
+    let mut rel = PathBuf::new();
+    for _ in b.components().skip(common) {
+        rel.push("..");
+    }
+    for c in p.components().skip(common) {
+        rel.push(c);
+    }
+    rel
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

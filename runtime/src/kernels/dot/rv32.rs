@@ -1,0 +1,223 @@
+//! The RV32 micro-kernels ([`Rv32`]): the fast variants' inner loops written for a 32-bit
+//! RISC-V core without SIMD (RV32IMC: the ESP32-C3, the RP2350's Hazard3, SiFive E2x).
+//!
+//! The packed layouts are the Arm ones (the compiler packs once for both; `TargetClass::Arm`),
+//! made for SXTB16/SMLAD, which RV32 does not have: extracting a signed byte or halfword
+//! from a loaded word costs two shifts there (`slli` + `srai`), and there is no
+//! multiply-accumulate. What RV32 does have is sign-extending narrow loads (`lb`, `lh`) with
+//! a 12-bit immediate offset, and 31 registers. So every operand is read with its own
+//! narrow load at a fixed offset from one pointer per stream (the layouts put all the
+//! operands of a block at constant offsets: `Dot::dot_2x2`'s group is 16 bytes of widened
+//! activations and 8 bytes of weights, `Dot::dot4x4_row`'s step 4 input bytes and 16 weight
+//! bytes), which is one instruction per operand and no extraction, and each block's
+//! accumulators stay in registers: per multiply-accumulate a `mul` and an `add`, plus the
+//! operand loads shared by the block (`dot_2x2`: 16 products per 16 loads; `dot4x4_row`: 16
+//! per 20). The views are plain safe slices of the same words (`bytemuck` casts, fixed-size
+//! chunks so that no index is checked in the loop).
+//!
+//! Written in portable Rust: the host test suites run it natively (`kernel_tests!` lines
+//! `rv32`, `selected_rv32`), and the RV32 firmware (`examples/firmware/run.sh --rv32`) runs it
+//! on every model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in
+//! 32-bit words: the product's high word (`mulhsu`) plus the top bit of its low word (`mul`),
+//! with no libgcc call (`__muldi3`, `__ashldi3`: `run.sh --rv32` fails an image that links
+//! one; docs/KERNELS.md, "RV32").
+
+/// The RV32 micro-kernels: [`super::scalar::Scalar`]'s arithmetic (and bits) with loads
+/// shaped for RV32 (see the module doc).
+pub(crate) struct Rv32;
+
+/// `a + x * w`, wrapping (one `mul` and one `add`).
+#[inline(always)]
+fn mac(a: i32, x: i32, w: i32) -> i32 {
+    a.wrapping_add(x.wrapping_mul(w))
+}
+
+/// `floor((x * u + 2^31) / 2^32)` for a signed `x` and an unsigned `u`, in 32-bit words:
+/// the product's high word (`mulhsu`) plus the top bit of its low word (`mul`; adding 2^31
+/// to the low word carries exactly when that bit is set).
+#[inline(always)]
+fn high_round(x: i32, u: u32) -> i32 {
+    let p = i64::from(x) * i64::from(u);
+    ((p >> 32) as i32).wrapping_add(((p as u32) >> 31) as i32)
+}
+
+impl super::Dot for Rv32 {
+    const NAME: &'static str = "rv32";
+    const BYTE_LOADS: bool = true;
+    const CHUNKED_BLOCK_PAIRS: usize = 32;
+
+    /// Four elements per step: each of the five streams (`x`, four rows) advances one
+    /// pointer by 4 and reads its bytes at offsets 0..4 (`lb`), so a step is 20 loads, 16
+    /// products and 6 pointer/loop instructions instead of 4 x 6; the last `len % 4` one by one.
+    #[inline(always)]
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        let n = x.len();
+        let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        let quads = x.chunks_exact(4).zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4));
+        for ((((x, w0), w1), w2), w3) in quads {
+            for i in 0..4 {
+                let xv = i32::from(x[i]);
+                a0 = mac(a0, xv, i32::from(w0[i]));
+                a1 = mac(a1, xv, i32::from(w1[i]));
+                a2 = mac(a2, xv, i32::from(w2[i]));
+                a3 = mac(a3, xv, i32::from(w3[i]));
+            }
+        }
+        let t = n / 4 * 4;
+        super::scalar::dot4(&x[t..], [&w0[t..], &w1[t..], &w2[t..], &w3[t..]], [a0, a1, a2, a3])
+    }
+    /// As [`Rv32::dot4`], one row: four elements per step.
+    #[inline(always)]
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        let n = x.len();
+        let w = &w[..n];
+        let mut a = acc;
+        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(4)) {
+            for i in 0..4 {
+                a = mac(a, i32::from(x[i]), i32::from(w[i]));
+            }
+        }
+        let t = n / 4 * 4;
+        super::scalar::dot1(&x[t..], &w[t..], a)
+    }
+    #[inline(always)]
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::mac4(x, w, acc)
+    }
+    /// One `lb` per lane of each operand, one `mul` and one `add` per lane.
+    #[inline(always)]
+    fn mac4_ref(x: &[i8; 4], w: &[i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        let [a0, a1, a2, a3] = acc;
+        [
+            mac(a0, i32::from(x[0]), i32::from(w[0])),
+            mac(a1, i32::from(x[1]), i32::from(w[1])),
+            mac(a2, i32::from(x[2]), i32::from(w[2])),
+            mac(a3, i32::from(x[3]), i32::from(w[3])),
+        ]
+    }
+    #[inline(always)]
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::dot4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        super::scalar::dot1_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        super::scalar::mac4_offset(x, w, offset, acc)
+    }
+
+    /// Per group: the 8 halfwords of the four widened words (`lh`: pixel `p`'s taps
+    /// `t0, t2` at halfwords `2p, 2p + 1`, `t1, t3` at `4 + 2p, 5 + 2p`) and the 8 weight
+    /// bytes (`lb`: channel `j`'s `t0, t2` at bytes `j, j + 2`, `t1, t3` at `4 + j, 6 + j`).
+    #[inline(always)]
+    fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let x: &[i16] = bytemuck::cast_slice(x);
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(8).zip(w.chunks_exact(8)) {
+            let (Ok(x), Ok(w)) = (<&[i16; 8]>::try_from(x), <&[i8; 8]>::try_from(w)) else { break };
+            // Tap k of the group (t0, t2, t1, t3) is halfword k of a pixel's four and byte
+            // pair k of the weights. Each element converted where it is used (an array
+            // `map` becomes a vector sign extension that LLVM scalarises as `lbu` + two
+            // shifts).
+            for (xo, wo) in [(0, 0), (1, 2), (4, 4), (5, 6)] {
+                let (x0, x1) = (i32::from(x[xo]), i32::from(x[xo + 2]));
+                let (wa, wb) = (i32::from(w[wo]), i32::from(w[wo + 1]));
+                a0 = mac(a0, x0, wa);
+                a1 = mac(a1, x0, wb);
+                a2 = mac(a2, x1, wa);
+                a3 = mac(a3, x1, wb);
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// `(x * 2m + 2^31) >> 32` as the high word of the 32 x 32-bit product (`mulhsu`) plus
+    /// the carry of adding 2^31 to its low word (`mul`), which is the low word's top bit:
+    /// 4 instructions where LLVM's 64-bit add takes 6.
+    #[inline(always)]
+    fn doubling_high_mul(x: i32, m2: i32) -> i32 {
+        high_round(x, m2 as u32)
+    }
+
+    /// [`super::Dot::requant_lane`] with its rounded high product as [`high_round`] of `2m`
+    /// (`m` in `[0, 2^31)`, so `2m` fits 32 unsigned bits and `(acc * 2m + 2^31) >> 32 =
+    /// (acc * m + 2^30) >> 31`).
+    #[inline(always)]
+    fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {
+        let e = e & 31;
+        let high = high_round(acc, (m as u32) << 1);
+        high.wrapping_add((acc >> 31).wrapping_add(k.wrapping_shl(e) >> 1)) >> e
+    }
+
+    /// Per word of `x`: its 4 bytes (`lb`) against the 16 weight bytes of the four units
+    /// (`lb`: unit `j`'s bytes at `4j..4j + 4`).
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
+            let (Ok(x), Ok(w)) = (<&[i8; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
+            for (i, &xv) in x.iter().enumerate() {
+                let xv = i32::from(xv);
+                a0 = mac(a0, xv, i32::from(w[i]));
+                a1 = mac(a1, xv, i32::from(w[4 + i]));
+                a2 = mac(a2, xv, i32::from(w[8 + i]));
+                a3 = mac(a3, xv, i32::from(w[12 + i]));
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Per word pair of `x` (taps `t0, t2` and `t1, t3` as halfwords: `lh`) the 16 weight
+    /// bytes of its four words (`lb`; layout in [`super::Dot::mac4x4_row`]).
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let x: &[i16] = bytemuck::cast_slice(x);
+        let w: &[i8] = bytemuck::cast_slice(w);
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
+            let (Ok(x), Ok(w)) = (<&[i16; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
+            // Halfwords t0, t2, t1, t3; tap (t0, t2) of channels (0, 1) in word 0, (2, 3) in
+            // word 1, tap (t1, t3) in words 2 and 3.
+            for (xo, wo) in [(0, 0), (1, 2), (2, 8), (3, 10)] {
+                let xv = i32::from(x[xo]);
+                a0 = mac(a0, xv, i32::from(w[wo]));
+                a1 = mac(a1, xv, i32::from(w[wo + 1]));
+                a2 = mac(a2, xv, i32::from(w[wo + 4]));
+                a3 = mac(a3, xv, i32::from(w[wo + 5]));
+            }
+        }
+        [a0, a1, a2, a3]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{scalar::Scalar, Dot};
+    use super::Rv32;
+    use crate::kernels::test_util::Rng;
+
+    /// The 32-bit-word rounding of [`Rv32`] against the scalar reference's 64-bit
+    /// arithmetic: every multiplier and accumulator at and around the extremes, and a million
+    /// random pairs.
+    #[test]
+    fn high_products_match_scalar() {
+        let edges = [i32::MIN, i32::MIN + 1, -(1 << 30), -(1 << 30) + 1, -65537, -2, -1, 0, 1, 2, 65535, (1 << 30) - 1, 1 << 30, i32::MAX - 1, i32::MAX];
+        let mut rng = Rng(0x5eed_1234);
+        let mut pairs: std::vec::Vec<(i32, i32)> = edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect();
+        pairs.extend((0..1_000_000).map(|_| (rng.next_u64() as i32, rng.next_u64() as i32)));
+        for (x, m) in pairs {
+            assert_eq!(Rv32::doubling_high_mul(x, m), Scalar::doubling_high_mul(x, m), "doubling_high_mul({x}, {m})");
+            let m = m & i32::MAX;
+            for e in [0u32, 1, 7, 22, 31] {
+                for k in [1, -255, 255] {
+                    assert_eq!(Rv32::requant_lane(x, m, e, k), Scalar::requant_lane(x, m, e, k), "requant_lane({x}, {m}, {e}, {k})");
+                }
+            }
+        }
+    }
+}
