@@ -1,17 +1,19 @@
 //! A mutation campaign over real models: `cargo run --release -p tflc --example fuzz_campaign
-//! -- [[FIRST..]END] [SEED_DIR...]` (default cases `0..50000`: 50,000 mutants of
+//! -- [--mode bytes|fields|mixed] [[FIRST..]END] [SEED_DIR...]` (default cases `0..50000`: 50,000 mutants of
 //! `../shared/models` and `../shared/ops`, read at run time, never copied into the
 //! repository; `FIRST..END` runs one shard, so several processes can share a campaign). Each mutant goes
 //! through read + inspect, plan + verify and compile (`tflc::internal::fuzzing::models::check_pipeline`)
 //! in this process; a panic, a failed verification, an unlinkable module or a case that takes
 //! more than 20 s of CPU time (a hang; CPU time, not wall time, so that a campaign under
 //! `nice -n 19` on a busy machine does not report starvation as hangs) is reported with the
-//! seed and case number to replay it. docs/FUZZING.md.
+//! seed and case number to replay it. `--mode`: byte mutation (`models::mutate`), structure-aware
+//! mutation through the schema (`models::mutate_fields`), or `mixed` (the default: even cases
+//! bytes, odd cases fields); the counts are reported per mode. docs/FUZZING.md.
 
 use arbitrary::Unstructured;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tflc::internal::fuzzing::models::{check_pipeline, mutate};
+use tflc::internal::fuzzing::models::{check_pipeline, mutate, mutate_fields};
 use tflc::internal::testing::Rng;
 
 /// CPU time of this process (user + system) from `/proc/self/stat`, or `None` off Linux.
@@ -24,8 +26,46 @@ fn cpu_time() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
 }
 
+/// Counts of one mutation mode.
+#[derive(Default)]
+struct Counts {
+    tried: u64,
+    read: u64,
+    planned: u64,
+    compiled: u64,
+    failures: u64,
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |x: u64| 100.0 * x as f64 / self.tried.max(1) as f64;
+        write!(
+            f,
+            "{} mutants, {} read ({:.1} %), {} planned ({:.1} %), {} compiled ({:.1} %), {} failures",
+            self.tried,
+            self.read,
+            pct(self.read),
+            self.planned,
+            pct(self.planned),
+            self.compiled,
+            pct(self.compiled),
+            self.failures
+        )
+    }
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut all: Vec<String> = std::env::args().skip(1).collect();
+    let mut mode = "mixed".to_string();
+    if let Some(i) = all.iter().position(|a| a == "--mode") {
+        mode = all.get(i + 1).cloned().unwrap_or_default();
+        all.drain(i..(i + 2).min(all.len()));
+    }
+    if !["bytes", "fields", "mixed"].contains(&mode.as_str()) {
+        eprintln!("--mode is bytes, fields or mixed, not {mode:?}");
+        std::process::exit(2);
+    }
+    let mut args = all.into_iter();
     let range = args.next().unwrap_or_else(|| "50000".into());
     let (first, end): (u64, u64) = match range.split_once("..") {
         Some((a, b)) => (a.parse().unwrap_or(0), b.parse().unwrap_or(50_000)),
@@ -71,6 +111,8 @@ fn main() {
     let (mut read, mut planned, mut compiled, mut failures) = (0u64, 0u64, 0u64, 0u64);
     let (mut panics, mut hangs, mut wrong, mut tried) = (0u64, 0u64, 0u64, 0u64);
     let mut slowest = (Duration::ZERO, 0u64, String::new());
+    // [bytes, fields]
+    let mut per_mode = [Counts::default(), Counts::default()];
     let start = Instant::now();
     std::panic::set_hook(Box::new(|_| {}));
     for case in first..end {
@@ -84,7 +126,20 @@ fn main() {
         let other = (rng.next_u64() % seeds.len() as u64) as usize;
         let noise: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();
         let mut u = Unstructured::new(&noise);
-        let Ok(bytes) = mutate(&seeds[si].1, &seeds[other].1, 6, &mut u) else { continue };
+        let fields = mode == "fields" || (mode == "mixed" && case % 2 == 1);
+        let made = if fields {
+            match mutate_fields(&seeds[si].1, 3, &mut u) {
+                Ok(Some(b)) => Ok(b),
+                // A seed that does not verify: bytes instead.
+                Ok(None) => mutate(&seeds[si].1, &seeds[other].1, 6, &mut u),
+                Err(e) => Err(e),
+            }
+        } else {
+            mutate(&seeds[si].1, &seeds[other].1, 6, &mut u)
+        };
+        let Ok(bytes) = made else { continue };
+        let per = &mut per_mode[fields as usize];
+        per.tried += 1;
         tried += 1;
         let (t, cpu) = (Instant::now(), cpu_time());
         let result = std::panic::catch_unwind(|| check_pipeline(&bytes, &opts));
@@ -100,6 +155,10 @@ fn main() {
                 read += r.read as u64;
                 planned += r.planned as u64;
                 compiled += r.compiled as u64;
+                let per = &mut per_mode[fields as usize];
+                per.read += r.read as u64;
+                per.planned += r.planned as u64;
+                per.compiled += r.compiled as u64;
                 let hang = took > Duration::from_secs(20);
                 hangs += hang as u64;
                 hang.then(|| format!("took {took:?} of CPU time (hang)"))
@@ -118,7 +177,8 @@ fn main() {
         };
         if let Some(e) = problem {
             failures += 1;
-            println!("case {case} (seed {}): {e}", seeds[si].0);
+            per_mode[fields as usize].failures += 1;
+            println!("case {case} ({} mode, seed {}): {e}", if fields { "fields" } else { "bytes" }, seeds[si].0);
             let _ = std::fs::write(format!("fuzz_campaign_case_{case}.tflite"), &bytes);
         }
         if (case + 1 - first) % 1_000 == 0 {
@@ -128,8 +188,10 @@ fn main() {
                 case + 1 - first,
                 start.elapsed().as_secs_f64()
             );
+            eprintln!("  bytes:  {}\n  fields: {}", per_mode[0], per_mode[1]);
         }
     }
+    println!("bytes mode:  {}\nfields mode: {}", per_mode[0], per_mode[1]);
     println!(
         "cases {first}..{end}: {mutants} mutants ({tried} made) of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
          rejected: {} by the reader, {} read but not compiled; \

@@ -12,6 +12,10 @@
 
 use arbitrary::{Result, Unstructured};
 
+/// Structure-aware mutation: fields changed through the schema, written back as a valid
+/// flatbuffer (`tflite::mutate`, docs/FUZZING.md).
+pub use crate::tflite::mutate::{mutate_fields, round_trip, EDIT_KINDS};
+
 /// Extreme little-endian 32-bit words.
 const WORDS: [u32; 12] = [
     0,

@@ -9,7 +9,12 @@ mod schema_generated;
 
 pub mod builder;
 pub mod flexbuffers;
+#[cfg(feature = "fuzzing")]
+pub mod mutate;
 mod reader;
+#[cfg(feature = "fuzzing")]
+#[rustfmt::skip]
+mod schema_desc;
 
 pub use reader::read_model;
 
