@@ -179,8 +179,11 @@ pub(crate) unsafe fn gathered<K: RowsMicro>(k: &K, p: &Conv2dParams<S8>, input: 
     // 3x3x3) would end in scalar products; a small filter is copied once with its rows
     // zero-padded (the gathered rows get zeros there too), so the product has no scalar tail.
     let padded_k = window.next_multiple_of(K::PAD.max(1));
-    let mut padded = [0i8; PADDED_MAX];
+    // (Initialized only when used: a kernel without a tail, or a window already a multiple
+    // of its step, does not zero 8 KiB per call.)
+    let mut padded: [i8; PADDED_MAX];
     let (len, filter) = if padded_k != window && out_d * padded_k <= PADDED_MAX && padded_k <= GATHER_MAX {
+        padded = [0i8; PADDED_MAX];
         for (dst, src) in padded.chunks_exact_mut(padded_k).zip(filter.chunks_exact(window)) {
             dst[..window].copy_from_slice(src);
         }
