@@ -169,9 +169,9 @@ fi
 target_dir="${CARGO_TARGET_DIR:-$here/target}"
 out="$target_dir/firmware$suffix"
 mkdir -p "$out"
-build_plugin() { # build_plugin SRC SO
+build_plugin() { # build_plugin SRC SO (the M4 timing header is a dependency of ours)
     mkdir -p "$(dirname "$2")"
-    if [ ! -f "$2" ] || [ "$1" -nt "$2" ]; then
+    if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$here/qemu/m4timing.h" -nt "$2" ]; then
         gcc -shared -fPIC -O2 -fvisibility=hidden -o "$2" "$1" || { echo "error: cannot build the QEMU plugin $1" >&2; exit 2; }
     fi
 }
@@ -181,6 +181,13 @@ plugin_arg="$plugin"
 [ -n "${FIRMWARE_PROF:-}" ] && plugin_arg="$plugin,prof=$FIRMWARE_PROF"
 opcount="$target_dir/opcount/libopcount.so"
 ((per_op)) && build_plugin "$here/qemu/opcount.c" "$opcount"
+# On the Cortex-M4, a second plugin estimates the window's cycles from the Technical
+# Reference Manual's timings (qemu/m4timing.h), beside insncount's exact instructions.
+cycles_plugin=()
+if [ "$arch" = thumbv7em ]; then
+    build_plugin "$here/qemu/cycles.c" "$target_dir/cycles/libcycles.so"
+    cycles_plugin=(-plugin "$target_dir/cycles/libcycles.so")
+fi
 
 # Models with a cargo feature build with --features (one cached artifact per model);
 # others through TFLC_FW_MODEL.
@@ -189,7 +196,7 @@ features="$(sed -n '/^\[features\]/,/^\[/p' "$here/Cargo.toml" | sed -n 's/^\([a
 qemu() { # qemu ELF LOG [PLUGIN]: runs the firmware with the plugin under timeout; QEMU's status
     timeout "$timeout_s" "$qemu_bin" "${machine[@]}" -nographic \
         "${semihosting[@]}" -icount shift=0 \
-        -plugin "${3:-$plugin_arg}" -kernel "$1" >"$2" 2>&1 </dev/null
+        -plugin "${3:-$plugin_arg}" "${cycles_plugin[@]}" -kernel "$1" >"$2" 2>&1 </dev/null
 }
 
 # build LOG JSON cargo-args...: cargo build for $target; cargo's JSON messages go to JSON,
@@ -290,7 +297,18 @@ head = re.search(r"^opcount: total=\d+ windows=(\d+) window_insns=(\d+) before=(
 if not head:
     die(f"no opcount summary line in {run_path}")
 windows, window, before, markers, marker_insns, stray = map(int, head.groups())
-segs = [int(x) for x in re.findall(r"^opcount: segment \d+ insns=(\d+)$", run, re.M)]
+seg_rows = re.findall(r"^opcount: segment \d+ insns=(\d+) cycles=(\d+)$", run, re.M)
+segs = [int(a) for a, _ in seg_rows]
+# The Cortex-M4 cycle estimate per segment (m4timing.h); shown on the Cortex-M4 only.
+cyc = [int(c) for _, c in seg_rows]
+chead = re.search(r"^opcount: cycles window=(\d+) before=(\d+) marker=(\d+)$", run, re.M)
+with_cycles = "Cortex-M4F" in board
+if with_cycles:
+    if not chead:
+        die(f"no opcount cycles line in {run_path}")
+    cwindow, cbefore, cmarker = map(int, chead.groups())
+    if cbefore + sum(cyc) + cmarker != cwindow:
+        die(f"cycles: before {cbefore} + operators {sum(cyc)} + markers {cmarker} != window {cwindow}")
 # The operators in run()'s order: the generated OPS table, which run_with's observer (the
 # firmware's op_marker calls) walks.
 code = open(model_rs).read()
@@ -311,6 +329,7 @@ ops = {o["index"]: o for o in summary.get("operators", []) if o.get("subgraph") 
 if not ops:
     die(f"no operators in {inspect_path}")
 counted = dict(zip(order, segs))
+counted_c = dict(zip(order, cyc))
 if len(counted) != len(order) or any(i not in ops for i in order):
     die(f"op_marker indices {order} do not match the model's operators")
 def num(v):
@@ -325,23 +344,28 @@ for i in schedule + sorted(set(ops) - set(schedule)):
     total_macs += macs
     if i in counted:
         n = counted[i]
+        cc = [num(counted_c[i]), f"{counted_c[i] / macs:.2f}" if macs else ""] if with_cycles else []
         rows.append([str(i), o["opcode"], num(macs) if macs else "", num(n),
-                     f"{n / macs:.2f}" if macs else "", f"{100 * n / window:.1f}%"])
+                     f"{n / macs:.2f}" if macs else ""] + cc + [f"{100 * n / window:.1f}%"])
     else:
-        rows.append([str(i), o["opcode"], num(macs) if macs else "", "no code (view)", "", ""])
+        rows.append([str(i), o["opcode"], num(macs) if macs else "", "no code (view)", ""] + ["", ""] * bool(with_cycles) + [""])
 ops_sum = sum(segs)
 whole = int(whole) if whole.isdigit() else None
-rows.append(["", "sum of operators", num(total_macs) if total_macs else "", num(ops_sum), f"{ops_sum / total_macs:.2f}" if total_macs else "", f"{100 * ops_sum / window:.1f}%"])
-rows.append(["", "harness before op 0", "", num(before), "", ""])
-rows.append(["", f"op_marker bodies ({markers} calls)", "", num(marker_insns), "", ""])
-rows.append(["", "whole inference, marked build", "", num(window), f"{window / total_macs:.2f}" if total_macs else "", "100.0%"])
+def percyc(c):
+    return [num(c), f"{c / total_macs:.2f}" if total_macs else ""] if with_cycles else []
+blank = ["", ""] if with_cycles else []
+rows.append(["", "sum of operators", num(total_macs) if total_macs else "", num(ops_sum), f"{ops_sum / total_macs:.2f}" if total_macs else ""] + percyc(sum(cyc)) + [f"{100 * ops_sum / window:.1f}%"])
+rows.append(["", "harness before op 0", "", num(before), ""] + (percyc(cbefore)[:1] + [""] if with_cycles else []) + [""])
+rows.append(["", f"op_marker bodies ({markers} calls)", "", num(marker_insns), ""] + (percyc(cmarker)[:1] + [""] if with_cycles else []) + [""])
+rows.append(["", "whole inference, marked build", "", num(window), f"{window / total_macs:.2f}" if total_macs else ""] + (percyc(cwindow) if with_cycles else []) + ["100.0%"])
 if whole is not None:
-    rows.append(["", "whole inference, unmarked build", "", num(whole), f"{whole / total_macs:.2f}" if total_macs else "", ""])
-head = ["op", "opcode", "MACs", "instructions", "insns/MAC", "share"]
+    rows.append(["", "whole inference, unmarked build", "", num(whole), f"{whole / total_macs:.2f}" if total_macs else ""] + blank + [""])
+head = ["op", "opcode", "MACs", "instructions", "insns/MAC"] + (["M4 cycles (est.)", "cycles/MAC"] if with_cycles else []) + ["share"]
 note = (f"{name} on {board}, operators in run()'s order. Each operator's count runs from its op_marker call "
         "to the next one (or to bench_end): its arena views and kernel call, and for the last operator run()'s "
         "return; the markers' own instructions are counted apart. Operators + harness + markers = the marked "
-        "build's window exactly (checked).")
+        "build's window exactly (checked)." + (" M4 cycles (est.): the cycle model of qemu/m4timing.h (the Cortex-M4 "
+        "TRM's timings, zero wait states), per operator over the same segments (also adding up, checked)." if with_cycles else ""))
 if whole is not None:
     d = window - whole
     note += (f" The unmarked build (the main table's figure) needs {num(whole)}: {d:+,} instructions "
@@ -349,13 +373,14 @@ if whole is not None:
 # The same counts per opcode (kernel kind).
 kinds = {}
 for i in order:
-    k = kinds.setdefault(ops[i]["opcode"], [0, 0, 0])
-    k[0] += 1; k[1] += ops[i]["macs"]; k[2] += counted[i]
-khead = ["opcode", "ops", "MACs", "instructions", "insns/MAC", "share"]
-krows = [[op, str(n), num(mc) if mc else "", num(c), f"{c / mc:.2f}" if mc else "", f"{100 * c / window:.1f}%"]
-         for op, (n, mc, c) in sorted(kinds.items(), key=lambda kv: -kv[1][2])]
-md = ["| " + " | ".join(head) + " |", "|---|---|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in rows]
-md += ["", "| " + " | ".join(khead) + " |", "|---|---:|---:|---:|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in krows]
+    k = kinds.setdefault(ops[i]["opcode"], [0, 0, 0, 0])
+    k[0] += 1; k[1] += ops[i]["macs"]; k[2] += counted[i]; k[3] += counted_c.get(i, 0)
+khead = ["opcode", "ops", "MACs", "instructions", "insns/MAC"] + (["M4 cycles (est.)", "cycles/MAC"] if with_cycles else []) + ["share"]
+krows = [[op, str(n), num(mc) if mc else "", num(c), f"{c / mc:.2f}" if mc else ""]
+         + ([num(cc), f"{cc / mc:.2f}" if mc else ""] if with_cycles else []) + [f"{100 * c / window:.1f}%"]
+         for op, (n, mc, c, cc) in sorted(kinds.items(), key=lambda kv: -kv[1][2])]
+md = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)] + ["| " + " | ".join(r) + " |" for r in rows]
+md += ["", "| " + " | ".join(khead) + " |", "|---|" + "---:|" * (len(khead) - 1)] + ["| " + " | ".join(r) + " |" for r in krows]
 open(md_path, "w").write(f"### {name}\n\n" + "\n".join(md) + "\n\n" + note + "\n")
 w = [max(len(r[k]) for r in [head] + rows) for k in range(len(head))]
 print(f"\nper operator: {name}")
@@ -413,6 +438,11 @@ for m in $models; do
     cat "$out/$m.run" >>"$log"
     line="$(grep -m1 '^tflc-fw:' "$out/$m.run")"
     insns="$(sed -n 's/^insncount: .*windows=1 .*per_window=\([0-9]*\).*/\1/p' "$out/$m.run")"
+    # The M4 cycle estimate, over the same window (its instruction count must be insncount's).
+    cycles="" cycles_insns=""
+    if ((${#cycles_plugin[@]})); then
+        read -r cycles_insns cycles < <(sed -n 's/^cycles: windows=1 window_insns=\([0-9]*\) window_cycles=\([0-9]*\) .*/\1 \2/p' "$out/$m.run")
+    fi
     stack="$(sed -n 's/.*stack_peak_bytes=\([0-9]*\).*/\1/p' <<<"$line")"
     arena="$(sed -n 's/.*arena_bytes=\([0-9]*\).*/\1/p' <<<"$line")"
     sizes="$("$binutils-size" -A "$elf" | awk '
@@ -429,6 +459,9 @@ for m in $models; do
         if [ -z "$weights" ] || [ -z "$golden" ] || [ "$golden" != "$golden_files" ]; then
             status="flash accounting failed: weights=${weights:-?} golden symbols=${golden:-none} golden files=${golden_files:-?}"
         fi
+        if ((${#cycles_plugin[@]})) && { [ -z "$cycles" ] || [ "$cycles_insns" != "$insns" ]; }; then
+            status="cycle estimate failed: the cycles plugin counted ${cycles_insns:-no} window instructions, insncount $insns"
+        fi
         # RV32 (issue 33): the kernels' 64-bit products and shifts must stay inline (mul /
         # mulh / mulhsu, 32-bit shifts); a libgcc helper in the image means one did not.
         if [ "$binutils" = riscv64-unknown-elf ]; then
@@ -441,7 +474,7 @@ for m in $models; do
         status="$(sed -n 's/.*result=\([a-z]*\).*/\1/p' <<<"$line")"
         status="${status:-failed} (exit $rc)"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$status" "${insns:-}" "$sizes" "$arena" "${stack:-}" "${weights:-}" "${golden:-}" "${line:-}" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$status" "${insns:-}" "${cycles:-}" "$sizes" "$arena" "${stack:-}" "${weights:-}" "${golden:-}" "${line:-}" >>"$results"
     echo "   $status ${line:-}" >&2
     [ -n "${FIRMWARE_PROF:-}" ] && grep '^insncount' "$out/$m.run" >&2
     if ((per_op)) && [ "$status" = match ]; then
@@ -468,17 +501,18 @@ def ratio(a, b):
 def num(v):
     return f"{v:,}" if isinstance(v, int) else "-"
 rows, failed = [], 0
+with_cycles = 2 if arch == "thumbv7em" else 0  # the cycle estimate's columns (Cortex-M4 only)
 for line in open(res_path):
     f = line.rstrip("\n").split("\t")
     name, status = f[0], f[1]
     if status == "not-compiled":
-        rows.append([name, "not yet supported: " + f[2]] + [""] * 14)
+        rows.append([name, "not yet supported: " + f[2]] + [""] * (14 + with_cycles))
         failed += 1
         continue
     if status != "match":
         failed += 1
-    ints = [int(x) if x.isdigit() else None for x in f[2:9]]
-    insns, flash, ram, arena, stack, weights, golden = ints
+    ints = [int(x) if x.isdigit() else None for x in f[2:10]]
+    insns, cycles, flash, ram, arena, stack, weights, golden = ints
     nonweight = flash - weights - golden if None not in (flash, weights, golden) else None
     tflm_flash = m4.get(name, {}).get("ref", {}).get("flash_bytes")
     tflm_nonweight = tflm_flash - weights if tflm_flash is not None and weights is not None else None
@@ -486,7 +520,7 @@ for line in open(res_path):
     cm = m4.get(name, {}).get("cmsis_nn", {})
     tm = mem.get(name, {})
     rows.append([
-        name, status, num(insns),
+        name, status, num(insns)] + ([num(cycles), f"{cycles / insns:.2f}" if cycles and insns else "-"] if with_cycles else []) + [
         ratio(insns, ref.get("instructions_per_invoke")), ratio(insns, cm.get("instructions_per_invoke")),
         num(flash), ratio(flash, ref.get("flash_bytes")),
         num(weights), num(golden), num(nonweight), num(tflm_nonweight), ratio(nonweight, tflm_nonweight),
@@ -494,13 +528,17 @@ for line in open(res_path):
         f"{num(arena)} ({ratio(arena, tm.get('tflm_total'))})",
         f"{num(stack)} ({num(ref.get('stack_peak_bytes'))})",
     ])
-head = ["model", "result", "instructions", "vs TFLM ref", "vs TFLM CMSIS-NN", "flash B", "vs TFLM",
+head = ["model", "result", "instructions"] + (["M4 cycles (est.)", "CPI"] if with_cycles else []) + ["vs TFLM ref", "vs TFLM CMSIS-NN", "flash B", "vs TFLM",
         "weights B", "golden B", "non-weight flash B", "TFLM ref non-weight B", "vs TFLM",
         "static RAM B", "vs TFLM", "arena B (vs TFLM arena)", "peak stack B (TFLM ref)"]
 md = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 md += ["| " + " | ".join(r) + " |" for r in rows]
 if arch == "thumbv7em":
-    theirs = ("TFLite Micro: tflm_m4.json (same QEMU board; instructions of one Invoke; flash = whole image; "
+    theirs = ("M4 cycles (est.): a model of the Cortex-M4 TRM's instruction timings (examples/firmware/qemu/m4timing.h: "
+              "zero wait states, loads 2 cycles or 1 when pipelined behind a load, LDM/STM/PUSH/POP 1+N, taken branches "
+              "1+P with P = 2, multiplies 1), counted over the same window by qemu/cycles.c; CPI = cycles per instruction; "
+              "not a board measurement (no unaligned-access, wait-state or result-latency stalls). "
+              "TFLite Micro: tflm_m4.json (same QEMU board; instructions of one Invoke; flash = whole image; "
               "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). ")
 elif arch in ("riscv32imc", "riscv32imac"):
     theirs = ("TFLite Micro: tflm_rv32.json (its reference kernels, RV32IMC, same QEMU machine and CPU settings, "
