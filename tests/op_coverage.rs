@@ -170,6 +170,7 @@ fn table() -> (String, Vec<String>) {
 fn type_table(problems: &mut Vec<String>) -> String {
     let mut rows = String::new();
     let mut gaps: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut undefined: Vec<String> = Vec::new();
     let (mut pairs, mut compiled, mut beyond) = (0, 0, 0);
     for &(op, tflm) in types::TFLM_TYPES {
         if !TFLM_BUILTINS.contains(&op) {
@@ -195,8 +196,13 @@ fn type_table(problems: &mut Vec<String>) -> String {
                 }
                 (Some(Err(e)), true) => {
                     pairs += 1;
-                    gaps.entry(types::short(d)).or_default().push(op.to_string());
-                    format!("**gap**: {}", e.replace('|', "/"))
+                    if let Some((.., why)) = types::TFLM_UNDEFINED.iter().find(|(o, t, _)| *o == op && *t == d) {
+                        undefined.push(format!("{}: {op}", types::short(d)));
+                        format!("refused: undefined in TFLite Micro ({why})")
+                    } else {
+                        gaps.entry(types::short(d)).or_default().push(op.to_string());
+                        format!("**gap**: {}", e.replace('|', "/"))
+                    }
                 }
                 (Some(Err(_)), false) => "-".to_string(),
             };
@@ -213,13 +219,15 @@ fn type_table(problems: &mut Vec<String>) -> String {
          (`tests/op_coverage/types.rs`: the usual quantization, int16 symmetric with int8 weights and int64 bias as 16x8 models have it, \
          the fixed output quantization TFLite Micro requires of LOGISTIC, TANH, SOFTMAX, LOG_SOFTMAX and L2_NORMALIZATION). \
          \"compiles\" is the compiler's word, not a conformance check (that is `SUPPORTED_OPS.md`'s \"checked\" column); \
-         \"**gap**\" is a type TFLite Micro runs and tflc refuses, with tflc's reason; \"-\" is a type TFLite Micro refuses; \"not probed\" has no single-op recipe yet.\n"
+         \"**gap**\" is a type TFLite Micro runs and tflc refuses, with tflc's reason; \"refused: undefined in TFLite Micro\" is a type its kernel takes but computes nothing defined for, which tflc refuses on purpose (`types::TFLM_UNDEFINED`, with the reason); \"-\" is a type TFLite Micro refuses; \"not probed\" has no single-op recipe yet.\n"
     );
     let _ = writeln!(
         out,
-        "{pairs} (operator, type) pairs TFLite Micro runs: {compiled} compile, {} are gaps ({}); {beyond} more compile that TFLite Micro refuses.\n",
+        "{pairs} (operator, type) pairs TFLite Micro runs: {compiled} compile, {} are gaps ({}), {} run with undefined results in TFLite Micro and are refused ({}); {beyond} more compile that TFLite Micro refuses.\n",
         gaps.values().map(Vec::len).sum::<usize>(),
         if gaps.is_empty() { "none".to_string() } else { gaps.iter().map(|(d, ops)| format!("{d}: {}", ops.join(", "))).collect::<Vec<_>>().join("; ") },
+        undefined.len(),
+        if undefined.is_empty() { "none".to_string() } else { undefined.join("; ") },
     );
     let _ = writeln!(out, "| operator | int8 | int16 | float32 |");
     let _ = writeln!(out, "|---|---|---|---|");

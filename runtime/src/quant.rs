@@ -432,6 +432,18 @@ pub fn get_reciprocal(x: i32, x_integer_digits: i32) -> (i32, i32) {
     (one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one), num_bits_over_unit)
 }
 
+/// [`get_reciprocal`] for any `x >= 0`, zero included: TFLite's `GetReciprocal(0, ...)`
+/// (a zero divisor, which TFLite only `DCHECK`s) counts 32 leading zeros and shifts 0 left
+/// by 32, which gives 0 on every platform (the shift count is out of range in C, but no
+/// shifted bit is set), so its Q0.31 argument is `0 - 2^31`.
+#[inline]
+pub fn get_reciprocal_or_zero(x: i32, x_integer_digits: i32) -> (i32, i32) {
+    if x == 0 {
+        return (one_over_one_plus_x_for_x_in_0_1(i32::MIN), x_integer_digits - 32);
+    }
+    get_reciprocal(x, x_integer_digits)
+}
+
 // ---------------------------------------------------------------------------------------
 // int16 fixed point, as used by TFLite's quantized HARD_SWISH (reference/hard_swish.h).
 // C++ computes these in `int` and truncates to int16 on assignment; so do we.

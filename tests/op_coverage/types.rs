@@ -25,6 +25,14 @@ pub const TYPES: [DType; 3] = [DType::I8, DType::I16, DType::F32];
 /// of the release: `tools/op_type_check.py` runs every probe model in it, and each of the 258
 /// probed (operator, type) pairs runs exactly where this list says (FILL int16: the pinned
 /// commit's dims switch takes int16, its value switch does not; PRELU int16 takes int8 alpha).
+/// (operator, type) pairs TFLite Micro accepts but computes nothing defined for, which tflc
+/// refuses on purpose (with this reason): they are not gaps to close.
+pub const TFLM_UNDEFINED: &[(&str, DType, &str)] = &[(
+    "GREATER",
+    DType::I16,
+    "TFLite Micro's Eval has an int16 case but its Prepare computes the rescaling parameters for int8 only, so int16 compares with whatever its persistent buffer holds: every output false on a fresh arena (the PyPI release, run with tools/op_type_check.py's inputs and others), anything on a reused one; GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL and NOT_EQUAL refuse int16",
+)];
+
 pub const TFLM_TYPES: &[(&str, &[DType])] = {
     use DType::{F32, I16, I8};
     &[

@@ -385,7 +385,8 @@ mod tests {
         let y = m.activation("y", DType::I8, &[8], q);
         m.op(OpKind::Relu, &[Some(x)], &[a]);
         m.op(OpKind::Reshape { new_shape: Some(vec![8]) }, &[Some(a)], &[r]);
-        let z = m.activation("z", DType::I8, &[8], q);
+        // An output scale that makes int8 DIV's multiplier 2^27: refused (a negative shift).
+        let z = m.activation("z", DType::I8, &[8], Some((1e-8, 0)));
         // A custom operator with an omitted input: the caller's kernel cannot take it.
         m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(r), None], &[s]);
         m.op(OpKind::Add { activation: Activation::None }, &[Some(s), Some(s)], &[y]);

@@ -109,7 +109,7 @@ pub(crate) fn lower_comparison(cx: &OpCx<'_, '_>, op: Comparison) -> Result<Comp
         DType::I16 if op == Comparison::Greater => {
             return Err(cx.unsupported_tensor(
                 i1,
-                "element type int16 (TFLite Micro's int16 GREATER rescales with parameters its Prepare never computes)",
+                "element type int16 (TFLite Micro's int16 GREATER rescales with parameters its Prepare never computes: its result is undefined, every output false on a fresh arena)",
             ))
         }
         other => {

@@ -1,5 +1,6 @@
-//! PRELU, int8 (and float32): `x >= 0 ? x : x * alpha` with an alpha tensor broadcast
-//! against the input.
+//! PRELU, int8, 16x8 (int16 input and output, int8 alpha: TFLite Micro's `kTfLiteInt16`
+//! case, whose Prepare requires the int8 alpha) and float32: `x >= 0 ? x : x * alpha` with
+//! an alpha tensor broadcast against the input.
 //!
 //! Mirrors TFLite Micro `prelu_common.cc` (`CalculatePreluParams`): identity multiplier
 //! `QuantizeMultiplier(s_in / s_out)` and product multiplier
@@ -14,7 +15,7 @@ use crate::error::LowerError;
 use crate::ir::DType;
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::prelu::{prelu_f32, prelu_s8, prepare_prelu, PreluParams};
+use tflc_runtime::kernels::prelu::{prelu_f32, prelu_s16, prelu_s8, prepare_prelu, PreluParams};
 
 crate::runtime_struct_lit!(kernels::prelu::PreluParams<'a> {
     input_offset,
@@ -31,10 +32,12 @@ crate::runtime_struct_lit!(kernels::prelu::PreluParams<'a> {
 pub struct Prelu {
     /// `input1` is the input, `input2` alpha.
     pub bin: Binary,
-    /// The int8 parameters with the [`NO_BROADCAST`] placeholder (the walk borrows
+    /// The int8 / 16x8 parameters with the [`NO_BROADCAST`] placeholder (the walk borrows
     /// `bin.plan`; [`Prelu::params`] puts it in); `None` for float32
     /// (`BroadcastPrelu4DSlowFloat`, whose only parameter is the walk).
     pub params: Option<PreluParams<'static>>,
+    /// int16 input and output (int8 alpha).
+    pub s16: bool,
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
@@ -42,11 +45,20 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Prelu, LowerError> {
     if input.dtype == DType::F32 {
         cx.expect_dtype(alpha, DType::F32)?;
         cx.expect_dtype(output, DType::F32)?;
-        return Ok(Prelu { bin, params: None });
+        return Ok(Prelu { bin, params: None, s16: false });
     }
-    let (qi, qa, qo) = (cx.q_s8(input)?, cx.q_s8(alpha)?, cx.q_s8(output)?);
+    let s16 = input.dtype == DType::I16;
+    let (qi, qa, qo) = if s16 {
+        // TFLite Micro's Prepare: an int16 output takes an int8 alpha; CalculatePreluParams
+        // reads the zero points as they are (no symmetric requirement).
+        cx.expect_dtype(output, DType::I16)?;
+        cx.expect_dtype(alpha, DType::I8)?;
+        (cx.per_tensor_q(input)?, cx.per_tensor_q(alpha)?, cx.per_tensor_q(output)?)
+    } else {
+        (cx.q_s8(input)?, cx.q_s8(alpha)?, cx.q_s8(output)?)
+    };
     let p = prepare_prelu(qi, qa, qo, NO_BROADCAST).ok_or_else(|| cx.invalid("the scales give a multiplier that cannot be quantized"))?;
-    Ok(Prelu { bin, params: Some(p) })
+    Ok(Prelu { bin, params: Some(p), s16 })
 }
 
 impl Prelu {
@@ -67,7 +79,18 @@ impl Kernel for Prelu {
             return Ok(());
         };
         let p = self.params(held);
-        self.bin.execute_s8(s, |x, a, out| prelu_s8(&p, x, a, out))
+        if !self.s16 {
+            return self.bin.execute_s8(s, |x, a, out| prelu_s8(&p, x, a, out));
+        }
+        let mut out = s.take_i16(self.bin.output, p.broadcast.out_len());
+        let x = s.i16(self.bin.input1)?;
+        let a = s.i8(self.bin.input2)?;
+        if x.len() != self.bin.input1_len || a.len() != self.bin.input2_len {
+            return Err(ExecError(format!("operand lengths {} and {} (expected {} and {})", x.len(), a.len(), self.bin.input1_len, self.bin.input2_len)));
+        }
+        prelu_s16(&p, x, a, &mut out);
+        s.insert(self.bin.output, TensorData::I16(out));
+        Ok(())
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
@@ -75,11 +98,12 @@ impl Kernel for Prelu {
             let bin = &self.bin;
             return bin.emit_in_place_capable(cx, quote! { kernels::nd::Broadcast<'static> }, ("prelu", "prelu_f32"), |_| bin.broadcast(false));
         };
-        self.bin.emit_in_place_capable(cx, quote! { kernels::prelu::PreluParams<'static> }, ("prelu", "prelu_s8"), |_| self.params(held))
+        let func = if self.s16 { "prelu_s16" } else { "prelu_s8" };
+        self.bin.emit_in_place_capable(cx, quote! { kernels::prelu::PreluParams<'static> }, ("prelu", func), |_| self.params(held))
     }
 
-    /// int8 and float32 (`prelu_s8_in_place`, `prelu_f32_in_place`), operand 1 (the input)
-    /// only.
+    /// int8, 16x8 and float32 (`prelu_s8_in_place`, `prelu_s16_in_place`,
+    /// `prelu_f32_in_place`), operand 1 (the input) only.
     fn in_place(&self) -> Vec<(usize, usize)> {
         self.bin.in_place_pairs(false)
     }

@@ -157,3 +157,48 @@ const RELU6: &[i16] = &[
     12000, 0, 9997, 12000, 0, 0, 12000, 3459, 0, 0, 12000, 12000, 0, 6448, 12000, 12000, 6866, 0,
     12000, 1637, 0, 0, 12000, 0, 0,
 ];
+
+/// 16x8 PRELU: int16 input and output, int8 alpha (a constant per channel, and an
+/// activation of the input's shape), unequal scales and non-zero alpha zero points, against
+/// TFLite Micro's `kTfLiteInt16` case.
+#[test]
+fn prelu_matches_tflite_micro() {
+    for (name, alpha_const, want) in [("s16e_prelu_channel", true, PRELU_CHANNEL), ("s16e_prelu_full", false, PRELU_FULL)] {
+        let mut m = ModelBuilder::new();
+        let x = m.activation("x", DType::I16, &[1, 3, 4, 5], Some((0.00031, 0)));
+        let (a, inputs) = if alpha_const {
+            (m.constant_i8("alpha", &[1, 1, 5], &[-100, 0, 37, 127, -128], Some((0.0041, 12))), vec![x])
+        } else {
+            let a = m.activation("alpha", DType::I8, &[1, 3, 4, 5], Some((0.011, -3)));
+            (a, vec![x, a])
+        };
+        let z = m.activation("z", DType::I16, &[1, 3, 4, 5], Some((0.00027, 0)));
+        m.op(OpKind::Prelu, &[Some(x), Some(a)], &[z]);
+        m.inputs(&inputs).outputs(&[z]);
+        let bytes = m.finish();
+        let mut data = vec![(x, TensorData::I16(i16s(91, 60)))];
+        if !alpha_const {
+            data.push((a, TensorData::I8(i8s(92, 60))));
+        }
+        let s = run_op0(name, &bytes, &data);
+        if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
+            continue;
+        }
+        assert_eq!(s.i16(z).unwrap(), want, "{name}: differs from TFLite Micro");
+    }
+}
+
+const PRELU_CHANNEL: &[i16] = &[
+    19699, 939, -121, 26213, 28659, 30732, 644, -3047, 32767, 32767, 11874, 1151, 1604, -9792,
+    16277, 10747, 98, 10595, 13547, 8975, 29757, 32767, 1494, -5299, 2621, 32767, 473, 28882, 5318,
+    7739, 15772, 1730, 19129, 26308, 9285, 1196, 24631, 16203, 6608, 9070, 26699, 1361, -541, 17052,
+    32767, 14745, 6986, 31588, 11423, 18747, 2026, 21010, -2989, 26120, 2117, 5893, 32767, -77,
+    -5940, 18597,
+];
+const PRELU_FULL: &[i16] = &[
+    19699, 10912, -712, 26213, 28659, 30732, -9640, -26155, 32767, 32767, -19341, 26244, 1604,
+    -15306, 16277, -772, 567, 10595, 13547, -10148, 29757, 32767, 1494, 4698, 5877, 32767, -3597,
+    28882, 5318, 3115, 15772, 1934, 19129, 26308, 7651, -659, 24631, 16203, 6608, 19468, 26699,
+    -32768, -5926, 17052, 32767, 14745, 6986, 31588, 11423, 4670, 1504, 21010, -32768, 26120, 2117,
+    5893, 32767, -956, 4711, 18597,
+];

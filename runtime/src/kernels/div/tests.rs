@@ -64,3 +64,70 @@ impl crate::kernels::test_util::PlainBinaryOp for DivI32 {
 
 crate::kernels::test_util::kernel_tests!(impl_f32, crate::kernels::test_util::Plain<DivF32>, (div_f32, div_f32_in_place));
 crate::kernels::test_util::kernel_tests!(impl_i32, crate::kernels::test_util::Plain<DivI32>, (div_i32, div_i32_in_place));
+
+/// TFLite Micro's `DivElementwise` built for a Cortex-M4 (`tools/div_s8_arm_vectors.sh`):
+/// `(input1_offset, input2_offset, output_offset, multiplier, shift, min, max)` and the
+/// FNV-1a-32 of its outputs over every int8 pair (input1 `i >> 8`, input2 `i & 255`). Every
+/// case but `relu` has pairs whose shift C leaves undefined (its x86 build then differs).
+type ArmCase = ((i32, i32, i32, i32, i32, i32, i32), u32);
+const ARM_CASES: [ArmCase; 5] = [
+    ((-3, 7, -2, 1677721600, 5, -128, 127), 0x6c11_6a0c),
+    ((0, 0, 0, 1073741824, 1, -128, 127), 0x5e2e_6264),
+    ((20, -9, 5, 1511828488, 9, 5, 127), 0x42df_7bc0),
+    ((128, -127, -128, 2147483647, 0, -128, 127), 0x9216_ae9b),
+    ((1, -1, 0, 1431655765, -3, -128, 127), 0x5587_2784),
+];
+
+#[test]
+fn int8_matches_tflite_micro_on_a_cortex_m4_for_every_pair() {
+    for ((input1_offset, input2_offset, output_offset, output_multiplier, output_shift, activation_min, activation_max), want) in ARM_CASES {
+        let p = DivS8Params {
+            input1_offset,
+            input2_offset,
+            output_offset,
+            output_multiplier,
+            output_shift,
+            activation_min,
+            activation_max,
+            broadcast: crate::kernels::nd::Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] },
+        };
+        assert_eq!(div_s8_defined(&p), Ok(()));
+        let mut h: u32 = 2_166_136_261;
+        for i in 0..65536u32 {
+            let o = div_s8_elem(&p, (i >> 8) as u8 as i8, i as u8 as i8);
+            h = (h ^ o as u8 as u32).wrapping_mul(16_777_619);
+        }
+        assert_eq!(h, want, "{p:?}");
+    }
+}
+
+/// A shift large enough to make the final exponent negative is refused.
+#[test]
+fn int8_negative_exponents_are_refused() {
+    let p = DivS8Params {
+        input1_offset: 0,
+        input2_offset: 0,
+        output_offset: 0,
+        output_multiplier: 1 << 30,
+        output_shift: 30,
+        activation_min: -128,
+        activation_max: 127,
+        broadcast: crate::kernels::nd::Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] },
+    };
+    assert!(div_s8_defined(&p).is_err());
+}
+
+/// In place equals out of place, with a broadcast divisor.
+#[test]
+fn int8_in_place_matches() {
+    let plan = crate::kernels::nd::plan_broadcast(&[4, 64], &[64]).unwrap();
+    let q = |scale, zero_point| crate::quant::QuantParams { scale, zero_point };
+    let p = prepare_div_s8(q(0.05, 3), q(0.02, -7), q(0.02, -2), (-128, 127), plan.as_broadcast()).unwrap();
+    let a: Vec<i8> = (0..256).map(|i| (i * 37 % 256) as u8 as i8).collect();
+    let b: Vec<i8> = (0..64).map(|i| (i * 11 % 256) as u8 as i8).collect();
+    let mut out = std::vec![0i8; 256];
+    div_s8(&p, &a, &b, &mut out);
+    let mut inout = a.clone();
+    div_s8_in_place(&p, &mut inout, &b);
+    assert_eq!(inout, out);
+}

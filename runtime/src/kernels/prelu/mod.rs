@@ -1,4 +1,5 @@
-//! PRELU, int8: `x >= 0 ? x : x * alpha` with a (broadcast) alpha tensor. Mirrors TFLite
+//! PRELU, int8 and 16x8 (int16 input and output, int8 alpha), and float32: `x >= 0 ? x :
+//! x * alpha` with a (broadcast) alpha tensor. Mirrors TFLite
 //! Micro `prelu_common.cc` (`CalculatePreluParams`) and `reference/prelu.h`
 //! (`BroadcastPrelu4DSlow` / `Prelu`): two requantizations, one for the identity branch
 //! and one for the `input * alpha` product.
@@ -11,7 +12,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
-/// Precomputed parameters of an int8 PRELU.
+/// Precomputed parameters of an int8 or 16x8 PRELU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PreluParams<'a> {
     /// `-input.zero_point`.
@@ -32,7 +33,8 @@ pub struct PreluParams<'a> {
     pub broadcast: Broadcast<'a>,
 }
 
-/// TFLite Micro `CalculatePreluParams` for int8 (f64 math). `None` on non-finite scales.
+/// TFLite Micro `CalculatePreluParams` for int8 and int16 (f64 math). `None` on non-finite
+/// scales.
 pub fn prepare_prelu<'a>(
     input: QuantParams,
     alpha: QuantParams,
@@ -65,6 +67,18 @@ pub fn prelu_s8(params: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [
 #[inline]
 pub fn prelu_s8_in_place(params: &PreluParams, input_output: &mut [i8], alpha: &[i8]) {
     scalar::prelu_s8_in_place(params, input_output, alpha)
+}
+
+/// 16x8 PRELU: int16 `input` and output, int8 `alpha` broadcast per `params.broadcast`.
+#[inline]
+pub fn prelu_s16(params: &PreluParams, input: &[i16], alpha: &[i8], output: &mut [i16]) {
+    scalar::prelu_s16(params, input, alpha, output)
+}
+
+/// [`prelu_s16`] with the output written over `input`.
+#[inline]
+pub fn prelu_s16_in_place(params: &PreluParams, input_output: &mut [i16], alpha: &[i8]) {
+    scalar::prelu_s16_in_place(params, input_output, alpha)
 }
 
 /// float32 PRELU (TFLite Micro `BroadcastPrelu4DSlowFloat`: `x >= 0 ? x : x * alpha`),
