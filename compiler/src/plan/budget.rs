@@ -70,13 +70,20 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
             }
             let Some(l) = p.lifetimes[b] else { continue };
             if l.first.index() <= step && step <= l.last.index() {
-                live.push(LiveBuffer { buffer: b, bytes: align_up(buf.bytes, p.align), label: buffer_label(sp, sg, b) });
+                live.push(LiveBuffer {
+                    buffer: b,
+                    bytes: align_up(buf.bytes, p.align),
+                    label: buffer_label(sp, sg, b),
+                });
             }
         }
         let mut bytes: u64 = live.iter().map(|l| l.bytes).sum();
         for &(pair_op, x, y) in &p.in_place {
             if pair_op == op {
-                let shared = align_up(sp.problem.buffers[x].bytes.min(sp.problem.buffers[y].bytes), p.align);
+                let shared = align_up(
+                    sp.problem.buffers[x].bytes.min(sp.problem.buffers[y].bytes),
+                    p.align,
+                );
                 bytes = bytes.saturating_sub(shared);
             }
         }
@@ -93,8 +100,18 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
         }
         if best.as_ref().is_none_or(|b| bytes > b.bytes) {
             live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.buffer.cmp(&b.buffer)));
-            let opcode = sg.ops.get(op).map(|o| o.opcode.to_string()).unwrap_or_default();
-            best = Some(Peak { step, op: format!("op {} ({opcode})", op.index()), bytes, live, overlapped });
+            let opcode = sg
+                .ops
+                .get(op)
+                .map(|o| o.opcode.to_string())
+                .unwrap_or_default();
+            best = Some(Peak {
+                step,
+                op: format!("op {} ({opcode})", op.index()),
+                bytes,
+                live,
+                overlapped,
+            });
         }
     }
     best
@@ -110,13 +127,23 @@ fn buffer_label(sp: &SubgraphPlan, sg: &Subgraph<'_>, b: BufferId) -> String {
 }
 
 /// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak.
-pub fn check_max_arena(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64) -> Result<(), OverBudget> {
+pub fn check_max_arena(
+    sp: &SubgraphPlan,
+    sg: &Subgraph<'_>,
+    max_arena: u64,
+) -> Result<(), OverBudget> {
     check_budget(sp, sg, max_arena, "the arena", "the max-arena budget")
 }
 
 /// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak: `what` names the
 /// arena (`the arena`, `pool \`sram\``) and `limit` the bound in the message.
-pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: &str, limit: &str) -> Result<(), OverBudget> {
+pub fn check_budget(
+    sp: &SubgraphPlan,
+    sg: &Subgraph<'_>,
+    max_arena: u64,
+    what: &str,
+    limit: &str,
+) -> Result<(), OverBudget> {
     let arena = sp.plan.arena_bytes;
     if arena <= max_arena {
         return Ok(());
@@ -130,7 +157,11 @@ pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: 
     if sp.plan.order_optimal && sp.plan.gap_bytes() == 0 {
         m.push_str("; the plan is optimal: no operator order or placement needs less");
     } else if sp.plan.order_optimal {
-        let _ = write!(m, "; no operator order needs less than {} bytes", group(sp.plan.lower_bound_bytes));
+        let _ = write!(
+            m,
+            "; no operator order needs less than {} bytes",
+            group(sp.plan.lower_bound_bytes)
+        );
     }
     if let Some(peak) = peak(sp, sg) {
         let _ = write!(
@@ -145,10 +176,18 @@ pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: 
             let _ = write!(m, "\n  {:>10} B  {}", group(l.bytes), l.label);
         }
         for (output, input, shared) in &peak.overlapped {
-            let _ = write!(m, "\n  {:>10} B  shared: {output} is written over the consumed part of {input}", format!("-{}", group(*shared)));
+            let _ = write!(
+                m,
+                "\n  {:>10} B  shared: {output} is written over the consumed part of {input}",
+                format!("-{}", group(*shared))
+            );
         }
     }
-    Err(OverBudget { arena_bytes: arena, max_arena, message: m })
+    Err(OverBudget {
+        arena_bytes: arena,
+        max_arena,
+        message: m,
+    })
 }
 
 /// Parses a byte size as users write it: `49152`, `48K`, `48KiB`, `48KB`, `1M`, `1MiB`
@@ -156,18 +195,28 @@ pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: 
 /// `_` and `,` between digits are ignored).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '_' || c == ',')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '_' || c == ','))
+        .unwrap_or(t.len());
     let (digits, unit) = t.split_at(split);
     let digits: String = digits.chars().filter(|c| c.is_ascii_digit()).collect();
-    let n: u64 = digits.parse().map_err(|_| format!("`{s}` is not a size (for example 49152, 48K or 1M)"))?;
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (for example 49152, 48K or 1M)"))?;
     let mult = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
-        _ => return Err(format!("`{s}`: unknown unit `{}` (use K, M or G, counted in 1024s)", unit.trim())),
+        _ => {
+            return Err(format!(
+                "`{s}`: unknown unit `{}` (use K, M or G, counted in 1024s)",
+                unit.trim()
+            ))
+        }
     };
-    n.checked_mul(mult).ok_or_else(|| format!("`{s}` is too large"))
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 #[cfg(test)]
@@ -187,6 +236,8 @@ mod tests {
         assert!(parse_size("K").is_err());
         assert!(parse_size("12Q").unwrap_err().contains("unknown unit `Q`"));
         assert!(parse_size("99999999999999999999").is_err());
-        assert!(parse_size("18446744073709551615G").unwrap_err().contains("too large"));
+        assert!(parse_size("18446744073709551615G")
+            .unwrap_err()
+            .contains("too large"));
     }
 }

@@ -1,6 +1,9 @@
 //! UNIDIRECTIONAL_SEQUENCE_LSTM, int8 activations and weights, int32 biases, int16 cell
-//! state: TFLite Micro's integer LSTM (`EvalLstm<int8_t, int8_t, int16_t, int32_t>`); and
-//! float32 throughout (`EvalLstm<float, float, float, float>`). One lowering: the checks
+//! state: TFLite Micro's integer LSTM (`EvalLstm<int8_t, int8_t, int16_t, int32_t>`); its
+//! 16x8 form, int16 activations with int8 weights and int64 biases (`EvalLstm<int16_t,
+//! int8_t, int16_t, int64_t>`: the same parameters, int64 gate accumulators and TFLite's
+//! 64-bit requantization, an int16 hidden state); and float32 throughout (`EvalLstm<float,
+//! float, float, float>`). One lowering: the checks
 //! below are shared, the numerics differ only in the parameters ([`LstmScheme`]) and the
 //! runtime's [`tflc_runtime::kernels::unidirectional_sequence_lstm::LstmNumerics`].
 //!
@@ -50,8 +53,8 @@ use crate::ir::{Activation, DType, SequenceLstmOptions, Tensor, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::unidirectional_sequence_lstm::{
-    cell_tanh_scaling, unidirectional_sequence_lstm_f32, unidirectional_sequence_lstm_s8, LstmF32Params, LstmF32Weights, LstmGateParams, LstmParams,
-    LstmWeights,
+    cell_tanh_scaling, unidirectional_sequence_lstm_f32, unidirectional_sequence_lstm_s16, unidirectional_sequence_lstm_s8, LstmF32Params,
+    LstmF32Weights, LstmGateParams, LstmParams, LstmS16Params, LstmS16Weights, LstmWeights,
 };
 use tflc_runtime::prepare::{fold_input_offset, fully_connected_tensor_multiplier, quantize_multiplier};
 
@@ -82,6 +85,8 @@ crate::runtime_struct_lit!(kernels::unidirectional_sequence_lstm::LstmParams {
 });
 
 crate::runtime_struct_lit!(kernels::unidirectional_sequence_lstm::LstmF32Params { batches, time_steps, input_size, units, time_major, cell_clip });
+
+crate::runtime_struct_lit!(kernels::unidirectional_sequence_lstm::LstmS16Params { int });
 
 /// The op's inputs (TFLite Micro `lstm_shared.h`).
 const INPUT: usize = 0;
@@ -125,6 +130,14 @@ pub enum LstmScheme {
         recurrent_weights_data: [Vec<i8>; 4],
         /// The biases with both zero points folded in ([`LstmWeights::bias`]'s layout).
         folded_bias: Vec<i32>,
+    },
+    /// The 16x8 LSTM: the integer LSTM's parameters, int64 folded biases.
+    S16 {
+        params: LstmS16Params,
+        input_weights_data: [Vec<i8>; 4],
+        recurrent_weights_data: [Vec<i8>; 4],
+        /// [`LstmS16Weights::bias`]'s layout.
+        folded_bias: Vec<i64>,
     },
     /// float32: the model's weights and biases as they are.
     F32 { params: LstmF32Params, biases: [TensorId; 4] },
@@ -189,7 +202,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
     // The cell state's type selects the path (Prepare); the input's and the weights' type
     // the instantiation (Eval).
     match (input.dtype, weight_type, cell.dtype) {
-        (DType::I8, DType::I8, DType::I16) | (DType::F32, DType::F32, DType::F32) => {}
+        (DType::I8, DType::I8, DType::I16) | (DType::I16, DType::I8, DType::I16) | (DType::F32, DType::F32, DType::F32) => {}
         (DType::F32, w, DType::F32) => {
             return Err(cx.unsupported_tensor(
                 input,
@@ -198,12 +211,6 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
                      convert the model with full-integer quantization (a representative dataset and \
                      `converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]`) or keep it float32"
                 ),
-            ))
-        }
-        (DType::I16, DType::I8, DType::I16) => {
-            return Err(cx.unsupported_tensor(
-                input,
-                "an LSTM with int16 activations (tflc implements TFLite Micro's 8x8->16 LSTM only)",
             ))
         }
         (_, _, c) if c != DType::I16 && c != DType::F32 => {
@@ -216,7 +223,11 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
             ))
         }
     }
-    let want_bias = if input.dtype == DType::F32 { DType::F32 } else { DType::I32 };
+    let want_bias = match input.dtype {
+        DType::F32 => DType::F32,
+        DType::I16 => DType::I64,
+        _ => DType::I32,
+    };
     if bias_type != want_bias {
         return Err(cx.unsupported_tensor(
             cx.input(BIASES[1])?,
@@ -272,13 +283,15 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
         return Ok(shared(LstmScheme::F32 { params, biases: BIASES.map(|i| cx.op.input(i).unwrap_or(input.id)) }));
     }
 
-    let in_q = cx.q_s8(input)?;
-    let h_q = cx.q_s8(hidden)?;
+    let wide = input.dtype == DType::I16;
+    let (in_q, h_q) = if wide { (cx.per_tensor_q(input)?, cx.per_tensor_q(hidden)?) } else { (cx.q_s8(input)?, cx.q_s8(hidden)?) };
     let c_q = cx.per_tensor_q(cell)?;
     let mut input_weights_data: [Vec<i8>; 4] = Default::default();
     let mut recurrent_weights_data: [Vec<i8>; 4] = Default::default();
     let mut gates = [LstmGateParams { input_multiplier: 0, input_shift: 0, recurrent_multiplier: 0, recurrent_shift: 0 }; 4];
     let mut folded_bias = Vec::with_capacity(8 * units);
+    // 16x8: the same folding in int64 (`bias + input_offset * sum(row)`, exact).
+    let mut folded_bias_wide: Vec<i64> = Vec::with_capacity(if wide { 8 * units } else { 0 });
     for g in 0..4 {
         let wi = cx.input(INPUT_WEIGHTS[g])?;
         let wr = cx.input(RECURRENT_WEIGHTS[g])?;
@@ -288,7 +301,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
         if b.shape != [units] {
             return Err(cx.invalid_tensor(b, format!("gate bias of shape {:?}, expected [{units}]", b.shape)));
         }
-        let bias = cx.bias_i32(Some(b), units, "units")?;
+        let bias = if wide { Vec::new() } else { cx.bias_i32(Some(b), units, "units")? };
+        let bias_wide = if wide { super::conv_common::bias_i64(cx, Some(b), units)? } else { Vec::new() };
         let multiplier = |x: &Tensor<'_>, xs: f32, w: &Tensor<'_>| -> Result<(i32, i32), LowerError> {
             let ws = cx.per_tensor_q(w)?.scale;
             fully_connected_tensor_multiplier(xs, ws, GATE_SCALE).ok_or_else(|| {
@@ -298,6 +312,22 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
         let (input_multiplier, input_shift) = multiplier(input, in_q.scale, wi)?;
         let (recurrent_multiplier, recurrent_shift) = multiplier(hidden, h_q.scale, wr)?;
         gates[g] = LstmGateParams { input_multiplier, input_shift, recurrent_multiplier, recurrent_shift };
+        if wide {
+            // TFLite's 64-bit MultiplyByQuantizedMultiplier asserts shifts below 8.
+            super::conv_common::check_shifts_16x8(cx, wi, &[input_shift])?;
+            super::conv_common::check_shifts_16x8(cx, wr, &[recurrent_shift])?;
+            let sum = |row: &[i8]| row.iter().map(|&w| w as i64).sum::<i64>();
+            for u in 0..units {
+                let row = &wi_data[u * input_size..(u + 1) * input_size];
+                folded_bias_wide.push(bias_wide[u] - in_q.zero_point as i64 * sum(row));
+            }
+            for u in 0..units {
+                folded_bias_wide.push(-(h_q.zero_point as i64) * sum(&wr_data[u * units..(u + 1) * units]));
+            }
+            input_weights_data[g] = wi_data;
+            recurrent_weights_data[g] = wr_data;
+            continue;
+        }
         for (u, row) in wi_data.chunks_exact(input_size.max(1)).take(units).enumerate() {
             folded_bias.push(fold_input_offset(row.iter().copied(), bias[u], -in_q.zero_point));
         }
@@ -329,8 +359,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
     let cell_clip = (o.cell_clip > 0.0)
         .then(|| (o.cell_clip as f64 / c_q.scale as f64).clamp(-32768.0, 32767.0) as i16);
 
-    Ok(shared(LstmScheme::S8 {
-        params: LstmParams {
+    let params = LstmParams {
             batches,
             time_steps,
             input_size,
@@ -347,14 +376,35 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
             cell_clip,
             cell_tanh_multiplier,
             cell_tanh_shift,
-        },
-        input_weights_data,
-        recurrent_weights_data,
-        folded_bias,
-    }))
+    };
+    if wide {
+        return Ok(shared(LstmScheme::S16 { params: LstmS16Params { int: params }, input_weights_data, recurrent_weights_data, folded_bias: folded_bias_wide }));
+    }
+    Ok(shared(LstmScheme::S8 { params, input_weights_data, recurrent_weights_data, folded_bias }))
 }
 
 impl UnidirectionalSequenceLstm {
+    /// `execute` of the 16x8 LSTM.
+    fn execute_s16(&self, s: &mut TensorStore, params: &LstmS16Params, wi: &[Vec<i8>; 4], wr: &[Vec<i8>; 4], bias: &[i64]) -> Result<(), ExecError> {
+        let p = &params.int;
+        let mut hidden = s.i16(self.hidden)?.to_vec();
+        let mut cell = s.i16(self.cell)?.to_vec();
+        if hidden.len() != p.batches * p.units || cell.len() != p.batches * p.units {
+            return Err(ExecError(format!("LSTM: states have {} and {} elements", hidden.len(), cell.len())));
+        }
+        let input = s.i16(self.input)?;
+        if input.len() != p.batches * p.time_steps * p.input_size {
+            return Err(ExecError(format!("LSTM: input has {} elements", input.len())));
+        }
+        let w = LstmS16Weights { input: [0, 1, 2, 3].map(|g| wi[g].as_slice()), recurrent: [0, 1, 2, 3].map(|g| wr[g].as_slice()), bias };
+        let mut out = vec![0i16; p.batches * p.time_steps * p.units];
+        unidirectional_sequence_lstm_s16(params, input, &w, &mut hidden, &mut cell, &mut out);
+        s.insert(self.hidden, TensorData::I16(hidden));
+        s.insert(self.cell, TensorData::I16(cell));
+        s.insert(self.output, TensorData::I16(out));
+        Ok(())
+    }
+
     /// `execute` of the float32 LSTM.
     fn execute_f32(&self, s: &mut TensorStore, p: &LstmF32Params, biases: &[TensorId; 4]) -> Result<(), ExecError> {
         let mut hidden = s.f32(self.hidden)?.to_vec();
@@ -395,6 +445,9 @@ impl Kernel for UnidirectionalSequenceLstm {
         let (p, input_weights_data, recurrent_weights_data, folded_bias) = match &self.scheme {
             LstmScheme::S8 { params, input_weights_data, recurrent_weights_data, folded_bias } => (params, input_weights_data, recurrent_weights_data, folded_bias),
             LstmScheme::F32 { params, biases } => return self.execute_f32(s, params, biases),
+            LstmScheme::S16 { params, input_weights_data, recurrent_weights_data, folded_bias } => {
+                return self.execute_s16(s, params, input_weights_data, recurrent_weights_data, folded_bias)
+            }
         };
         let mut hidden = s.i8(self.hidden)?.to_vec();
         let mut cell = s.i16(self.cell)?.to_vec();
@@ -422,6 +475,30 @@ impl Kernel for UnidirectionalSequenceLstm {
         let rt = cx.rt().clone();
         let (params, folded_bias) = match &self.scheme {
             LstmScheme::S8 { params, folded_bias, .. } => (params, folded_bias),
+            LstmScheme::S16 { params, folded_bias, .. } => {
+                let params = cx.params_lit(quote! { kernels::unidirectional_sequence_lstm::LstmS16Params }, params);
+                let input = cx.input(self.input);
+                let wi: Vec<TokenStream> = self.input_weights.iter().map(|&t| cx.input(t)).collect();
+                let wr: Vec<TokenStream> = self.recurrent_weights.iter().map(|&t| cx.input(t)).collect();
+                let bias = cx.table_i64("bias", folded_bias);
+                let hidden = cx.output(self.hidden);
+                let cell = cx.output(self.cell);
+                let output = cx.output(self.output);
+                return quote! {
+                    #rt::kernels::unidirectional_sequence_lstm::unidirectional_sequence_lstm_s16(
+                        &#params,
+                        #input,
+                        &#rt::kernels::unidirectional_sequence_lstm::LstmS16Weights {
+                            input: [#(#wi),*],
+                            recurrent: [#(#wr),*],
+                            bias: #bias,
+                        },
+                        #hidden,
+                        #cell,
+                        #output,
+                    );
+                };
+            }
             LstmScheme::F32 { params, biases } => {
                 let params = cx.params_lit(quote! { kernels::unidirectional_sequence_lstm::LstmF32Params }, params);
                 let input = cx.input(self.input);
@@ -576,6 +653,74 @@ mod tests {
         b.inputs(&[x]).outputs(&[y]);
         (b.finish(), x, h, c, y)
     }
+
+    /// A 16x8 LSTM (int16 input, hidden state and output, int8 weights, int64 biases) on
+    /// the base shapes, with a cell clip: two batch rows of three steps.
+    fn build_16x8(time_major: bool) -> (Vec<u8>, TensorId, TensorId) {
+        let (batches, steps, n, u) = (2usize, 3usize, 5usize, 4usize);
+        let mut b = ModelBuilder::new();
+        let x_shape = if time_major { [steps, batches, n] } else { [batches, steps, n] };
+        let x = b.activation("x", DType::I16, &x_shape, Some((0.0004, 0)));
+        let mut inputs: Vec<Option<TensorId>> = vec![Some(x)];
+        for g in 0..4 {
+            let scale = 0.004 * (g as f32 + 1.0);
+            inputs.push(Some(b.constant_i8(&format!("w_in{g}"), &[u, n], &i8s(60 + g as u64, u * n), Some((scale, 0)))));
+        }
+        for g in 0..4 {
+            let scale = 0.003 + 0.002 * g as f32;
+            inputs.push(Some(b.constant_i8(&format!("w_rec{g}"), &[u, u], &i8s(70 + g as u64, u * u), Some((scale, 0)))));
+        }
+        inputs.extend([None, None, None]);
+        for g in 0..4 {
+            let v: Vec<u8> = (0..u as i64).flat_map(|k| ((k - 2) * 40_000 + g * 9_311).to_le_bytes()).collect();
+            let q = Quantization { scale: vec![0.0000016 * (g as f32 + 1.0)], zero_point: vec![0], axis: None };
+            inputs.push(Some(b.constant(&format!("bias{g}"), DType::I64, &[u], v, Some(q))));
+        }
+        inputs.extend([None, None]);
+        let h = state(&mut b, "hidden", DType::I16, &[batches, u], (0.0003, 0), true);
+        let c = state(&mut b, "cell", DType::I16, &[batches, u], (1.0 / 2048.0, 0), true);
+        inputs.extend([Some(h), Some(c)]);
+        inputs.extend([None, None, None, None]);
+        let y_shape = if time_major { [steps, batches, u] } else { [batches, steps, u] };
+        let y = b.activation("y", DType::I16, &y_shape, Some((0.0003, 0)));
+        b.op(
+            OpKind::UnidirectionalSequenceLstm(SequenceLstmOptions {
+                activation: Activation::Tanh,
+                cell_clip: 3.0,
+                proj_clip: 0.0,
+                time_major,
+                asymmetric_quantize_inputs: false,
+                diagonal_recurrent_tensors: false,
+            }),
+            &inputs,
+            &[y],
+        );
+        b.inputs(&[x]).outputs(&[y]);
+        (b.finish(), x, y)
+    }
+
+    /// The 16x8 LSTM against TFLite Micro (`EvalLstm<int16_t, int8_t, int16_t, int64_t>`),
+    /// batch-major and time-major, from the reset state.
+    #[test]
+    fn lstm_16x8_matches_tflite_micro() {
+        for (name, time_major, want) in [("lstm16_b2_t3", false, LSTM16_B2_T3), ("lstm16_tm", true, LSTM16_TM)] {
+            let (bytes, x, y) = build_16x8(time_major);
+            let xv: Vec<i16> = i8s(83, 60).chunks(2).map(|c| i16::from_le_bytes([c[0] as u8, c[1] as u8]) / 4).collect();
+            let xv: Vec<i16> = xv.iter().chain(&xv).copied().take(30).collect();
+            let store = run_op0(name, &bytes, &[(x, TensorData::I16(xv))]);
+            if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
+                continue;
+            }
+            assert_eq!(store.i16(y).unwrap(), want, "{name}: differs from TFLite Micro");
+        }
+        let (bytes, ..) = build_16x8(false);
+        #[cfg(feature = "format")]
+        insta::assert_snapshot!(emit_op0(&bytes));
+        let _ = bytes;
+    }
+
+    const LSTM16_B2_T3: &[i16] = &[-90, -5, -571, 93, -2170, -2, -670, 176, 1542, -2080, -472, -664, -25, 80, 1241, 1340, 0, 2948, 0, 1227, -1, 24, 50, 154];
+    const LSTM16_TM: &[i16] = &[-90, -5, -571, 93, -1764, -1, -159, -185, 1697, -2063, -677, -454, -74, 69, 1262, 1143, 1, 728, -1, 634, -2, 16, 81, 87];
 
     const LSTM_B2_T3_CLIP: [i8; 24] =
         [-3, 2, -2, 2, -76, -10, 77, 7, -61, -3, 22, -3, -36, -3, -8, 0, -3, 68, -3, -1, -63, -3, 76, 22];
