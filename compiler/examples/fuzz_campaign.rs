@@ -8,7 +8,11 @@
 //! `nice -n 19` on a busy machine does not report starvation as hangs) is reported with the
 //! seed and case number to replay it. `--mode`: byte mutation (`models::mutate`), structure-aware
 //! mutation through the schema (`models::mutate_fields`), or `mixed` (the default: even cases
-//! bytes, odd cases fields); the counts are reported per mode. docs/FUZZING.md.
+//! bytes, odd cases fields); the counts are reported per mode. `--messages N` also collects
+//! the error message of every mutant that `tflc::compile` refuses, with its numbers and
+//! quoted names replaced by placeholders, and prints the N most frequent templates with one
+//! example each (and every message that calls itself a tflc bug): the material for reviewing
+//! what users read about broken models. docs/FUZZING.md.
 
 use arbitrary::Unstructured;
 use std::path::PathBuf;
@@ -57,6 +61,15 @@ impl std::fmt::Display for Counts {
 fn main() {
     let mut all: Vec<String> = std::env::args().skip(1).collect();
     let mut mode = "mixed".to_string();
+    let mut messages: Option<usize> = None;
+    if let Some(i) = all.iter().position(|a| a == "--messages") {
+        messages = Some(all.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(40));
+        all.drain(i..(i + 2).min(all.len()));
+    }
+    // template -> (count, first example)
+    let mut templates: std::collections::BTreeMap<String, (u64, String)> = std::collections::BTreeMap::new();
+    // Refusals that call themselves a tflc bug (with --messages).
+    let mut internal = 0u64;
     if let Some(i) = all.iter().position(|a| a == "--mode") {
         mode = all.get(i + 1).cloned().unwrap_or_default();
         all.drain(i..(i + 2).min(all.len()));
@@ -160,6 +173,18 @@ fn main() {
         if took > slowest.0 {
             slowest = (took, case, seeds[si].0.clone());
         }
+        if messages.is_some() {
+            if let Ok(Err(e)) = std::panic::catch_unwind(|| tflc::compile(&bytes, &opts)) {
+                let msg = e.to_string();
+                let entry = templates.entry(template(&msg)).or_insert_with(|| (0, format!("{msg} [case {case}, seed {}]", seeds[si].0)));
+                entry.0 += 1;
+                // An internal error on a malformed model is a bug too: keep the case.
+                if msg.contains("please report") {
+                    let _ = std::fs::write(format!("fuzz_campaign_case_{case}.tflite"), &bytes);
+                    internal += 1;
+                }
+            }
+        }
         let problem = match result {
             Ok(Ok(r)) => {
                 read += r.read as u64;
@@ -208,6 +233,20 @@ fn main() {
             eprintln!("  bytes:  {}\n  fields: {}", per_mode[0], per_mode[1]);
         }
     }
+    if let Some(n) = messages {
+        let mut by_count: Vec<(&String, &(u64, String))> = templates.iter().collect();
+        by_count.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+        let total: u64 = templates.values().map(|v| v.0).sum();
+        println!("{total} refusals, {} distinct message templates; the {n} most frequent:", templates.len());
+        for (t, (count, example)) in by_count.iter().take(n) {
+            println!("{count:>7}  {t}\n         e.g. {example}");
+        }
+        let bugs: Vec<&String> = templates.values().filter(|v| v.1.contains("please report")).map(|v| &v.1).collect();
+        println!("{} templates say they are a tflc bug{}", bugs.len(), if bugs.is_empty() { "" } else { ":" });
+        for b in bugs {
+            println!("         {b}");
+        }
+    }
     println!("bytes mode:  {}\nfields mode: {}", per_mode[0], per_mode[1]);
     println!(
         "cases {first}..{end}: {mutants} mutants ({tried} made) of {} seeds in {:.0} s: {read} read, {planned} planned and verified, {compiled} compiled; \
@@ -221,7 +260,35 @@ fn main() {
         slowest.2,
         slowest.0.as_secs_f64()
     );
-    if failures > 0 {
+    if failures > 0 || internal > 0 {
+        if internal > 0 {
+            println!("{internal} mutants got an internal compiler error (saved as fuzz_campaign_case_<case>.tflite)");
+        }
         std::process::exit(1);
     }
+}
+
+/// `msg` with every number replaced by `N` and every quoted name by `"…"`, so that messages
+/// that differ only in indices, sizes and tensor names count as one.
+fn template(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut chars = msg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            for d in chars.by_ref() {
+                if d == '"' {
+                    break;
+                }
+            }
+            out.push_str("\"…\"");
+        } else if c.is_ascii_digit() || (c == '-' && chars.peek().is_some_and(|d| d.is_ascii_digit()) && !out.ends_with(|p: char| p.is_alphanumeric())) {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit() || *d == '.' || *d == 'e') {
+                chars.next();
+            }
+            out.push('N');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

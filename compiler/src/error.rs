@@ -15,8 +15,9 @@ pub enum Error {
     /// An operator could not be lowered.
     Lower(#[from] LowerError),
     #[error("memory planning failed: {0}")]
-    /// The memory planner failed or its plan did not verify.
-    Plan(#[from] crate::plan::PlanError),
+    /// The memory planner failed or its plan did not verify. (Not a `#[source]`: the message
+    /// already carries it, and an error chain would print it twice.)
+    Plan(crate::plan::PlanError),
     #[error("{count} operators cannot be compiled:\n{details}")]
     /// Operators that do not lower, all reported at once.
     Unsupported {
@@ -65,6 +66,12 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+}
+
+impl From<crate::plan::PlanError> for Error {
+    fn from(e: crate::plan::PlanError) -> Self {
+        Error::Plan(e)
+    }
 }
 
 impl Error {

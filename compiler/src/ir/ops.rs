@@ -49,6 +49,21 @@ pub enum Activation {
     Unknown(i8),
 }
 
+/// TFLite's names (`ActivationFunctionType`), for messages.
+impl std::fmt::Display for Activation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Activation::None => f.write_str("NONE"),
+            Activation::Relu => f.write_str("RELU"),
+            Activation::ReluN1To1 => f.write_str("RELU_N1_TO_1"),
+            Activation::Relu6 => f.write_str("RELU6"),
+            Activation::Tanh => f.write_str("TANH"),
+            Activation::SignBit => f.write_str("SIGN_BIT"),
+            Activation::Unknown(c) => write!(f, "code {c} (not a TFLite ActivationFunctionType)"),
+        }
+    }
+}
+
 /// Spatial padding scheme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum Padding {

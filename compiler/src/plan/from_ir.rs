@@ -171,6 +171,13 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
             return Err(tensor_err(t, "is a model input but has constant data (a buffer in the file); a model input must be a tensor without data that the caller writes"));
         }
     }
+    // A resource handle (VAR_HANDLE's output) names a variable and has no bytes: the caller
+    // can neither write one nor read one back.
+    for &t in sg.inputs.iter().chain(&sg.outputs).filter(|_| sg.id.index() == 0) {
+        if sg.tensors[t].dtype == crate::ir::DType::Resource {
+            return Err(tensor_err(t, "is a model input or output but is a resource handle (a VAR_HANDLE output, which names a variable and holds no data); a model's inputs and outputs must be data tensors"));
+        }
+    }
     // A called subgraph may return a constant: its caller copies it from the weights
     // (`codegen::control_flow`), as TFLite Micro copies it from the flatbuffer.
     for &t in sg.outputs.iter().filter(|_| sg.id.index() == 0) {

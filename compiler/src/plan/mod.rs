@@ -564,6 +564,43 @@ impl PlanError {
     /// The same error with every buffer (`b3`) and operator (`op2`) it names followed by its
     /// label from `problem` (tensor index and name, opcode), for messages to users.
     pub fn labelled(self, problem: &Problem) -> PlanError {
+        // The errors a malformed model reaches, in the model's words.
+        let op = |o: OpId| {
+            let label = problem.ops.get(o).map(|n| n.label.clone()).unwrap_or_default();
+            // "op3 MUL" -> "op 3 (MUL)"
+            match label.strip_prefix("op").and_then(|r| r.split_once(' ')) {
+                Some((i, code)) if i.parse::<usize>().is_ok() => format!("op {i} ({code})"),
+                _ => format!("{o}"),
+            }
+        };
+        let buf = |b: BufferId| {
+            let label = problem.buffers.get(b).map(|x| x.label.clone()).unwrap_or_default();
+            if label.is_empty() {
+                format!("{b}")
+            } else {
+                format!("tensor {label}")
+            }
+        };
+        let model_terms = match &self {
+            PlanError::ReadBeforeWrite { op: o, buffer } => Some(format!(
+                "{} reads {}, which is not a model input, has no data in the file, and no earlier operator (in file order) writes",
+                op(*o),
+                buf(*buffer)
+            )),
+            PlanError::UnwrittenOutput { buffer } => Some(format!("model output {} is never written: no operator computes it", buf(*buffer))),
+            PlanError::MultipleWriters { buffer, first, second } => Some(format!(
+                "{} is written by both {} and {} (a tensor has one writer)",
+                buf(*buffer),
+                op(*first),
+                op(*second)
+            )),
+            PlanError::WritesInput { op: o, buffer } => Some(format!("{} writes model input {} (the caller writes model inputs)", op(*o), buf(*buffer))),
+            PlanError::ReadsOwnWrite { op: o, buffer } => Some(format!("{} both reads and writes {}", op(*o), buf(*buffer))),
+            _ => None,
+        };
+        if let Some(detail) = model_terms {
+            return PlanError::InModel { detail };
+        }
         let text = self.to_string();
         let mut notes: Vec<String> = Vec::new();
         for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {

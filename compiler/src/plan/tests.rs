@@ -1209,7 +1209,16 @@ fn labelled_errors_name_tensors_and_ops() {
     );
     p.buffers[BufferId::new(1)].label = "t5 \"logits\"".into();
     p.ops[OpId::new(1)].label = "op1 SOFTMAX".into();
+    // Two writers: said in the model's terms.
     let e = plan(&p, &opts()).unwrap_err().labelled(&p).to_string();
+    assert_eq!(
+        e,
+        "tensor t5 \"logits\" is written by both op0 and op 1 (SOFTMAX) (a tensor has one writer)"
+    );
+    // Any other error: each buffer and operator followed by its label.
+    let e = PlanError::NotTopological { op: OpId::new(1), buffer: BufferId::new(1) }
+        .labelled(&p)
+        .to_string();
     assert!(
         e.contains("b1 = t5 \"logits\"") && e.contains("op1 = op1 SOFTMAX"),
         "{e}"

@@ -265,7 +265,7 @@ fn read_subgraph<'a>(
         if raw < 0 || raw as usize >= n_tensors {
             return Err(invalid(
                 at.clone(),
-                format!("{what} refers to tensor {raw}, but the subgraph has {n_tensors}"),
+                format!("{what} refers to tensor {raw}, but the subgraph has {n_tensors} tensors"),
             ));
         }
         Ok(TensorId::new(raw as usize))

@@ -18,7 +18,7 @@ const CONCATENATION: MoveKernel =
 pub(crate) fn lower(cx: &OpCx<'_, '_>, axis: i32, activation: Activation) -> Result<Concatenation, LowerError> {
     cx.expect_arity(1..=usize::MAX, 1)?;
     if activation != Activation::None {
-        return Err(cx.unsupported(format!("fused activation {activation:?} (TFLite Micro requires none)")));
+        return Err(cx.unsupported(format!("fused activation {activation} (TFLite Micro requires none)")));
     }
     let output = cx.output(0)?;
     let dtype = movable_dtype(cx, output)?;

@@ -28,7 +28,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, activation: Activation) -> Result<L2Norma
         return Err(cx.unsupported_tensor(input, format!("rank {} (TFLite Micro's L2_NORMALIZATION takes at most 4)", input.shape.len())));
     }
     if activation != Activation::None {
-        return Err(cx.unsupported(format!("fused activation {activation:?} (TFLite Micro's L2_NORMALIZATION requires NONE)")));
+        return Err(cx.unsupported(format!("fused activation {activation} (TFLite Micro's L2_NORMALIZATION requires NONE)")));
     }
     let depth = input.shape.last().copied().unwrap_or(1);
     let (int8, input_zero_point) = match input.dtype {

@@ -591,11 +591,18 @@ impl<'m, 'a> OpCx<'m, 'a> {
         n_out: usize,
     ) -> Result<(), LowerError> {
         if !n_in.contains(&self.op.inputs.len()) || self.op.outputs.len() != n_out {
+            let (lo, hi) = (*n_in.start(), *n_in.end());
+            let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            let inputs = match hi - lo {
+                0 => plural(lo, "input"),
+                1 => format!("{lo} or {}", plural(hi, "input")),
+                _ => format!("{lo} to {}", plural(hi, "input")),
+            };
             return Err(self.invalid(format!(
-                "expected {:?} inputs and {n_out} outputs, found {} and {}",
-                n_in,
-                self.op.inputs.len(),
-                self.op.outputs.len()
+                "expected {inputs} and {}, found {} and {}",
+                plural(n_out, "output"),
+                plural(self.op.inputs.len(), "input"),
+                plural(self.op.outputs.len(), "output")
             )));
         }
         Ok(())
@@ -675,7 +682,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
         tflc_runtime::prepare::activation_range_s16(kind, out.scale, out.zero_point).ok_or_else(
             || {
                 self.invalid(format!(
-                    "fused activation {a:?} cannot be expressed in the output quantization"
+                    "fused activation {a} cannot be expressed in the output quantization"
                 ))
             },
         )
@@ -767,7 +774,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
         tflc_runtime::prepare::activation_range_s8(kind, out.scale, out.zero_point).ok_or_else(
             || {
                 self.invalid(format!(
-                    "fused activation {a:?} cannot be expressed in the output quantization"
+                    "fused activation {a} cannot be expressed in the output quantization"
                 ))
             },
         )
@@ -780,7 +787,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
             Activation::Relu => FusedActivation::Relu,
             Activation::Relu6 => FusedActivation::Relu6,
             Activation::ReluN1To1 => FusedActivation::ReluN1To1,
-            other => return Err(self.unsupported(format!("fused activation {other:?}"))),
+            other => return Err(self.unsupported(format!("fused activation {other}"))),
         })
     }
 }

@@ -94,7 +94,7 @@ fn svdf_shapes(cx: &OpCx<'_, '_>, o: &SvdfOptions, bias: Option<&Tensor<'_>>) ->
     let (batches, input_size) = rank2(cx, input, "input")?;
     let (num_filters, wf_cols) = rank2(cx, wf, "feature weights")?;
     let (wt_rows, memory_size) = rank2(cx, wt, "time weights")?;
-    let rank = usize::try_from(o.rank).ok().filter(|&r| r > 0).ok_or_else(|| cx.invalid(format!("rank {}", o.rank)))?;
+    let rank = usize::try_from(o.rank).ok().filter(|&r| r > 0).ok_or_else(|| cx.invalid(format!("rank {} (SVDF needs a positive rank)", o.rank)))?;
     if num_filters == 0 || num_filters % rank != 0 {
         return Err(cx.invalid_tensor(wf, format!("{num_filters} filters are not a multiple of rank {rank}")));
     }

@@ -236,7 +236,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
     }
     if o.activation != Activation::Tanh {
         return Err(cx.unsupported(format!(
-            "an LSTM cell gate activation {:?} (TFLite Micro's LSTM supports TANH only from a model file)",
+            "an LSTM cell gate activation {} (TFLite Micro's LSTM supports TANH only from a model file)",
             o.activation
         )));
     }
