@@ -174,8 +174,7 @@ fn main() {
             slowest = (took, case, seeds[si].0.clone());
         }
         if messages.is_some() {
-            if let Ok(Err(e)) = std::panic::catch_unwind(|| tflc::compile(&bytes, &opts)) {
-                let msg = e.to_string();
+            if let Ok(Err(msg)) = std::panic::catch_unwind(|| tflc::compile(&bytes, &opts).map(drop).map_err(|e| e.to_string())) {
                 let entry = templates.entry(template(&msg)).or_insert_with(|| (0, format!("{msg} [case {case}, seed {}]", seeds[si].0)));
                 entry.0 += 1;
                 // An internal error on a malformed model is a bug too: keep the case.
