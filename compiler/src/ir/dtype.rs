@@ -114,7 +114,7 @@ impl DType {
     /// The lower-case name used in summaries and JSON: `int8`, `float32`, …
     pub fn name(self) -> String {
         match self {
-            DType::Other(c) => format!("type code {c}"),
+            DType::Other(c) => format!("TensorType code {c}"),
             _ => self.info().name.to_owned(),
         }
     }
@@ -187,7 +187,7 @@ mod tests {
                 assert_eq!(i.size, Some(bits / 8), "{d:?}");
             }
         }
-        assert_eq!(DType::Other(42).name(), "type code 42");
+        assert_eq!(DType::Other(42).name(), "TensorType code 42");
         assert_eq!(DType::I4.byte_size_of(3), Some(2));
     }
 }
