@@ -20,9 +20,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
-    let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"]
-        .iter()
-        .any(|p| target.starts_with(p))
+    let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"].iter().any(|p| target.starts_with(p))
         || (target.starts_with("thumbv8m.main") && v8m_has_dsp());
     if forced_scalar {
         // Also keeps the host SIMD kernels unselected (`crate::isa`).
@@ -56,13 +54,7 @@ fn v8m_has_dsp() -> bool {
     let mut feature_dsp = None;
     for (i, f) in flags.iter().enumerate() {
         let value = |key: &str| {
-            f.strip_prefix("-C")
-                .and_then(|v| v.strip_prefix(key))
-                .or_else(|| {
-                    (*f == "-C")
-                        .then(|| flags.get(i + 1).and_then(|n| n.strip_prefix(key)))
-                        .flatten()
-                })
+            f.strip_prefix("-C").and_then(|v| v.strip_prefix(key)).or_else(|| (*f == "-C").then(|| flags.get(i + 1).and_then(|n| n.strip_prefix(key))).flatten())
         };
         if let Some(cpu) = value("target-cpu=") {
             cpu_dsp = ["cortex-m33", "cortex-m35p", "cortex-m55", "cortex-m85"].contains(&cpu);

@@ -24,138 +24,32 @@ mod types;
 /// TFLite Micro's registrable operators, builtins by `BuiltinOperator` name, custom
 /// operators by the name they register (`ethos-u` is `GetString_ETHOSU()`).
 const TFLM_BUILTINS: &[&str] = &[
-    "ABS",
-    "ADD",
-    "ADD_N",
-    "ARG_MAX",
-    "ARG_MIN",
-    "ASSIGN_VARIABLE",
-    "AVERAGE_POOL_2D",
-    "BATCH_MATMUL",
-    "BATCH_TO_SPACE_ND",
-    "BROADCAST_ARGS",
-    "BROADCAST_TO",
-    "CALL_ONCE",
-    "CAST",
-    "CEIL",
-    "CONCATENATION",
-    "CONV_2D",
-    "COS",
-    "CUMSUM",
-    "DEPTH_TO_SPACE",
-    "DEPTHWISE_CONV_2D",
-    "DEQUANTIZE",
-    "DIV",
-    "DYNAMIC_UPDATE_SLICE",
-    "EMBEDDING_LOOKUP",
-    "ELU",
-    "EQUAL",
-    "EXP",
-    "EXPAND_DIMS",
-    "FILL",
-    "FLOOR",
-    "FLOOR_DIV",
-    "FLOOR_MOD",
-    "FULLY_CONNECTED",
-    "GATHER",
-    "GATHER_ND",
-    "GREATER",
-    "GREATER_EQUAL",
-    "HARD_SWISH",
-    "IF",
-    "L2_NORMALIZATION",
-    "L2_POOL_2D",
-    "LEAKY_RELU",
-    "LESS",
-    "LESS_EQUAL",
-    "LOG",
-    "LOGICAL_AND",
-    "LOGICAL_NOT",
-    "LOGICAL_OR",
-    "LOGISTIC",
-    "LOG_SOFTMAX",
-    "MAXIMUM",
-    "MAX_POOL_2D",
-    "MIRROR_PAD",
-    "MEAN",
-    "MINIMUM",
-    "MUL",
-    "NEG",
-    "NOT_EQUAL",
-    "PACK",
-    "PAD",
-    "PADV2",
-    "PRELU",
-    "QUANTIZE",
-    "READ_VARIABLE",
-    "REDUCE_ALL",
-    "REDUCE_MAX",
-    "REDUCE_MIN",
-    "RELU",
-    "RELU6",
-    "RESHAPE",
-    "RESIZE_BILINEAR",
-    "RESIZE_NEAREST_NEIGHBOR",
-    "REVERSE_V2",
-    "ROUND",
-    "RSQRT",
-    "SELECT_V2",
-    "SHAPE",
-    "SIN",
-    "SLICE",
-    "SOFTMAX",
-    "SPACE_TO_BATCH_ND",
-    "SPACE_TO_DEPTH",
-    "SPLIT",
-    "SPLIT_V",
-    "SQUEEZE",
-    "SQRT",
-    "SQUARE",
-    "SQUARED_DIFFERENCE",
-    "STRIDED_SLICE",
-    "SUB",
-    "SUM",
-    "SVDF",
-    "TANH",
-    "TRANSPOSE_CONV",
-    "TRANSPOSE",
-    "UNPACK",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM",
-    "VAR_HANDLE",
-    "WHILE",
-    "ZEROS_LIKE",
+    "ABS", "ADD", "ADD_N", "ARG_MAX", "ARG_MIN", "ASSIGN_VARIABLE", "AVERAGE_POOL_2D", "BATCH_MATMUL",
+    "BATCH_TO_SPACE_ND", "BROADCAST_ARGS", "BROADCAST_TO", "CALL_ONCE", "CAST", "CEIL", "CONCATENATION", "CONV_2D",
+    "COS", "CUMSUM", "DEPTH_TO_SPACE", "DEPTHWISE_CONV_2D", "DEQUANTIZE", "DIV", "DYNAMIC_UPDATE_SLICE",
+    "EMBEDDING_LOOKUP", "ELU", "EQUAL", "EXP", "EXPAND_DIMS", "FILL", "FLOOR", "FLOOR_DIV", "FLOOR_MOD",
+    "FULLY_CONNECTED", "GATHER", "GATHER_ND", "GREATER", "GREATER_EQUAL", "HARD_SWISH", "IF", "L2_NORMALIZATION",
+    "L2_POOL_2D", "LEAKY_RELU", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOGISTIC",
+    "LOG_SOFTMAX", "MAXIMUM", "MAX_POOL_2D", "MIRROR_PAD", "MEAN", "MINIMUM", "MUL", "NEG", "NOT_EQUAL", "PACK", "PAD",
+    "PADV2", "PRELU", "QUANTIZE", "READ_VARIABLE", "REDUCE_ALL", "REDUCE_MAX", "REDUCE_MIN", "RELU", "RELU6",
+    "RESHAPE", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "REVERSE_V2", "ROUND", "RSQRT", "SELECT_V2", "SHAPE",
+    "SIN", "SLICE", "SOFTMAX", "SPACE_TO_BATCH_ND", "SPACE_TO_DEPTH", "SPLIT", "SPLIT_V", "SQUEEZE", "SQRT", "SQUARE",
+    "SQUARED_DIFFERENCE", "STRIDED_SLICE", "SUB", "SUM", "SVDF", "TANH", "TRANSPOSE_CONV", "TRANSPOSE", "UNPACK",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM", "VAR_HANDLE", "WHILE", "ZEROS_LIKE",
 ];
 const TFLM_CUSTOM: &[&str] = &[
-    "CIRCULAR_BUFFER",
-    "TFLM_DECODE",
-    "SignalDelay",
-    "TFLite_Detection_PostProcess",
-    "SignalEnergy",
-    "SignalFftAutoScale",
-    "SignalFilterBank",
-    "SignalFilterBankLog",
-    "SignalFilterBankSquareRoot",
-    "SignalFilterBankSpectralSubtraction",
-    "SignalFramer",
-    "SignalIrfft",
-    "SignalOverlapAdd",
-    "SignalPCAN",
-    "SignalRfft",
-    "SignalStacker",
-    "SignalWindow",
-    "ethos-u",
+    "CIRCULAR_BUFFER", "TFLM_DECODE", "SignalDelay", "TFLite_Detection_PostProcess", "SignalEnergy",
+    "SignalFftAutoScale", "SignalFilterBank", "SignalFilterBankLog", "SignalFilterBankSquareRoot",
+    "SignalFilterBankSpectralSubtraction", "SignalFramer", "SignalIrfft", "SignalOverlapAdd", "SignalPCAN",
+    "SignalRfft", "SignalStacker", "SignalWindow", "ethos-u",
 ];
 
 /// Why an operator does not lower yet: the issue that covers it, or why tflc refuses it.
 fn missing_reason(op: &str) -> &'static str {
     match op {
-        "UNIDIRECTIONAL_SEQUENCE_LSTM" | "IF" | "WHILE" | "CALL_ONCE" => {
-            "not yet: issue 12 (recurrent models and control flow)"
-        }
+        "UNIDIRECTIONAL_SEQUENCE_LSTM" | "IF" | "WHILE" | "CALL_ONCE" => "not yet: issue 12 (recurrent models and control flow)",
         o if o.starts_with("Signal") => "not yet: issue 12 (TFLite Micro's signal library)",
-        "ethos-u" => {
-            "refused: an Arm Ethos-U NPU command stream, run by the NPU driver, not a CPU kernel"
-        }
+        "ethos-u" => "refused: an Arm Ethos-U NPU command stream, run by the NPU driver, not a CPU kernel",
         _ => "not yet: issue 14 (operator coverage)",
     }
 }
@@ -166,12 +60,7 @@ fn supported_rows(text: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut rows: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut in_table = false;
     for line in text.lines() {
-        let cells: Vec<&str> = line
-            .trim()
-            .trim_matches('|')
-            .split('|')
-            .map(str::trim)
-            .collect();
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
         if !line.trim_start().starts_with('|') {
             in_table = false;
             continue;
@@ -184,9 +73,7 @@ fn supported_rows(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         for name in cells[0].split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            rows.entry(name.trim_matches('`').to_string())
-                .or_default()
-                .insert(cells[1].to_string());
+            rows.entry(name.trim_matches('`').to_string()).or_default().insert(cells[1].to_string());
         }
     }
     rows
@@ -196,15 +83,9 @@ fn table() -> (String, Vec<String>) {
     let supported = supported_rows(include_str!("../SUPPORTED_OPS.md"));
     // Registry modules are builtin names in snake case (`if_`, `while_` dodge keywords), but
     // `custom`, which lowers TFLite Micro's custom operators by name.
-    let lowered: BTreeSet<String> = tflc::internal::lower::ops::LOWERED
-        .iter()
-        .filter(|&&m| m != "custom")
-        .map(|m| m.trim_end_matches('_').to_ascii_uppercase())
-        .collect();
-    let folded: BTreeSet<&str> = tflc::internal::passes::fold::ALWAYS_FOLDED
-        .iter()
-        .copied()
-        .collect();
+    let lowered: BTreeSet<String> =
+        tflc::internal::lower::ops::LOWERED.iter().filter(|&&m| m != "custom").map(|m| m.trim_end_matches('_').to_ascii_uppercase()).collect();
+    let folded: BTreeSet<&str> = tflc::internal::passes::fold::ALWAYS_FOLDED.iter().copied().collect();
     let mut problems = Vec::new();
     for b in &lowered {
         if !supported.contains_key(b) {
@@ -217,34 +98,15 @@ fn table() -> (String, Vec<String>) {
     for (kind, names) in [("builtin", TFLM_BUILTINS), ("custom", TFLM_CUSTOM)] {
         for &op in names {
             let (status, detail) = if folded.contains(op) {
-                let why = if kind == "custom" {
-                    "decoded at compile time into a constant (LUT, prune, Huffman)"
-                } else {
-                    "evaluated at compile time (shapes are static)"
-                };
+                let why = if kind == "custom" { "decoded at compile time into a constant (LUT, prune, Huffman)" } else { "evaluated at compile time (shapes are static)" };
                 ("folded", format!("{why}; no code on the device"))
-            } else if (kind == "builtin" && lowered.contains(op))
-                || (kind == "custom" && supported.contains_key(op))
-            {
-                let types: Vec<&str> = supported
-                    .get(op)
-                    .map(|t| t.iter().map(String::as_str).collect())
-                    .unwrap_or_default();
+            } else if (kind == "builtin" && lowered.contains(op)) || (kind == "custom" && supported.contains_key(op)) {
+                let types: Vec<&str> = supported.get(op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
                 ("lowers", types.join("; "))
             } else if missing_reason(op).starts_with("refused") {
-                (
-                    "refused",
-                    missing_reason(op)
-                        .trim_start_matches("refused: ")
-                        .to_string(),
-                )
+                ("refused", missing_reason(op).trim_start_matches("refused: ").to_string())
             } else {
-                (
-                    "missing",
-                    missing_reason(op)
-                        .trim_start_matches("not yet: ")
-                        .to_string(),
-                )
+                ("missing", missing_reason(op).trim_start_matches("not yet: ").to_string())
             };
             *counts.entry(status).or_default() += 1;
             let _ = writeln!(rows, "| {op} | {kind} | {status} | {detail} |");
@@ -252,33 +114,20 @@ fn table() -> (String, Vec<String>) {
     }
     for name in supported.keys() {
         let known = TFLM_BUILTINS.contains(&name.as_str()) || TFLM_CUSTOM.contains(&name.as_str());
-        let lowers = lowered.contains(name)
-            || folded.contains(name.as_str())
-            || TFLM_CUSTOM.contains(&name.as_str());
+        let lowers = lowered.contains(name) || folded.contains(name.as_str()) || TFLM_CUSTOM.contains(&name.as_str());
         if !lowers && known {
-            problems.push(format!(
-                "SUPPORTED_OPS.md has a row for {name}, which does not lower"
-            ));
+            problems.push(format!("SUPPORTED_OPS.md has a row for {name}, which does not lower"));
         }
     }
     // Builtins TFLite Micro does not register: lowered ones, and folded ones (DENSIFY has a
     // lowering only to explain why one could not fold).
-    let extra: Vec<&String> = lowered
-        .iter()
-        .filter(|b| !TFLM_BUILTINS.contains(&b.as_str()) && !folded.contains(b.as_str()))
-        .collect();
-    let extra_folded: Vec<&str> = folded
-        .iter()
-        .copied()
-        .filter(|b| !TFLM_BUILTINS.contains(b) && !TFLM_CUSTOM.contains(b))
-        .collect();
+    let extra: Vec<&String> = lowered.iter().filter(|b| !TFLM_BUILTINS.contains(&b.as_str()) && !folded.contains(b.as_str())).collect();
+    let extra_folded: Vec<&str> = folded.iter().copied().filter(|b| !TFLM_BUILTINS.contains(b) && !TFLM_CUSTOM.contains(b)).collect();
     // MediaPipe's custom operators tflc builds in (not TFLite Micro's): each needs its row.
     let mediapipe = tflc::internal::lower::ops::mediapipe::CODES;
     for code in mediapipe {
         if !supported.contains_key(*code) {
-            problems.push(format!(
-                "MediaPipe's {code} lowers but SUPPORTED_OPS.md has no row for it"
-            ));
+            problems.push(format!("MediaPipe's {code} lowers but SUPPORTED_OPS.md has no row for it"));
         }
     }
     let _ = writeln!(out, "# Operator coverage against TFLite Micro\n");
@@ -298,34 +147,17 @@ fn table() -> (String, Vec<String>) {
         mediapipe.join(", "),
     );
     for op in &extra {
-        let types: Vec<&str> = supported
-            .get(op.as_str())
-            .map(|t| t.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        let _ = writeln!(
-            rows,
-            "| {op} | builtin (not in TFLite Micro) | lowers | {} |",
-            types.join("; ")
-        );
+        let types: Vec<&str> = supported.get(op.as_str()).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
+        let _ = writeln!(rows, "| {op} | builtin (not in TFLite Micro) | lowers | {} |", types.join("; "));
     }
     for op in &extra_folded {
         let _ = writeln!(rows, "| {op} | builtin (not in TFLite Micro) | folded | a sparse constant densified at compile time; no code on the device |");
     }
     for op in mediapipe {
-        let types: Vec<&str> = supported
-            .get(*op)
-            .map(|t| t.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        let _ = writeln!(
-            rows,
-            "| {op} | custom (MediaPipe, not in TFLite Micro) | lowers | {} |",
-            types.join("; ")
-        );
+        let types: Vec<&str> = supported.get(*op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
+        let _ = writeln!(rows, "| {op} | custom (MediaPipe, not in TFLite Micro) | lowers | {} |", types.join("; "));
     }
-    let _ = writeln!(
-        out,
-        "| operator | kind | status | element types (lowers) or reason |"
-    );
+    let _ = writeln!(out, "| operator | kind | status | element types (lowers) or reason |");
     let _ = writeln!(out, "|---|---|---|---|");
     out.push_str(&rows);
     out.push_str(&type_table(&mut problems));
@@ -342,9 +174,7 @@ fn type_table(problems: &mut Vec<String>) -> String {
     let (mut pairs, mut compiled, mut beyond) = (0, 0, 0);
     for &(op, tflm) in types::TFLM_TYPES {
         if !TFLM_BUILTINS.contains(&op) {
-            problems.push(format!(
-                "types::TFLM_TYPES lists {op}, which TFLite Micro does not register"
-            ));
+            problems.push(format!("types::TFLM_TYPES lists {op}, which TFLite Micro does not register"));
         }
         let mut cells = Vec::new();
         for d in types::TYPES {
@@ -366,16 +196,11 @@ fn type_table(problems: &mut Vec<String>) -> String {
                 }
                 (Some(Err(e)), true) => {
                     pairs += 1;
-                    if let Some((.., why)) = types::TFLM_UNDEFINED
-                        .iter()
-                        .find(|(o, t, _)| *o == op && *t == d)
-                    {
+                    if let Some((.., why)) = types::TFLM_UNDEFINED.iter().find(|(o, t, _)| *o == op && *t == d) {
                         undefined.push(format!("{}: {op}", types::short(d)));
                         format!("refused: undefined in TFLite Micro ({why})")
                     } else {
-                        gaps.entry(types::short(d))
-                            .or_default()
-                            .push(op.to_string());
+                        gaps.entry(types::short(d)).or_default().push(op.to_string());
                         format!("**gap**: {}", e.replace('|', "/"))
                     }
                 }
@@ -413,11 +238,7 @@ fn type_table(problems: &mut Vec<String>) -> String {
 #[test]
 fn every_tflite_micro_operator_has_a_status() {
     let (text, problems) = table();
-    assert!(
-        problems.is_empty(),
-        "SUPPORTED_OPS.md and the lowering registry disagree:\n{}",
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "SUPPORTED_OPS.md and the lowering registry disagree:\n{}", problems.join("\n"));
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/OP_COVERAGE.md");
     if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &text).expect("write docs/OP_COVERAGE.md");

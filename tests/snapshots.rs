@@ -19,10 +19,7 @@ fn settings() -> insta::Settings {
 #[test]
 fn builder_models() {
     for (name, bytes) in tflc::internal::testing::models::all() {
-        let opts = CompileOptions {
-            model_name: format!("{name}.tflite"),
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions { model_name: format!("{name}.tflite"), ..CompileOptions::default() };
         let compiled = match compile(&bytes, &opts) {
             Ok(c) => c,
             // Models whose ops are not all lowered yet are listed in SNAPSHOT_PENDING.
@@ -32,10 +29,7 @@ fn builder_models() {
             }
             Err(e) => panic!("{name}: {e}"),
         };
-        assert!(
-            !SNAPSHOT_PENDING.contains(&name),
-            "{name} compiles now: remove it from SNAPSHOT_PENDING"
-        );
+        assert!(!SNAPSHOT_PENDING.contains(&name), "{name} compiles now: remove it from SNAPSHOT_PENDING");
         settings().bind(|| insta::assert_snapshot!(name, compiled.code));
     }
 }
@@ -45,16 +39,9 @@ fn builder_models() {
 /// caller's kernels; `tests/generated-compile` runs it with a test implementation).
 #[test]
 fn custom_op_model() {
-    let (name, bytes) = (
-        "builder_custom_ops",
-        tflc::internal::testing::models::custom_ops(),
-    );
+    let (name, bytes) = ("builder_custom_ops", tflc::internal::testing::models::custom_ops());
     let (code, scratch) = tflc::internal::testing::models::CUSTOM_OPS_SCRATCH;
-    let opts = CompileOptions {
-        model_name: format!("{name}.tflite"),
-        custom_scratch: [(code.to_string(), scratch)].into(),
-        ..CompileOptions::default()
-    };
+    let opts = CompileOptions { model_name: format!("{name}.tflite"), custom_scratch: [(code.to_string(), scratch)].into(), ..CompileOptions::default() };
     let compiled = compile(&bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     settings().bind(|| insta::assert_snapshot!(name, compiled.code));
 }
@@ -64,9 +51,7 @@ const SNAPSHOT_PENDING: &[&str] = &[];
 
 #[test]
 fn corpus_models() {
-    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("corpus snapshots") else {
-        return;
-    };
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("corpus snapshots") else { return };
     for name in CORPUS {
         let bytes = std::fs::read(shared.join(format!("models/{name}.tflite"))).unwrap();
         let opts = CompileOptions {
@@ -76,10 +61,7 @@ fn corpus_models() {
         };
         match compile(&bytes, &opts) {
             Ok(c) => {
-                assert!(
-                    !CORPUS_PENDING.contains(name),
-                    "{name} compiles now: remove it from CORPUS_PENDING"
-                );
+                assert!(!CORPUS_PENDING.contains(name), "{name} compiles now: remove it from CORPUS_PENDING");
                 settings().bind(|| insta::assert_snapshot!(*name, c.code))
             }
             Err(e) if CORPUS_PENDING.contains(name) => eprintln!("pending {name}: {e}"),

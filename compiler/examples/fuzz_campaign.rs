@@ -11,8 +11,8 @@
 //! bytes, odd cases fields); the counts are reported per mode. `--messages N` also collects
 //! the error message of every mutant that `tflc::compile` refuses, with its numbers and
 //! quoted names replaced by placeholders, and prints the N most frequent templates with one
-//! example each (and every message that calls itself a tflc bug): the material for reviewing
-//! what users read about broken models. docs/FUZZING.md.
+//! example each (and every message that calls itself a tflc bug, which counts as a failure):
+//! the material for reviewing what users read about broken models. docs/FUZZING.md.
 
 use arbitrary::Unstructured;
 use std::path::PathBuf;
@@ -87,9 +87,7 @@ fn main() {
     let mutants = end.saturating_sub(first);
     let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
     if dirs.is_empty() {
-        let Some(shared) = tflc::internal::testing::shared_dir_or_skip("fuzz_campaign") else {
-            return;
-        };
+        let Some(shared) = tflc::internal::testing::shared_dir_or_skip("fuzz_campaign") else { return };
         dirs = vec![shared.join("models"), shared.join("ops")];
     }
     let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
@@ -100,12 +98,7 @@ fn main() {
         let mut pending = vec![d.clone()];
         while let Some(dir) = pending.pop() {
             files.extend(tflc::internal::testing::tflite_files(&dir));
-            let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .into_iter()
-                .flatten()
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir())
-                .collect();
+            let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
             subdirs.sort();
             pending.extend(subdirs.into_iter().rev());
         }
@@ -125,10 +118,7 @@ fn main() {
     }
     // Large seeds compile slowly: mutate them less often so the campaign covers the small
     // ones (and the single-op models) well.
-    let weights: Vec<u64> = seeds
-        .iter()
-        .map(|(_, b)| if b.len() > 1 << 20 { 1 } else { 8 })
-        .collect();
+    let weights: Vec<u64> = seeds.iter().map(|(_, b)| if b.len() > 1 << 20 { 1 } else { 8 }).collect();
     let total_weight: u64 = weights.iter().sum();
     let opts = tflc::CompileOptions::default();
     let (mut read, mut planned, mut compiled, mut failures) = (0u64, 0u64, 0u64, 0u64);
@@ -205,21 +195,14 @@ fn main() {
                 panics += 1;
                 Some(format!(
                     "PANIC: {}",
-                    p.downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default()
+                    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
                 ))
             }
         };
         if let Some(e) = problem {
             failures += 1;
             per_mode[fields as usize].failures += 1;
-            println!(
-                "case {case} ({} mode, seed {}): {e}",
-                if fields { "fields" } else { "bytes" },
-                seeds[si].0
-            );
+            println!("case {case} ({} mode, seed {}): {e}", if fields { "fields" } else { "bytes" }, seeds[si].0);
             let _ = std::fs::write(format!("fuzz_campaign_case_{case}.tflite"), &bytes);
         }
         if (case + 1 - first) % 1_000 == 0 {

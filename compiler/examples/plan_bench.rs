@@ -34,20 +34,12 @@ const OVERLAP_TARGETS: [&str; 7] = [
 
 /// Declared reversed overlaps (`DeltaBound::AtLeast`).
 fn reversed_declared(problem: &tflc::internal::plan::Problem) -> usize {
-    let reversed = |o: &&tflc::internal::plan::Overlap| {
-        matches!(o.bound, tflc::internal::plan::DeltaBound::AtLeast(_))
-    };
-    problem
-        .ops
-        .iter()
-        .map(|n| n.overlap_ok.iter().filter(reversed).count())
-        .sum()
+    let reversed = |o: &&tflc::internal::plan::Overlap| matches!(o.bound, tflc::internal::plan::DeltaBound::AtLeast(_));
+    problem.ops.iter().map(|n| n.overlap_ok.iter().filter(reversed).count()).sum()
 }
 
 fn main() {
-    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("plan_bench") else {
-        return;
-    };
+    let Some(shared) = tflc::internal::testing::shared_dir_or_skip("plan_bench") else { return };
     let args: Vec<String> = std::env::args().collect();
     let align = args
         .iter()
@@ -56,16 +48,11 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(16);
     let check = args.iter().any(|a| a == "--check");
-    let baseline: serde_json::Value =
-        std::fs::read_to_string(shared.join("baselines/tflm_memory.json"))
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(serde_json::Value::Null);
-    let base_options = PlanOptions {
-        align,
-        verify: true,
-        ..PlanOptions::default()
-    };
+    let baseline: serde_json::Value = std::fs::read_to_string(shared.join("baselines/tflm_memory.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let base_options = PlanOptions { align, verify: true, ..PlanOptions::default() };
     println!(
         "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8} {:>5} {:>9} {:>9} {:>9} {:>7} {:>4} {:>5}",
         "model", "arena", "tflm_hd", "lb_file", "/head", "/lb", "our_lb", "order", "offs", "ms", "ops", "no_inpl", "no_ovl", "tensor_lb", "/tensor", "ovl", "rev"
@@ -90,16 +77,9 @@ fn main() {
         };
         let lowered = tflc::internal::lower::lower_subgraph(model.main());
         let options = tflc::internal::pipeline::plan_options(&lowered, base_options.clone());
-        let apart = PlanOptions {
-            in_place: Vec::new(),
-            ..options.clone()
-        };
-        let without = plan_subgraph(model.main(), &apart)
-            .map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
-        let separate = PlanOptions {
-            overlap: Vec::new(),
-            ..options.clone()
-        };
+        let apart = PlanOptions { in_place: Vec::new(), ..options.clone() };
+        let without = plan_subgraph(model.main(), &apart).map_or("-".to_string(), |p| p.plan.arena_bytes.to_string());
+        let separate = PlanOptions { overlap: Vec::new(), ..options.clone() };
         let tensor_level = plan_subgraph(model.main(), &separate).ok();
         let t0 = Instant::now();
         let result = plan_subgraph(model.main(), &options);
@@ -115,22 +95,13 @@ fn main() {
         let p = &sp.plan;
         let b = &baseline["models"][&name];
         let num = |k: &str| b[k].as_u64();
-        let var = tflc::internal::testing::state_allowance(
-            num("variable_bytes").unwrap_or(0),
-            &sp.problem,
-        );
+        let var = tflc::internal::testing::state_allowance(num("variable_bytes").unwrap_or(0), &sp.problem);
         let head = num("tflm_head").map(|h| h + var);
         let lb = num("lower_bound_file_order").map(|l| l + var);
         // The tensor-level bound: the smaller of this order's and the best order's without
         // overlaps.
-        let tensor_lb = tensor_level
-            .as_ref()
-            .map(|t| t.plan.lower_bound_bytes.min(p.tensor_bound_bytes));
-        let ratio = |x: Option<u64>| {
-            x.map_or("-".to_string(), |x| {
-                format!("{:.3}", p.arena_bytes as f64 / x as f64)
-            })
-        };
+        let tensor_lb = tensor_level.as_ref().map(|t| t.plan.lower_bound_bytes.min(p.tensor_bound_bytes));
+        let ratio = |x: Option<u64>| x.map_or("-".to_string(), |x| format!("{:.3}", p.arena_bytes as f64 / x as f64));
         let show = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
         println!(
             "{:<36} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>5} {:>8.1} {:>5} {:>9} {:>9} {:>9} {:>7} {:>4} {:>5}",
@@ -157,18 +128,12 @@ fn main() {
         }
         if let Some(h) = head {
             if p.arena_bytes > h {
-                failures.push(format!(
-                    "{name}: arena {} > tflm_head(+var) {h}",
-                    p.arena_bytes
-                ));
+                failures.push(format!("{name}: arena {} > tflm_head(+var) {h}", p.arena_bytes));
             }
         }
         if let Some(l) = lb {
             if p.arena_bytes > l && !(p.offsets_optimal && p.order_optimal) {
-                failures.push(format!(
-                    "{name}: arena {} > lower_bound_file_order(+var) {l}",
-                    p.arena_bytes
-                ));
+                failures.push(format!("{name}: arena {} > lower_bound_file_order(+var) {l}", p.arena_bytes));
             }
         }
         if name == "mlperf_vww_mobilenet_int8" && p.arena_bytes > 55_296 {
@@ -182,15 +147,9 @@ fn main() {
     ratios.sort_by(f64::total_cmp);
     if ratios.len() == OVERLAP_TARGETS.len() {
         let median = ratios[ratios.len() / 2];
-        println!(
-            "arena / tensor-level bound over the {} target models: median {median:.3}, max {:.3}",
-            ratios.len(),
-            ratios[ratios.len() - 1]
-        );
+        println!("arena / tensor-level bound over the {} target models: median {median:.3}, max {:.3}", ratios.len(), ratios[ratios.len() - 1]);
         if median > 0.80 {
-            failures.push(format!(
-                "median arena / tensor-level bound {median:.3} > 0.80"
-            ));
+            failures.push(format!("median arena / tensor-level bound {median:.3} > 0.80"));
         }
         for (name, r) in &target_ratios {
             if *r > 0.90 {
@@ -198,11 +157,7 @@ fn main() {
             }
         }
     } else {
-        failures.push(format!(
-            "only {} of the {} overlap target models planned",
-            ratios.len(),
-            OVERLAP_TARGETS.len()
-        ));
+        failures.push(format!("only {} of the {} overlap target models planned", ratios.len(), OVERLAP_TARGETS.len()));
     }
     if failures.is_empty() {
         println!("all targets met");

@@ -62,11 +62,7 @@ impl Config {
     /// bytes in the fastest pool they fit, and the generated `Model` holds one arena per pool
     /// (see [`CompileOptions::pools`] and `docs/PLANNER.md`).
     pub fn pool(mut self, name: &str, bytes: Option<u64>) -> Self {
-        self.options.pools.push(crate::plan::pools::PoolSpec {
-            name: name.to_owned(),
-            bytes,
-            section: None,
-        });
+        self.options.pools.push(crate::plan::pools::PoolSpec { name: name.to_owned(), bytes, section: None });
         self
     }
 
@@ -75,8 +71,7 @@ impl Config {
     /// declares as a `#[link_section]` static (the generated docs show how). A name that no
     /// pool has is an error when compiling.
     pub fn pool_section(mut self, name: &str, section: &str) -> Self {
-        self.pool_sections
-            .push((name.to_owned(), section.to_owned()));
+        self.pool_sections.push((name.to_owned(), section.to_owned()));
         self
     }
 
@@ -135,10 +130,7 @@ impl Config {
                 if !self.quiet {
                     println!("cargo:rerun-if-changed={}", model.display());
                 }
-                let bytes = std::fs::read(model).map_err(|e| Error::Io {
-                    path: model.display().to_string(),
-                    source: e,
-                })?;
+                let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
                 models.push((file_name(model), bytes));
             }
             let compiled = crate::pipeline::compile_models(&models, &options)?;
@@ -151,17 +143,11 @@ impl Config {
             if !self.quiet {
                 println!("cargo:rerun-if-changed={}", model.display());
             }
-            let bytes = std::fs::read(model).map_err(|e| Error::Io {
-                path: model.display().to_string(),
-                source: e,
-            })?;
+            let bytes = std::fs::read(model).map_err(|e| Error::Io { path: model.display().to_string(), source: e })?;
             let mut opts = options.clone();
             opts.model_name = file_name(model);
             let compiled = compile(&bytes, &opts)?;
-            let stem = model
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "model".into());
+            let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
             let out = out_dir.join(format!("{stem}.rs"));
             write_if_changed(&out, compiled.code.as_bytes())?;
             written.push(out);
@@ -171,9 +157,7 @@ impl Config {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    p.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Writes `bytes` unless the file already holds them (keeps mtimes stable for cargo).
@@ -181,8 +165,5 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
-    std::fs::write(path, bytes).map_err(|e| Error::Io {
-        path: path.display().to_string(),
-        source: e,
-    })
+    std::fs::write(path, bytes).map_err(|e| Error::Io { path: path.display().to_string(), source: e })
 }

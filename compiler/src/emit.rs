@@ -64,11 +64,7 @@ impl Scoped {
         let blob = blob_static(rt, &name, &doc, &self.blob, &source, align);
         // A scope that holds only params has no blob (and no cfg for it).
         let blob = (!blob.is_empty()).then(|| quote! { #[cfg(#cfg)] #blob });
-        let ranges = self
-            .weights
-            .values()
-            .map(|(_, item)| item)
-            .chain(&self.consts);
+        let ranges = self.weights.values().map(|(_, item)| item).chain(&self.consts);
         quote! {
             #blob
             #(#[cfg(#cfg)] #ranges)*
@@ -128,16 +124,10 @@ impl Items {
         if let Some(i) = self.scoped.iter().position(|s| s.cfg.to_string() == key) {
             return i;
         }
-        self.scoped.push(Scoped {
-            cfg: cfg.clone(),
-            suffix,
-            blob: Vec::new(),
-            weights: BTreeMap::new(),
-            consts: Vec::new(),
-            params_by_value: BTreeMap::new(),
-        });
+        self.scoped.push(Scoped { cfg: cfg.clone(), suffix, blob: Vec::new(), weights: BTreeMap::new(), consts: Vec::new(), params_by_value: BTreeMap::new() });
         self.scoped.len() - 1
     }
+
 }
 
 fn push_aligned(blob: &mut Vec<u8>, align: usize, bytes: &[u8]) -> (usize, usize) {
@@ -222,11 +212,7 @@ pub enum InOut {
 
 fn view_fn(dtype: DType, mutable: bool) -> Option<Ident> {
     let base = dtype.arena_elem()?;
-    Some(format_ident!(
-        "as_{}{}",
-        base,
-        if mutable { "_mut" } else { "" }
-    ))
+    Some(format_ident!("as_{}{}", base, if mutable { "_mut" } else { "" }))
 }
 
 /// Every element type the dtype table ([`DType::info`]) marks `arena_view` has its four
@@ -278,24 +264,12 @@ pub const MAX_ALIGN: usize = 4096;
 
 /// The weight blob static: `static WEIGHTS: Align16<[u8; N]> = Align16(*b"…");`, aligned to
 /// `align`.
-pub(crate) fn weights_static(
-    rt: &TokenStream,
-    bytes: &[u8],
-    source: &WeightsSource,
-    align: usize,
-) -> TokenStream {
+pub(crate) fn weights_static(rt: &TokenStream, bytes: &[u8], source: &WeightsSource, align: usize) -> TokenStream {
     let doc = format!(" Every weight and compile-time table, {align}-byte aligned, in flash.");
     blob_static(rt, &format_ident!("WEIGHTS"), &doc, bytes, source, align)
 }
 
-fn blob_static(
-    rt: &TokenStream,
-    name: &Ident,
-    doc: &str,
-    bytes: &[u8],
-    source: &WeightsSource,
-    align: usize,
-) -> TokenStream {
+fn blob_static(rt: &TokenStream, name: &Ident, doc: &str, bytes: &[u8], source: &WeightsSource, align: usize) -> TokenStream {
     if bytes.is_empty() {
         // A model without constants has no blob (an empty static would be dead code).
         return TokenStream::new();
@@ -316,28 +290,8 @@ fn blob_static(
 }
 
 impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
-    pub(crate) fn new(
-        rt: &'e TokenStream,
-        sg: &'m Subgraph<'a>,
-        op_index: usize,
-        items: &'e mut Items,
-    ) -> Self {
-        Self {
-            rt,
-            sg,
-            op_index,
-            items,
-            ins: Vec::new(),
-            outs: Vec::new(),
-            in_place: Vec::new(),
-            overlap: None,
-            overlap_used: false,
-            scratch: None,
-            scratch_used: false,
-            tables: 0,
-            kernel_name: None,
-            scope: None,
-        }
+    pub(crate) fn new(rt: &'e TokenStream, sg: &'m Subgraph<'a>, op_index: usize, items: &'e mut Items) -> Self {
+        Self { rt, sg, op_index, items, ins: Vec::new(), outs: Vec::new(), in_place: Vec::new(), overlap: None, overlap_used: false, scratch: None, scratch_used: false, tables: 0, kernel_name: None, scope: None }
     }
 
     /// One statement per arm, each under its `#[cfg(...)]` (the arms' predicates must be
@@ -347,11 +301,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     /// build keeps one call and one set of tables. Every arm sees the same activation
     /// views (`x0`, `y0`, ...): request them in the same order in each arm. One arm is the
     /// plain call, with no `cfg`.
-    pub fn per_target(
-        &mut self,
-        arms: &[TargetArm],
-        mut arm: impl FnMut(&mut Self, usize) -> TokenStream,
-    ) -> TokenStream {
+    pub fn per_target(&mut self, arms: &[TargetArm], mut arm: impl FnMut(&mut Self, usize) -> TokenStream) -> TokenStream {
         if arms.len() == 1 {
             return arm(self, 0);
         }
@@ -363,10 +313,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             self.scope = Some(self.items.scope(&a.cfg, a.suffix));
             let call = arm(self, i);
             self.scope = None;
-            debug_assert!(
-                first_outs.get_or_insert_with(|| self.outs.clone()) == &self.outs,
-                "arms request the same outputs"
-            );
+            debug_assert!(first_outs.get_or_insert_with(|| self.outs.clone()) == &self.outs, "arms request the same outputs");
             calls.push(call);
         }
         // One function per op in each class's `target` module, taking the op's views as
@@ -381,9 +328,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             params.push(quote! { #x: &[u8] });
             args.push(x);
         }
-        let mut ys: Vec<Ident> = (0..self.outs.len())
-            .map(|i| format_ident!("y{}", i))
-            .collect();
+        let mut ys: Vec<Ident> = (0..self.outs.len()).map(|i| format_ident!("y{}", i)).collect();
         if self.overlap.is_some() && self.overlap_used {
             ys.push(format_ident!("v0"));
         }
@@ -417,13 +362,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
 
     /// The blob expression and range const for `bytes` in the current scope (or the main
     /// blob), pushing a const item made by `item` from (name, range).
-    fn blob_entry(
-        &mut self,
-        name: Ident,
-        doc: &str,
-        bytes: &[u8],
-        tensor: Option<(crate::ir::SubgraphId, TensorId)>,
-    ) -> (Ident, Ident) {
+    fn blob_entry(&mut self, name: Ident, doc: &str, bytes: &[u8], tensor: Option<(crate::ir::SubgraphId, TensorId)>) -> (Ident, Ident) {
         let align = self.items.align;
         match self.scope {
             None => {
@@ -478,21 +417,14 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
     /// only arena output) and the element offsets of `x` and `y` in it, for the runtime's row
     /// driver (`kernels::overlap`). The kernel must then request neither `input(x)` nor
     /// `output(y)`. `None` when the two are apart.
-    pub fn overlapped(
-        &mut self,
-        x: TensorId,
-        y: TensorId,
-    ) -> Option<(TokenStream, TokenStream, TokenStream)> {
+    pub fn overlapped(&mut self, x: TensorId, y: TensorId) -> Option<(TokenStream, TokenStream, TokenStream)> {
         let o = self.overlap.filter(|o| o.x == x && o.y == y)?;
         let dtype = self.sg.tensor(y).dtype;
         let view = view_fn(dtype, true)?;
         let elem = dtype.size().filter(|&s| s > 0)?;
         self.overlap_used = true;
         let rt = self.rt.clone();
-        let (i, o) = (
-            int((o.input_at / elem) as i64),
-            int((o.output_at / elem) as i64),
-        );
+        let (i, o) = (int((o.input_at / elem) as i64), int((o.output_at / elem) as i64));
         Some((quote! { #rt::__private::#view(v0) }, i, o))
     }
 
@@ -512,9 +444,7 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         y: TensorId,
         body: impl FnOnce(&mut Self, TokenStream, TokenStream, TokenStream) -> TokenStream,
     ) -> TokenStream {
-        self.window_call_ranged(driver, None, params, ty, x, y, |cx, p, input, output, _| {
-            body(cx, p, input, output)
-        })
+        self.window_call_ranged(driver, None, params, ty, x, y, |cx, p, input, output, _| body(cx, p, input, output))
     }
 
     /// [`EmitCx::window_call`] for kernels of which some take a row range
@@ -533,24 +463,12 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         ty: TokenStream,
         x: TensorId,
         y: TensorId,
-        body: impl FnOnce(
-            &mut Self,
-            TokenStream,
-            TokenStream,
-            TokenStream,
-            Option<TokenStream>,
-        ) -> TokenStream,
+        body: impl FnOnce(&mut Self, TokenStream, TokenStream, TokenStream, Option<TokenStream>) -> TokenStream,
     ) -> TokenStream {
         let rt = self.rt.clone();
         if let Some(ranged) = ranged {
             if let Some((span, input_at, output_at)) = self.overlapped(x, y) {
-                let call = body(
-                    self,
-                    quote! { &#params },
-                    quote! { x },
-                    quote! { y },
-                    Some(quote! { rows }),
-                );
+                let call = body(self, quote! { &#params }, quote! { x }, quote! { y }, Some(quote! { rows }));
                 let driver = format_ident!("{}", ranged);
                 return quote! {
                     #rt::kernels::overlap::#driver(&#params.geometry, #span, #input_at, #output_at, |rows, x, y| {
@@ -617,26 +535,15 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
             let existing = match self.scope {
                 Some(i) if !self.items.weights.contains_key(&key) => {
                     let sc = &self.items.scoped[i];
-                    sc.weights
-                        .get(&key)
-                        .map(|(name, _)| (sc.blob_name(), name.clone()))
+                    sc.weights.get(&key).map(|(name, _)| (sc.blob_name(), name.clone()))
                 }
-                _ => self
-                    .items
-                    .weights
-                    .get(&key)
-                    .map(|(name, _)| (format_ident!("WEIGHTS"), name.clone())),
+                _ => self.items.weights.get(&key).map(|(name, _)| (format_ident!("WEIGHTS"), name.clone())),
             };
             let (blob, name) = match existing {
                 Some(e) => e,
                 None => {
                     let name = match self.scope {
-                        Some(i) => format_ident!(
-                            "{}W{}_{}",
-                            self.prefix(),
-                            t.index(),
-                            self.items.scoped[i].suffix.to_uppercase()
-                        ),
+                        Some(i) => format_ident!("{}W{}_{}", self.prefix(), t.index(), self.items.scoped[i].suffix.to_uppercase()),
                         None => format_ident!("{}W{}", self.prefix(), t.index()),
                     };
                     let doc = format!(" {}", describe_tensor(tensor));
@@ -736,17 +643,9 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
 
     fn table(&mut self, what: &str, ty: &str, n: usize, bytes: &[u8], view: Ident) -> TokenStream {
         let rt = self.rt.clone();
-        let name = format_ident!(
-            "{}OP{}_{}",
-            self.prefix(),
-            self.op_index,
-            what.to_uppercase()
-        );
+        let name = format_ident!("{}OP{}_{}", self.prefix(), self.op_index, what.to_uppercase());
         self.tables += 1;
-        let doc = format!(
-            " op {}: {what} ({n} x {ty}), computed at compile time",
-            self.op_index
-        );
+        let doc = format!(" op {}: {what} ({n} x {ty}), computed at compile time", self.op_index);
         let (blob, name) = self.blob_entry(name, &doc, bytes, None);
         quote! { #rt::__private::#view(&#blob.0[#name]) }
     }
@@ -1150,9 +1049,7 @@ fn splice(tokens: TokenStream, bodies: &mut [Option<Stmts>]) -> TokenStream {
     let mut out = TokenStream::new();
     let mut i = 0;
     while i < trees.len() {
-        if let [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(arg), TokenTree::Punct(semi), ..] =
-            &trees[i..]
-        {
+        if let [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(arg), TokenTree::Punct(semi), ..] = &trees[i..] {
             if name == "__tflc_stmts" && bang.as_char() == '!' && semi.as_char() == ';' {
                 let k: Option<usize> = arg.stream().to_string().parse().ok();
                 if let Some(stmts) = k.and_then(|k| bodies.get_mut(k)).and_then(Option::take) {
@@ -1188,13 +1085,8 @@ pub fn format_module(header: &str, module: Module) -> Result<String, String> {
             let trimmed = line.trim_start();
             match trimmed.strip_prefix(STMTS_MARKER) {
                 Some(rest) => {
-                    let k: usize = rest
-                        .trim_end_matches(");")
-                        .parse()
-                        .map_err(|_| format!("bad statement marker {trimmed}"))?;
-                    let stmts = bodies.get_mut(k).and_then(Option::take).ok_or_else(|| {
-                        format!("statement list {k} is not registered or used twice")
-                    })?;
+                    let k: usize = rest.trim_end_matches(");").parse().map_err(|_| format!("bad statement marker {trimmed}"))?;
+                    let stmts = bodies.get_mut(k).and_then(Option::take).ok_or_else(|| format!("statement list {k} is not registered or used twice"))?;
                     let depth = (line.len() - trimmed.len()) / 4;
                     if depth != stmts.depth {
                         return Err(format!("statement list {k} was formatted {} blocks deep but stands {depth} deep", stmts.depth));
@@ -1216,8 +1108,7 @@ pub fn format_module(header: &str, module: Module) -> Result<String, String> {
 fn unparse(tokens: TokenStream) -> Result<String, String> {
     #[cfg(test)]
     tests::note_parse(&tokens);
-    let file: syn::File =
-        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
     Ok(prettyplease::unparse(&file))
 }
 
@@ -1225,10 +1116,7 @@ fn unparse(tokens: TokenStream) -> Result<String, String> {
 /// is, comment markers defined as a macro that expands to nothing.
 #[cfg(not(feature = "format"))]
 pub fn format_module(header: &str, module: Module) -> Result<String, String> {
-    Ok(format!(
-        "{header}\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{}",
-        module.into_tokens()
-    ))
+    Ok(format!("{header}\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{}", module.into_tokens()))
 }
 
 fn restore_comments(text: &str) -> String {
@@ -1247,16 +1135,9 @@ fn restore_comments(text: &str) -> String {
                     None => break,
                 }
             }
-            let body = joined
-                .trim()
-                .trim_end_matches(';')
-                .trim_end_matches(')')
-                .trim();
+            let body = joined.trim().trim_end_matches(';').trim_end_matches(')').trim();
             // The body is a string literal: unescape the common escapes.
-            let body = body
-                .trim_matches('"')
-                .replace("\\\"", "\"")
-                .replace("\\\\", "\\");
+            let body = body.trim_matches('"').replace("\\\"", "\"").replace("\\\\", "\\");
             if !out.ends_with("{\n") {
                 out.push('\n');
             }
@@ -1285,17 +1166,7 @@ mod tests {
     }
 
     fn count(tokens: &TokenStream) -> usize {
-        tokens
-            .clone()
-            .into_iter()
-            .map(|t| {
-                if let TokenTree::Group(g) = t {
-                    2 + count(&g.stream())
-                } else {
-                    1
-                }
-            })
-            .sum()
+        tokens.clone().into_iter().map(|t| if let TokenTree::Group(g) = t { 2 + count(&g.stream()) } else { 1 }).sum()
     }
 
     #[cfg(feature = "format")]
@@ -1338,13 +1209,9 @@ mod tests {
         };
         let got = format_module("// h", m).unwrap();
         #[cfg(feature = "format")]
-        let expected = format!(
-            "// h\n{}",
-            restore_comments(&prettyplease::unparse(&syn::parse2(whole).unwrap()))
-        );
+        let expected = format!("// h\n{}", restore_comments(&prettyplease::unparse(&syn::parse2(whole).unwrap())));
         #[cfg(not(feature = "format"))]
-        let expected =
-            format!("// h\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{whole}");
+        let expected = format!("// h\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{whole}");
         assert_eq!(got, expected);
     }
 
@@ -1359,10 +1226,7 @@ mod tests {
         let marker = m.stmts(s);
         m.item(quote! { impl M { fn run(&mut self) { #marker } } });
         let e = format_module("// h", m).unwrap_err();
-        assert!(
-            e.contains("formatted 1 blocks deep but stands 2 deep"),
-            "{e}"
-        );
+        assert!(e.contains("formatted 1 blocks deep but stands 2 deep"), "{e}");
     }
 
     /// Bounded work: compiling a long chain never hands `syn` the whole module. The largest
@@ -1381,16 +1245,14 @@ mod tests {
             let (calls, total, max) = PARSED.with(|p| p.get());
             assert!(c.code.matches("observer.before(&OPS[").count() == n, "{n}");
             assert!(calls > n, "{n} operators in {calls} pieces");
-            assert!(
-                max * 5 < total,
-                "{n} operators: largest piece {max} of {total} tokens"
-            );
+            assert!(max * 5 < total, "{n} operators: largest piece {max} of {total} tokens");
             // About 26 tokens per `OPS` entry (index, opcode, output, kernel).
             assert!(max < 30 * n, "{n} operators: largest piece {max} tokens");
             pieces.push(max);
         }
         assert!(pieces[1] <= 10 * pieces[0] + 100, "{pieces:?}");
     }
+
 
     #[test]
     fn comments_on_one_line_and_broken_over_lines() {
@@ -1425,21 +1287,9 @@ mod blob_tests {
                 .consts
                 .iter()
                 .chain(items.weights.values().map(|(_, item)| item))
-                .filter_map(|c| {
-                    c.to_string()
-                        .split("> = ")
-                        .nth(1)?
-                        .split(" ..")
-                        .next()?
-                        .trim()
-                        .parse()
-                        .ok()
-                })
+                .filter_map(|c| c.to_string().split("> = ").nth(1)?.split(" ..").next()?.trim().parse().ok())
                 .collect();
-            assert_eq!(
-                starts.len(),
-                2 + sg.tensors.iter().filter(|t| t.is_constant()).count()
-            );
+            assert_eq!(starts.len(), 2 + sg.tensors.iter().filter(|t| t.is_constant()).count());
             assert!(starts.iter().all(|s| s % align == 0), "{align}: {starts:?}");
             assert!(starts.contains(&0) && starts.iter().any(|&s| s > 0));
         }
@@ -1454,13 +1304,8 @@ mod view_tests {
 
     #[test]
     fn arena_views_are_checked() {
-        let table: std::collections::BTreeSet<String> = DType::NAMED
-            .into_iter()
-            .filter(|d| d.info().arena_view)
-            .map(DType::name)
-            .collect();
-        let checked: std::collections::BTreeSet<String> =
-            VIEWS_EXIST.iter().map(|v| v.0.name()).collect();
+        let table: std::collections::BTreeSet<String> = DType::NAMED.into_iter().filter(|d| d.info().arena_view).map(DType::name).collect();
+        let checked: std::collections::BTreeSet<String> = VIEWS_EXIST.iter().map(|v| v.0.name()).collect();
         assert_eq!(table, checked);
         for (d, size) in VIEWS_EXIST {
             assert_eq!(d.size(), Some(size), "{d:?}");
@@ -1486,30 +1331,15 @@ mod lit_tests {
     #[test]
     fn literals_of_fields() {
         let rt = quote! { rt };
-        let v = Local {
-            a: -3,
-            b: [1, 2],
-            c: &[4, -5],
-            d: Some(7),
-        };
+        let v = Local { a: -3, b: [1, 2], c: &[4, -5], d: Some(7) };
         let Local { a, b, c, d } = &v;
-        let s = format!(
-            "{} {} {} {} {}",
-            a.lit(&rt),
-            b.lit(&rt),
-            c.lit(&rt),
-            d.lit(&rt),
-            None::<u8>.lit(&rt)
-        );
+        let s = format!("{} {} {} {} {}", a.lit(&rt), b.lit(&rt), c.lit(&rt), d.lit(&rt), None::<u8>.lit(&rt));
         assert_eq!(s, "- 3 [1 , 2] & [4 , - 5] Some (7) None");
         assert_eq!(f32::NAN.lit(&rt).to_string(), "f32 :: NAN");
         assert_eq!(0.5f32.lit(&rt).to_string(), "0.5f32");
         assert_eq!((-0.0f32).lit(&rt).to_string(), "- 0f32");
         assert_eq!(f32::MIN.lit(&rt).to_string(), "f32 :: MIN");
-        assert_eq!(
-            f32::NEG_INFINITY.lit(&rt).to_string(),
-            "f32 :: NEG_INFINITY"
-        );
+        assert_eq!(f32::NEG_INFINITY.lit(&rt).to_string(), "f32 :: NEG_INFINITY");
         assert_eq!(i32::MIN.lit(&rt).to_string(), "i32 :: MIN");
         assert_eq!((-7i32).lit(&rt).to_string(), "- 7");
     }
@@ -1525,13 +1355,8 @@ pub(crate) fn kernel_label(call: &TokenStream) -> String {
     while let Some(i) = rest.find("kernels :: ") {
         rest = &rest[i + "kernels :: ".len()..];
         let mut parts = rest.splitn(3, " :: ");
-        let (Some(_module), Some(tail)) = (parts.next(), parts.next()) else {
-            break;
-        };
-        let f: String = tail
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
+        let (Some(_module), Some(tail)) = (parts.next(), parts.next()) else { break };
+        let f: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         if tail[f.len()..].trim_start().starts_with('(') && !f.is_empty() {
             found = Some(f);
         }
@@ -1545,26 +1370,10 @@ pub(crate) fn kernel_label(call: &TokenStream) -> String {
 }
 
 /// The classes generated code distinguishes: (class asked, `cfg` predicate, blob suffix).
-pub(crate) fn target_classes() -> [(
-    tflc_runtime::isa::TargetClass,
-    proc_macro2::TokenStream,
-    &'static str,
-); 3] {
+pub(crate) fn target_classes() -> [(tflc_runtime::isa::TargetClass, proc_macro2::TokenStream, &'static str); 3] {
     [
-        (
-            tflc_runtime::isa::TargetClass::ArmDsp,
-            quote! { any(target_arch = "arm", target_arch = "riscv32") },
-            "arm",
-        ),
-        (
-            tflc_runtime::isa::TargetClass::X86,
-            quote! { target_arch = "x86_64" },
-            "x86",
-        ),
-        (
-            tflc_runtime::isa::TargetClass::Host,
-            quote! { not(any(target_arch = "arm", target_arch = "riscv32", target_arch = "x86_64")) },
-            "other_host",
-        ),
+        (tflc_runtime::isa::TargetClass::ArmDsp, quote! { any(target_arch = "arm", target_arch = "riscv32") }, "arm"),
+        (tflc_runtime::isa::TargetClass::X86, quote! { target_arch = "x86_64" }, "x86"),
+        (tflc_runtime::isa::TargetClass::Host, quote! { not(any(target_arch = "arm", target_arch = "riscv32", target_arch = "x86_64")) }, "other_host"),
     ]
 }

@@ -105,9 +105,7 @@ pub enum OptionsError {
         bits: u32,
     },
     /// `--runtime-crate` / `Config::runtime_path` that is not a Rust path.
-    #[error(
-        "runtime crate path {path:?} is not a Rust path (--runtime-crate, Config::runtime_path)"
-    )]
+    #[error("runtime crate path {path:?} is not a Rust path (--runtime-crate, Config::runtime_path)")]
     RuntimePath {
         /// The path given.
         path: String,

@@ -68,24 +68,15 @@ pub struct IndexVec<I: Idx, T> {
 impl<I: Idx, T> IndexVec<I, T> {
     /// An empty vector.
     pub fn new() -> Self {
-        Self {
-            raw: Vec::new(),
-            _marker: PhantomData,
-        }
+        Self { raw: Vec::new(), _marker: PhantomData }
     }
     /// An empty vector with room for `n` elements.
     pub fn with_capacity(n: usize) -> Self {
-        Self {
-            raw: Vec::with_capacity(n),
-            _marker: PhantomData,
-        }
+        Self { raw: Vec::with_capacity(n), _marker: PhantomData }
     }
     /// Takes `raw` as is: element `i` gets index `I::new(i)`.
     pub fn from_vec(raw: Vec<T>) -> Self {
-        Self {
-            raw,
-            _marker: PhantomData,
-        }
+        Self { raw, _marker: PhantomData }
     }
     /// Appends `value` and returns its index.
     pub fn push(&mut self, value: T) -> I {
@@ -189,11 +180,6 @@ mod tests {
         assert_eq!(v[a], "a");
         assert_eq!(v[b], "b");
         assert_eq!(b.to_string(), "x1");
-        assert_eq!(
-            v.iter_enumerated()
-                .map(|(i, _)| i.index())
-                .collect::<Vec<_>>(),
-            vec![0, 1]
-        );
+        assert_eq!(v.iter_enumerated().map(|(i, _)| i.index()).collect::<Vec<_>>(), vec![0, 1]);
     }
 }

@@ -62,8 +62,6 @@ pub use plan::{ModelPlan, PlanError, SubgraphPlan};
 // The phases (private: the crate root above is the API).
 mod codegen;
 mod emit;
-#[cfg(any(test, feature = "fuzzing"))]
-mod fuzzing;
 mod interp;
 mod lower;
 mod macro_support;
@@ -71,9 +69,11 @@ mod passes;
 mod pipeline;
 mod plan;
 mod schedule;
-mod testing;
 mod text;
 mod tflite;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzzing;
+mod testing;
 
 /// The compiler's phases, for the `tflc` CLI, the `tflc-macros` proc macro, the test suites,
 /// benchmarks and fuzz targets: not a stable API (it changes with every internal

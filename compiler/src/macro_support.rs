@@ -58,15 +58,10 @@ impl MacroOptions {
     pub fn parse_pool_sections(&mut self, list: &str) -> Result<(), String> {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((name, section)) = item.split_once('=') else {
-                return Err(format!(
-                    "pool_sections: `{item}`: expected NAME=SECTION, e.g. dtcm=.dtcm"
-                ));
+                return Err(format!("pool_sections: `{item}`: expected NAME=SECTION, e.g. dtcm=.dtcm"));
             };
             let Some(p) = self.pools.iter_mut().find(|p| p.name == name.trim()) else {
-                return Err(format!(
-                    "pool_sections: no pool `{}` (list it in `pools` first)",
-                    name.trim()
-                ));
+                return Err(format!("pool_sections: no pool `{}` (list it in `pools` first)", name.trim()));
             };
             p.section = Some(section.trim().to_owned());
         }
@@ -80,17 +75,11 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
     if rel.is_absolute() {
         return Err(format!("include_model!: the path must be relative to the crate root (CARGO_MANIFEST_DIR), not absolute: {path}"));
     }
-    let root = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_default();
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
     let abs = root.join(rel);
-    let bytes = std::fs::read(&abs)
-        .map_err(|e| format!("include_model!: cannot read {}: {e}", abs.display()))?;
+    let bytes = std::fs::read(&abs).map_err(|e| format!("include_model!: cannot read {}: {e}", abs.display()))?;
     let opts = CompileOptions {
-        model_name: rel
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         max_arena: options.max_arena,
         keep_f16_weights: options.keep_f16_weights,
         pools: options.pools.clone(),
@@ -98,8 +87,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
         custom_kernels: options.custom_kernels.clone(),
         ..CompileOptions::default()
     };
-    let compiled =
-        compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;
+    let compiled = compile(&bytes, &opts).map_err(|e| format!("include_model!: {}: {e}", abs.display()))?;
     let code: TokenStream = compiled
         .code
         .parse()

@@ -78,20 +78,14 @@ impl CompileOptions {
     /// the custom code and its scratch bytes ([`CompileOptions::custom_scratch`]).
     pub fn parse_custom_scratch(item: &str) -> Result<(String, usize), String> {
         let Some((name, size)) = item.split_once('=') else {
-            return Err(format!(
-                "custom scratch `{item}`: expected NAME=BYTES, e.g. MyOp=256"
-            ));
+            return Err(format!("custom scratch `{item}`: expected NAME=BYTES, e.g. MyOp=256"));
         };
         let name = name.trim();
         if name.is_empty() {
-            return Err(format!(
-                "custom scratch `{item}`: the custom operator's name is empty"
-            ));
+            return Err(format!("custom scratch `{item}`: the custom operator's name is empty"));
         }
-        let bytes = crate::plan::budget::parse_size(size.trim())
-            .map_err(|e| format!("custom scratch `{item}`: {e}"))?;
-        let bytes = usize::try_from(bytes)
-            .map_err(|_| format!("custom scratch `{item}`: {bytes} bytes do not fit this host"))?;
+        let bytes = crate::plan::budget::parse_size(size.trim()).map_err(|e| format!("custom scratch `{item}`: {e}"))?;
+        let bytes = usize::try_from(bytes).map_err(|_| format!("custom scratch `{item}`: {bytes} bytes do not fit this host"))?;
         Ok((name.to_owned(), bytes))
     }
 }
@@ -151,10 +145,7 @@ fn check_options(files: &[&str], layout: Layout, opts: &CompileOptions) -> Resul
     check_align(opts.align)?;
     SizeLimits::for_target(opts.target_pointer_width)?;
     if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
-        return Err(OptionsError::RuntimePath {
-            path: opts.runtime_path.clone(),
-        }
-        .into());
+        return Err(OptionsError::RuntimePath { path: opts.runtime_path.clone() }.into());
     }
     if files.is_empty() {
         return Err(OptionsError::NoModel.into());
@@ -175,12 +166,7 @@ fn check_options(files: &[&str], layout: Layout, opts: &CompileOptions) -> Resul
             let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();
             for (i, n) in names.iter().enumerate() {
                 if let Some(j) = names[..i].iter().position(|m| m == n) {
-                    return Err(OptionsError::ModuleNameClash {
-                        first: files[j].to_owned(),
-                        second: files[i].to_owned(),
-                        name: n.clone(),
-                    }
-                    .into());
+                    return Err(OptionsError::ModuleNameClash { first: files[j].to_owned(), second: files[i].to_owned(), name: n.clone() }.into());
                 }
             }
         }
@@ -192,21 +178,11 @@ fn check_options(files: &[&str], layout: Layout, opts: &CompileOptions) -> Resul
 /// once, plans each, lays them out as `layout` says (one arena, pools, or one arena shared by
 /// several models), checks the result against the target's limits and `max_arena`, and emits
 /// the module through codegen's one entry point ([`codegen::generate`]).
-fn build(
-    models: &[(String, &[u8])],
-    layout: Layout,
-    opts: &CompileOptions,
-) -> Result<Built, Error> {
+fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> Result<Built, Error> {
     let files: Vec<&str> = models.iter().map(|(f, _)| f.as_str()).collect();
     check_options(&files, layout, opts)?;
     let limits = SizeLimits::for_target(opts.target_pointer_width)?;
-    let blame = |i: usize, e: Error| {
-        if layout == Layout::Shared {
-            in_model(files[i], e)
-        } else {
-            e
-        }
-    };
+    let blame = |i: usize, e: Error| if layout == Layout::Shared { in_model(files[i], e) } else { e };
     // Each phase's output lives in its own vector, so the next phase can borrow it.
     let mut reads = Vec::new();
     for (i, (_, bytes)) in models.iter().enumerate() {
@@ -216,17 +192,9 @@ fn build(
     for (i, read) in reads.iter().enumerate() {
         resolved.push(crate::passes::resources::resolve(read).map_err(|e| blame(i, e))?);
     }
-    let sources: Vec<&crate::ir::Model<'_>> = reads
-        .iter()
-        .zip(&resolved)
-        .map(|(r, res)| res.as_ref().map_or(r, |x| &x.0))
-        .collect();
+    let sources: Vec<&crate::ir::Model<'_>> = reads.iter().zip(&resolved).map(|(r, res)| res.as_ref().map_or(r, |x| &x.0)).collect();
     let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
-    let mut irs: Vec<crate::ir::Model<'_>> = folded
-        .iter()
-        .zip(&sources)
-        .map(|(f, m)| f.apply_with(m, opts.keep_f16_weights))
-        .collect();
+    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
     for (i, ir) in irs.iter_mut().enumerate() {
         apply_custom_kernels(ir, &opts.custom_kernels).map_err(|e| blame(i, e))?;
         apply_custom_scratch(ir, &opts.custom_scratch).map_err(|e| blame(i, e))?;
@@ -236,44 +204,23 @@ fn build(
     for (i, (model, lm)) in irs.iter().zip(&lms).enumerate() {
         lm.check().map_err(|e| blame(i, e))?;
         for &id in &lm.order {
-            limits
-                .check_tensors(&model.subgraphs[id], opts.target_pointer_width)
-                .map_err(|e| blame(i, e))?;
+            limits.check_tensors(&model.subgraphs[id], opts.target_pointer_width).map_err(|e| blame(i, e))?;
         }
-        constants += lm
-            .order
-            .iter()
-            .map(|&id| constant_bytes(&model.subgraphs[id]))
-            .sum::<u64>();
+        constants += lm.order.iter().map(|&id| constant_bytes(&model.subgraphs[id])).sum::<u64>();
     }
-    let base = PlanOptions {
-        align: opts.align as u64,
-        ..PlanOptions::default()
-    };
-    let copts: Vec<CodegenOptions> = models
-        .iter()
-        .map(|(file, bytes)| codegen_options(bytes, opts, file))
-        .collect();
+    let base = PlanOptions { align: opts.align as u64, ..PlanOptions::default() };
+    let copts: Vec<CodegenOptions> = models.iter().map(|(file, bytes)| codegen_options(bytes, opts, file)).collect();
     match layout {
         Layout::Single => {
             let lm = &lms[0];
-            let Some(lowered) = lm.main() else {
-                return Err(Error::Internal("the model has no subgraph".into()));
-            };
+            let Some(lowered) = lm.main() else { return Err(Error::Internal("the model has no subgraph".into())) };
             let mut model_plan = plan_model(lm, &base)?;
-            let Some(mut plan) = model_plan.main().cloned() else {
-                return Err(Error::Internal("the entry subgraph has no plan".into()));
-            };
+            let Some(mut plan) = model_plan.main().cloned() else { return Err(Error::Internal("the entry subgraph has no plan".into())) };
             if !opts.pools.is_empty() {
                 if lm.has_calls() {
                     return Err(OptionsError::PoolsWithCalls.into());
                 }
-                plan = crate::plan::pools::apply(
-                    &plan,
-                    lowered.sg,
-                    &opts.pools,
-                    &plan_options(lowered, base),
-                )?;
+                plan = crate::plan::pools::apply(&plan, lowered.sg, &opts.pools, &plan_options(lowered, base))?;
                 if let Some(Some(main)) = model_plan.subgraphs.iter_mut().next() {
                     *main = plan.clone();
                 }
@@ -282,31 +229,12 @@ fn build(
             if let Some(max) = opts.max_arena {
                 crate::plan::budget::check_max_arena(&plan, lowered.sg, max)?;
             }
-            let generated = codegen::generate(codegen::ModuleLayout::Single {
-                model: lm,
-                plan: &model_plan,
-                opts: &copts[0],
-            })?;
+            let generated = codegen::generate(codegen::ModuleLayout::Single { model: lm, plan: &model_plan, opts: &copts[0] })?;
             // Codegen may add tables and packed copies: check the blob it emits too.
             // A build keeps the main blob and at most one scope's.
-            let scoped = generated
-                .scoped_weights
-                .iter()
-                .map(|(_, b)| b.len())
-                .max()
-                .unwrap_or(0);
-            limits.check(
-                plan.plan.arena_bytes,
-                (generated.weights.len() + scoped) as u64,
-                opts.target_pointer_width,
-            )?;
-            Ok(Built::Single(Box::new(Compiled {
-                code: generated.code,
-                weights: generated.weights,
-                scoped_weights: generated.scoped_weights,
-                plan,
-                model_plan,
-            })))
+            let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
+            limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
+            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })))
         }
         Layout::Shared => {
             let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();
@@ -314,33 +242,17 @@ fn build(
             let mut separate = Vec::new();
             for (i, lm) in lms.iter().enumerate() {
                 let alone = plan_model(lm, &base).map_err(|e| blame(i, e.into()))?;
-                let persistent = plan_model(
-                    lm,
-                    &PlanOptions {
-                        persistent_io: true,
-                        ..base.clone()
-                    },
-                )
-                .map_err(|e| blame(i, e.into()))?;
+                let persistent = plan_model(lm, &PlanOptions { persistent_io: true, ..base.clone() }).map_err(|e| blame(i, e.into()))?;
                 separate.push(alone.arena_bytes());
                 candidates.push(crate::plan::joint::Candidate { persistent, alone });
             }
             let (plans, joint) = crate::plan::joint::join(candidates);
             let violations = crate::plan::joint::check(&plans, &joint);
             if !violations.is_empty() {
-                return Err(Error::Internal(format!(
-                    "the joint plan failed verification: {}",
-                    violations.join("; ")
-                )));
+                return Err(Error::Internal(format!("the joint plan failed verification: {}", violations.join("; "))));
             }
             limits.check(joint.arena_bytes, constants, opts.target_pointer_width)?;
-            let mut out = CompiledModels {
-                code: String::new(),
-                names,
-                joint,
-                plans,
-                separate_arena_bytes: separate,
-            };
+            let mut out = CompiledModels { code: String::new(), names, joint, plans, separate_arena_bytes: separate };
             if let Some(max) = opts.max_arena {
                 if out.arena_bytes() > max {
                     return Err(Error::OverBudget(crate::plan::budget::OverBudget {
@@ -355,11 +267,7 @@ fn build(
                     }));
                 }
             }
-            let shas: Vec<String> = files
-                .iter()
-                .zip(&copts)
-                .map(|(file, c)| format!("{file} (sha256:{})", c.model_sha256))
-                .collect();
+            let shas: Vec<String> = files.iter().zip(&copts).map(|(file, c)| format!("{file} (sha256:{})", c.model_sha256)).collect();
             let parts: Vec<codegen::SharedModel<'_, '_, '_>> = lms
                 .iter()
                 .enumerate()
@@ -367,12 +275,7 @@ fn build(
                     model: lm,
                     plan: &out.plans[i],
                     name: out.names[i].clone(),
-                    doc: format!(
-                        " Model `{}` from {}: {}",
-                        out.names[i],
-                        files[i],
-                        out.placement(i)
-                    ),
+                    doc: format!(" Model `{}` from {}: {}", out.names[i], files[i], out.placement(i)),
                     opts: &copts[i],
                 })
                 .collect();
@@ -398,10 +301,7 @@ fn build(
 /// Hands `--custom-scratch` to lowering (`Subgraph::custom_scratch`); a name that no custom
 /// operator of the model has is refused (a typo would otherwise leave a kernel without its
 /// scratch).
-fn apply_custom_scratch(
-    model: &mut crate::ir::Model<'_>,
-    scratch: &std::collections::BTreeMap<String, usize>,
-) -> Result<(), Error> {
+fn apply_custom_scratch(model: &mut crate::ir::Model<'_>, scratch: &std::collections::BTreeMap<String, usize>) -> Result<(), Error> {
     if scratch.is_empty() {
         return Ok(());
     }
@@ -410,12 +310,7 @@ fn apply_custom_scratch(
             return Err(OptionsError::CustomScratchUnused { name: name.clone() }.into());
         }
         // A built-in kernel takes no caller scratch: the scratch would be lost.
-        if crate::lower::ops::mediapipe::is_builtin(name)
-            && !model
-                .subgraphs
-                .iter()
-                .any(|sg| sg.custom_kernels.contains(name))
-        {
+        if crate::lower::ops::mediapipe::is_builtin(name) && !model.subgraphs.iter().any(|sg| sg.custom_kernels.contains(name)) {
             return Err(OptionsError::CustomScratchBuiltin { name: name.clone() }.into());
         }
     }
@@ -427,21 +322,14 @@ fn apply_custom_scratch(
 
 /// Whether some operator of `model` is `CUSTOM:name`.
 fn has_custom(model: &crate::ir::Model<'_>, name: &str) -> bool {
-    model.subgraphs.iter().any(|sg| {
-        sg.ops
-            .iter()
-            .any(|op| matches!(&op.opcode, crate::ir::OpCode::Custom(c) if c == name))
-    })
+    model.subgraphs.iter().any(|sg| sg.ops.iter().any(|op| matches!(&op.opcode, crate::ir::OpCode::Custom(c) if c == name)))
 }
 
 /// Hands `--custom-kernel` to lowering (`Subgraph::custom_kernels`): those built-in custom
 /// operators become the caller's. A name that no custom operator of the model has is refused
 /// (a typo would otherwise leave the built-in kernel running), and so is a custom operator of
 /// TFLite Micro's that tflc implements (folded or stateful: not a plain call to hand over).
-fn apply_custom_kernels(
-    model: &mut crate::ir::Model<'_>,
-    kernels: &std::collections::BTreeSet<String>,
-) -> Result<(), Error> {
+fn apply_custom_kernels(model: &mut crate::ir::Model<'_>, kernels: &std::collections::BTreeSet<String>) -> Result<(), Error> {
     if kernels.is_empty() {
         return Ok(());
     }
@@ -509,10 +397,7 @@ impl CompiledModels {
 
     /// Where model `i` lives, in a sentence.
     pub fn placement(&self, i: usize) -> String {
-        let (Some(jm), Some(alone)) = (self.joint.models.get(i), self.separate_arena_bytes.get(i))
-        else {
-            return String::new();
-        };
+        let (Some(jm), Some(alone)) = (self.joint.models.get(i), self.separate_arena_bytes.get(i)) else { return String::new() };
         let r = &jm.private;
         if jm.shares {
             format!(
@@ -524,10 +409,7 @@ impl CompiledModels {
                 jm.shared_bytes
             )
         } else {
-            format!(
-                "its own plan at arena bytes {}..{} (sharing would not make the arena smaller)",
-                r.start, r.end
-            )
+            format!("its own plan at arena bytes {}..{} (sharing would not make the arena smaller)", r.start, r.end)
         }
     }
 }
@@ -535,33 +417,15 @@ impl CompiledModels {
 /// The module name of a model file: its stem in lower case, every other character than
 /// `[a-z0-9_]` as `_`, a leading digit or a Rust keyword prefixed with `m_`.
 pub fn module_name(file_name: &str) -> String {
-    let stem = std::path::Path::new(file_name)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut n: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let stem = std::path::Path::new(file_name).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut n: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     const RESERVED: &[&str] = &[
-        "as", "async", "await", "break", "const", "continue", "crate", "default", "dyn", "else",
-        "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod",
-        "move", "mut", "new", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-        "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
-        "final", "gen", "macro", "override", "priv", "try", "typeof", "unsized", "virtual",
-        "yield", "rt",
+        "as", "async", "await", "break", "const", "continue", "crate", "default", "dyn", "else", "enum", "extern", "false", "fn", "for", "if",
+        "impl", "in", "let", "loop", "match", "mod", "move", "mut", "new", "pub", "ref", "return", "self", "static", "struct", "super",
+        "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro",
+        "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "rt",
     ];
-    if n.is_empty()
-        || n.starts_with(|c: char| c.is_ascii_digit())
-        || RESERVED.contains(&n.as_str())
-        || n.chars().all(|c| c == '_')
-    {
+    if n.is_empty() || n.starts_with(|c: char| c.is_ascii_digit()) || RESERVED.contains(&n.as_str()) || n.chars().all(|c| c == '_') {
         n = format!("m_{n}");
     }
     n
@@ -572,19 +436,11 @@ pub fn module_name(file_name: &str) -> String {
 /// bytes with the others', while each one's inputs, outputs and state keep their own bytes
 /// between its runs (`plan::joint`). The weights must be inline. Each model is read and
 /// lowered once.
-pub fn compile_models(
-    models: &[(String, Vec<u8>)],
-    opts: &CompileOptions,
-) -> Result<CompiledModels, Error> {
-    let inputs: Vec<(String, &[u8])> = models
-        .iter()
-        .map(|(f, b)| (f.clone(), b.as_slice()))
-        .collect();
+pub fn compile_models(models: &[(String, Vec<u8>)], opts: &CompileOptions) -> Result<CompiledModels, Error> {
+    let inputs: Vec<(String, &[u8])> = models.iter().map(|(f, b)| (f.clone(), b.as_slice())).collect();
     match build(&inputs, Layout::Shared, opts)? {
         Built::Shared(c) => Ok(c),
-        Built::Single(_) => Err(Error::Internal(
-            "several models were laid out as one".into(),
-        )),
+        Built::Single(_) => Err(Error::Internal("several models were laid out as one".into())),
     }
 }
 
@@ -592,16 +448,10 @@ pub fn compile_models(
 fn in_model(file: &str, e: Error) -> Error {
     match e {
         Error::Internal(m) => Error::Internal(format!("{file}: {m}")),
-        Error::Unsupported { count, details } => Error::Unsupported {
-            count,
-            details: format!("{file}:\n{details}"),
-        },
+        Error::Unsupported { count, details } => Error::Unsupported { count, details: format!("{file}:\n{details}") },
         // The options are the same for every model.
         e @ (Error::Options(_) | Error::Io { .. }) => e,
-        e => Error::InModel {
-            file: file.to_owned(),
-            error: Box::new(e),
-        },
+        e => Error::InModel { file: file.to_owned(), error: Box::new(e) },
     }
 }
 
@@ -626,14 +476,8 @@ impl SizeLimits {
     /// The limits of a target with this pointer width (16, 32 or 64); an error for any other.
     pub fn for_target(pointer_width: u32) -> Result<SizeLimits, Error> {
         match pointer_width {
-            64 | 32 => Ok(SizeLimits {
-                max_object: (1 << 31) - (16 << 20),
-                max_total: (1 << 31) - (16 << 20),
-            }),
-            16 => Ok(SizeLimits {
-                max_object: (1 << 15) - 1,
-                max_total: (1 << 16) - (4 << 10),
-            }),
+            64 | 32 => Ok(SizeLimits { max_object: (1 << 31) - (16 << 20), max_total: (1 << 31) - (16 << 20) }),
+            16 => Ok(SizeLimits { max_object: (1 << 15) - 1, max_total: (1 << 16) - (4 << 10) }),
             bits => Err(OptionsError::PointerWidth { bits }.into()),
         }
     }
@@ -663,16 +507,10 @@ impl SizeLimits {
     fn check(&self, arena: u64, weights: u64, pointer_width: u32) -> Result<(), Error> {
         let mut violations = Vec::new();
         if arena > self.max_object {
-            violations.push(format!(
-                "the arena is {arena} bytes, above the {}-byte limit",
-                self.max_object
-            ));
+            violations.push(format!("the arena is {arena} bytes, above the {}-byte limit", self.max_object));
         }
         if weights > self.max_object {
-            violations.push(format!(
-                "the weights are {weights} bytes, above the {}-byte limit",
-                self.max_object
-            ));
+            violations.push(format!("the weights are {weights} bytes, above the {}-byte limit", self.max_object));
         }
         if violations.is_empty() && arena.saturating_add(weights) > self.max_total {
             violations.push(format!(
@@ -683,10 +521,7 @@ impl SizeLimits {
         if violations.is_empty() {
             Ok(())
         } else {
-            Err(Error::TooLarge {
-                pointer_width,
-                violations,
-            })
+            Err(Error::TooLarge { pointer_width, violations })
         }
     }
 }
@@ -706,11 +541,7 @@ fn constant_bytes(sg: &crate::ir::Subgraph<'_>) -> u64 {
 /// runtime's views need it), or above [`MAX_ALIGN`] (the largest `__private::Align*` wrapper).
 pub fn check_align(align: usize) -> Result<(), Error> {
     if !align.is_power_of_two() || !(16..=MAX_ALIGN).contains(&align) {
-        return Err(OptionsError::Align {
-            align,
-            max: MAX_ALIGN,
-        }
-        .into());
+        return Err(OptionsError::Align { align, max: MAX_ALIGN }.into());
     }
     Ok(())
 }
@@ -732,38 +563,19 @@ pub fn call_graph<'m, 'a>(lowered: &LoweredModel<'m, 'a>) -> CallGraph<'m, 'a> {
             l.as_ref().map(|l| CallGraphNode {
                 sg: l.sg,
                 caps: l.memory_caps(),
-                calls: l
-                    .ops
-                    .iter()
-                    .filter_map(|op| {
-                        op.kernel
-                            .as_ref()
-                            .ok()
-                            .and_then(|k| k.control_flow())
-                            .map(|cf| (op.id, cf.call))
-                    })
-                    .collect(),
+                calls: l.ops.iter().filter_map(|op| op.kernel.as_ref().ok().and_then(|k| k.control_flow()).map(|cf| (op.id, cf.call))).collect(),
             })
         })
         .collect();
-    CallGraph {
-        subgraphs,
-        order: lowered.order.clone(),
-    }
+    CallGraph { subgraphs, order: lowered.order.clone() }
 }
 
 /// Plans every subgraph `lowered` reaches ([`crate::plan::plan_model`] on its [`call_graph`]).
-pub fn plan_model(
-    lowered: &LoweredModel<'_, '_>,
-    base: &PlanOptions,
-) -> Result<ModelPlan, crate::plan::PlanError> {
+pub fn plan_model(lowered: &LoweredModel<'_, '_>, base: &PlanOptions) -> Result<ModelPlan, crate::plan::PlanError> {
     crate::plan::plan_model(&call_graph(lowered), base)
 }
 
 /// Plans `lowered`'s subgraph with [`plan_options`].
 pub fn plan(lowered: &LoweredSubgraph<'_, '_>, base: &PlanOptions) -> Result<SubgraphPlan, Error> {
-    Ok(plan_subgraph(
-        lowered.sg,
-        &plan_options(lowered, base.clone()),
-    )?)
+    Ok(plan_subgraph(lowered.sg, &plan_options(lowered, base.clone()))?)
 }

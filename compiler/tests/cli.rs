@@ -44,10 +44,7 @@ fn model_bytes(name: &str) -> Option<Vec<u8>> {
 fn expand(arg: &str, models: &Path, tmp: &Path) -> String {
     let mut out = arg.replace("{tmp}", &tmp.display().to_string());
     while let Some(start) = out.find("{model:") {
-        let end = out[start..]
-            .find('}')
-            .map(|e| start + e)
-            .unwrap_or(out.len() - 1);
+        let end = out[start..].find('}').map(|e| start + e).unwrap_or(out.len() - 1);
         let name = &out[start + 7..end];
         let bytes = model_bytes(name).unwrap_or_else(|| panic!("unknown builder model {name}"));
         let path = models.join(format!("{name}.tflite"));
@@ -59,16 +56,12 @@ fn expand(arg: &str, models: &Path, tmp: &Path) -> String {
 
 /// Output with the scratch paths and timings made stable.
 fn normalize(s: &str, models: &Path, tmp: &Path) -> String {
-    let mut s = s
-        .replace(&tmp.display().to_string(), "$TMP")
-        .replace(&models.display().to_string(), "$MODELS");
+    let mut s = s.replace(&tmp.display().to_string(), "$TMP").replace(&models.display().to_string(), "$MODELS");
     // `in 12.3 ms` -> `in <t> ms`.
     let mut out = String::new();
     while let Some(i) = s.find(" in ") {
         let rest = &s[i + 4..];
-        let num = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
+        let num = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         if num > 0 && rest[num..].starts_with(" ms") {
             out.push_str(&s[..i]);
             out.push_str(" in <t>");
@@ -84,23 +77,13 @@ fn normalize(s: &str, models: &Path, tmp: &Path) -> String {
 
 /// The bytes of a `FILE:` directive's value.
 fn file_contents(what: &str) -> Vec<u8> {
-    if let Some(n) = what
-        .strip_prefix("zeros(")
-        .and_then(|s| s.strip_suffix(')'))
-    {
+    if let Some(n) = what.strip_prefix("zeros(").and_then(|s| s.strip_suffix(')')) {
         return vec![0; n.parse().expect("zeros(N)")];
     }
-    let spec = what
-        .strip_prefix("npy(")
-        .and_then(|s| s.strip_suffix(')'))
-        .expect("zeros(N) or npy(DESCR SHAPE ELEM_BYTES)");
+    let spec = what.strip_prefix("npy(").and_then(|s| s.strip_suffix(')')).expect("zeros(N) or npy(DESCR SHAPE ELEM_BYTES)");
     let (descr, rest) = spec.split_once(' ').expect("npy(DESCR SHAPE ELEM_BYTES)");
     let (shape, elem) = rest.rsplit_once(' ').expect("npy(DESCR SHAPE ELEM_BYTES)");
-    let elems: usize = shape
-        .trim_matches(|c| c == '(' || c == ')')
-        .split(',')
-        .filter_map(|d| d.trim().parse::<usize>().ok())
-        .product();
+    let elems: usize = shape.trim_matches(|c| c == '(' || c == ')').split(',').filter_map(|d| d.trim().parse::<usize>().ok()).product();
     let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -109,27 +92,20 @@ fn file_contents(what: &str) -> Vec<u8> {
     let mut out = b"\x93NUMPY\x01\x00".to_vec();
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    out.resize(
-        out.len() + elems * elem.parse::<usize>().expect("ELEM_BYTES"),
-        0,
-    );
+    out.resize(out.len() + elems * elem.parse::<usize>().expect("ELEM_BYTES"), 0);
     out
 }
 
 fn run_case(path: &Path, models: &Path) -> (String, String) {
     let text = std::fs::read_to_string(path).unwrap();
     let (header, _) = text.split_once("=== transcript\n").unwrap_or((&text, ""));
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(path.file_stem().unwrap());
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli").join(path.file_stem().unwrap());
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).unwrap();
     let mut transcript = String::new();
     for line in header.lines() {
         if let Some(spec) = line.strip_prefix("FILE: ") {
-            let (name, what) = spec
-                .split_once(" = ")
-                .expect("FILE: NAME = zeros(N) | npy(…)");
+            let (name, what) = spec.split_once(" = ").expect("FILE: NAME = zeros(N) | npy(…)");
             std::fs::write(tmp.join(name.trim()), file_contents(what.trim())).unwrap();
         } else if let Some(spec) = line.strip_prefix("GREP: ") {
             let (name, text) = spec.split_once(' ').expect("GREP: NAME TEXT");
@@ -140,21 +116,10 @@ fn run_case(path: &Path, models: &Path) -> (String, String) {
                 transcript.push('\n');
             }
         } else if let Some(cmd) = line.strip_prefix("RUN: ") {
-            let args: Vec<String> = cmd
-                .split_whitespace()
-                .skip(1)
-                .map(|a| expand(a, models, &tmp))
-                .collect();
-            let out = Command::new(env!("CARGO_BIN_EXE_tflc"))
-                .args(&args)
-                .output()
-                .unwrap();
+            let args: Vec<String> = cmd.split_whitespace().skip(1).map(|a| expand(a, models, &tmp)).collect();
+            let out = Command::new(env!("CARGO_BIN_EXE_tflc")).args(&args).output().unwrap();
             transcript.push_str(&format!("$ {cmd}\n"));
-            transcript.push_str(&normalize(
-                &String::from_utf8_lossy(&out.stdout),
-                models,
-                &tmp,
-            ));
+            transcript.push_str(&normalize(&String::from_utf8_lossy(&out.stdout), models, &tmp));
             let stderr = String::from_utf8_lossy(&out.stderr);
             if !stderr.is_empty() {
                 transcript.push_str("--- stderr\n");
@@ -171,11 +136,7 @@ fn cli_golden() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
     let models = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-models");
     std::fs::create_dir_all(&models).unwrap();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "test"))
-        .collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "test")).collect();
     cases.sort();
     assert!(!cases.is_empty(), "no cases in {}", dir.display());
     let bless = std::env::var_os("BLESS").is_some();
@@ -193,8 +154,5 @@ fn cli_golden() {
             }
         }
     }
-    assert!(
-        failed.is_empty(),
-        "CLI transcripts differ (BLESS=1 to accept): {failed:?}"
-    );
+    assert!(failed.is_empty(), "CLI transcripts differ (BLESS=1 to accept): {failed:?}");
 }

@@ -28,43 +28,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("emit", &["index", "ir", "text"]),
     ("lower", &["index", "ir", "text", "emit", "tflite"]),
     // Graph passes read the model, evaluate kernels to fold constants and size state tensors.
-    (
-        "passes",
-        &["index", "ir", "text", "emit", "tflite", "lower"],
-    ),
+    ("passes", &["index", "ir", "text", "emit", "tflite", "lower"]),
     // Consumers of the lowered graph and its plan.
-    (
-        "codegen",
-        &[
-            "index", "ir", "text", "emit", "lower", "passes", "plan", "schedule",
-        ],
-    ),
-    (
-        "inspect",
-        &[
-            "index", "ir", "text", "emit", "lower", "passes", "plan", "schedule", "tflite",
-        ],
-    ),
-    (
-        "interp",
-        &["index", "ir", "text", "emit", "lower", "passes"],
-    ),
+    ("codegen", &["index", "ir", "text", "emit", "lower", "passes", "plan", "schedule"]),
+    ("inspect", &["index", "ir", "text", "emit", "lower", "passes", "plan", "schedule", "tflite"]),
+    ("interp", &["index", "ir", "text", "emit", "lower", "passes"]),
     // The phases in order.
-    (
-        "pipeline",
-        &[
-            "index", "ir", "text", "emit", "lower", "passes", "plan", "schedule", "tflite",
-            "codegen", "inspect", "interp",
-        ],
-    ),
-    (
-        "config",
-        &["index", "ir", "text", "plan", "emit", "pipeline"],
-    ),
-    (
-        "macro_support",
-        &["index", "ir", "text", "plan", "emit", "pipeline", "config"],
-    ),
+    ("pipeline", &["index", "ir", "text", "emit", "lower", "passes", "plan", "schedule", "tflite", "codegen", "inspect", "interp"]),
+    ("config", &["index", "ir", "text", "plan", "emit", "pipeline"]),
+    ("macro_support", &["index", "ir", "text", "plan", "emit", "pipeline", "config"]),
     // Support for tests and fuzzers may use anything.
     ("testing", &["*"]),
     ("fuzzing", &["*"]),
@@ -82,25 +54,15 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
 /// The top-level module a file of `src/` belongs to.
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap_or(file);
-    let first = rel
-        .components()
-        .next()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
     first.trim_end_matches(".rs").to_owned()
 }
 
 fn is_test_cfg(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg") && {
-            let tokens = a
-                .meta
-                .require_list()
-                .map(|l| l.tokens.to_string())
-                .unwrap_or_default();
-            tokens
-                .split(|c: char| !c.is_alphanumeric() && c != '_')
-                .any(|w| w == "test")
+            let tokens = a.meta.require_list().map(|l| l.tokens.to_string()).unwrap_or_default();
+            tokens.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test")
         }
     })
 }
@@ -131,16 +93,13 @@ impl Imports {
     fn crate_tree(&mut self, tree: &syn::UseTree) {
         match tree {
             syn::UseTree::Path(p) => {
-                self.found
-                    .insert((p.ident.to_string(), p.ident.span().start().line));
+                self.found.insert((p.ident.to_string(), p.ident.span().start().line));
             }
             syn::UseTree::Name(n) => {
-                self.found
-                    .insert((n.ident.to_string(), n.ident.span().start().line));
+                self.found.insert((n.ident.to_string(), n.ident.span().start().line));
             }
             syn::UseTree::Rename(r) => {
-                self.found
-                    .insert((r.ident.to_string(), r.ident.span().start().line));
+                self.found.insert((r.ident.to_string(), r.ident.span().start().line));
             }
             syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.crate_tree(t)),
             syn::UseTree::Glob(_) => {}
@@ -205,20 +164,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn test_only_files(files: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut out = BTreeSet::new();
     for file in files {
-        let Ok(ast) = syn::parse_file(&std::fs::read_to_string(file).unwrap_or_default()) else {
-            continue;
-        };
-        let stem = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let Ok(ast) = syn::parse_file(&std::fs::read_to_string(file).unwrap_or_default()) else { continue };
+        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let Some(dir) = file.parent() else { continue };
         // `foo.rs` declares its children in `foo/`; `mod.rs` and `lib.rs` in their own folder.
-        let base = if stem == "mod" || stem == "lib" {
-            dir.to_path_buf()
-        } else {
-            dir.join(&stem)
-        };
+        let base = if stem == "mod" || stem == "lib" { dir.to_path_buf() } else { dir.join(&stem) };
         for item in &ast.items {
             if let syn::Item::Mod(m) = item {
                 if m.content.is_none() && is_test_cfg(&m.attrs) {
@@ -254,14 +204,7 @@ fn imports() -> Vec<(String, String, String)> {
         v.visit_file(&ast);
         for (to, line) in v.found {
             if to != from {
-                out.push((
-                    from.clone(),
-                    to,
-                    format!(
-                        "{}:{line}",
-                        file.strip_prefix(&src).unwrap_or(&file).display()
-                    ),
-                ));
+                out.push((from.clone(), to, format!("{}:{line}", file.strip_prefix(&src).unwrap_or(&file).display())));
             }
         }
     }
@@ -273,15 +216,9 @@ fn every_module_is_in_a_layer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let unknown: BTreeSet<String> = files
-        .iter()
-        .map(|f| module_of(&src, f))
-        .filter(|m| allowed(m).is_none() && !OUTSIDE.contains(&m.as_str()))
-        .collect();
-    assert!(
-        unknown.is_empty(),
-        "modules missing from ALLOWED (add each where it belongs in the phase order): {unknown:?}"
-    );
+    let unknown: BTreeSet<String> =
+        files.iter().map(|f| module_of(&src, f)).filter(|m| allowed(m).is_none() && !OUTSIDE.contains(&m.as_str())).collect();
+    assert!(unknown.is_empty(), "modules missing from ALLOWED (add each where it belongs in the phase order): {unknown:?}");
 }
 
 #[test]
@@ -292,9 +229,7 @@ fn no_import_points_back_up_the_phases() {
         // they re-export: `Error`/`Result`/`*Error` are the error union, the rest the pipeline.
         let to = match to.as_str() {
             "Error" | "Result" | "LowerError" | "ParseError" | "OptionsError" => "error".to_owned(),
-            "compile" | "compile_models" | "CompileOptions" | "Compiled" | "CompiledModels" => {
-                "pipeline".to_owned()
-            }
+            "compile" | "compile_models" | "CompileOptions" | "Compiled" | "CompiledModels" => "pipeline".to_owned(),
             "Config" | "write_if_changed" => "config".to_owned(),
             "runtime_struct_lit" => "emit".to_owned(),
             "define_index" => "index".to_owned(),
@@ -304,20 +239,12 @@ fn no_import_points_back_up_the_phases() {
             continue;
         }
         let Some(ok) = allowed(&from) else {
-            back.push(format!(
-                "{at}: {from} -> {to} ({from} is missing from ALLOWED)"
-            ));
+            back.push(format!("{at}: {from} -> {to} ({from} is missing from ALLOWED)"));
             continue;
         };
         if !ok.contains(&"*") && !ok.contains(&to.as_str()) {
-            back.push(format!(
-                "{at}: {from} imports {to}, which the phase order does not allow it"
-            ));
+            back.push(format!("{at}: {from} imports {to}, which the phase order does not allow it"));
         }
     }
-    assert!(
-        back.is_empty(),
-        "imports that point back up the phase order (ARCHITECTURE.md):\n{}",
-        back.join("\n")
-    );
+    assert!(back.is_empty(), "imports that point back up the phase order (ARCHITECTURE.md):\n{}", back.join("\n"));
 }

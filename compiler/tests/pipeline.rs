@@ -3,9 +3,9 @@
 #![cfg(feature = "format")]
 use tflc::error::Error;
 use tflc::internal::lower::lower_subgraph;
-use tflc::internal::tflite::builder::ModelBuilder;
-use tflc::ir::{Activation, DType, OpKind};
 use tflc::{compile, CompileOptions};
+use tflc::ir::{Activation, DType, OpKind};
+use tflc::internal::tflite::builder::ModelBuilder;
 
 /// x -> LEAKY_RELU -> a -> RELU -> b -> ADD(x, b) -> c -> MUL(c, c) -> d -> TANH -> y:
 /// RELU, ADD (over its operand 2, swapped) and TANH run in place; LEAKY_RELU cannot (x is
@@ -23,20 +23,8 @@ fn in_place_pairs_reach_the_plan_and_the_generated_calls() {
     let y = m.activation("y", DType::I8, &s, Some((1.0 / 128.0, 0)));
     m.op(OpKind::LeakyRelu { alpha: 0.25 }, &[Some(x)], &[a]);
     m.op(OpKind::Relu, &[Some(a)], &[b]);
-    m.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(x), Some(b)],
-        &[c],
-    );
-    m.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(c), Some(c)],
-        &[d],
-    );
+    m.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(b)], &[c]);
+    m.op(OpKind::Mul { activation: Activation::None }, &[Some(c), Some(c)], &[d]);
     m.op(OpKind::Tanh, &[Some(d)], &[y]);
     m.inputs(&[x]).outputs(&[y]);
     let bytes = m.finish();
@@ -47,37 +35,20 @@ fn in_place_pairs_reach_the_plan_and_the_generated_calls() {
     assert_eq!(ops, [0, 1, 2, 2, 4], "{declared:?}");
 
     let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
-    let realized: Vec<usize> = compiled
-        .plan
-        .in_place_pairs()
-        .iter()
-        .map(|p| p.0.index())
-        .collect();
+    let realized: Vec<usize> = compiled.plan.in_place_pairs().iter().map(|p| p.0.index()).collect();
     assert_eq!(realized, [1, 2, 4]);
     // x, and one slot for a/b/c, then c and d (MUL), d/y in one slot.
     assert_eq!(compiled.plan.plan.arena_bytes, 128);
     let code = &compiled.code;
-    for call in [
-        "leaky_relu_s8(",
-        "relu_s8_in_place(",
-        "add_s8_in_place(",
-        "mul_s8(",
-        "tanh_s8_in_place(",
-    ] {
+    for call in ["leaky_relu_s8(", "relu_s8_in_place(", "add_s8_in_place(", "mul_s8(", "tanh_s8_in_place("] {
         assert!(code.contains(call), "{call} missing:\n{code}");
     }
     assert!(!code.contains("leaky_relu_s8_in_place") && !code.contains("mul_s8_in_place"));
     // ADD writes c over b (its operand 2): x is the only input view, c the only output.
     let add = code.find("add_s8_in_place(").unwrap();
     let io_call = &code[code[..add].rfind("io(").unwrap()..add];
-    assert!(
-        io_call.contains(&format!("[T{}], [T{}]", x.index(), c.index())),
-        "{io_call}"
-    );
-    assert_eq!(
-        compiled.plan.tensor_region(b),
-        compiled.plan.tensor_region(c)
-    );
+    assert!(io_call.contains(&format!("[T{}], [T{}]", x.index(), c.index())), "{io_call}");
+    assert_eq!(compiled.plan.tensor_region(b), compiled.plan.tensor_region(c));
 }
 
 /// The `(start, end)` of every `const NAME: ::core::ops::Range<usize> = a..b;` in `code`
@@ -96,18 +67,12 @@ fn ranges(code: &str, prefix: &str) -> Vec<(usize, usize)> {
 #[test]
 fn align_reaches_arena_blob_and_every_offset() {
     for (name, bytes) in tflc::internal::testing::models::all() {
-        let opts = CompileOptions {
-            align: 64,
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions { align: 64, ..CompileOptions::default() };
         let c = compile(&bytes, &opts).unwrap();
         let code = &c.code;
         assert_eq!(c.plan.plan.align, 64);
         assert!(!code.contains("Align16"), "{name}:\n{code}");
-        assert!(
-            code.contains("arena: rt::__private::Align64<[u8; ARENA_BYTES]>"),
-            "{name}"
-        );
+        assert!(code.contains("arena: rt::__private::Align64<[u8; ARENA_BYTES]>"), "{name}");
         let (t, w) = (ranges(code, "T"), ranges(code, "W"));
         assert!(!t.is_empty(), "{name}");
         for (a, _) in t.iter().chain(&w) {
@@ -115,23 +80,12 @@ fn align_reaches_arena_blob_and_every_offset() {
         }
         assert_eq!(c.arena_bytes() % 64, 0, "{name}");
         if !c.weights.is_empty() {
-            assert!(
-                code.contains("static WEIGHTS: rt::__private::Align64<"),
-                "{name}"
-            );
-            assert!(
-                code.contains(
-                    "/// Every weight and compile-time table, 64-byte aligned, in flash."
-                ),
-                "{name}"
-            );
+            assert!(code.contains("static WEIGHTS: rt::__private::Align64<"), "{name}");
+            assert!(code.contains("/// Every weight and compile-time table, 64-byte aligned, in flash."), "{name}");
         }
         // The default keeps 16.
         let d = compile(&bytes, &CompileOptions::default()).unwrap();
-        assert!(
-            d.code.contains("Align16") && !d.code.contains("Align64"),
-            "{name}"
-        );
+        assert!(d.code.contains("Align16") && !d.code.contains("Align64"), "{name}");
     }
 }
 
@@ -144,25 +98,12 @@ fn every_lowering_error_is_reported() {
     let a = m.activation("a", DType::I8, &[1, 8], q);
     let y = m.activation("y", DType::I8, &[1, 8], q);
     // A custom operator with an omitted input (the caller's kernel takes every input).
-    m.op_spec(
-        tflc::internal::tflite::builder::OpSpecCode::Custom("Mine".into()),
-        &[Some(x), None],
-        &[a],
-    );
-    m.op(
-        OpKind::Div {
-            activation: Activation::None,
-        },
-        &[Some(a), Some(a)],
-        &[y],
-    );
+    m.op_spec(tflc::internal::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x), None], &[a]);
+    m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
     m.inputs(&[x]).outputs(&[y]);
     match compile(&m.finish(), &CompileOptions::default()) {
         Err(Error::Unsupported { count: 2, details }) => {
-            assert!(
-                details.starts_with("op 0 (CUSTOM:Mine): unsupported: input 1 is omitted"),
-                "{details}"
-            );
+            assert!(details.starts_with("op 0 (CUSTOM:Mine): unsupported: input 1 is omitted"), "{details}");
             assert!(details.contains("\nop 1 (DIV)"), "{details}")
         }
         other => panic!("{other:?}"),
@@ -173,31 +114,11 @@ fn every_lowering_error_is_reported() {
 fn alignments_outside_16_to_4096_are_refused() {
     let bytes = tflc::internal::testing::models::tiny_cnn();
     for align in [0, 8, 24, 8192] {
-        let e = compile(
-            &bytes,
-            &CompileOptions {
-                align,
-                ..CompileOptions::default()
-            },
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(
-            e.contains(&format!(
-                "alignment {align} is not a power of two from 16 to 4096"
-            )),
-            "{e}"
-        );
+        let e = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap_err().to_string();
+        assert!(e.contains(&format!("alignment {align} is not a power of two from 16 to 4096")), "{e}");
     }
     for align in [16, 32, 128, 4096] {
-        let c = compile(
-            &bytes,
-            &CompileOptions {
-                align,
-                ..CompileOptions::default()
-            },
-        )
-        .unwrap();
+        let c = compile(&bytes, &CompileOptions { align, ..CompileOptions::default() }).unwrap();
         assert!(c.code.contains(&format!("Align{align}<")), "{align}");
     }
 }
@@ -214,55 +135,24 @@ fn every_kernel_call_is_observed() {
     for k in 0..calls {
         let before = code.find(&format!("observer.before(&OPS[{k}]);")).unwrap();
         let after = code.find(&format!("observer.after(&OPS[{k}]);")).unwrap();
-        assert_eq!(
-            code[before..after].matches("rt::__private::io(").count(),
-            1,
-            "{code}"
-        );
+        assert_eq!(code[before..after].matches("rt::__private::io(").count(), 1, "{code}");
     }
-    assert!(
-        code.contains(&format!("pub const OPS: [rt::OpInfo; {calls}]")),
-        "{code}"
-    );
-    assert!(
-        code.contains("self.run_with(&mut rt::NoObserver)"),
-        "{code}"
-    );
+    assert!(code.contains(&format!("pub const OPS: [rt::OpInfo; {calls}]")), "{code}");
+    assert!(code.contains("self.run_with(&mut rt::NoObserver)"), "{code}");
     // Op 4 (RESHAPE) is a view: no code, no entry.
-    assert!(
-        code.contains("index: 3,") && !code.contains("index: 4,") && code.contains("index: 5,"),
-        "{code}"
-    );
+    assert!(code.contains("index: 3,") && !code.contains("index: 4,") && code.contains("index: 5,"), "{code}");
     assert!(code.contains("opcode: \"DEPTHWISE_CONV_2D\""), "{code}");
 }
 
 /// The builder model `in_place`: every op after the first writes over its input.
 #[test]
 fn every_in_place_variant_is_emitted() {
-    let compiled = compile(
-        &tflc::internal::testing::models::in_place(),
-        &CompileOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(
-        compiled.plan.in_place_pairs().len(),
-        12,
-        "{:?}",
-        compiled.plan.in_place_pairs()
-    );
+    let compiled = compile(&tflc::internal::testing::models::in_place(), &CompileOptions::default()).unwrap();
+    assert_eq!(compiled.plan.in_place_pairs().len(), 12, "{:?}", compiled.plan.in_place_pairs());
     for f in [
-        "quantize_s8_s8_in_place(",
-        "add_s8_in_place(",
-        "mul_s8_in_place(",
-        "hard_swish_s8_in_place(",
-        "maximum_in_place(",
-        "minimum_in_place(",
-        "prelu_s8_in_place(",
-        "sub_s8_in_place(",
-        "relu_s8_in_place(",
-        "tanh_s8_in_place(",
-        "logistic_s8_in_place(",
-        "squared_difference_s8_in_place(",
+        "quantize_s8_s8_in_place(", "add_s8_in_place(", "mul_s8_in_place(", "hard_swish_s8_in_place(",
+        "maximum_in_place(", "minimum_in_place(", "prelu_s8_in_place(", "sub_s8_in_place(", "relu_s8_in_place(",
+        "tanh_s8_in_place(", "logistic_s8_in_place(", "squared_difference_s8_in_place(",
     ] {
         assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
     }
@@ -275,21 +165,9 @@ fn every_in_place_variant_is_emitted() {
 fn arena_without_in_place(bytes: &[u8]) -> u64 {
     let model = tflc::read_model(bytes).unwrap();
     let lowered = lower_subgraph(model.main());
-    let options = tflc::internal::pipeline::plan_options(
-        &lowered,
-        tflc::internal::plan::PlanOptions {
-            verify: true,
-            ..tflc::internal::plan::PlanOptions::default()
-        },
-    );
-    let apart = tflc::internal::plan::PlanOptions {
-        in_place: Vec::new(),
-        ..options
-    };
-    tflc::internal::plan::plan_subgraph(model.main(), &apart)
-        .unwrap()
-        .plan
-        .arena_bytes
+    let options = tflc::internal::pipeline::plan_options(&lowered, tflc::internal::plan::PlanOptions { verify: true, ..tflc::internal::plan::PlanOptions::default() });
+    let apart = tflc::internal::plan::PlanOptions { in_place: Vec::new(), ..options };
+    tflc::internal::plan::plan_subgraph(model.main(), &apart).unwrap().plan.arena_bytes
 }
 
 /// The builder models `in_place_f32` and `in_place_s16`: every float32, int32 and int16
@@ -299,34 +177,13 @@ fn arena_without_in_place(bytes: &[u8]) -> u64 {
 fn every_float_int32_and_int16_in_place_variant_is_emitted() {
     let bytes = tflc::internal::testing::models::in_place_f32();
     let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
-    assert_eq!(
-        compiled.plan.in_place_pairs().len(),
-        17 + 5,
-        "{:?}",
-        compiled.plan.in_place_pairs()
-    );
+    assert_eq!(compiled.plan.in_place_pairs().len(), 17 + 5, "{:?}", compiled.plan.in_place_pairs());
     for f in [
-        "relu_f32_in_place(",
-        "add_f32_in_place(",
-        "relu6_f32_in_place(",
-        "mul_f32_in_place(",
-        "sub_f32_in_place(",
-        "div_f32_in_place(",
-        "relu_n1_to_1_f32_in_place(",
-        "prelu_f32_in_place(",
-        "hard_swish_f32_in_place(",
-        "tanh_f32_in_place(",
-        "logistic_f32_in_place(",
-        "maximum_in_place(",
-        "minimum_in_place(",
-        "squared_difference_f32_in_place(",
-        "floor_div_f32_in_place(",
-        "floor_mod_f32_in_place(",
-        "neg_f32_in_place(",
-        "mul_i32_in_place(",
-        "sub_i32_in_place(",
-        "div_i32_in_place(",
-        "squared_difference_i32_in_place(",
+        "relu_f32_in_place(", "add_f32_in_place(", "relu6_f32_in_place(", "mul_f32_in_place(", "sub_f32_in_place(",
+        "div_f32_in_place(", "relu_n1_to_1_f32_in_place(", "prelu_f32_in_place(", "hard_swish_f32_in_place(",
+        "tanh_f32_in_place(", "logistic_f32_in_place(", "maximum_in_place(", "minimum_in_place(",
+        "squared_difference_f32_in_place(", "floor_div_f32_in_place(", "floor_mod_f32_in_place(", "neg_f32_in_place(",
+        "mul_i32_in_place(", "sub_i32_in_place(", "div_i32_in_place(", "squared_difference_i32_in_place(",
     ] {
         assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
     }
@@ -338,21 +195,10 @@ fn every_float_int32_and_int16_in_place_variant_is_emitted() {
 
     let bytes = tflc::internal::testing::models::in_place_s16();
     let compiled = compile(&bytes, &CompileOptions::default()).unwrap();
-    assert_eq!(
-        compiled.plan.in_place_pairs().len(),
-        9,
-        "{:?}",
-        compiled.plan.in_place_pairs()
-    );
+    assert_eq!(compiled.plan.in_place_pairs().len(), 9, "{:?}", compiled.plan.in_place_pairs());
     for f in [
-        "add_s16_in_place(",
-        "mul_s16_in_place(",
-        "sub_s16_in_place(",
-        "relu_s16_in_place(",
-        "squared_difference_s16_in_place(",
-        "quantize_s16_s16_in_place(",
-        "maximum_in_place(",
-        "minimum_in_place(",
+        "add_s16_in_place(", "mul_s16_in_place(", "sub_s16_in_place(", "relu_s16_in_place(",
+        "squared_difference_s16_in_place(", "quantize_s16_s16_in_place(", "maximum_in_place(", "minimum_in_place(",
     ] {
         assert!(compiled.code.contains(f), "{f} missing:\n{}", compiled.code);
     }
@@ -380,9 +226,7 @@ fn custom_operators_become_trait_methods() {
     m.op_spec(OpSpecCode::Custom("type".into()), &[Some(c)], &[d]);
     m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(c)], &[e]);
     m.inputs(&[x]).outputs(&[b, d, e]);
-    let code = compile(&m.finish(), &CompileOptions::default())
-        .unwrap()
-        .code;
+    let code = compile(&m.finish(), &CompileOptions::default()).unwrap().code;
     let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
     for sig in [
         "fn my_op( &mut self, op: &'static rt::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [i8], )",
@@ -394,29 +238,13 @@ fn custom_operators_become_trait_methods() {
         assert!(flat.contains(sig), "{sig}\n{code}");
     }
     // Ops 0 and 4 share `my_op`; the bool output is a byte view.
-    assert!(
-        flat.contains("ops.my_op(&CUSTOM_4,") || flat.contains("ops.my_op( &CUSTOM_4,"),
-        "{code}"
-    );
-    assert!(
-        flat.contains("`CUSTOM:MyOp`: runs op 0 ([`CUSTOM_0`]), op 4 ([`CUSTOM_4`])"),
-        "{code}"
-    );
+    assert!(flat.contains("ops.my_op(&CUSTOM_4,") || flat.contains("ops.my_op( &CUSTOM_4,"), "{code}");
+    assert!(flat.contains("`CUSTOM:MyOp`: runs op 0 ([`CUSTOM_0`]), op 4 ([`CUSTOM_4`])"), "{code}");
     assert!(!code.contains("unsafe"));
     // Deterministic.
-    assert_eq!(
-        code,
-        compile(&m.finish(), &CompileOptions::default())
-            .unwrap()
-            .code
-    );
+    assert_eq!(code, compile(&m.finish(), &CompileOptions::default()).unwrap().code);
     // A model without custom operators keeps `run(&mut self)`.
-    let plain = compile(
-        &tflc::internal::testing::models::tiny_cnn(),
-        &CompileOptions::default(),
-    )
-    .unwrap()
-    .code;
+    let plain = compile(&tflc::internal::testing::models::tiny_cnn(), &CompileOptions::default()).unwrap().code;
     assert!(plain.contains("pub fn run(&mut self) {") && !plain.contains("CustomOps"));
 }
 
@@ -425,39 +253,16 @@ fn custom_operators_become_trait_methods() {
 #[test]
 fn custom_operator_options_are_checked() {
     let bytes = tflc::internal::testing::models::custom_ops();
-    let opts = CompileOptions {
-        custom_scratch: [("Clamp".to_string(), 8)].into(),
-        ..CompileOptions::default()
-    };
+    let opts = CompileOptions { custom_scratch: [("Clamp".to_string(), 8)].into(), ..CompileOptions::default() };
     let e = compile(&bytes, &opts).unwrap_err();
-    assert!(
-        matches!(e, Error::Options(_)) && e.to_string().contains("no custom operator CUSTOM:Clamp"),
-        "{e}"
-    );
-    let e = tflc::compile_models(
-        &[
-            ("a.tflite".into(), bytes.clone()),
-            (
-                "b.tflite".into(),
-                tflc::internal::testing::models::tiny_cnn(),
-            ),
-        ],
-        &CompileOptions::default(),
-    )
-    .unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("a.tflite: op 0 is a custom operator whose kernel is the caller's"),
-        "{e}"
-    );
+    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("no custom operator CUSTOM:Clamp"), "{e}");
+    let e = tflc::compile_models(&[("a.tflite".into(), bytes.clone()), ("b.tflite".into(), tflc::internal::testing::models::tiny_cnn())], &CompileOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("a.tflite: op 0 is a custom operator whose kernel is the caller's"), "{e}");
     assert_eq!(
         CompileOptions::parse_custom_scratch("MyOp=2K"),
         Ok(("MyOp".to_string(), 2048))
     );
-    assert!(
-        CompileOptions::parse_custom_scratch("=5").is_err()
-            && CompileOptions::parse_custom_scratch("MyOp=lots").is_err()
-    );
+    assert!(CompileOptions::parse_custom_scratch("=5").is_err() && CompileOptions::parse_custom_scratch("MyOp=lots").is_err());
 }
 
 /// The runtime's `no_std` FlexBuffer reader (what custom kernels use) reads what the
@@ -478,13 +283,7 @@ fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
     for (_, bytes) in &seeds {
         let model = tflc::read_model(bytes).unwrap();
         for sg in model.subgraphs.iter() {
-            buffers.extend(
-                sg.ops
-                    .iter()
-                    .filter_map(|o| o.custom_options)
-                    .filter(|o| FlexMap::parse(o).is_ok())
-                    .map(|o| o.to_vec()),
-            );
+            buffers.extend(sg.ops.iter().filter_map(|o| o.custom_options).filter(|o| FlexMap::parse(o).is_ok()).map(|o| o.to_vec()));
         }
     }
     assert!(buffers.len() > 3, "{}", buffers.len());
@@ -501,13 +300,7 @@ fn runtime_flexbuffer_reader_agrees_with_the_compilers() {
                 FlexValue::Float(x) => assert_eq!(got, Value::Float(x), "{k}"),
                 FlexValue::Bool(x) => assert_eq!(got, Value::Bool(x), "{k}"),
                 FlexValue::Null => assert_eq!(got, Value::Null, "{k}"),
-                FlexValue::Other(_) => assert!(
-                    !matches!(
-                        got,
-                        Value::Int(_) | Value::UInt(_) | Value::Float(_) | Value::Bool(_)
-                    ),
-                    "{k}"
-                ),
+                FlexValue::Other(_) => assert!(!matches!(got, Value::Int(_) | Value::UInt(_) | Value::Float(_) | Value::Bool(_)), "{k}"),
             }
         }
     }
@@ -520,24 +313,10 @@ fn config_gives_custom_operators_scratch() {
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("custom_ops.tflite");
     std::fs::write(&model, tflc::internal::testing::models::custom_ops()).unwrap();
-    let written = tflc::Config::new()
-        .model(&model)
-        .custom_scratch("ClampI8", 48)
-        .quiet(true)
-        .compile_to(&dir)
-        .unwrap();
+    let written = tflc::Config::new().model(&model).custom_scratch("ClampI8", 48).quiet(true).compile_to(&dir).unwrap();
     let code = std::fs::read_to_string(&written[0]).unwrap();
-    assert!(
-        code.contains("48 bytes of scratch, live during the call only")
-            && code.contains("scratch: &mut [u8],"),
-        "{code}"
-    );
-    let e = tflc::Config::new()
-        .model(&model)
-        .custom_scratch("Nope", 8)
-        .quiet(true)
-        .compile_to(&dir)
-        .unwrap_err();
+    assert!(code.contains("48 bytes of scratch, live during the call only") && code.contains("scratch: &mut [u8],"), "{code}");
+    let e = tflc::Config::new().model(&model).custom_scratch("Nope", 8).quiet(true).compile_to(&dir).unwrap_err();
     assert!(e.to_string().contains("CUSTOM:Nope"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -551,9 +330,7 @@ fn a_users_kernel_overrides_a_built_in_mediapipe_operator() {
     let bytes = tflc::internal::testing::models::mediapipe();
     let built_in = compile(&bytes, &CompileOptions::default()).unwrap().code;
     assert!(built_in.contains("pub fn run(&mut self) {") && !built_in.contains("CustomOps"));
-    assert!(built_in.contains(
-        "rt::kernels::convolution_2d_transpose_bias::convolution_2d_transpose_bias_f32("
-    ));
+    assert!(built_in.contains("rt::kernels::convolution_2d_transpose_bias::convolution_2d_transpose_bias_f32("));
     let dir = std::env::temp_dir().join(format!("tflc-config-mediapipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("mediapipe.tflite");
@@ -566,18 +343,9 @@ fn a_users_kernel_overrides_a_built_in_mediapipe_operator() {
         .compile_to(&dir)
         .unwrap();
     let code = std::fs::read_to_string(&written[0]).unwrap();
-    assert!(
-        code.contains("pub trait CustomOps") && code.contains("fn convolution2_d_transpose_bias("),
-        "{code}"
-    );
-    assert!(
-        code.contains("64 bytes of scratch") && code.contains("ops: &mut impl CustomOps"),
-        "{code}"
-    );
-    assert!(
-        !code.contains("kernels::convolution_2d_transpose_bias::")
-            && code.contains("kernels::max_unpooling_2d::max_unpooling_2d_f32(")
-    );
+    assert!(code.contains("pub trait CustomOps") && code.contains("fn convolution2_d_transpose_bias("), "{code}");
+    assert!(code.contains("64 bytes of scratch") && code.contains("ops: &mut impl CustomOps"), "{code}");
+    assert!(!code.contains("kernels::convolution_2d_transpose_bias::") && code.contains("kernels::max_unpooling_2d::max_unpooling_2d_f32("));
     let _ = std::fs::remove_dir_all(&dir);
     let with = |kernels: &[&str], scratch: &[(&str, usize)]| CompileOptions {
         custom_kernels: kernels.iter().map(|s| s.to_string()).collect(),
@@ -585,26 +353,9 @@ fn a_users_kernel_overrides_a_built_in_mediapipe_operator() {
         ..CompileOptions::default()
     };
     let e = compile(&bytes, &with(&["Resampler"], &[])).unwrap_err();
-    assert!(
-        matches!(e, Error::Options(_))
-            && e.to_string()
-                .contains("--custom-kernel Resampler: the model has no custom operator"),
-        "{e}"
-    );
+    assert!(matches!(e, Error::Options(_)) && e.to_string().contains("--custom-kernel Resampler: the model has no custom operator"), "{e}");
     let e = compile(&bytes, &with(&[], &[("MaxUnpooling2D", 16)])).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("tflc has a built-in kernel for CUSTOM:MaxUnpooling2D")
-            && e.to_string().contains("--custom-kernel MaxUnpooling2D"),
-        "{e}"
-    );
-    let e = compile(
-        &tflc::internal::testing::models::custom_postprocess(),
-        &with(&["TFLite_Detection_PostProcess"], &[]),
-    )
-    .unwrap_err();
-    assert!(
-        e.to_string().contains("its kernel cannot be replaced"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("tflc has a built-in kernel for CUSTOM:MaxUnpooling2D") && e.to_string().contains("--custom-kernel MaxUnpooling2D"), "{e}");
+    let e = compile(&tflc::internal::testing::models::custom_postprocess(), &with(&["TFLite_Detection_PostProcess"], &[])).unwrap_err();
+    assert!(e.to_string().contains("its kernel cannot be replaced"), "{e}");
 }

@@ -4,37 +4,22 @@
 //! `examples/stress_models.rs` under `/usr/bin/time -v` (docs/FUZZING.md); here the bound is
 //! checked as work units, which are the same on every host.
 
+use tflc::ir::*;
 use tflc::internal::plan::{plan_subgraph, PlanOptions, DEFAULT_WORK_BUDGET};
 use tflc::internal::testing::models::stress;
 use tflc::internal::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
-use tflc::ir::*;
 use tflc::CompileOptions;
 
 /// Plans `bytes` as `tflc compile` does and returns the plan (twice: it must be identical).
 fn plan_model(bytes: &[u8], budget: u64) -> tflc::internal::plan::SubgraphPlan {
     let model = tflc::read_model(bytes).expect("stress models read");
     let lowered = tflc::internal::lower::lower_subgraph(model.main());
-    let opts = tflc::internal::pipeline::plan_options(
-        &lowered,
-        PlanOptions {
-            work_budget: budget,
-            ..PlanOptions::default()
-        },
-    );
+    let opts = tflc::internal::pipeline::plan_options(&lowered, PlanOptions { work_budget: budget, ..PlanOptions::default() });
     let a = plan_subgraph(model.main(), &opts).expect("stress models plan");
     let b = plan_subgraph(model.main(), &opts).expect("stress models plan");
-    assert_eq!(
-        a.plan.schedule, b.plan.schedule,
-        "planning is not deterministic"
-    );
-    assert_eq!(
-        a.plan.offsets, b.plan.offsets,
-        "planning is not deterministic"
-    );
-    assert_eq!(
-        a.plan.stats.work, b.plan.stats.work,
-        "work is not deterministic"
-    );
+    assert_eq!(a.plan.schedule, b.plan.schedule, "planning is not deterministic");
+    assert_eq!(a.plan.offsets, b.plan.offsets, "planning is not deterministic");
+    assert_eq!(a.plan.stats.work, b.plan.stats.work, "work is not deterministic");
     a
 }
 
@@ -55,25 +40,14 @@ fn wide_fan_out_is_bounded_and_not_claimed_optimal_unless_proven() {
     let bytes = stress::relu_fan_out(2_000);
     let sp = plan_model(&bytes, budget);
     let p = &sp.plan;
-    assert!(
-        p.stats.work <= bound(budget, 2_000),
-        "work {}",
-        p.stats.work
-    );
-    assert!(
-        p.stats.budget_exhausted,
-        "the search should have been cut by the budget"
-    );
+    assert!(p.stats.work <= bound(budget, 2_000), "work {}", p.stats.work);
+    assert!(p.stats.budget_exhausted, "the search should have been cut by the budget");
     // Every order has the same peak here, but the bound cannot prove it: heuristic order.
     assert!(!p.order_optimal);
     assert_eq!(p.arena_bytes, 2_001 * 16);
     let model = tflc::read_model(&bytes).expect("reads");
     let dump = sp.dump(model.main());
-    assert!(
-        dump.contains("order: heuristic") && dump.contains("work budget exhausted"),
-        "{}",
-        &dump[..400]
-    );
+    assert!(dump.contains("order: heuristic") && dump.contains("work budget exhausted"), "{}", &dump[..400]);
 }
 
 #[test]
@@ -87,25 +61,14 @@ fn long_chain_plans_optimally_within_the_budget() {
 
 #[test]
 fn random_dags_are_bounded_by_any_budget() {
-    for (seed, budget) in [
-        (1u64, DEFAULT_WORK_BUDGET / 10),
-        (2, 1_000_000),
-        (3, 10_000),
-        (4, 0),
-    ] {
+    for (seed, budget) in [(1u64, DEFAULT_WORK_BUDGET / 10), (2, 1_000_000), (3, 10_000), (4, 0)] {
         let bytes = stress::random_dag(1_500, seed);
         let sp = plan_model(&bytes, budget);
         let p = &sp.plan;
-        assert!(
-            p.stats.work <= bound(budget, 1_500),
-            "seed {seed}: work {} over budget {budget}",
-            p.stats.work
-        );
+        assert!(p.stats.work <= bound(budget, 1_500), "seed {seed}: work {} over budget {budget}", p.stats.work);
         if p.stats.budget_exhausted {
             // Whatever was cut is not claimed.
-            assert!(
-                !(p.order_optimal && p.offsets_optimal) || p.arena_bytes == p.lower_bound_bytes
-            );
+            assert!(!(p.order_optimal && p.offsets_optimal) || p.arena_bytes == p.lower_bound_bytes);
         }
         // Never worse than the file order's peak, and a valid plan (verified in debug builds).
         assert!(p.peak_bytes <= p.file_order_peak_bytes);
@@ -133,46 +96,19 @@ fn compile_err(bytes: &[u8], opts: &CompileOptions) -> String {
 fn an_arena_of_2_gib_is_refused_naming_its_size() {
     // Each tensor is 1 GiB: accepted alone, but the arena (2 GiB) cannot be addressed
     // PC-relative by the generated `static` (it linked into `R_X86_64_PC32 out of range`).
-    let e = compile_err(
-        &stress::relu_of_shape(&[16384, 65536]),
-        &CompileOptions::default(),
-    );
-    assert!(
-        e.contains("too large for a 64-bit target") && e.contains("arena is 2147483648 bytes"),
-        "{e}"
-    );
-    let e = compile_err(
-        &stress::relu_of_shape(&[32768, 65536]),
-        &CompileOptions::default(),
-    );
-    assert!(
-        e.contains("tensor 0 \"x\"") && e.contains("2147483648 bytes"),
-        "{e}"
-    );
+    let e = compile_err(&stress::relu_of_shape(&[16384, 65536]), &CompileOptions::default());
+    assert!(e.contains("too large for a 64-bit target") && e.contains("arena is 2147483648 bytes"), "{e}");
+    let e = compile_err(&stress::relu_of_shape(&[32768, 65536]), &CompileOptions::default());
+    assert!(e.contains("tensor 0 \"x\"") && e.contains("2147483648 bytes"), "{e}");
 }
 
 #[test]
 fn target_pointer_width_sets_the_bound() {
     let bytes = stress::relu_of_shape(&[1, 20_000]);
     assert!(tflc::compile(&bytes, &CompileOptions::default()).is_ok());
-    let e = compile_err(
-        &bytes,
-        &CompileOptions {
-            target_pointer_width: 16,
-            ..CompileOptions::default()
-        },
-    );
-    assert!(
-        e.contains("16-bit target") && e.contains("40000 bytes"),
-        "{e}"
-    );
-    let e = compile_err(
-        &bytes,
-        &CompileOptions {
-            target_pointer_width: 8,
-            ..CompileOptions::default()
-        },
-    );
+    let e = compile_err(&bytes, &CompileOptions { target_pointer_width: 16, ..CompileOptions::default() });
+    assert!(e.contains("16-bit target") && e.contains("40000 bytes"), "{e}");
+    let e = compile_err(&bytes, &CompileOptions { target_pointer_width: 8, ..CompileOptions::default() });
     assert!(e.contains("pointer width 8"), "{e}");
 }
 
@@ -187,10 +123,7 @@ fn a_constant_model_output_is_named() {
     let c = b.constant_i8("const_out", &[1, 4], &[1, 2, 3, 4], Q);
     b.inputs(&[x]).outputs(&[y, c]);
     let e = compile_err(&b.finish(), &CompileOptions::default());
-    assert!(
-        e.contains("\"const_out\"") && e.contains("is a model output but has constant data"),
-        "{e}"
-    );
+    assert!(e.contains("\"const_out\"") && e.contains("is a model output but has constant data"), "{e}");
     assert!(!e.contains("no offset"), "{e}");
 }
 
@@ -202,10 +135,7 @@ fn a_constant_model_input_is_named() {
     b.op(OpKind::Relu, &[Some(x)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     let e = compile_err(&b.finish(), &CompileOptions::default());
-    assert!(
-        e.contains("\"const_in\"") && e.contains("is a model input but has constant data"),
-        "{e}"
-    );
+    assert!(e.contains("\"const_in\"") && e.contains("is a model input but has constant data"), "{e}");
 }
 
 #[test]
@@ -218,11 +148,7 @@ fn a_variable_on_an_elementwise_op_is_not_run_in_place() {
         dtype: DType::I8,
         shape: vec![1, 4],
         shape_signature: None,
-        quant: Some(Quantization {
-            scale: vec![0.05],
-            zero_point: vec![-3],
-            axis: None,
-        }),
+        quant: Some(Quantization { scale: vec![0.05], zero_point: vec![-3], axis: None }),
         data: None,
         variable: true,
     });
@@ -247,10 +173,7 @@ fn a_missing_conv_options_table_is_named() {
     b.op_spec(OpSpecCode::RawBuiltin(3), &[Some(x), Some(w), None], &[y]); // CONV_2D
     b.inputs(&[x]).outputs(&[y]);
     let e = compile_err(&b.finish(), &CompileOptions::default());
-    assert!(
-        e.contains("op 0") && e.contains("Conv2DOptions table (builtin_options) is missing"),
-        "{e}"
-    );
+    assert!(e.contains("op 0") && e.contains("Conv2DOptions table (builtin_options) is missing"), "{e}");
     assert!(!e.contains("stride_h is 0"), "{e}");
 }
 
@@ -279,15 +202,9 @@ fn a_zero_per_channel_scale_is_refused_like_a_zero_activation_scale() {
     };
     assert!(tflc::compile(&conv(&[0.01, 0.01], 0.1), &CompileOptions::default()).is_ok());
     let e = compile_err(&conv(&[0.01, 0.0], 0.1), &CompileOptions::default());
-    assert!(
-        e.contains("\"w\"") && e.contains("channel 1: quantization scale 0 is not positive"),
-        "{e}"
-    );
+    assert!(e.contains("\"w\"") && e.contains("channel 1: quantization scale 0 is not positive"), "{e}");
     let e = compile_err(&conv(&[0.01, 0.01], 0.0), &CompileOptions::default());
-    assert!(
-        e.contains("\"y\"") && e.contains("quantization scale 0 is not positive"),
-        "{e}"
-    );
+    assert!(e.contains("\"y\"") && e.contains("quantization scale 0 is not positive"), "{e}");
 }
 
 #[test]
@@ -305,10 +222,7 @@ fn inspect_says_what_the_plan_proves() {
     let bytes = stress::relu_fan_out(50);
     let model = tflc::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("fan-out");
-    assert!(
-        text.contains("arena:       816 bytes (lower bound 816; order "),
-        "{text}"
-    );
+    assert!(text.contains("arena:       816 bytes (lower bound 816; order "), "{text}");
     let bytes = stress::relu_chain(50);
     let model = tflc::read_model(&bytes).expect("reads");
     let text = tflc::inspect::summarize(&model).render_text("chain");

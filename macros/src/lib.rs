@@ -110,11 +110,8 @@ impl Parse for Args {
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     let args = parse_macro_input!(input as Args);
-    match tflc::internal::macro_support::expand(&args.path.value(), args.path.span(), &args.options)
-    {
+    match tflc::internal::macro_support::expand(&args.path.value(), args.path.span(), &args.options) {
         Ok(tokens) => tokens.into(),
-        Err(msg) => syn::Error::new(args.path.span(), msg)
-            .to_compile_error()
-            .into(),
+        Err(msg) => syn::Error::new(args.path.span(), msg).to_compile_error().into(),
     }
 }

@@ -105,11 +105,7 @@ pub struct CustomOpFailed {
 
 impl core::fmt::Display for CustomOpFailed {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "op {} (CUSTOM:{}) failed: {}",
-            self.op.index, self.op.code, self.error
-        )
+        write!(f, "op {} (CUSTOM:{}) failed: {}", self.op.index, self.op.code, self.error)
     }
 }
 
@@ -119,38 +115,15 @@ mod tests {
 
     #[test]
     fn tensor_info_helpers() {
-        const T: TensorInfo = TensorInfo {
-            index: 3,
-            name: "x",
-            dtype: "int8",
-            shape: &[1, 2, 3],
-            scale: &[0.5],
-            zero_point: &[-1],
-            quantized_dimension: 0,
-            constant: false,
-        };
+        const T: TensorInfo =
+            TensorInfo { index: 3, name: "x", dtype: "int8", shape: &[1, 2, 3], scale: &[0.5], zero_point: &[-1], quantized_dimension: 0, constant: false };
         const N: usize = T.num_elements();
         assert_eq!(N, 6);
         assert_eq!(T.per_tensor(), Some((0.5, -1)));
-        let f = TensorInfo {
-            scale: &[],
-            zero_point: &[],
-            shape: &[],
-            dtype: "float32",
-            ..T
-        };
+        let f = TensorInfo { scale: &[], zero_point: &[], shape: &[], dtype: "float32", ..T };
         assert_eq!((f.num_elements(), f.per_tensor()), (1, None));
-        static OP: CustomOpInfo = CustomOpInfo {
-            index: 2,
-            code: "Mine",
-            inputs: &[],
-            outputs: &[],
-            options: &[],
-        };
-        let e = CustomOpFailed {
-            op: &OP,
-            error: CustomOpError::new("bad shape"),
-        };
+        static OP: CustomOpInfo = CustomOpInfo { index: 2, code: "Mine", inputs: &[], outputs: &[], options: &[] };
+        let e = CustomOpFailed { op: &OP, error: CustomOpError::new("bad shape") };
         assert_eq!(std::format!("{e}"), "op 2 (CUSTOM:Mine) failed: bad shape");
     }
 }

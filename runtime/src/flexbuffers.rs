@@ -172,9 +172,7 @@ impl<'a> Value<'a> {
                 }
             }
             MAP => Value::Map(Map::at(b, target(b, at, slot)?, own)?),
-            VECTOR | VECTOR_INT..=VECTOR_FLOAT4 | VECTOR_BOOL => {
-                Value::Vector(Vector::at(b, target(b, at, slot)?, own, ty)?)
-            }
+            VECTOR | VECTOR_INT..=VECTOR_FLOAT4 | VECTOR_BOOL => Value::Vector(Vector::at(b, target(b, at, slot)?, own, ty)?),
             _ => return None,
         })
     }
@@ -287,22 +285,10 @@ impl<'a> Vector<'a> {
     /// The vector of FlexBuffer type `ty` whose elements start at `at`, `width` bytes each.
     fn at(b: &'a [u8], at: usize, width: usize, ty: u8) -> Option<Self> {
         let (len, elements) = match ty {
-            VECTOR => (
-                read_uint(b, back(at, width as u64)?, width)?,
-                Elements::Untyped,
-            ),
-            VECTOR_INT..=VECTOR_KEY => (
-                read_uint(b, back(at, width as u64)?, width)?,
-                Elements::Typed(ty - VECTOR_INT + INT),
-            ),
-            VECTOR_STRING_DEPRECATED => (
-                read_uint(b, back(at, width as u64)?, width)?,
-                Elements::Typed(STRING),
-            ),
-            VECTOR_BOOL => (
-                read_uint(b, back(at, width as u64)?, width)?,
-                Elements::Typed(BOOL),
-            ),
+            VECTOR => (read_uint(b, back(at, width as u64)?, width)?, Elements::Untyped),
+            VECTOR_INT..=VECTOR_KEY => (read_uint(b, back(at, width as u64)?, width)?, Elements::Typed(ty - VECTOR_INT + INT)),
+            VECTOR_STRING_DEPRECATED => (read_uint(b, back(at, width as u64)?, width)?, Elements::Typed(STRING)),
+            VECTOR_BOOL => (read_uint(b, back(at, width as u64)?, width)?, Elements::Typed(BOOL)),
             // VECTOR_INT2, UINT2, FLOAT2, INT3, ..., FLOAT4: fixed length, no size prefix.
             VECTOR_INT2..=VECTOR_FLOAT4 => {
                 let k = ty - VECTOR_INT2;
@@ -312,25 +298,12 @@ impl<'a> Vector<'a> {
         };
         let len = usize::try_from(len).ok()?;
         // Every element slot (and each type byte of an untyped vector) inside the buffer.
-        let types = if elements == Elements::Untyped {
-            len
-        } else {
-            0
-        };
-        let end = len
-            .checked_mul(width)?
-            .checked_add(types)?
-            .checked_add(at)?;
+        let types = if elements == Elements::Untyped { len } else { 0 };
+        let end = len.checked_mul(width)?.checked_add(types)?.checked_add(at)?;
         if end > b.len() {
             return None;
         }
-        Some(Vector {
-            buf: b,
-            at,
-            len,
-            width,
-            elements,
-        })
+        Some(Vector { buf: b, at, len, width, elements })
     }
 
     /// Number of elements.
@@ -435,9 +408,7 @@ fn width_at(b: &[u8], at: usize, slot: usize) -> Option<usize> {
 
 /// The root value of a FlexBuffer.
 pub fn root(b: &[u8]) -> Result<Value<'_>, FlexError> {
-    let [.., packed, w] = *b else {
-        return Err(err("shorter than 3 bytes"));
-    };
+    let [.., packed, w] = *b else { return Err(err("shorter than 3 bytes")) };
     if b.len() < 3 {
         return Err(err("shorter than 3 bytes"));
     }
@@ -459,10 +430,7 @@ mod tests {
     const WIDE: &str = "626967006e6567006e616d65000474666c6300626c6f62000200016e65737465640064656570000201006868010b01010109286d69786564000374776f00000003000000010000000e0000000000404006140e6e756c6c00075947285459430c070000000000000001000000000000000700000000000000000000000001000067000000000000004400000000000000820000000000000090eefeffffffffff6f00000000000000000000000000000007642a140724033f2701";
 
     fn hex(s: &str) -> std::vec::Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
     }
 
     #[test]
@@ -498,12 +466,7 @@ mod tests {
         assert_eq!(m.get("name").and_then(|v| v.as_str()), Some("tflc"));
         assert_eq!(m.get("blob").and_then(|v| v.as_blob()), Some(&[0u8, 1][..]));
         assert_eq!(m.get("null"), Some(Value::Null));
-        let deep = m
-            .get("nested")
-            .and_then(|v| v.as_map())
-            .and_then(|n| n.get("deep"))
-            .and_then(|v| v.as_vector())
-            .unwrap();
+        let deep = m.get("nested").and_then(|v| v.as_map()).and_then(|n| n.get("deep")).and_then(|v| v.as_vector()).unwrap();
         let bools: std::vec::Vec<bool> = deep.iter().filter_map(|x| x.as_bool()).collect();
         assert_eq!(bools, [true, false]);
         let mixed = m.get("mixed").and_then(|v| v.as_vector()).unwrap();
@@ -558,10 +521,7 @@ mod tests {
         }
         assert_eq!(Map::parse(&[]), Err(err("shorter than 3 bytes")));
         assert_eq!(Map::parse(&[1, 2]), Err(err("shorter than 3 bytes")));
-        assert_eq!(
-            Map::parse(&[7, INT << 2, 1]),
-            Err(err("the root is not a map"))
-        );
+        assert_eq!(Map::parse(&[7, INT << 2, 1]), Err(err("the root is not a map")));
         assert!(Map::parse(&[0, 0, 3]).is_err());
     }
 }

@@ -37,11 +37,7 @@ pub(crate) type Dot = crate::kernels::dot::neon::Neon;
 #[cfg(all(target_arch = "riscv32", not(tflc_runtime_scalar)))]
 pub(crate) type Dot = crate::kernels::dot::rv32::Rv32;
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(not(any(
-    tflc_arm_dsp,
-    tflc_neon,
-    all(target_arch = "riscv32", not(tflc_runtime_scalar))
-)))]
+#[cfg(not(any(tflc_arm_dsp, tflc_neon, all(target_arch = "riscv32", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
 /// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"rv32"`, `"neon-micro"`: the
@@ -49,16 +45,14 @@ pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
 /// Every dot implementation, and whether this build compiled (and its tests exercise) it.
-pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] = &[
-    ("scalar", true),
-    ("arm-dsp", cfg!(tflc_arm_dsp)),
-    // Portable Rust: compiled and tested on every build (the RV32 firmware runs it too).
-    ("rv32", true),
-    (
-        "neon-micro",
-        cfg!(all(target_arch = "aarch64", target_feature = "neon")),
-    ),
-];
+pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
+    &[
+        ("scalar", true),
+        ("arm-dsp", cfg!(tflc_arm_dsp)),
+        // Portable Rust: compiled and tested on every build (the RV32 firmware runs it too).
+        ("rv32", true),
+        ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon"))),
+    ];
 
 /// The class of target a model is compiled for: what [`Conv2dVariant::select`] and the
 /// other `select` functions pick a variant for. The compiler asks each `select` once per
@@ -84,12 +78,7 @@ pub enum TargetClass {
 
 impl TargetClass {
     /// Every class, in the order generated code lists them.
-    pub const ALL: [TargetClass; 4] = [
-        TargetClass::ArmDsp,
-        TargetClass::Arm,
-        TargetClass::X86,
-        TargetClass::Host,
-    ];
+    pub const ALL: [TargetClass; 4] = [TargetClass::ArmDsp, TargetClass::Arm, TargetClass::X86, TargetClass::Host];
 
     /// The class this build of the runtime is compiled for (tests; the compiler does not
     /// use it: it compiles for every class).
@@ -165,15 +154,8 @@ pub enum HostSimd {
 
 impl HostSimd {
     /// Every host SIMD implementation, by name (`TFLC_TEST_FEATURE`, reports).
-    pub const ALL: &'static [HostSimd] = &[
-        HostSimd::Portable,
-        HostSimd::Avx2,
-        HostSimd::AvxVnni,
-        HostSimd::Avx512,
-        HostSimd::Avx512Vnni,
-        HostSimd::Neon,
-        HostSimd::NeonDotprod,
-    ];
+    pub const ALL: &'static [HostSimd] =
+        &[HostSimd::Portable, HostSimd::Avx2, HostSimd::AvxVnni, HostSimd::Avx512, HostSimd::Avx512Vnni, HostSimd::Neon, HostSimd::NeonDotprod];
 
     /// Its name: `"portable"`, `"avx2"`, `"avxvnni"`, `"avx512"`, `"avx512vnni"`, `"neon"`,
     /// `"neon-dotprod"`.
@@ -218,18 +200,8 @@ impl HostSimd {
 
     /// The default: the best executable one (none under `TFLC_RUNTIME_SCALAR=1`).
     fn best() -> HostSimd {
-        const ORDER: [HostSimd; 6] = [
-            HostSimd::Avx512Vnni,
-            HostSimd::Avx512,
-            HostSimd::AvxVnni,
-            HostSimd::Avx2,
-            HostSimd::NeonDotprod,
-            HostSimd::Neon,
-        ];
-        ORDER
-            .into_iter()
-            .find(|s| s.executable())
-            .unwrap_or(HostSimd::Portable)
+        const ORDER: [HostSimd; 6] = [HostSimd::Avx512Vnni, HostSimd::Avx512, HostSimd::AvxVnni, HostSimd::Avx2, HostSimd::NeonDotprod, HostSimd::Neon];
+        ORDER.into_iter().find(|s| s.executable()).unwrap_or(HostSimd::Portable)
     }
 
     /// Whether a kernel's form for `form` runs under this selection: the selection holds
@@ -283,14 +255,8 @@ pub fn x86_features() -> x86::Features {
 /// (windows longer than `Wide` takes) and `depthwise_conv_2d_u8_window` have no NEON form.
 /// `sdot` has no use in `Wide`, whose packed weights are int16, nor in depthwise.)
 pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    (
-        "conv_2d_u8_wide",
-        &[HostSimd::Avx512Vnni, HostSimd::Avx2, HostSimd::Neon],
-    ),
-    (
-        "depthwise_conv_2d_u8_window",
-        &[HostSimd::Avx512Vnni, HostSimd::Avx2],
-    ),
+    ("conv_2d_u8_wide", &[HostSimd::Avx512Vnni, HostSimd::Avx2, HostSimd::Neon]),
+    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
     ("add_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
@@ -299,21 +265,12 @@ pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("sub_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     ("mul_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     ("mul_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
-    (
-        "average_pool_2d_s8",
-        &[HostSimd::Avx512Vnni, HostSimd::Avx2],
-    ),
+    ("average_pool_2d_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     // The packed float variants: AVX-512 (x86-64-v4, with or without VNNI), AVX2+FMA
     // (x86-64-v3).
     ("conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
-    (
-        "depthwise_conv_2d_f32_packed",
-        &[HostSimd::Avx512, HostSimd::Avx2],
-    ),
-    (
-        "fully_connected_f32_packed",
-        &[HostSimd::Avx512, HostSimd::Avx2],
-    ),
+    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
+    ("fully_connected_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
 ];
 
 /// The implementation a call of the public kernel function `function` runs now: the first
@@ -324,17 +281,11 @@ pub fn implementation_of(function: &str) -> &'static str {
     let simd = selected();
     let forms = match crate::variants::row_of_function(function) {
         Some(row) => Some(row.simd),
-        None => OTHER_SIMD_KERNELS
-            .iter()
-            .find(|(f, _)| *f == function)
-            .map(|(_, forms)| *forms),
+        None => OTHER_SIMD_KERNELS.iter().find(|(f, _)| *f == function).map(|(_, forms)| *forms),
     };
     match forms {
         Some(forms) if forms.contains(&simd) => simd.name(),
-        Some(forms) => forms
-            .iter()
-            .find(|&&form| simd.runs(form))
-            .map_or(DOT, |form| form.name()),
+        Some(forms) => forms.iter().find(|&&form| simd.runs(form)).map_or(DOT, |form| form.name()),
         None => DOT,
     }
 }
@@ -399,8 +350,7 @@ pub(crate) fn avx2() -> Option<crate::arch::x86_64::Avx2> {
 pub(crate) fn avx_vnni() -> Option<crate::arch::x86_64::avxvnni::AvxVnni> {
     use x86::{AVXVNNI, V3};
     // SAFETY: as in `avx2`.
-    selected_has(V3 | AVXVNNI)
-        .then(|| unsafe { crate::arch::x86_64::avxvnni::AvxVnni::after_detection() })
+    selected_has(V3 | AVXVNNI).then(|| unsafe { crate::arch::x86_64::avxvnni::AvxVnni::after_detection() })
 }
 
 /// The AVX-512 (x86-64-v4, float kernels) token when the selected implementation includes
@@ -419,8 +369,7 @@ pub(crate) fn avx512() -> Option<crate::arch::x86_64::f32::Avx512F32> {
 pub(crate) fn avx512_vnni() -> Option<crate::arch::x86_64::vnni::Avx512Vnni> {
     use x86::{V3, V4, VNNI512};
     // SAFETY: as in `avx2`.
-    selected_has(V3 | V4 | VNNI512)
-        .then(|| unsafe { crate::arch::x86_64::vnni::Avx512Vnni::after_detection() })
+    selected_has(V3 | V4 | VNNI512).then(|| unsafe { crate::arch::x86_64::vnni::Avx512Vnni::after_detection() })
 }
 
 /// The NEON token when NEON or NEON with `sdot` is the selected implementation.
@@ -526,9 +475,7 @@ pub(crate) mod tests {
                 std::eprintln!("dot implementation {name}: tested");
             }
         }
-        assert!(super::DOT_IMPLEMENTATIONS
-            .iter()
-            .any(|&(n, t)| n == super::DOT && t));
+        assert!(super::DOT_IMPLEMENTATIONS.iter().any(|&(n, t)| n == super::DOT && t));
         for &simd in HostSimd::ALL {
             if crate::kernels::test_util::available(simd.name(), simd.executable()) {
                 std::eprintln!("host SIMD implementation {}: tested", simd.name());
@@ -537,23 +484,11 @@ pub(crate) mod tests {
         std::eprintln!("selected: {}", super::selected().name());
         #[cfg(target_arch = "x86_64")]
         {
-            assert_eq!(
-                HostSimd::Avx2.executable(),
-                crate::arch::x86_64::tests::detected()
-            );
-            assert_eq!(
-                HostSimd::AvxVnni.executable(),
-                crate::arch::x86_64::avxvnni::tests::detected()
-            );
-            assert_eq!(
-                HostSimd::Avx512Vnni.executable(),
-                crate::arch::x86_64::vnni::tests::detected()
-            );
+            assert_eq!(HostSimd::Avx2.executable(), crate::arch::x86_64::tests::detected());
+            assert_eq!(HostSimd::AvxVnni.executable(), crate::arch::x86_64::avxvnni::tests::detected());
+            assert_eq!(HostSimd::Avx512Vnni.executable(), crate::arch::x86_64::vnni::tests::detected());
         }
         #[cfg(tflc_neon)]
-        assert_eq!(
-            HostSimd::NeonDotprod.executable(),
-            crate::arch::aarch64::tests::dotprod_detected()
-        );
+        assert_eq!(HostSimd::NeonDotprod.executable(), crate::arch::aarch64::tests::dotprod_detected());
     }
 }

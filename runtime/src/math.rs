@@ -270,12 +270,7 @@ pub fn f16_to_f32(bits: u16) -> f32 {
 
 /// The first 256 bits of the binary expansion of `2/pi` (bit `p` of the fraction has
 /// weight `2^-p`), most significant first: `0.a2f9836e...` in hex.
-const TWO_OVER_PI: [u64; 4] = [
-    0xa2f9_836e_4e44_1529,
-    0xfc27_57d1_f534_ddc0,
-    0xdb62_9599_3c43_9041,
-    0xfe51_63ab_debb_c561,
-];
+const TWO_OVER_PI: [u64; 4] = [0xa2f9_836e_4e44_1529, 0xfc27_57d1_f534_ddc0, 0xdb62_9599_3c43_9041, 0xfe51_63ab_debb_c561];
 
 /// `|x|` reduced modulo `pi/2` for finite `|x| >= pi/4`: `(q, r)` with
 /// `|x| = (4k + q) pi/2 + r`, `q` in `0..4` and `|r| <= pi/4`, `r` in double precision.
@@ -296,20 +291,10 @@ fn rem_pio2(a: f32) -> (u32, f64) {
     // Bit p of 2/pi sits at index p - 1 + 64 of [0, TWO_OVER_PI..] (64 leading zeros for
     // the weights 2^0 .. 2^63 above the binary point); the window starts at p = e - 1.
     let start = (e - 2 + 64) as usize; // e in -25..=104: start in 37..=166
-    let words = [
-        0,
-        TWO_OVER_PI[0],
-        TWO_OVER_PI[1],
-        TWO_OVER_PI[2],
-        TWO_OVER_PI[3],
-    ];
+    let words = [0, TWO_OVER_PI[0], TWO_OVER_PI[1], TWO_OVER_PI[2], TWO_OVER_PI[3]];
     let (w, sh) = (start / 64, (start % 64) as u32);
     let hi = ((words[w] as u128) << 64) | words[w + 1] as u128;
-    let window = if sh == 0 {
-        hi
-    } else {
-        (hi << sh) | (words[w + 2] >> (64 - sh)) as u128
-    };
+    let window = if sh == 0 { hi } else { (hi << sh) | (words[w + 2] >> (64 - sh)) as u128 };
     let prod = m.wrapping_mul(window);
     let mut q = (prod >> 126) as u32;
     let frac = prod << 2;
@@ -345,11 +330,7 @@ fn cos_kernel(r: f64) -> f64 {
 /// `sin(x)` (or `cos(x)` with `cos = true`) for a finite `x`, in double precision.
 fn sin_cos_f64(x: f32, cos: bool) -> f64 {
     let a = x.abs();
-    let (q, r) = if a < core::f32::consts::FRAC_PI_4 {
-        (0, a as f64)
-    } else {
-        rem_pio2(a)
-    };
+    let (q, r) = if a < core::f32::consts::FRAC_PI_4 { (0, a as f64) } else { rem_pio2(a) };
     // cos(|x|) = sin(|x| + pi/2): one quadrant on.
     let q = if cos { (q + 1) & 3 } else { q };
     let v = match q {
@@ -462,11 +443,7 @@ pub fn atan2f(y: f32, x: f32) -> f32 {
             0.0
         }
     } else {
-        let r = if ay <= ax {
-            atan_unit_f64(ay / ax)
-        } else {
-            FRAC_PI_2 - atan_unit_f64(ax / ay)
-        };
+        let r = if ay <= ax { atan_unit_f64(ay / ax) } else { FRAC_PI_2 - atan_unit_f64(ax / ay) };
         if xneg {
             PI - r
         } else {
@@ -511,17 +488,7 @@ mod floor_tests {
 
     #[test]
     fn floorf_is_cs_floor() {
-        for (x, want) in [
-            (0.5f32, 0.0f32),
-            (-0.5, -1.0),
-            (2.0, 2.0),
-            (-2.0, -2.0),
-            (-2.25, -3.0),
-            (1e10, 1e10),
-            (8388607.5, 8388607.0),
-            (-8388607.5, -8388608.0),
-            (f32::INFINITY, f32::INFINITY),
-        ] {
+        for (x, want) in [(0.5f32, 0.0f32), (-0.5, -1.0), (2.0, 2.0), (-2.0, -2.0), (-2.25, -3.0), (1e10, 1e10), (8388607.5, 8388607.0), (-8388607.5, -8388608.0), (f32::INFINITY, f32::INFINITY)] {
             assert_eq!(floorf(x).to_bits(), want.to_bits(), "{x}");
         }
         assert_eq!(floorf(-0.0).to_bits(), (-0.0f32).to_bits());
@@ -544,10 +511,7 @@ mod tests {
         while x < 709.7 {
             let (got, want) = (exp_f64_wide(x), x.exp());
             if want > 1e-300 {
-                assert!(
-                    ((got - want) / want).abs() < 2f64.powi(-49),
-                    "{x}: {got} vs {want}"
-                );
+                assert!(((got - want) / want).abs() < 2f64.powi(-49), "{x}: {got} vs {want}");
             }
             if (0.5 * got * 0.37) as f32 != (0.5 * want * 0.37) as f32 {
                 differing_floats += 1;
@@ -568,11 +532,7 @@ mod tests {
     fn every_half_widens_exactly() {
         for h in 0..=u16::MAX {
             let f = f16_to_f32(h);
-            let (sign, exp, mant) = (
-                (h >> 15) as i32,
-                ((h >> 10) & 0x1f) as i32,
-                (h & 0x3ff) as f64,
-            );
+            let (sign, exp, mant) = ((h >> 15) as i32, ((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
             let want = match exp {
                 0 => mant * 2f64.powi(-24),
                 0x1f if mant == 0.0 => f64::INFINITY,
@@ -602,23 +562,12 @@ mod tests {
     fn correctly_rounded_and_within_one_ulp_of_the_host_libm() {
         // Every 97th float natively (45 M inputs, seconds); under user-mode emulation (the
         // armv7 and aarch64 CI runs) every 9973rd, 0.4 M inputs, so the suite stays minutes.
-        let step = if cfg!(target_arch = "x86_64") {
-            97
-        } else {
-            9973
-        };
-        for bits in (0u32..0x42b2_0000)
-            .step_by(step)
-            .chain((0x8000_0000u32..0xc2cf_0000).step_by(step))
-        {
+        let step = if cfg!(target_arch = "x86_64") { 97 } else { 9973 };
+        for bits in (0u32..0x42b2_0000).step_by(step).chain((0x8000_0000u32..0xc2cf_0000).step_by(step)) {
             let x = f32::from_bits(bits);
             let got = expf(x);
             assert_eq!(got, (x as f64).exp() as f32, "expf({x:e})");
-            assert!(
-                ulps(got, x.exp()) <= 1,
-                "expf({x:e}) = {got:e}, host {:e}",
-                x.exp()
-            );
+            assert!(ulps(got, x.exp()) <= 1, "expf({x:e}) = {got:e}, host {:e}", x.exp());
         }
     }
 
@@ -641,25 +590,15 @@ mod tests {
     /// relative of a float rounding boundary.
     #[test]
     fn tanhf_correctly_rounded() {
-        let step = if cfg!(target_arch = "x86_64") {
-            97
-        } else {
-            9973
-        };
-        for bits in (0u32..0x4200_0000)
-            .step_by(step)
-            .chain((0x8000_0000u32..0xc200_0000).step_by(step))
-        {
+        let step = if cfg!(target_arch = "x86_64") { 97 } else { 9973 };
+        for bits in (0u32..0x4200_0000).step_by(step).chain((0x8000_0000u32..0xc200_0000).step_by(step)) {
             let x = f32::from_bits(bits);
             let want = (x as f64).tanh();
             let got = tanhf(x);
             if got != want as f32 {
                 let ulp = (got.to_bits() as i64 - (want as f32).to_bits() as i64).abs();
                 let mid = ((got as f64) + (want as f32) as f64) / 2.0;
-                assert!(
-                    ulp == 1 && ((want - mid) / want).abs() < 1e-12,
-                    "tanhf({x:e}) = {got:e}, want {want:e}"
-                );
+                assert!(ulp == 1 && ((want - mid) / want).abs() < 1e-12, "tanhf({x:e}) = {got:e}, want {want:e}");
             }
         }
         assert_eq!(tanhf(0.0).to_bits(), 0);
@@ -674,19 +613,8 @@ mod tests {
     /// specials included.
     #[test]
     fn sqrtf_is_ieee() {
-        let step = if cfg!(target_arch = "x86_64") {
-            61
-        } else {
-            9973
-        };
-        for bits in (0u32..0x7f80_0001).step_by(step).chain([
-            1,
-            2,
-            3,
-            0x007f_ffff,
-            0x0080_0000,
-            0x7f7f_ffff,
-        ]) {
+        let step = if cfg!(target_arch = "x86_64") { 61 } else { 9973 };
+        for bits in (0u32..0x7f80_0001).step_by(step).chain([1, 2, 3, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff]) {
             let x = f32::from_bits(bits);
             assert_eq!(sqrtf(x).to_bits(), x.sqrt().to_bits(), "sqrtf({x:e})");
         }
@@ -700,21 +628,13 @@ mod tests {
     /// host's float functions (glibc's, which TFLite calls).
     #[test]
     fn logf_and_expm1f_within_one_ulp() {
-        let step = if cfg!(target_arch = "x86_64") {
-            997
-        } else {
-            99991
-        };
+        let step = if cfg!(target_arch = "x86_64") { 997 } else { 99991 };
         let (mut off_log, mut off_expm1, mut n) = (0, 0, 0);
         for bits in (1u32..0x7f80_0000).step_by(step) {
             let x = f32::from_bits(bits);
             n += 1;
             let got = logf(x);
-            assert!(
-                ulps(got, x.ln()) <= 1,
-                "logf({x:e}) = {got:e}, host {:e}",
-                x.ln()
-            );
+            assert!(ulps(got, x.ln()) <= 1, "logf({x:e}) = {got:e}, host {:e}", x.ln());
             off_log += (got != (x as f64).ln() as f32) as u32;
             for x in [x, -x] {
                 if x.abs() > 89.0 {
@@ -722,18 +642,12 @@ mod tests {
                 }
                 let got = expm1f(x);
                 let host = x.exp_m1();
-                assert!(
-                    got == host || (got.signum() == host.signum() && ulps(got, host) <= 1),
-                    "expm1f({x:e}) = {got:e}, host {host:e}"
-                );
+                assert!(got == host || (got.signum() == host.signum() && ulps(got, host) <= 1), "expm1f({x:e}) = {got:e}, host {host:e}");
                 off_expm1 += (got != (x as f64).exp_m1() as f32) as u32;
             }
         }
         // Rounding-boundary misses are rare (a few per million).
-        assert!(
-            off_log * 1000 < n && off_expm1 * 1000 < n,
-            "{off_log} {off_expm1} of {n}"
-        );
+        assert!(off_log * 1000 < n && off_expm1 * 1000 < n, "{off_log} {off_expm1} of {n}");
         assert_eq!(logf(1.0).to_bits(), 0);
         assert_eq!(logf(0.0), f32::NEG_INFINITY);
         assert!(logf(-1.0).is_nan());
@@ -758,35 +672,18 @@ mod tests {
             _ => 9973,
         };
         let (mut n, mut off_exact, mut off_host) = (0u64, 0u64, 0u64);
-        for bits in (0u32..0x7f80_0000).step_by(step).chain([
-            0x4b7f_ffff,
-            0x7f7f_ffff,
-            0x3f49_0fdb,
-            0x3fc9_0fdb,
-            0x4049_0fdb,
-            0x5922_aa80,
-            0x6a44_7f61,
-        ]) {
+        for bits in (0u32..0x7f80_0000).step_by(step).chain([0x4b7f_ffff, 0x7f7f_ffff, 0x3f49_0fdb, 0x3fc9_0fdb, 0x4049_0fdb, 0x5922_aa80, 0x6a44_7f61]) {
             for x in [f32::from_bits(bits), -f32::from_bits(bits)] {
                 n += 1;
-                for (got, want, host) in [
-                    (sinf(x), (x as f64).sin(), x.sin()),
-                    (cosf(x), (x as f64).cos(), x.cos()),
-                ] {
+                for (got, want, host) in [(sinf(x), (x as f64).sin(), x.sin()), (cosf(x), (x as f64).cos(), x.cos())] {
                     if got.to_bits() != (want as f32).to_bits() {
                         // Only where the double result lies a hair from a rounding boundary.
                         let mid = (got as f64 + (want as f32) as f64) / 2.0;
-                        assert!(
-                            ulps(got, want as f32) == 1 && ((want - mid) / want).abs() < 1e-13,
-                            "{x:e}: {got:e}, want {want:e}"
-                        );
+                        assert!(ulps(got, want as f32) == 1 && ((want - mid) / want).abs() < 1e-13, "{x:e}: {got:e}, want {want:e}");
                         off_exact += 1;
                     }
                     if got.to_bits() != host.to_bits() {
-                        assert!(
-                            got.signum() == host.signum() && ulps(got, host) <= 1,
-                            "{x:e}: {got:e}, host {host:e}"
-                        );
+                        assert!(got.signum() == host.signum() && ulps(got, host) <= 1, "{x:e}: {got:e}, host {host:e}");
                         off_host += 1;
                     }
                 }
@@ -795,10 +692,7 @@ mod tests {
         // Measured on x86_64 (glibc 2.3x, whose `sinf`/`cosf` are the Arm optimized-routines
         // ones): none of 44 M off the correctly rounded value; 1.3% one ulp off glibc's float
         // functions, all at |x| > 2^-7 (glibc's own error reaches about 0.56 ulp there).
-        assert!(
-            off_exact * 100_000 < n && off_host * 50 < n,
-            "{off_exact} / {off_host} of {n}"
-        );
+        assert!(off_exact * 100_000 < n && off_host * 50 < n, "{off_exact} / {off_host} of {n}");
     }
 
     #[test]

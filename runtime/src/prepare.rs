@@ -115,11 +115,7 @@ pub fn quantize_multiplier_smaller_than_one_exp(real_multiplier: f64) -> Option<
 /// `CalculateOpDataFullyConnected` per-channel branch:
 /// `QuantizeMultiplier(double(input_scale) * double(filter_scale) / double(output_scale))`.
 /// For per-tensor conv weights TFLite broadcasts `filter_scales[0]` to every channel.
-pub fn conv_channel_multiplier(
-    input_scale: f32,
-    filter_scale: f32,
-    output_scale: f32,
-) -> Option<(i32, i32)> {
+pub fn conv_channel_multiplier(input_scale: f32, filter_scale: f32, output_scale: f32) -> Option<(i32, i32)> {
     let effective = input_scale as f64 * filter_scale as f64 / output_scale as f64;
     quantize_multiplier(effective)
 }
@@ -138,11 +134,7 @@ pub fn fold_input_offset(taps: impl IntoIterator<Item = i8>, bias: i32, input_of
 /// The per-tensor multiplier of FULLY_CONNECTED: TFLite `GetQuantizedConvolutionMultipler`
 /// (note: the input*filter product is taken in `float`, unlike the per-channel path),
 /// then `QuantizeMultiplier`. `None` if the product is negative (TFLite's ENSURE).
-pub fn fully_connected_tensor_multiplier(
-    input_scale: f32,
-    filter_scale: f32,
-    output_scale: f32,
-) -> Option<(i32, i32)> {
+pub fn fully_connected_tensor_multiplier(input_scale: f32, filter_scale: f32, output_scale: f32) -> Option<(i32, i32)> {
     let input_product_scale = (input_scale * filter_scale) as f64;
     if input_product_scale.is_nan() || input_product_scale < 0.0 {
         return None;
@@ -180,11 +172,7 @@ pub fn quantize_f32(scale: f32, zero_point: i32, f: f32) -> Option<i32> {
 
 /// TFLite `CalculateActivationRangeQuantized` for an int8 output: the
 /// `(activation_min, activation_max)` clamp of a fused activation.
-pub fn activation_range_s8(
-    activation: FusedActivation,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<(i32, i32)> {
+pub fn activation_range_s8(activation: FusedActivation, output_scale: f32, output_zero_point: i32) -> Option<(i32, i32)> {
     let (qmin, qmax) = (i8::MIN as i32, i8::MAX as i32);
     let q = |f: f32| quantize_f32(output_scale, output_zero_point, f);
     Some(match activation {
@@ -196,11 +184,7 @@ pub fn activation_range_s8(
 }
 
 /// TFLite `CalculateActivationRangeQuantized` for an int16 output.
-pub fn activation_range_s16(
-    activation: FusedActivation,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<(i32, i32)> {
+pub fn activation_range_s16(activation: FusedActivation, output_scale: f32, output_zero_point: i32) -> Option<(i32, i32)> {
     let (qmin, qmax) = (i16::MIN as i32, i16::MAX as i32);
     let q = |f: f32| quantize_f32(output_scale, output_zero_point, f);
     Some(match activation {
@@ -223,22 +207,11 @@ pub enum Padding {
 /// One spatial dimension of TFLite `ComputePaddingHeightWidth` (padding.h): returns
 /// `(output_size, padding_before)`; TFLite's kernels use only the "before" (top/left)
 /// amount, the rest follows from the output size. `None` where TFLite errors.
-pub fn compute_padding(
-    padding: Padding,
-    in_size: usize,
-    filter_size: usize,
-    stride: usize,
-    dilation: usize,
-) -> Option<(usize, usize)> {
+pub fn compute_padding(padding: Padding, in_size: usize, filter_size: usize, stride: usize, dilation: usize) -> Option<(usize, usize)> {
     if filter_size == 0 || stride == 0 || dilation == 0 {
         return None;
     }
-    let (in_size, filter_size, stride, dilation) = (
-        in_size as i64,
-        filter_size as i64,
-        stride as i64,
-        dilation as i64,
-    );
+    let (in_size, filter_size, stride, dilation) = (in_size as i64, filter_size as i64, stride as i64, dilation as i64);
     let effective_filter_size = (filter_size - 1) * dilation + 1;
     let out_size = match padding {
         Padding::Same => (in_size + stride - 1) / stride,
@@ -253,13 +226,8 @@ pub fn compute_padding(
 
 /// TFLite `CalculateInputRadius(input_integer_bits, input_left_shift, total_signed_bits)`
 /// (quantization_util.cc, float build): `floor((2^ib - 1) * 2^(tsb - ib) / 2^shift)`.
-pub fn calculate_input_radius(
-    input_integer_bits: i32,
-    input_left_shift: i32,
-    total_signed_bits: i32,
-) -> i32 {
-    let max_input_rescaled = 1.0
-        * ((1i64 << input_integer_bits) - 1) as f64
+pub fn calculate_input_radius(input_integer_bits: i32, input_left_shift: i32, total_signed_bits: i32) -> i32 {
+    let max_input_rescaled = 1.0 * ((1i64 << input_integer_bits) - 1) as f64
         * (1i64 << (total_signed_bits - input_integer_bits)) as f64
         / exp2i(input_left_shift);
     double_to_i32_x86(floor_f64(max_input_rescaled))
@@ -284,17 +252,11 @@ pub fn softmax_s8(input_scale: f32, beta: f32) -> Option<SoftmaxQuant> {
     const SCALED_DIFF_INTEGER_BITS: i32 = 5;
     let max_real_multiplier = ((1i64 << 31) - 1) as f64;
     let input_beta_real_multiplier =
-        (beta as f64 * input_scale as f64 * (1i64 << (31 - SCALED_DIFF_INTEGER_BITS)) as f64)
-            .min(max_real_multiplier);
-    let (input_multiplier, input_left_shift) =
-        quantize_multiplier_greater_than_one(input_beta_real_multiplier)?;
+        (beta as f64 * input_scale as f64 * (1i64 << (31 - SCALED_DIFF_INTEGER_BITS)) as f64).min(max_real_multiplier);
+    let (input_multiplier, input_left_shift) = quantize_multiplier_greater_than_one(input_beta_real_multiplier)?;
     // TFLite: `diff_min = -1.0 * CalculateInputRadius(...)`, a double stored into an int.
     let diff_min = -calculate_input_radius(SCALED_DIFF_INTEGER_BITS, input_left_shift, 31);
-    Some(SoftmaxQuant {
-        input_multiplier,
-        input_left_shift,
-        diff_min,
-    })
+    Some(SoftmaxQuant { input_multiplier, input_left_shift, diff_min })
 }
 
 /// The input rescaling shared by int8 LOGISTIC and TANH (TFLite Micro
@@ -340,12 +302,7 @@ pub struct MeanQuant {
 /// `-input_zero_point * n` offset (wrapped to int32, as the kernel's `int32` sum is).
 /// TFLite Micro takes this path for every int8 MEAN, whether or not input and output
 /// quantization are equal. `num_elements_in_axis` must be positive.
-pub fn mean_s8(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_scale: f32,
-    num_elements_in_axis: usize,
-) -> Option<MeanQuant> {
+pub fn mean_s8(input_scale: f32, input_zero_point: i32, output_scale: f32, num_elements_in_axis: usize) -> Option<MeanQuant> {
     if num_elements_in_axis == 0 {
         return None;
     }
@@ -362,11 +319,7 @@ pub fn mean_s8(
     let multiplier = (((multiplier as i64) << s) / n) as i32;
     let shift = shift - s;
     let sum_offset = (-(input_zero_point as i64) * n) as i32;
-    Some(MeanQuant {
-        multiplier,
-        shift,
-        sum_offset,
-    })
+    Some(MeanQuant { multiplier, shift, sum_offset })
 }
 
 #[cfg(test)]
@@ -375,18 +328,7 @@ mod tests {
 
     #[test]
     fn frexp_matches_definition() {
-        for &x in &[
-            1.0,
-            0.5,
-            0.75,
-            3.0,
-            1e-300,
-            -2.5,
-            123456.789,
-            5e-324,
-            2.2250738585072014e-308,
-            1.7976931348623157e308,
-        ] {
+        for &x in &[1.0, 0.5, 0.75, 3.0, 1e-300, -2.5, 123456.789, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308] {
             let (f, e) = frexp(x);
             assert!((0.5..1.0).contains(&f.abs()), "{x}: {f}");
             // f * 2^e == x exactly (split the scaling to stay in range).
@@ -461,26 +403,11 @@ mod tests {
 
     #[test]
     fn activation_ranges() {
-        assert_eq!(
-            activation_range_s8(FusedActivation::None, 0.1, 3),
-            Some((-128, 127))
-        );
-        assert_eq!(
-            activation_range_s8(FusedActivation::Relu, 0.1, 3),
-            Some((3, 127))
-        );
-        assert_eq!(
-            activation_range_s8(FusedActivation::Relu6, 0.1, -128),
-            Some((-128, -68))
-        );
-        assert_eq!(
-            activation_range_s8(FusedActivation::Relu6, 0.01, -128),
-            Some((-128, 127))
-        );
-        assert_eq!(
-            activation_range_s8(FusedActivation::ReluN1To1, 0.01, 0),
-            Some((-100, 100))
-        );
+        assert_eq!(activation_range_s8(FusedActivation::None, 0.1, 3), Some((-128, 127)));
+        assert_eq!(activation_range_s8(FusedActivation::Relu, 0.1, 3), Some((3, 127)));
+        assert_eq!(activation_range_s8(FusedActivation::Relu6, 0.1, -128), Some((-128, -68)));
+        assert_eq!(activation_range_s8(FusedActivation::Relu6, 0.01, -128), Some((-128, 127)));
+        assert_eq!(activation_range_s8(FusedActivation::ReluN1To1, 0.01, 0), Some((-100, 100)));
     }
 
     #[test]

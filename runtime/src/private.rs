@@ -61,10 +61,7 @@ pub fn io<'a, const NI: usize, const NO: usize>(
     let last: (usize, &'a [u8]) = (pos, rest);
     let in_slices = core::array::from_fn(|j| {
         let r = &ins[j];
-        let found = gaps
-            .iter()
-            .chain(core::iter::once(&last))
-            .find(|(s, g)| r.start >= *s && r.end <= *s + g.len());
+        let found = gaps.iter().chain(core::iter::once(&last)).find(|(s, g)| r.start >= *s && r.end <= *s + g.len());
         match found {
             Some((s, g)) => &g[r.start - s..r.end - s],
             None => panic!("an input overlaps an output"),
@@ -114,11 +111,7 @@ pub fn io_pools<'a, const NP: usize, const NI: usize, const NO: usize>(
     let in_slices = core::array::from_fn(|j| {
         let (p, r) = (ins[j].0, &ins[j].1);
         let tail = tails.get(p).map(|&(s, g)| (p, s, g));
-        let found = gaps
-            .iter()
-            .copied()
-            .chain(tail)
-            .find(|&(q, s, g)| q == p && r.start >= s && r.end <= s + g.len());
+        let found = gaps.iter().copied().chain(tail).find(|&(q, s, g)| q == p && r.start >= s && r.end <= s + g.len());
         match found {
             Some((_, s, g)) => &g[r.start - s..r.end - s],
             None => panic!("an input overlaps an output"),
@@ -231,11 +224,7 @@ mod tests {
             *x = 100 + i as u8;
         }
         // Inputs in both pools (one read twice), outputs in both, given out of order.
-        let ([x, y, z], [u, v, w]) = io_pools(
-            [&mut a, &mut b],
-            [(1, 0..4), (0, 16..20), (1, 0..4)],
-            [(1, 32..48), (0, 0..8), (1, 8..16)],
-        );
+        let ([x, y, z], [u, v, w]) = io_pools([&mut a, &mut b], [(1, 0..4), (0, 16..20), (1, 0..4)], [(1, 32..48), (0, 0..8), (1, 8..16)]);
         assert_eq!(x, &[100, 101, 102, 103]);
         assert_eq!(y, &[16, 17, 18, 19]);
         assert_eq!(z, x);
@@ -256,12 +245,8 @@ mod tests {
             let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
             let _ = io_pools([&mut a, &mut b], [(1, 0..8)], [(1, 4..12)]);
         });
-        let payload =
-            caught.expect_err("an input overlapping an output of its pool must be refused");
-        assert_eq!(
-            payload.downcast_ref::<&str>().copied().unwrap_or_default(),
-            "an input overlaps an output"
-        );
+        let payload = caught.expect_err("an input overlapping an output of its pool must be refused");
+        assert_eq!(payload.downcast_ref::<&str>().copied().unwrap_or_default(), "an input overlaps an output");
     }
 
     #[test]

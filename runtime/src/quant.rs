@@ -48,10 +48,7 @@ pub fn multiply_by_quantized_multiplier(x: i32, multiplier: i32, shift: i32) -> 
     let left_shift = if shift > 0 { shift } else { 0 };
     let right_shift = if shift > 0 { 0 } else { -shift };
     rounding_divide_by_pot(
-        saturating_rounding_doubling_high_mul(
-            x.wrapping_mul(1i32.wrapping_shl(left_shift as u32)),
-            multiplier,
-        ),
+        saturating_rounding_doubling_high_mul(x.wrapping_mul(1i32.wrapping_shl(left_shift as u32)), multiplier),
         right_shift,
     )
 }
@@ -59,29 +56,15 @@ pub fn multiply_by_quantized_multiplier(x: i32, multiplier: i32, shift: i32) -> 
 /// TFLite `MultiplyByQuantizedMultiplierSmallerThanOneExp(x, multiplier, left_shift)`,
 /// where `left_shift <= 0`.
 #[inline(always)]
-pub fn multiply_by_quantized_multiplier_smaller_than_one_exp(
-    x: i32,
-    multiplier: i32,
-    left_shift: i32,
-) -> i32 {
-    rounding_divide_by_pot(
-        saturating_rounding_doubling_high_mul(x, multiplier),
-        -left_shift,
-    )
+pub fn multiply_by_quantized_multiplier_smaller_than_one_exp(x: i32, multiplier: i32, left_shift: i32) -> i32 {
+    rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x, multiplier), -left_shift)
 }
 
 /// TFLite `MultiplyByQuantizedMultiplierGreaterThanOne(x, multiplier, left_shift)`,
 /// where `left_shift >= 0`.
 #[inline(always)]
-pub fn multiply_by_quantized_multiplier_greater_than_one(
-    x: i32,
-    multiplier: i32,
-    left_shift: i32,
-) -> i32 {
-    saturating_rounding_doubling_high_mul(
-        x.wrapping_mul(1i32.wrapping_shl(left_shift as u32)),
-        multiplier,
-    )
+pub fn multiply_by_quantized_multiplier_greater_than_one(x: i32, multiplier: i32, left_shift: i32) -> i32 {
+    saturating_rounding_doubling_high_mul(x.wrapping_mul(1i32.wrapping_shl(left_shift as u32)), multiplier)
 }
 
 /// `std::round` on `f32` (C `roundf`): round to nearest, ties away from zero. `core` has no
@@ -199,15 +182,9 @@ pub fn f32_to_i32_saturating(x: f32) -> i32 {
 pub fn multiply_by_quantized_multiplier_i64(x: i64, multiplier: i32, shift: i32) -> i32 {
     debug_assert!(multiplier >= 0);
     debug_assert!((-31..8).contains(&shift));
-    let reduced_multiplier: i64 = if multiplier < 0x7FFF_0000 {
-        ((multiplier + (1 << 15)) >> 16) as i64
-    } else {
-        0x7FFF
-    };
+    let reduced_multiplier: i64 = if multiplier < 0x7FFF_0000 { ((multiplier + (1 << 15)) >> 16) as i64 } else { 0x7FFF };
     let total_shift = 15 - shift;
-    let x = x
-        .wrapping_mul(reduced_multiplier)
-        .wrapping_add(1i64 << (total_shift - 1));
+    let x = x.wrapping_mul(reduced_multiplier).wrapping_add(1i64 << (total_shift - 1));
     (x >> total_shift) as i32
 }
 
@@ -268,14 +245,9 @@ pub fn exp_on_interval_between_negative_one_quarter_and_0_excl(a: i32) -> i32 {
     let x3 = srdhm(x2, x);
     let x4 = srdhm(x2, x2);
     let x4_over_4 = saturating_rounding_multiply_by_pot(x4, -2);
-    let x4_over_24_plus_x3_over_6_plus_x2_over_2 = saturating_rounding_multiply_by_pot(
-        srdhm(x4_over_4.wrapping_add(x3), CONSTANT_1_OVER_3).wrapping_add(x2),
-        -1,
-    );
-    CONSTANT_TERM.wrapping_add(srdhm(
-        CONSTANT_TERM,
-        x.wrapping_add(x4_over_24_plus_x3_over_6_plus_x2_over_2),
-    ))
+    let x4_over_24_plus_x3_over_6_plus_x2_over_2 =
+        saturating_rounding_multiply_by_pot(srdhm(x4_over_4.wrapping_add(x3), CONSTANT_1_OVER_3).wrapping_add(x2), -1);
+    CONSTANT_TERM.wrapping_add(srdhm(CONSTANT_TERM, x.wrapping_add(x4_over_24_plus_x3_over_6_plus_x2_over_2)))
 }
 
 /// gemmlowp `exp_on_negative_values(FixedPoint<int32, integer_bits>)` -> Q0.31.
@@ -338,11 +310,7 @@ fn one_over_one_plus_x_q2(a: i32) -> i32 {
         let half_denominator_times_x = srdhm(half_denominator, x);
         let one_minus_half_denominator_times_x = Q2_ONE.wrapping_sub(half_denominator_times_x);
         // x * (..) is Q4; Rescale<2> brings it back to Q2.
-        x = x.wrapping_add(fixedpoint_rescale(
-            srdhm(x, one_minus_half_denominator_times_x),
-            4,
-            2,
-        ));
+        x = x.wrapping_add(fixedpoint_rescale(srdhm(x, one_minus_half_denominator_times_x), 4, 2));
     }
     x
 }
@@ -367,10 +335,7 @@ pub fn fixedpoint_logistic(a: i32, integer_bits: i32) -> i32 {
         return 1 << 30; // 0.5
     }
     let abs_input = if a > 0 { a } else { a.wrapping_neg() };
-    let result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(
-        abs_input.wrapping_neg(),
-        integer_bits,
-    ));
+    let result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(abs_input.wrapping_neg(), integer_bits));
     if a > 0 {
         result_if_positive
     } else {
@@ -411,11 +376,7 @@ pub fn saturating_add_i32(a: i32, b: i32) -> i32 {
 /// `sqrt(sqrt(1/2))`. `SaturatingRoundingMultiplyByPOTParam` is only ever a saturating
 /// left shift here ([`saturating_rounding_multiply_by_pot`] with a non-negative exponent).
 #[inline]
-pub fn log_x_for_x_greater_than_or_equal_to_1(
-    input_val: i32,
-    input_integer_bits: i32,
-    output_integer_bits: i32,
-) -> i32 {
+pub fn log_x_for_x_greater_than_or_equal_to_1(input_val: i32, input_integer_bits: i32, output_integer_bits: i32) -> i32 {
     let srdhm = saturating_rounding_doubling_high_mul;
     let accum_integer_bits = output_integer_bits + 1;
     const LOG_2: i32 = 1_488_522_236;
@@ -433,21 +394,15 @@ pub fn log_x_for_x_greater_than_or_equal_to_1(
     let r_a_tmp = saturating_rounding_multiply_by_pot(z_a, z_a_headroom_plus_1 - 1);
     let r_a_raw = saturating_rounding_multiply_by_pot(srdhm(r_a_tmp, SQRT_HALF), 1);
     let z_a_pow_2_adj = saturating_add_i32(
-        saturating_rounding_multiply_by_pot(
-            input_integer_bits - z_a_headroom_plus_1,
-            31 - accum_integer_bits,
-        ),
+        saturating_rounding_multiply_by_pot(input_integer_bits - z_a_headroom_plus_1, 31 - accum_integer_bits),
         shifted_quarter,
     );
 
     let z_b = srdhm(z_a, SQRT_HALF);
     let z_b_headroom = (z_b as u32).leading_zeros() as i32 - 1;
     let r_b_raw = saturating_rounding_multiply_by_pot(z_a, z_b_headroom);
-    let z_b_pow_2_adj = saturating_rounding_multiply_by_pot(
-        input_integer_bits - z_b_headroom,
-        31 - accum_integer_bits,
-    )
-    .saturating_sub(shifted_quarter);
+    let z_b_pow_2_adj = saturating_rounding_multiply_by_pot(input_integer_bits - z_b_headroom, 31 - accum_integer_bits)
+        .saturating_sub(shifted_quarter);
 
     let r = r_a_raw.min(r_b_raw);
     let z_pow_2_adj = z_a_pow_2_adj.max(z_b_pow_2_adj);
@@ -458,21 +413,12 @@ pub fn log_x_for_x_greater_than_or_equal_to_1(
 
     let common_sq = srdhm(q, q);
     let num = srdhm(q, r).wrapping_add(srdhm(srdhm(q, common_sq), ALPHA_N));
-    let denom_minus_one_0 = srdhm(
-        p,
-        ALPHA_I
-            .wrapping_add(q)
-            .wrapping_add(srdhm(ALPHA_D, common_sq)),
-    )
-    .wrapping_add(srdhm(ALPHA_F, q));
+    let denom_minus_one_0 =
+        srdhm(p, ALPHA_I.wrapping_add(q).wrapping_add(srdhm(ALPHA_D, common_sq))).wrapping_add(srdhm(ALPHA_F, q));
     let recip_denom = one_over_one_plus_x_for_x_in_0_1(denom_minus_one_0);
 
     let num_scaled = fixedpoint_rescale(num, 0, accum_integer_bits);
-    fixedpoint_rescale(
-        srdhm(z_pow_2_adj, LOG_2).wrapping_add(srdhm(num_scaled, recip_denom)),
-        accum_integer_bits,
-        output_integer_bits,
-    )
+    fixedpoint_rescale(srdhm(z_pow_2_adj, LOG_2).wrapping_add(srdhm(num_scaled, recip_denom)), accum_integer_bits, output_integer_bits)
 }
 
 /// TFLite `GetReciprocal(x, x_integer_digits, &num_bits_over_unit)` (common.h): returns
@@ -483,10 +429,7 @@ pub fn get_reciprocal(x: i32, x_integer_digits: i32) -> (i32, i32) {
     let headroom_plus_one = (x as u32).leading_zeros();
     let num_bits_over_unit = x_integer_digits - headroom_plus_one as i32;
     let shifted_sum_minus_one = ((x as u32) << headroom_plus_one).wrapping_sub(1u32 << 31) as i32;
-    (
-        one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one),
-        num_bits_over_unit,
-    )
+    (one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one), num_bits_over_unit)
 }
 
 /// [`get_reciprocal`] for any `x >= 0`, zero included: TFLite's `GetReciprocal(0, ...)`
@@ -496,10 +439,7 @@ pub fn get_reciprocal(x: i32, x_integer_digits: i32) -> (i32, i32) {
 #[inline]
 pub fn get_reciprocal_or_zero(x: i32, x_integer_digits: i32) -> (i32, i32) {
     if x == 0 {
-        return (
-            one_over_one_plus_x_for_x_in_0_1(i32::MIN),
-            x_integer_digits - 32,
-        );
+        return (one_over_one_plus_x_for_x_in_0_1(i32::MIN), x_integer_digits - 32);
     }
     get_reciprocal(x, x_integer_digits)
 }
@@ -649,30 +589,16 @@ mod tests {
             for d in -2i64..=2 {
                 let ab = k * (1 << 30) + d;
                 // a = ab / 2^15, b = 2^15 when divisible; else a = ab, b = 1.
-                let (a, b) = if ab % (1 << 15) == 0 {
-                    ((ab >> 15) as i32, 1 << 15)
-                } else {
-                    (ab as i32, 1)
-                };
-                assert_eq!(
-                    saturating_rounding_doubling_high_mul(a, b),
-                    srdhm_gemmlowp(a, b),
-                    "ab = {ab}"
-                );
+                let (a, b) = if ab % (1 << 15) == 0 { ((ab >> 15) as i32, 1 << 15) } else { (ab as i32, 1) };
+                assert_eq!(saturating_rounding_doubling_high_mul(a, b), srdhm_gemmlowp(a, b), "ab = {ab}");
             }
         }
     }
 
     #[test]
     fn srdhm_edges() {
-        assert_eq!(
-            saturating_rounding_doubling_high_mul(i32::MIN, i32::MIN),
-            i32::MAX
-        );
-        assert_eq!(
-            saturating_rounding_doubling_high_mul(1 << 30, 1 << 30),
-            1 << 29
-        );
+        assert_eq!(saturating_rounding_doubling_high_mul(i32::MIN, i32::MIN), i32::MAX);
+        assert_eq!(saturating_rounding_doubling_high_mul(1 << 30, 1 << 30), 1 << 29);
         assert_eq!(saturating_rounding_doubling_high_mul(0, 12345), 0);
         // -1 * 2^30 * 2 / 2^32 = -0.5 -> rounds away from zero to -1? gemmlowp nudges
         // negatives by (1 - 2^30) and truncates: (-2^30 + 1 - 2^30) / 2^31 = 0.
@@ -711,20 +637,9 @@ mod tests {
     #[test]
     fn round_f32_matches_roundf() {
         let cases: [(f32, f32); 14] = [
-            (0.5, 1.0),
-            (-0.5, -1.0),
-            (1.5, 2.0),
-            (2.5, 3.0),
-            (-2.5, -3.0),
-            (0.49999997, 0.0),
-            (-0.49999997, -0.0),
-            (8388607.5, 8388608.0),
-            (1.0e10, 1.0e10),
-            (0.0, 0.0),
-            (-0.0, -0.0),
-            (3.4999998, 3.0),
-            (-7.5, -8.0),
-            (0.75, 1.0),
+            (0.5, 1.0), (-0.5, -1.0), (1.5, 2.0), (2.5, 3.0), (-2.5, -3.0),
+            (0.49999997, 0.0), (-0.49999997, -0.0), (8388607.5, 8388608.0),
+            (1.0e10, 1.0e10), (0.0, 0.0), (-0.0, -0.0), (3.4999998, 3.0), (-7.5, -8.0), (0.75, 1.0),
         ];
         for (x, want) in cases {
             assert_eq!(round_f32(x).to_bits(), want.to_bits(), "{x}");
@@ -735,13 +650,7 @@ mod tests {
 
     #[test]
     fn floor_ceil_f32() {
-        for (x, f, c) in [
-            (1.5f32, 1.0f32, 2.0f32),
-            (-1.5, -2.0, -1.0),
-            (2.0, 2.0, 2.0),
-            (-0.25, -1.0, -0.0),
-            (0.25, 0.0, 1.0),
-        ] {
+        for (x, f, c) in [(1.5f32, 1.0f32, 2.0f32), (-1.5, -2.0, -1.0), (2.0, 2.0, 2.0), (-0.25, -1.0, -0.0), (0.25, 0.0, 1.0)] {
             assert_eq!(floor_f32(x), f, "{x}");
             assert_eq!(ceil_f32(x), c, "{x}");
         }

@@ -73,22 +73,13 @@ pub struct Operands<'a, A, W, B, P> {
 /// Every variant table of the runtime: `(family, rows)`.
 pub const TABLES: &[(&str, &[VariantRow])] = &[
     ("conv_2d int8", crate::kernels::conv_2d::CONV_2D_S8),
-    (
-        "depthwise_conv_2d int8",
-        crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_S8,
-    ),
-    (
-        "fully_connected int8",
-        crate::kernels::fully_connected::FULLY_CONNECTED_S8,
-    ),
+    ("depthwise_conv_2d int8", crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_S8),
+    ("fully_connected int8", crate::kernels::fully_connected::FULLY_CONNECTED_S8),
 ];
 
 /// The row whose function is `function`, in any table.
 pub fn row_of_function(function: &str) -> Option<&'static VariantRow> {
-    TABLES
-        .iter()
-        .flat_map(|(_, rows)| rows.iter())
-        .find(|r| r.function == function)
+    TABLES.iter().flat_map(|(_, rows)| rows.iter()).find(|r| r.function == function)
 }
 
 /// Writes a family's variant table: the public functions, `row()`, `run()` and the table
@@ -205,20 +196,10 @@ mod tests {
         for (family, rows) in TABLES {
             assert!(!rows.is_empty(), "{family}");
             for row in rows.iter() {
-                assert!(
-                    !seen.contains(&row.function),
-                    "{} is in two rows",
-                    row.function
-                );
+                assert!(!seen.contains(&row.function), "{} is in two rows", row.function);
                 seen.push(row.function);
                 assert_eq!(row_of_function(row.function), Some(row));
-                assert!(
-                    !crate::isa::OTHER_SIMD_KERNELS
-                        .iter()
-                        .any(|(f, _)| *f == row.function),
-                    "{}",
-                    row.function
-                );
+                assert!(!crate::isa::OTHER_SIMD_KERNELS.iter().any(|(f, _)| *f == row.function), "{}", row.function);
                 // A row-range function is the whole function's name with `_rows`.
                 if let Some(r) = row.rows_function {
                     assert_eq!(r, std::format!("{}_rows", row.function));
@@ -233,19 +214,10 @@ mod tests {
         use crate::isa::HostSimd::*;
         let forms = |f: &str| row_of_function(f).map(|r| r.simd).unwrap_or(&[]);
         assert_eq!(forms("conv_2d_s8_quad"), &[Avx512Vnni, AvxVnni, Avx2]);
-        assert_eq!(
-            forms("fully_connected_s8_quad"),
-            &[Avx512Vnni, AvxVnni, Avx2]
-        );
-        assert_eq!(
-            forms("conv_2d_s8_pointwise"),
-            &[Neon, NeonDotprod, Avx512Vnni, Avx2]
-        );
+        assert_eq!(forms("fully_connected_s8_quad"), &[Avx512Vnni, AvxVnni, Avx2]);
+        assert_eq!(forms("conv_2d_s8_pointwise"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);
         assert_eq!(forms("conv_2d_s8_gemm"), &[]);
-        assert_eq!(
-            forms("fully_connected_s8_dot4"),
-            &[Neon, NeonDotprod, Avx512Vnni, Avx2]
-        );
+        assert_eq!(forms("fully_connected_s8_dot4"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);
         let quad = row_of_function("conv_2d_s8_quad").map(|r| r.operands);
         assert_eq!(quad, Some(&[Operand::Input, Operand::Packed][..]));
     }

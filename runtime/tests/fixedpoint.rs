@@ -21,10 +21,7 @@ fn exp_on_negative_values_is_accurate() {
             let a = raw as i32;
             let got = q(exp_on_negative_values(a, integer_bits), 0);
             let want = q(a, integer_bits).exp();
-            assert!(
-                (got - want).abs() < 2e-8 + 1e-6 * want,
-                "ib={integer_bits} a={a}: {got} vs {want}"
-            );
+            assert!((got - want).abs() < 2e-8 + 1e-6 * want, "ib={integer_bits} a={a}: {got} vs {want}");
             raw = raw * 3 - 7;
         }
     }
@@ -47,10 +44,7 @@ fn reciprocal_helpers_are_accurate() {
         let raw = (x * (1 << 19) as f64) as i32;
         let (recip, bits) = get_reciprocal(raw, 12);
         let got = q(recip, 0) / (1u64 << bits) as f64;
-        assert!(
-            ((got - 1.0 / x) * x).abs() < 1e-7,
-            "{x}: {got} (bits {bits})"
-        );
+        assert!(((got - 1.0 / x) * x).abs() < 1e-7, "{x}: {got} (bits {bits})");
     }
 }
 
@@ -60,10 +54,7 @@ fn logistic_and_tanh_are_accurate() {
         let x = i as f64 / 100.0; // [-16, 16]
         let raw = ((x * (1 << 27) as f64) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         let got = q(fixedpoint_logistic(raw, 4), 0);
-        assert!(
-            (got - 1.0 / (1.0 + (-x).exp())).abs() < 5e-7,
-            "logistic({x}) = {got}"
-        );
+        assert!((got - 1.0 / (1.0 + (-x).exp())).abs() < 5e-7, "logistic({x}) = {got}");
         let got = q(fixedpoint_tanh(raw, 4), 0);
         assert!((got - x.tanh()).abs() < 5e-7, "tanh({x}) = {got}");
     }
@@ -88,22 +79,13 @@ fn rounding_half_sum_and_pot() {
 
 #[test]
 fn int16_helpers() {
-    assert_eq!(
-        saturating_rounding_doubling_high_mul_i16(i16::MIN, i16::MIN),
-        i16::MAX
-    );
-    assert_eq!(
-        saturating_rounding_doubling_high_mul_i16(16384, 16384),
-        8192
-    );
+    assert_eq!(saturating_rounding_doubling_high_mul_i16(i16::MIN, i16::MIN), i16::MAX);
+    assert_eq!(saturating_rounding_doubling_high_mul_i16(16384, 16384), 8192);
     assert_eq!(saturating_rounding_doubling_high_mul_i16(3, 16384), 2); // 1.5 -> 2
     assert_eq!(saturating_rounding_doubling_high_mul_i16(-3, 16384), -1); // -1.5 -> -1 (gemmlowp nudge)
     assert_eq!(saturating_doubling_high_mul_i16(3, 16384), 1); // truncates
     assert_eq!(saturating_doubling_high_mul_i16(-3, 16384), -1);
-    assert_eq!(
-        saturating_doubling_high_mul_i16(i16::MIN, i16::MIN),
-        i16::MAX
-    );
+    assert_eq!(saturating_doubling_high_mul_i16(i16::MIN, i16::MIN), i16::MAX);
     assert_eq!(rounding_divide_by_pot_i16(5, 1), 3);
     assert_eq!(rounding_divide_by_pot_i16(-5, 1), -3);
     assert_eq!(rounding_divide_by_pot_i16(i16::MIN, 15), -1);

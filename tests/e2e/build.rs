@@ -22,10 +22,7 @@ fn models(shared: &Path) -> Vec<(String, PathBuf)> {
             .collect();
         files.sort();
         for f in files {
-            let name = f
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             if shared.join(golden).join(&name).join("index.json").is_file() {
                 v.push((name, f));
             }
@@ -43,15 +40,10 @@ fn main() {
     if let Some(shared) = shared() {
         have_shared = true;
         println!("cargo:rerun-if-changed={}", shared.join("models").display());
-        println!(
-            "cargo:rerun-if-changed={}",
-            shared.join("ops/models").display()
-        );
+        println!("cargo:rerun-if-changed={}", shared.join("ops/models").display());
         // TFLC_E2E_MODELS=a,b,c compiles only those (the aarch64 run under QEMU).
         println!("cargo:rerun-if-env-changed=TFLC_E2E_MODELS");
-        let only: Option<Vec<String>> = std::env::var("TFLC_E2E_MODELS")
-            .ok()
-            .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
+        let only: Option<Vec<String>> = std::env::var("TFLC_E2E_MODELS").ok().map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
         for (name, path) in models(&shared) {
             if only.as_ref().is_some_and(|o| !o.contains(&name)) {
                 continue;
@@ -84,55 +76,23 @@ fn main() {
     // too small for the whole arena, so tensors land in both and operators span them.
     let mut pooled = String::new();
     if let Some(shared) = shared().filter(|_| have_shared) {
-        let only: Option<Vec<String>> = std::env::var("TFLC_E2E_MODELS")
-            .ok()
-            .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
-        for (model, fast) in [
-            ("mlperf_kws_dscnn_int8", 4u64 << 10),
-            ("tflm_micro_speech_int8", 2 << 10),
-            ("mlperf_vww_mobilenet_int8", 16 << 10),
-            ("tflm_person_detect_int8", 32 << 10),
-        ] {
+        let only: Option<Vec<String>> = std::env::var("TFLC_E2E_MODELS").ok().map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
+        for (model, fast) in [("mlperf_kws_dscnn_int8", 4u64 << 10), ("tflm_micro_speech_int8", 2 << 10), ("mlperf_vww_mobilenet_int8", 16 << 10), ("tflm_person_detect_int8", 32 << 10)] {
             if only.as_ref().is_some_and(|o| !o.iter().any(|m| m == model)) {
                 continue;
             }
-            let Ok(bytes) = std::fs::read(shared.join("models").join(format!("{model}.tflite")))
-            else {
-                continue;
-            };
+            let Ok(bytes) = std::fs::read(shared.join("models").join(format!("{model}.tflite"))) else { continue };
             let pools = vec![
-                tflc::internal::plan::pools::PoolSpec {
-                    name: "fast".into(),
-                    bytes: Some(fast),
-                    section: None,
-                },
-                tflc::internal::plan::pools::PoolSpec {
-                    name: "slow".into(),
-                    bytes: None,
-                    section: None,
-                },
+                tflc::internal::plan::pools::PoolSpec { name: "fast".into(), bytes: Some(fast), section: None },
+                tflc::internal::plan::pools::PoolSpec { name: "slow".into(), bytes: None, section: None },
             ];
-            let opts = tflc::CompileOptions {
-                model_name: format!("{model}.tflite"),
-                pools,
-                ..tflc::CompileOptions::default()
-            };
-            let c = tflc::compile(&bytes, &opts)
-                .unwrap_or_else(|e| panic!("compile {model} with pools: {e}"));
+            let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), pools, ..tflc::CompileOptions::default() };
+            let c = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {model} with pools: {e}"));
             let module = format!("{model}_pools");
-            let layout: Vec<String> = c
-                .plan
-                .pools
-                .iter()
-                .map(|p| format!("{} {} B", p.name, p.bytes))
-                .collect();
+            let layout: Vec<String> = c.plan.pools.iter().map(|p| format!("{} {} B", p.name, p.bytes)).collect();
             let mixed = c.code.matches("io_pools(").count();
-            tflc::write_if_changed(&out.join(format!("{module}.rs")), c.code.as_bytes())
-                .expect("write module");
-            let _ = writeln!(
-                registry,
-                "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-            );
+            tflc::write_if_changed(&out.join(format!("{module}.rs")), c.code.as_bytes()).expect("write module");
+            let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
             let _ = writeln!(registry, "impl Runner for Wrap<{module}::Model> {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.0.input_bytes_mut(i) }} fn run(&mut self) {{ self.0.run() }} fn output(&self, i: usize) -> &[u8] {{ self.0.output_bytes(i) }} fn run_timed(&mut self, t: &mut OpTimes) {{ t.restart(); self.0.run_with(t) }} }}");
             let _ = writeln!(
                 pooled,
@@ -141,10 +101,7 @@ fn main() {
             );
         }
     }
-    let _ = writeln!(
-        registry,
-        "pub fn pooled() -> Vec<Pooled> {{ vec![\n{pooled}] }}"
-    );
+    let _ = writeln!(registry, "pub fn pooled() -> Vec<Pooled> {{ vec![\n{pooled}] }}");
     if !have_shared {
         // Under TFLC_REQUIRE_SHARED=1 the build fails here, naming the path tried.
         tflc::internal::testing::missing_shared("tests/e2e build script");
@@ -155,13 +112,7 @@ fn main() {
         );
     }
     let _ = writeln!(registry, "pub const HAVE_SHARED: bool = {have_shared};");
-    let _ = writeln!(
-        registry,
-        "pub fn entries() -> Vec<Entry> {{ vec![\n{entries}] }}"
-    );
-    let _ = writeln!(
-        registry,
-        "pub const NOT_COMPILED: &[(&str, &str)] = &[\n{unsupported}];"
-    );
+    let _ = writeln!(registry, "pub fn entries() -> Vec<Entry> {{ vec![\n{entries}] }}");
+    let _ = writeln!(registry, "pub const NOT_COMPILED: &[(&str, &str)] = &[\n{unsupported}];");
     std::fs::write(out.join("registry.rs"), registry).expect("write registry");
 }

@@ -42,9 +42,7 @@ struct FloatDiff {
 const FLOAT_TOLERANCE: f64 = 1e-4;
 
 fn f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 fn argmax(v: &[f32]) -> Option<usize> {
@@ -55,20 +53,8 @@ fn argmax(v: &[f32]) -> Option<usize> {
 fn compare_f32(r: usize, i: usize, shape: &[usize], got: &[u8], want: &[u8], diff: &mut FloatDiff) {
     let (got, want) = (f32s(got), f32s(want));
     let scale = want.iter().fold(0f64, |m, &w| m.max((w as f64).abs()));
-    let err = got.iter().zip(&want).fold(0f64, |m, (&g, &w)| {
-        if g.is_nan() || w.is_nan() {
-            f64::INFINITY
-        } else {
-            m.max((g as f64 - w as f64).abs())
-        }
-    });
-    let relative = if scale > 0.0 {
-        err / scale
-    } else if err == 0.0 {
-        0.0
-    } else {
-        f64::INFINITY
-    };
+    let err = got.iter().zip(&want).fold(0f64, |m, (&g, &w)| if g.is_nan() || w.is_nan() { f64::INFINITY } else { m.max((g as f64 - w as f64).abs()) });
+    let relative = if scale > 0.0 { err / scale } else if err == 0.0 { 0.0 } else { f64::INFINITY };
     diff.worst_relative = diff.worst_relative.max(relative);
     if diff.per_output.len() <= i {
         diff.per_output.resize(i + 1, 0.0);
@@ -79,17 +65,12 @@ fn compare_f32(r: usize, i: usize, shape: &[usize], got: &[u8], want: &[u8], dif
     }
     let classifier = shape.len() == 2 && shape[0] == 1 && shape[1] > 1;
     if classifier && argmax(&got) != argmax(&want) {
-        diff.failures.push(format!(
-            "run {r} output {i}: argmax {:?}, the reference's is {:?}",
-            argmax(&got),
-            argmax(&want)
-        ));
+        diff.failures.push(format!("run {r} output {i}: argmax {:?}, the reference's is {:?}", argmax(&got), argmax(&want)));
     }
 }
 
 fn golden_for(shared: &std::path::Path, name: &str) -> Option<Golden> {
-    Golden::load(&shared.join("golden").join(name))
-        .or_else(|| Golden::load(&shared.join("ops/golden").join(name)))
+    Golden::load(&shared.join("golden").join(name)).or_else(|| Golden::load(&shared.join("ops/golden").join(name)))
 }
 
 /// The host SIMD implementations to run every model with: the one `TFLC_TEST_FEATURE`
@@ -98,18 +79,11 @@ fn simd_variants() -> Vec<tflc_runtime::isa::HostSimd> {
     use tflc_runtime::isa::HostSimd;
     if let Ok(f) = std::env::var("TFLC_TEST_FEATURE") {
         if let Some(&s) = HostSimd::ALL.iter().find(|s| s.name() == f) {
-            assert!(
-                s.executable(),
-                "TFLC_TEST_FEATURE={f}, but this machine cannot execute it"
-            );
+            assert!(s.executable(), "TFLC_TEST_FEATURE={f}, but this machine cannot execute it");
             return vec![s];
         }
     }
-    HostSimd::ALL
-        .iter()
-        .copied()
-        .filter(|s| s.executable())
-        .collect()
+    HostSimd::ALL.iter().copied().filter(|s| s.executable()).collect()
 }
 
 #[test]
@@ -122,78 +96,56 @@ fn end_to_end_conformance() {
     let mut failures = Vec::new();
     let mut rows = Vec::new();
     for e in entries() {
-        let Some(golden) = golden_for(&shared, e.name) else {
-            continue;
-        };
+        let Some(golden) = golden_for(&shared, e.name) else { continue };
         // Large arenas and deep kernels: run on a thread with a generous stack.
         let name = e.name;
         let make = e.make;
         let result = std::thread::Builder::new()
             .stack_size(64 << 20)
-            .spawn(
-                move || -> Result<(usize, usize, Option<FloatDiff>), String> {
-                    let (mut bytes, mut differing) = (0, 0);
-                    let mut float: Option<FloatDiff> = None;
-                    // Every host SIMD implementation this machine executes, each on a fresh model.
-                    for &simd in &simd_variants() {
-                        tflc_runtime::isa::force(simd)
-                            .map_err(|e| format!("{}: {e}", simd.name()))?;
-                        let before = float.as_ref().map(|f| f.worst_relative);
-                        if let Some(f) = float.as_mut() {
-                            f.worst_relative = 0.0;
+            .spawn(move || -> Result<(usize, usize, Option<FloatDiff>), String> {
+                let (mut bytes, mut differing) = (0, 0);
+                let mut float: Option<FloatDiff> = None;
+                // Every host SIMD implementation this machine executes, each on a fresh model.
+                for &simd in &simd_variants() {
+                tflc_runtime::isa::force(simd).map_err(|e| format!("{}: {e}", simd.name()))?;
+                let before = float.as_ref().map(|f| f.worst_relative);
+                if let Some(f) = float.as_mut() {
+                    f.worst_relative = 0.0;
+                }
+                let mut m = make();
+                for r in 0..golden.runs() {
+                    for (i, inp) in golden.run_inputs(r).iter().enumerate() {
+                        let dst = m.input(i);
+                        if dst.len() != inp.bytes.len() {
+                            return Err(format!("input {i} is {} bytes, golden has {}", dst.len(), inp.bytes.len()));
                         }
-                        let mut m = make();
-                        for r in 0..golden.runs() {
-                            for (i, inp) in golden.run_inputs(r).iter().enumerate() {
-                                let dst = m.input(i);
-                                if dst.len() != inp.bytes.len() {
-                                    return Err(format!(
-                                        "input {i} is {} bytes, golden has {}",
-                                        dst.len(),
-                                        inp.bytes.len()
-                                    ));
-                                }
-                                dst.copy_from_slice(&inp.bytes);
-                            }
-                            m.run();
-                            for (i, want) in golden.run_outputs(r).iter().enumerate() {
-                                let got = m.output(i);
-                                bytes += want.bytes.len();
-                                if want.dtype == "float32" && got.len() == want.bytes.len() {
-                                    compare_f32(
-                                        r,
-                                        i,
-                                        &want.shape,
-                                        got,
-                                        &want.bytes,
-                                        float.get_or_insert_with(FloatDiff::default),
-                                    );
-                                }
-                                differing += if got.len() == want.bytes.len() {
-                                    got.iter().zip(&want.bytes).filter(|(a, b)| a != b).count()
-                                } else {
-                                    want.bytes.len().max(got.len())
-                                };
-                            }
-                        }
-                        if let Some(f) = float.as_mut() {
-                            f.per_simd.push((
-                                simd.name(),
-                                f.worst_relative,
-                                std::mem::take(&mut f.per_output),
-                            ));
-                            f.worst_relative = f.worst_relative.max(before.unwrap_or(0.0));
-                        }
+                        dst.copy_from_slice(&inp.bytes);
                     }
-                    Ok((bytes, differing, float))
-                },
-            )
+                    m.run();
+                    for (i, want) in golden.run_outputs(r).iter().enumerate() {
+                        let got = m.output(i);
+                        bytes += want.bytes.len();
+                        if want.dtype == "float32" && got.len() == want.bytes.len() {
+                            compare_f32(r, i, &want.shape, got, &want.bytes, float.get_or_insert_with(FloatDiff::default));
+                        }
+                        differing += if got.len() == want.bytes.len() {
+                            got.iter().zip(&want.bytes).filter(|(a, b)| a != b).count()
+                        } else {
+                            want.bytes.len().max(got.len())
+                        };
+                    }
+                }
+                if let Some(f) = float.as_mut() {
+                    f.per_simd.push((simd.name(), f.worst_relative, std::mem::take(&mut f.per_output)));
+                    f.worst_relative = f.worst_relative.max(before.unwrap_or(0.0));
+                }
+                }
+                Ok((bytes, differing, float))
+            })
             .and_then(|h| h.join().map_err(|_| std::io::Error::other("panicked")));
         let status = match result {
             Ok(Ok((bytes, 0, None))) => format!("pass ({bytes} output bytes)"),
-            Ok(Ok((bytes, 0, Some(_)))) => {
-                format!("pass ({bytes} float32 output bytes, bit-identical)")
-            }
+            Ok(Ok((bytes, 0, Some(_)))) => format!("pass ({bytes} float32 output bytes, bit-identical)"),
             Ok(Ok((bytes, d, Some(f)))) if f.failures.is_empty() => {
                 let per: Vec<String> = f
                     .per_simd
@@ -203,17 +155,11 @@ fn end_to_end_conformance() {
                         format!("{n} {e:.2e} (per output: {})", outs.join(" / "))
                     })
                     .collect();
-                format!(
-                    "pass ({bytes} float32 output bytes, {d} differ; max error of max |ref|: {})",
-                    per.join(", ")
-                )
+                format!("pass ({bytes} float32 output bytes, {d} differ; max error of max |ref|: {})", per.join(", "))
             }
             Ok(Ok((bytes, d, Some(f)))) => {
                 failures.push(format!("{name}: {}", f.failures.join("; ")));
-                format!(
-                    "FAIL: {d} of {bytes} bytes differ, {}",
-                    f.failures.join("; ")
-                )
+                format!("FAIL: {d} of {bytes} bytes differ, {}", f.failures.join("; "))
             }
             Ok(Ok((bytes, d, None))) => {
                 failures.push(format!("{name}: {d} of {bytes} output bytes differ"));
@@ -229,27 +175,17 @@ fn end_to_end_conformance() {
             }
         };
         if expected.contains_key(name) && status.starts_with("pass") {
-            failures.push(format!(
-                "{name} passes now: remove it from expected_failures.txt"
-            ));
+            failures.push(format!("{name} passes now: remove it from expected_failures.txt"));
         }
         rows.push((name.to_owned(), e.arena_bytes, status));
     }
     for (name, reason) in NOT_COMPILED {
         let first = reason.lines().next().unwrap_or("");
         match expected.get(*name) {
-            Some(_) => rows.push((
-                name.to_string(),
-                0,
-                format!("unsupported (expected): {first}"),
-            )),
+            Some(_) => rows.push((name.to_string(), 0, format!("unsupported (expected): {first}"))),
             None => {
                 failures.push(format!("{name} does not compile: {reason}"));
-                rows.push((
-                    name.to_string(),
-                    0,
-                    format!("FAIL: does not compile: {first}"),
-                ));
+                rows.push((name.to_string(), 0, format!("FAIL: does not compile: {first}")));
             }
         }
     }
@@ -259,24 +195,11 @@ fn end_to_end_conformance() {
     }
     let passed = rows.iter().filter(|r| r.2.starts_with("pass")).count();
     let names: Vec<&str> = simd_variants().iter().map(|s| s.name()).collect();
-    println!(
-        "host SIMD implementations run on every model: {}",
-        names.join(", ")
-    );
-    for s in tflc_runtime::isa::HostSimd::ALL
-        .iter()
-        .filter(|s| !s.executable())
-    {
-        println!(
-            "UNTESTED host SIMD implementation {}: this machine cannot execute it",
-            s.name()
-        );
+    println!("host SIMD implementations run on every model: {}", names.join(", "));
+    for s in tflc_runtime::isa::HostSimd::ALL.iter().filter(|s| !s.executable()) {
+        println!("UNTESTED host SIMD implementation {}: this machine cannot execute it", s.name());
     }
-    println!(
-        "\nend-to-end: {passed} passed, {} failed, {} unsupported",
-        failures.len(),
-        NOT_COMPILED.len()
-    );
+    println!("\nend-to-end: {passed} passed, {} failed, {} unsupported", failures.len(), NOT_COMPILED.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -291,43 +214,15 @@ fn pooled_models_match_the_single_arena() {
     };
     let all = entries();
     let list = pooled();
-    assert!(
-        !list.is_empty() || std::env::var_os("TFLC_E2E_MODELS").is_some(),
-        "no pooled model was compiled"
-    );
+    assert!(!list.is_empty() || std::env::var_os("TFLC_E2E_MODELS").is_some(), "no pooled model was compiled");
     for p in list {
-        let golden =
-            golden_for(&shared, p.model).unwrap_or_else(|| panic!("{}: no golden data", p.model));
-        let single = all
-            .iter()
-            .find(|e| e.name == p.model)
-            .unwrap_or_else(|| panic!("{}: no single-arena build", p.model));
-        assert!(
-            p.io_pools > 0,
-            "{} ({}): no operator spans the two pools",
-            p.model,
-            p.pools
-        );
+        let golden = golden_for(&shared, p.model).unwrap_or_else(|| panic!("{}: no golden data", p.model));
+        let single = all.iter().find(|e| e.name == p.model).unwrap_or_else(|| panic!("{}: no single-arena build", p.model));
+        assert!(p.io_pools > 0, "{} ({}): no operator spans the two pools", p.model, p.pools);
         let (make_single, make_pooled) = (single.make, p.make);
         let runs = golden.runs();
-        let inputs: Vec<Vec<Vec<u8>>> = (0..runs)
-            .map(|r| {
-                golden
-                    .run_inputs(r)
-                    .iter()
-                    .map(|i| i.bytes.clone())
-                    .collect()
-            })
-            .collect();
-        let wants: Vec<Vec<Vec<u8>>> = (0..runs)
-            .map(|r| {
-                golden
-                    .run_outputs(r)
-                    .iter()
-                    .map(|o| o.bytes.clone())
-                    .collect()
-            })
-            .collect();
+        let inputs: Vec<Vec<Vec<u8>>> = (0..runs).map(|r| golden.run_inputs(r).iter().map(|i| i.bytes.clone()).collect()).collect();
+        let wants: Vec<Vec<Vec<u8>>> = (0..runs).map(|r| golden.run_outputs(r).iter().map(|o| o.bytes.clone()).collect()).collect();
         let (model, pools) = (p.model, p.pools);
         std::thread::Builder::new()
             .stack_size(64 << 20)
@@ -341,21 +236,11 @@ fn pooled_models_match_the_single_arena() {
                     a.run();
                     b.run();
                     for (i, w) in want.iter().enumerate() {
-                        assert_eq!(
-                            b.output(i),
-                            a.output(i),
-                            "{model} ({pools}) run {r} output {i}: pooled != single arena"
-                        );
-                        assert_eq!(
-                            b.output(i),
-                            w.as_slice(),
-                            "{model} ({pools}) run {r} output {i}: != golden"
-                        );
+                        assert_eq!(b.output(i), a.output(i), "{model} ({pools}) run {r} output {i}: pooled != single arena");
+                        assert_eq!(b.output(i), w.as_slice(), "{model} ({pools}) run {r} output {i}: != golden");
                     }
                 }
-                eprintln!(
-                    "{model}: pools {pools}: {runs} golden runs bit-exact with the single arena"
-                );
+                eprintln!("{model}: pools {pools}: {runs} golden runs bit-exact with the single arena");
             })
             .and_then(|h| h.join().map_err(|_| std::io::Error::other("panicked")))
             .unwrap_or_else(|e| panic!("{model}: {e}"));

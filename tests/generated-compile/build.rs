@@ -29,10 +29,7 @@ fn main() {
     let mut runners = String::new();
     for snap in snaps {
         println!("cargo:rerun-if-changed={}", snap.display());
-        let name = snap
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = snap.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let text = std::fs::read_to_string(&snap).expect("read snapshot");
         // insta's header is `---\n…\n---\n`; the module follows.
         let body = text.splitn(3, "---\n").nth(2).expect("snapshot header");
@@ -40,37 +37,25 @@ fn main() {
             let model = shared.join("models").join(format!("{name}.tflite"));
             let Ok(bytes) = std::fs::read(&model) else {
                 // Under TFLC_REQUIRE_SHARED=1 the build fails here.
-                tflc::internal::testing::missing_shared(&format!(
-                    "snapshot {name} (generated-compile build script)"
-                ));
-                println!(
-                    "cargo:warning=skipping snapshot {name}: {} is missing",
-                    model.display()
-                );
+                tflc::internal::testing::missing_shared(&format!("snapshot {name} (generated-compile build script)"));
+                println!("cargo:warning=skipping snapshot {name}: {} is missing", model.display());
                 continue;
             };
             let opts = tflc::CompileOptions {
                 model_name: format!("{name}.tflite"),
-                weights: tflc::internal::codegen::WeightsSource::File(format!(
-                    "{name}.weights.bin"
-                )),
+                weights: tflc::internal::codegen::WeightsSource::File(format!("{name}.weights.bin")),
                 ..tflc::CompileOptions::default()
             };
             let compiled = tflc::compile(&bytes, &opts).expect("compile corpus model");
-            std::fs::write(out.join(format!("{name}.weights.bin")), &compiled.weights)
-                .expect("write weights");
+            std::fs::write(out.join(format!("{name}.weights.bin")), &compiled.weights).expect("write weights");
             // Per-target blobs (`#[cfg]`'d kernel variants) beside it.
             for (suffix, blob) in &compiled.scoped_weights {
-                let file =
-                    tflc::internal::emit::scoped_file_name(&format!("{name}.weights.bin"), suffix);
+                let file = tflc::internal::emit::scoped_file_name(&format!("{name}.weights.bin"), suffix);
                 std::fs::write(out.join(file), blob).expect("write scoped weights");
             }
         }
         std::fs::write(out.join(format!("{name}.rs")), body).expect("write module");
-        let _ = writeln!(
-            registry,
-            "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}"
-        );
+        let _ = writeln!(registry, "pub mod {name} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{name}.rs\")); }}");
         if body.contains("pub trait CustomOps") {
             // The caller's custom operators: `run` takes their kernels (`TestOps` in lib.rs),
             // and the interpreter cannot run them, so no `Runner`.
@@ -81,10 +66,7 @@ fn main() {
             "impl Runner for {name}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
             run_call(body, &name)
         );
-        let _ = writeln!(
-            runners,
-            "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),"
-        );
+        let _ = writeln!(runners, "    (\"{name}\", || Box::new({name}::Model::new()) as Box<dyn Runner>),");
     }
     let _ = writeln!(registry, "/// Every compiled snapshot: name and constructor.\npub const MODELS: &[(&str, MakeRunner)] = &[\n{runners}];");
 
@@ -93,19 +75,11 @@ fn main() {
     let mut aligned = String::new();
     for (name, bytes) in tflc::internal::testing::models::all() {
         let module = format!("{name}_align{ALIGN}");
-        let opts = tflc::CompileOptions {
-            model_name: format!("{name}.tflite"),
-            align: ALIGN,
-            ..tflc::CompileOptions::default()
-        };
-        let compiled = tflc::compile(&bytes, &opts)
-            .unwrap_or_else(|e| panic!("compile {name} with align {ALIGN}: {e}"));
+        let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), align: ALIGN, ..tflc::CompileOptions::default() };
+        let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with align {ALIGN}: {e}"));
         let run = run_call(&compiled.code, &module);
         std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
-        let _ = writeln!(
-            registry,
-            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-        );
+        let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
         let _ = writeln!(
             registry,
             "impl Runner for {module}::Model {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
@@ -129,59 +103,28 @@ fn main() {
         if name.contains("control") {
             continue;
         }
-        let single = tflc::compile(&bytes, &tflc::CompileOptions::default())
-            .unwrap_or_else(|e| panic!("compile {name}: {e}"));
+        let single = tflc::compile(&bytes, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile {name}: {e}"));
         let arena = single.arena_bytes() as u64;
         let q = |n: u64| (arena / n / 16 * 16).max(16);
-        let pool = |n: &str, b: Option<u64>| tflc::internal::plan::pools::PoolSpec {
-            name: n.into(),
-            bytes: b,
-            section: None,
-        };
+        let pool = |n: &str, b: Option<u64>| tflc::internal::plan::pools::PoolSpec { name: n.into(), bytes: b, section: None };
         // `pools2s`: the fast pool in a linker section, so `Model` borrows its arena.
         let mut in_section = pool("fast", Some(q(3)));
         in_section.section = Some(".dtcm".into());
         for (tag, pools) in [
             ("pools2", vec![pool("fast", Some(q(3))), pool("slow", None)]),
-            (
-                "pools3",
-                vec![
-                    pool("tcm", Some(q(4))),
-                    pool("sram", Some(q(4))),
-                    pool("psram", None),
-                ],
-            ),
+            ("pools3", vec![pool("tcm", Some(q(4))), pool("sram", Some(q(4))), pool("psram", None)]),
             ("pools2s", vec![in_section.clone(), pool("slow", None)]),
         ] {
             let module = format!("{name}_{tag}");
-            let opts = tflc::CompileOptions {
-                model_name: format!("{name}.tflite"),
-                pools,
-                ..tflc::CompileOptions::default()
-            };
-            let compiled = tflc::compile(&bytes, &opts)
-                .unwrap_or_else(|e| panic!("compile {name} with {tag}: {e}"));
+            let opts = tflc::CompileOptions { model_name: format!("{name}.tflite"), pools, ..tflc::CompileOptions::default() };
+            let compiled = tflc::compile(&bytes, &opts).unwrap_or_else(|e| panic!("compile {name} with {tag}: {e}"));
             let mixed = compiled.code.matches("io_pools(").count();
             // A borrowed arena (a pool in a section that holds bytes): one leaked per model.
-            let borrowed = compiled
-                .plan
-                .pools
-                .iter()
-                .any(|p| p.section.is_some() && p.bytes > 0);
+            let borrowed = compiled.plan.pools.iter().any(|p| p.section.is_some() && p.bytes > 0);
             let run = run_call(&compiled.code, &module);
             std::fs::write(out.join(format!("{module}.rs")), compiled.code).expect("write module");
-            let _ = writeln!(
-                registry,
-                "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-            );
-            let (lt, arg) = if borrowed {
-                (
-                    "<'static>",
-                    format!("Box::leak(Box::new({module}::FAST_ZEROED))"),
-                )
-            } else {
-                ("", String::new())
-            };
+            let _ = writeln!(registry, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+            let (lt, arg) = if borrowed { ("<'static>", format!("Box::leak(Box::new({module}::FAST_ZEROED))")) } else { ("", String::new()) };
             let _ = writeln!(
                 registry,
                 "impl Runner for {module}::Model{lt} {{ fn input(&mut self, i: usize) -> &mut [u8] {{ self.input_bytes_mut(i) }} fn run(&mut self) -> tflc_runtime::RunStatus {{ {} }} fn output(&self, i: usize) -> &[u8] {{ self.output_bytes(i) }} }}",
@@ -208,25 +151,14 @@ fn main() {
         .filter(|(n, _)| !n.contains("call_once"))
         .map(|(n, b)| (format!("{n}.tflite"), b))
         .collect();
-    shared_models.push((
-        "builder_tiny_cnn_again.tflite".into(),
-        tflc::internal::testing::models::tiny_cnn(),
-    ));
-    let joint = tflc::compile_models(&shared_models, &tflc::CompileOptions::default())
-        .unwrap_or_else(|e| panic!("compile the shared module: {e}"));
+    shared_models.push(("builder_tiny_cnn_again.tflite".into(), tflc::internal::testing::models::tiny_cnn()));
+    let joint = tflc::compile_models(&shared_models, &tflc::CompileOptions::default()).unwrap_or_else(|e| panic!("compile the shared module: {e}"));
     std::fs::write(out.join("shared_models.rs"), &joint.code).expect("write module");
     let _ = writeln!(registry, "/// The builder models in one module, sharing one arena.\npub mod shared {{ include!(concat!(env!(\"OUT_DIR\"), \"/shared_models.rs\")); }}");
     let (mut names, mut runs, mut reads) = (String::new(), String::new(), String::new());
     for (k, n) in joint.names.iter().enumerate() {
         let _ = writeln!(names, "    \"{n}\",");
-        let run = if joint
-            .code
-            .contains(&format!("pub fn run_{n}(&mut self) -> rt::RunStatus"))
-        {
-            "v.run()"
-        } else {
-            "v.run(); tflc_runtime::RunStatus::Complete"
-        };
+        let run = if joint.code.contains(&format!("pub fn run_{n}(&mut self) -> rt::RunStatus")) { "v.run()" } else { "v.run(); tflc_runtime::RunStatus::Complete" };
         let _ = writeln!(
             runs,
             "        {k} => {{ let mut v = m.{n}(); for (i, x) in inputs.iter().enumerate() {{ v.input_bytes_mut(i).copy_from_slice(x); }} {run} }}"
@@ -241,11 +173,8 @@ fn main() {
     );
     // A custom operator after a CIRCULAR_BUFFER (not snapshotted): `run` returns
     // `Result<RunStatus, CustomOpFailed>` and a stop returns `Ok(Stopped)`.
-    let streaming = tflc::compile(
-        &tflc::internal::testing::models::custom_ops_streaming(),
-        &tflc::CompileOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("compile custom_ops_streaming: {e}"));
+    let streaming = tflc::compile(&tflc::internal::testing::models::custom_ops_streaming(), &tflc::CompileOptions::default())
+        .unwrap_or_else(|e| panic!("compile custom_ops_streaming: {e}"));
     std::fs::write(out.join("custom_ops_streaming.rs"), streaming.code).expect("write module");
     let _ = writeln!(registry, "/// `tflc::internal::testing::models::custom_ops_streaming`.\npub mod custom_ops_streaming {{ include!(concat!(env!(\"OUT_DIR\"), \"/custom_ops_streaming.rs\")); }}");
     std::fs::write(out.join("snapshots.rs"), registry).expect("write registry");

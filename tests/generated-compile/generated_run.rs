@@ -6,10 +6,7 @@
 //! operator in both; its outputs that are state are compared, the others hold nothing new.
 
 use tflc::internal::interp::Step;
-use tflc_generated_compile::{
-    dtcm_arena_addr, shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, POOLED,
-    SHARED_NAMES,
-};
+use tflc_generated_compile::{dtcm_arena_addr, shared, shared_outputs, shared_run, Runner, ALIGNED, MODELS, POOLED, SHARED_NAMES};
 use tflc_runtime::RunStatus;
 
 #[test]
@@ -17,9 +14,7 @@ fn generated_code_matches_the_interpreter() {
     let builders = tflc::internal::testing::models::all();
     let mut checked = 0;
     for (name, make) in MODELS {
-        let Some((_, bytes)) = builders.iter().find(|(n, _)| n == name) else {
-            continue;
-        };
+        let Some((_, bytes)) = builders.iter().find(|(n, _)| n == name) else { continue };
         check_against_interpreter(name, bytes, make(), |_| {});
         checked += 1;
     }
@@ -35,11 +30,7 @@ fn stateful_control_flow_matches_tflite_micro_over_runs() {
     let cases = tflc::internal::testing::models::stateful_control_flow_cases();
     assert!(!cases.is_empty());
     for case in cases {
-        let make = MODELS
-            .iter()
-            .find(|(n, _)| *n == case.name)
-            .map(|m| m.1)
-            .unwrap_or_else(|| panic!("{} has no snapshot", case.name));
+        let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
         let mut m = make();
         for (k, (inputs, want)) in case.runs.iter().enumerate() {
             for (i, x) in inputs.iter().enumerate() {
@@ -47,12 +38,7 @@ fn stateful_control_flow_matches_tflite_micro_over_runs() {
             }
             assert_eq!(m.run(), RunStatus::Complete, "{} run {k}", case.name);
             for (i, w) in want.iter().enumerate() {
-                assert_eq!(
-                    m.output(i),
-                    w.as_slice(),
-                    "{} run {k} output {i}",
-                    case.name
-                );
+                assert_eq!(m.output(i), w.as_slice(), "{} run {k} output {i}", case.name);
             }
         }
     }
@@ -69,11 +55,7 @@ fn circular_buffer_matches_tflite_micro_over_runs() {
     let cases = tflc::internal::testing::models::streaming_cases();
     assert!(!cases.is_empty());
     for case in cases {
-        let make = MODELS
-            .iter()
-            .find(|(n, _)| *n == case.name)
-            .map(|m| m.1)
-            .unwrap_or_else(|| panic!("{} has no snapshot", case.name));
+        let make = MODELS.iter().find(|(n, _)| *n == case.name).map(|m| m.1).unwrap_or_else(|| panic!("{} has no snapshot", case.name));
         let mut m = make();
         for (k, (inputs, stopped, want)) in case.runs.iter().enumerate() {
             for (i, x) in inputs.iter().enumerate() {
@@ -83,12 +65,7 @@ fn circular_buffer_matches_tflite_micro_over_runs() {
             let expected = stopped.map_or(RunStatus::Complete, |op| RunStatus::Stopped { op });
             assert_eq!(status, expected, "{} run {k}", case.name);
             for (i, w) in want.iter().enumerate() {
-                assert_eq!(
-                    m.output(i),
-                    w.as_slice(),
-                    "{} run {k} output {i}",
-                    case.name
-                );
+                assert_eq!(m.output(i), w.as_slice(), "{} run {k} output {i}", case.name);
             }
         }
     }
@@ -108,8 +85,7 @@ fn comparable<'s>(sg: &tflc::ir::Subgraph<'_>, step: &'s Step) -> Vec<(usize, &'
 
 /// The status the generated `run()` must return for `step`.
 fn status(step: &Step) -> RunStatus {
-    step.stopped
-        .map_or(RunStatus::Complete, |op| RunStatus::Stopped { op })
+    step.stopped.map_or(RunStatus::Complete, |op| RunStatus::Stopped { op })
 }
 
 /// The builder models compiled with `align: 64`: the `Model` (its arena) is 64-byte aligned,
@@ -149,10 +125,7 @@ fn pooled_builds_match_the_interpreter() {
         mixed += io_pools;
     }
     // Every builder model without calls (the `control_*` ones call subgraphs), three times.
-    let without_calls = builders
-        .iter()
-        .filter(|(n, _)| !n.contains("control"))
-        .count();
+    let without_calls = builders.iter().filter(|(n, _)| !n.contains("control")).count();
     assert_eq!(POOLED.len(), 3 * without_calls, "{}", POOLED.len());
     assert!(mixed >= 10, "only {mixed} operators span pools");
     // The `#[link_section = ".dtcm"]` static links (and is aligned).
@@ -161,29 +134,17 @@ fn pooled_builds_match_the_interpreter() {
 
 /// Runs `m` twice and compares every output with the interpreter's; `check` sees the model
 /// after each run.
-fn check_against_interpreter(
-    name: &str,
-    bytes: &[u8],
-    mut m: Box<dyn Runner>,
-    mut check: impl FnMut(&mut dyn Runner),
-) {
+fn check_against_interpreter(name: &str, bytes: &[u8], mut m: Box<dyn Runner>, mut check: impl FnMut(&mut dyn Runner)) {
     let model = tflc::read_model(bytes).unwrap();
     let sg = model.main();
     // A fixed input pattern covering the int8 range.
     let inputs: Vec<Vec<u8>> = sg
         .inputs
         .iter()
-        .map(|&t| {
-            (0..sg.tensor(t).byte_size().unwrap())
-                .map(|i| (i * 37 + 11) as u8)
-                .collect()
-        })
+        .map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect())
         .collect();
     // A second run on other inputs: state (variable tensors) must carry over.
-    let inputs2: Vec<Vec<u8>> = inputs
-        .iter()
-        .map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect())
-        .collect();
+    let inputs2: Vec<Vec<u8>> = inputs.iter().map(|v| v.iter().map(|b| b.wrapping_mul(5) ^ 0x5a).collect()).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
     let refs2: Vec<&[u8]> = inputs2.iter().map(|v| v.as_slice()).collect();
     let want = tflc::internal::interp::run_steps_with_status(&model, &[&refs, &refs2]).unwrap();
@@ -215,9 +176,7 @@ fn run_with_calls_the_observer_around_every_operator() {
             self.0.push((false, op.index, op.opcode));
         }
     }
-    let input: Vec<i8> = (0..m::INPUT_0_SHAPE.iter().product::<usize>())
-        .map(|i| (i * 37 + 11) as i8)
-        .collect();
+    let input: Vec<i8> = (0..m::INPUT_0_SHAPE.iter().product::<usize>()).map(|i| (i * 37 + 11) as i8).collect();
     let mut plain = Box::new(m::Model::new());
     plain.input_0().copy_from_slice(&input);
     plain.run();
@@ -226,10 +185,7 @@ fn run_with_calls_the_observer_around_every_operator() {
     let mut trace = Trace::default();
     observed.run_with(&mut trace);
     assert_eq!(plain.output_0(), observed.output_0());
-    let want: Vec<(bool, u32, &str)> = m::OPS
-        .iter()
-        .flat_map(|o| [(true, o.index, o.opcode), (false, o.index, o.opcode)])
-        .collect();
+    let want: Vec<(bool, u32, &str)> = m::OPS.iter().flat_map(|o| [(true, o.index, o.opcode), (false, o.index, o.opcode)]).collect();
     assert_eq!(trace.0, want);
     // tiny_cnn: six operators run code; op 4 (RESHAPE) is a view.
     let indices: Vec<u32> = m::OPS.iter().map(|o| o.index).collect();
@@ -248,14 +204,7 @@ fn models_sharing_one_arena_match_the_interpreter() {
         .iter()
         .map(|n| {
             let builder = n.strip_suffix("_again").unwrap_or(n);
-            (
-                *n,
-                &builders
-                    .iter()
-                    .find(|(b, _)| *b == builder)
-                    .unwrap_or_else(|| panic!("{n} is not a builder model"))
-                    .1,
-            )
+            (*n, &builders.iter().find(|(b, _)| *b == builder).unwrap_or_else(|| panic!("{n} is not a builder model")).1)
         })
         .collect();
     // Two runs per model on the same inputs as `check_against_interpreter`.
@@ -265,25 +214,11 @@ fn models_sharing_one_arena_match_the_interpreter() {
     for (name, bytes) in &models {
         let model = tflc::read_model(bytes).unwrap();
         let sg = model.main();
-        let a: Vec<Vec<u8>> = sg
-            .inputs
-            .iter()
-            .map(|&t| {
-                (0..sg.tensor(t).byte_size().unwrap())
-                    .map(|i| (i * 37 + 11) as u8)
-                    .collect()
-            })
-            .collect();
-        let b: Vec<Vec<u8>> = a
-            .iter()
-            .map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect())
-            .collect();
+        let a: Vec<Vec<u8>> = sg.inputs.iter().map(|&t| (0..sg.tensor(t).byte_size().unwrap()).map(|i| (i * 37 + 11) as u8).collect()).collect();
+        let b: Vec<Vec<u8>> = a.iter().map(|v| v.iter().map(|x| x.wrapping_mul(5) ^ 0x5a).collect()).collect();
         let ra: Vec<&[u8]> = a.iter().map(|v| v.as_slice()).collect();
         let rb: Vec<&[u8]> = b.iter().map(|v| v.as_slice()).collect();
-        want.push(
-            tflc::internal::interp::run_steps_with_status(&model, &[&ra, &rb])
-                .unwrap_or_else(|e| panic!("{name}: {e}")),
-        );
+        want.push(tflc::internal::interp::run_steps_with_status(&model, &[&ra, &rb]).unwrap_or_else(|e| panic!("{name}: {e}")));
         read.push(tflc::read_model(bytes).unwrap());
         inputs.push([a, b]);
     }
@@ -298,52 +233,26 @@ fn models_sharing_one_arena_match_the_interpreter() {
     // First runs in order, each checked at once; then every model's outputs again.
     for k in 0..n {
         let ins: Vec<&[u8]> = inputs[k][0].iter().map(|v| v.as_slice()).collect();
-        assert_eq!(
-            shared_run(&mut m, k, &ins),
-            status(&want[k][0]),
-            "{} run 0",
-            models[k].0
-        );
+        assert_eq!(shared_run(&mut m, k, &ins), status(&want[k][0]), "{} run 0", models[k].0);
         check(k, 0, shared_outputs(&mut m, k), "");
     }
     for k in 0..n {
-        check(
-            k,
-            0,
-            shared_outputs(&mut m, k),
-            " after the other models ran",
-        );
+        check(k, 0, shared_outputs(&mut m, k), " after the other models ran");
     }
     // Second runs in reverse order: state from run 0 survives the others' runs.
     for k in (0..n).rev() {
         let ins: Vec<&[u8]> = inputs[k][1].iter().map(|v| v.as_slice()).collect();
-        assert_eq!(
-            shared_run(&mut m, k, &ins),
-            status(&want[k][1]),
-            "{} run 1",
-            models[k].0
-        );
+        assert_eq!(shared_run(&mut m, k, &ins), status(&want[k][1]), "{} run 1", models[k].0);
         check(k, 1, shared_outputs(&mut m, k), "");
     }
-    let files: Vec<(String, Vec<u8>)> = models
-        .iter()
-        .map(|(n, b)| (format!("{n}.tflite"), (*b).clone()))
-        .collect();
+    let files: Vec<(String, Vec<u8>)> = models.iter().map(|(n, b)| (format!("{n}.tflite"), (*b).clone())).collect();
     let joint = tflc::compile_models(&files, &tflc::CompileOptions::default()).unwrap();
     let separate: u64 = joint.separate_arena_bytes.iter().sum();
     assert_eq!(joint.arena_bytes(), shared::ARENA_BYTES as u64);
     assert!(joint.arena_bytes() < separate, "{}", joint.report());
-    assert!(
-        joint.arena_bytes() >= joint.joint.lower_bound_bytes,
-        "{}",
-        joint.report()
-    );
+    assert!(joint.arena_bytes() >= joint.joint.lower_bound_bytes, "{}", joint.report());
     // The two tiny_cnn share the region of their intermediate tensors.
-    assert!(
-        joint.joint.models.iter().filter(|m| m.shares).count() >= 2,
-        "{}",
-        joint.report()
-    );
+    assert!(joint.joint.models.iter().filter(|m| m.shares).count() >= 2, "{}", joint.report());
     eprintln!("{}", joint.report());
 }
 
@@ -360,51 +269,22 @@ fn custom_ops_match_their_builtin_equivalent() {
     let builtin = tflc::internal::testing::models::custom_ops_builtin();
     let model = tflc::read_model(&builtin).unwrap();
     for run in 0..3 {
-        let xs: Vec<f32> = (0..8)
-            .map(|i| (i as f32 - 3.5) * (run as f32 + 0.75))
-            .collect();
-        let qs: Vec<i8> = (0..8)
-            .map(|i| ((i * 37 + 11 + run * 90) as u8) as i8)
-            .collect();
+        let xs: Vec<f32> = (0..8).map(|i| (i as f32 - 3.5) * (run as f32 + 0.75)).collect();
+        let qs: Vec<i8> = (0..8).map(|i| ((i * 37 + 11 + run * 90) as u8) as i8).collect();
         let x_bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
         let q_bytes: Vec<u8> = qs.iter().map(|&q| q as u8).collect();
-        let want = tflc::internal::interp::run_steps_with_status(
-            &model,
-            &[&[x_bytes.as_slice(), q_bytes.as_slice()]],
-        )
-        .unwrap();
+        let want = tflc::internal::interp::run_steps_with_status(&model, &[&[x_bytes.as_slice(), q_bytes.as_slice()]]).unwrap();
         let mut g = Box::new(m::Model::new());
         g.input_0().copy_from_slice(&xs);
         g.input_1().copy_from_slice(&qs);
         let mut ops = TestOps::default();
         g.run(&mut ops).unwrap();
-        assert_eq!(
-            g.output_bytes(0),
-            want[0].outputs[0].as_slice(),
-            "run {run}: ScaleShift, RELU, ScaleShift"
-        );
-        assert_eq!(
-            g.output_bytes(1),
-            want[0].outputs[1].as_slice(),
-            "run {run}: ClampI8"
-        );
-        assert_eq!(
-            ops.calls,
-            [(0, "ScaleShift"), (2, "ScaleShift"), (3, "ClampI8")]
-        );
-        assert_eq!(
-            ops.scratch_bytes,
-            tflc::internal::testing::models::CUSTOM_OPS_SCRATCH.1
-        );
+        assert_eq!(g.output_bytes(0), want[0].outputs[0].as_slice(), "run {run}: ScaleShift, RELU, ScaleShift");
+        assert_eq!(g.output_bytes(1), want[0].outputs[1].as_slice(), "run {run}: ClampI8");
+        assert_eq!(ops.calls, [(0, "ScaleShift"), (2, "ScaleShift"), (3, "ClampI8")]);
+        assert_eq!(ops.scratch_bytes, tflc::internal::testing::models::CUSTOM_OPS_SCRATCH.1);
     }
-    assert_eq!(
-        (
-            m::CUSTOM_3.index,
-            m::CUSTOM_3.code,
-            m::CUSTOM_3.options.len()
-        ),
-        (3, "ClampI8", 8)
-    );
+    assert_eq!((m::CUSTOM_3.index, m::CUSTOM_3.code, m::CUSTOM_3.options.len()), (3, "ClampI8", 8));
     assert_eq!(m::CUSTOM_3.inputs[0].per_tensor(), Some((0.1, 3)));
     assert!(m::CUSTOM_0.inputs[1].constant && !m::CUSTOM_0.inputs[0].constant);
 
@@ -422,15 +302,9 @@ fn custom_ops_match_their_builtin_equivalent() {
     assert_eq!(trace.0, [0, 1, 2, 3]);
 
     // A failing kernel ends the run, naming its operator.
-    let mut ops = TestOps {
-        fail_clamp: true,
-        ..TestOps::default()
-    };
+    let mut ops = TestOps { fail_clamp: true, ..TestOps::default() };
     let e = g.run(&mut ops).unwrap_err();
-    assert_eq!(
-        (e.op.index, e.op.code, e.error.reason),
-        (3, "ClampI8", "asked to fail")
-    );
+    assert_eq!((e.op.index, e.op.code, e.error.reason), (3, "ClampI8", "asked to fail"));
     assert_eq!(e.to_string(), "op 3 (CUSTOM:ClampI8) failed: asked to fail");
 }
 
@@ -443,8 +317,7 @@ fn custom_ops_after_a_stop() {
     let mut g = Box::new(m::Model::new());
     let (mut stopped, mut complete) = (0, 0);
     for run in 0..6i32 {
-        g.input_0()
-            .copy_from_slice(&[(run * 40 - 100) as i8, 0, 60, -128]);
+        g.input_0().copy_from_slice(&[(run * 40 - 100) as i8, 0, 60, -128]);
         let mut ops = TestOps::default();
         match g.run(&mut ops).unwrap() {
             RunStatus::Stopped { op } => {
@@ -460,8 +333,5 @@ fn custom_ops_after_a_stop() {
             }
         }
     }
-    assert!(
-        stopped > 0 && complete > 0,
-        "{stopped} stopped, {complete} complete"
-    );
+    assert!(stopped > 0 && complete > 0, "{stopped} stopped, {complete} complete");
 }

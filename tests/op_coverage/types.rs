@@ -5,12 +5,11 @@
 //! operator's data input (input 0; the table for EMBEDDING_LOOKUP, the value for FILL; the
 //! input for QUANTIZE, DEQUANTIZE and CAST).
 
-use tflc::internal::tflite::builder::{ModelBuilder, TensorSpec};
 use tflc::ir::{
-    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, FullyConnectedOptions, OpKind,
-    Padding, Pool2dOptions, Quantization, ResizeOptions, SequenceLstmOptions, StridedSliceOptions,
-    SvdfOptions, TransposeConvOptions,
+    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, FullyConnectedOptions, OpKind, Padding, Pool2dOptions, Quantization,
+    ResizeOptions, SequenceLstmOptions, StridedSliceOptions, SvdfOptions, TransposeConvOptions,
 };
+use tflc::internal::tflite::builder::{ModelBuilder, TensorSpec};
 
 /// The element types of the table's columns.
 pub const TYPES: [DType; 3] = [DType::I8, DType::I16, DType::F32];
@@ -179,19 +178,11 @@ impl P {
     /// A constant of the data type: `n` values (int8/int16 quantized as the activations).
     fn data_const(&mut self, name: &str, shape: &[usize], sym: bool) -> tflc::ir::TensorId {
         let n: usize = shape.iter().product();
-        let q = self.q().map(|(s, z)| Quantization {
-            scale: vec![s],
-            zero_point: vec![if sym { 0 } else { z }],
-            axis: None,
-        });
+        let q = self.q().map(|(s, z)| Quantization { scale: vec![s], zero_point: vec![if sym { 0 } else { z }], axis: None });
         let bytes: Vec<u8> = match self.d {
             DType::I8 => (0..n).map(|i| (i as i8).wrapping_mul(7) as u8).collect(),
-            DType::I16 => (0..n)
-                .flat_map(|i| ((i as i16) * 301).to_le_bytes())
-                .collect(),
-            _ => (0..n)
-                .flat_map(|i| (i as f32 * 0.25 - 1.0).to_le_bytes())
-                .collect(),
+            DType::I16 => (0..n).flat_map(|i| ((i as i16) * 301).to_le_bytes()).collect(),
+            _ => (0..n).flat_map(|i| (i as f32 * 0.25 - 1.0).to_le_bytes()).collect(),
         };
         let d = self.d;
         self.b.constant(name, d, shape, bytes, q)
@@ -209,26 +200,10 @@ impl P {
     /// A bias of `n`: int32 (int8 data), int64 (int16), float32.
     fn bias(&mut self, n: usize) -> tflc::ir::TensorId {
         let s = self.q().map_or(1.0, |q| q.0) * 0.02;
-        let q = Quantization {
-            scale: vec![s],
-            zero_point: vec![0],
-            axis: None,
-        };
+        let q = Quantization { scale: vec![s], zero_point: vec![0], axis: None };
         match self.d {
-            DType::I8 => self.b.constant(
-                "bias",
-                DType::I32,
-                &[n],
-                (0..n as i32).flat_map(|v| (v * 10).to_le_bytes()).collect(),
-                Some(q),
-            ),
-            DType::I16 => self.b.constant(
-                "bias",
-                DType::I64,
-                &[n],
-                (0..n as i64).flat_map(|v| (v * 10).to_le_bytes()).collect(),
-                Some(q),
-            ),
+            DType::I8 => self.b.constant("bias", DType::I32, &[n], (0..n as i32).flat_map(|v| (v * 10).to_le_bytes()).collect(), Some(q)),
+            DType::I16 => self.b.constant("bias", DType::I64, &[n], (0..n as i64).flat_map(|v| (v * 10).to_le_bytes()).collect(), Some(q)),
             _ => self.b.constant_f32("bias", &[n], &vec![0.1; n]),
         }
     }
@@ -262,10 +237,7 @@ impl P {
 /// Builds the single-op model of `op` on `d` data; `None` when this table has no recipe
 /// for `op`.
 fn model(op: &str, d: DType) -> Option<Vec<u8>> {
-    let mut p = P {
-        b: ModelBuilder::new(),
-        d,
-    };
+    let mut p = P { b: ModelBuilder::new(), d };
     let none = Activation::None;
     let unary = |k: OpKind| Some(k);
     // Same-shape unaries.
@@ -353,14 +325,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         p.b.inputs(&[x]).outputs(&[y]);
         return Some(p.b.finish());
     }
-    let pool = |padding| Pool2dOptions {
-        padding,
-        stride_w: 2,
-        stride_h: 2,
-        filter_w: 2,
-        filter_h: 2,
-        activation: none,
-    };
+    let pool = |padding| Pool2dOptions { padding, stride_w: 2, stride_h: 2, filter_w: 2, filter_h: 2, activation: none };
     let pk = match op {
         "AVERAGE_POOL_2D" => Some(OpKind::AveragePool2d(pool(Padding::Valid))),
         "MAX_POOL_2D" => Some(OpKind::MaxPool2d(pool(Padding::Valid))),
@@ -375,11 +340,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         return Some(p.b.finish());
     }
     // One data input, one output, constant int32 operands.
-    let with_consts = |p: &mut P,
-                       k: OpKind,
-                       in_shape: &[usize],
-                       consts: &[(&[usize], &[i32])],
-                       out_shape: &[usize]| {
+    let with_consts = |p: &mut P, k: OpKind, in_shape: &[usize], consts: &[(&[usize], &[i32])], out_shape: &[usize]| {
         let x = p.act("x", in_shape);
         let mut ins = vec![Some(x)];
         for (i, (shape, v)) in consts.iter().enumerate() {
@@ -392,177 +353,27 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
     };
     let zeros_4x2: [i32; 8] = [0, 0, 1, 1, 1, 1, 0, 0];
     match op {
-        "RESHAPE" => {
-            return with_consts(
-                &mut p,
-                OpKind::Reshape {
-                    new_shape: Some(vec![1, 32]),
-                },
-                &S,
-                &[(&[2], &[1, 32])],
-                &[1, 32],
-            )
-        }
-        "SQUEEZE" => {
-            return with_consts(
-                &mut p,
-                OpKind::Squeeze {
-                    squeeze_dims: vec![0],
-                },
-                &S,
-                &[],
-                &[4, 4, 2],
-            )
-        }
-        "EXPAND_DIMS" => {
-            return with_consts(
-                &mut p,
-                OpKind::ExpandDims,
-                &S,
-                &[(&[], &[0])],
-                &[1, 1, 4, 4, 2],
-            )
-        }
-        "TRANSPOSE" => {
-            return with_consts(&mut p, OpKind::Transpose, &S, &[(&[4], &[0, 2, 1, 3])], &S)
-        }
-        "PAD" => {
-            return with_consts(
-                &mut p,
-                OpKind::Pad,
-                &S,
-                &[(&[4, 2], &zeros_4x2)],
-                &[1, 6, 6, 2],
-            )
-        }
-        "MIRROR_PAD" => {
-            return with_consts(
-                &mut p,
-                OpKind::MirrorPad { mode: 0 },
-                &S,
-                &[(&[4, 2], &zeros_4x2)],
-                &[1, 6, 6, 2],
-            )
-        }
-        "SLICE" => {
-            return with_consts(
-                &mut p,
-                OpKind::Slice,
-                &S,
-                &[(&[4], &[0, 1, 1, 0]), (&[4], &[1, 2, 2, 2])],
-                &[1, 2, 2, 2],
-            )
-        }
+        "RESHAPE" => return with_consts(&mut p, OpKind::Reshape { new_shape: Some(vec![1, 32]) }, &S, &[(&[2], &[1, 32])], &[1, 32]),
+        "SQUEEZE" => return with_consts(&mut p, OpKind::Squeeze { squeeze_dims: vec![0] }, &S, &[], &[4, 4, 2]),
+        "EXPAND_DIMS" => return with_consts(&mut p, OpKind::ExpandDims, &S, &[(&[], &[0])], &[1, 1, 4, 4, 2]),
+        "TRANSPOSE" => return with_consts(&mut p, OpKind::Transpose, &S, &[(&[4], &[0, 2, 1, 3])], &S),
+        "PAD" => return with_consts(&mut p, OpKind::Pad, &S, &[(&[4, 2], &zeros_4x2)], &[1, 6, 6, 2]),
+        "MIRROR_PAD" => return with_consts(&mut p, OpKind::MirrorPad { mode: 0 }, &S, &[(&[4, 2], &zeros_4x2)], &[1, 6, 6, 2]),
+        "SLICE" => return with_consts(&mut p, OpKind::Slice, &S, &[(&[4], &[0, 1, 1, 0]), (&[4], &[1, 2, 2, 2])], &[1, 2, 2, 2]),
         "STRIDED_SLICE" => {
-            return with_consts(
-                &mut p,
-                OpKind::StridedSlice(StridedSliceOptions::default()),
-                &S,
-                &[
-                    (&[4], &[0, 0, 0, 0]),
-                    (&[4], &[1, 4, 4, 2]),
-                    (&[4], &[1, 2, 2, 1]),
-                ],
-                &[1, 2, 2, 2],
-            )
+            return with_consts(&mut p, OpKind::StridedSlice(StridedSliceOptions::default()), &S, &[(&[4], &[0, 0, 0, 0]), (&[4], &[1, 4, 4, 2]), (&[4], &[1, 2, 2, 1])], &[1, 2, 2, 2])
         }
-        "GATHER" => {
-            return with_consts(
-                &mut p,
-                OpKind::Gather {
-                    axis: 1,
-                    batch_dims: 0,
-                },
-                &S,
-                &[(&[2], &[3, 0])],
-                &[1, 2, 4, 2],
-            )
-        }
-        "GATHER_ND" => {
-            return with_consts(
-                &mut p,
-                OpKind::GatherNd,
-                &S,
-                &[(&[2, 2], &[0, 1, 0, 3])],
-                &[2, 4, 2],
-            )
-        }
-        "BATCH_TO_SPACE_ND" => {
-            return with_consts(
-                &mut p,
-                OpKind::BatchToSpaceNd,
-                &[4, 2, 2, 2],
-                &[(&[2], &[2, 2]), (&[2, 2], &[0, 0, 0, 0])],
-                &S,
-            )
-        }
-        "SPACE_TO_BATCH_ND" => {
-            return with_consts(
-                &mut p,
-                OpKind::SpaceToBatchNd,
-                &S,
-                &[(&[2], &[2, 2]), (&[2, 2], &[0, 0, 0, 0])],
-                &[4, 2, 2, 2],
-            )
-        }
-        "DEPTH_TO_SPACE" => {
-            return with_consts(
-                &mut p,
-                OpKind::DepthToSpace { block_size: 2 },
-                &[1, 2, 2, 8],
-                &[],
-                &S,
-            )
-        }
-        "SPACE_TO_DEPTH" => {
-            return with_consts(
-                &mut p,
-                OpKind::SpaceToDepth { block_size: 2 },
-                &S,
-                &[],
-                &[1, 2, 2, 8],
-            )
-        }
-        "RESIZE_BILINEAR" => {
-            return with_consts(
-                &mut p,
-                OpKind::ResizeBilinear(ResizeOptions::default()),
-                &S,
-                &[(&[2], &[8, 8])],
-                &[1, 8, 8, 2],
-            )
-        }
-        "RESIZE_NEAREST_NEIGHBOR" => {
-            return with_consts(
-                &mut p,
-                OpKind::ResizeNearestNeighbor(ResizeOptions::default()),
-                &S,
-                &[(&[2], &[8, 8])],
-                &[1, 8, 8, 2],
-            )
-        }
-        "BROADCAST_TO" => {
-            return with_consts(
-                &mut p,
-                OpKind::BroadcastTo,
-                &[1, 1, 4, 2],
-                &[(&[4], &[1, 4, 4, 2])],
-                &S,
-            )
-        }
+        "GATHER" => return with_consts(&mut p, OpKind::Gather { axis: 1, batch_dims: 0 }, &S, &[(&[2], &[3, 0])], &[1, 2, 4, 2]),
+        "GATHER_ND" => return with_consts(&mut p, OpKind::GatherNd, &S, &[(&[2, 2], &[0, 1, 0, 3])], &[2, 4, 2]),
+        "BATCH_TO_SPACE_ND" => return with_consts(&mut p, OpKind::BatchToSpaceNd, &[4, 2, 2, 2], &[(&[2], &[2, 2]), (&[2, 2], &[0, 0, 0, 0])], &S),
+        "SPACE_TO_BATCH_ND" => return with_consts(&mut p, OpKind::SpaceToBatchNd, &S, &[(&[2], &[2, 2]), (&[2, 2], &[0, 0, 0, 0])], &[4, 2, 2, 2]),
+        "DEPTH_TO_SPACE" => return with_consts(&mut p, OpKind::DepthToSpace { block_size: 2 }, &[1, 2, 2, 8], &[], &S),
+        "SPACE_TO_DEPTH" => return with_consts(&mut p, OpKind::SpaceToDepth { block_size: 2 }, &S, &[], &[1, 2, 2, 8]),
+        "RESIZE_BILINEAR" => return with_consts(&mut p, OpKind::ResizeBilinear(ResizeOptions::default()), &S, &[(&[2], &[8, 8])], &[1, 8, 8, 2]),
+        "RESIZE_NEAREST_NEIGHBOR" => return with_consts(&mut p, OpKind::ResizeNearestNeighbor(ResizeOptions::default()), &S, &[(&[2], &[8, 8])], &[1, 8, 8, 2]),
+        "BROADCAST_TO" => return with_consts(&mut p, OpKind::BroadcastTo, &[1, 1, 4, 2], &[(&[4], &[1, 4, 4, 2])], &S),
         "REVERSE_V2" => return with_consts(&mut p, OpKind::ReverseV2, &S, &[(&[1], &[1])], &S),
-        "CUMSUM" => {
-            return with_consts(
-                &mut p,
-                OpKind::Cumsum {
-                    exclusive: false,
-                    reverse: false,
-                },
-                &S,
-                &[(&[], &[1])],
-                &S,
-            )
-        }
+        "CUMSUM" => return with_consts(&mut p, OpKind::Cumsum { exclusive: false, reverse: false }, &S, &[(&[], &[1])], &S),
         _ => {}
     }
     match op {
@@ -570,15 +381,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
             let x = p.act("x", &S);
             let axis = p.i32s("axis", &[1], &[3]);
             let y = p.b.activation("y", DType::I32, &[1, 4, 4], None);
-            p.b.op(
-                if op == "ARG_MAX" {
-                    OpKind::ArgMax
-                } else {
-                    OpKind::ArgMin
-                },
-                &[Some(x), Some(axis)],
-                &[y],
-            );
+            p.b.op(if op == "ARG_MAX" { OpKind::ArgMax } else { OpKind::ArgMin }, &[Some(x), Some(axis)], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
         }
         "PADV2" => {
@@ -592,62 +395,34 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         "PRELU" => {
             let x = p.act("x", &S);
             // int16 PRELU takes int8 alpha (TFLite Micro's Prepare checks).
-            let a = if d == DType::I16 {
-                p.b.constant_i8("alpha", &[2], &[10, -20], Some((0.01, 0)))
-            } else {
-                p.data_const("alpha", &[2], false)
-            };
+            let a = if d == DType::I16 { p.b.constant_i8("alpha", &[2], &[10, -20], Some((0.01, 0))) } else { p.data_const("alpha", &[2], false) };
             let y = p.out(op, &S);
             p.b.op(OpKind::Prelu, &[Some(x), Some(a)], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
         }
         "CONCATENATION" | "PACK" => {
             let (x, z) = (p.act("x", &S), p.act("z", &S));
-            let (k, shape) = if op == "PACK" {
-                (
-                    OpKind::Pack {
-                        values_count: 2,
-                        axis: 0,
-                    },
-                    vec![2, 1, 4, 4, 2],
-                )
-            } else {
-                (
-                    OpKind::Concatenation {
-                        axis: 3,
-                        activation: none,
-                    },
-                    vec![1, 4, 4, 4],
-                )
-            };
+            let (k, shape) = if op == "PACK" { (OpKind::Pack { values_count: 2, axis: 0 }, vec![2, 1, 4, 4, 2]) } else { (OpKind::Concatenation { axis: 3, activation: none }, vec![1, 4, 4, 4]) };
             let y = p.out(op, &shape);
             p.b.op(k, &[Some(x), Some(z)], &[y]);
             p.b.inputs(&[x, z]).outputs(&[y]);
         }
         "UNPACK" => {
             let x = p.act("x", &S);
-            let ys: Vec<_> = (0..4)
-                .map(|i| p.act(&format!("y{i}"), &[1, 4, 2]))
-                .collect();
+            let ys: Vec<_> = (0..4).map(|i| p.act(&format!("y{i}"), &[1, 4, 2])).collect();
             p.b.op(OpKind::Unpack { num: 4, axis: 1 }, &[Some(x)], &ys);
             p.b.inputs(&[x]).outputs(&ys);
         }
         "SPLIT" | "SPLIT_V" => {
             let x = p.act("x", &S);
-            let ys: Vec<_> = (0..2)
-                .map(|i| p.act(&format!("y{i}"), &[1, 4, 4, 1]))
-                .collect();
+            let ys: Vec<_> = (0..2).map(|i| p.act(&format!("y{i}"), &[1, 4, 4, 1])).collect();
             if op == "SPLIT" {
                 let axis = p.i32s("axis", &[], &[3]);
                 p.b.op(OpKind::Split { num_splits: 2 }, &[Some(axis), Some(x)], &ys);
             } else {
                 let sizes = p.i32s("sizes", &[2], &[1, 1]);
                 let axis = p.i32s("axis", &[], &[3]);
-                p.b.op(
-                    OpKind::SplitV { num_splits: 2 },
-                    &[Some(x), Some(sizes), Some(axis)],
-                    &ys,
-                );
+                p.b.op(OpKind::SplitV { num_splits: 2 }, &[Some(x), Some(sizes), Some(axis)], &ys);
             }
             p.b.inputs(&[x]).outputs(&ys);
         }
@@ -662,11 +437,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
             let (x, u) = (p.act("x", &S), p.act("u", &[1, 2, 2, 2]));
             let start = p.i32s("start", &[4], &[0, 1, 1, 0]);
             let y = p.out(op, &S);
-            p.b.op(
-                OpKind::DynamicUpdateSlice,
-                &[Some(x), Some(u), Some(start)],
-                &[y],
-            );
+            p.b.op(OpKind::DynamicUpdateSlice, &[Some(x), Some(u), Some(start)], &[y]);
             p.b.inputs(&[x, u]).outputs(&[y]);
         }
         "FILL" => {
@@ -697,11 +468,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         }
         "DEQUANTIZE" | "CAST" => {
             let x = p.act("x", &S);
-            let (k, od) = if op == "CAST" {
-                (OpKind::Cast, DType::I32)
-            } else {
-                (OpKind::Dequantize, DType::F32)
-            };
+            let (k, od) = if op == "CAST" { (OpKind::Cast, DType::I32) } else { (OpKind::Dequantize, DType::F32) };
             let y = p.b.activation("y", od, &S, None);
             p.b.op(k, &[Some(x)], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
@@ -709,25 +476,10 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
         "CONV_2D" | "DEPTHWISE_CONV_2D" => {
             let x = p.act("x", &S);
             let (k, w, n) = if op == "CONV_2D" {
-                let o = Conv2dOptions {
-                    padding: Padding::Same,
-                    stride_w: 1,
-                    stride_h: 1,
-                    dilation_w: 1,
-                    dilation_h: 1,
-                    activation: none,
-                };
+                let o = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: none };
                 (OpKind::Conv2d(o), p.weights("w", &[3, 3, 3, 2]), 3)
             } else {
-                let o = DepthwiseConv2dOptions {
-                    padding: Padding::Same,
-                    stride_w: 1,
-                    stride_h: 1,
-                    depth_multiplier: 1,
-                    dilation_w: 1,
-                    dilation_h: 1,
-                    activation: none,
-                };
+                let o = DepthwiseConv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, depth_multiplier: 1, dilation_w: 1, dilation_h: 1, activation: none };
                 (OpKind::DepthwiseConv2d(o), p.weights("w", &[1, 3, 3, 2]), 2)
             };
             let bias = p.bias(n);
@@ -797,11 +549,7 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
             let w = p.weights("w", &[3, 8]);
             let bias = p.bias(3);
             let y = p.out(op, &[1, 3]);
-            p.b.op(
-                OpKind::FullyConnected(FullyConnectedOptions::default()),
-                &[Some(x), Some(w), Some(bias)],
-                &[y],
-            );
+            p.b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), Some(bias)], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
         }
         "TRANSPOSE_CONV" => {
@@ -809,30 +557,14 @@ fn model(op: &str, d: DType) -> Option<Vec<u8>> {
             let w = p.weights("w", &[3, 3, 3, 2]);
             let x = p.act("x", &S);
             let y = p.out(op, &[1, 4, 4, 3]);
-            let o = TransposeConvOptions {
-                padding: Padding::Same,
-                stride_w: 1,
-                stride_h: 1,
-                activation: none,
-            };
-            p.b.op(
-                OpKind::TransposeConv(o),
-                &[Some(shape), Some(w), Some(x), None],
-                &[y],
-            );
+            let o = TransposeConvOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, activation: none };
+            p.b.op(OpKind::TransposeConv(o), &[Some(shape), Some(w), Some(x), None], &[y]);
             p.b.inputs(&[x]).outputs(&[y]);
         }
         "BATCH_MATMUL" => {
             let (x, z) = (p.act("x", &[1, 4, 2]), p.act("z", &[1, 2, 3]));
             let y = p.out(op, &[1, 4, 3]);
-            p.b.op(
-                OpKind::BatchMatmul {
-                    adj_x: false,
-                    adj_y: false,
-                },
-                &[Some(x), Some(z)],
-                &[y],
-            );
+            p.b.op(OpKind::BatchMatmul { adj_x: false, adj_y: false }, &[Some(x), Some(z)], &[y]);
             p.b.inputs(&[x, z]).outputs(&[y]);
         }
         _ => return None,
@@ -851,15 +583,10 @@ pub fn probe(op: &str, d: DType) -> Option<Result<(), String>> {
     if let Some(dir) = std::env::var_os("TFLC_DUMP_TYPE_MODELS") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).expect("create the dump directory");
-        std::fs::write(dir.join(format!("{op}_{}.tflite", short(d))), &bytes)
-            .expect("write a probe model");
+        std::fs::write(dir.join(format!("{op}_{}.tflite", short(d))), &bytes).expect("write a probe model");
     }
-    Some(
-        tflc::compile(&bytes, &tflc::CompileOptions::default())
-            .map(|_| ())
-            .map_err(|e| {
-                let s = format!("{e:#}");
-                s.lines().last().unwrap_or_default().to_string()
-            }),
-    )
+    Some(tflc::compile(&bytes, &tflc::CompileOptions::default()).map(|_| ()).map_err(|e| {
+        let s = format!("{e:#}");
+        s.lines().last().unwrap_or_default().to_string()
+    }))
 }

@@ -47,9 +47,7 @@ pub fn names(instances: &[Instance]) -> Vec<Ident> {
         .enumerate()
         .map(|(i, inst)| {
             let k = inst.subgraph.index();
-            let same: Vec<usize> = (0..instances.len())
-                .filter(|&j| instances[j].subgraph == inst.subgraph)
-                .collect();
+            let same: Vec<usize> = (0..instances.len()).filter(|&j| instances[j].subgraph == inst.subgraph).collect();
             if i == 0 {
                 format_ident!("run_with")
             } else if same.len() == 1 {
@@ -65,32 +63,21 @@ pub fn names(instances: &[Instance]) -> Vec<Ident> {
 /// The callee instance of `op` of the current instance that runs `callee`.
 fn child(c: &Calls<'_, '_, '_>, op: OpId, callee: SubgraphId) -> Result<usize, Error> {
     (0..c.instances.len())
-        .find(|&i| {
-            c.instances[i].parent == Some((c.current, op)) && c.instances[i].subgraph == callee
-        })
-        .ok_or_else(|| {
-            Error::Internal(format!(
-                "op {}: subgraph {} has no planned instance",
-                op.index(),
-                callee.index()
-            ))
-        })
+        .find(|&i| c.instances[i].parent == Some((c.current, op)) && c.instances[i].subgraph == callee)
+        .ok_or_else(|| Error::Internal(format!("op {}: subgraph {} has no planned instance", op.index(), callee.index())))
 }
 
 /// The absolute range of callee tensor `t` in instance `i`.
 fn callee_range(c: &Calls<'_, '_, '_>, i: usize, t: TensorId) -> Result<(usize, usize), Error> {
     let inst = c.instances[i];
     let sg = c.lm.get(inst.subgraph).map(|l| l.sg);
-    let r =
-        c.mp.get(inst.subgraph)
-            .and_then(|p| p.tensor_region(t))
-            .ok_or_else(|| {
-                Error::Internal(format!(
-                    "subgraph {}: the memory plan has no offset for {}",
-                    inst.subgraph.index(),
-                    sg.map_or(t.to_string(), |sg| describe_tensor(sg.tensor(t)))
-                ))
-            })?;
+    let r = c.mp.get(inst.subgraph).and_then(|p| p.tensor_region(t)).ok_or_else(|| {
+        Error::Internal(format!(
+            "subgraph {}: the memory plan has no offset for {}",
+            inst.subgraph.index(),
+            sg.map_or(t.to_string(), |sg| describe_tensor(sg.tensor(t)))
+        ))
+    })?;
     Ok(((inst.base + r.start) as usize, (inst.base + r.end) as usize))
 }
 
@@ -100,13 +87,7 @@ fn range_lit((a, b): (usize, usize)) -> TokenStream {
 }
 
 /// The weight static's bytes (`&WEIGHTS.0[W5]`) of tensor `t` of `sg` when it is a constant.
-fn constant_bytes(
-    rt: &TokenStream,
-    items: &mut Items,
-    sg: &Subgraph<'_>,
-    op: OpId,
-    t: TensorId,
-) -> Option<TokenStream> {
+fn constant_bytes(rt: &TokenStream, items: &mut Items, sg: &Subgraph<'_>, op: OpId, t: TensorId) -> Option<TokenStream> {
     sg.tensor(t).data?;
     Some(EmitCx::new(rt, sg, op.index(), items).input_bytes(t))
 }
@@ -143,9 +124,7 @@ fn copies(
     let csg = c.lm.get(c.instances[inst].subgraph).map(|l| l.sg);
     let mut v = Vec::new();
     for (&m, &t) in mine.iter().zip(theirs) {
-        let what = csg.map_or(String::new(), |g| {
-            format!("subgraph {} {}", g.id.index(), describe_tensor(g.tensor(t)))
-        });
+        let what = csg.map_or(String::new(), |g| format!("subgraph {} {}", g.id.index(), describe_tensor(g.tensor(t))));
         let caller_const = constant_bytes(x.rt, x.items, ar.sg, x.op, m);
         let callee_const = match csg {
             Some(g) => constant_bytes(x.rt, x.items, g, x.op, t),
@@ -168,16 +147,9 @@ fn copies(
                 Side::Arena(range_lit(r), quote! { #start })
             }
         };
-        let (src, dst, text) = if out {
-            (theirs_side, mine_side, format!("{what} -> t{}", m.index()))
-        } else {
-            (mine_side, theirs_side, format!("t{} -> {what}", m.index()))
-        };
+        let (src, dst, text) = if out { (theirs_side, mine_side, format!("{what} -> t{}", m.index())) } else { (mine_side, theirs_side, format!("t{} -> {what}", m.index())) };
         let Side::Arena(range, start) = dst else {
-            return Err(Error::Internal(format!(
-                "op {}: {text}: the destination is a constant",
-                x.op.index()
-            )));
+            return Err(Error::Internal(format!("op {}: {text}: the destination is a constant", x.op.index())));
         };
         v.push(comment(&text));
         v.push(copy_stmt(src, (range, start)));
@@ -206,30 +178,16 @@ pub(super) fn emit_call(
     items: &mut Items,
     used: &mut BTreeSet<TensorId>,
 ) -> Result<TokenStream, Error> {
-    let x = &mut Ctx {
-        rt,
-        items,
-        op,
-        used,
-    };
+    let x = &mut Ctx { rt, items, op, used };
     let sub = |sg: SubgraphId| c.lm.get(sg).map(|l| l.sg);
-    let io = |sg: SubgraphId| {
-        sub(sg)
-            .map(|s| (s.inputs.clone(), s.outputs.clone()))
-            .unwrap_or_default()
-    };
+    let io = |sg: SubgraphId| sub(sg).map(|s| (s.inputs.clone(), s.outputs.clone())).unwrap_or_default();
     let call_of = |i: usize| {
         let f = &c.names[i];
         quote! { #f(arena, observer); }
     };
     let stmts = match cf.call {
-        Call::If {
-            then_subgraph,
-            else_subgraph,
-        } => {
-            let cond = cf.cond.ok_or_else(|| {
-                Error::Internal(format!("op {}: IF without a condition", op.index()))
-            })?;
+        Call::If { then_subgraph, else_subgraph } => {
+            let cond = cf.cond.ok_or_else(|| Error::Internal(format!("op {}: IF without a condition", op.index())))?;
             // A constant condition (the converter may leave one) is read from its weights.
             let truth = match constant_bytes(rt, x.items, ar.sg, op, cond) {
                 Some(bytes) => quote! { (#bytes)[0] != 0 },
@@ -253,10 +211,7 @@ pub(super) fn emit_call(
                 if #truth { #t } else { #e }
             }
         }
-        Call::While {
-            cond_subgraph,
-            body_subgraph,
-        } => {
+        Call::While { cond_subgraph, body_subgraph } => {
             let (ci, bi) = (child(c, op, cond_subgraph)?, child(c, op, body_subgraph)?);
             let (cin, cout) = io(cond_subgraph);
             let (bin, bout) = io(body_subgraph);
@@ -282,19 +237,8 @@ pub(super) fn emit_call(
                     }
                 }
             }
-            let flag = cout.first().ok_or_else(|| {
-                Error::Internal(format!(
-                    "op {}: the WHILE condition has no output",
-                    op.index()
-                ))
-            })?;
-            let csg = sub(cond_subgraph).ok_or_else(|| {
-                Error::Internal(format!(
-                    "op {}: subgraph {} was not lowered",
-                    op.index(),
-                    cond_subgraph.index()
-                ))
-            })?;
+            let flag = cout.first().ok_or_else(|| Error::Internal(format!("op {}: the WHILE condition has no output", op.index())))?;
+            let csg = sub(cond_subgraph).ok_or_else(|| Error::Internal(format!("op {}: subgraph {} was not lowered", op.index(), cond_subgraph.index())))?;
             let more = match constant_bytes(rt, x.items, csg, op, *flag) {
                 Some(bytes) => quote! { (#bytes)[0] != 0 },
                 None => {
@@ -321,19 +265,8 @@ pub(super) fn emit_call(
         }
         Call::CallOnce { init_subgraph } => {
             let i = child(c, op, init_subgraph)?;
-            let Some(k) = c
-                .once
-                .iter()
-                .position(|&o| o == op)
-                .filter(|_| c.current == 0)
-            else {
-                return Err(Error::Unsupported {
-                    count: 1,
-                    details: format!(
-                        "op {} (CALL_ONCE): unsupported: CALL_ONCE inside a called subgraph",
-                        op.index()
-                    ),
-                });
+            let Some(k) = c.once.iter().position(|&o| o == op).filter(|_| c.current == 0) else {
+                return Err(Error::Unsupported { count: 1, details: format!("op {} (CALL_ONCE): unsupported: CALL_ONCE inside a called subgraph", op.index()) });
             };
             let k = int(k as i64);
             let call = call_of(i);

@@ -47,11 +47,10 @@ pub struct CustomOps {
 
 /// The Rust keywords a method may not be named.
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe",
-    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
-    "priv", "try", "typeof", "unsized", "virtual", "yield",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual",
+    "yield",
 ];
 
 /// `MyOp` → `my_op`, `TFLite_Foo2D` → `tf_lite_foo2_d`, `my-op.v2` → `my_op_v2`: ASCII letters
@@ -66,10 +65,7 @@ pub fn snake_case(code: &str) -> String {
             if c.is_ascii_uppercase() && i > 0 {
                 let prev = chars[i - 1];
                 let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-                if prev.is_ascii_lowercase()
-                    || prev.is_ascii_digit()
-                    || (prev.is_ascii_uppercase() && next_lower)
-                {
+                if prev.is_ascii_lowercase() || prev.is_ascii_digit() || (prev.is_ascii_uppercase() && next_lower) {
                     s.push('_');
                 }
             }
@@ -98,35 +94,22 @@ impl CustomOps {
         let mut methods: Vec<Method> = Vec::new();
         let mut by_op = BTreeMap::new();
         for op in lowered.ops.iter() {
-            let Some(u) = op.kernel.as_ref().ok().and_then(|k| k.user_custom()) else {
-                continue;
-            };
+            let Some(u) = op.kernel.as_ref().ok().and_then(|k| k.user_custom()) else { continue };
             let elem = |t: &TensorId| view_elem(sg.tensor(*t).dtype).unwrap_or("u8");
             let ins: Vec<&'static str> = u.inputs.iter().map(elem).collect();
             let outs: Vec<&'static str> = u.outputs.iter().map(elem).collect();
-            let k = match methods
-                .iter()
-                .position(|m| m.code == u.code && m.ins == ins && m.outs == outs)
-            {
+            let k = match methods.iter().position(|m| m.code == u.code && m.ins == ins && m.outs == outs) {
                 Some(k) => k,
                 None => {
                     let base = snake_case(&u.code);
-                    let taken =
-                        |n: &str| KEYWORDS.contains(&n) || methods.iter().any(|m| m.name == n);
+                    let taken = |n: &str| KEYWORDS.contains(&n) || methods.iter().any(|m| m.name == n);
                     let mut name = base.clone();
                     let mut n = 2;
                     while taken(&name) {
                         name = format!("{base}_{n}");
                         n += 1;
                     }
-                    methods.push(Method {
-                        name: format_ident!("{}", name),
-                        code: u.code.clone(),
-                        ins,
-                        outs,
-                        scratch: u.scratch,
-                        ops: Vec::new(),
-                    });
+                    methods.push(Method { name: format_ident!("{}", name), code: u.code.clone(), ins, outs, scratch: u.scratch, ops: Vec::new() });
                     methods.len() - 1
                 }
             };
@@ -196,27 +179,14 @@ impl CustomOps {
             .by_op
             .get(&u.op_index)
             .and_then(|&k| self.methods.get(k))
-            .ok_or_else(|| {
-                Error::Internal(format!(
-                    "op {} (CUSTOM:{}) has no method in the custom-operator trait",
-                    u.op_index, u.code
-                ))
-            })?;
+            .ok_or_else(|| Error::Internal(format!("op {} (CUSTOM:{}) has no method in the custom-operator trait", u.op_index, u.code)))?;
         let sg = cx.sg;
         let mut args = Vec::new();
         for &t in &u.inputs {
-            args.push(if sg.tensor(t).dtype == crate::ir::DType::Bool {
-                cx.input_bytes(t)
-            } else {
-                cx.input(t)
-            });
+            args.push(if sg.tensor(t).dtype == crate::ir::DType::Bool { cx.input_bytes(t) } else { cx.input(t) });
         }
         for &t in &u.outputs {
-            args.push(if sg.tensor(t).dtype == crate::ir::DType::Bool {
-                cx.output_bytes(t)
-            } else {
-                cx.output(t)
-            });
+            args.push(if sg.tensor(t).dtype == crate::ir::DType::Bool { cx.output_bytes(t) } else { cx.output(t) });
         }
         if u.scratch > 0 {
             args.push(cx.scratch());
@@ -234,11 +204,7 @@ impl CustomOps {
             let dtype = x.dtype.name();
             let shape = x.shape.iter().map(|&d| int(d as i64));
             let (scale, zp, axis) = match &x.quant {
-                Some(q) => (
-                    q.scale.iter().map(|&s| float(s)).collect::<Vec<_>>(),
-                    q.zero_point.iter().map(|&z| int(z)).collect::<Vec<_>>(),
-                    q.axis.unwrap_or(0),
-                ),
+                Some(q) => (q.scale.iter().map(|&s| float(s)).collect::<Vec<_>>(), q.zero_point.iter().map(|&z| int(z)).collect::<Vec<_>>(), q.axis.unwrap_or(0)),
                 None => (Vec::new(), Vec::new(), 0),
             };
             let axis = int(axis as i64);
@@ -260,16 +226,8 @@ impl CustomOps {
         let (index, code) = (int(u.op_index as i64), &u.code);
         let ins = u.inputs.iter().map(tensor);
         let outs = u.outputs.iter().map(tensor);
-        let options = Literal::byte_string(
-            sg.ops
-                .get(crate::ir::OpId::new(u.op_index))
-                .and_then(|o| o.custom_options)
-                .unwrap_or_default(),
-        );
-        let doc = format!(
-            " op {}: `CUSTOM:{code}`, as its kernel ([`CustomOps`]) receives it.",
-            u.op_index
-        );
+        let options = Literal::byte_string(sg.ops.get(crate::ir::OpId::new(u.op_index)).and_then(|o| o.custom_options).unwrap_or_default());
+        let doc = format!(" op {}: `CUSTOM:{code}`, as its kernel ([`CustomOps`]) receives it.", u.op_index);
         quote! {
             #[doc = #doc]
             pub const #name: #rt::custom::CustomOpInfo = #rt::custom::CustomOpInfo {
@@ -287,11 +245,7 @@ fn list(elems: &[&str]) -> String {
     if elems.is_empty() {
         return "none".into();
     }
-    elems
-        .iter()
-        .map(|e| format!("`{e}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    elems.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

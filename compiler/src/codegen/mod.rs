@@ -15,11 +15,8 @@
 //! **Architecture Invariant:** the output is deterministic: the same model and options give
 //! the same bytes (no hash-map iteration, identifiers from indices, names only in comments).
 
+use crate::emit::{self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static, EmitCx, Items, Module, Stmts};
 pub use crate::emit::WeightsSource;
-use crate::emit::{
-    self, align_wrapper, comment, describe_tensor, format_module, int, short_name, weights_static,
-    EmitCx, Items, Module, Stmts,
-};
 use crate::error::Error;
 use crate::ir::{OpId, Subgraph, TensorId};
 use crate::lower::{LoweredModel, LoweredSubgraph};
@@ -80,18 +77,10 @@ impl Arena<'_, '_, '_> {
     /// The pool and the range in it of tensor `t`.
     fn placed(&self, t: TensorId) -> Result<(usize, (usize, usize)), Error> {
         let r = self.plan.tensor_region(t).ok_or_else(|| {
-            Error::Internal(format!(
-                "the memory plan has no offset for {}",
-                describe_tensor(self.sg.tensor(t))
-            ))
+            Error::Internal(format!("the memory plan has no offset for {}", describe_tensor(self.sg.tensor(t))))
         })?;
         self.local(self.base + r.start..self.base + r.end)
-            .ok_or_else(|| {
-                Error::Internal(format!(
-                    "{} lies in no memory pool",
-                    describe_tensor(self.sg.tensor(t))
-                ))
-            })
+            .ok_or_else(|| Error::Internal(format!("{} lies in no memory pool", describe_tensor(self.sg.tensor(t)))))
     }
 
     /// A range of the plan's (virtual) arena as its pool and the range in that pool.
@@ -143,24 +132,10 @@ pub struct SubgraphBody {
 
 fn op_comment(sg: &Subgraph<'_>, id: OpId) -> String {
     let op = &sg.ops[id];
-    let ins: Vec<String> = op
-        .inputs
-        .iter()
-        .map(|t| t.map_or("-".to_owned(), |t| t.to_string()))
-        .collect();
+    let ins: Vec<String> = op.inputs.iter().map(|t| t.map_or("-".to_owned(), |t| t.to_string())).collect();
     let outs: Vec<String> = op.outputs.iter().map(|t| t.to_string()).collect();
-    let name = op
-        .outputs
-        .first()
-        .map(|&t| short_name(&sg.tensor(t).name))
-        .unwrap_or_default();
-    format!(
-        "op {}: {} \"{name}\" ({}) -> {}",
-        id.index(),
-        op.opcode,
-        ins.join(", "),
-        outs.join(", ")
-    )
+    let name = op.outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
+    format!("op {}: {} \"{name}\" ({}) -> {}", id.index(), op.opcode, ins.join(", "), outs.join(", "))
 }
 
 /// Emits the body of `lowered`'s subgraph with `plan`: for each operator in schedule order,
@@ -183,86 +158,42 @@ pub fn emit_subgraph(
     depth: usize,
 ) -> Result<SubgraphBody, Error> {
     let sg = lowered.sg;
-    let ar = Arena {
-        sg,
-        plan,
-        base: calls.map_or(0, |c| c.base),
-    };
+    let ar = Arena { sg, plan, base: calls.map_or(0, |c| c.base) };
     let aliased = plan.aliased_ops();
     let in_place = plan.in_place_pairs();
     let overlaps = plan.overlap_pairs();
-    let mut body = SubgraphBody {
-        stmts: Stmts::new(depth),
-        used: BTreeSet::new(),
-        scratch_ranges: Vec::new(),
-        ops: Vec::new(),
-        stops: false,
-        custom: Vec::new(),
-    };
+    let mut body = SubgraphBody { stmts: Stmts::new(depth), used: BTreeSet::new(), scratch_ranges: Vec::new(), ops: Vec::new(), stops: false, custom: Vec::new() };
     // With the caller's custom operators, the function returns a `Result`.
     let fallible = custom.is_some_and(|c| !c.is_empty());
     for &id in &plan.plan.schedule {
         let kernel = lowered.kernel(id)?;
         let mut text = op_comment(sg, id);
         if aliased.contains(&id) {
-            body.stmts
-                .push(comment(&format!("{text}: a view, no code")))
-                .map_err(Error::Internal)?;
+            body.stmts.push(comment(&format!("{text}: a view, no code"))).map_err(Error::Internal)?;
             continue;
         }
         if let Some(cf) = kernel.control_flow() {
-            let calls = calls.ok_or_else(|| {
-                Error::Internal(format!(
-                    "{text}: calls subgraphs, but only the entry subgraph was given"
-                ))
-            })?;
+            let calls = calls.ok_or_else(|| Error::Internal(format!("{text}: calls subgraphs, but only the entry subgraph was given")))?;
             body.stmts.push(comment(&text)).map_err(Error::Internal)?;
-            body.stmts
-                .push(control_flow::emit_call(
-                    rt,
-                    arena,
-                    &ar,
-                    cf,
-                    id,
-                    calls,
-                    items,
-                    &mut body.used,
-                )?)
-                .map_err(Error::Internal)?;
+            body.stmts.push(control_flow::emit_call(rt, arena, &ar, cf, id, calls, items, &mut body.used)?).map_err(Error::Internal)?;
             continue;
         }
         if lowered.ops[id].caps.folded {
             // A constant folded at compile time (`passes::fold`): its data is in WEIGHTS.
-            body.stmts
-                .push(comment(&format!("{text}: folded at compile time, no code")))
-                .map_err(Error::Internal)?;
+            body.stmts.push(comment(&format!("{text}: folded at compile time, no code"))).map_err(Error::Internal)?;
             continue;
         }
         let mut cx = EmitCx::new(rt, sg, id.index(), items);
-        cx.in_place = in_place
-            .iter()
-            .filter(|p| p.0 == id)
-            .map(|&(_, x, y)| (x, y))
-            .collect();
+        cx.in_place = in_place.iter().filter(|p| p.0 == id).map(|&(_, x, y)| (x, y)).collect();
         if let Some(&(_, x, y, _)) = overlaps.iter().find(|p| p.0 == id) {
             let ((x0, x1), (y0, y1)) = (ar.range(x)?, ar.range(y)?);
             let span = (x0.min(y0), x1.max(y1));
-            cx.overlap = Some(crate::emit::Overlapped {
-                x,
-                y,
-                span,
-                input_at: x0 - span.0,
-                output_at: y0 - span.0,
-            });
+            cx.overlap = Some(crate::emit::Overlapped { x, y, span, input_at: x0 - span.0, output_at: y0 - span.0 });
         }
         let scratch: Vec<(usize, (usize, usize))> = plan
             .scratch_regions(id)
             .into_iter()
-            .map(|r| {
-                ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| {
-                    Error::Internal(format!("{text}: its scratch lies in no memory pool"))
-                })
-            })
+            .map(|r| ar.local(ar.base + r.start..ar.base + r.end).ok_or_else(|| Error::Internal(format!("{text}: its scratch lies in no memory pool"))))
             .collect::<Result<_, _>>()?;
         cx.scratch = scratch.first().map(|r| r.1);
         let user = kernel.user_custom();
@@ -275,12 +206,7 @@ pub fn emit_subgraph(
                 cx.kernel_name = Some(quote! { #label });
                 call
             }
-            (Some(u), None) => {
-                return Err(Error::Internal(format!(
-                    "{text}: custom operator {:?} outside the entry subgraph",
-                    u.code
-                )))
-            }
+            (Some(u), None) => return Err(Error::Internal(format!("{text}: custom operator {:?} outside the entry subgraph", u.code))),
             (None, _) => kernel.emit(&mut cx),
         };
         // The kernel `OpInfo` names: per target from the `target` module, else the call's own.
@@ -295,20 +221,13 @@ pub fn emit_subgraph(
         }
         if let Some(o) = &overlap {
             let delta = o.output_at as i64 - o.input_at as i64;
-            text.push_str(&format!(
-                ", overlapped: {} over {} at {delta:+} bytes",
-                o.y, o.x
-            ));
+            text.push_str(&format!(", overlapped: {} over {} at {delta:+} bytes", o.y, o.x));
         }
         if let (Some(&(_, x, y, _)), None) = (overlaps.iter().find(|p| p.0 == id), &overlap) {
-            return Err(Error::Internal(format!(
-                "{text}: the plan overlaps {y} with {x} but the kernel did not run overlapped"
-            )));
+            return Err(Error::Internal(format!("{text}: the plan overlaps {y} with {x} but the kernel did not run overlapped")));
         }
         if scratch_used && scratch.is_empty() {
-            return Err(Error::Internal(format!(
-                "{text}: the kernel uses scratch but declared none"
-            )));
+            return Err(Error::Internal(format!("{text}: the kernel uses scratch but declared none")));
         }
         for &t in ins.iter().chain(&outs) {
             ar.range(t)?;
@@ -324,10 +243,7 @@ pub fn emit_subgraph(
             if let Some((k, (b0, b1))) = span_range {
                 let (a0, a1) = ar.range(x)?;
                 if a0 < b1 && b0 < a1 && ar.pool(x)? == k {
-                    return Err(Error::Internal(format!(
-                        "{text}: input {} overlaps the overlapped span",
-                        describe_tensor(sg.tensor(x))
-                    )));
+                    return Err(Error::Internal(format!("{text}: input {} overlaps the overlapped span", describe_tensor(sg.tensor(x)))));
                 }
             }
             for &y in &outs {
@@ -343,14 +259,8 @@ pub fn emit_subgraph(
         }
         let xs: Vec<_> = (0..ins.len()).map(|i| format_ident!("x{}", i)).collect();
         let mut ys: Vec<_> = (0..outs.len()).map(|i| format_ident!("y{}", i)).collect();
-        let tin: Vec<_> = ins
-            .iter()
-            .map(|t| format_ident!("T{}", t.index()))
-            .collect();
-        let mut tout: Vec<_> = outs
-            .iter()
-            .map(|t| format_ident!("T{}", t.index()))
-            .collect();
+        let tin: Vec<_> = ins.iter().map(|t| format_ident!("T{}", t.index())).collect();
+        let mut tout: Vec<_> = outs.iter().map(|t| format_ident!("T{}", t.index())).collect();
         // The pool of every input and output view, in the order of `tin` and `tout`.
         let pin: Vec<usize> = ins.iter().map(|&t| ar.pool(t)).collect::<Result<_, _>>()?;
         let mut pout: Vec<usize> = outs.iter().map(|&t| ar.pool(t)).collect::<Result<_, _>>()?;
@@ -362,12 +272,7 @@ pub fn emit_subgraph(
         }
         if let Some(o) = &overlap {
             let name = format_ident!("V{}", id.index());
-            let doc = format!(
-                " op {}: {} written over the consumed part of {}",
-                id.index(),
-                o.y,
-                o.x
-            );
+            let doc = format!(" op {}: {} written over the consumed part of {}", id.index(), o.y, o.x);
             let (a, b) = (int(o.span.0 as i64), int(o.span.1 as i64));
             body.scratch_ranges.push(quote! {
                 #[doc = #doc]
@@ -390,15 +295,7 @@ pub fn emit_subgraph(
         }
         // One pool (or one arena): `io` on it; several: `io_pools` on all of them, each view
         // tagged with its pool.
-        let split = match pin
-            .iter()
-            .chain(&pout)
-            .copied()
-            .collect::<BTreeSet<usize>>()
-            .into_iter()
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
+        let split = match pin.iter().chain(&pout).copied().collect::<BTreeSet<usize>>().into_iter().collect::<Vec<_>>().as_slice() {
             [] => quote! { #rt::__private::io(#arena, [#(#tin),*], [#(#tout),*]) },
             [k] if plan.pools.is_empty() => {
                 let _ = k;
@@ -410,42 +307,24 @@ pub fn emit_subgraph(
             }
             _ => {
                 // The pools that hold bytes (an empty pool has no arena).
-                let arenas: Vec<TokenStream> = plan
-                    .pools
-                    .iter()
-                    .filter(|p| p.bytes > 0)
-                    .map(|p| pool_arena(&p.name))
-                    .collect();
+                let arenas: Vec<TokenStream> = plan.pools.iter().filter(|p| p.bytes > 0).map(|p| pool_arena(&p.name)).collect();
                 let idx = |k: &usize| format_ident!("POOL_{}", plan.pools[*k].name.to_uppercase());
-                let (ki, ko): (Vec<_>, Vec<_>) = (
-                    pin.iter().map(idx).collect(),
-                    pout.iter().map(idx).collect(),
-                );
+                let (ki, ko): (Vec<_>, Vec<_>) = (pin.iter().map(idx).collect(), pout.iter().map(idx).collect());
                 quote! { #rt::__private::io_pools([#(#arenas),*], [#((#ki, #tin)),*], [#((#ko, #tout)),*]) }
             }
         };
         body.stmts.push(comment(&text)).map_err(Error::Internal)?;
         let k = int(body.ops.len() as i64);
         let (index, opcode) = (int(id.index() as i64), sg.ops[id].opcode.to_string());
-        let output = sg.ops[id]
-            .outputs
-            .first()
-            .map(|&t| short_name(&sg.tensor(t).name))
-            .unwrap_or_default();
+        let output = sg.ops[id].outputs.first().map(|&t| short_name(&sg.tensor(t).name)).unwrap_or_default();
         body.ops.push(quote! { #rt::OpInfo { index: #index, opcode: #opcode, output: #output, kernel: #kernel_name } });
         let stmt = if kernel.stops() {
             // TFLite Micro's kTfLiteAbort: the call is `false` when the run ends here.
             if calls.is_some_and(|c| c.current != 0) {
-                return Err(Error::Internal(format!(
-                    "{text}: can end the run, but is inside a called subgraph"
-                )));
+                return Err(Error::Internal(format!("{text}: can end the run, but is inside a called subgraph")));
             }
             body.stops = true;
-            let stopped = if fallible {
-                quote! { Ok(#rt::RunStatus::Stopped { op: #index }) }
-            } else {
-                quote! { #rt::RunStatus::Stopped { op: #index } }
-            };
+            let stopped = if fallible { quote! { Ok(#rt::RunStatus::Stopped { op: #index }) } } else { quote! { #rt::RunStatus::Stopped { op: #index } } };
             quote! {
                 observer.before(&OPS[#k]);
                 let complete = {
@@ -523,9 +402,7 @@ fn camel(name: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
         })
         .collect()
 }
@@ -565,17 +442,9 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
             let dtype_c = format_ident!("{}_{}_DTYPE", upper, i);
             let scale_c = format_ident!("{}_{}_SCALE", upper, i);
             let zp_c = format_ident!("{}_{}_ZERO_POINT", upper, i);
-            let elem_alias = format_ident!(
-                "{}{}Elem",
-                if kind == "input" { "Input" } else { "Output" },
-                i
-            );
+            let elem_alias = format_ident!("{}{}Elem", if kind == "input" { "Input" } else { "Output" }, i);
             let dtype_name = tensor.dtype.name();
-            let (scale, zp) = tensor
-                .quant
-                .as_ref()
-                .and_then(|q| q.per_tensor())
-                .unwrap_or((0.0, 0));
+            let (scale, zp) = tensor.quant.as_ref().and_then(|q| q.per_tensor()).unwrap_or((0.0, 0));
             let scale_lit = emit::float(scale);
             let zp_lit = int(zp);
             let doc = format!(" {kind} {i}: {}", describe_tensor(tensor));
@@ -624,22 +493,14 @@ fn emit_io(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<Io, Error> {
 /// `Model::new()`'s doc and body: a zeroed arena whose variable tensors hold their reset
 /// value, as after TFLite Micro's `ResetVariableTensors`; `fields` initialises the `Model`
 /// fields besides the arena (`name: value,` each). Returns the tensors it fills.
-fn emit_new(
-    rt: &TokenStream,
-    ar: &Arena<'_, '_, '_>,
-    fields: &TokenStream,
-) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
+fn emit_new(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
     let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
     if !ar.plan.pools.is_empty() {
         return emit_new_pools(rt, ar, fields);
     }
     let (fills, filled) = emit_fills(rt, ar)?;
     Ok(if fills.is_empty() {
-        (
-            " A model with a zeroed arena.",
-            quote! { Self { arena: #wrapper([0; ARENA_BYTES]), #fields } },
-            filled,
-        )
+        (" A model with a zeroed arena.", quote! { Self { arena: #wrapper([0; ARENA_BYTES]), #fields } }, filled)
     } else {
         (
             " A model with a zeroed arena whose variable tensors hold their reset value (the zero point of an int8 tensor).",
@@ -655,28 +516,16 @@ fn emit_new(
 
 /// [`emit_new`] with memory pools: one zeroed arena per pool (a local array of the pool's
 /// name), variable tensors at their reset value in theirs.
-fn emit_new_pools(
-    rt: &TokenStream,
-    ar: &Arena<'_, '_, '_>,
-    fields: &TokenStream,
-) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
+fn emit_new_pools(rt: &TokenStream, ar: &Arena<'_, '_, '_>, fields: &TokenStream) -> Result<(&'static str, TokenStream, Vec<TensorId>), Error> {
     let wrapper = align_wrapper(rt, ar.plan.plan.align as usize);
     let mut fills = Vec::new();
     let mut filled = Vec::new();
-    for t in ar
-        .sg
-        .tensors
-        .iter()
-        .filter(|t| t.is_variable && !t.is_constant())
-    {
+    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
         let (k, (a, b)) = ar.placed(t.id)?;
         let byte = t.reset_byte();
         if a < b && byte != 0 {
             filled.push(t.id);
-            let (pool, name) = (
-                format_ident!("{}", ar.plan.pools[k].name),
-                format_ident!("T{}", t.id.index()),
-            );
+            let (pool, name) = (format_ident!("{}", ar.plan.pools[k].name), format_ident!("T{}", t.id.index()));
             let zp = proc_macro2::Literal::i8_suffixed(byte as i8);
             if ar.plan.pools[k].section.is_some() {
                 fills.push(quote! { #rt::__private::fill(&mut #pool.0, #name, #zp as u8); });
@@ -688,10 +537,7 @@ fn emit_new_pools(
     let mut lets = Vec::new();
     let mut inits = Vec::new();
     for p in ar.plan.pools.iter().filter(|p| p.bytes > 0) {
-        let (name, bytes) = (
-            format_ident!("{}", p.name),
-            format_ident!("{}_BYTES", p.name.to_uppercase()),
-        );
+        let (name, bytes) = (format_ident!("{}", p.name), format_ident!("{}_BYTES", p.name.to_uppercase()));
         if p.section.is_some() {
             // Borrowed: zeroed here, its variables' reset values written into it below.
             let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
@@ -699,10 +545,7 @@ fn emit_new_pools(
             inits.push(quote! { #name, });
             continue;
         }
-        if filled
-            .iter()
-            .any(|&t| ar.pool(t).ok() == ar.plan.pools.iter().position(|q| q.name == p.name))
-        {
+        if filled.iter().any(|&t| ar.pool(t).ok() == ar.plan.pools.iter().position(|q| q.name == p.name)) {
             lets.push(quote! { let mut #name = [0; #bytes]; });
             inits.push(quote! { #name: #wrapper(#name), });
         } else {
@@ -717,27 +560,15 @@ fn emit_new_pools(
             " A model with zeroed arenas (those of the pools in linker sections borrowed and zeroed) whose variable tensors hold their reset value (the zero point of an int8 tensor)."
         }
     };
-    Ok((
-        doc,
-        quote! { #(#lets)* #(#fills)* Self { #(#inits)* #fields } },
-        filled,
-    ))
+    Ok((doc, quote! { #(#lets)* #(#fills)* Self { #(#inits)* #fields } }, filled))
 }
 
 /// The statements writing the reset value of every variable tensor whose reset byte is not
 /// zero into a local `arena` array (TFLite Micro's `ResetVariableTensors`), and those tensors.
-fn emit_fills(
-    rt: &TokenStream,
-    ar: &Arena<'_, '_, '_>,
-) -> Result<(Vec<TokenStream>, Vec<TensorId>), Error> {
+fn emit_fills(rt: &TokenStream, ar: &Arena<'_, '_, '_>) -> Result<(Vec<TokenStream>, Vec<TensorId>), Error> {
     let mut fills = Vec::new();
     let mut filled = Vec::new();
-    for t in ar
-        .sg
-        .tensors
-        .iter()
-        .filter(|t| t.is_variable && !t.is_constant())
-    {
+    for t in ar.sg.tensors.iter().filter(|t| t.is_variable && !t.is_constant()) {
         let (a, b) = ar.range(t.id)?;
         let byte = t.reset_byte();
         if a < b && byte != 0 {
@@ -810,30 +641,16 @@ pub fn generate(layout: ModuleLayout<'_, '_, '_>) -> Result<Generated, Error> {
             let (Some(lowered), Some(main)) = (model.main(), plan.main()) else {
                 return Err(Error::Internal("the model has no entry subgraph".into()));
             };
-            let calls = if model.has_calls() {
-                Some((model, plan))
-            } else {
-                None
-            };
+            let calls = if model.has_calls() { Some((model, plan)) } else { None };
             generate_with(lowered, main, calls, opts)
         }
-        ModuleLayout::Shared {
-            models,
-            arena_bytes,
-            align,
-            runtime_path,
-            header,
-            arena_doc,
-        } => {
+        ModuleLayout::Shared { models, arena_bytes, align, runtime_path, header, arena_doc } => {
             let mut parts = Vec::new();
             for m in models {
                 let file = m.opts.model_name.clone();
                 parts.push(shared_part(m).map_err(|e| match e {
                     e @ Error::Options(_) => e,
-                    e => Error::InModel {
-                        file,
-                        error: Box::new(e),
-                    },
+                    e => Error::InModel { file, error: Box::new(e) },
                 })?);
             }
             generate_shared(parts, arena_bytes, align, runtime_path, &header, &arena_doc)
@@ -862,40 +679,19 @@ fn shared_part(m: SharedModel<'_, '_, '_>) -> Result<SharedPart, Error> {
     let (Some(lowered), Some(plan)) = (m.model.main(), m.plan.main()) else {
         return Err(Error::Internal("the model has no entry subgraph".into()));
     };
-    let calls = if m.model.has_calls() {
-        Some((m.model, m.plan))
-    } else {
-        None
-    };
+    let calls = if m.model.has_calls() { Some((m.model, m.plan)) } else { None };
     let t = model_tokens(lowered, plan, calls, m.opts, true)?;
     let text = format_module("", t.module).map_err(Error::Internal)?;
-    Ok(SharedPart {
-        name: m.name,
-        doc: m.doc,
-        text,
-        has_reset: t.has_reset,
-        stops: t.stops,
-    })
+    Ok(SharedPart { name: m.name, doc: m.doc, text, has_reset: t.has_reset, stops: t.stops })
 }
 
 /// A module of several models sharing one arena of `arena_bytes`: one `pub mod <name>` per
 /// part (its consts, weights and a `Model<'a>` view), and `Models`, which owns the arena and
 /// hands out each model (`Models::<name>()`) and runs it (`Models::run_<name>()`). Each part
 /// is formatted on its own and indented into its `mod`.
-fn generate_shared(
-    parts: Vec<SharedPart>,
-    arena_bytes: u64,
-    align: usize,
-    runtime_path: &str,
-    header: &str,
-    arena_doc: &str,
-) -> Result<Generated, Error> {
+fn generate_shared(parts: Vec<SharedPart>, arena_bytes: u64, align: usize, runtime_path: &str, header: &str, arena_doc: &str) -> Result<Generated, Error> {
     let rt_path: TokenStream =
-        runtime_path
-            .parse()
-            .map_err(|_| crate::error::OptionsError::RuntimePath {
-                path: runtime_path.to_owned(),
-            })?;
+        runtime_path.parse().map_err(|_| crate::error::OptionsError::RuntimePath { path: runtime_path.to_owned() })?;
     let rt = quote! { rt };
     let wrapper = align_wrapper(&rt, align);
     let n = int(arena_bytes.max(align as u64) as i64);
@@ -917,19 +713,9 @@ fn generate_shared(
             mods.push('\n');
         }
         mods.push_str("}\n");
-        let get_doc = format!(
-            " Model `{}` in the shared arena: its inputs, outputs and `run`.",
-            part.name
-        );
-        let run_doc = format!(
-            " Runs model `{}` once: reads its inputs, writes its outputs.",
-            part.name
-        );
-        let ret = if part.stops {
-            quote! { -> rt::RunStatus }
-        } else {
-            quote! {}
-        };
+        let get_doc = format!(" Model `{}` in the shared arena: its inputs, outputs and `run`.", part.name);
+        let run_doc = format!(" Runs model `{}` once: reads its inputs, writes its outputs.", part.name);
+        let ret = if part.stops { quote! { -> rt::RunStatus } } else { quote! {} };
         methods.push(quote! {
             #[doc = #get_doc]
             pub fn #name(&mut self) -> #name::Model<'_> {
@@ -981,11 +767,7 @@ fn generate_shared(
     let head = format_module(header, head).map_err(Error::Internal)?;
     let tail = format_module("", tail).map_err(Error::Internal)?;
     let code = format!("{head}{mods}{tail}");
-    Ok(Generated {
-        code,
-        weights: Vec::new(),
-        scoped_weights: Vec::new(),
-    })
+    Ok(Generated { code, weights: Vec::new(), scoped_weights: Vec::new() })
 }
 
 fn generate_with(
@@ -1002,11 +784,7 @@ fn generate_with(
         opts.model_sha256
     );
     let code = format_module(&header, m.module).map_err(Error::Internal)?;
-    Ok(Generated {
-        code,
-        weights: m.weights,
-        scoped_weights: m.scoped_weights,
-    })
+    Ok(Generated { code, weights: m.weights, scoped_weights: m.scoped_weights })
 }
 
 /// One model's items, before formatting.
@@ -1033,12 +811,10 @@ fn model_tokens(
 ) -> Result<ModelTokens, Error> {
     lowered.check()?;
     let sg = lowered.sg;
-    let rt_path: TokenStream =
-        opts.runtime_path
-            .parse()
-            .map_err(|_| crate::error::OptionsError::RuntimePath {
-                path: opts.runtime_path.clone(),
-            })?;
+    let rt_path: TokenStream = opts
+        .runtime_path
+        .parse()
+        .map_err(|_| crate::error::OptionsError::RuntimePath { path: opts.runtime_path.clone() })?;
     // Everything below refers to the runtime as `rt`.
     let rt = quote! { rt };
     let align = plan.plan.align as usize;
@@ -1052,74 +828,28 @@ fn model_tokens(
     // Calls: every instance below the entry one becomes a function.
     let instances = model.map(|(_, mp)| mp.instances()).unwrap_or_default();
     let names = control_flow::names(&instances);
-    let once: Vec<OpId> = sg
-        .ops
-        .iter()
-        .filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. }))
-        .map(|o| o.id)
-        .collect();
+    let once: Vec<OpId> = sg.ops.iter().filter(|o| matches!(o.kind, crate::ir::OpKind::CallOnce { .. })).map(|o| o.id).collect();
     if shared {
         if let Some(op) = once.first() {
-            return Err(crate::error::OptionsError::SharedCallOnce {
-                model: opts.model_name.clone(),
-                op: op.index(),
-            }
-            .into());
+            return Err(crate::error::OptionsError::SharedCallOnce { model: opts.model_name.clone(), op: op.index() }.into());
         }
     }
     // The caller's custom operators (entry subgraph only: lowering refuses them elsewhere).
     let custom = custom::CustomOps::of(lowered);
     if let (true, Some(op)) = (shared, custom.first_op()) {
-        return Err(crate::error::OptionsError::SharedCustomOps {
-            model: opts.model_name.clone(),
-            op,
-        }
-        .into());
+        return Err(crate::error::OptionsError::SharedCustomOps { model: opts.model_name.clone(), op }.into());
     }
     let mut functions = Vec::new();
     let mut body = match model {
-        None => emit_subgraph(
-            &rt,
-            &quote! { &mut self.arena.0 },
-            lowered,
-            plan,
-            &mut items,
-            None,
-            Some(&custom),
-            2,
-        )?,
+        None => emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, None, Some(&custom), 2)?,
         Some((lm, mp)) => {
             for (i, inst) in instances.iter().enumerate().skip(1) {
                 let (Some(l), Some(p)) = (lm.get(inst.subgraph), mp.get(inst.subgraph)) else {
-                    return Err(Error::Internal(format!(
-                        "subgraph {} is called but was not lowered and planned",
-                        inst.subgraph.index()
-                    )));
+                    return Err(Error::Internal(format!("subgraph {} is called but was not lowered and planned", inst.subgraph.index())));
                 };
-                let calls = control_flow::Calls {
-                    lm,
-                    mp,
-                    instances: &instances,
-                    names: &names,
-                    current: i,
-                    base: inst.base,
-                    once: &[],
-                };
-                let b = emit_subgraph(
-                    &rt,
-                    &quote! { &mut *arena },
-                    l,
-                    p,
-                    &mut items,
-                    Some(&calls),
-                    None,
-                    1,
-                )?;
-                let car = Arena {
-                    sg: l.sg,
-                    plan: p,
-                    base: inst.base,
-                };
+                let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: i, base: inst.base, once: &[] };
+                let b = emit_subgraph(&rt, &quote! { &mut *arena }, l, p, &mut items, Some(&calls), None, 1)?;
+                let car = Arena { sg: l.sg, plan: p, base: inst.base };
                 let mut consts = Vec::new();
                 for &t in &b.used {
                     consts.push(car.range_const(t)?);
@@ -1133,11 +863,7 @@ fn model_tokens(
                         l.sg.name,
                         inst.base,
                         op.index(),
-                        if p == 0 {
-                            "the entry subgraph".to_string()
-                        } else {
-                            format!("subgraph {}", instances[p].subgraph.index())
-                        }
+                        if p == 0 { "the entry subgraph".to_string() } else { format!("subgraph {}", instances[p].subgraph.index()) }
                     ),
                     None => String::new(),
                 };
@@ -1164,25 +890,8 @@ fn model_tokens(
                     }
                 });
             }
-            let calls = control_flow::Calls {
-                lm,
-                mp,
-                instances: &instances,
-                names: &names,
-                current: 0,
-                base: 0,
-                once: &once,
-            };
-            emit_subgraph(
-                &rt,
-                &quote! { &mut self.arena.0 },
-                lowered,
-                plan,
-                &mut items,
-                Some(&calls),
-                Some(&custom),
-                2,
-            )?
+            let calls = control_flow::Calls { lm, mp, instances: &instances, names: &names, current: 0, base: 0, once: &once };
+            emit_subgraph(&rt, &quote! { &mut self.arena.0 }, lowered, plan, &mut items, Some(&calls), Some(&custom), 2)?
         }
     };
     // A model whose run can end early returns how it ended (`rt::RunStatus`); every other
@@ -1190,14 +899,7 @@ fn model_tokens(
     let stops = body.stops;
     let fallible = !custom.is_empty();
     let (ret, run_doc) = if fallible {
-        let (ok, tail) = if stops {
-            (
-                quote! { rt::RunStatus },
-                quote! { Ok(rt::RunStatus::Complete) },
-            )
-        } else {
-            (quote! { () }, quote! { Ok(()) })
-        };
+        let (ok, tail) = if stops { (quote! { rt::RunStatus }, quote! { Ok(rt::RunStatus::Complete) }) } else { (quote! { () }, quote! { Ok(()) }) };
         body.stmts.push(tail).map_err(Error::Internal)?;
         (
             quote! { -> ::core::result::Result<#ok, rt::custom::CustomOpFailed> },
@@ -1208,27 +910,18 @@ fn model_tokens(
             },
         )
     } else if stops {
-        body.stmts
-            .push(quote! { rt::RunStatus::Complete })
-            .map_err(Error::Internal)?;
+        body.stmts.push(quote! { rt::RunStatus::Complete }).map_err(Error::Internal)?;
         (
             quote! { -> rt::RunStatus },
             " Runs one inference: reads the inputs, writes the outputs, and says whether every operator ran. [`rt::RunStatus::Stopped`]: an operator ended the run early, as TFLite Micro's CIRCULAR_BUFFER does until its period has passed (`kTfLiteAbort`, \"no output yet\"); the operators after it did not run, so the outputs they write hold nothing new.",
         )
     } else {
-        (
-            quote! {},
-            " Runs one inference: reads the inputs, writes the outputs.",
-        )
+        (quote! {}, " Runs one inference: reads the inputs, writes the outputs.")
     };
     let io = emit_io(&rt, &ar)?;
     let n_once = int(once.len() as i64);
     // CALL_ONCE flags: none has run yet.
-    let once_init = if once.is_empty() {
-        quote! {}
-    } else {
-        quote! { called_once: [false; #n_once], }
-    };
+    let once_init = if once.is_empty() { quote! {} } else { quote! { called_once: [false; #n_once], } };
     let (new_doc, new_body, filled) = emit_new(&rt, &ar, &once_init)?;
 
     // Arena ranges of every tensor the code touches, by tensor index.
@@ -1276,15 +969,9 @@ fn model_tokens(
     let mut borrowed: Vec<TokenStream> = Vec::new();
     let mut active = 0;
     for (k, p) in plan.pools.iter().enumerate() {
-        let (bytes, index, field) = (
-            format_ident!("{}_BYTES", p.name.to_uppercase()),
-            format_ident!("POOL_{}", p.name.to_uppercase()),
-            format_ident!("{}", p.name),
-        );
+        let (bytes, index, field) = (format_ident!("{}_BYTES", p.name.to_uppercase()), format_ident!("POOL_{}", p.name.to_uppercase()), format_ident!("{}", p.name));
         let n = int(p.bytes as i64);
-        let cap = p
-            .capacity
-            .map_or("unbounded".to_string(), |c| format!("capacity {c} bytes"));
+        let cap = p.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c} bytes"));
         let fastest = if k == 0 { ", the fastest" } else { "" };
         if p.bytes == 0 {
             let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): none of this model's tensors is there, so [`Model`] has no arena for it.", p.name);
@@ -1294,14 +981,8 @@ fn model_tokens(
             });
             continue;
         }
-        let doc = format!(
-            " Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): its arena inside [`Model`].",
-            p.name
-        );
-        let idx_doc = format!(
-            " Index of pool `{}` in the arena arrays of `__private::io_pools`.",
-            p.name
-        );
+        let doc = format!(" Bytes of memory pool `{}` (pool {k}, {cap}{fastest}): its arena inside [`Model`].", p.name);
+        let idx_doc = format!(" Index of pool `{}` in the arena arrays of `__private::io_pools`.", p.name);
         let k = int(active as i64);
         active += 1;
         pool_items.push(quote! {
@@ -1316,10 +997,7 @@ fn model_tokens(
             let ty = format_ident!("{}Arena", camel(&p.name));
             let zeroed = format_ident!("{}_ZEROED", p.name.to_uppercase());
             let stat = format_ident!("{}_ARENA", p.name.to_uppercase());
-            let ty_doc = format!(
-                " The arena of pool `{}`, which [`Model`] borrows ([`Model::new`]).",
-                p.name
-            );
+            let ty_doc = format!(" The arena of pool `{}`, which [`Model`] borrows ([`Model::new`]).", p.name);
             let z_doc = format!(" A zeroed arena of pool `{}`.", p.name);
             let s_doc = format!(
                 " Pool `{}`'s arena in linker section `{section}` (`--pool-section`). Lend it to [`Model::new`] once: `Model::new(unsafe {{ &mut *core::ptr::addr_of_mut!({stat}) }})` where nothing else takes it, or declare your own `#[link_section = \"{section}\"]` static behind a safe wrapper (`cortex_m::singleton!`).",
@@ -1351,11 +1029,7 @@ fn model_tokens(
     let arena_item = if plan.pools.is_empty() {
         arena_item
     } else {
-        let sum: Vec<_> = plan
-            .pools
-            .iter()
-            .map(|p| format_ident!("{}_BYTES", p.name.to_uppercase()))
-            .collect();
+        let sum: Vec<_> = plan.pools.iter().map(|p| format_ident!("{}_BYTES", p.name.to_uppercase())).collect();
         quote! {
             /// Bytes of RAM the model needs besides the stack: its memory pools together.
             pub const ARENA_BYTES: usize = #(#sum)+*;
@@ -1380,10 +1054,7 @@ fn model_tokens(
     ranges.into_iter().for_each(|i| module.item(i));
     body.scratch_ranges.into_iter().for_each(|i| module.item(i));
     module.item(blob);
-    items
-        .weights
-        .values()
-        .for_each(|(_, i)| module.item(i.clone()));
+    items.weights.values().for_each(|(_, i)| module.item(i.clone()));
     items.consts.iter().for_each(|i| module.item(i.clone()));
     module.item(scoped);
     module.item(quote! {
@@ -1395,11 +1066,7 @@ fn model_tokens(
         module.item(custom.trait_item(&rt));
         body.custom.iter().for_each(|i| module.item(i.clone()));
     }
-    let (ops_param, ops_arg) = if fallible {
-        (quote! { ops: &mut impl CustomOps, }, quote! { ops, })
-    } else {
-        (quote! {}, quote! {})
-    };
+    let (ops_param, ops_arg) = if fallible { (quote! { ops: &mut impl CustomOps, }, quote! { ops, }) } else { (quote! {}, quote! {}) };
     let stmts = module.stmts(body.stmts);
     let io_fns = quote! {
         #(#accessors)*
@@ -1464,16 +1131,13 @@ fn model_tokens(
     } else {
         // A pool in a linker section is borrowed (`'p`), so there is no `Default`.
         let (lt, default) = if borrowed.is_empty() {
-            (
-                quote! {},
-                quote! {
-                    impl Default for Model {
-                        fn default() -> Self {
-                            Self::new()
-                        }
+            (quote! {}, quote! {
+                impl Default for Model {
+                    fn default() -> Self {
+                        Self::new()
                     }
-                },
-            )
+                }
+            })
         } else {
             (quote! { <'p> }, quote! {})
         };
@@ -1501,18 +1165,8 @@ fn model_tokens(
     for m in target_modules(&mut module, &items)? {
         module.item(m);
     }
-    let scoped_weights = items
-        .scoped
-        .into_iter()
-        .map(|s| (s.suffix, s.blob))
-        .collect();
-    Ok(ModelTokens {
-        module,
-        weights: items.blob,
-        scoped_weights,
-        has_reset,
-        stops,
-    })
+    let scoped_weights = items.scoped.into_iter().map(|s| (s.suffix, s.blob)).collect();
+    Ok(ModelTokens { module, weights: items.blob, scoped_weights, has_reset, stops })
 }
 
 #[cfg(all(test, feature = "format"))]
@@ -1559,13 +1213,7 @@ mod tests {
         let mut lowered = lower_subgraph(model.main());
         let op = OpId::new(0);
         let wrap = |l: &mut LoweredOp, n: usize| {
-            let inner = std::mem::replace(
-                &mut l.kernel,
-                Err(crate::error::LowerError::Invalid {
-                    at: Default::default(),
-                    what: String::new(),
-                }),
-            );
+            let inner = std::mem::replace(&mut l.kernel, Err(crate::error::LowerError::Invalid { at: Default::default(), what: String::new() }));
             let k = WithScratch(inner.unwrap(), n);
             l.caps.scratch_bytes = k.scratch_bytes();
             l.kernel = Ok(Box::new(k));
@@ -1576,31 +1224,17 @@ mod tests {
         let r = plan.scratch_regions(op);
         assert_eq!(r.len(), 1);
         let code = generate_with(&lowered, &plan, None, &opts()).unwrap().code;
-        let decl = format!(
-            "const S0: ::core::ops::Range<usize> = {}..{};",
-            r[0].start, r[0].end
-        );
+        let decl = format!("const S0: ::core::ops::Range<usize> = {}..{};", r[0].start, r[0].end);
         assert!(code.contains(&decl), "{decl}\n{code}");
-        assert!(
-            code.contains("let _ = rt::__private::as_u8_mut(s0);"),
-            "{code}"
-        );
-        let io = code
-            .lines()
-            .find(|l| l.contains("__private::io(") && l.contains("S0"))
-            .unwrap_or_default();
+        assert!(code.contains("let _ = rt::__private::as_u8_mut(s0);"), "{code}");
+        let io = code.lines().find(|l| l.contains("__private::io(") && l.contains("S0")).unwrap_or_default();
         assert!(io.contains(", s0]"), "{io}");
 
         let mut lowered = lower_subgraph(model.main());
         wrap(&mut lowered.ops[op], 0);
         let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
-        let e = generate_with(&lowered, &plan, None, &opts())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("op 0: CONV_2D") && e.contains("uses scratch but declared none"),
-            "{e}"
-        );
+        let e = generate_with(&lowered, &plan, None, &opts()).unwrap_err().to_string();
+        assert!(e.contains("op 0: CONV_2D") && e.contains("uses scratch but declared none"), "{e}");
     }
 
     /// PAD and CONCATENATION declare reversed overlaps of negative bounds (the pad's input
@@ -1614,27 +1248,14 @@ mod tests {
         let bytes = crate::testing::models::overlap_copies();
         let model = crate::passes::read_model(&bytes).unwrap();
         let lowered = lower_subgraph(model.main());
-        let declared: Vec<_> = lowered
-            .overlap()
-            .into_iter()
-            .map(|(op, _, _, d)| (op.index(), d))
-            .collect();
-        assert_eq!(
-            declared,
-            vec![
-                (0, DeltaBound::AtLeast(-36)),
-                (1, DeltaBound::AtLeast(-320))
-            ]
-        );
+        let declared: Vec<_> = lowered.overlap().into_iter().map(|(op, _, _, d)| (op.index(), d)).collect();
+        assert_eq!(declared, vec![(0, DeltaBound::AtLeast(-36)), (1, DeltaBound::AtLeast(-320))]);
         let plan = crate::pipeline::plan(&lowered, &PlanOptions::default()).unwrap();
         assert_eq!(plan.plan.overlaps.len(), 2, "{:?}", plan.plan);
         assert_eq!(plan.plan.arena_bytes, 384);
         let code = generate_with(&lowered, &plan, None, &opts()).unwrap().code;
         let flat: String = code.split_whitespace().collect();
-        assert!(
-            flat.contains("rt::kernels::overlap::pad_overlapped(&P0,rt::__private::as_i8_mut(v0),"),
-            "{code}"
-        );
+        assert!(flat.contains("rt::kernels::overlap::pad_overlapped(&P0,rt::__private::as_i8_mut(v0),"), "{code}");
         assert!(
             flat.contains("rt::kernels::overlap::concatenation_overlapped(&P1,1,&[rt::__private::as_i8(x0)],rt::__private::as_i8_mut(v0),"),
             "{code}"

@@ -40,47 +40,24 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
     let shape = *u.choose(&[LargeShape::Wide, LargeShape::Deep, LargeShape::Random])?;
     let n = u.int_in_range(100..=800usize)?;
     if shape == LargeShape::Random {
-        return generate(
-            u,
-            Limits {
-                max_ops: n,
-                max_inputs: 4,
-                max_variables: 3,
-                max_units: 16,
-            },
-        );
+        return generate(u, Limits { max_ops: n, max_inputs: 4, max_variables: 3, max_units: 16 });
     }
     let lim = Limits::default();
-    let mut p = Problem {
-        buffers: IndexVec::new(),
-        ops: IndexVec::new(),
-    };
+    let mut p = Problem { buffers: IndexVec::new(), ops: IndexVec::new() };
     let buf = |p: &mut Problem, bytes, kind| {
-        let id = p.buffers.push(Buffer {
-            bytes,
-            kind,
-            alias_of: None,
-            label: String::new(),
-        });
+        let id = p.buffers.push(Buffer { bytes, kind, alias_of: None, label: String::new() });
         p.buffers[id].label = format!("{id}");
         id
     };
     let x = buf(&mut p, size(u, &lim)?, BufferKind::Input);
     let mut chain = vec![x];
     for k in 0..n {
-        let mut node = OpNode {
-            label: format!("op{k}"),
-            ..OpNode::default()
-        };
+        let mut node = OpNode { label: format!("op{k}"), ..OpNode::default() };
         let bytes = size(u, &lim)?;
         match shape {
             LargeShape::Wide => {
                 node.reads.push(x);
-                let kind = if u.ratio(7, 8)? {
-                    BufferKind::Output
-                } else {
-                    BufferKind::Activation
-                };
+                let kind = if u.ratio(7, 8)? { BufferKind::Output } else { BufferKind::Activation };
                 let y = buf(&mut p, bytes, kind);
                 node.writes.push(y);
             }
@@ -99,11 +76,7 @@ pub fn generate_large(u: &mut Unstructured<'_>) -> Result<Problem> {
                     node.in_place_ok.push((prev, y));
                 } else if prev != x && u.ratio(1, 2)? {
                     let bound = random_bound(u, bytes)?;
-                    node.overlap_ok.push(crate::plan::Overlap {
-                        input: prev,
-                        output: y,
-                        bound,
-                    });
+                    node.overlap_ok.push(crate::plan::Overlap { input: prev, output: y, bound });
                 }
                 chain.push(y);
             }
@@ -148,12 +121,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_ops: 14,
-            max_inputs: 3,
-            max_variables: 2,
-            max_units: 12,
-        }
+        Limits { max_ops: 14, max_inputs: 3, max_variables: 2, max_units: 12 }
     }
 }
 
@@ -178,83 +146,43 @@ fn size(u: &mut Unstructured<'_>, lim: &Limits) -> Result<u64> {
 
 /// Generates one problem within `lim`.
 pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
-    let mut p = Problem {
-        buffers: IndexVec::new(),
-        ops: IndexVec::new(),
-    };
+    let mut p = Problem { buffers: IndexVec::new(), ops: IndexVec::new() };
     // Per root: whether the group already holds a model input/output, and is a variable.
     let mut group_io: Vec<bool> = Vec::new();
     let mut root: Vec<usize> = Vec::new();
-    let add = |p: &mut Problem,
-               bytes,
-               kind,
-               alias_of: Option<BufferId>,
-               root: &mut Vec<usize>,
-               group_io: &mut Vec<bool>| {
-        let id = p.buffers.push(Buffer {
-            bytes,
-            kind,
-            alias_of,
-            label: String::new(),
-        });
-        p.buffers[id].label = format!("{id}");
-        let r = alias_of.map_or(id.index(), |s| root[s.index()]);
-        root.push(r);
-        group_io.push(false);
-        if kind.is_input() || kind.is_output() {
-            group_io[r] = true;
-        }
-        id
-    };
+    let add =
+        |p: &mut Problem, bytes, kind, alias_of: Option<BufferId>, root: &mut Vec<usize>, group_io: &mut Vec<bool>| {
+            let id = p.buffers.push(Buffer { bytes, kind, alias_of, label: String::new() });
+            p.buffers[id].label = format!("{id}");
+            let r = alias_of.map_or(id.index(), |s| root[s.index()]);
+            root.push(r);
+            group_io.push(false);
+            if kind.is_input() || kind.is_output() {
+                group_io[r] = true;
+            }
+            id
+        };
     let mut available: Vec<BufferId> = Vec::new(); // readable activations/inputs
     let n_inputs = u.int_in_range(1..=lim.max_inputs)?;
     for _ in 0..n_inputs {
         let bytes = size(u, &lim)?;
-        available.push(add(
-            &mut p,
-            bytes,
-            BufferKind::Input,
-            None,
-            &mut root,
-            &mut group_io,
-        ));
+        available.push(add(&mut p, bytes, BufferKind::Input, None, &mut root, &mut group_io));
     }
     let mut variables = Vec::new();
     for _ in 0..u.int_in_range(0..=lim.max_variables)? {
         let bytes = size(u, &lim)?;
-        variables.push(add(
-            &mut p,
-            bytes,
-            BufferKind::Variable,
-            None,
-            &mut root,
-            &mut group_io,
-        ));
+        variables.push(add(&mut p, bytes, BufferKind::Variable, None, &mut root, &mut group_io));
     }
     let n_ops = u.int_in_range(1..=lim.max_ops)?;
     for k in 0..n_ops {
-        let mut node = OpNode {
-            label: format!("op{k}"),
-            ..OpNode::default()
-        };
+        let mut node = OpNode { label: format!("op{k}"), ..OpNode::default() };
         let view = u.ratio(1, 6)?;
         if view {
             // A pure view of one readable non-scratch buffer.
             let src = *u.choose(&available)?;
             let src_bytes = p.buffers[BufferId::new(root[src.index()])].bytes;
-            let bytes = if u.ratio(1, 4)? {
-                u.int_in_range(0..=src_bytes)?
-            } else {
-                src_bytes
-            };
-            let alias = add(
-                &mut p,
-                bytes,
-                BufferKind::Activation,
-                Some(src),
-                &mut root,
-                &mut group_io,
-            );
+            let bytes = if u.ratio(1, 4)? { u.int_in_range(0..=src_bytes)? } else { src_bytes };
+            let alias = add(&mut p, bytes, BufferKind::Activation, Some(src), &mut root, &mut group_io);
             node.reads.push(src);
             node.writes.push(alias);
             available.push(alias);
@@ -276,14 +204,7 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
             let n_writes = u.int_in_range(1..=2)?;
             for _ in 0..n_writes {
                 let bytes = size(u, &lim)?;
-                let out = add(
-                    &mut p,
-                    bytes,
-                    BufferKind::Activation,
-                    None,
-                    &mut root,
-                    &mut group_io,
-                );
+                let out = add(&mut p, bytes, BufferKind::Activation, None, &mut root, &mut group_io);
                 node.writes.push(out);
                 available.push(out);
                 if u.ratio(1, 4)? {
@@ -297,35 +218,20 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
                     let input = *u.choose(&node.reads)?;
                     if p.buffers[input].kind != BufferKind::Variable {
                         let bound = random_bound(u, bytes.max(p.buffers[input].bytes))?;
-                        node.overlap_ok.push(crate::plan::Overlap {
-                            input,
-                            output: out,
-                            bound,
-                        });
+                        node.overlap_ok.push(crate::plan::Overlap { input, output: out, bound });
                     }
                 }
             }
             if u.ratio(1, 5)? {
                 let bytes = size(u, &lim)?;
-                let s = add(
-                    &mut p,
-                    bytes,
-                    BufferKind::Scratch,
-                    None,
-                    &mut root,
-                    &mut group_io,
-                );
+                let s = add(&mut p, bytes, BufferKind::Scratch, None, &mut root, &mut group_io);
                 node.writes.push(s);
             }
         }
         p.ops.push(node);
     }
     // Model outputs: the last op's first write, plus a few random activations, one per group.
-    let mut candidates: Vec<BufferId> = p
-        .ops
-        .iter()
-        .flat_map(|n| n.writes.iter().copied())
-        .collect();
+    let mut candidates: Vec<BufferId> = p.ops.iter().flat_map(|n| n.writes.iter().copied()).collect();
     candidates.retain(|&b| p.buffers[b].kind == BufferKind::Activation);
     let last = p.ops.iter().last().and_then(|n| n.writes.first().copied());
     let mut outs: Vec<BufferId> = last.into_iter().collect();
@@ -346,12 +252,8 @@ pub fn generate(u: &mut Unstructured<'_>, lim: Limits) -> Result<Problem> {
 
 /// Plans `problem` and checks the plan with the verifier and the planner's cheaply checkable
 /// claims; `Err` describes what failed.
-pub fn try_check(
-    problem: &Problem,
-    options: &PlanOptions,
-) -> std::result::Result<plan::MemoryPlan, String> {
-    let plan = plan::plan(problem, options)
-        .map_err(|e| format!("planning a valid problem failed: {e}"))?;
+pub fn try_check(problem: &Problem, options: &PlanOptions) -> std::result::Result<plan::MemoryPlan, String> {
+    let plan = plan::plan(problem, options).map_err(|e| format!("planning a valid problem failed: {e}"))?;
     let violations = plan::verify::verify(problem, &plan);
     if !violations.is_empty() {
         return Err(format!("violations: {violations:#?}\nplan: {plan:#?}"));

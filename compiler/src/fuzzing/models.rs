@@ -33,12 +33,7 @@ const WORDS: [u32; 12] = [
 ];
 
 /// One to `max_edits` random edits of `seed` (`other` is a source of spliced bytes).
-pub fn mutate(
-    seed: &[u8],
-    other: &[u8],
-    max_edits: usize,
-    u: &mut Unstructured<'_>,
-) -> Result<Vec<u8>> {
+pub fn mutate(seed: &[u8], other: &[u8], max_edits: usize, u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     let mut b = seed.to_vec();
     for _ in 0..u.int_in_range(1..=max_edits.max(1))? {
         if b.is_empty() {
@@ -96,24 +91,15 @@ pub struct Reached {
 /// Runs `bytes` through read + inspect, plan + verify, and compile (with `opts`); `Err`
 /// describes a wrong answer (a plan that fails verification, an emitted module whose arena or
 /// weights exceed what its target can address). Errors the model deserves are fine.
-pub fn check_pipeline(
-    bytes: &[u8],
-    opts: &crate::CompileOptions,
-) -> std::result::Result<Reached, String> {
+pub fn check_pipeline(bytes: &[u8], opts: &crate::CompileOptions) -> std::result::Result<Reached, String> {
     let mut reached = Reached::default();
-    let Ok(model) = crate::passes::read_model(bytes) else {
-        return Ok(reached);
-    };
+    let Ok(model) = crate::passes::read_model(bytes) else { return Ok(reached) };
     reached.read = true;
     let _ = crate::inspect::summarize(&model);
     let lowered = crate::lower::lower_subgraph(model.main());
     let popts = crate::pipeline::plan_options(
         &lowered,
-        crate::plan::PlanOptions {
-            align: opts.align as u64,
-            verify: true,
-            ..crate::plan::PlanOptions::default()
-        },
+        crate::plan::PlanOptions { align: opts.align as u64, verify: true, ..crate::plan::PlanOptions::default() },
     );
     match crate::plan::plan_subgraph(model.main(), &popts) {
         Ok(sp) => {
@@ -130,13 +116,9 @@ pub fn check_pipeline(
     }
     if let Ok(c) = crate::compile(bytes, opts) {
         reached.compiled = true;
-        let limits = crate::pipeline::SizeLimits::for_target(opts.target_pointer_width)
-            .map_err(|e| e.to_string())?;
+        let limits = crate::pipeline::SizeLimits::for_target(opts.target_pointer_width).map_err(|e| e.to_string())?;
         let (arena, weights) = (c.arena_bytes() as u64, c.weights.len() as u64);
-        if arena > limits.max_object
-            || weights > limits.max_object
-            || arena + weights > limits.max_total
-        {
+        if arena > limits.max_object || weights > limits.max_object || arena + weights > limits.max_total {
             return Err(format!("emitted a module the target cannot link: arena {arena} bytes, weights {weights} bytes"));
         }
         if !c.code.contains("pub const ARENA_BYTES") {

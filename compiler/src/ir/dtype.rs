@@ -63,18 +63,8 @@ impl DType {
     /// element type comes from this match (sizes for planning, names for reports, the Rust
     /// type and arena views for emission).
     pub const fn info(self) -> DTypeInfo {
-        const fn row(
-            name: &'static str,
-            size: Option<usize>,
-            rust: Option<&'static str>,
-            arena_view: bool,
-        ) -> DTypeInfo {
-            DTypeInfo {
-                name,
-                size,
-                rust,
-                arena_view,
-            }
+        const fn row(name: &'static str, size: Option<usize>, rust: Option<&'static str>, arena_view: bool) -> DTypeInfo {
+            DTypeInfo { name, size, rust, arena_view }
         }
         match self {
             DType::F32 => row("float32", Some(4), Some("f32"), true),
@@ -180,9 +170,7 @@ mod tests {
             let i = d.info();
             assert!(names.insert(i.name), "{d:?}");
             if i.arena_view {
-                let rust = i
-                    .rust
-                    .unwrap_or_else(|| panic!("{d:?} has views but no Rust type"));
+                let rust = i.rust.unwrap_or_else(|| panic!("{d:?} has views but no Rust type"));
                 let bits: usize = rust[1..].parse().unwrap_or_else(|_| panic!("{rust}"));
                 assert_eq!(i.size, Some(bits / 8), "{d:?}");
             }

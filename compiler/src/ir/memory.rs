@@ -46,14 +46,8 @@ impl Call {
     /// The callees, in the order the op may run them.
     pub fn callees(&self) -> Vec<SubgraphId> {
         match *self {
-            Call::If {
-                then_subgraph,
-                else_subgraph,
-            } => vec![then_subgraph, else_subgraph],
-            Call::While {
-                cond_subgraph,
-                body_subgraph,
-            } => vec![cond_subgraph, body_subgraph],
+            Call::If { then_subgraph, else_subgraph } => vec![then_subgraph, else_subgraph],
+            Call::While { cond_subgraph, body_subgraph } => vec![cond_subgraph, body_subgraph],
             Call::CallOnce { init_subgraph } => vec![init_subgraph],
         }
     }

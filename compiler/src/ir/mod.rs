@@ -5,9 +5,9 @@
 //! borrowed view into the model file's bytes (`Tensor::data`), so reading a 4 MB model
 //! copies no weights.
 
+mod ops;
 mod dtype;
 pub mod memory;
-mod ops;
 mod sparse;
 
 pub use dtype::DType;
@@ -145,10 +145,7 @@ impl Tensor<'_> {
     /// (`MicroInterpreterGraph::ResetTensorData`, a `memset`): the first zero point of an
     /// int8 tensor, 0 for every other type. Generated models start from this state.
     pub fn reset_byte(&self) -> u8 {
-        match (
-            self.dtype,
-            self.quant.as_ref().and_then(|q| q.zero_point.first()),
-        ) {
+        match (self.dtype, self.quant.as_ref().and_then(|q| q.zero_point.first())) {
             // memset takes the value as an int and stores its low byte.
             (DType::I8, Some(&zp)) => zp as u8,
             _ => 0,
@@ -156,9 +153,7 @@ impl Tensor<'_> {
     }
     /// True when `shape_signature` marks a dimension as dynamic.
     pub fn has_dynamic_signature(&self) -> bool {
-        self.shape_signature
-            .as_ref()
-            .is_some_and(|s| s.iter().any(|&d| d < 0))
+        self.shape_signature.as_ref().is_some_and(|s| s.iter().any(|&d| d < 0))
     }
 }
 
@@ -260,9 +255,7 @@ impl Operator<'_> {
     pub fn unsupported_reason(&self) -> Option<&'static str> {
         match (&self.kind, &self.opcode) {
             (OpKind::Unsupported, OpCode::Custom(_)) => Some("custom operator"),
-            (OpKind::Unsupported, OpCode::Builtin { .. }) => {
-                Some("builtin operator not supported by tflc")
-            }
+            (OpKind::Unsupported, OpCode::Builtin { .. }) => Some("builtin operator not supported by tflc"),
             _ => None,
         }
     }

@@ -96,14 +96,7 @@ pub struct Conv2dOptions {
 impl Default for Conv2dOptions {
     /// The flatbuffer defaults of an absent options table.
     fn default() -> Self {
-        Self {
-            padding: Padding::Same,
-            stride_w: 0,
-            stride_h: 0,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::None,
-        }
+        Self { padding: Padding::Same, stride_w: 0, stride_h: 0, dilation_w: 1, dilation_h: 1, activation: Activation::None }
     }
 }
 
@@ -562,3 +555,4 @@ pub enum OpKind {
     /// A builtin tflc does not know, or a custom op. The name is in `Operator::opcode`.
     Unsupported,
 }
+

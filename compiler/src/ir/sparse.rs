@@ -162,10 +162,7 @@ fn dim_name(rank: usize, block_map: &[i32], e: usize) -> String {
         format!("dimension {e}")
     } else {
         let k = e - rank;
-        format!(
-            "block dimension {k} (of dimension {})",
-            block_map.get(k).copied().unwrap_or(-1)
-        )
+        format!("block dimension {k} (of dimension {})", block_map.get(k).copied().unwrap_or(-1))
     }
 }
 
@@ -174,10 +171,7 @@ impl Sparsity {
     pub fn index_bytes(&self) -> usize {
         self.dim_metadata
             .iter()
-            .map(|d| {
-                d.array_segments.as_ref().map_or(0, IndexVector::byte_size)
-                    + d.array_indices.as_ref().map_or(0, IndexVector::byte_size)
-            })
+            .map(|d| d.array_segments.as_ref().map_or(0, IndexVector::byte_size) + d.array_indices.as_ref().map_or(0, IndexVector::byte_size))
             .sum()
     }
 
@@ -189,42 +183,19 @@ impl Sparsity {
             .iter()
             .zip(&self.traversal_order)
             .filter(|(d, _)| d.format == DimFormat::SparseCsr)
-            .map(|(_, &e)| {
-                if (e as usize) < rank {
-                    format!("d{e}")
-                } else {
-                    format!("b{}", e as usize - rank)
-                }
-            })
+            .map(|(_, &e)| if (e as usize) < rank { format!("d{e}") } else { format!("b{}", e as usize - rank) })
             .collect();
-        let mut s = if csr.is_empty() {
-            "dense levels only".to_owned()
-        } else {
-            format!("CSR in {}", csr.join(", "))
-        };
+        let mut s = if csr.is_empty() { "dense levels only".to_owned() } else { format!("CSR in {}", csr.join(", ")) };
         if !self.block_map.is_empty() {
             let sizes: Vec<String> = (0..self.block_map.len())
                 .map(|k| {
-                    let level = self
-                        .traversal_order
-                        .iter()
-                        .position(|&e| e as usize == rank + k);
-                    level
-                        .and_then(|l| self.dim_metadata.get(l))
-                        .map_or("?".to_owned(), |d| d.dense_size.to_string())
+                    let level = self.traversal_order.iter().position(|&e| e as usize == rank + k);
+                    level.and_then(|l| self.dim_metadata.get(l)).map_or("?".to_owned(), |d| d.dense_size.to_string())
                 })
                 .collect();
-            s += &format!(
-                ", blocks {} over dims {:?}",
-                sizes.join("x"),
-                self.block_map
-            );
+            s += &format!(", blocks {} over dims {:?}", sizes.join("x"), self.block_map);
         }
-        let identity = self
-            .traversal_order
-            .iter()
-            .enumerate()
-            .all(|(i, &e)| e as usize == i);
+        let identity = self.traversal_order.iter().enumerate().all(|(i, &e)| e as usize == i);
         if !identity {
             s += &format!(", order {:?}", self.traversal_order);
         }
@@ -248,20 +219,10 @@ impl Sparsity {
 
     /// Validates the metadata for a tensor of `shape` and `dtype` whose buffer holds
     /// `data_len` bytes; the message names the field at fault.
-    pub fn check(
-        &self,
-        shape: &[usize],
-        dtype: DType,
-        data_len: usize,
-    ) -> Result<SparseLayout, String> {
+    pub fn check(&self, shape: &[usize], dtype: DType, data_len: usize) -> Result<SparseLayout, String> {
         let elem_size = match dtype.size() {
             Some(s) if s > 0 => s,
-            _ => {
-                return Err(format!(
-                    "a sparse {} tensor cannot be densified (its elements are not whole bytes)",
-                    dtype.name()
-                ))
-            }
+            _ => return Err(format!("a sparse {} tensor cannot be densified (its elements are not whole bytes)", dtype.name())),
         };
         let rank = shape.len();
         let nb = self.block_map.len();
@@ -273,24 +234,16 @@ impl Sparsity {
             ));
         }
         if self.traversal_order.len() != total {
-            return Err(format!(
-                "traversal_order has {} entries, but dim_metadata has {total}",
-                self.traversal_order.len()
-            ));
+            return Err(format!("traversal_order has {} entries, but dim_metadata has {total}", self.traversal_order.len()));
         }
         // traversal_order: a permutation, original dimensions first.
         let mut level_of = vec![usize::MAX; total];
         for (l, &e) in self.traversal_order.iter().enumerate() {
             let Some(slot) = usize::try_from(e).ok().and_then(|e| level_of.get_mut(e)) else {
-                return Err(format!(
-                    "traversal_order[{l}] = {e} is not a dimension (there are {total})"
-                ));
+                return Err(format!("traversal_order[{l}] = {e} is not a dimension (there are {total})"));
             };
             if *slot != usize::MAX {
-                return Err(format!(
-                    "traversal_order lists dimension {e} twice (entries {} and {l})",
-                    *slot
-                ));
+                return Err(format!("traversal_order lists dimension {e} twice (entries {} and {l})", *slot));
             }
             *slot = l;
             if (l < rank) != ((e as usize) < rank) {
@@ -303,9 +256,7 @@ impl Sparsity {
         let mut block_of = vec![None; rank];
         for (k, &d) in self.block_map.iter().enumerate() {
             let Some(slot) = usize::try_from(d).ok().and_then(|d| block_of.get_mut(d)) else {
-                return Err(format!(
-                    "block_map[{k}] = {d} is not a dimension of the rank-{rank} tensor"
-                ));
+                return Err(format!("block_map[{k}] = {d} is not a dimension of the rank-{rank} tensor"));
             };
             if k > 0 && self.block_map[k - 1] >= d {
                 return Err(format!("block_map {:?} must name distinct dimensions in increasing order (TFLite's format converter requires it)", self.block_map));
@@ -322,10 +273,7 @@ impl Sparsity {
             }
             let size = usize::try_from(meta.dense_size).ok().filter(|&s| s > 0);
             let Some(size) = size else {
-                return Err(format!(
-                    "dim_metadata[{l}].dense_size = {} is not a block size",
-                    meta.dense_size
-                ));
+                return Err(format!("dim_metadata[{l}].dense_size = {} is not a block size", meta.dense_size));
             };
             // TFLite reads the size of block dimension k at level traversal_order[rank + k].
             let tl = self.traversal_order[rank + k] as usize;
@@ -337,23 +285,16 @@ impl Sparsity {
             }
             let dim = shape[d as usize];
             if !dim.is_multiple_of(size) {
-                return Err(format!(
-                    "block size {size} does not divide dimension {d} of size {dim}"
-                ));
+                return Err(format!("block size {size} does not divide dimension {d} of size {dim}"));
             }
             block_sizes.push(size);
         }
         // Expanded dimensions: their sizes and dense strides.
         let mut row_stride = vec![1usize; rank];
         for d in (0..rank.saturating_sub(1)).rev() {
-            row_stride[d] = row_stride[d + 1]
-                .checked_mul(shape[d + 1])
-                .ok_or("the shape is too large")?;
+            row_stride[d] = row_stride[d + 1].checked_mul(shape[d + 1]).ok_or("the shape is too large")?;
         }
-        let dense_elements = shape
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .ok_or("the shape is too large")?;
+        let dense_elements = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).ok_or("the shape is too large")?;
         let mut extent = vec![0usize; total];
         let mut stride = vec![0usize; total];
         for e in 0..total {
@@ -376,29 +317,16 @@ impl Sparsity {
             match meta.format {
                 DimFormat::Dense => {
                     if usize::try_from(meta.dense_size).ok() != Some(extent[e]) {
-                        return Err(format!(
-                            "{} is DENSE with dense_size {}, but the dimension has {} coordinates",
-                            what(),
-                            meta.dense_size,
-                            extent[e]
-                        ));
+                        return Err(format!("{} is DENSE with dense_size {}, but the dimension has {} coordinates", what(), meta.dense_size, extent[e]));
                     }
-                    positions = positions
-                        .checked_mul(extent[e])
-                        .ok_or("the metadata describes too many values")?;
+                    positions = positions.checked_mul(extent[e]).ok_or("the metadata describes too many values")?;
                 }
                 DimFormat::SparseCsr => {
                     let (Some(seg), Some(idx)) = (&meta.array_segments, &meta.array_indices) else {
-                        let missing = if meta.array_segments.is_none() {
-                            "array_segments"
-                        } else {
-                            "array_indices"
-                        };
+                        let missing = if meta.array_segments.is_none() { "array_segments" } else { "array_indices" };
                         return Err(format!("{} is SPARSE_CSR without {missing}", what()));
                     };
-                    let want = positions
-                        .checked_add(1)
-                        .ok_or("the metadata describes too many values")?;
+                    let want = positions.checked_add(1).ok_or("the metadata describes too many values")?;
                     if seg.len() != want {
                         return Err(format!(
                             "{}: array_segments has {} entries, but the levels above reach {positions} positions, so it needs {want}",
@@ -409,10 +337,7 @@ impl Sparsity {
                     let mut prev = 0i64;
                     for (i, s) in seg.iter().enumerate() {
                         if i == 0 && s != 0 {
-                            return Err(format!(
-                                "{}: array_segments[0] = {s}, but segments start at 0",
-                                what()
-                            ));
+                            return Err(format!("{}: array_segments[0] = {s}, but segments start at 0", what()));
                         }
                         if s < prev {
                             return Err(format!("{}: array_segments[{i}] = {s} is below array_segments[{}] = {prev} (segments must not decrease)", what(), i - 1));
@@ -438,30 +363,19 @@ impl Sparsity {
                     positions = idx.len();
                 }
                 DimFormat::Unknown(code) => {
-                    return Err(format!(
-                        "{}: dimension type {code} is neither DENSE nor SPARSE_CSR",
-                        what()
-                    ));
+                    return Err(format!("{}: dimension type {code} is neither DENSE nor SPARSE_CSR", what()));
                 }
             }
             strides.push(stride[e]);
         }
-        let stored_bytes = positions
-            .checked_mul(elem_size)
-            .ok_or("the metadata describes too many values")?;
+        let stored_bytes = positions.checked_mul(elem_size).ok_or("the metadata describes too many values")?;
         if stored_bytes != data_len {
             return Err(format!(
                 "the buffer holds {data_len} bytes, but the sparsity metadata stores {positions} {} values ({stored_bytes} bytes)",
                 dtype.name()
             ));
         }
-        Ok(SparseLayout {
-            strides,
-            stored: positions,
-            dense_elements,
-            elem_size,
-            block_sizes,
-        })
+        Ok(SparseLayout { strides, stored: positions, dense_elements, elem_size, block_sizes })
     }
 
     /// The dense little-endian bytes of a tensor of `shape` and `dtype` whose buffer holds
@@ -485,9 +399,7 @@ impl Sparsity {
                 (Some(seg), Some(idx)) if meta.format == DimFormat::SparseCsr => {
                     next.reserve(idx.len());
                     for &(pos, off) in &frontier {
-                        let (Some(a), Some(b)) = (seg.get(pos), seg.get(pos + 1)) else {
-                            return Err(broken());
-                        };
+                        let (Some(a), Some(b)) = (seg.get(pos), seg.get(pos + 1)) else { return Err(broken()) };
                         for j in a as usize..b as usize {
                             let x = idx.get(j).ok_or_else(broken)? as usize;
                             next.push((j, off + x * stride));
@@ -510,12 +422,7 @@ impl Sparsity {
             return Err(broken());
         }
         for (k, &(_, off)) in frontier.iter().enumerate() {
-            let (Some(dst), Some(src)) = (
-                out.get_mut(off * es..(off + 1) * es),
-                data.get(k * es..(k + 1) * es),
-            ) else {
-                return Err(broken());
-            };
+            let (Some(dst), Some(src)) = (out.get_mut(off * es..(off + 1) * es), data.get(k * es..(k + 1) * es)) else { return Err(broken()) };
             dst.copy_from_slice(src);
         }
         Ok(out)
@@ -529,12 +436,7 @@ mod tests {
     use crate::testing::Rng;
 
     fn dense(size: i32) -> DimMetadata {
-        DimMetadata {
-            format: DimFormat::Dense,
-            dense_size: size,
-            array_segments: None,
-            array_indices: None,
-        }
+        DimMetadata { format: DimFormat::Dense, dense_size: size, array_segments: None, array_indices: None }
     }
     fn csr(segments: &[i32], indices: &[i32]) -> DimMetadata {
         DimMetadata {
@@ -552,14 +454,8 @@ mod tests {
     /// are stored, each in full.
     #[test]
     fn compressed_rows_dense_columns() {
-        let s = Sparsity {
-            traversal_order: vec![0, 1],
-            block_map: vec![],
-            dim_metadata: vec![csr(&[0, 2], &[0, 2]), dense(4)],
-        };
-        let got = s
-            .densify(&[3, 4], DType::I8, &bytes(&[6, 0, 9, 8, 5, 0, 0, 7]))
-            .unwrap();
+        let s = Sparsity { traversal_order: vec![0, 1], block_map: vec![], dim_metadata: vec![csr(&[0, 2], &[0, 2]), dense(4)] };
+        let got = s.densify(&[3, 4], DType::I8, &bytes(&[6, 0, 9, 8, 5, 0, 0, 7])).unwrap();
         assert_eq!(got, bytes(&[6, 0, 9, 8, 0, 0, 0, 0, 5, 0, 0, 7]));
         let layout = s.check(&[3, 4], DType::I8, 8).unwrap();
         assert_eq!((layout.stored, layout.dense_elements), (8, 12));
@@ -571,71 +467,32 @@ mod tests {
     fn traversal_order_and_blocks() {
         let want = bytes(&[6, 0, 9, 8, 0, 0, 0, 0, 5, 0, 0, 7]);
         // Columns 0, 2, 3; rows of each: col 0 -> {0, 2}, col 2 -> {0}, col 3 -> {0, 2}.
-        let s = Sparsity {
-            traversal_order: vec![1, 0],
-            block_map: vec![],
-            dim_metadata: vec![
-                csr(&[0, 3], &[0, 2, 3]),
-                csr(&[0, 2, 3, 5], &[0, 2, 0, 0, 2]),
-            ],
-        };
-        assert_eq!(
-            s.densify(&[3, 4], DType::I8, &bytes(&[6, 5, 9, 8, 7]))
-                .unwrap(),
-            want
-        );
+        let s = Sparsity { traversal_order: vec![1, 0], block_map: vec![], dim_metadata: vec![csr(&[0, 3], &[0, 2, 3]), csr(&[0, 2, 3, 5], &[0, 2, 0, 0, 2])] };
+        assert_eq!(s.densify(&[3, 4], DType::I8, &bytes(&[6, 5, 9, 8, 7])).unwrap(), want);
         // 1x2 blocks: the blocked matrix is 3x2; blocks (0,0) = [6,0], (0,1) = [9,8], (2,0) = [5,0], (2,1) = [0,7].
         let s = Sparsity {
             traversal_order: vec![0, 1, 2],
             block_map: vec![1],
             dim_metadata: vec![dense(3), csr(&[0, 2, 2, 4], &[0, 1, 0, 1]), dense(2)],
         };
-        assert_eq!(
-            s.densify(&[3, 4], DType::I8, &bytes(&[6, 0, 9, 8, 5, 0, 0, 7]))
-                .unwrap(),
-            want
-        );
-        assert_eq!(
-            s.describe(),
-            "CSR in d1, blocks 2 over dims [1], int32 indices"
-        );
+        assert_eq!(s.densify(&[3, 4], DType::I8, &bytes(&[6, 0, 9, 8, 5, 0, 0, 7])).unwrap(), want);
+        assert_eq!(s.describe(), "CSR in d1, blocks 2 over dims [1], int32 indices");
     }
 
     /// A coordinate stored twice keeps the later value, as TFLite's `Populate` writes it.
     #[test]
     fn repeated_coordinate_keeps_the_later_value() {
-        let s = Sparsity {
-            traversal_order: vec![0],
-            block_map: vec![],
-            dim_metadata: vec![csr(&[0, 2], &[1, 1])],
-        };
-        assert_eq!(
-            s.densify(&[3], DType::I8, &bytes(&[4, 9])).unwrap(),
-            bytes(&[0, 9, 0])
-        );
+        let s = Sparsity { traversal_order: vec![0], block_map: vec![], dim_metadata: vec![csr(&[0, 2], &[1, 1])] };
+        assert_eq!(s.densify(&[3], DType::I8, &bytes(&[4, 9])).unwrap(), bytes(&[0, 9, 0]));
     }
 
     /// A scalar has no levels and one stored value; an empty tensor stores none.
     #[test]
     fn scalar_and_empty() {
-        let s = Sparsity {
-            traversal_order: vec![],
-            block_map: vec![],
-            dim_metadata: vec![],
-        };
-        assert_eq!(
-            s.densify(&[], DType::F32, &1.5f32.to_le_bytes()).unwrap(),
-            1.5f32.to_le_bytes()
-        );
-        let s = Sparsity {
-            traversal_order: vec![0, 1],
-            block_map: vec![],
-            dim_metadata: vec![dense(3), csr(&[0, 0, 0, 0], &[])],
-        };
-        assert_eq!(
-            s.densify(&[3, 0], DType::F32, &[]).unwrap(),
-            Vec::<u8>::new()
-        );
+        let s = Sparsity { traversal_order: vec![], block_map: vec![], dim_metadata: vec![] };
+        assert_eq!(s.densify(&[], DType::F32, &1.5f32.to_le_bytes()).unwrap(), 1.5f32.to_le_bytes());
+        let s = Sparsity { traversal_order: vec![0, 1], block_map: vec![], dim_metadata: vec![dense(3), csr(&[0, 0, 0, 0], &[])] };
+        assert_eq!(s.densify(&[3, 0], DType::F32, &[]).unwrap(), Vec::<u8>::new());
     }
 
     /// Random dense tensors, stored in random formats by the independent encoder
@@ -680,35 +537,18 @@ mod tests {
                 Width::U8 if count > 255 => Width::U16,
                 w => w,
             };
-            let elem = [
-                (DType::I8, 1),
-                (DType::F16, 2),
-                (DType::F32, 4),
-                (DType::I64, 8),
-            ][rng.range(0, 3) as usize];
+            let elem = [(DType::I8, 1), (DType::F16, 2), (DType::F32, 4), (DType::I64, 8)][rng.range(0, 3) as usize];
             let dense: Vec<u8> = (0..count)
                 .flat_map(|_| {
                     let zero = rng.range(0, 9) < 6;
-                    (0..elem.1)
-                        .map(|_| if zero { 0 } else { rng.next_u64() as u8 })
-                        .collect::<Vec<_>>()
+                    (0..elem.1).map(|_| if zero { 0 } else { rng.next_u64() as u8 }).collect::<Vec<_>>()
                 })
                 .collect();
             let traversal_order: Vec<usize> = orig.iter().chain(&blocks).copied().collect();
-            let f = Format {
-                traversal_order,
-                block_map,
-                block_sizes,
-                csr,
-                width,
-            };
+            let f = Format { traversal_order, block_map, block_sizes, csr, width };
             let (sparsity, stored) = encode(&dense, &shape, elem.1, &f);
             let got = sparsity.densify(&shape, elem.0, &stored);
-            assert!(
-                got.as_deref() == Ok(dense.as_slice()),
-                "case {case}: shape {shape:?} {f:?}: {:?}",
-                got.err()
-            );
+            assert!(got.as_deref() == Ok(dense.as_slice()), "case {case}: shape {shape:?} {f:?}: {:?}", got.err());
             if stored.len() < dense.len() {
                 nonzero_stored += 1;
             }

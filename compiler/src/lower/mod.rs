@@ -13,9 +13,9 @@
 
 pub mod ops;
 
-use crate::error::Location;
 use crate::error::{Error, LowerError};
 use crate::index::IndexVec;
+use crate::error::Location;
 use crate::ir::{Model, OpId, OpKind, Operator, Subgraph, SubgraphId, TensorId};
 use ops::control_flow::ControlFlow;
 use ops::Kernel;
@@ -80,9 +80,7 @@ pub fn lower_subgraph<'m, 'a>(sg: &'m Subgraph<'a>) -> LoweredSubgraph<'m, 'a> {
                         .overlap()
                         .into_iter()
                         .filter_map(|(i, o, d)| Some((op.input(i)?, *op.outputs.get(o)?, d)))
-                        .filter(|&(x, y, _)| {
-                            !sg.tensor(x).is_constant() && !sg.tensor(y).is_constant()
-                        })
+                        .filter(|&(x, y, _)| !sg.tensor(x).is_constant() && !sg.tensor(y).is_constant())
                         .collect(),
                     is_view: k.is_view(),
                     folded: k.is_folded(),
@@ -90,16 +88,9 @@ pub fn lower_subgraph<'m, 'a>(sg: &'m Subgraph<'a>) -> LoweredSubgraph<'m, 'a> {
                     scratch_bytes: k.scratch_bytes(),
                     macs,
                 },
-                Err(_) => Capabilities {
-                    macs,
-                    ..Capabilities::default()
-                },
+                Err(_) => Capabilities { macs, ..Capabilities::default() },
             };
-            LoweredOp {
-                id: op.id,
-                kernel,
-                caps,
-            }
+            LoweredOp { id: op.id, kernel, caps }
         })
         .collect();
     LoweredSubgraph { sg, ops }
@@ -120,11 +111,7 @@ impl LoweredSubgraph<'_, '_> {
             [one] => Err((*one).clone().into()),
             all => Err(Error::Unsupported {
                 count: all.len(),
-                details: all
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                details: all.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"),
             }),
         }
     }
@@ -134,11 +121,7 @@ impl LoweredSubgraph<'_, '_> {
         match self.ops.get(id).map(|o| &o.kernel) {
             Some(Ok(k)) => Ok(k.as_ref()),
             Some(Err(e)) => Err(e.clone().into()),
-            None => Err(Error::Internal(format!(
-                "op {} is not in subgraph {}",
-                id.index(),
-                self.sg.id.index()
-            ))),
+            None => Err(Error::Internal(format!("op {} is not in subgraph {}", id.index(), self.sg.id.index()))),
         }
     }
 
@@ -149,54 +132,32 @@ impl LoweredSubgraph<'_, '_> {
 
     /// `(op, input, output)` for every in-place pair of every lowered operator.
     pub fn in_place(&self) -> Vec<(OpId, TensorId, TensorId)> {
-        self.ops
-            .iter()
-            .flat_map(|o| o.caps.in_place.iter().map(move |&(x, y)| (o.id, x, y)))
-            .collect()
+        self.ops.iter().flat_map(|o| o.caps.in_place.iter().map(move |&(x, y)| (o.id, x, y))).collect()
     }
 
     /// `(op, input, output, bound)` for every overlap pair of every lowered operator.
     pub fn overlap(&self) -> Vec<(OpId, TensorId, TensorId, crate::ir::DeltaBound)> {
-        self.ops
-            .iter()
-            .flat_map(|o| o.caps.overlap.iter().map(move |&(x, y, d)| (o.id, x, y, d)))
-            .collect()
+        self.ops.iter().flat_map(|o| o.caps.overlap.iter().map(move |&(x, y, d)| (o.id, x, y, d))).collect()
     }
 
     /// The view operators.
     pub fn views(&self) -> Vec<OpId> {
-        self.ops
-            .iter()
-            .filter(|o| o.caps.is_view)
-            .map(|o| o.id)
-            .collect()
+        self.ops.iter().filter(|o| o.caps.is_view).map(|o| o.id).collect()
     }
 
     /// The operators that can end the run early ([`Capabilities::stops`]).
     pub fn barriers(&self) -> Vec<OpId> {
-        self.ops
-            .iter()
-            .filter(|o| o.caps.stops)
-            .map(|o| o.id)
-            .collect()
+        self.ops.iter().filter(|o| o.caps.stops).map(|o| o.id).collect()
     }
 
     /// The operators folded at compile time.
     pub fn folded(&self) -> Vec<OpId> {
-        self.ops
-            .iter()
-            .filter(|o| o.caps.folded)
-            .map(|o| o.id)
-            .collect()
+        self.ops.iter().filter(|o| o.caps.folded).map(|o| o.id).collect()
     }
 
     /// `(op, bytes)` for every operator that needs scratch.
     pub fn scratch(&self) -> Vec<(OpId, usize)> {
-        self.ops
-            .iter()
-            .filter(|o| o.caps.scratch_bytes > 0)
-            .map(|o| (o.id, o.caps.scratch_bytes))
-            .collect()
+        self.ops.iter().filter(|o| o.caps.scratch_bytes > 0).map(|o| (o.id, o.caps.scratch_bytes)).collect()
     }
 
     /// Everything the memory planner needs from lowering, as plain data
@@ -208,19 +169,13 @@ impl LoweredSubgraph<'_, '_> {
             views: self.views(),
             barriers: self.barriers(),
             folded: self.folded(),
-            scratch: self
-                .scratch()
-                .into_iter()
-                .map(|(op, bytes)| (op, bytes as u64))
-                .collect(),
+            scratch: self.scratch().into_iter().map(|(op, bytes)| (op, bytes as u64)).collect(),
         }
     }
 
     /// Multiply-accumulates of one run of the whole subgraph.
     pub fn total_macs(&self) -> u64 {
-        self.ops
-            .iter()
-            .fold(0u64, |a, o| a.saturating_add(o.caps.macs))
+        self.ops.iter().fold(0u64, |a, o| a.saturating_add(o.caps.macs))
     }
 }
 
@@ -240,26 +195,15 @@ pub struct LoweredModel<'m, 'a> {
 /// Lowers subgraph 0 and every subgraph it reaches, once each.
 pub fn lower_model<'m, 'a>(model: &'m Model<'a>) -> LoweredModel<'m, 'a> {
     let n = model.subgraphs.len();
-    let mut lm = LoweredModel {
-        subgraphs: (0..n).map(|_| None).collect(),
-        order: Vec::new(),
-        call_errors: Vec::new(),
-    };
+    let mut lm = LoweredModel { subgraphs: (0..n).map(|_| None).collect(), order: Vec::new(), call_errors: Vec::new() };
     // Depth-first from subgraph 0; `on_stack` finds recursion (TFLite Micro would loop).
     let mut state = vec![0u8; n]; // 0 new, 1 on the stack, 2 done
     visit(model, SubgraphId::new(0), &mut state, &mut lm);
     lm
 }
 
-fn visit<'m, 'a>(
-    model: &'m Model<'a>,
-    id: SubgraphId,
-    state: &mut [u8],
-    lm: &mut LoweredModel<'m, 'a>,
-) {
-    let Some(sg) = model.subgraphs.get(id) else {
-        return;
-    };
+fn visit<'m, 'a>(model: &'m Model<'a>, id: SubgraphId, state: &mut [u8], lm: &mut LoweredModel<'m, 'a>) {
+    let Some(sg) = model.subgraphs.get(id) else { return };
     state[id.index()] = 1;
     let lowered = lower_subgraph(sg);
     for op in lowered.ops.iter() {
@@ -270,27 +214,19 @@ fn visit<'m, 'a>(
             op_index: Some(op.id.index()),
             opcode: Some(sg.ops[op.id].opcode.to_string()),
             tensor_index: t.map(|(_, t)| t.index()),
-            tensor_name: t
-                .map(|(g, t)| format!("{} (subgraph {})", g.tensor(t).name, g.id.index())),
+            tensor_name: t.map(|(g, t)| format!("{} (subgraph {})", g.tensor(t).name, g.id.index())),
         };
         let mut callees = cf.call.callees();
         callees.dedup();
         for callee in callees {
             let Some(csg) = model.subgraphs.get(callee) else {
-                lm.call_errors.push(LowerError::Invalid {
-                    at: at(None),
-                    what: format!("calls subgraph {}, which does not exist", callee.index()),
-                });
+                lm.call_errors.push(LowerError::Invalid { at: at(None), what: format!("calls subgraph {}, which does not exist", callee.index()) });
                 continue;
             };
             match state[callee.index()] {
                 1 => lm.call_errors.push(LowerError::Unsupported {
                     at: at(None),
-                    reason: format!(
-                        "calls subgraph {} \"{}\", which is running already (recursion)",
-                        callee.index(),
-                        csg.name
-                    ),
+                    reason: format!("calls subgraph {} \"{}\", which is running already (recursion)", callee.index(), csg.name),
                 }),
                 0 => visit(model, callee, state, lm),
                 _ => {}
@@ -335,13 +271,7 @@ fn check_callee(
             if mine.len() != theirs.len() {
                 errors.push(LowerError::Invalid {
                     at: at(None),
-                    what: format!(
-                        "passes {} {what}s to subgraph {} \"{}\", which has {}",
-                        mine.len(),
-                        callee.id.index(),
-                        callee.name,
-                        theirs.len()
-                    ),
+                    what: format!("passes {} {what}s to subgraph {} \"{}\", which has {}", mine.len(), callee.id.index(), callee.name, theirs.len()),
                 });
                 continue;
             }
@@ -350,14 +280,7 @@ fn check_callee(
                 if x.dtype != y.dtype || x.shape != y.shape {
                     errors.push(LowerError::Invalid {
                         at: at(Some((callee, b))),
-                        what: format!(
-                            "{what} is {}{:?} in the callee but {}{:?} (tensor {}) in the caller",
-                            y.dtype,
-                            y.shape,
-                            x.dtype,
-                            x.shape,
-                            a.index()
-                        ),
+                        what: format!("{what} is {}{:?} in the callee but {}{:?} (tensor {}) in the caller", y.dtype, y.shape, x.dtype, x.shape, a.index()),
                     });
                 }
             }
@@ -366,17 +289,8 @@ fn check_callee(
             if cond_subgraph == callee.id {
                 match callee.outputs.first().map(|&t| callee.tensor(t)) {
                     Some(c) if c.dtype == crate::ir::DType::Bool && c.num_elements() == 1 => {}
-                    Some(c) => errors.push(LowerError::Invalid {
-                        at: at(Some((callee, c.id))),
-                        what: format!(
-                            "the condition's output 0 must be one bool, found {}{:?}",
-                            c.dtype, c.shape
-                        ),
-                    }),
-                    None => errors.push(LowerError::Invalid {
-                        at: at(None),
-                        what: format!("the condition subgraph {} has no output", callee.id.index()),
-                    }),
+                    Some(c) => errors.push(LowerError::Invalid { at: at(Some((callee, c.id))), what: format!("the condition's output 0 must be one bool, found {}{:?}", c.dtype, c.shape) }),
+                    None => errors.push(LowerError::Invalid { at: at(None), what: format!("the condition subgraph {} has no output", callee.id.index()) }),
                 }
             }
         }
@@ -414,11 +328,7 @@ impl<'m, 'a> LoweredModel<'m, 'a> {
             [one] => Err((*one).clone().into()),
             all => Err(Error::Unsupported {
                 count: all.len(),
-                details: all
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                details: all.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"),
             }),
         }
     }
@@ -430,11 +340,7 @@ impl<'m, 'a> LoweredModel<'m, 'a> {
 }
 
 /// The kernel's `(input index, output index)` pairs as tensors, keeping arena tensors only.
-fn in_place_pairs(
-    sg: &Subgraph<'_>,
-    op: &Operator<'_>,
-    k: &dyn Kernel,
-) -> Vec<(TensorId, TensorId)> {
+fn in_place_pairs(sg: &Subgraph<'_>, op: &Operator<'_>, k: &dyn Kernel) -> Vec<(TensorId, TensorId)> {
     k.in_place()
         .into_iter()
         .filter_map(|(i, o)| Some((op.input(i)?, *op.outputs.get(o)?)))
@@ -446,16 +352,8 @@ fn in_place_pairs(
 /// (filter window x input channels) MACs, of a depthwise convolution the filter window, of a
 /// fully connected layer the input depth.
 fn macs(sg: &Subgraph<'_>, op: &Operator<'_>) -> u64 {
-    let filter = || {
-        op.input(1)
-            .map(|t| sg.tensor(t).shape.as_slice())
-            .unwrap_or_default()
-    };
-    let out_elems: u64 = op
-        .outputs
-        .first()
-        .map(|&t| sg.tensor(t).num_elements() as u64)
-        .unwrap_or(0);
+    let filter = || op.input(1).map(|t| sg.tensor(t).shape.as_slice()).unwrap_or_default();
+    let out_elems: u64 = op.outputs.first().map(|&t| sg.tensor(t).num_elements() as u64).unwrap_or(0);
     let per_output = match (&op.kind, filter()) {
         // filter [O, H, W, I]
         (OpKind::Conv2d(_), &[_, h, w, i]) => h.saturating_mul(w).saturating_mul(i),
@@ -486,31 +384,13 @@ mod tests {
         let s = m.activation("s", DType::I8, &[8], q);
         let y = m.activation("y", DType::I8, &[8], q);
         m.op(OpKind::Relu, &[Some(x)], &[a]);
-        m.op(
-            OpKind::Reshape {
-                new_shape: Some(vec![8]),
-            },
-            &[Some(a)],
-            &[r],
-        );
+        m.op(OpKind::Reshape { new_shape: Some(vec![8]) }, &[Some(a)], &[r]);
         // An output scale that makes int8 DIV's multiplier 2^27: refused (a negative shift).
         let z = m.activation("z", DType::I8, &[8], Some((1e-8, 0)));
         // A custom operator with an omitted input: the caller's kernel cannot take it.
         m.op_spec(OpSpecCode::Custom("MyOp".into()), &[Some(r), None], &[s]);
-        m.op(
-            OpKind::Add {
-                activation: Activation::None,
-            },
-            &[Some(s), Some(s)],
-            &[y],
-        );
-        m.op(
-            OpKind::Div {
-                activation: Activation::None,
-            },
-            &[Some(y), Some(y)],
-            &[z],
-        );
+        m.op(OpKind::Add { activation: Activation::None }, &[Some(s), Some(s)], &[y]);
+        m.op(OpKind::Div { activation: Activation::None }, &[Some(y), Some(y)], &[z]);
         m.inputs(&[x]).outputs(&[z]);
         let bytes = m.finish();
         let model = crate::passes::read_model(&bytes).unwrap();
@@ -521,16 +401,10 @@ mod tests {
         assert_eq!(l.views(), vec![OpId::new(1)]);
         let errors: Vec<String> = l.errors().map(|e| e.to_string()).collect();
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(
-            errors[0].contains("op 2 (CUSTOM:MyOp): unsupported: input 1 is omitted"),
-            "{}",
-            errors[0]
-        );
+        assert!(errors[0].contains("op 2 (CUSTOM:MyOp): unsupported: input 1 is omitted"), "{}", errors[0]);
         assert!(errors[1].contains("op 4 (DIV)"), "{}", errors[1]);
         match l.check() {
-            Err(Error::Unsupported { count: 2, details }) => {
-                assert!(details.contains("op 4"), "{details}")
-            }
+            Err(Error::Unsupported { count: 2, details }) => assert!(details.contains("op 4"), "{details}"),
             other => panic!("{other:?}"),
         }
         assert!(l.kernel(OpId::new(2)).is_err() && l.kernel(OpId::new(3)).is_ok());
@@ -545,10 +419,7 @@ mod tests {
         lowered.check().unwrap();
         for op in sg.ops.iter() {
             let out = sg.tensor(op.outputs[0]).num_elements() as u64;
-            let f = op
-                .input(1)
-                .map(|t| sg.tensor(t).shape.clone())
-                .unwrap_or_default();
+            let f = op.input(1).map(|t| sg.tensor(t).shape.clone()).unwrap_or_default();
             let want = match op.kind {
                 OpKind::Conv2d(_) => out * (f[1] * f[2] * f[3]) as u64,
                 OpKind::DepthwiseConv2d(_) => out * (f[1] * f[2]) as u64,

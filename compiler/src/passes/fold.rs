@@ -48,9 +48,9 @@
 //! to a kernel with [`Kernel::is_folded`](crate::lower::ops::Kernel::is_folded), which the
 //! planner and codegen read.
 
+use crate::ir::{DType, Model, OpCode, OpId, OpKind, Subgraph, Tensor, TensorId};
 #[cfg(doc)]
 use crate::ir::Sparsity;
-use crate::ir::{DType, Model, OpCode, OpId, OpKind, Subgraph, Tensor, TensorId};
 use crate::lower::ops::{TensorData, TensorStore};
 use std::collections::BTreeMap;
 use tflc_runtime::kernels::dequantize::{dequantize_s8_f32, DequantizeParams};
@@ -94,9 +94,7 @@ pub struct FoldedModel {
 impl FoldedModel {
     /// Folds every subgraph of `model`.
     pub fn of(model: &Model<'_>) -> FoldedModel {
-        FoldedModel {
-            subgraphs: model.subgraphs.iter().map(Folded::of).collect(),
-        }
+        FoldedModel { subgraphs: model.subgraphs.iter().map(Folded::of).collect() }
     }
 
     /// Folded operators over all subgraphs.
@@ -111,11 +109,7 @@ impl FoldedModel {
 
     /// [`FoldedModel::apply`], and with `keep_f16_weights` the float16 weights every reader
     /// can take as float16 listed in [`Subgraph::half_weights`].
-    pub fn apply_with<'f, 'a: 'f>(
-        &'f self,
-        model: &Model<'a>,
-        keep_f16_weights: bool,
-    ) -> Model<'f> {
+    pub fn apply_with<'f, 'a: 'f>(&'f self, model: &Model<'a>, keep_f16_weights: bool) -> Model<'f> {
         let mut out: Model<'f> = model.clone();
         for (sg, folded) in out.subgraphs.iter_mut().zip(&self.subgraphs) {
             folded.apply_to(sg);
@@ -153,11 +147,7 @@ impl Folded {
             }
         }
         f.ops.sort_by_key(|(op, _)| *op);
-        f.half = f
-            .ops
-            .iter()
-            .filter_map(|(op, ts)| half_weight(sg, *op, ts))
-            .collect();
+        f.half = f.ops.iter().filter_map(|(op, ts)| half_weight(sg, *op, ts)).collect();
         f
     }
 }
@@ -167,9 +157,7 @@ impl Folded {
 /// which DENSIFY's lowering then refuses by name).
 fn densify(sg: &Subgraph<'_>, f: &mut Folded) {
     for t in sg.tensors.iter() {
-        let (Some(sparsity), Some(data)) = (&t.sparsity, t.data) else {
-            continue;
-        };
+        let (Some(sparsity), Some(data)) = (&t.sparsity, t.data) else { continue };
         // The reader checked the metadata; a model built in memory may not have been.
         if let Ok(dense) = sparsity.densify(&t.shape, t.dtype, data) {
             f.data.insert(t.id, dense);
@@ -177,12 +165,8 @@ fn densify(sg: &Subgraph<'_>, f: &mut Folded) {
         }
     }
     for op in sg.ops.iter().filter(|o| o.kind == OpKind::Densify) {
-        let (&[Some(x)], &[y]) = (op.inputs.as_slice(), op.outputs.as_slice()) else {
-            continue;
-        };
-        let (Some(xt), Some(yt)) = (sg.tensors.get(x), sg.tensors.get(y)) else {
-            continue;
-        };
+        let (&[Some(x)], &[y]) = (op.inputs.as_slice(), op.outputs.as_slice()) else { continue };
+        let (Some(xt), Some(yt)) = (sg.tensors.get(x), sg.tensors.get(y)) else { continue };
         let foldable = f.densified.contains(&x)
             && yt.dtype == xt.dtype
             && yt.shape == xt.shape
@@ -203,25 +187,16 @@ fn unpack_int4(sg: &Subgraph<'_>, f: &mut Folded) {
     for t in sg.tensors.iter() {
         let Some(packed) = t.data else { continue };
         let n = t.num_elements();
-        if t.dtype != DType::I4
-            || t.sparsity.is_some()
-            || packed.len() != n.div_ceil(2)
-            || sg.outputs.contains(&t.id)
-        {
+        if t.dtype != DType::I4 || t.sparsity.is_some() || packed.len() != n.div_ceil(2) || sg.outputs.contains(&t.id) {
             continue;
         }
-        let mut readers = sg
-            .ops
-            .iter()
-            .filter(|o| o.inputs.contains(&Some(t.id)))
-            .peekable();
+        let mut readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(t.id))).peekable();
         if readers.peek().is_none() || !readers.all(|o| int4_reader(sg, o, t.id)) {
             continue;
         }
         let mut unpacked = vec![0i8; n];
         tflc_runtime::quant::unpack_int4(packed, &mut unpacked);
-        f.data
-            .insert(t.id, unpacked.iter().map(|&v| v as u8).collect());
+        f.data.insert(t.id, unpacked.iter().map(|&v| v as u8).collect());
         f.unpacked_int4.insert(t.id);
     }
 }
@@ -232,18 +207,8 @@ fn unpack_int4(sg: &Subgraph<'_>, f: &mut Folded) {
 pub fn int4_reader(sg: &Subgraph<'_>, o: &crate::ir::Operator<'_>, t: TensorId) -> bool {
     match o.kind {
         OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_) => {
-            let int8_input = o
-                .inputs
-                .first()
-                .copied()
-                .flatten()
-                .and_then(|x| sg.tensors.get(x))
-                .is_some_and(|x| x.dtype == DType::I8);
-            int8_input
-                && o.inputs
-                    .iter()
-                    .enumerate()
-                    .all(|(i, x)| (*x == Some(t)) == (i == 1))
+            let int8_input = o.inputs.first().copied().flatten().and_then(|x| sg.tensors.get(x)).is_some_and(|x| x.dtype == DType::I8);
+            int8_input && o.inputs.iter().enumerate().all(|(i, x)| (*x == Some(t)) == (i == 1))
         }
         OpKind::Dequantize => true,
         _ => false,
@@ -255,30 +220,15 @@ pub fn int4_reader(sg: &Subgraph<'_>, o: &crate::ir::Operator<'_>, t: TensorId) 
 /// DEPTHWISE_CONV_2D or FULLY_CONNECTED reading it as its filter (input 1) only.
 fn half_weight(sg: &Subgraph<'_>, op: OpId, outputs: &[TensorId]) -> Option<TensorId> {
     let operator = sg.ops.get(op)?;
-    let (&[Some(x)], &[y]) = (operator.inputs.as_slice(), outputs) else {
-        return None;
-    };
-    if operator.kind != OpKind::Dequantize
-        || sg.tensors.get(x)?.dtype != DType::F16
-        || sg.outputs.contains(&y)
-    {
+    let (&[Some(x)], &[y]) = (operator.inputs.as_slice(), outputs) else { return None };
+    if operator.kind != OpKind::Dequantize || sg.tensors.get(x)?.dtype != DType::F16 || sg.outputs.contains(&y) {
         return None;
     }
-    let mut readers = sg
-        .ops
-        .iter()
-        .filter(|o| o.inputs.contains(&Some(y)))
-        .peekable();
+    let mut readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(y))).peekable();
     readers.peek()?;
     let takes_f16 = |o: &crate::ir::Operator<'_>| {
-        matches!(
-            o.kind,
-            OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_)
-        ) && o
-            .inputs
-            .iter()
-            .enumerate()
-            .all(|(i, t)| (*t == Some(y)) == (i == 1))
+        matches!(o.kind, OpKind::Conv2d(_) | OpKind::DepthwiseConv2d(_) | OpKind::FullyConnected(_))
+            && o.inputs.iter().enumerate().all(|(i, t)| (*t == Some(y)) == (i == 1))
     };
     readers.all(takes_f16).then_some(y)
 }
@@ -289,18 +239,14 @@ fn round(sg: &Subgraph<'_>) -> Vec<(OpId, Vec<(TensorId, TensorData)>)> {
     // Values computed in this round, so that a chain folds in one round when its ops
     // lower without constant operands.
     let mut computed: BTreeMap<TensorId, TensorData> = BTreeMap::new();
-    let known = |t: TensorId, computed: &BTreeMap<TensorId, TensorData>| {
-        computed.contains_key(&t) || sg.tensors.get(t).is_some_and(|x| x.is_constant())
-    };
+    let known = |t: TensorId, computed: &BTreeMap<TensorId, TensorData>| computed.contains_key(&t) || sg.tensors.get(t).is_some_and(|x| x.is_constant());
     for op in sg.ops.iter() {
         if sg.folded.contains(&op.id) || op.outputs.is_empty() {
             continue;
         }
-        let outs: Option<Vec<&Tensor<'_>>> =
-            op.outputs.iter().map(|&t| sg.tensors.get(t)).collect();
+        let outs: Option<Vec<&Tensor<'_>>> = op.outputs.iter().map(|&t| sg.tensors.get(t)).collect();
         let Some(outs) = outs else { continue };
-        let ins: Option<Vec<&Tensor<'_>>> =
-            op.present_inputs().map(|t| sg.tensors.get(t)).collect();
+        let ins: Option<Vec<&Tensor<'_>>> = op.present_inputs().map(|t| sg.tensors.get(t)).collect();
         let Some(ins) = ins else { continue };
         if outs.iter().any(|t| t.is_constant() || t.is_variable || sg.outputs.contains(&t.id) || computed.contains_key(&t.id))
             || ins.iter().any(|t| t.is_variable)
@@ -317,11 +263,9 @@ fn round(sg: &Subgraph<'_>) -> Vec<(OpId, Vec<(TensorId, TensorData)>)> {
         } else if op.kind == OpKind::Dequantize {
             // Constant DEQUANTIZE: its own exact widening (float16 has no runtime kernel).
             match (ins.as_slice(), outs.as_slice()) {
-                ([x], [y]) if x.is_constant() && y.dtype == DType::F32 && y.shape == x.shape => {
-                    dequantize_constant(x)
-                        .filter(|v| v.len() == y.num_elements())
-                        .map(|v| vec![(y.id, TensorData::F32(v))])
-                }
+                ([x], [y]) if x.is_constant() && y.dtype == DType::F32 && y.shape == x.shape => dequantize_constant(x)
+                    .filter(|v| v.len() == y.num_elements())
+                    .map(|v| vec![(y.id, TensorData::F32(v))]),
                 _ => None,
             }
         } else if !ins.is_empty() && ins.iter().all(|t| known(t.id, &computed)) {
@@ -378,31 +322,15 @@ fn shape_of(x: &Tensor<'_>, y: &Tensor<'_>) -> Option<TensorData> {
         return None;
     }
     match y.dtype {
-        DType::I32 => x
-            .shape
-            .iter()
-            .map(|&d| i32::try_from(d).ok())
-            .collect::<Option<Vec<_>>>()
-            .map(TensorData::I32),
-        DType::I64 => x
-            .shape
-            .iter()
-            .map(|&d| i64::try_from(d).ok())
-            .collect::<Option<Vec<_>>>()
-            .map(TensorData::I64),
+        DType::I32 => x.shape.iter().map(|&d| i32::try_from(d).ok()).collect::<Option<Vec<_>>>().map(TensorData::I32),
+        DType::I64 => x.shape.iter().map(|&d| i64::try_from(d).ok()).collect::<Option<Vec<_>>>().map(TensorData::I64),
         _ => None,
     }
 }
 
 /// Runs operator `op` of `sg` on constant inputs through its lowering and kernel; its
 /// outputs, when it lowers and runs and every output has the declared type and size.
-fn evaluate(
-    sg: &Subgraph<'_>,
-    op: OpId,
-    ins: &[&Tensor<'_>],
-    outs: &[&Tensor<'_>],
-    computed: &BTreeMap<TensorId, TensorData>,
-) -> Option<Vec<(TensorId, TensorData)>> {
+fn evaluate(sg: &Subgraph<'_>, op: OpId, ins: &[&Tensor<'_>], outs: &[&Tensor<'_>], computed: &BTreeMap<TensorId, TensorData>) -> Option<Vec<(TensorId, TensorData)>> {
     let operator = sg.ops.get(op)?;
     let kernel = crate::lower::ops::lower(sg, operator).ok()?;
     if kernel.is_folded() {
@@ -433,11 +361,7 @@ fn dequantize_constant(x: &Tensor<'_>) -> Option<Vec<f32>> {
             if !data.len().is_multiple_of(2) {
                 return None;
             }
-            Some(
-                data.chunks_exact(2)
-                    .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
-                    .collect(),
-            )
+            Some(data.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect())
         }
         DType::I8 if x.quant.as_ref()?.axis.is_some() => dequantize_per_channel(x, data),
         DType::I8 => {
@@ -463,8 +387,7 @@ fn dequantize_per_channel(x: &Tensor<'_>, data: &[u8]) -> Option<Vec<f32>> {
     let q = x.quant.as_ref()?;
     let axis = q.axis?;
     let channels = *x.shape.get(axis)?;
-    if channels != q.scale.len() || q.zero_point.len() != channels || data.len() != x.num_elements()
-    {
+    if channels != q.scale.len() || q.zero_point.len() != channels || data.len() != x.num_elements() {
         return None;
     }
     let inner: usize = x.shape[axis + 1..].iter().product();
@@ -473,10 +396,7 @@ fn dequantize_per_channel(x: &Tensor<'_>, data: &[u8]) -> Option<Vec<f32>> {
         if !(scale.is_finite() && scale > 0.0) {
             return None;
         }
-        params.push(DequantizeParams {
-            scale,
-            zero_point: i32::try_from(zero_point).ok()?,
-        });
+        params.push(DequantizeParams { scale, zero_point: i32::try_from(zero_point).ok()? });
     }
     let q8: Vec<i8> = data.iter().map(|&b| b as i8).collect();
     let mut out = vec![0f32; q8.len()];
@@ -500,38 +420,21 @@ mod tests {
     #[test]
     fn constant_dequantize_becomes_float32_data() {
         let mut m = ModelBuilder::new();
-        let halves: Vec<u8> = [0x3c00u16, 0xc000, 0x0001, 0x7bff]
-            .iter()
-            .flat_map(|h| h.to_le_bytes())
-            .collect();
+        let halves: Vec<u8> = [0x3c00u16, 0xc000, 0x0001, 0x7bff].iter().flat_map(|h| h.to_le_bytes()).collect();
         let w16 = m.constant("w16", DType::F16, &[4], halves, None);
         let w = m.activation("w", DType::F32, &[4], None);
         let x = m.activation("x", DType::F32, &[4], None);
         let y = m.activation("y", DType::F32, &[4], None);
         m.op(OpKind::Dequantize, &[Some(w16)], &[w]);
-        m.op(
-            OpKind::Add {
-                activation: crate::ir::Activation::None,
-            },
-            &[Some(x), Some(w)],
-            &[y],
-        );
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(w)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let bytes = m.finish();
         let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
-        assert_eq!(
-            folded.subgraphs[0].ops,
-            [(crate::ir::OpId::new(0), vec![w])]
-        );
+        assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![w])]);
         let model = folded.apply(&model);
         let t = model.main().tensor(w);
-        let values: Vec<f32> = t
-            .data
-            .unwrap()
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
+        let values: Vec<f32> = t.data.unwrap().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
         assert_eq!(values, [1.0, -2.0, 2f32.powi(-24), 65504.0]);
         // A DEQUANTIZE of an activation is not folded.
         assert!(!folded.subgraphs[0].contains(crate::ir::OpId::new(1)));
@@ -539,29 +442,16 @@ mod tests {
         // emits no code for it.
         let lowered = crate::lower::lower_subgraph(model.main());
         assert_eq!(lowered.folded(), [crate::ir::OpId::new(0)]);
-        let code = crate::compile(&bytes, &crate::CompileOptions::default())
-            .unwrap()
-            .code;
-        assert!(
-            code.contains("op 0: DEQUANTIZE") && code.contains("folded at compile time, no code"),
-            "{code}"
-        );
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert!(code.contains("op 0: DEQUANTIZE") && code.contains("folded at compile time, no code"), "{code}");
         assert_eq!(code.matches("rt::__private::io(").count(), 1, "{code}");
     }
 
     /// A float16-weight CONV_2D, FULLY_CONNECTED and DEPTHWISE_CONV_2D (filters through
     /// DEQUANTIZE), plus one float16 constant that an ADD also reads.
     fn half_weight_model() -> Vec<u8> {
-        use crate::ir::{
-            Activation, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Padding,
-        };
-        let halves = |n: usize| -> Vec<u8> {
-            (0..n)
-                .flat_map(|i| {
-                    ((0x3000u16 + (i as u16 * 37) % 0x1000) | ((i as u16 % 3) << 15)).to_le_bytes()
-                })
-                .collect()
-        };
+        use crate::ir::{Activation, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Padding};
+        let halves = |n: usize| -> Vec<u8> { (0..n).flat_map(|i| ((0x3000u16 + (i as u16 * 37) % 0x1000) | ((i as u16 % 3) << 15)).to_le_bytes()).collect() };
         let mut m = ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[1, 3, 3, 2], None);
         let f16 = m.constant("f16", DType::F16, &[4, 3, 3, 2], halves(72), None);
@@ -577,52 +467,22 @@ mod tests {
         let v16 = m.constant("v16", DType::F16, &[5, 5], halves(25), None);
         let v = m.activation("v", DType::F32, &[5, 5], None);
         m.op(OpKind::Dequantize, &[Some(f16)], &[f]);
-        let conv = Conv2dOptions {
-            padding: Padding::Same,
-            stride_w: 1,
-            stride_h: 1,
-            activation: Activation::Relu,
-            ..Default::default()
-        };
+        let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, activation: Activation::Relu, ..Default::default() };
         m.op(OpKind::Conv2d(conv), &[Some(x), Some(f), None], &[c]);
         m.op(OpKind::Dequantize, &[Some(w16)], &[w]);
-        let fc = FullyConnectedOptions {
-            activation: Activation::None,
-            ..Default::default()
-        };
-        m.op(
-            OpKind::FullyConnected(fc.clone()),
-            &[Some(c), Some(w), None],
-            &[y],
-        );
+        let fc = FullyConnectedOptions { activation: Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc.clone()), &[Some(c), Some(w), None], &[y]);
         m.op(OpKind::Dequantize, &[Some(a16)], &[a]);
         // `a` is a FULLY_CONNECTED bias and an ADD operand: neither reads float16.
-        m.op(
-            OpKind::Add {
-                activation: Activation::None,
-            },
-            &[Some(y), Some(a)],
-            &[z],
-        );
+        m.op(OpKind::Add { activation: Activation::None }, &[Some(y), Some(a)], &[z]);
         m.op(OpKind::Dequantize, &[Some(v16)], &[v]);
-        m.op(
-            OpKind::FullyConnected(fc),
-            &[Some(z), Some(v), Some(a)],
-            &[q],
-        );
+        m.op(OpKind::FullyConnected(fc), &[Some(z), Some(v), Some(a)], &[q]);
         // A float16-weight DEPTHWISE_CONV_2D (depth multiplier 1, 3x3) on the conv's output.
         let d16 = m.constant("d16", DType::F16, &[1, 3, 3, 4], halves(36), None);
         let d = m.activation("d", DType::F32, &[1, 3, 3, 4], None);
         let e = m.activation("e", DType::F32, &[1, 3, 3, 4], None);
         m.op(OpKind::Dequantize, &[Some(d16)], &[d]);
-        let dw = DepthwiseConv2dOptions {
-            stride_w: 1,
-            stride_h: 1,
-            depth_multiplier: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            ..Default::default()
-        };
+        let dw = DepthwiseConv2dOptions { stride_w: 1, stride_h: 1, depth_multiplier: 1, dilation_w: 1, dilation_h: 1, ..Default::default() };
         m.op(OpKind::DepthwiseConv2d(dw), &[Some(c), Some(d), None], &[e]);
         m.inputs(&[x]).outputs(&[q, e]);
         m.finish()
@@ -634,79 +494,23 @@ mod tests {
         let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
         // The conv, FC and depthwise filters (read as filters only), not the ADD operand.
-        assert_eq!(
-            folded.subgraphs[0].half,
-            [
-                TensorId::new(2),
-                TensorId::new(5),
-                TensorId::new(12),
-                TensorId::new(14)
-            ]
-            .into_iter()
-            .collect()
-        );
+        assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12), TensorId::new(14)].into_iter().collect());
         assert!(folded.apply(&model).main().half_weights.is_empty());
         assert_eq!(folded.apply_with(&model, true).main().half_weights.len(), 4);
 
         let plain = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
-        let kept = crate::compile(
-            &bytes,
-            &crate::CompileOptions {
-                keep_f16_weights: true,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let kept = crate::compile(&bytes, &crate::CompileOptions { keep_f16_weights: true, ..Default::default() }).unwrap();
         // Arm calls read the halves; hosts keep their packed float32 tables.
         assert!(!plain.code.contains("_f16w"), "{}", plain.code);
-        assert_eq!(
-            kept.code.matches("::conv_2d_f32_f16w_blocked(").count(),
-            1,
-            "{}",
-            kept.code
-        );
-        assert_eq!(
-            kept.code
-                .matches("fully_connected_f32_f16w_blocked(")
-                .count(),
-            2,
-            "{}",
-            kept.code
-        );
-        assert_eq!(
-            kept.code
-                .matches("depthwise_conv_2d_f32_f16w_blocked(")
-                .count(),
-            1,
-            "{}",
-            kept.code
-        );
-        assert!(
-            kept.code.contains("conv_2d_f32_packed(")
-                && kept.code.contains("fully_connected_f32_packed("),
-            "{}",
-            kept.code
-        );
-        assert!(
-            kept.code.contains("depthwise_conv_2d_f32_packed("),
-            "{}",
-            kept.code
-        );
-        let arm = |c: &crate::Compiled| {
-            c.scoped_weights
-                .iter()
-                .find(|(s, _)| *s == "arm")
-                .map_or(0, |(_, b)| b.len())
-                + c.weights.len()
-        };
+        assert_eq!(kept.code.matches("::conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
+        assert_eq!(kept.code.matches("fully_connected_f32_f16w_blocked(").count(), 2, "{}", kept.code);
+        assert_eq!(kept.code.matches("depthwise_conv_2d_f32_f16w_blocked(").count(), 1, "{}", kept.code);
+        assert!(kept.code.contains("conv_2d_f32_packed(") && kept.code.contains("fully_connected_f32_packed("), "{}", kept.code);
+        assert!(kept.code.contains("depthwise_conv_2d_f32_packed("), "{}", kept.code);
+        let arm = |c: &crate::Compiled| c.scoped_weights.iter().find(|(s, _)| *s == "arm").map_or(0, |(_, b)| b.len()) + c.weights.len();
         // 72 + 180 + 25 float32 weights (1,108 bytes, packed in blocks of four channels:
         // 1,168) become half as many bytes.
-        assert!(
-            arm(&kept) + 550 <= arm(&plain),
-            "arm blob {} with, {} without",
-            arm(&kept),
-            arm(&plain)
-        );
+        assert!(arm(&kept) + 550 <= arm(&plain), "arm blob {} with, {} without", arm(&kept), arm(&plain));
     }
 
     /// What the converter emits for a Keras model with a `None` batch before its classifier
@@ -729,37 +533,12 @@ mod tests {
         let b = m.constant_i32("b", &[4], &[100, -200, 300, -400], Some((0.0005, 0)));
         let y = m.activation("y", DType::I8, &[1, 4], Some((0.1, 5)));
         m.op(OpKind::Shape, &[Some(x)], &[shape]);
-        let slice = StridedSliceOptions {
-            shrink_axis_mask: 1,
-            ..Default::default()
-        };
-        m.op(
-            OpKind::StridedSlice(slice),
-            &[Some(shape), Some(begin), Some(end), Some(strides)],
-            &[batch],
-        );
-        m.op(
-            OpKind::Pack {
-                values_count: 2,
-                axis: 0,
-            },
-            &[Some(batch), Some(flat)],
-            &[new_shape],
-        );
-        m.op(
-            OpKind::Reshape { new_shape: None },
-            &[Some(x), Some(new_shape)],
-            &[flattened],
-        );
-        let fc = FullyConnectedOptions {
-            activation: Activation::None,
-            ..Default::default()
-        };
-        m.op(
-            OpKind::FullyConnected(fc),
-            &[Some(flattened), Some(w), Some(b)],
-            &[y],
-        );
+        let slice = StridedSliceOptions { shrink_axis_mask: 1, ..Default::default() };
+        m.op(OpKind::StridedSlice(slice), &[Some(shape), Some(begin), Some(end), Some(strides)], &[batch]);
+        m.op(OpKind::Pack { values_count: 2, axis: 0 }, &[Some(batch), Some(flat)], &[new_shape]);
+        m.op(OpKind::Reshape { new_shape: None }, &[Some(x), Some(new_shape)], &[flattened]);
+        let fc = FullyConnectedOptions { activation: Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc), &[Some(flattened), Some(w), Some(b)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         (m.finish(), [x, y])
     }
@@ -769,39 +548,18 @@ mod tests {
         let (bytes, _) = none_batch_model();
         let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
-        let ops: Vec<usize> = folded.subgraphs[0]
-            .ops
-            .iter()
-            .map(|(op, _)| op.index())
-            .collect();
+        let ops: Vec<usize> = folded.subgraphs[0].ops.iter().map(|(op, _)| op.index()).collect();
         // SHAPE, STRIDED_SLICE and PACK fold; RESHAPE of the activation stays (a view), the FC runs.
         assert_eq!(ops, [0, 1, 2]);
         let applied = folded.apply(&model);
         let sg = applied.main();
         let data = |t: usize| sg.tensors[TensorId::new(t)].data.map(|d| d.to_vec());
-        assert_eq!(
-            data(1),
-            Some(
-                [1i32, 2, 2, 3]
-                    .iter()
-                    .flat_map(|v| v.to_le_bytes())
-                    .collect()
-            )
-        );
+        assert_eq!(data(1), Some([1i32, 2, 2, 3].iter().flat_map(|v| v.to_le_bytes()).collect()));
         assert_eq!(data(5), Some(1i32.to_le_bytes().to_vec()));
-        assert_eq!(
-            data(7),
-            Some([1i32, 12].iter().flat_map(|v| v.to_le_bytes()).collect())
-        );
+        assert_eq!(data(7), Some([1i32, 12].iter().flat_map(|v| v.to_le_bytes()).collect()));
         // The model compiles: three ops folded, RESHAPE a view, one kernel call (the FC).
-        let code = crate::compile(&bytes, &crate::CompileOptions::default())
-            .unwrap()
-            .code;
-        assert_eq!(
-            code.matches("folded at compile time, no code").count(),
-            3,
-            "{code}"
-        );
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert_eq!(code.matches("folded at compile time, no code").count(), 3, "{code}");
         assert!(code.contains("fully_connected"), "{code}");
         // And it computes what the same graph without the shape chain computes (a RESHAPE
         // with a constant shape operand).
@@ -815,24 +573,12 @@ mod tests {
         let w = m.constant_i8("w", &[4, 12], &w, Some((0.01, 0)));
         let b = m.constant_i32("b", &[4], &[100, -200, 300, -400], Some((0.0005, 0)));
         let y = m.activation("y", DType::I8, &[1, 4], Some((0.1, 5)));
-        m.op(
-            OpKind::Reshape { new_shape: None },
-            &[Some(x), Some(new_shape)],
-            &[flattened],
-        );
-        let fc = crate::ir::FullyConnectedOptions {
-            activation: crate::ir::Activation::None,
-            ..Default::default()
-        };
-        m.op(
-            OpKind::FullyConnected(fc),
-            &[Some(flattened), Some(w), Some(b)],
-            &[y],
-        );
+        m.op(OpKind::Reshape { new_shape: None }, &[Some(x), Some(new_shape)], &[flattened]);
+        let fc = crate::ir::FullyConnectedOptions { activation: crate::ir::Activation::None, ..Default::default() };
+        m.op(OpKind::FullyConnected(fc), &[Some(flattened), Some(w), Some(b)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let plain = m.finish();
-        let want =
-            crate::interp::run(&crate::passes::read_model(&plain).unwrap(), &[&input]).unwrap();
+        let want = crate::interp::run(&crate::passes::read_model(&plain).unwrap(), &[&input]).unwrap();
         assert_eq!(got, want);
     }
 
@@ -846,28 +592,13 @@ mod tests {
         let c = m.activation("c", DType::I8, &[6], Some((0.04, 0)));
         let x = m.activation("x", DType::I8, &[6], Some((0.04, 0)));
         let y = m.activation("y", DType::I8, &[6], Some((0.08, 3)));
-        m.op(
-            OpKind::Add {
-                activation: crate::ir::Activation::None,
-            },
-            &[Some(a), Some(b)],
-            &[c],
-        );
-        m.op(
-            OpKind::Add {
-                activation: crate::ir::Activation::None,
-            },
-            &[Some(x), Some(c)],
-            &[y],
-        );
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(a), Some(b)], &[c]);
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(c)], &[y]);
         m.inputs(&[x]).outputs(&[y]);
         let bytes = m.finish();
         let model = crate::passes::read_model(&bytes).unwrap();
         let folded = FoldedModel::of(&model);
-        assert_eq!(
-            folded.subgraphs[0].ops,
-            [(crate::ir::OpId::new(0), vec![c])]
-        );
+        assert_eq!(folded.subgraphs[0].ops, [(crate::ir::OpId::new(0), vec![c])]);
         // The constant equals the ADD kernel's output on the same operands.
         let sg = model.main();
         let kernel = crate::lower::ops::lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap();
@@ -875,18 +606,9 @@ mod tests {
         kernel.execute(&mut store).unwrap();
         let want = store.get(c).unwrap().to_le_bytes();
         let applied = folded.apply(&model);
-        assert_eq!(
-            applied.main().tensor(c).data.map(|d| d.to_vec()),
-            Some(want)
-        );
-        let code = crate::compile(&bytes, &crate::CompileOptions::default())
-            .unwrap()
-            .code;
-        assert_eq!(
-            code.matches("folded at compile time, no code").count(),
-            1,
-            "{code}"
-        );
+        assert_eq!(applied.main().tensor(c).data.map(|d| d.to_vec()), Some(want));
+        let code = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap().code;
+        assert_eq!(code.matches("folded at compile time, no code").count(), 1, "{code}");
     }
 
     #[test]
@@ -898,20 +620,8 @@ mod tests {
         let x = m.activation("x", DType::I8, &[3], Some((0.5, 0)));
         let y = m.activation("y", DType::I8, &[3], Some((1.0, 0)));
         let z = m.activation("z", DType::I8, &[3], Some((1.0, 0)));
-        m.op(
-            OpKind::Add {
-                activation: crate::ir::Activation::None,
-            },
-            &[Some(a), Some(b)],
-            &[y],
-        );
-        m.op(
-            OpKind::Add {
-                activation: crate::ir::Activation::None,
-            },
-            &[Some(x), Some(b)],
-            &[z],
-        );
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(a), Some(b)], &[y]);
+        m.op(OpKind::Add { activation: crate::ir::Activation::None }, &[Some(x), Some(b)], &[z]);
         m.inputs(&[x]).outputs(&[y, z]);
         let bytes = m.finish();
         let model = crate::passes::read_model(&bytes).unwrap();

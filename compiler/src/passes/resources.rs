@@ -68,38 +68,18 @@ fn at(sg: &Subgraph<'_>, op: OpId, t: Option<&Tensor<'_>>) -> Location {
     }
 }
 
-fn unsupported(
-    sg: &Subgraph<'_>,
-    op: OpId,
-    t: Option<&Tensor<'_>>,
-    reason: impl Into<String>,
-) -> Error {
-    LowerError::Unsupported {
-        at: at(sg, op, t),
-        reason: reason.into(),
-    }
-    .into()
+fn unsupported(sg: &Subgraph<'_>, op: OpId, t: Option<&Tensor<'_>>, reason: impl Into<String>) -> Error {
+    LowerError::Unsupported { at: at(sg, op, t), reason: reason.into() }.into()
 }
 
 fn invalid(sg: &Subgraph<'_>, op: OpId, t: Option<&Tensor<'_>>, what: impl Into<String>) -> Error {
-    LowerError::Invalid {
-        at: at(sg, op, t),
-        what: what.into(),
-    }
-    .into()
+    LowerError::Invalid { at: at(sg, op, t), what: what.into() }.into()
 }
 
 /// The subgraphs an operator calls (none for other operators).
 fn callees(kind: &OpKind) -> Vec<SubgraphId> {
     match *kind {
-        OpKind::If {
-            then_subgraph: a,
-            else_subgraph: b,
-        }
-        | OpKind::While {
-            cond_subgraph: a,
-            body_subgraph: b,
-        } => vec![a, b],
+        OpKind::If { then_subgraph: a, else_subgraph: b } | OpKind::While { cond_subgraph: a, body_subgraph: b } => vec![a, b],
         OpKind::CallOnce { init_subgraph } => vec![init_subgraph],
         _ => Vec::new(),
     }
@@ -136,37 +116,18 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
     let mut callee_vars: Vec<Global> = Vec::new();
     for &s in reached.iter().filter(|s| s.index() != 0) {
         let sg = &model.subgraphs[s];
-        let used: BTreeSet<TensorId> = sg
-            .ops
-            .iter()
-            .flat_map(|o| o.present_inputs().chain(o.outputs.iter().copied()))
-            .collect();
+        let used: BTreeSet<TensorId> = sg.ops.iter().flat_map(|o| o.present_inputs().chain(o.outputs.iter().copied())).collect();
         for t in used {
             if sg.tensor(t).is_variable && !sg.tensor(t).is_constant() {
                 if sg.inputs.contains(&t) || sg.outputs.contains(&t) {
-                    let op = sg
-                        .ops
-                        .iter()
-                        .find(|o| {
-                            o.present_inputs()
-                                .chain(o.outputs.iter().copied())
-                                .any(|x| x == t)
-                        })
-                        .map_or(OpId::new(0), |o| o.id);
+                    let op = sg.ops.iter().find(|o| o.present_inputs().chain(o.outputs.iter().copied()).any(|x| x == t)).map_or(OpId::new(0), |o| o.id);
                     return Err(unsupported(sg, op, Some(sg.tensor(t)), "a variable tensor that is also an input or output of its called subgraph (the call would overwrite its state)"));
                 }
                 callee_vars.push(Global::Tensor(s, t));
             }
         }
     }
-    let uses_resources = model.subgraphs.iter().any(|sg| {
-        sg.ops.iter().any(|o| {
-            matches!(
-                o.kind,
-                OpKind::VarHandle { .. } | OpKind::ReadVariable | OpKind::AssignVariable
-            )
-        })
-    });
+    let uses_resources = model.subgraphs.iter().any(|sg| sg.ops.iter().any(|o| matches!(o.kind, OpKind::VarHandle { .. } | OpKind::ReadVariable | OpKind::AssignVariable)));
     if !uses_resources && callee_vars.is_empty() {
         return Ok(None);
     }
@@ -178,30 +139,15 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
     for sg in model.subgraphs.iter() {
         for op in sg.ops.iter() {
             let resource_of = |i: usize| -> Result<usize, Error> {
-                let t = op.input(i).ok_or_else(|| {
-                    invalid(
-                        sg,
-                        op.id,
-                        None,
-                        format!("input {i} (the resource handle) is missing"),
-                    )
-                })?;
+                let t = op.input(i).ok_or_else(|| invalid(sg, op.id, None, format!("input {i} (the resource handle) is missing")))?;
                 handle.get(&(sg.id, t)).copied().ok_or_else(|| {
                     unsupported(sg, op.id, Some(sg.tensor(t)), "the resource handle must be made by a VAR_HANDLE of the same subgraph (tflc resolves handles at compile time)")
                 })
             };
             match &op.kind {
-                OpKind::VarHandle {
-                    container,
-                    shared_name,
-                } => {
+                OpKind::VarHandle { container, shared_name } => {
                     let &[out] = op.outputs.as_slice() else {
-                        return Err(invalid(
-                            sg,
-                            op.id,
-                            None,
-                            format!("VAR_HANDLE has one output, found {}", op.outputs.len()),
-                        ));
+                        return Err(invalid(sg, op.id, None, format!("VAR_HANDLE has one output, found {}", op.outputs.len())));
                     };
                     let id = match names.iter().position(|(_, n)| n == shared_name) {
                         Some(id) => {
@@ -222,35 +168,15 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
                 OpKind::ReadVariable => {
                     resource_of(0)?;
                     if op.inputs.len() != 1 || op.outputs.len() != 1 {
-                        return Err(invalid(
-                            sg,
-                            op.id,
-                            None,
-                            format!(
-                                "READ_VARIABLE has 1 input and 1 output, found {} and {}",
-                                op.inputs.len(),
-                                op.outputs.len()
-                            ),
-                        ));
+                        return Err(invalid(sg, op.id, None, format!("READ_VARIABLE has 1 input and 1 output, found {} and {}", op.inputs.len(), op.outputs.len())));
                     }
                 }
                 OpKind::AssignVariable => {
                     let id = resource_of(0)?;
                     if op.inputs.len() != 2 || !op.outputs.is_empty() {
-                        return Err(invalid(
-                            sg,
-                            op.id,
-                            None,
-                            format!(
-                                "ASSIGN_VARIABLE has 2 inputs and no outputs, found {} and {}",
-                                op.inputs.len(),
-                                op.outputs.len()
-                            ),
-                        ));
+                        return Err(invalid(sg, op.id, None, format!("ASSIGN_VARIABLE has 2 inputs and no outputs, found {} and {}", op.inputs.len(), op.outputs.len())));
                     }
-                    let v = op.input(1).ok_or_else(|| {
-                        invalid(sg, op.id, None, "input 1 (the value) is missing")
-                    })?;
+                    let v = op.input(1).ok_or_else(|| invalid(sg, op.id, None, "input 1 (the value) is missing"))?;
                     if defs[id].is_none() {
                         defs[id] = Some(sg.tensor(v).clone());
                     }
@@ -268,26 +194,14 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
                 OpKind::AssignVariable => op.input(1),
                 _ => continue,
             };
-            let (Some(t), Some(h)) = (t, op.input(0)) else {
-                continue;
-            };
-            let Some(&id) = handle.get(&(sg.id, h)) else {
-                continue;
-            };
+            let (Some(t), Some(h)) = (t, op.input(0)) else { continue };
+            let Some(&id) = handle.get(&(sg.id, h)) else { continue };
             let x = sg.tensor(t);
             let Some(d) = &defs[id] else {
                 return Err(unsupported(sg, op.id, Some(x), format!("resource \"{}\" is read but never assigned (TFLite Micro allocates a resource variable at its first ASSIGN_VARIABLE)", names[id].1)));
             };
             if x.dtype != d.dtype || x.byte_size() != d.byte_size() {
-                return Err(invalid(
-                    sg,
-                    op.id,
-                    Some(x),
-                    format!(
-                        "{}{:?} does not match resource \"{}\", {}{:?}",
-                        x.dtype, x.shape, names[id].1, d.dtype, d.shape
-                    ),
-                ));
+                return Err(invalid(sg, op.id, Some(x), format!("{}{:?} does not match resource \"{}\", {}{:?}", x.dtype, x.shape, names[id].1, d.dtype, d.shape)));
             }
         }
     }
@@ -314,21 +228,14 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
         };
         // TFLite Micro fills the buffer with the value's first zero point as a byte (any
         // quantized type); tflc resets a variable with `Tensor::reset_byte`.
-        let fill = def
-            .quant
-            .as_ref()
-            .and_then(|q| q.zero_point.first())
-            .map_or(0, |&z| z as u8);
+        let fill = def.quant.as_ref().and_then(|q| q.zero_point.first()).map_or(0, |&z| z as u8);
         if fill != var.reset_byte() {
             let (s, op) = first_use(model, &handle, id);
             let sg = &model.subgraphs[s];
             return Err(unsupported(sg, op, None, format!("resource \"{}\" ({}) starts filled with byte {fill:#04x}, which tflc's variable reset does not express", names[id].1, var.dtype)));
         }
         main.tensors.push(var);
-        vars.push(ResourceVar {
-            shared_name: names[id].1.clone(),
-            tensor: t,
-        });
+        vars.push(ResourceVar { shared_name: names[id].1.clone(), tensor: t });
         main_of.insert(Global::Resource(id), t);
     }
     for &g in &callee_vars {
@@ -348,33 +255,21 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
         if !matches!(op.kind, OpKind::ReadVariable | OpKind::AssignVariable) {
             return None;
         }
-        op.input(0)
-            .and_then(|h| handle.get(&(sg.id, h)))
-            .map(|&id| Global::Resource(id))
+        op.input(0).and_then(|h| handle.get(&(sg.id, h))).map(|&id| Global::Resource(id))
     };
     let mut need: BTreeMap<SubgraphId, BTreeSet<Global>> = BTreeMap::new();
     for &s in reached.iter().filter(|s| s.index() != 0) {
         let sg = &model.subgraphs[s];
         let set = need.entry(s).or_default();
         set.extend(sg.ops.iter().filter_map(|op| resource_at(sg, op)));
-        set.extend(
-            callee_vars
-                .iter()
-                .filter(|g| matches!(g, Global::Tensor(x, _) if *x == s)),
-        );
+        set.extend(callee_vars.iter().filter(|g| matches!(g, Global::Tensor(x, _) if *x == s)));
     }
     loop {
         let mut changed = false;
         for &s in &reached {
             for op in model.subgraphs[s].ops.iter() {
-                let cs: Vec<SubgraphId> = callees(&op.kind)
-                    .into_iter()
-                    .filter(|c| reached.contains(c))
-                    .collect();
-                let union: BTreeSet<Global> = cs
-                    .iter()
-                    .flat_map(|c| need.get(c).into_iter().flatten().copied())
-                    .collect();
+                let cs: Vec<SubgraphId> = callees(&op.kind).into_iter().filter(|c| reached.contains(c)).collect();
+                let union: BTreeSet<Global> = cs.iter().flat_map(|c| need.get(c).into_iter().flatten().copied()).collect();
                 // The entry subgraph holds every global already (a call of it is recursion,
                 // which lowering refuses).
                 let targets = cs.iter().copied().chain(Some(s)).filter(|c| c.index() != 0);
@@ -392,11 +287,7 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
     }
     let global_name = |g: Global| match g {
         Global::Resource(id) => format!("resource \"{}\"", names[id].1),
-        Global::Tensor(s, t) => format!(
-            "variable tensor {t} \"{}\" of subgraph {}",
-            model.subgraphs[s].tensor(t).name,
-            s.index()
-        ),
+        Global::Tensor(s, t) => format!("variable tensor {t} \"{}\" of subgraph {}", model.subgraphs[s].tensor(t).name, s.index()),
     };
     // WHILE conditions: inputs only (the op does not copy a condition's outputs back).
     let mut conds: BTreeMap<SubgraphId, (SubgraphId, OpId)> = BTreeMap::new();
@@ -404,10 +295,7 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
     for &s in &reached {
         for op in model.subgraphs[s].ops.iter() {
             match op.kind {
-                OpKind::While {
-                    cond_subgraph,
-                    body_subgraph,
-                } => {
+                OpKind::While { cond_subgraph, body_subgraph } => {
                     conds.entry(cond_subgraph).or_insert((s, op.id));
                     others.insert(body_subgraph);
                 }
@@ -451,13 +339,7 @@ pub fn resolve<'a>(model: &Model<'a>) -> Result<Option<(Model<'a>, Vec<ResourceV
             }
         }
     }
-    rewrite_ops(
-        model,
-        &mut out.subgraphs[SubgraphId::new(0)],
-        &handle,
-        &need,
-        &main_of,
-    )?;
+    rewrite_ops(model, &mut out.subgraphs[SubgraphId::new(0)], &handle, &need, &main_of)?;
     Ok(Some((out, vars)))
 }
 
@@ -475,22 +357,10 @@ fn rewrite_ops(
     for o in 0..sg.ops.len() {
         let op = &mut sg.ops[OpId::new(o)];
         let at_op = op.id;
-        let missing = |g: Global| {
-            invalid(
-                file,
-                at_op,
-                None,
-                format!(
-                    "no home for {g:?} in subgraph {} (passes::resources)",
-                    file.id.index()
-                ),
-            )
-        };
+        let missing = |g: Global| invalid(file, at_op, None, format!("no home for {g:?} in subgraph {} (passes::resources)", file.id.index()));
         match op.kind {
             OpKind::ReadVariable | OpKind::AssignVariable => {
-                let Some(&id) = op.input(0).and_then(|h| handle.get(&(file.id, h))) else {
-                    continue;
-                };
+                let Some(&id) = op.input(0).and_then(|h| handle.get(&(file.id, h))) else { continue };
                 let g = Global::Resource(id);
                 let &t = home.get(&g).ok_or_else(|| missing(g))?;
                 if op.kind == OpKind::ReadVariable {
@@ -500,10 +370,7 @@ fn rewrite_ops(
                 }
             }
             _ => {
-                let globals: BTreeSet<Global> = callees(&op.kind)
-                    .iter()
-                    .flat_map(|c| need.get(c).into_iter().flatten().copied())
-                    .collect();
+                let globals: BTreeSet<Global> = callees(&op.kind).iter().flat_map(|c| need.get(c).into_iter().flatten().copied()).collect();
                 for g in globals {
                     let &t = home.get(&g).ok_or_else(|| missing(g))?;
                     op.inputs.push(Some(t));
@@ -516,16 +383,10 @@ fn rewrite_ops(
 }
 
 /// The first READ_VARIABLE or ASSIGN_VARIABLE of variable `id` (for messages).
-fn first_use(
-    model: &Model<'_>,
-    handle: &BTreeMap<(SubgraphId, TensorId), usize>,
-    id: usize,
-) -> (SubgraphId, OpId) {
+fn first_use(model: &Model<'_>, handle: &BTreeMap<(SubgraphId, TensorId), usize>, id: usize) -> (SubgraphId, OpId) {
     for sg in model.subgraphs.iter() {
         for op in sg.ops.iter() {
-            if matches!(op.kind, OpKind::ReadVariable | OpKind::AssignVariable)
-                && op.input(0).and_then(|h| handle.get(&(sg.id, h))) == Some(&id)
-            {
+            if matches!(op.kind, OpKind::ReadVariable | OpKind::AssignVariable) && op.input(0).and_then(|h| handle.get(&(sg.id, h))) == Some(&id) {
                 return (sg.id, op.id);
             }
         }

@@ -70,20 +70,13 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
             }
             let Some(l) = p.lifetimes[b] else { continue };
             if l.first.index() <= step && step <= l.last.index() {
-                live.push(LiveBuffer {
-                    buffer: b,
-                    bytes: align_up(buf.bytes, p.align),
-                    label: buffer_label(sp, sg, b),
-                });
+                live.push(LiveBuffer { buffer: b, bytes: align_up(buf.bytes, p.align), label: buffer_label(sp, sg, b) });
             }
         }
         let mut bytes: u64 = live.iter().map(|l| l.bytes).sum();
         for &(pair_op, x, y) in &p.in_place {
             if pair_op == op {
-                let shared = align_up(
-                    sp.problem.buffers[x].bytes.min(sp.problem.buffers[y].bytes),
-                    p.align,
-                );
+                let shared = align_up(sp.problem.buffers[x].bytes.min(sp.problem.buffers[y].bytes), p.align);
                 bytes = bytes.saturating_sub(shared);
             }
         }
@@ -100,18 +93,8 @@ pub fn peak(sp: &SubgraphPlan, sg: &Subgraph<'_>) -> Option<Peak> {
         }
         if best.as_ref().is_none_or(|b| bytes > b.bytes) {
             live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.buffer.cmp(&b.buffer)));
-            let opcode = sg
-                .ops
-                .get(op)
-                .map(|o| o.opcode.to_string())
-                .unwrap_or_default();
-            best = Some(Peak {
-                step,
-                op: format!("op {} ({opcode})", op.index()),
-                bytes,
-                live,
-                overlapped,
-            });
+            let opcode = sg.ops.get(op).map(|o| o.opcode.to_string()).unwrap_or_default();
+            best = Some(Peak { step, op: format!("op {} ({opcode})", op.index()), bytes, live, overlapped });
         }
     }
     best
@@ -127,23 +110,13 @@ fn buffer_label(sp: &SubgraphPlan, sg: &Subgraph<'_>, b: BufferId) -> String {
 }
 
 /// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak.
-pub fn check_max_arena(
-    sp: &SubgraphPlan,
-    sg: &Subgraph<'_>,
-    max_arena: u64,
-) -> Result<(), OverBudget> {
+pub fn check_max_arena(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64) -> Result<(), OverBudget> {
     check_budget(sp, sg, max_arena, "the arena", "the max-arena budget")
 }
 
 /// Refuses `sp` when its arena exceeds `max_arena` bytes, naming the peak: `what` names the
 /// arena (`the arena`, `pool \`sram\``) and `limit` the bound in the message.
-pub fn check_budget(
-    sp: &SubgraphPlan,
-    sg: &Subgraph<'_>,
-    max_arena: u64,
-    what: &str,
-    limit: &str,
-) -> Result<(), OverBudget> {
+pub fn check_budget(sp: &SubgraphPlan, sg: &Subgraph<'_>, max_arena: u64, what: &str, limit: &str) -> Result<(), OverBudget> {
     let arena = sp.plan.arena_bytes;
     if arena <= max_arena {
         return Ok(());
@@ -157,11 +130,7 @@ pub fn check_budget(
     if sp.plan.order_optimal && sp.plan.gap_bytes() == 0 {
         m.push_str("; the plan is optimal: no operator order or placement needs less");
     } else if sp.plan.order_optimal {
-        let _ = write!(
-            m,
-            "; no operator order needs less than {} bytes",
-            group(sp.plan.lower_bound_bytes)
-        );
+        let _ = write!(m, "; no operator order needs less than {} bytes", group(sp.plan.lower_bound_bytes));
     }
     if let Some(peak) = peak(sp, sg) {
         let _ = write!(
@@ -176,18 +145,10 @@ pub fn check_budget(
             let _ = write!(m, "\n  {:>10} B  {}", group(l.bytes), l.label);
         }
         for (output, input, shared) in &peak.overlapped {
-            let _ = write!(
-                m,
-                "\n  {:>10} B  shared: {output} is written over the consumed part of {input}",
-                format!("-{}", group(*shared))
-            );
+            let _ = write!(m, "\n  {:>10} B  shared: {output} is written over the consumed part of {input}", format!("-{}", group(*shared)));
         }
     }
-    Err(OverBudget {
-        arena_bytes: arena,
-        max_arena,
-        message: m,
-    })
+    Err(OverBudget { arena_bytes: arena, max_arena, message: m })
 }
 
 /// Parses a byte size as users write it: `49152`, `48K`, `48KiB`, `48KB`, `1M`, `1MiB`
@@ -195,28 +156,18 @@ pub fn check_budget(
 /// `_` and `,` between digits are ignored).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '_' || c == ','))
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '_' || c == ',')).unwrap_or(t.len());
     let (digits, unit) = t.split_at(split);
     let digits: String = digits.chars().filter(|c| c.is_ascii_digit()).collect();
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size (for example 49152, 48K or 1M)"))?;
+    let n: u64 = digits.parse().map_err(|_| format!("`{s}` is not a size (for example 49152, 48K or 1M)"))?;
     let mult = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
-        _ => {
-            return Err(format!(
-                "`{s}`: unknown unit `{}` (use K, M or G, counted in 1024s)",
-                unit.trim()
-            ))
-        }
+        _ => return Err(format!("`{s}`: unknown unit `{}` (use K, M or G, counted in 1024s)", unit.trim())),
     };
-    n.checked_mul(mult)
-        .ok_or_else(|| format!("`{s}` is too large"))
+    n.checked_mul(mult).ok_or_else(|| format!("`{s}` is too large"))
 }
 
 #[cfg(test)]
@@ -236,8 +187,6 @@ mod tests {
         assert!(parse_size("K").is_err());
         assert!(parse_size("12Q").unwrap_err().contains("unknown unit `Q`"));
         assert!(parse_size("99999999999999999999").is_err());
-        assert!(parse_size("18446744073709551615G")
-            .unwrap_err()
-            .contains("too large"));
+        assert!(parse_size("18446744073709551615G").unwrap_err().contains("too large"));
     }
 }

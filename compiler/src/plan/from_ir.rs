@@ -16,10 +16,7 @@
 //! - Scratch workspaces come from [`PlanOptions::scratch`], in-place permissions from
 //!   [`PlanOptions::in_place`] (the lowering phase knows which kernels allow them).
 
-use super::{
-    plan, Buffer, BufferId, BufferKind, IndexVec, MemoryPlan, OpNode, PlanError, PlanOptions,
-    Problem,
-};
+use super::{plan, Buffer, BufferId, BufferKind, IndexVec, MemoryPlan, OpNode, PlanError, PlanOptions, Problem};
 use crate::ir::{Subgraph, TensorId};
 use std::ops::Range;
 
@@ -48,40 +45,24 @@ impl SubgraphPlan {
     }
     /// Whether `tensor` is a zero-copy view of another tensor (its op needs no code).
     pub fn is_alias(&self, tensor: TensorId) -> bool {
-        self.buffer_of
-            .get(tensor)
-            .copied()
-            .flatten()
-            .is_some_and(|b| self.problem.buffers[b].alias_of.is_some())
+        self.buffer_of.get(tensor).copied().flatten().is_some_and(|b| self.problem.buffers[b].alias_of.is_some())
     }
     /// View operators whose output is an alias of their input: they need no code.
     pub fn aliased_ops(&self) -> std::collections::BTreeSet<crate::ir::OpId> {
         self.problem
             .ops
             .iter_enumerated()
-            .filter(|(_, n)| {
-                n.writes
-                    .iter()
-                    .any(|&b| self.problem.buffers[b].alias_of.is_some())
-            })
+            .filter(|(_, n)| n.writes.iter().any(|&b| self.problem.buffers[b].alias_of.is_some()))
             .map(|(op, _)| op)
             .collect()
     }
     /// The declared in-place pairs the plan realised ([`MemoryPlan::in_place`]) as
     /// `(op, input tensor, output tensor)`: the op writes the output over the input.
-    pub fn in_place_pairs(
-        &self,
-    ) -> std::collections::BTreeSet<(crate::ir::OpId, TensorId, TensorId)> {
+    pub fn in_place_pairs(&self) -> std::collections::BTreeSet<(crate::ir::OpId, TensorId, TensorId)> {
         self.plan
             .in_place
             .iter()
-            .filter_map(|&(op, x, y)| {
-                Some((
-                    op,
-                    self.tensor_of.get(x).copied().flatten()?,
-                    self.tensor_of.get(y).copied().flatten()?,
-                ))
-            })
+            .filter_map(|&(op, x, y)| Some((op, self.tensor_of.get(x).copied().flatten()?, self.tensor_of.get(y).copied().flatten()?)))
             .collect()
     }
     /// The declared overlaps the plan realised ([`MemoryPlan::overlaps`]) as
@@ -100,10 +81,7 @@ impl SubgraphPlan {
     }
     /// Byte offset of every tensor in the arena (aliases at their source's offset).
     pub fn tensor_offsets(&self) -> std::collections::BTreeMap<TensorId, u64> {
-        self.buffer_of
-            .iter_enumerated()
-            .filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b])))
-            .collect()
+        self.buffer_of.iter_enumerated().filter_map(|(t, b)| b.map(|b| (t, self.plan.offsets[b]))).collect()
     }
     /// Scratch buffer regions of `op`.
     pub fn scratch_regions(&self, op: crate::ir::OpId) -> Vec<Range<u64>> {
@@ -117,17 +95,12 @@ impl SubgraphPlan {
 }
 
 /// A planning problem built from a subgraph, with the maps between tensors and buffers.
-pub type IrProblem = (
-    Problem,
-    IndexVec<TensorId, Option<BufferId>>,
-    IndexVec<BufferId, Option<TensorId>>,
-);
+pub type IrProblem = (Problem, IndexVec<TensorId, Option<BufferId>>, IndexVec<BufferId, Option<TensorId>>);
 
 /// Builds the planning problem of `sg`: the problem, tensor -> buffer, buffer -> tensor.
 pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, PlanError> {
     let mut problem = Problem::default();
-    let mut buffer_of: IndexVec<TensorId, Option<BufferId>> =
-        sg.tensors.iter().map(|_| None).collect();
+    let mut buffer_of: IndexVec<TensorId, Option<BufferId>> = sg.tensors.iter().map(|_| None).collect();
     let mut tensor_of: IndexVec<BufferId, Option<TensorId>> = IndexVec::new();
     let tensor_err = |t: TensorId, reason: &str| PlanError::Tensor {
         tensor: t,
@@ -199,11 +172,8 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         if !used[t.index()] || tensor.is_constant() || tensor.dtype == crate::ir::DType::Resource {
             continue;
         }
-        let bytes = tensor
-            .byte_size()
-            .ok_or_else(|| tensor_err(t, "element type has no fixed size"))?;
-        let kind = if tensor.is_variable || (options.persistent_io && (is_input(t) || is_output(t)))
-        {
+        let bytes = tensor.byte_size().ok_or_else(|| tensor_err(t, "element type has no fixed size"))?;
+        let kind = if tensor.is_variable || (options.persistent_io && (is_input(t) || is_output(t))) {
             BufferKind::Variable
         } else {
             match (is_input(t), is_output(t)) {
@@ -225,11 +195,8 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
 
     // Operators, and views as aliases where legal (file order, so sources are settled first).
     let mut root: IndexVec<BufferId, BufferId> = problem.buffers.indices().collect();
-    let mut group_io: IndexVec<BufferId, bool> = problem
-        .buffers
-        .iter()
-        .map(|b| b.kind.is_input() || b.kind.is_output())
-        .collect();
+    let mut group_io: IndexVec<BufferId, bool> =
+        problem.buffers.iter().map(|b| b.kind.is_input() || b.kind.is_output()).collect();
     let mut is_view = vec![false; sg.ops.len()];
     for v in &options.views {
         if let Some(f) = is_view.get_mut(v.index()) {
@@ -237,11 +204,7 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
         }
     }
     for op in sg.ops.iter() {
-        let mut node = OpNode {
-            label: format!("{} {}", op.id, op.opcode),
-            barrier: options.barriers.contains(&op.id),
-            ..OpNode::default()
-        };
+        let mut node = OpNode { label: format!("{} {}", op.id, op.opcode), barrier: options.barriers.contains(&op.id), ..OpNode::default() };
         for t in op.present_inputs() {
             if let Some(b) = buffer_of[t] {
                 if !node.reads.contains(&b) {
@@ -257,16 +220,11 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
             }
         }
         if is_view[op.id.index()] {
-            if let (Some(src), Some(&dst)) =
-                (op.input(0).and_then(|t| buffer_of[t]), node.writes.first())
-            {
+            if let (Some(src), Some(&dst)) = (op.input(0).and_then(|t| buffer_of[t]), node.writes.first()) {
                 let (s, d) = (&problem.buffers[src], &problem.buffers[dst]);
                 let r = root[src];
                 let legal = matches!(d.kind, BufferKind::Activation | BufferKind::Output)
-                    && !matches!(
-                        problem.buffers[r].kind,
-                        BufferKind::Variable | BufferKind::Scratch
-                    )
+                    && !matches!(problem.buffers[r].kind, BufferKind::Variable | BufferKind::Scratch)
                     && d.bytes <= s.bytes
                     && d.bytes <= problem.buffers[r].bytes
                     && !(d.kind.is_output() && group_io[r])
@@ -283,73 +241,46 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
 
     for &(op, bytes) in &options.scratch {
         let Some(node) = problem.ops.get(op) else {
-            return Err(PlanError::BadClaim {
-                reason: format!("scratch for unknown operator {op}"),
-            });
+            return Err(PlanError::BadClaim { reason: format!("scratch for unknown operator {op}") });
         };
         let label = format!("scratch of {}", node.label);
-        let b = problem.buffers.push(Buffer {
-            bytes,
-            kind: BufferKind::Scratch,
-            alias_of: None,
-            label,
-        });
+        let b = problem.buffers.push(Buffer { bytes, kind: BufferKind::Scratch, alias_of: None, label });
         tensor_of.push(None);
         problem.ops[op].writes.push(b);
     }
     for &(op, input, output) in &options.in_place {
-        let (Some(a), Some(b)) = (
-            buffer_of.get(input).copied().flatten(),
-            buffer_of.get(output).copied().flatten(),
-        ) else {
+        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
+        else {
             return Err(tensor_err(
                 input,
-                &format!(
-                    "in-place pair ({input}, {output}) of {op} names a tensor outside the arena"
-                ),
+                &format!("in-place pair ({input}, {output}) of {op} names a tensor outside the arena"),
             ));
         };
         // State is never overwritten in place (variables overlap nothing): a kernel's in-place
         // permission is a hint, dropped where an operand is a variable.
-        if problem.buffers[a].kind == BufferKind::Variable
-            || problem.buffers[b].kind == BufferKind::Variable
-        {
+        if problem.buffers[a].kind == BufferKind::Variable || problem.buffers[b].kind == BufferKind::Variable {
             continue;
         }
         let Some(node) = problem.ops.get_mut(op) else {
-            return Err(PlanError::BadClaim {
-                reason: format!("in-place pair for unknown operator {op}"),
-            });
+            return Err(PlanError::BadClaim { reason: format!("in-place pair for unknown operator {op}") });
         };
         node.in_place_ok.push((a, b));
     }
     for &(op, input, output, bound) in &options.overlap {
-        let (Some(a), Some(b)) = (
-            buffer_of.get(input).copied().flatten(),
-            buffer_of.get(output).copied().flatten(),
-        ) else {
+        let (Some(a), Some(b)) = (buffer_of.get(input).copied().flatten(), buffer_of.get(output).copied().flatten())
+        else {
             return Err(tensor_err(
                 input,
-                &format!(
-                    "overlap pair ({input}, {output}) of {op} names a tensor outside the arena"
-                ),
+                &format!("overlap pair ({input}, {output}) of {op} names a tensor outside the arena"),
             ));
         };
-        if problem.buffers[a].kind == BufferKind::Variable
-            || problem.buffers[b].kind == BufferKind::Variable
-        {
+        if problem.buffers[a].kind == BufferKind::Variable || problem.buffers[b].kind == BufferKind::Variable {
             continue;
         }
         let Some(node) = problem.ops.get_mut(op) else {
-            return Err(PlanError::BadClaim {
-                reason: format!("overlap pair for unknown operator {op}"),
-            });
+            return Err(PlanError::BadClaim { reason: format!("overlap pair for unknown operator {op}") });
         };
-        node.overlap_ok.push(super::Overlap {
-            input: a,
-            output: b,
-            bound,
-        });
+        node.overlap_ok.push(super::Overlap { input: a, output: b, bound });
     }
     Ok((problem, buffer_of, tensor_of))
 }
@@ -358,11 +289,5 @@ pub fn from_ir(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<IrProblem, Pl
 pub fn plan_subgraph(sg: &Subgraph<'_>, options: &PlanOptions) -> Result<SubgraphPlan, PlanError> {
     let (problem, buffer_of, tensor_of) = from_ir(sg, options)?;
     let plan = plan(&problem, options).map_err(|e| e.labelled(&problem))?;
-    Ok(SubgraphPlan {
-        problem,
-        plan,
-        buffer_of,
-        tensor_of,
-        pools: Vec::new(),
-    })
+    Ok(SubgraphPlan { problem, plan, buffer_of, tensor_of, pools: Vec::new() })
 }

@@ -74,18 +74,13 @@ fn align_up(x: u64, a: u64) -> u64 {
 /// The persistent buffers of `mp`'s entry subgraph as aligned blocks `(offset, bytes)`,
 /// sorted by offset.
 fn persistent_blocks(mp: &ModelPlan) -> Vec<(u64, u64)> {
-    let Some(p) = mp.main() else {
-        return Vec::new();
-    };
+    let Some(p) = mp.main() else { return Vec::new() };
     let a = p.plan.align.max(1);
     let mut v: Vec<(u64, u64)> = p
         .problem
         .buffers
         .iter_enumerated()
-        .filter(|(b, buf)| {
-            buf.kind == BufferKind::Variable
-                && p.plan.lifetimes.get(*b).is_some_and(|l| l.is_some())
-        })
+        .filter(|(b, buf)| buf.kind == BufferKind::Variable && p.plan.lifetimes.get(*b).is_some_and(|l| l.is_some()))
         .map(|(b, buf)| (p.plan.offsets[b], align_up(buf.bytes, a)))
         .collect();
     v.sort_unstable();
@@ -162,12 +157,7 @@ fn choose(pers: &[u64], shared: &[u64], alone: &[u64], align: u64) -> Vec<bool> 
 
 /// [`choose`] beyond 16 models: for each candidate widest shared region `w`, every model
 /// whose shared region fits in `w` and that gains by sharing shares; the cheapest `w` wins.
-fn choose_by_widest(
-    pers: &[u64],
-    shared: &[u64],
-    alone: &[u64],
-    cost: &dyn Fn(&[bool]) -> u64,
-) -> Vec<bool> {
+fn choose_by_widest(pers: &[u64], shared: &[u64], alone: &[u64], cost: &dyn Fn(&[bool]) -> u64) -> Vec<bool> {
     let n = pers.len();
     let mut widths: Vec<u64> = shared.to_vec();
     widths.push(0);
@@ -175,9 +165,7 @@ fn choose_by_widest(
     widths.dedup();
     let mut best = (cost(&vec![false; n]), vec![false; n]);
     for w in widths {
-        let s: Vec<bool> = (0..n)
-            .map(|i| shared[i] <= w && pers[i] < alone[i])
-            .collect();
+        let s: Vec<bool> = (0..n).map(|i| shared[i] <= w && pers[i] < alone[i]).collect();
         let c = cost(&s);
         if c < best.0 {
             best = (c, s);
@@ -193,62 +181,25 @@ fn choose_by_widest(
 /// arena (callees keep their relative plans: their frames move with the entry subgraph's
 /// buffers), and the layout.
 pub fn join(candidates: Vec<Candidate>) -> (Vec<ModelPlan>, JointPlan) {
-    let align = candidates
-        .iter()
-        .filter_map(|c| c.persistent.main())
-        .map(|p| p.plan.align)
-        .max()
-        .unwrap_or(16)
-        .max(1);
-    let blocks: Vec<Vec<(u64, u64)>> = candidates
-        .iter()
-        .map(|c| persistent_blocks(&c.persistent))
-        .collect();
-    let pers: Vec<u64> = blocks
-        .iter()
-        .map(|bl| bl.iter().map(|b| b.1).sum())
-        .collect();
+    let align = candidates.iter().filter_map(|c| c.persistent.main()).map(|p| p.plan.align).max().unwrap_or(16).max(1);
+    let blocks: Vec<Vec<(u64, u64)>> = candidates.iter().map(|c| persistent_blocks(&c.persistent)).collect();
+    let pers: Vec<u64> = blocks.iter().map(|bl| bl.iter().map(|b| b.1).sum()).collect();
     let arena = |mp: &ModelPlan| mp.main().map_or(0, |p| p.plan.arena_bytes);
-    let shared: Vec<u64> = candidates
-        .iter()
-        .zip(&pers)
-        .map(|(c, &p)| arena(&c.persistent).saturating_sub(p))
-        .collect();
-    let alone: Vec<u64> = candidates
-        .iter()
-        .map(|c| align_up(arena(&c.alone), align))
-        .collect();
+    let shared: Vec<u64> = candidates.iter().zip(&pers).map(|(c, &p)| arena(&c.persistent).saturating_sub(p)).collect();
+    let alone: Vec<u64> = candidates.iter().map(|c| align_up(arena(&c.alone), align)).collect();
     let shares = choose(&pers, &shared, &alone, align);
 
-    let mut joint = JointPlan {
-        align,
-        models: Vec::new(),
-        shared_start: 0,
-        arena_bytes: 0,
-        lower_bound_bytes: 0,
-    };
+    let mut joint = JointPlan { align, models: Vec::new(), shared_start: 0, arena_bytes: 0, lower_bound_bytes: 0 };
     let mut start = 0;
     for i in 0..candidates.len() {
         let len = if shares[i] { pers[i] } else { alone[i] };
-        joint.models.push(JointModel {
-            private: start..start + len,
-            shares: shares[i],
-            shared_bytes: if shares[i] { shared[i] } else { 0 },
-        });
+        joint.models.push(JointModel { private: start..start + len, shares: shares[i], shared_bytes: if shares[i] { shared[i] } else { 0 } });
         start += len;
     }
     joint.shared_start = start;
-    let widest = joint
-        .models
-        .iter()
-        .map(|m| m.shared_bytes)
-        .max()
-        .unwrap_or(0);
+    let widest = joint.models.iter().map(|m| m.shared_bytes).max().unwrap_or(0);
     joint.arena_bytes = align_up(start + widest, align);
-    let kept: Vec<u64> = candidates
-        .iter()
-        .map(|c| kept_between_runs(&c.alone))
-        .collect();
+    let kept: Vec<u64> = candidates.iter().map(|c| kept_between_runs(&c.alone)).collect();
     let total_kept: u64 = kept.iter().sum();
     joint.lower_bound_bytes = candidates
         .iter()
@@ -258,33 +209,19 @@ pub fn join(candidates: Vec<Candidate>) -> (Vec<ModelPlan>, JointPlan) {
         .unwrap_or(0);
 
     let mut plans = Vec::new();
-    for (((c, bl), jm), share) in candidates
-        .into_iter()
-        .zip(&blocks)
-        .zip(&joint.models)
-        .zip(&shares)
-    {
+    for (((c, bl), jm), share) in candidates.into_iter().zip(&blocks).zip(&joint.models).zip(&shares) {
         let mut mp = if *share { c.persistent } else { c.alone };
         if let Some(Some(p)) = mp.subgraphs.iter_mut().next() {
             for (b, buf) in p.problem.buffers.iter_enumerated() {
                 let off = p.plan.offsets[b];
-                let persistent = bl
-                    .iter()
-                    .position(|&(o, _)| o == off)
-                    .filter(|_| buf.kind == BufferKind::Variable);
+                let persistent = bl.iter().position(|&(o, _)| o == off).filter(|_| buf.kind == BufferKind::Variable);
                 p.plan.offsets[b] = match (share, persistent) {
                     // Its own plan, in its private block.
                     (false, _) => jm.private.start + off,
                     // A persistent block: packed in offset order into the private block.
                     (true, Some(i)) => jm.private.start + bl[..i].iter().map(|b| b.1).sum::<u64>(),
                     // Anything else: the shared region, less the persistent bytes below it.
-                    (true, None) => {
-                        joint.shared_start + off
-                            - bl.iter()
-                                .filter(|&&(o, len)| o + len <= off)
-                                .map(|b| b.1)
-                                .sum::<u64>()
-                    }
+                    (true, None) => joint.shared_start + off - bl.iter().filter(|&&(o, len)| o + len <= off).map(|b| b.1).sum::<u64>(),
                 };
             }
             p.plan.arena_bytes = joint.arena_bytes;
@@ -307,10 +244,7 @@ pub fn check(models: &[ModelPlan], joint: &JointPlan) -> Vec<String> {
         }
         let Some(p) = mp.main() else { continue };
         if p.plan.arena_bytes != joint.arena_bytes {
-            errs.push(format!(
-                "model {m}: its plan's arena is {} bytes, the joint arena {}",
-                p.plan.arena_bytes, joint.arena_bytes
-            ));
+            errs.push(format!("model {m}: its plan's arena is {} bytes, the joint arena {}", p.plan.arena_bytes, joint.arena_bytes));
         }
         for (b, buf) in p.problem.buffers.iter_enumerated() {
             if !p.plan.lifetimes.get(b).is_some_and(|l| l.is_some()) || buf.bytes == 0 {
@@ -322,10 +256,7 @@ pub fn check(models: &[ModelPlan], joint: &JointPlan) -> Vec<String> {
             // share, a sharing model's inputs, outputs and state.
             let persistent = own.is_none_or(|j| !j.shares) || buf.kind == BufferKind::Variable;
             if r.end > joint.arena_bytes {
-                errs.push(format!(
-                    "model {m}: {b} {} at {r:?} is outside the arena of {} bytes",
-                    buf.label, joint.arena_bytes
-                ));
+                errs.push(format!("model {m}: {b} {} at {r:?} is outside the arena of {} bytes", buf.label, joint.arena_bytes));
             }
             if persistent {
                 let own = own.map_or(0..0, |j| j.private.clone());
@@ -374,47 +305,29 @@ mod tests {
             let align = [1, 4, 16][next(3) as usize];
             let cost = |s: &[bool]| {
                 let total: u64 = (0..n).map(|i| if s[i] { pers[i] } else { alone[i] }).sum();
-                let widest = (0..n)
-                    .filter(|&i| s[i])
-                    .map(|i| shared[i])
-                    .max()
-                    .unwrap_or(0);
+                let widest = (0..n).filter(|&i| s[i]).map(|i| shared[i]).max().unwrap_or(0);
                 align_up(total + widest, align)
             };
             let every = choose(&pers, &shared, &alone, align);
             let widest = choose_by_widest(&pers, &shared, &alone, &cost);
-            assert_eq!(
-                cost(&widest),
-                cost(&every),
-                "{pers:?} {shared:?} {alone:?} align {align}"
-            );
+            assert_eq!(cost(&widest), cost(&every), "{pers:?} {shared:?} {alone:?} align {align}");
         }
     }
     use crate::pipeline::{compile_models, CompileOptions};
     use crate::testing::models;
 
     fn files(list: &[(&str, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
-        list.iter()
-            .map(|(n, b)| (format!("{n}.tflite"), b.clone()))
-            .collect()
+        list.iter().map(|(n, b)| (format!("{n}.tflite"), b.clone())).collect()
     }
 
     /// Two tiny_cnn share their intermediate tensors; the joint arena is below the sum and
     /// at least the bound, and the moved plans pass the joint verifier.
     #[test]
     fn sharing_models_use_one_region() {
-        let c = compile_models(
-            &files(&[("a", models::tiny_cnn()), ("b", models::tiny_cnn())]),
-            &CompileOptions::default(),
-        )
-        .unwrap();
+        let c = compile_models(&files(&[("a", models::tiny_cnn()), ("b", models::tiny_cnn())]), &CompileOptions::default()).unwrap();
         assert!(c.joint.models.iter().all(|m| m.shares), "{}", c.report());
         let sum: u64 = c.separate_arena_bytes.iter().sum();
-        assert!(
-            c.arena_bytes() < sum && c.arena_bytes() >= c.joint.lower_bound_bytes,
-            "{}",
-            c.report()
-        );
+        assert!(c.arena_bytes() < sum && c.arena_bytes() >= c.joint.lower_bound_bytes, "{}", c.report());
         assert_eq!(check(&c.plans, &c.joint), Vec::<String>::new());
     }
 
@@ -422,68 +335,31 @@ mod tests {
     /// buffer moved out of the arena.
     #[test]
     fn check_finds_what_a_wrong_layout_breaks() {
-        let c = compile_models(
-            &files(&[("a", models::tiny_cnn()), ("b", models::tiny_cnn())]),
-            &CompileOptions::default(),
-        )
-        .unwrap();
+        let c = compile_models(&files(&[("a", models::tiny_cnn()), ("b", models::tiny_cnn())]), &CompileOptions::default()).unwrap();
         let mut plans = c.plans.clone();
         // Model 1's first persistent buffer onto model 0's first one.
         let p0 = plans[0].main().unwrap();
-        let b0 = p0
-            .problem
-            .buffers
-            .iter_enumerated()
-            .find(|(_, b)| b.kind == BufferKind::Variable)
-            .unwrap()
-            .0;
+        let b0 = p0.problem.buffers.iter_enumerated().find(|(_, b)| b.kind == BufferKind::Variable).unwrap().0;
         let at = p0.plan.offsets[b0];
-        let p1 = plans[1]
-            .subgraphs
-            .iter_mut()
-            .next()
-            .unwrap()
-            .as_mut()
-            .unwrap();
-        let b1 = p1
-            .problem
-            .buffers
-            .iter_enumerated()
-            .find(|(_, b)| b.kind == BufferKind::Variable)
-            .unwrap()
-            .0;
+        let p1 = plans[1].subgraphs.iter_mut().next().unwrap().as_mut().unwrap();
+        let b1 = p1.problem.buffers.iter_enumerated().find(|(_, b)| b.kind == BufferKind::Variable).unwrap().0;
         p1.plan.offsets[b1] = at;
         let errs = check(&plans, &c.joint);
         assert!(errs.iter().any(|e| e.contains("share bytes")), "{errs:?}");
-        assert!(
-            errs.iter().any(|e| e.contains("outside its private block")),
-            "{errs:?}"
-        );
+        assert!(errs.iter().any(|e| e.contains("outside its private block")), "{errs:?}");
         // Out of the arena.
         let mut plans = c.plans.clone();
-        let p1 = plans[1]
-            .subgraphs
-            .iter_mut()
-            .next()
-            .unwrap()
-            .as_mut()
-            .unwrap();
+        let p1 = plans[1].subgraphs.iter_mut().next().unwrap().as_mut().unwrap();
         p1.plan.offsets[b1] = c.joint.arena_bytes;
         let errs = check(&plans, &c.joint);
-        assert!(
-            errs.iter().any(|e| e.contains("outside the arena")),
-            "{errs:?}"
-        );
+        assert!(errs.iter().any(|e| e.contains("outside the arena")), "{errs:?}");
     }
 
     /// Every pair and triple of builder models (CALL_ONCE ones aside): the joint arena never
     /// exceeds the separate arenas' sum, never undercuts its bound, and verifies.
     #[test]
     fn never_more_than_the_separate_arenas() {
-        let all: Vec<(&str, Vec<u8>)> = models::all()
-            .into_iter()
-            .filter(|(n, _)| !n.contains("call_once"))
-            .collect();
+        let all: Vec<(&str, Vec<u8>)> = models::all().into_iter().filter(|(n, _)| !n.contains("call_once")).collect();
         for i in 0..all.len() {
             for j in i + 1..all.len() {
                 let k = (i + j) % all.len();
@@ -494,11 +370,7 @@ mod tests {
                 let c = compile_models(&files(&set), &CompileOptions::default()).unwrap();
                 let sum: u64 = c.separate_arena_bytes.iter().sum();
                 assert!(c.arena_bytes() <= sum.max(16), "{}", c.report());
-                assert!(
-                    c.arena_bytes() >= c.joint.lower_bound_bytes,
-                    "{}",
-                    c.report()
-                );
+                assert!(c.arena_bytes() >= c.joint.lower_bound_bytes, "{}", c.report());
                 assert_eq!(check(&c.plans, &c.joint), Vec::<String>::new());
             }
         }

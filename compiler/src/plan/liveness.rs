@@ -26,10 +26,7 @@ pub(crate) struct Analysis {
 }
 
 fn align_up(bytes: u64, align: u64, buffer: BufferId) -> Result<u64, PlanError> {
-    bytes
-        .checked_add(align - 1)
-        .map(|b| b & !(align - 1))
-        .ok_or(PlanError::SizeOverflow { buffer })
+    bytes.checked_add(align - 1).map(|b| b & !(align - 1)).ok_or(PlanError::SizeOverflow { buffer })
 }
 
 pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
@@ -41,20 +38,14 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
     for (op, node) in p.ops.iter_enumerated() {
         for &b in node.reads.iter().chain(&node.writes) {
             if !in_range(b) {
-                return Err(PlanError::UnknownBuffer {
-                    op: Some(op),
-                    buffer: b,
-                });
+                return Err(PlanError::UnknownBuffer { op: Some(op), buffer: b });
             }
         }
         let overlaps = node.overlap_ok.iter().map(|o| (o.input, o.output));
         for (a, b) in node.in_place_ok.iter().copied().chain(overlaps) {
             for x in [a, b] {
                 if !in_range(x) {
-                    return Err(PlanError::UnknownBuffer {
-                        op: Some(op),
-                        buffer: x,
-                    });
+                    return Err(PlanError::UnknownBuffer { op: Some(op), buffer: x });
                 }
             }
         }
@@ -62,17 +53,10 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
     for (b, buf) in p.buffers.iter_enumerated() {
         if let Some(src) = buf.alias_of {
             if !in_range(src) {
-                return Err(PlanError::UnknownBuffer {
-                    op: None,
-                    buffer: src,
-                });
+                return Err(PlanError::UnknownBuffer { op: None, buffer: src });
             }
             if src == b {
-                return Err(PlanError::IllegalAlias {
-                    buffer: b,
-                    source_buffer: src,
-                    reason: "aliases itself",
-                });
+                return Err(PlanError::IllegalAlias { buffer: b, source_buffer: src, reason: "aliases itself" });
             }
         }
     }
@@ -80,8 +64,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
     // Writers, and the file order being topological.
     let mut writer: IndexVec<BufferId, Option<OpId>> = p.buffers.iter().map(|_| None).collect();
     let mut preds: IndexVec<OpId, Vec<OpId>> = p.ops.iter().map(|_| Vec::new()).collect();
-    let mut last_var_user: IndexVec<BufferId, Option<OpId>> =
-        p.buffers.iter().map(|_| None).collect();
+    let mut last_var_user: IndexVec<BufferId, Option<OpId>> = p.buffers.iter().map(|_| None).collect();
     // The last barrier so far: every later operator runs after it, and it after every earlier one.
     let mut last_barrier: Option<OpId> = None;
     for (op, node) in p.ops.iter_enumerated() {
@@ -102,10 +85,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 return Err(PlanError::ReadsOwnWrite { op, buffer: b });
             }
             if kind == BufferKind::Scratch {
-                return Err(PlanError::BadScratch {
-                    buffer: b,
-                    reason: "read by an operator",
-                });
+                return Err(PlanError::BadScratch { buffer: b, reason: "read by an operator" });
             }
             match writer[b] {
                 Some(w) => preds[op].push(w),
@@ -122,11 +102,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 return Err(PlanError::WritesInput { op, buffer: b });
             }
             if let Some(first) = writer[b] {
-                return Err(PlanError::MultipleWriters {
-                    buffer: b,
-                    first,
-                    second: op,
-                });
+                return Err(PlanError::MultipleWriters { buffer: b, first, second: op });
             }
             writer[b] = Some(op);
         }
@@ -154,11 +130,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
             r = src;
             hops += 1;
             if hops > nb {
-                return Err(PlanError::IllegalAlias {
-                    buffer: b,
-                    source_buffer: src,
-                    reason: "alias cycle",
-                });
+                return Err(PlanError::IllegalAlias { buffer: b, source_buffer: src, reason: "alias cycle" });
             }
         }
         root[b] = r;
@@ -171,20 +143,11 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
         if buf.kind == BufferKind::Scratch {
             let writers = p.ops.iter().filter(|n| n.writes.contains(&b)).count();
             if writers != 1 {
-                return Err(PlanError::BadScratch {
-                    buffer: b,
-                    reason: "not written by exactly one operator",
-                });
+                return Err(PlanError::BadScratch { buffer: b, reason: "not written by exactly one operator" });
             }
         }
         let Some(src) = buf.alias_of else { continue };
-        let illegal = |reason| {
-            Err(PlanError::IllegalAlias {
-                buffer: b,
-                source_buffer: src,
-                reason,
-            })
-        };
+        let illegal = |reason| Err(PlanError::IllegalAlias { buffer: b, source_buffer: src, reason });
         match buf.kind {
             BufferKind::Activation | BufferKind::Output => {}
             _ => return illegal("only activations and outputs can be views"),
@@ -250,14 +213,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
     // In-place declarations must name an input and an output of that operator.
     for (op, node) in p.ops.iter_enumerated() {
         for &(a, b) in &node.in_place_ok {
-            let bad = |reason| {
-                Err(PlanError::IllegalInPlace {
-                    op,
-                    input: a,
-                    output: b,
-                    reason,
-                })
-            };
+            let bad = |reason| Err(PlanError::IllegalInPlace { op, input: a, output: b, reason });
             if !node.reads.contains(&a) || !node.writes.contains(&b) {
                 return bad("not an (input, output) pair of the operator");
             }
@@ -266,14 +222,7 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
             }
         }
         for o in &node.overlap_ok {
-            let bad = |reason| {
-                Err(PlanError::IllegalOverlap {
-                    op,
-                    input: o.input,
-                    output: o.output,
-                    reason,
-                })
-            };
+            let bad = |reason| Err(PlanError::IllegalOverlap { op, input: o.input, output: o.output, reason });
             if !node.reads.contains(&o.input) || !node.writes.contains(&o.output) {
                 return bad("not an (input, output) pair of the operator");
             }
@@ -281,25 +230,15 @@ pub(crate) fn analyze(p: &Problem, align: u64) -> Result<Analysis, PlanError> {
                 return bad("variables overlap nothing");
             }
             match o.bound {
-                super::DeltaBound::AtMost(d) if d > 0 => return bad(
-                    "a forward overlap starts the output at or below the input (AtMost(d), d <= 0)",
-                ),
+                super::DeltaBound::AtMost(d) if d > 0 => {
+                    return bad("a forward overlap starts the output at or below the input (AtMost(d), d <= 0)")
+                }
                 _ => {}
             }
         }
     }
 
-    Ok(Analysis {
-        root,
-        size,
-        writer,
-        readers,
-        from_start,
-        to_end,
-        variable,
-        preds,
-        align,
-    })
+    Ok(Analysis { root, size, writer, readers, from_start, to_end, variable, preds, align })
 }
 
 /// Offsets and lifetimes of every buffer for one order.
@@ -332,11 +271,7 @@ impl Analysis {
             }
             units.push(Unit {
                 bytes: self.size[r],
-                birth: if self.from_start[r] {
-                    None
-                } else {
-                    self.writer[r]
-                },
+                birth: if self.from_start[r] { None } else { self.writer[r] },
                 readers: self.readers[r].clone(),
                 to_end: self.to_end[r],
             });
@@ -357,49 +292,26 @@ impl Analysis {
                 if !self.is_root(b) || !self.live(b) {
                     return None;
                 }
-                let first = if self.from_start[b] {
-                    0
-                } else {
-                    self.writer[b].map_or(0, |w| pos[w])
-                };
+                let first = if self.from_start[b] { 0 } else { self.writer[b].map_or(0, |w| pos[w]) };
                 let last = if self.to_end[b] {
                     end
                 } else {
-                    self.readers[b]
-                        .iter()
-                        .map(|&o| pos[o])
-                        .max()
-                        .unwrap_or(first)
-                        .max(first)
+                    self.readers[b].iter().map(|&o| pos[o]).max().unwrap_or(first).max(first)
                 };
-                Some(Lifetime {
-                    first: Step::new(first),
-                    last: Step::new(last),
-                })
+                Some(Lifetime { first: Step::new(first), last: Step::new(last) })
             })
             .collect()
     }
 
     /// Places every group for `order`.
-    pub fn place(
-        &self,
-        p: &Problem,
-        order: &[OpId],
-        work_budget: u64,
-        budget: &mut crate::schedule::Budget,
-    ) -> Placement {
+    pub fn place(&self, p: &Problem, order: &[OpId], work_budget: u64, budget: &mut crate::schedule::Budget) -> Placement {
         let iv = self.intervals(p, order);
-        let mut item_of: IndexVec<BufferId, Option<usize>> =
-            p.buffers.iter().map(|_| None).collect();
+        let mut item_of: IndexVec<BufferId, Option<usize>> = p.buffers.iter().map(|_| None).collect();
         let mut items = Vec::new();
         for (b, lt) in iv.iter_enumerated() {
             if let Some(lt) = lt {
                 item_of[b] = Some(items.len());
-                items.push(Item {
-                    size: self.size[b],
-                    first: lt.first.index(),
-                    last: lt.last.index(),
-                });
+                items.push(Item { size: self.size[b], first: lt.first.index(), last: lt.last.index() });
             }
         }
         // In-place pairs that may share bytes: input group dies at the op's step, output group
@@ -417,28 +329,23 @@ impl Analysis {
         }
         // `io_ok`: the input group may hold a model input (overlaps: its bytes are free after
         // its last reader anyway); never a model output.
-        let eligible =
-            |s: usize, op: OpId, a: BufferId, b: BufferId, io_ok: bool| -> Option<(usize, usize)> {
-                let (ra, rb) = (self.root[a], self.root[b]);
-                if p.ops[op]
-                    .reads
-                    .iter()
-                    .filter(|&&x| self.root[x] == ra)
-                    .any(|&x| x != a)
-                    || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
-                {
-                    return None;
-                }
-                let (ia, ib) = (item_of[ra]?, item_of[rb]?);
-                (ra != rb
-                    && items[ia].last == s
-                    && items[ib].first == s
-                    && !self.variable[ra]
-                    && !self.variable[rb]
-                    && !group_out[ra]
-                    && (io_ok || !group_io[ra]))
-                    .then_some((ia, ib))
-            };
+        let eligible = |s: usize, op: OpId, a: BufferId, b: BufferId, io_ok: bool| -> Option<(usize, usize)> {
+            let (ra, rb) = (self.root[a], self.root[b]);
+            if p.ops[op].reads.iter().filter(|&&x| self.root[x] == ra).any(|&x| x != a)
+                || p.ops[op].reads.iter().filter(|&&x| x == a).count() > 1
+            {
+                return None;
+            }
+            let (ia, ib) = (item_of[ra]?, item_of[rb]?);
+            (ra != rb
+                && items[ia].last == s
+                && items[ib].first == s
+                && !self.variable[ra]
+                && !self.variable[rb]
+                && !group_out[ra]
+                && (io_ok || !group_io[ra]))
+                .then_some((ia, ib))
+        };
         let mut exempt = Vec::new();
         let mut pairs = Vec::new();
         let mut rels = Vec::new();
@@ -460,40 +367,18 @@ impl Analysis {
                     // (`h < 0`: at most `-h` above): the output below the input (forward), or
                     // the input below the output (reversed).
                     let align = self.align as i64;
-                    let round = |h: i64| {
-                        h.div_euclid(align)
-                            .saturating_add(i64::from(h.rem_euclid(align) != 0))
-                            .saturating_mul(align)
-                    };
+                    let round = |h: i64| h.div_euclid(align).saturating_add(i64::from(h.rem_euclid(align) != 0)).saturating_mul(align);
                     rels.push(match o.bound {
-                        super::DeltaBound::AtMost(d) => offsets::Rel {
-                            x: ia,
-                            y: ib,
-                            h: round(d.saturating_neg()),
-                        },
-                        super::DeltaBound::AtLeast(d) => offsets::Rel {
-                            x: ib,
-                            y: ia,
-                            h: round(d),
-                        },
+                        super::DeltaBound::AtMost(d) => offsets::Rel { x: ia, y: ib, h: round(d.saturating_neg()) },
+                        super::DeltaBound::AtLeast(d) => offsets::Rel { x: ib, y: ia, h: round(d) },
                     });
                     rel_pairs.push((op, o.input, o.output));
                 }
             }
         }
-        let solution = offsets::solve(
-            &items,
-            &exempt,
-            &rels,
-            order.len().max(1),
-            work_budget,
-            budget,
-        );
-        let offsets: IndexVec<BufferId, u64> = p
-            .buffers
-            .indices()
-            .map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i]))
-            .collect();
+        let solution = offsets::solve(&items, &exempt, &rels, order.len().max(1), work_budget, budget);
+        let offsets: IndexVec<BufferId, u64> =
+            p.buffers.indices().map(|b| item_of[self.root[b]].map_or(0, |i| solution.offsets[i])).collect();
         let lifetimes = p.buffers.indices().map(|b| iv[self.root[b]]).collect();
         // An exempt pair is placed at one offset or apart, never partly overlapping.
         let in_place = exempt
@@ -516,12 +401,6 @@ impl Analysis {
                 delta: offsets[output] as i64 - offsets[input] as i64,
             })
             .collect();
-        Placement {
-            offsets,
-            lifetimes,
-            in_place,
-            overlaps,
-            solution,
-        }
+        Placement { offsets, lifetimes, in_place, overlaps, solution }
     }
 }

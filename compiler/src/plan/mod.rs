@@ -220,23 +220,8 @@ impl PlanOptions {
     /// These options with what lowering allows the planner (every kernel's in-place and
     /// overlap pairs, the views, barriers, folded operators and the scratch each needs).
     pub fn with_caps(self, caps: crate::ir::MemoryCaps) -> PlanOptions {
-        let crate::ir::MemoryCaps {
-            in_place,
-            overlap,
-            views,
-            barriers,
-            folded,
-            scratch,
-        } = caps;
-        PlanOptions {
-            in_place,
-            overlap,
-            views,
-            barriers,
-            folded,
-            scratch,
-            ..self
-        }
+        let crate::ir::MemoryCaps { in_place, overlap, views, barriers, folded, scratch } = caps;
+        PlanOptions { in_place, overlap, views, barriers, folded, scratch, ..self }
     }
 }
 
@@ -475,9 +460,7 @@ pub enum PlanError {
         /// The buffer read too early.
         buffer: BufferId,
     },
-    #[error(
-        "op {op} can end the run early, but op {other} runs on the wrong side of it (file order)"
-    )]
+    #[error("op {op} can end the run early, but op {other} runs on the wrong side of it (file order)")]
     /// An operator that runs before a barrier ([`OpNode::barrier`]) in the schedule but after
     /// it in file order, or the reverse.
     BarrierOrder {
@@ -588,12 +571,9 @@ impl PlanError {
                 buf(*buffer)
             )),
             PlanError::UnwrittenOutput { buffer } => Some(format!("model output {} is never written: no operator computes it", buf(*buffer))),
-            PlanError::MultipleWriters { buffer, first, second } => Some(format!(
-                "{} is written by both {} and {} (a tensor has one writer)",
-                buf(*buffer),
-                op(*first),
-                op(*second)
-            )),
+            PlanError::MultipleWriters { buffer, first, second } => {
+                Some(format!("{} is written by both {} and {} (a tensor has one writer)", buf(*buffer), op(*first), op(*second)))
+            }
             PlanError::WritesInput { op: o, buffer } => Some(format!("{} writes model input {} (the caller writes model inputs)", op(*o), buf(*buffer))),
             PlanError::ReadsOwnWrite { op: o, buffer } => Some(format!("{} both reads and writes {}", op(*o), buf(*buffer))),
             _ => None,
@@ -611,16 +591,11 @@ impl PlanError {
                     None => continue,
                 },
             };
-            let Ok(i) = digits.parse::<usize>() else {
-                continue;
-            };
+            let Ok(i) = digits.parse::<usize>() else { continue };
             let label = if prefix == "op" {
                 problem.ops.get(OpId::new(i)).map(|o| o.label.clone())
             } else {
-                problem
-                    .buffers
-                    .get(BufferId::new(i))
-                    .map(|b| b.label.clone())
+                problem.buffers.get(BufferId::new(i)).map(|b| b.label.clone())
             };
             if let Some(label) = label.filter(|l| !l.is_empty()) {
                 let note = format!("{word} = {label}");
@@ -632,9 +607,7 @@ impl PlanError {
         if notes.is_empty() {
             return self;
         }
-        PlanError::InModel {
-            detail: format!("{text} ({})", notes.join("; ")),
-        }
+        PlanError::InModel { detail: format!("{text} ({})", notes.join("; ")) }
     }
 }
 
@@ -664,10 +637,7 @@ fn prune_overlaps(
         .copied()
     {
         let pairs = &mut trial.ops[o.op].overlap_ok;
-        let Some(at) = pairs
-            .iter()
-            .position(|d| (d.input, d.output) == (o.input, o.output))
-        else {
+        let Some(at) = pairs.iter().position(|d| (d.input, d.output) == (o.input, o.output)) else {
             needed.push((o.op, o.input, o.output));
             continue;
         };
@@ -724,23 +694,11 @@ pub fn plan(problem: &Problem, options: &PlanOptions) -> Result<MemoryPlan, Plan
             best = Some((order, peak, placement));
         }
     }
-    let Some((order, peak, mut placement)) = best else {
-        unreachable!("at least one candidate order")
-    };
+    let Some((order, peak, mut placement)) = best else { unreachable!("at least one candidate order") };
     // Bounds with every declared overlap allowed: what the plan is judged against.
-    let (lower_bound, tensor_bound) = (
-        placement.solution.lower_bound,
-        placement.solution.tensor_bound,
-    );
+    let (lower_bound, tensor_bound) = (placement.solution.lower_bound, placement.solution.tensor_bound);
     if !placement.overlaps.is_empty() {
-        work += prune_overlaps(
-            problem,
-            &analysis,
-            &order,
-            options.offset_work_budget,
-            &mut budget,
-            &mut placement,
-        );
+        work += prune_overlaps(problem, &analysis, &order, options.offset_work_budget, &mut budget, &mut placement);
     }
     let plan = MemoryPlan {
         align: options.align,

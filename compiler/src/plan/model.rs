@@ -72,10 +72,7 @@ impl ModelPlan {
 
     /// The callees of `op` of `sg`.
     pub fn call(&self, sg: SubgraphId, op: OpId) -> Option<Call> {
-        self.calls
-            .iter()
-            .find(|c| c.0 == sg && c.1 == op)
-            .map(|c| c.2)
+        self.calls.iter().find(|c| c.0 == sg && c.1 == op).map(|c| c.2)
     }
 
     /// The frame of `op` of `sg` (relative to `sg`'s arena): its only scratch region.
@@ -86,28 +83,16 @@ impl ModelPlan {
     /// Every instance, breadth first from the entry subgraph at base 0 (a parent before its
     /// children, the callees of one op in call order).
     pub fn instances(&self) -> Vec<Instance> {
-        let mut out = vec![Instance {
-            subgraph: SubgraphId::new(0),
-            base: 0,
-            parent: None,
-        }];
+        let mut out = vec![Instance { subgraph: SubgraphId::new(0), base: 0, parent: None }];
         let mut i = 0;
         while i < out.len() {
             let inst = out[i];
             if let Some(p) = self.get(inst.subgraph) {
                 let mut children = Vec::new();
                 for &op in &p.plan.schedule {
-                    let (Some(call), Some(frame)) =
-                        (self.call(inst.subgraph, op), self.frame(inst.subgraph, op))
-                    else {
-                        continue;
-                    };
+                    let (Some(call), Some(frame)) = (self.call(inst.subgraph, op), self.frame(inst.subgraph, op)) else { continue };
                     for callee in call.callees() {
-                        children.push(Instance {
-                            subgraph: callee,
-                            base: inst.base + frame.start,
-                            parent: Some((i, op)),
-                        });
+                        children.push(Instance { subgraph: callee, base: inst.base + frame.start, parent: Some((i, op)) });
                     }
                 }
                 out.extend(children);
@@ -126,14 +111,9 @@ impl ModelPlan {
 /// Plans every subgraph of `graph` with `base` and what each subgraph's operators allow.
 pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<ModelPlan, PlanError> {
     let n = graph.subgraphs.len();
-    let mut mp = ModelPlan {
-        subgraphs: (0..n).map(|_| None).collect(),
-        calls: Vec::new(),
-    };
+    let mut mp = ModelPlan { subgraphs: (0..n).map(|_| None).collect(), calls: Vec::new() };
     for &id in &graph.order {
-        let Some(l) = graph.subgraphs.get(id).and_then(|g| g.as_ref()) else {
-            continue;
-        };
+        let Some(l) = graph.subgraphs.get(id).and_then(|g| g.as_ref()) else { continue };
         let mut opts = base.clone().with_caps(l.caps.clone());
         // Only the entry subgraph's inputs and outputs are the caller's (a callee's live only
         // while it is called).
@@ -142,12 +122,7 @@ pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<Model
             let mut frame = 0u64;
             for callee in call.callees() {
                 let p = mp.get(callee).ok_or_else(|| PlanError::InModel {
-                    detail: format!(
-                        "subgraph {} op {} calls subgraph {}, which was not planned before it",
-                        id.index(),
-                        op.index(),
-                        callee.index()
-                    ),
+                    detail: format!("subgraph {} op {} calls subgraph {}, which was not planned before it", id.index(), op.index(), callee.index()),
                 })?;
                 frame = frame.max(p.plan.arena_bytes);
             }
@@ -156,9 +131,7 @@ pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<Model
             mp.calls.push((id, op, call));
         }
         let p = super::plan_subgraph(l.sg, &opts).map_err(|e| match e {
-            PlanError::InModel { detail } if id.index() != 0 => PlanError::InModel {
-                detail: format!("subgraph {}: {detail}", id.index()),
-            },
+            PlanError::InModel { detail } if id.index() != 0 => PlanError::InModel { detail: format!("subgraph {}: {detail}", id.index()) },
             e => e,
         })?;
         if id.index() != 0 {
@@ -166,12 +139,7 @@ pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<Model
             // callee's variable tensor must be one `passes::resources` passes in and out (an
             // input and an output of the callee, its state kept in the entry subgraph).
             for (b, buf) in p.problem.buffers.iter_enumerated() {
-                let threaded = p
-                    .tensor_of
-                    .get(b)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|t| l.sg.inputs.contains(&t));
+                let threaded = p.tensor_of.get(b).copied().flatten().is_some_and(|t| l.sg.inputs.contains(&t));
                 if buf.kind == BufferKind::Variable && !threaded {
                     return Err(PlanError::InModel {
                         detail: format!("subgraph {}: variable tensor {} inside a called subgraph is not an input of it (its state would not outlive the call; passes::resources passes such state in)", id.index(), buf.label),
@@ -184,12 +152,7 @@ pub fn plan_model(graph: &CallGraph<'_, '_>, base: &PlanOptions) -> Result<Model
     if cfg!(debug_assertions) || base.verify {
         let violations = super::verify::verify_model(&mp);
         if !violations.is_empty() {
-            return Err(PlanError::InModel {
-                detail: format!(
-                    "the combined layout of the subgraphs is wrong: {}",
-                    violations.join("; ")
-                ),
-            });
+            return Err(PlanError::InModel { detail: format!("the combined layout of the subgraphs is wrong: {}", violations.join("; ")) });
         }
     }
     Ok(mp)
@@ -204,14 +167,7 @@ mod tests {
         let model = crate::passes::read_model(bytes).unwrap();
         let lm = lower_model(&model);
         lm.check().unwrap();
-        let mp = crate::pipeline::plan_model(
-            &lm,
-            &PlanOptions {
-                verify: true,
-                ..PlanOptions::default()
-            },
-        )
-        .unwrap();
+        let mp = crate::pipeline::plan_model(&lm, &PlanOptions { verify: true, ..PlanOptions::default() }).unwrap();
         let n = mp.arena_bytes();
         (mp, n)
     }
@@ -230,10 +186,7 @@ mod tests {
         let frame = mp.frame(SubgraphId::new(0), OpId::new(2)).unwrap();
         for i in &inst[1..] {
             let p = mp.get(i.subgraph).unwrap();
-            assert!(
-                i.base >= frame.start && i.base + p.plan.arena_bytes <= frame.end,
-                "{i:?} {frame:?}"
-            );
+            assert!(i.base >= frame.start && i.base + p.plan.arena_bytes <= frame.end, "{i:?} {frame:?}");
         }
         assert!(arena >= frame.end);
         assert!(super::super::verify::verify_model(&mp).is_empty());
@@ -265,14 +218,7 @@ mod tests {
         let c = b.activation("c", DType::Bool, &[], None);
         let x = b.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
         let y = b.activation("y", DType::I8, &[1, 4], Some((0.1, 0)));
-        b.op(
-            OpKind::If {
-                then_subgraph: SubgraphId::new(1),
-                else_subgraph: SubgraphId::new(1),
-            },
-            &[Some(c), Some(x)],
-            &[y],
-        );
+        b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(1) }, &[Some(c), Some(x)], &[y]);
         b.inputs(&[c, x]).outputs(&[y]);
         b.new_subgraph("branch");
         let a = b.tensor(TensorSpec {
@@ -280,11 +226,7 @@ mod tests {
             dtype: DType::I8,
             shape: vec![1, 4],
             shape_signature: Some(vec![-1, 4]),
-            quant: Some(crate::ir::Quantization {
-                scale: vec![0.1],
-                zero_point: vec![0],
-                axis: None,
-            }),
+            quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![0], axis: None }),
             data: None,
             variable: false,
         });
@@ -294,11 +236,6 @@ mod tests {
         let bytes = b.finish();
         let model = crate::passes::read_model(&bytes).unwrap();
         let e = lower_model(&model).check().unwrap_err().to_string();
-        assert!(
-            e.contains("op 0 (IF)")
-                && e.contains("\"a (subgraph 1)\"")
-                && e.contains("dynamic shape [-1, 4]"),
-            "{e}"
-        );
+        assert!(e.contains("op 0 (IF)") && e.contains("\"a (subgraph 1)\"") && e.contains("dynamic shape [-1, 4]"), "{e}");
     }
 }

@@ -103,22 +103,12 @@ pub(crate) fn solve(
     };
     let mut lb_steps = live;
     for &(a, b) in exempt {
-        share_at(
-            &mut lb_steps,
-            &items[a],
-            &items[b],
-            items[a].size.min(items[b].size),
-        );
+        share_at(&mut lb_steps, &items[a], &items[b], items[a].size.min(items[b].size));
     }
     let tensor_bound = lb_steps.iter().copied().max().unwrap_or(0);
     for r in rels {
         let (x, y) = (&items[r.x], &items[r.y]);
-        share_at(
-            &mut lb_steps,
-            x,
-            y,
-            y.size.saturating_sub(r.h.max(0) as u64).min(x.size),
-        );
+        share_at(&mut lb_steps, x, y, y.size.saturating_sub(r.h.max(0) as u64).min(x.size));
     }
     let lower_bound = lb_steps.iter().copied().max().unwrap_or(0);
 
@@ -154,18 +144,10 @@ pub(crate) fn solve(
         }
         let mut special: Vec<Special> = Vec::new();
         for &(a, b) in exempt {
-            special.push(Special {
-                a,
-                b,
-                kind: Kind::Same,
-            });
+            special.push(Special { a, b, kind: Kind::Same });
         }
         for r in rels {
-            special.push(Special {
-                a: r.x,
-                b: r.y,
-                kind: Kind::Below(r.h),
-            });
+            special.push(Special { a: r.x, b: r.y, kind: Kind::Below(r.h) });
         }
         let m = solve_conflicting(items, steps, work_budget, lower_bound, &special, budget);
         sol.work += m.work;
@@ -208,11 +190,7 @@ fn coalesce_shifted(
     let mut checks = 0u64;
     for (a, b, h) in pairs {
         let (ca, cb) = (cluster[a], cluster[b]);
-        if ca == cb
-            || items[a].size == 0
-            || items[b].size == 0
-            || (matching && (used[a] || used[b]))
-        {
+        if ca == cb || items[a].size == 0 || items[b].size == 0 || (matching && (used[a] || used[b])) {
             continue;
         }
         let cost = (members[ca].len() * members[cb].len()) as u64;
@@ -254,11 +232,7 @@ fn coalesce_shifted(
             let m = &members[c];
             let lo = m.iter().map(|&x| rel[x]).min().unwrap_or(0);
             merged.push(Item {
-                size: m
-                    .iter()
-                    .map(|&x| (rel[x] - lo) as u64 + items[x].size)
-                    .max()
-                    .unwrap_or(0),
+                size: m.iter().map(|&x| (rel[x] - lo) as u64 + items[x].size).max().unwrap_or(0),
                 first: m.iter().map(|&x| items[x].first).min().unwrap_or(0),
                 last: m.iter().map(|&x| items[x].last).max().unwrap_or(0),
             });
@@ -266,11 +240,7 @@ fn coalesce_shifted(
         of[i] = index[c];
     }
     for i in 0..n {
-        let lo = members[cluster[i]]
-            .iter()
-            .map(|&x| rel[x])
-            .min()
-            .unwrap_or(0);
+        let lo = members[cluster[i]].iter().map(|&x| rel[x]).min().unwrap_or(0);
         at[i] = (rel[i] - lo) as u64;
     }
     (merged, of, at)
@@ -295,13 +265,7 @@ enum Kind {
 
 /// The busy ranges a placed item `j` at offset 0 puts in the way of item `i` (for [`greedy`]):
 /// `i` may not start in `(lo - size_i, hi)` for each `(lo, hi)`. Apart: `(0, size_j)`.
-fn busy_rel(
-    items: &[Item],
-    i: usize,
-    j: usize,
-    special: Option<Kind>,
-    i_is_output: bool,
-) -> Vec<(i64, i64)> {
+fn busy_rel(items: &[Item], i: usize, j: usize, special: Option<Kind>, i_is_output: bool) -> Vec<(i64, i64)> {
     let (si, sj) = (items[i].size as i64, items[j].size as i64);
     match (special, i_is_output) {
         (None, _) => vec![(0, sj)],
@@ -336,11 +300,7 @@ fn live_bytes(items: &[Item], steps: usize) -> Vec<u64> {
 /// An upper bound on the pairs of non-empty items live at a common step (each pair counted at
 /// most twice), in `O(n log n)`.
 fn conflict_pairs(items: &[Item]) -> u64 {
-    let mut firsts: Vec<usize> = items
-        .iter()
-        .filter(|it| it.size > 0)
-        .map(|it| it.first)
-        .collect();
+    let mut firsts: Vec<usize> = items.iter().filter(|it| it.size > 0).map(|it| it.first).collect();
     firsts.sort_unstable();
     items
         .iter()
@@ -364,8 +324,7 @@ fn sweep(items: &[Item], budget: &mut Budget) -> Vec<u64> {
     let mut free: Vec<(u64, u64)> = Vec::new();
     let mut top = 0u64;
     // Live items by last step (min-heap).
-    let mut live: std::collections::BinaryHeap<std::cmp::Reverse<(usize, usize)>> =
-        Default::default();
+    let mut live: std::collections::BinaryHeap<std::cmp::Reverse<(usize, usize)>> = Default::default();
     for &i in &order {
         let it = items[i];
         while let Some(&std::cmp::Reverse((last, j))) = live.peek() {
@@ -411,11 +370,7 @@ fn sweep(items: &[Item], budget: &mut Budget) -> Vec<u64> {
     offs
 }
 
-fn coalesce(
-    items: &[Item],
-    exempt: &[(usize, usize)],
-    budget: &mut Budget,
-) -> (Vec<Item>, Vec<usize>) {
+fn coalesce(items: &[Item], exempt: &[(usize, usize)], budget: &mut Budget) -> (Vec<Item>, Vec<usize>) {
     let n = items.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -443,9 +398,7 @@ fn coalesce(
             break;
         }
         let ok = members[ra].iter().all(|&u| {
-            members[rb]
-                .iter()
-                .all(|&v| (u, v) == (a, b) || (u, v) == (b, a) || !overlaps(&items[u], &items[v]))
+            members[rb].iter().all(|&v| (u, v) == (a, b) || (u, v) == (b, a) || !overlaps(&items[u], &items[v]))
         });
         if !ok {
             continue;
@@ -504,8 +457,7 @@ fn solve_conflicting(
     // Conflicts from the items sorted by first step: `j` after `i` overlaps `i` iff it
     // starts by `i`'s last step.
     // Each conflict carries the busy ranges relative to the other item's offset.
-    let mut kind_of: std::collections::HashMap<(usize, usize), Kind> =
-        std::collections::HashMap::new();
+    let mut kind_of: std::collections::HashMap<(usize, usize), Kind> = std::collections::HashMap::new();
     for sp in special {
         kind_of.insert((sp.a, sp.b), sp.kind);
     }
@@ -517,22 +469,12 @@ fn solve_conflicting(
             if items[j].first > items[i].last {
                 break;
             }
-            let (forward, backward) =
-                (kind_of.get(&(i, j)).copied(), kind_of.get(&(j, i)).copied());
+            let (forward, backward) = (kind_of.get(&(i, j)).copied(), kind_of.get(&(j, i)).copied());
             // `(i, j)` special: i is the input, j the output.
             let (ij, ji) = match (forward, backward) {
-                (Some(kd), _) => (
-                    busy_rel(items, i, j, Some(kd), false),
-                    busy_rel(items, j, i, Some(kd), true),
-                ),
-                (None, Some(kd)) => (
-                    busy_rel(items, i, j, Some(kd), true),
-                    busy_rel(items, j, i, Some(kd), false),
-                ),
-                (None, None) => (
-                    busy_rel(items, i, j, None, false),
-                    busy_rel(items, j, i, None, false),
-                ),
+                (Some(kd), _) => (busy_rel(items, i, j, Some(kd), false), busy_rel(items, j, i, Some(kd), true)),
+                (None, Some(kd)) => (busy_rel(items, i, j, Some(kd), true), busy_rel(items, j, i, Some(kd), false)),
+                (None, None) => (busy_rel(items, i, j, None, false), busy_rel(items, j, i, None, false)),
             };
             conflicts[i].extend(ij.into_iter().map(|(lo, hi)| (j, lo, hi)));
             conflicts[j].extend(ji.into_iter().map(|(lo, hi)| (i, lo, hi)));
@@ -544,27 +486,13 @@ fn solve_conflicting(
 
     // Greedy orderings.
     budget.spend(items.iter().map(|it| (it.last - it.first + 1) as u64).sum());
-    let heaviest: Vec<u64> = items
-        .iter()
-        .map(|it| live[it.first..=it.last].iter().copied().max().unwrap_or(0))
-        .collect();
+    let heaviest: Vec<u64> =
+        items.iter().map(|it| live[it.first..=it.last].iter().copied().max().unwrap_or(0)).collect();
     let len = |i: usize| (items[i].last - items[i].first + 1) as u64;
     let keys: [&dyn Fn(usize) -> (u64, u64, u64); 5] = [
-        &|i| {
-            (
-                u64::MAX - items[i].size,
-                u64::MAX - len(i),
-                items[i].first as u64,
-            )
-        },
+        &|i| (u64::MAX - items[i].size, u64::MAX - len(i), items[i].first as u64),
         &|i| (u64::MAX - len(i), u64::MAX - items[i].size, i as u64),
-        &|i| {
-            (
-                u64::MAX - items[i].size.saturating_mul(len(i)),
-                u64::MAX - items[i].size,
-                i as u64,
-            )
-        },
+        &|i| (u64::MAX - items[i].size.saturating_mul(len(i)), u64::MAX - items[i].size, i as u64),
         &|i| (items[i].first as u64, u64::MAX - items[i].size, i as u64),
         &|i| (u64::MAX - heaviest[i], u64::MAX - items[i].size, i as u64),
     ];
@@ -592,19 +520,14 @@ fn solve_conflicting(
         let mut order = best_order.clone();
         let pass_cost = conflicts.iter().map(|c| c.len() as u64).sum::<u64>() + n as u64;
         let mut rounds = 0;
-        while arena > lower_bound
-            && rounds < 300
-            && spent + pass_cost <= work_budget / 4
-            && budget.spend(pass_cost)
-        {
+        while arena > lower_bound && rounds < 300 && spent + pass_cost <= work_budget / 4 && budget.spend(pass_cost) {
             rounds += 1;
             spent += pass_cost;
             let offs = greedy(items, &conflicts, &order, best_fit);
             let a = arena_of(items, &offs);
             let high = a.saturating_sub(a.saturating_sub(lower_bound) / 2).max(1);
-            let (mut crit, rest): (Vec<usize>, Vec<usize>) = order
-                .iter()
-                .partition(|&&i| items[i].size > 0 && offs[i] + items[i].size >= high);
+            let (mut crit, rest): (Vec<usize>, Vec<usize>) =
+                order.iter().partition(|&&i| items[i].size > 0 && offs[i] + items[i].size >= high);
             crit.extend(rest);
             order = crit;
             if a < arena {
@@ -661,24 +584,14 @@ fn solve_conflicting(
 }
 
 fn arena_of(items: &[Item], offsets: &[u64]) -> u64 {
-    items
-        .iter()
-        .zip(offsets)
-        .map(|(it, &o)| o + it.size)
-        .max()
-        .unwrap_or(0)
+    items.iter().zip(offsets).map(|(it, &o)| o + it.size).max().unwrap_or(0)
 }
 
 /// Places items in `order` at the lowest (or tightest) gap among placed conflicting items.
 /// Each conflict `(j, lo, hi)` makes `j`'s range `offset(j) + lo .. offset(j) + hi` busy
 /// (possibly empty or inverted): an item of size `s` then may not start in `(offset(j) + lo
 /// - s, offset(j) + hi)`, which the gap scan below respects for any such range.
-fn greedy(
-    items: &[Item],
-    conflicts: &[Vec<(usize, i64, i64)>],
-    order: &[usize],
-    best_fit: bool,
-) -> Vec<u64> {
+fn greedy(items: &[Item], conflicts: &[Vec<(usize, i64, i64)>], order: &[usize], best_fit: bool) -> Vec<u64> {
     let n = items.len();
     let mut offs = vec![0u64; n];
     let mut placed = vec![false; n];
@@ -691,10 +604,7 @@ fn greedy(
         }
         busy.clear();
         busy.extend(
-            conflicts[i]
-                .iter()
-                .filter(|c| placed[c.0])
-                .map(|&(j, lo, hi)| (offs[j] as i64 + lo, offs[j] as i64 + hi)),
+            conflicts[i].iter().filter(|c| placed[c.0]).map(|&(j, lo, hi)| (offs[j] as i64 + lo, offs[j] as i64 + hi)),
         );
         busy.sort_unstable();
         let mut cursor = 0i64;
@@ -785,20 +695,13 @@ impl Exact<'_> {
         // Bound: unplaced items live at t stack above max(floor[t], last_off).
         let mut bound = 0;
         for t in 0..self.floor.len() {
-            let b = if self.rem[t] > 0 {
-                self.floor[t].max(last_off) + self.rem[t]
-            } else {
-                self.floor[t]
-            };
+            let b = if self.rem[t] > 0 { self.floor[t].max(last_off) + self.rem[t] } else { self.floor[t] };
             bound = bound.max(b);
         }
         if bound >= self.best {
             return;
         }
-        if left > 0
-            && self.seen.len() < MAX_SEEN
-            && !self.seen.insert(self.fingerprint(last_off, last_id))
-        {
+        if left > 0 && self.seen.len() < MAX_SEEN && !self.seen.insert(self.fingerprint(last_off, last_id)) {
             return;
         }
         if left == 0 {
@@ -811,11 +714,7 @@ impl Exact<'_> {
             if self.placed[i] {
                 continue;
             }
-            let g = self.floor[it.first..=it.last]
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(0);
+            let g = self.floor[it.first..=it.last].iter().copied().max().unwrap_or(0);
             self.work += (it.last - it.first + 1) as u64;
             if g < last_off || (g == last_off && i < last_id) || g + it.size >= self.best {
                 continue;
@@ -860,11 +759,7 @@ mod tests {
                     let mut o = 0;
                     while let Some(&(bo, j)) = offs.iter().find(|&&(bo, j)| {
                         let jt = items[j];
-                        it.size > 0
-                            && jt.size > 0
-                            && overlaps(&it, &jt)
-                            && o < bo + jt.size
-                            && bo < o + it.size
+                        it.size > 0 && jt.size > 0 && overlaps(&it, &jt) && o < bo + jt.size && bo < o + it.size
                     }) {
                         o = bo + items[j].size;
                     }
@@ -885,12 +780,7 @@ mod tests {
             }
         }
         let mut best = u64::MAX;
-        rec(
-            items,
-            &mut Vec::new(),
-            &mut vec![false; items.len()],
-            &mut best,
-        );
+        rec(items, &mut Vec::new(), &mut vec![false; items.len()], &mut best);
         if items.is_empty() {
             0
         } else {
@@ -915,21 +805,10 @@ mod tests {
                 .map(|_| {
                     let a = next(steps as u64) as usize;
                     let b = next(steps as u64) as usize;
-                    Item {
-                        size: 16 * (1 + next(6)),
-                        first: a.min(b),
-                        last: a.max(b),
-                    }
+                    Item { size: 16 * (1 + next(6)), first: a.min(b), last: a.max(b) }
                 })
                 .collect();
-            let sol = solve(
-                &items,
-                &[],
-                &[],
-                steps,
-                u64::MAX,
-                &mut Budget::new(u64::MAX),
-            );
+            let sol = solve(&items, &[], &[], steps, u64::MAX, &mut Budget::new(u64::MAX));
             assert!(sol.optimal);
             assert_eq!(sol.arena, brute(&items), "{items:?}");
             assert!(sol.lower_bound <= sol.arena);
@@ -937,8 +816,7 @@ mod tests {
             for i in 0..n {
                 for j in i + 1..n {
                     let (a, b) = (items[i], items[j]);
-                    let apart = sol.offsets[i] + a.size <= sol.offsets[j]
-                        || sol.offsets[j] + b.size <= sol.offsets[i];
+                    let apart = sol.offsets[i] + a.size <= sol.offsets[j] || sol.offsets[j] + b.size <= sol.offsets[i];
                     assert!(!overlaps(&a, &b) || apart);
                 }
             }
@@ -946,9 +824,6 @@ mod tests {
                 improved += 1;
             }
         }
-        assert!(
-            improved > 0,
-            "no instance where the exact search beat the greedy"
-        );
+        assert!(improved > 0, "no instance where the exact search beat the greedy");
     }
 }

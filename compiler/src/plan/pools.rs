@@ -33,10 +33,7 @@
 //! exactly one pool, each alias in its source's pool, the pools are disjoint and each within
 //! its capacity.
 
-use super::{
-    plan, BufferId, BufferKind, IndexVec, MemoryPlan, OpId, OpNode, PlanError, PlanOptions,
-    Problem, ScheduleMode,
-};
+use super::{plan, BufferId, BufferKind, IndexVec, MemoryPlan, OpId, OpNode, PlanError, PlanOptions, Problem, ScheduleMode};
 use crate::ir::Subgraph;
 
 /// One pool as the user asks for it.
@@ -59,43 +56,18 @@ impl PoolSpec {
         };
         check_name(name)?;
         let bytes = size.map(super::budget::parse_size).transpose()?;
-        Ok(PoolSpec {
-            name: name.to_string(),
-            bytes,
-            section: None,
-        })
+        Ok(PoolSpec { name: name.to_string(), bytes, section: None })
     }
 }
 
 fn check_name(name: &str) -> Result<(), String> {
     let ok = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !matches!(
-            name,
-            "arena"
-                | "self"
-                | "super"
-                | "crate"
-                | "mod"
-                | "fn"
-                | "static"
-                | "const"
-                | "type"
-                | "struct"
-                | "impl"
-                | "use"
-                | "pub"
-                | "let"
-                | "rt"
-        );
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !matches!(name, "arena" | "self" | "super" | "crate" | "mod" | "fn" | "static" | "const" | "type" | "struct" | "impl" | "use" | "pub" | "let" | "rt");
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "pool name `{name}`: use a lower-case Rust identifier such as `dtcm` or `sram`"
-        ))
+        Err(format!("pool name `{name}`: use a lower-case Rust identifier such as `dtcm` or `sram`"))
     }
 }
 
@@ -111,10 +83,7 @@ pub fn check_specs(specs: &[PoolSpec]) -> Result<(), String> {
             return Err(format!("pool `{}` is listed twice", s.name));
         }
         if s.bytes.is_none() && i + 1 < specs.len() {
-            return Err(format!(
-                "pool `{}` has no size: only the last pool may be unbounded",
-                s.name
-            ));
+            return Err(format!("pool `{}` has no size: only the last pool may be unbounded", s.name));
         }
     }
     Ok(())
@@ -146,9 +115,7 @@ impl PoolLayout {
 
 /// The pool of a virtual offset range (`None` if it lies in none or straddles two).
 pub fn pool_of(pools: &[PoolLayout], start: u64, end: u64) -> Option<usize> {
-    pools
-        .iter()
-        .position(|p| start >= p.start && end <= p.end() && (start < p.end() || start == end))
+    pools.iter().position(|p| start >= p.start && end <= p.end() && (start < p.end() || start == end))
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -177,11 +144,7 @@ fn roots(problem: &Problem) -> IndexVec<BufferId, BufferId> {
 /// Accesses per byte of every group root (see the module doc); 0 for non-roots.
 /// `work[op]` is the operator's work (multiply-accumulates or elements touched); a writer
 /// adds the buffer's bytes.
-fn scores(
-    problem: &Problem,
-    root: &IndexVec<BufferId, BufferId>,
-    work: &IndexVec<OpId, u64>,
-) -> Vec<f64> {
+fn scores(problem: &Problem, root: &IndexVec<BufferId, BufferId>, work: &IndexVec<OpId, u64>) -> Vec<f64> {
     let mut acc = vec![0f64; problem.buffers.len()];
     for (op, node) in problem.ops.iter_enumerated() {
         for &b in &node.reads {
@@ -194,13 +157,7 @@ fn scores(
     problem
         .buffers
         .iter_enumerated()
-        .map(|(b, buf)| {
-            if buf.alias_of.is_none() {
-                acc[b.index()] / buf.bytes.max(1) as f64
-            } else {
-                0.0
-            }
-        })
+        .map(|(b, buf)| if buf.alias_of.is_none() { acc[b.index()] / buf.bytes.max(1) as f64 } else { 0.0 })
         .collect()
 }
 
@@ -210,26 +167,13 @@ pub fn op_work(sg: &Subgraph<'_>) -> IndexVec<OpId, u64> {
     sg.ops
         .iter()
         .map(|op| {
-            let elems =
-                |t: crate::ir::TensorId| sg.tensors.get(t).map_or(0, |x| x.num_elements() as u64);
+            let elems = |t: crate::ir::TensorId| sg.tensors.get(t).map_or(0, |x| x.num_elements() as u64);
             let out = op.outputs.first().map_or(0, |&t| elems(t));
-            let touched: u64 = op
-                .present_inputs()
-                .chain(op.outputs.iter().copied())
-                .map(elems)
-                .sum();
+            let touched: u64 = op.present_inputs().chain(op.outputs.iter().copied()).map(elems).sum();
             let macs = match op.kind {
-                OpKind::Conv2d { .. }
-                | OpKind::DepthwiseConv2d { .. }
-                | OpKind::FullyConnected { .. } => {
+                OpKind::Conv2d { .. } | OpKind::DepthwiseConv2d { .. } | OpKind::FullyConnected { .. } => {
                     let filter = op.input(1).map_or(0, elems);
-                    let channels = op
-                        .outputs
-                        .first()
-                        .and_then(|&t| sg.tensors.get(t))
-                        .and_then(|t| t.shape.last().copied())
-                        .unwrap_or(1)
-                        .max(1) as u64;
+                    let channels = op.outputs.first().and_then(|&t| sg.tensors.get(t)).and_then(|t| t.shape.last().copied()).unwrap_or(1).max(1) as u64;
                     out.saturating_mul((filter / channels).max(1))
                 }
                 _ => 0,
@@ -260,21 +204,11 @@ fn restrict(problem: &Problem, order: &[OpId], member: &[bool]) -> (Problem, Vec
         sub.ops.push(OpNode {
             reads: n.reads.iter().filter_map(m).collect(),
             writes: n.writes.iter().filter_map(m).collect(),
-            in_place_ok: n
-                .in_place_ok
-                .iter()
-                .filter_map(|(a, b)| Some((m(a)?, m(b)?)))
-                .collect(),
+            in_place_ok: n.in_place_ok.iter().filter_map(|(a, b)| Some((m(a)?, m(b)?))).collect(),
             overlap_ok: n
                 .overlap_ok
                 .iter()
-                .filter_map(|o| {
-                    Some(super::Overlap {
-                        input: m(&o.input)?,
-                        output: m(&o.output)?,
-                        bound: o.bound,
-                    })
-                })
+                .filter_map(|o| Some(super::Overlap { input: m(&o.input)?, output: m(&o.output)?, bound: o.bound }))
                 .collect(),
             label: n.label.clone(),
             barrier: n.barrier,
@@ -284,18 +218,9 @@ fn restrict(problem: &Problem, order: &[OpId], member: &[bool]) -> (Problem, Vec
 }
 
 /// Plans the buffers with `member[b]` in the fixed `order`.
-fn plan_pool(
-    problem: &Problem,
-    order: &[OpId],
-    member: &[bool],
-    options: &PlanOptions,
-) -> Result<(Problem, Vec<BufferId>, MemoryPlan), PlanError> {
+fn plan_pool(problem: &Problem, order: &[OpId], member: &[bool], options: &PlanOptions) -> Result<(Problem, Vec<BufferId>, MemoryPlan), PlanError> {
     let (sub, back) = restrict(problem, order, member);
-    let opts = PlanOptions {
-        schedule: ScheduleMode::FileOrder,
-        verify: false,
-        ..options.clone()
-    };
+    let opts = PlanOptions { schedule: ScheduleMode::FileOrder, verify: false, ..options.clone() };
     let p = plan(&sub, &opts)?;
     Ok((sub, back, p))
 }
@@ -320,13 +245,7 @@ pub struct PoolTooSmall {
 pub type Split = Result<(MemoryPlan, Vec<PoolLayout>), Box<PoolTooSmall>>;
 
 /// Splits `whole` (planned as one arena) into `specs`' pools ([`Split`]).
-pub fn split(
-    problem: &Problem,
-    whole: &MemoryPlan,
-    work: &IndexVec<OpId, u64>,
-    specs: &[PoolSpec],
-    options: &PlanOptions,
-) -> Result<Split, PlanError> {
+pub fn split(problem: &Problem, whole: &MemoryPlan, work: &IndexVec<OpId, u64>, specs: &[PoolSpec], options: &PlanOptions) -> Result<Split, PlanError> {
     check_specs(specs).map_err(|reason| PlanError::BadClaim { reason })?;
     let order = &whole.schedule;
     let align = options.align.max(1);
@@ -348,13 +267,7 @@ pub fn split(
     // pool[root] = index of the pool holding the group.
     let last = specs.len() - 1;
     let mut pool_of_root: Vec<usize> = vec![last; problem.buffers.len()];
-    let members = |pool: &[usize], k: usize| -> Vec<bool> {
-        problem
-            .buffers
-            .indices()
-            .map(|b| pool[root[b].index()] == k)
-            .collect()
-    };
+    let members = |pool: &[usize], k: usize| -> Vec<bool> { problem.buffers.indices().map(|b| pool[root[b].index()] == k).collect() };
     let mut taken = vec![false; problem.buffers.len()];
     for (k, spec) in specs.iter().enumerate().take(last) {
         let cap = spec.bytes.unwrap_or(u64::MAX);
@@ -383,13 +296,7 @@ pub fn split(
         let (sub, back, p) = plan_pool(problem, order, &members(&pool_of_root, k), options)?;
         if let Some(cap) = spec.bytes {
             if align_up(p.arena_bytes, align) > cap {
-                return Ok(Err(Box::new(PoolTooSmall {
-                    pool: spec.name.clone(),
-                    capacity: cap,
-                    problem: sub,
-                    plan: p,
-                    back,
-                })));
+                return Ok(Err(Box::new(PoolTooSmall { pool: spec.name.clone(), capacity: cap, problem: sub, plan: p, back })));
             }
         }
         for (i, &b) in back.iter().enumerate() {
@@ -400,22 +307,10 @@ pub fn split(
             in_place.push((order[op.index()], back[x.index()], back[y.index()]));
         }
         for o in &p.overlaps {
-            overlaps.push(super::RealisedOverlap {
-                op: order[o.op.index()],
-                input: back[o.input.index()],
-                output: back[o.output.index()],
-                delta: o.delta,
-            });
+            overlaps.push(super::RealisedOverlap { op: order[o.op.index()], input: back[o.input.index()], output: back[o.output.index()], delta: o.delta });
         }
         let bytes = align_up(p.arena_bytes, align);
-        layout.push(PoolLayout {
-            name: spec.name.clone(),
-            start,
-            bytes,
-            capacity: spec.bytes,
-            section: spec.section.clone(),
-            offsets_optimal: p.offsets_optimal || p.arena_bytes <= p.lower_bound_bytes,
-        });
+        layout.push(PoolLayout { name: spec.name.clone(), start, bytes, capacity: spec.bytes, section: spec.section.clone(), offsets_optimal: p.offsets_optimal || p.arena_bytes <= p.lower_bound_bytes });
         start += bytes;
     }
     let step = |op: OpId| order.iter().position(|&o| o == op).unwrap_or(usize::MAX);
@@ -445,51 +340,27 @@ pub fn split(
 /// aligned, and every live buffer's bytes (aligned size) lie inside exactly one pool, an alias
 /// in its source's pool. Returns every violation as text.
 pub fn check(problem: &Problem, plan: &MemoryPlan, pools: &[PoolLayout]) -> Vec<String> {
-    let mut errs: Vec<String> = super::verify::verify(problem, plan)
-        .iter()
-        .map(|e| e.to_string())
-        .collect();
+    let mut errs: Vec<String> = super::verify::verify(problem, plan).iter().map(|e| e.to_string()).collect();
     let a = plan.align.max(1);
     let mut end = 0;
     for p in pools {
         if p.start != end {
-            errs.push(format!(
-                "pool {} starts at virtual byte {}, not where the previous pool ends ({end})",
-                p.name, p.start
-            ));
+            errs.push(format!("pool {} starts at virtual byte {}, not where the previous pool ends ({end})", p.name, p.start));
         }
         if p.start % a != 0 || p.bytes % a != 0 {
-            errs.push(format!(
-                "pool {} at {}..{} is not aligned to {a}",
-                p.name,
-                p.start,
-                p.end()
-            ));
+            errs.push(format!("pool {} at {}..{} is not aligned to {a}", p.name, p.start, p.end()));
         }
         if let Some(c) = p.capacity {
             if p.bytes > c {
-                errs.push(format!(
-                    "pool {} holds {} bytes, over its capacity of {c}",
-                    p.name, p.bytes
-                ));
+                errs.push(format!("pool {} holds {} bytes, over its capacity of {c}", p.name, p.bytes));
             }
         }
         end = p.end();
     }
     if plan.arena_bytes > end {
-        errs.push(format!(
-            "the plan's arena ({} bytes) is larger than its pools ({end} bytes)",
-            plan.arena_bytes
-        ));
+        errs.push(format!("the plan's arena ({} bytes) is larger than its pools ({end} bytes)", plan.arena_bytes));
     }
-    let inside = |s: u64, e: u64| -> Vec<usize> {
-        pools
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| s < p.end() && p.start < e.max(s + 1))
-            .map(|(i, _)| i)
-            .collect()
-    };
+    let inside = |s: u64, e: u64| -> Vec<usize> { pools.iter().enumerate().filter(|(_, p)| s < p.end() && p.start < e.max(s + 1)).map(|(i, _)| i).collect() };
     for (b, buf) in problem.buffers.iter_enumerated() {
         if plan.lifetimes.get(b).is_none_or(|l| l.is_none()) {
             continue;
@@ -500,18 +371,12 @@ pub fn check(problem: &Problem, plan: &MemoryPlan, pools: &[PoolLayout]) -> Vec<
         let whole = hit.len() == 1 && pools[hit[0]].start <= s && e <= pools[hit[0]].end();
         if !whole {
             let names: Vec<&str> = hit.iter().map(|&i| pools[i].name.as_str()).collect();
-            errs.push(format!(
-                "{b} {} at {s}..{e} is not inside exactly one pool (touches {names:?})",
-                buf.label
-            ));
+            errs.push(format!("{b} {} at {s}..{e} is not inside exactly one pool (touches {names:?})", buf.label));
         }
         if let Some(src) = buf.alias_of {
             let so = plan.offsets[src];
             if inside(so, so + 1) != inside(s, s + 1) {
-                errs.push(format!(
-                    "alias {b} {} is not in the pool of its source {src}",
-                    buf.label
-                ));
+                errs.push(format!("alias {b} {} is not in the pool of its source {src}", buf.label));
             }
         }
         if buf.kind == BufferKind::Variable && hit.is_empty() {
@@ -534,9 +399,7 @@ pub fn pool_views(sp: &super::SubgraphPlan) -> Vec<(PoolLayout, Problem, MemoryP
             .iter_enumerated()
             .map(|(b, buf)| {
                 let s = whole.offsets[b];
-                whole.lifetimes[b].is_some()
-                    && pool_of(&sp.pools, s, s + buf.bytes)
-                        .is_some_and(|k| sp.pools[k].name == pool.name)
+                whole.lifetimes[b].is_some() && pool_of(&sp.pools, s, s + buf.bytes).is_some_and(|k| sp.pools[k].name == pool.name)
             })
             .collect();
         let (sub, back) = restrict(problem, &file, &member);
@@ -546,27 +409,13 @@ pub fn pool_views(sp: &super::SubgraphPlan) -> Vec<(PoolLayout, Problem, MemoryP
         }
         let m = |b: BufferId| map[b.index()];
         let plan = MemoryPlan {
-            offsets: back
-                .iter()
-                .map(|&b| whole.offsets[b] - pool.start)
-                .collect(),
+            offsets: back.iter().map(|&b| whole.offsets[b] - pool.start).collect(),
             lifetimes: back.iter().map(|&b| whole.lifetimes[b]).collect(),
-            in_place: whole
-                .in_place
-                .iter()
-                .filter_map(|&(op, x, y)| Some((op, m(x)?, m(y)?)))
-                .collect(),
+            in_place: whole.in_place.iter().filter_map(|&(op, x, y)| Some((op, m(x)?, m(y)?))).collect(),
             overlaps: whole
                 .overlaps
                 .iter()
-                .filter_map(|o| {
-                    Some(super::RealisedOverlap {
-                        op: o.op,
-                        input: m(o.input)?,
-                        output: m(o.output)?,
-                        delta: o.delta,
-                    })
-                })
+                .filter_map(|o| Some(super::RealisedOverlap { op: o.op, input: m(o.input)?, output: m(o.output)?, delta: o.delta }))
                 .collect(),
             arena_bytes: pool.bytes,
             lower_bound_bytes: 0,
@@ -582,59 +431,27 @@ pub fn pool_views(sp: &super::SubgraphPlan) -> Vec<(PoolLayout, Problem, MemoryP
 /// with [`check`], and returns it with [`SubgraphPlan::pools`](super::SubgraphPlan::pools)
 /// set. A bounded last pool too small for what must go there is refused like `--max-arena`
 /// ([`crate::Error::OverBudget`]), naming the pool's peak step and its tensors.
-pub fn apply(
-    sp: &super::SubgraphPlan,
-    sg: &Subgraph<'_>,
-    specs: &[PoolSpec],
-    options: &PlanOptions,
-) -> Result<super::SubgraphPlan, crate::Error> {
+pub fn apply(sp: &super::SubgraphPlan, sg: &Subgraph<'_>, specs: &[PoolSpec], options: &PlanOptions) -> Result<super::SubgraphPlan, crate::Error> {
     let work = op_work(sg);
-    match split(&sp.problem, &sp.plan, &work, specs, options)
-        .map_err(|e| e.labelled(&sp.problem))?
-    {
+    match split(&sp.problem, &sp.plan, &work, specs, options).map_err(|e| e.labelled(&sp.problem))? {
         Ok((plan, pools)) => {
             let violations = check(&sp.problem, &plan, &pools);
             if !violations.is_empty() {
-                return Err(crate::Error::Internal(format!(
-                    "the pool plan failed verification: {}",
-                    violations.join("; ")
-                )));
+                return Err(crate::Error::Internal(format!("the pool plan failed verification: {}", violations.join("; "))));
             }
-            Ok(super::SubgraphPlan {
-                problem: sp.problem.clone(),
-                plan,
-                buffer_of: sp.buffer_of.clone(),
-                tensor_of: sp.tensor_of.clone(),
-                pools,
-            })
+            Ok(super::SubgraphPlan { problem: sp.problem.clone(), plan, buffer_of: sp.buffer_of.clone(), tensor_of: sp.tensor_of.clone(), pools })
         }
         Err(small) => {
-            let PoolTooSmall {
-                pool,
-                capacity,
-                problem,
-                plan,
-                back,
-            } = *small;
-            let mut buffer_of: IndexVec<crate::ir::TensorId, Option<BufferId>> =
-                sp.buffer_of.iter().map(|_| None).collect();
-            let tensor_of: IndexVec<BufferId, Option<crate::ir::TensorId>> =
-                back.iter().map(|&b| sp.tensor_of[b]).collect();
+            let PoolTooSmall { pool, capacity, problem, plan, back } = *small;
+            let mut buffer_of: IndexVec<crate::ir::TensorId, Option<BufferId>> = sp.buffer_of.iter().map(|_| None).collect();
+            let tensor_of: IndexVec<BufferId, Option<crate::ir::TensorId>> = back.iter().map(|&b| sp.tensor_of[b]).collect();
             for (i, t) in tensor_of.iter().enumerate() {
                 if let Some(t) = t {
                     buffer_of[*t] = Some(BufferId::new(i));
                 }
             }
-            let pool_plan = super::SubgraphPlan {
-                problem,
-                plan,
-                buffer_of,
-                tensor_of,
-                pools: Vec::new(),
-            };
-            let what = format!(
-                "pool `{pool}` (the last, which takes every tensor the faster pools cannot hold)"
-            );
+            let pool_plan = super::SubgraphPlan { problem, plan, buffer_of, tensor_of, pools: Vec::new() };
+            let what = format!("pool `{pool}` (the last, which takes every tensor the faster pools cannot hold)");
             match super::budget::check_budget(&pool_plan, sg, capacity, &what, "its capacity") {
                 Err(e) => Err(e.into()),
                 // Its arena is within the capacity, but not once aligned.
@@ -657,38 +474,19 @@ mod tests {
     use arbitrary::Unstructured;
 
     fn specs(list: &[(&str, Option<u64>)]) -> Vec<PoolSpec> {
-        list.iter()
-            .map(|&(n, b)| PoolSpec {
-                name: n.into(),
-                bytes: b,
-                section: None,
-            })
-            .collect()
+        list.iter().map(|&(n, b)| PoolSpec { name: n.into(), bytes: b, section: None }).collect()
     }
 
     #[test]
     fn specs_parse_and_are_checked() {
-        assert_eq!(
-            PoolSpec::parse("dtcm=16K"),
-            Ok(PoolSpec {
-                name: "dtcm".into(),
-                bytes: Some(16384),
-                section: None
-            })
-        );
+        assert_eq!(PoolSpec::parse("dtcm=16K"), Ok(PoolSpec { name: "dtcm".into(), bytes: Some(16384), section: None }));
         assert_eq!(PoolSpec::parse("sram").map(|s| s.bytes), Ok(None));
         assert!(PoolSpec::parse("DTCM=1K").is_err());
         assert!(PoolSpec::parse("a-b=1K").is_err());
         assert!(PoolSpec::parse("dtcm=1Q").is_err());
-        assert!(check_specs(&specs(&[("a", Some(1))]))
-            .unwrap_err()
-            .contains("at least two"));
-        assert!(check_specs(&specs(&[("a", None), ("b", None)]))
-            .unwrap_err()
-            .contains("only the last"));
-        assert!(check_specs(&specs(&[("a", Some(1)), ("a", None)]))
-            .unwrap_err()
-            .contains("twice"));
+        assert!(check_specs(&specs(&[("a", Some(1))])).unwrap_err().contains("at least two"));
+        assert!(check_specs(&specs(&[("a", None), ("b", None)])).unwrap_err().contains("only the last"));
+        assert!(check_specs(&specs(&[("a", Some(1)), ("a", None)])).unwrap_err().contains("twice"));
         assert!(check_specs(&specs(&[("a", Some(1)), ("b", Some(2)), ("c", None)])).is_ok());
     }
 
@@ -697,30 +495,18 @@ mod tests {
     #[test]
     fn the_hottest_bytes_go_to_the_fast_pool() {
         use super::super::{Buffer, BufferKind::*};
-        let buf = |bytes, kind| Buffer {
-            bytes,
-            kind,
-            alias_of: None,
-            label: String::new(),
-        };
+        let buf = |bytes, kind| Buffer { bytes, kind, alias_of: None, label: String::new() };
         let mut p = Problem::default();
         let x = p.buffers.push(buf(64, Input));
         let a = p.buffers.push(buf(64, Activation));
         let b = p.buffers.push(buf(64, Activation));
         let y = p.buffers.push(buf(16, Output));
         for (r, w) in [(x, a), (a, b), (b, y)] {
-            p.ops.push(OpNode {
-                reads: vec![r],
-                writes: vec![w],
-                ..OpNode::default()
-            });
+            p.ops.push(OpNode { reads: vec![r], writes: vec![w], ..OpNode::default() });
         }
         // op 1 (reading a) is a big convolution, op 2 (reading b) a small one.
         let work: IndexVec<OpId, u64> = [1, 10_000, 10].into_iter().collect();
-        let options = PlanOptions {
-            verify: true,
-            ..PlanOptions::default()
-        };
+        let options = PlanOptions { verify: true, ..PlanOptions::default() };
         let whole = plan(&p, &options).unwrap();
         let specs = specs(&[("fast", Some(64)), ("slow", None)]);
         let (split_plan, pools) = split(&p, &whole, &work, &specs, &options).unwrap().unwrap();
@@ -742,25 +528,10 @@ mod tests {
         let caps = bytes(0x9001, 1024);
         for case in 0..200u64 {
             let data = bytes(case, 4096);
-            let Ok(problem) = fuzzing::generate(&mut Unstructured::new(&data), Limits::default())
-            else {
-                continue;
-            };
-            let options = PlanOptions {
-                verify: true,
-                schedule_state_budget: 2_000,
-                beam_width: 16,
-                offset_work_budget: 20_000,
-                ..fuzzing::fuzz_options()
-            };
-            let Ok(whole) = plan(&problem, &options) else {
-                continue;
-            };
-            let work: IndexVec<OpId, u64> = problem
-                .ops
-                .iter()
-                .map(|n| 1 + (n.reads.len() + n.writes.len()) as u64)
-                .collect();
+            let Ok(problem) = fuzzing::generate(&mut Unstructured::new(&data), Limits::default()) else { continue };
+            let options = PlanOptions { verify: true, schedule_state_budget: 2_000, beam_width: 16, offset_work_budget: 20_000, ..fuzzing::fuzz_options() };
+            let Ok(whole) = plan(&problem, &options) else { continue };
+            let work: IndexVec<OpId, u64> = problem.ops.iter().map(|n| 1 + (n.reads.len() + n.writes.len()) as u64).collect();
             let arena = whole.arena_bytes.max(16);
             let n = 2 + (case % 2) as usize;
             let mut list = Vec::new();
@@ -789,23 +560,12 @@ mod tests {
                 used_all += 1;
             }
             // Move the first buffer of a non-empty pool past the boundary into the next one.
-            if let Some(k) =
-                (0..pools.len() - 1).find(|&k| pools[k].bytes > 0 && pools[k + 1].bytes > 0)
-            {
+            if let Some(k) = (0..pools.len() - 1).find(|&k| pools[k].bytes > 0 && pools[k + 1].bytes > 0) {
                 let mut bad = plan.clone();
-                let b = problem.buffers.indices().find(|&b| {
-                    plan.lifetimes[b].is_some()
-                        && problem.buffers[b].alias_of.is_none()
-                        && plan.offsets[b] >= pools[k].start
-                        && plan.offsets[b] < pools[k].end()
-                        && problem.buffers[b].bytes > 16
-                });
+                let b = problem.buffers.indices().find(|&b| plan.lifetimes[b].is_some() && problem.buffers[b].alias_of.is_none() && plan.offsets[b] >= pools[k].start && plan.offsets[b] < pools[k].end() && problem.buffers[b].bytes > 16);
                 if let Some(b) = b {
                     bad.offsets[b] = pools[k].end() - 16;
-                    assert!(
-                        !check(&problem, &bad, &pools).is_empty(),
-                        "case {case}: a straddling buffer was not caught"
-                    );
+                    assert!(!check(&problem, &bad, &pools).is_empty(), "case {case}: a straddling buffer was not caught");
                 }
             }
         }

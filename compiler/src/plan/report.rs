@@ -28,39 +28,19 @@ impl SubgraphPlan {
             // Only plans with overlapped pairs, so other snapshots keep their form.
             let _ = writeln!(s, "tensor_bound_bytes: {} (each tensor apart; the bound above lets outputs overwrite consumed input)", p.tensor_bound_bytes);
             for o in &p.overlaps {
-                let t =
-                    |b: super::BufferId| self.tensor_of[b].map_or(b.to_string(), |t| t.to_string());
-                let _ = writeln!(
-                    s,
-                    "overlap: op {} writes {} over the consumed part of {} (output at {:+} bytes)",
-                    o.op.index(),
-                    t(o.output),
-                    t(o.input),
-                    o.delta
-                );
+                let t = |b: super::BufferId| self.tensor_of[b].map_or(b.to_string(), |t| t.to_string());
+                let _ = writeln!(s, "overlap: op {} writes {} over the consumed part of {} (output at {:+} bytes)", o.op.index(), t(o.output), t(o.input), o.delta);
             }
         }
         let _ = writeln!(s, "align: {}", p.align);
         let _ = writeln!(
             s,
             "order: {} (peak {} bytes; file order peak {} bytes)",
-            if p.order_optimal {
-                "optimal"
-            } else {
-                "heuristic"
-            },
+            if p.order_optimal { "optimal" } else { "heuristic" },
             p.peak_bytes,
             p.file_order_peak_bytes
         );
-        let _ = writeln!(
-            s,
-            "offsets: {}",
-            if p.offsets_optimal {
-                "optimal"
-            } else {
-                "heuristic"
-            }
-        );
+        let _ = writeln!(s, "offsets: {}", if p.offsets_optimal { "optimal" } else { "heuristic" });
         if p.stats.budget_exhausted {
             // Only graphs far beyond the corpus get here, so snapshots keep their form.
             let _ = writeln!(
@@ -82,20 +62,12 @@ impl SubgraphPlan {
             s.push('\n');
         }
         for pool in &self.pools {
-            let cap = pool
-                .capacity
-                .map_or("unbounded".to_string(), |c| format!("capacity {c}"));
+            let cap = pool.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c}"));
             let tensors: Vec<String> = self
                 .problem
                 .buffers
                 .iter_enumerated()
-                .filter(|(b, buf)| {
-                    p.lifetimes[*b].is_some()
-                        && self
-                            .pool_index(*b)
-                            .is_some_and(|k| self.pools[k].name == pool.name)
-                        && buf.alias_of.is_none()
-                })
+                .filter(|(b, buf)| p.lifetimes[*b].is_some() && self.pool_index(*b).is_some_and(|k| self.pools[k].name == pool.name) && buf.alias_of.is_none())
                 .map(|(b, _)| self.tensor_of[b].map_or(b.to_string(), |t| t.to_string()))
                 .collect();
             let _ = writeln!(
@@ -105,16 +77,8 @@ impl SubgraphPlan {
                 pool.bytes,
                 pool.start,
                 pool.end(),
-                if pool.offsets_optimal {
-                    "optimal"
-                } else {
-                    "heuristic"
-                },
-                if tensors.is_empty() {
-                    "-".to_string()
-                } else {
-                    tensors.join(" ")
-                }
+                if pool.offsets_optimal { "optimal" } else { "heuristic" },
+                if tensors.is_empty() { "-".to_string() } else { tensors.join(" ") }
             );
         }
         let pooled = !self.pools.is_empty();
@@ -133,26 +97,18 @@ impl SubgraphPlan {
         }
         for (b, buf) in self.problem.buffers.iter_enumerated() {
             let tensor = self.tensor_of[b].map_or("-".to_string(), |t| t.to_string());
-            let name = self.tensor_of[b]
-                .and_then(|t| sg.tensors.get(t))
-                .map_or(buf.label.clone(), |t| t.name.clone());
-            let (first, last) = p.lifetimes[b].map_or(("-".into(), "-".into()), |l| {
-                (l.first.index().to_string(), l.last.index().to_string())
-            });
+            let name = self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
+            let (first, last) = p.lifetimes[b]
+                .map_or(("-".into(), "-".into()), |l| (l.first.index().to_string(), l.last.index().to_string()));
             let kind = match (buf.alias_of, buf.kind) {
-                (Some(src), _) => format!(
-                    "view of {}",
-                    self.tensor_of[src].map_or(src.to_string(), |t| t.to_string())
-                ),
+                (Some(src), _) => format!("view of {}", self.tensor_of[src].map_or(src.to_string(), |t| t.to_string())),
                 (None, k) => kind_name(k).to_string(),
             };
             let off = p.offsets[b];
             if pooled {
                 // Offsets within the buffer's pool.
                 let k = self.pool_index(b);
-                let (pool, base) = k.map_or(("-", 0), |k| {
-                    (self.pools[k].name.as_str(), self.pools[k].start)
-                });
+                let (pool, base) = k.map_or(("-", 0), |k| (self.pools[k].name.as_str(), self.pools[k].start));
                 let off = off - base;
                 let _ = writeln!(
                     s,
@@ -187,9 +143,8 @@ impl SubgraphPlan {
             .buffers
             .iter_enumerated()
             .map(|(b, buf)| {
-                let name = self.tensor_of[b]
-                    .and_then(|t| sg.tensors.get(t))
-                    .map_or(buf.label.clone(), |t| t.name.clone());
+                let name =
+                    self.tensor_of[b].and_then(|t| sg.tensors.get(t)).map_or(buf.label.clone(), |t| t.name.clone());
                 serde_json::json!({
                     "tensor": self.tensor_of[b].map(|t| t.index()),
                     "name": name,
@@ -234,10 +189,7 @@ impl SubgraphPlan {
             json["pools"] = serde_json::Value::Array(pools);
             if let Some(list) = json["buffers"].as_array_mut() {
                 for (b, v) in self.problem.buffers.indices().zip(list.iter_mut()) {
-                    v["pool"] = self
-                        .pool_index(b)
-                        .map(|k| self.pools[k].name.clone())
-                        .into();
+                    v["pool"] = self.pool_index(b).map(|k| self.pools[k].name.clone()).into();
                 }
             }
         }

@@ -4,16 +4,11 @@ use super::{BufferKind, MemoryPlan, Problem};
 use std::fmt::Write;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn colour(kind: BufferKind, i: usize) -> &'static str {
-    const ACT: [&str; 6] = [
-        "#8ecae6", "#a8dadc", "#bde0fe", "#cdb4db", "#b7e4c7", "#ffd6a5",
-    ];
+    const ACT: [&str; 6] = ["#8ecae6", "#a8dadc", "#bde0fe", "#cdb4db", "#b7e4c7", "#ffd6a5"];
     match kind {
         BufferKind::Input | BufferKind::InputOutput => "#f4a261",
         BufferKind::Output => "#e76f51",
@@ -27,12 +22,7 @@ fn colour(kind: BufferKind, i: usize) -> &'static str {
 fn layout(plan: &MemoryPlan) -> ((f64, f64, f64, f64), f64, f64, f64) {
     let steps = plan.schedule.len().max(1);
     let step_w = (1100.0 / steps as f64).clamp(6.0, 48.0);
-    (
-        (90.0, 60.0, 30.0, 60.0),
-        step_w,
-        step_w * steps as f64,
-        640.0,
-    )
+    ((90.0, 60.0, 30.0, 60.0), step_w, step_w * steps as f64, 640.0)
 }
 
 /// The width and height of [`render`]'s picture of `plan`.
@@ -56,12 +46,7 @@ pub fn render_all(parts: &[(String, &Problem, &MemoryPlan)]) -> String {
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
     let mut y = 0.0;
     for (title, problem, plan) in parts {
-        let _ = writeln!(
-            s,
-            r#"<text class="subgraph" x="10" y="{:.0}" font-size="17" font-weight="bold">{}</text>"#,
-            y + 22.0,
-            esc(title)
-        );
+        let _ = writeln!(s, r#"<text class="subgraph" x="10" y="{:.0}" font-size="17" font-weight="bold">{}</text>"#, y + 22.0, esc(title));
         y += TITLE;
         // A nested <svg> keeps the picture's own coordinates.
         let picture = render(problem, plan);
@@ -93,23 +78,11 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
         if plan.overlaps.is_empty() {
             String::new()
         } else {
-            format!(
-                " (tensor-level {} B; {} overlapped pairs, red)",
-                plan.tensor_bound_bytes,
-                plan.overlaps.len()
-            )
+            format!(" (tensor-level {} B; {} overlapped pairs, red)", plan.tensor_bound_bytes, plan.overlaps.len())
         },
         plan.gap_bytes(),
-        if plan.order_optimal {
-            "optimal"
-        } else {
-            "heuristic"
-        },
-        if plan.offsets_optimal {
-            "optimal"
-        } else {
-            "heuristic"
-        },
+        if plan.order_optimal { "optimal" } else { "heuristic" },
+        if plan.offsets_optimal { "optimal" } else { "heuristic" },
     );
     let _ = writeln!(
         s,
@@ -133,10 +106,7 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
     let label_every = (steps / 40).max(1);
     for st in (0..steps).step_by(label_every) {
         let x = left + step_w * (st as f64 + 0.5);
-        let op = plan
-            .schedule
-            .get(st)
-            .map_or(String::new(), |o| o.index().to_string());
+        let op = plan.schedule.get(st).map_or(String::new(), |o| o.index().to_string());
         let _ = writeln!(
             s,
             r##"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#333">{op}</text>"##,
@@ -157,30 +127,20 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
             continue;
         }
         if let Some(lt) = plan.lifetimes.get(b).copied().flatten() {
-            for l in live
-                .iter_mut()
-                .take(lt.last.index() + 1)
-                .skip(lt.first.index())
-            {
+            for l in live.iter_mut().take(lt.last.index() + 1).skip(lt.first.index()) {
                 *l += buf.bytes;
             }
         }
     }
-    let (peak_step, peak) = live
-        .iter()
-        .copied()
-        .enumerate()
-        .max_by_key(|&(i, v)| (v, std::cmp::Reverse(i)))
-        .unwrap_or((0, 0));
+    let (peak_step, peak) =
+        live.iter().copied().enumerate().max_by_key(|&(i, v)| (v, std::cmp::Reverse(i))).unwrap_or((0, 0));
 
     // Boxes (roots only: aliases share their source's box and are listed in its tooltip).
     for (b, buf) in problem.buffers.iter_enumerated() {
         if buf.alias_of.is_some() {
             continue;
         }
-        let Some(lt) = plan.lifetimes.get(b).copied().flatten() else {
-            continue;
-        };
+        let Some(lt) = plan.lifetimes.get(b).copied().flatten() else { continue };
         if buf.bytes == 0 {
             continue;
         }
@@ -189,17 +149,9 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
         let bw = step_w * (lt.last.index() - lt.first.index() + 1) as f64;
         let y = y_of(off);
         let bh = (y_of(off + buf.bytes) - y).max(1.0);
-        let aliases: Vec<String> = problem
-            .buffers
-            .iter()
-            .filter(|a| a.alias_of == Some(b))
-            .map(|a| esc(&a.label))
-            .collect();
-        let alias_note = if aliases.is_empty() {
-            String::new()
-        } else {
-            format!("\nviews: {}", aliases.join(", "))
-        };
+        let aliases: Vec<String> =
+            problem.buffers.iter().filter(|a| a.alias_of == Some(b)).map(|a| esc(&a.label)).collect();
+        let alias_note = if aliases.is_empty() { String::new() } else { format!("\nviews: {}", aliases.join(", ")) };
         let _ = writeln!(
             s,
             r##"<g><title>{b} {} ({:?})&#10;{} bytes at {}..{}&#10;steps {}..={}{}</title><rect x="{x:.1}" y="{y:.1}" width="{bw:.1}" height="{bh:.1}" fill="{}" stroke="#1d3557" stroke-width="0.6"/>"##,
@@ -213,14 +165,8 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
             alias_note.replace('\n', "&#10;"),
             colour(buf.kind, b.index()),
         );
-        let (id, name) = buf
-            .label
-            .split_once(' ')
-            .unwrap_or((buf.label.as_str(), ""));
-        let lines = [
-            format!("{id} {} B", buf.bytes),
-            name.trim_matches('"').to_string(),
-        ];
+        let (id, name) = buf.label.split_once(' ').unwrap_or((buf.label.as_str(), ""));
+        let lines = [format!("{id} {} B", buf.bytes), name.trim_matches('"').to_string()];
         let max_chars = (bw / 6.2) as usize;
         for (k, line) in lines.iter().enumerate() {
             if line.is_empty() || bh < 13.0 * (k + 1) as f64 || max_chars < 4 {
@@ -241,17 +187,10 @@ pub fn render(problem: &Problem, plan: &MemoryPlan) -> String {
 
     // Overlapped pairs: the shared bytes at the operator's step, hatched in red.
     for o in &plan.overlaps {
-        let (Some(x0), Some(y0)) = (plan.offsets.get(o.input), plan.offsets.get(o.output)) else {
-            continue;
-        };
-        let (xb, yb) = (
-            problem.buffers[o.input].bytes,
-            problem.buffers[o.output].bytes,
-        );
+        let (Some(x0), Some(y0)) = (plan.offsets.get(o.input), plan.offsets.get(o.output)) else { continue };
+        let (xb, yb) = (problem.buffers[o.input].bytes, problem.buffers[o.output].bytes);
         let (lo, hi) = ((*x0).max(*y0), (x0 + xb).min(y0 + yb));
-        let Some(step) = plan.schedule.iter().position(|&op| op == o.op) else {
-            continue;
-        };
+        let Some(step) = plan.schedule.iter().position(|&op| op == o.op) else { continue };
         if lo >= hi {
             continue;
         }

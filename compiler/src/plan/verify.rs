@@ -41,9 +41,7 @@
 //!
 //! It returns every violation found, not only the first.
 
-use super::{
-    BufferId, BufferKind, DeltaBound, Lifetime, MemoryPlan, OpId, PlanError, Problem, Step,
-};
+use super::{BufferId, BufferKind, DeltaBound, Lifetime, MemoryPlan, OpId, PlanError, Problem, Step};
 
 /// Checks `plan` against `problem`; an empty vector means the plan is valid.
 pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
@@ -58,11 +56,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     }
     if plan.offsets.len() != nb || plan.lifetimes.len() != nb {
         errs.push(PlanError::BadClaim {
-            reason: format!(
-                "{} offsets / {} lifetimes for {nb} buffers",
-                plan.offsets.len(),
-                plan.lifetimes.len()
-            ),
+            reason: format!("{} offsets / {} lifetimes for {nb} buffers", plan.offsets.len(), plan.lifetimes.len()),
         });
         return errs;
     }
@@ -75,20 +69,14 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             .chain(node.overlap_ok.iter().flat_map(|o| [&o.input, &o.output]));
         for &b in all {
             if b.index() >= nb {
-                errs.push(PlanError::UnknownBuffer {
-                    op: Some(op),
-                    buffer: b,
-                });
+                errs.push(PlanError::UnknownBuffer { op: Some(op), buffer: b });
             }
         }
     }
     for buf in problem.buffers.iter() {
         if let Some(src) = buf.alias_of {
             if src.index() >= nb {
-                errs.push(PlanError::UnknownBuffer {
-                    op: None,
-                    buffer: src,
-                });
+                errs.push(PlanError::UnknownBuffer { op: None, buffer: src });
             }
         }
     }
@@ -120,10 +108,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         }
         for o in 0..nops {
             if o != b.index() && (o < b.index()) != (pos[o] < pos[b.index()]) {
-                errs.push(PlanError::BarrierOrder {
-                    op: b,
-                    other: OpId::new(o),
-                });
+                errs.push(PlanError::BarrierOrder { op: b, other: OpId::new(o) });
             }
         }
     }
@@ -155,21 +140,14 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             users.dedup();
             for w in users.windows(2) {
                 if pos[w[0].index()] > pos[w[1].index()] {
-                    errs.push(PlanError::VariableOrder {
-                        buffer: BufferId::new(b),
-                        first: w[0],
-                        second: w[1],
-                    });
+                    errs.push(PlanError::VariableOrder { buffer: BufferId::new(b), first: w[0], second: w[1] });
                 }
             }
             continue;
         }
         if k.is_input() {
             if let Some(&w) = writers[b].first() {
-                errs.push(PlanError::WritesInput {
-                    op: w,
-                    buffer: BufferId::new(b),
-                });
+                errs.push(PlanError::WritesInput { op: w, buffer: BufferId::new(b) });
             }
         }
         if writers[b].len() > 1 {
@@ -185,10 +163,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                 None => k.is_input(),
             };
             if !ok {
-                errs.push(PlanError::NotTopological {
-                    op: r,
-                    buffer: BufferId::new(b),
-                });
+                errs.push(PlanError::NotTopological { op: r, buffer: BufferId::new(b) });
             }
         }
         if k == BufferKind::Scratch && (writers[b].len() != 1 || !readers[b].is_empty()) {
@@ -208,10 +183,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             cur = src.index();
             hops += 1;
             if hops > nb {
-                errs.push(PlanError::BadAlias {
-                    buffer: BufferId::new(b),
-                    reason: "alias cycle".into(),
-                });
+                errs.push(PlanError::BadAlias { buffer: BufferId::new(b), reason: "alias cycle".into() });
                 return errs;
             }
         }
@@ -228,11 +200,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             let own = if k == BufferKind::Variable {
                 Some((0, last_step))
             } else {
-                let first = if k.is_input() {
-                    Some(0)
-                } else {
-                    writers[b].first().map(|w| pos[w.index()])
-                };
+                let first = if k.is_input() { Some(0) } else { writers[b].first().map(|w| pos[w.index()]) };
                 first.map(|first| {
                     let mut last = first;
                     for &r in &readers[b] {
@@ -260,13 +228,8 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
 
     // Claims about peaks and bounds: the peak of live (aligned) bytes of the chosen and of the
     // file order, recomputed here; the lower bound cannot exceed the chosen order's peak.
-    let aligned: Vec<Option<u64>> = (0..nb)
-        .map(|r| {
-            problem.buffers[BufferId::new(r)]
-                .bytes
-                .checked_next_multiple_of(plan.align)
-        })
-        .collect();
+    let aligned: Vec<Option<u64>> =
+        (0..nb).map(|r| problem.buffers[BufferId::new(r)].bytes.checked_next_multiple_of(plan.align)).collect();
     let peak_of = |sp: &[Option<(usize, usize)>]| -> Option<u64> {
         let mut peak = 0u64;
         for t in 0..=last_step {
@@ -283,35 +246,23 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     match (peak_of(&span), peak_of(&file_span)) {
         (Some(peak), Some(file_peak)) => {
             if plan.peak_bytes != peak {
-                errs.push(PlanError::BadClaim {
-                    reason: format!("peak {} but the order's peak is {peak}", plan.peak_bytes),
-                });
+                errs.push(PlanError::BadClaim { reason: format!("peak {} but the order's peak is {peak}", plan.peak_bytes) });
             }
             if plan.file_order_peak_bytes != file_peak {
                 errs.push(PlanError::BadClaim {
-                    reason: format!(
-                        "file order peak {} but it is {file_peak}",
-                        plan.file_order_peak_bytes
-                    ),
+                    reason: format!("file order peak {} but it is {file_peak}", plan.file_order_peak_bytes),
                 });
             }
             if plan.lower_bound_bytes > peak {
                 errs.push(PlanError::BadClaim {
-                    reason: format!(
-                        "lower bound {} above the order's peak {peak}",
-                        plan.lower_bound_bytes
-                    ),
+                    reason: format!("lower bound {} above the order's peak {peak}", plan.lower_bound_bytes),
                 });
             }
             if peak > file_peak {
-                errs.push(PlanError::BadClaim {
-                    reason: format!("order peak {peak} worse than the file order's {file_peak}"),
-                });
+                errs.push(PlanError::BadClaim { reason: format!("order peak {peak} worse than the file order's {file_peak}") });
             }
         }
-        _ => errs.push(PlanError::BadClaim {
-            reason: "byte sizes overflow".into(),
-        }),
+        _ => errs.push(PlanError::BadClaim { reason: "byte sizes overflow".into() }),
     }
 
     for b in 0..nb {
@@ -329,21 +280,14 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         if buf.bytes > problem.buffers[BufferId::new(root[b])].bytes {
             bad("larger than its source".into());
         }
-        let reads_src = writers[b]
-            .iter()
-            .any(|w| problem.ops[*w].reads.contains(&src));
+        let reads_src = writers[b].iter().any(|w| problem.ops[*w].reads.contains(&src));
         if !reads_src {
             bad("its writer does not read its source".into());
         }
         if plan.offsets[id] != plan.offsets[src] {
-            bad(format!(
-                "offset {} differs from its source's {}",
-                plan.offsets[id], plan.offsets[src]
-            ));
+            bad(format!("offset {} differs from its source's {}", plan.offsets[id], plan.offsets[src]));
         }
-        let io_members = (0..nb)
-            .filter(|&x| root[x] == root[b] && (kind(x).is_input() || kind(x).is_output()))
-            .count();
+        let io_members = (0..nb).filter(|&x| root[x] == root[b] && (kind(x).is_input() || kind(x).is_output())).count();
         if io_members > 1 {
             bad("joins two model inputs/outputs".into());
         }
@@ -351,17 +295,10 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
 
     // Reported lifetimes.
     for b in 0..nb {
-        let expected = span[root[b]].map(|(f, l)| Lifetime {
-            first: Step::new(f),
-            last: Step::new(l),
-        });
+        let expected = span[root[b]].map(|(f, l)| Lifetime { first: Step::new(f), last: Step::new(l) });
         let reported = plan.lifetimes[BufferId::new(b)];
         if expected != reported {
-            errs.push(PlanError::WrongLifetime {
-                buffer: BufferId::new(b),
-                reported,
-                expected,
-            });
+            errs.push(PlanError::WrongLifetime { buffer: BufferId::new(b), reported, expected });
         }
     }
 
@@ -370,19 +307,11 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         let id = BufferId::new(b);
         let off = plan.offsets[id];
         if !off.is_multiple_of(plan.align) {
-            errs.push(PlanError::Misaligned {
-                buffer: id,
-                offset: off,
-                align: plan.align,
-            });
+            errs.push(PlanError::Misaligned { buffer: id, offset: off, align: plan.align });
         }
         let end = off.saturating_add(problem.buffers[id].bytes);
         if span[root[b]].is_some() && end > plan.arena_bytes {
-            errs.push(PlanError::OutOfBounds {
-                buffer: id,
-                end,
-                arena: plan.arena_bytes,
-            });
+            errs.push(PlanError::OutOfBounds { buffer: id, end, arena: plan.arena_bytes });
         }
     }
 
@@ -400,10 +329,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     let is_var = |r: usize| var_of[r];
     let region = |r: usize| {
         let off = plan.offsets[BufferId::new(r)];
-        (
-            off,
-            off.saturating_add(problem.buffers[BufferId::new(r)].bytes),
-        )
+        (off, off.saturating_add(problem.buffers[BufferId::new(r)].bytes))
     };
     // Whether `op` declares (x, y) with x in group `gi`, y in group `go`, reads x once and no
     // other member of x's group, and y starts where x does (the kernel overwrites element i
@@ -413,11 +339,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         node.in_place_ok.iter().any(|&(x, y)| {
             root[x.index()] == gi
                 && root[y.index()] == go
-                && node
-                    .reads
-                    .iter()
-                    .filter(|&&z| root[z.index()] == gi)
-                    .all(|&z| z == x)
+                && node.reads.iter().filter(|&&z| root[z.index()] == gi).all(|&z| z == x)
                 && node.reads.iter().filter(|&&z| z == x).count() == 1
                 && node.writes.contains(&y)
                 && plan.offsets[x] == plan.offsets[y]
@@ -438,11 +360,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             let (x, y) = (o.input, o.output);
             root[x.index()] == gi
                 && root[y.index()] == go
-                && node
-                    .reads
-                    .iter()
-                    .filter(|&&z| root[z.index()] == gi)
-                    .all(|&z| z == x)
+                && node.reads.iter().filter(|&&z| root[z.index()] == gi).all(|&z| z == x)
                 && node.reads.iter().filter(|&&z| z == x).count() == 1
                 && node.writes.contains(&y)
                 && within(o.bound, plan.offsets[y] as i128 - plan.offsets[x] as i128)
@@ -458,26 +376,15 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             }
             let (a0, a1) = region(a);
             let (b0, b1) = region(b);
-            if a0 >= a1
-                || b0 >= b1
-                || a0 >= b1
-                || b0 >= a1
-                || span[a].is_none()
-                || span[b].is_none()
-            {
+            if a0 >= a1 || b0 >= b1 || a0 >= b1 || b0 >= a1 || span[a].is_none() || span[b].is_none() {
                 continue;
             }
             if is_var(a) || is_var(b) {
                 let (v, o) = if is_var(a) { (a, b) } else { (b, a) };
-                errs.push(PlanError::VariableOverlap {
-                    variable: BufferId::new(v),
-                    other: BufferId::new(o),
-                });
+                errs.push(PlanError::VariableOverlap { variable: BufferId::new(v), other: BufferId::new(o) });
                 continue;
             }
-            let (Some((fa, la)), Some((fb, lb))) = (span[a], span[b]) else {
-                continue;
-            };
+            let (Some((fa, la)), Some((fb, lb))) = (span[a], span[b]) else { continue };
             if fa > lb || fb > la {
                 continue;
             }
@@ -491,11 +398,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
                     || (lb == lo && fa == lo && !holds_output(b) && declares_overlap(op, b, a))
             };
             if !in_place {
-                errs.push(PlanError::Overlap {
-                    a: BufferId::new(a),
-                    b: BufferId::new(b),
-                    step: Step::new(lo),
-                });
+                errs.push(PlanError::Overlap { a: BufferId::new(a), b: BufferId::new(b), step: Step::new(lo) });
             }
         }
     }
@@ -504,16 +407,9 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     // pair whose bytes overlap among them (codegen emits the `_in_place` call for exactly
     // these).
     for &(op, x, y) in &plan.in_place {
-        let declared = problem
-            .ops
-            .get(op)
-            .is_some_and(|n| n.in_place_ok.contains(&(x, y)));
+        let declared = problem.ops.get(op).is_some_and(|n| n.in_place_ok.contains(&(x, y)));
         if !declared || x.index() >= nb || y.index() >= nb || plan.offsets[x] != plan.offsets[y] {
-            errs.push(PlanError::BadClaim {
-                reason: format!(
-                    "{op} runs ({x}, {y}) in place, which is not a declared pair at one offset"
-                ),
-            });
+            errs.push(PlanError::BadClaim { reason: format!("{op} runs ({x}, {y}) in place, which is not a declared pair at one offset") });
         }
     }
     for (op, node) in problem.ops.iter_enumerated() {
@@ -521,9 +417,7 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
             let (x0, x1) = region(x.index());
             let (y0, y1) = region(y.index());
             if x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1 && !plan.in_place.contains(&(op, x, y)) {
-                errs.push(PlanError::BadClaim {
-                    reason: format!("{op}: ({x}, {y}) share bytes but are not reported in place"),
-                });
+                errs.push(PlanError::BadClaim { reason: format!("{op}: ({x}, {y}) share bytes but are not reported in place") });
             }
         }
     }
@@ -531,11 +425,10 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
     // The realised overlaps: declared, sharing bytes at the reported delta; and every
     // declared overlap pair that shares bytes is reported.
     for o in &plan.overlaps {
-        let declared = problem.ops.get(o.op).is_some_and(|n| {
-            n.overlap_ok.iter().any(|d| {
-                d.input == o.input && d.output == o.output && within(d.bound, o.delta as i128)
-            })
-        });
+        let declared = problem
+            .ops
+            .get(o.op)
+            .is_some_and(|n| n.overlap_ok.iter().any(|d| d.input == o.input && d.output == o.output && within(d.bound, o.delta as i128)));
         let ok = declared && o.input.index() < nb && o.output.index() < nb && {
             let (x0, x1) = region(o.input.index());
             let (y0, y1) = region(o.output.index());
@@ -551,27 +444,16 @@ pub fn verify(problem: &Problem, plan: &MemoryPlan) -> Vec<PlanError> {
         for d in &node.overlap_ok {
             let (x0, x1) = region(d.input.index());
             let (y0, y1) = region(d.output.index());
-            let reported = plan
-                .overlaps
-                .iter()
-                .any(|o| o.op == op && o.input == d.input && o.output == d.output);
+            let reported = plan.overlaps.iter().any(|o| o.op == op && o.input == d.input && o.output == d.output);
             if x0 < x1 && y0 < y1 && x0 < y1 && y0 < x1 && !reported {
-                errs.push(PlanError::BadClaim {
-                    reason: format!(
-                        "{op}: ({}, {}) share bytes but are not reported overlapping",
-                        d.input, d.output
-                    ),
-                });
+                errs.push(PlanError::BadClaim { reason: format!("{op}: ({}, {}) share bytes but are not reported overlapping", d.input, d.output) });
             }
         }
     }
 
     if plan.lower_bound_bytes > plan.arena_bytes {
         errs.push(PlanError::BadClaim {
-            reason: format!(
-                "lower bound {} above arena {}",
-                plan.lower_bound_bytes, plan.arena_bytes
-            ),
+            reason: format!("lower bound {} above arena {}", plan.lower_bound_bytes, plan.arena_bytes),
         });
     }
     errs
@@ -602,11 +484,7 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
     for (id, p) in mp.subgraphs.iter_enumerated() {
         if let Some(p) = p {
             for v in verify(&p.problem, &p.plan) {
-                errs.push(format!(
-                    "subgraph {}: {}",
-                    id.index(),
-                    v.labelled(&p.problem)
-                ));
+                errs.push(format!("subgraph {}: {}", id.index(), v.labelled(&p.problem)));
             }
         }
     }
@@ -624,15 +502,7 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
         start: u64,
         step_span: Vec<(u64, u64)>,
     }
-    let mut insts = vec![Inst {
-        sg: SubgraphId::new(0),
-        base: 0,
-        parent: None,
-        frames: Vec::new(),
-        len: 0,
-        start: 0,
-        step_span: Vec::new(),
-    }];
+    let mut insts = vec![Inst { sg: SubgraphId::new(0), base: 0, parent: None, frames: Vec::new(), len: 0, start: 0, step_span: Vec::new() }];
     let mut i = 0;
     while i < insts.len() {
         if insts.len() > 10_000 {
@@ -646,30 +516,16 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
             continue;
         };
         for &op in &p.plan.schedule {
-            let Some(&(_, _, call)) = mp.calls.iter().find(|c| c.0 == sg && c.1 == op) else {
-                continue;
-            };
-            let scratch: Vec<BufferId> = p.problem.ops[op]
-                .writes
-                .iter()
-                .copied()
-                .filter(|&b| p.problem.buffers[b].kind == BufferKind::Scratch)
-                .collect();
+            let Some(&(_, _, call)) = mp.calls.iter().find(|c| c.0 == sg && c.1 == op) else { continue };
+            let scratch: Vec<BufferId> =
+                p.problem.ops[op].writes.iter().copied().filter(|&b| p.problem.buffers[b].kind == BufferKind::Scratch).collect();
             let [frame] = scratch.as_slice() else {
                 errs.push(format!("subgraph {} {op}: a call needs exactly one scratch buffer (its frame), found {}", sg.index(), scratch.len()));
                 continue;
             };
             insts[i].frames.push((op, *frame));
             for callee in call.callees() {
-                insts.push(Inst {
-                    sg: callee,
-                    base: base + p.plan.offsets[*frame],
-                    parent: Some((i, op)),
-                    frames: Vec::new(),
-                    len: 0,
-                    start: 0,
-                    step_span: Vec::new(),
-                });
+                insts.push(Inst { sg: callee, base: base + p.plan.offsets[*frame], parent: Some((i, op)), frames: Vec::new(), len: 0, start: 0, step_span: Vec::new() });
             }
         }
         i += 1;
@@ -677,27 +533,18 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
     // Timeline: a step is one tick plus its callees' runs. Children come after parents in
     // `insts`, so lengths go backwards and starts forwards.
     let children = |insts: &[Inst], i: usize, op: OpId| -> Vec<usize> {
-        (0..insts.len())
-            .filter(|&c| insts[c].parent == Some((i, op)))
-            .collect()
+        (0..insts.len()).filter(|&c| insts[c].parent == Some((i, op))).collect()
     };
     for i in (0..insts.len()).rev() {
-        let Some(p) = mp.get(insts[i].sg) else {
-            continue;
-        };
+        let Some(p) = mp.get(insts[i].sg) else { continue };
         let mut len = 0;
         for &op in &p.plan.schedule {
-            len += 1 + children(&insts, i, op)
-                .iter()
-                .map(|&c| insts[c].len)
-                .sum::<u64>();
+            len += 1 + children(&insts, i, op).iter().map(|&c| insts[c].len).sum::<u64>();
         }
         insts[i].len = len;
     }
     for i in 0..insts.len() {
-        let Some(p) = mp.get(insts[i].sg) else {
-            continue;
-        };
+        let Some(p) = mp.get(insts[i].sg) else { continue };
         let mut t = insts[i].start;
         let mut spans = Vec::new();
         for &op in &p.plan.schedule {
@@ -716,13 +563,8 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
     for (i, inst) in insts.iter().enumerate() {
         let Some(p) = mp.get(inst.sg) else { continue };
         for (b, buf) in p.problem.buffers.iter_enumerated() {
-            let Some(Some(life)) = p.plan.lifetimes.get(b) else {
-                continue;
-            };
-            let (Some(&(t0, _)), Some(&(_, t1))) = (
-                inst.step_span.get(life.first.index()),
-                inst.step_span.get(life.last.index()),
-            ) else {
+            let Some(Some(life)) = p.plan.lifetimes.get(b) else { continue };
+            let (Some(&(t0, _)), Some(&(_, t1))) = (inst.step_span.get(life.first.index()), inst.step_span.get(life.last.index())) else {
                 continue;
             };
             let a = inst.base + p.plan.offsets[b];
@@ -731,11 +573,7 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
     }
     let label = |i: usize, b: BufferId| -> String {
         let p = mp.get(insts[i].sg);
-        format!(
-            "subgraph {} {b} {}",
-            insts[i].sg.index(),
-            p.map_or(String::new(), |p| p.problem.buffers[b].label.clone())
-        )
+        format!("subgraph {} {b} {}", insts[i].sg.index(), p.map_or(String::new(), |p| p.problem.buffers[b].label.clone()))
     };
     // Is instance `d` run inside frame `(i, f)`?
     let inside = |d: usize, i: usize, f: BufferId| -> bool {
@@ -751,17 +589,11 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
     for (k, &(i, b, a0, a1, _, _)) in placed.iter().enumerate() {
         // Inside the parent's frame.
         if let Some((par, op)) = insts[i].parent {
-            if let (Some(pp), Some(&(_, f))) = (
-                mp.get(insts[par].sg),
-                insts[par].frames.iter().find(|x| x.0 == op),
-            ) {
+            if let (Some(pp), Some(&(_, f))) = (mp.get(insts[par].sg), insts[par].frames.iter().find(|x| x.0 == op)) {
                 let f0 = insts[par].base + pp.plan.offsets[f];
                 let f1 = f0 + pp.problem.buffers[f].bytes;
                 if a0 < a1 && (a0 < f0 || a1 > f1) {
-                    errs.push(format!(
-                        "{} at {a0}..{a1} is outside the frame {f0}..{f1} of its call ({op})",
-                        label(i, b)
-                    ));
+                    errs.push(format!("{} at {a0}..{a1} is outside the frame {f0}..{f1} of its call ({op})", label(i, b)));
                 }
             }
         }
@@ -776,13 +608,7 @@ pub fn verify_model(mp: &super::ModelPlan) -> Vec<String> {
             if inside(j, i, b) || inside(i, j, c) {
                 continue;
             }
-            errs.push(format!(
-                "{} and {} share bytes {}..{} while both live",
-                label(i, b),
-                label(j, c),
-                a0.max(c0),
-                a1.min(c1)
-            ));
+            errs.push(format!("{} and {} share bytes {}..{} while both live", label(i, b), label(j, c), a0.max(c0), a1.min(c1)));
         }
     }
     errs

@@ -96,27 +96,13 @@ impl MemGraph {
         let key = preds
             .indices()
             .map(|op| {
-                let mut z = (op.index() as u64)
-                    .wrapping_add(1)
-                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mut z = (op.index() as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
                 z ^ (z >> 31)
             })
             .collect();
-        MemGraph {
-            preds,
-            succs,
-            units,
-            born,
-            reads,
-            initial,
-            die_after_first,
-            slot,
-            slot_readers,
-            dies_at_birth,
-            key,
-        }
+        MemGraph { preds, succs, units, born, reads, initial, die_after_first, slot, slot_readers, dies_at_birth, key }
     }
 
     fn n(&self) -> usize {
@@ -182,12 +168,7 @@ impl MemGraph {
     /// No order has a smaller peak: variables plus the heaviest single operator, or all outputs
     /// at the end, or all inputs at the start.
     pub fn lower_bound(&self) -> u64 {
-        let always: u64 = self
-            .units
-            .iter()
-            .filter(|u| u.birth.is_none() && u.to_end)
-            .map(|u| u.bytes)
-            .sum();
+        let always: u64 = self.units.iter().filter(|u| u.birth.is_none() && u.to_end).map(|u| u.bytes).sum();
         let is_always = |u: &Unit| u.birth.is_none() && u.to_end;
         let mut best = 0;
         for op in self.preds.indices() {
@@ -200,18 +181,8 @@ impl MemGraph {
                 .sum();
             best = best.max(touched);
         }
-        let outputs: u64 = self
-            .units
-            .iter()
-            .filter(|u| u.to_end && !is_always(u))
-            .map(|u| u.bytes)
-            .sum();
-        let inputs: u64 = self
-            .units
-            .iter()
-            .filter(|u| u.birth.is_none() && !is_always(u))
-            .map(|u| u.bytes)
-            .sum();
+        let outputs: u64 = self.units.iter().filter(|u| u.to_end && !is_always(u)).map(|u| u.bytes).sum();
+        let inputs: u64 = self.units.iter().filter(|u| u.birth.is_none() && !is_always(u)).map(|u| u.bytes).sum();
         always + best.max(outputs).max(inputs)
     }
 }
@@ -278,11 +249,7 @@ pub struct Budget {
 impl Budget {
     /// A budget of `limit` work units, none spent.
     pub fn new(limit: u64) -> Budget {
-        Budget {
-            limit,
-            spent: 0,
-            cut: false,
-        }
+        Budget { limit, spent: 0, cut: false }
     }
     /// Charges `units`; `false` (the pass must stop, and the budget records that one did)
     /// when that goes past the limit.
@@ -351,14 +318,7 @@ pub fn file_order(g: &MemGraph) -> Schedule {
     let order: Vec<OpId> = g.preds.indices().collect();
     let peak = g.peak_of(&order);
     let lower_bound = g.lower_bound();
-    Schedule {
-        order,
-        peak,
-        optimal: peak == lower_bound,
-        file_order_peak: peak,
-        lower_bound,
-        states: 0,
-    }
+    Schedule { order, peak, optimal: peak == lower_bound, file_order_peak: peak, lower_bound, states: 0 }
 }
 
 /// The best order the searches find within their budgets and `budget` (which they charge).
@@ -374,20 +334,10 @@ pub fn optimize(g: &MemGraph, opts: &SearchOptions, budget: &mut Budget) -> Sche
     if best.optimal {
         return best;
     }
-    let limits = |max_states: u64| Limits {
-        max_states,
-        max_transitions: max_states.saturating_mul(16),
-        level_bytes: opts.level_bytes,
-    };
+    let limits = |max_states: u64| Limits { max_states, max_transitions: max_states.saturating_mul(16), level_bytes: opts.level_bytes };
     // Heuristic first: it gives the exact search a tight bound to prune with.
     let mut part = budget.share(budget.left() / 2);
-    let beam = search(
-        g,
-        Some(opts.beam_width.max(1)),
-        best.peak,
-        &limits(u64::MAX),
-        &mut part,
-    );
+    let beam = search(g, Some(opts.beam_width.max(1)), best.peak, &limits(u64::MAX), &mut part);
     budget.absorb(&part);
     best.states += beam.states;
     let beam_cut = part.exhausted();
@@ -465,45 +415,21 @@ struct Candidate {
 
 /// Whether `a.done ∪ {x}` equals `b.done ∪ {y}`.
 fn same_set(a: &Bits, x: OpId, b: &Bits, y: OpId) -> bool {
-    let bit = |op: OpId, w: usize| {
-        if op.index() / 64 == w {
-            1u64 << (op.index() % 64)
-        } else {
-            0
-        }
-    };
-    a.0.iter()
-        .zip(b.0.iter())
-        .enumerate()
-        .all(|(w, (&p, &q))| p | bit(x, w) == q | bit(y, w))
+    let bit = |op: OpId, w: usize| if op.index() / 64 == w { 1u64 << (op.index() % 64) } else { 0 };
+    a.0.iter().zip(b.0.iter()).enumerate().all(|(w, (&p, &q))| p | bit(x, w) == q | bit(y, w))
 }
 
 /// Level-by-level search over scheduled sets. `width: None` keeps every state (exact);
 /// states whose prefix peak reaches `bound` are dropped. Transitions are evaluated from the
 /// parent state; only the ones kept (all of them, or the best `width`) become states, and only
 /// two levels of states are held (the order is rebuilt from `(parent, op)` per level).
-fn search(
-    g: &MemGraph,
-    width: Option<usize>,
-    bound: u64,
-    lim: &Limits,
-    budget: &mut Budget,
-) -> Outcome {
+fn search(g: &MemGraph, width: Option<usize>, bound: u64, lim: &Limits, budget: &mut Budget) -> Outcome {
     let n = g.n();
-    let aborted = |states| Outcome {
-        found: None,
-        complete: false,
-        states,
-    };
+    let aborted = |states| Outcome { found: None, complete: false, states };
     let words = n.div_ceil(64) as u64;
     let mut cur = vec![State {
         done: Bits::new(n),
-        ready: g
-            .preds
-            .iter_enumerated()
-            .filter(|(_, p)| p.is_empty())
-            .map(|(o, _)| o)
-            .collect(),
+        ready: g.preds.iter_enumerated().filter(|(_, p)| p.is_empty()).map(|(o, _)| o).collect(),
         remaining: g.slot_readers.clone(),
         peak: g.initial,
         resident: g.initial,
@@ -514,11 +440,7 @@ fn search(
     let mut transitions = 0u64;
     let mut complete = true;
     if g.initial >= bound {
-        return Outcome {
-            found: None,
-            complete,
-            states,
-        };
+        return Outcome { found: None, complete, states };
     }
     for level in 0..n {
         let mut next: Vec<Candidate> = Vec::new();
@@ -548,12 +470,7 @@ fn search(
                             }
                             if same_set(&cur[c.parent as usize].done, c.op, &s.done, op) {
                                 if peak < c.peak {
-                                    *c = Candidate {
-                                        parent: pi as u32,
-                                        op,
-                                        peak,
-                                        resident,
-                                    };
+                                    *c = Candidate { parent: pi as u32, op, peak, resident };
                                 }
                                 break;
                             }
@@ -564,12 +481,7 @@ fn search(
                                 return aborted(states);
                             }
                             index.insert(probe, next.len() as u32);
-                            next.push(Candidate {
-                                parent: pi as u32,
-                                op,
-                                peak,
-                                resident,
-                            });
+                            next.push(Candidate { parent: pi as u32, op, peak, resident });
                             states += 1;
                             if states > lim.max_states {
                                 return aborted(states);
@@ -590,14 +502,9 @@ fn search(
             }
         }
         if next.is_empty() {
-            return Outcome {
-                found: None,
-                complete,
-                states,
-            };
+            return Outcome { found: None, complete, states };
         }
-        let state_bytes =
-            8 * words + 4 * g.slot_readers.len() as u64 + 4 * cur[0].ready.len() as u64 + 64;
+        let state_bytes = 8 * words + 4 * g.slot_readers.len() as u64 + 4 * cur[0].ready.len() as u64 + 64;
         if (next.len() as u64).saturating_mul(state_bytes) > lim.level_bytes {
             return aborted(states);
         }
@@ -606,12 +513,7 @@ fn search(
             let parent = &cur[c.parent as usize];
             let mut done = parent.done.clone();
             done.set(c.op.index());
-            let mut ready: Vec<OpId> = parent
-                .ready
-                .iter()
-                .copied()
-                .filter(|&o| o != c.op)
-                .collect();
+            let mut ready: Vec<OpId> = parent.ready.iter().copied().filter(|&o| o != c.op).collect();
             let mut cost = words + ready.len() as u64 + parent.remaining.len() as u64;
             for &succ in &g.succs[c.op] {
                 cost += g.preds[succ].len() as u64;
@@ -625,25 +527,14 @@ fn search(
             ready.sort_unstable();
             let mut remaining = parent.remaining.clone();
             g.consume(&mut remaining, c.op);
-            made.push(State {
-                done,
-                ready,
-                remaining,
-                peak: c.peak,
-                resident: c.resident,
-                hash: parent.hash ^ g.key[c.op],
-            });
+            made.push(State { done, ready, remaining, peak: c.peak, resident: c.resident, hash: parent.hash ^ g.key[c.op] });
         }
         trace.push(next.iter().map(|c| (c.parent, c.op)).collect());
         cur = made;
     }
     // Reconstruct the best final state's order.
     let Some((mut i, last)) = cur.iter().enumerate().min_by_key(|(_, s)| s.peak) else {
-        return Outcome {
-            found: None,
-            complete,
-            states,
-        };
+        return Outcome { found: None, complete, states };
     };
     let peak = last.peak;
     let mut order = vec![OpId::new(0); n];
@@ -652,9 +543,5 @@ fn search(
         order[k] = op;
         i = parent as usize;
     }
-    Outcome {
-        found: Some((peak, order)),
-        complete,
-        states,
-    }
+    Outcome { found: Some((peak, order)), complete, states }
 }

@@ -21,9 +21,7 @@ pub fn shared_dir_path() -> PathBuf {
 /// The shared data folder ([`shared_dir_path`]) when it holds the corpus (`models/`).
 pub fn shared_dir() -> Option<PathBuf> {
     let dir = shared_dir_path();
-    dir.join("models")
-        .is_dir()
-        .then(|| dir.canonicalize().unwrap_or(dir))
+    dir.join("models").is_dir().then(|| dir.canonicalize().unwrap_or(dir))
 }
 
 /// Whether a missing `../shared` is a failure rather than a SKIP: `TFLC_REQUIRE_SHARED=1`.
@@ -77,9 +75,7 @@ pub fn corpus_models(shared: &Path) -> Vec<PathBuf> {
 
 /// A model's file stem (`mlperf_kws_dscnn_int8`).
 pub fn model_name(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// SplitMix64, the generator of test data on both sides of the workspace: the same sequence
@@ -116,9 +112,7 @@ impl Rng {
 
     /// `len` values uniform in `lo..=hi`.
     pub fn i32s(&mut self, len: usize, lo: i32, hi: i32) -> Vec<i32> {
-        (0..len)
-            .map(|_| self.range(lo as i64, hi as i64) as i32)
-            .collect()
+        (0..len).map(|_| self.range(lo as i64, hi as i64) as i32).collect()
     }
 }
 
@@ -128,12 +122,7 @@ impl Rng {
 /// state that tflc makes a variable tensor (the spectral subtraction's noise estimate) is not
 /// among them, so the larger of that and the plan's variable buffers.
 pub fn state_allowance(baseline_variable_bytes: u64, problem: &crate::plan::Problem) -> u64 {
-    let ours: u64 = problem
-        .buffers
-        .iter()
-        .filter(|b| b.kind == crate::plan::BufferKind::Variable)
-        .map(|b| b.bytes)
-        .sum();
+    let ours: u64 = problem.buffers.iter().filter(|b| b.kind == crate::plan::BufferKind::Variable).map(|b| b.bytes).sum();
     baseline_variable_bytes.max(ours)
 }
 

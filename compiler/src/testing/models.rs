@@ -15,20 +15,13 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn i8s(&mut self, n: usize) -> Vec<i8> {
-        (0..n)
-            .map(|_| (self.next() >> 56) as u8 as i8)
-            .map(|v| v.max(-127))
-            .collect()
+        (0..n).map(|_| (self.next() >> 56) as u8 as i8).map(|v| v.max(-127)).collect()
     }
     fn i32s(&mut self, n: usize, range: i32) -> Vec<i32> {
-        (0..n)
-            .map(|_| (self.next() % (2 * range as u64 + 1)) as i32 - range)
-            .collect()
+        (0..n).map(|_| (self.next() % (2 * range as u64 + 1)) as i32 - range).collect()
     }
     fn scales(&mut self, n: usize, base: f32) -> Vec<f32> {
-        (0..n)
-            .map(|_| base * (0.5 + (self.next() % 1000) as f32 / 1000.0))
-            .collect()
+        (0..n).map(|_| base * (0.5 + (self.next() % 1000) as f32 / 1000.0)).collect()
     }
 }
 
@@ -46,21 +39,9 @@ pub fn tiny_cnn() -> Vec<u8> {
     let b1s: Vec<f32> = w1s.iter().map(|s| s * in_scale).collect();
     let b1 = b.constant_i32_per_axis("conv1/bias", &[8], &r.i32s(8, 2000), &b1s);
     let a1_scale = 6.0 / 255.0;
-    let a1 = b.activation(
-        "conv1/Relu6",
-        DType::I8,
-        &[1, 12, 12, 8],
-        Some((a1_scale, -128)),
-    );
+    let a1 = b.activation("conv1/Relu6", DType::I8, &[1, 12, 12, 8], Some((a1_scale, -128)));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Same,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu6,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu6 }),
         &[Some(x), Some(w1), Some(b1)],
         &[a1],
     );
@@ -92,21 +73,9 @@ pub fn tiny_cnn() -> Vec<u8> {
     let b3s: Vec<f32> = w3s.iter().map(|s| s * a2_scale).collect();
     let b3 = b.constant_i32_per_axis("conv3/bias", &[16], &r.i32s(16, 300), &b3s);
     let a3_scale = 0.04;
-    let a3 = b.activation(
-        "conv3/Relu",
-        DType::I8,
-        &[1, 6, 6, 16],
-        Some((a3_scale, -128)),
-    );
+    let a3 = b.activation("conv3/Relu", DType::I8, &[1, 6, 6, 16], Some((a3_scale, -128)));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Valid,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
         &[Some(a2), Some(w3), Some(b3)],
         &[a3],
     );
@@ -114,48 +83,27 @@ pub fn tiny_cnn() -> Vec<u8> {
     // Global average pool, flatten.
     let a4 = b.activation("pool", DType::I8, &[1, 1, 1, 16], Some((a3_scale, -128)));
     b.op(
-        OpKind::AveragePool2d(Pool2dOptions {
-            padding: Padding::Valid,
-            stride_w: 1,
-            stride_h: 1,
-            filter_w: 6,
-            filter_h: 6,
-            activation: Activation::None,
-        }),
+        OpKind::AveragePool2d(Pool2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, filter_w: 6, filter_h: 6, activation: Activation::None }),
         &[Some(a3)],
         &[a4],
     );
     let shape = b.constant_i32("flatten/shape", &[2], &[1, 16], None);
     let a5 = b.activation("flatten", DType::I8, &[1, 16], Some((a3_scale, -128)));
-    b.op(
-        OpKind::Reshape {
-            new_shape: Some(vec![1, 16]),
-        },
-        &[Some(a4), Some(shape)],
-        &[a5],
-    );
+    b.op(OpKind::Reshape { new_shape: Some(vec![1, 16]) }, &[Some(a4), Some(shape)], &[a5]);
 
     // Classifier: FC 16 -> 4, softmax.
     let w6s = 0.02;
     let w6 = b.constant_i8("fc/weights", &[4, 16], &r.i8s(4 * 16), Some((w6s, 0)));
     let b6 = b.constant_i32("fc/bias", &[4], &r.i32s(4, 1000), Some((w6s * a3_scale, 0)));
     let a6 = b.activation("fc/logits", DType::I8, &[1, 4], Some((0.1, 10)));
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(a5), Some(w6), Some(b6)],
-        &[a6],
-    );
-    let y = b.activation(
-        "probabilities",
-        DType::I8,
-        &[1, 4],
-        Some((1.0 / 256.0, -128)),
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(a5), Some(w6), Some(b6)], &[a6]);
+    let y = b.activation("probabilities", DType::I8, &[1, 4], Some((1.0 / 256.0, -128)));
     b.op(OpKind::Softmax { beta: 1.0 }, &[Some(a6)], &[y]);
 
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
 }
+
 
 /// One CONV_2D (3x3, SAME, RELU) over an odd-sized input with per-channel weights.
 pub fn conv_same_relu() -> Vec<u8> {
@@ -169,14 +117,7 @@ pub fn conv_same_relu() -> Vec<u8> {
     let bias = b.constant_i32_per_axis("bias", &[4], &r.i32s(4, 3000), &bs);
     let y = b.activation("conv/Relu", DType::I8, &[1, 7, 5, 4], Some((0.03, -128)));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Same,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
         &[Some(x), Some(w), Some(bias)],
         &[y],
     );
@@ -203,91 +144,40 @@ pub fn data_movement() -> Vec<u8> {
     let end = b.constant_i32("ss/end", &[4], &[1, 5, 8, 3], None);
     let strides = b.constant_i32("ss/strides", &[4], &[1, 2, -1, 1], None);
     let sliced = b.activation("strided_slice", DType::I8, &[1, 3, 8, 3], q);
-    let ss = StridedSliceOptions {
-        begin_mask: 4,
-        end_mask: 4,
-        ..Default::default()
-    };
-    b.op(
-        OpKind::StridedSlice(ss),
-        &[Some(padded), Some(begin), Some(end), Some(strides)],
-        &[sliced],
-    );
+    let ss = StridedSliceOptions { begin_mask: 4, end_mask: 4, ..Default::default() };
+    b.op(OpKind::StridedSlice(ss), &[Some(padded), Some(begin), Some(end), Some(strides)], &[sliced]);
 
     let perm = b.constant_i32("transpose/perm", &[4], &[0, 3, 1, 2], None);
     let tr = b.activation("transpose", DType::I8, &[1, 3, 3, 8], q);
     b.op(OpKind::Transpose, &[Some(sliced), Some(perm)], &[tr]);
 
     let axis1 = b.constant_i32("split/axis", &[], &[1], None);
-    let parts: Vec<TensorId> = (0..3)
-        .map(|k| b.activation(&format!("split:{k}"), DType::I8, &[1, 1, 3, 8], q))
-        .collect();
-    b.op(
-        OpKind::Split { num_splits: 3 },
-        &[Some(axis1), Some(tr)],
-        &parts,
-    );
+    let parts: Vec<TensorId> = (0..3).map(|k| b.activation(&format!("split:{k}"), DType::I8, &[1, 1, 3, 8], q)).collect();
+    b.op(OpKind::Split { num_splits: 3 }, &[Some(axis1), Some(tr)], &parts);
 
     let c = b.constant_i8("concat/const", &[1, 1, 3, 2], &[-128, 127, 0, 1, -1, 64], q);
     let cat = b.activation("concat", DType::I8, &[1, 1, 3, 18], q);
-    b.op(
-        OpKind::Concatenation {
-            axis: -1,
-            activation: Activation::None,
-        },
-        &[Some(parts[0]), Some(c), Some(parts[2])],
-        &[cat],
-    );
+    b.op(OpKind::Concatenation { axis: -1, activation: Activation::None }, &[Some(parts[0]), Some(c), Some(parts[2])], &[cat]);
 
     let shape = b.constant_i32("reshape/shape", &[2], &[-1, 18], None);
     let flat = b.activation("reshape", DType::I8, &[3, 18], q);
-    b.op(
-        OpKind::Reshape { new_shape: None },
-        &[Some(cat), Some(shape)],
-        &[flat],
-    );
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(cat), Some(shape)], &[flat]);
 
-    let rows: Vec<TensorId> = (0..3)
-        .map(|k| b.activation(&format!("unpack:{k}"), DType::I8, &[18], q))
-        .collect();
+    let rows: Vec<TensorId> = (0..3).map(|k| b.activation(&format!("unpack:{k}"), DType::I8, &[18], q)).collect();
     b.op(OpKind::Unpack { num: 3, axis: 0 }, &[Some(flat)], &rows);
     let packed = b.activation("pack", DType::I8, &[18, 2], q);
-    b.op(
-        OpKind::Pack {
-            values_count: 2,
-            axis: 1,
-        },
-        &[Some(rows[0]), Some(rows[2])],
-        &[packed],
-    );
+    b.op(OpKind::Pack { values_count: 2, axis: 1 }, &[Some(rows[0]), Some(rows[2])], &[packed]);
 
     let squeezed = b.activation("squeeze", DType::I8, &[3, 8], q);
-    b.op(
-        OpKind::Squeeze {
-            squeeze_dims: vec![],
-        },
-        &[Some(parts[1])],
-        &[squeezed],
-    );
+    b.op(OpKind::Squeeze { squeeze_dims: vec![] }, &[Some(parts[1])], &[squeezed]);
     let axis0 = b.constant_i32("expand_dims/axis", &[], &[0], None);
     let expanded = b.activation("expand_dims", DType::I8, &[1, 3, 8], q);
-    b.op(
-        OpKind::ExpandDims,
-        &[Some(squeezed), Some(axis0)],
-        &[expanded],
-    );
+    b.op(OpKind::ExpandDims, &[Some(squeezed), Some(axis0)], &[expanded]);
 
     let sizes = b.constant_i32("split_v/sizes", &[2], &[5, -1], None);
     let axis2 = b.constant_i32("split_v/axis", &[], &[-1], None);
-    let sv = [
-        b.activation("split_v:0", DType::I8, &[1, 3, 5], q),
-        b.activation("split_v:1", DType::I8, &[1, 3, 3], q),
-    ];
-    b.op(
-        OpKind::SplitV { num_splits: 2 },
-        &[Some(expanded), Some(sizes), Some(axis2)],
-        &sv,
-    );
+    let sv = [b.activation("split_v:0", DType::I8, &[1, 3, 5], q), b.activation("split_v:1", DType::I8, &[1, 3, 3], q)];
+    b.op(OpKind::SplitV { num_splits: 2 }, &[Some(expanded), Some(sizes), Some(axis2)], &sv);
 
     let sb = b.constant_i32("slice/begin", &[3], &[0, 1, 1], None);
     let sz = b.constant_i32("slice/size", &[3], &[1, 2, -1], None);
@@ -297,36 +187,17 @@ pub fn data_movement() -> Vec<u8> {
     let pads2 = b.constant_i32("padv2/paddings", &[3, 2], &[0, 0, 1, 1, 0, 1], None);
     let value = b.constant_i8("padv2/value", &[], &[100], q);
     let padded2 = b.activation("padv2", DType::I8, &[1, 4, 5], q);
-    b.op(
-        OpKind::PadV2,
-        &[Some(sl), Some(pads2), Some(value)],
-        &[padded2],
-    );
+    b.op(OpKind::PadV2, &[Some(sl), Some(pads2), Some(value)], &[padded2]);
 
     let nn_size = b.constant_i32("resize_nn/size", &[2], &[2, 5], None);
     let nn = b.activation("resize_nn", DType::I8, &[1, 2, 5, 18], q);
-    b.op(
-        OpKind::ResizeNearestNeighbor(ResizeOptions {
-            align_corners: false,
-            half_pixel_centers: true,
-        }),
-        &[Some(cat), Some(nn_size)],
-        &[nn],
-    );
+    b.op(OpKind::ResizeNearestNeighbor(ResizeOptions { align_corners: false, half_pixel_centers: true }), &[Some(cat), Some(nn_size)], &[nn]);
 
     let bl_size = b.constant_i32("resize_bilinear/size", &[2], &[7, 4], None);
     let bl = b.activation("resize_bilinear", DType::I8, &[1, 7, 4, 3], q);
-    b.op(
-        OpKind::ResizeBilinear(ResizeOptions {
-            align_corners: true,
-            half_pixel_centers: false,
-        }),
-        &[Some(padded), Some(bl_size)],
-        &[bl],
-    );
+    b.op(OpKind::ResizeBilinear(ResizeOptions { align_corners: true, half_pixel_centers: false }), &[Some(padded), Some(bl_size)], &[bl]);
 
-    b.inputs(&[x])
-        .outputs(&[packed, padded2, sv[1], nn, bl, rows[1]]);
+    b.inputs(&[x]).outputs(&[packed, padded2, sv[1], nn, bl, rows[1]]);
     b.finish()
 }
 
@@ -340,43 +211,18 @@ pub fn data_movement_f32_i16() -> Vec<u8> {
     let pads = b.constant_i32("padv2/paddings", &[2, 2], &[0, 1, 1, 0], None);
     let value = b.constant_f32("padv2/value", &[], &[-1.5]);
     let padded = b.activation("padv2", DType::F32, &[3, 4], None);
-    b.op(
-        OpKind::PadV2,
-        &[Some(x), Some(pads), Some(value)],
-        &[padded],
-    );
+    b.op(OpKind::PadV2, &[Some(x), Some(pads), Some(value)], &[padded]);
     let c = b.constant_f32("concat/const", &[3, 1], &[0.25, -0.0, 8.0]);
     let cat = b.activation("concat", DType::F32, &[3, 5], None);
-    b.op(
-        OpKind::Concatenation {
-            axis: 1,
-            activation: Activation::None,
-        },
-        &[Some(padded), Some(c)],
-        &[cat],
-    );
+    b.op(OpKind::Concatenation { axis: 1, activation: Activation::None }, &[Some(padded), Some(c)], &[cat]);
     let perm = b.constant_i32("transpose/perm", &[2], &[1, 0], None);
     let tr = b.activation("transpose", DType::F32, &[5, 3], None);
     b.op(OpKind::Transpose, &[Some(cat), Some(perm)], &[tr]);
     let flat = b.activation("reshape", DType::F32, &[15], None);
-    b.op(
-        OpKind::Reshape {
-            new_shape: Some(vec![15]),
-        },
-        &[Some(tr)],
-        &[flat],
-    );
+    b.op(OpKind::Reshape { new_shape: Some(vec![15]) }, &[Some(tr)], &[flat]);
     let axis = b.constant_i32("split/axis", &[], &[0], None);
-    let parts = [
-        b.activation("split:0", DType::F32, &[5], None),
-        b.activation("split:1", DType::F32, &[5], None),
-        b.activation("split:2", DType::F32, &[5], None),
-    ];
-    b.op(
-        OpKind::Split { num_splits: 3 },
-        &[Some(axis), Some(flat)],
-        &parts,
-    );
+    let parts = [b.activation("split:0", DType::F32, &[5], None), b.activation("split:1", DType::F32, &[5], None), b.activation("split:2", DType::F32, &[5], None)];
+    b.op(OpKind::Split { num_splits: 3 }, &[Some(axis), Some(flat)], &parts);
 
     let q16 = Some((0.001, 0));
     let h = b.activation("input_i16", DType::I16, &[2, 2], q16);
@@ -387,15 +233,10 @@ pub fn data_movement_f32_i16() -> Vec<u8> {
     let sz = b.constant_i32("slice16/size", &[2], &[2, -1], None);
     let sl = b.activation("slice16", DType::I16, &[2, 3], q16);
     b.op(OpKind::Slice, &[Some(padded16), Some(sb), Some(sz)], &[sl]);
-    let rows = [
-        b.activation("unpack16:0", DType::I16, &[2], q16),
-        b.activation("unpack16:1", DType::I16, &[2], q16),
-        b.activation("unpack16:2", DType::I16, &[2], q16),
-    ];
+    let rows = [b.activation("unpack16:0", DType::I16, &[2], q16), b.activation("unpack16:1", DType::I16, &[2], q16), b.activation("unpack16:2", DType::I16, &[2], q16)];
     b.op(OpKind::Unpack { num: 3, axis: 1 }, &[Some(sl)], &rows);
 
-    b.inputs(&[x, h])
-        .outputs(&[parts[0], parts[2], rows[0], rows[2]]);
+    b.inputs(&[x, h]).outputs(&[parts[0], parts[2], rows[0], rows[2]]);
     b.finish()
 }
 
@@ -411,50 +252,20 @@ pub fn elementwise() -> Vec<u8> {
     let qa = Some((0.05, -3));
     let a = b.activation("a", DType::I8, &[1, 4, 6, 3], qa);
     let bb = b.activation("b", DType::I8, &[1, 1, 6, 1], Some((0.02, 5)));
-    let act = |b: &mut ModelBuilder, name: &str, shape: &[usize], q: (f32, i64)| {
-        b.activation(name, DType::I8, shape, Some(q))
-    };
+    let act = |b: &mut ModelBuilder, name: &str, shape: &[usize], q: (f32, i64)| b.activation(name, DType::I8, shape, Some(q));
     let s4 = [1, 4, 6, 3];
 
     let add = act(&mut b, "add", &s4, (0.06, -128));
-    b.op(
-        OpKind::Add {
-            activation: Activation::Relu6,
-        },
-        &[Some(a), Some(bb)],
-        &[add],
-    );
+    b.op(OpKind::Add { activation: Activation::Relu6 }, &[Some(a), Some(bb)], &[add]);
     let c = b.constant_i8("sub/const", &[3], &[-100, 0, 77], Some((0.03, 2)));
     let sub = act(&mut b, "sub", &s4, (0.01, 0));
-    b.op(
-        OpKind::Sub {
-            activation: Activation::ReluN1To1,
-        },
-        &[Some(add), Some(c)],
-        &[sub],
-    );
+    b.op(OpKind::Sub { activation: Activation::ReluN1To1 }, &[Some(add), Some(c)], &[sub]);
     let mul = act(&mut b, "mul", &s4, (0.004, 1));
-    b.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(sub), Some(a)],
-        &[mul],
-    );
-    let mc = b.constant_i8(
-        "maximum/const",
-        &[1, 1, 1, 3],
-        &[-5, 0, 9],
-        Some((0.004, 1)),
-    );
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(sub), Some(a)], &[mul]);
+    let mc = b.constant_i8("maximum/const", &[1, 1, 1, 3], &[-5, 0, 9], Some((0.004, 1)));
     let max = act(&mut b, "maximum", &s4, (0.004, 1));
     b.op(OpKind::Maximum, &[Some(mul), Some(mc)], &[max]);
-    let nc = b.constant_i8(
-        "minimum/const",
-        &[6, 1],
-        &[20, -20, 3, 127, -128, 0],
-        Some((0.004, 1)),
-    );
+    let nc = b.constant_i8("minimum/const", &[6, 1], &[20, -20, 3, 127, -128, 0], Some((0.004, 1)));
     let min = act(&mut b, "minimum", &s4, (0.004, 1));
     b.op(OpKind::Minimum, &[Some(max), Some(nc)], &[min]);
     let relu = act(&mut b, "relu", &s4, (0.002, -128));
@@ -476,40 +287,18 @@ pub fn elementwise() -> Vec<u8> {
     b.op(OpKind::Dequantize, &[Some(requant)], &[f]);
     let fc = b.constant_f32("mul_f32/const", &[3], &[0.5, -2.0, 3.25]);
     let fmul = b.activation("mul_f32", DType::F32, &s4, None);
-    b.op(
-        OpKind::Mul {
-            activation: Activation::Relu,
-        },
-        &[Some(f), Some(fc)],
-        &[fmul],
-    );
+    b.op(OpKind::Mul { activation: Activation::Relu }, &[Some(f), Some(fc)], &[fmul]);
     let fsub = b.activation("sub_f32", DType::F32, &s4, None);
-    b.op(
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        &[Some(fmul), Some(f)],
-        &[fsub],
-    );
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(fmul), Some(f)], &[fsub]);
     let fadd = b.activation("add_f32", DType::F32, &s4, None);
-    b.op(
-        OpKind::Add {
-            activation: Activation::ReluN1To1,
-        },
-        &[Some(fsub), Some(fmul)],
-        &[fadd],
-    );
+    b.op(OpKind::Add { activation: Activation::ReluN1To1 }, &[Some(fsub), Some(fmul)], &[fadd]);
     let frelu6 = b.activation("relu6_f32", DType::F32, &s4, None);
     b.op(OpKind::Relu6, &[Some(fsub)], &[frelu6]);
     let frelu = b.activation("relu_f32", DType::F32, &s4, None);
     b.op(OpKind::Relu, &[Some(fsub)], &[frelu]);
     let fleaky = b.activation("leaky_relu_f32", DType::F32, &s4, None);
     b.op(OpKind::LeakyRelu { alpha: -0.5 }, &[Some(fsub)], &[fleaky]);
-    let fa = b.constant_f32(
-        "prelu_f32/alpha",
-        &[1, 6, 1],
-        &[0.1, -0.2, 0.3, -0.4, 0.5, 2.0],
-    );
+    let fa = b.constant_f32("prelu_f32/alpha", &[1, 6, 1], &[0.1, -0.2, 0.3, -0.4, 0.5, 2.0]);
     let fprelu = b.activation("prelu_f32", DType::F32, &s4, None);
     b.op(OpKind::Prelu, &[Some(fsub), Some(fa)], &[fprelu]);
     let q2 = act(&mut b, "quantize_f32", &s4, (0.07, -1));
@@ -519,35 +308,15 @@ pub fn elementwise() -> Vec<u8> {
     let i = b.activation("i", DType::I32, &[2, 3], None);
     let ic = b.constant_i32("add_i32/const", &[3], &[1, -7, 1 << 20], None);
     let iadd = b.activation("add_i32", DType::I32, &[2, 3], None);
-    b.op(
-        OpKind::Add {
-            activation: Activation::Relu,
-        },
-        &[Some(i), Some(ic)],
-        &[iadd],
-    );
+    b.op(OpKind::Add { activation: Activation::Relu }, &[Some(i), Some(ic)], &[iadd]);
     let imul = b.activation("mul_i32", DType::I32, &[2, 3], None);
-    b.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(iadd), Some(i)],
-        &[imul],
-    );
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(iadd), Some(i)], &[imul]);
     let isub = b.activation("sub_i32", DType::I32, &[2, 3], None);
-    b.op(
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        &[Some(imul), Some(ic)],
-        &[isub],
-    );
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(imul), Some(ic)], &[isub]);
     let imin = b.activation("minimum_i32", DType::I32, &[2, 3], None);
     b.op(OpKind::Minimum, &[Some(isub), Some(i)], &[imin]);
 
-    b.inputs(&[a, bb, i]).outputs(&[
-        relu, n1, leaky, prelu, q2, fadd, frelu6, frelu, fprelu, imin,
-    ]);
+    b.inputs(&[a, bb, i]).outputs(&[relu, n1, leaky, prelu, q2, fadd, frelu6, frelu, fprelu, imin]);
     b.finish()
 }
 
@@ -558,41 +327,22 @@ pub fn in_place() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     b.description("tflc test model: elementwise ops in place");
     let s4 = [1, 4, 6, 3];
-    let act = |b: &mut ModelBuilder, name: &str, q: (f32, i64)| {
-        b.activation(name, DType::I8, &s4, Some(q))
-    };
+    let act = |b: &mut ModelBuilder, name: &str, q: (f32, i64)| b.activation(name, DType::I8, &s4, Some(q));
     let x = act(&mut b, "x", (0.05, -3));
     let leaky = act(&mut b, "leaky_relu", (0.04, 10));
     b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(x)], &[leaky]);
     let requant = act(&mut b, "quantize", (0.03, 2));
     b.op(OpKind::Quantize, &[Some(leaky)], &[requant]);
     let add = act(&mut b, "add", (0.06, -10));
-    b.op(
-        OpKind::Add {
-            activation: Activation::Relu6,
-        },
-        &[Some(x), Some(requant)],
-        &[add],
-    );
+    b.op(OpKind::Add { activation: Activation::Relu6 }, &[Some(x), Some(requant)], &[add]);
     let mul = act(&mut b, "mul", (0.01, 1));
-    b.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(x), Some(add)],
-        &[mul],
-    );
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(x), Some(add)], &[mul]);
     let hs = act(&mut b, "hard_swish", (0.02, -5));
     b.op(OpKind::HardSwish, &[Some(mul)], &[hs]);
     let mc = b.constant_i8("maximum/const", &[3], &[-5, 0, 9], Some((0.02, -5)));
     let max = act(&mut b, "maximum", (0.02, -5));
     b.op(OpKind::Maximum, &[Some(hs), Some(mc)], &[max]);
-    let nc = b.constant_i8(
-        "minimum/const",
-        &[6, 1],
-        &[20, -20, 3, 127, -128, 0],
-        Some((0.02, -5)),
-    );
+    let nc = b.constant_i8("minimum/const", &[6, 1], &[20, -20, 3, 127, -128, 0], Some((0.02, -5)));
     let min = act(&mut b, "minimum", (0.02, -5));
     b.op(OpKind::Minimum, &[Some(nc), Some(max)], &[min]);
     let alpha = b.constant_i8("prelu/alpha", &[3], &[12, -40, 127], Some((0.01, 0)));
@@ -600,31 +350,16 @@ pub fn in_place() -> Vec<u8> {
     b.op(OpKind::Prelu, &[Some(min), Some(alpha)], &[prelu]);
     let sc = b.constant_i8("sub/const", &[3], &[-100, 0, 77], Some((0.03, 2)));
     let sub = act(&mut b, "sub", (0.05, 3));
-    b.op(
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        &[Some(prelu), Some(sc)],
-        &[sub],
-    );
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(prelu), Some(sc)], &[sub]);
     let relu = act(&mut b, "relu", (0.04, -128));
     b.op(OpKind::Relu, &[Some(sub)], &[relu]);
     let tanh = act(&mut b, "tanh", (1.0 / 128.0, 0));
     b.op(OpKind::Tanh, &[Some(relu)], &[tanh]);
     let logistic = act(&mut b, "logistic", (1.0 / 256.0, -128));
     b.op(OpKind::Logistic, &[Some(tanh)], &[logistic]);
-    let dc = b.constant_i8(
-        "squared_difference/const",
-        &[3],
-        &[-128, 0, 90],
-        Some((1.0 / 256.0, -128)),
-    );
+    let dc = b.constant_i8("squared_difference/const", &[3], &[-128, 0, 90], Some((1.0 / 256.0, -128)));
     let sqd = act(&mut b, "squared_difference", (1.0 / 1024.0, -100));
-    b.op(
-        OpKind::SquaredDifference,
-        &[Some(logistic), Some(dc)],
-        &[sqd],
-    );
+    b.op(OpKind::SquaredDifference, &[Some(logistic), Some(dc)], &[sqd]);
     b.inputs(&[x]).outputs(&[sqd]);
     b.finish()
 }
@@ -645,49 +380,16 @@ pub fn in_place_f32() -> Vec<u8> {
         b.op(kind, inputs, &[y]);
         y
     };
-    let leaky = chain(
-        &mut b,
-        OpKind::LeakyRelu { alpha: 0.2 },
-        "leaky_relu",
-        &[Some(x)],
-    );
+    let leaky = chain(&mut b, OpKind::LeakyRelu { alpha: 0.2 }, "leaky_relu", &[Some(x)]);
     let relu = chain(&mut b, OpKind::Relu, "relu", &[Some(leaky)]);
-    let add = chain(
-        &mut b,
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        "add",
-        &[Some(x), Some(relu)],
-    );
+    let add = chain(&mut b, OpKind::Add { activation: Activation::None }, "add", &[Some(x), Some(relu)]);
     let relu6 = chain(&mut b, OpKind::Relu6, "relu6", &[Some(add)]);
     let mc = b.constant_f32("mul/const", &[3], &[0.5, -1.25, 3.0]);
-    let mul = chain(
-        &mut b,
-        OpKind::Mul {
-            activation: Activation::Relu6,
-        },
-        "mul",
-        &[Some(relu6), Some(mc)],
-    );
+    let mul = chain(&mut b, OpKind::Mul { activation: Activation::Relu6 }, "mul", &[Some(relu6), Some(mc)]);
     let sc = b.constant_f32("sub/const", &[6, 1], &[0.25, -2.0, 1.5, 0.0, -0.75, 4.0]);
-    let sub = chain(
-        &mut b,
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        "sub",
-        &[Some(mul), Some(sc)],
-    );
+    let sub = chain(&mut b, OpKind::Sub { activation: Activation::None }, "sub", &[Some(mul), Some(sc)]);
     let dc = b.constant_f32("div/const", &[3], &[2.0, -0.5, 3.0]);
-    let div = chain(
-        &mut b,
-        OpKind::Div {
-            activation: Activation::None,
-        },
-        "div",
-        &[Some(sub), Some(dc)],
-    );
+    let div = chain(&mut b, OpKind::Div { activation: Activation::None }, "div", &[Some(sub), Some(dc)]);
     let n1 = chain(&mut b, OpKind::ReluN1To1, "relu_n1_to_1", &[Some(div)]);
     let alpha = b.constant_f32("prelu/alpha", &[3], &[0.1, -0.5, 2.0]);
     let prelu = chain(&mut b, OpKind::Prelu, "prelu", &[Some(n1), Some(alpha)]);
@@ -695,95 +397,34 @@ pub fn in_place_f32() -> Vec<u8> {
     let tanh = chain(&mut b, OpKind::Tanh, "tanh", &[Some(hs)]);
     let logistic = chain(&mut b, OpKind::Logistic, "logistic", &[Some(tanh)]);
     let xc = b.constant_f32("maximum/const", &[3], &[0.55, 0.5, 0.6]);
-    let max = chain(
-        &mut b,
-        OpKind::Maximum,
-        "maximum",
-        &[Some(logistic), Some(xc)],
-    );
+    let max = chain(&mut b, OpKind::Maximum, "maximum", &[Some(logistic), Some(xc)]);
     let nc = b.constant_f32("minimum/const", &[1], &[0.58]);
     let min = chain(&mut b, OpKind::Minimum, "minimum", &[Some(max), Some(nc)]);
     let qc = b.constant_f32("squared_difference/const", &[3], &[0.5, 0.0, -1.0]);
-    let sqd = chain(
-        &mut b,
-        OpKind::SquaredDifference,
-        "squared_difference",
-        &[Some(min), Some(qc)],
-    );
+    let sqd = chain(&mut b, OpKind::SquaredDifference, "squared_difference", &[Some(min), Some(qc)]);
     let fc = b.constant_f32("floor_div/const", &[3], &[0.01, -0.003, 0.25]);
-    let fdiv = chain(
-        &mut b,
-        OpKind::FloorDiv,
-        "floor_div",
-        &[Some(sqd), Some(fc)],
-    );
+    let fdiv = chain(&mut b, OpKind::FloorDiv, "floor_div", &[Some(sqd), Some(fc)]);
     let mc2 = b.constant_f32("floor_mod/const", &[3], &[7.0, -5.0, 3.0]);
-    let fmod = chain(
-        &mut b,
-        OpKind::FloorMod,
-        "floor_mod",
-        &[Some(fdiv), Some(mc2)],
-    );
+    let fmod = chain(&mut b, OpKind::FloorMod, "floor_mod", &[Some(fdiv), Some(mc2)]);
     let neg = chain(&mut b, OpKind::Neg, "neg", &[Some(fmod)]);
     let si = [2, 3, 4];
     let n = b.activation("n", DType::I32, &si, None);
-    let chain_i32 =
-        |b: &mut ModelBuilder, kind: OpKind, name: &str, inputs: &[Option<TensorId>]| {
-            let y = b.activation(name, DType::I32, &si, None);
-            b.op(kind, inputs, &[y]);
-            y
-        };
+    let chain_i32 = |b: &mut ModelBuilder, kind: OpKind, name: &str, inputs: &[Option<TensorId>]| {
+        let y = b.activation(name, DType::I32, &si, None);
+        b.op(kind, inputs, &[y]);
+        y
+    };
     let ac = b.constant_i32("add_i32/const", &[4], &[1, -2, 300, 0], None);
-    let addi = chain_i32(
-        &mut b,
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        "add_i32",
-        &[Some(n), Some(ac)],
-    );
+    let addi = chain_i32(&mut b, OpKind::Add { activation: Activation::None }, "add_i32", &[Some(n), Some(ac)]);
     let mci = b.constant_i32("mul_i32/const", &[3, 1], &[3, -7, 1 << 20], None);
-    let muli = chain_i32(
-        &mut b,
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        "mul_i32",
-        &[Some(addi), Some(mci)],
-    );
+    let muli = chain_i32(&mut b, OpKind::Mul { activation: Activation::None }, "mul_i32", &[Some(addi), Some(mci)]);
     let sci = b.constant_i32("sub_i32/const", &[], &[-12345], None);
-    let subi = chain_i32(
-        &mut b,
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        "sub_i32",
-        &[Some(muli), Some(sci)],
-    );
+    let subi = chain_i32(&mut b, OpKind::Sub { activation: Activation::None }, "sub_i32", &[Some(muli), Some(sci)]);
     let dci = b.constant_i32("div_i32/const", &[4], &[3, -1, 0, 1000], None);
-    let divi = chain_i32(
-        &mut b,
-        OpKind::Div {
-            activation: Activation::None,
-        },
-        "div_i32",
-        &[Some(subi), Some(dci)],
-    );
+    let divi = chain_i32(&mut b, OpKind::Div { activation: Activation::None }, "div_i32", &[Some(subi), Some(dci)]);
     let qci = b.constant_i32("squared_difference_i32/const", &[4], &[5, -5, 0, 99], None);
-    let sqdi = chain_i32(
-        &mut b,
-        OpKind::SquaredDifference,
-        "squared_difference_i32",
-        &[Some(divi), Some(qci)],
-    );
-    let mul2 = chain_i32(
-        &mut b,
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        "mul2_i32",
-        &[Some(n), Some(sqdi)],
-    );
+    let sqdi = chain_i32(&mut b, OpKind::SquaredDifference, "squared_difference_i32", &[Some(divi), Some(qci)]);
+    let mul2 = chain_i32(&mut b, OpKind::Mul { activation: Activation::None }, "mul2_i32", &[Some(n), Some(sqdi)]);
     b.inputs(&[x, n]).outputs(&[neg, mul2]);
     b.finish()
 }
@@ -796,75 +437,27 @@ pub fn in_place_s16() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     b.description("tflc test model: int16 elementwise ops in place");
     let s4 = [1, 4, 6, 3];
-    let act = |b: &mut ModelBuilder, name: &str, scale: f32| {
-        b.activation(name, DType::I16, &s4, Some((scale, 0)))
-    };
+    let act = |b: &mut ModelBuilder, name: &str, scale: f32| b.activation(name, DType::I16, &s4, Some((scale, 0)));
     let c16 = |b: &mut ModelBuilder, name: &str, shape: &[usize], v: &[i16], scale: f32| {
         let data = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        b.constant(
-            name,
-            DType::I16,
-            shape,
-            data,
-            Some(Quantization {
-                scale: vec![scale],
-                zero_point: vec![0],
-                axis: None,
-            }),
-        )
+        b.constant(name, DType::I16, shape, data, Some(Quantization { scale: vec![scale], zero_point: vec![0], axis: None }))
     };
     let x = act(&mut b, "x", 1.0 / 1024.0);
     let requant = act(&mut b, "quantize", 1.0 / 2048.0);
     b.op(OpKind::Quantize, &[Some(x)], &[requant]);
     let add = act(&mut b, "add", 1.0 / 512.0);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(x), Some(requant)],
-        &[add],
-    );
-    let mc = c16(
-        &mut b,
-        "mul/const",
-        &[3],
-        &[16384, -8192, 32767],
-        1.0 / 16384.0,
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(x), Some(requant)], &[add]);
+    let mc = c16(&mut b, "mul/const", &[3], &[16384, -8192, 32767], 1.0 / 16384.0);
     let mul = act(&mut b, "mul", 1.0 / 512.0);
-    b.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(add), Some(mc)],
-        &[mul],
-    );
-    let sc = c16(
-        &mut b,
-        "sub/const",
-        &[6, 1],
-        &[100, -2000, 0, 32767, -32768, 5],
-        1.0 / 1024.0,
-    );
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(add), Some(mc)], &[mul]);
+    let sc = c16(&mut b, "sub/const", &[6, 1], &[100, -2000, 0, 32767, -32768, 5], 1.0 / 1024.0);
     let sub = act(&mut b, "sub", 1.0 / 256.0);
-    b.op(
-        OpKind::Sub {
-            activation: Activation::None,
-        },
-        &[Some(mul), Some(sc)],
-        &[sub],
-    );
+    b.op(OpKind::Sub { activation: Activation::None }, &[Some(mul), Some(sc)], &[sub]);
     let relu = act(&mut b, "relu", 1.0 / 512.0);
     b.op(OpKind::Relu, &[Some(sub)], &[relu]);
     let relu6 = act(&mut b, "relu6", 1.0 / 512.0);
     b.op(OpKind::Relu6, &[Some(relu)], &[relu6]);
-    let dc = c16(
-        &mut b,
-        "squared_difference/const",
-        &[3],
-        &[1000, 0, -3000],
-        1.0 / 512.0,
-    );
+    let dc = c16(&mut b, "squared_difference/const", &[3], &[1000, 0, -3000], 1.0 / 512.0);
     let sqd = act(&mut b, "squared_difference", 1.0 / 128.0);
     b.op(OpKind::SquaredDifference, &[Some(relu6), Some(dc)], &[sqd]);
     let out = act(&mut b, "quantize_out", 1.0 / 64.0);
@@ -872,13 +465,7 @@ pub fn in_place_s16() -> Vec<u8> {
     let xc = c16(&mut b, "maximum/const", &[3], &[40, 0, 900], 1.0 / 64.0);
     let max = act(&mut b, "maximum", 1.0 / 64.0);
     b.op(OpKind::Maximum, &[Some(out), Some(xc)], &[max]);
-    let nc = c16(
-        &mut b,
-        "minimum/const",
-        &[3],
-        &[100, 2000, 1200],
-        1.0 / 64.0,
-    );
+    let nc = c16(&mut b, "minimum/const", &[3], &[100, 2000, 1200], 1.0 / 64.0);
     let min = act(&mut b, "minimum", 1.0 / 64.0);
     b.op(OpKind::Minimum, &[Some(max), Some(nc)], &[min]);
     b.inputs(&[x]).outputs(&[min]);
@@ -901,14 +488,7 @@ pub fn overlap_copies() -> Vec<u8> {
     let padded = b.activation("pad", DType::I8, &[1, 8, 8, 4], q);
     b.op(OpKind::Pad, &[Some(x), Some(pads)], &[padded]);
     let cat = b.activation("concat", DType::I8, &[1, 10, 8, 4], q);
-    b.op(
-        OpKind::Concatenation {
-            axis: 1,
-            activation: Activation::None,
-        },
-        &[Some(z), Some(padded)],
-        &[cat],
-    );
+    b.op(OpKind::Concatenation { axis: 1, activation: Activation::None }, &[Some(z), Some(padded)], &[cat]);
     b.inputs(&[x, z]).outputs(&[cat]);
     b.finish()
 }
@@ -924,11 +504,7 @@ pub fn overlap_pad_f32() -> Vec<u8> {
     let pads = b.constant_i32("padv2/paddings", &[4, 2], &[0, 0, 1, 1, 1, 1, 0, 0], None);
     let value = b.constant_f32("padv2/value", &[], &[0.5]);
     let padded = b.activation("padv2", DType::F32, &[1, 7, 8, 3], None);
-    b.op(
-        OpKind::PadV2,
-        &[Some(r), Some(pads), Some(value)],
-        &[padded],
-    );
+    b.op(OpKind::PadV2, &[Some(r), Some(pads), Some(value)], &[padded]);
     b.inputs(&[x]).outputs(&[padded]);
     b.finish()
 }
@@ -944,53 +520,25 @@ pub fn svdf_state() -> Vec<u8> {
     let (units, rank, memory, input_size) = (4usize, 2usize, 3usize, 8usize);
     let nf = units * rank;
     let x = b.activation("input", DType::I8, &[2, input_size], Some((0.1, 3)));
-    let wf = b.constant_i8(
-        "svdf/weights_feature",
-        &[nf, input_size],
-        &r.i8s(nf * input_size),
-        Some((0.002, 0)),
-    );
-    let wt = b.constant_i8(
-        "svdf/weights_time",
-        &[nf, memory],
-        &r.i8s(nf * memory),
-        Some((0.001, 0)),
-    );
-    let bias = b.constant_i32(
-        "svdf/bias",
-        &[units],
-        &r.i32s(units, 5000),
-        Some((0.5 * 0.001, 0)),
-    );
+    let wf = b.constant_i8("svdf/weights_feature", &[nf, input_size], &r.i8s(nf * input_size), Some((0.002, 0)));
+    let wt = b.constant_i8("svdf/weights_time", &[nf, memory], &r.i8s(nf * memory), Some((0.001, 0)));
+    let bias = b.constant_i32("svdf/bias", &[units], &r.i32s(units, 5000), Some((0.5 * 0.001, 0)));
     let state = b.tensor(crate::tflite::builder::TensorSpec {
         name: "svdf/state".into(),
         dtype: DType::I8,
         shape: vec![2, (nf * memory) as i32],
         shape_signature: None,
-        quant: Some(Quantization {
-            scale: vec![0.5],
-            zero_point: vec![-20],
-            axis: None,
-        }),
+        quant: Some(Quantization { scale: vec![0.5], zero_point: vec![-20], axis: None }),
         data: None,
         variable: true,
     });
     let s = b.activation("svdf", DType::I8, &[2, units], Some((0.25, 5)));
     b.op(
-        OpKind::Svdf(SvdfOptions {
-            rank: rank as i32,
-            activation: Activation::Relu,
-            asymmetric_quantize_inputs: false,
-        }),
+        OpKind::Svdf(SvdfOptions { rank: rank as i32, activation: Activation::Relu, asymmetric_quantize_inputs: false }),
         &[Some(x), Some(wf), Some(wt), Some(bias), Some(state)],
         &[s],
     );
-    let y = b.activation(
-        "softmax",
-        DType::I16,
-        &[2, units],
-        Some((1.0 / 65536.0, -32768)),
-    );
+    let y = b.activation("softmax", DType::I16, &[2, units], Some((1.0 / 65536.0, -32768)));
     b.op(OpKind::Softmax { beta: 1.0 }, &[Some(s)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
@@ -1006,104 +554,46 @@ pub fn conv_family() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     b.description("tflc test model: TRANSPOSE_CONV, BATCH_MATMUL, L2_POOL_2D");
     let tconv = |stride: i32, padding: Padding, activation: Activation| {
-        OpKind::TransposeConv(TransposeConvOptions {
-            padding,
-            stride_w: stride,
-            stride_h: stride,
-            activation,
-        })
+        OpKind::TransposeConv(TransposeConvOptions { padding, stride_w: stride, stride_h: stride, activation })
     };
     // int8.
     let x8 = b.activation("x8", DType::I8, &[1, 3, 3, 4], Some((0.05, 3)));
     let shape8 = b.constant_i32("t8/output_shape", &[4], &[1, 6, 6, 3], None);
     let ws = r.scales(3, 0.01);
     let w8 = b.constant_i8_per_axis("t8/weights", &[3, 3, 3, 4], &r.i8s(108), &ws, 0);
-    let b8 = b.constant_i32_per_axis(
-        "t8/bias",
-        &[3],
-        &r.i32s(3, 2000),
-        &ws.iter().map(|s| s * 0.05).collect::<Vec<_>>(),
-    );
+    let b8 = b.constant_i32_per_axis("t8/bias", &[3], &r.i32s(3, 2000), &ws.iter().map(|s| s * 0.05).collect::<Vec<_>>());
     let t8 = b.activation("t8", DType::I8, &[1, 6, 6, 3], Some((0.1, -5)));
-    b.op(
-        tconv(2, Padding::Same, Activation::Relu),
-        &[Some(shape8), Some(w8), Some(x8), Some(b8)],
-        &[t8],
-    );
+    b.op(tconv(2, Padding::Same, Activation::Relu), &[Some(shape8), Some(w8), Some(x8), Some(b8)], &[t8]);
     let rhs8 = b.constant_i8("m8/rhs", &[3, 2], &r.i8s(6), Some((0.02, -4)));
     let m8 = b.activation("m8", DType::I8, &[1, 6, 6, 2], Some((0.08, 2)));
-    b.op(
-        OpKind::BatchMatmul {
-            adj_x: false,
-            adj_y: false,
-        },
-        &[Some(t8), Some(rhs8)],
-        &[m8],
-    );
+    b.op(OpKind::BatchMatmul { adj_x: false, adj_y: false }, &[Some(t8), Some(rhs8)], &[m8]);
     // 16x8.
     let x16 = b.activation("x16", DType::I16, &[1, 2, 3, 2], Some((0.002, 0)));
     let shape16 = b.constant_i32("t16/output_shape", &[4], &[1, 4, 6, 2], None);
     let ws16 = r.scales(2, 0.01);
     let w16 = b.constant_i8_per_axis("t16/weights", &[2, 2, 2, 2], &r.i8s(16), &ws16, 0);
-    let bias16: Vec<u8> = r
-        .i32s(2, 300)
-        .iter()
-        .flat_map(|&v| (v as i16).to_le_bytes())
-        .collect();
-    let bq = Quantization {
-        scale: ws16.iter().map(|s| s * 0.002).collect(),
-        zero_point: vec![0, 0],
-        axis: Some(0),
-    };
+    let bias16: Vec<u8> = r.i32s(2, 300).iter().flat_map(|&v| (v as i16).to_le_bytes()).collect();
+    let bq = Quantization { scale: ws16.iter().map(|s| s * 0.002).collect(), zero_point: vec![0, 0], axis: Some(0) };
     let b16 = b.constant("t16/bias", DType::I16, &[2], bias16, Some(bq));
     let t16 = b.activation("t16", DType::I16, &[1, 4, 6, 2], Some((0.0005, 0)));
-    b.op(
-        tconv(2, Padding::Valid, Activation::None),
-        &[Some(shape16), Some(w16), Some(x16), Some(b16)],
-        &[t16],
-    );
+    b.op(tconv(2, Padding::Valid, Activation::None), &[Some(shape16), Some(w16), Some(x16), Some(b16)], &[t16]);
     let y16 = b.activation("y16", DType::I16, &[1, 4, 3, 2], Some((0.003, 0)));
     let m16 = b.activation("m16", DType::I16, &[1, 4, 6, 3], Some((0.01, 0)));
-    b.op(
-        OpKind::BatchMatmul {
-            adj_x: false,
-            adj_y: true,
-        },
-        &[Some(t16), Some(y16)],
-        &[m16],
-    );
+    b.op(OpKind::BatchMatmul { adj_x: false, adj_y: true }, &[Some(t16), Some(y16)], &[m16]);
     // float32.
     let xf = b.activation("xf", DType::F32, &[1, 5, 5, 2], None);
     let pf = b.activation("l2pool", DType::F32, &[1, 3, 3, 2], None);
-    let pool = Pool2dOptions {
-        padding: Padding::Same,
-        stride_w: 2,
-        stride_h: 2,
-        filter_w: 3,
-        filter_h: 3,
-        activation: Activation::None,
-    };
+    let pool = Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::None };
     b.op(OpKind::L2Pool2d(pool), &[Some(xf)], &[pf]);
     let shapef = b.constant_i32("tf/output_shape", &[4], &[1, 5, 5, 2], None);
     let wf: Vec<f32> = r.i8s(36).iter().map(|&v| v as f32 / 50.0).collect();
     let wf = b.constant_f32("tf/weights", &[2, 3, 3, 2], &wf);
     let tf = b.activation("tf", DType::F32, &[1, 5, 5, 2], None);
-    b.op(
-        tconv(2, Padding::Same, Activation::Relu6),
-        &[Some(shapef), Some(wf), Some(pf)],
-        &[tf],
-    );
+    b.op(tconv(2, Padding::Same, Activation::Relu6), &[Some(shapef), Some(wf), Some(pf)], &[tf]);
     let rf: Vec<f32> = r.i8s(10).iter().map(|&v| v as f32 / 30.0).collect();
     let rf = b.constant_f32("mf/rhs", &[5, 2], &rf);
     let mf = b.activation("mf", DType::F32, &[1, 5, 2, 2], None);
-    b.op(
-        OpKind::BatchMatmul {
-            adj_x: true,
-            adj_y: false,
-        },
-        &[Some(tf), Some(rf)],
-        &[mf],
-    );
+    b.op(OpKind::BatchMatmul { adj_x: true, adj_y: false }, &[Some(tf), Some(rf)], &[mf]);
     b.inputs(&[x8, x16, y16, xf]).outputs(&[m8, m16, mf]);
     b.finish()
 }
@@ -1118,48 +608,24 @@ pub fn int16_ds() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     b.description("tflc test model: 16x8 CONV/DEPTHWISE/POOL/FC and int16 SOFTMAX");
     let i64_bias = |b: &mut ModelBuilder, name: &str, v: Vec<i32>, scales: Vec<f32>| {
-        let bytes = v
-            .iter()
-            .flat_map(|&x| (x as i64 * 37).to_le_bytes())
-            .collect();
+        let bytes = v.iter().flat_map(|&x| (x as i64 * 37).to_le_bytes()).collect();
         let n = scales.len();
-        let quant = Quantization {
-            scale: scales,
-            zero_point: vec![0; n],
-            axis: if n > 1 { Some(0) } else { None },
-        };
+        let quant = Quantization { scale: scales, zero_point: vec![0; n], axis: if n > 1 { Some(0) } else { None } };
         b.constant(name, DType::I64, &[v.len()], bytes, Some(quant))
     };
     let x = b.activation("input", DType::I16, &[1, 6, 5, 2], Some((0.002, 0)));
     let ws = r.scales(4, 0.01);
     let w = b.constant_i8_per_axis("conv/weights", &[4, 3, 3, 2], &r.i8s(72), &ws, 0);
-    let bias = i64_bias(
-        &mut b,
-        "conv/bias",
-        r.i32s(4, 100_000),
-        ws.iter().map(|s| s * 0.002).collect(),
-    );
+    let bias = i64_bias(&mut b, "conv/bias", r.i32s(4, 100_000), ws.iter().map(|s| s * 0.002).collect());
     let c = b.activation("conv/Relu", DType::I16, &[1, 6, 5, 4], Some((0.02, 0)));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Same,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
         &[Some(x), Some(w), Some(bias)],
         &[c],
     );
     let ds = r.scales(4, 0.01);
     let dw = b.constant_i8_per_axis("dw/weights", &[1, 3, 3, 4], &r.i8s(36), &ds, 3);
-    let dbias = i64_bias(
-        &mut b,
-        "dw/bias",
-        r.i32s(4, 100_000),
-        ds.iter().map(|s| s * 0.02).collect(),
-    );
+    let dbias = i64_bias(&mut b, "dw/bias", r.i32s(4, 100_000), ds.iter().map(|s| s * 0.02).collect());
     let d = b.activation("dw/Relu", DType::I16, &[1, 6, 5, 4], Some((0.05, 0)));
     b.op(
         OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
@@ -1176,34 +642,17 @@ pub fn int16_ds() -> Vec<u8> {
     );
     let p = b.activation("pool", DType::I16, &[1, 1, 1, 4], Some((0.05, 0)));
     b.op(
-        OpKind::AveragePool2d(Pool2dOptions {
-            padding: Padding::Valid,
-            stride_w: 1,
-            stride_h: 1,
-            filter_w: 5,
-            filter_h: 6,
-            activation: Activation::None,
-        }),
+        OpKind::AveragePool2d(Pool2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, filter_w: 5, filter_h: 6, activation: Activation::None }),
         &[Some(d)],
         &[p],
     );
     let shape = b.constant_i32("reshape/shape", &[2], &[1, 4], None);
     let flat = b.activation("reshape", DType::I16, &[1, 4], Some((0.05, 0)));
-    b.op(
-        OpKind::Reshape {
-            new_shape: Some(vec![1, 4]),
-        },
-        &[Some(p), Some(shape)],
-        &[flat],
-    );
+    b.op(OpKind::Reshape { new_shape: Some(vec![1, 4]) }, &[Some(p), Some(shape)], &[flat]);
     let fw = b.constant_i8("fc/weights", &[3, 4], &r.i8s(12), Some((0.00005, 0)));
     let fbias = i64_bias(&mut b, "fc/bias", r.i32s(3, 1000), vec![0.05 * 0.00005]);
     let logits = b.activation("fc", DType::I16, &[1, 3], Some((0.001, 0)));
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(flat), Some(fw), Some(fbias)],
-        &[logits],
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fw), Some(fbias)], &[logits]);
     let y = b.activation("softmax", DType::I16, &[1, 3], Some((1.0 / 32768.0, 0)));
     b.op(OpKind::Softmax { beta: 1.0 }, &[Some(logits)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
@@ -1221,14 +670,7 @@ pub fn control_if() -> Vec<u8> {
     let c = b.activation("k_lt_0", DType::Bool, &[], None);
     let y = b.activation("y", DType::I8, &[1, 4], q);
     b.op(OpKind::Less, &[Some(k), Some(zero)], &[c]);
-    b.op(
-        OpKind::If {
-            then_subgraph: SubgraphId::new(1),
-            else_subgraph: SubgraphId::new(2),
-        },
-        &[Some(c), Some(x)],
-        &[y],
-    );
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(2) }, &[Some(c), Some(x)], &[y]);
     b.inputs(&[k, x]).outputs(&[y]);
 
     add_or_relu_branches(&mut b, q, &[10, -20, 30, 127]);
@@ -1242,13 +684,7 @@ fn add_or_relu_branches(b: &mut ModelBuilder, q: Option<(f32, i64)>, w: &[i8]) {
     let a = b.activation("a", DType::I8, &[1, 4], q);
     let w = b.constant_i8("w", &[1, 4], w, q);
     let s = b.activation("sum", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(a), Some(w)],
-        &[s],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(w)], &[s]);
     b.inputs(&[a]).outputs(&[s]);
 
     b.new_subgraph("else_relu");
@@ -1265,31 +701,16 @@ fn add_or_relu_branches(b: &mut ModelBuilder, q: Option<(f32, i64)>, w: &[i8]) {
 pub fn control_call_once_var() -> Vec<u8> {
     let q = Some((0.1, -2));
     let resource = DType::Resource;
-    let handle = || OpKind::VarHandle {
-        container: String::new(),
-        shared_name: "acc".into(),
-    };
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
     let mut b = ModelBuilder::new();
     let x = b.activation("x", DType::I8, &[1, 4], q);
     let h = b.activation("acc_handle", resource, &[], None);
     let v = b.activation("acc_value", DType::I8, &[1, 4], q);
     let y = b.activation("y", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::CallOnce {
-            init_subgraph: SubgraphId::new(1),
-        },
-        &[],
-        &[],
-    );
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(v), Some(x)],
-        &[y],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(x)], &[y]);
     b.op(OpKind::AssignVariable, &[Some(h), Some(y)], &[]);
     b.inputs(&[x]).outputs(&[y]);
 
@@ -1319,14 +740,7 @@ pub fn control_while_if() -> Vec<u8> {
     let acc_out = b.activation("acc", DType::I8, &[1, 4], q);
     b.op(OpKind::Maximum, &[Some(n), Some(lo)], &[n0]);
     b.op(OpKind::Minimum, &[Some(n0), Some(hi)], &[i0]);
-    b.op(
-        OpKind::While {
-            cond_subgraph: SubgraphId::new(1),
-            body_subgraph: SubgraphId::new(2),
-        },
-        &[Some(i0), Some(x)],
-        &[i_out, acc_out],
-    );
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(i0), Some(x)], &[i_out, acc_out]);
     b.inputs(&[n, x]).outputs(&[acc_out, i_out]);
 
     b.new_subgraph("cond_i_lt_10");
@@ -1345,22 +759,9 @@ pub fn control_while_if() -> Vec<u8> {
     let next = b.activation("i_plus_1", DType::I32, &[], None);
     let early = b.activation("i_lt_6", DType::Bool, &[], None);
     let acc1 = b.activation("acc_next", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bi), Some(one)],
-        &[next],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
     b.op(OpKind::Less, &[Some(bi), Some(six)], &[early]);
-    b.op(
-        OpKind::If {
-            then_subgraph: SubgraphId::new(3),
-            else_subgraph: SubgraphId::new(4),
-        },
-        &[Some(early), Some(bacc)],
-        &[acc1],
-    );
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bacc)], &[acc1]);
     b.inputs(&[bi, bacc]).outputs(&[next, acc1]);
 
     add_or_relu_branches(&mut b, q, &[7, -3, 15, 1]);
@@ -1388,10 +789,7 @@ pub fn control_constants() -> Vec<u8> {
     let acc_out = b.activation("acc", DType::I8, &[1, 4], q);
     let w_out = b.activation("w", DType::I8, &[1, 4], q);
     b.op(
-        OpKind::While {
-            cond_subgraph: SubgraphId::new(1),
-            body_subgraph: SubgraphId::new(2),
-        },
+        OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) },
         &[Some(i0), Some(lim), Some(x), Some(w0)],
         &[i_out, lim_out, acc_out, w_out],
     );
@@ -1400,14 +798,7 @@ pub fn control_constants() -> Vec<u8> {
     b.op(OpKind::Less, &[Some(k), Some(zero)], &[neg]);
     let c = b.constant_i8("c", &[1, 4], &[-30, 40, 3, -100], q);
     let y = b.activation("y", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::If {
-            then_subgraph: SubgraphId::new(3),
-            else_subgraph: SubgraphId::new(4),
-        },
-        &[Some(neg), Some(acc_out), Some(c)],
-        &[y],
-    );
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(neg), Some(acc_out), Some(c)], &[y]);
     b.inputs(&[x, k]).outputs(&[y, i_out, acc_out, w_out]);
 
     b.new_subgraph("cond_i_lt_lim");
@@ -1428,34 +819,15 @@ pub fn control_constants() -> Vec<u8> {
     let next = b.activation("i_plus_1", DType::I32, &[], None);
     let sum = b.activation("acc_plus_w", DType::I8, &[1, 4], q);
     let w1 = b.constant_i8("w1", &[1, 4], &[-3, 9, 2, 30], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bi), Some(one)],
-        &[next],
-    );
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bacc), Some(bw)],
-        &[sum],
-    );
-    b.inputs(&[bi, blim, bacc, bw])
-        .outputs(&[next, blim, sum, w1]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bacc), Some(bw)], &[sum]);
+    b.inputs(&[bi, blim, bacc, bw]).outputs(&[next, blim, sum, w1]);
 
     b.new_subgraph("then_add");
     let a = b.activation("a", DType::I8, &[1, 4], q);
     let d = b.activation("d", DType::I8, &[1, 4], q);
     let s = b.activation("sum", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(a), Some(d)],
-        &[s],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(d)], &[s]);
     b.inputs(&[a, d]).outputs(&[s]);
 
     b.new_subgraph("else_constant");
@@ -1476,14 +848,7 @@ pub fn int16_activations() -> Vec<u8> {
     let x = b.activation("x", DType::I16, &[1, 6, 6, 3], q(0.00005));
     let p = b.activation("pool", DType::I16, &[1, 3, 3, 3], q(0.00005));
     b.op(
-        OpKind::MaxPool2d(Pool2dOptions {
-            padding: Padding::Same,
-            stride_w: 2,
-            stride_h: 2,
-            filter_w: 3,
-            filter_h: 3,
-            activation: Activation::Relu,
-        }),
+        OpKind::MaxPool2d(Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::Relu }),
         &[Some(x)],
         &[p],
     );
@@ -1491,19 +856,9 @@ pub fn int16_activations() -> Vec<u8> {
     b.op(OpKind::LeakyRelu { alpha: 0.3 }, &[Some(p)], &[l]);
     let axes = b.constant_i32("axes", &[2], &[1, 2], None);
     let m = b.activation("mean", DType::I16, &[1, 1, 1, 3], q(0.00003));
-    b.op(
-        OpKind::Mean { keep_dims: true },
-        &[Some(l), Some(axes)],
-        &[m],
-    );
+    b.op(OpKind::Mean { keep_dims: true }, &[Some(l), Some(axes)], &[m]);
     let sq = b.activation("square", DType::I16, &[1, 1, 1, 3], q(0.00002));
-    b.op(
-        OpKind::Mul {
-            activation: Activation::None,
-        },
-        &[Some(m), Some(m)],
-        &[sq],
-    );
+    b.op(OpKind::Mul { activation: Activation::None }, &[Some(m), Some(m)], &[sq]);
     let r = b.activation("rsqrt", DType::I16, &[1, 1, 1, 3], q(0.0005));
     b.op(OpKind::Rsqrt, &[Some(sq)], &[r]);
     let g = b.activation("sigmoid", DType::I16, &[1, 3, 3, 3], q(1.0 / 32768.0));
@@ -1529,10 +884,7 @@ pub fn int16_attention() -> Vec<u8> {
 /// `i`. State carries over from run to run.
 pub fn control_while_var() -> Vec<u8> {
     let q = Some((0.1, -2));
-    let handle = || OpKind::VarHandle {
-        container: String::new(),
-        shared_name: "acc".into(),
-    };
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
     let mut b = ModelBuilder::new();
     let n = b.activation("n", DType::I32, &[], None);
     let x = b.activation("x", DType::I8, &[1, 4], q);
@@ -1540,14 +892,7 @@ pub fn control_while_var() -> Vec<u8> {
     let x_out = b.activation("x_out", DType::I8, &[1, 4], q);
     let h = b.activation("acc_handle", DType::Resource, &[], None);
     let y = b.activation("acc", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::While {
-            cond_subgraph: SubgraphId::new(1),
-            body_subgraph: SubgraphId::new(2),
-        },
-        &[Some(n), Some(x)],
-        &[i_out, x_out],
-    );
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[y]);
     b.inputs(&[n, x]).outputs(&[y, i_out]);
@@ -1568,22 +913,10 @@ pub fn control_while_var() -> Vec<u8> {
     let h = b.activation("acc_handle", DType::Resource, &[], None);
     let v = b.activation("acc_value", DType::I8, &[1, 4], q);
     let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bi), Some(one)],
-        &[next],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(v), Some(bx)],
-        &[sum],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(bx)], &[sum]);
     b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
     b.inputs(&[bi, bx]).outputs(&[next, bx]);
     b.finish()
@@ -1596,10 +929,7 @@ pub fn control_while_var() -> Vec<u8> {
 /// subgraph reads `acc` after the loop. Outputs: `acc`, then `x`.
 pub fn control_while_if_var() -> Vec<u8> {
     let q = Some((0.1, -2));
-    let handle = || OpKind::VarHandle {
-        container: String::new(),
-        shared_name: "acc".into(),
-    };
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
     let mut b = ModelBuilder::new();
     let n = b.activation("n", DType::I32, &[], None);
     let x = b.activation("x", DType::I8, &[1, 4], q);
@@ -1607,14 +937,7 @@ pub fn control_while_if_var() -> Vec<u8> {
     let x_out = b.activation("x_out", DType::I8, &[1, 4], q);
     let h = b.activation("acc_handle", DType::Resource, &[], None);
     let y = b.activation("acc", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::While {
-            cond_subgraph: SubgraphId::new(1),
-            body_subgraph: SubgraphId::new(2),
-        },
-        &[Some(n), Some(x)],
-        &[i_out, x_out],
-    );
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[y]);
     b.inputs(&[n, x]).outputs(&[y, x_out]);
@@ -1635,22 +958,9 @@ pub fn control_while_if_var() -> Vec<u8> {
     let next = b.activation("i_plus_1", DType::I32, &[], None);
     let early = b.activation("i_lt_2", DType::Bool, &[], None);
     let x1 = b.activation("x_next", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bi), Some(one)],
-        &[next],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
     b.op(OpKind::Less, &[Some(bi), Some(two)], &[early]);
-    b.op(
-        OpKind::If {
-            then_subgraph: SubgraphId::new(3),
-            else_subgraph: SubgraphId::new(4),
-        },
-        &[Some(early), Some(bx)],
-        &[x1],
-    );
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(3), else_subgraph: SubgraphId::new(4) }, &[Some(early), Some(bx)], &[x1]);
     b.inputs(&[bi, bx]).outputs(&[next, x1]);
 
     b.new_subgraph("then_accumulate");
@@ -1660,13 +970,7 @@ pub fn control_while_if_var() -> Vec<u8> {
     let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(v), Some(a)],
-        &[sum],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(a)], &[sum]);
     b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
     b.inputs(&[a]).outputs(&[sum]);
 
@@ -1684,32 +988,16 @@ pub fn control_while_if_var() -> Vec<u8> {
 /// the sum and returns it, else subgraph 3, which returns `acc` as read.
 pub fn control_call_once_if_var() -> Vec<u8> {
     let q = Some((0.1, -2));
-    let handle = || OpKind::VarHandle {
-        container: String::new(),
-        shared_name: "acc".into(),
-    };
+    let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
     let mut b = ModelBuilder::new();
     let k = b.activation("k", DType::I32, &[], None);
     let x = b.activation("x", DType::I8, &[1, 4], q);
     let zero = b.constant_i32("zero", &[], &[0], None);
     let c = b.activation("k_lt_0", DType::Bool, &[], None);
     let y = b.activation("y", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::CallOnce {
-            init_subgraph: SubgraphId::new(1),
-        },
-        &[],
-        &[],
-    );
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
     b.op(OpKind::Less, &[Some(k), Some(zero)], &[c]);
-    b.op(
-        OpKind::If {
-            then_subgraph: SubgraphId::new(2),
-            else_subgraph: SubgraphId::new(3),
-        },
-        &[Some(c), Some(x)],
-        &[y],
-    );
+    b.op(OpKind::If { then_subgraph: SubgraphId::new(2), else_subgraph: SubgraphId::new(3) }, &[Some(c), Some(x)], &[y]);
     b.inputs(&[k, x]).outputs(&[y]);
 
     b.new_subgraph("init");
@@ -1726,13 +1014,7 @@ pub fn control_call_once_if_var() -> Vec<u8> {
     let sum = b.activation("acc_sum", DType::I8, &[1, 4], q);
     b.op(handle(), &[], &[h]);
     b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(v), Some(a)],
-        &[sum],
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(a)], &[sum]);
     b.op(OpKind::AssignVariable, &[Some(h), Some(sum)], &[]);
     b.inputs(&[a]).outputs(&[sum]);
 
@@ -1759,14 +1041,7 @@ pub fn control_while_svdf() -> Vec<u8> {
     let x = b.activation("x", DType::I8, &[2, 8], q);
     let i_out = b.activation("i", DType::I32, &[], None);
     let x_out = b.activation("x_out", DType::I8, &[2, 8], q);
-    b.op(
-        OpKind::While {
-            cond_subgraph: SubgraphId::new(1),
-            body_subgraph: SubgraphId::new(2),
-        },
-        &[Some(n), Some(x)],
-        &[i_out, x_out],
-    );
+    b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[i_out, x_out]);
     b.inputs(&[n, x]).outputs(&[x_out, i_out]);
 
     b.new_subgraph("cond_i_lt_2");
@@ -1784,51 +1059,22 @@ pub fn control_while_svdf() -> Vec<u8> {
     let bx = b.activation("x", DType::I8, &[2, input_size], q);
     let one = b.constant_i32("one", &[], &[1], None);
     let next = b.activation("i_plus_1", DType::I32, &[], None);
-    b.op(
-        OpKind::Add {
-            activation: Activation::None,
-        },
-        &[Some(bi), Some(one)],
-        &[next],
-    );
-    let wf = b.constant_i8(
-        "svdf/weights_feature",
-        &[nf, input_size],
-        &r.i8s(nf * input_size),
-        Some((0.004, 0)),
-    );
-    let wt = b.constant_i8(
-        "svdf/weights_time",
-        &[nf, memory],
-        &r.i8s(nf * memory),
-        Some((0.002, 0)),
-    );
-    let bias = b.constant_i32(
-        "svdf/bias",
-        &[units],
-        &r.i32s(units, 5000),
-        Some((0.5 * 0.002, 0)),
-    );
+    b.op(OpKind::Add { activation: Activation::None }, &[Some(bi), Some(one)], &[next]);
+    let wf = b.constant_i8("svdf/weights_feature", &[nf, input_size], &r.i8s(nf * input_size), Some((0.004, 0)));
+    let wt = b.constant_i8("svdf/weights_time", &[nf, memory], &r.i8s(nf * memory), Some((0.002, 0)));
+    let bias = b.constant_i32("svdf/bias", &[units], &r.i32s(units, 5000), Some((0.5 * 0.002, 0)));
     let state = b.tensor(crate::tflite::builder::TensorSpec {
         name: "svdf/state".into(),
         dtype: DType::I8,
         shape: vec![2, (nf * memory) as i32],
         shape_signature: None,
-        quant: Some(Quantization {
-            scale: vec![0.5],
-            zero_point: vec![-20],
-            axis: None,
-        }),
+        quant: Some(Quantization { scale: vec![0.5], zero_point: vec![-20], axis: None }),
         data: None,
         variable: true,
     });
     let s = b.activation("svdf", DType::I8, &[2, units], q);
     b.op(
-        OpKind::Svdf(SvdfOptions {
-            rank: rank as i32,
-            activation: Activation::None,
-            asymmetric_quantize_inputs: false,
-        }),
+        OpKind::Svdf(SvdfOptions { rank: rank as i32, activation: Activation::None, asymmetric_quantize_inputs: false }),
         &[Some(bx), Some(wf), Some(wt), Some(bias), Some(state)],
         &[s],
     );
@@ -1864,18 +1110,9 @@ pub fn stateful_control_flow_cases() -> Vec<StatefulCase> {
         outs.extend(i.map(|i| i.to_le_bytes().to_vec()));
         (vec![n.to_le_bytes().to_vec(), x.to_vec()], outs)
     };
-    let run2 = |n: i32, x: &[u8], acc: &[i8], y: &[i8]| {
-        (
-            vec![n.to_le_bytes().to_vec(), x.to_vec()],
-            vec![i8s(acc), i8s(y)],
-        )
-    };
-    let sx = i8s(&[
-        12, -40, 7, 90, -128, 3, 55, -9, 0, 33, -71, 127, 18, -2, 64, -100,
-    ]);
-    let sx2 = i8s(&[
-        -5, 8, 100, -60, 21, 0, -33, 47, 90, -12, 6, -80, 2, 75, -19, 40,
-    ]);
+    let run2 = |n: i32, x: &[u8], acc: &[i8], y: &[i8]| (vec![n.to_le_bytes().to_vec(), x.to_vec()], vec![i8s(acc), i8s(y)]);
+    let sx = i8s(&[12, -40, 7, 90, -128, 3, 55, -9, 0, 33, -71, 127, 18, -2, 64, -100]);
+    let sx2 = i8s(&[-5, 8, 100, -60, 21, 0, -33, 47, 90, -12, 6, -80, 2, 75, -19, 40]);
     vec![
         // Run 0 adds `x` three times to the zero-point fill, run 1 twice more, run 2 not at
         // all, run 3 adds `x2` once (int8 ADD saturating at 127); output 1 is `i`.
@@ -1919,30 +1156,9 @@ pub fn stateful_control_flow_cases() -> Vec<StatefulCase> {
             name: "builder_control_while_svdf",
             model: control_while_svdf(),
             runs: vec![
-                run(
-                    0,
-                    &sx,
-                    &[
-                        25, 11, -9, -15, 57, 34, 17, 7, 24, 4, -20, -25, 53, 34, 19, 31,
-                    ],
-                    Some(2),
-                ),
-                run(
-                    1,
-                    &sx2,
-                    &[
-                        18, 8, -15, -20, 49, 36, 43, 28, 19, 9, -2, -12, 58, 37, 46, 41,
-                    ],
-                    Some(2),
-                ),
-                run(
-                    0,
-                    &sx2,
-                    &[
-                        42, 5, -12, -11, 49, 34, 30, -20, 37, -21, -10, -10, 59, 35, 31, -22,
-                    ],
-                    Some(2),
-                ),
+                run(0, &sx, &[25, 11, -9, -15, 57, 34, 17, 7, 24, 4, -20, -25, 53, 34, 19, 31], Some(2)),
+                run(1, &sx2, &[18, 8, -15, -20, 49, 36, 43, 28, 19, 9, -2, -12, 58, 37, 46, 41], Some(2)),
+                run(0, &sx2, &[42, 5, -12, -11, 49, 34, 30, -20, 37, -21, -10, -10, 59, 35, 31, -22], Some(2)),
             ],
         },
     ]
@@ -1956,13 +1172,7 @@ pub fn control_call_once() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("x", DType::I8, &[1, 4], q);
     let y = b.activation("y", DType::I8, &[1, 4], q);
-    b.op(
-        OpKind::CallOnce {
-            init_subgraph: SubgraphId::new(1),
-        },
-        &[],
-        &[],
-    );
+    b.op(OpKind::CallOnce { init_subgraph: SubgraphId::new(1) }, &[], &[]);
     b.op(OpKind::Relu, &[Some(x)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     b.new_subgraph("init");
@@ -1981,31 +1191,17 @@ pub fn signal_state() -> Vec<u8> {
     use crate::tflite::builder::OpSpecCode;
     use crate::tflite::flexbuffers::{write_map, FlexValue};
     let mut b = ModelBuilder::new();
-    let custom = |b: &mut ModelBuilder,
-                  name: &str,
-                  opts: &[(&str, FlexValue)],
-                  x: TensorId,
-                  outs: &[TensorId]| {
+    let custom = |b: &mut ModelBuilder, name: &str, opts: &[(&str, FlexValue)], x: TensorId, outs: &[TensorId]| {
         let op = b.op_spec(OpSpecCode::Custom(name.into()), &[Some(x)], outs);
         b.custom_options(op, write_map(opts));
     };
     let x0 = b.activation("delay_in", DType::I16, &[2, 5], None);
     let y0 = b.activation("delayed", DType::I16, &[2, 5], None);
-    custom(
-        &mut b,
-        "SignalDelay",
-        &[("delay_length", FlexValue::Int(3))],
-        x0,
-        &[y0],
-    );
+    custom(&mut b, "SignalDelay", &[("delay_length", FlexValue::Int(3))], x0, &[y0]);
     let x1 = b.activation("framer_in", DType::I16, &[1, 4], None);
     let y1 = b.activation("frames", DType::I16, &[1, 2, 5], None);
     let v1 = b.activation("frames_valid", DType::Bool, &[], None);
-    let opts = [
-        ("frame_size", FlexValue::Int(5)),
-        ("frame_step", FlexValue::Int(2)),
-        ("prefill", FlexValue::Bool(true)),
-    ];
+    let opts = [("frame_size", FlexValue::Int(5)), ("frame_step", FlexValue::Int(2)), ("prefill", FlexValue::Bool(true))];
     custom(&mut b, "SignalFramer", &opts, x1, &[y1, v1]);
     let x2 = b.activation("stacker_in", DType::I16, &[3], None);
     let y2 = b.activation("stacked", DType::I16, &[9], None);
@@ -2019,33 +1215,14 @@ pub fn signal_state() -> Vec<u8> {
     custom(&mut b, "SignalStacker", &opts, x2, &[y2, v2]);
     let x3 = b.activation("ola_in", DType::I16, &[2, 3, 4], None);
     let y3 = b.activation("ola", DType::I16, &[2, 6], None);
-    custom(
-        &mut b,
-        "SignalOverlapAdd",
-        &[("T", FlexValue::Int(7)), ("frame_step", FlexValue::Int(2))],
-        x3,
-        &[y3],
-    );
+    custom(&mut b, "SignalOverlapAdd", &[("T", FlexValue::Int(7)), ("frame_step", FlexValue::Int(2))], x3, &[y3]);
     let x4 = b.activation("ola_f32_in", DType::F32, &[3, 4], None);
     let y4 = b.activation("ola_f32", DType::F32, &[9], None);
-    custom(
-        &mut b,
-        "SignalOverlapAdd",
-        &[("T", FlexValue::Int(0)), ("frame_step", FlexValue::Int(3))],
-        x4,
-        &[y4],
-    );
+    custom(&mut b, "SignalOverlapAdd", &[("T", FlexValue::Int(0)), ("frame_step", FlexValue::Int(3))], x4, &[y4]);
     let x5 = b.activation("spectrum", DType::I16, &[1, 34], None);
     let y5 = b.activation("time", DType::I16, &[1, 32], None);
-    custom(
-        &mut b,
-        "SignalIrfft",
-        &[("T", FlexValue::Int(7)), ("fft_length", FlexValue::Int(32))],
-        x5,
-        &[y5],
-    );
-    b.inputs(&[x0, x1, x2, x3, x4, x5])
-        .outputs(&[y0, y1, v1, y2, v2, y3, y4, y5]);
+    custom(&mut b, "SignalIrfft", &[("T", FlexValue::Int(7)), ("fft_length", FlexValue::Int(32))], x5, &[y5]);
+    b.inputs(&[x0, x1, x2, x3, x4, x5]).outputs(&[y0, y1, v1, y2, v2, y3, y4, y5]);
     b.finish()
 }
 
@@ -2059,50 +1236,21 @@ pub fn custom_postprocess() -> Vec<u8> {
     let boxes = b.activation("box_encodings", DType::F32, &[1, 6, 4], None);
     let scores = b.activation("class_predictions", DType::F32, &[1, 6, 3], None);
     // 24 anchor values, 2-bit indices MSB first into the table [0.1, 0.25, 0.5, 0.75].
-    let idx: [u8; 24] = [
-        1, 2, 0, 1, 2, 2, 1, 1, 3, 1, 2, 2, 1, 3, 1, 0, 2, 0, 3, 3, 1, 1, 2, 2,
-    ];
-    let encoded: Vec<u8> = idx
-        .chunks(4)
-        .map(|c| c[0] << 6 | c[1] << 4 | c[2] << 2 | c[3])
-        .collect();
+    let idx: [u8; 24] = [1, 2, 0, 1, 2, 2, 1, 1, 3, 1, 2, 2, 1, 3, 1, 0, 2, 0, 3, 3, 1, 1, 2, 2];
+    let encoded: Vec<u8> = idx.chunks(4).map(|c| c[0] << 6 | c[1] << 4 | c[2] << 2 | c[3]).collect();
     let mut ancillary = vec![0u8, 1, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    ancillary.extend(
-        [0.1f32, 0.25, 0.5, 0.75]
-            .iter()
-            .flat_map(|v| v.to_le_bytes()),
-    );
-    let e = b.constant(
-        "anchors_encoded",
-        DType::U8,
-        &[encoded.len()],
-        encoded,
-        None,
-    );
-    let a = b.constant(
-        "anchors_ancillary",
-        DType::U8,
-        &[ancillary.len()],
-        ancillary,
-        None,
-    );
+    ancillary.extend([0.1f32, 0.25, 0.5, 0.75].iter().flat_map(|v| v.to_le_bytes()));
+    let e = b.constant("anchors_encoded", DType::U8, &[encoded.len()], encoded, None);
+    let a = b.constant("anchors_ancillary", DType::U8, &[ancillary.len()], ancillary, None);
     let anchors = b.activation("anchors", DType::F32, &[6, 4], None);
-    b.op_spec(
-        OpSpecCode::Custom("TFLM_DECODE".into()),
-        &[Some(e), Some(a)],
-        &[anchors],
-    );
+    b.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[anchors]);
     let outs = [
         b.activation("detection_boxes", DType::F32, &[1, 3, 4], None),
         b.activation("detection_classes", DType::F32, &[1, 3], None),
         b.activation("detection_scores", DType::F32, &[1, 3], None),
         b.activation("num_detections", DType::F32, &[1], None),
     ];
-    let op = b.op_spec(
-        OpSpecCode::Custom("TFLite_Detection_PostProcess".into()),
-        &[Some(boxes), Some(scores), Some(anchors)],
-        &outs,
-    );
+    let op = b.op_spec(OpSpecCode::Custom("TFLite_Detection_PostProcess".into()), &[Some(boxes), Some(scores), Some(anchors)], &outs);
     let options = [
         ("h_scale", FlexValue::Float(5.0)),
         ("max_classes_per_detection", FlexValue::Int(1)),
@@ -2139,37 +1287,16 @@ pub fn circular_buffer() -> Vec<u8> {
             dtype: DType::I8,
             shape: shape.to_vec(),
             shape_signature: None,
-            quant: Some(Quantization {
-                scale: vec![q.0],
-                zero_point: vec![q.1],
-                axis: None,
-            }),
+            quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
             data: None,
             variable: true,
         })
     };
-    let conv = |k: usize| {
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Valid,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: if k == 0 {
-                Activation::Relu
-            } else {
-                Activation::None
-            },
-        })
-    };
+    let conv = |k: usize| OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: if k == 0 { Activation::Relu } else { Activation::None } });
     let qx = (0.05, -3);
     let x = b.activation("x", DType::I8, &[1, 1, 1, 4], Some(qx));
     let buf = buffer(&mut b, "stream/buffer", &[1, 3, 1, 4], qx);
-    b.op_spec(
-        OpSpecCode::Custom("CIRCULAR_BUFFER".into()),
-        &[Some(x)],
-        &[buf],
-    );
+    b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(x)], &[buf]);
     let w1s = r.scales(6, 0.01);
     let w1 = b.constant_i8_per_axis("conv1/weights", &[6, 3, 1, 4], &r.i8s(6 * 12), &w1s, 0);
     let b1s: Vec<f32> = w1s.iter().map(|s| s * qx.0).collect();
@@ -2178,11 +1305,7 @@ pub fn circular_buffer() -> Vec<u8> {
     let c1 = b.activation("conv1/Relu", DType::I8, &[1, 1, 1, 6], Some(q1));
     b.op(conv(0), &[Some(buf), Some(w1), Some(b1)], &[c1]);
     let buf2 = buffer(&mut b, "stream2/buffer", &[1, 2, 1, 6], q1);
-    let op = b.op_spec(
-        OpSpecCode::Custom("CIRCULAR_BUFFER".into()),
-        &[Some(c1)],
-        &[buf2],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(c1)], &[buf2]);
     b.custom_options(op, write_map(&[("cycles_max", FlexValue::Int(2))]));
     let w2s = r.scales(3, 0.01);
     let w2 = b.constant_i8_per_axis("conv2/weights", &[3, 2, 1, 6], &r.i8s(3 * 12), &w2s, 0);
@@ -2217,31 +1340,15 @@ pub fn streaming_cases() -> Vec<StreamingCase> {
         .zip(STREAM_INPUTS)
         .map(|((x, stopped, outs), input)| {
             assert_eq!(*x, input);
-            (
-                vec![i8s(x)],
-                *stopped,
-                outs.iter().map(|o| i8s(o)).collect(),
-            )
+            (vec![i8s(x)], *stopped, outs.iter().map(|o| i8s(o)).collect())
         })
         .collect();
-    vec![StreamingCase {
-        name: "builder_circular_buffer",
-        model: circular_buffer(),
-        runs,
-    }]
+    vec![StreamingCase { name: "builder_circular_buffer", model: circular_buffer(), runs }]
 }
 
 /// The inputs of [`streaming_cases`]' runs.
-pub const STREAM_INPUTS: [[i8; 4]; 8] = [
-    [10, -20, 30, 127],
-    [-128, 5, 0, 77],
-    [64, 64, -64, -1],
-    [3, 99, -50, 12],
-    [-7, -8, 9, 100],
-    [0, 0, 0, 0],
-    [120, -120, 60, -60],
-    [1, 2, 3, 4],
-];
+pub const STREAM_INPUTS: [[i8; 4]; 8] =
+    [[10, -20, 30, 127], [-128, 5, 0, 77], [64, 64, -64, -1], [3, 99, -50, 12], [-7, -8, 9, 100], [0, 0, 0, 0], [120, -120, 60, -60], [1, 2, 3, 4]];
 
 /// One run of TFLite Micro: the input, the operator that stopped it, the outputs.
 type StreamRun = ([i8; 4], Option<u32>, &'static [&'static [i8]]);
@@ -2266,10 +1373,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("builder_circular_buffer", circular_buffer()),
         ("builder_control_call_once", control_call_once()),
-        (
-            "builder_control_call_once_if_var",
-            control_call_once_if_var(),
-        ),
+        ("builder_control_call_once_if_var", control_call_once_if_var()),
         ("builder_control_call_once_var", control_call_once_var()),
         ("builder_control_constants", control_constants()),
         ("builder_control_if", control_if()),
@@ -2315,58 +1419,26 @@ pub fn mediapipe() -> Vec<u8> {
     let matrix = b.activation("matrix", DType::F32, &[1, 4, 4], None);
     let pooled = b.activation("pool/values", DType::F32, &[1, 2, 2, 2], None);
     let indices = b.activation("pool/indices", DType::F32, &[1, 2, 2, 2], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("MaxPoolingWithArgmax2D".into()),
-        &[Some(x)],
-        &[pooled, indices],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("MaxPoolingWithArgmax2D".into()), &[Some(x)], &[pooled, indices]);
     b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
     let unpooled = b.activation("unpool", DType::F32, &[1, 4, 4, 2], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("MaxUnpooling2D".into()),
-        &[Some(pooled), Some(indices)],
-        &[unpooled],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("MaxUnpooling2D".into()), &[Some(pooled), Some(indices)], &[unpooled]);
     b.custom_options(op, ints(&[2, 2, 2, 2, 2, 0, 0, 0, 0, 0]));
-    let wv: Vec<f32> = (0..3 * 3 * 3 * 2)
-        .map(|_| ((rng.next() % 33) as f32 - 16.0) / 16.0)
-        .collect();
+    let wv: Vec<f32> = (0..3 * 3 * 3 * 2).map(|_| ((rng.next() % 33) as f32 - 16.0) / 16.0).collect();
     let w = b.constant_f32("up/filter", &[3, 3, 3, 2], &wv);
     let bias = b.constant_f32("up/bias", &[3], &[0.25, -0.5, 0.125]);
     let up = b.activation("up", DType::F32, &[1, 8, 8, 3], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("Convolution2DTransposeBias".into()),
-        &[Some(unpooled), Some(w), Some(bias)],
-        &[up],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("Convolution2DTransposeBias".into()), &[Some(unpooled), Some(w), Some(bias)], &[up]);
     b.custom_options(op, ints(&[1, 2, 2]));
-    let op = b.op_spec(
-        OpSpecCode::Custom("Landmarks2TransformMatrix".into()),
-        &[Some(landmarks)],
-        &[matrix],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("Landmarks2TransformMatrix".into()), &[Some(landmarks)], &[matrix]);
     b.custom_options(op, landmarks_to_transform_matrix_options());
     b.op_version(op, 2);
     let crop = b.activation("crop", DType::F32, &[1, 4, 4, 3], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("TransformTensorBilinear".into()),
-        &[Some(up), Some(matrix)],
-        &[crop],
-    );
-    b.custom_options(
-        op,
-        write_map(&[
-            ("output_height", FlexValue::Int(4)),
-            ("output_width", FlexValue::Int(4)),
-        ]),
-    );
+    let op = b.op_spec(OpSpecCode::Custom("TransformTensorBilinear".into()), &[Some(up), Some(matrix)], &[crop]);
+    b.custom_options(op, write_map(&[("output_height", FlexValue::Int(4)), ("output_width", FlexValue::Int(4))]));
     b.op_version(op, 2);
     let moved = b.activation("landmarks/transformed", DType::F32, &[1, 5, 3], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("TransformLandmarks".into()),
-        &[Some(landmarks), Some(matrix)],
-        &[moved],
-    );
+    let op = b.op_spec(OpSpecCode::Custom("TransformLandmarks".into()), &[Some(landmarks), Some(matrix)], &[moved]);
     b.op_version(op, 2);
     b.inputs(&[x, landmarks]).outputs(&[crop, moved]);
     b.finish()
@@ -2378,15 +1450,14 @@ pub fn mediapipe() -> Vec<u8> {
 /// 0, a 4x4 crop, scale 1.5.
 fn landmarks_to_transform_matrix_options() -> Vec<u8> {
     vec![
-        115, 117, 98, 115, 101, 116, 95, 105, 100, 120, 115, 0, 3, 0, 2, 4, 108, 101, 102, 116, 95,
-        114, 111, 116, 97, 116, 105, 111, 110, 95, 105, 100, 120, 0, 114, 105, 103, 104, 116, 95,
-        114, 111, 116, 97, 116, 105, 111, 110, 95, 105, 100, 120, 0, 116, 97, 114, 103, 101, 116,
-        95, 114, 111, 116, 97, 116, 105, 111, 110, 95, 114, 97, 100, 105, 97, 110, 115, 0, 111,
-        117, 116, 112, 117, 116, 95, 104, 101, 105, 103, 104, 116, 0, 111, 117, 116, 112, 117, 116,
-        95, 119, 105, 100, 116, 104, 0, 115, 99, 97, 108, 101, 95, 120, 0, 115, 99, 97, 108, 101,
-        95, 121, 0, 8, 105, 45, 32, 90, 21, 14, 127, 75, 0, 0, 0, 11, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0,
-        0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0, 192, 63, 0, 0, 192, 63, 155, 0, 0,
-        0, 0, 0, 0, 0, 6, 6, 6, 6, 14, 14, 44, 14, 40, 38, 1,
+        115, 117, 98, 115, 101, 116, 95, 105, 100, 120, 115, 0, 3, 0, 2, 4, 108, 101, 102, 116, 95, 114, 111, 116,
+        97, 116, 105, 111, 110, 95, 105, 100, 120, 0, 114, 105, 103, 104, 116, 95, 114, 111, 116, 97, 116, 105, 111, 110,
+        95, 105, 100, 120, 0, 116, 97, 114, 103, 101, 116, 95, 114, 111, 116, 97, 116, 105, 111, 110, 95, 114, 97, 100,
+        105, 97, 110, 115, 0, 111, 117, 116, 112, 117, 116, 95, 104, 101, 105, 103, 104, 116, 0, 111, 117, 116, 112, 117,
+        116, 95, 119, 105, 100, 116, 104, 0, 115, 99, 97, 108, 101, 95, 120, 0, 115, 99, 97, 108, 101, 95, 121, 0,
+        8, 105, 45, 32, 90, 21, 14, 127, 75, 0, 0, 0, 11, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0,
+        0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0, 192, 63, 0, 0, 192, 63,
+        155, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 14, 14, 44, 14, 40, 38, 1,
     ]
 }
 
@@ -2402,49 +1473,22 @@ pub fn sparse_weights() -> Vec<u8> {
     let halves: Vec<u8> = (0..72)
         .flat_map(|_| {
             let r = rng.next();
-            let h: u16 = if !r.is_multiple_of(3) {
-                0
-            } else {
-                (0x3000 + ((r >> 8) % 0x0c00) as u16) | ((((r >> 20) & 1) as u16) << 15)
-            };
+            let h: u16 = if !r.is_multiple_of(3) { 0 } else { (0x3000 + ((r >> 8) % 0x0c00) as u16) | ((((r >> 20) & 1) as u16) << 15) };
             h.to_le_bytes()
         })
         .collect();
-    let (sp, stored) = encode(
-        &halves,
-        &[4, 3, 3, 2],
-        2,
-        &Format::csr_levels(4, &[3], Width::U8),
-    );
-    let w16 = b.constant_sparse(
-        "conv/filter_sparse",
-        DType::F16,
-        &[4, 3, 3, 2],
-        stored,
-        sp,
-        None,
-    );
+    let (sp, stored) = encode(&halves, &[4, 3, 3, 2], 2, &Format::csr_levels(4, &[3], Width::U8));
+    let w16 = b.constant_sparse("conv/filter_sparse", DType::F16, &[4, 3, 3, 2], stored, sp, None);
     let w16d = b.activation("conv/filter_f16", DType::F16, &[4, 3, 3, 2], None);
     let w = b.activation("conv/filter", DType::F32, &[4, 3, 3, 2], None);
     let c = b.activation("conv", DType::F32, &[1, 4, 4, 4], None);
     b.op(OpKind::Densify, &[Some(w16)], &[w16d]);
     b.op(OpKind::Dequantize, &[Some(w16d)], &[w]);
-    let conv = Conv2dOptions {
-        padding: Padding::Same,
-        stride_w: 1,
-        stride_h: 1,
-        dilation_w: 1,
-        dilation_h: 1,
-        activation: Activation::Relu,
-    };
+    let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
     b.op(OpKind::Conv2d(conv), &[Some(x), Some(w), None], &[c]);
     let shape = b.constant_i32("flat_shape", &[2], &[1, 64], None);
     let flat = b.activation("flat", DType::F32, &[1, 64], None);
-    b.op(
-        OpKind::Reshape { new_shape: None },
-        &[Some(c), Some(shape)],
-        &[flat],
-    );
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(c), Some(shape)], &[flat]);
     // FC weights [3, 64] float32 in 1x4 blocks, half of the blocks zero.
     let mut dense = vec![0f32; 3 * 64];
     for (i, v) in dense.iter_mut().enumerate() {
@@ -2453,23 +1497,13 @@ pub fn sparse_weights() -> Vec<u8> {
         }
     }
     let dense: Vec<u8> = dense.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let f = Format {
-        traversal_order: vec![0, 1, 2],
-        block_map: vec![1],
-        block_sizes: vec![4],
-        csr: vec![false, true, false],
-        width: Width::U16,
-    };
+    let f = Format { traversal_order: vec![0, 1, 2], block_map: vec![1], block_sizes: vec![4], csr: vec![false, true, false], width: Width::U16 };
     let (sp, stored) = encode(&dense, &[3, 64], 4, &f);
     let fw = b.constant_sparse("fc/weights_sparse", DType::F32, &[3, 64], stored, sp, None);
     let fwd = b.activation("fc/weights", DType::F32, &[3, 64], None);
     b.op(OpKind::Densify, &[Some(fw)], &[fwd]);
     let y = b.activation("output", DType::F32, &[1, 3], None);
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(flat), Some(fwd), None],
-        &[y],
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fwd), None], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
 }
@@ -2494,81 +1528,28 @@ pub fn int4_weights() -> Vec<u8> {
     let mut i4s = |n: usize| -> Vec<i8> { (0..n).map(|_| (rng.next() % 16) as i8 - 8).collect() };
     let mut b = ModelBuilder::new();
     let x = b.activation("input", DType::I8, &[1, 5, 5, 3], Some((0.05, -2)));
-    let w = b.constant_i4_per_axis(
-        "conv/filter",
-        &[3, 3, 3, 3],
-        &i4s(81),
-        &[0.11, 0.07, 0.23],
-        0,
-    );
-    let bias =
-        b.constant_i32_per_axis("conv/bias", &[3], &[37, -120, 5], &[0.0055, 0.0035, 0.0115]);
+    let w = b.constant_i4_per_axis("conv/filter", &[3, 3, 3, 3], &i4s(81), &[0.11, 0.07, 0.23], 0);
+    let bias = b.constant_i32_per_axis("conv/bias", &[3], &[37, -120, 5], &[0.0055, 0.0035, 0.0115]);
     let c = b.activation("conv", DType::I8, &[1, 5, 5, 3], Some((0.08, -10)));
-    let conv = Conv2dOptions {
-        padding: Padding::Same,
-        stride_w: 1,
-        stride_h: 1,
-        dilation_w: 1,
-        dilation_h: 1,
-        activation: Activation::Relu,
-    };
+    let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
     b.op(OpKind::Conv2d(conv), &[Some(x), Some(w), Some(bias)], &[c]);
     let dw = b.constant_i4_per_axis("dw/filter", &[1, 3, 3, 3], &i4s(27), &[0.05, 0.09, 0.12], 3);
     let d = b.activation("dw", DType::I8, &[1, 5, 5, 3], Some((0.1, 4)));
-    let dwo = DepthwiseConv2dOptions {
-        padding: Padding::Same,
-        stride_w: 1,
-        stride_h: 1,
-        depth_multiplier: 1,
-        dilation_w: 1,
-        dilation_h: 1,
-        activation: Activation::None,
-    };
-    b.op(
-        OpKind::DepthwiseConv2d(dwo),
-        &[Some(c), Some(dw), None],
-        &[d],
-    );
+    let dwo = DepthwiseConv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, depth_multiplier: 1, dilation_w: 1, dilation_h: 1, activation: Activation::None };
+    b.op(OpKind::DepthwiseConv2d(dwo), &[Some(c), Some(dw), None], &[d]);
     let shape = b.constant_i32("flat_shape", &[2], &[1, 75], None);
     let flat = b.activation("flat", DType::I8, &[1, 75], Some((0.1, 4)));
-    b.op(
-        OpKind::Reshape { new_shape: None },
-        &[Some(d), Some(shape)],
-        &[flat],
-    );
-    let fw = b.constant_i4(
-        "fc/weights",
-        &[7, 75],
-        &i4s(525),
-        Some(Quantization {
-            scale: vec![0.04],
-            zero_point: vec![0],
-            axis: None,
-        }),
-    );
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(d), Some(shape)], &[flat]);
+    let fw = b.constant_i4("fc/weights", &[7, 75], &i4s(525), Some(Quantization { scale: vec![0.04], zero_point: vec![0], axis: None }));
     let y = b.activation("output", DType::I8, &[1, 7], Some((0.2, 0)));
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(flat), Some(fw), None],
-        &[y],
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fw), None], &[y]);
     // Weight-only: int4 -> DEQUANTIZE -> float32 FULLY_CONNECTED.
     let xf = b.activation("input_f", DType::F32, &[1, 9], None);
-    let w4 = b.constant_i4_per_axis(
-        "fc_f/weights_int4",
-        &[4, 9],
-        &i4s(36),
-        &[0.1, 0.2, 0.05, 0.3],
-        0,
-    );
+    let w4 = b.constant_i4_per_axis("fc_f/weights_int4", &[4, 9], &i4s(36), &[0.1, 0.2, 0.05, 0.3], 0);
     let wf = b.activation("fc_f/weights", DType::F32, &[4, 9], None);
     b.op(OpKind::Dequantize, &[Some(w4)], &[wf]);
     let yf = b.activation("output_f", DType::F32, &[1, 4], None);
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(xf), Some(wf), None],
-        &[yf],
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(xf), Some(wf), None], &[yf]);
     b.inputs(&[x, xf]).outputs(&[y, yf]);
     b.finish()
 }
@@ -2591,34 +1572,14 @@ pub fn custom_ops() -> Vec<u8> {
     let x = b.activation("input", DType::F32, &[1, 2, 2, 2], None);
     let w1 = b.constant_f32("scale_shift1/w", &[2], &[0.5, -2.0]);
     let t1 = b.activation("scale_shift1", DType::F32, &[1, 2, 2, 2], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("ScaleShift".into()),
-        &[Some(x), Some(w1)],
-        &[t1],
-    );
-    b.custom_options(
-        op,
-        write_map(&[
-            ("add", FlexValue::Float(1.25)),
-            ("relu", FlexValue::Bool(false)),
-        ]),
-    );
+    let op = b.op_spec(OpSpecCode::Custom("ScaleShift".into()), &[Some(x), Some(w1)], &[t1]);
+    b.custom_options(op, write_map(&[("add", FlexValue::Float(1.25)), ("relu", FlexValue::Bool(false))]));
     let t2 = b.activation("relu", DType::F32, &[1, 2, 2, 2], None);
     b.op(OpKind::Relu, &[Some(t1)], &[t2]);
     let w2 = b.constant_f32("scale_shift2/w", &[2], &[3.0, 0.25]);
     let y0 = b.activation("output", DType::F32, &[1, 2, 2, 2], None);
-    let op = b.op_spec(
-        OpSpecCode::Custom("ScaleShift".into()),
-        &[Some(t2), Some(w2)],
-        &[y0],
-    );
-    b.custom_options(
-        op,
-        write_map(&[
-            ("add", FlexValue::Float(-0.5)),
-            ("relu", FlexValue::Bool(true)),
-        ]),
-    );
+    let op = b.op_spec(OpSpecCode::Custom("ScaleShift".into()), &[Some(t2), Some(w2)], &[y0]);
+    b.custom_options(op, write_map(&[("add", FlexValue::Float(-0.5)), ("relu", FlexValue::Bool(true))]));
     let q = Some((0.1, 3));
     let xq = b.activation("input_q", DType::I8, &[1, 8], q);
     let yq = b.activation("clamped", DType::I8, &[1, 8], q);
@@ -2645,19 +1606,11 @@ pub fn custom_ops_streaming() -> Vec<u8> {
         dtype: DType::I8,
         shape: vec![1, 3, 1, 4],
         shape_signature: None,
-        quant: Some(Quantization {
-            scale: vec![q.0],
-            zero_point: vec![q.1],
-            axis: None,
-        }),
+        quant: Some(Quantization { scale: vec![q.0], zero_point: vec![q.1], axis: None }),
         data: None,
         variable: true,
     });
-    b.op_spec(
-        OpSpecCode::Custom("CIRCULAR_BUFFER".into()),
-        &[Some(x)],
-        &[buf],
-    );
+    b.op_spec(OpSpecCode::Custom("CIRCULAR_BUFFER".into()), &[Some(x)], &[buf]);
     let y = b.activation("clamped", DType::I8, &[1, 3, 1, 4], Some(q));
     let op = b.op_spec(OpSpecCode::Custom("ClampI8".into()), &[Some(buf)], &[y]);
     b.custom_options(op, [(-20i32).to_le_bytes(), 50i32.to_le_bytes()].concat());
@@ -2671,34 +1624,16 @@ pub fn custom_ops_builtin() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     b.description("tflc test model: custom_ops with builtins");
     let x = b.activation("input", DType::F32, &[1, 2, 2, 2], None);
-    let scale_shift = |b: &mut ModelBuilder,
-                       x: TensorId,
-                       w: [f32; 2],
-                       add: f32,
-                       activation: Activation,
-                       name: &str| {
+    let scale_shift = |b: &mut ModelBuilder, x: TensorId, w: [f32; 2], add: f32, activation: Activation, name: &str| {
         let w = b.constant_f32(&format!("{name}/w"), &[2], &w);
         let m = b.activation(&format!("{name}/mul"), DType::F32, &[1, 2, 2, 2], None);
-        b.op(
-            OpKind::Mul {
-                activation: Activation::None,
-            },
-            &[Some(x), Some(w)],
-            &[m],
-        );
+        b.op(OpKind::Mul { activation: Activation::None }, &[Some(x), Some(w)], &[m]);
         let a = b.constant_f32(&format!("{name}/add"), &[1], &[add]);
         let y = b.activation(name, DType::F32, &[1, 2, 2, 2], None);
         b.op(OpKind::Add { activation }, &[Some(m), Some(a)], &[y]);
         y
     };
-    let t1 = scale_shift(
-        &mut b,
-        x,
-        [0.5, -2.0],
-        1.25,
-        Activation::None,
-        "scale_shift1",
-    );
+    let t1 = scale_shift(&mut b, x, [0.5, -2.0], 1.25, Activation::None, "scale_shift1");
     let t2 = b.activation("relu", DType::F32, &[1, 2, 2, 2], None);
     b.op(OpKind::Relu, &[Some(t1)], &[t2]);
     let y0 = scale_shift(&mut b, t2, [3.0, 0.25], -0.5, Activation::Relu, "output");
@@ -2724,19 +1659,11 @@ pub fn dynamic_custom_op() -> Vec<u8> {
         dtype: DType::I8,
         shape: vec![1, 8],
         shape_signature: Some(vec![-1, 8]),
-        quant: Some(Quantization {
-            scale: vec![0.1],
-            zero_point: vec![0],
-            axis: None,
-        }),
+        quant: Some(Quantization { scale: vec![0.1], zero_point: vec![0], axis: None }),
         data: None,
         variable: false,
     });
-    b.op_spec(
-        crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()),
-        &[Some(x)],
-        &[y],
-    );
+    b.op_spec(crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()), &[Some(x)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
 }
@@ -2747,11 +1674,7 @@ pub fn short_custom_options() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("spectrum", DType::I16, &[8], None);
     let y = b.activation("energy", DType::U32, &[4], None);
-    let op = b.op_spec(
-        crate::tflite::builder::OpSpecCode::Custom("SignalEnergy".into()),
-        &[Some(x)],
-        &[y],
-    );
+    let op = b.op_spec(crate::tflite::builder::OpSpecCode::Custom("SignalEnergy".into()), &[Some(x)], &[y]);
     b.custom_options(op, vec![1, 2]);
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
@@ -2762,11 +1685,7 @@ pub fn unsupported_custom_op() -> Vec<u8> {
     let mut b = ModelBuilder::new();
     let x = b.activation("input", DType::I8, &[1, 8], Some((0.1, 0)));
     let y = b.activation("output", DType::I8, &[1, 8], Some((0.1, 0)));
-    b.op_spec(
-        crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()),
-        &[Some(x)],
-        &[y],
-    );
+    b.op_spec(crate::tflite::builder::OpSpecCode::Custom("MyFancyOp".into()), &[Some(x)], &[y]);
     b.inputs(&[x]).outputs(&[y]);
     b.finish()
 }
@@ -2780,14 +1699,7 @@ pub fn unsupported_int16_conv() -> Vec<u8> {
     let bias = b.constant_i32_per_axis("bias32", &[2], &[7, -9], &[0.00001, 0.00002]);
     let y = b.activation("conv16", DType::I16, &[1, 4, 4, 2], Some((0.002, 0)));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Valid,
-            stride_w: 1,
-            stride_h: 1,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::None,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Valid, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::None }),
         &[Some(x), Some(w), Some(bias)],
         &[y],
     );
@@ -2803,15 +1715,9 @@ pub fn committed_files() -> Vec<(&'static str, Vec<u8>)> {
         ("examples/models/tiny_cnn_int8.tflite", tiny_cnn()),
         ("examples/models/custom_ops.tflite", custom_ops()),
         ("macros/tests/ui/models/conv.tflite", conv_same_relu()),
-        (
-            "macros/tests/ui/models/custom_op.tflite",
-            dynamic_custom_op(),
-        ),
+        ("macros/tests/ui/models/custom_op.tflite", dynamic_custom_op()),
         ("macros/tests/ui/models/custom_ops.tflite", custom_ops()),
-        (
-            "macros/tests/ui/models/int16_conv.tflite",
-            unsupported_int16_conv(),
-        ),
+        ("macros/tests/ui/models/int16_conv.tflite", unsupported_int16_conv()),
     ]
 }
 
@@ -2889,13 +1795,7 @@ pub mod stress {
                 b.op(OpKind::Relu, &[Some(a)], &[y]);
             } else {
                 let c = pick(&mut r);
-                b.op(
-                    OpKind::Add {
-                        activation: Activation::None,
-                    },
-                    &[Some(a), Some(c)],
-                    &[y],
-                );
+                b.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(c)], &[y]);
                 read[c.index()] = false;
             }
             read[a.index()] = false;
@@ -2903,13 +1803,7 @@ pub mod stress {
             all.push(y);
             read.push(true);
         }
-        let outs: Vec<TensorId> = all
-            .iter()
-            .zip(&read)
-            .skip(inputs.len())
-            .filter(|(_, &r)| r)
-            .map(|(&t, _)| t)
-            .collect();
+        let outs: Vec<TensorId> = all.iter().zip(&read).skip(inputs.len()).filter(|(_, &r)| r).map(|(&t, _)| t).collect();
         b.inputs(&inputs).outputs(&outs);
         b.finish()
     }

@@ -143,12 +143,7 @@ pub fn encode(dense: &[u8], shape: &[usize], elem_size: usize, f: &Format) -> (S
                     next.push(q);
                 }
             }
-            dim_metadata.push(DimMetadata {
-                format: DimFormat::Dense,
-                dense_size: size as i32,
-                array_segments: None,
-                array_indices: None,
-            });
+            dim_metadata.push(DimMetadata { format: DimFormat::Dense, dense_size: size as i32, array_segments: None, array_indices: None });
         }
         parents = next;
     }

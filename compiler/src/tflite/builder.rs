@@ -21,9 +21,7 @@
 //! reads back (a round trip that the tests check for every kind).
 
 use super::fb;
-use crate::ir::{
-    Activation, DType, DimFormat, IndexVector, OpKind, Padding, Quantization, Sparsity, TensorId,
-};
+use crate::ir::{Activation, DType, DimFormat, IndexVector, OpKind, Padding, Quantization, Sparsity, TensorId};
 use flatbuffers::{FlatBufferBuilder, UnionWIPOffset, WIPOffset};
 
 /// One tensor to write.
@@ -108,10 +106,7 @@ impl ModelBuilder {
     /// An empty model with one (current) subgraph, buffers inline.
     pub fn new() -> Self {
         Self {
-            subgraphs: vec![SubgraphSpec {
-                name: "main".into(),
-                ..Default::default()
-            }],
+            subgraphs: vec![SubgraphSpec { name: "main".into(), ..Default::default() }],
             current: 0,
             description: "built by tflc's model builder".into(),
             metadata: Vec::new(),
@@ -139,10 +134,7 @@ impl ModelBuilder {
 
     /// Starts a new subgraph and makes it current; returns its index.
     pub fn new_subgraph(&mut self, name: &str) -> usize {
-        self.subgraphs.push(SubgraphSpec {
-            name: name.to_owned(),
-            ..Default::default()
-        });
+        self.subgraphs.push(SubgraphSpec { name: name.to_owned(), ..Default::default() });
         self.current = self.subgraphs.len() - 1;
         self.current
     }
@@ -165,13 +157,7 @@ impl ModelBuilder {
     }
 
     /// Adds a non-constant tensor, per-tensor quantized when `q = Some((scale, zero_point))`.
-    pub fn activation(
-        &mut self,
-        name: &str,
-        dtype: DType,
-        shape: &[usize],
-        q: Option<(f32, i64)>,
-    ) -> TensorId {
+    pub fn activation(&mut self, name: &str, dtype: DType, shape: &[usize], q: Option<(f32, i64)>) -> TensorId {
         self.tensor(TensorSpec {
             name: name.to_owned(),
             dtype,
@@ -184,14 +170,7 @@ impl ModelBuilder {
     }
 
     /// Adds a constant tensor with raw little-endian bytes.
-    pub fn constant(
-        &mut self,
-        name: &str,
-        dtype: DType,
-        shape: &[usize],
-        data: Vec<u8>,
-        quant: Option<Quantization>,
-    ) -> TensorId {
+    pub fn constant(&mut self, name: &str, dtype: DType, shape: &[usize], data: Vec<u8>, quant: Option<Quantization>) -> TensorId {
         self.tensor(TensorSpec {
             name: name.to_owned(),
             dtype,
@@ -204,136 +183,48 @@ impl ModelBuilder {
     }
 
     /// An int8 constant, per-tensor quantized by `q = (scale, zero_point)` when given.
-    pub fn constant_i8(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i8],
-        q: Option<(f32, i64)>,
-    ) -> TensorId {
-        self.constant(
-            name,
-            DType::I8,
-            shape,
-            v.iter().map(|&x| x as u8).collect(),
-            q.map(per_tensor),
-        )
+    pub fn constant_i8(&mut self, name: &str, shape: &[usize], v: &[i8], q: Option<(f32, i64)>) -> TensorId {
+        self.constant(name, DType::I8, shape, v.iter().map(|&x| x as u8).collect(), q.map(per_tensor))
     }
 
     /// An int8 constant quantized per channel along `axis`.
-    pub fn constant_i8_per_axis(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i8],
-        scales: &[f32],
-        axis: usize,
-    ) -> TensorId {
-        let q = Quantization {
-            scale: scales.to_vec(),
-            zero_point: vec![0; scales.len()],
-            axis: Some(axis),
-        };
-        self.constant(
-            name,
-            DType::I8,
-            shape,
-            v.iter().map(|&x| x as u8).collect(),
-            Some(q),
-        )
+    pub fn constant_i8_per_axis(&mut self, name: &str, shape: &[usize], v: &[i8], scales: &[f32], axis: usize) -> TensorId {
+        let q = Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(axis) };
+        self.constant(name, DType::I8, shape, v.iter().map(|&x| x as u8).collect(), Some(q))
     }
 
     /// An int4 constant (TFLite's `INT4`) of `v` (each in -8..=7), packed as TFLite packs
     /// it: two elements a byte, flat over the tensor, element `2k` in the low nibble of byte
     /// `k`; an odd count leaves the last high nibble 0. Quantized by `quant` when given.
-    pub fn constant_i4(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i8],
-        quant: Option<Quantization>,
-    ) -> TensorId {
+    pub fn constant_i4(&mut self, name: &str, shape: &[usize], v: &[i8], quant: Option<Quantization>) -> TensorId {
         self.constant(name, DType::I4, shape, pack_int4(v), quant)
     }
 
     /// An int4 constant quantized per channel along `axis` (zero points 0).
-    pub fn constant_i4_per_axis(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i8],
-        scales: &[f32],
-        axis: usize,
-    ) -> TensorId {
-        let q = Quantization {
-            scale: scales.to_vec(),
-            zero_point: vec![0; scales.len()],
-            axis: Some(axis),
-        };
+    pub fn constant_i4_per_axis(&mut self, name: &str, shape: &[usize], v: &[i8], scales: &[f32], axis: usize) -> TensorId {
+        let q = Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(axis) };
         self.constant_i4(name, shape, v, Some(q))
     }
 
     /// An int32 constant (a bias), per-tensor quantized by `q` when given.
-    pub fn constant_i32(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i32],
-        q: Option<(f32, i64)>,
-    ) -> TensorId {
-        self.constant(
-            name,
-            DType::I32,
-            shape,
-            v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            q.map(per_tensor),
-        )
+    pub fn constant_i32(&mut self, name: &str, shape: &[usize], v: &[i32], q: Option<(f32, i64)>) -> TensorId {
+        self.constant(name, DType::I32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), q.map(per_tensor))
     }
 
     /// An int32 constant (bias) quantized per channel along axis 0.
-    pub fn constant_i32_per_axis(
-        &mut self,
-        name: &str,
-        shape: &[usize],
-        v: &[i32],
-        scales: &[f32],
-    ) -> TensorId {
-        let q = Quantization {
-            scale: scales.to_vec(),
-            zero_point: vec![0; scales.len()],
-            axis: Some(0),
-        };
-        self.constant(
-            name,
-            DType::I32,
-            shape,
-            v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            Some(q),
-        )
+    pub fn constant_i32_per_axis(&mut self, name: &str, shape: &[usize], v: &[i32], scales: &[f32]) -> TensorId {
+        let q = Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(0) };
+        self.constant(name, DType::I32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), Some(q))
     }
 
     /// A float32 constant.
     pub fn constant_f32(&mut self, name: &str, shape: &[usize], v: &[f32]) -> TensorId {
-        self.constant(
-            name,
-            DType::F32,
-            shape,
-            v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            None,
-        )
+        self.constant(name, DType::F32, shape, v.iter().flat_map(|x| x.to_le_bytes()).collect(), None)
     }
 
     /// A sparse constant: `stored` holds its stored values (little-endian), `sparsity` how
     /// they map onto `shape` (written as given, so malformed metadata can be written too).
-    pub fn constant_sparse(
-        &mut self,
-        name: &str,
-        dtype: DType,
-        shape: &[usize],
-        stored: Vec<u8>,
-        sparsity: Sparsity,
-        quant: Option<Quantization>,
-    ) -> TensorId {
+    pub fn constant_sparse(&mut self, name: &str, dtype: DType, shape: &[usize], stored: Vec<u8>, sparsity: Sparsity, quant: Option<Quantization>) -> TensorId {
         let t = self.constant(name, dtype, shape, stored, quant);
         self.sg().sparsity.insert(t.index(), sparsity);
         t
@@ -345,19 +236,11 @@ impl ModelBuilder {
     }
 
     /// Adds an operator by raw code (unknown builtins, custom ops).
-    pub fn op_spec(
-        &mut self,
-        code: OpSpecCode,
-        inputs: &[Option<TensorId>],
-        outputs: &[TensorId],
-    ) -> usize {
+    pub fn op_spec(&mut self, code: OpSpecCode, inputs: &[Option<TensorId>], outputs: &[TensorId]) -> usize {
         let sg = self.sg();
         sg.ops.push(OpSpec {
             code,
-            inputs: inputs
-                .iter()
-                .map(|t| t.map_or(-1, |t| t.index() as i32))
-                .collect(),
+            inputs: inputs.iter().map(|t| t.map_or(-1, |t| t.index() as i32)).collect(),
             outputs: outputs.iter().map(|t| t.index() as i32).collect(),
             intermediates: Vec::new(),
             custom_options: None,
@@ -386,14 +269,7 @@ impl ModelBuilder {
     /// Adds an operator with raw tensor indices, for writing malformed models in tests.
     pub fn op_raw(&mut self, code: OpSpecCode, inputs: &[i32], outputs: &[i32]) -> usize {
         let sg = self.sg();
-        sg.ops.push(OpSpec {
-            code,
-            inputs: inputs.to_vec(),
-            outputs: outputs.to_vec(),
-            intermediates: Vec::new(),
-            custom_options: None,
-            version: 1,
-        });
+        sg.ops.push(OpSpec { code, inputs: inputs.to_vec(), outputs: outputs.to_vec(), intermediates: Vec::new(), custom_options: None, version: 1 });
         sg.ops.len() - 1
     }
 
@@ -467,17 +343,9 @@ impl ModelBuilder {
             let args = match appended_offsets {
                 None => {
                     let v = fbb.create_vector(d);
-                    fb::BufferArgs {
-                        data: Some(v),
-                        offset: 0,
-                        size: 0,
-                    }
+                    fb::BufferArgs { data: Some(v), offset: 0, size: 0 }
                 }
-                Some(offs) => fb::BufferArgs {
-                    data: None,
-                    offset: offs[i],
-                    size: d.len() as u64,
-                },
+                Some(offs) => fb::BufferArgs { data: None, offset: offs[i], size: d.len() as u64 },
             };
             buffers.push(fb::Buffer::create(&mut fbb, &args));
         }
@@ -535,12 +403,7 @@ impl ModelBuilder {
                         (code, None, ty, opts)
                     }
                     OpSpecCode::RawBuiltin(c) => (*c, None, fb::BuiltinOptions::NONE, None),
-                    OpSpecCode::Custom(name) => (
-                        fb::BuiltinOperator::CUSTOM.0,
-                        Some(name.clone()),
-                        fb::BuiltinOptions::NONE,
-                        None,
-                    ),
+                    OpSpecCode::Custom(name) => (fb::BuiltinOperator::CUSTOM.0, Some(name.clone()), fb::BuiltinOptions::NONE, None),
                 };
                 let key = (code, custom, op.version);
                 let opcode_index = match codes.iter().position(|c| *c == key) {
@@ -552,8 +415,7 @@ impl ModelBuilder {
                 } as u32;
                 let inputs = fbb.create_vector(&op.inputs);
                 let outputs = fbb.create_vector(&op.outputs);
-                let intermediates =
-                    (!op.intermediates.is_empty()).then(|| fbb.create_vector(&op.intermediates));
+                let intermediates = (!op.intermediates.is_empty()).then(|| fbb.create_vector(&op.intermediates));
                 let custom_options = op.custom_options.as_ref().map(|c| fbb.create_vector(c));
                 ops.push(fb::Operator::create(
                     &mut fbb,
@@ -589,13 +451,7 @@ impl ModelBuilder {
         let mut metadata = Vec::new();
         for (name, _) in &self.metadata {
             let n = fbb.create_string(name);
-            metadata.push(fb::Metadata::create(
-                &mut fbb,
-                &fb::MetadataArgs {
-                    name: Some(n),
-                    buffer: next_buffer,
-                },
-            ));
+            metadata.push(fb::Metadata::create(&mut fbb, &fb::MetadataArgs { name: Some(n), buffer: next_buffer }));
             next_buffer += 1;
         }
         let fcodes: Vec<_> = codes
@@ -636,11 +492,7 @@ impl ModelBuilder {
 }
 
 fn per_tensor((scale, zp): (f32, i64)) -> Quantization {
-    Quantization {
-        scale: vec![scale],
-        zero_point: vec![zp],
-        axis: None,
-    }
+    Quantization { scale: vec![scale], zero_point: vec![zp], axis: None }
 }
 
 fn dtype_code(d: DType) -> fb::TensorType {
@@ -720,11 +572,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     dilation_h_factor: o.dilation_h,
                 },
             );
-            (
-                B::DEPTHWISE_CONV_2D.0,
-                O::DepthwiseConv2DOptions,
-                Some(t.as_union_value()),
-            )
+            (B::DEPTHWISE_CONV_2D.0, O::DepthwiseConv2DOptions, Some(t.as_union_value()))
         }
         OpKind::FullyConnected(o) => {
             let t = fb::FullyConnectedOptions::create(
@@ -741,11 +589,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     ..Default::default()
                 },
             );
-            (
-                B::FULLY_CONNECTED.0,
-                O::FullyConnectedOptions,
-                Some(t.as_union_value()),
-            )
+            (B::FULLY_CONNECTED.0, O::FullyConnectedOptions, Some(t.as_union_value()))
         }
         OpKind::AveragePool2d(o) | OpKind::MaxPool2d(o) | OpKind::L2Pool2d(o) => {
             let t = fb::Pool2DOptions::create(
@@ -767,41 +611,19 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             (code.0, O::Pool2DOptions, Some(t.as_union_value()))
         }
         OpKind::Add { activation } => {
-            let t = fb::AddOptions::create(
-                fbb,
-                &fb::AddOptionsArgs {
-                    fused_activation_function: act(*activation),
-                    ..Default::default()
-                },
-            );
+            let t = fb::AddOptions::create(fbb, &fb::AddOptionsArgs { fused_activation_function: act(*activation), ..Default::default() });
             (B::ADD.0, O::AddOptions, Some(t.as_union_value()))
         }
         OpKind::Sub { activation } => {
-            let t = fb::SubOptions::create(
-                fbb,
-                &fb::SubOptionsArgs {
-                    fused_activation_function: act(*activation),
-                    ..Default::default()
-                },
-            );
+            let t = fb::SubOptions::create(fbb, &fb::SubOptionsArgs { fused_activation_function: act(*activation), ..Default::default() });
             (B::SUB.0, O::SubOptions, Some(t.as_union_value()))
         }
         OpKind::Mul { activation } => {
-            let t = fb::MulOptions::create(
-                fbb,
-                &fb::MulOptionsArgs {
-                    fused_activation_function: act(*activation),
-                },
-            );
+            let t = fb::MulOptions::create(fbb, &fb::MulOptionsArgs { fused_activation_function: act(*activation) });
             (B::MUL.0, O::MulOptions, Some(t.as_union_value()))
         }
         OpKind::Div { activation } => {
-            let t = fb::DivOptions::create(
-                fbb,
-                &fb::DivOptionsArgs {
-                    fused_activation_function: act(*activation),
-                },
-            );
+            let t = fb::DivOptions::create(fbb, &fb::DivOptionsArgs { fused_activation_function: act(*activation) });
             (B::DIV.0, O::DivOptions, Some(t.as_union_value()))
         }
         OpKind::Softmax { beta } => {
@@ -816,11 +638,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::ReluN1To1 => none(B::RELU_N1_TO_1),
         OpKind::LeakyRelu { alpha } => {
             let t = fb::LeakyReluOptions::create(fbb, &fb::LeakyReluOptionsArgs { alpha: *alpha });
-            (
-                B::LEAKY_RELU.0,
-                O::LeakyReluOptions,
-                Some(t.as_union_value()),
-            )
+            (B::LEAKY_RELU.0, O::LeakyReluOptions, Some(t.as_union_value()))
         }
         OpKind::Prelu => none(B::PRELU),
         OpKind::Quantize => none(B::QUANTIZE),
@@ -831,28 +649,16 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::Concatenation { axis, activation } => {
             let t = fb::ConcatenationOptions::create(
                 fbb,
-                &fb::ConcatenationOptionsArgs {
-                    axis: *axis,
-                    fused_activation_function: act(*activation),
-                },
+                &fb::ConcatenationOptionsArgs { axis: *axis, fused_activation_function: act(*activation) },
             );
-            (
-                B::CONCATENATION.0,
-                O::ConcatenationOptions,
-                Some(t.as_union_value()),
-            )
+            (B::CONCATENATION.0, O::ConcatenationOptions, Some(t.as_union_value()))
         }
         OpKind::Mean { keep_dims }
         | OpKind::Sum { keep_dims }
         | OpKind::ReduceMax { keep_dims }
         | OpKind::ReduceMin { keep_dims }
         | OpKind::ReduceAll { keep_dims } => {
-            let t = fb::ReducerOptions::create(
-                fbb,
-                &fb::ReducerOptionsArgs {
-                    keep_dims: *keep_dims,
-                },
-            );
+            let t = fb::ReducerOptions::create(fbb, &fb::ReducerOptionsArgs { keep_dims: *keep_dims });
             let code = match kind {
                 OpKind::Mean { .. } => B::MEAN,
                 OpKind::Sum { .. } => B::SUM,
@@ -875,78 +681,38 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     offset: o.offset,
                 },
             );
-            (
-                B::STRIDED_SLICE.0,
-                O::StridedSliceOptions,
-                Some(t.as_union_value()),
-            )
+            (B::STRIDED_SLICE.0, O::StridedSliceOptions, Some(t.as_union_value()))
         }
         OpKind::Slice => none(B::SLICE),
         OpKind::Split { num_splits } => {
-            let t = fb::SplitOptions::create(
-                fbb,
-                &fb::SplitOptionsArgs {
-                    num_splits: *num_splits,
-                },
-            );
+            let t = fb::SplitOptions::create(fbb, &fb::SplitOptionsArgs { num_splits: *num_splits });
             (B::SPLIT.0, O::SplitOptions, Some(t.as_union_value()))
         }
         OpKind::SplitV { num_splits } => {
-            let t = fb::SplitVOptions::create(
-                fbb,
-                &fb::SplitVOptionsArgs {
-                    num_splits: *num_splits,
-                },
-            );
+            let t = fb::SplitVOptions::create(fbb, &fb::SplitVOptionsArgs { num_splits: *num_splits });
             (B::SPLIT_V.0, O::SplitVOptions, Some(t.as_union_value()))
         }
         OpKind::Pack { values_count, axis } => {
-            let t = fb::PackOptions::create(
-                fbb,
-                &fb::PackOptionsArgs {
-                    values_count: *values_count,
-                    axis: *axis,
-                },
-            );
+            let t = fb::PackOptions::create(fbb, &fb::PackOptionsArgs { values_count: *values_count, axis: *axis });
             (B::PACK.0, O::PackOptions, Some(t.as_union_value()))
         }
         OpKind::Unpack { num, axis } => {
-            let t = fb::UnpackOptions::create(
-                fbb,
-                &fb::UnpackOptionsArgs {
-                    num: *num,
-                    axis: *axis,
-                },
-            );
+            let t = fb::UnpackOptions::create(fbb, &fb::UnpackOptionsArgs { num: *num, axis: *axis });
             (B::UNPACK.0, O::UnpackOptions, Some(t.as_union_value()))
         }
         OpKind::ResizeNearestNeighbor(o) => {
             let t = fb::ResizeNearestNeighborOptions::create(
                 fbb,
-                &fb::ResizeNearestNeighborOptionsArgs {
-                    align_corners: o.align_corners,
-                    half_pixel_centers: o.half_pixel_centers,
-                },
+                &fb::ResizeNearestNeighborOptionsArgs { align_corners: o.align_corners, half_pixel_centers: o.half_pixel_centers },
             );
-            (
-                B::RESIZE_NEAREST_NEIGHBOR.0,
-                O::ResizeNearestNeighborOptions,
-                Some(t.as_union_value()),
-            )
+            (B::RESIZE_NEAREST_NEIGHBOR.0, O::ResizeNearestNeighborOptions, Some(t.as_union_value()))
         }
         OpKind::ResizeBilinear(o) => {
             let t = fb::ResizeBilinearOptions::create(
                 fbb,
-                &fb::ResizeBilinearOptionsArgs {
-                    align_corners: o.align_corners,
-                    half_pixel_centers: o.half_pixel_centers,
-                },
+                &fb::ResizeBilinearOptionsArgs { align_corners: o.align_corners, half_pixel_centers: o.half_pixel_centers },
             );
-            (
-                B::RESIZE_BILINEAR.0,
-                O::ResizeBilinearOptions,
-                Some(t.as_union_value()),
-            )
+            (B::RESIZE_BILINEAR.0, O::ResizeBilinearOptions, Some(t.as_union_value()))
         }
         OpKind::Maximum => none(B::MAXIMUM),
         OpKind::Minimum => none(B::MINIMUM),
@@ -954,13 +720,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::ArgMin => none(B::ARG_MIN),
         OpKind::AddN => none(B::ADD_N),
         OpKind::Cumsum { exclusive, reverse } => {
-            let t = fb::CumsumOptions::create(
-                fbb,
-                &fb::CumsumOptionsArgs {
-                    exclusive: *exclusive,
-                    reverse: *reverse,
-                },
-            );
+            let t = fb::CumsumOptions::create(fbb, &fb::CumsumOptionsArgs { exclusive: *exclusive, reverse: *reverse });
             (B::CUMSUM.0, O::CumsumOptions, Some(t.as_union_value()))
         }
         OpKind::Equal => none(B::EQUAL),
@@ -976,33 +736,21 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::Reshape { new_shape } => match new_shape {
             Some(s) => {
                 let v = fbb.create_vector(s);
-                let t =
-                    fb::ReshapeOptions::create(fbb, &fb::ReshapeOptionsArgs { new_shape: Some(v) });
+                let t = fb::ReshapeOptions::create(fbb, &fb::ReshapeOptionsArgs { new_shape: Some(v) });
                 (B::RESHAPE.0, O::ReshapeOptions, Some(t.as_union_value()))
             }
             None => none(B::RESHAPE),
         },
         OpKind::Squeeze { squeeze_dims } => {
             let v = fbb.create_vector(squeeze_dims);
-            let t = fb::SqueezeOptions::create(
-                fbb,
-                &fb::SqueezeOptionsArgs {
-                    squeeze_dims: Some(v),
-                },
-            );
+            let t = fb::SqueezeOptions::create(fbb, &fb::SqueezeOptionsArgs { squeeze_dims: Some(v) });
             (B::SQUEEZE.0, O::SqueezeOptions, Some(t.as_union_value()))
         }
         OpKind::ExpandDims => none(B::EXPAND_DIMS),
         OpKind::Cast => none(B::CAST),
         OpKind::Shape => none(B::SHAPE),
         OpKind::Gather { axis, batch_dims } => {
-            let t = fb::GatherOptions::create(
-                fbb,
-                &fb::GatherOptionsArgs {
-                    axis: *axis,
-                    batch_dims: *batch_dims,
-                },
-            );
+            let t = fb::GatherOptions::create(fbb, &fb::GatherOptionsArgs { axis: *axis, batch_dims: *batch_dims });
             (B::GATHER.0, O::GatherOptions, Some(t.as_union_value()))
         }
         OpKind::Svdf(o) => {
@@ -1028,16 +776,9 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     diagonal_recurrent_tensors: o.diagonal_recurrent_tensors,
                 },
             );
-            (
-                B::UNIDIRECTIONAL_SEQUENCE_LSTM.0,
-                O::UnidirectionalSequenceLSTMOptions,
-                Some(t.as_union_value()),
-            )
+            (B::UNIDIRECTIONAL_SEQUENCE_LSTM.0, O::UnidirectionalSequenceLSTMOptions, Some(t.as_union_value()))
         }
-        OpKind::If {
-            then_subgraph,
-            else_subgraph,
-        } => {
+        OpKind::If { then_subgraph, else_subgraph } => {
             let t = fb::IfOptions::create(
                 fbb,
                 &fb::IfOptionsArgs {
@@ -1047,10 +788,7 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             );
             (B::IF.0, O::IfOptions, Some(t.as_union_value()))
         }
-        OpKind::While {
-            cond_subgraph,
-            body_subgraph,
-        } => {
+        OpKind::While { cond_subgraph, body_subgraph } => {
             let t = fb::WhileOptions::create(
                 fbb,
                 &fb::WhileOptionsArgs {
@@ -1061,31 +799,13 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
             (B::WHILE.0, O::WhileOptions, Some(t.as_union_value()))
         }
         OpKind::CallOnce { init_subgraph } => {
-            let t = fb::CallOnceOptions::create(
-                fbb,
-                &fb::CallOnceOptionsArgs {
-                    init_subgraph_index: init_subgraph.index() as i32,
-                },
-            );
+            let t = fb::CallOnceOptions::create(fbb, &fb::CallOnceOptionsArgs { init_subgraph_index: init_subgraph.index() as i32 });
             (B::CALL_ONCE.0, O::CallOnceOptions, Some(t.as_union_value()))
         }
-        OpKind::VarHandle {
-            container,
-            shared_name,
-        } => {
+        OpKind::VarHandle { container, shared_name } => {
             let (c, n) = (fbb.create_string(container), fbb.create_string(shared_name));
-            let t = fb::VarHandleOptions::create(
-                fbb,
-                &fb::VarHandleOptionsArgs {
-                    container: Some(c),
-                    shared_name: Some(n),
-                },
-            );
-            (
-                B::VAR_HANDLE.0,
-                O::VarHandleOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::VarHandleOptions::create(fbb, &fb::VarHandleOptionsArgs { container: Some(c), shared_name: Some(n) });
+            (B::VAR_HANDLE.0, O::VarHandleOptions, Some(t.as_union_value()))
         }
         OpKind::AssignVariable => (B::ASSIGN_VARIABLE.0, O::NONE, None),
         OpKind::ReadVariable => (B::READ_VARIABLE.0, O::NONE, None),
@@ -1095,49 +815,22 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::BroadcastArgs => none(B::BROADCAST_ARGS),
         OpKind::BroadcastTo => none(B::BROADCAST_TO),
         OpKind::DepthToSpace { block_size } => {
-            let t = fb::DepthToSpaceOptions::create(
-                fbb,
-                &fb::DepthToSpaceOptionsArgs {
-                    block_size: *block_size,
-                },
-            );
-            (
-                B::DEPTH_TO_SPACE.0,
-                O::DepthToSpaceOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::DepthToSpaceOptions::create(fbb, &fb::DepthToSpaceOptionsArgs { block_size: *block_size });
+            (B::DEPTH_TO_SPACE.0, O::DepthToSpaceOptions, Some(t.as_union_value()))
         }
         OpKind::DynamicUpdateSlice => none(B::DYNAMIC_UPDATE_SLICE),
         OpKind::EmbeddingLookup => none(B::EMBEDDING_LOOKUP),
         OpKind::Fill => none(B::FILL),
         OpKind::GatherNd => none(B::GATHER_ND),
         OpKind::MirrorPad { mode } => {
-            let t = fb::MirrorPadOptions::create(
-                fbb,
-                &fb::MirrorPadOptionsArgs {
-                    mode: fb::MirrorPadMode(*mode),
-                },
-            );
-            (
-                B::MIRROR_PAD.0,
-                O::MirrorPadOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::MirrorPadOptions::create(fbb, &fb::MirrorPadOptionsArgs { mode: fb::MirrorPadMode(*mode) });
+            (B::MIRROR_PAD.0, O::MirrorPadOptions, Some(t.as_union_value()))
         }
         OpKind::ReverseV2 => none(B::REVERSE_V2),
         OpKind::SpaceToBatchNd => none(B::SPACE_TO_BATCH_ND),
         OpKind::SpaceToDepth { block_size } => {
-            let t = fb::SpaceToDepthOptions::create(
-                fbb,
-                &fb::SpaceToDepthOptionsArgs {
-                    block_size: *block_size,
-                },
-            );
-            (
-                B::SPACE_TO_DEPTH.0,
-                O::SpaceToDepthOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::SpaceToDepthOptions::create(fbb, &fb::SpaceToDepthOptionsArgs { block_size: *block_size });
+            (B::SPACE_TO_DEPTH.0, O::SpaceToDepthOptions, Some(t.as_union_value()))
         }
         OpKind::ZerosLike => none(B::ZEROS_LIKE),
         // Elementwise math.
@@ -1159,17 +852,8 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
         OpKind::FloorMod => none(B::FLOOR_MOD),
         OpKind::LogSoftmax => none(B::LOG_SOFTMAX),
         OpKind::L2Normalization { activation } => {
-            let t = fb::L2NormOptions::create(
-                fbb,
-                &fb::L2NormOptionsArgs {
-                    fused_activation_function: act(*activation),
-                },
-            );
-            (
-                B::L2_NORMALIZATION.0,
-                O::L2NormOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::L2NormOptions::create(fbb, &fb::L2NormOptionsArgs { fused_activation_function: act(*activation) });
+            (B::L2_NORMALIZATION.0, O::L2NormOptions, Some(t.as_union_value()))
         }
         // Convolution family (issue 14).
         OpKind::TransposeConv(o) => {
@@ -1183,71 +867,32 @@ fn write_options(fbb: &mut FlatBufferBuilder<'_>, kind: &OpKind) -> Written {
                     ..Default::default()
                 },
             );
-            (
-                B::TRANSPOSE_CONV.0,
-                O::TransposeConvOptions,
-                Some(t.as_union_value()),
-            )
+            (B::TRANSPOSE_CONV.0, O::TransposeConvOptions, Some(t.as_union_value()))
         }
         OpKind::BatchMatmul { adj_x, adj_y } => {
-            let t = fb::BatchMatMulOptions::create(
-                fbb,
-                &fb::BatchMatMulOptionsArgs {
-                    adj_x: *adj_x,
-                    adj_y: *adj_y,
-                    ..Default::default()
-                },
-            );
-            (
-                B::BATCH_MATMUL.0,
-                O::BatchMatMulOptions,
-                Some(t.as_union_value()),
-            )
+            let t = fb::BatchMatMulOptions::create(fbb, &fb::BatchMatMulOptionsArgs { adj_x: *adj_x, adj_y: *adj_y, ..Default::default() });
+            (B::BATCH_MATMUL.0, O::BatchMatMulOptions, Some(t.as_union_value()))
         }
         OpKind::Unsupported => (fb::BuiltinOperator::CUSTOM.0, O::NONE, None),
     }
 }
 
 /// Writes `SparsityParameters` exactly as given.
-fn write_sparsity<'b>(
-    fbb: &mut FlatBufferBuilder<'b>,
-    sp: &Sparsity,
-) -> WIPOffset<fb::SparsityParameters<'b>> {
-    fn vector<'b>(
-        fbb: &mut FlatBufferBuilder<'b>,
-        v: &Option<IndexVector>,
-    ) -> (fb::SparseIndexVector, Option<WIPOffset<UnionWIPOffset>>) {
+fn write_sparsity<'b>(fbb: &mut FlatBufferBuilder<'b>, sp: &Sparsity) -> WIPOffset<fb::SparsityParameters<'b>> {
+    fn vector<'b>(fbb: &mut FlatBufferBuilder<'b>, v: &Option<IndexVector>) -> (fb::SparseIndexVector, Option<WIPOffset<UnionWIPOffset>>) {
         match v {
             None => (fb::SparseIndexVector::NONE, None),
             Some(IndexVector::I32(v)) => {
                 let values = Some(fbb.create_vector(v));
-                (
-                    fb::SparseIndexVector::Int32Vector,
-                    Some(
-                        fb::Int32Vector::create(fbb, &fb::Int32VectorArgs { values })
-                            .as_union_value(),
-                    ),
-                )
+                (fb::SparseIndexVector::Int32Vector, Some(fb::Int32Vector::create(fbb, &fb::Int32VectorArgs { values }).as_union_value()))
             }
             Some(IndexVector::U16(v)) => {
                 let values = Some(fbb.create_vector(v));
-                (
-                    fb::SparseIndexVector::Uint16Vector,
-                    Some(
-                        fb::Uint16Vector::create(fbb, &fb::Uint16VectorArgs { values })
-                            .as_union_value(),
-                    ),
-                )
+                (fb::SparseIndexVector::Uint16Vector, Some(fb::Uint16Vector::create(fbb, &fb::Uint16VectorArgs { values }).as_union_value()))
             }
             Some(IndexVector::U8(v)) => {
                 let values = Some(fbb.create_vector(v));
-                (
-                    fb::SparseIndexVector::Uint8Vector,
-                    Some(
-                        fb::Uint8Vector::create(fbb, &fb::Uint8VectorArgs { values })
-                            .as_union_value(),
-                    ),
-                )
+                (fb::SparseIndexVector::Uint8Vector, Some(fb::Uint8Vector::create(fbb, &fb::Uint8VectorArgs { values }).as_union_value()))
             }
         }
     }
@@ -1262,33 +907,17 @@ fn write_sparsity<'b>(
         };
         dims.push(fb::DimensionMetadata::create(
             fbb,
-            &fb::DimensionMetadataArgs {
-                format,
-                dense_size: d.dense_size,
-                array_segments_type,
-                array_segments,
-                array_indices_type,
-                array_indices,
-            },
+            &fb::DimensionMetadataArgs { format, dense_size: d.dense_size, array_segments_type, array_segments, array_indices_type, array_indices },
         ));
     }
     let traversal_order = Some(fbb.create_vector(&sp.traversal_order));
     let block_map = (!sp.block_map.is_empty()).then(|| fbb.create_vector(&sp.block_map));
     let dim_metadata = Some(fbb.create_vector(&dims));
-    fb::SparsityParameters::create(
-        fbb,
-        &fb::SparsityParametersArgs {
-            traversal_order,
-            block_map,
-            dim_metadata,
-        },
-    )
+    fb::SparsityParameters::create(fbb, &fb::SparsityParametersArgs { traversal_order, block_map, dim_metadata })
 }
 
 /// TFLite's int4 packing of `v` (each value's low four bits): element `2k` in the low nibble
 /// of byte `k`, element `2k + 1` in its high nibble.
 pub fn pack_int4(v: &[i8]) -> Vec<u8> {
-    v.chunks(2)
-        .map(|p| (p[0] as u8 & 0x0f) | (p.get(1).map_or(0, |&h| h as u8 & 0x0f) << 4))
-        .collect()
+    v.chunks(2).map(|p| (p[0] as u8 & 0x0f) | (p.get(1).map_or(0, |&h| h as u8 & 0x0f) << 4)).collect()
 }

@@ -79,12 +79,7 @@ const FBT_BOOL: u8 = 26;
 
 fn read_uint(b: &[u8], at: usize, width: usize) -> Result<u64, String> {
     let end = at.checked_add(width).ok_or("offset overflows")?;
-    let s = b.get(at..end).ok_or_else(|| {
-        format!(
-            "{width}-byte value at {at} is past the end ({} bytes)",
-            b.len()
-        )
-    })?;
+    let s = b.get(at..end).ok_or_else(|| format!("{width}-byte value at {at} is past the end ({} bytes)", b.len()))?;
     Ok(match width {
         1 => s[0] as u64,
         2 => u16::from_le_bytes([s[0], s[1]]) as u64,
@@ -115,10 +110,7 @@ fn read_float(b: &[u8], at: usize, width: usize) -> Result<f64, String> {
 
 /// `at - offset`, checked.
 fn back(at: usize, offset: u64) -> Result<usize, String> {
-    usize::try_from(offset)
-        .ok()
-        .and_then(|o| at.checked_sub(o))
-        .ok_or_else(|| format!("offset {offset} from {at} points before the buffer"))
+    usize::try_from(offset).ok().and_then(|o| at.checked_sub(o)).ok_or_else(|| format!("offset {offset} from {at} points before the buffer"))
 }
 
 /// Reads the value of packed type `packed` stored at `at` in a slot of `parent_width` bytes.
@@ -145,13 +137,8 @@ fn read_value(b: &[u8], at: usize, parent_width: usize, packed: u8) -> Result<Fl
 
 /// The NUL-terminated key string at `at`.
 fn read_key(b: &[u8], at: usize) -> Result<String, String> {
-    let rest = b
-        .get(at..)
-        .ok_or_else(|| format!("key at {at} is past the end"))?;
-    let len = rest
-        .iter()
-        .position(|&c| c == 0)
-        .ok_or_else(|| format!("key at {at} is not terminated"))?;
+    let rest = b.get(at..).ok_or_else(|| format!("key at {at} is past the end"))?;
+    let len = rest.iter().position(|&c| c == 0).ok_or_else(|| format!("key at {at} is not terminated"))?;
     String::from_utf8(rest[..len].to_vec()).map_err(|_| format!("key at {at} is not UTF-8"))
 }
 
@@ -167,10 +154,7 @@ impl FlexMap {
             return Err(format!("root byte width {root_width}"));
         }
         if root_packed >> 2 != FBT_MAP {
-            return Err(format!(
-                "the root is of FlexBuffer type {}, not a map",
-                root_packed >> 2
-            ));
+            return Err(format!("the root is of FlexBuffer type {}, not a map", root_packed >> 2));
         }
         let root_at = back(b.len() - 2, root_width as u64)?;
         let values = back(root_at, read_uint(b, root_at, root_width)?)?;
@@ -192,16 +176,12 @@ impl FlexMap {
         if n > b.len() {
             return Err(format!("map size {n} exceeds the buffer"));
         }
-        let types_at = values
-            .checked_add(n.checked_mul(width).ok_or("map size overflows")?)
-            .ok_or("map size overflows")?;
+        let types_at = values.checked_add(n.checked_mul(width).ok_or("map size overflows")?).ok_or("map size overflows")?;
         let mut entries = Vec::with_capacity(n);
         for i in 0..n {
             let key_slot = keys + i * keys_width;
             let key = read_key(b, back(key_slot, read_uint(b, key_slot, keys_width)?)?)?;
-            let packed = *b
-                .get(types_at + i)
-                .ok_or_else(|| format!("type byte of entry {i} is past the end"))?;
+            let packed = *b.get(types_at + i).ok_or_else(|| format!("type byte of entry {i} is past the end"))?;
             let value = read_value(b, values + i * width, width, packed)?;
             entries.push((key, value));
         }
@@ -219,12 +199,8 @@ impl FlexMap {
     pub fn at(&self, index: usize, key: &str) -> Result<FlexValue, String> {
         match self.entries.get(index) {
             Some((k, v)) if k == key => Ok(*v),
-            Some((k, _)) => Err(format!(
-                "custom option {index} is {k:?}, where TFLite Micro reads {key:?}"
-            )),
-            None => Err(format!(
-                "custom option {key:?} (position {index}) is missing"
-            )),
+            Some((k, _)) => Err(format!("custom option {index} is {k:?}, where TFLite Micro reads {key:?}")),
+            None => Err(format!("custom option {key:?} (position {index}) is missing")),
         }
     }
 }
@@ -322,12 +298,7 @@ mod tests {
 
     #[test]
     fn written_maps_read_back_sorted() {
-        let b = write_map(&[
-            ("z", FlexValue::Int(-5)),
-            ("T", FlexValue::Int(7)),
-            ("m", FlexValue::Bool(true)),
-            ("big", FlexValue::UInt(1 << 40)),
-        ]);
+        let b = write_map(&[("z", FlexValue::Int(-5)), ("T", FlexValue::Int(7)), ("m", FlexValue::Bool(true)), ("big", FlexValue::UInt(1 << 40))]);
         let m = FlexMap::parse(&b).unwrap();
         let keys: Vec<&str> = m.entries.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["T", "big", "m", "z"]);

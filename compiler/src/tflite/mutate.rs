@@ -60,10 +60,7 @@ pub(crate) enum Kind {
     VecTable(usize),
     Table(usize),
     /// A union: its type tag sits in slot `tag_vt`; `variants` maps tags to tables.
-    Union {
-        tag_vt: u16,
-        variants: &'static [(u8, usize)],
-    },
+    Union { tag_vt: u16, variants: &'static [(u8, usize)] },
 }
 
 /// One field of a table.
@@ -153,27 +150,17 @@ fn decode(b: &[u8], loc: usize, desc: usize, depth: usize) -> Option<Tab> {
             }
             Kind::VecStr => {
                 let (s, n) = vec_at(b, at, 4)?;
-                Val::VecStr(
-                    (0..n)
-                        .map(|i| string_at(b, s + 4 * i))
-                        .collect::<Option<_>>()?,
-                )
+                Val::VecStr((0..n).map(|i| string_at(b, s + 4 * i)).collect::<Option<_>>()?)
             }
             Kind::VecTable(c) => {
                 let (s, n) = vec_at(b, at, 4)?;
-                Val::VecTable(
-                    (0..n)
-                        .map(|i| decode(b, deref(b, s + 4 * i)?, c, depth + 1))
-                        .collect::<Option<_>>()?,
-                )
+                Val::VecTable((0..n).map(|i| decode(b, deref(b, s + 4 * i)?, c, depth + 1)).collect::<Option<_>>()?)
             }
             Kind::Table(c) => Val::Table(Box::new(decode(b, deref(b, at)?, c, depth + 1)?)),
             Kind::Union { tag_vt, variants } => {
                 let Some(tag_at) = slot(tag_vt) else { continue };
                 let tag = rd(b, tag_at, 1)? as u8;
-                let Some(&(_, c)) = variants.iter().find(|v| v.0 == tag) else {
-                    continue;
-                };
+                let Some(&(_, c)) = variants.iter().find(|v| v.0 == tag) else { continue };
                 Val::Union(tag, Box::new(decode(b, deref(b, at)?, c, depth + 1)?))
             }
         };
@@ -182,36 +169,13 @@ fn decode(b: &[u8], loc: usize, desc: usize, depth: usize) -> Option<Tab> {
     Some(Tab { desc, fields })
 }
 
-fn vec_scalar(
-    fbb: &mut FlatBufferBuilder<'_>,
-    size: usize,
-    bytes: &[u8],
-) -> WIPOffset<UnionWIPOffset> {
+fn vec_scalar(fbb: &mut FlatBufferBuilder<'_>, size: usize, bytes: &[u8]) -> WIPOffset<UnionWIPOffset> {
     match size {
         1 => fbb.create_vector(bytes).as_union_value(),
-        2 => fbb
-            .create_vector(
-                &bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect::<Vec<_>>(),
-            )
-            .as_union_value(),
-        4 => fbb
-            .create_vector(
-                &bytes
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect::<Vec<_>>(),
-            )
-            .as_union_value(),
+        2 => fbb.create_vector(&bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect::<Vec<_>>()).as_union_value(),
+        4 => fbb.create_vector(&bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>()).as_union_value(),
         _ => fbb
-            .create_vector(
-                &bytes
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                    .collect::<Vec<_>>(),
-            )
+            .create_vector(&bytes.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect::<Vec<_>>())
             .as_union_value(),
     }
 }
@@ -265,10 +229,7 @@ fn encode(fbb: &mut FlatBufferBuilder<'_>, t: &Tab) -> WIPOffset<TableFinishedWI
 
 impl Tab {
     fn new(desc: usize) -> Tab {
-        Tab {
-            desc,
-            fields: Vec::new(),
-        }
+        Tab { desc, fields: Vec::new() }
     }
     fn field_index(&self, name: &str) -> Option<usize> {
         TABLES[self.desc].fields.iter().position(|f| f.name == name)
@@ -283,9 +244,7 @@ impl Tab {
     }
     /// Sets a field, adding it if absent (no-op for a name the table does not have).
     fn set(&mut self, name: &str, v: Val) {
-        let Some(fi) = self.field_index(name) else {
-            return;
-        };
+        let Some(fi) = self.field_index(name) else { return };
         match self.fields.iter_mut().find(|f| f.0 == fi) {
             Some(f) => f.1 = v,
             None => self.fields.push((fi, v)),
@@ -311,45 +270,27 @@ impl Tab {
     }
     fn ints(&self, name: &str) -> Vec<i32> {
         match self.get(name) {
-            Some(Val::VecScalar(b)) => b
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
+            Some(Val::VecScalar(b)) => b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
             _ => Vec::new(),
         }
     }
     fn set_ints(&mut self, name: &str, v: &[i32]) {
-        self.set(
-            name,
-            Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()),
-        );
+        self.set(name, Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()));
     }
     fn floats(&self, name: &str) -> Vec<f32> {
-        self.ints(name)
-            .into_iter()
-            .map(|x| f32::from_bits(x as u32))
-            .collect()
+        self.ints(name).into_iter().map(|x| f32::from_bits(x as u32)).collect()
     }
     fn set_floats(&mut self, name: &str, v: &[f32]) {
-        self.set(
-            name,
-            Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()),
-        );
+        self.set(name, Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()));
     }
     fn longs(&self, name: &str) -> Vec<i64> {
         match self.get(name) {
-            Some(Val::VecScalar(b)) => b
-                .chunks_exact(8)
-                .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                .collect(),
+            Some(Val::VecScalar(b)) => b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect(),
             _ => Vec::new(),
         }
     }
     fn set_longs(&mut self, name: &str, v: &[i64]) {
-        self.set(
-            name,
-            Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()),
-        );
+        self.set(name, Val::VecScalar(v.iter().flat_map(|x| x.to_le_bytes()).collect()));
     }
 }
 
@@ -373,35 +314,9 @@ pub fn round_trip(seed: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Extreme i32 values (dims, indices, subgraph references, option fields).
-const I32S: [i32; 14] = [
-    0,
-    1,
-    -1,
-    2,
-    3,
-    -2,
-    7,
-    8,
-    255,
-    65_536,
-    1 << 20,
-    0x4000_0000,
-    i32::MAX,
-    i32::MIN,
-];
+const I32S: [i32; 14] = [0, 1, -1, 2, 3, -2, 7, 8, 255, 65_536, 1 << 20, 0x4000_0000, i32::MAX, i32::MIN];
 /// Extreme floats (scales, option fields).
-const F32S: [f32; 10] = [
-    f32::NAN,
-    0.0,
-    -0.0,
-    -1.0,
-    f32::INFINITY,
-    f32::NEG_INFINITY,
-    1e-30,
-    1e30,
-    f32::MIN_POSITIVE,
-    1.0,
-];
+const F32S: [f32; 10] = [f32::NAN, 0.0, -0.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, 1e-30, 1e30, f32::MIN_POSITIVE, 1.0];
 /// Extreme i64 values (zero points, option fields).
 const I64S: [i64; 10] = [0, 1, -1, 127, 128, -128, -129, 255, 65_536, i64::MIN];
 
@@ -429,11 +344,7 @@ fn extreme_scalar(u: &mut Unstructured<'_>, sc: Sc, n: usize) -> Result<u64> {
 /// Changes one random scalar or scalar-vector field of `t` (present or not) to an extreme.
 fn mutate_any_field(t: &mut Tab, u: &mut Unstructured<'_>, n: usize) -> Result<()> {
     let d = TABLES[t.desc];
-    let candidates: Vec<&Field> = d
-        .fields
-        .iter()
-        .filter(|f| matches!(f.kind, Kind::Scalar(_) | Kind::VecScalar(_)))
-        .collect();
+    let candidates: Vec<&Field> = d.fields.iter().filter(|f| matches!(f.kind, Kind::Scalar(_) | Kind::VecScalar(_))).collect();
     if candidates.is_empty() {
         return Ok(());
     }
@@ -522,14 +433,8 @@ pub const EDIT_KINDS: [&str; 12] = [
 /// One to `max_edits` structure-aware edits of `seed`, written back as a valid flatbuffer.
 /// `Ok(None)` if the seed does not verify (the caller falls back to byte mutation).
 /// Deterministic given `u`'s bytes.
-pub fn mutate_fields(
-    seed: &[u8],
-    max_edits: usize,
-    u: &mut Unstructured<'_>,
-) -> Result<Option<Vec<u8>>> {
-    let Some(mut m) = decode_model(seed) else {
-        return Ok(None);
-    };
+pub fn mutate_fields(seed: &[u8], max_edits: usize, u: &mut Unstructured<'_>) -> Result<Option<Vec<u8>>> {
+    let Some(mut m) = decode_model(seed) else { return Ok(None) };
     // Large constant data is dropped from the tree's copy only when it is edited; buffers
     // stored past the flatbuffer (offset/size) are not kept by the rewrite.
     for _ in 0..u.int_in_range(1..=max_edits.max(1))? {
@@ -547,60 +452,33 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         return Ok(());
     }
     // Subgraph 0 most of the time: that is what is planned and compiled.
-    let si = if u.ratio(3, 4)? {
-        0
-    } else {
-        u.choose_index(n_subgraphs)?
-    };
-    let Some(sgs) = m.tables_mut("subgraphs") else {
-        return Ok(());
-    };
-    let Some(sg) = sgs.get_mut(si) else {
-        return Ok(());
-    };
+    let si = if u.ratio(3, 4)? { 0 } else { u.choose_index(n_subgraphs)? };
+    let Some(sgs) = m.tables_mut("subgraphs") else { return Ok(()) };
+    let Some(sg) = sgs.get_mut(si) else { return Ok(()) };
     let n_tensors = sg.tables("tensors").len();
     match kind {
         // Tensor shapes and shape signatures.
         0 => {
-            let Some(t) = pick(sg, "tensors", u)? else {
-                return Ok(());
-            };
-            let field = if u.ratio(1, 5)? {
-                "shape_signature"
-            } else {
-                "shape"
-            };
+            let Some(t) = pick(sg, "tensors", u)? else { return Ok(()) };
+            let field = if u.ratio(1, 5)? { "shape_signature" } else { "shape" };
             let mut v = t.ints(field);
             edit_ints(&mut v, u, 4)?;
             t.set_ints(field, &v);
         }
         // Element types.
         1 => {
-            let Some(t) = pick(sg, "tensors", u)? else {
-                return Ok(());
-            };
-            let ty = if u.ratio(7, 8)? {
-                u.int_in_range(0..=20u8)?
-            } else {
-                *u.choose(&[0x7fu8, 0x80, 0xff, 50])?
-            };
+            let Some(t) = pick(sg, "tensors", u)? else { return Ok(()) };
+            let ty = if u.ratio(7, 8)? { u.int_in_range(0..=20u8)? } else { *u.choose(&[0x7fu8, 0x80, 0xff, 50])? };
             t.set("type_", Val::Scalar(ty as u64));
         }
         // Quantization.
         2 => {
-            let Some(t) = pick(sg, "tensors", u)? else {
-                return Ok(());
-            };
+            let Some(t) = pick(sg, "tensors", u)? else { return Ok(()) };
             let rank = t.ints("shape").len();
             if t.child_mut("quantization").is_none() {
-                t.set(
-                    "quantization",
-                    Val::Table(Box::new(Tab::new(field_table(t.desc, "quantization")))),
-                );
+                t.set("quantization", Val::Table(Box::new(Tab::new(field_table(t.desc, "quantization")))));
             }
-            let Some(q) = t.child_mut("quantization") else {
-                return Ok(());
-            };
+            let Some(q) = t.child_mut("quantization") else { return Ok(()) };
             match u.int_in_range(0..=6u8)? {
                 0 => {
                     let mut s = q.floats("scale");
@@ -633,16 +511,7 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
                     q.set_longs("zero_point", &z);
                 }
                 3 => {
-                    let d = *u.choose(&[
-                        -1i32,
-                        rank as i32,
-                        rank as i32 + 1,
-                        100,
-                        i32::MAX,
-                        i32::MIN,
-                        0,
-                        3,
-                    ])?;
+                    let d = *u.choose(&[-1i32, rank as i32, rank as i32 + 1, 100, i32::MAX, i32::MIN, 0, 3])?;
                     q.set("quantized_dimension", Val::Scalar(d as u32 as u64));
                 }
                 4 => {
@@ -656,20 +525,12 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         // Builtin options (and builtin_options_2): one field to an extreme, or the
         // options of another type.
         3 => {
-            let Some(op) = pick(sg, "operators", u)? else {
-                return Ok(());
-            };
-            let name = if u.ratio(1, 8)? {
-                "builtin_options_2"
-            } else {
-                "builtin_options"
-            };
+            let Some(op) = pick(sg, "operators", u)? else { return Ok(()) };
+            let name = if u.ratio(1, 8)? { "builtin_options_2" } else { "builtin_options" };
             if u.ratio(1, 10)? {
                 // A different options table than the opcode expects (or none).
                 let fi = op.field_index(name);
-                if let Some(Kind::Union { variants, .. }) =
-                    fi.map(|i| TABLES[op.desc].fields[i].kind)
-                {
+                if let Some(Kind::Union { variants, .. }) = fi.map(|i| TABLES[op.desc].fields[i].kind) {
                     if u.ratio(1, 3)? {
                         op.fields.retain(|f| Some(f.0) != fi);
                     } else {
@@ -685,18 +546,12 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         }
         // Operator input and output tensor indices.
         4 => {
-            let Some(op) = pick(sg, "operators", u)? else {
-                return Ok(());
-            };
+            let Some(op) = pick(sg, "operators", u)? else { return Ok(()) };
             let field = *u.choose(&["inputs", "outputs", "intermediates"])?;
             let mut v = op.ints(field);
             if u.ratio(1, 3)? && !v.is_empty() {
                 // Aliasing: an input and an output the same tensor.
-                let other = if field == "inputs" {
-                    op.ints("outputs")
-                } else {
-                    op.ints("inputs")
-                };
+                let other = if field == "inputs" { op.ints("outputs") } else { op.ints("inputs") };
                 if let Some(&x) = other.first() {
                     let i = u.choose_index(v.len())?;
                     v[i] = x;
@@ -709,15 +564,11 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         // Opcode indices, builtin codes and versions.
         5 => {
             if u.ratio(1, 2)? {
-                let Some(op) = pick(sg, "operators", u)? else {
-                    return Ok(());
-                };
+                let Some(op) = pick(sg, "operators", u)? else { return Ok(()) };
                 let x = pick_i32(u, n_codes)?;
                 op.set("opcode_index", Val::Scalar(x as u32 as u64));
             } else {
-                let Some(codes) = m.tables_mut("operator_codes") else {
-                    return Ok(());
-                };
+                let Some(codes) = m.tables_mut("operator_codes") else { return Ok(()) };
                 if codes.is_empty() {
                     return Ok(());
                 }
@@ -729,34 +580,16 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
                         c.set("version", Val::Scalar(v as u32 as u64));
                     }
                     1 => {
-                        let b = if u.ratio(3, 4)? {
-                            u.int_in_range(0..=210i32)?
-                        } else {
-                            *u.choose(&[-1, 127, 128, 1000, i32::MAX])?
-                        };
+                        let b = if u.ratio(3, 4)? { u.int_in_range(0..=210i32)? } else { *u.choose(&[-1, 127, 128, 1000, i32::MAX])? };
                         c.set("builtin_code", Val::Scalar(b as u32 as u64));
-                        c.set(
-                            "deprecated_builtin_code",
-                            Val::Scalar(b.clamp(0, 127) as u64),
-                        );
+                        c.set("deprecated_builtin_code", Val::Scalar(b.clamp(0, 127) as u64));
                     }
                     2 => {
                         let b = u.int_in_range(0..=127u8)?;
                         c.set("deprecated_builtin_code", Val::Scalar(b as u64));
                     }
                     _ => {
-                        let s = *u.choose(&[
-                            "",
-                            "TFLite_Detection_PostProcess",
-                            "Convolution2DTransposeBias",
-                            "MaxPoolingWithArgmax2D",
-                            "MaxUnpooling2D",
-                            "Landmarks2TransformMatrix",
-                            "TransformLandmarks",
-                            "TransformTensorBilinear",
-                            "Densify",
-                            "no_such_op",
-                        ])?;
+                        let s = *u.choose(&["", "TFLite_Detection_PostProcess", "Convolution2DTransposeBias", "MaxPoolingWithArgmax2D", "MaxUnpooling2D", "Landmarks2TransformMatrix", "TransformLandmarks", "TransformTensorBilinear", "Densify", "no_such_op"])?;
                         c.set("custom_code", Val::Str(s.into()));
                         c.set("builtin_code", Val::Scalar(32)); // CUSTOM
                         c.set("deprecated_builtin_code", Val::Scalar(32));
@@ -782,71 +615,35 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
             } else {
                 return Ok(());
             };
-            let Some(op) = ops.get_mut(oi) else {
-                return Ok(());
-            };
-            if op.child_mut("builtin_options").is_none_or(|o| {
-                !TABLES[o.desc]
-                    .fields
-                    .iter()
-                    .any(|f| f.name.ends_with("subgraph_index"))
-            }) {
+            let Some(op) = ops.get_mut(oi) else { return Ok(()) };
+            if op.child_mut("builtin_options").is_none_or(|o| !TABLES[o.desc].fields.iter().any(|f| f.name.ends_with("subgraph_index"))) {
                 let table = *u.choose(&["IfOptions", "WhileOptions", "CallOnceOptions"])?;
                 let fi = op.field_index("builtin_options");
-                if let Some(Kind::Union { variants, .. }) =
-                    fi.map(|i| TABLES[op.desc].fields[i].kind)
-                {
+                if let Some(Kind::Union { variants, .. }) = fi.map(|i| TABLES[op.desc].fields[i].kind) {
                     if let Some(&(tag, c)) = variants.iter().find(|v| TABLES[v.1].name == table) {
                         op.set("builtin_options", Val::Union(tag, Box::new(Tab::new(c))));
                     }
                 }
             }
-            let Some(o) = op.child_mut("builtin_options") else {
-                return Ok(());
-            };
-            let names: Vec<&'static str> = TABLES[o.desc]
-                .fields
-                .iter()
-                .filter(|f| f.name.ends_with("subgraph_index"))
-                .map(|f| f.name)
-                .collect();
+            let Some(o) = op.child_mut("builtin_options") else { return Ok(()) };
+            let names: Vec<&'static str> = TABLES[o.desc].fields.iter().filter(|f| f.name.ends_with("subgraph_index")).map(|f| f.name).collect();
             if names.is_empty() {
                 return Ok(());
             }
             let f = *u.choose(&names)?;
-            let x = *u.choose(&[
-                -1i32,
-                0,
-                si as i32,
-                n_subgraphs as i32,
-                n_subgraphs as i32 - 1,
-                1,
-                i32::MAX,
-                i32::MIN,
-            ])?;
+            let x = *u.choose(&[-1i32, 0, si as i32, n_subgraphs as i32, n_subgraphs as i32 - 1, 1, i32::MAX, i32::MIN])?;
             o.set(f, Val::Scalar(x as u32 as u64));
         }
         // Sparsity metadata.
         7 => {
             // A sparse tensor if there is one, else a tensor given sparsity.
-            let sparse: Vec<usize> = sg
-                .tables("tensors")
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.get("sparsity").is_some())
-                .map(|(i, _)| i)
-                .collect();
-            let Some(ts) = sg.tables_mut("tensors") else {
-                return Ok(());
-            };
+            let sparse: Vec<usize> =
+                sg.tables("tensors").iter().enumerate().filter(|(_, t)| t.get("sparsity").is_some()).map(|(i, _)| i).collect();
+            let Some(ts) = sg.tables_mut("tensors") else { return Ok(()) };
             if ts.is_empty() {
                 return Ok(());
             }
-            let ti = if !sparse.is_empty() && u.ratio(7, 8)? {
-                *u.choose(&sparse)?
-            } else {
-                u.choose_index(ts.len())?
-            };
+            let ti = if !sparse.is_empty() && u.ratio(7, 8)? { *u.choose(&sparse)? } else { u.choose_index(ts.len())? };
             let t = &mut ts[ti];
             let rank = t.ints("shape").len();
             if t.child_mut("sparsity").is_none() {
@@ -866,24 +663,16 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
                 s.set("dim_metadata", Val::VecTable(dims));
                 t.set("sparsity", Val::Table(Box::new(s)));
             }
-            let Some(s) = t.child_mut("sparsity") else {
-                return Ok(());
-            };
+            let Some(s) = t.child_mut("sparsity") else { return Ok(()) };
             match u.int_in_range(0..=4u8)? {
                 0 | 1 => {
-                    let f = if u.ratio(1, 2)? {
-                        "traversal_order"
-                    } else {
-                        "block_map"
-                    };
+                    let f = if u.ratio(1, 2)? { "traversal_order" } else { "block_map" };
                     let mut v = s.ints(f);
                     edit_ints(&mut v, u, rank)?;
                     s.set_ints(f, &v);
                 }
                 2 => {
-                    let Some(dims) = s.tables_mut("dim_metadata") else {
-                        return Ok(());
-                    };
+                    let Some(dims) = s.tables_mut("dim_metadata") else { return Ok(()) };
                     if u.ratio(1, 3)? && !dims.is_empty() {
                         if u.ratio(1, 2)? {
                             dims.pop();
@@ -898,26 +687,16 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
                 }
                 _ => {
                     // Index vectors: segments / indices, their element type and values.
-                    let Some(dims) = s.tables_mut("dim_metadata") else {
-                        return Ok(());
-                    };
+                    let Some(dims) = s.tables_mut("dim_metadata") else { return Ok(()) };
                     if dims.is_empty() {
                         return Ok(());
                     }
                     let i = u.choose_index(dims.len())?;
                     let d = &mut dims[i];
-                    let f = if u.ratio(1, 2)? {
-                        "array_segments"
-                    } else {
-                        "array_indices"
-                    };
+                    let f = if u.ratio(1, 2)? { "array_segments" } else { "array_indices" };
                     d.set("format", Val::Scalar(u.int_in_range(0..=2u8)? as u64));
                     let fi = d.field_index(f);
-                    let Some(Kind::Union { variants, .. }) =
-                        fi.map(|i| TABLES[d.desc].fields[i].kind)
-                    else {
-                        return Ok(());
-                    };
+                    let Some(Kind::Union { variants, .. }) = fi.map(|i| TABLES[d.desc].fields[i].kind) else { return Ok(()) };
                     if d.child_mut(f).is_none() || u.ratio(1, 4)? {
                         let &(tag, c) = u.choose(variants)?;
                         let mut vt = Tab::new(c);
@@ -932,30 +711,16 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         }
         // Custom options bytes.
         8 => {
-            let customs: Vec<usize> = sg
-                .tables("operators")
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.get("custom_options").is_some())
-                .map(|(i, _)| i)
-                .collect();
-            let Some(ops) = sg.tables_mut("operators") else {
-                return Ok(());
-            };
+            let customs: Vec<usize> =
+                sg.tables("operators").iter().enumerate().filter(|(_, o)| o.get("custom_options").is_some()).map(|(i, _)| i).collect();
+            let Some(ops) = sg.tables_mut("operators") else { return Ok(()) };
             if ops.is_empty() {
                 return Ok(());
             }
-            let oi = if !customs.is_empty() && u.ratio(7, 8)? {
-                *u.choose(&customs)?
-            } else {
-                u.choose_index(ops.len())?
-            };
+            let oi = if !customs.is_empty() && u.ratio(7, 8)? { *u.choose(&customs)? } else { u.choose_index(ops.len())? };
             let op = &mut ops[oi];
             if u.ratio(1, 10)? {
-                op.set(
-                    "custom_options_format",
-                    Val::Scalar(*u.choose(&[1u64, 0x7f, 0xff])?),
-                );
+                op.set("custom_options_format", Val::Scalar(*u.choose(&[1u64, 0x7f, 0xff])?));
                 return Ok(());
             }
             let mut b = match op.get("custom_options") {
@@ -967,15 +732,8 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         }
         // Buffer data lengths and contents.
         9 => {
-            let Some(bufs) = m.tables_mut("buffers") else {
-                return Ok(());
-            };
-            let with_data: Vec<usize> = bufs
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.get("data").is_some())
-                .map(|(i, _)| i)
-                .collect();
+            let Some(bufs) = m.tables_mut("buffers") else { return Ok(()) };
+            let with_data: Vec<usize> = bufs.iter().enumerate().filter(|(_, b)| b.get("data").is_some()).map(|(i, _)| i).collect();
             if with_data.is_empty() {
                 return Ok(());
             }
@@ -996,9 +754,7 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
         }
         // Tensor buffer indices (constant or not, out of range, shared).
         _ => {
-            let Some(t) = pick(sg, "tensors", u)? else {
-                return Ok(());
-            };
+            let Some(t) = pick(sg, "tensors", u)? else { return Ok(()) };
             let b = match u.int_in_range(0..=3u8)? {
                 0 => 0,
                 1 => n_buffers as u64,
@@ -1013,9 +769,7 @@ fn edit(m: &mut Tab, kind: usize, u: &mut Unstructured<'_>) -> Result<()> {
 
 /// A random table of the vector field `field` of `t`.
 fn pick<'t>(t: &'t mut Tab, field: &str, u: &mut Unstructured<'_>) -> Result<Option<&'t mut Tab>> {
-    let Some(ts) = t.tables_mut(field) else {
-        return Ok(None);
-    };
+    let Some(ts) = t.tables_mut(field) else { return Ok(None) };
     if ts.is_empty() {
         return Ok(None);
     }
@@ -1072,11 +826,7 @@ mod tests {
             let (a, b) = (crate::compile(&bytes, &opts), crate::compile(&again, &opts));
             match (a, b) {
                 // The header names the file's hash; the rest is the same.
-                (Ok(a), Ok(b)) => assert_eq!(
-                    a.code.lines().skip(1).collect::<Vec<_>>(),
-                    b.code.lines().skip(1).collect::<Vec<_>>(),
-                    "{name}"
-                ),
+                (Ok(a), Ok(b)) => assert_eq!(a.code.lines().skip(1).collect::<Vec<_>>(), b.code.lines().skip(1).collect::<Vec<_>>(), "{name}"),
                 (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{name}"),
                 (a, b) => panic!("{name}: {:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
             }
@@ -1087,21 +837,12 @@ mod tests {
     fn mutants_are_deterministic_and_verify() {
         let seed = crate::testing::models::sparse_weights();
         for case in 0..50u8 {
-            let noise: Vec<u8> = (0..128u8)
-                .map(|i| i.wrapping_mul(31).wrapping_add(case.wrapping_mul(7)))
-                .collect();
-            let a = mutate_fields(&seed, 3, &mut Unstructured::new(&noise))
-                .ok()
-                .flatten();
-            let b = mutate_fields(&seed, 3, &mut Unstructured::new(&noise))
-                .ok()
-                .flatten();
+            let noise: Vec<u8> = (0..128u8).map(|i| i.wrapping_mul(31).wrapping_add(case.wrapping_mul(7))).collect();
+            let a = mutate_fields(&seed, 3, &mut Unstructured::new(&noise)).ok().flatten();
+            let b = mutate_fields(&seed, 3, &mut Unstructured::new(&noise)).ok().flatten();
             assert_eq!(a, b);
             let a = a.unwrap_or_default();
-            assert!(
-                super::super::fb::root_as_model(&a).is_ok(),
-                "case {case}: the mutant does not verify"
-            );
+            assert!(super::super::fb::root_as_model(&a).is_ok(), "case {case}: the mutant does not verify");
         }
     }
 }

@@ -4,11 +4,10 @@ use super::fb;
 use crate::error::{Location, ParseError};
 use crate::index::IndexVec;
 use crate::ir::{
-    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, DimFormat, DimMetadata,
-    FullyConnectedOptions, IndexVector, Metadata, Model, OfflineMemoryAllocation, OpCode, OpId,
-    OpKind, Operator, Padding, Pool2dOptions, Quantization, ResizeOptions, SequenceLstmOptions,
-    SignatureDef, Sparsity, StridedSliceOptions, Subgraph, SubgraphId, SvdfOptions, Tensor,
-    TensorId, TransposeConvOptions,
+    Activation, Conv2dOptions, DType, DepthwiseConv2dOptions, DimFormat, DimMetadata, IndexVector, Sparsity, FullyConnectedOptions, Metadata, Model,
+    OfflineMemoryAllocation, OpCode, OpId, OpKind, Operator, Padding, Pool2dOptions, Quantization, ResizeOptions,
+    SequenceLstmOptions, SignatureDef, StridedSliceOptions, Subgraph, SubgraphId, SvdfOptions, Tensor, TensorId,
+    TransposeConvOptions,
 };
 
 type Result<T> = std::result::Result<T, ParseError>;
@@ -27,14 +26,10 @@ const MAX_DENSIFIED_BYTES: usize = 1 << 28;
 /// bounds. Constant data stays borrowed from `bytes`.
 pub fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
     if bytes.len() < 8 {
-        return Err(ParseError::NotTflite {
-            reason: format!("the file is {} bytes long", bytes.len()),
-        });
+        return Err(ParseError::NotTflite { reason: format!("the file is {} bytes long", bytes.len()) });
     }
     if !fb::model_buffer_has_identifier(bytes) {
-        return Err(ParseError::NotTflite {
-            reason: "the file identifier is not \"TFL3\"".into(),
-        });
+        return Err(ParseError::NotTflite { reason: "the file identifier is not \"TFL3\"".into() });
     }
     let opts = flatbuffers::VerifierOptions {
         max_depth: 64,
@@ -42,9 +37,7 @@ pub fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
         max_apparent_size: 1 << 31,
         ignore_missing_null_terminator: false,
     };
-    let fm = fb::root_as_model_with_opts(&opts, bytes).map_err(|e| ParseError::Corrupt {
-        detail: e.to_string(),
-    })?;
+    let fm = fb::root_as_model_with_opts(&opts, bytes).map_err(|e| ParseError::Corrupt { detail: e.to_string() })?;
     Reader { bytes, fm }.read()
 }
 
@@ -83,9 +76,7 @@ impl<'a> Reader<'a> {
     /// Each buffer's bytes: inline `data`, or `offset`/`size` into the file after the
     /// flatbuffer (models over 2 GB, and some converters' output).
     fn read_buffers(&self) -> Result<Vec<&'a [u8]>> {
-        let Some(fbufs) = self.fm.buffers() else {
-            return Ok(Vec::new());
-        };
+        let Some(fbufs) = self.fm.buffers() else { return Ok(Vec::new()) };
         let mut out = Vec::with_capacity(fbufs.len());
         for (i, b) in fbufs.iter().enumerate() {
             let inline = b.data().map(|d| d.bytes()).unwrap_or(&[]);
@@ -117,9 +108,7 @@ impl<'a> Reader<'a> {
 
     /// Each operator code with its version (`OperatorCode.version`).
     fn read_opcodes(&self) -> Vec<(OpCode, i32)> {
-        let Some(codes) = self.fm.operator_codes() else {
-            return Vec::new();
-        };
+        let Some(codes) = self.fm.operator_codes() else { return Vec::new() };
         codes
             .iter()
             .map(|c| {
@@ -140,37 +129,22 @@ impl<'a> Reader<'a> {
             .collect()
     }
 
-    fn read_signatures(
-        &self,
-        subgraphs: &IndexVec<SubgraphId, Subgraph<'a>>,
-    ) -> Result<Vec<SignatureDef>> {
-        let Some(sigs) = self.fm.signature_defs() else {
-            return Ok(Vec::new());
-        };
+    fn read_signatures(&self, subgraphs: &IndexVec<SubgraphId, Subgraph<'a>>) -> Result<Vec<SignatureDef>> {
+        let Some(sigs) = self.fm.signature_defs() else { return Ok(Vec::new()) };
         let mut out = Vec::with_capacity(sigs.len());
         for s in sigs.iter() {
             let key = s.signature_key().unwrap_or("").to_owned();
             let si = s.subgraph_index() as usize;
             let Some(sg) = subgraphs.get(SubgraphId::new(si)) else {
-                return Err(invalid(
-                    Location::default(),
-                    format!("signature \"{key}\" names subgraph {si}, which does not exist"),
-                ));
+                return Err(invalid(Location::default(), format!("signature \"{key}\" names subgraph {si}, which does not exist")));
             };
-            let map = |v: Option<
-                flatbuffers::Vector<'a, flatbuffers::ForwardsUOffset<fb::TensorMap<'a>>>,
-            >|
-             -> Result<Vec<(String, TensorId)>> {
+            let map = |v: Option<flatbuffers::Vector<'a, flatbuffers::ForwardsUOffset<fb::TensorMap<'a>>>>| -> Result<Vec<(String, TensorId)>> {
                 let mut m = Vec::new();
                 for t in v.iter().flatten() {
                     let ti = t.tensor_index() as usize;
                     if ti >= sg.tensors.len() {
                         return Err(invalid(
-                            Location {
-                                subgraph: Some(si),
-                                tensor_index: Some(ti),
-                                ..Default::default()
-                            },
+                            Location { subgraph: Some(si), tensor_index: Some(ti), ..Default::default() },
                             format!("signature \"{key}\" names a tensor that does not exist"),
                         ));
                     }
@@ -178,29 +152,19 @@ impl<'a> Reader<'a> {
                 }
                 Ok(m)
             };
-            out.push(SignatureDef {
-                key: key.clone(),
-                subgraph: SubgraphId::new(si),
-                inputs: map(s.inputs())?,
-                outputs: map(s.outputs())?,
-            });
+            out.push(SignatureDef { key: key.clone(), subgraph: SubgraphId::new(si), inputs: map(s.inputs())?, outputs: map(s.outputs())? });
         }
         Ok(out)
     }
 
     fn read_metadata(&self, buffers: &[&'a [u8]]) -> Result<Vec<Metadata<'a>>> {
-        let Some(md) = self.fm.metadata() else {
-            return Ok(Vec::new());
-        };
+        let Some(md) = self.fm.metadata() else { return Ok(Vec::new()) };
         let mut out = Vec::with_capacity(md.len());
         for m in md.iter() {
             let name = m.name().unwrap_or("").to_owned();
             let bi = m.buffer() as usize;
             let Some(data) = buffers.get(bi) else {
-                return Err(invalid(
-                    Location::default(),
-                    format!("metadata \"{name}\" names buffer {bi}, which does not exist"),
-                ));
+                return Err(invalid(Location::default(), format!("metadata \"{name}\" names buffer {bi}, which does not exist")));
             };
             out.push(Metadata { name, data });
         }
@@ -210,38 +174,19 @@ impl<'a> Reader<'a> {
 
 /// `OfflineMemoryAllocation`: int32 little-endian `[version, subgraphs, tensors, offsets…]`.
 fn read_offline_allocation(metadata: &[Metadata<'_>]) -> Result<Option<OfflineMemoryAllocation>> {
-    let Some(m) = metadata
-        .iter()
-        .find(|m| m.name == "OfflineMemoryAllocation")
-    else {
-        return Ok(None);
-    };
-    let words: Vec<i32> = m
-        .data
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let Some(m) = metadata.iter().find(|m| m.name == "OfflineMemoryAllocation") else { return Ok(None) };
+    let words: Vec<i32> = m.data.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     if m.data.len() % 4 != 0 || words.len() < 3 {
-        return Err(invalid(
-            Location::default(),
-            "OfflineMemoryAllocation metadata is malformed".into(),
-        ));
+        return Err(invalid(Location::default(), "OfflineMemoryAllocation metadata is malformed".into()));
     }
     let n = words[2];
     if n < 0 || words.len() - 3 != n as usize {
         return Err(invalid(
             Location::default(),
-            format!(
-                "OfflineMemoryAllocation declares {n} tensors but holds {} offsets",
-                words.len() - 3
-            ),
+            format!("OfflineMemoryAllocation declares {n} tensors but holds {} offsets", words.len() - 3),
         ));
     }
-    Ok(Some(OfflineMemoryAllocation {
-        version: words[0],
-        subgraphs: words[1],
-        offsets: words[3..].to_vec(),
-    }))
+    Ok(Some(OfflineMemoryAllocation { version: words[0], subgraphs: words[1], offsets: words[3..].to_vec() }))
 }
 
 fn invalid(at: Location, what: String) -> ParseError {
@@ -263,17 +208,11 @@ fn read_subgraph<'a>(
     let n_tensors = tensors.len();
     let tensor_ref = |at: &Location, what: &str, raw: i32| -> Result<TensorId> {
         if raw < 0 || raw as usize >= n_tensors {
-            return Err(invalid(
-                at.clone(),
-                format!("{what} refers to tensor {raw}, but the subgraph has {n_tensors} tensors"),
-            ));
+            return Err(invalid(at.clone(), format!("{what} refers to tensor {raw}, but the subgraph has {n_tensors} tensors")));
         }
         Ok(TensorId::new(raw as usize))
     };
-    let sg_at = Location {
-        subgraph: Some(si),
-        ..Default::default()
-    };
+    let sg_at = Location { subgraph: Some(si), ..Default::default() };
     let mut inputs = Vec::new();
     for raw in fsg.inputs().iter().flatten() {
         inputs.push(tensor_ref(&sg_at, "a subgraph input", raw)?);
@@ -288,30 +227,14 @@ fn read_subgraph<'a>(
         let ci = fop.opcode_index() as usize;
         let Some((opcode, version)) = opcodes.get(ci).cloned() else {
             return Err(invalid(
-                Location {
-                    subgraph: Some(si),
-                    op_index: Some(oi),
-                    ..Default::default()
-                },
-                format!(
-                    "opcode index {ci} is out of range ({} operator codes)",
-                    opcodes.len()
-                ),
+                Location { subgraph: Some(si), op_index: Some(oi), ..Default::default() },
+                format!("opcode index {ci} is out of range ({} operator codes)", opcodes.len()),
             ));
         };
-        let at = Location {
-            subgraph: Some(si),
-            op_index: Some(oi),
-            opcode: Some(opcode.to_string()),
-            ..Default::default()
-        };
+        let at = Location { subgraph: Some(si), op_index: Some(oi), opcode: Some(opcode.to_string()), ..Default::default() };
         let mut op_inputs = Vec::new();
         for raw in fop.inputs().iter().flatten() {
-            op_inputs.push(if raw == -1 {
-                None
-            } else {
-                Some(tensor_ref(&at, "an input", raw)?)
-            });
+            op_inputs.push(if raw == -1 { None } else { Some(tensor_ref(&at, "an input", raw)?) });
         }
         let mut op_outputs = Vec::new();
         for raw in fop.outputs().iter().flatten() {
@@ -335,19 +258,7 @@ fn read_subgraph<'a>(
         });
     }
     // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
-    let sg = Subgraph {
-        id,
-        name: fsg.name().unwrap_or("").to_owned(),
-        tensors,
-        ops,
-        inputs,
-        outputs,
-        folded: Default::default(),
-        half_weights: Default::default(),
-        int4_packed: Default::default(),
-        custom_scratch: Default::default(),
-        custom_kernels: Default::default(),
-    };
+    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
     check_sparse_tensors(&sg)?;
     Ok(sg)
 }
@@ -373,26 +284,13 @@ fn read_dtype(t: fb::TensorType) -> DType {
     }
 }
 
-fn read_tensor<'a>(
-    si: usize,
-    ti: usize,
-    ft: fb::Tensor<'a>,
-    buffers: &[&'a [u8]],
-) -> Result<Tensor<'a>> {
+fn read_tensor<'a>(si: usize, ti: usize, ft: fb::Tensor<'a>, buffers: &[&'a [u8]]) -> Result<Tensor<'a>> {
     let name = ft.name().unwrap_or("").to_owned();
-    let at = Location {
-        subgraph: Some(si),
-        tensor_index: Some(ti),
-        tensor_name: Some(name.clone()),
-        ..Default::default()
-    };
+    let at = Location { subgraph: Some(si), tensor_index: Some(ti), tensor_name: Some(name.clone()), ..Default::default() };
     let dtype = read_dtype(ft.type_());
     let raw_shape: Vec<i32> = ft.shape().map(|s| s.iter().collect()).unwrap_or_default();
     if raw_shape.iter().any(|&d| d < 0) {
-        return Err(ParseError::DynamicShape {
-            at,
-            shape: raw_shape,
-        });
+        return Err(ParseError::DynamicShape { at, shape: raw_shape });
     }
     let shape: Vec<usize> = raw_shape.iter().map(|&d| d as usize).collect();
     let num_elements = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
@@ -407,12 +305,7 @@ fn read_tensor<'a>(
         Some(d) if !d.is_empty() => Some(*d),
         Some(_) => None,
         None if bi == 0 => None,
-        None => {
-            return Err(invalid(
-                at,
-                format!("buffer {bi} does not exist ({} buffers)", buffers.len()),
-            ))
-        }
+        None => return Err(invalid(at, format!("buffer {bi} does not exist ({} buffers)", buffers.len()))),
     };
     // TFLite reads sparsity for constants only (a non-constant tensor's is ignored). A sparse
     // constant's buffer holds its stored values: `check_sparse_tensors` checks its size
@@ -423,36 +316,17 @@ fn read_tensor<'a>(
     };
     if let (Some(d), Some(expected), None) = (data, byte_size, &sparsity) {
         if d.len() != expected {
-            return Err(ParseError::ConstantSize {
-                at,
-                dtype: dtype.name(),
-                shape,
-                expected,
-                actual: d.len(),
-            });
+            return Err(ParseError::ConstantSize { at, dtype: dtype.name(), shape, expected, actual: d.len() });
         }
     }
     let quant = read_quantization(ft.quantization(), &shape, &at)?;
-    Ok(Tensor {
-        id: TensorId::new(ti),
-        name,
-        dtype,
-        shape,
-        shape_signature,
-        quant,
-        data,
-        is_variable: ft.is_variable(),
-        sparsity,
-    })
+    Ok(Tensor { id: TensorId::new(ti), name, dtype, shape, shape_signature, quant, data, is_variable: ft.is_variable(), sparsity })
 }
 
 /// TFLite's `SparsityParameters` as stored (a missing vector reads as empty or `None`;
 /// [`crate::ir::Sparsity::check`] says what is wrong with it).
 fn read_sparsity(s: fb::SparsityParameters<'_>) -> Sparsity {
-    let ints = |v: Option<flatbuffers::Vector<'_, i32>>| {
-        v.map(|v| v.iter().collect::<Vec<i32>>())
-            .unwrap_or_default()
-    };
+    let ints = |v: Option<flatbuffers::Vector<'_, i32>>| v.map(|v| v.iter().collect::<Vec<i32>>()).unwrap_or_default();
     let dim_metadata = s
         .dim_metadata()
         .iter()
@@ -463,50 +337,20 @@ fn read_sparsity(s: fb::SparsityParameters<'_>) -> Sparsity {
                 fb::DimensionType::SPARSE_CSR => DimFormat::SparseCsr,
                 other => DimFormat::Unknown(other.0),
             };
-            let segments = index_vector(
-                d.array_segments_type(),
-                d.array_segments_as_int_32_vector(),
-                d.array_segments_as_uint_16_vector(),
-                d.array_segments_as_uint_8_vector(),
-            );
-            let indices = index_vector(
-                d.array_indices_type(),
-                d.array_indices_as_int_32_vector(),
-                d.array_indices_as_uint_16_vector(),
-                d.array_indices_as_uint_8_vector(),
-            );
-            DimMetadata {
-                format,
-                dense_size: d.dense_size(),
-                array_segments: segments,
-                array_indices: indices,
-            }
+            let segments = index_vector(d.array_segments_type(), d.array_segments_as_int_32_vector(), d.array_segments_as_uint_16_vector(), d.array_segments_as_uint_8_vector());
+            let indices = index_vector(d.array_indices_type(), d.array_indices_as_int_32_vector(), d.array_indices_as_uint_16_vector(), d.array_indices_as_uint_8_vector());
+            DimMetadata { format, dense_size: d.dense_size(), array_segments: segments, array_indices: indices }
         })
         .collect();
-    Sparsity {
-        traversal_order: ints(s.traversal_order()),
-        block_map: ints(s.block_map()),
-        dim_metadata,
-    }
+    Sparsity { traversal_order: ints(s.traversal_order()), block_map: ints(s.block_map()), dim_metadata }
 }
 
 /// One `SparseIndexVector` union; `None` when absent or without `values`.
-fn index_vector(
-    ty: fb::SparseIndexVector,
-    i32s: Option<fb::Int32Vector<'_>>,
-    u16s: Option<fb::Uint16Vector<'_>>,
-    u8s: Option<fb::Uint8Vector<'_>>,
-) -> Option<IndexVector> {
+fn index_vector(ty: fb::SparseIndexVector, i32s: Option<fb::Int32Vector<'_>>, u16s: Option<fb::Uint16Vector<'_>>, u8s: Option<fb::Uint8Vector<'_>>) -> Option<IndexVector> {
     match ty {
-        fb::SparseIndexVector::Int32Vector => {
-            i32s?.values().map(|v| IndexVector::I32(v.iter().collect()))
-        }
-        fb::SparseIndexVector::Uint16Vector => {
-            u16s?.values().map(|v| IndexVector::U16(v.iter().collect()))
-        }
-        fb::SparseIndexVector::Uint8Vector => {
-            u8s?.values().map(|v| IndexVector::U8(v.iter().collect()))
-        }
+        fb::SparseIndexVector::Int32Vector => i32s?.values().map(|v| IndexVector::I32(v.iter().collect())),
+        fb::SparseIndexVector::Uint16Vector => u16s?.values().map(|v| IndexVector::U16(v.iter().collect())),
+        fb::SparseIndexVector::Uint8Vector => u8s?.values().map(|v| IndexVector::U8(v.iter().collect())),
         _ => None,
     }
 }
@@ -515,9 +359,7 @@ fn index_vector(
 /// error names the tensor and the first operator that reads it.
 fn check_sparse_tensors(sg: &Subgraph<'_>) -> Result<()> {
     for t in sg.tensors.iter() {
-        let (Some(s), Some(data)) = (&t.sparsity, t.data) else {
-            continue;
-        };
+        let (Some(s), Some(data)) = (&t.sparsity, t.data) else { continue };
         let checked = s.check(&t.shape, t.dtype, data.len()).and_then(|layout| match layout.dense_bytes() {
             n if n > MAX_DENSIFIED_BYTES => Err(format!("it densifies to {n} bytes, over tflc's limit of {MAX_DENSIFIED_BYTES} for one constant")),
             _ => Ok(()),
@@ -532,40 +374,26 @@ fn check_sparse_tensors(sg: &Subgraph<'_>) -> Result<()> {
                 tensor_name: Some(t.name.clone()),
             };
             let shape = crate::text::shape(&t.shape);
-            return Err(ParseError::Sparsity {
-                at,
-                what: format!("sparse {}{shape}: {what}", t.dtype.name()),
-            });
+            return Err(ParseError::Sparsity { at, what: format!("sparse {}{shape}: {what}", t.dtype.name()) });
         }
     }
     Ok(())
 }
 
-fn read_quantization(
-    q: Option<fb::QuantizationParameters<'_>>,
-    shape: &[usize],
-    at: &Location,
-) -> Result<Option<Quantization>> {
+fn read_quantization(q: Option<fb::QuantizationParameters<'_>>, shape: &[usize], at: &Location) -> Result<Option<Quantization>> {
     let Some(q) = q else { return Ok(None) };
     let scale: Vec<f32> = q.scale().map(|v| v.iter().collect()).unwrap_or_default();
     if scale.is_empty() {
         return Ok(None);
     }
-    let mut zero_point: Vec<i64> = q
-        .zero_point()
-        .map(|v| v.iter().collect())
-        .unwrap_or_default();
+    let mut zero_point: Vec<i64> = q.zero_point().map(|v| v.iter().collect()).unwrap_or_default();
     if zero_point.is_empty() {
         zero_point = vec![0; scale.len()];
     }
     if zero_point.len() != scale.len() {
         return Err(invalid(
             at.clone(),
-            format!(
-                "quantization has {} scales but {} zero points",
-                scale.len(),
-                zero_point.len()
-            ),
+            format!("quantization has {} scales but {} zero points", scale.len(), zero_point.len()),
         ));
     }
     let axis = if scale.len() == 1 {
@@ -574,11 +402,7 @@ fn read_quantization(
         let qd = q.quantized_dimension();
         // A 1-D tensor is quantized along its only axis whatever the file says
         // (tflm_person_detect_int8's biases carry the filter's quantized_dimension = 3).
-        let axis = if shape.len() == 1 {
-            0
-        } else {
-            qd.max(0) as usize
-        };
+        let axis = if shape.len() == 1 { 0 } else { qd.max(0) as usize };
         if qd < 0 || axis >= shape.len() || shape[axis] != scale.len() {
             return Err(invalid(
                 at.clone(),
@@ -590,11 +414,7 @@ fn read_quantization(
         }
         Some(axis)
     };
-    Ok(Some(Quantization {
-        scale,
-        zero_point,
-        axis,
-    }))
+    Ok(Some(Quantization { scale, zero_point, axis }))
 }
 
 fn activation(a: fb::ActivationFunctionType) -> Activation {
@@ -619,10 +439,7 @@ fn padding(p: fb::Padding) -> Padding {
 
 fn subgraph_ref(raw: i32, what: &str, at: &Location, num_subgraphs: usize) -> Result<SubgraphId> {
     if raw < 0 || raw as usize >= num_subgraphs {
-        return Err(invalid(
-            at.clone(),
-            format!("{what} subgraph {raw} does not exist ({num_subgraphs} subgraphs)"),
-        ));
+        return Err(invalid(at.clone(), format!("{what} subgraph {raw} does not exist ({num_subgraphs} subgraphs)")));
     }
     Ok(SubgraphId::new(raw as usize))
 }
@@ -631,16 +448,9 @@ fn subgraph_ref(raw: i32, what: &str, at: &Location, num_subgraphs: usize) -> Re
 /// table's defaults, as TFLite does, except where those defaults cannot describe the op
 /// (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D: strides and window sizes of 0):
 /// there a missing or wrong-type table is an error naming the table expected.
-fn read_kind(
-    opcode: &OpCode,
-    op: &fb::Operator<'_>,
-    at: &Location,
-    num_subgraphs: usize,
-) -> Result<OpKind> {
+fn read_kind(opcode: &OpCode, op: &fb::Operator<'_>, at: &Location, num_subgraphs: usize) -> Result<OpKind> {
     use fb::BuiltinOperator as B;
-    let OpCode::Builtin { code, .. } = opcode else {
-        return Ok(OpKind::Unsupported);
-    };
+    let OpCode::Builtin { code, .. } = opcode else { return Ok(OpKind::Unsupported) };
     let code = B(*code);
     let missing = |table: &str| {
         let found = op.builtin_options_type();
@@ -662,32 +472,27 @@ fn read_kind(
             },
             None => return missing("Conv2DOptions"),
         }),
-        B::DEPTHWISE_CONV_2D => {
-            OpKind::DepthwiseConv2d(match op.builtin_options_as_depthwise_conv_2_doptions() {
-                Some(o) => DepthwiseConv2dOptions {
-                    padding: padding(o.padding()),
-                    stride_w: o.stride_w(),
-                    stride_h: o.stride_h(),
-                    depth_multiplier: o.depth_multiplier(),
-                    dilation_w: o.dilation_w_factor(),
-                    dilation_h: o.dilation_h_factor(),
-                    activation: activation(o.fused_activation_function()),
-                },
-                None => return missing("DepthwiseConv2DOptions"),
-            })
-        }
-        B::FULLY_CONNECTED => {
-            OpKind::FullyConnected(match op.builtin_options_as_fully_connected_options() {
-                Some(o) => FullyConnectedOptions {
-                    activation: activation(o.fused_activation_function()),
-                    shuffled_weights: o.weights_format()
-                        != fb::FullyConnectedOptionsWeightsFormat::DEFAULT,
-                    keep_num_dims: o.keep_num_dims(),
-                    asymmetric_quantize_inputs: o.asymmetric_quantize_inputs(),
-                },
-                None => FullyConnectedOptions::default(),
-            })
-        }
+        B::DEPTHWISE_CONV_2D => OpKind::DepthwiseConv2d(match op.builtin_options_as_depthwise_conv_2_doptions() {
+            Some(o) => DepthwiseConv2dOptions {
+                padding: padding(o.padding()),
+                stride_w: o.stride_w(),
+                stride_h: o.stride_h(),
+                depth_multiplier: o.depth_multiplier(),
+                dilation_w: o.dilation_w_factor(),
+                dilation_h: o.dilation_h_factor(),
+                activation: activation(o.fused_activation_function()),
+            },
+            None => return missing("DepthwiseConv2DOptions"),
+        }),
+        B::FULLY_CONNECTED => OpKind::FullyConnected(match op.builtin_options_as_fully_connected_options() {
+            Some(o) => FullyConnectedOptions {
+                activation: activation(o.fused_activation_function()),
+                shuffled_weights: o.weights_format() != fb::FullyConnectedOptionsWeightsFormat::DEFAULT,
+                keep_num_dims: o.keep_num_dims(),
+                asymmetric_quantize_inputs: o.asymmetric_quantize_inputs(),
+            },
+            None => FullyConnectedOptions::default(),
+        }),
         B::AVERAGE_POOL_2D | B::MAX_POOL_2D | B::L2_POOL_2D => {
             let p = match op.builtin_options_as_pool_2_doptions() {
                 Some(o) => Pool2dOptions {
@@ -709,47 +514,25 @@ fn read_kind(
             }
         }
         B::ADD => OpKind::Add {
-            activation: op
-                .builtin_options_as_add_options()
-                .map(|o| activation(o.fused_activation_function()))
-                .unwrap_or_default(),
+            activation: op.builtin_options_as_add_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
         B::SUB => OpKind::Sub {
-            activation: op
-                .builtin_options_as_sub_options()
-                .map(|o| activation(o.fused_activation_function()))
-                .unwrap_or_default(),
+            activation: op.builtin_options_as_sub_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
         B::MUL => OpKind::Mul {
-            activation: op
-                .builtin_options_as_mul_options()
-                .map(|o| activation(o.fused_activation_function()))
-                .unwrap_or_default(),
+            activation: op.builtin_options_as_mul_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
         B::DIV => OpKind::Div {
-            activation: op
-                .builtin_options_as_div_options()
-                .map(|o| activation(o.fused_activation_function()))
-                .unwrap_or_default(),
+            activation: op.builtin_options_as_div_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
-        B::SOFTMAX => OpKind::Softmax {
-            beta: op
-                .builtin_options_as_softmax_options()
-                .map(|o| o.beta())
-                .unwrap_or(0.0),
-        },
+        B::SOFTMAX => OpKind::Softmax { beta: op.builtin_options_as_softmax_options().map(|o| o.beta()).unwrap_or(0.0) },
         B::LOGISTIC => OpKind::Logistic,
         B::TANH => OpKind::Tanh,
         B::HARD_SWISH => OpKind::HardSwish,
         B::RELU => OpKind::Relu,
         B::RELU6 => OpKind::Relu6,
         B::RELU_N1_TO_1 => OpKind::ReluN1To1,
-        B::LEAKY_RELU => OpKind::LeakyRelu {
-            alpha: op
-                .builtin_options_as_leaky_relu_options()
-                .map(|o| o.alpha())
-                .unwrap_or(0.0),
-        },
+        B::LEAKY_RELU => OpKind::LeakyRelu { alpha: op.builtin_options_as_leaky_relu_options().map(|o| o.alpha()).unwrap_or(0.0) },
         B::PRELU => OpKind::Prelu,
         B::QUANTIZE => OpKind::Quantize,
         B::DEQUANTIZE => OpKind::Dequantize,
@@ -761,101 +544,51 @@ fn read_kind(
                 .builtin_options_as_concatenation_options()
                 .map(|o| (o.axis(), activation(o.fused_activation_function())))
                 .unwrap_or((0, Activation::None));
-            OpKind::Concatenation {
-                axis,
-                activation: act,
-            }
+            OpKind::Concatenation { axis, activation: act }
         }
-        B::MEAN => OpKind::Mean {
-            keep_dims: op
-                .builtin_options_as_reducer_options()
-                .is_some_and(|o| o.keep_dims()),
-        },
-        B::SUM => OpKind::Sum {
-            keep_dims: op
-                .builtin_options_as_reducer_options()
-                .is_some_and(|o| o.keep_dims()),
-        },
+        B::MEAN => OpKind::Mean { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::SUM => OpKind::Sum { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::ARG_MAX => OpKind::ArgMax,
         B::ARG_MIN => OpKind::ArgMin,
         B::CUMSUM => {
-            let (exclusive, reverse) = op
-                .builtin_options_as_cumsum_options()
-                .map(|o| (o.exclusive(), o.reverse()))
-                .unwrap_or((false, false));
+            let (exclusive, reverse) = op.builtin_options_as_cumsum_options().map(|o| (o.exclusive(), o.reverse())).unwrap_or((false, false));
             OpKind::Cumsum { exclusive, reverse }
         }
         B::ADD_N => OpKind::AddN,
-        B::REDUCE_MAX => OpKind::ReduceMax {
-            keep_dims: op
-                .builtin_options_as_reducer_options()
-                .is_some_and(|o| o.keep_dims()),
-        },
-        B::REDUCE_MIN => OpKind::ReduceMin {
-            keep_dims: op
-                .builtin_options_as_reducer_options()
-                .is_some_and(|o| o.keep_dims()),
-        },
-        B::REDUCE_ALL => OpKind::ReduceAll {
-            keep_dims: op
-                .builtin_options_as_reducer_options()
-                .is_some_and(|o| o.keep_dims()),
-        },
+        B::REDUCE_MAX => OpKind::ReduceMax { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::REDUCE_MIN => OpKind::ReduceMin { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
+        B::REDUCE_ALL => OpKind::ReduceAll { keep_dims: op.builtin_options_as_reducer_options().is_some_and(|o| o.keep_dims()) },
         B::TRANSPOSE => OpKind::Transpose,
-        B::STRIDED_SLICE => {
-            OpKind::StridedSlice(match op.builtin_options_as_strided_slice_options() {
-                Some(o) => StridedSliceOptions {
-                    begin_mask: o.begin_mask(),
-                    end_mask: o.end_mask(),
-                    ellipsis_mask: o.ellipsis_mask(),
-                    new_axis_mask: o.new_axis_mask(),
-                    shrink_axis_mask: o.shrink_axis_mask(),
-                    offset: o.offset(),
-                },
-                None => StridedSliceOptions::default(),
-            })
-        }
+        B::STRIDED_SLICE => OpKind::StridedSlice(match op.builtin_options_as_strided_slice_options() {
+            Some(o) => StridedSliceOptions {
+                begin_mask: o.begin_mask(),
+                end_mask: o.end_mask(),
+                ellipsis_mask: o.ellipsis_mask(),
+                new_axis_mask: o.new_axis_mask(),
+                shrink_axis_mask: o.shrink_axis_mask(),
+                offset: o.offset(),
+            },
+            None => StridedSliceOptions::default(),
+        }),
         B::SLICE => OpKind::Slice,
-        B::SPLIT => OpKind::Split {
-            num_splits: op
-                .builtin_options_as_split_options()
-                .map(|o| o.num_splits())
-                .unwrap_or(0),
-        },
-        B::SPLIT_V => OpKind::SplitV {
-            num_splits: op
-                .builtin_options_as_split_voptions()
-                .map(|o| o.num_splits())
-                .unwrap_or(0),
-        },
+        B::SPLIT => OpKind::Split { num_splits: op.builtin_options_as_split_options().map(|o| o.num_splits()).unwrap_or(0) },
+        B::SPLIT_V => OpKind::SplitV { num_splits: op.builtin_options_as_split_voptions().map(|o| o.num_splits()).unwrap_or(0) },
         B::PACK => {
-            let (values_count, axis) = op
-                .builtin_options_as_pack_options()
-                .map(|o| (o.values_count(), o.axis()))
-                .unwrap_or((0, 0));
+            let (values_count, axis) = op.builtin_options_as_pack_options().map(|o| (o.values_count(), o.axis())).unwrap_or((0, 0));
             OpKind::Pack { values_count, axis }
         }
         B::UNPACK => {
-            let (num, axis) = op
-                .builtin_options_as_unpack_options()
-                .map(|o| (o.num(), o.axis()))
-                .unwrap_or((0, 0));
+            let (num, axis) = op.builtin_options_as_unpack_options().map(|o| (o.num(), o.axis())).unwrap_or((0, 0));
             OpKind::Unpack { num, axis }
         }
         B::RESIZE_NEAREST_NEIGHBOR => OpKind::ResizeNearestNeighbor(
             op.builtin_options_as_resize_nearest_neighbor_options()
-                .map(|o| ResizeOptions {
-                    align_corners: o.align_corners(),
-                    half_pixel_centers: o.half_pixel_centers(),
-                })
+                .map(|o| ResizeOptions { align_corners: o.align_corners(), half_pixel_centers: o.half_pixel_centers() })
                 .unwrap_or_default(),
         ),
         B::RESIZE_BILINEAR => OpKind::ResizeBilinear(
             op.builtin_options_as_resize_bilinear_options()
-                .map(|o| ResizeOptions {
-                    align_corners: o.align_corners(),
-                    half_pixel_centers: o.half_pixel_centers(),
-                })
+                .map(|o| ResizeOptions { align_corners: o.align_corners(), half_pixel_centers: o.half_pixel_centers() })
                 .unwrap_or_default(),
         ),
         B::MAXIMUM => OpKind::Maximum,
@@ -871,10 +604,7 @@ fn read_kind(
         B::LOGICAL_NOT => OpKind::LogicalNot,
         B::SELECT_V2 => OpKind::SelectV2,
         B::RESHAPE => OpKind::Reshape {
-            new_shape: op
-                .builtin_options_as_reshape_options()
-                .and_then(|o| o.new_shape())
-                .map(|v| v.iter().collect()),
+            new_shape: op.builtin_options_as_reshape_options().and_then(|o| o.new_shape()).map(|v| v.iter().collect()),
         },
         B::SQUEEZE => OpKind::Squeeze {
             squeeze_dims: op
@@ -887,10 +617,7 @@ fn read_kind(
         B::CAST => OpKind::Cast,
         B::SHAPE => OpKind::Shape,
         B::GATHER => {
-            let (axis, batch_dims) = op
-                .builtin_options_as_gather_options()
-                .map(|o| (o.axis(), o.batch_dims()))
-                .unwrap_or((0, 0));
+            let (axis, batch_dims) = op.builtin_options_as_gather_options().map(|o| (o.axis(), o.batch_dims())).unwrap_or((0, 0));
             OpKind::Gather { axis, batch_dims }
         }
         B::SVDF => OpKind::Svdf(match op.builtin_options_as_svdfoptions() {
@@ -901,8 +628,8 @@ fn read_kind(
             },
             None => SvdfOptions::default(),
         }),
-        B::UNIDIRECTIONAL_SEQUENCE_LSTM => OpKind::UnidirectionalSequenceLstm(
-            match op.builtin_options_as_unidirectional_sequence_lstmoptions() {
+        B::UNIDIRECTIONAL_SEQUENCE_LSTM => {
+            OpKind::UnidirectionalSequenceLstm(match op.builtin_options_as_unidirectional_sequence_lstmoptions() {
                 Some(o) => SequenceLstmOptions {
                     activation: activation(o.fused_activation_function()),
                     cell_clip: o.cell_clip(),
@@ -912,73 +639,44 @@ fn read_kind(
                     diagonal_recurrent_tensors: o.diagonal_recurrent_tensors(),
                 },
                 None => SequenceLstmOptions::default(),
-            },
-        ),
+            })
+        }
         B::IF => {
-            let (t, e) = op
-                .builtin_options_as_if_options()
-                .map(|o| (o.then_subgraph_index(), o.else_subgraph_index()))
-                .unwrap_or((-1, -1));
+            let (t, e) = op.builtin_options_as_if_options().map(|o| (o.then_subgraph_index(), o.else_subgraph_index())).unwrap_or((-1, -1));
             OpKind::If {
                 then_subgraph: subgraph_ref(t, "IF's then", at, num_subgraphs)?,
                 else_subgraph: subgraph_ref(e, "IF's else", at, num_subgraphs)?,
             }
         }
         B::WHILE => {
-            let (c, b) = op
-                .builtin_options_as_while_options()
-                .map(|o| (o.cond_subgraph_index(), o.body_subgraph_index()))
-                .unwrap_or((-1, -1));
+            let (c, b) = op.builtin_options_as_while_options().map(|o| (o.cond_subgraph_index(), o.body_subgraph_index())).unwrap_or((-1, -1));
             OpKind::While {
                 cond_subgraph: subgraph_ref(c, "WHILE's cond", at, num_subgraphs)?,
                 body_subgraph: subgraph_ref(b, "WHILE's body", at, num_subgraphs)?,
             }
         }
         B::CALL_ONCE => {
-            let i = op
-                .builtin_options_as_call_once_options()
-                .map(|o| o.init_subgraph_index())
-                .unwrap_or(-1);
-            OpKind::CallOnce {
-                init_subgraph: subgraph_ref(i, "CALL_ONCE's init", at, num_subgraphs)?,
-            }
+            let i = op.builtin_options_as_call_once_options().map(|o| o.init_subgraph_index()).unwrap_or(-1);
+            OpKind::CallOnce { init_subgraph: subgraph_ref(i, "CALL_ONCE's init", at, num_subgraphs)? }
         }
         // Layout and indexing.
         B::BATCH_TO_SPACE_ND => OpKind::BatchToSpaceNd,
         B::BROADCAST_ARGS => OpKind::BroadcastArgs,
         B::BROADCAST_TO => OpKind::BroadcastTo,
-        B::DEPTH_TO_SPACE => OpKind::DepthToSpace {
-            block_size: op
-                .builtin_options_as_depth_to_space_options()
-                .map(|o| o.block_size())
-                .unwrap_or(0),
-        },
+        B::DEPTH_TO_SPACE => OpKind::DepthToSpace { block_size: op.builtin_options_as_depth_to_space_options().map(|o| o.block_size()).unwrap_or(0) },
         B::DYNAMIC_UPDATE_SLICE => OpKind::DynamicUpdateSlice,
         B::EMBEDDING_LOOKUP => OpKind::EmbeddingLookup,
         B::FILL => OpKind::Fill,
         B::GATHER_ND => OpKind::GatherNd,
-        B::MIRROR_PAD => OpKind::MirrorPad {
-            mode: op
-                .builtin_options_as_mirror_pad_options()
-                .map(|o| o.mode().0)
-                .unwrap_or(0),
-        },
+        B::MIRROR_PAD => OpKind::MirrorPad { mode: op.builtin_options_as_mirror_pad_options().map(|o| o.mode().0).unwrap_or(0) },
         B::REVERSE_V2 => OpKind::ReverseV2,
         B::SPACE_TO_BATCH_ND => OpKind::SpaceToBatchNd,
-        B::SPACE_TO_DEPTH => OpKind::SpaceToDepth {
-            block_size: op
-                .builtin_options_as_space_to_depth_options()
-                .map(|o| o.block_size())
-                .unwrap_or(0),
-        },
+        B::SPACE_TO_DEPTH => OpKind::SpaceToDepth { block_size: op.builtin_options_as_space_to_depth_options().map(|o| o.block_size()).unwrap_or(0) },
         B::ZEROS_LIKE => OpKind::ZerosLike,
         B::VAR_HANDLE => {
             let o = op.builtin_options_as_var_handle_options();
             let name = |f: Option<&str>| f.unwrap_or_default().to_string();
-            OpKind::VarHandle {
-                container: name(o.and_then(|o| o.container())),
-                shared_name: name(o.and_then(|o| o.shared_name())),
-            }
+            OpKind::VarHandle { container: name(o.and_then(|o| o.container())), shared_name: name(o.and_then(|o| o.shared_name())) }
         }
         B::ASSIGN_VARIABLE => OpKind::AssignVariable,
         B::READ_VARIABLE => OpKind::ReadVariable,
@@ -1001,30 +699,22 @@ fn read_kind(
         B::FLOOR_MOD => OpKind::FloorMod,
         B::LOG_SOFTMAX => OpKind::LogSoftmax,
         B::L2_NORMALIZATION => OpKind::L2Normalization {
-            activation: op
-                .builtin_options_as_l2_norm_options()
-                .map(|o| activation(o.fused_activation_function()))
-                .unwrap_or_default(),
+            activation: op.builtin_options_as_l2_norm_options().map(|o| activation(o.fused_activation_function())).unwrap_or_default(),
         },
         // Convolution family (issue 14). An absent options table reads as its defaults
         // (strides 0, which lowering refuses).
-        B::TRANSPOSE_CONV => {
-            OpKind::TransposeConv(match op.builtin_options_as_transpose_conv_options() {
-                Some(o) => TransposeConvOptions {
-                    padding: padding(o.padding()),
-                    stride_w: o.stride_w(),
-                    stride_h: o.stride_h(),
-                    activation: activation(o.fused_activation_function()),
-                },
-                None => TransposeConvOptions::default(),
-            })
-        }
+        B::TRANSPOSE_CONV => OpKind::TransposeConv(match op.builtin_options_as_transpose_conv_options() {
+            Some(o) => TransposeConvOptions {
+                padding: padding(o.padding()),
+                stride_w: o.stride_w(),
+                stride_h: o.stride_h(),
+                activation: activation(o.fused_activation_function()),
+            },
+            None => TransposeConvOptions::default(),
+        }),
         B::BATCH_MATMUL => {
             let o = op.builtin_options_as_batch_mat_mul_options();
-            OpKind::BatchMatmul {
-                adj_x: o.is_some_and(|o| o.adj_x()),
-                adj_y: o.is_some_and(|o| o.adj_y()),
-            }
+            OpKind::BatchMatmul { adj_x: o.is_some_and(|o| o.adj_x()), adj_y: o.is_some_and(|o| o.adj_y()) }
         }
         _ => OpKind::Unsupported,
     })

@@ -9,11 +9,7 @@ use std::time::{Duration, Instant};
 /// the number of cases. `check` may return `Err` when the bytes run out (that case is simply
 /// short); a panic is reported with its case number and re-raised.
 #[allow(dead_code)]
-pub fn fuzz(
-    budget: Duration,
-    max_cases: u64,
-    mut check: impl FnMut(&mut Unstructured<'_>) -> Result<()>,
-) -> u64 {
+pub fn fuzz(budget: Duration, max_cases: u64, mut check: impl FnMut(&mut Unstructured<'_>) -> Result<()>) -> u64 {
     let start = Instant::now();
     let mut buf = Vec::new();
     let mut case = 0u64;

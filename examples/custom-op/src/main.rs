@@ -26,29 +26,14 @@ struct Kernels {
 }
 
 impl model::CustomOps for Kernels {
-    fn scale_shift(
-        &mut self,
-        op: &'static CustomOpInfo,
-        x: &[f32],
-        w: &[f32],
-        y: &mut [f32],
-    ) -> Result<(), CustomOpError> {
-        let options = Map::parse(op.options)
-            .map_err(|_| CustomOpError::new("ScaleShift: options are not a FlexBuffer map"))?;
-        let add = options
-            .get("add")
-            .and_then(|v| v.as_f32())
-            .ok_or(CustomOpError::new("ScaleShift: option `add` is missing"))?;
-        let relu = options
-            .get("relu")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false);
+    fn scale_shift(&mut self, op: &'static CustomOpInfo, x: &[f32], w: &[f32], y: &mut [f32]) -> Result<(), CustomOpError> {
+        let options = Map::parse(op.options).map_err(|_| CustomOpError::new("ScaleShift: options are not a FlexBuffer map"))?;
+        let add = options.get("add").and_then(|v| v.as_f32()).ok_or(CustomOpError::new("ScaleShift: option `add` is missing"))?;
+        let relu = options.get("relu").and_then(|v| v.as_bool()).unwrap_or(false);
         // Shapes are known at compile time: `op.inputs[1]` is the per-channel vector.
         let channels = op.inputs[1].num_elements();
         if channels == 0 || op.inputs[0].shape.last() != Some(&channels) {
-            return Err(CustomOpError::new(
-                "ScaleShift: w must have one entry per channel",
-            ));
+            return Err(CustomOpError::new("ScaleShift: w must have one entry per channel"));
         }
         for (i, (x, y)) in x.iter().zip(y.iter_mut()).enumerate() {
             let v = x * w[i % channels] + add;
@@ -57,24 +42,9 @@ impl model::CustomOps for Kernels {
         Ok(())
     }
 
-    fn clamp_i8(
-        &mut self,
-        op: &'static CustomOpInfo,
-        x: &[i8],
-        y: &mut [i8],
-        scratch: &mut [u8],
-    ) -> Result<(), CustomOpError> {
-        let word = |i: usize| {
-            op.options
-                .get(4 * i..4 * i + 4)
-                .and_then(|b| b.try_into().ok())
-                .map(i32::from_le_bytes)
-        };
-        let (Some(lo), Some(hi)) = (word(0), word(1)) else {
-            return Err(CustomOpError::new(
-                "ClampI8: options are shorter than 8 bytes",
-            ));
-        };
+    fn clamp_i8(&mut self, op: &'static CustomOpInfo, x: &[i8], y: &mut [i8], scratch: &mut [u8]) -> Result<(), CustomOpError> {
+        let word = |i: usize| op.options.get(4 * i..4 * i + 4).and_then(|b| b.try_into().ok()).map(i32::from_le_bytes);
+        let (Some(lo), Some(hi)) = (word(0), word(1)) else { return Err(CustomOpError::new("ClampI8: options are shorter than 8 bytes")) };
         if lo > hi {
             return Err(CustomOpError::new("ClampI8: lo > hi"));
         }
@@ -96,31 +66,13 @@ impl model::CustomOps for Kernels {
 fn main() {
     let mut m = model::Model::new();
     let mut kernels = Kernels::default();
-    println!(
-        "{} custom operators: {:?}",
-        3,
-        [
-            model::CUSTOM_0.code,
-            model::CUSTOM_2.code,
-            model::CUSTOM_3.code
-        ]
-    );
-    println!(
-        "ClampI8 input: {:?} scale {:?} zero point {:?}",
-        model::CUSTOM_3.inputs[0].shape,
-        model::CUSTOM_3.inputs[0].scale,
-        model::CUSTOM_3.inputs[0].zero_point
-    );
-    m.input_0()
-        .copy_from_slice(&[-2.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0]);
-    m.input_1()
-        .copy_from_slice(&[-128, -21, -20, 0, 49, 50, 51, 127]);
+    println!("{} custom operators: {:?}", 3, [model::CUSTOM_0.code, model::CUSTOM_2.code, model::CUSTOM_3.code]);
+    println!("ClampI8 input: {:?} scale {:?} zero point {:?}", model::CUSTOM_3.inputs[0].shape, model::CUSTOM_3.inputs[0].scale, model::CUSTOM_3.inputs[0].zero_point);
+    m.input_0().copy_from_slice(&[-2.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0]);
+    m.input_1().copy_from_slice(&[-128, -21, -20, 0, 49, 50, 51, 127]);
     match m.run(&mut kernels) {
         Ok(()) => {
-            println!(
-                "output 0 (ScaleShift, RELU, ScaleShift): {:?}",
-                m.output_0()
-            );
+            println!("output 0 (ScaleShift, RELU, ScaleShift): {:?}", m.output_0());
             println!("output 1 (ClampI8 to -20..=50): {:?}", m.output_1());
             println!("ClampI8 clamped {} elements", kernels.clamped);
         }

@@ -58,11 +58,7 @@ pub fn pack<W: Weight>(channels: usize, taps: usize, filter: &[W], packed: &mut 
         for t in 0..taps {
             for lane in 0..LANES {
                 let c = block * LANES + lane;
-                chunk[t * LANES + lane] = if c < channels {
-                    filter[c * taps + t]
-                } else {
-                    W::default()
-                };
+                chunk[t * LANES + lane] = if c < channels { filter[c * taps + t] } else { W::default() };
             }
         }
     }
@@ -78,13 +74,7 @@ fn mac4<W: Weight>(acc: &mut [f32; LANES], x: f32, w: &[W]) {
 
 /// Stores a block's outputs: `total + bias`, clamped, for the lanes that are channels.
 #[inline(always)]
-fn store(
-    acc: &[f32; LANES],
-    bias: Option<&[f32]>,
-    c0: usize,
-    clamp: &crate::kernels::numerics::Clamp<f32>,
-    out: &mut [f32],
-) {
+fn store(acc: &[f32; LANES], bias: Option<&[f32]>, c0: usize, clamp: &crate::kernels::numerics::Clamp<f32>, out: &mut [f32]) {
     for (lane, (o, &a)) in out.iter_mut().zip(acc).enumerate() {
         let v = match bias {
             Some(b) => F32::add_bias(a, b[c0 + lane]),
@@ -104,13 +94,7 @@ pub const CONV_WIDE_TAPS: usize = 96;
 /// outermost); otherwise (and for float32 weights) pixels are outermost, each block's
 /// weights read as they are. Each output is computed the same way in both orders.
 #[inline(never)]
-pub fn conv_2d<W: Weight>(
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[W],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, _, _, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -185,13 +169,7 @@ impl ConvWindow {
         let g = &p.geometry;
         let in_h = g.input_shape[1];
         let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-        ConvWindow {
-            batch: b * in_h,
-            in_y0,
-            in_x0: 0,
-            ky_range: valid_taps(in_y0, g.dilation_height, g.filter_shape[1], in_h),
-            kx_range: 0..0,
-        }
+        ConvWindow { batch: b * in_h, in_y0, in_x0: 0, ky_range: valid_taps(in_y0, g.dilation_height, g.filter_shape[1], in_h), kx_range: 0..0 }
     }
 
     /// This row's window at output column `ox`.
@@ -199,11 +177,7 @@ impl ConvWindow {
     fn at(&self, p: &Conv2dParams<F32>, ox: usize) -> ConvWindow {
         let g = &p.geometry;
         let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-        ConvWindow {
-            in_x0,
-            kx_range: valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]),
-            ..self.clone()
-        }
+        ConvWindow { in_x0, kx_range: valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]), ..self.clone() }
     }
 }
 
@@ -211,13 +185,7 @@ impl ConvWindow {
 /// `(ky, kx, ic)` inside the input accumulated into `acc` (zeros) in that order (no bias,
 /// no clamp).
 #[inline(always)]
-fn conv_block_pixel<W: Weight>(
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    ws_block: &[W],
-    window: &ConvWindow,
-    acc: &mut [f32; LANES],
-) {
+fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], window: &ConvWindow, acc: &mut [f32; LANES]) {
     let g = &p.geometry;
     let [_, _, in_w, in_d] = g.input_shape;
     let [_, _, f_w, f_d] = g.filter_shape;
@@ -236,13 +204,7 @@ fn conv_block_pixel<W: Weight>(
 
 /// float32 FULLY_CONNECTED from [`pack`]'s table (`channels = units`, `taps = depth`).
 #[inline(never)]
-pub fn fully_connected<W: Weight>(
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[W],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn fully_connected<W: Weight>(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
     let (depth, units) = (g.input_depth, g.output_depth);
     debug_assert_eq!(packed.len(), packed_len(units, depth));
@@ -274,22 +236,14 @@ pub const DEPTHWISE_LANES: usize = 8;
 /// window of 1..=[`DEPTHWISE_MAX_TAPS`] taps, at least one channel.
 pub fn depthwise_applies(p: &DepthwiseConv2dParams<F32>) -> bool {
     let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
-    out_d > 0
-        && out_d == p.geometry.input_shape[3]
-        && (1..=DEPTHWISE_MAX_TAPS).contains(&(f_h * f_w))
+    out_d > 0 && out_d == p.geometry.input_shape[3] && (1..=DEPTHWISE_MAX_TAPS).contains(&(f_h * f_w))
 }
 
 /// float32 DEPTHWISE_CONV_2D with depth multiplier 1 ([`depthwise_applies`]) from the
 /// model's `[1, H, W, C]` `filter`, each block of [`DEPTHWISE_LANES`] channels' weights
 /// widened once.
 #[inline(never)]
-pub fn depthwise_conv_2d<W: Weight>(
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    filter: &[W],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     const L: usize = DEPTHWISE_LANES;
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
@@ -302,11 +256,7 @@ pub fn depthwise_conv_2d<W: Weight>(
         let n = L.min(out_d - c0);
         for (t, w) in wide.chunks_exact_mut(L).take(taps).enumerate() {
             for (j, w) in w.iter_mut().enumerate() {
-                *w = if j < n {
-                    filter[t * out_d + c0 + j].widen()
-                } else {
-                    0.0
-                };
+                *w = if j < n { filter[t * out_d + c0 + j].widen() } else { 0.0 };
             }
         }
         let wide = &wide[..taps * L];
@@ -320,15 +270,12 @@ pub fn depthwise_conv_2d<W: Weight>(
                     let mut acc = [F32::ACC_ZERO; L];
                     for ky in ky_range.clone() {
                         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        let row =
-                            &input[(b * in_h + iy) * in_w * in_d + c0..][..(in_w - 1) * in_d + n];
+                        let row = &input[(b * in_h + iy) * in_w * in_d + c0..][..(in_w - 1) * in_d + n];
                         let w_row = &wide[ky * f_w * L..][..f_w * L];
                         for kx in kx_range.clone() {
                             let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
                             let ws = &w_row[kx * L..][..L];
-                            if let Some(xs) =
-                                row.get(ix * in_d..).and_then(|r| r.first_chunk::<L>())
-                            {
+                            if let Some(xs) = row.get(ix * in_d..).and_then(|r| r.first_chunk::<L>()) {
                                 for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
                                     *a = F32::mac(*a, x, w, 0, &());
                                 }

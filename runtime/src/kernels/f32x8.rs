@@ -166,15 +166,7 @@ pub(crate) trait F32x16: Copy {
     /// `acc + x * w` per lane (fused where the ISA has it).
     fn mul_add16(self, acc: Self::V, x: Self::S, w: Self::V) -> Self::V;
     /// Clamps `v` to `[lo, hi]` and stores its first `n` lanes at `out[at..at + n]`.
-    fn clamp_store16(
-        self,
-        v: Self::V,
-        lo: Self::S,
-        hi: Self::S,
-        out: &mut [f32],
-        at: usize,
-        n: usize,
-    );
+    fn clamp_store16(self, v: Self::V, lo: Self::S, hi: Self::S, out: &mut [f32], at: usize, n: usize);
 }
 
 /// Two eight-lane vectors of an [`F32x8`] as one sixteen-lane block.
@@ -194,10 +186,7 @@ impl<T: F32x8> F32x16 for Pair<T> {
     }
     #[inline(always)]
     fn mul_add16(self, acc: [T::V; 2], x: T::V, w: [T::V; 2]) -> [T::V; 2] {
-        [
-            self.0.mul_add(acc[0], x, w[0]),
-            self.0.mul_add(acc[1], x, w[1]),
-        ]
+        [self.0.mul_add(acc[0], x, w[0]), self.0.mul_add(acc[1], x, w[1])]
     }
     #[inline(always)]
     fn clamp_store16(self, v: [T::V; 2], lo: T::V, hi: T::V, out: &mut [f32], at: usize, n: usize) {
@@ -226,13 +215,7 @@ pub(crate) fn at16(s: &[f32], at: usize) -> &[f32; 16] {
 /// CONV_2D (ungrouped) from the packed table, with an eight-lane vector type: four pixels
 /// per block.
 #[inline(always)]
-pub(crate) fn conv_2d<T: F32x8>(
-    t: T,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn conv_2d<T: F32x8>(t: T, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     conv_2d_blocks::<Pair<T>, PIXELS>(Pair(t), p, input, packed, output)
 }
 
@@ -242,13 +225,7 @@ pub(crate) fn conv_2d<T: F32x8>(
 /// its bias and accumulates its taps `(ky, kx, ic)` in that order, whichever block computes
 /// it.
 #[inline(always)]
-pub(crate) fn conv_2d_blocks<T: F32x16, const P: usize>(
-    t: T,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn conv_2d_blocks<T: F32x16, const P: usize>(t: T, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -309,8 +286,7 @@ impl ConvRow {
     fn tap_in(&self, g: &ConvGeometry, ky: usize, kx: usize, ox: usize, in_d: usize) -> usize {
         let in_w = g.input_shape[2];
         let iy = (self.in_y0 + (g.dilation_height * ky) as isize) as usize;
-        let ix =
-            ((ox * g.stride_width + g.dilation_width * kx) as isize - g.pad_left as isize) as usize;
+        let ix = ((ox * g.stride_width + g.dilation_width * kx) as isize - g.pad_left as isize) as usize;
         self.input + (iy * in_w + ix) * in_d
     }
 }
@@ -318,15 +294,7 @@ impl ConvRow {
 /// `Q` pixels from `ox` on (every window inside the input along the row) times every block
 /// of [`CONV_NR`] channels. Returns `Q`.
 #[inline(always)]
-fn conv_pixels<T: F32x16, const Q: usize>(
-    t: T,
-    p: &Conv2dParams<F32>,
-    row: &ConvRow,
-    ox: usize,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) -> usize {
+fn conv_pixels<T: F32x16, const Q: usize>(t: T, p: &Conv2dParams<F32>, row: &ConvRow, ox: usize, input: &[f32], packed: &[f32], output: &mut [f32]) -> usize {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let block = CONV_NR * (1 + f_h * f_w * f_d);
@@ -353,14 +321,7 @@ fn conv_pixels<T: F32x16, const Q: usize>(
             }
         }
         for (i, a) in acc.iter().enumerate() {
-            t.clamp_store16(
-                *a,
-                lo,
-                hi,
-                output,
-                row.output + (ox + i) * out_d + c0,
-                (out_d - c0).min(CONV_NR),
-            );
+            t.clamp_store16(*a, lo, hi, output, row.output + (ox + i) * out_d + c0, (out_d - c0).min(CONV_NR));
         }
     }
     Q
@@ -369,26 +330,13 @@ fn conv_pixels<T: F32x16, const Q: usize>(
 /// One pixel at `ox` times every block of [`CONV_NR`] channels, the taps outside the input
 /// skipped. Returns 1.
 #[inline(always)]
-fn conv_pixel<T: F32x16>(
-    t: T,
-    p: &Conv2dParams<F32>,
-    row: &ConvRow,
-    ox: usize,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) -> usize {
+fn conv_pixel<T: F32x16>(t: T, p: &Conv2dParams<F32>, row: &ConvRow, ox: usize, input: &[f32], packed: &[f32], output: &mut [f32]) -> usize {
     let g = &p.geometry;
     let [_, _, in_w, _] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let block = CONV_NR * (1 + f_h * f_w * f_d);
     let (lo, hi) = (t.splat16(p.clamp.min), t.splat16(p.clamp.max));
-    let kx_range = valid_taps(
-        (ox * g.stride_width) as isize - g.pad_left as isize,
-        g.dilation_width,
-        f_w,
-        in_w,
-    );
+    let kx_range = valid_taps((ox * g.stride_width) as isize - g.pad_left as isize, g.dilation_width, f_w, in_w);
     for (bi, blk) in packed.chunks_exact(block).enumerate() {
         let c0 = bi * CONV_NR;
         let mut a = t.load16(at16(blk, 0));
@@ -402,14 +350,7 @@ fn conv_pixel<T: F32x16>(
                 }
             }
         }
-        t.clamp_store16(
-            a,
-            lo,
-            hi,
-            output,
-            row.output + ox * out_d + c0,
-            (out_d - c0).min(CONV_NR),
-        );
+        t.clamp_store16(a, lo, hi, output, row.output + ox * out_d + c0, (out_d - c0).min(CONV_NR));
     }
     1
 }
@@ -472,15 +413,7 @@ pub(crate) trait F32Blocks: Copy {
     fn mul_add_b(self, acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
     fn add_b(self, a: Self::V, b: Self::V) -> Self::V;
     /// Clamps `v` to `[lo, hi]` and stores its first `n` lanes at `out[at..at + n]`.
-    fn clamp_store_b(
-        self,
-        v: Self::V,
-        lo: Self::V,
-        hi: Self::V,
-        out: &mut [f32],
-        at: usize,
-        n: usize,
-    );
+    fn clamp_store_b(self, v: Self::V, lo: Self::V, hi: Self::V, out: &mut [f32], at: usize, n: usize);
 }
 
 /// One [`F32x8`] vector as a vector of one packed block.
@@ -532,13 +465,7 @@ impl<T: F32x8> F32Blocks for One<T> {
 /// DEPTHWISE_CONV_2D with depth multiplier 1 from the packed table, with an eight-lane
 /// vector type: four pixels times one block of 8 channels per pass.
 #[inline(always)]
-pub(crate) fn depthwise_conv_2d<T: F32x8>(
-    t: T,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn depthwise_conv_2d<T: F32x8>(t: T, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     depthwise_blocks::<One<T>, PIXELS>(One(t), p, input, packed, output)
 }
 
@@ -548,13 +475,7 @@ pub(crate) fn depthwise_conv_2d<T: F32x8>(
 /// Each output starts from its bias and accumulates its taps `(ky, kx)` in that order,
 /// whichever pass computes it.
 #[inline(always)]
-pub(crate) fn depthwise_blocks<T: F32Blocks, const P: usize>(
-    t: T,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn depthwise_blocks<T: F32Blocks, const P: usize>(t: T, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, out_d] = g.filter_shape;
@@ -582,16 +503,7 @@ pub(crate) fn depthwise_blocks<T: F32Blocks, const P: usize>(
                 ox += if fits(ox, P) {
                     depthwise_pixels::<T, P>(t, p, &row, ox, full_kx.clone(), input, packed, output)
                 } else if P > PIXELS && fits(ox, PIXELS) {
-                    depthwise_pixels::<T, PIXELS>(
-                        t,
-                        p,
-                        &row,
-                        ox,
-                        full_kx.clone(),
-                        input,
-                        packed,
-                        output,
-                    )
+                    depthwise_pixels::<T, PIXELS>(t, p, &row, ox, full_kx.clone(), input, packed, output)
                 } else {
                     let kx_range = valid_taps(x_origin(ox), g.dilation_width, f_w, in_w);
                     depthwise_pixels::<T, 1>(t, p, &row, ox, kx_range, input, packed, output)
@@ -634,15 +546,7 @@ fn depthwise_pixels<T: F32Blocks, const Q: usize>(
         let c0 = first * LANES;
         let n = (out_d - c0).min(T::CHANNELS);
         let mut acc = [t.load_blocks(packed, block, first, 0); Q];
-        let pass = DepthwisePass {
-            row,
-            ox,
-            kx_range: kx_range.clone(),
-            step,
-            c0,
-            block,
-            first,
-        };
+        let pass = DepthwisePass { row, ox, kx_range: kx_range.clone(), step, c0, block, first };
         if last_tap + c0 + T::CHANNELS <= input.len() {
             depthwise_taps(t, p, &pass, packed, &mut acc, |at| t.load_full(input, at));
         } else {
@@ -674,25 +578,13 @@ struct DepthwisePass<'r> {
 /// Accumulates the taps `(ky, kx)` of a depthwise pass into `acc` (one vector per pixel),
 /// reading each input vector with `load(offset)`.
 #[inline(always)]
-fn depthwise_taps<T: F32Blocks, const Q: usize>(
-    t: T,
-    p: &DepthwiseConv2dParams<F32>,
-    pass: &DepthwisePass,
-    packed: &[f32],
-    acc: &mut [T::V; Q],
-    load: impl Fn(usize) -> T::V,
-) {
+fn depthwise_taps<T: F32Blocks, const Q: usize>(t: T, p: &DepthwiseConv2dParams<F32>, pass: &DepthwisePass, packed: &[f32], acc: &mut [T::V; Q], load: impl Fn(usize) -> T::V) {
     let g = &p.geometry;
     let f_w = g.filter_shape[2];
     let in_d = g.input_shape[3];
     for ky in pass.row.ky_range.clone() {
         for kx in pass.kx_range.clone() {
-            let wv = t.load_blocks(
-                packed,
-                pass.block,
-                pass.first,
-                LANES + (ky * f_w + kx) * LANES,
-            );
+            let wv = t.load_blocks(packed, pass.block, pass.first, LANES + (ky * f_w + kx) * LANES);
             let at = pass.row.tap_in(g, ky, kx, pass.ox, in_d) + pass.c0;
             for (i, a) in acc.iter_mut().enumerate() {
                 *a = t.mul_add_b(*a, load(at + i * pass.step), wv);
@@ -711,13 +603,7 @@ pub fn fc_packed_len(output_depth: usize, input_depth: usize) -> usize {
 }
 
 /// Packs the `[units, depth]` `filter` and `bias` into the FULLY_CONNECTED layout.
-pub fn fc_pack(
-    output_depth: usize,
-    input_depth: usize,
-    filter: &[f32],
-    bias: Option<&[f32]>,
-    packed: &mut [f32],
-) {
+pub fn fc_pack(output_depth: usize, input_depth: usize, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
     let block = LANES * (1 + input_depth);
     packed.fill(0.0);
     for (bi, blk) in packed.chunks_exact_mut(block).enumerate() {
@@ -736,13 +622,7 @@ pub fn fc_pack(
 
 /// FULLY_CONNECTED from the packed table, with an eight-lane vector type.
 #[inline(always)]
-pub(crate) fn fully_connected<T: F32x8>(
-    t: T,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn fully_connected<T: F32x8>(t: T, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     fully_connected_blocks(One(t), p, input, packed, output)
 }
 
@@ -756,13 +636,7 @@ const FC_GROUP: usize = 4;
 /// odd inputs, added at the end. Which chain a unit gets depends only on its block, not on
 /// `T`: every implementation gives the same bits for the same `mul_add` rounding.
 #[inline(always)]
-pub(crate) fn fully_connected_blocks<T: F32Blocks>(
-    t: T,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn fully_connected_blocks<T: F32Blocks>(t: T, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
     let (depth, units) = (g.input_depth, g.output_depth);
     let block = LANES * (1 + depth);
@@ -786,11 +660,7 @@ pub(crate) fn fully_connected_blocks<T: F32Blocks>(
             for (k, &x) in xs.iter().enumerate() {
                 let xv = t.splat_b(x);
                 for (j, a) in acc.iter_mut().enumerate() {
-                    *a = t.mul_add_b(
-                        *a,
-                        xv,
-                        t.load_blocks(packed, block, first + j * T::BLOCKS, LANES + k * LANES),
-                    );
+                    *a = t.mul_add_b(*a, xv, t.load_blocks(packed, block, first + j * T::BLOCKS, LANES + k * LANES));
                 }
             }
             for (j, a) in acc.iter().enumerate() {
@@ -803,11 +673,7 @@ pub(crate) fn fully_connected_blocks<T: F32Blocks>(
         while first < single {
             let mut a = t.load_blocks(packed, block, first, 0);
             for (k, &x) in xs.iter().enumerate() {
-                a = t.mul_add_b(
-                    a,
-                    t.splat_b(x),
-                    t.load_blocks(packed, block, first, LANES + k * LANES),
-                );
+                a = t.mul_add_b(a, t.splat_b(x), t.load_blocks(packed, block, first, LANES + k * LANES));
             }
             store(a, first, out);
             first += T::BLOCKS;
@@ -818,23 +684,11 @@ pub(crate) fn fully_connected_blocks<T: F32Blocks>(
             let mut a1 = t.splat_b(0.0);
             let mut pairs = xs.chunks_exact(2);
             for (kk, x) in pairs.by_ref().enumerate() {
-                a0 = t.mul_add_b(
-                    a0,
-                    t.splat_b(x[0]),
-                    t.load_blocks(packed, block, first, LANES + 2 * kk * LANES),
-                );
-                a1 = t.mul_add_b(
-                    a1,
-                    t.splat_b(x[1]),
-                    t.load_blocks(packed, block, first, LANES + (2 * kk + 1) * LANES),
-                );
+                a0 = t.mul_add_b(a0, t.splat_b(x[0]), t.load_blocks(packed, block, first, LANES + 2 * kk * LANES));
+                a1 = t.mul_add_b(a1, t.splat_b(x[1]), t.load_blocks(packed, block, first, LANES + (2 * kk + 1) * LANES));
             }
             if let [x] = pairs.remainder() {
-                a0 = t.mul_add_b(
-                    a0,
-                    t.splat_b(*x),
-                    t.load_blocks(packed, block, first, LANES + (depth - 1) * LANES),
-                );
+                a0 = t.mul_add_b(a0, t.splat_b(*x), t.load_blocks(packed, block, first, LANES + (depth - 1) * LANES));
             }
             store(t.add_b(a0, a1), first, out);
             first += T::BLOCKS;

@@ -5,44 +5,44 @@ pub mod nd;
 pub(crate) mod test_util;
 
 // Elementwise, broadcasting binary and data-movement kernels.
-pub mod accumulate;
 pub mod add;
-pub mod arg_min_max;
 pub mod cast;
-pub mod comparison;
-pub mod concatenation;
-pub mod dequantize;
 pub mod div;
-pub mod leaky_relu;
-pub mod logical;
 pub mod maximum;
 pub mod minimum;
+pub mod accumulate;
+pub mod arg_min_max;
+pub mod comparison;
+pub mod logical;
+pub mod select;
 pub mod mul;
-pub mod pack;
-pub mod pad;
 pub mod prelu;
+pub mod sub;
+pub mod dequantize;
+pub mod leaky_relu;
 pub mod quantize;
 pub mod relu;
+pub mod slice;
+pub mod strided_slice;
+pub mod transpose;
+pub mod concatenation;
+pub mod pack;
+pub mod pad;
+pub mod split;
+pub mod split_v;
+pub mod unpack;
 pub mod reshape;
 pub mod resize_bilinear;
 pub mod resize_nearest_neighbor;
-pub mod select;
-pub mod slice;
-pub mod split;
-pub mod split_v;
-pub mod strided_slice;
-pub mod sub;
-pub mod transpose;
-pub mod unpack;
 // Layout and indexing (issue 14).
 pub mod batch_to_space_nd;
 pub mod broadcast_args;
 pub mod broadcast_to;
 pub mod circular_buffer;
 pub mod depth_to_space;
-pub mod detection_postprocess;
 pub mod dynamic_update_slice;
 pub mod embedding_lookup;
+pub mod detection_postprocess;
 pub mod fill;
 pub mod gather;
 pub mod gather_nd;
@@ -64,8 +64,8 @@ pub mod logistic;
 pub mod max_pool_2d;
 pub mod mean;
 pub mod reduce;
-pub mod signal;
 pub mod softmax;
+pub mod signal;
 pub mod svdf;
 pub mod tanh;
 pub mod unidirectional_sequence_lstm;
@@ -75,25 +75,25 @@ pub mod l2_pool_2d;
 pub mod transpose_conv;
 // MediaPipe's custom operators (issue 28).
 pub mod convolution_2d_transpose_bias;
-pub mod landmarks_to_transform_matrix;
 pub mod max_pooling_with_argmax_2d;
 pub mod max_unpooling_2d;
-#[cfg(test)]
-mod tests_f32;
+pub mod landmarks_to_transform_matrix;
+pub mod transform_landmarks;
+pub mod transform_tensor_bilinear;
 #[cfg(test)]
 mod tests_s16;
 #[cfg(test)]
+mod tests_f32;
+#[cfg(test)]
 mod tests_u8;
-pub mod transform_landmarks;
-pub mod transform_tensor_bilinear;
 // The numerics seam, the sliding-window geometry, and the ISA seam (dot micro-kernels) of
 // the convolution, fully-connected and pooling kernels; see docs/KERNELS.md.
-pub mod blocked_f32;
 pub(crate) mod dot;
 pub(crate) mod f32x8;
 pub mod numerics;
-pub mod overlap;
+pub mod blocked_f32;
 pub(crate) mod requant;
 #[cfg(any(target_arch = "x86_64", tflc_neon))]
 pub(crate) mod rows;
 pub mod window;
+pub mod overlap;

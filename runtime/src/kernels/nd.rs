@@ -131,16 +131,8 @@ pub fn plan_broadcast(shape1: &[usize], shape2: &[usize]) -> Option<BroadcastPla
     let mut dims: [(usize, bool, bool); MAX_RANK] = [(1, true, true); MAX_RANK];
     let mut n = 0;
     for i in 0..rank {
-        let d1 = if i + shape1.len() >= rank {
-            shape1[i + shape1.len() - rank]
-        } else {
-            1
-        };
-        let d2 = if i + shape2.len() >= rank {
-            shape2[i + shape2.len() - rank]
-        } else {
-            1
-        };
+        let d1 = if i + shape1.len() >= rank { shape1[i + shape1.len() - rank] } else { 1 };
+        let d2 = if i + shape2.len() >= rank { shape2[i + shape2.len() - rank] } else { 1 };
         let out = if d1 == d2 {
             d1
         } else if d1 == 1 {
@@ -211,11 +203,7 @@ pub(crate) fn broadcast_binary<A: Copy, B: Copy, O>(
     for row in out.chunks_exact_mut(inner) {
         match (s1, s2) {
             (1, 1) => {
-                for ((o, &a), &c) in row
-                    .iter_mut()
-                    .zip(&in1[o1..o1 + inner])
-                    .zip(&in2[o2..o2 + inner])
-                {
+                for ((o, &a), &c) in row.iter_mut().zip(&in1[o1..o1 + inner]).zip(&in2[o2..o2 + inner]) {
                     *o = op(a, c);
                 }
             }
@@ -267,10 +255,7 @@ pub(crate) fn broadcast_binary_in_place<A: Copy, B: Copy>(
     let rank = b.out_shape.len();
     debug_assert!((1..=MAX_RANK).contains(&rank));
     debug_assert_eq!(inout.len(), b.out_len());
-    debug_assert!(
-        is_dense(b.out_shape, b.in1_strides),
-        "operand 1 must have the output's shape"
-    );
+    debug_assert!(is_dense(b.out_shape, b.in1_strides), "operand 1 must have the output's shape");
     let inner = b.out_shape[rank - 1];
     if inner == 0 || inout.is_empty() {
         return;
@@ -418,11 +403,7 @@ pub struct GatherPlan {
 impl GatherPlan {
     /// The plan as the borrowed form the kernels take (the first `rank` entries).
     pub fn as_params(&self) -> StridedCopyParams<'_> {
-        StridedCopyParams {
-            base: self.base,
-            shape: &self.shape[..self.rank],
-            strides: &self.strides[..self.rank],
-        }
+        StridedCopyParams { base: self.base, shape: &self.shape[..self.rank], strides: &self.strides[..self.rank] }
     }
 
     /// Builds a plan from per-dim `(count, stride)` pairs (outermost first), dropping
@@ -432,12 +413,7 @@ impl GatherPlan {
         if dims.len() > MAX_RANK {
             return None;
         }
-        let mut plan = GatherPlan {
-            rank: 0,
-            base,
-            shape: [0; MAX_RANK],
-            strides: [0; MAX_RANK],
-        };
+        let mut plan = GatherPlan { rank: 0, base, shape: [0; MAX_RANK], strides: [0; MAX_RANK] };
         if dims.iter().any(|&(n, _)| n == 0) {
             plan.rank = 1;
             return Some(plan);
@@ -526,16 +502,9 @@ mod tests {
 
     fn shapes() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
         proptest::collection::vec((1usize..4, 0u8..3), 0..6).prop_flat_map(|dims| {
-            let s1: Vec<usize> = dims
-                .iter()
-                .map(|&(n, m)| if m == 1 { 1 } else { n })
-                .collect();
-            let s2: Vec<usize> = dims
-                .iter()
-                .map(|&(n, m)| if m == 2 { 1 } else { n })
-                .collect();
-            (0..=s1.len(), 0..=s2.len())
-                .prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
+            let s1: Vec<usize> = dims.iter().map(|&(n, m)| if m == 1 { 1 } else { n }).collect();
+            let s2: Vec<usize> = dims.iter().map(|&(n, m)| if m == 2 { 1 } else { n }).collect();
+            (0..=s1.len(), 0..=s2.len()).prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
         })
     }
 
@@ -559,23 +528,9 @@ mod tests {
     #[test]
     fn plan_fuses_and_rejects() {
         let p = plan_broadcast(&[1, 4, 6, 3], &[1, 1, 1, 3]).unwrap();
-        assert_eq!(
-            p.as_broadcast(),
-            Broadcast {
-                out_shape: &[24, 3],
-                in1_strides: &[3, 1],
-                in2_strides: &[0, 1]
-            }
-        );
+        assert_eq!(p.as_broadcast(), Broadcast { out_shape: &[24, 3], in1_strides: &[3, 1], in2_strides: &[0, 1] });
         let p = plan_broadcast(&[2, 3], &[2, 3]).unwrap();
-        assert_eq!(
-            p.as_broadcast(),
-            Broadcast {
-                out_shape: &[6],
-                in1_strides: &[1],
-                in2_strides: &[1]
-            }
-        );
+        assert_eq!(p.as_broadcast(), Broadcast { out_shape: &[6], in1_strides: &[1], in2_strides: &[1] });
         let p = plan_broadcast(&[], &[]).unwrap();
         assert_eq!(p.as_broadcast().out_len(), 1);
         assert!(plan_broadcast(&[2, 3], &[3, 3]).is_none());
@@ -586,34 +541,13 @@ mod tests {
     fn simplified_fuses() {
         // A [2, 3, 4] contiguous copy fuses to one dim.
         let p = GatherPlan::simplified(5, &[(2, 12), (3, 4), (4, 1)]).unwrap();
-        assert_eq!(
-            p.as_params(),
-            StridedCopyParams {
-                base: 5,
-                shape: &[24],
-                strides: &[1]
-            }
-        );
+        assert_eq!(p.as_params(), StridedCopyParams { base: 5, shape: &[24], strides: &[1] });
         let p = GatherPlan::simplified(0, &[(1, 99), (3, 2), (1, 7)]).unwrap();
-        assert_eq!(
-            p.as_params(),
-            StridedCopyParams {
-                base: 0,
-                shape: &[3],
-                strides: &[2]
-            }
-        );
+        assert_eq!(p.as_params(), StridedCopyParams { base: 0, shape: &[3], strides: &[2] });
         let p = GatherPlan::simplified(0, &[(2, 1), (0, 1)]).unwrap();
         assert_eq!(p.as_params().out_len(), 0);
         let p = GatherPlan::simplified(3, &[(1, 1)]).unwrap();
-        assert_eq!(
-            p.as_params(),
-            StridedCopyParams {
-                base: 3,
-                shape: &[1],
-                strides: &[1]
-            }
-        );
+        assert_eq!(p.as_params(), StridedCopyParams { base: 3, shape: &[1], strides: &[1] });
     }
 
     #[test]

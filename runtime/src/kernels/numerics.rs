@@ -111,23 +111,12 @@ pub trait Numerics: Copy + Debug + PartialEq + 'static {
 
     /// `acc + (w + weight_offset) * (x + input_offset)`: one tap. `weight_offset` is 0
     /// except for per-tensor FULLY_CONNECTED weights (TFLite's `weights_offset`).
-    fn mac(
-        acc: Self::Acc,
-        x: Self::Act,
-        w: Self::Weight,
-        weight_offset: i32,
-        q: &Self::Quant<'_>,
-    ) -> Self::Acc;
+    fn mac(acc: Self::Acc, x: Self::Act, w: Self::Weight, weight_offset: i32, q: &Self::Quant<'_>) -> Self::Acc;
     /// `acc + bias`.
     fn add_bias(acc: Self::Acc, bias: Self::Bias) -> Self::Acc;
     /// Output channel `channel`'s requantization (multiplier, shift, output offset), then
     /// the clamp.
-    fn requantize(
-        acc: Self::Acc,
-        q: &Self::Quant<'_>,
-        channel: usize,
-        clamp: &Clamp<Self::Act>,
-    ) -> Self::Act;
+    fn requantize(acc: Self::Acc, q: &Self::Quant<'_>, channel: usize, clamp: &Clamp<Self::Act>) -> Self::Act;
     /// The number of multipliers in `q` (1 = per tensor, else one per output channel).
     fn channels(q: &Self::Quant<'_>) -> usize;
 
@@ -277,8 +266,7 @@ impl Numerics for S8 {
     #[inline(always)]
     fn requantize(acc: i32, q: &QuantS8<'_>, channel: usize, clamp: &Clamp<i8>) -> i8 {
         let i = q_index(q.output_multiplier.len(), channel);
-        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier[i], q.output_shift[i])
-            .wrapping_add(q.output_offset);
+        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier[i], q.output_shift[i]).wrapping_add(q.output_offset);
         v.max(clamp.min as i32).min(clamp.max as i32) as i8
     }
 
@@ -294,9 +282,7 @@ impl Numerics for S8 {
 
     #[inline(always)]
     fn pool_average(sum: i32, count: usize, clamp: &Clamp<i8>) -> i8 {
-        rounded_average(sum, count)
-            .max(clamp.min as i32)
-            .min(clamp.max as i32) as i8
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as i8
     }
 
     #[inline(always)]
@@ -336,8 +322,7 @@ impl Numerics for S16 {
     #[inline(always)]
     fn requantize(acc: i64, q: &QuantS16<'_>, channel: usize, clamp: &Clamp<i16>) -> i16 {
         let i = q_index(q.output_multiplier.len(), channel);
-        let v =
-            multiply_by_quantized_multiplier_i64(acc, q.output_multiplier[i], q.output_shift[i]);
+        let v = multiply_by_quantized_multiplier_i64(acc, q.output_multiplier[i], q.output_shift[i]);
         v.max(clamp.min as i32).min(clamp.max as i32) as i16
     }
 
@@ -353,9 +338,7 @@ impl Numerics for S16 {
 
     #[inline(always)]
     fn pool_average(sum: i32, count: usize, clamp: &Clamp<i16>) -> i16 {
-        rounded_average(sum, count)
-            .max(clamp.min as i32)
-            .min(clamp.max as i32) as i16
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as i16
     }
 
     #[inline(always)]
@@ -384,9 +367,7 @@ impl Numerics for U8 {
     /// FULLY_CONNECTED's, 0 here).
     #[inline(always)]
     fn mac(acc: i32, x: u8, w: u8, weight_offset: i32, q: &QuantU8) -> i32 {
-        acc.wrapping_add(
-            (w as i32 + q.weights_offset + weight_offset).wrapping_mul(x as i32 + q.input_offset),
-        )
+        acc.wrapping_add((w as i32 + q.weights_offset + weight_offset).wrapping_mul(x as i32 + q.input_offset))
     }
 
     #[inline(always)]
@@ -396,8 +377,7 @@ impl Numerics for U8 {
 
     #[inline(always)]
     fn requantize(acc: i32, q: &QuantU8, _channel: usize, clamp: &Clamp<u8>) -> u8 {
-        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier, q.output_shift)
-            .wrapping_add(q.output_offset);
+        let v = multiply_by_quantized_multiplier(acc, q.output_multiplier, q.output_shift).wrapping_add(q.output_offset);
         v.max(clamp.min as i32).min(clamp.max as i32) as u8
     }
 
@@ -413,9 +393,7 @@ impl Numerics for U8 {
 
     #[inline(always)]
     fn pool_average(sum: i32, count: usize, clamp: &Clamp<u8>) -> u8 {
-        rounded_average(sum, count)
-            .max(clamp.min as i32)
-            .min(clamp.max as i32) as u8
+        rounded_average(sum, count).max(clamp.min as i32).min(clamp.max as i32) as u8
     }
 
     #[inline(always)]
@@ -498,26 +476,15 @@ mod tests {
 
     #[test]
     fn s8_mac_wraps_and_applies_both_offsets() {
-        let q = QuantS8 {
-            input_offset: 128,
-            output_offset: 0,
-            output_multiplier: &[1 << 30],
-            output_shift: &[1],
-        };
-        assert_eq!(
-            S8::mac(i32::MAX, 127, 127, 0, &q),
-            i32::MAX.wrapping_add(127 * 255)
-        );
+        let q = QuantS8 { input_offset: 128, output_offset: 0, output_multiplier: &[1 << 30], output_shift: &[1] };
+        assert_eq!(S8::mac(i32::MAX, 127, 127, 0, &q), i32::MAX.wrapping_add(127 * 255));
         assert_eq!(S8::mac(0, -128, -128, 1, &q), 0);
         assert_eq!(S8::mac(5, 3, 2, -2, &q), 5);
     }
 
     #[test]
     fn rounding_of_averages_is_half_away_from_zero() {
-        let c = Clamp {
-            min: i8::MIN,
-            max: i8::MAX,
-        };
+        let c = Clamp { min: i8::MIN, max: i8::MAX };
         assert_eq!(S8::pool_average(5, 2, &c), 3);
         assert_eq!(S8::pool_average(-5, 2, &c), -3);
         assert_eq!(S8::pool_average(4, 3, &c), 1);
@@ -537,26 +504,13 @@ mod tests {
         assert_eq!(F32::requantize(-3.0, &(), 0, &c), 0.0);
         assert_eq!(F32::requantize(7.5, &(), 0, &c), 6.0);
         assert_eq!(F32::requantize(2.5, &(), 0, &c), 2.5);
-        assert_eq!(
-            F32::pool_average(
-                1.0,
-                3,
-                &Clamp {
-                    min: f32::MIN,
-                    max: f32::MAX
-                }
-            ),
-            1.0f32 / 3.0
-        );
+        assert_eq!(F32::pool_average(1.0, 3, &Clamp { min: f32::MIN, max: f32::MAX }), 1.0f32 / 3.0);
         assert_eq!(F32::max(F32::LOWEST, -1.0e38), -1.0e38);
     }
 
     #[test]
     fn s16_product_is_int32_then_widened() {
-        let q = QuantS16 {
-            output_multiplier: &[1 << 30],
-            output_shift: &[1],
-        };
+        let q = QuantS16 { output_multiplier: &[1 << 30], output_shift: &[1] };
         assert_eq!(S16::mac(i64::MAX, 1, 1, 0, &q), i64::MIN);
         assert_eq!(S16::mac(0, i16::MIN, -128, 0, &q), 32768 * 128);
     }

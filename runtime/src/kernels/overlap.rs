@@ -31,9 +31,7 @@
 use crate::kernels::window::{ConvGeometry, PoolGeometry, RowRange};
 
 pub mod copies;
-pub use copies::{
-    concatenation_min_delta, concatenation_overlapped, pad_min_delta, pad_overlapped,
-};
+pub use copies::{concatenation_min_delta, concatenation_overlapped, pad_min_delta, pad_overlapped};
 
 /// The row structure of a window operator (batch 1, NHWC), in elements.
 ///
@@ -161,10 +159,7 @@ impl Rows {
         let block = self.block.max(1);
         (0..self.out_h)
             .step_by(block)
-            .map(|s| {
-                (self.window(s).0 * self.in_row) as i64
-                    - ((s + block).min(self.out_h) * self.out_row) as i64
-            })
+            .map(|s| (self.window(s).0 * self.in_row) as i64 - ((s + block).min(self.out_h) * self.out_row) as i64)
             .min()
     }
 }
@@ -202,8 +197,7 @@ impl Rows {
             .step_by(block)
             .map(|last| {
                 let e = last + 1;
-                (self.window(last).1 * self.in_row) as i64
-                    - ((e - block.min(e)) * self.out_row) as i64
+                (self.window(last).1 * self.in_row) as i64 - ((e - block.min(e)) * self.out_row) as i64
             })
             .max()
     }
@@ -244,17 +238,9 @@ pub fn run_rows<T>(
         let out_start = output_at + oy0 * rows.out_row;
         // Output rows oy0..oy1 lie below the input rows still read, or entirely above the
         // input's end (a disjoint placement); later calls read only rows from r0(oy0) on.
-        let below = if out_start >= in_end {
-            rows.out_h - oy0
-        } else {
-            boundary.saturating_sub(out_start) / rows.out_row.max(1)
-        };
+        let below = if out_start >= in_end { rows.out_h - oy0 } else { boundary.saturating_sub(out_start) / rows.out_row.max(1) };
         let fit = below.min(rows.out_h - oy0);
-        let n = if fit == rows.out_h - oy0 {
-            fit
-        } else {
-            fit / block * block
-        };
+        let n = if fit == rows.out_h - oy0 { fit } else { fit / block * block };
         if n == 0 {
             panic!("overlapped rows: an output row would overwrite input still to be read");
         }
@@ -263,25 +249,11 @@ pub fn run_rows<T>(
         let out = out_start..output_at + oy1 * rows.out_row;
         if out.end <= boundary {
             let (lo, hi) = span.split_at_mut(boundary);
-            call(
-                oy0,
-                oy1,
-                r0,
-                r1,
-                &hi[..(r1 - r0) * rows.in_row],
-                &mut lo[out],
-            );
+            call(oy0, oy1, r0, r1, &hi[..(r1 - r0) * rows.in_row], &mut lo[out]);
         } else {
             let (lo, hi) = span.split_at_mut(in_end);
             let input = &lo[boundary..boundary + (r1 - r0) * rows.in_row];
-            call(
-                oy0,
-                oy1,
-                r0,
-                r1,
-                input,
-                &mut hi[out.start - in_end..out.end - in_end],
-            );
+            call(oy0, oy1, r0, r1, input, &mut hi[out.start - in_end..out.end - in_end]);
         }
         oy0 = oy1;
     }
@@ -313,14 +285,7 @@ fn run_rows_reversed<T>(
         let (r0, _) = rows.window(oy0);
         let out = output_at + oy0 * rows.out_row..output_at + oy1 * rows.out_row;
         let (lo, hi) = span.split_at_mut(boundary);
-        call(
-            oy0,
-            oy1,
-            r0,
-            r1,
-            &lo[input_at + r0 * rows.in_row..],
-            &mut hi[out.start - boundary..out.end - boundary],
-        );
+        call(oy0, oy1, r0, r1, &lo[input_at + r0 * rows.in_row..], &mut hi[out.start - boundary..out.end - boundary]);
         oy1 = oy0;
     }
 }
@@ -336,27 +301,19 @@ pub fn conv_rows<T>(
     output_at: usize,
     mut kernel: impl FnMut(&ConvGeometry, &[T], &mut [T]),
 ) {
-    let Some(rows) = Rows::conv_2d(g) else {
-        panic!("overlapped rows: batch must be 1")
-    };
-    run_rows(
-        span,
-        input_at,
-        output_at,
-        &rows,
-        |oy0, oy1, r0, r1, input, output| {
-            let mut sub = *g;
-            if rows.pixels {
-                sub.input_shape[1..3].copy_from_slice(&[1, r1 - r0]);
-                sub.output_shape[1..3].copy_from_slice(&[1, oy1 - oy0]);
-            } else {
-                sub.input_shape[1] = r1 - r0;
-                sub.output_shape[1] = oy1 - oy0;
-                sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
-            }
-            kernel(&sub, input, output)
-        },
-    )
+    let Some(rows) = Rows::conv_2d(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
+        let mut sub = *g;
+        if rows.pixels {
+            sub.input_shape[1..3].copy_from_slice(&[1, r1 - r0]);
+            sub.output_shape[1..3].copy_from_slice(&[1, oy1 - oy0]);
+        } else {
+            sub.input_shape[1] = r1 - r0;
+            sub.output_shape[1] = oy1 - oy0;
+            sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
+        }
+        kernel(&sub, input, output)
+    })
 }
 
 /// DEPTHWISE_CONV_2D over one buffer ([`run_rows`] on [`Rows::conv`]), as [`conv_rows`]
@@ -368,22 +325,14 @@ pub fn depthwise_rows<T>(
     output_at: usize,
     mut kernel: impl FnMut(&ConvGeometry, &[T], &mut [T]),
 ) {
-    let Some(rows) = Rows::conv(g) else {
-        panic!("overlapped rows: batch must be 1")
-    };
-    run_rows(
-        span,
-        input_at,
-        output_at,
-        &rows,
-        |oy0, oy1, r0, r1, input, output| {
-            let mut sub = *g;
-            sub.input_shape[1] = r1 - r0;
-            sub.output_shape[1] = oy1 - oy0;
-            sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
-            kernel(&sub, input, output)
-        },
-    )
+    let Some(rows) = Rows::conv(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
+        let mut sub = *g;
+        sub.input_shape[1] = r1 - r0;
+        sub.output_shape[1] = oy1 - oy0;
+        sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
+        kernel(&sub, input, output)
+    })
 }
 
 /// DEPTHWISE_CONV_2D over one buffer, the calls of [`depthwise_rows`] given to a kernel
@@ -397,16 +346,8 @@ pub fn depthwise_row_ranges<T>(
     output_at: usize,
     mut kernel: impl FnMut(RowRange, &[T], &mut [T]),
 ) {
-    let Some(rows) = Rows::conv(g) else {
-        panic!("overlapped rows: batch must be 1")
-    };
-    run_rows(
-        span,
-        input_at,
-        output_at,
-        &rows,
-        |oy0, oy1, r0, _, input, output| kernel(RowRange { oy0, oy1, r0 }, input, output),
-    )
+    let Some(rows) = Rows::conv(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, _, input, output| kernel(RowRange { oy0, oy1, r0 }, input, output))
 }
 
 /// AVERAGE_POOL_2D / MAX_POOL_2D over one buffer ([`run_rows`]), as [`conv_rows`].
@@ -417,22 +358,14 @@ pub fn pool_rows<T>(
     output_at: usize,
     mut kernel: impl FnMut(&PoolGeometry, &[T], &mut [T]),
 ) {
-    let Some(rows) = Rows::pool(g) else {
-        panic!("overlapped rows: batch must be 1")
-    };
-    run_rows(
-        span,
-        input_at,
-        output_at,
-        &rows,
-        |oy0, oy1, r0, r1, input, output| {
-            let mut sub = *g;
-            sub.input_shape[1] = r1 - r0;
-            sub.output_height = oy1 - oy0;
-            sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
-            kernel(&sub, input, output)
-        },
-    )
+    let Some(rows) = Rows::pool(g) else { panic!("overlapped rows: batch must be 1") };
+    run_rows(span, input_at, output_at, &rows, |oy0, oy1, r0, r1, input, output| {
+        let mut sub = *g;
+        sub.input_shape[1] = r1 - r0;
+        sub.output_height = oy1 - oy0;
+        sub.pad_top = r0 + g.pad_top - oy0 * g.stride_height;
+        kernel(&sub, input, output)
+    })
 }
 
 #[cfg(test)]

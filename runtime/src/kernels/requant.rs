@@ -21,33 +21,14 @@ impl<'a> Requant<'a> {
     /// channel) and the clamp `c`.
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
-        Self::from_parts(
-            q.output_multiplier,
-            q.output_shift,
-            q.output_offset,
-            c.min as i32,
-            c.max as i32,
-        )
+        Self::from_parts(q.output_multiplier, q.output_shift, q.output_offset, c.min as i32, c.max as i32)
     }
 
     #[inline(always)]
-    fn from_parts(
-        multiplier: &'a [i32],
-        shift: &'a [i32],
-        offset: i32,
-        min: i32,
-        max: i32,
-    ) -> Self {
+    fn from_parts(multiplier: &'a [i32], shift: &'a [i32], offset: i32, min: i32, max: i32) -> Self {
         debug_assert_eq!(multiplier.len(), shift.len());
         let any_min_multiplier = multiplier.contains(&i32::MIN);
-        Requant {
-            multiplier,
-            shift,
-            offset,
-            min,
-            max,
-            any_min_multiplier,
-        }
+        Requant { multiplier, shift, offset, min, max, any_min_multiplier }
     }
 
     /// TFLite `MultiplyByQuantizedMultiplier(acc, multiplier, shift)`, plus the offset and
@@ -117,12 +98,8 @@ pub(crate) fn packed_requant_ok(multiplier: i32, shift: i32, acc_bound: u64) -> 
 /// A bound on `|bias + sum_t w[t] * (x[t] + input_offset)|` over every int8 input `x`: the
 /// accumulator of a channel with weights `w` (the true sum; no int32 wrap below 2^31).
 pub(crate) fn acc_bound(bias: i32, weights: impl Iterator<Item = i8>, input_offset: i32) -> u64 {
-    let x_max = (input_offset as i64 - 128)
-        .unsigned_abs()
-        .max((input_offset as i64 + 127).unsigned_abs());
-    weights.fold(bias.unsigned_abs() as u64, |a, w| {
-        a + w.unsigned_abs() as u64 * x_max
-    })
+    let x_max = (input_offset as i64 - 128).unsigned_abs().max((input_offset as i64 + 127).unsigned_abs());
+    weights.fold(bias.unsigned_abs() as u64, |a, w| a + w.unsigned_abs() as u64 * x_max)
 }
 
 /// Writes [`PACKED_REQUANT_WORDS`] words for the four channels `c0..c0 + 4` of `q` (one
@@ -148,21 +125,13 @@ pub(crate) struct Requant4 {
 impl Requant4 {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8, c: &Clamp<i8>) -> Self {
-        Requant4 {
-            k: 2 * q.output_offset + 1,
-            lo: c.min,
-            hi: c.max.max(c.min),
-        }
+        Requant4 { k: 2 * q.output_offset + 1, lo: c.min, hi: c.max.max(c.min) }
     }
 
     /// The four outputs of accumulators `acc`, `words` the group's
     /// [`PACKED_REQUANT_WORDS`].
     #[inline(always)]
-    pub(crate) fn apply<D: crate::kernels::dot::Dot>(
-        &self,
-        acc: [i32; 4],
-        words: &[i32; PACKED_REQUANT_WORDS],
-    ) -> [i8; 4] {
+    pub(crate) fn apply<D: crate::kernels::dot::Dot>(&self, acc: [i32; 4], words: &[i32; PACKED_REQUANT_WORDS]) -> [i8; 4] {
         let e = words[4] as u32;
         let v = [
             D::requant_lane(acc[0], words[0], e, self.k),
@@ -181,31 +150,16 @@ mod tests {
     use proptest::prelude::*;
 
     fn reference(acc: i32, m: i32, s: i32, offset: i32, min: i32, max: i32) -> i8 {
-        (multiply_by_quantized_multiplier(acc, m, s).wrapping_add(offset))
-            .max(min)
-            .min(max) as i8
+        (multiply_by_quantized_multiplier(acc, m, s).wrapping_add(offset)).max(min).min(max) as i8
     }
 
     /// [`super::Requant4::apply`] with the dot implementation `D`, for one channel
     /// repeated four times with its neighbours.
-    fn packed<D: crate::kernels::dot::Dot>(
-        accs: [i32; 4],
-        ms: [i32; 4],
-        ss: [i32; 4],
-        offset: i32,
-        lo: i8,
-        hi: i8,
-    ) -> [i8; 4] {
-        let q = crate::kernels::numerics::QuantS8 {
-            input_offset: 0,
-            output_offset: offset,
-            output_multiplier: &ms,
-            output_shift: &ss,
-        };
+    fn packed<D: crate::kernels::dot::Dot>(accs: [i32; 4], ms: [i32; 4], ss: [i32; 4], offset: i32, lo: i8, hi: i8) -> [i8; 4] {
+        let q = crate::kernels::numerics::QuantS8 { input_offset: 0, output_offset: offset, output_multiplier: &ms, output_shift: &ss };
         let mut words = [0i32; super::PACKED_REQUANT_WORDS];
         super::pack_requant4(&q, 0, &mut words);
-        super::Requant4::new(&q, &crate::kernels::numerics::Clamp { min: lo, max: hi })
-            .apply::<D>(accs, &words)
+        super::Requant4::new(&q, &crate::kernels::numerics::Clamp { min: lo, max: hi }).apply::<D>(accs, &words)
     }
 
     proptest! {
@@ -242,10 +196,7 @@ mod tests {
         assert!(!super::packed_requant_ok(1 << 30, 1, 0));
         assert!(!super::packed_requant_ok(1 << 30, -23, 0));
         assert!(!super::packed_requant_ok(-1, -5, 0));
-        assert_eq!(
-            super::acc_bound(-7, [1i8, -128].into_iter(), 128),
-            7 + 129 * 255
-        );
+        assert_eq!(super::acc_bound(-7, [1i8, -128].into_iter(), 128), 7 + 129 * 255);
         assert_eq!(super::acc_bound(0, [2i8].into_iter(), -128), 2 * 256);
     }
 

@@ -43,14 +43,7 @@ pub(crate) trait RowsMicro {
     ///
     /// # Safety
     /// The instruction set the implementation names (its entry's `#[target_feature]`).
-    unsafe fn pass(
-        &self,
-        xs: &[&[i8]],
-        k: usize,
-        filter: &[i8],
-        folded: &[i32],
-        outs: &mut [&mut [i8]],
-    );
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]);
 }
 
 /// [`RowsMicro::pass`] over the rows `x_at(0..n_rows)` into the matching `out_d`-long rows of
@@ -60,28 +53,14 @@ pub(crate) trait RowsMicro {
 /// What `K::pass` requires of the CPU.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn all_rows<'x, K: RowsMicro>(
-    k: &K,
-    n_rows: usize,
-    x_at: impl Fn(usize) -> &'x [i8],
-    depth: usize,
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) unsafe fn all_rows<'x, K: RowsMicro>(k: &K, n_rows: usize, x_at: impl Fn(usize) -> &'x [i8], depth: usize, filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let out_d = folded.len();
     let mut outs = output[..n_rows * out_d].chunks_exact_mut(out_d);
     let mut i = 0;
     while i < n_rows {
         let m = (n_rows - i).min(K::ROWS).min(MAX_ROWS);
         let xs: [&[i8]; MAX_ROWS] = core::array::from_fn(|j| x_at(i + j.min(m - 1)));
-        let mut os: [&mut [i8]; MAX_ROWS] = core::array::from_fn(|j| {
-            if j < m {
-                outs.next().unwrap_or_default()
-            } else {
-                &mut []
-            }
-        });
+        let mut os: [&mut [i8]; MAX_ROWS] = core::array::from_fn(|j| if j < m { outs.next().unwrap_or_default() } else { &mut [] });
         // SAFETY: the caller's guarantee.
         unsafe { k.pass(&xs[..m], depth, filter, folded, &mut os[..m]) };
         i += m;
@@ -94,14 +73,7 @@ pub(crate) unsafe fn all_rows<'x, K: RowsMicro>(
 /// # Safety
 /// What `K::pass` requires of the CPU.
 #[inline(always)]
-pub(crate) unsafe fn pointwise<K: RowsMicro>(
-    k: &K,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) unsafe fn pointwise<K: RowsMicro>(k: &K, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let out_d = g.filter_shape[0];
@@ -115,17 +87,7 @@ pub(crate) unsafe fn pointwise<K: RowsMicro>(
         &input[((b * in_h + oy * g.stride_height) * in_w + ox * g.stride_width) * in_d..][..in_d]
     };
     // SAFETY: the caller's guarantee.
-    unsafe {
-        all_rows(
-            k,
-            n_px,
-            at,
-            in_d,
-            &filter[..out_d * in_d],
-            &packed[..out_d],
-            output,
-        )
-    }
+    unsafe { all_rows(k, n_px, at, in_d, &filter[..out_d * in_d], &packed[..out_d], output) }
 }
 
 /// `FullyConnectedVariant::Dot4`: the batch rows. A layer of depth 0 takes the portable form
@@ -134,35 +96,14 @@ pub(crate) unsafe fn pointwise<K: RowsMicro>(
 /// # Safety
 /// What `K::pass` requires of the CPU.
 #[inline(always)]
-pub(crate) unsafe fn dot4<K: RowsMicro>(
-    k: &K,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let (depth, units, batches) = (
-        p.geometry.input_depth,
-        p.geometry.output_depth,
-        p.geometry.batches,
-    );
+pub(crate) unsafe fn dot4<K: RowsMicro>(k: &K, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
     if units == 0 || batches == 0 || depth == 0 {
         return;
     }
     let input = &input[..batches * depth];
     // SAFETY: the caller's guarantee.
-    unsafe {
-        all_rows(
-            k,
-            batches,
-            |b| &input[b * depth..][..depth],
-            depth,
-            &filter[..units * depth],
-            &packed[..units],
-            output,
-        )
-    }
+    unsafe { all_rows(k, batches, |b| &input[b * depth..][..depth], depth, &filter[..units * depth], &packed[..units], output) }
 }
 
 /// Whether [`dot4`] takes the layer (a depth of at least 1: the portable form requantizes
@@ -221,14 +162,7 @@ pub(crate) fn gather(p: &Conv2dParams<S8>, input: &[i8], [b, oy, ox]: [usize; 3]
 /// # Safety
 /// What `K::pass` requires of the CPU.
 #[inline(always)]
-pub(crate) unsafe fn gathered<K: RowsMicro>(
-    k: &K,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) unsafe fn gathered<K: RowsMicro>(k: &K, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, _, _, _] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -248,27 +182,21 @@ pub(crate) unsafe fn gathered<K: RowsMicro>(
     // (Initialized only when used: a kernel without a tail, or a window already a multiple
     // of its step, does not zero 8 KiB per call.)
     let mut padded: [i8; PADDED_MAX];
-    let (len, filter) =
-        if padded_k != window && out_d * padded_k <= PADDED_MAX && padded_k <= GATHER_MAX {
-            padded = [0i8; PADDED_MAX];
-            for (dst, src) in padded
-                .chunks_exact_mut(padded_k)
-                .zip(filter.chunks_exact(window))
-            {
-                dst[..window].copy_from_slice(src);
-            }
-            (padded_k, &padded[..out_d * padded_k])
-        } else {
-            (window, filter)
-        };
+    let (len, filter) = if padded_k != window && out_d * padded_k <= PADDED_MAX && padded_k <= GATHER_MAX {
+        padded = [0i8; PADDED_MAX];
+        for (dst, src) in padded.chunks_exact_mut(padded_k).zip(filter.chunks_exact(window)) {
+            dst[..window].copy_from_slice(src);
+        }
+        (padded_k, &padded[..out_d * padded_k])
+    } else {
+        (window, filter)
+    };
     let (mut buf0, mut buf1) = ([0i8; GATHER_MAX], [0i8; GATHER_MAX]);
     let (col0, col1) = (&mut buf0[..len], &mut buf1[..len]);
     let mut outs = output[..n_px * out_d].chunks_exact_mut(out_d);
     let mut i = 0;
     while i < n_px {
-        let (Some(o0), o1) = (outs.next(), if i + 1 < n_px { outs.next() } else { None }) else {
-            return;
-        };
+        let (Some(o0), o1) = (outs.next(), if i + 1 < n_px { outs.next() } else { None }) else { return };
         gather(p, input, pixel(i), &mut col0[..window]);
         match o1 {
             Some(o1) => {

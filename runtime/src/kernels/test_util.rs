@@ -78,9 +78,7 @@ impl Rng {
 
     /// `len` values uniform in `lo..=hi`.
     pub fn i32s(&mut self, len: usize, lo: i32, hi: i32) -> Vec<i32> {
-        (0..len)
-            .map(|_| self.range(lo as i64, hi as i64) as i32)
-            .collect()
+        (0..len).map(|_| self.range(lo as i64, hi as i64) as i32).collect()
     }
 
     /// A random permutation of `0..n` (Fisher-Yates).
@@ -116,37 +114,20 @@ impl Rng {
 /// Per-channel (or, one time in four, per-tensor: length 1) multipliers and shifts.
 /// A kernel's output `out` against the naive definition's `want` and, for a hand-computed
 /// case, its `expected` output: the check every kernel suite's [`KernelCase::check`] makes.
-pub fn check_output<T: PartialEq + Debug>(
-    out: &[T],
-    want: &[T],
-    expected: Option<&[T]>,
-) -> Result<(), String> {
+pub fn check_output<T: PartialEq + Debug>(out: &[T], want: &[T], expected: Option<&[T]>) -> Result<(), String> {
     if out != want {
-        return Err(format!(
-            "differs from the naive definition:\n  got  {out:?}\n  want {want:?}"
-        ));
+        return Err(format!("differs from the naive definition:\n  got  {out:?}\n  want {want:?}"));
     }
     if let Some(expected) = expected {
         if out != expected {
-            return Err(format!(
-                "differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"
-            ));
+            return Err(format!("differs from the hand-computed output:\n  got  {out:?}\n  want {expected:?}"));
         }
     }
     Ok(())
 }
 
-pub fn multipliers(
-    rng: &mut Rng,
-    channels: usize,
-    lo_exp: i32,
-    hi_exp: i32,
-) -> (Vec<i32>, Vec<i32>) {
-    let n = if rng.next_u64().is_multiple_of(4) {
-        1
-    } else {
-        channels
-    };
+pub fn multipliers(rng: &mut Rng, channels: usize, lo_exp: i32, hi_exp: i32) -> (Vec<i32>, Vec<i32>) {
+    let n = if rng.next_u64().is_multiple_of(4) { 1 } else { channels };
     (0..n).map(|_| rng.multiplier(lo_exp, hi_exp)).unzip()
 }
 
@@ -218,11 +199,7 @@ pub fn naive_broadcast_pairs(s1: &[usize], s2: &[usize]) -> (Vec<usize>, Vec<(us
         v
     };
     let (e1, e2) = (ext(s1), ext(s2));
-    let out: Vec<usize> = e1
-        .iter()
-        .zip(&e2)
-        .map(|(&a, &b)| if a == 1 { b } else { a })
-        .collect();
+    let out: Vec<usize> = e1.iter().zip(&e2).map(|(&a, &b)| if a == 1 { b } else { a }).collect();
     let total: usize = out.iter().product();
     let mut pairs = Vec::with_capacity(total);
     for flat in 0..total {
@@ -248,16 +225,9 @@ pub fn naive_broadcast_pairs(s1: &[usize], s2: &[usize]) -> (Vec<usize>, Vec<(us
 /// size-1 dims on either side and different ranks).
 pub fn broadcast_shapes() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
     proptest::collection::vec((1usize..5, 0u8..4), 0..7).prop_flat_map(|dims| {
-        let s1: Vec<usize> = dims
-            .iter()
-            .map(|&(n, m)| if m == 1 { 1 } else { n })
-            .collect();
-        let s2: Vec<usize> = dims
-            .iter()
-            .map(|&(n, m)| if m == 2 { 1 } else { n })
-            .collect();
-        (0..=s1.len(), 0..=s2.len())
-            .prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
+        let s1: Vec<usize> = dims.iter().map(|&(n, m)| if m == 1 { 1 } else { n }).collect();
+        let s2: Vec<usize> = dims.iter().map(|&(n, m)| if m == 2 { 1 } else { n }).collect();
+        (0..=s1.len(), 0..=s2.len()).prop_map(move |(c1, c2)| (s1[c1..].to_vec(), s2[c2..].to_vec()))
     })
 }
 
@@ -314,9 +284,7 @@ pub fn check_reference<C: KernelCase>(case: &C, kernel: C::Kernel) -> Result<(),
     if got == want {
         Ok(())
     } else {
-        Err(TestCaseError::fail(format!(
-            "differs from the scalar reference:\n  got  {got:?}\n  want {want:?}"
-        )))
+        Err(TestCaseError::fail(format!("differs from the scalar reference:\n  got  {got:?}\n  want {want:?}")))
     }
 }
 
@@ -325,10 +293,7 @@ pub fn check_reference<C: KernelCase>(case: &C, kernel: C::Kernel) -> Result<(),
 pub fn available(name: &str, detected: bool) -> bool {
     if !detected {
         let forced = std::env::var("TFLC_TEST_FEATURE").is_ok_and(|f| f == name);
-        assert!(
-            !forced,
-            "TFLC_TEST_FEATURE={name}, but this host cannot execute the {name} implementation"
-        );
+        assert!(!forced, "TFLC_TEST_FEATURE={name}, but this host cannot execute the {name} implementation");
         std::eprintln!("UNTESTED {name}: this host cannot execute it");
     }
     detected
@@ -370,9 +335,7 @@ macro_rules! kernel_tests {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            use $crate::kernels::test_util::{
-                available, check_oracle, check_reference, config, KernelCase,
-            };
+            use $crate::kernels::test_util::{available, check_oracle, check_reference, config, KernelCase};
 
             fn here() -> bool {
                 available(stringify!($name), $detected)
@@ -404,9 +367,7 @@ macro_rules! kernel_tests {
                 assert!(!cases.is_empty());
                 for case in cases {
                     assert!(case.prepares(), "edge case refused by prepare: {case:?}");
-                    if let Err(e) =
-                        check_oracle(&case, $kernel).and_then(|()| check_reference(&case, $kernel))
-                    {
+                    if let Err(e) = check_oracle(&case, $kernel).and_then(|()| check_reference(&case, $kernel)) {
                         panic!("{case:?}: {e}");
                     }
                 }
@@ -421,9 +382,7 @@ fn within(what: &str, got: i8, want: f64, tolerance: f64) -> Result<(), String> 
     if (got as f64 - want).abs() <= tolerance {
         Ok(())
     } else {
-        Err(format!(
-            "{what}: got {got}, ideal {want:.3} (tolerance {tolerance})"
-        ))
+        Err(format!("{what}: got {got}, ideal {want:.3} (tolerance {tolerance})"))
     }
 }
 
@@ -465,48 +424,30 @@ impl<O: UnaryS8Op> KernelCase for Unary<O> {
     const REFERENCE: Self::Kernel = O::REFERENCE;
 
     fn strategy() -> BoxedStrategy<Self> {
-        let input = prop_oneof![
-            Just(all_i8()),
-            (0usize..=70, any::<u64>()).prop_map(|(n, seed)| Rng(seed).i8s(n))
-        ];
-        (O::strategy(), input)
-            .prop_map(|(op, input)| Unary { op, input })
-            .boxed()
+        let input = prop_oneof![Just(all_i8()), (0usize..=70, any::<u64>()).prop_map(|(n, seed)| Rng(seed).i8s(n))];
+        (O::strategy(), input).prop_map(|(op, input)| Unary { op, input }).boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
         for op in O::edge_cases() {
-            v.push(Unary {
-                op: op.clone(),
-                input: Vec::new(),
-            });
-            v.push(Unary {
-                op: op.clone(),
-                input: all_i8(),
-            });
+            v.push(Unary { op: op.clone(), input: Vec::new() });
+            v.push(Unary { op: op.clone(), input: all_i8() });
             for n in LANE_TAILS {
-                v.push(Unary {
-                    op: op.clone(),
-                    input: extremes(n),
-                });
+                v.push(Unary { op: op.clone(), input: extremes(n) });
             }
         }
         v
     }
 
     fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<i8>, String> {
-        let Some(p) = self.op.params() else {
-            return Ok(Vec::new());
-        };
+        let Some(p) = self.op.params() else { return Ok(Vec::new()) };
         let mut out = std::vec![0i8; self.input.len()];
         kernel(&p, &self.input, &mut out);
         let mut data = self.input.clone();
         in_place(&p, &mut data);
         if data != out {
-            return Err(format!(
-                "in place {data:?} differs from out of place {out:?}"
-            ));
+            return Err(format!("in place {data:?} differs from out of place {out:?}"));
         }
         Ok(out)
     }
@@ -533,10 +474,8 @@ impl<O: UnaryS8Op> KernelCase for Unary<O> {
 
 /// The entry points of one implementation of the int8 broadcasting binary kernel of `O`.
 #[allow(type_alias_bounds)]
-pub type BinaryKernel<O: BinaryS8Op> = (
-    for<'a, 'b> fn(&'b O::Params<'a>, &[i8], &[i8], &mut [i8]),
-    for<'a, 'b> fn(&'b O::Params<'a>, &mut [i8], &[i8]),
-);
+pub type BinaryKernel<O: BinaryS8Op> =
+    (for<'a, 'b> fn(&'b O::Params<'a>, &[i8], &[i8], &mut [i8]), for<'a, 'b> fn(&'b O::Params<'a>, &mut [i8], &[i8]));
 
 /// What is specific to one int8 broadcasting binary operator.
 pub trait BinaryS8Op: Clone + Debug + 'static {
@@ -573,13 +512,7 @@ impl<O: BinaryS8Op> Binary<O> {
     fn new(op: O, shape1: Vec<usize>, shape2: Vec<usize>, rng: &mut Rng) -> Self {
         let input1 = rng.i8s(shape1.iter().product());
         let input2 = rng.i8s(shape2.iter().product());
-        Binary {
-            op,
-            shape1,
-            shape2,
-            input1,
-            input2,
-        }
+        Binary { op, shape1, shape2, input1, input2 }
     }
 }
 
@@ -591,9 +524,7 @@ impl<O: BinaryS8Op> KernelCase for Binary<O> {
     fn strategy() -> BoxedStrategy<Self> {
         (O::strategy(), broadcast_shapes(), any::<u64>())
             .prop_filter("operand 1 has the output's shape", |(_, (s1, s2), _)| {
-                !O::FIRST_IS_FULL
-                    || naive_broadcast_pairs(s1, s2).0.iter().product::<usize>()
-                        == s1.iter().product()
+                !O::FIRST_IS_FULL || naive_broadcast_pairs(s1, s2).0.iter().product::<usize>() == s1.iter().product()
             })
             .prop_map(|(op, (s1, s2), seed)| Binary::new(op, s1, s2, &mut Rng(seed)))
             .boxed()
@@ -607,44 +538,22 @@ impl<O: BinaryS8Op> KernelCase for Binary<O> {
                 let mut same = Binary::new(op.clone(), std::vec![n], std::vec![n], &mut rng);
                 same.input1 = extremes(n);
                 v.push(same);
-                v.push(Binary::new(
-                    op.clone(),
-                    std::vec![n],
-                    std::vec![1],
-                    &mut rng,
-                ));
-                v.push(Binary::new(
-                    op.clone(),
-                    std::vec![2, n],
-                    std::vec![n],
-                    &mut rng,
-                ));
+                v.push(Binary::new(op.clone(), std::vec![n], std::vec![1], &mut rng));
+                v.push(Binary::new(op.clone(), std::vec![2, n], std::vec![n], &mut rng));
             }
             if !O::FIRST_IS_FULL {
-                v.push(Binary::new(
-                    op.clone(),
-                    std::vec![1],
-                    std::vec![3, 7],
-                    &mut rng,
-                ));
+                v.push(Binary::new(op.clone(), std::vec![1], std::vec![3, 7], &mut rng));
             }
             // Rank 0 and a zero-size operand (the output is empty).
             v.push(Binary::new(op.clone(), std::vec![], std::vec![], &mut rng));
-            v.push(Binary::new(
-                op.clone(),
-                std::vec![0, 3],
-                std::vec![3],
-                &mut rng,
-            ));
+            v.push(Binary::new(op.clone(), std::vec![0, 3], std::vec![3], &mut rng));
         }
         v
     }
 
     fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<i8>, String> {
         let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
-        let Some(p) = self.op.params(plan.as_broadcast()) else {
-            return Ok(Vec::new());
-        };
+        let Some(p) = self.op.params(plan.as_broadcast()) else { return Ok(Vec::new()) };
         let n = plan.as_broadcast().out_len();
         let mut out = std::vec![0i8; n];
         kernel(&p, &self.input1, &self.input2, &mut out);
@@ -652,17 +561,14 @@ impl<O: BinaryS8Op> KernelCase for Binary<O> {
             let mut data = self.input1.clone();
             in_place(&p, &mut data, &self.input2);
             if data != out {
-                return Err(format!(
-                    "in place {data:?} differs from out of place {out:?}"
-                ));
+                return Err(format!("in place {data:?} differs from out of place {out:?}"));
             }
         }
         Ok(out)
     }
 
     fn prepares(&self) -> bool {
-        plan_broadcast(&self.shape1, &self.shape2)
-            .is_some_and(|plan| self.op.params(plan.as_broadcast()).is_some())
+        plan_broadcast(&self.shape1, &self.shape2).is_some_and(|plan| self.op.params(plan.as_broadcast()).is_some())
     }
 
     fn check(&self, out: &Vec<i8>) -> Result<(), String> {
@@ -671,20 +577,11 @@ impl<O: BinaryS8Op> KernelCase for Binary<O> {
         }
         let (_, pairs) = naive_broadcast_pairs(&self.shape1, &self.shape2);
         if out.len() != pairs.len() {
-            return Err(format!(
-                "{} outputs for {} elements",
-                out.len(),
-                pairs.len()
-            ));
+            return Err(format!("{} outputs for {} elements", out.len(), pairs.len()));
         }
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (x, y) = (self.input1[i], self.input2[j]);
-            within(
-                &format!("out[{k}] = f({x}, {y})"),
-                out[k],
-                self.op.ideal(x, y),
-                self.op.tolerance(),
-            )?;
+            within(&format!("out[{k}] = f({x}, {y})"), out[k], self.op.ideal(x, y), self.op.tolerance())?;
         }
         Ok(())
     }
@@ -739,13 +636,9 @@ impl<O: GatherOp> KernelCase for Gather<O> {
     }
 
     fn run(&self, kernel: GatherKernel) -> Result<Vec<i8>, String> {
-        let Some(plan) = self.0.plan() else {
-            return Ok(Vec::new());
-        };
+        let Some(plan) = self.0.plan() else { return Ok(Vec::new()) };
         let p = plan.as_params();
-        let input: Vec<i8> = (0..self.0.input_shape().iter().product())
-            .map(tag)
-            .collect();
+        let input: Vec<i8> = (0..self.0.input_shape().iter().product()).map(tag).collect();
         let mut out = std::vec![0i8; p.out_len()];
         kernel(&p, &input, &mut out);
         Ok(out)
@@ -759,16 +652,8 @@ impl<O: GatherOp> KernelCase for Gather<O> {
         if *out == want {
             Ok(())
         } else {
-            let k = out
-                .iter()
-                .zip(&want)
-                .position(|(a, b)| a != b)
-                .unwrap_or(out.len().min(want.len()));
-            Err(format!(
-                "{} outputs, {} expected; first difference at {k}",
-                out.len(),
-                want.len()
-            ))
+            let k = out.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(out.len().min(want.len()));
+            Err(format!("{} outputs, {} expected; first difference at {k}", out.len(), want.len()))
         }
     }
 }
@@ -798,9 +683,7 @@ fn rng_is_splitmix64() {
     // SplitMix64's first output for seed 0; `tflc::testing::Rng` pins the same value.
     assert_eq!(Rng(0).next_u64(), 0xe220_a839_7b1d_cdaf);
     let mut r = Rng(3);
-    assert!((0..1000)
-        .map(|_| r.range(-2, 2))
-        .all(|x| (-2..=2).contains(&x)));
+    assert!((0..1000).map(|_| r.range(-2, 2)).all(|x| (-2..=2).contains(&x)));
     let mut p = Rng(5).permutation(9);
     p.sort();
     assert_eq!(p, (0..9).collect::<Vec<_>>());
@@ -828,14 +711,7 @@ impl PlainElem for f32 {
         match rng.next_u64() % 8 {
             0 => [f32::MAX, f32::MIN, 0.0, -0.0, f32::MIN_POSITIVE, 1.0][rng.below(6)],
             1 => rng.range(-7, 7) as f32,
-            _ => {
-                (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32
-                    * if rng.next_u64().is_multiple_of(2) {
-                        1.0
-                    } else {
-                        -1.0
-                    }
-            }
+            _ => (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32 * if rng.next_u64().is_multiple_of(2) { 1.0 } else { -1.0 },
         }
     }
     fn activation_range(activation: FusedActivation) -> (f32, f32) {
@@ -887,26 +763,10 @@ pub struct Plain<O: PlainBinaryOp> {
 }
 
 impl<O: PlainBinaryOp> Plain<O> {
-    fn new(
-        activation: FusedActivation,
-        shape1: Vec<usize>,
-        shape2: Vec<usize>,
-        rng: &mut Rng,
-    ) -> Self {
-        let input1 = (0..shape1.iter().product())
-            .map(|_| O::T::random(rng))
-            .collect();
-        let input2 = (0..shape2.iter().product())
-            .map(|_| O::T::random(rng))
-            .collect();
-        Plain {
-            op: core::marker::PhantomData,
-            activation,
-            shape1,
-            shape2,
-            input1,
-            input2,
-        }
+    fn new(activation: FusedActivation, shape1: Vec<usize>, shape2: Vec<usize>, rng: &mut Rng) -> Self {
+        let input1 = (0..shape1.iter().product()).map(|_| O::T::random(rng)).collect();
+        let input2 = (0..shape2.iter().product()).map(|_| O::T::random(rng)).collect();
+        Plain { op: core::marker::PhantomData, activation, shape1, shape2, input1, input2 }
     }
 }
 
@@ -934,12 +794,7 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
         let mut rng = Rng(0x5eed);
-        for act in [
-            FusedActivation::None,
-            FusedActivation::Relu,
-            FusedActivation::Relu6,
-            FusedActivation::ReluN1To1,
-        ] {
+        for act in [FusedActivation::None, FusedActivation::Relu, FusedActivation::Relu6, FusedActivation::ReluN1To1] {
             for n in LANE_TAILS {
                 v.push(Plain::new(act, std::vec![n], std::vec![n], &mut rng));
                 v.push(Plain::new(act, std::vec![n], std::vec![1], &mut rng));
@@ -954,11 +809,7 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
     fn run(&self, (kernel, in_place): Self::Kernel) -> Result<Vec<u64>, String> {
         let plan = plan_broadcast(&self.shape1, &self.shape2).ok_or("shapes do not broadcast")?;
         let (activation_min, activation_max) = O::T::activation_range(self.activation);
-        let p = crate::kernels::nd::PlainBinaryParams {
-            activation_min,
-            activation_max,
-            broadcast: plan.as_broadcast(),
-        };
+        let p = crate::kernels::nd::PlainBinaryParams { activation_min, activation_max, broadcast: plan.as_broadcast() };
         let mut out = std::vec![activation_min; plan.as_broadcast().out_len()];
         kernel(&p, &self.input1, &self.input2, &mut out);
         let out: Vec<u64> = out.into_iter().map(PlainElem::bits).collect();
@@ -967,9 +818,7 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
             in_place(&p, &mut data, &self.input2);
             let data: Vec<u64> = data.into_iter().map(PlainElem::bits).collect();
             if data != out {
-                return Err(format!(
-                    "in place {data:x?} differs from out of place {out:x?}"
-                ));
+                return Err(format!("in place {data:x?} differs from out of place {out:x?}"));
             }
         }
         Ok(out)
@@ -979,20 +828,13 @@ impl<O: PlainBinaryOp> KernelCase for Plain<O> {
         let (lo, hi) = O::T::activation_range(self.activation);
         let (_, pairs) = naive_broadcast_pairs(&self.shape1, &self.shape2);
         if out.len() != pairs.len() {
-            return Err(format!(
-                "{} outputs for {} elements",
-                out.len(),
-                pairs.len()
-            ));
+            return Err(format!("{} outputs for {} elements", out.len(), pairs.len()));
         }
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (x, y) = (self.input1[i], self.input2[j]);
             let want = std_clamp(O::apply(x, y), lo, hi);
             if out[k] != want.bits() {
-                return Err(format!(
-                    "out[{k}] = f({x:?}, {y:?}): got bits {:#x}, want {want:?}",
-                    out[k]
-                ));
+                return Err(format!("out[{k}] = f({x:?}, {y:?}): got bits {:#x}, want {want:?}", out[k]));
             }
         }
         Ok(())
@@ -1039,19 +881,13 @@ fn same_bits<T: Bits>(in_place: &[T], out_of_place: &[T]) -> Result<(), String> 
     if a == b {
         Ok(())
     } else {
-        Err(format!(
-            "in place {in_place:?} differs from out of place {out_of_place:?}"
-        ))
+        Err(format!("in place {in_place:?} differs from out of place {out_of_place:?}"))
     }
 }
 
 /// Runs an elementwise kernel on `input` out of place (`kernel`) and in place (`in_place`,
 /// over a copy of `input`); the two must agree bit for bit. Returns the output.
-pub fn unary_in_place_matches<T: Bits + Default>(
-    input: &[T],
-    kernel: impl Fn(&[T], &mut [T]),
-    in_place: impl Fn(&mut [T]),
-) -> Result<Vec<T>, String> {
+pub fn unary_in_place_matches<T: Bits + Default>(input: &[T], kernel: impl Fn(&[T], &mut [T]), in_place: impl Fn(&mut [T])) -> Result<Vec<T>, String> {
     let mut out = std::vec![T::default(); input.len()];
     kernel(input, &mut out);
     let mut data = input.to_vec();
@@ -1085,18 +921,7 @@ pub fn binary_in_place_matches<T: Bits + Default>(
 /// Floats for the in-place checks: the specials (NaN, infinities, signed zeros, subnormals,
 /// extremes) mixed with ordinary magnitudes.
 pub fn special_f32s(rng: &mut Rng, n: usize) -> Vec<f32> {
-    const S: [f32; 10] = [
-        f32::NAN,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        0.0,
-        -0.0,
-        1e-40,
-        -1e-40,
-        f32::MAX,
-        f32::MIN,
-        6.0,
-    ];
+    const S: [f32; 10] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1e-40, -1e-40, f32::MAX, f32::MIN, 6.0];
     (0..n)
         .map(|_| match rng.next_u64() % 4 {
             0 => S[rng.below(S.len())],

@@ -36,10 +36,7 @@ use std::vec::Vec;
 fn floats(rng: &mut Rng, n: usize, scale: f32) -> Vec<f32> {
     (0..n)
         .map(|_| {
-            let u: f32 = (0..4)
-                .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
-                .sum::<f32>()
-                - 2.0;
+            let u: f32 = (0..4).map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32).sum::<f32>() - 2.0;
             match rng.next_u64() % 16 {
                 0 => 0.0,
                 1 => -u * scale * 1000.0,
@@ -50,12 +47,7 @@ fn floats(rng: &mut Rng, n: usize, scale: f32) -> Vec<f32> {
 }
 
 /// The fused activations' float clamps (TFLite `CalculateActivationRange`).
-const CLAMPS: [(f32, f32); 4] = [
-    (f32::MIN, f32::MAX),
-    (0.0, f32::MAX),
-    (0.0, 6.0),
-    (-1.0, 1.0),
-];
+const CLAMPS: [(f32, f32); 4] = [(f32::MIN, f32::MAX), (0.0, f32::MAX), (0.0, 6.0), (-1.0, 1.0)];
 
 fn clamp_of(i: usize) -> Clamp<f32> {
     let (min, max) = CLAMPS[i % CLAMPS.len()];
@@ -74,29 +66,17 @@ fn act(x: f32, c: Clamp<f32>) -> f32 {
 
 /// Bit-for-bit equality with the f32 oracle, and closeness to the f64 one (`bound[i]`:
 /// the sum of magnitudes the output's rounding errors scale with).
-fn compare(
-    got: &[f32],
-    exact: &[f32],
-    real: &[f64],
-    bound: &[f64],
-    c: Clamp<f32>,
-) -> Result<(), String> {
+fn compare(got: &[f32], exact: &[f32], real: &[f64], bound: &[f64], c: Clamp<f32>) -> Result<(), String> {
     if got.len() != exact.len() {
         return Err(format!("{} outputs, expected {}", got.len(), exact.len()));
     }
     for i in 0..got.len() {
         if got[i].to_bits() != exact[i].to_bits() && !(got[i] == 0.0 && exact[i] == 0.0) {
-            return Err(format!(
-                "output {i}: {:e}, TFLite's order gives {:e}",
-                got[i], exact[i]
-            ));
+            return Err(format!("output {i}: {:e}, TFLite's order gives {:e}", got[i], exact[i]));
         }
         let r = real[i].clamp(c.min as f64, c.max as f64);
         if (got[i] as f64 - r).abs() > 1e-5 * bound[i] + 1e-30 {
-            return Err(format!(
-                "output {i}: {:e}, the real result is {r:e} (bound {:e})",
-                got[i], bound[i]
-            ));
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (bound {:e})", got[i], bound[i]));
         }
     }
     Ok(())
@@ -137,67 +117,30 @@ type ConvKernel = fn(&Conv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f
 type DepthwiseKernel = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
 
 impl ConvF32 {
-    fn plain(
-        hw: [usize; 2],
-        in_d: usize,
-        out_d: usize,
-        k: [usize; 2],
-        pad: [usize; 4],
-        seed: u64,
-    ) -> ConvF32 {
-        ConvF32 {
-            batches: 1,
-            hw,
-            in_d,
-            out_d,
-            k,
-            stride: [1, 1],
-            dil: [1, 1],
-            pad,
-            clamp: seed as usize,
-            bias: !seed.is_multiple_of(3),
-            scale: 1.0,
-            seed,
-        }
+    fn plain(hw: [usize; 2], in_d: usize, out_d: usize, k: [usize; 2], pad: [usize; 4], seed: u64) -> ConvF32 {
+        ConvF32 { batches: 1, hw, in_d, out_d, k, stride: [1, 1], dil: [1, 1], pad, clamp: seed as usize, bias: !seed.is_multiple_of(3), scale: 1.0, seed }
     }
 
     fn strategy(depthwise: bool) -> BoxedStrategy<Self> {
         (
             (1usize..3, [1usize..8, 1usize..8], 1usize..5, 1usize..5),
-            (
-                [1usize..4, 1usize..4],
-                [1usize..3, 1usize..3],
-                [1usize..3, 1usize..3],
-            ),
-            (
-                [0usize..3, 0usize..3, 0usize..3, 0usize..3],
-                0usize..4,
-                any::<bool>(),
-                any::<u64>(),
-            ),
+            ([1usize..4, 1usize..4], [1usize..3, 1usize..3], [1usize..3, 1usize..3]),
+            ([0usize..3, 0usize..3, 0usize..3, 0usize..3], 0usize..4, any::<bool>(), any::<u64>()),
         )
-            .prop_map(
-                move |((batches, hw, in_d, out_d), (k, stride, dil), (pad, clamp, bias, seed))| {
-                    ConvF32 {
-                        batches,
-                        hw,
-                        in_d,
-                        out_d: if depthwise {
-                            in_d * out_d.min(3)
-                        } else {
-                            out_d
-                        },
-                        k,
-                        stride,
-                        dil,
-                        pad,
-                        clamp,
-                        bias,
-                        scale: 1.0,
-                        seed,
-                    }
-                },
-            )
+            .prop_map(move |((batches, hw, in_d, out_d), (k, stride, dil), (pad, clamp, bias, seed))| ConvF32 {
+                batches,
+                hw,
+                in_d,
+                out_d: if depthwise { in_d * out_d.min(3) } else { out_d },
+                k,
+                stride,
+                dil,
+                pad,
+                clamp,
+                bias,
+                scale: 1.0,
+                seed,
+            })
             .boxed()
     }
 
@@ -205,42 +148,17 @@ impl ConvF32 {
         let mut v = Vec::new();
         let od = |in_d: usize, m: usize| if depthwise { in_d * m } else { m };
         for n in LANE_TAILS {
-            v.push(ConvF32::plain(
-                [2, 3],
-                n,
-                od(n, 1),
-                [1, 1],
-                [0; 4],
-                n as u64,
-            ));
-            v.push(ConvF32::plain(
-                [3, 3],
-                n,
-                od(n, 2),
-                [3, 3],
-                [1; 4],
-                n as u64 + 100,
-            ));
+            v.push(ConvF32::plain([2, 3], n, od(n, 1), [1, 1], [0; 4], n as u64));
+            v.push(ConvF32::plain([3, 3], n, od(n, 2), [3, 3], [1; 4], n as u64 + 100));
         }
-        for (i, pad) in (0..81)
-            .map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27])
-            .enumerate()
-        {
+        for (i, pad) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27]).enumerate() {
             for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
-                v.push(ConvF32 {
-                    stride: [stride; 2],
-                    dil: [dil; 2],
-                    ..ConvF32::plain([4, 5], 2, od(2, 2), [3, 3], pad, i as u64)
-                });
+                v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([4, 5], 2, od(2, 2), [3, 3], pad, i as u64) });
             }
         }
         for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
             for clamp in 0..4 {
-                v.push(ConvF32 {
-                    scale,
-                    clamp,
-                    ..ConvF32::plain([3, 4], 5, od(5, 3), [3, 3], [1; 4], i as u64)
-                });
+                v.push(ConvF32 { scale, clamp, ..ConvF32::plain([3, 4], 5, od(5, 3), [3, 3], [1; 4], i as u64) });
             }
         }
         // No window fits: empty output.
@@ -249,21 +167,8 @@ impl ConvF32 {
     }
 
     fn geometry(&self) -> ConvGeometry {
-        let ConvF32 {
-            batches,
-            hw: [h, w],
-            in_d,
-            out_d,
-            k: [kh, kw],
-            stride: [sh, sw],
-            dil: [dh, dw],
-            pad,
-            ..
-        } = *self;
-        let (oh, ow) = (
-            out_size(h, pad[0] + pad[1], kh, sh, dh),
-            out_size(w, pad[2] + pad[3], kw, sw, dw),
-        );
+        let ConvF32 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, .. } = *self;
+        let (oh, ow) = (out_size(h, pad[0] + pad[1], kh, sh, dh), out_size(w, pad[2] + pad[3], kw, sw, dw));
         ConvGeometry {
             input_shape: [batches, h, w, in_d],
             filter_shape: [0, kh, kw, 0],
@@ -289,13 +194,7 @@ impl ConvF32 {
 
     /// The naive definitions: for output channel `oc`, `tap(oc, ky, kx)` lists the (input
     /// channel, filter index) pairs of one tap, in TFLite's order.
-    fn naive(
-        &self,
-        x: &[f32],
-        f: &[f32],
-        b: &[f32],
-        tap: impl Fn(usize, usize, usize) -> Vec<(usize, usize)>,
-    ) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+    fn naive(&self, x: &[f32], f: &[f32], b: &[f32], tap: impl Fn(usize, usize, usize) -> Vec<(usize, usize)>) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
         let g = self.geometry();
         let [batches, h, w, in_d] = g.input_shape;
         let [_, oh, ow, out_d] = g.output_shape;
@@ -303,38 +202,27 @@ impl ConvF32 {
         let n = batches * oh * ow * out_d;
         let (mut exact, mut real, mut bound) = (vec![0f32; n], vec![0f64; n], vec![0f64; n]);
         let c = clamp_of(self.clamp);
-        for bi in 0..batches {
-            for oy in 0..oh {
-                for ox in 0..ow {
-                    for oc in 0..out_d {
-                        let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
-                        for ky in 0..kh {
-                            for kx in 0..kw {
-                                let iy = (oy * g.stride_height + ky * g.dilation_height) as isize
-                                    - g.pad_top as isize;
-                                let ix = (ox * g.stride_width + kx * g.dilation_width) as isize
-                                    - g.pad_left as isize;
-                                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
-                                    continue;
-                                }
-                                for (ic, fi) in tap(oc, ky, kx) {
-                                    let xv =
-                                        x[((bi * h + iy as usize) * w + ix as usize) * in_d + ic];
-                                    t += xv * f[fi];
-                                    r += xv as f64 * f[fi] as f64;
-                                    m += (xv as f64 * f[fi] as f64).abs();
-                                }
-                            }
-                        }
-                        let bv = if self.bias { b[oc] } else { 0.0 };
-                        let o = ((bi * oh + oy) * ow + ox) * out_d + oc;
-                        exact[o] = act(t + bv, c);
-                        real[o] = r + bv as f64;
-                        bound[o] = m + (bv as f64).abs();
-                    }
+        for bi in 0..batches { for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+            let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
+            for ky in 0..kh { for kx in 0..kw {
+                let iy = (oy * g.stride_height + ky * g.dilation_height) as isize - g.pad_top as isize;
+                let ix = (ox * g.stride_width + kx * g.dilation_width) as isize - g.pad_left as isize;
+                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                    continue;
                 }
-            }
-        }
+                for (ic, fi) in tap(oc, ky, kx) {
+                    let xv = x[((bi * h + iy as usize) * w + ix as usize) * in_d + ic];
+                    t += xv * f[fi];
+                    r += xv as f64 * f[fi] as f64;
+                    m += (xv as f64 * f[fi] as f64).abs();
+                }
+            }}
+            let bv = if self.bias { b[oc] } else { 0.0 };
+            let o = ((bi * oh + oy) * ow + ox) * out_d + oc;
+            exact[o] = act(t + bv, c);
+            real[o] = r + bv as f64;
+            bound[o] = m + (bv as f64).abs();
+        }}}}
         (exact, real, bound)
     }
 }
@@ -361,11 +249,7 @@ impl KernelCase for Conv {
         let mut geometry = c.geometry();
         geometry.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
         let (x, f, b) = c.data(geometry.filter_shape.iter().product());
-        let p = Conv2dParams::<F32> {
-            geometry,
-            quant: (),
-            clamp: clamp_of(c.clamp),
-        };
+        let p = Conv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
         let mut out = vec![f32::NAN; geometry.output_shape.iter().product()];
         kernel(&p, &x, &f, c.bias.then_some(&b[..]), &mut out);
         Ok(out)
@@ -375,11 +259,7 @@ impl KernelCase for Conv {
         let c = &self.0;
         let [kh, kw] = c.k;
         let (x, f, b) = c.data(c.out_d * kh * kw * c.in_d);
-        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| {
-            (0..c.in_d)
-                .map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic))
-                .collect()
-        });
+        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
         compare(got, &exact, &real, &bound, clamp_of(c.clamp))
     }
 }
@@ -400,10 +280,7 @@ impl KernelCase for Depthwise {
     }
 
     fn edge_cases() -> Vec<Self> {
-        ConvF32::edge_cases(true)
-            .into_iter()
-            .map(Depthwise)
-            .collect()
+        ConvF32::edge_cases(true).into_iter().map(Depthwise).collect()
     }
 
     fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
@@ -411,11 +288,7 @@ impl KernelCase for Depthwise {
         let mut geometry = c.geometry();
         geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
         let (x, f, b) = c.data(geometry.filter_shape.iter().product());
-        let p = DepthwiseConv2dParams::<F32> {
-            geometry,
-            quant: (),
-            clamp: clamp_of(c.clamp),
-        };
+        let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
         let mut out = vec![f32::NAN; geometry.output_shape.iter().product()];
         kernel(&p, &x, &f, c.bias.then_some(&b[..]), &mut out);
         Ok(out)
@@ -426,9 +299,7 @@ impl KernelCase for Depthwise {
         let [kh, kw] = c.k;
         let mult = c.out_d / c.in_d;
         let (x, f, b) = c.data(kh * kw * c.out_d);
-        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| {
-            vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]
-        });
+        let (exact, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
         compare(got, &exact, &real, &bound, clamp_of(c.clamp))
     }
 }
@@ -467,88 +338,30 @@ impl KernelCase for FullyConnected {
     const REFERENCE: FcKernel = fully_connected_f32;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            0usize..4,
-            1usize..70,
-            1usize..20,
-            0usize..4,
-            any::<bool>(),
-            any::<u64>(),
-        )
-            .prop_map(
-                |(batches, depth, units, clamp, bias, seed)| FullyConnected {
-                    batches,
-                    depth,
-                    units,
-                    clamp,
-                    bias,
-                    scale: 1.0,
-                    seed,
-                },
-            )
+        (0usize..4, 1usize..70, 1usize..20, 0usize..4, any::<bool>(), any::<u64>())
+            .prop_map(|(batches, depth, units, clamp, bias, seed)| FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
         for n in LANE_TAILS {
-            v.push(FullyConnected {
-                batches: 1,
-                depth: n,
-                units: 3,
-                clamp: n,
-                bias: n % 2 == 0,
-                scale: 1.0,
-                seed: n as u64,
-            });
-            v.push(FullyConnected {
-                batches: 2,
-                depth: 5,
-                units: n,
-                clamp: n + 1,
-                bias: true,
-                scale: 1.0,
-                seed: n as u64,
-            });
+            v.push(FullyConnected { batches: 1, depth: n, units: 3, clamp: n, bias: n % 2 == 0, scale: 1.0, seed: n as u64 });
+            v.push(FullyConnected { batches: 2, depth: 5, units: n, clamp: n + 1, bias: true, scale: 1.0, seed: n as u64 });
         }
         for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
             for clamp in 0..4 {
-                v.push(FullyConnected {
-                    batches: 2,
-                    depth: 16,
-                    units: 16,
-                    clamp,
-                    bias: true,
-                    scale,
-                    seed: i as u64,
-                });
+                v.push(FullyConnected { batches: 2, depth: 16, units: 16, clamp, bias: true, scale, seed: i as u64 });
             }
         }
-        v.push(FullyConnected {
-            batches: 0,
-            depth: 4,
-            units: 3,
-            clamp: 0,
-            bias: true,
-            scale: 1.0,
-            seed: 0,
-        });
+        v.push(FullyConnected { batches: 0, depth: 4, units: 3, clamp: 0, bias: true, scale: 1.0, seed: 0 });
         v
     }
 
     fn run(&self, kernel: FcKernel) -> Result<Vec<f32>, String> {
         let (x, w, b) = self.data();
-        let geometry = FullyConnectedGeometry {
-            batches: self.batches,
-            input_depth: self.depth,
-            output_depth: self.units,
-        };
-        let p = FullyConnectedParams::<F32> {
-            geometry,
-            weights_offset: 0,
-            quant: (),
-            clamp: clamp_of(self.clamp),
-        };
+        let geometry = FullyConnectedGeometry { batches: self.batches, input_depth: self.depth, output_depth: self.units };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(self.clamp) };
         let mut out = vec![f32::NAN; self.batches * self.units];
         kernel(&p, &x, &w, self.bias.then_some(&b[..]), &mut out);
         Ok(out)
@@ -597,83 +410,24 @@ struct PoolF32 {
 
 impl PoolF32 {
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            1usize..3,
-            [1usize..8, 1usize..8],
-            1usize..20,
-            [1usize..4, 1usize..4],
-            [1usize..3, 1usize..3],
-            [0usize..3, 0usize..3],
-            0usize..4,
-            any::<u64>(),
-        )
-            .prop_map(
-                |(batches, hw, depth, k, stride, pad, clamp, seed)| PoolF32 {
-                    batches,
-                    hw,
-                    depth,
-                    k,
-                    stride,
-                    pad: [pad[0].min(k[0] - 1), pad[1].min(k[1] - 1)],
-                    clamp,
-                    seed,
-                },
-            )
+        (1usize..3, [1usize..8, 1usize..8], 1usize..20, [1usize..4, 1usize..4], [1usize..3, 1usize..3], [0usize..3, 0usize..3], 0usize..4, any::<u64>())
+            .prop_map(|(batches, hw, depth, k, stride, pad, clamp, seed)| PoolF32 { batches, hw, depth, k, stride, pad: [pad[0].min(k[0] - 1), pad[1].min(k[1] - 1)], clamp, seed })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
         for n in LANE_TAILS {
-            v.push(PoolF32 {
-                batches: 1,
-                hw: [4, 5],
-                depth: n,
-                k: [2, 2],
-                stride: [2, 2],
-                pad: [0, 0],
-                clamp: n,
-                seed: n as u64,
-            });
-            v.push(PoolF32 {
-                batches: 1,
-                hw: [5, 5],
-                depth: n,
-                k: [3, 3],
-                stride: [2, 2],
-                pad: [1, 1],
-                clamp: n + 1,
-                seed: n as u64,
-            });
+            v.push(PoolF32 { batches: 1, hw: [4, 5], depth: n, k: [2, 2], stride: [2, 2], pad: [0, 0], clamp: n, seed: n as u64 });
+            v.push(PoolF32 { batches: 1, hw: [5, 5], depth: n, k: [3, 3], stride: [2, 2], pad: [1, 1], clamp: n + 1, seed: n as u64 });
         }
-        for (i, pad) in [[0, 0], [1, 0], [0, 1], [2, 2], [1, 2]]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, pad) in [[0, 0], [1, 0], [0, 1], [2, 2], [1, 2]].into_iter().enumerate() {
             for stride in 1..=2 {
-                v.push(PoolF32 {
-                    batches: 2,
-                    hw: [4, 5],
-                    depth: 3,
-                    k: [3, 3],
-                    stride: [stride; 2],
-                    pad,
-                    clamp: i,
-                    seed: i as u64,
-                });
+                v.push(PoolF32 { batches: 2, hw: [4, 5], depth: 3, k: [3, 3], stride: [stride; 2], pad, clamp: i, seed: i as u64 });
             }
         }
         // A window over the whole input (global pooling).
-        v.push(PoolF32 {
-            batches: 1,
-            hw: [8, 8],
-            depth: 64,
-            k: [8, 8],
-            stride: [8, 8],
-            pad: [0, 0],
-            clamp: 0,
-            seed: 7,
-        });
+        v.push(PoolF32 { batches: 1, hw: [8, 8], depth: 64, k: [8, 8], stride: [8, 8], pad: [0, 0], clamp: 0, seed: 7 });
         v
     }
 
@@ -693,11 +447,7 @@ impl PoolF32 {
     }
 
     fn input(&self) -> Vec<f32> {
-        floats(
-            &mut Rng(self.seed),
-            self.geometry().input_shape.iter().product(),
-            4.0,
-        )
+        floats(&mut Rng(self.seed), self.geometry().input_shape.iter().product(), 4.0)
     }
 
     /// The naive pool: TFLite's order per channel (rows, then columns of the clipped
@@ -708,41 +458,32 @@ impl PoolF32 {
         let [batches, h, w, depth] = g.input_shape;
         let c = clamp_of(self.clamp);
         let (mut exact, mut real, mut bound) = (Vec::new(), Vec::new(), Vec::new());
-        for b in 0..batches {
-            for oy in 0..g.output_height {
-                for ox in 0..g.output_width {
-                    for ch in 0..depth {
-                        let y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                        let x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                        let (mut t, mut mx, mut n, mut r, mut m) =
-                            (0f32, f32::MIN, 0f32, 0f64, 0f64);
-                        for ky in 0..g.filter_height as isize {
-                            for kx in 0..g.filter_width as isize {
-                                let (iy, ix) = (y0 + ky, x0 + kx);
-                                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
-                                    continue;
-                                }
-                                let v = x[((b * h + iy as usize) * w + ix as usize) * depth + ch];
-                                t += v;
-                                mx = if mx < v { v } else { mx };
-                                n += 1.0;
-                                r += v as f64;
-                                m += (v as f64).abs();
-                            }
-                        }
-                        if average {
-                            exact.push(act(t / n, c));
-                            real.push(r / n as f64);
-                            bound.push(m / n as f64);
-                        } else {
-                            exact.push(act(mx, c));
-                            real.push(mx as f64);
-                            bound.push(0.0);
-                        }
-                    }
+        for b in 0..batches { for oy in 0..g.output_height { for ox in 0..g.output_width { for ch in 0..depth {
+            let y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+            let (mut t, mut mx, mut n, mut r, mut m) = (0f32, f32::MIN, 0f32, 0f64, 0f64);
+            for ky in 0..g.filter_height as isize { for kx in 0..g.filter_width as isize {
+                let (iy, ix) = (y0 + ky, x0 + kx);
+                if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                    continue;
                 }
+                let v = x[((b * h + iy as usize) * w + ix as usize) * depth + ch];
+                t += v;
+                mx = if mx < v { v } else { mx };
+                n += 1.0;
+                r += v as f64;
+                m += (v as f64).abs();
+            }}
+            if average {
+                exact.push(act(t / n, c));
+                real.push(r / n as f64);
+                bound.push(m / n as f64);
+            } else {
+                exact.push(act(mx, c));
+                real.push(mx as f64);
+                bound.push(0.0);
             }
-        }
+        }}}}
         (exact, real, bound)
     }
 }
@@ -769,14 +510,7 @@ impl KernelCase for AveragePool {
     fn run(&self, kernel: AveragePoolKernel) -> Result<Vec<f32>, String> {
         let g = self.0.geometry();
         let mut out = vec![f32::NAN; g.output_len()];
-        kernel(
-            &AveragePool2dParams {
-                geometry: g,
-                clamp: clamp_of(self.0.clamp),
-            },
-            &self.0.input(),
-            &mut out,
-        );
+        kernel(&AveragePool2dParams { geometry: g, clamp: clamp_of(self.0.clamp) }, &self.0.input(), &mut out);
         Ok(out)
     }
 
@@ -807,14 +541,7 @@ impl KernelCase for MaxPool {
     fn run(&self, kernel: MaxPoolKernel) -> Result<Vec<f32>, String> {
         let g = self.0.geometry();
         let mut out = vec![f32::NAN; g.output_len()];
-        kernel(
-            &MaxPool2dParams {
-                geometry: g,
-                clamp: clamp_of(self.0.clamp),
-            },
-            &self.0.input(),
-            &mut out,
-        );
+        kernel(&MaxPool2dParams { geometry: g, clamp: clamp_of(self.0.clamp) }, &self.0.input(), &mut out);
         Ok(out)
     }
 
@@ -844,99 +571,47 @@ impl KernelCase for Softmax {
     const REFERENCE: SoftmaxKernel = softmax_f32;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            0usize..4,
-            1usize..40,
-            0.1f32..3.0,
-            0.1f32..30.0,
-            any::<u64>(),
-        )
-            .prop_map(|(rows, depth, beta, scale, seed)| Softmax {
-                depth,
-                beta,
-                input: floats(&mut Rng(seed), rows * depth, scale),
-            })
+        (0usize..4, 1usize..40, 0.1f32..3.0, 0.1f32..30.0, any::<u64>())
+            .prop_map(|(rows, depth, beta, scale, seed)| Softmax { depth, beta, input: floats(&mut Rng(seed), rows * depth, scale) })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = vec![
             // One huge logit (the others underflow to 0), all equal, +-1e30.
-            Softmax {
-                depth: 4,
-                beta: 1.0,
-                input: vec![1000.0, 0.0, -5.0, 3.0],
-            },
-            Softmax {
-                depth: 5,
-                beta: 1.0,
-                input: vec![2.5; 5],
-            },
-            Softmax {
-                depth: 3,
-                beta: 1.0,
-                input: vec![1e30, -1e30, 0.0],
-            },
-            Softmax {
-                depth: 1,
-                beta: 0.5,
-                input: vec![-7.0, 7.0],
-            },
+            Softmax { depth: 4, beta: 1.0, input: vec![1000.0, 0.0, -5.0, 3.0] },
+            Softmax { depth: 5, beta: 1.0, input: vec![2.5; 5] },
+            Softmax { depth: 3, beta: 1.0, input: vec![1e30, -1e30, 0.0] },
+            Softmax { depth: 1, beta: 0.5, input: vec![-7.0, 7.0] },
         ];
         for n in LANE_TAILS {
-            v.push(Softmax {
-                depth: n,
-                beta: 1.0,
-                input: floats(&mut Rng(n as u64), 2 * n, 3.0),
-            });
+            v.push(Softmax { depth: n, beta: 1.0, input: floats(&mut Rng(n as u64), 2 * n, 3.0) });
         }
         v
     }
 
     fn run(&self, kernel: SoftmaxKernel) -> Result<Vec<f32>, String> {
         let mut out = vec![f32::NAN; self.input.len()];
-        kernel(
-            &SoftmaxF32Params {
-                depth: self.depth,
-                beta: self.beta,
-            },
-            &self.input,
-            &mut out,
-        );
+        kernel(&SoftmaxF32Params { depth: self.depth, beta: self.beta }, &self.input, &mut out);
         Ok(out)
     }
 
     /// TFLite's steps with the host's `expf` (within one ulp per output of ours, the
     /// `math::expf` difference carried through), and the real softmax within 1e-6.
     fn check(&self, got: &Vec<f32>) -> Result<(), String> {
-        for (r, (xs, ys)) in self
-            .input
-            .chunks(self.depth)
-            .zip(got.chunks(self.depth))
-            .enumerate()
-        {
+        for (r, (xs, ys)) in self.input.chunks(self.depth).zip(got.chunks(self.depth)).enumerate() {
             let max = xs.iter().fold(f32::MIN, |m, &x| if m < x { x } else { m });
             let e: Vec<f32> = xs.iter().map(|&x| ((x - max) * self.beta).exp()).collect();
             let sum: f32 = e.iter().sum();
-            let real: Vec<f64> = xs
-                .iter()
-                .map(|&x| ((x as f64 - max as f64) * self.beta as f64).exp())
-                .collect();
+            let real: Vec<f64> = xs.iter().map(|&x| ((x as f64 - max as f64) * self.beta as f64).exp()).collect();
             let real_sum: f64 = real.iter().sum();
             for c in 0..self.depth {
                 let want = e[c] / sum;
                 if (ys[c] - want).abs() > 4.0 * f32::EPSILON * want.max(f32::MIN_POSITIVE) {
-                    return Err(format!(
-                        "row {r} output {c}: {:e}, TFLite's steps give {want:e}",
-                        ys[c]
-                    ));
+                    return Err(format!("row {r} output {c}: {:e}, TFLite's steps give {want:e}", ys[c]));
                 }
                 if (ys[c] as f64 - real[c] / real_sum).abs() > 1e-6 {
-                    return Err(format!(
-                        "row {r} output {c}: {:e}, the real softmax is {:e}",
-                        ys[c],
-                        real[c] / real_sum
-                    ));
+                    return Err(format!("row {r} output {c}: {:e}, the real softmax is {:e}", ys[c], real[c] / real_sum));
                 }
             }
         }
@@ -959,14 +634,7 @@ kernel_tests!(softmax, Softmax, softmax_f32);
 // within twice that.
 
 /// The f64 check of a packed variant: `taps` is the accumulation length per output.
-fn compare_packed(
-    got: &[f32],
-    reference: &[f32],
-    real: &[f64],
-    bound: &[f64],
-    taps: usize,
-    c: Clamp<f32>,
-) -> Result<(), String> {
+fn compare_packed(got: &[f32], reference: &[f32], real: &[f64], bound: &[f64], taps: usize, c: Clamp<f32>) -> Result<(), String> {
     if got.len() != real.len() {
         return Err(format!("{} outputs, expected {}", got.len(), real.len()));
     }
@@ -975,18 +643,10 @@ fn compare_packed(
         let r = real[i].clamp(c.min as f64, c.max as f64);
         let tol = gamma * bound[i] + 1e-38;
         if (got[i] as f64 - r).abs() > tol {
-            return Err(format!(
-                "output {i}: {:e}, the real result is {r:e} (tolerance {tol:e}, {taps} taps)",
-                got[i]
-            ));
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (tolerance {tol:e}, {taps} taps)", got[i]));
         }
         if (got[i] as f64 - reference[i] as f64).abs() > 2.0 * tol {
-            return Err(format!(
-                "output {i}: {:e}, the reference gives {:e} (tolerance {:e})",
-                got[i],
-                reference[i],
-                2.0 * tol
-            ));
+            return Err(format!("output {i}: {:e}, the reference gives {:e} (tolerance {:e})", got[i], reference[i], 2.0 * tol));
         }
     }
     Ok(())
@@ -1037,42 +697,14 @@ fn packed_edge_cases(depthwise: bool) -> Vec<ConvF32> {
     let mut v = ConvF32::edge_cases(depthwise);
     let od = |in_d: usize, m: usize| if depthwise { in_d } else { m };
     for n in LANE_TAILS {
-        v.push(ConvF32::plain(
-            [2, 9],
-            n,
-            od(n, n),
-            [1, 1],
-            [0; 4],
-            n as u64,
-        ));
-        v.push(ConvF32::plain(
-            [3, 11],
-            if depthwise { n } else { 3 },
-            od(n, n),
-            [3, 3],
-            [1; 4],
-            n as u64 + 7,
-        ));
-        v.push(ConvF32::plain(
-            [4, 10],
-            n,
-            od(n, 17 - n.min(16)),
-            [3, 3],
-            [1, 1, 2, 0],
-            n as u64 + 70,
-        ));
+        v.push(ConvF32::plain([2, 9], n, od(n, n), [1, 1], [0; 4], n as u64));
+        v.push(ConvF32::plain([3, 11], if depthwise { n } else { 3 }, od(n, n), [3, 3], [1; 4], n as u64 + 7));
+        v.push(ConvF32::plain([4, 10], n, od(n, 17 - n.min(16)), [3, 3], [1, 1, 2, 0], n as u64 + 70));
     }
     for (stride, dil) in [(2, 1), (1, 2), (2, 2)] {
-        v.push(ConvF32 {
-            stride: [stride; 2],
-            dil: [dil; 2],
-            ..ConvF32::plain([9, 13], 4, od(4, 20), [3, 3], [1, 2, 1, 2], 5)
-        });
+        v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([9, 13], 4, od(4, 20), [3, 3], [1, 2, 1, 2], 5) });
     }
-    v.push(ConvF32 {
-        batches: 2,
-        ..ConvF32::plain([5, 12], 8, od(8, 24), [5, 5], [2; 4], 9)
-    });
+    v.push(ConvF32 { batches: 2, ..ConvF32::plain([5, 12], 8, od(8, 24), [5, 5], [2; 4], 9) });
     v
 }
 
@@ -1107,10 +739,7 @@ impl KernelCase for ConvPacked {
     }
 
     fn edge_cases() -> Vec<Self> {
-        packed_edge_cases(false)
-            .into_iter()
-            .map(ConvPacked)
-            .collect()
+        packed_edge_cases(false).into_iter().map(ConvPacked).collect()
     }
 
     fn run(&self, kernel: ConvKernel) -> Result<Vec<f32>, String> {
@@ -1121,20 +750,9 @@ impl KernelCase for ConvPacked {
         let c = &self.0;
         let [kh, kw] = c.k;
         let (x, f, b) = c.data(c.out_d * kh * kw * c.in_d);
-        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| {
-            (0..c.in_d)
-                .map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic))
-                .collect()
-        });
+        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
         let reference = Conv(c.clone()).run(conv_2d_f32)?;
-        compare_packed(
-            got,
-            &reference,
-            &real,
-            &bound,
-            kh * kw * c.in_d,
-            clamp_of(c.clamp),
-        )
+        compare_packed(got, &reference, &real, &bound, kh * kw * c.in_d, clamp_of(c.clamp))
     }
 }
 
@@ -1152,10 +770,7 @@ impl KernelCase for DepthwisePacked {
     }
 
     fn edge_cases() -> Vec<Self> {
-        packed_edge_cases(true)
-            .into_iter()
-            .map(DepthwisePacked)
-            .collect()
+        packed_edge_cases(true).into_iter().map(DepthwisePacked).collect()
     }
 
     fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
@@ -1167,9 +782,7 @@ impl KernelCase for DepthwisePacked {
         let [kh, kw] = c.k;
         let mult = c.out_d / c.in_d;
         let (x, f, b) = c.data(kh * kw * c.out_d);
-        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| {
-            vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]
-        });
+        let (_, real, bound) = c.naive(&x, &f, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
         let reference = Depthwise(c.clone()).run(depthwise_conv_2d_f32)?;
         compare_packed(got, &reference, &real, &bound, kh * kw, clamp_of(c.clamp))
     }
@@ -1184,45 +797,17 @@ impl KernelCase for FcPacked {
     const REFERENCE: FcKernel = fully_connected_f32;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            0usize..4,
-            1usize..90,
-            1usize..70,
-            0usize..4,
-            any::<bool>(),
-            any::<u64>(),
-        )
-            .prop_map(|(batches, depth, units, clamp, bias, seed)| {
-                FcPacked(FullyConnected {
-                    batches,
-                    depth,
-                    units,
-                    clamp,
-                    bias,
-                    scale: 1.0,
-                    seed,
-                })
-            })
+        (0usize..4, 1usize..90, 1usize..70, 0usize..4, any::<bool>(), any::<u64>())
+            .prop_map(|(batches, depth, units, clamp, bias, seed)| FcPacked(FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed }))
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
-        let mut v: Vec<Self> = FullyConnected::edge_cases()
-            .into_iter()
-            .map(FcPacked)
-            .collect();
+        let mut v: Vec<Self> = FullyConnected::edge_cases().into_iter().map(FcPacked).collect();
         // Unit counts around the 32-unit (AVX-512: 64-unit) groups and the 8-unit blocks, the
         // two-chain tail of 1 to 3 blocks.
         for units in [31, 32, 33, 40, 63, 64, 65, 72, 96, 120, 136] {
-            v.push(FcPacked(FullyConnected {
-                batches: 2,
-                depth: 37,
-                units,
-                clamp: units,
-                bias: units % 2 == 0,
-                scale: 1.0,
-                seed: units as u64,
-            }));
+            v.push(FcPacked(FullyConnected { batches: 2, depth: 37, units, clamp: units, bias: units % 2 == 0, scale: 1.0, seed: units as u64 }));
         }
         v
     }
@@ -1260,23 +845,14 @@ mod packed {
     use super::*;
     use crate::isa::TargetClass;
     use crate::kernels::conv_2d::{conv_2d_f32_packed, Conv2dF32Variant};
-    use crate::kernels::depthwise_conv_2d::{
-        depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant,
-    };
+    use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant};
     use crate::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant};
 
     type ConvRun = fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]);
     type DwRun = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]);
     type FcRun = fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]);
 
-    pub(super) fn conv(
-        imp: ConvRun,
-        p: &Conv2dParams<F32>,
-        x: &[f32],
-        f: &[f32],
-        b: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn conv(imp: ConvRun, p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         let v = Conv2dF32Variant::select(p, TargetClass::Host);
         let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
         v.pack(p, f, b, &mut packed);
@@ -1287,14 +863,7 @@ mod packed {
         }
     }
 
-    pub(super) fn depthwise(
-        imp: DwRun,
-        p: &DepthwiseConv2dParams<F32>,
-        x: &[f32],
-        f: &[f32],
-        b: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn depthwise(imp: DwRun, p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);
         let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
         v.pack(p, f, b, &mut packed);
@@ -1304,14 +873,7 @@ mod packed {
         }
     }
 
-    pub(super) fn fc(
-        imp: FcRun,
-        p: &FullyConnectedParams<F32>,
-        x: &[f32],
-        f: &[f32],
-        b: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn fc(imp: FcRun, p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
         let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
         v.pack(p, f, b, &mut packed);
@@ -1326,53 +888,14 @@ mod packed {
     pub(super) mod portable {
         use super::*;
         use crate::kernels::f32x8::{self, Portable};
-        pub(crate) fn conv(
-            p: &Conv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::conv(
-                |p, x, k, o| f32x8::conv_2d(Portable, p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| f32x8::conv_2d(Portable, p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn depthwise(
-            p: &DepthwiseConv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::depthwise(
-                |p, x, k, o| f32x8::depthwise_conv_2d(Portable, p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| f32x8::depthwise_conv_2d(Portable, p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn fc(
-            p: &FullyConnectedParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::fc(
-                |p, x, k, o| f32x8::fully_connected(Portable, p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| f32x8::fully_connected(Portable, p, x, k, o), p, x, f, b, out)
         }
     }
 
@@ -1380,31 +903,13 @@ mod packed {
     /// selected).
     pub(super) mod public_api {
         use super::*;
-        pub(crate) fn conv(
-            p: &Conv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
             super::conv(conv_2d_f32_packed, p, x, f, b, out)
         }
-        pub(crate) fn depthwise(
-            p: &DepthwiseConv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
             super::depthwise(depthwise_conv_2d_f32_packed, p, x, f, b, out)
         }
-        pub(crate) fn fc(
-            p: &FullyConnectedParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
             super::fc(fully_connected_f32_packed, p, x, f, b, out)
         }
     }
@@ -1419,57 +924,16 @@ mod packed {
             crate::arch::x86_64::tests::detected()
         }
         fn token() -> imp::Avx2Fma {
-            imp::Avx2Fma::with(
-                crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first"),
-            )
+            imp::Avx2Fma::with(crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first"))
         }
-        pub(crate) fn conv(
-            p: &Conv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::conv(
-                |p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn depthwise(
-            p: &DepthwiseConv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::depthwise(
-                |p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn fc(
-            p: &FullyConnectedParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::fc(
-                |p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
     }
 
@@ -1491,53 +955,14 @@ mod packed {
         fn token() -> imp::Avx512F32 {
             imp::Avx512F32::detect().expect("the suite checked detection first")
         }
-        pub(crate) fn conv(
-            p: &Conv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::conv(
-                |p, x, k, o| imp::avx512::conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::avx512::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn depthwise(
-            p: &DepthwiseConv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::depthwise(
-                |p, x, k, o| imp::avx512::depthwise_conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::avx512::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn fc(
-            p: &FullyConnectedParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::fc(
-                |p, x, k, o| imp::avx512::fully_connected_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::avx512::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
     }
 
@@ -1550,53 +975,14 @@ mod packed {
         fn token() -> Neon {
             Neon::selected().expect("NEON builds always have it")
         }
-        pub(crate) fn conv(
-            p: &Conv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::conv(
-                |p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::conv(|p, x, k, o| imp::conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn depthwise(
-            p: &DepthwiseConv2dParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::depthwise(
-                |p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn depthwise(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::depthwise(|p, x, k, o| imp::depthwise_conv_2d_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
-        pub(crate) fn fc(
-            p: &FullyConnectedParams<F32>,
-            x: &[f32],
-            f: &[f32],
-            b: Option<&[f32]>,
-            out: &mut [f32],
-        ) {
-            super::fc(
-                |p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o),
-                p,
-                x,
-                f,
-                b,
-                out,
-            )
+        pub(crate) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+            super::fc(|p, x, k, o| imp::fully_connected_f32_packed(token(), p, x, k, o), p, x, f, b, out)
         }
     }
 }
@@ -1634,27 +1020,15 @@ macro_rules! same_bits_tests {
             fn same_bits(case: &$case) -> Result<(), String> {
                 let a = case.run($avx2)?;
                 let b = case.run($avx512)?;
-                match a
-                    .iter()
-                    .zip(&b)
-                    .position(|(x, y)| x.to_bits() != y.to_bits())
-                {
-                    Some(i) => Err(format!(
-                        "output {i}: AVX-512 {:e}, AVX2+FMA {:e}",
-                        b[i], a[i]
-                    )),
-                    None if a.len() != b.len() => {
-                        Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len()))
-                    }
+                match a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()) {
+                    Some(i) => Err(format!("output {i}: AVX-512 {:e}, AVX2+FMA {:e}", b[i], a[i])),
+                    None if a.len() != b.len() => Err(format!("{} outputs, AVX2+FMA {}", b.len(), a.len())),
                     None => Ok(()),
                 }
             }
 
             fn here() -> bool {
-                available(
-                    stringify!($name),
-                    packed::avx512::detected() && packed::avx2_fma::detected(),
-                )
+                available(stringify!($name), packed::avx512::detected() && packed::avx2_fma::detected())
             }
 
             proptest! {
@@ -1682,24 +1056,9 @@ macro_rules! same_bits_tests {
     };
 }
 
-same_bits_tests!(
-    conv_2d_packed_avx512_bits,
-    ConvPacked,
-    packed::avx2_fma::conv,
-    packed::avx512::conv
-);
-same_bits_tests!(
-    depthwise_packed_avx512_bits,
-    DepthwisePacked,
-    packed::avx2_fma::depthwise,
-    packed::avx512::depthwise
-);
-same_bits_tests!(
-    fully_connected_packed_avx512_bits,
-    FcPacked,
-    packed::avx2_fma::fc,
-    packed::avx512::fc
-);
+same_bits_tests!(conv_2d_packed_avx512_bits, ConvPacked, packed::avx2_fma::conv, packed::avx512::conv);
+same_bits_tests!(depthwise_packed_avx512_bits, DepthwisePacked, packed::avx2_fma::depthwise, packed::avx512::depthwise);
+same_bits_tests!(fully_connected_packed_avx512_bits, FcPacked, packed::avx2_fma::fc, packed::avx512::fc);
 
 #[cfg(tflc_neon)]
 packed_tests!(conv_2d_packed_neon, if true, ConvPacked, packed::neon::conv);
@@ -1719,13 +1078,7 @@ mod blocked {
     use crate::kernels::conv_2d::{conv_2d_f32_blocked, Conv2dF32Variant};
     use crate::kernels::fully_connected::{fully_connected_f32_blocked, FullyConnectedF32Variant};
 
-    pub(super) fn conv(
-        p: &Conv2dParams<F32>,
-        x: &[f32],
-        f: &[f32],
-        b: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn conv(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         let v = Conv2dF32Variant::select(p, TargetClass::ArmDsp);
         assert_eq!(v, Conv2dF32Variant::select(p, TargetClass::Arm));
         let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
@@ -1737,13 +1090,7 @@ mod blocked {
         }
     }
 
-    pub(super) fn fc(
-        p: &FullyConnectedParams<F32>,
-        x: &[f32],
-        f: &[f32],
-        b: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn fc(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         let v = FullyConnectedF32Variant::select(p, TargetClass::ArmDsp);
         let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
         v.pack(p, f, b, &mut packed);
@@ -1760,32 +1107,10 @@ mod blocked {
         let c = &ConvF32::edge_cases(false)[0];
         let mut g = c.geometry();
         g.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
-        assert_eq!(
-            Conv2dF32Variant::select(
-                &Conv2dParams {
-                    geometry: g,
-                    quant: (),
-                    clamp: clamp_of(0)
-                },
-                TargetClass::ArmDsp
-            ),
-            Conv2dF32Variant::Blocked
-        );
-        let geometry = FullyConnectedGeometry {
-            batches: 1,
-            input_depth: 3,
-            output_depth: 5,
-        };
-        let p = FullyConnectedParams::<F32> {
-            geometry,
-            weights_offset: 0,
-            quant: (),
-            clamp: clamp_of(0),
-        };
-        assert_eq!(
-            FullyConnectedF32Variant::select(&p, TargetClass::Arm),
-            FullyConnectedF32Variant::Blocked
-        );
+        assert_eq!(Conv2dF32Variant::select(&Conv2dParams { geometry: g, quant: (), clamp: clamp_of(0) }, TargetClass::ArmDsp), Conv2dF32Variant::Blocked);
+        let geometry = FullyConnectedGeometry { batches: 1, input_depth: 3, output_depth: 5 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(0) };
+        assert_eq!(FullyConnectedF32Variant::select(&p, TargetClass::Arm), FullyConnectedF32Variant::Blocked);
     }
 }
 
@@ -1803,12 +1128,8 @@ mod f16_weights {
     use super::*;
     use crate::kernels::blocked_f32;
     use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
-    use crate::kernels::depthwise_conv_2d::{
-        depthwise_conv_2d_f32_f16w, depthwise_conv_2d_f32_f16w_blocked, DepthwiseConv2dF32Variant,
-    };
-    use crate::kernels::fully_connected::{
-        fully_connected_f32_f16w, fully_connected_f32_f16w_blocked,
-    };
+    use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_f16w, depthwise_conv_2d_f32_f16w_blocked, DepthwiseConv2dF32Variant};
+    use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
     use crate::math::f16_to_f32;
 
     /// The half nearest below `v` in magnitude (truncated; 65504 above the range, 0 below
@@ -1832,24 +1153,14 @@ mod f16_weights {
     /// `f` as halves (bits) and those halves widened.
     fn halves(f: &[f32], seed: u64) -> (Vec<u16>, Vec<f32>) {
         let mut rng = Rng(seed ^ 0x5eed);
-        let bits: Vec<u16> = f
-            .iter()
-            .map(|&v| half_bits(v, rng.next_u64().is_multiple_of(8)))
-            .collect();
+        let bits: Vec<u16> = f.iter().map(|&v| half_bits(v, rng.next_u64().is_multiple_of(8))).collect();
         let wide = bits.iter().map(|&h| f16_to_f32(h)).collect();
         (bits, wide)
     }
 
     fn same_bits(got: &[f32], want: &[f32]) -> Result<(), String> {
-        match got
-            .iter()
-            .zip(want)
-            .position(|(a, b)| a.to_bits() != b.to_bits())
-        {
-            Some(i) => Err(format!(
-                "output {i}: {:e} with f16 weights, {:e} with the widened float32 weights",
-                got[i], want[i]
-            )),
+        match got.iter().zip(want).position(|(a, b)| a.to_bits() != b.to_bits()) {
+            Some(i) => Err(format!("output {i}: {:e} with f16 weights, {:e} with the widened float32 weights", got[i], want[i])),
             None if got.len() == want.len() => Ok(()),
             None => Err(format!("{} outputs, expected {}", got.len(), want.len())),
         }
@@ -1861,11 +1172,7 @@ mod f16_weights {
         geometry.filter_shape = [c.out_d, kh, kw, c.in_d];
         let (x, f, b) = c.data(geometry.filter_shape.iter().product());
         let (bits, wide) = halves(&f, c.seed);
-        let p = Conv2dParams::<F32> {
-            geometry,
-            quant: (),
-            clamp: clamp_of(c.clamp),
-        };
+        let p = Conv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
         let n = geometry.output_shape.iter().product();
         let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
         conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
@@ -1878,11 +1185,7 @@ mod f16_weights {
         let mut blocked = vec![f32::NAN; n];
         conv_2d_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
         same_bits(&blocked, &want)?;
-        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| {
-            (0..c.in_d)
-                .map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic))
-                .collect()
-        });
+        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect());
         compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
     }
 
@@ -1892,11 +1195,7 @@ mod f16_weights {
         geometry.filter_shape = [1, kh, kw, c.out_d];
         let (x, f, b) = c.data(geometry.filter_shape.iter().product());
         let (bits, wide) = halves(&f, c.seed);
-        let p = DepthwiseConv2dParams::<F32> {
-            geometry,
-            quant: (),
-            clamp: clamp_of(c.clamp),
-        };
+        let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
         let n = geometry.output_shape.iter().product();
         let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
         depthwise_conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
@@ -1905,36 +1204,19 @@ mod f16_weights {
         // The blocked form (Arm: depth multiplier 1, at most 25 taps), from the model's halves.
         if DepthwiseConv2dF32Variant::f16_blocked(&p) {
             let mut blocked = vec![f32::NAN; n];
-            depthwise_conv_2d_f32_f16w_blocked(
-                &p,
-                &x,
-                &bits,
-                c.bias.then_some(&b[..]),
-                &mut blocked,
-            );
+            depthwise_conv_2d_f32_f16w_blocked(&p, &x, &bits, c.bias.then_some(&b[..]), &mut blocked);
             same_bits(&blocked, &want).map_err(|e| format!("blocked: {e}"))?;
         }
         let mult = c.out_d / c.in_d;
-        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| {
-            vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]
-        });
+        let (exact, real, bound) = c.naive(&x, &wide, &b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)]);
         compare(&got, &exact, &real, &bound, clamp_of(c.clamp))
     }
 
     fn fc_case(c: &FullyConnected) -> Result<(), String> {
         let (x, w, b) = c.data();
         let (bits, wide) = halves(&w, c.seed);
-        let geometry = FullyConnectedGeometry {
-            batches: c.batches,
-            input_depth: c.depth,
-            output_depth: c.units,
-        };
-        let p = FullyConnectedParams::<F32> {
-            geometry,
-            weights_offset: 0,
-            quant: (),
-            clamp: clamp_of(c.clamp),
-        };
+        let geometry = FullyConnectedGeometry { batches: c.batches, input_depth: c.depth, output_depth: c.units };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(c.clamp) };
         let n = c.batches * c.units;
         let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
         fully_connected_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
@@ -1988,18 +1270,12 @@ mod f16_weights {
     /// the reference fallback (depth multiplier other than 1).
     #[test]
     fn depthwise_cases_reach_both_forms() {
-        let cases = packed_edge_cases(true)
-            .into_iter()
-            .chain(ConvF32::edge_cases(true));
+        let cases = packed_edge_cases(true).into_iter().chain(ConvF32::edge_cases(true));
         let (mut blocked, mut tails, mut other) = (0, [false; 4], 0);
         for c in cases {
             let mut geometry = c.geometry();
             geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
-            let p = DepthwiseConv2dParams::<F32> {
-                geometry,
-                quant: (),
-                clamp: clamp_of(c.clamp),
-            };
+            let p = DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_of(c.clamp) };
             if DepthwiseConv2dF32Variant::f16_blocked(&p) {
                 blocked += 1;
                 tails[c.out_d % 4] = true;
@@ -2007,10 +1283,7 @@ mod f16_weights {
                 other += 1;
             }
         }
-        assert!(
-            blocked > 0 && other > 0 && tails.iter().all(|&t| t),
-            "blocked {blocked}, tails {tails:?}, other {other}"
-        );
+        assert!(blocked > 0 && other > 0 && tails.iter().all(|&t| t), "blocked {blocked}, tails {tails:?}, other {other}");
     }
 
     #[test]
@@ -2018,10 +1291,7 @@ mod f16_weights {
         for c in ConvF32::edge_cases(false) {
             conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
-        for c in ConvF32::edge_cases(true)
-            .into_iter()
-            .chain(packed_edge_cases(true))
-        {
+        for c in ConvF32::edge_cases(true).into_iter().chain(packed_edge_cases(true)) {
             depthwise_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
         for c in <FullyConnected as KernelCase>::edge_cases() {
@@ -2034,13 +1304,7 @@ mod f16_weights {
     #[test]
     fn conv_windows_around_the_widened_block() {
         assert_eq!(blocked_f32::CONV_WIDE_TAPS, 96);
-        for (in_d, k, out_d) in [
-            (10, [3, 3], 5),
-            (6, [4, 4], 7),
-            (11, [3, 3], 9),
-            (96, [1, 1], 6),
-            (97, [1, 1], 3),
-        ] {
+        for (in_d, k, out_d) in [(10, [3, 3], 5), (6, [4, 4], 7), (11, [3, 3], 9), (96, [1, 1], 6), (97, [1, 1], 3)] {
             let c = ConvF32::plain([5, 7], in_d, out_d, k, [1; 4], in_d as u64);
             conv_case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
         }
@@ -2052,17 +1316,8 @@ mod f16_weights {
     #[test]
     fn every_half_as_a_weight() {
         let xs = [1.0f32, -3.5, 0.0, -0.0, f32::INFINITY, 1e-30, 7e30];
-        let geometry = FullyConnectedGeometry {
-            batches: xs.len(),
-            input_depth: 1,
-            output_depth: 1,
-        };
-        let p = FullyConnectedParams::<F32> {
-            geometry,
-            weights_offset: 0,
-            quant: (),
-            clamp: clamp_of(0),
-        };
+        let geometry = FullyConnectedGeometry { batches: xs.len(), input_depth: 1, output_depth: 1 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_of(0) };
         for h in 0..=u16::MAX {
             let (mut got, mut want) = ([0f32; 7], [0f32; 7]);
             fully_connected_f32_f16w(&p, &xs, &[h], Some(&[0.25]), &mut got);

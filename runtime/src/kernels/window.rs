@@ -64,16 +64,7 @@ impl PoolGeometry {
     /// ([`PoolGeometry::clipped`]). One walk for the x86-64 pooling kernels of both widths.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(crate) fn windows(
-        &self,
-    ) -> impl Iterator<
-        Item = (
-            usize,
-            usize,
-            core::ops::Range<usize>,
-            core::ops::Range<usize>,
-        ),
-    > + '_ {
+    pub(crate) fn windows(&self) -> impl Iterator<Item = (usize, usize, core::ops::Range<usize>, core::ops::Range<usize>)> + '_ {
         let [batches, _, _, depth] = self.input_shape;
         let (out_h, out_w) = (self.output_height, self.output_width);
         (0..batches).flat_map(move |b| {
@@ -89,11 +80,7 @@ impl PoolGeometry {
     /// The window of output `(oy, ox)` clipped to the input: rows `y0..y1`, columns
     /// `x0..x1` (TFLite's `filter_y_start..filter_y_end`, in input coordinates).
     #[inline(always)]
-    pub(crate) fn clipped(
-        &self,
-        oy: usize,
-        ox: usize,
-    ) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
+    pub(crate) fn clipped(&self, oy: usize, ox: usize) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
         let [_, in_h, in_w, _] = self.input_shape;
         let clip = |o: usize, stride: usize, pad: usize, f: usize, size: usize| {
             let start = (o * stride) as isize - pad as isize;
@@ -102,20 +89,8 @@ impl PoolGeometry {
             s..e.max(s)
         };
         (
-            clip(
-                oy,
-                self.stride_height,
-                self.pad_top,
-                self.filter_height,
-                in_h,
-            ),
-            clip(
-                ox,
-                self.stride_width,
-                self.pad_left,
-                self.filter_width,
-                in_w,
-            ),
+            clip(oy, self.stride_height, self.pad_top, self.filter_height, in_h),
+            clip(ox, self.stride_width, self.pad_left, self.filter_width, in_w),
         )
     }
 }
@@ -138,11 +113,7 @@ pub struct RowRange {
 impl RowRange {
     /// Every output row of every batch, the input from row 0.
     pub const fn whole(out_h: usize) -> RowRange {
-        RowRange {
-            oy0: 0,
-            oy1: out_h,
-            r0: 0,
-        }
+        RowRange { oy0: 0, oy1: out_h, r0: 0 }
     }
 
     /// Whether a call of these rows is well formed for `g` (`batches` other than 1 only for
@@ -161,11 +132,8 @@ impl RowRange {
         if self.oy0 == self.oy1 {
             return true;
         }
-        let top = ((self.oy0 * g.stride_height) as isize - g.pad_top as isize)
-            .clamp(0, in_h as isize) as usize;
-        let bottom = (self.oy1 - 1) * g.stride_height
-            + g.dilation_height * g.filter_shape[1].saturating_sub(1)
-            + 1;
+        let top = ((self.oy0 * g.stride_height) as isize - g.pad_top as isize).clamp(0, in_h as isize) as usize;
+        let bottom = (self.oy1 - 1) * g.stride_height + g.dilation_height * g.filter_shape[1].saturating_sub(1) + 1;
         let bottom = bottom.saturating_sub(g.pad_top).min(in_h);
         self.r0 <= top && (bottom <= self.r0 || (bottom - self.r0) * row <= input_len)
     }
@@ -174,27 +142,12 @@ impl RowRange {
 /// The filter taps `k` in `0..taps` whose input coordinate `origin + dilation * k` lies in
 /// `0..size`: TFLite's "zero padding by omitting the areas outside the image", as one range.
 #[inline]
-pub(crate) fn valid_taps(
-    origin: isize,
-    dilation: usize,
-    taps: usize,
-    size: usize,
-) -> core::ops::Range<usize> {
+pub(crate) fn valid_taps(origin: isize, dilation: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
     let d = dilation as isize;
     // First k with origin + d*k >= 0, i.e. k >= ceil(-origin / d).
-    let start = if origin >= 0 {
-        0
-    } else {
-        ((-origin + d - 1) / d) as usize
-    }
-    .min(taps);
+    let start = if origin >= 0 { 0 } else { ((-origin + d - 1) / d) as usize }.min(taps);
     // First k with origin + d*k >= size.
-    let end = if origin >= size as isize {
-        0
-    } else {
-        ((size as isize - origin + d - 1) / d) as usize
-    }
-    .min(taps);
+    let end = if origin >= size as isize { 0 } else { ((size as isize - origin + d - 1) / d) as usize }.min(taps);
     start..end.max(start)
 }
 
@@ -209,16 +162,10 @@ mod tests {
             for dilation in 1..4 {
                 for taps in 0..5 {
                     for size in 0..8 {
-                        let brute: Vec<usize> = (0..taps)
-                            .filter(|&k| {
-                                (0..size as isize).contains(&(origin + (dilation * k) as isize))
-                            })
-                            .collect();
+                        let brute: Vec<usize> =
+                            (0..taps).filter(|&k| (0..size as isize).contains(&(origin + (dilation * k) as isize))).collect();
                         let got: Vec<usize> = valid_taps(origin, dilation, taps, size).collect();
-                        assert_eq!(
-                            got, brute,
-                            "origin {origin} dilation {dilation} taps {taps} size {size}"
-                        );
+                        assert_eq!(got, brute, "origin {origin} dilation {dilation} taps {taps} size {size}");
                     }
                 }
             }

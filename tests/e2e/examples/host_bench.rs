@@ -64,9 +64,7 @@ fn main() {
     if let Ok(f) = std::env::var("TFLC_TEST_FEATURE") {
         use tflc_runtime::isa::HostSimd;
         match HostSimd::ALL.iter().find(|s| s.name() == f) {
-            Some(&s) => {
-                tflc_runtime::isa::force(s).unwrap_or_else(|e| panic!("TFLC_TEST_FEATURE={f}: {e}"))
-            }
+            Some(&s) => tflc_runtime::isa::force(s).unwrap_or_else(|e| panic!("TFLC_TEST_FEATURE={f}: {e}")),
             None => panic!("TFLC_TEST_FEATURE={f}: not a host SIMD implementation"),
         }
     }
@@ -74,40 +72,18 @@ fn main() {
         .iter()
         .position(|a| a == "--rounds")
         .and_then(|i| args.get(i + 1))
-        .map_or(5, |k| {
-            k.parse()
-                .unwrap_or_else(|_| panic!("--rounds {k}: not a number"))
-        })
+        .map_or(5, |k| k.parse().unwrap_or_else(|_| panic!("--rounds {k}: not a number")))
         .max(1);
-    let wanted: Vec<&String> = wanted
-        .into_iter()
-        .filter(|w| w.parse::<usize>().is_err())
-        .collect();
-    let value_of = |flag: &str| {
-        args.iter()
-            .position(|a| a == flag)
-            .and_then(|i| args.get(i + 1))
-            .map(|v| {
-                v.parse::<usize>()
-                    .unwrap_or_else(|_| panic!("{flag} {v}: not a number"))
-            })
-    };
+    let wanted: Vec<&String> = wanted.into_iter().filter(|w| w.parse::<usize>().is_err()).collect();
+    let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(|v| v.parse::<usize>().unwrap_or_else(|_| panic!("{flag} {v}: not a number")));
     if let Some(n) = value_of("--runs") {
         return run_only(&wanted, n);
     }
     if args.iter().any(|a| a == "--callgrind") {
-        return callgrind(
-            &shared,
-            &wanted,
-            value_of("--runs-per-count").unwrap_or(100).max(1),
-        );
+        return callgrind(&shared, &wanted, value_of("--runs-per-count").unwrap_or(100).max(1));
     }
-    let models: Vec<&tflc_e2e::Entry> = entries_list()
-        .iter()
-        .filter(|e| {
-            !e.name.starts_with("op_") && (wanted.is_empty() || wanted.iter().any(|w| *w == e.name))
-        })
-        .collect();
+    let models: Vec<&tflc_e2e::Entry> =
+        entries_list().iter().filter(|e| !e.name.starts_with("op_") && (wanted.is_empty() || wanted.iter().any(|w| *w == e.name))).collect();
     let mut kernels = BTreeMap::new();
     // Per model: tflc's median per round, and each anchor engine's median per round.
     let mut ours_rounds: BTreeMap<String, Vec<f64>> = BTreeMap::new();
@@ -135,12 +111,7 @@ fn main() {
                     Some(a) => {
                         for (engine, v) in a {
                             line += &format!(", {engine} {v:.1}");
-                            anchor_rounds
-                                .entry(name.to_owned())
-                                .or_default()
-                                .entry(engine)
-                                .or_default()
-                                .push(v);
+                            anchor_rounds.entry(name.to_owned()).or_default().entry(engine).or_default().push(v);
                         }
                     }
                     None => {
@@ -159,23 +130,10 @@ fn main() {
         }
     }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-    let ours: BTreeMap<String, f64> = ours_rounds
-        .iter()
-        .map(|(n, v)| (n.clone(), best(v)))
-        .collect();
+    let ours: BTreeMap<String, f64> = ours_rounds.iter().map(|(n, v)| (n.clone(), best(v))).collect();
     let anchors: BTreeMap<String, serde_json::Value> = anchor_rounds
         .iter()
-        .map(|(n, engines)| {
-            (
-                n.clone(),
-                serde_json::Value::Object(
-                    engines
-                        .iter()
-                        .map(|(k, v)| (k.clone(), serde_json::json!(best(v))))
-                        .collect(),
-                ),
-            )
-        })
+        .map(|(n, engines)| (n.clone(), serde_json::Value::Object(engines.iter().map(|(k, v)| (k.clone(), serde_json::json!(best(v)))).collect())))
         .collect();
     // Each round on its own: the ratio of that round's two medians per model.
     let round_ratio = |n: &str, r: usize| -> Option<f64> {
@@ -193,10 +151,7 @@ fn main() {
         let fmt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}"));
         let ratio = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{:.2}x", us / v));
         let (x, r, m) = (col("tflite_xnnpack"), col("tflite_ref"), col("tflm_ref"));
-        let per_round: Vec<String> = (0..rounds)
-            .filter_map(|k| round_ratio(name, k))
-            .map(|v| format!("{v:.2}x"))
-            .collect();
+        let per_round: Vec<String> = (0..rounds).filter_map(|k| round_ratio(name, k)).map(|v| format!("{v:.2}x")).collect();
         println!(
             "{name:<34} {us:>11.1} {:>11} {:>8} {:>11} {:>8} {:>11} {:>8}  {}",
             fmt(x),
@@ -213,18 +168,9 @@ fn main() {
         let logs: Vec<f64> = ours
             .iter()
             .filter(|(n, _)| !n.ends_with("_f32"))
-            .filter_map(|(n, us)| {
-                anchors
-                    .get(n)
-                    .and_then(|a| a[k].as_f64())
-                    .map(|v| (us / v).ln())
-            })
+            .filter_map(|(n, us)| anchors.get(n).and_then(|a| a[k].as_f64()).map(|v| (us / v).ln()))
             .collect();
-        (!logs.is_empty())
-            .then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-            .map_or("-".to_owned(), |g| {
-                format!("{g:.2}x ({} models)", logs.len())
-            })
+        (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp()).map_or("-".to_owned(), |g| format!("{g:.2}x ({} models)", logs.len()))
     };
     println!(
         "\ngeomean tflc/engine over the quantized models: xnnpack {}, tflite-ref {}, tflm-ref {}",
@@ -238,18 +184,9 @@ fn main() {
         let logs: Vec<f64> = ours
             .iter()
             .filter(|(n, _)| n.ends_with("_f32"))
-            .filter_map(|(n, us)| {
-                anchors
-                    .get(n)
-                    .and_then(|a| a[k].as_f64())
-                    .map(|v| (us / v).ln())
-            })
+            .filter_map(|(n, us)| anchors.get(n).and_then(|a| a[k].as_f64()).map(|v| (us / v).ln()))
             .collect();
-        (!logs.is_empty())
-            .then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-            .map_or("-".to_owned(), |g| {
-                format!("{g:.2}x ({} models)", logs.len())
-            })
+        (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp()).map_or("-".to_owned(), |g| format!("{g:.2}x ({} models)", logs.len()))
     };
     println!(
         "geomean tflc/engine over the float32 models: xnnpack {}, tflite-ref {}, tflm-ref {}",
@@ -258,11 +195,7 @@ fn main() {
         geomean_f32("tflm_ref")
     );
     for r in 0..rounds {
-        let ratios: Vec<(&String, f64)> = ours_rounds
-            .keys()
-            .filter(|n| !n.ends_with("_f32"))
-            .filter_map(|n| round_ratio(n, r).map(|v| (n, v)))
-            .collect();
+        let ratios: Vec<(&String, f64)> = ours_rounds.keys().filter(|n| !n.ends_with("_f32")).filter_map(|n| round_ratio(n, r).map(|v| (n, v))).collect();
         if let Some((worst, max)) = ratios.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)) {
             let g = (ratios.iter().map(|(_, v)| v.ln()).sum::<f64>() / ratios.len() as f64).exp();
             println!("round {}: tflc/xnnpack geomean {g:.2}x over {} quantized models, highest {max:.2}x ({worst})", r + 1, ratios.len());
@@ -283,27 +216,12 @@ fn main() {
     for (name, ks, ops) in &breakdowns {
         let total: f64 = ops.iter().map(|o| o.1).sum();
         let labels = op_kernels(ks);
-        let rows: f64 = ops
-            .iter()
-            .zip(&labels)
-            .filter(|(_, l)| l.ends_with(ROWS))
-            .map(|(o, _)| o.1)
-            .sum();
+        let rows: f64 = ops.iter().zip(&labels).filter(|(_, l)| l.ends_with(ROWS)).map(|(o, _)| o.1).sum();
         println!("\nper operator, {name} (median over runs; sum {total:.1} us, {rows:.1} us in ops through the row driver{ROWS}):");
-        println!(
-            "  {:>4} {:<20} {:<44} {:>10} {:>6}",
-            "op", "opcode", "kernel [implementation]", "us", "share"
-        );
+        println!("  {:>4} {:<20} {:<44} {:>10} {:>6}", "op", "opcode", "kernel [implementation]", "us", "share");
         for (k, (op, us)) in ops.iter().enumerate() {
             let kernel = labels.get(k).map_or("?", String::as_str);
-            println!(
-                "  {:>4} {:<20} {:<44} {:>10.1} {:>5.1}%",
-                op.index,
-                op.opcode,
-                kernel,
-                us,
-                100.0 * us / total.max(1e-9)
-            );
+            println!("  {:>4} {:<20} {:<44} {:>10.1} {:>5.1}%", op.index, op.opcode, kernel, us, 100.0 * us / total.max(1e-9));
         }
     }
 }
@@ -312,20 +230,13 @@ fn main() {
 /// left out), or `None` when the script cannot run or no engine ran.
 fn anchor(shared: &std::path::Path, name: &str) -> Option<Vec<(String, f64)>> {
     let model = shared.join("models").join(format!("{name}.tflite"));
-    let out = std::process::Command::new("python3")
-        .arg(shared.join("tools/tflite_latency.py"))
-        .arg(&model)
-        .output()
-        .ok()?;
+    let out = std::process::Command::new("python3").arg(shared.join("tools/tflite_latency.py")).arg(&model).output().ok()?;
     if !out.status.success() {
         return None;
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
     let engines = v.get(name)?.as_object()?;
-    let medians: Vec<(String, f64)> = engines
-        .iter()
-        .filter_map(|(k, v)| v.as_f64().map(|v| (k.clone(), v)))
-        .collect();
+    let medians: Vec<(String, f64)> = engines.iter().filter_map(|(k, v)| v.as_f64().map(|v| (k.clone(), v))).collect();
     // Every engine failing is the script's packages missing, not three crashes.
     (!medians.is_empty()).then_some(medians)
 }
@@ -348,11 +259,7 @@ fn op_kernels(ops: &[tflc_runtime::OpInfo]) -> Vec<String> {
                 Some(f) => (f, true),
                 None => (o.kernel, false),
             };
-            format!(
-                "{f} [{}]{}",
-                tflc_runtime::isa::implementation_of(f),
-                if rows { ROWS } else { "" }
-            )
+            format!("{f} [{}]{}", tflc_runtime::isa::implementation_of(f), if rows { ROWS } else { "" })
         })
         .collect()
 }
@@ -394,10 +301,7 @@ fn op_times(make: fn() -> Box<dyn tflc_e2e::Runner>) -> Vec<(tflc_runtime::OpInf
 /// [`callgrind`] counts).
 fn run_only(wanted: &[&String], n: usize) {
     eprintln!("host SIMD: {}", tflc_runtime::isa::selected().name());
-    for e in entries_list()
-        .iter()
-        .filter(|e| wanted.iter().any(|w| *w == e.name))
-    {
+    for e in entries_list().iter().filter(|e| wanted.iter().any(|w| *w == e.name)) {
         let make = e.make;
         std::thread::Builder::new()
             .stack_size(64 << 20)
@@ -423,25 +327,14 @@ fn callgrind_count(cmd: &[&std::ffi::OsStr]) -> Option<u64> {
         .ok()?;
     let err = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
-        let why = err
-            .lines()
-            .rfind(|l| !l.starts_with("==") && !l.trim().is_empty())
-            .unwrap_or("no message");
-        eprintln!(
-            "callgrind: {:?} failed: {why}",
-            cmd.iter()
-                .map(|c| c.to_string_lossy())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        let why = err.lines().rfind(|l| !l.starts_with("==") && !l.trim().is_empty()).unwrap_or("no message");
+        eprintln!("callgrind: {:?} failed: {why}", cmd.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join(" "));
         return None;
     }
     if let Some(simd) = err.lines().find_map(|l| l.strip_prefix("host SIMD: ")) {
         SIMD_UNDER_VALGRIND.get_or_init(|| simd.to_owned());
     }
-    err.lines()
-        .find_map(|l| l.split("Collected :").nth(1))
-        .and_then(|v| v.trim().parse().ok())
+    err.lines().find_map(|l| l.split("Collected :").nth(1)).and_then(|v| v.trim().parse().ok())
 }
 
 /// What tflc selected under valgrind (its child's report).
@@ -452,70 +345,35 @@ static SIMD_UNDER_VALGRIND: std::sync::OnceLock<String> = std::sync::OnceLock::n
 fn callgrind(shared: &std::path::Path, wanted: &[&String], n: usize) {
     let me = std::env::current_exe().expect("own path");
     let python = std::env::var("TFLC_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/xnnpack_runs.py");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/xnnpack_runs.py");
     let models: Vec<&tflc_e2e::Entry> = entries_list()
         .iter()
-        .filter(|e| {
-            !e.name.starts_with("op_")
-                && if wanted.is_empty() {
-                    e.name.ends_with("_int8")
-                } else {
-                    wanted.iter().any(|w| *w == e.name)
-                }
-        })
+        .filter(|e| !e.name.starts_with("op_") && if wanted.is_empty() { e.name.ends_with("_int8") } else { wanted.iter().any(|w| *w == e.name) })
         .collect();
     println!("instructions per inference under valgrind --tool=callgrind (AVX2 on both sides), (count({n}) - count(0)) / {n}");
-    println!(
-        "{:<36} {:>14} {:>14} {:>8}",
-        "model", "tflc", "xnnpack", "ratio"
-    );
+    println!("{:<36} {:>14} {:>14} {:>8}", "model", "tflc", "xnnpack", "ratio");
     let mut ratios = Vec::new();
     for e in models {
-        let per = |runs: &dyn Fn(usize) -> Option<u64>| -> Option<f64> {
-            Some((runs(n)? as f64 - runs(0)? as f64) / n as f64)
-        };
+        let per = |runs: &dyn Fn(usize) -> Option<u64>| -> Option<f64> { Some((runs(n)? as f64 - runs(0)? as f64) / n as f64) };
         let ours = per(&|k| {
             let k = k.to_string();
-            callgrind_count(&[
-                me.as_os_str(),
-                "--runs".as_ref(),
-                k.as_ref(),
-                e.name.as_ref(),
-            ])
+            callgrind_count(&[me.as_os_str(), "--runs".as_ref(), k.as_ref(), e.name.as_ref()])
         });
         let model = shared.join("models").join(format!("{}.tflite", e.name));
         let theirs = per(&|k| {
             let k = k.to_string();
-            callgrind_count(&[
-                python.as_ref(),
-                script.as_os_str(),
-                model.as_os_str(),
-                k.as_ref(),
-            ])
+            callgrind_count(&[python.as_ref(), script.as_os_str(), model.as_os_str(), k.as_ref()])
         });
         let fmt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.0}"));
         let ratio = ours.zip(theirs).map(|(a, b)| a / b);
         if let Some(r) = ratio {
             ratios.push(r);
         }
-        println!(
-            "{:<36} {:>14} {:>14} {:>8}",
-            e.name,
-            fmt(ours),
-            fmt(theirs),
-            ratio.map_or("-".to_owned(), |r| format!("{r:.2}x"))
-        );
+        println!("{:<36} {:>14} {:>14} {:>8}", e.name, fmt(ours), fmt(theirs), ratio.map_or("-".to_owned(), |r| format!("{r:.2}x")));
     }
-    println!(
-        "tflc's host SIMD implementation under valgrind: {}",
-        SIMD_UNDER_VALGRIND.get().map_or("?", |s| s.as_str())
-    );
+    println!("tflc's host SIMD implementation under valgrind: {}", SIMD_UNDER_VALGRIND.get().map_or("?", |s| s.as_str()));
     if !ratios.is_empty() {
         let geo = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
-        println!(
-            "geomean tflc/xnnpack: {geo:.2}x over {} models",
-            ratios.len()
-        );
+        println!("geomean tflc/xnnpack: {geo:.2}x over {} models", ratios.len());
     }
 }

@@ -44,21 +44,11 @@ impl builder_custom_ops::CustomOps for TestOps {
     ) -> Result<(), tflc_runtime::custom::CustomOpError> {
         use tflc_runtime::custom::CustomOpError;
         self.calls.push((op.index, op.code));
-        let options = tflc_runtime::flexbuffers::Map::parse(op.options)
-            .map_err(|_| CustomOpError::new("options are not a FlexBuffer map"))?;
-        let add = options
-            .get("add")
-            .and_then(|v| v.as_f32())
-            .ok_or(CustomOpError::new("option `add` is missing"))?;
-        let relu = options
-            .get("relu")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false);
+        let options = tflc_runtime::flexbuffers::Map::parse(op.options).map_err(|_| CustomOpError::new("options are not a FlexBuffer map"))?;
+        let add = options.get("add").and_then(|v| v.as_f32()).ok_or(CustomOpError::new("option `add` is missing"))?;
+        let relu = options.get("relu").and_then(|v| v.as_bool()).unwrap_or(false);
         let channels = op.inputs[1].num_elements();
-        if input_0.len() != op.inputs[0].num_elements()
-            || output_0.len() != op.outputs[0].num_elements()
-            || input_1.len() != channels
-        {
+        if input_0.len() != op.inputs[0].num_elements() || output_0.len() != op.outputs[0].num_elements() || input_1.len() != channels {
             return Err(CustomOpError::new("views do not match the shapes"));
         }
         for (i, (x, y)) in input_0.iter().zip(output_0.iter_mut()).enumerate() {
@@ -81,38 +71,22 @@ impl builder_custom_ops::CustomOps for TestOps {
         if self.fail_clamp {
             return Err(CustomOpError::new("asked to fail"));
         }
-        let word = |i: usize| {
-            op.options
-                .get(4 * i..4 * i + 4)
-                .and_then(|b| b.try_into().ok())
-                .map(i32::from_le_bytes)
-        };
-        let (Some(lo), Some(hi)) = (word(0), word(1)) else {
-            return Err(CustomOpError::new("options are shorter than 8 bytes"));
-        };
+        let word = |i: usize| op.options.get(4 * i..4 * i + 4).and_then(|b| b.try_into().ok()).map(i32::from_le_bytes);
+        let (Some(lo), Some(hi)) = (word(0), word(1)) else { return Err(CustomOpError::new("options are shorter than 8 bytes")) };
         // The scratch is the kernel's own: use it as a staging buffer.
         let n = input_0.len().min(scratch.len());
         for (s, &x) in scratch.iter_mut().zip(input_0) {
             *s = (x as i32).clamp(lo, hi) as i8 as u8;
         }
         for (i, (y, &x)) in output_0.iter_mut().zip(input_0).enumerate() {
-            *y = if i < n {
-                scratch[i] as i8
-            } else {
-                (x as i32).clamp(lo, hi) as i8
-            };
+            *y = if i < n { scratch[i] as i8 } else { (x as i32).clamp(lo, hi) as i8 };
         }
         Ok(())
     }
 }
 
 impl custom_ops_streaming::CustomOps for TestOps {
-    fn clamp_i8(
-        &mut self,
-        op: &'static tflc_runtime::custom::CustomOpInfo,
-        input_0: &[i8],
-        output_0: &mut [i8],
-    ) -> Result<(), tflc_runtime::custom::CustomOpError> {
+    fn clamp_i8(&mut self, op: &'static tflc_runtime::custom::CustomOpInfo, input_0: &[i8], output_0: &mut [i8]) -> Result<(), tflc_runtime::custom::CustomOpError> {
         self.calls.push((op.index, op.code));
         for (y, &x) in output_0.iter_mut().zip(input_0) {
             *y = x.clamp(-20, 50);

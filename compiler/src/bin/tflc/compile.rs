@@ -88,10 +88,7 @@ impl PoolArgs {
                 anyhow::bail!("--pool-section {s}: expected NAME=SECTION, e.g. dtcm=.dtcm");
             };
             let Some(p) = specs.iter_mut().find(|p| p.name == name.trim()) else {
-                anyhow::bail!(
-                    "--pool-section {s}: no pool `{}` (give it with --pool)",
-                    name.trim()
-                );
+                anyhow::bail!("--pool-section {s}: no pool `{}` (give it with --pool)", name.trim());
             };
             if section.trim().is_empty() || section.contains(['"', '\\']) {
                 anyhow::bail!("--pool-section {s}: `{section}` is not a section name");
@@ -131,18 +128,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if output.as_os_str() == "-" {
                 anyhow::bail!("--emit-weights file needs an output file, not stdout");
             }
-            let name = weights_file
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             tflc::internal::codegen::WeightsSource::File(name)
         }
     };
-    let file_name = |m: &PathBuf| {
-        m.file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
+    let file_name = |m: &PathBuf| m.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     // One set of options for either layout: the library refuses what does not fit it.
     let opts = tflc::CompileOptions {
         runtime_path: args.runtime_crate,
@@ -162,8 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         inputs.push((file_name(m), bytes));
     }
     if inputs.len() > 1 {
-        let compiled = tflc::compile_models(&inputs, &opts)
-            .context("cannot compile the models into one module")?;
+        let compiled = tflc::compile_models(&inputs, &opts).context("cannot compile the models into one module")?;
         if output.as_os_str() == "-" {
             crate::print_stdout(&compiled.code)?;
         } else {
@@ -176,8 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (Some(model), Some((_, bytes))) = (args.model.first(), inputs.first()) else {
         anyhow::bail!("usage: tflc MODEL... -o OUT.rs (see tflc --help)");
     };
-    let compiled = tflc::compile(bytes, &opts)
-        .with_context(|| format!("cannot compile {}", model.display()))?;
+    let compiled = tflc::compile(bytes, &opts).with_context(|| format!("cannot compile {}", model.display()))?;
     if output.as_os_str() == "-" {
         crate::print_stdout(&compiled.code)?;
     } else {
@@ -185,15 +173,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.emit_weights == EmitWeights::File {
             tflc::write_if_changed(&weights_file, &compiled.weights)?;
             for (suffix, blob) in &compiled.scoped_weights {
-                let name = weights_file
-                    .file_name()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                tflc::write_if_changed(
-                    &weights_file
-                        .with_file_name(tflc::internal::emit::scoped_file_name(&name, suffix)),
-                    blob,
-                )?;
+                let name = weights_file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                tflc::write_if_changed(&weights_file.with_file_name(tflc::internal::emit::scoped_file_name(&name, suffix)), blob)?;
             }
         }
         eprintln!(
@@ -201,12 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             output.display(),
             compiled.plan.plan.schedule.len(),
             compiled.arena_bytes(),
-            compiled
-                .plan
-                .pools
-                .iter()
-                .map(|p| format!("; pool {} {} bytes", p.name, p.bytes))
-                .collect::<String>()
+            compiled.plan.pools.iter().map(|p| format!("; pool {} {} bytes", p.name, p.bytes)).collect::<String>()
         );
     }
     Ok(ExitCode::SUCCESS)

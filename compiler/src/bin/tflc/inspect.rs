@@ -15,8 +15,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
-    let model = tflc::read_model(&bytes)
-        .with_context(|| format!("cannot read {}", args.input.model.display()))?;
+    let model = tflc::read_model(&bytes).with_context(|| format!("cannot read {}", args.input.model.display()))?;
     let summary = tflc::inspect::summarize(&model);
     if args.json {
         print_stdout(&summary.to_json())?;

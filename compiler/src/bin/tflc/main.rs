@@ -63,8 +63,7 @@ pub struct InputArgs {
 impl InputArgs {
     /// Reads the model file's bytes, naming the path on failure.
     pub fn read_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        std::fs::read(&self.model)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", self.model.display()))
+        std::fs::read(&self.model).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", self.model.display()))
     }
 }
 
@@ -95,17 +94,12 @@ fn main() -> ExitCode {
 
 /// `--max-arena` refused the plan: a check failed (status 1), the model itself is fine.
 fn is_over_budget(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<tflc::Error>()
-            .is_some_and(tflc::Error::is_over_budget)
-    })
+    err.chain().any(|e| e.downcast_ref::<tflc::Error>().is_some_and(tflc::Error::is_over_budget))
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    err.chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
 /// `error: …` and a numbered `Caused by:` chain, as wasm-tools prints it.

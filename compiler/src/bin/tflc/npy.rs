@@ -38,9 +38,7 @@ pub struct Array<'a> {
 
 /// Parses `bytes` as a `.npy` file.
 pub fn read(bytes: &[u8]) -> Result<Array<'_>, String> {
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or("not a .npy file (no \\x93NUMPY magic)")?;
+    let rest = bytes.strip_prefix(MAGIC).ok_or("not a .npy file (no \\x93NUMPY magic)")?;
     let (&major, rest) = rest.split_first().ok_or("truncated .npy header")?;
     let (_minor, rest) = rest.split_first().ok_or("truncated .npy header")?;
     let (len, rest) = match major {
@@ -52,11 +50,7 @@ pub fn read(bytes: &[u8]) -> Result<Array<'_>, String> {
             let (l, r) = rest.split_at_checked(4).ok_or("truncated .npy header")?;
             (u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize, r)
         }
-        v => {
-            return Err(format!(
-                ".npy format version {v} is not supported (1, 2 or 3)"
-            ))
-        }
+        v => return Err(format!(".npy format version {v} is not supported (1, 2 or 3)")),
     };
     let (header, data) = rest.split_at_checked(len).ok_or("truncated .npy header")?;
     let header = std::str::from_utf8(header).map_err(|_| ".npy header is not text")?;
@@ -64,12 +58,7 @@ pub fn read(bytes: &[u8]) -> Result<Array<'_>, String> {
     let descr = descr.trim_matches(|c| c == '\'' || c == '"').to_string();
     match field(header, "fortran_order")? {
         "False" => {}
-        "True" => {
-            return Err(
-                "Fortran-order .npy arrays are not supported (save with np.ascontiguousarray)"
-                    .into(),
-            )
-        }
+        "True" => return Err("Fortran-order .npy arrays are not supported (save with np.ascontiguousarray)".into()),
         other => return Err(format!(".npy header: fortran_order is `{other}`")),
     }
     let shape = field(header, "shape")?;
@@ -79,10 +68,7 @@ pub fn read(bytes: &[u8]) -> Result<Array<'_>, String> {
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<usize>()
-                .map_err(|_| format!(".npy header: bad dimension `{s}`"))
-        })
+        .map(|s| s.parse::<usize>().map_err(|_| format!(".npy header: bad dimension `{s}`")))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Array { descr, shape, data })
 }
@@ -133,43 +119,22 @@ mod tests {
         let bytes = write("<i2", &[1, 3], &[1, 0, 2, 0, 255, 255]);
         assert_eq!(bytes.len() % 64, 6);
         let a = read(&bytes).unwrap();
-        assert_eq!(
-            a,
-            Array {
-                descr: "<i2".into(),
-                shape: vec![1, 3],
-                data: &[1, 0, 2, 0, 255, 255]
-            }
-        );
+        assert_eq!(a, Array { descr: "<i2".into(), shape: vec![1, 3], data: &[1, 0, 2, 0, 255, 255] });
         // np.save of np.zeros(2, np.int8) (header as NumPy 1.x writes it).
-        let mut np =
-            b"\x93NUMPY\x01\x00v\x00{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }"
-                .to_vec();
+        let mut np = b"\x93NUMPY\x01\x00v\x00{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }".to_vec();
         while np.len() < 127 {
             np.push(b' ');
         }
         np.push(b'\n');
         np.extend_from_slice(&[0, 0]);
-        assert_eq!(
-            read(&np).unwrap(),
-            Array {
-                descr: "|i1".into(),
-                shape: vec![2],
-                data: &[0, 0]
-            }
-        );
-        assert_eq!(
-            read(&write("<f4", &[], &[0; 4])).unwrap().shape,
-            Vec::<usize>::new()
-        );
+        assert_eq!(read(&np).unwrap(), Array { descr: "|i1".into(), shape: vec![2], data: &[0, 0] });
+        assert_eq!(read(&write("<f4", &[], &[0; 4])).unwrap().shape, Vec::<usize>::new());
     }
 
     #[test]
     fn refuses_what_it_cannot_read() {
         assert!(read(b"PK\x03\x04").unwrap_err().contains("magic"));
-        assert!(read(b"\x93NUMPY\x09\x00")
-            .unwrap_err()
-            .contains("version 9"));
+        assert!(read(b"\x93NUMPY\x09\x00").unwrap_err().contains("version 9"));
         let f = write("<i2", &[2], &[0; 4]);
         let mut fortran = f.clone();
         let at = fortran.windows(5).position(|w| w == b"False").unwrap();

@@ -41,21 +41,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = args.input.read_bytes()?;
     let path = args.input.model.display();
     let read = tflc::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
-    let resolved = tflc::internal::passes::resources::resolve(&read)
-        .with_context(|| format!("cannot plan {path}"))?;
+    let resolved = tflc::internal::passes::resources::resolve(&read).with_context(|| format!("cannot plan {path}"))?;
     let read = resolved.as_ref().map_or(&read, |r| &r.0);
     let folded = tflc::internal::passes::fold::FoldedModel::of(read);
     let model = folded.apply(read);
     let sg = model.main();
     // What lowering allows (ops that do not lower contribute nothing: such models plan too).
     let lowered = tflc::internal::lower::lower_subgraph(sg);
-    let mut options = tflc::internal::pipeline::plan_options(
-        &lowered,
-        PlanOptions {
-            align: args.align,
-            ..PlanOptions::default()
-        },
-    );
+    let mut options = tflc::internal::pipeline::plan_options(&lowered, PlanOptions { align: args.align, ..PlanOptions::default() });
     if args.no_in_place {
         options.in_place.clear();
         options.overlap.clear();
@@ -64,15 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // the entry one with its calls' frames (`plan::model`).
     let lm = tflc::internal::lower::lower_model(&model);
     let model_plan = if lm.has_calls() && lm.check().is_ok() {
-        let base = PlanOptions {
-            align: args.align,
-            verify: args.verify,
-            ..PlanOptions::default()
-        };
-        Some(
-            tflc::internal::pipeline::plan_model(&lm, &base)
-                .with_context(|| format!("cannot plan {path}"))?,
-        )
+        let base = PlanOptions { align: args.align, verify: args.verify, ..PlanOptions::default() };
+        Some(tflc::internal::pipeline::plan_model(&lm, &base).with_context(|| format!("cannot plan {path}"))?)
     } else {
         None
     };
@@ -84,9 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pools = args.pools.specs()?;
     if !pools.is_empty() {
         if model_plan.is_some() {
-            anyhow::bail!(
-                "--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena"
-            );
+            anyhow::bail!("--pool: models that call subgraphs (IF, WHILE, CALL_ONCE) keep one arena");
         }
         match tflc::internal::plan::pools::apply(&sp, sg, &pools, &options) {
             Ok(split) => sp = split,
@@ -99,10 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut violations: Vec<String> = match (args.verify, sp.pools.is_empty()) {
         (false, _) => Vec::new(),
-        (true, true) => verify::verify(&sp.problem, &sp.plan)
-            .iter()
-            .map(|v| v.to_string())
-            .collect(),
+        (true, true) => verify::verify(&sp.problem, &sp.plan).iter().map(|v| v.to_string()).collect(),
         // Every pool, and every tensor in exactly one.
         (true, false) => tflc::internal::plan::pools::check(&sp.problem, &sp.plan, &sp.pools),
     };
@@ -134,22 +115,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             views
                 .iter()
                 .map(|(pool, problem, plan)| {
-                    let cap = pool
-                        .capacity
-                        .map_or("unbounded".to_string(), |c| format!("capacity {c} B"));
-                    (
-                        format!("subgraph 0 \"{}\", pool {} ({cap})", sg.name, pool.name),
-                        problem,
-                        plan,
-                    )
+                    let cap = pool.capacity.map_or("unbounded".to_string(), |c| format!("capacity {c} B"));
+                    (format!("subgraph 0 \"{}\", pool {} ({cap})", sg.name, pool.name), problem, plan)
                 })
                 .collect()
         };
-        parts.extend(
-            callees
-                .iter()
-                .map(|(what, _, p)| (what.clone(), &p.problem, &p.plan)),
-        );
+        parts.extend(callees.iter().map(|(what, _, p)| (what.clone(), &p.problem, &p.plan)));
         let svg = tflc::internal::plan::svg::render_all(&parts);
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
     }
@@ -198,16 +169,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 eprintln!("error: {e}");
                 over_budget = true;
             }
-            Ok(()) if !args.json => print_stdout(&format!(
-                "max-arena: ok ({} of {max} bytes)\n",
-                sp.plan.arena_bytes
-            ))?,
+            Ok(()) if !args.json => print_stdout(&format!("max-arena: ok ({} of {max} bytes)\n", sp.plan.arena_bytes))?,
             Ok(()) => {}
         }
     }
-    Ok(if violations.is_empty() && !over_budget {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if violations.is_empty() && !over_budget { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -13,14 +13,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.case)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.case.display()))?;
-    let graph = FuzzGraph::arbitrary_take_rest(Unstructured::new(&bytes)).map_err(|e| {
-        anyhow::anyhow!(
-            "{} does not decode to a planning problem: {e}",
-            args.case.display()
-        )
-    })?;
+    let bytes = std::fs::read(&args.case).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.case.display()))?;
+    let graph = FuzzGraph::arbitrary_take_rest(Unstructured::new(&bytes))
+        .map_err(|e| anyhow::anyhow!("{} does not decode to a planning problem: {e}", args.case.display()))?;
     print_stdout(&format!("problem: {:#?}\n", graph.0))?;
     match try_check(&graph.0, &fuzz_options()) {
         Ok(plan) => {

@@ -26,49 +26,30 @@ pub struct Args {
 }
 
 fn is_npy(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"))
 }
 
 /// The raw bytes of input `i` from `file`, checked against its tensor.
 fn load_input(sg: &Subgraph<'_>, i: usize, t: TensorId, file: &Path) -> anyhow::Result<Vec<u8>> {
     let tensor = sg.tensor(t);
     let what = format!("input {i} ({})", tflc::internal::text::tensor(tensor));
-    let bytes = std::fs::read(file)
-        .with_context(|| format!("cannot read {} for {what}", file.display()))?;
-    let need = tensor
-        .byte_size()
-        .with_context(|| format!("{what}: tflc cannot run {} tensors", tensor.dtype))?;
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {} for {what}", file.display()))?;
+    let need = tensor.byte_size().with_context(|| format!("{what}: tflc cannot run {} tensors", tensor.dtype))?;
     let data = if is_npy(file) {
         let a = npy::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let want = npy::descr(tensor.dtype)
-            .with_context(|| format!("{what}: {} has no .npy form", tensor.dtype))?;
+        let want = npy::descr(tensor.dtype).with_context(|| format!("{what}: {} has no .npy form", tensor.dtype))?;
         if a.descr != want {
-            bail!(
-                "{}: dtype '{}', but {what} needs '{want}' (np.{})",
-                file.display(),
-                a.descr,
-                tensor.dtype
-            );
+            bail!("{}: dtype '{}', but {what} needs '{want}' (np.{})", file.display(), a.descr, tensor.dtype);
         }
         if a.shape != tensor.shape {
-            bail!(
-                "{}: shape {:?}, but {what} has shape {:?}",
-                file.display(),
-                a.shape,
-                tensor.shape
-            );
+            bail!("{}: shape {:?}, but {what} has shape {:?}", file.display(), a.shape, tensor.shape);
         }
         a.data.to_vec()
     } else {
         bytes
     };
     if data.len() != need {
-        bail!(
-            "{}: {} bytes of data, but {what} needs {need}",
-            file.display(),
-            data.len()
-        );
+        bail!("{}: {} bytes of data, but {what} needs {need}", file.display(), data.len());
     }
     Ok(data)
 }
@@ -89,11 +70,7 @@ fn preview(tensor: &Tensor<'_>, bytes: &[u8]) -> String {
     };
     let n = bytes.len() / size;
     let shown: Vec<String> = bytes.chunks_exact(size).take(16).map(value).collect();
-    let more = if n > 16 {
-        format!(", … ({n} values)")
-    } else {
-        String::new()
-    };
+    let more = if n > 16 { format!(", … ({n} values)") } else { String::new() };
     format!("[{}{more}]", shown.join(", "))
 }
 
@@ -103,31 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = tflc::read_model(&bytes).with_context(|| format!("cannot read {path}"))?;
     let sg = model.main();
     let list = |ts: &[TensorId], kind: &str| -> String {
-        ts.iter()
-            .enumerate()
-            .map(|(i, &t)| {
-                format!(
-                    "\n  {kind} {i}: {}",
-                    tflc::internal::text::tensor(sg.tensor(t))
-                )
-            })
-            .collect()
+        ts.iter().enumerate().map(|(i, &t)| format!("\n  {kind} {i}: {}", tflc::internal::text::tensor(sg.tensor(t)))).collect()
     };
     if args.inputs.len() != sg.inputs.len() {
-        bail!(
-            "{} --input file(s) given; {path} has {} input(s):{}",
-            args.inputs.len(),
-            sg.inputs.len(),
-            list(&sg.inputs, "input")
-        );
+        bail!("{} --input file(s) given; {path} has {} input(s):{}", args.inputs.len(), sg.inputs.len(), list(&sg.inputs, "input"));
     }
     if !args.outputs.is_empty() && args.outputs.len() != sg.outputs.len() {
-        bail!(
-            "{} --output file(s) given; {path} has {} output(s):{}",
-            args.outputs.len(),
-            sg.outputs.len(),
-            list(&sg.outputs, "output")
-        );
+        bail!("{} --output file(s) given; {path} has {} output(s):{}", args.outputs.len(), sg.outputs.len(), list(&sg.outputs, "output"));
     }
     let inputs = sg
         .inputs
@@ -137,37 +96,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|(i, (&t, file))| load_input(sg, i, t, file))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let outputs =
-        tflc::internal::interp::run(&model, &refs).with_context(|| format!("cannot run {path}"))?;
+    let outputs = tflc::internal::interp::run(&model, &refs).with_context(|| format!("cannot run {path}"))?;
     let mut report = String::new();
     for (i, (&t, data)) in sg.outputs.iter().zip(&outputs).enumerate() {
         let tensor = sg.tensor(t);
         match args.outputs.get(i) {
             Some(file) => {
                 let out = if is_npy(file) {
-                    let descr = npy::descr(tensor.dtype).with_context(|| {
-                        format!("output {i}: {} has no .npy form", tensor.dtype)
-                    })?;
+                    let descr = npy::descr(tensor.dtype).with_context(|| format!("output {i}: {} has no .npy form", tensor.dtype))?;
                     npy::write(&descr, &tensor.shape, data)
                 } else {
                     data.clone()
                 };
-                std::fs::write(file, out)
-                    .with_context(|| format!("cannot write {}", file.display()))?;
-                let _ = writeln!(
-                    report,
-                    "output {i}: {} -> {}",
-                    tflc::internal::text::tensor(tensor),
-                    file.display()
-                );
+                std::fs::write(file, out).with_context(|| format!("cannot write {}", file.display()))?;
+                let _ = writeln!(report, "output {i}: {} -> {}", tflc::internal::text::tensor(tensor), file.display());
             }
             None => {
-                let _ = writeln!(
-                    report,
-                    "output {i}: {} = {}",
-                    tflc::internal::text::tensor(tensor),
-                    preview(tensor, data)
-                );
+                let _ = writeln!(report, "output {i}: {} = {}", tflc::internal::text::tensor(tensor), preview(tensor, data));
             }
         }
     }

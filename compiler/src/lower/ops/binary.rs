@@ -16,18 +16,13 @@ use crate::ir::{Activation, DType, Tensor, TensorId};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use tflc_runtime::kernels::nd::{
-    activation_range_f32, activation_range_i32, is_dense, plan_broadcast, Broadcast, BroadcastPlan,
-    PlainBinaryParams, MAX_RANK,
+    activation_range_f32, activation_range_i32, is_dense, plan_broadcast, Broadcast, BroadcastPlan, PlainBinaryParams, MAX_RANK,
 };
 use tflc_runtime::prepare::FusedActivation;
 use tflc_runtime::quant::QuantParams;
 
 /// The placeholder broadcast of params held without their (borrowed) broadcast.
-pub(crate) const NO_BROADCAST: Broadcast<'static> = Broadcast {
-    out_shape: &[],
-    in1_strides: &[],
-    in2_strides: &[],
-};
+pub(crate) const NO_BROADCAST: Broadcast<'static> = Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] };
 
 crate::runtime_struct_lit!(kernels::nd::Broadcast<'a> { out_shape, in1_strides, in2_strides });
 crate::runtime_struct_lit!(kernels::nd::PlainBinaryParams<'a, T> { activation_min, activation_max, broadcast });
@@ -49,16 +44,8 @@ pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
     let rank = a.len().max(b.len());
     (0..rank)
         .map(|i| {
-            let da = if i + a.len() >= rank {
-                a.get(i + a.len() - rank).copied()
-            } else {
-                Some(1)
-            };
-            let db = if i + b.len() >= rank {
-                b.get(i + b.len() - rank).copied()
-            } else {
-                Some(1)
-            };
+            let da = if i + a.len() >= rank { a.get(i + a.len() - rank).copied() } else { Some(1) };
+            let db = if i + b.len() >= rank { b.get(i + b.len() - rank).copied() } else { Some(1) };
             match (da?, db?) {
                 (x, y) if x == y => Some(x),
                 (1, y) => Some(y),
@@ -72,9 +59,7 @@ pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
 /// Checks a two-input, one-output op whose operands broadcast onto the output (TFLite's
 /// `CalculateShapeForBroadcast`; the output tensor must have exactly that shape) and plans
 /// the walk. Element types are checked by the caller.
-pub(crate) fn lower_binary<'m, 'a>(
-    cx: &OpCx<'m, 'a>,
-) -> Result<(Binary, [&'m Tensor<'a>; 3]), LowerError> {
+pub(crate) fn lower_binary<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<(Binary, [&'m Tensor<'a>; 3]), LowerError> {
     cx.expect_arity(2..=2, 1)?;
     let input1 = cx.input(0)?;
     let input2 = cx.input(1)?;
@@ -84,29 +69,13 @@ pub(crate) fn lower_binary<'m, 'a>(
         return Err(cx.unsupported(format!("operands of rank above {MAX_RANK}")));
     }
     let shape = broadcast_shape(&input1.shape, &input2.shape).ok_or_else(|| {
-        cx.invalid_tensor(
-            input2,
-            format!(
-                "shapes {:?} and {:?} do not broadcast",
-                input1.shape, input2.shape
-            ),
-        )
+        cx.invalid_tensor(input2, format!("shapes {:?} and {:?} do not broadcast", input1.shape, input2.shape))
     })?;
     if output.shape != shape {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "output shape {:?}, but the operands broadcast to {shape:?}",
-                output.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(output, format!("output shape {:?}, but the operands broadcast to {shape:?}", output.shape)));
     }
-    let plan = plan_broadcast(&input1.shape, &input2.shape).ok_or_else(|| {
-        cx.invalid(format!(
-            "shapes {:?} and {:?} do not broadcast",
-            input1.shape, input2.shape
-        ))
-    })?;
+    let plan = plan_broadcast(&input1.shape, &input2.shape)
+        .ok_or_else(|| cx.invalid(format!("shapes {:?} and {:?} do not broadcast", input1.shape, input2.shape)))?;
     let b = Binary {
         input1: input1.id,
         input2: input2.id,
@@ -123,11 +92,7 @@ impl Binary {
     pub(crate) fn broadcast(&self, swap: bool) -> Broadcast<'_> {
         let b = self.plan.as_broadcast();
         if swap {
-            Broadcast {
-                in1_strides: b.in2_strides,
-                in2_strides: b.in1_strides,
-                ..b
-            }
+            Broadcast { in1_strides: b.in2_strides, in2_strides: b.in1_strides, ..b }
         } else {
             b
         }
@@ -154,11 +119,7 @@ impl Binary {
     }
 
     /// Runs an int8 binary kernel on the store.
-    pub(crate) fn execute_s8(
-        &self,
-        s: &mut TensorStore,
-        f: impl FnOnce(&[i8], &[i8], &mut [i8]),
-    ) -> Result<(), ExecError> {
+    pub(crate) fn execute_s8(&self, s: &mut TensorStore, f: impl FnOnce(&[i8], &[i8], &mut [i8])) -> Result<(), ExecError> {
         let mut out = s.take_i8(self.output, self.plan.as_broadcast().out_len());
         let (a, b) = self.operands(s, TensorStore::i8)?;
         f(a, b, &mut out);
@@ -204,11 +165,7 @@ impl Binary {
     ) -> TokenStream {
         let swap = self.swapped(cx);
         let p = cx.params_lit(ty, &params(swap));
-        let (over, other) = if swap {
-            (self.input2, self.input1)
-        } else {
-            (self.input1, self.input2)
-        };
+        let (over, other) = if swap { (self.input2, self.input1) } else { (self.input1, self.input2) };
         let f = kernel_path(cx, module, func);
         if !cx.is_in_place(over, self.output) {
             return self.emit_call(cx, f, &p);
@@ -220,12 +177,7 @@ impl Binary {
     }
 
     /// Emits `path(&P, x, y, out);` for a kernel with this operand order.
-    pub(crate) fn emit_call(
-        &self,
-        cx: &mut EmitCx<'_, '_, '_>,
-        path: TokenStream,
-        params: &Ident,
-    ) -> TokenStream {
+    pub(crate) fn emit_call(&self, cx: &mut EmitCx<'_, '_, '_>, path: TokenStream, params: &Ident) -> TokenStream {
         let a = cx.input(self.input1);
         let b = cx.input(self.input2);
         let out = cx.output(self.output);
@@ -265,9 +217,7 @@ pub(crate) fn lower_arith<P>(
     let arith = match o.dtype {
         DType::I8 => {
             let q = [cx.q_s8(i1)?, cx.q_s8(i2)?, cx.q_s8(o)?];
-            Arith::S8(s8(q, act).ok_or_else(|| {
-                cx.invalid("the input and output scales give a rescaling TFLite cannot quantize")
-            })?)
+            Arith::S8(s8(q, act).ok_or_else(|| cx.invalid("the input and output scales give a rescaling TFLite cannot quantize"))?)
         }
         DType::F32 | DType::I32 => {
             cx.expect_dtype(i1, o.dtype)?;
@@ -318,27 +268,14 @@ pub trait ArithKernel: std::fmt::Debug + Clone {
     const I32: PlainKernel<i32>;
     /// The params the int8 kernel takes: `held` with the walk `broadcast`, and with the
     /// operands exchanged when `swap` (only asked of a [`Self::SYMMETRIC`] op).
-    fn params<'b>(
-        held: &Self::Params<'static>,
-        broadcast: Broadcast<'b>,
-        swap: bool,
-    ) -> Self::Params<'b>;
+    fn params<'b>(held: &Self::Params<'static>, broadcast: Broadcast<'b>, swap: bool) -> Self::Params<'b>;
 }
 
 impl<K: ArithKernel> ArithOp<K> {
     /// The float32 / int32 params: the clamp and the walk (its operands exchanged when
     /// `swap`, see [`Binary::swapped`]).
-    fn plain<T>(
-        &self,
-        activation_min: T,
-        activation_max: T,
-        swap: bool,
-    ) -> PlainBinaryParams<'_, T> {
-        PlainBinaryParams {
-            activation_min,
-            activation_max,
-            broadcast: self.bin.broadcast(swap),
-        }
+    fn plain<T>(&self, activation_min: T, activation_max: T, swap: bool) -> PlainBinaryParams<'_, T> {
+        PlainBinaryParams { activation_min, activation_max, broadcast: self.bin.broadcast(swap) }
     }
 }
 
@@ -374,21 +311,15 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
             Arith::S8(held) => {
                 let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
                 let ty = quote! { kernels::#mi::#ti<'static> };
-                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_s8")), |swap| {
-                    K::params(held, bin.broadcast(swap), swap)
-                })
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_s8")), |swap| K::params(held, bin.broadcast(swap), swap))
             }
             &Arith::F32 { min, max } => {
                 let ty = quote! { kernels::nd::PlainBinaryParams<'static, f32> };
-                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_f32")), |swap| {
-                    self.plain(min, max, swap)
-                })
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_f32")), |swap| self.plain(min, max, swap))
             }
             &Arith::I32 { min, max } => {
                 let ty = quote! { kernels::nd::PlainBinaryParams<'static, i32> };
-                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_i32")), |swap| {
-                    self.plain(min, max, swap)
-                })
+                bin.emit_in_place_capable(cx, ty, (m, &format!("{m}_i32")), |swap| self.plain(min, max, swap))
             }
         }
     }
@@ -404,17 +335,9 @@ impl<K: ArithKernel> super::Kernel for ArithOp<K> {
 pub(crate) fn lower_arith_op<K: ArithKernel>(
     cx: &OpCx<'_, '_>,
     activation: Activation,
-    prepare: fn(
-        QuantParams,
-        QuantParams,
-        QuantParams,
-        FusedActivation,
-        Broadcast<'static>,
-    ) -> Option<K::Params<'static>>,
+    prepare: fn(QuantParams, QuantParams, QuantParams, FusedActivation, Broadcast<'static>) -> Option<K::Params<'static>>,
 ) -> Result<ArithOp<K>, LowerError> {
-    let (bin, params) = lower_arith(cx, activation, |[q1, q2, qo], act| {
-        prepare(q1, q2, qo, act, NO_BROADCAST)
-    })?;
+    let (bin, params) = lower_arith(cx, activation, |[q1, q2, qo], act| prepare(q1, q2, qo, act, NO_BROADCAST))?;
     Ok(ArithOp { bin, params })
 }
 
@@ -443,12 +366,7 @@ impl<K: ArithKernel> super::Kernel for ArithS16Op<K> {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let mut out = s.take_i16(self.bin.output, self.bin.plan.as_broadcast().out_len());
         let (a, b) = self.bin.operands(s, TensorStore::i16)?;
-        (self.kernel)(
-            &K::params(&self.params, self.bin.broadcast(false), false),
-            a,
-            b,
-            &mut out,
-        );
+        (self.kernel)(&K::params(&self.params, self.bin.broadcast(false), false), a, b, &mut out);
         s.insert(self.bin.output, TensorData::I16(out));
         Ok(())
     }
@@ -457,12 +375,7 @@ impl<K: ArithKernel> super::Kernel for ArithS16Op<K> {
         let (m, ty) = K::MODULE;
         let (mi, ti) = (format_ident!("{}", m), format_ident!("{}", ty));
         let bin = &self.bin;
-        bin.emit_in_place_capable(
-            cx,
-            quote! { kernels::#mi::#ti<'static> },
-            (m, &format!("{m}_s16")),
-            |swap| K::params(&self.params, bin.broadcast(swap), swap),
-        )
+        bin.emit_in_place_capable(cx, quote! { kernels::#mi::#ti<'static> }, (m, &format!("{m}_s16")), |swap| K::params(&self.params, bin.broadcast(swap), swap))
     }
 
     /// As the int8 form: operand 1, and operand 2 too for a symmetric op (the int16
@@ -497,13 +410,7 @@ impl<K: ArithKernel> super::Kernel for ArithAny<K> {
 }
 
 /// The Prepare of a 16x8 form (`prepare_add_s16`): `None` where TFLite Micro fails.
-pub(crate) type PrepareS16<K> = fn(
-    QuantParams,
-    QuantParams,
-    QuantParams,
-    FusedActivation,
-    Broadcast<'static>,
-) -> Option<<K as ArithKernel>::Params<'static>>;
+pub(crate) type PrepareS16<K> = fn(QuantParams, QuantParams, QuantParams, FusedActivation, Broadcast<'static>) -> Option<<K as ArithKernel>::Params<'static>>;
 
 /// Lowers the 16x8 form of ADD, SUB or MUL when the output is int16 (`None` otherwise):
 /// both operands int16 too, per-tensor quantized with zero points in the int16 range
@@ -514,36 +421,23 @@ pub(crate) fn lower_arith_s16<K: ArithKernel>(
     prepare: PrepareS16<K>,
     kernel: ArithS16<K>,
 ) -> Result<Option<ArithS16Op<K>>, LowerError> {
-    let Some(o) = cx.op.outputs.first().map(|&t| cx.sg.tensor(t)) else {
-        return Ok(None);
-    };
+    let Some(o) = cx.op.outputs.first().map(|&t| cx.sg.tensor(t)) else { return Ok(None) };
     if o.dtype != DType::I16 {
         return Ok(None);
     }
     let (bin, [i1, i2, o]) = lower_binary(cx)?;
     let act = cx.fused_activation(activation)?;
-    let mut q = [QuantParams {
-        scale: 0.0,
-        zero_point: 0,
-    }; 3];
+    let mut q = [QuantParams { scale: 0.0, zero_point: 0 }; 3];
     for (k, t) in [i1, i2, o].into_iter().enumerate() {
         cx.expect_dtype(t, DType::I16)?;
         q[k] = cx.per_tensor_q(t)?;
         if i16::try_from(q[k].zero_point).is_err() {
-            return Err(cx.invalid_tensor(
-                t,
-                format!("int16 zero point {} is out of range", q[k].zero_point),
-            ));
+            return Err(cx.invalid_tensor(t, format!("int16 zero point {} is out of range", q[k].zero_point)));
         }
     }
-    let params = prepare(q[0], q[1], q[2], act, NO_BROADCAST).ok_or_else(|| {
-        cx.unsupported("the int16 scales or zero points give parameters TFLite Micro refuses")
-    })?;
-    Ok(Some(ArithS16Op {
-        bin,
-        params,
-        kernel,
-    }))
+    let params = prepare(q[0], q[1], q[2], act, NO_BROADCAST)
+        .ok_or_else(|| cx.unsupported("the int16 scales or zero points give parameters TFLite Micro refuses"))?;
+    Ok(Some(ArithS16Op { bin, params, kernel }))
 }
 
 /// Tests every broadcasting binary op shares.
@@ -557,100 +451,37 @@ pub(crate) mod tests {
 
     /// float32 and int32 ADD/SUB/MUL against the obvious arithmetic with TFLite's clamp
     /// (`min(max(x, lo), hi)`), every broadcasting pattern; int32 wraps.
-    pub(crate) fn check_plain(
-        name: &str,
-        kind: fn(Activation) -> OpKind,
-        f: fn(f32, f32) -> f32,
-        i: fn(i32, i32) -> i32,
-    ) {
+    pub(crate) fn check_plain(name: &str, kind: fn(Activation) -> OpKind, f: fn(f32, f32) -> f32, i: fn(i32, i32) -> i32) {
         for (a_shape, b_shape) in BROADCAST_CASES {
             let (na, nb) = (a_shape.iter().product(), b_shape.iter().product());
             let af: Vec<f32> = i8s(71, na).iter().map(|&v| v as f32 * 0.037).collect();
             let bf: Vec<f32> = i8s(72, nb).iter().map(|&v| v as f32 * -0.051).collect();
-            for (act, lo, hi) in [
-                (Activation::None, f32::MIN, f32::MAX),
-                (Activation::Relu6, 0.0, 6.0),
-                (Activation::ReluN1To1, -1.0, 1.0),
-            ] {
-                let (out_shape, want) =
-                    broadcast_reference(a_shape, &af, b_shape, &bf, |a, b| f(a, b).max(lo).min(hi));
-                let (bytes, [x, y, z]) = binary_model(
-                    kind(act),
-                    DType::F32,
-                    (a_shape, None),
-                    (b_shape, None),
-                    (&out_shape, None),
-                );
-                let store = run_op0(
-                    "plain_f32",
-                    &bytes,
-                    &[
-                        (x, TensorData::F32(af.clone())),
-                        (y, TensorData::F32(bf.clone())),
-                    ],
-                );
-                assert_eq!(
-                    store.f32(z).unwrap(),
-                    &want[..],
-                    "{act:?} {a_shape:?} {b_shape:?}"
-                );
+            for (act, lo, hi) in [(Activation::None, f32::MIN, f32::MAX), (Activation::Relu6, 0.0, 6.0), (Activation::ReluN1To1, -1.0, 1.0)] {
+                let (out_shape, want) = broadcast_reference(a_shape, &af, b_shape, &bf, |a, b| f(a, b).max(lo).min(hi));
+                let (bytes, [x, y, z]) = binary_model(kind(act), DType::F32, (a_shape, None), (b_shape, None), (&out_shape, None));
+                let store = run_op0("plain_f32", &bytes, &[(x, TensorData::F32(af.clone())), (y, TensorData::F32(bf.clone()))]);
+                assert_eq!(store.f32(z).unwrap(), &want[..], "{act:?} {a_shape:?} {b_shape:?}");
             }
             let ai: Vec<i32> = i8s(73, na).iter().map(|&v| v as i32 * 16_777_259).collect();
             let bi: Vec<i32> = i8s(74, nb).iter().map(|&v| v as i32 * 9_999_991).collect();
-            for (act, lo, hi) in [
-                (Activation::None, i32::MIN, i32::MAX),
-                (Activation::Relu, 0, i32::MAX),
-            ] {
-                let (out_shape, want) =
-                    broadcast_reference(a_shape, &ai, b_shape, &bi, |a, b| i(a, b).clamp(lo, hi));
-                let (bytes, [x, y, z]) = binary_model(
-                    kind(act),
-                    DType::I32,
-                    (a_shape, None),
-                    (b_shape, None),
-                    (&out_shape, None),
-                );
-                let store = run_op0(
-                    "plain_i32",
-                    &bytes,
-                    &[
-                        (x, TensorData::I32(ai.clone())),
-                        (y, TensorData::I32(bi.clone())),
-                    ],
-                );
-                assert_eq!(
-                    store.i32(z).unwrap(),
-                    &want[..],
-                    "{act:?} {a_shape:?} {b_shape:?}"
-                );
+            for (act, lo, hi) in [(Activation::None, i32::MIN, i32::MAX), (Activation::Relu, 0, i32::MAX)] {
+                let (out_shape, want) = broadcast_reference(a_shape, &ai, b_shape, &bi, |a, b| i(a, b).clamp(lo, hi));
+                let (bytes, [x, y, z]) = binary_model(kind(act), DType::I32, (a_shape, None), (b_shape, None), (&out_shape, None));
+                let store = run_op0("plain_i32", &bytes, &[(x, TensorData::I32(ai.clone())), (y, TensorData::I32(bi.clone()))]);
+                assert_eq!(store.i32(z).unwrap(), &want[..], "{act:?} {a_shape:?} {b_shape:?}");
             }
         }
         // Mixed element types are refused.
-        let (bytes, _) = binary_model(
-            kind(Activation::None),
-            DType::F32,
-            (&[3], None),
-            (&[3], None),
-            (&[3], None),
-        );
+        let (bytes, _) = binary_model(kind(Activation::None), DType::F32, (&[3], None), (&[3], None), (&[3], None));
         let mut m = ModelBuilder::new();
         let x = m.activation("x", DType::F32, &[3], None);
         let y = m.activation("y", DType::I32, &[3], None);
         let z = m.activation("z", DType::F32, &[3], None);
         m.op(kind(Activation::None), &[Some(x), Some(y)], &[z]);
-        assert!(matches!(
-            lower_op0(&m.finish()),
-            Err(LowerError::Unsupported { .. })
-        ));
+        assert!(matches!(lower_op0(&m.finish()), Err(LowerError::Unsupported { .. })));
         #[cfg(feature = "format")]
         insta::assert_snapshot!(format!("{name}_f32"), emit_op0(&bytes));
-        let (bytes, _) = binary_model(
-            kind(Activation::Relu),
-            DType::I32,
-            (&[2, 3], None),
-            (&[3], None),
-            (&[2, 3], None),
-        );
+        let (bytes, _) = binary_model(kind(Activation::Relu), DType::I32, (&[2, 3], None), (&[3], None), (&[2, 3], None));
         #[cfg(feature = "format")]
         insta::assert_snapshot!(format!("{name}_i32"), emit_op0(&bytes));
         let _ = (name, bytes);

@@ -48,11 +48,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::kernels::circular_buffer::{circular_buffer_s8, CircularBufferParams};
 
-crate::runtime_struct_lit!(kernels::circular_buffer::CircularBufferParams {
-    depth,
-    num_slots,
-    cycles_max
-});
+crate::runtime_struct_lit!(kernels::circular_buffer::CircularBufferParams { depth, num_slots, cycles_max });
 
 /// The custom operator's name.
 pub(crate) const NAME: &str = "CIRCULAR_BUFFER";
@@ -66,16 +62,9 @@ fn is_circular_buffer(op: &Operator<'_>) -> bool {
 /// is appended to the subgraph and to the op's outputs. Only for an operator with one output
 /// that is not a constant (any other is refused by its lowering, which sees no state).
 pub(crate) fn add_state(sg: &mut Subgraph<'_>) {
-    let ops: Vec<_> = sg
-        .ops
-        .iter()
-        .filter(|op| is_circular_buffer(op) && op.outputs.len() == 1)
-        .map(|op| (op.id, op.outputs[0]))
-        .collect();
+    let ops: Vec<_> = sg.ops.iter().filter(|op| is_circular_buffer(op) && op.outputs.len() == 1).map(|op| (op.id, op.outputs[0])).collect();
     for (op, out) in ops {
-        let Some(t) = sg.tensors.get_mut(out) else {
-            continue;
-        };
+        let Some(t) = sg.tensors.get_mut(out) else { continue };
         if t.is_constant() {
             continue;
         }
@@ -101,9 +90,7 @@ pub(crate) fn add_state(sg: &mut Subgraph<'_>) {
 /// an integer whatever its type, so only integer (and bool, null) values mean the same to
 /// both; a float is refused.
 fn option_cycles_max(op: &Operator<'_>) -> Result<i32, String> {
-    let Some(bytes) = op.custom_options.filter(|b| !b.is_empty()) else {
-        return Ok(0);
-    };
+    let Some(bytes) = op.custom_options.filter(|b| !b.is_empty()) else { return Ok(0) };
     let m = FlexMap::parse(bytes).map_err(|e| format!("custom options: {e}"))?;
     let v = m.at(0, "cycles_max")?;
     match v {
@@ -119,19 +106,11 @@ fn option_cycles_max(op: &Operator<'_>) -> Result<i32, String> {
 fn heuristic_cycles_max(sg: &Subgraph<'_>, op: &Operator<'_>) -> i32 {
     let mut count = 0;
     let mut cycles = 2;
-    for o in sg
-        .ops
-        .iter()
-        .filter(|o| is_circular_buffer(o) && o.id <= op.id)
-    {
+    for o in sg.ops.iter().filter(|o| is_circular_buffer(o) && o.id <= op.id) {
         if option_cycles_max(o).is_ok_and(|c| c > 0) {
             continue;
         }
-        let dims = o
-            .outputs
-            .first()
-            .map(|&t| sg.tensor(t).shape.clone())
-            .unwrap_or_default();
+        let dims = o.outputs.first().map(|&t| sg.tensor(t).shape.clone()).unwrap_or_default();
         let dim = |i: usize| dims.get(i).copied().unwrap_or(0);
         count += 1;
         if matches!(dim(1), 5 | 13 | 25) || (count == 5 && dim(2) == 2 && dim(3) == 96) {
@@ -169,22 +148,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<CircularBuffer, LowerError> {
         )));
     }
     let (input, output, countdown) = (cx.input(0)?, cx.output(0)?, cx.output(1)?);
-    if !countdown.is_variable
-        || countdown.is_constant()
-        || countdown.dtype != DType::I32
-        || countdown.num_elements() != 1
-        || cx.op.inputs.contains(&Some(countdown.id))
-    {
-        return Err(cx.invalid_tensor(
-            countdown,
-            "not the op's countdown state (the reader adds an int32 [1] variable tensor)",
-        ));
+    if !countdown.is_variable || countdown.is_constant() || countdown.dtype != DType::I32 || countdown.num_elements() != 1 || cx.op.inputs.contains(&Some(countdown.id)) {
+        return Err(cx.invalid_tensor(countdown, "not the op's countdown state (the reader adds an int32 [1] variable tensor)"));
     }
-    if !output.is_variable
-        || output.is_constant()
-        || output.id == input.id
-        || cx.sg.inputs.contains(&output.id)
-    {
+    if !output.is_variable || output.is_constant() || output.id == input.id || cx.sg.inputs.contains(&output.id) {
         return Err(cx.unsupported_tensor(output, "the output is the buffer kept across invokes: it cannot be a constant, a subgraph input or the op's own input"));
     }
     for t in [input, output] {
@@ -197,13 +164,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<CircularBuffer, LowerError> {
         return Err(cx.unsupported_tensor(input, format!("shape {i:?} for output {o:?} (TFLite Micro requires input [batch, 1, h, w] and output [batch, slots, h, w])")));
     }
     if input.dtype != output.dtype {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!(
-                "element type {} for input {} (TFLite Micro requires equal types)",
-                output.dtype, input.dtype
-            ),
-        ));
+        return Err(cx.unsupported_tensor(output, format!("element type {} for input {} (TFLite Micro requires equal types)", output.dtype, input.dtype)));
     }
     cx.expect_dtype(input, DType::I8)?;
     if o[0] == 0 || o[1] == 0 {
@@ -213,17 +174,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<CircularBuffer, LowerError> {
         c if c > 0 => c,
         _ => heuristic_cycles_max(cx.sg, cx.op),
     };
-    let params = CircularBufferParams {
-        depth: o[2] * o[3],
-        num_slots: o[1],
-        cycles_max,
-    };
-    Ok(CircularBuffer {
-        input: input.id,
-        output: output.id,
-        countdown: countdown.id,
-        params,
-    })
+    let params = CircularBufferParams { depth: o[2] * o[3], num_slots: o[1], cycles_max };
+    Ok(CircularBuffer { input: input.id, output: output.id, countdown: countdown.id, params })
 }
 
 impl Kernel for CircularBuffer {
@@ -231,17 +183,9 @@ impl Kernel for CircularBuffer {
         let p = &self.params;
         let x = store.i8(self.input)?.to_vec();
         if x.len() < p.depth {
-            return Err(ExecError(format!(
-                "tensor {} holds {} elements, fewer than a slot of {}",
-                self.input,
-                x.len(),
-                p.depth
-            )));
+            return Err(ExecError(format!("tensor {} holds {} elements, fewer than a slot of {}", self.input, x.len(), p.depth)));
         }
-        let n = store
-            .i8(self.output)
-            .map(|y| y.len())
-            .unwrap_or(p.depth * p.num_slots);
+        let n = store.i8(self.output).map(|y| y.len()).unwrap_or(p.depth * p.num_slots);
         let mut y = store.take_i8(self.output, n.max(p.depth * p.num_slots));
         let mut s = store.take_i32(self.countdown, 1);
         let complete = circular_buffer_s8(p, &x, &mut y, &mut s);
@@ -256,15 +200,8 @@ impl Kernel for CircularBuffer {
     /// An expression: `true` when the run goes on (codegen returns `Stopped` otherwise).
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(
-            quote! { kernels::circular_buffer::CircularBufferParams },
-            &self.params,
-        );
-        let (x, y, s) = (
-            cx.input(self.input),
-            cx.output(self.output),
-            cx.output(self.countdown),
-        );
+        let p = cx.params_lit(quote! { kernels::circular_buffer::CircularBufferParams }, &self.params);
+        let (x, y, s) = (cx.input(self.input), cx.output(self.output), cx.output(self.countdown));
         quote! { #rt::kernels::circular_buffer::circular_buffer_s8(&#p, #x, #y, #s) }
     }
 
@@ -283,12 +220,7 @@ mod tests {
 
     /// One CIRCULAR_BUFFER `in_shape` -> `out_shape` (int8 unless `dtype`), with options
     /// `cycles_max` when given.
-    fn model(
-        in_shape: &[usize],
-        out_shape: &[usize],
-        dtype: DType,
-        cycles_max: Option<FlexValue>,
-    ) -> Vec<u8> {
+    fn model(in_shape: &[usize], out_shape: &[usize], dtype: DType, cycles_max: Option<FlexValue>) -> Vec<u8> {
         let mut m = ModelBuilder::new();
         let x = m.activation("x", dtype, in_shape, Some((0.1, 0)));
         let y = m.activation("y", dtype, out_shape, Some((0.1, 0)));
@@ -303,12 +235,7 @@ mod tests {
     fn params(bytes: &[u8]) -> CircularBufferParams {
         let model = crate::passes::read_model(bytes).unwrap();
         let sg = model.main();
-        lower(&OpCx {
-            sg,
-            op: &sg.ops[crate::ir::OpId::new(0)],
-        })
-        .unwrap()
-        .params
+        lower(&OpCx { sg, op: &sg.ops[crate::ir::OpId::new(0)] }).unwrap().params
     }
 
     /// The period: the option when positive, else TFLite Micro's heuristic (1 for 5, 13 or
@@ -345,12 +272,7 @@ mod tests {
         let first = x;
         for k in 0..6 {
             let slots = if k == 1 { 5 } else { 3 };
-            let y = m.activation(
-                &format!("y{k}"),
-                DType::I8,
-                &[1, slots, 2, 96],
-                Some((0.1, 0)),
-            );
+            let y = m.activation(&format!("y{k}"), DType::I8, &[1, slots, 2, 96], Some((0.1, 0)));
             m.op_spec(OpSpecCode::Custom(NAME.into()), &[Some(x)], &[y]);
             outs.push(y);
             x = m.activation(&format!("x{k}"), DType::I8, &[1, 1, 2, 96], Some((0.1, 0)));
@@ -361,11 +283,7 @@ mod tests {
         let bytes = m.finish();
         let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
-        let got: Vec<i32> = sg
-            .ops
-            .iter()
-            .map(|op| heuristic_cycles_max(sg, op))
-            .collect();
+        let got: Vec<i32> = sg.ops.iter().map(|op| heuristic_cycles_max(sg, op)).collect();
         // Counts 1, 2, 3 (op 2 has 5 slots: period 1, count back to 0), 1, 2, 3, 4, 5 (op 7
         // is [1, 2, 2, 96] at count 5: period 1, count 0), 1, 2, 3, 4.
         assert_eq!(got, [2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 2]);
@@ -376,55 +294,20 @@ mod tests {
     #[test]
     fn refusals_name_the_op() {
         let cases: [(Vec<u8>, &str); 8] = [
-            (
-                model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::I16, None),
-                "element type",
-            ),
-            (
-                model(&[1, 2, 1, 3], &[1, 4, 1, 3], DType::I8, None),
-                "input [batch, 1, h, w]",
-            ),
-            (
-                model(&[1, 1, 1, 4], &[1, 4, 1, 3], DType::I8, None),
-                "input [batch, 1, h, w]",
-            ),
-            (
-                model(&[2, 1, 1, 3], &[1, 4, 1, 3], DType::I8, None),
-                "input [batch, 1, h, w]",
-            ),
+            (model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::I16, None), "element type"),
+            (model(&[1, 2, 1, 3], &[1, 4, 1, 3], DType::I8, None), "input [batch, 1, h, w]"),
+            (model(&[1, 1, 1, 4], &[1, 4, 1, 3], DType::I8, None), "input [batch, 1, h, w]"),
+            (model(&[2, 1, 1, 3], &[1, 4, 1, 3], DType::I8, None), "input [batch, 1, h, w]"),
             (model(&[1, 1, 3], &[1, 4, 3], DType::I8, None), "rank 3"),
-            (
-                model(&[1, 1, 1, 3], &[1, 0, 1, 3], DType::I8, None),
-                "no slot",
-            ),
-            (
-                model(
-                    &[1, 1, 1, 3],
-                    &[1, 4, 1, 3],
-                    DType::I8,
-                    Some(FlexValue::Float(3.0)),
-                ),
-                "not an integer",
-            ),
-            (
-                model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::F32, None),
-                "element type",
-            ),
+            (model(&[1, 1, 1, 3], &[1, 0, 1, 3], DType::I8, None), "no slot"),
+            (model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::I8, Some(FlexValue::Float(3.0))), "not an integer"),
+            (model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::F32, None), "element type"),
         ];
         for (bytes, needle) in cases {
             let e = lower_op0(&bytes).expect_err(needle);
             let s = e.to_string();
-            assert!(
-                matches!(
-                    e,
-                    LowerError::Unsupported { .. } | LowerError::Invalid { .. }
-                ),
-                "{s}"
-            );
-            assert!(
-                s.contains("op 0") && s.contains(NAME) && s.contains(needle),
-                "{needle}: {s}"
-            );
+            assert!(matches!(e, LowerError::Unsupported { .. } | LowerError::Invalid { .. }), "{s}");
+            assert!(s.contains("op 0") && s.contains(NAME) && s.contains(needle), "{needle}: {s}");
         }
         // Options with another key at position 0.
         let mut m = ModelBuilder::new();
@@ -454,22 +337,11 @@ mod tests {
         let bytes = model(&[1, 1, 1, 3], &[1, 4, 1, 3], DType::I8, None);
         let model = crate::passes::read_model(&bytes).unwrap();
         let sg = model.main();
-        let k = lower(&OpCx {
-            sg,
-            op: &sg.ops[crate::ir::OpId::new(0)],
-        })
-        .unwrap();
+        let k = lower(&OpCx { sg, op: &sg.ops[crate::ir::OpId::new(0)] }).unwrap();
         let mut store = TensorStore::with_constants(sg);
-        let goldens: [[i8; 12]; 3] = [
-            [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
-            [0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6],
-            [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-        ];
+        let goldens: [[i8; 12]; 3] = [[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3], [0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6], [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]];
         for (i, g) in goldens.iter().enumerate() {
-            store.insert(
-                k.input,
-                TensorData::I8((0..3).map(|j| (i * 3 + j + 1) as i8).collect()),
-            );
+            store.insert(k.input, TensorData::I8((0..3).map(|j| (i * 3 + j + 1) as i8).collect()));
             k.execute(&mut store).unwrap();
             assert_eq!(store.i8(k.output).unwrap(), g);
             assert_eq!(store.take_stop(), i % 2 == 0, "call {i}");
@@ -489,22 +361,14 @@ mod tests {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("circular_buffer_stream.tflite"), &bytes).unwrap();
             for (k, x) in crate::testing::models::STREAM_INPUTS.iter().enumerate() {
-                std::fs::write(
-                    dir.join(format!("circular_buffer_stream.s{k}.in0.bin")),
-                    x.map(|v| v as u8),
-                )
-                .unwrap();
+                std::fs::write(dir.join(format!("circular_buffer_stream.s{k}.in0.bin")), x.map(|v| v as u8)).unwrap();
             }
         }
         let cases = crate::testing::models::streaming_cases();
         let case = &cases[0];
         assert_eq!(case.runs.len(), crate::testing::models::STREAM_INPUTS.len());
         let model = crate::passes::read_model(&case.model).unwrap();
-        let steps: Vec<Vec<&[u8]>> = case
-            .runs
-            .iter()
-            .map(|r| r.0.iter().map(|v| v.as_slice()).collect())
-            .collect();
+        let steps: Vec<Vec<&[u8]>> = case.runs.iter().map(|r| r.0.iter().map(|v| v.as_slice()).collect()).collect();
         let steps: Vec<&[&[u8]]> = steps.iter().map(|s| s.as_slice()).collect();
         let got = crate::interp::run_steps_with_status(&model, &steps).unwrap();
         let mut stops = std::collections::BTreeSet::new();
@@ -537,11 +401,7 @@ mod tests {
                 dtype: DType::I8,
                 shape: shape.to_vec(),
                 shape_signature: None,
-                quant: Some(crate::ir::Quantization {
-                    scale: vec![0.1],
-                    zero_point: vec![-1],
-                    axis: None,
-                }),
+                quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![-1], axis: None }),
                 data: None,
                 variable: true,
             })
@@ -550,39 +410,26 @@ mod tests {
         let x4 = m.activation("x4", DType::I8, &[1, 1, 2, 96], Some((0.1, -1)));
         let mut outs = Vec::new();
         for k in 0..5 {
-            let (input, shape) = if k < 4 {
-                (x, [1, 3, 1, 1])
-            } else {
-                (x4, [1, 2, 2, 96])
-            };
+            let (input, shape) = if k < 4 { (x, [1, 3, 1, 1]) } else { (x4, [1, 2, 2, 96]) };
             let y = var(&mut m, &format!("buf{k}"), &shape);
             m.op_spec(OpSpecCode::Custom(NAME.into()), &[Some(input)], &[y]);
             outs.push(y);
         }
         m.inputs(&[x, x4]).outputs(&outs);
         let bytes = m.finish();
-        let steps: Vec<[Vec<u8>; 2]> = (0..16u8)
-            .map(|k| [vec![k + 1], vec![100 + k; 192]])
-            .collect();
+        let steps: Vec<[Vec<u8>; 2]> = (0..16u8).map(|k| [vec![k + 1], vec![100 + k; 192]]).collect();
         if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
             let dir = std::path::PathBuf::from(dir);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("circular_buffer_counter.tflite"), &bytes).unwrap();
             for (k, s) in steps.iter().enumerate() {
                 for (i, x) in s.iter().enumerate() {
-                    std::fs::write(
-                        dir.join(format!("circular_buffer_counter.s{k}.in{i}.bin")),
-                        x,
-                    )
-                    .unwrap();
+                    std::fs::write(dir.join(format!("circular_buffer_counter.s{k}.in{i}.bin")), x).unwrap();
                 }
             }
         }
         let model = crate::passes::read_model(&bytes).unwrap();
-        let refs: Vec<Vec<&[u8]>> = steps
-            .iter()
-            .map(|s| s.iter().map(|v| v.as_slice()).collect())
-            .collect();
+        let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
         let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
         let got = crate::interp::run_steps_with_status(&model, &refs).unwrap();
         assert_eq!(got.len(), COUNTER_RUNS.len());

@@ -46,114 +46,55 @@ impl ControlFlow {
     /// (`None`: the callee's outputs are not copied to the op's, as the WHILE condition's).
     pub fn bindings(&self) -> Vec<Binding<'_>> {
         match self.call {
-            Call::If {
-                then_subgraph,
-                else_subgraph,
-            } => vec![
+            Call::If { then_subgraph, else_subgraph } => vec![
                 (then_subgraph, &self.inputs, Some(&self.outputs)),
                 (else_subgraph, &self.inputs, Some(&self.outputs)),
             ],
-            Call::While {
-                cond_subgraph,
-                body_subgraph,
-            } => {
-                vec![
-                    (cond_subgraph, &self.inputs, None),
-                    (body_subgraph, &self.outputs, Some(&self.outputs)),
-                ]
+            Call::While { cond_subgraph, body_subgraph } => {
+                vec![(cond_subgraph, &self.inputs, None), (body_subgraph, &self.outputs, Some(&self.outputs))]
             }
             // The init subgraph's inputs and outputs are the shared state it uses
             // (`passes::resources`), copied from and back into their variable tensors.
-            Call::CallOnce { init_subgraph } => {
-                vec![(init_subgraph, &self.inputs, Some(&self.outputs))]
-            }
+            Call::CallOnce { init_subgraph } => vec![(init_subgraph, &self.inputs, Some(&self.outputs))],
         }
     }
 }
 
 /// Every input present (control-flow ops have no optional inputs).
 fn present(cx: &OpCx<'_, '_>) -> Result<Vec<TensorId>, LowerError> {
-    cx.op
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(i, t)| t.ok_or_else(|| cx.invalid(format!("input {i} is missing"))))
-        .collect()
+    cx.op.inputs.iter().enumerate().map(|(i, t)| t.ok_or_else(|| cx.invalid(format!("input {i} is missing")))).collect()
 }
 
-pub(crate) fn lower_if(
-    cx: &OpCx<'_, '_>,
-    then_subgraph: SubgraphId,
-    else_subgraph: SubgraphId,
-) -> Result<ControlFlow, LowerError> {
+pub(crate) fn lower_if(cx: &OpCx<'_, '_>, then_subgraph: SubgraphId, else_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
     let inputs = present(cx)?;
     let Some((&cond, rest)) = inputs.split_first() else {
         return Err(cx.invalid("IF needs its condition as input 0"));
     };
     let c = cx.sg.tensor(cond);
     if c.dtype != DType::Bool || c.num_elements() != 1 {
-        return Err(cx.invalid_tensor(
-            c,
-            format!(
-                "the condition must be one bool, found {}{:?}",
-                c.dtype, c.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(c, format!("the condition must be one bool, found {}{:?}", c.dtype, c.shape)));
     }
-    Ok(ControlFlow {
-        call: Call::If {
-            then_subgraph,
-            else_subgraph,
-        },
-        cond: Some(cond),
-        inputs: rest.to_vec(),
-        outputs: cx.op.outputs.clone(),
-    })
+    Ok(ControlFlow { call: Call::If { then_subgraph, else_subgraph }, cond: Some(cond), inputs: rest.to_vec(), outputs: cx.op.outputs.clone() })
 }
 
-pub(crate) fn lower_while(
-    cx: &OpCx<'_, '_>,
-    cond_subgraph: SubgraphId,
-    body_subgraph: SubgraphId,
-) -> Result<ControlFlow, LowerError> {
+pub(crate) fn lower_while(cx: &OpCx<'_, '_>, cond_subgraph: SubgraphId, body_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
     let inputs = present(cx)?;
     if inputs.len() != cx.op.outputs.len() {
-        return Err(cx.invalid(format!(
-            "WHILE has {} inputs and {} outputs (they must match)",
-            inputs.len(),
-            cx.op.outputs.len()
-        )));
+        return Err(cx.invalid(format!("WHILE has {} inputs and {} outputs (they must match)", inputs.len(), cx.op.outputs.len())));
     }
     for (&x, &y) in inputs.iter().zip(&cx.op.outputs) {
         let (a, b) = (cx.sg.tensor(x), cx.sg.tensor(y));
         if a.dtype != b.dtype || a.shape != b.shape {
-            return Err(cx.invalid_tensor(
-                b,
-                format!(
-                    "loop value is {}{:?} but the input is {}{:?}",
-                    b.dtype, b.shape, a.dtype, a.shape
-                ),
-            ));
+            return Err(cx.invalid_tensor(b, format!("loop value is {}{:?} but the input is {}{:?}", b.dtype, b.shape, a.dtype, a.shape)));
         }
     }
-    Ok(ControlFlow {
-        call: Call::While {
-            cond_subgraph,
-            body_subgraph,
-        },
-        cond: None,
-        inputs,
-        outputs: cx.op.outputs.clone(),
-    })
+    Ok(ControlFlow { call: Call::While { cond_subgraph, body_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
 }
 
 /// CALL_ONCE has no inputs and no outputs in a file; `passes::resources` gives it the entry
 /// subgraph's variable tensors of the shared state its init subgraph uses (resource
 /// variables), as inputs and as outputs, one by one.
-pub(crate) fn lower_call_once(
-    cx: &OpCx<'_, '_>,
-    init_subgraph: SubgraphId,
-) -> Result<ControlFlow, LowerError> {
+pub(crate) fn lower_call_once(cx: &OpCx<'_, '_>, init_subgraph: SubgraphId) -> Result<ControlFlow, LowerError> {
     let inputs = present(cx)?;
     if inputs != cx.op.outputs {
         return Err(cx.invalid("CALL_ONCE has no inputs or outputs (its inputs and outputs must be the variables its init subgraph uses, in one order)"));
@@ -161,18 +102,10 @@ pub(crate) fn lower_call_once(
     for &t in &cx.op.outputs {
         let v = cx.sg.tensor(t);
         if !v.is_variable {
-            return Err(cx.invalid_tensor(
-                v,
-                "CALL_ONCE has no outputs (an output must be a variable its init subgraph uses)",
-            ));
+            return Err(cx.invalid_tensor(v, "CALL_ONCE has no outputs (an output must be a variable its init subgraph uses)"));
         }
     }
-    Ok(ControlFlow {
-        call: Call::CallOnce { init_subgraph },
-        cond: None,
-        inputs,
-        outputs: cx.op.outputs.clone(),
-    })
+    Ok(ControlFlow { call: Call::CallOnce { init_subgraph }, cond: None, inputs, outputs: cx.op.outputs.clone() })
 }
 
 impl Kernel for ControlFlow {
@@ -227,16 +160,7 @@ mod tests {
             (0, &[-2, 0, 50, 120]),
             (5, &[-2, 0, 50, 120]),
         ];
-        let outs: Vec<_> = cases
-            .iter()
-            .map(|&(k, _)| {
-                run(
-                    &format!("control_if_k{}", k.rem_euclid(100)),
-                    &control_if(),
-                    &[k.to_le_bytes().to_vec(), x.clone()],
-                )
-            })
-            .collect();
+        let outs: Vec<_> = cases.iter().map(|&(k, _)| run(&format!("control_if_k{}", k.rem_euclid(100)), &control_if(), &[k.to_le_bytes().to_vec(), x.clone()])).collect();
         for ((k, want), out) in cases.into_iter().zip(outs) {
             assert_eq!(out[0], i8s(want), "k = {k}");
         }
@@ -253,23 +177,10 @@ mod tests {
             // n clamps to 8: i = 8, 9.
             (100, &[-2, -2, 20, 100]),
         ];
-        let outs: Vec<_> = cases
-            .iter()
-            .map(|&(n, _)| {
-                run(
-                    &format!("control_while_if_n{}", n.rem_euclid(1000)),
-                    &control_while_if(),
-                    &[n.to_le_bytes().to_vec(), x.clone()],
-                )
-            })
-            .collect();
+        let outs: Vec<_> = cases.iter().map(|&(n, _)| run(&format!("control_while_if_n{}", n.rem_euclid(1000)), &control_while_if(), &[n.to_le_bytes().to_vec(), x.clone()])).collect();
         for ((n, want), out) in cases.into_iter().zip(outs) {
             assert_eq!(out[0], i8s(want), "n = {n}");
-            assert_eq!(
-                out[1],
-                10i32.max(n.clamp(0, 8)).to_le_bytes().to_vec(),
-                "n = {n}"
-            );
+            assert_eq!(out[1], 10i32.max(n.clamp(0, 8)).to_le_bytes().to_vec(), "n = {n}");
         }
     }
 
@@ -287,28 +198,16 @@ mod tests {
         let loop_outs = [i8s(&[-95, 17, 80, 127]), i8s(&[-3, 9, 2, 30])];
         let cases: [(i32, &[i8]); 2] = [(-1, &[-123, 59, 85, 29]), (2, &[11, -22, 33, -44])];
         for (k, want) in cases {
-            let out = run(
-                &format!("control_constants_k{}", k.rem_euclid(100)),
-                &bytes,
-                &[x.clone(), k.to_le_bytes().to_vec()],
-            );
+            let out = run(&format!("control_constants_k{}", k.rem_euclid(100)), &bytes, &[x.clone(), k.to_le_bytes().to_vec()]);
             assert_eq!(out[0], i8s(want), "k = {k}");
             assert_eq!(out[1], 3i32.to_le_bytes().to_vec(), "k = {k}");
             assert_eq!(out[2..], loop_outs, "k = {k}");
         }
         // The constants are copied from the weights into the callees' inputs and the loop
         // values, and from the callees' weights into the caller's tensors.
-        let compiled =
-            crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
-        let copies = compiled
-            .code
-            .matches(".copy_from_slice(&WEIGHTS.0[")
-            .count();
-        assert!(
-            copies >= 6,
-            "{copies} copies from the weights:\n{}",
-            compiled.code
-        );
+        let compiled = crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+        let copies = compiled.code.matches(".copy_from_slice(&WEIGHTS.0[").count();
+        assert!(copies >= 6, "{copies} copies from the weights:\n{}", compiled.code);
     }
 
     /// Models TensorFlow's converter made (`tools/control_flow_converter_models.py`,
@@ -317,22 +216,10 @@ mod tests {
     /// constants: the step counter's start, the bound, the initial state), a `tf.while_loop`
     /// and a `tf.cond` (an IF).
     const CONVERTER_MODELS: &[(&str, &[u8])] = &[
-        (
-            "cf_cond",
-            include_bytes!("../../../tests/data/control_flow/cf_cond.tflite"),
-        ),
-        (
-            "cf_gru",
-            include_bytes!("../../../tests/data/control_flow/cf_gru.tflite"),
-        ),
-        (
-            "cf_lstm_cell",
-            include_bytes!("../../../tests/data/control_flow/cf_lstm_cell.tflite"),
-        ),
-        (
-            "cf_while_loop",
-            include_bytes!("../../../tests/data/control_flow/cf_while_loop.tflite"),
-        ),
+        ("cf_cond", include_bytes!("../../../tests/data/control_flow/cf_cond.tflite")),
+        ("cf_gru", include_bytes!("../../../tests/data/control_flow/cf_gru.tflite")),
+        ("cf_lstm_cell", include_bytes!("../../../tests/data/control_flow/cf_lstm_cell.tflite")),
+        ("cf_while_loop", include_bytes!("../../../tests/data/control_flow/cf_while_loop.tflite")),
     ];
 
     /// TFLite Micro's output 0 (float32 bits) on the input `x[i] = ((i * 37) % 17 - 8) / 8`
@@ -359,39 +246,19 @@ mod tests {
                 .iter()
                 .map(|&t| {
                     let n = sg.tensor(t).num_elements();
-                    (0..n)
-                        .flat_map(|i| (((i * 37) % 17) as f32 / 8.0 - 1.0).to_le_bytes())
-                        .collect()
+                    (0..n).flat_map(|i| (((i * 37) % 17) as f32 / 8.0 - 1.0).to_le_bytes()).collect()
                 })
                 .collect();
             let out = run(name, bytes, &ins);
-            let got: Vec<f32> = out[0]
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
-            let want: Vec<f32> = TFLM_CONVERTER_OUT
-                .iter()
-                .find(|c| c.0 == name)
-                .unwrap()
-                .1
-                .iter()
-                .map(|&b| f32::from_bits(b))
-                .collect();
+            let got: Vec<f32> = out[0].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            let want: Vec<f32> = TFLM_CONVERTER_OUT.iter().find(|c| c.0 == name).unwrap().1.iter().map(|&b| f32::from_bits(b)).collect();
             let scale = want.iter().fold(0f32, |m, v| m.max(v.abs()));
             assert_eq!(got.len(), want.len(), "{name}");
             for (g, w) in got.iter().zip(&want) {
-                assert!(
-                    (g - w).abs() <= 1e-5 * scale,
-                    "{name}: {got:?} vs TFLite Micro {want:?}"
-                );
+                assert!((g - w).abs() <= 1e-5 * scale, "{name}: {got:?} vs TFLite Micro {want:?}");
             }
-            let compiled =
-                crate::pipeline::compile(bytes, &crate::pipeline::CompileOptions::default())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(
-                compiled.code.contains("fn subgraph_"),
-                "{name}: calls a subgraph"
-            );
+            let compiled = crate::pipeline::compile(bytes, &crate::pipeline::CompileOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(compiled.code.contains("fn subgraph_"), "{name}: calls a subgraph");
         }
     }
 
@@ -407,11 +274,7 @@ mod tests {
             let dir = std::path::PathBuf::from(dir);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("control_call_once_var.tflite"), &bytes).unwrap();
-            std::fs::write(
-                dir.join("control_call_once_var.in0.bin"),
-                i8s(&[5, -7, 1, 20]),
-            )
-            .unwrap();
+            std::fs::write(dir.join("control_call_once_var.in0.bin"), i8s(&[5, -7, 1, 20])).unwrap();
         }
         let model = crate::passes::read_model(&bytes).unwrap();
         let x = i8s(&[5, -7, 1, 20]);
@@ -421,10 +284,10 @@ mod tests {
             assert_eq!(got[0], i8s(&want), "run {run}");
         }
         // The plan keeps the variable in the entry subgraph's arena, apart from the frame.
-        let compiled =
-            crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
+        let compiled = crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
         assert!(compiled.code.contains("resource acc"), "{}", compiled.code);
     }
+
 
     /// Runs `bytes` over consecutive `steps` (the inputs of each run) on one interpreter and
     /// returns every run's outputs; writes the model and each step's inputs
@@ -442,10 +305,7 @@ mod tests {
             }
         }
         let model = crate::passes::read_model(bytes).unwrap();
-        let refs: Vec<Vec<&[u8]>> = steps
-            .iter()
-            .map(|s| s.iter().map(|v| v.as_slice()).collect())
-            .collect();
+        let refs: Vec<Vec<&[u8]>> = steps.iter().map(|s| s.iter().map(|v| v.as_slice()).collect()).collect();
         let refs: Vec<&[&[u8]]> = refs.iter().map(|s| s.as_slice()).collect();
         crate::interp::run_steps(&model, &refs).unwrap()
     }
@@ -462,11 +322,7 @@ mod tests {
         assert_eq!(cases.len(), 4);
         for case in cases {
             let steps: Vec<Vec<Vec<u8>>> = case.runs.iter().map(|r| r.0.clone()).collect();
-            let got = run_steps(
-                case.name.trim_start_matches("builder_"),
-                &case.model,
-                &steps,
-            );
+            let got = run_steps(case.name.trim_start_matches("builder_"), &case.model, &steps);
             assert_eq!(got.len(), case.runs.len());
             for (k, (out, (_, want))) in got.iter().zip(&case.runs).enumerate() {
                 assert_eq!(out, want, "{} run {k}", case.name);
@@ -482,10 +338,7 @@ mod tests {
         use crate::ir::{Activation, DType, OpKind, SubgraphId};
         use crate::tflite::builder::ModelBuilder;
         let q = Some((0.1, -2));
-        let handle = || OpKind::VarHandle {
-            container: String::new(),
-            shared_name: "acc".into(),
-        };
+        let handle = || OpKind::VarHandle { container: String::new(), shared_name: "acc".into() };
         // Read, never assigned.
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I8, &[1, 4], q);
@@ -494,47 +347,23 @@ mod tests {
         let y = b.activation("y", DType::I8, &[1, 4], q);
         b.op(handle(), &[], &[h]);
         b.op(OpKind::ReadVariable, &[Some(h)], &[v]);
-        b.op(
-            OpKind::Add {
-                activation: Activation::None,
-            },
-            &[Some(v), Some(x)],
-            &[y],
-        );
+        b.op(OpKind::Add { activation: Activation::None }, &[Some(v), Some(x)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
-        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("op 1 (READ_VARIABLE)") && e.contains("never assigned"),
-            "{e}"
-        );
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("op 1 (READ_VARIABLE)") && e.contains("never assigned"), "{e}");
 
         // An ASSIGN_VARIABLE inside a WHILE condition.
         let mut b = ModelBuilder::new();
         let n = b.activation("n", DType::I32, &[], None);
         let x = b.activation("x", DType::I8, &[1, 4], q);
         let h = b.activation("h", DType::Resource, &[], None);
-        let (n1, x1) = (
-            b.activation("n1", DType::I32, &[], None),
-            b.activation("x1", DType::I8, &[1, 4], q),
-        );
+        let (n1, x1) = (b.activation("n1", DType::I32, &[], None), b.activation("x1", DType::I8, &[1, 4], q));
         b.op(handle(), &[], &[h]);
         b.op(OpKind::AssignVariable, &[Some(h), Some(x)], &[]);
-        b.op(
-            OpKind::While {
-                cond_subgraph: SubgraphId::new(1),
-                body_subgraph: SubgraphId::new(2),
-            },
-            &[Some(n), Some(x)],
-            &[n1, x1],
-        );
+        b.op(OpKind::While { cond_subgraph: SubgraphId::new(1), body_subgraph: SubgraphId::new(2) }, &[Some(n), Some(x)], &[n1, x1]);
         b.inputs(&[n, x]).outputs(&[x1]);
         b.new_subgraph("cond");
-        let (cn, cx) = (
-            b.activation("n", DType::I32, &[], None),
-            b.activation("x", DType::I8, &[1, 4], q),
-        );
+        let (cn, cx) = (b.activation("n", DType::I32, &[], None), b.activation("x", DType::I8, &[1, 4], q));
         let h = b.activation("h", DType::Resource, &[], None);
         let more = b.activation("more", DType::Bool, &[], None);
         let zero = b.constant_i32("zero", &[], &[0], None);
@@ -543,34 +372,17 @@ mod tests {
         b.op(OpKind::Less, &[Some(cn), Some(zero)], &[more]);
         b.inputs(&[cn, cx]).outputs(&[more]);
         b.new_subgraph("body");
-        let (bn, bx) = (
-            b.activation("n", DType::I32, &[], None),
-            b.activation("x", DType::I8, &[1, 4], q),
-        );
+        let (bn, bx) = (b.activation("n", DType::I32, &[], None), b.activation("x", DType::I8, &[1, 4], q));
         b.inputs(&[bn, bx]).outputs(&[bn, bx]);
-        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("subgraph 1")
-                && e.contains("op 1 (ASSIGN_VARIABLE)")
-                && e.contains("WHILE condition"),
-            "{e}"
-        );
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("subgraph 1") && e.contains("op 1 (ASSIGN_VARIABLE)") && e.contains("WHILE condition"), "{e}");
 
         // A callee's variable tensor that is also its input: the call would overwrite it.
         let mut b = ModelBuilder::new();
         let c = b.activation("c", DType::Bool, &[], None);
         let x = b.activation("x", DType::I8, &[1, 4], q);
         let y = b.activation("y", DType::I8, &[1, 4], q);
-        b.op(
-            OpKind::If {
-                then_subgraph: SubgraphId::new(1),
-                else_subgraph: SubgraphId::new(1),
-            },
-            &[Some(c), Some(x)],
-            &[y],
-        );
+        b.op(OpKind::If { then_subgraph: SubgraphId::new(1), else_subgraph: SubgraphId::new(1) }, &[Some(c), Some(x)], &[y]);
         b.inputs(&[c, x]).outputs(&[y]);
         b.new_subgraph("branch");
         let a = b.tensor(crate::tflite::builder::TensorSpec {
@@ -578,26 +390,15 @@ mod tests {
             dtype: DType::I8,
             shape: vec![1, 4],
             shape_signature: None,
-            quant: Some(crate::ir::Quantization {
-                scale: vec![0.1],
-                zero_point: vec![-2],
-                axis: None,
-            }),
+            quant: Some(crate::ir::Quantization { scale: vec![0.1], zero_point: vec![-2], axis: None }),
             data: None,
             variable: true,
         });
         let r = b.activation("r", DType::I8, &[1, 4], q);
         b.op(OpKind::Relu, &[Some(a)], &[r]);
         b.inputs(&[a]).outputs(&[r]);
-        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("subgraph 1")
-                && e.contains("op 0 (RELU)")
-                && e.contains("also an input or output"),
-            "{e}"
-        );
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("subgraph 1") && e.contains("op 0 (RELU)") && e.contains("also an input or output"), "{e}");
 
         // A handle that is a subgraph input (passed in by the caller).
         let mut b = ModelBuilder::new();
@@ -607,12 +408,7 @@ mod tests {
         let y = b.activation("y", DType::I8, &[1, 4], q);
         b.op(OpKind::Relu, &[Some(x)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
-        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("op 0 (ASSIGN_VARIABLE)") && e.contains("VAR_HANDLE of the same subgraph"),
-            "{e}"
-        );
+        let e = crate::pipeline::compile(&b.finish(), &crate::pipeline::CompileOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("op 0 (ASSIGN_VARIABLE)") && e.contains("VAR_HANDLE of the same subgraph"), "{e}");
     }
 }

@@ -17,9 +17,7 @@ use tflc_runtime::kernels::conv_2d::Conv2dParams;
 use tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use tflc_runtime::kernels::fully_connected::FullyConnectedParams;
 use tflc_runtime::kernels::max_pool_2d::MaxPool2dParams;
-use tflc_runtime::kernels::numerics::{
-    Clamp, Numerics, QuantS16, QuantS8, QuantU8, F32, S16, S8, U8,
-};
+use tflc_runtime::kernels::numerics::{Clamp, Numerics, QuantS16, QuantS8, QuantU8, F32, S16, S8, U8};
 use tflc_runtime::kernels::window::ConvGeometry;
 use tflc_runtime::prepare::{compute_padding, Padding as RtPadding};
 use tflc_runtime::quant::QuantParams;
@@ -42,11 +40,7 @@ impl SchemeKind {
     /// The scheme of activation `t`, with its quantization and `out`'s (int8: zero points
     /// in range; 16x8: zero points 0).
     /// float32 has no quantization: both are [`UNQUANTIZED`].
-    pub(crate) fn of(
-        cx: &OpCx<'_, '_>,
-        t: &Tensor<'_>,
-        out: &Tensor<'_>,
-    ) -> Result<(SchemeKind, QuantParams, QuantParams), LowerError> {
+    pub(crate) fn of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, out: &Tensor<'_>) -> Result<(SchemeKind, QuantParams, QuantParams), LowerError> {
         if t.dtype == DType::F32 {
             cx.expect_dtype(out, DType::F32)?;
             Ok((SchemeKind::F32, UNQUANTIZED, UNQUANTIZED))
@@ -66,17 +60,12 @@ impl SchemeKind {
 /// such a constant at compile time ([`crate::ir::Subgraph::int4_packed`]), so the op lowers
 /// as int8. An int4 filter still typed int4 here was not unpacked, and this says why; an
 /// unpacked one must be quantized with zero points in the int4 range.
-pub(crate) fn check_int4_filter(
-    cx: &OpCx<'_, '_>,
-    input: &Tensor<'_>,
-    filter: &Tensor<'_>,
-) -> Result<(), LowerError> {
+pub(crate) fn check_int4_filter(cx: &OpCx<'_, '_>, input: &Tensor<'_>, filter: &Tensor<'_>) -> Result<(), LowerError> {
     if filter.dtype == DType::I4 {
         let why = if input.dtype != DType::I8 {
             format!("an int4 filter on {} activations (TFLite Micro runs int4 filters with int8 activations only)", input.dtype)
         } else if !filter.is_constant() {
-            "an int4 filter that is not a constant (tflc unpacks int4 filters at compile time)"
-                .to_owned()
+            "an int4 filter that is not a constant (tflc unpacks int4 filters at compile time)".to_owned()
         } else {
             "an int4 filter that is not unpacked: tflc unpacks an int4 constant when every operator reading it takes it as \
              its filter (on int8 activations) or as a DEQUANTIZE input"
@@ -89,26 +78,17 @@ pub(crate) fn check_int4_filter(
             return Err(cx.unsupported_tensor(filter, "int4 filter is not quantized"));
         };
         if let Some(z) = q.zero_point.iter().find(|z| !(-8..=7).contains(*z)) {
-            return Err(cx.invalid_tensor(
-                filter,
-                format!("int4 filter zero point {z} is out of the int4 range -8..=7"),
-            ));
+            return Err(cx.invalid_tensor(filter, format!("int4 filter zero point {z} is out of the int4 range -8..=7")));
         }
     }
     Ok(())
 }
 
 /// What [`SchemeKind::of`] returns for float32 tensors, which have no quantization.
-pub(crate) const UNQUANTIZED: QuantParams = QuantParams {
-    scale: 1.0,
-    zero_point: 0,
-};
+pub(crate) const UNQUANTIZED: QuantParams = QuantParams { scale: 1.0, zero_point: 0 };
 
 /// The float32 clamp of a fused activation (TFLite `CalculateActivationRange`).
-pub(crate) fn clamp_f32(
-    cx: &OpCx<'_, '_>,
-    a: crate::ir::Activation,
-) -> Result<Clamp<f32>, LowerError> {
+pub(crate) fn clamp_f32(cx: &OpCx<'_, '_>, a: crate::ir::Activation) -> Result<Clamp<f32>, LowerError> {
     let (min, max) = tflc_runtime::kernels::nd::activation_range_f32(cx.fused_activation(a)?);
     Ok(Clamp { min, max })
 }
@@ -116,11 +96,7 @@ pub(crate) fn clamp_f32(
 /// The float32 weights of a float kernel: `weights` must be a float32 constant of `n`
 /// elements (a hybrid model's int8 weights on float activations get the error that says
 /// how to convert it). Returns the values (packed variants repack them).
-pub(crate) fn weights_f32(
-    cx: &OpCx<'_, '_>,
-    weights: &Tensor<'_>,
-    n: usize,
-) -> Result<Vec<f32>, LowerError> {
+pub(crate) fn weights_f32(cx: &OpCx<'_, '_>, weights: &Tensor<'_>, n: usize) -> Result<Vec<f32>, LowerError> {
     if weights.dtype != DType::F32 {
         return Err(cx.unsupported_tensor(
             weights,
@@ -134,35 +110,22 @@ pub(crate) fn weights_f32(
     }
     let data = cx.expect_constant(weights)?;
     if data.len() != n * 4 {
-        return Err(cx.invalid_tensor(
-            weights,
-            format!("weights hold {} bytes for {n} float32 values", data.len()),
-        ));
+        return Err(cx.invalid_tensor(weights, format!("weights hold {} bytes for {n} float32 values", data.len())));
     }
     Ok(f32_values(data))
 }
 
 fn f32_values(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 /// The optional float32 bias of a float kernel: a float32 constant of `n` entries.
-pub(crate) fn bias_f32(
-    cx: &OpCx<'_, '_>,
-    bias: Option<&Tensor<'_>>,
-    n: usize,
-) -> Result<Option<Vec<f32>>, LowerError> {
+pub(crate) fn bias_f32(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<Option<Vec<f32>>, LowerError> {
     let Some(b) = bias else { return Ok(None) };
     cx.expect_dtype(b, DType::F32)?;
     let data = cx.expect_constant(b)?;
     if data.len() != n * 4 {
-        return Err(cx.invalid_tensor(
-            b,
-            format!("bias holds {} bytes for {n} float32 entries", data.len()),
-        ));
+        return Err(cx.invalid_tensor(b, format!("bias holds {} bytes for {n} float32 entries", data.len())));
     }
     Ok(Some(f32_values(data)))
 }
@@ -172,25 +135,15 @@ pub(crate) fn q_u8(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<QuantParams, Low
     cx.expect_dtype(t, DType::U8)?;
     let q = cx.per_tensor_q(t)?;
     if !(0..=255).contains(&q.zero_point) {
-        return Err(cx.invalid_tensor(
-            t,
-            format!("uint8 zero point {} is out of range", q.zero_point),
-        ));
+        return Err(cx.invalid_tensor(t, format!("uint8 zero point {} is out of range", q.zero_point)));
     }
     Ok(q)
 }
 
 /// The uint8 clamp of a fused activation: TFLite's `CalculateActivationRangeQuantized` with
 /// `0..=255`, which is the int8 range of the zero point minus 128, plus 128.
-pub(crate) fn clamp_u8(
-    cx: &OpCx<'_, '_>,
-    a: crate::ir::Activation,
-    out: QuantParams,
-) -> Result<Clamp<u8>, LowerError> {
-    let shifted = QuantParams {
-        scale: out.scale,
-        zero_point: out.zero_point - 128,
-    };
+pub(crate) fn clamp_u8(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<u8>, LowerError> {
+    let shifted = QuantParams { scale: out.scale, zero_point: out.zero_point - 128 };
     let (lo, hi) = cx.activation_range_s8(a, shifted)?;
     match (u8::try_from(lo + 128), u8::try_from(hi + 128)) {
         (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
@@ -213,37 +166,21 @@ pub(crate) fn quant_u8(
     let fq = q_u8(cx, filter)?;
     let data = cx.expect_constant(filter)?;
     if data.len() != n {
-        return Err(cx.invalid_tensor(
-            filter,
-            format!("weights hold {} bytes for {n} uint8 values", data.len()),
-        ));
+        return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for {n} uint8 values", data.len())));
     }
     if let Some(b) = bias {
         if b.dtype != DType::I32 || cx.expect_constant(b)?.len() != channels * 4 {
-            return Err(
-                cx.invalid_tensor(b, format!("the bias must be {channels} int32 constants"))
-            );
+            return Err(cx.invalid_tensor(b, format!("the bias must be {channels} int32 constants")));
         }
     }
-    let (output_multiplier, output_shift) =
-        tflc_runtime::prepare::conv_channel_multiplier(input.scale, fq.scale, output.scale)
-            .ok_or_else(|| cx.invalid_tensor(filter, "the effective scale cannot be quantized"))?;
-    Ok(QuantU8 {
-        input_offset: -input.zero_point,
-        weights_offset: -fq.zero_point,
-        output_offset: output.zero_point,
-        output_multiplier,
-        output_shift,
-    })
+    let (output_multiplier, output_shift) = tflc_runtime::prepare::conv_channel_multiplier(input.scale, fq.scale, output.scale)
+        .ok_or_else(|| cx.invalid_tensor(filter, "the effective scale cannot be quantized"))?;
+    Ok(QuantU8 { input_offset: -input.zero_point, weights_offset: -fq.zero_point, output_offset: output.zero_point, output_multiplier, output_shift })
 }
 
 /// The clamp of a fused activation in the output's element type (TFLite
 /// `CalculateActivationRangeQuantized`).
-pub(crate) fn clamp_s8(
-    cx: &OpCx<'_, '_>,
-    a: crate::ir::Activation,
-    out: QuantParams,
-) -> Result<Clamp<i8>, LowerError> {
+pub(crate) fn clamp_s8(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<i8>, LowerError> {
     let (lo, hi) = cx.activation_range_s8(a, out)?;
     match (i8::try_from(lo), i8::try_from(hi)) {
         (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
@@ -252,11 +189,7 @@ pub(crate) fn clamp_s8(
 }
 
 /// [`clamp_s8`] for an int16 output.
-pub(crate) fn clamp_s16(
-    cx: &OpCx<'_, '_>,
-    a: crate::ir::Activation,
-    out: QuantParams,
-) -> Result<Clamp<i16>, LowerError> {
+pub(crate) fn clamp_s16(cx: &OpCx<'_, '_>, a: crate::ir::Activation, out: QuantParams) -> Result<Clamp<i16>, LowerError> {
     let (lo, hi) = cx.activation_range_s16(a, out)?;
     match (i16::try_from(lo), i16::try_from(hi)) {
         (Ok(min), Ok(max)) => Ok(Clamp { min, max }),
@@ -295,18 +228,8 @@ pub struct HeldQuantS16 {
 impl HeldNumerics for S8 {
     type HeldQuant = HeldQuantS8;
     fn quant(held: &HeldQuantS8) -> QuantS8<'_> {
-        let HeldQuantS8 {
-            input_offset,
-            output_offset,
-            output_multiplier,
-            output_shift,
-        } = held;
-        QuantS8 {
-            input_offset: *input_offset,
-            output_offset: *output_offset,
-            output_multiplier,
-            output_shift,
-        }
+        let HeldQuantS8 { input_offset, output_offset, output_multiplier, output_shift } = held;
+        QuantS8 { input_offset: *input_offset, output_offset: *output_offset, output_multiplier, output_shift }
     }
 }
 
@@ -325,57 +248,27 @@ impl HeldNumerics for U8 {
 impl HeldNumerics for S16 {
     type HeldQuant = HeldQuantS16;
     fn quant(held: &HeldQuantS16) -> QuantS16<'_> {
-        let HeldQuantS16 {
-            output_multiplier,
-            output_shift,
-        } = held;
-        QuantS16 {
-            output_multiplier,
-            output_shift,
-        }
+        let HeldQuantS16 { output_multiplier, output_shift } = held;
+        QuantS16 { output_multiplier, output_shift }
     }
 }
 
 /// The int8 quantization of a convolution or fully-connected op: the activations' offsets
 /// and the per-channel multipliers (`QuantizeMultiplier` results).
-pub(crate) fn quant_s8(
-    input: QuantParams,
-    output: QuantParams,
-    output_multiplier: Vec<i32>,
-    output_shift: Vec<i32>,
-) -> HeldQuantS8 {
-    HeldQuantS8 {
-        input_offset: -input.zero_point,
-        output_offset: output.zero_point,
-        output_multiplier,
-        output_shift,
-    }
+pub(crate) fn quant_s8(input: QuantParams, output: QuantParams, output_multiplier: Vec<i32>, output_shift: Vec<i32>) -> HeldQuantS8 {
+    HeldQuantS8 { input_offset: -input.zero_point, output_offset: output.zero_point, output_multiplier, output_shift }
 }
 
 /// The 16x8 quantization of a convolution or fully-connected op writing `output`, after
 /// [`check_shifts_16x8`].
-pub(crate) fn quant_s16(
-    cx: &OpCx<'_, '_>,
-    output: &Tensor<'_>,
-    output_multiplier: Vec<i32>,
-    output_shift: Vec<i32>,
-) -> Result<HeldQuantS16, LowerError> {
+pub(crate) fn quant_s16(cx: &OpCx<'_, '_>, output: &Tensor<'_>, output_multiplier: Vec<i32>, output_shift: Vec<i32>) -> Result<HeldQuantS16, LowerError> {
     check_shifts_16x8(cx, output, &output_shift)?;
-    Ok(HeldQuantS16 {
-        output_multiplier,
-        output_shift,
-    })
+    Ok(HeldQuantS16 { output_multiplier, output_shift })
 }
 
 /// What an int8 variant's packing entry point reads: the weights as int8 and the int32
 /// bias (`n` entries, checked; `None` without a bias).
-pub(crate) fn pack_inputs_s8(
-    cx: &OpCx<'_, '_>,
-    weights: &[u8],
-    bias: Option<&Tensor<'_>>,
-    n: usize,
-    what: &str,
-) -> Result<(Vec<i8>, Option<Vec<i32>>), LowerError> {
+pub(crate) fn pack_inputs_s8(cx: &OpCx<'_, '_>, weights: &[u8], bias: Option<&Tensor<'_>>, n: usize, what: &str) -> Result<(Vec<i8>, Option<Vec<i32>>), LowerError> {
     let b = match bias {
         Some(_) => Some(cx.bias_i32(bias, n, what)?),
         None => None,
@@ -385,46 +278,23 @@ pub(crate) fn pack_inputs_s8(
 
 /// The bias of a 16x8 kernel: int64 with `n` entries (`None` when absent). TFLite Micro
 /// also runs an int32 bias with a 32-bit accumulator; tflc does not implement that path.
-pub(crate) fn bias_i64(
-    cx: &OpCx<'_, '_>,
-    bias: Option<&Tensor<'_>>,
-    n: usize,
-) -> Result<Vec<i64>, LowerError> {
+pub(crate) fn bias_i64(cx: &OpCx<'_, '_>, bias: Option<&Tensor<'_>>, n: usize) -> Result<Vec<i64>, LowerError> {
     let Some(b) = bias else { return Ok(Vec::new()) };
     if b.dtype != DType::I64 {
-        return Err(cx.unsupported_tensor(
-            b,
-            format!(
-                "{} bias on int16 activations (tflc implements the int64 bias)",
-                b.dtype
-            ),
-        ));
+        return Err(cx.unsupported_tensor(b, format!("{} bias on int16 activations (tflc implements the int64 bias)", b.dtype)));
     }
     let v = cx.const_i64(b)?;
     if v.len() != n {
-        return Err(cx.invalid_tensor(
-            b,
-            format!("bias has {} entries for {n} output channels", v.len()),
-        ));
+        return Err(cx.invalid_tensor(b, format!("bias has {} entries for {n} output channels", v.len())));
     }
     Ok(v)
 }
 
 /// The 64-bit `MultiplyByQuantizedMultiplier` of the 16x8 kernels requires shifts below 8
 /// (an effective scale under 128); TFLite asserts it, tflc refuses the model.
-pub(crate) fn check_shifts_16x8(
-    cx: &OpCx<'_, '_>,
-    t: &Tensor<'_>,
-    shifts: &[i32],
-) -> Result<(), LowerError> {
+pub(crate) fn check_shifts_16x8(cx: &OpCx<'_, '_>, t: &Tensor<'_>, shifts: &[i32]) -> Result<(), LowerError> {
     match shifts.iter().find(|&&s| s >= 8) {
-        Some(s) => Err(cx.unsupported_tensor(
-            t,
-            format!(
-                "effective scale of 2^{} or more (16x8 requantization needs less than 128)",
-                s - 1
-            ),
-        )),
+        Some(s) => Err(cx.unsupported_tensor(t, format!("effective scale of 2^{} or more (16x8 requantization needs less than 128)", s - 1))),
         None => Ok(()),
     }
 }
@@ -460,14 +330,8 @@ pub(crate) fn conv_geometry(
 ) -> Result<ConvGeometry, LowerError> {
     let [batches, in_h, in_w, _] = input_shape;
     let [_, f_h, f_w, _] = filter_shape;
-    let stride = [
-        positive(cx, "stride_h", stride[0])?,
-        positive(cx, "stride_w", stride[1])?,
-    ];
-    let dilation = [
-        positive(cx, "dilation_h", dilation[0])?,
-        positive(cx, "dilation_w", dilation[1])?,
-    ];
+    let stride = [positive(cx, "stride_h", stride[0])?, positive(cx, "stride_w", stride[1])?];
+    let dilation = [positive(cx, "dilation_h", dilation[0])?, positive(cx, "dilation_w", dilation[1])?];
     let padding = rt_padding(cx, padding)?;
     let (oh, pad_top) = compute_padding(padding, in_h, f_h, stride[0], dilation[0])
         .ok_or_else(|| cx.invalid("the filter does not fit the input height"))?;
@@ -476,10 +340,7 @@ pub(crate) fn conv_geometry(
     if output_shape != [batches, oh, ow, out_d] {
         return Err(cx.invalid_tensor(
             output,
-            format!(
-                "output shape {output_shape:?}, but the options give {:?}",
-                [batches, oh, ow, out_d]
-            ),
+            format!("output shape {output_shape:?}, but the options give {:?}", [batches, oh, ow, out_d]),
         ));
     }
     Ok(ConvGeometry {
@@ -519,23 +380,13 @@ crate::runtime_struct_lit!(kernels::window::PoolGeometry {
     pad_left,
 });
 
-crate::runtime_struct_lit!(kernels::fully_connected::FullyConnectedGeometry {
-    batches,
-    input_depth,
-    output_depth
-});
+crate::runtime_struct_lit!(kernels::fully_connected::FullyConnectedGeometry { batches, input_depth, output_depth });
 
 crate::runtime_struct_lit!(kernels::numerics::QuantS8<'a> { input_offset, output_offset, output_multiplier, output_shift });
 
 crate::runtime_struct_lit!(kernels::numerics::QuantS16<'a> { output_multiplier, output_shift });
 
-crate::runtime_struct_lit!(kernels::numerics::QuantU8 {
-    input_offset,
-    weights_offset,
-    output_offset,
-    output_multiplier,
-    output_shift
-});
+crate::runtime_struct_lit!(kernels::numerics::QuantU8 { input_offset, weights_offset, output_offset, output_multiplier, output_shift });
 
 impl<T: Lit> Lit for Clamp<T> {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
@@ -580,11 +431,7 @@ where
     Clamp<N::Act>: Lit,
 {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
-        let Conv2dParams {
-            geometry,
-            quant,
-            clamp,
-        } = self;
+        let Conv2dParams { geometry, quant, clamp } = self;
         let (geometry, quant, clamp) = (geometry.lit(rt), quant.lit(rt), clamp.lit(rt));
         quote! { #rt::kernels::conv_2d::Conv2dParams { geometry: #geometry, quant: #quant, clamp: #clamp } }
     }
@@ -596,11 +443,7 @@ where
     Clamp<N::Act>: Lit,
 {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
-        let DepthwiseConv2dParams {
-            geometry,
-            quant,
-            clamp,
-        } = self;
+        let DepthwiseConv2dParams { geometry, quant, clamp } = self;
         let (geometry, quant, clamp) = (geometry.lit(rt), quant.lit(rt), clamp.lit(rt));
         quote! { #rt::kernels::depthwise_conv_2d::DepthwiseConv2dParams { geometry: #geometry, quant: #quant, clamp: #clamp } }
     }
@@ -612,18 +455,8 @@ where
     Clamp<N::Act>: Lit,
 {
     fn lit(&self, rt: &TokenStream) -> TokenStream {
-        let FullyConnectedParams {
-            geometry,
-            weights_offset,
-            quant,
-            clamp,
-        } = self;
-        let (geometry, weights_offset, quant, clamp) = (
-            geometry.lit(rt),
-            weights_offset.lit(rt),
-            quant.lit(rt),
-            clamp.lit(rt),
-        );
+        let FullyConnectedParams { geometry, weights_offset, quant, clamp } = self;
+        let (geometry, weights_offset, quant, clamp) = (geometry.lit(rt), weights_offset.lit(rt), quant.lit(rt), clamp.lit(rt));
         quote! {
             #rt::kernels::fully_connected::FullyConnectedParams {
                 geometry: #geometry, weights_offset: #weights_offset, quant: #quant, clamp: #clamp
@@ -657,11 +490,7 @@ where
 /// The type of a params const: `rt::kernels::<path><'static, rt::kernels::numerics::N>` (or
 /// without the lifetime for a struct that borrows nothing), below the runtime path as
 /// [`crate::emit::EmitCx::params_lit`] takes it.
-pub(crate) fn params_type<N: EmittedNumerics>(
-    rt: &TokenStream,
-    path: TokenStream,
-    borrows: bool,
-) -> TokenStream {
+pub(crate) fn params_type<N: EmittedNumerics>(rt: &TokenStream, path: TokenStream, borrows: bool) -> TokenStream {
     let n = N::path(rt);
     if borrows {
         quote! { #path<'static, #n> }
@@ -683,31 +512,13 @@ pub struct ConvHeld<N: HeldNumerics> {
 
 impl<N: HeldNumerics> ConvHeld<N> {
     pub fn conv_2d_params(&self) -> tflc_runtime::kernels::conv_2d::Conv2dParams<'_, N> {
-        let ConvHeld {
-            geometry,
-            quant,
-            clamp,
-        } = self;
-        tflc_runtime::kernels::conv_2d::Conv2dParams {
-            geometry: *geometry,
-            quant: N::quant(quant),
-            clamp: *clamp,
-        }
+        let ConvHeld { geometry, quant, clamp } = self;
+        tflc_runtime::kernels::conv_2d::Conv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
     }
 
-    pub fn depthwise_params(
-        &self,
-    ) -> tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'_, N> {
-        let ConvHeld {
-            geometry,
-            quant,
-            clamp,
-        } = self;
-        tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams {
-            geometry: *geometry,
-            quant: N::quant(quant),
-            clamp: *clamp,
-        }
+    pub fn depthwise_params(&self) -> tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams<'_, N> {
+        let ConvHeld { geometry, quant, clamp } = self;
+        tflc_runtime::kernels::depthwise_conv_2d::DepthwiseConv2dParams { geometry: *geometry, quant: N::quant(quant), clamp: *clamp }
     }
 }
 
@@ -722,47 +533,20 @@ mod tests {
     /// int8 weights. One error, naming the op and the weights, saying how to convert the model.
     #[test]
     fn hybrid_conv_and_depthwise_say_how_to_convert() {
-        let conv = OpKind::Conv2d(Conv2dOptions {
-            stride_w: 1,
-            stride_h: 1,
-            ..Conv2dOptions::default()
-        });
-        let depthwise = OpKind::DepthwiseConv2d(DepthwiseConv2dOptions {
-            stride_w: 1,
-            stride_h: 1,
-            depth_multiplier: 1,
-            ..DepthwiseConv2dOptions::default()
-        });
-        for (kind, opcode, filter, out_d) in [
-            (conv, "CONV_2D", [2, 1, 1, 3], 2),
-            (depthwise, "DEPTHWISE_CONV_2D", [1, 1, 1, 3], 3),
-        ] {
+        let conv = OpKind::Conv2d(Conv2dOptions { stride_w: 1, stride_h: 1, ..Conv2dOptions::default() });
+        let depthwise = OpKind::DepthwiseConv2d(DepthwiseConv2dOptions { stride_w: 1, stride_h: 1, depth_multiplier: 1, ..DepthwiseConv2dOptions::default() });
+        for (kind, opcode, filter, out_d) in [(conv, "CONV_2D", [2, 1, 1, 3], 2), (depthwise, "DEPTHWISE_CONV_2D", [1, 1, 1, 3], 3)] {
             let mut b = ModelBuilder::new();
             let x = b.activation("x", DType::F32, &[1, 2, 2, 3], None);
-            let w = b.constant_i8(
-                "w",
-                &filter,
-                &vec![1; filter.iter().product()],
-                Some((0.5, 0)),
-            );
+            let w = b.constant_i8("w", &filter, &vec![1; filter.iter().product()], Some((0.5, 0)));
             let y = b.activation("y", DType::F32, &[1, 2, 2, out_d], None);
             b.op(kind, &[Some(x), Some(w), None], &[y]);
             b.inputs(&[x]).outputs(&[y]);
-            let e = lower_op0(&b.finish())
-                .err()
-                .unwrap_or_else(|| panic!("{opcode}: a hybrid op lowered"));
+            let e = lower_op0(&b.finish()).err().unwrap_or_else(|| panic!("{opcode}: a hybrid op lowered"));
             let text = e.to_string();
             assert!(matches!(e, LowerError::Unsupported { .. }), "{text}");
-            assert!(
-                text.contains("op 0") && text.contains(opcode) && text.contains("\"w\""),
-                "{text}"
-            );
-            assert!(
-                text.contains("hybrid")
-                    && text.contains("full-integer quantization")
-                    && text.contains("TFLITE_BUILTINS_INT8"),
-                "{text}"
-            );
+            assert!(text.contains("op 0") && text.contains(opcode) && text.contains("\"w\""), "{text}");
+            assert!(text.contains("hybrid") && text.contains("full-integer quantization") && text.contains("TFLITE_BUILTINS_INT8"), "{text}");
         }
     }
 }

@@ -64,38 +64,19 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Decode, LowerError> {
             return Err(cx.unsupported_tensor(output, "a model output or variable tensor: tflc decodes TFLM_DECODE at compile time into a constant"));
         }
         if anc.len() < DCM_SIZE {
-            return Err(cx.invalid_tensor(
-                ancillary,
-                format!("{} bytes: the Decode Common Metadata takes 16", anc.len()),
-            ));
+            return Err(cx.invalid_tensor(ancillary, format!("{} bytes: the Decode Common Metadata takes 16", anc.len())));
         }
         if anc[1] != 1 {
-            return Err(cx.unsupported_tensor(
-                ancillary,
-                format!("DCM version {} (TFLite Micro requires 1)", anc[1]),
-            ));
+            return Err(cx.unsupported_tensor(ancillary, format!("DCM version {} (TFLite Micro requires 1)", anc[1])));
         }
         let bytes = match anc[0] {
             TYPE_LUT => lut(cx, data, anc, ancillary, output)?,
             TYPE_PRUNE => prune(cx, data, anc, ancillary, output)?,
             TYPE_HUFFMAN => huffman(cx, data, anc, input, ancillary, output)?,
-            TYPE_CUSTOM => return Err(cx.unsupported_tensor(
-                ancillary,
-                "custom decode type 127 (TFLite Micro: \"Custom decode type not yet supported\")",
-            )),
-            t => {
-                return Err(cx.unsupported_tensor(
-                    ancillary,
-                    format!("decode type {t} (TFLite Micro has LUT 0, Huffman 1, prune 2)"),
-                ))
-            }
+            TYPE_CUSTOM => return Err(cx.unsupported_tensor(ancillary, "custom decode type 127 (TFLite Micro: \"Custom decode type not yet supported\")")),
+            t => return Err(cx.unsupported_tensor(ancillary, format!("decode type {t} (TFLite Micro has LUT 0, Huffman 1, prune 2)"))),
         };
-        let d = TensorData::from_le_bytes(output.dtype, &bytes).ok_or_else(|| {
-            cx.invalid_tensor(
-                output,
-                "the decoded bytes do not make the output's elements",
-            )
-        })?;
+        let d = TensorData::from_le_bytes(output.dtype, &bytes).ok_or_else(|| cx.invalid_tensor(output, "the decoded bytes do not make the output's elements"))?;
         outputs.push((output.id, d));
     }
     Ok(Decode { outputs })
@@ -104,10 +85,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Decode, LowerError> {
 /// The type's own version at byte 4 must be 1 (every decode state's `Setup`).
 fn type_version(cx: &OpCx<'_, '_>, anc: &[u8], ancillary: &Tensor<'_>) -> Result<(), LowerError> {
     if anc[4] != 1 {
-        return Err(cx.unsupported_tensor(
-            ancillary,
-            format!("unsupported version {} (TFLite Micro requires 1)", anc[4]),
-        ));
+        return Err(cx.unsupported_tensor(ancillary, format!("unsupported version {} (TFLite Micro requires 1)", anc[4])));
     }
     Ok(())
 }
@@ -125,10 +103,7 @@ fn element_size(cx: &OpCx<'_, '_>, output: &Tensor<'_>) -> Result<usize, LowerEr
 
 /// `(num_channels, use_alternate_axis, elements_per_channel, count)` from the output's
 /// quantization, as the LUT and prune `Setup`s resolve them.
-fn channels(
-    cx: &OpCx<'_, '_>,
-    output: &Tensor<'_>,
-) -> Result<(usize, bool, usize, usize), LowerError> {
+fn channels(cx: &OpCx<'_, '_>, output: &Tensor<'_>) -> Result<(usize, bool, usize, usize), LowerError> {
     let count = output.num_elements();
     let (mut n, mut alternate) = (1, false);
     if let Some(q) = output.quant.as_ref().filter(|q| !q.scale.is_empty()) {
@@ -153,51 +128,27 @@ fn bit(data: &[u8], k: usize) -> Option<u8> {
 
 /// Index `k` of `width` bits of an MSB-first bit string (`GetNextTableIndexWidth<N>`).
 fn index(data: &[u8], k: usize, width: usize) -> Option<usize> {
-    (0..width).try_fold(0usize, |acc, j| {
-        bit(data, k * width + j).map(|b| acc << 1 | usize::from(b))
-    })
+    (0..width).try_fold(0usize, |acc, j| bit(data, k * width + j).map(|b| acc << 1 | usize::from(b)))
 }
 
 /// `DecodeStateLut::DecompressToBufferWidthAny` (the width-2/3/4 int8 fast paths give the
 /// same elements).
-fn lut(
-    cx: &OpCx<'_, '_>,
-    data: &[u8],
-    anc: &[u8],
-    ancillary: &Tensor<'_>,
-    output: &Tensor<'_>,
-) -> Result<Vec<u8>, LowerError> {
+fn lut(cx: &OpCx<'_, '_>, data: &[u8], anc: &[u8], ancillary: &Tensor<'_>, output: &Tensor<'_>) -> Result<Vec<u8>, LowerError> {
     type_version(cx, anc, ancillary)?;
     let (channels, alternate, per_channel, count) = channels(cx, output)?;
     let size = element_size(cx, output)?;
     let width = usize::from(anc[5] & 0x07);
     let stride = usize::from(anc[6]);
     if width == 0 {
-        return Err(cx.invalid_tensor(
-            ancillary,
-            "index width 0 (TFLite Micro requires 1 to 7 bits)",
-        ));
+        return Err(cx.invalid_tensor(ancillary, "index width 0 (TFLite Micro requires 1 to 7 bits)"));
     }
     let table = &anc[DCM_SIZE..];
     let mut out = Vec::with_capacity(count * size);
     for k in 0..count {
-        let channel = if alternate {
-            k % channels
-        } else {
-            k / per_channel
-        };
-        let i = index(data, k, width).ok_or_else(|| {
-            cx.invalid(format!(
-                "the encoded indices end before element {k} of {count}"
-            ))
-        })?;
+        let channel = if alternate { k % channels } else { k / per_channel };
+        let i = index(data, k, width).ok_or_else(|| cx.invalid(format!("the encoded indices end before element {k} of {count}")))?;
         let at = (channel * stride + i) * size;
-        let v = table.get(at..at + size).ok_or_else(|| {
-            cx.invalid_tensor(
-                ancillary,
-                format!("element {k} reads value {i} of channel {channel} past the value table"),
-            )
-        })?;
+        let v = table.get(at..at + size).ok_or_else(|| cx.invalid_tensor(ancillary, format!("element {k} reads value {i} of channel {channel} past the value table")))?;
         out.extend_from_slice(v);
     }
     check_bools(cx, output, &out)?;
@@ -213,28 +164,14 @@ fn check_bools(cx: &OpCx<'_, '_>, output: &Tensor<'_>, out: &[u8]) -> Result<(),
 }
 
 /// `DecodeStatePrune::DecompressToBuffer<T>` and `DecompressToBufferPerChannelInt8`.
-fn prune(
-    cx: &OpCx<'_, '_>,
-    data: &[u8],
-    anc: &[u8],
-    ancillary: &Tensor<'_>,
-    output: &Tensor<'_>,
-) -> Result<Vec<u8>, LowerError> {
+fn prune(cx: &OpCx<'_, '_>, data: &[u8], anc: &[u8], ancillary: &Tensor<'_>, output: &Tensor<'_>) -> Result<Vec<u8>, LowerError> {
     type_version(cx, anc, ancillary)?;
     let (channels, alternate, per_channel, count) = channels(cx, output)?;
     let size = element_size(cx, output)?;
-    let zps: Vec<i64> = output
-        .quant
-        .as_ref()
-        .filter(|q| !q.scale.is_empty())
-        .map(|q| q.zero_point.clone())
-        .unwrap_or_default();
+    let zps: Vec<i64> = output.quant.as_ref().filter(|q| !q.scale.is_empty()).map(|q| q.zero_point.clone()).unwrap_or_default();
     let non_zero = zps.iter().any(|&z| z != 0);
     if output.dtype != DType::I8 && non_zero {
-        return Err(cx.invalid_tensor(
-            output,
-            "All zero-points must be zero (TFLite Micro, for outputs other than int8)",
-        ));
+        return Err(cx.invalid_tensor(output, "All zero-points must be zero (TFLite Micro, for outputs other than int8)"));
     }
     let per_channel_zp = output.dtype == DType::I8 && channels > 1 && non_zero;
     // `single_zero_point_` is an int8: the first zero point truncated, widened to T.
@@ -243,28 +180,14 @@ fn prune(
     let mut next = 0;
     let mut out = Vec::with_capacity(count * size);
     for k in 0..count {
-        let b = bit(data, k).ok_or_else(|| {
-            cx.invalid(format!("the prune mask ends before element {k} of {count}"))
-        })?;
+        let b = bit(data, k).ok_or_else(|| cx.invalid(format!("the prune mask ends before element {k} of {count}")))?;
         if b == 1 {
-            let v = table.get(next..next + size).ok_or_else(|| {
-                cx.invalid_tensor(
-                    ancillary,
-                    format!(
-                        "element {k} reads past the {} kept values",
-                        table.len() / size
-                    ),
-                )
-            })?;
+            let v = table.get(next..next + size).ok_or_else(|| cx.invalid_tensor(ancillary, format!("element {k} reads past the {} kept values", table.len() / size)))?;
             out.extend_from_slice(v);
             next += size;
         } else {
             let zp = if per_channel_zp {
-                let channel = if alternate {
-                    k % channels
-                } else {
-                    k / per_channel
-                };
+                let channel = if alternate { k % channels } else { k / per_channel };
                 zps.get(channel).map_or(0, |&z| z as i8)
             } else {
                 single
@@ -289,9 +212,7 @@ struct Bits<'d> {
 
 impl Bits<'_> {
     fn word(&self, i: usize) -> Option<u32> {
-        self.words
-            .get(4 * i..4 * i + 4)
-            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        self.words.get(4 * i..4 * i + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     fn get(&mut self, mut count: u32) -> Option<u32> {
@@ -322,14 +243,7 @@ impl Bits<'_> {
 }
 
 /// `DecompressToBufferWith16BitTable` / `DecompressToBufferWith32BitTable<T>`.
-fn huffman(
-    cx: &OpCx<'_, '_>,
-    data: &[u8],
-    anc: &[u8],
-    input: &Tensor<'_>,
-    ancillary: &Tensor<'_>,
-    output: &Tensor<'_>,
-) -> Result<Vec<u8>, LowerError> {
+fn huffman(cx: &OpCx<'_, '_>, data: &[u8], anc: &[u8], input: &Tensor<'_>, ancillary: &Tensor<'_>, output: &Tensor<'_>) -> Result<Vec<u8>, LowerError> {
     type_version(cx, anc, ancillary)?;
     let wide = anc[5] & 0x01 != 0;
     let initial = u32::from((anc[5] & 0xF0) >> 4) + 1;
@@ -343,44 +257,16 @@ fn huffman(
     let table = &anc[DCM_SIZE..];
     let entry = |i: usize| -> Option<u32> {
         if wide {
-            table
-                .get(4 * i..4 * i + 4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            table.get(4 * i..4 * i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         } else {
-            table
-                .get(2 * i..2 * i + 2)
-                .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+            table.get(2 * i..2 * i + 2).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
         }
     };
     // (symbol found, count field, value field) of an entry.
-    let fields = |v: u32| {
-        if wide {
-            (
-                v & 0x8000_0000 != 0,
-                (v & 0x7800_0000) >> 27,
-                v & 0x07FF_FFFF,
-            )
-        } else {
-            (v & 0x8000 != 0, (v & 0x7800) >> 11, v & 0x07FF)
-        }
-    };
+    let fields = |v: u32| if wide { (v & 0x8000_0000 != 0, (v & 0x7800_0000) >> 27, v & 0x07FF_FFFF) } else { (v & 0x8000 != 0, (v & 0x7800) >> 11, v & 0x07FF) };
     let count = output.num_elements();
-    let past = |what: &str, k: usize| {
-        cx.invalid_tensor(
-            if what == "codewords" {
-                input
-            } else {
-                ancillary
-            },
-            format!("symbol {k} of {count} reads past the {what}"),
-        )
-    };
-    let mut bits = Bits {
-        words: data,
-        offset: 0,
-        hold: 0,
-        next: 0,
-    };
+    let past = |what: &str, k: usize| cx.invalid_tensor(if what == "codewords" { input } else { ancillary }, format!("symbol {k} of {count} reads past the {what}"));
+    let mut bits = Bits { words: data, offset: 0, hold: 0, next: 0 };
     if count > 0 {
         bits.hold = bits.word(0).ok_or_else(|| past("codewords", 0))?;
         bits.offset = 32;
@@ -398,16 +284,13 @@ fn huffman(
             }
             used = n + 1;
             let i = bits.get(used).ok_or_else(|| past("codewords", k))? as usize;
-            offset = offset
-                .checked_add(next as usize + i)
-                .ok_or_else(|| past("Huffman tables", k))?;
+            offset = offset.checked_add(next as usize + i).ok_or_else(|| past("Huffman tables", k))?;
             value = entry(offset).ok_or_else(|| past("Huffman tables", k))?;
         }
         out.extend_from_slice(&value.to_le_bytes()[..size]);
         let (_, residual, _) = fields(value);
         if used > residual {
-            bits.put_back(used - residual)
-                .ok_or_else(|| past("codewords", k))?;
+            bits.put_back(used - residual).ok_or_else(|| past("codewords", k))?;
         }
     }
     Ok(out)
@@ -489,18 +372,11 @@ mod tests {
             data: None,
             variable: false,
         });
-        m.op_spec(
-            OpSpecCode::Custom("TFLM_DECODE".into()),
-            &[Some(e), Some(a)],
-            &[decoded],
-        );
+        m.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[decoded]);
         let xi = m.activation("x", x.0, x.1, x.2);
         let y = consumer(&mut m, decoded, xi);
         m.inputs(&[xi]).outputs(&[y]);
-        Built {
-            bytes: m.finish(),
-            decoded,
-        }
+        Built { bytes: m.finish(), decoded }
     }
 
     /// The decoded constant (op 0 lowered and run) must be `want` (little-endian bytes);
@@ -509,11 +385,7 @@ mod tests {
         let kernel = lower_op0(&b.bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut store = super::super::TensorStore::new();
         kernel.execute(&mut store).unwrap();
-        assert_eq!(
-            store.get(b.decoded).unwrap().to_le_bytes(),
-            want_decoded,
-            "{name}: decoded constant"
-        );
+        assert_eq!(store.get(b.decoded).unwrap().to_le_bytes(), want_decoded, "{name}: decoded constant");
         if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
             let dir = std::path::PathBuf::from(dir);
             std::fs::create_dir_all(&dir).unwrap();
@@ -529,25 +401,15 @@ mod tests {
         let out = crate::interp::run(&model, &[x]).unwrap_or_else(|e| panic!("{name}: {e}"));
         // float32 as bit patterns, integers as values.
         let got: Vec<i64> = match model.main().tensor(model.main().outputs[0]).dtype {
-            DType::F32 => out[0]
-                .chunks(4)
-                .map(|c| i64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                .collect(),
-            DType::I16 => out[0]
-                .chunks(2)
-                .map(|c| i64::from(i16::from_le_bytes([c[0], c[1]])))
-                .collect(),
+            DType::F32 => out[0].chunks(4).map(|c| i64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect(),
+            DType::I16 => out[0].chunks(2).map(|c| i64::from(i16::from_le_bytes([c[0], c[1]]))).collect(),
             _ => out[0].iter().map(|&v| i64::from(v as i8)).collect(),
         };
         assert_eq!(got, want, "{name}: differs from TFLite Micro");
     }
 
     fn per_channel(n: usize, axis: usize) -> Quantization {
-        Quantization {
-            scale: (0..n).map(|c| 0.01 + 0.005 * c as f32).collect(),
-            zero_point: vec![0; n],
-            axis: Some(axis),
-        }
+        Quantization { scale: (0..n).map(|c| 0.01 + 0.005 * c as f32).collect(), zero_point: vec![0; n], axis: Some(axis) }
     }
 
     /// LUT, int8, 3-bit indices, 4 channels along axis 0 (stride 8): FULLY_CONNECTED weights.
@@ -555,47 +417,15 @@ mod tests {
     fn lut_per_channel_weights() {
         let tables: Vec<i8> = i8s(1, 32);
         let idx: Vec<usize> = i8s(2, 40).iter().map(|&v| v as u8 as usize % 8).collect();
-        let want: Vec<u8> = idx
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| tables[(k / 10) * 8 + i] as u8)
-            .collect();
-        let anc = ancillary(
-            0,
-            3,
-            8,
-            &tables.iter().map(|&v| v as u8).collect::<Vec<_>>(),
-        );
-        let b = build(
-            DType::I8,
-            &[4, 10],
-            Some(per_channel(4, 0)),
-            pack(&idx, 3, 1),
-            anc,
-            (DType::I8, &[1, 10], Some((0.05, 3))),
-            |m, w, x| {
-                let bias = m.constant_i32_per_axis(
-                    "bias",
-                    &[4],
-                    &[100, -50, 7, 0],
-                    &[0.0005, 0.00075, 0.001, 0.00125],
-                );
-                let y = m.activation("y", DType::I8, &[1, 4], Some((0.4, -5)));
-                m.op(
-                    OpKind::FullyConnected(Default::default()),
-                    &[Some(x), Some(w), Some(bias)],
-                    &[y],
-                );
-                y
-            },
-        );
-        check(
-            "decode_lut_fc",
-            &b,
-            &want,
-            &i8s(3, 10).iter().map(|&v| v as u8).collect::<Vec<_>>(),
-            WANT_LUT_FC,
-        );
+        let want: Vec<u8> = idx.iter().enumerate().map(|(k, &i)| tables[(k / 10) * 8 + i] as u8).collect();
+        let anc = ancillary(0, 3, 8, &tables.iter().map(|&v| v as u8).collect::<Vec<_>>());
+        let b = build(DType::I8, &[4, 10], Some(per_channel(4, 0)), pack(&idx, 3, 1), anc, (DType::I8, &[1, 10], Some((0.05, 3))), |m, w, x| {
+            let bias = m.constant_i32_per_axis("bias", &[4], &[100, -50, 7, 0], &[0.0005, 0.00075, 0.001, 0.00125]);
+            let y = m.activation("y", DType::I8, &[1, 4], Some((0.4, -5)));
+            m.op(OpKind::FullyConnected(Default::default()), &[Some(x), Some(w), Some(bias)], &[y]);
+            y
+        });
+        check("decode_lut_fc", &b, &want, &i8s(3, 10).iter().map(|&v| v as u8).collect::<Vec<_>>(), WANT_LUT_FC);
     }
 
     /// LUT, int8, 5-bit indices, 4 channels on the last axis (interleaved, stride 32):
@@ -604,74 +434,29 @@ mod tests {
     fn lut_last_axis_weights() {
         let tables: Vec<i8> = i8s(4, 128);
         let idx: Vec<usize> = i8s(5, 16).iter().map(|&v| v as u8 as usize % 32).collect();
-        let want: Vec<u8> = idx
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| tables[(k % 4) * 32 + i] as u8)
-            .collect();
-        let anc = ancillary(
-            0,
-            5,
-            32,
-            &tables.iter().map(|&v| v as u8).collect::<Vec<_>>(),
-        );
-        let b = build(
-            DType::I8,
-            &[1, 2, 2, 4],
-            Some(per_channel(4, 3)),
-            pack(&idx, 5, 1),
-            anc,
-            (DType::I8, &[1, 2, 2, 4], Some((0.05, -2))),
-            |m, w, x| {
-                let bias = m.constant_i32_per_axis(
-                    "bias",
-                    &[4],
-                    &[10, -20, 30, -40],
-                    &[0.0005, 0.00075, 0.001, 0.00125],
-                );
-                let y = m.activation("y", DType::I8, &[1, 1, 1, 4], Some((0.25, 1)));
-                let o = crate::ir::DepthwiseConv2dOptions {
-                    padding: crate::ir::Padding::Valid,
-                    stride_w: 1,
-                    stride_h: 1,
-                    depth_multiplier: 1,
-                    dilation_w: 1,
-                    dilation_h: 1,
-                    activation: Activation::None,
-                };
-                m.op(
-                    OpKind::DepthwiseConv2d(o),
-                    &[Some(x), Some(w), Some(bias)],
-                    &[y],
-                );
-                y
-            },
-        );
-        check(
-            "decode_lut_dw",
-            &b,
-            &want,
-            &i8s(6, 16).iter().map(|&v| v as u8).collect::<Vec<_>>(),
-            WANT_LUT_DW,
-        );
+        let want: Vec<u8> = idx.iter().enumerate().map(|(k, &i)| tables[(k % 4) * 32 + i] as u8).collect();
+        let anc = ancillary(0, 5, 32, &tables.iter().map(|&v| v as u8).collect::<Vec<_>>());
+        let b = build(DType::I8, &[1, 2, 2, 4], Some(per_channel(4, 3)), pack(&idx, 5, 1), anc, (DType::I8, &[1, 2, 2, 4], Some((0.05, -2))), |m, w, x| {
+            let bias = m.constant_i32_per_axis("bias", &[4], &[10, -20, 30, -40], &[0.0005, 0.00075, 0.001, 0.00125]);
+            let y = m.activation("y", DType::I8, &[1, 1, 1, 4], Some((0.25, 1)));
+            let o = crate::ir::DepthwiseConv2dOptions {
+                padding: crate::ir::Padding::Valid,
+                stride_w: 1,
+                stride_h: 1,
+                depth_multiplier: 1,
+                dilation_w: 1,
+                dilation_h: 1,
+                activation: Activation::None,
+            };
+            m.op(OpKind::DepthwiseConv2d(o), &[Some(x), Some(w), Some(bias)], &[y]);
+            y
+        });
+        check("decode_lut_dw", &b, &want, &i8s(6, 16).iter().map(|&v| v as u8).collect::<Vec<_>>(), WANT_LUT_DW);
     }
 
-    fn add(
-        m: &mut ModelBuilder,
-        a: TensorId,
-        x: TensorId,
-        dtype: DType,
-        shape: &[usize],
-        q: Q,
-    ) -> TensorId {
+    fn add(m: &mut ModelBuilder, a: TensorId, x: TensorId, dtype: DType, shape: &[usize], q: Q) -> TensorId {
         let y = m.activation("y", dtype, shape, q);
-        m.op(
-            OpKind::Add {
-                activation: Activation::None,
-            },
-            &[Some(a), Some(x)],
-            &[y],
-        );
+        m.op(OpKind::Add { activation: Activation::None }, &[Some(a), Some(x)], &[y]);
         y
     }
 
@@ -679,42 +464,12 @@ mod tests {
     #[test]
     fn prune_f32() {
         let mask: Vec<usize> = i8s(7, 20).iter().map(|&v| usize::from(v > 30)).collect();
-        let kept: Vec<f32> = (0..mask.iter().sum::<usize>())
-            .map(|i| i as f32 * 0.75 - 3.0)
-            .collect();
+        let kept: Vec<f32> = (0..mask.iter().sum::<usize>()).map(|i| i as f32 * 0.75 - 3.0).collect();
         let mut it = kept.iter();
-        let want: Vec<u8> = mask
-            .iter()
-            .flat_map(|&b| {
-                if b == 1 {
-                    it.next().copied().unwrap()
-                } else {
-                    0.0
-                }
-                .to_le_bytes()
-            })
-            .collect();
-        let anc = ancillary(
-            2,
-            0,
-            0,
-            &kept
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect::<Vec<_>>(),
-        );
-        let b = build(
-            DType::F32,
-            &[20],
-            None,
-            pack(&mask, 1, 1),
-            anc,
-            (DType::F32, &[20], None),
-            |m, d, x| add(m, d, x, DType::F32, &[20], None),
-        );
-        let x: Vec<u8> = (0..20)
-            .flat_map(|i| (i as f32 * 0.1 - 1.0).to_le_bytes())
-            .collect();
+        let want: Vec<u8> = mask.iter().flat_map(|&b| if b == 1 { it.next().copied().unwrap() } else { 0.0 }.to_le_bytes()).collect();
+        let anc = ancillary(2, 0, 0, &kept.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
+        let b = build(DType::F32, &[20], None, pack(&mask, 1, 1), anc, (DType::F32, &[20], None), |m, d, x| add(m, d, x, DType::F32, &[20], None));
+        let x: Vec<u8> = (0..20).flat_map(|i| (i as f32 * 0.1 - 1.0).to_le_bytes()).collect();
         check("decode_prune_f32", &b, &want, &x, WANT_PRUNE_F32);
     }
 
@@ -724,32 +479,13 @@ mod tests {
         let mask: Vec<usize> = i8s(8, 24).iter().map(|&v| usize::from(v < 0)).collect();
         let kept: Vec<i8> = i8s(9, mask.iter().sum::<usize>());
         let mut it = kept.iter();
-        let want: Vec<u8> = mask
-            .iter()
-            .map(|&b| if b == 1 { *it.next().unwrap() as u8 } else { 5 })
-            .collect();
+        let want: Vec<u8> = mask.iter().map(|&b| if b == 1 { *it.next().unwrap() as u8 } else { 5 }).collect();
         let anc = ancillary(2, 0, 0, &kept.iter().map(|&v| v as u8).collect::<Vec<_>>());
         let q = Some((0.04, 5));
-        let b = build(
-            DType::I8,
-            &[24],
-            q.map(|(s, z)| Quantization {
-                scale: vec![s],
-                zero_point: vec![z],
-                axis: None,
-            }),
-            pack(&mask, 1, 1),
-            anc,
-            (DType::I8, &[24], Some((0.03, -7))),
-            |m, d, x| add(m, d, x, DType::I8, &[24], Some((0.05, 2))),
-        );
-        check(
-            "decode_prune_i8",
-            &b,
-            &want,
-            &i8s(10, 24).iter().map(|&v| v as u8).collect::<Vec<_>>(),
-            WANT_PRUNE_I8,
-        );
+        let b = build(DType::I8, &[24], q.map(|(s, z)| Quantization { scale: vec![s], zero_point: vec![z], axis: None }), pack(&mask, 1, 1), anc, (DType::I8, &[24], Some((0.03, -7))), |m, d, x| {
+            add(m, d, x, DType::I8, &[24], Some((0.05, 2)))
+        });
+        check("decode_prune_i8", &b, &want, &i8s(10, 24).iter().map(|&v| v as u8).collect::<Vec<_>>(), WANT_PRUNE_I8);
     }
 
     /// A Huffman table in TFLite Micro's layout for the code A = 0, B = 10, C = 110,
@@ -759,25 +495,11 @@ mod tests {
     /// put back).
     fn huffman_table(symbols: [u32; 4]) -> [(bool, u32, u32); 6] {
         let [a, b, c, d] = symbols;
-        [
-            (true, 1, a),
-            (true, 1, a),
-            (true, 2, b),
-            (false, 0, 1),
-            (true, 1, c),
-            (true, 1, d),
-        ]
+        [(true, 1, a), (true, 1, a), (true, 2, b), (false, 0, 1), (true, 1, c), (true, 1, d)]
     }
 
     fn huffman_bits(seq: &[usize]) -> Vec<usize> {
-        seq.iter()
-            .flat_map(|&s| match s {
-                0 => vec![0],
-                1 => vec![1, 0],
-                2 => vec![1, 1, 0],
-                _ => vec![1, 1, 1],
-            })
-            .collect()
+        seq.iter().flat_map(|&s| match s { 0 => vec![0], 1 => vec![1, 0], 2 => vec![1, 1, 0], _ => vec![1, 1, 1] }).collect()
     }
 
     /// Huffman, int8, 16-bit table entries: 60 symbols (codewords across several words, A's
@@ -785,72 +507,32 @@ mod tests {
     #[test]
     fn huffman_int8() {
         let syms = [-128i8, 5, 127, -3];
-        let seq: Vec<usize> = i8s(11, 60)
-            .iter()
-            .map(|&v| (v as u8 as usize) % 4)
-            .collect();
+        let seq: Vec<usize> = i8s(11, 60).iter().map(|&v| (v as u8 as usize) % 4).collect();
         let want: Vec<u8> = seq.iter().map(|&s| syms[s] as u8).collect();
         let table: Vec<u8> = huffman_table(syms.map(|s| s as u8 as u32))
             .iter()
-            .flat_map(|&(f, n, v)| {
-                ((u16::from(f) << 15) | ((n as u16) << 11) | v as u16).to_le_bytes()
-            })
+            .flat_map(|&(f, n, v)| ((u16::from(f) << 15) | ((n as u16) << 11) | v as u16).to_le_bytes())
             .collect();
         let anc = ancillary(1, 0x10, 0, &table);
-        let q = Some(Quantization {
-            scale: vec![0.05],
-            zero_point: vec![0],
-            axis: None,
-        });
-        let b = build(
-            DType::I8,
-            &[60],
-            q,
-            pack(&huffman_bits(&seq), 1, 4),
-            anc,
-            (DType::I8, &[60], Some((0.05, 0))),
-            |m, d, x| add(m, d, x, DType::I8, &[60], Some((0.1, 0))),
-        );
-        check(
-            "decode_huffman_i8",
-            &b,
-            &want,
-            &i8s(12, 60).iter().map(|&v| v as u8).collect::<Vec<_>>(),
-            WANT_HUFFMAN_I8,
-        );
+        let q = Some(Quantization { scale: vec![0.05], zero_point: vec![0], axis: None });
+        let b = build(DType::I8, &[60], q, pack(&huffman_bits(&seq), 1, 4), anc, (DType::I8, &[60], Some((0.05, 0))), |m, d, x| add(m, d, x, DType::I8, &[60], Some((0.1, 0))));
+        check("decode_huffman_i8", &b, &want, &i8s(12, 60).iter().map(|&v| v as u8).collect::<Vec<_>>(), WANT_HUFFMAN_I8);
     }
 
     /// Huffman, int16, 32-bit table entries, into a 16x8 ADD.
     #[test]
     fn huffman_int16() {
         let syms = [-32768i16, 1000, 32767, -7];
-        let seq: Vec<usize> = i8s(13, 40)
-            .iter()
-            .map(|&v| (v as u8 as usize / 3) % 4)
-            .collect();
+        let seq: Vec<usize> = i8s(13, 40).iter().map(|&v| (v as u8 as usize / 3) % 4).collect();
         let want: Vec<u8> = seq.iter().flat_map(|&s| syms[s].to_le_bytes()).collect();
         let table: Vec<u8> = huffman_table(syms.map(|s| s as u16 as u32))
             .iter()
             .flat_map(|&(f, n, v)| ((u32::from(f) << 31) | (n << 27) | v).to_le_bytes())
             .collect();
         let anc = ancillary(1, 0x11, 0, &table);
-        let q = Some(Quantization {
-            scale: vec![0.001],
-            zero_point: vec![0],
-            axis: None,
-        });
-        let b = build(
-            DType::I16,
-            &[40],
-            q,
-            pack(&huffman_bits(&seq), 1, 4),
-            anc,
-            (DType::I16, &[40], Some((0.002, 0))),
-            |m, d, x| add(m, d, x, DType::I16, &[40], Some((0.003, 0))),
-        );
-        let x: Vec<u8> = (0..40)
-            .flat_map(|i: i32| ((i * 1500 - 30000) as i16).to_le_bytes())
-            .collect();
+        let q = Some(Quantization { scale: vec![0.001], zero_point: vec![0], axis: None });
+        let b = build(DType::I16, &[40], q, pack(&huffman_bits(&seq), 1, 4), anc, (DType::I16, &[40], Some((0.002, 0))), |m, d, x| add(m, d, x, DType::I16, &[40], Some((0.003, 0))));
+        let x: Vec<u8> = (0..40).flat_map(|i: i32| ((i * 1500 - 30000) as i16).to_le_bytes()).collect();
         check("decode_huffman_i16", &b, &want, &x, WANT_HUFFMAN_I16);
     }
 
@@ -858,110 +540,28 @@ mod tests {
     #[test]
     fn refusals() {
         let lower = |anc: Vec<u8>, enc: Vec<u8>, dtype: DType| {
-            let b = build(
-                dtype,
-                &[8],
-                None,
-                enc,
-                anc,
-                (dtype, &[8], None),
-                |m, d, x| {
-                    let y = m.activation("y", dtype, &[8], None);
-                    m.op(
-                        OpKind::Add {
-                            activation: Activation::None,
-                        },
-                        &[Some(d), Some(x)],
-                        &[y],
-                    );
-                    y
-                },
-            );
+            let b = build(dtype, &[8], None, enc, anc, (dtype, &[8], None), |m, d, x| {
+                let y = m.activation("y", dtype, &[8], None);
+                m.op(OpKind::Add { activation: Activation::None }, &[Some(d), Some(x)], &[y]);
+                y
+            });
             lower_op0(&b.bytes).map(|_| ()).map_err(|e| e.to_string())
         };
         let table: Vec<u8> = (0..4).flat_map(|i: i32| (i as f32).to_le_bytes()).collect();
         assert!(lower(ancillary(0, 2, 4, &table), vec![0x1b, 0x1b], DType::F32).is_ok());
         for (anc, enc, dtype, needle) in [
-            (
-                ancillary(0, 2, 4, &table),
-                vec![0x1b],
-                DType::F32,
-                "end before element 4",
-            ),
-            (
-                ancillary(0, 3, 4, &table),
-                vec![0xff; 3],
-                DType::F32,
-                "past the value table",
-            ),
-            (
-                ancillary(0, 0, 4, &table),
-                vec![0; 2],
-                DType::F32,
-                "width 0",
-            ),
-            (
-                ancillary(127, 2, 4, &table),
-                vec![0; 2],
-                DType::F32,
-                "custom decode type",
-            ),
-            (
-                ancillary(9, 2, 4, &table),
-                vec![0; 2],
-                DType::F32,
-                "decode type 9",
-            ),
-            (
-                ancillary(0, 2, 4, &table)[..10].to_vec(),
-                vec![0; 2],
-                DType::F32,
-                "16",
-            ),
-            (
-                {
-                    let mut a = ancillary(0, 2, 4, &table);
-                    a[1] = 2;
-                    a
-                },
-                vec![0; 2],
-                DType::F32,
-                "DCM version 2",
-            ),
-            (
-                {
-                    let mut a = ancillary(0, 2, 4, &table);
-                    a[4] = 3;
-                    a
-                },
-                vec![0; 2],
-                DType::F32,
-                "version 3",
-            ),
-            (
-                ancillary(2, 0, 0, &table),
-                vec![0xff],
-                DType::F32,
-                "past the 4 kept values",
-            ),
-            (
-                ancillary(1, 0x10, 0, &[0; 12]),
-                vec![0; 4],
-                DType::I16,
-                "int16 output with 16",
-            ),
-            (
-                ancillary(1, 0x10, 0, &[5, 0]),
-                vec![0; 4],
-                DType::I8,
-                "past the Huffman tables",
-            ),
-            (
-                ancillary(0, 2, 4, &table),
-                vec![0; 2],
-                DType::U32,
-                "unsupported tensor type",
-            ),
+            (ancillary(0, 2, 4, &table), vec![0x1b], DType::F32, "end before element 4"),
+            (ancillary(0, 3, 4, &table), vec![0xff; 3], DType::F32, "past the value table"),
+            (ancillary(0, 0, 4, &table), vec![0; 2], DType::F32, "width 0"),
+            (ancillary(127, 2, 4, &table), vec![0; 2], DType::F32, "custom decode type"),
+            (ancillary(9, 2, 4, &table), vec![0; 2], DType::F32, "decode type 9"),
+            (ancillary(0, 2, 4, &table)[..10].to_vec(), vec![0; 2], DType::F32, "16"),
+            ({ let mut a = ancillary(0, 2, 4, &table); a[1] = 2; a }, vec![0; 2], DType::F32, "DCM version 2"),
+            ({ let mut a = ancillary(0, 2, 4, &table); a[4] = 3; a }, vec![0; 2], DType::F32, "version 3"),
+            (ancillary(2, 0, 0, &table), vec![0xff], DType::F32, "past the 4 kept values"),
+            (ancillary(1, 0x10, 0, &[0; 12]), vec![0; 4], DType::I16, "int16 output with 16"),
+            (ancillary(1, 0x10, 0, &[5, 0]), vec![0; 4], DType::I8, "past the Huffman tables"),
+            (ancillary(0, 2, 4, &table), vec![0; 2], DType::U32, "unsupported tensor type"),
         ] {
             let e = lower(anc, enc, dtype).unwrap_err();
             assert!(e.contains(needle), "{needle}: {e}");
@@ -970,24 +570,8 @@ mod tests {
 
     const WANT_LUT_FC: &[i64] = &[17, -67, 4, -128];
     const WANT_LUT_DW: &[i64] = &[5, -25, -11, -6];
-    const WANT_PRUNE_F32: &[i64] = &[
-        3229614080, 3226048922, 3209481421, 3207803699, 3206125978, 3204448256, 3201092812,
-        3197737370, 3192704204, 3184315592, 0, 3216192307, 1045220560, 3202770532, 1053609164,
-        1067450368, 1058642330, 1060320052, 1061997774, 1063675494,
-    ];
-    const WANT_PRUNE_I8: &[i64] = &[
-        -50, -81, -11, 50, -39, -37, 62, -35, 49, 7, 19, 7, 18, -19, -56, -47, 33, -21, -6, -19,
-        127, -75, -123, -69,
-    ];
-    const WANT_HUFFMAN_I8: &[i64] = &[
-        -73, -10, 106, 63, -1, 50, -99, 13, 22, -93, 4, 83, 114, -62, 105, -124, -99, -11, 60, -60,
-        -18, 55, 0, 12, 62, -87, 5, 34, 21, -60, 12, -83, 61, 82, -5, -5, -35, 39, -8, -61, 96,
-        -22, 48, -78, -55, 31, 68, 37, -116, -12, 90, 0, -20, 65, 50, -16, 13, 34, 30, 33,
-    ];
-    const WANT_HUFFMAN_I16: &[i64] = &[
-        -20002, -19002, -7078, -16667, -16002, -25923, -3078, -23923, -22923, -11002, -9667, -8667,
-        -18923, -7002, -5667, 5922, -14923, -13923, -2002, -1002, 10922, 998, 1998, 13922, 14922,
-        4998, -4923, 7333, 18922, -1923, -923, 10998, 22922, 12998, 14333, 25922, 26922, 27922,
-        7077, 19333,
-    ];
+    const WANT_PRUNE_F32: &[i64] = &[3229614080, 3226048922, 3209481421, 3207803699, 3206125978, 3204448256, 3201092812, 3197737370, 3192704204, 3184315592, 0, 3216192307, 1045220560, 3202770532, 1053609164, 1067450368, 1058642330, 1060320052, 1061997774, 1063675494];
+    const WANT_PRUNE_I8: &[i64] = &[-50, -81, -11, 50, -39, -37, 62, -35, 49, 7, 19, 7, 18, -19, -56, -47, 33, -21, -6, -19, 127, -75, -123, -69];
+    const WANT_HUFFMAN_I8: &[i64] = &[-73, -10, 106, 63, -1, 50, -99, 13, 22, -93, 4, 83, 114, -62, 105, -124, -99, -11, 60, -60, -18, 55, 0, 12, 62, -87, 5, 34, 21, -60, 12, -83, 61, 82, -5, -5, -35, 39, -8, -61, 96, -22, 48, -78, -55, 31, 68, 37, -116, -12, 90, 0, -20, 65, 50, -16, 13, 34, 30, 33];
+    const WANT_HUFFMAN_I16: &[i64] = &[-20002, -19002, -7078, -16667, -16002, -25923, -3078, -23923, -22923, -11002, -9667, -8667, -18923, -7002, -5667, 5922, -14923, -13923, -2002, -1002, 10922, 998, 1998, 13922, 14922, 4998, -4923, 7333, 18922, -1923, -923, 10998, 22922, 12998, 14333, 25922, 26922, 27922, 7077, 19333];
 }

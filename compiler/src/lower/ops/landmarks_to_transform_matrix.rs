@@ -22,9 +22,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
 use tflc_runtime::flexbuffers::{Map, Value};
-use tflc_runtime::kernels::landmarks_to_transform_matrix::{
-    landmarks_to_transform_matrix_f32, LandmarksToTransformMatrixParams,
-};
+use tflc_runtime::kernels::landmarks_to_transform_matrix::{landmarks_to_transform_matrix_f32, LandmarksToTransformMatrixParams};
 
 /// The custom code.
 pub const NAME: &str = "Landmarks2TransformMatrix";
@@ -80,35 +78,24 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LandmarksToTransformMatrix, Low
     cx.expect_dtype(input, DType::F32)?;
     cx.expect_dtype(output, DType::F32)?;
     if input.shape.len() != 3 {
-        return Err(cx.invalid_tensor(
-            input,
-            format!("shape {:?} (MediaPipe requires rank 3)", input.shape),
-        ));
+        return Err(cx.invalid_tensor(input, format!("shape {:?} (MediaPipe requires rank 3)", input.shape)));
     }
     expect_shape(cx, output, &[1, 4, 4])?;
     cx.expect_activation(output)?;
     let landmarks = input.num_elements() / 3;
-    let bytes = cx
-        .op
-        .custom_options
-        .ok_or_else(|| cx.invalid("the custom options (a FlexBuffer map) are missing"))?;
-    let map = Map::parse(bytes)
-        .map_err(|e| cx.invalid(format!("custom options: not a FlexBuffer map ({e:?})")))?;
+    let bytes = cx.op.custom_options.ok_or_else(|| cx.invalid("the custom options (a FlexBuffer map) are missing"))?;
+    let map = Map::parse(bytes).map_err(|e| cx.invalid(format!("custom options: not a FlexBuffer map ({e:?})")))?;
     // flexbuffers' AsInt32 / AsFloat: a missing key is 0.
     let int = |key: &str| -> Result<i32, LowerError> {
         match map.get(key) {
             None | Some(Value::Null) => Ok(0),
-            Some(v) => v
-                .as_i32()
-                .ok_or_else(|| cx.invalid(format!("custom option {key:?} is {v:?}, not an int32"))),
+            Some(v) => v.as_i32().ok_or_else(|| cx.invalid(format!("custom option {key:?} is {v:?}, not an int32"))),
         }
     };
     let float = |key: &str| -> Result<f32, LowerError> {
         match map.get(key) {
             None | Some(Value::Null) => Ok(0.0),
-            Some(v) => v
-                .as_f32()
-                .ok_or_else(|| cx.invalid(format!("custom option {key:?} is {v:?}, not a number"))),
+            Some(v) => v.as_f32().ok_or_else(|| cx.invalid(format!("custom option {key:?} is {v:?}, not a number"))),
         }
     };
     let index = |key: &str, v: i32| -> Result<usize, LowerError> {
@@ -141,9 +128,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LandmarksToTransformMatrix, Low
     let positive_int = |key: &str| -> Result<i32, LowerError> {
         let v = int(key)?;
         if v <= 0 {
-            return Err(cx.invalid(format!(
-                "custom option {key} = {v} (MediaPipe requires > 0)"
-            )));
+            return Err(cx.invalid(format!("custom option {key} = {v} (MediaPipe requires > 0)")));
         }
         Ok(v)
     };
@@ -151,9 +136,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<LandmarksToTransformMatrix, Low
         let v = float(key)?;
         // NaN too (MediaPipe's `scale <= 0` lets it through; the matrix would be NaN).
         if v.is_nan() || v <= 0.0 {
-            return Err(cx.invalid(format!(
-                "custom option {key} = {v} (MediaPipe requires > 0)"
-            )));
+            return Err(cx.invalid(format!("custom option {key} = {v} (MediaPipe requires > 0)")));
         }
         Ok(v)
     };
@@ -176,9 +159,7 @@ impl Kernel for LandmarksToTransformMatrix {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let x = s.f32(self.input)?.to_vec();
         if x.len() < 3 * self.landmarks {
-            return Err(ExecError(format!(
-                "{NAME}: the input's data does not match its shape"
-            )));
+            return Err(ExecError(format!("{NAME}: the input's data does not match its shape")));
         }
         let mut y = s.take_f32(self.output, 16);
         landmarks_to_transform_matrix_f32(&self.params(), &x, &mut y);
@@ -188,10 +169,7 @@ impl Kernel for LandmarksToTransformMatrix {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(
-            quote! { kernels::landmarks_to_transform_matrix::LandmarksToTransformMatrixParams },
-            &self.params(),
-        );
+        let p = cx.params_lit(quote! { kernels::landmarks_to_transform_matrix::LandmarksToTransformMatrixParams }, &self.params());
         let x = cx.input(self.input);
         let y = cx.output(self.output);
         quote! { #rt::kernels::landmarks_to_transform_matrix::landmarks_to_transform_matrix_f32(&#p, #x, #y); }

@@ -24,13 +24,7 @@ use tflc_runtime::kernels::max_unpooling_2d::{max_unpooling_2d_f32, MaxUnpooling
 /// The custom code.
 pub const NAME: &str = "MaxUnpooling2D";
 
-crate::runtime_struct_lit!(kernels::max_unpooling_2d::MaxUnpooling2dParams {
-    input_shape,
-    output_shape,
-    filter_width,
-    stride,
-    padding
-});
+crate::runtime_struct_lit!(kernels::max_unpooling_2d::MaxUnpooling2dParams { input_shape, output_shape, filter_width, stride, padding });
 
 /// A lowered MaxUnpooling2D.
 #[derive(Debug, Clone)]
@@ -47,52 +41,29 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<MaxUnpooling2d, LowerError> {
     let (input, indices, output) = (cx.input(0)?, cx.input(1)?, cx.output(0)?);
     let input_shape = f32_shape4(cx, input)?;
     if f32_shape4(cx, indices)? != input_shape {
-        return Err(cx.invalid_tensor(
-            indices,
-            format!(
-                "shape {:?}, but the values are {input_shape:?}",
-                indices.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(indices, format!("shape {:?}, but the values are {input_shape:?}", indices.shape)));
     }
     let mut out_hw = [0; 2];
     let mut padding = [0; 2];
     for d in 0..2 {
-        out_hw[d] = input_shape[1 + d]
-            .checked_mul(o.filter[d])
-            .ok_or_else(|| cx.invalid_tensor(input, "the output size overflows"))?;
+        out_hw[d] = input_shape[1 + d].checked_mul(o.filter[d]).ok_or_else(|| cx.invalid_tensor(input, "the output size overflows"))?;
         padding[d] = compute_padding(o.stride[d], out_hw[d], o.filter[d], input_shape[1 + d]);
     }
     let output_shape = [input_shape[0], out_hw[0], out_hw[1], input_shape[3]];
     f32_shape4(cx, output)?;
     expect_shape(cx, output, &output_shape)?;
     cx.expect_activation(output)?;
-    let params = MaxUnpooling2dParams {
-        input_shape,
-        output_shape,
-        filter_width: o.filter[1],
-        stride: o.stride,
-        padding,
-    };
-    Ok(MaxUnpooling2d {
-        params,
-        inputs: [input.id, indices.id],
-        output: output.id,
-    })
+    let params = MaxUnpooling2dParams { input_shape, output_shape, filter_width: o.filter[1], stride: o.stride, padding };
+    Ok(MaxUnpooling2d { params, inputs: [input.id, indices.id], output: output.id })
 }
 
 impl Kernel for MaxUnpooling2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let p = &self.params;
-        let (x, idx) = (
-            s.f32(self.inputs[0])?.to_vec(),
-            s.f32(self.inputs[1])?.to_vec(),
-        );
+        let (x, idx) = (s.f32(self.inputs[0])?.to_vec(), s.f32(self.inputs[1])?.to_vec());
         let n = p.input_shape.iter().product::<usize>();
         if x.len() != n || idx.len() != n {
-            return Err(ExecError(format!(
-                "{NAME}: an input's data does not match its shape"
-            )));
+            return Err(ExecError(format!("{NAME}: an input's data does not match its shape")));
         }
         let mut y = s.take_f32(self.output, p.output_shape.iter().product());
         max_unpooling_2d_f32(p, &x, &idx, &mut y);
@@ -102,10 +73,7 @@ impl Kernel for MaxUnpooling2d {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(
-            quote! { kernels::max_unpooling_2d::MaxUnpooling2dParams },
-            &self.params,
-        );
+        let p = cx.params_lit(quote! { kernels::max_unpooling_2d::MaxUnpooling2dParams }, &self.params);
         let [x, idx] = self.inputs.map(|t| cx.input(t));
         let y = cx.output(self.output);
         quote! { #rt::kernels::max_unpooling_2d::max_unpooling_2d_f32(&#p, #x, #idx, #y); }

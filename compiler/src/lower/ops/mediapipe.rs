@@ -14,8 +14,7 @@
 //! struct and its fields.
 
 use super::{
-    convolution_2d_transpose_bias, landmarks_to_transform_matrix, max_pooling_with_argmax_2d,
-    max_unpooling_2d, transform_landmarks, transform_tensor_bilinear, ExecError, Kernel, OpCx,
+    convolution_2d_transpose_bias, landmarks_to_transform_matrix, max_pooling_with_argmax_2d, max_unpooling_2d, transform_landmarks, transform_tensor_bilinear, ExecError, Kernel, OpCx,
     TensorStore,
 };
 use crate::emit::EmitCx;
@@ -53,25 +52,13 @@ pub enum MediaPipe {
 /// Lowers MediaPipe operator `code` (one of [`CODES`]).
 pub(crate) fn lower(cx: &OpCx<'_, '_>, code: &str) -> Result<MediaPipe, LowerError> {
     Ok(match code {
-        convolution_2d_transpose_bias::NAME => {
-            MediaPipe::Convolution2dTransposeBias(convolution_2d_transpose_bias::lower(cx)?)
-        }
-        max_pooling_with_argmax_2d::NAME => {
-            MediaPipe::MaxPoolingWithArgmax2d(max_pooling_with_argmax_2d::lower(cx)?)
-        }
+        convolution_2d_transpose_bias::NAME => MediaPipe::Convolution2dTransposeBias(convolution_2d_transpose_bias::lower(cx)?),
+        max_pooling_with_argmax_2d::NAME => MediaPipe::MaxPoolingWithArgmax2d(max_pooling_with_argmax_2d::lower(cx)?),
         max_unpooling_2d::NAME => MediaPipe::MaxUnpooling2d(max_unpooling_2d::lower(cx)?),
-        transform_tensor_bilinear::NAME => {
-            MediaPipe::TransformTensorBilinear(transform_tensor_bilinear::lower(cx)?)
-        }
+        transform_tensor_bilinear::NAME => MediaPipe::TransformTensorBilinear(transform_tensor_bilinear::lower(cx)?),
         transform_landmarks::NAME => MediaPipe::TransformLandmarks(transform_landmarks::lower(cx)?),
-        landmarks_to_transform_matrix::NAME => {
-            MediaPipe::LandmarksToTransformMatrix(landmarks_to_transform_matrix::lower(cx)?)
-        }
-        other => {
-            return Err(cx.unsupported(format!(
-                "MediaPipe operator {other:?}: tflc has no kernel for it"
-            )))
-        }
+        landmarks_to_transform_matrix::NAME => MediaPipe::LandmarksToTransformMatrix(landmarks_to_transform_matrix::lower(cx)?),
+        other => return Err(cx.unsupported(format!("MediaPipe operator {other:?}: tflc has no kernel for it"))),
     })
 }
 
@@ -134,14 +121,7 @@ pub(crate) const PADDING_SAME: i32 = 1;
 pub(crate) const PADDING_VALID: i32 = 2;
 
 /// The fields of `TfLitePoolParams` MediaPipe's pooling operators read, in order.
-pub(crate) const POOL_PARAMS: &[&str] = &[
-    "padding",
-    "stride_width",
-    "stride_height",
-    "filter_width",
-    "filter_height",
-    "activation",
-];
+pub(crate) const POOL_PARAMS: &[&str] = &["padding", "stride_width", "stride_height", "filter_width", "filter_height", "activation"];
 
 /// `TfLitePoolParams` as MaxPoolingWithArgmax2D and MaxUnpooling2D read it.
 #[derive(Debug, Clone, Copy)]
@@ -160,23 +140,9 @@ pub(crate) struct PoolParams {
 pub(crate) fn pool_params(cx: &OpCx<'_, '_>) -> Result<PoolParams, LowerError> {
     let s = RawStruct::read(cx, "TfLitePoolParams", POOL_PARAMS)?;
     let positive = |i: usize| {
-        usize::try_from(s.int(i))
-            .ok()
-            .filter(|&v| v > 0)
-            .ok_or_else(|| {
-                cx.invalid(format!(
-                    "custom options: TfLitePoolParams.{} = {} (must be at least 1)",
-                    POOL_PARAMS[i],
-                    s.int(i)
-                ))
-            })
+        usize::try_from(s.int(i)).ok().filter(|&v| v > 0).ok_or_else(|| cx.invalid(format!("custom options: TfLitePoolParams.{} = {} (must be at least 1)", POOL_PARAMS[i], s.int(i))))
     };
-    Ok(PoolParams {
-        padding: s.int(0),
-        stride: [positive(2)?, positive(1)?],
-        filter: [positive(4)?, positive(3)?],
-        activation: s.int(5),
-    })
+    Ok(PoolParams { padding: s.int(0), stride: [positive(2)?, positive(1)?], filter: [positive(4)?, positive(3)?], activation: s.int(5) })
 }
 
 /// TFLite's `CalculateActivationRange<float>` for a `TfLiteFusedActivation`: RELU, RELU6
@@ -193,31 +159,16 @@ pub(crate) fn activation_range(activation: i32) -> (f32, f32) {
 
 /// TFLite's `ComputePadding(stride, dilation 1, in_size, filter_size, out_size)`:
 /// `((out - 1) * stride + filter - in) / 2` (C division), at least 0.
-pub(crate) fn compute_padding(
-    stride: usize,
-    in_size: usize,
-    filter: usize,
-    out_size: usize,
-) -> usize {
+pub(crate) fn compute_padding(stride: usize, in_size: usize, filter: usize, out_size: usize) -> usize {
     let p = ((out_size as i64 - 1) * stride as i64 + filter as i64 - in_size as i64) / 2;
     p.max(0) as usize
 }
 
 /// Checks that output `t` has the shape MediaPipe's Prepare gives it (`ResizeTensor`):
 /// tflc plans it at compile time, so a model that says otherwise is refused.
-pub(crate) fn expect_shape(
-    cx: &OpCx<'_, '_>,
-    t: &crate::ir::Tensor<'_>,
-    shape: &[usize],
-) -> Result<(), LowerError> {
+pub(crate) fn expect_shape(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>, shape: &[usize]) -> Result<(), LowerError> {
     if t.shape != shape {
-        return Err(cx.invalid_tensor(
-            t,
-            format!(
-                "shape {:?}, but the operator computes {shape:?} from its input and options",
-                t.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(t, format!("shape {:?}, but the operator computes {shape:?} from its input and options", t.shape)));
     }
     Ok(())
 }
@@ -236,10 +187,7 @@ pub(crate) fn expect_version(cx: &OpCx<'_, '_>, version: i32) -> Result<(), Lowe
 
 /// Checks that output `t`, whose shape the operator takes from the model, is static: tflc
 /// plans every byte at compile time.
-pub(crate) fn expect_static(
-    cx: &OpCx<'_, '_>,
-    t: &crate::ir::Tensor<'_>,
-) -> Result<(), LowerError> {
+pub(crate) fn expect_static(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>) -> Result<(), LowerError> {
     if t.has_dynamic_signature() {
         return Err(cx.unsupported_tensor(
             t,
@@ -253,10 +201,7 @@ pub(crate) fn expect_static(
 }
 
 /// Checks that `t` is a float32 tensor of rank 4 and returns its shape.
-pub(crate) fn f32_shape4(
-    cx: &OpCx<'_, '_>,
-    t: &crate::ir::Tensor<'_>,
-) -> Result<[usize; 4], LowerError> {
+pub(crate) fn f32_shape4(cx: &OpCx<'_, '_>, t: &crate::ir::Tensor<'_>) -> Result<[usize; 4], LowerError> {
     cx.expect_dtype(t, crate::ir::DType::F32)?;
     cx.shape4(t)
 }

@@ -15,7 +15,7 @@
 //! nothing here panics on model data.
 
 use crate::emit::EmitCx;
-use crate::error::{Location, LowerError};
+use crate::error::{LowerError, Location};
 use crate::ir::{Activation, DType, Operator, Subgraph, Tensor, TensorId};
 use std::collections::BTreeMap;
 use tflc_runtime::prepare::FusedActivation;
@@ -261,27 +261,27 @@ ops! {
 // Op families: what several builtins share (their builtin files keep only their specifics).
 pub(crate) mod arg_min_max;
 pub(crate) mod binary;
-pub(crate) mod circular_buffer;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
-pub(crate) mod convolution_2d_transpose_bias;
+pub(crate) mod circular_buffer;
 pub(crate) mod decode;
 pub(crate) mod detection_postprocess;
-pub(crate) mod landmarks_to_transform_matrix;
-pub(crate) mod logical;
-pub(crate) mod math;
+pub(crate) mod convolution_2d_transpose_bias;
 pub(crate) mod max_pooling_with_argmax_2d;
 pub(crate) mod max_unpooling_2d;
-pub mod mediapipe;
-pub(crate) mod movement;
-pub(crate) mod pool_2d;
-pub(crate) mod reduce;
-pub(crate) mod resource_variable;
-pub(crate) mod signal;
-pub(crate) mod target;
+pub(crate) mod landmarks_to_transform_matrix;
 pub(crate) mod transform_landmarks;
 pub(crate) mod transform_tensor_bilinear;
+pub mod mediapipe;
+pub(crate) mod logical;
+pub(crate) mod math;
+pub(crate) mod movement;
+pub(crate) mod pool_2d;
+pub(crate) mod resource_variable;
+pub(crate) mod signal;
+pub(crate) mod reduce;
+pub(crate) mod target;
 pub(crate) mod unary;
 pub mod user_custom;
 
@@ -290,9 +290,9 @@ mod test_helpers;
 #[cfg(test)]
 mod tests_16x8;
 #[cfg(test)]
-mod tests_16x8_elementwise;
-#[cfg(test)]
 mod tests_int4;
+#[cfg(test)]
+mod tests_16x8_elementwise;
 
 /// Errors while executing a lowered kernel on concrete tensors (a missing or mistyped
 /// tensor in the store).
@@ -331,11 +331,7 @@ impl TensorData {
             if !b.len().is_multiple_of(N) {
                 return None;
             }
-            Some(
-                b.chunks_exact(N)
-                    .map(|c| f(c.try_into().unwrap_or([0; N])))
-                    .collect(),
-            )
+            Some(b.chunks_exact(N).map(|c| f(c.try_into().unwrap_or([0; N]))).collect())
         }
         Some(match dtype {
             DType::I8 => TensorData::I8(b.iter().map(|&x| x as i8).collect()),
@@ -381,10 +377,7 @@ macro_rules! typed_access {
         pub fn $get(&self, t: TensorId) -> Result<&[$t], ExecError> {
             match self.map.get(&t) {
                 Some(TensorData::$variant(v)) => Ok(v),
-                Some(other) => Err(ExecError(format!(
-                    "tensor {t} holds {other:?}-typed data, not {}",
-                    stringify!($t)
-                ))),
+                Some(other) => Err(ExecError(format!("tensor {t} holds {other:?}-typed data, not {}", stringify!($t)))),
                 None => Err(ExecError(format!("tensor {t} has no data"))),
             }
         }
@@ -473,20 +466,10 @@ impl<'m, 'a> OpCx<'m, 'a> {
         if !self.sg.half_weights.contains(&t.id) {
             return None;
         }
-        let producer = self
-            .sg
-            .ops
-            .iter()
-            .find(|o| o.outputs.contains(&t.id) && o.kind == crate::ir::OpKind::Dequantize)?;
+        let producer = self.sg.ops.iter().find(|o| o.outputs.contains(&t.id) && o.kind == crate::ir::OpKind::Dequantize)?;
         let source = self.sg.tensors.get((*producer.inputs.first()?)?)?;
-        let data = source
-            .data
-            .filter(|d| source.dtype == DType::F16 && d.len() == 2 * t.num_elements())?;
-        Some(
-            data.chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        )
+        let data = source.data.filter(|d| source.dtype == DType::F16 && d.len() == 2 * t.num_elements())?;
+        Some(data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
     }
 
     /// Every operand's quantization scales, per tensor and per channel alike, are finite and
@@ -500,21 +483,9 @@ impl<'m, 'a> OpCx<'m, 'a> {
                 continue;
             }
             let Some(q) = &t.quant else { continue };
-            if let Some((c, &scale)) = q
-                .scale
-                .iter()
-                .enumerate()
-                .find(|(_, s)| !(s.is_finite() && **s > 0.0))
-            {
-                let which = if q.scale.len() > 1 {
-                    format!("channel {c}: ")
-                } else {
-                    String::new()
-                };
-                return Err(self.invalid_tensor(
-                    t,
-                    format!("{which}quantization scale {scale} is not positive"),
-                ));
+            if let Some((c, &scale)) = q.scale.iter().enumerate().find(|(_, s)| !(s.is_finite() && **s > 0.0)) {
+                let which = if q.scale.len() > 1 { format!("channel {c}: ") } else { String::new() };
+                return Err(self.invalid_tensor(t, format!("{which}quantization scale {scale} is not positive")));
             }
         }
         Ok(())
@@ -532,34 +503,22 @@ impl<'m, 'a> OpCx<'m, 'a> {
 
     /// An [`LowerError::Unsupported`] at this operator.
     pub fn unsupported(&self, reason: impl Into<String>) -> LowerError {
-        LowerError::Unsupported {
-            at: self.at(None),
-            reason: reason.into(),
-        }
+        LowerError::Unsupported { at: self.at(None), reason: reason.into() }
     }
 
     /// An [`LowerError::Unsupported`] at this operator and tensor `t`.
     pub fn unsupported_tensor(&self, t: &Tensor<'_>, reason: impl Into<String>) -> LowerError {
-        LowerError::Unsupported {
-            at: self.at(Some(t)),
-            reason: reason.into(),
-        }
+        LowerError::Unsupported { at: self.at(Some(t)), reason: reason.into() }
     }
 
     /// An [`LowerError::Invalid`] at this operator.
     pub fn invalid(&self, what: impl Into<String>) -> LowerError {
-        LowerError::Invalid {
-            at: self.at(None),
-            what: what.into(),
-        }
+        LowerError::Invalid { at: self.at(None), what: what.into() }
     }
 
     /// An [`LowerError::Invalid`] at this operator and tensor `t`.
     pub fn invalid_tensor(&self, t: &Tensor<'_>, what: impl Into<String>) -> LowerError {
-        LowerError::Invalid {
-            at: self.at(Some(t)),
-            what: what.into(),
-        }
+        LowerError::Invalid { at: self.at(Some(t)), what: what.into() }
     }
 
     /// Input `i`, which must be present.
@@ -585,11 +544,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
 
     /// Checks that the op has `n_in` inputs (counting omitted optional ones) and `n_out`
     /// outputs.
-    pub fn expect_arity(
-        &self,
-        n_in: std::ops::RangeInclusive<usize>,
-        n_out: usize,
-    ) -> Result<(), LowerError> {
+    pub fn expect_arity(&self, n_in: std::ops::RangeInclusive<usize>, n_out: usize) -> Result<(), LowerError> {
         if !n_in.contains(&self.op.inputs.len()) || self.op.outputs.len() != n_out {
             let (lo, hi) = (*n_in.start(), *n_in.end());
             let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -611,9 +566,7 @@ impl<'m, 'a> OpCx<'m, 'a> {
     /// Checks that `t` has element type `dtype` (else unsupported, naming both types).
     pub fn expect_dtype(&self, t: &Tensor<'_>, dtype: DType) -> Result<(), LowerError> {
         if t.dtype != dtype {
-            return Err(
-                self.unsupported_tensor(t, format!("element type {} (expected {dtype})", t.dtype))
-            );
+            return Err(self.unsupported_tensor(t, format!("element type {} (expected {dtype})", t.dtype)));
         }
         Ok(())
     }
@@ -621,21 +574,14 @@ impl<'m, 'a> OpCx<'m, 'a> {
     /// A non-constant tensor (an activation).
     pub fn expect_activation(&self, t: &Tensor<'_>) -> Result<(), LowerError> {
         if t.is_constant() {
-            return Err(
-                self.unsupported_tensor(t, "a constant where the kernel expects an activation")
-            );
+            return Err(self.unsupported_tensor(t, "a constant where the kernel expects an activation"));
         }
         Ok(())
     }
 
     /// A constant tensor.
     pub fn expect_constant(&self, t: &Tensor<'a>) -> Result<&'a [u8], LowerError> {
-        t.data.ok_or_else(|| {
-            self.unsupported_tensor(
-                t,
-                "a non-constant tensor where the kernel expects a constant",
-            )
-        })
+        t.data.ok_or_else(|| self.unsupported_tensor(t, "a non-constant tensor where the kernel expects a constant"))
     }
 
     /// Constant int32 data (biases, shape operands).
@@ -664,55 +610,31 @@ impl<'m, 'a> OpCx<'m, 'a> {
         self.expect_dtype(t, DType::I16)?;
         let q = self.per_tensor_q(t)?;
         if q.zero_point != 0 {
-            return Err(self.unsupported_tensor(
-                t,
-                format!("int16 zero point {} (TFLite requires 0)", q.zero_point),
-            ));
+            return Err(self.unsupported_tensor(t, format!("int16 zero point {} (TFLite requires 0)", q.zero_point)));
         }
         Ok(q)
     }
 
     /// The int16 clamp range of a fused activation on an output quantized as `out`.
-    pub fn activation_range_s16(
-        &self,
-        a: Activation,
-        out: QuantParams,
-    ) -> Result<(i32, i32), LowerError> {
+    pub fn activation_range_s16(&self, a: Activation, out: QuantParams) -> Result<(i32, i32), LowerError> {
         let kind = self.fused_activation(a)?;
-        tflc_runtime::prepare::activation_range_s16(kind, out.scale, out.zero_point).ok_or_else(
-            || {
-                self.invalid(format!(
-                    "fused activation {a} cannot be expressed in the output quantization"
-                ))
-            },
-        )
+        tflc_runtime::prepare::activation_range_s16(kind, out.scale, out.zero_point)
+            .ok_or_else(|| self.invalid(format!("fused activation {a} cannot be expressed in the output quantization")))
     }
 
     /// A constant int32 bias of exactly `n` entries (`what` names them in the error), or an
     /// empty vector when there is none.
-    pub fn bias_i32(
-        &self,
-        bias: Option<&Tensor<'a>>,
-        n: usize,
-        what: &str,
-    ) -> Result<Vec<i32>, LowerError> {
+    pub fn bias_i32(&self, bias: Option<&Tensor<'a>>, n: usize, what: &str) -> Result<Vec<i32>, LowerError> {
         let Some(b) = bias else { return Ok(Vec::new()) };
         let v = self.const_i32(b)?;
         if v.len() != n {
-            return Err(
-                self.invalid_tensor(b, format!("bias has {} entries for {n} {what}", v.len()))
-            );
+            return Err(self.invalid_tensor(b, format!("bias has {} entries for {n} {what}", v.len())));
         }
         Ok(v)
     }
 
     /// The clamp range of a fused activation for an int8 or (`int16`) int16 output.
-    pub fn activation_range(
-        &self,
-        a: Activation,
-        out: QuantParams,
-        int16: bool,
-    ) -> Result<(i32, i32), LowerError> {
+    pub fn activation_range(&self, a: Activation, out: QuantParams, int16: bool) -> Result<(i32, i32), LowerError> {
         if int16 {
             self.activation_range_s16(a, out)
         } else {
@@ -730,24 +652,13 @@ impl<'m, 'a> OpCx<'m, 'a> {
 
     /// The per-tensor scale and zero point of `t` (zero point as i32).
     pub fn per_tensor_q(&self, t: &Tensor<'_>) -> Result<QuantParams, LowerError> {
-        let q = t
-            .quant
-            .as_ref()
-            .ok_or_else(|| self.unsupported_tensor(t, "not quantized"))?;
-        let (scale, zp) = q.per_tensor().ok_or_else(|| {
-            self.unsupported_tensor(t, "per-axis quantization where per-tensor is required")
-        })?;
+        let q = t.quant.as_ref().ok_or_else(|| self.unsupported_tensor(t, "not quantized"))?;
+        let (scale, zp) = q.per_tensor().ok_or_else(|| self.unsupported_tensor(t, "per-axis quantization where per-tensor is required"))?;
         if !(scale.is_finite() && scale > 0.0) {
-            return Err(
-                self.invalid_tensor(t, format!("quantization scale {scale} is not positive"))
-            );
+            return Err(self.invalid_tensor(t, format!("quantization scale {scale} is not positive")));
         }
-        let zp = i32::try_from(zp)
-            .map_err(|_| self.invalid_tensor(t, format!("zero point {zp} is out of range")))?;
-        Ok(QuantParams {
-            scale,
-            zero_point: zp,
-        })
+        let zp = i32::try_from(zp).map_err(|_| self.invalid_tensor(t, format!("zero point {zp} is out of range")))?;
+        Ok(QuantParams { scale, zero_point: zp })
     }
 
     /// The per-tensor quantization of an int8 activation; its zero point in -128..=127.
@@ -755,29 +666,17 @@ impl<'m, 'a> OpCx<'m, 'a> {
         self.expect_dtype(t, DType::I8)?;
         let q = self.per_tensor_q(t)?;
         if !(-128..=127).contains(&q.zero_point) {
-            return Err(self.invalid_tensor(
-                t,
-                format!("int8 zero point {} is out of range", q.zero_point),
-            ));
+            return Err(self.invalid_tensor(t, format!("int8 zero point {} is out of range", q.zero_point)));
         }
         Ok(q)
     }
 
     /// The int8 clamp range of a fused activation on an output quantized as `out`
     /// (TFLite `CalculateActivationRangeQuantized`).
-    pub fn activation_range_s8(
-        &self,
-        a: Activation,
-        out: QuantParams,
-    ) -> Result<(i32, i32), LowerError> {
+    pub fn activation_range_s8(&self, a: Activation, out: QuantParams) -> Result<(i32, i32), LowerError> {
         let kind = self.fused_activation(a)?;
-        tflc_runtime::prepare::activation_range_s8(kind, out.scale, out.zero_point).ok_or_else(
-            || {
-                self.invalid(format!(
-                    "fused activation {a} cannot be expressed in the output quantization"
-                ))
-            },
-        )
+        tflc_runtime::prepare::activation_range_s8(kind, out.scale, out.zero_point)
+            .ok_or_else(|| self.invalid(format!("fused activation {a} cannot be expressed in the output quantization")))
     }
 
     /// Maps a fused activation to the clamp kind; TANH/SIGN_BIT fused are unsupported.
@@ -840,14 +739,9 @@ pub(crate) fn copy_overlap(
     output_len: usize,
     elem: usize,
 ) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
-    let Some(d) = min_delta else {
-        return Vec::new();
-    };
+    let Some(d) = min_delta else { return Vec::new() };
     let e = elem as i64;
-    let (in_bytes, out_bytes) = (
-        (input_len as i64).saturating_mul(e),
-        (output_len as i64).saturating_mul(e),
-    );
+    let (in_bytes, out_bytes) = ((input_len as i64).saturating_mul(e), (output_len as i64).saturating_mul(e));
     let d = d.saturating_mul(e);
     // The most bytes the pair can share at a delta the bound allows: the output [delta, delta
     // + out) against the input [0, in), at the bound or, if that is lower, where the smaller

@@ -65,9 +65,7 @@ macro_rules! with_elem {
                 type $T = f32;
                 $body
             }
-            other => Err($crate::lower::ops::ExecError(format!(
-                "element type {other} is not movable"
-            ))),
+            other => Err($crate::lower::ops::ExecError(format!("element type {other} is not movable"))),
         }
     };
 }
@@ -76,12 +74,7 @@ pub(crate) use with_elem;
 /// The contents of `t`, which must hold `T`.
 pub(crate) fn get<T: Elem>(s: &TensorStore, t: TensorId) -> Result<&[T], ExecError> {
     match s.get(t) {
-        Some(d) => T::slice(d).ok_or_else(|| {
-            ExecError(format!(
-                "tensor {t} holds {d:?}, not {}",
-                std::any::type_name::<T>()
-            ))
-        }),
+        Some(d) => T::slice(d).ok_or_else(|| ExecError(format!("tensor {t} holds {d:?}, not {}", std::any::type_name::<T>()))),
         None => Err(ExecError(format!("tensor {t} has no data"))),
     }
 }
@@ -100,19 +93,9 @@ pub(crate) fn movable_dtype(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<DType, 
 }
 
 /// `out` must carry `input`'s element type and quantization (see the module docs).
-pub(crate) fn expect_same_type_and_quant(
-    cx: &OpCx<'_, '_>,
-    input: &Tensor<'_>,
-    out: &Tensor<'_>,
-) -> Result<(), LowerError> {
+pub(crate) fn expect_same_type_and_quant(cx: &OpCx<'_, '_>, input: &Tensor<'_>, out: &Tensor<'_>) -> Result<(), LowerError> {
     if out.dtype != input.dtype {
-        return Err(cx.invalid_tensor(
-            out,
-            format!(
-                "element type {} differs from the input's {}",
-                out.dtype, input.dtype
-            ),
-        ));
+        return Err(cx.invalid_tensor(out, format!("element type {} differs from the input's {}", out.dtype, input.dtype)));
     }
     if out.quant != input.quant {
         return Err(cx.unsupported_tensor(
@@ -145,19 +128,12 @@ pub(crate) fn const_ints(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<Vec<i64>, 
         (DType::I32, Some(TensorData::I32(v))) => Ok(v.into_iter().map(i64::from).collect()),
         (DType::I64, Some(TensorData::I64(v))) => Ok(v),
         (DType::I32 | DType::I64, _) => Err(cx.invalid_tensor(t, "malformed integer constant")),
-        (other, _) => {
-            Err(cx.unsupported_tensor(t, format!("element type {other} (expected int32 or int64)")))
-        }
+        (other, _) => Err(cx.unsupported_tensor(t, format!("element type {other} (expected int32 or int64)"))),
     }
 }
 
 /// A constant int32 tensor's values, which must be exactly `n` (a scalar counts as one).
-pub(crate) fn const_i32_exact(
-    cx: &OpCx<'_, '_>,
-    t: &Tensor<'_>,
-    n: usize,
-    what: &str,
-) -> Result<Vec<i32>, LowerError> {
+pub(crate) fn const_i32_exact(cx: &OpCx<'_, '_>, t: &Tensor<'_>, n: usize, what: &str) -> Result<Vec<i32>, LowerError> {
     let v = cx.const_i32(t)?;
     if v.len() != n {
         return Err(cx.invalid_tensor(t, format!("{what} has {} values, expected {n}", v.len())));
@@ -170,10 +146,7 @@ pub(crate) fn const_axis(cx: &OpCx<'_, '_>, t: &Tensor<'_>) -> Result<i64, Lower
     let v = cx.const_i32(t)?;
     match v.as_slice() {
         [a] if t.shape.len() <= 1 => Ok(i64::from(*a)),
-        _ => Err(cx.invalid_tensor(
-            t,
-            format!("the axis must be a single value, found shape {:?}", t.shape),
-        )),
+        _ => Err(cx.invalid_tensor(t, format!("the axis must be a single value, found shape {:?}", t.shape))),
     }
 }
 
@@ -196,26 +169,16 @@ pub(crate) fn count(cx: &OpCx<'_, '_>, what: &str, v: i32) -> Result<usize, Lowe
 pub(crate) fn expect_distinct_outputs(cx: &OpCx<'_, '_>) -> Result<(), LowerError> {
     for (i, t) in cx.op.outputs.iter().enumerate() {
         if cx.op.outputs[..i].contains(t) || cx.op.present_inputs().any(|x| x == *t) {
-            return Err(cx.invalid_tensor(
-                cx.sg.tensor(*t),
-                "the tensor is written twice or is also an input",
-            ));
+            return Err(cx.invalid_tensor(cx.sg.tensor(*t), "the tensor is written twice or is also an input"));
         }
     }
     Ok(())
 }
 
 /// The output's shape must be `want`.
-pub(crate) fn expect_shape(
-    cx: &OpCx<'_, '_>,
-    t: &Tensor<'_>,
-    want: &[usize],
-) -> Result<(), LowerError> {
+pub(crate) fn expect_shape(cx: &OpCx<'_, '_>, t: &Tensor<'_>, want: &[usize]) -> Result<(), LowerError> {
     if t.shape != want {
-        return Err(cx.invalid_tensor(
-            t,
-            format!("shape {:?}, but the op's semantics give {want:?}", t.shape),
-        ));
+        return Err(cx.invalid_tensor(t, format!("shape {:?}, but the op's semantics give {want:?}", t.shape)));
     }
     Ok(())
 }
@@ -243,10 +206,7 @@ impl MoveKernel {
 
     /// The params type, `<rt>::kernels::<module>::<params>`.
     fn ty(&self, rt: &TokenStream) -> TokenStream {
-        let (m, ty) = (
-            format_ident!("{}", self.module),
-            format_ident!("{}", self.params),
-        );
+        let (m, ty) = (format_ident!("{}", self.module), format_ident!("{}", self.params));
         quote! { #rt::kernels::#m::#ty }
     }
 
@@ -277,19 +237,10 @@ impl MoveKernel {
 
 /// The path of a data-movement kernel: `<rt>::kernels::<module>::<name>_s8` for int8, the
 /// generic `<rt>::kernels::<module>::<name>` otherwise.
-pub(crate) fn kernel_fn(
-    cx: &EmitCx<'_, '_, '_>,
-    module: &str,
-    name: &str,
-    dtype: DType,
-) -> TokenStream {
+pub(crate) fn kernel_fn(cx: &EmitCx<'_, '_, '_>, module: &str, name: &str, dtype: DType) -> TokenStream {
     let rt = cx.rt().clone();
     let m = format_ident!("{}", module);
-    let f = if dtype == DType::I8 {
-        format_ident!("{}_s8", name)
-    } else {
-        format_ident!("{}", name)
-    };
+    let f = if dtype == DType::I8 { format_ident!("{}_s8", name) } else { format_ident!("{}", name) };
     quote! { #rt::kernels::#m::#f }
 }
 
@@ -310,33 +261,14 @@ pub struct StridedCopy {
 
 impl StridedCopy {
     /// A copy of `input` into `outputs` by `kernel`, one plan per output.
-    pub(crate) fn new(
-        kernel: MoveKernel,
-        input: &Tensor<'_>,
-        dtype: DType,
-        outputs: Vec<TensorId>,
-        plans: Vec<GatherPlan>,
-    ) -> Self {
-        StridedCopy {
-            kernel,
-            input: input.id,
-            input_len: input.num_elements(),
-            outputs,
-            dtype,
-            plans,
-        }
+    pub(crate) fn new(kernel: MoveKernel, input: &Tensor<'_>, dtype: DType, outputs: Vec<TensorId>, plans: Vec<GatherPlan>) -> Self {
+        StridedCopy { kernel, input: input.id, input_len: input.num_elements(), outputs, dtype, plans }
     }
 
     fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let x = get::<T>(s, self.input)?;
         if x.len() != self.input_len {
-            return Err(ExecError(format!(
-                "{}: input {} has {} elements, expected {}",
-                self.kernel.op,
-                self.input,
-                x.len(),
-                self.input_len
-            )));
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.kernel.op, self.input, x.len(), self.input_len)));
         }
         let mut ys = Vec::with_capacity(self.plans.len());
         for plan in &self.plans {
@@ -394,28 +326,14 @@ pub struct Concatenation {
 
 impl Concatenation {
     pub fn params(&self) -> ConcatenationParams<'_> {
-        ConcatenationParams {
-            outer: self.outer,
-            output_row: self.output_row,
-            offsets: &self.offsets,
-            lens: &self.lens,
-        }
+        ConcatenationParams { outer: self.outer, output_row: self.output_row, offsets: &self.offsets, lens: &self.lens }
     }
 
     fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
-        let xs = self
-            .inputs
-            .iter()
-            .map(|&t| get::<T>(s, t))
-            .collect::<Result<Vec<_>, _>>()?;
+        let xs = self.inputs.iter().map(|&t| get::<T>(s, t)).collect::<Result<Vec<_>, _>>()?;
         for (k, x) in xs.iter().enumerate() {
             if x.len() != self.outer * self.lens[k] {
-                return Err(ExecError(format!(
-                    "input {} has {} elements, expected {}",
-                    self.inputs[k],
-                    x.len(),
-                    self.outer * self.lens[k]
-                )));
+                return Err(ExecError(format!("input {} has {} elements, expected {}", self.inputs[k], x.len(), self.outer * self.lens[k])));
             }
         }
         let mut y = vec![T::default(); self.outer * self.output_row];
@@ -432,19 +350,10 @@ impl Kernel for Concatenation {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let p = self.kernel.params_const(cx, &[self.params()]);
-        let overlapped = self
-            .inputs
-            .iter()
-            .enumerate()
-            .find_map(|(k, &t)| cx.overlapped(t, self.output).map(|v| (k, v)));
+        let overlapped = self.inputs.iter().enumerate().find_map(|(k, &t)| cx.overlapped(t, self.output).map(|v| (k, v)));
         if let Some((k, (span, input_at, output_at))) = overlapped {
-            let others: Vec<TokenStream> = self
-                .inputs
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != k)
-                .map(|(_, &t)| cx.input(t))
-                .collect();
+            let others: Vec<TokenStream> =
+                self.inputs.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &t)| cx.input(t)).collect();
             let rt = cx.rt().clone();
             let index = crate::emit::int(k as i64);
             return quote! {
@@ -461,9 +370,7 @@ impl Kernel for Concatenation {
     /// (`tflc_runtime::kernels::overlap::concatenation_overlapped`): that input may sit at its
     /// own place inside the output. One input only: codegen hands an op one overlapped pair.
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
-        let Some(k) = (0..self.inputs.len()).rev().max_by_key(|&k| self.lens[k]) else {
-            return Vec::new();
-        };
+        let Some(k) = (0..self.inputs.len()).rev().max_by_key(|&k| self.lens[k]) else { return Vec::new() };
         // An input given twice is read twice: the planner would refuse it anyway.
         if self.inputs.iter().filter(|&&t| t == self.inputs[k]).count() > 1 {
             return Vec::new();
@@ -471,23 +378,14 @@ impl Kernel for Concatenation {
         // Overlapped, the kernel gets a typed view of the arena span: only types that have one.
         let elem = self.dtype.arena_elem().and(self.dtype.size()).unwrap_or(0);
         let min = tflc_runtime::kernels::overlap::concatenation_min_delta(&self.params(), k);
-        super::copy_overlap(
-            min,
-            k,
-            self.outer * self.lens[k],
-            self.outer * self.output_row,
-            elem,
-        )
+        super::copy_overlap(min, k, self.outer * self.lens[k], self.outer * self.output_row, elem)
     }
 }
 
 /// Checks a one-output copy of input 0 (TRANSPOSE, SLICE, STRIDED_SLICE): `n_in` inputs,
 /// a movable input, and an output of its element type and quantization that is not an
 /// input. Returns input, output and element type.
-pub(crate) fn lower_copy<'m, 'a>(
-    cx: &OpCx<'m, 'a>,
-    n_in: usize,
-) -> Result<(&'m Tensor<'a>, &'m Tensor<'a>, DType), LowerError> {
+pub(crate) fn lower_copy<'m, 'a>(cx: &OpCx<'m, 'a>, n_in: usize) -> Result<(&'m Tensor<'a>, &'m Tensor<'a>, DType), LowerError> {
     cx.expect_arity(n_in..=n_in, 1)?;
     let input = cx.input(0)?;
     let output = cx.output(0)?;
@@ -524,39 +422,18 @@ pub(crate) fn copy_to_outputs(
 }
 
 /// A plan from a runtime `prepare_*` helper, or an error naming the op.
-pub(crate) fn plan(
-    cx: &OpCx<'_, '_>,
-    p: Option<GatherPlan>,
-    what: &str,
-) -> Result<GatherPlan, LowerError> {
-    p.ok_or_else(|| {
-        cx.unsupported(format!(
-            "{what}: the copy cannot be planned (rank above {} or out of bounds)",
-            tflc_runtime::kernels::nd::MAX_RANK
-        ))
-    })
+pub(crate) fn plan(cx: &OpCx<'_, '_>, p: Option<GatherPlan>, what: &str) -> Result<GatherPlan, LowerError> {
+    p.ok_or_else(|| cx.unsupported(format!("{what}: the copy cannot be planned (rank above {} or out of bounds)", tflc_runtime::kernels::nd::MAX_RANK)))
 }
 
 /// The element type of a copy op limited to `allowed` (what TFLite Micro's kernel has a
 /// case for, among the types tflc can move): anything else is `Unsupported`, naming `t`.
-pub(crate) fn expect_one_of(
-    cx: &OpCx<'_, '_>,
-    t: &Tensor<'_>,
-    allowed: &[DType],
-    op: &str,
-) -> Result<(), LowerError> {
+pub(crate) fn expect_one_of(cx: &OpCx<'_, '_>, t: &Tensor<'_>, allowed: &[DType], op: &str) -> Result<(), LowerError> {
     if allowed.contains(&t.dtype) {
         return Ok(());
     }
     let names: Vec<String> = allowed.iter().map(|d| d.to_string()).collect();
-    Err(cx.unsupported_tensor(
-        t,
-        format!(
-            "element type {} ({op} lowers {})",
-            t.dtype,
-            names.join(", ")
-        ),
-    ))
+    Err(cx.unsupported_tensor(t, format!("element type {} ({op} lowers {})", t.dtype, names.join(", "))))
 }
 
 /// The checked operands of BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND (see [`lower_batch_space`]).
@@ -578,67 +455,38 @@ pub(crate) struct BatchSpace<'m, 'a> {
 /// positive) and `crops` / `paddings` (`[rank - 2, 2]`, none negative: TFLite's rule;
 /// TFLite Micro does not check and would index out of bounds). Output shapes are the
 /// caller's.
-pub(crate) fn lower_batch_space<'m, 'a>(
-    cx: &OpCx<'m, 'a>,
-    op: &str,
-) -> Result<BatchSpace<'m, 'a>, LowerError> {
+pub(crate) fn lower_batch_space<'m, 'a>(cx: &OpCx<'m, 'a>, op: &str) -> Result<BatchSpace<'m, 'a>, LowerError> {
     let (input, output, dtype) = lower_copy(cx, 3)?;
     expect_one_of(cx, input, &[DType::I8, DType::F32], op)?;
     let rank = input.shape.len();
     if !(3..=4).contains(&rank) {
-        return Err(cx.unsupported_tensor(
-            input,
-            format!("rank {rank} (TFLite Micro's {op} takes rank 3 or 4)"),
-        ));
+        return Err(cx.unsupported_tensor(input, format!("rank {rank} (TFLite Micro's {op} takes rank 3 or 4)")));
     }
     if output.shape.len() != rank {
-        return Err(cx.invalid_tensor(
-            output,
-            format!("rank {}, the input's is {rank}", output.shape.len()),
-        ));
+        return Err(cx.invalid_tensor(output, format!("rank {}, the input's is {rank}", output.shape.len())));
     }
     let spatial = rank - 2;
     let block_t = cx.input(1)?;
     if block_t.shape != [spatial] {
-        return Err(cx.invalid_tensor(
-            block_t,
-            format!("shape {:?}, expected [{spatial}]", block_t.shape),
-        ));
+        return Err(cx.invalid_tensor(block_t, format!("shape {:?}, expected [{spatial}]", block_t.shape)));
     }
     let block_v = const_i32_exact(cx, block_t, spatial, "block_shape")?;
     let mut block = [1usize; 2];
     for (k, &v) in block_v.iter().enumerate() {
-        block[k] = usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
-            cx.invalid_tensor(block_t, format!("block_shape {block_v:?} is not positive"))
-        })?;
+        block[k] = usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| cx.invalid_tensor(block_t, format!("block_shape {block_v:?} is not positive")))?;
     }
     let pairs_t = cx.input(2)?;
     if pairs_t.shape != [spatial, 2] {
-        return Err(cx.invalid_tensor(
-            pairs_t,
-            format!("shape {:?}, expected [{spatial}, 2]", pairs_t.shape),
-        ));
+        return Err(cx.invalid_tensor(pairs_t, format!("shape {:?}, expected [{spatial}, 2]", pairs_t.shape)));
     }
     let pv = const_i32_exact(cx, pairs_t, spatial * 2, "crops / paddings")?;
     let mut pairs = [[0usize; 2]; 2];
     for (k, &v) in pv.iter().enumerate() {
-        pairs[k / 2][k % 2] = usize::try_from(v)
-            .map_err(|_| cx.invalid_tensor(pairs_t, format!("{pv:?} has a negative entry")))?;
+        pairs[k / 2][k % 2] = usize::try_from(v).map_err(|_| cx.invalid_tensor(pairs_t, format!("{pv:?} has a negative entry")))?;
     }
     let s = &input.shape;
-    let input4 = if rank == 4 {
-        [s[0], s[1], s[2], s[3]]
-    } else {
-        [s[0], s[1], 1, s[2]]
-    };
-    Ok(BatchSpace {
-        input,
-        output,
-        dtype,
-        input4,
-        block,
-        pairs,
-    })
+    let input4 = if rank == 4 { [s[0], s[1], s[2], s[3]] } else { [s[0], s[1], 1, s[2]] };
+    Ok(BatchSpace { input, output, dtype, input4, block, pairs })
 }
 
 /// The output shape `[b, h, w, d]` in the op's rank (`w` dropped for rank 3).
@@ -687,12 +535,7 @@ pub(crate) fn lower_resize<'m, 'a>(cx: &OpCx<'m, 'a>) -> Result<Resize<'m, 'a>, 
     if output.num_elements() == 0 {
         return Err(cx.unsupported_tensor(output, "an empty output"));
     }
-    Ok(Resize {
-        input,
-        output,
-        input_shape: [batches, ih, iw, depth],
-        output_hw: [oh, ow],
-    })
+    Ok(Resize { input, output, input_shape: [batches, ih, iw, depth], output_hw: [oh, ow] })
 }
 
 /// A view op (RESHAPE, SQUEEZE, EXPAND_DIMS): the output is the input's bytes under a new
@@ -710,46 +553,24 @@ pub struct View {
 
 /// Lowers a view op whose output shape has already been checked: element type,
 /// quantization and element count must be the input's.
-pub(crate) fn lower_view(
-    cx: &OpCx<'_, '_>,
-    op: &'static str,
-    input: &Tensor<'_>,
-    output: &Tensor<'_>,
-) -> Result<View, LowerError> {
+pub(crate) fn lower_view(cx: &OpCx<'_, '_>, op: &'static str, input: &Tensor<'_>, output: &Tensor<'_>) -> Result<View, LowerError> {
     let dtype = movable_dtype(cx, input)?;
     expect_same_type_and_quant(cx, input, output)?;
     if input.num_elements() != output.num_elements() {
         return Err(cx.invalid_tensor(
             output,
-            format!(
-                "{} elements, but the input {} has {}",
-                output.num_elements(),
-                input.id,
-                input.num_elements()
-            ),
+            format!("{} elements, but the input {} has {}", output.num_elements(), input.id, input.num_elements()),
         ));
     }
     expect_distinct_outputs(cx)?;
-    Ok(View {
-        op,
-        input: input.id,
-        output: output.id,
-        dtype,
-        len: input.num_elements(),
-    })
+    Ok(View { op, input: input.id, output: output.id, dtype, len: input.num_elements() })
 }
 
 impl View {
     fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let x = get::<T>(s, self.input)?;
         if x.len() != self.len {
-            return Err(ExecError(format!(
-                "{}: input {} has {} elements, expected {}",
-                self.op,
-                self.input,
-                x.len(),
-                self.len
-            )));
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.len)));
         }
         let mut y = vec![T::default(); self.len];
         tflc_runtime::kernels::reshape::reshape(x, &mut y);
@@ -797,15 +618,12 @@ pub(crate) mod testing {
     pub(crate) fn run_op0(bytes: &[u8], inputs: &[(TensorId, TensorData)]) -> TensorStore {
         let model = crate::passes::read_model(bytes).expect("the test model parses");
         let sg = model.main();
-        let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)])
-            .unwrap_or_else(|e| panic!("lowering failed: {e}"));
+        let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("lowering failed: {e}"));
         let mut store = TensorStore::with_constants(sg);
         for (t, d) in inputs {
             store.insert(*t, d.clone());
         }
-        kernel
-            .execute(&mut store)
-            .unwrap_or_else(|e| panic!("execution failed: {e}"));
+        kernel.execute(&mut store).unwrap_or_else(|e| panic!("execution failed: {e}"));
         if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
             dump(std::path::Path::new(&dir), bytes, sg, inputs, &store);
         }
@@ -815,32 +633,21 @@ pub(crate) mod testing {
     /// With `TFLC_DUMP_OP_MODELS=<dir>`: writes the model, its graph inputs and our outputs
     /// (`<test>_<n>.tflite`, `.in<i>.bin` in subgraph-input order, `.out<k>.bin`), so that
     /// they can be compared with the pip reference interpreters (`tflite-micro`).
-    fn dump(
-        dir: &std::path::Path,
-        bytes: &[u8],
-        sg: &crate::ir::Subgraph<'_>,
-        inputs: &[(TensorId, TensorData)],
-        store: &TensorStore,
-    ) {
+    fn dump(dir: &std::path::Path, bytes: &[u8], sg: &crate::ir::Subgraph<'_>, inputs: &[(TensorId, TensorData)], store: &TensorStore) {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
-        let test = std::thread::current()
-            .name()
-            .unwrap_or("op")
-            .replace("::", "_");
+        let test = std::thread::current().name().unwrap_or("op").replace("::", "_");
         let name = format!("{test}_{}", N.fetch_add(1, Ordering::Relaxed));
         std::fs::create_dir_all(dir).expect("dump dir");
         std::fs::write(dir.join(format!("{name}.tflite")), bytes).expect("dump model");
         for (i, t) in sg.inputs.iter().enumerate() {
             if let Some((_, d)) = inputs.iter().find(|(x, _)| x == t) {
-                std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes())
-                    .expect("dump input");
+                std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes()).expect("dump input");
             }
         }
         for (k, t) in sg.outputs.iter().enumerate() {
             if let Some(d) = store.get(*t) {
-                std::fs::write(dir.join(format!("{name}.out{k}.bin")), d.to_le_bytes())
-                    .expect("dump output");
+                std::fs::write(dir.join(format!("{name}.out{k}.bin")), d.to_le_bytes()).expect("dump output");
             }
         }
     }
@@ -917,23 +724,11 @@ mod robustness {
         }
         fn shape(&mut self, lo: usize, hi: usize) -> Vec<usize> {
             let r = lo + self.below(hi - lo + 1);
-            (0..r)
-                .map(|_| {
-                    if self.below(12) == 0 {
-                        0
-                    } else {
-                        self.int(1, 4) as usize
-                    }
-                })
-                .collect()
+            (0..r).map(|_| if self.below(12) == 0 { 0 } else { self.int(1, 4) as usize }).collect()
         }
         fn axis(&mut self, rank: usize) -> i64 {
             let a = self.below(rank.max(1)) as i64;
-            if self.below(2) == 0 {
-                a
-            } else {
-                a - rank as i64
-            }
+            if self.below(2) == 0 { a } else { a - rank as i64 }
         }
     }
 
@@ -956,83 +751,39 @@ mod robustness {
 
     /// A valid model of a random data-movement op.
     fn valid(r: &mut Rng) -> Spec {
-        let dtype = [
-            DType::I8,
-            DType::I8,
-            DType::I8,
-            DType::I16,
-            DType::I32,
-            DType::F32,
-        ][r.below(6)];
-        let q = if dtype == DType::F32 || dtype == DType::I32 {
-            None
-        } else {
-            Some((0.5, if dtype == DType::I8 { -3 } else { 0 }))
-        };
+        let dtype = [DType::I8, DType::I8, DType::I8, DType::I16, DType::I32, DType::F32][r.below(6)];
+        let q = if dtype == DType::F32 || dtype == DType::I32 { None } else { Some((0.5, if dtype == DType::I8 { -3 } else { 0 })) };
         let act = |s: &[usize]| T::Act(s.to_vec(), dtype, q);
         let x = r.shape(1, 5);
         let rank = x.len();
         match r.below(15) {
             0 => {
                 let n: usize = x.iter().product();
-                let out = if r.below(2) == 0 {
-                    vec![n]
-                } else {
-                    x.iter().rev().copied().collect()
-                };
+                let out = if r.below(2) == 0 { vec![n] } else { x.iter().rev().copied().collect() };
                 let mut req: Vec<i64> = out.iter().map(|&d| d as i64).collect();
                 if n > 0 && r.below(2) == 0 {
                     let i = r.below(req.len());
                     req[i] = -1;
                 }
-                Spec {
-                    kind: OpKind::Reshape { new_shape: None },
-                    ins: vec![Some(act(&x)), Some(i32v(&req))],
-                    outs: vec![act(&out)],
-                }
+                Spec { kind: OpKind::Reshape { new_shape: None }, ins: vec![Some(act(&x)), Some(i32v(&req))], outs: vec![act(&out)] }
             }
             1 => {
                 let mut s = x.clone();
                 let i = r.below(rank + 1);
                 s.insert(i, 1);
-                let dims = if r.below(2) == 0 {
-                    vec![]
-                } else {
-                    vec![i as i32 - if r.below(2) == 0 { 0 } else { s.len() as i32 }]
-                };
-                let out: Vec<usize> = if dims.is_empty() {
-                    s.iter().copied().filter(|&d| d != 1).collect()
-                } else {
-                    x.clone()
-                };
-                Spec {
-                    kind: OpKind::Squeeze { squeeze_dims: dims },
-                    ins: vec![Some(act(&s))],
-                    outs: vec![act(&out)],
-                }
+                let dims = if r.below(2) == 0 { vec![] } else { vec![i as i32 - if r.below(2) == 0 { 0 } else { s.len() as i32 }] };
+                let out: Vec<usize> = if dims.is_empty() { s.iter().copied().filter(|&d| d != 1).collect() } else { x.clone() };
+                Spec { kind: OpKind::Squeeze { squeeze_dims: dims }, ins: vec![Some(act(&s))], outs: vec![act(&out)] }
             }
             2 => {
                 let a = r.int(-(rank as i64) - 1, rank as i64);
                 let mut out = x.clone();
-                out.insert(
-                    if a < 0 {
-                        (a + rank as i64 + 1) as usize
-                    } else {
-                        a as usize
-                    },
-                    1,
-                );
-                Spec {
-                    kind: OpKind::ExpandDims,
-                    ins: vec![Some(act(&x)), Some(T::I32(vec![], vec![a as i32]))],
-                    outs: vec![act(&out)],
-                }
+                out.insert(if a < 0 { (a + rank as i64 + 1) as usize } else { a as usize }, 1);
+                Spec { kind: OpKind::ExpandDims, ins: vec![Some(act(&x)), Some(T::I32(vec![], vec![a as i32]))], outs: vec![act(&out)] }
             }
             3 | 4 => {
                 let p: Vec<i32> = (0..2 * rank).map(|_| r.int(0, 2) as i32).collect();
-                let out: Vec<usize> = (0..rank)
-                    .map(|d| x[d] + (p[2 * d] + p[2 * d + 1]) as usize)
-                    .collect();
+                let out: Vec<usize> = (0..rank).map(|d| x[d] + (p[2 * d] + p[2 * d + 1]) as usize).collect();
                 let mut ins = vec![Some(act(&x)), Some(T::I32(vec![rank, 2], p))];
                 if r.below(2) == 0 {
                     let bytes = match dtype {
@@ -1043,23 +794,11 @@ mod robustness {
                     };
                     ins.push(Some(T::Raw(vec![], dtype, bytes)));
                 }
-                Spec {
-                    kind: if ins.len() == 3 {
-                        OpKind::PadV2
-                    } else {
-                        OpKind::Pad
-                    },
-                    ins,
-                    outs: vec![act(&out)],
-                }
+                Spec { kind: if ins.len() == 3 { OpKind::PadV2 } else { OpKind::Pad }, ins, outs: vec![act(&out)] }
             }
             5 => {
                 let a = r.axis(rank);
-                let au = if a < 0 {
-                    (a + rank as i64) as usize
-                } else {
-                    a as usize
-                };
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
                 let mut out = x.clone();
                 out[au] = 0;
                 let ins: Vec<Option<T>> = (0..1 + r.below(3))
@@ -1070,14 +809,7 @@ mod robustness {
                         Some(act(&s))
                     })
                     .collect();
-                Spec {
-                    kind: OpKind::Concatenation {
-                        axis: a as i32,
-                        activation: Activation::None,
-                    },
-                    ins,
-                    outs: vec![act(&out)],
-                }
+                Spec { kind: OpKind::Concatenation { axis: a as i32, activation: Activation::None }, ins, outs: vec![act(&out)] }
             }
             6 => {
                 let mut perm: Vec<usize> = (0..rank).collect();
@@ -1086,121 +818,49 @@ mod robustness {
                 }
                 let out: Vec<usize> = perm.iter().map(|&d| x[d]).collect();
                 let p: Vec<i64> = perm.iter().map(|&d| d as i64).collect();
-                Spec {
-                    kind: OpKind::Transpose,
-                    ins: vec![Some(act(&x)), Some(i32v(&p))],
-                    outs: vec![act(&out)],
-                }
+                Spec { kind: OpKind::Transpose, ins: vec![Some(act(&x)), Some(i32v(&p))], outs: vec![act(&out)] }
             }
             7 => {
                 let v = |r: &mut Rng| (0..rank).map(|_| r.int(-5, 5)).collect::<Vec<i64>>();
                 let (b, e) = (v(r), v(r));
                 let st: Vec<i64> = (0..rank).map(|_| [1, 2, -1, -2, 3][r.below(5)]).collect();
-                let (bm, em, sm) = (
-                    r.int(0, 31) as u32,
-                    r.int(0, 31) as u32,
-                    if r.below(3) == 0 {
-                        r.int(0, 31) as u32
-                    } else {
-                        0
-                    },
-                );
+                let (bm, em, sm) = (r.int(0, 31) as u32, r.int(0, 31) as u32, if r.below(3) == 0 { r.int(0, 31) as u32 } else { 0 });
                 let bi: Vec<i32> = b.iter().map(|&x| x as i32).collect();
                 let ei: Vec<i32> = e.iter().map(|&x| x as i32).collect();
                 let si: Vec<i32> = st.iter().map(|&x| x as i32).collect();
-                let bounds_of = |sm| {
-                    tflc_runtime::kernels::strided_slice::strided_slice_bounds(
-                        &x, &bi, &ei, &si, bm, em, sm, false,
-                    )
-                };
+                let bounds_of = |sm| tflc_runtime::kernels::strided_slice::strided_slice_bounds(&x, &bi, &ei, &si, bm, em, sm, false);
                 // Shrunk axes must select one element (see strided_slice.rs).
-                let one = |sm: u32| {
-                    bounds_of(sm).is_some_and(|bd| {
-                        (0..rank).all(|d| sm & (1 << d) == 0 || bd.count[5 - rank + d] == 1)
-                    })
-                };
+                let one = |sm: u32| bounds_of(sm).is_some_and(|bd| (0..rank).all(|d| sm & (1 << d) == 0 || bd.count[5 - rank + d] == 1));
                 let sm = if one(sm) { sm } else { 0 };
                 let bounds = bounds_of(sm);
                 let out: Vec<usize> = match bounds {
-                    Some(bd) => (0..rank)
-                        .filter(|&d| sm & (1 << d) == 0)
-                        .map(|d| bd.count[5 - rank + d])
-                        .collect(),
+                    Some(bd) => (0..rank).filter(|&d| sm & (1 << d) == 0).map(|d| bd.count[5 - rank + d]).collect(),
                     None => x.clone(),
                 };
-                let o = StridedSliceOptions {
-                    begin_mask: bm as i32,
-                    end_mask: em as i32,
-                    shrink_axis_mask: sm as i32,
-                    ..Default::default()
-                };
-                Spec {
-                    kind: OpKind::StridedSlice(o),
-                    ins: vec![
-                        Some(act(&x)),
-                        Some(i32v(&b)),
-                        Some(i32v(&e)),
-                        Some(i32v(&st)),
-                    ],
-                    outs: vec![act(&out)],
-                }
+                let o = StridedSliceOptions { begin_mask: bm as i32, end_mask: em as i32, shrink_axis_mask: sm as i32, ..Default::default() };
+                Spec { kind: OpKind::StridedSlice(o), ins: vec![Some(act(&x)), Some(i32v(&b)), Some(i32v(&e)), Some(i32v(&st))], outs: vec![act(&out)] }
             }
             8 => {
                 let b: Vec<i64> = x.iter().map(|&d| r.int(0, d as i64)).collect();
-                let sz: Vec<i64> = x
-                    .iter()
-                    .zip(&b)
-                    .map(|(&d, &b)| {
-                        if r.below(3) == 0 {
-                            -1
-                        } else {
-                            r.int(0, d as i64 - b)
-                        }
-                    })
-                    .collect();
-                let out: Vec<usize> = (0..rank)
-                    .map(|d| {
-                        if sz[d] == -1 {
-                            x[d] - b[d] as usize
-                        } else {
-                            sz[d] as usize
-                        }
-                    })
-                    .collect();
-                Spec {
-                    kind: OpKind::Slice,
-                    ins: vec![Some(act(&x)), Some(i32v(&b)), Some(i32v(&sz))],
-                    outs: vec![act(&out)],
-                }
+                let sz: Vec<i64> = x.iter().zip(&b).map(|(&d, &b)| if r.below(3) == 0 { -1 } else { r.int(0, d as i64 - b) }).collect();
+                let out: Vec<usize> = (0..rank).map(|d| if sz[d] == -1 { x[d] - b[d] as usize } else { sz[d] as usize }).collect();
+                Spec { kind: OpKind::Slice, ins: vec![Some(act(&x)), Some(i32v(&b)), Some(i32v(&sz))], outs: vec![act(&out)] }
             }
             9 => {
                 let a = r.axis(rank);
-                let au = if a < 0 {
-                    (a + rank as i64) as usize
-                } else {
-                    a as usize
-                };
-                let n = (1..=4)
-                    .filter(|&n| x[au].is_multiple_of(n))
-                    .nth(r.below(2))
-                    .unwrap_or(1);
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
+                let n = (1..=4).filter(|&n| x[au].is_multiple_of(n)).nth(r.below(2)).unwrap_or(1);
                 let mut out = x.clone();
                 out[au] /= n;
                 Spec {
-                    kind: OpKind::Split {
-                        num_splits: n as i32,
-                    },
+                    kind: OpKind::Split { num_splits: n as i32 },
                     ins: vec![Some(T::I32(vec![], vec![a as i32])), Some(act(&x))],
                     outs: (0..n).map(|_| act(&out)).collect(),
                 }
             }
             10 => {
                 let a = r.axis(rank);
-                let au = if a < 0 {
-                    (a + rank as i64) as usize
-                } else {
-                    a as usize
-                };
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
                 let mut left = x[au];
                 let mut sizes = Vec::new();
                 while left > 0 && sizes.len() < 3 {
@@ -1221,14 +881,8 @@ mod robustness {
                     req[i] = -1;
                 }
                 Spec {
-                    kind: OpKind::SplitV {
-                        num_splits: sizes.len() as i32,
-                    },
-                    ins: vec![
-                        Some(act(&x)),
-                        Some(i32v(&req)),
-                        Some(T::I32(vec![], vec![a as i32])),
-                    ],
+                    kind: OpKind::SplitV { num_splits: sizes.len() as i32 },
+                    ins: vec![Some(act(&x)), Some(i32v(&req)), Some(T::I32(vec![], vec![a as i32]))],
                     outs,
                 }
             }
@@ -1236,68 +890,28 @@ mod robustness {
                 let n = 1 + r.below(3);
                 let a = r.int(-(rank as i64) - 1, rank as i64);
                 let mut out = x.clone();
-                out.insert(
-                    if a < 0 {
-                        (a + rank as i64 + 1) as usize
-                    } else {
-                        a as usize
-                    },
-                    n,
-                );
-                Spec {
-                    kind: OpKind::Pack {
-                        values_count: n as i32,
-                        axis: a as i32,
-                    },
-                    ins: (0..n).map(|_| Some(act(&x))).collect(),
-                    outs: vec![act(&out)],
-                }
+                out.insert(if a < 0 { (a + rank as i64 + 1) as usize } else { a as usize }, n);
+                Spec { kind: OpKind::Pack { values_count: n as i32, axis: a as i32 }, ins: (0..n).map(|_| Some(act(&x))).collect(), outs: vec![act(&out)] }
             }
             12 => {
                 let a = r.axis(rank);
-                let au = if a < 0 {
-                    (a + rank as i64) as usize
-                } else {
-                    a as usize
-                };
+                let au = if a < 0 { (a + rank as i64) as usize } else { a as usize };
                 let mut out = x.clone();
                 let n = out.remove(au);
-                Spec {
-                    kind: OpKind::Unpack {
-                        num: n as i32,
-                        axis: a as i32,
-                    },
-                    ins: vec![Some(act(&x))],
-                    outs: (0..n).map(|_| act(&out)).collect(),
-                }
+                Spec { kind: OpKind::Unpack { num: n as i32, axis: a as i32 }, ins: vec![Some(act(&x))], outs: (0..n).map(|_| act(&out)).collect() }
             }
             k => {
                 let s4: Vec<usize> = (0..4).map(|_| r.int(1, 4) as usize).collect();
                 let (h, w) = (r.int(1, 6), r.int(1, 6));
                 let out = vec![s4[0], h as usize, w as usize, s4[3]];
-                let mut o = ResizeOptions {
-                    align_corners: r.below(2) == 0,
-                    half_pixel_centers: r.below(2) == 0,
-                };
+                let mut o = ResizeOptions { align_corners: r.below(2) == 0, half_pixel_centers: r.below(2) == 0 };
                 if k != 13 && o.align_corners {
                     // RESIZE_BILINEAR refuses both flags together.
                     o.half_pixel_centers = false;
                 }
-                let kind = if k == 13 {
-                    OpKind::ResizeNearestNeighbor(o)
-                } else {
-                    OpKind::ResizeBilinear(o)
-                };
-                let (d, q) = if k == 13 {
-                    (dtype, q)
-                } else {
-                    (DType::I8, Some((0.5, -3)))
-                };
-                Spec {
-                    kind,
-                    ins: vec![Some(T::Act(s4, d, q)), Some(i32v(&[h, w]))],
-                    outs: vec![T::Act(out, d, q)],
-                }
+                let kind = if k == 13 { OpKind::ResizeNearestNeighbor(o) } else { OpKind::ResizeBilinear(o) };
+                let (d, q) = if k == 13 { (dtype, q) } else { (DType::I8, Some((0.5, -3))) };
+                Spec { kind, ins: vec![Some(T::Act(s4, d, q)), Some(i32v(&[h, w]))], outs: vec![T::Act(out, d, q)] }
             }
         }
     }
@@ -1375,16 +989,12 @@ mod robustness {
             _ => {
                 let d = r.int(-3, 5) as i32;
                 match &mut s.kind {
-                    OpKind::Concatenation { axis, .. }
-                    | OpKind::Pack { axis, .. }
-                    | OpKind::Unpack { axis, .. } => *axis = d,
+                    OpKind::Concatenation { axis, .. } | OpKind::Pack { axis, .. } | OpKind::Unpack { axis, .. } => *axis = d,
                     OpKind::Split { num_splits } | OpKind::SplitV { num_splits } => *num_splits = d,
                     OpKind::Squeeze { squeeze_dims } => squeeze_dims.push(d),
                     OpKind::Reshape { new_shape } => *new_shape = Some(vec![d, -1]),
                     OpKind::StridedSlice(o) => o.shrink_axis_mask ^= 1 << r.below(5),
-                    OpKind::ResizeBilinear(o) | OpKind::ResizeNearestNeighbor(o) => {
-                        o.align_corners = !o.align_corners
-                    }
+                    OpKind::ResizeBilinear(o) | OpKind::ResizeNearestNeighbor(o) => o.align_corners = !o.align_corners,
                     _ => {}
                 }
             }
@@ -1405,12 +1015,11 @@ mod robustness {
                 T::I32(sh, v) => b.constant_i32(&format!("c{i}"), sh, v, None),
                 T::Raw(sh, d, v) => {
                     // Pad values carry the activations' quantization, as converters write them.
-                    let q =
-                        (*d == DType::I8 || *d == DType::I16).then(|| crate::ir::Quantization {
-                            scale: vec![0.5],
-                            zero_point: vec![if *d == DType::I8 { -3 } else { 0 }],
-                            axis: None,
-                        });
+                    let q = (*d == DType::I8 || *d == DType::I16).then(|| crate::ir::Quantization {
+                        scale: vec![0.5],
+                        zero_point: vec![if *d == DType::I8 { -3 } else { 0 }],
+                        axis: None,
+                    });
                     b.constant(&format!("c{i}"), *d, sh, v.clone(), q)
                 }
             });
@@ -1422,9 +1031,7 @@ mod robustness {
             .enumerate()
             .map(|(i, t)| match t {
                 T::Act(sh, d, q) => b.activation(&format!("y{i}"), *d, sh, *q),
-                T::I32(sh, _) | T::Raw(sh, _, _) => {
-                    b.activation(&format!("y{i}"), DType::I32, sh, None)
-                }
+                T::I32(sh, _) | T::Raw(sh, _, _) => b.activation(&format!("y{i}"), DType::I32, sh, None),
             })
             .collect();
         b.op(s.kind.clone(), &ins, &outs);
@@ -1446,10 +1053,7 @@ mod robustness {
     fn random_models_never_panic() {
         let mut r = Rng(0x0d47_a5ee_d000_0001);
         let (mut valid_lowered, mut valid_total, mut broken_lowered, mut total) = (0, 0, 0, 0);
-        let iterations: usize = std::env::var("TFLC_ROBUSTNESS_ITERATIONS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(4000);
+        let iterations: usize = std::env::var("TFLC_ROBUSTNESS_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
         for _ in 0..iterations {
             let mut spec = valid(&mut r);
             let broken = r.below(2) == 0;
@@ -1457,26 +1061,17 @@ mod robustness {
                 mutate(&mut r, &mut spec);
             }
             let bytes = build(&spec);
-            let Ok(m) = crate::passes::read_model(&bytes) else {
-                continue;
-            };
+            let Ok(m) = crate::passes::read_model(&bytes) else { continue };
             let sg = m.main();
-            let Some(op) = sg.ops.iter().next() else {
-                continue;
-            };
+            let Some(op) = sg.ops.iter().next() else { continue };
             total += 1;
             valid_total += usize::from(!broken);
             let kernel = match lower(sg, op) {
                 Ok(k) => k,
                 Err(e) => {
                     // Empty tensors and ranks beyond the kernels' limits are refused on purpose.
-                    let refusable = sg.tensors.iter().any(|t| t.num_elements() == 0)
-                        || format!("{e}").contains("rank");
-                    assert!(
-                        broken || refusable,
-                        "a valid {:?} does not lower: {e}",
-                        op.kind
-                    );
+                    let refusable = sg.tensors.iter().any(|t| t.num_elements() == 0) || format!("{e}").contains("rank");
+                    assert!(broken || refusable, "a valid {:?} does not lower: {e}", op.kind);
                     continue;
                 }
             };
@@ -1492,19 +1087,10 @@ mod robustness {
                     store.insert(t, d);
                 }
             }
-            kernel
-                .execute(&mut store)
-                .unwrap_or_else(|e| panic!("{:?}: lowered but does not execute: {e}", op.kind));
+            kernel.execute(&mut store).unwrap_or_else(|e| panic!("{:?}: lowered but does not execute: {e}", op.kind));
             for &t in &op.outputs {
                 let got = store.get(t).map(|d| d.to_le_bytes().len());
-                assert_eq!(
-                    got,
-                    sg.tensor(t).byte_size(),
-                    "{:?}: output {t} has the wrong size; inputs {:?}, outputs {:?}",
-                    op.kind,
-                    spec.ins,
-                    spec.outs
-                );
+                assert_eq!(got, sg.tensor(t).byte_size(), "{:?}: output {t} has the wrong size; inputs {:?}, outputs {:?}", op.kind, spec.ins, spec.outs);
             }
             let _ = emit_op0(&bytes);
         }

@@ -4,9 +4,7 @@
 //! requantization), the fused activation as a clamp in the output quantization, every
 //! window overlapping the input.
 
-use super::conv_common::{
-    clamp_f32, clamp_s16, clamp_s8, clamp_u8, positive, rt_padding, SchemeKind,
-};
+use super::conv_common::{clamp_u8, clamp_f32, clamp_s16, clamp_s8, positive, rt_padding, SchemeKind};
 use super::{ExecError, OpCx};
 use crate::error::LowerError;
 use crate::ir::{Pool2dOptions, TensorId};
@@ -112,12 +110,7 @@ pub(crate) fn lower_pool(cx: &OpCx<'_, '_>, o: &Pool2dOptions) -> Result<Pool2d,
         pad_top,
         pad_left,
     };
-    Ok(Pool2d {
-        input: input.id,
-        output: output.id,
-        geometry,
-        clamp,
-    })
+    Ok(Pool2d { input: input.id, output: output.id, geometry, clamp })
 }
 
 impl Pool2d {
@@ -132,11 +125,9 @@ impl Pool2d {
     /// The input in the store has the lowered shape's element count (`what` names the op).
     pub(crate) fn check_input(&self, what: &str, len: usize) -> Result<(), ExecError> {
         if len != self.input_len() {
-            return Err(ExecError(format!(
-                "{what}: input has {len} elements, expected {}",
-                self.input_len()
-            )));
+            return Err(ExecError(format!("{what}: input has {len} elements, expected {}", self.input_len())));
         }
         Ok(())
     }
 }
+

@@ -197,9 +197,7 @@ pub(crate) fn lower_reduce(
         (ReduceOp::All, DType::Bool) => ReduceType::Bool,
         (ReduceOp::All, _) => return Err(refuse("bool")),
         (ReduceOp::Mean, DType::F32) if input.num_elements() == 0 => {
-            return Err(
-                cx.unsupported_tensor(input, format!("input of shape {:?} is empty", input.shape))
-            );
+            return Err(cx.unsupported_tensor(input, format!("input of shape {:?} is empty", input.shape)));
         }
         (ReduceOp::Mean, DType::F32) => ReduceType::F32,
         (ReduceOp::Mean, _) => return Err(refuse("float32, int8 and int16")),
@@ -308,12 +306,7 @@ impl Reduce {
 
     /// The number of input elements reduced into each output (float32 MEAN's divisor).
     fn reduced_count(&self) -> f32 {
-        self.input_shape
-            .iter()
-            .zip(&self.output_strides)
-            .filter(|(_, &s)| s == 0)
-            .map(|(&n, _)| n)
-            .product::<usize>() as f32
+        self.input_shape.iter().zip(&self.output_strides).filter(|(_, &s)| s == 0).map(|(&n, _)| n).product::<usize>() as f32
     }
 
     /// The kernel function of this op and type.
@@ -533,91 +526,36 @@ pub(crate) mod tests {
     /// REDUCE_MAX (`max`) or REDUCE_MIN: every axis case in float32 (NaN, infinities, -0.0
     /// among the values) and int8, against the naive reduction and TFLite Micro's vectors
     /// (`<name>_f32_<k>`, `<name>_s8_<k>`).
-    pub(crate) fn extremum_against_tflite_micro(
-        name: &str,
-        max: bool,
-        kind: fn(bool) -> OpKind,
-        f32s: &[(&str, &[f32])],
-        s8s: &[(&str, &[i8])],
-    ) {
+    pub(crate) fn extremum_against_tflite_micro(name: &str, max: bool, kind: fn(bool) -> OpKind, f32s: &[(&str, &[f32])], s8s: &[(&str, &[i8])]) {
         let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0];
-        let pick_f = |cur: f32, v: f32| {
-            if (max && v > cur) || (!max && v < cur) {
-                v
-            } else {
-                cur
-            }
-        };
-        let pick_q = |cur: i8, v: i8| {
-            if (max && v > cur) || (!max && v < cur) {
-                v
-            } else {
-                cur
-            }
-        };
+        let pick_f = |cur: f32, v: f32| if (max && v > cur) || (!max && v < cur) { v } else { cur };
+        let pick_q = |cur: i8, v: i8| if (max && v > cur) || (!max && v < cur) { v } else { cur };
         for (k, &(shape, axes, keep_dims, out_shape)) in AXES.iter().enumerate() {
             let n: usize = shape.iter().product();
             let resolved = resolve_axes(shape.len(), axes).unwrap();
-            let mut xf: Vec<f32> = i8s(110 + k as u64, n)
-                .iter()
-                .map(|&q| f32::from(q) * 0.5)
-                .collect();
+            let mut xf: Vec<f32> = i8s(110 + k as u64, n).iter().map(|&q| f32::from(q) * 0.5).collect();
             for (i, v) in specials.iter().enumerate() {
                 if let Some(x) = xf.get_mut(i * 5) {
                     *x = *v;
                 }
             }
-            let (bytes, [x, y]) = model(
-                kind(keep_dims),
-                DType::F32,
-                shape,
-                None,
-                axes,
-                out_shape,
-                None,
-            );
+            let (bytes, [x, y]) = model(kind(keep_dims), DType::F32, shape, None, axes, out_shape, None);
             let vname = format!("{name}_f32_{k}");
             let init = if max { -f32::MAX } else { f32::MAX };
             let s = run_op0(&vname, &bytes, &[(x, TensorData::F32(xf.clone()))]);
             let want = naive(shape, &xf, &resolved, init, pick_f);
             match s.get(y) {
-                Some(TensorData::F32(got)) => assert_eq!(
-                    got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-                    want.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-                ),
+                Some(TensorData::F32(got)) => assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want.iter().map(|v| v.to_bits()).collect::<Vec<_>>()),
                 other => panic!("{other:?}"),
             }
-            check(
-                &vname,
-                &bytes,
-                &[(x, TensorData::F32(xf))],
-                y,
-                vector(f32s, &vname),
-            );
-            let (bytes, [x, y]) = model(
-                kind(keep_dims),
-                DType::I8,
-                shape,
-                Some((0.05, -7)),
-                axes,
-                out_shape,
-                Some((0.05, -7)),
-            );
+            check(&vname, &bytes, &[(x, TensorData::F32(xf))], y, vector(f32s, &vname));
+            let (bytes, [x, y]) = model(kind(keep_dims), DType::I8, shape, Some((0.05, -7)), axes, out_shape, Some((0.05, -7)));
             let vname = format!("{name}_s8_{k}");
             let xq = i8s(120 + k as u64, n);
             let s = run_op0(&vname, &bytes, &[(x, TensorData::I8(xq.clone()))]);
             let init = if max { i8::MIN } else { i8::MAX };
-            assert_eq!(
-                s.get(y),
-                Some(&TensorData::I8(naive(shape, &xq, &resolved, init, pick_q)))
-            );
-            check(
-                &vname,
-                &bytes,
-                &[(x, TensorData::I8(xq))],
-                y,
-                vector(s8s, &vname),
-            );
+            assert_eq!(s.get(y), Some(&TensorData::I8(naive(shape, &xq, &resolved, init, pick_q))));
+            check(&vname, &bytes, &[(x, TensorData::I8(xq))], y, vector(s8s, &vname));
         }
     }
 
@@ -626,45 +564,10 @@ pub(crate) mod tests {
     pub(crate) fn extremum_refusals(kind: OpKind) {
         check_malformed(kind.clone(), DType::I8, Some((0.5, 0)));
         check_malformed(kind.clone(), DType::F32, None);
-        let e = lower_op0(
-            &model(
-                kind.clone(),
-                DType::I8,
-                &[2, 3],
-                Some((0.5, 0)),
-                &[1],
-                &[2],
-                Some((0.25, 0)),
-            )
-            .0,
-        )
-        .unwrap_err()
-        .to_string();
+        let e = lower_op0(&model(kind.clone(), DType::I8, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.25, 0))).0).unwrap_err().to_string();
         assert!(e.contains("requires them equal"), "{e}");
-        expect_unsupported(
-            &model(
-                kind.clone(),
-                DType::I8,
-                &[2, 3],
-                Some((0.5, 0)),
-                &[1],
-                &[2],
-                Some((0.5, 1)),
-            )
-            .0,
-        );
-        expect_unsupported(
-            &model(
-                kind.clone(),
-                DType::I16,
-                &[2, 3],
-                Some((0.5, 0)),
-                &[1],
-                &[2],
-                Some((0.5, 0)),
-            )
-            .0,
-        );
+        expect_unsupported(&model(kind.clone(), DType::I8, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.5, 1))).0);
+        expect_unsupported(&model(kind.clone(), DType::I16, &[2, 3], Some((0.5, 0)), &[1], &[2], Some((0.5, 0))).0);
         expect_unsupported(&model(kind, DType::I32, &[2, 3], None, &[1], &[2], None).0);
     }
 

@@ -41,13 +41,7 @@ pub(crate) fn lower_var_handle(cx: &OpCx<'_, '_>) -> Result<VarHandle, LowerErro
     cx.expect_arity(0..=0, 1)?;
     let h = cx.output(0)?;
     if h.dtype != DType::Resource {
-        return Err(cx.invalid_tensor(
-            h,
-            format!(
-                "a resource handle must have type resource, found {}",
-                h.dtype
-            ),
-        ));
+        return Err(cx.invalid_tensor(h, format!("a resource handle must have type resource, found {}", h.dtype)));
     }
     Ok(VarHandle)
 }
@@ -66,13 +60,7 @@ impl VariableCopy {
     fn run<T: Elem>(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let x = get::<T>(s, self.input)?;
         if x.len() != self.len {
-            return Err(ExecError(format!(
-                "{}: input {} has {} elements, expected {}",
-                self.op,
-                self.input,
-                x.len(),
-                self.len
-            )));
+            return Err(ExecError(format!("{}: input {} has {} elements, expected {}", self.op, self.input, x.len(), self.len)));
         }
         let y = x.to_vec();
         put(s, self.output, y);
@@ -94,30 +82,16 @@ impl Kernel for VariableCopy {
 
 /// The copy of `input` into `output`: one element type, one element count (TFLite Micro
 /// checks the byte counts; a copy between different element types would relabel bytes).
-fn copy(
-    cx: &OpCx<'_, '_>,
-    op: &'static str,
-    input: TensorId,
-    output: TensorId,
-) -> Result<VariableCopy, LowerError> {
+fn copy(cx: &OpCx<'_, '_>, op: &'static str, input: TensorId, output: TensorId) -> Result<VariableCopy, LowerError> {
     let (x, y) = (cx.sg.tensor(input), cx.sg.tensor(output));
     let dtype = movable_dtype(cx, x)?;
     if y.dtype != x.dtype || y.num_elements() != x.num_elements() {
         return Err(cx.invalid_tensor(
             y,
-            format!(
-                "{}{:?} does not match the resource variable's {}{:?}",
-                y.dtype, y.shape, x.dtype, x.shape
-            ),
+            format!("{}{:?} does not match the resource variable's {}{:?}", y.dtype, y.shape, x.dtype, x.shape),
         ));
     }
-    Ok(VariableCopy {
-        op,
-        input,
-        output,
-        dtype,
-        len: x.num_elements(),
-    })
+    Ok(VariableCopy { op, input, output, dtype, len: x.num_elements() })
 }
 
 const UNRESOLVED: &str = "the resource handle was not resolved at compile time (passes::resources)";

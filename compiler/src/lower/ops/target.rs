@@ -29,6 +29,7 @@ use tflc_runtime::isa::TargetClass;
 
 use crate::emit::target_classes as classes;
 
+
 /// One variant and its packed table for some target classes (`P`: the table's element,
 /// `i32` for the integer variants, `f32` for the packed float ones).
 #[derive(Debug, Clone, PartialEq)]
@@ -48,20 +49,13 @@ pub struct PerTarget<V, P = i32> {
 
 impl<V: Copy + PartialEq, P> PerTarget<V, P> {
     /// Asks `select` for every class and packs each distinct answer once with `pack`.
-    pub fn select(
-        mut select: impl FnMut(TargetClass) -> V,
-        mut pack: impl FnMut(V) -> Vec<P>,
-    ) -> Self {
+    pub fn select(mut select: impl FnMut(TargetClass) -> V, mut pack: impl FnMut(V) -> Vec<P>) -> Self {
         let mut arms: Vec<Arm<V, P>> = Vec::new();
         for (class, ..) in classes() {
             let variant = select(class);
             match arms.iter_mut().find(|a| a.variant == variant) {
                 Some(a) => a.classes.push(class),
-                None => arms.push(Arm {
-                    classes: vec![class],
-                    variant,
-                    packed: pack(variant),
-                }),
+                None => arms.push(Arm { classes: vec![class], variant, packed: pack(variant) }),
             }
         }
         Self { arms }
@@ -70,10 +64,7 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
     /// The arm for `class` (the interpreter runs [`TargetClass::BUILD`]'s: the class of the
     /// machine it runs on).
     pub fn of(&self, class: TargetClass) -> &Arm<V, P> {
-        self.arms
-            .iter()
-            .find(|a| a.classes.contains(&class))
-            .unwrap_or(&self.arms[0])
+        self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
     }
 
     /// The `cfg`s of the arms, in order, for [`EmitCx::per_target`](crate::emit::EmitCx::per_target)
@@ -83,36 +74,18 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         self.arms
             .iter()
             .map(|a| {
-                if !a.classes.contains(&TargetClass::ArmDsp)
-                    && a.classes.contains(&TargetClass::X86)
-                    && a.classes.contains(&TargetClass::Host)
-                {
+                if !a.classes.contains(&TargetClass::ArmDsp) && a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Both hosts: the predicate and blob of the time before `X86`.
-                    return TargetArm {
-                        cfg: quote! { not(any(target_arch = "arm", target_arch = "riscv32")) },
-                        suffix: "host",
-                        classes: a.classes.clone(),
-                    };
+                    return TargetArm { cfg: quote! { not(any(target_arch = "arm", target_arch = "riscv32")) }, suffix: "host", classes: a.classes.clone() };
                 }
-                if a.classes.contains(&TargetClass::ArmDsp)
-                    && !a.classes.contains(&TargetClass::X86)
-                    && a.classes.contains(&TargetClass::Host)
-                {
+                if a.classes.contains(&TargetClass::ArmDsp) && !a.classes.contains(&TargetClass::X86) && a.classes.contains(&TargetClass::Host) {
                     // Everything but x86-64 (an int8 FULLY_CONNECTED that only x86-64 takes
                     // as `Quad`): said the short way.
-                    return TargetArm {
-                        cfg: quote! { not(target_arch = "x86_64") },
-                        suffix: "not_x86",
-                        classes: a.classes.clone(),
-                    };
+                    return TargetArm { cfg: quote! { not(target_arch = "x86_64") }, suffix: "not_x86", classes: a.classes.clone() };
                 }
                 let mine: Vec<_> = all.iter().filter(|(c, ..)| a.classes.contains(c)).collect();
                 let preds = mine.iter().map(|(_, p, _)| p);
-                let cfg = if mine.len() == 1 {
-                    quote! { #(#preds)* }
-                } else {
-                    quote! { any(#(#preds),*) }
-                };
+                let cfg = if mine.len() == 1 { quote! { #(#preds)* } } else { quote! { any(#(#preds),*) } };
                 // A distinct suffix per distinct `cfg`: two scopes of one suffix would define
                 // the same blob twice for a target both `cfg`s hold on.
                 let suffix = match mine.as_slice() {
@@ -120,11 +93,7 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
                     [(TargetClass::ArmDsp, ..), (TargetClass::X86, ..)] => "arm_x86",
                     _ => "all",
                 };
-                TargetArm {
-                    cfg,
-                    suffix,
-                    classes: a.classes.clone(),
-                }
+                TargetArm { cfg, suffix, classes: a.classes.clone() }
             })
             .collect()
     }
@@ -161,46 +130,18 @@ mod tests {
     use tflc_runtime::kernels::numerics::{Clamp, QuantS8};
 
     fn cfgs<V: Copy + PartialEq>(arms: &PerTarget<V>) -> Vec<(String, &'static str)> {
-        arms.cfgs()
-            .into_iter()
-            .map(|a| (a.cfg.to_string(), a.suffix))
-            .collect()
+        arms.cfgs().into_iter().map(|a| (a.cfg.to_string(), a.suffix)).collect()
     }
 
     /// x86-64 takes `Quad` for an int8 convolution, the other hosts keep `Wide`, Arm
     /// `Gemm`: three arms, each under its own `cfg` and blob.
     #[test]
     fn x86_gets_quad_other_hosts_wide() {
-        let g = ConvGeometry {
-            input_shape: [1, 8, 8, 4],
-            filter_shape: [16, 3, 3, 4],
-            output_shape: [1, 8, 8, 16],
-            stride_height: 1,
-            stride_width: 1,
-            dilation_height: 1,
-            dilation_width: 1,
-            pad_top: 1,
-            pad_left: 1,
-        };
+        let g = ConvGeometry { input_shape: [1, 8, 8, 4], filter_shape: [16, 3, 3, 4], output_shape: [1, 8, 8, 16], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 1, pad_left: 1 };
         let (mult, shift) = (vec![1 << 30; 16], vec![-8; 16]);
-        let p = Conv2dParams {
-            geometry: g,
-            quant: QuantS8 {
-                input_offset: 3,
-                output_offset: -1,
-                output_multiplier: &mult,
-                output_shift: &shift,
-            },
-            clamp: Clamp {
-                min: -128,
-                max: 127,
-            },
-        };
+        let p = Conv2dParams { geometry: g, quant: QuantS8 { input_offset: 3, output_offset: -1, output_multiplier: &mult, output_shift: &shift }, clamp: Clamp { min: -128, max: 127 } };
         let filter = vec![1i8; 16 * 9 * 4];
-        let arms = PerTarget::select(
-            |t| Conv2dVariant::select(&p, &filter, None, t),
-            |v| vec![v.packed_len(&g) as i32],
-        );
+        let arms = PerTarget::select(|t| Conv2dVariant::select(&p, &filter, None, t), |v| vec![v.packed_len(&g) as i32]);
         assert_eq!(arms.of(TargetClass::X86).variant, Conv2dVariant::Quad);
         assert_eq!(arms.of(TargetClass::Host).variant, Conv2dVariant::Wide);
         assert_eq!(arms.of(TargetClass::ArmDsp).variant, Conv2dVariant::Gemm);
@@ -213,50 +154,19 @@ mod tests {
             ]
         );
         // uint8 keeps `Wide` on every host.
-        assert_eq!(
-            Conv2dVariant::select_u8(
-                &Conv2dParams {
-                    geometry: g,
-                    quant: tflc_runtime::kernels::numerics::QuantU8 {
-                        input_offset: -3,
-                        weights_offset: -5,
-                        output_offset: 1,
-                        output_multiplier: 1 << 30,
-                        output_shift: -8
-                    },
-                    clamp: Clamp { min: 0, max: 255 }
-                },
-                TargetClass::X86
-            ),
-            Conv2dVariant::Wide
-        );
+        assert_eq!(Conv2dVariant::select_u8(&Conv2dParams { geometry: g, quant: tflc_runtime::kernels::numerics::QuantU8 { input_offset: -3, weights_offset: -5, output_offset: 1, output_multiplier: 1 << 30, output_shift: -8 }, clamp: Clamp { min: 0, max: 255 } }, TargetClass::X86), Conv2dVariant::Wide);
     }
 
     /// Both host classes agreeing print the predicate and blob of the time before `X86`.
     #[test]
     fn hosts_agreeing_keep_the_old_arm() {
         let arms = PerTarget::<u8>::select(|t| u8::from(t.is_host()), |v| vec![v as i32]);
-        assert_eq!(
-            cfgs(&arms),
-            [
-                (
-                    "any (target_arch = \"arm\" , target_arch = \"riscv32\")".into(),
-                    "arm"
-                ),
-                (
-                    "not (any (target_arch = \"arm\" , target_arch = \"riscv32\"))".into(),
-                    "host"
-                )
-            ]
-        );
+        assert_eq!(cfgs(&arms), [("any (target_arch = \"arm\" , target_arch = \"riscv32\")".into(), "arm"), ("not (any (target_arch = \"arm\" , target_arch = \"riscv32\"))".into(), "host")]);
         // Arm and x86-64 agreeing (no select does so today): a suffix of their own.
         let odd = PerTarget::<u8>::select(|t| u8::from(t == TargetClass::Host), |v| vec![v as i32]);
         assert_eq!(cfgs(&odd), [("any (any (target_arch = \"arm\" , target_arch = \"riscv32\") , target_arch = \"x86_64\")".into(), "arm_x86"), ("not (any (target_arch = \"arm\" , target_arch = \"riscv32\" , target_arch = \"x86_64\"))".into(), "other_host")]);
         let one = PerTarget::<u8>::select(|_| 0, |v| vec![v as i32]);
         assert_eq!(one.arms.len(), 1);
-        assert_eq!(
-            one.of(TargetClass::X86).classes,
-            [TargetClass::ArmDsp, TargetClass::X86, TargetClass::Host]
-        );
+        assert_eq!(one.of(TargetClass::X86).classes, [TargetClass::ArmDsp, TargetClass::X86, TargetClass::Host]);
     }
 }

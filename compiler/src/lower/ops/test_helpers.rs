@@ -26,21 +26,17 @@ pub(crate) fn run_op0(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)
         std::fs::create_dir_all(&dir).expect("dump dir");
         std::fs::write(dir.join(format!("{name}.tflite")), bytes).expect("dump model");
         for (i, (_, d)) in inputs.iter().enumerate() {
-            std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes())
-                .expect("dump input");
+            std::fs::write(dir.join(format!("{name}.in{i}.bin")), d.to_le_bytes()).expect("dump input");
         }
     }
     let model = crate::passes::read_model(bytes).expect("the test model parses");
     let sg = model.main();
-    let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)])
-        .unwrap_or_else(|e| panic!("{name}: lowering failed: {e}"));
+    let kernel = lower(sg, &sg.ops[crate::ir::OpId::new(0)]).unwrap_or_else(|e| panic!("{name}: lowering failed: {e}"));
     let mut store = TensorStore::with_constants(sg);
     for (t, d) in inputs {
         store.insert(*t, d.clone());
     }
-    kernel
-        .execute(&mut store)
-        .unwrap_or_else(|e| panic!("{name}: execution failed: {e}"));
+    kernel.execute(&mut store).unwrap_or_else(|e| panic!("{name}: execution failed: {e}"));
     store
 }
 
@@ -67,13 +63,9 @@ pub(crate) fn emit_op0(bytes: &[u8]) -> String {
     let consts = &items.consts;
     let scoped = items.scoped_items(&rt, &crate::codegen::WeightsSource::Inline);
     // The calls that differ between targets, in each class's `target` module.
-    let targets = crate::emit::target_classes()
-        .into_iter()
-        .zip(&items.target)
-        .filter(|(_, fns)| !fns.is_empty())
-        .map(|((_, cfg, _), fns)| {
-            quote! { #[cfg(#cfg)] mod target { #(#fns)* } }
-        });
+    let targets = crate::emit::target_classes().into_iter().zip(&items.target).filter(|(_, fns)| !fns.is_empty()).map(|((_, cfg, _), fns)| {
+        quote! { #[cfg(#cfg)] mod target { #(#fns)* } }
+    });
     let targets: Vec<_> = targets.collect();
     let file = quote! { #(#weights)* #(#consts)* #scoped fn run() { #call } #(#targets)* };
     let file: syn::File = syn::parse2(file).expect("emitted code parses");
@@ -127,11 +119,7 @@ pub(crate) fn binary_model(
 }
 
 /// A model with one single-input op of `kind`.
-pub(crate) fn unary_model(
-    kind: crate::ir::OpKind,
-    a: (crate::ir::DType, &[usize], Q),
-    out: (crate::ir::DType, &[usize], Q),
-) -> (Vec<u8>, [TensorId; 2]) {
+pub(crate) fn unary_model(kind: crate::ir::OpKind, a: (crate::ir::DType, &[usize], Q), out: (crate::ir::DType, &[usize], Q)) -> (Vec<u8>, [TensorId; 2]) {
     let mut m = crate::tflite::builder::ModelBuilder::new();
     let x = m.activation("x", a.0, a.1, a.2);
     let z = m.activation("z", out.0, out.1, out.2);
@@ -151,24 +139,11 @@ pub(crate) fn broadcast_reference<A: Copy, B: Copy, R>(
     f: impl Fn(A, B) -> R,
 ) -> (Vec<usize>, Vec<R>) {
     let rank = a_shape.len().max(b_shape.len());
-    let pad = |s: &[usize]| -> Vec<usize> {
-        std::iter::repeat_n(1, rank - s.len())
-            .chain(s.iter().copied())
-            .collect()
-    };
+    let pad = |s: &[usize]| -> Vec<usize> { std::iter::repeat_n(1, rank - s.len()).chain(s.iter().copied()).collect() };
     let (a_shape, b_shape) = (pad(a_shape), pad(b_shape));
-    let out_shape: Vec<usize> = a_shape
-        .iter()
-        .zip(&b_shape)
-        .map(|(&x, &y)| x.max(y))
-        .collect();
+    let out_shape: Vec<usize> = a_shape.iter().zip(&b_shape).map(|(&x, &y)| x.max(y)).collect();
     let n: usize = out_shape.iter().product();
-    let index = |shape: &[usize], c: &[usize]| {
-        shape
-            .iter()
-            .zip(c)
-            .fold(0, |acc, (&d, &i)| acc * d + if d == 1 { 0 } else { i })
-    };
+    let index = |shape: &[usize], c: &[usize]| shape.iter().zip(c).fold(0, |acc, (&d, &i)| acc * d + if d == 1 { 0 } else { i });
     let mut out = Vec::with_capacity(n);
     for mut i in 0..n {
         let mut c = vec![0; rank];
@@ -204,16 +179,7 @@ pub(crate) fn check_malformed_binary(kind: crate::ir::OpKind) {
     expect_invalid(&binary_model(k(), DType::I8, (&[2, 3], q), (&[3], q), (&[3, 3], q)).0);
     expect_invalid(&binary_model(k(), DType::I8, (&[2, 3], q), (&[2], q), (&[2, 3], q)).0);
     expect_unsupported(&binary_model(k(), DType::I8, (&[2, 3], None), (&[3], q), (&[2, 3], q)).0);
-    expect_invalid(
-        &binary_model(
-            k(),
-            DType::I8,
-            (&[3], Some((0.5, 300))),
-            (&[3], q),
-            (&[3], q),
-        )
-        .0,
-    );
+    expect_invalid(&binary_model(k(), DType::I8, (&[3], Some((0.5, 300))), (&[3], q), (&[3], q)).0);
     expect_invalid(&binary_model(k(), DType::I8, (&[3], Some((0.0, 0))), (&[3], q), (&[3], q)).0);
     // int16 (the 16x8 form) must be quantized; other integer types are not lowered.
     expect_unsupported(&binary_model(k(), DType::I16, (&[3], None), (&[3], q), (&[3], q)).0);
@@ -232,21 +198,11 @@ pub(crate) fn check_malformed_binary(kind: crate::ir::OpKind) {
 /// Runs op 0 on `inputs` (in subgraph-input order) and compares int8 output `out` with
 /// `want`, a vector produced by `tools/op_test_vectors.py` from the reference
 /// interpreters (the model and inputs are what `run_op0` dumps under `name`).
-pub(crate) fn check_vector(
-    name: &str,
-    bytes: &[u8],
-    inputs: &[(TensorId, TensorData)],
-    out: TensorId,
-    want: &[i8],
-) {
+pub(crate) fn check_vector(name: &str, bytes: &[u8], inputs: &[(TensorId, TensorData)], out: TensorId, want: &[i8]) {
     let store = run_op0(name, bytes, inputs);
     if want.is_empty() && std::env::var_os("TFLC_DUMP_OP_MODELS").is_some() {
         // Generating: the vector is not there yet.
         return;
     }
-    assert_eq!(
-        out_i8(&store, out),
-        want,
-        "{name}: differs from the reference interpreter's output"
-    );
+    assert_eq!(out_i8(&store, out), want, "{name}: differs from the reference interpreter's output");
 }

@@ -17,9 +17,7 @@ use crate::tflite::builder::ModelBuilder;
 /// Deterministic int16 values over the full range.
 fn i16s(seed: u64, n: usize) -> Vec<i16> {
     let a = i8s(seed, 2 * n);
-    a.chunks(2)
-        .map(|c| i16::from_le_bytes([c[0] as u8, c[1] as u8]))
-        .collect()
+    a.chunks(2).map(|c| i16::from_le_bytes([c[0] as u8, c[1] as u8])).collect()
 }
 
 fn q(scale: f32) -> Option<(f32, i64)> {
@@ -27,21 +25,13 @@ fn q(scale: f32) -> Option<(f32, i64)> {
 }
 
 fn per_axis(scales: &[f32], axis: usize) -> Quantization {
-    Quantization {
-        scale: scales.to_vec(),
-        zero_point: vec![0; scales.len()],
-        axis: Some(axis),
-    }
+    Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(axis) }
 }
 
 fn bias_i64(b: &mut ModelBuilder, v: &[i64], scales: &[f32]) -> TensorId {
     let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
     let quant = if scales.len() == 1 {
-        Quantization {
-            scale: scales.to_vec(),
-            zero_point: vec![0],
-            axis: None,
-        }
+        Quantization { scale: scales.to_vec(), zero_point: vec![0], axis: None }
     } else {
         per_axis(scales, 0)
     };
@@ -63,23 +53,16 @@ fn conv_2d_same_stride_2_relu() {
     let bias = bias_i64(&mut b, &[120_000, -3_000_000, 45, 2_000_000], &bs);
     let y = b.activation("y", DType::I16, &[1, 4, 3, 4], q(0.5));
     b.op(
-        OpKind::Conv2d(Conv2dOptions {
-            padding: Padding::Same,
-            stride_w: 2,
-            stride_h: 2,
-            dilation_w: 1,
-            dilation_h: 1,
-            activation: Activation::Relu,
-        }),
+        OpKind::Conv2d(Conv2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, dilation_w: 1, dilation_h: 1, activation: Activation::Relu }),
         &[Some(x), Some(w), Some(bias)],
         &[y],
     );
     b.inputs(&[x]).outputs(&[y]);
     let got = run16("s16_conv", &b.finish(), x, 126, 62, y);
     let want: &[i16] = &[
-        257, 0, 0, 293, 0, 197, 259, 631, 201, 364, 0, 0, 101, 115, 0, 0, 184, 0, 0, 0, 7, 0, 0,
-        394, 0, 361, 0, 0, 165, 0, 65, 491, 57, 27, 0, 0, 204, 71, 0, 306, 0, 0, 0, 303, 192, 600,
-        287, 0,
+        257, 0, 0, 293, 0, 197, 259, 631, 201, 364, 0, 0, 101, 115, 0, 0,
+        184, 0, 0, 0, 7, 0, 0, 394, 0, 361, 0, 0, 165, 0, 65, 491,
+        57, 27, 0, 0, 204, 71, 0, 306, 0, 0, 0, 303, 192, 600, 287, 0,
     ];
     assert_eq!(got, want);
 }
@@ -109,13 +92,13 @@ fn depthwise_conv_2d_multiplier_2() {
     b.inputs(&[x]).outputs(&[y]);
     let got = run16("s16_depthwise", &b.finish(), x, 50, 72, y);
     let want: &[i16] = &[
-        -739, -980, 353, 1376, -233, -1018, 84, 2651, -405, -1750, 600, -2810, -332, -775, -104,
-        -279, -910, -1490, 191, -2503, 182, 61, 548, -937, 104, 389, 191, 621, -379, 81, 669,
-        -8780, 113, 1766, -156, 2323, -854, 207, -46, -1062, 191, 1302, 287, 168, 1007, 2310, 290,
-        -2672, 554, 1575, -103, 376, 355, -14, 436, -2128, 960, 565, -103, 3568, -570, -1200, 550,
-        -1729, -1029, -3006, -353, 1223, 229, -2083, 693, -4838, -289, -1488, -179, -638, -840,
-        -533, 244, -2190, 259, 1080, 404, -3946, -447, 625, -808, 6382, 418, 1375, 322, -8142, -20,
-        1482, -495, 4416, -599, 73, 0, -1454,
+        -739, -980, 353, 1376, -233, -1018, 84, 2651, -405, -1750, 600, -2810, -332, -775, -104, -279,
+        -910, -1490, 191, -2503, 182, 61, 548, -937, 104, 389, 191, 621, -379, 81, 669, -8780,
+        113, 1766, -156, 2323, -854, 207, -46, -1062, 191, 1302, 287, 168, 1007, 2310, 290, -2672,
+        554, 1575, -103, 376, 355, -14, 436, -2128, 960, 565, -103, 3568, -570, -1200, 550, -1729,
+        -1029, -3006, -353, 1223, 229, -2083, 693, -4838, -289, -1488, -179, -638, -840, -533, 244, -2190,
+        259, 1080, 404, -3946, -447, 625, -808, 6382, 418, 1375, 322, -8142, -20, 1482, -495, 4416,
+        -599, 73, 0, -1454,
     ];
     assert_eq!(got, want);
 }
@@ -126,22 +109,16 @@ fn average_pool_2d_same_relu() {
     let x = b.activation("x", DType::I16, &[1, 5, 7, 3], q(0.01));
     let y = b.activation("y", DType::I16, &[1, 3, 4, 3], q(0.01));
     b.op(
-        OpKind::AveragePool2d(Pool2dOptions {
-            padding: Padding::Same,
-            stride_w: 2,
-            stride_h: 2,
-            filter_w: 3,
-            filter_h: 3,
-            activation: Activation::Relu,
-        }),
+        OpKind::AveragePool2d(Pool2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, filter_w: 3, filter_h: 3, activation: Activation::Relu }),
         &[Some(x)],
         &[y],
     );
     b.inputs(&[x]).outputs(&[y]);
     let got = run16("s16_avgpool", &b.finish(), x, 105, 81, y);
     let want: &[i16] = &[
-        0, 10616, 0, 3165, 0, 0, 6924, 0, 1823, 6099, 5135, 421, 603, 5108, 0, 2443, 4162, 0, 3136,
-        0, 0, 8449, 0, 1434, 0, 8126, 1044, 774, 5165, 0, 839, 0, 0, 10427, 5431, 11396,
+        0, 10616, 0, 3165, 0, 0, 6924, 0, 1823, 6099, 5135, 421, 603, 5108, 0, 2443,
+        4162, 0, 3136, 0, 0, 8449, 0, 1434, 0, 8126, 1044, 774, 5165, 0, 839, 0,
+        0, 10427, 5431, 11396,
     ];
     assert_eq!(got, want);
 }
@@ -152,60 +129,22 @@ fn average_pool_2d_same_relu() {
 #[test]
 fn max_pool_same_relu_and_valid_relu6() {
     #[allow(clippy::type_complexity)]
-    let cases: [(
-        &str,
-        Padding,
-        [i32; 2],
-        [i32; 2],
-        Activation,
-        [usize; 4],
-        [usize; 4],
-    ); 2] = [
-        (
-            "s16_maxpool_same_relu",
-            Padding::Same,
-            [3, 3],
-            [2, 2],
-            Activation::Relu,
-            [1, 5, 7, 3],
-            [1, 3, 4, 3],
-        ),
-        (
-            "s16_maxpool_valid_relu6",
-            Padding::Valid,
-            [2, 2],
-            [2, 2],
-            Activation::Relu6,
-            [2, 4, 6, 2],
-            [2, 2, 3, 2],
-        ),
+    let cases: [(&str, Padding, [i32; 2], [i32; 2], Activation, [usize; 4], [usize; 4]); 2] = [
+        ("s16_maxpool_same_relu", Padding::Same, [3, 3], [2, 2], Activation::Relu, [1, 5, 7, 3], [1, 3, 4, 3]),
+        ("s16_maxpool_valid_relu6", Padding::Valid, [2, 2], [2, 2], Activation::Relu6, [2, 4, 6, 2], [2, 2, 3, 2]),
     ];
     for (k, (name, padding, f, st, activation, xs, ys)) in cases.into_iter().enumerate() {
         let mut b = ModelBuilder::new();
         let x = b.activation("x", DType::I16, &xs, q(0.0005));
         let y = b.activation("y", DType::I16, &ys, q(0.0005));
-        b.op(
-            OpKind::MaxPool2d(Pool2dOptions {
-                padding,
-                stride_w: st[1],
-                stride_h: st[0],
-                filter_w: f[1],
-                filter_h: f[0],
-                activation,
-            }),
-            &[Some(x)],
-            &[y],
-        );
+        b.op(OpKind::MaxPool2d(Pool2dOptions { padding, stride_w: st[1], stride_h: st[0], filter_w: f[1], filter_h: f[0], activation }), &[Some(x)], &[y]);
         b.inputs(&[x]).outputs(&[y]);
         let n = xs.iter().product();
         let got = run16(name, &b.finish(), x, n, 120 + k as u64, y);
         let want = MAXPOOL_S16_TFLM.iter().find(|v| v.0 == name).map(|v| v.1);
         match want {
             Some(w) => assert_eq!(got, w, "{name}"),
-            None => assert!(
-                std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(),
-                "{name}: no vector"
-            ),
+            None => assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "{name}: no vector"),
         }
     }
 }
@@ -226,16 +165,15 @@ fn fully_connected_batches_relu() {
     let bias = bias_i64(&mut b, &[40_000, -90_000, 5], &[0.00002]);
     let y = b.activation("y", DType::I16, &[2, 3], q(0.004));
     b.op(
-        OpKind::FullyConnected(FullyConnectedOptions {
-            activation: Activation::Relu,
-            ..Default::default()
-        }),
+        OpKind::FullyConnected(FullyConnectedOptions { activation: Activation::Relu, ..Default::default() }),
         &[Some(x), Some(w), Some(bias)],
         &[y],
     );
     b.inputs(&[x]).outputs(&[y]);
     let got = run16("s16_fc", &b.finish(), x, 20, 92, y);
-    let want: &[i16] = &[0, 0, 23271, 0, 0, 2286];
+    let want: &[i16] = &[
+        0, 0, 23271, 0, 0, 2286,
+    ];
     assert_eq!(got, want);
 }
 
@@ -256,8 +194,9 @@ fn softmax16(name: &str, shape: [usize; 2], in_scale: f32, beta: f32, seed: u64)
 fn softmax_int16_rows_of_9() {
     let got = softmax16("s16_softmax", [4, 9], 0.0002, 0.8, 101);
     let want: &[i16] = &[
-        2, 38, 3207, 14684, 13433, 15, 144, 49, 1196, 26293, 6, 11, 63, 330, 5924, 65, 60, 16, 249,
-        18787, 4, 588, 114, 11907, 636, 464, 17, 2, 17384, 4329, 1148, 4634, 67, 3167, 6, 2032,
+        2, 38, 3207, 14684, 13433, 15, 144, 49, 1196, 26293, 6, 11, 63, 330, 5924, 65,
+        60, 16, 249, 18787, 4, 588, 114, 11907, 636, 464, 17, 2, 17384, 4329, 1148, 4634,
+        67, 3167, 6, 2032,
     ];
     assert_eq!(got, want);
 }
@@ -268,8 +207,8 @@ fn softmax_int16_rows_of_9() {
 fn softmax_int16_nearly_uniform() {
     let got = softmax16("s16_softmax_flat", [2, 12], 0.00002, 1.0, 102);
     let want: &[i16] = &[
-        1997, 1999, 2168, 3845, 2337, 3368, 3247, 1522, 1592, 3165, 2738, 4789, 1600, 5226, 2861,
-        3932, 2261, 1692, 1655, 2255, 2255, 2165, 3286, 3580,
+        1997, 1999, 2168, 3845, 2337, 3368, 3247, 1522, 1592, 3165, 2738, 4789, 1600, 5226, 2861, 3932,
+        2261, 1692, 1655, 2255, 2255, 2165, 3286, 3580,
     ];
     assert_eq!(got, want);
 }
@@ -282,16 +221,9 @@ fn huge_effective_scale_is_unsupported() {
     let x = b.activation("x", DType::I16, &[1, 4], q(1.0));
     let w = b.constant_i8("w", &[2, 4], &[1; 8], q(1.0));
     let y = b.activation("y", DType::I16, &[1, 2], q(0.001));
-    b.op(
-        OpKind::FullyConnected(FullyConnectedOptions::default()),
-        &[Some(x), Some(w)],
-        &[y],
-    );
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w)], &[y]);
     let e = lower_op0(&b.finish()).expect_err("scale 1000");
-    assert!(
-        matches!(e, crate::error::LowerError::Unsupported { .. }),
-        "{e}"
-    );
+    assert!(matches!(e, crate::error::LowerError::Unsupported { .. }), "{e}");
 }
 
 /// A whole 16x8 model as Google's `ai-edge-quantizer` writes it (`tools/int16_model.py`:
@@ -314,16 +246,9 @@ fn int16_attention_model_matches_tflite_micro() {
             r.to_le_bytes()
         })
         .collect();
-    assert_eq!(
-        &x[..8],
-        &[0x00, 0x80, 0xbf, 0xae, 0x7f, 0xdf, 0x40, 0x10],
-        "the golden input"
-    );
+    assert_eq!(&x[..8], &[0x00, 0x80, 0xbf, 0xae, 0x7f, 0xdf, 0x40, 0x10], "the golden input");
     let out = crate::interp::run(&model, &[&x]).unwrap();
-    let got: Vec<i16> = out[0]
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    let got: Vec<i16> = out[0].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
     assert_eq!(got, [4320, 12248, 7372, 8828], "TFLite Micro's output");
     crate::pipeline::compile(&bytes, &crate::pipeline::CompileOptions::default()).unwrap();
 }
@@ -334,11 +259,7 @@ fn int16_attention_model_matches_tflite_micro() {
 /// one (0.0003: the doubled `scale * 4096 * 3` multiplier); output scale 2^-15.
 #[test]
 fn logistic_and_tanh_against_tflite_micro() {
-    let x: Vec<i16> = (-32768i32..=32767)
-        .step_by(97)
-        .map(|v| v as i16)
-        .chain([i16::MAX, -1, 0, 1])
-        .collect();
+    let x: Vec<i16> = (-32768i32..=32767).step_by(97).map(|v| v as i16).chain([i16::MAX, -1, 0, 1]).collect();
     let n = x.len();
     let cases: [(&str, OpKind, f32); 5] = [
         ("s16_logistic_pot", OpKind::Logistic, 1.0 / 4096.0),
@@ -357,10 +278,7 @@ fn logistic_and_tanh_against_tflite_micro() {
         let got = store.i16(y).expect("an int16 output").to_vec();
         match LUT_S16_TFLM.iter().find(|v| v.0 == name) {
             Some(w) => assert_eq!(got, w.1, "{name}"),
-            None => assert!(
-                std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(),
-                "{name}: no vector"
-            ),
+            None => assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "{name}: no vector"),
         }
     }
 }
@@ -380,10 +298,7 @@ const LUT_S16_TFLM: &[(&str, &[i16])] = &[
 #[test]
 fn int16_activations_chain_matches_tflite_micro() {
     let bytes = crate::testing::models::int16_activations();
-    let x: Vec<u8> = i16s(140, 108)
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
+    let x: Vec<u8> = i16s(140, 108).iter().flat_map(|v| v.to_le_bytes()).collect();
     if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -392,19 +307,9 @@ fn int16_activations_chain_matches_tflite_micro() {
     }
     let model = crate::passes::read_model(&bytes).unwrap();
     let out = crate::interp::run(&model, &[&x]).unwrap();
-    let got: Vec<Vec<i16>> = out
-        .iter()
-        .map(|o| {
-            o.chunks_exact(2)
-                .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                .collect()
-        })
-        .collect();
+    let got: Vec<Vec<i16>> = out.iter().map(|o| o.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()).collect();
     if CHAIN_TFLM.is_empty() {
-        assert!(
-            std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(),
-            "no vector"
-        );
+        assert!(std::env::var_os("TFLC_DUMP_OP_MODELS").is_some(), "no vector");
         return;
     }
     for (k, (g, w)) in got.iter().zip(CHAIN_TFLM).enumerate() {

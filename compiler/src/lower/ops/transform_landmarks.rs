@@ -18,17 +18,12 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::transform_landmarks::{
-    transform_landmarks_f32, TransformLandmarksParams,
-};
+use tflc_runtime::kernels::transform_landmarks::{transform_landmarks_f32, TransformLandmarksParams};
 
 /// The custom code.
 pub const NAME: &str = "TransformLandmarks";
 
-crate::runtime_struct_lit!(kernels::transform_landmarks::TransformLandmarksParams {
-    landmarks,
-    dimensions
-});
+crate::runtime_struct_lit!(kernels::transform_landmarks::TransformLandmarksParams { landmarks, dimensions });
 
 /// A lowered TransformLandmarks.
 #[derive(Debug, Clone)]
@@ -49,60 +44,29 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<TransformLandmarks, LowerError>
     cx.expect_dtype(matrix, DType::F32)?;
     cx.expect_dtype(output, DType::F32)?;
     let &[rows, landmarks, dimensions] = input.shape.as_slice() else {
-        return Err(cx.invalid_tensor(
-            input,
-            format!(
-                "shape {:?} (MediaPipe requires rank 3: [1, landmarks, 2 or 3])",
-                input.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(input, format!("shape {:?} (MediaPipe requires rank 3: [1, landmarks, 2 or 3])", input.shape)));
     };
     if rows != 1 {
-        return Err(cx.unsupported_tensor(
-            input,
-            format!(
-                "shape {:?}: MediaPipe transforms the first row only (1 required)",
-                input.shape
-            ),
-        ));
+        return Err(cx.unsupported_tensor(input, format!("shape {:?}: MediaPipe transforms the first row only (1 required)", input.shape)));
     }
     if dimensions != 2 && dimensions != 3 {
         return Err(cx.invalid_tensor(input, format!("shape {:?}: {dimensions} coordinates per landmark (MediaPipe: \"Incorrect dimensions size\"; 2 or 3)", input.shape)));
     }
     if matrix.num_elements() < 8 {
-        return Err(cx.invalid_tensor(
-            matrix,
-            format!(
-                "shape {:?}: MediaPipe reads the first two rows of a 4x4 matrix (8 floats)",
-                matrix.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(matrix, format!("shape {:?}: MediaPipe reads the first two rows of a 4x4 matrix (8 floats)", matrix.shape)));
     }
     expect_shape(cx, output, &input.shape)?;
     cx.expect_activation(output)?;
-    let params = TransformLandmarksParams {
-        landmarks,
-        dimensions,
-    };
-    Ok(TransformLandmarks {
-        params,
-        inputs: [input.id, matrix.id],
-        matrix_len: matrix.num_elements(),
-        output: output.id,
-    })
+    let params = TransformLandmarksParams { landmarks, dimensions };
+    Ok(TransformLandmarks { params, inputs: [input.id, matrix.id], matrix_len: matrix.num_elements(), output: output.id })
 }
 
 impl Kernel for TransformLandmarks {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let p = &self.params;
-        let (x, m) = (
-            s.f32(self.inputs[0])?.to_vec(),
-            s.f32(self.inputs[1])?.to_vec(),
-        );
+        let (x, m) = (s.f32(self.inputs[0])?.to_vec(), s.f32(self.inputs[1])?.to_vec());
         if x.len() != p.landmarks * p.dimensions || m.len() != self.matrix_len {
-            return Err(ExecError(format!(
-                "{NAME}: an input's data does not match its shape"
-            )));
+            return Err(ExecError(format!("{NAME}: an input's data does not match its shape")));
         }
         let mut y = s.take_f32(self.output, x.len());
         transform_landmarks_f32(p, &x, &m, &mut y);
@@ -112,10 +76,7 @@ impl Kernel for TransformLandmarks {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(
-            quote! { kernels::transform_landmarks::TransformLandmarksParams },
-            &self.params,
-        );
+        let p = cx.params_lit(quote! { kernels::transform_landmarks::TransformLandmarksParams }, &self.params);
         let [x, m] = self.inputs.map(|t| cx.input(t));
         let y = cx.output(self.output);
         quote! { #rt::kernels::transform_landmarks::transform_landmarks_f32(&#p, #x, #m, #y); }

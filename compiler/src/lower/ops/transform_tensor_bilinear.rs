@@ -19,19 +19,12 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::quote;
-use tflc_runtime::kernels::transform_tensor_bilinear::{
-    transform_tensor_bilinear_f32, TransformTensorBilinearParams,
-};
+use tflc_runtime::kernels::transform_tensor_bilinear::{transform_tensor_bilinear_f32, TransformTensorBilinearParams};
 
 /// The custom code.
 pub const NAME: &str = "TransformTensorBilinear";
 
-crate::runtime_struct_lit!(
-    kernels::transform_tensor_bilinear::TransformTensorBilinearParams {
-        input_shape,
-        output_shape
-    }
-);
+crate::runtime_struct_lit!(kernels::transform_tensor_bilinear::TransformTensorBilinearParams { input_shape, output_shape });
 
 /// A lowered TransformTensorBilinear.
 #[derive(Debug, Clone)]
@@ -51,55 +44,27 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<TransformTensorBilinear, LowerE
     let input_shape = f32_shape4(cx, input)?;
     cx.expect_dtype(matrix, DType::F32)?;
     if matrix.num_elements() < 8 {
-        return Err(cx.invalid_tensor(
-            matrix,
-            format!(
-                "shape {:?}: MediaPipe reads the first two rows of a 4x4 matrix (8 floats)",
-                matrix.shape
-            ),
-        ));
+        return Err(cx.invalid_tensor(matrix, format!("shape {:?}: MediaPipe reads the first two rows of a 4x4 matrix (8 floats)", matrix.shape)));
     }
     let output_shape = f32_shape4(cx, output)?;
     if output_shape[0] != 1 {
-        return Err(cx.unsupported_tensor(
-            output,
-            format!("shape {output_shape:?}: MediaPipe writes batch 0 only (batch 1 required)"),
-        ));
+        return Err(cx.unsupported_tensor(output, format!("shape {output_shape:?}: MediaPipe writes batch 0 only (batch 1 required)")));
     }
     if output_shape[3] > input_shape[3] {
-        return Err(cx.invalid_tensor(
-            output,
-            format!(
-                "{} channels, more than the image's {}",
-                output_shape[3], input_shape[3]
-            ),
-        ));
+        return Err(cx.invalid_tensor(output, format!("{} channels, more than the image's {}", output_shape[3], input_shape[3])));
     }
     cx.expect_activation(output)?;
     super::mediapipe::expect_static(cx, output)?;
-    let params = TransformTensorBilinearParams {
-        input_shape,
-        output_shape,
-    };
-    Ok(TransformTensorBilinear {
-        params,
-        inputs: [input.id, matrix.id],
-        matrix_len: matrix.num_elements(),
-        output: output.id,
-    })
+    let params = TransformTensorBilinearParams { input_shape, output_shape };
+    Ok(TransformTensorBilinear { params, inputs: [input.id, matrix.id], matrix_len: matrix.num_elements(), output: output.id })
 }
 
 impl Kernel for TransformTensorBilinear {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         let p = &self.params;
-        let (x, m) = (
-            s.f32(self.inputs[0])?.to_vec(),
-            s.f32(self.inputs[1])?.to_vec(),
-        );
+        let (x, m) = (s.f32(self.inputs[0])?.to_vec(), s.f32(self.inputs[1])?.to_vec());
         if x.len() != p.input_shape.iter().product::<usize>() || m.len() != self.matrix_len {
-            return Err(ExecError(format!(
-                "{NAME}: an input's data does not match its shape"
-            )));
+            return Err(ExecError(format!("{NAME}: an input's data does not match its shape")));
         }
         let mut y = s.take_f32(self.output, p.output_shape.iter().product());
         transform_tensor_bilinear_f32(p, &x, &m, &mut y);
@@ -109,10 +74,7 @@ impl Kernel for TransformTensorBilinear {
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
-        let p = cx.params_lit(
-            quote! { kernels::transform_tensor_bilinear::TransformTensorBilinearParams },
-            &self.params,
-        );
+        let p = cx.params_lit(quote! { kernels::transform_tensor_bilinear::TransformTensorBilinearParams }, &self.params);
         let [x, m] = self.inputs.map(|t| cx.input(t));
         let y = cx.output(self.output);
         quote! { #rt::kernels::transform_tensor_bilinear::transform_tensor_bilinear_f32(&#p, #x, #m, #y); }

@@ -360,22 +360,22 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &SequenceLstmOptions) -> Result<Unidir
         .then(|| (o.cell_clip as f64 / c_q.scale as f64).clamp(-32768.0, 32767.0) as i16);
 
     let params = LstmParams {
-            batches,
-            time_steps,
-            input_size,
-            units,
-            time_major: o.time_major,
-            gates,
-            forget_multiplier,
-            forget_shift,
-            input_multiplier,
-            input_shift,
-            hidden_multiplier,
-            hidden_shift,
-            hidden_zero_point: h_q.zero_point,
-            cell_clip,
-            cell_tanh_multiplier,
-            cell_tanh_shift,
+        batches,
+        time_steps,
+        input_size,
+        units,
+        time_major: o.time_major,
+        gates,
+        forget_multiplier,
+        forget_shift,
+        input_multiplier,
+        input_shift,
+        hidden_multiplier,
+        hidden_shift,
+        hidden_zero_point: h_q.zero_point,
+        cell_clip,
+        cell_tanh_multiplier,
+        cell_tanh_shift,
     };
     if wide {
         return Ok(shared(LstmScheme::S16 { params: LstmS16Params { int: params }, input_weights_data, recurrent_weights_data, folded_bias: folded_bias_wide }));

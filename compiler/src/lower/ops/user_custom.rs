@@ -34,18 +34,12 @@ pub struct UserCustom {
 /// The Rust element type of a custom operator's view of a `dtype` tensor: the arena view's,
 /// or bytes for bool (one per element, 0 or 1, as TFLite stores it). `None`: no view.
 pub fn view_elem(dtype: DType) -> Option<&'static str> {
-    dtype
-        .arena_elem()
-        .or((dtype == DType::Bool).then_some("u8"))
+    dtype.arena_elem().or((dtype == DType::Bool).then_some("u8"))
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<UserCustom, LowerError> {
     let OpCode::Custom(code) = &cx.op.opcode else {
-        return Err(cx.unsupported(
-            cx.op
-                .unsupported_reason()
-                .unwrap_or("tflc has no kernel for this operator yet"),
-        ));
+        return Err(cx.unsupported(cx.op.unsupported_reason().unwrap_or("tflc has no kernel for this operator yet")));
     };
     if cx.sg.id.index() != 0 {
         return Err(cx.unsupported(
@@ -59,13 +53,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<UserCustom, LowerError> {
         };
         let tensor = cx.sg.tensor(t);
         if view_elem(tensor.dtype).is_none() {
-            return Err(cx.unsupported_tensor(
-                tensor,
-                format!(
-                    "input {i} has element type {}, which generated code has no view for",
-                    tensor.dtype
-                ),
-            ));
+            return Err(cx.unsupported_tensor(tensor, format!("input {i} has element type {}, which generated code has no view for", tensor.dtype)));
         }
         inputs.push(t);
     }
@@ -75,13 +63,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<UserCustom, LowerError> {
     for (i, &t) in cx.op.outputs.iter().enumerate() {
         let tensor = cx.sg.tensor(t);
         if view_elem(tensor.dtype).is_none() {
-            return Err(cx.unsupported_tensor(
-                tensor,
-                format!(
-                    "output {i} has element type {}, which generated code has no view for",
-                    tensor.dtype
-                ),
-            ));
+            return Err(cx.unsupported_tensor(tensor, format!("output {i} has element type {}, which generated code has no view for", tensor.dtype)));
         }
         if tensor.has_dynamic_signature() {
             return Err(cx.unsupported_tensor(
@@ -103,13 +85,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<UserCustom, LowerError> {
         }
     }
     let scratch = cx.sg.custom_scratch.get(code).copied().unwrap_or(0);
-    Ok(UserCustom {
-        code: code.clone(),
-        op_index: cx.op.id.index(),
-        inputs,
-        outputs: cx.op.outputs.clone(),
-        scratch,
-    })
+    Ok(UserCustom { code: code.clone(), op_index: cx.op.id.index(), inputs, outputs: cx.op.outputs.clone(), scratch })
 }
 
 /// Why the reference interpreter (`tflc run`, `interp`) cannot run operator `op_index` of
@@ -146,12 +122,7 @@ mod tests {
     use crate::ir::DType;
     use crate::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
 
-    fn one(
-        name: &str,
-        build: impl FnOnce(
-            &mut ModelBuilder,
-        ) -> (Vec<Option<crate::ir::TensorId>>, Vec<crate::ir::TensorId>),
-    ) -> Result<String, LowerError> {
+    fn one(name: &str, build: impl FnOnce(&mut ModelBuilder) -> (Vec<Option<crate::ir::TensorId>>, Vec<crate::ir::TensorId>)) -> Result<String, LowerError> {
         let mut m = ModelBuilder::new();
         let (ins, outs) = build(&mut m);
         m.op_spec(OpSpecCode::Custom(name.into()), &ins, &outs);
@@ -179,10 +150,7 @@ mod tests {
         })
         .unwrap_err()
         .to_string();
-        assert!(
-            e.contains("op 0 (CUSTOM:MyOwnOp)") && e.contains("\"y\"") && e.contains("float16"),
-            "{e}"
-        );
+        assert!(e.contains("op 0 (CUSTOM:MyOwnOp)") && e.contains("\"y\"") && e.contains("float16"), "{e}");
 
         let e = one("MyOwnOp", |m| {
             let x = m.activation("x", DType::I8, &[1, 4], Some((0.1, 0)));
@@ -191,10 +159,7 @@ mod tests {
         })
         .unwrap_err()
         .to_string();
-        assert!(
-            e.contains("op 0 (CUSTOM:MyOwnOp)") && e.contains("input 1 is omitted"),
-            "{e}"
-        );
+        assert!(e.contains("op 0 (CUSTOM:MyOwnOp)") && e.contains("input 1 is omitted"), "{e}");
     }
 
     /// An output whose shape the converter could not infer (a dynamic `shape_signature`) is
@@ -217,11 +182,6 @@ mod tests {
         let e = lower_op0(&m.finish()).unwrap_err();
         let s = e.to_string();
         assert!(matches!(e, LowerError::Unsupported { .. }), "{s}");
-        assert!(
-            s.contains("op 0 (CUSTOM:Mine)")
-                && s.contains("dyn_out")
-                && s.contains("unknown at compile time"),
-            "{s}"
-        );
+        assert!(s.contains("op 0 (CUSTOM:Mine)") && s.contains("dyn_out") && s.contains("unknown at compile time"), "{s}");
     }
 }

@@ -17,22 +17,12 @@ use crate::kernels::window::valid_taps;
 use core::arch::aarch64::*;
 
 /// `DepthwiseConv2dVariant::Window`.
-pub(crate) fn depthwise_window(
-    _: Neon,
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_window(_: Neon, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let depth = p.geometry.filter_shape[3];
     if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth {
         return mult1(p, input, filter, &packed[..depth], output);
     }
-    crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(
-        p, input, filter, bias, packed, output,
-    )
+    crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(p, input, filter, bias, packed, output)
 }
 
 /// `acc + x * w` for sixteen channels: `acc[h]` holds channels `4h..4h + 4`.
@@ -42,12 +32,7 @@ fn mac16(acc: [int32x4_t; 4], x: int8x16_t, w: int8x16_t) -> [int32x4_t; 4] {
     unsafe {
         let lo = vmull_s8(vget_low_s8(x), vget_low_s8(w));
         let hi = vmull_high_s8(x, w);
-        [
-            vaddw_s16(acc[0], vget_low_s16(lo)),
-            vaddw_high_s16(acc[1], lo),
-            vaddw_s16(acc[2], vget_low_s16(hi)),
-            vaddw_high_s16(acc[3], hi),
-        ]
+        [vaddw_s16(acc[0], vget_low_s16(lo)), vaddw_high_s16(acc[1], lo), vaddw_s16(acc[2], vget_low_s16(hi)), vaddw_high_s16(acc[3], hi)]
     }
 }
 
@@ -57,21 +42,12 @@ fn mac8(acc: [int32x4_t; 2], x: int8x8_t, w: int8x8_t) -> [int32x4_t; 2] {
     // SAFETY: register-only NEON intrinsics.
     unsafe {
         let prod = vmull_s8(x, w);
-        [
-            vaddw_s16(acc[0], vget_low_s16(prod)),
-            vaddw_high_s16(acc[1], prod),
-        ]
+        [vaddw_s16(acc[0], vget_low_s16(prod)), vaddw_high_s16(acc[1], prod)]
     }
 }
 
 /// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
-fn mult1(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -91,14 +67,7 @@ fn mult1(
         let mut v = [0i32; 16];
         v[..n].copy_from_slice(&folded[c..][..n]);
         // SAFETY: NEON; the loads read the 16 i32 of `v`.
-        unsafe {
-            [
-                vld1q_s32(v.as_ptr()),
-                vld1q_s32(v.as_ptr().add(4)),
-                vld1q_s32(v.as_ptr().add(8)),
-                vld1q_s32(v.as_ptr().add(12)),
-            ]
-        }
+        unsafe { [vld1q_s32(v.as_ptr()), vld1q_s32(v.as_ptr().add(4)), vld1q_s32(v.as_ptr().add(8)), vld1q_s32(v.as_ptr().add(12))] }
     };
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
@@ -125,13 +94,7 @@ fn mult1(
                         for kx in 0..f_w {
                             let w = &filter[(ky * f_w + kx) * depth + c..][..16];
                             // SAFETY: NEON; each load reads the 16 int8 of a slice.
-                            let (xv, wv) = unsafe {
-                                (
-                                    x_px(ky, kx)
-                                        .map_or(zp16, |i| vld1q_s8(input[i + c..][..16].as_ptr())),
-                                    vld1q_s8(w.as_ptr()),
-                                )
-                            };
+                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp16, |i| vld1q_s8(input[i + c..][..16].as_ptr())), vld1q_s8(w.as_ptr())) };
                             acc = mac16(acc, xv, wv);
                         }
                     }
@@ -146,13 +109,7 @@ fn mult1(
                         for kx in 0..f_w {
                             let w = &filter[(ky * f_w + kx) * depth + c..][..8];
                             // SAFETY: NEON; each load reads the 8 int8 of a slice.
-                            let (xv, wv) = unsafe {
-                                (
-                                    x_px(ky, kx)
-                                        .map_or(zp8, |i| vld1_s8(input[i + c..][..8].as_ptr())),
-                                    vld1_s8(w.as_ptr()),
-                                )
-                            };
+                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp8, |i| vld1_s8(input[i + c..][..8].as_ptr())), vld1_s8(w.as_ptr())) };
                             acc = mac8(acc, xv, wv);
                         }
                     }
@@ -168,16 +125,13 @@ fn mult1(
                         for ky in 0..f_h {
                             for kx in 0..f_w {
                                 let x = x_px(ky, kx).map_or(zp, |i| input[i + ch]);
-                                s = s.wrapping_add(
-                                    x as i32 * filter[(ky * f_w + kx) * depth + ch] as i32,
-                                );
+                                s = s.wrapping_add(x as i32 * filter[(ky * f_w + kx) * depth + ch] as i32);
                             }
                         }
                         *a = s;
                     }
                     // SAFETY: NEON; the loads read the 8 i32 of `accs`.
-                    let acc =
-                        unsafe { [vld1q_s32(accs.as_ptr()), vld1q_s32(accs.as_ptr().add(4))] };
+                    let acc = unsafe { [vld1q_s32(accs.as_ptr()), vld1q_s32(accs.as_ptr().add(4))] };
                     rq.store(c, acc, &mut out_px[c..][..n]);
                 }
             }

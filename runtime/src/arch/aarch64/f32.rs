@@ -58,44 +58,21 @@ impl F32x8 for Neon {
     #[inline(always)]
     fn clamp(self, v: Self::V, lo: Self::V, hi: Self::V) -> Self::V {
         // SAFETY: NEON is enabled at compile time; register operands only.
-        unsafe {
-            (
-                vminq_f32(vmaxq_f32(v.0, lo.0), hi.0),
-                vminq_f32(vmaxq_f32(v.1, lo.1), hi.1),
-            )
-        }
+        unsafe { (vminq_f32(vmaxq_f32(v.0, lo.0), hi.0), vminq_f32(vmaxq_f32(v.1, lo.1), hi.1)) }
     }
 }
 
 /// `conv_2d_f32_packed` with NEON.
-pub(crate) fn conv_2d_f32_packed(
-    t: Neon,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn conv_2d_f32_packed(t: Neon, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::conv_2d(t, p, input, packed, output)
 }
 
 /// `depthwise_conv_2d_f32_packed` with NEON.
-pub(crate) fn depthwise_conv_2d_f32_packed(
-    t: Neon,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn depthwise_conv_2d_f32_packed(t: Neon, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::depthwise_conv_2d(t, p, input, packed, output)
 }
 
 /// `fully_connected_f32_packed` with NEON.
-pub(crate) fn fully_connected_f32_packed(
-    t: Neon,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn fully_connected_f32_packed(t: Neon, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::fully_connected(t, p, input, packed, output)
 }

@@ -33,12 +33,7 @@ impl Step for Smull {
     #[inline(always)]
     unsafe fn step(acc: int32x4_t, x: int8x16_t, w: int8x16_t) -> int32x4_t {
         // SAFETY: register-only NEON intrinsics (NEON is enabled for this build).
-        unsafe {
-            vpadalq_s16(
-                vpadalq_s16(acc, vmull_s8(vget_low_s8(x), vget_low_s8(w))),
-                vmull_high_s8(x, w),
-            )
-        }
+        unsafe { vpadalq_s16(vpadalq_s16(acc, vmull_s8(vget_low_s8(x), vget_low_s8(w))), vmull_high_s8(x, w)) }
     }
 }
 
@@ -70,23 +65,14 @@ impl Step for Sdot {
 /// # Safety
 /// As [`Step::step`] for `S`; `k` readable int8 at every `x[p]` and every `w[j]`.
 #[inline(always)]
-unsafe fn dot_4xp<const P: usize, S: Step>(
-    x: [*const i8; P],
-    w: [*const i8; 4],
-    k: usize,
-) -> [int32x4_t; P] {
+unsafe fn dot_4xp<const P: usize, S: Step>(x: [*const i8; P], w: [*const i8; 4], k: usize) -> [int32x4_t; P] {
     // SAFETY: by the caller's guarantee; every load reads `x[p] + i..` or `w[j] + i..` with
     // `i + 16 <= k` (or `i + 8 <= k`), inside the caller's rows.
     unsafe {
         let mut acc = [[vdupq_n_s32(0); 4]; P];
         let mut i = 0;
         while i + 16 <= k {
-            let wv = [
-                vld1q_s8(w[0].add(i)),
-                vld1q_s8(w[1].add(i)),
-                vld1q_s8(w[2].add(i)),
-                vld1q_s8(w[3].add(i)),
-            ];
+            let wv = [vld1q_s8(w[0].add(i)), vld1q_s8(w[1].add(i)), vld1q_s8(w[2].add(i)), vld1q_s8(w[3].add(i))];
             for p in 0..P {
                 let xv = vld1q_s8(x[p].add(i));
                 for j in 0..4 {
@@ -96,12 +82,7 @@ unsafe fn dot_4xp<const P: usize, S: Step>(
             i += 16;
         }
         if i + 8 <= k {
-            let wv = [
-                vld1_s8(w[0].add(i)),
-                vld1_s8(w[1].add(i)),
-                vld1_s8(w[2].add(i)),
-                vld1_s8(w[3].add(i)),
-            ];
+            let wv = [vld1_s8(w[0].add(i)), vld1_s8(w[1].add(i)), vld1_s8(w[2].add(i)), vld1_s8(w[3].add(i))];
             for p in 0..P {
                 let xv = vld1_s8(x[p].add(i));
                 for j in 0..4 {
@@ -132,20 +113,9 @@ unsafe fn dot_4xp<const P: usize, S: Step>(
 /// # Safety
 /// As [`Step::step`] for `S`. (Lengths are checked.)
 #[inline(always)]
-pub(crate) unsafe fn rows<const P: usize, S: Step>(
-    xs: [&[i8]; P],
-    k: usize,
-    filter: &[i8],
-    folded: &[i32],
-    rq: &Requant8,
-    outs: [&mut [i8]; P],
-) {
+pub(crate) unsafe fn rows<const P: usize, S: Step>(xs: [&[i8]; P], k: usize, filter: &[i8], folded: &[i32], rq: &Requant8, outs: [&mut [i8]; P]) {
     let out_d = folded.len();
-    assert!(
-        xs.iter().all(|x| x.len() >= k)
-            && outs.iter().all(|o| o.len() == out_d)
-            && filter.len() >= out_d * k
-    );
+    assert!(xs.iter().all(|x| x.len() >= k) && outs.iter().all(|o| o.len() == out_d) && filter.len() >= out_d * k);
     let x = xs.map(|x| x.as_ptr());
     let f = filter.as_ptr();
     let mut c0 = 0;
@@ -158,11 +128,7 @@ pub(crate) unsafe fn rows<const P: usize, S: Step>(
         // int8 (asserted).
         let (lo, hi) = unsafe {
             let lo = dot_4xp::<P, S>(x, [row(c0), row(c0 + 1), row(c0 + 2), row(c0 + 3)], k);
-            let hi = if n > 4 {
-                dot_4xp::<P, S>(x, [row(c0 + 4), row(c0 + 5), row(c0 + 6), row(c0 + 7)], k)
-            } else {
-                [vdupq_n_s32(0); P]
-            };
+            let hi = if n > 4 { dot_4xp::<P, S>(x, [row(c0 + 4), row(c0 + 5), row(c0 + 6), row(c0 + 7)], k) } else { [vdupq_n_s32(0); P] };
             (lo, hi)
         };
         let mut bias = [0i32; 8];
@@ -191,25 +157,11 @@ impl<S: Step> RowsMicro for NeonRows<'_, S> {
     const PAD: usize = 1;
 
     #[inline(always)]
-    unsafe fn pass(
-        &self,
-        xs: &[&[i8]],
-        k: usize,
-        filter: &[i8],
-        folded: &[i32],
-        outs: &mut [&mut [i8]],
-    ) {
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
         // SAFETY: as `Step::step` for `S`, by the caller's guarantee.
         unsafe {
             if let ([x0, x1, x2, x3], [o0, o1, o2, o3]) = (xs, &mut *outs) {
-                return rows::<4, S>(
-                    [x0, x1, x2, x3],
-                    k,
-                    filter,
-                    folded,
-                    &self.rq,
-                    [o0, o1, o2, o3],
-                );
+                return rows::<4, S>([x0, x1, x2, x3], k, filter, folded, &self.rq, [o0, o1, o2, o3]);
             }
             for (x, o) in xs.iter().zip(outs.iter_mut()) {
                 rows::<1, S>([x], k, filter, folded, &self.rq, [o]);

@@ -97,10 +97,7 @@ pub(crate) mod tests {
     /// [`Dotprod::detect`] must agree with).
     pub(crate) fn dotprod_detected() -> bool {
         let std_says = std::arch::is_aarch64_feature_detected!("dotprod");
-        assert_eq!(
-            std_says || cfg!(target_feature = "dotprod"),
-            Dotprod::detect().is_some()
-        );
+        assert_eq!(std_says || cfg!(target_feature = "dotprod"), Dotprod::detect().is_some());
         Dotprod::detect().is_some()
     }
 
@@ -108,68 +105,35 @@ pub(crate) mod tests {
         Dotprod::detect().expect("the suite checked detection first")
     }
 
-    pub(crate) fn conv_2d<const SDOT: bool>(
-        p: &Conv2dParams<S8>,
-        input: &[i8],
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        output: &mut [i8],
-    ) {
+    pub(crate) fn conv_2d<const SDOT: bool>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
         let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
-            Conv2dVariant::Reference => {
-                crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output)
-            }
-            Conv2dVariant::Pointwise if SDOT => {
-                super::conv::conv_2d_pointwise_sdot(dotprod(), p, input, filter, &packed, output)
-            }
-            Conv2dVariant::Pointwise => {
-                super::conv::conv_2d_pointwise_smull(Neon::new(), p, input, filter, &packed, output)
-            }
+            Conv2dVariant::Reference => crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output),
+            Conv2dVariant::Pointwise if SDOT => super::conv::conv_2d_pointwise_sdot(dotprod(), p, input, filter, &packed, output),
+            Conv2dVariant::Pointwise => super::conv::conv_2d_pointwise_smull(Neon::new(), p, input, filter, &packed, output),
             // No NEON form: the portable variant with the NEON dot micro-kernels.
-            Conv2dVariant::Window => crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(
-                p, input, filter, bias, &packed, output,
-            ),
+            Conv2dVariant::Window => crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(p, input, filter, bias, &packed, output),
             Conv2dVariant::Wide => super::conv_2d_s8_wide(Neon::new(), p, input, &packed, output),
             // x86-64 only; the portable variant if it were.
-            Conv2dVariant::Quad => {
-                crate::kernels::conv_2d::quad::conv_quad(p, input, &packed, output)
-            }
+            Conv2dVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(p, input, &packed, output),
             // Not selected for `TargetClass::Host`; the portable variant if it were.
-            Conv2dVariant::Gemm => {
-                crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output)
-            }
-            Conv2dVariant::GemmChunked => {
-                crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output)
-            }
+            Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
+            Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
         }
     }
 
     /// The 1x1 product of [`super::conv`] on every geometry the suite makes that it can
     /// take (1x1, no padding, ungrouped; others run the reference), whatever
     /// `Conv2dVariant::select` picks (`Wide` for almost all of them).
-    pub(crate) fn conv_2d_pointwise<const SDOT: bool>(
-        p: &Conv2dParams<S8>,
-        input: &[i8],
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        output: &mut [i8],
-    ) {
+    pub(crate) fn conv_2d_pointwise<const SDOT: bool>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
         let g = &p.geometry;
         let [_, in_h, in_w, in_d] = g.input_shape;
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
         let [_, out_h, out_w, _] = g.output_shape;
         let inside = |out: usize, stride: usize, size: usize| out == 0 || (out - 1) * stride < size;
-        let pointwise = f_h == 1
-            && f_w == 1
-            && f_d == in_d
-            && out_d > 0
-            && g.pad_top == 0
-            && g.pad_left == 0
-            && inside(out_h, g.stride_height, in_h)
-            && inside(out_w, g.stride_width, in_w);
+        let pointwise = f_h == 1 && f_w == 1 && f_d == in_d && out_d > 0 && g.pad_top == 0 && g.pad_left == 0 && inside(out_h, g.stride_height, in_h) && inside(out_w, g.stride_width, in_w);
         if !pointwise {
             return crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output);
         }
@@ -183,73 +147,30 @@ pub(crate) mod tests {
         }
     }
 
-    pub(crate) fn depthwise_conv_2d(
-        p: &DepthwiseConv2dParams<S8>,
-        input: &[i8],
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        output: &mut [i8],
-    ) {
+    pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
         let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
-            DepthwiseConv2dVariant::Reference => {
-                crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(
-                    p, input, filter, bias, output,
-                )
-            }
-            DepthwiseConv2dVariant::Window => {
-                super::depthwise_window(Neon::new(), p, input, filter, bias, &packed, output)
-            }
+            DepthwiseConv2dVariant::Reference => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8(p, input, filter, bias, output),
+            DepthwiseConv2dVariant::Window => super::depthwise_window(Neon::new(), p, input, filter, bias, &packed, output),
             // Not selected for `TargetClass::Host`; the portable variants if they were.
-            DepthwiseConv2dVariant::Mult1 => {
-                crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(
-                    p, input, &packed, output,
-                )
-            }
-            DepthwiseConv2dVariant::OneChannel => {
-                crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(
-                    p, input, &packed, output,
-                )
-            }
+            DepthwiseConv2dVariant::Mult1 => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_mult1(p, input, &packed, output),
+            DepthwiseConv2dVariant::OneChannel => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8_one_channel(p, input, &packed, output),
         }
     }
 
-    pub(crate) fn fully_connected<const SDOT: bool>(
-        p: &FullyConnectedParams<S8>,
-        input: &[i8],
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        output: &mut [i8],
-    ) {
+    pub(crate) fn fully_connected<const SDOT: bool>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
         let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::Host);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
         match v {
-            FullyConnectedVariant::Reference => {
-                crate::kernels::fully_connected::fully_connected_s8(p, input, filter, bias, output)
-            }
-            FullyConnectedVariant::Dot4 if SDOT => {
-                super::fc::fully_connected_dot4_sdot(dotprod(), p, input, filter, &packed, output)
-            }
-            FullyConnectedVariant::Dot4 => super::fc::fully_connected_dot4_smull(
-                Neon::new(),
-                p,
-                input,
-                filter,
-                &packed,
-                output,
-            ),
-            FullyConnectedVariant::Interleaved => {
-                crate::kernels::fully_connected::fully_connected_s8_interleaved(
-                    p, input, &packed, output,
-                )
-            }
+            FullyConnectedVariant::Reference => crate::kernels::fully_connected::fully_connected_s8(p, input, filter, bias, output),
+            FullyConnectedVariant::Dot4 if SDOT => super::fc::fully_connected_dot4_sdot(dotprod(), p, input, filter, &packed, output),
+            FullyConnectedVariant::Dot4 => super::fc::fully_connected_dot4_smull(Neon::new(), p, input, filter, &packed, output),
+            FullyConnectedVariant::Interleaved => crate::kernels::fully_connected::fully_connected_s8_interleaved(p, input, &packed, output),
             // Not selected for aarch64 (`TargetClass::Host`); the portable form if it were.
-            FullyConnectedVariant::Quad => {
-                crate::kernels::fully_connected::fully_connected_s8_quad(p, input, &packed, output)
-            }
+            FullyConnectedVariant::Quad => crate::kernels::fully_connected::fully_connected_s8_quad(p, input, &packed, output),
         }
     }
 }

@@ -30,13 +30,7 @@ impl<'a> Requant8<'a> {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
         debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
-        Requant8 {
-            multiplier: q.output_multiplier,
-            shift: q.output_shift,
-            offset: q.output_offset,
-            min: c.min as i32,
-            max: c.max as i32,
-        }
+        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32 }
     }
 
     /// The legacy uint8 form (one multiplier).
@@ -72,14 +66,7 @@ impl<'a> Requant8<'a> {
         // SAFETY: NEON is enabled for this build (the module is compiled only then); the
         // loads read the 8-lane arrays `m` and `s`.
         unsafe {
-            let (lo, hi) = (
-                self.four(acc[0], vld1q_s32(m.as_ptr()), vld1q_s32(s.as_ptr())),
-                self.four(
-                    acc[1],
-                    vld1q_s32(m.as_ptr().add(4)),
-                    vld1q_s32(s.as_ptr().add(4)),
-                ),
-            );
+            let (lo, hi) = (self.four(acc[0], vld1q_s32(m.as_ptr()), vld1q_s32(s.as_ptr())), self.four(acc[1], vld1q_s32(m.as_ptr().add(4)), vld1q_s32(s.as_ptr().add(4))));
             [lo, hi]
         }
     }
@@ -110,12 +97,7 @@ impl<'a> Requant8<'a> {
         let [lo, hi] = self.lanes(c0, n, acc);
         let mut bytes = [0i8; 8];
         // SAFETY: register-only NEON intrinsics, then an 8-byte store into `bytes`.
-        unsafe {
-            vst1_s8(
-                bytes.as_mut_ptr(),
-                vqmovn_s16(vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi))),
-            )
-        };
+        unsafe { vst1_s8(bytes.as_mut_ptr(), vqmovn_s16(vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi)))) };
         if let Ok(o) = <&mut [i8; 8]>::try_from(&mut *outs) {
             *o = bytes;
         } else {
@@ -132,12 +114,7 @@ impl<'a> Requant8<'a> {
         let mut bytes = [0u8; 8];
         // SAFETY: register-only NEON intrinsics, then an 8-byte store into `bytes`. The
         // clamp keeps the lanes inside uint8, so the unsigned narrow is exact.
-        unsafe {
-            vst1_u8(
-                bytes.as_mut_ptr(),
-                vqmovun_s16(vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi))),
-            )
-        };
+        unsafe { vst1_u8(bytes.as_mut_ptr(), vqmovun_s16(vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi)))) };
         outs.copy_from_slice(&bytes[..n]);
     }
 }
@@ -206,9 +183,7 @@ mod tests {
                 let half = 1i64 << (e - 1);
                 for k in [-3i64, -2, -1, 0, 1, 2] {
                     for d in [-1i64, 0, 1] {
-                        accs.push(
-                            ((k << e) + half + d).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
-                        );
+                        accs.push(((k << e) + half + d).clamp(i32::MIN as i64, i32::MAX as i64) as i32);
                     }
                 }
             }
@@ -219,26 +194,14 @@ mod tests {
                     let mut a = [0i32; 8];
                     a[..chunk.len()].copy_from_slice(chunk);
                     let (ms, ss) = ([m], [shift]);
-                    let q = QuantS8 {
-                        input_offset: 0,
-                        output_offset: 0,
-                        output_multiplier: &ms,
-                        output_shift: &ss,
-                    };
-                    let rq = Requant8::new(
-                        &q,
-                        &Clamp {
-                            min: -128,
-                            max: 127,
-                        },
-                    );
+                    let q = QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &ms, output_shift: &ss };
+                    let rq = Requant8::new(&q, &Clamp { min: -128, max: 127 });
                     let mut out = [0i8; 8];
                     // SAFETY: NEON is enabled for this build; `a` has 8 lanes.
                     let acc = unsafe { [vld1q_s32(a.as_ptr()), vld1q_s32(a.as_ptr().add(4))] };
                     rq.store(0, acc, &mut out);
                     for j in 0..8 {
-                        let want =
-                            multiply_by_quantized_multiplier(a[j], m, shift).clamp(-128, 127) as i8;
+                        let want = multiply_by_quantized_multiplier(a[j], m, shift).clamp(-128, 127) as i8;
                         assert_eq!(out[j], want, "acc {} m {} shift {}", a[j], m, shift);
                     }
                 }

@@ -12,9 +12,7 @@
 //! Eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Neon, Requant8};
-use crate::kernels::conv_2d::wide::{
-    blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK,
-};
+use crate::kernels::conv_2d::wide::{blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::aarch64::*;
@@ -23,13 +21,7 @@ use core::arch::aarch64::*;
 const PIXELS: usize = 4;
 
 /// `Conv2dVariant::Wide`, int8.
-pub(crate) fn conv_2d_s8_wide(
-    _: Neon,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_2d_s8_wide(_: Neon, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rq = Requant8::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: NEON is part of the build's target (the token exists).
@@ -37,13 +29,7 @@ pub(crate) fn conv_2d_s8_wide(
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
-pub(crate) fn conv_2d_u8_wide(
-    _: Neon,
-    p: &Conv2dParams<U8>,
-    input: &[u8],
-    packed: &[i32],
-    output: &mut [u8],
-) {
+pub(crate) fn conv_2d_u8_wide(_: Neon, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
     let rq = Requant8::new_u8(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as u8;
     // SAFETY: NEON is part of the build's target (the token exists).
@@ -99,12 +85,7 @@ impl Widen for i8 {
         let mut i = 0;
         while i + 8 <= n {
             // SAFETY: NEON; reads 8 int8 of `src`, writes 8 int16 of `dst`, both in bounds.
-            unsafe {
-                vst1q_s16(
-                    dst[i..][..8].as_mut_ptr(),
-                    vmovl_s8(vld1_s8(src[i..][..8].as_ptr())),
-                )
-            };
+            unsafe { vst1q_s16(dst[i..][..8].as_mut_ptr(), vmovl_s8(vld1_s8(src[i..][..8].as_ptr()))) };
             i += 8;
         }
         for (d, &s) in dst[i..n].iter_mut().zip(&src[i..n]) {
@@ -126,12 +107,7 @@ impl Widen for u8 {
         while i + 8 <= n {
             // SAFETY: NEON; reads 8 uint8 of `src`, writes 8 int16 of `dst` (values <= 255),
             // both in bounds.
-            unsafe {
-                vst1q_s16(
-                    dst[i..][..8].as_mut_ptr(),
-                    vreinterpretq_s16_u16(vmovl_u8(vld1_u8(src[i..][..8].as_ptr()))),
-                )
-            };
+            unsafe { vst1q_s16(dst[i..][..8].as_mut_ptr(), vreinterpretq_s16_u16(vmovl_u8(vld1_u8(src[i..][..8].as_ptr())))) };
             i += 8;
         }
         for (d, &s) in dst[i..n].iter_mut().zip(&src[i..n]) {
@@ -148,13 +124,7 @@ impl Widen for u8 {
 /// `P` pixels' accumulators for block `blk` of channels: lanes `j` of the result are
 /// `biases[8 * blk + j] + sum_t x[p][t] . w[blk][t][j]`.
 #[inline(always)]
-fn tile<const P: usize>(
-    cols: &[&[i16]; P],
-    biases: &[i32],
-    rows: &[i32],
-    n_pairs: usize,
-    blk: usize,
-) -> [[int32x4_t; 2]; P] {
+fn tile<const P: usize>(cols: &[&[i16]; P], biases: &[i32], rows: &[i32], n_pairs: usize, blk: usize) -> [[int32x4_t; 2]; P] {
     let stride = BLOCK * n_pairs;
     let w = &rows[blk * stride..][..stride];
     let bias = &biases[blk * BLOCK..][..BLOCK];
@@ -184,24 +154,14 @@ fn tile<const P: usize>(
         let (b0, b1) = (vld1q_s32(bias.as_ptr()), vld1q_s32(bias.as_ptr().add(4)));
         core::array::from_fn(|p| {
             let a = &acc[p];
-            [
-                vaddq_s32(vpaddq_s32(a[0], a[1]), b0),
-                vaddq_s32(vpaddq_s32(a[2], a[3]), b1),
-            ]
+            [vaddq_s32(vpaddq_s32(a[0], a[1]), b0), vaddq_s32(vpaddq_s32(a[2], a[3]), b1)]
         })
     }
 }
 
 /// `P` pixels starting at pixel `px0`: every block of channels.
 #[inline(always)]
-fn pixels<const P: usize, A: Widen>(
-    g: &ConvGeometry,
-    cols: &[&[i16]; P],
-    packed: &[i32],
-    output: &mut [A],
-    px0: usize,
-    rq: &Requant8,
-) {
+fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P], packed: &[i32], output: &mut [A], px0: usize, rq: &Requant8) {
     let out_d = g.filter_shape[0];
     let n_pairs = pairs(g);
     let n_blocks = blocks(g);

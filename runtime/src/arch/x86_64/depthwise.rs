@@ -19,16 +19,9 @@ use crate::kernels::numerics::{S8, U8};
 use crate::kernels::window::valid_taps;
 use core::arch::x86_64::*;
 
+
 /// `DepthwiseConv2dVariant::Window`.
-pub(crate) fn depthwise_window(
-    _: Avx2,
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let depth = p.geometry.filter_shape[3];
     let mult = p.depth_multiplier();
     if mult == 1 && p.geometry.input_shape[3] == depth {
@@ -49,9 +42,7 @@ pub(crate) fn depthwise_window(
         }
         if depth.is_multiple_of(16) && mult1_pairs_fit::<MULT1_REGS>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
-            return unsafe {
-                mult1_pairs::<MULT1_REGS>(p, input, filter, &packed[..depth], output)
-            };
+            return unsafe { mult1_pairs::<MULT1_REGS>(p, input, filter, &packed[..depth], output) };
         }
         // SAFETY: the token proves that the CPU executes AVX2.
         return unsafe { mult1(p, input, filter, &packed[..depth], output) };
@@ -64,9 +55,7 @@ pub(crate) fn depthwise_window(
         // SAFETY: as above.
         return unsafe { mult8n(p, input, filter, bias, &packed[..depth], output) };
     }
-    crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(
-        p, input, filter, bias, packed, output,
-    )
+    crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(p, input, filter, bias, packed, output)
 }
 
 /// `acc[h]` (lanes `8h..8h + 8` of a block of `8 * H` channels) plus `x * w` over every tap
@@ -95,34 +84,16 @@ unsafe fn block<const H: usize>(
                 let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
                 if H == 2 {
                     let xv = if inside {
-                        _mm256_cvtepi8_epi16(_mm_loadu_si128(
-                            input[x_at(ky, kx)..][..16].as_ptr().cast(),
-                        ))
+                        _mm256_cvtepi8_epi16(_mm_loadu_si128(input[x_at(ky, kx)..][..16].as_ptr().cast()))
                     } else {
                         _mm256_set1_epi16(zp as i16)
                     };
-                    let prod = _mm256_mullo_epi16(
-                        xv,
-                        _mm256_cvtepi8_epi16(_mm_loadu_si128(ws.as_ptr().cast())),
-                    );
-                    acc[0] = _mm256_add_epi32(
-                        acc[0],
-                        _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)),
-                    );
-                    acc[H - 1] = _mm256_add_epi32(
-                        acc[H - 1],
-                        _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)),
-                    );
+                    let prod = _mm256_mullo_epi16(xv, _mm256_cvtepi8_epi16(_mm_loadu_si128(ws.as_ptr().cast())));
+                    acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                    acc[H - 1] = _mm256_add_epi32(acc[H - 1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
                 } else {
-                    let xv = if inside {
-                        _mm_cvtepi8_epi16(_mm_loadl_epi64(
-                            input[x_at(ky, kx)..][..8].as_ptr().cast(),
-                        ))
-                    } else {
-                        _mm_set1_epi16(zp as i16)
-                    };
-                    let prod =
-                        _mm_mullo_epi16(xv, _mm_cvtepi8_epi16(_mm_loadl_epi64(ws.as_ptr().cast())));
+                    let xv = if inside { _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, kx)..][..8].as_ptr().cast())) } else { _mm_set1_epi16(zp as i16) };
+                    let prod = _mm_mullo_epi16(xv, _mm_cvtepi8_epi16(_mm_loadl_epi64(ws.as_ptr().cast())));
                     acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(prod));
                 }
             }
@@ -133,13 +104,7 @@ unsafe fn block<const H: usize>(
 
 /// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
 #[target_feature(enable = "avx2")]
-unsafe fn mult1(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -170,24 +135,9 @@ unsafe fn mult1(
                 let mut c = 0;
                 while c + 16 <= depth {
                     // SAFETY: AVX2 (this function's target feature); the loads read 8 i32.
-                    let acc = unsafe {
-                        [
-                            _mm256_loadu_si256(folded[c..][..8].as_ptr().cast()),
-                            _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast()),
-                        ]
-                    };
+                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())] };
                     // SAFETY: AVX2, as above.
-                    let acc = unsafe {
-                        block::<2>(
-                            acc,
-                            [f_h, f_w],
-                            taps.clone(),
-                            |y, x| x_px(y, x) + c,
-                            |y, x| w_tap(y, x) + c,
-                            (input, filter),
-                            zp,
-                        )
-                    };
+                    let acc = unsafe { block::<2>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
                     // SAFETY: AVX2, as above.
                     unsafe {
                         rq.store(c, acc[0], &mut out_px[c..][..8]);
@@ -199,17 +149,7 @@ unsafe fn mult1(
                     // SAFETY: as above.
                     let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast())] };
                     // SAFETY: as above.
-                    let acc = unsafe {
-                        block::<1>(
-                            acc,
-                            [f_h, f_w],
-                            taps.clone(),
-                            |y, x| x_px(y, x) + c,
-                            |y, x| w_tap(y, x) + c,
-                            (input, filter),
-                            zp,
-                        )
-                    };
+                    let acc = unsafe { block::<1>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
                     // SAFETY: as above.
                     unsafe { rq.store(c, acc[0], &mut out_px[c..][..8]) };
                     c += 8;
@@ -255,24 +195,14 @@ fn mult1_pairs_fit<const R: usize>(p: &DepthwiseConv2dParams<S8>) -> bool {
 /// adds `w * (zp + input_offset) = 0` to the folded bias, the reference's skipped tap. Half
 /// the multiplies and widenings of [`mult1`], whose weights are widened per pixel.
 #[target_feature(enable = "avx2")]
-unsafe fn mult1_pairs<const R: usize>(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let taps = f_h * f_w;
     let pairs = taps.div_ceil(2);
-    if depth == 0
-        || !depth.is_multiple_of(16)
-        || g.output_shape[3] != depth
-        || !mult1_pairs_fit::<R>(p)
-    {
+    if depth == 0 || !depth.is_multiple_of(16) || g.output_shape[3] != depth || !mult1_pairs_fit::<R>(p) {
         return;
     }
     let per_block = 2 * pairs;
@@ -285,16 +215,8 @@ unsafe fn mult1_pairs<const R: usize>(
         let mut wbuf = [_mm256_setzero_si256(); R];
         for k in 0..depth / 16 {
             for pr in 0..pairs {
-                let tap =
-                    |t: usize| _mm_loadu_si128(filter[t * depth + 16 * k..][..16].as_ptr().cast());
-                let (wa, wb) = (
-                    tap(2 * pr),
-                    if 2 * pr + 1 < taps {
-                        tap(2 * pr + 1)
-                    } else {
-                        _mm_setzero_si128()
-                    },
-                );
+                let tap = |t: usize| _mm_loadu_si128(filter[t * depth + 16 * k..][..16].as_ptr().cast());
+                let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
                 wbuf[k * per_block + 2 * pr] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
                 wbuf[k * per_block + 2 * pr + 1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
             }
@@ -305,11 +227,7 @@ unsafe fn mult1_pairs<const R: usize>(
     let mut tk = [(0usize, 0usize, 0isize); R];
     for (t, v) in tk.iter_mut().enumerate().take(taps) {
         let (ky, kx) = (t / f_w, t % f_w);
-        *v = (
-            ky,
-            kx,
-            ((ky * g.dilation_height * in_w + kx * g.dilation_width) * depth) as isize,
-        );
+        *v = (ky, kx, ((ky * g.dilation_height * in_w + kx * g.dilation_width) * depth) as isize);
     }
     let tk = &tk[..taps];
     let out = &mut output[..batches * out_h * out_w * depth];
@@ -325,8 +243,7 @@ unsafe fn mult1_pairs<const R: usize>(
                 let interior = ky_range.len() == f_h && kx_range.len() == f_w;
                 // Tap (0, 0) of the window, possibly outside the image (then only taps inside
                 // the image are read).
-                let origin =
-                    (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
+                let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
                 if interior {
                     // Every tap inside the image: one bounds check for the window (its last
                     // tap is the farthest), then loads at the taps' offsets.
@@ -342,33 +259,11 @@ unsafe fn mult1_pairs<const R: usize>(
                         unsafe {
                             let at = input.as_ptr().offset(origin).add(c);
                             let x = |t: usize| _mm_loadu_si128(at.offset(tk[t].2).cast());
-                            let mut acc = [
-                                _mm256_loadu_si256(folded[c..][..8].as_ptr().cast()),
-                                _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast()),
-                            ];
+                            let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
                             for (pr, wp) in w.chunks_exact(2).enumerate() {
-                                let (xa, xb) = (
-                                    x(2 * pr),
-                                    if 2 * pr + 1 < taps {
-                                        x(2 * pr + 1)
-                                    } else {
-                                        _mm_set1_epi8(zp)
-                                    },
-                                );
-                                acc[0] = _mm256_add_epi32(
-                                    acc[0],
-                                    _mm256_madd_epi16(
-                                        _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)),
-                                        wp[0],
-                                    ),
-                                );
-                                acc[1] = _mm256_add_epi32(
-                                    acc[1],
-                                    _mm256_madd_epi16(
-                                        _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)),
-                                        wp[1],
-                                    ),
-                                );
+                                let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { _mm_set1_epi8(zp) });
+                                acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                                acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
                             }
                             rq.store(c, acc[0], &mut out_px[c..][..8]);
                             rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
@@ -387,40 +282,16 @@ unsafe fn mult1_pairs<const R: usize>(
                         let x = |t: usize| {
                             let (ky, kx, off) = tk[t];
                             if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
-                                _mm_loadu_si128(
-                                    input[(origin + off) as usize + c..][..16].as_ptr().cast(),
-                                )
+                                _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
                             } else {
                                 zpv
                             }
                         };
-                        let mut acc = [
-                            _mm256_loadu_si256(folded[c..][..8].as_ptr().cast()),
-                            _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast()),
-                        ];
+                        let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
                         for (pr, wp) in w.chunks_exact(2).enumerate() {
-                            let (xa, xb) = (
-                                x(2 * pr),
-                                if 2 * pr + 1 < taps {
-                                    x(2 * pr + 1)
-                                } else {
-                                    zpv
-                                },
-                            );
-                            acc[0] = _mm256_add_epi32(
-                                acc[0],
-                                _mm256_madd_epi16(
-                                    _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)),
-                                    wp[0],
-                                ),
-                            );
-                            acc[1] = _mm256_add_epi32(
-                                acc[1],
-                                _mm256_madd_epi16(
-                                    _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)),
-                                    wp[1],
-                                ),
-                            );
+                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
+                            acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                            acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
                         }
                         rq.store(c, acc[0], &mut out_px[c..][..8]);
                         rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
@@ -442,13 +313,7 @@ const DEPTH8_TAPS: usize = 64;
 /// image read the zero point (`w * (zp + input_offset) = 0` on the folded bias), as in
 /// [`mult1`].
 #[target_feature(enable = "avx2")]
-unsafe fn depth8(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -498,25 +363,15 @@ unsafe fn depth8(
                                 let w = w2[ky * f_w + kx];
                                 let xv = if ky_range.contains(&ky) {
                                     let dx = g.dilation_width * kx;
-                                    let lo = _mm_loadl_epi64(
-                                        input[x_at(ky, xa + dx)..][..8].as_ptr().cast(),
-                                    );
-                                    let hi = _mm_loadl_epi64(
-                                        input[x_at(ky, xb + dx)..][..8].as_ptr().cast(),
-                                    );
+                                    let lo = _mm_loadl_epi64(input[x_at(ky, xa + dx)..][..8].as_ptr().cast());
+                                    let hi = _mm_loadl_epi64(input[x_at(ky, xb + dx)..][..8].as_ptr().cast());
                                     _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(lo, hi))
                                 } else {
                                     _mm256_set1_epi16(zp as i16)
                                 };
                                 let prod = _mm256_mullo_epi16(xv, w);
-                                a0 = _mm256_add_epi32(
-                                    a0,
-                                    _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)),
-                                );
-                                a1 = _mm256_add_epi32(
-                                    a1,
-                                    _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)),
-                                );
+                                a0 = _mm256_add_epi32(a0, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                                a1 = _mm256_add_epi32(a1, _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
                             }
                         }
                         (a0, a1)
@@ -539,9 +394,7 @@ unsafe fn depth8(
                         for kx in 0..f_w {
                             let xv = if ky_range.contains(&ky) && kx_range.contains(&kx) {
                                 let ix = (x0 + (g.dilation_width * kx) as isize) as usize;
-                                _mm_cvtepi8_epi16(_mm_loadl_epi64(
-                                    input[x_at(ky, ix)..][..8].as_ptr().cast(),
-                                ))
+                                _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, ix)..][..8].as_ptr().cast()))
                             } else {
                                 _mm_set1_epi16(zp as i16)
                             };
@@ -566,10 +419,7 @@ const PAIR_REGS: usize = 128;
 /// whose tap pairs, for every block of eight output channels, fit [`PAIR_REGS`].
 fn pairs_fit(p: &DepthwiseConv2dParams<S8>) -> bool {
     let [_, f_h, f_w, depth] = p.geometry.filter_shape;
-    f_h * f_w > 0
-        && f_w <= 16
-        && depth.is_multiple_of(8)
-        && (depth / 8).saturating_mul(f_h * f_w.div_ceil(2)) <= PAIR_REGS
+    f_h * f_w > 0 && f_w <= 16 && depth.is_multiple_of(8) && (depth / 8).saturating_mul(f_h * f_w.div_ceil(2)) <= PAIR_REGS
 }
 
 /// Depth multiplier a multiple of 8 (`filter` `[tap][channel]`, the model's; `folded` the
@@ -584,13 +434,7 @@ fn pairs_fit(p: &DepthwiseConv2dParams<S8>) -> bool {
 /// (`|x * w| <= 2^14`, two of them fit int32 exactly; the sum wraps like the reference's, a
 /// ring). micro_speech's 1 -> 8 channels, 10x8 window.
 #[target_feature(enable = "avx2")]
-unsafe fn mult8n_pairs(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn mult8n_pairs(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, depth] = g.filter_shape;
@@ -611,20 +455,9 @@ unsafe fn mult8n_pairs(
         for k in 0..depth / 8 {
             for ky in 0..f_h {
                 for j in 0..per_row {
-                    let tap = |kx: usize| {
-                        _mm_loadl_epi64(
-                            filter[(ky * f_w + kx) * depth + 8 * k..][..8]
-                                .as_ptr()
-                                .cast(),
-                        )
-                    };
-                    let wb = if 2 * j + 1 < f_w {
-                        tap(2 * j + 1)
-                    } else {
-                        _mm_setzero_si128()
-                    };
-                    wbuf[k * per_block + ky * per_row + j] =
-                        _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(tap(2 * j), wb));
+                    let tap = |kx: usize| _mm_loadl_epi64(filter[(ky * f_w + kx) * depth + 8 * k..][..8].as_ptr().cast());
+                    let wb = if 2 * j + 1 < f_w { tap(2 * j + 1) } else { _mm_setzero_si128() };
+                    wbuf[k * per_block + ky * per_row + j] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(tap(2 * j), wb));
                 }
             }
         }
@@ -652,30 +485,16 @@ unsafe fn mult8n_pairs(
                     // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
                     // `folded`, 16 int8 of `src` or 16 int16 of `xs`.
                     unsafe {
-                        let mut acc = [
-                            _mm256_loadu_si256(folded[8 * k..][..8].as_ptr().cast()),
-                            _mm256_setzero_si256(),
-                        ];
+                        let mut acc = [_mm256_loadu_si256(folded[8 * k..][..8].as_ptr().cast()), _mm256_setzero_si256()];
                         for (ky, w) in w.chunks_exact(per_row).enumerate() {
                             let row = if !ky_range.contains(&ky) {
                                 _mm256_set1_epi16(zp as i16)
                             } else {
                                 let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                                let at = |kx: usize| {
-                                    ((b * in_h + iy) * in_w
-                                        + (in_x0 + (g.dilation_width * kx) as isize) as usize)
-                                        * in_d
-                                        + ic
-                                };
+                                let at = |kx: usize| ((b * in_h + iy) * in_w + (in_x0 + (g.dilation_width * kx) as isize) as usize) * in_d + ic;
                                 // (`at(0)` only when tap 0 is inside the image.)
-                                match if contiguous && full {
-                                    input.get(at(0)..at(0) + 16)
-                                } else {
-                                    None
-                                } {
-                                    Some(src) => {
-                                        _mm256_cvtepi8_epi16(_mm_loadu_si128(src.as_ptr().cast()))
-                                    }
+                                match if contiguous && full { input.get(at(0)..at(0) + 16) } else { None } {
+                                    Some(src) => _mm256_cvtepi8_epi16(_mm_loadu_si128(src.as_ptr().cast())),
                                     None => {
                                         let mut xs = [zp as i16; 16];
                                         for kx in kx_range.clone() {
@@ -687,15 +506,10 @@ unsafe fn mult8n_pairs(
                             };
                             for (j, wv) in w.iter().enumerate() {
                                 let x = _mm256_permutevar8x32_epi32(row, sel[j]);
-                                acc[j & 1] =
-                                    _mm256_add_epi32(acc[j & 1], _mm256_madd_epi16(x, *wv));
+                                acc[j & 1] = _mm256_add_epi32(acc[j & 1], _mm256_madd_epi16(x, *wv));
                             }
                         }
-                        rq.store(
-                            8 * k,
-                            _mm256_add_epi32(acc[0], acc[1]),
-                            &mut out_px[8 * k..][..8],
-                        );
+                        rq.store(8 * k, _mm256_add_epi32(acc[0], acc[1]), &mut out_px[8 * k..][..8]);
                     }
                 }
             }
@@ -707,14 +521,7 @@ unsafe fn mult8n_pairs(
 /// eight output channels reads one input channel, broadcast, times eight int8 weights in
 /// int32, from the folded bias (interior) or the bias with the input offset (border).
 #[target_feature(enable = "avx2")]
-unsafe fn mult8n(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    folded: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, depth] = g.filter_shape;
@@ -735,11 +542,7 @@ unsafe fn mult8n(
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                 let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
                 let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-                let (init, off) = if interior {
-                    (Some(folded), 0)
-                } else {
-                    (bias, p.quant.input_offset)
-                };
+                let (init, off) = if interior { (Some(folded), 0) } else { (bias, p.quant.input_offset) };
                 for (blk, outs) in out_px.chunks_exact_mut(8).enumerate() {
                     let c = blk * 8;
                     let ic = c / mult;
@@ -752,14 +555,10 @@ unsafe fn mult8n(
                             let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
                             for kx in kx_range.clone() {
                                 let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                                let x =
-                                    input[((b * in_h + iy) * in_w + ix) * in_d + ic] as i32 + off;
+                                let x = input[((b * in_h + iy) * in_w + ix) * in_d + ic] as i32 + off;
                                 let ws = &filter[(ky * f_w + kx) * depth + c..][..8];
                                 let w = _mm256_cvtepi8_epi32(_mm_loadl_epi64(ws.as_ptr().cast()));
-                                acc = _mm256_add_epi32(
-                                    acc,
-                                    _mm256_mullo_epi32(_mm256_set1_epi32(x), w),
-                                );
+                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_set1_epi32(x), w));
                             }
                         }
                         rq.store(c, acc, outs);
@@ -775,35 +574,19 @@ unsafe fn mult8n(
 /// valid taps, exactly the reference's sum (both factors lie in `[-255, 255]`, so each
 /// product is exact in int32; the sum wraps like the reference's). Other multipliers, and
 /// an `i32::MIN` multiplier, take the reference.
-pub(crate) fn depthwise_conv_2d_u8_window(
-    _: Avx2,
-    p: &DepthwiseConv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    output: &mut [u8],
-) {
+pub(crate) fn depthwise_conv_2d_u8_window(_: Avx2, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     let depth = p.geometry.filter_shape[3];
     match Requant8::new_u8(&p.quant, &p.clamp) {
         Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth => {
             // SAFETY: the token proves that the CPU executes AVX2.
             unsafe { u8_mult1(p, input, filter, bias, &rq, output) }
         }
-        _ => {
-            crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8(p, input, filter, bias, output)
-        }
+        _ => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8(p, input, filter, bias, output),
     }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn u8_mult1(
-    p: &DepthwiseConv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    rq: &Requant8,
-    output: &mut [u8],
-) {
+unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, rq: &Requant8, output: &mut [u8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -840,14 +623,8 @@ unsafe fn u8_mult1(
                             for kx in kx_range.clone() {
                                 let xs = &input[x_px(ky, kx) + c..][..8];
                                 let ws = &filter[w_tap(ky, kx) + c..][..8];
-                                let x = _mm256_add_epi32(
-                                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())),
-                                    xo,
-                                );
-                                let w = _mm256_add_epi32(
-                                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())),
-                                    wo,
-                                );
+                                let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
+                                let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
                                 acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
                             }
                         }

@@ -103,15 +103,7 @@ impl<'r, 'a> Rows<'r, 'a> {
         } else {
             b.out_shape[rank - 1]
         };
-        Rows {
-            b,
-            idx: [0; crate::kernels::nd::MAX_RANK],
-            o1: 0,
-            o2: 0,
-            start: 0,
-            total,
-            inner,
-        }
+        Rows { b, idx: [0; crate::kernels::nd::MAX_RANK], o1: 0, o2: 0, start: 0, total, inner }
     }
 }
 
@@ -160,26 +152,15 @@ fn inner_strides(b: &Broadcast) -> Option<(usize, usize)> {
 /// An iterator rather than a callback, so that the row loop is inlined into the
 /// `#[target_feature]` kernel that consumes it.
 #[inline(always)]
-pub(crate) fn binary<'x>(
-    b: &'x Broadcast,
-    x: &'x [i8],
-    y: &'x [i8],
-) -> Option<impl Iterator<Item = (Src<'x>, Src<'x>, Range<usize>)> + 'x> {
+pub(crate) fn binary<'x>(b: &'x Broadcast, x: &'x [i8], y: &'x [i8]) -> Option<impl Iterator<Item = (Src<'x>, Src<'x>, Range<usize>)> + 'x> {
     let (s1, s2) = inner_strides(b)?;
-    Some(
-        Rows::new(b).map(move |(start, o1, o2, n)| {
-            (src(x, o1, s1, n), src(y, o2, s2, n), start..start + n)
-        }),
-    )
+    Some(Rows::new(b).map(move |(start, o1, o2, n)| (src(x, o1, s1, n), src(y, o2, s2, n), start..start + n)))
 }
 
 /// [`binary`] with the output over operand 1: `(operand 2, range of operand 1 and the
 /// output)`. `None` also when operand 1 does not have the output's shape.
 #[inline(always)]
-pub(crate) fn binary_in_place<'x>(
-    b: &'x Broadcast,
-    y: &'x [i8],
-) -> Option<impl Iterator<Item = (Src<'x>, Range<usize>)> + 'x> {
+pub(crate) fn binary_in_place<'x>(b: &'x Broadcast, y: &'x [i8]) -> Option<impl Iterator<Item = (Src<'x>, Range<usize>)> + 'x> {
     let (_, s2) = inner_strides(b)?;
     if !is_dense(b.out_shape, b.in1_strides) {
         return None;
@@ -205,10 +186,7 @@ pub(crate) struct Operand {
 
 impl Operand {
     fn new(offset: i32, left_shift: i32, multiplier: i32, shift: i32) -> Option<Operand> {
-        if !(-128..=128).contains(&offset)
-            || !(9..=20).contains(&left_shift)
-            || !(-31..=0).contains(&shift)
-        {
+        if !(-128..=128).contains(&offset) || !(9..=20).contains(&left_shift) || !(-31..=0).contains(&shift) {
             return None;
         }
         let k = 31 - left_shift;
@@ -242,28 +220,15 @@ pub(crate) struct AddSub {
 
 impl AddSub {
     pub(crate) fn new(p: &AddParams) -> Option<AddSub> {
-        if !(-128 <= p.activation_min
-            && p.activation_min <= p.activation_max
-            && p.activation_max <= 127)
-        {
+        if !(-128 <= p.activation_min && p.activation_min <= p.activation_max && p.activation_max <= 127) {
             return None;
         }
         if !(-31..=0).contains(&p.output_shift) {
             return None;
         }
         Some(AddSub {
-            a: Operand::new(
-                p.input1_offset,
-                p.left_shift,
-                p.input1_multiplier,
-                p.input1_shift,
-            )?,
-            b: Operand::new(
-                p.input2_offset,
-                p.left_shift,
-                p.input2_multiplier,
-                p.input2_shift,
-            )?,
+            a: Operand::new(p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift)?,
+            b: Operand::new(p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift)?,
             out_multiplier: p.output_multiplier,
             out_shift: p.output_shift,
             out_offset: p.output_offset,
@@ -288,9 +253,7 @@ pub(crate) struct Mul {
 
 impl Mul {
     pub(crate) fn new(p: &MulParams) -> Option<Mul> {
-        let ok = (-128 <= p.activation_min
-            && p.activation_min <= p.activation_max
-            && p.activation_max <= 127)
+        let ok = (-128 <= p.activation_min && p.activation_min <= p.activation_max && p.activation_max <= 127)
             && p.output_multiplier != i32::MIN
             && (-31..=30).contains(&p.output_shift)
             && (-128..=128).contains(&p.input1_offset)
@@ -353,16 +316,10 @@ impl OperandV {
         // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
         unsafe {
             let t = _mm256_add_epi32(x, self.offset);
-            let lo = _mm256_sra_epi32(
-                _mm256_add_epi32(_mm256_mullo_epi32(t, self.low), self.round),
-                self.k,
-            );
+            let lo = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(t, self.low), self.round), self.k);
             let h = _mm256_add_epi32(_mm256_mullo_epi32(t, self.high), lo);
             let sign = _mm256_and_si256(_mm256_srai_epi32::<31>(h), self.neg);
-            _mm256_sra_epi32(
-                _mm256_add_epi32(_mm256_add_epi32(h, sign), self.half),
-                self.e,
-            )
+            _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(h, sign), self.half), self.e)
         }
     }
 }
@@ -380,12 +337,7 @@ unsafe fn widen8(x: &[i8; 8]) -> __m256i {
 /// Runs `f` (`N` int8 pairs to `N` int8 results) over a row, `N` elements at a time; a
 /// tail is padded with zeros and its padding results dropped.
 #[inline(always)]
-pub(crate) fn row<const N: usize>(
-    x: Src,
-    y: Src,
-    out: &mut [i8],
-    f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N],
-) {
+pub(crate) fn row<const N: usize>(x: Src, y: Src, out: &mut [i8], f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N]) {
     let n = out.len();
     let mut i = 0;
     while i + N <= n {
@@ -401,17 +353,11 @@ pub(crate) fn row<const N: usize>(
 
 /// [`row`] with the output over operand 1: each chunk is read before it is written.
 #[inline(always)]
-pub(crate) fn row_in_place<const N: usize>(
-    inout: &mut [i8],
-    y: Src,
-    f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N],
-) {
+pub(crate) fn row_in_place<const N: usize>(inout: &mut [i8], y: Src, f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N]) {
     let n = inout.len();
     let mut i = 0;
     while i + N <= n {
-        let chunk: &mut [i8; N] = (&mut inout[i..i + N])
-            .try_into()
-            .unwrap_or_else(|_| unreachable!());
+        let chunk: &mut [i8; N] = (&mut inout[i..i + N]).try_into().unwrap_or_else(|_| unreachable!());
         *chunk = f(chunk, &y.chunk(i));
         i += N;
     }
@@ -426,42 +372,22 @@ pub(crate) fn row_in_place<const N: usize>(
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn add_sub8<const SUB: bool>(
-    f: &AddSub,
-    a: &OperandV,
-    b: &OperandV,
-    x: &[i8; 8],
-    y: &[i8; 8],
-) -> [i8; 8] {
+unsafe fn add_sub8<const SUB: bool>(f: &AddSub, a: &OperandV, b: &OperandV, x: &[i8; 8], y: &[i8; 8]) -> [i8; 8] {
     // SAFETY: register-only AVX2 intrinsics (and `widen8`'s loads of two arrays),
     // executable by the caller's guarantee.
     unsafe {
         let fa = a.scale(widen8(x));
         let fb = b.scale(widen8(y));
-        let raw = if SUB {
-            _mm256_sub_epi32(fa, fb)
-        } else {
-            _mm256_add_epi32(fa, fb)
-        };
+        let raw = if SUB { _mm256_sub_epi32(fa, fb) } else { _mm256_add_epi32(fa, fb) };
         let m = _mm256_set1_epi32(f.out_multiplier);
         let s = _mm256_set1_epi32(f.out_shift);
-        requant(raw, m, s, f.out_offset, f.min, f.max, false)
-            .to_le_bytes()
-            .map(|v| v as i8)
+        requant(raw, m, s, f.out_offset, f.min, f.max, false).to_le_bytes().map(|v| v as i8)
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn add_sub_rows<const SUB: bool>(
-    f: &AddSub,
-    b: &Broadcast,
-    x: &[i8],
-    y: &[i8],
-    out: &mut [i8],
-) -> bool {
-    let Some(rows) = binary(b, x, y) else {
-        return false;
-    };
+fn add_sub_rows<const SUB: bool>(f: &AddSub, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+    let Some(rows) = binary(b, x, y) else { return false };
     let out = &mut out[..b.out_len()];
     // SAFETY: AVX2 (this function's target feature).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
@@ -475,15 +401,8 @@ fn add_sub_rows<const SUB: bool>(
 }
 
 #[target_feature(enable = "avx2")]
-fn add_sub_rows_in_place<const SUB: bool>(
-    f: &AddSub,
-    b: &Broadcast,
-    inout: &mut [i8],
-    y: &[i8],
-) -> bool {
-    let Some(rows) = binary_in_place(b, y) else {
-        return false;
-    };
+fn add_sub_rows_in_place<const SUB: bool>(f: &AddSub, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
+    let Some(rows) = binary_in_place(b, y) else { return false };
     let inout = &mut inout[..b.out_len()];
     // SAFETY: AVX2 (this function's target feature).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
@@ -509,17 +428,13 @@ unsafe fn mul8(f: &Mul, x: &[i8; 8], y: &[i8; 8]) -> [i8; 8] {
         let tb = _mm256_add_epi32(widen8(y), _mm256_set1_epi32(f.b_offset));
         let p = _mm256_mullo_epi32(ta, tb);
         let (m, s) = (_mm256_set1_epi32(f.multiplier), _mm256_set1_epi32(f.shift));
-        requant(p, m, s, f.out_offset, f.min, f.max, false)
-            .to_le_bytes()
-            .map(|v| v as i8)
+        requant(p, m, s, f.out_offset, f.min, f.max, false).to_le_bytes().map(|v| v as i8)
     }
 }
 
 #[target_feature(enable = "avx2")]
 fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    let Some(rows) = binary(b, x, y) else {
-        return false;
-    };
+    let Some(rows) = binary(b, x, y) else { return false };
     let out = &mut out[..b.out_len()];
     for (x, y, r) in rows {
         row::<8>(x, y, &mut out[r], |x, y| {
@@ -532,9 +447,7 @@ fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool 
 
 #[target_feature(enable = "avx2")]
 fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    let Some(rows) = binary_in_place(b, y) else {
-        return false;
-    };
+    let Some(rows) = binary_in_place(b, y) else { return false };
     let inout = &mut inout[..b.out_len()];
     for (y, r) in rows {
         row_in_place::<8>(&mut inout[r], y, |x, y| {
@@ -700,10 +613,7 @@ pub(crate) mod tests {
             assert!(got == want, "{name} differs from the reference for {p:?}");
             let mut inout = x.clone();
             in_place(p, &mut inout, &y);
-            assert!(
-                inout == want,
-                "{name} in place differs from the reference for {p:?}"
-            );
+            assert!(inout == want, "{name} in place differs from the reference for {p:?}");
         }
     }
 
@@ -715,49 +625,23 @@ pub(crate) mod tests {
     fn add_sub_every_pair() {
         let n = 256 * 256 + 3;
         let plan = plan_broadcast(&[n], &[n]).unwrap();
-        let add = impls::<AddParams>(
-            (add_avx2, add_in_place_avx2),
-            (add_avx512, add_in_place_avx512),
-        );
-        let sub = impls::<AddParams>(
-            (sub_avx2, sub_in_place_avx2),
-            (sub_avx512, sub_in_place_avx512),
-        );
+        let add = impls::<AddParams>((add_avx2, add_in_place_avx2), (add_avx512, add_in_place_avx512));
+        let sub = impls::<AddParams>((sub_avx2, sub_in_place_avx2), (sub_avx512, sub_in_place_avx512));
         use crate::prepare::FusedActivation as A;
-        for scales in [
-            [0.05, 0.05, 0.1],
-            [0.1, 1e-4, 0.1],
-            [0.1, 0.1, 1e-3],
-            [1e-3, 1e-3, 0.5],
-            [1.0, 1.0, 1.0],
-            [0.5, 0.25, 0.125],
-        ] {
+        for scales in [[0.05, 0.05, 0.1], [0.1, 1e-4, 0.1], [0.1, 0.1, 1e-3], [1e-3, 1e-3, 0.5], [1.0, 1.0, 1.0], [0.5, 0.25, 0.125]] {
             for zps in [[0, 0, 0], [-128, 127, -128], [127, -128, 127], [3, -5, 7]] {
                 for act in [A::None, A::Relu6] {
-                    let (a, b, o) = (
-                        q(scales[0], zps[0]),
-                        q(scales[1], zps[1]),
-                        q(scales[2], zps[2]),
-                    );
-                    let p = crate::kernels::add::prepare_add(a, b, o, act, plan.as_broadcast())
-                        .unwrap();
+                    let (a, b, o) = (q(scales[0], zps[0]), q(scales[1], zps[1]), q(scales[2], zps[2]));
+                    let p = crate::kernels::add::prepare_add(a, b, o, act, plan.as_broadcast()).unwrap();
                     assert!(AddSub::new(&p).is_some(), "not folded: {p:?}");
                     all_pairs(&p, crate::kernels::add::scalar::add_s8, &add);
-                    let p = crate::kernels::sub::prepare_sub(a, b, o, act, plan.as_broadcast())
-                        .unwrap();
+                    let p = crate::kernels::sub::prepare_sub(a, b, o, act, plan.as_broadcast()).unwrap();
                     assert!(AddSub::new(&p).is_some(), "not folded: {p:?}");
                     all_pairs(&p, crate::kernels::sub::scalar::sub_s8, &sub);
                 }
             }
         }
-        let base = crate::kernels::add::prepare_add(
-            q(0.1, 3),
-            q(0.2, -7),
-            q(0.3, 1),
-            A::None,
-            plan.as_broadcast(),
-        )
-        .unwrap();
+        let base = crate::kernels::add::prepare_add(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
         // An output stage close to the identity (multiplier 1 - 2^-31, no shift, offset 0),
         // so that the operand terms reach the output unrounded: `m = 2^30` with right
         // shifts 19 and 20 makes exact ties (`t 2^19 / 2^20`), which must round away from
@@ -779,12 +663,7 @@ pub(crate) mod tests {
         // Parameters no prepare function makes, inside the folding's bounds: other left
         // shifts, negative and extreme multipliers, zero and extreme shifts.
         for left_shift in [9, 15, 20] {
-            for (m1, m2, mo) in [
-                (i32::MAX, 1 << 30, i32::MAX),
-                (i32::MIN, -1, i32::MIN),
-                (12345, -987654321, 1 << 30),
-                (0, i32::MAX, 0x5555_5555),
-            ] {
+            for (m1, m2, mo) in [(i32::MAX, 1 << 30, i32::MAX), (i32::MIN, -1, i32::MIN), (12345, -987654321, 1 << 30), (0, i32::MAX, 0x5555_5555)] {
                 for (s1, s2, so) in [(0, 0, 0), (-31, -1, -31), (-3, -30, -12)] {
                     let p = AddParams {
                         left_shift,
@@ -811,54 +690,22 @@ pub(crate) mod tests {
     fn mul_every_pair() {
         let n = 256 * 256 + 3;
         let plan = plan_broadcast(&[n], &[n]).unwrap();
-        let mul = impls::<MulParams>(
-            (mul_avx2, mul_in_place_avx2),
-            (mul_avx512, mul_in_place_avx512),
-        );
+        let mul = impls::<MulParams>((mul_avx2, mul_in_place_avx2), (mul_avx512, mul_in_place_avx512));
         use crate::prepare::FusedActivation as A;
-        for scales in [
-            [0.05, 0.05, 0.1],
-            [0.1, 1e-4, 0.1],
-            [0.1, 0.1, 1e-5],
-            [1e-3, 1e-3, 0.5],
-            [1.0, 1.0, 1e-3],
-            [0.5, 0.25, 0.125],
-        ] {
+        for scales in [[0.05, 0.05, 0.1], [0.1, 1e-4, 0.1], [0.1, 0.1, 1e-5], [1e-3, 1e-3, 0.5], [1.0, 1.0, 1e-3], [0.5, 0.25, 0.125]] {
             for zps in [[0, 0, 0], [-128, 127, -128], [127, -128, 127], [3, -5, 7]] {
                 for act in [A::None, A::Relu6] {
-                    let (a, b, o) = (
-                        q(scales[0], zps[0]),
-                        q(scales[1], zps[1]),
-                        q(scales[2], zps[2]),
-                    );
-                    let Some(p) =
-                        crate::kernels::mul::prepare_mul(a, b, o, act, plan.as_broadcast())
-                    else {
-                        continue;
-                    };
+                    let (a, b, o) = (q(scales[0], zps[0]), q(scales[1], zps[1]), q(scales[2], zps[2]));
+                    let Some(p) = crate::kernels::mul::prepare_mul(a, b, o, act, plan.as_broadcast()) else { continue };
                     assert!(Mul::new(&p).is_some(), "not folded: {p:?}");
                     all_pairs(&p, crate::kernels::mul::scalar::mul_s8, &mul);
                 }
             }
         }
-        let base = crate::kernels::mul::prepare_mul(
-            q(0.1, 3),
-            q(0.2, -7),
-            q(0.3, 1),
-            A::None,
-            plan.as_broadcast(),
-        )
-        .unwrap();
+        let base = crate::kernels::mul::prepare_mul(q(0.1, 3), q(0.2, -7), q(0.3, 1), A::None, plan.as_broadcast()).unwrap();
         for m in [i32::MAX, 1 << 30, -1, i32::MIN + 1, 0x5555_5555] {
             for s in [-31, -20, -1, 0, 1, 15, 30] {
-                let p = MulParams {
-                    output_multiplier: m,
-                    output_shift: s,
-                    input1_offset: 128,
-                    input2_offset: -128,
-                    output_offset: 77,
-                    ..base
-                };
+                let p = MulParams { output_multiplier: m, output_shift: s, input1_offset: 128, input2_offset: -128, output_offset: 77, ..base };
                 assert!(Mul::new(&p).is_some(), "not folded: {p:?}");
                 all_pairs(&p, crate::kernels::mul::scalar::mul_s8, &mul);
             }
@@ -869,65 +716,18 @@ pub(crate) mod tests {
     fn refuses_what_it_cannot_fold() {
         let plan = plan_broadcast(&[3], &[3]).unwrap();
         use crate::prepare::FusedActivation as A;
-        let p = crate::kernels::add::prepare_add(
-            q(0.1, 0),
-            q(0.1, 0),
-            q(0.1, 0),
-            A::None,
-            plan.as_broadcast(),
-        )
-        .unwrap();
+        let p = crate::kernels::add::prepare_add(q(0.1, 0), q(0.1, 0), q(0.1, 0), A::None, plan.as_broadcast()).unwrap();
         assert!(AddSub::new(&p).is_some());
-        assert!(AddSub::new(&AddParams {
-            left_shift: 21,
-            ..p
-        })
-        .is_none());
+        assert!(AddSub::new(&AddParams { left_shift: 21, ..p }).is_none());
         assert!(AddSub::new(&AddParams { left_shift: 8, ..p }).is_none());
-        assert!(AddSub::new(&AddParams {
-            input1_offset: 129,
-            ..p
-        })
-        .is_none());
-        assert!(AddSub::new(&AddParams {
-            input2_shift: 1,
-            ..p
-        })
-        .is_none());
-        assert!(AddSub::new(&AddParams {
-            output_shift: 1,
-            ..p
-        })
-        .is_none());
-        assert!(AddSub::new(&AddParams {
-            activation_min: 5,
-            activation_max: 4,
-            ..p
-        })
-        .is_none());
-        let p = crate::kernels::mul::prepare_mul(
-            q(0.1, 0),
-            q(0.1, 0),
-            q(0.1, 0),
-            A::None,
-            plan.as_broadcast(),
-        )
-        .unwrap();
+        assert!(AddSub::new(&AddParams { input1_offset: 129, ..p }).is_none());
+        assert!(AddSub::new(&AddParams { input2_shift: 1, ..p }).is_none());
+        assert!(AddSub::new(&AddParams { output_shift: 1, ..p }).is_none());
+        assert!(AddSub::new(&AddParams { activation_min: 5, activation_max: 4, ..p }).is_none());
+        let p = crate::kernels::mul::prepare_mul(q(0.1, 0), q(0.1, 0), q(0.1, 0), A::None, plan.as_broadcast()).unwrap();
         assert!(Mul::new(&p).is_some());
-        assert!(Mul::new(&MulParams {
-            output_multiplier: i32::MIN,
-            ..p
-        })
-        .is_none());
-        assert!(Mul::new(&MulParams {
-            output_shift: 31,
-            ..p
-        })
-        .is_none());
-        assert!(Mul::new(&MulParams {
-            input2_offset: -129,
-            ..p
-        })
-        .is_none());
+        assert!(Mul::new(&MulParams { output_multiplier: i32::MIN, ..p }).is_none());
+        assert!(Mul::new(&MulParams { output_shift: 31, ..p }).is_none());
+        assert!(Mul::new(&MulParams { input2_offset: -129, ..p }).is_none());
     }
 }

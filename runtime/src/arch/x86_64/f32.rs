@@ -78,70 +78,34 @@ impl F32x8 for Avx2Fma {
 }
 
 #[target_feature(enable = "avx2,fma")]
-fn conv_entry(
-    t: Avx2Fma,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn conv_entry(t: Avx2Fma, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::conv_2d(t, p, input, packed, output)
 }
 
 #[target_feature(enable = "avx2,fma")]
-fn depthwise_entry(
-    t: Avx2Fma,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn depthwise_entry(t: Avx2Fma, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::depthwise_conv_2d(t, p, input, packed, output)
 }
 
 #[target_feature(enable = "avx2,fma")]
-fn fc_entry(
-    t: Avx2Fma,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn fc_entry(t: Avx2Fma, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::fully_connected(t, p, input, packed, output)
 }
 
 /// `conv_2d_f32_packed` with AVX2+FMA.
-pub(crate) fn conv_2d_f32_packed(
-    t: Avx2Fma,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn conv_2d_f32_packed(t: Avx2Fma, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     // SAFETY: the token proves AVX2 and FMA.
     unsafe { conv_entry(t, p, input, packed, output) }
 }
 
 /// `depthwise_conv_2d_f32_packed` with AVX2+FMA.
-pub(crate) fn depthwise_conv_2d_f32_packed(
-    t: Avx2Fma,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn depthwise_conv_2d_f32_packed(t: Avx2Fma, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     // SAFETY: the token proves AVX2 and FMA.
     unsafe { depthwise_entry(t, p, input, packed, output) }
 }
 
 /// `fully_connected_f32_packed` with AVX2+FMA.
-pub(crate) fn fully_connected_f32_packed(
-    t: Avx2Fma,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub(crate) fn fully_connected_f32_packed(t: Avx2Fma, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     // SAFETY: the token proves AVX2 and FMA.
     unsafe { fc_entry(t, p, input, packed, output) }
 }
@@ -198,34 +162,16 @@ impl F32x16 for Avx512F32 {
         unsafe { _mm512_fmadd_ps(x, w, acc) }
     }
     #[inline(always)]
-    fn clamp_store16(
-        self,
-        v: __m512,
-        lo: __m512,
-        hi: __m512,
-        out: &mut [f32],
-        at: usize,
-        n: usize,
-    ) {
+    fn clamp_store16(self, v: __m512, lo: __m512, hi: __m512, out: &mut [f32], at: usize, n: usize) {
         let n = n.min(16).min(out.len().saturating_sub(at));
         let Some(dst) = out.get_mut(at..at + n) else {
             debug_assert!(false, "packed float store out of range");
             return;
         };
-        let mask: __mmask16 = if dst.len() >= 16 {
-            !0
-        } else {
-            (1u16 << dst.len()) - 1
-        };
+        let mask: __mmask16 = if dst.len() >= 16 { !0 } else { (1u16 << dst.len()) - 1 };
         // SAFETY: the token proves AVX-512F; the masked store writes only the lanes of `mask`,
         // which are `dst`'s `dst.len()` writable floats (masked-off lanes are not accessed).
-        unsafe {
-            _mm512_mask_storeu_ps(
-                dst.as_mut_ptr(),
-                mask,
-                _mm512_min_ps(_mm512_max_ps(v, lo), hi),
-            )
-        }
+        unsafe { _mm512_mask_storeu_ps(dst.as_mut_ptr(), mask, _mm512_min_ps(_mm512_max_ps(v, lo), hi)) }
     }
 }
 
@@ -238,11 +184,7 @@ impl F32Blocks for Avx512F32 {
     }
     #[inline(always)]
     fn load_blocks(self, packed: &[f32], block: usize, first: usize, at: usize) -> __m512 {
-        let half = |k: usize| {
-            packed
-                .get((first + k) * block + at..)
-                .and_then(|s| s.first_chunk::<LANES>())
-        };
+        let half = |k: usize| packed.get((first + k) * block + at..).and_then(|s| s.first_chunk::<LANES>());
         let (Some(lo), hi) = (half(0), half(1)) else {
             debug_assert!(false, "packed float read out of range");
             return self.splat16(0.0);
@@ -255,10 +197,7 @@ impl F32Blocks for Avx512F32 {
                 Some(h) => _mm256_loadu_ps(h.as_ptr()),
                 None => _mm256_setzero_ps(),
             };
-            _mm512_castpd_ps(_mm512_insertf64x4::<1>(
-                _mm512_castps_pd(lo),
-                _mm256_castps_pd(hi),
-            ))
+            _mm512_castpd_ps(_mm512_insertf64x4::<1>(_mm512_castps_pd(lo), _mm256_castps_pd(hi)))
         }
     }
     #[inline(always)]
@@ -276,11 +215,7 @@ impl F32Blocks for Avx512F32 {
             debug_assert!(false, "packed float read out of range");
             return self.splat16(0.0);
         };
-        let mask: __mmask16 = if src.len() >= 16 {
-            !0
-        } else {
-            (1u16 << src.len()) - 1
-        };
+        let mask: __mmask16 = if src.len() >= 16 { !0 } else { (1u16 << src.len()) - 1 };
         // SAFETY: the token proves AVX-512F; the masked load reads only the lanes of `mask`,
         // which are `src`'s `src.len()` readable floats (masked-off lanes are not accessed and
         // read as zero).
@@ -296,15 +231,7 @@ impl F32Blocks for Avx512F32 {
         unsafe { _mm512_add_ps(a, b) }
     }
     #[inline(always)]
-    fn clamp_store_b(
-        self,
-        v: __m512,
-        lo: __m512,
-        hi: __m512,
-        out: &mut [f32],
-        at: usize,
-        n: usize,
-    ) {
+    fn clamp_store_b(self, v: __m512, lo: __m512, hi: __m512, out: &mut [f32], at: usize, n: usize) {
         self.clamp_store16(v, lo, hi, out, at, n)
     }
 }
@@ -313,13 +240,7 @@ impl F32Blocks for Avx512F32 {
 const AVX512_CONV_PIXELS: usize = 8;
 
 #[target_feature(enable = "avx512f,avx2,fma")]
-fn conv_entry_avx512(
-    t: Avx512F32,
-    p: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn conv_entry_avx512(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::conv_2d_blocks::<Avx512F32, AVX512_CONV_PIXELS>(t, p, input, packed, output)
 }
 
@@ -327,24 +248,12 @@ fn conv_entry_avx512(
 const AVX512_DEPTHWISE_PIXELS: usize = 8;
 
 #[target_feature(enable = "avx512f,avx2,fma")]
-fn depthwise_entry_avx512(
-    t: Avx512F32,
-    p: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn depthwise_entry_avx512(t: Avx512F32, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::depthwise_blocks::<Avx512F32, AVX512_DEPTHWISE_PIXELS>(t, p, input, packed, output)
 }
 
 #[target_feature(enable = "avx512f,avx2,fma")]
-fn fc_entry_avx512(
-    t: Avx512F32,
-    p: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+fn fc_entry_avx512(t: Avx512F32, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     f32x8::fully_connected_blocks(t, p, input, packed, output)
 }
 
@@ -353,37 +262,19 @@ pub(crate) mod avx512 {
     use super::*;
 
     /// `depthwise_conv_2d_f32_packed` with AVX-512F (and FMA).
-    pub(crate) fn depthwise_conv_2d_f32_packed(
-        t: Avx512F32,
-        p: &DepthwiseConv2dParams<F32>,
-        input: &[f32],
-        packed: &[f32],
-        output: &mut [f32],
-    ) {
+    pub(crate) fn depthwise_conv_2d_f32_packed(t: Avx512F32, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
         // SAFETY: the token proves AVX-512F, AVX2 and FMA.
         unsafe { depthwise_entry_avx512(t, p, input, packed, output) }
     }
 
     /// `fully_connected_f32_packed` with AVX-512F (and FMA).
-    pub(crate) fn fully_connected_f32_packed(
-        t: Avx512F32,
-        p: &FullyConnectedParams<F32>,
-        input: &[f32],
-        packed: &[f32],
-        output: &mut [f32],
-    ) {
+    pub(crate) fn fully_connected_f32_packed(t: Avx512F32, p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
         // SAFETY: the token proves AVX-512F, AVX2 and FMA.
         unsafe { fc_entry_avx512(t, p, input, packed, output) }
     }
 
     /// `conv_2d_f32_packed` with AVX-512F (and FMA).
-    pub(crate) fn conv_2d_f32_packed(
-        t: Avx512F32,
-        p: &Conv2dParams<F32>,
-        input: &[f32],
-        packed: &[f32],
-        output: &mut [f32],
-    ) {
+    pub(crate) fn conv_2d_f32_packed(t: Avx512F32, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
         // SAFETY: the token proves AVX-512F, AVX2 and FMA.
         unsafe { conv_entry_avx512(t, p, input, packed, output) }
     }

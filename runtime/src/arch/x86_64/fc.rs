@@ -11,23 +11,11 @@ use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// `FullyConnectedVariant::Dot4`.
-pub(crate) fn fully_connected_dot4(
-    t: Avx2,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn fully_connected_dot4(t: Avx2, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     if !crate::kernels::rows::fits_dot4(p) {
-        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(
-            p, input, filter, packed, output,
-        );
+        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(p, input, filter, packed, output);
     }
-    let k = Avx2Rows {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+    let k = Avx2Rows { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2.
     unsafe { entries::dot4(&k, p, input, filter, packed, output) }
 }
@@ -41,32 +29,17 @@ pub(crate) fn fully_connected_dot4(
 /// tap pairs per unit, into accumulators of two partial sums per unit that are added
 /// together once at the end of the row (`vphaddd`). Two blocks of sixteen units per group
 /// (eight accumulators); eight units requantized together ([`Requant8`]).
-pub(crate) fn fully_connected_s8_quad(
-    t: Avx2,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn fully_connected_s8_quad(t: Avx2, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if !quad::fits(p) {
         return crate::kernels::fully_connected::quad_portable(p, input, packed, output);
     }
-    let k = Avx2FcQuad {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+    let k = Avx2FcQuad { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2.
     unsafe { quad_entry(&k, p, input, packed, output) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn quad_entry(
-    k: &Avx2FcQuad,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn quad_entry(k: &Avx2FcQuad, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     // SAFETY: this function's target feature.
     unsafe { quad::rows(k, p, input, packed, output) }
 }
@@ -79,14 +52,7 @@ struct Avx2FcQuad<'a> {
 
 impl FcQuadMicro for Avx2FcQuad<'_> {
     #[inline(always)]
-    unsafe fn group(
-        &self,
-        blk: usize,
-        left: usize,
-        x: &[i8],
-        t: &QuadTable,
-        out: &mut [i8],
-    ) -> usize {
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize {
         // SAFETY: AVX2 by the caller's guarantee.
         unsafe {
             if left >= 2 {
@@ -117,16 +83,7 @@ unsafe fn widened_quad(x: &[i8], t: usize) -> __m256i {
 /// AVX2.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn blocks<const B: usize>(
-    blk: usize,
-    x: &[i8],
-    n_quads: usize,
-    biases: &[i32],
-    rows: &[i32],
-    units: usize,
-    rq: &Requant8,
-    out: &mut [i8],
-) -> usize {
+unsafe fn blocks<const B: usize>(blk: usize, x: &[i8], n_quads: usize, biases: &[i32], rows: &[i32], units: usize, rq: &Requant8, out: &mut [i8]) -> usize {
     let stride = BLOCK * n_quads;
     assert!(biases.len() >= BLOCK * (blk + B) && rows.len() >= stride * (blk + B));
     // SAFETY: AVX2 by the caller's guarantee; each weight load reads sixteen bytes (four

@@ -19,18 +19,8 @@ use crate::isa::x86::{Features, AVXVNNI, V3, V4, VNNI512};
 
 /// The groups the build enables at compile time (each only with its prerequisites).
 const fn compiled() -> Features {
-    let v3 = cfg!(all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        target_feature = "f16c"
-    ));
-    let v4 = v3
-        && cfg!(all(
-            target_feature = "avx512f",
-            target_feature = "avx512bw",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ));
+    let v3 = cfg!(all(target_feature = "avx2", target_feature = "fma", target_feature = "f16c"));
+    let v4 = v3 && cfg!(all(target_feature = "avx512f", target_feature = "avx512bw", target_feature = "avx512dq", target_feature = "avx512vl"));
     let mut f = 0;
     if v3 {
         f |= V3;

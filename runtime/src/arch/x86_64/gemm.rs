@@ -24,14 +24,7 @@ impl RowsMicro for Avx2Rows<'_> {
     const PAD: usize = 8;
 
     #[inline(always)]
-    unsafe fn pass(
-        &self,
-        xs: &[&[i8]],
-        k: usize,
-        filter: &[i8],
-        folded: &[i32],
-        outs: &mut [&mut [i8]],
-    ) {
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
         // SAFETY: AVX2 by the caller's guarantee.
         unsafe {
             match (xs, outs) {
@@ -87,23 +80,14 @@ unsafe fn hsum4(a: [__m256i; 4]) -> __m128i {
 /// # Safety
 /// AVX2; `k` readable int8 at every `x[p]` and every `w[j]`.
 #[inline(always)]
-pub(crate) unsafe fn dot_4xp<const P: usize>(
-    x: [*const i8; P],
-    w: [*const i8; 4],
-    k: usize,
-) -> [__m128i; P] {
+pub(crate) unsafe fn dot_4xp<const P: usize>(x: [*const i8; P], w: [*const i8; 4], k: usize) -> [__m128i; P] {
     // SAFETY: AVX2 by the caller's guarantee; every load reads `x[p] + i..` or `w[j] + i..`
     // with `i + 16 <= k` (or `i + 8 <= k`), inside the caller's rows.
     unsafe {
         let mut acc = [[_mm256_setzero_si256(); 4]; P];
         let mut i = 0;
         while i + 16 <= k {
-            let wv = [
-                widen16(w[0].add(i)),
-                widen16(w[1].add(i)),
-                widen16(w[2].add(i)),
-                widen16(w[3].add(i)),
-            ];
+            let wv = [widen16(w[0].add(i)), widen16(w[1].add(i)), widen16(w[2].add(i)), widen16(w[3].add(i))];
             for p in 0..P {
                 let xv = widen16(x[p].add(i));
                 for j in 0..4 {
@@ -113,12 +97,7 @@ pub(crate) unsafe fn dot_4xp<const P: usize>(
             i += 16;
         }
         if i + 8 <= k {
-            let wv = [
-                widen8(w[0].add(i)),
-                widen8(w[1].add(i)),
-                widen8(w[2].add(i)),
-                widen8(w[3].add(i)),
-            ];
+            let wv = [widen8(w[0].add(i)), widen8(w[1].add(i)), widen8(w[2].add(i)), widen8(w[3].add(i))];
             for p in 0..P {
                 let xv = widen8(x[p].add(i));
                 for j in 0..4 {
@@ -147,20 +126,9 @@ pub(crate) unsafe fn dot_4xp<const P: usize>(
 /// # Safety
 /// AVX2. (Lengths are checked.)
 #[inline(always)]
-pub(crate) unsafe fn rows<const P: usize>(
-    xs: [&[i8]; P],
-    k: usize,
-    filter: &[i8],
-    folded: &[i32],
-    rq: &Requant8,
-    outs: [&mut [i8]; P],
-) {
+pub(crate) unsafe fn rows<const P: usize>(xs: [&[i8]; P], k: usize, filter: &[i8], folded: &[i32], rq: &Requant8, outs: [&mut [i8]; P]) {
     let out_d = folded.len();
-    assert!(
-        xs.iter().all(|x| x.len() >= k)
-            && outs.iter().all(|o| o.len() == out_d)
-            && filter.len() >= out_d * k
-    );
+    assert!(xs.iter().all(|x| x.len() >= k) && outs.iter().all(|o| o.len() == out_d) && filter.len() >= out_d * k);
     let x = xs.map(|x| x.as_ptr());
     let f = filter.as_ptr();
     let mut c0 = 0;
@@ -173,11 +141,7 @@ pub(crate) unsafe fn rows<const P: usize>(
         // int8 (asserted).
         let (lo, hi) = unsafe {
             let lo = dot_4xp::<P>(x, [row(c0), row(c0 + 1), row(c0 + 2), row(c0 + 3)], k);
-            let hi = if n > 4 {
-                dot_4xp::<P>(x, [row(c0 + 4), row(c0 + 5), row(c0 + 6), row(c0 + 7)], k)
-            } else {
-                [_mm_setzero_si128(); P]
-            };
+            let hi = if n > 4 { dot_4xp::<P>(x, [row(c0 + 4), row(c0 + 5), row(c0 + 6), row(c0 + 7)], k) } else { [_mm_setzero_si128(); P] };
             (lo, hi)
         };
         let mut staged = [0i32; 8];
@@ -192,10 +156,7 @@ pub(crate) unsafe fn rows<const P: usize>(
         for p in 0..P {
             // SAFETY: AVX2 by the caller's guarantee; `bias` has 8 i32.
             unsafe {
-                let acc = _mm256_add_epi32(
-                    _mm256_set_m128i(hi[p], lo[p]),
-                    _mm256_loadu_si256(bias.as_ptr().cast()),
-                );
+                let acc = _mm256_add_epi32(_mm256_set_m128i(hi[p], lo[p]), _mm256_loadu_si256(bias.as_ptr().cast()));
                 rq.store(c0, acc, &mut outs[p][c0..][..n]);
             }
         }

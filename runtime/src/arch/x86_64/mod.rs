@@ -26,8 +26,8 @@ pub(crate) mod conv;
 pub(crate) mod depthwise;
 pub(crate) mod elementwise;
 pub(crate) mod f32;
-pub(crate) mod fc;
 pub(crate) mod features;
+pub(crate) mod fc;
 pub(crate) mod gemm;
 pub(crate) mod pool;
 pub(crate) mod quad;
@@ -37,9 +37,7 @@ pub(crate) mod wide;
 
 pub(crate) use conv::{conv_2d_pointwise, conv_2d_window};
 pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
-pub(crate) use elementwise::{
-    add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place,
-};
+pub(crate) use elementwise::{add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place};
 pub(crate) use fc::{fully_connected_dot4, fully_connected_s8_quad};
 pub(crate) use pool::average_pool_2d_s8;
 pub(crate) use quad::conv_2d_s8_quad;
@@ -81,14 +79,8 @@ pub(crate) mod tests {
     /// Whether the suites can run the AVX2 (x86-64-v3) forms here (std's detection,
     /// independent of [`Avx2::detect`], which must agree).
     pub(crate) fn detected() -> bool {
-        let std_says = std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("f16c");
-        assert_eq!(
-            std_says,
-            Avx2::detect().is_some(),
-            "cpuid detection disagrees with std"
-        );
+        let std_says = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("f16c");
+        assert_eq!(std_says, Avx2::detect().is_some(), "cpuid detection disagrees with std");
         std_says
     }
 }

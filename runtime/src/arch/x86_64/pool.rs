@@ -16,12 +16,7 @@ use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// `kernels::average_pool_2d::average_pool_2d_s8` on AVX2.
-pub(crate) fn average_pool_2d_s8(
-    _: Avx2,
-    p: &AveragePool2dParams<S8>,
-    input: &[i8],
-    output: &mut [i8],
-) {
+pub(crate) fn average_pool_2d_s8(_: Avx2, p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
     // SAFETY: the token proves that the CPU executes AVX2.
     if !unsafe { average_pool(p, input, output) } {
         crate::kernels::average_pool_2d::scalar::average_pool_2d(p, input, output)
@@ -39,29 +34,14 @@ unsafe fn average8(sum: __m256i, count: i32, min: i32, max: i32) -> [i8; 8] {
     unsafe {
         let half = _mm256_set1_epi32(count / 2);
         let positive = _mm256_cmpgt_epi32(sum, _mm256_setzero_si256());
-        let num = _mm256_blendv_epi8(
-            _mm256_sub_epi32(sum, half),
-            _mm256_add_epi32(sum, half),
-            positive,
-        );
+        let num = _mm256_blendv_epi8(_mm256_sub_epi32(sum, half), _mm256_add_epi32(sum, half), positive);
         let d = _mm256_set1_pd(count as f64);
-        let lo = _mm256_cvttpd_epi32(_mm256_div_pd(
-            _mm256_cvtepi32_pd(_mm256_castsi256_si128(num)),
-            d,
-        ));
-        let hi = _mm256_cvttpd_epi32(_mm256_div_pd(
-            _mm256_cvtepi32_pd(_mm256_extracti128_si256::<1>(num)),
-            d,
-        ));
+        let lo = _mm256_cvttpd_epi32(_mm256_div_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(num)), d));
+        let hi = _mm256_cvttpd_epi32(_mm256_div_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256::<1>(num)), d));
         let q = _mm256_set_m128i(hi, lo);
-        let v = _mm256_min_epi32(
-            _mm256_max_epi32(q, _mm256_set1_epi32(min)),
-            _mm256_set1_epi32(max),
-        );
+        let v = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(min)), _mm256_set1_epi32(max));
         let w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        (_mm_cvtsi128_si64(_mm_packs_epi16(w, w)) as u64)
-            .to_le_bytes()
-            .map(|b| b as i8)
+        (_mm_cvtsi128_si64(_mm_packs_epi16(w, w)) as u64).to_le_bytes().map(|b| b as i8)
     }
 }
 
@@ -82,16 +62,9 @@ fn average_pool(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) ->
             let mut acc = _mm256_setzero_si256();
             for iy in ys.clone() {
                 for ix in xs.clone() {
-                    let cells: [i8; 8] =
-                        Src::Row(&input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n])
-                            .chunk(0);
+                    let cells: [i8; 8] = Src::Row(&input[((b * in_h + iy) * in_w + ix) * depth + c0..][..n]).chunk(0);
                     // SAFETY: AVX2; the load reads the 8 bytes of `cells`.
-                    acc = unsafe {
-                        _mm256_add_epi32(
-                            acc,
-                            _mm256_cvtepi8_epi32(_mm_loadl_epi64(cells.as_ptr().cast())),
-                        )
-                    };
+                    acc = unsafe { _mm256_add_epi32(acc, _mm256_cvtepi8_epi32(_mm_loadl_epi64(cells.as_ptr().cast()))) };
                 }
             }
             // SAFETY: AVX2.

@@ -16,9 +16,7 @@
 //! requantization ([`super::Requant8`]).
 
 use super::{Avx2, Requant8};
-use crate::kernels::conv_2d::quad::{
-    quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK,
-};
+use crate::kernels::conv_2d::quad::{quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK};
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
@@ -29,17 +27,8 @@ const PIXELS: usize = 4;
 const HALF: usize = BLOCK / 2;
 
 /// `Conv2dVariant::Quad`, int8.
-pub(crate) fn conv_2d_s8_quad(
-    t: Avx2,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let k = Avx2Quad {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+pub(crate) fn conv_2d_s8_quad(t: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = Avx2Quad { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2.
     unsafe { entry(&k, &p.geometry, zp, input, packed, output) }
@@ -66,10 +55,7 @@ pub(crate) fn xor_copy(src: &[i8], dst: &mut [u8]) {
         // (unaligned load and store).
         unsafe {
             let v = _mm_loadu_si128(src.as_ptr().add(c).cast());
-            _mm_storeu_si128(
-                dst.as_mut_ptr().add(c).cast(),
-                _mm_xor_si128(v, _mm_set1_epi8(-128)),
-            );
+            _mm_storeu_si128(dst.as_mut_ptr().add(c).cast(), _mm_xor_si128(v, _mm_set1_epi8(-128)));
         }
         c += 16;
     }
@@ -91,10 +77,7 @@ impl QuadMicro for Avx2Quad<'_> {
             // SAFETY: the token proves AVX2; 16 bytes of `src` and 16 int16 of `dst` at
             // `c + 16 <= n` (unaligned load and store).
             unsafe {
-                let v = _mm_xor_si128(
-                    _mm_loadu_si128(src.as_ptr().add(c).cast()),
-                    _mm_set1_epi8(-128),
-                );
+                let v = _mm_xor_si128(_mm_loadu_si128(src.as_ptr().add(c).cast()), _mm_set1_epi8(-128));
                 _mm256_storeu_si256(dst.as_mut_ptr().add(c).cast(), _mm256_cvtepu8_epi16(v));
             }
             c += 16;
@@ -120,11 +103,7 @@ impl QuadMicro for Avx2Quad<'_> {
                     let sums = tile(x, t.rows, t.n_quads, blk, h);
                     let bias = _mm256_loadu_si256(t.biases[c0..][..HALF].as_ptr().cast());
                     for (p, &s) in sums.iter().enumerate().take(n) {
-                        self.rq.store(
-                            c0,
-                            _mm256_add_epi32(s, bias),
-                            &mut output[p * t.out_d + c0..][..m],
-                        );
+                        self.rq.store(c0, _mm256_add_epi32(s, bias), &mut output[p * t.out_d + c0..][..m]);
                     }
                 }
             }
@@ -138,13 +117,7 @@ impl QuadMicro for Avx2Quad<'_> {
 /// # Safety
 /// AVX2; every `x[p]` points at `4 * n_quads` readable int16; `rows` holds block `blk`.
 #[inline(always)]
-unsafe fn tile(
-    x: [*const i16; PIXELS],
-    rows: &[i32],
-    n_quads: usize,
-    blk: usize,
-    h: usize,
-) -> [__m256i; PIXELS] {
+unsafe fn tile(x: [*const i16; PIXELS], rows: &[i32], n_quads: usize, blk: usize, h: usize) -> [__m256i; PIXELS] {
     let stride = BLOCK * n_quads;
     let w = &rows[blk * stride..][..stride];
     // SAFETY: AVX2 by the caller's guarantee; the weight loads read 8 i32 (two of 16 bytes)
@@ -164,8 +137,7 @@ unsafe fn tile(
         let mut sums = [_mm256_setzero_si256(); PIXELS];
         for p in 0..PIXELS {
             // Lanes (c0, c1, c4, c5 | c2, c3, c6, c7), then the 64-bit pairs in order.
-            sums[p] =
-                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_hadd_epi32(acc[p][0], acc[p][1]));
+            sums[p] = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_hadd_epi32(acc[p][0], acc[p][1]));
         }
         sums
     }

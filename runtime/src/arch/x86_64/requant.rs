@@ -24,19 +24,8 @@ impl<'a> Requant8<'a> {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
         debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
-        let scalar = q
-            .output_multiplier
-            .contains(&i32::MIN)
-            .then(|| Requant::new(q, c));
-        Requant8 {
-            multiplier: q.output_multiplier,
-            shift: q.output_shift,
-            offset: q.output_offset,
-            min: c.min as i32,
-            max: c.max as i32,
-            scalar,
-            unsigned: false,
-        }
+        let scalar = q.output_multiplier.contains(&i32::MIN).then(|| Requant::new(q, c));
+        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar, unsigned: false }
     }
 
     /// The legacy uint8 form (one multiplier): `None` for an `i32::MIN` multiplier, which
@@ -148,24 +137,12 @@ impl<'a> Requant8<'a> {
 /// # Safety
 /// The CPU executes AVX2.
 #[inline(always)]
-pub(crate) unsafe fn requant(
-    acc: __m256i,
-    m: __m256i,
-    s: __m256i,
-    offset: i32,
-    min: i32,
-    max: i32,
-    unsigned: bool,
-) -> u64 {
+pub(crate) unsafe fn requant(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32, unsigned: bool) -> u64 {
     // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
     unsafe {
         let v = requant_lanes(acc, m, s, offset, min, max);
         let w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let b = if unsigned {
-            _mm_packus_epi16(w, w)
-        } else {
-            _mm_packs_epi16(w, w)
-        };
+        let b = if unsigned { _mm_packus_epi16(w, w) } else { _mm_packs_epi16(w, w) };
         _mm_cvtsi128_si64(b) as u64
     }
 }
@@ -178,14 +155,7 @@ pub(crate) unsafe fn requant(
 /// # Safety
 /// The CPU executes AVX2.
 #[inline(always)]
-pub(crate) unsafe fn requant_lanes(
-    acc: __m256i,
-    m: __m256i,
-    s: __m256i,
-    offset: i32,
-    min: i32,
-    max: i32,
-) -> __m256i {
+pub(crate) unsafe fn requant_lanes(acc: __m256i, m: __m256i, s: __m256i, offset: i32, min: i32, max: i32) -> __m256i {
     // SAFETY: register-only AVX2 intrinsics, executable by the caller's guarantee.
     unsafe {
         let zero = _mm256_setzero_si256();
@@ -198,30 +168,17 @@ pub(crate) unsafe fn requant_lanes(
         // the high halves.
         let nudge = _mm256_set1_epi64x(1 << 30);
         let even = _mm256_add_epi64(_mm256_mul_epi32(x, m), nudge);
-        let odd = _mm256_add_epi64(
-            _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(m)),
-            nudge,
-        );
-        let high = _mm256_blend_epi32::<0b1010_1010>(
-            _mm256_srli_epi64::<31>(even),
-            _mm256_slli_epi64::<1>(odd),
-        );
+        let odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(m)), nudge);
+        let high = _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<31>(even), _mm256_slli_epi64::<1>(odd));
         // RoundingDivideByPOT(high, right).
         let one = _mm256_set1_epi32(1);
         let mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
         let remainder = _mm256_and_si256(high, mask);
-        let threshold =
-            _mm256_sub_epi32(_mm256_srai_epi32::<1>(mask), _mm256_srai_epi32::<31>(high));
-        let rounded = _mm256_sub_epi32(
-            _mm256_srav_epi32(high, right),
-            _mm256_cmpgt_epi32(remainder, threshold),
-        );
+        let threshold = _mm256_sub_epi32(_mm256_srai_epi32::<1>(mask), _mm256_srai_epi32::<31>(high));
+        let rounded = _mm256_sub_epi32(_mm256_srav_epi32(high, right), _mm256_cmpgt_epi32(remainder, threshold));
         // Offset, clamp (inside int8 or uint8, so the saturating packs are exact).
         let v = _mm256_add_epi32(rounded, _mm256_set1_epi32(offset));
-        _mm256_min_epi32(
-            _mm256_max_epi32(v, _mm256_set1_epi32(min)),
-            _mm256_set1_epi32(max),
-        )
+        _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(min)), _mm256_set1_epi32(max))
     }
 }
 

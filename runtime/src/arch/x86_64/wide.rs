@@ -10,9 +10,7 @@
 //! so no horizontal sums; eight channels are requantized together ([`super::Requant8`]).
 
 use super::{Avx2, Requant8};
-use crate::kernels::conv_2d::wide::{
-    blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK,
-};
+use crate::kernels::conv_2d::wide::{blocks, pairs, wide_entry, WideAct, WideMicro, WidenRun, BLOCK, COL, SLACK};
 use crate::kernels::conv_2d::{Conv2dParams, ConvGeometry};
 use crate::kernels::numerics::{S8, U8};
 use core::arch::x86_64::*;
@@ -22,45 +20,21 @@ const PIXELS: usize = 4;
 
 /// `Conv2dVariant::Wide`, int8. (The requantization is called inside the kernel's target
 /// feature: a closure made out here would not inline the AVX2 intrinsics.)
-pub(crate) fn conv_2d_s8_wide(
-    t: Avx2,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let k = Avx2Wide {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+pub(crate) fn conv_2d_s8_wide(t: Avx2, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = Avx2Wide { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2.
     unsafe { entry(&k, &p.geometry, zp, input, packed, output) }
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
-pub(crate) fn conv_2d_u8_wide(
-    t: Avx2,
-    p: &Conv2dParams<U8>,
-    input: &[u8],
-    packed: &[i32],
-    output: &mut [u8],
-) {
+pub(crate) fn conv_2d_u8_wide(t: Avx2, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
     let Some(rq) = Requant8::new_u8(&p.quant, &p.clamp) else {
         return crate::kernels::conv_2d::wide::conv_wide_u8(p, input, packed, output);
     };
     let zp = (-p.quant.input_offset) as u8;
     // SAFETY: the token proves that the CPU executes AVX2.
-    unsafe {
-        entry(
-            &Avx2Wide { _t: t, rq },
-            &p.geometry,
-            zp,
-            input,
-            packed,
-            output,
-        )
-    }
+    unsafe { entry(&Avx2Wide { _t: t, rq }, &p.geometry, zp, input, packed, output) }
 }
 
 wide_entry! {
@@ -173,22 +147,12 @@ pub(crate) unsafe fn copy_widen<A: Widen>(src: &[A], dst: &mut [i16]) {
     while i + 16 <= n && i + 16 <= dst.len() {
         // SAFETY: AVX2 by the caller's guarantee; reads 16 elements of `src` and writes 16
         // int16 of `dst`, both in bounds (checked above).
-        unsafe {
-            _mm256_storeu_si256(
-                dst[i..][..16].as_mut_ptr().cast(),
-                A::widen16(src[i..][..16].as_ptr()),
-            )
-        };
+        unsafe { _mm256_storeu_si256(dst[i..][..16].as_mut_ptr().cast(), A::widen16(src[i..][..16].as_ptr())) };
         i += 16;
     }
     if i + 8 <= n && i + 8 <= dst.len() {
         // SAFETY: as above, 8 elements of each (checked).
-        unsafe {
-            _mm_storeu_si128(
-                dst[i..][..8].as_mut_ptr().cast(),
-                A::widen8(src[i..][..8].as_ptr()),
-            )
-        };
+        unsafe { _mm_storeu_si128(dst[i..][..8].as_mut_ptr().cast(), A::widen8(src[i..][..8].as_ptr())) };
         i += 8;
     }
     for (d, &s) in dst[i..n].iter_mut().zip(&src[i..]) {
@@ -237,13 +201,7 @@ impl<A: Widen> WidenRun<A> for Avx2Widen {
 /// # Safety
 /// AVX2; `cols[p]` hold `2 * n_pairs` int16, `rows` the packed blocks (checked).
 #[inline(always)]
-unsafe fn tile<const P: usize, const B: usize>(
-    cols: &[&[i16]; P],
-    biases: &[i32],
-    rows: &[i32],
-    n_pairs: usize,
-    blk: usize,
-) -> [[__m256i; B]; P] {
+unsafe fn tile<const P: usize, const B: usize>(cols: &[&[i16]; P], biases: &[i32], rows: &[i32], n_pairs: usize, blk: usize) -> [[__m256i; B]; P] {
     let stride = BLOCK * n_pairs;
     let w: [&[i32]; B] = core::array::from_fn(|b| &rows[(blk + b) * stride..][..stride]);
     let bias: [&[i32]; B] = core::array::from_fn(|b| &biases[(blk + b) * BLOCK..][..BLOCK]);
@@ -261,8 +219,7 @@ unsafe fn tile<const P: usize, const B: usize>(
             }
         }
         for t in 0..n_pairs {
-            let wv: [__m256i; B] =
-                core::array::from_fn(|b| _mm256_loadu_si256(w[b].as_ptr().add(BLOCK * t).cast()));
+            let wv: [__m256i; B] = core::array::from_fn(|b| _mm256_loadu_si256(w[b].as_ptr().add(BLOCK * t).cast()));
             for p in 0..P {
                 let xv = _mm256_set1_epi32(x[p].add(t).read_unaligned());
                 for b in 0..B {
@@ -279,14 +236,7 @@ unsafe fn tile<const P: usize, const B: usize>(
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn pixels<const P: usize, A: Widen>(
-    g: &ConvGeometry,
-    cols: &[&[i16]; P],
-    packed: &[i32],
-    output: &mut [A],
-    px0: usize,
-    rq: &Requant8,
-) {
+unsafe fn pixels<const P: usize, A: Widen>(g: &ConvGeometry, cols: &[&[i16]; P], packed: &[i32], output: &mut [A], px0: usize, rq: &Requant8) {
     let out_d = g.filter_shape[0];
     let n_pairs = pairs(g);
     let n_blocks = blocks(g);

@@ -34,20 +34,12 @@ pub struct ScaledSumParams {
 /// ADD_N's / CUMSUM's int8 Prepare; `None` where TFLite's
 /// `QuantizeMultiplierSmallerThanOneExp` fails its check (an output multiplier `2 s_in /
 /// (2^20 s_out)` of 1 or more).
-pub fn prepare_scaled_sum(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<ScaledSumParams> {
+pub fn prepare_scaled_sum(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<ScaledSumParams> {
     let left_shift = 20;
     let twice = 2.0 * f64::from(input_scale);
-    let (input_multiplier, input_shift) =
-        crate::prepare::quantize_multiplier_smaller_than_one_exp(f64::from(input_scale) / twice)?;
+    let (input_multiplier, input_shift) = crate::prepare::quantize_multiplier_smaller_than_one_exp(f64::from(input_scale) / twice)?;
     let (output_multiplier, output_shift) =
-        crate::prepare::quantize_multiplier_smaller_than_one_exp(
-            twice / (f64::from(1u32 << left_shift) * f64::from(output_scale)),
-        )?;
+        crate::prepare::quantize_multiplier_smaller_than_one_exp(twice / (f64::from(1u32 << left_shift) * f64::from(output_scale)))?;
     Some(ScaledSumParams {
         left_shift,
         input_offset: -input_zero_point,
@@ -63,28 +55,19 @@ impl ScaledSumParams {
     /// A value in the common fixed point: `MBQMSmallerThanOneExp((offset + q) << 20)`.
     #[inline(always)]
     pub fn scaled(&self, q: i32) -> i32 {
-        mbqm(
-            (self.input_offset + q).wrapping_mul(1 << self.left_shift),
-            self.input_multiplier,
-            self.input_shift,
-        )
+        mbqm((self.input_offset + q).wrapping_mul(1 << self.left_shift), self.input_multiplier, self.input_shift)
     }
 
     /// The accumulator's start: the scaled input offset (see the module doc).
     #[inline(always)]
     pub fn start(&self) -> i32 {
-        mbqm(
-            self.input_offset.wrapping_mul(1 << self.left_shift),
-            self.input_multiplier,
-            self.input_shift,
-        )
+        mbqm(self.input_offset.wrapping_mul(1 << self.left_shift), self.input_multiplier, self.input_shift)
     }
 
     /// A sum back in the output's quantization, clamped to int8.
     #[inline(always)]
     pub fn output(&self, acc: i32) -> i8 {
-        (mbqm(acc, self.output_multiplier, self.output_shift).wrapping_add(self.output_offset))
-            .clamp(-128, 127) as i8
+        (mbqm(acc, self.output_multiplier, self.output_shift).wrapping_add(self.output_offset)).clamp(-128, 127) as i8
     }
 }
 
@@ -119,29 +102,13 @@ pub fn add_n_s8(params: &ScaledSumParams, inputs: &[&[i8]], output: &mut [i8]) {
 /// float32 CUMSUM.
 #[inline]
 pub fn cumsum_f32(params: &CumsumParams, input: &[f32], output: &mut [f32]) {
-    scalar::cumsum(
-        params,
-        input,
-        output,
-        0.0,
-        |x| x,
-        |acc, x| acc + x,
-        |acc| acc,
-    )
+    scalar::cumsum(params, input, output, 0.0, |x| x, |acc, x| acc + x, |acc| acc)
 }
 
 /// int8 CUMSUM.
 #[inline]
 pub fn cumsum_s8(params: &CumsumParams, scale: &ScaledSumParams, input: &[i8], output: &mut [i8]) {
-    scalar::cumsum(
-        params,
-        input,
-        output,
-        scale.start(),
-        |q| scale.scaled(i32::from(q)),
-        i32::wrapping_add,
-        |acc| scale.output(acc),
-    )
+    scalar::cumsum(params, input, output, scale.start(), |q| scale.scaled(i32::from(q)), i32::wrapping_add, |acc| scale.output(acc))
 }
 
 pub mod scalar {
@@ -217,39 +184,16 @@ mod tests {
     #[test]
     fn cumsum_f32_modes() {
         let x = [1.0f32, 2.0, 3.0, 10.0, 20.0, 30.0];
-        let p = CumsumParams {
-            outer: 2,
-            depth: 3,
-            inner: 1,
-            exclusive: false,
-            reverse: false,
-        };
+        let p = CumsumParams { outer: 2, depth: 3, inner: 1, exclusive: false, reverse: false };
         let mut out = [0f32; 6];
         cumsum_f32(&p, &x, &mut out);
         assert_eq!(out, [1.0, 3.0, 6.0, 10.0, 30.0, 60.0]);
-        cumsum_f32(
-            &CumsumParams {
-                exclusive: true,
-                ..p
-            },
-            &x,
-            &mut out,
-        );
+        cumsum_f32(&CumsumParams { exclusive: true, ..p }, &x, &mut out);
         assert_eq!(out, [0.0, 1.0, 3.0, 0.0, 10.0, 30.0]);
         cumsum_f32(&CumsumParams { reverse: true, ..p }, &x, &mut out);
         assert_eq!(out, [6.0, 5.0, 3.0, 60.0, 50.0, 30.0]);
         // Along the first axis of [3, 2] (inner 2).
-        cumsum_f32(
-            &CumsumParams {
-                outer: 1,
-                depth: 3,
-                inner: 2,
-                exclusive: false,
-                reverse: false,
-            },
-            &x,
-            &mut out,
-        );
+        cumsum_f32(&CumsumParams { outer: 1, depth: 3, inner: 2, exclusive: false, reverse: false }, &x, &mut out);
         assert_eq!(out, [1.0, 2.0, 4.0, 12.0, 24.0, 42.0]);
         let mut o = [9f32; 2];
         add_n_f32(&[&[1.0, -0.0], &[2.0, -0.0]], &mut o);

@@ -59,11 +59,7 @@ impl Operand {
         if !(-128..=128).contains(&offset) || !(0..=20).contains(&left_shift) {
             return None;
         }
-        Some(Operand {
-            offset: offset << left_shift,
-            m2: m2(multiplier)?,
-            e: right_shift(shift)?,
-        })
+        Some(Operand { offset: offset << left_shift, m2: m2(multiplier)?, e: right_shift(shift)? })
     }
 
     /// `MultiplyByQuantizedMultiplierSmallerThanOneExp((x + offset) << L, m, shift)`.
@@ -102,18 +98,8 @@ impl Folded {
             return None;
         }
         Some(Folded {
-            a: Operand::new(
-                p.input1_offset,
-                p.left_shift,
-                p.input1_multiplier,
-                p.input1_shift,
-            )?,
-            b: Operand::new(
-                p.input2_offset,
-                p.left_shift,
-                p.input2_multiplier,
-                p.input2_shift,
-            )?,
+            a: Operand::new(p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift)?,
+            b: Operand::new(p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift)?,
             left_shift: p.left_shift as u32,
             out_m2: m2(p.output_multiplier)?,
             out_e: right_shift(p.output_shift)?,
@@ -168,11 +154,7 @@ mod tests {
 
     /// Every element of both operands' ranges, for one set of parameters: the dense kernel
     /// (out of place and in place) against the scalar reference, all 65,536 pairs.
-    fn check_all_pairs(
-        scales: [f32; 3],
-        zps: [i32; 3],
-        act: FusedActivation,
-    ) -> Result<(), TestCaseError> {
+    fn check_all_pairs(scales: [f32; 3], zps: [i32; 3], act: FusedActivation) -> Result<(), TestCaseError> {
         check_all_pairs_with::<crate::kernels::dot::scalar::Scalar>(scales, zps, act)?;
         #[cfg(tflc_arm_dsp)]
         check_all_pairs_with::<crate::kernels::dot::dsp::ArmDsp>(scales, zps, act)?;
@@ -180,20 +162,11 @@ mod tests {
         Ok(())
     }
 
-    fn check_all_pairs_with<D: Dot>(
-        scales: [f32; 3],
-        zps: [i32; 3],
-        act: FusedActivation,
-    ) -> Result<(), TestCaseError> {
-        let q = |i: usize| QuantParams {
-            scale: scales[i],
-            zero_point: zps[i],
-        };
+    fn check_all_pairs_with<D: Dot>(scales: [f32; 3], zps: [i32; 3], act: FusedActivation) -> Result<(), TestCaseError> {
+        let q = |i: usize| QuantParams { scale: scales[i], zero_point: zps[i] };
         let n = 256 * 256;
         let plan = plan_broadcast(&[n], &[n]).unwrap();
-        let Some(p) = prepare_add(q(0), q(1), q(2), act, plan.as_broadcast()) else {
-            return Ok(());
-        };
+        let Some(p) = prepare_add(q(0), q(1), q(2), act, plan.as_broadcast()) else { return Ok(()) };
         let f = Folded::new(&p);
         // Every `prepare_add` result is foldable: the kernel must apply.
         prop_assert!(f.is_some(), "not folded: {:?}", p);
@@ -224,20 +197,9 @@ mod tests {
 
     #[test]
     fn edge_quantizations() {
-        for scales in [
-            [0.05, 0.05, 0.1],
-            [0.1, 1e-4, 0.1],
-            [0.1, 0.1, 1e-3],
-            [1e-3, 1e-3, 0.5],
-            [1.0, 1.0, 1.0],
-            [0.5, 0.25, 0.125],
-        ] {
+        for scales in [[0.05, 0.05, 0.1], [0.1, 1e-4, 0.1], [0.1, 0.1, 1e-3], [1e-3, 1e-3, 0.5], [1.0, 1.0, 1.0], [0.5, 0.25, 0.125]] {
             for zps in [[0, 0, 0], [-128, 127, -128], [127, -128, 127], [3, -5, 7]] {
-                for act in [
-                    FusedActivation::None,
-                    FusedActivation::Relu,
-                    FusedActivation::Relu6,
-                ] {
+                for act in [FusedActivation::None, FusedActivation::Relu, FusedActivation::Relu6] {
                     check_all_pairs(scales, zps, act).unwrap();
                 }
             }
@@ -246,30 +208,15 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_fold() {
-        let q = QuantParams {
-            scale: 0.1,
-            zero_point: 0,
-        };
+        let q = QuantParams { scale: 0.1, zero_point: 0 };
         let plan = plan_broadcast(&[4, 3], &[3]).unwrap();
         let p = prepare_add(q, q, q, FusedActivation::None, plan.as_broadcast()).unwrap();
         assert!(Folded::new(&p).is_none(), "broadcast operand");
         let plan = plan_broadcast(&[3], &[3]).unwrap();
         let p = prepare_add(q, q, q, FusedActivation::None, plan.as_broadcast()).unwrap();
         assert!(Folded::new(&p).is_some());
-        assert!(Folded::new(&AddParams {
-            left_shift: 22,
-            ..p
-        })
-        .is_none());
-        assert!(Folded::new(&AddParams {
-            input2_multiplier: (1 << 30) - 1,
-            ..p
-        })
-        .is_none());
-        assert!(Folded::new(&AddParams {
-            output_shift: 1,
-            ..p
-        })
-        .is_none());
+        assert!(Folded::new(&AddParams { left_shift: 22, ..p }).is_none());
+        assert!(Folded::new(&AddParams { input2_multiplier: (1 << 30) - 1, ..p }).is_none());
+        assert!(Folded::new(&AddParams { output_shift: 1, ..p }).is_none());
     }
 }

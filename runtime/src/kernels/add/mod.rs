@@ -4,9 +4,7 @@
 //! and clamped.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare::{
-    activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation,
-};
+use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
 // Selected on Arm and RV32; tested everywhere (portable Rust over `Dot`).
@@ -63,14 +61,10 @@ pub(crate) fn add_params<'a>(
     let twice_max_input_scale = 2.0 * (input1.scale.max(input2.scale) as f64);
     let real_input1_multiplier = input1.scale as f64 / twice_max_input_scale;
     let real_input2_multiplier = input2.scale as f64 / twice_max_input_scale;
-    let real_output_multiplier =
-        twice_max_input_scale / ((1i64 << left_shift) as f64 * output.scale as f64);
-    let (input1_multiplier, input1_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
+    let real_output_multiplier = twice_max_input_scale / ((1i64 << left_shift) as f64 * output.scale as f64);
+    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
+    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
+    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
     Some(AddParams {
         input1_offset: -input1.zero_point,
         input2_offset: -input2.zero_point,
@@ -133,45 +127,27 @@ pub fn add_s8_in_place(params: &AddParams, input1_output: &mut [i8], input2: &[i
 
 /// float32 ADD (`params` from [`crate::kernels::nd::activation_range_f32`]).
 #[inline]
-pub fn add_f32(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1: &[f32],
-    input2: &[f32],
-    output: &mut [f32],
-) {
+pub fn add_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
     plain::add_f32(params, input1, input2, output)
 }
 
 /// [`add_f32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). ADD commutes exactly: swap operands (and strides) to write over operand 2.
 #[inline]
-pub fn add_f32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1_output: &mut [f32],
-    input2: &[f32],
-) {
+pub fn add_f32_in_place(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
     plain::add_f32_in_place(params, input1_output, input2)
 }
 
 /// int32 ADD (`params` from [`crate::kernels::nd::activation_range_i32`]; TFLite Micro ignores the fused activation of an int32 ADD, so use the full range).
 #[inline]
-pub fn add_i32(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1: &[i32],
-    input2: &[i32],
-    output: &mut [i32],
-) {
+pub fn add_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::add_i32(params, input1, input2, output)
 }
 
 /// [`add_i32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). ADD commutes exactly: swap operands (and strides) to write over operand 2.
 #[inline]
-pub fn add_i32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1_output: &mut [i32],
-    input2: &[i32],
-) {
+pub fn add_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
     plain::add_i32_in_place(params, input1_output, input2)
 }
 

@@ -8,9 +8,7 @@
 //! neither IEEE 754 nor Rust, and LLVM commutes `fadd` freely), so a compiler that wants the
 //! output over operand 2 exchanges the operands (and the broadcast's strides).
 
-use crate::kernels::nd::{
-    broadcast_binary, broadcast_binary_in_place, clamp_min_max, PlainBinaryParams,
-};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, clamp_min_max, PlainBinaryParams};
 
 #[inline(always)]
 fn add_f32_one(p: &PlainBinaryParams<f32>) -> impl Fn(f32, f32) -> f32 {

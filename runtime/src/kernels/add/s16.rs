@@ -5,9 +5,7 @@
 use super::AddParams;
 use crate::kernels::nd::Broadcast;
 use crate::prepare::{activation_range_s16, FusedActivation};
-use crate::quant::{
-    multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1, QuantParams,
-};
+use crate::quant::{multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1, QuantParams};
 
 /// TFLite Micro `CalculateOpDataAdd` for an int16 output: `left_shift` 15, the multipliers
 /// in f64 from the f32 scales, the int16 activation range. `None` where TFLite would fail.
@@ -28,32 +26,17 @@ pub fn prepare_add_s16<'a>(
 pub(crate) fn add_sub_one_s16<const SUB: bool>(p: &AddParams, x: i16, y: i16) -> i16 {
     let input1_val = p.input1_offset.wrapping_add(x as i32);
     let input2_val = p.input2_offset.wrapping_add(y as i32);
-    let scaled1 = mbqm_lt1(
-        input1_val.wrapping_mul(1 << p.left_shift),
-        p.input1_multiplier,
-        p.input1_shift,
-    );
-    let scaled2 = mbqm_lt1(
-        input2_val.wrapping_mul(1 << p.left_shift),
-        p.input2_multiplier,
-        p.input2_shift,
-    );
-    let raw = if SUB {
-        scaled1.wrapping_sub(scaled2)
-    } else {
-        scaled1.wrapping_add(scaled2)
-    };
-    let raw_output =
-        mbqm_lt1(raw, p.output_multiplier, p.output_shift).wrapping_add(p.output_offset);
+    let scaled1 = mbqm_lt1(input1_val.wrapping_mul(1 << p.left_shift), p.input1_multiplier, p.input1_shift);
+    let scaled2 = mbqm_lt1(input2_val.wrapping_mul(1 << p.left_shift), p.input2_multiplier, p.input2_shift);
+    let raw = if SUB { scaled1.wrapping_sub(scaled2) } else { scaled1.wrapping_add(scaled2) };
+    let raw_output = mbqm_lt1(raw, p.output_multiplier, p.output_shift).wrapping_add(p.output_offset);
     raw_output.max(p.activation_min).min(p.activation_max) as i16
 }
 
 /// int16 ADD with broadcasting.
 pub fn add_s16(p: &AddParams, input1: &[i16], input2: &[i16], output: &mut [i16]) {
     debug_assert!(p.activation_min <= p.activation_max);
-    crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| {
-        add_sub_one_s16::<false>(p, x, y)
-    });
+    crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| add_sub_one_s16::<false>(p, x, y));
 }
 
 /// [`add_s16`] with the output written over `input1_output` (operand 1, the output's shape;
@@ -61,9 +44,7 @@ pub fn add_s16(p: &AddParams, input1: &[i16], input2: &[i16], output: &mut [i16]
 /// the operands and their params, as for [`super::add_s8_in_place`].
 pub fn add_s16_in_place(p: &AddParams, input1_output: &mut [i16], input2: &[i16]) {
     debug_assert!(p.activation_min <= p.activation_max);
-    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| {
-        add_sub_one_s16::<false>(p, x, y)
-    });
+    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| add_sub_one_s16::<false>(p, x, y));
 }
 
 #[cfg(test)]

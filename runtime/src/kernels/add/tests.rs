@@ -1,8 +1,8 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
-    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point,
-    Binary, BinaryKernel, BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use crate::prepare::FusedActivation;
 use crate::quant::QuantParams;
@@ -26,21 +26,8 @@ impl BinaryS8Op for Add {
     const REFERENCE: BinaryKernel<Self> = (scalar::add_s8, scalar::add_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            scale(0.002, 0.2),
-            zero_point(),
-            zero_point(),
-            zero_point(),
-            fused_activation(),
-        )
-            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Add {
-                a: q(sa, za),
-                b: q(sb, zb),
-                out: q(so, zo),
-                activation,
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Add { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
             .boxed()
     }
 
@@ -48,26 +35,11 @@ impl BinaryS8Op for Add {
         let mut v = Vec::new();
         // Equal scales; input scales 1000 apart (one multiplier at the bottom of its
         // range); an output scale far below the inputs' (saturation) and far above.
-        for (sa, sb, so) in [
-            (0.05, 0.05, 0.1),
-            (0.1, 1e-4, 0.1),
-            (0.1, 0.1, 1e-3),
-            (1e-3, 1e-3, 0.5),
-        ] {
+        for (sa, sb, so) in [(0.05, 0.05, 0.1), (0.1, 1e-4, 0.1), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
             for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
-                v.push(Add {
-                    a: q(sa, za),
-                    b: q(sb, zb),
-                    out: q(so, zo),
-                    activation: FusedActivation::None,
-                });
+                v.push(Add { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
             }
-            v.push(Add {
-                a: q(sa, 3),
-                b: q(sb, -5),
-                out: q(so, 7),
-                activation: FusedActivation::Relu6,
-            });
+            v.push(Add { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::Relu6 });
         }
         v
     }
@@ -82,37 +54,19 @@ impl BinaryS8Op for Add {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Add>,
-    (scalar::add_s8, scalar::add_s8_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Add>, (scalar::add_s8, scalar::add_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Add>, (add_s8, add_s8_in_place));
 
 #[test]
 fn hand_computed() {
     // Same scales, zero points 0, output scale twice the input's: out = round((a+b)/2).
     let plan = plan_broadcast(&[4], &[4]).unwrap();
-    let p = prepare_add(
-        q(0.5, 0),
-        q(0.5, 0),
-        q(1.0, 0),
-        FusedActivation::None,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_add(q(0.5, 0), q(0.5, 0), q(1.0, 0), FusedActivation::None, plan.as_broadcast()).unwrap();
     let mut out = [0i8; 4];
     add_s8(&p, &[10, -10, 127, -128], &[20, -21, 127, -128], &mut out);
     assert_eq!(out, [15, -16, 127, -128]); // -15.5 rounds away from zero
-                                           // Relu clamps at the output zero point.
-    let p = prepare_add(
-        q(0.5, 0),
-        q(0.5, 0),
-        q(1.0, 3),
-        FusedActivation::Relu,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    // Relu clamps at the output zero point.
+    let p = prepare_add(q(0.5, 0), q(0.5, 0), q(1.0, 3), FusedActivation::Relu, plan.as_broadcast()).unwrap();
     add_s8(&p, &[10, -10, -100, 0], &[20, -21, -100, 0], &mut out);
     assert_eq!(out, [18, 3, 3, 3]);
 }
@@ -120,14 +74,7 @@ fn hand_computed() {
 #[test]
 fn saturates() {
     let plan = plan_broadcast(&[2], &[1]).unwrap();
-    let p = prepare_add(
-        q(0.1, 0),
-        q(0.1, 0),
-        q(0.01, 0),
-        FusedActivation::None,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_add(q(0.1, 0), q(0.1, 0), q(0.01, 0), FusedActivation::None, plan.as_broadcast()).unwrap();
     let mut out = [0i8; 2];
     add_s8(&p, &[100, -100], &[27], &mut out);
     assert_eq!(out, [127, -128]);
@@ -157,17 +104,9 @@ impl PlainBinaryOp for AddI32 {
     }
 }
 
-kernel_tests!(
-    impl_scalar_f32,
-    Plain<AddF32>,
-    (plain::add_f32, plain::add_f32_in_place)
-);
+kernel_tests!(impl_scalar_f32, Plain<AddF32>, (plain::add_f32, plain::add_f32_in_place));
 kernel_tests!(impl_dispatch_f32, if true, Plain<AddF32>, (add_f32, add_f32_in_place));
-kernel_tests!(
-    impl_scalar_i32,
-    Plain<AddI32>,
-    (plain::add_i32, plain::add_i32_in_place)
-);
+kernel_tests!(impl_scalar_i32, Plain<AddI32>, (plain::add_i32, plain::add_i32_in_place));
 kernel_tests!(impl_dispatch_i32, if true, Plain<AddI32>, (add_i32, add_i32_in_place));
 
 #[cfg(target_arch = "x86_64")]

@@ -19,11 +19,7 @@ pub struct ArgMinMaxParams {
 
 /// ARG_MAX / ARG_MIN of float32 or int8 values; `output` has `outer * inner` indices.
 #[inline]
-pub fn arg_min_max<T: Copy + PartialOrd>(
-    params: &ArgMinMaxParams,
-    input: &[T],
-    output: &mut [i32],
-) {
+pub fn arg_min_max<T: Copy + PartialOrd>(params: &ArgMinMaxParams, input: &[T], output: &mut [i32]) {
     if params.max {
         scalar::arg_best(params, input, output, |a, b| a > b)
     } else {
@@ -37,12 +33,7 @@ pub mod scalar {
 
     #[inline(always)]
     /// Writes, for each of the `outer * inner` positions, the axis index of the best value, where `better(v, best)` says `v` replaces the best so far (strictly, so the first of equal values wins).
-    pub fn arg_best<T: Copy>(
-        p: &ArgMinMaxParams,
-        input: &[T],
-        output: &mut [i32],
-        better: impl Fn(T, T) -> bool,
-    ) {
+    pub fn arg_best<T: Copy>(p: &ArgMinMaxParams, input: &[T], output: &mut [i32], better: impl Fn(T, T) -> bool) {
         debug_assert!(p.axis_size >= 1);
         debug_assert_eq!(input.len(), p.outer * p.axis_size * p.inner);
         debug_assert_eq!(output.len(), p.outer * p.inner);
@@ -70,12 +61,7 @@ mod tests {
 
     #[test]
     fn ties_and_nan() {
-        let p = ArgMinMaxParams {
-            outer: 1,
-            axis_size: 4,
-            inner: 1,
-            max: true,
-        };
+        let p = ArgMinMaxParams { outer: 1, axis_size: 4, inner: 1, max: true };
         let mut out = [9i32; 1];
         arg_min_max(&p, &[1i8, 3, 3, -1], &mut out);
         assert_eq!(out, [1]);
@@ -83,11 +69,7 @@ mod tests {
         assert_eq!(out, [0]);
         arg_min_max(&p, &[1.0f32, f32::NAN, 4.0, 1.0], &mut out);
         assert_eq!(out, [2]);
-        arg_min_max(
-            &ArgMinMaxParams { max: false, ..p },
-            &[1.0f32, f32::NAN, -4.0, -4.0],
-            &mut out,
-        );
+        arg_min_max(&ArgMinMaxParams { max: false, ..p }, &[1.0f32, f32::NAN, -4.0, -4.0], &mut out);
         assert_eq!(out, [2]);
     }
 

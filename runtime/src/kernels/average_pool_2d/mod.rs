@@ -24,15 +24,8 @@ pub struct AveragePool2dParams<N: Numerics> {
 
 /// AVERAGE_POOL_2D for any numerics, NHWC in and out. Precondition (TFLite Micro fails the
 /// op otherwise): every window overlaps the input.
-pub fn average_pool_2d<N: Numerics>(
-    params: &AveragePool2dParams<N>,
-    input: &[N::Act],
-    output: &mut [N::Act],
-) {
-    debug_assert_eq!(
-        input.len(),
-        params.geometry.input_shape.iter().product::<usize>()
-    );
+pub fn average_pool_2d<N: Numerics>(params: &AveragePool2dParams<N>, input: &[N::Act], output: &mut [N::Act]) {
+    debug_assert_eq!(input.len(), params.geometry.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.geometry.output_len());
     scalar::average_pool_2d(params, input, output)
 }

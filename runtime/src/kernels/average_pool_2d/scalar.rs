@@ -11,11 +11,7 @@ use crate::kernels::numerics::Numerics;
 const CHANNEL_BLOCK: usize = 16;
 
 /// See [`super::average_pool_2d`].
-pub fn average_pool_2d<N: Numerics>(
-    p: &AveragePool2dParams<N>,
-    input: &[N::Act],
-    output: &mut [N::Act],
-) {
+pub fn average_pool_2d<N: Numerics>(p: &AveragePool2dParams<N>, input: &[N::Act], output: &mut [N::Act]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     debug_assert!(p.clamp.min <= p.clamp.max);

@@ -51,13 +51,7 @@ pub struct BatchMatmulParams<'a, M: MatmulNumerics> {
 impl<M: MatmulNumerics> BatchMatmulParams<'_, M> {
     /// The broadcast batch dimensions of the output.
     pub fn out_batch(&self) -> [usize; 3] {
-        core::array::from_fn(|d| {
-            if self.lhs_batch[d] == 1 {
-                self.rhs_batch[d]
-            } else {
-                self.lhs_batch[d]
-            }
-        })
+        core::array::from_fn(|d| if self.lhs_batch[d] == 1 { self.rhs_batch[d] } else { self.lhs_batch[d] })
     }
 }
 
@@ -100,10 +94,7 @@ pub struct MatmulQuantS16 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct S16x16;
 
-const FULL_S8: Clamp<i8> = Clamp {
-    min: i8::MIN,
-    max: i8::MAX,
-};
+const FULL_S8: Clamp<i8> = Clamp { min: i8::MIN, max: i8::MAX };
 
 impl MatmulNumerics for S8 {
     type T = i8;
@@ -131,8 +122,7 @@ impl MatmulNumerics for S16x16 {
     }
     #[inline(always)]
     fn finish(acc: i64, q: &MatmulQuantS16) -> i16 {
-        multiply_by_quantized_multiplier_i64(acc, q.output_multiplier, q.output_shift)
-            .clamp(i16::MIN as i32, i16::MAX as i32) as i16
+        multiply_by_quantized_multiplier_i64(acc, q.output_multiplier, q.output_shift).clamp(i16::MIN as i32, i16::MAX as i32) as i16
     }
 }
 
@@ -155,20 +145,11 @@ impl MatmulNumerics for F32 {
 /// Element counts of the operands and the output.
 pub fn lengths<M: MatmulNumerics>(p: &BatchMatmulParams<M>) -> [usize; 3] {
     let prod = |b: [usize; 3]| b.iter().product::<usize>();
-    [
-        prod(p.lhs_batch) * p.rows * p.depth,
-        prod(p.rhs_batch) * p.depth * p.cols,
-        prod(p.out_batch()) * p.rows * p.cols,
-    ]
+    [prod(p.lhs_batch) * p.rows * p.depth, prod(p.rhs_batch) * p.depth * p.cols, prod(p.out_batch()) * p.rows * p.cols]
 }
 
 /// The reference BATCH_MATMUL for any numerics.
-pub fn batch_matmul<M: MatmulNumerics>(
-    p: &BatchMatmulParams<M>,
-    lhs: &[M::T],
-    rhs: &[M::T],
-    output: &mut [M::T],
-) {
+pub fn batch_matmul<M: MatmulNumerics>(p: &BatchMatmulParams<M>, lhs: &[M::T], rhs: &[M::T], output: &mut [M::T]) {
     let [nl, nr, no] = lengths(p);
     debug_assert_eq!(lhs.len(), nl);
     debug_assert_eq!(rhs.len(), nr);
@@ -182,12 +163,7 @@ pub fn batch_matmul_s8(p: &BatchMatmulParams<S8>, lhs: &[i8], rhs: &[i8], output
 }
 
 /// BATCH_MATMUL int16 (zero points 0).
-pub fn batch_matmul_s16(
-    p: &BatchMatmulParams<S16x16>,
-    lhs: &[i16],
-    rhs: &[i16],
-    output: &mut [i16],
-) {
+pub fn batch_matmul_s16(p: &BatchMatmulParams<S16x16>, lhs: &[i16], rhs: &[i16], output: &mut [i16]) {
     batch_matmul(p, lhs, rhs, output)
 }
 

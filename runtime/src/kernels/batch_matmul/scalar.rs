@@ -4,12 +4,7 @@
 use super::{BatchMatmulParams, MatmulNumerics};
 
 /// See [`super::batch_matmul`].
-pub fn batch_matmul<M: MatmulNumerics>(
-    p: &BatchMatmulParams<M>,
-    lhs: &[M::T],
-    rhs: &[M::T],
-    output: &mut [M::T],
-) {
+pub fn batch_matmul<M: MatmulNumerics>(p: &BatchMatmulParams<M>, lhs: &[M::T], rhs: &[M::T], output: &mut [M::T]) {
     let (m, k, n) = (p.rows, p.depth, p.cols);
     let ob = p.out_batch();
     // Flat matrix index of batch `b` in an operand with batch dims `dims` (1s broadcast).

@@ -35,19 +35,9 @@ pub fn batch_to_space_nd<T: Copy>(p: &BatchToSpaceNdParams, input: &[T], output:
         let offset = in_b / ob;
         for in_h in 0..ih {
             // `in_h * bh + offset / bw - crops_top`, skipped when outside the output.
-            let Some(out_h) = (in_h * bh + offset / bw)
-                .checked_sub(p.crop[0])
-                .filter(|&h| h < oh)
-            else {
-                continue;
-            };
+            let Some(out_h) = (in_h * bh + offset / bw).checked_sub(p.crop[0]).filter(|&h| h < oh) else { continue };
             for in_w in 0..iw {
-                let Some(out_w) = (in_w * bw + offset % bw)
-                    .checked_sub(p.crop[1])
-                    .filter(|&w| w < ow)
-                else {
-                    continue;
-                };
+                let Some(out_w) = (in_w * bw + offset % bw).checked_sub(p.crop[1]).filter(|&w| w < ow) else { continue };
                 let o = ((out_b * oh + out_h) * ow + out_w) * depth;
                 let i = ((in_b * ih + in_h) * iw + in_w) * depth;
                 output[o..o + depth].copy_from_slice(&input[i..i + depth]);

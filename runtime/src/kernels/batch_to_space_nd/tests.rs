@@ -19,12 +19,7 @@ impl Case {
         let [ob, oh, ow, d] = self.out;
         let [bh, bw] = self.block;
         let [t, b, l, r] = self.crops;
-        BatchToSpaceNdParams {
-            input: [ob * bh * bw, (oh + t + b) / bh, (ow + l + r) / bw, d],
-            output: [ob, oh, ow],
-            block: self.block,
-            crop: [t, l],
-        }
+        BatchToSpaceNdParams { input: [ob * bh * bw, (oh + t + b) / bh, (ow + l + r) / bw, d], output: [ob, oh, ow], block: self.block, crop: [t, l] }
     }
 }
 
@@ -36,54 +31,25 @@ impl KernelCase for Case {
     const REFERENCE: Kernel = batch_to_space_nd::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            1usize..3,
-            1usize..4,
-            1usize..4,
-            1usize..4,
-            1usize..4,
-            1usize..4,
-            0usize..3,
-            0usize..3,
-        )
+        (1usize..3, 1usize..4, 1usize..4, 1usize..4, 1usize..4, 1usize..4, 0usize..3, 0usize..3)
             .prop_map(|(ob, ih, iw, d, bh, bw, t, l)| {
                 // Crops smaller than a block on each side, so the output is not empty.
                 let (t, l) = (t.min(bh - 1), l.min(bw - 1));
                 let (oh, ow) = (ih * bh - t, iw * bw - l);
-                Case {
-                    out: [ob, oh, ow, d],
-                    block: [bh, bw],
-                    crops: [t, 0, l, 0],
-                }
+                Case { out: [ob, oh, ow, d], block: [bh, bw], crops: [t, 0, l, 0] }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Case {
-                out: [0, 2, 2, 1],
-                block: [2, 2],
-                crops: [0; 4]
-            },
-            Case {
-                out: [1, 1, 1, 1],
-                block: [1, 1],
-                crops: [0; 4]
-            },
+            Case { out: [0, 2, 2, 1], block: [2, 2], crops: [0; 4] },
+            Case { out: [1, 1, 1, 1], block: [1, 1], crops: [0; 4] },
             // Cropped at every edge.
-            Case {
-                out: [2, 3, 2, 3],
-                block: [2, 3],
-                crops: [1, 0, 2, 2]
-            },
+            Case { out: [2, 3, 2, 3], block: [2, 3], crops: [1, 0, 2, 2] },
         ];
         for n in LANE_TAILS {
-            v.push(Case {
-                out: [1, 2, 2, n],
-                block: [2, 2],
-                crops: [0; 4],
-            });
+            v.push(Case { out: [1, 2, 2, n], block: [2, 2], crops: [0; 4] });
         }
         v
     }
@@ -113,10 +79,7 @@ impl KernelCase for Case {
                         let i = ((ib * ih + sh / bh) * iw + sw / bw) * d + c;
                         let o = ((b * oh + h) * ow + w) * d + c;
                         if out[o] != tag(i) {
-                            return Err(format!(
-                                "output {o} ({b}, {h}, {w}, {c}): got {}, want input {i}",
-                                out[o]
-                            ));
+                            return Err(format!("output {o} ({b}, {h}, {w}, {c}): got {}, want input {i}", out[o]));
                         }
                     }
                 }

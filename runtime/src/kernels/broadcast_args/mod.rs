@@ -5,20 +5,10 @@
 //! shapes computed at run time this kernel writes 0 there.
 
 /// BROADCAST_ARGS: `output[i]` from the right-aligned `shape1` and `shape2`.
-pub fn broadcast_args<T: Copy + PartialEq + From<i8>>(
-    shape1: &[T],
-    shape2: &[T],
-    output: &mut [T],
-) {
+pub fn broadcast_args<T: Copy + PartialEq + From<i8>>(shape1: &[T], shape2: &[T], output: &mut [T]) {
     let n = output.len();
     let one = T::from(1);
-    let at = |s: &[T], back: usize| {
-        if back < s.len() {
-            s[s.len() - 1 - back]
-        } else {
-            one
-        }
-    };
+    let at = |s: &[T], back: usize| if back < s.len() { s[s.len() - 1 - back] } else { one };
     for back in 0..n {
         let (a, b) = (at(shape1, back), at(shape2, back));
         output[n - 1 - back] = if a == one {

@@ -3,9 +3,7 @@
 //! repeated along every dimension where it has size 1. The compiler folds this into a
 //! strided copy with zero strides ([`prepare_broadcast_to`]); the kernel walks it.
 
-use crate::kernels::nd::{
-    row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK,
-};
+use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -17,10 +15,7 @@ impl GatherOp for BroadcastTo {
             .prop_map(|(output, seed)| {
                 let mut r = Rng(seed);
                 let drop = r.range(0, output.len() as i64) as usize;
-                let input = output[drop..]
-                    .iter()
-                    .map(|&n| if r.range(0, 1) == 0 { 1 } else { n })
-                    .collect();
+                let input = output[drop..].iter().map(|&n| if r.range(0, 1) == 0 { 1 } else { n }).collect();
                 BroadcastTo { input, output }
             })
             .boxed()
@@ -28,36 +23,15 @@ impl GatherOp for BroadcastTo {
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            BroadcastTo {
-                input: std::vec![],
-                output: std::vec![]
-            },
-            BroadcastTo {
-                input: std::vec![],
-                output: std::vec![2, 3]
-            },
-            BroadcastTo {
-                input: std::vec![1, 3],
-                output: std::vec![0, 3]
-            },
-            BroadcastTo {
-                input: std::vec![2, 1, 2],
-                output: std::vec![2, 2, 2, 2, 2, 2, 3, 2]
-            },
-            BroadcastTo {
-                input: std::vec![1, 3, 1],
-                output: std::vec![4, 3, 5]
-            },
+            BroadcastTo { input: std::vec![], output: std::vec![] },
+            BroadcastTo { input: std::vec![], output: std::vec![2, 3] },
+            BroadcastTo { input: std::vec![1, 3], output: std::vec![0, 3] },
+            BroadcastTo { input: std::vec![2, 1, 2], output: std::vec![2, 2, 2, 2, 2, 2, 3, 2] },
+            BroadcastTo { input: std::vec![1, 3, 1], output: std::vec![4, 3, 5] },
         ];
         for n in LANE_TAILS {
-            v.push(BroadcastTo {
-                input: std::vec![1],
-                output: std::vec![n],
-            });
-            v.push(BroadcastTo {
-                input: std::vec![n],
-                output: std::vec![3, n],
-            });
+            v.push(BroadcastTo { input: std::vec![1], output: std::vec![n] });
+            v.push(BroadcastTo { input: std::vec![n], output: std::vec![3, n] });
         }
         v
     }
@@ -76,23 +50,14 @@ impl GatherOp for BroadcastTo {
         multi_indices(&self.output)
             .into_iter()
             .map(|o| {
-                let i: Vec<usize> = self
-                    .input
-                    .iter()
-                    .enumerate()
-                    .map(|(d, &n)| if n == 1 { 0 } else { o[lead + d] })
-                    .collect();
+                let i: Vec<usize> = self.input.iter().enumerate().map(|(d, &n)| if n == 1 { 0 } else { o[lead + d] }).collect();
                 flat_index(&self.input, &i)
             })
             .collect()
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<BroadcastTo>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<BroadcastTo>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<BroadcastTo>, broadcast_to_s8);
 
 #[test]

@@ -31,25 +31,16 @@ pub struct CircularBufferParams {
 /// counts the call in `state[0]`. Returns `true` when the graph goes on (TFLite Micro's
 /// `kTfLiteOk`: `cycles_max` calls since the last `true`, and the count starts again) and
 /// `false` when the invoke stops here (`kTfLiteAbort`).
-pub fn circular_buffer_s8(
-    p: &CircularBufferParams,
-    input: &[i8],
-    output: &mut [i8],
-    state: &mut [i32],
-) -> bool {
+pub fn circular_buffer_s8(p: &CircularBufferParams, input: &[i8], output: &mut [i8], state: &mut [i32]) -> bool {
     let n = p.num_slots * p.depth;
-    debug_assert!(
-        p.num_slots >= 1 && input.len() >= p.depth && output.len() >= n && !state.is_empty()
-    );
+    debug_assert!(p.num_slots >= 1 && input.len() >= p.depth && output.len() >= n && !state.is_empty());
     if let (Some(out), Some(x)) = (output.get_mut(..n), input.get(..p.depth)) {
         if p.depth > 0 && p.num_slots > 0 {
             out.copy_within(p.depth.., 0);
             out[n - p.depth..].copy_from_slice(x);
         }
     }
-    let Some(count) = state.first_mut() else {
-        return true;
-    };
+    let Some(count) = state.first_mut() else { return true };
     // `cycles_max - cycles_until_run`, in 0..cycles_max before the call.
     let calls = count.saturating_add(1);
     if calls >= p.cycles_max {
@@ -79,21 +70,13 @@ mod tests {
             [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
         ];
         for cycles_max in [1, 2] {
-            let p = CircularBufferParams {
-                depth: 3,
-                num_slots: 4,
-                cycles_max,
-            };
+            let p = CircularBufferParams { depth: 3, num_slots: 4, cycles_max };
             let (mut out, mut state) = ([0i8; 12], [0i32]);
             for (i, g) in goldens.iter().enumerate() {
                 let x: Vec<i8> = (0..3).map(|j| (i * 3 + j + 1) as i8).collect();
                 let ok = circular_buffer_s8(&p, &x, &mut out, &mut state);
                 assert_eq!(&out, g, "cycles_max {cycles_max} call {i}");
-                assert_eq!(
-                    ok,
-                    cycles_max == 1 || i % 2 == 1,
-                    "cycles_max {cycles_max} call {i}"
-                );
+                assert_eq!(ok, cycles_max == 1 || i % 2 == 1, "cycles_max {cycles_max} call {i}");
             }
         }
     }
@@ -104,11 +87,7 @@ mod tests {
     #[test]
     fn countdown_matches_tflite_micro() {
         for cycles_max in [1, 2, 3, 7] {
-            let p = CircularBufferParams {
-                depth: 1,
-                num_slots: 1,
-                cycles_max,
-            };
+            let p = CircularBufferParams { depth: 1, num_slots: 1, cycles_max };
             let (mut out, mut state, mut until) = ([0i8], [0i32], cycles_max);
             for call in 0..50 {
                 until -= 1;
@@ -116,11 +95,7 @@ mod tests {
                 if want {
                     until = cycles_max;
                 }
-                assert_eq!(
-                    circular_buffer_s8(&p, &[call as i8], &mut out, &mut state),
-                    want,
-                    "{cycles_max} {call}"
-                );
+                assert_eq!(circular_buffer_s8(&p, &[call as i8], &mut out, &mut state), want, "{cycles_max} {call}");
                 assert_eq!(out, [call as i8]);
             }
         }
@@ -130,34 +105,19 @@ mod tests {
     /// slot; the rest of the output keeps its bytes (TFLite Micro's `EvalInt8`).
     #[test]
     fn later_batches_are_left_alone() {
-        let p = CircularBufferParams {
-            depth: 2,
-            num_slots: 3,
-            cycles_max: 1,
-        };
+        let p = CircularBufferParams { depth: 2, num_slots: 3, cycles_max: 1 };
         let mut out: Vec<i8> = (10..22).collect();
         let mut state = [0];
-        assert!(circular_buffer_s8(
-            &p,
-            &[-1, -2, -3, -4],
-            &mut out,
-            &mut state
-        ));
+        assert!(circular_buffer_s8(&p, &[-1, -2, -3, -4], &mut out, &mut state));
         assert_eq!(out, [12, 13, 14, 15, -1, -2, 16, 17, 18, 19, 20, 21]);
     }
 
     /// One slot: the output is the latest input.
     #[test]
     fn one_slot_is_a_copy() {
-        let p = CircularBufferParams {
-            depth: 4,
-            num_slots: 1,
-            cycles_max: 3,
-        };
+        let p = CircularBufferParams { depth: 4, num_slots: 1, cycles_max: 3 };
         let (mut out, mut state) = ([0i8; 4], [0]);
-        let oks: Vec<bool> = (0..6)
-            .map(|i| circular_buffer_s8(&p, &[i, -i, 127, -128], &mut out, &mut state))
-            .collect();
+        let oks: Vec<bool> = (0..6).map(|i| circular_buffer_s8(&p, &[i, -i, 127, -128], &mut out, &mut state)).collect();
         assert_eq!(out, [5, -5, 127, -128]);
         assert_eq!(oks, [false, false, true, false, false, true]);
     }

@@ -32,20 +32,14 @@ pub fn prepare_concatenation(
     lens: &mut [usize],
 ) -> Option<(usize, usize)> {
     let first = input_shapes.first()?;
-    if axis >= first.len()
-        || offsets.len() != input_shapes.len()
-        || lens.len() != input_shapes.len()
-    {
+    if axis >= first.len() || offsets.len() != input_shapes.len() || lens.len() != input_shapes.len() {
         return None;
     }
     let outer: usize = first[..axis].iter().product();
     let inner: usize = first[axis + 1..].iter().product();
     let mut row = 0usize;
     for (k, s) in input_shapes.iter().enumerate() {
-        if s.len() != first.len()
-            || s[..axis] != first[..axis]
-            || s[axis + 1..] != first[axis + 1..]
-        {
+        if s.len() != first.len() || s[..axis] != first[..axis] || s[axis + 1..] != first[axis + 1..] {
             return None;
         }
         offsets[k] = row;
@@ -57,12 +51,7 @@ pub fn prepare_concatenation(
 
 /// Copies input `index` into its place in `output`.
 #[inline]
-pub fn concatenation_one<T: Copy>(
-    params: &ConcatenationParams,
-    index: usize,
-    input: &[T],
-    output: &mut [T],
-) {
+pub fn concatenation_one<T: Copy>(params: &ConcatenationParams, index: usize, input: &[T], output: &mut [T]) {
     scalar::concatenation_one(params, index, input, output)
 }
 

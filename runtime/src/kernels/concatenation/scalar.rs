@@ -3,12 +3,7 @@
 use super::ConcatenationParams;
 
 /// Copies input number `index` into its place in `output`: each of the outer blocks of `input` lands after the blocks of the inputs before it.
-pub fn concatenation_one<T: Copy>(
-    p: &ConcatenationParams,
-    index: usize,
-    input: &[T],
-    output: &mut [T],
-) {
+pub fn concatenation_one<T: Copy>(p: &ConcatenationParams, index: usize, input: &[T], output: &mut [T]) {
     let (offset, len) = (p.offsets[index], p.lens[index]);
     debug_assert_eq!(input.len(), p.outer * len);
     debug_assert_eq!(output.len(), p.outer * p.output_row);

@@ -29,15 +29,7 @@ impl Concat {
     }
 
     fn inputs(&self) -> Vec<Vec<i8>> {
-        self.shapes()
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                (0..s.iter().product())
-                    .map(|i| tag(k * 10007 + i))
-                    .collect()
-            })
-            .collect()
+        self.shapes().iter().enumerate().map(|(k, s)| (0..s.iter().product()).map(|i| tag(k * 10007 + i)).collect()).collect()
     }
 }
 
@@ -47,48 +39,20 @@ impl KernelCase for Concat {
     const REFERENCE: Kernel = scalar::concatenation_one::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            proptest::collection::vec(1usize..4, 1..5),
-            any::<usize>(),
-            proptest::collection::vec(0usize..4, 1..4),
-        )
-            .prop_map(|(shape, ax, axis_dims)| Concat {
-                axis: ax % shape.len(),
-                shape,
-                axis_dims,
-            })
+        (proptest::collection::vec(1usize..4, 1..5), any::<usize>(), proptest::collection::vec(0usize..4, 1..4))
+            .prop_map(|(shape, ax, axis_dims)| Concat { axis: ax % shape.len(), shape, axis_dims })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Concat {
-                shape: std::vec![2, 3],
-                axis: 1,
-                axis_dims: std::vec![0, 0]
-            },
-            Concat {
-                shape: std::vec![0, 3],
-                axis: 1,
-                axis_dims: std::vec![1, 2]
-            },
-            Concat {
-                shape: std::vec![1],
-                axis: 0,
-                axis_dims: std::vec![1; 10]
-            },
+            Concat { shape: std::vec![2, 3], axis: 1, axis_dims: std::vec![0, 0] },
+            Concat { shape: std::vec![0, 3], axis: 1, axis_dims: std::vec![1, 2] },
+            Concat { shape: std::vec![1], axis: 0, axis_dims: std::vec![1; 10] },
         ];
         for n in LANE_TAILS {
-            v.push(Concat {
-                shape: std::vec![n],
-                axis: 0,
-                axis_dims: std::vec![n, 1, n],
-            });
-            v.push(Concat {
-                shape: std::vec![3, n],
-                axis: 0,
-                axis_dims: std::vec![1, 2],
-            });
+            v.push(Concat { shape: std::vec![n], axis: 0, axis_dims: std::vec![n, 1, n] });
+            v.push(Concat { shape: std::vec![3, n], axis: 0, axis_dims: std::vec![1, 2] });
         }
         v
     }
@@ -98,14 +62,8 @@ impl KernelCase for Concat {
         let refs: Vec<&[usize]> = shapes.iter().map(|s| &s[..]).collect();
         let mut offsets = std::vec![0; shapes.len()];
         let mut lens = std::vec![0; shapes.len()];
-        let (outer, row) = prepare_concatenation(&refs, self.axis, &mut offsets, &mut lens)
-            .ok_or("prepare refused")?;
-        let p = ConcatenationParams {
-            outer,
-            output_row: row,
-            offsets: &offsets,
-            lens: &lens,
-        };
+        let (outer, row) = prepare_concatenation(&refs, self.axis, &mut offsets, &mut lens).ok_or("prepare refused")?;
+        let p = ConcatenationParams { outer, output_row: row, offsets: &offsets, lens: &lens };
         let inputs = self.inputs();
         let mut out = std::vec![0x55; outer * row];
         for (k, input) in inputs.iter().enumerate() {
@@ -116,9 +74,7 @@ impl KernelCase for Concat {
         let mut all = std::vec![0x55; outer * row];
         concatenation_s8(&p, &in_refs, &mut all);
         if all != out {
-            return Err(std::format!(
-                "concatenation_s8 {all:?} differs from the per-input copies {out:?}"
-            ));
+            return Err(std::format!("concatenation_s8 {all:?} differs from the per-input copies {out:?}"));
         }
         Ok(out)
     }
@@ -142,11 +98,7 @@ impl KernelCase for Concat {
                 }
             }
         }
-        if *out == want {
-            Ok(())
-        } else {
-            Err(std::format!("got {out:?}, naive {want:?}"))
-        }
+        if *out == want { Ok(()) } else { Err(std::format!("got {out:?}, naive {want:?}")) }
     }
 }
 

@@ -19,14 +19,7 @@ use crate::kernels::window::valid_taps;
 
 /// [`super::Conv2dVariant::Window`]: interior windows from the folded bias, border
 /// windows from `bias` with the offset per tap (exact, as the reference).
-pub(crate) fn conv_window<D: Dot>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_window<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -35,11 +28,7 @@ pub(crate) fn conv_window<D: Dot>(
         return;
     }
     // Contiguous runs per filter row: one of `f_w * f_d` with dilation 1, else one per tap.
-    let (runs, run_len) = if g.dilation_width == 1 {
-        (1, f_w * f_d)
-    } else {
-        (f_w, f_d)
-    };
+    let (runs, run_len) = if g.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
     let folded = &packed[..out_d];
     let rq = Requant::new(&p.quant, &p.clamp);
     for b in 0..batches {
@@ -51,18 +40,7 @@ pub(crate) fn conv_window<D: Dot>(
                 let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
                 if ky_range.len() != f_h || kx_range.len() != f_w {
-                    border_pixel::<D>(
-                        p,
-                        input,
-                        filter,
-                        bias,
-                        out_px,
-                        b,
-                        in_y0,
-                        in_x0,
-                        ky_range.clone(),
-                        kx_range,
-                    );
+                    border_pixel::<D>(p, input, filter, bias, out_px, b, in_y0, in_x0, ky_range.clone(), kx_range);
                     continue;
                 }
                 // Interior: every tap is in the image, so in_y0, in_x0 >= 0.
@@ -100,14 +78,7 @@ struct Window {
 /// One output pixel whose window lies inside the input: every channel from its folded bias,
 /// four at a time. A function of its own so that the dot product's values stay in registers.
 #[inline(never)]
-fn interior_pixel<D: Dot>(
-    g: &Window,
-    input: &[i8],
-    filter: &[i8],
-    folded: &[i32],
-    rq: &Requant,
-    out_px: &mut [i8],
-) {
+fn interior_pixel<D: Dot>(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
     let out_d = out_px.len();
     let row_len = g.f_h * g.w_row;
     let blocks = out_d / 4;
@@ -115,11 +86,7 @@ fn interior_pixel<D: Dot>(
     let (w_blocks, w_tail) = filter[..out_d * row_len].split_at(blocks * 4 * row_len);
     let (f_blocks, f_tail) = folded[..out_d].split_at(blocks * 4);
     let mut oc = 0;
-    for ((outs, ws), fb) in out_blocks
-        .chunks_exact_mut(4)
-        .zip(w_blocks.chunks_exact(4 * row_len))
-        .zip(f_blocks.chunks_exact(4))
-    {
+    for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * row_len)).zip(f_blocks.chunks_exact(4)) {
         let (w0, rest) = ws.split_at(row_len);
         let (w1, rest) = rest.split_at(row_len);
         let (w2, w3) = rest.split_at(row_len);
@@ -134,11 +101,7 @@ fn interior_pixel<D: Dot>(
         rq.store(oc, &acc, outs);
         oc += 4;
     }
-    for ((o, w), &f) in out_tail
-        .iter_mut()
-        .zip(w_tail.chunks_exact(row_len))
-        .zip(f_tail)
-    {
+    for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(row_len)).zip(f_tail) {
         let mut acc = f;
         for ky in 0..g.f_h {
             for r in 0..g.runs {
@@ -176,11 +139,7 @@ fn border_pixel<D: Dot>(
     let off = p.quant.input_offset;
     // Runs of valid taps per filter row: all valid columns at once with dilation 1.
     let (kx0, n_kx) = (kx_range.start, kx_range.len());
-    let (runs, run_len) = if p.geometry.dilation_width == 1 {
-        (1, n_kx * f_d)
-    } else {
-        (n_kx, f_d)
-    };
+    let (runs, run_len) = if p.geometry.dilation_width == 1 { (1, n_kx * f_d) } else { (n_kx, f_d) };
     let x_at = |ky: usize, r: usize| {
         let iy = (in_y0 + (p.geometry.dilation_height * ky) as isize) as usize;
         let ix = (in_x0 + (p.geometry.dilation_width * (kx0 + r)) as isize) as usize;
@@ -189,28 +148,18 @@ fn border_pixel<D: Dot>(
     let w_at = |ky: usize, r: usize| (ky * f_w + kx0 + r) * f_d;
     let blocks = out_d / 4;
     let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
-    for (blk, (outs, ws)) in out_blocks
-        .chunks_exact_mut(4)
-        .zip(filter.chunks_exact(4 * row_len))
-        .enumerate()
-    {
+    for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(filter.chunks_exact(4 * row_len)).enumerate() {
         let oc = blk * 4;
         let (w0, rest) = ws.split_at(row_len);
         let (w1, rest) = rest.split_at(row_len);
         let (w2, w3) = rest.split_at(row_len);
-        let mut acc = [
-            bias_at(oc),
-            bias_at(oc + 1),
-            bias_at(oc + 2),
-            bias_at(oc + 3),
-        ];
+        let mut acc = [bias_at(oc), bias_at(oc + 1), bias_at(oc + 2), bias_at(oc + 3)];
         if n_kx > 0 {
             for ky in ky_range.clone() {
                 for r in 0..runs {
                     let xs = &input[x_at(ky, r)..][..run_len];
                     let wo = w_at(ky, r);
-                    acc =
-                        D::dot4_offset(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], off, acc);
+                    acc = D::dot4_offset(xs, [&w0[wo..], &w1[wo..], &w2[wo..], &w3[wo..]], off, acc);
                 }
             }
         }
@@ -223,12 +172,7 @@ fn border_pixel<D: Dot>(
         if n_kx > 0 {
             for ky in ky_range.clone() {
                 for r in 0..runs {
-                    acc = D::dot1_offset(
-                        &input[x_at(ky, r)..][..run_len],
-                        &w[w_at(ky, r)..],
-                        off,
-                        acc,
-                    );
+                    acc = D::dot1_offset(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], off, acc);
                 }
             }
         }
@@ -241,13 +185,7 @@ fn border_pixel<D: Dot>(
 /// `out_d` dot products with one contiguous input pixel, four channels at a time. A
 /// function of its own so that its few live values stay in registers.
 #[inline(never)]
-pub(crate) fn conv_1x1<D: Dot>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_1x1<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     let [batches, in_h, in_w, in_d] = p.geometry.input_shape;
     let out_d = p.geometry.filter_shape[0];
     let [_, out_h, out_w, _] = p.geometry.output_shape;
@@ -264,11 +202,7 @@ pub(crate) fn conv_1x1<D: Dot>(
                 let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
                 let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
                 let mut oc = 0;
-                for ((outs, ws), fb) in out_blocks
-                    .chunks_exact_mut(4)
-                    .zip(w_blocks.chunks_exact(4 * in_d))
-                    .zip(f_blocks.chunks_exact(4))
-                {
+                for ((outs, ws), fb) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * in_d)).zip(f_blocks.chunks_exact(4)) {
                     let (w0, rest) = ws.split_at(in_d);
                     let (w1, rest) = rest.split_at(in_d);
                     let (w2, w3) = rest.split_at(in_d);
@@ -276,11 +210,7 @@ pub(crate) fn conv_1x1<D: Dot>(
                     rq.store(oc, &acc, outs);
                     oc += 4;
                 }
-                for ((o, w), &f) in out_tail
-                    .iter_mut()
-                    .zip(w_tail.chunks_exact(in_d))
-                    .zip(f_tail)
-                {
+                for ((o, w), &f) in out_tail.iter_mut().zip(w_tail.chunks_exact(in_d)).zip(f_tail) {
                     rq.store(oc, &[D::dot1(xs, w, f)], core::slice::from_mut(o));
                     oc += 1;
                 }

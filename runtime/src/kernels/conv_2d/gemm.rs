@@ -107,11 +107,7 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
                 continue;
             }
             let taps = &filter[c * row..][..row];
-            head[lane] = crate::prepare::fold_input_offset(
-                taps.iter().copied(),
-                bias.map_or(0, |b| b[c]),
-                p.quant.input_offset,
-            );
+            head[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
             let (m2, em1) = channel_consts(p, c);
             head[2 + lane] = m2;
             head[4] |= (em1 & 0xff) << (8 * lane);
@@ -151,10 +147,7 @@ pub(crate) fn requant_is_exact(p: &Conv2dParams<S8>, filter: &[i8], bias: Option
             if m < 1 << 30 || !(-31..=-1).contains(&shift) {
                 return false;
             }
-            let taps: i64 = filter[c * row..][..row]
-                .iter()
-                .map(|&w| (w as i64).abs())
-                .sum();
+            let taps: i64 = filter[c * row..][..row].iter().map(|&w| (w as i64).abs()).sum();
             let acc = (bias.map_or(0, |b| b[c] as i64).abs() + 255 * taps).min(1 << 31);
             (acc * m as i64 + (1 << 30)) >> 31 < 1 << 30
         })
@@ -245,16 +238,7 @@ fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
 /// through `buf`.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn load_chunk<D: Dot>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    px: Pixel,
-    xs: &mut [u32],
-    buf: &mut [u8],
-    slot: usize,
-    t0: usize,
-    ng: usize,
-) {
+fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -265,13 +249,9 @@ fn load_chunk<D: Dot>(
     let t1 = (t0 + 4 * ng).min(f_h * prow);
     let rows = t0 / prow..t1.div_ceil(prow);
     // Whether every tap of the window is in the image (f_h, f_w >= 1: the window has taps).
-    let fits = |origin: isize, dilation: usize, taps: usize, size: usize| {
-        origin >= 0 && origin as usize + (taps - 1) * dilation < size
-    };
+    let fits = |origin: isize, dilation: usize, taps: usize, size: usize| origin >= 0 && origin as usize + (taps - 1) * dilation < size;
     // Where the window's row ky starts in the input (in_y0, in_x0 >= 0 when it fits).
-    let row_at = |ky: usize| {
-        ((px.b * in_h + in_y0 as usize + ky * g.dilation_height) * in_w + in_x0 as usize) * in_d
-    };
+    let row_at = |ky: usize| ((px.b * in_h + in_y0 as usize + ky * g.dilation_height) * in_w + in_x0 as usize) * in_d;
     if g.dilation_width == 1
         && fits(in_y0, g.dilation_height, f_h, in_h)
         && fits(in_x0, 1, f_w, in_w)
@@ -281,10 +261,7 @@ fn load_chunk<D: Dot>(
         // inside `input`; the part [a, b) of row ky is whole words (t0 and prow are
         // multiples of 4), at word ky * prow + a - t0 of the chunk's groups.
         for ky in rows {
-            let (a, b) = (
-                t0.max(ky * prow) - ky * prow,
-                t1.min(ky * prow + prow) - ky * prow,
-            );
+            let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
             let src = &input[row_at(ky) + a..][..b - a];
             widen::<D>(src, &mut xs[ky * prow + a - t0..], slot);
         }
@@ -299,10 +276,7 @@ fn load_chunk<D: Dot>(
     for ky in rows {
         // The part [a, b) of padded row ky; positions from `run` on are padding (filled
         // with the zero point below, as taps outside the image).
-        let (a, b) = (
-            t0.max(ky * prow) - ky * prow,
-            t1.min(ky * prow + prow) - ky * prow,
-        );
+        let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
         let at = ky * prow + a - t0;
         if !ky_range.contains(&ky) {
             fill(buf, at, b - a, zero_point);
@@ -332,12 +306,7 @@ fn load_chunk<D: Dot>(
             let (sa, sb) = (a.max(kx * in_d), b.min(kx * in_d + in_d));
             if kx_range.contains(&kx) {
                 let ix = (in_x0 + (kx * g.dilation_width) as isize) as usize;
-                put(
-                    buf,
-                    at + sa - a,
-                    &input[(base + ix) * in_d + sa - kx * in_d..],
-                    sb - sa,
-                );
+                put(buf, at + sa - a, &input[(base + ix) * in_d + sa - kx * in_d..], sb - sa);
             } else {
                 fill(buf, at + sa - a, sb - sa, zero_point);
             }
@@ -367,16 +336,8 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 /// chosen at compile time by [`super::Conv2dVariant::select`], so that a model whose
 /// windows are all one chunk links neither the chunked path's code nor its stack.
 #[inline(never)]
-pub(crate) fn conv_gemm<D: Dot>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    debug_assert!(
-        one_chunk(&p.geometry),
-        "a window of more than one chunk is GemmChunked's"
-    );
+pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    debug_assert!(one_chunk(&p.geometry), "a window of more than one chunk is GemmChunked's");
     if let Some((packed, output)) = operands(p, packed, output) {
         gemm_one_chunk::<D>(p, input, packed, output);
     }
@@ -390,12 +351,7 @@ pub(crate) fn conv_gemm<D: Dot>(
 /// (kept on the stack between chunks), the last chunk requantizes. Wrapping int32 sums, so
 /// the chunking does not change the result.
 #[inline(never)]
-pub(crate) fn conv_gemm_chunked<D: Dot>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if let Some((packed, output)) = operands(p, packed, output) {
         // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
         // generic so that the accumulators are a fixed-size stack array.
@@ -414,11 +370,7 @@ pub(crate) fn one_chunk(g: &ConvGeometry) -> bool {
 /// `packed` and `output` cut to the lengths the geometry needs, or `None` when there is
 /// nothing to compute.
 #[inline(always)]
-fn operands<'a, 'o>(
-    p: &Conv2dParams<S8>,
-    packed: &'a [i32],
-    output: &'o mut [i8],
-) -> Option<(&'a [i32], &'o mut [i8])> {
+fn operands<'a, 'o>(p: &Conv2dParams<S8>, packed: &'a [i32], output: &'o mut [i8]) -> Option<(&'a [i32], &'o mut [i8])> {
     let g = &p.geometry;
     let [batches, _, _, _] = g.input_shape;
     let [out_d, _, _, _] = g.filter_shape;
@@ -427,19 +379,13 @@ fn operands<'a, 'o>(
     if pixels == 0 || out_d == 0 || row_words(g) == 0 {
         return None;
     }
-    Some((
-        &packed[..out_d.div_ceil(2) * pair_words(g)],
-        &mut output[..pixels * out_d],
-    ))
+    Some((&packed[..out_d.div_ceil(2) * pair_words(g)], &mut output[..pixels * out_d]))
 }
 
 /// The output pixels in pairs: each block of `outs` (two pixels' outputs, or a lone last
 /// pixel's) with its pixels and whether it has two.
 #[inline(always)]
-fn pixel_pairs<'o>(
-    p: &Conv2dParams<S8>,
-    output: &'o mut [i8],
-) -> impl Iterator<Item = (&'o mut [i8], Pixel, Pixel, bool)> {
+fn pixel_pairs<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<Item = (&'o mut [i8], Pixel, Pixel, bool)> {
     let [out_d, _, _, _] = p.geometry.filter_shape;
     let [_, out_h, out_w, _] = p.geometry.output_shape;
     let mut px = Pixel { b: 0, oy: 0, ox: 0 };
@@ -468,27 +414,13 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
         if two {
             load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
         }
-        block_row::<D>(
-            p.geometry.filter_shape[0],
-            xs,
-            packed,
-            pair_words(&p.geometry),
-            c1,
-            lo,
-            hi,
-            outs,
-        );
+        block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
 }
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
-fn gemm_chunked<D: Dot, const PAIRS: usize>(
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(CHUNK_GROUPS);
     let pw = pair_words(&p.geometry);
@@ -508,14 +440,8 @@ fn gemm_chunked<D: Dot, const PAIRS: usize>(
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
-                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else {
-                        return;
-                    };
-                    let start = if first {
-                        [head[0], head[1], head[0], head[1]]
-                    } else {
-                        *acc
-                    };
+                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                    let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
                     *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
                     if last {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
@@ -533,47 +459,23 @@ fn gemm_chunked<D: Dot, const PAIRS: usize>(
 /// are two halfword stores with no bounds checks; otherwise [`store`] writes what exists.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(
-    out_d: usize,
-    xs: &[u32],
-    packed: &[i32],
-    pw: usize,
-    c1: i32,
-    lo: i8,
-    hi: i8,
-    outs: &mut [i8],
-) {
+fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
     if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
-        for ((d0, d1), wp) in o0
-            .chunks_exact_mut(2)
-            .zip(o1.chunks_exact_mut(2))
-            .zip(pairs)
-        {
-            let Some((head, w)) = wp.split_first_chunk::<HEAD>() else {
-                return;
-            };
+        for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
+            let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
             let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
-            let v = requant_pair::<D>(acc, head, c1, lo, hi)
-                .to_le_bytes()
-                .map(|b| b as i8);
+            let v = requant_pair::<D>(acc, head, c1, lo, hi).to_le_bytes().map(|b| b as i8);
             d0.copy_from_slice(&v[..2]);
             d1.copy_from_slice(&v[2..]);
         }
         return;
     }
     for (pair, wp) in pairs.enumerate() {
-        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else {
-            return;
-        };
+        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
         let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
-        store(
-            out_d,
-            requant_pair::<D>(acc, head, c1, lo, hi),
-            2 * pair,
-            outs,
-        );
+        store(out_d, requant_pair::<D>(acc, head, c1, lo, hi), 2 * pair, outs);
     }
 }
 
@@ -588,16 +490,7 @@ fn requant_pair<D: Dot>(acc: [i32; 4], head: &[i32; HEAD], c1: i32, lo: i8, hi: 
         let h = D::doubling_high_mul(acc, m2);
         D::shift_right(h.wrapping_add(h >> 31), e).wrapping_add(c1)
     };
-    D::pack4_halved(
-        [
-            rq(acc[0], ma, sa),
-            rq(acc[1], mb, sb),
-            rq(acc[2], ma, sa),
-            rq(acc[3], mb, sb),
-        ],
-        lo,
-        hi,
-    )
+    D::pack4_halved([rq(acc[0], ma, sa), rq(acc[1], mb, sb), rq(acc[2], ma, sa), rq(acc[3], mb, sb)], lo, hi)
 }
 
 /// Stores the requantized block `v` ([`requant_pair`]) of channels `c`, `c + 1` into

@@ -23,9 +23,9 @@ pub mod fast;
 pub mod gemm;
 pub mod quad;
 pub mod scalar;
+pub mod wide;
 #[cfg(test)]
 mod tests;
-pub mod wide;
 
 use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
@@ -44,13 +44,7 @@ pub struct Conv2dParams<'a, N: Numerics> {
 
 /// The reference CONV_2D for any numerics: `input` NHWC, `filter` OHWI, `bias` (optional)
 /// one per output channel, `output` NHWC.
-pub fn conv_2d<N: Numerics>(
-    params: &Conv2dParams<N>,
-    input: &[N::Act],
-    filter: &[N::Weight],
-    bias: Option<&[N::Bias]>,
-    output: &mut [N::Act],
-) {
+pub fn conv_2d<N: Numerics>(params: &Conv2dParams<N>, input: &[N::Act], filter: &[N::Weight], bias: Option<&[N::Bias]>, output: &mut [N::Act]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), g.filter_shape.iter().product::<usize>());
@@ -59,65 +53,27 @@ pub fn conv_2d<N: Numerics>(
 }
 
 /// CONV_2D 16x8, reference variant ([`conv_2d`]; zero points are 0, TFLite requires it).
-pub fn conv_2d_s16(
-    params: &Conv2dParams<S16>,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
-) {
+pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     conv_2d(params, input, filter, bias, output)
 }
 
 /// CONV_2D float32, reference variant ([`conv_2d`]): TFLite's `reference_ops::Conv`
 /// accumulation order, so the same bits.
-pub fn conv_2d_f32(
-    params: &Conv2dParams<F32>,
-    input: &[f32],
-    filter: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn conv_2d_f32(params: &Conv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     conv_2d(params, input, filter, bias, output)
 }
 
 /// CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits, OHWI):
 /// [`conv_2d_f32`] on the exactly widened weights, bit for bit ([`F32H`]), for the same
 /// params.
-pub fn conv_2d_f32_f16w(
-    params: &Conv2dParams<F32>,
-    input: &[f32],
-    filter: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
-    let Conv2dParams {
-        geometry,
-        quant,
-        clamp,
-    } = *params;
-    conv_2d(
-        &Conv2dParams::<F32H> {
-            geometry,
-            quant,
-            clamp,
-        },
-        input,
-        filter,
-        bias,
-        output,
-    )
+pub fn conv_2d_f32_f16w(params: &Conv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let Conv2dParams { geometry, quant, clamp } = *params;
+    conv_2d(&Conv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
 /// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic
 /// through the zero-point offsets, TFLite's uint8 `reference_ops::Conv`).
-pub fn conv_2d_u8(
-    params: &Conv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    output: &mut [u8],
-) {
+pub fn conv_2d_u8(params: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     conv_2d(params, input, filter, bias, output)
 }
 
@@ -190,12 +146,7 @@ impl Conv2dVariant {
     /// `Gemm`'s interleaved layout and packed requantization are made for the Arm DSP
     /// micro-kernels; x86-64 takes `Quad`, another host `Wide` (AVX2 form: several pixels
     /// times sixteen channels per block), or `Pointwise` / `Window` for windows longer than it takes.
-    pub fn select(
-        p: &Conv2dParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        target: TargetClass,
-    ) -> Conv2dVariant {
+    pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> Conv2dVariant {
         let g = &p.geometry;
         let in_d = g.input_shape[3];
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -203,11 +154,7 @@ impl Conv2dVariant {
             return Conv2dVariant::Reference;
         }
         if !target.is_host() && gemm::requant_is_exact(p, filter, bias) {
-            return if gemm::one_chunk(g) {
-                Conv2dVariant::Gemm
-            } else {
-                Conv2dVariant::GemmChunked
-            };
+            return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
         }
         if target == TargetClass::X86 && quad::fits(g) {
             return Conv2dVariant::Quad;
@@ -248,13 +195,7 @@ impl Conv2dVariant {
     /// [`crate::prepare::fold_input_offset`]), so that windows inside the input accumulate
     /// `sum(w * x)` with no per-tap offset. `Gemm` and `GemmChunked` pack those folded biases and the filter
     /// itself, per pair of output channels (the layout is in [`gemm`]'s module doc).
-    pub fn pack(
-        self,
-        p: &Conv2dParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        packed: &mut [i32],
-    ) {
+    pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
         let row = f_h * f_w * f_d;
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
@@ -266,11 +207,7 @@ impl Conv2dVariant {
             Conv2dVariant::Pointwise | Conv2dVariant::Window => {
                 for (c, v) in packed.iter_mut().enumerate().take(out_d) {
                     let taps = filter[c * row..][..row].iter().copied();
-                    *v = crate::prepare::fold_input_offset(
-                        taps,
-                        bias.map_or(0, |b| b[c]),
-                        p.quant.input_offset,
-                    );
+                    *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset);
                 }
             }
         }
@@ -290,13 +227,7 @@ impl Conv2dVariant {
 
     /// [`Conv2dVariant::pack`] for uint8: the table of `Wide` ([`Conv2dVariant::packed_len`]
     /// entries), nothing for `Reference` (the only two [`Conv2dVariant::select_u8`] picks).
-    pub fn pack_u8(
-        self,
-        p: &Conv2dParams<U8>,
-        filter: &[u8],
-        bias: Option<&[i32]>,
-        packed: &mut [i32],
-    ) {
+    pub fn pack_u8(self, p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == Conv2dVariant::Wide {
             wide::pack_u8(p, filter, bias, packed)
@@ -309,33 +240,16 @@ impl Conv2dVariant {
 /// selected host implementation (the same bits as AVX2+FMA), else AVX2+FMA when the CPU has
 /// it; NEON on aarch64; else the portable eight-lane form; within a stated tolerance of
 /// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
-pub fn conv_2d_f32_packed(
-    params: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     crate::kernels::f32x8::f32_simd!(avx512 conv_2d_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::conv_2d(
-        crate::kernels::f32x8::Portable,
-        params,
-        input,
-        packed,
-        output,
-    )
+    crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
 /// CONV_2D float32, [`Conv2dF32Variant::Blocked`] (Arm FPUs): `packed` from
 /// [`Conv2dF32Variant::pack`] (the filter in blocks of four output channels), the model's
 /// bias as it is. TFLite's order per output, so [`conv_2d_f32`]'s bits
 /// (`kernels::blocked_f32`).
-pub fn conv_2d_f32_blocked(
-    params: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn conv_2d_f32_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
@@ -345,13 +259,7 @@ pub fn conv_2d_f32_blocked(
 /// [`conv_2d_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
 /// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 filter, each weight
 /// widened exactly as it is read; the same bits as [`conv_2d_f32`] on the widened filter.
-pub fn conv_2d_f32_f16w_blocked(
-    params: &Conv2dParams<F32>,
-    input: &[f32],
-    packed: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn conv_2d_f32_f16w_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
@@ -390,10 +298,7 @@ impl Conv2dF32Variant {
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dF32Variant::Reference => 0,
-            Conv2dF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(
-                g.filter_shape[0],
-                g.filter_shape[1..].iter().product(),
-            ),
+            Conv2dF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(g.filter_shape[0], g.filter_shape[1..].iter().product()),
             Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_packed_len(g),
         }
     }
@@ -402,13 +307,7 @@ impl Conv2dF32Variant {
     /// then the 16 channels' weights for every tap (the layout is in `kernels::f32x8`'s
     /// module doc). `Blocked`: per block of 4 output channels, their weights for every tap
     /// (no bias).
-    pub fn pack(
-        self,
-        p: &Conv2dParams<F32>,
-        filter: &[f32],
-        bias: Option<&[f32]>,
-        packed: &mut [f32],
-    ) {
+    pub fn pack(self, p: &Conv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {
             Conv2dF32Variant::Reference => {}
@@ -416,9 +315,7 @@ impl Conv2dF32Variant {
                 let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
                 crate::kernels::blocked_f32::pack(out_d, f_h * f_w * f_d, filter, packed)
             }
-            Conv2dF32Variant::Packed => {
-                crate::kernels::f32x8::conv_pack(&p.geometry, filter, bias, packed)
-            }
+            Conv2dF32Variant::Packed => crate::kernels::f32x8::conv_pack(&p.geometry, filter, bias, packed),
         }
     }
 }

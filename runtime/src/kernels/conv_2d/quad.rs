@@ -75,11 +75,7 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
     let (biases, rows) = packed.split_at_mut(BLOCK * blocks(g));
     let offset = p.quant.input_offset.wrapping_sub(128);
     for (c, b) in biases.iter_mut().enumerate().take(out_d) {
-        *b = crate::prepare::fold_input_offset(
-            filter[c * taps..][..taps].iter().copied(),
-            bias.map_or(0, |b| b[c]),
-            offset,
-        );
+        *b = crate::prepare::fold_input_offset(filter[c * taps..][..taps].iter().copied(), bias.map_or(0, |b| b[c]), offset);
     }
     for (blk, dst) in rows.chunks_exact_mut(BLOCK * n_quads).enumerate() {
         for (t, words) in dst.chunks_exact_mut(BLOCK).enumerate() {
@@ -106,14 +102,7 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
 /// form may do a whole tile at once afterwards instead: then it passes a no-op and the
 /// padding written here is `zp` and `0x80`, raw).
 #[inline(always)]
-pub(crate) fn gather<E: Copy + From<u8>>(
-    g: &ConvGeometry,
-    input: &[i8],
-    zp: i8,
-    [b, oy, ox]: [usize; 3],
-    row: &mut [E],
-    flip: u8,
-) {
+pub(crate) fn gather<E: Copy + From<u8>>(g: &ConvGeometry, input: &[i8], zp: i8, [b, oy, ox]: [usize; 3], row: &mut [E], flip: u8) {
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
@@ -128,13 +117,7 @@ pub(crate) fn gather<E: Copy + From<u8>>(
     row[taps..].fill(E::from(0x80 ^ flip));
     let window = &mut row[..taps];
     let zp = E::from(zp as u8 ^ flip);
-    if g.dilation_height == 1
-        && g.dilation_width == 1
-        && in_y0 >= 0
-        && in_x0 >= 0
-        && in_y0 as usize + f_h <= in_h
-        && in_x0 as usize + f_w <= in_w
-    {
+    if g.dilation_height == 1 && g.dilation_width == 1 && in_y0 >= 0 && in_x0 >= 0 && in_y0 as usize + f_h <= in_h && in_x0 as usize + f_w <= in_w {
         let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
         for (ky, dst) in window.chunks_exact_mut(run).enumerate() {
             copy(&input[start + ky * in_w * in_d..][..run], dst);
@@ -235,13 +218,7 @@ pub(crate) trait QuadMicro {
     /// # Safety
     /// The instruction set the implementation names (its entry's `#[target_feature]`);
     /// every `x[p]` points at `4 * table.n_quads` readable elements.
-    unsafe fn pass(
-        &self,
-        x: &[*const Self::Elem; MAX_PASS],
-        n: usize,
-        table: &QuadTable,
-        output: &mut [i8],
-    );
+    unsafe fn pass(&self, x: &[*const Self::Elem; MAX_PASS], n: usize, table: &QuadTable, output: &mut [i8]);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -251,14 +228,7 @@ pub(crate) trait QuadMicro {
 #[inline(always)]
 pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
     let [_, f_h, f_w, f_d] = g.filter_shape;
-    f_h == 1
-        && f_w == 1
-        && f_d % 4 == 0
-        && g.stride_height == 1
-        && g.stride_width == 1
-        && g.pad_top == 0
-        && g.pad_left == 0
-        && g.input_shape[..3] == g.output_shape[..3]
+    f_h == 1 && f_w == 1 && f_d % 4 == 0 && g.stride_height == 1 && g.stride_width == 1 && g.pad_top == 0 && g.pad_left == 0 && g.input_shape[..3] == g.output_shape[..3]
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -269,35 +239,22 @@ pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
 /// passes the rest of its buffer: the next pixel's row, written afterwards, or [`SLACK`]),
 /// and the last quad's padding is written last.
 #[inline(always)]
-pub(crate) fn gather16<K: QuadMicro>(
-    k: &K,
-    g: &ConvGeometry,
-    input: &[i8],
-    zp: i8,
-    at: [usize; 3],
-    dst: &mut [K::Elem],
-    len: usize,
-) {
+pub(crate) fn gather16<K: QuadMicro>(k: &K, g: &ConvGeometry, input: &[i8], zp: i8, at: [usize; 3], dst: &mut [K::Elem], len: usize) {
     let [b, oy, ox] = at;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
     let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-    let inside = taps_inside(in_y0, 1, f_h, in_h).len() == f_h
-        && taps_inside(in_x0, 1, f_w, in_w).len() == f_w;
+    let inside = taps_inside(in_y0, 1, f_h, in_h).len() == f_h && taps_inside(in_x0, 1, f_w, in_w).len() == f_w;
     if g.dilation_height == 1 && g.dilation_width == 1 && inside {
         let run = f_w * f_d;
         let in_row = in_w * in_d;
         let start = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
         let whole = run.next_multiple_of(16);
-        if start + (f_h - 1) * in_row + whole <= input.len() && (f_h - 1) * run + whole <= dst.len()
-        {
+        if start + (f_h - 1) * in_row + whole <= input.len() && (f_h - 1) * run + whole <= dst.len() {
             for ky in 0..f_h {
-                k.flip_copy(
-                    &input[start + ky * in_row..][..whole],
-                    &mut dst[ky * run..][..whole],
-                );
+                k.flip_copy(&input[start + ky * in_row..][..whole], &mut dst[ky * run..][..whole]);
             }
             dst[taps..len].fill(K::Elem::default());
             return;
@@ -330,33 +287,15 @@ pub(crate) fn row_len(g: &ConvGeometry) -> Option<usize> {
 /// What `K::pass` requires of the CPU.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn drive<K: QuadMicro, const N: usize>(
-    k: &K,
-    g: &ConvGeometry,
-    zp: i8,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-    len: usize,
-) {
+pub(crate) unsafe fn drive<K: QuadMicro, const N: usize>(k: &K, g: &ConvGeometry, zp: i8, input: &[i8], packed: &[i32], output: &mut [i8], len: usize) {
     let [batches, ..] = g.input_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let out_d = g.filter_shape[0];
     let n_px = batches * out_h * out_w;
     let n_blocks = blocks(g);
     let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    assert!(
-        K::PIXELS <= MAX_PASS
-            && K::PIXELS * len + SLACK <= N
-            && rows.len() >= n_blocks * BLOCK * (len / 4)
-    );
-    let table = QuadTable {
-        biases,
-        rows,
-        n_quads: len / 4,
-        n_blocks,
-        out_d,
-    };
+    assert!(K::PIXELS <= MAX_PASS && K::PIXELS * len + SLACK <= N && rows.len() >= n_blocks * BLOCK * (len / 4));
+    let table = QuadTable { biases, rows, n_quads: len / 4, n_blocks, out_d };
     let flat = contiguous(g);
     let mut buf = [K::Elem::default(); N];
     let mut walk = PixelWalk::new(g);
@@ -372,8 +311,7 @@ pub(crate) unsafe fn drive<K: QuadMicro, const N: usize>(
                 gather16(k, g, input, zp, walk.next_pixel(), &mut buf[j * len..], len);
             }
         }
-        let x: [*const K::Elem; MAX_PASS] =
-            core::array::from_fn(|j| buf[j.min(n - 1) * len..][..len].as_ptr());
+        let x: [*const K::Elem; MAX_PASS] = core::array::from_fn(|j| buf[j.min(n - 1) * len..][..len].as_ptr());
         // SAFETY: the caller's guarantee for the CPU; every row is `len` elements of `buf`.
         unsafe { k.pass(&x, n, &table, &mut output[px0 * out_d..]) };
         px0 += n;

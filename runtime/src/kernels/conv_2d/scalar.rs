@@ -7,13 +7,7 @@ use crate::kernels::numerics::Numerics;
 use crate::kernels::window::valid_taps;
 
 /// See [`super::conv_2d`].
-pub fn conv_2d<N: Numerics>(
-    p: &Conv2dParams<N>,
-    input: &[N::Act],
-    filter: &[N::Weight],
-    bias: Option<&[N::Bias]>,
-    output: &mut [N::Act],
-) {
+pub fn conv_2d<N: Numerics>(p: &Conv2dParams<N>, input: &[N::Act], filter: &[N::Weight], bias: Option<&[N::Bias]>, output: &mut [N::Act]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -44,8 +38,7 @@ pub fn conv_2d<N: Numerics>(
                             let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
                             for kx in kx_range.clone() {
                                 let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                                let xs =
-                                    &input[((b * in_h + iy) * in_w + ix) * in_d + in_c0..][..f_d];
+                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d + in_c0..][..f_d];
                                 let ws = &filter[((oc * f_h + ky) * f_w + kx) * f_d..][..f_d];
                                 for (&x, &w) in xs.iter().zip(ws) {
                                     acc = N::mac(acc, x, w, 0, &p.quant);

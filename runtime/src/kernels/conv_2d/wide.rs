@@ -62,12 +62,7 @@ pub(crate) fn fits(g: &ConvGeometry) -> bool {
 
 /// The layout of the module doc from the int16 weight `weight(c, i)` of tap `i` of
 /// channel `c` and the folded bias `folded(c)`.
-fn pack_with(
-    g: &ConvGeometry,
-    weight: impl Fn(usize, usize) -> i16,
-    folded: impl Fn(usize) -> i32,
-    packed: &mut [i32],
-) {
+fn pack_with(g: &ConvGeometry, weight: impl Fn(usize, usize) -> i16, folded: impl Fn(usize) -> i32, packed: &mut [i32]) {
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
     let n_pairs = pairs(g);
@@ -84,11 +79,7 @@ fn pack_with(
                     continue;
                 }
                 let lo = weight(c, 2 * t);
-                let hi = if 2 * t + 1 < taps {
-                    weight(c, 2 * t + 1)
-                } else {
-                    0
-                };
+                let hi = if 2 * t + 1 < taps { weight(c, 2 * t + 1) } else { 0 };
                 *word = (lo as u16 as u32 | (hi as u16 as u32) << 16) as i32;
             }
         }
@@ -96,44 +87,25 @@ fn pack_with(
 }
 
 /// The compile-time packing for int8 (see the module doc).
-pub(crate) fn pack_s8(
-    p: &Conv2dParams<S8>,
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &mut [i32],
-) {
+pub(crate) fn pack_s8(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let row = f_h * f_w * f_d;
-    let folded = |c: usize| {
-        crate::prepare::fold_input_offset(
-            filter[c * row..][..row].iter().copied(),
-            bias.map_or(0, |b| b[c]),
-            p.quant.input_offset,
-        )
-    };
+    let folded = |c: usize| crate::prepare::fold_input_offset(filter[c * row..][..row].iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
     pack_with(g, |c, i| filter[c * row + i] as i16, folded, packed)
 }
 
 /// The compile-time packing for legacy uint8 (see the module doc): weights with their
 /// offset, `bias + input_offset * sum(w + weights_offset)`.
-pub(crate) fn pack_u8(
-    p: &Conv2dParams<U8>,
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    packed: &mut [i32],
-) {
+pub(crate) fn pack_u8(p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let row = f_h * f_w * f_d;
     let w_off = p.quant.weights_offset;
     let weight = |c: usize, i: usize| (filter[c * row + i] as i32 + w_off) as i16;
     let folded = |c: usize| {
-        let sum = filter[c * row..][..row]
-            .iter()
-            .fold(0i32, |s, &w| s.wrapping_add(w as i32 + w_off));
-        bias.map_or(0, |b| b[c])
-            .wrapping_add(p.quant.input_offset.wrapping_mul(sum))
+        let sum = filter[c * row..][..row].iter().fold(0i32, |s, &w| s.wrapping_add(w as i32 + w_off));
+        bias.map_or(0, |b| b[c]).wrapping_add(p.quant.input_offset.wrapping_mul(sum))
     };
     pack_with(g, weight, folded, packed)
 }
@@ -172,14 +144,7 @@ impl WideAct for u8 {
 /// gathers the pixels in order, so the excess is overwritten by the next pixel's window
 /// or is past the last one.
 #[inline(always)]
-pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(
-    g: &ConvGeometry,
-    input: &[A],
-    zp: A,
-    [b, oy, ox]: [usize; 3],
-    col: &mut [i16],
-    copy: &W,
-) {
+pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(g: &ConvGeometry, input: &[A], zp: A, [b, oy, ox]: [usize; 3], col: &mut [i16], copy: &W) {
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
@@ -203,20 +168,14 @@ pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(
         let last = start + (f_h - 1) * row;
         if last + whole <= input.len() && (f_h - 1) * run + whole <= col.len() {
             for ky in 0..f_h {
-                copy.widen_over(
-                    &input[start + ky * row..][..whole],
-                    &mut col[ky * run..][..whole],
-                );
+                copy.widen_over(&input[start + ky * row..][..whole], &mut col[ky * run..][..whole]);
             }
             if taps % 2 == 1 {
                 col[taps] = 0;
             }
         } else {
             for ky in 0..f_h {
-                copy.widen_run(
-                    &input[start + ky * row..][..run],
-                    &mut col[ky * run..][..run],
-                );
+                copy.widen_run(&input[start + ky * row..][..run], &mut col[ky * run..][..run]);
             }
         }
         return;
@@ -233,10 +192,7 @@ pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(
         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
         let row = (b * in_h + iy) * in_w;
         if g.dilation_width == 1 && kx_range.len() == f_w {
-            copy.widen_run(
-                &input[(row + in_x0 as usize) * in_d..][..f_w * f_d],
-                col_row,
-            );
+            copy.widen_run(&input[(row + in_x0 as usize) * in_d..][..f_w * f_d], col_row);
             continue;
         }
         for (kx, tap) in col_row.chunks_exact_mut(f_d).enumerate() {
@@ -253,12 +209,7 @@ pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(
 /// [`valid_taps`] without its divisions for the common dilation 1 (the gather runs once per
 /// output pixel; two integer divisions per axis cost more than a small window's copy).
 #[inline(always)]
-pub(crate) fn taps_inside(
-    origin: isize,
-    dilation: usize,
-    taps: usize,
-    size: usize,
-) -> core::ops::Range<usize> {
+pub(crate) fn taps_inside(origin: isize, dilation: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
     if dilation != 1 {
         return valid_taps(origin, dilation, taps, size);
     }
@@ -281,11 +232,7 @@ impl PixelWalk {
     #[inline(always)]
     pub(crate) fn new(g: &ConvGeometry) -> Self {
         let [_, out_h, out_w, _] = g.output_shape;
-        PixelWalk {
-            at: [0; 3],
-            out_h,
-            out_w,
-        }
+        PixelWalk { at: [0; 3], out_h, out_w }
     }
 
     /// The current pixel, then advances to the next one.
@@ -355,13 +302,7 @@ pub(crate) fn contiguous(g: &ConvGeometry) -> bool {
 
 /// The portable form: every output pixel's accumulators `folded[c] + sum x * w` from the
 /// packed layout, handed to `store(pixel, first_channel, accs)` eight channels at a time.
-fn conv_wide<A: WideAct>(
-    g: &ConvGeometry,
-    zp: A,
-    input: &[A],
-    packed: &[i32],
-    mut store: impl FnMut(usize, usize, &[i32]),
-) {
+fn conv_wide<A: WideAct>(g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], mut store: impl FnMut(usize, usize, &[i32])) {
     let [batches, ..] = g.input_shape;
     let out_d = g.filter_shape[0];
     let [_, out_h, out_w, _] = g.output_shape;
@@ -392,9 +333,7 @@ pub(crate) fn conv_wide_s8(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], o
     let out_d = p.geometry.filter_shape[0];
     let rq = Requant::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
-    conv_wide(&p.geometry, zp, input, packed, |px, c0, accs| {
-        rq.store(c0, accs, &mut output[px * out_d + c0..][..accs.len()])
-    });
+    conv_wide(&p.geometry, zp, input, packed, |px, c0, accs| rq.store(c0, accs, &mut output[px * out_d + c0..][..accs.len()]));
 }
 
 /// CONV_2D legacy uint8, the portable [`super::Conv2dVariant::Wide`].
@@ -405,10 +344,7 @@ pub(crate) fn conv_wide_u8(p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], o
     let (lo, hi) = (p.clamp.min as i32, p.clamp.max as i32);
     conv_wide(&p.geometry, zp, input, packed, |px, c0, accs| {
         for (o, &a) in output[px * out_d + c0..][..accs.len()].iter_mut().zip(accs) {
-            *o = multiply_by_quantized_multiplier(a, q.output_multiplier, q.output_shift)
-                .wrapping_add(q.output_offset)
-                .max(lo)
-                .min(hi) as u8;
+            *o = multiply_by_quantized_multiplier(a, q.output_multiplier, q.output_shift).wrapping_add(q.output_offset).max(lo).min(hi) as u8;
         }
     });
 }
@@ -466,15 +402,7 @@ pub(crate) fn col_len(g: &ConvGeometry) -> Option<usize> {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 #[cfg(any(target_arch = "x86_64", tflc_neon))]
-pub(crate) unsafe fn drive<A: WideAct, K: WideMicro<A>, const N: usize>(
-    k: &K,
-    g: &ConvGeometry,
-    zp: A,
-    input: &[A],
-    packed: &[i32],
-    output: &mut [A],
-    len: usize,
-) {
+pub(crate) unsafe fn drive<A: WideAct, K: WideMicro<A>, const N: usize>(k: &K, g: &ConvGeometry, zp: A, input: &[A], packed: &[i32], output: &mut [A], len: usize) {
     let [batches, ..] = g.input_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let out_d = g.filter_shape[0];

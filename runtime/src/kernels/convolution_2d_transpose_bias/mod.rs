@@ -32,13 +32,7 @@ pub struct Convolution2dTransposeBiasParams {
 
 /// Convolution2DTransposeBias float32: `input` NHWC, `filter` OHWI, `bias` one per output
 /// channel, `output` NHWC.
-pub fn convolution_2d_transpose_bias_f32(
-    params: &Convolution2dTransposeBiasParams,
-    input: &[f32],
-    filter: &[f32],
-    bias: &[f32],
-    output: &mut [f32],
-) {
+pub fn convolution_2d_transpose_bias_f32(params: &Convolution2dTransposeBiasParams, input: &[f32], filter: &[f32], bias: &[f32], output: &mut [f32]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), params.filter_shape.iter().product::<usize>());
     debug_assert_eq!(bias.len(), params.filter_shape[0]);

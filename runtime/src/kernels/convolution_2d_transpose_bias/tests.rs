@@ -6,12 +6,7 @@
 use super::*;
 use std::vec::Vec;
 
-fn gather(
-    p: &Convolution2dTransposeBiasParams,
-    input: &[f32],
-    filter: &[f32],
-    bias: &[f32],
-) -> Vec<f32> {
+fn gather(p: &Convolution2dTransposeBiasParams, input: &[f32], filter: &[f32], bias: &[f32]) -> Vec<f32> {
     let [n, ih, iw, id] = p.input_shape;
     let [od, fh, fw, _] = p.filter_shape;
     let [_, oh, ow, _] = p.output_shape;
@@ -27,9 +22,7 @@ fn gather(
                                 let fy = (oy + p.padding[0]) as isize - (iy * p.stride[0]) as isize;
                                 let fx = (ox + p.padding[1]) as isize - (ix * p.stride[1]) as isize;
                                 if fy >= 0 && fx >= 0 && (fy as usize) < fh && (fx as usize) < fw {
-                                    acc += input[((b * ih + iy) * iw + ix) * id + ic]
-                                        * filter[((oc * fh + fy as usize) * fw + fx as usize) * id
-                                            + ic];
+                                    acc += input[((b * ih + iy) * iw + ix) * id + ic] * filter[((oc * fh + fy as usize) * fw + fx as usize) * id + ic];
                                 }
                             }
                         }
@@ -53,25 +46,12 @@ fn values(seed: u32, out: &mut [f32]) {
 #[test]
 fn same_and_valid_padding_match_the_definition_bit_for_bit() {
     // (input h, w, stride h, w, filter h, w, SAME?)
-    for (ih, iw, sh, sw, fh, fw, same) in [
-        (3, 4, 2, 2, 3, 3, true),
-        (3, 4, 2, 2, 3, 3, false),
-        (2, 3, 1, 2, 2, 4, true),
-        (4, 2, 3, 1, 2, 3, true),
-        (1, 1, 2, 2, 1, 1, false),
-        (2, 2, 1, 1, 3, 3, true),
-    ] {
+    for (ih, iw, sh, sw, fh, fw, same) in
+        [(3, 4, 2, 2, 3, 3, true), (3, 4, 2, 2, 3, 3, false), (2, 3, 1, 2, 2, 4, true), (4, 2, 3, 1, 2, 3, true), (1, 1, 2, 2, 1, 1, false), (2, 2, 1, 1, 3, 3, true)]
+    {
         let (id, od) = (2, 3);
-        let ph = if same {
-            (fh as isize - ((ih - 1) % sh) as isize - 1).max(0) as usize
-        } else {
-            0
-        };
-        let pw = if same {
-            (fw as isize - ((iw - 1) % sw) as isize - 1).max(0) as usize
-        } else {
-            0
-        };
+        let ph = if same { (fh as isize - ((ih - 1) % sh) as isize - 1).max(0) as usize } else { 0 };
+        let pw = if same { (fw as isize - ((iw - 1) % sw) as isize - 1).max(0) as usize } else { 0 };
         let (oh, ow) = (sh * (ih - 1) + fh - ph, sw * (iw - 1) + fw - pw);
         let p = Convolution2dTransposeBiasParams {
             input_shape: [1, ih, iw, id],
@@ -80,11 +60,7 @@ fn same_and_valid_padding_match_the_definition_bit_for_bit() {
             stride: [sh, sw],
             padding: [ph / 2, pw / 2],
         };
-        let (mut input, mut filter, mut bias) = (
-            std::vec![0.0; ih * iw * id],
-            std::vec![0.0; od * fh * fw * id],
-            [0.0; 3],
-        );
+        let (mut input, mut filter, mut bias) = (std::vec![0.0; ih * iw * id], std::vec![0.0; od * fh * fw * id], [0.0; 3]);
         values(1, &mut input);
         values(2, &mut filter);
         values(3, &mut bias);
@@ -99,13 +75,7 @@ fn same_and_valid_padding_match_the_definition_bit_for_bit() {
 #[test]
 fn a_single_pixel_is_the_filter_plus_bias() {
     // 1x1 input, 2x2 filter, stride 2, VALID: the output is the filter scaled by the input.
-    let p = Convolution2dTransposeBiasParams {
-        input_shape: [1, 1, 1, 1],
-        filter_shape: [1, 2, 2, 1],
-        output_shape: [1, 2, 2, 1],
-        stride: [2, 2],
-        padding: [0, 0],
-    };
+    let p = Convolution2dTransposeBiasParams { input_shape: [1, 1, 1, 1], filter_shape: [1, 2, 2, 1], output_shape: [1, 2, 2, 1], stride: [2, 2], padding: [0, 0] };
     let mut out = [0.0; 4];
     convolution_2d_transpose_bias_f32(&p, &[2.0], &[1.0, 2.0, 3.0, 4.0], &[0.5], &mut out);
     assert_eq!(out, [2.5, 4.5, 6.5, 8.5]);

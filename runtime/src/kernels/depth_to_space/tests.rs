@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -14,33 +12,18 @@ struct DepthToSpace {
 impl GatherOp for DepthToSpace {
     fn strategy() -> BoxedStrategy<Self> {
         (0usize..3, 1usize..4, 1usize..4, 1usize..4, 1usize..4)
-            .prop_map(|(b, h, w, oc, block)| DepthToSpace {
-                shape: [b, h, w, oc * block * block],
-                block,
-            })
+            .prop_map(|(b, h, w, oc, block)| DepthToSpace { shape: [b, h, w, oc * block * block], block })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            DepthToSpace {
-                shape: [0, 2, 2, 4],
-                block: 2
-            },
-            DepthToSpace {
-                shape: [1, 1, 1, 1],
-                block: 1
-            },
-            DepthToSpace {
-                shape: [2, 3, 2, 18],
-                block: 3
-            },
+            DepthToSpace { shape: [0, 2, 2, 4], block: 2 },
+            DepthToSpace { shape: [1, 1, 1, 1], block: 1 },
+            DepthToSpace { shape: [2, 3, 2, 18], block: 3 },
         ];
         for n in LANE_TAILS {
-            v.push(DepthToSpace {
-                shape: [1, 2, 1, 4 * n],
-                block: 2,
-            });
+            v.push(DepthToSpace { shape: [1, 2, 1, 4 * n], block: 2 });
         }
         v
     }
@@ -60,26 +43,12 @@ impl GatherOp for DepthToSpace {
         let od = c / (bs * bs);
         multi_indices(&[b, h * bs, w * bs, od])
             .into_iter()
-            .map(|o| {
-                flat_index(
-                    &self.shape,
-                    &[
-                        o[0],
-                        o[1] / bs,
-                        o[2] / bs,
-                        o[3] + ((o[1] % bs) * bs + o[2] % bs) * od,
-                    ],
-                )
-            })
+            .map(|o| flat_index(&self.shape, &[o[0], o[1] / bs, o[2] / bs, o[3] + ((o[1] % bs) * bs + o[2] % bs) * od]))
             .collect()
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<DepthToSpace>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<DepthToSpace>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<DepthToSpace>, depth_to_space_s8);
 
 #[test]

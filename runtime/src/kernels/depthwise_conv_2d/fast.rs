@@ -29,27 +29,13 @@ fn mac_run<D: Dot, const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], of
     let mut w4 = ws.chunks_exact(4);
     for ((a, x), w) in (&mut a4).zip(&mut x4).zip(&mut w4) {
         let r = if OFFSET {
-            D::mac4_offset(
-                [x[0], x[1], x[2], x[3]],
-                [w[0], w[1], w[2], w[3]],
-                offset,
-                [a[0], a[1], a[2], a[3]],
-            )
+            D::mac4_offset([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], offset, [a[0], a[1], a[2], a[3]])
         } else {
-            D::mac4(
-                [x[0], x[1], x[2], x[3]],
-                [w[0], w[1], w[2], w[3]],
-                [a[0], a[1], a[2], a[3]],
-            )
+            D::mac4([x[0], x[1], x[2], x[3]], [w[0], w[1], w[2], w[3]], [a[0], a[1], a[2], a[3]])
         };
         a.copy_from_slice(&r);
     }
-    for ((a, &x), &w) in a4
-        .into_remainder()
-        .iter_mut()
-        .zip(x4.remainder())
-        .zip(w4.remainder())
-    {
+    for ((a, &x), &w) in a4.into_remainder().iter_mut().zip(x4.remainder()).zip(w4.remainder()) {
         let x = if OFFSET { x as i32 + offset } else { x as i32 };
         *a = a.wrapping_add(x * w as i32);
     }
@@ -58,19 +44,9 @@ fn mac_run<D: Dot, const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], of
 /// Depth multiplier `mult > 1`: `acc[ic * mult + m] += x[ic] * w[ic * mult + m]` (with
 /// `offset` added to `x` when `OFFSET`), `xs` holding the block's input channels.
 #[inline(always)]
-fn mac_run_mult<const OFFSET: bool>(
-    acc: &mut [i32],
-    xs: &[i8],
-    ws: &[i8],
-    mult: usize,
-    offset: i32,
-) {
+fn mac_run_mult<const OFFSET: bool>(acc: &mut [i32], xs: &[i8], ws: &[i8], mult: usize, offset: i32) {
     let ws = &ws[..acc.len()];
-    for ((a, &x), w) in acc
-        .chunks_exact_mut(mult)
-        .zip(xs)
-        .zip(ws.chunks_exact(mult))
-    {
+    for ((a, &x), w) in acc.chunks_exact_mut(mult).zip(xs).zip(ws.chunks_exact(mult)) {
         let x = if OFFSET { x as i32 + offset } else { x as i32 };
         for (a, &w) in a.iter_mut().zip(w) {
             *a = a.wrapping_add(x * w as i32);
@@ -129,17 +105,12 @@ pub(crate) fn depthwise_window<D: Dot>(
                     }
                     for ky in ky_range.clone() {
                         for kx in kx_range.clone() {
-                            let (xs, ws) = (
-                                &input[x_at(ky, kx) + c0 / mult..],
-                                &filter[w_at(ky, kx) + c0..],
-                            );
+                            let (xs, ws) = (&input[x_at(ky, kx) + c0 / mult..], &filter[w_at(ky, kx) + c0..]);
                             match (mult, interior) {
                                 (1, true) => mac_run::<D, false>(acc, xs, ws, 0),
                                 (1, false) => mac_run::<D, true>(acc, xs, ws, p.quant.input_offset),
                                 (_, true) => mac_run_mult::<false>(acc, xs, ws, mult, 0),
-                                (_, false) => {
-                                    mac_run_mult::<true>(acc, xs, ws, mult, p.quant.input_offset)
-                                }
+                                (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.quant.input_offset),
                             }
                         }
                     }
@@ -189,18 +160,8 @@ fn store(out: &mut [i8], v: [i8; 4]) {
 /// # Safety
 /// When `valid`, the four bytes at `x` are inside one live allocation.
 #[inline(always)]
-unsafe fn tap_bytes<D: Dot>(
-    x: *const i8,
-    valid: bool,
-    zp: &[i8; 4],
-    w: &i32,
-    acc: [i32; 4],
-) -> [i32; 4] {
-    let p = if valid {
-        x.cast::<[i8; 4]>()
-    } else {
-        zp as *const [i8; 4]
-    };
+unsafe fn tap_bytes<D: Dot>(x: *const i8, valid: bool, zp: &[i8; 4], w: &i32, acc: [i32; 4]) -> [i32; 4] {
+    let p = if valid { x.cast::<[i8; 4]>() } else { zp as *const [i8; 4] };
     // SAFETY: `p` is the valid tap (the caller's guarantee) or `zp`, four bytes either way,
     // not written while the reference lives; `[i8; 4]` has alignment 1 and every bit pattern
     // is valid.
@@ -231,11 +192,7 @@ unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
 ) {
     const K: usize = 3;
     const W: usize = K * K + GROUP_TAIL;
-    for (j, (outs, g)) in out_px
-        .chunks_exact_mut(LANES)
-        .zip(groups.chunks_exact(W))
-        .enumerate()
-    {
+    for (j, (outs, g)) in out_px.chunks_exact_mut(LANES).zip(groups.chunks_exact(W)).enumerate() {
         let xg = x0.wrapping_add(j * LANES);
         let (mut acc, rqw) = tail(g);
         for r in 0..K {
@@ -246,25 +203,13 @@ unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
                     let valid = !BORDER || valid & (1 << t) != 0;
                     // SAFETY: the tap is read only when valid: in bounds by the caller's
                     // guarantee.
-                    acc = unsafe {
-                        tap_bytes::<D>(
-                            xr.wrapping_offset(k as isize * x_col),
-                            valid,
-                            &zp,
-                            &g[t],
-                            acc,
-                        )
-                    };
+                    acc = unsafe { tap_bytes::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, &g[t], acc) };
                     continue;
                 }
                 let xv = if !BORDER || valid & (1 << t) != 0 {
                     // SAFETY: a valid tap, in bounds by the caller's guarantee; `[i8; 4]` has
                     // alignment 1 and every bit pattern is valid.
-                    unsafe {
-                        xr.wrapping_offset(k as isize * x_col)
-                            .cast::<[i8; 4]>()
-                            .read()
-                    }
+                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
                 } else {
                     zp
                 };
@@ -293,11 +238,7 @@ unsafe fn pixel_any<D: Dot>(
     out_px: &mut [i8],
 ) {
     let taps = f_h * f_w;
-    for (j, (outs, g)) in out_px
-        .chunks_exact_mut(LANES)
-        .zip(groups.chunks_exact(taps + GROUP_TAIL))
-        .enumerate()
-    {
+    for (j, (outs, g)) in out_px.chunks_exact_mut(LANES).zip(groups.chunks_exact(taps + GROUP_TAIL)).enumerate() {
         let xg = x0.wrapping_add(j * LANES);
         let (mut acc, rqw) = tail(g);
         for (r, wr) in g[..taps].chunks_exact(f_w).enumerate() {
@@ -307,19 +248,13 @@ unsafe fn pixel_any<D: Dot>(
                     let valid = ky.contains(&r) && kx.contains(&k);
                     // SAFETY: the tap is read only when valid: in bounds by the caller's
                     // guarantee.
-                    acc = unsafe {
-                        tap_bytes::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, w, acc)
-                    };
+                    acc = unsafe { tap_bytes::<D>(xr.wrapping_offset(k as isize * x_col), valid, &zp, w, acc) };
                     continue;
                 }
                 let w = *w;
                 let xv = if ky.contains(&r) && kx.contains(&k) {
                     // SAFETY: a valid tap, in bounds by the caller's guarantee.
-                    unsafe {
-                        xr.wrapping_offset(k as isize * x_col)
-                            .cast::<[i8; 4]>()
-                            .read()
-                    }
+                    unsafe { xr.wrapping_offset(k as isize * x_col).cast::<[i8; 4]>().read() }
                 } else {
                     zp
                 };
@@ -338,13 +273,7 @@ unsafe fn pixel_any<D: Dot>(
 /// input read as the zero point, so the model's bias is not needed). Not inlined: a model
 /// calls it for many layers (one copy of the body, see docs/KERNELS.md).
 #[inline(never)]
-pub(crate) fn depthwise_mult1<D: Dot>(
-    p: &DepthwiseConv2dParams<S8>,
-    rows: RowRange,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -352,11 +281,7 @@ pub(crate) fn depthwise_mult1<D: Dot>(
     let taps = f_h * f_w;
     // The bounds every unchecked read below relies on (`rows.fits`: the input slice holds
     // rows r0.. up to the last one the call reads).
-    let batches = if rows == RowRange::whole(out_h) {
-        batches
-    } else {
-        1
-    };
+    let batches = if rows == RowRange::whole(out_h) { batches } else { 1 };
     assert!(
         depth % LANES == 0
             && g.filter_shape[3] == depth
@@ -370,10 +295,7 @@ pub(crate) fn depthwise_mult1<D: Dot>(
     }
     let rq = Requant4::new(&p.quant, &p.clamp);
     let zp = [(-p.quant.input_offset) as i8; 4];
-    let x_step = [
-        (g.dilation_height * in_w * depth) as isize,
-        (g.dilation_width * depth) as isize,
-    ];
+    let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
     let is_3x3 = f_h == 3 && f_w == 3;
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
@@ -399,23 +321,10 @@ pub(crate) fn depthwise_mult1<D: Dot>(
                     let rows = ky.clone().fold(0u32, |m, r| m | 7 << (3 * r));
                     let cols = kx.clone().fold(0u32, |m, k| m | 0o111 << k);
                     // SAFETY: as said above; bit t of the mask is set only for valid taps.
-                    unsafe {
-                        pixel_3x3::<D, true>(x0, packed, x_step, rows & cols, zp, &rq, out_px)
-                    };
+                    unsafe { pixel_3x3::<D, true>(x0, packed, x_step, rows & cols, zp, &rq, out_px) };
                 } else {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe {
-                        pixel_any::<D>(
-                            x0,
-                            packed,
-                            [f_h, f_w],
-                            [ky.clone(), kx],
-                            x_step,
-                            zp,
-                            &rq,
-                            out_px,
-                        )
-                    };
+                    unsafe { pixel_any::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
                 }
             }
         }
@@ -432,11 +341,7 @@ pub(crate) const TAP_GROUP: usize = 4;
 #[inline(always)]
 fn edge_word(row: &[i8], c: isize, zp4: u32) -> u32 {
     let n = row.len() as isize;
-    let word = |at: usize| {
-        row.get(at..at + 4).map_or(zp4, |b| {
-            u32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8])
-        })
-    };
+    let word = |at: usize| row.get(at..at + 4).map_or(zp4, |b| u32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8]));
     if c >= 0 && c + 4 <= n {
         word(c as usize)
     } else if c + 4 <= 0 || c >= n {
@@ -467,13 +372,7 @@ const WINDOW_WORDS: usize = 32;
 /// right edge is assembled from the row's bytes and the zero point. Not inlined, as
 /// [`depthwise_mult1`].
 #[inline(never)]
-pub(crate) fn depthwise_one_channel<D: Dot>(
-    p: &DepthwiseConv2dParams<S8>,
-    rows: RowRange,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, _] = g.input_shape;
     let [_, f_h, f_w, depth] = g.filter_shape;
@@ -483,11 +382,7 @@ pub(crate) fn depthwise_one_channel<D: Dot>(
     let group_words = f_h * per_row * LANES + GROUP_TAIL;
     // The bounds every unchecked read below relies on.
     // `rows.fits`: the input slice holds rows r0.. up to the last one the call reads.
-    let batches = if rows == RowRange::whole(out_h) {
-        batches
-    } else {
-        1
-    };
+    let batches = if rows == RowRange::whole(out_h) { batches } else { 1 };
     assert!(
         g.input_shape[3] == 1
             && in_w >= TAP_GROUP
@@ -514,9 +409,7 @@ pub(crate) fn depthwise_one_channel<D: Dot>(
         for oy in rows.oy0..rows.oy1 {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
             let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let row_at = |r: usize| {
-                (in_y0 + (r * g.dilation_height) as isize - rows.r0 as isize) * in_w as isize
-            };
+            let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize - rows.r0 as isize) * in_w as isize;
             for ox in 0..out_w {
                 let Some(out_px) = pixels.next() else { return };
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
@@ -535,13 +428,7 @@ pub(crate) fn depthwise_one_channel<D: Dot>(
                                 // at or after row r0 and within the slice (`rows.fits`), and
                                 // bytes in_x0 + 4t..+4 inside the row (`inside`), so inside
                                 // `image`; `[u8; 4]` has alignment 1.
-                                u32::from_le_bytes(unsafe {
-                                    image
-                                        .as_ptr()
-                                        .wrapping_offset(x0 + (t * TAP_GROUP) as isize)
-                                        .cast::<[u8; 4]>()
-                                        .read()
-                                })
+                                u32::from_le_bytes(unsafe { image.as_ptr().wrapping_offset(x0 + (t * TAP_GROUP) as isize).cast::<[u8; 4]>().read() })
                             } else {
                                 let row = &image[(x0 - in_x0) as usize..][..in_w];
                                 edge_word(row, in_x0 + (t * TAP_GROUP) as isize, zp4)
@@ -550,11 +437,7 @@ pub(crate) fn depthwise_one_channel<D: Dot>(
                         }
                     }
                 };
-                for (j, (outs, gw)) in out_px
-                    .chunks_exact_mut(LANES)
-                    .zip(packed.chunks_exact(group_words))
-                    .enumerate()
-                {
+                for (j, (outs, gw)) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).enumerate() {
                     let (mut acc, rqw) = tail(gw);
                     let mut r0 = 0;
                     while r0 < f_h {
@@ -564,8 +447,7 @@ pub(crate) fn depthwise_one_channel<D: Dot>(
                             gather(&mut xw, r0, r1);
                         }
                         let n = (r1 - r0) * per_row;
-                        acc =
-                            D::mac4x4_row(&xw[..n], &gw[r0 * per_row * LANES..][..n * LANES], acc);
+                        acc = D::mac4x4_row(&xw[..n], &gw[r0 * per_row * LANES..][..n * LANES], acc);
                         r0 = r1;
                     }
                     store(outs, rq.apply::<D>(acc, rqw));

@@ -19,9 +19,9 @@ pub mod scalar;
 mod tests;
 
 use crate::isa::TargetClass;
+use crate::kernels::window::RowRange;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
-use crate::kernels::window::RowRange;
 
 /// Everything DEPTHWISE_CONV_2D needs besides the tensors; computed by the compiler. The
 /// filter shape is `[1, H, W, C*M]`; the depth multiplier `M` is `output_depth /
@@ -40,9 +40,7 @@ impl<N: Numerics> DepthwiseConv2dParams<'_, N> {
     /// Output channels per input channel.
     #[inline(always)]
     pub fn depth_multiplier(&self) -> usize {
-        self.geometry.output_shape[3]
-            .checked_div(self.geometry.input_shape[3])
-            .unwrap_or(0)
+        self.geometry.output_shape[3].checked_div(self.geometry.input_shape[3]).unwrap_or(0)
     }
 }
 
@@ -63,92 +61,42 @@ pub fn depthwise_conv_2d<N: Numerics>(
 }
 
 /// DEPTHWISE_CONV_2D 16x8, reference variant (zero points are 0).
-pub fn depthwise_conv_2d_s16(
-    params: &DepthwiseConv2dParams<S16>,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
-) {
+pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
 /// DEPTHWISE_CONV_2D float32, reference variant: TFLite's `reference_ops::DepthwiseConv`
 /// accumulation order (each channel over the window, rows then columns), so the same bits.
-pub fn depthwise_conv_2d_f32(
-    params: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    filter: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn depthwise_conv_2d_f32(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
 /// DEPTHWISE_CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits,
 /// `[1, H, W, C*M]`): [`depthwise_conv_2d_f32`] on the exactly widened weights, bit for bit
 /// ([`F32H`]).
-pub fn depthwise_conv_2d_f32_f16w(
-    params: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    filter: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
-    let DepthwiseConv2dParams {
-        geometry,
-        quant,
-        clamp,
-    } = *params;
-    depthwise_conv_2d(
-        &DepthwiseConv2dParams::<F32H> {
-            geometry,
-            quant,
-            clamp,
-        },
-        input,
-        filter,
-        bias,
-        output,
-    )
+pub fn depthwise_conv_2d_f32_f16w(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let DepthwiseConv2dParams { geometry, quant, clamp } = *params;
+    depthwise_conv_2d(&DepthwiseConv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
 /// [`depthwise_conv_2d_f32_f16w`] on Arm FPUs for depth multiplier 1 and windows of at most
 /// 25 taps ([`DepthwiseConv2dF32Variant::f16_blocked`]): each block of eight channels'
 /// float16 weights is widened once per call instead of once per output pixel
 /// (`kernels::blocked_f32::depthwise_conv_2d`); the same bits.
-pub fn depthwise_conv_2d_f32_f16w_blocked(
-    params: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    filter: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn depthwise_conv_2d_f32_f16w_blocked(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
     crate::kernels::blocked_f32::depthwise_conv_2d(params, input, filter, bias, output)
 }
 
 /// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8
 /// `reference_ops::DepthwiseConv`, whose reference rounding is `MultiplyByQuantizedMultiplier`).
-pub fn depthwise_conv_2d_u8(
-    params: &DepthwiseConv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    output: &mut [u8],
-) {
+pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
 /// DEPTHWISE_CONV_2D legacy uint8 on hosts ([`DepthwiseConv2dVariant::select_u8`]'s
 /// `Window`): the model's filter and bias as they are; the host SIMD form where there is
 /// one (AVX2: depth multiplier 1), else [`depthwise_conv_2d_u8`].
-pub fn depthwise_conv_2d_u8_window(
-    params: &DepthwiseConv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    output: &mut [u8],
-) {
+pub fn depthwise_conv_2d_u8_window(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     crate::isa::host_simd!(vnni depthwise_conv_2d_u8_window(params, input, filter, bias, output));
     depthwise_conv_2d(params, input, filter, bias, output)
 }
@@ -174,23 +122,13 @@ crate::variants::variant_table! {
 }
 
 /// `Mult1` on every output row.
-fn mult1_whole(
-    params: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+fn mult1_whole(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rows = RowRange::whole(params.geometry.output_shape[1]);
     fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// `OneChannel` on every output row.
-fn one_channel_whole(
-    params: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+fn one_channel_whole(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rows = RowRange::whole(params.geometry.output_shape[1]);
     fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
 }
@@ -198,25 +136,13 @@ fn one_channel_whole(
 /// [`depthwise_conv_2d_s8_mult1`] for output rows `rows` only, the input from row
 /// `rows.r0` (the overlap row driver, `kernels::overlap::conv_row_ranges`); `params` the
 /// whole operator's.
-pub fn depthwise_conv_2d_s8_mult1_rows(
-    params: &DepthwiseConv2dParams<S8>,
-    rows: RowRange,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub fn depthwise_conv_2d_s8_mult1_rows(params: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     fast::depthwise_mult1::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
 /// [`depthwise_conv_2d_s8_one_channel`] for output rows `rows` only, as
 /// [`depthwise_conv_2d_s8_mult1_rows`].
-pub fn depthwise_conv_2d_s8_one_channel_rows(
-    params: &DepthwiseConv2dParams<S8>,
-    rows: RowRange,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub fn depthwise_conv_2d_s8_one_channel_rows(params: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], output: &mut [i8]) {
     fast::depthwise_one_channel::<crate::isa::Dot>(params, rows, input, packed, output)
 }
 
@@ -243,12 +169,7 @@ impl DepthwiseConv2dVariant {
     /// accumulators) on `target`. `Mult1` and `OneChannel` are made for the Arm DSP
     /// micro-kernels (SMLABB/SMLAD lanes, packed requantization); a host takes `Window`,
     /// which has an AVX2 form.
-    pub fn select(
-        p: &DepthwiseConv2dParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        target: TargetClass,
-    ) -> DepthwiseConv2dVariant {
+    pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> DepthwiseConv2dVariant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         let in_d = g.input_shape[3];
@@ -257,28 +178,14 @@ impl DepthwiseConv2dVariant {
         let packed_requant = || {
             (0..out_d).all(|c| {
                 let at = |t: &[i32]| t.get(c).or(t.first()).copied();
-                let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift))
-                else {
-                    return false;
-                };
+                let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift)) else { return false };
                 let b = bias.and_then(|b| b.get(c)).copied().unwrap_or(0);
-                let bound = crate::kernels::requant::acc_bound(
-                    b,
-                    filter.iter().skip(c).step_by(out_d.max(1)).copied(),
-                    p.quant.input_offset,
-                );
+                let bound = crate::kernels::requant::acc_bound(b, filter.iter().skip(c).step_by(out_d.max(1)).copied(), p.quant.input_offset);
                 crate::kernels::requant::packed_requant_ok(m, s, bound)
             })
         };
         let arm = !target.is_host();
-        if arm
-            && whole
-            && in_d == 1
-            && g.input_shape[2] >= fast::TAP_GROUP
-            && mult % fast::LANES == 0
-            && g.dilation_width == 1
-            && packed_requant()
-        {
+        if arm && whole && in_d == 1 && g.input_shape[2] >= fast::TAP_GROUP && mult % fast::LANES == 0 && g.dilation_width == 1 && packed_requant() {
             DepthwiseConv2dVariant::OneChannel
         } else if arm && whole && mult == 1 && out_d % fast::LANES == 0 && packed_requant() {
             DepthwiseConv2dVariant::Mult1
@@ -297,9 +204,7 @@ impl DepthwiseConv2dVariant {
             DepthwiseConv2dVariant::Reference => 0,
             DepthwiseConv2dVariant::Window => out_d,
             DepthwiseConv2dVariant::Mult1 => groups * (f_h * f_w + fast::GROUP_TAIL),
-            DepthwiseConv2dVariant::OneChannel => {
-                groups * (f_h * f_w.div_ceil(fast::TAP_GROUP) * fast::LANES + fast::GROUP_TAIL)
-            }
+            DepthwiseConv2dVariant::OneChannel => groups * (f_h * f_w.div_ceil(fast::TAP_GROUP) * fast::LANES + fast::GROUP_TAIL),
         }
     }
 
@@ -315,13 +220,7 @@ impl DepthwiseConv2dVariant {
     /// (byte `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]` for tap pairs (0, 2) and
     /// (1, 3), channel pairs (0, 1) and (2, 3)), then the folded biases and the
     /// requantization as for `Mult1`.
-    pub fn pack(
-        self,
-        p: &DepthwiseConv2dParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        packed: &mut [i32],
-    ) {
+    pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         debug_assert_eq!(packed.len(), self.packed_len(g));
@@ -360,17 +259,8 @@ impl DepthwiseConv2dVariant {
                 let per_row = f_w.div_ceil(fast::TAP_GROUP);
                 let weights = f_h * per_row * fast::LANES;
                 // Weight of tap (r, k) for channel c, 0 past the filter's width.
-                let w = |r: usize, k: usize, c: usize| {
-                    if k < f_w {
-                        filter[(r * f_w + k) * out_d + c]
-                    } else {
-                        0
-                    }
-                };
-                for (j, group) in packed
-                    .chunks_exact_mut(weights + fast::GROUP_TAIL)
-                    .enumerate()
-                {
+                let w = |r: usize, k: usize, c: usize| if k < f_w { filter[(r * f_w + k) * out_d + c] } else { 0 };
+                for (j, group) in packed.chunks_exact_mut(weights + fast::GROUP_TAIL).enumerate() {
                     let c0 = j * fast::LANES;
                     let (words, rest) = group.split_at_mut(weights);
                     for (i, quad) in words.chunks_exact_mut(fast::LANES).enumerate() {
@@ -378,12 +268,7 @@ impl DepthwiseConv2dVariant {
                         // [taps (0, 2) | (1, 3)] x [channels (0, 1) | (2, 3)].
                         for (q, v) in quad.iter_mut().enumerate() {
                             let (ta, c) = (k0 + q / 2, c0 + q % 2 * 2);
-                            *v = word([
-                                w(r, ta, c),
-                                w(r, ta, c + 1),
-                                w(r, ta + 2, c),
-                                w(r, ta + 2, c + 1),
-                            ]);
+                            *v = word([w(r, ta, c), w(r, ta, c + 1), w(r, ta + 2, c), w(r, ta + 2, c + 1)]);
                         }
                     }
                     tail(c0, rest);
@@ -409,20 +294,9 @@ impl DepthwiseConv2dVariant {
 /// [`DepthwiseConv2dF32Variant::pack`] (it replaces the model's filter and bias). AVX2+FMA
 /// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
 /// within a stated tolerance of [`depthwise_conv_2d_f32`], not its bits (`kernels::f32x8`).
-pub fn depthwise_conv_2d_f32_packed(
-    params: &DepthwiseConv2dParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub fn depthwise_conv_2d_f32_packed(params: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     crate::kernels::f32x8::f32_simd!(avx512 depthwise_conv_2d_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::depthwise_conv_2d(
-        crate::kernels::f32x8::Portable,
-        params,
-        input,
-        packed,
-        output,
-    )
+    crate::kernels::f32x8::depthwise_conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
 /// The implementations of float32 DEPTHWISE_CONV_2D.
@@ -438,10 +312,7 @@ pub enum DepthwiseConv2dF32Variant {
 
 impl DepthwiseConv2dF32Variant {
     /// The variant for this float32 depthwise convolution on `target`.
-    pub fn select(
-        p: &DepthwiseConv2dParams<F32>,
-        target: TargetClass,
-    ) -> DepthwiseConv2dF32Variant {
+    pub fn select(p: &DepthwiseConv2dParams<F32>, target: TargetClass) -> DepthwiseConv2dF32Variant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         if !target.is_host() || out_d != g.input_shape[3] || f_h * f_w == 0 || out_d == 0 {
@@ -467,19 +338,11 @@ impl DepthwiseConv2dF32Variant {
 
     /// The compile-time packing: per block of 8 channels, their biases, then their weights
     /// per tap.
-    pub fn pack(
-        self,
-        p: &DepthwiseConv2dParams<F32>,
-        filter: &[f32],
-        bias: Option<&[f32]>,
-        packed: &mut [f32],
-    ) {
+    pub fn pack(self, p: &DepthwiseConv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {
             DepthwiseConv2dF32Variant::Reference => {}
-            DepthwiseConv2dF32Variant::Packed => {
-                crate::kernels::f32x8::depthwise_pack(&p.geometry, filter, bias, packed)
-            }
+            DepthwiseConv2dF32Variant::Packed => crate::kernels::f32x8::depthwise_pack(&p.geometry, filter, bias, packed),
         }
     }
 }

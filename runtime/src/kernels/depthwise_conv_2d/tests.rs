@@ -6,9 +6,7 @@ use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{
-    extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::string::String;
@@ -19,30 +17,16 @@ type Kernel = fn(&DepthwiseConv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut 
 
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
-fn selected<D: Dot>(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     let whole = crate::kernels::window::RowRange::whole(p.geometry.output_shape[1]);
     match v {
-        DepthwiseConv2dVariant::Reference => {
-            super::depthwise_conv_2d_s8(p, input, filter, bias, output)
-        }
-        DepthwiseConv2dVariant::Window => {
-            super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output)
-        }
-        DepthwiseConv2dVariant::Mult1 => {
-            super::fast::depthwise_mult1::<D>(p, whole, input, &packed, output)
-        }
-        DepthwiseConv2dVariant::OneChannel => {
-            super::fast::depthwise_one_channel::<D>(p, whole, input, &packed, output)
-        }
+        DepthwiseConv2dVariant::Reference => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
+        DepthwiseConv2dVariant::Window => super::fast::depthwise_window::<D>(p, input, filter, bias, &packed, output),
+        DepthwiseConv2dVariant::Mult1 => super::fast::depthwise_mult1::<D>(p, whole, input, &packed, output),
+        DepthwiseConv2dVariant::OneChannel => super::fast::depthwise_one_channel::<D>(p, whole, input, &packed, output),
     }
 }
 
@@ -51,92 +35,37 @@ fn selected<D: Dot>(
 /// with `simd` selected on this thread: the dispatch generated code goes through, on one
 /// instruction set.
 #[allow(dead_code)]
-fn under(
-    simd: HostSimd,
-    class: TargetClass,
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn under(simd: HostSimd, class: TargetClass, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     crate::isa::under(simd, || {
         let v = DepthwiseConv2dVariant::select(p, filter, bias, class);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
-        v.run(
-            p,
-            crate::variants::Operands {
-                input,
-                filter,
-                bias,
-                packed: &packed,
-            },
-            output,
-        );
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
     })
 }
 
-fn public(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn public(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
-    v.run(
-        p,
-        crate::variants::Operands {
-            input,
-            filter,
-            bias,
-            packed: &packed,
-        },
-        output,
-    );
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
 /// DEPTHWISE_CONV_2D from the definition: output channel `o` correlates input channel
 /// `o / depth_multiplier` with filter channel `o`, over the zero-point-padded input.
-fn naive(
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-) -> Vec<i8> {
+fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>) -> Vec<i8> {
     let [n, h, w, c] = p.geometry.input_shape;
     let [_, kh, kw, oc] = p.geometry.filter_shape;
     let [_, oh, ow, _] = p.geometry.output_shape;
-    let reach = |o: usize, s: usize, k: usize, d: usize| {
-        if o == 0 {
-            0
-        } else {
-            (o - 1) * s + (k - 1) * d + 1
-        }
-    };
-    let ph = (p.geometry.pad_top + h).max(reach(
-        oh,
-        p.geometry.stride_height,
-        kh,
-        p.geometry.dilation_height,
-    ));
-    let pw = (p.geometry.pad_left + w).max(reach(
-        ow,
-        p.geometry.stride_width,
-        kw,
-        p.geometry.dilation_width,
-    ));
+    let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
+    let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
+    let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
     let mut padded = vec![-p.quant.input_offset as i64; n * ph * pw * c];
     for b in 0..n {
         for y in 0..h {
             for x in 0..w {
                 for ch in 0..c {
-                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left)
-                        * c
-                        + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
+                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
                 }
             }
         }
@@ -152,23 +81,14 @@ fn naive(
                         for fx in 0..kw {
                             let py = y * p.geometry.stride_height + fy * p.geometry.dilation_height;
                             let px = x * p.geometry.stride_width + fx * p.geometry.dilation_width;
-                            let v = padded[((b * ph + py) * pw + px) * c + ic]
-                                + p.quant.input_offset as i64;
+                            let v = padded[((b * ph + py) * pw + px) * c + ic] + p.quant.input_offset as i64;
                             acc += filter[(fy * kw + fx) * oc + o] as i64 * v;
                         }
                     }
                     // The int32 accumulator wraps (no saturation), as TFLite's does.
                     let acc = acc as i32;
-                    let q = if p.quant.output_multiplier.len() == 1 {
-                        0
-                    } else {
-                        o
-                    };
-                    let v = multiply_by_quantized_multiplier(
-                        acc,
-                        p.quant.output_multiplier[q],
-                        p.quant.output_shift[q],
-                    ) as i64
+                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
+                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
                         + p.quant.output_offset as i64;
                     out[((b * oh + y) * ow + x) * oc + o] =
                         v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
@@ -179,14 +99,7 @@ fn naive(
     out
 }
 
-fn out_size(
-    input: usize,
-    pad_before: usize,
-    pad_after: usize,
-    k: usize,
-    stride: usize,
-    dilation: usize,
-) -> usize {
+fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride: usize, dilation: usize) -> usize {
     let eff = (k - 1) * dilation + 1;
     let total = input + pad_before + pad_after;
     if total < eff {
@@ -218,49 +131,26 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        (
-            1usize..3,
-            1usize..9,
-            1usize..9,
-            prop_oneof![1usize..8, Just(8), 15usize..40, 60usize..140],
-            prop_oneof![Just(1usize), 1usize..4, Just(4), Just(8)],
-        ),
-        (
-            [1usize..5, 1usize..5],
-            [1usize..4, 1usize..4],
-            [1usize..3, 1usize..3],
-        ),
-        (
-            [0usize..5, 0usize..5, 0usize..5, 0usize..5],
-            zero_point(),
-            zero_point(),
-            any::<bool>(),
-            any::<u64>(),
-            any::<bool>(),
-        ),
+        (1usize..3, 1usize..9, 1usize..9, prop_oneof![1usize..8, Just(8), 15usize..40, 60usize..140], prop_oneof![Just(1usize), 1usize..4, Just(4), Just(8)]),
+        ([1usize..5, 1usize..5], [1usize..4, 1usize..4], [1usize..3, 1usize..3]),
+        ([0usize..5, 0usize..5, 0usize..5, 0usize..5], zero_point(), zero_point(), any::<bool>(), any::<u64>(), any::<bool>()),
     )
-        .prop_map(
-            |(
-                (batches, in_h, in_w, in_d, mult),
-                (k, stride, dil),
-                (pads, in_zp, out_zp, with_bias, seed, right_shifts),
-            )| Case {
-                batches,
-                in_h,
-                in_w,
-                in_d,
-                mult,
-                k,
-                stride,
-                dil,
-                pads,
-                in_zp,
-                out_zp,
-                with_bias,
-                seed,
-                right_shifts,
-            },
-        )
+        .prop_map(|((batches, in_h, in_w, in_d, mult), (k, stride, dil), (pads, in_zp, out_zp, with_bias, seed, right_shifts))| Case {
+            batches,
+            in_h,
+            in_w,
+            in_d,
+            mult,
+            k,
+            stride,
+            dil,
+            pads,
+            in_zp,
+            out_zp,
+            with_bias,
+            seed,
+            right_shifts,
+        })
 }
 
 impl Case {
@@ -272,59 +162,16 @@ impl Case {
         let ow = out_size(c.in_w, c.pads[2], c.pads[3], c.k[1], c.stride[1], c.dil[1]);
         let (mult, shift) = multipliers(&mut rng, out_d, -12, if c.right_shifts { -1 } else { 1 });
         let (act_min, act_max) = rng.activation_range();
-        let geometry = ConvGeometry {
-            input_shape: [c.batches, c.in_h, c.in_w, c.in_d],
-            filter_shape: [1, c.k[0], c.k[1], out_d],
-            output_shape: [c.batches, oh, ow, out_d],
-            stride_height: c.stride[0],
-            stride_width: c.stride[1],
-            dilation_height: c.dil[0],
-            dilation_width: c.dil[1],
-            pad_top: c.pads[0],
-            pad_left: c.pads[2],
-        };
+        let geometry = ConvGeometry { input_shape: [c.batches, c.in_h, c.in_w, c.in_d], filter_shape: [1, c.k[0], c.k[1], out_d], output_shape: [c.batches, oh, ow, out_d], stride_height: c.stride[0], stride_width: c.stride[1], dilation_height: c.dil[0], dilation_width: c.dil[1], pad_top: c.pads[0], pad_left: c.pads[2] };
         let input = rng.i8s(c.batches * c.in_h * c.in_w * c.in_d);
         let filter = rng.i8s(c.k[0] * c.k[1] * out_d);
         let bias = rng.i32s(out_d, -(1 << 18), 1 << 18);
-        Problem {
-            geometry,
-            input_offset: -c.in_zp,
-            output_offset: c.out_zp,
-            mult,
-            shift,
-            clamp: (act_min as i8, act_max as i8),
-            input,
-            filter,
-            bias: c.with_bias.then_some(bias),
-            expected: None,
-        }
+        Problem { geometry, input_offset: -c.in_zp, output_offset: c.out_zp, mult, shift, clamp: (act_min as i8, act_max as i8), input, filter, bias: c.with_bias.then_some(bias), expected: None }
     }
 
     /// One batch, stride and dilation 1, zero points 0, a bias.
-    fn plain(
-        hw: [usize; 2],
-        in_d: usize,
-        mult: usize,
-        k: [usize; 2],
-        pads: [usize; 4],
-        seed: u64,
-    ) -> Case {
-        Case {
-            batches: 1,
-            in_h: hw[0],
-            in_w: hw[1],
-            in_d,
-            mult,
-            k,
-            stride: [1, 1],
-            dil: [1, 1],
-            pads,
-            in_zp: 0,
-            out_zp: 0,
-            with_bias: true,
-            seed,
-            right_shifts: true,
-        }
+    fn plain(hw: [usize; 2], in_d: usize, mult: usize, k: [usize; 2], pads: [usize; 4], seed: u64) -> Case {
+        Case { batches: 1, in_h: hw[0], in_w: hw[1], in_d, mult, k, stride: [1, 1], dil: [1, 1], pads, in_zp: 0, out_zp: 0, with_bias: true, seed, right_shifts: true }
     }
 }
 
@@ -347,16 +194,8 @@ impl Problem {
     fn params(&self) -> DepthwiseConv2dParams<'_, S8> {
         DepthwiseConv2dParams {
             geometry: self.geometry,
-            quant: QuantS8 {
-                input_offset: self.input_offset,
-                output_offset: self.output_offset,
-                output_multiplier: &self.mult,
-                output_shift: &self.shift,
-            },
-            clamp: Clamp {
-                min: self.clamp.0,
-                max: self.clamp.1,
-            },
+            quant: QuantS8 { input_offset: self.input_offset, output_offset: self.output_offset, output_multiplier: &self.mult, output_shift: &self.shift },
+            clamp: Clamp { min: self.clamp.0, max: self.clamp.1 },
         }
     }
 }
@@ -395,17 +234,7 @@ impl KernelCase for Depthwise {
         // `w[2c + m] * (x[c] - zp)` (scale 1.0), hand-computed.
         // x - zp = (2, 10): 2*1+1, 2*-2+1, 10*3+1, clamp(10*100+7+1)
         v.push(Depthwise::Fixed(Problem {
-            geometry: ConvGeometry {
-                input_shape: [1, 1, 1, 2],
-                filter_shape: [1, 1, 1, 4],
-                output_shape: [1, 1, 1, 4],
-                stride_height: 1,
-                stride_width: 1,
-                dilation_height: 1,
-                dilation_width: 1,
-                pad_top: 0,
-                pad_left: 0,
-            },
+            geometry: ConvGeometry { input_shape: [1, 1, 1, 2], filter_shape: [1, 1, 1, 4], output_shape: [1, 1, 1, 4], stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1, pad_top: 0, pad_left: 0 },
             input_offset: 5,
             output_offset: 1,
             mult: vec![1 << 30],
@@ -433,22 +262,7 @@ impl KernelCase for Depthwise {
                     for pad in [0usize, 1, 2] {
                         for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
                             seed += 1;
-                            v.push(r(Case {
-                                batches: 2,
-                                in_h: 7,
-                                in_w: 6,
-                                in_d,
-                                mult: 1,
-                                k: [3, 3],
-                                stride: [stride, stride],
-                                dil: [dil, dil],
-                                pads: [pad, pad, pad, pad / 2],
-                                in_zp,
-                                out_zp,
-                                with_bias: !seed.is_multiple_of(3),
-                                seed,
-                                right_shifts: !seed.is_multiple_of(5),
-                            }));
+                            v.push(r(Case { batches: 2, in_h: 7, in_w: 6, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad, pad, pad / 2], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
                         }
                     }
                 }
@@ -463,22 +277,7 @@ impl KernelCase for Depthwise {
                     for pad in [0usize, 1, 2] {
                         for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
                             seed += 1;
-                            v.push(r(Case {
-                                batches: 1,
-                                in_h: 5,
-                                in_w: 21,
-                                in_d,
-                                mult: 1,
-                                k: [3, 3],
-                                stride: [stride, stride],
-                                dil: [dil, dil],
-                                pads: [pad, pad / 2, pad, pad],
-                                in_zp,
-                                out_zp,
-                                with_bias: !seed.is_multiple_of(3),
-                                seed,
-                                right_shifts: !seed.is_multiple_of(5),
-                            }));
+                            v.push(r(Case { batches: 1, in_h: 5, in_w: 21, in_d, mult: 1, k: [3, 3], stride: [stride, stride], dil: [dil, dil], pads: [pad, pad / 2, pad, pad], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
                         }
                     }
                 }
@@ -502,43 +301,14 @@ impl KernelCase for Depthwise {
         .enumerate()
         {
             for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128), (5, -3)] {
-                v.push(r(Case {
-                    batches: 2,
-                    in_h: 9,
-                    in_w: 11,
-                    in_d: 1,
-                    mult,
-                    k,
-                    stride,
-                    dil,
-                    pads,
-                    in_zp,
-                    out_zp,
-                    with_bias: i != 2,
-                    seed: i as u64,
-                    right_shifts: true,
-                }));
+                v.push(r(Case { batches: 2, in_h: 9, in_w: 11, in_d: 1, mult, k, stride, dil, pads, in_zp, out_zp, with_bias: i != 2, seed: i as u64, right_shifts: true }));
             }
         }
         // Multipliers of 8 (the AVX2 broadcast path; micro_speech's 1 -> 8 channels), every
         // zero point extreme, borders and strides.
-        for (i, (in_d, mult, stride)) in [
-            (1usize, 8usize, 1usize),
-            (1, 8, 2),
-            (3, 8, 1),
-            (2, 16, 2),
-            (1, 24, 1),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, (in_d, mult, stride)) in [(1usize, 8usize, 1usize), (1, 8, 2), (3, 8, 1), (2, 16, 2), (1, 24, 1)].into_iter().enumerate() {
             for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
-                v.push(r(Case {
-                    stride: [stride, stride],
-                    in_zp,
-                    out_zp,
-                    ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64)
-                }));
+                v.push(r(Case { stride: [stride, stride], in_zp, out_zp, ..Case::plain([5, 4], in_d, mult, [3, 2], [1, 1, 1, 0], 100 + i as u64) }));
             }
         }
         // Narrow rows (kws's 25x5 layers: most windows touch a side), widths 1..=8: the
@@ -546,119 +316,44 @@ impl KernelCase for Depthwise {
         // multipliers of 8 (one input channel: whole rows in one load), odd windows (a last
         // tap paired with weight 0), paddings, strides, extreme zero points.
         for w in 1usize..=8 {
-            for (j, (in_d, mult, k, stride)) in [
-                (16usize, 1usize, [3usize, 3usize], 1usize),
-                (48, 1, [3, 3], 2),
-                (64, 1, [2, 3], 1),
-                (1, 8, [3, 5], 1),
-                (1, 8, [4, 3], 2),
-                (2, 16, [3, 3], 1),
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (j, (in_d, mult, k, stride)) in [(16usize, 1usize, [3usize, 3usize], 1usize), (48, 1, [3, 3], 2), (64, 1, [2, 3], 1), (1, 8, [3, 5], 1), (1, 8, [4, 3], 2), (2, 16, [3, 3], 1)].into_iter().enumerate() {
                 let (in_zp, out_zp) = [(0, 0), (-128, 127), (127, -128), (5, -3)][(w + j) % 4];
                 seed += 1;
-                v.push(r(Case {
-                    batches: 1,
-                    in_h: 5,
-                    in_w: w,
-                    in_d,
-                    mult,
-                    k,
-                    stride: [stride, stride],
-                    dil: [1, 1 + (w + j) % 2],
-                    pads: [1, 1, (w + j) % 3, j % 2],
-                    in_zp,
-                    out_zp,
-                    with_bias: !seed.is_multiple_of(3),
-                    seed,
-                    right_shifts: !seed.is_multiple_of(5),
-                }));
+                v.push(r(Case { batches: 1, in_h: 5, in_w: w, in_d, mult, k, stride: [stride, stride], dil: [1, 1 + (w + j) % 2], pads: [1, 1, (w + j) % 3, j % 2], in_zp, out_zp, with_bias: !seed.is_multiple_of(3), seed, right_shifts: !seed.is_multiple_of(5) }));
             }
         }
         // Large windows: the AVX-512 form's weight buffer holds two 32-channel blocks of an
         // 11x11 window (three blocks: two sweeps over the image) and no block of a 16x16
         // one (the AVX2 form's).
-        for (i, (in_d, k)) in [
-            (70usize, [11usize, 11usize]),
-            (40, [11, 11]),
-            (16, [16, 16]),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            v.push(r(Case {
-                in_zp: -7,
-                out_zp: 3,
-                ..Case::plain([13, 12], in_d, 1, k, [5, 4, 6, 3], 200 + i as u64)
-            }));
+        for (i, (in_d, k)) in [(70usize, [11usize, 11usize]), (40, [11, 11]), (16, [16, 16])].into_iter().enumerate() {
+            v.push(r(Case { in_zp: -7, out_zp: 3, ..Case::plain([13, 12], in_d, 1, k, [5, 4, 6, 3], 200 + i as u64) }));
         }
         // Depth multipliers on both sides of the Window variant's limit (64).
         for mult in [63, 64, 65, 66] {
-            v.push(r(Case::plain(
-                [2, 2],
-                1,
-                mult,
-                [2, 2],
-                [1, 0, 1, 0],
-                mult as u64,
-            )));
+            v.push(r(Case::plain([2, 2], 1, mult, [2, 2], [1, 0, 1, 0], mult as u64)));
         }
         // Every padding edge: each side 0, 1 (part of a window outside) or 3 (whole windows
         // in the padding), at strides 1 and 2, dilation 1 and 2.
-        for (i, pads) in (0..81)
-            .map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p]))
-            .enumerate()
-        {
+        for (i, pads) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p])).enumerate() {
             for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
-                v.push(r(Case {
-                    stride: [stride; 2],
-                    dil: [dil; 2],
-                    in_zp: 5,
-                    out_zp: -3,
-                    ..Case::plain([4, 5], 3, 2, [3, 3], pads, i as u64)
-                }));
+                v.push(r(Case { stride: [stride; 2], dil: [dil; 2], in_zp: 5, out_zp: -3, ..Case::plain([4, 5], 3, 2, [3, 3], pads, i as u64) }));
             }
         }
         // Zero-size output.
         v.push(r(Case::plain([1, 2], 2, 1, [3, 3], [0; 4], 0)));
         // ±127 / −128 everywhere (data and zero points).
-        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
             for (in_d, mult) in [(1, 1), (17, 1), (3, 2), (2, 70)] {
-                let mut p = Case {
-                    in_zp,
-                    out_zp,
-                    ..Case::plain([3, 4], in_d, mult, [3, 3], [1; 4], i as u64)
-                }
-                .problem();
+                let mut p = Case { in_zp, out_zp, ..Case::plain([3, 4], in_d, mult, [3, 3], [1; 4], i as u64) }.problem();
                 p.input = extremes(p.input.len());
                 p.filter = extremes(p.filter.len()).into_iter().rev().collect();
                 v.push(Depthwise::Fixed(p));
             }
         }
         // Multiplier extremes, per channel and per tensor; the accumulator wraps.
-        for (i, (mult, shift)) in [
-            (i32::MAX, 1),
-            (1 << 30, 1),
-            (i32::MAX, 0),
-            (1 << 30, -31),
-            (i32::MAX, -20),
-            (1 << 30, -14),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, (mult, shift)) in [(i32::MAX, 1), (1 << 30, 1), (i32::MAX, 0), (1 << 30, -31), (i32::MAX, -20), (1 << 30, -14)].into_iter().enumerate() {
             for in_d in [1, 5] {
-                let mut p = Case {
-                    in_zp: -128,
-                    out_zp: 127,
-                    ..Case::plain([3, 3], in_d, 2, [3, 3], [1; 4], i as u64)
-                }
-                .problem();
+                let mut p = Case { in_zp: -128, out_zp: 127, ..Case::plain([3, 3], in_d, 2, [3, 3], [1; 4], i as u64) }.problem();
                 p.mult = vec![mult; p.mult.len()];
                 p.shift = vec![shift; p.shift.len()];
                 p.clamp = (-128, 127);
@@ -667,17 +362,7 @@ impl KernelCase for Depthwise {
         }
         for (x, want) in [(1, -128), (0, 127)] {
             let mut p = Case::plain([1, 1], 1, 1, [1, 1], [0; 4], 0).problem();
-            (
-                p.input, p.filter, p.bias, p.mult, p.shift, p.clamp, p.expected,
-            ) = (
-                vec![x],
-                vec![1],
-                Some(vec![i32::MAX]),
-                vec![1 << 30],
-                vec![0],
-                (-128, 127),
-                Some(vec![want]),
-            );
+            (p.input, p.filter, p.bias, p.mult, p.shift, p.clamp, p.expected) = (vec![x], vec![1], Some(vec![i32::MAX]), vec![1 << 30], vec![0], (-128, 127), Some(vec![want]));
             v.push(Depthwise::Fixed(p));
         }
         v
@@ -686,13 +371,7 @@ impl KernelCase for Depthwise {
     fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
         let p = self.problem();
         let mut out = vec![0x55u8 as i8; p.geometry.output_shape.iter().product()];
-        kernel(
-            &p.params(),
-            &p.input,
-            &p.filter,
-            p.bias.as_deref(),
-            &mut out,
-        );
+        kernel(&p.params(), &p.input, &p.filter, p.bias.as_deref(), &mut out);
         Ok(out)
     }
 
@@ -703,11 +382,7 @@ impl KernelCase for Depthwise {
     }
 }
 
-kernel_tests!(
-    reference,
-    Depthwise,
-    crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8
-);
+kernel_tests!(reference, Depthwise, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8);
 kernel_tests!(selected_scalar, if true, Depthwise, selected::<crate::kernels::dot::scalar::Scalar>);
 // The RV32 micro-kernels (portable Rust, so run natively here too) on the Arm layouts.
 kernel_tests!(selected_rv32, if true, Depthwise, selected::<crate::kernels::dot::rv32::Rv32>);
@@ -731,35 +406,15 @@ fn cases_reach_every_variant() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..300 {
-        let p = Depthwise::strategy()
-            .new_tree(&mut runner)
-            .expect("a case")
-            .current()
-            .problem();
-        seen.insert(std::format!(
-            "{:?}",
-            DepthwiseConv2dVariant::select(
-                &p.params(),
-                &p.filter,
-                p.bias.as_deref(),
-                crate::isa::TargetClass::ArmDsp
-            )
-        ));
+        let p = Depthwise::strategy().new_tree(&mut runner).expect("a case").current().problem();
+        seen.insert(std::format!("{:?}", DepthwiseConv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp)));
     }
     assert!(seen.contains("Window"), "{seen:?}");
     let edges: std::collections::BTreeSet<_> = Depthwise::edge_cases()
         .iter()
         .map(|c| {
             let p = c.problem();
-            std::format!(
-                "{:?}",
-                DepthwiseConv2dVariant::select(
-                    &p.params(),
-                    &p.filter,
-                    p.bias.as_deref(),
-                    crate::isa::TargetClass::ArmDsp
-                )
-            )
+            std::format!("{:?}", DepthwiseConv2dVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp))
         })
         .collect();
     assert_eq!(edges.len(), 4, "{edges:?}");

@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    all_i8, extremes, kernel_tests, zero_point, KernelCase, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{all_i8, extremes, kernel_tests, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec::Vec;
@@ -22,16 +20,9 @@ impl KernelCase for Dequantize {
     const REFERENCE: Kernel = scalar::dequantize_s8_f32;
 
     fn strategy() -> BoxedStrategy<Self> {
-        let input = prop_oneof![
-            Just(all_i8()),
-            (0usize..=70, any::<u64>()).prop_map(|(n, seed)| Rng(seed).i8s(n))
-        ];
+        let input = prop_oneof![Just(all_i8()), (0usize..=70, any::<u64>()).prop_map(|(n, seed)| Rng(seed).i8s(n))];
         (0x3000_0000u32..0x4000_0000, zero_point(), input)
-            .prop_map(|(bits, zero_point, input)| Dequantize {
-                scale: f32::from_bits(bits),
-                zero_point,
-                input,
-            })
+            .prop_map(|(bits, zero_point, input)| Dequantize { scale: f32::from_bits(bits), zero_point, input })
             .boxed()
     }
 
@@ -40,22 +31,10 @@ impl KernelCase for Dequantize {
         // The smallest normal and the largest finite scale, and 1.
         for scale in [f32::MIN_POSITIVE, 1.0, f32::MAX] {
             for zero_point in [-128, 0, 127] {
-                v.push(Dequantize {
-                    scale,
-                    zero_point,
-                    input: Vec::new(),
-                });
-                v.push(Dequantize {
-                    scale,
-                    zero_point,
-                    input: all_i8(),
-                });
+                v.push(Dequantize { scale, zero_point, input: Vec::new() });
+                v.push(Dequantize { scale, zero_point, input: all_i8() });
                 for n in LANE_TAILS {
-                    v.push(Dequantize {
-                        scale,
-                        zero_point,
-                        input: extremes(n),
-                    });
+                    v.push(Dequantize { scale, zero_point, input: extremes(n) });
                 }
             }
         }
@@ -63,10 +42,7 @@ impl KernelCase for Dequantize {
     }
 
     fn run(&self, kernel: Kernel) -> Result<Vec<u32>, String> {
-        let p = DequantizeParams {
-            scale: self.scale,
-            zero_point: self.zero_point,
-        };
+        let p = DequantizeParams { scale: self.scale, zero_point: self.zero_point };
         let mut out = std::vec![0f32; self.input.len()];
         kernel(&p, &self.input, &mut out);
         Ok(out.iter().map(|v| v.to_bits()).collect())
@@ -77,21 +53,10 @@ impl KernelCase for Dequantize {
         for (&x, &y) in self.input.iter().zip(out) {
             let want = (self.scale as f64 * (x as i32 - self.zero_point) as f64) as f32;
             if y != want.to_bits() {
-                return Err(std::format!(
-                    "x = {x}: got {}, want {want}",
-                    f32::from_bits(y)
-                ));
+                return Err(std::format!("x = {x}: got {}, want {want}", f32::from_bits(y)));
             }
         }
-        if out.len() == self.input.len() {
-            Ok(())
-        } else {
-            Err(std::format!(
-                "{} outputs for {} inputs",
-                out.len(),
-                self.input.len()
-            ))
-        }
+        if out.len() == self.input.len() { Ok(()) } else { Err(std::format!("{} outputs for {} inputs", out.len(), self.input.len())) }
     }
 }
 
@@ -102,15 +67,7 @@ kernel_tests!(impl_dispatch, if true, Dequantize, dequantize_s8_f32);
 /// extremes included), bit for bit TFLite's `static_cast<float>(double(scale) * (x - zp))`.
 #[test]
 fn int16_and_uint8_every_value() {
-    let scales = [
-        f32::MIN_POSITIVE,
-        3.0517578e-5,
-        0.0372,
-        1.0,
-        117.25,
-        1e30,
-        f32::MAX,
-    ];
+    let scales = [f32::MIN_POSITIVE, 3.0517578e-5, 0.0372, 1.0, 117.25, 1e30, f32::MAX];
     let all16: Vec<i16> = (i16::MIN..=i16::MAX).collect();
     let all8: Vec<u8> = (0..=255).collect();
     for scale in scales {
@@ -120,11 +77,7 @@ fn int16_and_uint8_every_value() {
             dequantize_s16_f32(&p, &all16, &mut out);
             for (&x, &y) in all16.iter().zip(&out) {
                 let want = (scale as f64 * (x as i32 - zero_point) as f64) as f32;
-                assert_eq!(
-                    y.to_bits(),
-                    want.to_bits(),
-                    "int16 {x}, scale {scale}, zp {zero_point}"
-                );
+                assert_eq!(y.to_bits(), want.to_bits(), "int16 {x}, scale {scale}, zp {zero_point}");
             }
         }
         for zero_point in [0, 1, 128, 255] {
@@ -133,11 +86,7 @@ fn int16_and_uint8_every_value() {
             dequantize_u8_f32(&p, &all8, &mut out);
             for (&x, &y) in all8.iter().zip(&out) {
                 let want = (scale as f64 * (x as i32 - zero_point) as f64) as f32;
-                assert_eq!(
-                    y.to_bits(),
-                    want.to_bits(),
-                    "uint8 {x}, scale {scale}, zp {zero_point}"
-                );
+                assert_eq!(y.to_bits(), want.to_bits(), "uint8 {x}, scale {scale}, zp {zero_point}");
             }
         }
     }

@@ -74,11 +74,7 @@ impl DetectionPostProcessParams {
         if self.use_regular_nms {
             self.max_detections
         } else {
-            let s = if self.num_boxes < self.max_detections {
-                self.num_boxes
-            } else {
-                self.max_detections
-            };
+            let s = if self.num_boxes < self.max_detections { self.num_boxes } else { self.max_detections };
             self.classes_per_anchor * self.classes_per_anchor * s
         }
     }
@@ -105,23 +101,9 @@ pub fn detection_postprocess_f32(
     debug_assert!(box_encodings.len() >= p.num_boxes * p.box_stride && p.box_stride >= 4);
     debug_assert!(class_predictions.len() >= p.num_boxes * p.num_classes_with_background);
     debug_assert!(anchors.len() >= 4 * p.num_boxes);
-    debug_assert!(
-        boxes.len() >= 4 * p.output_entries()
-            && classes.len() >= p.output_entries()
-            && scores.len() >= p.output_entries()
-    );
+    debug_assert!(boxes.len() >= 4 * p.output_entries() && classes.len() >= p.output_entries() && scores.len() >= p.output_entries());
     debug_assert!(!num_detections.is_empty() && scratch.len() >= p.scratch_words());
-    scalar::detection_postprocess_f32(
-        p,
-        box_encodings,
-        class_predictions,
-        anchors,
-        boxes,
-        classes,
-        scores,
-        num_detections,
-        scratch,
-    )
+    scalar::detection_postprocess_f32(p, box_encodings, class_predictions, anchors, boxes, classes, scores, num_detections, scratch)
 }
 
 #[cfg(test)]

@@ -50,15 +50,7 @@ pub(super) fn detection_postprocess_f32(
     let (selected, rest) = split(s, nb);
     // `rest`: regular NMS's indices, scores, partial-sort indices and sorted values; fast
     // NMS's class order of every anchor.
-    let mut sc = Scratch {
-        decoded,
-        active,
-        keep_indices,
-        keep_scores,
-        sorted,
-        class_scores,
-        selected,
-    };
+    let mut sc = Scratch { decoded, active, keep_indices, keep_scores, sorted, class_scores, selected };
     decode_center_size_boxes(p, box_encodings, anchors, sc.decoded);
     let n_out = p.output_entries();
     boxes[..4 * n_out].fill(0.0);
@@ -71,31 +63,9 @@ pub(super) fn detection_postprocess_f32(
         return;
     }
     if p.use_regular_nms {
-        regular(
-            p,
-            class_predictions,
-            &mut sc,
-            rest,
-            Outputs {
-                boxes,
-                classes,
-                scores,
-                num_detections,
-            },
-        );
+        regular(p, class_predictions, &mut sc, rest, Outputs { boxes, classes, scores, num_detections });
     } else {
-        fast(
-            p,
-            class_predictions,
-            &mut sc,
-            rest,
-            Outputs {
-                boxes,
-                classes,
-                scores,
-                num_detections,
-            },
-        );
+        fast(p, class_predictions, &mut sc, rest, Outputs { boxes, classes, scores, num_detections });
     }
 }
 
@@ -109,12 +79,7 @@ fn bits(x: f32) -> i32 {
 
 /// `DecodeCenterSizeBoxes`: `(ymin, xmin, ymax, xmax)` of every anchor, in double precision
 /// rounded once to float, as TFLite Micro writes it.
-fn decode_center_size_boxes(
-    p: &DetectionPostProcessParams,
-    enc: &[f32],
-    anchors: &[f32],
-    decoded: &mut [i32],
-) {
+fn decode_center_size_boxes(p: &DetectionPostProcessParams, enc: &[f32], anchors: &[f32], decoded: &mut [i32]) {
     let [ys, xs, hs, ws] = p.scale.map(|v| v as f64);
     for idx in 0..p.num_boxes {
         let b = &enc[idx * p.box_stride..idx * p.box_stride + 4];
@@ -135,9 +100,7 @@ fn decode_center_size_boxes(
 
 /// `ValidateBoxes`: no box has `ymin >= ymax` or `xmin >= xmax` (NaN passes).
 fn validate_boxes(decoded: &[i32], n: usize) -> bool {
-    decoded[..4 * n]
-        .chunks_exact(4)
-        .all(|b| !(f(b[0]) >= f(b[2]) || f(b[1]) >= f(b[3])))
+    decoded[..4 * n].chunks_exact(4).all(|b| !(f(b[0]) >= f(b[2]) || f(b[1]) >= f(b[3])))
 }
 
 /// `std::max<float>(a, b)`: `a < b ? b : a`.
@@ -160,18 +123,8 @@ fn std_min(a: f32, b: f32) -> f32 {
 
 /// `ComputeIntersectionOverUnion` of decoded boxes `i` and `j`.
 fn iou(decoded: &[i32], i: usize, j: usize) -> f32 {
-    let bi = [
-        f(decoded[4 * i]),
-        f(decoded[4 * i + 1]),
-        f(decoded[4 * i + 2]),
-        f(decoded[4 * i + 3]),
-    ];
-    let bj = [
-        f(decoded[4 * j]),
-        f(decoded[4 * j + 1]),
-        f(decoded[4 * j + 2]),
-        f(decoded[4 * j + 3]),
-    ];
+    let bi = [f(decoded[4 * i]), f(decoded[4 * i + 1]), f(decoded[4 * i + 2]), f(decoded[4 * i + 3])];
+    let bj = [f(decoded[4 * j]), f(decoded[4 * j + 1]), f(decoded[4 * j + 2]), f(decoded[4 * j + 3])];
     let area_i = (bi[2] - bi[0]) * (bi[3] - bi[1]);
     let area_j = (bj[2] - bj[0]) * (bj[3] - bj[1]);
     if area_i <= 0.0 || area_j <= 0.0 {
@@ -238,13 +191,7 @@ fn decreasing_arg_sort(values: &[i32], n: usize, indices: &mut [i32], scratch: &
 }
 
 /// libstdc++'s `__adjust_heap` then `__push_heap` (max-heap under `comp`).
-fn adjust_heap(
-    v: &mut [i32],
-    mut hole: usize,
-    len: usize,
-    value: i32,
-    comp: &impl Fn(i32, i32) -> bool,
-) {
+fn adjust_heap(v: &mut [i32], mut hole: usize, len: usize, value: i32, comp: &impl Fn(i32, i32) -> bool) {
     let top = hole;
     let mut second = hole;
     while second < (len - 1) / 2 {
@@ -310,12 +257,7 @@ fn partial_sort(v: &mut [i32], mid: usize, comp: &impl Fn(i32, i32) -> bool) {
 /// `DecreasingPartialArgSort`: `indices[..n]` = `0..n`, the first `k` ordered by
 /// `std::tie(values[i], j) > std::tie(values[j], i)` (C++17 tuple comparison: with a NaN
 /// neither value is less, so the index decides).
-fn decreasing_partial_arg_sort(
-    value: impl Fn(usize) -> f32,
-    n: usize,
-    k: usize,
-    indices: &mut [i32],
-) {
+fn decreasing_partial_arg_sort(value: impl Fn(usize) -> f32, n: usize, k: usize, indices: &mut [i32]) {
     for (x, i) in indices[..n].iter_mut().zip(0..) {
         *x = i;
     }
@@ -328,11 +270,7 @@ fn decreasing_partial_arg_sort(
 
 /// `NonMaxSuppressionSingleClassHelper` on `scores` (`num_boxes` of them, stored as bits
 /// in `sc.class_scores`): the selected anchors in `sc.selected`, their count returned.
-fn single_class(
-    p: &DetectionPostProcessParams,
-    sc: &mut Scratch<'_>,
-    max_detections: usize,
-) -> usize {
+fn single_class(p: &DetectionPostProcessParams, sc: &mut Scratch<'_>, max_detections: usize) -> usize {
     let nb = p.num_boxes;
     let t = p.score_threshold;
     // SelectDetectionsAboveScoreThreshold.
@@ -396,12 +334,7 @@ fn regular(
     rest: &mut [i32],
     out: Outputs<'_>,
 ) {
-    let Outputs {
-        boxes,
-        classes,
-        scores,
-        num_detections,
-    } = out;
+    let Outputs { boxes, classes, scores, num_detections } = out;
     let (nb, ncb, md) = (p.num_boxes, p.num_classes_with_background, p.max_detections);
     let label_offset = ncb - p.num_classes;
     let n = md + nb;
@@ -450,12 +383,7 @@ fn fast(
     rest: &mut [i32],
     out: Outputs<'_>,
 ) {
-    let Outputs {
-        boxes,
-        classes,
-        scores,
-        num_detections,
-    } = out;
+    let Outputs { boxes, classes, scores, num_detections } = out;
     let (nb, nc, ncb) = (p.num_boxes, p.num_classes, p.num_classes_with_background);
     let label_offset = ncb - nc;
     let per_anchor = p.classes_per_anchor;
@@ -489,9 +417,7 @@ mod tests {
     use std::vec::Vec;
 
     fn lcg(seed: &mut u64) -> u32 {
-        *seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         (*seed >> 33) as u32
     }
 
@@ -501,17 +427,11 @@ mod tests {
     fn decreasing_arg_sort_is_a_stable_sort() {
         let mut seed = 1;
         for n in 0..70 {
-            let values: Vec<i32> = (0..n)
-                .map(|_| bits((lcg(&mut seed) % 7) as f32 - 3.0))
-                .collect();
+            let values: Vec<i32> = (0..n).map(|_| bits((lcg(&mut seed) % 7) as f32 - 3.0)).collect();
             let (mut idx, mut scratch) = (std::vec![0; n], std::vec![0; n]);
             decreasing_arg_sort(&values, n, &mut idx, &mut scratch);
             let mut want: Vec<i32> = (0..n as i32).collect();
-            want.sort_by(|&a, &b| {
-                f(values[b as usize])
-                    .partial_cmp(&f(values[a as usize]))
-                    .unwrap()
-            });
+            want.sort_by(|&a, &b| f(values[b as usize]).partial_cmp(&f(values[a as usize])).unwrap());
             assert_eq!(idx, want, "n = {n}");
         }
     }
@@ -525,12 +445,7 @@ mod tests {
         for n in 0..40 {
             let values: Vec<f32> = (0..n).map(|_| (lcg(&mut seed) % 9) as f32).collect();
             let mut want: Vec<i32> = (0..n as i32).collect();
-            want.sort_by(|&a, &b| {
-                values[b as usize]
-                    .partial_cmp(&values[a as usize])
-                    .unwrap()
-                    .then(a.cmp(&b))
-            });
+            want.sort_by(|&a, &b| values[b as usize].partial_cmp(&values[a as usize]).unwrap().then(a.cmp(&b)));
             for k in 0..=n {
                 let mut idx = std::vec![0; n];
                 decreasing_partial_arg_sort(|i| values[i], n, k, &mut idx);
@@ -544,12 +459,7 @@ mod tests {
 
     #[test]
     fn iou_and_std_min_max() {
-        let d: Vec<i32> = [
-            0.0f32, 0.0, 2.0, 2.0, 1.0, 1.0, 3.0, 3.0, 5.0, 5.0, 4.0, 6.0,
-        ]
-        .iter()
-        .map(|&x| bits(x))
-        .collect();
+        let d: Vec<i32> = [0.0f32, 0.0, 2.0, 2.0, 1.0, 1.0, 3.0, 3.0, 5.0, 5.0, 4.0, 6.0].iter().map(|&x| bits(x)).collect();
         assert_eq!(iou(&d, 0, 1), 1.0 / 7.0);
         // Box 2 has a negative area: no overlap.
         assert_eq!(iou(&d, 0, 2), 0.0);

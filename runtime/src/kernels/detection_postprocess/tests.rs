@@ -10,10 +10,7 @@ use std::vec::Vec;
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 40) as f32) / (1u64 << 24) as f32
     }
 }
@@ -67,12 +64,7 @@ fn nms(boxes: &[[f32; 4]], scores: &[f32], thr: f32, iou_thr: f32, max: usize) -
 }
 
 /// `(boxes, classes, scores, num)` by the definition.
-fn oracle(
-    p: &DetectionPostProcessParams,
-    enc: &[f32],
-    preds: &[f32],
-    anchors: &[f32],
-) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+fn oracle(p: &DetectionPostProcessParams, enc: &[f32], preds: &[f32], anchors: &[f32]) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
     let decoded = decode(p, enc, anchors);
     let (nb, nc, ncb) = (p.num_boxes, p.num_classes, p.num_classes_with_background);
     let off = ncb - nc;
@@ -86,13 +78,7 @@ fn oracle(
         let mut all: Vec<(f32, usize)> = Vec::new();
         for k in 0..nc {
             let cs: Vec<f32> = (0..nb).map(|a| score(a, k)).collect();
-            for a in nms(
-                &decoded,
-                &cs,
-                p.score_threshold,
-                p.iou_threshold,
-                p.detections_per_class,
-            ) {
+            for a in nms(&decoded, &cs, p.score_threshold, p.iou_threshold, p.detections_per_class) {
                 all.push((cs[a], a * ncb + k + off));
             }
         }
@@ -108,23 +94,12 @@ fn oracle(
         let best: Vec<Vec<usize>> = (0..nb)
             .map(|a| {
                 let mut o: Vec<usize> = (0..nc).collect();
-                o.sort_by(|&x, &y| {
-                    score(a, y)
-                        .partial_cmp(&score(a, x))
-                        .unwrap()
-                        .then(x.cmp(&y))
-                });
+                o.sort_by(|&x, &y| score(a, y).partial_cmp(&score(a, x)).unwrap().then(x.cmp(&y)));
                 o
             })
             .collect();
         let max_scores: Vec<f32> = (0..nb).map(|a| score(a, best[a][0])).collect();
-        let kept = nms(
-            &decoded,
-            &max_scores,
-            p.score_threshold,
-            p.iou_threshold,
-            p.max_detections,
-        );
+        let kept = nms(&decoded, &max_scores, p.score_threshold, p.iou_threshold, p.max_detections);
         let per = p.classes_per_anchor;
         let mut k = 0;
         for &a in &kept {
@@ -140,14 +115,7 @@ fn oracle(
     }
 }
 
-fn params(
-    nb: usize,
-    nc: usize,
-    background: bool,
-    regular: bool,
-    per_anchor: usize,
-    md: usize,
-) -> DetectionPostProcessParams {
+fn params(nb: usize, nc: usize, background: bool, regular: bool, per_anchor: usize, md: usize) -> DetectionPostProcessParams {
     DetectionPostProcessParams {
         num_boxes: nb,
         box_stride: 4,
@@ -163,31 +131,11 @@ fn params(
     }
 }
 
-fn run(
-    p: &DetectionPostProcessParams,
-    enc: &[f32],
-    preds: &[f32],
-    anchors: &[f32],
-) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+fn run(p: &DetectionPostProcessParams, enc: &[f32], preds: &[f32], anchors: &[f32]) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
     let n_out = p.output_entries();
-    let (mut b, mut c, mut s, mut n) = (
-        vec![7.0; 4 * n_out],
-        vec![7.0; n_out],
-        vec![7.0; n_out],
-        [7.0],
-    );
+    let (mut b, mut c, mut s, mut n) = (vec![7.0; 4 * n_out], vec![7.0; n_out], vec![7.0; n_out], [7.0]);
     let mut scratch = vec![0; p.scratch_words()];
-    detection_postprocess_f32(
-        p,
-        enc,
-        preds,
-        anchors,
-        &mut b,
-        &mut c,
-        &mut s,
-        &mut n,
-        &mut scratch,
-    );
+    detection_postprocess_f32(p, enc, preds, anchors, &mut b, &mut c, &mut s, &mut n, &mut scratch);
     (b, c, s, n[0])
 }
 
@@ -208,25 +156,10 @@ fn matches_the_definition_on_random_data() {
         for _ in 0..20 {
             let p = params(nb, nc, background, regular, per, md);
             let enc: Vec<f32> = (0..nb * 4).map(|_| r.next() * 4.0 - 2.0).collect();
-            let anchors: Vec<f32> = (0..nb)
-                .flat_map(|i| {
-                    [
-                        0.2 + 0.05 * (i % 4) as f32,
-                        0.5,
-                        0.3,
-                        0.3 + 0.01 * (i % 3) as f32,
-                    ]
-                })
-                .collect();
+            let anchors: Vec<f32> = (0..nb).flat_map(|i| [0.2 + 0.05 * (i % 4) as f32, 0.5, 0.3, 0.3 + 0.01 * (i % 3) as f32]).collect();
             // Scores on a coarse grid, so ties happen.
-            let preds: Vec<f32> = (0..nb * p.num_classes_with_background)
-                .map(|_| (r.next() * 8.0).floor() / 8.0)
-                .collect();
-            assert_eq!(
-                run(&p, &enc, &preds, &anchors),
-                oracle(&p, &enc, &preds, &anchors),
-                "{p:?}"
-            );
+            let preds: Vec<f32> = (0..nb * p.num_classes_with_background).map(|_| (r.next() * 8.0).floor() / 8.0).collect();
+            assert_eq!(run(&p, &enc, &preds, &anchors), oracle(&p, &enc, &preds, &anchors), "{p:?}");
         }
     }
 }
@@ -240,9 +173,6 @@ fn invalid_boxes_give_zero_detections() {
         let enc = [0.0; 8];
         let anchors = [0.5, 0.5, 0.2, 0.2, 0.5, 0.5, 0.0, 0.2];
         let (b, c, s, n) = run(&p, &enc, &[0.9, 0.8], &anchors);
-        assert_eq!(
-            (n, b.iter().chain(&c).chain(&s).all(|&x| x == 0.0)),
-            (0.0, true)
-        );
+        assert_eq!((n, b.iter().chain(&c).chain(&s).all(|&x| x == 0.0)), (0.0, true));
     }
 }

@@ -12,12 +12,10 @@
 #[cfg(test)]
 mod tests;
 
-use crate::kernels::nd::{
-    broadcast_binary, broadcast_binary_in_place, clamp_min_max, Broadcast, PlainBinaryParams,
-};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, clamp_min_max, Broadcast, PlainBinaryParams};
 use crate::quant::{
-    get_reciprocal_or_zero, multiply_by_quantized_multiplier_greater_than_one,
-    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantParams,
+    get_reciprocal_or_zero, multiply_by_quantized_multiplier_greater_than_one, rounding_divide_by_pot,
+    saturating_rounding_doubling_high_mul, QuantParams,
 };
 
 /// One int32 quotient with Cortex-M `SDIV` semantics (see the module docs).
@@ -132,10 +130,7 @@ fn div_s8_parts(p: &DivS8Params, a: i8, b: i8) -> (i32, i32) {
     let headroom = count_leading_sign_bits(v1);
     let unscaled = multiply_by_quantized_multiplier_greater_than_one(v1, inv, headroom);
     let total_shift = p.output_shift - recip_shift - headroom;
-    (
-        saturating_rounding_doubling_high_mul(unscaled, p.output_multiplier),
-        -total_shift,
-    )
+    (saturating_rounding_doubling_high_mul(unscaled, p.output_multiplier), -total_shift)
 }
 
 /// gemmlowp `RoundingDivideByPOT(x, e)` as TFLite Micro computes it on Arm, where C
@@ -175,9 +170,7 @@ fn rounding_divide_by_pot_div(x: i32, e: i32) -> i32 {
 #[inline(always)]
 pub fn div_s8_elem(p: &DivS8Params, a: i8, b: i8) -> i8 {
     let (x, e) = div_s8_parts(p, a, b);
-    let v = p
-        .output_offset
-        .wrapping_add(rounding_divide_by_pot_div(x, e));
+    let v = p.output_offset.wrapping_add(rounding_divide_by_pot_div(x, e));
     v.clamp(p.activation_min, p.activation_max) as i8
 }
 
@@ -201,15 +194,12 @@ pub fn div_s8_defined(p: &DivS8Params) -> Result<(), (i8, i8, i32)> {
 
 /// int8 DIV with broadcasting (operand 2 the divisor) and the activation clamp.
 pub fn div_s8(p: &DivS8Params, input1: &[i8], input2: &[i8], output: &mut [i8]) {
-    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| {
-        div_s8_elem(p, a, b)
-    });
+    broadcast_binary(&p.broadcast, input1, input2, output, |a, b| div_s8_elem(p, a, b));
 }
 
 /// [`div_s8`] with the output written over `input1_output` (the dividend, which must have
 /// the output's shape; the divisor may broadcast).
 pub fn div_s8_in_place(p: &DivS8Params, input1_output: &mut [i8], input2: &[i8]) {
-    broadcast_binary_in_place(&p.broadcast, input1_output, input2, |a, b| {
-        div_s8_elem(p, a, b)
-    });
+    broadcast_binary_in_place(&p.broadcast, input1_output, input2, |a, b| div_s8_elem(p, a, b));
 }
+

@@ -3,22 +3,8 @@ use crate::kernels::nd::Broadcast;
 use crate::kernels::test_util::check_output;
 use std::vec::Vec;
 
-fn params<T>(
-    lo: T,
-    hi: T,
-    shape: &'static [usize],
-    s1: &'static [usize],
-    s2: &'static [usize],
-) -> PlainBinaryParams<'static, T> {
-    PlainBinaryParams {
-        activation_min: lo,
-        activation_max: hi,
-        broadcast: Broadcast {
-            out_shape: shape,
-            in1_strides: s1,
-            in2_strides: s2,
-        },
-    }
+fn params<T>(lo: T, hi: T, shape: &'static [usize], s1: &'static [usize], s2: &'static [usize]) -> PlainBinaryParams<'static, T> {
+    PlainBinaryParams { activation_min: lo, activation_max: hi, broadcast: Broadcast { out_shape: shape, in1_strides: s1, in2_strides: s2 } }
 }
 
 #[test]
@@ -26,32 +12,12 @@ fn int32_truncates_toward_zero_and_broadcasts() {
     let a: Vec<i32> = std::vec![7, -7, 7, -7, i32::MIN, i32::MIN, 5, 0];
     let b: Vec<i32> = std::vec![2, 2, -2, -2, -1, 1, 0, 0];
     let mut out = std::vec![0; 8];
-    div_i32(
-        &params(i32::MIN, i32::MAX, &[8], &[1], &[1]),
-        &a,
-        &b,
-        &mut out,
-    );
+    div_i32(&params(i32::MIN, i32::MAX, &[8], &[1], &[1]), &a, &b, &mut out);
     // The naive definition in i64 (truncating), with the Cortex-M SDIV cases.
-    let want: Vec<i32> = a
-        .iter()
-        .zip(&b)
-        .map(|(&x, &y)| {
-            if y == 0 {
-                0
-            } else {
-                ((x as i64) / (y as i64)) as i32
-            }
-        })
-        .collect();
+    let want: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| if y == 0 { 0 } else { ((x as i64) / (y as i64)) as i32 }).collect();
     let mut want_sdiv = want.clone();
     want_sdiv[4] = i32::MIN;
-    check_output(
-        &out,
-        &want_sdiv,
-        Some(&[3, -3, -3, 3, i32::MIN, i32::MIN, 0, 0]),
-    )
-    .unwrap();
+    check_output(&out, &want_sdiv, Some(&[3, -3, -3, 3, i32::MIN, i32::MIN, 0, 0])).unwrap();
     // A scalar divisor broadcast over a [2, 3] tensor, clamped as RELU6 does.
     let a: Vec<i32> = std::vec![-30, 0, 9, 12, 40, 100];
     let mut out = std::vec![0; 6];
@@ -64,12 +30,7 @@ fn float32_is_ieee_division() {
     let a = [1.0f32, -1.0, 0.0, 3.0];
     let b = [3.0f32, 0.0, 0.0, -4.0];
     let mut out = [0f32; 4];
-    div_f32(
-        &params(f32::MIN, f32::MAX, &[4], &[1], &[1]),
-        &a,
-        &b,
-        &mut out,
-    );
+    div_f32(&params(f32::MIN, f32::MAX, &[4], &[1], &[1]), &a, &b, &mut out);
     assert_eq!(out[0].to_bits(), (1.0f32 / 3.0).to_bits());
     assert_eq!(out[1], f32::MIN);
     assert!(out[2].is_nan());
@@ -101,16 +62,8 @@ impl crate::kernels::test_util::PlainBinaryOp for DivI32 {
     }
 }
 
-crate::kernels::test_util::kernel_tests!(
-    impl_f32,
-    crate::kernels::test_util::Plain<DivF32>,
-    (div_f32, div_f32_in_place)
-);
-crate::kernels::test_util::kernel_tests!(
-    impl_i32,
-    crate::kernels::test_util::Plain<DivI32>,
-    (div_i32, div_i32_in_place)
-);
+crate::kernels::test_util::kernel_tests!(impl_f32, crate::kernels::test_util::Plain<DivF32>, (div_f32, div_f32_in_place));
+crate::kernels::test_util::kernel_tests!(impl_i32, crate::kernels::test_util::Plain<DivI32>, (div_i32, div_i32_in_place));
 
 /// TFLite Micro's `DivElementwise` built for a Cortex-M4 (`tools/div_s8_arm_vectors.sh`):
 /// `(input1_offset, input2_offset, output_offset, multiplier, shift, min, max)` and the
@@ -127,19 +80,7 @@ const ARM_CASES: [ArmCase; 5] = [
 
 #[test]
 fn int8_matches_tflite_micro_on_a_cortex_m4_for_every_pair() {
-    for (
-        (
-            input1_offset,
-            input2_offset,
-            output_offset,
-            output_multiplier,
-            output_shift,
-            activation_min,
-            activation_max,
-        ),
-        want,
-    ) in ARM_CASES
-    {
+    for ((input1_offset, input2_offset, output_offset, output_multiplier, output_shift, activation_min, activation_max), want) in ARM_CASES {
         let p = DivS8Params {
             input1_offset,
             input2_offset,
@@ -148,11 +89,7 @@ fn int8_matches_tflite_micro_on_a_cortex_m4_for_every_pair() {
             output_shift,
             activation_min,
             activation_max,
-            broadcast: crate::kernels::nd::Broadcast {
-                out_shape: &[],
-                in1_strides: &[],
-                in2_strides: &[],
-            },
+            broadcast: crate::kernels::nd::Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] },
         };
         assert_eq!(div_s8_defined(&p), Ok(()));
         let mut h: u32 = 2_166_136_261;
@@ -175,11 +112,7 @@ fn int8_negative_exponents_are_refused() {
         output_shift: 30,
         activation_min: -128,
         activation_max: 127,
-        broadcast: crate::kernels::nd::Broadcast {
-            out_shape: &[],
-            in1_strides: &[],
-            in2_strides: &[],
-        },
+        broadcast: crate::kernels::nd::Broadcast { out_shape: &[], in1_strides: &[], in2_strides: &[] },
     };
     assert!(div_s8_defined(&p).is_err());
 }
@@ -189,14 +122,7 @@ fn int8_negative_exponents_are_refused() {
 fn int8_in_place_matches() {
     let plan = crate::kernels::nd::plan_broadcast(&[4, 64], &[64]).unwrap();
     let q = |scale, zero_point| crate::quant::QuantParams { scale, zero_point };
-    let p = prepare_div_s8(
-        q(0.05, 3),
-        q(0.02, -7),
-        q(0.02, -2),
-        (-128, 127),
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_div_s8(q(0.05, 3), q(0.02, -7), q(0.02, -2), (-128, 127), plan.as_broadcast()).unwrap();
     let a: Vec<i8> = (0..256).map(|i| (i * 37 % 256) as u8 as i8).collect();
     let b: Vec<i8> = (0..64).map(|i| (i * 11 % 256) as u8 as i8).collect();
     let mut out = std::vec![0i8; 256];

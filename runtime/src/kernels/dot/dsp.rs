@@ -13,9 +13,7 @@ fn sxtb16(v: u32) -> u32 {
     let r: u32;
     // SAFETY: SXTB16 exists on every Armv7E-M core (this module is compiled only for
     // thumbv7em targets, see build.rs); register to register, no memory, no flags.
-    unsafe {
-        asm!("sxtb16 {r}, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("sxtb16 {r}, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -23,9 +21,7 @@ fn sxtb16(v: u32) -> u32 {
 fn sxtb16_ror8(v: u32) -> u32 {
     let r: u32;
     // SAFETY: as in `sxtb16`.
-    unsafe {
-        asm!("sxtb16 {r}, {v}, ror #8", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("sxtb16 {r}, {v}, ror #8", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -34,9 +30,7 @@ fn sxtb16_ror8(v: u32) -> u32 {
 fn sxtab16(acc: u32, v: u32) -> u32 {
     let r: u32;
     // SAFETY: as in `sxtb16`.
-    unsafe {
-        asm!("sxtab16 {r}, {acc}, {v}", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -45,9 +39,7 @@ fn sxtab16(acc: u32, v: u32) -> u32 {
 fn sxtab16_ror8(acc: u32, v: u32) -> u32 {
     let r: u32;
     // SAFETY: as in `sxtb16`.
-    unsafe {
-        asm!("sxtab16 {r}, {acc}, {v}, ror #8", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("sxtab16 {r}, {acc}, {v}, ror #8", r = lateout(reg) r, acc = in(reg) acc, v = in(reg) v, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -64,9 +56,7 @@ fn smlad(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: SMLAD is an Armv7E-M DSP instruction; register only. It may set the sticky Q
     // flag, so flags are not declared preserved.
-    unsafe {
-        asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack)) };
     r
 }
 
@@ -77,9 +67,7 @@ fn smlad(a: u32, b: u32, acc: i32) -> i32 {
 fn smlad_seq(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
-    unsafe {
-        asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack))
-    };
+    unsafe { asm!("smlad {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
     r
 }
 
@@ -91,9 +79,7 @@ fn smlad_seq(a: u32, b: u32, acc: i32) -> i32 {
 fn smlabb(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
-    unsafe {
-        asm!("smlabb {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack))
-    };
+    unsafe { asm!("smlabb {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
     r
 }
 
@@ -102,9 +88,7 @@ fn smlabb(a: u32, b: u32, acc: i32) -> i32 {
 fn smlatt(a: u32, b: u32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: as in `smlad`.
-    unsafe {
-        asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack))
-    };
+    unsafe { asm!("smlatt {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(nomem, nostack)) };
     r
 }
 
@@ -114,9 +98,7 @@ fn smlatt(a: u32, b: u32, acc: i32) -> i32 {
 fn smmlar(a: i32, b: i32, acc: i32) -> i32 {
     let r: i32;
     // SAFETY: SMMLAR is an Armv7E-M DSP instruction; register only, no flags.
-    unsafe {
-        asm!("smmlar {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("smmlar {r}, {a}, {b}, {acc}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, acc = in(reg) acc, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -127,9 +109,7 @@ fn asr(x: i32, e: i32) -> i32 {
     let r: i32;
     // SAFETY: ASR exists on every Arm core; register only. Not `preserves_flags`: the
     // Thumb-2 encoding LLVM may pick for the bare mnemonic is the flag-setting one.
-    unsafe {
-        asm!("asr {r}, {x}, {e}", r = lateout(reg) r, x = in(reg) x, e = in(reg) e, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("asr {r}, {x}, {e}", r = lateout(reg) r, x = in(reg) x, e = in(reg) e, options(pure, nomem, nostack)) };
     r
 }
 
@@ -138,9 +118,7 @@ fn asr(x: i32, e: i32) -> i32 {
 fn ssat8_asr1(x: i32) -> i32 {
     let r: i32;
     // SAFETY: SSAT is an Armv7E-M instruction; register only. It may set the sticky Q flag.
-    unsafe {
-        asm!("ssat {r}, #8, {x}, asr #1", r = lateout(reg) r, x = in(reg) x, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssat {r}, #8, {x}, asr #1", r = lateout(reg) r, x = in(reg) x, options(pure, nomem, nostack)) };
     r
 }
 
@@ -152,9 +130,7 @@ fn smax8(a: u32, b: u32) -> u32 {
     let r: u32;
     // SAFETY: SSUB8 and SEL are Armv7E-M DSP instructions; registers and the GE flags only
     // (flags not declared preserved).
-    unsafe {
-        asm!("ssub8 {r}, {a}, {b}", "sel {r}, {a}, {b}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssub8 {r}, {a}, {b}", "sel {r}, {a}, {b}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
     r
 }
 
@@ -163,9 +139,7 @@ fn smax8(a: u32, b: u32) -> u32 {
 fn smin8(a: u32, b: u32) -> u32 {
     let r: u32;
     // SAFETY: as in `smax8`.
-    unsafe {
-        asm!("ssub8 {r}, {a}, {b}", "sel {r}, {b}, {a}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssub8 {r}, {a}, {b}", "sel {r}, {b}, {a}", r = out(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
     r
 }
 
@@ -175,9 +149,7 @@ fn lsl_reg(v: i32, s: u32) -> i32 {
     let r: i32;
     // SAFETY: LSL (register) exists on every Armv7-M core; register only. Without `s` it
     // would set no flags either (the non-S form).
-    unsafe {
-        asm!("lsl {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("lsl {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -186,9 +158,7 @@ fn lsl_reg(v: i32, s: u32) -> i32 {
 fn asr_reg(v: i32, s: u32) -> i32 {
     let r: i32;
     // SAFETY: as in `lsl_reg`.
-    unsafe {
-        asm!("asr {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags))
-    };
+    unsafe { asm!("asr {r}, {v}, {s}", r = lateout(reg) r, v = in(reg) v, s = in(reg) s, options(pure, nomem, nostack, preserves_flags)) };
     r
 }
 
@@ -198,9 +168,7 @@ fn ssat8(v: i32) -> i32 {
     let r: i32;
     // SAFETY: SSAT exists on every Armv7-M core; register only. It may set the sticky Q
     // flag, so flags are not declared preserved.
-    unsafe {
-        asm!("ssat {r}, #8, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssat {r}, #8, {v}", r = lateout(reg) r, v = in(reg) v, options(pure, nomem, nostack)) };
     r
 }
 
@@ -211,9 +179,7 @@ fn max8(a: u32, b: u32) -> u32 {
     let r: u32;
     // SAFETY: SSUB8 and SEL are Armv7E-M DSP instructions; registers and the GE flags only
     // (clobbered, so not declared preserved). `t` is an early output, distinct from `a`, `b`.
-    unsafe {
-        asm!("ssub8 {t}, {a}, {b}", "sel {r}, {a}, {b}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssub8 {t}, {a}, {b}", "sel {r}, {a}, {b}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
     r
 }
 
@@ -222,9 +188,7 @@ fn max8(a: u32, b: u32) -> u32 {
 fn min8(a: u32, b: u32) -> u32 {
     let r: u32;
     // SAFETY: as in `max8`.
-    unsafe {
-        asm!("ssub8 {t}, {a}, {b}", "sel {r}, {b}, {a}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
-    };
+    unsafe { asm!("ssub8 {t}, {a}, {b}", "sel {r}, {b}, {a}", t = out(reg) _, r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack)) };
     r
 }
 
@@ -266,9 +230,7 @@ unsafe fn ldr_post(p: &mut *const i8) -> u32 {
     let a;
     // SAFETY: the caller's guarantee; an unaligned LDR is allowed on Armv7-M and ARMv7-A
     // (no alignment trap is enabled) and reads only those four bytes.
-    unsafe {
-        asm!("ldr {a}, [{p}], #4", a = out(reg) a, p = inout(reg) *p, options(readonly, nostack, preserves_flags))
-    };
+    unsafe { asm!("ldr {a}, [{p}], #4", a = out(reg) a, p = inout(reg) *p, options(readonly, nostack, preserves_flags)) };
     a
 }
 
@@ -286,11 +248,8 @@ pub(crate) fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
     let xs = x.chunks_exact(4);
     let n4 = n - xs.remainder().len();
-    for ((((xq, q0), q1), q2), q3) in xs
-        .zip(w0.chunks_exact(4))
-        .zip(w1.chunks_exact(4))
-        .zip(w2.chunks_exact(4))
-        .zip(w3.chunks_exact(4))
+    for ((((xq, q0), q1), q2), q3) in
+        xs.zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4))
     {
         let xv = word(xq);
         let (xe, xo) = (sxtb16(xv), sxtb16_ror8(xv));
@@ -303,11 +262,7 @@ pub(crate) fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
         let v = word(q3);
         a3 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a3));
     }
-    super::scalar::dot4(
-        &x[n4..],
-        [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]],
-        [a0, a1, a2, a3],
-    )
+    super::scalar::dot4(&x[n4..], [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]], [a0, a1, a2, a3])
 }
 
 /// See [`super::scalar::dot1`].
@@ -320,11 +275,7 @@ pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
     let n4 = n - xs.remainder().len();
     for (xq, wq) in xs.zip(w.chunks_exact(4)) {
         let (xv, wv) = (word(xq), word(wq));
-        a = smlad(
-            sxtb16_ror8(xv),
-            sxtb16_ror8(wv),
-            smlad(sxtb16(xv), sxtb16(wv), a),
-        );
+        a = smlad(sxtb16_ror8(xv), sxtb16_ror8(wv), smlad(sxtb16(xv), sxtb16(wv), a));
     }
     super::scalar::dot1(&x[n4..], &w[n4..], a)
 }
@@ -334,12 +285,7 @@ pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
 pub(crate) fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
     let (xv, wv) = (word(&x), word(&w));
     let (xe, xo, we, wo) = (sxtb16(xv), sxtb16_ror8(xv), sxtb16(wv), sxtb16_ror8(wv));
-    [
-        smlabb(xe, we, acc[0]),
-        smlabb(xo, wo, acc[1]),
-        smlatt(xe, we, acc[2]),
-        smlatt(xo, wo, acc[3]),
-    ]
+    [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
 }
 
 /// See [`super::scalar::dot4_offset`].
@@ -351,11 +297,8 @@ pub(crate) fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -
     let off = offset_pair(offset);
     let xs = x.chunks_exact(4);
     let n4 = n - xs.remainder().len();
-    for ((((xq, q0), q1), q2), q3) in xs
-        .zip(w0.chunks_exact(4))
-        .zip(w1.chunks_exact(4))
-        .zip(w2.chunks_exact(4))
-        .zip(w3.chunks_exact(4))
+    for ((((xq, q0), q1), q2), q3) in
+        xs.zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4))
     {
         let xv = word(xq);
         let (xe, xo) = (sxtab16(off, xv), sxtab16_ror8(off, xv));
@@ -368,12 +311,7 @@ pub(crate) fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -
         let v = word(q3);
         a3 = smlad(xo, sxtb16_ror8(v), smlad(xe, sxtb16(v), a3));
     }
-    super::scalar::dot4_offset(
-        &x[n4..],
-        [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]],
-        offset,
-        [a0, a1, a2, a3],
-    )
+    super::scalar::dot4_offset(&x[n4..], [&w0[n4..], &w1[n4..], &w2[n4..], &w3[n4..]], offset, [a0, a1, a2, a3])
 }
 
 /// See [`super::scalar::dot1_offset`].
@@ -387,11 +325,7 @@ pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
     let n4 = n - xs.remainder().len();
     for (xq, wq) in xs.zip(w.chunks_exact(4)) {
         let (xv, wv) = (word(xq), word(wq));
-        a = smlad(
-            sxtab16_ror8(off, xv),
-            sxtb16_ror8(wv),
-            smlad(sxtab16(off, xv), sxtb16(wv), a),
-        );
+        a = smlad(sxtab16_ror8(off, xv), sxtb16_ror8(wv), smlad(sxtab16(off, xv), sxtb16(wv), a));
     }
     super::scalar::dot1_offset(&x[n4..], &w[n4..], offset, a)
 }
@@ -401,18 +335,8 @@ pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
 pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
     let off = offset_pair(offset);
     let (xv, wv) = (word(&x), word(&w));
-    let (xe, xo, we, wo) = (
-        sxtab16(off, xv),
-        sxtab16_ror8(off, xv),
-        sxtb16(wv),
-        sxtb16_ror8(wv),
-    );
-    [
-        smlabb(xe, we, acc[0]),
-        smlabb(xo, wo, acc[1]),
-        smlatt(xe, we, acc[2]),
-        smlatt(xo, wo, acc[3]),
-    ]
+    let (xe, xo, we, wo) = (sxtab16(off, xv), sxtab16_ror8(off, xv), sxtb16(wv), sxtb16_ror8(wv));
+    [smlabb(xe, we, acc[0]), smlabb(xo, wo, acc[1]), smlatt(xe, we, acc[2]), smlatt(xo, wo, acc[3])]
 }
 
 /// See [`super::Dot::widen4`].
@@ -537,9 +461,7 @@ pub(crate) fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
     let [a, b, c, d] = v.map(|x| ssat8(x) as u32);
     let w = (a & 0xff) | (b & 0xff) << 8 | (c & 0xff) << 16 | d << 24;
     let splat = |x: i8| (x as u8 as u32).wrapping_mul(0x0101_0101);
-    min8(max8(w, splat(lo)), splat(hi))
-        .to_le_bytes()
-        .map(|b| b as i8)
+    min8(max8(w, splat(lo)), splat(hi)).to_le_bytes().map(|b| b as i8)
 }
 
 /// The Armv7E-M DSP implementation (Cortex-M4/M7; the same instructions exist on ARMv7-A).

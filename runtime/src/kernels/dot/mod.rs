@@ -17,14 +17,7 @@
 
 // On DSP, NEON and RV32 targets the scalar implementation is only the tests' reference (RV32
 // calls some of its functions).
-#[cfg_attr(
-    any(
-        tflc_arm_dsp,
-        all(target_arch = "aarch64", target_feature = "neon"),
-        target_arch = "riscv32"
-    ),
-    allow(dead_code)
-)]
+#[cfg_attr(any(tflc_arm_dsp, all(target_arch = "aarch64", target_feature = "neon"), target_arch = "riscv32"), allow(dead_code))]
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
@@ -130,20 +123,16 @@ pub(crate) trait Dot {
     /// sum_i sum_t x(i, t) * w(i, t, c)`, wrapping, over as many words as both have.
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-        x.iter()
-            .zip(w.chunks_exact(4))
-            .fold(acc, |acc, (&[e, o], w)| {
-                let h = |v: u32, hi: bool| (if hi { v >> 16 } else { v }) as u16 as i16 as i32;
-                let x = [h(e, false), h(o, false), h(e, true), h(o, true)];
-                let w = [w[0], w[1], w[2], w[3]]
-                    .map(|v| (v as u32).to_le_bytes().map(|b| b as i8 as i32));
-                core::array::from_fn(|c| {
-                    let (e, o) = if c < 2 { (w[0], w[2]) } else { (w[1], w[3]) };
-                    let l = c % 2;
-                    acc[c]
-                        .wrapping_add(x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2])
-                })
+        x.iter().zip(w.chunks_exact(4)).fold(acc, |acc, (&[e, o], w)| {
+            let h = |v: u32, hi: bool| (if hi { v >> 16 } else { v }) as u16 as i16 as i32;
+            let x = [h(e, false), h(o, false), h(e, true), h(o, true)];
+            let w = [w[0], w[1], w[2], w[3]].map(|v| (v as u32).to_le_bytes().map(|b| b as i8 as i32));
+            core::array::from_fn(|c| {
+                let (e, o) = if c < 2 { (w[0], w[2]) } else { (w[1], w[3]) };
+                let l = c % 2;
+                acc[c].wrapping_add(x[0] * e[l] + x[2] * e[l + 2] + x[1] * o[l] + x[3] * o[l + 2])
             })
+        })
     }
 
     /// Four bytes of `x` against four rows of four weights `w[j]` (words, little endian):
@@ -162,12 +151,10 @@ pub(crate) trait Dot {
     /// many words as both have (FULLY_CONNECTED `Interleaved`'s inner loop).
     #[inline(always)]
     fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-        x.chunks_exact(4)
-            .zip(w.chunks_exact(4))
-            .fold(acc, |acc, (x, w)| {
-                let x = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
-                Self::dot4x4(x, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc)
-            })
+        x.chunks_exact(4).zip(w.chunks_exact(4)).fold(acc, |acc, (x, w)| {
+            let x = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
+            Self::dot4x4(x, [w[0] as u32, w[1] as u32, w[2] as u32, w[3] as u32], acc)
+        })
     }
 
     /// The requantization of one accumulator from packed constants
@@ -255,15 +242,11 @@ mod tests {
     }
 
     fn naive(x: &[i8], w: &[i8], acc: i32) -> i32 {
-        x.iter()
-            .zip(w)
-            .fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
+        x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
     }
 
     fn naive_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
-        x.iter().zip(w).fold(acc, |a, (&x, &w)| {
-            a.wrapping_add((x as i32 + offset) * w as i32)
-        })
+        x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add((x as i32 + offset) * w as i32))
     }
 
     /// `x` and four rows `w` of length `len`: random from `seed`, or filled with `fill`.
@@ -279,10 +262,7 @@ mod tests {
     impl DotCase {
         fn data(&self) -> (Vec<i8>, Vec<Vec<i8>>) {
             match self.fill {
-                Some((xv, wv)) => (
-                    std::vec![xv; self.len],
-                    (0..4).map(|_| std::vec![wv; self.len]).collect(),
-                ),
+                Some((xv, wv)) => (std::vec![xv; self.len], (0..4).map(|_| std::vec![wv; self.len]).collect()),
                 None => {
                     let mut rng = Rng(self.seed);
                     let x = rng.i8s(self.len);
@@ -318,21 +298,9 @@ mod tests {
                 ("mac4x4_row", s)
             }));
             if x.len() >= 4 {
-                v.extend(
-                    (0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))),
-                );
-                v.extend((0..4).map(|j| {
-                    (
-                        "mac4_ref",
-                        acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32),
-                    )
-                }));
-                v.extend((0..4).map(|j| {
-                    (
-                        "mac4_offset",
-                        acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32),
-                    )
-                }));
+                v.extend((0..4).map(|j| ("mac4", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
+                v.extend((0..4).map(|j| ("mac4_ref", acc[j].wrapping_add(x[j] as i32 * w[0][j] as i32))));
+                v.extend((0..4).map(|j| ("mac4_offset", acc[j].wrapping_add((x[j] as i32 + offset) * w[0][j] as i32))));
             }
             v
         }
@@ -344,19 +312,8 @@ mod tests {
         const REFERENCE: DotFns = DotFns::of::<Scalar>();
 
         fn strategy() -> BoxedStrategy<Self> {
-            (
-                0usize..40,
-                any::<u64>(),
-                any::<[i32; 4]>(),
-                prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128],
-            )
-                .prop_map(|(len, seed, acc, offset)| DotCase {
-                    len,
-                    fill: None,
-                    seed,
-                    offset,
-                    acc,
-                })
+            (0usize..40, any::<u64>(), any::<[i32; 4]>(), prop_oneof![Just(-127i32), Just(128), Just(0), -127i32..=128])
+                .prop_map(|(len, seed, acc, offset)| DotCase { len, fill: None, seed, offset, acc })
                 .boxed()
         }
 
@@ -366,13 +323,7 @@ mod tests {
                 for len in 0usize..=17 {
                     for acc in [i32::MAX, i32::MIN, 0, -1] {
                         for offset in [-127, 0, 128] {
-                            v.push(DotCase {
-                                len,
-                                fill: Some(fill),
-                                seed: 0,
-                                offset,
-                                acc: [acc; 4],
-                            });
+                            v.push(DotCase { len, fill: Some(fill), seed: 0, offset, acc: [acc; 4] });
                         }
                     }
                 }
@@ -390,31 +341,15 @@ mod tests {
             v.extend((k.dot4_offset)(&x, rows, offset, acc));
             v.push((k.dot1_offset)(&x, &w[0], offset, acc[0]));
             let words: Vec<i32> = (0..x.len() / 4 * 4)
-                .map(|k| {
-                    i32::from_le_bytes(core::array::from_fn(|b| {
-                        interleaved(&w, k / 4, k % 4, b) as u8
-                    }))
-                })
+                .map(|k| i32::from_le_bytes(core::array::from_fn(|b| interleaved(&w, k / 4, k % 4, b) as u8)))
                 .collect();
             v.extend((k.dot4x4_row)(&x, &words, acc));
-            let wide: Vec<[u32; 2]> = x
-                .chunks_exact(4)
-                .map(|q| {
-                    (k.widen4)(u32::from_le_bytes([
-                        q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8,
-                    ]))
-                })
-                .collect();
-            let ww: Vec<i32> = weight_bytes(&w)
-                .chunks_exact(4)
-                .map(|b| i32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8]))
-                .collect();
+            let wide: Vec<[u32; 2]> =
+                x.chunks_exact(4).map(|q| (k.widen4)(u32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]))).collect();
+            let ww: Vec<i32> = weight_bytes(&w).chunks_exact(4).map(|b| i32::from_le_bytes([b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8])).collect();
             v.extend((k.mac4x4_row)(&wide, &ww, acc));
             if x.len() >= 4 {
-                let (xa, wa) = (
-                    [x[0], x[1], x[2], x[3]],
-                    [w[0][0], w[0][1], w[0][2], w[0][3]],
-                );
+                let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[0][0], w[0][1], w[0][2], w[0][3]]);
                 v.extend((k.mac4)(xa, wa, acc));
                 v.extend((k.mac4_ref)(&xa, &wa, acc));
                 v.extend((k.mac4_offset)(xa, wa, offset, acc));
@@ -429,10 +364,7 @@ mod tests {
             }
             for (&got, &(what, want)) in out.iter().zip(&want) {
                 if got != want {
-                    return Err(format!(
-                        "{what} at len {}: got {got}, want {want}",
-                        self.len
-                    ));
+                    return Err(format!("{what} at len {}: got {got}, want {want}", self.len));
                 }
             }
             Ok(())

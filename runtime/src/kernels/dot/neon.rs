@@ -30,10 +30,7 @@ fn dot_row(x: &[i8], w: &[i8], acc: i32) -> i32 {
             i += 16;
         }
         if i + 8 <= n {
-            a = vpadalq_s16(
-                a,
-                vmull_s8(vld1_s8(x.as_ptr().add(i)), vld1_s8(w.as_ptr().add(i))),
-            );
+            a = vpadalq_s16(a, vmull_s8(vld1_s8(x.as_ptr().add(i)), vld1_s8(w.as_ptr().add(i))));
             i += 8;
         }
         vaddvq_s32(a)

@@ -54,12 +54,7 @@ impl super::Dot for Rv32 {
         let n = x.len();
         let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
-        let quads = x
-            .chunks_exact(4)
-            .zip(w0.chunks_exact(4))
-            .zip(w1.chunks_exact(4))
-            .zip(w2.chunks_exact(4))
-            .zip(w3.chunks_exact(4));
+        let quads = x.chunks_exact(4).zip(w0.chunks_exact(4)).zip(w1.chunks_exact(4)).zip(w2.chunks_exact(4)).zip(w3.chunks_exact(4));
         for ((((x, w0), w1), w2), w3) in quads {
             for i in 0..4 {
                 let xv = i32::from(x[i]);
@@ -70,11 +65,7 @@ impl super::Dot for Rv32 {
             }
         }
         let t = n / 4 * 4;
-        super::scalar::dot4(
-            &x[t..],
-            [&w0[t..], &w1[t..], &w2[t..], &w3[t..]],
-            [a0, a1, a2, a3],
-        )
+        super::scalar::dot4(&x[t..], [&w0[t..], &w1[t..], &w2[t..], &w3[t..]], [a0, a1, a2, a3])
     }
     /// As [`Rv32::dot4`], one row: four elements per step.
     #[inline(always)]
@@ -127,9 +118,7 @@ impl super::Dot for Rv32 {
         let w: &[i8] = bytemuck::cast_slice(w);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
         for (x, w) in x.chunks_exact(8).zip(w.chunks_exact(8)) {
-            let (Ok(x), Ok(w)) = (<&[i16; 8]>::try_from(x), <&[i8; 8]>::try_from(w)) else {
-                break;
-            };
+            let (Ok(x), Ok(w)) = (<&[i16; 8]>::try_from(x), <&[i8; 8]>::try_from(w)) else { break };
             // Tap k of the group (t0, t2, t1, t3) is halfword k of a pixel's four and byte
             // pair k of the weights. Each element converted where it is used (an array
             // `map` becomes a vector sign extension that LLVM scalarises as `lbu` + two
@@ -171,9 +160,7 @@ impl super::Dot for Rv32 {
         let w: &[i8] = bytemuck::cast_slice(w);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
         for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
-            let (Ok(x), Ok(w)) = (<&[i8; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else {
-                break;
-            };
+            let (Ok(x), Ok(w)) = (<&[i8; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
             for (i, &xv) in x.iter().enumerate() {
                 let xv = i32::from(xv);
                 a0 = mac(a0, xv, i32::from(w[i]));
@@ -193,9 +180,7 @@ impl super::Dot for Rv32 {
         let w: &[i8] = bytemuck::cast_slice(w);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
         for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
-            let (Ok(x), Ok(w)) = (<&[i16; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else {
-                break;
-            };
+            let (Ok(x), Ok(w)) = (<&[i16; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
             // Halfwords t0, t2, t1, t3; tap (t0, t2) of channels (0, 1) in word 0, (2, 3) in
             // word 1, tap (t1, t3) in words 2 and 3.
             for (xo, wo) in [(0, 0), (1, 2), (2, 8), (3, 10)] {
@@ -221,43 +206,16 @@ mod tests {
     /// random pairs.
     #[test]
     fn high_products_match_scalar() {
-        let edges = [
-            i32::MIN,
-            i32::MIN + 1,
-            -(1 << 30),
-            -(1 << 30) + 1,
-            -65537,
-            -2,
-            -1,
-            0,
-            1,
-            2,
-            65535,
-            (1 << 30) - 1,
-            1 << 30,
-            i32::MAX - 1,
-            i32::MAX,
-        ];
+        let edges = [i32::MIN, i32::MIN + 1, -(1 << 30), -(1 << 30) + 1, -65537, -2, -1, 0, 1, 2, 65535, (1 << 30) - 1, 1 << 30, i32::MAX - 1, i32::MAX];
         let mut rng = Rng(0x5eed_1234);
-        let mut pairs: std::vec::Vec<(i32, i32)> = edges
-            .iter()
-            .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
-            .collect();
+        let mut pairs: std::vec::Vec<(i32, i32)> = edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect();
         pairs.extend((0..1_000_000).map(|_| (rng.next_u64() as i32, rng.next_u64() as i32)));
         for (x, m) in pairs {
-            assert_eq!(
-                Rv32::doubling_high_mul(x, m),
-                Scalar::doubling_high_mul(x, m),
-                "doubling_high_mul({x}, {m})"
-            );
+            assert_eq!(Rv32::doubling_high_mul(x, m), Scalar::doubling_high_mul(x, m), "doubling_high_mul({x}, {m})");
             let m = m & i32::MAX;
             for e in [0u32, 1, 7, 22, 31] {
                 for k in [1, -255, 255] {
-                    assert_eq!(
-                        Rv32::requant_lane(x, m, e, k),
-                        Scalar::requant_lane(x, m, e, k),
-                        "requant_lane({x}, {m}, {e}, {k})"
-                    );
+                    assert_eq!(Rv32::requant_lane(x, m, e, k), Scalar::requant_lane(x, m, e, k), "requant_lane({x}, {m}, {e}, {k})");
                 }
             }
         }

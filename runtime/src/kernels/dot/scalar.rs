@@ -21,9 +21,7 @@ pub(crate) fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
 #[inline(always)]
 pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
     let w = &w[..x.len()];
-    x.iter()
-        .zip(w)
-        .fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
+    x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add(x as i32 * w as i32))
 }
 
 /// Four independent lanes: `acc[j] + x[j] * w[j]`, wrapping.
@@ -53,9 +51,7 @@ pub(crate) fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -
 #[inline(always)]
 pub(crate) fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
     let w = &w[..x.len()];
-    x.iter().zip(w).fold(acc, |a, (&x, &w)| {
-        a.wrapping_add((x as i32 + offset) * w as i32)
-    })
+    x.iter().zip(w).fold(acc, |a, (&x, &w)| a.wrapping_add((x as i32 + offset) * w as i32))
 }
 
 /// [`mac4`] with `offset` added to every `x` first.
@@ -68,8 +64,7 @@ pub(crate) fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) ->
 #[inline(always)]
 pub(crate) fn widen4(x: u32) -> [u32; 2] {
     let b = x.to_le_bytes();
-    let lanes =
-        |lo: u8, hi: u8| (lo as i8 as i16 as u16 as u32) | ((hi as i8 as i16 as u16 as u32) << 16);
+    let lanes = |lo: u8, hi: u8| (lo as i8 as i16 as u16 as u32) | ((hi as i8 as i16 as u16 as u32) << 16);
     [lanes(b[0], b[2]), lanes(b[1], b[3])]
 }
 
@@ -105,10 +100,7 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
 /// `x * 2m` (within `(-2^63, 2^63)`) and the result `floor((x * m + 2^30) / 2^31)`.
 #[inline(always)]
 pub(crate) fn doubling_high_mul(x: i32, m2: i32) -> i32 {
-    ((x as i64)
-        .wrapping_mul(m2 as u32 as i64)
-        .wrapping_add(1 << 31)
-        >> 32) as i32
+    ((x as i64).wrapping_mul(m2 as u32 as i64).wrapping_add(1 << 31) >> 32) as i32
 }
 
 /// See [`super::Dot::shift_right`].

@@ -16,13 +16,7 @@ pub struct DynamicUpdateSliceParams<'a> {
 }
 
 /// DYNAMIC_UPDATE_SLICE of any `Copy` element, start indices of `I` (`i32` or `i64`).
-pub fn dynamic_update_slice<T: Copy, I: Copy + Into<i64>>(
-    p: &DynamicUpdateSliceParams,
-    operand: &[T],
-    update: &[T],
-    indices: &[I],
-    output: &mut [T],
-) {
+pub fn dynamic_update_slice<T: Copy, I: Copy + Into<i64>>(p: &DynamicUpdateSliceParams, operand: &[T], update: &[T], indices: &[I], output: &mut [T]) {
     use crate::kernels::nd::MAX_RANK;
     let rank = p.shape.len();
     debug_assert!(rank <= MAX_RANK && p.update_shape.len() == rank && indices.len() == rank);
@@ -62,13 +56,7 @@ pub fn dynamic_update_slice<T: Copy, I: Copy + Into<i64>>(
 }
 
 /// int8 DYNAMIC_UPDATE_SLICE.
-pub fn dynamic_update_slice_s8<I: Copy + Into<i64>>(
-    p: &DynamicUpdateSliceParams,
-    operand: &[i8],
-    update: &[i8],
-    indices: &[I],
-    output: &mut [i8],
-) {
+pub fn dynamic_update_slice_s8<I: Copy + Into<i64>>(p: &DynamicUpdateSliceParams, operand: &[i8], update: &[i8], indices: &[I], output: &mut [i8]) {
     dynamic_update_slice(p, operand, update, indices, output)
 }
 
@@ -111,28 +99,10 @@ mod tests {
     #[test]
     fn int32_indices_and_rank_zero() {
         let mut out = [0i8; 4];
-        dynamic_update_slice_s8(
-            &DynamicUpdateSliceParams {
-                shape: &[4],
-                update_shape: &[2],
-            },
-            &[1, 2, 3, 4],
-            &[9, 8],
-            &[i32::MAX],
-            &mut out,
-        );
+        dynamic_update_slice_s8(&DynamicUpdateSliceParams { shape: &[4], update_shape: &[2] }, &[1, 2, 3, 4], &[9, 8], &[i32::MAX], &mut out);
         assert_eq!(out, [1, 2, 9, 8]);
         let mut out = [0f32; 1];
-        dynamic_update_slice::<f32, i32>(
-            &DynamicUpdateSliceParams {
-                shape: &[],
-                update_shape: &[],
-            },
-            &[1.0],
-            &[2.0],
-            &[],
-            &mut out,
-        );
+        dynamic_update_slice::<f32, i32>(&DynamicUpdateSliceParams { shape: &[], update_shape: &[] }, &[1.0], &[2.0], &[], &mut out);
         assert_eq!(out, [2.0]);
     }
 }

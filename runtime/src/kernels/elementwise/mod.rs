@@ -22,9 +22,8 @@ use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast}
 use crate::math::{cosf, expf, expm1f, logf, sinf, sqrtf};
 use crate::prepare::{quantize_multiplier, quantize_multiplier_smaller_than_one_exp};
 use crate::quant::{
-    ceil_f32, exp_on_negative_values, fixedpoint_rescale, floor_f32,
-    get_inv_sqrt_quantized_multiplier_exp, log_x_for_x_greater_than_or_equal_to_1,
-    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_smaller_than_one_exp,
+    ceil_f32, exp_on_negative_values, fixedpoint_rescale, floor_f32, get_inv_sqrt_quantized_multiplier_exp,
+    log_x_for_x_greater_than_or_equal_to_1, multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_smaller_than_one_exp,
     rounding_divide_by_pot,
 };
 
@@ -161,35 +160,15 @@ pub struct AbsRsqrtParams {
 
 /// `PrepareAbsRsqrt` for ABS (`SetAbsOutputMultiplier`: the scales divided in float, then
 /// `QuantizeMultiplier` in double). `None` where TFLite's `QuantizeMultiplier` fails.
-pub fn prepare_abs(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<AbsRsqrtParams> {
+pub fn prepare_abs(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<AbsRsqrtParams> {
     let needs_rescale = input_scale != output_scale;
-    let (multiplier, shift) = if needs_rescale {
-        quantize_multiplier((input_scale / output_scale) as f64)?
-    } else {
-        (0, 0)
-    };
-    Some(AbsRsqrtParams {
-        input_offset: input_zero_point,
-        output_offset: output_zero_point,
-        multiplier,
-        shift,
-        needs_rescale,
-    })
+    let (multiplier, shift) = if needs_rescale { quantize_multiplier((input_scale / output_scale) as f64)? } else { (0, 0) };
+    Some(AbsRsqrtParams { input_offset: input_zero_point, output_offset: output_zero_point, multiplier, shift, needs_rescale })
 }
 
 /// `PrepareAbsRsqrt` for RSQRT (`SetRsqrtOutputMultiplier`: `1. / double(sqrtf(input_scale)
 /// * output_scale)`).
-pub fn prepare_rsqrt(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<AbsRsqrtParams> {
+pub fn prepare_rsqrt(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<AbsRsqrtParams> {
     let scale = 1.0 / (sqrtf(input_scale) * output_scale) as f64;
     let (multiplier, shift) = quantize_multiplier(scale)?;
     Some(AbsRsqrtParams {
@@ -226,8 +205,7 @@ fn rsqrt_q(p: &AbsRsqrtParams, x: i32, lo: i32, hi: i32) -> i32 {
     }
     let (inv_sqrt_multiplier, inv_sqrt_shift) = get_inv_sqrt_quantized_multiplier_exp(value, -1);
     let data = multiply_by_quantized_multiplier(1, inv_sqrt_multiplier, inv_sqrt_shift + K_SHIFT);
-    let out =
-        multiply_by_quantized_multiplier(data, p.multiplier, p.shift - K_SHIFT) + p.output_offset;
+    let out = multiply_by_quantized_multiplier(data, p.multiplier, p.shift - K_SHIFT) + p.output_offset;
     out.clamp(lo, hi)
 }
 
@@ -427,10 +405,8 @@ pub fn prepare_squared_difference<'a>(
     // `(1 << left_shift * 2)` is an int, then multiplied by the float scale (in float).
     let denom = ((1i32 << (left_shift * 2)) as f32 * output.0) as f64;
     let real_output_multiplier = (twice_max_input_scale * twice_max_input_scale) / denom;
-    let (input1_multiplier, input1_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
+    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
+    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
     let (output_multiplier, output_shift) = quantize_multiplier(real_output_multiplier)?;
     Some(SquaredDifferenceParams {
         input1_offset: -input1.1,
@@ -456,68 +432,32 @@ pub fn squared_difference_q(p: &SquaredDifferenceParams, x: i32, y: i32) -> i32 
     let input2_val = p.input2_offset + y;
     let shifted_input1_val = input1_val.wrapping_mul(1 << p.left_shift);
     let shifted_input2_val = input2_val.wrapping_mul(1 << p.left_shift);
-    let scaled_input1_val = multiply_by_quantized_multiplier_smaller_than_one_exp(
-        shifted_input1_val,
-        p.input1_multiplier,
-        p.input1_shift,
-    );
-    let scaled_input2_val = multiply_by_quantized_multiplier_smaller_than_one_exp(
-        shifted_input2_val,
-        p.input2_multiplier,
-        p.input2_shift,
-    );
+    let scaled_input1_val = multiply_by_quantized_multiplier_smaller_than_one_exp(shifted_input1_val, p.input1_multiplier, p.input1_shift);
+    let scaled_input2_val = multiply_by_quantized_multiplier_smaller_than_one_exp(shifted_input2_val, p.input2_multiplier, p.input2_shift);
     let raw_diff = scaled_input1_val.wrapping_sub(scaled_input2_val);
     let squared_raw_diff = raw_diff.wrapping_mul(raw_diff);
-    let raw_output =
-        multiply_by_quantized_multiplier(squared_raw_diff, p.output_multiplier, p.output_shift)
-            .wrapping_add(p.output_offset);
+    let raw_output = multiply_by_quantized_multiplier(squared_raw_diff, p.output_multiplier, p.output_shift).wrapping_add(p.output_offset);
     raw_output.max(p.activation_min).min(p.activation_max)
 }
 
 /// int8 SQUARED_DIFFERENCE.
-pub fn squared_difference_s8(
-    p: &SquaredDifferenceParams,
-    input1: &[i8],
-    input2: &[i8],
-    output: &mut [i8],
-) {
-    broadcast_binary(&p.broadcast, input1, input2, output, |x, y| {
-        squared_difference_q(p, x as i32, y as i32) as i8
-    });
+pub fn squared_difference_s8(p: &SquaredDifferenceParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    broadcast_binary(&p.broadcast, input1, input2, output, |x, y| squared_difference_q(p, x as i32, y as i32) as i8);
 }
 
 /// In-place int8 SQUARED_DIFFERENCE (output over operand 1).
-pub fn squared_difference_s8_in_place(
-    p: &SquaredDifferenceParams,
-    inout: &mut [i8],
-    input2: &[i8],
-) {
-    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| {
-        squared_difference_q(p, x as i32, y as i32) as i8
-    });
+pub fn squared_difference_s8_in_place(p: &SquaredDifferenceParams, inout: &mut [i8], input2: &[i8]) {
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| squared_difference_q(p, x as i32, y as i32) as i8);
 }
 
 /// int16 SQUARED_DIFFERENCE.
-pub fn squared_difference_s16(
-    p: &SquaredDifferenceParams,
-    input1: &[i16],
-    input2: &[i16],
-    output: &mut [i16],
-) {
-    broadcast_binary(&p.broadcast, input1, input2, output, |x, y| {
-        squared_difference_q(p, x as i32, y as i32) as i16
-    });
+pub fn squared_difference_s16(p: &SquaredDifferenceParams, input1: &[i16], input2: &[i16], output: &mut [i16]) {
+    broadcast_binary(&p.broadcast, input1, input2, output, |x, y| squared_difference_q(p, x as i32, y as i32) as i16);
 }
 
 /// In-place int16 SQUARED_DIFFERENCE (output over operand 1).
-pub fn squared_difference_s16_in_place(
-    p: &SquaredDifferenceParams,
-    inout: &mut [i16],
-    input2: &[i16],
-) {
-    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| {
-        squared_difference_q(p, x as i32, y as i32) as i16
-    });
+pub fn squared_difference_s16_in_place(p: &SquaredDifferenceParams, inout: &mut [i16], input2: &[i16]) {
+    broadcast_binary_in_place(&p.broadcast, inout, input2, |x, y| squared_difference_q(p, x as i32, y as i32) as i16);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -540,10 +480,7 @@ pub fn l2_normalization_f32(p: &L2NormalizationParams, input: &[f32], output: &m
     if p.depth == 0 {
         return;
     }
-    for (x, y) in input
-        .chunks_exact(p.depth)
-        .zip(output.chunks_exact_mut(p.depth))
-    {
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let mut squared_l2_norm = 0.0f32;
         for &v in x {
             squared_l2_norm += v * v;
@@ -568,10 +505,7 @@ pub fn l2_normalization_s8(p: &L2NormalizationParams, input: &[i8], output: &mut
     if p.depth == 0 {
         return;
     }
-    for (x, y) in input
-        .chunks_exact(p.depth)
-        .zip(output.chunks_exact_mut(p.depth))
-    {
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let mut acc = 0i32;
         for &v in x {
             let d = v as i32 - p.input_zero_point;
@@ -603,10 +537,7 @@ pub fn log_softmax_f32(p: &LogSoftmaxParams, input: &[f32], output: &mut [f32]) 
     if p.depth == 0 {
         return;
     }
-    for (x, y) in input
-        .chunks_exact(p.depth)
-        .zip(output.chunks_exact_mut(p.depth))
-    {
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let mut max = f32::MIN;
         for &v in x {
             if max < v {
@@ -650,10 +581,8 @@ pub struct LogSoftmaxS8Params {
 /// rounds to exactly a power of two times 2^-26).
 pub fn prepare_log_softmax_s8(input_scale: f32, depth: usize) -> Option<LogSoftmaxS8Params> {
     let q = crate::prepare::softmax_s8(input_scale, 1.0)?;
-    let real_reverse_scaling_divisor =
-        (1i64 << (31 - q.input_left_shift)) as f64 / q.input_multiplier as f64;
-    let (reverse_scaling_divisor, reverse_scaling_left_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_reverse_scaling_divisor)?;
+    let real_reverse_scaling_divisor = (1i64 << (31 - q.input_left_shift)) as f64 / q.input_multiplier as f64;
+    let (reverse_scaling_divisor, reverse_scaling_left_shift) = quantize_multiplier_smaller_than_one_exp(real_reverse_scaling_divisor)?;
     Some(LogSoftmaxS8Params {
         depth,
         input_multiplier: q.input_multiplier,
@@ -677,33 +606,18 @@ pub fn log_softmax_s8(p: &LogSoftmaxS8Params, input: &[i8], output: &mut [i8]) {
     if p.depth == 0 {
         return;
     }
-    for (x, y) in input
-        .chunks_exact(p.depth)
-        .zip(output.chunks_exact_mut(p.depth))
-    {
+    for (x, y) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let max_in_row = x.iter().copied().max().unwrap_or(i8::MIN) as i32;
         let mut sum_of_exps_in_q12 = 0i32;
         for &v in x {
             let input_diff = v as i32 - max_in_row;
             if input_diff >= p.diff_min {
-                let input_diff_in_q5 = multiply_by_quantized_multiplier(
-                    input_diff,
-                    p.input_multiplier,
-                    p.input_left_shift,
-                );
+                let input_diff_in_q5 = multiply_by_quantized_multiplier(input_diff, p.input_multiplier, p.input_left_shift);
                 let e = exp_on_negative_values(input_diff_in_q5, INPUT_INTEGER_BITS);
-                sum_of_exps_in_q12 = sum_of_exps_in_q12.wrapping_add(fixedpoint_rescale(
-                    e,
-                    0,
-                    ACCUMULATION_INTEGER_BITS,
-                ));
+                sum_of_exps_in_q12 = sum_of_exps_in_q12.wrapping_add(fixedpoint_rescale(e, 0, ACCUMULATION_INTEGER_BITS));
             }
         }
-        let log_sum_of_exps_in_q5 = log_x_for_x_greater_than_or_equal_to_1(
-            sum_of_exps_in_q12,
-            ACCUMULATION_INTEGER_BITS,
-            INPUT_INTEGER_BITS,
-        );
+        let log_sum_of_exps_in_q5 = log_x_for_x_greater_than_or_equal_to_1(sum_of_exps_in_q12, ACCUMULATION_INTEGER_BITS, INPUT_INTEGER_BITS);
         let shifted_log_sum_of_exps_in_q5 = log_sum_of_exps_in_q5.wrapping_add(i32::MIN);
         let adjusted_diff_min = (p.diff_min - 1).max(multiply_by_quantized_multiplier(
             shifted_log_sum_of_exps_in_q5,
@@ -713,11 +627,7 @@ pub fn log_softmax_s8(p: &LogSoftmaxS8Params, input: &[i8], output: &mut [i8]) {
         for (o, &v) in y.iter_mut().zip(x) {
             let input_diff = v as i32 - max_in_row;
             *o = if input_diff > adjusted_diff_min {
-                let input_diff_in_q5 = multiply_by_quantized_multiplier(
-                    input_diff,
-                    p.input_multiplier,
-                    p.input_left_shift,
-                );
+                let input_diff_in_q5 = multiply_by_quantized_multiplier(input_diff, p.input_multiplier, p.input_left_shift);
                 let out = rounding_divide_by_pot(
                     input_diff_in_q5.wrapping_sub(log_sum_of_exps_in_q5),
                     31 - INPUT_INTEGER_BITS - OUTPUT_INTEGER_BITS,

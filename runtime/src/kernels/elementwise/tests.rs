@@ -15,24 +15,8 @@ fn ulps(a: f32, b: f32) -> u64 {
 
 /// Floats from every binade, both signs, and the specials.
 fn float_inputs(rng: &mut Rng, n: usize) -> Vec<f32> {
-    let mut v: Vec<f32> = (0..n)
-        .map(|_| f32::from_bits(rng.next_u64() as u32))
-        .collect();
-    v.extend([
-        0.0,
-        -0.0,
-        0.5,
-        -0.5,
-        1.5,
-        2.5,
-        -2.5,
-        3.5,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        1e-45,
-        f32::MAX,
-    ]);
+    let mut v: Vec<f32> = (0..n).map(|_| f32::from_bits(rng.next_u64() as u32)).collect();
+    v.extend([0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.5, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-45, f32::MAX]);
     v.extend((0..n).map(|_| (rng.range(-4000, 4000) as f32) / 8.0));
     v
 }
@@ -255,10 +239,7 @@ fn inv_sqrt_multiplier_is_accurate() {
         let (m, s) = get_inv_sqrt_quantized_multiplier_exp(input, -1);
         let got = m as f64 * 2f64.powi(s) / 2f64.powi(31);
         let want = 1.0 / (input as f64).sqrt();
-        assert!(
-            ((got - want) / want).abs() < 1e-5,
-            "{input}: {got} vs {want} ({m}, {s})"
-        );
+        assert!(((got - want) / want).abs() < 1e-5, "{input}: {got} vs {want} ({m}, {s})");
     }
     assert_eq!(get_inv_sqrt_quantized_multiplier_exp(1, -1), (i32::MAX, 0));
     assert_eq!(get_inv_sqrt_quantized_multiplier_exp(0, -1), (i32::MAX, 0));
@@ -329,9 +310,7 @@ proptest! {
 fn log_softmax_rows() {
     let mut rng = Rng(5);
     let depth = 17;
-    let x: Vec<f32> = (0..depth * 3)
-        .map(|_| rng.range(-4000, 4000) as f32 / 300.0)
-        .collect();
+    let x: Vec<f32> = (0..depth * 3).map(|_| rng.range(-4000, 4000) as f32 / 300.0).collect();
     let mut y = vec![0.0f32; x.len()];
     log_softmax_f32(&LogSoftmaxParams { depth }, &x, &mut y);
     for r in 0..3 {
@@ -339,11 +318,7 @@ fn log_softmax_rows() {
         let lse = row.iter().map(|&v| (v as f64).exp()).sum::<f64>().ln();
         for c in 0..depth {
             let want = row[c] as f64 - lse;
-            assert!(
-                (y[r * depth + c] as f64 - want).abs() < 1e-5,
-                "{r} {c}: {} vs {want}",
-                y[r * depth + c]
-            );
+            assert!((y[r * depth + c] as f64 - want).abs() < 1e-5, "{r} {c}: {} vs {want}", y[r * depth + c]);
         }
     }
 }
@@ -368,18 +343,10 @@ fn log_softmax_s8_near_the_real_value() {
             log_softmax_s8(&p, &x, &mut y);
             for (r, (row, out)) in x.chunks(depth).zip(y.chunks(depth)).enumerate() {
                 let max = *row.iter().max().unwrap() as f64;
-                let lse = row
-                    .iter()
-                    .map(|&v| ((v as f64 - max) * scale as f64).exp())
-                    .sum::<f64>()
-                    .ln();
+                let lse = row.iter().map(|&v| ((v as f64 - max) * scale as f64).exp()).sum::<f64>().ln();
                 for (c, (&v, &o)) in row.iter().zip(out).enumerate() {
-                    let want = ((((v as f64 - max) * scale as f64 - lse) / 0.0625).round() + 127.0)
-                        .clamp(-128.0, 127.0);
-                    assert!(
-                        (o as f64 - want).abs() <= 1.0,
-                        "scale {scale} depth {depth} row {r} col {c}: {o} want {want}"
-                    );
+                    let want = ((((v as f64 - max) * scale as f64 - lse) / 0.0625).round() + 127.0).clamp(-128.0, 127.0);
+                    assert!((o as f64 - want).abs() <= 1.0, "scale {scale} depth {depth} row {r} col {c}: {o} want {want}");
                 }
             }
         }

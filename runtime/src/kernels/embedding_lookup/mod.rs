@@ -17,19 +17,11 @@ pub struct EmbeddingLookupParams {
 /// The row of `lookup[i]`, or `None` out of range.
 #[inline]
 fn row(p: &EmbeddingLookupParams, idx: i32) -> Option<usize> {
-    usize::try_from(idx)
-        .ok()
-        .filter(|&r| r < p.rows)
-        .map(|r| r * p.columns)
+    usize::try_from(idx).ok().filter(|&r| r < p.rows).map(|r| r * p.columns)
 }
 
 /// EMBEDDING_LOOKUP copying rows (`EvalSimple`) of any `Copy` element.
-pub fn embedding_lookup<T: Copy + Default>(
-    p: &EmbeddingLookupParams,
-    lookup: &[i32],
-    value: &[T],
-    output: &mut [T],
-) {
+pub fn embedding_lookup<T: Copy + Default>(p: &EmbeddingLookupParams, lookup: &[i32], value: &[T], output: &mut [T]) {
     let n = p.columns;
     debug_assert_eq!(value.len(), p.rows * n);
     debug_assert_eq!(output.len(), lookup.len() * n);
@@ -43,24 +35,13 @@ pub fn embedding_lookup<T: Copy + Default>(
 }
 
 /// int8 EMBEDDING_LOOKUP (`EvalSimple`).
-pub fn embedding_lookup_s8(
-    p: &EmbeddingLookupParams,
-    lookup: &[i32],
-    value: &[i8],
-    output: &mut [i8],
-) {
+pub fn embedding_lookup_s8(p: &EmbeddingLookupParams, lookup: &[i32], value: &[i8], output: &mut [i8]) {
     embedding_lookup(p, lookup, value, output)
 }
 
 /// EMBEDDING_LOOKUP of an int8 table into float32 (`EvalHybrid`): TFLite Micro's
 /// `Dequantize(values, n, scale, 0, out)`, `out = static_cast<float>(value - 0) * scale`.
-pub fn embedding_lookup_hybrid(
-    p: &EmbeddingLookupParams,
-    scale: f32,
-    lookup: &[i32],
-    value: &[i8],
-    output: &mut [f32],
-) {
+pub fn embedding_lookup_hybrid(p: &EmbeddingLookupParams, scale: f32, lookup: &[i32], value: &[i8], output: &mut [f32]) {
     let n = p.columns;
     debug_assert_eq!(value.len(), p.rows * n);
     debug_assert_eq!(output.len(), lookup.len() * n);
@@ -83,10 +64,7 @@ mod tests {
 
     #[test]
     fn rows_in_lookup_order() {
-        let p = EmbeddingLookupParams {
-            rows: 3,
-            columns: 2,
-        };
+        let p = EmbeddingLookupParams { rows: 3, columns: 2 };
         let value = [1i8, 2, 3, 4, -128, 127];
         let mut out = [9i8; 8];
         embedding_lookup_s8(&p, &[2, 0, 3, -1], &value, &mut out);

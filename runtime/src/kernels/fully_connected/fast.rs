@@ -12,18 +12,8 @@ use crate::kernels::requant::{pack_requant4, Requant, Requant4, PACKED_REQUANT_W
 /// model (inlined into `run()` ten times, the autoencoder's layers ran 30% more
 /// instructions on the Cortex-M4).
 #[inline(never)]
-pub(crate) fn fully_connected_dot4<D: Dot>(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let (depth, units, batches) = (
-        p.geometry.input_depth,
-        p.geometry.output_depth,
-        p.geometry.batches,
-    );
+pub(crate) fn fully_connected_dot4<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
     debug_assert!(p.quant.output_multiplier.len() == 1 || p.quant.output_multiplier.len() == units);
     if units == 0 || batches == 0 {
         return;
@@ -32,35 +22,19 @@ pub(crate) fn fully_connected_dot4<D: Dot>(
     let rq = Requant::new(&p.quant, &p.clamp);
     let filter = &filter[..units * depth];
     let blocks = units / 4;
-    for (xs, out_row) in input
-        .chunks_exact(depth)
-        .zip(output.chunks_exact_mut(units))
-        .take(batches)
-    {
+    for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
         let xs = &xs[..depth];
         let (out_blocks, out_tail) = out_row.split_at_mut(blocks * 4);
         let (w_blocks, w_tail) = filter.split_at(blocks * 4 * depth);
-        for (blk, (outs, ws)) in out_blocks
-            .chunks_exact_mut(4)
-            .zip(w_blocks.chunks_exact(4 * depth))
-            .enumerate()
-        {
+        for (blk, (outs, ws)) in out_blocks.chunks_exact_mut(4).zip(w_blocks.chunks_exact(4 * depth)).enumerate() {
             let u = blk * 4;
             let (w0, rest) = ws.split_at(depth);
             let (w1, rest) = rest.split_at(depth);
             let (w2, w3) = rest.split_at(depth);
-            let acc = D::dot4(
-                xs,
-                [w0, w1, w2, w3],
-                [folded[u], folded[u + 1], folded[u + 2], folded[u + 3]],
-            );
+            let acc = D::dot4(xs, [w0, w1, w2, w3], [folded[u], folded[u + 1], folded[u + 2], folded[u + 3]]);
             rq.store(u, &acc, outs);
         }
-        for (j, (o, w)) in out_tail
-            .iter_mut()
-            .zip(w_tail.chunks_exact(depth))
-            .enumerate()
-        {
+        for (j, (o, w)) in out_tail.iter_mut().zip(w_tail.chunks_exact(depth)).enumerate() {
             let u = blocks * 4 + j;
             rq.store(u, &[D::dot1(xs, w, folded[u])], core::slice::from_mut(o));
         }
@@ -79,23 +53,9 @@ pub(crate) const ROWS: usize = 4;
 /// variant is selected only where [`crate::kernels::requant::packed_requant_ok`] holds).
 /// Not inlined, as [`fully_connected_dot4`].
 #[inline(never)]
-pub(crate) fn fully_connected_interleaved<D: Dot>(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let (depth, units, batches) = (
-        p.geometry.input_depth,
-        p.geometry.output_depth,
-        p.geometry.batches,
-    );
-    if units == 0
-        || batches == 0
-        || depth % ROWS != 0
-        || units % ROWS != 0
-        || packed.len() < units + units * depth / ROWS
-    {
+pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
+    if units == 0 || batches == 0 || depth % ROWS != 0 || units % ROWS != 0 || packed.len() < units + units * depth / ROWS {
         return;
     }
     let (folded, weights) = packed.split_at(units);
@@ -104,15 +64,8 @@ pub(crate) fn fully_connected_interleaved<D: Dot>(
     let per_tensor = q.output_multiplier.len() == 1;
     let mut tensor_words = [0i32; PACKED_REQUANT_WORDS];
     pack_requant4(q, 0, &mut tensor_words);
-    for (xs, out_row) in input
-        .chunks_exact(depth)
-        .zip(output.chunks_exact_mut(units))
-        .take(batches)
-    {
-        let blocks = out_row
-            .chunks_exact_mut(ROWS)
-            .zip(weights.chunks_exact(depth))
-            .zip(folded.chunks_exact(ROWS));
+    for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS));
         for (u, ((outs, ws), init)) in blocks.enumerate() {
             let acc = D::dot4x4_row(xs, ws, [init[0], init[1], init[2], init[3]]);
             let words = if per_tensor {

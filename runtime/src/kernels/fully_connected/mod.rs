@@ -70,56 +70,22 @@ pub fn fully_connected<N: Numerics>(
 }
 
 /// FULLY_CONNECTED 16x8, reference variant (zero points of the activations are 0).
-pub fn fully_connected_s16(
-    params: &FullyConnectedParams<S16>,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
-) {
+pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     fully_connected(params, input, filter, bias, output)
 }
 
 /// FULLY_CONNECTED float32, reference variant: TFLite's `reference_ops::FullyConnected`
 /// accumulation order, so the same bits (`weights_offset` is 0).
-pub fn fully_connected_f32(
-    params: &FullyConnectedParams<F32>,
-    input: &[f32],
-    filter: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn fully_connected_f32(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     fully_connected(params, input, filter, bias, output)
 }
 
 /// FULLY_CONNECTED float32 with float16 weights kept in flash (`filter`: binary16 bits,
 /// `[units, depth]`): [`fully_connected_f32`] on the exactly widened weights, bit for bit
 /// ([`F32H`]).
-pub fn fully_connected_f32_f16w(
-    params: &FullyConnectedParams<F32>,
-    input: &[f32],
-    filter: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
-    let FullyConnectedParams {
-        geometry,
-        weights_offset,
-        quant,
-        clamp,
-    } = *params;
-    fully_connected(
-        &FullyConnectedParams::<F32H> {
-            geometry,
-            weights_offset,
-            quant,
-            clamp,
-        },
-        input,
-        filter,
-        bias,
-        output,
-    )
+pub fn fully_connected_f32_f16w(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
+    let FullyConnectedParams { geometry, weights_offset, quant, clamp } = *params;
+    fully_connected(&FullyConnectedParams::<F32H> { geometry, weights_offset, quant, clamp }, input, filter, bias, output)
 }
 
 crate::variants::variant_table! {
@@ -145,21 +111,14 @@ crate::variants::variant_table! {
 }
 
 /// `Quad` without SIMD: the layer through CONV_2D's portable `Quad`.
-pub(crate) fn quad_portable(
-    params: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn quad_portable(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     crate::kernels::conv_2d::quad::conv_quad(&as_conv(params), input, packed, output)
 }
 
 /// The 1x1 CONV_2D that computes this FULLY_CONNECTED: input `[1, 1, batches, depth]`,
 /// filter `[units, 1, 1, depth]` (the weights' own `[units, depth]` layout), output `[1, 1,
 /// batches, units]`, stride 1, no padding; the same quantization and clamp.
-pub fn as_conv<'a>(
-    p: &FullyConnectedParams<'a, S8>,
-) -> crate::kernels::conv_2d::Conv2dParams<'a, S8> {
+pub fn as_conv<'a>(p: &FullyConnectedParams<'a, S8>) -> crate::kernels::conv_2d::Conv2dParams<'a, S8> {
     let g = &p.geometry;
     crate::kernels::conv_2d::Conv2dParams {
         geometry: crate::kernels::conv_2d::ConvGeometry {
@@ -180,21 +139,8 @@ pub fn as_conv<'a>(
 
 /// [`as_conv`]'s geometry.
 fn as_conv_geometry(g: &FullyConnectedGeometry) -> crate::kernels::conv_2d::ConvGeometry {
-    let quant = crate::kernels::numerics::QuantS8 {
-        input_offset: 0,
-        output_offset: 0,
-        output_multiplier: &[],
-        output_shift: &[],
-    };
-    let p = FullyConnectedParams::<S8> {
-        geometry: *g,
-        weights_offset: 0,
-        quant,
-        clamp: crate::kernels::numerics::Clamp {
-            min: i8::MIN,
-            max: i8::MAX,
-        },
-    };
+    let quant = crate::kernels::numerics::QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &[], output_shift: &[] };
+    let p = FullyConnectedParams::<S8> { geometry: *g, weights_offset: 0, quant, clamp: crate::kernels::numerics::Clamp { min: i8::MIN, max: i8::MAX } };
     as_conv(&p).geometry
 }
 
@@ -223,47 +169,27 @@ impl FullyConnectedVariant {
     /// The fastest variant for these int8 parameters, weights (`[units, depth]`) and bias
     /// on `target`. `Interleaved` is made for the Arm DSP micro-kernels (packed
     /// requantization); a host takes `Dot4`, which has an AVX2 form.
-    pub fn select(
-        p: &FullyConnectedParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        target: TargetClass,
-    ) -> FullyConnectedVariant {
+    pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> FullyConnectedVariant {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         if p.weights_offset != 0 || depth == 0 {
             return FullyConnectedVariant::Reference;
         }
         let requant_ok = |u: usize| {
             let at = |t: &[i32]| t.get(u).or(t.first()).copied();
-            let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift))
-            else {
-                return false;
-            };
+            let (Some(m), Some(s)) = (at(p.quant.output_multiplier), at(p.quant.output_shift)) else { return false };
             let b = bias.and_then(|b| b.get(u)).copied().unwrap_or(0);
-            let bound = crate::kernels::requant::acc_bound(
-                b,
-                filter[u * depth..][..depth].iter().copied(),
-                p.quant.input_offset,
-            );
+            let bound = crate::kernels::requant::acc_bound(b, filter[u * depth..][..depth].iter().copied(), p.quant.input_offset);
             crate::kernels::requant::packed_requant_ok(m, s, bound)
         };
         // Layers below `MIN_INTERLEAVED_MACS` keep `Dot4`: a model of tiny layers (hello_world)
         // would otherwise link both kernels for a few hundred instructions.
         if target == TargetClass::X86 {
             let conv = as_conv(p);
-            if crate::kernels::conv_2d::Conv2dVariant::select(&conv, filter, bias, target)
-                == crate::kernels::conv_2d::Conv2dVariant::Quad
-            {
+            if crate::kernels::conv_2d::Conv2dVariant::select(&conv, filter, bias, target) == crate::kernels::conv_2d::Conv2dVariant::Quad {
                 return FullyConnectedVariant::Quad;
             }
         }
-        if !target.is_host()
-            && depth % fast::ROWS == 0
-            && units % fast::ROWS == 0
-            && units * depth >= MIN_INTERLEAVED_MACS
-            && filter.len() >= units * depth
-            && (0..units).all(requant_ok)
-        {
+        if !target.is_host() && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
             FullyConnectedVariant::Interleaved
         } else {
             FullyConnectedVariant::Dot4
@@ -275,12 +201,8 @@ impl FullyConnectedVariant {
         match self {
             FullyConnectedVariant::Reference => 0,
             FullyConnectedVariant::Dot4 => g.output_depth,
-            FullyConnectedVariant::Interleaved => {
-                g.output_depth + g.output_depth * g.input_depth / fast::ROWS
-            }
-            FullyConnectedVariant::Quad => {
-                crate::kernels::conv_2d::Conv2dVariant::Quad.packed_len(&as_conv_geometry(g))
-            }
+            FullyConnectedVariant::Interleaved => g.output_depth + g.output_depth * g.input_depth / fast::ROWS,
+            FullyConnectedVariant::Quad => crate::kernels::conv_2d::Conv2dVariant::Quad.packed_len(&as_conv_geometry(g)),
         }
     }
 
@@ -289,31 +211,16 @@ impl FullyConnectedVariant {
     /// bias. `Dot4` reads the weights as in the model; `Interleaved` appends them per block
     /// of four units, word `4k + j` of a block holding bytes `4k..4k + 4` of unit `j`'s row
     /// (little endian), so that the kernel walks one pointer.
-    pub fn pack(
-        self,
-        p: &FullyConnectedParams<S8>,
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        packed: &mut [i32],
-    ) {
+    pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == FullyConnectedVariant::Quad {
-            return crate::kernels::conv_2d::Conv2dVariant::Quad.pack(
-                &as_conv(p),
-                filter,
-                bias,
-                packed,
-            );
+            return crate::kernels::conv_2d::Conv2dVariant::Quad.pack(&as_conv(p), filter, bias, packed);
         }
         let (folded, words) = packed.split_at_mut(units.min(packed.len()));
         for (u, v) in folded.iter_mut().enumerate() {
             let w = filter[u * depth..][..depth].iter().copied();
-            *v = crate::prepare::fold_input_offset(
-                w,
-                bias.map_or(0, |b| b[u]),
-                p.quant.input_offset,
-            );
+            *v = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
         }
         if self == FullyConnectedVariant::Interleaved {
             for (blk, block) in words.chunks_exact_mut(depth.max(1)).enumerate() {
@@ -331,32 +238,15 @@ impl FullyConnectedVariant {
 /// [`FullyConnectedF32Variant::pack`] (it replaces the model's weights and bias). AVX2+FMA
 /// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
 /// within a stated tolerance of [`fully_connected_f32`], not its bits (`kernels::f32x8`).
-pub fn fully_connected_f32_packed(
-    params: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    output: &mut [f32],
-) {
+pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     crate::kernels::f32x8::f32_simd!(avx512 fully_connected_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::fully_connected(
-        crate::kernels::f32x8::Portable,
-        params,
-        input,
-        packed,
-        output,
-    )
+    crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
 /// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Blocked`] (Arm FPUs): `packed` from
 /// [`FullyConnectedF32Variant::pack`] (the weights in blocks of four units), the model's
 /// bias as it is; [`fully_connected_f32`]'s bits (`kernels::blocked_f32`).
-pub fn fully_connected_f32_blocked(
-    params: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn fully_connected_f32_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.batches * g.input_depth);
     debug_assert_eq!(output.len(), g.batches * g.output_depth);
@@ -366,13 +256,7 @@ pub fn fully_connected_f32_blocked(
 /// [`fully_connected_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
 /// `packed` is [`crate::kernels::blocked_f32::pack`] of the binary16 weights, widened exactly
 /// as they are read; the same bits as [`fully_connected_f32`] on the widened weights.
-pub fn fully_connected_f32_f16w_blocked(
-    params: &FullyConnectedParams<F32>,
-    input: &[f32],
-    packed: &[u16],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn fully_connected_f32_f16w_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[u16], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.batches * g.input_depth);
     debug_assert_eq!(output.len(), g.batches * g.output_depth);
@@ -408,35 +292,21 @@ impl FullyConnectedF32Variant {
     pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedF32Variant::Reference => 0,
-            FullyConnectedF32Variant::Blocked => {
-                crate::kernels::blocked_f32::packed_len(g.output_depth, g.input_depth)
-            }
-            FullyConnectedF32Variant::Packed => {
-                crate::kernels::f32x8::fc_packed_len(g.output_depth, g.input_depth)
-            }
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::packed_len(g.output_depth, g.input_depth),
+            FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_packed_len(g.output_depth, g.input_depth),
         }
     }
 
     /// The compile-time packing. `Packed`: per block of 8 units, their biases, then per input
     /// element their 8 weights. `Blocked`: per block of 4 units, per input element their 4
     /// weights (no bias).
-    pub fn pack(
-        self,
-        p: &FullyConnectedParams<F32>,
-        filter: &[f32],
-        bias: Option<&[f32]>,
-        packed: &mut [f32],
-    ) {
+    pub fn pack(self, p: &FullyConnectedParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         let g = &p.geometry;
         match self {
             FullyConnectedF32Variant::Reference => {}
-            FullyConnectedF32Variant::Blocked => {
-                crate::kernels::blocked_f32::pack(g.output_depth, g.input_depth, filter, packed)
-            }
-            FullyConnectedF32Variant::Packed => {
-                crate::kernels::f32x8::fc_pack(g.output_depth, g.input_depth, filter, bias, packed)
-            }
+            FullyConnectedF32Variant::Blocked => crate::kernels::blocked_f32::pack(g.output_depth, g.input_depth, filter, packed),
+            FullyConnectedF32Variant::Packed => crate::kernels::f32x8::fc_pack(g.output_depth, g.input_depth, filter, bias, packed),
         }
     }
 }

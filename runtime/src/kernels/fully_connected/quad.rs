@@ -18,14 +18,7 @@ pub(crate) trait FcQuadMicro {
     ///
     /// # Safety
     /// The instruction set the implementation names (its entry's `#[target_feature]`).
-    unsafe fn group(
-        &self,
-        blk: usize,
-        left: usize,
-        x: &[i8],
-        t: &QuadTable,
-        out: &mut [i8],
-    ) -> usize;
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize;
 }
 
 /// Whether the SIMD forms take the layer (the convolution's bounds: a depth of 1 to
@@ -41,36 +34,16 @@ pub(crate) fn fits(p: &FullyConnectedParams<S8>) -> bool {
 /// # Safety
 /// What `K::group` requires of the CPU.
 #[inline(always)]
-pub(crate) unsafe fn rows<K: FcQuadMicro>(
-    k: &K,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let (depth, units, batches) = (
-        p.geometry.input_depth,
-        p.geometry.output_depth,
-        p.geometry.batches,
-    );
+pub(crate) unsafe fn rows<K: FcQuadMicro>(k: &K, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
     if units == 0 || depth == 0 {
         return;
     }
     let n_quads = depth.div_ceil(4);
     let n_blocks = units.div_ceil(BLOCK);
     let (biases, rows) = packed.split_at(BLOCK * n_blocks);
-    let t = QuadTable {
-        biases,
-        rows: &rows[..n_blocks * n_quads * BLOCK],
-        n_quads,
-        n_blocks,
-        out_d: units,
-    };
-    for (x, out) in input
-        .chunks_exact(depth)
-        .zip(output.chunks_exact_mut(units))
-        .take(batches)
-    {
+    let t = QuadTable { biases, rows: &rows[..n_blocks * n_quads * BLOCK], n_quads, n_blocks, out_d: units };
+    for (x, out) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
         let mut blk = 0;
         while blk < n_blocks {
             // SAFETY: the caller's guarantee.

@@ -6,9 +6,7 @@ use super::{FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant}
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{
-    extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
 use std::string::String;
@@ -19,57 +17,29 @@ type Kernel = fn(&FullyConnectedParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [
 
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
-fn selected<D: Dot>(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
-        FullyConnectedVariant::Reference => {
-            super::fully_connected_s8(p, input, filter, bias, output)
-        }
-        FullyConnectedVariant::Dot4 => {
-            super::fast::fully_connected_dot4::<D>(p, input, filter, &packed, output)
-        }
-        FullyConnectedVariant::Interleaved => {
-            super::fast::fully_connected_interleaved::<D>(p, input, &packed, output)
-        }
+        FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
+        FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<D>(p, input, filter, &packed, output),
+        FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<D>(p, input, &packed, output),
         // Not selected for Arm; the portable form if it were.
-        FullyConnectedVariant::Quad => {
-            crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output)
-        }
+        FullyConnectedVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output),
     }
 }
 
 /// What x86-64 selects (`Quad` for every layer it takes), in the portable form.
-fn selected_x86_portable(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn selected_x86_portable(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
     match v {
-        FullyConnectedVariant::Quad => {
-            crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output)
-        }
-        FullyConnectedVariant::Reference => {
-            super::fully_connected_s8(p, input, filter, bias, output)
-        }
-        FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<
-            crate::kernels::dot::scalar::Scalar,
-        >(p, input, filter, &packed, output),
-        FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<
-            crate::kernels::dot::scalar::Scalar,
-        >(p, input, &packed, output),
+        FullyConnectedVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output),
+        FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
+        FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
+        FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
     }
 }
 
@@ -78,60 +48,23 @@ fn selected_x86_portable(
 /// with `simd` selected on this thread: the dispatch generated code goes through, on one
 /// instruction set.
 #[allow(dead_code)]
-fn under(
-    simd: HostSimd,
-    class: TargetClass,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn under(simd: HostSimd, class: TargetClass, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     crate::isa::under(simd, || {
         let v = FullyConnectedVariant::select(p, filter, bias, class);
         let mut packed = vec![0i32; v.packed_len(&p.geometry)];
         v.pack(p, filter, bias, &mut packed);
-        v.run(
-            p,
-            crate::variants::Operands {
-                input,
-                filter,
-                bias,
-                packed: &packed,
-            },
-            output,
-        );
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
     })
 }
 
-fn public(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+fn public(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let v = FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::BUILD);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
     v.pack(p, filter, bias, &mut packed);
-    v.run(
-        p,
-        crate::variants::Operands {
-            input,
-            filter,
-            bias,
-            packed: &packed,
-        },
-        output,
-    );
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
-fn naive(
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-) -> Vec<i8> {
+fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>) -> Vec<i8> {
     let mut out = vec![0i8; p.geometry.batches * p.geometry.output_depth];
     for b in 0..p.geometry.batches {
         for u in 0..p.geometry.output_depth {
@@ -142,19 +75,9 @@ fn naive(
             }
             // The int32 accumulator wraps (no saturation), as TFLite's does.
             let acc = acc as i32;
-            let q = if p.quant.output_multiplier.len() == 1 {
-                0
-            } else {
-                u
-            };
-            let v = multiply_by_quantized_multiplier(
-                acc,
-                p.quant.output_multiplier[q],
-                p.quant.output_shift[q],
-            ) as i64
-                + p.quant.output_offset as i64;
-            out[b * p.geometry.output_depth + u] =
-                v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+            let q = if p.quant.output_multiplier.len() == 1 { 0 } else { u };
+            let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64 + p.quant.output_offset as i64;
+            out[b * p.geometry.output_depth + u] = v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
         }
     }
     out
@@ -198,24 +121,15 @@ impl Case {
     fn problem(&self) -> Problem {
         let c = self;
         let mut rng = Rng(c.seed);
-        let (mult, shift) =
-            multipliers(&mut rng, c.units, -14, if c.right_shifts { -1 } else { 1 });
+        let (mult, shift) = multipliers(&mut rng, c.units, -14, if c.right_shifts { -1 } else { 1 });
         // A filter zero point only exists with per-tensor weights.
-        let weights_offset = if mult.len() == 1 && !c.symmetric {
-            -c.filter_zp
-        } else {
-            0
-        };
+        let weights_offset = if mult.len() == 1 && !c.symmetric { -c.filter_zp } else { 0 };
         let (act_min, act_max) = rng.activation_range();
         let input = rng.i8s(c.batches * c.depth);
         let filter = rng.i8s(c.units * c.depth);
         let bias = rng.i32s(c.units, -(1 << 20), 1 << 20);
         Problem {
-            geometry: FullyConnectedGeometry {
-                batches: c.batches,
-                input_depth: c.depth,
-                output_depth: c.units,
-            },
+            geometry: FullyConnectedGeometry { batches: c.batches, input_depth: c.depth, output_depth: c.units },
             weights_offset,
             input_offset: -c.in_zp,
             output_offset: c.out_zp,
@@ -230,18 +144,7 @@ impl Case {
     }
 
     fn plain(batches: usize, depth: usize, units: usize, symmetric: bool, seed: u64) -> Case {
-        Case {
-            batches,
-            depth,
-            units,
-            in_zp: 0,
-            filter_zp: 3,
-            out_zp: 0,
-            with_bias: true,
-            symmetric,
-            seed,
-            right_shifts: true,
-        }
+        Case { batches, depth, units, in_zp: 0, filter_zp: 3, out_zp: 0, with_bias: true, symmetric, seed, right_shifts: true }
     }
 }
 
@@ -250,16 +153,8 @@ impl Problem {
         FullyConnectedParams {
             geometry: self.geometry,
             weights_offset: self.weights_offset,
-            quant: QuantS8 {
-                input_offset: self.input_offset,
-                output_offset: self.output_offset,
-                output_multiplier: &self.mult,
-                output_shift: &self.shift,
-            },
-            clamp: Clamp {
-                min: self.clamp.0,
-                max: self.clamp.1,
-            },
+            quant: QuantS8 { input_offset: self.input_offset, output_offset: self.output_offset, output_multiplier: &self.mult, output_shift: &self.shift },
+            clamp: Clamp { min: self.clamp.0, max: self.clamp.1 },
         }
     }
 }
@@ -287,51 +182,12 @@ impl KernelCase for Fc {
     const CASES: Option<u32> = Some(300);
 
     fn strategy() -> BoxedStrategy<Self> {
-        let depth = prop_oneof![
-            1usize..70,
-            (1usize..40).prop_map(|d| 4 * d),
-            (8usize..40).prop_map(|d| 16 * d)
-        ];
+        let depth = prop_oneof![1usize..70, (1usize..40).prop_map(|d| 4 * d), (8usize..40).prop_map(|d| 16 * d)];
         let units = prop_oneof![1usize..20, (1usize..6).prop_map(|u| 4 * u)];
-        (
-            1usize..4,
-            depth,
-            units,
-            zero_point(),
-            -5i32..5,
-            zero_point(),
-            any::<bool>(),
-            any::<u64>(),
-            any::<bool>(),
-            any::<bool>(),
-        )
-            .prop_map(
-                |(
-                    batches,
-                    depth,
-                    units,
-                    in_zp,
-                    filter_zp,
-                    out_zp,
-                    with_bias,
-                    seed,
-                    symmetric,
-                    right_shifts,
-                )| {
-                    Fc::Random(Case {
-                        batches,
-                        depth,
-                        units,
-                        in_zp,
-                        filter_zp,
-                        out_zp,
-                        with_bias,
-                        symmetric,
-                        seed,
-                        right_shifts,
-                    })
-                },
-            )
+        (1usize..4, depth, units, zero_point(), -5i32..5, zero_point(), any::<bool>(), any::<u64>(), any::<bool>(), any::<bool>())
+            .prop_map(|(batches, depth, units, in_zp, filter_zp, out_zp, with_bias, seed, symmetric, right_shifts)| {
+                Fc::Random(Case { batches, depth, units, in_zp, filter_zp, out_zp, with_bias, symmetric, seed, right_shifts })
+            })
             .boxed()
     }
 
@@ -341,11 +197,7 @@ impl KernelCase for Fc {
         // b0: (2 + 4)/4 = 1.5 -> 2 -> 12; (6 + 4 - 4)/4 = 1.5 -> 2 -> 12
         // b1: (0 + 4)/4 = 1 -> 11;        (100 - 4)/4 = 24 -> 34 -> clamp 20
         v.push(Fc::Fixed(Problem {
-            geometry: FullyConnectedGeometry {
-                batches: 2,
-                input_depth: 3,
-                output_depth: 2,
-            },
+            geometry: FullyConnectedGeometry { batches: 2, input_depth: 3, output_depth: 2 },
             weights_offset: -1,
             input_offset: 1,
             output_offset: 10,
@@ -360,11 +212,7 @@ impl KernelCase for Fc {
         // The int32 accumulator wraps like TFLite's: MAX + (2 - 1) * 1 is MIN, both variants.
         for (weights_offset, x, want) in [(0, 1, -128), (0, 0, 127), (-1, 1, -128), (-1, 0, 127)] {
             v.push(Fc::Fixed(Problem {
-                geometry: FullyConnectedGeometry {
-                    batches: 1,
-                    input_depth: 1,
-                    output_depth: 1,
-                },
+                geometry: FullyConnectedGeometry { batches: 1, input_depth: 1, output_depth: 1 },
                 weights_offset,
                 input_offset: 0,
                 output_offset: 0,
@@ -388,67 +236,27 @@ impl KernelCase for Fc {
         }
         // The Interleaved variant: depths and units multiples of 4 (its 8-byte steps and
         // the 4-byte remainder), batches 1..3, zero points at the extremes.
-        for (i, (depth, units)) in [(128, 4), (64, 8), (32, 16), (64, 12), (640, 8), (36, 16)]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, (depth, units)) in [(128, 4), (64, 8), (32, 16), (64, 12), (640, 8), (36, 16)].into_iter().enumerate() {
             for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
-                v.push(Fc::Random(Case {
-                    in_zp,
-                    out_zp,
-                    ..Case::plain(1 + i % 3, depth, units, true, i as u64)
-                }));
+                v.push(Fc::Random(Case { in_zp, out_zp, ..Case::plain(1 + i % 3, depth, units, true, i as u64) }));
             }
         }
         // Zero batches (empty output).
         v.push(Fc::Random(Case::plain(0, 8, 3, true, 0)));
         v.push(Fc::Random(Case::plain(0, 8, 3, false, 0)));
         // ±127 / −128 in data and zero points.
-        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)]
-            .into_iter()
-            .enumerate()
-        {
-            for (depth, units, symmetric) in [
-                (1, 3, true),
-                (4, 3, true),
-                (17, 3, true),
-                (64, 3, true),
-                (17, 3, false),
-                (64, 3, false),
-                (128, 4, true),
-                (64, 8, true),
-            ] {
-                let mut p = Case {
-                    in_zp,
-                    out_zp,
-                    filter_zp: -5,
-                    ..Case::plain(2, depth, units, symmetric, i as u64)
-                }
-                .problem();
+        for (i, (in_zp, out_zp)) in [(-128, 127), (127, -128), (-128, -128), (127, 127)].into_iter().enumerate() {
+            for (depth, units, symmetric) in [(1, 3, true), (4, 3, true), (17, 3, true), (64, 3, true), (17, 3, false), (64, 3, false), (128, 4, true), (64, 8, true)] {
+                let mut p = Case { in_zp, out_zp, filter_zp: -5, ..Case::plain(2, depth, units, symmetric, i as u64) }.problem();
                 p.input = extremes(p.input.len());
                 p.filter = extremes(p.filter.len()).into_iter().rev().collect();
                 v.push(Fc::Fixed(p));
             }
         }
         // Multiplier extremes, per channel and per tensor.
-        for (i, (mult, shift)) in [
-            (i32::MAX, 1),
-            (1 << 30, 1),
-            (i32::MAX, 0),
-            (1 << 30, -31),
-            (i32::MAX, -20),
-            (1 << 30, -14),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, (mult, shift)) in [(i32::MAX, 1), (1 << 30, 1), (i32::MAX, 0), (1 << 30, -31), (i32::MAX, -20), (1 << 30, -14)].into_iter().enumerate() {
             for symmetric in [true, false] {
-                let mut p = Case {
-                    in_zp: -128,
-                    out_zp: 127,
-                    ..Case::plain(2, 9, 5, symmetric, i as u64)
-                }
-                .problem();
+                let mut p = Case { in_zp: -128, out_zp: 127, ..Case::plain(2, 9, 5, symmetric, i as u64) }.problem();
                 p.mult = vec![mult; p.mult.len()];
                 p.shift = vec![shift; p.shift.len()];
                 p.clamp = (-128, 127);
@@ -461,13 +269,7 @@ impl KernelCase for Fc {
     fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
         let p = self.problem();
         let mut out = vec![0x55u8 as i8; p.geometry.batches * p.geometry.output_depth];
-        kernel(
-            &p.params(),
-            &p.input,
-            &p.filter,
-            p.bias.as_deref(),
-            &mut out,
-        );
+        kernel(&p.params(), &p.input, &p.filter, p.bias.as_deref(), &mut out);
         Ok(out)
     }
 
@@ -478,11 +280,7 @@ impl KernelCase for Fc {
     }
 }
 
-kernel_tests!(
-    reference,
-    Fc,
-    crate::kernels::fully_connected::fully_connected_s8
-);
+kernel_tests!(reference, Fc, crate::kernels::fully_connected::fully_connected_s8);
 kernel_tests!(selected_scalar, if true, Fc, selected::<crate::kernels::dot::scalar::Scalar>);
 // The RV32 micro-kernels (portable Rust, so run natively here too) on the Arm layouts.
 kernel_tests!(selected_rv32, if true, Fc, selected::<crate::kernels::dot::rv32::Rv32>);
@@ -514,35 +312,15 @@ fn cases_reach_every_variant() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..100 {
-        let p = Fc::strategy()
-            .new_tree(&mut runner)
-            .expect("a case")
-            .current()
-            .problem();
-        seen.insert(std::format!(
-            "{:?}",
-            FullyConnectedVariant::select(
-                &p.params(),
-                &p.filter,
-                p.bias.as_deref(),
-                crate::isa::TargetClass::ArmDsp
-            )
-        ));
+        let p = Fc::strategy().new_tree(&mut runner).expect("a case").current().problem();
+        seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp)));
     }
     assert_eq!(seen.len(), 3, "{seen:?}");
     let edges: std::collections::BTreeSet<_> = Fc::edge_cases()
         .iter()
         .map(|c| {
             let p = c.problem();
-            std::format!(
-                "{:?}",
-                FullyConnectedVariant::select(
-                    &p.params(),
-                    &p.filter,
-                    p.bias.as_deref(),
-                    crate::isa::TargetClass::ArmDsp
-                )
-            )
+            std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp))
         })
         .collect();
     assert_eq!(edges.len(), 3, "{edges:?}");

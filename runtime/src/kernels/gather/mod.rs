@@ -44,10 +44,7 @@ pub fn gather<T: Copy + Default>(p: &GatherParams, input: &[T], coords: &[i32], 
             for coord in 0..p.coords {
                 let o = ((batch * p.outer + outer) * p.coords + coord) * n;
                 let out = &mut output[o..o + n];
-                match usize::try_from(coords[batch * p.coords + coord])
-                    .ok()
-                    .filter(|&c| c < p.axis_size)
-                {
+                match usize::try_from(coords[batch * p.coords + coord]).ok().filter(|&c| c < p.axis_size) {
                     Some(c) => {
                         let i = ((batch * p.outer + outer) * p.axis_size + c) * n;
                         out.copy_from_slice(&input[i..i + n]);

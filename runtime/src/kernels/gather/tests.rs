@@ -19,68 +19,23 @@ impl KernelCase for Case {
     const REFERENCE: Kernel = gather::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            0usize..3,
-            0usize..4,
-            1usize..5,
-            0usize..5,
-            0usize..4,
-            any::<u64>(),
-        )
+        (0usize..3, 0usize..4, 1usize..5, 0usize..5, 0usize..4, any::<u64>())
             .prop_map(|(batch, outer, axis_size, coords, inner, seed)| {
                 let mut r = Rng(seed);
                 // Mostly in range, sometimes just outside on either side.
-                let c = (0..batch * coords)
-                    .map(|_| r.range(-1, axis_size as i64) as i32)
-                    .collect();
-                Case {
-                    p: GatherParams {
-                        batch,
-                        outer,
-                        axis_size,
-                        coords,
-                        inner,
-                    },
-                    coords: c,
-                }
+                let c = (0..batch * coords).map(|_| r.range(-1, axis_size as i64) as i32).collect();
+                Case { p: GatherParams { batch, outer, axis_size, coords, inner }, coords: c }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Case {
-                p: GatherParams {
-                    batch: 1,
-                    outer: 1,
-                    axis_size: 3,
-                    coords: 0,
-                    inner: 2
-                },
-                coords: std::vec![]
-            },
-            Case {
-                p: GatherParams {
-                    batch: 1,
-                    outer: 2,
-                    axis_size: 3,
-                    coords: 3,
-                    inner: 1
-                },
-                coords: std::vec![i32::MIN, 2, i32::MAX]
-            },
+            Case { p: GatherParams { batch: 1, outer: 1, axis_size: 3, coords: 0, inner: 2 }, coords: std::vec![] },
+            Case { p: GatherParams { batch: 1, outer: 2, axis_size: 3, coords: 3, inner: 1 }, coords: std::vec![i32::MIN, 2, i32::MAX] },
         ];
         for n in LANE_TAILS {
-            v.push(Case {
-                p: GatherParams {
-                    batch: 2,
-                    outer: 1,
-                    axis_size: 2,
-                    coords: 2,
-                    inner: n,
-                },
-                coords: std::vec![1, 0, 0, 1],
-            });
+            v.push(Case { p: GatherParams { batch: 2, outer: 1, axis_size: 2, coords: 2, inner: n }, coords: std::vec![1, 0, 0, 1] });
         }
         v
     }
@@ -101,11 +56,7 @@ impl KernelCase for Case {
                 for c in 0..p.coords {
                     let x = self.coords[b * p.coords + c];
                     for i in 0..p.inner {
-                        let want = if (0..p.axis_size as i64).contains(&(x as i64)) {
-                            tag(((b * p.outer + o) * p.axis_size + x as usize) * p.inner + i)
-                        } else {
-                            0
-                        };
+                        let want = if (0..p.axis_size as i64).contains(&(x as i64)) { tag(((b * p.outer + o) * p.axis_size + x as usize) * p.inner + i) } else { 0 };
                         if out[k] != want {
                             return Err(format!("output {k}: got {}, want {want}", out[k]));
                         }

@@ -20,26 +20,16 @@ pub struct GatherNdParams<'a> {
 }
 
 /// GATHER_ND of any `Copy` element.
-pub fn gather_nd<T: Copy + Default>(
-    p: &GatherNdParams,
-    params: &[T],
-    indices: &[i32],
-    output: &mut [T],
-) {
+pub fn gather_nd<T: Copy + Default>(p: &GatherNdParams, params: &[T], indices: &[i32], output: &mut [T]) {
     let nd = p.strides.len();
     debug_assert_eq!(params.len(), p.params_len);
     debug_assert_eq!(indices.len(), p.slices * nd);
     debug_assert_eq!(output.len(), p.slices * p.slice_size);
     let n = p.slice_size;
     for i in 0..p.slices {
-        let from: i64 = (0..nd)
-            .map(|j| i64::from(indices[i * nd + j]) * p.strides[j] as i64)
-            .sum();
+        let from: i64 = (0..nd).map(|j| i64::from(indices[i * nd + j]) * p.strides[j] as i64).sum();
         let out = &mut output[i * n..(i + 1) * n];
-        match usize::try_from(from)
-            .ok()
-            .filter(|&f| f + n <= p.params_len)
-        {
+        match usize::try_from(from).ok().filter(|&f| f + n <= p.params_len) {
             Some(f) => out.copy_from_slice(&params[f..f + n]),
             None => out.fill(T::default()),
         }
@@ -63,35 +53,17 @@ mod tests {
     fn matches_the_definition() {
         let params: Vec<i8> = (0..24).map(tag).collect();
         // nd = 2: slices of 2.
-        let p = GatherNdParams {
-            slices: 4,
-            slice_size: 2,
-            strides: &[8, 2],
-            params_len: 24,
-        };
+        let p = GatherNdParams { slices: 4, slice_size: 2, strides: &[8, 2], params_len: 24 };
         let mut out = [0x55i8; 8];
         gather_nd(&p, &params, &[2, 3, 0, 0, 0, 5, 3, 0], &mut out);
-        assert_eq!(
-            out,
-            [tag(22), tag(23), tag(0), tag(1), tag(10), tag(11), 0, 0]
-        );
+        assert_eq!(out, [tag(22), tag(23), tag(0), tag(1), tag(10), tag(11), 0, 0]);
         // nd = 3: single elements.
-        let p = GatherNdParams {
-            slices: 2,
-            slice_size: 1,
-            strides: &[8, 2, 1],
-            params_len: 24,
-        };
+        let p = GatherNdParams { slices: 2, slice_size: 1, strides: &[8, 2, 1], params_len: 24 };
         let mut out = [0i8; 2];
         gather_nd_s8(&p, &params, &[1, 2, 1, -1, 0, 0], &mut out);
         assert_eq!(out, [tag(13), 0]);
         // nd = 1 on an empty slice list.
-        let p = GatherNdParams {
-            slices: 0,
-            slice_size: 8,
-            strides: &[8],
-            params_len: 24,
-        };
+        let p = GatherNdParams { slices: 0, slice_size: 8, strides: &[8], params_len: 24 };
         gather_nd(&p, &params, &[], &mut []);
     }
 }

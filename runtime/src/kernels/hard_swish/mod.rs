@@ -70,36 +70,25 @@ pub(crate) fn hard_swish_s8_table_in_place(params: &HardSwishParams, data: &mut 
 
 /// int8 HARD_SWISH parameters: TFLite Micro `HardSwishPrepare` (hard_swish_common.cc).
 /// `None` where it fails (output multiplier exponent > 0) or a zero point is not int8.
-pub fn prepare_hard_swish_s8(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_scale: f32,
-    output_zero_point: i32,
-) -> Option<HardSwishParams> {
+pub fn prepare_hard_swish_s8(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<HardSwishParams> {
     let hires_input_scale = (1.0f32 / 128.0f32) * input_scale;
     let reluish_scale = 3.0f32 / 32768.0f32;
     let output_multiplier = (hires_input_scale / output_scale) as f64;
-    let (output_fixedpoint_int32, output_multiplier_exponent) =
-        crate::prepare::quantize_multiplier(output_multiplier)?;
+    let (output_fixedpoint_int32, output_multiplier_exponent) = crate::prepare::quantize_multiplier(output_multiplier)?;
     if output_multiplier_exponent > 0 || output_fixedpoint_int32 < 0 {
         return None;
     }
     let reluish_multiplier = (hires_input_scale / reluish_scale) as f64;
-    let (reluish_fixedpoint_int32, reluish_multiplier_exponent) =
-        crate::prepare::quantize_multiplier(reluish_multiplier)?;
+    let (reluish_fixedpoint_int32, reluish_multiplier_exponent) = crate::prepare::quantize_multiplier(reluish_multiplier)?;
     if reluish_fixedpoint_int32 < 0 || !(-31..=31).contains(&reluish_multiplier_exponent) {
         return None;
     }
     Some(HardSwishParams {
         input_zero_point: i8::try_from(input_zero_point).ok()? as i16,
         output_zero_point: i8::try_from(output_zero_point).ok()? as i16,
-        reluish_multiplier_fixedpoint_int16: crate::prepare::downscale_int32_to_int16_multiplier(
-            reluish_fixedpoint_int32,
-        ),
+        reluish_multiplier_fixedpoint_int16: crate::prepare::downscale_int32_to_int16_multiplier(reluish_fixedpoint_int32),
         reluish_multiplier_exponent,
-        output_multiplier_fixedpoint_int16: crate::prepare::downscale_int32_to_int16_multiplier(
-            output_fixedpoint_int32,
-        ),
+        output_multiplier_fixedpoint_int16: crate::prepare::downscale_int32_to_int16_multiplier(output_fixedpoint_int32),
         output_multiplier_exponent,
     })
 }

@@ -12,19 +12,14 @@ use crate::quant::{
 pub fn hard_swish_one(p: &HardSwishParams, x: i8) -> i8 {
     let input_value = (x as i32 - p.input_zero_point as i32) as i16;
     let input_value_on_hires_input_scale = (input_value as i32 * (1 << 7)) as i16;
-    let input_value_on_preshift_output_scale = saturating_rounding_doubling_high_mul_i16(
-        input_value_on_hires_input_scale,
-        p.output_multiplier_fixedpoint_int16,
-    );
+    let input_value_on_preshift_output_scale =
+        saturating_rounding_doubling_high_mul_i16(input_value_on_hires_input_scale, p.output_multiplier_fixedpoint_int16);
 
     let mut reluish_value = input_value_on_hires_input_scale;
     if p.reluish_multiplier_exponent > 0 {
         reluish_value = saturating_left_shift_i16(reluish_value, p.reluish_multiplier_exponent - 1);
     }
-    reluish_value = saturating_rounding_doubling_high_mul_i16(
-        reluish_value,
-        p.reluish_multiplier_fixedpoint_int16,
-    );
+    reluish_value = saturating_rounding_doubling_high_mul_i16(reluish_value, p.reluish_multiplier_fixedpoint_int16);
     if p.reluish_multiplier_exponent > 0 {
         reluish_value = saturating_left_shift_i16(reluish_value, 1);
     }
@@ -34,10 +29,8 @@ pub fn hard_swish_one(p: &HardSwishParams, x: i8) -> i8 {
     // [-1, 1] -> [0, 1] in Q0.15.
     reluish_value = ((reluish_value as i32 + (1 << 15)) >> 1) as i16;
 
-    let preshift_output_value =
-        saturating_doubling_high_mul_i16(reluish_value, input_value_on_preshift_output_scale);
-    let mut output_value =
-        rounding_divide_by_pot_i16(preshift_output_value, -p.output_multiplier_exponent);
+    let preshift_output_value = saturating_doubling_high_mul_i16(reluish_value, input_value_on_preshift_output_scale);
+    let mut output_value = rounding_divide_by_pot_i16(preshift_output_value, -p.output_multiplier_exponent);
     output_value = (output_value as i32 + p.output_zero_point as i32) as i16;
     output_value.clamp(i8::MIN as i16, i8::MAX as i16) as i8
 }

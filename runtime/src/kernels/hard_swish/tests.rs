@@ -19,17 +19,11 @@ struct HardSwish {
 
 impl UnaryS8Op for HardSwish {
     type Params = HardSwishParams;
-    const REFERENCE: UnaryKernel<HardSwishParams> =
-        (scalar::hard_swish_s8, scalar::hard_swish_s8_in_place);
+    const REFERENCE: UnaryKernel<HardSwishParams> = (scalar::hard_swish_s8, scalar::hard_swish_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
         (scale(0.005, 0.2), zero_point(), 0.5f32..2.0, zero_point())
-            .prop_map(|(in_scale, in_zp, out_ratio, out_zp)| HardSwish {
-                in_scale,
-                in_zp,
-                out_ratio,
-                out_zp,
-            })
+            .prop_map(|(in_scale, in_zp, out_ratio, out_zp)| HardSwish { in_scale, in_zp, out_ratio, out_zp })
             .boxed()
     }
 
@@ -37,24 +31,14 @@ impl UnaryS8Op for HardSwish {
         let mut v = Vec::new();
         for (in_scale, out_ratio) in [(0.005, 0.5), (0.2, 2.0), (0.1, 1.0), (0.2, 0.5)] {
             for (in_zp, out_zp) in [(0, 0), (-128, 127), (127, -128)] {
-                v.push(HardSwish {
-                    in_scale,
-                    in_zp,
-                    out_ratio,
-                    out_zp,
-                });
+                v.push(HardSwish { in_scale, in_zp, out_ratio, out_zp });
             }
         }
         v
     }
 
     fn params(&self) -> Option<HardSwishParams> {
-        crate::kernels::hard_swish::prepare_hard_swish_s8(
-            self.in_scale,
-            self.in_zp,
-            self.in_scale * self.out_ratio,
-            self.out_zp,
-        )
+        crate::kernels::hard_swish::prepare_hard_swish_s8(self.in_scale, self.in_zp, self.in_scale * self.out_ratio, self.out_zp)
     }
 
     fn ideal(&self, x: i8) -> f64 {
@@ -70,11 +54,7 @@ impl UnaryS8Op for HardSwish {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<HardSwish>,
-    (scalar::hard_swish_s8, scalar::hard_swish_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<HardSwish>, (scalar::hard_swish_s8, scalar::hard_swish_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<HardSwish>, (hard_swish_s8, hard_swish_s8_in_place));
 kernel_tests!(impl_table, if true, Unary<HardSwish>, (super::super::hard_swish_s8_table, super::super::hard_swish_s8_table_in_place));
 

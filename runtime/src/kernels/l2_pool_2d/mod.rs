@@ -24,10 +24,7 @@ pub struct L2Pool2dParams {
 
 /// L2_POOL_2D float32, NHWC in and out.
 pub fn l2_pool_2d_f32(params: &L2Pool2dParams, input: &[f32], output: &mut [f32]) {
-    debug_assert_eq!(
-        input.len(),
-        params.geometry.input_shape.iter().product::<usize>()
-    );
+    debug_assert_eq!(input.len(), params.geometry.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.geometry.output_len());
     scalar::l2_pool_2d_f32(params, input, output)
 }

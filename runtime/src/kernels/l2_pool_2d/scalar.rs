@@ -2,8 +2,8 @@
 //! output column, channel, window rows, window columns).
 
 use super::L2Pool2dParams;
-use crate::kernels::numerics::{Numerics, F32};
 use crate::math::sqrtf;
+use crate::kernels::numerics::{Numerics, F32};
 
 /// See [`super::l2_pool_2d_f32`].
 pub fn l2_pool_2d_f32(p: &L2Pool2dParams, input: &[f32], output: &mut [f32]) {
@@ -23,8 +23,7 @@ pub fn l2_pool_2d_f32(p: &L2Pool2dParams, input: &[f32], output: &mut [f32]) {
                             sum_squares += v * v;
                         }
                     }
-                    output[out_pixel + c] =
-                        <F32 as Numerics>::clamp(sqrtf(sum_squares / count), &p.clamp);
+                    output[out_pixel + c] = <F32 as Numerics>::clamp(sqrtf(sum_squares / count), &p.clamp);
                 }
             }
         }

@@ -48,39 +48,15 @@ fn naive(c: &Case) -> Vec<u32> {
     out
 }
 
-fn case(
-    rng: &mut Rng,
-    shape: [usize; 4],
-    f: [usize; 2],
-    s: [usize; 2],
-    same: bool,
-    relu6: bool,
-) -> Option<Case> {
+fn case(rng: &mut Rng, shape: [usize; 4], f: [usize; 2], s: [usize; 2], same: bool, relu6: bool) -> Option<Case> {
     let pad = if same { Padding::Same } else { Padding::Valid };
     let (oh, pt) = compute_padding(pad, shape[1], f[0], s[0], 1)?;
     let (ow, pl) = compute_padding(pad, shape[2], f[1], s[1], 1)?;
     if oh == 0 || ow == 0 {
         return None;
     }
-    let geometry = PoolGeometry {
-        input_shape: shape,
-        output_height: oh,
-        output_width: ow,
-        filter_height: f[0],
-        filter_width: f[1],
-        stride_height: s[0],
-        stride_width: s[1],
-        pad_top: pt,
-        pad_left: pl,
-    };
-    let clamp = if relu6 {
-        Clamp { min: 0.0, max: 6.0 }
-    } else {
-        Clamp {
-            min: f32::MIN,
-            max: f32::MAX,
-        }
-    };
+    let geometry = PoolGeometry { input_shape: shape, output_height: oh, output_width: ow, filter_height: f[0], filter_width: f[1], stride_height: s[0], stride_width: s[1], pad_top: pt, pad_left: pl };
+    let clamp = if relu6 { Clamp { min: 0.0, max: 6.0 } } else { Clamp { min: f32::MIN, max: f32::MAX } };
     let n: usize = shape.iter().product();
     let input = (0..n)
         .map(|_| match rng.below(40) {
@@ -90,10 +66,7 @@ fn case(
             _ => rng.range(-5000, 5000) as f32 / 613.0,
         })
         .collect();
-    Some(Case {
-        p: L2Pool2dParams { geometry, clamp },
-        input,
-    })
+    Some(Case { p: L2Pool2dParams { geometry, clamp }, input })
 }
 
 impl KernelCase for Case {
@@ -102,39 +75,17 @@ impl KernelCase for Case {
     const REFERENCE: Self::Kernel = super::scalar::l2_pool_2d_f32;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            (1usize..=2, 1usize..=6, 1usize..=6, 1usize..=5),
-            (1usize..=3, 1usize..=3, 1usize..=3, 1usize..=3),
-            any::<bool>(),
-            any::<bool>(),
-            any::<u64>(),
-        )
-            .prop_filter_map(
-                "window does not fit",
-                |((n, h, w, d), (fh, fw, sh, sw), same, relu6, seed)| {
-                    case(
-                        &mut Rng(seed),
-                        [n, h, w, d],
-                        [fh, fw],
-                        [sh, sw],
-                        same,
-                        relu6,
-                    )
-                },
-            )
+        ((1usize..=2, 1usize..=6, 1usize..=6, 1usize..=5), (1usize..=3, 1usize..=3, 1usize..=3, 1usize..=3), any::<bool>(), any::<bool>(), any::<u64>())
+            .prop_filter_map("window does not fit", |((n, h, w, d), (fh, fw, sh, sw), same, relu6, seed)| case(&mut Rng(seed), [n, h, w, d], [fh, fw], [sh, sw], same, relu6))
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut rng = Rng(1);
-        let mut v: Vec<Case> = [
-            ([1, 5, 5, 17], [3, 3], [2, 2], true),
-            ([1, 4, 4, 1], [4, 4], [1, 1], false),
-            ([2, 3, 7, 3], [2, 3], [1, 3], true),
-        ]
-        .into_iter()
-        .filter_map(|(s, f, st, same)| case(&mut rng, s, f, st, same, false))
-        .collect();
+        let mut v: Vec<Case> = [([1, 5, 5, 17], [3, 3], [2, 2], true), ([1, 4, 4, 1], [4, 4], [1, 1], false), ([2, 3, 7, 3], [2, 3], [1, 3], true)]
+            .into_iter()
+            .filter_map(|(s, f, st, same)| case(&mut rng, s, f, st, same, false))
+            .collect();
         if let Some(mut c) = case(&mut rng, [1, 2, 2, 2], [2, 2], [2, 2], false, true) {
             c.input = vec![-0.0, 3.0, 0.0, 4.0, -0.0, -5.0, 0.0, f32::NAN];
             v.push(c);
@@ -151,9 +102,7 @@ impl KernelCase for Case {
     fn check(&self, out: &Vec<u32>) -> Result<(), String> {
         let want = naive(self);
         if *out != want {
-            return Err(std::format!(
-                "differs from the definition:\n  got  {out:x?}\n  want {want:x?}"
-            ));
+            return Err(std::format!("differs from the definition:\n  got  {out:x?}\n  want {want:x?}"));
         }
         Ok(())
     }

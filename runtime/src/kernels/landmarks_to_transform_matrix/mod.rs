@@ -44,11 +44,7 @@ pub struct LandmarksToTransformMatrixParams<'a> {
 
 /// Landmarks2TransformMatrix float32: `landmarks` x, y, z per landmark; `output` the 4x4
 /// matrix, row-major.
-pub fn landmarks_to_transform_matrix_f32(
-    params: &LandmarksToTransformMatrixParams,
-    landmarks: &[f32],
-    output: &mut [f32],
-) {
+pub fn landmarks_to_transform_matrix_f32(params: &LandmarksToTransformMatrixParams, landmarks: &[f32], output: &mut [f32]) {
     debug_assert!(!params.subset.is_empty());
     debug_assert_eq!(output.len(), 16);
     scalar::landmarks_to_transform_matrix_f32(params, landmarks, output)

@@ -45,16 +45,9 @@ fn landmark(data: &[f32], i: usize) -> [f32; 3] {
 }
 
 /// See [`super::landmarks_to_transform_matrix_f32`].
-pub fn landmarks_to_transform_matrix_f32(
-    p: &LandmarksToTransformMatrixParams,
-    data: &[f32],
-    output: &mut [f32],
-) {
+pub fn landmarks_to_transform_matrix_f32(p: &LandmarksToTransformMatrixParams, data: &[f32], output: &mut [f32]) {
     // EstimateRotationRadians.
-    let (left, right) = (
-        landmark(data, p.left_rotation_idx),
-        landmark(data, p.right_rotation_idx),
-    );
+    let (left, right) = (landmark(data, p.left_rotation_idx), landmark(data, p.right_rotation_idx));
     let rotation = p.target_rotation_radians - atan2f(right[1] - left[1], right[0] - left[0]);
     // EstimateCenterAndSize: the subset pairs, z = 1, rotated; their box; its centre back.
     let t_rotation = rotation3(rotation);
@@ -93,54 +86,16 @@ pub fn landmarks_to_transform_matrix_f32(
     centre[1] /= 2.0;
     let centre = mat3_vec(&t_rotation_inverse, centre);
     // LandmarksToTransformMatrixV2: I * shift * rotation(-r) * scale * shift2.
-    let mut t: Mat4 = [
-        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-    ];
-    mat4_mul(
-        &mut t,
-        &[
-            1.0, 0.0, 0.0, centre[0], 0.0, 1.0, 0.0, centre[1], 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0,
-            1.0,
-        ],
-    );
+    let mut t: Mat4 = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    mat4_mul(&mut t, &[1.0, 0.0, 0.0, centre[0], 0.0, 1.0, 0.0, centre[1], 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     let r = -rotation;
-    mat4_mul(
-        &mut t,
-        &[
-            cosf(r),
-            -sinf(r),
-            0.0,
-            0.0,
-            sinf(r),
-            cosf(r),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            1.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            1.0,
-        ],
-    );
+    mat4_mul(&mut t, &[cosf(r), -sinf(r), 0.0, 0.0, sinf(r), cosf(r), 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     let scale_x = p.scale_x * crop_width / p.output_width as f32;
     let scale_y = p.scale_y * crop_height / p.output_height as f32;
-    mat4_mul(
-        &mut t,
-        &[
-            scale_x, 0.0, 0.0, 0.0, 0.0, scale_y, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-        ],
-    );
+    mat4_mul(&mut t, &[scale_x, 0.0, 0.0, 0.0, 0.0, scale_y, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     // `-1.0 * (size / 2.0)` in double: the multiplication by -1 is an exact negation.
     let shift_x = (-(p.output_width as f64 / 2.0)) as f32;
     let shift_y = (-(p.output_height as f64 / 2.0)) as f32;
-    mat4_mul(
-        &mut t,
-        &[
-            1.0, 0.0, 0.0, shift_x, 0.0, 1.0, 0.0, shift_y, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-        ],
-    );
+    mat4_mul(&mut t, &[1.0, 0.0, 0.0, shift_x, 0.0, 1.0, 0.0, shift_y, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     output[..16].copy_from_slice(&t);
 }

@@ -21,8 +21,5 @@ fn an_unrotated_box_maps_the_crop_onto_it() {
     let mut out = [0.0; 16];
     landmarks_to_transform_matrix_f32(&p, &data, &mut out);
     // scale 4 / 8 = 0.5 and 2 / 4 = 0.5; x' = 0.5 (x - 4) + 2 = 0.5 x; y' = 0.5 (y - 2) + 1 = 0.5 y.
-    assert_eq!(
-        out,
-        [0.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
-    );
+    assert_eq!(out, [0.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
 }

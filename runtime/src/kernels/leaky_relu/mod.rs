@@ -28,16 +28,11 @@ pub struct LeakyReluParams {
 }
 
 /// TFLite Micro `CalculateOpDataLeakyRelu` for int8. `None` on non-finite values.
-pub fn prepare_leaky_relu(
-    input: QuantParams,
-    output: QuantParams,
-    alpha: f32,
-) -> Option<LeakyReluParams> {
+pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> Option<LeakyReluParams> {
     let alpha_multiplier = (input.scale * alpha / output.scale) as f64;
     let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier)?;
     let identity_multiplier = (input.scale / output.scale) as f64;
-    let (output_multiplier_identity, output_shift_identity) =
-        quantize_multiplier(identity_multiplier)?;
+    let (output_multiplier_identity, output_shift_identity) = quantize_multiplier(identity_multiplier)?;
     Some(LeakyReluParams {
         input_zero_point: input.zero_point,
         output_zero_point: output.zero_point,

@@ -22,16 +22,8 @@ fn leaky_q(p: &LeakyReluParams, x: i32, lo: i32, hi: i32) -> i32 {
             p.output_shift_identity,
         ));
     } else {
-        let scaled = multiply_by_quantized_multiplier(
-            input_value,
-            safe_alpha_multiplier,
-            p.output_shift_alpha,
-        );
-        unclamped = unclamped.wrapping_add(if is_alpha_negative {
-            scaled.wrapping_neg()
-        } else {
-            scaled
-        });
+        let scaled = multiply_by_quantized_multiplier(input_value, safe_alpha_multiplier, p.output_shift_alpha);
+        unclamped = unclamped.wrapping_add(if is_alpha_negative { scaled.wrapping_neg() } else { scaled });
     }
     unclamped.max(lo).min(hi)
 }

@@ -16,22 +16,11 @@ struct LeakyRelu {
 
 impl UnaryS8Op for LeakyRelu {
     type Params = LeakyReluParams;
-    const REFERENCE: UnaryKernel<LeakyReluParams> =
-        (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place);
+    const REFERENCE: UnaryKernel<LeakyReluParams> = (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            zero_point(),
-            zero_point(),
-            -2.0f32..2.0,
-        )
-            .prop_map(|(si, so, zi, zo, alpha)| LeakyRelu {
-                input: q(si, zi),
-                output: q(so, zo),
-                alpha,
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), zero_point(), zero_point(), -2.0f32..2.0)
+            .prop_map(|(si, so, zi, zo, alpha)| LeakyRelu { input: q(si, zi), output: q(so, zo), alpha })
             .boxed()
     }
 
@@ -42,11 +31,7 @@ impl UnaryS8Op for LeakyRelu {
         for (si, so) in [(0.05, 0.05), (0.1, 1e-4), (1e-4, 0.1)] {
             for (zi, zo) in [(0, 0), (-128, 127), (127, -128)] {
                 for alpha in [0.0, 0.2, -0.5, 1.75] {
-                    v.push(LeakyRelu {
-                        input: q(si, zi),
-                        output: q(so, zo),
-                        alpha,
-                    });
+                    v.push(LeakyRelu { input: q(si, zi), output: q(so, zo), alpha });
                 }
             }
         }
@@ -64,11 +49,7 @@ impl UnaryS8Op for LeakyRelu {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<LeakyRelu>,
-    (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<LeakyRelu>, (scalar::leaky_relu_s8, scalar::leaky_relu_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<LeakyRelu>, (leaky_relu_s8, leaky_relu_s8_in_place));
 
 #[test]

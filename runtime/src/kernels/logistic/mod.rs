@@ -66,22 +66,12 @@ pub(crate) fn logistic_s8_table_in_place(params: &LogisticParams, data: &mut [i8
 /// int8 LOGISTIC parameters (TFLite Micro `CalculateArithmeticOpDataLogistic`). TFLite
 /// Micro requires the output zero point to be -128 (and the converter makes the scale
 /// 1/256); `None` otherwise.
-pub fn prepare_logistic_s8(
-    input_scale: f32,
-    input_zero_point: i32,
-    output_zero_point: i32,
-) -> Option<LogisticParams> {
+pub fn prepare_logistic_s8(input_scale: f32, input_zero_point: i32, output_zero_point: i32) -> Option<LogisticParams> {
     if output_zero_point != -128 {
         return None;
     }
-    let (input_multiplier, input_left_shift, input_range_radius) =
-        crate::prepare::logistic_tanh_input_s8(input_scale);
-    Some(LogisticParams {
-        input_zero_point,
-        input_range_radius,
-        input_multiplier,
-        input_left_shift,
-    })
+    let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
+    Some(LogisticParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift })
 }
 
 /// The input scaling of TFLite's int16 LUT LOGISTIC and TANH (16x8: zero points 0, output
@@ -130,8 +120,7 @@ pub fn prepare_lut_s16(input_scale: f32, output_scale: f32, tanh: bool) -> Optio
     if !out_pot || out_log2 != -15 {
         return None;
     }
-    let (multiplier, shift) =
-        crate::kernels::unidirectional_sequence_lstm::lut_input_scaling(multiplier, left_shift)?;
+    let (multiplier, shift) = crate::kernels::unidirectional_sequence_lstm::lut_input_scaling(multiplier, left_shift)?;
     Some(LutS16Params { multiplier, shift })
 }
 
@@ -140,21 +129,13 @@ pub fn prepare_lut_s16(input_scale: f32, output_scale: f32, tanh: bool) -> Optio
 pub fn logistic_s16(params: &LutS16Params, input: &[i16], output: &mut [i16]) {
     debug_assert_eq!(input.len(), output.len());
     for (y, &x) in output.iter_mut().zip(input) {
-        *y = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(
-            x,
-            params.multiplier,
-            params.shift,
-        );
+        *y = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(x, params.multiplier, params.shift);
     }
 }
 
 /// [`logistic_s16`] in place.
 pub fn logistic_s16_in_place(params: &LutS16Params, data: &mut [i16]) {
     for v in data {
-        *v = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(
-            *v,
-            params.multiplier,
-            params.shift,
-        );
+        *v = crate::kernels::unidirectional_sequence_lstm::sigmoid_s16(*v, params.multiplier, params.shift);
     }
 }

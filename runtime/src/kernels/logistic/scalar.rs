@@ -18,8 +18,7 @@ pub fn logistic_one(p: &LogisticParams, x: i8) -> i8 {
     } else if input >= p.input_range_radius {
         i8::MAX
     } else {
-        let input_in_q4 =
-            multiply_by_quantized_multiplier(input, p.input_multiplier, p.input_left_shift);
+        let input_in_q4 = multiply_by_quantized_multiplier(input, p.input_multiplier, p.input_left_shift);
         let output_in_q0 = fixedpoint_logistic(input_in_q4, INPUT_INTEGER_BITS);
         let output_in_q23 = rounding_divide_by_pot(output_in_q0, 31 - OUTPUT_INTEGER_BITS);
         (output_in_q23 + OUTPUT_ZERO_POINT).clamp(-128, 127) as i8

@@ -3,9 +3,7 @@
 //! golden data in `tests/tflm_vectors.rs`.
 
 use super::{logistic_s8, logistic_s8_in_place, scalar, LogisticParams};
-use crate::kernels::test_util::{
-    all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op,
-};
+use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -18,13 +16,10 @@ struct Logistic {
 
 impl UnaryS8Op for Logistic {
     type Params = LogisticParams;
-    const REFERENCE: UnaryKernel<LogisticParams> =
-        (scalar::logistic_s8, scalar::logistic_s8_in_place);
+    const REFERENCE: UnaryKernel<LogisticParams> = (scalar::logistic_s8, scalar::logistic_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (scale(0.001, 0.5), zero_point())
-            .prop_map(|(scale, zp)| Logistic { scale, zp })
-            .boxed()
+        (scale(0.001, 0.5), zero_point()).prop_map(|(scale, zp)| Logistic { scale, zp }).boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
@@ -53,11 +48,7 @@ impl UnaryS8Op for Logistic {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<Logistic>,
-    (scalar::logistic_s8, scalar::logistic_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<Logistic>, (scalar::logistic_s8, scalar::logistic_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Logistic>, (logistic_s8, logistic_s8_in_place));
 kernel_tests!(impl_table, if true, Unary<Logistic>, (super::super::logistic_s8_table, super::super::logistic_s8_table_in_place));
 
@@ -96,14 +87,8 @@ proptest! {
 fn lut_s16_follows_the_real_functions() {
     use super::{logistic_s16, logistic_s16_in_place, prepare_lut_s16};
     use crate::kernels::tanh::{tanh_s16, tanh_s16_in_place};
-    assert_eq!(
-        prepare_lut_s16(1.0 / 4096.0, 1.0 / 32768.0, false).map(|p| (p.multiplier, p.shift)),
-        Some((3, 0))
-    );
-    assert_eq!(
-        prepare_lut_s16(1.0 / 2048.0, 1.0 / 32768.0, true).map(|p| (p.multiplier, p.shift)),
-        Some((6, 0))
-    );
+    assert_eq!(prepare_lut_s16(1.0 / 4096.0, 1.0 / 32768.0, false).map(|p| (p.multiplier, p.shift)), Some((3, 0)));
+    assert_eq!(prepare_lut_s16(1.0 / 2048.0, 1.0 / 32768.0, true).map(|p| (p.multiplier, p.shift)), Some((6, 0)));
     assert!(prepare_lut_s16(1.0 / 4096.0, 1.0 / 256.0, false).is_none());
     let x: Vec<i16> = (-32768i32..=32767).step_by(7).map(|v| v as i16).collect();
     for scale in [1.0f32 / 4096.0, 1.0 / 2048.0, 0.0003, 0.00002, 0.001] {
@@ -121,16 +106,9 @@ fn lut_s16_follows_the_real_functions() {
             assert_eq!(y, z);
             for (&v, &g) in x.iter().zip(&y) {
                 let r = v as f64 * scale as f64;
-                let real = if tanh {
-                    r.tanh()
-                } else {
-                    1.0 / (1.0 + (-r).exp())
-                } * 32768.0;
+                let real = if tanh { r.tanh() } else { 1.0 / (1.0 + (-r).exp()) } * 32768.0;
                 let want = real.round().clamp(-32768.0, 32767.0);
-                assert!(
-                    (g as f64 - want).abs() <= 2.0,
-                    "scale {scale} tanh {tanh}: {v} -> {g}, want {want}"
-                );
+                assert!((g as f64 - want).abs() <= 2.0, "scale {scale} tanh {tanh}: {v} -> {g}, want {want}");
             }
         }
     }

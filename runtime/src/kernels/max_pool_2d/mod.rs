@@ -23,15 +23,8 @@ pub struct MaxPool2dParams<N: Numerics> {
 }
 
 /// MAX_POOL_2D for any numerics, NHWC in and out.
-pub fn max_pool_2d<N: Numerics>(
-    params: &MaxPool2dParams<N>,
-    input: &[N::Act],
-    output: &mut [N::Act],
-) {
-    debug_assert_eq!(
-        input.len(),
-        params.geometry.input_shape.iter().product::<usize>()
-    );
+pub fn max_pool_2d<N: Numerics>(params: &MaxPool2dParams<N>, input: &[N::Act], output: &mut [N::Act]) {
+    debug_assert_eq!(input.len(), params.geometry.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.geometry.output_len());
     scalar::max_pool_2d(params, input, output)
 }

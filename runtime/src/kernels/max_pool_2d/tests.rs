@@ -22,20 +22,16 @@ fn naive(p: &MaxPool2dParams<S8>, input: &[i8]) -> Vec<i8> {
                     let mut cells = Vec::new();
                     for fy in 0..p.geometry.filter_height {
                         for fx in 0..p.geometry.filter_width {
-                            let y = (oy * p.geometry.stride_height + fy) as i64
-                                - p.geometry.pad_top as i64;
-                            let x = (ox * p.geometry.stride_width + fx) as i64
-                                - p.geometry.pad_left as i64;
+                            let y = (oy * p.geometry.stride_height + fy) as i64 - p.geometry.pad_top as i64;
+                            let x = (ox * p.geometry.stride_width + fx) as i64 - p.geometry.pad_left as i64;
                             if (0..h as i64).contains(&y) && (0..w as i64).contains(&x) {
-                                cells.push(
-                                    input[((b * h + y as usize) * w + x as usize) * c + ch] as i32,
-                                );
+                                cells.push(input[((b * h + y as usize) * w + x as usize) * c + ch] as i32);
                             }
                         }
                     }
                     let max = cells.into_iter().max().unwrap_or(-128);
-                    out[((b * p.geometry.output_height + oy) * p.geometry.output_width + ox) * c
-                        + ch] = max.clamp(p.clamp.min as i32, p.clamp.max as i32) as i8;
+                    out[((b * p.geometry.output_height + oy) * p.geometry.output_width + ox) * c + ch] =
+                        max.clamp(p.clamp.min as i32, p.clamp.max as i32) as i8;
                 }
             }
         }
@@ -74,48 +70,17 @@ impl Pool {
     fn problem(&self) -> (MaxPool2dParams<S8>, Vec<i8>) {
         match self {
             Pool::Random(c) => {
-                let Case {
-                    dims,
-                    k,
-                    stride,
-                    pads,
-                    seed,
-                } = *c;
+                let Case { dims, k, stride, pads, seed } = *c;
                 let mut rng = Rng(seed);
-                // Max pooling tolerates windows entirely in the padding (-128 before the clamp).
+        // Max pooling tolerates windows entirely in the padding (-128 before the clamp).
                 let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0]);
                 let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1]);
                 let (act_min, act_max) = rng.activation_range();
-                let geometry = PoolGeometry {
-                    input_shape: dims,
-                    output_height: oh,
-                    output_width: ow,
-                    filter_height: k[0],
-                    filter_width: k[1],
-                    stride_height: stride[0],
-                    stride_width: stride[1],
-                    pad_top: pads[0],
-                    pad_left: pads[2],
-                };
-                let p = MaxPool2dParams {
-                    geometry,
-                    clamp: Clamp {
-                        min: act_min as i8,
-                        max: act_max as i8,
-                    },
-                };
+                let geometry = PoolGeometry { input_shape: dims, output_height: oh, output_width: ow, filter_height: k[0], filter_width: k[1], stride_height: stride[0], stride_width: stride[1], pad_top: pads[0], pad_left: pads[2] };
+                let p = MaxPool2dParams { geometry, clamp: Clamp { min: act_min as i8, max: act_max as i8 } };
                 (p, rng.i8s(dims.iter().product()))
             }
-            Pool::Fixed(geometry, (min, max), input, _) => (
-                MaxPool2dParams {
-                    geometry: *geometry,
-                    clamp: Clamp {
-                        min: *min,
-                        max: *max,
-                    },
-                },
-                input.clone(),
-            ),
+            Pool::Fixed(geometry, (min, max), input, _) => (MaxPool2dParams { geometry: *geometry, clamp: Clamp { min: *min, max: *max } }, input.clone()),
         }
     }
 }
@@ -127,81 +92,31 @@ impl KernelCase for Pool {
     const CASES: Option<u32> = Some(300);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            (
-                1usize..3,
-                1usize..10,
-                1usize..10,
-                prop_oneof![1usize..6, 14usize..40],
-            )
-                .prop_map(|(n, h, w, c)| [n, h, w, c]),
-            [1usize..5, 1usize..5],
-            [1usize..4, 1usize..4],
-            [0usize..4, 0usize..4, 0usize..4, 0usize..4],
-            any::<u64>(),
-        )
-            .prop_map(|(dims, k, stride, pads, seed)| {
-                Pool::Random(Case {
-                    dims,
-                    k,
-                    stride,
-                    pads,
-                    seed,
-                })
-            })
+        ((1usize..3, 1usize..10, 1usize..10, prop_oneof![1usize..6, 14usize..40]).prop_map(|(n, h, w, c)| [n, h, w, c]), [1usize..5, 1usize..5], [1usize..4, 1usize..4], [0usize..4, 0usize..4, 0usize..4, 0usize..4], any::<u64>())
+            .prop_map(|(dims, k, stride, pads, seed)| Pool::Random(Case { dims, k, stride, pads, seed }))
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
         // Padding never wins, even over -128, and the clamp applies afterwards.
-        let g = PoolGeometry {
-            input_shape: [1, 1, 2, 1],
-            output_height: 1,
-            output_width: 2,
-            filter_height: 1,
-            filter_width: 2,
-            stride_height: 1,
-            stride_width: 1,
-            pad_top: 0,
-            pad_left: 1,
-        };
-        v.push(Pool::Fixed(
-            g,
-            (-128, 100),
-            vec![-128, 127],
-            Some(vec![-128, 100]),
-        ));
-        let c = |dims, k, stride, pads, seed| {
-            Pool::Random(Case {
-                dims,
-                k,
-                stride,
-                pads,
-                seed,
-            })
-        };
+        let g = PoolGeometry { input_shape: [1, 1, 2, 1], output_height: 1, output_width: 2, filter_height: 1, filter_width: 2, stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 1 };
+        v.push(Pool::Fixed(g, (-128, 100), vec![-128, 127], Some(vec![-128, 100])));
+        let c = |dims, k, stride, pads, seed| Pool::Random(Case { dims, k, stride, pads, seed });
         // Lane tails of the channel loop (odd channel counts included).
         for n in LANE_TAILS {
             v.push(c([1, 3, 4, n], [2, 2], [1, 1], [0; 4], n as u64));
             v.push(c([2, 4, 3, n], [3, 3], [2, 2], [1; 4], n as u64));
         }
         // Every padding edge: each side 0, 1 (part of a window outside) or 3 (whole windows in the padding), at strides 1 and 2.
-        for (i, pads) in (0..81)
-            .map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p]))
-            .enumerate()
-        {
+        for (i, pads) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p])).enumerate() {
             for stride in [1, 2] {
                 v.push(c([1, 4, 5, 3], [3, 3], [stride, stride], pads, i as u64));
             }
         }
         // ±127 / −128 in every window, full clamp and a clamp that cuts both ends.
         for (i, clamp) in [(-128, 127), (-127, 126), (0, 0)].into_iter().enumerate() {
-            for (dims, k, pads) in [
-                ([1, 4, 5, 7], [2, 3], [1, 0, 1, 1]),
-                ([2, 3, 3, 17], [3, 3], [1; 4]),
-                ([1, 2, 8, 6], [1, 4], [0; 4]),
-            ] {
+            for (dims, k, pads) in [([1, 4, 5, 7], [2, 3], [1, 0, 1, 1]), ([2, 3, 3, 17], [3, 3], [1; 4]), ([1, 2, 8, 6], [1, 4], [0; 4])] {
                 let (p, input) = c(dims, k, [1, 1], pads, i as u64).problem();
                 v.push(Pool::Fixed(p.geometry, clamp, extremes(input.len()), None));
             }
@@ -215,13 +130,7 @@ impl KernelCase for Pool {
 
     fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
         let (p, input) = self.problem();
-        let mut out = vec![
-            0x55u8 as i8;
-            p.geometry.input_shape[0]
-                * p.geometry.output_height
-                * p.geometry.output_width
-                * p.geometry.input_shape[3]
-        ];
+        let mut out = vec![0x55u8 as i8; p.geometry.input_shape[0] * p.geometry.output_height * p.geometry.output_width * p.geometry.input_shape[3]];
         kernel(&p, &input, &mut out);
         Ok(out)
     }
@@ -237,11 +146,7 @@ impl KernelCase for Pool {
     }
 }
 
-kernel_tests!(
-    scalar,
-    Pool,
-    crate::kernels::max_pool_2d::scalar::max_pool_2d::<S8>
-);
+kernel_tests!(scalar, Pool, crate::kernels::max_pool_2d::scalar::max_pool_2d::<S8>);
 kernel_tests!(public_api, if true, Pool, crate::kernels::max_pool_2d::max_pool_2d_s8);
 
 proptest! {

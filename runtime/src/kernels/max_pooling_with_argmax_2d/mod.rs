@@ -35,12 +35,7 @@ pub struct MaxPoolingWithArgmax2dParams {
 
 /// MaxPoolingWithArgmax2D float32: `input` NHWC; `output` and `indices` NHWC of the output
 /// shape.
-pub fn max_pooling_with_argmax_2d_f32(
-    params: &MaxPoolingWithArgmax2dParams,
-    input: &[f32],
-    output: &mut [f32],
-    indices: &mut [f32],
-) {
+pub fn max_pooling_with_argmax_2d_f32(params: &MaxPoolingWithArgmax2dParams, input: &[f32], output: &mut [f32], indices: &mut [f32]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());
     debug_assert_eq!(indices.len(), output.len());

@@ -3,12 +3,7 @@
 use super::MaxPoolingWithArgmax2dParams;
 
 /// See [`super::max_pooling_with_argmax_2d_f32`].
-pub fn max_pooling_with_argmax_2d_f32(
-    p: &MaxPoolingWithArgmax2dParams,
-    input: &[f32],
-    output: &mut [f32],
-    indices: &mut [f32],
-) {
+pub fn max_pooling_with_argmax_2d_f32(p: &MaxPoolingWithArgmax2dParams, input: &[f32], output: &mut [f32], indices: &mut [f32]) {
     let [batches, in_h, in_w, depth] = p.input_shape;
     let [_, out_h, out_w, _] = p.output_shape;
     let [f_h, f_w] = p.filter;
@@ -41,16 +36,8 @@ pub fn max_pooling_with_argmax_2d_f32(
                     }
                     let o = ((b * out_h + out_y) * out_w + out_x) * depth + c;
                     // ActivationFunctionWithMinMax: std::min(std::max(x, min), max).
-                    let v = if max < p.activation_min {
-                        p.activation_min
-                    } else {
-                        max
-                    };
-                    output[o] = if p.activation_max < v {
-                        p.activation_max
-                    } else {
-                        v
-                    };
+                    let v = if max < p.activation_min { p.activation_min } else { max };
+                    output[o] = if p.activation_max < v { p.activation_max } else { v };
                     // `max_y * filter_width + max_x` is a C int, converted to float for `+ 0.1f`.
                     indices[o] = (max_y * f_w + max_x) as f32 + 0.1f32;
                 }

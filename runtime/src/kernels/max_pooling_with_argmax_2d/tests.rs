@@ -4,30 +4,14 @@
 
 use super::*;
 
-fn params(
-    input_shape: [usize; 4],
-    output_shape: [usize; 4],
-    filter: [usize; 2],
-    stride: [usize; 2],
-    padding: [usize; 2],
-) -> MaxPoolingWithArgmax2dParams {
-    MaxPoolingWithArgmax2dParams {
-        input_shape,
-        output_shape,
-        filter,
-        stride,
-        padding,
-        activation_min: f32::MIN,
-        activation_max: f32::MAX,
-    }
+fn params(input_shape: [usize; 4], output_shape: [usize; 4], filter: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> MaxPoolingWithArgmax2dParams {
+    MaxPoolingWithArgmax2dParams { input_shape, output_shape, filter, stride, padding, activation_min: f32::MIN, activation_max: f32::MAX }
 }
 
 #[test]
 fn valid_2x2_stride_2_finds_the_first_maximum() {
     // 4x4, one channel; the window of the top-right output has two equal maxima (4.0).
-    let input = [
-        1.0, 2.0, 4.0, 4.0, 3.0, 0.0, 1.0, 1.0, 5.0, 6.0, -1.0, -2.0, 7.0, 0.5, -3.0, -4.0,
-    ];
+    let input = [1.0, 2.0, 4.0, 4.0, 3.0, 0.0, 1.0, 1.0, 5.0, 6.0, -1.0, -2.0, 7.0, 0.5, -3.0, -4.0];
     let p = params([1, 4, 4, 1], [1, 2, 2, 1], [2, 2], [2, 2], [0, 0]);
     let (mut out, mut idx) = ([0.0; 4], [0.0; 4]);
     max_pooling_with_argmax_2d_f32(&p, &input, &mut out, &mut idx);

@@ -32,12 +32,7 @@ pub struct MaxUnpooling2dParams {
 }
 
 /// MaxUnpooling2D float32: `input` and `indices` NHWC of the input shape, `output` NHWC.
-pub fn max_unpooling_2d_f32(
-    params: &MaxUnpooling2dParams,
-    input: &[f32],
-    indices: &[f32],
-    output: &mut [f32],
-) {
+pub fn max_unpooling_2d_f32(params: &MaxUnpooling2dParams, input: &[f32], indices: &[f32], output: &mut [f32]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(indices.len(), input.len());
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());

@@ -3,12 +3,7 @@
 use super::MaxUnpooling2dParams;
 
 /// See [`super::max_unpooling_2d_f32`].
-pub fn max_unpooling_2d_f32(
-    p: &MaxUnpooling2dParams,
-    input: &[f32],
-    indices: &[f32],
-    output: &mut [f32],
-) {
+pub fn max_unpooling_2d_f32(p: &MaxUnpooling2dParams, input: &[f32], indices: &[f32], output: &mut [f32]) {
     let [batches, in_h, in_w, depth] = p.input_shape;
     let [_, out_h, out_w, _] = p.output_shape;
     let f_w = p.filter_width as i64;
@@ -29,9 +24,7 @@ pub fn max_unpooling_2d_f32(
                     let out_x = in_x as i64 * stride_w as i64 - pad_w as i64 + max_x;
                     let out_y = in_y as i64 * stride_h as i64 - pad_h as i64 + max_y;
                     if (0..out_w as i64).contains(&out_x) && (0..out_h as i64).contains(&out_y) {
-                        output
-                            [((b * out_h + out_y as usize) * out_w + out_x as usize) * depth + c] =
-                            input[i];
+                        output[((b * out_h + out_y as usize) * out_w + out_x as usize) * depth + c] = input[i];
                     }
                 }
             }

@@ -17,22 +17,13 @@ pub struct MaximumParams<'a> {
 
 /// Elementwise max with broadcasting, any ordered element type.
 #[inline]
-pub fn maximum<T: Copy + PartialOrd>(
-    params: &MaximumParams,
-    input1: &[T],
-    input2: &[T],
-    output: &mut [T],
-) {
+pub fn maximum<T: Copy + PartialOrd>(params: &MaximumParams, input1: &[T], input2: &[T], output: &mut [T]) {
     scalar::maximum(params, input1, input2, output)
 }
 
 /// MAXIMUM with the output written over `input1` (which must have the output's shape).
 #[inline]
-pub fn maximum_in_place<T: Copy + PartialOrd>(
-    params: &MaximumParams,
-    input1_output: &mut [T],
-    input2: &[T],
-) {
+pub fn maximum_in_place<T: Copy + PartialOrd>(params: &MaximumParams, input1_output: &mut [T], input2: &[T]) {
     scalar::maximum_in_place(params, input1_output, input2)
 }
 

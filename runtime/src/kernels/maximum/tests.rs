@@ -33,19 +33,13 @@ impl BinaryS8Op for Maximum {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Maximum>,
-    (scalar::maximum, scalar::maximum_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Maximum>, (scalar::maximum, scalar::maximum_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Maximum>, (maximum_s8, maximum_in_place));
 
 #[test]
 fn hand_computed() {
     let plan = plan_broadcast(&[2, 2], &[2]).unwrap();
-    let p = MaximumParams {
-        broadcast: plan.as_broadcast(),
-    };
+    let p = MaximumParams { broadcast: plan.as_broadcast() };
     let mut out = [0i8; 4];
     maximum_s8(&p, &[-128, 5, 127, -1], &[0, 6], &mut out);
     assert_eq!(out, [0, 6, 127, 6]);

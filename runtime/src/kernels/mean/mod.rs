@@ -39,12 +39,7 @@ pub fn mean_s8(params: &MeanParams, input: &[i8], output: &mut [i8]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(
         output.len(),
-        params
-            .input_shape
-            .iter()
-            .zip(params.reduce_axes)
-            .map(|(&d, r)| if r { 1 } else { d })
-            .product::<usize>()
+        params.input_shape.iter().zip(params.reduce_axes).map(|(&d, r)| if r { 1 } else { d }).product::<usize>()
     );
     if !params.reduce_axes[3] && params.input_shape[3] > 1 {
         return mean_s8_rows(params, input, output);
@@ -58,12 +53,7 @@ pub fn mean_s16(params: &MeanParams, input: &[i16], output: &mut [i16]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert_eq!(
         output.len(),
-        params
-            .input_shape
-            .iter()
-            .zip(params.reduce_axes)
-            .map(|(&d, r)| if r { 1 } else { d })
-            .product::<usize>()
+        params.input_shape.iter().zip(params.reduce_axes).map(|(&d, r)| if r { 1 } else { d }).product::<usize>()
     );
     scalar::mean_s16(params, input, output)
 }
@@ -101,12 +91,7 @@ pub(crate) fn mean_s8_rows(p: &MeanParams, input: &[i8], output: &mut [i8]) {
                         }
                     }
                     for (y, &sum) in out.iter_mut().zip(acc.iter()) {
-                        let v = multiply_by_quantized_multiplier(
-                            sum.wrapping_add(p.sum_offset),
-                            p.multiplier,
-                            p.shift,
-                        )
-                        .wrapping_add(p.output_offset);
+                        let v = multiply_by_quantized_multiplier(sum.wrapping_add(p.sum_offset), p.multiplier, p.shift).wrapping_add(p.output_offset);
                         *y = v.clamp(i8::MIN as i32, i8::MAX as i32) as i8;
                     }
                 }

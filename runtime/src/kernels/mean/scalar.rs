@@ -5,27 +5,17 @@ use crate::quant::multiply_by_quantized_multiplier;
 
 /// See [`super::mean_s8`].
 pub fn mean_s8(p: &MeanParams, input: &[i8], output: &mut [i8]) {
-    mean_q(p, input, output, i32::from, |v| {
-        v.clamp(i8::MIN as i32, i8::MAX as i32) as i8
-    });
+    mean_q(p, input, output, i32::from, |v| v.clamp(i8::MIN as i32, i8::MAX as i32) as i8);
 }
 
 /// See [`super::mean_s16`].
 pub fn mean_s16(p: &MeanParams, input: &[i16], output: &mut [i16]) {
-    mean_q(p, input, output, i32::from, |v| {
-        v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
-    });
+    mean_q(p, input, output, i32::from, |v| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
 }
 
 /// Reference `QuantizedMeanOrSum<T, int32_t>` (mean): the wrapping int32 sum per output, the
 /// offset, one requantization, the output zero point, clamped by `narrow`.
-fn mean_q<T: Copy>(
-    p: &MeanParams,
-    input: &[T],
-    output: &mut [T],
-    widen: impl Fn(T) -> i32,
-    narrow: impl Fn(i32) -> T,
-) {
+fn mean_q<T: Copy>(p: &MeanParams, input: &[T], output: &mut [T], widen: impl Fn(T) -> i32, narrow: impl Fn(i32) -> T) {
     let d = p.input_shape;
     let r = p.reduce_axes;
     // Output extent per dimension, and the range of input indices summed into one output

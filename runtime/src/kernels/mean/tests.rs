@@ -5,51 +5,33 @@
 use super::MeanParams;
 use crate::kernels::test_util::{kernel_tests, scale, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::prepare::mean_s8;
-use crate::quant::multiply_by_quantized_multiplier;
-use proptest::prelude::*;
 use std::format;
 use std::string::String;
+use crate::quant::multiply_by_quantized_multiplier;
+use proptest::prelude::*;
 use std::vec;
 use std::vec::Vec;
 
 type Kernel = fn(&MeanParams, &[i8], &mut [i8]);
 
 fn out_len(p: &MeanParams) -> usize {
-    (0..4)
-        .map(|k| {
-            if p.reduce_axes[k] {
-                1
-            } else {
-                p.input_shape[k]
-            }
-        })
-        .product()
+    (0..4).map(|k| if p.reduce_axes[k] { 1 } else { p.input_shape[k] }).product()
 }
 
 fn naive(p: &MeanParams, input: &[i8], n: i64) -> Vec<i8> {
     let d = p.input_shape;
-    let od: Vec<usize> = (0..4)
-        .map(|k| if p.reduce_axes[k] { 1 } else { d[k] })
-        .collect();
+    let od: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 1 } else { d[k] }).collect();
     let mut sums = vec![0i64; out_len(p)];
     for (flat, &x) in input.iter().enumerate() {
-        let idx = [
-            flat / (d[1] * d[2] * d[3]),
-            flat / (d[2] * d[3]) % d[1],
-            flat / d[3] % d[2],
-            flat % d[3],
-        ];
-        let o: Vec<usize> = (0..4)
-            .map(|k| if p.reduce_axes[k] { 0 } else { idx[k] })
-            .collect();
+        let idx = [flat / (d[1] * d[2] * d[3]), flat / (d[2] * d[3]) % d[1], flat / d[3] % d[2], flat % d[3]];
+        let o: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 0 } else { idx[k] }).collect();
         sums[((o[0] * od[1] + o[1]) * od[2] + o[2]) * od[3] + o[3]] += x as i64;
     }
     let input_zp = -(p.sum_offset as i64) / n;
     sums.iter()
         .map(|&s| {
             let shifted = i32::try_from(s - input_zp * n).unwrap();
-            let v = multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift) as i64
-                + p.output_offset as i64;
+            let v = multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift) as i64 + p.output_offset as i64;
             v.clamp(-128, 127) as i8
         })
         .collect()
@@ -69,10 +51,7 @@ struct Mean {
 
 impl Mean {
     fn params(&self) -> Option<MeanParams> {
-        let n: usize = (0..4)
-            .filter(|&k| self.axes[k])
-            .map(|k| self.dims[k])
-            .product();
+        let n: usize = (0..4).filter(|&k| self.axes[k]).map(|k| self.dims[k]).product();
         let q = mean_s8(self.in_scale, self.in_zp, self.out_scale, n)?;
         Some(MeanParams {
             input_shape: self.dims,
@@ -117,15 +96,7 @@ impl KernelCase for Mean {
     }
 
     fn edge_cases() -> Vec<Self> {
-        let m = |dims, axes, ratio: f32, in_zp, out_zp| Mean {
-            dims,
-            axes,
-            in_scale: 0.05,
-            out_scale: 0.05 * ratio,
-            in_zp,
-            out_zp,
-            seed: 7,
-        };
+        let m = |dims, axes, ratio: f32, in_zp, out_zp| Mean { dims, axes, in_scale: 0.05, out_scale: 0.05 * ratio, in_zp, out_zp, seed: 7 };
         let mut v = std::vec![
             // The corpus case: H and W, keep_dims, equal quantization.
             m([1, 7, 5, 6], [false, true, true, false], 1.0, -3, -3),
@@ -140,13 +111,7 @@ impl KernelCase for Mean {
             v.push(m([1, 3, 2, c], [false, true, true, false], 0.7, 5, -9));
             v.push(m([2, 3, 2, c], [true, false, true, false], 1.3, -128, 127));
         }
-        v.push(m(
-            [1, 7, 7, 1280],
-            [false, true, true, false],
-            1.0,
-            -128,
-            -128,
-        ));
+        v.push(m([1, 7, 7, 1280], [false, true, true, false], 1.0, -128, -128));
         for n in LANE_TAILS {
             v.push(m([1, 1, 1, n], [false, false, false, true], 0.5, -128, 0));
             v.push(m([1, n, 1, 3], [false, true, false, false], 2.0, 127, -128));
@@ -159,41 +124,24 @@ impl KernelCase for Mean {
     }
 
     fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
-        let Some(p) = self.params() else {
-            return Ok(Vec::new());
-        };
+        let Some(p) = self.params() else { return Ok(Vec::new()) };
         let mut out = vec![0x55u8 as i8; out_len(&p)];
         kernel(&p, &self.input(), &mut out);
         Ok(out)
     }
 
     fn check(&self, got: &Vec<i8>) -> Result<(), String> {
-        let Some(p) = self.params() else {
-            return Ok(());
-        };
+        let Some(p) = self.params() else { return Ok(()) };
         let input = self.input();
-        let n: usize = (0..4)
-            .filter(|&k| self.axes[k])
-            .map(|k| self.dims[k])
-            .product();
+        let n: usize = (0..4).filter(|&k| self.axes[k]).map(|k| self.dims[k]).product();
         let want = naive(&p, &input, n as i64);
         if *got != want {
             return Err(format!("got {got:?}, naive {want:?}"));
         }
         // Sanity against real arithmetic (the folded 1/n loses a few bits: within 1).
-        let reference = naive_float(
-            &p,
-            &input,
-            self.in_scale,
-            self.in_zp,
-            self.out_scale,
-            self.out_zp,
-        );
+        let reference = naive_float(&p, &input, self.in_scale, self.in_zp, self.out_scale, self.out_zp);
         for (g, r) in got.iter().zip(reference) {
-            if !((*g as f64 - r).abs() <= 1.0
-                || (*g == 127 && r > 127.0)
-                || (*g == -128 && r < -128.0))
-            {
+            if !((*g as f64 - r).abs() <= 1.0 || (*g == 127 && r > 127.0) || (*g == -128 && r < -128.0)) {
                 return Err(format!("{g} vs real {r}"));
             }
         }
@@ -215,50 +163,25 @@ fn rows_or_scalar(p: &MeanParams, input: &[i8], output: &mut [i8]) {
     }
 }
 
-fn naive_float(
-    p: &MeanParams,
-    input: &[i8],
-    in_scale: f32,
-    in_zp: i32,
-    out_scale: f32,
-    out_zp: i32,
-) -> Vec<f64> {
+fn naive_float(p: &MeanParams, input: &[i8], in_scale: f32, in_zp: i32, out_scale: f32, out_zp: i32) -> Vec<f64> {
     let d = p.input_shape;
-    let od: Vec<usize> = (0..4)
-        .map(|k| if p.reduce_axes[k] { 1 } else { d[k] })
-        .collect();
+    let od: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 1 } else { d[k] }).collect();
     let mut sums = vec![(0f64, 0f64); out_len(p)];
     for (flat, &x) in input.iter().enumerate() {
-        let idx = [
-            flat / (d[1] * d[2] * d[3]),
-            flat / (d[2] * d[3]) % d[1],
-            flat / d[3] % d[2],
-            flat % d[3],
-        ];
-        let o: Vec<usize> = (0..4)
-            .map(|k| if p.reduce_axes[k] { 0 } else { idx[k] })
-            .collect();
+        let idx = [flat / (d[1] * d[2] * d[3]), flat / (d[2] * d[3]) % d[1], flat / d[3] % d[2], flat % d[3]];
+        let o: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 0 } else { idx[k] }).collect();
         let cell = &mut sums[((o[0] * od[1] + o[1]) * od[2] + o[2]) * od[3] + o[3]];
         cell.0 += in_scale as f64 * (x as f64 - in_zp as f64);
         cell.1 += 1.0;
     }
-    sums.iter()
-        .map(|&(s, c)| s / c / out_scale as f64 + out_zp as f64)
-        .collect()
+    sums.iter().map(|&(s, c)| s / c / out_scale as f64 + out_zp as f64).collect()
 }
 
 /// Constant input: the mean is the input, exactly.
 #[test]
 fn constant_input_is_its_own_mean() {
     let q = mean_s8(0.05, -3, 0.05, 35).unwrap();
-    let p = MeanParams {
-        input_shape: [1, 7, 5, 1],
-        reduce_axes: [false, true, true, false],
-        multiplier: q.multiplier,
-        shift: q.shift,
-        sum_offset: q.sum_offset,
-        output_offset: -3,
-    };
+    let p = MeanParams { input_shape: [1, 7, 5, 1], reduce_axes: [false, true, true, false], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: -3 };
     for v in [-128i8, -3, 0, 77, 127] {
         let mut out = [0i8; 1];
         crate::kernels::mean::mean_s8(&p, &[v; 35], &mut out);
@@ -270,14 +193,7 @@ fn constant_input_is_its_own_mean() {
 #[test]
 fn no_axes_requantizes() {
     let q = mean_s8(0.5, 0, 0.25, 1).unwrap();
-    let p = MeanParams {
-        input_shape: [1, 1, 1, 4],
-        reduce_axes: [false; 4],
-        multiplier: q.multiplier,
-        shift: q.shift,
-        sum_offset: q.sum_offset,
-        output_offset: 1,
-    };
+    let p = MeanParams { input_shape: [1, 1, 1, 4], reduce_axes: [false; 4], multiplier: q.multiplier, shift: q.shift, sum_offset: q.sum_offset, output_offset: 1 };
     let mut out = [0i8; 4];
     super::mean_s8(&p, &[1, -1, 63, 64], &mut out);
     assert_eq!(out, [3, -1, 127, 127]);
@@ -292,28 +208,18 @@ mod s16 {
 
     fn naive16(p: &MeanParams, input: &[i16], n: i64) -> Vec<i16> {
         let d = p.input_shape;
-        let od: Vec<usize> = (0..4)
-            .map(|k| if p.reduce_axes[k] { 1 } else { d[k] })
-            .collect();
+        let od: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 1 } else { d[k] }).collect();
         let mut sums = vec![0i64; out_len(p)];
         for (flat, &x) in input.iter().enumerate() {
-            let idx = [
-                flat / (d[1] * d[2] * d[3]),
-                flat / (d[2] * d[3]) % d[1],
-                flat / d[3] % d[2],
-                flat % d[3],
-            ];
-            let o: Vec<usize> = (0..4)
-                .map(|k| if p.reduce_axes[k] { 0 } else { idx[k] })
-                .collect();
+            let idx = [flat / (d[1] * d[2] * d[3]), flat / (d[2] * d[3]) % d[1], flat / d[3] % d[2], flat % d[3]];
+            let o: Vec<usize> = (0..4).map(|k| if p.reduce_axes[k] { 0 } else { idx[k] }).collect();
             sums[((o[0] * od[1] + o[1]) * od[2] + o[2]) * od[3] + o[3]] += x as i64;
         }
         let input_zp = -(p.sum_offset as i64) / n;
         sums.iter()
             .map(|&s| {
                 let shifted = i32::try_from(s - input_zp * n).unwrap();
-                let v = multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift) as i64
-                    + p.output_offset as i64;
+                let v = multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift) as i64 + p.output_offset as i64;
                 v.clamp(-32768, 32767) as i16
             })
             .collect()

@@ -17,22 +17,13 @@ pub struct MinimumParams<'a> {
 
 /// Elementwise min with broadcasting, any ordered element type.
 #[inline]
-pub fn minimum<T: Copy + PartialOrd>(
-    params: &MinimumParams,
-    input1: &[T],
-    input2: &[T],
-    output: &mut [T],
-) {
+pub fn minimum<T: Copy + PartialOrd>(params: &MinimumParams, input1: &[T], input2: &[T], output: &mut [T]) {
     scalar::minimum(params, input1, input2, output)
 }
 
 /// MINIMUM with the output written over `input1` (which must have the output's shape).
 #[inline]
-pub fn minimum_in_place<T: Copy + PartialOrd>(
-    params: &MinimumParams,
-    input1_output: &mut [T],
-    input2: &[T],
-) {
+pub fn minimum_in_place<T: Copy + PartialOrd>(params: &MinimumParams, input1_output: &mut [T], input2: &[T]) {
     scalar::minimum_in_place(params, input1_output, input2)
 }
 

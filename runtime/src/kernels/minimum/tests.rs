@@ -33,19 +33,13 @@ impl BinaryS8Op for Minimum {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Minimum>,
-    (scalar::minimum, scalar::minimum_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Minimum>, (scalar::minimum, scalar::minimum_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Minimum>, (minimum_s8, minimum_in_place));
 
 #[test]
 fn hand_computed() {
     let plan = plan_broadcast(&[2, 2], &[2]).unwrap();
-    let p = MinimumParams {
-        broadcast: plan.as_broadcast(),
-    };
+    let p = MinimumParams { broadcast: plan.as_broadcast() };
     let mut out = [0i8; 4];
     minimum_s8(&p, &[-128, 5, 127, -1], &[0, 6], &mut out);
     assert_eq!(out, [-128, 5, 0, -1]);

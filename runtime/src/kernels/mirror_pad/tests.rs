@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, tag, KernelCase, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, tag, KernelCase, LANE_TAILS};
 use proptest::prelude::*;
 use std::format;
 use std::string::String;
@@ -17,11 +15,7 @@ struct Case {
 
 impl Case {
     fn out_shape(&self) -> Vec<usize> {
-        self.shape
-            .iter()
-            .zip(&self.pads)
-            .map(|(&n, &(l, r))| n + l + r)
-            .collect()
+        self.shape.iter().zip(&self.pads).map(|(&n, &(l, r))| n + l + r).collect()
     }
 
     /// The tables, as the compiler builds them.
@@ -32,11 +26,7 @@ impl Case {
         for d in (0..self.shape.len()).rev() {
             let (l, r) = self.pads[d];
             let n = self.shape[d];
-            tables.push(
-                (0..n + l + r)
-                    .map(|o| mirror_index(o, l, n, offset) * stride)
-                    .collect(),
-            );
+            tables.push((0..n + l + r).map(|o| mirror_index(o, l, n, offset) * stride).collect());
             stride *= n;
         }
         tables.into_iter().rev().flatten().collect()
@@ -51,61 +41,26 @@ impl KernelCase for Case {
     const REFERENCE: Kernel = mirror_pad::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            proptest::collection::vec((1usize..5, 0usize..5, 0usize..5), 1..5),
-            any::<bool>(),
-        )
+        (proptest::collection::vec((1usize..5, 0usize..5, 0usize..5), 1..5), any::<bool>())
             .prop_map(|(dims, reflect)| {
                 let o = usize::from(reflect);
                 let shape = dims.iter().map(|d| d.0.max(1 + o)).collect::<Vec<_>>();
-                let pads = dims
-                    .iter()
-                    .zip(&shape)
-                    .map(|(d, &n)| (d.1.min(n - o), d.2.min(n - o)))
-                    .collect();
-                Case {
-                    shape,
-                    pads,
-                    reflect,
-                }
+                let pads = dims.iter().zip(&shape).map(|(d, &n)| (d.1.min(n - o), d.2.min(n - o))).collect();
+                Case { shape, pads, reflect }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Case {
-                shape: std::vec![1],
-                pads: std::vec![(1, 1)],
-                reflect: false
-            },
-            Case {
-                shape: std::vec![2],
-                pads: std::vec![(1, 1)],
-                reflect: true
-            },
-            Case {
-                shape: std::vec![3, 0],
-                pads: std::vec![(2, 2), (0, 0)],
-                reflect: true
-            },
-            Case {
-                shape: std::vec![2; 8],
-                pads: std::vec![(1, 0); 8],
-                reflect: true
-            },
+            Case { shape: std::vec![1], pads: std::vec![(1, 1)], reflect: false },
+            Case { shape: std::vec![2], pads: std::vec![(1, 1)], reflect: true },
+            Case { shape: std::vec![3, 0], pads: std::vec![(2, 2), (0, 0)], reflect: true },
+            Case { shape: std::vec![2; 8], pads: std::vec![(1, 0); 8], reflect: true },
         ];
         for n in LANE_TAILS {
-            v.push(Case {
-                shape: std::vec![2, n],
-                pads: std::vec![(1, 1), (0, 0)],
-                reflect: false,
-            });
-            v.push(Case {
-                shape: std::vec![n + 1],
-                pads: std::vec![(n, n)],
-                reflect: true,
-            });
+            v.push(Case { shape: std::vec![2, n], pads: std::vec![(1, 1), (0, 0)], reflect: false });
+            v.push(Case { shape: std::vec![n + 1], pads: std::vec![(n, n)], reflect: true });
         }
         v
     }
@@ -115,14 +70,7 @@ impl KernelCase for Case {
         let offsets = self.offsets();
         let input: Vec<i8> = (0..self.shape.iter().product()).map(tag).collect();
         let mut out = std::vec![0i8; out_shape.iter().product()];
-        kernel(
-            &MirrorPadParams {
-                out_shape: &out_shape,
-                offsets: &offsets,
-            },
-            &input,
-            &mut out,
-        );
+        kernel(&MirrorPadParams { out_shape: &out_shape, offsets: &offsets }, &input, &mut out);
         Ok(out)
     }
 
@@ -138,13 +86,7 @@ impl KernelCase for Case {
                     let (l, n) = (self.pads[d].0 as i64, self.shape[d] as i64);
                     let x = x as i64 - l;
                     let r = if self.reflect { 0 } else { 1 };
-                    let y = if x < 0 {
-                        -x - r
-                    } else if x >= n {
-                        2 * n - x - 2 + r
-                    } else {
-                        x
-                    };
+                    let y = if x < 0 { -x - r } else if x >= n { 2 * n - x - 2 + r } else { x };
                     y as usize
                 })
                 .collect();

@@ -42,8 +42,7 @@ pub fn prepare_mul<'a>(
 ) -> Option<MulParams<'a>> {
     let real_multiplier = input1.scale as f64 * input2.scale as f64 / output.scale as f64;
     let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
-    let (activation_min, activation_max) =
-        activation_range_s8(activation, output.scale, output.zero_point)?;
+    let (activation_min, activation_max) = activation_range_s8(activation, output.scale, output.zero_point)?;
     Some(MulParams {
         input1_offset: -input1.zero_point,
         input2_offset: -input2.zero_point,
@@ -73,45 +72,27 @@ pub fn mul_s8_in_place(params: &MulParams, input1_output: &mut [i8], input2: &[i
 
 /// float32 MUL (`params` from [`crate::kernels::nd::activation_range_f32`]).
 #[inline]
-pub fn mul_f32(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1: &[f32],
-    input2: &[f32],
-    output: &mut [f32],
-) {
+pub fn mul_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
     plain::mul_f32(params, input1, input2, output)
 }
 
 /// [`mul_f32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). MUL commutes exactly: swap operands (and strides) to write over operand 2.
 #[inline]
-pub fn mul_f32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1_output: &mut [f32],
-    input2: &[f32],
-) {
+pub fn mul_f32_in_place(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
     plain::mul_f32_in_place(params, input1_output, input2)
 }
 
 /// int32 MUL (`params` from [`crate::kernels::nd::activation_range_i32`]).
 #[inline]
-pub fn mul_i32(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1: &[i32],
-    input2: &[i32],
-    output: &mut [i32],
-) {
+pub fn mul_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::mul_i32(params, input1, input2, output)
 }
 
 /// [`mul_i32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast). MUL commutes exactly: swap operands (and strides) to write over operand 2.
 #[inline]
-pub fn mul_i32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1_output: &mut [i32],
-    input2: &[i32],
-) {
+pub fn mul_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
     plain::mul_i32_in_place(params, input1_output, input2)
 }
 

@@ -1,8 +1,8 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
-    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point,
-    Binary, BinaryKernel, BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -24,21 +24,8 @@ impl BinaryS8Op for Mul {
     const REFERENCE: BinaryKernel<Self> = (scalar::mul_s8, scalar::mul_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            scale(0.0001, 0.2),
-            zero_point(),
-            zero_point(),
-            zero_point(),
-            fused_activation(),
-        )
-            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Mul {
-                a: q(sa, za),
-                b: q(sb, zb),
-                out: q(so, zo),
-                activation,
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.0001, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Mul { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
             .boxed()
     }
 
@@ -48,19 +35,9 @@ impl BinaryS8Op for Mul {
         // exactly 1/2.
         for (sa, sb, so) in [(0.1, 0.1, 1e-5), (1e-3, 1e-3, 1.0), (0.5, 0.5, 0.5)] {
             for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
-                v.push(Mul {
-                    a: q(sa, za),
-                    b: q(sb, zb),
-                    out: q(so, zo),
-                    activation: FusedActivation::None,
-                });
+                v.push(Mul { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
             }
-            v.push(Mul {
-                a: q(sa, 3),
-                b: q(sb, -5),
-                out: q(so, 7),
-                activation: FusedActivation::Relu,
-            });
+            v.push(Mul { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::Relu });
         }
         v
     }
@@ -75,37 +52,19 @@ impl BinaryS8Op for Mul {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Mul>,
-    (scalar::mul_s8, scalar::mul_s8_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Mul>, (scalar::mul_s8, scalar::mul_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Mul>, (mul_s8, mul_s8_in_place));
 
 #[test]
 fn hand_computed() {
     let plan = plan_broadcast(&[1, 4], &[1]).unwrap();
     // out = a * b * (0.5 * 0.25 / 1.0) = a*b/8
-    let p = prepare_mul(
-        q(0.5, 0),
-        q(0.25, 0),
-        q(1.0, 0),
-        FusedActivation::None,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_mul(q(0.5, 0), q(0.25, 0), q(1.0, 0), FusedActivation::None, plan.as_broadcast()).unwrap();
     let mut out = [0i8; 4];
     mul_s8(&p, &[4, -4, 127, -128], &[3], &mut out);
     // 1.5 -> 2, -1.5 -> -2, 47.625 -> 48, -48
     assert_eq!(out, [2, -2, 48, -48]);
-    let p = prepare_mul(
-        q(0.5, 0),
-        q(0.25, 0),
-        q(0.01, 0),
-        FusedActivation::Relu6,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_mul(q(0.5, 0), q(0.25, 0), q(0.01, 0), FusedActivation::Relu6, plan.as_broadcast()).unwrap();
     mul_s8(&p, &[4, -4, 127, -128], &[3], &mut out);
     assert_eq!(out, [127, 0, 127, 0]);
 }
@@ -134,17 +93,9 @@ impl PlainBinaryOp for MulI32 {
     }
 }
 
-kernel_tests!(
-    impl_scalar_f32,
-    Plain<MulF32>,
-    (plain::mul_f32, plain::mul_f32_in_place)
-);
+kernel_tests!(impl_scalar_f32, Plain<MulF32>, (plain::mul_f32, plain::mul_f32_in_place));
 kernel_tests!(impl_dispatch_f32, if true, Plain<MulF32>, (mul_f32, mul_f32_in_place));
-kernel_tests!(
-    impl_scalar_i32,
-    Plain<MulI32>,
-    (plain::mul_i32, plain::mul_i32_in_place)
-);
+kernel_tests!(impl_scalar_i32, Plain<MulI32>, (plain::mul_i32, plain::mul_i32_in_place));
 kernel_tests!(impl_dispatch_i32, if true, Plain<MulI32>, (mul_i32, mul_i32_in_place));
 
 #[cfg(target_arch = "x86_64")]

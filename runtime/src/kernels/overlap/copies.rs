@@ -71,13 +71,7 @@ impl Step {
     /// `(at, len, unread)`.
     fn write(&self) -> (usize, usize, usize) {
         match *self {
-            Step::Fill { at, len, unread }
-            | Step::Move {
-                at, len, unread, ..
-            }
-            | Step::Other {
-                at, len, unread, ..
-            } => (at, len, unread),
+            Step::Fill { at, len, unread } | Step::Move { at, len, unread, .. } | Step::Other { at, len, unread, .. } => (at, len, unread),
         }
     }
 }
@@ -86,11 +80,7 @@ impl Step {
 /// that write something while input remains unread. `None` when the input is empty; when no
 /// step binds (everything is read before anything is written over it), `-output_len` (any
 /// overlapping placement).
-fn min_delta_of(
-    input_len: usize,
-    output_len: usize,
-    walk: impl FnOnce(&mut dyn FnMut(Step)),
-) -> Option<i64> {
+fn min_delta_of(input_len: usize, output_len: usize, walk: impl FnOnce(&mut dyn FnMut(Step))) -> Option<i64> {
     if input_len == 0 || output_len == 0 {
         return None;
     }
@@ -129,11 +119,7 @@ pub fn pad_walk<T>(p: &PadParams<T>, mut step: impl FnMut(Step)) {
         return;
     }
     // Input rows still to be read (those of output rows below the current one).
-    let mut in_rows: usize = if in_inner == 0 {
-        0
-    } else {
-        p.input_shape[..rank - 1].iter().product()
-    };
+    let mut in_rows: usize = if in_inner == 0 { 0 } else { p.input_shape[..rank - 1].iter().product() };
     // The multi-index of the current output row (dims 0..rank - 1), starting at the last.
     let mut idx = [0usize; MAX_RANK];
     for (i, &n) in idx.iter_mut().zip(&p.output_shape[..rank - 1]) {
@@ -141,34 +127,15 @@ pub fn pad_walk<T>(p: &PadParams<T>, mut step: impl FnMut(Step)) {
     }
     for r in (0..out_rows).rev() {
         let at = r * out_inner;
-        let inside = in_inner > 0
-            && (0..rank - 1)
-                .all(|d| idx[d] >= p.before[d] && idx[d] < p.before[d] + p.input_shape[d]);
+        let inside = in_inner > 0 && (0..rank - 1).all(|d| idx[d] >= p.before[d] && idx[d] < p.before[d] + p.input_shape[d]);
         if inside {
             let q = in_rows - 1;
-            step(Step::Fill {
-                at: at + b + in_inner,
-                len: out_inner - b - in_inner,
-                unread: in_rows * in_inner,
-            });
-            step(Step::Move {
-                at: at + b,
-                from: q * in_inner,
-                len: in_inner,
-                unread: q * in_inner,
-            });
-            step(Step::Fill {
-                at,
-                len: b,
-                unread: q * in_inner,
-            });
+            step(Step::Fill { at: at + b + in_inner, len: out_inner - b - in_inner, unread: in_rows * in_inner });
+            step(Step::Move { at: at + b, from: q * in_inner, len: in_inner, unread: q * in_inner });
+            step(Step::Fill { at, len: b, unread: q * in_inner });
             in_rows = q;
         } else {
-            step(Step::Fill {
-                at,
-                len: out_inner,
-                unread: in_rows * in_inner,
-            });
+            step(Step::Fill { at, len: out_inner, unread: in_rows * in_inner });
         }
         let mut d = rank - 1;
         while d > 0 {
@@ -193,12 +160,7 @@ pub fn pad_min_delta<T>(p: &PadParams<T>) -> Option<i64> {
 /// PAD with the input at `span[input_at..]` and the output at `span[output_at..]`, which may
 /// overlap within [`pad_min_delta`] (or lie apart). Same result as
 /// [`pad`](crate::kernels::pad::pad). Panics on a placement the walk does not allow.
-pub fn pad_overlapped<T: Copy>(
-    p: &PadParams<T>,
-    span: &mut [T],
-    input_at: usize,
-    output_at: usize,
-) {
+pub fn pad_overlapped<T: Copy>(p: &PadParams<T>, span: &mut [T], input_at: usize, output_at: usize) {
     let input_len: usize = p.input_shape.iter().product();
     let output_len: usize = p.output_shape.iter().product();
     if input_at + input_len > span.len() || output_at + output_len > span.len() {
@@ -209,9 +171,7 @@ pub fn pad_overlapped<T: Copy>(
         check(input_at, output_at, at, len, unread);
         match s {
             Step::Fill { .. } => span[output_at + at..output_at + at + len].fill(p.pad_value),
-            Step::Move { from, .. } => {
-                span.copy_within(input_at + from..input_at + from + len, output_at + at)
-            }
+            Step::Move { from, .. } => span.copy_within(input_at + from..input_at + from + len, output_at + at),
             Step::Other { .. } => {}
         }
     });
@@ -229,23 +189,12 @@ pub fn concatenation_walk(p: &ConcatenationParams, index: usize, mut step: impl 
         for i in (0..n).rev() {
             let at = k * p.output_row + p.offsets[i];
             if i == index {
-                step(Step::Move {
-                    at,
-                    from: k * len,
-                    len,
-                    unread: k * len,
-                });
+                step(Step::Move { at, from: k * len, len, unread: k * len });
             } else {
                 let l = p.lens[i];
                 // Inputs after `index` in the row are written before its block `k` is read.
                 let unread = if i > index { (k + 1) * len } else { k * len };
-                step(Step::Other {
-                    at,
-                    input: i,
-                    from: k * l,
-                    len: l,
-                    unread,
-                });
+                step(Step::Other { at, input: i, from: k * l, len: l, unread });
             }
         }
     }
@@ -256,9 +205,7 @@ pub fn concatenation_walk(p: &ConcatenationParams, index: usize, mut step: impl 
 /// ([`concatenation_walk`]); `None` for an empty input or output.
 pub fn concatenation_min_delta(p: &ConcatenationParams, index: usize) -> Option<i64> {
     let input_len = p.outer * p.lens.get(index).copied().unwrap_or(0);
-    min_delta_of(input_len, p.outer * p.output_row, |f| {
-        concatenation_walk(p, index, f)
-    })
+    min_delta_of(input_len, p.outer * p.output_row, |f| concatenation_walk(p, index, f))
 }
 
 /// CONCATENATION with input `index` at `span[input_at..]` and the output at
@@ -282,9 +229,7 @@ pub fn concatenation_overlapped<T: Copy>(
         let (at, len, unread) = s.write();
         check(input_at, output_at, at, len, unread);
         match s {
-            Step::Move { from, .. } => {
-                span.copy_within(input_at + from..input_at + from + len, output_at + at)
-            }
+            Step::Move { from, .. } => span.copy_within(input_at + from..input_at + from + len, output_at + at),
             Step::Other { input, from, .. } => {
                 let src = others[if input < index { input } else { input - 1 }];
                 span[output_at + at..output_at + at + len].copy_from_slice(&src[from..from + len]);

@@ -32,9 +32,7 @@ const SHAPES: [Shape; 9] = [
 
 fn out_size(n: usize, before: usize, after: usize, k: usize, stride: usize, dil: usize) -> usize {
     let eff = (k - 1) * dil + 1;
-    (n + before + after)
-        .checked_sub(eff)
-        .map_or(0, |t| t / stride + 1)
+    (n + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
 }
 
 fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGeometry {
@@ -44,11 +42,7 @@ fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGe
     let ow = out_size(in_w, pl, pl, k_w, 1, 1);
     ConvGeometry {
         input_shape: [1, in_h, in_w, in_d],
-        filter_shape: if depthwise {
-            [1, k_h, k_w, out_d]
-        } else {
-            [out_d, k_h, k_w, in_d]
-        },
+        filter_shape: if depthwise { [1, k_h, k_w, out_d] } else { [out_d, k_h, k_w, in_d] },
         output_shape: [1, oh, ow, out_d],
         stride_height: stride,
         stride_width: 1,
@@ -69,73 +63,33 @@ fn check_deltas<T: Copy + PartialEq + core::fmt::Debug + Default>(
     mut run: impl FnMut(&mut [T], usize, usize),
     what: &str,
 ) -> usize {
-    let (Some(bound), Some(min)) = (rows.max_delta(), rows.min_delta()) else {
-        return 0;
-    };
-    assert!(
-        bound < 0 && min > 0,
-        "{what}: the bounds must name the direction ({bound}, {min})"
-    );
+    let (Some(bound), Some(min)) = (rows.max_delta(), rows.min_delta()) else { return 0 };
+    assert!(bound < 0 && min > 0, "{what}: the bounds must name the direction ({bound}, {min})");
     let (n_in, n_out) = (input.len() as i64, want.len() as i64);
     let mut at = |delta: i64| placed_at(input, want.len(), delta, &mut run);
     let mut checked = 0;
     // Forward: from the disjoint placement right below the input to the bound; reversed:
     // from the bound to the disjoint placement right above the input.
     for delta in (-n_out..=bound).chain(min..=n_in) {
-        assert_eq!(
-            at(delta),
-            want,
-            "{what}: delta {delta} (bounds {bound}, {min})"
-        );
+        assert_eq!(at(delta), want, "{what}: delta {delta} (bounds {bound}, {min})");
         checked += 1;
     }
     // One beyond either bound (where it still overlaps) is rejected.
     for delta in [bound + 1, min - 1] {
         if -n_out < delta && delta < n_in {
-            let rejected =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(delta))).is_err();
-            assert!(
-                rejected,
-                "{what}: delta {delta} beyond the bounds {bound}, {min} was not rejected"
-            );
+            let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(delta))).is_err();
+            assert!(rejected, "{what}: delta {delta} beyond the bounds {bound}, {min} was not rejected");
         }
     }
     checked
 }
 
-fn quant<'a>(
-    input_offset: i32,
-    output_offset: i32,
-    mult: &'a [i32],
-    shift: &'a [i32],
-) -> QuantS8<'a> {
-    QuantS8 {
-        input_offset,
-        output_offset,
-        output_multiplier: mult,
-        output_shift: shift,
-    }
+fn quant<'a>(input_offset: i32, output_offset: i32, mult: &'a [i32], shift: &'a [i32]) -> QuantS8<'a> {
+    QuantS8 { input_offset, output_offset, output_multiplier: mult, output_shift: shift }
 }
 
-fn conv_variant(
-    p: &Conv2dParams<S8Alias>,
-    v: Conv2dVariant,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    v.run(
-        p,
-        crate::variants::Operands {
-            input,
-            filter,
-            bias,
-            packed,
-        },
-        output,
-    );
+fn conv_variant(p: &Conv2dParams<S8Alias>, v: Conv2dVariant, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+    v.run(p, crate::variants::Operands { input, filter, bias, packed }, output);
 }
 
 type S8Alias = crate::kernels::numerics::S8;
@@ -155,33 +109,13 @@ fn conv_2d_overlapped_rows_equal_apart() {
                 g.output_shape[2] = g.input_shape[2];
             }
             let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
-            let p = Conv2dParams::<S8Alias> {
-                geometry: g,
-                quant: quant(
-                    rng.range(-20, 20) as i32,
-                    rng.range(-20, 20) as i32,
-                    &mult,
-                    &shift,
-                ),
-                clamp: Clamp {
-                    min: -128,
-                    max: 127,
-                },
-            };
+            let p = Conv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
             let input = rng.i8s(g.input_shape.iter().product());
             let filter = rng.i8s(g.filter_shape.iter().product());
             let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
             let rows = Rows::conv_2d(&g).unwrap();
-            for target in [
-                TargetClass::Host,
-                TargetClass::X86,
-                TargetClass::ArmDsp,
-                TargetClass::BUILD,
-            ] {
-                let mut variants = vec![
-                    Conv2dVariant::Reference,
-                    Conv2dVariant::select(&p, &filter, Some(&bias), target),
-                ];
+            for target in [TargetClass::Host, TargetClass::X86, TargetClass::ArmDsp, TargetClass::BUILD] {
+                let mut variants = vec![Conv2dVariant::Reference, Conv2dVariant::select(&p, &filter, Some(&bias), target)];
                 variants.dedup();
                 for v in variants {
                     if v == Conv2dVariant::Gemm && target.is_host() {
@@ -193,32 +127,17 @@ fn conv_2d_overlapped_rows_equal_apart() {
                     conv_variant(&p, v, &input, &filter, Some(&bias), &packed, &mut want);
                     let run = |span: &mut [i8], i: usize, o: usize| {
                         conv_rows(&g, span, i, o, |sub, x, y| {
-                            let q = Conv2dParams {
-                                geometry: *sub,
-                                quant: p.quant,
-                                clamp: p.clamp,
-                            };
+                            let q = Conv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp };
                             conv_variant(&q, v, x, &filter, Some(&bias), &packed, y)
                         })
                     };
-                    checked += check_deltas(
-                        &rows,
-                        &input,
-                        &want,
-                        run,
-                        &std::format!("conv shape {k} {v:?}"),
-                    );
+                    checked += check_deltas(&rows, &input, &want, run, &std::format!("conv shape {k} {v:?}"));
                     seen.push(v);
                 }
             }
         }
     }
-    for v in [
-        Conv2dVariant::Reference,
-        Conv2dVariant::Gemm,
-        Conv2dVariant::Pointwise,
-        Conv2dVariant::Window,
-    ] {
+    for v in [Conv2dVariant::Reference, Conv2dVariant::Gemm, Conv2dVariant::Pointwise, Conv2dVariant::Window] {
         assert!(seen.contains(&v), "{v:?} not reached");
     }
     assert!(checked > 1000, "{checked}");
@@ -234,104 +153,37 @@ fn depthwise_overlapped_rows_equal_apart() {
     for (k, &s) in SHAPES.iter().enumerate() {
         for &(in_d, mult_d) in &[(4usize, 1usize), (8, 1), (1, 8), (3, 2)] {
             let out_d = in_d * mult_d;
-            let g = conv_geometry(
-                (s.0, s.1.max(4), s.2, s.3, s.4, s.5, s.6, s.7),
-                in_d,
-                out_d,
-                true,
-            );
+            let g = conv_geometry((s.0, s.1.max(4), s.2, s.3, s.4, s.5, s.6, s.7), in_d, out_d, true);
             let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
-            let p = DepthwiseConv2dParams::<S8Alias> {
-                geometry: g,
-                quant: quant(
-                    rng.range(-20, 20) as i32,
-                    rng.range(-20, 20) as i32,
-                    &mult,
-                    &shift,
-                ),
-                clamp: Clamp {
-                    min: -128,
-                    max: 127,
-                },
-            };
+            let p = DepthwiseConv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
             let input = rng.i8s(g.input_shape.iter().product());
             let filter = rng.i8s(g.filter_shape.iter().product());
             let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
             let rows = Rows::conv(&g).unwrap();
-            for target in [
-                TargetClass::Host,
-                TargetClass::X86,
-                TargetClass::ArmDsp,
-                TargetClass::BUILD,
-            ] {
-                let mut variants = vec![
-                    DepthwiseConv2dVariant::Reference,
-                    DepthwiseConv2dVariant::select(&p, &filter, Some(&bias), target),
-                ];
+            for target in [TargetClass::Host, TargetClass::X86, TargetClass::ArmDsp, TargetClass::BUILD] {
+                let mut variants = vec![DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::select(&p, &filter, Some(&bias), target)];
                 variants.dedup();
                 for v in variants {
                     let mut packed = vec![0; v.packed_len(&g)];
                     v.pack(&p, &filter, Some(&bias), &mut packed);
                     let call = |q: &DepthwiseConv2dParams<S8Alias>, x: &[i8], y: &mut [i8]| {
-                        v.run(
-                            q,
-                            crate::variants::Operands {
-                                input: x,
-                                filter: &filter,
-                                bias: Some(&bias),
-                                packed: &packed,
-                            },
-                            y,
-                        )
+                        v.run(q, crate::variants::Operands { input: x, filter: &filter, bias: Some(&bias), packed: &packed }, y)
                     };
                     let mut want = vec![0i8; g.output_shape.iter().product()];
                     call(&p, &input, &mut want);
                     let run = |span: &mut [i8], i: usize, o: usize| {
-                        depthwise_rows(&g, span, i, o, |sub, x, y| {
-                            call(
-                                &DepthwiseConv2dParams {
-                                    geometry: *sub,
-                                    quant: p.quant,
-                                    clamp: p.clamp,
-                                },
-                                x,
-                                y,
-                            )
-                        })
+                        depthwise_rows(&g, span, i, o, |sub, x, y| call(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, y))
                     };
-                    checked += check_deltas(
-                        &rows,
-                        &input,
-                        &want,
-                        run,
-                        &std::format!("depthwise shape {k} {v:?}"),
-                    );
+                    checked += check_deltas(&rows, &input, &want, run, &std::format!("depthwise shape {k} {v:?}"));
                     // The kernels with a row-range entry, through the driver that gives it.
                     let ranged = |r: RowRange, x: &[i8], y: &mut [i8]| match v {
-                        DepthwiseConv2dVariant::Mult1 => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_mult1_rows(&p, r, x, &packed, y)
-                        }
-                        DepthwiseConv2dVariant::OneChannel => {
-                            depthwise_conv_2d::depthwise_conv_2d_s8_one_channel_rows(
-                                &p, r, x, &packed, y,
-                            )
-                        }
+                        DepthwiseConv2dVariant::Mult1 => depthwise_conv_2d::depthwise_conv_2d_s8_mult1_rows(&p, r, x, &packed, y),
+                        DepthwiseConv2dVariant::OneChannel => depthwise_conv_2d::depthwise_conv_2d_s8_one_channel_rows(&p, r, x, &packed, y),
                         _ => unreachable!(),
                     };
-                    if matches!(
-                        v,
-                        DepthwiseConv2dVariant::Mult1 | DepthwiseConv2dVariant::OneChannel
-                    ) {
-                        let run = |span: &mut [i8], i: usize, o: usize| {
-                            depthwise_row_ranges(&g, span, i, o, ranged)
-                        };
-                        checked += check_deltas(
-                            &rows,
-                            &input,
-                            &want,
-                            run,
-                            &std::format!("depthwise shape {k} {v:?} row ranges"),
-                        );
+                    if matches!(v, DepthwiseConv2dVariant::Mult1 | DepthwiseConv2dVariant::OneChannel) {
+                        let run = |span: &mut [i8], i: usize, o: usize| depthwise_row_ranges(&g, span, i, o, ranged);
+                        checked += check_deltas(&rows, &input, &want, run, &std::format!("depthwise shape {k} {v:?} row ranges"));
                         seen_ranged.push(v);
                     }
                     seen.push(v);
@@ -339,22 +191,11 @@ fn depthwise_overlapped_rows_equal_apart() {
             }
         }
     }
-    for v in [
-        DepthwiseConv2dVariant::Reference,
-        DepthwiseConv2dVariant::Window,
-        DepthwiseConv2dVariant::Mult1,
-        DepthwiseConv2dVariant::OneChannel,
-    ] {
+    for v in [DepthwiseConv2dVariant::Reference, DepthwiseConv2dVariant::Window, DepthwiseConv2dVariant::Mult1, DepthwiseConv2dVariant::OneChannel] {
         assert!(seen.contains(&v), "{v:?} not reached");
     }
-    for v in [
-        DepthwiseConv2dVariant::Mult1,
-        DepthwiseConv2dVariant::OneChannel,
-    ] {
-        assert!(
-            seen_ranged.contains(&v),
-            "{v:?} not reached through row ranges"
-        );
+    for v in [DepthwiseConv2dVariant::Mult1, DepthwiseConv2dVariant::OneChannel] {
+        assert!(seen_ranged.contains(&v), "{v:?} not reached through row ranges");
     }
     assert!(checked > 1000, "{checked}");
 }
@@ -381,61 +222,15 @@ fn pools_overlapped_rows_equal_apart() {
         };
         let input = rng.i8s(in_h * in_w * d);
         let rows = Rows::pool(&g).unwrap();
-        let avg = AveragePool2dParams {
-            geometry: g,
-            clamp: Clamp {
-                min: -100,
-                max: 127,
-            },
-        };
+        let avg = AveragePool2dParams { geometry: g, clamp: Clamp { min: -100, max: 127 } };
         let mut want = vec![0i8; g.output_len()];
         average_pool_2d_s8(&avg, &input, &mut want);
-        let run = |span: &mut [i8], i: usize, o: usize| {
-            pool_rows(&g, span, i, o, |sub, x, y| {
-                average_pool_2d_s8(
-                    &AveragePool2dParams {
-                        geometry: *sub,
-                        clamp: avg.clamp,
-                    },
-                    x,
-                    y,
-                )
-            })
-        };
-        checked += check_deltas(
-            &rows,
-            &input,
-            &want,
-            run,
-            &std::format!("average pool shape {k}"),
-        );
-        let max = MaxPool2dParams {
-            geometry: g,
-            clamp: Clamp {
-                min: -128,
-                max: 100,
-            },
-        };
+        let run = |span: &mut [i8], i: usize, o: usize| pool_rows(&g, span, i, o, |sub, x, y| average_pool_2d_s8(&AveragePool2dParams { geometry: *sub, clamp: avg.clamp }, x, y));
+        checked += check_deltas(&rows, &input, &want, run, &std::format!("average pool shape {k}"));
+        let max = MaxPool2dParams { geometry: g, clamp: Clamp { min: -128, max: 100 } };
         max_pool_2d_s8(&max, &input, &mut want);
-        let run = |span: &mut [i8], i: usize, o: usize| {
-            pool_rows(&g, span, i, o, |sub, x, y| {
-                max_pool_2d_s8(
-                    &MaxPool2dParams {
-                        geometry: *sub,
-                        clamp: max.clamp,
-                    },
-                    x,
-                    y,
-                )
-            })
-        };
-        checked += check_deltas(
-            &rows,
-            &input,
-            &want,
-            run,
-            &std::format!("max pool shape {k}"),
-        );
+        let run = |span: &mut [i8], i: usize, o: usize| pool_rows(&g, span, i, o, |sub, x, y| max_pool_2d_s8(&MaxPool2dParams { geometry: *sub, clamp: max.clamp }, x, y));
+        checked += check_deltas(&rows, &input, &want, run, &std::format!("max pool shape {k}"));
     }
     assert!(checked > 200, "{checked}");
 }
@@ -477,26 +272,14 @@ fn calls_are_as_long_as_the_placement_allows() {
         let base = (-delta).max(0) as usize;
         let mut span = vec![0i8; base + 2 * n];
         let mut calls = Vec::new();
-        run_rows(
-            &mut span,
-            base,
-            (base as i64 + delta) as usize,
-            &rows,
-            |oy0, oy1, _, _, _, _| calls.push((oy0, oy1)),
-        );
+        run_rows(&mut span, base, (base as i64 + delta) as usize, &rows, |oy0, oy1, _, _, _, _| calls.push((oy0, oy1)));
         calls
     };
     assert_eq!(calls(-(n as i64)), [(0, 6)]);
     // Output row 0 reads from input row 0 on, so the first call may take two rows.
-    assert_eq!(
-        calls(rows.max_delta().unwrap()),
-        [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6)]
-    );
+    assert_eq!(calls(rows.max_delta().unwrap()), [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6)]);
     // Two rows more room than the bound: the first call takes four rows (two more).
-    assert_eq!(
-        calls(rows.max_delta().unwrap() - 2 * rows.out_row as i64)[0],
-        (0, 4)
-    );
+    assert_eq!(calls(rows.max_delta().unwrap() - 2 * rows.out_row as i64)[0], (0, 4));
 }
 
 /// An expanding pointwise convolution (4 to 16 channels, 25 pixels) walked from its end:
@@ -519,9 +302,7 @@ fn min_delta_of_an_expanding_pointwise_convolution() {
     let calls = |delta: usize| {
         let mut span = vec![0i8; delta + 25 * 16];
         let mut calls = Vec::new();
-        run_rows(&mut span, 0, delta, &rows, |oy0, oy1, _, _, _, _| {
-            calls.push((oy0, oy1))
-        });
+        run_rows(&mut span, 0, delta, &rows, |oy0, oy1, _, _, _, _| calls.push((oy0, oy1)));
         calls
     };
     assert_eq!(calls(4), [(9, 25), (5, 9), (1, 5), (0, 1)]);
@@ -544,10 +325,7 @@ fn check_reversed<T: Copy + PartialEq + core::fmt::Debug + Default>(
     what: &str,
 ) -> usize {
     let Some(min) = min else {
-        assert!(
-            input.is_empty() || want.is_empty(),
-            "{what}: no declaration for a non-empty copy"
-        );
+        assert!(input.is_empty() || want.is_empty(), "{what}: no declaration for a non-empty copy");
         return 0;
     };
     let (n_in, n_out) = (input.len() as i64, want.len() as i64);
@@ -559,31 +337,18 @@ fn check_reversed<T: Copy + PartialEq + core::fmt::Debug + Default>(
     }
     let beyond = min - 1;
     if -n_out < beyond && beyond < n_in {
-        let rejected =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(beyond))).is_err();
-        assert!(
-            rejected,
-            "{what}: delta {beyond} below the bound {min} was not rejected"
-        );
+        let rejected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at(beyond))).is_err();
+        assert!(rejected, "{what}: delta {beyond} below the bound {min} was not rejected");
     }
     checked
 }
 
 /// The same walk without its checks, to show that the bound is tight: one element below it
 /// the result differs (the binding step overwrote input still to be read).
-fn pad_unchecked<T: Copy>(
-    p: &crate::kernels::pad::PadParams<T>,
-    span: &mut [T],
-    input_at: usize,
-    output_at: usize,
-) {
+fn pad_unchecked<T: Copy>(p: &crate::kernels::pad::PadParams<T>, span: &mut [T], input_at: usize, output_at: usize) {
     copies::pad_walk(p, |s| match s {
-        copies::Step::Fill { at, len, .. } => {
-            span[output_at + at..output_at + at + len].fill(p.pad_value)
-        }
-        copies::Step::Move { at, from, len, .. } => {
-            span.copy_within(input_at + from..input_at + from + len, output_at + at)
-        }
+        copies::Step::Fill { at, len, .. } => span[output_at + at..output_at + at + len].fill(p.pad_value),
+        copies::Step::Move { at, from, len, .. } => span.copy_within(input_at + from..input_at + from + len, output_at + at),
         copies::Step::Other { .. } => {}
     });
 }
@@ -597,91 +362,50 @@ fn pad_overlapped_equals_apart_at_every_allowed_delta() {
     let mut negative = 0;
     for case in 0..120 {
         let rank = 1 + case % 4;
-        let in_shape: Vec<usize> = (0..rank)
-            .map(|_| rng.range(if case % 11 == 0 { 0 } else { 1 }, 4) as usize)
-            .collect();
+        let in_shape: Vec<usize> = (0..rank).map(|_| rng.range(if case % 11 == 0 { 0 } else { 1 }, 4) as usize).collect();
         let before: Vec<usize> = (0..rank).map(|_| rng.range(0, 2) as usize).collect();
         let after: Vec<usize> = (0..rank).map(|_| rng.range(0, 2) as usize).collect();
-        let out_shape: Vec<usize> = (0..rank)
-            .map(|d| before[d] + in_shape[d] + after[d])
-            .collect();
-        let p = PadParams {
-            input_shape: &in_shape,
-            output_shape: &out_shape,
-            before: &before,
-            pad_value: -7i16,
-        };
-        let input: Vec<i16> = (0..in_shape.iter().product::<usize>())
-            .map(|i| i as i16 + 1)
-            .collect();
+        let out_shape: Vec<usize> = (0..rank).map(|d| before[d] + in_shape[d] + after[d]).collect();
+        let p = PadParams { input_shape: &in_shape, output_shape: &out_shape, before: &before, pad_value: -7i16 };
+        let input: Vec<i16> = (0..in_shape.iter().product::<usize>()).map(|i| i as i16 + 1).collect();
         let mut want = vec![0i16; out_shape.iter().product()];
         pad(&p, &input, &mut want);
         let min = pad_min_delta(&p);
         let what = std::format!("pad {in_shape:?} before {before:?} after {after:?}");
-        checked += check_reversed(
-            min,
-            &input,
-            &want,
-            |span, i, o| pad_overlapped(&p, span, i, o),
-            &what,
-        );
+        checked += check_reversed(min, &input, &want, |span, i, o| pad_overlapped(&p, span, i, o), &what);
         if let Some(m) = min {
             negative += usize::from(m < 0);
             // Input element 0 lands at output offset o(0); the walk never needs more room.
-            let o0: usize = (0..rank)
-                .map(|d| before[d] * out_shape[d + 1..].iter().product::<usize>())
-                .sum();
-            assert!(
-                m <= -(o0 as i64) || m == -(want.len() as i64),
-                "{what}: bound {m} above -o(0) = -{o0}"
-            );
+            let o0: usize = (0..rank).map(|d| before[d] * out_shape[d + 1..].iter().product::<usize>()).sum();
+            assert!(m <= -(o0 as i64) || m == -(want.len() as i64), "{what}: bound {m} above -o(0) = -{o0}");
             if -(want.len() as i64) < m - 1 && m - 1 < input.len() as i64 {
                 let base = (1 - m).max(0) as usize;
                 let (ia, oa) = (base, (base as i64 + m - 1) as usize);
                 let mut span = vec![0i16; (ia + input.len()).max(oa + want.len())];
                 span[ia..ia + input.len()].copy_from_slice(&input);
                 pad_unchecked(&p, &mut span, ia, oa);
-                assert_ne!(
-                    &span[oa..oa + want.len()],
-                    &want[..],
-                    "{what}: one below the bound {m} still correct"
-                );
+                assert_ne!(&span[oa..oa + want.len()], &want[..], "{what}: one below the bound {m} still correct");
                 tight += 1;
             }
         }
     }
-    assert!(
-        checked > 1000 && tight > 60 && negative > 60,
-        "{checked} deltas, {tight} tight bounds, {negative} negative"
-    );
+    assert!(checked > 1000 && tight > 60 && negative > 60, "{checked} deltas, {tight} tight bounds, {negative} negative");
 }
 
 #[test]
 fn pad_bound_puts_the_input_at_its_place_in_the_output() {
     use crate::kernels::pad::PadParams;
     // 2x3 padded by one everywhere: 4x5, input row 0 at output offset 6.
-    let p = PadParams {
-        input_shape: &[2, 3],
-        output_shape: &[4, 5],
-        before: &[1, 1],
-        pad_value: 0i8,
-    };
+    let p = PadParams { input_shape: &[2, 3], output_shape: &[4, 5], before: &[1, 1], pad_value: 0i8 };
     assert_eq!(pad_min_delta(&p), Some(-6));
     // Only trailing padding: the output starts where the input does.
-    let p = PadParams {
-        input_shape: &[2, 3],
-        output_shape: &[3, 4],
-        before: &[0, 0],
-        pad_value: 0i8,
-    };
+    let p = PadParams { input_shape: &[2, 3], output_shape: &[3, 4], before: &[0, 0], pad_value: 0i8 };
     assert_eq!(pad_min_delta(&p), Some(0));
 }
 
 #[test]
 fn concatenation_overlapped_equals_apart_at_every_allowed_delta() {
-    use crate::kernels::concatenation::{
-        concatenation, prepare_concatenation, ConcatenationParams,
-    };
+    use crate::kernels::concatenation::{concatenation, prepare_concatenation, ConcatenationParams};
     let mut rng = Rng(0xc0_ca7);
     let mut checked = 0;
     let mut negative = 0;
@@ -699,71 +423,35 @@ fn concatenation_overlapped_equals_apart_at_every_allowed_delta() {
             .collect();
         let refs: Vec<&[usize]> = shapes.iter().map(|s| s.as_slice()).collect();
         let (mut offsets, mut lens) = (vec![0; n], vec![0; n]);
-        let Some((outer, output_row)) = prepare_concatenation(&refs, axis, &mut offsets, &mut lens)
-        else {
-            panic!("{shapes:?}")
-        };
-        let p = ConcatenationParams {
-            outer,
-            output_row,
-            offsets: &offsets,
-            lens: &lens,
-        };
-        let inputs: Vec<Vec<i32>> = shapes
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                (0..s.iter().product::<usize>())
-                    .map(|i| (k * 1000 + i + 1) as i32)
-                    .collect()
-            })
-            .collect();
+        let Some((outer, output_row)) = prepare_concatenation(&refs, axis, &mut offsets, &mut lens) else { panic!("{shapes:?}") };
+        let p = ConcatenationParams { outer, output_row, offsets: &offsets, lens: &lens };
+        let inputs: Vec<Vec<i32>> =
+            shapes.iter().enumerate().map(|(k, s)| (0..s.iter().product::<usize>()).map(|i| (k * 1000 + i + 1) as i32).collect()).collect();
         let all: Vec<&[i32]> = inputs.iter().map(|v| v.as_slice()).collect();
         let mut want = vec![0i32; outer * output_row];
         concatenation(&p, &all, &mut want);
         for index in 0..n {
-            let others: Vec<&[i32]> = all
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != index)
-                .map(|(_, v)| *v)
-                .collect();
+            let others: Vec<&[i32]> = all.iter().enumerate().filter(|&(k, _)| k != index).map(|(_, v)| *v).collect();
             let min = concatenation_min_delta(&p, index);
             if let Some(m) = min {
                 // The input at its own place in the output (the copy of its first run is a
                 // no-op) is always allowed.
-                assert!(
-                    m <= -(offsets[index] as i64),
-                    "{shapes:?} axis {axis} input {index}: bound {m}"
-                );
+                assert!(m <= -(offsets[index] as i64), "{shapes:?} axis {axis} input {index}: bound {m}");
                 negative += usize::from(m < 0);
             }
             let what = std::format!("concatenation {shapes:?} axis {axis} input {index}");
-            checked += check_reversed(
-                min,
-                &inputs[index],
-                &want,
-                |span, i, o| concatenation_overlapped(&p, index, &others, span, i, o),
-                &what,
-            );
+            checked +=
+                check_reversed(min, &inputs[index], &want, |span, i, o| concatenation_overlapped(&p, index, &others, span, i, o), &what);
         }
     }
-    assert!(
-        checked > 1000 && negative > 40,
-        "{checked} deltas, {negative} negative bounds"
-    );
+    assert!(checked > 1000 && negative > 40, "{checked} deltas, {negative} negative bounds");
 }
 
 #[test]
 fn concatenation_bound_of_each_input_is_its_offset_in_the_row() {
     use crate::kernels::concatenation::ConcatenationParams;
     // Two outer rows of [2 | 3 | 1].
-    let p = ConcatenationParams {
-        outer: 2,
-        output_row: 6,
-        offsets: &[0, 2, 5],
-        lens: &[2, 3, 1],
-    };
+    let p = ConcatenationParams { outer: 2, output_row: 6, offsets: &[0, 2, 5], lens: &[2, 3, 1] };
     assert_eq!(concatenation_min_delta(&p, 0), Some(0));
     assert_eq!(concatenation_min_delta(&p, 1), Some(-2));
     assert_eq!(concatenation_min_delta(&p, 2), Some(-5));
@@ -771,12 +459,7 @@ fn concatenation_bound_of_each_input_is_its_offset_in_the_row() {
 
 /// Runs `run` with `input` placed in a fresh span and the output `delta` elements from it
 /// (`output_at - input_at`), and returns the `out_len` output elements.
-fn placed_at<T: Copy + Default>(
-    input: &[T],
-    out_len: usize,
-    delta: i64,
-    run: &mut impl FnMut(&mut [T], usize, usize),
-) -> Vec<T> {
+fn placed_at<T: Copy + Default>(input: &[T], out_len: usize, delta: i64, run: &mut impl FnMut(&mut [T], usize, usize)) -> Vec<T> {
     let base = (-delta).max(0);
     let (input_at, output_at) = (base as usize, (base + delta) as usize);
     let len = (input_at + input.len()).max(output_at + out_len);

@@ -23,15 +23,8 @@ pub struct PadParams<'a, T> {
 
 /// Compile-time: the output shape for `paddings[d] = (before, after)`; `None` on negative
 /// paddings, a length mismatch, or a rank above 8.
-pub fn pad_output_shape(
-    input_shape: &[usize],
-    paddings: &[(i64, i64)],
-    output_shape: &mut [usize],
-) -> Option<()> {
-    if paddings.len() != input_shape.len()
-        || output_shape.len() != input_shape.len()
-        || input_shape.len() > 8
-    {
+pub fn pad_output_shape(input_shape: &[usize], paddings: &[(i64, i64)], output_shape: &mut [usize]) -> Option<()> {
+    if paddings.len() != input_shape.len() || output_shape.len() != input_shape.len() || input_shape.len() > 8 {
         return None;
     }
     for ((o, &i), &(b, a)) in output_shape.iter_mut().zip(input_shape).zip(paddings) {
@@ -83,11 +76,6 @@ pub(crate) fn collapsed<T: Copy>(p: &PadParams<T>, input: &[T], output: &mut [T]
         b[rank - 2] *= n;
         rank -= 1;
     }
-    let merged = PadParams {
-        input_shape: &i[..rank],
-        output_shape: &o[..rank],
-        before: &b[..rank],
-        pad_value: p.pad_value,
-    };
+    let merged = PadParams { input_shape: &i[..rank], output_shape: &o[..rank], before: &b[..rank], pad_value: p.pad_value };
     scalar::pad(&merged, input, output)
 }

@@ -22,12 +22,10 @@ pub fn pad<T: Copy>(p: &PadParams<T>, input: &[T], output: &mut [T]) {
     let mut idx = [0usize; MAX_RANK];
     let mut in_row = 0usize;
     for row in output.chunks_exact_mut(out_inner) {
-        let inside =
-            (0..rank - 1).all(|d| idx[d] >= p.before[d] && idx[d] < p.before[d] + p.input_shape[d]);
+        let inside = (0..rank - 1).all(|d| idx[d] >= p.before[d] && idx[d] < p.before[d] + p.input_shape[d]);
         if inside && in_inner > 0 {
             row[..b].fill(p.pad_value);
-            row[b..b + in_inner]
-                .copy_from_slice(&input[in_row * in_inner..(in_row + 1) * in_inner]);
+            row[b..b + in_inner].copy_from_slice(&input[in_row * in_inner..(in_row + 1) * in_inner]);
             row[b + in_inner..].fill(p.pad_value);
             in_row += 1;
         } else {

@@ -14,11 +14,7 @@ fn prelu_value(p: &PreluParams, x: i32, a: i8) -> i32 {
         multiply_by_quantized_multiplier(input_value, p.output_multiplier_1, p.output_shift_1)
     } else {
         let alpha_value = p.alpha_offset + a as i32;
-        multiply_by_quantized_multiplier(
-            input_value * alpha_value,
-            p.output_multiplier_2,
-            p.output_shift_2,
-        )
+        multiply_by_quantized_multiplier(input_value * alpha_value, p.output_multiplier_2, p.output_shift_2)
     };
     output_value.wrapping_add(p.output_offset)
 }
@@ -35,9 +31,7 @@ fn prelu_one_s16(p: &PreluParams, x: i16, a: i8) -> i16 {
 
 /// int8 PRELU with `alpha` broadcast against the input: `x` rescaled where `x >= 0`, `x * alpha` rescaled where `x < 0`, saturated to int8.
 pub fn prelu_s8(p: &PreluParams, input: &[i8], alpha: &[i8], output: &mut [i8]) {
-    broadcast_binary(&p.broadcast, input, alpha, output, |x, a| {
-        prelu_one(p, x, a)
-    });
+    broadcast_binary(&p.broadcast, input, alpha, output, |x, a| prelu_one(p, x, a));
 }
 
 /// [`prelu_s8`] writing into the input, which has the output's shape.
@@ -48,9 +42,7 @@ pub fn prelu_s8_in_place(p: &PreluParams, inout: &mut [i8], alpha: &[i8]) {
 /// 16x8 PRELU: int16 input and output, int8 alpha broadcast against the input (TFLite
 /// Micro's `kTfLiteInt16` case), saturated to int16.
 pub fn prelu_s16(p: &PreluParams, input: &[i16], alpha: &[i8], output: &mut [i16]) {
-    broadcast_binary(&p.broadcast, input, alpha, output, |x, a| {
-        prelu_one_s16(p, x, a)
-    });
+    broadcast_binary(&p.broadcast, input, alpha, output, |x, a| prelu_one_s16(p, x, a));
 }
 
 /// [`prelu_s16`] writing into the input, which has the output's shape.

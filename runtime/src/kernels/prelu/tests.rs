@@ -1,8 +1,6 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{
-    kernel_tests, real, scale, to_s8_units, zero_point, Binary, BinaryKernel, BinaryS8Op,
-};
+use crate::kernels::test_util::{kernel_tests, real, scale, to_s8_units, zero_point, Binary, BinaryKernel, BinaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -24,19 +22,8 @@ impl BinaryS8Op for Prelu {
     const FIRST_IS_FULL: bool = true;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            scale(0.002, 0.2),
-            zero_point(),
-            zero_point(),
-            zero_point(),
-        )
-            .prop_map(|(si, sa, so, zi, za, zo)| Prelu {
-                input: q(si, zi),
-                alpha: q(sa, za),
-                out: q(so, zo),
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point())
+            .prop_map(|(si, sa, so, zi, za, zo)| Prelu { input: q(si, zi), alpha: q(sa, za), out: q(so, zo) })
             .boxed()
     }
 
@@ -45,11 +32,7 @@ impl BinaryS8Op for Prelu {
         // Identity multiplier above 1 (saturating) and far below; alpha products of 1e-6.
         for (si, sa, so) in [(0.05, 0.01, 0.05), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
             for (zi, za, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
-                v.push(Prelu {
-                    input: q(si, zi),
-                    alpha: q(sa, za),
-                    out: q(so, zo),
-                });
+                v.push(Prelu { input: q(si, zi), alpha: q(sa, za), out: q(so, zo) });
             }
         }
         v
@@ -61,22 +44,11 @@ impl BinaryS8Op for Prelu {
 
     fn ideal(&self, x: i8, a: i8) -> f64 {
         let rx = real(x, self.input);
-        to_s8_units(
-            if rx >= 0.0 {
-                rx
-            } else {
-                rx * real(a, self.alpha)
-            },
-            self.out,
-        )
+        to_s8_units(if rx >= 0.0 { rx } else { rx * real(a, self.alpha) }, self.out)
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Prelu>,
-    (scalar::prelu_s8, scalar::prelu_s8_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Prelu>, (scalar::prelu_s8, scalar::prelu_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Prelu>, (prelu_s8, prelu_s8_in_place));
 
 #[test]

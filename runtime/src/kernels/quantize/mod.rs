@@ -43,12 +43,7 @@ pub struct RequantizeParams {
 pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> Option<RequantizeParams> {
     let effective_scale = input.scale as f64 / output.scale as f64;
     let (multiplier, shift) = quantize_multiplier(effective_scale)?;
-    Some(RequantizeParams {
-        input_zero_point: input.zero_point,
-        output_zero_point: output.zero_point,
-        multiplier,
-        shift,
-    })
+    Some(RequantizeParams { input_zero_point: input.zero_point, output_zero_point: output.zero_point, multiplier, shift })
 }
 
 /// float32 -> int8. Out-of-int32-range and NaN inputs are undefined behaviour in TFLite's

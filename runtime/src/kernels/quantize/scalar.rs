@@ -46,8 +46,7 @@ pub fn quantize_s8_s8_in_place(p: &RequantizeParams, data: &mut [i8]) {
 /// `Requantize`'s element step for any input/output width: `clamp(MBQM(x - zp_in) + zp_out)`.
 #[inline(always)]
 pub fn requantize_i32(p: &RequantizeParams, x: i32, min: i32, max: i32) -> i32 {
-    let v =
-        multiply_by_quantized_multiplier(x.wrapping_sub(p.input_zero_point), p.multiplier, p.shift)
-            .wrapping_add(p.output_zero_point);
+    let v = multiply_by_quantized_multiplier(x.wrapping_sub(p.input_zero_point), p.multiplier, p.shift)
+        .wrapping_add(p.output_zero_point);
     v.max(min).min(max)
 }

@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op,
-};
+use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -18,20 +16,11 @@ struct Requantize {
 
 impl UnaryS8Op for Requantize {
     type Params = RequantizeParams;
-    const REFERENCE: UnaryKernel<RequantizeParams> =
-        (scalar::quantize_s8_s8, scalar::quantize_s8_s8_in_place);
+    const REFERENCE: UnaryKernel<RequantizeParams> = (scalar::quantize_s8_s8, scalar::quantize_s8_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            zero_point(),
-            zero_point(),
-        )
-            .prop_map(|(si, so, zi, zo)| Requantize {
-                input: q(si, zi),
-                output: q(so, zo),
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), zero_point(), zero_point())
+            .prop_map(|(si, so, zi, zo)| Requantize { input: q(si, zi), output: q(so, zo) })
             .boxed()
     }
 
@@ -39,10 +28,7 @@ impl UnaryS8Op for Requantize {
         let mut v = Vec::new();
         for (si, so) in [(0.05, 0.05), (0.1, 1e-4), (1e-4, 0.1), (0.1, 0.05)] {
             for (zi, zo) in [(0, 0), (-128, 127), (127, -128)] {
-                v.push(Requantize {
-                    input: q(si, zi),
-                    output: q(so, zo),
-                });
+                v.push(Requantize { input: q(si, zi), output: q(so, zo) });
             }
         }
         v
@@ -58,31 +44,13 @@ impl UnaryS8Op for Requantize {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<Requantize>,
-    (scalar::quantize_s8_s8, scalar::quantize_s8_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<Requantize>, (scalar::quantize_s8_s8, scalar::quantize_s8_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Requantize>, (quantize_s8_s8, quantize_s8_s8_in_place));
 
 #[test]
 fn float_hand_computed() {
-    let p = QuantizeParams {
-        scale: 0.5,
-        zero_point: -3,
-    };
-    let input = [
-        0.0f32,
-        0.25,
-        -0.25,
-        0.75,
-        1.0,
-        100.0,
-        -100.0,
-        0.2499999,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-    ];
+    let p = QuantizeParams { scale: 0.5, zero_point: -3 };
+    let input = [0.0f32, 0.25, -0.25, 0.75, 1.0, 100.0, -100.0, 0.2499999, f32::INFINITY, f32::NEG_INFINITY];
     let mut out = [0i8; 10];
     quantize_f32_s8(&p, &input, &mut out);
     // 0.5 -> 1 and -0.5 -> -1 (ties away), 1.5 -> 2
@@ -165,20 +133,12 @@ proptest! {
 fn int8_uint8_same_scale_is_the_sign_flip() {
     let all = all_i8();
     let mut u = [0u8; 256];
-    quantize_s8_u8(
-        &prepare_requantize(q(0.1, -3), q(0.1, 125)).unwrap(),
-        &all,
-        &mut u,
-    );
+    quantize_s8_u8(&prepare_requantize(q(0.1, -3), q(0.1, 125)).unwrap(), &all, &mut u);
     for (&x, &y) in all.iter().zip(&u) {
         assert_eq!(y, (x as u8) ^ 0x80);
     }
     let mut back = [0i8; 256];
-    quantize_u8_s8(
-        &prepare_requantize(q(0.1, 125), q(0.1, -3)).unwrap(),
-        &u,
-        &mut back,
-    );
+    quantize_u8_s8(&prepare_requantize(q(0.1, 125), q(0.1, -3)).unwrap(), &u, &mut back);
     assert_eq!(&back[..], &all[..]);
 }
 

@@ -9,8 +9,8 @@
 
 use crate::kernels::nd::{map, map_in_place};
 use crate::prepare::quantize_multiplier;
-use crate::quant::round_f32;
 use crate::quant::QuantParams;
+use crate::quant::round_f32;
 
 pub mod s16;
 pub mod scalar;
@@ -36,19 +36,10 @@ pub struct ReluParams {
 
 /// TFLite `CalculateReluOpData` / `QuantizedReluX` for int8: `act_max = None` means
 /// +infinity (plain RELU). `None` on non-finite scales.
-pub fn prepare_relu_x(
-    input: QuantParams,
-    output: QuantParams,
-    act_min: f32,
-    act_max: Option<f32>,
-) -> Option<ReluParams> {
+pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> Option<ReluParams> {
     let real_multiplier = (input.scale / output.scale) as f64;
     let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
-    let q = |f: f32| {
-        output
-            .zero_point
-            .wrapping_add(round_f32(f / output.scale) as i32)
-    };
+    let q = |f: f32| output.zero_point.wrapping_add(round_f32(f / output.scale) as i32);
     let activation_min = (i8::MIN as i32).max(q(act_min));
     let activation_max = match act_max {
         None => i8::MAX as i32,

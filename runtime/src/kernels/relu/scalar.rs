@@ -7,11 +7,7 @@ use crate::quant::multiply_by_quantized_multiplier;
 fn relu_one(p: &ReluParams, x: i8) -> i8 {
     let v = p
         .output_zero_point
-        .wrapping_add(multiply_by_quantized_multiplier(
-            x as i32 - p.input_zero_point,
-            p.output_multiplier,
-            p.output_shift,
-        ));
+        .wrapping_add(multiply_by_quantized_multiplier(x as i32 - p.input_zero_point, p.output_multiplier, p.output_shift));
     v.max(p.activation_min).min(p.activation_max) as i8
 }
 

@@ -20,18 +20,8 @@ impl UnaryS8Op for Relu {
     const REFERENCE: UnaryKernel<ReluParams> = (scalar::relu_s8, scalar::relu_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            zero_point(),
-            zero_point(),
-            0u8..3,
-        )
-            .prop_map(|(si, so, zi, zo, kind)| Relu {
-                input: q(si, zi),
-                output: q(so, zo),
-                kind,
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), zero_point(), zero_point(), 0u8..3)
+            .prop_map(|(si, so, zi, zo, kind)| Relu { input: q(si, zi), output: q(so, zo), kind })
             .boxed()
     }
 
@@ -42,11 +32,7 @@ impl UnaryS8Op for Relu {
         for (si, so) in [(0.05, 0.05), (0.1, 1e-4), (1e-4, 0.1)] {
             for (zi, zo) in [(0, 0), (-128, 127), (127, -128)] {
                 for kind in 0..3 {
-                    v.push(Relu {
-                        input: q(si, zi),
-                        output: q(so, zo),
-                        kind,
-                    });
+                    v.push(Relu { input: q(si, zi), output: q(so, zo), kind });
                 }
             }
         }
@@ -68,11 +54,7 @@ impl UnaryS8Op for Relu {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<Relu>,
-    (scalar::relu_s8, scalar::relu_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<Relu>, (scalar::relu_s8, scalar::relu_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Relu>, (relu_s8, relu_s8_in_place));
 
 #[test]

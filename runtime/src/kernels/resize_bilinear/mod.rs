@@ -74,22 +74,11 @@ pub fn prepare_resize_bilinear_f32(
     align_corners: bool,
     half_pixel_centers: bool,
 ) -> Option<ResizeBilinearF32Params> {
-    if output_height == 0
-        || output_width == 0
-        || input_height == 0
-        || input_width == 0
-        || (align_corners && half_pixel_centers)
-    {
+    if output_height == 0 || output_width == 0 || input_height == 0 || input_width == 0 || (align_corners && half_pixel_centers) {
         return None;
     }
     // `static_cast<float>(input) / output` (the int output converted to float).
-    let scale = |i: usize, o: usize| {
-        if align_corners && o > 1 {
-            (i - 1) as f32 / (o - 1) as f32
-        } else {
-            i as f32 / o as f32
-        }
-    };
+    let scale = |i: usize, o: usize| if align_corners && o > 1 { (i - 1) as f32 / (o - 1) as f32 } else { i as f32 / o as f32 };
     Some(ResizeBilinearF32Params {
         batches,
         input_height,

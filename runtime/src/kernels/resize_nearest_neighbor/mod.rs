@@ -41,11 +41,7 @@ pub fn nearest_neighbor_index(
     };
     let offset: f32 = if half_pixel_centers { 0.5 } else { 0.0 };
     let v = (output_index as i32 as f32 + offset) * scale;
-    let mut out = if align_corners {
-        f32_to_i32_saturating(round_f32(v))
-    } else {
-        f32_to_i32_saturating(floor_f32(v))
-    };
+    let mut out = if align_corners { f32_to_i32_saturating(round_f32(v)) } else { f32_to_i32_saturating(floor_f32(v)) };
     out = out.min(input_size - 1);
     if half_pixel_centers {
         out = out.max(0);
@@ -66,9 +62,7 @@ pub fn prepare_resize_nearest_neighbor(
 ) {
     let (oh, ow) = (row_offsets.len(), col_offsets.len());
     for (y, r) in row_offsets.iter_mut().enumerate() {
-        *r = nearest_neighbor_index(y, input_height, oh, align_corners, half_pixel_centers)
-            * input_width
-            * depth;
+        *r = nearest_neighbor_index(y, input_height, oh, align_corners, half_pixel_centers) * input_width * depth;
     }
     for (x, c) in col_offsets.iter_mut().enumerate() {
         *c = nearest_neighbor_index(x, input_width, ow, align_corners, half_pixel_centers) * depth;
@@ -77,20 +71,12 @@ pub fn prepare_resize_nearest_neighbor(
 
 /// RESIZE_NEAREST_NEIGHBOR of any `Copy` element.
 #[inline]
-pub fn resize_nearest_neighbor<T: Copy>(
-    params: &ResizeNearestNeighborParams,
-    input: &[T],
-    output: &mut [T],
-) {
+pub fn resize_nearest_neighbor<T: Copy>(params: &ResizeNearestNeighborParams, input: &[T], output: &mut [T]) {
     scalar::resize_nearest_neighbor(params, input, output)
 }
 
 /// int8 RESIZE_NEAREST_NEIGHBOR.
 #[inline]
-pub fn resize_nearest_neighbor_s8(
-    params: &ResizeNearestNeighborParams,
-    input: &[i8],
-    output: &mut [i8],
-) {
+pub fn resize_nearest_neighbor_s8(params: &ResizeNearestNeighborParams, input: &[i8], output: &mut [i8]) {
     scalar::resize_nearest_neighbor(params, input, output)
 }

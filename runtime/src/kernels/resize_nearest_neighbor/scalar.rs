@@ -3,16 +3,9 @@
 use super::ResizeNearestNeighborParams;
 
 /// RESIZE_NEAREST_NEIGHBOR: each output pixel copies the input pixel at its precomputed row and column offsets.
-pub fn resize_nearest_neighbor<T: Copy>(
-    p: &ResizeNearestNeighborParams,
-    input: &[T],
-    output: &mut [T],
-) {
+pub fn resize_nearest_neighbor<T: Copy>(p: &ResizeNearestNeighborParams, input: &[T], output: &mut [T]) {
     let depth = p.depth;
-    debug_assert_eq!(
-        output.len(),
-        p.batches * p.row_offsets.len() * p.col_offsets.len() * depth
-    );
+    debug_assert_eq!(output.len(), p.batches * p.row_offsets.len() * p.col_offsets.len() * depth);
     if depth == 0 {
         return;
     }

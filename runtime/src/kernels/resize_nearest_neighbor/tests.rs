@@ -6,11 +6,7 @@ use std::vec::Vec;
 
 /// f64 oracle of TF's nearest-neighbour coordinate rules.
 fn oracle(x: usize, in_size: usize, out_size: usize, align: bool, half: bool) -> usize {
-    let scale = if align && out_size > 1 {
-        (in_size - 1) as f64 / (out_size - 1) as f64
-    } else {
-        in_size as f64 / out_size as f64
-    };
+    let scale = if align && out_size > 1 { (in_size - 1) as f64 / (out_size - 1) as f64 } else { in_size as f64 / out_size as f64 };
     let v = (x as f64 + if half { 0.5 } else { 0.0 }) * scale;
     let i = if align { v.round() } else { v.floor() } as i64;
     i.clamp(0, in_size as i64 - 1) as usize
@@ -39,13 +35,7 @@ fn upscale_2x() {
     let mut rows = [0usize; 4];
     let mut cols = [0usize; 4];
     prepare_resize_nearest_neighbor(2, 2, 1, false, false, &mut rows, &mut cols);
-    let p = ResizeNearestNeighborParams {
-        batches: 1,
-        depth: 1,
-        input_batch_stride: 4,
-        row_offsets: &rows,
-        col_offsets: &cols,
-    };
+    let p = ResizeNearestNeighborParams { batches: 1, depth: 1, input_batch_stride: 4, row_offsets: &rows, col_offsets: &cols };
     let mut out = [0i8; 16];
     resize_nearest_neighbor_s8(&p, &[1, 2, 3, 4], &mut out);
     assert_eq!(out, [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]);
@@ -72,47 +62,17 @@ impl KernelCase for Resize {
     const REFERENCE: Kernel = scalar::resize_nearest_neighbor::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            1usize..3,
-            1usize..6,
-            1usize..6,
-            1usize..4,
-            1usize..12,
-            1usize..12,
-            0u8..3,
-        )
+        (1usize..3, 1usize..6, 1usize..6, 1usize..4, 1usize..12, 1usize..12, 0u8..3)
             .prop_map(|(batches, ih, iw, depth, oh, ow, mode)| {
                 let (align, half) = [(false, false), (true, false), (false, true)][mode as usize];
-                Resize {
-                    batches,
-                    ih,
-                    iw,
-                    depth,
-                    oh,
-                    ow,
-                    align,
-                    half,
-                }
+                Resize { batches, ih, iw, depth, oh, ow, align, half }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
-        let r = |ih, iw, depth, oh, ow, align, half| Resize {
-            batches: 1,
-            ih,
-            iw,
-            depth,
-            oh,
-            ow,
-            align,
-            half,
-        };
-        let mut v = std::vec![
-            r(2, 2, 0, 3, 3, false, false),
-            r(1, 1, 3, 5, 7, true, false),
-            r(8, 8, 1, 1, 1, false, true)
-        ];
+        let r = |ih, iw, depth, oh, ow, align, half| Resize { batches: 1, ih, iw, depth, oh, ow, align, half };
+        let mut v = std::vec![r(2, 2, 0, 3, 3, false, false), r(1, 1, 3, 5, 7, true, false), r(8, 8, 1, 1, 1, false, true)];
         for n in LANE_TAILS {
             v.push(r(1, 2, n, 1, 4, false, false));
             v.push(r(3, n, 2, 2, n + 1, false, true));
@@ -122,17 +82,9 @@ impl KernelCase for Resize {
 
     fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
         let (mut rows, mut cols) = (std::vec![0usize; self.oh], std::vec![0usize; self.ow]);
-        prepare_resize_nearest_neighbor(
-            self.ih, self.iw, self.depth, self.align, self.half, &mut rows, &mut cols,
-        );
+        prepare_resize_nearest_neighbor(self.ih, self.iw, self.depth, self.align, self.half, &mut rows, &mut cols);
         let stride = self.ih * self.iw * self.depth;
-        let p = ResizeNearestNeighborParams {
-            batches: self.batches,
-            depth: self.depth,
-            input_batch_stride: stride,
-            row_offsets: &rows,
-            col_offsets: &cols,
-        };
+        let p = ResizeNearestNeighborParams { batches: self.batches, depth: self.depth, input_batch_stride: stride, row_offsets: &rows, col_offsets: &cols };
         let input: Vec<i8> = (0..self.batches * stride).map(tag).collect();
         let mut out = std::vec![0x55; self.batches * self.oh * self.ow * self.depth];
         kernel(&p, &input, &mut out);
@@ -153,11 +105,7 @@ impl KernelCase for Resize {
                 }
             }
         }
-        if *out == want {
-            Ok(())
-        } else {
-            Err(std::format!("got {out:?}, oracle {want:?}"))
-        }
+        if *out == want { Ok(()) } else { Err(std::format!("got {out:?}, oracle {want:?}")) }
     }
 }
 

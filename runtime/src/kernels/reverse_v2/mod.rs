@@ -4,9 +4,7 @@
 //! along every reversed axis mirrored. The compiler folds this into a strided copy with
 //! negative strides ([`prepare_reverse_v2`]); the kernel walks it.
 
-use crate::kernels::nd::{
-    row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK,
-};
+use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
 
 #[cfg(test)]
 mod tests;

@@ -29,11 +29,7 @@ impl DelayParams {
 /// `delay_length` samples of `state ++ input`, per outer index.
 pub fn delay_s16(p: &DelayParams, input: &[i16], output: &mut [i16], state: &mut [i16]) {
     let (fs, dl) = (p.frame_size, p.delay_length);
-    debug_assert!(
-        input.len() == p.outer_dims * fs
-            && output.len() == input.len()
-            && state.len() == p.state_len()
-    );
+    debug_assert!(input.len() == p.outer_dims * fs && output.len() == input.len() && state.len() == p.state_len());
     for d in 0..p.outer_dims {
         let x = &input[d * fs..(d + 1) * fs];
         let y = &mut output[d * fs..(d + 1) * fs];

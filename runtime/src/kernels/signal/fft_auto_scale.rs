@@ -25,9 +25,7 @@ pub fn fft_auto_scale_s16(input: &[i16], output: &mut [i16], scale_bits: &mut [i
     let max = max_abs_16(input);
     // `(sizeof(int16_t) * 8) - MostSignificantBit32(max) - 1`: the int16 converts to uint32
     // (a negative maximum has bit 31 set), the difference wraps and is read back as int.
-    let bits = 16u32
-        .wrapping_sub(most_significant_bit_32(max as i32 as u32))
-        .wrapping_sub(1) as i32;
+    let bits = 16u32.wrapping_sub(most_significant_bit_32(max as i32 as u32)).wrapping_sub(1) as i32;
     let bits = if bits <= 0 { 0 } else { bits };
     for (o, &x) in output.iter_mut().zip(input) {
         *o = (x as i32).wrapping_mul(1i32 << bits) as i16;

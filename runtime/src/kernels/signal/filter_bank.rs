@@ -35,10 +35,8 @@ pub fn filter_bank_u32(
         let width = channel_widths[i].max(0) as usize;
         for j in 0..width {
             let x = input[freq_start + j] as u64;
-            weight_accumulator = weight_accumulator
-                .wrapping_add((weights[weight_start + j] as i64 as u64).wrapping_mul(x));
-            unweight_accumulator = unweight_accumulator
-                .wrapping_add((unweights[weight_start + j] as i64 as u64).wrapping_mul(x));
+            weight_accumulator = weight_accumulator.wrapping_add((weights[weight_start + j] as i64 as u64).wrapping_mul(x));
+            unweight_accumulator = unweight_accumulator.wrapping_add((unweights[weight_start + j] as i64 as u64).wrapping_mul(x));
         }
         if i > 0 {
             output[i - 1] = weight_accumulator;

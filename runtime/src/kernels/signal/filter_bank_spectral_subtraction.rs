@@ -30,18 +30,10 @@ pub struct SpectralSubtractionParams {
 /// output) from `input` and writes the noise-subtracted `output`, floored at
 /// `min_signal_remaining` of the input. Even channels use `smoothing`, odd ones the
 /// alternate coefficients.
-pub fn filter_bank_spectral_subtraction_u32(
-    p: &SpectralSubtractionParams,
-    input: &[u32],
-    output: &mut [u32],
-    noise_estimate: &mut [u32],
-) {
+pub fn filter_bank_spectral_subtraction_u32(p: &SpectralSubtractionParams, input: &[u32], output: &mut [u32], noise_estimate: &mut [u32]) {
     for i in 0..p.num_channels {
-        let (smoothing, one_minus_smoothing) = if i & 1 == 0 {
-            (p.smoothing, p.one_minus_smoothing)
-        } else {
-            (p.alternate_smoothing, p.alternate_one_minus_smoothing)
-        };
+        let (smoothing, one_minus_smoothing) =
+            if i & 1 == 0 { (p.smoothing, p.one_minus_smoothing) } else { (p.alternate_smoothing, p.alternate_one_minus_smoothing) };
         let signal_scaled_up = input[i].wrapping_shl(p.smoothing_bits);
         noise_estimate[i] = ((signal_scaled_up as u64)
             .wrapping_mul(smoothing as u64)
@@ -54,13 +46,8 @@ pub fn filter_bank_spectral_subtraction_u32(
                 noise_estimate[i] = estimate_scaled_up;
             }
         }
-        let floor = ((input[i] as u64).wrapping_mul(p.min_signal_remaining as u64)
-            >> p.spectral_subtraction_bits) as u32;
+        let floor = ((input[i] as u64).wrapping_mul(p.min_signal_remaining as u64) >> p.spectral_subtraction_bits) as u32;
         let subtracted = (signal_scaled_up - estimate_scaled_up) >> p.smoothing_bits;
-        output[i] = if subtracted > floor {
-            subtracted
-        } else {
-            floor
-        };
+        output[i] = if subtracted > floor { subtracted } else { floor };
     }
 }

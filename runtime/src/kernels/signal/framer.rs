@@ -41,20 +41,9 @@ impl FramerParams {
 
 /// One call. `valid` is the one-byte bool `output_valid`; `samples` and `count` (one int32)
 /// are the state.
-pub fn framer_s16(
-    p: &FramerParams,
-    input: &[i16],
-    output: &mut [i16],
-    valid: &mut [u8],
-    samples: &mut [i16],
-    count: &mut [i32],
-) {
+pub fn framer_s16(p: &FramerParams, input: &[i16], output: &mut [i16], valid: &mut [u8], samples: &mut [i16], count: &mut [i32]) {
     let (fs, st, cap) = (p.frame_size, p.frame_step, p.capacity);
-    debug_assert!(
-        input.len() == p.outer_dims * p.n_frames * st
-            && output.len() == p.outer_dims * p.n_frames * fs
-            && samples.len() == p.samples_len()
-    );
+    debug_assert!(input.len() == p.outer_dims * p.n_frames * st && output.len() == p.outer_dims * p.n_frames * fs && samples.len() == p.samples_len());
     let start = (p.prefilled as i32).wrapping_add(count[0]) as usize;
     let mut held = start;
     let mut all_valid = true;

@@ -34,32 +34,14 @@ impl IrfftParams<'_> {
 /// the `N / 2`-point complex inverse FFT of `tmp` into the `N` samples of `time`.
 fn kiss_fftri(p: &IrfftParams<'_>, freq: &[i16], tmp: &mut [i16], time: &mut [i16]) {
     let ncfft = p.fft_length / 2;
-    let f = |k: usize| Cpx {
-        r: freq[2 * k],
-        i: freq[2 * k + 1],
-    };
+    let f = |k: usize| Cpx { r: freq[2 * k], i: freq[2 * k + 1] };
     let mut t = Buf(tmp);
     let (f0, fn_) = (f(0), f(ncfft));
-    t.set(
-        0,
-        c_fixdiv(
-            Cpx {
-                r: f0.r.wrapping_add(fn_.r),
-                i: f0.r.wrapping_sub(fn_.r),
-            },
-            2,
-        ),
-    );
+    t.set(0, c_fixdiv(Cpx { r: f0.r.wrapping_add(fn_.r), i: f0.r.wrapping_sub(fn_.r) }, 2));
     for k in 1..=ncfft / 2 {
         let fk = c_fixdiv(f(k), 2);
         let n = f(ncfft - k);
-        let fnkc = c_fixdiv(
-            Cpx {
-                r: n.r,
-                i: n.i.wrapping_neg(),
-            },
-            2,
-        );
+        let fnkc = c_fixdiv(Cpx { r: n.r, i: n.i.wrapping_neg() }, 2);
         let fek = c_add(fk, fnkc);
         let fok = c_mul(c_sub(fk, fnkc), tw(p.super_twiddles, k - 1));
         t.set(k, c_add(fek, fok));
@@ -74,18 +56,9 @@ fn kiss_fftri(p: &IrfftParams<'_>, freq: &[i16], tmp: &mut [i16], time: &mut [i1
 /// samples of `output` per frame. `scratch` holds [`IrfftParams::scratch_len`] int16s.
 pub fn irfft_s16(p: &IrfftParams<'_>, input: &[i16], output: &mut [i16], scratch: &mut [i16]) {
     let n = p.fft_length;
-    debug_assert!(
-        input.len() == p.frames * p.input_stride
-            && output.len() == p.frames * n
-            && p.input_stride >= n + 2
-    );
+    debug_assert!(input.len() == p.frames * p.input_stride && output.len() == p.frames * n && p.input_stride >= n + 2);
     let tmp = &mut scratch[..n];
     for f in 0..p.frames {
-        kiss_fftri(
-            p,
-            &input[f * p.input_stride..(f + 1) * p.input_stride],
-            tmp,
-            &mut output[f * n..(f + 1) * n],
-        );
+        kiss_fftri(p, &input[f * p.input_stride..(f + 1) * p.input_stride], tmp, &mut output[f * n..(f + 1) * n]);
     }
 }

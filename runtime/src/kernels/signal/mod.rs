@@ -32,6 +32,6 @@ pub mod overlap_add;
 pub mod pcan;
 pub mod rfft;
 pub mod stacker;
+pub mod window;
 #[cfg(test)]
 mod tests;
-pub mod window;

@@ -27,19 +27,9 @@ impl OverlapAddParams {
     }
 }
 
-fn overlap_add<T: Copy + Default>(
-    p: &OverlapAddParams,
-    input: &[T],
-    output: &mut [T],
-    state: &mut [T],
-    add: impl Fn(T, T) -> T,
-) {
+fn overlap_add<T: Copy + Default>(p: &OverlapAddParams, input: &[T], output: &mut [T], state: &mut [T], add: impl Fn(T, T) -> T) {
     let (fs, st) = (p.frame_size, p.frame_step);
-    debug_assert!(
-        input.len() == p.outer_dims * p.n_frames * fs
-            && output.len() == p.outer_dims * p.n_frames * st
-            && state.len() == p.state_len()
-    );
+    debug_assert!(input.len() == p.outer_dims * p.n_frames * fs && output.len() == p.outer_dims * p.n_frames * st && state.len() == p.state_len());
     for d in 0..p.outer_dims {
         let buffer = &mut state[d * fs..(d + 1) * fs];
         for frame in 0..p.n_frames {
@@ -57,9 +47,7 @@ fn overlap_add<T: Copy + Default>(
 
 /// int16: `input + buffer` in int32, saturated to int16.
 pub fn overlap_add_s16(p: &OverlapAddParams, input: &[i16], output: &mut [i16], state: &mut [i16]) {
-    overlap_add(p, input, output, state, |x, b| {
-        (x as i32 + b as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16
-    });
+    overlap_add(p, input, output, state, |x, b| (x as i32 + b as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16);
 }
 
 /// float32: `buffer += input`.

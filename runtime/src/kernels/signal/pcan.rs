@@ -26,11 +26,7 @@ pub fn wide_dynamic_function(x: u32, lut: &[i16]) -> i16 {
     }
     let interval = most_significant_bit_32(x) as i32;
     let lut = &lut[(4 * interval - 6) as usize..];
-    let frac = (if interval < 11 {
-        x << (11 - interval)
-    } else {
-        x >> (interval - 11)
-    } & 0x3FF) as i16 as i32;
+    let frac = (if interval < 11 { x << (11 - interval) } else { x >> (interval - 11) } & 0x3FF) as i16 as i32;
     let mut result = (lut[2] as i32).wrapping_mul(frac) >> 5;
     result = result.wrapping_add(((lut[1] as i32 as u32) << 5) as i32);
     result = result.wrapping_mul(frac);
@@ -51,13 +47,7 @@ pub fn pcan_shrink(x: u32) -> u32 {
 
 /// `output[i] = PcanShrink((input[i] * gain(noise_estimate[i])) >> snr_shift)`; the int16
 /// gain converts to uint32 (sign-extending), as in C.
-pub fn pcan_u32(
-    p: &PcanParams,
-    input: &[u32],
-    noise_estimate: &[u32],
-    gain_lut: &[i16],
-    output: &mut [u32],
-) {
+pub fn pcan_u32(p: &PcanParams, input: &[u32], noise_estimate: &[u32], gain_lut: &[i16], output: &mut [u32]) {
     for ((o, &x), &noise) in output.iter_mut().zip(input).zip(noise_estimate) {
         let gain = wide_dynamic_function(noise, gain_lut) as i32 as u32;
         let snr = ((x as u64).wrapping_mul(gain as u64) >> p.snr_shift) as u32;

@@ -98,35 +98,23 @@ fn s_mul(a: i16, b: i16) -> i16 {
 
 #[inline]
 pub(super) fn c_mul(a: Cpx, b: Cpx) -> Cpx {
-    Cpx {
-        r: sround(smul(a.r, b.r).wrapping_sub(smul(a.i, b.i))),
-        i: sround(smul(a.r, b.i).wrapping_add(smul(a.i, b.r))),
-    }
+    Cpx { r: sround(smul(a.r, b.r).wrapping_sub(smul(a.i, b.i))), i: sround(smul(a.r, b.i).wrapping_add(smul(a.i, b.r))) }
 }
 
 #[inline]
 pub(super) fn c_fixdiv(c: Cpx, div: i16) -> Cpx {
     let k = 32767 / div;
-    Cpx {
-        r: sround(smul(c.r, k)),
-        i: sround(smul(c.i, k)),
-    }
+    Cpx { r: sround(smul(c.r, k)), i: sround(smul(c.i, k)) }
 }
 
 #[inline]
 pub(super) fn c_add(a: Cpx, b: Cpx) -> Cpx {
-    Cpx {
-        r: a.r.wrapping_add(b.r),
-        i: a.i.wrapping_add(b.i),
-    }
+    Cpx { r: a.r.wrapping_add(b.r), i: a.i.wrapping_add(b.i) }
 }
 
 #[inline]
 pub(super) fn c_sub(a: Cpx, b: Cpx) -> Cpx {
-    Cpx {
-        r: a.r.wrapping_sub(b.r),
-        i: a.i.wrapping_sub(b.i),
-    }
+    Cpx { r: a.r.wrapping_sub(b.r), i: a.i.wrapping_sub(b.i) }
 }
 
 #[inline]
@@ -140,10 +128,7 @@ pub(super) struct Buf<'b>(pub(super) &'b mut [i16]);
 impl Buf<'_> {
     #[inline]
     pub(super) fn get(&self, k: usize) -> Cpx {
-        Cpx {
-            r: self.0[2 * k],
-            i: self.0[2 * k + 1],
-        }
+        Cpx { r: self.0[2 * k], i: self.0[2 * k + 1] }
     }
     #[inline]
     pub(super) fn set(&mut self, k: usize, c: Cpx) {
@@ -154,10 +139,7 @@ impl Buf<'_> {
 
 #[inline]
 pub(super) fn tw(t: &[i16], k: usize) -> Cpx {
-    Cpx {
-        r: t[2 * k],
-        i: t[2 * k + 1],
-    }
+    Cpx { r: t[2 * k], i: t[2 * k + 1] }
 }
 
 fn bfly2(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
@@ -180,22 +162,10 @@ fn bfly3(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
         let s2 = c_mul(f2, tw(t, 2 * k * fstride));
         let s3 = c_add(s1, s2);
         let s0 = c_sub(s1, s2);
-        let mut fm = Cpx {
-            r: f0.r.wrapping_sub(s3.r >> 1),
-            i: f0.i.wrapping_sub(s3.i >> 1),
-        };
-        let s0 = Cpx {
-            r: s_mul(s0.r, epi3.i),
-            i: s_mul(s0.i, epi3.i),
-        };
+        let mut fm = Cpx { r: f0.r.wrapping_sub(s3.r >> 1), i: f0.i.wrapping_sub(s3.i >> 1) };
+        let s0 = Cpx { r: s_mul(s0.r, epi3.i), i: s_mul(s0.i, epi3.i) };
         f.set(k, c_add(f0, s3));
-        f.set(
-            k + 2 * m,
-            Cpx {
-                r: fm.r.wrapping_add(s0.i),
-                i: fm.i.wrapping_sub(s0.r),
-            },
-        );
+        f.set(k + 2 * m, Cpx { r: fm.r.wrapping_add(s0.i), i: fm.i.wrapping_sub(s0.r) });
         fm.r = fm.r.wrapping_sub(s0.i);
         fm.i = fm.i.wrapping_add(s0.r);
         f.set(k + m, fm);
@@ -218,16 +188,7 @@ fn bfly4(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize, inverse: bool) {
         let s4 = c_sub(s0, s2);
         f.set(k + 2 * m, c_sub(f0, s3));
         f.set(k, c_add(f0, s3));
-        let (a, b) = (
-            Cpx {
-                r: s5.r.wrapping_add(s4.i),
-                i: s5.i.wrapping_sub(s4.r),
-            },
-            Cpx {
-                r: s5.r.wrapping_sub(s4.i),
-                i: s5.i.wrapping_add(s4.r),
-            },
-        );
+        let (a, b) = (Cpx { r: s5.r.wrapping_add(s4.i), i: s5.i.wrapping_sub(s4.r) }, Cpx { r: s5.r.wrapping_sub(s4.i), i: s5.i.wrapping_add(s4.r) });
         let (fm, fm3) = if inverse { (b, a) } else { (a, b) };
         f.set(k + m, fm);
         f.set(k + 3 * m, fm3);
@@ -251,45 +212,23 @@ fn bfly5(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
         let s10 = c_sub(s1, s4);
         let s8 = c_add(s2, s3);
         let s9 = c_sub(s2, s3);
-        f.set(
-            u,
-            Cpx {
-                r: s0.r.wrapping_add(s7.r).wrapping_add(s8.r),
-                i: s0.i.wrapping_add(s7.i).wrapping_add(s8.i),
-            },
-        );
+        f.set(u, Cpx { r: s0.r.wrapping_add(s7.r).wrapping_add(s8.r), i: s0.i.wrapping_add(s7.i).wrapping_add(s8.i) });
         let s5 = Cpx {
-            r: s0
-                .r
-                .wrapping_add(s_mul(s7.r, ya.r))
-                .wrapping_add(s_mul(s8.r, yb.r)),
-            i: s0
-                .i
-                .wrapping_add(s_mul(s7.i, ya.r))
-                .wrapping_add(s_mul(s8.i, yb.r)),
+            r: s0.r.wrapping_add(s_mul(s7.r, ya.r)).wrapping_add(s_mul(s8.r, yb.r)),
+            i: s0.i.wrapping_add(s_mul(s7.i, ya.r)).wrapping_add(s_mul(s8.i, yb.r)),
         };
         let s6 = Cpx {
             r: s_mul(s10.i, ya.i).wrapping_add(s_mul(s9.i, yb.i)),
-            i: 0i16
-                .wrapping_sub(s_mul(s10.r, ya.i))
-                .wrapping_sub(s_mul(s9.r, yb.i)),
+            i: 0i16.wrapping_sub(s_mul(s10.r, ya.i)).wrapping_sub(s_mul(s9.r, yb.i)),
         };
         f.set(u + m, c_sub(s5, s6));
         f.set(u + 4 * m, c_add(s5, s6));
         let s11 = Cpx {
-            r: s0
-                .r
-                .wrapping_add(s_mul(s7.r, yb.r))
-                .wrapping_add(s_mul(s8.r, ya.r)),
-            i: s0
-                .i
-                .wrapping_add(s_mul(s7.i, yb.r))
-                .wrapping_add(s_mul(s8.i, ya.r)),
+            r: s0.r.wrapping_add(s_mul(s7.r, yb.r)).wrapping_add(s_mul(s8.r, ya.r)),
+            i: s0.i.wrapping_add(s_mul(s7.i, yb.r)).wrapping_add(s_mul(s8.i, ya.r)),
         };
         let s12 = Cpx {
-            r: 0i16
-                .wrapping_sub(s_mul(s10.i, yb.i))
-                .wrapping_add(s_mul(s9.i, ya.i)),
+            r: 0i16.wrapping_sub(s_mul(s10.i, yb.i)).wrapping_add(s_mul(s9.i, ya.i)),
             i: s_mul(s10.r, yb.i).wrapping_sub(s_mul(s9.r, ya.i)),
         };
         f.set(u + 2 * m, c_add(s11, s12));
@@ -300,15 +239,7 @@ fn bfly5(f: &mut Buf<'_>, fstride: usize, t: &[i16], m: usize) {
 /// `kf_work`: the decimation-in-time recursion over `factors`, from the complex input `x`
 /// (starting at complex index `x0`, step `fstride`) into `out`; `inverse` is the config's
 /// direction (its twiddles are then the inverse ones).
-pub(super) fn kf_work(
-    out: &mut [i16],
-    x: &[i16],
-    x0: usize,
-    fstride: usize,
-    factors: &[u16],
-    t: &[i16],
-    inverse: bool,
-) {
+pub(super) fn kf_work(out: &mut [i16], x: &[i16], x0: usize, fstride: usize, factors: &[u16], t: &[i16], inverse: bool) {
     let (p, m) = (factors[0] as usize, factors[1] as usize);
     if m == 1 {
         for j in 0..p {
@@ -318,15 +249,7 @@ pub(super) fn kf_work(
         }
     } else {
         for j in 0..p {
-            kf_work(
-                &mut out[2 * j * m..2 * (j + 1) * m],
-                x,
-                x0 + j * fstride,
-                fstride * p,
-                &factors[2..],
-                t,
-                inverse,
-            );
+            kf_work(&mut out[2 * j * m..2 * (j + 1) * m], x, x0 + j * fstride, fstride * p, &factors[2..], t, inverse);
         }
     }
     let mut f = Buf(&mut out[..2 * p * m]);
@@ -348,58 +271,20 @@ pub(super) fn kf_work(
 /// arithmetic and its order are KISS FFT's.
 fn kiss_fftr(p: &RfftParams<'_>, time: &[i16], freq: &mut [i16]) {
     let ncfft = p.fft_length / 2;
-    kf_work(
-        &mut freq[..2 * ncfft],
-        time,
-        0,
-        1,
-        p.factors,
-        p.twiddles,
-        false,
-    );
+    kf_work(&mut freq[..2 * ncfft], time, 0, 1, p.factors, p.twiddles, false);
     let mut out = Buf(freq);
     let tdc = c_fixdiv(out.get(0), 2);
-    out.set(
-        0,
-        Cpx {
-            r: tdc.r.wrapping_add(tdc.i),
-            i: 0,
-        },
-    );
-    out.set(
-        ncfft,
-        Cpx {
-            r: tdc.r.wrapping_sub(tdc.i),
-            i: 0,
-        },
-    );
+    out.set(0, Cpx { r: tdc.r.wrapping_add(tdc.i), i: 0 });
+    out.set(ncfft, Cpx { r: tdc.r.wrapping_sub(tdc.i), i: 0 });
     for k in 1..=ncfft / 2 {
         let fpk = c_fixdiv(out.get(k), 2);
         let n = out.get(ncfft - k);
-        let fpnk = c_fixdiv(
-            Cpx {
-                r: n.r,
-                i: 0i16.wrapping_sub(n.i),
-            },
-            2,
-        );
+        let fpnk = c_fixdiv(Cpx { r: n.r, i: 0i16.wrapping_sub(n.i) }, 2);
         let f1k = c_add(fpk, fpnk);
         let f2k = c_sub(fpk, fpnk);
         let t = c_mul(f2k, tw(p.super_twiddles, k - 1));
-        out.set(
-            k,
-            Cpx {
-                r: half_of(f1k.r as i32 + t.r as i32),
-                i: half_of(f1k.i as i32 + t.i as i32),
-            },
-        );
-        out.set(
-            ncfft - k,
-            Cpx {
-                r: half_of(f1k.r as i32 - t.r as i32),
-                i: half_of(t.i as i32 - f1k.i as i32),
-            },
-        );
+        out.set(k, Cpx { r: half_of(f1k.r as i32 + t.r as i32), i: half_of(f1k.i as i32 + t.i as i32) });
+        out.set(ncfft - k, Cpx { r: half_of(f1k.r as i32 - t.r as i32), i: half_of(t.i as i32 - f1k.i as i32) });
     }
 }
 

@@ -28,18 +28,9 @@ pub struct StackerParams {
 /// One call: reads `num_channels` samples of `input`, writes `buffer_size` of `output` when
 /// valid. `valid` is the one-byte bool `output_valid`; `samples` (`buffer_size` int16s) and
 /// `counters` (two int32s) are the state.
-pub fn stacker_s16(
-    p: &StackerParams,
-    input: &[i16],
-    output: &mut [i16],
-    valid: &mut [u8],
-    samples: &mut [i16],
-    counters: &mut [i32],
-) {
+pub fn stacker_s16(p: &StackerParams, input: &[i16], output: &mut [i16], valid: &mut [u8], samples: &mut [i16], counters: &mut [i32]) {
     let (nc, bs) = (p.num_channels, p.buffer_size);
-    debug_assert!(
-        input.len() >= nc && output.len() >= bs && samples.len() == bs && counters.len() == 2
-    );
+    debug_assert!(input.len() >= nc && output.len() >= bs && samples.len() == bs && counters.len() == 2);
     let mut held = counters[0] as usize;
     samples[held..held + nc].copy_from_slice(&input[..nc]);
     held += nc;

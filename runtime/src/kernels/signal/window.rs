@@ -15,10 +15,7 @@ pub fn window_s16(p: &WindowParams, input: &[i16], window: &[i16], output: &mut 
     if window.is_empty() {
         return;
     }
-    for (x, y) in input
-        .chunks(window.len())
-        .zip(output.chunks_mut(window.len()))
-    {
+    for (x, y) in input.chunks(window.len()).zip(output.chunks_mut(window.len())) {
         for ((&a, &w), o) in x.iter().zip(window).zip(y.iter_mut()) {
             let raw = (a as i32 * w as i32) >> p.shift;
             *o = raw.clamp(i16::MIN as i32, i16::MAX as i32) as i16;

@@ -3,9 +3,7 @@
 //! resolves begin/size into a strided copy ([`prepare_slice`]); the scalar implementation
 //! is [`crate::kernels::nd::strided_copy`].
 
-use crate::kernels::nd::{
-    row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK,
-};
+use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -26,11 +24,7 @@ pub fn prepare_slice(input_shape: &[usize], begin: &[i64], size: &[i64]) -> Opti
     for d in 0..rank {
         let dim = input_shape[d] as i64;
         let start = begin[d];
-        let stop = if size[d] == -1 {
-            dim
-        } else {
-            start.checked_add(size[d])?
-        };
+        let stop = if size[d] == -1 { dim } else { start.checked_add(size[d])? };
         if start < 0 || stop < start || stop > dim {
             return None;
         }

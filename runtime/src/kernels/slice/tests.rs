@@ -1,8 +1,6 @@
 use super::*;
 use crate::kernels::nd::MAX_RANK;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -17,11 +15,7 @@ struct Slice {
 impl Slice {
     /// The resolved size of dim `d`.
     fn len(&self, d: usize) -> usize {
-        if self.size[d] == -1 {
-            self.shape[d] - self.begin[d] as usize
-        } else {
-            self.size[d] as usize
-        }
+        if self.size[d] == -1 { self.shape[d] - self.begin[d] as usize } else { self.size[d] as usize }
     }
 }
 
@@ -37,46 +31,22 @@ impl GatherOp for Slice {
                     .map(|(d, &b)| {
                         let s = d.2 % (d.0 - b + 1);
                         // -1 where it means the same as the explicit size.
-                        if d.3 && b + s == d.0 {
-                            -1
-                        } else {
-                            s as i64
-                        }
+                        if d.3 && b + s == d.0 { -1 } else { s as i64 }
                     })
                     .collect();
-                Slice {
-                    shape,
-                    begin: begin.iter().map(|&b| b as i64).collect(),
-                    size,
-                }
+                Slice { shape, begin: begin.iter().map(|&b| b as i64).collect(), size }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Slice {
-                shape: std::vec![4, 3],
-                begin: std::vec![1, 0],
-                size: std::vec![0, -1]
-            },
-            Slice {
-                shape: std::vec![2; MAX_RANK],
-                begin: std::vec![1; MAX_RANK],
-                size: std::vec![1; MAX_RANK]
-            },
+            Slice { shape: std::vec![4, 3], begin: std::vec![1, 0], size: std::vec![0, -1] },
+            Slice { shape: std::vec![2; MAX_RANK], begin: std::vec![1; MAX_RANK], size: std::vec![1; MAX_RANK] },
         ];
         for n in LANE_TAILS {
-            v.push(Slice {
-                shape: std::vec![n + 2],
-                begin: std::vec![1],
-                size: std::vec![n as i64],
-            });
-            v.push(Slice {
-                shape: std::vec![3, n + 1],
-                begin: std::vec![1, 1],
-                size: std::vec![-1, -1],
-            });
+            v.push(Slice { shape: std::vec![n + 2], begin: std::vec![1], size: std::vec![n as i64] });
+            v.push(Slice { shape: std::vec![3, n + 1], begin: std::vec![1, 1], size: std::vec![-1, -1] });
         }
         v
     }
@@ -94,22 +64,14 @@ impl GatherOp for Slice {
         multi_indices(&out_shape)
             .into_iter()
             .map(|o| {
-                let i: Vec<usize> = o
-                    .iter()
-                    .zip(&self.begin)
-                    .map(|(&x, &b)| x + b as usize)
-                    .collect();
+                let i: Vec<usize> = o.iter().zip(&self.begin).map(|(&x, &b)| x + b as usize).collect();
                 flat_index(&self.shape, &i)
             })
             .collect()
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<Slice>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<Slice>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<Slice>, slice_s8);
 
 #[test]

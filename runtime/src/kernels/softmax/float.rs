@@ -17,10 +17,7 @@ pub struct SoftmaxF32Params {
 
 /// See [`super::softmax_f32`].
 pub fn softmax_f32(p: &SoftmaxF32Params, input: &[f32], output: &mut [f32]) {
-    for (xs, ys) in input
-        .chunks_exact(p.depth)
-        .zip(output.chunks_exact_mut(p.depth))
-    {
+    for (xs, ys) in input.chunks_exact(p.depth).zip(output.chunks_exact_mut(p.depth)) {
         let max = xs.iter().fold(F32::LOWEST, |m, &x| F32::max(m, x));
         let mut sum = 0.0f32;
         for (y, &x) in ys.iter_mut().zip(xs) {

@@ -11,22 +11,15 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
+
 fn params(input_scale: f32, beta: f32, depth: usize) -> SoftmaxParams {
     let q = softmax_s8(input_scale, beta).unwrap();
-    SoftmaxParams {
-        depth,
-        input_multiplier: q.input_multiplier,
-        input_left_shift: q.input_left_shift,
-        diff_min: q.diff_min,
-    }
+    SoftmaxParams { depth, input_multiplier: q.input_multiplier, input_left_shift: q.input_left_shift, diff_min: q.diff_min }
 }
 
 fn float_softmax(row: &[i8], input_scale: f32, beta: f32) -> Vec<f64> {
     let max = *row.iter().max().unwrap() as f64;
-    let e: Vec<f64> = row
-        .iter()
-        .map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp())
-        .collect();
+    let e: Vec<f64> = row.iter().map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp()).collect();
     let s: f64 = e.iter().sum();
     e.iter().map(|v| v / s * 256.0 - 128.0).collect()
 }
@@ -48,58 +41,22 @@ impl KernelCase for Softmax {
     const REFERENCE: Kernel = crate::kernels::softmax::scalar::softmax_s8;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            1usize..4,
-            1usize..40,
-            scale(0.005, 0.3),
-            0.5f32..2.0,
-            any::<u64>(),
-        )
-            .prop_map(|(rows, depth, scale, beta, seed)| Softmax {
-                depth,
-                scale,
-                beta,
-                input: Rng(seed).i8s(rows * depth),
-            })
+        (1usize..4, 1usize..40, scale(0.005, 0.3), 0.5f32..2.0, any::<u64>())
+            .prop_map(|(rows, depth, scale, beta, seed)| Softmax { depth, scale, beta, input: Rng(seed).i8s(rows * depth) })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Softmax {
-                depth: 4,
-                scale: 0.1,
-                beta: 1.0,
-                input: Vec::new()
-            },
+            Softmax { depth: 4, scale: 0.1, beta: 1.0, input: Vec::new() },
             // Input multipliers at both ends: tiny scale (all near uniform), large scale
             // times beta (diffs beyond diff_min).
-            Softmax {
-                depth: 16,
-                scale: 0.005,
-                beta: 0.5,
-                input: extremes(64)
-            },
-            Softmax {
-                depth: 16,
-                scale: 0.3,
-                beta: 2.0,
-                input: extremes(64)
-            },
+            Softmax { depth: 16, scale: 0.005, beta: 0.5, input: extremes(64) },
+            Softmax { depth: 16, scale: 0.3, beta: 2.0, input: extremes(64) },
         ];
         for n in LANE_TAILS {
-            v.push(Softmax {
-                depth: n,
-                scale: 0.1,
-                beta: 1.0,
-                input: extremes(2 * n),
-            });
-            v.push(Softmax {
-                depth: n,
-                scale: 0.05,
-                beta: 1.0,
-                input: Rng(n as u64).i8s(n),
-            });
+            v.push(Softmax { depth: n, scale: 0.1, beta: 1.0, input: extremes(2 * n) });
+            v.push(Softmax { depth: n, scale: 0.05, beta: 1.0, input: Rng(n as u64).i8s(n) });
         }
         v
     }
@@ -124,11 +81,7 @@ impl KernelCase for Softmax {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Softmax,
-    crate::kernels::softmax::scalar::softmax_s8
-);
+kernel_tests!(impl_scalar, Softmax, crate::kernels::softmax::scalar::softmax_s8);
 kernel_tests!(impl_dispatch, if true, Softmax, crate::kernels::softmax::softmax_s8);
 
 proptest! {
@@ -166,10 +119,7 @@ mod s16 {
 
     fn float_softmax_16(row: &[i8], input_scale: f32, beta: f32) -> Vec<f64> {
         let max = *row.iter().max().unwrap() as f64;
-        let e: Vec<f64> = row
-            .iter()
-            .map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp())
-            .collect();
+        let e: Vec<f64> = row.iter().map(|&x| ((x as f64 - max) * input_scale as f64 * beta as f64).exp()).collect();
         let s: f64 = e.iter().sum();
         e.iter().map(|v| v / s * 65536.0 - 32768.0).collect()
     }
@@ -212,10 +162,7 @@ mod s16 {
         let mut out = [0i16; 8];
         // Uniform: 1/4 -> 16384 - 32768. Dominant: 1.0 saturates at 32767, the rest -32768.
         crate::kernels::softmax::softmax_s8_s16(&p, &[7, 7, 7, 7, -128, 127, -128, -128], &mut out);
-        assert_eq!(
-            out,
-            [-16384, -16384, -16384, -16384, -32768, 32767, -32768, -32768]
-        );
+        assert_eq!(out, [-16384, -16384, -16384, -16384, -32768, 32767, -32768, -32768]);
         let p1 = params(0.1, 1.0, 1);
         let mut one = [0i16; 2];
         crate::kernels::softmax::softmax_s8_s16(&p1, &[-128, 127], &mut one);

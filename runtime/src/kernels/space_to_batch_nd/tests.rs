@@ -26,13 +26,7 @@ impl Case {
         let [b, h, w, _] = self.input;
         let [bh, bw] = self.block;
         let [t, bo, l, r] = self.pads;
-        SpaceToBatchNdParams {
-            input: self.input,
-            output: [b * bh * bw, (h + t + bo) / bh, (w + l + r) / bw],
-            block: self.block,
-            pad_before: [t, l],
-            pad: self.pad(),
-        }
+        SpaceToBatchNdParams { input: self.input, output: [b * bh * bw, (h + t + bo) / bh, (w + l + r) / bw], block: self.block, pad_before: [t, l], pad: self.pad() }
     }
 }
 
@@ -44,52 +38,23 @@ impl KernelCase for Case {
     const REFERENCE: Kernel = space_to_batch_nd::<i8>;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            0usize..3,
-            1usize..5,
-            1usize..5,
-            1usize..4,
-            1usize..4,
-            1usize..4,
-            0usize..3,
-            0usize..3,
-        )
+        (0usize..3, 1usize..5, 1usize..5, 1usize..4, 1usize..4, 1usize..4, 0usize..3, 0usize..3)
             .prop_map(|(b, h, w, d, bh, bw, t, l)| {
                 // Bottom and right paddings complete the blocks.
                 let (bo, r) = ((bh - (h + t) % bh) % bh, (bw - (w + l) % bw) % bw);
-                Case {
-                    input: [b, h, w, d],
-                    block: [bh, bw],
-                    pads: [t, bo, l, r],
-                }
+                Case { input: [b, h, w, d], block: [bh, bw], pads: [t, bo, l, r] }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Case {
-                input: [0, 2, 2, 1],
-                block: [2, 2],
-                pads: [0; 4]
-            },
-            Case {
-                input: [1, 1, 1, 1],
-                block: [1, 1],
-                pads: [0; 4]
-            },
-            Case {
-                input: [2, 3, 2, 3],
-                block: [2, 3],
-                pads: [1, 2, 2, 2]
-            },
+            Case { input: [0, 2, 2, 1], block: [2, 2], pads: [0; 4] },
+            Case { input: [1, 1, 1, 1], block: [1, 1], pads: [0; 4] },
+            Case { input: [2, 3, 2, 3], block: [2, 3], pads: [1, 2, 2, 2] },
         ];
         for n in LANE_TAILS {
-            v.push(Case {
-                input: [1, 2, 2, n],
-                block: [2, 2],
-                pads: [1, 1, 0, 2],
-            });
+            v.push(Case { input: [1, 2, 2, n], block: [2, 2], pads: [1, 1, 0, 2] });
         }
         v
     }
@@ -118,8 +83,7 @@ impl KernelCase for Case {
                     for c in 0..d {
                         let (sh, sw) = (y + self.pads[0], x + self.pads[2]);
                         let ob = ((sh % bh) * bw + sw % bw) * b + ib;
-                        want[((ob * oh + sh / bh) * ow + sw / bw) * d + c] =
-                            tag(((ib * h + y) * w + x) * d + c);
+                        want[((ob * oh + sh / bh) * ow + sw / bw) * d + c] = tag(((ib * h + y) * w + x) * d + c);
                     }
                 }
             }

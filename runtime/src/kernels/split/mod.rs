@@ -31,25 +31,14 @@ pub fn split_size(axis_dim: usize, num_splits: usize) -> Option<usize> {
 
 /// Compile-time: the strided copy producing the output that holds
 /// `input[.., start..start + len, ..]` along `axis` (0-based, already resolved).
-pub fn prepare_split_output(
-    input_shape: &[usize],
-    axis: usize,
-    start: usize,
-    len: usize,
-) -> Option<GatherPlan> {
-    if axis >= input_shape.len()
-        || input_shape.len() > MAX_RANK
-        || start.checked_add(len)? > input_shape[axis]
-    {
+pub fn prepare_split_output(input_shape: &[usize], axis: usize, start: usize, len: usize) -> Option<GatherPlan> {
+    if axis >= input_shape.len() || input_shape.len() > MAX_RANK || start.checked_add(len)? > input_shape[axis] {
         return None;
     }
     let outer: usize = input_shape[..axis].iter().product();
     let inner: usize = input_shape[axis + 1..].iter().product();
     let axis_dim = input_shape[axis];
-    GatherPlan::simplified(
-        start * inner,
-        &[(outer, (axis_dim * inner) as isize), (len * inner, 1)],
-    )
+    GatherPlan::simplified(start * inner, &[(outer, (axis_dim * inner) as isize), (len * inner, 1)])
 }
 
 /// Writes one output of a SPLIT / SPLIT_V / UNPACK.

@@ -1,8 +1,6 @@
 use super::*;
 use crate::kernels::nd::MAX_RANK;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -17,60 +15,25 @@ struct SplitOutput {
 
 impl GatherOp for SplitOutput {
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            proptest::collection::vec(1usize..5, 1..6),
-            any::<usize>(),
-            any::<usize>(),
-            any::<usize>(),
-        )
+        (proptest::collection::vec(1usize..5, 1..6), any::<usize>(), any::<usize>(), any::<usize>())
             .prop_map(|(shape, ax, s, l)| {
                 let axis = ax % shape.len();
                 let start = s % shape[axis];
                 let len = l % (shape[axis] - start + 1);
-                SplitOutput {
-                    shape,
-                    axis,
-                    start,
-                    len,
-                }
+                SplitOutput { shape, axis, start, len }
             })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            SplitOutput {
-                shape: std::vec![3, 4],
-                axis: 1,
-                start: 2,
-                len: 0
-            },
-            SplitOutput {
-                shape: std::vec![2; MAX_RANK],
-                axis: MAX_RANK - 1,
-                start: 1,
-                len: 1
-            },
-            SplitOutput {
-                shape: std::vec![2; MAX_RANK],
-                axis: 0,
-                start: 0,
-                len: 1
-            },
+            SplitOutput { shape: std::vec![3, 4], axis: 1, start: 2, len: 0 },
+            SplitOutput { shape: std::vec![2; MAX_RANK], axis: MAX_RANK - 1, start: 1, len: 1 },
+            SplitOutput { shape: std::vec![2; MAX_RANK], axis: 0, start: 0, len: 1 },
         ];
         for n in LANE_TAILS {
-            v.push(SplitOutput {
-                shape: std::vec![2 * n],
-                axis: 0,
-                start: n,
-                len: n,
-            });
-            v.push(SplitOutput {
-                shape: std::vec![3, n + 1],
-                axis: 1,
-                start: 1,
-                len: n,
-            });
+            v.push(SplitOutput { shape: std::vec![2 * n], axis: 0, start: n, len: n });
+            v.push(SplitOutput { shape: std::vec![3, n + 1], axis: 1, start: 1, len: n });
         }
         v
     }
@@ -96,11 +59,7 @@ impl GatherOp for SplitOutput {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<SplitOutput>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<SplitOutput>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<SplitOutput>, split_s8);
 
 #[test]
@@ -111,11 +70,7 @@ fn split_two_on_last_axis() {
     let p0 = prepare_split_output(&shape, 3, 0, size).unwrap();
     let p1 = prepare_split_output(&shape, 3, size, size).unwrap();
     let (mut a, mut b) = ([0u32; 8], [0u32; 8]);
-    split_all(
-        &[p0.as_params(), p1.as_params()],
-        &input,
-        &mut [&mut a[..], &mut b[..]],
-    );
+    split_all(&[p0.as_params(), p1.as_params()], &input, &mut [&mut a[..], &mut b[..]]);
     assert_eq!(a, [0, 1, 4, 5, 8, 9, 12, 13]);
     assert_eq!(b, [2, 3, 6, 7, 10, 11, 14, 15]);
     assert_eq!(split_size(5, 2), None);

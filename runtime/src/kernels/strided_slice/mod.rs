@@ -83,12 +83,7 @@ pub fn strided_slice_bounds(
     let end_mask = (end_mask << pad) | ((1u32 << pad) - 1);
     let shrink_axis_mask = shrink_axis_mask << pad;
 
-    let mut out = StridedSliceBounds {
-        start: [0; DIMS],
-        stop: [0; DIMS],
-        stride: s,
-        count: [0; DIMS],
-    };
+    let mut out = StridedSliceBounds { start: [0; DIMS], stop: [0; DIMS], stride: s, count: [0; DIMS] };
     for axis in 0..DIMS {
         let axis_size = shape[axis];
         let stride = s[axis];
@@ -97,11 +92,7 @@ pub fn strided_slice_bounds(
         if start < 0 {
             start = start.wrapping_add(axis_size);
         }
-        start = if stride > 0 {
-            clamp(start, 0, axis_size)
-        } else {
-            clamp(start, -1, axis_size - 1)
-        };
+        start = if stride > 0 { clamp(start, 0, axis_size) } else { clamp(start, -1, axis_size - 1) };
         if begin_mask & (1 << axis) != 0 {
             start = if stride > 0 { 0 } else { axis_size - 1 };
         }
@@ -120,11 +111,7 @@ pub fn strided_slice_bounds(
             if end < 0 {
                 end = end.wrapping_add(axis_size);
             }
-            end = if stride > 0 {
-                clamp(end, 0, axis_size)
-            } else {
-                clamp(end, -1, axis_size - 1)
-            };
+            end = if stride > 0 { clamp(end, 0, axis_size) } else { clamp(end, -1, axis_size - 1) };
             if end_mask & (1 << axis) != 0 {
                 end = if stride > 0 { axis_size } else { -1 };
             }
@@ -163,16 +150,8 @@ pub fn prepare_strided_slice(
     shrink_axis_mask: u32,
     offset: bool,
 ) -> Option<GatherPlan> {
-    let bounds = strided_slice_bounds(
-        input_shape,
-        begin,
-        end,
-        strides,
-        begin_mask,
-        end_mask,
-        shrink_axis_mask,
-        offset,
-    )?;
+    let bounds =
+        strided_slice_bounds(input_shape, begin, end, strides, begin_mask, end_mask, shrink_axis_mask, offset)?;
     let pad = DIMS - input_shape.len();
     let mut padded = [1usize; DIMS];
     padded[pad..].copy_from_slice(input_shape);
@@ -184,19 +163,9 @@ pub fn prepare_strided_slice(
         if !empty {
             base += bounds.start[d] as isize * in_strides[d] as isize;
         }
-        dims[d] = (
-            bounds.count[d],
-            bounds.stride[d] as isize * in_strides[d] as isize,
-        );
+        dims[d] = (bounds.count[d], bounds.stride[d] as isize * in_strides[d] as isize);
     }
-    GatherPlan::simplified(
-        if empty {
-            0
-        } else {
-            usize::try_from(base).ok()?
-        },
-        &dims,
-    )
+    GatherPlan::simplified(if empty { 0 } else { usize::try_from(base).ok()? }, &dims)
 }
 
 /// STRIDED_SLICE of any `Copy` element.

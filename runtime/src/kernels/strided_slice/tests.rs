@@ -1,7 +1,5 @@
 use super::*;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -13,9 +11,7 @@ fn py_range(len: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> Vec<i
         let v = if v < 0 { v + len } else { v };
         v.clamp(lo, hi)
     };
-    let start = start
-        .map(norm)
-        .unwrap_or(if step > 0 { 0 } else { len - 1 });
+    let start = start.map(norm).unwrap_or(if step > 0 { 0 } else { len - 1 });
     let stop = stop.map(norm).unwrap_or(if step > 0 { len } else { -1 });
     let mut v = Vec::new();
     let mut i = start;
@@ -97,44 +93,20 @@ impl StridedSlice {
             }
             ranges.push(py_range(
                 n as i64,
-                if flags & 1 != 0 {
-                    None
-                } else {
-                    Some(bi as i64)
-                },
-                if flags & 2 != 0 {
-                    None
-                } else {
-                    Some(ei as i64)
-                },
+                if flags & 1 != 0 { None } else { Some(bi as i64) },
+                if flags & 2 != 0 { None } else { Some(ei as i64) },
                 si as i64,
             ));
         }
-        StridedSlice {
-            shape,
-            begin: b,
-            end: e,
-            strides: s,
-            masks: (bm, em, sm),
-            ranges,
-        }
+        StridedSlice { shape, begin: b, end: e, strides: s, masks: (bm, em, sm), ranges }
     }
 }
 
 impl GatherOp for StridedSlice {
     fn strategy() -> BoxedStrategy<Self> {
-        proptest::collection::vec(
-            (
-                1usize..6,
-                -7i32..7,
-                -7i32..7,
-                prop_oneof![-3i32..0, 1i32..4],
-                0u8..8,
-            ),
-            1..6,
-        )
-        .prop_map(|dims| StridedSlice::new(&dims))
-        .boxed()
+        proptest::collection::vec((1usize..6, -7i32..7, -7i32..7, prop_oneof![-3i32..0, 1i32..4], 0u8..8), 1..6)
+            .prop_map(|dims| StridedSlice::new(&dims))
+            .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
@@ -157,16 +129,7 @@ impl GatherOp for StridedSlice {
 
     fn plan(&self) -> Option<crate::kernels::nd::GatherPlan> {
         let (bm, em, sm) = self.masks;
-        prepare_strided_slice(
-            &self.shape,
-            &self.begin,
-            &self.end,
-            &self.strides,
-            bm,
-            em,
-            sm,
-            false,
-        )
+        prepare_strided_slice(&self.shape, &self.begin, &self.end, &self.strides, bm, em, sm, false)
     }
 
     fn naive_indices(&self) -> Vec<usize> {
@@ -174,20 +137,12 @@ impl GatherOp for StridedSlice {
         multi_indices(&counts)
             .into_iter()
             .map(|o| {
-                let i: Vec<usize> = o
-                    .iter()
-                    .zip(&self.ranges)
-                    .map(|(&k, r)| r[k] as usize)
-                    .collect();
+                let i: Vec<usize> = o.iter().zip(&self.ranges).map(|(&k, r)| r[k] as usize).collect();
                 flat_index(&self.shape, &i)
             })
             .collect()
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<StridedSlice>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<StridedSlice>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<StridedSlice>, strided_slice_s8);

@@ -4,9 +4,7 @@
 //! (unlike ADD's f64), which [`prepare_sub`] reproduces.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare::{
-    activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation,
-};
+use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
 use crate::quant::QuantParams;
 
 pub mod plain;
@@ -32,14 +30,10 @@ pub(crate) fn sub_params<'a>(
     let twice_max_input_scale: f32 = 2.0 * input1.scale.max(input2.scale);
     let real_input1_multiplier = (input1.scale / twice_max_input_scale) as f64;
     let real_input2_multiplier = (input2.scale / twice_max_input_scale) as f64;
-    let real_output_multiplier =
-        (twice_max_input_scale / ((1i32 << left_shift) as f32 * output.scale)) as f64;
-    let (input1_multiplier, input1_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) =
-        quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
+    let real_output_multiplier = (twice_max_input_scale / ((1i32 << left_shift) as f32 * output.scale)) as f64;
+    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
+    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
+    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
     Some(SubParams {
         input1_offset: -input1.zero_point,
         input2_offset: -input2.zero_point,
@@ -86,45 +80,27 @@ pub fn sub_s8_in_place(params: &SubParams, input1_output: &mut [i8], input2: &[i
 
 /// float32 SUB (`params` from [`crate::kernels::nd::activation_range_f32`]).
 #[inline]
-pub fn sub_f32(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1: &[f32],
-    input2: &[f32],
-    output: &mut [f32],
-) {
+pub fn sub_f32(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1: &[f32], input2: &[f32], output: &mut [f32]) {
     plain::sub_f32(params, input1, input2, output)
 }
 
 /// [`sub_f32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast).
 #[inline]
-pub fn sub_f32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<f32>,
-    input1_output: &mut [f32],
-    input2: &[f32],
-) {
+pub fn sub_f32_in_place(params: &crate::kernels::nd::PlainBinaryParams<f32>, input1_output: &mut [f32], input2: &[f32]) {
     plain::sub_f32_in_place(params, input1_output, input2)
 }
 
 /// int32 SUB (`params` from [`crate::kernels::nd::activation_range_i32`]).
 #[inline]
-pub fn sub_i32(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1: &[i32],
-    input2: &[i32],
-    output: &mut [i32],
-) {
+pub fn sub_i32(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1: &[i32], input2: &[i32], output: &mut [i32]) {
     plain::sub_i32(params, input1, input2, output)
 }
 
 /// [`sub_i32`] with the output written over `input1_output` (operand 1, which must have the
 /// output's shape: `nd::is_dense(out_shape, in1_strides)`; operand 2 may broadcast).
 #[inline]
-pub fn sub_i32_in_place(
-    params: &crate::kernels::nd::PlainBinaryParams<i32>,
-    input1_output: &mut [i32],
-    input2: &[i32],
-) {
+pub fn sub_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, input1_output: &mut [i32], input2: &[i32]) {
     plain::sub_i32_in_place(params, input1_output, input2)
 }
 

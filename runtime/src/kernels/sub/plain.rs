@@ -6,9 +6,7 @@
 //! operand 2 may broadcast) running the same element function. SUB does not commute: there
 //! is no form over operand 2.
 
-use crate::kernels::nd::{
-    broadcast_binary, broadcast_binary_in_place, clamp_min_max, PlainBinaryParams,
-};
+use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, clamp_min_max, PlainBinaryParams};
 
 #[inline(always)]
 fn sub_f32_one(p: &PlainBinaryParams<f32>) -> impl Fn(f32, f32) -> f32 {

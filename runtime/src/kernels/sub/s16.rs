@@ -23,18 +23,14 @@ pub fn prepare_sub_s16<'a>(
 /// int16 SUB with broadcasting.
 pub fn sub_s16(p: &SubParams, input1: &[i16], input2: &[i16], output: &mut [i16]) {
     debug_assert!(p.activation_min <= p.activation_max);
-    crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| {
-        add_sub_one_s16::<true>(p, x, y)
-    });
+    crate::kernels::nd::broadcast_binary(&p.broadcast, input1, input2, output, |x, y| add_sub_one_s16::<true>(p, x, y));
 }
 
 /// [`sub_s16`] with the output written over `input1_output` (operand 1, the output's shape;
 /// `input2` may broadcast).
 pub fn sub_s16_in_place(p: &SubParams, input1_output: &mut [i16], input2: &[i16]) {
     debug_assert!(p.activation_min <= p.activation_max);
-    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| {
-        add_sub_one_s16::<true>(p, x, y)
-    });
+    crate::kernels::nd::broadcast_binary_in_place(&p.broadcast, input1_output, input2, |x, y| add_sub_one_s16::<true>(p, x, y));
 }
 
 #[cfg(test)]
@@ -45,10 +41,7 @@ mod tests {
     /// Equal scales: exact integer subtraction, saturating.
     #[test]
     fn equal_scales_are_exact() {
-        let q = QuantParams {
-            scale: 1.0 / 1024.0,
-            zero_point: 0,
-        };
+        let q = QuantParams { scale: 1.0 / 1024.0, zero_point: 0 };
         let plan = plan_broadcast(&[4], &[4]).unwrap();
         let p = prepare_sub_s16(q, q, q, FusedActivation::None, plan.as_broadcast()).unwrap();
         let mut out = [0i16; 4];

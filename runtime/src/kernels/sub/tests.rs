@@ -1,8 +1,8 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
-    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point,
-    Binary, BinaryKernel, BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
+    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -24,46 +24,18 @@ impl BinaryS8Op for Sub {
     const REFERENCE: BinaryKernel<Self> = (scalar::sub_s8, scalar::sub_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            scale(0.001, 0.1),
-            scale(0.001, 0.1),
-            scale(0.002, 0.2),
-            zero_point(),
-            zero_point(),
-            zero_point(),
-            fused_activation(),
-        )
-            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Sub {
-                a: q(sa, za),
-                b: q(sb, zb),
-                out: q(so, zo),
-                activation,
-            })
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Sub { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
         let mut v = Vec::new();
-        for (sa, sb, so) in [
-            (0.05, 0.05, 0.1),
-            (0.1, 1e-4, 0.1),
-            (0.1, 0.1, 1e-3),
-            (1e-3, 1e-3, 0.5),
-        ] {
+        for (sa, sb, so) in [(0.05, 0.05, 0.1), (0.1, 1e-4, 0.1), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
             for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
-                v.push(Sub {
-                    a: q(sa, za),
-                    b: q(sb, zb),
-                    out: q(so, zo),
-                    activation: FusedActivation::None,
-                });
+                v.push(Sub { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
             }
-            v.push(Sub {
-                a: q(sa, 3),
-                b: q(sb, -5),
-                out: q(so, 7),
-                activation: FusedActivation::ReluN1To1,
-            });
+            v.push(Sub { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::ReluN1To1 });
         }
         v
     }
@@ -78,24 +50,13 @@ impl BinaryS8Op for Sub {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Binary<Sub>,
-    (scalar::sub_s8, scalar::sub_s8_in_place)
-);
+kernel_tests!(impl_scalar, Binary<Sub>, (scalar::sub_s8, scalar::sub_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Binary<Sub>, (sub_s8, sub_s8_in_place));
 
 #[test]
 fn hand_computed() {
     let plan = plan_broadcast(&[4], &[1]).unwrap();
-    let p = prepare_sub(
-        q(0.5, 0),
-        q(0.5, 0),
-        q(1.0, -5),
-        FusedActivation::None,
-        plan.as_broadcast(),
-    )
-    .unwrap();
+    let p = prepare_sub(q(0.5, 0), q(0.5, 0), q(1.0, -5), FusedActivation::None, plan.as_broadcast()).unwrap();
     let mut out = [0i8; 4];
     sub_s8(&p, &[10, -10, 127, -128], &[3], &mut out);
     // (a - 3) / 2 - 5, ties away from zero: 3.5 -> 4, -6.5 -> -7, 62 -> 62, -65.5 -> -66.
@@ -126,17 +87,9 @@ impl PlainBinaryOp for SubI32 {
     }
 }
 
-kernel_tests!(
-    impl_scalar_f32,
-    Plain<SubF32>,
-    (plain::sub_f32, plain::sub_f32_in_place)
-);
+kernel_tests!(impl_scalar_f32, Plain<SubF32>, (plain::sub_f32, plain::sub_f32_in_place));
 kernel_tests!(impl_dispatch_f32, if true, Plain<SubF32>, (sub_f32, sub_f32_in_place));
-kernel_tests!(
-    impl_scalar_i32,
-    Plain<SubI32>,
-    (plain::sub_i32, plain::sub_i32_in_place)
-);
+kernel_tests!(impl_scalar_i32, Plain<SubI32>, (plain::sub_i32, plain::sub_i32_in_place));
 kernel_tests!(impl_dispatch_i32, if true, Plain<SubI32>, (sub_i32, sub_i32_in_place));
 
 #[cfg(target_arch = "x86_64")]

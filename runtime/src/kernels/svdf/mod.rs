@@ -112,15 +112,7 @@ pub fn svdf_f32(
     debug_assert!(bias.is_empty() || bias.len() == p.num_units);
     debug_assert_eq!(state.len(), p.batches * p.num_filters * p.memory_size);
     debug_assert_eq!(output.len(), p.batches * p.num_units);
-    scalar::svdf_f32(
-        params,
-        input,
-        weights_feature,
-        weights_time,
-        bias,
-        state,
-        output,
-    )
+    scalar::svdf_f32(params, input, weights_feature, weights_time, bias, state, output)
 }
 
 /// SVDF with int8 time weights and int8 state. `weights_feature` is
@@ -144,13 +136,5 @@ pub fn svdf_s8(
     debug_assert_eq!(bias.len(), p.num_units);
     debug_assert_eq!(state.len(), p.batches * p.num_filters * p.memory_size);
     debug_assert_eq!(output.len(), p.batches * p.num_units);
-    scalar::svdf_s8(
-        params,
-        input,
-        weights_feature,
-        weights_time,
-        bias,
-        state,
-        output,
-    )
+    scalar::svdf_s8(params, input, weights_feature, weights_time, bias, state, output)
 }

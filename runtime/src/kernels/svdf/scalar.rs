@@ -27,12 +27,9 @@ pub fn svdf_s8(
         for (f, w) in weights_feature.chunks_exact(p.input_size).enumerate() {
             let mut dot: i32 = 0;
             for (&wv, &xv) in w.iter().zip(x) {
-                dot = dot.wrapping_add(
-                    (wv as i32).wrapping_mul((xv as i32).wrapping_sub(p.input_zero_point)),
-                );
+                dot = dot.wrapping_add((wv as i32).wrapping_mul((xv as i32).wrapping_sub(p.input_zero_point)));
             }
-            let dot = multiply_by_quantized_multiplier(dot, p.feature_multiplier, p.feature_shift)
-                .clamp(-128, 127);
+            let dot = multiply_by_quantized_multiplier(dot, p.feature_multiplier, p.feature_shift).clamp(-128, 127);
             // C++ stores `zero_point + dot` into an int8_t: a wrapping narrowing.
             st[f * mem + mem - 1] = p.state_zero_point.wrapping_add(dot) as i8;
         }
@@ -44,9 +41,7 @@ pub fn svdf_s8(
                 let s = &st[f * mem..(f + 1) * mem];
                 let w = &weights_time[f * mem..(f + 1) * mem];
                 for (&wv, &sv) in w.iter().zip(s) {
-                    acc = acc.wrapping_add(
-                        (wv as i32).wrapping_mul((sv as i32).wrapping_sub(p.state_zero_point)),
-                    );
+                    acc = acc.wrapping_add((wv as i32).wrapping_mul((sv as i32).wrapping_sub(p.state_zero_point)));
                 }
             }
             let v = multiply_by_quantized_multiplier(acc, p.output_multiplier, p.output_shift)

@@ -16,14 +16,7 @@ use std::vec::Vec;
 type Kernel = fn(&SvdfParams, &[i8], &[i8], &[i8], &[i32], &mut [i8], &mut [i8]);
 
 /// One step: `state[b][f]` is a row of `memory_size` steps, oldest first.
-fn naive(
-    p: &SvdfParams,
-    input: &[i8],
-    wf: &[i8],
-    wt: &[i8],
-    bias: &[i32],
-    state: &mut [Vec<Vec<i8>>],
-) -> Vec<i8> {
+fn naive(p: &SvdfParams, input: &[i8], wf: &[i8], wt: &[i8], bias: &[i32], state: &mut [Vec<Vec<i8>>]) -> Vec<i8> {
     let mut out = vec![0i8; p.batches * p.num_units];
     for b in 0..p.batches {
         for f in 0..p.num_filters {
@@ -31,29 +24,23 @@ fn naive(
             row.remove(0);
             let mut dot: i64 = 0;
             for c in 0..p.input_size {
-                dot += wf[f * p.input_size + c] as i64
-                    * (input[b * p.input_size + c] as i64 - p.input_zero_point as i64);
+                dot += wf[f * p.input_size + c] as i64 * (input[b * p.input_size + c] as i64 - p.input_zero_point as i64);
             }
             let dot = i32::try_from(dot).expect("test sums stay in i32");
-            let v = multiply_by_quantized_multiplier(dot, p.feature_multiplier, p.feature_shift)
-                .clamp(-128, 127);
+            let v = multiply_by_quantized_multiplier(dot, p.feature_multiplier, p.feature_shift).clamp(-128, 127);
             row.push((p.state_zero_point + v) as i8);
         }
         let scratch: Vec<i64> = (0..p.num_filters)
             .map(|f| {
                 (0..p.memory_size)
-                    .map(|j| {
-                        wt[f * p.memory_size + j] as i64
-                            * (state[b][f][j] as i64 - p.state_zero_point as i64)
-                    })
+                    .map(|j| wt[f * p.memory_size + j] as i64 * (state[b][f][j] as i64 - p.state_zero_point as i64))
                     .sum()
             })
             .collect();
         for u in 0..p.num_units {
             let acc = bias[u] as i64 + (0..p.rank).map(|r| scratch[u * p.rank + r]).sum::<i64>();
             let acc = i32::try_from(acc).expect("test sums stay in i32");
-            let v = multiply_by_quantized_multiplier(acc, p.output_multiplier, p.output_shift)
-                as i64
+            let v = multiply_by_quantized_multiplier(acc, p.output_multiplier, p.output_shift) as i64
                 + p.output_zero_point as i64;
             out[b * p.num_units + u] = v.clamp(-128, 127) as i8;
         }
@@ -110,17 +97,8 @@ impl Svdf {
         let bias = rng.i32s(self.units, -(1 << 16), 1 << 16);
         // A random starting state (the model's reset value is one particular state).
         let state = rng.i8s(self.batches * nf * self.memory_size);
-        let inputs = (0..self.memory_size + 2)
-            .map(|_| rng.i8s(self.batches * self.input_size))
-            .collect();
-        Layer {
-            p,
-            wf,
-            wt,
-            bias,
-            state,
-            inputs,
-        }
+        let inputs = (0..self.memory_size + 2).map(|_| rng.i8s(self.batches * self.input_size)).collect();
+        Layer { p, wf, wt, bias, state, inputs }
     }
 }
 
@@ -131,45 +109,24 @@ impl KernelCase for Svdf {
     const REFERENCE: Kernel = crate::kernels::svdf::scalar::svdf_s8;
 
     fn strategy() -> BoxedStrategy<Self> {
-        (
-            1usize..3,
-            1usize..20,
-            1usize..6,
-            1usize..4,
-            1usize..6,
-            (zero_point(), zero_point(), zero_point()),
-            any::<u64>(),
-        )
-            .prop_map(
-                |(batches, input_size, units, rank, memory_size, zps, seed)| Svdf {
-                    batches,
-                    input_size,
-                    units,
-                    rank,
-                    memory_size,
-                    zps,
-                    seed,
-                },
-            )
+        (1usize..3, 1usize..20, 1usize..6, 1usize..4, 1usize..6, (zero_point(), zero_point(), zero_point()), any::<u64>())
+            .prop_map(|(batches, input_size, units, rank, memory_size, zps, seed)| Svdf {
+                batches,
+                input_size,
+                units,
+                rank,
+                memory_size,
+                zps,
+                seed,
+            })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
-        let c = |batches, input_size, units, rank, memory_size, zps, seed| Svdf {
-            batches,
-            input_size,
-            units,
-            rank,
-            memory_size,
-            zps,
-            seed,
-        };
+        let c = |batches, input_size, units, rank, memory_size, zps, seed| Svdf { batches, input_size, units, rank, memory_size, zps, seed };
         let mut v = Vec::new();
         // Memory of one and extreme zero points.
-        for (i, zps) in [(-128, 127, -128), (127, -128, 127), (0, 0, 0)]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, zps) in [(-128, 127, -128), (127, -128, 127), (0, 0, 0)].into_iter().enumerate() {
             v.push(c(2, 7, 3, 2, 1, zps, i as u64));
         }
         // Large weights and inputs against a zero point of the other sign: the feature sum
@@ -185,14 +142,7 @@ impl KernelCase for Svdf {
     }
 
     fn run(&self, kernel: Kernel) -> Result<Self::Output, String> {
-        let Layer {
-            p,
-            wf,
-            wt,
-            bias,
-            mut state,
-            inputs,
-        } = self.layer();
+        let Layer { p, wf, wt, bias, mut state, inputs } = self.layer();
         let mut steps = Vec::new();
         for input in &inputs {
             let mut out = vec![0x55u8 as i8; self.batches * self.units];
@@ -203,22 +153,10 @@ impl KernelCase for Svdf {
     }
 
     fn check(&self, steps: &Self::Output) -> Result<(), String> {
-        let Layer {
-            p,
-            wf,
-            wt,
-            bias,
-            state,
-            inputs,
-        } = self.layer();
+        let Layer { p, wf, wt, bias, state, inputs } = self.layer();
         let (nf, m) = (p.num_filters, self.memory_size);
-        let mut rows: Vec<Vec<Vec<i8>>> = (0..self.batches)
-            .map(|b| {
-                (0..nf)
-                    .map(|f| state[(b * nf + f) * m..][..m].to_vec())
-                    .collect()
-            })
-            .collect();
+        let mut rows: Vec<Vec<Vec<i8>>> =
+            (0..self.batches).map(|b| (0..nf).map(|f| state[(b * nf + f) * m..][..m].to_vec()).collect()).collect();
         for (k, (input, (got, got_state))) in inputs.iter().zip(steps).enumerate() {
             let want = naive(&p, input, &wf, &wt, &bias, &mut rows);
             if *got != want {

@@ -65,41 +65,23 @@ pub(crate) fn tanh_s8_table_in_place(params: &TanhParams, data: &mut [i8]) {
 /// int8 TANH parameters (TFLite Micro tanh.cc `CalculateArithmeticOpData`; the output is
 /// implicitly scale 1/128, zero point 0).
 pub fn prepare_tanh_s8(input_scale: f32, input_zero_point: i32) -> TanhParams {
-    let (input_multiplier, input_left_shift, input_range_radius) =
-        crate::prepare::logistic_tanh_input_s8(input_scale);
-    TanhParams {
-        input_zero_point,
-        input_range_radius,
-        input_multiplier,
-        input_left_shift,
-    }
+    let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
+    TanhParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift }
 }
 
 /// TANH int16 (16x8): TFLite `reference_integer_ops::Tanh` on int16 (`2 sigmoid(2x) - 1`
 /// from `sigmoid_table_uint16`), with the scaling of
 /// [`crate::kernels::logistic::prepare_lut_s16`] (`tanh: true`).
-pub fn tanh_s16(
-    params: &crate::kernels::logistic::LutS16Params,
-    input: &[i16],
-    output: &mut [i16],
-) {
+pub fn tanh_s16(params: &crate::kernels::logistic::LutS16Params, input: &[i16], output: &mut [i16]) {
     debug_assert_eq!(input.len(), output.len());
     for (y, &x) in output.iter_mut().zip(input) {
-        *y = crate::kernels::unidirectional_sequence_lstm::tanh_s16(
-            x,
-            params.multiplier,
-            params.shift,
-        );
+        *y = crate::kernels::unidirectional_sequence_lstm::tanh_s16(x, params.multiplier, params.shift);
     }
 }
 
 /// [`tanh_s16`] in place.
 pub fn tanh_s16_in_place(params: &crate::kernels::logistic::LutS16Params, data: &mut [i16]) {
     for v in data {
-        *v = crate::kernels::unidirectional_sequence_lstm::tanh_s16(
-            *v,
-            params.multiplier,
-            params.shift,
-        );
+        *v = crate::kernels::unidirectional_sequence_lstm::tanh_s16(*v, params.multiplier, params.shift);
     }
 }

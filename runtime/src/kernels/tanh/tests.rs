@@ -3,9 +3,7 @@
 //! golden data in `tests/tflm_vectors.rs`.
 
 use super::{scalar, tanh_s8, tanh_s8_in_place, TanhParams};
-use crate::kernels::test_util::{
-    all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op,
-};
+use crate::kernels::test_util::{all_i8, kernel_tests, scale, zero_point, Unary, UnaryKernel, UnaryS8Op};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -21,9 +19,7 @@ impl UnaryS8Op for Tanh {
     const REFERENCE: UnaryKernel<TanhParams> = (scalar::tanh_s8, scalar::tanh_s8_in_place);
 
     fn strategy() -> BoxedStrategy<Self> {
-        (scale(0.001, 0.5), zero_point())
-            .prop_map(|(scale, zp)| Tanh { scale, zp })
-            .boxed()
+        (scale(0.001, 0.5), zero_point()).prop_map(|(scale, zp)| Tanh { scale, zp }).boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
@@ -49,11 +45,7 @@ impl UnaryS8Op for Tanh {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Unary<Tanh>,
-    (scalar::tanh_s8, scalar::tanh_s8_in_place)
-);
+kernel_tests!(impl_scalar, Unary<Tanh>, (scalar::tanh_s8, scalar::tanh_s8_in_place));
 kernel_tests!(impl_dispatch, if true, Unary<Tanh>, (tanh_s8, tanh_s8_in_place));
 kernel_tests!(impl_table, if true, Unary<Tanh>, (super::super::tanh_s8_table, super::super::tanh_s8_table_in_place));
 

@@ -22,12 +22,7 @@ pub struct TransformLandmarksParams {
 
 /// TransformLandmarks float32: `landmarks` and `output` `landmarks * dimensions` floats,
 /// `matrix` at least 8 floats (the first two rows of a row-major 4x4 matrix).
-pub fn transform_landmarks_f32(
-    params: &TransformLandmarksParams,
-    landmarks: &[f32],
-    matrix: &[f32],
-    output: &mut [f32],
-) {
+pub fn transform_landmarks_f32(params: &TransformLandmarksParams, landmarks: &[f32], matrix: &[f32], output: &mut [f32]) {
     debug_assert_eq!(landmarks.len(), params.landmarks * params.dimensions);
     debug_assert!(matrix.len() >= 8);
     debug_assert_eq!(output.len(), landmarks.len());

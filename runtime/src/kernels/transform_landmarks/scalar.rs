@@ -3,12 +3,7 @@
 use super::TransformLandmarksParams;
 
 /// See [`super::transform_landmarks_f32`].
-pub fn transform_landmarks_f32(
-    p: &TransformLandmarksParams,
-    landmarks: &[f32],
-    m: &[f32],
-    output: &mut [f32],
-) {
+pub fn transform_landmarks_f32(p: &TransformLandmarksParams, landmarks: &[f32], m: &[f32], output: &mut [f32]) {
     let d = p.dimensions;
     for l in 0..p.landmarks {
         let o = l * d;

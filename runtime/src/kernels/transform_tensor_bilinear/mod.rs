@@ -30,12 +30,7 @@ pub struct TransformTensorBilinearParams {
 /// TransformTensorBilinear float32: `input` NHWC, `matrix` at least 8 floats (the first two
 /// rows of a row-major 4x4 matrix mapping output `(x, y, 0, 1)` to input coordinates),
 /// `output` NHWC.
-pub fn transform_tensor_bilinear_f32(
-    params: &TransformTensorBilinearParams,
-    input: &[f32],
-    matrix: &[f32],
-    output: &mut [f32],
-) {
+pub fn transform_tensor_bilinear_f32(params: &TransformTensorBilinearParams, input: &[f32], matrix: &[f32], output: &mut [f32]) {
     debug_assert_eq!(input.len(), params.input_shape.iter().product::<usize>());
     debug_assert!(matrix.len() >= 8);
     debug_assert_eq!(output.len(), params.output_shape.iter().product::<usize>());

@@ -15,12 +15,7 @@ fn blend(t: f32, a: f32, b: f32) -> f32 {
 }
 
 /// See [`super::transform_tensor_bilinear_f32`].
-pub fn transform_tensor_bilinear_f32(
-    p: &TransformTensorBilinearParams,
-    input: &[f32],
-    m: &[f32],
-    output: &mut [f32],
-) {
+pub fn transform_tensor_bilinear_f32(p: &TransformTensorBilinearParams, input: &[f32], m: &[f32], output: &mut [f32]) {
     let [_, in_h, in_w, in_c] = p.input_shape;
     let [_, out_h, out_w, out_c] = p.output_shape;
     let mut xt = [m[0], m[1], m[2], m[3]];
@@ -39,10 +34,7 @@ pub fn transform_tensor_bilinear_f32(
         for out_x in 0..out_w {
             let (cx, cy) = (out_x as f32, out_y as f32);
             let (tx, ty) = (dot(xt, cx, cy), dot(yt, cx, cy));
-            let out_of_bound = tx < 0.0
-                || tx > (in_w as i32 - 1) as f32
-                || ty < 0.0
-                || ty > (in_h as i32 - 1) as f32;
+            let out_of_bound = tx < 0.0 || tx > (in_w as i32 - 1) as f32 || ty < 0.0 || ty > (in_h as i32 - 1) as f32;
             let (fx, fy) = (crate::math::floorf(tx), crate::math::floorf(ty));
             // C's float-to-int conversion (saturating here; only a NaN gets this far).
             let (x0, y0) = (fx as i32, fy as i32);

@@ -3,9 +3,7 @@
 //! dim `d` walks input dim `perm[d]`. The compiler folds the permutation into a strided
 //! copy ([`prepare_transpose`]); the kernel just walks it.
 
-use crate::kernels::nd::{
-    row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK,
-};
+use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,6 @@
 use super::*;
 use crate::kernels::nd::MAX_RANK;
-use crate::kernels::test_util::{
-    flat_index, kernel_tests, multi_indices, Gather, GatherOp, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{flat_index, kernel_tests, multi_indices, Gather, GatherOp, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -24,28 +22,13 @@ impl GatherOp for Transpose {
 
     fn edge_cases() -> Vec<Self> {
         let mut v = std::vec![
-            Transpose {
-                shape: std::vec![],
-                perm: std::vec![]
-            },
-            Transpose {
-                shape: std::vec![3, 0, 2],
-                perm: std::vec![2, 0, 1]
-            },
-            Transpose {
-                shape: std::vec![2; MAX_RANK],
-                perm: (0..MAX_RANK).rev().collect()
-            },
+            Transpose { shape: std::vec![], perm: std::vec![] },
+            Transpose { shape: std::vec![3, 0, 2], perm: std::vec![2, 0, 1] },
+            Transpose { shape: std::vec![2; MAX_RANK], perm: (0..MAX_RANK).rev().collect() },
         ];
         for n in LANE_TAILS {
-            v.push(Transpose {
-                shape: std::vec![n],
-                perm: std::vec![0],
-            });
-            v.push(Transpose {
-                shape: std::vec![n, 3],
-                perm: std::vec![1, 0],
-            });
+            v.push(Transpose { shape: std::vec![n], perm: std::vec![0] });
+            v.push(Transpose { shape: std::vec![n, 3], perm: std::vec![1, 0] });
         }
         v
     }
@@ -74,11 +57,7 @@ impl GatherOp for Transpose {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Gather<Transpose>,
-    crate::kernels::nd::strided_copy::<i8>
-);
+kernel_tests!(impl_scalar, Gather<Transpose>, crate::kernels::nd::strided_copy::<i8>);
 kernel_tests!(impl_dispatch, if true, Gather<Transpose>, transpose_s8);
 
 #[test]

@@ -39,13 +39,7 @@ pub struct TransposeConvParams<'a, N: Numerics> {
 
 /// The reference TRANSPOSE_CONV for any numerics: `input` NHWC, `filter` OHWI, `bias`
 /// (optional) one per output channel, `output` NHWC.
-pub fn transpose_conv<N: Numerics>(
-    params: &TransposeConvParams<N>,
-    input: &[N::Act],
-    filter: &[N::Weight],
-    bias: Option<&[N::Bias]>,
-    output: &mut [N::Act],
-) {
+pub fn transpose_conv<N: Numerics>(params: &TransposeConvParams<N>, input: &[N::Act], filter: &[N::Weight], bias: Option<&[N::Bias]>, output: &mut [N::Act]) {
     let g = &params.geometry;
     debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
     debug_assert_eq!(filter.len(), g.filter_shape.iter().product::<usize>());
@@ -55,36 +49,18 @@ pub fn transpose_conv<N: Numerics>(
 }
 
 /// TRANSPOSE_CONV int8 ([`transpose_conv`]).
-pub fn transpose_conv_s8(
-    params: &TransposeConvParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    output: &mut [i8],
-) {
+pub fn transpose_conv_s8(params: &TransposeConvParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     transpose_conv(params, input, filter, bias, output)
 }
 
 /// TRANSPOSE_CONV 16x8 ([`transpose_conv`]; zero points are 0). An int16 bias is widened
 /// to int64 by the compiler, as TFLite Micro widens it per call.
-pub fn transpose_conv_s16(
-    params: &TransposeConvParams<S16>,
-    input: &[i16],
-    filter: &[i8],
-    bias: Option<&[i64]>,
-    output: &mut [i16],
-) {
+pub fn transpose_conv_s16(params: &TransposeConvParams<S16>, input: &[i16], filter: &[i8], bias: Option<&[i64]>, output: &mut [i16]) {
     transpose_conv(params, input, filter, bias, output)
 }
 
 /// TRANSPOSE_CONV float32 ([`transpose_conv`]): `reference_ops::TransposeConv`'s order of
 /// additions, so the same bits.
-pub fn transpose_conv_f32(
-    params: &TransposeConvParams<F32>,
-    input: &[f32],
-    filter: &[f32],
-    bias: Option<&[f32]>,
-    output: &mut [f32],
-) {
+pub fn transpose_conv_f32(params: &TransposeConvParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
     transpose_conv(params, input, filter, bias, output)
 }

@@ -8,31 +8,15 @@ use crate::kernels::numerics::Numerics;
 /// The input positions `i` in `0..size` whose window (`i * stride - pad .. + taps`) covers
 /// output position `o`, ascending: `tap = o + pad - i * stride` in `0..taps`.
 #[inline]
-fn covering(
-    o: usize,
-    stride: usize,
-    pad: usize,
-    taps: usize,
-    size: usize,
-) -> core::ops::Range<usize> {
+fn covering(o: usize, stride: usize, pad: usize, taps: usize, size: usize) -> core::ops::Range<usize> {
     let top = o + pad; // i * stride <= top, and i * stride > top - taps
     let hi = (top / stride + 1).min(size);
-    let lo = if top + 1 > taps {
-        (top + 1 - taps).div_ceil(stride)
-    } else {
-        0
-    };
+    let lo = if top + 1 > taps { (top + 1 - taps).div_ceil(stride) } else { 0 };
     lo..hi.max(lo)
 }
 
 /// See [`super::transpose_conv`].
-pub fn transpose_conv<N: Numerics>(
-    p: &TransposeConvParams<N>,
-    input: &[N::Act],
-    filter: &[N::Weight],
-    bias: Option<&[N::Bias]>,
-    output: &mut [N::Act],
-) {
+pub fn transpose_conv<N: Numerics>(p: &TransposeConvParams<N>, input: &[N::Act], filter: &[N::Weight], bias: Option<&[N::Bias]>, output: &mut [N::Act]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;

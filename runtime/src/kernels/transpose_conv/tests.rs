@@ -22,30 +22,9 @@ type Kernels = (
 
 #[derive(Clone, Debug, PartialEq)]
 enum Data {
-    S8 {
-        input: Vec<i8>,
-        filter: Vec<i8>,
-        bias: Option<Vec<i32>>,
-        input_offset: i32,
-        output_offset: i32,
-        mult: Vec<i32>,
-        shift: Vec<i32>,
-        clamp: Clamp<i8>,
-    },
-    S16 {
-        input: Vec<i16>,
-        filter: Vec<i8>,
-        bias: Option<Vec<i64>>,
-        mult: Vec<i32>,
-        shift: Vec<i32>,
-        clamp: Clamp<i16>,
-    },
-    F32 {
-        input: Vec<f32>,
-        filter: Vec<f32>,
-        bias: Option<Vec<f32>>,
-        clamp: Clamp<f32>,
-    },
+    S8 { input: Vec<i8>, filter: Vec<i8>, bias: Option<Vec<i32>>, input_offset: i32, output_offset: i32, mult: Vec<i32>, shift: Vec<i32>, clamp: Clamp<i8> },
+    S16 { input: Vec<i16>, filter: Vec<i8>, bias: Option<Vec<i64>>, mult: Vec<i32>, shift: Vec<i32>, clamp: Clamp<i16> },
+    F32 { input: Vec<f32>, filter: Vec<f32>, bias: Option<Vec<f32>>, clamp: Clamp<f32> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,13 +44,7 @@ struct Case {
 
 /// The geometry of an output `[n, oh, ow, oc]` from `[n, ih, iw, ic]` with `f` and strides,
 /// padding from the output size as TFLite Micro computes it.
-fn geometry(
-    input: [usize; 4],
-    f: [usize; 2],
-    out: [usize; 3],
-    stride: [usize; 2],
-    same: bool,
-) -> (ConvGeometry, bool) {
+fn geometry(input: [usize; 4], f: [usize; 2], out: [usize; 3], stride: [usize; 2], same: bool) -> (ConvGeometry, bool) {
     let padding = if same { Padding::Same } else { Padding::Valid };
     let ph = compute_padding(padding, out[0], f[0], stride[0], 1);
     let pw = compute_padding(padding, out[1], f[1], stride[1], 1);
@@ -100,9 +73,7 @@ fn i16s(rng: &mut Rng, n: usize) -> Vec<i16> {
 }
 
 fn f32s(rng: &mut Rng, n: usize) -> Vec<f32> {
-    (0..n)
-        .map(|_| (rng.range(-1000, 1000) as f32) / 97.0)
-        .collect()
+    (0..n).map(|_| (rng.range(-1000, 1000) as f32) / 97.0).collect()
 }
 
 fn data(rng: &mut Rng, g: &ConvGeometry, scheme: u8, with_bias: bool) -> Data {
@@ -121,10 +92,7 @@ fn data(rng: &mut Rng, g: &ConvGeometry, scheme: u8, with_bias: bool) -> Data {
                 output_offset: rng.range(-128, 127) as i32,
                 mult,
                 shift,
-                clamp: Clamp {
-                    min: a as i8,
-                    max: b as i8,
-                },
+                clamp: Clamp { min: a as i8, max: b as i8 },
             }
         }
         1 => {
@@ -135,31 +103,14 @@ fn data(rng: &mut Rng, g: &ConvGeometry, scheme: u8, with_bias: bool) -> Data {
                 bias: with_bias.then(|| (0..oc).map(|_| rng.range(-(1 << 40), 1 << 40)).collect()),
                 mult,
                 shift,
-                clamp: if rng.below(2) == 0 {
-                    Clamp {
-                        min: i16::MIN,
-                        max: i16::MAX,
-                    }
-                } else {
-                    Clamp {
-                        min: -1000,
-                        max: 20000,
-                    }
-                },
+                clamp: if rng.below(2) == 0 { Clamp { min: i16::MIN, max: i16::MAX } } else { Clamp { min: -1000, max: 20000 } },
             }
         }
         _ => Data::F32 {
             input: f32s(rng, n_in),
             filter: f32s(rng, n_f),
             bias: with_bias.then(|| f32s(rng, oc)),
-            clamp: if rng.below(2) == 0 {
-                Clamp {
-                    min: f32::MIN,
-                    max: f32::MAX,
-                }
-            } else {
-                Clamp { min: 0.0, max: 6.0 }
-            },
+            clamp: if rng.below(2) == 0 { Clamp { min: f32::MIN, max: f32::MAX } } else { Clamp { min: 0.0, max: 6.0 } },
         },
     }
 }
@@ -206,41 +157,22 @@ fn oracle(g: &ConvGeometry, d: &Data) -> Out {
     let len: usize = g.output_shape.iter().product();
     let oc = g.filter_shape[0];
     match d {
-        Data::S8 {
-            input,
-            filter,
-            bias,
-            input_offset,
-            output_offset,
-            mult,
-            shift,
-            clamp,
-        } => {
+        Data::S8 { input, filter, bias, input_offset, output_offset, mult, shift, clamp } => {
             let mut acc = vec![0i64; len];
-            scatter(g, |o, i, w| {
-                acc[o] += (input[i] as i64 + *input_offset as i64) * filter[w] as i64
-            });
+            scatter(g, |o, i, w| acc[o] += (input[i] as i64 + *input_offset as i64) * filter[w] as i64);
             Out::S8(
                 acc.iter()
                     .enumerate()
                     .map(|(o, &a)| {
                         let c = o % oc;
                         let a = (a as i32).wrapping_add(bias.as_ref().map_or(0, |b| b[c]));
-                        let v = multiply_by_quantized_multiplier(a, pick(mult, c), pick(shift, c))
-                            + output_offset;
+                        let v = multiply_by_quantized_multiplier(a, pick(mult, c), pick(shift, c)) + output_offset;
                         v.clamp(clamp.min as i32, clamp.max as i32) as i8
                     })
                     .collect(),
             )
         }
-        Data::S16 {
-            input,
-            filter,
-            bias,
-            mult,
-            shift,
-            clamp,
-        } => {
+        Data::S16 { input, filter, bias, mult, shift, clamp } => {
             let mut acc = vec![0i64; len];
             scatter(g, |o, i, w| acc[o] += input[i] as i64 * filter[w] as i64);
             Out::S16(
@@ -249,19 +181,13 @@ fn oracle(g: &ConvGeometry, d: &Data) -> Out {
                     .map(|(o, &a)| {
                         let c = o % oc;
                         let a = a + bias.as_ref().map_or(0, |b| b[c]);
-                        let v =
-                            multiply_by_quantized_multiplier_i64(a, pick(mult, c), pick(shift, c));
+                        let v = multiply_by_quantized_multiplier_i64(a, pick(mult, c), pick(shift, c));
                         v.clamp(clamp.min as i32, clamp.max as i32) as i16
                     })
                     .collect(),
             )
         }
-        Data::F32 {
-            input,
-            filter,
-            bias,
-            clamp,
-        } => {
+        Data::F32 { input, filter, bias, clamp } => {
             let mut acc = vec![0.0f32; len];
             scatter(g, |o, i, w| acc[o] += input[i] * filter[w]);
             Out::F32(
@@ -283,11 +209,7 @@ fn oracle(g: &ConvGeometry, d: &Data) -> Out {
 impl KernelCase for Case {
     type Kernel = Kernels;
     type Output = Out;
-    const REFERENCE: Kernels = (
-        super::scalar::transpose_conv::<S8>,
-        super::scalar::transpose_conv::<S16>,
-        super::scalar::transpose_conv::<F32>,
-    );
+    const REFERENCE: Kernels = (super::scalar::transpose_conv::<S8>, super::scalar::transpose_conv::<S16>, super::scalar::transpose_conv::<F32>);
 
     fn strategy() -> BoxedStrategy<Self> {
         (
@@ -297,23 +219,15 @@ impl KernelCase for Case {
             (0u8..3, any::<bool>(), any::<u64>()),
             (0usize..=2, 0usize..=2),
         )
-            .prop_map(
-                |(
-                    (n, ih, iw, ic),
-                    (fh, fw, oc),
-                    (sh, sw, same),
-                    (scheme, with_bias, seed),
-                    (ey, ex),
-                )| {
-                    // The usual output size, (in - 1) * stride + filter, give or take `e`.
-                    let oh = ((ih - 1) * sh + fh + ey).saturating_sub(1).max(1);
-                    let ow = ((iw - 1) * sw + fw + ex).saturating_sub(1).max(1);
-                    let (g, ok) = geometry([n, ih, iw, ic], [fh, fw], [oh, ow, oc], [sh, sw], same);
-                    let mut rng = Rng(seed);
-                    let data = data(&mut rng, &g, scheme, with_bias);
-                    Case { g, data, ok }
-                },
-            )
+            .prop_map(|((n, ih, iw, ic), (fh, fw, oc), (sh, sw, same), (scheme, with_bias, seed), (ey, ex))| {
+                // The usual output size, (in - 1) * stride + filter, give or take `e`.
+                let oh = ((ih - 1) * sh + fh + ey).saturating_sub(1).max(1);
+                let ow = ((iw - 1) * sw + fw + ex).saturating_sub(1).max(1);
+                let (g, ok) = geometry([n, ih, iw, ic], [fh, fw], [oh, ow, oc], [sh, sw], same);
+                let mut rng = Rng(seed);
+                let data = data(&mut rng, &g, scheme, with_bias);
+                Case { g, data, ok }
+            })
             .boxed()
     }
 
@@ -324,21 +238,13 @@ impl KernelCase for Case {
         for ic in LANE_TAILS.step_by(4) {
             for scheme in 0..3 {
                 let (g, ok) = geometry([1, 2, 3, ic], [3, 3], [4, 6, 3], [2, 2], ic % 2 == 0);
-                cases.push(Case {
-                    data: data(&mut rng, &g, scheme, true),
-                    g,
-                    ok,
-                });
+                cases.push(Case { data: data(&mut rng, &g, scheme, true), g, ok });
             }
         }
         // Stride larger than the filter: outputs no input reaches (bias only).
         for scheme in 0..3 {
             let (g, ok) = geometry([1, 3, 3, 2], [1, 1], [9, 9, 2], [3, 3], false);
-            cases.push(Case {
-                data: data(&mut rng, &g, scheme, true),
-                g,
-                ok,
-            });
+            cases.push(Case { data: data(&mut rng, &g, scheme, true), g, ok });
         }
         // int8 extremes: every input -128 or 127 with offset 128 / -127, weights -128.
         let (g, ok) = geometry([1, 3, 3, 8], [3, 3], [6, 6, 4], [2, 2], true);
@@ -352,10 +258,7 @@ impl KernelCase for Case {
                     output_offset: 127,
                     mult: vec![i32::MAX, 1 << 30, i32::MAX, 1 << 30],
                     shift: vec![-31, 0, 1, -1],
-                    clamp: Clamp {
-                        min: -128,
-                        max: 127,
-                    },
+                    clamp: Clamp { min: -128, max: 127 },
                 },
                 g,
                 ok,
@@ -369,10 +272,7 @@ impl KernelCase for Case {
                 bias: Some(vec![i64::MAX / 4, i64::MIN / 4, 0, 1]),
                 mult: vec![i32::MAX],
                 shift: vec![-20],
-                clamp: Clamp {
-                    min: i16::MIN,
-                    max: i16::MAX,
-                },
+                clamp: Clamp { min: i16::MIN, max: i16::MAX },
             },
             g,
             ok,
@@ -388,61 +288,24 @@ impl KernelCase for Case {
         let g = self.g;
         let len: usize = g.output_shape.iter().product();
         Ok(match &self.data {
-            Data::S8 {
-                input,
-                filter,
-                bias,
-                input_offset,
-                output_offset,
-                mult,
-                shift,
-                clamp,
-            } => {
+            Data::S8 { input, filter, bias, input_offset, output_offset, mult, shift, clamp } => {
                 let p = TransposeConvParams::<S8> {
                     geometry: g,
-                    quant: QuantS8 {
-                        input_offset: *input_offset,
-                        output_offset: *output_offset,
-                        output_multiplier: mult,
-                        output_shift: shift,
-                    },
+                    quant: QuantS8 { input_offset: *input_offset, output_offset: *output_offset, output_multiplier: mult, output_shift: shift },
                     clamp: *clamp,
                 };
                 let mut out = vec![0; len];
                 s8(&p, input, filter, bias.as_deref(), &mut out);
                 Out::S8(out)
             }
-            Data::S16 {
-                input,
-                filter,
-                bias,
-                mult,
-                shift,
-                clamp,
-            } => {
-                let p = TransposeConvParams::<S16> {
-                    geometry: g,
-                    quant: QuantS16 {
-                        output_multiplier: mult,
-                        output_shift: shift,
-                    },
-                    clamp: *clamp,
-                };
+            Data::S16 { input, filter, bias, mult, shift, clamp } => {
+                let p = TransposeConvParams::<S16> { geometry: g, quant: QuantS16 { output_multiplier: mult, output_shift: shift }, clamp: *clamp };
                 let mut out = vec![0; len];
                 s16(&p, input, filter, bias.as_deref(), &mut out);
                 Out::S16(out)
             }
-            Data::F32 {
-                input,
-                filter,
-                bias,
-                clamp,
-            } => {
-                let p = TransposeConvParams::<F32> {
-                    geometry: g,
-                    quant: (),
-                    clamp: *clamp,
-                };
+            Data::F32 { input, filter, bias, clamp } => {
+                let p = TransposeConvParams::<F32> { geometry: g, quant: (), clamp: *clamp };
                 let mut out = vec![0.0; len];
                 f32k(&p, input, filter, bias.as_deref(), &mut out);
                 Out::F32(out.iter().map(|v| v.to_bits()).collect())
@@ -453,9 +316,7 @@ impl KernelCase for Case {
     fn check(&self, out: &Out) -> Result<(), String> {
         let want = oracle(&self.g, &self.data);
         if *out != want {
-            return Err(std::format!(
-                "differs from TFLite's scatter definition:\n  got  {out:?}\n  want {want:?}"
-            ));
+            return Err(std::format!("differs from TFLite's scatter definition:\n  got  {out:?}\n  want {want:?}"));
         }
         Ok(())
     }
@@ -470,18 +331,8 @@ kernel_tests!(public_api, if true, Case, (crate::kernels::transpose_conv::transp
 fn stride_2_ones_is_nearest_upsampling() {
     let (g, ok) = geometry([1, 2, 2, 1], [2, 2], [4, 4, 1], [2, 2], false);
     assert!(ok);
-    let p = TransposeConvParams::<F32> {
-        geometry: g,
-        quant: (),
-        clamp: Clamp {
-            min: f32::MIN,
-            max: f32::MAX,
-        },
-    };
+    let p = TransposeConvParams::<F32> { geometry: g, quant: (), clamp: Clamp { min: f32::MIN, max: f32::MAX } };
     let mut out = [0.0; 16];
     super::transpose_conv_f32(&p, &[1.0, 2.0, 3.0, 4.0], &[1.0; 4], None, &mut out);
-    assert_eq!(
-        out,
-        [1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 3.0, 3.0, 4.0, 4.0]
-    );
+    assert_eq!(out, [1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 3.0, 3.0, 4.0, 4.0]);
 }

@@ -149,22 +149,14 @@ pub trait LstmNumerics {
     fn dims(&self) -> LstmDims;
     /// Gate `g`'s pre-activation for unit `u`: the input-side fully connected layer (with
     /// the gate's bias) plus the recurrent one on the previous hidden state.
-    fn gate(
-        &self,
-        w: &Self::Weights<'_>,
-        g: usize,
-        u: usize,
-        x: &[Self::Act],
-        hidden: &[Self::Act],
-    ) -> Self::Cell;
+    fn gate(&self, w: &Self::Weights<'_>, g: usize, u: usize, x: &[Self::Act], hidden: &[Self::Act]) -> Self::Cell;
     /// The input, forget and output gates' nonlinearity.
     fn sigmoid(&self, v: Self::Cell) -> Self::Cell;
     /// The cell gate's nonlinearity (the op's fused activation, TANH).
     fn tanh(&self, v: Self::Cell) -> Self::Cell;
     /// The new cell state from the forget gate `f`, the old cell `c`, the input gate `i`
     /// and the cell gate `g` (clipped as the model asks).
-    fn update_cell(&self, f: Self::Cell, c: Self::Cell, i: Self::Cell, g: Self::Cell)
-        -> Self::Cell;
+    fn update_cell(&self, f: Self::Cell, c: Self::Cell, i: Self::Cell, g: Self::Cell) -> Self::Cell;
     /// The new hidden state from the new cell and the output gate.
     fn hidden(&self, c: Self::Cell, o: Self::Cell) -> Self::Act;
 }
@@ -215,14 +207,8 @@ pub fn unidirectional_sequence_lstm_f32(
     debug_assert_eq!(hidden.len(), p.batches * p.units);
     debug_assert_eq!(cell.len(), p.batches * p.units);
     debug_assert!(weights.bias.iter().all(|b| b.len() == p.units));
-    debug_assert!(weights
-        .input
-        .iter()
-        .all(|w| w.len() == p.units * p.input_size));
-    debug_assert!(weights
-        .recurrent
-        .iter()
-        .all(|w| w.len() == p.units * p.units));
+    debug_assert!(weights.input.iter().all(|w| w.len() == p.units * p.input_size));
+    debug_assert!(weights.recurrent.iter().all(|w| w.len() == p.units * p.units));
     scalar::unidirectional_sequence_lstm_f32(params, input, weights, hidden, cell, output)
 }
 
@@ -298,14 +284,8 @@ pub fn unidirectional_sequence_lstm_s8(
     debug_assert_eq!(hidden.len(), p.batches * p.units);
     debug_assert_eq!(cell.len(), p.batches * p.units);
     debug_assert_eq!(weights.bias.len(), 8 * p.units);
-    debug_assert!(weights
-        .input
-        .iter()
-        .all(|w| w.len() == p.units * p.input_size));
-    debug_assert!(weights
-        .recurrent
-        .iter()
-        .all(|w| w.len() == p.units * p.units));
+    debug_assert!(weights.input.iter().all(|w| w.len() == p.units * p.input_size));
+    debug_assert!(weights.recurrent.iter().all(|w| w.len() == p.units * p.units));
     scalar::unidirectional_sequence_lstm_s8(params, input, weights, hidden, cell, output)
 }
 
@@ -314,26 +294,22 @@ pub fn unidirectional_sequence_lstm_s8(
 /// reference kernels define (their values are not exactly any one rounding of the formula;
 /// `tests::sigmoid_table_is_sigmoid` bounds them against it), so it is reproduced as is.
 pub const SIGMOID_TABLE_U16: [u16; 256] = [
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
-    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
-    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
-    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
-    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
-    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
-    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
-    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
-    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
-    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
-    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
-    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
-    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
-    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
-    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
-    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
-    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
-    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
-    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794, 41432, 42064, 42688,
+    43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409,
+    51865, 52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110,
+    61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186,
+    63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900,
+    64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208,
+    65221, 65234, 65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433, 65438, 65442, 65445, 65449,
+    65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
+    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530,
+    65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
 ];
 
 /// The input scaling `(multiplier, right_shift)` of TFLite's int16 LUT sigmoid / tanh,
@@ -350,8 +326,7 @@ pub fn lut_input_scaling(input_multiplier: i32, input_left_shift: i32) -> Option
         let m = 3i64 << input_left_shift;
         return (m < 1 << 16).then_some((m as i32, 0));
     }
-    (input_multiplier > 0 && input_multiplier < 1 << 16)
-        .then_some((input_multiplier, input_left_shift))
+    (input_multiplier > 0 && input_multiplier < 1 << 16).then_some((input_multiplier, input_left_shift))
 }
 
 /// The cell state's tanh scaling: TFLite Micro `lstm_internal::Tanh(cell_state_scale_power)`
@@ -382,11 +357,7 @@ pub fn sigmoid_s16(x: i16, multiplier: i32, shift: i32) -> i16 {
         let ub = SIGMOID_TABLE_U16[uh as usize + 1] as u32;
         (ua << 9) + (a & 0x1ff) * (ub - ua)
     };
-    let r = if v >= 0 {
-        r + (1 << 9)
-    } else {
-        (1u32 << 25) - r + (1 << 9) - 1
-    };
+    let r = if v >= 0 { r + (1 << 9) } else { (1u32 << 25) - r + (1 << 9) - 1 };
     (r >> 10) as i16
 }
 
@@ -405,10 +376,6 @@ pub fn tanh_s16(x: i16, multiplier: i32, shift: i32) -> i16 {
         let ub = SIGMOID_TABLE_U16[uh as usize + 1] as u32;
         ((ua << 8) + (a & 0xFF) * (ub - ua)) as i32
     };
-    let r = if v >= 0 {
-        r - (1 << 23) + (1 << 7)
-    } else {
-        -r + (1 << 23) + (1 << 7) - 1
-    };
+    let r = if v >= 0 { r - (1 << 23) + (1 << 7) } else { -r + (1 << 23) + (1 << 7) - 1 };
     (r >> 8) as i16
 }

@@ -3,8 +3,8 @@
 //! int8 [`LstmParams`], float32 [`LstmF32Params`]).
 
 use super::{
-    sigmoid_s16, tanh_s16, LstmDims, LstmF32Params, LstmF32Weights, LstmNumerics, LstmParams,
-    LstmS16Params, LstmS16Weights, LstmWeights, GATE_CELL, GATE_FORGET, GATE_INPUT, GATE_OUTPUT,
+    sigmoid_s16, tanh_s16, LstmDims, LstmF32Params, LstmF32Weights, LstmNumerics, LstmParams, LstmS16Params, LstmS16Weights, LstmWeights,
+    GATE_CELL, GATE_FORGET, GATE_INPUT, GATE_OUTPUT,
 };
 use crate::quant::{multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_i64};
 
@@ -35,13 +35,7 @@ impl LstmNumerics for LstmParams {
     type Weights<'a> = LstmWeights<'a>;
 
     fn dims(&self) -> LstmDims {
-        LstmDims {
-            batches: self.batches,
-            time_steps: self.time_steps,
-            input_size: self.input_size,
-            units: self.units,
-            time_major: self.time_major,
-        }
+        LstmDims { batches: self.batches, time_steps: self.time_steps, input_size: self.input_size, units: self.units, time_major: self.time_major }
     }
 
     /// The two int16 fully connected layers, each requantized and saturated on its own,
@@ -50,13 +44,7 @@ impl LstmNumerics for LstmParams {
     fn gate(&self, w: &LstmWeights<'_>, g: usize, u: usize, x: &[i8], hidden: &[i8]) -> i16 {
         let (n, units) = (self.input_size, self.units);
         let gp = &self.gates[g];
-        let a = fc_s16(
-            &w.input[g][u * n..(u + 1) * n],
-            x,
-            w.bias[2 * g * units + u],
-            gp.input_multiplier,
-            gp.input_shift,
-        );
+        let a = fc_s16(&w.input[g][u * n..(u + 1) * n], x, w.bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
         let b = fc_s16(
             &w.recurrent[g][u * units..(u + 1) * units],
             hidden,
@@ -80,16 +68,8 @@ impl LstmNumerics for LstmParams {
     /// Two int16 MulElementwise (offsets 0), a saturating add, the clip.
     #[inline(always)]
     fn update_cell(&self, f: i16, c: i16, i: i16, g: i16) -> i16 {
-        let fc = sat16(multiply_by_quantized_multiplier(
-            f as i32 * c as i32,
-            self.forget_multiplier,
-            self.forget_shift,
-        ));
-        let ig = sat16(multiply_by_quantized_multiplier(
-            i as i32 * g as i32,
-            self.input_multiplier,
-            self.input_shift,
-        ));
+        let fc = sat16(multiply_by_quantized_multiplier(f as i32 * c as i32, self.forget_multiplier, self.forget_shift));
+        let ig = sat16(multiply_by_quantized_multiplier(i as i32 * g as i32, self.input_multiplier, self.input_shift));
         let mut c = sat16(fc as i32 + ig as i32);
         if let Some(clip) = self.cell_clip {
             c = c.min(clip).max(clip.wrapping_neg());
@@ -101,12 +81,7 @@ impl LstmNumerics for LstmParams {
     #[inline(always)]
     fn hidden(&self, c: i16, o: i16) -> i8 {
         let t = tanh_s16(c, self.cell_tanh_multiplier, self.cell_tanh_shift);
-        let h = self.hidden_zero_point
-            + multiply_by_quantized_multiplier(
-                t as i32 * o as i32,
-                self.hidden_multiplier,
-                self.hidden_shift,
-            );
+        let h = self.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, self.hidden_multiplier, self.hidden_shift);
         h.clamp(-128, 127) as i8
     }
 }
@@ -138,13 +113,7 @@ impl LstmNumerics for LstmS16Params {
         let p = &self.int;
         let (n, units) = (p.input_size, p.units);
         let gp = &p.gates[g];
-        let a = fc_s16_wide(
-            &w.input[g][u * n..(u + 1) * n],
-            x,
-            w.bias[2 * g * units + u],
-            gp.input_multiplier,
-            gp.input_shift,
-        );
+        let a = fc_s16_wide(&w.input[g][u * n..(u + 1) * n], x, w.bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
         let b = fc_s16_wide(
             &w.recurrent[g][u * units..(u + 1) * units],
             hidden,
@@ -175,14 +144,7 @@ impl LstmNumerics for LstmS16Params {
     fn hidden(&self, c: i16, o: i16) -> i16 {
         let p = &self.int;
         let t = tanh_s16(c, p.cell_tanh_multiplier, p.cell_tanh_shift);
-        sat16(
-            p.hidden_zero_point
-                + multiply_by_quantized_multiplier(
-                    t as i32 * o as i32,
-                    p.hidden_multiplier,
-                    p.hidden_shift,
-                ),
-        )
+        sat16(p.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, p.hidden_multiplier, p.hidden_shift))
     }
 }
 
@@ -216,13 +178,7 @@ impl LstmNumerics for LstmF32Params {
     type Weights<'a> = LstmF32Weights<'a>;
 
     fn dims(&self) -> LstmDims {
-        LstmDims {
-            batches: self.batches,
-            time_steps: self.time_steps,
-            input_size: self.input_size,
-            units: self.units,
-            time_major: self.time_major,
-        }
+        LstmDims { batches: self.batches, time_steps: self.time_steps, input_size: self.input_size, units: self.units, time_major: self.time_major }
     }
 
     /// Input FC with the gate's bias plus recurrent FC without one (`AddElementWise`).
@@ -276,14 +232,7 @@ impl LstmNumerics for LstmF32Params {
 /// place and writes the new hidden state to `out` (the caller copies it to the hidden
 /// state once every unit is done: every gate reads the previous one).
 #[inline(always)]
-fn step<N: LstmNumerics>(
-    p: &N,
-    w: &N::Weights<'_>,
-    x: &[N::Act],
-    hidden: &[N::Act],
-    cell: &mut [N::Cell],
-    out: &mut [N::Act],
-) {
+fn step<N: LstmNumerics>(p: &N, w: &N::Weights<'_>, x: &[N::Act], hidden: &[N::Act], cell: &mut [N::Cell], out: &mut [N::Act]) {
     for u in 0..p.dims().units {
         let f = p.sigmoid(p.gate(w, GATE_FORGET, u, x, hidden));
         let i = p.sigmoid(p.gate(w, GATE_INPUT, u, x, hidden));
@@ -297,25 +246,14 @@ fn step<N: LstmNumerics>(
 
 /// The whole sequence: each batch row through its time steps (batch-major or time-major
 /// rows of `input` and `output`).
-pub fn sequence<N: LstmNumerics>(
-    p: &N,
-    input: &[N::Act],
-    weights: &N::Weights<'_>,
-    hidden: &mut [N::Act],
-    cell: &mut [N::Cell],
-    output: &mut [N::Act],
-) {
+pub fn sequence<N: LstmNumerics>(p: &N, input: &[N::Act], weights: &N::Weights<'_>, hidden: &mut [N::Act], cell: &mut [N::Cell], output: &mut [N::Act]) {
     let d = p.dims();
     let (n, units) = (d.input_size, d.units);
     for b in 0..d.batches {
         let h = &mut hidden[b * units..(b + 1) * units];
         let c = &mut cell[b * units..(b + 1) * units];
         for t in 0..d.time_steps {
-            let row = if d.time_major {
-                t * d.batches + b
-            } else {
-                b * d.time_steps + t
-            };
+            let row = if d.time_major { t * d.batches + b } else { b * d.time_steps + t };
             let x = &input[row * n..(row + 1) * n];
             let out = &mut output[row * units..(row + 1) * units];
             step(p, weights, x, h, c, out);
@@ -325,25 +263,11 @@ pub fn sequence<N: LstmNumerics>(
 }
 
 /// See [`super::unidirectional_sequence_lstm_s8`].
-pub fn unidirectional_sequence_lstm_s8(
-    p: &LstmParams,
-    input: &[i8],
-    weights: &LstmWeights<'_>,
-    hidden: &mut [i8],
-    cell: &mut [i16],
-    output: &mut [i8],
-) {
+pub fn unidirectional_sequence_lstm_s8(p: &LstmParams, input: &[i8], weights: &LstmWeights<'_>, hidden: &mut [i8], cell: &mut [i16], output: &mut [i8]) {
     sequence(p, input, weights, hidden, cell, output)
 }
 
 /// See [`super::unidirectional_sequence_lstm_f32`].
-pub fn unidirectional_sequence_lstm_f32(
-    p: &LstmF32Params,
-    input: &[f32],
-    weights: &LstmF32Weights<'_>,
-    hidden: &mut [f32],
-    cell: &mut [f32],
-    output: &mut [f32],
-) {
+pub fn unidirectional_sequence_lstm_f32(p: &LstmF32Params, input: &[f32], weights: &LstmF32Weights<'_>, hidden: &mut [f32], cell: &mut [f32], output: &mut [f32]) {
     sequence(p, input, weights, hidden, cell, output)
 }

@@ -7,12 +7,10 @@
 //! suite.
 
 use super::{
-    cell_tanh_scaling, lut_input_scaling, sigmoid_s16, tanh_s16, LstmGateParams, LstmParams,
-    LstmWeights, SIGMOID_TABLE_U16,
+    cell_tanh_scaling, lut_input_scaling, sigmoid_s16, tanh_s16, LstmGateParams, LstmParams, LstmWeights,
+    SIGMOID_TABLE_U16,
 };
-use crate::kernels::test_util::{
-    check_output, kernel_tests, zero_point, KernelCase, Rng, LANE_TAILS,
-};
+use crate::kernels::test_util::{check_output, kernel_tests, zero_point, KernelCase, Rng, LANE_TAILS};
 use crate::prepare::{fold_input_offset, quantize_multiplier};
 use crate::quant::multiply_by_quantized_multiplier;
 use proptest::prelude::*;
@@ -29,15 +27,7 @@ fn sat16(v: i64) -> i16 {
 
 /// TFLite `reference_integer_ops::FullyConnected` into int16, as written there: offsets
 /// added to every input, optional bias after the sum.
-fn naive_fc(
-    x: &[i8],
-    rows: usize,
-    units: usize,
-    w: &[i8],
-    bias: Option<&[i32]>,
-    input_offset: i32,
-    (m, s): (i32, i32),
-) -> Vec<i16> {
+fn naive_fc(x: &[i8], rows: usize, units: usize, w: &[i8], bias: Option<&[i32]>, input_offset: i32, (m, s): (i32, i32)) -> Vec<i16> {
     let n = x.len() / rows;
     let mut out = Vec::new();
     for r in 0..rows {
@@ -76,19 +66,11 @@ impl Layer {
         for g in 0..4 {
             for u in 0..units {
                 let row = &self.w_in[g][u * n..(u + 1) * n];
-                folded.push(fold_input_offset(
-                    row.iter().copied(),
-                    self.bias[g][u],
-                    -self.input_zero_point,
-                ));
+                folded.push(fold_input_offset(row.iter().copied(), self.bias[g][u], -self.input_zero_point));
             }
             for u in 0..units {
                 let row = &self.w_rec[g][u * units..(u + 1) * units];
-                folded.push(fold_input_offset(
-                    row.iter().copied(),
-                    0,
-                    -self.p.hidden_zero_point,
-                ));
+                folded.push(fold_input_offset(row.iter().copied(), 0, -self.p.hidden_zero_point));
             }
         }
         let w_in = [0, 1, 2, 3].map(|g| self.w_in[g].as_slice());
@@ -120,37 +102,15 @@ impl Layer {
             let c = &mut cell[state_row * units..(state_row + rows) * units];
             let gate = |g: usize, h: &[i8]| -> Vec<i16> {
                 let gp = &p.gates[g];
-                let a = naive_fc(
-                    x,
-                    rows,
-                    units,
-                    &self.w_in[g],
-                    Some(&self.bias[g]),
-                    -self.input_zero_point,
-                    (gp.input_multiplier, gp.input_shift),
-                );
-                let b = naive_fc(
-                    h,
-                    rows,
-                    units,
-                    &self.w_rec[g],
-                    None,
-                    -p.hidden_zero_point,
-                    (gp.recurrent_multiplier, gp.recurrent_shift),
-                );
-                a.iter()
-                    .zip(&b)
-                    .map(|(&a, &b)| sat16(a as i64 + b as i64))
-                    .collect()
+                let a = naive_fc(x, rows, units, &self.w_in[g], Some(&self.bias[g]), -self.input_zero_point, (gp.input_multiplier, gp.input_shift));
+                let b = naive_fc(h, rows, units, &self.w_rec[g], None, -p.hidden_zero_point, (gp.recurrent_multiplier, gp.recurrent_shift));
+                a.iter().zip(&b).map(|(&a, &b)| sat16(a as i64 + b as i64)).collect()
             };
-            let sig =
-                |v: Vec<i16>| -> Vec<i16> { v.into_iter().map(|x| sigmoid_s16(x, 3, 0)).collect() };
+            let sig = |v: Vec<i16>| -> Vec<i16> { v.into_iter().map(|x| sigmoid_s16(x, 3, 0)).collect() };
             let f = sig(gate(1, h));
             let i = sig(gate(0, h));
             let g: Vec<i16> = gate(2, h).into_iter().map(|x| tanh_s16(x, 3, 0)).collect();
-            let mul16 = |a: i16, b: i16, m: i32, s: i32| {
-                sat16(multiply_by_quantized_multiplier(a as i32 * b as i32, m, s) as i64)
-            };
+            let mul16 = |a: i16, b: i16, m: i32, s: i32| sat16(multiply_by_quantized_multiplier(a as i32 * b as i32, m, s) as i64);
             for k in 0..c.len() {
                 let fc = mul16(f[k], c[k], p.forget_multiplier, p.forget_shift);
                 let ig = mul16(i[k], g[k], p.input_multiplier, p.input_shift);
@@ -163,11 +123,7 @@ impl Layer {
             for k in 0..c.len() {
                 let t = tanh_s16(c[k], p.cell_tanh_multiplier, p.cell_tanh_shift);
                 let v = p.hidden_zero_point as i64
-                    + multiply_by_quantized_multiplier(
-                        t as i32 * o[k] as i32,
-                        p.hidden_multiplier,
-                        p.hidden_shift,
-                    ) as i64;
+                    + multiply_by_quantized_multiplier(t as i32 * o[k] as i32, p.hidden_multiplier, p.hidden_shift) as i64;
                 h[k] = v.clamp(-128, 127) as i8;
             }
             out[row0 * units..(row0 + rows) * units].copy_from_slice(h);
@@ -198,23 +154,15 @@ impl Lstm {
         let gates = [0; 4].map(|_| {
             let (input_multiplier, input_shift) = rng.multiplier(-2, 6);
             let (recurrent_multiplier, recurrent_shift) = rng.multiplier(-2, 6);
-            LstmGateParams {
-                input_multiplier,
-                input_shift,
-                recurrent_multiplier,
-                recurrent_shift,
-            }
+            LstmGateParams { input_multiplier, input_shift, recurrent_multiplier, recurrent_shift }
         });
         // The inter-gate multipliers as TFLite Micro derives them from the cell scale
         // 2^-cell_power and a random hidden scale.
         let cell_scale = (-self.cell_power as f64).exp2();
         let hidden_scale = (rng.range(1, 1000) as f64) / 64000.0;
-        let (forget_multiplier, forget_shift) =
-            quantize_multiplier(2f64.powi(-15) * cell_scale / cell_scale).unwrap();
-        let (input_multiplier, input_shift) =
-            quantize_multiplier(2f64.powi(-30) / cell_scale).unwrap();
-        let (hidden_multiplier, hidden_shift) =
-            quantize_multiplier(2f64.powi(-30) / hidden_scale).unwrap();
+        let (forget_multiplier, forget_shift) = quantize_multiplier(2f64.powi(-15) * cell_scale / cell_scale).unwrap();
+        let (input_multiplier, input_shift) = quantize_multiplier(2f64.powi(-30) / cell_scale).unwrap();
+        let (hidden_multiplier, hidden_shift) = quantize_multiplier(2f64.powi(-30) / hidden_scale).unwrap();
         let (cell_tanh_multiplier, cell_tanh_shift) = cell_tanh_scaling(-self.cell_power).unwrap();
         let p = LstmParams {
             batches: self.batches,
@@ -239,22 +187,9 @@ impl Lstm {
         let w_rec = [0; 4].map(|_| rng.i8s(u * u));
         let bias = [0; 4].map(|_| rng.i32s(u, -(1 << 14), 1 << 14));
         let hidden = rng.i8s(self.batches * u);
-        let cell = (0..self.batches * u)
-            .map(|_| rng.range(-32768, 32767) as i16)
-            .collect();
-        let runs = (0..3)
-            .map(|_| rng.i8s(self.batches * self.time_steps * n))
-            .collect();
-        Layer {
-            p,
-            input_zero_point: self.zps.0,
-            w_in,
-            w_rec,
-            bias,
-            hidden,
-            cell,
-            runs,
-        }
+        let cell = (0..self.batches * u).map(|_| rng.range(-32768, 32767) as i16).collect();
+        let runs = (0..3).map(|_| rng.i8s(self.batches * self.time_steps * n)).collect();
+        Layer { p, input_zero_point: self.zps.0, w_in, w_rec, bias, hidden, cell, runs }
     }
 }
 
@@ -262,8 +197,7 @@ impl KernelCase for Lstm {
     type Kernel = Kernel;
     /// Per run: the output, the hidden state and the cell state after it.
     type Output = Vec<(Vec<i8>, Vec<i8>, Vec<i16>)>;
-    const REFERENCE: Kernel =
-        crate::kernels::unidirectional_sequence_lstm::scalar::unidirectional_sequence_lstm_s8;
+    const REFERENCE: Kernel = crate::kernels::unidirectional_sequence_lstm::scalar::unidirectional_sequence_lstm_s8;
 
     fn strategy() -> BoxedStrategy<Self> {
         (
@@ -271,36 +205,22 @@ impl KernelCase for Lstm {
             (any::<bool>(), prop::option::of(0i16..=32767), 9i32..16),
             (zero_point(), zero_point(), any::<u64>()),
         )
-            .prop_map(
-                |(
-                    (batches, time_steps, input_size, units),
-                    (time_major, cell_clip, cell_power),
-                    (zi, zh, seed),
-                )| Lstm {
-                    batches,
-                    time_steps,
-                    input_size,
-                    units,
-                    time_major,
-                    cell_clip,
-                    cell_power,
-                    zps: (zi, zh),
-                    seed,
-                },
-            )
+            .prop_map(|((batches, time_steps, input_size, units), (time_major, cell_clip, cell_power), (zi, zh, seed))| Lstm {
+                batches,
+                time_steps,
+                input_size,
+                units,
+                time_major,
+                cell_clip,
+                cell_power,
+                zps: (zi, zh),
+                seed,
+            })
             .boxed()
     }
 
     fn edge_cases() -> Vec<Self> {
-        let c = |batches,
-                 time_steps,
-                 input_size,
-                 units,
-                 time_major,
-                 cell_clip,
-                 cell_power,
-                 zps,
-                 seed| Lstm {
+        let c = |batches, time_steps, input_size, units, time_major, cell_clip, cell_power, zps, seed| Lstm {
             batches,
             time_steps,
             input_size,
@@ -331,11 +251,7 @@ impl KernelCase for Lstm {
     fn run(&self, kernel: Kernel) -> Result<Self::Output, String> {
         let layer = self.layer();
         let (bias, input, recurrent) = layer.weights();
-        let w = LstmWeights {
-            input,
-            recurrent,
-            bias: &bias,
-        };
+        let w = LstmWeights { input, recurrent, bias: &bias };
         let (mut hidden, mut cell) = (layer.hidden.clone(), layer.cell.clone());
         let mut runs = Vec::new();
         for x in &layer.runs {
@@ -359,11 +275,7 @@ impl KernelCase for Lstm {
     }
 }
 
-kernel_tests!(
-    impl_scalar,
-    Lstm,
-    crate::kernels::unidirectional_sequence_lstm::scalar::unidirectional_sequence_lstm_s8
-);
+kernel_tests!(impl_scalar, Lstm, crate::kernels::unidirectional_sequence_lstm::scalar::unidirectional_sequence_lstm_s8);
 kernel_tests!(impl_dispatch, if true, Lstm, crate::kernels::unidirectional_sequence_lstm::unidirectional_sequence_lstm_s8);
 
 /// The table is sigmoid(i / 24) in 0.16 (within 1.5 units of the real value, the last
@@ -372,10 +284,7 @@ kernel_tests!(impl_dispatch, if true, Lstm, crate::kernels::unidirectional_seque
 fn sigmoid_table_is_sigmoid() {
     for (i, &v) in SIGMOID_TABLE_U16.iter().enumerate() {
         let real = 65536.0 / (1.0 + (-(i as f64) / 24.0).exp());
-        assert!(
-            (v as f64 - real.min(65535.0)).abs() <= 1.5,
-            "entry {i}: {v} vs {real}"
-        );
+        assert!((v as f64 - real.min(65535.0)).abs() <= 1.5, "entry {i}: {v} vs {real}");
     }
     assert!(SIGMOID_TABLE_U16.windows(2).all(|w| w[0] <= w[1]));
 }
@@ -388,10 +297,7 @@ fn sigmoid_and_tanh_follow_the_real_functions() {
         let r = x as f64 / 4096.0;
         let s = sigmoid_s16(x, 3, 0) as f64 / 32768.0;
         let t = tanh_s16(x, 3, 0) as f64 / 32768.0;
-        assert!(
-            (s - 1.0 / (1.0 + (-r).exp())).abs() < 2e-4,
-            "sigmoid({r}) = {s}"
-        );
+        assert!((s - 1.0 / (1.0 + (-r).exp())).abs() < 2e-4, "sigmoid({r}) = {s}");
         assert!((t - r.tanh()).abs() < 4e-4, "tanh({r}) = {t}");
     }
     // The cell state at scale 2^-11 is twice the gate scale: multiplier 3 << 1; at 2^-15 an
@@ -406,10 +312,7 @@ fn sigmoid_and_tanh_follow_the_real_functions() {
     for x in [-32768i16, -20000, -1, 0, 1, 20000, 32767] {
         let m = cell_tanh_scaling(-11).unwrap();
         let t = tanh_s16(x, m.0, m.1) as f64 / 32768.0;
-        assert!(
-            (t - (x as f64 / 2048.0).tanh()).abs() < 4e-4,
-            "tanh at 2^-11 of {x}: {t}"
-        );
+        assert!((t - (x as f64 / 2048.0).tanh()).abs() < 4e-4, "tanh at 2^-11 of {x}: {t}");
     }
 }
 
@@ -438,12 +341,7 @@ fn lut_by_hand() {
 #[test]
 fn one_unit_by_hand() {
     let one = quantize_multiplier(1.0).unwrap();
-    let gate = LstmGateParams {
-        input_multiplier: one.0,
-        input_shift: one.1,
-        recurrent_multiplier: one.0,
-        recurrent_shift: one.1,
-    };
+    let gate = LstmGateParams { input_multiplier: one.0, input_shift: one.1, recurrent_multiplier: one.0, recurrent_shift: one.1 };
     // Cell scale 2^-12 (tanh shift 0), hidden scale 2^-7 (hidden multiplier 2^-23).
     let fm = quantize_multiplier(2f64.powi(-15)).unwrap();
     let im = quantize_multiplier(2f64.powi(-30) / 2f64.powi(-12)).unwrap();
@@ -470,11 +368,7 @@ fn one_unit_by_hand() {
     let wr = [0i8];
     // Folded biases: input gate 0, forget gate 0, cell gate 0 (x's zero point 0), output 0.
     let bias = [0i32; 8];
-    let w = LstmWeights {
-        input: [&wi, &wf, &wc, &wo],
-        recurrent: [&wr; 4],
-        bias: &bias,
-    };
+    let w = LstmWeights { input: [&wi, &wf, &wc, &wo], recurrent: [&wr; 4], bias: &bias };
     let (mut h, mut c, mut out) = ([0i8], [4096i16], [0i8]);
     // x = 8: cell gate pre-activation 512 -> tanh 4075; i = f = o = sigmoid(0) = 16384.
     // f * c = 16384 * 4096 * 2^-15 = 2048; i * g = 16384 * 4075 * 2^-18 = 254.69 -> 255;

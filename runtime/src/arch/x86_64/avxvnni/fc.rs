@@ -18,32 +18,17 @@ use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// `FullyConnectedVariant::Quad`, int8.
-pub(crate) fn fully_connected_s8_quad(
-    t: AvxVnni,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn fully_connected_s8_quad(t: AvxVnni, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if !quad::fits(p) {
         return crate::kernels::fully_connected::quad_portable(p, input, packed, output);
     }
-    let k = AvxVnniFcQuad {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+    let k = AvxVnniFcQuad { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-VNNI.
     unsafe { entry(&k, p, input, packed, output) }
 }
 
 #[target_feature(enable = "avx2,avxvnni")]
-unsafe fn entry(
-    k: &AvxVnniFcQuad,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn entry(k: &AvxVnniFcQuad, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     // SAFETY: this function's target features.
     unsafe { quad::rows(k, p, input, packed, output) }
 }
@@ -56,14 +41,7 @@ struct AvxVnniFcQuad<'a> {
 
 impl FcQuadMicro for AvxVnniFcQuad<'_> {
     #[inline(always)]
-    unsafe fn group(
-        &self,
-        blk: usize,
-        left: usize,
-        x: &[i8],
-        t: &QuadTable,
-        out: &mut [i8],
-    ) -> usize {
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize {
         // SAFETY: AVX2/AVX-VNNI by the caller's guarantee; `group` checks its slices.
         unsafe {
             match left {
@@ -82,19 +60,9 @@ impl FcQuadMicro for AvxVnniFcQuad<'_> {
 /// # Safety
 /// AVX2 and AVX-VNNI.
 #[inline(always)]
-unsafe fn group<const G: usize, const S: usize>(
-    blk: usize,
-    x: &[i8],
-    t: &QuadTable,
-    rq: &Requant8,
-    out: &mut [i8],
-) -> usize {
+unsafe fn group<const G: usize, const S: usize>(blk: usize, x: &[i8], t: &QuadTable, rq: &Requant8, out: &mut [i8]) -> usize {
     let stride = BLOCK * t.n_quads;
-    assert!(
-        x.len().div_ceil(4) == t.n_quads
-            && t.biases.len() >= BLOCK * (blk + G)
-            && t.rows.len() >= stride * (blk + G)
-    );
+    assert!(x.len().div_ceil(4) == t.n_quads && t.biases.len() >= BLOCK * (blk + G) && t.rows.len() >= stride * (blk + G));
     // SAFETY: AVX2/AVX-VNNI by the caller's guarantee; the bias loads read 8 i32 at `8h` of
     // block `blk + j`'s biases, the weight loads 8 i32 at `16q + 8h` of block `blk + j`'s
     // `stride` words, `q < n_quads` (asserted above).
@@ -119,11 +87,7 @@ unsafe fn group<const G: usize, const S: usize>(
             let s = q % S;
             for (a, wj) in acc[s].iter_mut().zip(&w) {
                 for (h, v) in a.iter_mut().enumerate() {
-                    *v = _mm256_dpbusd_avx_epi32(
-                        *v,
-                        xv,
-                        _mm256_loadu_si256(wj.add(BLOCK * q + 8 * h).cast()),
-                    );
+                    *v = _mm256_dpbusd_avx_epi32(*v, xv, _mm256_loadu_si256(wj.add(BLOCK * q + 8 * h).cast()));
                 }
             }
         }

@@ -43,8 +43,7 @@ impl AvxVnni {
     #[cfg(test)]
     pub(crate) fn detect() -> Option<AvxVnni> {
         use crate::isa::x86::{AVXVNNI, V3};
-        (crate::isa::x86_features() & (V3 | AVXVNNI) == V3 | AVXVNNI)
-            .then_some(AvxVnni { _private: () })
+        (crate::isa::x86_features() & (V3 | AVXVNNI) == V3 | AVXVNNI).then_some(AvxVnni { _private: () })
     }
 }
 
@@ -56,11 +55,7 @@ pub(crate) mod tests {
     /// of [`AvxVnni::detect`], which must agree).
     pub(crate) fn detected() -> bool {
         let std_says = super::super::tests::detected() && std::is_x86_feature_detected!("avxvnni");
-        assert_eq!(
-            std_says,
-            AvxVnni::detect().is_some(),
-            "cpuid detection disagrees with std"
-        );
+        assert_eq!(std_says, AvxVnni::detect().is_some(), "cpuid detection disagrees with std");
         std_says
     }
 }

@@ -9,9 +9,7 @@
 use super::AvxVnni;
 use crate::arch::x86_64::quad::xor_copy;
 use crate::arch::x86_64::Requant8;
-use crate::kernels::conv_2d::quad::{
-    quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK,
-};
+use crate::kernels::conv_2d::quad::{quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK};
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
@@ -24,17 +22,8 @@ const TILE: usize = 4;
 const HALF: usize = BLOCK / 2;
 
 /// `Conv2dVariant::Quad`, int8.
-pub(crate) fn conv_2d_s8_quad(
-    t: AvxVnni,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let k = AvxVnniQuad {
-        _t: t,
-        rq: Requant8::new(&p.quant, &p.clamp),
-    };
+pub(crate) fn conv_2d_s8_quad(t: AvxVnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = AvxVnniQuad { _t: t, rq: Requant8::new(&p.quant, &p.clamp) };
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-VNNI.
     unsafe { entry(&k, &p.geometry, zp, input, packed, output) }
@@ -74,54 +63,14 @@ impl QuadMicro for AvxVnniQuad<'_> {
                 // its pixels.
                 unsafe {
                     match (n - p0, m > HALF) {
-                        (4.., true) => self.store(
-                            &tile::<2, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (4.., false) => self.store(
-                            &tile::<1, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (3, true) => self.store(
-                            &tile::<2, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (3, false) => self.store(
-                            &tile::<1, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (2, true) => self.store(
-                            &tile::<2, 2>([x[p0], x[p0 + 1]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (2, false) => self.store(
-                            &tile::<1, 2>([x[p0], x[p0 + 1]], t, blk),
-                            c0,
-                            m,
-                            t.out_d,
-                            out,
-                        ),
-                        (_, true) => {
-                            self.store(&tile::<2, 1>([x[p0]], t, blk), c0, m, t.out_d, out)
-                        }
-                        (_, false) => {
-                            self.store(&tile::<1, 1>([x[p0]], t, blk), c0, m, t.out_d, out)
-                        }
+                        (4.., true) => self.store(&tile::<2, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk), c0, m, t.out_d, out),
+                        (4.., false) => self.store(&tile::<1, 4>([x[p0], x[p0 + 1], x[p0 + 2], x[p0 + 3]], t, blk), c0, m, t.out_d, out),
+                        (3, true) => self.store(&tile::<2, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk), c0, m, t.out_d, out),
+                        (3, false) => self.store(&tile::<1, 3>([x[p0], x[p0 + 1], x[p0 + 2]], t, blk), c0, m, t.out_d, out),
+                        (2, true) => self.store(&tile::<2, 2>([x[p0], x[p0 + 1]], t, blk), c0, m, t.out_d, out),
+                        (2, false) => self.store(&tile::<1, 2>([x[p0], x[p0 + 1]], t, blk), c0, m, t.out_d, out),
+                        (_, true) => self.store(&tile::<2, 1>([x[p0]], t, blk), c0, m, t.out_d, out),
+                        (_, false) => self.store(&tile::<1, 1>([x[p0]], t, blk), c0, m, t.out_d, out),
                     }
                 }
                 p0 += TILE;
@@ -136,14 +85,7 @@ impl AvxVnniQuad<'_> {
     /// # Safety
     /// AVX2.
     #[inline(always)]
-    unsafe fn store<const H: usize, const P: usize>(
-        &self,
-        acc: &[[__m256i; H]; P],
-        c0: usize,
-        m: usize,
-        out_d: usize,
-        output: &mut [i8],
-    ) {
+    unsafe fn store<const H: usize, const P: usize>(&self, acc: &[[__m256i; H]; P], c0: usize, m: usize, out_d: usize, output: &mut [i8]) {
         for (p, a) in acc.iter().enumerate() {
             for (h, &v) in a.iter().enumerate() {
                 let c = c0 + HALF * h;
@@ -162,11 +104,7 @@ impl AvxVnniQuad<'_> {
 /// AVX2 and AVX-VNNI; every `x[p]` points at `4 * t.n_quads` readable bytes; `t.rows` holds
 /// block `blk` (checked by the slicing).
 #[inline(always)]
-unsafe fn tile<const H: usize, const P: usize>(
-    x: [*const u8; P],
-    t: &QuadTable,
-    blk: usize,
-) -> [[__m256i; H]; P] {
+unsafe fn tile<const H: usize, const P: usize>(x: [*const u8; P], t: &QuadTable, blk: usize) -> [[__m256i; H]; P] {
     let stride = BLOCK * t.n_quads;
     let w = &t.rows[blk * stride..][..stride];
     let bias = &t.biases[blk * BLOCK..][..BLOCK];

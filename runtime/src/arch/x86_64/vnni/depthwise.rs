@@ -31,25 +31,12 @@ use crate::kernels::window::ConvGeometry;
 use core::arch::x86_64::*;
 
 /// `DepthwiseConv2dVariant::Window`.
-pub(crate) fn depthwise_window(
-    t: Avx512Vnni,
-    p: &DepthwiseConv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn depthwise_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
     let depth = g.filter_shape[3];
     // Fewer than sixteen channels fill at most half the lanes: the AVX2 form's eight-channel
     // two-pixel pass is faster there.
-    if p.depth_multiplier() == 1
-        && g.input_shape[3] == depth
-        && depth >= 16
-        && fits(g)
-        && worth_preparing(g)
-    {
+    if p.depth_multiplier() == 1 && g.input_shape[3] == depth && depth >= 16 && fits(g) && worth_preparing(g) {
         let folded = &packed[..depth];
         let taps = g.filter_shape[1] * g.filter_shape[2];
         let filter = &filter[..taps * depth];
@@ -64,47 +51,24 @@ pub(crate) fn depthwise_window(
 
 /// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1 here, other multipliers
 /// and an `i32::MIN` multiplier the AVX2 form.
-pub(crate) fn depthwise_conv_2d_u8_window(
-    t: Avx512Vnni,
-    p: &DepthwiseConv2dParams<U8>,
-    input: &[u8],
-    filter: &[u8],
-    bias: Option<&[i32]>,
-    output: &mut [u8],
-) {
+pub(crate) fn depthwise_conv_2d_u8_window(t: Avx512Vnni, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     let g = &p.geometry;
     let depth = g.filter_shape[3];
     let taps = g.filter_shape[1] * g.filter_shape[2];
     match Requant16::new_u8(&p.quant, &p.clamp) {
-        Some(rq)
-            if p.depth_multiplier() == 1
-                && g.input_shape[3] == depth
-                && fits(g)
-                && worth_preparing(g) =>
-        {
+        Some(rq) if p.depth_multiplier() == 1 && g.input_shape[3] == depth && fits(g) && worth_preparing(g) => {
             let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
             let filter = &filter[..taps * depth];
             let w = |t: usize, c: usize| filter[t * depth + c] as i32 + w_off;
             // bias + input_offset * sum(w + weights_offset), wrapping as the reference's sum.
-            let folded = |c: usize| {
-                (0..taps).fold(bias.map_or(0, |b| b[c]), |acc, t| {
-                    acc.wrapping_add(in_off.wrapping_mul(w(t, c)))
-                })
-            };
+            let folded = |c: usize| (0..taps).fold(bias.map_or(0, |b| b[c]), |acc, t| acc.wrapping_add(in_off.wrapping_mul(w(t, c))));
             // -input_offset is the input zero point, a uint8.
             let zp = (-in_off) as u8;
             // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
             // `w_off` is `-filter_zero_point`, in `[-255, 0]`.
             unsafe { mult1(g, input, filter, w_off as i16, folded, zp, &rq, output) }
         }
-        _ => crate::arch::x86_64::depthwise_conv_2d_u8_window(
-            t.avx2(),
-            p,
-            input,
-            filter,
-            bias,
-            output,
-        ),
+        _ => crate::arch::x86_64::depthwise_conv_2d_u8_window(t.avx2(), p, input, filter, bias, output),
     }
 }
 
@@ -192,14 +156,7 @@ fn first(n: usize) -> u32 {
 /// (checked), and for each `i` and `q` the lanes read (all 32 unless `MASKED`) are inside
 /// `input`.
 #[inline(always)]
-unsafe fn block<A: Act, const MASKED: bool, const P: usize>(
-    w: &[__m512i],
-    toff: &[isize],
-    vt: &[u32],
-    bases: [*const A; P],
-    m: u32,
-    zpv: __m256i,
-) -> [[__m512i; 2]; P] {
+unsafe fn block<A: Act, const MASKED: bool, const P: usize>(w: &[__m512i], toff: &[isize], vt: &[u32], bases: [*const A; P], m: u32, zpv: __m256i) -> [[__m512i; 2]; P] {
     let pairs = toff.len() / 2;
     let (w, bias) = w.split_at(2 * pairs);
     let vt = &vt[..2 * pairs];
@@ -207,13 +164,7 @@ unsafe fn block<A: Act, const MASKED: bool, const P: usize>(
         let at = bases[q].wrapping_offset(toff[i]);
         // SAFETY: AVX512BW/VL by the caller's guarantee; the caller's bounds for tap `i`
         // (masked-off lanes are not read).
-        unsafe {
-            if MASKED {
-                _mm256_mask_loadu_epi8(zpv, vt[i] & m, at.cast())
-            } else {
-                _mm256_loadu_si256(at.cast())
-            }
-        }
+        unsafe { if MASKED { _mm256_mask_loadu_epi8(zpv, vt[i] & m, at.cast()) } else { _mm256_loadu_si256(at.cast()) } }
     };
     // SAFETY: register-only AVX512F/BW/VNNI intrinsics by the caller's guarantee.
     unsafe {
@@ -229,10 +180,7 @@ unsafe fn block<A: Act, const MASKED: bool, const P: usize>(
         // intrinsics would not inline.)
         for a in acc.iter_mut() {
             let [a0, a1] = *a;
-            *a = [
-                _mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]),
-                _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1]),
-            ];
+            *a = [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])];
         }
         acc
     }
@@ -261,16 +209,7 @@ unsafe fn store<A: Act>(rq: &Requant16, c0: usize, n: usize, acc: [__m512i; 2], 
 /// AVX2 and AVX512F/BW/VL/VNNI; [`fits`] holds (checked).
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn mult1<A: Act>(
-    g: &ConvGeometry,
-    input: &[A],
-    filter: &[A],
-    w_off: i16,
-    folded: impl Fn(usize) -> i32,
-    zp: A,
-    rq: &Requant16,
-    output: &mut [A],
-) {
+unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], filter: &[A], w_off: i16, folded: impl Fn(usize) -> i32, zp: A, rq: &Requant16, output: &mut [A]) {
     let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
@@ -280,12 +219,7 @@ unsafe fn mult1<A: Act>(
         return;
     }
     // The bounds every unchecked load below relies on.
-    assert!(
-        g.output_shape[3] == depth
-            && filter.len() >= taps * depth
-            && input.len() >= batches * in_h * in_w * depth
-            && output.len() >= batches * out_h * out_w * depth
-    );
+    assert!(g.output_shape[3] == depth && filter.len() >= taps * depth && input.len() >= batches * in_h * in_w * depth && output.len() >= batches * out_h * out_w * depth);
     let per = per_block(g);
     let blocks = depth.div_ceil(32);
     let sweep = WBUF / per;
@@ -323,19 +257,9 @@ unsafe fn mult1<A: Act>(
                 // reads the first `min(32, depth - c0)` weights of a tap's slice, which has them.
                 unsafe {
                     let wa = _mm256_maskz_loadu_epi8(m, tap(2 * p).as_ptr().cast());
-                    let (wb, k) = if 2 * p + 1 < taps {
-                        (
-                            _mm256_maskz_loadu_epi8(m, tap(2 * p + 1).as_ptr().cast()),
-                            u32::MAX,
-                        )
-                    } else {
-                        (_mm256_setzero_si256(), 0x5555_5555)
-                    };
+                    let (wb, k) = if 2 * p + 1 < taps { (_mm256_maskz_loadu_epi8(m, tap(2 * p + 1).as_ptr().cast()), u32::MAX) } else { (_mm256_setzero_si256(), 0x5555_5555) };
                     let off = _mm512_set1_epi16(w_off);
-                    for (v, x) in wp
-                        .iter_mut()
-                        .zip([_mm256_unpacklo_epi8(wa, wb), _mm256_unpackhi_epi8(wa, wb)])
-                    {
+                    for (v, x) in wp.iter_mut().zip([_mm256_unpacklo_epi8(wa, wb), _mm256_unpackhi_epi8(wa, wb)]) {
                         let x = A::widen(x);
                         *v = _mm512_mask_add_epi16(x, k, x, off);
                     }
@@ -362,14 +286,10 @@ unsafe fn mult1<A: Act>(
                     let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                     let interior = rows_inside && inside_x(in_x0);
                     // Tap (0, 0) of the window, possibly outside the input (never read then).
-                    let px0 = x.wrapping_offset(
-                        (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize,
-                    );
+                    let px0 = x.wrapping_offset((((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize);
                     if interior && ox + 1 < out_w && inside_x(in_x0 + g.stride_width as isize) {
                         // Two windows inside the image: full blocks share the weight loads.
-                        let (Some(out0), Some(out1)) = (pixels.next(), pixels.next()) else {
-                            return;
-                        };
+                        let (Some(out0), Some(out1)) = (pixels.next(), pixels.next()) else { return };
                         let px1 = px0.wrapping_add(g.stride_width * depth);
                         for j in 0..nb {
                             let c0 = (b0 + j) * 32;
@@ -400,11 +320,7 @@ unsafe fn mult1<A: Act>(
                             let row_ok = (0..in_h as isize).contains(&iy);
                             for (k, v) in row.iter_mut().enumerate() {
                                 let ix = in_x0 + k as isize * dw;
-                                *v = if row_ok && (0..in_w as isize).contains(&ix) {
-                                    u32::MAX
-                                } else {
-                                    0
-                                };
+                                *v = if row_ok && (0..in_w as isize).contains(&ix) { u32::MAX } else { 0 };
                             }
                         }
                     }
@@ -421,14 +337,7 @@ unsafe fn mult1<A: Act>(
                             let [acc] = if n == 32 && interior {
                                 block::<A, false, 1>(w, toff, all, base, u32::MAX, zpv)
                             } else {
-                                block::<A, true, 1>(
-                                    w,
-                                    toff,
-                                    if interior { all } else { vt },
-                                    base,
-                                    first(n),
-                                    zpv,
-                                )
+                                block::<A, true, 1>(w, toff, if interior { all } else { vt }, base, first(n), zpv)
                             };
                             store(rq, c0, n, acc, out_px);
                         }

@@ -6,9 +6,7 @@
 
 use super::requant::requant_lanes;
 use super::Avx512Vnni;
-use crate::arch::x86_64::elementwise::{
-    binary, binary_in_place, row, row_in_place, AddSub, Mul, Operand,
-};
+use crate::arch::x86_64::elementwise::{binary, binary_in_place, row, row_in_place, AddSub, Mul, Operand};
 use crate::kernels::add::AddParams;
 use crate::kernels::mul::MulParams;
 use crate::kernels::nd::Broadcast;
@@ -57,16 +55,10 @@ impl OperandV {
         // SAFETY: register-only AVX512F intrinsics, executable by the caller's guarantee.
         unsafe {
             let t = _mm512_add_epi32(x, self.offset);
-            let lo = _mm512_sra_epi32(
-                _mm512_add_epi32(_mm512_mullo_epi32(t, self.low), self.round),
-                self.k,
-            );
+            let lo = _mm512_sra_epi32(_mm512_add_epi32(_mm512_mullo_epi32(t, self.low), self.round), self.k);
             let h = _mm512_add_epi32(_mm512_mullo_epi32(t, self.high), lo);
             let sign = _mm512_and_si512(_mm512_srai_epi32::<31>(h), self.neg);
-            _mm512_sra_epi32(
-                _mm512_add_epi32(_mm512_add_epi32(h, sign), self.half),
-                self.e,
-            )
+            _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(h, sign), self.half), self.e)
         }
     }
 }
@@ -98,27 +90,14 @@ unsafe fn narrow16(v: __m512i) -> [i8; 16] {
 /// # Safety
 /// AVX512F.
 #[inline(always)]
-unsafe fn add_sub16<const SUB: bool>(
-    f: &AddSub,
-    a: &OperandV,
-    b: &OperandV,
-    x: &[i8; 16],
-    y: &[i8; 16],
-) -> [i8; 16] {
+unsafe fn add_sub16<const SUB: bool>(f: &AddSub, a: &OperandV, b: &OperandV, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
     // SAFETY: AVX512F intrinsics (and the loads and store of three arrays), executable by
     // the caller's guarantee.
     unsafe {
         let fa = a.scale(widen16(x));
         let fb = b.scale(widen16(y));
-        let raw = if SUB {
-            _mm512_sub_epi32(fa, fb)
-        } else {
-            _mm512_add_epi32(fa, fb)
-        };
-        let (m, s) = (
-            _mm512_set1_epi32(f.out_multiplier),
-            _mm512_set1_epi32(f.out_shift),
-        );
+        let raw = if SUB { _mm512_sub_epi32(fa, fb) } else { _mm512_add_epi32(fa, fb) };
+        let (m, s) = (_mm512_set1_epi32(f.out_multiplier), _mm512_set1_epi32(f.out_shift));
         narrow16(requant_lanes(raw, m, s, f.out_offset, f.min, f.max))
     }
 }
@@ -141,16 +120,8 @@ unsafe fn mul16(f: &Mul, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn add_sub_rows<const SUB: bool>(
-    f: &AddSub,
-    b: &Broadcast,
-    x: &[i8],
-    y: &[i8],
-    out: &mut [i8],
-) -> bool {
-    let Some(rows) = binary(b, x, y) else {
-        return false;
-    };
+fn add_sub_rows<const SUB: bool>(f: &AddSub, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+    let Some(rows) = binary(b, x, y) else { return false };
     let out = &mut out[..b.out_len()];
     // SAFETY: AVX512F (this function's target features).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
@@ -164,15 +135,8 @@ fn add_sub_rows<const SUB: bool>(
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn add_sub_rows_in_place<const SUB: bool>(
-    f: &AddSub,
-    b: &Broadcast,
-    inout: &mut [i8],
-    y: &[i8],
-) -> bool {
-    let Some(rows) = binary_in_place(b, y) else {
-        return false;
-    };
+fn add_sub_rows_in_place<const SUB: bool>(f: &AddSub, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
+    let Some(rows) = binary_in_place(b, y) else { return false };
     let inout = &mut inout[..b.out_len()];
     // SAFETY: AVX512F (this function's target features).
     let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
@@ -187,9 +151,7 @@ fn add_sub_rows_in_place<const SUB: bool>(
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    let Some(rows) = binary(b, x, y) else {
-        return false;
-    };
+    let Some(rows) = binary(b, x, y) else { return false };
     let out = &mut out[..b.out_len()];
     for (x, y, r) in rows {
         row::<16>(x, y, &mut out[r], |x, y| {
@@ -202,9 +164,7 @@ fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool 
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    let Some(rows) = binary_in_place(b, y) else {
-        return false;
-    };
+    let Some(rows) = binary_in_place(b, y) else { return false };
     let inout = &mut inout[..b.out_len()];
     for (y, r) in rows {
         row_in_place::<16>(&mut inout[r], y, |x, y| {
@@ -216,13 +176,7 @@ fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool
 }
 
 /// `kernels::add::add_s8` on AVX-512.
-pub(crate) fn add_s8(
-    _: Avx512Vnni,
-    p: &AddParams,
-    input1: &[i8],
-    input2: &[i8],
-    output: &mut [i8],
-) {
+pub(crate) fn add_s8(_: Avx512Vnni, p: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     if let Some(f) = AddSub::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { add_sub_rows::<false>(&f, &p.broadcast, input1, input2, output) } {
@@ -233,12 +187,7 @@ pub(crate) fn add_s8(
 }
 
 /// `kernels::add::add_s8_in_place` on AVX-512.
-pub(crate) fn add_s8_in_place(
-    _: Avx512Vnni,
-    p: &AddParams,
-    input1_output: &mut [i8],
-    input2: &[i8],
-) {
+pub(crate) fn add_s8_in_place(_: Avx512Vnni, p: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
     if let Some(f) = AddSub::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { add_sub_rows_in_place::<false>(&f, &p.broadcast, input1_output, input2) } {
@@ -249,13 +198,7 @@ pub(crate) fn add_s8_in_place(
 }
 
 /// `kernels::sub::sub_s8` on AVX-512.
-pub(crate) fn sub_s8(
-    _: Avx512Vnni,
-    p: &AddParams,
-    input1: &[i8],
-    input2: &[i8],
-    output: &mut [i8],
-) {
+pub(crate) fn sub_s8(_: Avx512Vnni, p: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     if let Some(f) = AddSub::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { add_sub_rows::<true>(&f, &p.broadcast, input1, input2, output) } {
@@ -266,12 +209,7 @@ pub(crate) fn sub_s8(
 }
 
 /// `kernels::sub::sub_s8_in_place` on AVX-512.
-pub(crate) fn sub_s8_in_place(
-    _: Avx512Vnni,
-    p: &AddParams,
-    input1_output: &mut [i8],
-    input2: &[i8],
-) {
+pub(crate) fn sub_s8_in_place(_: Avx512Vnni, p: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
     if let Some(f) = AddSub::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { add_sub_rows_in_place::<true>(&f, &p.broadcast, input1_output, input2) } {
@@ -282,13 +220,7 @@ pub(crate) fn sub_s8_in_place(
 }
 
 /// `kernels::mul::mul_s8` on AVX-512.
-pub(crate) fn mul_s8(
-    _: Avx512Vnni,
-    p: &MulParams,
-    input1: &[i8],
-    input2: &[i8],
-    output: &mut [i8],
-) {
+pub(crate) fn mul_s8(_: Avx512Vnni, p: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
     if let Some(f) = Mul::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { mul_rows(&f, &p.broadcast, input1, input2, output) } {
@@ -299,12 +231,7 @@ pub(crate) fn mul_s8(
 }
 
 /// `kernels::mul::mul_s8_in_place` on AVX-512.
-pub(crate) fn mul_s8_in_place(
-    _: Avx512Vnni,
-    p: &MulParams,
-    input1_output: &mut [i8],
-    input2: &[i8],
-) {
+pub(crate) fn mul_s8_in_place(_: Avx512Vnni, p: &MulParams, input1_output: &mut [i8], input2: &[i8]) {
     if let Some(f) = Mul::new(p) {
         // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
         if unsafe { mul_rows_in_place(&f, &p.broadcast, input1_output, input2) } {

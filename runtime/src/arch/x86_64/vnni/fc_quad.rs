@@ -19,31 +19,17 @@ use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
 
 /// `FullyConnectedVariant::Quad`, int8.
-pub(crate) fn fully_connected_s8_quad(
-    _: Avx512Vnni,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn fully_connected_s8_quad(_: Avx512Vnni, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if !quad::fits(p) {
         return crate::kernels::fully_connected::quad_portable(p, input, packed, output);
     }
-    let k = VnniFcQuad {
-        rq: Requant16::new(&p.quant, &p.clamp),
-    };
+    let k = VnniFcQuad { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
     unsafe { entry(&k, p, input, packed, output) }
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-unsafe fn entry(
-    k: &VnniFcQuad,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+unsafe fn entry(k: &VnniFcQuad, p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     // SAFETY: this function's target features.
     unsafe { quad::rows(k, p, input, packed, output) }
 }
@@ -56,14 +42,7 @@ struct VnniFcQuad<'a> {
 
 impl FcQuadMicro for VnniFcQuad<'_> {
     #[inline(always)]
-    unsafe fn group(
-        &self,
-        blk: usize,
-        left: usize,
-        x: &[i8],
-        t: &QuadTable,
-        out: &mut [i8],
-    ) -> usize {
+    unsafe fn group(&self, blk: usize, left: usize, x: &[i8], t: &QuadTable, out: &mut [i8]) -> usize {
         let (b, r, q, u, rq) = (t.biases, t.rows, t.n_quads, t.out_d, &self.rq);
         // SAFETY: AVX-512 VNNI by the caller's guarantee; `group` checks its slices.
         unsafe {
@@ -98,34 +77,18 @@ pub(crate) fn unsigned_quad(x: &[i8], t: usize) -> i32 {
 /// AVX512F/BW/VL/VNNI.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn group<const G: usize>(
-    blk: usize,
-    x: &[i8],
-    biases: &[i32],
-    rows: &[i32],
-    n_quads: usize,
-    units: usize,
-    rq: &Requant16,
-    out: &mut [i8],
-) -> usize {
+unsafe fn group<const G: usize>(blk: usize, x: &[i8], biases: &[i32], rows: &[i32], n_quads: usize, units: usize, rq: &Requant16, out: &mut [i8]) -> usize {
     let stride = BLOCK * n_quads;
-    assert!(
-        x.len().div_ceil(4) == n_quads
-            && biases.len() >= BLOCK * (blk + G)
-            && rows.len() >= stride * (blk + G)
-    );
+    assert!(x.len().div_ceil(4) == n_quads && biases.len() >= BLOCK * (blk + G) && rows.len() >= stride * (blk + G));
     // SAFETY: AVX512F/VNNI by the caller's guarantee; the bias loads read sixteen i32 of
     // block `blk + j` (asserted above), the weight loads sixteen i32 at `16 * t` of block
     // `blk + j`'s `stride` words (`t < n_quads`).
     unsafe {
-        let mut acc: [__m512i; G] = core::array::from_fn(|j| {
-            _mm512_loadu_si512(biases.as_ptr().add(BLOCK * (blk + j)).cast())
-        });
+        let mut acc: [__m512i; G] = core::array::from_fn(|j| _mm512_loadu_si512(biases.as_ptr().add(BLOCK * (blk + j)).cast()));
         let w: [*const i32; G] = core::array::from_fn(|j| rows.as_ptr().add(stride * (blk + j)));
         let flip = i32::from_le_bytes([0x80; 4]);
         let full = x.len() / 4;
-        let unsigned =
-            |q: &[i8]| i32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]) ^ flip;
+        let unsigned = |q: &[i8]| i32::from_le_bytes([q[0] as u8, q[1] as u8, q[2] as u8, q[3] as u8]) ^ flip;
         // Fewer than four blocks (few units, e.g. a classifier's last layer): four quads at
         // a time into four partial sums per block, so that `vpdpbusd`'s latency is hidden
         // by independent chains, added together at the end.
@@ -134,17 +97,12 @@ unsafe fn group<const G: usize>(
             let mut part = [[_mm512_setzero_si512(); 3]; G];
             let mut quads = x.chunks_exact(16);
             for q in &mut quads {
-                let xb: [__m512i; 4] =
-                    core::array::from_fn(|k| _mm512_set1_epi32(unsigned(&q[4 * k..4 * k + 4])));
+                let xb: [__m512i; 4] = core::array::from_fn(|k| _mm512_set1_epi32(unsigned(&q[4 * k..4 * k + 4])));
                 for j in 0..G {
                     let at = w[j].add(BLOCK * t0);
                     acc[j] = _mm512_dpbusd_epi32(acc[j], xb[0], _mm512_loadu_si512(at.cast()));
                     for k in 0..3 {
-                        part[j][k] = _mm512_dpbusd_epi32(
-                            part[j][k],
-                            xb[k + 1],
-                            _mm512_loadu_si512(at.add(BLOCK * (k + 1)).cast()),
-                        );
+                        part[j][k] = _mm512_dpbusd_epi32(part[j][k], xb[k + 1], _mm512_loadu_si512(at.add(BLOCK * (k + 1)).cast()));
                     }
                 }
                 t0 += 4;
@@ -156,18 +114,13 @@ unsafe fn group<const G: usize>(
         for (t, q) in x.chunks_exact(4).enumerate().skip(t0) {
             let xb = _mm512_set1_epi32(unsigned(q));
             for j in 0..G {
-                acc[j] =
-                    _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * t).cast()));
+                acc[j] = _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * t).cast()));
             }
         }
         if full < n_quads {
             let xb = _mm512_set1_epi32(unsigned_quad(x, full));
             for j in 0..G {
-                acc[j] = _mm512_dpbusd_epi32(
-                    acc[j],
-                    xb,
-                    _mm512_loadu_si512(w[j].add(BLOCK * full).cast()),
-                );
+                acc[j] = _mm512_dpbusd_epi32(acc[j], xb, _mm512_loadu_si512(w[j].add(BLOCK * full).cast()));
             }
         }
         for (j, &a) in acc.iter().enumerate() {

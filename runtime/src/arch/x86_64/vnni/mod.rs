@@ -40,14 +40,12 @@ pub(crate) mod rows;
 pub(crate) mod wide;
 
 pub(crate) use depthwise::{depthwise_conv_2d_u8_window, depthwise_window};
-pub(crate) use elementwise::{
-    add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place,
-};
-pub(crate) use fc_quad::fully_connected_s8_quad;
+pub(crate) use elementwise::{add_s8, add_s8_in_place, mul_s8, mul_s8_in_place, sub_s8, sub_s8_in_place};
 pub(crate) use pool::average_pool_2d_s8;
-pub(crate) use quad::conv_2d_s8_quad;
 pub(crate) use requant::Requant16;
 pub(crate) use rows::{conv_2d_pointwise, conv_2d_window, fully_connected_dot4};
+pub(crate) use quad::conv_2d_s8_quad;
+pub(crate) use fc_quad::fully_connected_s8_quad;
 pub(crate) use wide::{conv_2d_s8_wide, conv_2d_u8_wide};
 
 use super::Avx2;
@@ -81,8 +79,7 @@ impl Avx512Vnni {
     #[cfg(test)]
     pub(crate) fn detect() -> Option<Avx512Vnni> {
         use crate::isa::x86::{V3, V4, VNNI512};
-        (crate::isa::x86_features() & (V3 | V4 | VNNI512) == V3 | V4 | VNNI512)
-            .then_some(Avx512Vnni { _private: () })
+        (crate::isa::x86_features() & (V3 | V4 | VNNI512) == V3 | V4 | VNNI512).then_some(Avx512Vnni { _private: () })
     }
 }
 
@@ -105,11 +102,7 @@ pub(crate) mod tests {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512vnni");
-        assert_eq!(
-            std_says,
-            Avx512Vnni::detect().is_some(),
-            "cpuid detection disagrees with std"
-        );
+        assert_eq!(std_says, Avx512Vnni::detect().is_some(), "cpuid detection disagrees with std");
         std_says
     }
 
@@ -119,13 +112,7 @@ pub(crate) mod tests {
 
     /// The rows kernels (`Pointwise`, `Window`) whatever `select` picks for the host (it
     /// picks `Wide` for every window that fits it), so that the suite's cases reach them.
-    pub(crate) fn conv_2d_rows(
-        p: &Conv2dParams<S8>,
-        input: &[i8],
-        filter: &[i8],
-        bias: Option<&[i32]>,
-        output: &mut [i8],
-    ) {
+    pub(crate) fn conv_2d_rows(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
         let v = Conv2dVariant::select(p, filter, bias, crate::isa::TargetClass::X86);
         if v == Conv2dVariant::Reference {
             return crate::kernels::conv_2d::conv_2d_s8(p, input, filter, bias, output);

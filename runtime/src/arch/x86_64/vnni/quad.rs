@@ -25,9 +25,7 @@
 use super::requant::requant_lanes;
 use super::Avx512Vnni;
 use crate::arch::x86_64::quad::xor_copy;
-use crate::kernels::conv_2d::quad::{
-    conv_quad, quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK,
-};
+use crate::kernels::conv_2d::quad::{conv_quad, quad_entry, QuadMicro, QuadTable, BLOCK, MAX_PASS, ROW, SLACK};
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::numerics::S8;
 use core::arch::x86_64::*;
@@ -36,24 +34,12 @@ use core::arch::x86_64::*;
 const PIXELS: usize = 16;
 
 /// `Conv2dVariant::Quad`, int8.
-pub(crate) fn conv_2d_s8_quad(
-    _: Avx512Vnni,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_2d_s8_quad(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let q = &p.quant;
     if q.output_multiplier.contains(&i32::MIN) {
         return conv_quad(p, input, packed, output);
     }
-    let out = Out {
-        mult: q.output_multiplier,
-        shift: q.output_shift,
-        offset: q.output_offset,
-        min: p.clamp.min as i32,
-        max: p.clamp.max as i32,
-    };
+    let out = Out { mult: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: p.clamp.min as i32, max: p.clamp.max as i32 };
     let zp = (-q.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
     unsafe { entry(&VnniQuad { out }, &p.geometry, zp, input, packed, output) }
@@ -81,16 +67,7 @@ impl QuadMicro for VnniQuad<'_> {
 
     #[inline(always)]
     unsafe fn pass(&self, x: &[*const u8; MAX_PASS], n: usize, t: &QuadTable, output: &mut [i8]) {
-        let mut pass = Pass {
-            x: *x,
-            n,
-            biases: t.biases,
-            rows: t.rows,
-            n_quads: t.n_quads,
-            out_d: t.out_d,
-            output,
-            out: &self.out,
-        };
+        let mut pass = Pass { x: *x, n, biases: t.biases, rows: t.rows, n_quads: t.n_quads, out_d: t.out_d, output, out: &self.out };
         // SAFETY: the caller's guarantee.
         unsafe { pass.run(t.n_blocks) }
     }
@@ -121,21 +98,11 @@ impl Out<'_> {
     unsafe fn tables16(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
         if self.mult.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe {
-                (
-                    _mm512_set1_epi32(self.mult[0]),
-                    _mm512_set1_epi32(self.shift[0]),
-                )
-            };
+            return unsafe { (_mm512_set1_epi32(self.mult[0]), _mm512_set1_epi32(self.shift[0])) };
         }
         let (m, s) = (&self.mult[c0..][..n], &self.shift[c0..][..n]);
         // SAFETY: AVX512F; the masked loads read the first `n` i32 of `m` and `s`.
-        unsafe {
-            (
-                _mm512_maskz_loadu_epi32(first(n), m.as_ptr()),
-                _mm512_maskz_loadu_epi32(first(n), s.as_ptr()),
-            )
-        }
+        unsafe { (_mm512_maskz_loadu_epi32(first(n), m.as_ptr()), _mm512_maskz_loadu_epi32(first(n), s.as_ptr())) }
     }
 
     /// Multipliers and shifts of channels `c0..c0 + n` (`n <= 8`) in lanes `0..n` and again
@@ -147,22 +114,12 @@ impl Out<'_> {
     unsafe fn tables8x2(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
         if self.mult.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe {
-                (
-                    _mm512_set1_epi32(self.mult[0]),
-                    _mm512_set1_epi32(self.shift[0]),
-                )
-            };
+            return unsafe { (_mm512_set1_epi32(self.mult[0]), _mm512_set1_epi32(self.shift[0])) };
         }
         let (m, s) = (&self.mult[c0..][..n], &self.shift[c0..][..n]);
         let k = first(n) as u8;
         // SAFETY: AVX512F/VL; the masked loads read the first `n <= 8` i32 of `m` and `s`.
-        unsafe {
-            (
-                _mm512_broadcast_i64x4(_mm256_maskz_loadu_epi32(k, m.as_ptr())),
-                _mm512_broadcast_i64x4(_mm256_maskz_loadu_epi32(k, s.as_ptr())),
-            )
-        }
+        unsafe { (_mm512_broadcast_i64x4(_mm256_maskz_loadu_epi32(k, m.as_ptr())), _mm512_broadcast_i64x4(_mm256_maskz_loadu_epi32(k, s.as_ptr()))) }
     }
 
     /// The sixteen lanes of `acc` requantized with `m`, `s` as sixteen int8.
@@ -184,13 +141,7 @@ impl Out<'_> {
 /// AVX512F/VNNI; every `x[p]` points at `4 * n_quads` readable bytes; `rows` holds the
 /// packed blocks `blk..blk + Z` and `biases` their biases (checked by the slicing).
 #[inline(always)]
-unsafe fn tile<const P: usize, const Z: usize>(
-    x: [*const u8; P],
-    biases: &[i32],
-    rows: &[i32],
-    n_quads: usize,
-    blk: usize,
-) -> [[__m512i; Z]; P] {
+unsafe fn tile<const P: usize, const Z: usize>(x: [*const u8; P], biases: &[i32], rows: &[i32], n_quads: usize, blk: usize) -> [[__m512i; Z]; P] {
     let stride = BLOCK * n_quads;
     let w: [&[i32]; Z] = core::array::from_fn(|z| &rows[(blk + z) * stride..][..stride]);
     let bias: [&[i32]; Z] = core::array::from_fn(|z| &biases[(blk + z) * BLOCK..][..BLOCK]);
@@ -228,13 +179,7 @@ unsafe fn tile<const P: usize, const Z: usize>(
 /// # Safety
 /// As [`tile`], for block `blk` only.
 #[inline(always)]
-unsafe fn tile8x2<const Q: usize>(
-    x: [[*const u8; 2]; Q],
-    biases: &[i32],
-    rows: &[i32],
-    n_quads: usize,
-    blk: usize,
-) -> [__m512i; Q] {
+unsafe fn tile8x2<const Q: usize>(x: [[*const u8; 2]; Q], biases: &[i32], rows: &[i32], n_quads: usize, blk: usize) -> [__m512i; Q] {
     let stride = BLOCK * n_quads;
     let w = &rows[blk * stride..][..stride];
     let bias = &biases[blk * BLOCK..][..BLOCK / 2];
@@ -286,17 +231,9 @@ impl Pass<'_, '_> {
             // first `len` bytes of its pixel's channels `c0..c0 + len`.
             unsafe {
                 let (m, s) = self.out.tables16(c0, len);
-                for (p, a) in acc
-                    .iter()
-                    .enumerate()
-                    .take(self.n.saturating_sub(p0).min(P))
-                {
+                for (p, a) in acc.iter().enumerate().take(self.n.saturating_sub(p0).min(P)) {
                     let dst = &mut self.output[(p0 + p) * self.out_d + c0..][..len];
-                    _mm_mask_storeu_epi8(
-                        dst.as_mut_ptr().cast(),
-                        first(len),
-                        self.out.bytes(a[z], m, s),
-                    );
+                    _mm_mask_storeu_epi8(dst.as_mut_ptr().cast(), first(len), self.out.bytes(a[z], m, s));
                 }
             }
         }

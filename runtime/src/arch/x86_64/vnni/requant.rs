@@ -32,19 +32,8 @@ impl<'a> Requant16<'a> {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
         debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
-        let scalar = q
-            .output_multiplier
-            .contains(&i32::MIN)
-            .then(|| Requant::new(q, c));
-        Requant16 {
-            multiplier: q.output_multiplier,
-            shift: q.output_shift,
-            offset: q.output_offset,
-            min: c.min as i32,
-            max: c.max as i32,
-            scalar,
-            unsigned: false,
-        }
+        let scalar = q.output_multiplier.contains(&i32::MIN).then(|| Requant::new(q, c));
+        Requant16 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar, unsigned: false }
     }
 
     /// The legacy uint8 form (one multiplier): `None` for an `i32::MIN` multiplier, which
@@ -71,22 +60,12 @@ impl<'a> Requant16<'a> {
     unsafe fn tables16(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
         if self.multiplier.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe {
-                (
-                    _mm512_set1_epi32(self.multiplier[0]),
-                    _mm512_set1_epi32(self.shift[0]),
-                )
-            };
+            return unsafe { (_mm512_set1_epi32(self.multiplier[0]), _mm512_set1_epi32(self.shift[0])) };
         }
         let (m, s) = (&self.multiplier[c0..][..n], &self.shift[c0..][..n]);
         // SAFETY: AVX512F; the masked loads read the first `n` i32 of `m` and `s`, which
         // have `n` (the slices above; masked-off lanes are not read).
-        unsafe {
-            (
-                _mm512_maskz_loadu_epi32(first(n), m.as_ptr()),
-                _mm512_maskz_loadu_epi32(first(n), s.as_ptr()),
-            )
-        }
+        unsafe { (_mm512_maskz_loadu_epi32(first(n), m.as_ptr()), _mm512_maskz_loadu_epi32(first(n), s.as_ptr())) }
     }
 
     /// Multipliers and shifts of channels `c0..c0 + n` (`n <= 8`) in lanes `0..n` and again
@@ -98,12 +77,7 @@ impl<'a> Requant16<'a> {
     unsafe fn tables8x2(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
         if self.multiplier.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe {
-                (
-                    _mm512_set1_epi32(self.multiplier[0]),
-                    _mm512_set1_epi32(self.shift[0]),
-                )
-            };
+            return unsafe { (_mm512_set1_epi32(self.multiplier[0]), _mm512_set1_epi32(self.shift[0])) };
         }
         let (m, s) = (&self.multiplier[c0..][..n], &self.shift[c0..][..n]);
         let k = first(n) as u8;
@@ -139,13 +113,7 @@ impl<'a> Requant16<'a> {
     /// # Safety
     /// AVX512F.
     #[inline(always)]
-    unsafe fn store_scalar(
-        rq: &Requant,
-        c0: usize,
-        acc: __m512i,
-        lanes: core::ops::Range<usize>,
-        out: &mut [i8],
-    ) {
+    unsafe fn store_scalar(rq: &Requant, c0: usize, acc: __m512i, lanes: core::ops::Range<usize>, out: &mut [i8]) {
         let mut accs = [0i32; 16];
         // SAFETY: AVX512F; `accs` is 64 bytes (unaligned store).
         unsafe { _mm512_storeu_si512(accs.as_mut_ptr().cast(), acc) };
@@ -183,13 +151,7 @@ impl<'a> Requant16<'a> {
     /// # Safety
     /// AVX512F, AVX512BW and AVX512VL.
     #[inline(always)]
-    pub(crate) unsafe fn store_x2<A: Byte>(
-        &self,
-        c0: usize,
-        acc: __m512i,
-        out0: &mut [A],
-        out1: Option<&mut [A]>,
-    ) {
+    pub(crate) unsafe fn store_x2<A: Byte>(&self, c0: usize, acc: __m512i, out0: &mut [A], out1: Option<&mut [A]>) {
         let n = out0.len();
         debug_assert!(n <= 8 && out1.as_ref().is_none_or(|o| o.len() == n));
         if let Some(rq) = &self.scalar {
@@ -224,14 +186,7 @@ impl<'a> Requant16<'a> {
 /// # Safety
 /// AVX512F.
 #[inline(always)]
-pub(crate) unsafe fn requant_lanes(
-    acc: __m512i,
-    m: __m512i,
-    s: __m512i,
-    offset: i32,
-    min: i32,
-    max: i32,
-) -> __m512i {
+pub(crate) unsafe fn requant_lanes(acc: __m512i, m: __m512i, s: __m512i, offset: i32, min: i32, max: i32) -> __m512i {
     // SAFETY: register-only AVX512F intrinsics, executable by the caller's guarantee.
     unsafe {
         let zero = _mm512_setzero_si512();
@@ -244,35 +199,19 @@ pub(crate) unsafe fn requant_lanes(
         // the high halves.
         let nudge = _mm512_set1_epi64(1 << 30);
         let even = _mm512_add_epi64(_mm512_mul_epi32(x, m), nudge);
-        let odd = _mm512_add_epi64(
-            _mm512_mul_epi32(_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(m)),
-            nudge,
-        );
-        let high = _mm512_mask_blend_epi32(
-            0xAAAA,
-            _mm512_srli_epi64::<31>(even),
-            _mm512_slli_epi64::<1>(odd),
-        );
+        let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(m)), nudge);
+        let high = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<31>(even), _mm512_slli_epi64::<1>(odd));
         // RoundingDivideByPOT(high, right): the arithmetic shift, plus one where the
         // remainder exceeds the threshold.
         let one = _mm512_set1_epi32(1);
         let mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
         let remainder = _mm512_and_si512(high, mask);
-        let threshold =
-            _mm512_sub_epi32(_mm512_srai_epi32::<1>(mask), _mm512_srai_epi32::<31>(high));
+        let threshold = _mm512_sub_epi32(_mm512_srai_epi32::<1>(mask), _mm512_srai_epi32::<31>(high));
         let shifted = _mm512_srav_epi32(high, right);
-        let rounded = _mm512_mask_add_epi32(
-            shifted,
-            _mm512_cmpgt_epi32_mask(remainder, threshold),
-            shifted,
-            one,
-        );
+        let rounded = _mm512_mask_add_epi32(shifted, _mm512_cmpgt_epi32_mask(remainder, threshold), shifted, one);
         // Offset, clamp (inside int8 or uint8, so the saturating narrowing is exact).
         let v = _mm512_add_epi32(rounded, _mm512_set1_epi32(offset));
-        _mm512_min_epi32(
-            _mm512_max_epi32(v, _mm512_set1_epi32(min)),
-            _mm512_set1_epi32(max),
-        )
+        _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(min)), _mm512_set1_epi32(max))
     }
 }
 

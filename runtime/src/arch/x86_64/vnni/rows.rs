@@ -12,10 +12,10 @@
 //! requantized together ([`Requant16`]).
 
 use super::{Avx512Vnni, Requant16};
+use crate::kernels::rows::{fits_dot4, fits_window, rows_entries, RowsMicro};
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
-use crate::kernels::rows::{fits_dot4, fits_window, rows_entries, RowsMicro};
 use core::arch::x86_64::*;
 
 /// The mask of the first `n <= 64` bytes.
@@ -124,21 +124,9 @@ unsafe fn dot_4xp<const P: usize>(x: [*const i8; P], w: [*const i8; 4], k: usize
 /// # Safety
 /// AVX2, AVX512F/BW/VL/VNNI. (Lengths are checked.)
 #[inline(always)]
-unsafe fn rows<const P: usize>(
-    xs: [&[i8]; P],
-    k: usize,
-    filter: &[i8],
-    folded: &[i32],
-    rq: &Requant16,
-    outs: [&mut [i8]; P],
-) {
+unsafe fn rows<const P: usize>(xs: [&[i8]; P], k: usize, filter: &[i8], folded: &[i32], rq: &Requant16, outs: [&mut [i8]; P]) {
     let out_d = folded.len();
-    assert!(
-        out_d > 0
-            && xs.iter().all(|x| x.len() >= k)
-            && outs.iter().all(|o| o.len() == out_d)
-            && filter.len() >= out_d * k
-    );
+    assert!(out_d > 0 && xs.iter().all(|x| x.len() >= k) && outs.iter().all(|o| o.len() == out_d) && filter.len() >= out_d * k);
     let x = xs.map(|x| x.as_ptr());
     let f = filter.as_ptr();
     // SAFETY: by the caller's guarantee; every `x[p]` has `k` int8 (asserted).
@@ -170,13 +158,7 @@ unsafe fn rows<const P: usize>(
             let b = _mm512_maskz_loadu_epi32(((1u32 << n) - 1) as __mmask16, bias.as_ptr());
             for p in 0..P {
                 let [s0, s1, s2, s3] = sums[p];
-                let s = _mm512_inserti32x4::<3>(
-                    _mm512_inserti32x4::<2>(
-                        _mm512_inserti32x4::<1>(_mm512_castsi128_si512(s0), s1),
-                        s2,
-                    ),
-                    s3,
-                );
+                let s = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(_mm512_inserti32x4::<1>(_mm512_castsi128_si512(s0), s1), s2), s3);
                 let acc = _mm512_add_epi32(_mm512_sub_epi32(s, corr[p]), b);
                 rq.store(c0, acc, &mut outs[p][c0..][..n]);
             }
@@ -196,14 +178,7 @@ impl RowsMicro for VnniRows<'_> {
     const PAD: usize = 1;
 
     #[inline(always)]
-    unsafe fn pass(
-        &self,
-        xs: &[&[i8]],
-        k: usize,
-        filter: &[i8],
-        folded: &[i32],
-        outs: &mut [&mut [i8]],
-    ) {
+    unsafe fn pass(&self, xs: &[&[i8]], k: usize, filter: &[i8], folded: &[i32], outs: &mut [&mut [i8]]) {
         // SAFETY: AVX-512 VNNI by the caller's guarantee.
         unsafe {
             match (xs, outs) {
@@ -221,61 +196,29 @@ rows_entries! {
 }
 
 /// `Conv2dVariant::Pointwise` (1x1, no padding, every window inside the input).
-pub(crate) fn conv_2d_pointwise(
-    _: Avx512Vnni,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
-    let k = VnniRows {
-        rq: Requant16::new(&p.quant, &p.clamp),
-    };
+pub(crate) fn conv_2d_pointwise(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
     unsafe { entries::pointwise(&k, p, input, filter, packed, output) }
 }
 
 /// `Conv2dVariant::Window`: any ungrouped window (longer than `rows::GATHER_MAX`: the
 /// portable form).
-pub(crate) fn conv_2d_window(
-    _: Avx512Vnni,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    bias: Option<&[i32]>,
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_2d_window(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     if !fits_window(p) {
-        return crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(
-            p, input, filter, bias, packed, output,
-        );
+        return crate::kernels::conv_2d::fast::conv_window::<crate::isa::Dot>(p, input, filter, bias, packed, output);
     }
-    let k = VnniRows {
-        rq: Requant16::new(&p.quant, &p.clamp),
-    };
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
     unsafe { entries::gathered(&k, p, input, filter, packed, output) }
 }
 
 /// `FullyConnectedVariant::Dot4`.
-pub(crate) fn fully_connected_dot4(
-    _: Avx512Vnni,
-    p: &FullyConnectedParams<S8>,
-    input: &[i8],
-    filter: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn fully_connected_dot4(_: Avx512Vnni, p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
     if !fits_dot4(p) {
-        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(
-            p, input, filter, packed, output,
-        );
+        return crate::kernels::fully_connected::fast::fully_connected_dot4::<crate::isa::Dot>(p, input, filter, packed, output);
     }
-    let k = VnniRows {
-        rq: Requant16::new(&p.quant, &p.clamp),
-    };
+    let k = VnniRows { rq: Requant16::new(&p.quant, &p.clamp) };
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
     unsafe { entries::dot4(&k, p, input, filter, packed, output) }
 }

@@ -26,13 +26,7 @@ use core::arch::x86_64::*;
 const PIXELS: usize = 8;
 
 /// `Conv2dVariant::Wide`, int8.
-pub(crate) fn conv_2d_s8_wide(
-    _: Avx512Vnni,
-    p: &Conv2dParams<S8>,
-    input: &[i8],
-    packed: &[i32],
-    output: &mut [i8],
-) {
+pub(crate) fn conv_2d_s8_wide(_: Avx512Vnni, p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let rq = Requant16::new(&p.quant, &p.clamp);
     let zp = (-p.quant.input_offset) as i8;
     // SAFETY: the token proves that the CPU executes AVX2 and AVX-512 F/BW/VL/VNNI.
@@ -40,13 +34,7 @@ pub(crate) fn conv_2d_s8_wide(
 }
 
 /// `Conv2dVariant::Wide`, legacy uint8.
-pub(crate) fn conv_2d_u8_wide(
-    _: Avx512Vnni,
-    p: &Conv2dParams<U8>,
-    input: &[u8],
-    packed: &[i32],
-    output: &mut [u8],
-) {
+pub(crate) fn conv_2d_u8_wide(_: Avx512Vnni, p: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
     let Some(rq) = Requant16::new_u8(&p.quant, &p.clamp) else {
         return crate::kernels::conv_2d::wide::conv_wide_u8(p, input, packed, output);
     };
@@ -90,20 +78,9 @@ impl<A: Widen + Byte> WideMicro<A> for VnniWide<'_> {
 /// AVX512F/VNNI; every `x[p]` points at `n_pairs` readable tap pairs; `rows` holds the
 /// packed blocks `blk..blk + 2 * Z` and `biases` their biases (checked by the slicing).
 #[inline(always)]
-unsafe fn tile16<const P: usize, const Z: usize>(
-    x: [*const i32; P],
-    biases: &[i32],
-    rows: &[i32],
-    n_pairs: usize,
-    blk: usize,
-) -> [[__m512i; Z]; P] {
+unsafe fn tile16<const P: usize, const Z: usize>(x: [*const i32; P], biases: &[i32], rows: &[i32], n_pairs: usize, blk: usize) -> [[__m512i; Z]; P] {
     let stride = BLOCK * n_pairs;
-    let w: [[&[i32]; 2]; Z] = core::array::from_fn(|z| {
-        [
-            &rows[(blk + 2 * z) * stride..][..stride],
-            &rows[(blk + 2 * z + 1) * stride..][..stride],
-        ]
-    });
+    let w: [[&[i32]; 2]; Z] = core::array::from_fn(|z| [&rows[(blk + 2 * z) * stride..][..stride], &rows[(blk + 2 * z + 1) * stride..][..stride]]);
     let bias: [&[i32]; Z] = core::array::from_fn(|z| &biases[(blk + 2 * z) * BLOCK..][..2 * BLOCK]);
     // SAFETY: AVX512F/VNNI by the caller's guarantee; the bias loads read 16 i32 of the
     // slices above, the weight loads 8 i32 at `8 * t < stride`, the broadcasts tap pair
@@ -141,13 +118,7 @@ unsafe fn tile16<const P: usize, const Z: usize>(
 /// # Safety
 /// As [`tile16`], for block `blk` only.
 #[inline(always)]
-unsafe fn tile8x2<const Q: usize>(
-    x: [[*const i32; 2]; Q],
-    biases: &[i32],
-    rows: &[i32],
-    n_pairs: usize,
-    blk: usize,
-) -> [__m512i; Q] {
+unsafe fn tile8x2<const Q: usize>(x: [[*const i32; 2]; Q], biases: &[i32], rows: &[i32], n_pairs: usize, blk: usize) -> [__m512i; Q] {
     let stride = BLOCK * n_pairs;
     let w = &rows[blk * stride..][..stride];
     let bias = &biases[blk * BLOCK..][..BLOCK];
@@ -159,11 +130,7 @@ unsafe fn tile8x2<const Q: usize>(
         for t in 0..n_pairs {
             let wv = _mm512_broadcast_i64x4(_mm256_loadu_si256(w.as_ptr().add(BLOCK * t).cast()));
             for q in 0..Q {
-                let xv = _mm512_mask_set1_epi32(
-                    _mm512_set1_epi32(x[q][0].add(t).read_unaligned()),
-                    0xFF00,
-                    x[q][1].add(t).read_unaligned(),
-                );
+                let xv = _mm512_mask_set1_epi32(_mm512_set1_epi32(x[q][0].add(t).read_unaligned()), 0xFF00, x[q][1].add(t).read_unaligned());
                 acc[q] = _mm512_dpwssd_epi32(acc[q], xv, wv);
             }
         }
@@ -177,22 +144,14 @@ unsafe fn tile8x2<const Q: usize>(
 /// # Safety
 /// AVX2 and AVX512F/BW/VL/VNNI.
 #[inline(always)]
-unsafe fn pixels<A: Widen + Byte>(
-    g: &ConvGeometry,
-    cols: &[&[i16]],
-    packed: &[i32],
-    output: &mut [A],
-    px0: usize,
-    rq: &Requant16,
-) {
+unsafe fn pixels<A: Widen + Byte>(g: &ConvGeometry, cols: &[&[i16]], packed: &[i32], output: &mut [A], px0: usize, rq: &Requant16) {
     let out_d = g.filter_shape[0];
     let n_pairs = pairs(g);
     let n_blocks = blocks(g);
     let (biases, rows) = packed.split_at(BLOCK * n_blocks);
     let n = cols.len();
     assert!(n <= PIXELS && cols.iter().all(|c| c.len() >= 2 * n_pairs));
-    let x: [*const i32; PIXELS] =
-        core::array::from_fn(|p| cols[p.min(n - 1)].as_ptr().cast::<i32>());
+    let x: [*const i32; PIXELS] = core::array::from_fn(|p| cols[p.min(n - 1)].as_ptr().cast::<i32>());
     let mut blk = 0;
     // Four blocks (32 channels), then two, for eight pixels at a time (eight or sixteen
     // independent accumulators: `vpdpwssd`'s latency is hidden), a tail four at a time.
@@ -231,13 +190,7 @@ unsafe fn pixels<A: Widen + Byte>(
                 if z2 {
                     let acc = match m {
                         4 => tile16::<4, 2>(xs, biases, rows, n_pairs, blk),
-                        3 => pad(tile16::<3, 2>(
-                            [xs[0], xs[1], xs[2]],
-                            biases,
-                            rows,
-                            n_pairs,
-                            blk,
-                        )),
+                        3 => pad(tile16::<3, 2>([xs[0], xs[1], xs[2]], biases, rows, n_pairs, blk)),
                         2 => pad(tile16::<2, 2>([xs[0], xs[1]], biases, rows, n_pairs, blk)),
                         _ => pad(tile16::<1, 2>([xs[0]], biases, rows, n_pairs, blk)),
                     };
@@ -251,13 +204,7 @@ unsafe fn pixels<A: Widen + Byte>(
                 } else {
                     let acc = match m {
                         4 => tile16::<4, 1>(xs, biases, rows, n_pairs, blk),
-                        3 => pad(tile16::<3, 1>(
-                            [xs[0], xs[1], xs[2]],
-                            biases,
-                            rows,
-                            n_pairs,
-                            blk,
-                        )),
+                        3 => pad(tile16::<3, 1>([xs[0], xs[1], xs[2]], biases, rows, n_pairs, blk)),
                         2 => pad(tile16::<2, 1>([xs[0], xs[1]], biases, rows, n_pairs, blk)),
                         _ => pad(tile16::<1, 1>([xs[0]], biases, rows, n_pairs, blk)),
                     };
@@ -280,13 +227,7 @@ unsafe fn pixels<A: Widen + Byte>(
         let acc = unsafe {
             match q {
                 4 => tile8x2::<4>(xs, biases, rows, n_pairs, blk),
-                3 => pad(tile8x2::<3>(
-                    [xs[0], xs[1], xs[2]],
-                    biases,
-                    rows,
-                    n_pairs,
-                    blk,
-                )),
+                3 => pad(tile8x2::<3>([xs[0], xs[1], xs[2]], biases, rows, n_pairs, blk)),
                 2 => pad(tile8x2::<2>([xs[0], xs[1]], biases, rows, n_pairs, blk)),
                 _ => pad(tile8x2::<1>([xs[0]], biases, rows, n_pairs, blk)),
             }
