@@ -27,8 +27,12 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(tflc_arm_dsp)]
+#[cfg(all(tflc_arm_dsp, not(tflc_mve)))]
 pub(crate) type Dot = crate::kernels::dot::dsp::ArmDsp;
+/// The dot micro-kernels the public fast kernels use: Helium (Cortex-M55/M85), with the
+/// DSP forms where it has no vector form (`crate::kernels::dot::mve`).
+#[cfg(tflc_mve)]
+pub(crate) type Dot = crate::kernels::dot::mve::Mve;
 /// The dot micro-kernels the public fast kernels use.
 #[cfg(tflc_neon)]
 pub(crate) type Dot = crate::kernels::dot::neon::Neon;
@@ -40,7 +44,7 @@ pub(crate) type Dot = crate::kernels::dot::rv32::Rv32;
 #[cfg(not(any(tflc_arm_dsp, tflc_neon, all(target_arch = "riscv32", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
-/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"rv32"`, `"neon-micro"`: the
+/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"mve"`, `"rv32"`, `"neon-micro"`: the
 /// NEON micro-kernels, not the whole NEON kernels of [`HostSimd::Neon`]).
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
@@ -49,6 +53,9 @@ pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
     &[
         ("scalar", true),
         ("arm-dsp", cfg!(tflc_arm_dsp)),
+        // Helium: compiled only for Cortex-M55/M85 builds, never on a host; its check is the
+        // firmware's on-target self-test (`examples/firmware/run.sh --m55`).
+        ("mve", cfg!(tflc_mve)),
         // Portable Rust: compiled and tested on every build (the RV32 firmware runs it too).
         ("rv32", true),
         ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon"))),

@@ -9,7 +9,8 @@
 //!
 //! The ISA seam: [`Dot`] is the interface, one type per implementation ([`scalar::Scalar`],
 //! always compiled, the reference; [`dsp::ArmDsp`], SXTB16/SMLAD, compiled where the
-//! target has the Armv7E-M DSP instructions; [`rv32::Rv32`], narrow loads at fixed offsets
+//! target has the Armv7E-M DSP instructions; `mve::Mve`, Helium vector loops for the
+//! Cortex-M55/M85, the DSP forms for the rest, compiled only for them; [`rv32::Rv32`], narrow loads at fixed offsets
 //! for 32-bit RISC-V, portable Rust compiled everywhere). [`crate::isa`] selects the one the public
 //! kernels use. The fast kernels are generic over `D: Dot`, so the same test suite runs
 //! them with every implementation the test machine can execute (the shared `kernel_tests!`,
@@ -21,7 +22,16 @@
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
+#[cfg_attr(tflc_mve, allow(dead_code))]
 pub(crate) mod dsp;
+
+// Helium (Cortex-M55/M85): compiled only where the target has it (build.rs `tflc_mve`);
+// the host suites cannot run it (the firmware's on-target self-test does).
+#[cfg(tflc_mve)]
+pub(crate) mod mve;
+
+// The on-target check of the selected implementation (`__private::dot_self_test`).
+pub(crate) mod self_test;
 
 // Portable Rust shaped for RV32: compiled everywhere so that the host suites run it; the
 // kernels use it on `riscv32` (`crate::isa::Dot`).

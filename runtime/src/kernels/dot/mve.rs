@@ -1,0 +1,290 @@
+//! Helium (M-profile Vector Extension, MVE) versions of the dot micro-kernels, for the
+//! Cortex-M55 and M85 (`cfg(tflc_mve)`, `runtime/build.rs`): 128-bit vectors of sixteen
+//! int8 or eight int16 lanes, `VMLADAVA` (multiply the lanes pairwise and add every product
+//! to a scalar accumulator, wrapping), low-overhead loops (`WLS`/`LE`) and tail-predicated
+//! ones (`WLSTP`/`LETP`, which run the last iteration with only the remaining lanes
+//! enabled, so no scalar remainder loop).
+//!
+//! Stable Rust has no Helium intrinsics, hence `asm!`, which accepts MVE instructions when
+//! the build sets `-C target-cpu=cortex-m55` (or `cortex-m85`): that is when build.rs sets
+//! `tflc_mve`. Each wrapper is one whole inner loop (a vector instruction by itself
+//! would have to move its operands between core and vector registers). `VMLADAVA`'s
+//! accumulator must be an even core register, so the accumulators are pinned to `r0`,
+//! `r2`, `r4` and `r8` (`r6` is LLVM's base pointer and cannot be named).
+//!
+//! The kernels read the layouts the DSP variants are packed in (the compiler's `ArmDsp`
+//! target class): every Helium core has the DSP extension, and the micro-kernels Helium
+//! does not speed up (or not yet: the depthwise lane forms, the offset forms of border
+//! windows, requantization) are [`super::dsp::ArmDsp`]'s. Where a packed layout leaves a
+//! remainder smaller than one vector step, the DSP form finishes it.
+//!
+//! Every method equals [`super::scalar::Scalar`] bit for bit: the products of int8 (or
+//! int8 widened to int16) lanes are exact in 32 bits and `VMLADAVA` adds them modulo 2^32,
+//! which is the wrapping accumulation of the reference. The host suites cannot execute
+//! this module (it is compiled only for Helium targets); the firmware's on-target self-test
+//! (`__private::dot_self_test`, `examples/firmware/run.sh --m55`) runs it under
+//! `qemu-system-arm -cpu cortex-m55` against the scalar reference.
+
+use super::dsp;
+use core::arch::asm;
+
+/// See [`super::scalar::dot4`]: per 16 elements one load of `x`, and per row one load and
+/// one `VMLADAVA.S8`; the last iteration predicated to the remaining elements.
+#[inline(always)]
+pub(crate) fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+    let n = x.len();
+    let (w0, w1, w2, w3) = (&w[0][..n], &w[1][..n], &w[2][..n], &w[3][..n]);
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // SAFETY: Helium instructions, which this module is compiled only for (build.rs:
+    // `tflc_mve`). The loop runs ceil(n / 16) times (`WLSTP.8` skips it when n = 0) and
+    // reads `x` and the four rows from their start with post-increment; `LETP` predicates
+    // the last iteration to the n % 16 remaining lanes (disabled lanes of a predicated
+    // load read no memory), so every load stays inside the slices, each n long. Writes
+    // only the named registers; no flags (the loop instructions use LR only).
+    unsafe {
+        asm!(
+            "wlstp.8 lr, lr, 3f",
+            "2:",
+            "vldrb.u8 q0, [{x}], #16",
+            "vldrb.u8 q1, [{w0}], #16",
+            "vmladava.s8 r0, q0, q1",
+            "vldrb.u8 q1, [{w1}], #16",
+            "vmladava.s8 r2, q0, q1",
+            "vldrb.u8 q1, [{w2}], #16",
+            "vmladava.s8 r4, q0, q1",
+            "vldrb.u8 q1, [{w3}], #16",
+            "vmladava.s8 r8, q0, q1",
+            "letp lr, 2b",
+            "3:",
+            x = inout(reg) x.as_ptr() => _,
+            w0 = inout(reg) w0.as_ptr() => _,
+            w1 = inout(reg) w1.as_ptr() => _,
+            w2 = inout(reg) w2.as_ptr() => _,
+            w3 = inout(reg) w3.as_ptr() => _,
+            inout("lr") n => _,
+            inout("r0") a0,
+            inout("r2") a1,
+            inout("r4") a2,
+            inout("r8") a3,
+            out("q0") _,
+            out("q1") _,
+            options(readonly, nostack, preserves_flags)
+        );
+    }
+    [a0, a1, a2, a3]
+}
+
+/// See [`super::scalar::dot1`]: per 16 elements two loads and one `VMLADAVA.S8`, tail
+/// predicated.
+#[inline(always)]
+pub(crate) fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+    let n = x.len();
+    let w = &w[..n];
+    let mut a = acc;
+    // SAFETY: as in `dot4`, for `x` and `w` (both n long).
+    unsafe {
+        asm!(
+            "wlstp.8 lr, lr, 3f",
+            "2:",
+            "vldrb.u8 q0, [{x}], #16",
+            "vldrb.u8 q1, [{w}], #16",
+            "vmladava.s8 r0, q0, q1",
+            "letp lr, 2b",
+            "3:",
+            x = inout(reg) x.as_ptr() => _,
+            w = inout(reg) w.as_ptr() => _,
+            inout("lr") n => _,
+            inout("r0") a,
+            out("q0") _,
+            out("q1") _,
+            options(readonly, nostack, preserves_flags)
+        );
+    }
+    a
+}
+
+/// See [`super::Dot::dot_2x2`], two groups of four taps per iteration: `VLD20`/`VLD21`
+/// de-interleave the eight widened words of two groups into pixel 0's and pixel 1's eight
+/// int16 taps (words `[t0 t2] [t1 t3] [t4 t6] [t5 t7]`); one `VLDRB` of the four weight
+/// words, whose even bytes (`VMOVLB.S8`) are channel `a`'s taps in that same order and
+/// whose odd bytes (`VMOVLT.S8`) channel `b`'s; four `VMLADAVA.S16`. Ten instructions
+/// (with `LE`) for 32 multiply-accumulates; an odd last group is the DSP form's.
+#[inline(always)]
+pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let groups = (w.len() / 2).min(x.len() / 4);
+    let pairs = groups / 2;
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs `pairs` times (`WLS` skips it when 0); iteration k reads words 8k..8k + 8 of `x`
+    // (VLD20/VLD21 with writeback: 32 bytes, word aligned as `u32` elements are, which
+    // VLD2x.32 requires) and words 4k..4k + 4 of `w`, inside both slices since
+    // 2 * pairs <= groups. Writes only the named registers; `WLS`/`LE` use LR, no flags.
+    unsafe {
+        asm!(
+            "wls lr, lr, 3f",
+            "2:",
+            "vld20.32 {{q0, q1}}, [{x}]",
+            "vld21.32 {{q0, q1}}, [{x}]!",
+            "vldrb.u8 q2, [{w}], #16",
+            "vmovlb.s8 q3, q2",
+            "vmovlt.s8 q2, q2",
+            "vmladava.s16 r0, q0, q3",
+            "vmladava.s16 r2, q0, q2",
+            "vmladava.s16 r4, q1, q3",
+            "vmladava.s16 r8, q1, q2",
+            "le lr, 2b",
+            "3:",
+            x = inout(reg) x.as_ptr() => _,
+            w = inout(reg) w.as_ptr() => _,
+            inout("lr") pairs => _,
+            inout("r0") a0,
+            inout("r2") a1,
+            inout("r4") a2,
+            inout("r8") a3,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            options(readonly, nostack, preserves_flags)
+        );
+    }
+    let acc = [a0, a1, a2, a3];
+    if groups % 2 == 1 {
+        let g = groups - 1;
+        return dsp::dot_2x2(&x[4 * g..4 * groups], &w[2 * g..2 * groups], acc);
+    }
+    acc
+}
+
+/// See [`super::Dot::dot4x4_row`], four input words per iteration: one `VLDRB` of the 16
+/// input bytes; per row `j` a gather `VLDRW` of the words `4i + j`, `4(i + 1) + j`, ... (the
+/// vector of four addresses 16 bytes apart, offset by `4j`; the first load advances it by
+/// 64), which holds row `j`'s 16 bytes in input order, and one `VMLADAVA.S8`: ten
+/// instructions (with `LE`) for 64 multiply-accumulates. Fewer than four remaining words
+/// are the DSP form's.
+#[inline(always)]
+pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let words = (x.len() / 4).min(w.len() / 4);
+    let blocks = words / 4;
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // The address vector starts one block (64 bytes) before `w`: the first gather of each
+    // iteration pre-increments it. Only the sum is formed here (no pointer is made from it
+    // outside the loads below).
+    let base = (w.as_ptr() as u32).wrapping_sub(64);
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). `VIDUP`
+    // (whose start register must be even, hence r12) and the shift and add only build the address vector [base, base + 16, base + 32, base + 48]
+    // in q3. The loop runs `blocks` times (`WLS` skips it when 0); iteration k reads bytes
+    // 16k..16k + 16 of `x` and, by the gathers, the words 16k..16k + 16 of `w` (each lane's
+    // address word aligned, as `i32` elements are, which `VLDRW` gathers require), inside
+    // both slices since 4 * blocks <= words. Writes only the named registers; no flags.
+    unsafe {
+        asm!(
+            "vidup.u32 q3, r12, #4",
+            "vshl.i32 q3, q3, #2",
+            "vadd.i32 q3, q3, {base}",
+            "wls lr, lr, 3f",
+            "2:",
+            "vldrb.u8 q0, [{x}], #16",
+            "vldrw.u32 q1, [q3, #64]!",
+            "vmladava.s8 r0, q0, q1",
+            "vldrw.u32 q1, [q3, #4]",
+            "vmladava.s8 r2, q0, q1",
+            "vldrw.u32 q1, [q3, #8]",
+            "vmladava.s8 r4, q0, q1",
+            "vldrw.u32 q1, [q3, #12]",
+            "vmladava.s8 r8, q0, q1",
+            "le lr, 2b",
+            "3:",
+            inout("r12") 0u32 => _,
+            base = in(reg) base,
+            x = inout(reg) x.as_ptr() => _,
+            inout("lr") blocks => _,
+            inout("r0") a0,
+            inout("r2") a1,
+            inout("r4") a2,
+            inout("r8") a3,
+            out("q0") _,
+            out("q1") _,
+            out("q3") _,
+            options(readonly, nostack, preserves_flags)
+        );
+    }
+    let acc = [a0, a1, a2, a3];
+    let done = 4 * blocks;
+    if done < words {
+        return dsp::dot4x4_row(&x[4 * done..4 * words], &w[4 * done..4 * words], acc);
+    }
+    acc
+}
+
+/// The Helium implementation (Cortex-M55, M85): the vector forms above, the DSP forms for
+/// the rest.
+pub(crate) struct Mve;
+
+impl super::Dot for Mve {
+    const NAME: &'static str = "mve";
+    #[inline(always)]
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        dot4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        dot1(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        dsp::mac4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        dsp::dot4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        dsp::dot1_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        dsp::mac4_offset(x, w, offset, acc)
+    }
+    #[inline(always)]
+    fn widen4(x: u32) -> [u32; 2] {
+        dsp::widen4(x)
+    }
+    #[inline(always)]
+    fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot_2x2(x, w, acc)
+    }
+    #[inline(always)]
+    fn doubling_high_mul(x: i32, m2: i32) -> i32 {
+        <dsp::ArmDsp as super::Dot>::doubling_high_mul(x, m2)
+    }
+    #[inline(always)]
+    fn shift_right(x: i32, e: i32) -> i32 {
+        <dsp::ArmDsp as super::Dot>::shift_right(x, e)
+    }
+    #[inline(always)]
+    fn pack4_halved(v: [i32; 4], lo: i8, hi: i8) -> u32 {
+        dsp::pack4_halved(v, lo, hi)
+    }
+    #[inline(always)]
+    fn dot4x4(x: u32, w: [u32; 4], acc: [i32; 4]) -> [i32; 4] {
+        dsp::dot4x4(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot4x4_row(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dsp::mac4x4_row(x, w, acc)
+    }
+    #[inline(always)]
+    fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {
+        dsp::requant_lane(acc, m, e, k)
+    }
+    #[inline(always)]
+    fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
+        dsp::clamp4(v, lo, hi)
+    }
+}
