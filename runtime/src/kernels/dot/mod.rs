@@ -167,6 +167,50 @@ pub(crate) trait Dot {
         })
     }
 
+    /// Whether [`Dot::mac16_taps`] and [`Dot::requant16`] are this implementation's own (a
+    /// vector form): then the depthwise `Mult1` driver takes sixteen channels at a time
+    /// through them. A compile-time constant, so the other implementations' drivers are
+    /// unchanged.
+    const MAC16: bool = false;
+    /// Sixteen channels of depthwise `Mult1` (four packed channel groups of `stride` words,
+    /// group `j` at `groups[j * stride..]`, tap `t`'s four weights the bytes of word
+    /// `groups[j * stride + t]`) over the taps `t` whose sixteen input bytes start at
+    /// `taps[t] + offset`: `out[4j + c] = sum_t x_t[4j + c] * w(j, t)[c]`, wrapping (no
+    /// bias).
+    ///
+    /// # Safety
+    /// Each `taps[t].wrapping_add(offset)` points to 16 readable bytes inside one live
+    /// allocation, and `groups` holds `3 * stride + taps.len()` words at least.
+    #[inline(always)]
+    unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        let mut out = [0i32; 16];
+        for (t, &p) in taps.iter().enumerate() {
+            // SAFETY: the caller's guarantee: 16 readable bytes; `[i8; 16]` has alignment 1.
+            let x = unsafe { p.wrapping_add(offset).cast::<[i8; 16]>().read() };
+            for (c, o) in out.iter_mut().enumerate() {
+                let w = (groups[(c / 4) * stride + t] as u32).to_le_bytes()[c % 4] as i8;
+                *o = o.wrapping_add(x[c] as i32 * w as i32);
+            }
+        }
+        out
+    }
+    /// The sixteen outputs of four channel groups from their sums `sums` (channel order):
+    /// group `j`'s folded bias (four words), multipliers (four) and shifts (one word, a byte
+    /// each) are the nine words at `tails[j * stride..]`, and output `4j + c` is
+    /// [`Dot::requant_lane`]`(bias + sum, m, e, k)` clamped to `[lo, hi]` (`lo <= hi`), as
+    /// `Requant4::apply` (same domain: `|bias + sum| < 2^30`, `m >= 0`, `e` in `1..=22`).
+    #[inline(always)]
+    fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
+        let mut out = [0i8; 16];
+        for (j, o) in out.chunks_exact_mut(4).enumerate() {
+            let t = &tails[j * stride..][..9];
+            let e = t[8] as u32;
+            let v: [i32; 4] = core::array::from_fn(|c| Self::requant_lane(t[c].wrapping_add(sums[4 * j + c]), t[4 + c], e >> (8 * c), k));
+            o.copy_from_slice(&Self::clamp4(v, lo, hi));
+        }
+        out
+    }
+
     /// The requantization of one accumulator from packed constants
     /// ([`crate::kernels::requant::PackedRequant`]):
     /// `(floor((acc * m + 2^30) / 2^31) + ((k << e) >> 1) + (acc >> 31)) >> e`, for

@@ -217,6 +217,156 @@ pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     acc
 }
 
+/// See [`super::Dot::mac16_taps`]: per tap one load of its pointer (plus `offset`), two
+/// widening loads (`VLDRB.S16`) of the sixteen input bytes, two widening gathers
+/// (`VLDRB.S16` with the offsets `[0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3]`, `s` =
+/// `stride`) of the four groups' weight words, and per half `VMULLB.S16`/`VMULLT.S16` (the
+/// products of the even and of the odd lanes, as int32) each added to its accumulator:
+/// channels `0, 2, 4, 6` in q0, `1, 3, 5, 7` in q1, `8, 10, ..` in q2, `9, 11, ..` in q3,
+/// which `VST20`/`VST21` store back in channel order. 17 instructions per tap for 16
+/// multiply-accumulates.
+///
+/// # Safety
+/// As [`super::Dot::mac16_taps`].
+#[inline(always)]
+pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+    let mut out = core::mem::MaybeUninit::<[i32; 16]>::uninit();
+    let n = taps.len();
+    // Byte offset of groups 2 and 3 from groups 0 and 1, and the gather's step between them.
+    let half = 8 * stride;
+    let step = (4 * stride).wrapping_sub(4) as u32;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs n times (`WLS` skips it when 0); tap t reads the pointer `taps[t]` (inside the
+    // slice), 16 bytes at it plus `offset` (the caller's guarantee) and, by the gathers,
+    // bytes 0..4 of the words `groups[j * stride + t]` for j < 4 (inside `groups` by the
+    // caller's guarantee). The stores write all 64 bytes of `out` (16-byte aligned stack
+    // memory of `[i32; 16]`, word aligned as VST2x.32 requires). `VIDUP` needs an even
+    // start register (r12). Writes only the named registers and `out`; no flags (the
+    // loop instructions use LR only).
+    unsafe {
+        asm!(
+            // q7 = the gather offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3] (int16).
+            "vidup.u16 q7, r12, #1",
+            "vshr.u16 q6, q7, #2",
+            "vmul.i16 q6, q6, {step}",
+            "vadd.i16 q7, q7, q6",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "vmov.i32 q2, #0",
+            "vmov.i32 q3, #0",
+            "add {w2}, {w}, {half}",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr {xp}, [{taps}], #4",
+            "add {xp}, {xp}, {off}",
+            "vldrb.s16 q4, [{xp}]",
+            "vldrb.s16 q5, [{w}, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "vldrb.s16 q4, [{xp}, #8]",
+            "vldrb.s16 q5, [{w2}, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q2, q2, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q3, q3, q6",
+            "add {w}, {w}, #4",
+            "add {w2}, {w2}, #4",
+            "le lr, 2b",
+            "3:",
+            "vst20.32 {{q0, q1}}, [{out}]",
+            "vst21.32 {{q0, q1}}, [{out}]!",
+            "vst20.32 {{q2, q3}}, [{out}]",
+            "vst21.32 {{q2, q3}}, [{out}]",
+            inout("r12") 0u32 => _,
+            step = in(reg) step,
+            half = in(reg) half,
+            off = in(reg) offset,
+            w = inout(reg) groups.as_ptr() => _,
+            w2 = out(reg) _,
+            xp = out(reg) _,
+            taps = inout(reg) taps.as_ptr() => _,
+            out = inout(reg) out.as_mut_ptr() => _,
+            inout("lr") n => _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        );
+    }
+    // SAFETY: the four VST2x stores above wrote all 16 words.
+    unsafe { out.assume_init() }
+}
+
+/// See [`super::Dot::requant16`], per group of four channels: the sums plus the folded bias,
+/// `VQRDMULH` by the multipliers (`floor((acc * m + 2^30) / 2^31)`, which cannot saturate
+/// here: `m >= 0`), the shifts widened from their bytes (`VLDRB.U32`), the rounding term
+/// `((k << e) >> 1) + (acc >> 31)` added, `VSHL` by `-e` (an arithmetic shift right), the
+/// clamp (`VMAX`/`VMIN`), and `VSTRB.32` storing each lane's low byte: [`dsp::requant_lane`]'s
+/// formula lane for lane.
+#[inline(always)]
+pub(crate) fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
+    let tails = &tails[..3 * stride + 9];
+    let mut out = core::mem::MaybeUninit::<[i8; 16]>::uninit();
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs 4 times: iteration j reads words 4j..4j + 4 of `sums` and the nine words at
+    // `tails[j * stride..]` (inside `tails`, checked above; word aligned, `i32`), and
+    // writes bytes 4j..4j + 4 of `out`. The widening load and the narrowing store take
+    // a low base register only, hence r2 and r3. Writes only the named registers and
+    // `out`; no flags (the loop instructions use LR only).
+    unsafe {
+        asm!(
+            "vdup.32 q6, {k}",
+            "vdup.32 q5, {lo}",
+            "vdup.32 q4, {hi}",
+            "dls lr, lr",
+            "2:",
+            "vldrw.u32 q0, [{s}], #16",
+            "vldrw.u32 q1, [r2]",
+            "vadd.i32 q0, q0, q1",
+            "vldrw.u32 q1, [r2, #16]",
+            "vldrb.u32 q2, [r2, #32]",
+            "vqrdmulh.s32 q1, q0, q1",
+            "vshr.s32 q0, q0, #31",
+            "vadd.i32 q1, q1, q0",
+            "vshl.s32 q3, q6, q2",
+            "vshr.s32 q3, q3, #1",
+            "vadd.i32 q1, q1, q3",
+            "vneg.s32 q2, q2",
+            "vshl.s32 q1, q1, q2",
+            "vmax.s32 q1, q1, q5",
+            "vmin.s32 q1, q1, q4",
+            "vstrb.32 q1, [r3], #4",
+            "add r2, r2, {st}",
+            "le lr, 2b",
+            k = in(reg) k,
+            lo = in(reg) lo as i32,
+            hi = in(reg) hi as i32,
+            st = in(reg) 4 * stride,
+            s = inout(reg) sums.as_ptr() => _,
+            inout("r2") tails.as_ptr() => _,
+            inout("r3") out.as_mut_ptr() => _,
+            inout("lr") 4u32 => _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            options(nostack, preserves_flags)
+        );
+    }
+    // SAFETY: the four VSTRB.32 stores above wrote all 16 bytes.
+    unsafe { out.assume_init() }
+}
+
 /// The Helium implementation (Cortex-M55, M85): the vector forms above, the DSP forms for
 /// the rest.
 pub(crate) struct Mve;
@@ -278,6 +428,16 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dsp::mac4x4_row(x, w, acc)
+    }
+    const MAC16: bool = true;
+    #[inline(always)]
+    unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        // SAFETY: the caller's guarantee, which is `mac16_taps`'s.
+        unsafe { mac16_taps(taps, offset, groups, stride) }
+    }
+    #[inline(always)]
+    fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
+        requant16(sums, tails, stride, k, lo, hi)
     }
     #[inline(always)]
     fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {

@@ -150,6 +150,41 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let s = (rng.next() % 32) as i32 | ((rng.next() as i32) & !255);
             t.cmp("shift_right", groups, &[D::shift_right(a, s)], &[Scalar::shift_right(a, s)], fail);
         }
+        // Depthwise sixteen-channel taps: 0..=25 taps, each at its own odd or even start
+        // in one input buffer, four groups of `taps + 9` words (the packed layout's stride).
+        let mut xin = [0i8; 26 * 16 + 3];
+        rng.fill(&mut xin);
+        let mut gw = [0i32; 4 * (25 + 9)];
+        for taps in 0..=25usize {
+            gw.iter_mut().for_each(|v| *v = rng.next() as i32);
+            let stride = taps + 9;
+            let ptrs: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 32)) as usize..].as_ptr());
+            let offset = (rng.next() % 17) as usize;
+            let g = &gw[..4 * stride];
+            // SAFETY: every pointer starts at least 32 bytes before the end of `xin`, so 16
+            // bytes from it plus `offset` (< 17) are inside `xin`; `g` holds
+            // 4 * stride >= 3 * stride + taps words.
+            let (got, want) = unsafe { (D::mac16_taps(&ptrs[..taps], offset, g, stride), Scalar::mac16_taps(&ptrs[..taps], offset, g, stride)) };
+            t.cmp("mac16_taps", taps, &got, &want, fail);
+            // requant16 in its domain: |bias + sum| < 2^30, m >= 0, shifts 1..=22.
+            let mut tails = [0i32; 4 * (25 + 9)];
+            let sums: [i32; 16] = core::array::from_fn(|_| (rng.next() as i32) >> 3);
+            for j in 0..4 {
+                let tj = &mut tails[j * stride..][..9];
+                for c in 0..4 {
+                    tj[c] = (rng.next() as i32) >> 3;
+                    tj[4 + c] = (rng.next() as i32) & i32::MAX;
+                }
+                tj[8] = i32::from_le_bytes(core::array::from_fn(|_| 1 + (rng.next() % 22) as u8));
+            }
+            let k = 2 * ((rng.next() % 256) as i32 - 128) + 1;
+            let (a, b) = (rng.i8(), rng.i8());
+            let (lo, hi) = (a.min(b), a.max(b));
+            let tl = &tails[..4 * stride];
+            let got = D::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
+            let want = Scalar::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
+            t.cmp("requant16", taps, &got, &want, fail);
+        }
     }
     t
 }
