@@ -176,21 +176,11 @@ impl Pixel {
     }
 }
 
-/// Four int8 as a little-endian word.
-#[inline(always)]
-fn word(c: &[i8]) -> u32 {
-    u32::from_le_bytes([c[0] as u8, c[1] as u8, c[2] as u8, c[3] as u8])
-}
-
 /// Widens `src` (whole words) into pixel `slot` (0 or 1) of the groups of `dst` (four
 /// words per group, [`Dot::dot_2x2`]'s layout).
 #[inline(always)]
 fn widen<D: Dot>(src: &[i8], dst: &mut [u32], slot: usize) {
-    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
-        let [e, o] = D::widen4(word(s));
-        d[slot] = e;
-        d[2 + slot] = o;
-    }
+    D::widen_into(src, dst, slot);
 }
 
 /// Copies `src[..len]` to `dst[at..]`. A run of at most 16 bytes is copied as one of a few

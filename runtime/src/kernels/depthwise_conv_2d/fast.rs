@@ -378,7 +378,7 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
                 // and k in `kx` (inside the input), a row from r0 on within the slice
                 // (`rows.fits` above).
-                if D::MAC16 && taps <= WIDE_TAPS {
+                if D::MAC16 && taps <= WIDE_TAPS && depth >= 4 * LANES {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
                     unsafe { pixel_wide::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
                 } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {

@@ -91,6 +91,18 @@ pub(crate) trait Dot {
     fn widen4(x: u32) -> [u32; 2] {
         scalar::widen4(x)
     }
+    /// [`Dot::widen4`] of each whole word of `src` (a tail of fewer than four bytes is
+    /// ignored) into pixel `slot` (0 or 1) of the groups of `dst` (four words per group,
+    /// [`Dot::dot_2x2`]'s layout): word `i`'s two words at `dst[4i + slot]` and
+    /// `dst[4i + 2 + slot]`, for as many words as `src` has and `dst` has groups.
+    #[inline(always)]
+    fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+        for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
+            let [e, o] = Self::widen4(u32::from_le_bytes([s[0] as u8, s[1] as u8, s[2] as u8, s[3] as u8]));
+            d[slot] = e;
+            d[2 + slot] = o;
+        }
+    }
     /// A block of two pixels times two output channels: `acc` `[p0 a, p0 b, p1 a, p1 b]`
     /// plus, per group `g` of four taps `t0..t3`, the products of the two pixels' taps and
     /// the two channels' weights, wrapping. Group `g` is the four words `x[4g..4g + 4]`:

@@ -156,6 +156,60 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     acc
 }
 
+/// See [`super::Dot::widen_into`], four words per iteration: two widening gathers
+/// (`VLDRB.S16` at the byte offsets `[0, 2, 4, .., 14]` and `[1, 3, .., 15]`) give the four
+/// words' `[t0, t2]` and `[t1, t3]` halves (what SXTB16 and SXTB16 ROR #8 give), and two
+/// scatters (`VSTRW.32` through a vector of four addresses 16 bytes apart, advanced by 64)
+/// put them in the groups' words `slot` and `2 + slot`. Tail predicated (`WLSTP.32`: the
+/// last iteration's lanes are the remaining words; a 16-bit lane pair and a 32-bit lane
+/// cover the same four bytes of the predicate).
+#[inline(always)]
+pub(crate) fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+    let words = (src.len() / 4).min(dst.len() / 4);
+    let slot = slot.min(1);
+    // The address vector starts one step (64 bytes) before word `slot` of group 0: the
+    // first scatter of each iteration pre-increments it. Only the sum is formed here.
+    let base = (dst.as_mut_ptr() as u32).wrapping_add(4 * slot as u32).wrapping_sub(64);
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). `VIDUP`
+    // (its start register must be even: r12) and the shifts build the gather offsets
+    // [0, 2, .., 14] (q6), [1, 3, .., 15] (q7) and the scatter addresses [base, base + 16,
+    // base + 32, base + 48] (q5). The loop runs ceil(words / 4) times (`WLSTP` skips it when
+    // 0) with the lanes of words >= `words` predicated off (they neither read nor write):
+    // iteration k reads bytes 16k..16k + 16 of `src` (inside it: 4 * words <= len) and
+    // writes words 16k + 4i + slot and 16k + 4i + 2 + slot (i < 4) of `dst` (inside it:
+    // 4 * words <= len, slot <= 1; word aligned, `u32`). No flags.
+    unsafe {
+        asm!(
+            "vidup.u16 q6, r12, #2",
+            "vadd.i16 q7, q6, {one}",
+            "mov r12, #0",
+            "vidup.u32 q5, r12, #4",
+            "vshl.i32 q5, q5, #2",
+            "vadd.i32 q5, q5, {base}",
+            "wlstp.32 lr, lr, 3f",
+            "2:",
+            "vldrb.s16 q0, [{src}, q6]",
+            "vldrb.s16 q1, [{src}, q7]",
+            "vstrw.32 q0, [q5, #64]!",
+            "vstrw.32 q1, [q5, #8]",
+            "add {src}, {src}, #16",
+            "letp lr, 2b",
+            "3:",
+            inout("r12") 0u32 => _,
+            one = in(reg) 1u32,
+            base = in(reg) base,
+            src = inout(reg) src.as_ptr() => _,
+            inout("lr") words => _,
+            out("q0") _,
+            out("q1") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
 /// See [`super::Dot::dot4x4_row`], four input words per iteration: one `VLDRB` of the 16
 /// input bytes; per row `j` a gather `VLDRW` of the words `4i + j`, `4(i + 1) + j`, ... (the
 /// vector of four addresses 16 bytes apart, offset by `4j`; the first load advances it by
@@ -373,6 +427,9 @@ pub(crate) struct Mve;
 
 impl super::Dot for Mve {
     const NAME: &'static str = "mve";
+    /// 32 channel pairs per `GemmChunked` block: the 64 channels of ResNet-8's widest layer
+    /// in one block, so each chunk is widened once per pixel pair (512 bytes of stack).
+    const CHUNKED_BLOCK_PAIRS: usize = 32;
     #[inline(always)]
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
         dot4(x, w, acc)
@@ -400,6 +457,10 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn widen4(x: u32) -> [u32; 2] {
         dsp::widen4(x)
+    }
+    #[inline(always)]
+    fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+        widen_into(src, dst, slot)
     }
     #[inline(always)]
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {

@@ -101,6 +101,16 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             }
             let wl = &ww[..len / 4 * 4];
             t.cmp("dot4x4_row", len, &D::dot4x4_row(x, wl, acc), &Scalar::dot4x4_row(x, wl, acc), fail);
+            // widen_into: both slots, into a buffer whose other words must stay as they were
+            // (and a `dst` one group short when there is room to be short).
+            for slot in 0..2 {
+                let groups = (len / 4).saturating_sub(len % 2);
+                let mut got = [0x5a5a_5a5au32; 4 * (MAX_LEN / 4 + 1)];
+                let mut want = got;
+                D::widen_into(x, &mut got[..4 * groups], slot);
+                Scalar::widen_into(x, &mut want[..4 * groups], slot);
+                t.cmp("widen_into", len, &got.map(|v| v as i32), &want.map(|v| v as i32), fail);
+            }
             if len >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[3][0], w[3][1], w[3][2], w[3][3]]);
                 t.cmp("mac4", len, &D::mac4(xa, wa, acc), &Scalar::mac4(xa, wa, acc), fail);
