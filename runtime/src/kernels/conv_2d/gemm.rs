@@ -345,9 +345,13 @@ pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], pack
     if let Some((packed, output)) = operands(p, packed, output) {
         // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
         // generic so that the accumulators are a fixed-size stack array.
-        match D::CHUNKED_BLOCK_PAIRS {
-            32 => gemm_chunked::<D, 32>(p, input, packed, output),
-            _ => gemm_chunked::<D, BLOCK_PAIRS>(p, input, packed, output),
+        // So is the chunk's length ([`Dot::CHUNKED_GROUPS`]: stack buffers of widened words
+        // and of gathered bytes, `BUF` = its taps plus `SLACK`).
+        const _: () = assert!(CHUNK_TAPS + SLACK == 80 && 4 * 72 + SLACK == 304);
+        match (D::CHUNKED_BLOCK_PAIRS, D::CHUNKED_GROUPS) {
+            (32, 72) => gemm_chunked::<D, 32, 72, 304>(p, input, packed, output),
+            (32, _) => gemm_chunked::<D, 32, CHUNK_GROUPS, 80>(p, input, packed, output),
+            _ => gemm_chunked::<D, BLOCK_PAIRS, CHUNK_GROUPS, 80>(p, input, packed, output),
         }
     }
 }
@@ -410,19 +414,21 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
-fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
-    let chunks = k4.div_ceil(CHUNK_GROUPS);
+    let chunks = k4.div_ceil(GROUPS);
     let pw = pair_words(&p.geometry);
-    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
-    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    // An array of groups, flattened (a const generic may only be a whole length).
+    let mut xs_groups = [[0u32; 4]; GROUPS];
+    let xs_buf = xs_groups.as_flattened_mut();
+    let mut buf = [0u8; BUF];
     let mut accs = [[0i32; 4]; PAIRS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
         for (blk, wps) in packed.chunks(PAIRS * pw).enumerate() {
             for chunk in 0..chunks {
-                let g0 = chunk * CHUNK_GROUPS;
-                let ng = CHUNK_GROUPS.min(k4 - g0);
+                let g0 = chunk * GROUPS;
+                let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
                 load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
                 if two {

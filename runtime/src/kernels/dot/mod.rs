@@ -60,6 +60,13 @@ pub(crate) trait Dot {
     /// window costs more than the stack (RV32: a layer of up to 64 channels widens each
     /// chunk once). The driver instantiates these two (any other value runs 8).
     const CHUNKED_BLOCK_PAIRS: usize = 8;
+    /// Groups of four taps per chunk of `GemmChunked`'s window: 16 (`gemm::CHUNK_TAPS`,
+    /// 256 bytes of widened pixels on the stack), or 72 where the per-call cost of
+    /// [`Dot::dot_2x2`] and of keeping the accumulators between chunks outweighs the
+    /// stack (Helium: 1152 bytes; a 3x3 window on 32 channels is one chunk). Only the
+    /// driver's chunking changes (the packed layout and the variant choice do not); the
+    /// driver instantiates these two (any other value runs 16).
+    const CHUNKED_GROUPS: usize = 16;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
     /// `acc + sum_i x[i] * w[i]`.

@@ -430,6 +430,9 @@ impl super::Dot for Mve {
     /// 32 channel pairs per `GemmChunked` block: the 64 channels of ResNet-8's widest layer
     /// in one block, so each chunk is widened once per pixel pair (512 bytes of stack).
     const CHUNKED_BLOCK_PAIRS: usize = 32;
+    /// 72 groups (288 taps) per `GemmChunked` chunk: fewer `dot_2x2` calls and accumulator
+    /// round trips per window (1152 bytes of stack).
+    const CHUNKED_GROUPS: usize = 72;
     #[inline(always)]
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
         dot4(x, w, acc)
