@@ -265,25 +265,22 @@ unsafe fn pixel_any<D: Dot>(
     }
 }
 
-/// The most taps [`pixel_wide`] takes (a 5x5 window; its tap pointers are a stack array).
-const WIDE_TAPS: usize = 25;
-
-/// One output pixel of [`depthwise_mult1`] for an implementation with vector
-/// [`Dot::mac16_taps`] and [`Dot::requant16`] (`D::MAC16`, Helium): sixteen channels (four
-/// groups) at a time. Inside the input the window's tap pointers are set once per pixel
-/// and each block reads them at its channel offset; at a border they are set per block, a
-/// tap outside the input pointing to sixteen bytes of the zero point (which adds nothing to
-/// the folded bias, as in [`pixel_3x3`]). The last `depth % 16` channels go to
-/// [`pixel_any`].
+/// One output pixel of [`depthwise_mult1`] with a `K` x `K` filter for an implementation
+/// with vector [`Dot::mac16_taps`] and [`Dot::requant16`] (`D::MAC16`, Helium): sixteen
+/// channels (four groups) at a time. Inside the input the window's tap pointers are set
+/// once per pixel and each block reads them at its channel offset; at a border they are
+/// set per block, a tap outside the input pointing to sixteen bytes of the zero point
+/// (which adds nothing to the folded bias, as in [`pixel_3x3`]). The last `depth % 16`
+/// channels go to [`pixel_any`]. `K` is a const generic so that the tap array and its
+/// loops have fixed sizes.
 ///
 /// # Safety
-/// As [`pixel_3x3`], for the valid taps `ky x kx`, with `f_h * f_w <= WIDE_TAPS`.
+/// As [`pixel_3x3`], for the valid taps `ky x kx` of a `K` x `K` window.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn pixel_wide<D: Dot>(
+unsafe fn pixel_wide<D: Dot, const K: usize>(
     x0: *const i8,
     groups: &[i32],
-    [f_h, f_w]: [usize; 2],
     [ky, kx]: [core::ops::Range<usize>; 2],
     [x_row, x_col]: [isize; 2],
     zp: [i8; 4],
@@ -291,22 +288,25 @@ unsafe fn pixel_wide<D: Dot>(
     out_px: &mut [i8],
 ) {
     const WIDE: usize = 4 * LANES;
-    let taps = f_h * f_w;
+    let taps = K * K;
     let stride = taps + GROUP_TAIL;
     let zp16 = [zp[0]; WIDE];
-    let mut ptrs = [zp16.as_ptr(); WIDE_TAPS];
-    let interior = ky.len() == f_h && kx.len() == f_w;
-    let blocks = out_px.len() / WIDE;
-    let set = |ptrs: &mut [*const i8; WIDE_TAPS], xb: *const i8| {
-        for r in ky.clone() {
-            for k in kx.clone() {
-                ptrs[r * f_w + k] = xb.wrapping_offset(r as isize * x_row + k as isize * x_col);
+    let interior = ky.len() == K && kx.len() == K;
+    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    let set = |ptrs: &mut [[*const i8; K]; K], xb: *const i8| {
+        for (r, row) in ptrs.iter_mut().enumerate() {
+            for (k, p) in row.iter_mut().enumerate() {
+                if !interior && !(ky.contains(&r) && kx.contains(&k)) {
+                    continue;
+                }
+                *p = xb.wrapping_offset(r as isize * x_row + k as isize * x_col);
             }
         }
     };
     if interior {
         set(&mut ptrs, x0);
     }
+    let blocks = out_px.len() / WIDE;
     let (wide_out, rest_out) = out_px.split_at_mut(blocks * WIDE);
     for (b, (outs, g)) in wide_out.chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
         let offset = if interior {
@@ -319,13 +319,13 @@ unsafe fn pixel_wide<D: Dot>(
         // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); at a
         // border `offset` is 0 and the other taps read `zp16`. `g` holds four groups of
         // `stride` words.
-        let sums = unsafe { D::mac16_taps(&ptrs[..taps], offset, g, stride) };
+        let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), offset, g, stride) };
         outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
     }
     if !rest_out.is_empty() {
         let rest_groups = groups.get(blocks * LANES * stride..).unwrap_or(&[]);
         // SAFETY: the caller's guarantee, for the channels after the sixteen-channel blocks.
-        unsafe { pixel_any::<D>(x0.wrapping_add(blocks * WIDE), rest_groups, [f_h, f_w], [ky, kx], [x_row, x_col], zp, rq, rest_out) };
+        unsafe { pixel_any::<D>(x0.wrapping_add(blocks * WIDE), rest_groups, [K, K], [ky, kx], [x_row, x_col], zp, rq, rest_out) };
     }
 }
 
@@ -378,9 +378,9 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
                 // and k in `kx` (inside the input), a row from r0 on within the slice
                 // (`rows.fits` above).
-                if D::MAC16 && taps <= WIDE_TAPS && depth >= 4 * LANES {
+                if D::MAC16 && is_3x3 && depth >= 4 * LANES {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                    unsafe { pixel_wide::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
                 } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
                     // SAFETY: as said above; every tap is valid.
                     unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };

@@ -293,10 +293,10 @@ pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32
     // runs n times (`WLS` skips it when 0); tap t reads the pointer `taps[t]` (inside the
     // slice), 16 bytes at it plus `offset` (the caller's guarantee) and, by the gathers,
     // bytes 0..4 of the words `groups[j * stride + t]` for j < 4 (inside `groups` by the
-    // caller's guarantee). The stores write all 64 bytes of `out` (16-byte aligned stack
-    // memory of `[i32; 16]`, word aligned as VST2x.32 requires). `VIDUP` needs an even
-    // start register (r12). Writes only the named registers and `out`; no flags (the
-    // loop instructions use LR only).
+    // caller's guarantee). The stores write all 64 bytes of `out` (stack memory of
+    // `[i32; 16]`, word aligned as VST2x.32 requires). `VIDUP` needs an even
+    // start register (r12), the widening loads a low base register (r4). Writes only the
+    // named registers and `out`; no flags (the loop instructions use LR only).
     unsafe {
         asm!(
             // q7 = the gather offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3] (int16).
@@ -311,15 +311,15 @@ pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32
             "add {w2}, {w}, {half}",
             "wls lr, lr, 3f",
             "2:",
-            "ldr {xp}, [{taps}], #4",
-            "add {xp}, {xp}, {off}",
-            "vldrb.s16 q4, [{xp}]",
+            "ldr r4, [{taps}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
             "vldrb.s16 q5, [{w}, q7]",
             "vmullb.s16 q6, q4, q5",
             "vadd.i32 q0, q0, q6",
             "vmullt.s16 q6, q4, q5",
             "vadd.i32 q1, q1, q6",
-            "vldrb.s16 q4, [{xp}, #8]",
+            "vldrb.s16 q4, [r4, #8]",
             "vldrb.s16 q5, [{w2}, q7]",
             "vmullb.s16 q6, q4, q5",
             "vadd.i32 q2, q2, q6",
@@ -339,7 +339,7 @@ pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32
             off = in(reg) offset,
             w = inout(reg) groups.as_ptr() => _,
             w2 = out(reg) _,
-            xp = out(reg) _,
+            out("r4") _,
             taps = inout(reg) taps.as_ptr() => _,
             out = inout(reg) out.as_mut_ptr() => _,
             inout("lr") n => _,
