@@ -30,9 +30,10 @@
 #   (-cpu cortex-m33). No TFLite Micro figures for this core: no ratios but the arena's.
 #   --m55: thumbv8m.main-none-eabihf with -C target-cpu=cortex-m55 (DSP, MVE (Helium) with
 #   float, double-precision FPU) on QEMU's mps3-an547 (-cpu cortex-m55), against
-#   tflm_m55.json (TFLite Micro's reference kernels and CMSIS-NN's Helium kernels). tflc has
-#   no Helium kernels yet: it runs its Armv7E-M DSP kernels there (and whatever LLVM
-#   auto-vectorises for MVE).
+#   tflm_m55.json (TFLite Micro's reference kernels and CMSIS-NN's Helium kernels). The
+#   runtime's build.rs turns on its Helium micro-kernels (cfg(tflc_mve): kernels::dot::mve)
+#   for this CPU, the DSP kernels for what they do not cover; --m55 first runs the
+#   dot-self-test (see --dot-self-test).
 #   --rv32: build for riscv32imc-unknown-none-elf and run on QEMU's virt with
 #   -cpu rv32,a=false,f=false,d=false -bios none (TFLite Micro's RV32 baseline's settings),
 #   against tflm_rv32.json; a model whose image links libgcc's 64-bit helpers (__muldi3,
@@ -537,9 +538,9 @@ elif arch == "cortex-m55":
     theirs = ("TFLite Micro: tflm_m55.json (same QEMU board and CPU; 'vs TFLM ref' = its reference kernels, "
               "'vs TFLM CMSIS-NN' = CMSIS-NN's Helium (MVE) kernels; instructions of one Invoke; flash = whole image; "
               "static RAM = .data+.bss with the smallest working arena; flash, RAM and stack ratios are against the "
-              "reference build) and tflm_memory.json (arena = tflm_total, head + tail). tflc has no Helium kernels yet: "
-              "this build runs its Armv7E-M DSP kernels (SMLAD/SXTB16), with -C target-cpu=cortex-m55 letting LLVM "
-              "use MVE where it auto-vectorises. ")
+              "reference build) and tflm_memory.json (arena = tflm_total, head + tail). This build runs tflc's Helium "
+              "(MVE) micro-kernels (runtime kernels::dot::mve: CONV_2D Gemm/GemmChunked, depthwise 3x3 Mult1, "
+              "FULLY_CONNECTED) and its Armv7E-M DSP kernels (SMLAD/SXTB16) for the rest. ")
 else:
     theirs = ("TFLite Micro was not measured on this core (its figures are for the Cortex-M4F, RV32IMC and Cortex-M55): "
               "no instruction, flash or RAM ratios here; the arena ratio is against tflm_memory.json (tflm_total, "

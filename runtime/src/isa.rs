@@ -3,9 +3,10 @@
 //! Two layers, both chosen here:
 //!
 //! - The dot micro-kernels of the portable fast variants (`crate::kernels::dot::Dot`:
-//!   `Scalar` and `ArmDsp`), chosen at compile time from `cfg`s that `runtime/build.rs` sets
-//!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
-//!   Rust does not expose as a `target_feature`).
+//!   `Scalar`, `ArmDsp`, `Mve`, ...), chosen at compile time from `cfg`s that
+//!   `runtime/build.rs` sets from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose
+//!   DSP instructions stable Rust does not expose as a `target_feature`; `tflc_mve` for a
+//!   Cortex-M55/M85 build, Helium).
 //! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2 and AVX-512 VNNI (the latter
 //!   preferred where the CPU has both; kernels without a VNNI form run their AVX2 form), and
 //!   aarch64 NEON with and without the dot-product extension (`sdot`; kernels without an

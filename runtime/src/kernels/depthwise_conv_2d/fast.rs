@@ -296,7 +296,8 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     let set = |ptrs: &mut [[*const i8; K]; K], xb: *const i8| {
         for (r, row) in ptrs.iter_mut().enumerate() {
             for (k, p) in row.iter_mut().enumerate() {
-                if !interior && !(ky.contains(&r) && kx.contains(&k)) {
+                let valid = interior || (ky.contains(&r) && kx.contains(&k));
+                if !valid {
                     continue;
                 }
                 *p = xb.wrapping_offset(r as isize * x_row + k as isize * x_col);

@@ -450,6 +450,8 @@ mod tests {
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
     kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
+    // Helium (`mve::Mve`) has no line here: it is compiled only for Cortex-M55/M85 firmware,
+    // which runs `self_test` against `Scalar` on the emulated core (`run.sh --m55`).
     // Portable: runs on every build (natively on the host; on RV32 it is what ships).
     kernel_tests!(rv32, if true, DotCase, DotFns::of::<crate::kernels::dot::rv32::Rv32>());
     // NEON is part of the aarch64 base ISA: compiled and run on every aarch64 build
