@@ -5,7 +5,7 @@
 //!
 //! Pseudo-random operands (SplitMix64, over-representing -128 and 127) and accumulators
 //! (including the wrap points), every length `0..=MAX_LEN` (the lane tails 0..=17 of the
-//! 16-lane loops among them), the int8 rows starting at every byte offset `0..4` (odd
+//! 16-lane loops among them), the int8 rows starting at random byte offsets `0..4` (odd
 //! addresses), offsets -128..=128; every method of [`Dot`] whose result is a value is
 //! compared with [`Scalar`]'s bit for bit. It is a regression check, not a proof: the
 //! host suites' `kernel_tests!` are the full suite for the implementations they can run.
