@@ -435,14 +435,25 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                     load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
+                // A vector requantization of the whole block after its last chunk (two
+                // pixels, an even depth: every block but possibly a call's last).
+                let out_d = p.geometry.filter_shape[0];
+                let block = D::BLOCK_REQUANT && two && out_d.is_multiple_of(2);
+                let mut n = 0;
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
                     let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
                     *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
-                    if last {
+                    n += 1;
+                    if last && !block {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                        store(p.geometry.filter_shape[0], v, 2 * (blk * PAIRS + j), outs);
+                        store(out_d, v, 2 * (blk * PAIRS + j), outs);
                     }
+                }
+                if last && block {
+                    let (o0, o1) = outs.split_at_mut(out_d);
+                    let c = 2 * blk * PAIRS;
+                    D::requant_pairs(&accs[..n], wps, pw, c1, lo, hi, &mut o0[c..], &mut o1[c..]);
                 }
             }
         }
@@ -457,6 +468,24 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
 #[inline(always)]
 fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
+    if D::BLOCK_REQUANT && out_d >= 32 && out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
+        // A vector requantization: the accumulators of up to 32 pairs on the stack, then
+        // one `requant_pairs` for them (from 32 channels on: below, the round trip through
+        // the stack cost more than it saved, measured on vww's 8- and 16-channel layers).
+        const ROW: usize = 32;
+        let (o0, o1) = outs.split_at_mut(out_d);
+        let mut accs = [[0i32; 4]; ROW];
+        for ((blk, d0), d1) in packed.chunks(ROW * pw).zip(o0.chunks_mut(2 * ROW)).zip(o1.chunks_mut(2 * ROW)) {
+            let mut n = 0;
+            for (acc, wp) in accs.iter_mut().zip(blk.chunks_exact(pw)) {
+                let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                *acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+                n += 1;
+            }
+            D::requant_pairs(&accs[..n], blk, pw, c1, lo, hi, d0, d1);
+        }
+        return;
+    }
     if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {

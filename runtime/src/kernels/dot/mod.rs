@@ -122,6 +122,21 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
+    /// Whether [`Dot::requant_pairs`] is this implementation's own (a vector form): then
+    /// `Gemm` requantizes a row of channel pairs at once rather than pair by pair. A
+    /// compile-time constant, so the other implementations' drivers are unchanged.
+    const BLOCK_REQUANT: bool = false;
+    /// `Gemm`'s requantization of the channel pairs `j < accs.len()` of two pixels:
+    /// `accs[j]` = `[p0 a, p0 b, p1 a, p1 b]`, pair `j`'s packed head (folded biases,
+    /// multipliers `m2`, shifts `e - 1` in bytes 0 and 1) at `heads[j * pw..][..5]`; per
+    /// output `h = doubling_high_mul(acc, m2)`, `shift_right(h + (h >> 31), e - 1) + c1`,
+    /// then [`Dot::pack4_halved`] (halved, saturated, clamped to `[lo, hi]`), pixel 0's two
+    /// to `out0[2j..2j + 2]`, pixel 1's to `out1[2j..2j + 2]`, exactly as `requant_pair`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+        requant_pairs_by_one::<Self>(accs, heads, pw, c1, lo, hi, out0, out1)
+    }
     /// TFLite's `SaturatingRoundingDoublingHighMul(x, m)` for a multiplier `m` in
     /// `[2^30, 2^31)` (every `QuantizeMultiplier` result but 0, where it never saturates),
     /// given as `m2 = 2 * m - 2^32`: `(x * 2m + 2^31) >> 32`, one SMMLAR.
@@ -246,6 +261,25 @@ pub(crate) trait Dot {
     #[inline(always)]
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         v.map(|x| x.max(lo as i32).min(hi as i32) as i8)
+    }
+}
+
+/// [`Dot::requant_pairs`] one pair at a time with `D`'s scalar-shaped forms (its default, and
+/// the remainder of a vector form).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn requant_pairs_by_one<D: Dot + ?Sized>(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+    for (j, ((acc, o0), o1)) in accs.iter().zip(out0.chunks_exact_mut(2)).zip(out1.chunks_exact_mut(2)).enumerate() {
+        let Some(head) = heads.get(j * pw..j * pw + 5) else { return };
+        let (ma, mb, sa) = (head[2], head[3], head[4]);
+        let sb = sa >> 8;
+        let rq = |acc: i32, m2: i32, e: i32| {
+            let h = D::doubling_high_mul(acc, m2);
+            D::shift_right(h.wrapping_add(h >> 31), e).wrapping_add(c1)
+        };
+        let v = D::pack4_halved([rq(acc[0], ma, sa), rq(acc[1], mb, sb), rq(acc[2], ma, sa), rq(acc[3], mb, sb)], lo, hi).to_le_bytes();
+        o0.copy_from_slice(&[v[0] as i8, v[1] as i8]);
+        o1.copy_from_slice(&[v[2] as i8, v[3] as i8]);
     }
 }
 

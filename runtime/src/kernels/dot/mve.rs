@@ -421,6 +421,106 @@ pub(crate) fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, 
     unsafe { out.assume_init() }
 }
 
+/// See [`super::Dot::requant_pairs`], two pairs (four channels of each pixel) per
+/// iteration: gathers (`VLDRW.U32` at byte offsets `[0, 4, 16, 20]` from pixel 0's first
+/// accumulator, the same from pixel 1's) collect each pixel's four accumulators; the two
+/// heads' multipliers (`[8, 12, 4pw + 8, 4pw + 12]`) and shift bytes (`VLDRB.U32`,
+/// `[16, 17, 4pw + 16, 4pw + 17]`) likewise. `doubling_high_mul(x, m2)` is
+/// `x + VQRDMULH(x, m2 / 2)` (SMMLAR's `(x * m2 + (x << 32) + 2^31) >> 32`; `m2` is even and
+/// `m2 / 2` cannot saturate), `shift_right` a `VSHL` by the negated byte, the halving and
+/// clamp `VSHR`/`VMAX`/`VMIN` (the clamp bounds lie inside int8, so saturating to int8
+/// first changes nothing), and `VSTRB.32` stores four bytes per pixel. An odd last pair is
+/// [`super::requant_pairs_by_one`]'s with the DSP forms.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+    let n = accs.len().min(out0.len() / 2).min(out1.len() / 2);
+    let n = if n == 0 { 0 } else { n.min((heads.len() + pw - 5) / pw) };
+    let twos = n / 2;
+    if twos > 0 {
+        let p = 4 * pw as u32;
+        let offs: [u32; 12] = [0, 4, 16, 20, 8, 12, p + 8, p + 12, 16, 17, p + 16, p + 17];
+        // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The
+        // loop runs `twos` times: iteration k reads `accs[2k..2k + 2]` (32 bytes, word
+        // aligned), words 2, 3 and bytes 16, 17 of the heads of pairs 2k and 2k + 1
+        // (`heads[(2k + 1) * pw + 4]` exists: n <= (heads.len() - 5) / pw + 1), and writes
+        // bytes 4k..4k + 4 of `out0` and of `out1` (n <= len / 2). `VLDRB.U32` and `VSTRB.32`
+        // take low base registers only (r0, r1, r2). Writes only the named registers and the
+        // two outputs; no flags.
+        unsafe {
+            asm!(
+                "vldrw.u32 q7, [{offs}]",
+                "vldrw.u32 q6, [{offs}, #16]",
+                "vldrw.u32 q5, [{offs}, #32]",
+                "vdup.32 q4, {c1}",
+                "vdup.32 q3, {lo}",
+                "vdup.32 q2, {hi}",
+                "dls lr, lr",
+                "2:",
+                // Pixel 0.
+                "vldrw.u32 q0, [{acc}, q7]",
+                "vldrw.u32 q1, [r2, q6]",
+                "vshr.s32 q1, q1, #1",
+                "vqrdmulh.s32 q1, q0, q1",
+                "vadd.i32 q0, q0, q1",
+                "vshr.s32 q1, q0, #31",
+                "vadd.i32 q0, q0, q1",
+                "vldrb.u32 q1, [r2, q5]",
+                "vneg.s32 q1, q1",
+                "vshl.s32 q0, q0, q1",
+                "vadd.i32 q0, q0, q4",
+                "vshr.s32 q0, q0, #1",
+                "vmax.s32 q0, q0, q3",
+                "vmin.s32 q0, q0, q2",
+                "vstrb.32 q0, [r0], #4",
+                // Pixel 1: its accumulators 8 bytes further.
+                "add {acc}, {acc}, #8",
+                "vldrw.u32 q0, [{acc}, q7]",
+                "vldrw.u32 q1, [r2, q6]",
+                "vshr.s32 q1, q1, #1",
+                "vqrdmulh.s32 q1, q0, q1",
+                "vadd.i32 q0, q0, q1",
+                "vshr.s32 q1, q0, #31",
+                "vadd.i32 q0, q0, q1",
+                "vldrb.u32 q1, [r2, q5]",
+                "vneg.s32 q1, q1",
+                "vshl.s32 q0, q0, q1",
+                "vadd.i32 q0, q0, q4",
+                "vshr.s32 q0, q0, #1",
+                "vmax.s32 q0, q0, q3",
+                "vmin.s32 q0, q0, q2",
+                "vstrb.32 q0, [r1], #4",
+                "add {acc}, {acc}, #24",
+                "add r2, r2, {step}",
+                "le lr, 2b",
+                offs = in(reg) offs.as_ptr(),
+                c1 = in(reg) c1,
+                lo = in(reg) lo as i32,
+                hi = in(reg) hi as i32,
+                step = in(reg) 8 * pw,
+                acc = inout(reg) accs.as_ptr() => _,
+                inout("r2") heads.as_ptr() => _,
+                inout("r0") out0.as_mut_ptr() => _,
+                inout("r1") out1.as_mut_ptr() => _,
+                inout("lr") twos => _,
+                out("q0") _,
+                out("q1") _,
+                out("q2") _,
+                out("q3") _,
+                out("q4") _,
+                out("q5") _,
+                out("q6") _,
+                out("q7") _,
+                options(nostack, preserves_flags)
+            );
+        }
+    }
+    let d = 2 * twos;
+    if d < n {
+        super::requant_pairs_by_one::<dsp::ArmDsp>(&accs[d..n], &heads[d * pw..], pw, c1, lo, hi, &mut out0[2 * d..], &mut out1[2 * d..]);
+    }
+}
+
 /// The Helium implementation (Cortex-M55, M85): the vector forms above, the DSP forms for
 /// the rest.
 pub(crate) struct Mve;
@@ -502,6 +602,11 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
         requant16(sums, tails, stride, k, lo, hi)
+    }
+    const BLOCK_REQUANT: bool = true;
+    #[inline(always)]
+    fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+        requant_pairs(accs, heads, pw, c1, lo, hi, out0, out1)
     }
     #[inline(always)]
     fn requant_lane(acc: i32, m: i32, e: u32, k: i32) -> i32 {

@@ -149,6 +149,36 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(x, wx, acc), fail);
             let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
             t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
+            // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
+            // multipliers m2 = 2m - 2^32 for m in [2^30, 2^31) or 0, shifts e - 1 in 0..=21.
+            {
+                let pw = 7;
+                let mut heads = [0i32; 7 * (MAX_GROUPS + 1)];
+                let mut accs = [[0i32; 4]; MAX_GROUPS + 1];
+                for (j, acc) in accs.iter_mut().enumerate() {
+                    *acc = core::array::from_fn(|_| (rng.next() as i32) >> 2);
+                    let m = |r: &mut Rng| if r.next().is_multiple_of(8) { 0 } else { ((r.next() as u32 | 0x4000_0000) & 0x7fff_ffff).wrapping_mul(2) as i32 };
+                    heads[j * pw + 2] = m(&mut rng);
+                    heads[j * pw + 3] = m(&mut rng);
+                    heads[j * pw + 4] = ((rng.next() % 22) | (rng.next() % 22) << 8) as i32;
+                    // A channel with multiplier 0 accumulates 0 (`gemm::pack` zeroes it).
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        if heads[j * pw + 2 + c % 2] == 0 {
+                            *a = 0;
+                        }
+                    }
+                }
+                let c1 = 2 * ((rng.next() % 256) as i32 - 128) + 1;
+                let (a, b) = (rng.i8(), rng.i8());
+                let (lo, hi) = (a.min(b), a.max(b));
+                let n = groups + 1;
+                let hl = &heads[..(n - 1) * pw + 5];
+                let (mut g0, mut g1, mut w0, mut w1) = ([0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)]);
+                D::requant_pairs(&accs[..n], hl, pw, c1, lo, hi, &mut g0, &mut g1);
+                Scalar::requant_pairs(&accs[..n], hl, pw, c1, lo, hi, &mut w0, &mut w1);
+                t.cmp("requant_pairs", n, &g0.map(i32::from), &w0.map(i32::from), fail);
+                t.cmp("requant_pairs", n, &g1.map(i32::from), &w1.map(i32::from), fail);
+            }
             // Requantization: |acc| < 2^30, m >= 0, e in 1..=22.
             let a = (rng.next() as i32) >> 2;
             let m = (rng.next() as i32) & i32::MAX;
