@@ -330,6 +330,39 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     }
 }
 
+/// [`pixel_wide`] for a depth of exactly 8 ([`Dot::mac8_taps`]): its own function, so that
+/// the sixteen-channel path keeps its registers.
+///
+/// # Safety
+/// As [`pixel_3x3`], for the valid taps `ky x kx` of a `K` x `K` window, `out_px` 8 long.
+#[inline(never)]
+unsafe fn pixel_wide8<D: Dot, const K: usize>(
+    x0: *const i8,
+    groups: &[i32],
+    [ky, kx]: [core::ops::Range<usize>; 2],
+    [x_row, x_col]: [isize; 2],
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
+    let taps = K * K;
+    let stride = taps + GROUP_TAIL;
+    let zp16 = [zp[0]; 4 * LANES];
+    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    for (r, row) in ptrs.iter_mut().enumerate() {
+        for (k, p) in row.iter_mut().enumerate() {
+            if ky.contains(&r) && kx.contains(&k) {
+                *p = x0.wrapping_offset(r as isize * x_row + k as isize * x_col);
+            }
+        }
+    }
+    let (Some(g), Some(o)) = (groups.get(..2 * stride), out_px.get_mut(..2 * LANES)) else { return };
+    // SAFETY: a valid tap's pointer reads channels 0..8 = depth of its input pixel (the
+    // caller's guarantee), the others `zp16`; `g` holds two groups of `stride` words.
+    let sums = unsafe { D::mac8_taps(ptrs.as_flattened(), 0, g, stride) };
+    o.copy_from_slice(&D::requant8(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+}
+
 /// See [`super::depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of
 /// [`LANES`], `packed` from [`super::DepthwiseConv2dVariant::pack`] (per group of four
 /// channels: the filter as one word per tap, the folded bias, the packed requantization).
@@ -382,6 +415,9 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 if D::MAC16 && is_3x3 && depth >= 4 * LANES {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
                     unsafe { pixel_wide::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                } else if D::MAC16 && is_3x3 && depth == 2 * LANES {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide8::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
                 } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
                     // SAFETY: as said above; every tap is valid.
                     unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };

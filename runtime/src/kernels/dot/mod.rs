@@ -201,9 +201,9 @@ pub(crate) trait Dot {
         })
     }
 
-    /// Whether [`Dot::mac16_taps`] and [`Dot::requant16`] are this implementation's own (a
-    /// vector form): then the depthwise `Mult1` driver takes sixteen channels at a time
-    /// through them. A compile-time constant, so the other implementations' drivers are
+    /// Whether [`Dot::mac16_taps`], [`Dot::mac8_taps`], [`Dot::requant16`] and [`Dot::requant8`] are this
+    /// implementation's own (a vector form): then the depthwise `Mult1` driver takes sixteen
+    /// channels at a time through them (eight for a depth of 8). A compile-time constant, so the other implementations' drivers are
     /// unchanged.
     const MAC16: bool = false;
     /// Sixteen channels of depthwise `Mult1` (four packed channel groups of `stride` words,
@@ -228,6 +228,24 @@ pub(crate) trait Dot {
         }
         out
     }
+    /// [`Dot::mac16_taps`] for the first two groups only (eight channels; `out[8..]` is 0).
+    ///
+    /// # Safety
+    /// Each `taps[t].wrapping_add(offset)` points to 8 readable bytes inside one live
+    /// allocation, and `groups` holds `stride + taps.len()` words at least.
+    #[inline(always)]
+    unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        let mut out = [0i32; 16];
+        for (t, &p) in taps.iter().enumerate() {
+            // SAFETY: the caller's guarantee: 8 readable bytes; `[i8; 8]` has alignment 1.
+            let x = unsafe { p.wrapping_add(offset).cast::<[i8; 8]>().read() };
+            for (c, o) in out[..8].iter_mut().enumerate() {
+                let w = (groups[(c / 4) * stride + t] as u32).to_le_bytes()[c % 4] as i8;
+                *o = o.wrapping_add(x[c] as i32 * w as i32);
+            }
+        }
+        out
+    }
     /// The sixteen outputs of four channel groups from their sums `sums` (channel order):
     /// group `j`'s folded bias (four words), multipliers (four) and shifts (one word, a byte
     /// each) are the nine words at `tails[j * stride..]`, and output `4j + c` is
@@ -236,6 +254,20 @@ pub(crate) trait Dot {
     #[inline(always)]
     fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
         let mut out = [0i8; 16];
+        for (j, o) in out.chunks_exact_mut(4).enumerate() {
+            let t = &tails[j * stride..][..9];
+            let e = t[8] as u32;
+            let v: [i32; 4] = core::array::from_fn(|c| Self::requant_lane(t[c].wrapping_add(sums[4 * j + c]), t[4 + c], e >> (8 * c), k));
+            o.copy_from_slice(&Self::clamp4(v, lo, hi));
+        }
+        out
+    }
+
+    /// [`Dot::requant16`] for the first two groups (eight outputs; `tails` holds
+    /// `stride + 9` words at least).
+    #[inline(always)]
+        fn requant8(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 8] {
+        let mut out = [0i8; 8];
         for (j, o) in out.chunks_exact_mut(4).enumerate() {
             let t = &tails[j * stride..][..9];
             let e = t[8] as u32;

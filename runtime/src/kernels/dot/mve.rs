@@ -358,6 +358,60 @@ pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32
     unsafe { out.assume_init() }
 }
 
+/// See [`super::Dot::mac8_taps`]: [`mac16_taps`]'s first half (two groups, q0 and q1).
+///
+/// # Safety
+/// As [`super::Dot::mac8_taps`].
+#[inline(always)]
+pub(crate) unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+    let mut out = [0i32; 16];
+    let n = taps.len();
+    let step = (4 * stride).wrapping_sub(4) as u32;
+    // SAFETY: as in `mac16_taps`, with 8 bytes per tap (r4: the widening load's low base
+    // register) and the words of groups 0 and 1; the stores write words 0..8 of `out`.
+    unsafe {
+        asm!(
+            "vidup.u16 q7, r12, #1",
+            "vshr.u16 q6, q7, #2",
+            "vmul.i16 q6, q6, {step}",
+            "vadd.i16 q7, q7, q6",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr r4, [{taps}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
+            "vldrb.s16 q5, [{w}, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "add {w}, {w}, #4",
+            "le lr, 2b",
+            "3:",
+            "vst20.32 {{q0, q1}}, [{out}]",
+            "vst21.32 {{q0, q1}}, [{out}]",
+            inout("r12") 0u32 => _,
+            step = in(reg) step,
+            off = in(reg) offset,
+            w = inout(reg) groups.as_ptr() => _,
+            out("r4") _,
+            taps = inout(reg) taps.as_ptr() => _,
+            out = in(reg) out.as_mut_ptr(),
+            inout("lr") n => _,
+            out("q0") _,
+            out("q1") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        );
+    }
+    out
+}
+
 /// See [`super::Dot::requant16`], per group of four channels: the sums plus the folded bias,
 /// `VQRDMULH` by the multipliers (`floor((acc * m + 2^30) / 2^31)`, which cannot saturate
 /// here: `m >= 0`), the shifts widened from their bytes (`VLDRB.U32`), the rounding term
@@ -366,10 +420,22 @@ pub(crate) unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32
 /// formula lane for lane.
 #[inline(always)]
 pub(crate) fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
-    let tails = &tails[..3 * stride + 9];
-    let mut out = core::mem::MaybeUninit::<[i8; 16]>::uninit();
+    requant_groups::<16, 4>(sums, tails, stride, k, lo, hi)
+}
+
+/// See [`super::Dot::requant8`]: [`requant16`]'s loop over two groups.
+#[inline(always)]
+pub(crate) fn requant8(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 8] {
+    requant_groups::<8, 2>(sums, tails, stride, k, lo, hi)
+}
+
+/// [`requant16`] for the first `G` groups (`N` = 4 * `G` outputs).
+#[inline(always)]
+fn requant_groups<const N: usize, const G: usize>(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; N] {
+    let tails = &tails[..(G - 1) * stride + 9];
+    let mut out = [0i8; N];
     // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
-    // runs 4 times: iteration j reads words 4j..4j + 4 of `sums` and the nine words at
+    // runs G <= 4 times: iteration j reads words 4j..4j + 4 of `sums` and the nine words at
     // `tails[j * stride..]` (inside `tails`, checked above; word aligned, `i32`), and
     // writes bytes 4j..4j + 4 of `out`. The widening load and the narrowing store take
     // a low base register only, hence r2 and r3. Writes only the named registers and
@@ -406,7 +472,7 @@ pub(crate) fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, 
             s = inout(reg) sums.as_ptr() => _,
             inout("r2") tails.as_ptr() => _,
             inout("r3") out.as_mut_ptr() => _,
-            inout("lr") 4u32 => _,
+            inout("lr") G => _,
             out("q0") _,
             out("q1") _,
             out("q2") _,
@@ -417,8 +483,7 @@ pub(crate) fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, 
             options(nostack, preserves_flags)
         );
     }
-    // SAFETY: the four VSTRB.32 stores above wrote all 16 bytes.
-    unsafe { out.assume_init() }
+    out
 }
 
 /// See [`super::Dot::requant_pairs`], two pairs (four channels of each pixel) per
@@ -600,8 +665,17 @@ impl super::Dot for Mve {
         unsafe { mac16_taps(taps, offset, groups, stride) }
     }
     #[inline(always)]
+    unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        // SAFETY: the caller's guarantee, which is `mac8_taps`'s.
+        unsafe { mac8_taps(taps, offset, groups, stride) }
+    }
+    #[inline(always)]
     fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
         requant16(sums, tails, stride, k, lo, hi)
+    }
+    #[inline(always)]
+    fn requant8(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 8] {
+        requant8(sums, tails, stride, k, lo, hi)
     }
     const BLOCK_REQUANT: bool = true;
     #[inline(always)]

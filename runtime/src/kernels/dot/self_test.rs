@@ -206,6 +206,9 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             // 4 * stride >= 3 * stride + taps words.
             let (got, want) = unsafe { (D::mac16_taps(&ptrs[..taps], offset, g, stride), Scalar::mac16_taps(&ptrs[..taps], offset, g, stride)) };
             t.cmp("mac16_taps", taps, &got, &want, fail);
+            // SAFETY: as above (8 of the 16 bytes; `g` holds stride + taps words).
+            let (got, want) = unsafe { (D::mac8_taps(&ptrs[..taps], offset, g, stride), Scalar::mac8_taps(&ptrs[..taps], offset, g, stride)) };
+            t.cmp("mac8_taps", taps, &got, &want, fail);
             // requant16 in its domain: |bias + sum| < 2^30, m >= 0, shifts 1..=22.
             let mut tails = [0i32; 4 * (25 + 9)];
             let sums: [i32; 16] = core::array::from_fn(|_| (rng.next() as i32) >> 3);
@@ -224,6 +227,10 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let got = D::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
             let want = Scalar::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
             t.cmp("requant16", taps, &got, &want, fail);
+            let t8 = &tl[..stride + 9];
+            let got = D::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
+            let want = Scalar::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
+            t.cmp("requant8", taps, &got, &want, fail);
         }
     }
     t
