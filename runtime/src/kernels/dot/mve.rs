@@ -432,8 +432,9 @@ pub(crate) fn requant8(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, l
 /// [`requant16`] for the first `G` groups (`N` = 4 * `G` outputs).
 #[inline(always)]
 fn requant_groups<const N: usize, const G: usize>(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; N] {
+    const { assert!(N == 4 * G && G >= 1 && G <= 4) };
     let tails = &tails[..(G - 1) * stride + 9];
-    let mut out = [0i8; N];
+    let mut out = core::mem::MaybeUninit::<[i8; N]>::uninit();
     // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
     // runs G <= 4 times: iteration j reads words 4j..4j + 4 of `sums` and the nine words at
     // `tails[j * stride..]` (inside `tails`, checked above; word aligned, `i32`), and
@@ -483,7 +484,8 @@ fn requant_groups<const N: usize, const G: usize>(sums: &[i32; 16], tails: &[i32
             options(nostack, preserves_flags)
         );
     }
-    out
+    // SAFETY: the G VSTRB.32 stores above wrote all N = 4G bytes.
+    unsafe { out.assume_init() }
 }
 
 /// See [`super::Dot::requant_pairs`], two pairs (four channels of each pixel) per
