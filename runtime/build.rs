@@ -10,24 +10,38 @@
 //! the cfg to an implementation. `TFLC_RUNTIME_SCALAR=1` keeps the portable micro-kernels
 //! (to measure or bisect). `cfg(tflc_thumb)` marks Thumb-2 targets (`thumb*`), whose LDRD
 //! takes any pair of registers. `cfg(tflc_neon)`: aarch64 with NEON and without
-//! `TFLC_RUNTIME_SCALAR=1`, the host NEON kernels.
+//! `TFLC_RUNTIME_SCALAR=1`, the host NEON kernels. `cfg(tflc_mve)`: an Armv8-M Mainline build
+//! (`thumbv8m.main-*`) whose flags name a core with Helium (`-C target-cpu=cortex-m55` or
+//! `cortex-m85`) or enable it (`-C target-feature=+mve` / `+mve.fp` together with `+lob`, the
+//! low-overhead loops the kernels use; a later `-mve` wins),
+//! and not `TFLC_RUNTIME_SCALAR=1`: the Helium micro-kernels (`kernels::dot::mve`), which
+//! also use the DSP instructions (every Helium core has them), so `tflc_mve` comes with
+//! `tflc_arm_dsp`.
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tflc_arm_dsp)");
     println!("cargo:rustc-check-cfg=cfg(tflc_runtime_scalar)");
     println!("cargo:rustc-check-cfg=cfg(tflc_thumb)");
     println!("cargo:rustc-check-cfg=cfg(tflc_neon)");
+    println!("cargo:rustc-check-cfg=cfg(tflc_mve)");
     println!("cargo:rerun-if-env-changed=TFLC_RUNTIME_SCALAR");
     let target = std::env::var("TARGET").unwrap_or_default();
     let forced_scalar = std::env::var("TFLC_RUNTIME_SCALAR").is_ok_and(|v| v == "1");
+    // Helium implies the DSP extension (Armv8.1-M requires it with MVE; LLVM's `+mve` turns
+    // `dsp` on), so a `+mve` build without a CPU gets both.
+    let mve = target.starts_with("thumbv8m.main") && v8m_has_mve();
     let dsp = ["thumbv7em", "armv7-", "armv7a-", "thumbv7neon-"].iter().any(|p| target.starts_with(p))
-        || (target.starts_with("thumbv8m.main") && v8m_has_dsp());
+        || (target.starts_with("thumbv8m.main") && v8m_has_dsp())
+        || mve;
     if forced_scalar {
         // Also keeps the host SIMD kernels unselected (`crate::isa`).
         println!("cargo:rustc-cfg=tflc_runtime_scalar");
     }
     if dsp && !forced_scalar {
         println!("cargo:rustc-cfg=tflc_arm_dsp");
+    }
+    if mve && !forced_scalar {
+        println!("cargo:rustc-cfg=tflc_mve");
     }
     // Thumb-2 code (the Cortex-M targets, thumbv7neon): LDRD takes any two registers there,
     // an even register and its successor in A32 code (`armv7-*`); `dot::dsp` says which.
@@ -70,4 +84,52 @@ fn v8m_has_dsp() -> bool {
         }
     }
     feature_dsp.unwrap_or(cpu_dsp)
+}
+
+/// Whether the target's rustflags give an Armv8-M Mainline build Helium (MVE) and the
+/// Armv8.1-M low-overhead loops the kernels use (`WLS`/`LE`, `WLSTP`/`LETP`): the last
+/// `target-cpu` is a core with both (`cortex-m55`, `cortex-m85`), or the last `+mve`/`-mve`
+/// (also `+mve.fp`/`-mve.fp`) in `target-feature` is a `+` (a later `-mve` wins, as in rustc)
+/// and the features also give the loops (`+lob`, or the CPU has them): LLVM's `+mve` alone,
+/// or with `+v8.1m.main`, does not (`error: instruction requires: lob`).
+fn v8m_has_mve() -> bool {
+    let mut cpu_mve = false;
+    let mut feature_mve = None;
+    let mut feature_lob = false;
+    for (key, value) in encoded_flags() {
+        match key {
+            "target-cpu=" => cpu_mve = ["cortex-m55", "cortex-m85"].contains(&value.as_str()),
+            _ => {
+                for feat in value.split(',') {
+                    match feat {
+                        "+mve" | "+mve.fp" => feature_mve = Some(true),
+                        "-mve" | "-mve.fp" => feature_mve = Some(false),
+                        "+lob" => feature_lob = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    match feature_mve {
+        Some(on) => on && (cpu_mve || feature_lob),
+        None => cpu_mve,
+    }
+}
+
+/// The `-C target-cpu=` and `-C target-feature=` values of `CARGO_ENCODED_RUSTFLAGS`, in
+/// order, with their key (`-Ckey=v` and `-C key=v` both).
+fn encoded_flags() -> Vec<(&'static str, String)> {
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut out = Vec::new();
+    for (i, f) in flags.iter().enumerate() {
+        for key in ["target-cpu=", "target-feature="] {
+            let v = f.strip_prefix("-C").and_then(|v| v.strip_prefix(key)).or_else(|| (*f == "-C").then(|| flags.get(i + 1).and_then(|n| n.strip_prefix(key))).flatten());
+            if let Some(v) = v {
+                out.push((key, v.to_string()));
+            }
+        }
+    }
+    out
 }

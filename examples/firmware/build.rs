@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// Cargo features that do not name a model.
-const NON_MODEL_FEATURES: &[&str] = &["op_markers"];
+const NON_MODEL_FEATURES: &[&str] = &["op_markers", "dot_self_test"];
 
 /// mps2-an386 (Cortex-M4F): 4 MiB of flash at 0, 4 MiB of RAM at 0x2000_0000. The stack
 /// starts at the top of RAM and grows down towards the end of `.bss`/`.uninit`.

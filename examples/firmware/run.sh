@@ -4,7 +4,7 @@
 # --rv32a RV32IMC / RV32IMAC, virt) with the instruction-count plugin, and prints a table
 # against TFLite Micro's figures.
 #
-# Usage: examples/firmware/run.sh [--self-test] [--per-op] [--m0|--m33|--m55|--rv32|--rv32a] [model ...]
+# Usage: examples/firmware/run.sh [--self-test] [--dot-self-test] [--per-op] [--m0|--m33|--m55|--rv32|--rv32a] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
 #   issue 6 requires and issue 11's two float32 models (hardware FPU; their scalar float
 #   kernels give TFLite Micro's bits, so they match byte for byte too) (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
@@ -13,6 +13,10 @@
 #   with golden data works (the ones listed as features in Cargo.toml are cached per model).
 #   --self-test: first check that the firmware does fail: run a model against a golden output
 #   with one flipped byte and require a reported mismatch and QEMU exit status 1.
+#   --dot-self-test: first build tflm_hello_world_int8 with the cargo feature dot-self-test
+#   (the runtime's selected dot micro-kernels against its scalar reference on the emulated
+#   core, tflc_runtime::__private::dot_self_test) and require no difference. Always on with
+#   --m55: the Helium (MVE) micro-kernels run nowhere else (no host executes them).
 #   --per-op: also build each model with op markers (cargo feature op-markers: main calls
 #   run_with(&mut Markers), an observer calling tflc_runtime::__private::op_marker(N)
 #   before each operator) and print, per operator, its
@@ -26,9 +30,10 @@
 #   (-cpu cortex-m33). No TFLite Micro figures for this core: no ratios but the arena's.
 #   --m55: thumbv8m.main-none-eabihf with -C target-cpu=cortex-m55 (DSP, MVE (Helium) with
 #   float, double-precision FPU) on QEMU's mps3-an547 (-cpu cortex-m55), against
-#   tflm_m55.json (TFLite Micro's reference kernels and CMSIS-NN's Helium kernels). tflc has
-#   no Helium kernels yet: it runs its Armv7E-M DSP kernels there (and whatever LLVM
-#   auto-vectorises for MVE).
+#   tflm_m55.json (TFLite Micro's reference kernels and CMSIS-NN's Helium kernels). The
+#   runtime's build.rs turns on its Helium micro-kernels (cfg(tflc_mve): kernels::dot::mve)
+#   for this CPU, the DSP kernels for what they do not cover; --m55 first runs the
+#   dot-self-test (see --dot-self-test).
 #   --rv32: build for riscv32imc-unknown-none-elf and run on QEMU's virt with
 #   -cpu rv32,a=false,f=false,d=false -bios none (TFLite Micro's RV32 baseline's settings),
 #   against tflm_rv32.json; a model whose image links libgcc's 64-bit helpers (__muldi3,
@@ -62,12 +67,14 @@ m0_models="tflm_micro_speech_int8 tflm_hello_world_int8"
 tflm_int8_models="mlperf_kws_dscnn_int8 mlperf_vww_mobilenet_int8 mlperf_ic_resnet8_int8 mlperf_ad_autoencoder_int8 tflm_person_detect_int8 tflm_micro_speech_int8 tflm_hello_world_int8"
 
 self_test=0
+dot_self_test=0
 per_op=0
 [ "${FIRMWARE_PER_OP:-}" = 1 ] && per_op=1
 arch="${FIRMWARE_TARGET:-thumbv7em}"
 while (($#)); do
     case "$1" in
         --self-test) self_test=1 ;;
+        --dot-self-test) dot_self_test=1 ;;
         --per-op) per_op=1 ;;
         --m0) arch=thumbv6m ;;
         --m33) arch=cortex-m33 ;;
@@ -116,6 +123,7 @@ case "$arch" in
             board="Cortex-M55 (QEMU mps3-an547; thumbv8m.main-none-eabihf, -C target-cpu=cortex-m55: DSP extension, MVE with float, double-precision FPU)"
             suffix=-m55
             baseline=tflm_m55.json
+            dot_self_test=1
         fi
         ;;
     riscv32imc | riscv32imac)
@@ -247,6 +255,23 @@ if ((self_test)); then
         exit 1
     fi
     echo "   ok: $(grep -m1 '^tflc-fw:' "$out/self-test.run") (exit 1)" >&2
+fi
+
+if ((dot_self_test)); then
+    echo "== dot-self-test: the runtime's dot micro-kernels against the scalar reference on this core" >&2
+    if ! build "$out/dot-self-test.log" "$out/dot-self-test.json" --features tflm_hello_world_int8,dot-self-test; then
+        echo "error: dot-self-test: the firmware does not build, see $out/dot-self-test.log" >&2
+        exit 1
+    fi
+    qemu "$built_elf" "$out/dot-self-test.run"
+    rc=$?
+    line="$(grep -m1 '^tflc-fw: dot-self-test implementation=' "$out/dot-self-test.run")"
+    if [ "$rc" != 0 ] || [ -z "$line" ] || ! grep -q ' failures=0$' <<<"$line"; then
+        echo "error: dot-self-test failed (exit status $rc):" >&2
+        cat "$out/dot-self-test.run" >&2
+        exit 1
+    fi
+    echo "   ok: $line" >&2
 fi
 
 # golden_bytes ELF: the flash bytes of the golden data, from the sizes of the TFLC_FW_GOLDEN_*
@@ -551,9 +576,9 @@ elif arch == "cortex-m55":
     theirs = ("TFLite Micro: tflm_m55.json (same QEMU board and CPU; 'vs TFLM ref' = its reference kernels, "
               "'vs TFLM CMSIS-NN' = CMSIS-NN's Helium (MVE) kernels; instructions of one Invoke; flash = whole image; "
               "static RAM = .data+.bss with the smallest working arena; flash, RAM and stack ratios are against the "
-              "reference build) and tflm_memory.json (arena = tflm_total, head + tail). tflc has no Helium kernels yet: "
-              "this build runs its Armv7E-M DSP kernels (SMLAD/SXTB16), with -C target-cpu=cortex-m55 letting LLVM "
-              "use MVE where it auto-vectorises. ")
+              "reference build) and tflm_memory.json (arena = tflm_total, head + tail). This build runs tflc's Helium "
+              "(MVE) micro-kernels (runtime kernels::dot::mve: CONV_2D Gemm/GemmChunked, depthwise 3x3 Mult1, "
+              "FULLY_CONNECTED) and its Armv7E-M DSP kernels (SMLAD/SXTB16) for the rest. ")
 else:
     theirs = ("TFLite Micro was not measured on this core (its figures are for the Cortex-M4F, RV32IMC and Cortex-M55): "
               "no instruction, flash or RAM ratios here; the arena ratio is against tflm_memory.json (tflm_total, "

@@ -3,9 +3,10 @@
 //! Two layers, both chosen here:
 //!
 //! - The dot micro-kernels of the portable fast variants (`crate::kernels::dot::Dot`:
-//!   `Scalar` and `ArmDsp`), chosen at compile time from `cfg`s that `runtime/build.rs` sets
-//!   from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose DSP instructions stable
-//!   Rust does not expose as a `target_feature`).
+//!   `Scalar`, `ArmDsp`, `Mve`, ...), chosen at compile time from `cfg`s that
+//!   `runtime/build.rs` sets from the target (`tflc_arm_dsp` for Armv7E-M and ARMv7-A, whose
+//!   DSP instructions stable Rust does not expose as a `target_feature`; `tflc_mve` for a
+//!   Cortex-M55/M85 build, Helium).
 //! - Host SIMD kernels (`crate::arch`, issue 15): x86-64 AVX2 and AVX-512 VNNI (the latter
 //!   preferred where the CPU has both; kernels without a VNNI form run their AVX2 form), and
 //!   aarch64 NEON with and without the dot-product extension (`sdot`; kernels without an
@@ -27,8 +28,12 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// The dot micro-kernels the public fast kernels use.
-#[cfg(tflc_arm_dsp)]
+#[cfg(all(tflc_arm_dsp, not(tflc_mve)))]
 pub(crate) type Dot = crate::kernels::dot::dsp::ArmDsp;
+/// The dot micro-kernels the public fast kernels use: Helium (Cortex-M55/M85), with the
+/// DSP forms where it has no vector form (`crate::kernels::dot::mve`).
+#[cfg(tflc_mve)]
+pub(crate) type Dot = crate::kernels::dot::mve::Mve;
 /// The dot micro-kernels the public fast kernels use.
 #[cfg(tflc_neon)]
 pub(crate) type Dot = crate::kernels::dot::neon::Neon;
@@ -40,7 +45,7 @@ pub(crate) type Dot = crate::kernels::dot::rv32::Rv32;
 #[cfg(not(any(tflc_arm_dsp, tflc_neon, all(target_arch = "riscv32", not(tflc_runtime_scalar)))))]
 pub(crate) type Dot = crate::kernels::dot::scalar::Scalar;
 
-/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"rv32"`, `"neon-micro"`: the
+/// The name of the selected dot implementation (`"scalar"`, `"arm-dsp"`, `"mve"`, `"rv32"`, `"neon-micro"`: the
 /// NEON micro-kernels, not the whole NEON kernels of [`HostSimd::Neon`]).
 pub const DOT: &str = <Dot as crate::kernels::dot::Dot>::NAME;
 
@@ -49,6 +54,9 @@ pub const DOT_IMPLEMENTATIONS: &[(&str, bool)] =
     &[
         ("scalar", true),
         ("arm-dsp", cfg!(tflc_arm_dsp)),
+        // Helium: compiled only for Cortex-M55/M85 builds, never on a host; its check is the
+        // firmware's on-target self-test (`examples/firmware/run.sh --m55`).
+        ("mve", cfg!(tflc_mve)),
         // Portable Rust: compiled and tested on every build (the RV32 firmware runs it too).
         ("rv32", true),
         ("neon-micro", cfg!(all(target_arch = "aarch64", target_feature = "neon"))),

@@ -13,7 +13,9 @@
 //! with the golden output, prints one `tflc-fw:` report line (semihosting on Arm, the UART on
 //! RISC-V) and ends QEMU with exit status 0 on a match, 1 on a mismatch, a panic or a fault. With the `op-markers`
 //! feature, `main` runs the model with `run_with(&mut Markers)`, an observer that calls
-//! `op_marker(N)` before each operator (for `run.sh --per-op`); without it, `run()`.
+//! `op_marker(N)` before each operator (for `run.sh --per-op`); without it, `run()`. With
+//! `dot-self-test`, `main` first checks the runtime's dot micro-kernels against the scalar
+//! reference on this core (`run.sh --m55`: the Helium ones, which no host can run).
 
 #![no_std]
 #![no_main]
@@ -112,10 +114,32 @@ fn run_once(m: &mut model::Model) -> Verdict {
     Verdict::Match
 }
 
+/// The `dot-self-test` build (`run.sh --m55`): before the model, the runtime's selected dot
+/// micro-kernels against its scalar reference on this core (`__private::dot_self_test`; for
+/// Helium the only place they run), one `tflc-fw: dot-self-test` line, the first ten
+/// differences, and exit status 1 if any.
+#[cfg(feature = "dot-self-test")]
+fn dot_self_test() {
+    let mut shown = 0;
+    let (name, checks, failures) = tflc_runtime::__private::dot_self_test(4, &mut |what, len, got, want| {
+        if shown < 10 {
+            report!("tflc-fw: dot-self-test difference kernel={} len={} got={} want={}", what, len, got, want);
+            shown += 1;
+        }
+    });
+    report!("tflc-fw: dot-self-test implementation={} checks={} failures={}", name, checks, failures);
+    if failures != 0 {
+        platform::exit(false);
+        platform::halt()
+    }
+}
+
 /// The entry point once statics are set up: cortex-m-rt's `#[entry]` on Arm, `riscv.rs`'s
 /// start-up on RISC-V.
 #[cfg_attr(target_arch = "arm", cortex_m_rt::entry)]
 fn main() -> ! {
+    #[cfg(feature = "dot-self-test")]
+    dot_self_test();
     stack::paint();
     let verdict = critical_section::with(|cs| run_once(&mut MODEL.borrow_ref_mut(cs)));
     let stack_peak = stack::peak_bytes();

@@ -117,9 +117,11 @@ pub(crate) fn pack_requant4(q: &QuantS8, c0: usize, out: &mut [i32]) {
 /// The output side of [`PACKED_REQUANT_WORDS`]: `k = 2 * output_offset + 1` and the clamp.
 #[derive(Clone, Copy)]
 pub(crate) struct Requant4 {
-    k: i32,
-    lo: i8,
-    hi: i8,
+    /// `2 * output_offset + 1`.
+    pub(crate) k: i32,
+    /// The clamp, `lo <= hi`.
+    pub(crate) lo: i8,
+    pub(crate) hi: i8,
 }
 
 impl Requant4 {

@@ -176,21 +176,11 @@ impl Pixel {
     }
 }
 
-/// Four int8 as a little-endian word.
-#[inline(always)]
-fn word(c: &[i8]) -> u32 {
-    u32::from_le_bytes([c[0] as u8, c[1] as u8, c[2] as u8, c[3] as u8])
-}
-
 /// Widens `src` (whole words) into pixel `slot` (0 or 1) of the groups of `dst` (four
 /// words per group, [`Dot::dot_2x2`]'s layout).
 #[inline(always)]
 fn widen<D: Dot>(src: &[i8], dst: &mut [u32], slot: usize) {
-    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
-        let [e, o] = D::widen4(word(s));
-        d[slot] = e;
-        d[2 + slot] = o;
-    }
+    D::widen_into(src, dst, slot);
 }
 
 /// Copies `src[..len]` to `dst[at..]`. A run of at most 16 bytes is copied as one of a few
@@ -355,9 +345,13 @@ pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], pack
     if let Some((packed, output)) = operands(p, packed, output) {
         // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
         // generic so that the accumulators are a fixed-size stack array.
-        match D::CHUNKED_BLOCK_PAIRS {
-            32 => gemm_chunked::<D, 32>(p, input, packed, output),
-            _ => gemm_chunked::<D, BLOCK_PAIRS>(p, input, packed, output),
+        // So is the chunk's length ([`Dot::CHUNKED_GROUPS`]: stack buffers of widened words
+        // and of gathered bytes, `BUF` = its taps plus `SLACK`).
+        const _: () = assert!(CHUNK_TAPS + SLACK == 80 && 4 * 72 + SLACK == 304);
+        match (D::CHUNKED_BLOCK_PAIRS, D::CHUNKED_GROUPS) {
+            (32, 72) => gemm_chunked::<D, 32, 72, 304>(p, input, packed, output),
+            (32, _) => gemm_chunked::<D, 32, CHUNK_GROUPS, 80>(p, input, packed, output),
+            _ => gemm_chunked::<D, BLOCK_PAIRS, CHUNK_GROUPS, 80>(p, input, packed, output),
         }
     }
 }
@@ -420,33 +414,46 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
-fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
-    let chunks = k4.div_ceil(CHUNK_GROUPS);
+    let chunks = k4.div_ceil(GROUPS);
     let pw = pair_words(&p.geometry);
-    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
-    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    // An array of groups, flattened (a const generic may only be a whole length).
+    let mut xs_groups = [[0u32; 4]; GROUPS];
+    let xs_buf = xs_groups.as_flattened_mut();
+    let mut buf = [0u8; BUF];
     let mut accs = [[0i32; 4]; PAIRS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
         for (blk, wps) in packed.chunks(PAIRS * pw).enumerate() {
             for chunk in 0..chunks {
-                let g0 = chunk * CHUNK_GROUPS;
-                let ng = CHUNK_GROUPS.min(k4 - g0);
+                let g0 = chunk * GROUPS;
+                let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
                 load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
                 if two {
                     load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
+                // A vector requantization of the whole block after its last chunk (two
+                // pixels, an even depth: every block but possibly a call's last).
+                let out_d = p.geometry.filter_shape[0];
+                let block = D::BLOCK_REQUANT && two && out_d.is_multiple_of(2);
+                let mut n = 0;
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
                     let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
                     *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
-                    if last {
+                    n += 1;
+                    if last && !block {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                        store(p.geometry.filter_shape[0], v, 2 * (blk * PAIRS + j), outs);
+                        store(out_d, v, 2 * (blk * PAIRS + j), outs);
                     }
+                }
+                if last && block {
+                    let (o0, o1) = outs.split_at_mut(out_d);
+                    let c = 2 * blk * PAIRS;
+                    D::requant_pairs(&accs[..n], wps, pw, c1, lo, hi, &mut o0[c..], &mut o1[c..]);
                 }
             }
         }
@@ -461,6 +468,24 @@ fn gemm_chunked<D: Dot, const PAIRS: usize>(p: &Conv2dParams<S8>, input: &[i8], 
 #[inline(always)]
 fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
+    if D::BLOCK_REQUANT && out_d >= 32 && out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
+        // A vector requantization: the accumulators of up to 32 pairs on the stack, then
+        // one `requant_pairs` for them (from 32 channels on: below, the round trip through
+        // the stack cost more than it saved, measured on vww's 8- and 16-channel layers).
+        const ROW: usize = 32;
+        let (o0, o1) = outs.split_at_mut(out_d);
+        let mut accs = [[0i32; 4]; ROW];
+        for ((blk, d0), d1) in packed.chunks(ROW * pw).zip(o0.chunks_mut(2 * ROW)).zip(o1.chunks_mut(2 * ROW)) {
+            let mut n = 0;
+            for (acc, wp) in accs.iter_mut().zip(blk.chunks_exact(pw)) {
+                let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                *acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+                n += 1;
+            }
+            D::requant_pairs(&accs[..n], blk, pw, c1, lo, hi, d0, d1);
+        }
+        return;
+    }
     if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {

@@ -265,6 +265,104 @@ unsafe fn pixel_any<D: Dot>(
     }
 }
 
+/// One output pixel of [`depthwise_mult1`] with a `K` x `K` filter for an implementation
+/// with vector [`Dot::mac16_taps`] and [`Dot::requant16`] (`D::MAC16`, Helium): sixteen
+/// channels (four groups) at a time. Inside the input the window's tap pointers are set
+/// once per pixel and each block reads them at its channel offset; at a border they are
+/// set per block, a tap outside the input pointing to sixteen bytes of the zero point
+/// (which adds nothing to the folded bias, as in [`pixel_3x3`]). The last `depth % 16`
+/// channels go to [`pixel_any`]. `K` is a const generic so that the tap array and its
+/// loops have fixed sizes.
+///
+/// # Safety
+/// As [`pixel_3x3`], for the valid taps `ky x kx` of a `K` x `K` window.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pixel_wide<D: Dot, const K: usize>(
+    x0: *const i8,
+    groups: &[i32],
+    [ky, kx]: [core::ops::Range<usize>; 2],
+    [x_row, x_col]: [isize; 2],
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
+    const WIDE: usize = 4 * LANES;
+    let taps = K * K;
+    let stride = taps + GROUP_TAIL;
+    let zp16 = [zp[0]; WIDE];
+    let interior = ky.len() == K && kx.len() == K;
+    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    let set = |ptrs: &mut [[*const i8; K]; K], xb: *const i8| {
+        for (r, row) in ptrs.iter_mut().enumerate() {
+            for (k, p) in row.iter_mut().enumerate() {
+                let valid = interior || (ky.contains(&r) && kx.contains(&k));
+                if !valid {
+                    continue;
+                }
+                *p = xb.wrapping_offset(r as isize * x_row + k as isize * x_col);
+            }
+        }
+    };
+    if interior {
+        set(&mut ptrs, x0);
+    }
+    let blocks = out_px.len() / WIDE;
+    let (wide_out, rest_out) = out_px.split_at_mut(blocks * WIDE);
+    for (b, (outs, g)) in wide_out.chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
+        let offset = if interior {
+            b * WIDE
+        } else {
+            set(&mut ptrs, x0.wrapping_add(b * WIDE));
+            0
+        };
+        // SAFETY: a valid tap's pointer plus `offset` reads channels 16b..16b + 16 <= depth
+        // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); at a
+        // border `offset` is 0 and the other taps read `zp16`. `g` holds four groups of
+        // `stride` words.
+        let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), offset, g, stride) };
+        outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+    }
+    if !rest_out.is_empty() {
+        let rest_groups = groups.get(blocks * LANES * stride..).unwrap_or(&[]);
+        // SAFETY: the caller's guarantee, for the channels after the sixteen-channel blocks.
+        unsafe { pixel_any::<D>(x0.wrapping_add(blocks * WIDE), rest_groups, [K, K], [ky, kx], [x_row, x_col], zp, rq, rest_out) };
+    }
+}
+
+/// [`pixel_wide`] for a depth of exactly 8 ([`Dot::mac8_taps`]): its own function, so that
+/// the sixteen-channel path keeps its registers.
+///
+/// # Safety
+/// As [`pixel_3x3`], for the valid taps `ky x kx` of a `K` x `K` window, `out_px` 8 long.
+#[inline(never)]
+unsafe fn pixel_wide8<D: Dot, const K: usize>(
+    x0: *const i8,
+    groups: &[i32],
+    [ky, kx]: [core::ops::Range<usize>; 2],
+    [x_row, x_col]: [isize; 2],
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
+    let taps = K * K;
+    let stride = taps + GROUP_TAIL;
+    let zp16 = [zp[0]; 4 * LANES];
+    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    for (r, row) in ptrs.iter_mut().enumerate() {
+        for (k, p) in row.iter_mut().enumerate() {
+            if ky.contains(&r) && kx.contains(&k) {
+                *p = x0.wrapping_offset(r as isize * x_row + k as isize * x_col);
+            }
+        }
+    }
+    let (Some(g), Some(o)) = (groups.get(..2 * stride), out_px.get_mut(..2 * LANES)) else { return };
+    // SAFETY: a valid tap's pointer reads channels 0..8 = depth of its input pixel (the
+    // caller's guarantee), the others `zp16`; `g` holds two groups of `stride` words.
+    let sums = unsafe { D::mac8_taps(ptrs.as_flattened(), 0, g, stride) };
+    o.copy_from_slice(&D::requant8(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+}
+
 /// See [`super::depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of
 /// [`LANES`], `packed` from [`super::DepthwiseConv2dVariant::pack`] (per group of four
 /// channels: the filter as one word per tap, the folded bias, the packed requantization).
@@ -314,7 +412,13 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
                 // and k in `kx` (inside the input), a row from r0 on within the slice
                 // (`rows.fits` above).
-                if is_3x3 && ky.len() == 3 && kx.len() == 3 {
+                if D::MAC16 && is_3x3 && depth >= 4 * LANES {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                } else if D::MAC16 && is_3x3 && depth == 2 * LANES {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide8::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
                     // SAFETY: as said above; every tap is valid.
                     unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };
                 } else if is_3x3 {

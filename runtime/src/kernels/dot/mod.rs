@@ -9,7 +9,8 @@
 //!
 //! The ISA seam: [`Dot`] is the interface, one type per implementation ([`scalar::Scalar`],
 //! always compiled, the reference; [`dsp::ArmDsp`], SXTB16/SMLAD, compiled where the
-//! target has the Armv7E-M DSP instructions; [`rv32::Rv32`], narrow loads at fixed offsets
+//! target has the Armv7E-M DSP instructions; `mve::Mve`, Helium vector loops for the
+//! Cortex-M55/M85, the DSP forms for the rest, compiled only for them; [`rv32::Rv32`], narrow loads at fixed offsets
 //! for 32-bit RISC-V, portable Rust compiled everywhere). [`crate::isa`] selects the one the public
 //! kernels use. The fast kernels are generic over `D: Dot`, so the same test suite runs
 //! them with every implementation the test machine can execute (the shared `kernel_tests!`,
@@ -21,7 +22,16 @@
 pub(crate) mod scalar;
 
 #[cfg(tflc_arm_dsp)]
+#[cfg_attr(tflc_mve, allow(dead_code))]
 pub(crate) mod dsp;
+
+// Helium (Cortex-M55/M85): compiled only where the target has it (build.rs `tflc_mve`);
+// the host suites cannot run it (the firmware's on-target self-test does).
+#[cfg(tflc_mve)]
+pub(crate) mod mve;
+
+// The on-target check of the selected implementation (`__private::dot_self_test`).
+pub(crate) mod self_test;
 
 // Portable Rust shaped for RV32: compiled everywhere so that the host suites run it; the
 // kernels use it on `riscv32` (`crate::isa::Dot`).
@@ -50,6 +60,13 @@ pub(crate) trait Dot {
     /// window costs more than the stack (RV32: a layer of up to 64 channels widens each
     /// chunk once). The driver instantiates these two (any other value runs 8).
     const CHUNKED_BLOCK_PAIRS: usize = 8;
+    /// Groups of four taps per chunk of `GemmChunked`'s window: 16 (`gemm::CHUNK_TAPS`,
+    /// 256 bytes of widened pixels on the stack), or 72 where the per-call cost of
+    /// [`Dot::dot_2x2`] and of keeping the accumulators between chunks outweighs the
+    /// stack (Helium: 1152 bytes; a 3x3 window on 32 channels is one chunk). Only the
+    /// driver's chunking changes (the packed layout and the variant choice do not); the
+    /// driver instantiates these two (any other value runs 16).
+    const CHUNKED_GROUPS: usize = 16;
     /// `acc[j] + sum_i x[i] * w[j][i]` for the four rows `w[j]`.
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4];
     /// `acc + sum_i x[i] * w[i]`.
@@ -81,6 +98,18 @@ pub(crate) trait Dot {
     fn widen4(x: u32) -> [u32; 2] {
         scalar::widen4(x)
     }
+    /// [`Dot::widen4`] of each whole word of `src` (a tail of fewer than four bytes is
+    /// ignored) into pixel `slot` (0 or 1) of the groups of `dst` (four words per group,
+    /// [`Dot::dot_2x2`]'s layout): word `i`'s two words at `dst[4i + slot]` and
+    /// `dst[4i + 2 + slot]`, for as many words as `src` has and `dst` has groups.
+    #[inline(always)]
+    fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+        for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
+            let [e, o] = Self::widen4(u32::from_le_bytes([s[0] as u8, s[1] as u8, s[2] as u8, s[3] as u8]));
+            d[slot] = e;
+            d[2 + slot] = o;
+        }
+    }
     /// A block of two pixels times two output channels: `acc` `[p0 a, p0 b, p1 a, p1 b]`
     /// plus, per group `g` of four taps `t0..t3`, the products of the two pixels' taps and
     /// the two channels' weights, wrapping. Group `g` is the four words `x[4g..4g + 4]`:
@@ -92,6 +121,21 @@ pub(crate) trait Dot {
     #[inline(always)]
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
+    }
+    /// Whether [`Dot::requant_pairs`] is this implementation's own (a vector form): then
+    /// `Gemm` requantizes a row of channel pairs at once rather than pair by pair. A
+    /// compile-time constant, so the other implementations' drivers are unchanged.
+    const BLOCK_REQUANT: bool = false;
+    /// `Gemm`'s requantization of the channel pairs `j < accs.len()` of two pixels:
+    /// `accs[j]` = `[p0 a, p0 b, p1 a, p1 b]`, pair `j`'s packed head (folded biases,
+    /// multipliers `m2`, shifts `e - 1` in bytes 0 and 1) at `heads[j * pw..][..5]`; per
+    /// output `h = doubling_high_mul(acc, m2)`, `shift_right(h + (h >> 31), e - 1) + c1`,
+    /// then [`Dot::pack4_halved`] (halved, saturated, clamped to `[lo, hi]`), pixel 0's two
+    /// to `out0[2j..2j + 2]`, pixel 1's to `out1[2j..2j + 2]`, exactly as `requant_pair`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+        requant_pairs_by_one::<Self>(accs, heads, pw, c1, lo, hi, out0, out1)
     }
     /// TFLite's `SaturatingRoundingDoublingHighMul(x, m)` for a multiplier `m` in
     /// `[2^30, 2^31)` (every `QuantizeMultiplier` result but 0, where it never saturates),
@@ -157,6 +201,82 @@ pub(crate) trait Dot {
         })
     }
 
+    /// Whether [`Dot::mac16_taps`], [`Dot::mac8_taps`], [`Dot::requant16`] and [`Dot::requant8`] are this
+    /// implementation's own (a vector form): then the depthwise `Mult1` driver takes sixteen
+    /// channels at a time through them (eight for a depth of 8). A compile-time constant, so the other implementations' drivers are
+    /// unchanged.
+    const MAC16: bool = false;
+    /// Sixteen channels of depthwise `Mult1` (four packed channel groups of `stride` words,
+    /// group `j` at `groups[j * stride..]`, tap `t`'s four weights the bytes of word
+    /// `groups[j * stride + t]`) over the taps `t` whose sixteen input bytes start at
+    /// `taps[t] + offset`: `out[4j + c] = sum_t x_t[4j + c] * w(j, t)[c]`, wrapping (no
+    /// bias).
+    ///
+    /// # Safety
+    /// Each `taps[t].wrapping_add(offset)` points to 16 readable bytes inside one live
+    /// allocation, and `groups` holds `3 * stride + taps.len()` words at least.
+    #[inline(always)]
+    unsafe fn mac16_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        let mut out = [0i32; 16];
+        for (t, &p) in taps.iter().enumerate() {
+            // SAFETY: the caller's guarantee: 16 readable bytes; `[i8; 16]` has alignment 1.
+            let x = unsafe { p.wrapping_add(offset).cast::<[i8; 16]>().read() };
+            for (c, o) in out.iter_mut().enumerate() {
+                let w = (groups[(c / 4) * stride + t] as u32).to_le_bytes()[c % 4] as i8;
+                *o = o.wrapping_add(x[c] as i32 * w as i32);
+            }
+        }
+        out
+    }
+    /// [`Dot::mac16_taps`] for the first two groups only (eight channels; `out[8..]` is 0).
+    ///
+    /// # Safety
+    /// Each `taps[t].wrapping_add(offset)` points to 8 readable bytes inside one live
+    /// allocation, and `groups` holds `stride + taps.len()` words at least.
+    #[inline(always)]
+    unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
+        let mut out = [0i32; 16];
+        for (t, &p) in taps.iter().enumerate() {
+            // SAFETY: the caller's guarantee: 8 readable bytes; `[i8; 8]` has alignment 1.
+            let x = unsafe { p.wrapping_add(offset).cast::<[i8; 8]>().read() };
+            for (c, o) in out[..8].iter_mut().enumerate() {
+                let w = (groups[(c / 4) * stride + t] as u32).to_le_bytes()[c % 4] as i8;
+                *o = o.wrapping_add(x[c] as i32 * w as i32);
+            }
+        }
+        out
+    }
+    /// The sixteen outputs of four channel groups from their sums `sums` (channel order):
+    /// group `j`'s folded bias (four words), multipliers (four) and shifts (one word, a byte
+    /// each) are the nine words at `tails[j * stride..]`, and output `4j + c` is
+    /// [`Dot::requant_lane`]`(bias + sum, m, e, k)` clamped to `[lo, hi]` (`lo <= hi`), as
+    /// `Requant4::apply` (same domain: `|bias + sum| < 2^30`, `m >= 0`, `e` in `1..=22`).
+    #[inline(always)]
+    fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
+        let mut out = [0i8; 16];
+        for (j, o) in out.chunks_exact_mut(4).enumerate() {
+            let t = &tails[j * stride..][..9];
+            let e = t[8] as u32;
+            let v: [i32; 4] = core::array::from_fn(|c| Self::requant_lane(t[c].wrapping_add(sums[4 * j + c]), t[4 + c], e >> (8 * c), k));
+            o.copy_from_slice(&Self::clamp4(v, lo, hi));
+        }
+        out
+    }
+
+    /// [`Dot::requant16`] for the first two groups (eight outputs; `tails` holds
+    /// `stride + 9` words at least).
+    #[inline(always)]
+        fn requant8(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 8] {
+        let mut out = [0i8; 8];
+        for (j, o) in out.chunks_exact_mut(4).enumerate() {
+            let t = &tails[j * stride..][..9];
+            let e = t[8] as u32;
+            let v: [i32; 4] = core::array::from_fn(|c| Self::requant_lane(t[c].wrapping_add(sums[4 * j + c]), t[4 + c], e >> (8 * c), k));
+            o.copy_from_slice(&Self::clamp4(v, lo, hi));
+        }
+        out
+    }
+
     /// The requantization of one accumulator from packed constants
     /// ([`crate::kernels::requant::PackedRequant`]):
     /// `(floor((acc * m + 2^30) / 2^31) + ((k << e) >> 1) + (acc >> 31)) >> e`, for
@@ -173,6 +293,25 @@ pub(crate) trait Dot {
     #[inline(always)]
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         v.map(|x| x.max(lo as i32).min(hi as i32) as i8)
+    }
+}
+
+/// [`Dot::requant_pairs`] one pair at a time with `D`'s scalar-shaped forms (its default, and
+/// the remainder of a vector form).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn requant_pairs_by_one<D: Dot + ?Sized>(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, out0: &mut [i8], out1: &mut [i8]) {
+    for (j, ((acc, o0), o1)) in accs.iter().zip(out0.chunks_exact_mut(2)).zip(out1.chunks_exact_mut(2)).enumerate() {
+        let Some(head) = heads.get(j * pw..j * pw + 5) else { return };
+        let (ma, mb, sa) = (head[2], head[3], head[4]);
+        let sb = sa >> 8;
+        let rq = |acc: i32, m2: i32, e: i32| {
+            let h = D::doubling_high_mul(acc, m2);
+            D::shift_right(h.wrapping_add(h >> 31), e).wrapping_add(c1)
+        };
+        let v = D::pack4_halved([rq(acc[0], ma, sa), rq(acc[1], mb, sb), rq(acc[2], ma, sa), rq(acc[3], mb, sb)], lo, hi).to_le_bytes();
+        o0.copy_from_slice(&[v[0] as i8, v[1] as i8]);
+        o1.copy_from_slice(&[v[2] as i8, v[3] as i8]);
     }
 }
 
@@ -377,6 +516,8 @@ mod tests {
     // `crate::isa::tests::report` prints.
     #[cfg(tflc_arm_dsp)]
     kernel_tests!(arm_dsp, if true, DotCase, DotFns::of::<crate::kernels::dot::dsp::ArmDsp>());
+    // Helium (`mve::Mve`) has no line here: it is compiled only for Cortex-M55/M85 firmware,
+    // which runs `self_test` against `Scalar` on the emulated core (`run.sh --m55`).
     // Portable: runs on every build (natively on the host; on RV32 it is what ships).
     kernel_tests!(rv32, if true, DotCase, DotFns::of::<crate::kernels::dot::rv32::Rv32>());
     // NEON is part of the aarch64 base ISA: compiled and run on every aarch64 build

@@ -1,0 +1,290 @@
+//! An on-target check of the selected dot micro-kernels ([`crate::isa::Dot`]) against the
+//! scalar reference, for implementations the host suites cannot execute (Helium: the
+//! firmware runs it under `qemu-system-arm -cpu cortex-m55`, `examples/firmware/run.sh
+//! --m55`). `no_std` and no allocation: the operands live in fixed stack buffers.
+//!
+//! Pseudo-random operands (SplitMix64, over-representing -128 and 127) and accumulators
+//! (including the wrap points), every length `0..=MAX_LEN` (the lane tails 0..=17 of the
+//! 16-lane loops among them), the int8 rows starting at random byte offsets `0..4` (odd
+//! addresses), offsets -128..=128; every method of [`Dot`] whose result is a value is
+//! compared with [`Scalar`]'s bit for bit. It is a regression check, not a proof: the
+//! host suites' `kernel_tests!` are the full suite for the implementations they can run.
+
+use super::scalar::Scalar;
+use super::Dot;
+
+/// The longest int8 row tried (three 16-lane vectors and a tail).
+const MAX_LEN: usize = 71;
+/// The most groups of four taps tried for `dot_2x2` / `mac4x4_row` (odd and even counts).
+const MAX_GROUPS: usize = 11;
+
+/// SplitMix64, as the host suites' `Rng`.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn i8(&mut self) -> i8 {
+        match self.next() % 8 {
+            0 => i8::MIN,
+            1 => i8::MAX,
+            _ => self.next() as i8,
+        }
+    }
+
+    fn i32(&mut self) -> i32 {
+        match self.next() % 6 {
+            0 => i32::MAX,
+            1 => i32::MIN,
+            2 => 0,
+            _ => self.next() as i32,
+        }
+    }
+
+    fn fill(&mut self, b: &mut [i8]) {
+        b.iter_mut().for_each(|v| *v = self.i8());
+    }
+}
+
+/// Counts of one self-test run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SelfTest {
+    /// Results compared.
+    pub checks: u32,
+    /// Results that differed from the scalar reference.
+    pub failures: u32,
+}
+
+impl SelfTest {
+    fn cmp(&mut self, what: &'static str, len: usize, got: &[i32], want: &[i32], fail: &mut dyn FnMut(&'static str, usize, i32, i32)) {
+        for (&g, &w) in got.iter().zip(want) {
+            self.checks += 1;
+            if g != w {
+                self.failures += 1;
+                fail(what, len, g, w);
+            }
+        }
+    }
+}
+
+/// Runs every micro-kernel of `D` against [`Scalar`] over `rounds` seeds; `fail(kernel,
+/// length, got, want)` for each differing result.
+pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize, i32, i32)) -> SelfTest {
+    let mut t = SelfTest::default();
+    let mut rng = Rng(0x7f1c_0055);
+    for _ in 0..rounds {
+        // int8 rows: x and four weight rows, each with 3 bytes of slack for the start offset.
+        let mut xb = [0i8; MAX_LEN + 3];
+        let mut wb = [[0i8; MAX_LEN + 3]; 4];
+        rng.fill(&mut xb);
+        wb.iter_mut().for_each(|w| rng.fill(w));
+        for len in 0..=MAX_LEN {
+            let (ox, ow) = ((rng.next() % 4) as usize, (rng.next() % 4) as usize);
+            let x = &xb[ox..ox + len];
+            let w: [&[i8]; 4] = core::array::from_fn(|j| &wb[j][(ow + j) % 4..][..len]);
+            let acc: [i32; 4] = core::array::from_fn(|_| rng.i32());
+            let offset = (rng.next() % 257) as i32 - 128;
+            t.cmp("dot4", len, &D::dot4(x, w, acc), &Scalar::dot4(x, w, acc), fail);
+            t.cmp("dot1", len, &[D::dot1(x, w[1], acc[0])], &[Scalar::dot1(x, w[1], acc[0])], fail);
+            t.cmp("dot4_offset", len, &D::dot4_offset(x, w, offset, acc), &Scalar::dot4_offset(x, w, offset, acc), fail);
+            t.cmp("dot1_offset", len, &[D::dot1_offset(x, w[2], offset, acc[1])], &[Scalar::dot1_offset(x, w[2], offset, acc[1])], fail);
+            // dot4x4_row: the weight words interleaved from the rows (any words will do).
+            let mut ww = [0i32; MAX_LEN + 3];
+            for (k, v) in ww[..len].iter_mut().enumerate() {
+                *v = i32::from_le_bytes(core::array::from_fn(|b| w[k % 4][(4 * (k / 4) + b) % len.max(1)] as u8));
+            }
+            let wl = &ww[..len / 4 * 4];
+            t.cmp("dot4x4_row", len, &D::dot4x4_row(x, wl, acc), &Scalar::dot4x4_row(x, wl, acc), fail);
+            // widen_into: both slots, into a buffer whose other words must stay as they were
+            // (and a `dst` one group short when there is room to be short).
+            for slot in 0..2 {
+                let groups = (len / 4).saturating_sub(len % 2);
+                let mut got = [0x5a5a_5a5au32; 4 * (MAX_LEN / 4 + 1)];
+                let mut want = got;
+                D::widen_into(x, &mut got[..4 * groups], slot);
+                Scalar::widen_into(x, &mut want[..4 * groups], slot);
+                t.cmp("widen_into", len, &got.map(|v| v as i32), &want.map(|v| v as i32), fail);
+            }
+            if len >= 4 {
+                let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[3][0], w[3][1], w[3][2], w[3][3]]);
+                t.cmp("mac4", len, &D::mac4(xa, wa, acc), &Scalar::mac4(xa, wa, acc), fail);
+                t.cmp("mac4_ref", len, &D::mac4_ref(&xa, &wa, acc), &Scalar::mac4_ref(&xa, &wa, acc), fail);
+                t.cmp("mac4_offset", len, &D::mac4_offset(xa, wa, offset, acc), &Scalar::mac4_offset(xa, wa, offset, acc), fail);
+                let word = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
+                let [a, b] = D::widen4(word);
+                let [c, d] = Scalar::widen4(word);
+                t.cmp("widen4", len, &[a as i32, b as i32], &[c as i32, d as i32], fail);
+                let v = acc.map(|a| a >> 20);
+                let (lo, hi) = (x[0].min(x[1]), x[0].max(x[1]));
+                t.cmp("clamp4", len, &D::clamp4(v, lo, hi).map(i32::from), &Scalar::clamp4(v, lo, hi).map(i32::from), fail);
+                t.cmp("pack4_halved", len, &[D::pack4_halved(v, lo, hi) as i32], &[Scalar::pack4_halved(v, lo, hi) as i32], fail);
+            }
+        }
+        // The blocked forms: words of widened taps and packed weights, 0..=MAX_GROUPS groups.
+        let mut xw = [0u32; 4 * MAX_GROUPS];
+        let mut pw = [0i32; 4 * MAX_GROUPS];
+        let mut wide = [[0u32; 2]; MAX_GROUPS];
+        for groups in 0..=MAX_GROUPS {
+            for v in xw.iter_mut() {
+                let b: [i8; 4] = core::array::from_fn(|_| rng.i8());
+                // dot_2x2 reads widen4's words: two int16 lanes from int8.
+                *v = D::widen4(u32::from_le_bytes(b.map(|v| v as u8)))[(rng.next() % 2) as usize];
+            }
+            pw.iter_mut().for_each(|v| *v = rng.next() as i32);
+            for v in wide.iter_mut() {
+                let b: [i8; 4] = core::array::from_fn(|_| rng.i8());
+                *v = D::widen4(u32::from_le_bytes(b.map(|v| v as u8)));
+            }
+            let acc: [i32; 4] = core::array::from_fn(|_| rng.i32());
+            let (x, w) = (&xw[..4 * groups], &pw[..2 * groups]);
+            t.cmp("dot_2x2", groups, &D::dot_2x2(x, w, acc), &Scalar::dot_2x2(x, w, acc), fail);
+            // Longer slices than the groups need: the kernel reads only whole groups of both.
+            let wx = &pw[..(2 * groups + 1).min(pw.len())];
+            t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(x, wx, acc), fail);
+            let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
+            t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
+            // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
+            // multipliers m2 = 2m - 2^32 for m in [2^30, 2^31) or 0, shifts e - 1 in 0..=21.
+            {
+                let pw = 7;
+                let mut heads = [0i32; 7 * (MAX_GROUPS + 1)];
+                let mut accs = [[0i32; 4]; MAX_GROUPS + 1];
+                for (j, acc) in accs.iter_mut().enumerate() {
+                    *acc = core::array::from_fn(|_| (rng.next() as i32) >> 2);
+                    let m = |r: &mut Rng| if r.next().is_multiple_of(8) { 0 } else { ((r.next() as u32 | 0x4000_0000) & 0x7fff_ffff).wrapping_mul(2) as i32 };
+                    heads[j * pw + 2] = m(&mut rng);
+                    heads[j * pw + 3] = m(&mut rng);
+                    heads[j * pw + 4] = ((rng.next() % 22) | (rng.next() % 22) << 8) as i32;
+                    // A channel with multiplier 0 accumulates 0 (`gemm::pack` zeroes it).
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        if heads[j * pw + 2 + c % 2] == 0 {
+                            *a = 0;
+                        }
+                    }
+                }
+                let c1 = 2 * ((rng.next() % 256) as i32 - 128) + 1;
+                let (a, b) = (rng.i8(), rng.i8());
+                let (lo, hi) = (a.min(b), a.max(b));
+                let n = groups + 1;
+                let hl = &heads[..(n - 1) * pw + 5];
+                let (mut g0, mut g1, mut w0, mut w1) = ([0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)], [0i8; 2 * (MAX_GROUPS + 1)]);
+                D::requant_pairs(&accs[..n], hl, pw, c1, lo, hi, &mut g0, &mut g1);
+                Scalar::requant_pairs(&accs[..n], hl, pw, c1, lo, hi, &mut w0, &mut w1);
+                t.cmp("requant_pairs", n, &g0.map(i32::from), &w0.map(i32::from), fail);
+                t.cmp("requant_pairs", n, &g1.map(i32::from), &w1.map(i32::from), fail);
+            }
+            // Requantization: |acc| < 2^30, m >= 0, e in 1..=22.
+            let a = (rng.next() as i32) >> 2;
+            let m = (rng.next() as i32) & i32::MAX;
+            let e = 1 + (rng.next() % 22) as u32;
+            let k = 2 * ((rng.next() % 256) as i32 - 128) + 1;
+            t.cmp("requant_lane", groups, &[D::requant_lane(a, m, e, k)], &[Scalar::requant_lane(a, m, e, k)], fail);
+            let m2 = ((rng.next() as u32) | 0x8000_0000) as i32;
+            t.cmp("doubling_high_mul", groups, &[D::doubling_high_mul(a, m2)], &[Scalar::doubling_high_mul(a, m2)], fail);
+            let s = (rng.next() % 32) as i32 | ((rng.next() as i32) & !255);
+            t.cmp("shift_right", groups, &[D::shift_right(a, s)], &[Scalar::shift_right(a, s)], fail);
+        }
+        // Depthwise sixteen-channel taps: 0..=25 taps, each at its own odd or even start
+        // in one input buffer, four groups of `taps + 9` words (the packed layout's stride).
+        let mut xin = [0i8; 26 * 16 + 3];
+        rng.fill(&mut xin);
+        let mut gw = [0i32; 4 * (25 + 9)];
+        for taps in 0..=25usize {
+            gw.iter_mut().for_each(|v| *v = rng.next() as i32);
+            let stride = taps + 9;
+            let ptrs: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 32)) as usize..].as_ptr());
+            let offset = (rng.next() % 17) as usize;
+            let g = &gw[..4 * stride];
+            // SAFETY: every pointer starts at least 32 bytes before the end of `xin`, so 16
+            // bytes from it plus `offset` (< 17) are inside `xin`; `g` holds
+            // 4 * stride >= 3 * stride + taps words.
+            let (got, want) = unsafe { (D::mac16_taps(&ptrs[..taps], offset, g, stride), Scalar::mac16_taps(&ptrs[..taps], offset, g, stride)) };
+            t.cmp("mac16_taps", taps, &got, &want, fail);
+            // SAFETY: as above (8 of the 16 bytes; `g` holds stride + taps words).
+            let (got, want) = unsafe { (D::mac8_taps(&ptrs[..taps], offset, g, stride), Scalar::mac8_taps(&ptrs[..taps], offset, g, stride)) };
+            t.cmp("mac8_taps", taps, &got, &want, fail);
+            // requant16 in its domain: |bias + sum| < 2^30, m >= 0, shifts 1..=22.
+            let mut tails = [0i32; 4 * (25 + 9)];
+            let sums: [i32; 16] = core::array::from_fn(|_| (rng.next() as i32) >> 3);
+            for j in 0..4 {
+                let tj = &mut tails[j * stride..][..9];
+                for c in 0..4 {
+                    tj[c] = (rng.next() as i32) >> 3;
+                    tj[4 + c] = (rng.next() as i32) & i32::MAX;
+                }
+                tj[8] = i32::from_le_bytes(core::array::from_fn(|_| 1 + (rng.next() % 22) as u8));
+            }
+            let k = 2 * ((rng.next() % 256) as i32 - 128) + 1;
+            let (a, b) = (rng.i8(), rng.i8());
+            let (lo, hi) = (a.min(b), a.max(b));
+            let tl = &tails[..4 * stride];
+            let got = D::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
+            let want = Scalar::requant16(&sums, tl, stride, k, lo, hi).map(i32::from);
+            t.cmp("requant16", taps, &got, &want, fail);
+            let t8 = &tl[..stride + 9];
+            let got = D::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
+            let want = Scalar::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
+            t.cmp("requant8", taps, &got, &want, fail);
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalar_passes_and_checks_every_kernel() {
+        let t = run::<Scalar>(2, &mut |what, len, got, want| panic!("{what} at {len}: {got} != {want}"));
+        assert_eq!(t.failures, 0);
+        assert!(t.checks > 2000, "{t:?}");
+    }
+
+    #[test]
+    fn selected_passes() {
+        let t = run::<crate::isa::Dot>(2, &mut |what, len, got, want| panic!("{what} at {len}: {got} != {want}"));
+        assert_eq!(t.failures, 0);
+    }
+
+    /// A wrong implementation is caught (the check is not vacuous).
+    #[test]
+    fn catches_a_wrong_kernel() {
+        struct Off;
+        impl Dot for Off {
+            const NAME: &'static str = "off";
+            fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+                // Drops the 17th element: a lane-tail bug.
+                let n = if x.len() == 17 { 16 } else { x.len() };
+                Scalar::dot4(&x[..n], w, acc)
+            }
+            fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+                Scalar::dot1(x, w, acc)
+            }
+            fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+                Scalar::mac4(x, w, acc)
+            }
+            fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+                Scalar::dot4_offset(x, w, offset, acc)
+            }
+            fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+                Scalar::dot1_offset(x, w, offset, acc)
+            }
+            fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+                Scalar::mac4_offset(x, w, offset, acc)
+            }
+        }
+        let mut seen = 0;
+        let t = run::<Off>(1, &mut |what, len, _, _| {
+            assert_eq!((what, len), ("dot4", 17));
+            seen += 1;
+        });
+        assert!(t.failures > 0 && t.failures == seen);
+    }
+}
