@@ -9,11 +9,14 @@ FULLY_CONNECTED, 3 for DEPTHWISE_CONV_2D).
 
     python3 tools/lut_compressed_models.py compress IN.tflite OUT_DIR [BITS]   # default 4
     python3 tools/lut_compressed_models.py run MODEL.tflite INPUT.bin          # TFLite Micro
+    python3 tools/lut_compressed_models.py golden MODEL.tflite INPUT.bin DIR   # golden run 0
 
 `compress` writes OUT_DIR/<stem>_lut<BITS>.tflite (the compressed model) and
 OUT_DIR/<stem>_clustered.tflite (the same clustered weights uncompressed: the int8 twin with
 the same outputs) and prints the filter bytes of each. `run` prints TFLite Micro's output 0
-(int8) for a raw int8 input file, to compare with `tflc run`.
+(int8) for a raw int8 input file, to compare with `tflc run`. `golden` writes TFLite Micro's
+run 0 as the firmware reads golden data (DIR/index.json, run0_in0.bin, run0_out0.bin), for
+`examples/firmware/run.sh` with a TFLC_SHARED whose models/ and golden/ hold the model.
 
 Needs `pip install numpy tflite-micro` (the December 2026 wheel has the compression
 library). Write the models outside the repository (a temp dir or `target/`): the corpus
@@ -134,11 +137,37 @@ def run(model_path, input_path):
     print(" ".join(str(v) for v in interp.get_output(0).ravel().tolist()))
 
 
+def golden(model_path, input_path, out_dir):
+    import json
+    from tflite_micro.python.tflite_micro import runtime
+
+    interp = runtime.Interpreter.from_file(model_path)
+    x = np.fromfile(input_path, dtype=np.int8)
+    d = interp.get_input_details(0)
+    interp.set_input(x.reshape(d["shape"]).astype(d["dtype"]), 0)
+    interp.invoke()
+    y = interp.get_output(0)
+    os.makedirs(out_dir, exist_ok=True)
+    x.tofile(os.path.join(out_dir, "run0_in0.bin"))
+    y.astype(np.int8).tofile(os.path.join(out_dir, "run0_out0.bin"))
+    index = {
+        "model": os.path.basename(model_path),
+        "oracle": "TFLite Micro interpreter (PyPI tflite-micro), reference kernels, TFLM_DECODE",
+        "runs": [{"inputs": [{"file": "run0_in0.bin", "dtype": "int8", "shape": [int(v) for v in d["shape"]]}],
+                  "outputs": [{"file": "run0_out0.bin", "dtype": "int8", "shape": [int(v) for v in y.shape]}]}],
+    }
+    with open(os.path.join(out_dir, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+    print(" ".join(str(v) for v in y.ravel().tolist()))
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "compress":
         compress_model(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 4)
     elif len(argv) == 4 and argv[1] == "run":
         run(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "golden":
+        golden(argv[2], argv[3], argv[4])
     else:
         print(__doc__)
         return 2

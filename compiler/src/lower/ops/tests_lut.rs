@@ -89,3 +89,41 @@ fn tables_larger_than_the_weights_are_decoded() {
 fn fuzz_seeds_include_a_compressed_model() {
     assert!(crate::testing::models::fuzz_seeds().iter().any(|(n, _)| *n == "builder_lut_weights"));
 }
+
+/// A compressed filter TFLite Micro would refuse, or whose reads would leave its data, is
+/// refused by name whether or not it would be kept compressed: indices shorter than the
+/// tensor, an index past the value table, index width 0, a DCM version other than 1.
+#[test]
+fn bad_compressed_filters_are_refused_by_name() {
+    use crate::ir::{DType, FullyConnectedOptions, OpKind, Quantization};
+    use crate::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
+    let build = |encoded: Vec<u8>, anc: Vec<u8>| {
+        let mut b = ModelBuilder::new();
+        let x = b.activation("x", DType::I8, &[1, 8], Some((0.05, 0)));
+        let e = b.constant("w/encoded", DType::U8, &[encoded.len()], encoded, None);
+        let a = b.constant("w/ancillary", DType::U8, &[anc.len()], anc, None);
+        let quant = Some(Quantization { scale: vec![0.01, 0.02], zero_point: vec![0, 0], axis: Some(0) });
+        let w = b.tensor(TensorSpec { name: "w".into(), dtype: DType::I8, shape: vec![2, 8], shape_signature: None, quant, data: None, variable: false });
+        b.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[w]);
+        let y = b.activation("y", DType::I8, &[1, 2], Some((0.1, 0)));
+        b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+        b.inputs(&[x]).outputs(&[y]);
+        b.finish()
+    };
+    // 2 channels x 4 entries, 2-bit indices: 16 weights take 4 bytes.
+    let anc = |width: u8, stride: u8, version: u8, entries: usize| {
+        let mut a = vec![0u8, version, 0, 0, 1, width, stride, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        a.extend((0..entries).map(|i| i as u8 * 3));
+        a
+    };
+    assert!(crate::compile(&build(vec![0x1b; 4], anc(2, 4, 1, 8)), &crate::CompileOptions::default()).is_ok());
+    for (encoded, anc, needle) in [
+        (vec![0x1b; 3], anc(2, 4, 1, 8), "end before element 12"),
+        (vec![0xff; 4], anc(2, 4, 1, 6), "past the value table"),
+        (vec![0x1b; 4], anc(0, 4, 1, 8), "width 0"),
+        (vec![0x1b; 4], anc(2, 4, 2, 8), "DCM version 2"),
+    ] {
+        let e = crate::compile(&build(encoded, anc), &crate::CompileOptions::default()).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(needle) && e.contains("TFLM_DECODE") && e.contains("op 0"), "{needle}: {e}");
+    }
+}
