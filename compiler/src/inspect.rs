@@ -415,8 +415,18 @@ pub fn summarize(model: &Model<'_>) -> Summary {
             }
         }
         let densified = folding.subgraphs.get(s).map(|f| &f.densified);
+        // TFLM_DECODE's outputs: the file stores their encoded inputs (counted as
+        // themselves), not the decoded bytes (`compressed` reports both).
+        let decoded: BTreeSet<TensorId> = sg
+            .ops
+            .iter()
+            .filter(|o| sg.folded.contains(&o.id) && matches!(&o.opcode, crate::ir::OpCode::Custom(n) if n == "TFLM_DECODE"))
+            .flat_map(|o| o.outputs.iter().copied())
+            .collect();
         for t in sg.tensors.iter() {
-            if densified.is_some_and(|d| d.contains(&t.id)) {
+            if decoded.contains(&t.id) {
+                // Not stored by the file.
+            } else if densified.is_some_and(|d| d.contains(&t.id)) {
                 // Count what the file stores, not the compiler's dense copy (the constants
                 // kernels read in its place are counted as themselves).
                 weight_bytes += sparse.iter().find(|i| i.subgraph == s && i.tensor == t.id).map_or(0, |i| i.stored_bytes + i.index_bytes);

@@ -127,3 +127,29 @@ fn bad_compressed_filters_are_refused_by_name() {
         assert!(e.contains(needle) && e.contains("TFLM_DECODE") && e.contains("op 0"), "{needle}: {e}");
     }
 }
+
+/// TFLite Micro's compression library leaves the filter's per-channel quantization on the
+/// encoded bytes (shape `[n]`, which it does not fit); TFLite Micro never reads it, and the
+/// reader drops it on TFLM_DECODE's uint8 inputs instead of refusing the file.
+#[test]
+fn encoded_bytes_may_carry_the_filters_quantization() {
+    use crate::ir::{DType, FullyConnectedOptions, OpKind, Quantization};
+    use crate::tflite::builder::{ModelBuilder, OpSpecCode, TensorSpec};
+    let mut b = ModelBuilder::new();
+    let x = b.activation("x", DType::I8, &[1, 8], Some((0.05, 0)));
+    let q = Quantization { scale: vec![0.01, 0.02, 0.03], zero_point: vec![0; 3], axis: Some(1) };
+    let e = b.constant("w/encoded", DType::U8, &[4], vec![0x1b, 0x1b, 0x1b, 0], Some(q.clone()));
+    let mut anc = vec![0u8, 1, 0, 0, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    anc.extend([5, 0xfb, 7, 0xf9, 9, 0xf7]);
+    let a = b.constant("w/ancillary", DType::U8, &[anc.len()], anc, None);
+    let wq = Quantization { axis: Some(0), ..q };
+    let w = b.tensor(TensorSpec { name: "w".into(), dtype: DType::I8, shape: vec![3, 8], shape_signature: None, quant: Some(wq), data: None, variable: false });
+    b.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[w]);
+    let y = b.activation("y", DType::I8, &[1, 3], Some((0.1, 0)));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(x), Some(w), None], &[y]);
+    b.inputs(&[x]).outputs(&[y]);
+    let bytes = b.finish();
+    let model = crate::passes::read_model(&bytes).unwrap();
+    assert!(model.main().tensor(crate::ir::TensorId::new(1)).quant.is_none());
+    crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
+}
