@@ -95,15 +95,35 @@ fn finish(acc: i32, bias: Option<&[i32]>, q: &crate::kernels::numerics::QuantS8<
 }
 
 /// FULLY_CONNECTED int8 on LUT weights (`[units, depth]`), symmetric weights
-/// (`weights_offset == 0`): per unit its row decoded once (up to [`BLOCK`]) and dotted
-/// with every batch row.
+/// (`weights_offset == 0`): four units' rows decoded at a time while they fit [`BLOCK`],
+/// else one unit's (in pieces past [`BLOCK`]), and dotted with every batch row.
 #[inline(never)]
 pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], w: &LutWeights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
     let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
     debug_assert_eq!(p.weights_offset, 0);
     let off = p.quant.input_offset;
     let mut buf = [0i8; BLOCK];
-    for u in 0..units {
+    // Four units at a time while their rows fit the buffer together: one pass over each
+    // batch row feeds four sums (`Dot::dot4_offset`).
+    let mut first = 0;
+    if depth > 0 && 4 * depth <= BLOCK {
+        while first + 4 <= units {
+            for j in 0..4 {
+                w.decode(first + j, (first + j) * depth, &mut buf[j * depth..(j + 1) * depth]);
+            }
+            let (r0, rest) = buf.split_at(depth);
+            let (r1, rest) = rest.split_at(depth);
+            let (r2, r3) = rest.split_at(depth);
+            for b in 0..batches {
+                let acc = D::dot4_offset(&input[b * depth..][..depth], [r0, r1, r2, &r3[..depth]], off, [0; 4]);
+                for (j, &a) in acc.iter().enumerate() {
+                    output[b * units + first + j] = finish(a, bias, &p.quant, first + j, &p.clamp);
+                }
+            }
+            first += 4;
+        }
+    }
+    for u in first..units {
         if depth <= BLOCK {
             let ws = &mut buf[..depth];
             w.decode(u, u * depth, ws);
@@ -125,10 +145,12 @@ pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &
     }
 }
 
-/// CONV_2D int8 on LUT weights (`[out_d, h, w, f_d]`, grouped too): per output channel its
-/// row (`h * w * f_d` weights) decoded once when it fits [`BLOCK`], else each tap's
-/// weights decoded in pieces as the window reads them; then every output pixel of that
-/// channel, taps outside the image skipped (TFLite's `ConvPerChannel`).
+/// CONV_2D int8 on LUT weights (`[out_d, h, w, f_d]`, grouped too): four output channels'
+/// rows (`h * w * f_d` weights each) decoded once when they fit [`BLOCK`] together (no
+/// groups), then every output pixel of those channels; the rest one channel at a time, its
+/// row decoded once when it fits, else each tap's weights decoded in pieces as the window
+/// reads them. Taps outside the image are skipped (TFLite's `ConvPerChannel`); without
+/// groups or column dilation a window row's taps are one dot product.
 #[inline(never)]
 pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWeights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
     let g = &p.geometry;
@@ -143,8 +165,52 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
     let row = f_h * f_w * f_d;
     let fits = row <= BLOCK;
     let off = p.quant.input_offset;
+    // Without groups or column dilation, a window row's valid taps are one run of
+    // `taps * f_d` bytes in the input and in the filter row: one dot product per window row.
+    let merge = groups == 1 && g.dilation_width == 1;
     let mut buf = [0i8; BLOCK];
-    for oc in 0..out_d {
+    // Four output channels at a time while their rows fit the buffer together (and no
+    // groups): one pass over each window feeds four sums (`Dot::dot4_offset`).
+    let mut first = 0;
+    if groups == 1 && row > 0 && 4 * row <= BLOCK {
+        while first + 4 <= out_d {
+            for j in 0..4 {
+                w.decode(first + j, (first + j) * row, &mut buf[j * row..(j + 1) * row]);
+            }
+            let (r0, rest) = buf.split_at(row);
+            let (r1, rest) = rest.split_at(row);
+            let (r2, r3) = rest.split_at(row);
+            let r3 = &r3[..row];
+            for b in 0..batches {
+                for oy in 0..out_h {
+                    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+                    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+                    for ox in 0..out_w {
+                        let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                        let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                        let mut acc = [0i32; 4];
+                        for ky in ky_range.clone() {
+                            let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                            let runs = if merge { kx_range.start..kx_range.start + usize::from(!kx_range.is_empty()) } else { kx_range.clone() };
+                            let n = if merge { kx_range.len() * f_d } else { f_d };
+                            for kx in runs {
+                                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..n];
+                                let t = (ky * f_w + kx) * f_d;
+                                acc = D::dot4_offset(xs, [&r0[t..t + n], &r1[t..t + n], &r2[t..t + n], &r3[t..t + n]], off, acc);
+                            }
+                        }
+                        let at = ((b * out_h + oy) * out_w + ox) * out_d + first;
+                        for (j, &a) in acc.iter().enumerate() {
+                            output[at + j] = finish(a, bias, &p.quant, first + j, &p.clamp);
+                        }
+                    }
+                }
+            }
+            first += 4;
+        }
+    }
+    for oc in first..out_d {
         let in_c0 = (oc / per_group.max(1)) * f_d;
         if fits {
             w.decode(oc, oc * row, &mut buf[..row]);
@@ -159,6 +225,16 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
                     let mut acc = 0;
                     for ky in ky_range.clone() {
                         let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                        if fits && merge {
+                            if let Some(kx) = kx_range.clone().next() {
+                                let n = kx_range.len() * f_d;
+                                let ix = (in_x0 + kx as isize) as usize;
+                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..n];
+                                let tap = (ky * f_w + kx) * f_d;
+                                acc = D::dot1_offset(xs, &buf[tap..tap + n], off, acc);
+                            }
+                            continue;
+                        }
                         for kx in kx_range.clone() {
                             let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
                             let xs = &input[((b * in_h + iy) * in_w + ix) * in_d + in_c0..][..f_d];
