@@ -21,6 +21,7 @@ use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::{Numerics, S8};
+use crate::kernels::requant::Requant;
 use crate::kernels::window::valid_taps;
 
 /// Bytes of the stack buffer a kernel decodes weights into. A CONV_2D or FULLY_CONNECTED
@@ -68,19 +69,24 @@ impl LutWeights<'_> {
     }
 }
 
-/// [`LutWeights::decode`] for `W`-bit indices: each index sits in the 16 bits of the byte
-/// it starts in and the next (`W <= 7`), the bit string's last byte followed by zeros.
+/// [`LutWeights::decode`] for `W`-bit indices: a bit buffer refilled a byte at a time (the
+/// bit string's last byte followed by zeros), each index its top `W` unread bits.
 #[inline(always)]
 fn decode_w<const W: usize>(indices: &[u8], table: &[i8], start: usize, out: &mut [i8]) {
     let mask = (1u32 << W) - 1;
-    let mut pos = start * W;
+    let pos = start * W;
+    let mut next = pos >> 3;
+    let mut buf = u32::from(indices.get(next).copied().unwrap_or(0));
+    let mut bits = 8 - (pos & 7);
+    next += 1;
     for o in out {
-        let byte = pos >> 3;
-        let hi = u32::from(indices[byte]);
-        let lo = u32::from(indices.get(byte + 1).copied().unwrap_or(0));
-        let i = ((hi << 8 | lo) >> (16 - (pos & 7) - W)) & mask;
-        *o = table[i as usize];
-        pos += W;
+        if bits < W {
+            buf = buf << 8 | u32::from(indices.get(next).copied().unwrap_or(0));
+            next += 1;
+            bits += 8;
+        }
+        bits -= W;
+        *o = table[((buf >> bits) & mask) as usize];
     }
 }
 
@@ -106,6 +112,7 @@ pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &
     // Four units at a time while their rows fit the buffer together: one pass over each
     // batch row feeds four sums (`Dot::dot4_offset`).
     let mut first = 0;
+    let rq = Requant::new(&p.quant, &p.clamp);
     if depth > 0 && 4 * depth <= BLOCK {
         while first + 4 <= units {
             for j in 0..4 {
@@ -114,11 +121,10 @@ pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &
             let (r0, rest) = buf.split_at(depth);
             let (r1, rest) = rest.split_at(depth);
             let (r2, r3) = rest.split_at(depth);
+            let init: [i32; 4] = core::array::from_fn(|j| bias.map_or(0, |b| b[first + j]));
             for b in 0..batches {
-                let acc = D::dot4_offset(&input[b * depth..][..depth], [r0, r1, r2, &r3[..depth]], off, [0; 4]);
-                for (j, &a) in acc.iter().enumerate() {
-                    output[b * units + first + j] = finish(a, bias, &p.quant, first + j, &p.clamp);
-                }
+                let acc = D::dot4_offset(&input[b * depth..][..depth], [r0, r1, r2, &r3[..depth]], off, init);
+                rq.store(first, &acc, &mut output[b * units + first..][..4]);
             }
             first += 4;
         }
@@ -172,6 +178,7 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
     // Four output channels at a time while their rows fit the buffer together (and no
     // groups): one pass over each window feeds four sums (`Dot::dot4_offset`).
     let mut first = 0;
+    let rq = Requant::new(&p.quant, &p.clamp);
     if groups == 1 && row > 0 && 4 * row <= BLOCK {
         while first + 4 <= out_d {
             for j in 0..4 {
@@ -181,6 +188,8 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
             let (r1, rest) = rest.split_at(row);
             let (r2, r3) = rest.split_at(row);
             let r3 = &r3[..row];
+            // The bias starts the sums (wrapping int32 sums in any order are the same).
+            let init: [i32; 4] = core::array::from_fn(|j| bias.map_or(0, |b| b[first + j]));
             for b in 0..batches {
                 for oy in 0..out_h {
                     let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
@@ -188,7 +197,7 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
                     for ox in 0..out_w {
                         let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                         let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                        let mut acc = [0i32; 4];
+                        let mut acc = init;
                         for ky in ky_range.clone() {
                             let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
                             let runs = if merge { kx_range.start..kx_range.start + usize::from(!kx_range.is_empty()) } else { kx_range.clone() };
@@ -201,9 +210,7 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
                             }
                         }
                         let at = ((b * out_h + oy) * out_w + ox) * out_d + first;
-                        for (j, &a) in acc.iter().enumerate() {
-                            output[at + j] = finish(a, bias, &p.quant, first + j, &p.clamp);
-                        }
+                        rq.store(first, &acc, &mut output[at..at + 4]);
                     }
                 }
             }

@@ -340,6 +340,11 @@ impl Kernel for DepthwiseConv2d {
     }
 
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
+        // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
+        // once per band of rows: no overlap (it would decode the filter once per band).
+        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. }) {
+            return Vec::new();
+        }
         let (g, elem) = match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
             DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),
