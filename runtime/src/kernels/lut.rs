@@ -75,6 +75,31 @@ impl LutWeights<'_> {
 fn decode_w<const W: usize>(indices: &[u8], table: &[i8], start: usize, out: &mut [i8]) {
     let mask = (1u32 << W) - 1;
     let pos = start * W;
+    // Widths that divide a byte, from a byte boundary: whole bytes of `8 / W` indices each
+    // (most of a row: FULLY_CONNECTED reads each weight once per inference), then the rest.
+    if 8 % W == 0 && pos % 8 == 0 {
+        let per = 8 / W;
+        let whole = out.len() / per;
+        let (head, tail) = out.split_at_mut(whole * per);
+        let bytes = &indices[pos / 8..][..whole];
+        for (o, &b) in head.chunks_exact_mut(per).zip(bytes) {
+            for (j, v) in o.iter_mut().enumerate() {
+                *v = table[((u32::from(b) >> (8 - W * (j + 1))) & mask) as usize];
+            }
+        }
+        if !tail.is_empty() {
+            decode_bits::<W>(indices, table, start + whole * per, tail);
+        }
+        return;
+    }
+    decode_bits::<W>(indices, table, start, out)
+}
+
+/// [`decode_w`] from any bit position.
+#[inline(always)]
+fn decode_bits<const W: usize>(indices: &[u8], table: &[i8], start: usize, out: &mut [i8]) {
+    let mask = (1u32 << W) - 1;
+    let pos = start * W;
     let mut next = pos >> 3;
     let mut buf = u32::from(indices.get(next).copied().unwrap_or(0));
     let mut bits = 8 - (pos & 7);
