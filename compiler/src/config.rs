@@ -82,6 +82,14 @@ impl Config {
         self
     }
 
+    /// Decode TFLite Micro's compressed weights at compile time into plain int8 in flash (see
+    /// [`CompileOptions::decode_weights`]): faster kernels, larger firmware. Off by default
+    /// (LUT-compressed filters stay compressed and the kernels decode them).
+    pub fn decode_weights(mut self, decode: bool) -> Self {
+        self.options.decode_weights = decode;
+        self
+    }
+
     /// Give the kernel of custom operator `name` (its custom code) `bytes` of arena scratch,
     /// live during each of its calls only, as its method's `scratch: &mut [u8]`
     /// ([`CompileOptions::custom_scratch`], `docs/CUSTOM_OPS.md`; `--custom-scratch NAME=BYTES`).

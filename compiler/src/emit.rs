@@ -622,6 +622,11 @@ impl<'e, 'm, 'a> EmitCx<'e, 'm, 'a> {
         self.table(what, "i8", v.len(), &bytes, format_ident!("as_i8"))
     }
 
+    /// A byte table computed at compile time (packed indices), in the weight blob.
+    pub fn table_u8(&mut self, what: &str, v: &[u8]) -> TokenStream {
+        self.table(what, "u8", v.len(), v, format_ident!("as_u8"))
+    }
+
     /// An int16 table computed at compile time, in the weight blob.
     pub fn table_i16(&mut self, what: &str, v: &[i16]) -> TokenStream {
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();

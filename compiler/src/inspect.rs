@@ -7,7 +7,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, Model, Tensor, TensorId};
 use crate::lower::lower_subgraph;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Everything `tflc inspect` reports.
@@ -41,6 +41,54 @@ pub struct Summary {
     pub sparse: Vec<SparseInfo>,
     /// int4 constants (TFLite's packed `INT4`), and whether compiling unpacks them to int8.
     pub int4: Vec<Int4Info>,
+    /// TFLite Micro's compressed tensors (TFLM_DECODE outputs): bytes stored, decoded, and
+    /// in flash as a default compile lays them out.
+    pub compressed: CompressedWeights,
+}
+
+/// TFLite Micro's compressed tensors (the outputs of folded TFLM_DECODE ops) of a model,
+/// and what they take in flash as compiled: the value tables and indices of those the
+/// `_lut` kernels read compressed, the decoded bytes of the others (Huffman, prune, or
+/// with `decode_weights`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CompressedWeights {
+    /// Compressed tensors.
+    pub tensors: usize,
+    /// Of them, kept compressed in flash.
+    pub kept: usize,
+    /// Bytes the file stores for them (encoded data plus ancillary data).
+    pub stored_bytes: usize,
+    /// Bytes of their decoded form.
+    pub decoded_bytes: usize,
+    /// Bytes they take in the weight blob as compiled.
+    pub flash_bytes: usize,
+}
+
+/// [`CompressedWeights`] of `model` (folded, as lowered) given what the lowered kernels keep
+/// compressed (`Kernel::kept_compressed`: per subgraph and tensor, the blob bytes; a tensor
+/// read compressed by several ops counts each copy).
+pub fn compressed_weights(model: &Model<'_>, kept: &BTreeMap<(usize, TensorId), usize>) -> CompressedWeights {
+    let mut c = CompressedWeights::default();
+    for sg in model.subgraphs.iter() {
+        let s = sg.id.index();
+        for op in sg.ops.iter().filter(|o| sg.folded.contains(&o.id) && matches!(&o.opcode, crate::ir::OpCode::Custom(n) if n == "TFLM_DECODE")) {
+            for (k, &y) in op.outputs.iter().enumerate() {
+                let data = |i: usize| op.inputs.get(i).copied().flatten().and_then(|t| sg.tensors.get(t)).and_then(|t| t.data).map_or(0, <[u8]>::len);
+                let decoded = sg.tensors.get(y).and_then(|t| t.data).map_or(0, <[u8]>::len);
+                c.tensors += 1;
+                c.stored_bytes += data(2 * k) + data(2 * k + 1);
+                c.decoded_bytes += decoded;
+                match kept.get(&(s, y)) {
+                    Some(&b) => {
+                        c.kept += 1;
+                        c.flash_bytes += b;
+                    }
+                    None => c.flash_bytes += decoded,
+                }
+            }
+        }
+    }
+    c
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -318,7 +366,8 @@ pub fn summarize(model: &Model<'_>) -> Summary {
             })
         })
         .collect();
-    let model = &folding.apply(model);
+    // As a default compile folds: LUT-compressed filters kept for the `_lut` kernels.
+    let model = &folding.apply_with(model, crate::passes::fold::KeptWeights { f16: false, lut: true });
     let folded = folding
         .subgraphs
         .iter()
@@ -333,10 +382,14 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let mut weight_buffers = BTreeSet::new();
     let mut weight_bytes = 0;
     let mut total_macs: u64 = 0;
+    let mut kept = BTreeMap::new();
     for sg in model.subgraphs.iter() {
         let s = sg.id.index();
         let lowered = lower_subgraph(sg);
         total_macs = total_macs.saturating_add(lowered.total_macs());
+        for (t, b) in lowered.ops.iter().filter_map(|l| l.kernel.as_ref().ok()?.kept_compressed()) {
+            *kept.entry((s, t)).or_insert(0) += b;
+        }
         for (op, l) in sg.ops.iter().zip(lowered.ops.iter()) {
             let m = l.caps.macs;
             operators.push(OpInfo {
@@ -362,8 +415,18 @@ pub fn summarize(model: &Model<'_>) -> Summary {
             }
         }
         let densified = folding.subgraphs.get(s).map(|f| &f.densified);
+        // TFLM_DECODE's outputs: the file stores their encoded inputs (counted as
+        // themselves), not the decoded bytes (`compressed` reports both).
+        let decoded: BTreeSet<TensorId> = sg
+            .ops
+            .iter()
+            .filter(|o| sg.folded.contains(&o.id) && matches!(&o.opcode, crate::ir::OpCode::Custom(n) if n == "TFLM_DECODE"))
+            .flat_map(|o| o.outputs.iter().copied())
+            .collect();
         for t in sg.tensors.iter() {
-            if densified.is_some_and(|d| d.contains(&t.id)) {
+            if decoded.contains(&t.id) {
+                // Not stored by the file.
+            } else if densified.is_some_and(|d| d.contains(&t.id)) {
                 // Count what the file stores, not the compiler's dense copy (the constants
                 // kernels read in its place are counted as themselves).
                 weight_bytes += sparse.iter().find(|i| i.subgraph == s && i.tensor == t.id).map_or(0, |i| i.stored_bytes + i.index_bytes);
@@ -427,6 +490,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         folded,
         sparse,
         int4,
+        compressed: compressed_weights(model, &kept),
     }
 }
 
@@ -527,6 +591,18 @@ impl Summary {
                 let what = if i.unpacked { format!("unpacked: {} bytes", group(i.unpacked_bytes as u64)) } else { "not unpacked (refused by its readers)".to_owned() };
                 let _ = writeln!(s, "  {sg}{} {:?} int4{}: {} bytes stored, {what}", i.tensor, i.name, fmt_shape(&i.shape), group(i.stored_bytes as u64));
             }
+        }
+        let c = &self.compressed;
+        if c.tensors > 0 {
+            let _ = writeln!(
+                s,
+                "compressed:  {} TFLite Micro compressed tensor(s) (TFLM_DECODE): {} bytes stored, {} bytes decoded; in flash as compiled {} bytes ({} kept compressed, the rest decoded; --decode-weights decodes all)",
+                c.tensors,
+                group(c.stored_bytes as u64),
+                group(c.decoded_bytes as u64),
+                group(c.flash_bytes as u64),
+                c.kept
+            );
         }
         if !self.sparse.is_empty() {
             let _ = writeln!(s, "sparse:      {} constant(s) stored sparse, densified at compile time", self.sparse.len());

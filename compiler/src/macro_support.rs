@@ -17,6 +17,8 @@ pub struct MacroOptions {
     pub max_arena: Option<u64>,
     /// `keep_f16_weights = true`: [`CompileOptions::keep_f16_weights`].
     pub keep_f16_weights: bool,
+    /// `decode_weights = true`: [`CompileOptions::decode_weights`].
+    pub decode_weights: bool,
     /// `pools = "dtcm=16K, sram"`: [`CompileOptions::pools`], fastest first; with
     /// `pool_sections = "dtcm=.dtcm"`, their linker sections.
     pub pools: Vec<crate::plan::pools::PoolSpec>,
@@ -82,6 +84,7 @@ pub fn expand(path: &str, span: Span, options: &MacroOptions) -> Result<TokenStr
         model_name: rel.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         max_arena: options.max_arena,
         keep_f16_weights: options.keep_f16_weights,
+        decode_weights: options.decode_weights,
         pools: options.pools.clone(),
         custom_scratch: options.custom_scratch.clone(),
         custom_kernels: options.custom_kernels.clone(),

@@ -36,6 +36,14 @@ pub struct CompileOptions {
     /// The widening is exact, so the outputs are the same bits. Arm builds take it (their
     /// float kernels read the filter as it is); hosts keep their packed float32 tables.
     pub keep_f16_weights: bool,
+    /// Decode TFLite Micro's compressed weights (TFLM_DECODE) at compile time into plain int8
+    /// in flash (`--decode-weights`, `Config::decode_weights`, `include_model!(…,
+    /// decode_weights = true)`): faster kernels, larger firmware. Off (the default), the
+    /// LUT-compressed filters of int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED stay
+    /// compressed in flash and their kernels decode one output channel at a time into a
+    /// stack buffer (`tflc_runtime::kernels::lut`); the outputs are the same bits either
+    /// way. Huffman and prune compression are always decoded at compile time.
+    pub decode_weights: bool,
     /// Several memory pools, fastest first (`--pool dtcm=16K --pool sram`): the planner puts
     /// every tensor in one of them, the hottest bytes in the fastest pool they fit
     /// ([`crate::plan::pools`]), and the generated `Model` holds one arena per pool. Empty:
@@ -66,6 +74,7 @@ impl Default for CompileOptions {
             max_arena: None,
             target_pointer_width: 64,
             keep_f16_weights: false,
+            decode_weights: false,
             pools: Vec::new(),
             custom_scratch: std::collections::BTreeMap::new(),
             custom_kernels: std::collections::BTreeSet::new(),
@@ -106,6 +115,9 @@ pub struct Compiled {
     /// The plans of every subgraph the module runs, and where each runs in the arena
     /// (`plan` is its entry subgraph's).
     pub model_plan: ModelPlan,
+    /// TFLite Micro's compressed tensors: bytes stored, decoded, and in the weight blob
+    /// (`CompileOptions::decode_weights`).
+    pub compressed: crate::inspect::CompressedWeights,
 }
 
 impl Compiled {
@@ -194,7 +206,7 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
     }
     let sources: Vec<&crate::ir::Model<'_>> = reads.iter().zip(&resolved).map(|(r, res)| res.as_ref().map_or(r, |x| &x.0)).collect();
     let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
-    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, opts.keep_f16_weights)).collect();
+    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, crate::passes::fold::KeptWeights { f16: opts.keep_f16_weights, lut: !opts.decode_weights })).collect();
     for (i, ir) in irs.iter_mut().enumerate() {
         apply_custom_kernels(ir, &opts.custom_kernels).map_err(|e| blame(i, e))?;
         apply_custom_scratch(ir, &opts.custom_scratch).map_err(|e| blame(i, e))?;
@@ -234,7 +246,14 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
             // A build keeps the main blob and at most one scope's.
             let scoped = generated.scoped_weights.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
             limits.check(plan.plan.arena_bytes, (generated.weights.len() + scoped) as u64, opts.target_pointer_width)?;
-            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan })))
+            let mut kept = std::collections::BTreeMap::new();
+            for sg in lm.subgraphs.iter().flatten() {
+                for (t, b) in sg.ops.iter().filter_map(|l| l.kernel.as_ref().ok()?.kept_compressed()) {
+                    *kept.entry((sg.sg.id.index(), t)).or_insert(0) += b;
+                }
+            }
+            let compressed = crate::inspect::compressed_weights(&irs[0], &kept);
+            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan, compressed })))
         }
         Layout::Shared => {
             let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();

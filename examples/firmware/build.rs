@@ -302,16 +302,20 @@ fn main() {
     // TFLC_FW_KEEP_F16=1: float16 weights stay float16 in flash (`keep_f16_weights`).
     println!("cargo:rerun-if-env-changed=TFLC_FW_KEEP_F16");
     let keep_f16 = std::env::var("TFLC_FW_KEEP_F16").is_ok_and(|v| v == "1");
+    // TFLC_FW_DECODE_WEIGHTS=1: TFLite Micro's compressed weights decoded at compile time
+    // (`decode_weights`) instead of kept compressed for the `_lut` kernels.
+    println!("cargo:rerun-if-env-changed=TFLC_FW_DECODE_WEIGHTS");
+    let decode_weights = std::env::var("TFLC_FW_DECODE_WEIGHTS").is_ok_and(|v| v == "1");
     if std::env::var_os("CARGO_FEATURE_OP_MARKERS").is_some() {
         // The same compilation as include_model!'s, written out for run.sh to read.
-        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), keep_f16_weights: keep_f16, ..tflc::CompileOptions::default() };
+        let opts = tflc::CompileOptions { model_name: format!("{model}.tflite"), keep_f16_weights: keep_f16, decode_weights, ..tflc::CompileOptions::default() };
         match tflc::compile(&bytes, &opts) {
             Ok(c) => write(&out.join("model.rs"), &c.code),
             Err(e) => fail(&format!("include_model!: {}: {e}", model_path.display())),
         }
     } else {
         let rel = relative(&model_path, &manifest);
-        let option = if keep_f16 { ", keep_f16_weights = true" } else { "" };
+        let option = format!("{}{}", if keep_f16 { ", keep_f16_weights = true" } else { "" }, if decode_weights { ", decode_weights = true" } else { "" });
         write(&out.join("model.rs"), &format!("::tflc_macros::include_model!({:?}{option});\n", rel.display().to_string()));
     }
 

@@ -48,6 +48,8 @@
 #   FIRMWARE_TARGET   thumbv6m: as --m0; cortex-m33: as --m33; cortex-m55: as --m55;
 #                     riscv32imc: as --rv32; riscv32imac: as --rv32a (default thumbv7em)
 #   TFLC_FW_KEEP_F16  1: compile with keep_f16_weights (float16 weights stay float16 in flash)
+#   TFLC_FW_DECODE_WEIGHTS  1: compile with decode_weights (TFLite Micro's compressed
+#                     weights decoded at compile time instead of kept compressed)
 #   CARGO_TARGET_DIR  as for cargo (default: examples/firmware/target)
 # Exit status: 0 only if every selected model compiled, ran and matched its golden output
 # byte for byte (and the self-test, when asked, saw its mismatch); 1 otherwise; 2 when a

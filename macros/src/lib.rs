@@ -31,6 +31,9 @@
 //! - `keep_f16_weights = true`: a float16-weight model keeps its convolution and
 //!   fully-connected weights in flash as float16, widened exactly in the kernel (Arm builds;
 //!   half the weight bytes, the same outputs).
+//! - `decode_weights = true`: TFLite Micro's compressed weights (TFLM_DECODE) are decoded
+//!   at compile time into plain int8 in flash (faster kernels, larger firmware); by default
+//!   LUT-compressed filters stay compressed and the kernels decode them (the same outputs).
 //!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
 
@@ -70,6 +73,10 @@ impl Parse for Args {
                     Lit::Bool(b) => options.keep_f16_weights = b.value,
                     _ => return Err(syn::Error::new(value.span(), "keep_f16_weights: expected true or false")),
                 },
+                "decode_weights" => match &value {
+                    Lit::Bool(b) => options.decode_weights = b.value,
+                    _ => return Err(syn::Error::new(value.span(), "decode_weights: expected true or false")),
+                },
                 "pools" | "pool_sections" => {
                     let Lit::Str(text) = &value else {
                         return Err(syn::Error::new(value.span(), format!("{name}: expected a string such as \"dtcm=16K, sram\"")));
@@ -92,7 +99,7 @@ impl Parse for Args {
                 other => {
                     return Err(syn::Error::new(
                         name.span(),
-                        format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, pools, pool_sections, custom_scratch, custom_kernels)"),
+                        format!("include_model!: unknown option `{other}` (known: max_arena, keep_f16_weights, decode_weights, pools, pool_sections, custom_scratch, custom_kernels)"),
                     ))
                 }
             }

@@ -85,6 +85,13 @@ pub struct Subgraph<'a> {
     /// int8 activations and DEQUANTIZE inputs are unpacked; any other int4 tensor keeps its
     /// type and is refused by the operators reading it. Empty as read from a file.
     pub int4_packed: BTreeMap<TensorId, &'a [u8]>,
+    /// int8 constants decoded from TFLite Micro's LUT-compressed form (the outputs of folded
+    /// TFLM_DECODE ops) whose every reader is the filter of an int8 CONV_2D,
+    /// DEPTHWISE_CONV_2D or FULLY_CONNECTED, kept compressed in flash: those kernels read the
+    /// value tables and indices (`lower::ops::decode::kept_lut`) unless they cannot, and
+    /// the tensor's data (the decoded bytes) serves the interpreter. Empty unless the
+    /// compile keeps them (the default; `CompileOptions::decode_weights` turns it off).
+    pub lut_weights: BTreeSet<TensorId>,
     /// Arena scratch bytes for the caller's custom-operator kernels, by custom code
     /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
     /// that code gets a region live during its call only. Empty as read from a file.

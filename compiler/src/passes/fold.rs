@@ -30,6 +30,14 @@
 //!   later phase; [`Subgraph::int4_packed`] keeps the packed bytes. Any other int4 tensor
 //!   stays int4, and the operators reading it refuse it by name.
 //!
+//! A TFLM_DECODE of the LUT type whose int8 output every reader takes as the filter of an
+//! int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED ([`int4_reader`]'s rule) is listed in
+//! [`Folded::lut`]; unless the compile decodes weights (`CompileOptions::decode_weights`),
+//! [`FoldedModel::apply_with`] lists it in [`Subgraph::lut_weights`], and those kernels then
+//! read the value tables and packed indices from flash and decode as they go
+//! (`lower::ops::decode::kept_lut`, `tflc_runtime::kernels::lut`). The decoded bytes stay
+//! the tensor's data for every other phase (the interpreter runs the int8 kernels on them).
+//!
 //! With `keep_f16_weights` ([`FoldedModel::apply_with`]), a folded float16 DEQUANTIZE whose
 //! every reader is the filter of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED is also
 //! listed in [`Subgraph::half_weights`]: those kernels' Arm calls then read the float16
@@ -82,6 +90,21 @@ pub struct Folded {
     /// The int4 constants unpacked to int8 (their int8 bytes are in `data`; the applied
     /// model types them int8 and lists their packed bytes in [`Subgraph::int4_packed`]).
     pub unpacked_int4: std::collections::BTreeSet<TensorId>,
+    /// The outputs of folded LUT-type TFLM_DECODE ops (int8) that every reader takes as
+    /// the filter of an int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: kernels can read
+    /// them compressed ([`Subgraph::lut_weights`] when kept).
+    pub lut: std::collections::BTreeSet<TensorId>,
+}
+
+/// Which folded weights [`FoldedModel::apply_with`] keeps in their compact source form
+/// for the kernels that read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeptWeights {
+    /// Float16 weights ([`Subgraph::half_weights`], `CompileOptions::keep_f16_weights`).
+    pub f16: bool,
+    /// LUT-compressed weights ([`Subgraph::lut_weights`]; `CompileOptions::decode_weights`
+    /// off).
+    pub lut: bool,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -104,17 +127,21 @@ impl FoldedModel {
 
     /// `model` with the folded tensors constant, borrowing their data from `self`.
     pub fn apply<'f, 'a: 'f>(&'f self, model: &Model<'a>) -> Model<'f> {
-        self.apply_with(model, false)
+        self.apply_with(model, KeptWeights::default())
     }
 
-    /// [`FoldedModel::apply`], and with `keep_f16_weights` the float16 weights every reader
-    /// can take as float16 listed in [`Subgraph::half_weights`].
-    pub fn apply_with<'f, 'a: 'f>(&'f self, model: &Model<'a>, keep_f16_weights: bool) -> Model<'f> {
+    /// [`FoldedModel::apply`], and with `keep.f16` the float16 weights every reader can take
+    /// as float16 listed in [`Subgraph::half_weights`], with `keep.lut` the LUT-compressed
+    /// weights every reader can take compressed in [`Subgraph::lut_weights`].
+    pub fn apply_with<'f, 'a: 'f>(&'f self, model: &Model<'a>, keep: KeptWeights) -> Model<'f> {
         let mut out: Model<'f> = model.clone();
         for (sg, folded) in out.subgraphs.iter_mut().zip(&self.subgraphs) {
             folded.apply_to(sg);
-            if keep_f16_weights {
+            if keep.f16 {
                 sg.half_weights.extend(folded.half.iter().copied());
+            }
+            if keep.lut {
+                sg.lut_weights.extend(folded.lut.iter().copied());
             }
         }
         out
@@ -148,6 +175,7 @@ impl Folded {
         }
         f.ops.sort_by_key(|(op, _)| *op);
         f.half = f.ops.iter().filter_map(|(op, ts)| half_weight(sg, *op, ts)).collect();
+        f.lut = f.ops.iter().flat_map(|(op, ts)| lut_weights(sg, *op, ts)).collect();
         f
     }
 }
@@ -213,6 +241,31 @@ pub fn int4_reader(sg: &Subgraph<'_>, o: &crate::ir::Operator<'_>, t: TensorId) 
         OpKind::Dequantize => true,
         _ => false,
     }
+}
+
+/// The outputs of folded operator `op` (made constant as `outputs`) when it is a
+/// TFLM_DECODE: each int8 output decoded from the LUT type (ancillary byte 0 is 0) whose
+/// every reader takes it as the filter of an int8 CONV_2D, DEPTHWISE_CONV_2D or
+/// FULLY_CONNECTED ([`int4_reader`]'s rule, without DEQUANTIZE).
+fn lut_weights(sg: &Subgraph<'_>, op: OpId, outputs: &[TensorId]) -> Vec<TensorId> {
+    let Some(operator) = sg.ops.get(op) else { return Vec::new() };
+    if !matches!(&operator.opcode, OpCode::Custom(c) if c == "TFLM_DECODE") {
+        return Vec::new();
+    }
+    let mut kept = Vec::new();
+    for (k, &y) in operator.outputs.iter().enumerate() {
+        let ancillary = operator.inputs.get(2 * k + 1).copied().flatten().and_then(|a| sg.tensors.get(a)).and_then(|a| a.data);
+        let is_lut = ancillary.and_then(|a| a.first()) == Some(&0);
+        let int8 = sg.tensors.get(y).is_some_and(|t| t.dtype == DType::I8);
+        if !(is_lut && int8 && outputs.contains(&y)) || sg.outputs.contains(&y) {
+            continue;
+        }
+        let mut readers = sg.ops.iter().filter(|o| o.inputs.contains(&Some(y))).peekable();
+        if readers.peek().is_some() && readers.all(|o| o.kind != OpKind::Dequantize && int4_reader(sg, o, y)) {
+            kept.push(y);
+        }
+    }
+    kept
 }
 
 /// The output of folded operator `op` (made constant as `outputs`) when it is a DEQUANTIZE
@@ -496,7 +549,7 @@ mod tests {
         // The conv, FC and depthwise filters (read as filters only), not the ADD operand.
         assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12), TensorId::new(14)].into_iter().collect());
         assert!(folded.apply(&model).main().half_weights.is_empty());
-        assert_eq!(folded.apply_with(&model, true).main().half_weights.len(), 4);
+        assert_eq!(folded.apply_with(&model, KeptWeights { f16: true, lut: false }).main().half_weights.len(), 4);
 
         let plain = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
         let kept = crate::compile(&bytes, &crate::CompileOptions { keep_f16_weights: true, ..Default::default() }).unwrap();

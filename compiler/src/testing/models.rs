@@ -1389,6 +1389,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_elementwise", elementwise()),
         ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
+        ("builder_lut_weights", lut_weights()),
         ("builder_mediapipe", mediapipe()),
         ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
@@ -1516,7 +1517,94 @@ pub fn fuzz_seeds() -> Vec<(&'static str, Vec<u8>)> {
     seeds.push(("builder_sparse_weights", sparse_weights()));
     seeds.push(("builder_custom_ops", custom_ops()));
     seeds.push(("builder_int4_weights", int4_weights()));
+    // TFLite Micro's LUT-compressed weights are also in `all()` (`builder_lut_weights`).
     seeds
+}
+
+/// A filter in TFLite Micro's LUT-compressed form: TFLM_DECODE(encoded, ancillary) ->
+/// `name`, an int8 constant of `shape` (random from `seed`) whose quantization has `scales` along `axis` (one
+/// value table per scale, `2^width` entries each, random), indices of `width` bits (MSB
+/// first) in TFLite Micro's element order: channel `k / (count / n)` along axis 0,
+/// `k % n` on the last axis (`DecodeStateLut`).
+pub fn lut_constant(b: &mut ModelBuilder, seed: u64, name: &str, shape: &[usize], scales: &[f32], axis: usize, width: usize) -> TensorId {
+    use crate::tflite::builder::{OpSpecCode, TensorSpec};
+    let rng = &mut Rng(seed | 1);
+    let count: usize = shape.iter().product();
+    let n = scales.len();
+    let stride = 1usize << width;
+    let mut anc = vec![0u8, 1, 0, 0, 1, width as u8, stride as u8, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    anc.extend((0..n * stride).map(|_| (rng.next() % 255) as u8 ^ 0x80));
+    let mut encoded = vec![0u8; (count * width).div_ceil(8)];
+    for k in 0..count {
+        let i = (rng.next() as usize) % stride;
+        for j in 0..width {
+            if i >> (width - 1 - j) & 1 == 1 {
+                let bit = k * width + j;
+                encoded[bit / 8] |= 0x80 >> (bit % 8);
+            }
+        }
+    }
+    let e = b.constant(&format!("{name}/encoded"), DType::U8, &[encoded.len()], encoded, None);
+    let a = b.constant(&format!("{name}/ancillary"), DType::U8, &[anc.len()], anc, None);
+    let quant = Some(Quantization { scale: scales.to_vec(), zero_point: vec![0; n], axis: Some(axis) });
+    let t = b.tensor(TensorSpec { name: name.into(), dtype: DType::I8, shape: shape.iter().map(|&d| d as i32).collect(), shape_signature: None, quant, data: None, variable: false });
+    b.op_spec(OpSpecCode::Custom("TFLM_DECODE".into()), &[Some(e), Some(a)], &[t]);
+    t
+}
+
+/// TFLite Micro's LUT-compressed weights (TFLM_DECODE, decode type 0) on every layer type
+/// the `_lut` kernels take, each smaller kept compressed than decoded (so a default compile
+/// keeps it): CONV_2D 3x3 SAME stride 1 (3-bit indices) and VALID stride 2 (1-bit),
+/// DEPTHWISE_CONV_2D 5x5 multiplier 1 SAME (3-bit) and multiplier 2 VALID stride 2 (2-bit),
+/// FULLY_CONNECTED with per-unit tables (1-bit, 4-bit over two batches) and one table
+/// (2-bit), and a CONV_2D with one table whose rows (576 weights) exceed the kernel's
+/// buffer (7-bit, decoded a tap at a time).
+pub fn lut_weights() -> Vec<u8> {
+    let mut b = ModelBuilder::new();
+    let scales = |n: usize, s: f32| (0..n).map(|c| s * (1.0 + 0.25 * c as f32)).collect::<Vec<f32>>();
+    let same = |s: i32| Conv2dOptions { padding: Padding::Same, stride_w: s, stride_h: s, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
+    let dw = |padding: Padding, s: i32, m: i32| DepthwiseConv2dOptions { padding, stride_w: s, stride_h: s, depth_multiplier: m, dilation_w: 1, dilation_h: 1, activation: Activation::None };
+    let x = b.activation("input", DType::I8, &[1, 6, 6, 3], Some((0.05, -2)));
+    let w1 = lut_constant(&mut b, 0x1a71, "conv1/filter", &[4, 3, 3, 3], &scales(4, 0.004), 0, 3);
+    let bias1 = b.constant_i32_per_axis("conv1/bias", &[4], &[37, -120, 5, 900], &scales(4, 0.0002));
+    let c1 = b.activation("conv1", DType::I8, &[1, 6, 6, 4], Some((0.03, -10)));
+    b.op(OpKind::Conv2d(same(1)), &[Some(x), Some(w1), Some(bias1)], &[c1]);
+    let wd1 = lut_constant(&mut b, 0x1a72, "dw1/filter", &[1, 5, 5, 4], &scales(4, 0.004), 3, 3);
+    let d1 = b.activation("dw1", DType::I8, &[1, 6, 6, 4], Some((0.04, 3)));
+    b.op(OpKind::DepthwiseConv2d(dw(Padding::Same, 1, 1)), &[Some(c1), Some(wd1), None], &[d1]);
+    let w2 = lut_constant(&mut b, 0x1a73, "conv2/filter", &[4, 3, 3, 4], &scales(4, 0.005), 0, 1);
+    let c2 = b.activation("conv2", DType::I8, &[1, 2, 2, 4], Some((0.05, 0)));
+    let valid2 = Conv2dOptions { padding: Padding::Valid, stride_w: 2, stride_h: 2, dilation_w: 1, dilation_h: 1, activation: Activation::None };
+    b.op(OpKind::Conv2d(valid2), &[Some(d1), Some(w2), None], &[c2]);
+    let shape2 = b.constant_i32("flat2_shape", &[2], &[1, 16], None);
+    let flat2 = b.activation("flat2", DType::I8, &[1, 16], Some((0.05, 0)));
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(c2), Some(shape2)], &[flat2]);
+    let wf2 = lut_constant(&mut b, 0x1a74, "fc2/weights", &[3, 16], &scales(3, 0.01), 0, 1);
+    let y2 = b.activation("output2", DType::I8, &[1, 3], Some((0.08, -3)));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat2), Some(wf2), None], &[y2]);
+    let wd2 = lut_constant(&mut b, 0x1a75, "dw2/filter", &[1, 5, 5, 8], &scales(8, 0.003), 3, 2);
+    let bias2 = b.constant_i32_per_axis("dw2/bias", &[8], &[1, -2, 300, -400, 50, 60, -7000, 8], &scales(8, 0.00012));
+    let d2 = b.activation("dw2", DType::I8, &[1, 1, 1, 8], Some((0.05, -1)));
+    b.op(OpKind::DepthwiseConv2d(dw(Padding::Valid, 2, 2)), &[Some(d1), Some(wd2), Some(bias2)], &[d2]);
+    let shape = b.constant_i32("flat_shape", &[2], &[1, 8], None);
+    let flat = b.activation("flat", DType::I8, &[1, 8], Some((0.05, -1)));
+    b.op(OpKind::Reshape { new_shape: None }, &[Some(d2), Some(shape)], &[flat]);
+    let wf = lut_constant(&mut b, 0x1a76, "fc1/weights", &[5, 8], &[0.01], 0, 2);
+    let bf = b.constant_i32("fc1/bias", &[5], &[10, -20, 30, -40, 50], Some((0.0005, 0)));
+    let y1 = b.activation("output1", DType::I8, &[1, 5], Some((0.1, 2)));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(wf), Some(bf)], &[y1]);
+    // Rows longer than the kernel's buffer (`tflc_runtime::kernels::lut::BLOCK`), one table.
+    let xb = b.activation("input_deep", DType::I8, &[1, 3, 3, 64], Some((0.02, 5)));
+    let wb = lut_constant(&mut b, 0x1a77, "deep/filter", &[2, 3, 3, 64], &[0.002], 0, 7);
+    let y3 = b.activation("output3", DType::I8, &[1, 2, 2, 2], Some((0.06, 1)));
+    b.op(OpKind::Conv2d(same(2)), &[Some(xb), Some(wb), None], &[y3]);
+    // Two batch rows through per-unit 4-bit tables.
+    let xf = b.activation("input_fc", DType::I8, &[2, 256], Some((0.03, 7)));
+    let wf3 = lut_constant(&mut b, 0x1a78, "fc3/weights", &[4, 256], &scales(4, 0.002), 0, 4);
+    let y4 = b.activation("output4", DType::I8, &[2, 4], Some((0.2, -4)));
+    b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(xf), Some(wf3), None], &[y4]);
+    b.inputs(&[x, xb, xf]).outputs(&[y1, y2, y3, y4]);
+    b.finish()
 }
 
 /// int4 weights (TFLite's packed `INT4`) as ai-edge-quantizer writes them: an int8 CONV_2D

@@ -201,9 +201,19 @@ fn read_subgraph<'a>(
     num_subgraphs: usize,
 ) -> Result<Subgraph<'a>> {
     let si = id.index();
+    // The byte strings TFLite Micro's TFLM_DECODE reads (its inputs): their quantization is
+    // never read, and TFLite Micro's compression library leaves the decoded tensor's
+    // per-channel quantization on the encoded bytes, whose shape it does not fit.
+    let decode_inputs: std::collections::BTreeSet<i32> = fsg
+        .operators()
+        .iter()
+        .flatten()
+        .filter(|fop| opcodes.get(fop.opcode_index() as usize).is_some_and(|(c, _)| matches!(c, OpCode::Custom(n) if n == "TFLM_DECODE")))
+        .flat_map(|fop| fop.inputs().iter().flatten().collect::<Vec<i32>>())
+        .collect();
     let mut tensors = IndexVec::new();
     for (ti, ft) in fsg.tensors().iter().flatten().enumerate() {
-        tensors.push(read_tensor(si, ti, ft, buffers)?);
+        tensors.push(read_tensor(si, ti, ft, buffers, decode_inputs.contains(&(ti as i32)))?);
     }
     let n_tensors = tensors.len();
     let tensor_ref = |at: &Location, what: &str, raw: i32| -> Result<TensorId> {
@@ -258,7 +268,7 @@ fn read_subgraph<'a>(
         });
     }
     // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
-    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
+    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), lut_weights: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
     check_sparse_tensors(&sg)?;
     Ok(sg)
 }
@@ -284,7 +294,9 @@ fn read_dtype(t: fb::TensorType) -> DType {
     }
 }
 
-fn read_tensor<'a>(si: usize, ti: usize, ft: fb::Tensor<'a>, buffers: &[&'a [u8]]) -> Result<Tensor<'a>> {
+/// `decode_input`: the tensor is an input of a TFLM_DECODE (a byte string): a per-axis
+/// quantization that does not fit its shape is dropped instead of refused.
+fn read_tensor<'a>(si: usize, ti: usize, ft: fb::Tensor<'a>, buffers: &[&'a [u8]], decode_input: bool) -> Result<Tensor<'a>> {
     let name = ft.name().unwrap_or("").to_owned();
     let at = Location { subgraph: Some(si), tensor_index: Some(ti), tensor_name: Some(name.clone()), ..Default::default() };
     let dtype = read_dtype(ft.type_());
@@ -319,7 +331,10 @@ fn read_tensor<'a>(si: usize, ti: usize, ft: fb::Tensor<'a>, buffers: &[&'a [u8]
             return Err(ParseError::ConstantSize { at, dtype: dtype.name(), shape, expected, actual: d.len() });
         }
     }
-    let quant = read_quantization(ft.quantization(), &shape, &at)?;
+    let quant = match read_quantization(ft.quantization(), &shape, &at) {
+        Err(ParseError::Invalid { .. }) if decode_input && dtype == DType::U8 => None,
+        q => q?,
+    };
     Ok(Tensor { id: TensorId::new(ti), name, dtype, shape, shape_signature, quant, data, is_variable: ft.is_variable(), sparsity })
 }
 

@@ -59,6 +59,7 @@ pub mod average_pool_2d;
 pub mod conv_2d;
 pub mod depthwise_conv_2d;
 pub mod fully_connected;
+pub mod lut;
 pub mod hard_swish;
 pub mod logistic;
 pub mod max_pool_2d;

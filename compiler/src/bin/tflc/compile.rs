@@ -40,6 +40,13 @@ pub struct Args {
     /// DEQUANTIZE; Arm builds): half the flash for those weights, the same outputs.
     #[arg(long = "keep-f16-weights")]
     keep_f16_weights: bool,
+    /// Decode TFLite Micro's compressed weights (TFLM_DECODE) at compile time into plain
+    /// int8 in flash: faster kernels, larger firmware. Without it, LUT-compressed filters
+    /// of int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED stay compressed in flash and
+    /// their kernels decode one output channel at a time (the same outputs); Huffman and
+    /// prune compression are always decoded at compile time.
+    #[arg(long = "decode-weights")]
+    decode_weights: bool,
     #[command(flatten)]
     pools: PoolArgs,
     /// Scratch bytes for the kernel of custom operator NAME, repeatable
@@ -142,6 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_arena: args.max_arena,
         target_pointer_width: args.target_pointer_width,
         keep_f16_weights: args.keep_f16_weights,
+        decode_weights: args.decode_weights,
         pools: args.pools.specs()?,
         custom_scratch: args.custom_scratch.into_iter().collect(),
         custom_kernels: args.custom_kernels.into_iter().collect(),
@@ -184,6 +192,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             compiled.arena_bytes(),
             compiled.plan.pools.iter().map(|p| format!("; pool {} {} bytes", p.name, p.bytes)).collect::<String>()
         );
+        let c = &compiled.compressed;
+        if c.tensors > 0 {
+            eprintln!(
+                "compressed weights: {} tensor(s), {} kept compressed: {} bytes in flash (the file stores {} bytes compressed, {} bytes decoded)",
+                c.tensors, c.kept, c.flash_bytes, c.stored_bytes, c.decoded_bytes
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

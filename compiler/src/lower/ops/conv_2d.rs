@@ -13,6 +13,7 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
+use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -40,7 +41,9 @@ pub struct Conv2d {
 pub enum Conv2dScheme {
     /// int8: the variant selected for the geometry per target class and its packed table
     /// ([`Conv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant> },
+    /// `lut`: the filter kept LUT-compressed in flash ([`super::decode::kept_lut`]), which
+    /// every target's call then reads (`conv_2d_s8_lut`) instead of the variant.
+    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant>, lut: Option<LutFilter> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -147,7 +150,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
                     packed
                 },
             );
-            Conv2dScheme::S8 { held, arms }
+            let lut = kept_lut(cx, filter, out_d, LutLayout::Rows);
+            Conv2dScheme::S8 { held, arms, lut }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -162,7 +166,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            Conv2dScheme::S8 { held, arms } => {
+            Conv2dScheme::S8 { held, arms, lut } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
@@ -171,6 +175,11 @@ impl Kernel for Conv2d {
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
                 variant.run(p, Operands { input, filter, bias, packed }, &mut out);
+                if let Some(lut) = lut {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::lut::conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
+                    LutFilter::check("CONV_2D", &out, &kept)?;
+                }
                 s.insert(self.output, TensorData::I8(out));
             }
             Conv2dScheme::S16 { held } => {
@@ -216,13 +225,29 @@ impl Kernel for Conv2d {
         Ok(())
     }
 
+    fn kept_compressed(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            Conv2dScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::conv_2d::Conv2dParams };
         let call = quote! { #rt::kernels::conv_2d };
         let (x, y) = (self.input, self.output);
         match &self.scheme {
-            Conv2dScheme::S8 { held, arms } => {
+            Conv2dScheme::S8 { held, lut: Some(lut), .. } => {
+                // LUT-compressed filter, decoded an output channel at a time by the kernel.
+                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
+                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
+                    let w = emit_lut(cx, lut);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #rt::kernels::lut::conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
+                })
+            }
+            Conv2dScheme::S8 { held, arms, lut: None } => {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
                 // The variant's row says what its call takes; a variant whose packed table holds
@@ -308,6 +333,11 @@ impl Kernel for Conv2d {
     }
 
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
+        // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
+        // once per band of rows: no overlap (it would decode the filter once per band).
+        if matches!(&self.scheme, Conv2dScheme::S8 { lut: Some(_), .. }) {
+            return Vec::new();
+        }
         let (g, elem) = match &self.scheme {
             Conv2dScheme::S8 { held, .. } => (held.geometry, 1),
             Conv2dScheme::S16 { held } => (held.geometry, 2),

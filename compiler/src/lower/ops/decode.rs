@@ -296,6 +296,129 @@ fn huffman(cx: &OpCx<'_, '_>, data: &[u8], anc: &[u8], input: &Tensor<'_>, ancil
     Ok(out)
 }
 
+/// How an op's kernel reads a filter's weights by output channel: CONV_2D and
+/// FULLY_CONNECTED as stored (`[channels, row]`), DEPTHWISE_CONV_2D transposed (`[taps,
+/// channels]` stored, `[channels, taps]` read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LutLayout {
+    /// Output channel `c` is elements `c * row .. (c + 1) * row`.
+    Rows,
+    /// Element `t * channels + c` is tap `t` of output channel `c`.
+    Depthwise,
+}
+
+/// A filter kept in TFLite Micro's LUT form for the `_lut` kernels
+/// (`tflc_runtime::kernels::lut::LutWeights`): the value tables as the file stores them, the
+/// indices at their width in the order the kernel reads them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LutFilter {
+    /// Bits per index (1..=7).
+    pub width: u8,
+    /// Entries between two channels' tables.
+    pub stride: usize,
+    /// A table per output channel (else one for all).
+    pub per_channel: bool,
+    /// The value tables (the ancillary tensor after its 16-byte header).
+    pub table: Vec<i8>,
+    /// The indices, one run of `row` per output channel.
+    pub indices: Vec<u8>,
+    /// Bytes the file stores for this tensor (encoded plus ancillary data).
+    pub stored_bytes: usize,
+}
+
+impl LutFilter {
+    /// The runtime's view of it.
+    pub fn view(&self) -> tflc_runtime::kernels::lut::LutWeights<'_> {
+        tflc_runtime::kernels::lut::LutWeights { width: self.width, stride: self.stride, per_channel: self.per_channel, table: &self.table, indices: &self.indices }
+    }
+
+    /// `reference` (the op's output on the decoded filter) against `lut` (the `_lut`
+    /// kernel's on this form): the interpreter runs both, so every run of a compressed
+    /// model checks the kernel the generated code calls.
+    pub fn check(op: &str, reference: &[i8], lut: &[i8]) -> Result<(), ExecError> {
+        match reference.iter().zip(lut).position(|(a, b)| a != b) {
+            None if reference.len() == lut.len() => Ok(()),
+            at => Err(ExecError(format!("{op}: the kernel on the LUT-compressed filter differs from the decoded filter's (element {at:?}); this is a bug in tflc, please report it"))),
+        }
+    }
+}
+
+/// The LUT form of `filter` (`channels` output channels) when the compile keeps it
+/// compressed ([`crate::ir::Subgraph::lut_weights`]) and the `_lut` kernel reads it exactly:
+/// the TFLM_DECODE that made it is of the LUT type (1..=7 bits), every index the kernel will
+/// read is inside the value table, and decoding the kept form the way the kernel does gives
+/// the bytes TFLite Micro's decode gave (`filter`'s data, decoded by [`lower`] and folded).
+/// `None` otherwise, and when the kept form (tables and indices) would not be smaller than
+/// the decoded int8 filter: the filter is then read decoded, as before, which is always
+/// exact.
+/// The TFLM_DECODE's own checks (short indices, indices past the table, widths, versions)
+/// ran when it folded; a model failing them never gets here (the op's lowering refuses it).
+pub(crate) fn kept_lut(cx: &OpCx<'_, '_>, filter: &Tensor<'_>, channels: usize, layout: LutLayout) -> Option<LutFilter> {
+    if !cx.sg.lut_weights.contains(&filter.id) || filter.dtype != DType::I8 || channels == 0 {
+        return None;
+    }
+    let decoded = filter.data?;
+    let producer = cx.sg.ops.iter().find(|o| o.outputs.contains(&filter.id) && matches!(&o.opcode, crate::ir::OpCode::Custom(c) if c == "TFLM_DECODE"))?;
+    let k = producer.outputs.iter().position(|&t| t == filter.id)?;
+    let encoded = cx.sg.tensors.get((*producer.inputs.get(2 * k)?)?)?.data?;
+    let anc = cx.sg.tensors.get((*producer.inputs.get(2 * k + 1)?)?)?.data?;
+    if anc.len() < DCM_SIZE || anc[0] != TYPE_LUT {
+        return None;
+    }
+    let width = anc[5] & 0x07;
+    let stride = usize::from(anc[6]);
+    let count = filter.num_elements();
+    if width == 0 || decoded.len() != count || !count.is_multiple_of(channels) {
+        return None;
+    }
+    let w = usize::from(width);
+    let row = count / channels;
+    let table: Vec<i8> = anc[DCM_SIZE..].iter().map(|&b| b as i8).collect();
+    let per_channel = filter.quant.as_ref().is_some_and(|q| q.scale.len() > 1);
+    // The indices in the kernel's order: element `j` of channel `c`'s run is stored element
+    // `source(c, j)`.
+    let source = |c: usize, j: usize| match layout {
+        LutLayout::Rows => c * row + j,
+        LutLayout::Depthwise => j * channels + c,
+    };
+    let mut indices = vec![0u8; (count * w).div_ceil(8)];
+    for c in 0..channels {
+        let base = if per_channel { c * stride } else { 0 };
+        for j in 0..row {
+            let s = source(c, j);
+            let i = index(encoded, s, w)?;
+            // The kernel reads `table[base + i]`; TFLite Micro's decode gave `decoded[s]`.
+            if table.get(base + i).map(|&v| v as u8) != decoded.get(s).copied() {
+                return None;
+            }
+            let at = (c * row + j) * w;
+            for b in 0..w {
+                if i >> (w - 1 - b) & 1 == 1 {
+                    indices[(at + b) / 8] |= 0x80 >> ((at + b) % 8);
+                }
+            }
+        }
+    }
+    // Kept only where it makes the firmware smaller: the value tables can outweigh the
+    // weights (a 3x3 depthwise filter with a 16-entry table per channel).
+    if table.len() + indices.len() >= count {
+        return None;
+    }
+    Some(LutFilter { width, stride, per_channel, table, indices, stored_bytes: encoded.len() + anc.len() })
+}
+
+/// The `&LutWeights { … }` argument of a `_lut` kernel call: the value tables and the
+/// indices as two tables of the weight blob.
+pub(crate) fn emit_lut(cx: &mut EmitCx<'_, '_, '_>, lut: &LutFilter) -> TokenStream {
+    let rt = cx.rt().clone();
+    let table = cx.table_i8("lut_table", &lut.table);
+    let indices = cx.table_u8("lut_indices", &lut.indices);
+    let width = proc_macro2::Literal::u8_unsuffixed(lut.width);
+    let stride = proc_macro2::Literal::usize_unsuffixed(lut.stride);
+    let per_channel = lut.per_channel;
+    quote! { &#rt::kernels::lut::LutWeights { width: #width, stride: #stride, per_channel: #per_channel, table: #table, indices: #indices } }
+}
+
 impl Kernel for Decode {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         for (t, d) in &self.outputs {

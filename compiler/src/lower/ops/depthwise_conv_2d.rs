@@ -12,6 +12,7 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
+use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -41,7 +42,10 @@ pub struct DepthwiseConv2d {
 pub enum DepthwiseConv2dScheme {
     /// int8: the variant selected for the geometry per target class and its packed table
     /// ([`DepthwiseConv2dVariant::pack`]; empty for the reference variant).
-    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant> },
+    /// `lut`: the filter kept LUT-compressed in flash ([`super::decode::kept_lut`], windows
+    /// of at most `DEPTHWISE_MAX_TAPS` taps), which every target's call then reads
+    /// (`depthwise_conv_2d_s8_lut`) instead of the variant.
+    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant>, lut: Option<LutFilter> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -158,7 +162,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
                     packed
                 },
             );
-            DepthwiseConv2dScheme::S8 { held, arms }
+            let taps = geometry.filter_shape[1] * geometry.filter_shape[2];
+            let lut = if taps <= tflc_runtime::kernels::lut::DEPTHWISE_MAX_TAPS { kept_lut(cx, filter, out_d, LutLayout::Depthwise) } else { None };
+            DepthwiseConv2dScheme::S8 { held, arms, lut }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -173,7 +179,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, arms } => {
+            DepthwiseConv2dScheme::S8 { held, arms, lut } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
@@ -182,6 +188,11 @@ impl Kernel for DepthwiseConv2d {
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
                 variant.run(p, Operands { input, filter, bias, packed }, &mut out);
+                if let Some(lut) = lut {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::lut::depthwise_conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
+                    LutFilter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
+                }
                 s.insert(self.output, TensorData::I8(out));
             }
             DepthwiseConv2dScheme::S16 { held } => {
@@ -226,13 +237,29 @@ impl Kernel for DepthwiseConv2d {
         Ok(())
     }
 
+    fn kept_compressed(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            DepthwiseConv2dScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
         let call = quote! { #rt::kernels::depthwise_conv_2d };
         let (x, y) = (self.input, self.output);
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, arms } => cx.per_target(&arms.cfgs(), |cx, i| {
+            DepthwiseConv2dScheme::S8 { held, lut: Some(lut), .. } => {
+                // LUT-compressed filter, decoded four output channels at a time by the kernel.
+                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.depthwise_params());
+                cx.window_call("depthwise_rows", &p, path, x, y, |cx, p, input, output| {
+                    let w = emit_lut(cx, lut);
+                    let bias = cx.optional_input(self.bias);
+                    quote! { #rt::kernels::lut::depthwise_conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
+                })
+            }
+            DepthwiseConv2dScheme::S8 { held, arms, lut: None } => cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];
                 // The variant's row says what its call takes; a variant whose packed table holds
                 // the filter, the folded bias and the requantization (Mult1, OneChannel) does not
@@ -313,6 +340,11 @@ impl Kernel for DepthwiseConv2d {
     }
 
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
+        // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
+        // once per band of rows: no overlap (it would decode the filter once per band).
+        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. }) {
+            return Vec::new();
+        }
         let (g, elem) = match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, .. } => (held.geometry, 1),
             DepthwiseConv2dScheme::S16 { held } => (held.geometry, 2),

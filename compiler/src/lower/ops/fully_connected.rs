@@ -17,6 +17,7 @@
 
 use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
+use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -46,8 +47,10 @@ pub struct FullyConnected {
 #[derive(Debug, Clone, PartialEq)]
 pub enum FullyConnectedScheme {
     /// int8: the variant selected for the weights per target class and its packed table
-    /// ([`FullyConnectedVariant::pack`]; empty for the reference variant).
-    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant> },
+    /// ([`FullyConnectedVariant::pack`]; empty for the reference variant). `lut`: the
+    /// weights kept LUT-compressed in flash ([`super::decode::kept_lut`]), which every
+    /// target's call then reads (`fully_connected_s8_lut`) instead of the variant.
+    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant>, lut: Option<LutFilter> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -220,7 +223,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
                     packed
                 },
             );
-            FullyConnectedScheme::S8 { held, arms }
+            // The `_lut` kernel takes symmetric weights only (per-tensor weights with a zero
+            // point are read decoded).
+            let lut = if filter_offset == 0 { kept_lut(cx, filter, output_depth, LutLayout::Rows) } else { None };
+            FullyConnectedScheme::S8 { held, arms, lut }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, output_depth)?;
@@ -236,7 +242,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, arms } => {
+            FullyConnectedScheme::S8 { held, arms, lut } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
                 let g = &p.geometry;
@@ -245,6 +251,11 @@ impl Kernel for FullyConnected {
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
                 variant.run(p, Operands { input, filter, bias, packed }, &mut out);
+                if let Some(lut) = lut {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::lut::fully_connected_s8_lut(p, input, &lut.view(), bias, &mut kept);
+                    LutFilter::check("FULLY_CONNECTED", &out, &kept)?;
+                }
                 s.insert(self.output, TensorData::I8(out));
             }
             FullyConnectedScheme::S16 { held } => {
@@ -276,12 +287,28 @@ impl Kernel for FullyConnected {
         Ok(())
     }
 
+    fn kept_compressed(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            FullyConnectedScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::fully_connected::FullyConnectedParams };
         let call = quote! { #rt::kernels::fully_connected };
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, arms } => {
+            FullyConnectedScheme::S8 { held, lut: Some(lut), .. } => {
+                // LUT-compressed weights, decoded a unit at a time by the kernel.
+                let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
+                let input = cx.input(self.input);
+                let w = emit_lut(cx, lut);
+                let bias = cx.optional_input(self.bias);
+                let output = cx.output(self.output);
+                quote! { #rt::kernels::lut::fully_connected_s8_lut(&#p, #input, #w, #bias, #output); }
+            }
+            FullyConnectedScheme::S8 { held, arms, lut: None } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                 let Arm { variant, packed, .. } = &arms.arms[i];

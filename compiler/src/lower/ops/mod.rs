@@ -31,6 +31,13 @@ pub trait Kernel: std::fmt::Debug {
     /// (`cx.params(ty, value)`).
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> proc_macro2::TokenStream;
 
+    /// The filter this kernel reads kept LUT-compressed in flash (TFLM_DECODE's output,
+    /// `decode::kept_lut`) and the weight-blob bytes its tables and indices take. Default:
+    /// none.
+    fn kept_compressed(&self) -> Option<(TensorId, usize)> {
+        None
+    }
+
     /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): its output may share input
     /// 0's bytes, and then it emits no code. The one place that decides it: the lowering
     /// phase hands it to the planner ([`Capabilities::is_view`](crate::lower::Capabilities)),
@@ -291,6 +298,8 @@ mod test_helpers;
 mod tests_16x8;
 #[cfg(test)]
 mod tests_int4;
+#[cfg(test)]
+mod tests_lut;
 #[cfg(test)]
 mod tests_16x8_elementwise;
 

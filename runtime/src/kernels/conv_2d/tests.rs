@@ -15,6 +15,19 @@ use std::vec::Vec;
 
 type Kernel = fn(&Conv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
 
+/// The filter in LUT form (`kernels::lut`; per-channel tables for odd rows, one shared
+/// table for even ones) run by the `_lut` kernel with the dot implementation `D`; a filter
+/// with no LUT form (more than 128 values a table) runs the reference.
+fn lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
+    let row = f_h * f_w * f_d;
+    let rows: Vec<Vec<i8>> = filter.chunks(row.max(1)).take(out_d).map(<[i8]>::to_vec).collect();
+    match crate::kernels::lut::testing::encode(&rows, row % 2 == 1, row % 3) {
+        Some(w) if row > 0 => crate::kernels::lut::conv_2d_lut::<D>(p, input, &w.view(), bias, output),
+        _ => super::conv_2d_s8(p, input, filter, bias, output),
+    }
+}
+
 /// The variant the compiler would select for `p`, its weights packed as the compiler packs
 /// them, run with the dot implementation `D`: the suite instantiated for every
 /// implementation the machine can execute.
@@ -658,3 +671,9 @@ fn fast_accumulator_wraps() {
         assert_eq!(fast, reference, "x = {x}");
     }
 }
+kernel_tests!(lut_scalar, if true, Conv, lut::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(lut_rv32, if true, Conv, lut::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(lut_arm_dsp, if true, Conv, lut::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(lut_neon_micro, if true, Conv, lut::<crate::kernels::dot::neon::Neon>);

@@ -15,6 +15,20 @@ use std::vec::Vec;
 
 type Kernel = fn(&DepthwiseConv2dParams<S8>, &[i8], &[i8], Option<&[i32]>, &mut [i8]);
 
+/// The filter in LUT form (`kernels::lut`: channel-major rows of taps; per-channel tables
+/// for an odd channel count, one shared table otherwise) run by the `_lut` kernel with the
+/// dot implementation `D`; a filter with no LUT form or a window of more than
+/// `DEPTHWISE_MAX_TAPS` taps runs the reference.
+fn lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
+    let taps = f_h * f_w;
+    let rows: Vec<Vec<i8>> = (0..out_d).map(|c| (0..taps).map(|t| filter[t * out_d + c]).collect()).collect();
+    match crate::kernels::lut::testing::encode(&rows, out_d % 2 == 1, out_d % 3) {
+        Some(w) if taps <= crate::kernels::lut::DEPTHWISE_MAX_TAPS => crate::kernels::lut::depthwise_conv_2d_lut::<D>(p, input, &w.view(), bias, output),
+        _ => super::depthwise_conv_2d_s8(p, input, filter, bias, output),
+    }
+}
+
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
 fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
@@ -419,3 +433,9 @@ fn cases_reach_every_variant() {
         .collect();
     assert_eq!(edges.len(), 4, "{edges:?}");
 }
+kernel_tests!(lut_scalar, if true, Depthwise, lut::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(lut_rv32, if true, Depthwise, lut::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(lut_arm_dsp, if true, Depthwise, lut::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(lut_neon_micro, if true, Depthwise, lut::<crate::kernels::dot::neon::Neon>);

@@ -43,6 +43,18 @@ fn selected_x86_portable(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i
     }
 }
 
+/// The weights in LUT form (`kernels::lut`; per-channel tables for odd depths, one shared
+/// table for even ones) run by the `_lut` kernel with the dot implementation `D`; weights
+/// that have no LUT form (more than 128 values a table, or asymmetric) run the reference.
+fn lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let depth = p.geometry.input_depth;
+    let rows: Vec<Vec<i8>> = filter.chunks(depth.max(1)).take(p.geometry.output_depth).map(<[i8]>::to_vec).collect();
+    match crate::kernels::lut::testing::encode(&rows, depth % 2 == 1, depth % 3) {
+        Some(w) if p.weights_offset == 0 && depth > 0 => crate::kernels::lut::fully_connected_lut::<D>(p, input, &w.view(), bias, output),
+        _ => super::fully_connected_s8(p, input, filter, bias, output),
+    }
+}
+
 /// The same through the public functions, as generated code calls them.
 /// The variant `class` selects, through its public function (the variant table's `run`)
 /// with `simd` selected on this thread: the dispatch generated code goes through, on one
@@ -325,3 +337,9 @@ fn cases_reach_every_variant() {
         .collect();
     assert_eq!(edges.len(), 3, "{edges:?}");
 }
+kernel_tests!(lut_scalar, if true, Fc, lut::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(lut_rv32, if true, Fc, lut::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(lut_arm_dsp, if true, Fc, lut::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(lut_neon_micro, if true, Fc, lut::<crate::kernels::dot::neon::Neon>);
