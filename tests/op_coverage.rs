@@ -98,8 +98,12 @@ fn table() -> (String, Vec<String>) {
     for (kind, names) in [("builtin", TFLM_BUILTINS), ("custom", TFLM_CUSTOM)] {
         for &op in names {
             let (status, detail) = if folded.contains(op) {
-                let why = if kind == "custom" { "decoded at compile time into a constant (LUT, prune, Huffman)" } else { "evaluated at compile time (shapes are static)" };
-                ("folded", format!("{why}; no code on the device"))
+                let why = if kind == "custom" {
+                    "decoded at compile time (LUT, prune, Huffman); LUT filters of int8 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED stay compressed in flash by default and the `_lut` kernels decode them (`--decode-weights` decodes them at compile time)"
+                } else {
+                    "evaluated at compile time (shapes are static); no code on the device"
+                };
+                ("folded", why.to_string())
             } else if (kind == "builtin" && lowered.contains(op)) || (kind == "custom" && supported.contains_key(op)) {
                 let types: Vec<&str> = supported.get(op).map(|t| t.iter().map(String::as_str).collect()).unwrap_or_default();
                 ("lowers", types.join("; "))

@@ -77,7 +77,7 @@ fn decode_w<const W: usize>(indices: &[u8], table: &[i8], start: usize, out: &mu
     let pos = start * W;
     // Widths that divide a byte, from a byte boundary: whole bytes of `8 / W` indices each
     // (most of a row: FULLY_CONNECTED reads each weight once per inference), then the rest.
-    if 8 % W == 0 && pos % 8 == 0 {
+    if 8 % W == 0 && pos.is_multiple_of(8) {
         let per = 8 / W;
         let whole = out.len() / per;
         let (head, tail) = out.split_at_mut(whole * per);
