@@ -96,7 +96,8 @@ fn every_lowering_error_is_reported() {
     let mut m = ModelBuilder::new();
     let x = m.activation("x", DType::I8, &[1, 8], q);
     let a = m.activation("a", DType::I8, &[1, 8], q);
-    let y = m.activation("y", DType::I8, &[1, 8], q);
+    // An output scale that makes int8 DIV's multiplier 2^27: refused (a negative shift).
+    let y = m.activation("y", DType::I8, &[1, 8], Some((1e-8, 0)));
     // A custom operator with an omitted input (the caller's kernel takes every input).
     m.op_spec(tflc::internal::tflite::builder::OpSpecCode::Custom("Mine".into()), &[Some(x), None], &[a]);
     m.op(OpKind::Div { activation: Activation::None }, &[Some(a), Some(a)], &[y]);
