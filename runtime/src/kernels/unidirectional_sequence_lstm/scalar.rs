@@ -29,6 +29,37 @@ fn fc_s16(w: &[i8], x: &[i8], folded_bias: i32, multiplier: i32, shift: i32) -> 
     sat16(multiply_by_quantized_multiplier(acc, multiplier, shift))
 }
 
+/// One gate's pre-activation for unit `u` (both integer LSTMs): the input-side layer on
+/// `x` with the gate's folded bias plus the recurrent layer on `hidden` with its folded
+/// zero-point term, each through `fc` (requantized and saturated on its own), added with
+/// int16 saturation. `bias` is [`LstmWeights::bias`]'s layout in the accumulator's type.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn integer_gate<X, B: Copy>(
+    p: &LstmParams,
+    input: &[&[i8]; 4],
+    recurrent: &[&[i8]; 4],
+    bias: &[B],
+    (g, u): (usize, usize),
+    x: &[X],
+    hidden: &[X],
+    fc: impl Fn(&[i8], &[X], B, i32, i32) -> i16,
+) -> i16 {
+    let (n, units) = (p.input_size, p.units);
+    let gp = &p.gates[g];
+    let a = fc(&input[g][u * n..(u + 1) * n], x, bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
+    let b = fc(&recurrent[g][u * units..(u + 1) * units], hidden, bias[(2 * g + 1) * units + u], gp.recurrent_multiplier, gp.recurrent_shift);
+    sat16(a as i32 + b as i32)
+}
+
+/// The new hidden state before its clamp (both integer LSTMs): tanh of the cell at its own
+/// scale times the output gate, requantized, plus the hidden zero point.
+#[inline(always)]
+fn integer_hidden(p: &LstmParams, c: i16, o: i16) -> i32 {
+    let t = tanh_s16(c, p.cell_tanh_multiplier, p.cell_tanh_shift);
+    p.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, p.hidden_multiplier, p.hidden_shift)
+}
+
 impl LstmNumerics for LstmParams {
     type Act = i8;
     type Cell = i16;
@@ -42,17 +73,7 @@ impl LstmNumerics for LstmParams {
     /// added with int16 saturation.
     #[inline(always)]
     fn gate(&self, w: &LstmWeights<'_>, g: usize, u: usize, x: &[i8], hidden: &[i8]) -> i16 {
-        let (n, units) = (self.input_size, self.units);
-        let gp = &self.gates[g];
-        let a = fc_s16(&w.input[g][u * n..(u + 1) * n], x, w.bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
-        let b = fc_s16(
-            &w.recurrent[g][u * units..(u + 1) * units],
-            hidden,
-            w.bias[(2 * g + 1) * units + u],
-            gp.recurrent_multiplier,
-            gp.recurrent_shift,
-        );
-        sat16(a as i32 + b as i32)
+        integer_gate(self, &w.input, &w.recurrent, w.bias, (g, u), x, hidden, fc_s16)
     }
 
     #[inline(always)]
@@ -80,9 +101,7 @@ impl LstmNumerics for LstmParams {
     /// tanh of the cell at its own scale times the output gate, into int8.
     #[inline(always)]
     fn hidden(&self, c: i16, o: i16) -> i8 {
-        let t = tanh_s16(c, self.cell_tanh_multiplier, self.cell_tanh_shift);
-        let h = self.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, self.hidden_multiplier, self.hidden_shift);
-        h.clamp(-128, 127) as i8
+        integer_hidden(self, c, o).clamp(-128, 127) as i8
     }
 }
 
@@ -110,18 +129,7 @@ impl LstmNumerics for LstmS16Params {
     /// saturated on its own, added with int16 saturation.
     #[inline(always)]
     fn gate(&self, w: &LstmS16Weights<'_>, g: usize, u: usize, x: &[i16], hidden: &[i16]) -> i16 {
-        let p = &self.int;
-        let (n, units) = (p.input_size, p.units);
-        let gp = &p.gates[g];
-        let a = fc_s16_wide(&w.input[g][u * n..(u + 1) * n], x, w.bias[2 * g * units + u], gp.input_multiplier, gp.input_shift);
-        let b = fc_s16_wide(
-            &w.recurrent[g][u * units..(u + 1) * units],
-            hidden,
-            w.bias[(2 * g + 1) * units + u],
-            gp.recurrent_multiplier,
-            gp.recurrent_shift,
-        );
-        sat16(a as i32 + b as i32)
+        integer_gate(&self.int, &w.input, &w.recurrent, w.bias, (g, u), x, hidden, fc_s16_wide)
     }
 
     #[inline(always)]
@@ -142,9 +150,7 @@ impl LstmNumerics for LstmS16Params {
     /// tanh of the cell at its own scale times the output gate, into int16.
     #[inline(always)]
     fn hidden(&self, c: i16, o: i16) -> i16 {
-        let p = &self.int;
-        let t = tanh_s16(c, p.cell_tanh_multiplier, p.cell_tanh_shift);
-        sat16(p.hidden_zero_point + multiply_by_quantized_multiplier(t as i32 * o as i32, p.hidden_multiplier, p.hidden_shift))
+        sat16(integer_hidden(&self.int, c, o))
     }
 }
 
