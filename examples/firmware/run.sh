@@ -16,7 +16,8 @@
 #   --dot-self-test: first build tflm_hello_world_int8 with the cargo feature dot-self-test
 #   (the runtime's selected dot micro-kernels against its scalar reference on the emulated
 #   core, tflc_runtime::__private::dot_self_test) and require no difference. Always on with
-#   --m55: the Helium (MVE) micro-kernels run nowhere else (no host executes them).
+#   --m55, --rv32 and --rv32a: the Helium (MVE) and RV32 asm! micro-kernels run nowhere else
+#   (no host executes them).
 #   --per-op: also build each model with op markers (cargo feature op-markers: main calls
 #   run_with(&mut Markers), an observer calling tflc_runtime::__private::op_marker(N)
 #   before each operator) and print, per operator, its
@@ -135,6 +136,9 @@ case "$arch" in
         binutils=riscv64-unknown-elf
         required_models="$tflm_int8_models"
         baseline=tflm_rv32.json
+        # The RV32 asm! micro-kernels run only here: check them against the scalar
+        # reference before the models.
+        dot_self_test=1
         if [ "$arch" = riscv32imc ]; then
             machine=(-machine virt -cpu rv32,a=false,f=false,d=false -bios none -m 128M)
             board="RV32IMC (QEMU virt, -cpu rv32,a=false,f=false,d=false)"

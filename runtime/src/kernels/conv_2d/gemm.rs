@@ -439,16 +439,33 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                 // pixels, an even depth: every block but possibly a call's last).
                 let out_d = p.geometry.filter_shape[0];
                 let block = D::BLOCK_REQUANT && two && out_d.is_multiple_of(2);
+                // The start of pair j's sums: its folded biases on the first chunk, else what
+                // the earlier chunks left.
+                let start = |head: &[i32; HEAD], acc: [i32; 4]| if first { [head[0], head[1], head[0], head[1]] } else { acc };
                 let mut n = 0;
-                for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
+                if D::DOT_2X4 {
+                    // Two pairs per step; an odd last pair is the loop's below.
+                    for (wq, acc2) in wps.chunks_exact(2 * pw).zip(accs.chunks_exact_mut(2)) {
+                        let (wa, wb) = wq.split_at(pw);
+                        let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
+                        let [ra, rb] = D::dot_2x4(xs, &wa[2 * g0..][..2 * ng], &wb[2 * g0..][..2 * ng], [start(ha, acc2[0]), start(hb, acc2[1])]);
+                        acc2[0] = ra;
+                        acc2[1] = rb;
+                        if last && !block {
+                            store(out_d, requant_pair::<D>(ra, ha, c1, lo, hi), 2 * (blk * PAIRS + n), outs);
+                            store(out_d, requant_pair::<D>(rb, hb, c1, lo, hi), 2 * (blk * PAIRS + n + 1), outs);
+                        }
+                        n += 2;
+                    }
+                }
+                for (wp, acc) in wps.chunks_exact(pw).zip(accs.iter_mut()).skip(n) {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-                    let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
-                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
-                    n += 1;
+                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start(head, *acc));
                     if last && !block {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                        store(out_d, v, 2 * (blk * PAIRS + j), outs);
+                        store(out_d, v, 2 * (blk * PAIRS + n), outs);
                     }
+                    n += 1;
                 }
                 if last && block {
                     let (o0, o1) = outs.split_at_mut(out_d);
@@ -488,6 +505,21 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
     }
     if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
+        // Channel pairs done two at a time ([`Dot::DOT_2X4`]); the rest one at a time below.
+        let mut done = 0;
+        if D::DOT_2X4 {
+            for ((d0, d1), wq) in o0.chunks_exact_mut(4).zip(o1.chunks_exact_mut(4)).zip(packed.chunks_exact(2 * pw)) {
+                let (wa, wb) = wq.split_at(pw);
+                let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
+                let [ra, rb] = D::dot_2x4(xs, wa, wb, [[ha[0], ha[1], ha[0], ha[1]], [hb[0], hb[1], hb[0], hb[1]]]);
+                let [a0, a1, a2, a3] = requant_pair::<D>(ra, ha, c1, lo, hi).to_le_bytes().map(|b| b as i8);
+                let [b0, b1, b2, b3] = requant_pair::<D>(rb, hb, c1, lo, hi).to_le_bytes().map(|b| b as i8);
+                d0.copy_from_slice(&[a0, a1, b0, b1]);
+                d1.copy_from_slice(&[a2, a3, b2, b3]);
+                done += 2;
+            }
+        }
+        let (o0, o1, pairs) = (&mut o0[2 * done..], &mut o1[2 * done..], packed[done * pw..].chunks_exact(pw));
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
             let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);

@@ -122,6 +122,17 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
+    /// Whether `Gemm`'s drivers run two channel pairs per step over the same pixel pair
+    /// ([`Dot::dot_2x4`]) instead of one ([`Dot::dot_2x2`]). A compile-time constant, so the
+    /// other implementations' drivers are unchanged.
+    const DOT_2X4: bool = false;
+    /// Two channel pairs over one pixel pair: `[dot_2x2(x, wa, acc[0]), dot_2x2(x, wb,
+    /// acc[1])]`, each widened tap loaded once for the eight products it feeds (RV32: eight
+    /// accumulators in registers).
+    #[inline(always)]
+    fn dot_2x4(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+        [Self::dot_2x2(x, wa, acc[0]), Self::dot_2x2(x, wb, acc[1])]
+    }
     /// Whether [`Dot::requant_pairs`] is this implementation's own (a vector form): then
     /// `Gemm` requantizes a row of channel pairs at once rather than pair by pair. A
     /// compile-time constant, so the other implementations' drivers are unchanged.

@@ -147,6 +147,11 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             // Longer slices than the groups need: the kernel reads only whole groups of both.
             let wx = &pw[..(2 * groups + 1).min(pw.len())];
             t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(x, wx, acc), fail);
+            // Two pairs: the second pair's weights start `groups` words into the first's.
+            let (wa, wb) = (&pw[..2 * groups], &pw[groups..(3 * groups).min(pw.len())]);
+            let acc2 = [acc, core::array::from_fn(|_| rng.i32())];
+            let (got, want) = (D::dot_2x4(x, wa, wb, acc2), Scalar::dot_2x4(x, wa, wb, acc2));
+            t.cmp("dot_2x4", groups, got.as_flattened(), want.as_flattened(), fail);
             let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
             t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
             // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
