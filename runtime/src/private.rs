@@ -179,8 +179,9 @@ pub fn op_marker(op: u32) {
 /// build) against the scalar reference, `rounds` rounds of pseudo-random operands, every
 /// row length 0..=71 at every start offset mod 4: `(implementation name, results compared,
 /// results that differed)`, calling `fail(kernel, length, got, want)` for each difference.
-/// The firmware's on-target self-test (`examples/firmware/run.sh --m55`), for the
-/// implementations the host suites cannot execute.
+/// The firmware's on-target self-test (`examples/firmware/run.sh --m55`, `--rv32`), for the
+/// implementations the host suites cannot execute (cargo feature `self-test`).
+#[cfg(any(test, feature = "self-test"))]
 pub fn dot_self_test(rounds: u32, fail: &mut dyn FnMut(&'static str, usize, i32, i32)) -> (&'static str, u32, u32) {
     let t = crate::kernels::dot::self_test::run::<crate::isa::Dot>(rounds, fail);
     (crate::isa::DOT, t.checks, t.failures)

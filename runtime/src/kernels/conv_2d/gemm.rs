@@ -439,13 +439,15 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                 // pixels, an even depth: every block but possibly a call's last).
                 let out_d = p.geometry.filter_shape[0];
                 let block = D::BLOCK_REQUANT && two && out_d.is_multiple_of(2);
-                // The start of pair j's sums: its folded biases on the first chunk, else what
-                // the earlier chunks left.
-                let start = |head: &[i32; HEAD], acc: [i32; 4]| if first { [head[0], head[1], head[0], head[1]] } else { acc };
                 let mut n = 0;
                 if D::DOT_2X4 {
-                    // Two pairs per step; an odd last pair is the loop's below.
-                    for (wq, acc2) in wps.chunks_exact(2 * pw).zip(accs.chunks_exact_mut(2)) {
+                    // The start of a pair's sums: its folded biases on the first chunk, else
+                    // what the earlier chunks left.
+                    let start = |head: &[i32; HEAD], acc: [i32; 4]| if first { [head[0], head[1], head[0], head[1]] } else { acc };
+                    // Two pairs per step, then an odd last pair alone.
+                    let quads = wps.chunks_exact(2 * pw);
+                    let odd = quads.remainder();
+                    for (wq, acc2) in quads.zip(accs.chunks_exact_mut(2)) {
                         let (wa, wb) = wq.split_at(pw);
                         let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
                         let [ra, rb] = D::dot_2x4(xs, &wa[2 * g0..][..2 * ng], &wb[2 * g0..][..2 * ng], [start(ha, acc2[0]), start(hb, acc2[1])]);
@@ -457,15 +459,24 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                         }
                         n += 2;
                     }
-                }
-                for (wp, acc) in wps.chunks_exact(pw).zip(accs.iter_mut()).skip(n) {
-                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start(head, *acc));
-                    if last && !block {
-                        let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                        store(out_d, v, 2 * (blk * PAIRS + n), outs);
+                    if let (Some((head, w)), Some(acc)) = (odd.split_first_chunk::<HEAD>(), accs.get_mut(n)) {
+                        *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start(head, *acc));
+                        if last && !block {
+                            store(out_d, requant_pair::<D>(*acc, head, c1, lo, hi), 2 * (blk * PAIRS + n), outs);
+                        }
+                        n += 1;
                     }
-                    n += 1;
+                } else {
+                    for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
+                        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                        let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
+                        *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
+                        n += 1;
+                        if last && !block {
+                            let v = requant_pair::<D>(*acc, head, c1, lo, hi);
+                            store(out_d, v, 2 * (blk * PAIRS + j), outs);
+                        }
+                    }
                 }
                 if last && block {
                     let (o0, o1) = outs.split_at_mut(out_d);
@@ -519,7 +530,7 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
                 done += 2;
             }
         }
-        let (o0, o1, pairs) = (&mut o0[2 * done..], &mut o1[2 * done..], packed[done * pw..].chunks_exact(pw));
+        let (o0, o1, pairs) = if D::DOT_2X4 { (&mut o0[2 * done..], &mut o1[2 * done..], packed[done * pw..].chunks_exact(pw)) } else { (o0, o1, pairs) };
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
             let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);

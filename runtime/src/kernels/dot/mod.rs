@@ -30,7 +30,9 @@ pub(crate) mod dsp;
 #[cfg(tflc_mve)]
 pub(crate) mod mve;
 
-// The on-target check of the selected implementation (`__private::dot_self_test`).
+// The on-target check of the selected implementation (`__private::dot_self_test`; cargo
+// feature `self-test`).
+#[cfg(any(test, feature = "self-test"))]
 pub(crate) mod self_test;
 
 // Portable Rust shaped for RV32: compiled everywhere so that the host suites run it; the

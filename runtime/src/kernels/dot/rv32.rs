@@ -7,17 +7,19 @@
 //! multiply-accumulate. What RV32 does have is sign-extending narrow loads (`lb`, `lh`) with
 //! a 12-bit immediate offset, and 31 registers. So every operand is read with its own
 //! narrow load at a fixed offset from one pointer per stream (the layouts put all the
-//! operands of a block at constant offsets: `Dot::dot_2x2`'s group is 16 bytes of widened
-//! activations and 8 bytes of weights, `Dot::dot4x4_row`'s step 4 input bytes and 16 weight
-//! bytes), which is one instruction per operand and no extraction, and each block's
-//! accumulators stay in registers: per multiply-accumulate a `mul` and an `add`, plus the
-//! operand loads shared by the block (`dot_2x2`: 16 products per 16 loads; `dot4x4_row`: 16
-//! per 20). The views are plain safe slices of the same words (`bytemuck` casts, fixed-size
+//! operands of a block at constant offsets: `Dot::dot_2x2`'s group is 8 bytes of the two
+//! pixels' taps (copied, not widened: `Rv32::widen_into`) and 8 bytes of weights,
+//! `Dot::dot4x4_row`'s step 4 input bytes and 16 weight bytes), which is one instruction per
+//! operand and no extraction, and each block's accumulators stay in registers: per
+//! multiply-accumulate a `mul` and an `add`, plus the operand loads shared by the block
+//! (`dot_2x2`: 16 products per 16 loads, `dot_2x4`: 32 per 24; `dot4x4_row`: 16 per 20). The views are plain safe slices of the same words (`bytemuck` casts, fixed-size
 //! chunks so that no index is checked in the loop).
 //!
-//! Written in portable Rust: the host test suites run it natively (`kernel_tests!` lines
-//! `rv32`, `selected_rv32`), and the RV32 firmware (`examples/firmware/run.sh --rv32`) runs it
-//! on every model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in
+//! Written in portable Rust, except `dot_2x4`'s loop, which is `asm!` on `riscv32` (LLVM
+//! spills its eight accumulators): the host test suites run the Rust forms natively
+//! (`kernel_tests!` lines `rv32`, `selected_rv32`), and the RV32 firmware
+//! (`examples/firmware/run.sh --rv32`) runs the dot self-test (every micro-kernel, the
+//! `asm!` one included, against the scalar reference) and then every model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in
 //! 32-bit words: the product's high word (`mulhsu`) plus the top bit of its low word (`mul`),
 //! with no libgcc call (`__muldi3`, `__ashldi3`: `run.sh --rv32` fails an image that links
 //! one; docs/KERNELS.md, "RV32").
@@ -109,22 +111,33 @@ impl super::Dot for Rv32 {
         super::scalar::mac4_offset(x, w, offset, acc)
     }
 
-    /// Per group: the 8 halfwords of the four widened words (`lh`: pixel `p`'s taps
-    /// `t0, t2` at halfwords `2p, 2p + 1`, `t1, t3` at `4 + 2p, 5 + 2p`) and the 8 weight
-    /// bytes (`lb`: channel `j`'s `t0, t2` at bytes `j, j + 2`, `t1, t3` at `4 + j, 6 + j`).
+    /// RV32 reads every operand with its own sign-extending load, so the taps need no
+    /// widening: `widen_into` copies each word of `src` as it is into slot `slot` of its
+    /// group (word `4i + slot`; words `4i + 2, 4i + 3` are not used), and [`Rv32::dot_2x2`]
+    /// reads pixel `p`'s taps `t0..t3` at bytes `4p..4p + 4` of the group with `lb`.
+    #[inline(always)]
+    fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+        let dst: &mut [i8] = bytemuck::cast_slice_mut(dst);
+        let at = 4 * (slot & 1);
+        for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(16)) {
+            d[at..at + 4].copy_from_slice(s);
+        }
+    }
+
+    /// Per group: the 8 bytes of the two pixels' taps (`lb`: pixel `p`'s tap `t` at byte
+    /// `4p + t`, [`Rv32::widen_into`]'s layout) and the 8 weight bytes (`lb`: channel `j`'s
+    /// `t0, t2` at bytes `j, j + 2`, `t1, t3` at `4 + j, 6 + j`).
     #[inline(always)]
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-        let x: &[i16] = bytemuck::cast_slice(x);
+        let x: &[i8] = bytemuck::cast_slice(x);
         let w: &[i8] = bytemuck::cast_slice(w);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
-        for (x, w) in x.chunks_exact(8).zip(w.chunks_exact(8)) {
-            let (Ok(x), Ok(w)) = (<&[i16; 8]>::try_from(x), <&[i8; 8]>::try_from(w)) else { break };
-            // Tap k of the group (t0, t2, t1, t3) is halfword k of a pixel's four and byte
-            // pair k of the weights. Each element converted where it is used (an array
-            // `map` becomes a vector sign extension that LLVM scalarises as `lbu` + two
-            // shifts).
-            for (xo, wo) in [(0, 0), (1, 2), (4, 4), (5, 6)] {
-                let (x0, x1) = (i32::from(x[xo]), i32::from(x[xo + 2]));
+        for (x, w) in x.chunks_exact(16).zip(w.chunks_exact(8)) {
+            let (Ok(x), Ok(w)) = (<&[i8; 16]>::try_from(x), <&[i8; 8]>::try_from(w)) else { break };
+            // Tap t (t0, t1, t2, t3) is byte t of pixel 0 and byte 4 + t of pixel 1; its
+            // weights are byte pair 0, 2, 1, 3 of the group's (t0, t2 in the first word).
+            for (xo, wo) in [(0, 0), (1, 4), (2, 2), (3, 6)] {
+                let (x0, x1) = (i32::from(x[xo]), i32::from(x[xo + 4]));
                 let (wa, wb) = (i32::from(w[wo]), i32::from(w[wo + 1]));
                 a0 = mac(a0, x0, wa);
                 a1 = mac(a1, x0, wb);
@@ -137,8 +150,8 @@ impl super::Dot for Rv32 {
 
     const DOT_2X4: bool = true;
 
-    /// Two channel pairs over one pixel pair: per group the 8 halfwords of the pixels
-    /// (`lh`, as [`Rv32::dot_2x2`]) feed both pairs' 16 weight bytes (`lb`), 32 `mul` + 32
+    /// Two channel pairs over one pixel pair: per group the 8 tap bytes of the pixels
+    /// (`lb`, as [`Rv32::dot_2x2`]) feed both pairs' 16 weight bytes (`lb`), 32 `mul` + 32
     /// `add` into eight accumulators held in registers: 92 instructions per 32 MACs with
     /// the loop (2.9 per MAC, against 3.2 for [`Rv32::dot_2x2`]). On RV32 the loop is
     /// written out in `asm!` ([`dot_2x4_asm`]): LLVM hoists a group's 24 loads and spills
@@ -217,11 +230,10 @@ impl super::Dot for Rv32 {
 }
 
 /// [`super::Dot::dot_2x4`] on RV32: the loop in `asm!`, eight accumulators, two pixels'
-/// widened taps (`lh` at the fixed offsets of [`Rv32::dot_2x2`]'s group: taps `t0, t2, t1,
-/// t3` of pixel 0 at bytes 0, 2, 8, 10 and of pixel 1 at 4, 6, 12, 14) and the two pairs'
-/// weights (`lb`: channel `a` of tap `t0, t2, t1, t3` at bytes 0, 2, 4, 6, channel `b` one
-/// byte further), checked against the scalar reference by the firmware's dot self-test
-/// (`run.sh --rv32`).
+/// taps (`lb` at the fixed offsets of [`Rv32::dot_2x2`]'s group: taps `t0..t3` of pixel 0
+/// at bytes 0..4 and of pixel 1 at 4..8) and the two pairs' weights (`lb`: channel `a` of
+/// tap `t0, t1, t2, t3` at bytes 0, 4, 2, 6, channel `b` one byte further), checked
+/// against the scalar reference by the firmware's dot self-test (`run.sh --rv32`).
 #[cfg(target_arch = "riscv32")]
 #[inline(always)]
 fn dot_2x4_asm(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
@@ -232,13 +244,13 @@ fn dot_2x4_asm(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 
     }
     let (mut px, mut pa, mut pb) = (x.as_ptr().cast::<u8>(), wa.as_ptr().cast::<u8>(), wb.as_ptr().cast::<u8>());
     let end = px.wrapping_add(16 * groups);
-    // One tap of the group: pixel 0's and 1's halfwords at X0, X1, channel a's and b's
+    // One tap of the group: pixel 0's and 1's bytes at X0, X1, channel a's and b's
     // weight bytes of both pairs at W, W + 1.
     macro_rules! tap {
         ($x0:literal, $x1:literal, $w:literal) => {
             concat!(
-                "lh {x0}, ", $x0, "({px})\n",
-                "lh {x1}, ", $x1, "({px})\n",
+                "lb {x0}, ", $x0, "({px})\n",
+                "lb {x1}, ", $x1, "({px})\n",
                 "lb {w0}, ", $w, "({pa})\n",
                 "lb {w1}, ", $w, "+1({pa})\n",
                 "lb {w2}, ", $w, "({pb})\n",
@@ -257,16 +269,15 @@ fn dot_2x4_asm(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 
     // SAFETY: the loop runs `groups` (> 0) times and reads, per group, 16 bytes of `x`
     // (from `px`), 8 of `wa` (from `pa`) and 8 of `wb` (from `pb`), each pointer then
     // advanced by that much: `groups` is at most `x.len() / 4`, `wa.len() / 2` and
-    // `wb.len() / 2`, so every read is inside its slice, and the halfword loads are
-    // aligned (`x` is `u32`s, offsets even). It writes no memory and only the declared
-    // registers.
+    // `wb.len() / 2`, so every read is inside its slice (byte loads: no alignment). It
+    // writes no memory and only the declared registers.
     unsafe {
         core::arch::asm!(
             "2:",
             tap!("0", "4", "0"),
+            tap!("1", "5", "4"),
             tap!("2", "6", "2"),
-            tap!("8", "12", "4"),
-            tap!("10", "14", "6"),
+            tap!("3", "7", "6"),
             "addi {px}, {px}, 16",
             "addi {pa}, {pa}, 8",
             "addi {pb}, {pb}, 8",

@@ -101,15 +101,16 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             }
             let wl = &ww[..len / 4 * 4];
             t.cmp("dot4x4_row", len, &D::dot4x4_row(x, wl, acc), &Scalar::dot4x4_row(x, wl, acc), fail);
-            // widen_into: both slots, into a buffer whose other words must stay as they were
-            // (and a `dst` one group short when there is room to be short).
+            // widen_into: both slots, into a `dst` one group short when there is room to be
+            // short; the words past it stay as they were (the layout itself is the
+            // implementation's, checked through its `dot_2x2` below).
             for slot in 0..2 {
                 let groups = (len / 4).saturating_sub(len % 2);
                 let mut got = [0x5a5a_5a5au32; 4 * (MAX_LEN / 4 + 1)];
-                let mut want = got;
+                let want = got;
                 D::widen_into(x, &mut got[..4 * groups], slot);
-                Scalar::widen_into(x, &mut want[..4 * groups], slot);
-                t.cmp("widen_into", len, &got.map(|v| v as i32), &want.map(|v| v as i32), fail);
+                let (got, want): (&[i32], &[i32]) = (bytemuck::cast_slice(&got[4 * groups..]), bytemuck::cast_slice(&want[4 * groups..]));
+                t.cmp("widen_into", len, got, want, fail);
             }
             if len >= 4 {
                 let (xa, wa) = ([x[0], x[1], x[2], x[3]], [w[3][0], w[3][1], w[3][2], w[3][3]]);
@@ -126,15 +127,18 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 t.cmp("pack4_halved", len, &[D::pack4_halved(v, lo, hi) as i32], &[Scalar::pack4_halved(v, lo, hi) as i32], fail);
             }
         }
-        // The blocked forms: words of widened taps and packed weights, 0..=MAX_GROUPS groups.
-        let mut xw = [0u32; 4 * MAX_GROUPS];
+        // The blocked forms: two pixels' taps widened by each implementation's own
+        // `widen_into` (the words its `dot_2x2` reads: int16 lanes, or RV32's raw bytes) and
+        // packed weights, 0..=MAX_GROUPS groups.
+        let mut raw = [[0i8; 4 * MAX_GROUPS]; 2];
+        let (mut xd, mut xr) = ([0u32; 4 * MAX_GROUPS], [0u32; 4 * MAX_GROUPS]);
         let mut pw = [0i32; 4 * MAX_GROUPS];
         let mut wide = [[0u32; 2]; MAX_GROUPS];
         for groups in 0..=MAX_GROUPS {
-            for v in xw.iter_mut() {
-                let b: [i8; 4] = core::array::from_fn(|_| rng.i8());
-                // dot_2x2 reads widen4's words: two int16 lanes from int8.
-                *v = D::widen4(u32::from_le_bytes(b.map(|v| v as u8)))[(rng.next() % 2) as usize];
+            for (slot, px) in raw.iter_mut().enumerate() {
+                rng.fill(px);
+                D::widen_into(px, &mut xd, slot);
+                Scalar::widen_into(px, &mut xr, slot);
             }
             pw.iter_mut().for_each(|v| *v = rng.next() as i32);
             for v in wide.iter_mut() {
@@ -142,15 +146,15 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 *v = D::widen4(u32::from_le_bytes(b.map(|v| v as u8)));
             }
             let acc: [i32; 4] = core::array::from_fn(|_| rng.i32());
-            let (x, w) = (&xw[..4 * groups], &pw[..2 * groups]);
-            t.cmp("dot_2x2", groups, &D::dot_2x2(x, w, acc), &Scalar::dot_2x2(x, w, acc), fail);
+            let (x, xs, w) = (&xd[..4 * groups], &xr[..4 * groups], &pw[..2 * groups]);
+            t.cmp("dot_2x2", groups, &D::dot_2x2(x, w, acc), &Scalar::dot_2x2(xs, w, acc), fail);
             // Longer slices than the groups need: the kernel reads only whole groups of both.
             let wx = &pw[..(2 * groups + 1).min(pw.len())];
-            t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(x, wx, acc), fail);
+            t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(xs, wx, acc), fail);
             // Two pairs: the second pair's weights start `groups` words into the first's.
             let (wa, wb) = (&pw[..2 * groups], &pw[groups..(3 * groups).min(pw.len())]);
             let acc2 = [acc, core::array::from_fn(|_| rng.i32())];
-            let (got, want) = (D::dot_2x4(x, wa, wb, acc2), Scalar::dot_2x4(x, wa, wb, acc2));
+            let (got, want) = (D::dot_2x4(x, wa, wb, acc2), Scalar::dot_2x4(xs, wa, wb, acc2));
             t.cmp("dot_2x4", groups, got.as_flattened(), want.as_flattened(), fail);
             let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
             t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
