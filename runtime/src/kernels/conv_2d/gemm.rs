@@ -394,9 +394,85 @@ fn pixel_pairs<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<
     })
 }
 
+/// The output pixels in blocks of four ([`Dot::GEMM_QUADS`]): each block of `outs` (four
+/// pixels' outputs, or the last one to three), its pixels, and how many it has.
+#[inline(always)]
+fn pixel_quads<'o>(p: &Conv2dParams<S8>, output: &'o mut [i8]) -> impl Iterator<Item = (&'o mut [i8], [Pixel; 4], usize)> {
+    let [out_d, _, _, _] = p.geometry.filter_shape;
+    let [_, out_h, out_w, _] = p.geometry.output_shape;
+    let mut px = Pixel { b: 0, oy: 0, ox: 0 };
+    output.chunks_mut(4 * out_d).map(move |outs| {
+        let n = outs.len() / out_d.max(1);
+        let mut pxs = [px; 4];
+        for (s, q) in pxs.iter_mut().enumerate().take(n) {
+            *q = px;
+            if s + 1 < n {
+                px.advance(out_h, out_w);
+            }
+        }
+        px.advance(out_h, out_w);
+        (outs, pxs, n)
+    })
+}
+
+/// Requantizes and stores one block of [`Dot::dot_4x4`] (`acc`: pairs `a` and `b` of
+/// four pixels, channels `c..c + 4`, or `c..c + 2` when `b` is `None`) into `outs` (the
+/// block's pixels' outputs, pixels 2 and 3 from `2 * out_d` on).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn store_quad<D: Dot>(out_d: usize, acc: [[i32; 4]; 4], ha: &[i32; HEAD], hb: Option<&[i32; HEAD]>, c: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+    let (near, far) = outs.split_at_mut((2 * out_d).min(outs.len()));
+    store(out_d, requant_pair::<D>(acc[0], ha, c1, lo, hi), c, near);
+    store(out_d, requant_pair::<D>(acc[2], ha, c1, lo, hi), c, far);
+    if let Some(hb) = hb {
+        store(out_d, requant_pair::<D>(acc[1], hb, c1, lo, hi), c + 2, near);
+        store(out_d, requant_pair::<D>(acc[3], hb, c1, lo, hi), c + 2, far);
+    }
+}
+
+/// [`gemm_one_chunk`] in blocks of four pixels ([`Dot::GEMM_QUADS`]): per block the
+/// window of each pixel is copied once into its slot, and every two channel pairs run
+/// their whole dot product ([`Dot::dot_4x4`]) from their folded biases; an odd last pair
+/// runs as both pairs of a block (its second results unused). Pixel slots past the last
+/// pixel of a call's last block keep the previous block's taps; their results are not
+/// stored.
+#[inline(never)]
+fn gemm_one_chunk4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, pxs, n) in pixel_quads(p, output) {
+        let xs = &mut xs_buf[..4 * k4];
+        for (slot, &px) in pxs.iter().enumerate().take(n) {
+            load_chunk::<D>(p, input, px, xs, &mut buf, slot, 0, k4);
+        }
+        let quads = packed.chunks_exact(2 * pw);
+        let odd = quads.remainder();
+        let mut c = 0;
+        for wq in quads {
+            let (wa, wb) = wq.split_at(pw);
+            let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
+            let (ia, ib) = ([ha[0], ha[1], ha[0], ha[1]], [hb[0], hb[1], hb[0], hb[1]]);
+            let acc = D::dot_4x4(xs, wa, wb, [ia, ib, ia, ib]);
+            store_quad::<D>(out_d, acc, ha, Some(hb), c, c1, lo, hi, outs);
+            c += 4;
+        }
+        if let Some((h, w)) = odd.split_first_chunk::<HEAD>() {
+            let i = [h[0], h[1], h[0], h[1]];
+            let acc = D::dot_4x4(xs, w, w, [i, i, i, i]);
+            store_quad::<D>(out_d, acc, h, None, c, c1, lo, hi, outs);
+        }
+    }
+}
+
 /// [`conv_gemm`]'s loop (windows of at most one chunk).
 #[inline(never)]
 fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    if D::GEMM_QUADS {
+        return gemm_one_chunk4::<D>(p, input, packed, output);
+    }
     let k4 = row_words(&p.geometry);
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     // The padding taps of the last group (zero weights) read whatever is there.

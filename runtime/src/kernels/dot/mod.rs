@@ -135,6 +135,21 @@ pub(crate) trait Dot {
     fn dot_2x4(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
         [Self::dot_2x2(x, wa, acc[0]), Self::dot_2x2(x, wb, acc[1])]
     }
+    /// Whether `Gemm`'s drivers run blocks of four output pixels ([`Dot::dot_4x4`]) instead
+    /// of two. Such an implementation's [`Dot::widen_into`] takes slots 0..4 and writes each
+    /// pixel's taps as they are: slot `s` of group `g` is bytes `4s..4s + 4` of words
+    /// `4g..4g + 4` (RV32, whose loads sign-extend bytes). A compile-time constant, so the
+    /// other implementations' drivers are unchanged.
+    const GEMM_QUADS: bool = false;
+    /// Four pixels times two channel pairs: `x` in [`Dot::GEMM_QUADS`]'s layout (group `g`
+    /// the 16 bytes of words `4g..4g + 4`, pixel `p`'s taps `t0..t3` at bytes `4p..4p + 4`),
+    /// `wa` and `wb` two pairs' packed weights as [`Dot::dot_2x2`] reads them; `acc` is
+    /// `[pair a of pixels 0, 1, pair b of pixels 0, 1, pair a of pixels 2, 3, pair b of
+    /// pixels 2, 3]`, each in [`Dot::dot_2x2`]'s order `[p a, p b, p' a, p' b]`.
+    #[inline(always)]
+    fn dot_4x4(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
+        scalar::dot_4x4(x, wa, wb, acc)
+    }
     /// Whether [`Dot::requant_pairs`] is this implementation's own (a vector form): then
     /// `Gemm` requantizes a row of channel pairs at once rather than pair by pair. A
     /// compile-time constant, so the other implementations' drivers are unchanged.

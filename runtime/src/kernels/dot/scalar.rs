@@ -96,6 +96,29 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::dot_4x4`]: the raw-byte layout of four pixels per group.
+#[inline(always)]
+pub(crate) fn dot_4x4(x: &[u32], wa: &[i32], wb: &[i32], mut acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
+    let x: &[i8] = bytemuck::cast_slice(x);
+    let (wa, wb): (&[i8], &[i8]) = (bytemuck::cast_slice(wa), bytemuck::cast_slice(wb));
+    for ((x, wa), wb) in x.chunks_exact(16).zip(wa.chunks_exact(8)).zip(wb.chunks_exact(8)) {
+        // Tap t of pixel p is byte 4p + t; its weights are the byte pair at 0, 4, 2, 6
+        // (taps t0, t1, t2, t3) of each pair's group.
+        for (t, wo) in [0, 4, 2, 6].into_iter().enumerate() {
+            for (pair, w) in [wa, wb].into_iter().enumerate() {
+                for ch in 0..2 {
+                    let wv = i32::from(w[wo + ch]);
+                    for px in 0..4 {
+                        let a = &mut acc[2 * (px / 2) + pair][2 * (px % 2) + ch];
+                        *a = a.wrapping_add(i32::from(x[4 * px + t]) * wv);
+                    }
+                }
+            }
+        }
+    }
+    acc
+}
+
 /// See [`super::Dot::doubling_high_mul`]: `m2 as u32` is `2m`, so the 64-bit product is
 /// `x * 2m` (within `(-2^63, 2^63)`) and the result `floor((x * m + 2^30) / 2^31)`.
 #[inline(always)]

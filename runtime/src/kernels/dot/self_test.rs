@@ -156,6 +156,26 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let acc2 = [acc, core::array::from_fn(|_| rng.i32())];
             let (got, want) = (D::dot_2x4(x, wa, wb, acc2), Scalar::dot_2x4(xs, wa, wb, acc2));
             t.cmp("dot_2x4", groups, got.as_flattened(), want.as_flattened(), fail);
+            if D::GEMM_QUADS {
+                // Four pixels: `widen_into` puts pixel s's taps as they are at bytes 4s..4s + 4
+                // of each group, and `dot_4x4` reads that layout.
+                let mut quad = [0u32; 4 * MAX_GROUPS];
+                let mut want_x = [0u32; 4 * MAX_GROUPS];
+                for slot in 0..4 {
+                    let mut px = [0i8; 4 * MAX_GROUPS];
+                    rng.fill(&mut px);
+                    D::widen_into(&px[..4 * groups], &mut quad, slot);
+                    for (g, w) in px[..4 * groups].chunks_exact(4).enumerate() {
+                        want_x[4 * g + slot] = u32::from_le_bytes([w[0] as u8, w[1] as u8, w[2] as u8, w[3] as u8]);
+                    }
+                }
+                let (got_x, want_x): (&[i32], &[i32]) = (bytemuck::cast_slice(&quad[..4 * groups]), bytemuck::cast_slice(&want_x[..4 * groups]));
+                t.cmp("widen_into quads", groups, got_x, want_x, fail);
+                let q = &quad[..4 * groups];
+                let acc4 = [acc, acc2[1], core::array::from_fn(|_| rng.i32()), core::array::from_fn(|_| rng.i32())];
+                let (got, want) = (D::dot_4x4(q, wa, wb, acc4), Scalar::dot_4x4(q, wa, wb, acc4));
+                t.cmp("dot_4x4", groups, got.as_flattened(), want.as_flattened(), fail);
+            }
             let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
             t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
             // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
@@ -254,6 +274,15 @@ mod tests {
         let t = run::<Scalar>(2, &mut |what, len, got, want| panic!("{what} at {len}: {got} != {want}"));
         assert_eq!(t.failures, 0);
         assert!(t.checks > 2000, "{t:?}");
+    }
+
+    /// The RV32 micro-kernels' Rust forms (their `asm!` forms run in the RV32 firmware),
+    /// the four-pixel checks included.
+    #[test]
+    fn rv32_passes() {
+        let t = run::<super::super::rv32::Rv32>(2, &mut |what, len, got, want| panic!("{what} at {len}: {got} != {want}"));
+        assert_eq!(t.failures, 0);
+        assert!(t.checks > run::<Scalar>(2, &mut |_, _, _, _| {}).checks, "{t:?}");
     }
 
     #[test]
