@@ -348,6 +348,14 @@ pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], pack
         // So is the chunk's length ([`Dot::CHUNKED_GROUPS`]: stack buffers of widened words
         // and of gathered bytes, `BUF` = its taps plus `SLACK`).
         const _: () = assert!(CHUNK_TAPS + SLACK == 80 && 4 * 72 + SLACK == 304);
+        if D::GEMM_QUADS {
+            // Blocks of 32 channel pairs (16 quads of accumulators: 1 KiB of stack).
+            match D::CHUNKED_GROUPS {
+                72 => gemm_chunked4::<D, 16, 72, 304>(p, input, packed, output),
+                _ => gemm_chunked4::<D, 16, CHUNK_GROUPS, 80>(p, input, packed, output),
+            }
+            return;
+        }
         match (D::CHUNKED_BLOCK_PAIRS, D::CHUNKED_GROUPS) {
             (32, 72) => gemm_chunked::<D, 32, 72, 304>(p, input, packed, output),
             (32, _) => gemm_chunked::<D, 32, CHUNK_GROUPS, 80>(p, input, packed, output),
@@ -516,48 +524,72 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                 let out_d = p.geometry.filter_shape[0];
                 let block = D::BLOCK_REQUANT && two && out_d.is_multiple_of(2);
                 let mut n = 0;
-                if D::DOT_2X4 {
-                    // The start of a pair's sums: its folded biases on the first chunk, else
-                    // what the earlier chunks left.
-                    let start = |head: &[i32; HEAD], acc: [i32; 4]| if first { [head[0], head[1], head[0], head[1]] } else { acc };
-                    // Two pairs per step, then an odd last pair alone.
-                    let quads = wps.chunks_exact(2 * pw);
-                    let odd = quads.remainder();
-                    for (wq, acc2) in quads.zip(accs.chunks_exact_mut(2)) {
-                        let (wa, wb) = wq.split_at(pw);
-                        let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
-                        let [ra, rb] = D::dot_2x4(xs, &wa[2 * g0..][..2 * ng], &wb[2 * g0..][..2 * ng], [start(ha, acc2[0]), start(hb, acc2[1])]);
-                        acc2[0] = ra;
-                        acc2[1] = rb;
-                        if last && !block {
-                            store(out_d, requant_pair::<D>(ra, ha, c1, lo, hi), 2 * (blk * PAIRS + n), outs);
-                            store(out_d, requant_pair::<D>(rb, hb, c1, lo, hi), 2 * (blk * PAIRS + n + 1), outs);
-                        }
-                        n += 2;
-                    }
-                    if let (Some((head, w)), Some(acc)) = (odd.split_first_chunk::<HEAD>(), accs.get_mut(n)) {
-                        *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start(head, *acc));
-                        if last && !block {
-                            store(out_d, requant_pair::<D>(*acc, head, c1, lo, hi), 2 * (blk * PAIRS + n), outs);
-                        }
-                        n += 1;
-                    }
-                } else {
-                    for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
-                        let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-                        let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
-                        *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
-                        n += 1;
-                        if last && !block {
-                            let v = requant_pair::<D>(*acc, head, c1, lo, hi);
-                            store(out_d, v, 2 * (blk * PAIRS + j), outs);
-                        }
+                for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
+                    let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
+                    let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
+                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
+                    n += 1;
+                    if last && !block {
+                        let v = requant_pair::<D>(*acc, head, c1, lo, hi);
+                        store(out_d, v, 2 * (blk * PAIRS + j), outs);
                     }
                 }
                 if last && block {
                     let (o0, o1) = outs.split_at_mut(out_d);
                     let c = 2 * blk * PAIRS;
                     D::requant_pairs(&accs[..n], wps, pw, c1, lo, hi, &mut o0[c..], &mut o1[c..]);
+                }
+            }
+        }
+    }
+}
+
+/// [`gemm_chunked`] in blocks of four pixels ([`Dot::GEMM_QUADS`], as [`gemm_one_chunk4`]):
+/// per block of `2 * QUADS` channel pairs, each chunk of the four windows is copied once
+/// and every two pairs add it to their sixteen accumulators ([`Dot::dot_4x4`], kept on the
+/// stack between chunks); the last chunk requantizes and stores.
+#[inline(never)]
+fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let k4 = row_words(&p.geometry);
+    let chunks = k4.div_ceil(GROUPS);
+    let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
+    let mut xs_groups = [[0u32; 4]; GROUPS];
+    let xs_buf = xs_groups.as_flattened_mut();
+    let mut buf = [0u8; BUF];
+    let mut accs = [[[0i32; 4]; 4]; QUADS];
+    let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    for (outs, pxs, n) in pixel_quads(p, output) {
+        for (blk, wps) in packed.chunks(2 * QUADS * pw).enumerate() {
+            for chunk in 0..chunks {
+                let g0 = chunk * GROUPS;
+                let ng = GROUPS.min(k4 - g0);
+                let xs = &mut xs_buf[..4 * ng];
+                for (slot, &px) in pxs.iter().enumerate().take(n) {
+                    load_chunk::<D>(p, input, px, xs, &mut buf, slot, 4 * g0, ng);
+                }
+                let (first, last) = (chunk == 0, chunk + 1 == chunks);
+                let start = |i: [[i32; 4]; 4], acc: [[i32; 4]; 4]| if first { i } else { acc };
+                let quads = wps.chunks_exact(2 * pw);
+                let odd = quads.remainder();
+                let mut c = 4 * QUADS * blk;
+                let mut accs = accs.iter_mut();
+                for (wq, acc) in quads.zip(&mut accs) {
+                    let (wa, wb) = wq.split_at(pw);
+                    let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
+                    let (ia, ib) = ([ha[0], ha[1], ha[0], ha[1]], [hb[0], hb[1], hb[0], hb[1]]);
+                    *acc = D::dot_4x4(xs, &wa[2 * g0..][..2 * ng], &wb[2 * g0..][..2 * ng], start([ia, ib, ia, ib], *acc));
+                    if last {
+                        store_quad::<D>(out_d, *acc, ha, Some(hb), c, c1, lo, hi, outs);
+                    }
+                    c += 4;
+                }
+                if let (Some((h, w)), Some(acc)) = (odd.split_first_chunk::<HEAD>(), accs.next()) {
+                    let i = [h[0], h[1], h[0], h[1]];
+                    let w = &w[2 * g0..][..2 * ng];
+                    *acc = D::dot_4x4(xs, w, w, start([i, i, i, i], *acc));
+                    if last {
+                        store_quad::<D>(out_d, *acc, h, None, c, c1, lo, hi, outs);
+                    }
                 }
             }
         }
@@ -592,21 +624,6 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
     }
     if out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         let (o0, o1) = outs.split_at_mut(out_d);
-        // Channel pairs done two at a time ([`Dot::DOT_2X4`]); the rest one at a time below.
-        let mut done = 0;
-        if D::DOT_2X4 {
-            for ((d0, d1), wq) in o0.chunks_exact_mut(4).zip(o1.chunks_exact_mut(4)).zip(packed.chunks_exact(2 * pw)) {
-                let (wa, wb) = wq.split_at(pw);
-                let (Some((ha, wa)), Some((hb, wb))) = (wa.split_first_chunk::<HEAD>(), wb.split_first_chunk::<HEAD>()) else { return };
-                let [ra, rb] = D::dot_2x4(xs, wa, wb, [[ha[0], ha[1], ha[0], ha[1]], [hb[0], hb[1], hb[0], hb[1]]]);
-                let [a0, a1, a2, a3] = requant_pair::<D>(ra, ha, c1, lo, hi).to_le_bytes().map(|b| b as i8);
-                let [b0, b1, b2, b3] = requant_pair::<D>(rb, hb, c1, lo, hi).to_le_bytes().map(|b| b as i8);
-                d0.copy_from_slice(&[a0, a1, b0, b1]);
-                d1.copy_from_slice(&[a2, a3, b2, b3]);
-                done += 2;
-            }
-        }
-        let (o0, o1, pairs) = if D::DOT_2X4 { (&mut o0[2 * done..], &mut o1[2 * done..], packed[done * pw..].chunks_exact(pw)) } else { (o0, o1, pairs) };
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
             let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);

@@ -124,17 +124,6 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
-    /// Whether `Gemm`'s drivers run two channel pairs per step over the same pixel pair
-    /// ([`Dot::dot_2x4`]) instead of one ([`Dot::dot_2x2`]). A compile-time constant, so the
-    /// other implementations' drivers are unchanged.
-    const DOT_2X4: bool = false;
-    /// Two channel pairs over one pixel pair: `[dot_2x2(x, wa, acc[0]), dot_2x2(x, wb,
-    /// acc[1])]`, each widened tap loaded once for the eight products it feeds (RV32: eight
-    /// accumulators in registers).
-    #[inline(always)]
-    fn dot_2x4(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
-        [Self::dot_2x2(x, wa, acc[0]), Self::dot_2x2(x, wb, acc[1])]
-    }
     /// Whether `Gemm`'s drivers run blocks of four output pixels ([`Dot::dot_4x4`]) instead
     /// of two. Such an implementation's [`Dot::widen_into`] takes slots 0..4 and writes each
     /// pixel's taps as they are: slot `s` of group `g` is bytes `4s..4s + 4` of words

@@ -7,22 +7,24 @@
 //! multiply-accumulate. What RV32 does have is sign-extending narrow loads (`lb`, `lh`) with
 //! a 12-bit immediate offset, and 31 registers. So every operand is read with its own
 //! narrow load at a fixed offset from one pointer per stream (the layouts put all the
-//! operands of a block at constant offsets: `Dot::dot_2x2`'s group is 8 bytes of the two
-//! pixels' taps (copied, not widened: `Rv32::widen_into`) and 8 bytes of weights,
-//! `Dot::dot4x4_row`'s step 4 input bytes and 16 weight bytes), which is one instruction per
-//! operand and no extraction, and each block's accumulators stay in registers: per
-//! multiply-accumulate a `mul` and an `add`, plus the operand loads shared by the block
-//! (`dot_2x2`: 16 products per 16 loads, `dot_2x4`: 32 per 24; `dot4x4_row`: 16 per 20). The views are plain safe slices of the same words (`bytemuck` casts, fixed-size
-//! chunks so that no index is checked in the loop).
+//! operands of a block at constant offsets: `Dot::dot_4x4`'s group is 16 bytes of four
+//! pixels' taps, copied as they are by `Rv32::widen_into`, and 8 bytes of each of two
+//! channel pairs' weights; `Dot::dot4x4_row`'s step 4 input bytes and 16 weight bytes),
+//! which is one instruction per operand and no extraction, and each block's accumulators
+//! stay in registers: per multiply-accumulate a `mul` and an `add`, plus the operand loads
+//! shared by the block (`dot_4x4`: 64 products per 32 loads; `dot_2x2`: 16 per 16;
+//! `dot4x4_row`: 16 per 20). The views are plain safe slices of the same words (`bytemuck`
+//! casts, fixed-size chunks so that no index is checked in the loop).
 //!
-//! Written in portable Rust, except `dot_2x4`'s loop, which is `asm!` on `riscv32` (LLVM
-//! spills its eight accumulators): the host test suites run the Rust forms natively
-//! (`kernel_tests!` lines `rv32`, `selected_rv32`), and the RV32 firmware
-//! (`examples/firmware/run.sh --rv32`) runs the dot self-test (every micro-kernel, the
-//! `asm!` one included, against the scalar reference) and then every model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in
-//! 32-bit words: the product's high word (`mulhsu`) plus the top bit of its low word (`mul`),
-//! with no libgcc call (`__muldi3`, `__ashldi3`: `run.sh --rv32` fails an image that links
-//! one; docs/KERNELS.md, "RV32").
+//! Written in portable Rust, except `dot_4x4`'s loop, which is `asm!` on `riscv32` (LLVM
+//! spills its sixteen accumulators): the host test suites run the Rust forms natively
+//! (`kernel_tests!` lines `rv32`, `selected_rv32`, the dot self-test's `rv32_passes`), and
+//! the RV32 firmware (`examples/firmware/run.sh --rv32`) runs the dot self-test (every
+//! micro-kernel, the `asm!` one included, against the scalar reference) and then every
+//! model. Requantization (`Dot::doubling_high_mul`, `Dot::requant_lane`) rounds in 32-bit
+//! words: the product's high word (`mulhsu`) plus the top bit of its low word (`mul`), with
+//! no libgcc call (`__muldi3`, `__ashldi3`: `run.sh --rv32` fails an image that links one;
+//! docs/KERNELS.md, "RV32").
 
 /// The RV32 micro-kernels: [`super::scalar::Scalar`]'s arithmetic (and bits) with loads
 /// shaped for RV32 (see the module doc).
@@ -167,27 +169,6 @@ impl super::Dot for Rv32 {
         }
     }
 
-    const DOT_2X4: bool = true;
-
-    /// Two channel pairs over one pixel pair: per group the 8 tap bytes of the pixels
-    /// (`lb`, as [`Rv32::dot_2x2`]) feed both pairs' 16 weight bytes (`lb`), 32 `mul` + 32
-    /// `add` into eight accumulators held in registers: 92 instructions per 32 MACs with
-    /// the loop (2.9 per MAC, against 3.2 for [`Rv32::dot_2x2`]). On RV32 the loop is
-    /// written out in `asm!` ([`dot_2x4_asm`]): LLVM hoists a group's 24 loads and spills
-    /// (docs/KERNELS.md, "RV32"); elsewhere (the host suites) it is the default, two
-    /// [`Rv32::dot_2x2`].
-    #[inline(always)]
-    fn dot_2x4(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
-        #[cfg(target_arch = "riscv32")]
-        {
-            dot_2x4_asm(x, wa, wb, acc)
-        }
-        #[cfg(not(target_arch = "riscv32"))]
-        {
-            [Self::dot_2x2(x, wa, acc[0]), Self::dot_2x2(x, wb, acc[1])]
-        }
-    }
-
     /// `(x * 2m + 2^31) >> 32` as the high word of the 32 x 32-bit product (`mulhsu`) plus
     /// the carry of adding 2^31 to its low word (`mul`), which is the low word's top bit:
     /// 4 instructions where LLVM's 64-bit add takes 6.
@@ -246,86 +227,6 @@ impl super::Dot for Rv32 {
         }
         [a0, a1, a2, a3]
     }
-}
-
-/// [`super::Dot::dot_2x4`] on RV32: the loop in `asm!`, eight accumulators, two pixels'
-/// taps (`lb` at the fixed offsets of [`Rv32::dot_2x2`]'s group: taps `t0..t3` of pixel 0
-/// at bytes 0..4 and of pixel 1 at 4..8) and the two pairs' weights (`lb`: channel `a` of
-/// tap `t0, t1, t2, t3` at bytes 0, 4, 2, 6, channel `b` one byte further), checked
-/// against the scalar reference by the firmware's dot self-test (`run.sh --rv32`).
-#[cfg(target_arch = "riscv32")]
-#[inline(always)]
-fn dot_2x4_asm(x: &[u32], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
-    let groups = (x.len() / 4).min(wa.len() / 2).min(wb.len() / 2);
-    let [[mut a0, mut a1, mut a2, mut a3], [mut b0, mut b1, mut b2, mut b3]] = acc;
-    if groups == 0 {
-        return acc;
-    }
-    let (mut px, mut pa, mut pb) = (x.as_ptr().cast::<u8>(), wa.as_ptr().cast::<u8>(), wb.as_ptr().cast::<u8>());
-    let end = px.wrapping_add(16 * groups);
-    // One tap of the group: pixel 0's and 1's bytes at X0, X1, channel a's and b's
-    // weight bytes of both pairs at W, W + 1.
-    macro_rules! tap {
-        ($x0:literal, $x1:literal, $w:literal) => {
-            concat!(
-                "lb {x0}, ", $x0, "({px})\n",
-                "lb {x1}, ", $x1, "({px})\n",
-                "lb {w0}, ", $w, "({pa})\n",
-                "lb {w1}, ", $w, "+1({pa})\n",
-                "lb {w2}, ", $w, "({pb})\n",
-                "lb {w3}, ", $w, "+1({pb})\n",
-                "mul {t0}, {x0}, {w0}\n", "mul {t1}, {x1}, {w0}\n",
-                "add {a0}, {a0}, {t0}\n", "add {a2}, {a2}, {t1}\n",
-                "mul {t0}, {x0}, {w1}\n", "mul {t1}, {x1}, {w1}\n",
-                "add {a1}, {a1}, {t0}\n", "add {a3}, {a3}, {t1}\n",
-                "mul {t0}, {x0}, {w2}\n", "mul {t1}, {x1}, {w2}\n",
-                "add {b0}, {b0}, {t0}\n", "add {b2}, {b2}, {t1}\n",
-                "mul {t0}, {x0}, {w3}\n", "mul {t1}, {x1}, {w3}\n",
-                "add {b1}, {b1}, {t0}\n", "add {b3}, {b3}, {t1}\n",
-            )
-        };
-    }
-    // SAFETY: the loop runs `groups` (> 0) times and reads, per group, 16 bytes of `x`
-    // (from `px`), 8 of `wa` (from `pa`) and 8 of `wb` (from `pb`), each pointer then
-    // advanced by that much: `groups` is at most `x.len() / 4`, `wa.len() / 2` and
-    // `wb.len() / 2`, so every read is inside its slice (byte loads: no alignment). It
-    // writes no memory and only the declared registers.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            tap!("0", "4", "0"),
-            tap!("1", "5", "4"),
-            tap!("2", "6", "2"),
-            tap!("3", "7", "6"),
-            "addi {px}, {px}, 16",
-            "addi {pa}, {pa}, 8",
-            "addi {pb}, {pb}, 8",
-            "bne {px}, {end}, 2b",
-            px = inout(reg) px,
-            pa = inout(reg) pa,
-            pb = inout(reg) pb,
-            end = in(reg) end,
-            a0 = inout(reg) a0,
-            a1 = inout(reg) a1,
-            a2 = inout(reg) a2,
-            a3 = inout(reg) a3,
-            b0 = inout(reg) b0,
-            b1 = inout(reg) b1,
-            b2 = inout(reg) b2,
-            b3 = inout(reg) b3,
-            x0 = out(reg) _,
-            x1 = out(reg) _,
-            w0 = out(reg) _,
-            w1 = out(reg) _,
-            w2 = out(reg) _,
-            w3 = out(reg) _,
-            t0 = out(reg) _,
-            t1 = out(reg) _,
-            options(nostack, readonly),
-        );
-    }
-    let _ = (px, pa, pb);
-    [[a0, a1, a2, a3], [b0, b1, b2, b3]]
 }
 
 /// [`super::Dot::dot_4x4`] on RV32: the loop in `asm!` with all sixteen accumulators in
