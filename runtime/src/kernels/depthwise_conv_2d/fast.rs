@@ -220,6 +220,31 @@ unsafe fn pixel_3x3<D: Dot, const BORDER: bool>(
     }
 }
 
+/// Two horizontally adjacent output pixels of [`depthwise_mult1`] with a 3x3 filter, both
+/// windows inside the input, for a [`Dot::BYTE_LOADS`] micro-kernel (RV32): as
+/// [`pixel_3x3`], each channel group's nine weight words read once for both pixels (the
+/// second pixel's taps `x_next` bytes after the first's), eight accumulators.
+///
+/// # Safety
+/// For every channel group `j` and tap `(r, k)`, the four bytes at `x0 + 4j + r *
+/// x_step[0] + k * x_step[1]` and those `x_next` bytes further are inside one live
+/// allocation.
+#[inline(never)]
+unsafe fn pixel2_3x3<D: Dot>(x0: *const i8, x_next: isize, groups: &[i32], [x_row, x_col]: [isize; 2], rq: &Requant4, out0: &mut [i8], out1: &mut [i8]) {
+    const K: usize = 3;
+    const W: usize = K * K + GROUP_TAIL;
+    let outs = out0.chunks_exact_mut(LANES).zip(out1.chunks_exact_mut(LANES));
+    for (j, ((o0, o1), g)) in outs.zip(groups.chunks_exact(W)).enumerate() {
+        let xg = x0.wrapping_add(j * LANES);
+        let (init, rqw) = tail(g);
+        let Some(w) = g.first_chunk::<{ K * K }>() else { return };
+        // SAFETY: the caller's guarantee for group j's taps of both pixels.
+        let [a, b] = unsafe { D::mac3x3_pair(xg, [x_row, x_col], x_next, w, [init, init]) };
+        store(o0, rq.apply::<D>(a, rqw));
+        store(o1, rq.apply::<D>(b, rqw));
+    }
+}
+
 /// One output pixel of [`depthwise_mult1`] for any other filter: the taps in loops, the
 /// invalid ones (outside the input) read as the zero point, as in [`pixel_3x3`].
 ///
@@ -400,10 +425,12 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
         for oy in rows.oy0..rows.oy1 {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
             let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
+            let mut ox = 0;
+            while ox < out_w {
                 let Some(out_px) = pixels.next() else { return };
                 let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
                 let kx = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                ox += 1;
                 // Tap (0, 0) of the window, possibly outside the input (never read then);
                 // the slice starts at input row r0.
                 let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
@@ -418,6 +445,14 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 } else if D::MAC16 && is_3x3 && depth == 2 * LANES {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
                     unsafe { pixel_wide8::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                } else if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && valid_taps(in_x0 + g.stride_width as isize, g.dilation_width, f_w, in_w).len() == 3 {
+                    // This pixel and the next one, both windows inside the input.
+                    let Some(next_px) = pixels.next() else { return };
+                    ox += 1;
+                    let x_next = (g.stride_width * depth) as isize;
+                    // SAFETY: as said above for both pixels (the next one's window starts
+                    // `stride_width` pixels further and is inside the input too).
+                    unsafe { pixel2_3x3::<D>(x0, x_next, packed, x_step, &rq, out_px, next_px) };
                 } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
                     // SAFETY: as said above; every tap is valid.
                     unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };

@@ -44,6 +44,28 @@ pub(crate) mod rv32;
 #[cfg_attr(tflc_runtime_scalar, allow(dead_code))]
 pub(crate) mod neon;
 
+/// [`Dot::mac3x3_pair`] with `D`'s four-lane [`Dot::mac4_ref`] (the default, and RV32's
+/// form where its `asm!` does not build).
+///
+/// # Safety
+/// As [`Dot::mac3x3_pair`].
+#[inline(always)]
+pub(crate) unsafe fn mac3x3_pair_ref<D: Dot + ?Sized>(x: *const i8, steps: [isize; 2], x_next: isize, w: &[i32; 9], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+    let [mut a, mut b] = acc;
+    for r in 0..3 {
+        for k in 0..3 {
+            let xa = x.wrapping_offset(r as isize * steps[0] + k as isize * steps[1]);
+            let w = bytemuck::cast_ref::<i32, [i8; 4]>(&w[3 * r + k]);
+            // SAFETY: both taps are in bounds by the caller's guarantee; `[i8; 4]` has
+            // alignment 1 and every bit pattern is valid; nothing writes them meanwhile.
+            let (xa, xb) = unsafe { (&*xa.cast::<[i8; 4]>(), &*xa.wrapping_offset(x_next).cast::<[i8; 4]>()) };
+            a = D::mac4_ref(xa, w, a);
+            b = D::mac4_ref(xb, w, b);
+        }
+    }
+    [a, b]
+}
+
 /// One implementation of the micro-kernels. Every method equals the [`scalar::Scalar`]
 /// definition bit for bit (wrapping i32 accumulation); rows `w[j]` are at least `x.len()`
 /// long.
@@ -223,6 +245,20 @@ pub(crate) trait Dot {
     /// channels at a time through them (eight for a depth of 8). A compile-time constant, so the other implementations' drivers are
     /// unchanged.
     const MAC16: bool = false;
+    /// Depthwise `Mult1` 3x3, one group of four channels over two output pixels: for pixel
+    /// `p` and channel `c`, `acc[p][c]` plus the products `x_p(r, k)[c] * w[3r + k][c]` (the
+    /// bytes of weight word `w[3r + k]`) over the nine taps, wrapping. Pixel 0's tap `(r,
+    /// k)` is the four bytes at `x + r * steps[0] + k * steps[1]`, pixel 1's the four bytes
+    /// `x_next` further (RV32: the nine weight words read once for both pixels, eight
+    /// accumulators).
+    ///
+    /// # Safety
+    /// Every tap's four bytes of both pixels are inside one live allocation.
+    #[inline(always)]
+    unsafe fn mac3x3_pair(x: *const i8, steps: [isize; 2], x_next: isize, w: &[i32; 9], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { mac3x3_pair_ref::<Self>(x, steps, x_next, w, acc) }
+    }
     /// Sixteen channels of depthwise `Mult1` (four packed channel groups of `stride` words,
     /// group `j` at `groups[j * stride..]`, tap `t`'s four weights the bytes of word
     /// `groups[j * stride + t]`) over the taps `t` whose sixteen input bytes start at

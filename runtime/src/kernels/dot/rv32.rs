@@ -151,6 +151,23 @@ impl super::Dot for Rv32 {
         [a0, a1, a2, a3]
     }
 
+    /// On RV32 the nine taps in `asm!` ([`mac3x3_pair_asm`]): per tap two address adds,
+    /// four weight and eight input `lb`, eight `mul` and eight `add` (3.8 per MAC), where
+    /// LLVM spilled the eight accumulators and the tap pointers.
+    #[inline(always)]
+    unsafe fn mac3x3_pair(x: *const i8, steps: [isize; 2], x_next: isize, w: &[i32; 9], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+        #[cfg(target_arch = "riscv32")]
+        {
+            // SAFETY: the caller's guarantee, passed on.
+            unsafe { mac3x3_pair_asm(x, steps, x_next, w, acc) }
+        }
+        #[cfg(not(target_arch = "riscv32"))]
+        {
+            // SAFETY: the caller's guarantee, passed on.
+            unsafe { super::mac3x3_pair_ref::<Self>(x, steps, x_next, w, acc) }
+        }
+    }
+
     const GEMM_QUADS: bool = true;
 
     /// Four pixels times two channel pairs: per group 16 tap bytes and 16 weight bytes
@@ -227,6 +244,86 @@ impl super::Dot for Rv32 {
         }
         [a0, a1, a2, a3]
     }
+}
+
+/// [`super::Dot::mac3x3_pair`] on RV32 in `asm!`: the nine taps unrolled, a running tap
+/// pointer `q` (plus `x_next` for the second pixel), the tap's four weights loaded once.
+///
+/// # Safety
+/// As [`super::Dot::mac3x3_pair`].
+#[cfg(target_arch = "riscv32")]
+#[inline(always)]
+unsafe fn mac3x3_pair_asm(x: *const i8, [x_row, x_col]: [isize; 2], x_next: isize, w: &[i32; 9], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+    let [[mut a0, mut a1, mut a2, mut a3], [mut b0, mut b1, mut b2, mut b3]] = acc;
+    // One tap at `q` (pixel 0) and `q + x_next` (pixel 1), its weights the word at byte W
+    // of `w`.
+    macro_rules! tap {
+        ($w0:literal, $w1:literal, $w2:literal, $w3:literal) => {
+            concat!(
+                "add {q2}, {q}, {xn}\n",
+                "lb {w0}, ", $w0, "({pw})\n", "lb {w1}, ", $w1, "({pw})\n",
+                "lb {w2}, ", $w2, "({pw})\n", "lb {w3}, ", $w3, "({pw})\n",
+                "lb {x}, 0({q})\n", "mul {x}, {x}, {w0}\n", "add {a0}, {a0}, {x}\n",
+                "lb {x}, 1({q})\n", "mul {x}, {x}, {w1}\n", "add {a1}, {a1}, {x}\n",
+                "lb {x}, 2({q})\n", "mul {x}, {x}, {w2}\n", "add {a2}, {a2}, {x}\n",
+                "lb {x}, 3({q})\n", "mul {x}, {x}, {w3}\n", "add {a3}, {a3}, {x}\n",
+                "lb {x}, 0({q2})\n", "mul {x}, {x}, {w0}\n", "add {b0}, {b0}, {x}\n",
+                "lb {x}, 1({q2})\n", "mul {x}, {x}, {w1}\n", "add {b1}, {b1}, {x}\n",
+                "lb {x}, 2({q2})\n", "mul {x}, {x}, {w2}\n", "add {b2}, {b2}, {x}\n",
+                "lb {x}, 3({q2})\n", "mul {x}, {x}, {w3}\n", "add {b3}, {b3}, {x}\n",
+            )
+        };
+    }
+    // SAFETY: every load is a tap byte of one of the two pixels (rows `x + r * x_row`,
+    // columns `+ k * x_col`, bytes 0..4, the second pixel `x_next` further), in bounds by
+    // the caller's guarantee, or a byte of `w` (offsets 0..36 of its 36 bytes). No memory
+    // is written; only the declared registers are.
+    unsafe {
+        core::arch::asm!(
+            "mv {q}, {p}",
+            tap!("0", "1", "2", "3"),
+            "add {q}, {q}, {xc}",
+            tap!("4", "5", "6", "7"),
+            "add {q}, {q}, {xc}",
+            tap!("8", "9", "10", "11"),
+            "add {p}, {p}, {xr}",
+            "mv {q}, {p}",
+            tap!("12", "13", "14", "15"),
+            "add {q}, {q}, {xc}",
+            tap!("16", "17", "18", "19"),
+            "add {q}, {q}, {xc}",
+            tap!("20", "21", "22", "23"),
+            "add {p}, {p}, {xr}",
+            "mv {q}, {p}",
+            tap!("24", "25", "26", "27"),
+            "add {q}, {q}, {xc}",
+            tap!("28", "29", "30", "31"),
+            "add {q}, {q}, {xc}",
+            tap!("32", "33", "34", "35"),
+            p = inout(reg) x => _,
+            xr = in(reg) x_row,
+            xc = in(reg) x_col,
+            xn = in(reg) x_next,
+            pw = in(reg) w.as_ptr(),
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            b0 = inout(reg) b0,
+            b1 = inout(reg) b1,
+            b2 = inout(reg) b2,
+            b3 = inout(reg) b3,
+            q = out(reg) _,
+            q2 = out(reg) _,
+            w0 = out(reg) _,
+            w1 = out(reg) _,
+            w2 = out(reg) _,
+            w3 = out(reg) _,
+            x = out(reg) _,
+            options(nostack, readonly),
+        );
+    }
+    [[a0, a1, a2, a3], [b0, b1, b2, b3]]
 }
 
 /// [`super::Dot::dot_4x4`] on RV32: the loop in `asm!` with all sixteen accumulators in

@@ -235,6 +235,17 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             // SAFETY: as above (8 of the 16 bytes; `g` holds stride + taps words).
             let (got, want) = unsafe { (D::mac8_taps(&ptrs[..taps], offset, g, stride), Scalar::mac8_taps(&ptrs[..taps], offset, g, stride)) };
             t.cmp("mac8_taps", taps, &got, &want, fail);
+            // A 3x3 window pair: rows 1..=48 bytes apart, columns 1..=16, the second pixel
+            // 1..=16 further, from a start that leaves every tap inside `xin` (at most
+            // 2 * 48 + 2 * 16 + 16 + 4 = 148 bytes from it).
+            let steps = [1 + (rng.next() % 48) as isize, 1 + (rng.next() % 16) as isize];
+            let x_next = 1 + (rng.next() % 16) as isize;
+            let x = xin[(rng.next() % (xin.len() as u64 - 148)) as usize..].as_ptr();
+            let w9: [i32; 9] = core::array::from_fn(|i| gw[i]);
+            let acc2 = [core::array::from_fn(|_| rng.i32()), core::array::from_fn(|_| rng.i32())];
+            // SAFETY: every tap of both pixels is at most 148 bytes from `x`, inside `xin`.
+            let (got, want) = unsafe { (D::mac3x3_pair(x, steps, x_next, &w9, acc2), Scalar::mac3x3_pair(x, steps, x_next, &w9, acc2)) };
+            t.cmp("mac3x3_pair", taps, got.as_flattened(), want.as_flattened(), fail);
             // requant16 in its domain: |bias + sum| < 2^30, m >= 0, shifts 1..=22.
             let mut tails = [0i32; 4 * (25 + 9)];
             let sums: [i32; 16] = core::array::from_fn(|_| (rng.next() as i32) >> 3);
