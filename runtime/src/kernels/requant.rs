@@ -43,7 +43,7 @@ impl<'a> Requant<'a> {
             saturating_rounding_doubling_high_mul(x, multiplier)
         } else {
             // The same value (see `quant::saturating_rounding_doubling_high_mul`).
-            ((x as i64 * multiplier as i64 + (1 << 30)) >> 31) as i32
+            rounding_high_mul(x, multiplier)
         };
         let v = rounding_divide_by_pot(high, right).wrapping_add(self.offset);
         v.max(self.min).min(self.max) as i8
@@ -74,6 +74,19 @@ impl<'a> Requant<'a> {
             self.store_with::<false>(c0, accs, outs)
         }
     }
+}
+
+/// `(x * m + 2^30) >> 31` (floor), the 64-bit product's rounded high part. On RV32 a
+/// multiplier `m >= 0` (every compiler-made one) takes the 32-bit-word form
+/// (`dot::rv32::high_round` of `2m`: `mulhsu` and the low word's top bit, the same value
+/// scaled by two), where LLVM's 64-bit add and shift take about twice the instructions.
+#[inline(always)]
+fn rounding_high_mul(x: i32, m: i32) -> i32 {
+    #[cfg(target_arch = "riscv32")]
+    if m >= 0 {
+        return crate::kernels::dot::rv32::high_round(x, (m as u32) << 1);
+    }
+    ((x as i64 * m as i64 + (1 << 30)) >> 31) as i32
 }
 
 /// Requantization constants that a fast variant keeps in its packed table next to the

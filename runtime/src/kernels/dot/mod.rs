@@ -229,6 +229,17 @@ pub(crate) trait Dot {
         })
     }
 
+    /// Whether FULLY_CONNECTED `Interleaved` runs four blocks of four units per pass over the
+    /// input ([`Dot::dot16x4_row`]) instead of one. A compile-time constant, so the other
+    /// implementations' driver is unchanged.
+    const FC_QUADS: bool = false;
+    /// Four blocks' [`Dot::dot4x4_row`] over the same `x`: `[dot4x4_row(x, w[b], acc[b])]`
+    /// for `b` in 0..4 (RV32: each input byte loaded once for sixteen units, sixteen
+    /// accumulators).
+    #[inline(always)]
+    fn dot16x4_row(x: &[i8], w: [&[i32]; 4], acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
+        core::array::from_fn(|b| Self::dot4x4_row(x, w[b], acc[b]))
+    }
     /// [`Dot::dot4x4`] along a row: word `i` of `x` (bytes `4i..4i + 4`; a tail of fewer
     /// than four bytes is ignored) against the four weight words `w[4i..4i + 4]`, for as
     /// many words as both have (FULLY_CONNECTED `Interleaved`'s inner loop).

@@ -40,7 +40,7 @@ fn mac(a: i32, x: i32, w: i32) -> i32 {
 /// the product's high word (`mulhsu`) plus the top bit of its low word (`mul`; adding 2^31
 /// to the low word carries exactly when that bit is set).
 #[inline(always)]
-fn high_round(x: i32, u: u32) -> i32 {
+pub(crate) fn high_round(x: i32, u: u32) -> i32 {
     let p = i64::from(x) * i64::from(u);
     ((p >> 32) as i32).wrapping_add(((p as u32) >> 31) as i32)
 }
@@ -168,6 +168,24 @@ impl super::Dot for Rv32 {
         }
     }
 
+    const FC_QUADS: bool = true;
+
+    /// Sixteen units per pass: per input byte one `lb` of `x` and, for each of the four
+    /// blocks' four units, one `lb` of the weight, a `mul` and an `add`: 202 instructions
+    /// per 64 MACs with the loop (3.16 per MAC, against 3.44 for four units). `asm!` on
+    /// RV32 ([`dot16x4_row_asm`]); elsewhere four [`Rv32::dot4x4_row`].
+    #[inline(always)]
+    fn dot16x4_row(x: &[i8], w: [&[i32]; 4], acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
+        #[cfg(target_arch = "riscv32")]
+        {
+            dot16x4_row_asm(x, w, acc)
+        }
+        #[cfg(not(target_arch = "riscv32"))]
+        {
+            core::array::from_fn(|b| Self::dot4x4_row(x, w[b], acc[b]))
+        }
+    }
+
     const GEMM_QUADS: bool = true;
 
     /// Four pixels times two channel pairs: per group 16 tap bytes and 16 weight bytes
@@ -244,6 +262,93 @@ impl super::Dot for Rv32 {
         }
         [a0, a1, a2, a3]
     }
+}
+
+/// [`super::Dot::dot16x4_row`] on RV32: the loop in `asm!`, sixteen accumulators (25
+/// registers). Per input word (`x` byte `i` at offset `i`), block `b`'s unit `j` reads its
+/// weight byte `i` at offset `4j + i` of that block's four words.
+#[cfg(target_arch = "riscv32")]
+#[inline(always)]
+fn dot16x4_row_asm(x: &[i8], w: [&[i32]; 4], acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
+    let words = (x.len() / 4).min(w[0].len() / 4).min(w[1].len() / 4).min(w[2].len() / 4).min(w[3].len() / 4);
+    if words == 0 {
+        return acc;
+    }
+    let [[mut a0, mut a1, mut a2, mut a3], [mut b0, mut b1, mut b2, mut b3], [mut c0, mut c1, mut c2, mut c3], [mut d0, mut d1, mut d2, mut d3]] = acc;
+    let mut px = x.as_ptr();
+    let end = px.wrapping_add(4 * words);
+    let (mut pa, mut pb, mut pc, mut pd) = (w[0].as_ptr().cast::<u8>(), w[1].as_ptr().cast::<u8>(), w[2].as_ptr().cast::<u8>(), w[3].as_ptr().cast::<u8>());
+    // One block's four units (accumulators A0..A3) for input byte I (weights at I, 4 + I,
+    // 8 + I, 12 + I of pointer P).
+    macro_rules! block {
+        ($p:literal, $i0:literal, $i1:literal, $i2:literal, $i3:literal, $a0:literal, $a1:literal, $a2:literal, $a3:literal) => {
+            concat!(
+                "lb {w}, ", $i0, "({", $p, "})\n", "mul {w}, {w}, {x}\n", "add {", $a0, "}, {", $a0, "}, {w}\n",
+                "lb {w}, ", $i1, "({", $p, "})\n", "mul {w}, {w}, {x}\n", "add {", $a1, "}, {", $a1, "}, {w}\n",
+                "lb {w}, ", $i2, "({", $p, "})\n", "mul {w}, {w}, {x}\n", "add {", $a2, "}, {", $a2, "}, {w}\n",
+                "lb {w}, ", $i3, "({", $p, "})\n", "mul {w}, {w}, {x}\n", "add {", $a3, "}, {", $a3, "}, {w}\n",
+            )
+        };
+    }
+    // Input byte I of the word against the sixteen units.
+    macro_rules! byte {
+        ($i:literal, $i0:literal, $i1:literal, $i2:literal, $i3:literal) => {
+            concat!(
+                "lb {x}, ", $i, "({px})\n",
+                block!("pa", $i0, $i1, $i2, $i3, "a0", "a1", "a2", "a3"),
+                block!("pb", $i0, $i1, $i2, $i3, "b0", "b1", "b2", "b3"),
+                block!("pc", $i0, $i1, $i2, $i3, "c0", "c1", "c2", "c3"),
+                block!("pd", $i0, $i1, $i2, $i3, "d0", "d1", "d2", "d3"),
+            )
+        };
+    }
+    // SAFETY: the loop runs `words` (> 0) times and reads, per iteration, 4 bytes of `x`
+    // (from `px`) and 16 of each block's weights (from `pa`..`pd`), each pointer then
+    // advanced by that much: `words` is at most `x.len() / 4` and each `w[b].len() / 4`, so
+    // every read is inside its slice (byte loads: no alignment). It writes no memory and
+    // only the declared registers.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            byte!("0", "0", "4", "8", "12"),
+            byte!("1", "1", "5", "9", "13"),
+            byte!("2", "2", "6", "10", "14"),
+            byte!("3", "3", "7", "11", "15"),
+            "addi {px}, {px}, 4",
+            "addi {pa}, {pa}, 16",
+            "addi {pb}, {pb}, 16",
+            "addi {pc}, {pc}, 16",
+            "addi {pd}, {pd}, 16",
+            "bne {px}, {end}, 2b",
+            px = inout(reg) px,
+            end = in(reg) end,
+            pa = inout(reg) pa,
+            pb = inout(reg) pb,
+            pc = inout(reg) pc,
+            pd = inout(reg) pd,
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            b0 = inout(reg) b0,
+            b1 = inout(reg) b1,
+            b2 = inout(reg) b2,
+            b3 = inout(reg) b3,
+            c0 = inout(reg) c0,
+            c1 = inout(reg) c1,
+            c2 = inout(reg) c2,
+            c3 = inout(reg) c3,
+            d0 = inout(reg) d0,
+            d1 = inout(reg) d1,
+            d2 = inout(reg) d2,
+            d3 = inout(reg) d3,
+            x = out(reg) _,
+            w = out(reg) _,
+            options(nostack, readonly),
+        );
+    }
+    let _ = (px, pa, pb, pc, pd);
+    [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [d0, d1, d2, d3]]
 }
 
 /// [`super::Dot::mac3x3_pair`] on RV32 in `asm!`: the nine taps unrolled, a running tap
@@ -439,6 +544,8 @@ mod tests {
         for (x, m) in pairs {
             assert_eq!(Rv32::doubling_high_mul(x, m), Scalar::doubling_high_mul(x, m), "doubling_high_mul({x}, {m})");
             let m = m & i32::MAX;
+            // `Requant`'s RV32 form of MultiplyByQuantizedMultiplier's high product.
+            assert_eq!(super::high_round(x, (m as u32) << 1), ((x as i64 * m as i64 + (1 << 30)) >> 31) as i32, "high_round({x}, 2 * {m})");
             for e in [0u32, 1, 7, 22, 31] {
                 for k in [1, -255, 255] {
                     assert_eq!(Rv32::requant_lane(x, m, e, k), Scalar::requant_lane(x, m, e, k), "requant_lane({x}, {m}, {e}, {k})");

@@ -101,6 +101,11 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             }
             let wl = &ww[..len / 4 * 4];
             t.cmp("dot4x4_row", len, &D::dot4x4_row(x, wl, acc), &Scalar::dot4x4_row(x, wl, acc), fail);
+            // Four blocks over the same x: the block weights at different offsets of `ww`.
+            let rows: [&[i32]; 4] = core::array::from_fn(|b| &ww[b..][..len / 4 * 4]);
+            let acc4: [[i32; 4]; 4] = core::array::from_fn(|b| core::array::from_fn(|j| acc[j].wrapping_add(b as i32)));
+            let (got, want) = (D::dot16x4_row(x, rows, acc4), Scalar::dot16x4_row(x, rows, acc4));
+            t.cmp("dot16x4_row", len, got.as_flattened(), want.as_flattened(), fail);
             // widen_into: both slots, into a `dst` one group short when there is room to be
             // short; the words past it stay as they were (the layout itself is the
             // implementation's, checked through its `dot_2x2` below).

@@ -64,19 +64,45 @@ pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, 
     let per_tensor = q.output_multiplier.len() == 1;
     let mut tensor_words = [0i32; PACKED_REQUANT_WORDS];
     pack_requant4(q, 0, &mut tensor_words);
+    // The requantization words of block `u` (units 4u..4u + 4).
+    let words = |u: usize| {
+        if per_tensor {
+            tensor_words
+        } else {
+            let mut w = [0i32; PACKED_REQUANT_WORDS];
+            pack_requant4(q, u * ROWS, &mut w);
+            w
+        }
+    };
     for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        if D::FC_QUADS {
+            // Four blocks at a time ([`Dot::dot16x4_row`]), the last one to three alone.
+            let quads = out_row.chunks_exact_mut(4 * ROWS).zip(weights.chunks_exact(4 * depth)).zip(folded.chunks_exact(4 * ROWS));
+            let mut done = 0;
+            for ((outs, ws), init) in quads {
+                let w: [&[i32]; 4] = core::array::from_fn(|b| &ws[b * depth..][..depth]);
+                let acc = D::dot16x4_row(xs, w, core::array::from_fn(|b| core::array::from_fn(|j| init[4 * b + j])));
+                for (b, (o, acc)) in outs.chunks_exact_mut(ROWS).zip(acc).enumerate() {
+                    if let Some(o) = o.first_chunk_mut::<4>() {
+                        *o = rq.apply::<D>(acc, &words(done + b));
+                    }
+                }
+                done += 4;
+            }
+            let rest = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS)).skip(done);
+            for (u, ((outs, ws), init)) in rest.enumerate() {
+                let acc = D::dot4x4_row(xs, ws, [init[0], init[1], init[2], init[3]]);
+                if let Some(o) = outs.first_chunk_mut::<4>() {
+                    *o = rq.apply::<D>(acc, &words(done + u));
+                }
+            }
+            continue;
+        }
         let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(depth)).zip(folded.chunks_exact(ROWS));
         for (u, ((outs, ws), init)) in blocks.enumerate() {
             let acc = D::dot4x4_row(xs, ws, [init[0], init[1], init[2], init[3]]);
-            let words = if per_tensor {
-                tensor_words
-            } else {
-                let mut w = [0i32; PACKED_REQUANT_WORDS];
-                pack_requant4(q, u * ROWS, &mut w);
-                w
-            };
             if let Some(o) = outs.first_chunk_mut::<4>() {
-                *o = rq.apply::<D>(acc, &words);
+                *o = rq.apply::<D>(acc, &words(u));
             }
         }
     }
