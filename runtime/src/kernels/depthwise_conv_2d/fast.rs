@@ -576,6 +576,30 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows:
                         }
                     }
                 };
+                if D::ONE_CHANNEL_PAIRS && whole {
+                    // Two channel groups per pass over the window, gathered once
+                    // ([`Dot::mac8x4_row`]); an odd last group alone.
+                    gather(&mut xw, 0, f_h);
+                    let n = f_h * per_row;
+                    let x = &xw[..n];
+                    let pairs = out_px.chunks_exact_mut(2 * LANES).zip(packed.chunks_exact(2 * group_words));
+                    let mut done = 0;
+                    for (outs, gw2) in pairs {
+                        let (ga, gb) = gw2.split_at(group_words);
+                        let ((ia, rqa), (ib, rqb)) = (tail(ga), tail(gb));
+                        let [a, b] = D::mac8x4_row(x, &ga[..n * LANES], &gb[..n * LANES], [ia, ib]);
+                        let (oa, ob) = outs.split_at_mut(LANES);
+                        store(oa, rq.apply::<D>(a, rqa));
+                        store(ob, rq.apply::<D>(b, rqb));
+                        done += 2;
+                    }
+                    let rest = out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).skip(done);
+                    for (outs, gw) in rest {
+                        let (acc, rqw) = tail(gw);
+                        store(outs, rq.apply::<D>(D::mac4x4_row(x, &gw[..n * LANES], acc), rqw));
+                    }
+                    continue;
+                }
                 for (j, (outs, gw)) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).enumerate() {
                     let (mut acc, rqw) = tail(gw);
                     let mut r0 = 0;

@@ -196,6 +196,19 @@ pub(crate) trait Dot {
         scalar::pack4_halved(v, lo, hi)
     }
 
+    /// Whether depthwise `OneChannel` runs two channel groups per pass over a window
+    /// ([`Dot::mac8x4_row`]) instead of one. A compile-time constant, so the other
+    /// implementations' driver is unchanged.
+    const ONE_CHANNEL_PAIRS: bool = false;
+    /// Two channel groups' [`Dot::mac4x4_row`] over the same widened window, both over the
+    /// words all three have: `[mac4x4_row(x, wa, acc[0]), mac4x4_row(x, wb, acc[1])]` cut to
+    /// `n = min(x.len(), wa.len() / 4, wb.len() / 4)` words (RV32: each tap loaded once for
+    /// eight channels).
+    #[inline(always)]
+    fn mac8x4_row(x: &[[u32; 2]], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
+        let n = x.len().min(wa.len() / 4).min(wb.len() / 4);
+        [Self::mac4x4_row(&x[..n], &wa[..4 * n], acc[0]), Self::mac4x4_row(&x[..n], &wb[..4 * n], acc[1])]
+    }
     /// Four taps of one input channel into four output channels, along a window (the
     /// depthwise `OneChannel` variant, whose windows are widened once per output pixel and
     /// read by every channel group): `x[i]` is [`Dot::widen4`] of word `i`'s taps `t0..t3`

@@ -180,6 +180,11 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             }
             let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
             t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
+            // Two groups over the same window: the second group's weights `groups` words on.
+            let (wa, wb) = (&pw[..4 * groups], &pw[groups..5 * groups.min(8)]);
+            let acc2 = [acc, core::array::from_fn(|_| rng.i32())];
+            let (got, want) = (D::mac8x4_row(xs, wa, wb, acc2), Scalar::mac8x4_row(xs, wa, wb, acc2));
+            t.cmp("mac8x4_row", groups, got.as_flattened(), want.as_flattened(), fail);
             // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
             // multipliers m2 = 2m - 2^32 for m in [2^30, 2^31) or 0, shifts e - 1 in 0..=21.
             {
