@@ -122,6 +122,12 @@ pub(crate) trait Dot {
     fn widen4(x: u32) -> [u32; 2] {
         scalar::widen4(x)
     }
+    /// Whether [`Dot::widen4`] returns the word as it is (`[x, 0]`) because this
+    /// implementation's [`Dot::mac4x4_row`] reads the taps as bytes (RV32: `lb` sign-extends,
+    /// so widening gains nothing). Only `OneChannel`'s window buffer holds `widen4` words;
+    /// the tests compare such an implementation's `widen4` with `[x, 0]`.
+    #[cfg_attr(not(any(test, feature = "self-test")), allow(dead_code))]
+    const RAW_WIDE_TAPS: bool = false;
     /// [`Dot::widen4`] of each whole word of `src` (a tail of fewer than four bytes is
     /// ignored) into pixel `slot` (0 or 1) of the groups of `dst` (four words per group,
     /// [`Dot::dot_2x2`]'s layout): word `i`'s two words at `dst[4i + slot]` and

@@ -188,7 +188,7 @@ impl super::Dot for Rv32 {
 
     const ONE_CHANNEL_PAIRS: bool = true;
 
-    /// Eight channels per pass: per widened word pair the four taps (`lh`) each against
+    /// Eight channels per pass: per window entry the four taps (`lb`) each against
     /// eight weight bytes (`lb`), 32 `mul` + 32 `add`: 104 instructions per 32 MACs with
     /// the loop (3.25 per MAC, against 3.44). `asm!` on RV32 ([`mac8x4_row_asm`]);
     /// elsewhere two [`Rv32::mac4x4_row`].
@@ -260,18 +260,28 @@ impl super::Dot for Rv32 {
         [a0, a1, a2, a3]
     }
 
-    /// Per word pair of `x` (taps `t0, t2` and `t1, t3` as halfwords: `lh`) the 16 weight
-    /// bytes of its four words (`lb`; layout in [`super::Dot::mac4x4_row`]).
+    const RAW_WIDE_TAPS: bool = true;
+
+    /// The taps as they are (`[x, 0]`): [`Rv32::mac4x4_row`] reads tap `t` as byte `t` with
+    /// `lb`, which sign-extends (no extraction to save).
+    #[inline(always)]
+    fn widen4(x: u32) -> [u32; 2] {
+        [x, 0]
+    }
+
+    /// Per entry of `x` (taps `t0..t3` as bytes 0..4 of its first word, [`Rv32::widen4`]:
+    /// `lb`) the 16 weight bytes of its four words (`lb`; layout in
+    /// [`super::Dot::mac4x4_row`]).
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-        let x: &[i16] = bytemuck::cast_slice(x);
+        let x: &[i8] = bytemuck::cast_slice(x);
         let w: &[i8] = bytemuck::cast_slice(w);
         let [mut a0, mut a1, mut a2, mut a3] = acc;
-        for (x, w) in x.chunks_exact(4).zip(w.chunks_exact(16)) {
-            let (Ok(x), Ok(w)) = (<&[i16; 4]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
-            // Halfwords t0, t2, t1, t3; tap (t0, t2) of channels (0, 1) in word 0, (2, 3) in
-            // word 1, tap (t1, t3) in words 2 and 3.
-            for (xo, wo) in [(0, 0), (1, 2), (2, 8), (3, 10)] {
+        for (x, w) in x.chunks_exact(8).zip(w.chunks_exact(16)) {
+            let (Ok(x), Ok(w)) = (<&[i8; 8]>::try_from(x), <&[i8; 16]>::try_from(w)) else { break };
+            // Tap (t0, t2) of channels (0, 1) in weight word 0, (2, 3) in word 1, tap (t1,
+            // t3) in words 2 and 3; tap t is byte t of x.
+            for (xo, wo) in [(0, 0), (2, 2), (1, 8), (3, 10)] {
                 let xv = i32::from(x[xo]);
                 a0 = mac(a0, xv, i32::from(w[wo]));
                 a1 = mac(a1, xv, i32::from(w[wo + 1]));
@@ -370,9 +380,10 @@ fn dot16x4_row_asm(x: &[i8], w: [&[i32]; 4], acc: [[i32; 4]; 4]) -> [[i32; 4]; 4
     [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [d0, d1, d2, d3]]
 }
 
-/// [`super::Dot::mac8x4_row`] on RV32: the loop in `asm!`, eight accumulators. Tap `k`
-/// (`t0, t2, t1, t3`) is halfword `k` of the word pair; its weights for channels 0..4 of a
-/// group are bytes `o, o + 1, o + 4, o + 5` of the group's four words, `o` = 0, 2, 8, 10.
+/// [`super::Dot::mac8x4_row`] on RV32: the loop in `asm!`, eight accumulators. Tap `t` is
+/// byte `t` of the entry ([`Rv32::widen4`]); the weights of taps `t0, t2, t1, t3` for
+/// channels 0..4 of a group are bytes `o, o + 1, o + 4, o + 5` of the group's four words,
+/// `o` = 0, 2, 8, 10.
 #[cfg(target_arch = "riscv32")]
 #[inline(always)]
 fn mac8x4_row_asm(x: &[[u32; 2]], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) -> [[i32; 4]; 2] {
@@ -384,12 +395,11 @@ fn mac8x4_row_asm(x: &[[u32; 2]], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) ->
     let mut px = x.as_ptr().cast::<u8>();
     let end = px.wrapping_add(8 * words);
     let (mut pa, mut pb) = (wa.as_ptr().cast::<u8>(), wb.as_ptr().cast::<u8>());
-    // Tap halfword at byte X against both groups' four channels (weight bytes O, O + 1,
-    // O + 4, O + 5).
+    // Tap byte X against both groups' four channels (weight bytes O, O + 1, O + 4, O + 5).
     macro_rules! tap {
         ($x:literal, $o0:literal, $o1:literal, $o4:literal, $o5:literal) => {
             concat!(
-                "lh {x}, ", $x, "({px})\n",
+                "lb {x}, ", $x, "({px})\n",
                 "lb {w}, ", $o0, "({pa})\n", "mul {w}, {w}, {x}\n", "add {a0}, {a0}, {w}\n",
                 "lb {w}, ", $o1, "({pa})\n", "mul {w}, {w}, {x}\n", "add {a1}, {a1}, {w}\n",
                 "lb {w}, ", $o4, "({pa})\n", "mul {w}, {w}, {x}\n", "add {a2}, {a2}, {w}\n",
@@ -401,9 +411,8 @@ fn mac8x4_row_asm(x: &[[u32; 2]], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) ->
             )
         };
     }
-    // SAFETY: the loop runs `words` (> 0) times and reads, per iteration, the 8 bytes of
-    // one word pair of `x` (from `px`, halfword loads at even offsets of a `u32` array:
-    // aligned) and 16 bytes of each group's weights (from `pa`, `pb`), each pointer then
+    // SAFETY: the loop runs `words` (> 0) times and reads, per iteration, bytes of one
+    // entry of `x` (from `px`, 8 bytes) and 16 bytes of each group's weights (from `pa`, `pb`), each pointer then
     // advanced by that much: `words` is at most `x.len()`, `wa.len() / 4` and `wb.len() /
     // 4`, so every read is inside its slice. It writes no memory and only the declared
     // registers.
@@ -412,8 +421,8 @@ fn mac8x4_row_asm(x: &[[u32; 2]], wa: &[i32], wb: &[i32], acc: [[i32; 4]; 2]) ->
             "2:",
             tap!("0", "0", "1", "4", "5"),
             tap!("2", "2", "3", "6", "7"),
-            tap!("4", "8", "9", "12", "13"),
-            tap!("6", "10", "11", "14", "15"),
+            tap!("1", "8", "9", "12", "13"),
+            tap!("3", "10", "11", "14", "15"),
             "addi {px}, {px}, 8",
             "addi {pa}, {pa}, 16",
             "addi {pb}, {pb}, 16",

@@ -123,8 +123,10 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 t.cmp("mac4_ref", len, &D::mac4_ref(&xa, &wa, acc), &Scalar::mac4_ref(&xa, &wa, acc), fail);
                 t.cmp("mac4_offset", len, &D::mac4_offset(xa, wa, offset, acc), &Scalar::mac4_offset(xa, wa, offset, acc), fail);
                 let word = u32::from_le_bytes([x[0] as u8, x[1] as u8, x[2] as u8, x[3] as u8]);
+                // The int16 lanes, or the word as it is where the implementation reads the
+                // taps as bytes ([`Dot::RAW_WIDE_TAPS`]).
                 let [a, b] = D::widen4(word);
-                let [c, d] = Scalar::widen4(word);
+                let [c, d] = if D::RAW_WIDE_TAPS { [word, 0] } else { Scalar::widen4(word) };
                 t.cmp("widen4", len, &[a as i32, b as i32], &[c as i32, d as i32], fail);
                 let v = acc.map(|a| a >> 20);
                 let (lo, hi) = (x[0].min(x[1]), x[0].max(x[1]));
@@ -138,7 +140,7 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
         let mut raw = [[0i8; 4 * MAX_GROUPS]; 2];
         let (mut xd, mut xr) = ([0u32; 4 * MAX_GROUPS], [0u32; 4 * MAX_GROUPS]);
         let mut pw = [0i32; 4 * MAX_GROUPS];
-        let mut wide = [[0u32; 2]; MAX_GROUPS];
+        let (mut wide, mut wide_ref) = ([[0u32; 2]; MAX_GROUPS], [[0u32; 2]; MAX_GROUPS]);
         for groups in 0..=MAX_GROUPS {
             for (slot, px) in raw.iter_mut().enumerate() {
                 rng.fill(px);
@@ -146,9 +148,12 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 Scalar::widen_into(px, &mut xr, slot);
             }
             pw.iter_mut().for_each(|v| *v = rng.next() as i32);
-            for v in wide.iter_mut() {
+            // The same taps widened by each implementation's own `widen4` (the words its
+            // `mac4x4_row` reads) and by the reference's.
+            for (v, r) in wide.iter_mut().zip(wide_ref.iter_mut()) {
                 let b: [i8; 4] = core::array::from_fn(|_| rng.i8());
-                *v = D::widen4(u32::from_le_bytes(b.map(|v| v as u8)));
+                let word = u32::from_le_bytes(b.map(|v| v as u8));
+                (*v, *r) = (D::widen4(word), Scalar::widen4(word));
             }
             let acc: [i32; 4] = core::array::from_fn(|_| rng.i32());
             let (x, xs, w) = (&xd[..4 * groups], &xr[..4 * groups], &pw[..2 * groups]);
@@ -178,12 +183,12 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 let (got, want) = (D::dot_4x4(q, wa, wb, acc4), Scalar::dot_4x4(q, wa, wb, acc4));
                 t.cmp("dot_4x4", groups, got.as_flattened(), want.as_flattened(), fail);
             }
-            let (xs, ws) = (&wide[..groups], &pw[..4 * groups]);
-            t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xs, ws, acc), fail);
+            let (xs, xr, ws) = (&wide[..groups], &wide_ref[..groups], &pw[..4 * groups]);
+            t.cmp("mac4x4_row", groups, &D::mac4x4_row(xs, ws, acc), &Scalar::mac4x4_row(xr, ws, acc), fail);
             // Two groups over the same window: the second group's weights `groups` words on.
             let (wa, wb) = (&pw[..4 * groups], &pw[groups..5 * groups.min(8)]);
             let acc2 = [acc, core::array::from_fn(|_| rng.i32())];
-            let (got, want) = (D::mac8x4_row(xs, wa, wb, acc2), Scalar::mac8x4_row(xs, wa, wb, acc2));
+            let (got, want) = (D::mac8x4_row(xs, wa, wb, acc2), Scalar::mac8x4_row(xr, wa, wb, acc2));
             t.cmp("mac8x4_row", groups, got.as_flattened(), want.as_flattened(), fail);
             // Gemm's block requantization: `groups` pairs with heads `pw` = 5 + 2 words apart,
             // multipliers m2 = 2m - 2^32 for m in [2^30, 2^31) or 0, shifts e - 1 in 0..=21.
