@@ -169,6 +169,7 @@ pub(crate) mod tests {
             FullyConnectedVariant::Dot4 if SDOT => super::fc::fully_connected_dot4_sdot(dotprod(), p, input, filter, &packed, output),
             FullyConnectedVariant::Dot4 => super::fc::fully_connected_dot4_smull(Neon::new(), p, input, filter, &packed, output),
             FullyConnectedVariant::Interleaved => crate::kernels::fully_connected::fully_connected_s8_interleaved(p, input, &packed, output),
+            FullyConnectedVariant::Rows => crate::kernels::fully_connected::fully_connected_s8_rows(p, input, filter, &packed, output),
             // Not selected for aarch64 (`TargetClass::Host`); the portable form if it were.
             FullyConnectedVariant::Quad => crate::kernels::fully_connected::fully_connected_s8_quad(p, input, &packed, output),
         }

@@ -41,6 +41,34 @@ pub(crate) fn fully_connected_dot4<D: Dot>(p: &FullyConnectedParams<S8>, input: 
     }
 }
 
+/// Words per unit in [`fully_connected_rows`]'s packed table: the folded bias, the
+/// multiplier and the right shift.
+pub(crate) const ROW_WORDS: usize = 3;
+
+/// See [`super::fully_connected_s8_rows`]: one unit at a time, `packed` from
+/// [`super::FullyConnectedVariant::pack`] (per unit the folded bias, the multiplier and the
+/// right shift, so the requantization is [`crate::kernels::dot::Dot::requant_lane`] with
+/// no table lookup; exact: the variant is selected only where
+/// [`crate::kernels::requant::packed_requant_ok`] holds), the weights as in the model. Made
+/// for layers too small for the blocked variants' set-up to pay (hello_world's 1 -> 16 and
+/// 16 -> 1): the loop nest is a plain walk of units, each one [`Dot::dot1`]. Not inlined, as
+/// [`fully_connected_dot4`].
+#[inline(never)]
+pub(crate) fn fully_connected_rows<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
+    if depth == 0 || units == 0 {
+        return;
+    }
+    let k = 2 * p.quant.output_offset + 1;
+    let (lo, hi) = (i32::from(p.clamp.min), i32::from(p.clamp.max.max(p.clamp.min)));
+    for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        for ((o, w), c) in out_row.iter_mut().zip(filter.chunks_exact(depth)).zip(packed.chunks_exact(ROW_WORDS)) {
+            let acc = D::dot1(xs, w, c[0]);
+            *o = D::requant_lane(acc, c[1], c[2] as u32, k).clamp(lo, hi) as i8;
+        }
+    }
+}
+
 /// Rows per block of [`fully_connected_interleaved`] and bytes per weight word.
 pub(crate) const ROWS: usize = 4;
 

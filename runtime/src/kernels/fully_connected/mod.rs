@@ -101,6 +101,10 @@ crate::variants::variant_table! {
         /// interleaved weights are in `packed` ([`FullyConnectedVariant::pack`]; the model's weights
         /// are not read).
         Interleaved => fully_connected_s8_interleaved(input, packed) portable fast::fully_connected_interleaved::<crate::isa::Dot>;
+        /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Rows`]: the folded bias and the
+        /// requantization per unit are in `packed` ([`FullyConnectedVariant::pack`]), the weights
+        /// as in the model.
+        Rows => fully_connected_s8_rows(input, filter, packed) portable fast::fully_connected_rows::<crate::isa::Dot>;
         /// FULLY_CONNECTED int8, [`FullyConnectedVariant::Quad`] (x86-64): the layer run as the
         /// 1x1 convolution it is ([`as_conv`]: the batch rows as the pixels of a one-row image)
         /// through CONV_2D's `Quad` variant, `packed` from [`FullyConnectedVariant::pack`] (it
@@ -148,6 +152,13 @@ fn as_conv_geometry(g: &FullyConnectedGeometry) -> crate::kernels::conv_2d::Conv
 /// `Interleaved`.
 pub const MIN_INTERLEAVED_MACS: usize = 256;
 
+/// The largest layer (`units * depth`) that [`FullyConnectedVariant::select`] gives
+/// `Rows` rather than a blocked variant on Arm and RV32 (whose per-call set-up of four-unit
+/// blocks and tables outweighs a few dozen multiply-accumulates: hello_world's 1 -> 16 and
+/// 16 -> 1 layers spent 190 instructions per call and 200 per block of four units in
+/// `Dot4`).
+pub const MIN_BLOCKED_MACS: usize = 256;
+
 /// The implementations of int8 FULLY_CONNECTED (16x8 has only the reference).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullyConnectedVariant {
@@ -159,6 +170,9 @@ pub enum FullyConnectedVariant {
     /// multiples of 4, and the packed requantization exact for every unit
     /// (`crate::kernels::requant::packed_requant_ok`).
     Interleaved,
+    /// [`fully_connected_s8_rows`]: as `Interleaved`, for layers of fewer than
+    /// [`MIN_BLOCKED_MACS`] multiply-accumulates (one unit at a time, no blocks to set up).
+    Rows,
     /// [`fully_connected_s8_quad`] (x86-64, [`TargetClass::X86`]): symmetric weights, the
     /// layer as a 1x1 convolution through CONV_2D's `Quad` (its packed table: tap quads
     /// for `vpdpbusd`, sixteen units per block), when that variant takes the convolution.
@@ -189,7 +203,10 @@ impl FullyConnectedVariant {
                 return FullyConnectedVariant::Quad;
             }
         }
-        if !target.is_host() && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS && filter.len() >= units * depth && (0..units).all(requant_ok) {
+        let exact = !target.is_host() && filter.len() >= units * depth && (0..units).all(requant_ok);
+        if exact && units * depth < MIN_BLOCKED_MACS {
+            FullyConnectedVariant::Rows
+        } else if exact && depth % fast::ROWS == 0 && units % fast::ROWS == 0 && units * depth >= MIN_INTERLEAVED_MACS {
             FullyConnectedVariant::Interleaved
         } else {
             FullyConnectedVariant::Dot4
@@ -201,6 +218,7 @@ impl FullyConnectedVariant {
         match self {
             FullyConnectedVariant::Reference => 0,
             FullyConnectedVariant::Dot4 => g.output_depth,
+            FullyConnectedVariant::Rows => fast::ROW_WORDS * g.output_depth,
             FullyConnectedVariant::Interleaved => g.output_depth + g.output_depth * g.input_depth / fast::ROWS,
             FullyConnectedVariant::Quad => crate::kernels::conv_2d::Conv2dVariant::Quad.packed_len(&as_conv_geometry(g)),
         }
@@ -216,6 +234,18 @@ impl FullyConnectedVariant {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == FullyConnectedVariant::Quad {
             return crate::kernels::conv_2d::Conv2dVariant::Quad.pack(&as_conv(p), filter, bias, packed);
+        }
+        if self == FullyConnectedVariant::Rows {
+            // Per unit: the folded bias, the multiplier, the right shift (as a positive
+            // amount, `requant_lane`'s `e`).
+            for (u, v) in packed.chunks_exact_mut(fast::ROW_WORDS).enumerate().take(units) {
+                let at = |t: &[i32]| t.get(u).or(t.first()).copied().unwrap_or(0);
+                let w = filter[u * depth..][..depth].iter().copied();
+                v[0] = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
+                v[1] = at(p.quant.output_multiplier);
+                v[2] = at(p.quant.output_shift).unsigned_abs().min(31) as i32;
+            }
+            return;
         }
         let (folded, words) = packed.split_at_mut(units.min(packed.len()));
         for (u, v) in folded.iter_mut().enumerate() {

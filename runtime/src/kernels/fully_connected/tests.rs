@@ -25,6 +25,7 @@ fn selected<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], b
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<D>(p, input, filter, &packed, output),
         FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<D>(p, input, &packed, output),
+        FullyConnectedVariant::Rows => super::fast::fully_connected_rows::<D>(p, input, filter, &packed, output),
         // Not selected for Arm; the portable form if it were.
         FullyConnectedVariant::Quad => crate::kernels::conv_2d::quad::conv_quad(&super::as_conv(p), input, &packed, output),
     }
@@ -40,6 +41,7 @@ fn selected_x86_portable(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i
         FullyConnectedVariant::Reference => super::fully_connected_s8(p, input, filter, bias, output),
         FullyConnectedVariant::Dot4 => super::fast::fully_connected_dot4::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
         FullyConnectedVariant::Interleaved => super::fast::fully_connected_interleaved::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
+        FullyConnectedVariant::Rows => super::fast::fully_connected_rows::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
     }
 }
 
@@ -327,7 +329,7 @@ fn cases_reach_every_variant() {
         let p = Fc::strategy().new_tree(&mut runner).expect("a case").current().problem();
         seen.insert(std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp)));
     }
-    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert_eq!(seen.len(), 4, "{seen:?}");
     let edges: std::collections::BTreeSet<_> = Fc::edge_cases()
         .iter()
         .map(|c| {
@@ -335,7 +337,7 @@ fn cases_reach_every_variant() {
             std::format!("{:?}", FullyConnectedVariant::select(&p.params(), &p.filter, p.bias.as_deref(), crate::isa::TargetClass::ArmDsp))
         })
         .collect();
-    assert_eq!(edges.len(), 3, "{edges:?}");
+    assert_eq!(edges.len(), 4, "{edges:?}");
 }
 kernel_tests!(lut_scalar, if true, Fc, lut::<crate::kernels::dot::scalar::Scalar>);
 kernel_tests!(lut_rv32, if true, Fc, lut::<crate::kernels::dot::rv32::Rv32>);
