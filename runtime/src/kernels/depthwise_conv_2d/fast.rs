@@ -392,6 +392,7 @@ unsafe fn run_wide<D: Dot, const K: usize>(
 /// As [`run_wide`] when `out` holds more than one pixel, else as [`pixel_wide`]; a depth of
 /// 8.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn pixel_wide8<D: Dot, const K: usize>(
     x0: *const i8,
     groups: &[i32],

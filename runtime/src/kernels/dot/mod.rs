@@ -294,6 +294,58 @@ pub(crate) trait Dot {
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         v.map(|x| x.max(lo as i32).min(hi as i32) as i8)
     }
+
+    /// Whether [`Dot::add_s8_lanes`] is this implementation's own (a vector form): then
+    /// the dense int8 ADD (`kernels::add::dense`) offers it every call first. A
+    /// compile-time constant, so the other implementations' ADD is unchanged.
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "riscv32", test)), allow(dead_code))]
+    const ADD_LANES: bool = false;
+    /// The dense int8 ADD `out[i] = `[`add_lane_ref`]`(c, x[i], y[i])` for
+    /// `i < out.len()` (`x`, `y` at least as long), when `c` is in this implementation's
+    /// domain: returns whether it did it (`false`: nothing written, the caller runs its
+    /// scalar loop). The default does nothing.
+    #[inline(always)]
+    fn add_s8_lanes(c: &AddConsts, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+        let _ = (c, x, y, out);
+        false
+    }
+    /// [`Dot::add_s8_lanes`] with `x` = `out` (the output written over operand 1).
+    #[inline(always)]
+    fn add_s8_lanes_in_place(c: &AddConsts, inout: &mut [i8], y: &[i8]) -> bool {
+        let _ = (c, inout, y);
+        false
+    }
+}
+
+/// The folded constants of a dense int8 ADD (`kernels::add::dense::Folded`) as
+/// [`Dot::add_s8_lanes`] reads them: per operand `f = RDBPOT(SRDHM((x << left_shift) +
+/// offset, m), e)`, then `clamp(RDBPOT(SRDHM(f1 + f2, m_out), e_out) + out_offset, min,
+/// max)` ([`add_lane_ref`]). The domain every `prepare_add` result is in: `left_shift` in
+/// `0..=20`, `offset` = `o << left_shift` with `o` in `-128..=128`, multipliers in
+/// `[2^30, 2^31)`, right shifts `e` in `0..=31`, `min <= max` inside int8.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AddConsts {
+    pub(crate) left_shift: u32,
+    /// Operand 1's and 2's offsets, already shifted left by `left_shift`.
+    pub(crate) offset: [i32; 2],
+    /// Operand 1's, operand 2's and the output's multipliers (TFLite's, in `[2^30, 2^31)`).
+    pub(crate) m: [i32; 3],
+    /// Their right shifts (`-shift`), `0..=31`.
+    pub(crate) e: [u32; 3],
+    pub(crate) out_offset: i32,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
+}
+
+/// One element of the dense int8 ADD with TFLite's own functions
+/// (`SaturatingRoundingDoublingHighMul`, `RoundingDivideByPOT`): the reference
+/// [`Dot::add_s8_lanes`] is checked against (`self_test`).
+pub(crate) fn add_lane_ref(c: &AddConsts, x: i8, y: i8) -> i8 {
+    use crate::quant::{rounding_divide_by_pot as rdbpot, saturating_rounding_doubling_high_mul as srdhm};
+    let f = |v: i8, k: usize| rdbpot(srdhm(((v as i32) << c.left_shift).wrapping_add(c.offset[k]), c.m[k]), c.e[k] as i32);
+    let raw = f(x, 0).wrapping_add(f(y, 1));
+    let v = rdbpot(srdhm(raw, c.m[2]), c.e[2] as i32).wrapping_add(c.out_offset);
+    v.max(c.min).min(c.max) as i8
 }
 
 /// [`Dot::requant_pairs`] one pair at a time with `D`'s scalar-shaped forms (its default, and

@@ -588,6 +588,108 @@ pub(crate) fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32
     }
 }
 
+/// [`add_lanes`]'s loop, with or without the rounding term of each operand's
+/// `RoundingDivideByPOT` (`$fa`, `$fb`: the two instructions that add `v >> 31`, or
+/// nothing for a right shift of 0, where `VRSHL` by 0 leaves the value as it is).
+macro_rules! add_loop {
+    ($k:expr, $c:expr, $ne:expr, $x:expr, $y:expr, $out:expr, $n:expr, $fa:literal, $fb:literal) => {
+        asm!(
+            "vldrw.u32 q3, [{k}]",
+            "vldrw.u32 q4, [{k}, #16]",
+            "vldrw.u32 q5, [{k}, #32]",
+            "vldrw.u32 q6, [{k}, #48]",
+            "vldrw.u32 q7, [{k}, #64]",
+            "wlstp.32 lr, lr, 3f",
+            "2:",
+            "vldrb.s32 q0, [r0], #4",
+            "vldrb.s32 q1, [r1], #4",
+            "vshl.i32 q0, q0, #20",
+            "vadd.i32 q0, q0, q3",
+            "vqrdmulh.s32 q0, q0, {ma}",
+            $fa,
+            "vrshl.s32 q0, {ea}",
+            "vshl.i32 q1, q1, #20",
+            "vadd.i32 q1, q1, q4",
+            "vqrdmulh.s32 q1, q1, {mb}",
+            $fb,
+            "vrshl.s32 q1, {eb}",
+            "vadd.i32 q0, q0, q1",
+            "vqrdmulh.s32 q0, q0, {mo}",
+            "vshr.s32 q2, q0, #31",
+            "vadd.i32 q0, q0, q2",
+            "vrshl.s32 q0, {eo}",
+            "vadd.i32 q0, q0, q5",
+            "vmax.s32 q0, q0, q6",
+            "vmin.s32 q0, q0, q7",
+            "vstrb.32 q0, [r2], #4",
+            "letp lr, 2b",
+            "3:",
+            k = in(reg) $k,
+            ma = in(reg) $c.m[0],
+            mb = in(reg) $c.m[1],
+            mo = in(reg) $c.m[2],
+            ea = in(reg) $ne[0],
+            eb = in(reg) $ne[1],
+            eo = in(reg) $ne[2],
+            inout("r0") $x => _,
+            inout("r1") $y => _,
+            inout("r2") $out => _,
+            inout("lr") $n => _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        )
+    };
+}
+
+/// See [`super::Dot::add_s8_lanes`], four elements per iteration as int32 lanes: per operand
+/// a widening load (`VLDRB.S32`), `VSHL #20` and the folded offset (`(x << 20) + (o << 20)`),
+/// `VQRDMULH` by the multiplier (exactly TFLite's `SaturatingRoundingDoublingHighMul`:
+/// `floor((v * m + 2^30) / 2^31)` equals its round-half-away-from-zero quotient, and with
+/// `|v| < 2^28` it cannot saturate), then `RoundingDivideByPOT` by `e`: for `e >= 1` as
+/// `v + (v >> 31)` rounded right by `e` (`VRSHL` by `-e`: `(v + 2^(e-1)) >> e`, which is
+/// TFLite's ties away from zero), for `e = 0` the value itself (the common case of the
+/// operand with the larger scale: multiplier 2^30, shift 0); the sum likewise by the
+/// output's constants, the output offset, the clamp (`VMAX`/`VMIN`) and a narrowing store
+/// (`VSTRB.32`). Tail predicated (`WLSTP.32`/`LETP`). Its domain: a left shift of 20 (every
+/// int8 `prepare_add`) and an output right shift of 1..=31; otherwise `false`.
+///
+/// # Safety
+/// `x` and `y` point to `n` readable bytes each and `out` to `n` writable ones; `out` may be
+/// `x` (in place: each element is read before it is written) but overlaps neither otherwise.
+#[inline(always)]
+unsafe fn add_lanes(c: &super::AddConsts, x: *const i8, y: *const i8, out: *mut i8, n: usize) -> bool {
+    if c.left_shift != 20 || c.e.iter().any(|&e| e > 31) || c.e[2] == 0 {
+        return false;
+    }
+    // The vector constants, four lanes each: both offsets, the output offset, min, max.
+    let k: [[i32; 4]; 5] = [[c.offset[0]; 4], [c.offset[1]; 4], [c.out_offset; 4], [c.min; 4], [c.max; 4]];
+    let k = k.as_ptr();
+    let ne = c.e.map(|e| -(e as i32));
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs ceil(n / 4) times (`WLSTP.32` skips it when n = 0) with the lanes past n
+    // predicated off (they neither read nor write): iteration k reads bytes 4k..4k + 4 of
+    // `x` and `y` and writes those of `out` (the caller's guarantee), each byte of `out`
+    // after the loads of the same iteration, so `out` = `x` is fine. The widening loads and
+    // the narrowing store take low base registers (r0, r1, r2). Reads `k` (80 bytes, word
+    // aligned). Writes only the named registers and `out`; no flags.
+    unsafe {
+        match (c.e[0] == 0, c.e[1] == 0) {
+            (false, false) => add_loop!(k, c, ne, x, y, out, n, "vshr.s32 q2, q0, #31\nvadd.i32 q0, q0, q2", "vshr.s32 q2, q1, #31\nvadd.i32 q1, q1, q2"),
+            (true, false) => add_loop!(k, c, ne, x, y, out, n, "", "vshr.s32 q2, q1, #31\nvadd.i32 q1, q1, q2"),
+            (false, true) => add_loop!(k, c, ne, x, y, out, n, "vshr.s32 q2, q0, #31\nvadd.i32 q0, q0, q2", ""),
+            (true, true) => add_loop!(k, c, ne, x, y, out, n, "", ""),
+        }
+    }
+    true
+}
+
 /// The Helium implementation (Cortex-M55, M85): the vector forms above, the DSP forms for
 /// the rest.
 pub(crate) struct Mve;
@@ -691,5 +793,23 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         dsp::clamp4(v, lo, hi)
+    }
+    const ADD_LANES: bool = true;
+    #[inline(always)]
+    fn add_s8_lanes(c: &super::AddConsts, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+        let n = out.len();
+        let (x, y) = (&x[..n], &y[..n]);
+        // SAFETY: `x`, `y` and `out` are n long; `out` is exclusively borrowed, so it
+        // overlaps neither input.
+        unsafe { add_lanes(c, x.as_ptr(), y.as_ptr(), out.as_mut_ptr(), n) }
+    }
+    #[inline(always)]
+    fn add_s8_lanes_in_place(c: &super::AddConsts, inout: &mut [i8], y: &[i8]) -> bool {
+        let n = inout.len();
+        let y = &y[..n];
+        let p = inout.as_mut_ptr();
+        // SAFETY: `inout` and `y` are n long, `inout` exclusively borrowed (so `y` does not
+        // overlap it); operand 1 and the output are the same bytes, which `add_lanes` allows.
+        unsafe { add_lanes(c, p, y.as_ptr(), p, n) }
     }
 }

@@ -232,6 +232,42 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let want = Scalar::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
             t.cmp("requant8", taps, &got, &want, fail);
         }
+        // The dense int8 ADD (`add_s8_lanes`, out of place and in place) against
+        // `add_lane_ref`, in the domain of `prepare_add`'s results: left shift 20 (now and
+        // then 0..=19), offsets -128..=128, multipliers in [2^30, 2^31), right shifts
+        // 0..=31 with the small ones over-represented, output offset and clamp in int8.
+        // An implementation may decline a case (returns false, nothing to compare).
+        for len in 0..=MAX_LEN {
+            let mut xa = [0i8; MAX_LEN];
+            let mut ya = [0i8; MAX_LEN];
+            rng.fill(&mut xa);
+            rng.fill(&mut ya);
+            let left_shift = if rng.next().is_multiple_of(8) { (rng.next() % 20) as u32 } else { 20 };
+            let off = |r: &mut Rng| ((r.next() % 257) as i32 - 128) << left_shift;
+            let m = |r: &mut Rng| ((r.next() as u32 | 0x4000_0000) & 0x7fff_ffff) as i32;
+            let e = |r: &mut Rng| if r.next().is_multiple_of(2) { (r.next() % 4) as u32 } else { (r.next() % 32) as u32 };
+            let (a, b) = (rng.i8() as i32, rng.i8() as i32);
+            let c = super::AddConsts {
+                left_shift,
+                offset: [off(&mut rng), off(&mut rng)],
+                m: [m(&mut rng), m(&mut rng), m(&mut rng)],
+                e: [e(&mut rng), e(&mut rng), e(&mut rng)],
+                out_offset: (rng.next() % 256) as i32 - 128,
+                min: a.min(b),
+                max: a.max(b),
+            };
+            let (x, y) = (&xa[..len], &ya[..len]);
+            let want: [i32; MAX_LEN] = core::array::from_fn(|i| if i < len { super::add_lane_ref(&c, x[i], y[i]) as i32 } else { 0 });
+            let mut got = [0i8; MAX_LEN];
+            if D::add_s8_lanes(&c, x, y, &mut got[..len]) {
+                t.cmp("add_s8_lanes", len, &got.map(i32::from), &want, fail);
+            }
+            let mut inout = xa;
+            if D::add_s8_lanes_in_place(&c, &mut inout[..len], y) {
+                let got: [i32; MAX_LEN] = core::array::from_fn(|i| if i < len { inout[i] as i32 } else { 0 });
+                t.cmp("add_s8_lanes_in_place", len, &got, &want, fail);
+            }
+        }
     }
     t
 }
