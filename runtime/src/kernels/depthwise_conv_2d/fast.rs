@@ -415,13 +415,10 @@ unsafe fn pixel_wide8<D: Dot, const K: usize>(
         }
     }
     let Some(g) = groups.get(..2 * stride) else { return };
-    for (px, o) in out.chunks_exact_mut(2 * LANES).enumerate() {
-        // SAFETY: a valid tap's pointer plus `px * px_step` reads channels 0..8 = depth of
-        // output pixel `px`'s input pixel (the caller's guarantee), the others `zp16` (then
-        // `out` is one pixel and the offset 0); `g` holds two groups of `stride` words.
-        let sums = unsafe { D::mac8_taps(ptrs.as_flattened(), px * px_step, g, stride) };
-        o.copy_from_slice(&D::requant8(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
-    }
+    // SAFETY: a valid tap's pointer plus `px * px_step` reads channels 0..8 = depth of
+    // output pixel `px`'s input pixel (the caller's guarantee), the others `zp16` (then
+    // `out` is one pixel and `px` 0); `g` holds two groups of `stride` = taps + 9 words.
+    unsafe { D::mac8_run(ptrs.as_flattened(), px_step, g, stride, rq.k, rq.lo, rq.hi, out) };
 }
 
 /// See [`super::depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of

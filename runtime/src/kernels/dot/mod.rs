@@ -246,6 +246,24 @@ pub(crate) trait Dot {
         }
         out
     }
+    /// Eight channels of depthwise `Mult1` for `out.len() / 8` output pixels in a row:
+    /// pixel `p` is [`Dot::mac8_taps`]`(taps, p * px_step, groups, stride)` requantized by
+    /// [`Dot::requant8`]`(.., &groups[taps.len()..], stride, k, lo, hi)` into
+    /// `out[8p..8p + 8]`.
+    ///
+    /// # Safety
+    /// For every pixel `p`, each `taps[t].wrapping_add(p * px_step)` points to 8 readable
+    /// bytes inside one live allocation, and `groups` holds `stride + taps.len() + 9` words
+    /// at least.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+        for (p, o) in out.chunks_exact_mut(8).enumerate() {
+            // SAFETY: the caller's guarantee for pixel p.
+            let sums = unsafe { Self::mac8_taps(taps, p * px_step, groups, stride) };
+            o.copy_from_slice(&Self::requant8(&sums, &groups[taps.len()..], stride, k, lo, hi));
+        }
+    }
     /// The sixteen outputs of four channel groups from their sums `sums` (channel order):
     /// group `j`'s folded bias (four words), multipliers (four) and shifts (one word, a byte
     /// each) are the nine words at `tails[j * stride..]`, and output `4j + c` is

@@ -412,6 +412,148 @@ pub(crate) unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32]
     out
 }
 
+/// See [`super::Dot::mac8_run`]: [`mac8_taps`] and [`requant8`] in one loop over the row's
+/// pixels, the sums kept in registers (q0: channels 0, 2, 4, 6; q1: 1, 3, 5, 7). The
+/// requantization constants are regrouped once per call into the same even/odd lane order
+/// (folded bias, multiplier, `(k << e) >> 1`, `-e`, from the two groups' packed tails), so
+/// each pixel requantizes its two halves with `requant8`'s formula lane for lane (`+` bias,
+/// `VQRDMULH`, `+ (acc >> 31)`, `+ (k << e) >> 1`, `VSHL` by `-e`, `VMAX`/`VMIN`) and
+/// stores them with byte scatters (`VSTRB.32`, offsets `[0, 2, 4, 6]`, the odd half one
+/// byte further). Per pixel 10 instructions per tap and about 35 more.
+///
+/// # Safety
+/// As [`super::Dot::mac8_run`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+    let nt = taps.len();
+    let pixels = out.len() / 8;
+    let tails = &groups[nt..][..stride + 9];
+    // Lane c of the even half is channel 2c (group c / 2, channel 2 (c % 2)); of the odd
+    // half channel 2c + 1.
+    let lane = |c: usize| ((c / 4) * stride, c % 4);
+    let shift = |c: usize| {
+        let (g, i) = lane(c);
+        (tails[g + 8] as u32 >> (8 * i)) & 255
+    };
+    // [even bias, even m, even kterm, even -e, odd ..., lo, hi, scatter offsets], 4 lanes each.
+    let mut t = [[0i32; 4]; 12];
+    for half in 0..2 {
+        let c = |l: usize| 2 * l + half;
+        t[4 * half] = core::array::from_fn(|l| {
+            let (g, i) = lane(c(l));
+            tails[g + i]
+        });
+        t[4 * half + 1] = core::array::from_fn(|l| {
+            let (g, i) = lane(c(l));
+            tails[g + 4 + i]
+        });
+        t[4 * half + 2] = core::array::from_fn(|l| k.wrapping_shl(shift(c(l))) >> 1);
+        t[4 * half + 3] = core::array::from_fn(|l| -(shift(c(l)) as i32));
+    }
+    t[8] = [lo as i32; 4];
+    t[9] = [hi as i32; 4];
+    t[10] = [0, 2, 4, 6];
+    // The input step between pixels and the tap count, read into free registers.
+    t[11] = [px_step as i32, nt as i32, 0, 0];
+    let step = (4 * stride).wrapping_sub(4) as u32;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The outer
+    // loop runs `pixels` times (none when 0); pixel p's tap loop runs nt times (`WLS` skips
+    // it when 0), reading each pointer `taps[t]` (inside the slice), 8 bytes at it plus
+    // p * px_step (the caller's guarantee) and, by the gathers, bytes 0..4 of the words
+    // `groups[j * stride + t]` for j < 2 (inside `groups`: stride + nt words); it reads the
+    // 192 bytes of `t` (word aligned) and writes bytes 8p..8p + 8 of `out` (p < pixels =
+    // len / 8). The widening load and the byte scatters take low base registers (r4, r5); r12
+    // is `VIDUP`'s (even) start register, then the weight pointer.
+    // Writes only the named registers and `out`; the flags (the outer loop's count).
+    unsafe {
+        asm!(
+            // q7 = the weight gather offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3].
+            "vidup.u16 q7, r12, #1",
+            "vshr.u16 q6, q7, #2",
+            "vmul.i16 q6, q6, {tp}",
+            "vadd.i16 q7, q7, q6",
+            "cmp {np}, #0",
+            "beq 5f",
+            "4:",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "mov {tp}, {taps}",
+            "mov r12, {g}",
+            "ldr lr, [{t}, #180]",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr r4, [{tp}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
+            "vldrb.s16 q5, [r12, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "add r12, r12, #4",
+            "le lr, 2b",
+            "3:",
+            // Even half (q0), then odd half (q1): the requantization.
+            "vldrw.u32 q5, [{t}, #128]",
+            "vldrw.u32 q6, [{t}, #144]",
+            "vldrw.u32 q4, [{t}, #160]",
+            "vldrw.u32 q2, [{t}]",
+            "vadd.i32 q0, q0, q2",
+            "vldrw.u32 q2, [{t}, #16]",
+            "vqrdmulh.s32 q2, q0, q2",
+            "vshr.s32 q0, q0, #31",
+            "vadd.i32 q2, q2, q0",
+            "vldrw.u32 q3, [{t}, #32]",
+            "vadd.i32 q2, q2, q3",
+            "vldrw.u32 q3, [{t}, #48]",
+            "vshl.s32 q2, q2, q3",
+            "vmax.s32 q2, q2, q5",
+            "vmin.s32 q2, q2, q6",
+            "vstrb.32 q2, [r5, q4]",
+            "vldrw.u32 q2, [{t}, #64]",
+            "vadd.i32 q1, q1, q2",
+            "vldrw.u32 q2, [{t}, #80]",
+            "vqrdmulh.s32 q2, q1, q2",
+            "vshr.s32 q1, q1, #31",
+            "vadd.i32 q2, q2, q1",
+            "vldrw.u32 q3, [{t}, #96]",
+            "vadd.i32 q2, q2, q3",
+            "vldrw.u32 q3, [{t}, #112]",
+            "vshl.s32 q2, q2, q3",
+            "vmax.s32 q2, q2, q5",
+            "vmin.s32 q2, q2, q6",
+            "adds r5, #1",
+            "vstrb.32 q2, [r5, q4]",
+            "adds r5, #7",
+            "ldr r4, [{t}, #176]",
+            "add {off}, {off}, r4",
+            "subs {np}, {np}, #1",
+            "bne 4b",
+            "5:",
+            inout("r12") 0u32 => _,
+            tp = inout(reg) step => _,
+            np = inout(reg) pixels => _,
+            taps = in(reg) taps.as_ptr(),
+            g = in(reg) groups.as_ptr(),
+            off = inout(reg) 0usize => _,
+            t = in(reg) t.as_ptr(),
+            out("r4") _,
+            inout("r5") out.as_mut_ptr() => _,
+            out("lr") _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack)
+        );
+    }
+}
+
 /// See [`super::Dot::requant16`], per group of four channels: the sums plus the folded bias,
 /// `VQRDMULH` by the multipliers (`floor((acc * m + 2^30) / 2^31)`, which cannot saturate
 /// here: `m >= 0`), the shifts widened from their bytes (`VLDRB.U32`), the rounding term
@@ -772,6 +914,11 @@ impl super::Dot for Mve {
     unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
         // SAFETY: the caller's guarantee, which is `mac8_taps`'s.
         unsafe { mac8_taps(taps, offset, groups, stride) }
+    }
+    #[inline(always)]
+    unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+        // SAFETY: the caller's guarantee, which is `mac8_run`'s.
+        unsafe { mac8_run(taps, px_step, groups, stride, k, lo, hi, out) }
     }
     #[inline(always)]
     fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {

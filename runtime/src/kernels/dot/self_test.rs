@@ -231,6 +231,28 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let got = D::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
             let want = Scalar::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
             t.cmp("requant8", taps, &got, &want, fail);
+            // A row of 0..=3 pixels of eight channels (`mac8_run`): two groups of `stride`
+            // words, random weights, each group's tail in requant8's domain (small sums:
+            // |bias + sum| < 2^30), pixels px_step = 0, 8 or 16 bytes apart.
+            let mut g2 = [0i32; 2 * (25 + 9)];
+            for j in 0..2 {
+                let gj = &mut g2[j * stride..][..stride];
+                gj[..taps].iter_mut().for_each(|v| *v = rng.next() as i32);
+                gj[taps..].copy_from_slice(&tails[j * stride..][..9]);
+            }
+            let pixels = (rng.next() % 4) as usize;
+            let px_step = 8 * (rng.next() % 3) as usize;
+            let near: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 48)) as usize..].as_ptr());
+            let (mut got, mut want) = ([0i8; 32], [0i8; 32]);
+            let g2 = &g2[..2 * stride];
+            // SAFETY: every pointer starts at least 48 bytes before the end of `xin`, so 8
+            // bytes at it plus p * px_step (<= 32) are inside `xin`; `g2` holds
+            // 2 * stride = stride + taps + 9 words.
+            unsafe {
+                D::mac8_run(&near[..taps], px_step, g2, stride, k, lo, hi, &mut got[..8 * pixels]);
+                Scalar::mac8_run(&near[..taps], px_step, g2, stride, k, lo, hi, &mut want[..8 * pixels]);
+            }
+            t.cmp("mac8_run", taps, &got.map(i32::from), &want.map(i32::from), fail);
         }
         // The dense int8 ADD (`add_s8_lanes`, out of place and in place) against
         // `add_lane_ref`, in the domain of `prepare_add`'s results: left shift 20 (now and
