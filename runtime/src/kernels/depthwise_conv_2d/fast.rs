@@ -330,6 +330,11 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     }
 }
 
+/// The shortest run of pixels [`run_wide`] hands to [`Dot::mac16_run`] (which regroups the
+/// block's requantization constants once per call: on the Cortex-M55 that pays from about
+/// four pixels on; kws's runs of three were 0.75% slower through it).
+const MAC16_RUN_MIN: usize = 4;
+
 /// A run of output pixels of one row of [`depthwise_mult1`] whose `K` x `K` windows all lie
 /// inside the input, for an implementation with vector [`Dot::mac16_taps`] and
 /// [`Dot::requant16`] (`D::MAC16`, Helium): [`pixel_wide`] without the borders, the tap
@@ -362,22 +367,39 @@ unsafe fn run_wide<D: Dot, const K: usize>(
         }
     }
     let blocks = depth / WIDE;
-    let rest_groups = groups.get(blocks * LANES * stride..).unwrap_or(&[]);
-    for (px, out_px) in out.chunks_exact_mut(depth.max(1)).enumerate() {
-        let at = px * px_step;
-        let (wide_out, rest_out) = out_px.split_at_mut(blocks * WIDE);
-        for (b, (outs, g)) in wide_out.chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
-            // SAFETY: every tap's pointer plus `at + 16b` reads channels 16b..16b + 16 <=
-            // depth of pixel `px`'s window (the caller's guarantee); `g` holds four groups
-            // of `stride` words.
-            let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), at + b * WIDE, g, stride) };
-            outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+    let pixels = out.len().checked_div(depth).unwrap_or(0);
+    if pixels == 0 {
+        return;
+    }
+    if pixels < MAC16_RUN_MIN {
+        // A short run (kws's 25x5 maps: three pixels): per pixel and block, as `pixel_wide`.
+        for (px, out_px) in out.chunks_exact_mut(depth).enumerate() {
+            let at = px * px_step;
+            for (b, (outs, g)) in out_px[..blocks * WIDE].chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
+                // SAFETY: every tap's pointer plus `at + 16b` reads channels 16b..16b + 16 <=
+                // depth of pixel `px`'s window (the caller's guarantee); `g` holds four
+                // groups of `stride` words.
+                let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), at + b * WIDE, g, stride) };
+                outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+            }
         }
-        if !rest_out.is_empty() {
-            let xp = x0.wrapping_add(at + blocks * WIDE);
+    }
+    // Block by block, each over the whole run (`Dot::mac16_run`: the block's weights and
+    // constants regrouped once per run).
+    for (b, g) in groups.chunks_exact(LANES * stride).take(if pixels < MAC16_RUN_MIN { 0 } else { blocks }).enumerate() {
+        let Some(outs) = out.get_mut(b * WIDE..(pixels - 1) * depth + b * WIDE + WIDE) else { return };
+        // SAFETY: every tap's pointer plus `16b + p * px_step` reads channels 16b..16b + 16
+        // <= depth of pixel p's window (the caller's guarantee); `g` holds four groups of
+        // `stride` words; `outs` holds (pixels - 1) * depth + 16 bytes.
+        unsafe { D::mac16_run(ptrs.as_flattened(), [b * WIDE, px_step], g, stride, [rq.k, rq.lo as i32, rq.hi as i32], outs, depth, pixels) };
+    }
+    if depth % WIDE != 0 {
+        let rest_groups = groups.get(blocks * LANES * stride..).unwrap_or(&[]);
+        for (px, out_px) in out.chunks_exact_mut(depth).enumerate() {
+            let xp = x0.wrapping_add(px * px_step + blocks * WIDE);
             // SAFETY: the caller's guarantee, for pixel `px`'s channels after the
             // sixteen-channel blocks.
-            unsafe { pixel_any::<D>(xp, rest_groups, [K, K], [0..K, 0..K], [x_row, x_col], zp, rq, rest_out) };
+            unsafe { pixel_any::<D>(xp, rest_groups, [K, K], [0..K, 0..K], [x_row, x_col], zp, rq, &mut out_px[blocks * WIDE..]) };
         }
     }
 }

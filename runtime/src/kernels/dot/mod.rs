@@ -246,6 +246,25 @@ pub(crate) trait Dot {
         }
         out
     }
+    /// Sixteen channels of depthwise `Mult1` for `pixels` output pixels in a row: pixel `p`
+    /// is [`Dot::mac16_taps`]`(taps, offset + p * px_step, groups, stride)` requantized by
+    /// [`Dot::requant16`]`(.., &groups[taps.len()..], stride, k, lo, hi)` into
+    /// `out[p * out_step..][..16]`.
+    ///
+    /// # Safety
+    /// For every pixel `p < pixels`, each `taps[t].wrapping_add(offset + p * px_step)` points
+    /// to 16 readable bytes inside one live allocation; `groups` holds `3 * stride +
+    /// taps.len() + 9` words at least and `out` `(pixels - 1) * out_step + 16` bytes when
+    /// `pixels > 0`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn mac16_run(taps: &[*const i8], [offset, px_step]: [usize; 2], groups: &[i32], stride: usize, [k, lo, hi]: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+        for p in 0..pixels {
+            // SAFETY: the caller's guarantee for pixel p.
+            let sums = unsafe { Self::mac16_taps(taps, offset + p * px_step, groups, stride) };
+            out[p * out_step..][..16].copy_from_slice(&Self::requant16(&sums, &groups[taps.len()..], stride, k, lo as i8, hi as i8));
+        }
+    }
     /// Eight channels of depthwise `Mult1` for `out.len() / 8` output pixels in a row:
     /// pixel `p` is [`Dot::mac8_taps`]`(taps, p * px_step, groups, stride)` requantized by
     /// [`Dot::requant8`]`(.., &groups[taps.len()..], stride, k, lo, hi)` into

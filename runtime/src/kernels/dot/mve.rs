@@ -412,6 +412,183 @@ pub(crate) unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32]
     out
 }
 
+/// See [`super::Dot::mac16_run`]: [`mac16_taps`] and [`requant16`] in one loop over the
+/// row's pixels, the sums kept in registers (q0..q3: channels 0, 2, .., 6; 1, 3, .., 7;
+/// 8, 10, .., 14; 9, 11, .., 15). The constants (per quarter: folded bias, multiplier,
+/// `(k << e) >> 1`, `-e`; the clamp; the gather and scatter offsets) are regrouped once per
+/// call into a table in that lane order, so each pixel requantizes its four quarters with
+/// `requant16`'s formula lane for lane and stores them with byte scatters (`VSTRB.32`,
+/// offsets `[0, 2, 4, 6]` from the quarter's first channel). Per pixel 17 instructions per
+/// tap and about 70 more.
+///
+/// # Safety
+/// As [`super::Dot::mac16_run`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn mac16_run(taps: &[*const i8], [offset, px_step]: [usize; 2], groups: &[i32], stride: usize, [k, lo, hi]: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+    if pixels == 0 {
+        return;
+    }
+    let nt = taps.len();
+    let out = &mut out[..(pixels - 1) * out_step + 16];
+    let tails = &groups[nt..][..3 * stride + 9];
+    let chan = |q: usize, l: usize| 8 * (q / 2) + 2 * l + q % 2;
+    let at = |c: usize| ((c / 4) * stride, c % 4);
+    let shift = |c: usize| {
+        let (g, i) = at(c);
+        (tails[g + 8] as u32 >> (8 * i)) & 255
+    };
+    let mut t = [[0i32; 4]; 21];
+    for q in 0..4 {
+        t[4 * q] = core::array::from_fn(|l| {
+            let (g, i) = at(chan(q, l));
+            tails[g + i]
+        });
+        t[4 * q + 1] = core::array::from_fn(|l| {
+            let (g, i) = at(chan(q, l));
+            tails[g + 4 + i]
+        });
+        t[4 * q + 2] = core::array::from_fn(|l| k.wrapping_shl(shift(chan(q, l))) >> 1);
+        t[4 * q + 3] = core::array::from_fn(|l| -(shift(chan(q, l)) as i32));
+    }
+    t[16] = [lo; 4];
+    t[17] = [hi; 4];
+    t[18] = [0, 2, 4, 6];
+    t[19] = [nt as i32, (8 * stride) as i32, out_step.wrapping_sub(9) as i32, px_step as i32];
+    // The weight gather's int16 offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3].
+    let o = |h: usize| (4 * stride * h) as u32 & 0xffff;
+    let pair = |a: u32| (a | ((a + 1) << 16)) as i32;
+    t[20] = [pair(o(0)), pair(o(0) + 2), pair(o(1)), pair(o(1) + 2)];
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The outer
+    // loop runs `pixels` (> 0) times; pixel p's tap loop runs nt times (`WLS` skips it when
+    // 0), reading each pointer `taps[t]` (inside the slice), 16 bytes at it plus
+    // offset + p * px_step (the caller's guarantee) and, by the gathers, bytes 0..4 of the
+    // words `groups[j * stride + t]` for j < 4 (inside `groups`: 3 * stride + nt + 9 words);
+    // it reads the 336 bytes of `t` (word aligned) and writes bytes p * out_step..+ 16 of
+    // `out` (inside it: its length was cut to (pixels - 1) * out_step + 16). The widening
+    // loads and the byte scatters take low base registers (r4, r5). Writes only the named
+    // registers and `out`; the flags (the outer loop's count).
+    unsafe {
+        asm!(
+            "4:",
+            "vldrw.u32 q7, [{t}, #320]",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "vmov.i32 q2, #0",
+            "vmov.i32 q3, #0",
+            "mov {tp}, {taps}",
+            "mov r12, {g}",
+            "ldr {w2}, [{t}, #308]",
+            "add {w2}, {w2}, r12",
+            "ldr lr, [{t}, #304]",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr r4, [{tp}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
+            "vldrb.s16 q5, [r12, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "vldrb.s16 q4, [r4, #8]",
+            "vldrb.s16 q5, [{w2}, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q2, q2, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q3, q3, q6",
+            "add r12, r12, #4",
+            "add {w2}, {w2}, #4",
+            "le lr, 2b",
+            "3:",
+            "vldrw.u32 q4, [{t}, #256]",
+            "vldrw.u32 q6, [{t}, #272]",
+            "vldrw.u32 q7, [{t}, #288]",
+            "vldrw.u32 q5, [{t}, #0]",
+            "vadd.i32 q0, q0, q5",
+            "vldrw.u32 q5, [{t}, #16]",
+            "vqrdmulh.s32 q5, q0, q5",
+            "vshr.s32 q0, q0, #31",
+            "vadd.i32 q5, q5, q0",
+            "vldrw.u32 q0, [{t}, #32]",
+            "vadd.i32 q5, q5, q0",
+            "vldrw.u32 q0, [{t}, #48]",
+            "vshl.s32 q5, q5, q0",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #1",
+            "vldrw.u32 q5, [{t}, #64]",
+            "vadd.i32 q1, q1, q5",
+            "vldrw.u32 q5, [{t}, #80]",
+            "vqrdmulh.s32 q5, q1, q5",
+            "vshr.s32 q1, q1, #31",
+            "vadd.i32 q5, q5, q1",
+            "vldrw.u32 q1, [{t}, #96]",
+            "vadd.i32 q5, q5, q1",
+            "vldrw.u32 q1, [{t}, #112]",
+            "vshl.s32 q5, q5, q1",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #7",
+            "vldrw.u32 q5, [{t}, #128]",
+            "vadd.i32 q2, q2, q5",
+            "vldrw.u32 q5, [{t}, #144]",
+            "vqrdmulh.s32 q5, q2, q5",
+            "vshr.s32 q2, q2, #31",
+            "vadd.i32 q5, q5, q2",
+            "vldrw.u32 q2, [{t}, #160]",
+            "vadd.i32 q5, q5, q2",
+            "vldrw.u32 q2, [{t}, #176]",
+            "vshl.s32 q5, q5, q2",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #1",
+            "vldrw.u32 q5, [{t}, #192]",
+            "vadd.i32 q3, q3, q5",
+            "vldrw.u32 q5, [{t}, #208]",
+            "vqrdmulh.s32 q5, q3, q5",
+            "vshr.s32 q3, q3, #31",
+            "vadd.i32 q5, q5, q3",
+            "vldrw.u32 q3, [{t}, #224]",
+            "vadd.i32 q5, q5, q3",
+            "vldrw.u32 q3, [{t}, #240]",
+            "vshl.s32 q5, q5, q3",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "ldr r4, [{t}, #312]",
+            "add r5, r5, r4",
+            "ldr r4, [{t}, #316]",
+            "add {off}, {off}, r4",
+            "subs {np}, {np}, #1",
+            "bne 4b",
+            np = inout(reg) pixels => _,
+            taps = in(reg) taps.as_ptr(),
+            tp = out(reg) _,
+            g = in(reg) groups.as_ptr(),
+            w2 = out(reg) _,
+            off = inout(reg) offset => _,
+            t = in(reg) t.as_ptr(),
+            out("r4") _,
+            inout("r5") out.as_mut_ptr() => _,
+            out("r12") _,
+            out("lr") _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack)
+        );
+    }
+}
+
 /// See [`super::Dot::mac8_run`]: [`mac8_taps`] and [`requant8`] in one loop over the row's
 /// pixels, the sums kept in registers (q0: channels 0, 2, 4, 6; q1: 1, 3, 5, 7). The
 /// requantization constants are regrouped once per call into the same even/odd lane order
@@ -914,6 +1091,11 @@ impl super::Dot for Mve {
     unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32], stride: usize) -> [i32; 16] {
         // SAFETY: the caller's guarantee, which is `mac8_taps`'s.
         unsafe { mac8_taps(taps, offset, groups, stride) }
+    }
+    #[inline(always)]
+    unsafe fn mac16_run(taps: &[*const i8], at: [usize; 2], groups: &[i32], stride: usize, rq: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+        // SAFETY: the caller's guarantee, which is `mac16_run`'s.
+        unsafe { mac16_run(taps, at, groups, stride, rq, out, out_step, pixels) }
     }
     #[inline(always)]
     unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {

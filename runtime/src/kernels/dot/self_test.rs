@@ -253,6 +253,29 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 Scalar::mac8_run(&near[..taps], px_step, g2, stride, k, lo, hi, &mut want[..8 * pixels]);
             }
             t.cmp("mac8_run", taps, &got.map(i32::from), &want.map(i32::from), fail);
+            // The same for sixteen channels (`mac16_run`): four groups, the block at offset
+            // 0..=16, outputs 16 or 32 bytes apart (the bytes between must stay as they were).
+            let mut g4 = [0i32; 4 * (25 + 9)];
+            for j in 0..4 {
+                let gj = &mut g4[j * stride..][..stride];
+                gj[..taps].iter_mut().for_each(|v| *v = rng.next() as i32);
+                gj[taps..].copy_from_slice(&tails[j * stride..][..9]);
+            }
+            let offset = (rng.next() % 17) as usize;
+            let out_step = 16 * (1 + (rng.next() % 2) as usize);
+            let (mut got, mut want) = ([0x5ai8; 112], [0x5ai8; 112]);
+            let g4 = &g4[..4 * stride];
+            let krq = [k, lo as i32, hi as i32];
+            let far: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 80)) as usize..].as_ptr());
+            // SAFETY: every pointer starts at least 80 bytes before the end of `xin`, so 16
+            // bytes at it plus offset + p * px_step (<= 16 + 2 * 16) are inside `xin`; `g4`
+            // holds 4 * stride = 3 * stride + taps + 9 words; `got`/`want` hold 112 >=
+            // 2 * 32 + 16 bytes (pixels <= 3).
+            unsafe {
+                D::mac16_run(&far[..taps], [offset, px_step], g4, stride, krq, &mut got, out_step, pixels);
+                Scalar::mac16_run(&far[..taps], [offset, px_step], g4, stride, krq, &mut want, out_step, pixels);
+            }
+            t.cmp("mac16_run", taps, &got.map(i32::from), &want.map(i32::from), fail);
         }
         // The dense int8 ADD (`add_s8_lanes`, out of place and in place) against
         // `add_lane_ref`, in the domain of `prepare_add`'s results: left shift 20 (now and
