@@ -268,9 +268,11 @@ unsafe fn pixel_any<D: Dot>(
 /// One output pixel of [`depthwise_mult1`] with a `K` x `K` filter for an implementation
 /// with vector [`Dot::mac16_taps`] and [`Dot::requant16`] (`D::MAC16`, Helium): sixteen
 /// channels (four groups) at a time. Inside the input the window's tap pointers are set
-/// once per pixel and each block reads them at its channel offset; at a border they are
-/// set per block, a tap outside the input pointing to sixteen bytes of the zero point
-/// (which adds nothing to the folded bias, as in [`pixel_3x3`]). The last `depth % 16`
+/// once per pixel and each block reads them at its channel offset; at a border too when
+/// `zp_wide` (the zero point, the caller's buffer) holds at least the pixel's channels, a
+/// tap outside the input pointing into it, else they are set per block, a tap outside the
+/// input pointing to sixteen bytes of the zero point (either adds nothing to the folded
+/// bias, as in [`pixel_3x3`]). The last `depth % 16`
 /// channels go to [`pixel_any`]. `K` is a const generic so that the tap array and its
 /// loops have fixed sizes.
 ///
@@ -284,6 +286,7 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     [ky, kx]: [core::ops::Range<usize>; 2],
     [x_row, x_col]: [isize; 2],
     zp: [i8; 4],
+    zp_wide: &[i8],
     rq: &Requant4,
     out_px: &mut [i8],
 ) {
@@ -292,7 +295,13 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     let stride = taps + GROUP_TAIL;
     let zp16 = [zp[0]; WIDE];
     let interior = ky.len() == K && kx.len() == K;
-    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    // At a border, the taps outside the input read `zp_wide` (the zero point, at least as
+    // many bytes as the pixel has channels) when it is there: then every pointer is set
+    // once and each block read at its offset, as inside; else 16 bytes of `zp16`, the
+    // pointers set per block.
+    let once = interior || zp_wide.len() >= out_px.len();
+    let pad = if interior || !once { zp16.as_ptr() } else { zp_wide.as_ptr() };
+    let mut ptrs = [[pad; K]; K];
     let set = |ptrs: &mut [[*const i8; K]; K], xb: *const i8| {
         for (r, row) in ptrs.iter_mut().enumerate() {
             for (k, p) in row.iter_mut().enumerate() {
@@ -304,22 +313,22 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
             }
         }
     };
-    if interior {
+    if once {
         set(&mut ptrs, x0);
     }
     let blocks = out_px.len() / WIDE;
     let (wide_out, rest_out) = out_px.split_at_mut(blocks * WIDE);
     for (b, (outs, g)) in wide_out.chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
-        let offset = if interior {
+        let offset = if once {
             b * WIDE
         } else {
             set(&mut ptrs, x0.wrapping_add(b * WIDE));
             0
         };
         // SAFETY: a valid tap's pointer plus `offset` reads channels 16b..16b + 16 <= depth
-        // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); at a
-        // border `offset` is 0 and the other taps read `zp16`. `g` holds four groups of
-        // `stride` words.
+        // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); the
+        // other taps read bytes 16b..16b + 16 of `zp_wide` (at least depth long) or, with
+        // `offset` 0, `zp16`. `g` holds four groups of `stride` words.
         let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), offset, g, stride) };
         outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
     }
@@ -539,6 +548,8 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, batc
     let lo = (0..out_w).find(|&ox| full_x(ox)).unwrap_or(out_w);
     let hi = (lo..out_w).find(|&ox| !full_x(ox)).unwrap_or(out_w);
     let px_step = g.stride_width * depth;
+    // The zero point for border taps of up to 256 channels (`pixel_wide`).
+    let zp_wide = [zp[0]; 256];
     let mut pixel = 0usize;
     for b in 0..batches {
         for oy in rows.oy0..rows.oy1 {
@@ -572,7 +583,7 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, batc
                     unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
                 } else {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, rq, out_px) };
+                    unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
                 }
             }
         }
