@@ -584,7 +584,7 @@ elif arch == "cortex-m55":
               "static RAM = .data+.bss with the smallest working arena; flash, RAM and stack ratios are against the "
               "reference build) and tflm_memory.json (arena = tflm_total, head + tail). This build runs tflc's Helium "
               "(MVE) micro-kernels (runtime kernels::dot::mve: CONV_2D Gemm/GemmChunked, depthwise 3x3 Mult1, "
-              "FULLY_CONNECTED) and its Armv7E-M DSP kernels (SMLAD/SXTB16) for the rest. ")
+              "FULLY_CONNECTED, dense int8 ADD) and its Armv7E-M DSP kernels (SMLAD/SXTB16) for the rest. ")
 else:
     theirs = ("TFLite Micro was not measured on this core (its figures are for the Cortex-M4F, RV32IMC and Cortex-M55): "
               "no instruction, flash or RAM ratios here; the arena ratio is against tflm_memory.json (tflm_total, "

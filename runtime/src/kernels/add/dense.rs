@@ -20,7 +20,7 @@
 //! reference's `wrapping_add` does not either) and no step overflows.
 
 use super::AddParams;
-use crate::kernels::dot::Dot;
+use crate::kernels::dot::{AddConsts, Dot};
 use crate::kernels::nd::is_dense;
 
 /// `m` in `[2^30, 2^31)` as [`Dot::doubling_high_mul`]'s `2m - 2^32`.
@@ -109,6 +109,22 @@ impl Folded {
         })
     }
 
+    /// The constants as [`Dot::add_s8_lanes`] reads them.
+    #[inline(always)]
+    fn lanes(&self) -> AddConsts {
+        // m2 = 2m - 2^32 for m in [2^30, 2^31): as u32 it is 2m.
+        let m = |m2: i32| ((m2 as u32) >> 1) as i32;
+        AddConsts {
+            left_shift: self.left_shift,
+            offset: [self.a.offset, self.b.offset],
+            m: [m(self.a.m2), m(self.b.m2), m(self.out_m2)],
+            e: [self.a.e, self.b.e, self.out_e],
+            out_offset: self.out_offset,
+            min: self.min,
+            max: self.max,
+        }
+    }
+
     #[inline(always)]
     fn one<D: Dot>(&self, x: i8, y: i8) -> i8 {
         let raw = self.a.scale::<D>(x, self.left_shift) + self.b.scale::<D>(y, self.left_shift);
@@ -120,6 +136,9 @@ impl Folded {
 /// `output[i] = add(input1[i], input2[i])`; all three of one length.
 #[inline(always)]
 pub(crate) fn add_s8<D: Dot>(f: &Folded, input1: &[i8], input2: &[i8], output: &mut [i8]) {
+    if D::ADD_LANES && input1.len() >= output.len() && input2.len() >= output.len() && D::add_s8_lanes(&f.lanes(), input1, input2, output) {
+        return;
+    }
     for ((o, &x), &y) in output.iter_mut().zip(input1).zip(input2) {
         *o = f.one::<D>(x, y);
     }
@@ -128,6 +147,9 @@ pub(crate) fn add_s8<D: Dot>(f: &Folded, input1: &[i8], input2: &[i8], output: &
 /// `inout[i] = add(inout[i], input2[i])`.
 #[inline(always)]
 pub(crate) fn add_s8_in_place<D: Dot>(f: &Folded, inout: &mut [i8], input2: &[i8]) {
+    if D::ADD_LANES && input2.len() >= inout.len() && D::add_s8_lanes_in_place(&f.lanes(), inout, input2) {
+        return;
+    }
     for (o, &y) in inout.iter_mut().zip(input2) {
         *o = f.one::<D>(*o, y);
     }

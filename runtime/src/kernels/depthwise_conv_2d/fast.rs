@@ -293,9 +293,11 @@ unsafe fn pixel_any<D: Dot>(
 /// One output pixel of [`depthwise_mult1`] with a `K` x `K` filter for an implementation
 /// with vector [`Dot::mac16_taps`] and [`Dot::requant16`] (`D::MAC16`, Helium): sixteen
 /// channels (four groups) at a time. Inside the input the window's tap pointers are set
-/// once per pixel and each block reads them at its channel offset; at a border they are
-/// set per block, a tap outside the input pointing to sixteen bytes of the zero point
-/// (which adds nothing to the folded bias, as in [`pixel_3x3`]). The last `depth % 16`
+/// once per pixel and each block reads them at its channel offset; at a border too when
+/// `zp_wide` (the zero point, the caller's buffer) holds at least the pixel's channels, a
+/// tap outside the input pointing into it, else they are set per block, a tap outside the
+/// input pointing to sixteen bytes of the zero point (either adds nothing to the folded
+/// bias, as in [`pixel_3x3`]). The last `depth % 16`
 /// channels go to [`pixel_any`]. `K` is a const generic so that the tap array and its
 /// loops have fixed sizes.
 ///
@@ -309,6 +311,7 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     [ky, kx]: [core::ops::Range<usize>; 2],
     [x_row, x_col]: [isize; 2],
     zp: [i8; 4],
+    zp_wide: &[i8],
     rq: &Requant4,
     out_px: &mut [i8],
 ) {
@@ -317,7 +320,13 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     let stride = taps + GROUP_TAIL;
     let zp16 = [zp[0]; WIDE];
     let interior = ky.len() == K && kx.len() == K;
-    let mut ptrs = [[zp16.as_ptr(); K]; K];
+    // At a border, the taps outside the input read `zp_wide` (the zero point, at least as
+    // many bytes as the pixel has channels) when it is there: then every pointer is set
+    // once and each block read at its offset, as inside; else 16 bytes of `zp16`, the
+    // pointers set per block.
+    let once = interior || zp_wide.len() >= out_px.len();
+    let pad = if interior || !once { zp16.as_ptr() } else { zp_wide.as_ptr() };
+    let mut ptrs = [[pad; K]; K];
     let set = |ptrs: &mut [[*const i8; K]; K], xb: *const i8| {
         for (r, row) in ptrs.iter_mut().enumerate() {
             for (k, p) in row.iter_mut().enumerate() {
@@ -329,22 +338,22 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
             }
         }
     };
-    if interior {
+    if once {
         set(&mut ptrs, x0);
     }
     let blocks = out_px.len() / WIDE;
     let (wide_out, rest_out) = out_px.split_at_mut(blocks * WIDE);
     for (b, (outs, g)) in wide_out.chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
-        let offset = if interior {
+        let offset = if once {
             b * WIDE
         } else {
             set(&mut ptrs, x0.wrapping_add(b * WIDE));
             0
         };
         // SAFETY: a valid tap's pointer plus `offset` reads channels 16b..16b + 16 <= depth
-        // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); at a
-        // border `offset` is 0 and the other taps read `zp16`. `g` holds four groups of
-        // `stride` words.
+        // of its input pixel (the caller's guarantee, as for `pixel_3x3`'s groups); the
+        // other taps read bytes 16b..16b + 16 of `zp_wide` (at least depth long) or, with
+        // `offset` 0, `zp16`. `g` holds four groups of `stride` words.
         let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), offset, g, stride) };
         outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
     }
@@ -355,20 +364,100 @@ unsafe fn pixel_wide<D: Dot, const K: usize>(
     }
 }
 
-/// [`pixel_wide`] for a depth of exactly 8 ([`Dot::mac8_taps`]): its own function, so that
-/// the sixteen-channel path keeps its registers.
+/// The shortest run of pixels [`run_wide`] hands to [`Dot::mac16_run`] (which regroups the
+/// block's requantization constants once per call: on the Cortex-M55 that pays from about
+/// four pixels on; kws's runs of three were 0.75% slower through it).
+const MAC16_RUN_MIN: usize = 4;
+
+/// A run of output pixels of one row of [`depthwise_mult1`] whose `K` x `K` windows all lie
+/// inside the input, for an implementation with vector [`Dot::mac16_taps`] and
+/// [`Dot::requant16`] (`D::MAC16`, Helium): [`pixel_wide`] without the borders, the tap
+/// pointers set once for the whole run, pixel `p`'s window at `x0 + p * px_step` read
+/// through `mac16_taps`' offset. `out` holds the run's pixels of `depth` channels; the
+/// last `depth % 16` channels of each go to [`pixel_any`]. A function of its own so that
+/// [`pixel_wide`]'s single border pixels keep their code.
 ///
 /// # Safety
-/// As [`pixel_3x3`], for the valid taps `ky x kx` of a `K` x `K` window, `out_px` 8 long.
+/// As [`pixel_3x3`] for every tap of the `K` x `K` window at `x0 + p * px_step`, for every
+/// pixel `p` of `out`.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_wide<D: Dot, const K: usize>(
+    x0: *const i8,
+    groups: &[i32],
+    [x_row, x_col]: [isize; 2],
+    [depth, px_step]: [usize; 2],
+    zp: [i8; 4],
+    rq: &Requant4,
+    out: &mut [i8],
+) {
+    const WIDE: usize = 4 * LANES;
+    let taps = K * K;
+    let stride = taps + GROUP_TAIL;
+    let mut ptrs = [[x0; K]; K];
+    for (r, row) in ptrs.iter_mut().enumerate() {
+        for (k, p) in row.iter_mut().enumerate() {
+            *p = x0.wrapping_offset(r as isize * x_row + k as isize * x_col);
+        }
+    }
+    let blocks = depth / WIDE;
+    let pixels = out.len().checked_div(depth).unwrap_or(0);
+    if pixels == 0 {
+        return;
+    }
+    if pixels < MAC16_RUN_MIN {
+        // A short run (kws's 25x5 maps: three pixels): per pixel and block, as `pixel_wide`.
+        for (px, out_px) in out.chunks_exact_mut(depth).enumerate() {
+            let at = px * px_step;
+            for (b, (outs, g)) in out_px[..blocks * WIDE].chunks_exact_mut(WIDE).zip(groups.chunks_exact(LANES * stride)).enumerate() {
+                // SAFETY: every tap's pointer plus `at + 16b` reads channels 16b..16b + 16 <=
+                // depth of pixel `px`'s window (the caller's guarantee); `g` holds four
+                // groups of `stride` words.
+                let sums = unsafe { D::mac16_taps(ptrs.as_flattened(), at + b * WIDE, g, stride) };
+                outs.copy_from_slice(&D::requant16(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+            }
+        }
+    }
+    // Block by block, each over the whole run (`Dot::mac16_run`: the block's weights and
+    // constants regrouped once per run).
+    for (b, g) in groups.chunks_exact(LANES * stride).take(if pixels < MAC16_RUN_MIN { 0 } else { blocks }).enumerate() {
+        let Some(outs) = out.get_mut(b * WIDE..(pixels - 1) * depth + b * WIDE + WIDE) else { return };
+        // SAFETY: every tap's pointer plus `16b + p * px_step` reads channels 16b..16b + 16
+        // <= depth of pixel p's window (the caller's guarantee); `g` holds four groups of
+        // `stride` words; `outs` holds (pixels - 1) * depth + 16 bytes.
+        unsafe { D::mac16_run(ptrs.as_flattened(), [b * WIDE, px_step], g, stride, [rq.k, rq.lo as i32, rq.hi as i32], outs, depth, pixels) };
+    }
+    if depth % WIDE != 0 {
+        let rest_groups = groups.get(blocks * LANES * stride..).unwrap_or(&[]);
+        for (px, out_px) in out.chunks_exact_mut(depth).enumerate() {
+            let xp = x0.wrapping_add(px * px_step + blocks * WIDE);
+            // SAFETY: the caller's guarantee, for pixel `px`'s channels after the
+            // sixteen-channel blocks.
+            unsafe { pixel_any::<D>(xp, rest_groups, [K, K], [0..K, 0..K], [x_row, x_col], zp, rq, &mut out_px[blocks * WIDE..]) };
+        }
+    }
+}
+
+/// [`pixel_wide`] and [`run_wide`] for a depth of exactly 8 ([`Dot::mac8_taps`]): its own
+/// function, so that the sixteen-channel path keeps its registers. `out` holds one pixel
+/// (any window: taps outside the input read as the zero point) or a run of pixels whose
+/// windows lie inside the input, pixel `p`'s at `x0 + p * px_step`; the tap pointers are set
+/// once per call.
+///
+/// # Safety
+/// As [`run_wide`] when `out` holds more than one pixel, else as [`pixel_wide`]; a depth of
+/// 8.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn pixel_wide8<D: Dot, const K: usize>(
     x0: *const i8,
     groups: &[i32],
     [ky, kx]: [core::ops::Range<usize>; 2],
     [x_row, x_col]: [isize; 2],
+    px_step: usize,
     zp: [i8; 4],
     rq: &Requant4,
-    out_px: &mut [i8],
+    out: &mut [i8],
 ) {
     let taps = K * K;
     let stride = taps + GROUP_TAIL;
@@ -381,11 +470,11 @@ unsafe fn pixel_wide8<D: Dot, const K: usize>(
             }
         }
     }
-    let (Some(g), Some(o)) = (groups.get(..2 * stride), out_px.get_mut(..2 * LANES)) else { return };
-    // SAFETY: a valid tap's pointer reads channels 0..8 = depth of its input pixel (the
-    // caller's guarantee), the others `zp16`; `g` holds two groups of `stride` words.
-    let sums = unsafe { D::mac8_taps(ptrs.as_flattened(), 0, g, stride) };
-    o.copy_from_slice(&D::requant8(&sums, &g[taps..], stride, rq.k, rq.lo, rq.hi));
+    let Some(g) = groups.get(..2 * stride) else { return };
+    // SAFETY: a valid tap's pointer plus `px * px_step` reads channels 0..8 = depth of
+    // output pixel `px`'s input pixel (the caller's guarantee), the others `zp16` (then
+    // `out` is one pixel and `px` 0); `g` holds two groups of `stride` = taps + 9 words.
+    unsafe { D::mac8_run(ptrs.as_flattened(), px_step, g, stride, rq.k, rq.lo, rq.hi, out) };
 }
 
 /// See [`super::depthwise_conv_2d_s8_mult1`]: depth multiplier 1, depth a multiple of
@@ -420,6 +509,11 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
     let zp = [(-p.quant.input_offset) as i8; 4];
     let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
     let is_3x3 = f_h == 3 && f_w == 3;
+    if D::MAC16 && is_3x3 && (depth >= 4 * LANES || depth == 2 * LANES) {
+        // SAFETY: the bounds asserted above.
+        unsafe { mult1_wide::<D>(p, rows, batches, input, packed, &rq, output) };
+        return;
+    }
     let mut pixels = output.chunks_exact_mut(depth);
     for b in 0..batches {
         for oy in rows.oy0..rows.oy1 {
@@ -439,13 +533,7 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
                 // and k in `kx` (inside the input), a row from r0 on within the slice
                 // (`rows.fits` above).
-                if D::MAC16 && is_3x3 && depth >= 4 * LANES {
-                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
-                } else if D::MAC16 && is_3x3 && depth == 2 * LANES {
-                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide8::<D, 3>(x0, packed, [ky.clone(), kx], x_step, zp, &rq, out_px) };
-                } else if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && valid_taps(in_x0 + g.stride_width as isize, g.dilation_width, f_w, in_w).len() == 3 {
+                if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && valid_taps(in_x0 + g.stride_width as isize, g.dilation_width, f_w, in_w).len() == 3 {
                     // This pixel and the next one, both windows inside the input.
                     let Some(next_px) = pixels.next() else { return };
                     ox += 1;
@@ -464,6 +552,73 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
                 } else {
                     // SAFETY: as said above; only taps in `ky` x `kx` are read.
                     unsafe { pixel_any::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
+                }
+            }
+        }
+    }
+}
+
+/// [`depthwise_mult1`]'s loop nest for an implementation with vector micro-kernels
+/// (`D::MAC16`, Helium) and a 3x3 window on 8 or at least 16 channels: per output row, the
+/// border pixels one by one ([`pixel_wide`], [`pixel_wide8`]) and the run of pixels whose
+/// windows lie inside the input in one call ([`run_wide`], [`pixel_wide8`]), so the tap
+/// pointers are set once per run instead of once per pixel. Its own function so that the
+/// other implementations' loop nest is unchanged.
+///
+/// # Safety
+/// [`depthwise_mult1`]'s assertion holds for `p`, `rows`, `input`, `packed` and `output`,
+/// `batches` is the number of batches it computes, and the filter is 3x3 of a depth of 8 or
+/// at least 16.
+#[inline(always)]
+unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, batches: usize, input: &[i8], packed: &[i32], rq: &Requant4, output: &mut [i8]) {
+    const K: usize = 3;
+    let g = &p.geometry;
+    let [_, in_h, in_w, depth] = g.input_shape;
+    let out_w = g.output_shape[2];
+    let zp = [(-p.quant.input_offset) as i8; 4];
+    let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
+    // The output columns whose windows lie across the input: `ox_in.0..ox_in.1` (the same
+    // for every row; empty when none is).
+    let full_x = |ox: usize| valid_taps((ox * g.stride_width) as isize - g.pad_left as isize, g.dilation_width, K, in_w).len() == K;
+    let lo = (0..out_w).find(|&ox| full_x(ox)).unwrap_or(out_w);
+    let hi = (lo..out_w).find(|&ox| !full_x(ox)).unwrap_or(out_w);
+    let px_step = g.stride_width * depth;
+    // The zero point for border taps of up to 256 channels (`pixel_wide`).
+    let zp_wide = [zp[0]; 256];
+    let mut pixel = 0usize;
+    for b in 0..batches {
+        for oy in rows.oy0..rows.oy1 {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky = valid_taps(in_y0, g.dilation_height, K, in_h);
+            let mut ox = 0;
+            while ox < out_w {
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx = valid_taps(in_x0, g.dilation_width, K, in_w);
+                // The run of interior pixels (their rows inside the input too) in one call,
+                // or one pixel.
+                let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
+                let Some(out_px) = output.get_mut(pixel * depth..(pixel + n) * depth) else { return };
+                pixel += n;
+                ox += n;
+                // Tap (0, 0) of the window, possibly outside the input (never read then);
+                // the slice starts at input row r0.
+                let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+                // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
+                // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
+                // and k in `kx` (inside the input), a row from r0 on within the slice (the
+                // caller's assertion, `rows.fits`). In a run of n > 1 pixels every window
+                // lies inside the input (columns lo..hi, `ky` whole), pixel p's at
+                // x0 + p * px_step.
+                if depth == 2 * LANES {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide8::<D, K>(x0, packed, [ky.clone(), kx], x_step, px_step, zp, rq, out_px) };
+                } else if n > 1 {
+                    // SAFETY: as said above; every window of the run is inside the input.
+                    unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
+                } else {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
                 }
             }
         }

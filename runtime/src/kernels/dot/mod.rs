@@ -329,6 +329,43 @@ pub(crate) trait Dot {
         }
         out
     }
+    /// Sixteen channels of depthwise `Mult1` for `pixels` output pixels in a row: pixel `p`
+    /// is [`Dot::mac16_taps`]`(taps, offset + p * px_step, groups, stride)` requantized by
+    /// [`Dot::requant16`]`(.., &groups[taps.len()..], stride, k, lo, hi)` into
+    /// `out[p * out_step..][..16]`.
+    ///
+    /// # Safety
+    /// For every pixel `p < pixels`, each `taps[t].wrapping_add(offset + p * px_step)` points
+    /// to 16 readable bytes inside one live allocation; `groups` holds `3 * stride +
+    /// taps.len() + 9` words at least and `out` `(pixels - 1) * out_step + 16` bytes when
+    /// `pixels > 0`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn mac16_run(taps: &[*const i8], [offset, px_step]: [usize; 2], groups: &[i32], stride: usize, [k, lo, hi]: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+        for p in 0..pixels {
+            // SAFETY: the caller's guarantee for pixel p.
+            let sums = unsafe { Self::mac16_taps(taps, offset + p * px_step, groups, stride) };
+            out[p * out_step..][..16].copy_from_slice(&Self::requant16(&sums, &groups[taps.len()..], stride, k, lo as i8, hi as i8));
+        }
+    }
+    /// Eight channels of depthwise `Mult1` for `out.len() / 8` output pixels in a row:
+    /// pixel `p` is [`Dot::mac8_taps`]`(taps, p * px_step, groups, stride)` requantized by
+    /// [`Dot::requant8`]`(.., &groups[taps.len()..], stride, k, lo, hi)` into
+    /// `out[8p..8p + 8]`.
+    ///
+    /// # Safety
+    /// For every pixel `p`, each `taps[t].wrapping_add(p * px_step)` points to 8 readable
+    /// bytes inside one live allocation, and `groups` holds `stride + taps.len() + 9` words
+    /// at least.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+        for (p, o) in out.chunks_exact_mut(8).enumerate() {
+            // SAFETY: the caller's guarantee for pixel p.
+            let sums = unsafe { Self::mac8_taps(taps, p * px_step, groups, stride) };
+            o.copy_from_slice(&Self::requant8(&sums, &groups[taps.len()..], stride, k, lo, hi));
+        }
+    }
     /// The sixteen outputs of four channel groups from their sums `sums` (channel order):
     /// group `j`'s folded bias (four words), multipliers (four) and shifts (one word, a byte
     /// each) are the nine words at `tails[j * stride..]`, and output `4j + c` is
@@ -377,6 +414,62 @@ pub(crate) trait Dot {
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         v.map(|x| x.max(lo as i32).min(hi as i32) as i8)
     }
+
+    /// Whether [`Dot::add_s8_lanes`] is this implementation's own (a vector form): then
+    /// the dense int8 ADD (`kernels::add::dense`) offers it every call first. A
+    /// compile-time constant, so the other implementations' ADD is unchanged.
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "riscv32", test)), allow(dead_code))]
+    const ADD_LANES: bool = false;
+    /// The dense int8 ADD `out[i] = `[`add_lane_ref`]`(c, x[i], y[i])` for
+    /// `i < out.len()` (`x`, `y` at least as long), when `c` is in this implementation's
+    /// domain: returns whether it did it (`false`: nothing written, the caller runs its
+    /// scalar loop). The default does nothing.
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "riscv32", test)), allow(dead_code))]
+    #[inline(always)]
+    fn add_s8_lanes(c: &AddConsts, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+        let _ = (c, x, y, out);
+        false
+    }
+    /// [`Dot::add_s8_lanes`] with `x` = `out` (the output written over operand 1).
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "riscv32", test)), allow(dead_code))]
+    #[inline(always)]
+    fn add_s8_lanes_in_place(c: &AddConsts, inout: &mut [i8], y: &[i8]) -> bool {
+        let _ = (c, inout, y);
+        false
+    }
+}
+
+/// The folded constants of a dense int8 ADD (`kernels::add::dense::Folded`) as
+/// [`Dot::add_s8_lanes`] reads them: per operand `f = RDBPOT(SRDHM((x << left_shift) +
+/// offset, m), e)`, then `clamp(RDBPOT(SRDHM(f1 + f2, m_out), e_out) + out_offset, min,
+/// max)` ([`add_lane_ref`]). The domain every `prepare_add` result is in: `left_shift` in
+/// `0..=20`, `offset` = `o << left_shift` with `o` in `-128..=128`, multipliers in
+/// `[2^30, 2^31)`, right shifts `e` in `0..=31`, `min <= max` inside int8.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(any(tflc_mve, test, feature = "self-test")), allow(dead_code))]
+pub(crate) struct AddConsts {
+    pub(crate) left_shift: u32,
+    /// Operand 1's and 2's offsets, already shifted left by `left_shift`.
+    pub(crate) offset: [i32; 2],
+    /// Operand 1's, operand 2's and the output's multipliers (TFLite's, in `[2^30, 2^31)`).
+    pub(crate) m: [i32; 3],
+    /// Their right shifts (`-shift`), `0..=31`.
+    pub(crate) e: [u32; 3],
+    pub(crate) out_offset: i32,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
+}
+
+/// One element of the dense int8 ADD with TFLite's own functions
+/// (`SaturatingRoundingDoublingHighMul`, `RoundingDivideByPOT`): the reference
+/// [`Dot::add_s8_lanes`] is checked against (`self_test`).
+#[cfg(any(test, feature = "self-test"))]
+pub(crate) fn add_lane_ref(c: &AddConsts, x: i8, y: i8) -> i8 {
+    use crate::quant::{rounding_divide_by_pot as rdbpot, saturating_rounding_doubling_high_mul as srdhm};
+    let f = |v: i8, k: usize| rdbpot(srdhm(((v as i32) << c.left_shift).wrapping_add(c.offset[k]), c.m[k]), c.e[k] as i32);
+    let raw = f(x, 0).wrapping_add(f(y, 1));
+    let v = rdbpot(srdhm(raw, c.m[2]), c.e[2] as i32).wrapping_add(c.out_offset);
+    v.max(c.min).min(c.max) as i8
 }
 
 /// [`Dot::requant_pairs`] one pair at a time with `D`'s scalar-shaped forms (its default, and

@@ -412,6 +412,325 @@ pub(crate) unsafe fn mac8_taps(taps: &[*const i8], offset: usize, groups: &[i32]
     out
 }
 
+/// See [`super::Dot::mac16_run`]: [`mac16_taps`] and [`requant16`] in one loop over the
+/// row's pixels, the sums kept in registers (q0..q3: channels 0, 2, .., 6; 1, 3, .., 7;
+/// 8, 10, .., 14; 9, 11, .., 15). The constants (per quarter: folded bias, multiplier,
+/// `(k << e) >> 1`, `-e`; the clamp; the gather and scatter offsets) are regrouped once per
+/// call into a table in that lane order, so each pixel requantizes its four quarters with
+/// `requant16`'s formula lane for lane and stores them with byte scatters (`VSTRB.32`,
+/// offsets `[0, 2, 4, 6]` from the quarter's first channel). Per pixel 17 instructions per
+/// tap and about 70 more.
+///
+/// # Safety
+/// As [`super::Dot::mac16_run`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn mac16_run(taps: &[*const i8], [offset, px_step]: [usize; 2], groups: &[i32], stride: usize, [k, lo, hi]: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+    if pixels == 0 {
+        return;
+    }
+    let nt = taps.len();
+    let out = &mut out[..(pixels - 1) * out_step + 16];
+    let tails = &groups[nt..][..3 * stride + 9];
+    let chan = |q: usize, l: usize| 8 * (q / 2) + 2 * l + q % 2;
+    let at = |c: usize| ((c / 4) * stride, c % 4);
+    let shift = |c: usize| {
+        let (g, i) = at(c);
+        (tails[g + 8] as u32 >> (8 * i)) & 255
+    };
+    let mut t = [[0i32; 4]; 21];
+    for q in 0..4 {
+        t[4 * q] = core::array::from_fn(|l| {
+            let (g, i) = at(chan(q, l));
+            tails[g + i]
+        });
+        t[4 * q + 1] = core::array::from_fn(|l| {
+            let (g, i) = at(chan(q, l));
+            tails[g + 4 + i]
+        });
+        t[4 * q + 2] = core::array::from_fn(|l| k.wrapping_shl(shift(chan(q, l))) >> 1);
+        t[4 * q + 3] = core::array::from_fn(|l| -(shift(chan(q, l)) as i32));
+    }
+    t[16] = [lo; 4];
+    t[17] = [hi; 4];
+    t[18] = [0, 2, 4, 6];
+    t[19] = [nt as i32, (8 * stride) as i32, out_step.wrapping_sub(9) as i32, px_step as i32];
+    // The weight gather's int16 offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3].
+    let o = |h: usize| (4 * stride * h) as u32 & 0xffff;
+    let pair = |a: u32| (a | ((a + 1) << 16)) as i32;
+    t[20] = [pair(o(0)), pair(o(0) + 2), pair(o(1)), pair(o(1) + 2)];
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The outer
+    // loop runs `pixels` (> 0) times; pixel p's tap loop runs nt times (`WLS` skips it when
+    // 0), reading each pointer `taps[t]` (inside the slice), 16 bytes at it plus
+    // offset + p * px_step (the caller's guarantee) and, by the gathers, bytes 0..4 of the
+    // words `groups[j * stride + t]` for j < 4 (inside `groups`: 3 * stride + nt + 9 words);
+    // it reads the 336 bytes of `t` (word aligned) and writes bytes p * out_step..+ 16 of
+    // `out` (inside it: its length was cut to (pixels - 1) * out_step + 16). The widening
+    // loads and the byte scatters take low base registers (r4, r5). Writes only the named
+    // registers and `out`; the flags (the outer loop's count).
+    unsafe {
+        asm!(
+            "4:",
+            "vldrw.u32 q7, [{t}, #320]",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "vmov.i32 q2, #0",
+            "vmov.i32 q3, #0",
+            "mov {tp}, {taps}",
+            "mov r12, {g}",
+            "ldr {w2}, [{t}, #308]",
+            "add {w2}, {w2}, r12",
+            "ldr lr, [{t}, #304]",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr r4, [{tp}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
+            "vldrb.s16 q5, [r12, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "vldrb.s16 q4, [r4, #8]",
+            "vldrb.s16 q5, [{w2}, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q2, q2, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q3, q3, q6",
+            "add r12, r12, #4",
+            "add {w2}, {w2}, #4",
+            "le lr, 2b",
+            "3:",
+            "vldrw.u32 q4, [{t}, #256]",
+            "vldrw.u32 q6, [{t}, #272]",
+            "vldrw.u32 q7, [{t}, #288]",
+            "vldrw.u32 q5, [{t}, #0]",
+            "vadd.i32 q0, q0, q5",
+            "vldrw.u32 q5, [{t}, #16]",
+            "vqrdmulh.s32 q5, q0, q5",
+            "vshr.s32 q0, q0, #31",
+            "vadd.i32 q5, q5, q0",
+            "vldrw.u32 q0, [{t}, #32]",
+            "vadd.i32 q5, q5, q0",
+            "vldrw.u32 q0, [{t}, #48]",
+            "vshl.s32 q5, q5, q0",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #1",
+            "vldrw.u32 q5, [{t}, #64]",
+            "vadd.i32 q1, q1, q5",
+            "vldrw.u32 q5, [{t}, #80]",
+            "vqrdmulh.s32 q5, q1, q5",
+            "vshr.s32 q1, q1, #31",
+            "vadd.i32 q5, q5, q1",
+            "vldrw.u32 q1, [{t}, #96]",
+            "vadd.i32 q5, q5, q1",
+            "vldrw.u32 q1, [{t}, #112]",
+            "vshl.s32 q5, q5, q1",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #7",
+            "vldrw.u32 q5, [{t}, #128]",
+            "vadd.i32 q2, q2, q5",
+            "vldrw.u32 q5, [{t}, #144]",
+            "vqrdmulh.s32 q5, q2, q5",
+            "vshr.s32 q2, q2, #31",
+            "vadd.i32 q5, q5, q2",
+            "vldrw.u32 q2, [{t}, #160]",
+            "vadd.i32 q5, q5, q2",
+            "vldrw.u32 q2, [{t}, #176]",
+            "vshl.s32 q5, q5, q2",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "adds r5, #1",
+            "vldrw.u32 q5, [{t}, #192]",
+            "vadd.i32 q3, q3, q5",
+            "vldrw.u32 q5, [{t}, #208]",
+            "vqrdmulh.s32 q5, q3, q5",
+            "vshr.s32 q3, q3, #31",
+            "vadd.i32 q5, q5, q3",
+            "vldrw.u32 q3, [{t}, #224]",
+            "vadd.i32 q5, q5, q3",
+            "vldrw.u32 q3, [{t}, #240]",
+            "vshl.s32 q5, q5, q3",
+            "vmax.s32 q5, q5, q4",
+            "vmin.s32 q5, q5, q6",
+            "vstrb.32 q5, [r5, q7]",
+            "ldr r4, [{t}, #312]",
+            "add r5, r5, r4",
+            "ldr r4, [{t}, #316]",
+            "add {off}, {off}, r4",
+            "subs {np}, {np}, #1",
+            "bne 4b",
+            np = inout(reg) pixels => _,
+            taps = in(reg) taps.as_ptr(),
+            tp = out(reg) _,
+            g = in(reg) groups.as_ptr(),
+            w2 = out(reg) _,
+            off = inout(reg) offset => _,
+            t = in(reg) t.as_ptr(),
+            out("r4") _,
+            inout("r5") out.as_mut_ptr() => _,
+            out("r12") _,
+            out("lr") _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack)
+        );
+    }
+}
+
+/// See [`super::Dot::mac8_run`]: [`mac8_taps`] and [`requant8`] in one loop over the row's
+/// pixels, the sums kept in registers (q0: channels 0, 2, 4, 6; q1: 1, 3, 5, 7). The
+/// requantization constants are regrouped once per call into the same even/odd lane order
+/// (folded bias, multiplier, `(k << e) >> 1`, `-e`, from the two groups' packed tails), so
+/// each pixel requantizes its two halves with `requant8`'s formula lane for lane (`+` bias,
+/// `VQRDMULH`, `+ (acc >> 31)`, `+ (k << e) >> 1`, `VSHL` by `-e`, `VMAX`/`VMIN`) and
+/// stores them with byte scatters (`VSTRB.32`, offsets `[0, 2, 4, 6]`, the odd half one
+/// byte further). Per pixel 10 instructions per tap and about 35 more.
+///
+/// # Safety
+/// As [`super::Dot::mac8_run`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+    let nt = taps.len();
+    let pixels = out.len() / 8;
+    let tails = &groups[nt..][..stride + 9];
+    // Lane c of the even half is channel 2c (group c / 2, channel 2 (c % 2)); of the odd
+    // half channel 2c + 1.
+    let lane = |c: usize| ((c / 4) * stride, c % 4);
+    let shift = |c: usize| {
+        let (g, i) = lane(c);
+        (tails[g + 8] as u32 >> (8 * i)) & 255
+    };
+    // [even bias, even m, even kterm, even -e, odd ..., lo, hi, scatter offsets], 4 lanes each.
+    let mut t = [[0i32; 4]; 12];
+    for half in 0..2 {
+        let c = |l: usize| 2 * l + half;
+        t[4 * half] = core::array::from_fn(|l| {
+            let (g, i) = lane(c(l));
+            tails[g + i]
+        });
+        t[4 * half + 1] = core::array::from_fn(|l| {
+            let (g, i) = lane(c(l));
+            tails[g + 4 + i]
+        });
+        t[4 * half + 2] = core::array::from_fn(|l| k.wrapping_shl(shift(c(l))) >> 1);
+        t[4 * half + 3] = core::array::from_fn(|l| -(shift(c(l)) as i32));
+    }
+    t[8] = [lo as i32; 4];
+    t[9] = [hi as i32; 4];
+    t[10] = [0, 2, 4, 6];
+    // The input step between pixels and the tap count, read into free registers.
+    t[11] = [px_step as i32, nt as i32, 0, 0];
+    let step = (4 * stride).wrapping_sub(4) as u32;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The outer
+    // loop runs `pixels` times (none when 0); pixel p's tap loop runs nt times (`WLS` skips
+    // it when 0), reading each pointer `taps[t]` (inside the slice), 8 bytes at it plus
+    // p * px_step (the caller's guarantee) and, by the gathers, bytes 0..4 of the words
+    // `groups[j * stride + t]` for j < 2 (inside `groups`: stride + nt words); it reads the
+    // 192 bytes of `t` (word aligned) and writes bytes 8p..8p + 8 of `out` (p < pixels =
+    // len / 8). The widening load and the byte scatters take low base registers (r4, r5); r12
+    // is `VIDUP`'s (even) start register, then the weight pointer.
+    // Writes only the named registers and `out`; the flags (the outer loop's count).
+    unsafe {
+        asm!(
+            // q7 = the weight gather offsets [0, 1, 2, 3, 4s, 4s + 1, 4s + 2, 4s + 3].
+            "vidup.u16 q7, r12, #1",
+            "vshr.u16 q6, q7, #2",
+            "vmul.i16 q6, q6, {tp}",
+            "vadd.i16 q7, q7, q6",
+            "cmp {np}, #0",
+            "beq 5f",
+            "4:",
+            "vmov.i32 q0, #0",
+            "vmov.i32 q1, #0",
+            "mov {tp}, {taps}",
+            "mov r12, {g}",
+            "ldr lr, [{t}, #180]",
+            "wls lr, lr, 3f",
+            "2:",
+            "ldr r4, [{tp}], #4",
+            "add r4, r4, {off}",
+            "vldrb.s16 q4, [r4]",
+            "vldrb.s16 q5, [r12, q7]",
+            "vmullb.s16 q6, q4, q5",
+            "vadd.i32 q0, q0, q6",
+            "vmullt.s16 q6, q4, q5",
+            "vadd.i32 q1, q1, q6",
+            "add r12, r12, #4",
+            "le lr, 2b",
+            "3:",
+            // Even half (q0), then odd half (q1): the requantization.
+            "vldrw.u32 q5, [{t}, #128]",
+            "vldrw.u32 q6, [{t}, #144]",
+            "vldrw.u32 q4, [{t}, #160]",
+            "vldrw.u32 q2, [{t}]",
+            "vadd.i32 q0, q0, q2",
+            "vldrw.u32 q2, [{t}, #16]",
+            "vqrdmulh.s32 q2, q0, q2",
+            "vshr.s32 q0, q0, #31",
+            "vadd.i32 q2, q2, q0",
+            "vldrw.u32 q3, [{t}, #32]",
+            "vadd.i32 q2, q2, q3",
+            "vldrw.u32 q3, [{t}, #48]",
+            "vshl.s32 q2, q2, q3",
+            "vmax.s32 q2, q2, q5",
+            "vmin.s32 q2, q2, q6",
+            "vstrb.32 q2, [r5, q4]",
+            "vldrw.u32 q2, [{t}, #64]",
+            "vadd.i32 q1, q1, q2",
+            "vldrw.u32 q2, [{t}, #80]",
+            "vqrdmulh.s32 q2, q1, q2",
+            "vshr.s32 q1, q1, #31",
+            "vadd.i32 q2, q2, q1",
+            "vldrw.u32 q3, [{t}, #96]",
+            "vadd.i32 q2, q2, q3",
+            "vldrw.u32 q3, [{t}, #112]",
+            "vshl.s32 q2, q2, q3",
+            "vmax.s32 q2, q2, q5",
+            "vmin.s32 q2, q2, q6",
+            "adds r5, #1",
+            "vstrb.32 q2, [r5, q4]",
+            "adds r5, #7",
+            "ldr r4, [{t}, #176]",
+            "add {off}, {off}, r4",
+            "subs {np}, {np}, #1",
+            "bne 4b",
+            "5:",
+            inout("r12") 0u32 => _,
+            tp = inout(reg) step => _,
+            np = inout(reg) pixels => _,
+            taps = in(reg) taps.as_ptr(),
+            g = in(reg) groups.as_ptr(),
+            off = inout(reg) 0usize => _,
+            t = in(reg) t.as_ptr(),
+            out("r4") _,
+            inout("r5") out.as_mut_ptr() => _,
+            out("lr") _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack)
+        );
+    }
+}
+
 /// See [`super::Dot::requant16`], per group of four channels: the sums plus the folded bias,
 /// `VQRDMULH` by the multipliers (`floor((acc * m + 2^30) / 2^31)`, which cannot saturate
 /// here: `m >= 0`), the shifts widened from their bytes (`VLDRB.U32`), the rounding term
@@ -588,6 +907,108 @@ pub(crate) fn requant_pairs(accs: &[[i32; 4]], heads: &[i32], pw: usize, c1: i32
     }
 }
 
+/// [`add_lanes`]'s loop, with or without the rounding term of each operand's
+/// `RoundingDivideByPOT` (`$fa`, `$fb`: the two instructions that add `v >> 31`, or
+/// nothing for a right shift of 0, where `VRSHL` by 0 leaves the value as it is).
+macro_rules! add_loop {
+    ($k:expr, $c:expr, $ne:expr, $x:expr, $y:expr, $out:expr, $n:expr, $fa:literal, $fb:literal) => {
+        asm!(
+            "vldrw.u32 q3, [{k}]",
+            "vldrw.u32 q4, [{k}, #16]",
+            "vldrw.u32 q5, [{k}, #32]",
+            "vldrw.u32 q6, [{k}, #48]",
+            "vldrw.u32 q7, [{k}, #64]",
+            "wlstp.32 lr, lr, 3f",
+            "2:",
+            "vldrb.s32 q0, [r0], #4",
+            "vldrb.s32 q1, [r1], #4",
+            "vshl.i32 q0, q0, #20",
+            "vadd.i32 q0, q0, q3",
+            "vqrdmulh.s32 q0, q0, {ma}",
+            $fa,
+            "vrshl.s32 q0, {ea}",
+            "vshl.i32 q1, q1, #20",
+            "vadd.i32 q1, q1, q4",
+            "vqrdmulh.s32 q1, q1, {mb}",
+            $fb,
+            "vrshl.s32 q1, {eb}",
+            "vadd.i32 q0, q0, q1",
+            "vqrdmulh.s32 q0, q0, {mo}",
+            "vshr.s32 q2, q0, #31",
+            "vadd.i32 q0, q0, q2",
+            "vrshl.s32 q0, {eo}",
+            "vadd.i32 q0, q0, q5",
+            "vmax.s32 q0, q0, q6",
+            "vmin.s32 q0, q0, q7",
+            "vstrb.32 q0, [r2], #4",
+            "letp lr, 2b",
+            "3:",
+            k = in(reg) $k,
+            ma = in(reg) $c.m[0],
+            mb = in(reg) $c.m[1],
+            mo = in(reg) $c.m[2],
+            ea = in(reg) $ne[0],
+            eb = in(reg) $ne[1],
+            eo = in(reg) $ne[2],
+            inout("r0") $x => _,
+            inout("r1") $y => _,
+            inout("r2") $out => _,
+            inout("lr") $n => _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        )
+    };
+}
+
+/// See [`super::Dot::add_s8_lanes`], four elements per iteration as int32 lanes: per operand
+/// a widening load (`VLDRB.S32`), `VSHL #20` and the folded offset (`(x << 20) + (o << 20)`),
+/// `VQRDMULH` by the multiplier (exactly TFLite's `SaturatingRoundingDoublingHighMul`:
+/// `floor((v * m + 2^30) / 2^31)` equals its round-half-away-from-zero quotient, and with
+/// `|v| < 2^28` it cannot saturate), then `RoundingDivideByPOT` by `e`: for `e >= 1` as
+/// `v + (v >> 31)` rounded right by `e` (`VRSHL` by `-e`: `(v + 2^(e-1)) >> e`, which is
+/// TFLite's ties away from zero), for `e = 0` the value itself (the common case of the
+/// operand with the larger scale: multiplier 2^30, shift 0); the sum likewise by the
+/// output's constants, the output offset, the clamp (`VMAX`/`VMIN`) and a narrowing store
+/// (`VSTRB.32`). Tail predicated (`WLSTP.32`/`LETP`). Its domain: a left shift of 20 (every
+/// int8 `prepare_add`) and an output right shift of 1..=31; otherwise `false`.
+///
+/// # Safety
+/// `x` and `y` point to `n` readable bytes each and `out` to `n` writable ones; `out` may be
+/// `x` (in place: each element is read before it is written) but overlaps neither otherwise.
+#[inline(always)]
+unsafe fn add_lanes(c: &super::AddConsts, x: *const i8, y: *const i8, out: *mut i8, n: usize) -> bool {
+    if c.left_shift != 20 || c.e.iter().any(|&e| e > 31) || c.e[2] == 0 {
+        return false;
+    }
+    // The vector constants, four lanes each: both offsets, the output offset, min, max.
+    let k: [[i32; 4]; 5] = [[c.offset[0]; 4], [c.offset[1]; 4], [c.out_offset; 4], [c.min; 4], [c.max; 4]];
+    let k = k.as_ptr();
+    let ne = c.e.map(|e| -(e as i32));
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs ceil(n / 4) times (`WLSTP.32` skips it when n = 0) with the lanes past n
+    // predicated off (they neither read nor write): iteration k reads bytes 4k..4k + 4 of
+    // `x` and `y` and writes those of `out` (the caller's guarantee), each byte of `out`
+    // after the loads of the same iteration, so `out` = `x` is fine. The widening loads and
+    // the narrowing store take low base registers (r0, r1, r2). Reads `k` (80 bytes, word
+    // aligned). Writes only the named registers and `out`; no flags.
+    unsafe {
+        match (c.e[0] == 0, c.e[1] == 0) {
+            (false, false) => add_loop!(k, c, ne, x, y, out, n, "vshr.s32 q2, q0, #31\nvadd.i32 q0, q0, q2", "vshr.s32 q2, q1, #31\nvadd.i32 q1, q1, q2"),
+            (true, false) => add_loop!(k, c, ne, x, y, out, n, "", "vshr.s32 q2, q1, #31\nvadd.i32 q1, q1, q2"),
+            (false, true) => add_loop!(k, c, ne, x, y, out, n, "vshr.s32 q2, q0, #31\nvadd.i32 q0, q0, q2", ""),
+            (true, true) => add_loop!(k, c, ne, x, y, out, n, "", ""),
+        }
+    }
+    true
+}
+
 /// The Helium implementation (Cortex-M55, M85): the vector forms above, the DSP forms for
 /// the rest.
 pub(crate) struct Mve;
@@ -672,6 +1093,16 @@ impl super::Dot for Mve {
         unsafe { mac8_taps(taps, offset, groups, stride) }
     }
     #[inline(always)]
+    unsafe fn mac16_run(taps: &[*const i8], at: [usize; 2], groups: &[i32], stride: usize, rq: [i32; 3], out: &mut [i8], out_step: usize, pixels: usize) {
+        // SAFETY: the caller's guarantee, which is `mac16_run`'s.
+        unsafe { mac16_run(taps, at, groups, stride, rq, out, out_step, pixels) }
+    }
+    #[inline(always)]
+    unsafe fn mac8_run(taps: &[*const i8], px_step: usize, groups: &[i32], stride: usize, k: i32, lo: i8, hi: i8, out: &mut [i8]) {
+        // SAFETY: the caller's guarantee, which is `mac8_run`'s.
+        unsafe { mac8_run(taps, px_step, groups, stride, k, lo, hi, out) }
+    }
+    #[inline(always)]
     fn requant16(sums: &[i32; 16], tails: &[i32], stride: usize, k: i32, lo: i8, hi: i8) -> [i8; 16] {
         requant16(sums, tails, stride, k, lo, hi)
     }
@@ -691,5 +1122,23 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn clamp4(v: [i32; 4], lo: i8, hi: i8) -> [i8; 4] {
         dsp::clamp4(v, lo, hi)
+    }
+    const ADD_LANES: bool = true;
+    #[inline(always)]
+    fn add_s8_lanes(c: &super::AddConsts, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
+        let n = out.len();
+        let (x, y) = (&x[..n], &y[..n]);
+        // SAFETY: `x`, `y` and `out` are n long; `out` is exclusively borrowed, so it
+        // overlaps neither input.
+        unsafe { add_lanes(c, x.as_ptr(), y.as_ptr(), out.as_mut_ptr(), n) }
+    }
+    #[inline(always)]
+    fn add_s8_lanes_in_place(c: &super::AddConsts, inout: &mut [i8], y: &[i8]) -> bool {
+        let n = inout.len();
+        let y = &y[..n];
+        let p = inout.as_mut_ptr();
+        // SAFETY: `inout` and `y` are n long, `inout` exclusively borrowed (so `y` does not
+        // overlap it); operand 1 and the output are the same bytes, which `add_lanes` allows.
+        unsafe { add_lanes(c, p, y.as_ptr(), p, n) }
     }
 }

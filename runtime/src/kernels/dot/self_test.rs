@@ -283,6 +283,87 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             let got = D::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
             let want = Scalar::requant8(&sums, t8, stride, k, lo, hi).map(i32::from);
             t.cmp("requant8", taps, &got, &want, fail);
+            // A row of 0..=3 pixels of eight channels (`mac8_run`): two groups of `stride`
+            // words, random weights, each group's tail in requant8's domain (small sums:
+            // |bias + sum| < 2^30), pixels px_step = 0, 8 or 16 bytes apart.
+            let mut g2 = [0i32; 2 * (25 + 9)];
+            for j in 0..2 {
+                let gj = &mut g2[j * stride..][..stride];
+                gj[..taps].iter_mut().for_each(|v| *v = rng.next() as i32);
+                gj[taps..].copy_from_slice(&tails[j * stride..][..9]);
+            }
+            let pixels = (rng.next() % 4) as usize;
+            let px_step = 8 * (rng.next() % 3) as usize;
+            let near: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 48)) as usize..].as_ptr());
+            let (mut got, mut want) = ([0i8; 32], [0i8; 32]);
+            let g2 = &g2[..2 * stride];
+            // SAFETY: every pointer starts at least 48 bytes before the end of `xin`, so 8
+            // bytes at it plus p * px_step (<= 32) are inside `xin`; `g2` holds
+            // 2 * stride = stride + taps + 9 words.
+            unsafe {
+                D::mac8_run(&near[..taps], px_step, g2, stride, k, lo, hi, &mut got[..8 * pixels]);
+                Scalar::mac8_run(&near[..taps], px_step, g2, stride, k, lo, hi, &mut want[..8 * pixels]);
+            }
+            t.cmp("mac8_run", taps, &got.map(i32::from), &want.map(i32::from), fail);
+            // The same for sixteen channels (`mac16_run`): four groups, the block at offset
+            // 0..=16, outputs 16 or 32 bytes apart (the bytes between must stay as they were).
+            let mut g4 = [0i32; 4 * (25 + 9)];
+            for j in 0..4 {
+                let gj = &mut g4[j * stride..][..stride];
+                gj[..taps].iter_mut().for_each(|v| *v = rng.next() as i32);
+                gj[taps..].copy_from_slice(&tails[j * stride..][..9]);
+            }
+            let offset = (rng.next() % 17) as usize;
+            let out_step = 16 * (1 + (rng.next() % 2) as usize);
+            let (mut got, mut want) = ([0x5ai8; 112], [0x5ai8; 112]);
+            let g4 = &g4[..4 * stride];
+            let krq = [k, lo as i32, hi as i32];
+            let far: [*const i8; 25] = core::array::from_fn(|_| xin[(rng.next() % (xin.len() as u64 - 80)) as usize..].as_ptr());
+            // SAFETY: every pointer starts at least 80 bytes before the end of `xin`, so 16
+            // bytes at it plus offset + p * px_step (<= 16 + 2 * 16) are inside `xin`; `g4`
+            // holds 4 * stride = 3 * stride + taps + 9 words; `got`/`want` hold 112 >=
+            // 2 * 32 + 16 bytes (pixels <= 3).
+            unsafe {
+                D::mac16_run(&far[..taps], [offset, px_step], g4, stride, krq, &mut got, out_step, pixels);
+                Scalar::mac16_run(&far[..taps], [offset, px_step], g4, stride, krq, &mut want, out_step, pixels);
+            }
+            t.cmp("mac16_run", taps, &got.map(i32::from), &want.map(i32::from), fail);
+        }
+        // The dense int8 ADD (`add_s8_lanes`, out of place and in place) against
+        // `add_lane_ref`, in the domain of `prepare_add`'s results: left shift 20 (now and
+        // then 0..=19), offsets -128..=128, multipliers in [2^30, 2^31), right shifts
+        // 0..=31 with the small ones over-represented, output offset and clamp in int8.
+        // An implementation may decline a case (returns false, nothing to compare).
+        for len in 0..=MAX_LEN {
+            let mut xa = [0i8; MAX_LEN];
+            let mut ya = [0i8; MAX_LEN];
+            rng.fill(&mut xa);
+            rng.fill(&mut ya);
+            let left_shift = if rng.next().is_multiple_of(8) { (rng.next() % 20) as u32 } else { 20 };
+            let off = |r: &mut Rng| ((r.next() % 257) as i32 - 128) << left_shift;
+            let m = |r: &mut Rng| ((r.next() as u32 | 0x4000_0000) & 0x7fff_ffff) as i32;
+            let e = |r: &mut Rng| if r.next().is_multiple_of(2) { (r.next() % 4) as u32 } else { (r.next() % 32) as u32 };
+            let (a, b) = (rng.i8() as i32, rng.i8() as i32);
+            let c = super::AddConsts {
+                left_shift,
+                offset: [off(&mut rng), off(&mut rng)],
+                m: [m(&mut rng), m(&mut rng), m(&mut rng)],
+                e: [e(&mut rng), e(&mut rng), e(&mut rng)],
+                out_offset: (rng.next() % 256) as i32 - 128,
+                min: a.min(b),
+                max: a.max(b),
+            };
+            let (x, y) = (&xa[..len], &ya[..len]);
+            let want: [i32; MAX_LEN] = core::array::from_fn(|i| if i < len { super::add_lane_ref(&c, x[i], y[i]) as i32 } else { 0 });
+            let mut got = [0i8; MAX_LEN];
+            if D::add_s8_lanes(&c, x, y, &mut got[..len]) {
+                t.cmp("add_s8_lanes", len, &got.map(i32::from), &want, fail);
+            }
+            let mut inout = xa;
+            if D::add_s8_lanes_in_place(&c, &mut inout[..len], y) {
+                let got: [i32; MAX_LEN] = core::array::from_fn(|i| if i < len { inout[i] as i32 } else { 0 });
+                t.cmp("add_s8_lanes_in_place", len, &got, &want, fail);
+            }
         }
     }
     t
