@@ -1,6 +1,6 @@
 // The helpers the board examples' build scripts share (`include!`d by
-// `examples/nrf52840-dk/build.rs` and `examples/esp32c3/build.rs`, which are crates of their
-// own): writing only what changed, failing with the crate's name, and the model's path
+// `examples/nrf52840-dk/build.rs`, `examples/mps3-an547/build.rs` and
+// `examples/esp32c3/build.rs`, which are crates of their own): writing only what changed, failing with the crate's name, and the model's path
 // relative to the crate (what `include_model!` resolves against).
 
 fn write(path: &Path, bytes: &[u8]) {
@@ -42,4 +42,39 @@ fn normalize(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// The build script of a Cortex-M board example (nRF52840-DK, MPS3-AN547): the model and
+/// its input as the including build script's header says, and the crate's `memory.x` where
+/// cortex-m-rt's `link.x` finds it. `esp32c3` has its own `main` (a RISC-V linker script).
+#[allow(dead_code)]
+fn cortex_m_board_main() {
+    println!("cargo:rerun-if-env-changed=TFLC_BOARD_MODEL");
+    println!("cargo:rerun-if-env-changed=TFLC_BOARD_INPUT");
+    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
+    println!("cargo:rerun-if-changed=memory.x");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| manifest.join("../../../shared"));
+    let kws = shared.join("models/mlperf_kws_dscnn_int8.tflite");
+    let (model, input) = match std::env::var_os("TFLC_BOARD_MODEL") {
+        Some(m) => (manifest.join(m), None),
+        None if kws.exists() => (kws, Some(shared.join("golden/mlperf_kws_dscnn_int8/run0_in0.bin"))),
+        None => (manifest.join("../models/tiny_cnn_int8.tflite"), None),
+    };
+    let input = std::env::var_os("TFLC_BOARD_INPUT").map(|i| manifest.join(i)).or(input);
+    let rel = relative(&model, &manifest);
+    println!("cargo:rerun-if-changed={}", model.display());
+    write(&out.join("model.rs"), format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()).as_bytes());
+    let bytes = match &input {
+        Some(i) => {
+            println!("cargo:rerun-if-changed={}", i.display());
+            std::fs::read(i).unwrap_or_else(|e| fail(&format!("cannot read the input {}: {e}", i.display())))
+        }
+        None => Vec::new(),
+    };
+    write(&out.join("input.bin"), &bytes);
+    // memory.x where cortex-m-rt's link.x finds it.
+    write(&out.join("memory.x"), &std::fs::read(manifest.join("memory.x")).unwrap_or_else(|e| fail(&format!("memory.x: {e}"))));
+    println!("cargo:rustc-link-search={}", out.display());
 }
