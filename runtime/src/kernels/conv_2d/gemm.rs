@@ -438,6 +438,11 @@ fn store_quad<D: Dot>(out_d: usize, acc: [[i32; 4]; 4], ha: &[i32; HEAD], hb: Op
     }
 }
 
+/// Gathered taps on a word boundary, so that a `Dot::widen_into` that copies words
+/// ([`Dot::GEMM_QUADS`]' RV32 one) takes them a word at a time.
+#[repr(C, align(4))]
+struct WordAligned<const N: usize>([u8; N]);
+
 /// [`gemm_one_chunk`] in blocks of four pixels ([`Dot::GEMM_QUADS`]): per block the
 /// window of each pixel is copied once into its slot, and every two channel pairs run
 /// their whole dot product ([`Dot::dot_4x4`]) from their folded biases; an odd last pair
@@ -449,12 +454,12 @@ fn gemm_one_chunk4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], o
     let k4 = row_words(&p.geometry);
     let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
-    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let mut buf = WordAligned([0u8; CHUNK_TAPS + SLACK]);
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, pxs, n) in pixel_quads(p, output) {
         let xs = &mut xs_buf[..4 * k4];
         for (slot, &px) in pxs.iter().enumerate().take(n) {
-            load_chunk::<D>(p, input, px, xs, &mut buf, slot, 0, k4);
+            load_chunk::<D>(p, input, px, xs, &mut buf.0, slot, 0, k4);
         }
         let quads = packed.chunks_exact(2 * pw);
         let odd = quads.remainder();
@@ -555,7 +560,7 @@ fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usi
     let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
     let mut xs_groups = [[0u32; 4]; GROUPS];
     let xs_buf = xs_groups.as_flattened_mut();
-    let mut buf = [0u8; BUF];
+    let mut buf = WordAligned([0u8; BUF]);
     let mut accs = [[[0i32; 4]; 4]; QUADS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, pxs, n) in pixel_quads(p, output) {
@@ -565,7 +570,7 @@ fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usi
                 let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
                 for (slot, &px) in pxs.iter().enumerate().take(n) {
-                    load_chunk::<D>(p, input, px, xs, &mut buf, slot, 4 * g0, ng);
+                    load_chunk::<D>(p, input, px, xs, &mut buf.0, slot, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 let start = |i: [[i32; 4]; 4], acc: [[i32; 4]; 4]| if first { i } else { acc };

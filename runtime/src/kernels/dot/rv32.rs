@@ -120,6 +120,15 @@ impl super::Dot for Rv32 {
     /// group with `lb`.
     #[inline(always)]
     fn widen_into(src: &[i8], dst: &mut [u32], slot: usize) {
+        // A word-aligned source (a layer whose rows start on words: channels a multiple
+        // of 4) is copied a word at a time (`lw`, `sw`); any other byte by byte, since
+        // RV32 cores may trap or take many cycles on a misaligned `lw`.
+        if let Ok(words) = bytemuck::try_cast_slice::<i8, u32>(src) {
+            for (&s, d) in words.iter().zip(dst.chunks_exact_mut(4)) {
+                d[slot & 3] = s;
+            }
+            return;
+        }
         let dst: &mut [i8] = bytemuck::cast_slice_mut(dst);
         let at = 4 * (slot & 3);
         for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(16)) {

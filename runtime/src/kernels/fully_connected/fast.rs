@@ -63,7 +63,9 @@ pub(crate) fn fully_connected_rows<D: Dot>(p: &FullyConnectedParams<S8>, input: 
     let (lo, hi) = (i32::from(p.clamp.min), i32::from(p.clamp.max.max(p.clamp.min)));
     for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
         for ((o, w), c) in out_row.iter_mut().zip(filter.chunks_exact(depth)).zip(packed.chunks_exact(ROW_WORDS)) {
-            let acc = D::dot1(xs, w, c[0]);
+            // A byte-load implementation (RV32) runs these short rows as one plain loop:
+            // `Dot::dot1`'s unrolled body and tail cost registers the unit loop needs.
+            let acc = if D::BYTE_LOADS { xs.iter().zip(w).fold(c[0], |a, (&x, &w)| a.wrapping_add(i32::from(x) * i32::from(w))) } else { D::dot1(xs, w, c[0]) };
             *o = D::requant_lane(acc, c[1], c[2] as u32, k).clamp(lo, hi) as i8;
         }
     }
