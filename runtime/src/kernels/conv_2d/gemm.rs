@@ -234,6 +234,16 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
+    // A 1x1 window of whole words inside the input (a pointwise layer) on the four-pixel
+    // blocks' implementation (RV32): the chunk is the pixel's channels t0.., taken without
+    // the row walk below (whose set-up costs more than copying a few words).
+    if D::GEMM_QUADS && f_h == 1 && f_w == 1 && in_d % 4 == 0 && in_y0 >= 0 && in_x0 >= 0 && (in_y0 as usize) < in_h && (in_x0 as usize) < in_w {
+        let at = ((px.b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d + t0;
+        if let Some(src) = input.get(at..at + 4 * ng) {
+            widen::<D>(src, xs, slot);
+            return;
+        }
+    }
     let (run, prow) = (f_w * in_d, padded_row(g));
     // The chunk's taps (whole groups: prow is a multiple of 4) and the rows they are in.
     let t1 = (t0 + 4 * ng).min(f_h * prow);
