@@ -461,15 +461,24 @@ struct WordAligned<const N: usize>([u8; N]);
 /// stored.
 #[inline(never)]
 fn gemm_one_chunk4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    let k4 = row_words(&p.geometry);
-    let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     let mut buf = WordAligned([0u8; CHUNK_TAPS + SLACK]);
+    quads_one_chunk::<D>(p, input, packed, output, &mut xs_buf, &mut buf.0);
+}
+
+/// [`gemm_one_chunk4`]'s loop on buffers of any size (`xs_buf` at least the window's
+/// groups, `buf` at least its taps plus [`SLACK`]): also [`gemm_chunked4`]'s when the
+/// window is one of its chunks, so that the accumulators go from the biases to the
+/// requantization without the round trip through the stack that chunks need.
+#[inline(always)]
+fn quads_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
+    let k4 = row_words(&p.geometry);
+    let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
+    let Some(xs) = xs_buf.get_mut(..4 * k4) else { return };
     for (outs, pxs, n) in pixel_quads(p, output) {
-        let xs = &mut xs_buf[..4 * k4];
         for (slot, &px) in pxs.iter().enumerate().take(n) {
-            load_chunk::<D>(p, input, px, xs, &mut buf.0, slot, 0, k4);
+            load_chunk::<D>(p, input, px, xs, buf, slot, 0, k4);
         }
         let quads = packed.chunks_exact(2 * pw);
         let odd = quads.remainder();
@@ -571,6 +580,9 @@ fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usi
     let mut xs_groups = [[0u32; 4]; GROUPS];
     let xs_buf = xs_groups.as_flattened_mut();
     let mut buf = WordAligned([0u8; BUF]);
+    if chunks == 1 {
+        return quads_one_chunk::<D>(p, input, packed, output, xs_buf, &mut buf.0);
+    }
     let mut accs = [[[0i32; 4]; 4]; QUADS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, pxs, n) in pixel_quads(p, output) {

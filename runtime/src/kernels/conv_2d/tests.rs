@@ -456,9 +456,19 @@ impl KernelCase for Conv {
         }
         // The GemmChunked variant's windows (more than 64 taps) over more than one block of
         // 8 channel pairs (33, 40, 70 channels), whole-word rows and gathered ones (3 and 13
-        // channels), with padding, stride 2 and dilation 2; the last cases are 1x1.
-        for (i, (in_d, out_d, k, stride, dil)) in
-            [(24, 33, [3, 3], 1, 1), (13, 40, [3, 3], 2, 1), (3, 70, [5, 5], 2, 1), (20, 34, [3, 3], 1, 2), (128, 36, [1, 1], 1, 1), (90, 33, [1, 1], 1, 1)]
+        // channels), with padding, stride 2 and dilation 2; windows of more than 288 taps
+        // (more than one chunk of 72 groups, RV32's and Helium's: 64 and 37 channels); the
+        // last cases are 1x1.
+        for (i, (in_d, out_d, k, stride, dil)) in [
+            (24, 33, [3, 3], 1, 1),
+            (13, 40, [3, 3], 2, 1),
+            (3, 70, [5, 5], 2, 1),
+            (20, 34, [3, 3], 1, 2),
+            (64, 33, [3, 3], 1, 1),
+            (37, 34, [3, 3], 2, 1),
+            (128, 36, [1, 1], 1, 1),
+            (90, 33, [1, 1], 1, 1),
+        ]
                 .into_iter()
                 .enumerate()
         {
@@ -644,8 +654,8 @@ fn gemm_bound_selects() {
 #[test]
 fn chunked_gemm_cases_select_gemm_chunked() {
     let edges = Conv::edge_cases();
-    let got: Vec<Conv2dVariant> = edges[edges.len() - 9..edges.len() - 3].iter().map(|c| variant_of(&c.problem())).collect();
-    assert_eq!(got, [Conv2dVariant::GemmChunked; 6]);
+    let got: Vec<Conv2dVariant> = edges[edges.len() - 11..edges.len() - 3].iter().map(|c| variant_of(&c.problem())).collect();
+    assert_eq!(got, [Conv2dVariant::GemmChunked; 8]);
 }
 
 /// The variant the compiler selects for a problem.

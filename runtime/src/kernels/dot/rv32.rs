@@ -49,6 +49,10 @@ impl super::Dot for Rv32 {
     const NAME: &'static str = "rv32";
     const BYTE_LOADS: bool = true;
     const CHUNKED_BLOCK_PAIRS: usize = 32;
+    /// 72 groups (288 taps) per chunk, as Helium: a 3x3 window on up to 32 channels is one
+    /// chunk, whose accumulators go from the biases to the stores without the round trip
+    /// through the stack between chunks (1152 bytes of stack).
+    const CHUNKED_GROUPS: usize = 72;
 
     /// Four elements per step: each of the five streams (`x`, four rows) advances one
     /// pointer by 4 and reads its bytes at offsets 0..4 (`lb`), so a step is 20 loads, 16
