@@ -221,6 +221,35 @@ fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
     dst[at..at + len].fill(v);
 }
 
+/// Whether the layer's windows are 1x1 on whole words (a pointwise layer: a window's taps
+/// are its pixel's channels, with no padding taps): the drivers then run with `PW` set and
+/// take [`load`]'s direct path.
+#[inline(always)]
+fn is_pointwise(g: &ConvGeometry) -> bool {
+    g.filter_shape[1] == 1 && g.filter_shape[2] == 1 && g.input_shape[3].is_multiple_of(4)
+}
+
+/// [`load_chunk`], and for a pointwise layer (`PW`: [`is_pointwise`], a compile-time
+/// constant so the other layers' loops are unchanged) whose pixel is inside the input,
+/// the chunk straight from the pixel's channels `t0..`: the row walk's set-up costs more
+/// than copying a few words (about 80 instructions per pixel on RV32 and the M4).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn load<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+    if PW {
+        let g = &p.geometry;
+        let [_, in_h, in_w, in_d] = g.input_shape;
+        let (iy, ix) = (px.oy * g.stride_height, px.ox * g.stride_width);
+        if iy >= g.pad_top && ix >= g.pad_left && iy - g.pad_top < in_h && ix - g.pad_left < in_w {
+            let at = ((px.b * in_h + iy - g.pad_top) * in_w + ix - g.pad_left) * in_d + t0;
+            if let Some(src) = input.get(at..at + 4 * ng) {
+                return widen::<D>(src, xs, slot);
+            }
+        }
+    }
+    load_chunk::<D>(p, input, px, xs, buf, slot, t0, ng)
+}
+
 /// Widens the padded taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order, each
 /// row padded to [`padded_row`] taps; the padding taps read anything, their weights are
 /// zero) into slot `slot` of `xs`: straight from the input rows when the window is inside
@@ -234,16 +263,6 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
     let [_, f_h, f_w, _] = g.filter_shape;
     let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
     let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
-    // A 1x1 window of whole words inside the input (a pointwise layer) on the four-pixel
-    // blocks' implementation (RV32): the chunk is the pixel's channels t0.., taken without
-    // the row walk below (whose set-up costs more than copying a few words).
-    if D::GEMM_QUADS && f_h == 1 && f_w == 1 && in_d % 4 == 0 && in_y0 >= 0 && in_x0 >= 0 && (in_y0 as usize) < in_h && (in_x0 as usize) < in_w {
-        let at = ((px.b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d + t0;
-        if let Some(src) = input.get(at..at + 4 * ng) {
-            widen::<D>(src, xs, slot);
-            return;
-        }
-    }
     let (run, prow) = (f_w * in_d, padded_row(g));
     // The chunk's taps (whole groups: prow is a multiple of 4) and the rows they are in.
     let t1 = (t0 + 4 * ng).min(f_h * prow);
@@ -339,7 +358,11 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert!(one_chunk(&p.geometry), "a window of more than one chunk is GemmChunked's");
     if let Some((packed, output)) = operands(p, packed, output) {
-        gemm_one_chunk::<D>(p, input, packed, output);
+        if is_pointwise(&p.geometry) {
+            gemm_one_chunk::<D, true>(p, input, packed, output);
+        } else {
+            gemm_one_chunk::<D, false>(p, input, packed, output);
+        }
     }
 }
 
@@ -353,24 +376,34 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
 #[inline(never)]
 pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if let Some((packed, output)) = operands(p, packed, output) {
-        // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
-        // generic so that the accumulators are a fixed-size stack array.
-        // So is the chunk's length ([`Dot::CHUNKED_GROUPS`]: stack buffers of widened words
-        // and of gathered bytes, `BUF` = its taps plus `SLACK`).
-        const _: () = assert!(CHUNK_TAPS + SLACK == 80 && 4 * 72 + SLACK == 304);
-        if D::GEMM_QUADS {
-            // Blocks of 32 channel pairs (16 quads of accumulators: 1 KiB of stack).
-            match D::CHUNKED_GROUPS {
-                72 => gemm_chunked4::<D, 16, 72, 304>(p, input, packed, output),
-                _ => gemm_chunked4::<D, 16, CHUNK_GROUPS, 80>(p, input, packed, output),
-            }
-            return;
+        if is_pointwise(&p.geometry) {
+            chunked::<D, true>(p, input, packed, output);
+        } else {
+            chunked::<D, false>(p, input, packed, output);
         }
-        match (D::CHUNKED_BLOCK_PAIRS, D::CHUNKED_GROUPS) {
-            (32, 72) => gemm_chunked::<D, 32, 72, 304>(p, input, packed, output),
-            (32, _) => gemm_chunked::<D, 32, CHUNK_GROUPS, 80>(p, input, packed, output),
-            _ => gemm_chunked::<D, BLOCK_PAIRS, CHUNK_GROUPS, 80>(p, input, packed, output),
+    }
+}
+
+/// [`conv_gemm_chunked`]'s choice of loop.
+#[inline(always)]
+fn chunked<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    // The block size is the micro-kernel's ([`Dot::CHUNKED_BLOCK_PAIRS`]), a const
+    // generic so that the accumulators are a fixed-size stack array.
+    // So is the chunk's length ([`Dot::CHUNKED_GROUPS`]: stack buffers of widened words
+    // and of gathered bytes, `BUF` = its taps plus `SLACK`).
+    const _: () = assert!(CHUNK_TAPS + SLACK == 80 && 4 * 72 + SLACK == 304);
+    if D::GEMM_QUADS {
+        // Blocks of 32 channel pairs (16 quads of accumulators: 1 KiB of stack).
+        match D::CHUNKED_GROUPS {
+            72 => gemm_chunked4::<D, PW, 16, 72, 304>(p, input, packed, output),
+            _ => gemm_chunked4::<D, PW, 16, CHUNK_GROUPS, 80>(p, input, packed, output),
         }
+        return;
+    }
+    match (D::CHUNKED_BLOCK_PAIRS, D::CHUNKED_GROUPS) {
+        (32, 72) => gemm_chunked::<D, PW, 32, 72, 304>(p, input, packed, output),
+        (32, _) => gemm_chunked::<D, PW, 32, CHUNK_GROUPS, 80>(p, input, packed, output),
+        _ => gemm_chunked::<D, PW, BLOCK_PAIRS, CHUNK_GROUPS, 80>(p, input, packed, output),
     }
 }
 
@@ -460,10 +493,10 @@ struct WordAligned<const N: usize>([u8; N]);
 /// pixel of a call's last block keep the previous block's taps; their results are not
 /// stored.
 #[inline(never)]
-fn gemm_one_chunk4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_one_chunk4<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     let mut buf = WordAligned([0u8; CHUNK_TAPS + SLACK]);
-    quads_one_chunk::<D>(p, input, packed, output, &mut xs_buf, &mut buf.0);
+    quads_one_chunk::<D, PW>(p, input, packed, output, &mut xs_buf, &mut buf.0);
 }
 
 /// [`gemm_one_chunk4`]'s loop on buffers of any size (`xs_buf` at least the window's
@@ -471,14 +504,14 @@ fn gemm_one_chunk4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], o
 /// window is one of its chunks, so that the accumulators go from the biases to the
 /// requantization without the round trip through the stack that chunks need.
 #[inline(always)]
-fn quads_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
+fn quads_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
     let k4 = row_words(&p.geometry);
     let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     let Some(xs) = xs_buf.get_mut(..4 * k4) else { return };
     for (outs, pxs, n) in pixel_quads(p, output) {
         for (slot, &px) in pxs.iter().enumerate().take(n) {
-            load_chunk::<D>(p, input, px, xs, buf, slot, 0, k4);
+            load::<D, PW>(p, input, px, xs, buf, slot, 0, k4);
         }
         let quads = packed.chunks_exact(2 * pw);
         let odd = quads.remainder();
@@ -501,9 +534,9 @@ fn quads_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], o
 
 /// [`conv_gemm`]'s loop (windows of at most one chunk).
 #[inline(never)]
-fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if D::GEMM_QUADS {
-        return gemm_one_chunk4::<D>(p, input, packed, output);
+        return gemm_one_chunk4::<D, PW>(p, input, packed, output);
     }
     let k4 = row_words(&p.geometry);
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
@@ -512,9 +545,9 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
         let xs = &mut xs_buf[..4 * k4];
-        load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 0, k4);
+        load::<D, PW>(p, input, px0, xs, &mut buf, 0, 0, k4);
         if two {
-            load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 0, k4);
+            load::<D, PW>(p, input, px1, xs, &mut buf, 1, 0, k4);
         }
         block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
@@ -522,7 +555,7 @@ fn gemm_one_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], ou
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
-fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(GROUPS);
     let pw = pair_words(&p.geometry);
@@ -538,9 +571,9 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
                 let g0 = chunk * GROUPS;
                 let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
-                load_chunk::<D>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
+                load::<D, PW>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
                 if two {
-                    load_chunk::<D>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
+                    load::<D, PW>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 // A vector requantization of the whole block after its last chunk (two
@@ -573,7 +606,7 @@ fn gemm_chunked<D: Dot, const PAIRS: usize, const GROUPS: usize, const BUF: usiz
 /// and every two pairs add it to their sixteen accumulators ([`Dot::dot_4x4`], kept on the
 /// stack between chunks); the last chunk requantizes and stores.
 #[inline(never)]
-fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+fn gemm_chunked4<D: Dot, const PW: bool, const QUADS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(GROUPS);
     let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
@@ -581,7 +614,7 @@ fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usi
     let xs_buf = xs_groups.as_flattened_mut();
     let mut buf = WordAligned([0u8; BUF]);
     if chunks == 1 {
-        return quads_one_chunk::<D>(p, input, packed, output, xs_buf, &mut buf.0);
+        return quads_one_chunk::<D, PW>(p, input, packed, output, xs_buf, &mut buf.0);
     }
     let mut accs = [[[0i32; 4]; 4]; QUADS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
@@ -592,7 +625,7 @@ fn gemm_chunked4<D: Dot, const QUADS: usize, const GROUPS: usize, const BUF: usi
                 let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
                 for (slot, &px) in pxs.iter().enumerate().take(n) {
-                    load_chunk::<D>(p, input, px, xs, &mut buf.0, slot, 4 * g0, ng);
+                    load::<D, PW>(p, input, px, xs, &mut buf.0, slot, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 let start = |i: [[i32; 4]; 4], acc: [[i32; 4]; 4]| if first { i } else { acc };
