@@ -538,16 +538,26 @@ fn gemm_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], pa
     if D::GEMM_QUADS {
         return gemm_one_chunk4::<D, PW>(p, input, packed, output);
     }
-    let k4 = row_words(&p.geometry);
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     // The padding taps of the last group (zero weights) read whatever is there.
     let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    pairs_one_chunk::<D, PW>(p, input, packed, output, &mut xs_buf, &mut buf);
+}
+
+/// [`gemm_one_chunk`]'s loop on buffers of any size (`xs_buf` at least the window's
+/// groups, `buf` at least its taps plus [`SLACK`]): also [`gemm_chunked`]'s when its chunks
+/// are longer than [`CHUNK_TAPS`] (Helium's 288) and the window is one of them, so that
+/// the accumulators go from the biases to the requantization without the round trip
+/// through the stack that chunks need.
+#[inline(always)]
+fn pairs_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
+    let k4 = row_words(&p.geometry);
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
         let xs = &mut xs_buf[..4 * k4];
-        load::<D, PW>(p, input, px0, xs, &mut buf, 0, 0, k4);
+        load::<D, PW>(p, input, px0, xs, buf, 0, 0, k4);
         if two {
-            load::<D, PW>(p, input, px1, xs, &mut buf, 1, 0, k4);
+            load::<D, PW>(p, input, px1, xs, buf, 1, 0, k4);
         }
         block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
@@ -563,6 +573,9 @@ fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
     let mut xs_groups = [[0u32; 4]; GROUPS];
     let xs_buf = xs_groups.as_flattened_mut();
     let mut buf = [0u8; BUF];
+    if GROUPS > CHUNK_GROUPS && chunks == 1 {
+        return pairs_one_chunk::<D, PW>(p, input, packed, output, xs_buf, &mut buf);
+    }
     let mut accs = [[0i32; 4]; PAIRS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
