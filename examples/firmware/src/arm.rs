@@ -4,15 +4,38 @@
 //! CP10/CP11 in CPACR, which on the Cortex-M55 also enables Helium), reports over
 //! semihosting and the exit status through semihosting's `SYS_EXIT`.
 
+use crate::line::Line;
 use cortex_m_rt::{exception, ExceptionFrame};
-use cortex_m_semihosting::debug;
-use panic_semihosting as _;
+use cortex_m_semihosting::{debug, hio};
 
-/// Prints one line to the host (semihosting).
-macro_rules! report {
-    ($($t:tt)*) => { ::cortex_m_semihosting::hprintln!($($t)*) };
+/// The report channel: semihosting's console (`:tt`), opened once per line.
+pub struct Out(Option<hio::HostStream>);
+
+impl Out {
+    pub fn open() -> Self {
+        Out(hio::hstdout().ok())
+    }
+
+    pub fn write(&mut self, b: &[u8]) {
+        if let Some(out) = &mut self.0 {
+            let _ = out.write_all(b);
+        }
+    }
 }
-pub(crate) use report;
+
+/// A panic ends the run with exit status 1, reporting where (not the message: formatting
+/// it would link `core::fmt`, see `line.rs`).
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    let mut line = Line::new();
+    line.s("tflc-fw: model=").s(crate::golden::NAME).s(" result=panic");
+    if let Some(at) = info.location() {
+        line.s(" at ").s(at.file()).s(":").u(at.line() as usize);
+    }
+    drop(line);
+    exit(false);
+    halt()
+}
 
 /// Ends QEMU: exit status 0 when `ok`, else 1. Returns only without a semihosting host
 /// (then [`halt`]).
@@ -57,7 +80,7 @@ pub extern "C" fn bench_end() {
 // SAFETY: cortex-m-rt requires the HardFault handler to be an `unsafe fn` (it must not be
 // called from Rust code); this one only reads the stacked frame and exits.
 unsafe fn HardFault(ef: &ExceptionFrame) -> ! {
-    report!("tflc-fw: model={} result=fault HardFault pc={:#010x} lr={:#010x}", crate::golden::NAME, ef.pc(), ef.lr());
+    Line::new().s("tflc-fw: model=").s(crate::golden::NAME).s(" result=fault HardFault pc=").hex(ef.pc()).s(" lr=").hex(ef.lr());
     exit(false);
     halt()
 }
@@ -66,6 +89,6 @@ unsafe fn HardFault(ef: &ExceptionFrame) -> ! {
 #[exception]
 // SAFETY: cortex-m-rt requires `DefaultHandler` to be an `unsafe fn`; it only reports and exits.
 unsafe fn DefaultHandler(irqn: i16) {
-    report!("tflc-fw: model={} result=fault unexpected exception {}", crate::golden::NAME, irqn);
+    Line::new().s("tflc-fw: model=").s(crate::golden::NAME).s(" result=fault unexpected exception ").i(i32::from(irqn));
     exit(false);
 }

@@ -25,15 +25,17 @@
 mod arm;
 #[cfg(target_arch = "riscv32")]
 mod riscv;
+mod line;
 mod stack;
 
 #[cfg(target_arch = "arm")]
-use arm::{self as platform, report};
+use arm as platform;
 #[cfg(target_arch = "riscv32")]
-use riscv::{self as platform, report};
+use riscv as platform;
 
 use core::cell::RefCell;
 use critical_section::Mutex;
+use line::Line;
 use platform::{bench_end, bench_start};
 
 /// The generated model module (`tflc_macros::include_model!`, path written by build.rs).
@@ -123,11 +125,11 @@ fn dot_self_test() {
     let mut shown = 0;
     let (name, checks, failures) = tflc_runtime::__private::dot_self_test(4, &mut |what, len, got, want| {
         if shown < 10 {
-            report!("tflc-fw: dot-self-test difference kernel={} len={} got={} want={}", what, len, got, want);
+            Line::new().s("tflc-fw: dot-self-test difference kernel=").s(what).s(" len=").u(len).s(" got=").i(got).s(" want=").i(want);
             shown += 1;
         }
     });
-    report!("tflc-fw: dot-self-test implementation={} checks={} failures={}", name, checks, failures);
+    Line::new().s("tflc-fw: dot-self-test implementation=").s(name).s(" checks=").u(checks as usize).s(" failures=").u(failures as usize);
     if failures != 0 {
         platform::exit(false);
         platform::halt()
@@ -141,38 +143,53 @@ fn main() -> ! {
     #[cfg(feature = "dot-self-test")]
     dot_self_test();
     stack::paint();
-    let verdict = critical_section::with(|cs| run_once(&mut MODEL.borrow_ref_mut(cs)));
+    // `try_borrow_mut`: `borrow_mut`'s panic would link `core::fmt` (see `line.rs`); the
+    // model is borrowed nowhere else.
+    let verdict = critical_section::with(|cs| match MODEL.borrow(cs).try_borrow_mut() {
+        Ok(mut m) => run_once(&mut m),
+        Err(_) => Verdict::Shape { what: "model already borrowed", index: 0, model_bytes: 0, golden_bytes: 0 },
+    });
     let stack_peak = stack::peak_bytes();
     let name = golden::NAME;
     let arena = model::ARENA_BYTES;
     match verdict {
         Verdict::Match => {
-            report!("tflc-fw: model={} result=match arena_bytes={} stack_peak_bytes={}", name, arena, stack_peak);
+            Line::new().s("tflc-fw: model=").s(name).s(" result=match arena_bytes=").u(arena).s(" stack_peak_bytes=").u(stack_peak);
             platform::exit(true);
         }
         Verdict::Mismatch { output, first, got, want, differing } => {
-            report!(
-                "tflc-fw: model={} result=mismatch output={} differing_bytes={} first_at={} got={} want={} arena_bytes={} stack_peak_bytes={}",
-                name,
-                output,
-                differing,
-                first,
-                got as i8,
-                want as i8,
-                arena,
-                stack_peak
-            );
+            Line::new()
+                    .s("tflc-fw: model=")
+                    .s(name)
+                    .s(" result=mismatch output=")
+                    .u(output)
+                    .s(" differing_bytes=")
+                    .u(differing)
+                    .s(" first_at=")
+                    .u(first)
+                    .s(" got=")
+                    .i(i32::from(got as i8))
+                    .s(" want=")
+                    .i(i32::from(want as i8))
+                    .s(" arena_bytes=")
+                    .u(arena)
+                    .s(" stack_peak_bytes=")
+                    .u(stack_peak);
             platform::exit(false);
         }
         Verdict::Shape { what, index, model_bytes, golden_bytes } => {
-            report!(
-                "tflc-fw: model={} result=error golden data does not fit the model: {} {}: model {} bytes, golden {} bytes",
-                name,
-                what,
-                index,
-                model_bytes,
-                golden_bytes
-            );
+            Line::new()
+                    .s("tflc-fw: model=")
+                    .s(name)
+                    .s(" result=error golden data does not fit the model: ")
+                    .s(what)
+                    .s(" ")
+                    .u(index)
+                    .s(": model ")
+                    .u(model_bytes)
+                    .s(" bytes, golden ")
+                    .u(golden_bytes)
+                    .s(" bytes");
             platform::exit(false);
         }
     }

@@ -7,8 +7,8 @@
 //! `.rodata`, the initial `.data`) at 0x8000_0000, RAM (`.data`, `.bss`, `.uninit`, then the
 //! stack growing down from the top) at 0x8040_0000.
 
+use crate::line::Line;
 use core::arch::{asm, global_asm};
-use core::fmt::Write as _;
 use core::ptr::{read_volatile, write_volatile};
 
 /// The ns16550a UART of QEMU `virt` (`VIRT_UART0`).
@@ -80,24 +80,35 @@ extern "C" fn tflc_fw_start() -> ! {
 /// stack (the trap entry resets sp).
 #[no_mangle]
 extern "C" fn tflc_fw_trap(mcause: usize, mepc: usize, mtval: usize) -> ! {
-    report!("tflc-fw: model={} result=fault trap mcause={:#x} mepc={:#010x} mtval={:#x}", crate::golden::NAME, mcause, mepc, mtval);
+    Line::new().s("tflc-fw: model=").s(crate::golden::NAME).s(" result=fault trap mcause=").hex(mcause as u32).s(" mepc=").hex(mepc as u32).s(" mtval=").hex(mtval as u32);
     exit(false);
     halt()
 }
 
+/// A panic ends the run with exit status 1, reporting where (not the message: formatting
+/// it would link `core::fmt`, see `line.rs`).
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
-    report!("tflc-fw: model={} result=panic {}", crate::golden::NAME, info);
+    let mut line = Line::new();
+    line.s("tflc-fw: model=").s(crate::golden::NAME).s(" result=panic");
+    if let Some(at) = info.location() {
+        line.s(" at ").s(at.file()).s(":").u(at.line() as usize);
+    }
+    drop(line);
     exit(false);
     halt()
 }
 
-/// The UART as a `fmt::Write` sink.
-pub struct Uart;
+/// The report channel: the UART (QEMU `-nographic` sends it to stdout).
+pub struct Out;
 
-impl core::fmt::Write for Uart {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        for b in s.bytes() {
+impl Out {
+    pub fn open() -> Self {
+        Out
+    }
+
+    pub fn write(&mut self, b: &[u8]) {
+        for &b in b {
             // SAFETY: UART0 and UART_LSR are the ns16550a's registers on QEMU `virt` (MMIO,
             // byte wide, always mapped); volatile byte accesses, no Rust object lives there.
             unsafe {
@@ -105,21 +116,8 @@ impl core::fmt::Write for Uart {
                 write_volatile(UART0 as *mut u8, b);
             }
         }
-        Ok(())
     }
 }
-
-/// Prints `args` and a newline on the UART.
-pub fn println(args: core::fmt::Arguments) {
-    let _ = Uart.write_fmt(args);
-    let _ = Uart.write_str("\n");
-}
-
-/// Prints one line on the UART (QEMU `-nographic` sends it to stdout).
-macro_rules! report {
-    ($($t:tt)*) => { $crate::riscv::println(format_args!($($t)*)) };
-}
-pub(crate) use report;
 
 /// Ends QEMU through the test finisher: exit status 0 when `ok`, else 1.
 pub fn exit(ok: bool) {
