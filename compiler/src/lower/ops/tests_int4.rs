@@ -200,6 +200,12 @@ fn flash(c: &crate::Compiled, arm: bool) -> usize {
 fn int4_filters_kept_packed_for_microcontrollers() {
     use crate::testing::models::{int4_weights, int4_weights_int8_twin};
     let bytes = int4_weights();
+    if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("dump dir");
+        std::fs::write(dir.join("builder_int4_weights.tflite"), &bytes).expect("dump model");
+        std::fs::write(dir.join("builder_int4_weights_int8twin.tflite"), int4_weights_int8_twin()).expect("dump model");
+    }
     let kept = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
     let unpacked = crate::compile(&bytes, &crate::CompileOptions { decode_weights: true, ..Default::default() }).unwrap();
     let twin = crate::compile(&int4_weights_int8_twin(), &crate::CompileOptions::default()).unwrap();
