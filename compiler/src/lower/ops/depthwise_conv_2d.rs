@@ -375,10 +375,10 @@ impl Kernel for DepthwiseConv2d {
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
         // once per band of rows: no overlap (it would decode the filter once per band).
-        // An int4 filter kept packed does overlap: unpacking a nibble is two shifts, a small
-        // cost per band beside the arena bytes overlap saves (`overlap` tests prove the
-        // `_int4` kernels at every allowed delta).
-        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. }) {
+        // The same for an int4 filter kept packed (the same drivers, unpacking per call), as
+        // the LUT form chose speed over arena; the `_int4` kernels do run overlapped exactly
+        // (`overlap::tests::int4_overlapped_rows_equal_apart`) should that choice change.
+        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. } | DepthwiseConv2dScheme::S8 { int4: Some(_), .. }) {
             return Vec::new();
         }
         let (g, elem) = match &self.scheme {
