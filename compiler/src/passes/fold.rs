@@ -28,7 +28,10 @@
 //!   DEQUANTIZE (whose fold then dequantizes the unpacked values, per channel when the
 //!   tensor is quantized per channel). The unpacked tensor is an int8 constant for every
 //!   later phase; [`Subgraph::int4_packed`] keeps the packed bytes. Any other int4 tensor
-//!   stays int4, and the operators reading it refuse it by name.
+//!   stays int4, and the operators reading it refuse it by name. Those only filters read
+//!   ([`Folded::int4_filters`]) are listed in [`Subgraph::int4_kept`] unless the compile
+//!   unpacks weights (`CompileOptions::decode_weights`): the Arm and RV32 calls of those
+//!   kernels then read the nibbles (`lower::ops::int4`, `tflc_runtime::kernels::int4`).
 //!
 //! A TFLM_DECODE of the LUT type whose int8 output every reader takes as the filter of an
 //! int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED ([`int4_reader`]'s rule) is listed in
