@@ -280,6 +280,14 @@ fn converter_made_int4_models() {
     assert_eq!(model.main().tensors.iter().filter(|t| t.dtype == DType::I4).count(), 2);
     let got = run("int4_converter_a8w4", a8w4, &[bytes_of(INT4_A8W4_INPUT)]);
     assert_eq!(got, bytes_of(INT4_A8W4));
+    // Issue 30's bound: the Arm / RV32 weight blob at most 0.52x the int8 twin's (the same
+    // file with `decode_weights`, which unpacks the int4 filters: the twin's module).
+    let kept = crate::compile(a8w4, &crate::CompileOptions::default()).unwrap();
+    let twin = crate::compile(a8w4, &crate::CompileOptions { decode_weights: true, ..Default::default() }).unwrap();
+    assert_eq!((kept.int4_kept.filters, kept.int4_kept.packed_bytes, kept.int4_kept.unpacked_bytes), (2, 1041, 2082));
+    assert_eq!((flash(&kept, true), flash(&twin, true)), (1208, 2336));
+    assert!(flash(&kept, true) * 100 <= flash(&twin, true) * 52);
+    assert_eq!(flash(&kept, false), flash(&twin, false));
 
     let weight_only: &[u8] = include_bytes!("../../../tests/data/int4/int4_weight_only.tflite");
     let model = crate::passes::read_model(weight_only).unwrap();
