@@ -84,7 +84,8 @@ impl Config {
 
     /// Decode TFLite Micro's compressed weights at compile time into plain int8 in flash (see
     /// [`CompileOptions::decode_weights`]): faster kernels, larger firmware. Off by default
-    /// (LUT-compressed filters stay compressed and the kernels decode them).
+    /// (LUT-compressed filters stay compressed and the kernels decode them; int4 filters stay
+    /// packed in Arm and RV32 builds and the kernels unpack them).
     pub fn decode_weights(mut self, decode: bool) -> Self {
         self.options.decode_weights = decode;
         self

@@ -41,6 +41,8 @@ pub struct Summary {
     pub sparse: Vec<SparseInfo>,
     /// int4 constants (TFLite's packed `INT4`), and whether compiling unpacks them to int8.
     pub int4: Vec<Int4Info>,
+    /// The int4 filters a default compile keeps packed for Arm and RV32.
+    pub int4_kept: KeptInt4,
     /// TFLite Micro's compressed tensors (TFLM_DECODE outputs): bytes stored, decoded, and
     /// in flash as a default compile lays them out.
     pub compressed: CompressedWeights,
@@ -89,6 +91,30 @@ pub fn compressed_weights(model: &Model<'_>, kept: &BTreeMap<(usize, TensorId), 
         }
     }
     c
+}
+
+/// The int4 filters a compile keeps packed in the microcontroller builds' flash (Arm and
+/// 32-bit RISC-V; `Kernel::kept_int4`), whose kernels unpack them as they read them; hosts
+/// (and every target with `decode_weights`) read them unpacked to int8.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct KeptInt4 {
+    /// Filters read packed (a tensor read by several ops counts once per op).
+    pub filters: usize,
+    /// Bytes of their nibbles in the microcontroller builds' weight blob.
+    pub packed_bytes: usize,
+    /// Bytes the same filters take unpacked to int8.
+    pub unpacked_bytes: usize,
+}
+
+/// [`KeptInt4`] of the lowered subgraphs (`kept`: per op, the tensor and its packed bytes).
+pub fn kept_int4(model: &Model<'_>, kept: &[(usize, TensorId, usize)]) -> KeptInt4 {
+    let mut k = KeptInt4::default();
+    for &(s, t, bytes) in kept {
+        k.filters += 1;
+        k.packed_bytes += bytes;
+        k.unpacked_bytes += model.subgraphs.as_slice().get(s).map_or(0, |sg| sg.tensor(t).num_elements());
+    }
+    k
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -367,7 +393,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         })
         .collect();
     // As a default compile folds: LUT-compressed filters kept for the `_lut` kernels.
-    let model = &folding.apply_with(model, crate::passes::fold::KeptWeights { f16: false, lut: true });
+    let model = &folding.apply_with(model, crate::passes::fold::KeptWeights { f16: false, lut: true, int4: true });
     let folded = folding
         .subgraphs
         .iter()
@@ -383,6 +409,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
     let mut weight_bytes = 0;
     let mut total_macs: u64 = 0;
     let mut kept = BTreeMap::new();
+    let mut int4_kept = Vec::new();
     for sg in model.subgraphs.iter() {
         let s = sg.id.index();
         let lowered = lower_subgraph(sg);
@@ -390,6 +417,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         for (t, b) in lowered.ops.iter().filter_map(|l| l.kernel.as_ref().ok()?.kept_compressed()) {
             *kept.entry((s, t)).or_insert(0) += b;
         }
+        int4_kept.extend(lowered.ops.iter().filter_map(|l| l.kernel.as_ref().ok()?.kept_int4()).map(|(t, b)| (s, t, b)));
         for (op, l) in sg.ops.iter().zip(lowered.ops.iter()) {
             let m = l.caps.macs;
             operators.push(OpInfo {
@@ -490,6 +518,7 @@ pub fn summarize(model: &Model<'_>) -> Summary {
         folded,
         sparse,
         int4,
+        int4_kept: kept_int4(model, &int4_kept),
         compressed: compressed_weights(model, &kept),
     }
 }
@@ -586,6 +615,16 @@ impl Summary {
                 group(stored as u64),
                 group(unpacked as u64)
             );
+            let k = &self.int4_kept;
+            if k.filters > 0 {
+                let _ = writeln!(
+                    s,
+                    "  kept packed for Arm and RV32: {} filter(s), {} bytes in flash there instead of {} (hosts and --decode-weights unpack them)",
+                    k.filters,
+                    group(k.packed_bytes as u64),
+                    group(k.unpacked_bytes as u64)
+                );
+            }
             for i in &self.int4 {
                 let sg = if i.subgraph == 0 { String::new() } else { format!("subgraph {} ", i.subgraph) };
                 let what = if i.unpacked { format!("unpacked: {} bytes", group(i.unpacked_bytes as u64)) } else { "not unpacked (refused by its readers)".to_owned() };

@@ -44,8 +44,9 @@ pub fn run_steps_with_status(model: &Model<'_>, steps: &[&[&[u8]]]) -> Result<Ve
     let model = resolved.as_ref().map_or(model, |r| &r.0);
     let folded = crate::passes::fold::FoldedModel::of(model);
     // LUT-compressed filters kept as a compile keeps them by default: their ops then run the
-    // `_lut` kernel beside the reference and check the two agree (`LutFilter::check`).
-    let model = folded.apply_with(model, crate::passes::fold::KeptWeights { f16: false, lut: true });
+    // `_lut` kernel beside the reference and check the two agree (`LutFilter::check`); int4
+    // filters kept packed likewise run the `_int4` kernel beside the int8 variant.
+    let model = folded.apply_with(model, crate::passes::fold::KeptWeights { f16: false, lut: true, int4: true });
     let lm = lower_model(&model);
     lm.check()?;
     for &id in &lm.order {

@@ -42,7 +42,12 @@ pub struct CompileOptions {
     /// LUT-compressed filters of int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED stay
     /// compressed in flash and their kernels decode one output channel at a time into a
     /// stack buffer (`tflc_runtime::kernels::lut`); the outputs are the same bits either
-    /// way. Huffman and prune compression are always decoded at compile time.
+    /// way. Huffman and prune compression are always decoded at compile time. The same
+    /// option unpacks int4 filters for every target: off, an int4 filter of an int8 CONV_2D,
+    /// DEPTHWISE_CONV_2D or FULLY_CONNECTED stays packed (two weights a byte) in the Arm and
+    /// 32-bit RISC-V builds, whose kernels unpack it as they read it
+    /// (`tflc_runtime::kernels::int4`); hosts always run the int8 variants on the filter
+    /// unpacked at compile time.
     pub decode_weights: bool,
     /// Several memory pools, fastest first (`--pool dtcm=16K --pool sram`): the planner puts
     /// every tensor in one of them, the hottest bytes in the fastest pool they fit
@@ -118,6 +123,9 @@ pub struct Compiled {
     /// TFLite Micro's compressed tensors: bytes stored, decoded, and in the weight blob
     /// (`CompileOptions::decode_weights`).
     pub compressed: crate::inspect::CompressedWeights,
+    /// The int4 filters kept packed for Arm and RV32: filters, bytes packed and unpacked
+    /// (`CompileOptions::decode_weights` unpacks them).
+    pub int4_kept: crate::inspect::KeptInt4,
 }
 
 impl Compiled {
@@ -206,7 +214,7 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
     }
     let sources: Vec<&crate::ir::Model<'_>> = reads.iter().zip(&resolved).map(|(r, res)| res.as_ref().map_or(r, |x| &x.0)).collect();
     let folded: Vec<FoldedModel> = sources.iter().map(|m| FoldedModel::of(m)).collect();
-    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, crate::passes::fold::KeptWeights { f16: opts.keep_f16_weights, lut: !opts.decode_weights })).collect();
+    let mut irs: Vec<crate::ir::Model<'_>> = folded.iter().zip(&sources).map(|(f, m)| f.apply_with(m, crate::passes::fold::KeptWeights { f16: opts.keep_f16_weights, lut: !opts.decode_weights, int4: !opts.decode_weights })).collect();
     for (i, ir) in irs.iter_mut().enumerate() {
         apply_custom_kernels(ir, &opts.custom_kernels).map_err(|e| blame(i, e))?;
         apply_custom_scratch(ir, &opts.custom_scratch).map_err(|e| blame(i, e))?;
@@ -253,7 +261,14 @@ fn build(models: &[(String, &[u8])], layout: Layout, opts: &CompileOptions) -> R
                 }
             }
             let compressed = crate::inspect::compressed_weights(&irs[0], &kept);
-            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan, compressed })))
+            let int4: Vec<(usize, crate::ir::TensorId, usize)> = lm
+                .subgraphs
+                .iter()
+                .flatten()
+                .flat_map(|sg| sg.ops.iter().filter_map(|l| l.kernel.as_ref().ok()?.kept_int4()).map(move |(t, b)| (sg.sg.id.index(), t, b)))
+                .collect();
+            let int4_kept = crate::inspect::kept_int4(&irs[0], &int4);
+            Ok(Built::Single(Box::new(Compiled { code: generated.code, weights: generated.weights, scoped_weights: generated.scoped_weights, plan, model_plan, compressed, int4_kept })))
         }
         Layout::Shared => {
             let names: Vec<String> = files.iter().map(|f| module_name(f)).collect();

@@ -33,7 +33,8 @@
 //!   half the weight bytes, the same outputs).
 //! - `decode_weights = true`: TFLite Micro's compressed weights (TFLM_DECODE) are decoded
 //!   at compile time into plain int8 in flash (faster kernels, larger firmware); by default
-//!   LUT-compressed filters stay compressed and the kernels decode them (the same outputs).
+//!   LUT-compressed filters stay compressed and the kernels decode them (the same outputs);
+//!   it also unpacks int4 filters, which Arm and RV32 builds otherwise keep packed.
 //!
 //! The generated code calls `::tflc_runtime`, so the crate depends on `tflc-runtime`.
 

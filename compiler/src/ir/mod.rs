@@ -92,6 +92,13 @@ pub struct Subgraph<'a> {
     /// the tensor's data (the decoded bytes) serves the interpreter. Empty unless the
     /// compile keeps them (the default; `CompileOptions::decode_weights` turns it off).
     pub lut_weights: BTreeSet<TensorId>,
+    /// Unpacked int4 constants (in [`Subgraph::int4_packed`]) whose every reader is the
+    /// filter of an int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED, kept packed in flash
+    /// for the Arm and 32-bit RISC-V builds: those kernels' microcontroller calls read the
+    /// nibbles (`lower::ops::int4::kept_int4`) unless they cannot; hosts read the int8 data.
+    /// Empty unless the compile keeps them (the default; `CompileOptions::decode_weights`
+    /// turns it off).
+    pub int4_kept: BTreeSet<TensorId>,
     /// Arena scratch bytes for the caller's custom-operator kernels, by custom code
     /// (`CompileOptions::custom_scratch`, `--custom-scratch NAME=BYTES`): each operator of
     /// that code gets a region live during its call only. Empty as read from a file.

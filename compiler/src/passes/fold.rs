@@ -28,7 +28,10 @@
 //!   DEQUANTIZE (whose fold then dequantizes the unpacked values, per channel when the
 //!   tensor is quantized per channel). The unpacked tensor is an int8 constant for every
 //!   later phase; [`Subgraph::int4_packed`] keeps the packed bytes. Any other int4 tensor
-//!   stays int4, and the operators reading it refuse it by name.
+//!   stays int4, and the operators reading it refuse it by name. Those only filters read
+//!   ([`Folded::int4_filters`]) are listed in [`Subgraph::int4_kept`] unless the compile
+//!   unpacks weights (`CompileOptions::decode_weights`): the Arm and RV32 calls of those
+//!   kernels then read the nibbles (`lower::ops::int4`, `tflc_runtime::kernels::int4`).
 //!
 //! A TFLM_DECODE of the LUT type whose int8 output every reader takes as the filter of an
 //! int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED ([`int4_reader`]'s rule) is listed in
@@ -90,6 +93,10 @@ pub struct Folded {
     /// The int4 constants unpacked to int8 (their int8 bytes are in `data`; the applied
     /// model types them int8 and lists their packed bytes in [`Subgraph::int4_packed`]).
     pub unpacked_int4: std::collections::BTreeSet<TensorId>,
+    /// Of them, those whose every reader is the filter of an int8 CONV_2D,
+    /// DEPTHWISE_CONV_2D or FULLY_CONNECTED (no DEQUANTIZE): kernels can read them packed
+    /// ([`Subgraph::int4_kept`] when kept).
+    pub int4_filters: std::collections::BTreeSet<TensorId>,
     /// The outputs of folded LUT-type TFLM_DECODE ops (int8) that every reader takes as
     /// the filter of an int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: kernels can read
     /// them compressed ([`Subgraph::lut_weights`] when kept).
@@ -105,6 +112,8 @@ pub struct KeptWeights {
     /// LUT-compressed weights ([`Subgraph::lut_weights`]; `CompileOptions::decode_weights`
     /// off).
     pub lut: bool,
+    /// int4 filters packed ([`Subgraph::int4_kept`]; `CompileOptions::decode_weights` off).
+    pub int4: bool,
 }
 
 /// The folding of every subgraph of a model (indexed like `model.subgraphs`).
@@ -142,6 +151,9 @@ impl FoldedModel {
             }
             if keep.lut {
                 sg.lut_weights.extend(folded.lut.iter().copied());
+            }
+            if keep.int4 {
+                sg.int4_kept.extend(folded.int4_filters.iter().copied());
             }
         }
         out
@@ -226,6 +238,9 @@ fn unpack_int4(sg: &Subgraph<'_>, f: &mut Folded) {
         tflc_runtime::quant::unpack_int4(packed, &mut unpacked);
         f.data.insert(t.id, unpacked.iter().map(|&v| v as u8).collect());
         f.unpacked_int4.insert(t.id);
+        if sg.ops.iter().filter(|o| o.inputs.contains(&Some(t.id))).all(|o| o.kind != OpKind::Dequantize) {
+            f.int4_filters.insert(t.id);
+        }
     }
 }
 
@@ -549,7 +564,7 @@ mod tests {
         // The conv, FC and depthwise filters (read as filters only), not the ADD operand.
         assert_eq!(folded.subgraphs[0].half, [TensorId::new(2), TensorId::new(5), TensorId::new(12), TensorId::new(14)].into_iter().collect());
         assert!(folded.apply(&model).main().half_weights.is_empty());
-        assert_eq!(folded.apply_with(&model, KeptWeights { f16: true, lut: false }).main().half_weights.len(), 4);
+        assert_eq!(folded.apply_with(&model, KeptWeights { f16: true, lut: false, int4: false }).main().half_weights.len(), 4);
 
         let plain = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
         let kept = crate::compile(&bytes, &crate::CompileOptions { keep_f16_weights: true, ..Default::default() }).unwrap();

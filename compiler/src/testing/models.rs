@@ -1390,6 +1390,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("builder_int16_activations", int16_activations()),
         ("builder_int16_ds", int16_ds()),
         ("builder_lut_weights", lut_weights()),
+        ("builder_int4_weights", int4_weights()),
         ("builder_mediapipe", mediapipe()),
         ("converter_int16_attention", int16_attention()),
         ("builder_in_place", in_place()),
@@ -1516,8 +1517,8 @@ pub fn fuzz_seeds() -> Vec<(&'static str, Vec<u8>)> {
     let mut seeds = all();
     seeds.push(("builder_sparse_weights", sparse_weights()));
     seeds.push(("builder_custom_ops", custom_ops()));
-    seeds.push(("builder_int4_weights", int4_weights()));
-    // TFLite Micro's LUT-compressed weights are also in `all()` (`builder_lut_weights`).
+    // TFLite Micro's LUT-compressed weights and int4 weights are also in `all()`
+    // (`builder_lut_weights`, `builder_int4_weights`).
     seeds
 }
 
@@ -1612,28 +1613,48 @@ pub fn lut_weights() -> Vec<u8> {
 /// DEPTHWISE_CONV_2D and FULLY_CONNECTED with int4 filters (per channel, per tensor), and a
 /// float32 FULLY_CONNECTED whose int4 weights sit behind DEQUANTIZE (weight-only).
 pub fn int4_weights() -> Vec<u8> {
+    int4_weights_stored(true)
+}
+
+/// [`int4_weights`]'s int8 twin: the same weights (every one in `-8..=7`) stored as int8,
+/// which is what TFLite Micro computes with once it has unpacked the int4 filters (the
+/// flash measurements compare the two).
+pub fn int4_weights_int8_twin() -> Vec<u8> {
+    int4_weights_stored(false)
+}
+
+fn int4_weights_stored(int4: bool) -> Vec<u8> {
     let mut rng = Rng(0x30);
     let mut i4s = |n: usize| -> Vec<i8> { (0..n).map(|_| (rng.next() % 16) as i8 - 8).collect() };
     let mut b = ModelBuilder::new();
+    let per_axis = |b: &mut ModelBuilder, name: &str, shape: &[usize], v: &[i8], scales: &[f32], axis: usize| {
+        if int4 {
+            b.constant_i4_per_axis(name, shape, v, scales, axis)
+        } else {
+            let q = Quantization { scale: scales.to_vec(), zero_point: vec![0; scales.len()], axis: Some(axis) };
+            b.constant(name, DType::I8, shape, v.iter().map(|&w| w as u8).collect(), Some(q))
+        }
+    };
     let x = b.activation("input", DType::I8, &[1, 5, 5, 3], Some((0.05, -2)));
-    let w = b.constant_i4_per_axis("conv/filter", &[3, 3, 3, 3], &i4s(81), &[0.11, 0.07, 0.23], 0);
+    let w = per_axis(&mut b, "conv/filter", &[3, 3, 3, 3], &i4s(81), &[0.11, 0.07, 0.23], 0);
     let bias = b.constant_i32_per_axis("conv/bias", &[3], &[37, -120, 5], &[0.0055, 0.0035, 0.0115]);
     let c = b.activation("conv", DType::I8, &[1, 5, 5, 3], Some((0.08, -10)));
     let conv = Conv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
     b.op(OpKind::Conv2d(conv), &[Some(x), Some(w), Some(bias)], &[c]);
-    let dw = b.constant_i4_per_axis("dw/filter", &[1, 3, 3, 3], &i4s(27), &[0.05, 0.09, 0.12], 3);
+    let dw = per_axis(&mut b, "dw/filter", &[1, 3, 3, 3], &i4s(27), &[0.05, 0.09, 0.12], 3);
     let d = b.activation("dw", DType::I8, &[1, 5, 5, 3], Some((0.1, 4)));
     let dwo = DepthwiseConv2dOptions { padding: Padding::Same, stride_w: 1, stride_h: 1, depth_multiplier: 1, dilation_w: 1, dilation_h: 1, activation: Activation::None };
     b.op(OpKind::DepthwiseConv2d(dwo), &[Some(c), Some(dw), None], &[d]);
     let shape = b.constant_i32("flat_shape", &[2], &[1, 75], None);
     let flat = b.activation("flat", DType::I8, &[1, 75], Some((0.1, 4)));
     b.op(OpKind::Reshape { new_shape: None }, &[Some(d), Some(shape)], &[flat]);
-    let fw = b.constant_i4("fc/weights", &[7, 75], &i4s(525), Some(Quantization { scale: vec![0.04], zero_point: vec![0], axis: None }));
+    let (fv, fq) = (i4s(525), Some(Quantization { scale: vec![0.04], zero_point: vec![0], axis: None }));
+    let fw = if int4 { b.constant_i4("fc/weights", &[7, 75], &fv, fq) } else { b.constant("fc/weights", DType::I8, &[7, 75], fv.iter().map(|&w| w as u8).collect(), fq) };
     let y = b.activation("output", DType::I8, &[1, 7], Some((0.2, 0)));
     b.op(OpKind::FullyConnected(FullyConnectedOptions::default()), &[Some(flat), Some(fw), None], &[y]);
     // Weight-only: int4 -> DEQUANTIZE -> float32 FULLY_CONNECTED.
     let xf = b.activation("input_f", DType::F32, &[1, 9], None);
-    let w4 = b.constant_i4_per_axis("fc_f/weights_int4", &[4, 9], &i4s(36), &[0.1, 0.2, 0.05, 0.3], 0);
+    let w4 = per_axis(&mut b, "fc_f/weights_int4", &[4, 9], &i4s(36), &[0.1, 0.2, 0.05, 0.3], 0);
     let wf = b.activation("fc_f/weights", DType::F32, &[4, 9], None);
     b.op(OpKind::Dequantize, &[Some(w4)], &[wf]);
     let yf = b.activation("output_f", DType::F32, &[1, 4], None);

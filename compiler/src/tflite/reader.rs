@@ -268,7 +268,7 @@ fn read_subgraph<'a>(
         });
     }
     // State tensors (TFLite Micro's persistent buffers) are the `passes::state` pass's.
-    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), lut_weights: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
+    let sg = Subgraph { id, name: fsg.name().unwrap_or("").to_owned(), tensors, ops, inputs, outputs, folded: Default::default(), half_weights: Default::default(), int4_packed: Default::default(), lut_weights: Default::default(), int4_kept: Default::default(), custom_scratch: Default::default(), custom_kernels: Default::default() };
     check_sparse_tensors(&sg)?;
     Ok(sg)
 }

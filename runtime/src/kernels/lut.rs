@@ -15,6 +15,10 @@
 //! weights are one run of the bit string: CONV_2D and FULLY_CONNECTED already store them
 //! so (output channel first); DEPTHWISE_CONV_2D's `[1, h, w, channels]` filter is
 //! transposed to channel-major rows of `h * w` taps.
+//!
+//! The drivers read their filter through [`WeightRows`], so the same three loop nests also
+//! serve int4 filters kept packed ([`crate::kernels::int4::Int4Weights`]): a weight source is
+//! one more `decode`, never a copy of a driver.
 
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
@@ -49,6 +53,22 @@ pub struct LutWeights<'a> {
     pub table: &'a [i8],
     /// The indices.
     pub indices: &'a [u8],
+}
+
+/// A filter the `_lut` drivers read in output-channel rows: `decode` writes elements `start ..
+/// start + out.len()` of the flat filter (output channel `channel`'s row holds `start`) as
+/// int8 into `out`. The compiler checks every element the kernel will read at compile time,
+/// so implementations trust their inputs.
+pub trait WeightRows {
+    /// Decodes elements `start .. start + out.len()` (of output channel `channel`) into `out`.
+    fn decode(&self, channel: usize, start: usize, out: &mut [i8]);
+}
+
+impl WeightRows for LutWeights<'_> {
+    #[inline]
+    fn decode(&self, channel: usize, start: usize, out: &mut [i8]) {
+        LutWeights::decode(self, channel, start, out)
+    }
 }
 
 impl LutWeights<'_> {
@@ -129,7 +149,7 @@ fn finish(acc: i32, bias: Option<&[i32]>, q: &crate::kernels::numerics::QuantS8<
 /// (`weights_offset == 0`): four units' rows decoded at a time while they fit [`BLOCK`],
 /// else one unit's (in pieces past [`BLOCK`]), and dotted with every batch row.
 #[inline(never)]
-pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], w: &LutWeights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
     let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
     debug_assert_eq!(p.weights_offset, 0);
     let off = p.quant.input_offset;
@@ -183,7 +203,7 @@ pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &
 /// reads them. Taps outside the image are skipped (TFLite's `ConvPerChannel`); without
 /// groups or column dilation a window row's taps are one dot product.
 #[inline(never)]
-pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWeights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -294,7 +314,7 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &LutWei
 /// (lane `j` of tap `t` at `4t + j`), then every output pixel of those channels with the
 /// four-lane multiply-accumulate, lanes past the last channel zero.
 #[inline(never)]
-pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], w: &LutWeights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
     let g = &p.geometry;
     let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, out_d] = g.filter_shape;

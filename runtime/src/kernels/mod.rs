@@ -60,6 +60,7 @@ pub mod conv_2d;
 pub mod depthwise_conv_2d;
 pub mod fully_connected;
 pub mod lut;
+pub mod int4;
 pub mod hard_swish;
 pub mod logistic;
 pub mod max_pool_2d;

@@ -262,6 +262,60 @@ pub trait KernelCase: Clone + Debug + 'static {
     const CASES: Option<u32> = None;
 }
 
+/// An operator whose filter can be narrowed to int4 (`-8..=7`), for the suites of the
+/// kernels that read int4 filters kept packed ([`crate::kernels::int4`]).
+pub trait NarrowInt4: Sized {
+    /// The same case with every filter weight in `-8..=7`: a random filter's weights shifted
+    /// right by four (uniform over the int4 range), a fixed case's clamped (hand-computed
+    /// filters are small; the extremes become -8 and 7), dropping a hand-computed output the
+    /// change would invalidate.
+    fn narrow_int4(self) -> Self;
+}
+
+/// `C` with int4 filters ([`NarrowInt4`]): the same cases, strategy and oracle, so an int4
+/// kernel's suite is one `kernel_tests!` line like any other implementation's.
+#[derive(Clone, Debug)]
+pub struct Int4<C>(pub C);
+
+impl<C: KernelCase + NarrowInt4> KernelCase for Int4<C> {
+    type Kernel = C::Kernel;
+    type Output = C::Output;
+    const REFERENCE: Self::Kernel = C::REFERENCE;
+    const CASES: Option<u32> = C::CASES;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        C::strategy().prop_map(|c| Int4(c.narrow_int4())).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        C::edge_cases().into_iter().map(|c| Int4(c.narrow_int4())).collect()
+    }
+
+    fn run(&self, kernel: Self::Kernel) -> Result<Self::Output, String> {
+        self.0.run(kernel)
+    }
+
+    fn check(&self, output: &Self::Output) -> Result<(), String> {
+        self.0.check(output)
+    }
+
+    fn prepares(&self) -> bool {
+        self.0.prepares()
+    }
+}
+
+/// [`NarrowInt4`] on one filter: `random` shifts right by four, otherwise clamps; true when a
+/// weight changed.
+pub fn narrow_filter_int4(filter: &mut [i8], random: bool) -> bool {
+    let mut changed = false;
+    for w in filter {
+        let n = if random { *w >> 4 } else { (*w).clamp(-8, 7) };
+        changed |= n != *w;
+        *w = n;
+    }
+    changed
+}
+
 /// The proptest configuration of `C`'s properties ([`KernelCase::CASES`]).
 pub fn config<C: KernelCase>() -> proptest::test_runner::Config {
     let mut config = proptest::test_runner::Config::default();

@@ -44,7 +44,8 @@ pub struct Args {
     /// int8 in flash: faster kernels, larger firmware. Without it, LUT-compressed filters
     /// of int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED stay compressed in flash and
     /// their kernels decode one output channel at a time (the same outputs); Huffman and
-    /// prune compression are always decoded at compile time.
+    /// prune compression are always decoded at compile time. Also unpacks int4 filters,
+    /// which Arm and RV32 builds otherwise keep packed (two weights a byte).
     #[arg(long = "decode-weights")]
     decode_weights: bool,
     #[command(flatten)]
@@ -198,6 +199,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "compressed weights: {} tensor(s), {} kept compressed: {} bytes in flash (the file stores {} bytes compressed, {} bytes decoded)",
                 c.tensors, c.kept, c.flash_bytes, c.stored_bytes, c.decoded_bytes
             );
+        }
+        let k = &compiled.int4_kept;
+        if k.filters > 0 {
+            eprintln!("int4 weights: {} filter(s) kept packed for Arm and RV32: {} bytes in flash there ({} bytes unpacked on hosts)", k.filters, k.packed_bytes, k.unpacked_bytes);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -14,6 +14,7 @@ use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
+use super::int4::{emit_int4, kept_int4, Int4Filter};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -42,8 +43,10 @@ pub enum Conv2dScheme {
     /// int8: the variant selected for the geometry per target class and its packed table
     /// ([`Conv2dVariant::pack`]; empty for the reference variant).
     /// `lut`: the filter kept LUT-compressed in flash ([`super::decode::kept_lut`]), which
-    /// every target's call then reads (`conv_2d_s8_lut`) instead of the variant.
-    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant>, lut: Option<LutFilter> },
+    /// every target's call then reads (`conv_2d_s8_lut`) instead of the variant. `int4`: the
+    /// int4 filter kept packed ([`super::int4::kept_int4`]), which the microcontroller
+    /// builds' call reads (`conv_2d_s8_int4`) instead of the variant; hosts keep theirs.
+    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -151,7 +154,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
                 },
             );
             let lut = kept_lut(cx, filter, out_d, LutLayout::Rows);
-            Conv2dScheme::S8 { held, arms, lut }
+            let int4 = kept_int4(cx, filter, out_d, LutLayout::Rows);
+            Conv2dScheme::S8 { held, arms, lut, int4 }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -166,7 +170,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            Conv2dScheme::S8 { held, arms, lut } => {
+            Conv2dScheme::S8 { held, arms, lut, int4 } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
@@ -179,6 +183,11 @@ impl Kernel for Conv2d {
                     let mut kept = vec![0; out.len()];
                     tflc_runtime::kernels::lut::conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
                     LutFilter::check("CONV_2D", &out, &kept)?;
+                }
+                if let Some(int4) = int4 {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::int4::conv_2d_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    Int4Filter::check("CONV_2D", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -232,6 +241,13 @@ impl Kernel for Conv2d {
         }
     }
 
+    fn kept_int4(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            Conv2dScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::conv_2d::Conv2dParams };
@@ -247,9 +263,23 @@ impl Kernel for Conv2d {
                     quote! { #rt::kernels::lut::conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
                 })
             }
-            Conv2dScheme::S8 { held, arms, lut: None } => {
-                cx.per_target(&arms.cfgs(), |cx, i| {
-                let Arm { variant, packed, .. } = &arms.arms[i];
+            Conv2dScheme::S8 { held, arms, lut: None, int4 } => {
+                // An int4 filter kept packed: the microcontroller builds' own arm.
+                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
+                cx.per_target(&split.cfgs(), |cx, i| {
+                let k = match (split.arms[i].variant, int4) {
+                    (Some(k), _) => k,
+                    (None, Some(int4)) => {
+                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
+                        return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                            let w = emit_int4(cx, int4);
+                            let bias = cx.optional_input(self.bias);
+                            quote! { #rt::kernels::int4::conv_2d_s8_int4(#p, #input, #w, #bias, #output); }
+                        });
+                    }
+                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
+                };
+                let Arm { variant, packed, .. } = &arms.arms[k];
                 // The variant's row says what its call takes; a variant whose packed table holds
                 // the requantization constants does not read the params' multiplier tables,
                 // which are then not emitted.
@@ -335,7 +365,10 @@ impl Kernel for Conv2d {
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
         // once per band of rows: no overlap (it would decode the filter once per band).
-        if matches!(&self.scheme, Conv2dScheme::S8 { lut: Some(_), .. }) {
+        // The same for an int4 filter kept packed (the same drivers, unpacking per call), as
+        // the LUT form chose speed over arena; the `_int4` kernels do run overlapped exactly
+        // (`overlap::tests::int4_overlapped_rows_equal_apart`) should that choice change.
+        if matches!(&self.scheme, Conv2dScheme::S8 { lut: Some(_), .. } | Conv2dScheme::S8 { int4: Some(_), .. }) {
             return Vec::new();
         }
         let (g, elem) = match &self.scheme {

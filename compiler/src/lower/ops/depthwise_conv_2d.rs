@@ -13,6 +13,7 @@ use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
+use super::int4::{emit_int4, kept_int4, Int4Filter};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -45,7 +46,10 @@ pub enum DepthwiseConv2dScheme {
     /// `lut`: the filter kept LUT-compressed in flash ([`super::decode::kept_lut`], windows
     /// of at most `DEPTHWISE_MAX_TAPS` taps), which every target's call then reads
     /// (`depthwise_conv_2d_s8_lut`) instead of the variant.
-    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant>, lut: Option<LutFilter> },
+    /// `int4`: the int4 filter kept packed ([`super::int4::kept_int4`], channel-major rows of
+    /// taps), which the microcontroller builds' call reads (`depthwise_conv_2d_s8_int4`)
+    /// instead of the variant; hosts keep theirs.
+    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -164,7 +168,8 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             );
             let taps = geometry.filter_shape[1] * geometry.filter_shape[2];
             let lut = if taps <= tflc_runtime::kernels::lut::DEPTHWISE_MAX_TAPS { kept_lut(cx, filter, out_d, LutLayout::Depthwise) } else { None };
-            DepthwiseConv2dScheme::S8 { held, arms, lut }
+            let int4 = if taps <= tflc_runtime::kernels::int4::DEPTHWISE_MAX_TAPS { kept_int4(cx, filter, out_d, LutLayout::Depthwise) } else { None };
+            DepthwiseConv2dScheme::S8 { held, arms, lut, int4 }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -179,7 +184,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, arms, lut } => {
+            DepthwiseConv2dScheme::S8 { held, arms, lut, int4 } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
@@ -192,6 +197,11 @@ impl Kernel for DepthwiseConv2d {
                     let mut kept = vec![0; out.len()];
                     tflc_runtime::kernels::lut::depthwise_conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
                     LutFilter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
+                }
+                if let Some(int4) = int4 {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::int4::depthwise_conv_2d_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    Int4Filter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -244,6 +254,13 @@ impl Kernel for DepthwiseConv2d {
         }
     }
 
+    fn kept_int4(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            DepthwiseConv2dScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
@@ -259,8 +276,23 @@ impl Kernel for DepthwiseConv2d {
                     quote! { #rt::kernels::lut::depthwise_conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
                 })
             }
-            DepthwiseConv2dScheme::S8 { held, arms, lut: None } => cx.per_target(&arms.cfgs(), |cx, i| {
-                let Arm { variant, packed, .. } = &arms.arms[i];
+            DepthwiseConv2dScheme::S8 { held, arms, lut: None, int4 } => {
+                // An int4 filter kept packed: the microcontroller builds' own arm.
+                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
+                cx.per_target(&split.cfgs(), |cx, i| {
+                let k = match (split.arms[i].variant, int4) {
+                    (Some(k), _) => k,
+                    (None, Some(int4)) => {
+                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.depthwise_params());
+                        return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                            let w = emit_int4(cx, int4);
+                            let bias = cx.optional_input(self.bias);
+                            quote! { #rt::kernels::int4::depthwise_conv_2d_s8_int4(#p, #input, #w, #bias, #output); }
+                        });
+                    }
+                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
+                };
+                let Arm { variant, packed, .. } = &arms.arms[k];
                 // The variant's row says what its call takes; a variant whose packed table holds
                 // the filter, the folded bias and the requantization (Mult1, OneChannel) does not
                 // read the model's filter and bias nor the params' multiplier tables, which are
@@ -286,7 +318,8 @@ impl Kernel for DepthwiseConv2d {
                         }
                     }
                 })
-            }),
+                })
+            }
             DepthwiseConv2dScheme::S16 { held } => {
                 let p = cx.params_lit(params_type::<S16>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.window_call("depthwise_rows", &p, path, x, y, |cx, p, input, output| {
@@ -342,7 +375,10 @@ impl Kernel for DepthwiseConv2d {
     fn overlap(&self) -> Vec<(usize, usize, crate::ir::DeltaBound)> {
         // The `_lut` kernel decodes its filter at every call, and an overlapped call runs
         // once per band of rows: no overlap (it would decode the filter once per band).
-        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. }) {
+        // The same for an int4 filter kept packed (the same drivers, unpacking per call), as
+        // the LUT form chose speed over arena; the `_int4` kernels do run overlapped exactly
+        // (`overlap::tests::int4_overlapped_rows_equal_apart`) should that choice change.
+        if matches!(&self.scheme, DepthwiseConv2dScheme::S8 { lut: Some(_), .. } | DepthwiseConv2dScheme::S8 { int4: Some(_), .. }) {
             return Vec::new();
         }
         let (g, elem) = match &self.scheme {

@@ -18,6 +18,7 @@
 use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
+use super::int4::{emit_int4, kept_int4, Int4Filter};
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -49,8 +50,10 @@ pub enum FullyConnectedScheme {
     /// int8: the variant selected for the weights per target class and its packed table
     /// ([`FullyConnectedVariant::pack`]; empty for the reference variant). `lut`: the
     /// weights kept LUT-compressed in flash ([`super::decode::kept_lut`]), which every
-    /// target's call then reads (`fully_connected_s8_lut`) instead of the variant.
-    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant>, lut: Option<LutFilter> },
+    /// target's call then reads (`fully_connected_s8_lut`) instead of the variant. `int4`:
+    /// the int4 weights kept packed ([`super::int4::kept_int4`]), which the microcontroller
+    /// builds' call reads (`fully_connected_s8_int4`) instead of the variant; hosts keep theirs.
+    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -226,7 +229,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             // The `_lut` kernel takes symmetric weights only (per-tensor weights with a zero
             // point are read decoded).
             let lut = if filter_offset == 0 { kept_lut(cx, filter, output_depth, LutLayout::Rows) } else { None };
-            FullyConnectedScheme::S8 { held, arms, lut }
+            // The same for int4 weights kept packed (the same drivers).
+            let int4 = if filter_offset == 0 { kept_int4(cx, filter, output_depth, LutLayout::Rows) } else { None };
+            FullyConnectedScheme::S8 { held, arms, lut, int4 }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, output_depth)?;
@@ -242,7 +247,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, arms, lut } => {
+            FullyConnectedScheme::S8 { held, arms, lut, int4 } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
                 let g = &p.geometry;
@@ -255,6 +260,11 @@ impl Kernel for FullyConnected {
                     let mut kept = vec![0; out.len()];
                     tflc_runtime::kernels::lut::fully_connected_s8_lut(p, input, &lut.view(), bias, &mut kept);
                     LutFilter::check("FULLY_CONNECTED", &out, &kept)?;
+                }
+                if let Some(int4) = int4 {
+                    let mut kept = vec![0; out.len()];
+                    tflc_runtime::kernels::int4::fully_connected_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    Int4Filter::check("FULLY_CONNECTED", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
             }
@@ -294,6 +304,13 @@ impl Kernel for FullyConnected {
         }
     }
 
+    fn kept_int4(&self) -> Option<(TensorId, usize)> {
+        match &self.scheme {
+            FullyConnectedScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
+            _ => None,
+        }
+    }
+
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
         let rt = cx.rt().clone();
         let path = quote! { kernels::fully_connected::FullyConnectedParams };
@@ -308,10 +325,23 @@ impl Kernel for FullyConnected {
                 let output = cx.output(self.output);
                 quote! { #rt::kernels::lut::fully_connected_s8_lut(&#p, #input, #w, #bias, #output); }
             }
-            FullyConnectedScheme::S8 { held, arms, lut: None } => {
+            FullyConnectedScheme::S8 { held, arms, lut: None, int4 } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
-                cx.per_target(&arms.cfgs(), |cx, i| {
-                let Arm { variant, packed, .. } = &arms.arms[i];
+                // An int4 filter kept packed: the microcontroller builds' own arm.
+                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
+                cx.per_target(&split.cfgs(), |cx, i| {
+                let k = match (split.arms[i].variant, int4) {
+                    (Some(k), _) => k,
+                    (None, Some(int4)) => {
+                        let input = cx.input(self.input);
+                        let w = emit_int4(cx, int4);
+                        let bias = cx.optional_input(self.bias);
+                        let output = cx.output(self.output);
+                        return quote! { #rt::kernels::int4::fully_connected_s8_int4(&#p, #input, #w, #bias, #output); };
+                    }
+                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
+                };
+                let Arm { variant, packed, .. } = &arms.arms[k];
                 // The variant's row says what its call takes (Interleaved and Quad hold the
                 // weights in the packed table: the model's are not emitted for them).
                 let row = variant.row();

@@ -38,6 +38,12 @@ pub trait Kernel: std::fmt::Debug {
         None
     }
 
+    /// The int4 filter this kernel's microcontroller calls read packed in flash
+    /// (`int4::kept_int4`) and the weight-blob bytes of its nibbles. Default: none.
+    fn kept_int4(&self) -> Option<(TensorId, usize)> {
+        None
+    }
+
     /// True for a pure view (RESHAPE, SQUEEZE, EXPAND_DIMS): its output may share input
     /// 0's bytes, and then it emits no code. The one place that decides it: the lowering
     /// phase hands it to the planner ([`Capabilities::is_view`](crate::lower::Capabilities)),
@@ -273,6 +279,7 @@ pub mod control_flow;
 pub(crate) mod conv_common;
 pub(crate) mod circular_buffer;
 pub(crate) mod decode;
+pub(crate) mod int4;
 pub(crate) mod detection_postprocess;
 pub(crate) mod convolution_2d_transpose_bias;
 pub(crate) mod max_pooling_with_argmax_2d;

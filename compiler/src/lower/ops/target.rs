@@ -67,6 +67,14 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
         self.arms.iter().find(|a| a.classes.contains(&class)).unwrap_or(&self.arms[0])
     }
 
+    /// These arms with the classes `kept` picks moved into one arm of their own (variant
+    /// `None`: the caller's call on weights kept in a compact form, e.g. int4 filters packed
+    /// for the microcontroller builds); every other class's arm is `Some(k)`, its arm of
+    /// `self`. With no class picked, the arms, their order and their `cfg`s are `self`'s.
+    pub fn split_kept(&self, kept: impl Fn(TargetClass) -> bool) -> PerTarget<Option<usize>> {
+        PerTarget::<Option<usize>>::select(|class| if kept(class) { None } else { Some(self.arms.iter().position(|a| a.classes.contains(&class)).unwrap_or(0)) }, |_| Vec::new())
+    }
+
     /// The `cfg`s of the arms, in order, for [`EmitCx::per_target`](crate::emit::EmitCx::per_target)
     /// (one arm: no `cfg`).
     pub fn cfgs(&self) -> Vec<TargetArm> {

@@ -184,6 +184,52 @@ fn int4_filters_unpack_at_compile_time() {
     assert!(text.contains("int4:        1 constant(s), 41 bytes stored packed, 81 bytes unpacked to int8"), "{text}");
 }
 
+/// Bytes of weight blob a build for `arm` (Arm and RV32) or a host (x86-64) links: the main
+/// blob and every scoped blob whose `cfg` holds for it.
+fn flash(c: &crate::Compiled, arm: bool) -> usize {
+    let scopes: &[&str] = if arm { &["arm", "not_x86", "arm_x86", "all"] } else { &["x86", "host", "arm_x86", "all"] };
+    c.weights.len() + c.scoped_weights.iter().filter(|(s, _)| scopes.contains(s)).map(|(_, b)| b.len()).sum::<usize>()
+}
+
+/// The int4 filters stay packed for the microcontroller builds (issue 30): each of the three
+/// ops' Arm / RV32 call is its `_int4` kernel on a nibble table of half the filter, hosts
+/// keep their int8 variants, and `decode_weights` unpacks everywhere (the int8 twin's
+/// module, blob for blob). The interpreter (every `run` above) runs the `_int4` kernel
+/// beside the int8 variant on each such op and fails on any difference.
+#[test]
+fn int4_filters_kept_packed_for_microcontrollers() {
+    use crate::testing::models::{int4_weights, int4_weights_int8_twin};
+    let bytes = int4_weights();
+    if let Some(dir) = std::env::var_os("TFLC_DUMP_OP_MODELS") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("dump dir");
+        std::fs::write(dir.join("builder_int4_weights.tflite"), &bytes).expect("dump model");
+        std::fs::write(dir.join("builder_int4_weights_int8twin.tflite"), int4_weights_int8_twin()).expect("dump model");
+    }
+    let kept = crate::compile(&bytes, &crate::CompileOptions::default()).unwrap();
+    let unpacked = crate::compile(&bytes, &crate::CompileOptions { decode_weights: true, ..Default::default() }).unwrap();
+    let twin = crate::compile(&int4_weights_int8_twin(), &crate::CompileOptions::default()).unwrap();
+    for call in ["int4::conv_2d_s8_int4(", "int4::depthwise_conv_2d_s8_int4(", "int4::fully_connected_s8_int4("] {
+        assert_eq!(kept.code.matches(call).count(), 1, "{call}\n{}", kept.code);
+        assert!(!unpacked.code.contains(call) && !twin.code.contains(call), "{call}");
+    }
+    // Under the microcontroller `cfg` only (the calls live in `mod target` for Arm and RV32).
+    assert!(kept.code.contains("OP0_INT4_FILTER") && kept.code.contains("WEIGHTS_ARM"), "{}", kept.code);
+    // Nibbles: conv 81 weights -> 41 bytes, depthwise 27 -> 14, FULLY_CONNECTED 525 -> 263.
+    let k = &kept.int4_kept;
+    assert_eq!((k.filters, k.packed_bytes, k.unpacked_bytes), (3, 41 + 14 + 263, 81 + 27 + 525), "{k:?}");
+    assert_eq!(unpacked.int4_kept.filters, 0);
+    // Hosts and `decode_weights` link what the int8 twin links.
+    assert_eq!(flash(&kept, false), flash(&twin, false));
+    assert_eq!((flash(&unpacked, true), flash(&unpacked, false)), (flash(&twin, true), flash(&twin, false)));
+    let (arm, arm_twin) = (flash(&kept, true), flash(&twin, true));
+    eprintln!("builder_int4_weights: Arm/RV32 weight blob {arm} bytes, int8 twin {arm_twin} ({:.3}x)", arm as f64 / arm_twin as f64);
+    assert!(arm < arm_twin, "{arm} {arm_twin}");
+    // `inspect` says so.
+    let text = crate::inspect::summarize(&crate::passes::read_model(&bytes).unwrap()).render_text("m");
+    assert!(text.contains("kept packed for Arm and RV32: 3 filter(s), 318 bytes in flash there instead of 633"), "{text}");
+}
+
 /// Weight-only int4 (int4 constant -> DEQUANTIZE -> float32 FULLY_CONNECTED): the
 /// DEQUANTIZE folds (per channel: TFLite's `PerChannelDequantize`), and the float model
 /// computes what it computes with the dequantized float32 weights as a constant.
@@ -234,6 +280,14 @@ fn converter_made_int4_models() {
     assert_eq!(model.main().tensors.iter().filter(|t| t.dtype == DType::I4).count(), 2);
     let got = run("int4_converter_a8w4", a8w4, &[bytes_of(INT4_A8W4_INPUT)]);
     assert_eq!(got, bytes_of(INT4_A8W4));
+    // Issue 30's bound: the Arm / RV32 weight blob at most 0.52x the int8 twin's (the same
+    // file with `decode_weights`, which unpacks the int4 filters: the twin's module).
+    let kept = crate::compile(a8w4, &crate::CompileOptions::default()).unwrap();
+    let twin = crate::compile(a8w4, &crate::CompileOptions { decode_weights: true, ..Default::default() }).unwrap();
+    assert_eq!((kept.int4_kept.filters, kept.int4_kept.packed_bytes, kept.int4_kept.unpacked_bytes), (2, 1041, 2082));
+    assert_eq!((flash(&kept, true), flash(&twin, true)), (1208, 2336));
+    assert!(flash(&kept, true) * 100 <= flash(&twin, true) * 52);
+    assert_eq!(flash(&kept, false), flash(&twin, false));
 
     let weight_only: &[u8] = include_bytes!("../../../tests/data/int4/int4_weight_only.tflite");
     let model = crate::passes::read_model(weight_only).unwrap();

@@ -28,6 +28,15 @@ fn lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&
     }
 }
 
+/// The filter packed as int4 (`kernels::int4`, the file's order: output-channel rows) run by
+/// the `_int4` kernel with the dot implementation `D` (the `Int4<Conv>` suites: every weight
+/// is in `-8..=7`).
+fn int4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
+    crate::kernels::int4::pack(filter, &mut nibbles);
+    crate::kernels::lut::conv_2d_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
+}
+
 /// The variant the compiler would select for `p`, its weights packed as the compiler packs
 /// them, run with the dot implementation `D`: the suite instantiated for every
 /// implementation the machine can execute.
@@ -687,3 +696,22 @@ kernel_tests!(lut_rv32, if true, Conv, lut::<crate::kernels::dot::rv32::Rv32>);
 kernel_tests!(lut_arm_dsp, if true, Conv, lut::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(lut_neon_micro, if true, Conv, lut::<crate::kernels::dot::neon::Neon>);
+
+impl crate::kernels::test_util::NarrowInt4 for Conv {
+    fn narrow_int4(self) -> Self {
+        let random = matches!(self, Conv::Random(_));
+        let mut p = self.problem();
+        if crate::kernels::test_util::narrow_filter_int4(&mut p.filter, random) {
+            p.expected = None;
+        }
+        Conv::Fixed(p)
+    }
+}
+// int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
+// through the `_lut` drivers on `Int4Weights`, with every dot implementation.
+kernel_tests!(int4_scalar, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(int4_rv32, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(int4_arm_dsp, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(int4_neon_micro, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::neon::Neon>);

@@ -29,6 +29,22 @@ fn lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias:
     }
 }
 
+/// The filter packed as int4 (`kernels::int4`: channel-major rows of taps, as the compiler
+/// packs it) run by the `_int4` kernel with the dot implementation `D` (the
+/// `Int4<Depthwise>` suites: every weight is in `-8..=7`); a window of more than
+/// `DEPTHWISE_MAX_TAPS` taps runs the reference, as the compiler then unpacks.
+fn int4<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
+    let taps = f_h * f_w;
+    if taps > crate::kernels::int4::DEPTHWISE_MAX_TAPS {
+        return super::depthwise_conv_2d_s8(p, input, filter, bias, output);
+    }
+    let rows: Vec<i8> = (0..out_d).flat_map(|c| (0..taps).map(move |t| (t, c))).map(|(t, c)| filter[t * out_d + c]).collect();
+    let mut nibbles = vec![0u8; rows.len().div_ceil(2)];
+    crate::kernels::int4::pack(&rows, &mut nibbles);
+    crate::kernels::lut::depthwise_conv_2d_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
+}
+
 /// The variant the compiler would select, packed as the compiler packs it, run with the dot
 /// implementation `D`.
 fn selected<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
@@ -439,3 +455,22 @@ kernel_tests!(lut_rv32, if true, Depthwise, lut::<crate::kernels::dot::rv32::Rv3
 kernel_tests!(lut_arm_dsp, if true, Depthwise, lut::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(lut_neon_micro, if true, Depthwise, lut::<crate::kernels::dot::neon::Neon>);
+
+impl crate::kernels::test_util::NarrowInt4 for Depthwise {
+    fn narrow_int4(self) -> Self {
+        let random = matches!(self, Depthwise::Random(_));
+        let mut p = self.problem();
+        if crate::kernels::test_util::narrow_filter_int4(&mut p.filter, random) {
+            p.expected = None;
+        }
+        Depthwise::Fixed(p)
+    }
+}
+// int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
+// through the `_lut` drivers on `Int4Weights`, with every dot implementation.
+kernel_tests!(int4_scalar, if true, crate::kernels::test_util::Int4<Depthwise>, int4::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(int4_rv32, if true, crate::kernels::test_util::Int4<Depthwise>, int4::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(int4_arm_dsp, if true, crate::kernels::test_util::Int4<Depthwise>, int4::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(int4_neon_micro, if true, crate::kernels::test_util::Int4<Depthwise>, int4::<crate::kernels::dot::neon::Neon>);

@@ -57,6 +57,18 @@ fn lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: 
     }
 }
 
+/// The weights packed as int4 (`kernels::int4`, the file's order) run by the `_int4` kernel
+/// with the dot implementation `D` (the `Int4<Fc>` suites: every weight is in `-8..=7`);
+/// asymmetric weights run the reference, as the compiler then unpacks.
+fn int4<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
+    if p.weights_offset != 0 {
+        return super::fully_connected_s8(p, input, filter, bias, output);
+    }
+    let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
+    crate::kernels::int4::pack(filter, &mut nibbles);
+    crate::kernels::lut::fully_connected_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
+}
+
 /// The same through the public functions, as generated code calls them.
 /// The variant `class` selects, through its public function (the variant table's `run`)
 /// with `simd` selected on this thread: the dispatch generated code goes through, on one
@@ -345,3 +357,22 @@ kernel_tests!(lut_rv32, if true, Fc, lut::<crate::kernels::dot::rv32::Rv32>);
 kernel_tests!(lut_arm_dsp, if true, Fc, lut::<crate::kernels::dot::dsp::ArmDsp>);
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 kernel_tests!(lut_neon_micro, if true, Fc, lut::<crate::kernels::dot::neon::Neon>);
+
+impl crate::kernels::test_util::NarrowInt4 for Fc {
+    fn narrow_int4(self) -> Self {
+        let random = matches!(self, Fc::Random(_));
+        let mut p = self.problem();
+        if crate::kernels::test_util::narrow_filter_int4(&mut p.filter, random) {
+            p.expected = None;
+        }
+        Fc::Fixed(p)
+    }
+}
+// int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
+// through the `_lut` drivers on `Int4Weights`, with every dot implementation.
+kernel_tests!(int4_scalar, if true, crate::kernels::test_util::Int4<Fc>, int4::<crate::kernels::dot::scalar::Scalar>);
+kernel_tests!(int4_rv32, if true, crate::kernels::test_util::Int4<Fc>, int4::<crate::kernels::dot::rv32::Rv32>);
+#[cfg(tflc_arm_dsp)]
+kernel_tests!(int4_arm_dsp, if true, crate::kernels::test_util::Int4<Fc>, int4::<crate::kernels::dot::dsp::ArmDsp>);
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+kernel_tests!(int4_neon_micro, if true, crate::kernels::test_util::Int4<Fc>, int4::<crate::kernels::dot::neon::Neon>);

@@ -200,6 +200,53 @@ fn depthwise_overlapped_rows_equal_apart() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// The `_int4` CONV_2D and DEPTHWISE_CONV_2D kernels (int4 filters kept packed: the
+/// microcontroller builds' call, which runs overlapped like the variants it replaces), over
+/// one buffer at every allowed delta, against the int8 reference on the unpacked filter.
+#[test]
+fn int4_overlapped_rows_equal_apart() {
+    use crate::kernels::int4::{conv_2d_s8_int4, depthwise_conv_2d_s8_int4, pack, Int4Weights};
+    let mut rng = Rng(0x1a74);
+    let mut checked = 0;
+    for (k, &s) in SHAPES.iter().enumerate() {
+        for &(in_d, out_d) in &[(3usize, 5usize), (2, 2)] {
+            let g = conv_geometry(s, in_d, out_d, false);
+            let (mult, shift) = multipliers(&mut rng, out_d, -14, 1);
+            let p = Conv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
+            let input = rng.i8s(g.input_shape.iter().product());
+            let filter: Vec<i8> = rng.i8s(g.filter_shape.iter().product()).into_iter().map(|w| w >> 4).collect();
+            let bias = rng.i32s(out_d, -(1 << 14), 1 << 14);
+            let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
+            pack(&filter, &mut nibbles);
+            let w = Int4Weights { nibbles: &nibbles };
+            let mut want = vec![0i8; g.output_shape.iter().product()];
+            crate::kernels::conv_2d::conv_2d_s8(&p, &input, &filter, Some(&bias), &mut want);
+            let run = |span: &mut [i8], i: usize, o: usize| conv_rows(&g, span, i, o, |sub, x, y| conv_2d_s8_int4(&Conv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, &w, Some(&bias), y));
+            checked += check_deltas(&Rows::conv_2d(&g).unwrap(), &input, &want, run, &std::format!("int4 conv shape {k}"));
+
+            let dw_out = in_d * 2;
+            let g = conv_geometry((s.0, s.1.max(4), s.2, s.3, s.4, s.5, s.6, s.7), in_d, dw_out, true);
+            let (mult, shift) = multipliers(&mut rng, dw_out, -14, 1);
+            let p = DepthwiseConv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
+            let input = rng.i8s(g.input_shape.iter().product());
+            let filter: Vec<i8> = rng.i8s(g.filter_shape.iter().product()).into_iter().map(|w| w >> 4).collect();
+            let taps = g.filter_shape[1] * g.filter_shape[2];
+            let rows: Vec<i8> = (0..dw_out).flat_map(|c| (0..taps).map(move |t| (t, c))).map(|(t, c)| filter[t * dw_out + c]).collect();
+            let mut nibbles = vec![0u8; rows.len().div_ceil(2)];
+            pack(&rows, &mut nibbles);
+            let w = Int4Weights { nibbles: &nibbles };
+            let bias_dw = rng.i32s(dw_out, -(1 << 14), 1 << 14);
+            let mut want = vec![0i8; g.output_shape.iter().product()];
+            depthwise_conv_2d::depthwise_conv_2d_s8(&p, &input, &filter, Some(&bias_dw), &mut want);
+            let run = |span: &mut [i8], i: usize, o: usize| {
+                depthwise_rows(&g, span, i, o, |sub, x, y| depthwise_conv_2d_s8_int4(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, &w, Some(&bias_dw), y))
+            };
+            checked += check_deltas(&Rows::conv(&g).unwrap(), &input, &want, run, &std::format!("int4 depthwise shape {k}"));
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
 /// AVERAGE_POOL_2D and MAX_POOL_2D (one implementation each).
 #[test]
 fn pools_overlapped_rows_equal_apart() {

@@ -1,0 +1,142 @@
+//! int4 filters kept packed in flash (issue 30): TFLite's `INT4` (two weights a byte, low
+//! nibble first, two's complement) read by the int8 CONV_2D, DEPTHWISE_CONV_2D and
+//! FULLY_CONNECTED kernels as they go, never unpacked into RAM as a whole. TFLite Micro
+//! unpacks an int4 filter into a scratch buffer (`tensor_utils::UnpackDenseInt4IntoInt8`) and
+//! runs its int8 kernel; these kernels run the same int8 loop nests as the LUT-compressed
+//! filters ([`crate::kernels::lut`]: one output channel's weights, or four, decoded into a
+//! small stack buffer, then the shared [`crate::kernels::dot::Dot`] micro-kernels), with a
+//! nibble sign-extended by two shifts instead of a table lookup. Bit-exact with the int8
+//! kernel on the unpacked filter: the same int8 weights, the same wrapping int32 sums, the
+//! same requantization.
+//!
+//! The compiler packs the nibbles at compile time in the order the kernels read them
+//! ([`pack`]): output channel `c`'s `row` weights are elements `c * row .. (c + 1) * row`.
+//! CONV_2D (`[out, h, w, in]`) and FULLY_CONNECTED (`[units, depth]`) filters are stored so
+//! already, so their nibbles are the file's bytes; DEPTHWISE_CONV_2D's `[1, h, w, channels]`
+//! is transposed to channel-major rows of `h * w` taps. A row may start at a high nibble (an
+//! odd row length): [`decode`] takes any start.
+
+use crate::kernels::conv_2d::Conv2dParams;
+use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
+use crate::kernels::fully_connected::FullyConnectedParams;
+use crate::kernels::lut::{conv_2d_lut, depthwise_conv_2d_lut, fully_connected_lut, WeightRows};
+use crate::kernels::numerics::S8;
+
+/// The largest DEPTHWISE_CONV_2D window (`h * w` taps) the `_int4` kernel takes (the LUT
+/// kernel's bound: four channels' taps decoded into one stack buffer).
+pub const DEPTHWISE_MAX_TAPS: usize = crate::kernels::lut::DEPTHWISE_MAX_TAPS;
+
+/// A filter of int4 weights, two a byte, low nibble first, output channel `c`'s weights
+/// being elements `c * row .. (c + 1) * row` (`row` the weights per output channel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Int4Weights<'a> {
+    /// The packed weights ([`pack`]).
+    pub nibbles: &'a [u8],
+}
+
+impl WeightRows for Int4Weights<'_> {
+    #[inline]
+    fn decode(&self, _channel: usize, start: usize, out: &mut [i8]) {
+        decode(self.nibbles, start, out)
+    }
+}
+
+/// The low nibble of `b`, sign-extended.
+#[inline(always)]
+fn low(b: u8) -> i8 {
+    ((b << 4) as i8) >> 4
+}
+
+/// The high nibble of `b`, sign-extended.
+#[inline(always)]
+fn high(b: u8) -> i8 {
+    (b as i8) >> 4
+}
+
+/// Elements `start .. start + out.len()` of `nibbles` (low nibble first) as int8: a high
+/// nibble first when `start` is odd, then whole bytes of two, then a last low nibble.
+#[inline]
+pub fn decode(nibbles: &[u8], start: usize, out: &mut [i8]) {
+    let mut at = start / 2;
+    let out = if start % 2 == 1 {
+        match out.split_first_mut() {
+            Some((first, rest)) => {
+                *first = high(nibbles[at]);
+                at += 1;
+                rest
+            }
+            None => return,
+        }
+    } else {
+        out
+    };
+    let whole = out.len() / 2;
+    let (pairs, tail) = out.split_at_mut(2 * whole);
+    for (o, &b) in pairs.chunks_exact_mut(2).zip(&nibbles[at..at + whole]) {
+        o[0] = low(b);
+        o[1] = high(b);
+    }
+    if let Some(last) = tail.first_mut() {
+        *last = low(nibbles[at + whole]);
+    }
+}
+
+/// Packs `values` (each in `-8..=7`; others keep their low four bits) two a byte, low nibble
+/// first, into `out` (`values.len().div_ceil(2)` bytes; an odd count leaves the last high
+/// nibble zero): TFLite's `INT4` layout, the inverse of [`decode`] and of
+/// [`crate::quant::unpack_int4`]. The compiler calls it with the weights in the kernels'
+/// order.
+pub fn pack(values: &[i8], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), values.len().div_ceil(2));
+    for (o, v) in out.iter_mut().zip(values.chunks(2)) {
+        let lo = v[0] as u8 & 0x0F;
+        let hi = v.get(1).map_or(0, |&h| h as u8 & 0x0F);
+        *o = lo | hi << 4;
+    }
+}
+
+/// FULLY_CONNECTED int8 with int4 weights ([`Int4Weights`]; `weights_offset` 0), on this
+/// target's dot micro-kernels. Bit-exact with
+/// [`crate::kernels::fully_connected::fully_connected_s8`] on the unpacked weights.
+pub fn fully_connected_s8_int4(params: &FullyConnectedParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+    fully_connected_lut::<crate::isa::Dot>(params, input, weights, bias, output)
+}
+
+/// CONV_2D int8 with int4 weights ([`Int4Weights`]), on this target's dot micro-kernels.
+/// Bit-exact with [`crate::kernels::conv_2d::conv_2d_s8`] on the unpacked filter.
+pub fn conv_2d_s8_int4(params: &Conv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+    conv_2d_lut::<crate::isa::Dot>(params, input, weights, bias, output)
+}
+
+/// DEPTHWISE_CONV_2D int8 with int4 weights ([`Int4Weights`], channel-major rows of at most
+/// [`DEPTHWISE_MAX_TAPS`] taps), on this target's dot micro-kernels. Bit-exact with
+/// [`crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8`] on the unpacked filter.
+pub fn depthwise_conv_2d_s8_int4(params: &DepthwiseConv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
+    depthwise_conv_2d_lut::<crate::isa::Dot>(params, input, weights, bias, output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode, pack};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Every start and length over every nibble value: `decode` gives back what `pack`
+    /// packed, and agrees with TFLite's unpacking (`quant::unpack_int4`).
+    #[test]
+    fn decode_inverts_pack_at_every_start() {
+        let values: Vec<i8> = (0..37).map(|i| ((i * 7 + 3) % 16) as i8 - 8).collect();
+        let mut packed = vec![0u8; values.len().div_ceil(2)];
+        pack(&values, &mut packed);
+        let mut tflite = vec![0i8; values.len()];
+        crate::quant::unpack_int4(&packed, &mut tflite);
+        assert_eq!(tflite, values);
+        for start in 0..values.len() {
+            for n in 0..=values.len() - start {
+                let mut out = vec![0x55u8 as i8; n];
+                decode(&packed, start, &mut out);
+                assert_eq!(out, values[start..start + n], "start {start} n {n}");
+            }
+        }
+    }
+}
