@@ -502,8 +502,10 @@ fn gemm_one_chunk4<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], p
 /// [`gemm_one_chunk4`]'s loop on buffers of any size (`xs_buf` at least the window's
 /// groups, `buf` at least its taps plus [`SLACK`]): also [`gemm_chunked4`]'s when the
 /// window is one of its chunks, so that the accumulators go from the biases to the
-/// requantization without the round trip through the stack that chunks need.
-#[inline(always)]
+/// requantization without the round trip through the stack that chunks need. Not inlined:
+/// both callers share one copy of the loop and its inlined micro-kernels (about 4 KB on
+/// RV32).
+#[inline(never)]
 fn quads_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
     let k4 = row_words(&p.geometry);
     let (out_d, pw) = (p.geometry.filter_shape[0], pair_words(&p.geometry));
