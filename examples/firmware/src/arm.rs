@@ -58,21 +58,52 @@ pub fn stack_pointer() -> usize {
     cortex_m::register::msp::read() as usize
 }
 
-/// Start of the measured window. Not inlined, and with a body different from
-/// [`bench_end`] so that LLVM does not merge the two; `dmb` is a compiler barrier too, so
-/// no memory access of the inference moves across the marker.
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_start() {
-    cortex_m::asm::dmb();
+// The markers of the measured window, in assembly so that their size and alignment are
+// fixed: the instruction-count plugin starts (ends) a window at every translation block
+// that starts inside `bench_start` (`bench_end`), and QEMU starts a new block at a page
+// boundary, so a marker across one counted its window twice (seen on the M55 for vww when
+// LLVM laid out `bench_end` with a frame-pointer prologue across a page). Eight-byte
+// aligned, each at most four bytes, neither can straddle a page; their bodies differ
+// (`nop; bx lr`, `bx lr`), so nothing merges them. A call to them is opaque to LLVM, a
+// compiler barrier: no memory access of the inference moves across a marker.
+core::arch::global_asm!(
+    ".section .text.tflc_fw_markers,\"ax\",%progbits",
+    ".balign 8",
+    ".global bench_start",
+    ".type bench_start,%function",
+    ".thumb_func",
+    "bench_start:",
+    "nop",
+    "bx lr",
+    ".size bench_start, . - bench_start",
+    ".balign 8",
+    ".global bench_end",
+    ".type bench_end,%function",
+    ".thumb_func",
+    "bench_end:",
+    "bx lr",
+    ".size bench_end, . - bench_end",
+);
+
+mod markers {
+    extern "C" {
+        pub fn bench_start();
+        pub fn bench_end();
+    }
 }
 
-/// End of the measured window (see [`bench_start`]).
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_end() {
-    cortex_m::asm::dmb();
-    cortex_m::asm::nop();
+/// Start of the measured window (the `bench_start` symbol above).
+#[inline(always)]
+pub fn bench_start() {
+    // SAFETY: `bench_start` is the assembly above: `nop`, return; it touches no memory.
+    unsafe { markers::bench_start() }
+}
+
+/// End of the measured window (the `bench_end` symbol above).
+#[inline(always)]
+pub fn bench_end() {
+    // SAFETY: `bench_end` is the assembly above: return; it touches no memory.
+    unsafe { markers::bench_end() }
 }
 
 /// A fault ends the run with exit status 1 instead of hanging until the timeout.

@@ -144,23 +144,48 @@ pub fn stack_pointer() -> usize {
     sp
 }
 
-/// Start of the measured window. Not inlined, and with a body different from
-/// [`bench_end`] so that LLVM does not merge the two (`nop; ret`, as in TFLite Micro's RV32
-/// harness). An `asm!` without `nomem` is a compiler barrier: no memory access of the
-/// inference moves across the marker.
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_start() {
-    // SAFETY: `nop`.
-    unsafe { asm!("nop", options(nostack, preserves_flags)) };
+// The markers of the measured window, in assembly so that their size and alignment are
+// fixed (see `arm.rs`: the plugin starts or ends a window at every translation block that
+// starts inside a marker, and QEMU starts one at each page boundary). Eight-byte aligned,
+// at most four bytes each (`nop; ret` as in TFLite Micro's RV32 harness, and `ret`), so
+// neither straddles a page and nothing merges them; a call to them is opaque to LLVM, a
+// compiler barrier.
+global_asm!(
+    ".section .text.tflc_fw_markers,\"ax\",@progbits",
+    ".balign 8",
+    ".global bench_start",
+    ".type bench_start,@function",
+    "bench_start:",
+    "c.nop",
+    "ret",
+    ".size bench_start, . - bench_start",
+    ".balign 8",
+    ".global bench_end",
+    ".type bench_end,@function",
+    "bench_end:",
+    "ret",
+    ".size bench_end, . - bench_end",
+);
+
+mod markers {
+    extern "C" {
+        pub fn bench_start();
+        pub fn bench_end();
+    }
 }
 
-/// End of the measured window (see [`bench_start`]).
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_end() {
-    // SAFETY: two `nop`s.
-    unsafe { asm!("nop", "nop", options(nostack, preserves_flags)) };
+/// Start of the measured window (the `bench_start` symbol above).
+#[inline(always)]
+pub fn bench_start() {
+    // SAFETY: `bench_start` is the assembly above: `nop`, return; it touches no memory.
+    unsafe { markers::bench_start() }
+}
+
+/// End of the measured window (the `bench_end` symbol above).
+#[inline(always)]
+pub fn bench_end() {
+    // SAFETY: `bench_end` is the assembly above: return; it touches no memory.
+    unsafe { markers::bench_end() }
 }
 
 /// critical-section for one hart in machine mode: masks machine interrupts (mstatus.MIE)

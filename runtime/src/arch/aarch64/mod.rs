@@ -121,6 +121,8 @@ pub(crate) mod tests {
             // Not selected for `TargetClass::Host`; the portable variant if it were.
             Conv2dVariant::Gemm => crate::kernels::conv_2d::conv_2d_s8_gemm(p, input, &packed, output),
             Conv2dVariant::GemmChunked => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked(p, input, &packed, output),
+            Conv2dVariant::GemmPw => crate::kernels::conv_2d::conv_2d_s8_gemm_pw(p, input, &packed, output),
+            Conv2dVariant::GemmChunkedPw => crate::kernels::conv_2d::conv_2d_s8_gemm_chunked_pw(p, input, &packed, output),
         }
     }
 

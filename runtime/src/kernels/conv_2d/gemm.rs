@@ -225,7 +225,7 @@ fn fill(dst: &mut [u8], at: usize, len: usize, v: u8) {
 /// are its pixel's channels, with no padding taps): the drivers then run with `PW` set and
 /// take [`load`]'s direct path.
 #[inline(always)]
-fn is_pointwise(g: &ConvGeometry) -> bool {
+pub(crate) fn is_pointwise(g: &ConvGeometry) -> bool {
     g.filter_shape[1] == 1 && g.filter_shape[2] == 1 && g.input_shape[3].is_multiple_of(4)
 }
 
@@ -358,11 +358,18 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert!(one_chunk(&p.geometry), "a window of more than one chunk is GemmChunked's");
     if let Some((packed, output)) = operands(p, packed, output) {
-        if is_pointwise(&p.geometry) {
-            gemm_one_chunk::<D, true>(p, input, packed, output);
-        } else {
-            gemm_one_chunk::<D, false>(p, input, packed, output);
-        }
+        gemm_one_chunk::<D, false>(p, input, packed, output);
+    }
+}
+
+/// [`super::Conv2dVariant::GemmPw`]: [`conv_gemm`] for a pointwise layer ([`is_pointwise`]),
+/// each pixel's chunk taken straight from its channels. Its own entry (and variant) so that
+/// a model links only the instantiations its layers use.
+#[inline(never)]
+pub(crate) fn conv_gemm_pw<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    debug_assert!(one_chunk(&p.geometry) && is_pointwise(&p.geometry), "GemmPw takes pointwise windows of one chunk");
+    if let Some((packed, output)) = operands(p, packed, output) {
+        gemm_one_chunk::<D, true>(p, input, packed, output);
     }
 }
 
@@ -376,11 +383,16 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
 #[inline(never)]
 pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     if let Some((packed, output)) = operands(p, packed, output) {
-        if is_pointwise(&p.geometry) {
-            chunked::<D, true>(p, input, packed, output);
-        } else {
-            chunked::<D, false>(p, input, packed, output);
-        }
+        chunked::<D, false>(p, input, packed, output);
+    }
+}
+
+/// [`super::Conv2dVariant::GemmChunkedPw`]: [`conv_gemm_chunked`] for a pointwise layer
+/// ([`is_pointwise`]), as [`conv_gemm_pw`].
+#[inline(never)]
+pub(crate) fn conv_gemm_chunked_pw<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    if let Some((packed, output)) = operands(p, packed, output) {
+        chunked::<D, true>(p, input, packed, output);
     }
 }
 

@@ -90,6 +90,12 @@ crate::variants::variant_table! {
         /// CONV_2D int8, [`Conv2dVariant::GemmChunked`]: `packed` from [`Conv2dVariant::pack`]
         /// (the same layout as `Gemm`'s); any window, in chunks of [`gemm::CHUNK_TAPS`] taps.
         GemmChunked => conv_2d_s8_gemm_chunked(input, packed) portable gemm::conv_gemm_chunked::<crate::isa::Dot>, packed_requant true;
+        /// CONV_2D int8, [`Conv2dVariant::GemmPw`]: `Gemm` for a pointwise layer, `packed` as
+        /// `Gemm`'s.
+        GemmPw => conv_2d_s8_gemm_pw(input, packed) portable gemm::conv_gemm_pw::<crate::isa::Dot>, packed_requant true;
+        /// CONV_2D int8, [`Conv2dVariant::GemmChunkedPw`]: `GemmChunked` for a pointwise
+        /// layer, `packed` as `Gemm`'s.
+        GemmChunkedPw => conv_2d_s8_gemm_chunked_pw(input, packed) portable gemm::conv_gemm_chunked_pw::<crate::isa::Dot>, packed_requant true;
         /// CONV_2D int8, [`Conv2dVariant::Pointwise`]: `packed` from [`Conv2dVariant::pack`].
         Pointwise => conv_2d_s8_pointwise(input, filter, packed) simd [neon neon_dotprod vnni avx2] conv_2d_pointwise, portable fast::conv_1x1::<crate::isa::Dot>;
         /// CONV_2D int8, [`Conv2dVariant::Window`]: interior windows start from `packed` (from
@@ -127,6 +133,13 @@ pub enum Conv2dVariant {
     /// chunks. A separate variant (and function), so that a model without such windows does
     /// not link the chunked path.
     GemmChunked,
+    /// [`conv_2d_s8_gemm_pw`]: `Gemm` for a pointwise layer (1x1 windows on whole words,
+    /// `gemm::is_pointwise`): a window inside the input is its pixel's channels, taken
+    /// without the row walk. Its own variant (and function) so that a model links only the
+    /// loops its layers use.
+    GemmPw,
+    /// [`conv_2d_s8_gemm_chunked_pw`]: `GemmChunked` for a pointwise layer, as `GemmPw`.
+    GemmChunkedPw,
     /// [`conv_2d_s8_pointwise`]: 1x1 filter, no padding, every window inside the input.
     Pointwise,
     /// [`conv_2d_s8_window`]: ungrouped, any window.
@@ -154,7 +167,12 @@ impl Conv2dVariant {
             return Conv2dVariant::Reference;
         }
         if !target.is_host() && gemm::requant_is_exact(p, filter, bias) {
-            return if gemm::one_chunk(g) { Conv2dVariant::Gemm } else { Conv2dVariant::GemmChunked };
+            return match (gemm::one_chunk(g), gemm::is_pointwise(g)) {
+                (true, false) => Conv2dVariant::Gemm,
+                (false, false) => Conv2dVariant::GemmChunked,
+                (true, true) => Conv2dVariant::GemmPw,
+                (false, true) => Conv2dVariant::GemmChunkedPw,
+            };
         }
         if target == TargetClass::X86 && quad::fits(g) {
             return Conv2dVariant::Quad;
@@ -182,7 +200,7 @@ impl Conv2dVariant {
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dVariant::Reference => 0,
-            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::packed_len(g),
+            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked | Conv2dVariant::GemmPw | Conv2dVariant::GemmChunkedPw => gemm::packed_len(g),
             Conv2dVariant::Wide => wide::packed_len(g),
             Conv2dVariant::Quad => quad::packed_len(g),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => g.filter_shape[0],
@@ -201,7 +219,7 @@ impl Conv2dVariant {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {
             Conv2dVariant::Reference => {}
-            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked => gemm::pack(p, filter, bias, packed),
+            Conv2dVariant::Gemm | Conv2dVariant::GemmChunked | Conv2dVariant::GemmPw | Conv2dVariant::GemmChunkedPw => gemm::pack(p, filter, bias, packed),
             Conv2dVariant::Wide => wide::pack_s8(p, filter, bias, packed),
             Conv2dVariant::Quad => quad::pack(p, filter, bias, packed),
             Conv2dVariant::Pointwise | Conv2dVariant::Window => {

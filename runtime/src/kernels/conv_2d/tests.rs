@@ -48,6 +48,8 @@ fn selected<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Opt
         Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
         Conv2dVariant::Gemm => super::gemm::conv_gemm::<D>(p, input, &packed, output),
         Conv2dVariant::GemmChunked => super::gemm::conv_gemm_chunked::<D>(p, input, &packed, output),
+        Conv2dVariant::GemmPw => super::gemm::conv_gemm_pw::<D>(p, input, &packed, output),
+        Conv2dVariant::GemmChunkedPw => super::gemm::conv_gemm_chunked_pw::<D>(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<D>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<D>(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
@@ -67,6 +69,8 @@ fn host_portable<const X86: bool>(p: &Conv2dParams<S8>, input: &[i8], filter: &[
         Conv2dVariant::Reference => super::conv_2d_s8(p, input, filter, bias, output),
         Conv2dVariant::Gemm => super::gemm::conv_gemm::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
         Conv2dVariant::GemmChunked => super::gemm::conv_gemm_chunked::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
+        Conv2dVariant::GemmPw => super::gemm::conv_gemm_pw::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
+        Conv2dVariant::GemmChunkedPw => super::gemm::conv_gemm_chunked_pw::<crate::kernels::dot::scalar::Scalar>(p, input, &packed, output),
         Conv2dVariant::Pointwise => super::fast::conv_1x1::<crate::kernels::dot::scalar::Scalar>(p, input, filter, &packed, output),
         Conv2dVariant::Window => super::fast::conv_window::<crate::kernels::dot::scalar::Scalar>(p, input, filter, bias, &packed, output),
         Conv2dVariant::Wide => super::wide::conv_wide_s8(p, input, &packed, output),
@@ -644,11 +648,14 @@ fn strategies_reach_every_variant() {
         }
         per_strategy.push(seen);
     }
-    let all: std::collections::BTreeSet<_> = per_strategy[..3].iter().flatten().collect();
-    assert_eq!(all.len(), 5, "{per_strategy:?}");
-    assert_eq!(per_strategy[3].len(), 5, "{per_strategy:?}");
+    // Every Arm variant but `GemmChunkedPw` (a pointwise layer of more than 64 input
+    // channels, past the random shapes), which the edge cases reach.
+    let all: std::collections::BTreeSet<_> = per_strategy[..3].iter().flatten().cloned().collect();
+    assert_eq!(all.len(), 6, "{per_strategy:?}");
+    assert_eq!(per_strategy[3].len(), 6, "{per_strategy:?}");
     let edges: std::collections::BTreeSet<_> = Conv::edge_cases().iter().map(|c| std::format!("{:?}", variant_of(&c.problem()))).collect();
-    assert_eq!(edges.len(), 5, "edge cases reach {edges:?}");
+    assert!(edges.contains("GemmChunkedPw"), "edge cases reach {edges:?}");
+    assert_eq!(all.union(&edges).count(), 7, "edge cases reach {edges:?}");
 }
 
 /// The bound edge cases select Gemm up to the bound and the window variant past it.
@@ -664,7 +671,10 @@ fn gemm_bound_selects() {
 fn chunked_gemm_cases_select_gemm_chunked() {
     let edges = Conv::edge_cases();
     let got: Vec<Conv2dVariant> = edges[edges.len() - 11..edges.len() - 3].iter().map(|c| variant_of(&c.problem())).collect();
-    assert_eq!(got, [Conv2dVariant::GemmChunked; 8]);
+    // The 1x1 on 128 channels (whole words) is the pointwise form; on 90 the general one.
+    let mut want = [Conv2dVariant::GemmChunked; 8];
+    want[6] = Conv2dVariant::GemmChunkedPw;
+    assert_eq!(got, want);
 }
 
 /// The variant the compiler selects for a problem.

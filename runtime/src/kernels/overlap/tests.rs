@@ -137,7 +137,7 @@ fn conv_2d_overlapped_rows_equal_apart() {
             }
         }
     }
-    for v in [Conv2dVariant::Reference, Conv2dVariant::Gemm, Conv2dVariant::Pointwise, Conv2dVariant::Window] {
+    for v in [Conv2dVariant::Reference, Conv2dVariant::Gemm, Conv2dVariant::GemmPw, Conv2dVariant::Pointwise, Conv2dVariant::Window] {
         assert!(seen.contains(&v), "{v:?} not reached");
     }
     assert!(checked > 1000, "{checked}");
