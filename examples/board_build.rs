@@ -44,23 +44,30 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// The build script of a Cortex-M board example (nRF52840-DK, MPS3-AN547): the model and
-/// its input as the including build script's header says, and the crate's `memory.x` where
-/// cortex-m-rt's `link.x` finds it. `esp32c3` has its own `main` (a RISC-V linker script).
-#[allow(dead_code)]
-fn cortex_m_board_main() {
+/// The model and its input, as the including build script's header says: `TFLC_BOARD_MODEL`,
+/// else the shared corpus's kws with its golden input 0, else `fallback` (a model relative
+/// to the crate; `None`: the build stops and says where it looked for the corpus), written
+/// to OUT_DIR as `model.rs` (the `include_model!` line) and `input.bin`. Returns the
+/// crate's directory and OUT_DIR.
+fn write_model_and_input(fallback: Option<&str>) -> (PathBuf, PathBuf) {
     println!("cargo:rerun-if-env-changed=TFLC_BOARD_MODEL");
     println!("cargo:rerun-if-env-changed=TFLC_BOARD_INPUT");
     println!("cargo:rerun-if-env-changed=TFLC_SHARED");
-    println!("cargo:rerun-if-changed=memory.x");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| manifest.join("../../../shared"));
     let kws = shared.join("models/mlperf_kws_dscnn_int8.tflite");
-    let (model, input) = match std::env::var_os("TFLC_BOARD_MODEL") {
-        Some(m) => (manifest.join(m), None),
-        None if kws.exists() => (kws, Some(shared.join("golden/mlperf_kws_dscnn_int8/run0_in0.bin"))),
-        None => (manifest.join("../models/tiny_cnn_int8.tflite"), None),
+    let (model, input) = match (std::env::var_os("TFLC_BOARD_MODEL"), fallback) {
+        (Some(m), _) => (manifest.join(m), None),
+        (None, _) if kws.exists() => (kws, Some(shared.join("golden/mlperf_kws_dscnn_int8/run0_in0.bin"))),
+        (None, Some(f)) => (manifest.join(f), None),
+        (None, None) => fail(&format!(
+            "the shared model corpus is missing: {} does not exist. This example runs \
+             ../shared/models/mlperf_kws_dscnn_int8.tflite (the models are not part of the \
+             repository); put the corpus beside the repository, point TFLC_SHARED at it, or \
+             set TFLC_BOARD_MODEL=path/to/model.tflite",
+            normalize(&kws).display()
+        )),
     };
     let input = std::env::var_os("TFLC_BOARD_INPUT").map(|i| manifest.join(i)).or(input);
     let rel = relative(&model, &manifest);
@@ -74,6 +81,17 @@ fn cortex_m_board_main() {
         None => Vec::new(),
     };
     write(&out.join("input.bin"), &bytes);
+    (manifest, out)
+}
+
+/// The build script of a Cortex-M board example (nRF52840-DK, MPS3-AN547): the model and
+/// its input ([`write_model_and_input`], the repository's tiny CNN without the corpus), and
+/// the crate's `memory.x` where cortex-m-rt's `link.x` finds it. `esp32c3` calls
+/// [`write_model_and_input`] itself (its linker scripts are esp-hal's).
+#[allow(dead_code)]
+fn cortex_m_board_main() {
+    println!("cargo:rerun-if-changed=memory.x");
+    let (manifest, out) = write_model_and_input(Some("../models/tiny_cnn_int8.tflite"));
     // memory.x where cortex-m-rt's link.x finds it.
     write(&out.join("memory.x"), &std::fs::read(manifest.join("memory.x")).unwrap_or_else(|e| fail(&format!("memory.x: {e}"))));
     println!("cargo:rustc-link-search={}", out.display());

@@ -12,36 +12,7 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=TFLC_BOARD_MODEL");
-    println!("cargo:rerun-if-env-changed=TFLC_BOARD_INPUT");
-    println!("cargo:rerun-if-env-changed=TFLC_SHARED");
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
-    let shared = std::env::var_os("TFLC_SHARED").map(PathBuf::from).unwrap_or_else(|| manifest.join("../../../shared"));
-    let kws = shared.join("models/mlperf_kws_dscnn_int8.tflite");
-    let (model, input) = match std::env::var_os("TFLC_BOARD_MODEL") {
-        Some(m) => (manifest.join(m), None),
-        None if kws.exists() => (kws, Some(shared.join("golden/mlperf_kws_dscnn_int8/run0_in0.bin"))),
-        None => fail(&format!(
-            "the shared model corpus is missing: {} does not exist. This example runs \
-             ../shared/models/mlperf_kws_dscnn_int8.tflite (the models are not part of the \
-             repository); put the corpus beside the repository, point TFLC_SHARED at it, or \
-             set TFLC_BOARD_MODEL=path/to/model.tflite",
-            normalize(&kws).display()
-        )),
-    };
-    let input = std::env::var_os("TFLC_BOARD_INPUT").map(|i| manifest.join(i)).or(input);
-    let rel = relative(&model, &manifest);
-    println!("cargo:rerun-if-changed={}", model.display());
-    write(&out.join("model.rs"), format!("::tflc_macros::include_model!({:?});\n", rel.display().to_string()).as_bytes());
-    let bytes = match &input {
-        Some(i) => {
-            println!("cargo:rerun-if-changed={}", i.display());
-            std::fs::read(i).unwrap_or_else(|e| fail(&format!("cannot read the input {}: {e}", i.display())))
-        }
-        None => Vec::new(),
-    };
-    write(&out.join("input.bin"), &bytes);
+    write_model_and_input(None);
 }
 
 include!("../board_build.rs");
