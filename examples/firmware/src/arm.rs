@@ -85,27 +85,6 @@ core::arch::global_asm!(
     ".size bench_end, . - bench_end",
 );
 
-mod markers {
-    extern "C" {
-        pub fn bench_start();
-        pub fn bench_end();
-    }
-}
-
-/// Start of the measured window (the `bench_start` symbol above).
-#[inline(always)]
-pub fn bench_start() {
-    // SAFETY: `bench_start` is the assembly above: `nop`, return; it touches no memory.
-    unsafe { markers::bench_start() }
-}
-
-/// End of the measured window (the `bench_end` symbol above).
-#[inline(always)]
-pub fn bench_end() {
-    // SAFETY: `bench_end` is the assembly above: return; it touches no memory.
-    unsafe { markers::bench_end() }
-}
-
 /// A fault ends the run with exit status 1 instead of hanging until the timeout.
 #[exception]
 // SAFETY: cortex-m-rt requires the HardFault handler to be an `unsafe fn` (it must not be

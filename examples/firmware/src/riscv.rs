@@ -167,27 +167,6 @@ global_asm!(
     ".size bench_end, . - bench_end",
 );
 
-mod markers {
-    extern "C" {
-        pub fn bench_start();
-        pub fn bench_end();
-    }
-}
-
-/// Start of the measured window (the `bench_start` symbol above).
-#[inline(always)]
-pub fn bench_start() {
-    // SAFETY: `bench_start` is the assembly above: `nop`, return; it touches no memory.
-    unsafe { markers::bench_start() }
-}
-
-/// End of the measured window (the `bench_end` symbol above).
-#[inline(always)]
-pub fn bench_end() {
-    // SAFETY: `bench_end` is the assembly above: return; it touches no memory.
-    unsafe { markers::bench_end() }
-}
-
 /// critical-section for one hart in machine mode: masks machine interrupts (mstatus.MIE)
 /// and restores the previous state. (The firmware enables no interrupt; this keeps the
 /// `critical_section::Mutex` around the model honest anyway.)
