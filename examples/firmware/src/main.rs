@@ -98,6 +98,8 @@ enum Verdict {
     Mismatch { output: usize, first: usize, got: u8, want: u8, differing: usize },
     /// The golden data does not fit the model's I/O (wrong model or golden files).
     Shape { what: &'static str, index: usize, model_bytes: usize, golden_bytes: usize },
+    /// The model was already borrowed (it is borrowed nowhere else: a harness bug).
+    Busy,
 }
 
 fn run_once(m: &mut model::Model) -> Verdict {
@@ -169,7 +171,7 @@ fn main() -> ! {
     // model is borrowed nowhere else.
     let verdict = critical_section::with(|cs| match MODEL.borrow(cs).try_borrow_mut() {
         Ok(mut m) => run_once(&mut m),
-        Err(_) => Verdict::Shape { what: "model already borrowed", index: 0, model_bytes: 0, golden_bytes: 0 },
+        Err(_) => Verdict::Busy,
     });
     let stack_peak = stack::peak_bytes();
     let name = golden::NAME;
@@ -181,37 +183,41 @@ fn main() -> ! {
         }
         Verdict::Mismatch { output, first, got, want, differing } => {
             Line::new()
-                    .s("tflc-fw: model=")
-                    .s(name)
-                    .s(" result=mismatch output=")
-                    .u(output)
-                    .s(" differing_bytes=")
-                    .u(differing)
-                    .s(" first_at=")
-                    .u(first)
-                    .s(" got=")
-                    .i(i32::from(got as i8))
-                    .s(" want=")
-                    .i(i32::from(want as i8))
-                    .s(" arena_bytes=")
-                    .u(arena)
-                    .s(" stack_peak_bytes=")
-                    .u(stack_peak);
+                .s("tflc-fw: model=")
+                .s(name)
+                .s(" result=mismatch output=")
+                .u(output)
+                .s(" differing_bytes=")
+                .u(differing)
+                .s(" first_at=")
+                .u(first)
+                .s(" got=")
+                .i(i32::from(got as i8))
+                .s(" want=")
+                .i(i32::from(want as i8))
+                .s(" arena_bytes=")
+                .u(arena)
+                .s(" stack_peak_bytes=")
+                .u(stack_peak);
             platform::exit(false);
         }
         Verdict::Shape { what, index, model_bytes, golden_bytes } => {
             Line::new()
-                    .s("tflc-fw: model=")
-                    .s(name)
-                    .s(" result=error golden data does not fit the model: ")
-                    .s(what)
-                    .s(" ")
-                    .u(index)
-                    .s(": model ")
-                    .u(model_bytes)
-                    .s(" bytes, golden ")
-                    .u(golden_bytes)
-                    .s(" bytes");
+                .s("tflc-fw: model=")
+                .s(name)
+                .s(" result=error golden data does not fit the model: ")
+                .s(what)
+                .s(" ")
+                .u(index)
+                .s(": model ")
+                .u(model_bytes)
+                .s(" bytes, golden ")
+                .u(golden_bytes)
+                .s(" bytes");
+            platform::exit(false);
+        }
+        Verdict::Busy => {
+            Line::new().s("tflc-fw: model=").s(name).s(" result=error the model is already borrowed");
             platform::exit(false);
         }
     }
