@@ -21,6 +21,13 @@
 //!   image set to the input zero point: such a tap contributes `w * (zp +
 //!   input_offset) = 0`, exactly the reference's skipped tap, so every window starts from
 //!   the folded bias.
+//! - **Taps as bytes** ([`Dot::GEMM_BYTES`], Helium): the same packed words, but each
+//!   pixel's window chunk is copied as int8 with each group's taps in the order
+//!   `t0 t2 t1 t3` ([`Dot::permute_into`]), which is the order of a channel's bytes in its
+//!   pair's words, so that a de-interleaving load (`VLD20.8`/`VLD21.8`) of 32 packed bytes
+//!   gives channel `a`'s sixteen taps and channel `b`'s, each multiplied by sixteen of a
+//!   pixel's taps in one `VMLADAVA.S8` ([`Dot::dot_2x2_bytes`]): 9 instructions per 64
+//!   multiply-accumulates, against 10 per 32 for the widened words.
 //! - **Requantization** of a block in registers: `MultiplyByQuantizedMultiplier` as one
 //!   `Dot::doubling_high_mul` (`h`), then TFLite's `RoundingDivideByPOT(h, e)` plus the
 //!   output offset as `((u >> (e - 1)) + 1 + 2 * offset) >> 1` with `u = h - (h < 0)`
@@ -176,11 +183,76 @@ impl Pixel {
     }
 }
 
-/// Widens `src` (whole words) into pixel `slot` (0 or 1) of the groups of `dst` (four
-/// words per group, [`Dot::dot_2x2`]'s layout).
-#[inline(always)]
-fn widen<D: Dot>(src: &[i8], dst: &mut [u32], slot: usize) {
-    D::widen_into(src, dst, slot);
+/// How [`load`] puts a pixel's chunk of taps into the chunk buffer.
+trait Taps {
+    /// Puts `src` (whole groups of four taps) at tap `at` of pixel `slot` of `xs`.
+    fn put<D: Dot>(src: &[i8], xs: &mut [u32], at: usize, slot: usize);
+}
+
+/// Widened ([`Dot::widen_into`]): four words per group, pixel `slot`'s words in each
+/// ([`Dot::dot_2x2`]'s layout, or [`Dot::GEMM_QUADS`]').
+struct Widened;
+
+impl Taps for Widened {
+    #[inline(always)]
+    fn put<D: Dot>(src: &[i8], xs: &mut [u32], at: usize, slot: usize) {
+        D::widen_into(src, &mut xs[at..], slot);
+    }
+}
+
+/// As bytes in a packed channel's order ([`Dot::permute_into`], [`Dot::GEMM_BYTES`]):
+/// `xs` is the pixel's own buffer (`slot` is not used).
+struct Bytes;
+
+impl Taps for Bytes {
+    #[inline(always)]
+    fn put<D: Dot>(src: &[i8], xs: &mut [u32], at: usize, _slot: usize) {
+        D::permute_into(src, &mut bytemuck::cast_slice_mut::<u32, i8>(xs)[at..]);
+    }
+}
+
+/// A pixel pair's chunk of taps in the form the micro-kernel reads: widened groups
+/// ([`Dot::dot_2x2`]) or two pixels' bytes ([`Dot::dot_2x2_bytes`]).
+trait PairChunk {
+    /// Loads taps `t0..t0 + 4 * ng` of pixel `px`'s window into pixel `slot` (0 or 1).
+    #[allow(clippy::too_many_arguments)]
+    fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize);
+    /// The block's accumulators `acc` plus the chunk's taps times a channel pair's packed
+    /// words `w` (two per group of the chunk).
+    fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4];
+}
+
+/// [`PairChunk`] of [`Dot::dot_2x2`]: the widened groups.
+struct WideChunk<'a>(&'a mut [u32]);
+
+impl PairChunk for WideChunk<'_> {
+    #[inline(always)]
+    fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+        load::<D, PW, Widened>(p, input, px, &mut self.0[..4 * ng], buf, slot, t0, ng);
+    }
+    #[inline(always)]
+    fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        D::dot_2x2(self.0, w, acc)
+    }
+}
+
+/// [`PairChunk`] of [`Dot::dot_2x2_bytes`]: pixel 0's bytes, then pixel 1's from word
+/// `stride`.
+struct ByteChunk<'a> {
+    x: &'a mut [u32],
+    stride: usize,
+}
+
+impl PairChunk for ByteChunk<'_> {
+    #[inline(always)]
+    fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+        load::<D, PW, Bytes>(p, input, px, &mut self.x[slot * self.stride..][..ng], buf, 0, t0, ng);
+    }
+    #[inline(always)]
+    fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        let (x, n) = (bytemuck::cast_slice::<u32, i8>(self.x), 2 * w.len());
+        D::dot_2x2_bytes(&x[..n], &x[4 * self.stride..][..n], w, acc)
+    }
 }
 
 /// Copies `src[..len]` to `dst[at..]`. A run of at most 16 bytes is copied as one of a few
@@ -235,7 +307,7 @@ pub(crate) fn is_pointwise(g: &ConvGeometry) -> bool {
 /// than copying a few words (about 80 instructions per pixel on RV32 and the M4).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn load<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+fn load<D: Dot, const PW: bool, T: Taps>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
     if PW {
         let g = &p.geometry;
         let [_, in_h, in_w, in_d] = g.input_shape;
@@ -243,21 +315,21 @@ fn load<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, x
         if iy >= g.pad_top && ix >= g.pad_left && iy - g.pad_top < in_h && ix - g.pad_left < in_w {
             let at = ((px.b * in_h + iy - g.pad_top) * in_w + ix - g.pad_left) * in_d + t0;
             if let Some(src) = input.get(at..at + 4 * ng) {
-                return widen::<D>(src, xs, slot);
+                return T::put::<D>(src, xs, 0, slot);
             }
         }
     }
-    load_chunk::<D>(p, input, px, xs, buf, slot, t0, ng)
+    load_chunk::<D, T>(p, input, px, xs, buf, slot, t0, ng)
 }
 
-/// Widens the padded taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order, each
+/// Puts the padded taps `t0..t0 + 4 * ng` of the window of pixel `px` (OHWI order, each
 /// row padded to [`padded_row`] taps; the padding taps read anything, their weights are
-/// zero) into slot `slot` of `xs`: straight from the input rows when the window is inside
+/// zero) into `xs`: straight from the input rows when the window is inside
 /// the input (the padding then reads the bytes after a row, also inside `input`), else
 /// through `buf`.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+fn load_chunk<D: Dot, T: Taps>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u32], buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
@@ -282,7 +354,7 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
         for ky in rows {
             let (a, b) = (t0.max(ky * prow) - ky * prow, t1.min(ky * prow + prow) - ky * prow);
             let src = &input[row_at(ky) + a..][..b - a];
-            widen::<D>(src, &mut xs[ky * prow + a - t0..], slot);
+            T::put::<D>(src, xs, ky * prow + a - t0, slot);
         }
         return;
     }
@@ -332,7 +404,7 @@ fn load_chunk<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs: &mut [u
         }
     }
     let bytes: &[i8] = bytemuck::cast_slice(&buf[..4 * ng]);
-    widen::<D>(bytes, xs, slot);
+    T::put::<D>(bytes, xs, 0, slot);
 }
 
 /// The requantization constants of channel `c` as [`pack`] stores them, `(m2, e - 1)`. A channel with multiplier
@@ -525,7 +597,7 @@ fn quads_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], p
     let Some(xs) = xs_buf.get_mut(..4 * k4) else { return };
     for (outs, pxs, n) in pixel_quads(p, output) {
         for (slot, &px) in pxs.iter().enumerate().take(n) {
-            load::<D, PW>(p, input, px, xs, buf, slot, 0, k4);
+            load::<D, PW, Widened>(p, input, px, xs, buf, slot, 0, k4);
         }
         let quads = packed.chunks_exact(2 * pw);
         let odd = quads.remainder();
@@ -552,44 +624,57 @@ fn gemm_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], pa
     if D::GEMM_QUADS {
         return gemm_one_chunk4::<D, PW>(p, input, packed, output);
     }
-    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     // The padding taps of the last group (zero weights) read whatever is there.
     let mut buf = [0u8; CHUNK_TAPS + SLACK];
-    pairs_one_chunk::<D, PW>(p, input, packed, output, &mut xs_buf, &mut buf);
+    if D::GEMM_BYTES {
+        let mut x = [0u32; 2 * CHUNK_GROUPS];
+        return pairs_one_chunk::<D, PW, _>(p, input, packed, output, &mut ByteChunk { x: &mut x, stride: CHUNK_GROUPS }, &mut buf);
+    }
+    let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
+    pairs_one_chunk::<D, PW, _>(p, input, packed, output, &mut WideChunk(&mut xs_buf), &mut buf);
 }
 
-/// [`gemm_one_chunk`]'s loop on buffers of any size (`xs_buf` at least the window's
+/// [`gemm_one_chunk`]'s loop on buffers of any size (`xs` at least the window's
 /// groups, `buf` at least its taps plus [`SLACK`]): also [`gemm_chunked`]'s when its chunks
 /// are longer than [`CHUNK_TAPS`] (Helium's 288) and the window is one of them, so that
 /// the accumulators go from the biases to the requantization without the round trip
 /// through the stack that chunks need. Not inlined, as [`quads_one_chunk`]: one copy of
 /// the loop for both callers (Cortex-M55 vww and person_detect images 3.6 KB smaller).
 #[inline(never)]
-fn pairs_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs_buf: &mut [u32], buf: &mut [u8]) {
+fn pairs_one_chunk<D: Dot, const PW: bool, C: PairChunk>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs: &mut C, buf: &mut [u8]) {
     let k4 = row_words(&p.geometry);
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
     for (outs, px0, px1, two) in pixel_pairs(p, output) {
-        let xs = &mut xs_buf[..4 * k4];
-        load::<D, PW>(p, input, px0, xs, buf, 0, 0, k4);
+        xs.load::<D, PW>(p, input, px0, buf, 0, 0, k4);
         if two {
-            load::<D, PW>(p, input, px1, xs, buf, 1, 0, k4);
+            xs.load::<D, PW>(p, input, px1, buf, 1, 0, k4);
         }
-        block_row::<D>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
+        block_row::<D>(p.geometry.filter_shape[0], |w, acc| xs.dot::<D>(w, acc), packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
 }
 
 /// [`conv_gemm_chunked`]'s loop (any window; one chunk at a time).
 #[inline(never)]
 fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize, const BUF: usize>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    // Arrays of groups, flattened (a const generic may only be a whole length).
+    let mut buf = [0u8; BUF];
+    if D::GEMM_BYTES {
+        let mut x = [[0u32; 2]; GROUPS];
+        let xs = &mut ByteChunk { x: x.as_flattened_mut(), stride: GROUPS };
+        return chunked_loop::<D, PW, PAIRS, GROUPS, _>(p, input, packed, output, xs, &mut buf);
+    }
+    let mut xs_groups = [[0u32; 4]; GROUPS];
+    chunked_loop::<D, PW, PAIRS, GROUPS, _>(p, input, packed, output, &mut WideChunk(xs_groups.as_flattened_mut()), &mut buf)
+}
+
+/// [`gemm_chunked`]'s loop on its buffers (`xs` a chunk of `GROUPS` groups).
+#[inline(always)]
+fn chunked_loop<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize, C: PairChunk>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs: &mut C, buf: &mut [u8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(GROUPS);
     let pw = pair_words(&p.geometry);
-    // An array of groups, flattened (a const generic may only be a whole length).
-    let mut xs_groups = [[0u32; 4]; GROUPS];
-    let xs_buf = xs_groups.as_flattened_mut();
-    let mut buf = [0u8; BUF];
     if GROUPS > CHUNK_GROUPS && chunks == 1 {
-        return pairs_one_chunk::<D, PW>(p, input, packed, output, xs_buf, &mut buf);
+        return pairs_one_chunk::<D, PW, C>(p, input, packed, output, xs, buf);
     }
     let mut accs = [[0i32; 4]; PAIRS];
     let (c1, lo, hi) = (1 + 2 * p.quant.output_offset, p.clamp.min, p.clamp.max);
@@ -598,10 +683,9 @@ fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
             for chunk in 0..chunks {
                 let g0 = chunk * GROUPS;
                 let ng = GROUPS.min(k4 - g0);
-                let xs = &mut xs_buf[..4 * ng];
-                load::<D, PW>(p, input, px0, xs, &mut buf, 0, 4 * g0, ng);
+                xs.load::<D, PW>(p, input, px0, buf, 0, 4 * g0, ng);
                 if two {
-                    load::<D, PW>(p, input, px1, xs, &mut buf, 1, 4 * g0, ng);
+                    xs.load::<D, PW>(p, input, px1, buf, 1, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 // A vector requantization of the whole block after its last chunk (two
@@ -612,7 +696,7 @@ fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
                     let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
-                    *acc = D::dot_2x2(xs, &w[2 * g0..][..2 * ng], start);
+                    *acc = xs.dot::<D>(&w[2 * g0..][..2 * ng], start);
                     n += 1;
                     if last && !block {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);
@@ -653,7 +737,7 @@ fn gemm_chunked4<D: Dot, const PW: bool, const QUADS: usize, const GROUPS: usize
                 let ng = GROUPS.min(k4 - g0);
                 let xs = &mut xs_buf[..4 * ng];
                 for (slot, &px) in pxs.iter().enumerate().take(n) {
-                    load::<D, PW>(p, input, px, xs, &mut buf.0, slot, 4 * g0, ng);
+                    load::<D, PW, Widened>(p, input, px, xs, &mut buf.0, slot, 4 * g0, ng);
                 }
                 let (first, last) = (chunk == 0, chunk + 1 == chunks);
                 let start = |i: [[i32; 4]; 4], acc: [[i32; 4]; 4]| if first { i } else { acc };
@@ -690,7 +774,7 @@ fn gemm_chunked4<D: Dot, const PW: bool, const QUADS: usize, const GROUPS: usize
 /// are two halfword stores with no bounds checks; otherwise [`store`] writes what exists.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+fn block_row<D: Dot>(out_d: usize, dot: impl Fn(&[i32], [i32; 4]) -> [i32; 4], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
     if D::BLOCK_REQUANT && out_d >= 32 && out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         // A vector requantization: the accumulators of up to 32 pairs on the stack, then
@@ -703,7 +787,7 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
             let mut n = 0;
             for (acc, wp) in accs.iter_mut().zip(blk.chunks_exact(pw)) {
                 let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-                *acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+                *acc = dot(w, [head[0], head[1], head[0], head[1]]);
                 n += 1;
             }
             D::requant_pairs(&accs[..n], blk, pw, c1, lo, hi, d0, d1);
@@ -714,7 +798,7 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
         let (o0, o1) = outs.split_at_mut(out_d);
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-            let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+            let acc = dot(w, [head[0], head[1], head[0], head[1]]);
             let v = requant_pair::<D>(acc, head, c1, lo, hi).to_le_bytes().map(|b| b as i8);
             d0.copy_from_slice(&v[..2]);
             d1.copy_from_slice(&v[2..]);
@@ -723,7 +807,7 @@ fn block_row<D: Dot>(out_d: usize, xs: &[u32], packed: &[i32], pw: usize, c1: i3
     }
     for (pair, wp) in pairs.enumerate() {
         let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-        let acc = D::dot_2x2(xs, w, [head[0], head[1], head[0], head[1]]);
+        let acc = dot(w, [head[0], head[1], head[0], head[1]]);
         store(out_d, requant_pair::<D>(acc, head, c1, lo, hi), 2 * pair, outs);
     }
 }

@@ -528,6 +528,8 @@ impl KernelCase for Conv {
 
 kernel_tests!(reference, Conv, crate::kernels::conv_2d::conv_2d_s8);
 kernel_tests!(selected_scalar, if true, Conv, selected::<crate::kernels::dot::scalar::Scalar>);
+// The drivers' byte paths (Helium's `GEMM_BYTES`), with the scalar micro-kernels.
+kernel_tests!(selected_scalar_bytes, if true, Conv, selected::<crate::kernels::dot::scalar::ScalarBytes>);
 // The RV32 micro-kernels (portable Rust, so run natively here too) on the Arm layouts.
 kernel_tests!(selected_rv32, if true, Conv, selected::<crate::kernels::dot::rv32::Rv32>);
 #[cfg(tflc_arm_dsp)]

@@ -152,6 +152,29 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
+    /// Whether `Gemm`'s drivers hand this implementation its taps as int8 bytes
+    /// ([`Dot::permute_into`], [`Dot::dot_2x2_bytes`]) instead of widened words: a vector
+    /// unit whose int8 dot product reads sixteen taps at once (Helium's `VMLADAVA.S8`) and
+    /// whose de-interleaving load splits a channel pair's packed words into the two
+    /// channels' bytes. A compile-time constant, so the other implementations' drivers are
+    /// unchanged; the packed layout is the same.
+    const GEMM_BYTES: bool = false;
+    /// Copies `src` (whole groups of four taps; a tail of fewer than four bytes is ignored)
+    /// to `dst` with each group's taps in the order a channel's bytes have in its pair's
+    /// packed words ([`Dot::dot_2x2`]): `t0, t2, t1, t3`.
+    #[inline(always)]
+    fn permute_into(src: &[i8], dst: &mut [i8]) {
+        scalar::permute_into(src, dst)
+    }
+    /// [`Dot::dot_2x2`] on taps as bytes: `acc` `[p0 a, p0 b, p1 a, p1 b]` plus the dot
+    /// products of pixel 0's taps `x0` and pixel 1's `x1` (each in [`Dot::permute_into`]'s
+    /// order, at least `4 * w.len() / 2` bytes) with the pair's packed words `w` (as
+    /// [`Dot::dot_2x2`] reads them: channel `a`'s taps are the even bytes, `b`'s the odd
+    /// ones, in that order), wrapping.
+    #[inline(always)]
+    fn dot_2x2_bytes(x0: &[i8], x1: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        scalar::dot_2x2_bytes(x0, x1, w, acc)
+    }
     /// Whether `Gemm`'s drivers run blocks of four output pixels ([`Dot::dot_4x4`]) instead
     /// of two. Such an implementation's [`Dot::widen_into`] takes slots 0..4 and writes each
     /// pixel's taps as they are: slot `s` of group `g` is bytes `4s..4s + 4` of words

@@ -156,6 +156,117 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     acc
 }
 
+/// [`permute_into`]'s gather offsets: each group of four taps `t0 t2 t1 t3`.
+static PERMUTE: [u8; 16] = [0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15];
+
+/// See [`super::Dot::permute_into`], sixteen taps per iteration: one gather (`VLDRB.U8`
+/// at [`PERMUTE`]'s offsets) and one `VSTRB`, tail predicated (`WLSTP.8`: the last
+/// iteration's lanes are the remaining bytes).
+#[inline(always)]
+pub(crate) fn permute_into(src: &[i8], dst: &mut [i8]) {
+    let n = (src.len() / 4).min(dst.len() / 4) * 4;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The
+    // offsets come from `PERMUTE` (16 bytes). The loop runs ceil(n / 16) times (`WLSTP`
+    // skips it when 0) with the lanes of bytes >= n predicated off (they neither read nor
+    // write): iteration k reads bytes 16k + PERMUTE[i] of `src` (each below n when its lane
+    // is on, n <= src.len(): PERMUTE only swaps bytes inside a group of four, and n is
+    // whole groups) and writes bytes 16k..16k + 16 of `dst` (below n <= dst.len()). No
+    // flags.
+    unsafe {
+        asm!(
+            "vldrb.u8 q6, [{perm}]",
+            "wlstp.8 lr, lr, 3f",
+            "2:",
+            "vldrb.u8 q0, [{src}, q6]",
+            "add {src}, {src}, #16",
+            "vstrb.8 q0, [{dst}], #16",
+            "letp lr, 2b",
+            "3:",
+            perm = in(reg) PERMUTE.as_ptr(),
+            src = inout(reg) src.as_ptr() => _,
+            dst = inout(reg) dst.as_mut_ptr() => _,
+            inout("lr") n => _,
+            out("q0") _,
+            out("q6") _,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// See [`super::Dot::dot_2x2_bytes`], sixteen taps per iteration: `VLD20.8`/`VLD21.8`
+/// de-interleave 32 bytes of the pair's words into channel `a`'s sixteen taps (the even
+/// bytes) and channel `b`'s (the odd ones), one `VLDRB` per pixel, four `VMLADAVA.S8`:
+/// nine instructions (with `LE`) for 64 multiply-accumulates. The last one to three groups
+/// run once more with predicated gathers of the two channels' bytes (`VCTP.8`, `VPST`).
+#[inline(always)]
+pub(crate) fn dot_2x2_bytes(x0: &[i8], x1: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let n = (2 * w.len()).min(x0.len() / 4 * 4).min(x1.len() / 4 * 4);
+    let (blocks, rest) = (n / 16, n % 16);
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). The loop
+    // runs `blocks` times (`WLS` skips it when 0); iteration k reads bytes 32k..32k + 32 of
+    // `w` (VLD20/VLD21, the second with writeback) and bytes 16k..16k + 16 of `x0` and `x1`,
+    // inside the slices since 16 * blocks <= n <= 2 * w.len() (taps; `w` has 4 * w.len()
+    // bytes) and n <= x0.len(), x1.len(). Then, when `rest` (a multiple of 4 below 16) is
+    // not 0, one predicated step: `VCTP.8` enables lanes 0..rest, the gathers read bytes
+    // 2i and 2i + 1 of `w` from 32 * blocks for the enabled lanes i (below 2 * rest, so
+    // inside `w` as n = 16 * blocks + rest <= 2 * w.len()), the loads bytes 16 * blocks + i
+    // of `x0` and `x1` (below n), and only the enabled lanes accumulate. `VIDUP` needs an
+    // even start register (r12). Writes only the named registers; the compare sets flags.
+    unsafe {
+        asm!(
+            "wls lr, lr, 3f",
+            "2:",
+            "vld20.8 {{q0, q1}}, [{w}]",
+            "vld21.8 {{q0, q1}}, [{w}]!",
+            "vldrb.u8 q2, [{x0}], #16",
+            "vldrb.u8 q3, [{x1}], #16",
+            "vmladava.s8 r0, q2, q0",
+            "vmladava.s8 r2, q2, q1",
+            "vmladava.s8 r4, q3, q0",
+            "vmladava.s8 r8, q3, q1",
+            "le lr, 2b",
+            "3:",
+            "cmp {rest}, #0",
+            "beq 4f",
+            "vidup.u8 q4, r12, #2",
+            "vmov.i8 q5, #1",
+            "vadd.i8 q5, q4, q5",
+            "vctp.8 {rest}",
+            "vpstt",
+            "vldrbt.u8 q0, [{w}, q4]",
+            "vldrbt.u8 q1, [{w}, q5]",
+            "vpstt",
+            "vldrbt.u8 q2, [{x0}]",
+            "vldrbt.u8 q3, [{x1}]",
+            "vpstttt",
+            "vmladavat.s8 r0, q2, q0",
+            "vmladavat.s8 r2, q2, q1",
+            "vmladavat.s8 r4, q3, q0",
+            "vmladavat.s8 r8, q3, q1",
+            "4:",
+            x0 = inout(reg) x0.as_ptr() => _,
+            x1 = inout(reg) x1.as_ptr() => _,
+            w = inout(reg) w.as_ptr() => _,
+            rest = in(reg) rest,
+            inout("r12") 0u32 => _,
+            inout("lr") blocks => _,
+            inout("r0") a0,
+            inout("r2") a1,
+            inout("r4") a2,
+            inout("r8") a3,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            options(readonly, nostack)
+        );
+    }
+    [a0, a1, a2, a3]
+}
+
 /// See [`super::Dot::widen_into`], four words per iteration: two widening gathers
 /// (`VLDRB.S16` at the byte offsets `[0, 2, 4, .., 14]` and `[1, 3, .., 15]`) give the four
 /// words' `[t0, t2]` and `[t1, t3]` halves (what SXTB16 and SXTB16 ROR #8 give), and two
@@ -1056,6 +1167,15 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dot_2x2(x, w, acc)
+    }
+    const GEMM_BYTES: bool = true;
+    #[inline(always)]
+    fn permute_into(src: &[i8], dst: &mut [i8]) {
+        permute_into(src, dst)
+    }
+    #[inline(always)]
+    fn dot_2x2_bytes(x0: &[i8], x1: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        dot_2x2_bytes(x0, x1, w, acc)
     }
     #[inline(always)]
     fn doubling_high_mul(x: i32, m2: i32) -> i32 {

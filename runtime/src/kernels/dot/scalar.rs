@@ -96,6 +96,32 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::permute_into`].
+#[inline(always)]
+pub(crate) fn permute_into(src: &[i8], dst: &mut [i8]) {
+    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
+        d.copy_from_slice(&[s[0], s[2], s[1], s[3]]);
+    }
+}
+
+/// See [`super::Dot::dot_2x2_bytes`].
+#[inline(always)]
+pub(crate) fn dot_2x2_bytes(x0: &[i8], x1: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = acc;
+    // Byte 2i of the pair's words is channel a's i-th tap, byte 2i + 1 channel b's.
+    let n = x0.len().min(x1.len()).min(2 * w.len());
+    for i in 0..n {
+        let word = w[i / 2].to_le_bytes();
+        let (wa, wb) = (word[2 * (i % 2)] as i8 as i32, word[2 * (i % 2) + 1] as i8 as i32);
+        let (x, y) = (x0[i] as i32, x1[i] as i32);
+        a0 = a0.wrapping_add(x * wa);
+        a1 = a1.wrapping_add(x * wb);
+        a2 = a2.wrapping_add(y * wa);
+        a3 = a3.wrapping_add(y * wb);
+    }
+    [a0, a1, a2, a3]
+}
+
 /// See [`super::Dot::dot_4x4`]: the raw-byte layout of four pixels per group.
 #[inline(always)]
 pub(crate) fn dot_4x4(x: &[u32], wa: &[i32], wb: &[i32], mut acc: [[i32; 4]; 4]) -> [[i32; 4]; 4] {
@@ -166,5 +192,37 @@ impl super::Dot for Scalar {
     #[inline(always)]
     fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
         mac4_offset(x, w, offset, acc)
+    }
+}
+
+/// [`Scalar`] with Helium's driver choices ([`super::Dot::GEMM_BYTES`], 72-group chunks,
+/// block requantization): the host suites run the drivers' byte paths with it, which the
+/// Helium micro-kernels take on the target only.
+#[cfg(test)]
+pub(crate) struct ScalarBytes;
+
+#[cfg(test)]
+impl super::Dot for ScalarBytes {
+    const NAME: &'static str = "scalar-bytes";
+    const GEMM_BYTES: bool = true;
+    const CHUNKED_GROUPS: usize = 72;
+    const BLOCK_REQUANT: bool = true;
+    fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
+        dot4(x, w, acc)
+    }
+    fn dot1(x: &[i8], w: &[i8], acc: i32) -> i32 {
+        dot1(x, w, acc)
+    }
+    fn mac4(x: [i8; 4], w: [i8; 4], acc: [i32; 4]) -> [i32; 4] {
+        <Scalar as super::Dot>::mac4(x, w, acc)
+    }
+    fn dot4_offset(x: &[i8], w: [&[i8]; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        <Scalar as super::Dot>::dot4_offset(x, w, offset, acc)
+    }
+    fn dot1_offset(x: &[i8], w: &[i8], offset: i32, acc: i32) -> i32 {
+        <Scalar as super::Dot>::dot1_offset(x, w, offset, acc)
+    }
+    fn mac4_offset(x: [i8; 4], w: [i8; 4], offset: i32, acc: [i32; 4]) -> [i32; 4] {
+        <Scalar as super::Dot>::mac4_offset(x, w, offset, acc)
     }
 }

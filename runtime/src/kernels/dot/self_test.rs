@@ -161,6 +161,21 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
             // Longer slices than the groups need: the kernel reads only whole groups of both.
             let wx = &pw[..(2 * groups + 1).min(pw.len())];
             t.cmp("dot_2x2+", groups, &D::dot_2x2(x, wx, acc), &Scalar::dot_2x2(xs, wx, acc), fail);
+            // Taps as bytes (`GEMM_BYTES`): the permutation, then the byte dot over the
+            // same packed words, on slices longer than the groups need too.
+            {
+                let mut bytes = [[0i8; 4 * MAX_GROUPS]; 2];
+                for (px, out) in raw.iter().zip(bytes.iter_mut()) {
+                    let mut want = [0i8; 4 * MAX_GROUPS];
+                    D::permute_into(&px[..4 * groups], out);
+                    Scalar::permute_into(&px[..4 * groups], &mut want);
+                    t.cmp("permute_into", groups, &out.map(i32::from), &want.map(i32::from), fail);
+                }
+                let (x0, x1) = (&bytes[0][..4 * groups], &bytes[1][..4 * groups]);
+                t.cmp("dot_2x2_bytes", groups, &D::dot_2x2_bytes(x0, x1, w, acc), &Scalar::dot_2x2_bytes(x0, x1, w, acc), fail);
+                let (y0, y1) = (&bytes[0][..], &bytes[1][..]);
+                t.cmp("dot_2x2_bytes+", groups, &D::dot_2x2_bytes(y0, y1, w, acc), &Scalar::dot_2x2_bytes(y0, y1, w, acc), fail);
+            }
             if D::GEMM_QUADS {
                 // Four pixels: `widen_into` puts pixel s's taps as they are at bytes 4s..4s + 4
                 // of each group, and `dot_4x4` reads that layout.
