@@ -154,10 +154,11 @@ fn linker_script() -> (&'static str, &'static str) {
         "thumbv7em-none-eabihf" | "thumbv7em-none-eabi" => ("memory.x", MEMORY_X_MPS2_AN386),
         "thumbv6m-none-eabi" => ("memory.x", MEMORY_X_NRF51),
         "thumbv8m.main-none-eabihf" | "thumbv8m.main-none-eabi" => match target_cpu().as_deref() {
-            Some("cortex-m55") => ("memory.x", MEMORY_X_MPS3_AN547),
+            // The Cortex-M85 build runs on the same board model (QEMU has no M85).
+            Some("cortex-m55" | "cortex-m85") => ("memory.x", MEMORY_X_MPS3_AN547),
             Some("cortex-m33") => ("memory.x", MEMORY_X_MPS2_AN505),
             cpu => fail(&format!(
-                "{target} with target-cpu {cpu:?}: build with RUSTFLAGS `-C target-cpu=cortex-m33` (mps2-an505) or `-C target-cpu=cortex-m55` (mps3-an547)"
+                "{target} with target-cpu {cpu:?}: build with RUSTFLAGS `-C target-cpu=cortex-m33` (mps2-an505) or `-C target-cpu=cortex-m55` / `cortex-m85` (mps3-an547)"
             )),
         },
         t if t.starts_with("riscv32") => ("tflc-fw-riscv.x", LINK_X_RISCV_VIRT),

@@ -4,7 +4,7 @@
 # --rv32a RV32IMC / RV32IMAC, virt) with the instruction-count plugin, and prints a table
 # against TFLite Micro's figures.
 #
-# Usage: examples/firmware/run.sh [--self-test] [--dot-self-test] [--per-op] [--m0|--m33|--m55|--rv32|--rv32a] [model ...]
+# Usage: examples/firmware/run.sh [--self-test] [--dot-self-test] [--per-op] [--m0|--m33|--m55|--m85|--rv32|--rv32a] [model ...]
 #   Models: arguments, else $FIRMWARE_MODELS (space or comma separated), else the models
 #   issue 6 requires and issue 11's two float32 models (hardware FPU; their scalar float
 #   kernels give TFLite Micro's bits, so they match byte for byte too) (with --m0: tflm_micro_speech_int8 tflm_hello_world_int8, the ones that
@@ -35,6 +35,10 @@
 #   runtime's build.rs turns on its Helium micro-kernels (cfg(tflc_mve): kernels::dot::mve)
 #   for this CPU, the DSP kernels for what they do not cover; --m55 first runs the
 #   dot-self-test (see --dot-self-test).
+#   --m85: as --m55 with -C target-cpu=cortex-m85 (the same MVE, DSP and FPU, plus PACBTI,
+#   which nothing here enables), run on the same QEMU Cortex-M55 model (QEMU has no M85):
+#   checks that a Cortex-M85 build takes the Helium kernels and matches; its instruction
+#   counts are the M55 model's, the ratios against tflm_m55.json.
 #   --rv32: build for riscv32imc-unknown-none-elf and run on QEMU's virt with
 #   -cpu rv32,a=false,f=false,d=false -bios none (TFLite Micro's RV32 baseline's settings),
 #   against tflm_rv32.json; a model whose image links libgcc's 64-bit helpers (__muldi3,
@@ -46,7 +50,7 @@
 #   FIRMWARE_TIMEOUT  seconds allowed per QEMU run (default 600)
 #   FIRMWARE_PROF     N: also print the N functions that executed the most instructions
 #   FIRMWARE_PER_OP   1: as --per-op
-#   FIRMWARE_TARGET   thumbv6m: as --m0; cortex-m33: as --m33; cortex-m55: as --m55;
+#   FIRMWARE_TARGET   thumbv6m: as --m0; cortex-m33: as --m33; cortex-m55: as --m55; cortex-m85: as --m85;
 #                     riscv32imc: as --rv32; riscv32imac: as --rv32a (default thumbv7em)
 #   TFLC_FW_KEEP_F16  1: compile with keep_f16_weights (float16 weights stay float16 in flash)
 #   TFLC_FW_DECODE_WEIGHTS  1: compile with decode_weights (TFLite Micro's compressed
@@ -82,6 +86,7 @@ while (($#)); do
         --m0) arch=thumbv6m ;;
         --m33) arch=cortex-m33 ;;
         --m55) arch=cortex-m55 ;;
+        --m85) arch=cortex-m85 ;;
         --rv32) arch=riscv32imc ;;
         --rv32a) arch=riscv32imac ;;
         --*) echo "error: unknown option $1 (see the head of $0)" >&2; exit 2 ;;
@@ -110,7 +115,7 @@ case "$arch" in
         required_models="$m0_models"
         suffix=-m0
         ;;
-    cortex-m33 | cortex-m55)
+    cortex-m33 | cortex-m55 | cortex-m85)
         # One Rust target for both; -C target-cpu picks the core's features (the runtime's
         # build.rs turns on its DSP kernels for both, the firmware's build.rs the board's
         # memory map). Set here for the target only, so host crates stay shared.
@@ -121,10 +126,18 @@ case "$arch" in
             machine=(-cpu cortex-m33 -machine mps2-an505)
             board="Cortex-M33 (QEMU mps2-an505; thumbv8m.main-none-eabihf, -C target-cpu=cortex-m33: DSP extension, single-precision FPU)"
             suffix=-m33
-        else
+        elif [ "$arch" = cortex-m55 ]; then
             machine=(-cpu cortex-m55 -machine mps3-an547)
             board="Cortex-M55 (QEMU mps3-an547; thumbv8m.main-none-eabihf, -C target-cpu=cortex-m55: DSP extension, MVE with float, double-precision FPU)"
             suffix=-m55
+            baseline=tflm_m55.json
+            dot_self_test=1
+        else
+            # QEMU has no Cortex-M85: its build (Armv8.1-M with the same MVE and DSP, plus
+            # PACBTI, which nothing here turns on) runs on the M55 model.
+            machine=(-cpu cortex-m55 -machine mps3-an547)
+            board="Cortex-M85 build (thumbv8m.main-none-eabihf, -C target-cpu=cortex-m85: DSP extension, MVE with float, double-precision FPU) run on QEMU's Cortex-M55 (mps3-an547; QEMU has no M85 model, the instruction set is the same)"
+            suffix=-m85
             baseline=tflm_m55.json
             dot_self_test=1
         fi
@@ -149,7 +162,7 @@ case "$arch" in
             suffix=-rv32a
         fi
         ;;
-    *) echo "error: FIRMWARE_TARGET=$arch: expected thumbv7em, thumbv6m, cortex-m33, cortex-m55, riscv32imc or riscv32imac" >&2; exit 2 ;;
+    *) echo "error: FIRMWARE_TARGET=$arch: expected thumbv7em, thumbv6m, cortex-m33, cortex-m55, cortex-m85, riscv32imc or riscv32imac" >&2; exit 2 ;;
 esac
 if (($#)); then
     models="$*"
@@ -525,7 +538,7 @@ def load(p):
 # m4: TFLite Micro's figures for this core (tflm_m4.json, tflm_rv32.json, tflm_m55.json; the
 # same structure: per model "ref" and, on Arm, "cmsis_nn"), none on a core it was not run on.
 m4, mem = load(m4_path), load(mem_path)
-if arch not in ("thumbv7em", "riscv32imc", "riscv32imac", "cortex-m55"):
+if arch not in ("thumbv7em", "riscv32imc", "riscv32imac", "cortex-m55", "cortex-m85"):
     m4 = {}  # TFLite Micro was not measured on this core: no ratios
 def ratio(a, b):
     return f"{a / b:.2f}x" if a is not None and b else "-"
@@ -578,12 +591,14 @@ elif arch in ("riscv32imc", "riscv32imac"):
               "static RAM = .data+.bss with the smallest working arena) and tflm_memory.json (arena = tflm_total, head + tail). "
               + ("This build is RV32IMAC (A on), TFLite Micro's is RV32IMC: the ratios compare different ISAs by one extension. "
                  if arch == "riscv32imac" else ""))
-elif arch == "cortex-m55":
-    theirs = ("TFLite Micro: tflm_m55.json (same QEMU board and CPU; 'vs TFLM ref' = its reference kernels, "
+elif arch in ("cortex-m55", "cortex-m85"):
+    theirs = (("This is the Cortex-M85 build run on QEMU's Cortex-M55 model; TFLite Micro's figures are its M55 build's. "
+               if arch == "cortex-m85" else "") +
+              "TFLite Micro: tflm_m55.json (same QEMU board and CPU; 'vs TFLM ref' = its reference kernels, "
               "'vs TFLM CMSIS-NN' = CMSIS-NN's Helium (MVE) kernels; instructions of one Invoke; flash = whole image; "
               "static RAM = .data+.bss with the smallest working arena; flash, RAM and stack ratios are against the "
               "reference build) and tflm_memory.json (arena = tflm_total, head + tail). This build runs tflc's Helium "
-              "(MVE) micro-kernels (runtime kernels::dot::mve: CONV_2D Gemm/GemmChunked, depthwise 3x3 Mult1, "
+              "(MVE) micro-kernels (runtime kernels::dot::mve: CONV_2D Gemm/GemmChunked on int8 bytes, depthwise 3x3 Mult1, "
               "FULLY_CONNECTED, dense int8 ADD) and its Armv7E-M DSP kernels (SMLAD/SXTB16) for the rest. ")
 else:
     theirs = ("TFLite Micro was not measured on this core (its figures are for the Cortex-M4F, RV32IMC and Cortex-M55): "
