@@ -236,22 +236,22 @@ impl PairChunk for WideChunk<'_> {
     }
 }
 
-/// [`PairChunk`] of [`Dot::dot_2x2_bytes`]: pixel 0's bytes, then pixel 1's from word
-/// `stride`.
+/// [`PairChunk`] of [`Dot::dot_2x2_bytes`]: pixel 0's bytes and pixel 1's, each buffer
+/// at least a chunk (the micro-kernel reads as many taps as the weights it is given have).
 struct ByteChunk<'a> {
-    x: &'a mut [u32],
-    stride: usize,
+    x0: &'a mut [u32],
+    x1: &'a mut [u32],
 }
 
 impl PairChunk for ByteChunk<'_> {
     #[inline(always)]
     fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
-        load::<D, PW, Bytes>(p, input, px, &mut self.x[slot * self.stride..][..ng], buf, 0, t0, ng);
+        let x = if slot == 0 { &mut *self.x0 } else { &mut *self.x1 };
+        load::<D, PW, Bytes>(p, input, px, &mut x[..ng], buf, 0, t0, ng);
     }
     #[inline(always)]
     fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-        let (x, n) = (bytemuck::cast_slice::<u32, i8>(self.x), 2 * w.len());
-        D::dot_2x2_bytes(&x[..n], &x[4 * self.stride..][..n], w, acc)
+        D::dot_2x2_bytes(bytemuck::cast_slice(self.x0), bytemuck::cast_slice(self.x1), w, acc)
     }
 }
 
@@ -627,8 +627,8 @@ fn gemm_one_chunk<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], pa
     // The padding taps of the last group (zero weights) read whatever is there.
     let mut buf = [0u8; CHUNK_TAPS + SLACK];
     if D::GEMM_BYTES {
-        let mut x = [0u32; 2 * CHUNK_GROUPS];
-        return pairs_one_chunk::<D, PW, _>(p, input, packed, output, &mut ByteChunk { x: &mut x, stride: CHUNK_GROUPS }, &mut buf);
+        let (mut x0, mut x1) = ([0u32; CHUNK_GROUPS], [0u32; CHUNK_GROUPS]);
+        return pairs_one_chunk::<D, PW, _>(p, input, packed, output, &mut ByteChunk { x0: &mut x0, x1: &mut x1 }, &mut buf);
     }
     let mut xs_buf = [0u32; 4 * CHUNK_GROUPS];
     pairs_one_chunk::<D, PW, _>(p, input, packed, output, &mut WideChunk(&mut xs_buf), &mut buf);
@@ -659,8 +659,8 @@ fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
     // Arrays of groups, flattened (a const generic may only be a whole length).
     let mut buf = [0u8; BUF];
     if D::GEMM_BYTES {
-        let mut x = [[0u32; 2]; GROUPS];
-        let xs = &mut ByteChunk { x: x.as_flattened_mut(), stride: GROUPS };
+        let (mut x0, mut x1) = ([0u32; GROUPS], [0u32; GROUPS]);
+        let xs = &mut ByteChunk { x0: &mut x0, x1: &mut x1 };
         return chunked_loop::<D, PW, PAIRS, GROUPS, _>(p, input, packed, output, xs, &mut buf);
     }
     let mut xs_groups = [[0u32; 4]; GROUPS];
