@@ -170,6 +170,8 @@ impl KernelCase for Pool {
 
 kernel_tests!(scalar, Pool, crate::kernels::average_pool_2d::scalar::average_pool_2d::<S8>);
 kernel_tests!(public_api, if true, Pool, crate::kernels::average_pool_2d::average_pool_2d_s8);
+// Helium's sixteen-channel path (`Dot::SUM16`), with the scalar micro-kernel.
+kernel_tests!(sum16_scalar, if true, Pool, crate::kernels::average_pool_2d::sum16::<crate::kernels::dot::scalar::ScalarBytes>);
 #[cfg(target_arch = "x86_64")]
 fn avx2(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
     let token = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");

@@ -441,6 +441,17 @@ pub(crate) trait Dot {
     /// Whether [`Dot::add_s8_lanes`] is this implementation's own (a vector form): then
     /// the dense int8 ADD (`kernels::add::dense`) offers it every call first. A
     /// compile-time constant, so the other implementations' ADD is unchanged.
+    /// Whether int8 AVERAGE_POOL_2D sums its windows sixteen channels at a time with
+    /// [`Dot::sum16_run`] (a vector form: Helium). A compile-time constant, so the other
+    /// implementations' pool is unchanged.
+    const SUM16: bool = false;
+    /// `acc[i] + sum_{k < n} x[k * step + i]` for `i < 16`, wrapping: sixteen channels of `n`
+    /// cells `step` bytes apart (`x` holds them all: at least `(n - 1) * step + 16` bytes
+    /// when `n > 0`).
+    #[inline(always)]
+    fn sum16_run(x: &[i8], n: usize, step: usize, acc: [i32; 16]) -> [i32; 16] {
+        scalar::sum16_run(x, n, step, acc)
+    }
     #[cfg_attr(not(any(target_arch = "arm", target_arch = "riscv32", test)), allow(dead_code))]
     const ADD_LANES: bool = false;
     /// The dense int8 ADD `out[i] = `[`add_lane_ref`]`(c, x[i], y[i])` for

@@ -156,6 +156,65 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     acc
 }
 
+/// See [`super::Dot::sum16_run`], one cell per iteration: four `VLDRB.S32` (sixteen
+/// channels widened to int32 lanes) added to four accumulators, which stay in `q4..q7`
+/// for the whole run.
+#[inline(always)]
+pub(crate) fn sum16_run(x: &[i8], n: usize, step: usize, acc: [i32; 16]) -> [i32; 16] {
+    // The cells the slice holds (a shorter slice than the caller promised is cut, as the
+    // reference does).
+    let n = match x.len().checked_sub(16) {
+        None => 0,
+        Some(room) => room.checked_div(step).map_or(n, |k| n.min(k + 1)),
+    };
+    let mut out = [0i32; 16];
+    // SAFETY: Helium instructions (this module is compiled only for `tflc_mve`). Reads
+    // `acc` and writes `out` (64 bytes each, word aligned as `[i32; 16]` is, which
+    // `VLDRW`/`VSTRW` require); the loop runs n times (`WLS` skips it when 0) and iteration
+    // k reads bytes k * step..k * step + 16 of `x`, inside it by the cut above. `VLDRB.S32`
+    // takes a low base register (r0). Writes only the named registers and `out`; no flags.
+    unsafe {
+        asm!(
+            "vldrw.u32 q4, [{acc}]",
+            "vldrw.u32 q5, [{acc}, #16]",
+            "vldrw.u32 q6, [{acc}, #32]",
+            "vldrw.u32 q7, [{acc}, #48]",
+            "wls lr, lr, 3f",
+            "2:",
+            "vldrb.s32 q0, [r0]",
+            "vldrb.s32 q1, [r0, #4]",
+            "vldrb.s32 q2, [r0, #8]",
+            "vldrb.s32 q3, [r0, #12]",
+            "add r0, {step}",
+            "vadd.i32 q4, q4, q0",
+            "vadd.i32 q5, q5, q1",
+            "vadd.i32 q6, q6, q2",
+            "vadd.i32 q7, q7, q3",
+            "le lr, 2b",
+            "3:",
+            "vstrw.32 q4, [{out}]",
+            "vstrw.32 q5, [{out}, #16]",
+            "vstrw.32 q6, [{out}, #32]",
+            "vstrw.32 q7, [{out}, #48]",
+            acc = in(reg) acc.as_ptr(),
+            out = in(reg) out.as_mut_ptr(),
+            step = in(reg) step,
+            inout("r0") x.as_ptr() => _,
+            inout("lr") n => _,
+            out("q0") _,
+            out("q1") _,
+            out("q2") _,
+            out("q3") _,
+            out("q4") _,
+            out("q5") _,
+            out("q6") _,
+            out("q7") _,
+            options(nostack, preserves_flags)
+        );
+    }
+    out
+}
+
 /// [`permute_into`]'s gather offsets: each group of four taps `t0 t2 t1 t3`.
 static PERMUTE: [u8; 16] = [0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15];
 
@@ -1167,6 +1226,11 @@ impl super::Dot for Mve {
     #[inline(always)]
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dot_2x2(x, w, acc)
+    }
+    const SUM16: bool = true;
+    #[inline(always)]
+    fn sum16_run(x: &[i8], n: usize, step: usize, acc: [i32; 16]) -> [i32; 16] {
+        sum16_run(x, n, step, acc)
     }
     const GEMM_BYTES: bool = true;
     #[inline(always)]

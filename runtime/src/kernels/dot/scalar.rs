@@ -96,6 +96,18 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::sum16_run`].
+#[inline(always)]
+pub(crate) fn sum16_run(x: &[i8], n: usize, step: usize, mut acc: [i32; 16]) -> [i32; 16] {
+    for k in 0..n {
+        let Some(cell) = x.get(k * step..k * step + 16) else { break };
+        for (a, &v) in acc.iter_mut().zip(cell) {
+            *a = a.wrapping_add(v as i32);
+        }
+    }
+    acc
+}
+
 /// See [`super::Dot::permute_into`].
 #[inline(always)]
 pub(crate) fn permute_into(src: &[i8], dst: &mut [i8]) {
@@ -196,8 +208,8 @@ impl super::Dot for Scalar {
 }
 
 /// [`Scalar`] with Helium's driver choices ([`super::Dot::GEMM_BYTES`], 72-group chunks,
-/// block requantization): the host suites run the drivers' byte paths with it, which the
-/// Helium micro-kernels take on the target only.
+/// block requantization, [`super::Dot::SUM16`] pools): the host suites run the drivers'
+/// paths with it that the Helium micro-kernels take on the target only.
 #[cfg(test)]
 pub(crate) struct ScalarBytes;
 
@@ -207,6 +219,7 @@ impl super::Dot for ScalarBytes {
     const GEMM_BYTES: bool = true;
     const CHUNKED_GROUPS: usize = 72;
     const BLOCK_REQUANT: bool = true;
+    const SUM16: bool = true;
     fn dot4(x: &[i8], w: [&[i8]; 4], acc: [i32; 4]) -> [i32; 4] {
         dot4(x, w, acc)
     }

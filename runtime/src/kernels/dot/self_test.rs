@@ -176,6 +176,14 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 let (y0, y1) = (&bytes[0][..], &bytes[1][..]);
                 t.cmp("dot_2x2_bytes+", groups, &D::dot_2x2_bytes(y0, y1, w, acc), &Scalar::dot_2x2_bytes(y0, y1, w, acc), fail);
             }
+            // The pool's sixteen-channel sums: up to `groups` cells 4..=16 bytes apart.
+            {
+                let x = &raw[0][..];
+                let step = 4 + 4 * (groups % 4);
+                let n = groups.min((x.len() - 16) / step + 1);
+                let acc16: [i32; 16] = core::array::from_fn(|_| rng.i32());
+                t.cmp("sum16_run", n, &D::sum16_run(x, n, step, acc16), &Scalar::sum16_run(x, n, step, acc16), fail);
+            }
             if D::GEMM_QUADS {
                 // Four pixels: `widen_into` puts pixel s's taps as they are at bytes 4s..4s + 4
                 // of each group, and `dot_4x4` reads that layout.
