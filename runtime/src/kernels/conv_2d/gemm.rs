@@ -649,7 +649,7 @@ fn pairs_one_chunk<D: Dot, const PW: bool, C: PairChunk>(p: &Conv2dParams<S8>, i
         if two {
             xs.load::<D, PW>(p, input, px1, buf, 1, 0, k4);
         }
-        block_row::<D>(p.geometry.filter_shape[0], |w, acc| xs.dot::<D>(w, acc), packed, pair_words(&p.geometry), c1, lo, hi, outs);
+        block_row::<D, C>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
     }
 }
 
@@ -774,7 +774,7 @@ fn gemm_chunked4<D: Dot, const PW: bool, const QUADS: usize, const GROUPS: usize
 /// are two halfword stores with no bounds checks; otherwise [`store`] writes what exists.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block_row<D: Dot>(out_d: usize, dot: impl Fn(&[i32], [i32; 4]) -> [i32; 4], packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
+fn block_row<D: Dot, C: PairChunk>(out_d: usize, xs: &C, packed: &[i32], pw: usize, c1: i32, lo: i8, hi: i8, outs: &mut [i8]) {
     let pairs = packed.chunks_exact(pw);
     if D::BLOCK_REQUANT && out_d >= 32 && out_d.is_multiple_of(2) && outs.len() == 2 * out_d {
         // A vector requantization: the accumulators of up to 32 pairs on the stack, then
@@ -787,7 +787,7 @@ fn block_row<D: Dot>(out_d: usize, dot: impl Fn(&[i32], [i32; 4]) -> [i32; 4], p
             let mut n = 0;
             for (acc, wp) in accs.iter_mut().zip(blk.chunks_exact(pw)) {
                 let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-                *acc = dot(w, [head[0], head[1], head[0], head[1]]);
+                *acc = xs.dot::<D>(w, [head[0], head[1], head[0], head[1]]);
                 n += 1;
             }
             D::requant_pairs(&accs[..n], blk, pw, c1, lo, hi, d0, d1);
@@ -798,7 +798,7 @@ fn block_row<D: Dot>(out_d: usize, dot: impl Fn(&[i32], [i32; 4]) -> [i32; 4], p
         let (o0, o1) = outs.split_at_mut(out_d);
         for ((d0, d1), wp) in o0.chunks_exact_mut(2).zip(o1.chunks_exact_mut(2)).zip(pairs) {
             let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-            let acc = dot(w, [head[0], head[1], head[0], head[1]]);
+            let acc = xs.dot::<D>(w, [head[0], head[1], head[0], head[1]]);
             let v = requant_pair::<D>(acc, head, c1, lo, hi).to_le_bytes().map(|b| b as i8);
             d0.copy_from_slice(&v[..2]);
             d1.copy_from_slice(&v[2..]);
@@ -807,9 +807,16 @@ fn block_row<D: Dot>(out_d: usize, dot: impl Fn(&[i32], [i32; 4]) -> [i32; 4], p
     }
     for (pair, wp) in pairs.enumerate() {
         let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
-        let acc = dot(w, [head[0], head[1], head[0], head[1]]);
+        let acc = cold_dot::<D, C>(xs, w, [head[0], head[1], head[0], head[1]]);
         store(out_d, requant_pair::<D>(acc, head, c1, lo, hi), 2 * pair, outs);
     }
+}
+
+/// [`PairChunk::dot`] for [`block_row`]'s rare blocks (a call's lone last pixel, an odd
+/// channel count): not inlined, so that the micro-kernel is not copied once more for them.
+#[inline(never)]
+fn cold_dot<D: Dot, C: PairChunk>(xs: &C, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+    xs.dot::<D>(w, acc)
 }
 
 /// Requantizes the block `acc` (`[p0 a, p0 b, p1 a, p1 b]`) of one channel pair with the

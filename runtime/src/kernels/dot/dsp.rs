@@ -357,25 +357,35 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = acc;
     let groups = (w.len() / 2).min(x.len() / 4);
     let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
-    for _ in 0..groups {
-        // SAFETY: group g (< groups) reads words 2g..2g + 2 of `w` and 4g..4g + 2 of `x`
-        // (then 4g + 2..4g + 4 below), inside both slices; the pointers start at the slices
-        // (word aligned: u32 and i32 elements) and each load advances its pointer past its
-        // two words.
+    let mut group = |a: &mut [i32; 4]| {
+        // SAFETY: group g (< groups, the caller's count) reads words 2g..2g + 2 of `w` and
+        // 4g..4g + 2 of `x` (then 4g + 2..4g + 4 below), inside both slices; the pointers
+        // start at the slices (word aligned: u32 and i32 elements) and each load advances its
+        // pointer past its two words.
         let ([w0, w1], [p0, p1]) = unsafe { (ldrd_post(&mut wp), ldrd_post(&mut xp)) };
         let (wa, wb) = (sxtb16(w0), sxtb16_ror8(w0));
-        a0 = smlad_seq(p0, wa, a0);
-        a1 = smlad_seq(p0, wb, a1);
-        a2 = smlad_seq(p1, wa, a2);
-        a3 = smlad_seq(p1, wb, a3);
+        a[0] = smlad_seq(p0, wa, a[0]);
+        a[1] = smlad_seq(p0, wb, a[1]);
+        a[2] = smlad_seq(p1, wa, a[2]);
+        a[3] = smlad_seq(p1, wb, a[3]);
         // SAFETY: as above, words 4g + 2..4g + 4 of `x`.
         let [q0, q1] = unsafe { ldrd_post(&mut xp) };
         let (wa, wb) = (sxtb16(w1), sxtb16_ror8(w1));
-        a0 = smlad_seq(q0, wa, a0);
-        a1 = smlad_seq(q0, wb, a1);
-        a2 = smlad_seq(q1, wa, a2);
-        a3 = smlad_seq(q1, wb, a3);
+        a[0] = smlad_seq(q0, wa, a[0]);
+        a[1] = smlad_seq(q0, wb, a[1]);
+        a[2] = smlad_seq(q1, wa, a[2]);
+        a[3] = smlad_seq(q1, wb, a[3]);
+    };
+    let mut a = [a0, a1, a2, a3];
+    // Two groups per iteration (one loop count and branch per 32 MACs), an odd last alone.
+    for _ in 0..groups / 2 {
+        group(&mut a);
+        group(&mut a);
     }
+    if groups % 2 == 1 {
+        group(&mut a);
+    }
+    [a0, a1, a2, a3] = a;
     [a0, a1, a2, a3]
 }
 
