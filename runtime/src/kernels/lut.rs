@@ -314,8 +314,8 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl W
 /// (lane `j` of tap `t` at `4t + j`), then every output pixel of those channels with the
 /// four-lane multiply-accumulate, lanes past the last channel zero. A whole block of four
 /// channels with depth multiplier 1 (every block of kws's depthwise layers) reads its four
-/// inputs of a tap as one run and starts the sums at the bias ([`depthwise_block`]'s `WIDE`);
-/// a tail block or another multiplier gathers each lane's input channel.
+/// inputs of a tap as one run; a tail block or another multiplier gathers each lane's input
+/// channel ([`depthwise_block`]).
 #[inline(never)]
 pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
     let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
@@ -326,7 +326,6 @@ pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
     }
     let mut buf = [0i8; BLOCK];
     let mut one = [0i8; DEPTHWISE_MAX_TAPS];
-    let rq = Requant::new(&p.quant, &p.clamp);
     for c0 in (0..out_d).step_by(4) {
         let n = 4.min(out_d - c0);
         buf[..4 * taps].fill(0);
@@ -336,27 +335,23 @@ pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
                 buf[4 * t + j] = v;
             }
         }
-        if n == 4 && mult == 1 {
-            depthwise_block::<D, true>(p, input, &buf[..4 * taps], &rq, c0, n, bias, output);
-        } else {
-            depthwise_block::<D, false>(p, input, &buf[..4 * taps], &rq, c0, n, bias, output);
-        }
+        depthwise_block::<D>(p, input, &buf[..4 * taps], c0, n, bias, output);
     }
 }
 
 /// Every output pixel of output channels `c0 .. c0 + n` of [`depthwise_conv_2d_lut`], the
-/// block's taps decoded into `taps` (lane `j` of tap `t` at `4t + j`). `WIDE` (`n == 4`,
-/// depth multiplier 1): the four inputs of a tap are the run `c0 .. c0 + 4` of the input
-/// pixel, and the sums start at the bias and go to [`Requant::store`] together; otherwise each
-/// lane gathers input channel `(c0 + j) / multiplier` and is requantized alone. The same
-/// wrapping int32 sums either way (the bias is one more wrapping term).
+/// block's taps decoded into `taps` (lane `j` of tap `t` at `4t + j`). The sums start at the
+/// bias (one more wrapping term: the same int32 sums), then each is requantized.
+/// A whole block with depth multiplier 1 (`wide`) reads the four inputs of a tap as the run
+/// `c0 .. c0 + 4` of the input pixel; otherwise lane `j` gathers input channel
+/// `(c0 + j) / multiplier`. One copy of the loop for both (a branch per tap, not a second
+/// instantiation: the code is flash too).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn depthwise_block<D: Dot, const WIDE: bool>(
+fn depthwise_block<D: Dot>(
     p: &DepthwiseConv2dParams<S8>,
     input: &[i8],
     taps: &[i8],
-    rq: &Requant<'_>,
     c0: usize,
     n: usize,
     bias: Option<&[i32]>,
@@ -367,8 +362,9 @@ fn depthwise_block<D: Dot, const WIDE: bool>(
     let [_, f_h, f_w, out_d] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let mult = p.depth_multiplier();
+    let wide = n == 4 && mult == 1;
     let off = p.quant.input_offset;
-    let init: [i32; 4] = if WIDE { core::array::from_fn(|j| bias.map_or(0, |b| b[c0 + j])) } else { [0; 4] };
+    let init: [i32; 4] = core::array::from_fn(|j| if j < n { bias.map_or(0, |b| b[c0 + j]) } else { 0 });
     for b in 0..batches {
         for oy in 0..out_h {
             let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
@@ -382,7 +378,7 @@ fn depthwise_block<D: Dot, const WIDE: bool>(
                     for kx in kx_range.clone() {
                         let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
                         let at = ((b * in_h + iy) * in_w + ix) * in_d;
-                        let x: [i8; 4] = if WIDE {
+                        let x: [i8; 4] = if wide {
                             let xs = &input[at + c0..][..4];
                             [xs[0], xs[1], xs[2], xs[3]]
                         } else {
@@ -393,12 +389,8 @@ fn depthwise_block<D: Dot, const WIDE: bool>(
                     }
                 }
                 let out_at = ((b * out_h + oy) * out_w + ox) * out_d + c0;
-                if WIDE {
-                    rq.store(c0, &acc, &mut output[out_at..][..4]);
-                } else {
-                    for (j, &a) in acc[..n].iter().enumerate() {
-                        output[out_at + j] = finish(a, bias, &p.quant, c0 + j, &p.clamp);
-                    }
+                for (j, (o, &a)) in output[out_at..][..n].iter_mut().zip(&acc).enumerate() {
+                    *o = S8::requantize(a, &p.quant, c0 + j, &p.clamp);
                 }
             }
         }
