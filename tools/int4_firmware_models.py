@@ -106,6 +106,8 @@ def quantize_model(src, out_dir):
             if (s, op.inputs[1]) in done:
                 continue
             q = w.quantization
+            if q is None or q.scale is None or len(q.scale) == 0:
+                raise SystemExit(f"op {i}: filter t{op.inputs[1]} has no quantization scales")
             scales = np.asarray(q.scale, dtype=np.float64)
             zps = np.asarray(q.zeroPoint if q.zeroPoint is not None else [0])
             if np.any(zps != 0):
