@@ -347,7 +347,6 @@ pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
 /// `(c0 + j) / multiplier`. One copy of the loop for both (a branch per tap, not a second
 /// instantiation: the code is flash too).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn depthwise_block<D: Dot>(
     p: &DepthwiseConv2dParams<S8>,
     input: &[i8],
