@@ -137,7 +137,7 @@ def run(model_path, input_path):
     print(" ".join(str(v) for v in interp.get_output(0).ravel().tolist()))
 
 
-def golden(model_path, input_path, out_dir):
+def golden(model_path, input_path, out_dir, oracle="TFLite Micro interpreter (PyPI tflite-micro), reference kernels, TFLM_DECODE"):
     import json
     from tflite_micro.python.tflite_micro import runtime
 
@@ -152,7 +152,7 @@ def golden(model_path, input_path, out_dir):
     y.astype(np.int8).tofile(os.path.join(out_dir, "run0_out0.bin"))
     index = {
         "model": os.path.basename(model_path),
-        "oracle": "TFLite Micro interpreter (PyPI tflite-micro), reference kernels, TFLM_DECODE",
+        "oracle": oracle,
         "runs": [{"inputs": [{"file": "run0_in0.bin", "dtype": "int8", "shape": [int(v) for v in d["shape"]]}],
                   "outputs": [{"file": "run0_out0.bin", "dtype": "int8", "shape": [int(v) for v in y.shape]}]}],
     }

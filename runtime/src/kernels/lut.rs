@@ -312,19 +312,18 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl W
 /// DEPTHWISE_CONV_2D int8 on LUT weights, the indices in channel-major rows of `h * w`
 /// taps (at most [`DEPTHWISE_MAX_TAPS`]): four output channels' taps decoded at a time
 /// (lane `j` of tap `t` at `4t + j`), then every output pixel of those channels with the
-/// four-lane multiply-accumulate, lanes past the last channel zero.
+/// four-lane multiply-accumulate, lanes past the last channel zero. A whole block of four
+/// channels with depth multiplier 1 (every block of kws's depthwise layers) reads its four
+/// inputs of a tap as one run; a tail block or another multiplier gathers each lane's input
+/// channel ([`depthwise_block`]).
 #[inline(never)]
 pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
-    let [_, f_h, f_w, out_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
+    let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
     let mult = p.depth_multiplier();
     let taps = f_h * f_w;
     if mult == 0 || taps > DEPTHWISE_MAX_TAPS {
         return;
     }
-    let off = p.quant.input_offset;
     let mut buf = [0i8; BLOCK];
     let mut one = [0i8; DEPTHWISE_MAX_TAPS];
     for c0 in (0..out_d).step_by(4) {
@@ -336,29 +335,61 @@ pub(crate) fn depthwise_conv_2d_lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input
                 buf[4 * t + j] = v;
             }
         }
-        for b in 0..batches {
-            for oy in 0..out_h {
-                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-                for ox in 0..out_w {
-                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                    let mut acc = [0i32; 4];
-                    for ky in ky_range.clone() {
-                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        for kx in kx_range.clone() {
-                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let at = ((b * in_h + iy) * in_w + ix) * in_d;
-                            let x: [i8; 4] = core::array::from_fn(|j| if j < n { input[at + (c0 + j) / mult] } else { 0 });
-                            let t = 4 * (ky * f_w + kx);
-                            let wv = [buf[t], buf[t + 1], buf[t + 2], buf[t + 3]];
-                            acc = D::mac4_offset(x, wv, off, acc);
-                        }
+        depthwise_block::<D>(p, input, &buf[..4 * taps], c0, n, bias, output);
+    }
+}
+
+/// Every output pixel of output channels `c0 .. c0 + n` of [`depthwise_conv_2d_lut`], the
+/// block's taps decoded into `taps` (lane `j` of tap `t` at `4t + j`). The sums start at the
+/// bias (one more wrapping term: the same int32 sums), then each is requantized.
+/// A whole block with depth multiplier 1 (`wide`) reads the four inputs of a tap as the run
+/// `c0 .. c0 + 4` of the input pixel; otherwise lane `j` gathers input channel
+/// `(c0 + j) / multiplier`. One copy of the loop for both (a branch per tap, not a second
+/// instantiation: the code is flash too).
+#[inline(always)]
+fn depthwise_block<D: Dot>(
+    p: &DepthwiseConv2dParams<S8>,
+    input: &[i8],
+    taps: &[i8],
+    c0: usize,
+    n: usize,
+    bias: Option<&[i32]>,
+    output: &mut [i8],
+) {
+    let g = &p.geometry;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, out_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let mult = p.depth_multiplier();
+    let wide = n == 4 && mult == 1;
+    let off = p.quant.input_offset;
+    let init: [i32; 4] = core::array::from_fn(|j| if j < n { bias.map_or(0, |b| b[c0 + j]) } else { 0 });
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
+            for ox in 0..out_w {
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+                let mut acc = init;
+                for ky in ky_range.clone() {
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    for kx in kx_range.clone() {
+                        let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                        let at = ((b * in_h + iy) * in_w + ix) * in_d;
+                        let x: [i8; 4] = if wide {
+                            let xs = &input[at + c0..][..4];
+                            [xs[0], xs[1], xs[2], xs[3]]
+                        } else {
+                            core::array::from_fn(|j| if j < n { input[at + (c0 + j) / mult] } else { 0 })
+                        };
+                        let ws = &taps[4 * (ky * f_w + kx)..][..4];
+                        acc = D::mac4_offset(x, [ws[0], ws[1], ws[2], ws[3]], off, acc);
                     }
-                    let out_at = ((b * out_h + oy) * out_w + ox) * out_d + c0;
-                    for (j, &a) in acc[..n].iter().enumerate() {
-                        output[out_at + j] = finish(a, bias, &p.quant, c0 + j, &p.clamp);
-                    }
+                }
+                let out_at = ((b * out_h + oy) * out_w + ox) * out_d + c0;
+                for (j, (o, &a)) in output[out_at..][..n].iter_mut().zip(&acc).enumerate() {
+                    *o = S8::requantize(a, &p.quant, c0 + j, &p.clamp);
                 }
             }
         }

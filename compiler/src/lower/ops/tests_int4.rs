@@ -163,6 +163,46 @@ fn fully_connected_int4_filters() {
     check("int4_fc_per_tensor", |s| fully_connected(s, false), i8s(16, 14), INT4_FC_PER_TENSOR);
 }
 
+/// CONV_2D as kws's first layer ([1, 49, 10, 1] -> [1, 25, 5, c]: a [c, 10, 4, 1] filter,
+/// stride 2, SAME, RELU), scaled down to [1, 13, 6, 1], per-channel filter values in -7..=7
+/// as `tools/int4_firmware_models.py` makes them.
+fn conv_kws_first(store: Store) -> Vec<u8> {
+    let mut m = ModelBuilder::new();
+    let x = m.activation("x", DType::I8, &[1, 13, 6, 1], Some((0.58, 83)));
+    let values: Vec<i8> = i4s(21, 8 * 40).into_iter().map(|v| v.max(-7)).collect();
+    let scales: Vec<f32> = (0..8).map(|c| 0.01 + 0.002 * c as f32).collect();
+    let w = filter(&mut m, store, &[8, 10, 4, 1], &values, per_axis(&scales, 0));
+    let bias: Vec<i32> = (0..8).map(|c| 300 * c - 1000).collect();
+    let bias_scales: Vec<f32> = scales.iter().map(|s| s * 0.58).collect();
+    let b = m.constant_i32_per_axis("b", &[8], &bias, &bias_scales);
+    let y = m.activation("y", DType::I8, &[1, 7, 3, 8], Some((0.1, -128)));
+    let o = Conv2dOptions { padding: Padding::Same, stride_w: 2, stride_h: 2, dilation_w: 1, dilation_h: 1, activation: Activation::Relu };
+    m.op(OpKind::Conv2d(o), &[Some(x), Some(w), Some(b)], &[y]);
+    m.inputs(&[x]).outputs(&[y]);
+    m.finish()
+}
+
+/// The shapes `tools/int4_firmware_models.py` gives kws (its firmware rows in
+/// docs/KERNELS.md): the first CONV_2D on one input channel with a 10x4 window, and
+/// DEPTHWISE_CONV_2D with whole blocks of four channels and multiplier 1 (the `_int4`
+/// kernel's one-run input path) next to a tail block. Checked against the int8 twin (the
+/// interpreter also runs the `_int4` kernel beside the int8 variant on each op).
+#[test]
+fn firmware_script_shapes() {
+    for (name, make, input) in [
+        ("int4_conv_kws_first", &conv_kws_first as &dyn Fn(Store) -> Vec<u8>, i8s(22, 78)),
+        ("int4_depthwise_8ch", &|s| depthwise(s, 8, 1), i8s(23, 160)),
+        ("int4_depthwise_10ch", &|s| depthwise(s, 10, 1), i8s(24, 200)),
+    ] {
+        let input = vec![bytes_of(&input)];
+        let got = run(name, &make(Store::Int4), &input);
+        let twin = run(&format!("{name}_int8twin"), &make(Store::Int8), &input);
+        assert_eq!(got, twin, "{name}: int4 and its int8 twin differ");
+        let kept = crate::compile(&make(Store::Int4), &crate::CompileOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(kept.int4_kept.filters, 1, "{name}: the filter is not kept packed");
+    }
+}
+
 /// The unpacked filter replaces the packed one: an int8 constant after folding, the packed
 /// bytes listed in `int4_packed`; `inspect` reports both sizes.
 #[test]
