@@ -16,7 +16,7 @@
 //! is transposed to channel-major rows of `h * w` taps. A row may start at a high nibble (an
 //! odd row length): [`decode`] takes any start.
 
-use crate::kernels::conv_2d::Conv2dParams;
+use crate::kernels::conv_2d::{gemm, Conv2dParams};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::lut::{conv_2d_lut, depthwise_conv_2d_lut, fully_connected_lut, WeightRows};
@@ -113,6 +113,86 @@ pub fn conv_2d_s8_int4(params: &Conv2dParams<S8>, input: &[i8], weights: &Int4We
 /// [`crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8`] on the unpacked filter.
 pub fn depthwise_conv_2d_s8_int4(params: &DepthwiseConv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, output: &mut [i8]) {
     depthwise_conv_2d_lut::<crate::isa::Dot>(params, input, weights, bias, output)
+}
+
+/// How an int8 CONV_2D reads its int4 filter kept packed: [`Conv2dInt4::select`] at compile
+/// time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conv2dInt4 {
+    /// [`conv_2d_s8_int4`]: the nibbles in the file's order ([`Int4Weights`]), one output
+    /// channel (or four) decoded into a stack buffer for the generic row driver. Any window.
+    Rows,
+    /// [`conv_2d_s8_int4_gemm`]: the `Gemm` variant's drivers and packed heads, a group of
+    /// four taps of a channel pair in one word of nibbles, decoded in registers
+    /// (`Dot::dot_2x2_int4`). Where `Gemm` would be chosen for the unpacked filter
+    /// (ungrouped, block requantization exact) and its window rows are whole groups of four
+    /// taps (no padding nibbles).
+    Gemm,
+    /// [`conv_2d_s8_int4_gemm_pw`]: `Gemm` for a pointwise layer (1x1 windows on whole
+    /// words), as `Conv2dVariant::GemmPw`.
+    GemmPw,
+}
+
+impl Conv2dInt4 {
+    /// The form for this convolution and its unpacked filter (values in `-8..=7`).
+    pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> Conv2dInt4 {
+        let g = &p.geometry;
+        let [out_d, f_h, f_w, f_d] = g.filter_shape;
+        if f_d != g.input_shape[3] || f_h * f_w * f_d == 0 || out_d == 0 || !gemm::requant_is_exact(p, filter, bias) {
+            return Conv2dInt4::Rows;
+        }
+        // `Gemm` pads each window row to whole groups of four taps with zero weights: a
+        // first layer on 1-3 channels (a 3x3 window on 3: 9 taps a row, 12 packed) would
+        // store a third more nibbles than its weights; the rows form stores none.
+        if !(f_w * f_d).is_multiple_of(4) {
+            return Conv2dInt4::Rows;
+        }
+        if gemm::is_pointwise(g) {
+            Conv2dInt4::GemmPw
+        } else {
+            Conv2dInt4::Gemm
+        }
+    }
+
+    /// The length of [`Conv2dInt4::pack`]'s table (`Rows` reads the nibbles and the
+    /// model's bias instead: 0).
+    pub fn packed_len(self, g: &crate::kernels::window::ConvGeometry) -> usize {
+        match self {
+            Conv2dInt4::Rows => 0,
+            Conv2dInt4::Gemm | Conv2dInt4::GemmPw => gemm::packed_len_int4(g),
+        }
+    }
+
+    /// The compile-time table of `Gemm` and `GemmPw`: per channel pair the folded biases and
+    /// requantization constants, then a word of nibbles per group of four taps.
+    pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        if self != Conv2dInt4::Rows {
+            gemm::pack_int4(p, filter, bias, packed)
+        }
+    }
+
+    /// Runs this form (`weights`: `Rows`' nibbles; `packed`: the others' table).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(self, p: &Conv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+        match self {
+            Conv2dInt4::Rows => conv_2d_s8_int4(p, input, weights, bias, output),
+            Conv2dInt4::Gemm => conv_2d_s8_int4_gemm(p, input, packed, output),
+            Conv2dInt4::GemmPw => conv_2d_s8_int4_gemm_pw(p, input, packed, output),
+        }
+    }
+}
+
+/// CONV_2D int8 with an int4 filter, [`Conv2dInt4::Gemm`]: `packed` from
+/// [`Conv2dInt4::pack`] (it replaces the filter and the bias), the params' multiplier tables
+/// not read. Bit-exact with [`crate::kernels::conv_2d::conv_2d_s8`] on the unpacked filter.
+pub fn conv_2d_s8_int4_gemm(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    gemm::conv_gemm_int4::<crate::isa::Dot, false>(params, input, packed, output)
+}
+
+/// CONV_2D int8 with an int4 filter, [`Conv2dInt4::GemmPw`] (a pointwise layer), as
+/// [`conv_2d_s8_int4_gemm`].
+pub fn conv_2d_s8_int4_gemm_pw(params: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    gemm::conv_gemm_int4::<crate::isa::Dot, true>(params, input, packed, output)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
+use tflc_runtime::kernels::int4::Conv2dInt4;
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -46,7 +47,10 @@ pub enum Conv2dScheme {
     /// every target's call then reads (`conv_2d_s8_lut`) instead of the variant. `int4`: the
     /// int4 filter kept packed ([`super::int4::kept_int4`]), which the microcontroller
     /// builds' call reads (`conv_2d_s8_int4`) instead of the variant; hosts keep theirs.
-    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
+    /// `int4_form`: how those calls read it (`Conv2dInt4::select`: the `Gemm` drivers on
+    /// nibble words where `Gemm` applies, with `int4_packed` from `Conv2dInt4::pack`; else
+    /// the nibbles as rows, `Rows`).
+    S8 { held: ConvHeld<S8>, arms: PerTarget<Conv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter>, int4_form: Conv2dInt4, int4_packed: Vec<i32> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -155,7 +159,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
             );
             let lut = kept_lut(cx, filter, out_d, LutLayout::Rows);
             let int4 = kept_int4(cx, filter, out_d, LutLayout::Rows);
-            Conv2dScheme::S8 { held, arms, lut, int4 }
+            let int4_form = if int4.is_some() { Conv2dInt4::select(&params, &weights, bias_data.as_deref()) } else { Conv2dInt4::Rows };
+            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
+            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            Conv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -170,7 +177,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            Conv2dScheme::S8 { held, arms, lut, int4 } => {
+            Conv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
                 let g = &p.geometry;
@@ -186,7 +193,7 @@ impl Kernel for Conv2d {
                 }
                 if let Some(int4) = int4 {
                     let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::int4::conv_2d_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
                     Int4Filter::check("CONV_2D", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
@@ -263,12 +270,25 @@ impl Kernel for Conv2d {
                     quote! { #rt::kernels::lut::conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
                 })
             }
-            Conv2dScheme::S8 { held, arms, lut: None, int4 } => {
+            Conv2dScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 // An int4 filter kept packed: the microcontroller builds' own arm.
                 let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
                 cx.per_target(&split.cfgs(), |cx, i| {
                 let k = match (split.arms[i].variant, int4) {
                     (Some(k), _) => k,
+                    (None, Some(_)) if *int4_form != Conv2dInt4::Rows => {
+                        // The Gemm drivers on nibble words: the packed table replaces the
+                        // filter, the bias and the multiplier tables.
+                        let mut params = held.conv_2d_params();
+                        params.quant.output_multiplier = &[];
+                        params.quant.output_shift = &[];
+                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
+                        let f = format_ident!("{}", if *int4_form == Conv2dInt4::GemmPw { "conv_2d_s8_int4_gemm_pw" } else { "conv_2d_s8_int4_gemm" });
+                        return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                            let packed = cx.table_i32("packed", int4_packed);
+                            quote! { #rt::kernels::int4::#f(#p, #input, #packed, #output); }
+                        });
+                    }
                     (None, Some(int4)) => {
                         let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
                         return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
@@ -368,7 +388,9 @@ impl Kernel for Conv2d {
         // The same for an int4 filter kept packed (the same drivers, unpacking per call), as
         // the LUT form chose speed over arena; the `_int4` kernels do run overlapped exactly
         // (`overlap::tests::int4_overlapped_rows_equal_apart`) should that choice change.
-        if matches!(&self.scheme, Conv2dScheme::S8 { lut: Some(_), .. } | Conv2dScheme::S8 { int4: Some(_), .. }) {
+        // The Gemm form of an int4 filter decodes in registers as it goes: it overlaps as the
+        // int8 `Gemm` variants do.
+        if matches!(&self.scheme, Conv2dScheme::S8 { lut: Some(_), .. } | Conv2dScheme::S8 { int4: Some(_), int4_form: Conv2dInt4::Rows, .. }) {
             return Vec::new();
         }
         let (g, elem) = match &self.scheme {

@@ -67,7 +67,13 @@ const HEAD: usize = 5;
 
 /// Words per channel pair in the packed table: the [`HEAD`] and two interleaved rows.
 fn pair_words(g: &ConvGeometry) -> usize {
-    HEAD + 2 * row_words(g)
+    pair_words_of(g, 2)
+}
+
+/// Words per channel pair when a group of four taps of the pair takes `group_words` words
+/// (2: int8, [`pack`]; 1: int4, [`pack_int4`]).
+fn pair_words_of(g: &ConvGeometry, group_words: usize) -> usize {
+    HEAD + group_words * row_words(g)
 }
 
 /// Taps per widened chunk of a window: a window of at most this many taps is
@@ -130,6 +136,69 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
             }
         }
     }
+}
+
+/// The length of [`pack_int4`]'s table.
+pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
+    g.filter_shape[0].div_ceil(2) * pair_words_of(g, 1)
+}
+
+/// [`pack`] for an int4 filter (`filter`'s values in `-8..=7`, the unpacked weights): the
+/// same heads, then per group of four taps of a channel pair one word of eight nibbles,
+/// [`Dot::dot_2x2_int4`]'s order: `a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3` from the
+/// low nibble up. Half the words of [`pack`]'s rows.
+pub(crate) fn pack_int4(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    let g = &p.geometry;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let (row, run, prow) = (f_h * f_w * f_d, f_w * f_d, padded_row(g));
+    packed.fill(0);
+    for (pair, dst) in packed.chunks_exact_mut(pair_words_of(g, 1)).enumerate() {
+        let (head, rows) = dst.split_at_mut(HEAD);
+        for lane in 0..2 {
+            let c = 2 * pair + lane;
+            if c >= out_d || channel_quant(p, c).0 == 0 {
+                continue;
+            }
+            let taps = &filter[c * row..][..row];
+            head[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
+            let (m2, em1) = channel_consts(p, c);
+            head[2 + lane] = m2;
+            head[4] |= (em1 & 0xff) << (8 * lane);
+            for (i, &w) in taps.iter().enumerate() {
+                // Tap i at padded position k; tap t of a group: byte lane + 2 * (t / 2),
+                // nibble t % 2.
+                let k = i / run * prow + i % run;
+                let t = k % 4;
+                let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
+                rows[k / 4] |= ((w as u32 & 0xF) << bit) as i32;
+            }
+        }
+    }
+}
+
+/// CONV_2D int8 with an int4 filter packed by [`pack_int4`] (the `Gemm` variants' windows
+/// and requantization, `requant_is_exact` on the unpacked filter): the `Gemm` drivers with
+/// [`Dot::dot_2x2_int4`], which takes a group's weights from one word. `PW`: a pointwise
+/// layer ([`is_pointwise`]). Windows of one chunk keep their sums in registers, longer ones
+/// go chunk by chunk as `GemmChunked`'s.
+#[inline(never)]
+pub(crate) fn conv_gemm_int4<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let g = &p.geometry;
+    let [batches, _, _, _] = g.input_shape;
+    let [out_d, _, _, _] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    let pixels = batches * out_h * out_w;
+    if pixels == 0 || out_d == 0 || row_words(g) == 0 {
+        return;
+    }
+    let (Some(packed), Some(output)) = (packed.get(..packed_len_int4(g)), output.get_mut(..pixels * out_d)) else { return };
+    let mut buf = [0u8; CHUNK_TAPS + SLACK];
+    let mut xs = [[0u32; 4]; CHUNK_GROUPS];
+    let xs = &mut Int4Chunk(xs.as_flattened_mut());
+    if one_chunk(g) {
+        return pairs_one_chunk::<D, PW, _>(p, input, packed, output, xs, &mut buf);
+    }
+    chunked_loop::<D, PW, BLOCK_PAIRS, CHUNK_GROUPS, _>(p, input, packed, output, xs, &mut buf);
 }
 
 /// Whether the block requantization is exact for every input: for every channel, a
@@ -200,6 +269,17 @@ impl Taps for Widened {
     }
 }
 
+/// [`Widened`] with the portable widening ([`crate::kernels::dot::scalar::Scalar`]'s
+/// int16 lanes), whatever `D` widens to.
+struct PortableWidened;
+
+impl Taps for PortableWidened {
+    #[inline(always)]
+    fn put<D: Dot>(src: &[i8], xs: &mut [u32], at: usize, slot: usize) {
+        <crate::kernels::dot::scalar::Scalar as Dot>::widen_into(src, &mut xs[at..], slot);
+    }
+}
+
 /// As bytes in a packed channel's order ([`Dot::permute_into`], [`Dot::GEMM_BYTES`]):
 /// `xs` is the pixel's own buffer (`slot` is not used).
 struct Bytes;
@@ -214,6 +294,9 @@ impl Taps for Bytes {
 /// A pixel pair's chunk of taps in the form the micro-kernel reads: widened groups
 /// ([`Dot::dot_2x2`]) or two pixels' bytes ([`Dot::dot_2x2_bytes`]).
 trait PairChunk {
+    /// Words of a channel pair's packed weights per group of four taps: 2 (int8, [`pack`]),
+    /// 1 (int4, [`pack_int4`]).
+    const GROUP_WORDS: usize = 2;
     /// Loads taps `t0..t0 + 4 * ng` of pixel `px`'s window into pixel `slot` (0 or 1).
     #[allow(clippy::too_many_arguments)]
     fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize);
@@ -233,6 +316,29 @@ impl PairChunk for WideChunk<'_> {
     #[inline(always)]
     fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         D::dot_2x2(self.0, w, acc)
+    }
+}
+
+/// [`PairChunk`] of [`Dot::dot_2x2_int4`]: the widened groups, weights as int4
+/// ([`pack_int4`]).
+struct Int4Chunk<'a>(&'a mut [u32]);
+
+impl PairChunk for Int4Chunk<'_> {
+    const GROUP_WORDS: usize = 1;
+    #[inline(always)]
+    fn load<D: Dot, const PW: bool>(&mut self, p: &Conv2dParams<S8>, input: &[i8], px: Pixel, buf: &mut [u8], slot: usize, t0: usize, ng: usize) {
+        let xs = &mut self.0[..4 * ng];
+        if D::GEMM_QUADS || D::RAW_WIDE_TAPS {
+            // An implementation whose own widening keeps raw bytes (RV32): the int16 lanes
+            // `dot_2x2_int4` reads, widened portably.
+            load::<D, PW, PortableWidened>(p, input, px, xs, buf, slot, t0, ng);
+        } else {
+            load::<D, PW, Widened>(p, input, px, xs, buf, slot, t0, ng);
+        }
+    }
+    #[inline(always)]
+    fn dot<D: Dot>(&self, w: &[i32], acc: [i32; 4]) -> [i32; 4] {
+        D::dot_2x2_int4(self.0, bytemuck::cast_slice(w), acc)
     }
 }
 
@@ -649,7 +755,7 @@ fn pairs_one_chunk<D: Dot, const PW: bool, C: PairChunk>(p: &Conv2dParams<S8>, i
         if two {
             xs.load::<D, PW>(p, input, px1, buf, 1, 0, k4);
         }
-        block_row::<D, C>(p.geometry.filter_shape[0], xs, packed, pair_words(&p.geometry), c1, lo, hi, outs);
+        block_row::<D, C>(p.geometry.filter_shape[0], xs, packed, pair_words_of(&p.geometry, C::GROUP_WORDS), c1, lo, hi, outs);
     }
 }
 
@@ -672,7 +778,7 @@ fn gemm_chunked<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
 fn chunked_loop<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize, C: PairChunk>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8], xs: &mut C, buf: &mut [u8]) {
     let k4 = row_words(&p.geometry);
     let chunks = k4.div_ceil(GROUPS);
-    let pw = pair_words(&p.geometry);
+    let pw = pair_words_of(&p.geometry, C::GROUP_WORDS);
     if GROUPS > CHUNK_GROUPS && chunks == 1 {
         return pairs_one_chunk::<D, PW, C>(p, input, packed, output, xs, buf);
     }
@@ -696,7 +802,7 @@ fn chunked_loop<D: Dot, const PW: bool, const PAIRS: usize, const GROUPS: usize,
                 for (j, (wp, acc)) in wps.chunks_exact(pw).zip(accs.iter_mut()).enumerate() {
                     let Some((head, w)) = wp.split_first_chunk::<HEAD>() else { return };
                     let start = if first { [head[0], head[1], head[0], head[1]] } else { *acc };
-                    *acc = xs.dot::<D>(&w[2 * g0..][..2 * ng], start);
+                    *acc = xs.dot::<D>(&w[C::GROUP_WORDS * g0..][..C::GROUP_WORDS * ng], start);
                     n += 1;
                     if last && !block {
                         let v = requant_pair::<D>(*acc, head, c1, lo, hi);

@@ -32,9 +32,20 @@ fn lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&
 /// the `_int4` kernel with the dot implementation `D` (the `Int4<Conv>` suites: every weight
 /// is in `-8..=7`).
 fn int4<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
-    let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
-    crate::kernels::int4::pack(filter, &mut nibbles);
-    crate::kernels::lut::conv_2d_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
+    // The form the compiler would select, packed as it packs it.
+    use crate::kernels::int4::Conv2dInt4;
+    let form = Conv2dInt4::select(p, filter, bias);
+    let mut packed = vec![0i32; form.packed_len(&p.geometry)];
+    form.pack(p, filter, bias, &mut packed);
+    match form {
+        Conv2dInt4::Rows => {
+            let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
+            crate::kernels::int4::pack(filter, &mut nibbles);
+            crate::kernels::lut::conv_2d_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
+        }
+        Conv2dInt4::Gemm => super::gemm::conv_gemm_int4::<D, false>(p, input, &packed, output),
+        Conv2dInt4::GemmPw => super::gemm::conv_gemm_int4::<D, true>(p, input, &packed, output),
+    }
 }
 
 /// The variant the compiler would select for `p`, its weights packed as the compiler packs
@@ -720,7 +731,8 @@ impl crate::kernels::test_util::NarrowInt4 for Conv {
     }
 }
 // int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
-// through the `_lut` drivers on `Int4Weights`, with every dot implementation.
+// through the form the compiler selects (the `Gemm` drivers on nibble words where `Gemm`
+// applies, else the `_lut` drivers on `Int4Weights`), with every dot implementation.
 kernel_tests!(int4_scalar, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::scalar::Scalar>);
 kernel_tests!(int4_rv32, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::rv32::Rv32>);
 #[cfg(tflc_arm_dsp)]

@@ -152,6 +152,18 @@ pub(crate) trait Dot {
     fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2(x, w, acc)
     }
+    /// [`Dot::dot_2x2`] with the pair's weights as int4, one word per group `g` (`w[g]`):
+    /// bytes `[a t0 | a t1 << 4, b t0 | b t1 << 4, a t2 | a t3 << 4, b t2 | b t3 << 4]`
+    /// (nibbles two's complement), so that the word masked to its high nibbles, or shifted
+    /// left by four and masked, gives by SXTB16 and SXTB16 ROR #8 sixteen times each lane
+    /// pair [`Dot::dot_2x2`] reads (`gemm::pack_int4`). `x` is [`Dot::dot_2x2`]'s, at least
+    /// `4 * w.len()` words. The exact sums are added to `acc` (the products of the scaled
+    /// weights are sixteen times the exact ones, so the scaled sum shifted right by four
+    /// is exact).
+    #[inline(always)]
+    fn dot_2x2_int4(x: &[u32], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
+        scalar::dot_2x2_int4(x, w, acc)
+    }
     /// Whether `Gemm`'s drivers hand this implementation its taps as int8 bytes
     /// ([`Dot::permute_into`], [`Dot::dot_2x2_bytes`]) instead of widened words: a vector
     /// unit whose int8 dot product reads sixteen taps at once (Helium's `VMLADAVA.S8`) and

@@ -96,6 +96,20 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::dot_2x2_int4`]: each group's word unpacked to the two int8 words
+/// [`dot_2x2`] reads, then [`dot_2x2`].
+#[inline(always)]
+pub(crate) fn dot_2x2_int4(x: &[u32], w: &[u32], mut acc: [i32; 4]) -> [i32; 4] {
+    for (xg, &v) in x.chunks_exact(4).zip(w) {
+        let n = |k: u32| (((v >> (4 * k)) as u8) << 4) as i8 >> 4;
+        // Nibbles n0..n7 are a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3.
+        let w0 = i32::from_le_bytes([n(0), n(2), n(4), n(6)].map(|b| b as u8));
+        let w1 = i32::from_le_bytes([n(1), n(3), n(5), n(7)].map(|b| b as u8));
+        acc = dot_2x2(xg, &[w0, w1], acc);
+    }
+    acc
+}
+
 /// See [`super::Dot::sum16_run`].
 #[inline(always)]
 pub(crate) fn sum16_run(x: &[i8], n: usize, step: usize, mut acc: [i32; 16]) -> [i32; 16] {

@@ -176,6 +176,12 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 let (y0, y1) = (&bytes[0][..], &bytes[1][..]);
                 t.cmp("dot_2x2_bytes+", groups, &D::dot_2x2_bytes(y0, y1, w, acc), &Scalar::dot_2x2_bytes(y0, y1, w, acc), fail);
             }
+            // int4 pair words (any nibbles) over the portable widened taps.
+            {
+                let w4: &[u32] = bytemuck::cast_slice(&pw[..groups]);
+                let xs = &xr[..4 * groups];
+                t.cmp("dot_2x2_int4", groups, &D::dot_2x2_int4(xs, w4, acc), &Scalar::dot_2x2_int4(xs, w4, acc), fail);
+            }
             // The pool's sixteen-channel sums: up to `groups` cells 4..=16 bytes apart.
             {
                 let x = &raw[0][..];
