@@ -182,6 +182,81 @@ impl Conv2dInt4 {
     }
 }
 
+/// How an int8 FULLY_CONNECTED reads its int4 weights kept packed:
+/// [`FullyConnectedInt4::select`] at compile time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullyConnectedInt4 {
+    /// [`fully_connected_s8_int4`]: the nibbles in the file's order ([`Int4Weights`]).
+    Rows,
+    /// [`fully_connected_s8_int4_interleaved`]: `Interleaved`'s blocks of four units, two
+    /// words of nibbles per four inputs decoded in registers (`Dot::dot4x4_row_int4`). Where
+    /// the microcontroller builds take `Interleaved` for the unpacked weights.
+    Interleaved,
+}
+
+impl FullyConnectedInt4 {
+    /// The form for this layer and its unpacked weights (values in `-8..=7`).
+    pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> FullyConnectedInt4 {
+        use crate::kernels::fully_connected::FullyConnectedVariant;
+        match FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp) {
+            FullyConnectedVariant::Interleaved => FullyConnectedInt4::Interleaved,
+            _ => FullyConnectedInt4::Rows,
+        }
+    }
+
+    /// The length of [`FullyConnectedInt4::pack`]'s table (`Rows`: 0).
+    pub fn packed_len(self, g: &crate::kernels::fully_connected::FullyConnectedGeometry) -> usize {
+        match self {
+            FullyConnectedInt4::Rows => 0,
+            FullyConnectedInt4::Interleaved => g.output_depth + g.output_depth * g.input_depth / 8,
+        }
+    }
+
+    /// `Interleaved`'s table: the folded bias per unit (`bias + input_offset * sum(w)`),
+    /// then per block of four units and four inputs two words of nibbles (units 0 and 1,
+    /// then 2 and 3, each pair in `Dot::dot_2x2_int4`'s nibble order).
+    pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        if self != FullyConnectedInt4::Interleaved {
+            return;
+        }
+        let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
+        packed.fill(0);
+        let (folded, words) = packed.split_at_mut(units);
+        for (u, v) in folded.iter_mut().enumerate() {
+            let w = filter[u * depth..][..depth].iter().copied();
+            *v = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
+        }
+        for (blk, block) in words.chunks_exact_mut((depth / 2).max(1)).enumerate() {
+            for k in 0..depth / 4 {
+                for j in 0..4 {
+                    let (lane, word) = (j % 2, &mut block[2 * k + j / 2]);
+                    for t in 0..4 {
+                        let w = filter[(blk * 4 + j) * depth + 4 * k + t];
+                        let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
+                        *word |= ((w as u32 & 0xF) << bit) as i32;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs this form (`weights`: `Rows`' nibbles; `packed`: `Interleaved`'s table).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(self, p: &FullyConnectedParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+        match self {
+            FullyConnectedInt4::Rows => fully_connected_s8_int4(p, input, weights, bias, output),
+            FullyConnectedInt4::Interleaved => fully_connected_s8_int4_interleaved(p, input, packed, output),
+        }
+    }
+}
+
+/// FULLY_CONNECTED int8 with int4 weights, [`FullyConnectedInt4::Interleaved`]: `packed`
+/// from [`FullyConnectedInt4::pack`] (it replaces the weights and the bias). Bit-exact with
+/// [`crate::kernels::fully_connected::fully_connected_s8`] on the unpacked weights.
+pub fn fully_connected_s8_int4_interleaved(params: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    crate::kernels::fully_connected::fast::fully_connected_interleaved_int4::<crate::isa::Dot>(params, input, packed, output)
+}
+
 /// CONV_2D int8 with an int4 filter, [`Conv2dInt4::Gemm`]: `packed` from
 /// [`Conv2dInt4::pack`] (it replaces the filter and the bias), the params' multiplier tables
 /// not read. Bit-exact with [`crate::kernels::conv_2d::conv_2d_s8`] on the unpacked filter.

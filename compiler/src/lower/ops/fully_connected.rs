@@ -19,6 +19,7 @@ use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
+use tflc_runtime::kernels::int4::FullyConnectedInt4;
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -53,7 +54,10 @@ pub enum FullyConnectedScheme {
     /// target's call then reads (`fully_connected_s8_lut`) instead of the variant. `int4`:
     /// the int4 weights kept packed ([`super::int4::kept_int4`]), which the microcontroller
     /// builds' call reads (`fully_connected_s8_int4`) instead of the variant; hosts keep theirs.
-    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
+    /// `int4_form`: how those calls read it (`FullyConnectedInt4::select`: `Interleaved`'s
+    /// blocks on nibble words where the microcontroller builds take `Interleaved`, with
+    /// `int4_packed` from `FullyConnectedInt4::pack`; else the nibbles as rows).
+    S8 { held: FullyConnectedHeld<S8>, arms: PerTarget<FullyConnectedVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter>, int4_form: FullyConnectedInt4, int4_packed: Vec<i32> },
     /// 16x8: the reference kernel.
     S16 { held: FullyConnectedHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -231,7 +235,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let lut = if filter_offset == 0 { kept_lut(cx, filter, output_depth, LutLayout::Rows) } else { None };
             // The same for int4 weights kept packed (the same drivers).
             let int4 = if filter_offset == 0 { kept_int4(cx, filter, output_depth, LutLayout::Rows) } else { None };
-            FullyConnectedScheme::S8 { held, arms, lut, int4 }
+            let int4_form = if int4.is_some() { FullyConnectedInt4::select(&params, &weights, bias_data.as_deref()) } else { FullyConnectedInt4::Rows };
+            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
+            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            FullyConnectedScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, output_depth)?;
@@ -247,7 +254,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, arms, lut, int4 } => {
+            FullyConnectedScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
                 let g = &p.geometry;
@@ -263,7 +270,7 @@ impl Kernel for FullyConnected {
                 }
                 if let Some(int4) = int4 {
                     let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::int4::fully_connected_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
                     Int4Filter::check("FULLY_CONNECTED", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
@@ -325,13 +332,21 @@ impl Kernel for FullyConnected {
                 let output = cx.output(self.output);
                 quote! { #rt::kernels::lut::fully_connected_s8_lut(&#p, #input, #w, #bias, #output); }
             }
-            FullyConnectedScheme::S8 { held, arms, lut: None, int4 } => {
+            FullyConnectedScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 // An int4 filter kept packed: the microcontroller builds' own arm.
                 let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
                 cx.per_target(&split.cfgs(), |cx, i| {
                 let k = match (split.arms[i].variant, int4) {
                     (Some(k), _) => k,
+                    (None, Some(_)) if *int4_form == FullyConnectedInt4::Interleaved => {
+                        // Blocks of four units on nibble words: the packed table replaces
+                        // the weights and the bias.
+                        let input = cx.input(self.input);
+                        let packed = cx.table_i32("packed", int4_packed);
+                        let output = cx.output(self.output);
+                        return quote! { #rt::kernels::int4::fully_connected_s8_int4_interleaved(&#p, #input, #packed, #output); };
+                    }
                     (None, Some(int4)) => {
                         let input = cx.input(self.input);
                         let w = emit_int4(cx, int4);

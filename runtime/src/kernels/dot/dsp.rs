@@ -476,6 +476,30 @@ pub(crate) fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// See [`super::Dot::dot4x4_row_int4`]: per four inputs one LDR and two SXTB16 of the
+/// input, then per weight word (two units) the two masks and four SXTB16 of
+/// [`dot_2x2_int4`] and four SMLAD into scaled sums, shifted right by four at the end.
+#[inline(always)]
+pub(crate) fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
+    let mut t = [0i32; 4];
+    let words = (x.len() / 4).min(w.len() / 2);
+    let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr());
+    for _ in 0..words {
+        // SAFETY: group i (< words) reads bytes 4i..4i + 4 of `x` and words 2i..2i + 2 of
+        // `w` (word aligned: u32 elements), inside both slices; each load advances its
+        // pointer past what it read.
+        let (xv, [va, vb]) = unsafe { (ldr_post(&mut xp), ldrd_post(&mut wp)) };
+        let (xe, xo) = (sxtb16(xv), sxtb16_ror8(xv));
+        for (j, v) in [va, vb].into_iter().enumerate() {
+            let (lo, hi) = ((v << 4) & 0xF0F0_F0F0, v & 0xF0F0_F0F0);
+            // lo: [a t0, b t0, a t2, b t2], hi: [a t1, b t1, a t3, b t3], each times 16.
+            t[2 * j] = smlad_seq(xo, sxtb16(hi), smlad_seq(xe, sxtb16(lo), t[2 * j]));
+            t[2 * j + 1] = smlad_seq(xo, sxtb16_ror8(hi), smlad_seq(xe, sxtb16_ror8(lo), t[2 * j + 1]));
+        }
+    }
+    core::array::from_fn(|i| acc[i].wrapping_add(t[i] >> 4))
+}
+
 /// See [`super::Dot::mac4x4_row`]: per input word three LDRD (the widened taps, then two
 /// pairs of weight words), eight SXTB16 and eight SMLAD.
 #[inline(always)]
@@ -580,6 +604,10 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn dot4x4_row(x: &[i8], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         dot4x4_row(x, w, acc)
+    }
+    #[inline(always)]
+    fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
+        dot4x4_row_int4(x, w, acc)
     }
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {

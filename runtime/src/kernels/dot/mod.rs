@@ -164,6 +164,15 @@ pub(crate) trait Dot {
     fn dot_2x2_int4(x: &[u32], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot_2x2_int4(x, w, acc)
     }
+    /// `acc[j] + sum_i x[i] * w_j[i]` for four units whose int4 weights are two words per
+    /// four inputs (FULLY_CONNECTED `Interleaved`'s int4 form): for inputs `4k..4k + 4`,
+    /// word `2k` holds units 0 and 1, word `2k + 1` units 2 and 3, each in
+    /// [`Dot::dot_2x2_int4`]'s nibble order (unit 0 or 2 as channel `a`, 1 or 3 as `b`).
+    /// Whole groups of four inputs only (`x.len() / 4` and `w.len() / 2`, the fewer).
+    #[inline(always)]
+    fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
+        scalar::dot4x4_row_int4(x, w, acc)
+    }
     /// Whether `Gemm`'s drivers hand this implementation its taps as int8 bytes
     /// ([`Dot::permute_into`], [`Dot::dot_2x2_bytes`]) instead of widened words: a vector
     /// unit whose int8 dot product reads sixteen taps at once (Helium's `VMLADAVA.S8`) and

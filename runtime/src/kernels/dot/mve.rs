@@ -1231,6 +1231,10 @@ impl super::Dot for Mve {
     fn dot_2x2_int4(x: &[u32], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
         dsp::dot_2x2_int4(x, w, acc)
     }
+    #[inline(always)]
+    fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
+        dsp::dot4x4_row_int4(x, w, acc)
+    }
     const SUM16: bool = true;
     #[inline(always)]
     fn sum16_run(x: &[i8], n: usize, step: usize, acc: [i32; 16]) -> [i32; 16] {

@@ -110,6 +110,28 @@ pub(crate) fn dot_2x2_int4(x: &[u32], w: &[u32], mut acc: [i32; 4]) -> [i32; 4] 
     acc
 }
 
+/// The int4 weights of channel `lane` (0: `a`, 1: `b`) for taps `t0..t3` of a word in
+/// [`super::Dot::dot_2x2_int4`]'s nibble order.
+#[inline(always)]
+fn int4_lane(v: u32, lane: u32) -> [i32; 4] {
+    let n = |k: u32| ((((v >> (4 * k)) as u8) << 4) as i8 >> 4) as i32;
+    [n(2 * lane), n(2 * lane + 1), n(4 + 2 * lane), n(5 + 2 * lane)]
+}
+
+/// See [`super::Dot::dot4x4_row_int4`].
+#[inline(always)]
+pub(crate) fn dot4x4_row_int4(x: &[i8], w: &[u32], mut acc: [i32; 4]) -> [i32; 4] {
+    for (xs, ws) in x.chunks_exact(4).zip(w.chunks_exact(2)) {
+        for (j, a) in acc.iter_mut().enumerate() {
+            let u = int4_lane(ws[j / 2], (j % 2) as u32);
+            for (t, &xv) in xs.iter().enumerate() {
+                *a = a.wrapping_add(i32::from(xv) * u[t]);
+            }
+        }
+    }
+    acc
+}
+
 /// See [`super::Dot::sum16_run`].
 #[inline(always)]
 pub(crate) fn sum16_run(x: &[i8], n: usize, step: usize, mut acc: [i32; 16]) -> [i32; 16] {

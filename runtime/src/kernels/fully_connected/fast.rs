@@ -163,3 +163,39 @@ pub(crate) fn fully_connected_interleaved<D: Dot>(p: &FullyConnectedParams<S8>, 
         }
     }
 }
+
+/// [`fully_connected_interleaved`] for int4 weights (`crate::kernels::int4::FullyConnectedInt4`):
+/// `packed` holds the folded bias per unit, then per block of four units two words of
+/// nibbles per four inputs ([`crate::kernels::dot::Dot::dot4x4_row_int4`]'s order), half
+/// the int8 form's words. The same requantization.
+#[inline(never)]
+pub(crate) fn fully_connected_interleaved_int4<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    let (depth, units, batches) = (p.geometry.input_depth, p.geometry.output_depth, p.geometry.batches);
+    let block_words = depth / 2;
+    if units == 0 || batches == 0 || depth % ROWS != 0 || units % ROWS != 0 || packed.len() < units + units / ROWS * block_words {
+        return;
+    }
+    let (folded, weights) = packed.split_at(units);
+    let weights: &[u32] = bytemuck::cast_slice(weights);
+    let rq = Requant4::new(&p.quant, &p.clamp);
+    let q = &p.quant;
+    let per_tensor = q.output_multiplier.len() == 1;
+    let mut tensor_words = [0i32; PACKED_REQUANT_WORDS];
+    pack_requant4(q, 0, &mut tensor_words);
+    for (xs, out_row) in input.chunks_exact(depth).zip(output.chunks_exact_mut(units)).take(batches) {
+        let blocks = out_row.chunks_exact_mut(ROWS).zip(weights.chunks_exact(block_words)).zip(folded.chunks_exact(ROWS));
+        for (u, ((outs, ws), init)) in blocks.enumerate() {
+            let acc = D::dot4x4_row_int4(xs, ws, [init[0], init[1], init[2], init[3]]);
+            let words = if per_tensor {
+                tensor_words
+            } else {
+                let mut w = [0i32; PACKED_REQUANT_WORDS];
+                pack_requant4(q, u * ROWS, &mut w);
+                w
+            };
+            if let Some(o) = outs.first_chunk_mut::<4>() {
+                *o = rq.apply::<D>(acc, &words);
+            }
+        }
+    }
+}

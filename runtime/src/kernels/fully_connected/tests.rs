@@ -64,6 +64,14 @@ fn int4<D: Dot>(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias:
     if p.weights_offset != 0 {
         return super::fully_connected_s8(p, input, filter, bias, output);
     }
+    // The form the compiler would select, packed as it packs it.
+    use crate::kernels::int4::FullyConnectedInt4;
+    let form = FullyConnectedInt4::select(p, filter, bias);
+    if form == FullyConnectedInt4::Interleaved {
+        let mut packed = vec![0i32; form.packed_len(&p.geometry)];
+        form.pack(p, filter, bias, &mut packed);
+        return super::fast::fully_connected_interleaved_int4::<D>(p, input, &packed, output);
+    }
     let mut nibbles = vec![0u8; filter.len().div_ceil(2)];
     crate::kernels::int4::pack(filter, &mut nibbles);
     crate::kernels::lut::fully_connected_lut::<D>(p, input, &crate::kernels::int4::Int4Weights { nibbles: &nibbles }, bias, output)
