@@ -257,6 +257,85 @@ pub fn fully_connected_s8_int4_interleaved(params: &FullyConnectedParams<S8>, in
     crate::kernels::fully_connected::fast::fully_connected_interleaved_int4::<crate::isa::Dot>(params, input, packed, output)
 }
 
+/// How an int8 DEPTHWISE_CONV_2D reads its int4 filter kept packed:
+/// [`DepthwiseInt4::select`] at compile time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthwiseInt4 {
+    /// [`depthwise_conv_2d_s8_int4`]: channel-major rows of nibbles ([`Int4Weights`]).
+    Rows,
+    /// [`depthwise_conv_2d_s8_int4_mult1`]: `Mult1`'s groups of four channels over a 3x3
+    /// window, two taps a word of nibbles decoded in registers (`Dot::mac4x2_int4`). Where
+    /// the microcontroller builds take `Mult1` for the unpacked filter and it is 3x3.
+    Mult1,
+}
+
+impl DepthwiseInt4 {
+    /// The form for this layer and its unpacked filter (values in `-8..=7`).
+    pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> DepthwiseInt4 {
+        use crate::kernels::depthwise_conv_2d::DepthwiseConv2dVariant;
+        let [_, f_h, f_w, _] = p.geometry.filter_shape;
+        if f_h == 3 && f_w == 3 && DepthwiseConv2dVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp) == DepthwiseConv2dVariant::Mult1 {
+            DepthwiseInt4::Mult1
+        } else {
+            DepthwiseInt4::Rows
+        }
+    }
+
+    /// The length of [`DepthwiseInt4::pack`]'s table (`Rows`: 0).
+    pub fn packed_len(self, g: &crate::kernels::window::ConvGeometry) -> usize {
+        use crate::kernels::depthwise_conv_2d::fast;
+        match self {
+            DepthwiseInt4::Rows => 0,
+            DepthwiseInt4::Mult1 => g.filter_shape[3] / fast::LANES * (fast::INT4_3X3_WORDS + fast::GROUP_TAIL),
+        }
+    }
+
+    /// `Mult1`'s table: per group of four channels five words of nibbles (taps `2i` in
+    /// bytes 0 and 2, `2i + 1` in bytes 1 and 3, channels 0 and 2 in the low nibbles),
+    /// then the four folded biases and the packed requantization.
+    pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+        use crate::kernels::depthwise_conv_2d::fast::{GROUP_TAIL, INT4_3X3_WORDS, LANES};
+        if self != DepthwiseInt4::Mult1 {
+            return;
+        }
+        let out_d = p.geometry.filter_shape[3];
+        packed.fill(0);
+        for (j, group) in packed.chunks_exact_mut(INT4_3X3_WORDS + GROUP_TAIL).enumerate() {
+            let c0 = j * LANES;
+            let (words, rest) = group.split_at_mut(INT4_3X3_WORDS);
+            for t in 0..9 {
+                for c in 0..LANES {
+                    let w = filter[t * out_d + c0 + c];
+                    let bit = 8 * (2 * (c / 2) + t % 2) + 4 * (c % 2);
+                    words[t / 2] |= ((w as u32 & 0xF) << bit) as i32;
+                }
+            }
+            let (init, rq) = rest.split_at_mut(LANES);
+            for (c, v) in init.iter_mut().enumerate() {
+                let taps = filter.iter().skip(c0 + c).step_by(out_d.max(1)).copied();
+                *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c0 + c]), p.quant.input_offset);
+            }
+            crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
+        }
+    }
+
+    /// Runs this form (`weights`: `Rows`' nibbles; `packed`: `Mult1`'s table).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(self, p: &DepthwiseConv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
+        match self {
+            DepthwiseInt4::Rows => depthwise_conv_2d_s8_int4(p, input, weights, bias, output),
+            DepthwiseInt4::Mult1 => depthwise_conv_2d_s8_int4_mult1(p, input, packed, output),
+        }
+    }
+}
+
+/// DEPTHWISE_CONV_2D int8 with an int4 filter, [`DepthwiseInt4::Mult1`]: `packed` from
+/// [`DepthwiseInt4::pack`] (it replaces the filter and the bias). Bit-exact with
+/// [`crate::kernels::depthwise_conv_2d::depthwise_conv_2d_s8`] on the unpacked filter.
+pub fn depthwise_conv_2d_s8_int4_mult1(params: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    crate::kernels::depthwise_conv_2d::fast::depthwise_mult1_int4::<crate::isa::Dot>(params, input, packed, output)
+}
+
 /// CONV_2D int8 with an int4 filter, [`Conv2dInt4::Gemm`]: `packed` from
 /// [`Conv2dInt4::pack`] (it replaces the filter and the bias), the params' multiplier tables
 /// not read. Bit-exact with [`crate::kernels::conv_2d::conv_2d_s8`] on the unpacked filter.

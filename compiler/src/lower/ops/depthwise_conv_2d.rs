@@ -14,6 +14,7 @@ use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i
 use super::target::{variant_args, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
+use tflc_runtime::kernels::int4::DepthwiseInt4;
 use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
@@ -49,7 +50,10 @@ pub enum DepthwiseConv2dScheme {
     /// `int4`: the int4 filter kept packed ([`super::int4::kept_int4`], channel-major rows of
     /// taps), which the microcontroller builds' call reads (`depthwise_conv_2d_s8_int4`)
     /// instead of the variant; hosts keep theirs.
-    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter> },
+    /// `int4_form`: how those calls read it (`DepthwiseInt4::select`: `Mult1`'s groups on
+    /// nibble words for a 3x3 filter `Mult1` takes, with `int4_packed` from
+    /// `DepthwiseInt4::pack`; else the rows).
+    S8 { held: ConvHeld<S8>, arms: PerTarget<DepthwiseConv2dVariant>, lut: Option<LutFilter>, int4: Option<Int4Filter>, int4_form: DepthwiseInt4, int4_packed: Vec<i32> },
     /// 16x8: the reference kernel.
     S16 { held: ConvHeld<S16> },
     /// float32: the variant per target class (the reference on Arm, the packed one on a
@@ -169,7 +173,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let taps = geometry.filter_shape[1] * geometry.filter_shape[2];
             let lut = if taps <= tflc_runtime::kernels::lut::DEPTHWISE_MAX_TAPS { kept_lut(cx, filter, out_d, LutLayout::Depthwise) } else { None };
             let int4 = if taps <= tflc_runtime::kernels::int4::DEPTHWISE_MAX_TAPS { kept_int4(cx, filter, out_d, LutLayout::Depthwise) } else { None };
-            DepthwiseConv2dScheme::S8 { held, arms, lut, int4 }
+            let int4_form = if int4.is_some() { DepthwiseInt4::select(&held.depthwise_params(), &weights, bias_data.as_deref()) } else { DepthwiseInt4::Rows };
+            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
+            int4_form.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut int4_packed);
+            DepthwiseConv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
             bias_i64(cx, bias, out_d)?;
@@ -184,7 +191,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, arms, lut, int4 } => {
+            DepthwiseConv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
                 let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
@@ -200,7 +207,7 @@ impl Kernel for DepthwiseConv2d {
                 }
                 if let Some(int4) = int4 {
                     let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::int4::depthwise_conv_2d_s8_int4(p, input, &int4.view(), bias, &mut kept);
+                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
                     Int4Filter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
                 }
                 s.insert(self.output, TensorData::I8(out));
@@ -276,12 +283,24 @@ impl Kernel for DepthwiseConv2d {
                     quote! { #rt::kernels::lut::depthwise_conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
                 })
             }
-            DepthwiseConv2dScheme::S8 { held, arms, lut: None, int4 } => {
+            DepthwiseConv2dScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 // An int4 filter kept packed: the microcontroller builds' own arm.
                 let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
                 cx.per_target(&split.cfgs(), |cx, i| {
                 let k = match (split.arms[i].variant, int4) {
                     (Some(k), _) => k,
+                    (None, Some(_)) if *int4_form == DepthwiseInt4::Mult1 => {
+                        // Mult1's groups on nibble words: the packed table replaces the
+                        // filter, the bias and the multiplier tables.
+                        let mut params = held.depthwise_params();
+                        params.quant.output_multiplier = &[];
+                        params.quant.output_shift = &[];
+                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
+                        return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                            let packed = cx.table_i32("packed", int4_packed);
+                            quote! { #rt::kernels::int4::depthwise_conv_2d_s8_int4_mult1(#p, #input, #packed, #output); }
+                        });
+                    }
                     (None, Some(int4)) => {
                         let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.depthwise_params());
                         return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {

@@ -558,6 +558,104 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
     }
 }
 
+/// Words of nibbles per channel group of [`depthwise_mult1_int4`]'s 3x3 filter: taps 0 and
+/// 1, 2 and 3, 4 and 5, 6 and 7, then 8 alone.
+pub(crate) const INT4_3X3_WORDS: usize = 5;
+
+/// One output pixel of [`depthwise_mult1_int4`]: per channel group the nine taps in pairs
+/// ([`Dot::mac4x2_int4`], sums of sixteen times the products from 0), the sums shifted right
+/// by four (exact) and added to the folded bias, then requantized as [`pixel_3x3`] does.
+/// `BORDER`: tap `t` is read only when bit `t` of `valid` is set, else the zero point (as
+/// in [`pixel_3x3`]).
+///
+/// # Safety
+/// As [`pixel_3x3`].
+#[inline(never)]
+unsafe fn pixel_3x3_int4<D: Dot, const BORDER: bool>(
+    x0: *const i8,
+    groups: &[i32],
+    [x_row, x_col]: [isize; 2],
+    valid: u32,
+    zp: [i8; 4],
+    rq: &Requant4,
+    out_px: &mut [i8],
+) {
+    const K: usize = 3;
+    for (j, (outs, g)) in out_px.chunks_exact_mut(LANES).zip(groups.chunks_exact(INT4_3X3_WORDS + GROUP_TAIL)).enumerate() {
+        let xg = x0.wrapping_add(j * LANES);
+        let (init, rqw) = tail(g);
+        let tap = |t: usize| -> [i8; 4] {
+            if t < K * K && (!BORDER || valid & (1 << t) != 0) {
+                let at = (t / K) as isize * x_row + (t % K) as isize * x_col;
+                // SAFETY: a valid tap of group j, in bounds by the caller's guarantee;
+                // `[i8; 4]` has alignment 1 and every bit pattern is valid.
+                unsafe { xg.wrapping_offset(at).cast::<[i8; 4]>().read() }
+            } else {
+                zp
+            }
+        };
+        let Some(&[w0, w1, w2, w3, w4]) = g.first_chunk::<INT4_3X3_WORDS>() else { return };
+        // Unrolled, so that every tap's offset and validity bit are constants.
+        let mut s = D::mac4x2_int4(tap(0), tap(1), w0 as u32, [0; LANES]);
+        s = D::mac4x2_int4(tap(2), tap(3), w1 as u32, s);
+        s = D::mac4x2_int4(tap(4), tap(5), w2 as u32, s);
+        s = D::mac4x2_int4(tap(6), tap(7), w3 as u32, s);
+        s = D::mac4x2_int4(tap(8), zp, w4 as u32, s);
+        let acc: [i32; LANES] = core::array::from_fn(|c| init[c].wrapping_add(s[c] >> 4));
+        store(outs, rq.apply::<D>(acc, rqw));
+    }
+}
+
+/// [`depthwise_mult1`] for int4 weights (`crate::kernels::int4::DepthwiseInt4::Mult1`): a
+/// 3x3 filter, depth multiplier 1, whole groups of four channels; per group
+/// [`INT4_3X3_WORDS`] words of nibbles ([`Dot::mac4x2_int4`]'s order) then `Mult1`'s tail
+/// (folded biases, packed requantization). Not inlined, as [`depthwise_mult1`].
+#[inline(never)]
+pub(crate) fn depthwise_mult1_int4<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
+    const K: usize = 3;
+    let g = &p.geometry;
+    let [batches, in_h, in_w, depth] = g.input_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    // The bounds every unchecked read below relies on.
+    assert!(
+        depth % LANES == 0
+            && g.filter_shape == [1, K, K, depth]
+            && g.output_shape[3] == depth
+            && input.len() >= batches * in_h * in_w * depth
+            && output.len() >= batches * out_h * out_w * depth
+            && packed.len() >= depth / LANES * (INT4_3X3_WORDS + GROUP_TAIL)
+    );
+    let rq = Requant4::new(&p.quant, &p.clamp);
+    let zp = [(-p.quant.input_offset) as i8; 4];
+    let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
+    let mut pixels = output.chunks_exact_mut(depth.max(1));
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let rows = valid_taps(in_y0, g.dilation_height, K, in_h).fold(0u32, |m, r| m | 7 << (3 * r));
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let cols = valid_taps(in_x0, g.dilation_width, K, in_w).fold(0u32, |m, k| m | 0o111 << k);
+                // Tap (0, 0) of the window, possibly outside the input (never read then).
+                let x0 = ((b * in_h) as isize + in_y0) * in_w as isize + in_x0;
+                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+                // Tap (r, k) of group j reads input pixel (in_y0 + r * dil_h, in_x0 + k *
+                // dil_w), channels 4j..4j + 4 <= depth, only when bit 3r + k of the mask is
+                // set (inside the input), within `input` by the assertion above.
+                let valid = rows & cols;
+                if valid == 0o777 {
+                    // SAFETY: as said above; every tap is valid.
+                    unsafe { pixel_3x3_int4::<D, false>(x0, packed, x_step, valid, zp, &rq, out_px) };
+                } else {
+                    // SAFETY: as said above.
+                    unsafe { pixel_3x3_int4::<D, true>(x0, packed, x_step, valid, zp, &rq, out_px) };
+                }
+            }
+        }
+    }
+}
+
 /// [`depthwise_mult1`]'s loop nest for an implementation with vector micro-kernels
 /// (`D::MAC16`, Helium) and a 3x3 window on 8 or at least 16 channels: per output row, the
 /// border pixels one by one ([`pixel_wide`], [`pixel_wide8`]) and the run of pixels whose

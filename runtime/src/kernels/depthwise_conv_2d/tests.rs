@@ -36,6 +36,14 @@ fn lut<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias:
 fn int4<D: Dot>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, output: &mut [i8]) {
     let [_, f_h, f_w, out_d] = p.geometry.filter_shape;
     let taps = f_h * f_w;
+    // The form the compiler would select, packed as it packs it.
+    use crate::kernels::int4::DepthwiseInt4;
+    let form = DepthwiseInt4::select(p, filter, bias);
+    if form == DepthwiseInt4::Mult1 {
+        let mut packed = vec![0i32; form.packed_len(&p.geometry)];
+        form.pack(p, filter, bias, &mut packed);
+        return super::fast::depthwise_mult1_int4::<D>(p, input, &packed, output);
+    }
     if taps > crate::kernels::int4::DEPTHWISE_MAX_TAPS {
         return super::depthwise_conv_2d_s8(p, input, filter, bias, output);
     }

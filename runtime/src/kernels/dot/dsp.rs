@@ -500,6 +500,23 @@ pub(crate) fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
     core::array::from_fn(|i| acc[i].wrapping_add(t[i] >> 4))
 }
 
+/// See [`super::Dot::mac4x2_int4`]: two SXTB16 per tap of the inputs, the masks and four
+/// SXTB16 of the weight word (lanes sixteen times the weights), eight SMLABB / SMLATT.
+#[inline(always)]
+pub(crate) fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, acc: [i32; 4]) -> [i32; 4] {
+    let (a, b) = (word(&x0), word(&x1));
+    let (ae, ao, be, bo) = (sxtb16(a), sxtb16_ror8(a), sxtb16(b), sxtb16_ror8(b));
+    let (lo, hi) = ((w << 4) & 0xF0F0_F0F0, w & 0xF0F0_F0F0);
+    // lo: [c0 t, c0 u, c2 t, c2 u], hi: [c1 t, c1 u, c3 t, c3 u], each times 16.
+    let (et, eu, ot, ou) = (sxtb16(lo), sxtb16_ror8(lo), sxtb16(hi), sxtb16_ror8(hi));
+    [
+        smlabb(be, eu, smlabb(ae, et, acc[0])),
+        smlabb(bo, ou, smlabb(ao, ot, acc[1])),
+        smlatt(be, eu, smlatt(ae, et, acc[2])),
+        smlatt(bo, ou, smlatt(ao, ot, acc[3])),
+    ]
+}
+
 /// See [`super::Dot::mac4x4_row`]: per input word three LDRD (the widened taps, then two
 /// pairs of weight words), eight SXTB16 and eight SMLAD.
 #[inline(always)]
@@ -608,6 +625,10 @@ impl super::Dot for ArmDsp {
     #[inline(always)]
     fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
         dot4x4_row_int4(x, w, acc)
+    }
+    #[inline(always)]
+    fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, acc: [i32; 4]) -> [i32; 4] {
+        mac4x2_int4(x0, x1, w, acc)
     }
     #[inline(always)]
     fn mac4x4_row(x: &[[u32; 2]], w: &[i32], acc: [i32; 4]) -> [i32; 4] {

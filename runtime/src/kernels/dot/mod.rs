@@ -173,6 +173,16 @@ pub(crate) trait Dot {
     fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
         scalar::dot4x4_row_int4(x, w, acc)
     }
+    /// Two taps of four channels with int4 weights (DEPTHWISE_CONV_2D `Mult1`'s int4 form):
+    /// `acc[c] + 16 * (x0[c] * w_t[c] + x1[c] * w_u[c])`, wrapping, where the word `w` holds
+    /// the nibbles of tap `t` (channels 0, 1 in byte 0, channels 2, 3 in byte 2, low nibble
+    /// first) and of tap `u` (bytes 1 and 3): sixteen times the products, so that the masks
+    /// and SXTB16 of [`Dot::dot_2x2_int4`] need no shift back per tap (the caller shifts the
+    /// sums right by four once, exactly).
+    #[inline(always)]
+    fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, acc: [i32; 4]) -> [i32; 4] {
+        scalar::mac4x2_int4(x0, x1, w, acc)
+    }
     /// Whether `Gemm`'s drivers hand this implementation its taps as int8 bytes
     /// ([`Dot::permute_into`], [`Dot::dot_2x2_bytes`]) instead of widened words: a vector
     /// unit whose int8 dot product reads sixteen taps at once (Helium's `VMLADAVA.S8`) and

@@ -1235,6 +1235,10 @@ impl super::Dot for Mve {
     fn dot4x4_row_int4(x: &[i8], w: &[u32], acc: [i32; 4]) -> [i32; 4] {
         dsp::dot4x4_row_int4(x, w, acc)
     }
+    #[inline(always)]
+    fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, acc: [i32; 4]) -> [i32; 4] {
+        dsp::mac4x2_int4(x0, x1, w, acc)
+    }
     const SUM16: bool = true;
     #[inline(always)]
     fn sum16_run(x: &[i8], n: usize, step: usize, acc: [i32; 16]) -> [i32; 16] {

@@ -132,6 +132,19 @@ pub(crate) fn dot4x4_row_int4(x: &[i8], w: &[u32], mut acc: [i32; 4]) -> [i32; 4
     acc
 }
 
+/// See [`super::Dot::mac4x2_int4`].
+#[inline(always)]
+pub(crate) fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, mut acc: [i32; 4]) -> [i32; 4] {
+    let n = |k: u32| ((((w >> (4 * k)) as u8) << 4) as i8 >> 4) as i32;
+    // Nibble of channel c: tap t in bytes 0 (c 0, 1) and 2 (c 2, 3), tap u in bytes 1 and 3.
+    let nib = |c: u32, tap: u32| n(2 * (2 * (c / 2) + tap) + c % 2);
+    for (c, a) in acc.iter_mut().enumerate() {
+        let sum = i32::from(x0[c]) * nib(c as u32, 0) + i32::from(x1[c]) * nib(c as u32, 1);
+        *a = a.wrapping_add(16 * sum);
+    }
+    acc
+}
+
 /// See [`super::Dot::sum16_run`].
 #[inline(always)]
 pub(crate) fn sum16_run(x: &[i8], n: usize, step: usize, mut acc: [i32; 16]) -> [i32; 16] {

@@ -183,6 +183,9 @@ pub(crate) fn run<D: Dot>(rounds: u32, fail: &mut dyn FnMut(&'static str, usize,
                 t.cmp("dot_2x2_int4", groups, &D::dot_2x2_int4(xs, w4, acc), &Scalar::dot_2x2_int4(xs, w4, acc), fail);
                 let (x4, w8): (&[i8], &[u32]) = (&raw[1][..4 * groups], bytemuck::cast_slice(&pw[..2 * groups]));
                 t.cmp("dot4x4_row_int4", groups, &D::dot4x4_row_int4(x4, w8, acc), &Scalar::dot4x4_row_int4(x4, w8, acc), fail);
+                let (xa, xb): ([i8; 4], [i8; 4]) = (core::array::from_fn(|i| raw[0][i]), core::array::from_fn(|i| raw[1][i]));
+                let wv = pw[groups] as u32;
+                t.cmp("mac4x2_int4", groups, &D::mac4x2_int4(xa, xb, wv, acc), &Scalar::mac4x2_int4(xa, xb, wv, acc), fail);
             }
             // The pool's sixteen-channel sums: up to `groups` cells 4..=16 bytes apart.
             {
