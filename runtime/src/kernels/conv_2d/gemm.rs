@@ -108,11 +108,26 @@ fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 /// zero weights and zero requantization constants (its accumulator is then 0, which the
 /// block requantization maps to 0).
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    pack_pairs(p, filter, bias, packed, 2, |rows, lane, k, w| {
+        // Tap t of a group: word t % 2, byte lane + 2 * (t / 2).
+        let t = k % 4;
+        let word = &mut rows[2 * (k / 4) + t % 2];
+        let mut bytes = word.to_le_bytes();
+        bytes[lane + 2 * (t / 2)] = w as u8;
+        *word = i32::from_le_bytes(bytes);
+    });
+}
+
+/// [`pack`] and [`pack_int4`]'s loop: per channel pair the [`HEAD`] (folded biases,
+/// multipliers, shifts), then `put(rows, lane, k, w)` for every weight `w` of the pair's
+/// channel `lane` at padded position `k` of its window into the pair's rows
+/// (`group_words` words per group of four taps).
+fn pack_pairs(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32], group_words: usize, put: impl Fn(&mut [i32], usize, usize, i8)) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let (row, run, prow) = (f_h * f_w * f_d, f_w * f_d, padded_row(g));
     packed.fill(0);
-    for (pair, dst) in packed.chunks_exact_mut(pair_words(g)).enumerate() {
+    for (pair, dst) in packed.chunks_exact_mut(pair_words_of(g, group_words)).enumerate() {
         let (head, rows) = dst.split_at_mut(HEAD);
         for lane in 0..2 {
             let c = 2 * pair + lane;
@@ -125,18 +140,13 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
             head[2 + lane] = m2;
             head[4] |= (em1 & 0xff) << (8 * lane);
             for (i, &w) in taps.iter().enumerate() {
-                // Tap i (row i / run) at padded position k; tap t of a group: word t % 2,
-                // byte lane + 2 * (t / 2).
-                let k = i / run * prow + i % run;
-                let t = k % 4;
-                let word = &mut rows[2 * (k / 4) + t % 2];
-                let mut bytes = word.to_le_bytes();
-                bytes[lane + 2 * (t / 2)] = w as u8;
-                *word = i32::from_le_bytes(bytes);
+                // Tap i (row i / run) at padded position k.
+                put(rows, lane, i / run * prow + i % run, w);
             }
         }
     }
 }
+
 
 /// The length of [`pack_int4`]'s table.
 pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
@@ -148,32 +158,12 @@ pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
 /// [`Dot::dot_2x2_int4`]'s order: `a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3` from the
 /// low nibble up. Half the words of [`pack`]'s rows.
 pub(crate) fn pack_int4(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
-    let g = &p.geometry;
-    let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let (row, run, prow) = (f_h * f_w * f_d, f_w * f_d, padded_row(g));
-    packed.fill(0);
-    for (pair, dst) in packed.chunks_exact_mut(pair_words_of(g, 1)).enumerate() {
-        let (head, rows) = dst.split_at_mut(HEAD);
-        for lane in 0..2 {
-            let c = 2 * pair + lane;
-            if c >= out_d || channel_quant(p, c).0 == 0 {
-                continue;
-            }
-            let taps = &filter[c * row..][..row];
-            head[lane] = crate::prepare::fold_input_offset(taps.iter().copied(), bias.map_or(0, |b| b[c]), p.quant.input_offset);
-            let (m2, em1) = channel_consts(p, c);
-            head[2 + lane] = m2;
-            head[4] |= (em1 & 0xff) << (8 * lane);
-            for (i, &w) in taps.iter().enumerate() {
-                // Tap i at padded position k; tap t of a group: byte lane + 2 * (t / 2),
-                // nibble t % 2.
-                let k = i / run * prow + i % run;
-                let t = k % 4;
-                let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
-                rows[k / 4] |= ((w as u32 & 0xF) << bit) as i32;
-            }
-        }
-    }
+    pack_pairs(p, filter, bias, packed, 1, |rows, lane, k, w| {
+        // Tap t of a group: byte lane + 2 * (t / 2), nibble t % 2.
+        let t = k % 4;
+        let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
+        rows[k / 4] |= ((w as u32 & 0xF) << bit) as i32;
+    });
 }
 
 /// CONV_2D int8 with an int4 filter packed by [`pack_int4`] (the `Gemm` variants' windows
