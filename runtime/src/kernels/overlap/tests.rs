@@ -247,6 +247,37 @@ fn int4_overlapped_rows_equal_apart() {
     assert!(checked > 500, "{checked}");
 }
 
+/// The int4 depthwise `Mult1` form (3x3, multiplier 1, groups of four channels, the filter
+/// packed in its own table) band by band as the overlapped driver calls it, against the
+/// reference on the unpacked filter.
+#[test]
+fn int4_mult1_overlapped_rows_equal_apart() {
+    use crate::kernels::int4::{depthwise_conv_2d_s8_int4_mult1, DepthwiseInt4};
+    let mut rng = Rng(0x3a11);
+    let (mut checked, mut shapes) = (0, 0);
+    for (k, &s) in SHAPES.iter().enumerate().filter(|(_, s)| s.2 == 3 && s.3 == 3) {
+        for d in [4usize, 8] {
+            let g = conv_geometry(s, d, d, true);
+            // Right shifts only: the packed requantization `Mult1` needs.
+            let (mult, shift) = multipliers(&mut rng, d, -14, -1);
+            let p = DepthwiseConv2dParams::<S8Alias> { geometry: g, quant: quant(rng.range(-20, 20) as i32, rng.range(-20, 20) as i32, &mult, &shift), clamp: Clamp { min: -128, max: 127 } };
+            let input = rng.i8s(g.input_shape.iter().product());
+            let filter: Vec<i8> = rng.i8s(g.filter_shape.iter().product()).into_iter().map(|w| w >> 4).collect();
+            let bias = rng.i32s(d, -(1 << 14), 1 << 14);
+            let form = DepthwiseInt4::select(&p, &filter, Some(&bias));
+            assert_eq!(form, DepthwiseInt4::Mult1, "shape {k}, depth {d}");
+            let mut packed = vec![0i32; form.packed_len(&g)];
+            form.pack(&p, &filter, Some(&bias), &mut packed);
+            let mut want = vec![0i8; g.output_shape.iter().product()];
+            depthwise_conv_2d::depthwise_conv_2d_s8(&p, &input, &filter, Some(&bias), &mut want);
+            let run = |span: &mut [i8], i: usize, o: usize| depthwise_rows(&g, span, i, o, |sub, x, y| depthwise_conv_2d_s8_int4_mult1(&DepthwiseConv2dParams { geometry: *sub, quant: p.quant, clamp: p.clamp }, x, &packed, y));
+            checked += check_deltas(&Rows::conv(&g).unwrap(), &input, &want, run, &std::format!("int4 Mult1 shape {k} depth {d}"));
+            shapes += 1;
+        }
+    }
+    assert!(shapes == 8 && checked > 50, "{shapes} {checked}");
+}
+
 /// AVERAGE_POOL_2D and MAX_POOL_2D (one implementation each).
 #[test]
 fn pools_overlapped_rows_equal_apart() {
