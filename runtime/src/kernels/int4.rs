@@ -115,6 +115,19 @@ pub fn depthwise_conv_2d_s8_int4(params: &DepthwiseConv2dParams<S8>, input: &[i8
     depthwise_conv_2d_lut::<crate::isa::Dot>(params, input, weights, bias, output)
 }
 
+/// The bit at which a pair word of nibbles (`Dot::dot_2x2_int4`'s order, which the int4
+/// `Gemm` and `Interleaved` tables share) holds tap `t` (0..4) of a group of channel `lane`
+/// (0: `a`, 1: `b`): byte `lane + 2 * (t / 2)`, low nibble for `t0` and `t2`.
+pub(crate) fn pair_nibble_bit(lane: usize, t: usize) -> usize {
+    8 * (lane + 2 * (t / 2)) + 4 * (t % 2)
+}
+
+/// Puts `w`'s low four bits (the weight, two's complement) at `bit` of `word`, whose nibble
+/// there is still zero.
+pub(crate) fn put_nibble(word: &mut i32, bit: usize, w: i8) {
+    *word |= ((w as u32 & 0xF) << bit) as i32;
+}
+
 /// How an int8 CONV_2D reads its int4 filter kept packed: [`Conv2dInt4::select`] at compile
 /// time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,21 +232,17 @@ impl FullyConnectedInt4 {
         if self != FullyConnectedInt4::Interleaved {
             return;
         }
+        use crate::kernels::fully_connected::FullyConnectedVariant;
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         packed.fill(0);
         let (folded, words) = packed.split_at_mut(units);
-        for (u, v) in folded.iter_mut().enumerate() {
-            let w = filter[u * depth..][..depth].iter().copied();
-            *v = crate::prepare::fold_input_offset(w, bias.map_or(0, |b| b[u]), p.quant.input_offset);
-        }
+        // The folded biases are `Dot4`'s whole table.
+        FullyConnectedVariant::Dot4.pack(p, filter, bias, folded);
         for (blk, block) in words.chunks_exact_mut((depth / 2).max(1)).enumerate() {
             for k in 0..depth / 4 {
                 for j in 0..4 {
-                    let (lane, word) = (j % 2, &mut block[2 * k + j / 2]);
                     for t in 0..4 {
-                        let w = filter[(blk * 4 + j) * depth + 4 * k + t];
-                        let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
-                        *word |= ((w as u32 & 0xF) << bit) as i32;
+                        put_nibble(&mut block[2 * k + j / 2], pair_nibble_bit(j % 2, t), filter[(blk * 4 + j) * depth + 4 * k + t]);
                     }
                 }
             }
@@ -305,17 +314,11 @@ impl DepthwiseInt4 {
             let (words, rest) = group.split_at_mut(INT4_3X3_WORDS);
             for t in 0..9 {
                 for c in 0..LANES {
-                    let w = filter[t * out_d + c0 + c];
-                    let bit = 8 * (2 * (c / 2) + t % 2) + 4 * (c % 2);
-                    words[t / 2] |= ((w as u32 & 0xF) << bit) as i32;
+                    // Byte 2 * (c / 2) + t % 2, nibble c % 2.
+                    put_nibble(&mut words[t / 2], 8 * (2 * (c / 2) + t % 2) + 4 * (c % 2), filter[t * out_d + c0 + c]);
                 }
             }
-            let (init, rq) = rest.split_at_mut(LANES);
-            for (c, v) in init.iter_mut().enumerate() {
-                let taps = filter.iter().skip(c0 + c).step_by(out_d.max(1)).copied();
-                *v = crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c0 + c]), p.quant.input_offset);
-            }
-            crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
+            crate::kernels::depthwise_conv_2d::pack_group_tail(p, filter, bias, c0, rest);
         }
     }
 

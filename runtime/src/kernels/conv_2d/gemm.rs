@@ -158,12 +158,8 @@ pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
 /// [`Dot::dot_2x2_int4`]'s order: `a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3` from the
 /// low nibble up. Half the words of [`pack`]'s rows.
 pub(crate) fn pack_int4(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
-    pack_pairs(p, filter, bias, packed, 1, |rows, lane, k, w| {
-        // Tap t of a group: byte lane + 2 * (t / 2), nibble t % 2.
-        let t = k % 4;
-        let bit = 8 * (lane + 2 * (t / 2)) + 4 * (t % 2);
-        rows[k / 4] |= ((w as u32 & 0xF) << bit) as i32;
-    });
+    use crate::kernels::int4::{pair_nibble_bit, put_nibble};
+    pack_pairs(p, filter, bias, packed, 1, |rows, lane, k, w| put_nibble(&mut rows[k / 4], pair_nibble_bit(lane, k % 4), w));
 }
 
 /// CONV_2D int8 with an int4 filter packed by [`pack_int4`] (the `Gemm` variants' windows
@@ -174,14 +170,7 @@ pub(crate) fn pack_int4(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]
 #[inline(never)]
 pub(crate) fn conv_gemm_int4<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
-    let [batches, _, _, _] = g.input_shape;
-    let [out_d, _, _, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let pixels = batches * out_h * out_w;
-    if pixels == 0 || out_d == 0 || row_words(g) == 0 {
-        return;
-    }
-    let (Some(packed), Some(output)) = (packed.get(..packed_len_int4(g)), output.get_mut(..pixels * out_d)) else { return };
+    let Some((packed, output)) = operands(p, 1, packed, output) else { return };
     let mut buf = [0u8; CHUNK_TAPS + SLACK];
     let mut xs = [[0u32; 4]; CHUNK_GROUPS];
     let xs = &mut Int4Chunk(xs.as_flattened_mut());
@@ -525,7 +514,7 @@ fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 #[inline(never)]
 pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert!(one_chunk(&p.geometry), "a window of more than one chunk is GemmChunked's");
-    if let Some((packed, output)) = operands(p, packed, output) {
+    if let Some((packed, output)) = operands(p, 2, packed, output) {
         gemm_one_chunk::<D, false>(p, input, packed, output);
     }
 }
@@ -536,7 +525,7 @@ pub(crate) fn conv_gemm<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i3
 #[inline(never)]
 pub(crate) fn conv_gemm_pw<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
     debug_assert!(one_chunk(&p.geometry) && is_pointwise(&p.geometry), "GemmPw takes pointwise windows of one chunk");
-    if let Some((packed, output)) = operands(p, packed, output) {
+    if let Some((packed, output)) = operands(p, 2, packed, output) {
         gemm_one_chunk::<D, true>(p, input, packed, output);
     }
 }
@@ -550,7 +539,7 @@ pub(crate) fn conv_gemm_pw<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &
 /// the chunking does not change the result.
 #[inline(never)]
 pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    if let Some((packed, output)) = operands(p, packed, output) {
+    if let Some((packed, output)) = operands(p, 2, packed, output) {
         chunked::<D, false>(p, input, packed, output);
     }
 }
@@ -559,7 +548,7 @@ pub(crate) fn conv_gemm_chunked<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], pack
 /// ([`is_pointwise`]), as [`conv_gemm_pw`].
 #[inline(never)]
 pub(crate) fn conv_gemm_chunked_pw<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], packed: &[i32], output: &mut [i8]) {
-    if let Some((packed, output)) = operands(p, packed, output) {
+    if let Some((packed, output)) = operands(p, 2, packed, output) {
         chunked::<D, true>(p, input, packed, output);
     }
 }
@@ -592,10 +581,11 @@ pub(crate) fn one_chunk(g: &ConvGeometry) -> bool {
     row_words(g) <= CHUNK_GROUPS
 }
 
-/// `packed` and `output` cut to the lengths the geometry needs, or `None` when there is
-/// nothing to compute.
+/// `packed` (`group_words` words per group of four taps of a channel pair: 2 for [`pack`],
+/// 1 for [`pack_int4`]) and `output` cut to the lengths the geometry needs, or `None` when
+/// there is nothing to compute.
 #[inline(always)]
-fn operands<'a, 'o>(p: &Conv2dParams<S8>, packed: &'a [i32], output: &'o mut [i8]) -> Option<(&'a [i32], &'o mut [i8])> {
+fn operands<'a, 'o>(p: &Conv2dParams<S8>, group_words: usize, packed: &'a [i32], output: &'o mut [i8]) -> Option<(&'a [i32], &'o mut [i8])> {
     let g = &p.geometry;
     let [batches, _, _, _] = g.input_shape;
     let [out_d, _, _, _] = g.filter_shape;
@@ -604,7 +594,7 @@ fn operands<'a, 'o>(p: &Conv2dParams<S8>, packed: &'a [i32], output: &'o mut [i8
     if pixels == 0 || out_d == 0 || row_words(g) == 0 {
         return None;
     }
-    Some((&packed[..out_d.div_ceil(2) * pair_words(g)], &mut output[..pixels * out_d]))
+    Some((&packed[..out_d.div_ceil(2) * pair_words_of(g, group_words)], &mut output[..pixels * out_d]))
 }
 
 /// The output pixels in pairs: each block of `outs` (two pixels' outputs, or a lone last

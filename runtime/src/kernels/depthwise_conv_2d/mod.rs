@@ -224,18 +224,9 @@ impl DepthwiseConv2dVariant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
         debug_assert_eq!(packed.len(), self.packed_len(g));
-        let folded = |c: usize| {
-            let taps = filter.iter().skip(c).step_by(out_d.max(1)).copied();
-            crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset)
-        };
+        let folded = |c: usize| folded_bias(p, filter, bias, c);
         let word = |b: [i8; 4]| i32::from_le_bytes(b.map(|v| v as u8));
-        let tail = |c0: usize, out: &mut [i32]| {
-            let (init, rq) = out.split_at_mut(fast::LANES);
-            for (j, v) in init.iter_mut().enumerate() {
-                *v = folded(c0 + j);
-            }
-            crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
-        };
+        let tail = |c0: usize, out: &mut [i32]| pack_group_tail(p, filter, bias, c0, out);
         match self {
             DepthwiseConv2dVariant::Reference => {}
             DepthwiseConv2dVariant::Window => {
@@ -276,6 +267,25 @@ impl DepthwiseConv2dVariant {
             }
         }
     }
+}
+
+/// Channel `c`'s bias plus `input_offset` times the sum of its taps (the filter is
+/// `[1, h, w, out_d]`, wrapping: [`crate::prepare::fold_input_offset`]).
+fn folded_bias(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, c: usize) -> i32 {
+    let out_d = p.geometry.filter_shape[3];
+    let taps = filter.iter().skip(c).step_by(out_d.max(1)).copied();
+    crate::prepare::fold_input_offset(taps, bias.map_or(0, |b| b[c]), p.quant.input_offset)
+}
+
+/// The tail of a packed group of four channels from `c0` (`Mult1`, `OneChannel` and the
+/// int4 `Mult1` form): the four folded biases, then the packed requantization
+/// (`fast::GROUP_TAIL` words in `out`).
+pub(crate) fn pack_group_tail(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, c0: usize, out: &mut [i32]) {
+    let (init, rq) = out.split_at_mut(fast::LANES);
+    for (j, v) in init.iter_mut().enumerate() {
+        *v = folded_bias(p, filter, bias, c0 + j);
+    }
+    crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
 }
 
 impl DepthwiseConv2dVariant {
