@@ -354,7 +354,6 @@ pub(crate) fn widen4(x: u32) -> [u32; 2] {
 /// pointer, so a group is 17 instructions with the loop's two.
 #[inline(always)]
 pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
-    let [mut a0, mut a1, mut a2, mut a3] = acc;
     let groups = (w.len() / 2).min(x.len() / 4);
     let (mut xp, mut wp) = (x.as_ptr(), w.as_ptr().cast::<u32>());
     let mut group = |a: &mut [i32; 4]| {
@@ -376,7 +375,7 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
         a[2] = smlad_seq(q1, wa, a[2]);
         a[3] = smlad_seq(q1, wb, a[3]);
     };
-    let mut a = [a0, a1, a2, a3];
+    let mut a = acc;
     // Two groups per iteration (one loop count and branch per 32 MACs), an odd last alone.
     for _ in 0..groups / 2 {
         group(&mut a);
@@ -385,8 +384,7 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     if groups % 2 == 1 {
         group(&mut a);
     }
-    [a0, a1, a2, a3] = a;
-    [a0, a1, a2, a3]
+    a
 }
 
 /// See [`super::Dot::dot_2x2_int4`]: per group one weight word, its low nibbles moved up

@@ -96,12 +96,18 @@ pub(crate) fn dot_2x2(x: &[u32], w: &[i32], acc: [i32; 4]) -> [i32; 4] {
     [a0, a1, a2, a3]
 }
 
+/// Nibble `k` (from the low one) of `v`, two's complement.
+#[inline(always)]
+fn nibble(v: u32, k: u32) -> i8 {
+    (((v >> (4 * k)) as u8) << 4) as i8 >> 4
+}
+
 /// See [`super::Dot::dot_2x2_int4`]: each group's word unpacked to the two int8 words
 /// [`dot_2x2`] reads, then [`dot_2x2`].
 #[inline(always)]
 pub(crate) fn dot_2x2_int4(x: &[u32], w: &[u32], mut acc: [i32; 4]) -> [i32; 4] {
     for (xg, &v) in x.chunks_exact(4).zip(w) {
-        let n = |k: u32| (((v >> (4 * k)) as u8) << 4) as i8 >> 4;
+        let n = |k: u32| nibble(v, k);
         // Nibbles n0..n7 are a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3.
         let w0 = i32::from_le_bytes([n(0), n(2), n(4), n(6)].map(|b| b as u8));
         let w1 = i32::from_le_bytes([n(1), n(3), n(5), n(7)].map(|b| b as u8));
@@ -114,7 +120,7 @@ pub(crate) fn dot_2x2_int4(x: &[u32], w: &[u32], mut acc: [i32; 4]) -> [i32; 4] 
 /// [`super::Dot::dot_2x2_int4`]'s nibble order.
 #[inline(always)]
 fn int4_lane(v: u32, lane: u32) -> [i32; 4] {
-    let n = |k: u32| ((((v >> (4 * k)) as u8) << 4) as i8 >> 4) as i32;
+    let n = |k: u32| i32::from(nibble(v, k));
     [n(2 * lane), n(2 * lane + 1), n(4 + 2 * lane), n(5 + 2 * lane)]
 }
 
@@ -135,7 +141,7 @@ pub(crate) fn dot4x4_row_int4(x: &[i8], w: &[u32], mut acc: [i32; 4]) -> [i32; 4
 /// See [`super::Dot::mac4x2_int4`].
 #[inline(always)]
 pub(crate) fn mac4x2_int4(x0: [i8; 4], x1: [i8; 4], w: u32, mut acc: [i32; 4]) -> [i32; 4] {
-    let n = |k: u32| ((((w >> (4 * k)) as u8) << 4) as i8 >> 4) as i32;
+    let n = |k: u32| i32::from(nibble(w, k));
     // Nibble of channel c: tap t in bytes 0 (c 0, 1) and 2 (c 2, 3), tap u in bytes 1 and 3.
     let nib = |c: u32, tap: u32| n(2 * (2 * (c / 2) + tap) + c % 2);
     for (c, a) in acc.iter_mut().enumerate() {
