@@ -184,6 +184,15 @@ impl Conv2dInt4 {
         }
     }
 
+    /// The `kernels::int4` function generated code calls for this form.
+    pub fn function(self) -> &'static str {
+        match self {
+            Conv2dInt4::Rows => "conv_2d_s8_int4",
+            Conv2dInt4::Gemm => "conv_2d_s8_int4_gemm",
+            Conv2dInt4::GemmPw => "conv_2d_s8_int4_gemm_pw",
+        }
+    }
+
     /// Runs this form (`weights`: `Rows`' nibbles; `packed`: the others' table).
     #[allow(clippy::too_many_arguments)]
     pub fn run(self, p: &Conv2dParams<S8>, input: &[i8], weights: &Int4Weights<'_>, bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
@@ -246,6 +255,14 @@ impl FullyConnectedInt4 {
                     }
                 }
             }
+        }
+    }
+
+    /// The `kernels::int4` function generated code calls for this form.
+    pub fn function(self) -> &'static str {
+        match self {
+            FullyConnectedInt4::Rows => "fully_connected_s8_int4",
+            FullyConnectedInt4::Interleaved => "fully_connected_s8_int4_interleaved",
         }
     }
 
@@ -319,6 +336,14 @@ impl DepthwiseInt4 {
                 }
             }
             crate::kernels::depthwise_conv_2d::pack_group_tail(p, filter, bias, c0, rest);
+        }
+    }
+
+    /// The `kernels::int4` function generated code calls for this form.
+    pub fn function(self) -> &'static str {
+        match self {
+            DepthwiseInt4::Rows => "depthwise_conv_2d_s8_int4",
+            DepthwiseInt4::Mult1 => "depthwise_conv_2d_s8_int4_mult1",
         }
     }
 

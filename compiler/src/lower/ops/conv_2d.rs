@@ -283,7 +283,7 @@ impl Kernel for Conv2d {
                         params.quant.output_multiplier = &[];
                         params.quant.output_shift = &[];
                         let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                        let f = format_ident!("{}", if *int4_form == Conv2dInt4::GemmPw { "conv_2d_s8_int4_gemm_pw" } else { "conv_2d_s8_int4_gemm" });
+                        let f = format_ident!("{}", int4_form.function());
                         return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                             let packed = cx.table_i32("packed", int4_packed);
                             quote! { #rt::kernels::int4::#f(#p, #input, #packed, #output); }
@@ -294,7 +294,8 @@ impl Kernel for Conv2d {
                         return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                             let w = emit_int4(cx, int4);
                             let bias = cx.optional_input(self.bias);
-                            quote! { #rt::kernels::int4::conv_2d_s8_int4(#p, #input, #w, #bias, #output); }
+                            let f = format_ident!("{}", int4_form.function());
+                            quote! { #rt::kernels::int4::#f(#p, #input, #w, #bias, #output); }
                         });
                     }
                     (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),

@@ -298,7 +298,8 @@ impl Kernel for DepthwiseConv2d {
                         let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
                         return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                             let packed = cx.table_i32("packed", int4_packed);
-                            quote! { #rt::kernels::int4::depthwise_conv_2d_s8_int4_mult1(#p, #input, #packed, #output); }
+                            let f = format_ident!("{}", int4_form.function());
+                            quote! { #rt::kernels::int4::#f(#p, #input, #packed, #output); }
                         });
                     }
                     (None, Some(int4)) => {
@@ -306,7 +307,8 @@ impl Kernel for DepthwiseConv2d {
                         return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                             let w = emit_int4(cx, int4);
                             let bias = cx.optional_input(self.bias);
-                            quote! { #rt::kernels::int4::depthwise_conv_2d_s8_int4(#p, #input, #w, #bias, #output); }
+                            let f = format_ident!("{}", int4_form.function());
+                            quote! { #rt::kernels::int4::#f(#p, #input, #w, #bias, #output); }
                         });
                     }
                     (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),

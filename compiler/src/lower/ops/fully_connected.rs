@@ -345,14 +345,16 @@ impl Kernel for FullyConnected {
                         let input = cx.input(self.input);
                         let packed = cx.table_i32("packed", int4_packed);
                         let output = cx.output(self.output);
-                        return quote! { #rt::kernels::int4::fully_connected_s8_int4_interleaved(&#p, #input, #packed, #output); };
+                        let f = format_ident!("{}", int4_form.function());
+                        return quote! { #rt::kernels::int4::#f(&#p, #input, #packed, #output); };
                     }
                     (None, Some(int4)) => {
                         let input = cx.input(self.input);
                         let w = emit_int4(cx, int4);
                         let bias = cx.optional_input(self.bias);
                         let output = cx.output(self.output);
-                        return quote! { #rt::kernels::int4::fully_connected_s8_int4(&#p, #input, #w, #bias, #output); };
+                        let f = format_ident!("{}", int4_form.function());
+                        return quote! { #rt::kernels::int4::#f(&#p, #input, #w, #bias, #output); };
                     }
                     (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
                 };
