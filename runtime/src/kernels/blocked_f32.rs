@@ -35,7 +35,7 @@ use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::{Numerics, F32};
-use crate::kernels::window::valid_taps;
+use crate::kernels::window::Window;
 
 /// Output channels computed per pass: four accumulators, four weights and the input in
 /// FPU registers.
@@ -96,14 +96,12 @@ pub const CONV_WIDE_TAPS: usize = 96;
 #[inline(never)]
 pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
-    let [batches, _, _, in_d] = g.input_shape;
+    let in_d = g.input_shape[3];
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
     debug_assert_eq!(f_d, in_d);
     let taps = f_h * f_w * f_d;
     debug_assert_eq!(packed.len(), packed_len(out_d, taps));
     let blocks = packed.chunks_exact((LANES * taps).max(1));
-    let pixel = |b: usize, oy: usize, ox: usize| ((b * out_h + oy) * out_w + ox) * out_d;
     if W::WIDENS && taps <= CONV_WIDE_TAPS {
         let mut wide = [0.0f32; CONV_WIDE_TAPS * LANES];
         let wide = &mut wide[..LANES * taps];
@@ -113,71 +111,25 @@ pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bi
             }
             let c0 = block * LANES;
             let n = LANES.min(out_d - c0);
-            for b in 0..batches {
-                for oy in 0..out_h {
-                    let row = ConvWindow::row(p, b, oy);
-                    for ox in 0..out_w {
-                        let mut acc = [F32::ACC_ZERO; LANES];
-                        conv_block_pixel(p, input, wide, &row.at(p, ox), &mut acc);
-                        let o = pixel(b, oy, ox) + c0;
-                        store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
-                    }
-                }
+            for win in g.windows() {
+                let mut acc = [F32::ACC_ZERO; LANES];
+                conv_block_pixel(p, input, wide, &win, &mut acc);
+                let o = win.output_pixel(g) * out_d + c0;
+                store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
             }
         }
         return;
     }
-    for b in 0..batches {
-        for oy in 0..out_h {
-            // The window's bounds once per row and pixel, not once per block and tap row.
-            let row = ConvWindow::row(p, b, oy);
-            for ox in 0..out_w {
-                let out_pixel = &mut output[pixel(b, oy, ox)..][..out_d];
-                let window = row.at(p, ox);
-                for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
-                    let c0 = block * LANES;
-                    let mut acc = [F32::ACC_ZERO; LANES];
-                    conv_block_pixel(p, input, ws_block, &window, &mut acc);
-                    let n = LANES.min(out_d - c0);
-                    store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
-                }
-            }
+    // The window's bounds once per pixel, not once per block and tap row.
+    for win in g.windows() {
+        let out_pixel = &mut output[win.output_pixel(g) * out_d..][..out_d];
+        for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
+            let c0 = block * LANES;
+            let mut acc = [F32::ACC_ZERO; LANES];
+            conv_block_pixel(p, input, ws_block, &win, &mut acc);
+            let n = LANES.min(out_d - c0);
+            store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
         }
-    }
-}
-
-/// The part of one output pixel's CONV_2D window inside the input: what every block of the
-/// pixel shares.
-#[derive(Clone)]
-struct ConvWindow {
-    /// The batch's first input row (`b * in_h`).
-    batch: usize,
-    /// The input row of tap row 0 (negative above the input).
-    in_y0: isize,
-    /// The input column of tap column 0 (negative left of the input).
-    in_x0: isize,
-    /// The tap rows inside the input.
-    ky_range: core::ops::Range<usize>,
-    /// The tap columns inside the input.
-    kx_range: core::ops::Range<usize>,
-}
-
-impl ConvWindow {
-    /// Output row `(b, oy)`'s tap rows (the columns still to be set by [`Self::at`]).
-    #[inline(always)]
-    fn row(p: &Conv2dParams<F32>, b: usize, oy: usize) -> ConvWindow {
-        let g = &p.geometry;
-        let in_h = g.input_shape[1];
-        let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-        ConvWindow { batch: b * in_h, in_y0, in_x0: 0, ky_range: valid_taps(in_y0, g.dilation_height, g.filter_shape[1], in_h), kx_range: 0..0 }
-    }
-
-    /// This row's window at output column `ox`.
-    #[inline(always)]
-    fn at(&self, p: &Conv2dParams<F32>, ox: usize) -> ConvWindow {
-        let g = &p.geometry;
-        let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-        ConvWindow { in_x0, kx_range: valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]), ..self.clone() }
     }
 }
 
@@ -185,15 +137,13 @@ impl ConvWindow {
 /// `(ky, kx, ic)` inside the input accumulated into `acc` (zeros) in that order (no bias,
 /// no clamp).
 #[inline(always)]
-fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], window: &ConvWindow, acc: &mut [f32; LANES]) {
+fn conv_block_pixel<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], ws_block: &[W], window: &Window, acc: &mut [f32; LANES]) {
     let g = &p.geometry;
-    let [_, _, in_w, in_d] = g.input_shape;
+    let in_d = g.input_shape[3];
     let [_, _, f_w, f_d] = g.filter_shape;
-    for ky in window.ky_range.clone() {
-        let iy = (window.in_y0 + (g.dilation_height * ky) as isize) as usize;
-        for kx in window.kx_range.clone() {
-            let ix = (window.in_x0 + (g.dilation_width * kx) as isize) as usize;
-            let xs = &input[((window.batch + iy) * in_w + ix) * in_d..][..f_d];
+    for ky in window.ky.clone() {
+        for kx in window.kx.clone() {
+            let xs = &input[window.input_pixel(g, ky, kx) * in_d..][..f_d];
             let ws = &ws_block[(ky * f_w + kx) * f_d * LANES..][..f_d * LANES];
             for (&x, w) in xs.iter().zip(ws.chunks_exact(LANES)) {
                 mac4(acc, x, w);
@@ -246,9 +196,8 @@ pub fn depthwise_applies(p: &DepthwiseConv2dParams<F32>) -> bool {
 pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     const L: usize = DEPTHWISE_LANES;
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, out_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
     debug_assert!(depthwise_applies(p));
     let taps = (f_h * f_w).min(DEPTHWISE_MAX_TAPS);
     let mut wide = [0.0f32; DEPTHWISE_MAX_TAPS * L];
@@ -260,43 +209,34 @@ pub fn depthwise_conv_2d<W: Weight>(p: &DepthwiseConv2dParams<F32>, input: &[f32
             }
         }
         let wide = &wide[..taps * L];
-        for b in 0..batches {
-            for oy in 0..out_h {
-                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-                for ox in 0..out_w {
-                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                    let mut acc = [F32::ACC_ZERO; L];
-                    for ky in ky_range.clone() {
-                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        let row = &input[(b * in_h + iy) * in_w * in_d + c0..][..(in_w - 1) * in_d + n];
-                        let w_row = &wide[ky * f_w * L..][..f_w * L];
-                        for kx in kx_range.clone() {
-                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let ws = &w_row[kx * L..][..L];
-                            if let Some(xs) = row.get(ix * in_d..).and_then(|r| r.first_chunk::<L>()) {
-                                for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
-                                    *a = F32::mac(*a, x, w, 0, &());
-                                }
-                            } else {
-                                // The last channels of the last column: fewer than L.
-                                let xs = &row[ix * in_d..][..n];
-                                for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
-                                    *a = F32::mac(*a, x, w, 0, &());
-                                }
-                            }
+        for win in g.windows() {
+            let mut acc = [F32::ACC_ZERO; L];
+            for ky in win.ky.clone() {
+                let row = &input[(win.b * in_h + win.iy(g, ky)) * in_w * in_d + c0..][..(in_w - 1) * in_d + n];
+                let w_row = &wide[ky * f_w * L..][..f_w * L];
+                for kx in win.kx.clone() {
+                    let ix = win.ix(g, kx);
+                    let ws = &w_row[kx * L..][..L];
+                    if let Some(xs) = row.get(ix * in_d..).and_then(|r| r.first_chunk::<L>()) {
+                        for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
+                            *a = F32::mac(*a, x, w, 0, &());
+                        }
+                    } else {
+                        // The last channels of the last column: fewer than L.
+                        let xs = &row[ix * in_d..][..n];
+                        for ((a, &x), &w) in acc.iter_mut().zip(xs).zip(ws) {
+                            *a = F32::mac(*a, x, w, 0, &());
                         }
                     }
-                    let out = &mut output[((b * out_h + oy) * out_w + ox) * out_d + c0..][..n];
-                    for (j, (o, &a)) in out.iter_mut().zip(&acc).enumerate() {
-                        let v = match bias {
-                            Some(bs) => F32::add_bias(a, bs[c0 + j]),
-                            None => a,
-                        };
-                        *o = F32::requantize(v, &(), c0 + j, &p.clamp);
-                    }
                 }
+            }
+            let out = &mut output[win.output_pixel(g) * out_d + c0..][..n];
+            for (j, (o, &a)) in out.iter_mut().zip(&acc).enumerate() {
+                let v = match bias {
+                    Some(bs) => F32::add_bias(a, bs[c0 + j]),
+                    None => a,
+                };
+                *o = F32::requantize(v, &(), c0 + j, &p.clamp);
             }
         }
     }

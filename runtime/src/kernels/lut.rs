@@ -26,7 +26,6 @@ use crate::kernels::dot::Dot;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::{Numerics, S8};
 use crate::kernels::requant::Requant;
-use crate::kernels::window::valid_taps;
 
 /// Bytes of the stack buffer a kernel decodes weights into. A CONV_2D or FULLY_CONNECTED
 /// row up to this long is decoded once per output channel; a longer one is decoded in
@@ -205,9 +204,8 @@ pub(crate) fn fully_connected_lut<D: Dot>(p: &FullyConnectedParams<S8>, input: &
 #[inline(never)]
 pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl WeightRows, bias: Option<&[i32]>, output: &mut [i8]) {
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let in_d = g.input_shape[3];
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
     if f_d == 0 || out_d == 0 {
         return;
     }
@@ -235,29 +233,19 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl W
             let r3 = &r3[..row];
             // The bias starts the sums (wrapping int32 sums in any order are the same).
             let init: [i32; 4] = core::array::from_fn(|j| bias.map_or(0, |b| b[first + j]));
-            for b in 0..batches {
-                for oy in 0..out_h {
-                    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-                    for ox in 0..out_w {
-                        let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                        let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                        let mut acc = init;
-                        for ky in ky_range.clone() {
-                            let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                            let runs = if merge { kx_range.start..kx_range.start + usize::from(!kx_range.is_empty()) } else { kx_range.clone() };
-                            let n = if merge { kx_range.len() * f_d } else { f_d };
-                            for kx in runs {
-                                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..n];
-                                let t = (ky * f_w + kx) * f_d;
-                                acc = D::dot4_offset(xs, [&r0[t..t + n], &r1[t..t + n], &r2[t..t + n], &r3[t..t + n]], off, acc);
-                            }
-                        }
-                        let at = ((b * out_h + oy) * out_w + ox) * out_d + first;
-                        rq.store(first, &acc, &mut output[at..at + 4]);
+            for win in g.windows() {
+                let mut acc = init;
+                for ky in win.ky.clone() {
+                    let runs = if merge { win.kx.start..win.kx.start + usize::from(!win.kx.is_empty()) } else { win.kx.clone() };
+                    let n = if merge { win.kx.len() * f_d } else { f_d };
+                    for kx in runs {
+                        let xs = &input[win.input_pixel(g, ky, kx) * in_d..][..n];
+                        let t = (ky * f_w + kx) * f_d;
+                        acc = D::dot4_offset(xs, [&r0[t..t + n], &r1[t..t + n], &r2[t..t + n], &r3[t..t + n]], off, acc);
                     }
                 }
+                let at = win.output_pixel(g) * out_d + first;
+                rq.store(first, &acc, &mut output[at..at + 4]);
             }
             first += 4;
         }
@@ -267,44 +255,33 @@ pub(crate) fn conv_2d_lut<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], w: &impl W
         if fits {
             w.decode(oc, oc * row, &mut buf[..row]);
         }
-        for b in 0..batches {
-            for oy in 0..out_h {
-                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-                for ox in 0..out_w {
-                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                    let mut acc = 0;
-                    for ky in ky_range.clone() {
-                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        if fits && merge {
-                            if let Some(kx) = kx_range.clone().next() {
-                                let n = kx_range.len() * f_d;
-                                let ix = (in_x0 + kx as isize) as usize;
-                                let xs = &input[((b * in_h + iy) * in_w + ix) * in_d..][..n];
-                                let tap = (ky * f_w + kx) * f_d;
-                                acc = D::dot1_offset(xs, &buf[tap..tap + n], off, acc);
-                            }
-                            continue;
-                        }
-                        for kx in kx_range.clone() {
-                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let xs = &input[((b * in_h + iy) * in_w + ix) * in_d + in_c0..][..f_d];
-                            let tap = (ky * f_w + kx) * f_d;
-                            if fits {
-                                acc = D::dot1_offset(xs, &buf[tap..tap + f_d], off, acc);
-                            } else {
-                                for s in (0..f_d).step_by(BLOCK) {
-                                    let n = BLOCK.min(f_d - s);
-                                    w.decode(oc, oc * row + tap + s, &mut buf[..n]);
-                                    acc = D::dot1_offset(&xs[s..s + n], &buf[..n], off, acc);
-                                }
-                            }
+        for win in g.windows() {
+            let mut acc = 0;
+            for ky in win.ky.clone() {
+                if fits && merge {
+                    if let Some(kx) = win.kx.clone().next() {
+                        let n = win.kx.len() * f_d;
+                        let xs = &input[win.input_pixel(g, ky, kx) * in_d..][..n];
+                        let tap = (ky * f_w + kx) * f_d;
+                        acc = D::dot1_offset(xs, &buf[tap..tap + n], off, acc);
+                    }
+                    continue;
+                }
+                for kx in win.kx.clone() {
+                    let xs = &input[win.input_pixel(g, ky, kx) * in_d + in_c0..][..f_d];
+                    let tap = (ky * f_w + kx) * f_d;
+                    if fits {
+                        acc = D::dot1_offset(xs, &buf[tap..tap + f_d], off, acc);
+                    } else {
+                        for s in (0..f_d).step_by(BLOCK) {
+                            let n = BLOCK.min(f_d - s);
+                            w.decode(oc, oc * row + tap + s, &mut buf[..n]);
+                            acc = D::dot1_offset(&xs[s..s + n], &buf[..n], off, acc);
                         }
                     }
-                    output[((b * out_h + oy) * out_w + ox) * out_d + oc] = finish(acc, bias, &p.quant, oc, &p.clamp);
                 }
             }
+            output[win.output_pixel(g) * out_d + oc] = finish(acc, bias, &p.quant, oc, &p.clamp);
         }
     }
 }
@@ -357,41 +334,30 @@ fn depthwise_block<D: Dot>(
     output: &mut [i8],
 ) {
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
-    let [_, f_h, f_w, out_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
+    let in_d = g.input_shape[3];
+    let [_, _, f_w, out_d] = g.filter_shape;
     let mult = p.depth_multiplier();
     let wide = n == 4 && mult == 1;
     let off = p.quant.input_offset;
     let init: [i32; 4] = core::array::from_fn(|j| if j < n { bias.map_or(0, |b| b[c0 + j]) } else { 0 });
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                let mut acc = init;
-                for ky in ky_range.clone() {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    for kx in kx_range.clone() {
-                        let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                        let at = ((b * in_h + iy) * in_w + ix) * in_d;
-                        let x: [i8; 4] = if wide {
-                            let xs = &input[at + c0..][..4];
-                            [xs[0], xs[1], xs[2], xs[3]]
-                        } else {
-                            core::array::from_fn(|j| if j < n { input[at + (c0 + j) / mult] } else { 0 })
-                        };
-                        let ws = &taps[4 * (ky * f_w + kx)..][..4];
-                        acc = D::mac4_offset(x, [ws[0], ws[1], ws[2], ws[3]], off, acc);
-                    }
-                }
-                let out_at = ((b * out_h + oy) * out_w + ox) * out_d + c0;
-                for (j, (o, &a)) in output[out_at..][..n].iter_mut().zip(&acc).enumerate() {
-                    *o = S8::requantize(a, &p.quant, c0 + j, &p.clamp);
-                }
+    for win in g.windows() {
+        let mut acc = init;
+        for ky in win.ky.clone() {
+            for kx in win.kx.clone() {
+                let at = win.input_pixel(g, ky, kx) * in_d;
+                let x: [i8; 4] = if wide {
+                    let xs = &input[at + c0..][..4];
+                    [xs[0], xs[1], xs[2], xs[3]]
+                } else {
+                    core::array::from_fn(|j| if j < n { input[at + (c0 + j) / mult] } else { 0 })
+                };
+                let ws = &taps[4 * (ky * f_w + kx)..][..4];
+                acc = D::mac4_offset(x, [ws[0], ws[1], ws[2], ws[3]], off, acc);
             }
+        }
+        let out_at = win.output_pixel(g) * out_d + c0;
+        for (j, (o, &a)) in output[out_at..][..n].iter_mut().zip(&acc).enumerate() {
+            *o = S8::requantize(a, &p.quant, c0 + j, &p.clamp);
         }
     }
 }

@@ -17,7 +17,7 @@
 use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::S8;
-use crate::kernels::window::valid_taps;
+use crate::kernels::window::Window;
 
 /// Longest window (`filter_height * filter_width * depth` int8) gathered on the stack (two
 /// of them: two output pixels per pass).
@@ -127,13 +127,10 @@ pub(crate) fn fits_window(p: &Conv2dParams<S8>) -> bool {
 pub(crate) fn gather(p: &Conv2dParams<S8>, input: &[i8], [b, oy, ox]: [usize; 3], col: &mut [i8]) {
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
-    let [_, f_h, f_w, f_d] = g.filter_shape;
+    let [_, _, f_w, f_d] = g.filter_shape;
     // -input_offset is the input zero point, an int8.
     let zero_point = (-p.quant.input_offset) as i8;
-    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-    let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+    let Window { in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = g.window(b, oy, ox);
     for (ky, col_row) in col.chunks_exact_mut(f_w * f_d).enumerate() {
         if !ky_range.contains(&ky) {
             col_row.fill(zero_point);

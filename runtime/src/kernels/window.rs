@@ -28,6 +28,114 @@ pub struct ConvGeometry {
     pub pad_left: usize,
 }
 
+impl ConvGeometry {
+    /// Output row `oy` of batch `b`: the rows of its windows ([`Window::at`] adds a column).
+    #[inline(always)]
+    pub(crate) fn window_row(&self, b: usize, oy: usize) -> Window {
+        let [in_y0, _] = self.origin(oy, 0);
+        let ky = valid_taps(in_y0, self.dilation_height, self.filter_shape[1], self.input_shape[1]);
+        Window { b, oy, ox: 0, in_y0, in_x0: 0, ky, kx: 0..0 }
+    }
+
+    /// The input pixel of tap `(0, 0)` of output pixel `(oy, ox)`'s window: row and column,
+    /// negative in the padding (what [`Self::window`] computes without the valid taps).
+    #[inline(always)]
+    pub(crate) fn origin(&self, oy: usize, ox: usize) -> [isize; 2] {
+        [(oy * self.stride_height) as isize - self.pad_top as isize, (ox * self.stride_width) as isize - self.pad_left as isize]
+    }
+
+    /// Output pixel `(b, oy, ox)`'s window.
+    #[inline(always)]
+    pub(crate) fn window(&self, b: usize, oy: usize, ox: usize) -> Window {
+        self.window_row(b, oy).at(self, ox)
+    }
+
+    /// The output rows a call of `rows` computes, in order, as [`Self::window_row`]: every
+    /// batch's for the whole tensor, else batch 0's `oy0..oy1` (as [`RowRange::fits`] admits).
+    #[inline(always)]
+    pub(crate) fn window_rows(&self, rows: RowRange) -> impl Iterator<Item = Window> + '_ {
+        let batches = if rows == RowRange::whole(self.output_shape[1]) { self.input_shape[0] } else { 1 };
+        // One range over the rows (not a nested iterator: less state in the callers' loops).
+        let n = rows.oy1.saturating_sub(rows.oy0);
+        (0..batches * n).map(move |i| self.window_row(i / n, rows.oy0 + i % n))
+    }
+
+    /// Every output pixel's window, in order (batch, row, column): the walk of the kernels
+    /// that compute one pixel at a time.
+    #[inline(always)]
+    pub(crate) fn windows(&self) -> impl Iterator<Item = Window> + '_ {
+        let out_w = self.output_shape[2];
+        self.window_rows(RowRange::whole(self.output_shape[1])).flat_map(move |row| (0..out_w).map(move |ox| row.at(self, ox)))
+    }
+}
+
+/// One output pixel's window on the input of a convolution-like operator (CONV_2D,
+/// DEPTHWISE_CONV_2D, in every element type): where its tap `(0, 0)` falls, possibly in the
+/// padding, and the taps inside the input, the only ones TFLite reads ("zero padding by
+/// omitting the areas outside the image"). From [`ConvGeometry::window_row`] and
+/// [`Window::at`]: the one output-window walk of the convolution kernels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    /// The output pixel's batch.
+    pub(crate) b: usize,
+    /// The output pixel's row.
+    pub(crate) oy: usize,
+    /// The output pixel's column.
+    pub(crate) ox: usize,
+    /// The input row of tap row 0 (negative above the input).
+    pub(crate) in_y0: isize,
+    /// The input column of tap column 0 (negative left of the input).
+    pub(crate) in_x0: isize,
+    /// The tap rows inside the input.
+    pub(crate) ky: core::ops::Range<usize>,
+    /// The tap columns inside the input.
+    pub(crate) kx: core::ops::Range<usize>,
+}
+
+impl Window {
+    /// This row's window at output column `ox`.
+    #[inline(always)]
+    pub(crate) fn at(&self, g: &ConvGeometry, ox: usize) -> Window {
+        let [_, in_x0] = g.origin(0, ox);
+        let kx = valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]);
+        Window { ox, in_x0, kx, ..self.clone() }
+    }
+
+    /// Whether every tap lies inside the input.
+    #[inline(always)]
+    pub(crate) fn interior(&self, g: &ConvGeometry) -> bool {
+        self.ky.len() == g.filter_shape[1] && self.kx.len() == g.filter_shape[2]
+    }
+
+    /// The input row of tap row `ky` (one of [`Self::ky`]).
+    #[inline(always)]
+    pub(crate) fn iy(&self, g: &ConvGeometry, ky: usize) -> usize {
+        (self.in_y0 + (g.dilation_height * ky) as isize) as usize
+    }
+
+    /// The input column of tap column `kx` (one of [`Self::kx`]).
+    #[inline(always)]
+    pub(crate) fn ix(&self, g: &ConvGeometry, kx: usize) -> usize {
+        (self.in_x0 + (g.dilation_width * kx) as isize) as usize
+    }
+
+    /// The input pixel of tap `(ky, kx)` (both inside the input), counted from the input's
+    /// start (times the input depth: its first element).
+    #[inline(always)]
+    pub(crate) fn input_pixel(&self, g: &ConvGeometry, ky: usize, kx: usize) -> usize {
+        let [_, in_h, in_w, _] = g.input_shape;
+        (self.b * in_h + self.iy(g, ky)) * in_w + self.ix(g, kx)
+    }
+
+    /// The output pixel, counted from the output's start (times the output depth: its first
+    /// element).
+    #[inline(always)]
+    pub(crate) fn output_pixel(&self, g: &ConvGeometry) -> usize {
+        let [_, out_h, out_w, _] = g.output_shape;
+        (self.b * out_h + self.oy) * out_w + self.ox
+    }
+}
+
 /// The geometry of AVERAGE_POOL_2D and MAX_POOL_2D (no dilation), computed by the compiler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PoolGeometry {

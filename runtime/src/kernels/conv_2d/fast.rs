@@ -15,15 +15,14 @@ use super::Conv2dParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
 use crate::kernels::requant::Requant;
-use crate::kernels::window::valid_taps;
+use crate::kernels::window::Window;
 
 /// [`super::Conv2dVariant::Window`]: interior windows from the folded bias, border
 /// windows from `bias` with the offset per tap (exact, as the reference).
 pub(crate) fn conv_window<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, _, in_w, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
     if out_d == 0 {
         return;
     }
@@ -31,40 +30,31 @@ pub(crate) fn conv_window<D: Dot>(p: &Conv2dParams<S8>, input: &[i8], filter: &[
     let (runs, run_len) = if g.dilation_width == 1 { (1, f_w * f_d) } else { (f_w, f_d) };
     let folded = &packed[..out_d];
     let rq = Requant::new(&p.quant, &p.clamp);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * out_d..][..out_d];
-                if ky_range.len() != f_h || kx_range.len() != f_w {
-                    border_pixel::<D>(p, input, filter, bias, out_px, b, in_y0, in_x0, ky_range.clone(), kx_range);
-                    continue;
-                }
-                // Interior: every tap is in the image, so in_y0, in_x0 >= 0.
-                let origin = ((b * in_h + in_y0 as usize) * in_w + in_x0 as usize) * in_d;
-                let w = Window {
-                    origin,
-                    row_stride: g.dilation_height * in_w * in_d,
-                    tap_stride: g.dilation_width * in_d,
-                    f_h,
-                    w_row: f_w * f_d,
-                    runs,
-                    run_len,
-                    run_w: if runs == 1 { 0 } else { f_d },
-                };
-                interior_pixel::<D>(&w, input, filter, folded, &rq, out_px);
-            }
+    for win in g.windows() {
+        let out_px = &mut output[win.output_pixel(g) * out_d..][..out_d];
+        if !win.interior(g) {
+            border_pixel::<D>(p, input, filter, bias, out_px, &win);
+            continue;
         }
+        // Interior: every tap is in the image.
+        let w = Runs {
+            origin: win.input_pixel(g, 0, 0) * in_d,
+            row_stride: g.dilation_height * in_w * in_d,
+            tap_stride: g.dilation_width * in_d,
+            f_h,
+            w_row: f_w * f_d,
+            runs,
+            run_len,
+            run_w: if runs == 1 { 0 } else { f_d },
+        };
+        interior_pixel::<D>(&w, input, filter, folded, &rq, out_px);
     }
 }
 
 /// Where one interior window's runs are: run `r` of filter row `ky` starts at
 /// `origin + ky * row_stride + r * tap_stride` in the input and `ky * w_row + r * run_w` in a
 /// filter row.
-struct Window {
+struct Runs {
     origin: usize,
     row_stride: usize,
     tap_stride: usize,
@@ -78,7 +68,7 @@ struct Window {
 /// One output pixel whose window lies inside the input: every channel from its folded bias,
 /// four at a time. A function of its own so that the dot product's values stay in registers.
 #[inline(never)]
-fn interior_pixel<D: Dot>(g: &Window, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
+fn interior_pixel<D: Dot>(g: &Runs, input: &[i8], filter: &[i8], folded: &[i32], rq: &Requant, out_px: &mut [i8]) {
     let out_d = out_px.len();
     let row_len = g.f_h * g.w_row;
     let blocks = out_d / 4;
@@ -117,7 +107,6 @@ fn interior_pixel<D: Dot>(g: &Window, input: &[i8], filter: &[i8], folded: &[i32
 /// One output pixel whose window is clipped by the image, exact: `bias + sum(w * (x +
 /// input_offset))` over the valid taps only (as the reference), four output channels at a
 /// time over the contiguous runs of valid taps.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn border_pixel<D: Dot>(
     p: &Conv2dParams<S8>,
@@ -125,26 +114,18 @@ fn border_pixel<D: Dot>(
     filter: &[i8],
     bias: Option<&[i32]>,
     out_px: &mut [i8],
-    b: usize,
-    in_y0: isize,
-    in_x0: isize,
-    ky_range: core::ops::Range<usize>,
-    kx_range: core::ops::Range<usize>,
+    win: &Window,
 ) {
-    let [_, in_h, in_w, in_d] = p.geometry.input_shape;
+    let in_d = p.geometry.input_shape[3];
     let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
     let row_len = f_h * f_w * f_d;
     let rq = Requant::new(&p.quant, &p.clamp);
     let bias_at = |c: usize| bias.map_or(0, |bs| bs[c]);
     let off = p.quant.input_offset;
     // Runs of valid taps per filter row: all valid columns at once with dilation 1.
-    let (kx0, n_kx) = (kx_range.start, kx_range.len());
+    let (kx0, n_kx) = (win.kx.start, win.kx.len());
     let (runs, run_len) = if p.geometry.dilation_width == 1 { (1, n_kx * f_d) } else { (n_kx, f_d) };
-    let x_at = |ky: usize, r: usize| {
-        let iy = (in_y0 + (p.geometry.dilation_height * ky) as isize) as usize;
-        let ix = (in_x0 + (p.geometry.dilation_width * (kx0 + r)) as isize) as usize;
-        ((b * in_h + iy) * in_w + ix) * in_d
-    };
+    let x_at = |ky: usize, r: usize| win.input_pixel(&p.geometry, ky, kx0 + r) * in_d;
     let w_at = |ky: usize, r: usize| (ky * f_w + kx0 + r) * f_d;
     let blocks = out_d / 4;
     let (out_blocks, out_tail) = out_px.split_at_mut(blocks * 4);
@@ -155,7 +136,7 @@ fn border_pixel<D: Dot>(
         let (w2, w3) = rest.split_at(row_len);
         let mut acc = [bias_at(oc), bias_at(oc + 1), bias_at(oc + 2), bias_at(oc + 3)];
         if n_kx > 0 {
-            for ky in ky_range.clone() {
+            for ky in win.ky.clone() {
                 for r in 0..runs {
                     let xs = &input[x_at(ky, r)..][..run_len];
                     let wo = w_at(ky, r);
@@ -170,7 +151,7 @@ fn border_pixel<D: Dot>(
         let w = &filter[oc * row_len..][..row_len];
         let mut acc = bias_at(oc);
         if n_kx > 0 {
-            for ky in ky_range.clone() {
+            for ky in win.ky.clone() {
                 for r in 0..runs {
                     acc = D::dot1_offset(&input[x_at(ky, r)..][..run_len], &w[w_at(ky, r)..], off, acc);
                 }

@@ -418,8 +418,7 @@ fn load_chunk<D: Dot, T: Taps>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs
     let g = &p.geometry;
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
-    let in_y0 = (px.oy * g.stride_height) as isize - g.pad_top as isize;
-    let in_x0 = (px.ox * g.stride_width) as isize - g.pad_left as isize;
+    let [in_y0, in_x0] = g.origin(px.oy, px.ox);
     let (run, prow) = (f_w * in_d, padded_row(g));
     // The chunk's taps (whole groups: prow is a multiple of 4) and the rows they are in.
     let t1 = (t0 + 4 * ng).min(f_h * prow);

@@ -106,8 +106,7 @@ pub(crate) fn gather<E: Copy + From<u8>>(g: &ConvGeometry, input: &[i8], zp: i8,
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
-    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let [in_y0, in_x0] = g.origin(oy, ox);
     let run = f_w * f_d;
     let copy = |src: &[i8], dst: &mut [E]| {
         for (d, &s) in dst.iter_mut().zip(src) {
@@ -244,8 +243,7 @@ pub(crate) fn gather16<K: QuadMicro>(k: &K, g: &ConvGeometry, input: &[i8], zp: 
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
-    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let [in_y0, in_x0] = g.origin(oy, ox);
     let inside = taps_inside(in_y0, 1, f_h, in_h).len() == f_h && taps_inside(in_x0, 1, f_w, in_w).len() == f_w;
     if g.dilation_height == 1 && g.dilation_width == 1 && inside {
         let run = f_w * f_d;

@@ -148,8 +148,7 @@ pub(crate) fn gather<A: WideAct, W: WidenRun<A>>(g: &ConvGeometry, input: &[A], 
     let [_, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
-    let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+    let [in_y0, in_x0] = g.origin(oy, ox);
     let run = f_w * f_d;
     if taps % 2 == 1 {
         // Written first: the interior path's excess may land on it.

@@ -13,7 +13,7 @@ use super::DepthwiseConv2dParams;
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::S8;
 use crate::kernels::requant::{Requant, Requant4, PACKED_REQUANT_WORDS};
-use crate::kernels::window::{valid_taps, RowRange};
+use crate::kernels::window::{RowRange, Window};
 
 /// Channels accumulated together (an i32 stack buffer: one pass over the window per block).
 pub(crate) const CHANNEL_BLOCK: usize = 64;
@@ -64,9 +64,8 @@ pub(crate) fn depthwise_window<D: Dot>(
     output: &mut [i8],
 ) {
     let g = &p.geometry;
-    let [batches, in_h, in_w, in_d] = g.input_shape;
-    let [_, f_h, f_w, depth] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
+    let in_d = g.input_shape[3];
+    let [_, _, f_w, depth] = g.filter_shape;
     let mult = p.depth_multiplier();
     debug_assert!(p.quant.output_multiplier.len() == 1 || p.quant.output_multiplier.len() == depth);
     if depth == 0 {
@@ -78,45 +77,33 @@ pub(crate) fn depthwise_window<D: Dot>(
     // channels `ic * mult..(ic + 1) * mult`).
     let block = CHANNEL_BLOCK / mult * mult;
 
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            for ox in 0..out_w {
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx_range = valid_taps(in_x0, g.dilation_width, f_w, in_w);
-                let out_px = &mut output[((b * out_h + oy) * out_w + ox) * depth..][..depth];
-                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-                // Input and filter offsets of tap (ky, kx), both valid.
-                let x_at = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * in_d
-                };
-                let w_at = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-                for (blk, outs) in out_px.chunks_mut(block).enumerate() {
-                    let c0 = blk * block;
-                    let mut acc_buf = [0i32; CHANNEL_BLOCK];
-                    let acc = &mut acc_buf[..outs.len()];
-                    if interior {
-                        acc.copy_from_slice(&folded[c0..][..outs.len()]);
-                    } else if let Some(bias) = bias {
-                        acc.copy_from_slice(&bias[c0..][..outs.len()]);
+    for win in g.windows() {
+        let out_px = &mut output[win.output_pixel(g) * depth..][..depth];
+        let interior = win.interior(g);
+        // Input and filter offsets of tap (ky, kx), both valid.
+        let x_at = |ky: usize, kx: usize| win.input_pixel(g, ky, kx) * in_d;
+        let w_at = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+        for (blk, outs) in out_px.chunks_mut(block).enumerate() {
+            let c0 = blk * block;
+            let mut acc_buf = [0i32; CHANNEL_BLOCK];
+            let acc = &mut acc_buf[..outs.len()];
+            if interior {
+                acc.copy_from_slice(&folded[c0..][..outs.len()]);
+            } else if let Some(bias) = bias {
+                acc.copy_from_slice(&bias[c0..][..outs.len()]);
+            }
+            for ky in win.ky.clone() {
+                for kx in win.kx.clone() {
+                    let (xs, ws) = (&input[x_at(ky, kx) + c0 / mult..], &filter[w_at(ky, kx) + c0..]);
+                    match (mult, interior) {
+                        (1, true) => mac_run::<D, false>(acc, xs, ws, 0),
+                        (1, false) => mac_run::<D, true>(acc, xs, ws, p.quant.input_offset),
+                        (_, true) => mac_run_mult::<false>(acc, xs, ws, mult, 0),
+                        (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.quant.input_offset),
                     }
-                    for ky in ky_range.clone() {
-                        for kx in kx_range.clone() {
-                            let (xs, ws) = (&input[x_at(ky, kx) + c0 / mult..], &filter[w_at(ky, kx) + c0..]);
-                            match (mult, interior) {
-                                (1, true) => mac_run::<D, false>(acc, xs, ws, 0),
-                                (1, false) => mac_run::<D, true>(acc, xs, ws, p.quant.input_offset),
-                                (_, true) => mac_run_mult::<false>(acc, xs, ws, mult, 0),
-                                (_, false) => mac_run_mult::<true>(acc, xs, ws, mult, p.quant.input_offset),
-                            }
-                        }
-                    }
-                    rq.store(c0, acc, outs);
                 }
             }
+            rq.store(c0, acc, outs);
         }
     }
 }
@@ -511,48 +498,41 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
     let is_3x3 = f_h == 3 && f_w == 3;
     if D::MAC16 && is_3x3 && (depth >= 4 * LANES || depth == 2 * LANES) {
         // SAFETY: the bounds asserted above.
-        unsafe { mult1_wide::<D>(p, rows, batches, input, packed, &rq, output) };
+        unsafe { mult1_wide::<D>(p, rows, input, packed, &rq, output) };
         return;
     }
     let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in rows.oy0..rows.oy1 {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let mut ox = 0;
-            while ox < out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx = valid_taps(in_x0, g.dilation_width, f_w, in_w);
+    for row in g.window_rows(rows) {
+        let mut ox = 0;
+        while ox < out_w {
+            let Some(out_px) = pixels.next() else { return };
+            let Window { ky, kx, in_x0, .. } = row.at(g, ox);
+            ox += 1;
+            // Tap (0, 0) of the window, possibly outside the input (never read then);
+            // the slice starts at input row r0.
+            let x0 = ((row.b * in_h) as isize + row.in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+            let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+            // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
+            // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
+            // and k in `kx` (inside the input), a row from r0 on within the slice
+            // (`rows.fits` above).
+            if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && row.at(g, ox).kx.len() == 3 {
+                // This pixel and the next one, both windows inside the input.
+                let Some(next_px) = pixels.next() else { return };
                 ox += 1;
-                // Tap (0, 0) of the window, possibly outside the input (never read then);
-                // the slice starts at input row r0.
-                let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
-                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
-                // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
-                // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
-                // and k in `kx` (inside the input), a row from r0 on within the slice
-                // (`rows.fits` above).
-                if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && valid_taps(in_x0 + g.stride_width as isize, g.dilation_width, f_w, in_w).len() == 3 {
-                    // This pixel and the next one, both windows inside the input.
-                    let Some(next_px) = pixels.next() else { return };
-                    ox += 1;
-                    let x_next = (g.stride_width * depth) as isize;
-                    // SAFETY: as said above for both pixels (the next one's window starts
-                    // `stride_width` pixels further and is inside the input too).
-                    unsafe { pixel2_3x3::<D>(x0, x_next, packed, x_step, &rq, out_px, next_px) };
-                } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
-                    // SAFETY: as said above; every tap is valid.
-                    unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };
-                } else if is_3x3 {
-                    let rows = ky.clone().fold(0u32, |m, r| m | 7 << (3 * r));
-                    let cols = kx.clone().fold(0u32, |m, k| m | 0o111 << k);
-                    // SAFETY: as said above; bit t of the mask is set only for valid taps.
-                    unsafe { pixel_3x3::<D, true>(x0, packed, x_step, rows & cols, zp, &rq, out_px) };
-                } else {
-                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_any::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx], x_step, zp, &rq, out_px) };
-                }
+                let x_next = (g.stride_width * depth) as isize;
+                // SAFETY: as said above for both pixels (the next one's window starts
+                // `stride_width` pixels further and is inside the input too).
+                unsafe { pixel2_3x3::<D>(x0, x_next, packed, x_step, &rq, out_px, next_px) };
+            } else if is_3x3 && ky.len() == 3 && kx.len() == 3 {
+                // SAFETY: as said above; every tap is valid.
+                unsafe { pixel_3x3::<D, false>(x0, packed, x_step, 0, zp, &rq, out_px) };
+            } else if is_3x3 {
+                // SAFETY: as said above; bit t of the mask is set only for valid taps.
+                unsafe { pixel_3x3::<D, true>(x0, packed, x_step, taps_3x3(&ky, &kx), zp, &rq, out_px) };
+            } else {
+                // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                unsafe { pixel_any::<D>(x0, packed, [f_h, f_w], [ky.clone(), kx.clone()], x_step, zp, &rq, out_px) };
             }
         }
     }
@@ -629,31 +609,30 @@ pub(crate) fn depthwise_mult1_int4<D: Dot>(p: &DepthwiseConv2dParams<S8>, input:
     let zp = [(-p.quant.input_offset) as i8; 4];
     let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
     let mut pixels = output.chunks_exact_mut(depth.max(1));
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let rows = valid_taps(in_y0, g.dilation_height, K, in_h).fold(0u32, |m, r| m | 7 << (3 * r));
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let cols = valid_taps(in_x0, g.dilation_width, K, in_w).fold(0u32, |m, k| m | 0o111 << k);
-                // Tap (0, 0) of the window, possibly outside the input (never read then).
-                let x0 = ((b * in_h) as isize + in_y0) * in_w as isize + in_x0;
-                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
-                // Tap (r, k) of group j reads input pixel (in_y0 + r * dil_h, in_x0 + k *
-                // dil_w), channels 4j..4j + 4 <= depth, only when bit 3r + k of the mask is
-                // set (inside the input), within `input` by the assertion above.
-                let valid = rows & cols;
-                if valid == 0o777 {
-                    // SAFETY: as said above; every tap is valid.
-                    unsafe { pixel_3x3_int4::<D, false>(x0, packed, x_step, valid, zp, &rq, out_px) };
-                } else {
-                    // SAFETY: as said above.
-                    unsafe { pixel_3x3_int4::<D, true>(x0, packed, x_step, valid, zp, &rq, out_px) };
-                }
-            }
+    for win in g.windows() {
+        let Some(out_px) = pixels.next() else { return };
+        // Tap (0, 0) of the window, possibly outside the input (never read then).
+        let x0 = ((win.b * in_h) as isize + win.in_y0) * in_w as isize + win.in_x0;
+        let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+        // Tap (r, k) of group j reads input pixel (in_y0 + r * dil_h, in_x0 + k * dil_w),
+        // channels 4j..4j + 4 <= depth, only when bit 3r + k of the mask is set (inside the
+        // input), within `input` by the assertion above.
+        let valid = taps_3x3(&win.ky, &win.kx);
+        if valid == 0o777 {
+            // SAFETY: as said above; every tap is valid.
+            unsafe { pixel_3x3_int4::<D, false>(x0, packed, x_step, valid, zp, &rq, out_px) };
+        } else {
+            // SAFETY: as said above.
+            unsafe { pixel_3x3_int4::<D, true>(x0, packed, x_step, valid, zp, &rq, out_px) };
         }
     }
+}
+
+/// The taps of a 3x3 window inside the input as a mask: bit `3r + k` for tap `(r, k)`.
+#[inline(always)]
+fn taps_3x3(ky: &core::ops::Range<usize>, kx: &core::ops::Range<usize>) -> u32 {
+    let rows = ky.clone().fold(0u32, |m, r| m | 7 << (3 * r));
+    rows & kx.clone().fold(0u32, |m, k| m | 0o111 << k)
 }
 
 /// [`depthwise_mult1`]'s loop nest for an implementation with vector micro-kernels
@@ -665,10 +644,9 @@ pub(crate) fn depthwise_mult1_int4<D: Dot>(p: &DepthwiseConv2dParams<S8>, input:
 ///
 /// # Safety
 /// [`depthwise_mult1`]'s assertion holds for `p`, `rows`, `input`, `packed` and `output`,
-/// `batches` is the number of batches it computes, and the filter is 3x3 of a depth of 8 or
-/// at least 16.
+/// and the filter is 3x3 of a depth of 8 or at least 16.
 #[inline(always)]
-unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, batches: usize, input: &[i8], packed: &[i32], rq: &Requant4, output: &mut [i8]) {
+unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, input: &[i8], packed: &[i32], rq: &Requant4, output: &mut [i8]) {
     const K: usize = 3;
     let g = &p.geometry;
     let [_, in_h, in_w, depth] = g.input_shape;
@@ -677,47 +655,42 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, batc
     let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
     // The output columns whose windows lie across the input: `ox_in.0..ox_in.1` (the same
     // for every row; empty when none is).
-    let full_x = |ox: usize| valid_taps((ox * g.stride_width) as isize - g.pad_left as isize, g.dilation_width, K, in_w).len() == K;
+    let full_x = |ox: usize| g.window_row(0, 0).at(g, ox).kx.len() == K;
     let lo = (0..out_w).find(|&ox| full_x(ox)).unwrap_or(out_w);
     let hi = (lo..out_w).find(|&ox| !full_x(ox)).unwrap_or(out_w);
     let px_step = g.stride_width * depth;
     // The zero point for border taps of up to 256 channels (`pixel_wide`).
     let zp_wide = [zp[0]; 256];
     let mut pixel = 0usize;
-    for b in 0..batches {
-        for oy in rows.oy0..rows.oy1 {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky = valid_taps(in_y0, g.dilation_height, K, in_h);
-            let mut ox = 0;
-            while ox < out_w {
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                let kx = valid_taps(in_x0, g.dilation_width, K, in_w);
-                // The run of interior pixels (their rows inside the input too) in one call,
-                // or one pixel.
-                let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
-                let Some(out_px) = output.get_mut(pixel * depth..(pixel + n) * depth) else { return };
-                pixel += n;
-                ox += n;
-                // Tap (0, 0) of the window, possibly outside the input (never read then);
-                // the slice starts at input row r0.
-                let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
-                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
-                // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
-                // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
-                // and k in `kx` (inside the input), a row from r0 on within the slice (the
-                // caller's assertion, `rows.fits`). In a run of n > 1 pixels every window
-                // lies inside the input (columns lo..hi, `ky` whole), pixel p's at
-                // x0 + p * px_step.
-                if depth == 2 * LANES {
-                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide8::<D, K>(x0, packed, [ky.clone(), kx], x_step, px_step, zp, rq, out_px) };
-                } else if n > 1 {
-                    // SAFETY: as said above; every window of the run is inside the input.
-                    unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
-                } else {
-                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                    unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
-                }
+    for row in g.window_rows(rows) {
+        let mut ox = 0;
+        while ox < out_w {
+            let Window { ky, kx, in_x0, .. } = row.at(g, ox);
+            // The run of interior pixels (their rows inside the input too) in one call,
+            // or one pixel.
+            let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
+            let Some(out_px) = output.get_mut(pixel * depth..(pixel + n) * depth) else { return };
+            pixel += n;
+            ox += n;
+            // Tap (0, 0) of the window, possibly outside the input (never read then);
+            // the slice starts at input row r0.
+            let x0 = ((row.b * in_h) as isize + row.in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+            let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+            // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
+            // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
+            // and k in `kx` (inside the input), a row from r0 on within the slice (the
+            // caller's assertion, `rows.fits`). In a run of n > 1 pixels every window
+            // lies inside the input (columns lo..hi, `ky` whole), pixel p's at
+            // x0 + p * px_step.
+            if depth == 2 * LANES {
+                // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                unsafe { pixel_wide8::<D, K>(x0, packed, [ky.clone(), kx], x_step, px_step, zp, rq, out_px) };
+            } else if n > 1 {
+                // SAFETY: as said above; every window of the run is inside the input.
+                unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
+            } else {
+                // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
             }
         }
     }
@@ -795,79 +768,75 @@ pub(crate) fn depthwise_one_channel<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows:
     let whole = part_rows == f_h;
     let mut xw = [[0u32; 2]; WINDOW_WORDS];
     let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
+    for Window { b, in_y0, ky, .. } in g.window_rows(rows) {
         // Batch b's image, from its row r0 (`rows.r0 == 0` unless one batch).
         let image = &input[b * in_h * in_w..];
-        for oy in rows.oy0..rows.oy1 {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize - rows.r0 as isize) * in_w as isize;
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                // Whether the window's words (`span` bytes from in_x0) are inside the row.
-                let inside = in_x0 >= 0 && in_x0 as usize + span <= in_w;
-                // Widens the words of filter rows r0..r1 into `xw` (row r's word t at
-                // (r - r0) * per_row + t).
-                let gather = |xw: &mut [[u32; 2]], r0: usize, r1: usize| {
-                    for (r, dst) in (r0..r1).zip(xw.chunks_exact_mut(per_row)) {
-                        let x0 = row_at(r) + in_x0;
-                        for (t, d) in dst.iter_mut().enumerate() {
-                            let xv = if !ky.contains(&r) {
-                                zp4
-                            } else if inside {
-                                // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`),
-                                // at or after row r0 and within the slice (`rows.fits`), and
-                                // bytes in_x0 + 4t..+4 inside the row (`inside`), so inside
-                                // `image`; `[u8; 4]` has alignment 1.
-                                u32::from_le_bytes(unsafe { image.as_ptr().wrapping_offset(x0 + (t * TAP_GROUP) as isize).cast::<[u8; 4]>().read() })
-                            } else {
-                                let row = &image[(x0 - in_x0) as usize..][..in_w];
-                                edge_word(row, in_x0 + (t * TAP_GROUP) as isize, zp4)
-                            };
-                            *d = D::widen4(xv);
-                        }
+        let row_at = |r: usize| (in_y0 + (r * g.dilation_height) as isize - rows.r0 as isize) * in_w as isize;
+        for ox in 0..out_w {
+            let Some(out_px) = pixels.next() else { return };
+            let [_, in_x0] = g.origin(0, ox);
+            // Whether the window's words (`span` bytes from in_x0) are inside the row.
+            let inside = in_x0 >= 0 && in_x0 as usize + span <= in_w;
+            // Widens the words of filter rows r0..r1 into `xw` (row r's word t at
+            // (r - r0) * per_row + t).
+            let gather = |xw: &mut [[u32; 2]], r0: usize, r1: usize| {
+                for (r, dst) in (r0..r1).zip(xw.chunks_exact_mut(per_row)) {
+                    let x0 = row_at(r) + in_x0;
+                    for (t, d) in dst.iter_mut().enumerate() {
+                        let xv = if !ky.contains(&r) {
+                            zp4
+                        } else if inside {
+                            // SAFETY: row in_y0 + r * dil_h is inside the image (`ky`),
+                            // at or after row r0 and within the slice (`rows.fits`), and
+                            // bytes in_x0 + 4t..+4 inside the row (`inside`), so inside
+                            // `image`; `[u8; 4]` has alignment 1.
+                            u32::from_le_bytes(unsafe { image.as_ptr().wrapping_offset(x0 + (t * TAP_GROUP) as isize).cast::<[u8; 4]>().read() })
+                        } else {
+                            let line = &image[(x0 - in_x0) as usize..][..in_w];
+                            edge_word(line, in_x0 + (t * TAP_GROUP) as isize, zp4)
+                        };
+                        *d = D::widen4(xv);
                     }
-                };
-                if D::ONE_CHANNEL_PAIRS && whole {
-                    // Two channel groups per pass over the window, gathered once
-                    // ([`Dot::mac8x4_row`]); an odd last group alone.
-                    gather(&mut xw, 0, f_h);
-                    let n = f_h * per_row;
-                    let x = &xw[..n];
-                    let pairs = out_px.chunks_exact_mut(2 * LANES).zip(packed.chunks_exact(2 * group_words));
-                    let mut done = 0;
-                    for (outs, gw2) in pairs {
-                        let (ga, gb) = gw2.split_at(group_words);
-                        let ((ia, rqa), (ib, rqb)) = (tail(ga), tail(gb));
-                        let [a, b] = D::mac8x4_row(x, &ga[..n * LANES], &gb[..n * LANES], [ia, ib]);
-                        let (oa, ob) = outs.split_at_mut(LANES);
-                        store(oa, rq.apply::<D>(a, rqa));
-                        store(ob, rq.apply::<D>(b, rqb));
-                        done += 2;
-                    }
-                    let rest = out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).skip(done);
-                    for (outs, gw) in rest {
-                        let (acc, rqw) = tail(gw);
-                        store(outs, rq.apply::<D>(D::mac4x4_row(x, &gw[..n * LANES], acc), rqw));
-                    }
-                    continue;
                 }
-                for (j, (outs, gw)) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).enumerate() {
-                    let (mut acc, rqw) = tail(gw);
-                    let mut r0 = 0;
-                    while r0 < f_h {
-                        let r1 = (r0 + part_rows).min(f_h);
-                        // A whole window is gathered once, for the first group.
-                        if !whole || j == 0 {
-                            gather(&mut xw, r0, r1);
-                        }
-                        let n = (r1 - r0) * per_row;
-                        acc = D::mac4x4_row(&xw[..n], &gw[r0 * per_row * LANES..][..n * LANES], acc);
-                        r0 = r1;
-                    }
-                    store(outs, rq.apply::<D>(acc, rqw));
+            };
+            if D::ONE_CHANNEL_PAIRS && whole {
+                // Two channel groups per pass over the window, gathered once
+                // ([`Dot::mac8x4_row`]); an odd last group alone.
+                gather(&mut xw, 0, f_h);
+                let n = f_h * per_row;
+                let x = &xw[..n];
+                let pairs = out_px.chunks_exact_mut(2 * LANES).zip(packed.chunks_exact(2 * group_words));
+                let mut done = 0;
+                for (outs, gw2) in pairs {
+                    let (ga, gb) = gw2.split_at(group_words);
+                    let ((ia, rqa), (ib, rqb)) = (tail(ga), tail(gb));
+                    let [a, b] = D::mac8x4_row(x, &ga[..n * LANES], &gb[..n * LANES], [ia, ib]);
+                    let (oa, ob) = outs.split_at_mut(LANES);
+                    store(oa, rq.apply::<D>(a, rqa));
+                    store(ob, rq.apply::<D>(b, rqb));
+                    done += 2;
                 }
+                let rest = out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).skip(done);
+                for (outs, gw) in rest {
+                    let (acc, rqw) = tail(gw);
+                    store(outs, rq.apply::<D>(D::mac4x4_row(x, &gw[..n * LANES], acc), rqw));
+                }
+                continue;
+            }
+            for (j, (outs, gw)) in out_px.chunks_exact_mut(LANES).zip(packed.chunks_exact(group_words)).enumerate() {
+                let (mut acc, rqw) = tail(gw);
+                let mut r0 = 0;
+                while r0 < f_h {
+                    let r1 = (r0 + part_rows).min(f_h);
+                    // A whole window is gathered once, for the first group.
+                    if !whole || j == 0 {
+                        gather(&mut xw, r0, r1);
+                    }
+                    let n = (r1 - r0) * per_row;
+                    acc = D::mac4x4_row(&xw[..n], &gw[r0 * per_row * LANES..][..n * LANES], acc);
+                    r0 = r1;
+                }
+                store(outs, rq.apply::<D>(acc, rqw));
             }
         }
     }
