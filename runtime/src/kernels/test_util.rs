@@ -431,6 +431,125 @@ macro_rules! kernel_tests {
 }
 pub(crate) use kernel_tests;
 
+/// `every_dot!(name, Case, driver)`: the [`kernel_tests!`] suite of `driver::<D>` (a kernel
+/// generic over the dot micro-kernels `D`) once for every implementation this host can
+/// compile, in `mod name`: the scalar reference, RV32's (portable Rust, run natively), the
+/// Armv7E-M DSP one where `tflc_arm_dsp`, NEON's on aarch64. The one list of the dot
+/// implementations a generic driver's suite runs.
+macro_rules! every_dot {
+    ($name:ident, $case:ty, $driver:ident) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::kernels::dot;
+            use $crate::kernels::test_util::kernel_tests;
+            kernel_tests!(scalar, if true, $case, $driver::<dot::scalar::Scalar>);
+            kernel_tests!(rv32, if true, $case, $driver::<dot::rv32::Rv32>);
+            #[cfg(tflc_arm_dsp)]
+            kernel_tests!(arm_dsp, if true, $case, $driver::<dot::dsp::ArmDsp>);
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            kernel_tests!(neon_micro, if true, $case, $driver::<dot::neon::Neon>);
+        }
+    };
+}
+pub(crate) use every_dot;
+
+/// [`NarrowInt4`] for a suite's case enum `C` (`C::Random(_)` or `C::Fixed(problem)`, with
+/// `C::problem()` giving a problem whose `filter` and `expected` fields the narrowing edits).
+macro_rules! narrow_int4 {
+    ($case:ident) => {
+        impl $crate::kernels::test_util::NarrowInt4 for $case {
+            fn narrow_int4(self) -> Self {
+                let random = matches!(self, $case::Random(_));
+                let mut p = self.problem();
+                if $crate::kernels::test_util::narrow_filter_int4(&mut p.filter, random) {
+                    p.expected = None;
+                }
+                $case::Fixed(p)
+            }
+        }
+    };
+}
+pub(crate) use narrow_int4;
+
+/// The suites of an unquantized elementwise binary op in one element type, in `mod name`:
+/// `plain_binary_tests!(name, T, (reference, reference_in_place), (dispatch,
+/// dispatch_in_place), |a, b| expr)` runs the reference and the dispatching entry points
+/// (out of place and in place) against `expr`, TFLite's arithmetic on one pair.
+macro_rules! plain_binary_tests {
+    ($name:ident, $t:ty, $reference:expr, $dispatch:expr, |$a:ident, $b:ident| $apply:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::kernels::test_util::{kernel_tests, Plain, PlainBinaryOp, PlainKernel};
+
+            #[derive(Clone, Debug)]
+            struct Op;
+
+            impl PlainBinaryOp for Op {
+                type T = $t;
+                const REFERENCE: PlainKernel<$t> = $reference;
+                fn apply($a: $t, $b: $t) -> $t {
+                    $apply
+                }
+            }
+
+            kernel_tests!(scalar, Plain<Op>, $reference);
+            kernel_tests!(dispatch, if true, Plain<Op>, $dispatch);
+        }
+    };
+}
+pub(crate) use plain_binary_tests;
+
+/// The int16 (16x8) form of a quantized binary op in place (output over operand 1, operand
+/// 2 broadcasting) gives the out-of-place bytes, on every broadcasting pattern, every fused
+/// activation and full-range data: `s16_in_place_test!(prepare, kernel, kernel_in_place,
+/// Params)`, `prepare(input1, input2, output, activation, broadcast)` as the ops' own.
+macro_rules! s16_in_place_test {
+    ($prepare:path, $kernel:path, $in_place:path, $params:ident) => {
+        proptest::proptest! {
+            #[test]
+            fn s16_in_place_matches(
+                (s1, s2) in $crate::kernels::test_util::broadcast_shapes(),
+                scales in ($crate::kernels::test_util::scale(1e-5, 1e-2), $crate::kernels::test_util::scale(1e-5, 1e-2), $crate::kernels::test_util::scale(1e-5, 2e-2)),
+                activation in $crate::kernels::test_util::fused_activation(),
+                seed in proptest::prelude::any::<u64>(),
+            ) {
+                use $crate::kernels::nd::Broadcast;
+                use $crate::quant::QuantParams;
+                let q = |scale: f32| QuantParams { scale, zero_point: 0 };
+                let plan = $crate::kernels::nd::plan_broadcast(&s1, &s2).unwrap();
+                let Some(p) = $prepare(q(scales.0), q(scales.1), q(scales.2), activation, plan.as_broadcast()) else { return Ok(()) };
+                let mut rng = $crate::kernels::test_util::Rng(seed);
+                let x = $crate::kernels::test_util::random_i16s(&mut rng, s1.iter().product());
+                let y = $crate::kernels::test_util::random_i16s(&mut rng, s2.iter().product());
+                let run = |b: &Broadcast, x: &[i16], y: &[i16], out: &mut [i16]| $kernel(&$params { broadcast: *b, ..p }, x, y, out);
+                let run_in_place = |b: &Broadcast, x: &mut [i16], y: &[i16]| $in_place(&$params { broadcast: *b, ..p }, x, y);
+                $crate::kernels::test_util::binary_in_place_matches((&s1, &x), (&s2, &y), run, run_in_place).map_err(proptest::test_runner::TestCaseError::fail)?;
+            }
+        }
+    };
+}
+pub(crate) use s16_in_place_test;
+
+/// The AVX2 and AVX-512 (VNNI) forms of a quantized int8 binary op (`Binary<Op>`, the
+/// `arch::x86_64::elementwise::tests` entry points out of place and in place) on x86-64,
+/// each where the host executes it.
+macro_rules! x86_binary_tests {
+    ($case:ty, ($avx2:ident, $avx2_in_place:ident), ($avx512:ident, $avx512_in_place:ident)) => {
+        #[cfg(target_arch = "x86_64")]
+        mod x86 {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::arch::x86_64::elementwise::tests::{$avx2, $avx2_in_place, $avx512, $avx512_in_place};
+            use $crate::kernels::test_util::kernel_tests;
+            kernel_tests!(avx2, if $crate::arch::x86_64::tests::detected(), $case, ($avx2, $avx2_in_place));
+            kernel_tests!(avx512vnni, if $crate::arch::x86_64::vnni::tests::detected(), $case, ($avx512, $avx512_in_place));
+        }
+    };
+}
+pub(crate) use x86_binary_tests;
+
 /// `|got - want| <= tolerance`, with a message naming the element.
 fn within(what: &str, got: i8, want: f64, tolerance: f64) -> Result<(), String> {
     if (got as f64 - want).abs() <= tolerance {

@@ -62,24 +62,38 @@ pub(crate) fn add_params<'a>(
     let real_input1_multiplier = input1.scale as f64 / twice_max_input_scale;
     let real_input2_multiplier = input2.scale as f64 / twice_max_input_scale;
     let real_output_multiplier = twice_max_input_scale / ((1i64 << left_shift) as f64 * output.scale as f64);
-    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    Some(AddParams {
-        input1_offset: -input1.zero_point,
-        input2_offset: -input2.zero_point,
-        output_offset: output.zero_point,
-        left_shift,
-        input1_multiplier,
-        input1_shift,
-        input2_multiplier,
-        input2_shift,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        broadcast,
-    })
+    AddParams::from_real(left_shift, (activation_min, activation_max), [input1, input2, output], [real_input1_multiplier, real_input2_multiplier, real_output_multiplier], broadcast)
+}
+
+impl<'a> AddParams<'a> {
+    /// ADD's and SUB's parameters from their three real multipliers (input 1, input 2,
+    /// output; each must quantize below one) and the zero points of `quant` (input 1, input
+    /// 2, output). `None` when a multiplier falls outside `(0, 1)`.
+    pub(crate) fn from_real(
+        left_shift: i32,
+        (activation_min, activation_max): (i32, i32),
+        [input1, input2, output]: [QuantParams; 3],
+        reals: [f64; 3],
+        broadcast: Broadcast<'a>,
+    ) -> Option<AddParams<'a>> {
+        let [(input1_multiplier, input1_shift), (input2_multiplier, input2_shift), (output_multiplier, output_shift)] =
+            [quantize_multiplier_smaller_than_one_exp(reals[0])?, quantize_multiplier_smaller_than_one_exp(reals[1])?, quantize_multiplier_smaller_than_one_exp(reals[2])?];
+        Some(AddParams {
+            input1_offset: -input1.zero_point,
+            input2_offset: -input2.zero_point,
+            output_offset: output.zero_point,
+            left_shift,
+            input1_multiplier,
+            input1_shift,
+            input2_multiplier,
+            input2_shift,
+            output_multiplier,
+            output_shift,
+            activation_min,
+            activation_max,
+            broadcast,
+        })
+    }
 }
 
 /// TFLite Micro `CalculateOpDataAdd` for int8: the left_shift = 20 scheme, all

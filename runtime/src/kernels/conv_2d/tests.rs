@@ -713,29 +713,10 @@ fn fast_accumulator_wraps() {
         assert_eq!(fast, reference, "x = {x}");
     }
 }
-kernel_tests!(lut_scalar, if true, Conv, lut::<crate::kernels::dot::scalar::Scalar>);
-kernel_tests!(lut_rv32, if true, Conv, lut::<crate::kernels::dot::rv32::Rv32>);
-#[cfg(tflc_arm_dsp)]
-kernel_tests!(lut_arm_dsp, if true, Conv, lut::<crate::kernels::dot::dsp::ArmDsp>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-kernel_tests!(lut_neon_micro, if true, Conv, lut::<crate::kernels::dot::neon::Neon>);
+crate::kernels::test_util::every_dot!(lut, Conv, lut);
 
-impl crate::kernels::test_util::NarrowInt4 for Conv {
-    fn narrow_int4(self) -> Self {
-        let random = matches!(self, Conv::Random(_));
-        let mut p = self.problem();
-        if crate::kernels::test_util::narrow_filter_int4(&mut p.filter, random) {
-            p.expected = None;
-        }
-        Conv::Fixed(p)
-    }
-}
+crate::kernels::test_util::narrow_int4!(Conv);
 // int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
 // through the form the compiler selects (the `Gemm` drivers on nibble words where `Gemm`
 // applies, else the `_lut` drivers on `Int4Weights`), with every dot implementation.
-kernel_tests!(int4_scalar, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::scalar::Scalar>);
-kernel_tests!(int4_rv32, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::rv32::Rv32>);
-#[cfg(tflc_arm_dsp)]
-kernel_tests!(int4_arm_dsp, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::dsp::ArmDsp>);
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-kernel_tests!(int4_neon_micro, if true, crate::kernels::test_util::Int4<Conv>, int4::<crate::kernels::dot::neon::Neon>);
+crate::kernels::test_util::every_dot!(int4, crate::kernels::test_util::Int4<Conv>, int4);

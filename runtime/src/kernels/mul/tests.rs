@@ -2,8 +2,9 @@ use super::*;
 use crate::kernels::nd::plan_broadcast;
 use crate::kernels::test_util::{
     fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
-    BinaryS8Op, Plain, PlainBinaryOp, PlainKernel,
+    BinaryS8Op,
 };
+use crate::kernels::test_util::{plain_binary_tests, s16_in_place_test, x86_binary_tests};
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -69,68 +70,11 @@ fn hand_computed() {
     assert_eq!(out, [127, 0, 127, 0]);
 }
 
-/// float32 MUL (TFLite's unquantized path).
-#[derive(Clone, Debug)]
-struct MulF32;
+// float32 and int32 MUL (TFLite's unquantized paths; int32 wraps: TFLite leaves overflow
+// undefined).
+plain_binary_tests!(f32, f32, (plain::mul_f32, plain::mul_f32_in_place), (mul_f32, mul_f32_in_place), |a, b| a * b);
+plain_binary_tests!(i32, i32, (plain::mul_i32, plain::mul_i32_in_place), (mul_i32, mul_i32_in_place), |a, b| a.wrapping_mul(b));
 
-impl PlainBinaryOp for MulF32 {
-    type T = f32;
-    const REFERENCE: PlainKernel<f32> = (plain::mul_f32, plain::mul_f32_in_place);
-    fn apply(a: f32, b: f32) -> f32 {
-        a * b
-    }
-}
+x86_binary_tests!(Binary<Mul>, (mul_avx2, mul_in_place_avx2), (mul_avx512, mul_in_place_avx512));
 
-/// int32 MUL (wrapping: TFLite leaves overflow undefined).
-#[derive(Clone, Debug)]
-struct MulI32;
-
-impl PlainBinaryOp for MulI32 {
-    type T = i32;
-    const REFERENCE: PlainKernel<i32> = (plain::mul_i32, plain::mul_i32_in_place);
-    fn apply(a: i32, b: i32) -> i32 {
-        a.wrapping_mul(b)
-    }
-}
-
-kernel_tests!(impl_scalar_f32, Plain<MulF32>, (plain::mul_f32, plain::mul_f32_in_place));
-kernel_tests!(impl_dispatch_f32, if true, Plain<MulF32>, (mul_f32, mul_f32_in_place));
-kernel_tests!(impl_scalar_i32, Plain<MulI32>, (plain::mul_i32, plain::mul_i32_in_place));
-kernel_tests!(impl_dispatch_i32, if true, Plain<MulI32>, (mul_i32, mul_i32_in_place));
-
-#[cfg(target_arch = "x86_64")]
-kernel_tests!(
-    impl_avx2,
-    if crate::arch::x86_64::tests::detected(),
-    Binary<Mul>,
-    (crate::arch::x86_64::elementwise::tests::mul_avx2, crate::arch::x86_64::elementwise::tests::mul_in_place_avx2)
-);
-#[cfg(target_arch = "x86_64")]
-kernel_tests!(
-    impl_avx512vnni,
-    if crate::arch::x86_64::vnni::tests::detected(),
-    Binary<Mul>,
-    (crate::arch::x86_64::elementwise::tests::mul_avx512, crate::arch::x86_64::elementwise::tests::mul_in_place_avx512)
-);
-
-proptest! {
-    /// The 16x8 form in place (output over operand 1, operand 2 broadcasting) gives the
-    /// out-of-place bytes, on every broadcasting pattern, every fused activation and
-    /// full-range data.
-    #[test]
-    fn s16_in_place_matches(
-        (s1, s2) in crate::kernels::test_util::broadcast_shapes(),
-        scales in (scale(1e-5, 1e-2), scale(1e-5, 1e-2), scale(1e-5, 2e-2)),
-        activation in fused_activation(),
-        seed in any::<u64>(),
-    ) {
-        let plan = plan_broadcast(&s1, &s2).unwrap();
-        let Some(p) = prepare_mul_s16(q(scales.0, 0), q(scales.1, 0), q(scales.2, 0), activation, plan.as_broadcast()) else { return Ok(()) };
-        let mut rng = crate::kernels::test_util::Rng(seed);
-        let x = crate::kernels::test_util::random_i16s(&mut rng, s1.iter().product());
-        let y = crate::kernels::test_util::random_i16s(&mut rng, s2.iter().product());
-        let run = |b: &Broadcast, x: &[i16], y: &[i16], out: &mut [i16]| mul_s16(&MulParams { broadcast: *b, ..p }, x, y, out);
-        let run_in_place = |b: &Broadcast, x: &mut [i16], y: &[i16]| mul_s16_in_place(&MulParams { broadcast: *b, ..p }, x, y);
-        crate::kernels::test_util::binary_in_place_matches((&s1, &x), (&s2, &y), run, run_in_place).map_err(TestCaseError::fail)?;
-    }
-}
+s16_in_place_test!(prepare_mul_s16, mul_s16, mul_s16_in_place, MulParams);

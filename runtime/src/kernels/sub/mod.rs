@@ -4,7 +4,7 @@
 //! (unlike ADD's f64), which [`prepare_sub`] reproduces.
 
 use crate::kernels::nd::Broadcast;
-use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+use crate::prepare::{activation_range_s8, FusedActivation};
 use crate::quant::QuantParams;
 
 pub mod plain;
@@ -31,24 +31,7 @@ pub(crate) fn sub_params<'a>(
     let real_input1_multiplier = (input1.scale / twice_max_input_scale) as f64;
     let real_input2_multiplier = (input2.scale / twice_max_input_scale) as f64;
     let real_output_multiplier = (twice_max_input_scale / ((1i32 << left_shift) as f32 * output.scale)) as f64;
-    let (input1_multiplier, input1_shift) = quantize_multiplier_smaller_than_one_exp(real_input1_multiplier)?;
-    let (input2_multiplier, input2_shift) = quantize_multiplier_smaller_than_one_exp(real_input2_multiplier)?;
-    let (output_multiplier, output_shift) = quantize_multiplier_smaller_than_one_exp(real_output_multiplier)?;
-    Some(SubParams {
-        input1_offset: -input1.zero_point,
-        input2_offset: -input2.zero_point,
-        output_offset: output.zero_point,
-        left_shift,
-        input1_multiplier,
-        input1_shift,
-        input2_multiplier,
-        input2_shift,
-        output_multiplier,
-        output_shift,
-        activation_min,
-        activation_max,
-        broadcast,
-    })
+    SubParams::from_real(left_shift, (activation_min, activation_max), [input1, input2, output], [real_input1_multiplier, real_input2_multiplier, real_output_multiplier], broadcast)
 }
 
 /// TFLite Micro `CalculateOpDataSub` for int8 (f32 multiplier math, then f64).
