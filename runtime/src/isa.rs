@@ -408,7 +408,9 @@ pub(crate) fn dotprod() -> Option<crate::arch::aarch64::Dotprod> {
 /// falls through to the portable body. `host_simd!(vnni f(args...))` first tries
 /// `crate::arch::x86_64::vnni::f` when AVX-512 VNNI is selected (a kernel with that form).
 /// `host_simd!(neon ...)` (before `vnni`) also forwards to `crate::arch::aarch64::f` when
-/// NEON is selected (which picks its `sdot` form itself, where it has one).
+/// NEON is selected (which picks its `sdot` form itself, where it has one). `host_simd!(f32
+/// ...)` is the same for the packed float variants (their `arch::*::f32` forms). The one
+/// selection mechanism of the host kernels ([`Dot`] is the microcontrollers').
 macro_rules! host_simd {
     (neon vnni $f:ident($($arg:expr),* $(,)?)) => {
         $crate::isa::host_simd!(@neon $f($($arg),*));
@@ -441,6 +443,27 @@ macro_rules! host_simd {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::isa::avx2() {
             return $crate::arch::x86_64::$f(token, $($arg),*);
+        }
+    };
+    // The packed float variants (`kernels::f32x8`): `f32 avx512 f(..)` tries
+    // `arch::x86_64::f32::avx512::f` when the selected implementation includes x86-64-v4,
+    // then as `f32 f(..)`: `arch::x86_64::f32::f` with AVX2+FMA (x86-64-v3), or
+    // `arch::aarch64::f32::f` with NEON (part of aarch64's base ISA).
+    (f32 avx512 $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::arch::x86_64::f32::Avx512F32::selected() {
+            return $crate::arch::x86_64::f32::avx512::$f(token, $($arg),*);
+        }
+        $crate::isa::host_simd!(f32 $f($($arg),*));
+    };
+    (f32 $f:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = $crate::arch::x86_64::f32::Avx2Fma::selected() {
+            return $crate::arch::x86_64::f32::$f(token, $($arg),*);
+        }
+        #[cfg(tflc_neon)]
+        if let Some(token) = $crate::arch::aarch64::f32::Neon::selected() {
+            return $crate::arch::aarch64::f32::$f(token, $($arg),*);
         }
     };
     ($f:ident($($arg:expr),* $(,)?)) => {

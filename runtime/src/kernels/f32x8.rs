@@ -682,30 +682,3 @@ pub(crate) fn fully_connected_blocks<T: F32Blocks>(t: T, p: &FullyConnectedParam
     }
 }
 
-/// `f32_simd!(f(args...))` at the top of a public packed float variant: returns
-/// `crate::arch::<isa>::f32::f(token, args...)` when a SIMD implementation runs here
-/// (x86-64: AVX2+FMA selected by [`crate::isa`]; aarch64: NEON, part of the base ISA), else
-/// falls through to the portable body.
-///
-/// `f32_simd!(avx512 f(args...))` first tries `crate::arch::x86_64::f32::avx512::f` (a
-/// kernel with an AVX-512 form) when AVX-512 is selected.
-macro_rules! f32_simd {
-    (avx512 $f:ident($($arg:expr),* $(,)?)) => {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = $crate::arch::x86_64::f32::Avx512F32::selected() {
-            return $crate::arch::x86_64::f32::avx512::$f(token, $($arg),*);
-        }
-        $crate::kernels::f32x8::f32_simd!($f($($arg),*));
-    };
-    ($f:ident($($arg:expr),* $(,)?)) => {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = $crate::arch::x86_64::f32::Avx2Fma::selected() {
-            return $crate::arch::x86_64::f32::$f(token, $($arg),*);
-        }
-        #[cfg(tflc_neon)]
-        if let Some(token) = $crate::arch::aarch64::f32::Neon::selected() {
-            return $crate::arch::aarch64::f32::$f(token, $($arg),*);
-        }
-    };
-}
-pub(crate) use f32_simd;

@@ -259,7 +259,7 @@ impl Conv2dVariant {
 /// it; NEON on aarch64; else the portable eight-lane form; within a stated tolerance of
 /// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
 pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::kernels::f32x8::f32_simd!(avx512 conv_2d_f32_packed(params, input, packed, output));
+    crate::isa::host_simd!(f32 avx512 conv_2d_f32_packed(params, input, packed, output));
     crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 

@@ -305,7 +305,7 @@ impl DepthwiseConv2dVariant {
 /// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
 /// within a stated tolerance of [`depthwise_conv_2d_f32`], not its bits (`kernels::f32x8`).
 pub fn depthwise_conv_2d_f32_packed(params: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::kernels::f32x8::f32_simd!(avx512 depthwise_conv_2d_f32_packed(params, input, packed, output));
+    crate::isa::host_simd!(f32 avx512 depthwise_conv_2d_f32_packed(params, input, packed, output));
     crate::kernels::f32x8::depthwise_conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 

@@ -269,7 +269,7 @@ impl FullyConnectedVariant {
 /// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
 /// within a stated tolerance of [`fully_connected_f32`], not its bits (`kernels::f32x8`).
 pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::kernels::f32x8::f32_simd!(avx512 fully_connected_f32_packed(params, input, packed, output));
+    crate::isa::host_simd!(f32 avx512 fully_connected_f32_packed(params, input, packed, output));
     crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
