@@ -252,8 +252,8 @@ pub fn x86_features() -> x86::Features {
 /// The public kernel functions outside the variant tables ([`crate::variants`], whose rows
 /// list their own forms, written by the same macro that writes their dispatch) that
 /// `host_simd!` forwards to a host SIMD implementation, with the implementations that have
-/// one. The int8 convolution, depthwise and fully-connected variants are in their tables;
-/// these remain: uint8, elementwise, pooling and the packed float kernels. (AVX2 runs
+/// one. The int8 and float32 convolution, depthwise and fully-connected variants are in
+/// their tables; these remain: uint8, the int8 elementwise ops and pooling. (AVX2 runs
 /// `depthwise_conv_2d_s8_window` for depth multiplier 1 only, and gathers conv windows of
 /// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with
 /// compile-time packed requantization or interleaved filters, `conv_2d_s8_gemm`,
@@ -274,11 +274,6 @@ pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
     ("mul_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     ("mul_s8_in_place", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     ("average_pool_2d_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
-    // The packed float variants: AVX-512 (x86-64-v4, with or without VNNI), AVX2+FMA
-    // (x86-64-v3).
-    ("conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
-    ("depthwise_conv_2d_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
-    ("fully_connected_f32_packed", &[HostSimd::Avx512, HostSimd::Avx2]),
 ];
 
 /// The implementation a call of the public kernel function `function` runs now: the first
@@ -408,9 +403,10 @@ pub(crate) fn dotprod() -> Option<crate::arch::aarch64::Dotprod> {
 /// falls through to the portable body. `host_simd!(vnni f(args...))` first tries
 /// `crate::arch::x86_64::vnni::f` when AVX-512 VNNI is selected (a kernel with that form).
 /// `host_simd!(neon ...)` (before `vnni`) also forwards to `crate::arch::aarch64::f` when
-/// NEON is selected (which picks its `sdot` form itself, where it has one). `host_simd!(f32
-/// ...)` is the same for the packed float variants (their `arch::*::f32` forms). The one
-/// selection mechanism of the host kernels ([`Dot`] is the microcontrollers').
+/// NEON is selected (which picks its `sdot` form itself, where it has one). The `@` arms are
+/// one instruction set each, what the variant tables' rows dispatch through (`@f32_*`: the
+/// packed float variants' `arch::*::f32` forms). The one selection mechanism of the host
+/// kernels ([`Dot`] is the microcontrollers').
 macro_rules! host_simd {
     (neon vnni $f:ident($($arg:expr),* $(,)?)) => {
         $crate::isa::host_simd!(@neon $f($($arg),*));
@@ -445,22 +441,23 @@ macro_rules! host_simd {
             return $crate::arch::x86_64::$f(token, $($arg),*);
         }
     };
-    // The packed float variants (`kernels::f32x8`): `f32 avx512 f(..)` tries
-    // `arch::x86_64::f32::avx512::f` when the selected implementation includes x86-64-v4,
-    // then as `f32 f(..)`: `arch::x86_64::f32::f` with AVX2+FMA (x86-64-v3), or
-    // `arch::aarch64::f32::f` with NEON (part of aarch64's base ISA).
-    (f32 avx512 $f:ident($($arg:expr),* $(,)?)) => {
+    // The packed float variants' forms (`kernels::f32x8`; their variant tables' `f32_*`
+    // rows): `arch::x86_64::f32::avx512::f` when the selected implementation includes
+    // x86-64-v4, `arch::x86_64::f32::f` with AVX2+FMA (x86-64-v3), `arch::aarch64::f32::f`
+    // with NEON (part of aarch64's base ISA).
+    (@f32_avx512 $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::arch::x86_64::f32::Avx512F32::selected() {
             return $crate::arch::x86_64::f32::avx512::$f(token, $($arg),*);
         }
-        $crate::isa::host_simd!(f32 $f($($arg),*));
     };
-    (f32 $f:ident($($arg:expr),* $(,)?)) => {
+    (@f32_avx2 $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = $crate::arch::x86_64::f32::Avx2Fma::selected() {
             return $crate::arch::x86_64::f32::$f(token, $($arg),*);
         }
+    };
+    (@f32_neon $f:ident($($arg:expr),* $(,)?)) => {
         #[cfg(tflc_neon)]
         if let Some(token) = $crate::arch::aarch64::f32::Neon::selected() {
             return $crate::arch::aarch64::f32::$f(token, $($arg),*);

@@ -75,6 +75,9 @@ pub const TABLES: &[(&str, &[VariantRow])] = &[
     ("conv_2d int8", crate::kernels::conv_2d::CONV_2D_S8),
     ("depthwise_conv_2d int8", crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_S8),
     ("fully_connected int8", crate::kernels::fully_connected::FULLY_CONNECTED_S8),
+    ("conv_2d float32", crate::kernels::conv_2d::CONV_2D_F32),
+    ("depthwise_conv_2d float32", crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_F32),
+    ("fully_connected float32", crate::kernels::fully_connected::FULLY_CONNECTED_F32),
 ];
 
 /// The row whose function is `function`, in any table.
@@ -98,7 +101,9 @@ pub fn row_of_function(function: &str) -> Option<&'static VariantRow> {
 /// `simd [...]` lists the host forms, tried in order: `neon` (aarch64
 /// `crate::arch::aarch64::<f>`), `neon_dotprod` (the same function, which takes `sdot` where
 /// the CPU has it: listed, not dispatched), `vnni` (`crate::arch::x86_64::vnni::<f>`),
-/// `avxvnni` (`crate::arch::x86_64::avxvnni::<f>`), `avx2` (`crate::arch::x86_64::<f>`). `packed_requant` and `rows <f>` fill the row's fields.
+/// `avxvnni` (`crate::arch::x86_64::avxvnni::<f>`), `avx2` (`crate::arch::x86_64::<f>`);
+/// for the float variants `f32_avx512` (`crate::arch::x86_64::f32::avx512::<f>`), `f32_avx2`
+/// (`crate::arch::x86_64::f32::<f>`, AVX2+FMA) and `f32_neon` (`crate::arch::aarch64::f32::<f>`). `packed_requant` and `rows <f>` fill the row's fields.
 macro_rules! variant_table {
     (
         $(#[$table_doc:meta])*
@@ -167,6 +172,9 @@ macro_rules! variant_table {
     (@isa vnni) => { $crate::isa::HostSimd::Avx512Vnni };
     (@isa avxvnni) => { $crate::isa::HostSimd::AvxVnni };
     (@isa avx2) => { $crate::isa::HostSimd::Avx2 };
+    (@isa f32_avx512) => { $crate::isa::HostSimd::Avx512 };
+    (@isa f32_avx2) => { $crate::isa::HostSimd::Avx2 };
+    (@isa f32_neon) => { $crate::isa::HostSimd::Neon };
     (@or_false) => { false };
     (@or_false $v:literal) => { $v };
     (@rows) => { None };
@@ -181,6 +189,9 @@ macro_rules! variant_table {
     (@simd vnni $f:ident $args:tt) => { $crate::isa::host_simd!(@vnni $f $args); };
     (@simd avxvnni $f:ident $args:tt) => { $crate::isa::host_simd!(@avxvnni $f $args); };
     (@simd avx2 $f:ident $args:tt) => { $crate::isa::host_simd!(@avx2 $f $args); };
+    (@simd f32_avx512 $f:ident $args:tt) => { $crate::isa::host_simd!(@f32_avx512 $f $args); };
+    (@simd f32_avx2 $f:ident $args:tt) => { $crate::isa::host_simd!(@f32_avx2 $f $args); };
+    (@simd f32_neon $f:ident $args:tt) => { $crate::isa::host_simd!(@f32_neon $f $args); };
 }
 pub(crate) use variant_table;
 
@@ -208,7 +219,8 @@ mod tests {
         }
     }
 
-    /// The tables say what the dispatch does: the x86-64 int8 forms the issue-15 kernels have.
+    /// The tables say what the dispatch does: the x86-64 int8 forms the issue-15 kernels
+    /// have, the float forms of the packed float variants.
     #[test]
     fn rows_list_their_host_forms() {
         use crate::isa::HostSimd::*;
@@ -218,6 +230,10 @@ mod tests {
         assert_eq!(forms("conv_2d_s8_pointwise"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);
         assert_eq!(forms("conv_2d_s8_gemm"), &[]);
         assert_eq!(forms("fully_connected_s8_dot4"), &[Neon, NeonDotprod, Avx512Vnni, Avx2]);
+        assert_eq!(forms("conv_2d_f32_packed"), &[Avx512, Avx2, Neon]);
+        assert_eq!(forms("fully_connected_f32_blocked"), &[]);
+        let blocked = row_of_function("conv_2d_f32_blocked").map(|r| r.operands);
+        assert_eq!(blocked, Some(&[Operand::Input, Operand::Packed, Operand::Bias][..]));
         let quad = row_of_function("conv_2d_s8_quad").map(|r| r.operands);
         assert_eq!(quad, Some(&[Operand::Input, Operand::Packed][..]));
     }

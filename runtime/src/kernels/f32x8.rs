@@ -63,6 +63,31 @@ pub(crate) trait F32x8: Copy {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
+/// The packed float variants' portable forms (their variant tables' `portable`): the loop
+/// nests on [`Portable`].
+pub(crate) mod portable {
+    use super::Portable;
+    use crate::kernels::conv_2d::Conv2dParams;
+    use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
+    use crate::kernels::fully_connected::FullyConnectedParams;
+    use crate::kernels::numerics::F32;
+
+    /// [`super::conv_2d`] on [`Portable`].
+    pub(crate) fn conv_2d(p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        super::conv_2d(Portable, p, input, packed, output)
+    }
+
+    /// [`super::depthwise_conv_2d`] on [`Portable`].
+    pub(crate) fn depthwise_conv_2d(p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        super::depthwise_conv_2d(Portable, p, input, packed, output)
+    }
+
+    /// [`super::fully_connected`] on [`Portable`].
+    pub(crate) fn fully_connected(p: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
+        super::fully_connected(Portable, p, input, packed, output)
+    }
+}
+
 impl F32x8 for Portable {
     type V = [f32; 8];
     #[inline(always)]

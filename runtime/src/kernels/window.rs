@@ -45,6 +45,7 @@ impl ConvGeometry {
     }
 
     /// Output pixel `(b, oy, ox)`'s window.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn window(&self, b: usize, oy: usize, ox: usize) -> Window {
         self.window_row(b, oy).at(self, ox)

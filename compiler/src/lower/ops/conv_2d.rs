@@ -22,7 +22,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use tflc_runtime::kernels::conv_2d::{conv_2d_f32, conv_2d_f32_packed, conv_2d_s16, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
+use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
 use tflc_runtime::variants::Operands;
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::blocked_f32;
@@ -230,11 +230,7 @@ impl Kernel for Conv2d {
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    Conv2dF32Variant::Reference => conv_2d_f32(p, input, filter, bias, &mut out),
-                    Conv2dF32Variant::Blocked => tflc_runtime::kernels::conv_2d::conv_2d_f32_blocked(p, input, packed, bias, &mut out),
-                    Conv2dF32Variant::Packed => conv_2d_f32_packed(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -346,37 +342,29 @@ impl Kernel for Conv2d {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.conv_2d_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
-                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
-                        Conv2dF32Variant::Reference | Conv2dF32Variant::Blocked => {
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                        if let (Some(half), false) = (half, *variant == Conv2dF32Variant::Packed) {
+                            // Float16 kept in flash, widened as the kernel reads it: the
+                            // blocked loop nest from the halves packed in its layout, or the
+                            // reference on the model's layout.
                             let bias = cx.optional_input(self.bias);
-                            if let Some(half) = half {
-                                // Float16 kept in flash, widened as the kernel reads it: the
-                                // blocked loop nest from the halves packed in its layout, or
-                                // the reference on the model's layout.
-                                if *variant == Conv2dF32Variant::Blocked {
-                                    let [out_d, f_h, f_w, f_d] = held.geometry.filter_shape;
-                                    let taps = f_h * f_w * f_d;
-                                    let mut packed = vec![0u16; blocked_f32::packed_len(out_d, taps)];
-                                    blocked_f32::pack(out_d, taps, half, &mut packed);
-                                    let packed = cx.table_u16("packed_f16", &packed);
-                                    return quote! { #call::conv_2d_f32_f16w_blocked(#p, #input, #packed, #bias, #output); };
-                                }
-                                let filter = cx.table_u16("filter_f16", half);
-                                return quote! { #call::conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
-                            }
                             if *variant == Conv2dF32Variant::Blocked {
-                                // The packed table holds the filter in blocks of four channels.
-                                let packed = cx.table_f32("packed", packed);
-                                return quote! { #call::conv_2d_f32_blocked(#p, #input, #packed, #bias, #output); };
+                                let [out_d, f_h, f_w, f_d] = held.geometry.filter_shape;
+                                let taps = f_h * f_w * f_d;
+                                let mut packed = vec![0u16; blocked_f32::packed_len(out_d, taps)];
+                                blocked_f32::pack(out_d, taps, half, &mut packed);
+                                let packed = cx.table_u16("packed_f16", &packed);
+                                return quote! { #call::conv_2d_f32_f16w_blocked(#p, #input, #packed, #bias, #output); };
                             }
-                            let filter = cx.input(self.filter);
-                            quote! { #call::conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                            let filter = cx.table_u16("filter_f16", half);
+                            return quote! { #call::conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
                         }
-                        Conv2dF32Variant::Packed => {
-                            // The packed table holds the filter and the bias.
-                            let packed = cx.table_f32("packed", packed);
-                            quote! { #call::conv_2d_f32_packed(#p, #input, #packed, #output); }
-                        }
+                        // The variant's row says what its call takes (`Blocked`: the filter
+                        // in blocks of four channels; `Packed`: the filter and the bias).
+                        let row = variant.row();
+                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                        let f = format_ident!("{}", row.function);
+                        quote! { #call::#f(#p, #(#args,)* #output); }
                     })
                 })
             }

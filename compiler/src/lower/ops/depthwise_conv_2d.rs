@@ -22,8 +22,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::variants::Operands;
-use tflc_runtime::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant, 
-    depthwise_conv_2d_f32, depthwise_conv_2d_s16,
+use tflc_runtime::kernels::depthwise_conv_2d::{DepthwiseConv2dF32Variant, depthwise_conv_2d_s16,
     depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
 };
 use tflc_runtime::isa::TargetClass;
@@ -244,10 +243,7 @@ impl Kernel for DepthwiseConv2d {
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, input, filter, bias, &mut out),
-                    DepthwiseConv2dF32Variant::Packed => depthwise_conv_2d_f32_packed(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -367,26 +363,23 @@ impl Kernel for DepthwiseConv2d {
                 let p = cx.params_lit(params_type::<F32>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
-                    cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| match variant {
-                        DepthwiseConv2dF32Variant::Reference => {
+                    cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                        if let (Some(half), DepthwiseConv2dF32Variant::Reference) = (half, variant) {
+                            // Float16 kept in flash (Arm), the model's layout: widened once
+                            // per block of four channels where the blocked form applies.
                             let bias = cx.optional_input(self.bias);
-                            if let Some(half) = half {
-                                // Float16 kept in flash (Arm), the model's layout: widened once
-                                // per block of four channels where the blocked form applies.
-                                let filter = cx.table_u16("filter_f16", half);
-                                if DepthwiseConv2dF32Variant::f16_blocked(&held.depthwise_params()) {
-                                    return quote! { #call::depthwise_conv_2d_f32_f16w_blocked(#p, #input, #filter, #bias, #output); };
-                                }
-                                return quote! { #call::depthwise_conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
+                            let filter = cx.table_u16("filter_f16", half);
+                            if DepthwiseConv2dF32Variant::f16_blocked(&held.depthwise_params()) {
+                                return quote! { #call::depthwise_conv_2d_f32_f16w_blocked(#p, #input, #filter, #bias, #output); };
                             }
-                            let filter = cx.input(self.filter);
-                            quote! { #call::depthwise_conv_2d_f32(#p, #input, #filter, #bias, #output); }
+                            return quote! { #call::depthwise_conv_2d_f32_f16w(#p, #input, #filter, #bias, #output); };
                         }
-                        DepthwiseConv2dF32Variant::Packed => {
-                            // The packed table holds the filter and the bias.
-                            let packed = cx.table_f32("packed", packed);
-                            quote! { #call::depthwise_conv_2d_f32_packed(#p, #input, #packed, #output); }
-                        }
+                        // The variant's row says what its call takes (`Packed`: the filter and
+                        // the bias in one table).
+                        let row = variant.row();
+                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                        let f = format_ident!("{}", row.function);
+                        quote! { #call::#f(#p, #(#args,)* #output); }
                     })
                 })
             }

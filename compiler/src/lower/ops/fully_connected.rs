@@ -27,8 +27,7 @@ use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::variants::Operands;
-use tflc_runtime::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant, 
-    fully_connected_f32, fully_connected_s16,
+use tflc_runtime::kernels::fully_connected::{FullyConnectedF32Variant, fully_connected_s16,
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
 use tflc_runtime::isa::TargetClass;
@@ -293,11 +292,7 @@ impl Kernel for FullyConnected {
                 let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
                 let bias = self.bias.map(|b| s.f32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    FullyConnectedF32Variant::Reference => fully_connected_f32(p, input, filter, bias, &mut out),
-                    FullyConnectedF32Variant::Blocked => tflc_runtime::kernels::fully_connected::fully_connected_f32_blocked(p, input, packed, bias, &mut out),
-                    FullyConnectedF32Variant::Packed => fully_connected_f32_packed(p, input, packed, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::F32(out));
             }
         }
@@ -382,41 +377,29 @@ impl Kernel for FullyConnected {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     let input = cx.input(self.input);
-                    match variant {
-                        FullyConnectedF32Variant::Reference | FullyConnectedF32Variant::Blocked => {
-                            let bias = cx.optional_input(self.bias);
-                            if let Some(half) = half {
-                                // Float16 kept in flash, widened as the kernel reads it: blocked
-                                // from the halves packed in its layout, or the reference.
-                                if *variant == FullyConnectedF32Variant::Blocked {
-                                    let g = &held.geometry;
-                                    let mut packed = vec![0u16; blocked_f32::packed_len(g.output_depth, g.input_depth)];
-                                    blocked_f32::pack(g.output_depth, g.input_depth, half, &mut packed);
-                                    let packed = cx.table_u16("packed_f16", &packed);
-                                    let output = cx.output(self.output);
-                                    return quote! { #call::fully_connected_f32_f16w_blocked(&#p, #input, #packed, #bias, #output); };
-                                }
-                                let filter = cx.table_u16("filter_f16", half);
-                                let output = cx.output(self.output);
-                                return quote! { #call::fully_connected_f32_f16w(&#p, #input, #filter, #bias, #output); };
-                            }
-                            if *variant == FullyConnectedF32Variant::Blocked {
-                                // The packed table holds the weights in blocks of four units.
-                                let packed = cx.table_f32("packed", packed);
-                                let output = cx.output(self.output);
-                                return quote! { #call::fully_connected_f32_blocked(&#p, #input, #packed, #bias, #output); };
-                            }
-                            let filter = cx.input(self.filter);
+                    if let (Some(half), false) = (half, *variant == FullyConnectedF32Variant::Packed) {
+                        // Float16 kept in flash, widened as the kernel reads it: blocked from
+                        // the halves packed in its layout, or the reference.
+                        let bias = cx.optional_input(self.bias);
+                        if *variant == FullyConnectedF32Variant::Blocked {
+                            let g = &held.geometry;
+                            let mut packed = vec![0u16; blocked_f32::packed_len(g.output_depth, g.input_depth)];
+                            blocked_f32::pack(g.output_depth, g.input_depth, half, &mut packed);
+                            let packed = cx.table_u16("packed_f16", &packed);
                             let output = cx.output(self.output);
-                            quote! { #call::fully_connected_f32(&#p, #input, #filter, #bias, #output); }
+                            return quote! { #call::fully_connected_f32_f16w_blocked(&#p, #input, #packed, #bias, #output); };
                         }
-                        FullyConnectedF32Variant::Packed => {
-                            // The packed table holds the weights and the bias.
-                            let packed = cx.table_f32("packed", packed);
-                            let output = cx.output(self.output);
-                            quote! { #call::fully_connected_f32_packed(&#p, #input, #packed, #output); }
-                        }
+                        let filter = cx.table_u16("filter_f16", half);
+                        let output = cx.output(self.output);
+                        return quote! { #call::fully_connected_f32_f16w(&#p, #input, #filter, #bias, #output); };
                     }
+                    // The variant's row says what its call takes (`Blocked`: the weights in
+                    // blocks of four units; `Packed`: the weights and the bias).
+                    let row = variant.row();
+                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                    let f = format_ident!("{}", row.function);
+                    let output = cx.output(self.output);
+                    quote! { #call::#f(&#p, #(#args,)* #output); }
                 })
             }
         }

@@ -110,13 +110,13 @@ impl<V: Copy + PartialEq, P> PerTarget<V, P> {
 /// The arguments of a variant's call between its params and its output, in the order its
 /// runtime table row lists its operands ([`tflc_runtime::variants`]): the input range, the
 /// model's filter and bias, the variant's packed table.
-pub fn variant_args(
+pub fn variant_args<P: PackedElem>(
     cx: &mut crate::emit::EmitCx<'_, '_, '_>,
     row: &tflc_runtime::variants::VariantRow,
     input: proc_macro2::TokenStream,
     filter: crate::ir::TensorId,
     bias: Option<crate::ir::TensorId>,
-    packed: &[i32],
+    packed: &[P],
 ) -> Vec<proc_macro2::TokenStream> {
     use tflc_runtime::variants::Operand;
     row.operands
@@ -125,9 +125,28 @@ pub fn variant_args(
             Operand::Input => input.clone(),
             Operand::Filter => cx.input(filter),
             Operand::Bias => cx.optional_input(bias),
-            Operand::Packed => cx.table_i32("packed", packed),
+            Operand::Packed => P::table(cx, "packed", packed),
         })
         .collect()
+}
+
+/// An element of a variant's packed table (int32 for the int8 variants, float32 for the
+/// float ones), emitted as a static of that type.
+pub trait PackedElem: Sized {
+    /// The static holding `data`, named after `name`.
+    fn table(cx: &mut crate::emit::EmitCx<'_, '_, '_>, name: &str, data: &[Self]) -> proc_macro2::TokenStream;
+}
+
+impl PackedElem for i32 {
+    fn table(cx: &mut crate::emit::EmitCx<'_, '_, '_>, name: &str, data: &[i32]) -> proc_macro2::TokenStream {
+        cx.table_i32(name, data)
+    }
+}
+
+impl PackedElem for f32 {
+    fn table(cx: &mut crate::emit::EmitCx<'_, '_, '_>, name: &str, data: &[f32]) -> proc_macro2::TokenStream {
+        cx.table_f32(name, data)
+    }
 }
 
 #[cfg(test)]

@@ -57,10 +57,25 @@ pub fn conv_2d_s16(params: &Conv2dParams<S16>, input: &[i16], filter: &[i8], bia
     conv_2d(params, input, filter, bias, output)
 }
 
-/// CONV_2D float32, reference variant ([`conv_2d`]): TFLite's `reference_ops::Conv`
-/// accumulation order, so the same bits.
-pub fn conv_2d_f32(params: &Conv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
-    conv_2d(params, input, filter, bias, output)
+crate::variants::variant_table! {
+    /// float32 CONV_2D's variants ([`Conv2dF32Variant`]): function, operands, host SIMD
+    /// forms, portable form.
+    pub const CONV_2D_F32: Conv2dF32Variant(Conv2dParams<F32>; f32, f32, f32, f32) {
+        /// CONV_2D float32, reference variant ([`conv_2d`]): TFLite's `reference_ops::Conv`
+        /// accumulation order, so the same bits.
+        Reference => conv_2d_f32(input, filter, bias) portable conv_2d::<F32>;
+        /// CONV_2D float32, [`Conv2dF32Variant::Blocked`] (Arm FPUs): `packed` from
+        /// [`Conv2dF32Variant::pack`] (the filter in blocks of four output channels), the
+        /// model's bias as it is. TFLite's order per output, so [`conv_2d_f32`]'s bits
+        /// (`kernels::blocked_f32`).
+        Blocked => conv_2d_f32_blocked(input, packed, bias) portable crate::kernels::blocked_f32::conv_2d;
+        /// CONV_2D float32, [`Conv2dF32Variant::Packed`]: `packed` from
+        /// [`Conv2dF32Variant::pack`] (it replaces the model's filter and bias). On x86-64
+        /// AVX-512F when the selected implementation includes x86-64-v4, else AVX2+FMA; NEON
+        /// on aarch64; else the portable eight-lane form; within a stated tolerance of
+        /// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
+        Packed => conv_2d_f32_packed(input, packed) simd [f32_avx512 f32_avx2 f32_neon] conv_2d_f32_packed, portable crate::kernels::f32x8::portable::conv_2d;
+    }
 }
 
 /// CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits, OHWI):
@@ -251,27 +266,6 @@ impl Conv2dVariant {
             wide::pack_u8(p, filter, bias, packed)
         }
     }
-}
-
-/// CONV_2D float32, [`Conv2dF32Variant::Packed`]: `packed` from [`Conv2dF32Variant::pack`]
-/// (it replaces the model's filter and bias). On x86-64 AVX-512F when AVX-512 VNNI is the
-/// selected host implementation (the same bits as AVX2+FMA), else AVX2+FMA when the CPU has
-/// it; NEON on aarch64; else the portable eight-lane form; within a stated tolerance of
-/// [`conv_2d_f32`], not its bits (`kernels::f32x8`).
-pub fn conv_2d_f32_packed(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::isa::host_simd!(f32 avx512 conv_2d_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
-}
-
-/// CONV_2D float32, [`Conv2dF32Variant::Blocked`] (Arm FPUs): `packed` from
-/// [`Conv2dF32Variant::pack`] (the filter in blocks of four output channels), the model's
-/// bias as it is. TFLite's order per output, so [`conv_2d_f32`]'s bits
-/// (`kernels::blocked_f32`).
-pub fn conv_2d_f32_blocked(params: &Conv2dParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
-    let g = &params.geometry;
-    debug_assert_eq!(input.len(), g.input_shape.iter().product::<usize>());
-    debug_assert_eq!(output.len(), g.output_shape.iter().product::<usize>());
-    crate::kernels::blocked_f32::conv_2d(params, input, packed, bias, output)
 }
 
 /// [`conv_2d_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):

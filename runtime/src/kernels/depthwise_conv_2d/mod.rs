@@ -65,10 +65,21 @@ pub fn depthwise_conv_2d_s16(params: &DepthwiseConv2dParams<S16>, input: &[i16],
     depthwise_conv_2d(params, input, filter, bias, output)
 }
 
-/// DEPTHWISE_CONV_2D float32, reference variant: TFLite's `reference_ops::DepthwiseConv`
-/// accumulation order (each channel over the window, rows then columns), so the same bits.
-pub fn depthwise_conv_2d_f32(params: &DepthwiseConv2dParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
-    depthwise_conv_2d(params, input, filter, bias, output)
+crate::variants::variant_table! {
+    /// float32 DEPTHWISE_CONV_2D's variants ([`DepthwiseConv2dF32Variant`]): function,
+    /// operands, host SIMD forms, portable form.
+    pub const DEPTHWISE_CONV_2D_F32: DepthwiseConv2dF32Variant(DepthwiseConv2dParams<F32>; f32, f32, f32, f32) {
+        /// DEPTHWISE_CONV_2D float32, reference variant: TFLite's
+        /// `reference_ops::DepthwiseConv` accumulation order (each channel over the window,
+        /// rows then columns), so the same bits.
+        Reference => depthwise_conv_2d_f32(input, filter, bias) portable depthwise_conv_2d::<F32>;
+        /// DEPTHWISE_CONV_2D float32, [`DepthwiseConv2dF32Variant::Packed`]: `packed` from
+        /// [`DepthwiseConv2dF32Variant::pack`] (it replaces the model's filter and bias).
+        /// AVX-512F or AVX2+FMA on x86-64, NEON on aarch64, else the portable eight-lane form;
+        /// within a stated tolerance of [`depthwise_conv_2d_f32`], not its bits
+        /// (`kernels::f32x8`).
+        Packed => depthwise_conv_2d_f32_packed(input, packed) simd [f32_avx512 f32_avx2 f32_neon] depthwise_conv_2d_f32_packed, portable crate::kernels::f32x8::portable::depthwise_conv_2d;
+    }
 }
 
 /// DEPTHWISE_CONV_2D float32 with float16 weights kept in flash (`filter`: binary16 bits,
@@ -298,15 +309,6 @@ impl DepthwiseConv2dVariant {
             DepthwiseConv2dVariant::Reference
         }
     }
-}
-
-/// DEPTHWISE_CONV_2D float32, [`DepthwiseConv2dF32Variant::Packed`]: `packed` from
-/// [`DepthwiseConv2dF32Variant::pack`] (it replaces the model's filter and bias). AVX2+FMA
-/// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
-/// within a stated tolerance of [`depthwise_conv_2d_f32`], not its bits (`kernels::f32x8`).
-pub fn depthwise_conv_2d_f32_packed(params: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::isa::host_simd!(f32 avx512 depthwise_conv_2d_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::depthwise_conv_2d(crate::kernels::f32x8::Portable, params, input, packed, output)
 }
 
 /// The implementations of float32 DEPTHWISE_CONV_2D.

@@ -74,12 +74,6 @@ pub fn fully_connected_s16(params: &FullyConnectedParams<S16>, input: &[i16], fi
     fully_connected(params, input, filter, bias, output)
 }
 
-/// FULLY_CONNECTED float32, reference variant: TFLite's `reference_ops::FullyConnected`
-/// accumulation order, so the same bits (`weights_offset` is 0).
-pub fn fully_connected_f32(params: &FullyConnectedParams<F32>, input: &[f32], filter: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
-    fully_connected(params, input, filter, bias, output)
-}
-
 /// FULLY_CONNECTED float32 with float16 weights kept in flash (`filter`: binary16 bits,
 /// `[units, depth]`): [`fully_connected_f32`] on the exactly widened weights, bit for bit
 /// ([`F32H`]).
@@ -264,23 +258,25 @@ impl FullyConnectedVariant {
     }
 }
 
-/// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Packed`]: `packed` from
-/// [`FullyConnectedF32Variant::pack`] (it replaces the model's weights and bias). AVX2+FMA
-/// on x86-64 when the CPU has it, NEON on aarch64, else the portable eight-lane form;
-/// within a stated tolerance of [`fully_connected_f32`], not its bits (`kernels::f32x8`).
-pub fn fully_connected_f32_packed(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
-    crate::isa::host_simd!(f32 avx512 fully_connected_f32_packed(params, input, packed, output));
-    crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, params, input, packed, output)
-}
-
-/// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Blocked`] (Arm FPUs): `packed` from
-/// [`FullyConnectedF32Variant::pack`] (the weights in blocks of four units), the model's
-/// bias as it is; [`fully_connected_f32`]'s bits (`kernels::blocked_f32`).
-pub fn fully_connected_f32_blocked(params: &FullyConnectedParams<F32>, input: &[f32], packed: &[f32], bias: Option<&[f32]>, output: &mut [f32]) {
-    let g = &params.geometry;
-    debug_assert_eq!(input.len(), g.batches * g.input_depth);
-    debug_assert_eq!(output.len(), g.batches * g.output_depth);
-    crate::kernels::blocked_f32::fully_connected(params, input, packed, bias, output)
+crate::variants::variant_table! {
+    /// float32 FULLY_CONNECTED's variants ([`FullyConnectedF32Variant`]): function,
+    /// operands, host SIMD forms, portable form.
+    pub const FULLY_CONNECTED_F32: FullyConnectedF32Variant(FullyConnectedParams<F32>; f32, f32, f32, f32) {
+        /// FULLY_CONNECTED float32, reference variant: TFLite's
+        /// `reference_ops::FullyConnected` accumulation order, so the same bits
+        /// (`weights_offset` is 0).
+        Reference => fully_connected_f32(input, filter, bias) portable fully_connected::<F32>;
+        /// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Blocked`] (Arm FPUs): `packed`
+        /// from [`FullyConnectedF32Variant::pack`] (the weights in blocks of four units), the
+        /// model's bias as it is; [`fully_connected_f32`]'s bits (`kernels::blocked_f32`).
+        Blocked => fully_connected_f32_blocked(input, packed, bias) portable crate::kernels::blocked_f32::fully_connected;
+        /// FULLY_CONNECTED float32, [`FullyConnectedF32Variant::Packed`]: `packed` from
+        /// [`FullyConnectedF32Variant::pack`] (it replaces the model's weights and bias).
+        /// AVX-512F or AVX2+FMA on x86-64, NEON on aarch64, else the portable eight-lane
+        /// form; within a stated tolerance of [`fully_connected_f32`], not its bits
+        /// (`kernels::f32x8`).
+        Packed => fully_connected_f32_packed(input, packed) simd [f32_avx512 f32_avx2 f32_neon] fully_connected_f32_packed, portable crate::kernels::f32x8::portable::fully_connected;
+    }
 }
 
 /// [`fully_connected_f32_blocked`] with float16 weights kept in flash (`keep_f16_weights`):
