@@ -252,8 +252,8 @@ pub fn x86_features() -> x86::Features {
 /// The public kernel functions outside the variant tables ([`crate::variants`], whose rows
 /// list their own forms, written by the same macro that writes their dispatch) that
 /// `host_simd!` forwards to a host SIMD implementation, with the implementations that have
-/// one. The int8 and float32 convolution, depthwise and fully-connected variants are in
-/// their tables; these remain: uint8, the int8 elementwise ops and pooling. (AVX2 runs
+/// one. The int8, uint8 and float32 convolution, depthwise and fully-connected variants are
+/// in their tables; these remain: the int8 elementwise ops and AVERAGE_POOL_2D. (AVX2 runs
 /// `depthwise_conv_2d_s8_window` for depth multiplier 1 only, and gathers conv windows of
 /// at most 4608 int8: larger ones take the portable variant. The Cortex-M variants with
 /// compile-time packed requantization or interleaved filters, `conv_2d_s8_gemm`,
@@ -263,8 +263,6 @@ pub fn x86_features() -> x86::Features {
 /// (windows longer than `Wide` takes) and `depthwise_conv_2d_u8_window` have no NEON form.
 /// `sdot` has no use in `Wide`, whose packed weights are int16, nor in depthwise.)
 pub const OTHER_SIMD_KERNELS: &[(&str, &[HostSimd])] = &[
-    ("conv_2d_u8_wide", &[HostSimd::Avx512Vnni, HostSimd::Avx2, HostSimd::Neon]),
-    ("depthwise_conv_2d_u8_window", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),
     // int8 elementwise (`crate::arch::x86_64::elementwise`): rows whose operands have
     // inner stride 0 or 1, i.e. every broadcast `nd::plan_broadcast` makes.
     ("add_s8", &[HostSimd::Avx512Vnni, HostSimd::Avx2]),

@@ -78,6 +78,8 @@ pub const TABLES: &[(&str, &[VariantRow])] = &[
     ("conv_2d float32", crate::kernels::conv_2d::CONV_2D_F32),
     ("depthwise_conv_2d float32", crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_F32),
     ("fully_connected float32", crate::kernels::fully_connected::FULLY_CONNECTED_F32),
+    ("conv_2d uint8", crate::kernels::conv_2d::CONV_2D_U8),
+    ("depthwise_conv_2d uint8", crate::kernels::depthwise_conv_2d::DEPTHWISE_CONV_2D_U8),
 ];
 
 /// The row whose function is `function`, in any table.

@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)] // the naive definitions index as TFLite's loops do
 
 use super::average_pool_2d::{average_pool_2d_u8, AveragePool2dParams};
-use super::conv_2d::{conv_2d_u8, Conv2dParams, Conv2dVariant};
+use super::conv_2d::{conv_2d_u8, Conv2dParams, Conv2dU8Variant};
 use super::depthwise_conv_2d::{depthwise_conv_2d_u8, DepthwiseConv2dParams};
 use super::numerics::{Clamp, QuantU8};
 use super::softmax::{softmax_s8, softmax_u8, SoftmaxParams};
@@ -177,16 +177,13 @@ impl KernelCase for Conv {
 
 kernel_tests!(conv_2d, Conv, conv_2d_u8);
 
-/// The variant a host selects for `p` ([`Conv2dVariant::select_u8`]), packed as the
-/// compiler packs it, through the public function (the selected host SIMD form).
+/// The variant a host selects for `p` ([`Conv2dU8Variant::select`]), packed as the
+/// compiler packs it, through its table's `run` (the selected host SIMD form).
 fn conv_host(p: &Conv2dParams<super::numerics::U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
-    let v = Conv2dVariant::select_u8(p, crate::isa::TargetClass::Host);
+    let v = Conv2dU8Variant::select(p, crate::isa::TargetClass::Host);
     let mut packed = vec![0i32; v.packed_len(&p.geometry)];
-    v.pack_u8(p, filter, bias, &mut packed);
-    match v {
-        Conv2dVariant::Wide => super::conv_2d::conv_2d_u8_wide(p, input, &packed, output),
-        _ => conv_2d_u8(p, input, filter, bias, output),
-    }
+    v.pack(p, filter, bias, &mut packed);
+    v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
 }
 
 kernel_tests!(conv_2d_host, if true, Conv, conv_host);

@@ -22,7 +22,7 @@ use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use tflc_runtime::kernels::conv_2d::{conv_2d_s16, conv_2d_u8, Conv2dF32Variant, Conv2dVariant, ConvGeometry};
+use tflc_runtime::kernels::conv_2d::{conv_2d_s16, Conv2dF32Variant, Conv2dU8Variant, Conv2dVariant, ConvGeometry};
 use tflc_runtime::variants::Operands;
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::blocked_f32;
@@ -59,8 +59,8 @@ pub enum Conv2dScheme {
     /// of the float32 filter (`conv_2d_f32_f16w`, the same bits).
     F32 { held: ConvHeld<F32>, arms: PerTarget<Conv2dF32Variant, f32>, half: Option<Vec<u16>> },
     /// Legacy uint8: per target class the reference kernel or (hosts) `Wide` with its
-    /// packed table ([`Conv2dVariant::select_u8`], [`Conv2dVariant::pack_u8`]).
-    U8 { held: ConvHeld<U8>, arms: PerTarget<Conv2dVariant> },
+    /// packed table ([`Conv2dU8Variant::select`], [`Conv2dU8Variant::pack`]).
+    U8 { held: ConvHeld<U8>, arms: PerTarget<Conv2dU8Variant> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<Conv2d, LowerError> {
@@ -110,10 +110,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         };
         let params = held.conv_2d_params();
         let arms = PerTarget::select(
-            |target| Conv2dVariant::select_u8(&params, target),
+            |target| Conv2dU8Variant::select(&params, target),
             |variant| {
                 let mut packed = vec![0; variant.packed_len(&geometry)];
-                variant.pack_u8(&params, weights, bias_data.as_deref(), &mut packed);
+                variant.pack(&params, weights, bias_data.as_deref(), &mut packed);
                 packed
             },
         );
@@ -216,10 +216,7 @@ impl Kernel for Conv2d {
                 let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    Conv2dVariant::Wide => tflc_runtime::kernels::conv_2d::conv_2d_u8_wide(p, input, packed, &mut out),
-                    _ => conv_2d_u8(p, input, filter, bias, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::U8(out));
             }
             Conv2dScheme::F32 { held, arms, .. } => {
@@ -327,14 +324,12 @@ impl Kernel for Conv2d {
                 cx.per_target(&arms.cfgs(), |cx, i| {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                        if *variant == Conv2dVariant::Wide {
-                            // The packed table holds the filter (with its offset) and the folded bias.
-                            let packed = cx.table_i32("packed", packed);
-                            return quote! { #call::conv_2d_u8_wide(#p, #input, #packed, #output); };
-                        }
-                        let filter = cx.input(self.filter);
-                        let bias = cx.optional_input(self.bias);
-                        quote! { #call::conv_2d_u8(#p, #input, #filter, #bias, #output); }
+                        // The variant's row says what its call takes (`Wide`: the packed table
+                        // holds the filter with its offset and the folded bias).
+                        let row = variant.row();
+                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                        let f = format_ident!("{}", row.function);
+                        quote! { #call::#f(#p, #(#args,)* #output); }
                     })
                 })
             }

@@ -23,7 +23,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::variants::Operands;
 use tflc_runtime::kernels::depthwise_conv_2d::{DepthwiseConv2dF32Variant, depthwise_conv_2d_s16,
-    depthwise_conv_2d_u8, ConvGeometry, DepthwiseConv2dVariant,
+    ConvGeometry, DepthwiseConv2dU8Variant, DepthwiseConv2dVariant,
 };
 use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
@@ -59,7 +59,7 @@ pub enum DepthwiseConv2dScheme {
     /// host for depth multiplier 1) and its packed table.
     F32 { held: ConvHeld<F32>, arms: PerTarget<DepthwiseConv2dF32Variant, f32>, half: Option<Vec<u16>> },
     /// Legacy uint8: the reference kernel.
-    U8 { held: ConvHeld<U8>, arms: PerTarget<DepthwiseConv2dVariant> },
+    U8 { held: ConvHeld<U8>, arms: PerTarget<DepthwiseConv2dU8Variant> },
 }
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) -> Result<DepthwiseConv2d, LowerError> {
@@ -119,7 +119,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
         let held = ConvHeld { geometry, quant, clamp: clamp_u8(cx, o.activation, out_q)? };
         // Hosts run `depthwise_conv_2d_u8_window` (no packed table), Arm the reference.
-        let arms = PerTarget::select(DepthwiseConv2dVariant::select_u8, |_| Vec::new());
+        let arms = PerTarget::select(DepthwiseConv2dU8Variant::select, |_| Vec::new());
         let scheme = DepthwiseConv2dScheme::U8 { held, arms };
         return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
     }
@@ -222,17 +222,14 @@ impl Kernel for DepthwiseConv2d {
                 s.insert(self.output, TensorData::I16(out));
             }
             DepthwiseConv2dScheme::U8 { held, arms } => {
-                let Arm { variant, .. } = arms.of(TargetClass::BUILD);
+                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
                 let g = &p.geometry;
                 let mut out = s.take_u8(self.output, g.output_shape.iter().product());
                 let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
                 let bias = self.bias.map(|b| s.i32(b)).transpose()?;
                 check_lengths(g, input.len(), filter.len())?;
-                match variant {
-                    DepthwiseConv2dVariant::Window => tflc_runtime::kernels::depthwise_conv_2d::depthwise_conv_2d_u8_window(p, input, filter, bias, &mut out),
-                    _ => depthwise_conv_2d_u8(p, input, filter, bias, &mut out),
-                }
+                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
                 s.insert(self.output, TensorData::U8(out));
             }
             DepthwiseConv2dScheme::F32 { held, arms, .. } => {
@@ -348,14 +345,12 @@ impl Kernel for DepthwiseConv2d {
             DepthwiseConv2dScheme::U8 { held, arms } => {
                 let p = cx.params_lit(params_type::<U8>(&rt, path.clone(), true), &held.depthwise_params());
                 cx.per_target(&arms.cfgs(), |cx, i| {
-                    let variant = arms.arms[i].variant;
+                    let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                        let filter = cx.input(self.filter);
-                        let bias = cx.optional_input(self.bias);
-                        match variant {
-                            DepthwiseConv2dVariant::Window => quote! { #call::depthwise_conv_2d_u8_window(#p, #input, #filter, #bias, #output); },
-                            _ => quote! { #call::depthwise_conv_2d_u8(#p, #input, #filter, #bias, #output); },
-                        }
+                        let row = variant.row();
+                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                        let f = format_ident!("{}", row.function);
+                        quote! { #call::#f(#p, #(#args,)* #output); }
                     })
                 })
             }

@@ -181,7 +181,7 @@ mod tests {
             ]
         );
         // uint8 keeps `Wide` on every host.
-        assert_eq!(Conv2dVariant::select_u8(&Conv2dParams { geometry: g, quant: tflc_runtime::kernels::numerics::QuantU8 { input_offset: -3, weights_offset: -5, output_offset: 1, output_multiplier: 1 << 30, output_shift: -8 }, clamp: Clamp { min: 0, max: 255 } }, TargetClass::X86), Conv2dVariant::Wide);
+        assert_eq!(tflc_runtime::kernels::conv_2d::Conv2dU8Variant::select(&Conv2dParams { geometry: g, quant: tflc_runtime::kernels::numerics::QuantU8 { input_offset: -3, weights_offset: -5, output_offset: 1, output_multiplier: 1 << 30, output_shift: -8 }, clamp: Clamp { min: 0, max: 255 } }, TargetClass::X86), tflc_runtime::kernels::conv_2d::Conv2dU8Variant::Wide);
     }
 
     /// Both host classes agreeing print the predicate and blob of the time before `X86`.

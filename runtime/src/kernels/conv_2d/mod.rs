@@ -16,7 +16,7 @@
 //! | `GemmChunked` | [`conv_2d_s8_gemm_chunked`] | as `Gemm`, longer windows |
 //! | `Pointwise` | [`conv_2d_s8_pointwise`] | other 1x1, no padding |
 //! | `Window` | [`conv_2d_s8_window`] | any other ungrouped int8 window |
-//! | `Wide` | [`conv_2d_s8_wide`], [`conv_2d_u8_wide`] | hosts but x86-64 (and uint8 on x86-64): ungrouped windows of at most [`wide::MAX_TAPS`] taps |
+//! | `Wide` | [`conv_2d_s8_wide`] ([`Conv2dU8Variant::Wide`]: [`conv_2d_u8_wide`]) | hosts but x86-64 (and uint8 on x86-64): ungrouped windows of at most [`wide::MAX_TAPS`] taps |
 //! | `Quad` | [`conv_2d_s8_quad`] | x86-64: ungrouped int8 windows of at most [`quad::MAX_TAPS`] taps |
 
 pub mod fast;
@@ -86,12 +86,6 @@ pub fn conv_2d_f32_f16w(params: &Conv2dParams<F32>, input: &[f32], filter: &[u16
     conv_2d(&Conv2dParams::<F32H> { geometry, quant, clamp }, input, filter, bias, output)
 }
 
-/// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic
-/// through the zero-point offsets, TFLite's uint8 `reference_ops::Conv`).
-pub fn conv_2d_u8(params: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
-    conv_2d(params, input, filter, bias, output)
-}
-
 crate::variants::variant_table! {
     /// int8 CONV_2D's variants ([`Conv2dVariant`]): function, operands, host SIMD forms,
     /// portable form.
@@ -123,13 +117,6 @@ crate::variants::variant_table! {
         /// replaces the model's filter and bias).
         Quad => conv_2d_s8_quad(input, packed) simd [vnni avxvnni avx2] conv_2d_s8_quad, portable quad::conv_quad;
     }
-}
-
-/// CONV_2D legacy uint8, [`Conv2dVariant::Wide`]: `packed` from [`Conv2dVariant::pack_u8`]
-/// (it replaces the model's filter and bias).
-pub fn conv_2d_u8_wide(params: &Conv2dParams<U8>, input: &[u8], packed: &[i32], output: &mut [u8]) {
-    crate::isa::host_simd!(neon vnni conv_2d_u8_wide(params, input, packed, output));
-    wide::conv_wide_u8(params, input, packed, output)
 }
 
 /// The implementations of int8 CONV_2D (16x8 has only the reference).
@@ -247,22 +234,54 @@ impl Conv2dVariant {
     }
 }
 
-impl Conv2dVariant {
+crate::variants::variant_table! {
+    /// Legacy uint8 CONV_2D's variants ([`Conv2dU8Variant`]): function, operands, host SIMD
+    /// forms, portable form.
+    pub const CONV_2D_U8: Conv2dU8Variant(Conv2dParams<U8>; u8, u8, i32, i32) {
+        /// CONV_2D legacy uint8, reference variant ([`conv_2d`] with [`U8`]: int8's arithmetic
+        /// through the zero-point offsets, TFLite's uint8 `reference_ops::Conv`).
+        Reference => conv_2d_u8(input, filter, bias) portable conv_2d::<U8>;
+        /// CONV_2D legacy uint8, [`Conv2dU8Variant::Wide`]: `packed` from
+        /// [`Conv2dU8Variant::pack`] (it replaces the model's filter and bias).
+        Wide => conv_2d_u8_wide(input, packed) simd [neon vnni avx2] conv_2d_u8_wide, portable wide::conv_wide_u8;
+    }
+}
+
+/// The implementations of legacy uint8 CONV_2D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conv2dU8Variant {
+    /// [`conv_2d_u8`]: TFLite's order; every target but the hosts' fitting windows.
+    Reference,
+    /// [`conv_2d_u8_wide`]: hosts, ungrouped windows of at most [`wide::MAX_TAPS`] taps
+    /// (the int8 `Wide` driver on uint8).
+    Wide,
+}
+
+impl Conv2dU8Variant {
     /// The variant for a legacy uint8 convolution on `target`: `Wide` on hosts when the
-    /// window fits it, else `Reference` ([`conv_2d_u8`]).
-    pub fn select_u8(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dVariant {
+    /// window fits it, else `Reference`.
+    pub fn select(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dU8Variant {
         if target.is_host() && wide::fits(&p.geometry) {
-            Conv2dVariant::Wide
+            Conv2dU8Variant::Wide
         } else {
-            Conv2dVariant::Reference
+            Conv2dU8Variant::Reference
         }
     }
 
-    /// [`Conv2dVariant::pack`] for uint8: the table of `Wide` ([`Conv2dVariant::packed_len`]
-    /// entries), nothing for `Reference` (the only two [`Conv2dVariant::select_u8`] picks).
-    pub fn pack_u8(self, p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
+    /// The length of [`Conv2dU8Variant::pack`]'s table: `Wide`'s (as int8's), none for
+    /// `Reference`.
+    pub fn packed_len(self, g: &ConvGeometry) -> usize {
+        match self {
+            Conv2dU8Variant::Reference => 0,
+            Conv2dU8Variant::Wide => Conv2dVariant::Wide.packed_len(g),
+        }
+    }
+
+    /// The compile-time packing: `Wide`'s table (the filter with its offset, the folded
+    /// bias), nothing for `Reference`.
+    pub fn pack(self, p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
-        if self == Conv2dVariant::Wide {
+        if self == Conv2dU8Variant::Wide {
             wide::pack_u8(p, filter, bias, packed)
         }
     }

@@ -595,13 +595,13 @@ mod wide_u8 {
         let n_out: usize = geometry.output_shape.iter().product();
         let mut want = vec![0u8; n_out];
         super::super::conv_2d_u8(&p, &input, &filter, bias.as_deref(), &mut want);
-        let v = Conv2dVariant::select_u8(&p, crate::isa::TargetClass::Host);
-        if v != Conv2dVariant::Wide {
-            prop_assert_eq!(v, Conv2dVariant::Reference);
+        let v = super::super::Conv2dU8Variant::select(&p, crate::isa::TargetClass::Host);
+        if v != super::super::Conv2dU8Variant::Wide {
+            prop_assert_eq!(v, super::super::Conv2dU8Variant::Reference);
             return Ok(());
         }
         let mut packed = vec![0i32; v.packed_len(&geometry)];
-        v.pack_u8(&p, &filter, bias.as_deref(), &mut packed);
+        v.pack(&p, &filter, bias.as_deref(), &mut packed);
         let mut got = vec![0x55u8; n_out];
         super::super::wide::conv_wide_u8(&p, &input, &packed, &mut got);
         prop_assert_eq!(&got, &want, "portable");

@@ -98,20 +98,6 @@ pub fn depthwise_conv_2d_f32_f16w_blocked(params: &DepthwiseConv2dParams<F32>, i
     crate::kernels::blocked_f32::depthwise_conv_2d(params, input, filter, bias, output)
 }
 
-/// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8
-/// `reference_ops::DepthwiseConv`, whose reference rounding is `MultiplyByQuantizedMultiplier`).
-pub fn depthwise_conv_2d_u8(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
-    depthwise_conv_2d(params, input, filter, bias, output)
-}
-
-/// DEPTHWISE_CONV_2D legacy uint8 on hosts ([`DepthwiseConv2dVariant::select_u8`]'s
-/// `Window`): the model's filter and bias as they are; the host SIMD form where there is
-/// one (AVX2: depth multiplier 1), else [`depthwise_conv_2d_u8`].
-pub fn depthwise_conv_2d_u8_window(params: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
-    crate::isa::host_simd!(vnni depthwise_conv_2d_u8_window(params, input, filter, bias, output));
-    depthwise_conv_2d(params, input, filter, bias, output)
-}
-
 crate::variants::variant_table! {
     /// int8 DEPTHWISE_CONV_2D's variants ([`DepthwiseConv2dVariant`]): function, operands,
     /// host SIMD forms, portable form.
@@ -299,14 +285,38 @@ pub(crate) fn pack_group_tail(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias
     crate::kernels::requant::pack_requant4(&p.quant, c0, rq);
 }
 
-impl DepthwiseConv2dVariant {
-    /// The variant for a legacy uint8 depthwise convolution on `target`: `Window`
-    /// ([`depthwise_conv_2d_u8_window`], no packed table) on hosts, else `Reference`.
-    pub fn select_u8(target: TargetClass) -> DepthwiseConv2dVariant {
+crate::variants::variant_table! {
+    /// Legacy uint8 DEPTHWISE_CONV_2D's variants ([`DepthwiseConv2dU8Variant`]): function,
+    /// operands, host SIMD forms, portable form.
+    pub const DEPTHWISE_CONV_2D_U8: DepthwiseConv2dU8Variant(DepthwiseConv2dParams<U8>; u8, u8, i32, i32) {
+        /// DEPTHWISE_CONV_2D legacy uint8, reference variant ([`U8`]: TFLite's uint8
+        /// `reference_ops::DepthwiseConv`, whose reference rounding is
+        /// `MultiplyByQuantizedMultiplier`).
+        Reference => depthwise_conv_2d_u8(input, filter, bias) portable depthwise_conv_2d::<U8>;
+        /// DEPTHWISE_CONV_2D legacy uint8 on hosts ([`DepthwiseConv2dU8Variant::Window`]): the
+        /// model's filter and bias as they are; the host SIMD form where there is one (AVX2:
+        /// depth multiplier 1), else the reference loop nest.
+        Window => depthwise_conv_2d_u8_window(input, filter, bias) simd [vnni avx2] depthwise_conv_2d_u8_window, portable depthwise_conv_2d::<U8>;
+    }
+}
+
+/// The implementations of legacy uint8 DEPTHWISE_CONV_2D (no packed table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthwiseConv2dU8Variant {
+    /// [`depthwise_conv_2d_u8`]: Arm and every other microcontroller.
+    Reference,
+    /// [`depthwise_conv_2d_u8_window`]: hosts.
+    Window,
+}
+
+impl DepthwiseConv2dU8Variant {
+    /// The variant for a legacy uint8 depthwise convolution on `target`: `Window` on hosts,
+    /// else `Reference`.
+    pub fn select(target: TargetClass) -> DepthwiseConv2dU8Variant {
         if target.is_host() {
-            DepthwiseConv2dVariant::Window
+            DepthwiseConv2dU8Variant::Window
         } else {
-            DepthwiseConv2dVariant::Reference
+            DepthwiseConv2dU8Variant::Reference
         }
     }
 }
