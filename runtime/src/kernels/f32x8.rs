@@ -34,7 +34,7 @@ use crate::kernels::conv_2d::Conv2dParams;
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::fully_connected::FullyConnectedParams;
 use crate::kernels::numerics::F32;
-use crate::kernels::window::{valid_taps, ConvGeometry, RowRange};
+use crate::kernels::window::{valid_taps, ConvGeometry};
 
 /// Output channels per CONV_2D block (two vectors).
 pub const CONV_NR: usize = 16;
@@ -252,19 +252,37 @@ pub(crate) fn conv_2d<T: F32x8>(t: T, p: &Conv2dParams<F32>, input: &[f32], pack
 #[inline(always)]
 pub(crate) fn conv_2d_blocks<T: F32x16, const P: usize>(t: T, p: &Conv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
-    debug_assert_eq!(g.filter_shape[3], g.input_shape[3]);
-    let out_w = g.output_shape[2];
-    let fits = |ox: usize, n: usize| ConvRow::fits(g, ox, n);
-    for row in ConvRow::all(g) {
-        let mut ox = 0;
-        while ox < out_w {
-            ox += if fits(ox, P) {
-                conv_pixels::<T, P>(t, p, &row, ox, input, packed, output)
-            } else if P > PIXELS && fits(ox, PIXELS) {
-                conv_pixels::<T, PIXELS>(t, p, &row, ox, input, packed, output)
-            } else {
-                conv_pixel(t, p, &row, ox, input, packed, output)
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    debug_assert_eq!(f_d, in_d);
+    let full_kx = 0..f_w;
+    let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+    // `n` pixels from `ox` on, all with every column tap inside the input.
+    let fits = |ox: usize, n: usize| {
+        ox + n <= out_w
+            && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
+            && valid_taps(x_origin(ox + n - 1), g.dilation_width, f_w, in_w) == full_kx
+    };
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let row = ConvRow {
+                input: b * in_h * in_w * in_d,
+                in_y0,
+                ky_range: valid_taps(in_y0, g.dilation_height, f_h, in_h),
+                output: (b * out_h + oy) * out_w * out_d,
             };
+            let mut ox = 0;
+            while ox < out_w {
+                ox += if fits(ox, P) {
+                    conv_pixels::<T, P>(t, p, &row, ox, input, packed, output)
+                } else if P > PIXELS && fits(ox, PIXELS) {
+                    conv_pixels::<T, PIXELS>(t, p, &row, ox, input, packed, output)
+                } else {
+                    conv_pixel(t, p, &row, ox, input, packed, output)
+                };
+            }
         }
     }
 }
@@ -282,26 +300,6 @@ struct ConvRow {
 }
 
 impl ConvRow {
-    /// Every output row of `g`, in order.
-    #[inline(always)]
-    fn all(g: &ConvGeometry) -> impl Iterator<Item = ConvRow> + '_ {
-        let [_, in_h, in_w, in_d] = g.input_shape;
-        let [_, out_h, out_w, out_d] = g.output_shape;
-        g.window_rows(RowRange::whole(out_h)).map(move |w| ConvRow {
-            input: w.b * in_h * in_w * in_d,
-            in_y0: w.in_y0,
-            ky_range: w.ky,
-            output: (w.b * out_h + w.oy) * out_w * out_d,
-        })
-    }
-
-    /// Whether the `n` pixels from `ox` on all have every column tap inside the input.
-    #[inline(always)]
-    fn fits(g: &ConvGeometry, ox: usize, n: usize) -> bool {
-        let (f_w, row) = (g.filter_shape[2], g.window_row(0, 0));
-        ox + n <= g.output_shape[2] && row.at(g, ox).kx.len() == f_w && row.at(g, ox + n - 1).kx.len() == f_w
-    }
-
     /// The input offset of tap `(ky, kx)` of output pixel `ox` (a tap inside the input).
     #[inline(always)]
     fn tap(&self, g: &ConvGeometry, ky: usize, kx: usize, ox: usize) -> usize {
@@ -504,22 +502,38 @@ pub(crate) fn depthwise_conv_2d<T: F32x8>(t: T, p: &DepthwiseConv2dParams<F32>, 
 #[inline(always)]
 pub(crate) fn depthwise_blocks<T: F32Blocks, const P: usize>(t: T, p: &DepthwiseConv2dParams<F32>, input: &[f32], packed: &[f32], output: &mut [f32]) {
     let g = &p.geometry;
-    let [_, _, f_w, out_d] = g.filter_shape;
-    let out_w = g.output_shape[2];
-    debug_assert_eq!(g.input_shape[3], out_d);
+    let [batches, in_h, in_w, in_d] = g.input_shape;
+    let [_, f_h, f_w, out_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
+    debug_assert_eq!(in_d, out_d);
     let full_kx = 0..f_w;
-    let fits = |ox: usize, n: usize| ConvRow::fits(g, ox, n);
-    for row in ConvRow::all(g) {
-        let mut ox = 0;
-        while ox < out_w {
-            ox += if fits(ox, P) {
-                depthwise_pixels::<T, P>(t, p, &row, ox, full_kx.clone(), input, packed, output)
-            } else if P > PIXELS && fits(ox, PIXELS) {
-                depthwise_pixels::<T, PIXELS>(t, p, &row, ox, full_kx.clone(), input, packed, output)
-            } else {
-                let kx_range = g.window_row(0, 0).at(g, ox).kx;
-                depthwise_pixels::<T, 1>(t, p, &row, ox, kx_range, input, packed, output)
+    let x_origin = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
+    // `n` pixels from `ox` on, all with every column tap inside the input.
+    let fits = |ox: usize, n: usize| {
+        ox + n <= out_w
+            && valid_taps(x_origin(ox), g.dilation_width, f_w, in_w) == full_kx
+            && valid_taps(x_origin(ox + n - 1), g.dilation_width, f_w, in_w) == full_kx
+    };
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+            let row = ConvRow {
+                input: b * in_h * in_w * in_d,
+                in_y0,
+                ky_range: valid_taps(in_y0, g.dilation_height, f_h, in_h),
+                output: (b * out_h + oy) * out_w * out_d,
             };
+            let mut ox = 0;
+            while ox < out_w {
+                ox += if fits(ox, P) {
+                    depthwise_pixels::<T, P>(t, p, &row, ox, full_kx.clone(), input, packed, output)
+                } else if P > PIXELS && fits(ox, PIXELS) {
+                    depthwise_pixels::<T, PIXELS>(t, p, &row, ox, full_kx.clone(), input, packed, output)
+                } else {
+                    let kx_range = valid_taps(x_origin(ox), g.dilation_width, f_w, in_w);
+                    depthwise_pixels::<T, 1>(t, p, &row, ox, kx_range, input, packed, output)
+                };
+            }
         }
     }
 }

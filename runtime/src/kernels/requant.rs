@@ -3,8 +3,6 @@
 //! or per tensor, over a run of output channels without per-element table lookups.
 
 use crate::kernels::numerics::{Clamp, QuantS8};
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-use crate::kernels::numerics::QuantU8;
 use crate::quant::{rounding_divide_by_pot, saturating_rounding_doubling_high_mul};
 
 pub(crate) struct Requant<'a> {
@@ -75,68 +73,6 @@ impl<'a> Requant<'a> {
         } else {
             self.store_with::<false>(c0, accs, outs)
         }
-    }
-}
-
-/// The requantization of an output for the SIMD forms that apply it several lanes at a
-/// time: per-tensor or per-channel multipliers and shifts, the output offset, the clamp, and
-/// whether the outputs are uint8 (legacy). One table type for every width; each instruction
-/// set applies it in its own registers: eight lanes for AVX2 and NEON
-/// (`arch::x86_64::requant::Requant8`, `arch::aarch64::requant::Requant8`), sixteen for
-/// AVX-512 (`arch::x86_64::vnni::requant::Requant16`).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[derive(Clone, Copy)]
-pub(crate) struct RequantTable<'a> {
-    pub(crate) multiplier: &'a [i32],
-    pub(crate) shift: &'a [i32],
-    pub(crate) offset: i32,
-    pub(crate) min: i32,
-    pub(crate) max: i32,
-    /// Outputs are uint8: narrowed with unsigned saturation (exact after the clamp).
-    pub(crate) unsigned: bool,
-}
-
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-impl<'a> RequantTable<'a> {
-    /// The requantization of `q` (one multiplier per tensor or per output channel), clamp `c`.
-    #[inline(always)]
-    pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
-        debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
-        RequantTable { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, unsigned: false }
-    }
-
-    /// The legacy uint8 form (one multiplier).
-    #[inline(always)]
-    pub(crate) fn new_u8(q: &'a QuantU8, c: &Clamp<u8>) -> Self {
-        RequantTable {
-            multiplier: core::slice::from_ref(&q.output_multiplier),
-            shift: core::slice::from_ref(&q.output_shift),
-            offset: q.output_offset,
-            min: c.min as i32,
-            max: c.max as i32,
-            unsigned: true,
-        }
-    }
-
-    /// Whether a multiplier is `i32::MIN`: the only one whose doubling high multiply
-    /// saturates, which the x86-64 forms leave to the scalar [`Requant`].
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub(crate) fn has_min_multiplier(&self) -> bool {
-        self.multiplier.contains(&i32::MIN)
-    }
-
-    /// Multipliers and shifts of channels `c0..c0 + n` in lanes `0..n` (`n <= N`; the lanes
-    /// past `n` are copies of channel `c0`'s).
-    #[inline(always)]
-    pub(crate) fn tables<const N: usize>(&self, c0: usize, n: usize) -> ([i32; N], [i32; N]) {
-        if self.multiplier.len() == 1 {
-            return ([self.multiplier[0]; N], [self.shift[0]; N]);
-        }
-        let (mut m, mut s) = ([self.multiplier[c0]; N], [self.shift[c0]; N]);
-        m[..n].copy_from_slice(&self.multiplier[c0..][..n]);
-        s[..n].copy_from_slice(&self.shift[c0..][..n]);
-        (m, s)
     }
 }
 

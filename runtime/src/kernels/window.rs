@@ -44,6 +44,14 @@ impl ConvGeometry {
         [(oy * self.stride_height) as isize - self.pad_top as isize, (ox * self.stride_width) as isize - self.pad_left as isize]
     }
 
+    /// Output column `ox`'s window columns: where tap column 0 falls and the tap columns
+    /// inside the input (what [`Window::at`] adds to a row).
+    #[inline(always)]
+    pub(crate) fn window_cols(&self, ox: usize) -> (isize, core::ops::Range<usize>) {
+        let [_, in_x0] = self.origin(0, ox);
+        (in_x0, valid_taps(in_x0, self.dilation_width, self.filter_shape[2], self.input_shape[2]))
+    }
+
     /// Output pixel `(b, oy, ox)`'s window.
     #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline(always)]
@@ -56,9 +64,18 @@ impl ConvGeometry {
     #[inline(always)]
     pub(crate) fn window_rows(&self, rows: RowRange) -> impl Iterator<Item = Window> + '_ {
         let batches = if rows == RowRange::whole(self.output_shape[1]) { self.input_shape[0] } else { 1 };
-        // One range over the rows (not a nested iterator: less state in the callers' loops).
+        // One range over the rows, batch and row counted along (no division per row, no
+        // nested iterator: less state in the callers' loops).
         let n = rows.oy1.saturating_sub(rows.oy0);
-        (0..batches * n).map(move |i| self.window_row(i / n, rows.oy0 + i % n))
+        let (mut b, mut oy) = (0, rows.oy0);
+        (0..batches * n).map(move |_| {
+            let w = self.window_row(b, oy);
+            oy += 1;
+            if oy == rows.oy1 {
+                (b, oy) = (b + 1, rows.oy0);
+            }
+            w
+        })
     }
 
     /// Every output pixel's window, in order (batch, row, column): the walk of the kernels
@@ -97,8 +114,7 @@ impl Window {
     /// This row's window at output column `ox`.
     #[inline(always)]
     pub(crate) fn at(&self, g: &ConvGeometry, ox: usize) -> Window {
-        let [_, in_x0] = g.origin(0, ox);
-        let kx = valid_taps(in_x0, g.dilation_width, g.filter_shape[2], g.input_shape[2]);
+        let (in_x0, kx) = g.window_cols(ox);
         Window { ox, in_x0, kx, ..self.clone() }
     }
 

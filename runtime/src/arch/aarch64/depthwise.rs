@@ -13,7 +13,7 @@
 use super::{Neon, Requant8};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::numerics::S8;
-use crate::kernels::window::{RowRange, Window};
+use crate::kernels::window::Window;
 use core::arch::aarch64::*;
 
 /// `DepthwiseConv2dVariant::Window`.
@@ -49,7 +49,7 @@ fn mac8(acc: [int32x4_t; 2], x: int8x8_t, w: int8x8_t) -> [int32x4_t; 2] {
 /// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
 fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
-    let [_, in_h, in_w, depth] = g.input_shape;
+    let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     if depth == 0 || f_h * f_w == 0 {
@@ -70,65 +70,68 @@ fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i
         unsafe { [vld1q_s32(v.as_ptr()), vld1q_s32(v.as_ptr().add(4)), vld1q_s32(v.as_ptr().add(8)), vld1q_s32(v.as_ptr().add(12))] }
     };
     let mut pixels = output.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            // The input pixel of tap (ky, kx), `None` outside the image.
-            let x_px = |ky: usize, kx: usize| -> Option<usize> {
-                if !(ky_range.contains(&ky) && kx_range.contains(&kx)) {
-                    return None;
-                }
-                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                Some(((b * in_h + iy) * in_w + ix) * depth)
-            };
-            let mut c = 0;
-            while c + 16 <= depth {
-                let mut acc = bias(c, 16);
-                for ky in 0..f_h {
-                    for kx in 0..f_w {
-                        let w = &filter[(ky * f_w + kx) * depth + c..][..16];
-                        // SAFETY: NEON; each load reads the 16 int8 of a slice.
-                        let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp16, |i| vld1q_s8(input[i + c..][..16].as_ptr())), vld1q_s8(w.as_ptr())) };
-                        acc = mac16(acc, xv, wv);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                // The input pixel of tap (ky, kx), `None` outside the image.
+                let x_px = |ky: usize, kx: usize| -> Option<usize> {
+                    if !(ky_range.contains(&ky) && kx_range.contains(&kx)) {
+                        return None;
                     }
-                }
-                rq.store(c, [acc[0], acc[1]], &mut out_px[c..][..8]);
-                rq.store(c + 8, [acc[2], acc[3]], &mut out_px[c + 8..][..8]);
-                c += 16;
-            }
-            if c + 8 <= depth {
-                let [a0, a1, ..] = bias(c, 8);
-                let mut acc = [a0, a1];
-                for ky in 0..f_h {
-                    for kx in 0..f_w {
-                        let w = &filter[(ky * f_w + kx) * depth + c..][..8];
-                        // SAFETY: NEON; each load reads the 8 int8 of a slice.
-                        let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp8, |i| vld1_s8(input[i + c..][..8].as_ptr())), vld1_s8(w.as_ptr())) };
-                        acc = mac8(acc, xv, wv);
-                    }
-                }
-                rq.store(c, acc, &mut out_px[c..][..8]);
-                c += 8;
-            }
-            if c < depth {
-                let n = depth - c;
-                let mut accs = [0i32; 8];
-                for (j, a) in accs.iter_mut().enumerate().take(n) {
-                    let ch = c + j;
-                    let mut s = folded[ch];
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                    Some(((b * in_h + iy) * in_w + ix) * depth)
+                };
+                let mut c = 0;
+                while c + 16 <= depth {
+                    let mut acc = bias(c, 16);
                     for ky in 0..f_h {
                         for kx in 0..f_w {
-                            let x = x_px(ky, kx).map_or(zp, |i| input[i + ch]);
-                            s = s.wrapping_add(x as i32 * filter[(ky * f_w + kx) * depth + ch] as i32);
+                            let w = &filter[(ky * f_w + kx) * depth + c..][..16];
+                            // SAFETY: NEON; each load reads the 16 int8 of a slice.
+                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp16, |i| vld1q_s8(input[i + c..][..16].as_ptr())), vld1q_s8(w.as_ptr())) };
+                            acc = mac16(acc, xv, wv);
                         }
                     }
-                    *a = s;
+                    rq.store(c, [acc[0], acc[1]], &mut out_px[c..][..8]);
+                    rq.store(c + 8, [acc[2], acc[3]], &mut out_px[c + 8..][..8]);
+                    c += 16;
                 }
-                // SAFETY: NEON; the loads read the 8 i32 of `accs`.
-                let acc = unsafe { [vld1q_s32(accs.as_ptr()), vld1q_s32(accs.as_ptr().add(4))] };
-                rq.store(c, acc, &mut out_px[c..][..n]);
+                if c + 8 <= depth {
+                    let [a0, a1, ..] = bias(c, 8);
+                    let mut acc = [a0, a1];
+                    for ky in 0..f_h {
+                        for kx in 0..f_w {
+                            let w = &filter[(ky * f_w + kx) * depth + c..][..8];
+                            // SAFETY: NEON; each load reads the 8 int8 of a slice.
+                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp8, |i| vld1_s8(input[i + c..][..8].as_ptr())), vld1_s8(w.as_ptr())) };
+                            acc = mac8(acc, xv, wv);
+                        }
+                    }
+                    rq.store(c, acc, &mut out_px[c..][..8]);
+                    c += 8;
+                }
+                if c < depth {
+                    let n = depth - c;
+                    let mut accs = [0i32; 8];
+                    for (j, a) in accs.iter_mut().enumerate().take(n) {
+                        let ch = c + j;
+                        let mut s = folded[ch];
+                        for ky in 0..f_h {
+                            for kx in 0..f_w {
+                                let x = x_px(ky, kx).map_or(zp, |i| input[i + ch]);
+                                s = s.wrapping_add(x as i32 * filter[(ky * f_w + kx) * depth + ch] as i32);
+                            }
+                        }
+                        *a = s;
+                    }
+                    // SAFETY: NEON; the loads read the 8 i32 of `accs`.
+                    let acc = unsafe { [vld1q_s32(accs.as_ptr()), vld1q_s32(accs.as_ptr().add(4))] };
+                    rq.store(c, acc, &mut out_px[c..][..n]);
+                }
             }
         }
     }

@@ -14,33 +14,55 @@
 //! - output offset, clamp, and saturating narrows (exact after the clamp).
 
 use crate::kernels::numerics::{Clamp, QuantS8, QuantU8};
-use crate::kernels::requant::RequantTable;
 use core::arch::aarch64::*;
 
-/// [`RequantTable`] applied eight lanes at a time with NEON (no scalar fallback: `sqrdmulh`
-/// saturates as the reference does).
+/// Per-tensor or per-channel multipliers and shifts, the output offset and the clamp.
 pub(crate) struct Requant8<'a> {
-    t: RequantTable<'a>,
+    multiplier: &'a [i32],
+    shift: &'a [i32],
+    offset: i32,
+    min: i32,
+    max: i32,
 }
 
 impl<'a> Requant8<'a> {
     /// The requantization of `q` (one multiplier per tensor or per output channel), clamp `c`.
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
-        Requant8 { t: RequantTable::new(q, c) }
+        debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
+        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32 }
     }
 
     /// The legacy uint8 form (one multiplier).
     #[inline(always)]
     pub(crate) fn new_u8(q: &'a QuantU8, c: &Clamp<u8>) -> Self {
-        Requant8 { t: RequantTable::new_u8(q, c) }
+        Requant8 {
+            multiplier: core::slice::from_ref(&q.output_multiplier),
+            shift: core::slice::from_ref(&q.output_shift),
+            offset: q.output_offset,
+            min: c.min as i32,
+            max: c.max as i32,
+        }
+    }
+
+    /// Multipliers and shifts of channels `c0..c0 + n` (`n <= 8`; lanes past `n` are copies
+    /// of channel `c0`'s).
+    #[inline(always)]
+    fn tables(&self, c0: usize, n: usize) -> ([i32; 8], [i32; 8]) {
+        if self.multiplier.len() == 1 {
+            return ([self.multiplier[0]; 8], [self.shift[0]; 8]);
+        }
+        let (mut m, mut s) = ([self.multiplier[c0]; 8], [self.shift[c0]; 8]);
+        m[..n].copy_from_slice(&self.multiplier[c0..][..n]);
+        s[..n].copy_from_slice(&self.shift[c0..][..n]);
+        (m, s)
     }
 
     /// The eight lanes of `acc` (channels `c0..c0 + 8`, lanes past `n` of no concern)
     /// requantized and clamped, as int32.
     #[inline(always)]
     fn lanes(&self, c0: usize, n: usize, acc: [int32x4_t; 2]) -> [int32x4_t; 2] {
-        let (m, s) = self.t.tables::<8>(c0, n);
+        let (m, s) = self.tables(c0, n);
         // SAFETY: NEON is enabled for this build (the module is compiled only then); the
         // loads read the 8-lane arrays `m` and `s`.
         unsafe {
@@ -61,8 +83,8 @@ impl<'a> Requant8<'a> {
             let high = vqrdmulhq_s32(vshlq_s32(acc, left), m);
             let fixup = vshrq_n_s32::<31>(vandq_s32(high, neg_right));
             let rounded = vrshlq_s32(vqaddq_s32(high, fixup), neg_right);
-            let v = vaddq_s32(rounded, vdupq_n_s32(self.t.offset));
-            vminq_s32(vmaxq_s32(v, vdupq_n_s32(self.t.min)), vdupq_n_s32(self.t.max))
+            let v = vaddq_s32(rounded, vdupq_n_s32(self.offset));
+            vminq_s32(vmaxq_s32(v, vdupq_n_s32(self.min)), vdupq_n_s32(self.max))
         }
     }
 
@@ -71,7 +93,7 @@ impl<'a> Requant8<'a> {
     #[inline(always)]
     pub(crate) fn store(&self, c0: usize, acc: [int32x4_t; 2], outs: &mut [i8]) {
         let n = outs.len();
-        debug_assert!(n <= 8 && !self.t.unsigned);
+        debug_assert!(n <= 8);
         let [lo, hi] = self.lanes(c0, n, acc);
         let mut bytes = [0i8; 8];
         // SAFETY: register-only NEON intrinsics, then an 8-byte store into `bytes`.
@@ -87,7 +109,7 @@ impl<'a> Requant8<'a> {
     #[inline(always)]
     pub(crate) fn store_u8(&self, c0: usize, acc: [int32x4_t; 2], outs: &mut [u8]) {
         let n = outs.len();
-        debug_assert!(n <= 8 && self.t.unsigned);
+        debug_assert!(n <= 8);
         let [lo, hi] = self.lanes(c0, n, acc);
         let mut bytes = [0u8; 8];
         // SAFETY: register-only NEON intrinsics, then an 8-byte store into `bytes`. The

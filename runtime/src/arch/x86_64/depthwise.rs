@@ -16,7 +16,7 @@
 use super::{Avx2, Requant8};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::numerics::{S8, U8};
-use crate::kernels::window::{valid_taps, RowRange, Window};
+use crate::kernels::window::{valid_taps, Window};
 use core::arch::x86_64::*;
 
 
@@ -106,7 +106,7 @@ unsafe fn block<const H: usize>(
 #[target_feature(enable = "avx2")]
 unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
-    let [_, in_h, in_w, depth] = g.input_shape;
+    let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     if depth == 0 || f_h * f_w == 0 {
@@ -117,50 +117,53 @@ unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fold
     let zp = (-p.quant.input_offset) as i8;
     let folded = &folded[..depth];
     let mut pixels = output.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            let x_px = |ky: usize, kx: usize| {
-                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                ((b * in_h + iy) * in_w + ix) * depth
-            };
-            let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-            let taps = (ky_range.clone(), kx_range.clone());
-            let mut c = 0;
-            while c + 16 <= depth {
-                // SAFETY: AVX2 (this function's target feature); the loads read 8 i32.
-                let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())] };
-                // SAFETY: AVX2, as above.
-                let acc = unsafe { block::<2>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
-                // SAFETY: AVX2, as above.
-                unsafe {
-                    rq.store(c, acc[0], &mut out_px[c..][..8]);
-                    rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
-                }
-                c += 16;
-            }
-            if c + 8 <= depth {
-                // SAFETY: as above.
-                let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast())] };
-                // SAFETY: as above.
-                let acc = unsafe { block::<1>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
-                // SAFETY: as above.
-                unsafe { rq.store(c, acc[0], &mut out_px[c..][..8]) };
-                c += 8;
-            }
-            for ch in c..depth {
-                let mut acc = folded[ch];
-                for ky in 0..f_h {
-                    for kx in 0..f_w {
-                        let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
-                        let x = if inside { input[x_px(ky, kx) + ch] } else { zp };
-                        acc = acc.wrapping_add(x as i32 * filter[w_tap(ky, kx) + ch] as i32);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                let x_px = |ky: usize, kx: usize| {
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                    ((b * in_h + iy) * in_w + ix) * depth
+                };
+                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+                let taps = (ky_range.clone(), kx_range.clone());
+                let mut c = 0;
+                while c + 16 <= depth {
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32.
+                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())] };
+                    // SAFETY: AVX2, as above.
+                    let acc = unsafe { block::<2>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
+                    // SAFETY: AVX2, as above.
+                    unsafe {
+                        rq.store(c, acc[0], &mut out_px[c..][..8]);
+                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
                     }
+                    c += 16;
                 }
-                // SAFETY: as above (a register broadcast).
-                unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                if c + 8 <= depth {
+                    // SAFETY: as above.
+                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast())] };
+                    // SAFETY: as above.
+                    let acc = unsafe { block::<1>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
+                    // SAFETY: as above.
+                    unsafe { rq.store(c, acc[0], &mut out_px[c..][..8]) };
+                    c += 8;
+                }
+                for ch in c..depth {
+                    let mut acc = folded[ch];
+                    for ky in 0..f_h {
+                        for kx in 0..f_w {
+                            let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
+                            let x = if inside { input[x_px(ky, kx) + ch] } else { zp };
+                            acc = acc.wrapping_add(x as i32 * filter[w_tap(ky, kx) + ch] as i32);
+                        }
+                    }
+                    // SAFETY: as above (a register broadcast).
+                    unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                }
             }
         }
     }
@@ -227,65 +230,68 @@ unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8
     let tk = &tk[..taps];
     let out = &mut output[..batches * out_h * out_w * depth];
     let mut pixels = out.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-            // Tap (0, 0) of the window, possibly outside the image (then only taps inside
-            // the image are read).
-            let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
-            if interior {
-                // Every tap inside the image: one bounds check for the window (its last
-                // tap is the farthest), then loads at the taps' offsets.
-                let (first, last) = (origin, origin + tk[taps - 1].2 + depth as isize);
-                assert!(first >= 0 && last as usize <= input.len());
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                // Tap (0, 0) of the window, possibly outside the image (then only taps inside
+                // the image are read).
+                let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
+                if interior {
+                    // Every tap inside the image: one bounds check for the window (its last
+                    // tap is the farthest), then loads at the taps' offsets.
+                    let (first, last) = (origin, origin + tk[taps - 1].2 + depth as isize);
+                    assert!(first >= 0 && last as usize <= input.len());
+                    for k in 0..depth / 16 {
+                        let c = 16 * k;
+                        let w = &wbuf[k * per_block..][..per_block];
+                        // SAFETY: AVX2 (this function's target feature); each load reads 16
+                        // int8 at `origin + off + c` for a tap offset `off <= tk[taps - 1].2`
+                        // and `c + 16 <= depth`, inside `input` (asserted above); the bias
+                        // loads read 8 i32 of `folded` (`c + 16 <= depth`).
+                        unsafe {
+                            let at = input.as_ptr().offset(origin).add(c);
+                            let x = |t: usize| _mm_loadu_si128(at.offset(tk[t].2).cast());
+                            let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
+                            for (pr, wp) in w.chunks_exact(2).enumerate() {
+                                let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { _mm_set1_epi8(zp) });
+                                acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                                acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
+                            }
+                            rq.store(c, acc[0], &mut out_px[c..][..8]);
+                            rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
+                        }
+                    }
+                    continue;
+                }
                 for k in 0..depth / 16 {
                     let c = 16 * k;
                     let w = &wbuf[k * per_block..][..per_block];
-                    // SAFETY: AVX2 (this function's target feature); each load reads 16
-                    // int8 at `origin + off + c` for a tap offset `off <= tk[taps - 1].2`
-                    // and `c + 16 <= depth`, inside `input` (asserted above); the bias
-                    // loads read 8 i32 of `folded` (`c + 16 <= depth`).
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
+                    // `folded` and 16 int8 of the input at a tap inside the image (`origin +
+                    // offset` is that pixel's first channel, `c + 16 <= depth`).
                     unsafe {
-                        let at = input.as_ptr().offset(origin).add(c);
-                        let x = |t: usize| _mm_loadu_si128(at.offset(tk[t].2).cast());
+                        let zpv = _mm_set1_epi8(zp);
+                        let x = |t: usize| {
+                            let (ky, kx, off) = tk[t];
+                            if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
+                                _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
+                            } else {
+                                zpv
+                            }
+                        };
                         let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
                         for (pr, wp) in w.chunks_exact(2).enumerate() {
-                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { _mm_set1_epi8(zp) });
+                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
                             acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
                             acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
                         }
                         rq.store(c, acc[0], &mut out_px[c..][..8]);
                         rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
                     }
-                }
-                continue;
-            }
-            for k in 0..depth / 16 {
-                let c = 16 * k;
-                let w = &wbuf[k * per_block..][..per_block];
-                // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
-                // `folded` and 16 int8 of the input at a tap inside the image (`origin +
-                // offset` is that pixel's first channel, `c + 16 <= depth`).
-                unsafe {
-                    let zpv = _mm_set1_epi8(zp);
-                    let x = |t: usize| {
-                        let (ky, kx, off) = tk[t];
-                        if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
-                            _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
-                        } else {
-                            zpv
-                        }
-                    };
-                    let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
-                    for (pr, wp) in w.chunks_exact(2).enumerate() {
-                        let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
-                        acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
-                        acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
-                    }
-                    rq.store(c, acc[0], &mut out_px[c..][..8]);
-                    rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
                 }
             }
         }
@@ -460,42 +466,45 @@ unsafe fn mult8n_pairs(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8
     let contiguous = in_d == 1 && g.dilation_width == 1;
     let out = &mut output[..batches * out_h * out_w * depth];
     let mut pixels = out.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            let full = kx_range.len() == f_w;
-            for k in 0..depth / 8 {
-                let ic = 8 * k / mult;
-                let w = &wbuf[k * per_block..][..per_block];
-                // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
-                // `folded`, 16 int8 of `src` or 16 int16 of `xs`.
-                unsafe {
-                    let mut acc = [_mm256_loadu_si256(folded[8 * k..][..8].as_ptr().cast()), _mm256_setzero_si256()];
-                    for (ky, w) in w.chunks_exact(per_row).enumerate() {
-                        let row = if !ky_range.contains(&ky) {
-                            _mm256_set1_epi16(zp as i16)
-                        } else {
-                            let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                            let at = |kx: usize| ((b * in_h + iy) * in_w + (in_x0 + (g.dilation_width * kx) as isize) as usize) * in_d + ic;
-                            // (`at(0)` only when tap 0 is inside the image.)
-                            match if contiguous && full { input.get(at(0)..at(0) + 16) } else { None } {
-                                Some(src) => _mm256_cvtepi8_epi16(_mm_loadu_si128(src.as_ptr().cast())),
-                                None => {
-                                    let mut xs = [zp as i16; 16];
-                                    for kx in kx_range.clone() {
-                                        xs[kx] = input[at(kx)] as i16;
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                let full = kx_range.len() == f_w;
+                for k in 0..depth / 8 {
+                    let ic = 8 * k / mult;
+                    let w = &wbuf[k * per_block..][..per_block];
+                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
+                    // `folded`, 16 int8 of `src` or 16 int16 of `xs`.
+                    unsafe {
+                        let mut acc = [_mm256_loadu_si256(folded[8 * k..][..8].as_ptr().cast()), _mm256_setzero_si256()];
+                        for (ky, w) in w.chunks_exact(per_row).enumerate() {
+                            let row = if !ky_range.contains(&ky) {
+                                _mm256_set1_epi16(zp as i16)
+                            } else {
+                                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                                let at = |kx: usize| ((b * in_h + iy) * in_w + (in_x0 + (g.dilation_width * kx) as isize) as usize) * in_d + ic;
+                                // (`at(0)` only when tap 0 is inside the image.)
+                                match if contiguous && full { input.get(at(0)..at(0) + 16) } else { None } {
+                                    Some(src) => _mm256_cvtepi8_epi16(_mm_loadu_si128(src.as_ptr().cast())),
+                                    None => {
+                                        let mut xs = [zp as i16; 16];
+                                        for kx in kx_range.clone() {
+                                            xs[kx] = input[at(kx)] as i16;
+                                        }
+                                        _mm256_loadu_si256(xs.as_ptr().cast())
                                     }
-                                    _mm256_loadu_si256(xs.as_ptr().cast())
                                 }
+                            };
+                            for (j, wv) in w.iter().enumerate() {
+                                let x = _mm256_permutevar8x32_epi32(row, sel[j]);
+                                acc[j & 1] = _mm256_add_epi32(acc[j & 1], _mm256_madd_epi16(x, *wv));
                             }
-                        };
-                        for (j, wv) in w.iter().enumerate() {
-                            let x = _mm256_permutevar8x32_epi32(row, sel[j]);
-                            acc[j & 1] = _mm256_add_epi32(acc[j & 1], _mm256_madd_epi16(x, *wv));
                         }
+                        rq.store(8 * k, _mm256_add_epi32(acc[0], acc[1]), &mut out_px[8 * k..][..8]);
                     }
-                    rq.store(8 * k, _mm256_add_epi32(acc[0], acc[1]), &mut out_px[8 * k..][..8]);
                 }
             }
         }
@@ -508,7 +517,7 @@ unsafe fn mult8n_pairs(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8
 #[target_feature(enable = "avx2")]
 unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, folded: &[i32], output: &mut [i8]) {
     let g = &p.geometry;
-    let [_, in_h, in_w, in_d] = g.input_shape;
+    let [batches, in_h, in_w, in_d] = g.input_shape;
     let [_, f_h, f_w, depth] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     let mult = p.depth_multiplier();
@@ -518,31 +527,34 @@ unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bia
     let rq = Requant8::new(&p.quant, &p.clamp);
     let zeros = [0i32; 8];
     let mut pixels = output.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-            let (init, off) = if interior { (Some(folded), 0) } else { (bias, p.quant.input_offset) };
-            for (blk, outs) in out_px.chunks_exact_mut(8).enumerate() {
-                let c = blk * 8;
-                let ic = c / mult;
-                let start = init.map_or(&zeros[..], |t| &t[c..][..8]);
-                // SAFETY: AVX2 (this function's target feature); the loads read `start`
-                // and `ws`, 8 i32 and 8 int8 slices.
-                unsafe {
-                    let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
-                    for ky in ky_range.clone() {
-                        let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                        for kx in kx_range.clone() {
-                            let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                            let x = input[((b * in_h + iy) * in_w + ix) * in_d + ic] as i32 + off;
-                            let ws = &filter[(ky * f_w + kx) * depth + c..][..8];
-                            let w = _mm256_cvtepi8_epi32(_mm_loadl_epi64(ws.as_ptr().cast()));
-                            acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_set1_epi32(x), w));
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
+                let (init, off) = if interior { (Some(folded), 0) } else { (bias, p.quant.input_offset) };
+                for (blk, outs) in out_px.chunks_exact_mut(8).enumerate() {
+                    let c = blk * 8;
+                    let ic = c / mult;
+                    let start = init.map_or(&zeros[..], |t| &t[c..][..8]);
+                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
+                    // and `ws`, 8 i32 and 8 int8 slices.
+                    unsafe {
+                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
+                        for ky in ky_range.clone() {
+                            let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                            for kx in kx_range.clone() {
+                                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                                let x = input[((b * in_h + iy) * in_w + ix) * in_d + ic] as i32 + off;
+                                let ws = &filter[(ky * f_w + kx) * depth + c..][..8];
+                                let w = _mm256_cvtepi8_epi32(_mm_loadl_epi64(ws.as_ptr().cast()));
+                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_set1_epi32(x), w));
+                            }
                         }
+                        rq.store(c, acc, outs);
                     }
-                    rq.store(c, acc, outs);
                 }
             }
         }
@@ -568,7 +580,7 @@ pub(crate) fn depthwise_conv_2d_u8_window(_: Avx2, p: &DepthwiseConv2dParams<U8>
 #[target_feature(enable = "avx2")]
 unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, rq: &Requant8, output: &mut [u8]) {
     let g = &p.geometry;
-    let [_, in_h, in_w, depth] = g.input_shape;
+    let [batches, in_h, in_w, depth] = g.input_shape;
     let [_, f_h, f_w, _] = g.filter_shape;
     let [_, out_h, out_w, _] = g.output_shape;
     if depth == 0 || f_h * f_w == 0 {
@@ -577,47 +589,50 @@ unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], b
     let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
     let zeros = [0i32; 8];
     let mut pixels = output.chunks_exact_mut(depth);
-    for row in g.window_rows(RowRange::whole(out_h)) {
-        for ox in 0..out_w {
-            let Some(out_px) = pixels.next() else { return };
-            let Window { b, in_y0, in_x0, ky: ky_range, kx: kx_range, .. } = row.at(g, ox);
-            let x_px = |ky: usize, kx: usize| {
-                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                ((b * in_h + iy) * in_w + ix) * depth
-            };
-            let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-            let mut c = 0;
-            while c + 8 <= depth {
-                let start = bias.map_or(&zeros[..], |t| &t[c..][..8]);
-                // SAFETY: AVX2 (this function's target feature); the loads read `start`
-                // (8 i32) and 8-byte slices of the input and the filter.
-                unsafe {
-                    let (xo, wo) = (_mm256_set1_epi32(in_off), _mm256_set1_epi32(w_off));
-                    let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
+    for b in 0..batches {
+        for oy in 0..out_h {
+            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let Some(out_px) = pixels.next() else { return };
+                let (in_x0, kx_range) = g.window_cols(ox);
+                let x_px = |ky: usize, kx: usize| {
+                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
+                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
+                    ((b * in_h + iy) * in_w + ix) * depth
+                };
+                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
+                let mut c = 0;
+                while c + 8 <= depth {
+                    let start = bias.map_or(&zeros[..], |t| &t[c..][..8]);
+                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
+                    // (8 i32) and 8-byte slices of the input and the filter.
+                    unsafe {
+                        let (xo, wo) = (_mm256_set1_epi32(in_off), _mm256_set1_epi32(w_off));
+                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
+                        for ky in ky_range.clone() {
+                            for kx in kx_range.clone() {
+                                let xs = &input[x_px(ky, kx) + c..][..8];
+                                let ws = &filter[w_tap(ky, kx) + c..][..8];
+                                let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
+                                let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
+                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
+                            }
+                        }
+                        rq.store_u8(c, acc, &mut out_px[c..][..8]);
+                    }
+                    c += 8;
+                }
+                for ch in c..depth {
+                    let mut acc = bias.map_or(0, |t| t[ch]);
                     for ky in ky_range.clone() {
                         for kx in kx_range.clone() {
-                            let xs = &input[x_px(ky, kx) + c..][..8];
-                            let ws = &filter[w_tap(ky, kx) + c..][..8];
-                            let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
-                            let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
-                            acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
+                            let x = input[x_px(ky, kx) + ch] as i32 + in_off;
+                            acc = acc.wrapping_add(x * (filter[w_tap(ky, kx) + ch] as i32 + w_off));
                         }
                     }
-                    rq.store_u8(c, acc, &mut out_px[c..][..8]);
+                    // SAFETY: as above (a register broadcast).
+                    unsafe { rq.store_u8(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
                 }
-                c += 8;
-            }
-            for ch in c..depth {
-                let mut acc = bias.map_or(0, |t| t[ch]);
-                for ky in ky_range.clone() {
-                    for kx in kx_range.clone() {
-                        let x = input[x_px(ky, kx) + ch] as i32 + in_off;
-                        acc = acc.wrapping_add(x * (filter[w_tap(ky, kx) + ch] as i32 + w_off));
-                    }
-                }
-                // SAFETY: as above (a register broadcast).
-                unsafe { rq.store_u8(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
             }
         }
     }

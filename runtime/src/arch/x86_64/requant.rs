@@ -3,30 +3,44 @@
 //! `MultiplyByQuantizedMultiplier`, output offset, clamp).
 
 use crate::kernels::numerics::{Clamp, QuantS8, QuantU8};
-use crate::kernels::requant::{Requant, RequantTable};
+use crate::kernels::requant::Requant;
 use core::arch::x86_64::*;
 
-/// [`RequantTable`] applied eight lanes at a time with AVX2.
+/// Per-tensor or per-channel multipliers and shifts, the output offset and the clamp.
 pub(crate) struct Requant8<'a> {
-    t: RequantTable<'a>,
+    multiplier: &'a [i32],
+    shift: &'a [i32],
+    offset: i32,
+    min: i32,
+    max: i32,
     /// An `i32::MIN` multiplier (the only one for which the high multiply saturates) sends
     /// every store to the scalar form.
     scalar: Option<Requant<'a>>,
+    /// Outputs are uint8 (legacy): packed with unsigned saturation (exact after the clamp).
+    unsigned: bool,
 }
 
 impl<'a> Requant8<'a> {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
-        let t = RequantTable::new(q, c);
-        Requant8 { t, scalar: t.has_min_multiplier().then(|| Requant::new(q, c)) }
+        debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
+        let scalar = q.output_multiplier.contains(&i32::MIN).then(|| Requant::new(q, c));
+        Requant8 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar, unsigned: false }
     }
 
     /// The legacy uint8 form (one multiplier): `None` for an `i32::MIN` multiplier, which
     /// only the scalar form handles.
     #[inline(always)]
     pub(crate) fn new_u8(q: &'a QuantU8, c: &Clamp<u8>) -> Option<Self> {
-        let t = RequantTable::new_u8(q, c);
-        (!t.has_min_multiplier()).then_some(Requant8 { t, scalar: None })
+        (q.output_multiplier != i32::MIN).then(|| Requant8 {
+            multiplier: core::slice::from_ref(&q.output_multiplier),
+            shift: core::slice::from_ref(&q.output_shift),
+            offset: q.output_offset,
+            min: c.min as i32,
+            max: c.max as i32,
+            scalar: None,
+            unsigned: true,
+        })
     }
 
     /// [`Requant8::store`] for uint8 outputs ([`Requant8::new_u8`]).
@@ -35,13 +49,13 @@ impl<'a> Requant8<'a> {
     /// The CPU executes AVX2.
     #[inline(always)]
     pub(crate) unsafe fn store_u8(&self, c0: usize, acc: __m256i, outs: &mut [u8]) {
-        debug_assert!(self.t.unsigned && self.scalar.is_none() && outs.len() <= 8);
-        let (m, s) = self.t.tables::<8>(c0, outs.len());
+        debug_assert!(self.unsigned && self.scalar.is_none() && outs.len() <= 8);
+        let (m, s) = self.tables(c0, outs.len());
         // SAFETY: AVX2 by the caller's guarantee; the loads read the two 8-lane arrays.
         let bytes = unsafe {
             let m = _mm256_loadu_si256(m.as_ptr().cast());
             let s = _mm256_loadu_si256(s.as_ptr().cast());
-            requant(acc, m, s, self.t.offset, self.t.min, self.t.max, true)
+            requant(acc, m, s, self.offset, self.min, self.max, true)
         };
         let bytes = bytes.to_le_bytes();
         if let Ok(o) = <&mut [u8; 8]>::try_from(&mut *outs) {
@@ -50,6 +64,19 @@ impl<'a> Requant8<'a> {
             let n = outs.len();
             outs.copy_from_slice(&bytes[..n]);
         }
+    }
+
+    /// Multipliers and shifts of channels `c0..c0 + n` (`n <= 8`; lanes past `n` are
+    /// copies of the first).
+    #[inline(always)]
+    fn tables(&self, c0: usize, n: usize) -> ([i32; 8], [i32; 8]) {
+        if self.multiplier.len() == 1 {
+            return ([self.multiplier[0]; 8], [self.shift[0]; 8]);
+        }
+        let (mut m, mut s) = ([self.multiplier[c0]; 8], [self.shift[c0]; 8]);
+        m[..n].copy_from_slice(&self.multiplier[c0..][..n]);
+        s[..n].copy_from_slice(&self.shift[c0..][..n]);
+        (m, s)
     }
 
     /// `outs[j]` = the requantized lane `j` of `acc`, the accumulator of output channel
@@ -68,17 +95,17 @@ impl<'a> Requant8<'a> {
             rq.store(c0, &accs[..n], outs);
             return;
         }
-        let (m, s) = if self.t.multiplier.len() > 1 && n == 8 {
-            (&self.t.multiplier[c0..][..8], &self.t.shift[c0..][..8])
+        let (m, s) = if self.multiplier.len() > 1 && n == 8 {
+            (&self.multiplier[c0..][..8], &self.shift[c0..][..8])
         } else {
-            let (m, s) = self.t.tables::<8>(c0, n);
+            let (m, s) = self.tables(c0, n);
             return self.store_staged(acc, m, s, outs);
         };
         // SAFETY: AVX2 by the caller's guarantee; the loads read two 8-lane slices.
         let bytes = unsafe {
             let m = _mm256_loadu_si256(m.as_ptr().cast());
             let s = _mm256_loadu_si256(s.as_ptr().cast());
-            requant(acc, m, s, self.t.offset, self.t.min, self.t.max, self.t.unsigned)
+            requant(acc, m, s, self.offset, self.min, self.max, self.unsigned)
         };
         let bytes: [i8; 8] = bytes.to_le_bytes().map(|b| b as i8);
         outs.copy_from_slice(&bytes);
@@ -91,7 +118,7 @@ impl<'a> Requant8<'a> {
         let bytes = unsafe {
             let m = _mm256_loadu_si256(m.as_ptr().cast());
             let s = _mm256_loadu_si256(s.as_ptr().cast());
-            requant(acc, m, s, self.t.offset, self.t.min, self.t.max, self.t.unsigned)
+            requant(acc, m, s, self.offset, self.min, self.max, self.unsigned)
         };
         let bytes: [i8; 8] = bytes.to_le_bytes().map(|b| b as i8);
         if let Ok(o) = <&mut [i8; 8]>::try_from(&mut *outs) {

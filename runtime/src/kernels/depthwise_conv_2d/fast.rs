@@ -502,21 +502,21 @@ pub(crate) fn depthwise_mult1<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRa
         return;
     }
     let mut pixels = output.chunks_exact_mut(depth);
-    for row in g.window_rows(rows) {
+    for Window { b, in_y0, ky, .. } in g.window_rows(rows) {
         let mut ox = 0;
         while ox < out_w {
             let Some(out_px) = pixels.next() else { return };
-            let Window { ky, kx, in_x0, .. } = row.at(g, ox);
+            let (in_x0, kx) = g.window_cols(ox);
             ox += 1;
             // Tap (0, 0) of the window, possibly outside the input (never read then);
             // the slice starts at input row r0.
-            let x0 = ((row.b * in_h) as isize + row.in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+            let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
             let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
             // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
             // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
             // and k in `kx` (inside the input), a row from r0 on within the slice
             // (`rows.fits` above).
-            if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && row.at(g, ox).kx.len() == 3 {
+            if D::BYTE_LOADS && is_3x3 && ky.len() == 3 && kx.len() == 3 && ox < out_w && g.window_cols(ox).1.len() == 3 {
                 // This pixel and the next one, both windows inside the input.
                 let Some(next_px) = pixels.next() else { return };
                 ox += 1;
@@ -655,17 +655,17 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, inpu
     let x_step = [(g.dilation_height * in_w * depth) as isize, (g.dilation_width * depth) as isize];
     // The output columns whose windows lie across the input: `ox_in.0..ox_in.1` (the same
     // for every row; empty when none is).
-    let full_x = |ox: usize| g.window_row(0, 0).at(g, ox).kx.len() == K;
+    let full_x = |ox: usize| g.window_cols(ox).1.len() == K;
     let lo = (0..out_w).find(|&ox| full_x(ox)).unwrap_or(out_w);
     let hi = (lo..out_w).find(|&ox| !full_x(ox)).unwrap_or(out_w);
     let px_step = g.stride_width * depth;
     // The zero point for border taps of up to 256 channels (`pixel_wide`).
     let zp_wide = [zp[0]; 256];
     let mut pixel = 0usize;
-    for row in g.window_rows(rows) {
+    for Window { b, in_y0, ky, .. } in g.window_rows(rows) {
         let mut ox = 0;
         while ox < out_w {
-            let Window { ky, kx, in_x0, .. } = row.at(g, ox);
+            let (in_x0, kx) = g.window_cols(ox);
             // The run of interior pixels (their rows inside the input too) in one call,
             // or one pixel.
             let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
@@ -674,7 +674,7 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, inpu
             ox += n;
             // Tap (0, 0) of the window, possibly outside the input (never read then);
             // the slice starts at input row r0.
-            let x0 = ((row.b * in_h) as isize + row.in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+            let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
             let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
             // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
             // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`

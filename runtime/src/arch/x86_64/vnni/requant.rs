@@ -4,15 +4,21 @@
 //! `super::super::Requant8` on `__m512i`.
 
 use crate::kernels::numerics::{Clamp, QuantS8, QuantU8};
-use crate::kernels::requant::{Requant, RequantTable};
+use crate::kernels::requant::Requant;
 use core::arch::x86_64::*;
 
-/// [`RequantTable`] applied sixteen lanes at a time with AVX-512.
+/// Per-tensor or per-channel multipliers and shifts, the output offset and the clamp.
 pub(crate) struct Requant16<'a> {
-    t: RequantTable<'a>,
+    multiplier: &'a [i32],
+    shift: &'a [i32],
+    offset: i32,
+    min: i32,
+    max: i32,
     /// An `i32::MIN` multiplier (the only one for which the high multiply saturates) sends
     /// every store to the scalar form.
     scalar: Option<Requant<'a>>,
+    /// Outputs are uint8 (legacy): narrowed with unsigned saturation (exact after the clamp).
+    unsigned: bool,
 }
 
 /// The mask of the first `n <= 16` lanes.
@@ -25,16 +31,24 @@ fn first(n: usize) -> u16 {
 impl<'a> Requant16<'a> {
     #[inline(always)]
     pub(crate) fn new(q: &QuantS8<'a>, c: &Clamp<i8>) -> Self {
-        let t = RequantTable::new(q, c);
-        Requant16 { t, scalar: t.has_min_multiplier().then(|| Requant::new(q, c)) }
+        debug_assert_eq!(q.output_multiplier.len(), q.output_shift.len());
+        let scalar = q.output_multiplier.contains(&i32::MIN).then(|| Requant::new(q, c));
+        Requant16 { multiplier: q.output_multiplier, shift: q.output_shift, offset: q.output_offset, min: c.min as i32, max: c.max as i32, scalar, unsigned: false }
     }
 
     /// The legacy uint8 form (one multiplier): `None` for an `i32::MIN` multiplier, which
     /// only the scalar form handles.
     #[inline(always)]
     pub(crate) fn new_u8(q: &'a QuantU8, c: &Clamp<u8>) -> Option<Self> {
-        let t = RequantTable::new_u8(q, c);
-        (!t.has_min_multiplier()).then_some(Requant16 { t, scalar: None })
+        (q.output_multiplier != i32::MIN).then(|| Requant16 {
+            multiplier: core::slice::from_ref(&q.output_multiplier),
+            shift: core::slice::from_ref(&q.output_shift),
+            offset: q.output_offset,
+            min: c.min as i32,
+            max: c.max as i32,
+            scalar: None,
+            unsigned: true,
+        })
     }
 
     /// Multipliers and shifts of channels `c0..c0 + n` in lanes `0..n` (`n <= 16`; the other
@@ -44,11 +58,11 @@ impl<'a> Requant16<'a> {
     /// AVX512F.
     #[inline(always)]
     unsafe fn tables16(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
-        if self.t.multiplier.len() == 1 {
+        if self.multiplier.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe { (_mm512_set1_epi32(self.t.multiplier[0]), _mm512_set1_epi32(self.t.shift[0])) };
+            return unsafe { (_mm512_set1_epi32(self.multiplier[0]), _mm512_set1_epi32(self.shift[0])) };
         }
-        let (m, s) = (&self.t.multiplier[c0..][..n], &self.t.shift[c0..][..n]);
+        let (m, s) = (&self.multiplier[c0..][..n], &self.shift[c0..][..n]);
         // SAFETY: AVX512F; the masked loads read the first `n` i32 of `m` and `s`, which
         // have `n` (the slices above; masked-off lanes are not read).
         unsafe { (_mm512_maskz_loadu_epi32(first(n), m.as_ptr()), _mm512_maskz_loadu_epi32(first(n), s.as_ptr())) }
@@ -61,11 +75,11 @@ impl<'a> Requant16<'a> {
     /// AVX512F and AVX512VL.
     #[inline(always)]
     unsafe fn tables8x2(&self, c0: usize, n: usize) -> (__m512i, __m512i) {
-        if self.t.multiplier.len() == 1 {
+        if self.multiplier.len() == 1 {
             // SAFETY: register-only AVX512F.
-            return unsafe { (_mm512_set1_epi32(self.t.multiplier[0]), _mm512_set1_epi32(self.t.shift[0])) };
+            return unsafe { (_mm512_set1_epi32(self.multiplier[0]), _mm512_set1_epi32(self.shift[0])) };
         }
-        let (m, s) = (&self.t.multiplier[c0..][..n], &self.t.shift[c0..][..n]);
+        let (m, s) = (&self.multiplier[c0..][..n], &self.shift[c0..][..n]);
         let k = first(n) as u8;
         // SAFETY: AVX512F/VL; the masked loads read the first `n <= 8` i32 of `m` and `s`.
         unsafe {
@@ -84,8 +98,8 @@ impl<'a> Requant16<'a> {
     unsafe fn requant(&self, acc: __m512i, m: __m512i, s: __m512i) -> __m128i {
         // SAFETY: register-only AVX512F intrinsics, executable by the caller's guarantee.
         unsafe {
-            let v = requant_lanes(acc, m, s, self.t.offset, self.t.min, self.t.max);
-            if self.t.unsigned {
+            let v = requant_lanes(acc, m, s, self.offset, self.min, self.max);
+            if self.unsigned {
                 _mm512_cvtusepi32_epi8(v)
             } else {
                 _mm512_cvtsepi32_epi8(v)
