@@ -295,7 +295,8 @@ pub fn implementation_of(function: &str) -> &'static str {
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
 /// The host SIMD implementation the public kernels use: detected at the first call, cached.
-#[inline]
+/// Inlined into every variant's dispatch (the detection is [`select_once`], out of line).
+#[inline(always)]
 pub fn selected() -> HostSimd {
     #[cfg(test)]
     if let Some(simd) = tests::FORCED.with(|f| f.get()) {
@@ -309,12 +310,17 @@ pub fn selected() -> HostSimd {
         5 => HostSimd::NeonDotprod,
         6 => HostSimd::AvxVnni,
         7 => HostSimd::Avx512,
-        _ => {
-            let best = HostSimd::best();
-            SELECTED.store(best as u8, Ordering::Relaxed);
-            best
-        }
+        _ => select_once(),
     }
+}
+
+/// The first call's detection of [`selected`], cached.
+#[cold]
+#[inline(never)]
+fn select_once() -> HostSimd {
+    let best = HostSimd::best();
+    SELECTED.store(best as u8, Ordering::Relaxed);
+    best
 }
 
 /// Makes the public kernels use `simd` from now on (tests, benchmarks). `Err` (and no

@@ -96,8 +96,9 @@ pub const CONV_WIDE_TAPS: usize = 96;
 #[inline(never)]
 pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bias: Option<&[f32]>, output: &mut [f32]) {
     let g = &p.geometry;
-    let in_d = g.input_shape[3];
+    let [batches, _, _, in_d] = g.input_shape;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
+    let [_, out_h, out_w, _] = g.output_shape;
     debug_assert_eq!(f_d, in_d);
     let taps = f_h * f_w * f_d;
     debug_assert_eq!(packed.len(), packed_len(out_d, taps));
@@ -111,24 +112,36 @@ pub fn conv_2d<W: Weight>(p: &Conv2dParams<F32>, input: &[f32], packed: &[W], bi
             }
             let c0 = block * LANES;
             let n = LANES.min(out_d - c0);
-            for win in g.windows() {
-                let mut acc = [F32::ACC_ZERO; LANES];
-                conv_block_pixel(p, input, wide, &win, &mut acc);
-                let o = win.output_pixel(g) * out_d + c0;
-                store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
+            for b in 0..batches {
+                for oy in 0..out_h {
+                    let row = g.window_row(b, oy);
+                    for ox in 0..out_w {
+                        let win = row.at(g, ox);
+                        let mut acc = [F32::ACC_ZERO; LANES];
+                        conv_block_pixel(p, input, wide, &win, &mut acc);
+                        let o = win.output_pixel(g) * out_d + c0;
+                        store(&acc, bias, c0, &p.clamp, &mut output[o..o + n]);
+                    }
+                }
             }
         }
         return;
     }
-    // The window's bounds once per pixel, not once per block and tap row.
-    for win in g.windows() {
-        let out_pixel = &mut output[win.output_pixel(g) * out_d..][..out_d];
-        for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
-            let c0 = block * LANES;
-            let mut acc = [F32::ACC_ZERO; LANES];
-            conv_block_pixel(p, input, ws_block, &win, &mut acc);
-            let n = LANES.min(out_d - c0);
-            store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
+    for b in 0..batches {
+        for oy in 0..out_h {
+            // The window's bounds once per row and pixel, not once per block and tap row.
+            let row = g.window_row(b, oy);
+            for ox in 0..out_w {
+                let win = row.at(g, ox);
+                let out_pixel = &mut output[win.output_pixel(g) * out_d..][..out_d];
+                for (block, ws_block) in packed.chunks_exact((LANES * taps).max(1)).enumerate() {
+                    let c0 = block * LANES;
+                    let mut acc = [F32::ACC_ZERO; LANES];
+                    conv_block_pixel(p, input, ws_block, &win, &mut acc);
+                    let n = LANES.min(out_d - c0);
+                    store(&acc, bias, c0, &p.clamp, &mut out_pixel[c0..c0 + n]);
+                }
+            }
         }
     }
 }

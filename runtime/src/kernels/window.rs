@@ -64,18 +64,9 @@ impl ConvGeometry {
     #[inline(always)]
     pub(crate) fn window_rows(&self, rows: RowRange) -> impl Iterator<Item = Window> + '_ {
         let batches = if rows == RowRange::whole(self.output_shape[1]) { self.input_shape[0] } else { 1 };
-        // One range over the rows, batch and row counted along (no division per row, no
-        // nested iterator: less state in the callers' loops).
+        // One range over the rows (not a nested iterator: less state in the callers' loops).
         let n = rows.oy1.saturating_sub(rows.oy0);
-        let (mut b, mut oy) = (0, rows.oy0);
-        (0..batches * n).map(move |_| {
-            let w = self.window_row(b, oy);
-            oy += 1;
-            if oy == rows.oy1 {
-                (b, oy) = (b + 1, rows.oy0);
-            }
-            w
-        })
+        (0..batches * n).map(move |i| self.window_row(i / n, rows.oy0 + i % n))
     }
 
     /// Every output pixel's window, in order (batch, row, column): the walk of the kernels
