@@ -662,35 +662,39 @@ unsafe fn mult1_wide<D: Dot>(p: &DepthwiseConv2dParams<S8>, rows: RowRange, inpu
     // The zero point for border taps of up to 256 channels (`pixel_wide`).
     let zp_wide = [zp[0]; 256];
     let mut pixel = 0usize;
-    for Window { b, in_y0, ky, .. } in g.window_rows(rows) {
-        let mut ox = 0;
-        while ox < out_w {
-            let (in_x0, kx) = g.window_cols(ox);
-            // The run of interior pixels (their rows inside the input too) in one call,
-            // or one pixel.
-            let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
-            let Some(out_px) = output.get_mut(pixel * depth..(pixel + n) * depth) else { return };
-            pixel += n;
-            ox += n;
-            // Tap (0, 0) of the window, possibly outside the input (never read then);
-            // the slice starts at input row r0.
-            let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
-            let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
-            // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
-            // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
-            // and k in `kx` (inside the input), a row from r0 on within the slice (the
-            // caller's assertion, `rows.fits`). In a run of n > 1 pixels every window
-            // lies inside the input (columns lo..hi, `ky` whole), pixel p's at
-            // x0 + p * px_step.
-            if depth == 2 * LANES {
-                // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                unsafe { pixel_wide8::<D, K>(x0, packed, [ky.clone(), kx], x_step, px_step, zp, rq, out_px) };
-            } else if n > 1 {
-                // SAFETY: as said above; every window of the run is inside the input.
-                unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
-            } else {
-                // SAFETY: as said above; only taps in `ky` x `kx` are read.
-                unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
+    let batches = if rows == RowRange::whole(g.output_shape[1]) { g.input_shape[0] } else { 1 };
+    for b in 0..batches {
+        for oy in rows.oy0..rows.oy1 {
+            let Window { in_y0, ky, .. } = g.window_row(b, oy);
+            let mut ox = 0;
+            while ox < out_w {
+                let (in_x0, kx) = g.window_cols(ox);
+                // The run of interior pixels (their rows inside the input too) in one call,
+                // or one pixel.
+                let n = if ky.len() == K && ox == lo { hi - lo } else { 1 };
+                let Some(out_px) = output.get_mut(pixel * depth..(pixel + n) * depth) else { return };
+                pixel += n;
+                ox += n;
+                // Tap (0, 0) of the window, possibly outside the input (never read then);
+                // the slice starts at input row r0.
+                let x0 = ((b * in_h) as isize + in_y0 - rows.r0 as isize) * in_w as isize + in_x0;
+                let x0 = input.as_ptr().wrapping_offset(x0 * depth as isize);
+                // Tap (r, k) of channel group j reads input pixel (in_y0 + r * dil_h,
+                // in_x0 + k * dil_w), channels 4j..4j + 4 <= depth, only when r is in `ky`
+                // and k in `kx` (inside the input), a row from r0 on within the slice (the
+                // caller's assertion, `rows.fits`). In a run of n > 1 pixels every window
+                // lies inside the input (columns lo..hi, `ky` whole), pixel p's at
+                // x0 + p * px_step.
+                if depth == 2 * LANES {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide8::<D, K>(x0, packed, [ky.clone(), kx], x_step, px_step, zp, rq, out_px) };
+                } else if n > 1 {
+                    // SAFETY: as said above; every window of the run is inside the input.
+                    unsafe { run_wide::<D, K>(x0, packed, x_step, [depth, px_step], zp, rq, out_px) };
+                } else {
+                    // SAFETY: as said above; only taps in `ky` x `kx` are read.
+                    unsafe { pixel_wide::<D, K>(x0, packed, [ky.clone(), kx], x_step, zp, &zp_wide, rq, out_px) };
+                }
             }
         }
     }
