@@ -193,7 +193,9 @@ pub(crate) mod tests {
 
     #[test]
     fn exact_cases() {
-        check_exact(ReluKind::Relu);
+        for k in [ReluKind::Relu, ReluKind::Relu6, ReluKind::ReluN1To1] {
+            check_exact(k);
+        }
     }
 
     /// float32: `x < 0 ? 0 : x`, `x > 6 ? 6 : x < 0 ? 0 : x` (TFLite Micro) and `x > 1 ? 1
@@ -221,12 +223,16 @@ pub(crate) mod tests {
 
     #[test]
     fn requantizes() {
-        check_real(ReluKind::Relu);
+        for k in [ReluKind::Relu, ReluKind::Relu6, ReluKind::ReluN1To1] {
+            check_real(k);
+        }
     }
 
     #[test]
     fn malformed_models_are_errors() {
-        check_malformed(ReluKind::Relu);
+        for k in [ReluKind::Relu, ReluKind::Relu6, ReluKind::ReluN1To1] {
+            check_malformed(k);
+        }
     }
 
     #[cfg(feature = "format")]

@@ -1,5 +1,5 @@
-//! RELU6, int8, requantizing: RELU's lowering (see `relu.rs`) with TFLite's
-//! `QuantizedReluX` bounds for this clamp.
+//! RELU6, int8, requantizing: RELU's lowering (see `relu.rs`, whose suites run it too)
+//! with TFLite's `QuantizedReluX` bounds for this clamp.
 
 use super::relu::{lower_relu_x, Relu, ReluKind};
 use super::OpCx;
@@ -7,25 +7,4 @@ use crate::error::LowerError;
 
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
     lower_relu_x(cx, ReluKind::Relu6)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::relu::tests::{check_exact, check_malformed, check_real};
-    use super::*;
-
-    #[test]
-    fn exact_cases() {
-        check_exact(ReluKind::Relu6);
-    }
-
-    #[test]
-    fn requantizes() {
-        check_real(ReluKind::Relu6);
-    }
-
-    #[test]
-    fn malformed_models_are_errors() {
-        check_malformed(ReluKind::Relu6);
-    }
 }

@@ -8,24 +8,3 @@ use crate::error::LowerError;
 pub(crate) fn lower(cx: &OpCx<'_, '_>) -> Result<Relu, LowerError> {
     lower_relu_x(cx, ReluKind::ReluN1To1)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::super::relu::tests::{check_exact, check_malformed, check_real};
-    use super::*;
-
-    #[test]
-    fn exact_cases() {
-        check_exact(ReluKind::ReluN1To1);
-    }
-
-    #[test]
-    fn requantizes() {
-        check_real(ReluKind::ReluN1To1);
-    }
-
-    #[test]
-    fn malformed_models_are_errors() {
-        check_malformed(ReluKind::ReluN1To1);
-    }
-}
