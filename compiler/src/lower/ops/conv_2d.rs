@@ -12,7 +12,7 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
-use super::target::{variant_args, Arm, PerTarget};
+use super::target::{variant_call, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::Conv2dInt4;
@@ -305,9 +305,7 @@ impl Kernel for Conv2d {
                 }
                 let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
                 cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                    let f = format_ident!("{}", row.function);
-                    quote! { #call::#f(#p, #(#args,)* #output); }
+                    variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
                 })
                 })
             }
@@ -327,9 +325,7 @@ impl Kernel for Conv2d {
                         // The variant's row says what its call takes (`Wide`: the packed table
                         // holds the filter with its offset and the folded bias).
                         let row = variant.row();
-                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                        let f = format_ident!("{}", row.function);
-                        quote! { #call::#f(#p, #(#args,)* #output); }
+                        variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
                     })
                 })
             }
@@ -357,9 +353,7 @@ impl Kernel for Conv2d {
                         // The variant's row says what its call takes (`Blocked`: the filter
                         // in blocks of four channels; `Packed`: the filter and the bias).
                         let row = variant.row();
-                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                        let f = format_ident!("{}", row.function);
-                        quote! { #call::#f(#p, #(#args,)* #output); }
+                        variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
                     })
                 })
             }

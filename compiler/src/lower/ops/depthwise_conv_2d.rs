@@ -11,7 +11,7 @@
 
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
-use super::target::{variant_args, Arm, PerTarget};
+use super::target::{variant_args, variant_call, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::DepthwiseInt4;
@@ -348,9 +348,7 @@ impl Kernel for DepthwiseConv2d {
                     let Arm { variant, packed, .. } = &arms.arms[i];
                     cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
                         let row = variant.row();
-                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                        let f = format_ident!("{}", row.function);
-                        quote! { #call::#f(#p, #(#args,)* #output); }
+                        variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
                     })
                 })
             }
@@ -372,9 +370,7 @@ impl Kernel for DepthwiseConv2d {
                         // The variant's row says what its call takes (`Packed`: the filter and
                         // the bias in one table).
                         let row = variant.row();
-                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                        let f = format_ident!("{}", row.function);
-                        quote! { #call::#f(#p, #(#args,)* #output); }
+                        variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
                     })
                 })
             }

@@ -16,7 +16,7 @@
 //! `[input_size / input_depth, units]`.
 
 use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
-use super::target::{variant_args, Arm, PerTarget};
+use super::target::{variant_call, Arm, PerTarget};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::FullyConnectedInt4;
@@ -358,10 +358,8 @@ impl Kernel for FullyConnected {
                 // weights in the packed table: the model's are not emitted for them).
                 let row = variant.row();
                 let input = cx.input(self.input);
-                let args = variant_args(cx, row, input, self.filter, self.bias, packed);
                 let output = cx.output(self.output);
-                let f = format_ident!("{}", row.function);
-                quote! { #call::#f(&#p, #(#args,)* #output); }
+                variant_call(cx, row, &call, quote! { &#p }, input, (self.filter, self.bias), packed, output)
                 })
             }
             FullyConnectedScheme::S16 { held } => {
@@ -396,10 +394,8 @@ impl Kernel for FullyConnected {
                     // The variant's row says what its call takes (`Blocked`: the weights in
                     // blocks of four units; `Packed`: the weights and the bias).
                     let row = variant.row();
-                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                    let f = format_ident!("{}", row.function);
                     let output = cx.output(self.output);
-                    quote! { #call::#f(&#p, #(#args,)* #output); }
+                    variant_call(cx, row, &call, quote! { &#p }, input, (self.filter, self.bias), packed, output)
                 })
             }
         }

@@ -130,6 +130,24 @@ pub fn variant_args<P: PackedElem>(
         .collect()
 }
 
+/// The call of a variant's function as its row says: `call::function(p, operands..., output);`
+/// (the operands from [`variant_args`]), `p` the params expression as the function takes it.
+#[allow(clippy::too_many_arguments)]
+pub fn variant_call<P: PackedElem>(
+    cx: &mut crate::emit::EmitCx<'_, '_, '_>,
+    row: &tflc_runtime::variants::VariantRow,
+    call: &proc_macro2::TokenStream,
+    p: impl quote::ToTokens,
+    input: proc_macro2::TokenStream,
+    (filter, bias): (crate::ir::TensorId, Option<crate::ir::TensorId>),
+    packed: &[P],
+    output: impl quote::ToTokens,
+) -> proc_macro2::TokenStream {
+    let args = variant_args(cx, row, input, filter, bias, packed);
+    let f = quote::format_ident!("{}", row.function);
+    quote::quote! { #call::#f(#p, #(#args,)* #output); }
+}
+
 /// An element of a variant's packed table (int32 for the int8 variants, float32 for the
 /// float ones), emitted as a static of that type.
 pub trait PackedElem: Sized {
