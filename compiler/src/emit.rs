@@ -1124,6 +1124,7 @@ pub fn format_module(header: &str, module: Module) -> Result<String, String> {
     Ok(format!("{header}\nmacro_rules! __tflc_comment {{ ($s:literal) => {{}}; }}\n{}", module.into_tokens()))
 }
 
+#[cfg(feature = "format")]
 fn restore_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut lines = text.lines();

@@ -73,6 +73,7 @@ mod text;
 mod tflite;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzzing;
+#[cfg(any(test, feature = "testing"))]
 mod testing;
 
 /// The compiler's phases, for the `tflc` CLI, the `tflc-macros` proc macro, the test suites,
@@ -125,7 +126,9 @@ pub mod internal {
     pub mod tflite {
         pub use crate::tflite::*;
     }
-    /// Builder models and corpus helpers for the test suites.
+    /// Builder models and corpus helpers for the test suites (feature `testing`: not in a
+    /// build that does not ask for it).
+    #[cfg(any(test, feature = "testing"))]
     pub mod testing {
         pub use crate::testing::*;
     }
