@@ -5,7 +5,9 @@
 //! against. Arithmetic is bit-exact with TFLite Micro's reference kernels.
 //!
 //! Generated code calls the kernels with parameters the compiler computed; the same
-//! `prepare_*` functions it uses are public, so a kernel can be called by hand. An int8
+//! `prepare_*` functions it uses are public under the `prepare` feature (the compile-time
+//! helpers: [`prepare`], each kernel's `prepare_*`, the fast variants' `select` and `pack`;
+//! firmware does not compile them), so a kernel can be called by hand. An int8
 //! RELU6 whose input and output share scale 0.05 and zero point -10 (real 0 is -10, real 6
 //! is 110):
 //!
@@ -38,6 +40,7 @@ pub mod isa;
 pub mod kernels;
 pub mod math;
 pub mod observer;
+#[cfg(feature = "prepare")]
 pub mod prepare;
 pub mod quant;
 pub mod variants;

@@ -52,6 +52,7 @@ pub const fn packed_len(channels: usize, taps: usize) -> usize {
 
 /// Packs `filter` (`channels` rows of `taps` weights) into blocks of [`LANES`] rows,
 /// tap-major within a block.
+#[cfg(feature = "prepare")]
 pub fn pack<W: Weight>(channels: usize, taps: usize, filter: &[W], packed: &mut [W]) {
     debug_assert_eq!(packed.len(), packed_len(channels, taps));
     for (block, chunk) in packed.chunks_exact_mut((LANES * taps).max(1)).enumerate() {

@@ -151,12 +151,14 @@ fn store_n<T: F32x8>(t: T, v: T::V, out: &mut [f32], at: usize, n: usize) {
 
 /// Length of the packed CONV_2D table: per block of 16 output channels, 16 biases and
 /// `16 * filter_height * filter_width * filter_depth` weights.
+#[cfg(feature = "prepare")]
 pub fn conv_packed_len(g: &ConvGeometry) -> usize {
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     out_d.div_ceil(CONV_NR) * CONV_NR * (1 + f_h * f_w * f_d)
 }
 
 /// Packs the OHWI `filter` and `bias` into the CONV_2D layout.
+#[cfg(feature = "prepare")]
 pub fn conv_pack(g: &ConvGeometry, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let k = f_h * f_w * f_d;
@@ -385,12 +387,14 @@ fn conv_pixel<T: F32x16>(t: T, p: &Conv2dParams<F32>, row: &ConvRow, ox: usize, 
 
 /// Length of the packed depthwise table (depth multiplier 1): per block of 8 channels, 8
 /// biases and `8 * filter_height * filter_width` weights.
+#[cfg(feature = "prepare")]
 pub fn depthwise_packed_len(g: &ConvGeometry) -> usize {
     let [_, f_h, f_w, out_d] = g.filter_shape;
     out_d.div_ceil(LANES) * LANES * (1 + f_h * f_w)
 }
 
 /// Packs the `[1, H, W, C]` `filter` and `bias` into the depthwise layout.
+#[cfg(feature = "prepare")]
 pub fn depthwise_pack(g: &ConvGeometry, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
     let [_, f_h, f_w, out_d] = g.filter_shape;
     let taps = f_h * f_w;
@@ -623,11 +627,13 @@ fn depthwise_taps<T: F32Blocks, const Q: usize>(t: T, p: &DepthwiseConv2dParams<
 
 /// Length of the packed FULLY_CONNECTED table: per block of 8 units, 8 biases and `8 *
 /// input_depth` weights.
+#[cfg(feature = "prepare")]
 pub fn fc_packed_len(output_depth: usize, input_depth: usize) -> usize {
     output_depth.div_ceil(LANES) * LANES * (1 + input_depth)
 }
 
 /// Packs the `[units, depth]` `filter` and `bias` into the FULLY_CONNECTED layout.
+#[cfg(feature = "prepare")]
 pub fn fc_pack(output_depth: usize, input_depth: usize, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
     let block = LANES * (1 + input_depth);
     packed.fill(0.0);

@@ -86,6 +86,7 @@ pub fn decode(nibbles: &[u8], start: usize, out: &mut [i8]) {
 /// nibble zero): TFLite's `INT4` layout, the inverse of [`decode`] and of
 /// [`crate::quant::unpack_int4`]. The compiler calls it with the weights in the kernels'
 /// order.
+#[cfg(feature = "prepare")]
 pub fn pack(values: &[i8], out: &mut [u8]) {
     debug_assert_eq!(out.len(), values.len().div_ceil(2));
     for (o, v) in out.iter_mut().zip(values.chunks(2)) {
@@ -118,12 +119,14 @@ pub fn depthwise_conv_2d_s8_int4(params: &DepthwiseConv2dParams<S8>, input: &[i8
 /// The bit at which a pair word of nibbles (`Dot::dot_2x2_int4`'s order, which the int4
 /// `Gemm` and `Interleaved` tables share) holds tap `t` (0..4) of a group of channel `lane`
 /// (0: `a`, 1: `b`): byte `lane + 2 * (t / 2)`, low nibble for `t0` and `t2`.
+#[cfg(feature = "prepare")]
 pub(crate) fn pair_nibble_bit(lane: usize, t: usize) -> usize {
     8 * (lane + 2 * (t / 2)) + 4 * (t % 2)
 }
 
 /// Puts `w`'s low four bits (the weight, two's complement) at `bit` of `word`, whose nibble
 /// there is still zero.
+#[cfg(feature = "prepare")]
 pub(crate) fn put_nibble(word: &mut i32, bit: usize, w: i8) {
     *word |= ((w as u32 & 0xF) << bit) as i32;
 }
@@ -148,6 +151,7 @@ pub enum Conv2dInt4 {
 
 impl Conv2dInt4 {
     /// The form for this convolution and its unpacked filter (values in `-8..=7`).
+    #[cfg(feature = "prepare")]
     pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> Conv2dInt4 {
         let g = &p.geometry;
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -169,6 +173,7 @@ impl Conv2dInt4 {
 
     /// The length of [`Conv2dInt4::pack`]'s table (`Rows` reads the nibbles and the
     /// model's bias instead: 0).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &crate::kernels::window::ConvGeometry) -> usize {
         match self {
             Conv2dInt4::Rows => 0,
@@ -178,6 +183,7 @@ impl Conv2dInt4 {
 
     /// The compile-time table of `Gemm` and `GemmPw`: per channel pair the folded biases and
     /// requantization constants, then a word of nibbles per group of four taps.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         if self != Conv2dInt4::Rows {
             gemm::pack_int4(p, filter, bias, packed)
@@ -218,6 +224,7 @@ pub enum FullyConnectedInt4 {
 
 impl FullyConnectedInt4 {
     /// The form for this layer and its unpacked weights (values in `-8..=7`).
+    #[cfg(feature = "prepare")]
     pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> FullyConnectedInt4 {
         use crate::kernels::fully_connected::FullyConnectedVariant;
         match FullyConnectedVariant::select(p, filter, bias, crate::isa::TargetClass::ArmDsp) {
@@ -227,6 +234,7 @@ impl FullyConnectedInt4 {
     }
 
     /// The length of [`FullyConnectedInt4::pack`]'s table (`Rows`: 0).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &crate::kernels::fully_connected::FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedInt4::Rows => 0,
@@ -237,6 +245,7 @@ impl FullyConnectedInt4 {
     /// `Interleaved`'s table: the folded bias per unit (`bias + input_offset * sum(w)`),
     /// then per block of four units and four inputs two words of nibbles (units 0 and 1,
     /// then 2 and 3, each pair in `Dot::dot_2x2_int4`'s nibble order).
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         if self != FullyConnectedInt4::Interleaved {
             return;
@@ -297,6 +306,7 @@ pub enum DepthwiseInt4 {
 
 impl DepthwiseInt4 {
     /// The form for this layer and its unpacked filter (values in `-8..=7`).
+    #[cfg(feature = "prepare")]
     pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> DepthwiseInt4 {
         use crate::kernels::depthwise_conv_2d::DepthwiseConv2dVariant;
         let [_, f_h, f_w, _] = p.geometry.filter_shape;
@@ -308,6 +318,7 @@ impl DepthwiseInt4 {
     }
 
     /// The length of [`DepthwiseInt4::pack`]'s table (`Rows`: 0).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &crate::kernels::window::ConvGeometry) -> usize {
         use crate::kernels::depthwise_conv_2d::fast;
         match self {
@@ -319,6 +330,7 @@ impl DepthwiseInt4 {
     /// `Mult1`'s table: per group of four channels five words of nibbles (taps `2i` in
     /// bytes 0 and 2, `2i + 1` in bytes 1 and 3, channels 0 and 2 in the low nibbles),
     /// then the four folded biases and the packed requantization.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         use crate::kernels::depthwise_conv_2d::fast::{GROUP_TAIL, INT4_3X3_WORDS, LANES};
         if self != DepthwiseInt4::Mult1 {

@@ -61,6 +61,7 @@ pub struct PlainBinaryParams<'a, T> {
 
 /// TFLite `CalculateActivationRange` for float: `(lowest, max)`, `(0, max)`, `(-1, 1)`,
 /// `(0, 6)`.
+#[cfg(feature = "prepare")]
 pub fn activation_range_f32(activation: crate::prepare::FusedActivation) -> (f32, f32) {
     use crate::prepare::FusedActivation as A;
     match activation {
@@ -72,6 +73,7 @@ pub fn activation_range_f32(activation: crate::prepare::FusedActivation) -> (f32
 }
 
 /// TFLite `CalculateActivationRange` for int32.
+#[cfg(feature = "prepare")]
 pub fn activation_range_i32(activation: crate::prepare::FusedActivation) -> (i32, i32) {
     use crate::prepare::FusedActivation as A;
     match activation {

@@ -104,12 +104,14 @@ pub(crate) const PACKED_REQUANT_WORDS: usize = 5;
 
 /// Whether [`Requant4::apply`] is exact for a channel with this multiplier and shift whose
 /// accumulator magnitude is at most `acc_bound`.
+#[cfg(feature = "prepare")]
 pub(crate) fn packed_requant_ok(multiplier: i32, shift: i32, acc_bound: u64) -> bool {
     multiplier >= 0 && (-22..=-1).contains(&shift) && acc_bound < 1 << 30
 }
 
 /// A bound on `|bias + sum_t w[t] * (x[t] + input_offset)|` over every int8 input `x`: the
 /// accumulator of a channel with weights `w` (the true sum; no int32 wrap below 2^31).
+#[cfg(feature = "prepare")]
 pub(crate) fn acc_bound(bias: i32, weights: impl Iterator<Item = i8>, input_offset: i32) -> u64 {
     let x_max = (input_offset as i64 - 128).unsigned_abs().max((input_offset as i64 + 127).unsigned_abs());
     weights.fold(bias.unsigned_abs() as u64, |a, w| a + w.unsigned_abs() as u64 * x_max)

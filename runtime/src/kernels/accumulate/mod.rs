@@ -34,6 +34,7 @@ pub struct ScaledSumParams {
 /// ADD_N's / CUMSUM's int8 Prepare; `None` where TFLite's
 /// `QuantizeMultiplierSmallerThanOneExp` fails its check (an output multiplier `2 s_in /
 /// (2^20 s_out)` of 1 or more).
+#[cfg(feature = "prepare")]
 pub fn prepare_scaled_sum(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<ScaledSumParams> {
     let left_shift = 20;
     let twice = 2.0 * f64::from(input_scale);

@@ -4,7 +4,9 @@
 //! and clamped.
 
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s8, quantize_multiplier_smaller_than_one_exp, FusedActivation};
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 // Selected on Arm and RV32; tested everywhere (portable Rust over `Dot`).
@@ -50,6 +52,7 @@ pub struct AddParams<'a> {
 /// `CalculateOpDataAdd`'s multipliers for `left_shift` (20 for int8, 15 for int16), in f64
 /// from the f32 scales, with the output's activation range `(min, max)`. `None` when a
 /// multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+#[cfg(feature = "prepare")]
 pub(crate) fn add_params<'a>(
     left_shift: i32,
     (activation_min, activation_max): (i32, i32),
@@ -69,6 +72,7 @@ impl<'a> AddParams<'a> {
     /// ADD's and SUB's parameters from their three real multipliers (input 1, input 2,
     /// output; each must quantize below one) and the zero points of `quant` (input 1, input
     /// 2, output). `None` when a multiplier falls outside `(0, 1)`.
+    #[cfg(feature = "prepare")]
     pub(crate) fn from_real(
         left_shift: i32,
         (activation_min, activation_max): (i32, i32),
@@ -99,6 +103,7 @@ impl<'a> AddParams<'a> {
 /// TFLite Micro `CalculateOpDataAdd` for int8: the left_shift = 20 scheme, all
 /// multiplier math in f64 from the f32 scales (exactly as `add_common.cc` does it).
 /// `None` when a multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+#[cfg(feature = "prepare")]
 pub fn prepare_add<'a>(
     input1: QuantParams,
     input2: QuantParams,
@@ -165,4 +170,6 @@ pub fn add_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, inp
     plain::add_i32_in_place(params, input1_output, input2)
 }
 
-pub use s16::{add_s16, add_s16_in_place, prepare_add_s16};
+pub use s16::{add_s16, add_s16_in_place};
+#[cfg(feature = "prepare")]
+pub use s16::prepare_add_s16;

@@ -3,12 +3,17 @@
 //! arithmetic ([`AddParams`]) with `left_shift` 15 and the int16 clamp.
 
 use super::AddParams;
+#[cfg(feature = "prepare")]
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s16, FusedActivation};
-use crate::quant::{multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1, QuantParams};
+use crate::quant::multiply_by_quantized_multiplier_smaller_than_one_exp as mbqm_lt1;
+#[cfg(feature = "prepare")]
+use crate::quant::QuantParams;
 
 /// TFLite Micro `CalculateOpDataAdd` for an int16 output: `left_shift` 15, the multipliers
 /// in f64 from the f32 scales, the int16 activation range. `None` where TFLite would fail.
+#[cfg(feature = "prepare")]
 pub fn prepare_add_s16<'a>(
     input1: QuantParams,
     input2: QuantParams,

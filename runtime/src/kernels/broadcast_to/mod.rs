@@ -3,7 +3,9 @@
 //! repeated along every dimension where it has size 1. The compiler folds this into a
 //! strided copy with zero strides ([`prepare_broadcast_to`]); the kernel walks it.
 
-use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{row_major_strides, GatherPlan, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -14,6 +16,7 @@ pub type BroadcastToParams<'a> = StridedCopyParams<'a>;
 /// Compile-time: the strided copy broadcasting `input_shape` to `output_shape`. `None`
 /// where TFLite Micro's Prepare fails: an output of lower rank than the input, or an input
 /// dimension that is neither 1 nor the output's (and ranks above [`MAX_RANK`]).
+#[cfg(feature = "prepare")]
 pub fn prepare_broadcast_to(input_shape: &[usize], output_shape: &[usize]) -> Option<GatherPlan> {
     let (ri, ro) = (input_shape.len(), output_shape.len());
     if ri > ro || ro > MAX_RANK {

@@ -25,6 +25,7 @@ pub struct ConcatenationParams<'a> {
 /// Compile-time: fills `offsets`/`lens` (one entry per input) and returns
 /// `(outer, output_row)` for concatenating `input_shapes` along `axis` (resolved,
 /// 0-based). `None` if ranks or the non-axis dims disagree.
+#[cfg(feature = "prepare")]
 pub fn prepare_concatenation(
     input_shapes: &[&[usize]],
     axis: usize,

@@ -91,12 +91,14 @@ const BLOCK_PAIRS: usize = 8;
 const SLACK: usize = 16;
 
 /// The length of [`pack`]'s table.
+#[cfg(feature = "prepare")]
 pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
     g.filter_shape[0].div_ceil(2) * pair_words(g)
 }
 
 /// The multiplier and shift of channel `c` (one for every channel, or per channel).
 #[inline(always)]
+#[cfg(feature = "prepare")]
 fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
     let q = &p.quant;
     let i = if q.output_multiplier.len() == 1 { 0 } else { c };
@@ -107,6 +109,7 @@ fn channel_quant(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
 /// its clamped output offset whatever it accumulates, so it is packed with a zero bias,
 /// zero weights and zero requantization constants (its accumulator is then 0, which the
 /// block requantization maps to 0).
+#[cfg(feature = "prepare")]
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     pack_pairs(p, filter, bias, packed, 2, |rows, lane, k, w| {
         // Tap t of a group: word t % 2, byte lane + 2 * (t / 2).
@@ -122,6 +125,7 @@ pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, pa
 /// multipliers, shifts), then `put(rows, lane, k, w)` for every weight `w` of the pair's
 /// channel `lane` at padded position `k` of its window into the pair's rows
 /// (`group_words` words per group of four taps).
+#[cfg(feature = "prepare")]
 fn pack_pairs(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32], group_words: usize, put: impl Fn(&mut [i32], usize, usize, i8)) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -149,6 +153,7 @@ fn pack_pairs(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed:
 
 
 /// The length of [`pack_int4`]'s table.
+#[cfg(feature = "prepare")]
 pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
     g.filter_shape[0].div_ceil(2) * pair_words_of(g, 1)
 }
@@ -157,6 +162,7 @@ pub(crate) fn packed_len_int4(g: &ConvGeometry) -> usize {
 /// same heads, then per group of four taps of a channel pair one word of eight nibbles,
 /// [`Dot::dot_2x2_int4`]'s order: `a t0, a t1, b t0, b t1, a t2, a t3, b t2, b t3` from the
 /// low nibble up. Half the words of [`pack`]'s rows.
+#[cfg(feature = "prepare")]
 pub(crate) fn pack_int4(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     use crate::kernels::int4::{pair_nibble_bit, put_nibble};
     pack_pairs(p, filter, bias, packed, 1, |rows, lane, k, w| put_nibble(&mut rows[k / 4], pair_nibble_bit(lane, k % 4), w));
@@ -184,6 +190,7 @@ pub(crate) fn conv_gemm_int4<D: Dot, const PW: bool>(p: &Conv2dParams<S8>, input
 /// multiplier of 0 (see [`pack`]), or a multiplier in `[2^30, 2^31)` with a right shift of
 /// 1..=31, where the high multiply `h` of an accumulator bounded by `|bias| + 255 *
 /// sum |w|` (and by 2^31) stays below 2^30 in magnitude (then no step overflows).
+#[cfg(feature = "prepare")]
 pub(crate) fn requant_is_exact(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>) -> bool {
     let q = &p.quant;
     let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
@@ -496,6 +503,7 @@ fn load_chunk<D: Dot, T: Taps>(p: &Conv2dParams<S8>, input: &[i8], px: Pixel, xs
 /// accumulates 0, and `m2 = 0` maps 0 to 0 whatever the shift (a high multiply of 0 is 0,
 /// and so is any arithmetic shift of 0, also by an amount past 31).
 #[inline(always)]
+#[cfg(feature = "prepare")]
 fn channel_consts(p: &Conv2dParams<S8>, c: usize) -> (i32, i32) {
     let (m, shift) = channel_quant(p, c);
     // -shift - 1 = !shift.

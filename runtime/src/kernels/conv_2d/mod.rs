@@ -27,6 +27,7 @@ pub mod wide;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "prepare")]
 use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
 pub use crate::kernels::window::ConvGeometry;
@@ -161,6 +162,7 @@ impl Conv2dVariant {
     /// `Gemm`'s interleaved layout and packed requantization are made for the Arm DSP
     /// micro-kernels; x86-64 takes `Quad`, another host `Wide` (AVX2 form: several pixels
     /// times sixteen channels per block), or `Pointwise` / `Window` for windows longer than it takes.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> Conv2dVariant {
         let g = &p.geometry;
         let in_d = g.input_shape[3];
@@ -199,6 +201,7 @@ impl Conv2dVariant {
 
     /// The length of [`Conv2dVariant::pack`]'s table (0: the variant reads the model's
     /// bias as is).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dVariant::Reference => 0,
@@ -215,6 +218,7 @@ impl Conv2dVariant {
     /// [`crate::prepare::fold_input_offset`]), so that windows inside the input accumulate
     /// `sum(w * x)` with no per-tap offset. `Gemm` and `GemmChunked` pack those folded biases and the filter
     /// itself, per pair of output channels (the layout is in [`gemm`]'s module doc).
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let [out_d, f_h, f_w, f_d] = p.geometry.filter_shape;
         let row = f_h * f_w * f_d;
@@ -260,6 +264,7 @@ pub enum Conv2dU8Variant {
 impl Conv2dU8Variant {
     /// The variant for a legacy uint8 convolution on `target`: `Wide` on hosts when the
     /// window fits it, else `Reference`.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &Conv2dParams<U8>, target: TargetClass) -> Conv2dU8Variant {
         if target.is_host() && wide::fits(&p.geometry) {
             Conv2dU8Variant::Wide
@@ -270,6 +275,7 @@ impl Conv2dU8Variant {
 
     /// The length of [`Conv2dU8Variant::pack`]'s table: `Wide`'s (as int8's), none for
     /// `Reference`.
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dU8Variant::Reference => 0,
@@ -279,6 +285,7 @@ impl Conv2dU8Variant {
 
     /// The compile-time packing: `Wide`'s table (the filter with its offset, the folded
     /// bias), nothing for `Reference`.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         if self == Conv2dU8Variant::Wide {
@@ -312,6 +319,7 @@ pub enum Conv2dF32Variant {
 
 impl Conv2dF32Variant {
     /// The variant for this float32 convolution on `target`.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &Conv2dParams<F32>, target: TargetClass) -> Conv2dF32Variant {
         let g = &p.geometry;
         let [out_d, f_h, f_w, f_d] = g.filter_shape;
@@ -326,6 +334,7 @@ impl Conv2dF32Variant {
 
     /// The length of [`Conv2dF32Variant::pack`]'s table (0: the reference reads the model's
     /// filter and bias).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             Conv2dF32Variant::Reference => 0,
@@ -338,6 +347,7 @@ impl Conv2dF32Variant {
     /// then the 16 channels' weights for every tap (the layout is in `kernels::f32x8`'s
     /// module doc). `Blocked`: per block of 4 output channels, their weights for every tap
     /// (no bias).
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &Conv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {

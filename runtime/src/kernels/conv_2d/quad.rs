@@ -55,17 +55,20 @@ pub(crate) fn blocks(g: &ConvGeometry) -> usize {
 }
 
 /// The length of [`pack`]'s table: the padded biases, then every block's tap quads.
+#[cfg(feature = "prepare")]
 pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
     BLOCK * blocks(g) * (1 + quads(g))
 }
 
 /// Whether this geometry fits the variant: ungrouped, a non-empty window of at most
 /// [`MAX_TAPS`] taps (`Wide`'s bounds).
+#[cfg(feature = "prepare")]
 pub(crate) fn fits(g: &ConvGeometry) -> bool {
     super::wide::fits(g)
 }
 
 /// The compile-time packing (see the module doc).
+#[cfg(feature = "prepare")]
 pub(crate) fn pack(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [out_d, f_h, f_w, f_d] = g.filter_shape;

@@ -48,12 +48,14 @@ pub(crate) fn blocks(g: &ConvGeometry) -> usize {
 }
 
 /// The length of [`pack`]'s table: the padded biases, then every block's tap pairs.
+#[cfg(feature = "prepare")]
 pub(crate) fn packed_len(g: &ConvGeometry) -> usize {
     BLOCK * blocks(g) * (1 + pairs(g))
 }
 
 /// Whether this geometry fits the variant: ungrouped, a non-empty window of at most
 /// [`MAX_TAPS`] taps.
+#[cfg(feature = "prepare")]
 pub(crate) fn fits(g: &ConvGeometry) -> bool {
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
@@ -62,6 +64,7 @@ pub(crate) fn fits(g: &ConvGeometry) -> bool {
 
 /// The layout of the module doc from the int16 weight `weight(c, i)` of tap `i` of
 /// channel `c` and the folded bias `folded(c)`.
+#[cfg(feature = "prepare")]
 fn pack_with(g: &ConvGeometry, weight: impl Fn(usize, usize) -> i16, folded: impl Fn(usize) -> i32, packed: &mut [i32]) {
     let [out_d, f_h, f_w, f_d] = g.filter_shape;
     let taps = f_h * f_w * f_d;
@@ -87,6 +90,7 @@ fn pack_with(g: &ConvGeometry, weight: impl Fn(usize, usize) -> i16, folded: imp
 }
 
 /// The compile-time packing for int8 (see the module doc).
+#[cfg(feature = "prepare")]
 pub(crate) fn pack_s8(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [_, f_h, f_w, f_d] = g.filter_shape;
@@ -97,6 +101,7 @@ pub(crate) fn pack_s8(p: &Conv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>,
 
 /// The compile-time packing for legacy uint8 (see the module doc): weights with their
 /// offset, `bias + input_offset * sum(w + weights_offset)`.
+#[cfg(feature = "prepare")]
 pub(crate) fn pack_u8(p: &Conv2dParams<U8>, filter: &[u8], bias: Option<&[i32]>, packed: &mut [i32]) {
     let g = &p.geometry;
     let [_, f_h, f_w, f_d] = g.filter_shape;

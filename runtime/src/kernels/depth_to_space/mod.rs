@@ -3,7 +3,9 @@
 //! ((h % bs) * bs + w % bs) * output_depth + d]`. The compiler folds the index map into a
 //! strided copy ([`prepare_depth_to_space`]); the kernel walks it.
 
-use crate::kernels::nd::{strided_copy, GatherPlan, StridedCopyParams};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::GatherPlan;
 
 #[cfg(test)]
 mod tests;
@@ -14,6 +16,7 @@ pub type DepthToSpaceParams<'a> = StridedCopyParams<'a>;
 /// Compile-time: the strided copy of DEPTH_TO_SPACE with `block_size` on the NHWC
 /// `input_shape`. `None` where TFLite Micro's Prepare fails (`block_size <= 0`, a depth
 /// that is not a multiple of `block_size²`).
+#[cfg(feature = "prepare")]
 pub fn prepare_depth_to_space(input_shape: [usize; 4], block_size: usize) -> Option<GatherPlan> {
     let [b, h, w, c] = input_shape;
     let bs2 = block_size.checked_mul(block_size)?;

@@ -18,6 +18,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "prepare")]
 use crate::isa::TargetClass;
 use crate::kernels::window::RowRange;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};
@@ -166,6 +167,7 @@ impl DepthwiseConv2dVariant {
     /// accumulators) on `target`. `Mult1` and `OneChannel` are made for the Arm DSP
     /// micro-kernels (SMLABB/SMLAD lanes, packed requantization); a host takes `Window`,
     /// which has an AVX2 form.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> DepthwiseConv2dVariant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
@@ -194,6 +196,7 @@ impl DepthwiseConv2dVariant {
     }
 
     /// The length of [`DepthwiseConv2dVariant::pack`]'s table (0: none).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         let [_, f_h, f_w, out_d] = g.filter_shape;
         let groups = out_d / fast::LANES;
@@ -217,6 +220,7 @@ impl DepthwiseConv2dVariant {
     /// (byte `[w(ta, c), w(ta, c + 1), w(tb, c), w(tb, c + 1)]` for tap pairs (0, 2) and
     /// (1, 3), channel pairs (0, 1) and (2, 3)), then the folded biases and the
     /// requantization as for `Mult1`.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
@@ -268,6 +272,7 @@ impl DepthwiseConv2dVariant {
 
 /// Channel `c`'s bias plus `input_offset` times the sum of its taps (the filter is
 /// `[1, h, w, out_d]`, wrapping: [`crate::prepare::fold_input_offset`]).
+#[cfg(feature = "prepare")]
 fn folded_bias(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, c: usize) -> i32 {
     let out_d = p.geometry.filter_shape[3];
     let taps = filter.iter().skip(c).step_by(out_d.max(1)).copied();
@@ -277,6 +282,7 @@ fn folded_bias(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]
 /// The tail of a packed group of four channels from `c0` (`Mult1`, `OneChannel` and the
 /// int4 `Mult1` form): the four folded biases, then the packed requantization
 /// (`fast::GROUP_TAIL` words in `out`).
+#[cfg(feature = "prepare")]
 pub(crate) fn pack_group_tail(p: &DepthwiseConv2dParams<S8>, filter: &[i8], bias: Option<&[i32]>, c0: usize, out: &mut [i32]) {
     let (init, rq) = out.split_at_mut(fast::LANES);
     for (j, v) in init.iter_mut().enumerate() {
@@ -312,6 +318,7 @@ pub enum DepthwiseConv2dU8Variant {
 impl DepthwiseConv2dU8Variant {
     /// The variant for a legacy uint8 depthwise convolution on `target`: `Window` on hosts,
     /// else `Reference`.
+    #[cfg(feature = "prepare")]
     pub fn select(target: TargetClass) -> DepthwiseConv2dU8Variant {
         if target.is_host() {
             DepthwiseConv2dU8Variant::Window
@@ -334,6 +341,7 @@ pub enum DepthwiseConv2dF32Variant {
 
 impl DepthwiseConv2dF32Variant {
     /// The variant for this float32 depthwise convolution on `target`.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &DepthwiseConv2dParams<F32>, target: TargetClass) -> DepthwiseConv2dF32Variant {
         let g = &p.geometry;
         let [_, f_h, f_w, out_d] = g.filter_shape;
@@ -351,6 +359,7 @@ impl DepthwiseConv2dF32Variant {
     }
 
     /// The length of [`DepthwiseConv2dF32Variant::pack`]'s table.
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &ConvGeometry) -> usize {
         match self {
             DepthwiseConv2dF32Variant::Reference => 0,
@@ -360,6 +369,7 @@ impl DepthwiseConv2dF32Variant {
 
     /// The compile-time packing: per block of 8 channels, their biases, then their weights
     /// per tap.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &DepthwiseConv2dParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         match self {

@@ -15,8 +15,10 @@ mod tests;
 use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, clamp_min_max, Broadcast, PlainBinaryParams};
 use crate::quant::{
     get_reciprocal_or_zero, multiply_by_quantized_multiplier_greater_than_one, rounding_divide_by_pot,
-    saturating_rounding_doubling_high_mul, QuantParams,
+    saturating_rounding_doubling_high_mul,
 };
+#[cfg(feature = "prepare")]
+use crate::quant::QuantParams;
 
 /// One int32 quotient with Cortex-M `SDIV` semantics (see the module docs).
 #[inline]
@@ -87,6 +89,7 @@ pub struct DivS8Params<'a> {
 /// float32 and widened, as its `static_cast<double>(input1->params.scale /
 /// (input2->params.scale * output->params.scale))` does. `None` when the multiplier cannot
 /// be quantized.
+#[cfg(feature = "prepare")]
 pub fn prepare_div_s8<'a>(
     input1: QuantParams,
     input2: QuantParams,

@@ -20,6 +20,7 @@ mod tests;
 
 use crate::kernels::nd::{broadcast_binary, broadcast_binary_in_place, Broadcast};
 use crate::math::{cosf, expf, expm1f, logf, sinf, sqrtf};
+#[cfg(feature = "prepare")]
 use crate::prepare::{quantize_multiplier, quantize_multiplier_smaller_than_one_exp};
 use crate::quant::{
     ceil_f32, exp_on_negative_values, fixedpoint_rescale, floor_f32, get_inv_sqrt_quantized_multiplier_exp,
@@ -160,6 +161,7 @@ pub struct AbsRsqrtParams {
 
 /// `PrepareAbsRsqrt` for ABS (`SetAbsOutputMultiplier`: the scales divided in float, then
 /// `QuantizeMultiplier` in double). `None` where TFLite's `QuantizeMultiplier` fails.
+#[cfg(feature = "prepare")]
 pub fn prepare_abs(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<AbsRsqrtParams> {
     let needs_rescale = input_scale != output_scale;
     let (multiplier, shift) = if needs_rescale { quantize_multiplier((input_scale / output_scale) as f64)? } else { (0, 0) };
@@ -168,6 +170,7 @@ pub fn prepare_abs(input_scale: f32, input_zero_point: i32, output_scale: f32, o
 
 /// `PrepareAbsRsqrt` for RSQRT (`SetRsqrtOutputMultiplier`: `1. / double(sqrtf(input_scale)
 /// * output_scale)`).
+#[cfg(feature = "prepare")]
 pub fn prepare_rsqrt(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<AbsRsqrtParams> {
     let scale = 1.0 / (sqrtf(input_scale) * output_scale) as f64;
     let (multiplier, shift) = quantize_multiplier(scale)?;
@@ -390,6 +393,7 @@ pub type SquaredDifferenceParams<'a> = crate::kernels::add::AddParams<'a>;
 /// `PrepareQuantized` of `squared_difference.cc` (double arithmetic as there). `int16`
 /// selects left shift 0 and the int16 range. `None` where a multiplier does not quantize.
 #[allow(clippy::too_many_arguments)]
+#[cfg(feature = "prepare")]
 pub fn prepare_squared_difference<'a>(
     input1: (f32, i32),
     input2: (f32, i32),
@@ -579,6 +583,7 @@ pub struct LogSoftmaxS8Params {
 /// `diff_min = -CalculateInputRadius(5, left_shift)`. `None` where TFLite's
 /// `TFLITE_CHECK`s fail (a reverse scaling of 1 or more: an input scale whose multiplier
 /// rounds to exactly a power of two times 2^-26).
+#[cfg(feature = "prepare")]
 pub fn prepare_log_softmax_s8(input_scale: f32, depth: usize) -> Option<LogSoftmaxS8Params> {
     let q = crate::prepare::softmax_s8(input_scale, 1.0)?;
     let real_reverse_scaling_divisor = (1i64 << (31 - q.input_left_shift)) as f64 / q.input_multiplier as f64;

@@ -22,6 +22,7 @@ pub mod scalar;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "prepare")]
 use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8};
 
@@ -136,6 +137,7 @@ pub fn as_conv<'a>(p: &FullyConnectedParams<'a, S8>) -> crate::kernels::conv_2d:
 }
 
 /// [`as_conv`]'s geometry.
+#[cfg(feature = "prepare")]
 fn as_conv_geometry(g: &FullyConnectedGeometry) -> crate::kernels::conv_2d::ConvGeometry {
     let quant = crate::kernels::numerics::QuantS8 { input_offset: 0, output_offset: 0, output_multiplier: &[], output_shift: &[] };
     let p = FullyConnectedParams::<S8> { geometry: *g, weights_offset: 0, quant, clamp: crate::kernels::numerics::Clamp { min: i8::MIN, max: i8::MAX } };
@@ -177,6 +179,7 @@ impl FullyConnectedVariant {
     /// The fastest variant for these int8 parameters, weights (`[units, depth]`) and bias
     /// on `target`. `Interleaved` is made for the Arm DSP micro-kernels (packed
     /// requantization); a host takes `Dot4`, which has an AVX2 form.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, target: TargetClass) -> FullyConnectedVariant {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         if p.weights_offset != 0 || depth == 0 {
@@ -208,6 +211,7 @@ impl FullyConnectedVariant {
     }
 
     /// The length of [`FullyConnectedVariant::pack`]'s table (0: none).
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedVariant::Reference => 0,
@@ -223,6 +227,7 @@ impl FullyConnectedVariant {
     /// bias. `Dot4` reads the weights as in the model; `Interleaved` appends them per block
     /// of four units, word `4k + j` of a block holding bytes `4k..4k + 4` of unit `j`'s row
     /// (little endian), so that the kernel walks one pointer.
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &FullyConnectedParams<S8>, filter: &[i8], bias: Option<&[i32]>, packed: &mut [i32]) {
         let (depth, units) = (p.geometry.input_depth, p.geometry.output_depth);
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
@@ -303,6 +308,7 @@ pub enum FullyConnectedF32Variant {
 
 impl FullyConnectedF32Variant {
     /// The variant for this float32 fully-connected op on `target`.
+    #[cfg(feature = "prepare")]
     pub fn select(p: &FullyConnectedParams<F32>, target: TargetClass) -> FullyConnectedF32Variant {
         let g = &p.geometry;
         if g.input_depth == 0 || g.output_depth == 0 {
@@ -315,6 +321,7 @@ impl FullyConnectedF32Variant {
     }
 
     /// The length of [`FullyConnectedF32Variant::pack`]'s table.
+    #[cfg(feature = "prepare")]
     pub fn packed_len(self, g: &FullyConnectedGeometry) -> usize {
         match self {
             FullyConnectedF32Variant::Reference => 0,
@@ -326,6 +333,7 @@ impl FullyConnectedF32Variant {
     /// The compile-time packing. `Packed`: per block of 8 units, their biases, then per input
     /// element their 8 weights. `Blocked`: per block of 4 units, per input element their 4
     /// weights (no bias).
+    #[cfg(feature = "prepare")]
     pub fn pack(self, p: &FullyConnectedParams<F32>, filter: &[f32], bias: Option<&[f32]>, packed: &mut [f32]) {
         debug_assert_eq!(packed.len(), self.packed_len(&p.geometry));
         let g = &p.geometry;

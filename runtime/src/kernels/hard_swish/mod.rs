@@ -70,6 +70,7 @@ pub(crate) fn hard_swish_s8_table_in_place(params: &HardSwishParams, data: &mut 
 
 /// int8 HARD_SWISH parameters: TFLite Micro `HardSwishPrepare` (hard_swish_common.cc).
 /// `None` where it fails (output multiplier exponent > 0) or a zero point is not int8.
+#[cfg(feature = "prepare")]
 pub fn prepare_hard_swish_s8(input_scale: f32, input_zero_point: i32, output_scale: f32, output_zero_point: i32) -> Option<HardSwishParams> {
     let hires_input_scale = (1.0f32 / 128.0f32) * input_scale;
     let reluish_scale = 3.0f32 / 32768.0f32;

@@ -3,7 +3,9 @@
 //! (`CalculateOpDataLeakyRelu`) and `reference/leaky_relu.h` (`QuantizeLeakyRelu`):
 //! an identity requantization for `x >= zp` and an alpha one for `x < zp`.
 
+#[cfg(feature = "prepare")]
 use crate::prepare::quantize_multiplier;
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 pub mod scalar;
@@ -28,6 +30,7 @@ pub struct LeakyReluParams {
 }
 
 /// TFLite Micro `CalculateOpDataLeakyRelu` for int8. `None` on non-finite values.
+#[cfg(feature = "prepare")]
 pub fn prepare_leaky_relu(input: QuantParams, output: QuantParams, alpha: f32) -> Option<LeakyReluParams> {
     let alpha_multiplier = (input.scale * alpha / output.scale) as f64;
     let (output_multiplier_alpha, output_shift_alpha) = quantize_multiplier(alpha_multiplier)?;

@@ -66,6 +66,7 @@ pub(crate) fn logistic_s8_table_in_place(params: &LogisticParams, data: &mut [i8
 /// int8 LOGISTIC parameters (TFLite Micro `CalculateArithmeticOpDataLogistic`). TFLite
 /// Micro requires the output zero point to be -128 (and the converter makes the scale
 /// 1/256); `None` otherwise.
+#[cfg(feature = "prepare")]
 pub fn prepare_logistic_s8(input_scale: f32, input_zero_point: i32, output_zero_point: i32) -> Option<LogisticParams> {
     if output_zero_point != -128 {
         return None;
@@ -87,6 +88,7 @@ pub struct LutS16Params {
 
 /// TFLite `CheckedLog2` in `f32`: the rounded base-2 logarithm of `x` and whether `x` is
 /// within 1e-3 of that power of two in the exponent.
+#[cfg(feature = "prepare")]
 fn checked_log2(x: f32) -> (i32, bool) {
     let x_log2 = crate::math::logf(x) * (1.0f32 / crate::math::logf(2.0));
     let rounded = crate::quant::round_f32(x_log2);
@@ -98,6 +100,7 @@ fn checked_log2(x: f32) -> (i32, bool) {
 /// also 1) takes the multiplier `3 << k`; any other scale `multiplier = scale * 4096 * 3`
 /// doubled up to 31 times while at most 32767 / 2, the shift counting the doublings. `None`
 /// where TFLite Micro fails (output scale not 2^-15) or its arithmetic would overflow.
+#[cfg(feature = "prepare")]
 pub fn prepare_lut_s16(input_scale: f32, output_scale: f32, tanh: bool) -> Option<LutS16Params> {
     let (in_log2, in_pot) = checked_log2(input_scale);
     let mut left_shift = 12 + in_log2;

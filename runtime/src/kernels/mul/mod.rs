@@ -2,7 +2,9 @@
 //! `reference/integer_ops/mul.h` (`MulElementwise`, `BroadcastMul6DSlow`).
 
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s8, quantize_multiplier, FusedActivation};
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 pub mod plain;
@@ -33,6 +35,7 @@ pub struct MulParams<'a> {
 }
 
 /// TFLite Micro `CalculateOpDataMul` for int8 (f64 math).
+#[cfg(feature = "prepare")]
 pub fn prepare_mul<'a>(
     input1: QuantParams,
     input2: QuantParams,
@@ -96,4 +99,6 @@ pub fn mul_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, inp
     plain::mul_i32_in_place(params, input1_output, input2)
 }
 
-pub use s16::{mul_s16, mul_s16_in_place, prepare_mul_s16};
+pub use s16::{mul_s16, mul_s16_in_place};
+#[cfg(feature = "prepare")]
+pub use s16::prepare_mul_s16;

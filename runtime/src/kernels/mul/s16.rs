@@ -4,12 +4,17 @@
 //! 0 for int16 ([`prepare_mul_s16`] refuses others).
 
 use super::MulParams;
+#[cfg(feature = "prepare")]
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s16, quantize_multiplier, FusedActivation};
-use crate::quant::{multiply_by_quantized_multiplier, QuantParams};
+use crate::quant::multiply_by_quantized_multiplier;
+#[cfg(feature = "prepare")]
+use crate::quant::QuantParams;
 
 /// TFLite Micro `CalculateOpDataMul` for int16 (f64 math; zero points 0). `None` where
 /// TFLite Micro fails.
+#[cfg(feature = "prepare")]
 pub fn prepare_mul_s16<'a>(
     input1: QuantParams,
     input2: QuantParams,

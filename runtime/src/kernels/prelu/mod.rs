@@ -5,7 +5,9 @@
 //! and one for the `input * alpha` product.
 
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::quantize_multiplier;
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 pub mod scalar;
@@ -35,6 +37,7 @@ pub struct PreluParams<'a> {
 
 /// TFLite Micro `CalculatePreluParams` for int8 and int16 (f64 math). `None` on non-finite
 /// scales.
+#[cfg(feature = "prepare")]
 pub fn prepare_prelu<'a>(
     input: QuantParams,
     alpha: QuantParams,

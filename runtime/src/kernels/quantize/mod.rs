@@ -10,7 +10,9 @@
 //!   int16, int32; int8 -> int16, int32, uint8; uint8 -> int8; int32 -> int8, int16): the same
 //!   `Requantize` step, clamped to the output type.
 
+#[cfg(feature = "prepare")]
 use crate::prepare::quantize_multiplier;
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 pub mod scalar;
@@ -40,6 +42,7 @@ pub struct RequantizeParams {
 }
 
 /// TFLite Micro `PrepareQuantizeReference` for int8 -> int8. `None` on non-finite scales.
+#[cfg(feature = "prepare")]
 pub fn prepare_requantize(input: QuantParams, output: QuantParams) -> Option<RequantizeParams> {
     let effective_scale = input.scale as f64 / output.scale as f64;
     let (multiplier, shift) = quantize_multiplier(effective_scale)?;

@@ -8,8 +8,11 @@
 //! TFLM has no RELU_N1_TO_1; TFLite's `QuantizedReluX(-1, 1)` is used.
 
 use crate::kernels::nd::{map, map_in_place};
+#[cfg(feature = "prepare")]
 use crate::prepare::quantize_multiplier;
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
+#[cfg(feature = "prepare")]
 use crate::quant::round_f32;
 
 pub mod s16;
@@ -36,6 +39,7 @@ pub struct ReluParams {
 
 /// TFLite `CalculateReluOpData` / `QuantizedReluX` for int8: `act_max = None` means
 /// +infinity (plain RELU). `None` on non-finite scales.
+#[cfg(feature = "prepare")]
 pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> Option<ReluParams> {
     let real_multiplier = (input.scale / output.scale) as f64;
     let (output_multiplier, output_shift) = quantize_multiplier(real_multiplier)?;
@@ -56,16 +60,19 @@ pub fn prepare_relu_x(input: QuantParams, output: QuantParams, act_min: f32, act
 }
 
 /// RELU: `[0, inf)`.
+#[cfg(feature = "prepare")]
 pub fn prepare_relu(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, 0.0, None)
 }
 
 /// RELU6: `[0, 6]`.
+#[cfg(feature = "prepare")]
 pub fn prepare_relu6(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, 0.0, Some(6.0))
 }
 
 /// RELU_N1_TO_1: `[-1, 1]`.
+#[cfg(feature = "prepare")]
 pub fn prepare_relu_n1_to_1(input: QuantParams, output: QuantParams) -> Option<ReluParams> {
     prepare_relu_x(input, output, -1.0, Some(1.0))
 }
@@ -156,4 +163,6 @@ pub fn relu6_f32_in_place(data: &mut [f32]) {
     map_in_place(data, relu6_f32_one)
 }
 
-pub use s16::{prepare_relu_x_s16, relu_s16, relu_s16_in_place};
+pub use s16::{relu_s16, relu_s16_in_place};
+#[cfg(feature = "prepare")]
+pub use s16::prepare_relu_x_s16;

@@ -7,11 +7,15 @@
 //! output quantization are equal (the only case the compiler lowers).
 
 use super::ReluParams;
+#[cfg(feature = "prepare")]
 use crate::prepare::quantize_multiplier;
-use crate::quant::{multiply_by_quantized_multiplier, round_f32, QuantParams};
+use crate::quant::multiply_by_quantized_multiplier;
+#[cfg(feature = "prepare")]
+use crate::quant::{round_f32, QuantParams};
 
 /// `CalculateReluOpData<int16_t>` for `[act_min, act_max]` (`None`: +infinity). `None`
 /// when a zero point is not 0 (TFLite Micro's Prepare fails) or the scales do not quantize.
+#[cfg(feature = "prepare")]
 pub fn prepare_relu_x_s16(input: QuantParams, output: QuantParams, act_min: f32, act_max: Option<f32>) -> Option<ReluParams> {
     if input.zero_point != 0 || output.zero_point != 0 {
         return None;

@@ -64,6 +64,7 @@ pub struct ResizeBilinearF32Params {
 /// Compile-time: the float32 params, the scales computed as `ResizeBilinear<float>` does.
 /// `None` for zero sizes or `align_corners` together with `half_pixel_centers`.
 #[allow(clippy::too_many_arguments)]
+#[cfg(feature = "prepare")]
 pub fn prepare_resize_bilinear_f32(
     batches: usize,
     input_height: usize,
@@ -102,6 +103,7 @@ pub fn resize_bilinear_f32(params: &ResizeBilinearF32Params, input: &[f32], outp
 /// them. `None` for zero output sizes or align_corners together with half_pixel_centers
 /// (TFLite rejects that).
 #[allow(clippy::too_many_arguments)]
+#[cfg(feature = "prepare")]
 pub fn prepare_resize_bilinear(
     batches: usize,
     input_height: usize,

@@ -51,6 +51,7 @@ pub fn nearest_neighbor_index(
 
 /// Compile-time: fill `row_offsets` (len = output height) and `col_offsets` (len =
 /// output width) for an NHWC input of `input_height x input_width x depth`.
+#[cfg(feature = "prepare")]
 pub fn prepare_resize_nearest_neighbor(
     input_height: usize,
     input_width: usize,

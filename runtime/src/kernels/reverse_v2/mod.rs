@@ -4,7 +4,9 @@
 //! along every reversed axis mirrored. The compiler folds this into a strided copy with
 //! negative strides ([`prepare_reverse_v2`]); the kernel walks it.
 
-use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{row_major_strides, GatherPlan, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -15,6 +17,7 @@ pub type ReverseV2Params<'a> = StridedCopyParams<'a>;
 /// Compile-time: the strided copy reversing `axes` (each `< rank`, any order, no repeats)
 /// of `input_shape`. `None` for a repeated or out-of-range axis or a rank above
 /// [`MAX_RANK`].
+#[cfg(feature = "prepare")]
 pub fn prepare_reverse_v2(input_shape: &[usize], axes: &[usize]) -> Option<GatherPlan> {
     let rank = input_shape.len();
     if rank > MAX_RANK {

@@ -3,7 +3,9 @@
 //! resolves begin/size into a strided copy ([`prepare_slice`]); the scalar implementation
 //! is [`crate::kernels::nd::strided_copy`].
 
-use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{row_major_strides, GatherPlan, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -13,6 +15,7 @@ pub type SliceParams<'a> = StridedCopyParams<'a>;
 
 /// Compile-time: resolve SLICE's `begin` and `size` tensors (same length as the input's
 /// rank) for `input_shape`. `None` if out of bounds (TFLite would read out of bounds).
+#[cfg(feature = "prepare")]
 pub fn prepare_slice(input_shape: &[usize], begin: &[i64], size: &[i64]) -> Option<GatherPlan> {
     let rank = input_shape.len();
     if begin.len() != rank || size.len() != rank || rank > MAX_RANK {

@@ -3,7 +3,9 @@
 //! input_depth + d] = input[b, h, w, d]`. The compiler folds the index map into a strided
 //! copy ([`prepare_space_to_depth`]); the kernel walks it.
 
-use crate::kernels::nd::{strided_copy, GatherPlan, StridedCopyParams};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::GatherPlan;
 
 #[cfg(test)]
 mod tests;
@@ -14,6 +16,7 @@ pub type SpaceToDepthParams<'a> = StridedCopyParams<'a>;
 /// Compile-time: the strided copy of SPACE_TO_DEPTH with `block_size` on the NHWC
 /// `input_shape`. `None` where TFLite Micro's Prepare fails (a height or width that is not
 /// a multiple of `block_size`) or would divide by zero (`block_size == 0`).
+#[cfg(feature = "prepare")]
 pub fn prepare_space_to_depth(input_shape: [usize; 4], block_size: usize) -> Option<GatherPlan> {
     let [b, h, w, c] = input_shape;
     if block_size == 0 || h % block_size != 0 || w % block_size != 0 {

@@ -4,7 +4,9 @@
 //! works one output at a time ([`split`]) or on all outputs ([`split_all`]); the scalar
 //! implementation is [`crate::kernels::nd::strided_copy`].
 
-use crate::kernels::nd::{strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{GatherPlan, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -31,6 +33,7 @@ pub fn split_size(axis_dim: usize, num_splits: usize) -> Option<usize> {
 
 /// Compile-time: the strided copy producing the output that holds
 /// `input[.., start..start + len, ..]` along `axis` (0-based, already resolved).
+#[cfg(feature = "prepare")]
 pub fn prepare_split_output(input_shape: &[usize], axis: usize, start: usize, len: usize) -> Option<GatherPlan> {
     if axis >= input_shape.len() || input_shape.len() > MAX_RANK || start.checked_add(len)? > input_shape[axis] {
         return None;

@@ -2,7 +2,9 @@
 //! Mirrors TFLite Micro `split_v.cc`. Each output is one [`SplitParams`] strided copy
 //! built with [`crate::kernels::split::prepare_split_output`].
 
-pub use crate::kernels::split::{prepare_split_output, split, split_all, split_s8, SplitParams};
+pub use crate::kernels::split::{split, split_all, split_s8, SplitParams};
+#[cfg(feature = "prepare")]
+pub use crate::kernels::split::prepare_split_output;
 
 /// Compile-time: resolve `size_splits` (at most one `-1`) against the axis size into
 /// `sizes` (same length). `None` if invalid (more than one -1, negative sizes, or sizes

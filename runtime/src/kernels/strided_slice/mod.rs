@@ -8,7 +8,9 @@
 //! Like TFLite Micro, `ellipsis_mask` and `new_axis_mask` are not interpreted (TFLM sets
 //! them to 0); a compiler should reject models that set them.
 
-use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{row_major_strides, GatherPlan};
 
 #[cfg(test)]
 mod tests;
@@ -140,6 +142,7 @@ pub fn strided_slice_bounds(
 /// The number of elements is the product of `bounds.count`; the model's output shape is
 /// those counts minus the shrunk axes.
 #[allow(clippy::too_many_arguments)]
+#[cfg(feature = "prepare")]
 pub fn prepare_strided_slice(
     input_shape: &[usize],
     begin: &[i32],

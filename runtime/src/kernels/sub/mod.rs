@@ -3,8 +3,11 @@
 //! with a difference. Note `CalculateOpDataSub` computes its real multipliers in f32
 //! (unlike ADD's f64), which [`prepare_sub`] reproduces.
 
+#[cfg(feature = "prepare")]
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s8, FusedActivation};
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 pub mod plain;
@@ -19,6 +22,7 @@ pub type SubParams<'a> = crate::kernels::add::AddParams<'a>;
 /// `CalculateOpDataSub`'s multipliers for `left_shift` (20 for int8, 15 for int16): the
 /// scale ratios in f32, then f64, with the output's activation range `(min, max)`. `None` when a
 /// multiplier falls outside `(0, 1)` (TFLite would fail to prepare).
+#[cfg(feature = "prepare")]
 pub(crate) fn sub_params<'a>(
     left_shift: i32,
     (activation_min, activation_max): (i32, i32),
@@ -35,6 +39,7 @@ pub(crate) fn sub_params<'a>(
 }
 
 /// TFLite Micro `CalculateOpDataSub` for int8 (f32 multiplier math, then f64).
+#[cfg(feature = "prepare")]
 pub fn prepare_sub<'a>(
     input1: QuantParams,
     input2: QuantParams,
@@ -87,4 +92,6 @@ pub fn sub_i32_in_place(params: &crate::kernels::nd::PlainBinaryParams<i32>, inp
     plain::sub_i32_in_place(params, input1_output, input2)
 }
 
-pub use s16::{prepare_sub_s16, sub_s16, sub_s16_in_place};
+pub use s16::{sub_s16, sub_s16_in_place};
+#[cfg(feature = "prepare")]
+pub use s16::prepare_sub_s16;

@@ -4,11 +4,15 @@
 
 use super::SubParams;
 use crate::kernels::add::s16::add_sub_one_s16;
+#[cfg(feature = "prepare")]
 use crate::kernels::nd::Broadcast;
+#[cfg(feature = "prepare")]
 use crate::prepare::{activation_range_s16, FusedActivation};
+#[cfg(feature = "prepare")]
 use crate::quant::QuantParams;
 
 /// TFLite Micro `CalculateOpDataSub` for an int16 output. `None` where TFLite would fail.
+#[cfg(feature = "prepare")]
 pub fn prepare_sub_s16<'a>(
     input1: QuantParams,
     input2: QuantParams,

@@ -64,6 +64,7 @@ pub(crate) fn tanh_s8_table_in_place(params: &TanhParams, data: &mut [i8]) {
 
 /// int8 TANH parameters (TFLite Micro tanh.cc `CalculateArithmeticOpData`; the output is
 /// implicitly scale 1/128, zero point 0).
+#[cfg(feature = "prepare")]
 pub fn prepare_tanh_s8(input_scale: f32, input_zero_point: i32) -> TanhParams {
     let (input_multiplier, input_left_shift, input_range_radius) = crate::prepare::logistic_tanh_input_s8(input_scale);
     TanhParams { input_zero_point, input_range_radius, input_multiplier, input_left_shift }

@@ -3,7 +3,9 @@
 //! dim `d` walks input dim `perm[d]`. The compiler folds the permutation into a strided
 //! copy ([`prepare_transpose`]); the kernel just walks it.
 
-use crate::kernels::nd::{row_major_strides, strided_copy, GatherPlan, StridedCopyParams, MAX_RANK};
+use crate::kernels::nd::{strided_copy, StridedCopyParams};
+#[cfg(feature = "prepare")]
+use crate::kernels::nd::{row_major_strides, GatherPlan, MAX_RANK};
 
 #[cfg(test)]
 mod tests;
@@ -13,6 +15,7 @@ pub type TransposeParams<'a> = StridedCopyParams<'a>;
 
 /// Compile-time: the strided copy for `perm` applied to `input_shape`. `None` if `perm`
 /// is not a permutation of `0..rank` or the rank exceeds the maximum.
+#[cfg(feature = "prepare")]
 pub fn prepare_transpose(input_shape: &[usize], perm: &[usize]) -> Option<GatherPlan> {
     let rank = input_shape.len();
     if perm.len() != rank || rank > MAX_RANK {

@@ -2,6 +2,7 @@
 //! dropped from the output's shape, which does not change its data). Mirrors TFLite
 //! Micro `unpack.cc`. Each output is one [`SplitParams`] strided copy.
 
+#[cfg(feature = "prepare")]
 use crate::kernels::nd::GatherPlan;
 pub use crate::kernels::split::{split as unpack, split_all as unpack_all, split_s8 as unpack_s8, SplitParams};
 
@@ -9,6 +10,7 @@ pub use crate::kernels::split::{split as unpack, split_all as unpack_all, split_
 pub type UnpackParams<'a> = SplitParams<'a>;
 
 /// Compile-time: the strided copy for output `index` of UNPACK along `axis` (resolved).
+#[cfg(feature = "prepare")]
 pub fn prepare_unpack_output(input_shape: &[usize], axis: usize, index: usize) -> Option<GatherPlan> {
     crate::kernels::split::prepare_split_output(input_shape, axis, index, 1)
 }
