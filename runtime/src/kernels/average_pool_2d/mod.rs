@@ -6,6 +6,8 @@
 //! TFLite Micro requires equal input and output quantization, so there is no
 //! requantization. One loop nest ([`average_pool_2d`]) for every numerics.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod lanes;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
