@@ -8,8 +8,8 @@
 //! the division's rounding error `|q| 2^-53` (`|q| <= 129`), so truncation lands where the
 //! integer division does. The clamp and narrowing follow.
 
-use super::elementwise::Src;
 use super::Avx2;
+use crate::kernels::elementwise::lanes::Src;
 use crate::kernels::average_pool_2d::lanes::{drive, PoolMicro};
 use crate::kernels::average_pool_2d::AveragePool2dParams;
 use crate::kernels::numerics::S8;

@@ -15,6 +15,8 @@
 //! - SQUARED_DIFFERENCE (float32, int32, int8, int16), FLOOR_DIV and FLOOR_MOD (float32):
 //!   broadcasting binaries over [`Broadcast`].
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod lanes;
 #[cfg(test)]
 mod tests;
 

@@ -1,15 +1,11 @@
-//! AVX-512 int8 elementwise binary kernels: ADD, SUB and MUL on sixteen int32 lanes, the
-//! arithmetic of the AVX2 forms (`super::super::elementwise`, whose module doc states why it
-//! is exact) with [`super::requant::requant_lanes`] and `vpmovsdb` narrowing (exact after
-//! the clamp). The parameter folding and the walk over the broadcast's rows are the AVX2
-//! module's.
+//! AVX-512 int8 elementwise binary micro-kernels: ADD, SUB and MUL on sixteen int32 lanes,
+//! the arithmetic of the AVX2 micro-kernels (`super::super::elementwise`, whose module doc
+//! states why it is exact) with [`super::requant::requant_lanes`] and `vpmovsdb` narrowing
+//! (exact after the clamp), for the one host loop nest (`crate::kernels::elementwise::lanes`).
 
 use super::requant::requant_lanes;
 use super::Avx512Vnni;
-use crate::arch::x86_64::elementwise::{binary, binary_in_place, row, row_in_place, AddSub, Mul, Operand};
-use crate::kernels::add::AddParams;
-use crate::kernels::mul::MulParams;
-use crate::kernels::nd::Broadcast;
+use crate::kernels::elementwise::lanes::{binary_entries, AddSub, Mul, Operand, PairMicro};
 use core::arch::x86_64::*;
 
 /// An [`Operand`] in registers.
@@ -119,124 +115,46 @@ unsafe fn mul16(f: &Mul, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
     }
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn add_sub_rows<const SUB: bool>(f: &AddSub, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    let Some(rows) = binary(b, x, y) else { return false };
-    let out = &mut out[..b.out_len()];
-    // SAFETY: AVX512F (this function's target features).
-    let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    for (x, y, r) in rows {
-        row::<16>(x, y, &mut out[r], |x, y| {
-            // SAFETY: as above.
-            unsafe { add_sub16::<SUB>(f, &va, &vb, x, y) }
-        });
-    }
-    true
+/// ADD (`SUB = false`) or SUB on sixteen lanes: both operands' rescaling in registers.
+struct AddSub16<'f, const SUB: bool> {
+    f: &'f AddSub,
+    a: OperandV,
+    b: OperandV,
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn add_sub_rows_in_place<const SUB: bool>(f: &AddSub, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    let Some(rows) = binary_in_place(b, y) else { return false };
-    let inout = &mut inout[..b.out_len()];
-    // SAFETY: AVX512F (this function's target features).
-    let (va, vb) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
-    for (y, r) in rows {
-        row_in_place::<16>(&mut inout[r], y, |x, y| {
-            // SAFETY: as above.
-            unsafe { add_sub16::<SUB>(f, &va, &vb, x, y) }
-        });
+impl<'f, const SUB: bool> AddSub16<'f, SUB> {
+    #[inline(always)]
+    fn new(_: Avx512Vnni, f: &'f AddSub) -> Self {
+        // SAFETY: the token proves AVX512F.
+        let (a, b) = unsafe { (OperandV::new(&f.a), OperandV::new(&f.b)) };
+        AddSub16 { f, a, b }
     }
-    true
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn mul_rows(f: &Mul, b: &Broadcast, x: &[i8], y: &[i8], out: &mut [i8]) -> bool {
-    let Some(rows) = binary(b, x, y) else { return false };
-    let out = &mut out[..b.out_len()];
-    for (x, y, r) in rows {
-        row::<16>(x, y, &mut out[r], |x, y| {
-            // SAFETY: AVX512F (this function's target features).
-            unsafe { mul16(f, x, y) }
-        });
+impl<const SUB: bool> PairMicro<16> for AddSub16<'_, SUB> {
+    #[inline(always)]
+    fn apply(&self, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
+        // SAFETY: made from the AVX-512 token (`new`).
+        unsafe { add_sub16::<SUB>(self.f, &self.a, &self.b, x, y) }
     }
-    true
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
-fn mul_rows_in_place(f: &Mul, b: &Broadcast, inout: &mut [i8], y: &[i8]) -> bool {
-    let Some(rows) = binary_in_place(b, y) else { return false };
-    let inout = &mut inout[..b.out_len()];
-    for (y, r) in rows {
-        row_in_place::<16>(&mut inout[r], y, |x, y| {
-            // SAFETY: AVX512F (this function's target features).
-            unsafe { mul16(f, x, y) }
-        });
+/// MUL on sixteen lanes (the token proves AVX-512).
+struct Mul16<'f>(Avx512Vnni, &'f Mul);
+
+impl<'f> Mul16<'f> {
+    #[inline(always)]
+    fn new(t: Avx512Vnni, f: &'f Mul) -> Self {
+        Mul16(t, f)
     }
-    true
 }
 
-/// `kernels::add::add_s8` on AVX-512.
-pub(crate) fn add_s8(_: Avx512Vnni, p: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
-    if let Some(f) = AddSub::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { add_sub_rows::<false>(&f, &p.broadcast, input1, input2, output) } {
-            return;
-        }
+impl PairMicro<16> for Mul16<'_> {
+    #[inline(always)]
+    fn apply(&self, x: &[i8; 16], y: &[i8; 16]) -> [i8; 16] {
+        // SAFETY: the token (`self.0`) proves AVX512F.
+        unsafe { mul16(self.1, x, y) }
     }
-    crate::kernels::add::scalar::add_s8(p, input1, input2, output)
 }
 
-/// `kernels::add::add_s8_in_place` on AVX-512.
-pub(crate) fn add_s8_in_place(_: Avx512Vnni, p: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
-    if let Some(f) = AddSub::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { add_sub_rows_in_place::<false>(&f, &p.broadcast, input1_output, input2) } {
-            return;
-        }
-    }
-    crate::kernels::add::scalar::add_s8_in_place(p, input1_output, input2)
-}
-
-/// `kernels::sub::sub_s8` on AVX-512.
-pub(crate) fn sub_s8(_: Avx512Vnni, p: &AddParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
-    if let Some(f) = AddSub::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { add_sub_rows::<true>(&f, &p.broadcast, input1, input2, output) } {
-            return;
-        }
-    }
-    crate::kernels::sub::scalar::sub_s8(p, input1, input2, output)
-}
-
-/// `kernels::sub::sub_s8_in_place` on AVX-512.
-pub(crate) fn sub_s8_in_place(_: Avx512Vnni, p: &AddParams, input1_output: &mut [i8], input2: &[i8]) {
-    if let Some(f) = AddSub::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { add_sub_rows_in_place::<true>(&f, &p.broadcast, input1_output, input2) } {
-            return;
-        }
-    }
-    crate::kernels::sub::scalar::sub_s8_in_place(p, input1_output, input2)
-}
-
-/// `kernels::mul::mul_s8` on AVX-512.
-pub(crate) fn mul_s8(_: Avx512Vnni, p: &MulParams, input1: &[i8], input2: &[i8], output: &mut [i8]) {
-    if let Some(f) = Mul::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { mul_rows(&f, &p.broadcast, input1, input2, output) } {
-            return;
-        }
-    }
-    crate::kernels::mul::scalar::mul_s8(p, input1, input2, output)
-}
-
-/// `kernels::mul::mul_s8_in_place` on AVX-512.
-pub(crate) fn mul_s8_in_place(_: Avx512Vnni, p: &MulParams, input1_output: &mut [i8], input2: &[i8]) {
-    if let Some(f) = Mul::new(p) {
-        // SAFETY: the token proves that the CPU executes AVX-512 VNNI.
-        if unsafe { mul_rows_in_place(&f, &p.broadcast, input1_output, input2) } {
-            return;
-        }
-    }
-    crate::kernels::mul::scalar::mul_s8_in_place(p, input1_output, input2)
-}
+binary_entries!(Avx512Vnni, "avx2,avx512f,avx512bw,avx512vl,avx512vnni", 16, AddSub16, Mul16);
