@@ -4,7 +4,7 @@
 
 use super::{AveragePool2dParams, PoolGeometry};
 use crate::kernels::numerics::{Clamp, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, KernelCase, Rng, LANE_TAILS};
+use crate::kernels::test_util::{extremes, kernel_tests, IntAct, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -12,9 +12,13 @@ use std::vec::Vec;
 
 type Kernel = fn(&AveragePool2dParams<S8>, &[i8], &mut [i8]);
 
-fn naive(p: &AveragePool2dParams<S8>, input: &[i8]) -> Vec<i8> {
+/// AVERAGE_POOL_2D from the definition, in every integer numerics (the int8, int16 and
+/// uint8 suites' oracle): the cells of the window inside the input, |sum| / count rounded
+/// half up with the sign restored (TFLite's rounding half away from zero; uint8's `(sum +
+/// count / 2) / count` is the same on its non-negative sums), clamped.
+fn naive<N: IntAct>(p: &AveragePool2dParams<N>, input: &[N::Act]) -> Vec<N::Act> {
     let [n, h, w, c] = p.geometry.input_shape;
-    let mut out = vec![0i8; n * p.geometry.output_height * p.geometry.output_width * c];
+    let mut out = Vec::with_capacity(n * p.geometry.output_height * p.geometry.output_width * c);
     for b in 0..n {
         for oy in 0..p.geometry.output_height {
             for ox in 0..p.geometry.output_width {
@@ -25,7 +29,7 @@ fn naive(p: &AveragePool2dParams<S8>, input: &[i8]) -> Vec<i8> {
                             let y = (oy * p.geometry.stride_height + fy) as i64 - p.geometry.pad_top as i64;
                             let x = (ox * p.geometry.stride_width + fx) as i64 - p.geometry.pad_left as i64;
                             if (0..h as i64).contains(&y) && (0..w as i64).contains(&x) {
-                                sum += input[((b * h + y as usize) * w + x as usize) * c + ch] as i64;
+                                sum += N::wide(input[((b * h + y as usize) * w + x as usize) * c + ch]);
                                 count += 1;
                             }
                         }
@@ -33,8 +37,7 @@ fn naive(p: &AveragePool2dParams<S8>, input: &[i8]) -> Vec<i8> {
                     assert!(count > 0, "test cases keep every window overlapping the input");
                     let magnitude = (2 * sum.abs() + count) / (2 * count);
                     let avg = if sum < 0 { -magnitude } else { magnitude };
-                    out[((b * p.geometry.output_height + oy) * p.geometry.output_width + ox) * c + ch] =
-                        avg.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+                    out.push(N::narrow(avg.clamp(N::wide(p.clamp.min), N::wide(p.clamp.max))));
                 }
             }
         }
@@ -185,3 +188,313 @@ fn avx512vnni(p: &AveragePool2dParams<S8>, input: &[i8], output: &mut [i8]) {
 kernel_tests!(impl_avx2, if crate::arch::x86_64::tests::detected(), Pool, avx2);
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(impl_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Pool, avx512vnni);
+
+/// float32 AVERAGE_POOL_2D (`average_pool_2d_f32`), and the float32 pool case MAX_POOL_2D's
+/// suite shares ([`PoolF32`]). The oracle: TFLite's `reference_ops::AveragePool` / `MaxPool`
+/// in `f32` (the kernel must match it bit for bit) and the real result in `f64` (within
+/// `1e-5` of the mean magnitude).
+pub(crate) mod float32 {
+    use super::super::{average_pool_2d_f32, AveragePool2dParams};
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, floats, kernel_tests, out_size, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::window::PoolGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    pub(crate) struct PoolF32 {
+        batches: usize,
+        hw: [usize; 2],
+        depth: usize,
+        k: [usize; 2],
+        stride: [usize; 2],
+        /// `[top, left]`, below the window size so every window overlaps the input.
+        pad: [usize; 2],
+        pub(crate) clamp: usize,
+        seed: u64,
+    }
+
+    impl PoolF32 {
+        pub(crate) fn strategy() -> BoxedStrategy<Self> {
+            (1usize..3, [1usize..8, 1usize..8], 1usize..20, [1usize..4, 1usize..4], [1usize..3, 1usize..3], [0usize..3, 0usize..3], 0usize..4, any::<u64>())
+                .prop_map(|(batches, hw, depth, k, stride, pad, clamp, seed)| PoolF32 { batches, hw, depth, k, stride, pad: [pad[0].min(k[0] - 1), pad[1].min(k[1] - 1)], clamp, seed })
+                .boxed()
+        }
+
+        pub(crate) fn edge_cases() -> Vec<Self> {
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(PoolF32 { batches: 1, hw: [4, 5], depth: n, k: [2, 2], stride: [2, 2], pad: [0, 0], clamp: n, seed: n as u64 });
+                v.push(PoolF32 { batches: 1, hw: [5, 5], depth: n, k: [3, 3], stride: [2, 2], pad: [1, 1], clamp: n + 1, seed: n as u64 });
+            }
+            for (i, pad) in [[0, 0], [1, 0], [0, 1], [2, 2], [1, 2]].into_iter().enumerate() {
+                for stride in 1..=2 {
+                    v.push(PoolF32 { batches: 2, hw: [4, 5], depth: 3, k: [3, 3], stride: [stride; 2], pad, clamp: i, seed: i as u64 });
+                }
+            }
+            // A window over the whole input (global pooling).
+            v.push(PoolF32 { batches: 1, hw: [8, 8], depth: 64, k: [8, 8], stride: [8, 8], pad: [0, 0], clamp: 0, seed: 7 });
+            v
+        }
+
+        pub(crate) fn geometry(&self) -> PoolGeometry {
+            let [h, w] = self.hw;
+            PoolGeometry {
+                input_shape: [self.batches, h, w, self.depth],
+                output_height: out_size(h + self.pad[0], self.k[0], self.stride[0], 1),
+                output_width: out_size(w + self.pad[1], self.k[1], self.stride[1], 1),
+                filter_height: self.k[0],
+                filter_width: self.k[1],
+                stride_height: self.stride[0],
+                stride_width: self.stride[1],
+                pad_top: self.pad[0],
+                pad_left: self.pad[1],
+            }
+        }
+
+        pub(crate) fn input(&self) -> Vec<f32> {
+            floats(&mut Rng(self.seed), self.geometry().input_shape.iter().product(), 4.0)
+        }
+
+        /// The naive pool: TFLite's order per channel (rows, then columns of the clipped
+        /// window); `average` or max. The f32 result, the f64 one and the bound of the f32
+        /// one's rounding errors.
+        pub(crate) fn naive(&self, average: bool) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+            let g = self.geometry();
+            let x = self.input();
+            let [batches, h, w, depth] = g.input_shape;
+            let c = clamp_f32(self.clamp);
+            let (mut exact, mut real, mut bound) = (Vec::new(), Vec::new(), Vec::new());
+            for b in 0..batches { for oy in 0..g.output_height { for ox in 0..g.output_width { for ch in 0..depth {
+                let y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
+                let x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
+                let (mut t, mut mx, mut n, mut r, mut m) = (0f32, f32::MIN, 0f32, 0f64, 0f64);
+                for ky in 0..g.filter_height as isize { for kx in 0..g.filter_width as isize {
+                    let (iy, ix) = (y0 + ky, x0 + kx);
+                    if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                        continue;
+                    }
+                    let v = x[((b * h + iy as usize) * w + ix as usize) * depth + ch];
+                    t += v;
+                    mx = if mx < v { v } else { mx };
+                    n += 1.0;
+                    r += v as f64;
+                    m += (v as f64).abs();
+                }}
+                if average {
+                    exact.push(act_f32(t / n, c));
+                    real.push(r / n as f64);
+                    bound.push(m / n as f64);
+                } else {
+                    exact.push(act_f32(mx, c));
+                    real.push(mx as f64);
+                    bound.push(0.0);
+                }
+            }}}}
+            (exact, real, bound)
+        }
+    }
+
+    type Kernel = fn(&AveragePool2dParams<F32>, &[f32], &mut [f32]);
+
+    #[derive(Clone, Debug)]
+    struct AveragePool(PoolF32);
+
+    impl KernelCase for AveragePool {
+        type Kernel = Kernel;
+        type Output = Vec<f32>;
+        const REFERENCE: Kernel = average_pool_2d_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            PoolF32::strategy().prop_map(AveragePool).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            PoolF32::edge_cases().into_iter().map(AveragePool).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<f32>, String> {
+            let g = self.0.geometry();
+            let mut out = vec![f32::NAN; g.output_len()];
+            kernel(&AveragePool2dParams { geometry: g, clamp: clamp_f32(self.0.clamp) }, &self.0.input(), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let (exact, real, bound) = self.0.naive(true);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(self.0.clamp))
+        }
+    }
+
+    kernel_tests!(reference, AveragePool, average_pool_2d_f32);
+}
+
+/// int16 AVERAGE_POOL_2D (`average_pool_2d_s16`, the reference loop nest) against the
+/// integer [`naive`] definition: SAME-like padding (below the window, so every window
+/// overlaps the input), full-range data and clamps, the int16 extremes.
+mod int16 {
+    use super::super::{average_pool_2d_s16, AveragePool2dParams};
+    use super::naive;
+    use crate::kernels::numerics::{Clamp, S16};
+    use crate::kernels::test_util::{check_output, clamp16, extremes16, i16s, kernel_tests, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::window::PoolGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct AveragePoolS16 {
+        hw: [usize; 2],
+        depth: usize,
+        f: [usize; 2],
+        stride: [usize; 2],
+        pad: [usize; 2],
+        seed: u64,
+        extreme: bool,
+    }
+
+    type Kernel = fn(&AveragePool2dParams<S16>, &[i16], &mut [i16]);
+
+    impl KernelCase for AveragePoolS16 {
+        type Kernel = Kernel;
+        type Output = Vec<i16>;
+        const REFERENCE: Kernel = average_pool_2d_s16;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ([1usize..9, 1usize..9], 1usize..5, [1usize..5, 1usize..5], [1usize..3, 1usize..3], [0usize..2, 0usize..2], any::<u64>())
+                .prop_filter("the padding before is below the window", |(_, _, f, _, pad, _)| pad[0] < f[0] && pad[1] < f[1])
+                .prop_map(|(hw, depth, f, stride, pad, seed)| AveragePoolS16 { hw, depth, f, stride, pad, seed, extreme: false })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let c = |hw, depth, f, stride, pad, seed, extreme| AveragePoolS16 { hw, depth, f, stride, pad, seed, extreme };
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(c([3, 4], n, [2, 2], [1, 1], [0, 0], n as u64, false));
+                v.push(c([4, 3], n, [3, 3], [2, 2], [1, 1], n as u64, false));
+            }
+            for (i, pad) in [[0, 0], [0, 1], [1, 0], [1, 1], [2, 2], [0, 2], [2, 0]].into_iter().enumerate() {
+                for stride in [1, 2] {
+                    v.push(c([4, 5], 3, [3, 3], [stride; 2], pad, i as u64, false));
+                    v.push(c([4, 5], 3, [3, 3], [stride; 2], pad, i as u64, true));
+                }
+            }
+            v
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<i16>, String> {
+            let (p, x) = self.problem();
+            let mut got = vec![0x5555i16; p.geometry.output_len()];
+            kernel(&p, &x, &mut got);
+            Ok(got)
+        }
+
+        fn check(&self, got: &Vec<i16>) -> Result<(), String> {
+            let (p, x) = self.problem();
+            check_output(got, &naive(&p, &x), None)
+        }
+    }
+
+    impl AveragePoolS16 {
+        /// The parameters and the input.
+        fn problem(&self) -> (AveragePool2dParams<S16>, Vec<i16>) {
+            let AveragePoolS16 { hw: [h, w], depth, f: [fh, fw], stride: [sh, sw], pad: [pt, pl], seed, extreme } = self.clone();
+            let mut rng = Rng(seed);
+            let mut x = i16s(&mut rng, h * w * depth);
+            let (mut lo, mut hi) = clamp16(&mut rng);
+            if extreme {
+                x = extremes16(x.len());
+                (lo, hi) = (-32768, 32767);
+            }
+            let oh = (h + pt - 1) / sh + 1;
+            let ow = (w + pl - 1) / sw + 1;
+            let geometry = PoolGeometry { input_shape: [1, h, w, depth], output_height: oh, output_width: ow, filter_height: fh, filter_width: fw, stride_height: sh, stride_width: sw, pad_top: pt, pad_left: pl };
+            (AveragePool2dParams { geometry, clamp: Clamp { min: lo as i16, max: hi as i16 } }, x)
+        }
+    }
+
+    kernel_tests!(reference, AveragePoolS16, average_pool_2d_s16);
+}
+
+/// Legacy uint8 AVERAGE_POOL_2D (`average_pool_2d_u8`) against the integer [`naive`]
+/// definition (TFLite's uint8 `(sum + count / 2) / count`). Bit-exactness with TFLite is
+/// checked on `coral_mobilenet_v1_025_128_uint8` (op conformance and e2e).
+mod uint8 {
+    use super::super::{average_pool_2d_u8, AveragePool2dParams};
+    use super::naive;
+    use crate::kernels::numerics::{Clamp, U8};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, u8s, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::window::PoolGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct AveragePool {
+        hw: [usize; 2],
+        depth: usize,
+        k: usize,
+        stride: usize,
+        pad: usize,
+        clamp: (u8, u8),
+        seed: u64,
+    }
+
+    impl AveragePool {
+        /// The parameters and the input.
+        fn problem(&self) -> (AveragePool2dParams<U8>, Vec<u8>) {
+            let [h, w] = self.hw;
+            let geometry = PoolGeometry {
+                input_shape: [1, h, w, self.depth],
+                output_height: out_size(h + self.pad, self.k, self.stride, 1),
+                output_width: out_size(w + self.pad, self.k, self.stride, 1),
+                filter_height: self.k,
+                filter_width: self.k,
+                stride_height: self.stride,
+                stride_width: self.stride,
+                pad_top: self.pad,
+                pad_left: self.pad,
+            };
+            let x = u8s(&mut Rng(self.seed), geometry.input_shape.iter().product());
+            (AveragePool2dParams { geometry, clamp: Clamp { min: self.clamp.0, max: self.clamp.1 } }, x)
+        }
+    }
+
+    type Kernel = fn(&AveragePool2dParams<U8>, &[u8], &mut [u8]);
+
+    impl KernelCase for AveragePool {
+        type Kernel = Kernel;
+        type Output = Vec<u8>;
+        const REFERENCE: Kernel = average_pool_2d_u8;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ([1usize..8, 1usize..8], 1usize..20, 1usize..4, 1usize..3, 0usize..2, any::<(u8, u8)>(), any::<u64>())
+                .prop_map(|(hw, depth, k, stride, pad, (a, b), seed)| AveragePool { hw, depth, k, stride, pad: pad.min(k - 1), clamp: (a.min(b), a.max(b)), seed })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            LANE_TAILS.map(|n| AveragePool { hw: [4, 4], depth: n, k: 4, stride: 4, pad: 0, clamp: (0, 255), seed: n as u64 }).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<u8>, String> {
+            let (p, x) = self.problem();
+            let mut out = vec![0x55; p.geometry.output_len()];
+            kernel(&p, &x, &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<u8>) -> Result<(), String> {
+            let (p, x) = self.problem();
+            check_output(got, &naive(&p, &x), None)
+        }
+    }
+
+    kernel_tests!(reference, AveragePool, average_pool_2d_u8);
+}

@@ -25,7 +25,7 @@ pub mod quad;
 pub mod scalar;
 pub mod wide;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::isa::TargetClass;
 use crate::kernels::numerics::{Clamp, Numerics, F32, F32H, S16, S8, U8};

@@ -170,3 +170,49 @@ proptest! {
         prop_assert_eq!(y16, want);
     }
 }
+
+/// float32 MAX_POOL_2D (`max_pool_2d_f32`) on the float32 pool case AVERAGE_POOL_2D's suite
+/// defines ([`PoolF32`], whose module documentation states the oracle).
+mod float32 {
+    use super::super::{max_pool_2d_f32, MaxPool2dParams};
+    use crate::kernels::average_pool_2d::tests::float32::PoolF32;
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{clamp_f32, compare_f32, kernel_tests, KernelCase};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    type Kernel = fn(&MaxPool2dParams<F32>, &[f32], &mut [f32]);
+
+    #[derive(Clone, Debug)]
+    struct MaxPool(PoolF32);
+
+    impl KernelCase for MaxPool {
+        type Kernel = Kernel;
+        type Output = Vec<f32>;
+        const REFERENCE: Kernel = max_pool_2d_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            PoolF32::strategy().prop_map(MaxPool).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            PoolF32::edge_cases().into_iter().map(MaxPool).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<f32>, String> {
+            let g = self.0.geometry();
+            let mut out = vec![f32::NAN; g.output_len()];
+            kernel(&MaxPool2dParams { geometry: g, clamp: clamp_f32(self.0.clamp) }, &self.0.input(), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let (exact, real, bound) = self.0.naive(false);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(self.0.clamp))
+        }
+    }
+
+    kernel_tests!(reference, MaxPool, max_pool_2d_f32);
+}
