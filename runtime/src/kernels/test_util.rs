@@ -357,39 +357,15 @@ pub fn available(name: &str, detected: bool) -> bool {
 /// `kernel_tests!(name, Case, kernel)` instantiates the suite for the scalar (reference)
 /// implementation or an entry point that must satisfy the oracle; `kernel_tests!(name, if
 /// detected, Case, kernel)` for a variant, which must in addition match
-/// [`KernelCase::REFERENCE`] bit for bit. `kernel` is a [`KernelCase::Kernel`] value.
+/// [`KernelCase::REFERENCE`] bit for bit; `kernel_tests!(name, if detected, oracle, Case,
+/// kernel)` for a variant that must satisfy only the oracle (the packed float32 variants,
+/// whose order is not the reference's). `kernel` is a [`KernelCase::Kernel`] value.
 macro_rules! kernel_tests {
-    ($name:ident, $case:ty, $kernel:expr) => {
+    (@suite $name:ident, $detected:expr, $case:ty, $kernel:expr $(, $matches_reference:ident)?) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            use $crate::kernels::test_util::{check_oracle, config, KernelCase};
-
-            proptest::proptest! {
-                #![proptest_config(config::<$case>())]
-                #[test]
-                fn oracle(case in <$case as KernelCase>::strategy()) {
-                    check_oracle(&case, $kernel)?;
-                }
-            }
-
-            #[test]
-            fn edge_cases() {
-                let cases = <$case as KernelCase>::edge_cases();
-                assert!(!cases.is_empty());
-                for case in cases {
-                    assert!(case.prepares(), "edge case refused by prepare: {case:?}");
-                    if let Err(e) = check_oracle(&case, $kernel) {
-                        panic!("{case:?}: {e}");
-                    }
-                }
-            }
-        }
-    };
-    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
-        mod $name {
             #[allow(unused_imports)]
-            use super::*;
             use $crate::kernels::test_util::{available, check_oracle, check_reference, config, KernelCase};
 
             fn here() -> bool {
@@ -404,13 +380,14 @@ macro_rules! kernel_tests {
                         check_oracle(&case, $kernel)?;
                     }
                 }
-
+                $(
                 #[test]
-                fn matches_reference(case in <$case as KernelCase>::strategy()) {
+                fn $matches_reference(case in <$case as KernelCase>::strategy()) {
                     if here() {
                         check_reference(&case, $kernel)?;
                     }
                 }
+                )?
             }
 
             #[test]
@@ -422,12 +399,26 @@ macro_rules! kernel_tests {
                 assert!(!cases.is_empty());
                 for case in cases {
                     assert!(case.prepares(), "edge case refused by prepare: {case:?}");
-                    if let Err(e) = check_oracle(&case, $kernel).and_then(|()| check_reference(&case, $kernel)) {
+                    let checked = check_oracle(&case, $kernel);
+                    $(
+                    let _ = stringify!($matches_reference);
+                    let checked = checked.and_then(|()| check_reference(&case, $kernel));
+                    )?
+                    if let Err(e) = checked {
                         panic!("{case:?}: {e}");
                     }
                 }
             }
         }
+    };
+    ($name:ident, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, true, $case, $kernel);
+    };
+    ($name:ident, if $detected:expr, oracle, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, $detected, $case, $kernel);
+    };
+    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, $detected, $case, $kernel, matches_reference);
     };
 }
 pub(crate) use kernel_tests;
@@ -1119,14 +1110,10 @@ pub fn random_i16s(rng: &mut Rng, n: usize) -> Vec<i16> {
 // the pools and SOFTMAX; each suite lives with its operator).
 
 /// The output extent of a window of `k` taps at dilation `dil` sliding by `stride` over
-/// `total` cells (the input and its padding on both sides): 0 when no window fits.
-pub fn out_size(total: usize, k: usize, stride: usize, dil: usize) -> usize {
+/// `input` cells padded with `before` and `after` more: 0 when no window fits.
+pub fn out_size(input: usize, before: usize, after: usize, k: usize, stride: usize, dil: usize) -> usize {
     let eff = (k - 1) * dil + 1;
-    if total < eff {
-        0
-    } else {
-        (total - eff) / stride + 1
-    }
+    (input + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
 }
 
 /// `n` floats: standard-normal-ish (sum of uniforms), scaled by `scale`, with exact zeros
@@ -1243,46 +1230,6 @@ pub fn halves(f: &[f32], seed: u64) -> (Vec<u16>, Vec<f32>) {
     (bits, wide)
 }
 
-/// `packed_tests!(name, if detected, Case, kernel)`: the oracle property and the edge cases
-/// for one implementation of a packed float32 variant (whose order is not the reference's,
-/// so no bit-exact comparison), skipped and reported `UNTESTED` where this machine cannot
-/// execute it (`TFLC_TEST_FEATURE=name` makes that a failure).
-macro_rules! packed_tests {
-    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            use $crate::kernels::test_util::{available, check_oracle, config, KernelCase};
-
-            fn here() -> bool {
-                available(stringify!($name), $detected)
-            }
-
-            proptest::proptest! {
-                #![proptest_config(config::<$case>())]
-                #[test]
-                fn oracle(case in <$case as KernelCase>::strategy()) {
-                    if here() {
-                        check_oracle(&case, $kernel)?;
-                    }
-                }
-            }
-
-            #[test]
-            fn edge_cases() {
-                if !here() {
-                    return;
-                }
-                for case in <$case as KernelCase>::edge_cases() {
-                    if let Err(e) = check_oracle(&case, $kernel) {
-                        panic!("{case:?}: {e}");
-                    }
-                }
-            }
-        }
-    };
-}
-pub(crate) use packed_tests;
 
 /// `same_bits_tests!(name, Case, avx2 kernel, avx512 kernel)`: AVX-512 computes every output
 /// of a packed float32 variant with the same fused multiply-adds in the same order as
@@ -1421,21 +1368,32 @@ pub fn requant_s16(acc: i128, m: &[i32], s: &[i32], c: usize, lo: i32, hi: i32) 
     crate::quant::multiply_by_quantized_multiplier_i64(acc, m[q], s[q]).clamp(lo, hi) as i16
 }
 
-/// Zero-padded NHWC image: `pad = [top, bottom, left, right]`; the image and its height and
-/// width.
-pub fn padded_s16(x: &[i16], [n, h, w, c]: [usize; 4], pad: [usize; 4]) -> (Vec<i16>, usize, usize) {
-    let (ph, pw) = (h + pad[0] + pad[1], w + pad[2] + pad[3]);
-    let mut out = std::vec![0i16; n * ph * pw * c];
+/// `x` (NHWC, `[n, h, w, c]`) in a `ph` x `pw` image filled with `fill` (its first row at
+/// `top`, its first column at `left`), widened: the explicit padding of the naive
+/// convolution definitions.
+pub fn pad_image<T: Copy + Into<i64>>(x: &[T], [n, h, w, c]: [usize; 4], [top, left]: [usize; 2], [ph, pw]: [usize; 2], fill: i64) -> Vec<i64> {
+    let mut out = std::vec![fill; n * ph * pw * c];
     for b in 0..n {
         for y in 0..h {
             for xx in 0..w {
                 for ch in 0..c {
-                    out[((b * ph + y + pad[0]) * pw + xx + pad[2]) * c + ch] = x[((b * h + y) * w + xx) * c + ch];
+                    out[((b * ph + y + top) * pw + xx + left) * c + ch] = x[((b * h + y) * w + xx) * c + ch].into();
                 }
             }
         }
     }
-    (out, ph, pw)
+    out
+}
+
+/// The int8 requantization of the naive CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+/// definitions: the int32 accumulator wraps (no saturation), as TFLite's does; then output
+/// channel `channel`'s multiplier (the one multiplier when per tensor), the output offset,
+/// the clamp.
+pub fn requantize_s8(acc: i64, q: &crate::kernels::numerics::QuantS8, channel: usize, clamp: Clamp<i8>) -> i8 {
+    let acc = acc as i32;
+    let c = if q.output_multiplier.len() == 1 { 0 } else { channel };
+    let v = crate::quant::multiply_by_quantized_multiplier(acc, q.output_multiplier[c], q.output_shift[c]) as i64 + q.output_offset as i64;
+    v.clamp(clamp.min as i64, clamp.max as i64) as i8
 }
 
 /// The multiplier extremes of the 64-bit requantization (`shift` in `-31..8`).
@@ -1500,3 +1458,57 @@ macro_rules! int_act {
     )*};
 }
 int_act!(S8: i8, S16: i16, U8: u8);
+
+/// `packed_suites!(Case, Params, select, f32x8_fn, public_fn, arch_fn)`: the suites of one
+/// packed float32 variant (`kernels::f32x8`), one per implementation, each satisfying the
+/// oracle of `Case` ([`compare_packed`]'s tolerance, not the reference's bits):
+/// `packed_portable` (the portable eight-lane form, `f32x8::f32x8_fn`), `packed_public_api`
+/// (`public_fn`, as generated code calls it: whatever `crate::isa` selected),
+/// `packed_avx2_fma` and `packed_avx512` (`arch::x86_64::f32::arch_fn`, `…::avx512::arch_fn`,
+/// called directly where detected), `packed_avx512_bits` (AVX-512 gives AVX2+FMA's bits,
+/// [`same_bits_tests!`]) and `packed_neon` (`arch::aarch64::f32::arch_fn`, aarch64 builds).
+/// `select(imp, p, x, f, b, out)` selects the variant for `TargetClass::Host`, packs as the
+/// compiler does and runs `imp`'s loop nest on the packed weights.
+macro_rules! packed_suites {
+    ($case:ty, $params:ty, $select:ident, $portable:ident, $public:path, $arch:ident) => {
+        mod packed {
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::kernels::test_util::f32_isa;
+
+            pub(super) fn portable(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::kernels::f32x8::$portable($crate::kernels::f32x8::Portable, p, x, k, o), p, x, f, b, out)
+            }
+
+            pub(super) fn public_api(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select($public, p, x, f, b, out)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            pub(super) fn avx2_fma(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::x86_64::f32::$arch(f32_isa::avx2_fma::token(), p, x, k, o), p, x, f, b, out)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            pub(super) fn avx512(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::x86_64::f32::avx512::$arch(f32_isa::avx512::token(), p, x, k, o), p, x, f, b, out)
+            }
+
+            #[cfg(tflc_neon)]
+            pub(super) fn neon(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::aarch64::f32::$arch(f32_isa::neon(), p, x, k, o), p, x, f, b, out)
+            }
+        }
+
+        $crate::kernels::test_util::kernel_tests!(packed_portable, if true, oracle, $case, packed::portable);
+        $crate::kernels::test_util::kernel_tests!(packed_public_api, if true, oracle, $case, packed::public_api);
+        #[cfg(target_arch = "x86_64")]
+        $crate::kernels::test_util::kernel_tests!(packed_avx2_fma, if $crate::kernels::test_util::f32_isa::avx2_fma::detected(), oracle, $case, packed::avx2_fma);
+        #[cfg(target_arch = "x86_64")]
+        $crate::kernels::test_util::kernel_tests!(packed_avx512, if $crate::kernels::test_util::f32_isa::avx512::detected(), oracle, $case, packed::avx512);
+        $crate::kernels::test_util::same_bits_tests!(packed_avx512_bits, $case, packed::avx2_fma, packed::avx512);
+        #[cfg(tflc_neon)]
+        $crate::kernels::test_util::kernel_tests!(packed_neon, if true, oracle, $case, packed::neon);
+    };
+}
+pub(crate) use packed_suites;

@@ -4,7 +4,7 @@
 
 use super::{AveragePool2dParams, PoolGeometry};
 use crate::kernels::numerics::{Clamp, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, IntAct, KernelCase, Rng, LANE_TAILS};
+use crate::kernels::test_util::{extremes, kernel_tests, out_size, IntAct, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -45,17 +45,6 @@ fn naive<N: IntAct>(p: &AveragePool2dParams<N>, input: &[N::Act]) -> Vec<N::Act>
     out
 }
 
-/// Output extent with explicit padding (stride >= 1, padding < filter so that every
-/// window overlaps the input, as TFLite's SAME/VALID guarantee).
-fn out_size(input: usize, before: usize, after: usize, k: usize, stride: usize) -> usize {
-    let total = input + before + after;
-    if total < k {
-        0
-    } else {
-        (total - k) / stride + 1
-    }
-}
-
 /// A random pool: shapes, filter, strides and padding; data and clamp from `seed`.
 #[derive(Debug, Clone)]
 struct Case {
@@ -82,8 +71,8 @@ impl Pool {
                 let mut rng = Rng(seed);
         // Every window overlaps the input (padding < filter), as TFLite's SAME/VALID guarantee.
         let pads = [pads[0] % k[0], pads[1] % k[0], pads[2] % k[1], pads[3] % k[1]];
-                let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0]);
-                let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1]);
+                let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0], 1);
+                let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1], 1);
                 let (act_min, act_max) = rng.activation_range();
                 let geometry = PoolGeometry { input_shape: dims, output_height: oh, output_width: ow, filter_height: k[0], filter_width: k[1], stride_height: stride[0], stride_width: stride[1], pad_top: pads[0], pad_left: pads[2] };
                 let p = AveragePool2dParams { geometry, clamp: Clamp { min: act_min as i8, max: act_max as i8 } };
@@ -243,8 +232,8 @@ pub(crate) mod float32 {
             let [h, w] = self.hw;
             PoolGeometry {
                 input_shape: [self.batches, h, w, self.depth],
-                output_height: out_size(h + self.pad[0], self.k[0], self.stride[0], 1),
-                output_width: out_size(w + self.pad[1], self.k[1], self.stride[1], 1),
+                output_height: out_size(h, self.pad[0], 0, self.k[0], self.stride[0], 1),
+                output_width: out_size(w, self.pad[1], 0, self.k[1], self.stride[1], 1),
                 filter_height: self.k[0],
                 filter_width: self.k[1],
                 stride_height: self.stride[0],
@@ -452,8 +441,8 @@ mod uint8 {
             let [h, w] = self.hw;
             let geometry = PoolGeometry {
                 input_shape: [1, h, w, self.depth],
-                output_height: out_size(h + self.pad, self.k, self.stride, 1),
-                output_width: out_size(w + self.pad, self.k, self.stride, 1),
+                output_height: out_size(h, self.pad, 0, self.k, self.stride, 1),
+                output_width: out_size(w, self.pad, 0, self.k, self.stride, 1),
                 filter_height: self.k,
                 filter_width: self.k,
                 stride_height: self.stride,

@@ -6,8 +6,7 @@ use super::{Conv2dParams, Conv2dVariant, ConvGeometry};
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, out_size, pad_image, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -121,17 +120,7 @@ fn naive(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>
     let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
     let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
     let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
-    let zp = -p.quant.input_offset as i64;
-    let mut padded = vec![zp; n * ph * pw * c];
-    for b in 0..n {
-        for y in 0..h {
-            for x in 0..w {
-                for ch in 0..c {
-                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
-                }
-            }
-        }
-    }
+    let padded = pad_image(input, [n, h, w, c], [p.geometry.pad_top, p.geometry.pad_left], [ph, pw], -p.quant.input_offset as i64);
     let groups = c / kc;
     let per_group = oc / groups;
     let mut out = vec![0i8; n * oh * ow * oc];
@@ -152,29 +141,12 @@ fn naive(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>
                         }
                     }
                     acc += bias.map_or(0, |bs| bs[o] as i64);
-                    // The int32 accumulator wraps (no saturation), as TFLite's does.
-                    let acc = acc as i32;
-                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
-                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
-                        + p.quant.output_offset as i64;
-                    out[((b * oh + y) * ow + x) * oc + o] =
-                        v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+                    out[((b * oh + y) * ow + x) * oc + o] = requantize_s8(acc, &p.quant, o, p.clamp);
                 }
             }
         }
     }
     out
-}
-
-/// Output extent for explicit before/after padding (0 if no window fits).
-fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride: usize, dilation: usize) -> usize {
-    let eff = (k - 1) * dilation + 1;
-    let total = input + pad_before + pad_after;
-    if total < eff {
-        0
-    } else {
-        (total - eff) / stride + 1
-    }
 }
 
 /// A random CONV_2D: its shapes, options and zero points; the data, multipliers and clamp
@@ -740,7 +712,7 @@ pub(crate) mod float32 {
 
     use super::super::{conv_2d_f32, Conv2dParams};
     use crate::kernels::numerics::F32;
-    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, f32_isa, floats, halves, kernel_tests, out_size, packed_tests, same_bits_tests, same_f32_bits, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, floats, halves, kernel_tests, out_size, packed_suites, same_f32_bits, KernelCase, Rng, LANE_TAILS};
     use crate::kernels::window::ConvGeometry;
     use proptest::prelude::*;
     use std::string::String;
@@ -855,7 +827,7 @@ pub(crate) mod float32 {
 
         pub(crate) fn geometry(&self) -> ConvGeometry {
             let ConvF32 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, .. } = *self;
-            let (oh, ow) = (out_size(h + pad[0] + pad[1], kh, sh, dh), out_size(w + pad[2] + pad[3], kw, sw, dw));
+            let (oh, ow) = (out_size(h, pad[0], pad[1], kh, sh, dh), out_size(w, pad[2], pad[3], kw, sw, dw));
             ConvGeometry {
                 input_shape: [batches, h, w, in_d],
                 filter_shape: [0, kh, kw, 0],
@@ -997,63 +969,20 @@ pub(crate) mod float32 {
 
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    mod packed {
-        use super::*;
+    fn select_packed(imp: fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]), p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
-        use crate::kernels::conv_2d::{conv_2d_f32_packed, Conv2dF32Variant};
-
-        type Run = fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]);
-
-        fn run(imp: Run, p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            let v = Conv2dF32Variant::select(p, TargetClass::Host);
-            let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
-            v.pack(p, f, b, &mut packed);
-            match v {
-                Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
-                Conv2dF32Variant::Packed => imp(p, x, &packed, out),
-                Conv2dF32Variant::Blocked => panic!("hosts select Packed"),
-            }
-        }
-
-        /// The portable eight-lane form.
-        pub(super) fn portable(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::kernels::f32x8::conv_2d(crate::kernels::f32x8::Portable, p, x, k, o), p, x, f, b, out)
-        }
-
-        /// The public variant function, as generated code calls it (whatever `crate::isa`
-        /// selected).
-        pub(super) fn public_api(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(conv_2d_f32_packed, p, x, f, b, out)
-        }
-
-        /// AVX2+FMA, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx2_fma(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::conv_2d_f32_packed(f32_isa::avx2_fma::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// AVX-512F, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx512(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::avx512::conv_2d_f32_packed(f32_isa::avx512::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// NEON, called directly (aarch64 builds).
-        #[cfg(tflc_neon)]
-        pub(super) fn neon(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::aarch64::f32::conv_2d_f32_packed(f32_isa::neon(), p, x, k, o), p, x, f, b, out)
+        use crate::kernels::conv_2d::Conv2dF32Variant;
+        let v = Conv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => imp(p, x, &packed, out),
+            Conv2dF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
-    packed_tests!(packed_portable, if true, ConvPacked, packed::portable);
-    packed_tests!(packed_public_api, if true, ConvPacked, packed::public_api);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx2_fma, if f32_isa::avx2_fma::detected(), ConvPacked, packed::avx2_fma);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx512, if f32_isa::avx512::detected(), ConvPacked, packed::avx512);
-    same_bits_tests!(packed_avx512_bits, ConvPacked, packed::avx2_fma, packed::avx512);
-    #[cfg(tflc_neon)]
-    packed_tests!(packed_neon, if true, ConvPacked, packed::neon);
+    packed_suites!(ConvPacked, Conv2dParams<F32>, select_packed, conv_2d, crate::kernels::conv_2d::conv_2d_f32_packed, conv_2d_f32_packed);
 
     /// The Arm variant (`kernels::blocked_f32`: four output channels per pass, TFLite's
     /// order), selected and packed for Arm as the compiler does; the suite also compares
@@ -1152,7 +1081,7 @@ pub(crate) mod float32 {
 mod int16 {
     use super::super::{conv_2d_s16, Conv2dParams};
     use crate::kernels::numerics::{Clamp, QuantS16, S16};
-    use crate::kernels::test_util::{check_output, kernel_tests, out_size, padded_s16, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, pad_image, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
     use crate::kernels::window::ConvGeometry;
     use proptest::prelude::*;
     use std::string::String;
@@ -1233,8 +1162,9 @@ mod int16 {
         fn go(&self, kernel: Option<Kernel>) -> Vec<i16> {
             let ConvS16 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, data } = self.clone();
             let (x, filter, bias, (m, s), (lo, hi)) = data.draw(batches * h * w * in_d, out_d * kh * kw * in_d, out_d, -24);
-            let (xp, ph, pw) = padded_s16(&x, [batches, h, w, in_d], pad);
-            let (oh, ow) = (out_size(ph, kh, sh, dh), out_size(pw, kw, sw, dw));
+            let (ph, pw) = (h + pad[0] + pad[1], w + pad[2] + pad[3]);
+            let xp = pad_image(&x, [batches, h, w, in_d], [pad[0], pad[2]], [ph, pw], 0);
+            let (oh, ow) = (out_size(ph, 0, 0, kh, sh, dh), out_size(pw, 0, 0, kw, sw, dw));
             let with_bias = data.with_bias;
             if let Some(kernel) = kernel {
                 let p = Conv2dParams { geometry: ConvGeometry { input_shape: [batches, h, w, in_d], filter_shape: [out_d, kh, kw, in_d], output_shape: [batches, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
@@ -1330,7 +1260,7 @@ pub(crate) mod uint8 {
             let f = u8s(&mut rng, filter_len);
             let b = rng.i32s(self.out_d, -20000, 20000);
             let m = rng.multiplier(-12, -4);
-            let (oh, ow) = (out_size(h + 2 * self.pad[0], self.k[0], self.stride, 1), out_size(w + 2 * self.pad[1], self.k[1], self.stride, 1));
+            let (oh, ow) = (out_size(h, self.pad[0], self.pad[0], self.k[0], self.stride, 1), out_size(w, self.pad[1], self.pad[1], self.k[1], self.stride, 1));
             let g = ConvGeometry {
                 input_shape: [1, h, w, self.in_d],
                 filter_shape: [0; 4],

@@ -6,8 +6,7 @@ use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, out_size, pad_image, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -98,16 +97,7 @@ fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Optio
     let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
     let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
     let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
-    let mut padded = vec![-p.quant.input_offset as i64; n * ph * pw * c];
-    for b in 0..n {
-        for y in 0..h {
-            for x in 0..w {
-                for ch in 0..c {
-                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
-                }
-            }
-        }
-    }
+    let padded = pad_image(input, [n, h, w, c], [p.geometry.pad_top, p.geometry.pad_left], [ph, pw], -p.quant.input_offset as i64);
     let mut out = vec![0i8; n * oh * ow * oc];
     for b in 0..n {
         for y in 0..oh {
@@ -123,28 +113,12 @@ fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Optio
                             acc += filter[(fy * kw + fx) * oc + o] as i64 * v;
                         }
                     }
-                    // The int32 accumulator wraps (no saturation), as TFLite's does.
-                    let acc = acc as i32;
-                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
-                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
-                        + p.quant.output_offset as i64;
-                    out[((b * oh + y) * ow + x) * oc + o] =
-                        v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+                    out[((b * oh + y) * ow + x) * oc + o] = requantize_s8(acc, &p.quant, o, p.clamp);
                 }
             }
         }
     }
     out
-}
-
-fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride: usize, dilation: usize) -> usize {
-    let eff = (k - 1) * dilation + 1;
-    let total = input + pad_before + pad_after;
-    if total < eff {
-        0
-    } else {
-        (total - eff) / stride + 1
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -471,7 +445,7 @@ mod float32 {
     use super::super::{depthwise_conv_2d_f32, DepthwiseConv2dParams};
     use crate::kernels::conv_2d::tests::float32::ConvF32;
     use crate::kernels::numerics::F32;
-    use crate::kernels::test_util::{clamp_f32, compare_f32, compare_packed, f32_isa, halves, kernel_tests, packed_tests, same_bits_tests, same_f32_bits, KernelCase};
+    use crate::kernels::test_util::{clamp_f32, compare_f32, compare_packed, halves, kernel_tests, packed_suites, same_f32_bits, KernelCase};
     use proptest::prelude::*;
     use std::string::String;
     use std::vec;
@@ -562,62 +536,19 @@ mod float32 {
 
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    mod packed {
-        use super::*;
+    fn select_packed(imp: fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]), p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
-        use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_packed, DepthwiseConv2dF32Variant};
-
-        type Run = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]);
-
-        fn run(imp: Run, p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);
-            let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
-            v.pack(p, f, b, &mut packed);
-            match v {
-                DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, x, f, b, out),
-                DepthwiseConv2dF32Variant::Packed => imp(p, x, &packed, out),
-            }
-        }
-
-        /// The portable eight-lane form.
-        pub(super) fn portable(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::kernels::f32x8::depthwise_conv_2d(crate::kernels::f32x8::Portable, p, x, k, o), p, x, f, b, out)
-        }
-
-        /// The public variant function, as generated code calls it (whatever `crate::isa`
-        /// selected).
-        pub(super) fn public_api(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(depthwise_conv_2d_f32_packed, p, x, f, b, out)
-        }
-
-        /// AVX2+FMA, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx2_fma(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::depthwise_conv_2d_f32_packed(f32_isa::avx2_fma::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// AVX-512F, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx512(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::avx512::depthwise_conv_2d_f32_packed(f32_isa::avx512::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// NEON, called directly (aarch64 builds).
-        #[cfg(tflc_neon)]
-        pub(super) fn neon(p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::aarch64::f32::depthwise_conv_2d_f32_packed(f32_isa::neon(), p, x, k, o), p, x, f, b, out)
+        use crate::kernels::depthwise_conv_2d::DepthwiseConv2dF32Variant;
+        let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, x, f, b, out),
+            DepthwiseConv2dF32Variant::Packed => imp(p, x, &packed, out),
         }
     }
 
-    packed_tests!(packed_portable, if true, DepthwisePacked, packed::portable);
-    packed_tests!(packed_public_api, if true, DepthwisePacked, packed::public_api);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx2_fma, if f32_isa::avx2_fma::detected(), DepthwisePacked, packed::avx2_fma);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx512, if f32_isa::avx512::detected(), DepthwisePacked, packed::avx512);
-    same_bits_tests!(packed_avx512_bits, DepthwisePacked, packed::avx2_fma, packed::avx512);
-    #[cfg(tflc_neon)]
-    packed_tests!(packed_neon, if true, DepthwisePacked, packed::neon);
+    packed_suites!(DepthwisePacked, DepthwiseConv2dParams<F32>, select_packed, depthwise_conv_2d, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_packed, depthwise_conv_2d_f32_packed);
 
     /// float16 weights kept in flash (`depthwise_conv_2d_f32_f16w`, numerics `F32H`): the
     /// float32 suites' cases with weights that are float16 values; each case must equal, bit
@@ -694,7 +625,7 @@ mod float32 {
 mod int16 {
     use super::super::{depthwise_conv_2d_s16, DepthwiseConv2dParams};
     use crate::kernels::numerics::{Clamp, QuantS16, S16};
-    use crate::kernels::test_util::{check_output, kernel_tests, out_size, padded_s16, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, pad_image, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
     use crate::kernels::window::ConvGeometry;
     use proptest::prelude::*;
     use std::string::String;
@@ -774,8 +705,9 @@ mod int16 {
             let DepthwiseS16 { hw: [h, w], in_d, mult, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, data } = self.clone();
             let out_d = in_d * mult;
             let (x, filter, bias, (m, s), (lo, hi)) = data.draw(h * w * in_d, kh * kw * out_d, out_d, -20);
-            let (xp, ph, pw) = padded_s16(&x, [1, h, w, in_d], pad);
-            let (oh, ow) = (out_size(ph, kh, sh, dh), out_size(pw, kw, sw, dw));
+            let (ph, pw) = (h + pad[0] + pad[1], w + pad[2] + pad[3]);
+            let xp = pad_image(&x, [1, h, w, in_d], [pad[0], pad[2]], [ph, pw], 0);
+            let (oh, ow) = (out_size(ph, 0, 0, kh, sh, dh), out_size(pw, 0, 0, kw, sw, dw));
             let with_bias = data.with_bias;
             if let Some(kernel) = kernel {
                 let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [1, h, w, in_d], filter_shape: [1, kh, kw, out_d], output_shape: [1, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };

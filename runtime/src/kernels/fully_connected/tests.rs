@@ -6,8 +6,7 @@ use super::{FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant}
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -107,11 +106,7 @@ fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option
                 acc += (filter[u * p.geometry.input_depth + d] as i64 + p.weights_offset as i64)
                     * (input[b * p.geometry.input_depth + d] as i64 + p.quant.input_offset as i64);
             }
-            // The int32 accumulator wraps (no saturation), as TFLite's does.
-            let acc = acc as i32;
-            let q = if p.quant.output_multiplier.len() == 1 { 0 } else { u };
-            let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64 + p.quant.output_offset as i64;
-            out[b * p.geometry.output_depth + u] = v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+            out[b * p.geometry.output_depth + u] = requantize_s8(acc, &p.quant, u, p.clamp);
         }
     }
     out
@@ -373,7 +368,7 @@ crate::kernels::test_util::every_dot!(int4, crate::kernels::test_util::Int4<Fc>,
 mod float32 {
     use super::super::{fully_connected_f32, FullyConnectedGeometry, FullyConnectedParams};
     use crate::kernels::numerics::F32;
-    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, f32_isa, floats, halves, kernel_tests, packed_tests, same_bits_tests, same_f32_bits, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, floats, halves, kernel_tests, packed_suites, same_f32_bits, KernelCase, Rng, LANE_TAILS};
     use proptest::prelude::*;
     use std::string::String;
     use std::vec;
@@ -513,63 +508,20 @@ mod float32 {
 
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    mod packed {
-        use super::*;
+    fn select_packed(imp: fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]), p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
-        use crate::kernels::fully_connected::{fully_connected_f32_packed, FullyConnectedF32Variant};
-
-        type Run = fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]);
-
-        fn run(imp: Run, p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
-            let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
-            v.pack(p, f, b, &mut packed);
-            match v {
-                FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
-                FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
-                FullyConnectedF32Variant::Blocked => panic!("hosts select Packed"),
-            }
-        }
-
-        /// The portable eight-lane form.
-        pub(super) fn portable(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::kernels::f32x8::fully_connected(crate::kernels::f32x8::Portable, p, x, k, o), p, x, f, b, out)
-        }
-
-        /// The public variant function, as generated code calls it (whatever `crate::isa`
-        /// selected).
-        pub(super) fn public_api(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(fully_connected_f32_packed, p, x, f, b, out)
-        }
-
-        /// AVX2+FMA, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx2_fma(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::fully_connected_f32_packed(f32_isa::avx2_fma::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// AVX-512F, called directly (only where detected).
-        #[cfg(target_arch = "x86_64")]
-        pub(super) fn avx512(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::x86_64::f32::avx512::fully_connected_f32_packed(f32_isa::avx512::token(), p, x, k, o), p, x, f, b, out)
-        }
-
-        /// NEON, called directly (aarch64 builds).
-        #[cfg(tflc_neon)]
-        pub(super) fn neon(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
-            run(|p, x, k, o| crate::arch::aarch64::f32::fully_connected_f32_packed(f32_isa::neon(), p, x, k, o), p, x, f, b, out)
+        use crate::kernels::fully_connected::FullyConnectedF32Variant;
+        let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
+            FullyConnectedF32Variant::Blocked => panic!("hosts select Packed"),
         }
     }
 
-    packed_tests!(packed_portable, if true, FcPacked, packed::portable);
-    packed_tests!(packed_public_api, if true, FcPacked, packed::public_api);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx2_fma, if f32_isa::avx2_fma::detected(), FcPacked, packed::avx2_fma);
-    #[cfg(target_arch = "x86_64")]
-    packed_tests!(packed_avx512, if f32_isa::avx512::detected(), FcPacked, packed::avx512);
-    same_bits_tests!(packed_avx512_bits, FcPacked, packed::avx2_fma, packed::avx512);
-    #[cfg(tflc_neon)]
-    packed_tests!(packed_neon, if true, FcPacked, packed::neon);
+    packed_suites!(FcPacked, FullyConnectedParams<F32>, select_packed, fully_connected, crate::kernels::fully_connected::fully_connected_f32_packed, fully_connected_f32_packed);
 
     /// The Arm variant (`kernels::blocked_f32`: four units per pass, TFLite's order),
     /// selected and packed for Arm as the compiler does; the suite also compares every output

@@ -4,7 +4,7 @@
 
 use super::{MaxPool2dParams, PoolGeometry};
 use crate::kernels::numerics::{Clamp, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, KernelCase, Rng, LANE_TAILS};
+use crate::kernels::test_util::{extremes, kernel_tests, out_size, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -39,15 +39,6 @@ fn naive(p: &MaxPool2dParams<S8>, input: &[i8]) -> Vec<i8> {
     out
 }
 
-fn out_size(input: usize, before: usize, after: usize, k: usize, stride: usize) -> usize {
-    let total = input + before + after;
-    if total < k {
-        0
-    } else {
-        (total - k) / stride + 1
-    }
-}
-
 /// A random pool: shapes, filter, strides and padding; data and clamp from `seed`.
 #[derive(Debug, Clone)]
 struct Case {
@@ -73,8 +64,8 @@ impl Pool {
                 let Case { dims, k, stride, pads, seed } = *c;
                 let mut rng = Rng(seed);
         // Max pooling tolerates windows entirely in the padding (-128 before the clamp).
-                let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0]);
-                let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1]);
+                let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0], 1);
+                let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1], 1);
                 let (act_min, act_max) = rng.activation_range();
                 let geometry = PoolGeometry { input_shape: dims, output_height: oh, output_width: ow, filter_height: k[0], filter_width: k[1], stride_height: stride[0], stride_width: stride[1], pad_top: pads[0], pad_left: pads[2] };
                 let p = MaxPool2dParams { geometry, clamp: Clamp { min: act_min as i8, max: act_max as i8 } };
