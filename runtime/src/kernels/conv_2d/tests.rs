@@ -967,9 +967,12 @@ pub(crate) mod float32 {
         }
     }
 
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    fn select_packed(imp: fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]), p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+    fn select_packed(imp: PackedRun, p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
         use crate::kernels::conv_2d::Conv2dF32Variant;
         let v = Conv2dF32Variant::select(p, TargetClass::Host);

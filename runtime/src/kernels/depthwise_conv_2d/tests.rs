@@ -534,9 +534,12 @@ mod float32 {
         }
     }
 
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    fn select_packed(imp: fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]), p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+    fn select_packed(imp: PackedRun, p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
         use crate::kernels::depthwise_conv_2d::DepthwiseConv2dF32Variant;
         let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);

@@ -506,9 +506,12 @@ mod float32 {
         }
     }
 
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]);
+
     /// One implementation of the packed variant, as the suites run it: select for
     /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
-    fn select_packed(imp: fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]), p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+    fn select_packed(imp: PackedRun, p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
         use crate::isa::TargetClass;
         use crate::kernels::fully_connected::FullyConnectedF32Variant;
         let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
