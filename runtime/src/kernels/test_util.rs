@@ -1512,3 +1512,76 @@ macro_rules! packed_suites {
     };
 }
 pub(crate) use packed_suites;
+
+/// `QuantParams { scale, zero_point }`.
+pub fn qp(scale: f32, zero_point: i32) -> crate::quant::QuantParams {
+    crate::quant::QuantParams { scale, zero_point }
+}
+
+/// ADD, SUB and MUL int8 as one [`BinaryS8Op`]: the operands' and the output's
+/// quantization and the fused activation, random (scales log-uniform, any zero points, any
+/// activation) or at the edges; [`ArithOp`] says what is each operator's.
+#[derive(Clone, Debug)]
+pub struct Arith<K> {
+    pub a: crate::quant::QuantParams,
+    pub b: crate::quant::QuantParams,
+    pub out: crate::quant::QuantParams,
+    pub activation: FusedActivation,
+    pub kind: core::marker::PhantomData<K>,
+}
+
+/// What ADD, SUB and MUL int8 do not share.
+pub trait ArithOp: Clone + Debug + 'static {
+    type Params<'a>;
+    /// The scalar kernels, out of place and in place.
+    #[allow(clippy::type_complexity)]
+    const REFERENCE: (for<'a, 'b> fn(&'b Self::Params<'a>, &[i8], &[i8], &mut [i8]), for<'a, 'b> fn(&'b Self::Params<'a>, &mut [i8], &[i8]));
+    /// The range of the random cases' output scale.
+    const OUT_SCALE: (f32, f32);
+    /// The edge cases' scales (operand 1, operand 2, output), each under the zero points
+    /// `(0, 0, 0)`, `(-128, 127, -128)`, `(127, -128, 127)` with no activation and
+    /// `(3, -5, 7)` with [`ArithOp::EDGE_ACTIVATION`].
+    const EDGE_SCALES: &'static [(f32, f32, f32)];
+    const EDGE_ACTIVATION: FusedActivation;
+    /// The operator's prepare function.
+    fn prepare<'a>(a: crate::quant::QuantParams, b: crate::quant::QuantParams, out: crate::quant::QuantParams, activation: FusedActivation, broadcast: Broadcast<'a>) -> Option<Self::Params<'a>>;
+    /// The real-number operation.
+    fn apply(x: f64, y: f64) -> f64;
+}
+
+impl<K: ArithOp> Arith<K> {
+    fn new((sa, za): (f32, i32), (sb, zb): (f32, i32), (so, zo): (f32, i32), activation: FusedActivation) -> Self {
+        Arith { a: qp(sa, za), b: qp(sb, zb), out: qp(so, zo), activation, kind: core::marker::PhantomData }
+    }
+}
+
+impl<K: ArithOp> BinaryS8Op for Arith<K> {
+    type Params<'a> = K::Params<'a>;
+    const REFERENCE: BinaryKernel<Self> = K::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(K::OUT_SCALE.0, K::OUT_SCALE.1), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Arith::new((sa, za), (sb, zb), (so, zo), activation))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for &(sa, sb, so) in K::EDGE_SCALES {
+            for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
+                v.push(Arith::new((sa, za), (sb, zb), (so, zo), FusedActivation::None));
+            }
+            v.push(Arith::new((sa, 3), (sb, -5), (so, 7), K::EDGE_ACTIVATION));
+        }
+        v
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<K::Params<'a>> {
+        K::prepare(self.a, self.b, self.out, self.activation, broadcast)
+    }
+
+    fn ideal(&self, x: i8, y: i8) -> f64 {
+        let (lo, hi) = real_activation_range(self.activation);
+        to_s8_units(K::apply(real(x, self.a), real(y, self.b)).clamp(lo, hi), self.out)
+    }
+}
