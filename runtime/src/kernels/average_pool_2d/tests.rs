@@ -239,6 +239,55 @@ kernel_tests!(impl_avx2, if crate::arch::x86_64::tests::detected(), Pool8, avx2)
 #[cfg(target_arch = "x86_64")]
 kernel_tests!(impl_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Pool8, avx512vnni);
 
+/// An integer AVERAGE_POOL_2D case in numerics `N` (the int16 and uint8 suites; int8's is
+/// [`Pool`], which MAX_POOL_2D shares): its random and fixed cases and its parameters and
+/// input. [`Integer`] is the one suite over them: run the kernel, check against [`naive`].
+trait IntegerPool: Clone + Debug + 'static {
+    type N: IntAct;
+    const REFERENCE: IntegerKernel<Self::N>;
+    const CASES: Option<u32> = None;
+    /// What the output holds before the kernel runs (a value no output left unwritten
+    /// would pass as).
+    const FILL: Act<Self::N>;
+    fn strategy() -> BoxedStrategy<Self>;
+    fn edge_cases() -> Vec<Self>;
+    fn problem(&self) -> (AveragePool2dParams<Self::N>, Vec<Act<Self::N>>);
+}
+
+type Act<N> = <N as crate::kernels::numerics::Numerics>::Act;
+type IntegerKernel<N> = fn(&AveragePool2dParams<N>, &[Act<N>], &mut [Act<N>]);
+
+/// The suite of an integer AVERAGE_POOL_2D case `C` ([`IntegerPool`]).
+#[derive(Clone, Debug)]
+struct Integer<C>(C);
+
+impl<C: IntegerPool> KernelCase for Integer<C> {
+    type Kernel = IntegerKernel<C::N>;
+    type Output = Vec<Act<C::N>>;
+    const REFERENCE: Self::Kernel = C::REFERENCE;
+    const CASES: Option<u32> = C::CASES;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        C::strategy().prop_map(Integer).boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        C::edge_cases().into_iter().map(Integer).collect()
+    }
+
+    fn run(&self, kernel: Self::Kernel) -> Result<Self::Output, String> {
+        let (p, x) = self.0.problem();
+        let mut out = vec![C::FILL; p.geometry.output_len()];
+        kernel(&p, &x, &mut out);
+        Ok(out)
+    }
+
+    fn check(&self, got: &Self::Output) -> Result<(), String> {
+        let (p, x) = self.0.problem();
+        crate::kernels::test_util::check_output(got, &naive(&p, &x), None)
+    }
+}
+
 /// float32 AVERAGE_POOL_2D (`average_pool_2d_f32`), and the float32 pool case MAX_POOL_2D's
 /// suite shares ([`PoolF32`]). The oracle: TFLite's `reference_ops::AveragePool` / `MaxPool`
 /// in `f32` (the kernel must match it bit for bit) and the real result in `f64` (within
@@ -386,13 +435,11 @@ pub(crate) mod float32 {
 /// overlaps the input), full-range data and clamps, the int16 extremes.
 mod int16 {
     use super::super::{average_pool_2d_s16, AveragePool2dParams};
-    use super::naive;
+    use super::{Integer, IntegerPool};
     use crate::kernels::numerics::{Clamp, S16};
-    use crate::kernels::test_util::{check_output, clamp16, extremes16, i16s, kernel_tests, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::test_util::{clamp16, extremes16, i16s, kernel_tests, Rng, LANE_TAILS};
     use crate::kernels::window::PoolGeometry;
     use proptest::prelude::*;
-    use std::string::String;
-    use std::vec;
     use std::vec::Vec;
 
     #[derive(Clone, Debug)]
@@ -406,13 +453,11 @@ mod int16 {
         extreme: bool,
     }
 
-    type Kernel = fn(&AveragePool2dParams<S16>, &[i16], &mut [i16]);
-
-    impl KernelCase for AveragePoolS16 {
-        type Kernel = Kernel;
-        type Output = Vec<i16>;
-        const REFERENCE: Kernel = average_pool_2d_s16;
+    impl IntegerPool for AveragePoolS16 {
+        type N = S16;
+        const REFERENCE: fn(&AveragePool2dParams<S16>, &[i16], &mut [i16]) = average_pool_2d_s16;
         const CASES: Option<u32> = Some(120);
+        const FILL: i16 = 0x5555;
 
         fn strategy() -> BoxedStrategy<Self> {
             ([1usize..9, 1usize..9], 1usize..5, [1usize..5, 1usize..5], [1usize..3, 1usize..3], [0usize..2, 0usize..2], any::<u64>())
@@ -437,20 +482,6 @@ mod int16 {
             v
         }
 
-        fn run(&self, kernel: Kernel) -> Result<Vec<i16>, String> {
-            let (p, x) = self.problem();
-            let mut got = vec![0x5555i16; p.geometry.output_len()];
-            kernel(&p, &x, &mut got);
-            Ok(got)
-        }
-
-        fn check(&self, got: &Vec<i16>) -> Result<(), String> {
-            let (p, x) = self.problem();
-            check_output(got, &naive(&p, &x), None)
-        }
-    }
-
-    impl AveragePoolS16 {
         /// The parameters and the input.
         fn problem(&self) -> (AveragePool2dParams<S16>, Vec<i16>) {
             let AveragePoolS16 { hw: [h, w], depth, f: [fh, fw], stride: [sh, sw], pad: [pt, pl], seed, extreme } = self.clone();
@@ -468,7 +499,7 @@ mod int16 {
         }
     }
 
-    kernel_tests!(reference, AveragePoolS16, average_pool_2d_s16);
+    kernel_tests!(reference, Integer<AveragePoolS16>, average_pool_2d_s16);
 }
 
 /// Legacy uint8 AVERAGE_POOL_2D (`average_pool_2d_u8`) against the integer [`naive`]
@@ -476,13 +507,11 @@ mod int16 {
 /// checked on `coral_mobilenet_v1_025_128_uint8` (op conformance and e2e).
 mod uint8 {
     use super::super::{average_pool_2d_u8, AveragePool2dParams};
-    use super::naive;
+    use super::{Integer, IntegerPool};
     use crate::kernels::numerics::{Clamp, U8};
-    use crate::kernels::test_util::{check_output, kernel_tests, out_size, u8s, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::test_util::{kernel_tests, out_size, u8s, Rng, LANE_TAILS};
     use crate::kernels::window::PoolGeometry;
     use proptest::prelude::*;
-    use std::string::String;
-    use std::vec;
     use std::vec::Vec;
 
     #[derive(Clone, Debug)]
@@ -496,7 +525,21 @@ mod uint8 {
         seed: u64,
     }
 
-    impl AveragePool {
+    impl IntegerPool for AveragePool {
+        type N = U8;
+        const REFERENCE: fn(&AveragePool2dParams<U8>, &[u8], &mut [u8]) = average_pool_2d_u8;
+        const FILL: u8 = 0x55;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ([1usize..8, 1usize..8], 1usize..20, 1usize..4, 1usize..3, 0usize..2, any::<(u8, u8)>(), any::<u64>())
+                .prop_map(|(hw, depth, k, stride, pad, (a, b), seed)| AveragePool { hw, depth, k, stride, pad: pad.min(k - 1), clamp: (a.min(b), a.max(b)), seed })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            LANE_TAILS.map(|n| AveragePool { hw: [4, 4], depth: n, k: 4, stride: 4, pad: 0, clamp: (0, 255), seed: n as u64 }).collect()
+        }
+
         /// The parameters and the input.
         fn problem(&self) -> (AveragePool2dParams<U8>, Vec<u8>) {
             let [h, w] = self.hw;
@@ -516,35 +559,5 @@ mod uint8 {
         }
     }
 
-    type Kernel = fn(&AveragePool2dParams<U8>, &[u8], &mut [u8]);
-
-    impl KernelCase for AveragePool {
-        type Kernel = Kernel;
-        type Output = Vec<u8>;
-        const REFERENCE: Kernel = average_pool_2d_u8;
-
-        fn strategy() -> BoxedStrategy<Self> {
-            ([1usize..8, 1usize..8], 1usize..20, 1usize..4, 1usize..3, 0usize..2, any::<(u8, u8)>(), any::<u64>())
-                .prop_map(|(hw, depth, k, stride, pad, (a, b), seed)| AveragePool { hw, depth, k, stride, pad: pad.min(k - 1), clamp: (a.min(b), a.max(b)), seed })
-                .boxed()
-        }
-
-        fn edge_cases() -> Vec<Self> {
-            LANE_TAILS.map(|n| AveragePool { hw: [4, 4], depth: n, k: 4, stride: 4, pad: 0, clamp: (0, 255), seed: n as u64 }).collect()
-        }
-
-        fn run(&self, kernel: Kernel) -> Result<Vec<u8>, String> {
-            let (p, x) = self.problem();
-            let mut out = vec![0x55; p.geometry.output_len()];
-            kernel(&p, &x, &mut out);
-            Ok(out)
-        }
-
-        fn check(&self, got: &Vec<u8>) -> Result<(), String> {
-            let (p, x) = self.problem();
-            check_output(got, &naive(&p, &x), None)
-        }
-    }
-
-    kernel_tests!(reference, AveragePool, average_pool_2d_u8);
+    kernel_tests!(reference, Integer<AveragePool>, average_pool_2d_u8);
 }
