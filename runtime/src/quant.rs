@@ -669,6 +669,26 @@ mod tests {
         let (m, e) = frexp_f64(f64::MIN_POSITIVE / 8.0);
         assert_eq!((m, e), (0.5, -1024));
     }
+
+    /// `lut_lookup_i16` (int16 SOFTMAX's tables) interpolates and wraps as TFLite's C++.
+    #[test]
+    fn lut_lookup_interpolates_and_wraps_like_cpp() {
+        // A linear table: lut[i] = 64 * i - 16384; lookups interpolate exactly.
+        let lut: std::vec::Vec<i16> = (0..513).map(|i| (64 * i - 16384) as i16).collect();
+        // value = -32768 -> index 0, offset 0.
+        assert_eq!(lut_lookup_i16(-32768, &lut), -16384);
+        // value = 0 -> index 256; value 64 -> offset 64: base 0 + (64*64 + 64) >> 7 = 32.
+        assert_eq!(lut_lookup_i16(0, &lut), 0);
+        assert_eq!(lut_lookup_i16(64, &lut), 32);
+        // value = 32767 -> index 511, offset 127: 16320 + (64*127 + 64) >> 7 = 16320 + 64.
+        assert_eq!(lut_lookup_i16(32767, &lut), 16384);
+        // A slope beyond int16 wraps when narrowed (C++ `int16_t slope = a - b`).
+        let mut steep = std::vec![0i16; 513];
+        steep[256] = -30000;
+        steep[257] = 30000; // 60000 - wraps to -5536 as int16
+        let want = (-30000i32 + ((-5536 * 100 + 64) >> 7)) as i16;
+        assert_eq!(lut_lookup_i16(100, &steep), want);
+    }
 }
 
 /// One element of a TFLite int4 tensor: element `i` of `packed` (two per byte, element `2k`
@@ -714,4 +734,5 @@ mod int4_tests {
         unpack_int4(&[0x8f, 0x97], &mut out);
         assert_eq!(out, [-1, -8, 7]);
     }
+
 }

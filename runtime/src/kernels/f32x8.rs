@@ -8,7 +8,7 @@
 //! packed variants start each output from its bias, accumulate taps in the packed order with
 //! a fused multiply-add where the ISA has one (one rounding per tap), and clamp. Their
 //! results differ from the reference by reassociation only; the test suites bound the
-//! difference by `len * 2^-22 * sum |x * w|` (see `tests_f32.rs`, `packed_tolerance`).
+//! difference by `len * 2^-22 * sum |x * w|` (see `test_util::compare_packed`).
 //!
 //! Packed layouts (compile time, [`Conv2dF32Variant::pack`] and friends; zero in the padding
 //! lanes, so no loop has a channel tail):

@@ -82,12 +82,6 @@ pub mod max_unpooling_2d;
 pub mod landmarks_to_transform_matrix;
 pub mod transform_landmarks;
 pub mod transform_tensor_bilinear;
-#[cfg(test)]
-mod tests_s16;
-#[cfg(test)]
-mod tests_f32;
-#[cfg(test)]
-mod tests_u8;
 // The numerics seam, the sliding-window geometry, and the ISA seam (dot micro-kernels) of
 // the convolution, fully-connected and pooling kernels; see docs/KERNELS.md.
 pub(crate) mod dot;

@@ -29,6 +29,7 @@
 //!   one path cannot pass without running it.
 
 use crate::kernels::nd::{plan_broadcast, Broadcast, GatherPlan, StridedCopyParams};
+use crate::kernels::numerics::Clamp;
 use crate::prepare::{quantize_multiplier, FusedActivation};
 use core::fmt::Debug;
 use proptest::prelude::*;
@@ -356,39 +357,15 @@ pub fn available(name: &str, detected: bool) -> bool {
 /// `kernel_tests!(name, Case, kernel)` instantiates the suite for the scalar (reference)
 /// implementation or an entry point that must satisfy the oracle; `kernel_tests!(name, if
 /// detected, Case, kernel)` for a variant, which must in addition match
-/// [`KernelCase::REFERENCE`] bit for bit. `kernel` is a [`KernelCase::Kernel`] value.
+/// [`KernelCase::REFERENCE`] bit for bit; `kernel_tests!(name, if detected, oracle, Case,
+/// kernel)` for a variant that must satisfy only the oracle (the packed float32 variants,
+/// whose order is not the reference's). `kernel` is a [`KernelCase::Kernel`] value.
 macro_rules! kernel_tests {
-    ($name:ident, $case:ty, $kernel:expr) => {
+    (@suite $name:ident, $detected:expr, $case:ty, $kernel:expr $(, $matches_reference:ident)?) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            use $crate::kernels::test_util::{check_oracle, config, KernelCase};
-
-            proptest::proptest! {
-                #![proptest_config(config::<$case>())]
-                #[test]
-                fn oracle(case in <$case as KernelCase>::strategy()) {
-                    check_oracle(&case, $kernel)?;
-                }
-            }
-
-            #[test]
-            fn edge_cases() {
-                let cases = <$case as KernelCase>::edge_cases();
-                assert!(!cases.is_empty());
-                for case in cases {
-                    assert!(case.prepares(), "edge case refused by prepare: {case:?}");
-                    if let Err(e) = check_oracle(&case, $kernel) {
-                        panic!("{case:?}: {e}");
-                    }
-                }
-            }
-        }
-    };
-    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
-        mod $name {
             #[allow(unused_imports)]
-            use super::*;
             use $crate::kernels::test_util::{available, check_oracle, check_reference, config, KernelCase};
 
             fn here() -> bool {
@@ -403,13 +380,14 @@ macro_rules! kernel_tests {
                         check_oracle(&case, $kernel)?;
                     }
                 }
-
+                $(
                 #[test]
-                fn matches_reference(case in <$case as KernelCase>::strategy()) {
+                fn $matches_reference(case in <$case as KernelCase>::strategy()) {
                     if here() {
                         check_reference(&case, $kernel)?;
                     }
                 }
+                )?
             }
 
             #[test]
@@ -421,12 +399,26 @@ macro_rules! kernel_tests {
                 assert!(!cases.is_empty());
                 for case in cases {
                     assert!(case.prepares(), "edge case refused by prepare: {case:?}");
-                    if let Err(e) = check_oracle(&case, $kernel).and_then(|()| check_reference(&case, $kernel)) {
+                    let checked = check_oracle(&case, $kernel);
+                    $(
+                    let _ = stringify!($matches_reference);
+                    let checked = checked.and_then(|()| check_reference(&case, $kernel));
+                    )?
+                    if let Err(e) = checked {
                         panic!("{case:?}: {e}");
                     }
                 }
             }
         }
+    };
+    ($name:ident, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, true, $case, $kernel);
+    };
+    ($name:ident, if $detected:expr, oracle, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, $detected, $case, $kernel);
+    };
+    ($name:ident, if $detected:expr, $case:ty, $kernel:expr) => {
+        $crate::kernels::test_util::kernel_tests!(@suite $name, $detected, $case, $kernel, matches_reference);
     };
 }
 pub(crate) use kernel_tests;
@@ -1111,4 +1103,485 @@ pub fn random_i16s(rng: &mut Rng, n: usize) -> Vec<i16> {
             _ => rng.next_u64() as i16,
         })
         .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The float32, 16x8 and uint8 suites' data and checks (the convolutions, FULLY_CONNECTED,
+// the pools and SOFTMAX; each suite lives with its operator).
+
+/// The output extent of a window of `k` taps at dilation `dil` sliding by `stride` over
+/// `input` cells padded with `before` and `after` more: 0 when no window fits.
+pub fn out_size(input: usize, before: usize, after: usize, k: usize, stride: usize, dil: usize) -> usize {
+    let eff = (k - 1) * dil + 1;
+    (input + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
+}
+
+/// `n` floats: standard-normal-ish (sum of uniforms), scaled by `scale`, with exact zeros
+/// and sign changes mixed in.
+pub fn floats(rng: &mut Rng, n: usize, scale: f32) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let u: f32 = (0..4).map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32).sum::<f32>() - 2.0;
+            match rng.next_u64() % 16 {
+                0 => 0.0,
+                1 => -u * scale * 1000.0,
+                _ => u * scale,
+            }
+        })
+        .collect()
+}
+
+/// The fused activations' float clamps (TFLite `CalculateActivationRange`).
+const CLAMPS_F32: [(f32, f32); 4] = [(f32::MIN, f32::MAX), (0.0, f32::MAX), (0.0, 6.0), (-1.0, 1.0)];
+
+/// The `i`-th fused activation's float clamp (cycling).
+pub fn clamp_f32(i: usize) -> Clamp<f32> {
+    let (min, max) = CLAMPS_F32[i % CLAMPS_F32.len()];
+    Clamp { min, max }
+}
+
+/// `std::min(std::max(x, lo), hi)`.
+pub fn act_f32(x: f32, c: Clamp<f32>) -> f32 {
+    let v = if x < c.min { c.min } else { x };
+    if c.max < v {
+        c.max
+    } else {
+        v
+    }
+}
+
+/// The float32 suites' check: bit-for-bit equality with the f32 oracle (TFLite's order),
+/// and closeness to the f64 one (`bound[i]`: the sum of magnitudes the output's rounding
+/// errors scale with).
+pub fn compare_f32(got: &[f32], exact: &[f32], real: &[f64], bound: &[f64], c: Clamp<f32>) -> Result<(), String> {
+    if got.len() != exact.len() {
+        return Err(format!("{} outputs, expected {}", got.len(), exact.len()));
+    }
+    for i in 0..got.len() {
+        if got[i].to_bits() != exact[i].to_bits() && !(got[i] == 0.0 && exact[i] == 0.0) {
+            return Err(format!("output {i}: {:e}, TFLite's order gives {:e}", got[i], exact[i]));
+        }
+        let r = real[i].clamp(c.min as f64, c.max as f64);
+        if (got[i] as f64 - r).abs() > 1e-5 * bound[i] + 1e-30 {
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (bound {:e})", got[i], bound[i]));
+        }
+    }
+    Ok(())
+}
+
+/// The check of a packed float32 variant (`kernels::f32x8`), whose order is not TFLite's:
+/// each output starts from its bias and accumulates its taps in the packed order, fused
+/// where the ISA has it. A sum of `n` terms in any order (fused or not) is within `γ_n = n *
+/// 2^-24 / (1 - n * 2^-24)` times the sum of the terms' magnitudes of the real sum, and so
+/// is the reference, so the packed result must be within `2 * (n + 1) * 2^-24 * (sum |x *
+/// w| + |b|)` of the real (f64) result, `n = taps` the accumulation length per output (+1:
+/// the bias), and within twice that of the reference.
+pub fn compare_packed(got: &[f32], reference: &[f32], real: &[f64], bound: &[f64], taps: usize, c: Clamp<f32>) -> Result<(), String> {
+    if got.len() != real.len() {
+        return Err(format!("{} outputs, expected {}", got.len(), real.len()));
+    }
+    let gamma = 2.0 * (taps as f64 + 1.0) * (-24f64).exp2();
+    for i in 0..got.len() {
+        let r = real[i].clamp(c.min as f64, c.max as f64);
+        let tol = gamma * bound[i] + 1e-38;
+        if (got[i] as f64 - r).abs() > tol {
+            return Err(format!("output {i}: {:e}, the real result is {r:e} (tolerance {tol:e}, {taps} taps)", got[i]));
+        }
+        if (got[i] as f64 - reference[i] as f64).abs() > 2.0 * tol {
+            return Err(format!("output {i}: {:e}, the reference gives {:e} (tolerance {:e})", got[i], reference[i], 2.0 * tol));
+        }
+    }
+    Ok(())
+}
+
+/// `got` and `want` the same floats, bit for bit (NaN bits included); `what` names the two.
+pub fn same_f32_bits(got: &[f32], want: &[f32], what: (&str, &str)) -> Result<(), String> {
+    match got.iter().zip(want).position(|(a, b)| a.to_bits() != b.to_bits()) {
+        Some(i) => Err(format!("output {i}: {:e} {}, {:e} {}", got[i], what.0, want[i], what.1)),
+        None if got.len() == want.len() => Ok(()),
+        None => Err(format!("{} outputs {}, {} {}", got.len(), what.0, want.len(), what.1)),
+    }
+}
+
+/// The half nearest below `v` in magnitude (truncated; 65504 above the range, 0 below
+/// 2^-24), as bits; `subnormal` first scales `v` into the subnormal halves.
+fn half_bits(v: f32, subnormal: bool) -> u16 {
+    let v = if subnormal { v * (-18f32).exp2() } else { v };
+    let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    let mag = if a >= 65504.0 {
+        0x7bff
+    } else if a < (-14f32).exp2() {
+        (a * 16_777_216.0) as u16 // m * 2^-24, truncated
+    } else {
+        let bits = a.to_bits();
+        let e = (bits >> 23) as i32 - 127 + 15;
+        ((e as u16) << 10) | ((bits >> 13) & 0x3ff) as u16
+    };
+    sign | mag
+}
+
+/// float16 weights (`F32H`): `f` as halves (bits; one value in eight scaled into the
+/// subnormal halves) and those halves widened.
+pub fn halves(f: &[f32], seed: u64) -> (Vec<u16>, Vec<f32>) {
+    let mut rng = Rng(seed ^ 0x5eed);
+    let bits: Vec<u16> = f.iter().map(|&v| half_bits(v, rng.next_u64().is_multiple_of(8))).collect();
+    let wide = bits.iter().map(|&h| crate::math::f16_to_f32(h)).collect();
+    (bits, wide)
+}
+
+
+/// `same_bits_tests!(name, Case, avx2 kernel, avx512 kernel)`: AVX-512 computes every output
+/// of a packed float32 variant with the same fused multiply-adds in the same order as
+/// AVX2+FMA (more pixels or lanes per pass, one 16-lane vector instead of two 8-lane ones),
+/// so the two must give the same bits, on random cases and on the edge cases.
+macro_rules! same_bits_tests {
+    ($name:ident, $case:ty, $avx2:expr, $avx512:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::kernels::test_util::{available, config, f32_isa, same_f32_bits, KernelCase};
+
+            fn same_bits(case: &$case) -> Result<(), String> {
+                let a = case.run($avx2)?;
+                let b = case.run($avx512)?;
+                same_f32_bits(&b, &a, ("AVX-512", "AVX2+FMA"))
+            }
+
+            fn here() -> bool {
+                available(stringify!($name), f32_isa::avx512::detected() && f32_isa::avx2_fma::detected())
+            }
+
+            proptest::proptest! {
+                #![proptest_config(config::<$case>())]
+                #[test]
+                fn random(case in <$case as KernelCase>::strategy()) {
+                    if here() {
+                        same_bits(&case).map_err(proptest::test_runner::TestCaseError::fail)?;
+                    }
+                }
+            }
+
+            #[test]
+            fn edge_cases() {
+                if !here() {
+                    return;
+                }
+                for case in <$case as KernelCase>::edge_cases() {
+                    if let Err(e) = same_bits(&case) {
+                        panic!("{case:?}: {e}");
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use same_bits_tests;
+
+/// The float32 instruction sets the packed variants' suites call directly: each one's
+/// detection and token.
+pub mod f32_isa {
+    /// AVX2+FMA (only where detected).
+    #[cfg(target_arch = "x86_64")]
+    pub mod avx2_fma {
+        use crate::arch::x86_64::f32::Avx2Fma;
+
+        pub fn detected() -> bool {
+            crate::arch::x86_64::tests::detected()
+        }
+        pub fn token() -> Avx2Fma {
+            Avx2Fma::with(crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first"))
+        }
+    }
+
+    /// AVX-512F (only where detected).
+    #[cfg(target_arch = "x86_64")]
+    pub mod avx512 {
+        use crate::arch::x86_64::f32::Avx512F32;
+
+        pub fn detected() -> bool {
+            let std_says = crate::arch::x86_64::tests::detected()
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512vl");
+            assert_eq!(std_says, Avx512F32::detect().is_some());
+            std_says
+        }
+        pub fn token() -> Avx512F32 {
+            Avx512F32::detect().expect("the suite checked detection first")
+        }
+    }
+
+    /// NEON (aarch64 builds always have it).
+    #[cfg(tflc_neon)]
+    pub fn neon() -> crate::arch::aarch64::f32::Neon {
+        crate::arch::aarch64::f32::Neon::selected().expect("NEON builds always have it")
+    }
+}
+
+/// Full-range int16 values with the extremes over-represented (one in four), the 16x8
+/// suites' activations.
+pub fn i16s(rng: &mut Rng, n: usize) -> Vec<i16> {
+    (0..n)
+        .map(|_| match rng.next_u64() % 8 {
+            0 => i16::MIN,
+            1 => i16::MAX,
+            _ => rng.next_u64() as i16,
+        })
+        .collect()
+}
+
+/// The 16x8 suites' int64 biases.
+pub fn i64s(rng: &mut Rng, n: usize) -> Vec<i64> {
+    (0..n).map(|_| rng.range(-(1 << 36), 1 << 36)).collect()
+}
+
+/// An ordered int16 clamp, the full range half of the time.
+pub fn clamp16(rng: &mut Rng) -> (i32, i32) {
+    if rng.next_u64().is_multiple_of(2) {
+        (-32768, 32767)
+    } else {
+        let a = rng.range(-32768, 32767) as i32;
+        let b = rng.range(-32768, 32767) as i32;
+        (a.min(b), a.max(b))
+    }
+}
+
+/// `len` values cycling through the int16 extremes and their neighbours.
+pub fn extremes16(len: usize) -> Vec<i16> {
+    const E: [i16; 6] = [i16::MIN, i16::MAX, -32767, 0, 1, -1];
+    (0..len).map(|i| E[i % E.len()]).collect()
+}
+
+/// Random uint8 values (int8's, offset by 128).
+pub fn u8s(rng: &mut Rng, n: usize) -> Vec<u8> {
+    rng.i8s(n).into_iter().map(|v| (v as u8) ^ 0x80).collect()
+}
+
+/// `acc` requantized as 16x8 output channel `c` (`m`, `s` per tensor when of length 1) and
+/// clamped to `lo..=hi`.
+pub fn requant_s16(acc: i128, m: &[i32], s: &[i32], c: usize, lo: i32, hi: i32) -> i16 {
+    let q = if m.len() == 1 { 0 } else { c };
+    let acc = i64::try_from(acc).expect("test accumulators fit i64");
+    crate::quant::multiply_by_quantized_multiplier_i64(acc, m[q], s[q]).clamp(lo, hi) as i16
+}
+
+/// `x` (NHWC, `[n, h, w, c]`) in a `ph` x `pw` image filled with `fill` (its first row at
+/// `top`, its first column at `left`), widened: the explicit padding of the naive
+/// convolution definitions.
+pub fn pad_image<T: Copy + Into<i64>>(x: &[T], [n, h, w, c]: [usize; 4], [top, left]: [usize; 2], [ph, pw]: [usize; 2], fill: i64) -> Vec<i64> {
+    let mut out = std::vec![fill; n * ph * pw * c];
+    for b in 0..n {
+        for y in 0..h {
+            for xx in 0..w {
+                for ch in 0..c {
+                    out[((b * ph + y + top) * pw + xx + left) * c + ch] = x[((b * h + y) * w + xx) * c + ch].into();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The int8 requantization of the naive CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+/// definitions: the int32 accumulator wraps (no saturation), as TFLite's does; then output
+/// channel `channel`'s multiplier (the one multiplier when per tensor), the output offset,
+/// the clamp.
+pub fn requantize_s8(acc: i64, q: &crate::kernels::numerics::QuantS8, channel: usize, clamp: Clamp<i8>) -> i8 {
+    let acc = acc as i32;
+    let c = if q.output_multiplier.len() == 1 { 0 } else { channel };
+    let v = crate::quant::multiply_by_quantized_multiplier(acc, q.output_multiplier[c], q.output_shift[c]) as i64 + q.output_offset as i64;
+    v.clamp(clamp.min as i64, clamp.max as i64) as i8
+}
+
+/// The multiplier extremes of the 64-bit requantization (`shift` in `-31..8`).
+pub const MULTIPLIER_EXTREMES_S16: [(i32, i32); 5] = [(i32::MAX, 0), (0x7FFF_0000 - 1, 0), (1 << 30, -31), (i32::MAX, 7), (1 << 30, -24)];
+
+/// What every 16x8 convolution and FULLY_CONNECTED case shares: data from `seed`, or
+/// (`extreme`) the extremes everywhere, and optionally one multiplier for every channel.
+#[derive(Clone, Copy, Debug)]
+pub struct DataS16 {
+    pub with_bias: bool,
+    pub seed: u64,
+    pub extreme: bool,
+    pub multiplier: Option<(i32, i32)>,
+}
+
+impl DataS16 {
+    pub fn random(with_bias: bool, seed: u64) -> DataS16 {
+        DataS16 { with_bias, seed, extreme: false, multiplier: None }
+    }
+
+    /// Input, filter, bias, multipliers and shifts, clamp.
+    #[allow(clippy::type_complexity)]
+    pub fn draw(&self, inputs: usize, weights: usize, channels: usize, lo_exp: i32) -> (Vec<i16>, Vec<i8>, Vec<i64>, (Vec<i32>, Vec<i32>), (i32, i32)) {
+        let mut rng = Rng(self.seed);
+        let mut x = i16s(&mut rng, inputs);
+        let mut filter = rng.i8s(weights);
+        let mut bias = i64s(&mut rng, channels);
+        let (mut m, mut s) = multipliers(&mut rng, channels, lo_exp, 0);
+        let mut clamp = clamp16(&mut rng);
+        if self.extreme {
+            x = extremes16(inputs);
+            filter = extremes(weights).into_iter().rev().collect();
+            bias = (0..channels).map(|c| [1i64 << 36, -(1 << 36), 0][c % 3]).collect();
+            clamp = (-32768, 32767);
+        }
+        if let Some((mult, shift)) = self.multiplier {
+            m = std::vec![mult; m.len()];
+            s = std::vec![shift; s.len()];
+            clamp = (-32768, 32767);
+        }
+        (x, filter, bias, (m, s), clamp)
+    }
+}
+
+/// The integer numerics ([`S8`](crate::kernels::numerics::S8), `S16`, `U8`) as the naive
+/// definitions compute with their activations: widened to i64, and back (in range).
+pub trait IntAct: crate::kernels::numerics::Numerics {
+    fn wide(x: Self::Act) -> i64;
+    fn narrow(v: i64) -> Self::Act;
+}
+
+macro_rules! int_act {
+    ($($n:ident: $t:ty),*) => {$(
+        impl IntAct for crate::kernels::numerics::$n {
+            fn wide(x: $t) -> i64 {
+                x as i64
+            }
+            fn narrow(v: i64) -> $t {
+                <$t>::try_from(v).expect("the naive definitions clamp to the element type")
+            }
+        }
+    )*};
+}
+int_act!(S8: i8, S16: i16, U8: u8);
+
+/// `packed_suites!(Case, Params, select, f32x8_fn, public_fn, arch_fn)`: the suites of one
+/// packed float32 variant (`kernels::f32x8`), one per implementation, each satisfying the
+/// oracle of `Case` ([`compare_packed`]'s tolerance, not the reference's bits):
+/// `packed_portable` (the portable eight-lane form, `f32x8::f32x8_fn`), `packed_public_api`
+/// (`public_fn`, as generated code calls it: whatever `crate::isa` selected),
+/// `packed_avx2_fma` and `packed_avx512` (`arch::x86_64::f32::arch_fn`, `…::avx512::arch_fn`,
+/// called directly where detected), `packed_avx512_bits` (AVX-512 gives AVX2+FMA's bits,
+/// [`same_bits_tests!`]) and `packed_neon` (`arch::aarch64::f32::arch_fn`, aarch64 builds).
+/// `select(imp, p, x, f, b, out)` selects the variant for `TargetClass::Host`, packs as the
+/// compiler does and runs `imp`'s loop nest on the packed weights.
+macro_rules! packed_suites {
+    ($case:ty, $params:ty, $select:ident, $portable:ident, $public:path, $arch:ident) => {
+        mod packed {
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::kernels::test_util::f32_isa;
+
+            pub(super) fn portable(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::kernels::f32x8::$portable($crate::kernels::f32x8::Portable, p, x, k, o), p, x, f, b, out)
+            }
+
+            pub(super) fn public_api(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select($public, p, x, f, b, out)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            pub(super) fn avx2_fma(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::x86_64::f32::$arch(f32_isa::avx2_fma::token(), p, x, k, o), p, x, f, b, out)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            pub(super) fn avx512(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::x86_64::f32::avx512::$arch(f32_isa::avx512::token(), p, x, k, o), p, x, f, b, out)
+            }
+
+            #[cfg(tflc_neon)]
+            pub(super) fn neon(p: &$params, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+                $select(|p, x, k, o| $crate::arch::aarch64::f32::$arch(f32_isa::neon(), p, x, k, o), p, x, f, b, out)
+            }
+        }
+
+        $crate::kernels::test_util::kernel_tests!(packed_portable, if true, oracle, $case, packed::portable);
+        $crate::kernels::test_util::kernel_tests!(packed_public_api, if true, oracle, $case, packed::public_api);
+        #[cfg(target_arch = "x86_64")]
+        $crate::kernels::test_util::kernel_tests!(packed_avx2_fma, if $crate::kernels::test_util::f32_isa::avx2_fma::detected(), oracle, $case, packed::avx2_fma);
+        #[cfg(target_arch = "x86_64")]
+        $crate::kernels::test_util::kernel_tests!(packed_avx512, if $crate::kernels::test_util::f32_isa::avx512::detected(), oracle, $case, packed::avx512);
+        $crate::kernels::test_util::same_bits_tests!(packed_avx512_bits, $case, packed::avx2_fma, packed::avx512);
+        #[cfg(tflc_neon)]
+        $crate::kernels::test_util::kernel_tests!(packed_neon, if true, oracle, $case, packed::neon);
+    };
+}
+pub(crate) use packed_suites;
+
+/// `QuantParams { scale, zero_point }`.
+pub fn qp(scale: f32, zero_point: i32) -> crate::quant::QuantParams {
+    crate::quant::QuantParams { scale, zero_point }
+}
+
+/// ADD, SUB and MUL int8 as one [`BinaryS8Op`]: the operands' and the output's
+/// quantization and the fused activation, random (scales log-uniform, any zero points, any
+/// activation) or at the edges; [`ArithOp`] says what is each operator's.
+#[derive(Clone, Debug)]
+pub struct Arith<K> {
+    pub a: crate::quant::QuantParams,
+    pub b: crate::quant::QuantParams,
+    pub out: crate::quant::QuantParams,
+    pub activation: FusedActivation,
+    pub kind: core::marker::PhantomData<K>,
+}
+
+/// What ADD, SUB and MUL int8 do not share.
+pub trait ArithOp: Clone + Debug + 'static {
+    type Params<'a>;
+    /// The scalar kernels, out of place and in place.
+    #[allow(clippy::type_complexity)]
+    const REFERENCE: (for<'a, 'b> fn(&'b Self::Params<'a>, &[i8], &[i8], &mut [i8]), for<'a, 'b> fn(&'b Self::Params<'a>, &mut [i8], &[i8]));
+    /// The range of the random cases' output scale.
+    const OUT_SCALE: (f32, f32);
+    /// The edge cases' scales (operand 1, operand 2, output), each under the zero points
+    /// `(0, 0, 0)`, `(-128, 127, -128)`, `(127, -128, 127)` with no activation and
+    /// `(3, -5, 7)` with [`ArithOp::EDGE_ACTIVATION`].
+    const EDGE_SCALES: &'static [(f32, f32, f32)];
+    const EDGE_ACTIVATION: FusedActivation;
+    /// The operator's prepare function.
+    fn prepare<'a>(a: crate::quant::QuantParams, b: crate::quant::QuantParams, out: crate::quant::QuantParams, activation: FusedActivation, broadcast: Broadcast<'a>) -> Option<Self::Params<'a>>;
+    /// The real-number operation.
+    fn apply(x: f64, y: f64) -> f64;
+}
+
+impl<K: ArithOp> Arith<K> {
+    fn new((sa, za): (f32, i32), (sb, zb): (f32, i32), (so, zo): (f32, i32), activation: FusedActivation) -> Self {
+        Arith { a: qp(sa, za), b: qp(sb, zb), out: qp(so, zo), activation, kind: core::marker::PhantomData }
+    }
+}
+
+impl<K: ArithOp> BinaryS8Op for Arith<K> {
+    type Params<'a> = K::Params<'a>;
+    const REFERENCE: BinaryKernel<Self> = K::REFERENCE;
+
+    fn strategy() -> BoxedStrategy<Self> {
+        (scale(0.001, 0.1), scale(0.001, 0.1), scale(K::OUT_SCALE.0, K::OUT_SCALE.1), zero_point(), zero_point(), zero_point(), fused_activation())
+            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Arith::new((sa, za), (sb, zb), (so, zo), activation))
+            .boxed()
+    }
+
+    fn edge_cases() -> Vec<Self> {
+        let mut v = Vec::new();
+        for &(sa, sb, so) in K::EDGE_SCALES {
+            for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
+                v.push(Arith::new((sa, za), (sb, zb), (so, zo), FusedActivation::None));
+            }
+            v.push(Arith::new((sa, 3), (sb, -5), (so, 7), K::EDGE_ACTIVATION));
+        }
+        v
+    }
+
+    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<K::Params<'a>> {
+        K::prepare(self.a, self.b, self.out, self.activation, broadcast)
+    }
+
+    fn ideal(&self, x: i8, y: i8) -> f64 {
+        let (lo, hi) = real_activation_range(self.activation);
+        to_s8_units(K::apply(real(x, self.a), real(y, self.b)).clamp(lo, hi), self.out)
+    }
 }

@@ -9,7 +9,7 @@
 //! FMAs per tap, where AVX2 needs two loads and eight FMAs for four pixels), through the same
 //! loop nest (`f32x8::conv_2d_blocks`). Every output is computed by the same sequence of
 //! fused multiply-adds as in the AVX2+FMA form (its bias, then its taps in `(ky, kx, ic)`
-//! order), so the two give the same bits (`tests_f32.rs` checks it). Depthwise and
+//! order), so the two give the same bits (the operators' `float32::packed_avx512_bits` suites check it). Depthwise and
 //! FULLY_CONNECTED read two packed 8-lane blocks per `__m512` (`F32Blocks`: the second half
 //! inserted with `vinsertf64x4`, a missing last block as zeros): depthwise 8 pixels times 16
 //! channels per pass (`f32x8::depthwise_blocks`), FULLY_CONNECTED 64 units per pass

@@ -10,7 +10,7 @@
 pub(crate) mod lanes;
 pub mod scalar;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, Numerics, F32, S16, S8, U8};

@@ -25,7 +25,7 @@ pub mod quad;
 pub mod scalar;
 pub mod wide;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 #[cfg(feature = "prepare")]
 use crate::isa::TargetClass;

@@ -6,8 +6,7 @@ use super::{Conv2dParams, Conv2dVariant, ConvGeometry};
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, out_size, pad_image, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -121,17 +120,7 @@ fn naive(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>
     let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
     let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
     let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
-    let zp = -p.quant.input_offset as i64;
-    let mut padded = vec![zp; n * ph * pw * c];
-    for b in 0..n {
-        for y in 0..h {
-            for x in 0..w {
-                for ch in 0..c {
-                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
-                }
-            }
-        }
-    }
+    let padded = pad_image(input, [n, h, w, c], [p.geometry.pad_top, p.geometry.pad_left], [ph, pw], -p.quant.input_offset as i64);
     let groups = c / kc;
     let per_group = oc / groups;
     let mut out = vec![0i8; n * oh * ow * oc];
@@ -152,29 +141,12 @@ fn naive(p: &Conv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>
                         }
                     }
                     acc += bias.map_or(0, |bs| bs[o] as i64);
-                    // The int32 accumulator wraps (no saturation), as TFLite's does.
-                    let acc = acc as i32;
-                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
-                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
-                        + p.quant.output_offset as i64;
-                    out[((b * oh + y) * ow + x) * oc + o] =
-                        v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+                    out[((b * oh + y) * ow + x) * oc + o] = requantize_s8(acc, &p.quant, o, p.clamp);
                 }
             }
         }
     }
     out
-}
-
-/// Output extent for explicit before/after padding (0 if no window fits).
-fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride: usize, dilation: usize) -> usize {
-    let eff = (k - 1) * dilation + 1;
-    let total = input + pad_before + pad_after;
-    if total < eff {
-        0
-    } else {
-        (total - eff) / stride + 1
-    }
 }
 
 /// A random CONV_2D: its shapes, options and zero points; the data, multipliers and clamp
@@ -720,3 +692,670 @@ crate::kernels::test_util::narrow_int4!(Conv);
 // through the form the compiler selects (the `Gemm` drivers on nibble words where `Gemm`
 // applies, else the `_lut` drivers on `Int4Weights`), with every dot implementation.
 crate::kernels::test_util::every_dot!(int4, crate::kernels::test_util::Int4<Conv>, int4);
+
+/// float32 CONV_2D (`conv_2d_f32`, its packed, blocked and float16-weight variants), and
+/// the float32 convolution case DEPTHWISE_CONV_2D's suites share ([`ConvF32`]). The oracle
+/// is two naive implementations written from TFLite's float reference kernels
+/// (`reference_ops::Conv`, `DepthwiseConv`):
+///
+/// - the same arithmetic in `f32`, in TFLite's order (taps outside the image skipped, `total
+///   += x * w` per tap, then `total + bias`, then the clamp): the reference and blocked
+///   kernels must match it **bit for bit**;
+/// - the real result in `f64`: the kernel must be within `1e-5 * sum |x * w|` of it (the
+///   float rounding bound for these sizes), so an order that happened to agree with a wrong
+///   naive version would still fail.
+///
+/// Edge cases: lane tails, every padding edge at strides and dilations 1 and 2, every fused
+/// activation clamp, huge and tiny magnitudes, empty outputs.
+pub(crate) mod float32 {
+    #![allow(clippy::needless_range_loop)] // the naive definitions index as TFLite's loops do
+
+    use super::super::{conv_2d_f32, Conv2dParams};
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, floats, halves, kernel_tests, out_size, packed_suites, same_f32_bits, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::window::ConvGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// A float32 convolution: CONV_2D with `out_d` filters, or DEPTHWISE_CONV_2D with
+    /// `out_d` a multiple of `in_d`.
+    #[derive(Clone, Debug)]
+    pub(crate) struct ConvF32 {
+        pub(crate) batches: usize,
+        pub(crate) hw: [usize; 2],
+        pub(crate) in_d: usize,
+        pub(crate) out_d: usize,
+        pub(crate) k: [usize; 2],
+        pub(crate) stride: [usize; 2],
+        pub(crate) dil: [usize; 2],
+        /// `[top, bottom, left, right]`.
+        pub(crate) pad: [usize; 4],
+        pub(crate) clamp: usize,
+        pub(crate) bias: bool,
+        pub(crate) scale: f32,
+        pub(crate) seed: u64,
+    }
+
+    type ConvKernel = fn(&Conv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+
+    impl ConvF32 {
+        pub(crate) fn plain(hw: [usize; 2], in_d: usize, out_d: usize, k: [usize; 2], pad: [usize; 4], seed: u64) -> ConvF32 {
+            ConvF32 { batches: 1, hw, in_d, out_d, k, stride: [1, 1], dil: [1, 1], pad, clamp: seed as usize, bias: !seed.is_multiple_of(3), scale: 1.0, seed }
+        }
+
+        pub(crate) fn strategy(depthwise: bool) -> BoxedStrategy<Self> {
+            (
+                (1usize..3, [1usize..8, 1usize..8], 1usize..5, 1usize..5),
+                ([1usize..4, 1usize..4], [1usize..3, 1usize..3], [1usize..3, 1usize..3]),
+                ([0usize..3, 0usize..3, 0usize..3, 0usize..3], 0usize..4, any::<bool>(), any::<u64>()),
+            )
+                .prop_map(move |((batches, hw, in_d, out_d), (k, stride, dil), (pad, clamp, bias, seed))| ConvF32 {
+                    batches,
+                    hw,
+                    in_d,
+                    out_d: if depthwise { in_d * out_d.min(3) } else { out_d },
+                    k,
+                    stride,
+                    dil,
+                    pad,
+                    clamp,
+                    bias,
+                    scale: 1.0,
+                    seed,
+                })
+                .boxed()
+        }
+
+        pub(crate) fn edge_cases(depthwise: bool) -> Vec<Self> {
+            let mut v = Vec::new();
+            let od = |in_d: usize, m: usize| if depthwise { in_d * m } else { m };
+            for n in LANE_TAILS {
+                v.push(ConvF32::plain([2, 3], n, od(n, 1), [1, 1], [0; 4], n as u64));
+                v.push(ConvF32::plain([3, 3], n, od(n, 2), [3, 3], [1; 4], n as u64 + 100));
+            }
+            for (i, pad) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27]).enumerate() {
+                for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                    v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([4, 5], 2, od(2, 2), [3, 3], pad, i as u64) });
+                }
+            }
+            for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
+                for clamp in 0..4 {
+                    v.push(ConvF32 { scale, clamp, ..ConvF32::plain([3, 4], 5, od(5, 3), [3, 3], [1; 4], i as u64) });
+                }
+            }
+            // No window fits: empty output.
+            v.push(ConvF32::plain([1, 2], 2, od(2, 2), [3, 3], [0; 4], 0));
+            v
+        }
+
+        /// Edge cases for the packed convolutions on top of the reference's: rows wide
+        /// enough for the four-pixel blocks, with borders, at every channel count 1..=33
+        /// (block tails of 8 and 16), strides and dilations 2.
+        pub(crate) fn packed_edge_cases(depthwise: bool) -> Vec<ConvF32> {
+            let mut v = ConvF32::edge_cases(depthwise);
+            let od = |in_d: usize, m: usize| if depthwise { in_d } else { m };
+            for n in LANE_TAILS {
+                v.push(ConvF32::plain([2, 9], n, od(n, n), [1, 1], [0; 4], n as u64));
+                v.push(ConvF32::plain([3, 11], if depthwise { n } else { 3 }, od(n, n), [3, 3], [1; 4], n as u64 + 7));
+                v.push(ConvF32::plain([4, 10], n, od(n, 17 - n.min(16)), [3, 3], [1, 1, 2, 0], n as u64 + 70));
+            }
+            for (stride, dil) in [(2, 1), (1, 2), (2, 2)] {
+                v.push(ConvF32 { stride: [stride; 2], dil: [dil; 2], ..ConvF32::plain([9, 13], 4, od(4, 20), [3, 3], [1, 2, 1, 2], 5) });
+            }
+            v.push(ConvF32 { batches: 2, ..ConvF32::plain([5, 12], 8, od(8, 24), [5, 5], [2; 4], 9) });
+            v
+        }
+
+        /// Wider rows than the reference's strategy, so the four-pixel blocks run; depthwise
+        /// cases have depth multiplier 1 (others take the reference variant).
+        pub(crate) fn packed_strategy(depthwise: bool) -> BoxedStrategy<ConvF32> {
+            (ConvF32::strategy(depthwise), 4usize..14, 1usize..24)
+                .prop_map(move |(mut c, w, d)| {
+                    c.hw[1] = w;
+                    if depthwise {
+                        c.in_d = d;
+                        c.out_d = d;
+                    } else {
+                        c.out_d = d;
+                    }
+                    c
+                })
+                .boxed()
+        }
+
+        pub(crate) fn geometry(&self) -> ConvGeometry {
+            let ConvF32 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, .. } = *self;
+            let (oh, ow) = (out_size(h, pad[0], pad[1], kh, sh, dh), out_size(w, pad[2], pad[3], kw, sw, dw));
+            ConvGeometry {
+                input_shape: [batches, h, w, in_d],
+                filter_shape: [0, kh, kw, 0],
+                output_shape: [batches, oh, ow, out_d],
+                stride_height: sh,
+                stride_width: sw,
+                dilation_height: dh,
+                dilation_width: dw,
+                pad_top: pad[0],
+                pad_left: pad[2],
+            }
+        }
+
+        /// Input, filter (`filter_len` values) and bias.
+        pub(crate) fn data(&self, filter_len: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+            let mut rng = Rng(self.seed);
+            let g = self.geometry();
+            let x = floats(&mut rng, g.input_shape.iter().product(), self.scale);
+            let f = floats(&mut rng, filter_len, 1.0);
+            let b = floats(&mut rng, self.out_d, self.scale);
+            (x, f, b)
+        }
+
+        /// The naive definitions: for output channel `oc`, `tap(oc, ky, kx)` lists the (input
+        /// channel, filter index) pairs of one tap, in TFLite's order. The f32 result, the
+        /// f64 one and the bound of the f32 one's rounding errors.
+        pub(crate) fn naive(&self, x: &[f32], f: &[f32], b: &[f32], tap: impl Fn(usize, usize, usize) -> Vec<(usize, usize)>) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+            let g = self.geometry();
+            let [batches, h, w, in_d] = g.input_shape;
+            let [_, oh, ow, out_d] = g.output_shape;
+            let [_, kh, kw, _] = g.filter_shape;
+            let n = batches * oh * ow * out_d;
+            let (mut exact, mut real, mut bound) = (vec![0f32; n], vec![0f64; n], vec![0f64; n]);
+            let c = clamp_f32(self.clamp);
+            for bi in 0..batches { for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+                let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
+                for ky in 0..kh { for kx in 0..kw {
+                    let iy = (oy * g.stride_height + ky * g.dilation_height) as isize - g.pad_top as isize;
+                    let ix = (ox * g.stride_width + kx * g.dilation_width) as isize - g.pad_left as isize;
+                    if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                        continue;
+                    }
+                    for (ic, fi) in tap(oc, ky, kx) {
+                        let xv = x[((bi * h + iy as usize) * w + ix as usize) * in_d + ic];
+                        t += xv * f[fi];
+                        r += xv as f64 * f[fi] as f64;
+                        m += (xv as f64 * f[fi] as f64).abs();
+                    }
+                }}
+                let bv = if self.bias { b[oc] } else { 0.0 };
+                let o = ((bi * oh + oy) * ow + ox) * out_d + oc;
+                exact[o] = act_f32(t + bv, c);
+                real[o] = r + bv as f64;
+                bound[o] = m + (bv as f64).abs();
+            }}}}
+            (exact, real, bound)
+        }
+
+        /// CONV_2D's naive definitions (filters `[out_d, kh, kw, in_d]`) on `f`.
+        fn naive_conv(&self, x: &[f32], f: &[f32], b: &[f32]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+            let [kh, kw] = self.k;
+            self.naive(x, f, b, |oc, ky, kx| (0..self.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * self.in_d + ic)).collect())
+        }
+
+        /// CONV_2D's parameters and data.
+        fn conv_problem(&self) -> (Conv2dParams<'static, F32>, Vec<f32>, Vec<f32>, Vec<f32>) {
+            let mut geometry = self.geometry();
+            geometry.filter_shape = [self.out_d, self.k[0], self.k[1], self.in_d];
+            let (x, f, b) = self.data(geometry.filter_shape.iter().product());
+            (Conv2dParams::<F32> { geometry, quant: (), clamp: clamp_f32(self.clamp) }, x, f, b)
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Conv(ConvF32);
+
+    impl KernelCase for Conv {
+        type Kernel = ConvKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: ConvKernel = conv_2d_f32;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvF32::strategy(false).prop_map(Conv).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvF32::edge_cases(false).into_iter().map(Conv).collect()
+        }
+
+        fn run(&self, kernel: ConvKernel) -> Result<Vec<f32>, String> {
+            let (p, x, f, b) = self.0.conv_problem();
+            let mut out = vec![f32::NAN; p.geometry.output_shape.iter().product()];
+            kernel(&p, &x, &f, self.0.bias.then_some(&b[..]), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let c = &self.0;
+            let (x, f, b) = c.data(c.out_d * c.k[0] * c.k[1] * c.in_d);
+            let (exact, real, bound) = c.naive_conv(&x, &f, &b);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(c.clamp))
+        }
+    }
+
+    kernel_tests!(reference, Conv, conv_2d_f32);
+
+    /// The packed variant (`kernels::f32x8`; not TFLite's order: [`compare_packed`]'s
+    /// tolerance): the reference's cases and the wider rows of [`ConvF32::packed_strategy`].
+    #[derive(Clone, Debug)]
+    struct ConvPacked(ConvF32);
+
+    impl KernelCase for ConvPacked {
+        type Kernel = ConvKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: ConvKernel = conv_2d_f32;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvF32::packed_strategy(false).prop_map(ConvPacked).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvF32::packed_edge_cases(false).into_iter().map(ConvPacked).collect()
+        }
+
+        fn run(&self, kernel: ConvKernel) -> Result<Vec<f32>, String> {
+            Conv(self.0.clone()).run(kernel)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let c = &self.0;
+            let (x, f, b) = c.data(c.out_d * c.k[0] * c.k[1] * c.in_d);
+            let (_, real, bound) = c.naive_conv(&x, &f, &b);
+            let reference = Conv(c.clone()).run(conv_2d_f32)?;
+            compare_packed(got, &reference, &real, &bound, c.k[0] * c.k[1] * c.in_d, clamp_f32(c.clamp))
+        }
+    }
+
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&Conv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+
+    /// One implementation of the packed variant, as the suites run it: select for
+    /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
+    fn select_packed(imp: PackedRun, p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        use crate::isa::TargetClass;
+        use crate::kernels::conv_2d::Conv2dF32Variant;
+        let v = Conv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => imp(p, x, &packed, out),
+            Conv2dF32Variant::Blocked => panic!("hosts select Packed"),
+        }
+    }
+
+    packed_suites!(ConvPacked, Conv2dParams<F32>, select_packed, conv_2d, crate::kernels::conv_2d::conv_2d_f32_packed, conv_2d_f32_packed);
+
+    /// The Arm variant (`kernels::blocked_f32`: four output channels per pass, TFLite's
+    /// order), selected and packed for Arm as the compiler does; the suite also compares
+    /// every output bit for bit with the reference.
+    fn blocked(p: &Conv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        use crate::isa::TargetClass;
+        use crate::kernels::conv_2d::{conv_2d_f32_blocked, Conv2dF32Variant};
+        let v = Conv2dF32Variant::select(p, TargetClass::ArmDsp);
+        assert_eq!(v, Conv2dF32Variant::select(p, TargetClass::Arm));
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            Conv2dF32Variant::Blocked => conv_2d_f32_blocked(p, x, &packed, b, out),
+            Conv2dF32Variant::Reference => conv_2d_f32(p, x, f, b, out),
+            Conv2dF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    kernel_tests!(blocked, if true, Conv, blocked);
+
+    /// The suite reaches the blocked variant (not only the reference fallback).
+    #[test]
+    fn cases_reach_the_blocked_variant() {
+        use crate::kernels::conv_2d::Conv2dF32Variant;
+        let (p, ..) = ConvF32::edge_cases(false)[0].conv_problem();
+        let p = Conv2dParams { clamp: clamp_f32(0), ..p };
+        assert_eq!(Conv2dF32Variant::select(&p, crate::isa::TargetClass::ArmDsp), Conv2dF32Variant::Blocked);
+    }
+
+    /// float16 weights kept in flash (`conv_2d_f32_f16w`, numerics `F32H`): the float32
+    /// suite's cases with weights that are float16 values (normal and subnormal halves, both
+    /// zeros). Each case runs the f16 kernel on the halves' bits and must equal, bit for bit,
+    /// the float32 reference on the exactly widened weights, and pass the float32 oracle
+    /// (TFLite's order and the f64 bound).
+    mod f16_weights {
+        use super::*;
+        use crate::kernels::blocked_f32;
+        use crate::kernels::conv_2d::{conv_2d_f32_f16w, conv_2d_f32_f16w_blocked};
+
+        const WHAT: (&str, &str) = ("with f16 weights", "with the widened float32 weights");
+
+        fn case(c: &ConvF32) -> Result<(), String> {
+            let (p, x, f, b) = c.conv_problem();
+            let (bits, wide) = halves(&f, c.seed);
+            let n = p.geometry.output_shape.iter().product();
+            let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+            conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+            conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+            same_f32_bits(&got, &want, WHAT)?;
+            // The blocked form (Arm), from the halves packed as the compiler packs them.
+            let taps = c.k[0] * c.k[1] * c.in_d;
+            let mut packed = vec![0u16; blocked_f32::packed_len(c.out_d, taps)];
+            blocked_f32::pack(c.out_d, taps, &bits, &mut packed);
+            let mut blocked = vec![f32::NAN; n];
+            conv_2d_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+            same_f32_bits(&blocked, &want, WHAT)?;
+            let (exact, real, bound) = c.naive_conv(&x, &wide, &b);
+            compare_f32(&got, &exact, &real, &bound, clamp_f32(c.clamp))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(120))]
+            #[test]
+            fn random(c in ConvF32::strategy(false)) {
+                case(&c).map_err(TestCaseError::fail)?;
+            }
+        }
+
+        #[test]
+        fn edge_cases() {
+            for c in ConvF32::edge_cases(false) {
+                case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            }
+        }
+
+        /// Windows around the blocked form's stack block (`CONV_WIDE_TAPS` = 96 taps): 90,
+        /// 96 (widened once per block) and 99 (widened per tap), with borders and tails.
+        #[test]
+        fn windows_around_the_widened_block() {
+            assert_eq!(blocked_f32::CONV_WIDE_TAPS, 96);
+            for (in_d, k, out_d) in [(10, [3, 3], 5), (6, [4, 4], 7), (11, [3, 3], 9), (96, [1, 1], 6), (97, [1, 1], 3)] {
+                let c = ConvF32::plain([5, 7], in_d, out_d, k, [1; 4], in_d as u64);
+                case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            }
+        }
+    }
+}
+
+/// 16x8 CONV_2D (`conv_2d_s16`, the reference loop nest) against the naive definition that
+/// pads the image explicitly and accumulates in i128, over random shapes, strides,
+/// dilations, paddings, multipliers and clamps; edge cases at lane tails, every padding
+/// edge, ±32767 / −32768 with ±127 / −128 weights and the multiplier extremes.
+/// Bit-exactness with TFLite Micro is checked on golden data (op_conformance,
+/// `armzoo_ds_cnn_s_int16`) and on single-op vectors in the compiler
+/// (`lower::ops::tests_16x8`).
+mod int16 {
+    use super::super::{conv_2d_s16, Conv2dParams};
+    use crate::kernels::numerics::{Clamp, QuantS16, S16};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, pad_image, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
+    use crate::kernels::window::ConvGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct ConvS16 {
+        batches: usize,
+        hw: [usize; 2],
+        in_d: usize,
+        out_d: usize,
+        k: [usize; 2],
+        stride: [usize; 2],
+        dil: [usize; 2],
+        pad: [usize; 4],
+        data: DataS16,
+    }
+
+    impl ConvS16 {
+        fn plain(hw: [usize; 2], in_d: usize, out_d: usize, k: [usize; 2], pad: [usize; 4], data: DataS16) -> ConvS16 {
+            ConvS16 { batches: 1, hw, in_d, out_d, k, stride: [1, 1], dil: [1, 1], pad, data }
+        }
+    }
+
+    type Kernel = fn(&Conv2dParams<S16>, &[i16], &[i8], Option<&[i64]>, &mut [i16]);
+
+    impl KernelCase for ConvS16 {
+        type Kernel = Kernel;
+        type Output = Vec<i16>;
+        const REFERENCE: Kernel = conv_2d_s16;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (
+                (1usize..3, [1usize..8, 1usize..8], 1usize..5, 1usize..5),
+                ([1usize..4, 1usize..4], [1usize..3, 1usize..3], [1usize..3, 1usize..3]),
+                ([0usize..3, 0usize..3, 0usize..3, 0usize..3], any::<bool>(), any::<u64>()),
+            )
+                .prop_map(|((batches, hw, in_d, out_d), (k, stride, dil), (pad, with_bias, seed))| ConvS16 { batches, hw, in_d, out_d, k, stride, dil, pad, data: DataS16::random(with_bias, seed) })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(ConvS16::plain([2, 3], n, 3, [1, 1], [0; 4], DataS16::random(true, n as u64)));
+                v.push(ConvS16::plain([3, 3], n, 2, [3, 3], [1; 4], DataS16::random(false, n as u64)));
+            }
+            for (i, pad) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27]).enumerate() {
+                for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                    v.push(ConvS16 { stride: [stride; 2], dil: [dil; 2], ..ConvS16::plain([4, 5], 2, 2, [3, 3], pad, DataS16::random(true, i as u64)) });
+                }
+            }
+            for in_d in [1, 4, 17] {
+                v.push(ConvS16::plain([3, 4], in_d, 5, [3, 3], [1; 4], DataS16 { extreme: true, ..DataS16::random(true, 1) }));
+            }
+            for (i, mult) in MULTIPLIER_EXTREMES_S16.into_iter().enumerate() {
+                v.push(ConvS16::plain([3, 3], 3, 4, [3, 3], [1; 4], DataS16 { multiplier: Some(mult), ..DataS16::random(true, i as u64) }));
+                v.push(ConvS16::plain([3, 3], 3, 4, [3, 3], [1; 4], DataS16 { multiplier: Some(mult), extreme: true, ..DataS16::random(true, i as u64) }));
+            }
+            // No window fits: empty output.
+            v.push(ConvS16::plain([1, 2], 2, 2, [3, 3], [0; 4], DataS16::random(true, 0)));
+            v
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<i16>, String> {
+            Ok(self.go(Some(kernel)))
+        }
+
+        fn check(&self, got: &Vec<i16>) -> Result<(), String> {
+            check_output(got, &self.go(None), None)
+        }
+    }
+
+    impl ConvS16 {
+        /// Runs `kernel`, or (`None`) the naive definition.
+        fn go(&self, kernel: Option<Kernel>) -> Vec<i16> {
+            let ConvS16 { batches, hw: [h, w], in_d, out_d, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, data } = self.clone();
+            let (x, filter, bias, (m, s), (lo, hi)) = data.draw(batches * h * w * in_d, out_d * kh * kw * in_d, out_d, -24);
+            let (ph, pw) = (h + pad[0] + pad[1], w + pad[2] + pad[3]);
+            let xp = pad_image(&x, [batches, h, w, in_d], [pad[0], pad[2]], [ph, pw], 0);
+            let (oh, ow) = (out_size(ph, 0, 0, kh, sh, dh), out_size(pw, 0, 0, kw, sw, dw));
+            let with_bias = data.with_bias;
+            if let Some(kernel) = kernel {
+                let p = Conv2dParams { geometry: ConvGeometry { input_shape: [batches, h, w, in_d], filter_shape: [out_d, kh, kw, in_d], output_shape: [batches, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
+                let mut got = vec![0x5555i16; batches * oh * ow * out_d];
+                kernel(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
+                return got;
+            }
+            let mut want = vec![0i16; batches * oh * ow * out_d];
+            for b in 0..batches { for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+                let mut acc: i128 = if with_bias { bias[oc] as i128 } else { 0 };
+                for ky in 0..kh { for kx in 0..kw { for ic in 0..in_d {
+                    let xv = xp[((b * ph + oy * sh + ky * dh) * pw + ox * sw + kx * dw) * in_d + ic] as i128;
+                    acc += xv * filter[((oc * kh + ky) * kw + kx) * in_d + ic] as i128;
+                }}}
+                want[((b * oh + oy) * ow + ox) * out_d + oc] = requant_s16(acc, &m, &s, oc, lo, hi);
+            }}}}
+            want
+        }
+    }
+
+    kernel_tests!(reference, ConvS16, conv_2d_s16);
+}
+
+/// Legacy uint8 CONV_2D (`conv_2d_u8` and the variant a host selects), and the uint8
+/// convolution case DEPTHWISE_CONV_2D's suites share ([`ConvU8`]). The oracle is the naive
+/// definition of TFLite's uint8 `reference_ops::Conv` / `DepthwiseConv` (taps outside
+/// skipped, `(w - zw) * (x - zx)` summed in i64, bias, `MultiplyByQuantizedMultiplier`,
+/// output zero point, clamp). Bit-exactness with TFLite is checked on
+/// `coral_mobilenet_v1_025_128_uint8` (op conformance and e2e).
+pub(crate) mod uint8 {
+    #![allow(clippy::needless_range_loop)] // the naive definitions index as TFLite's loops do
+
+    use super::super::{conv_2d_u8, Conv2dParams, Conv2dU8Variant};
+    use crate::kernels::numerics::{Clamp, QuantU8, U8};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, u8s, KernelCase, Rng, LANE_TAILS};
+    use crate::kernels::window::ConvGeometry;
+    use crate::quant::multiply_by_quantized_multiplier;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// A uint8 convolution: CONV_2D with `out_d` filters, or DEPTHWISE_CONV_2D with `out_d`
+    /// a multiple of `in_d`.
+    #[derive(Clone, Debug)]
+    pub(crate) struct ConvU8 {
+        pub(crate) hw: [usize; 2],
+        pub(crate) in_d: usize,
+        pub(crate) out_d: usize,
+        pub(crate) k: [usize; 2],
+        pub(crate) stride: usize,
+        pub(crate) pad: [usize; 2],
+        pub(crate) zero_points: [i32; 3],
+        pub(crate) clamp: (u8, u8),
+        pub(crate) seed: u64,
+    }
+
+    impl ConvU8 {
+        pub(crate) fn strategy(depthwise: bool) -> BoxedStrategy<Self> {
+            ([1usize..7, 1usize..7], prop_oneof![1usize..5, 8usize..20], prop_oneof![3 => 1usize..4, 1 => 9usize..20], [1usize..4, 1usize..4], 1usize..3, [0usize..2, 0usize..2], [0i32..=255, 0i32..=255, 0i32..=255], any::<(u8, u8)>(), any::<u64>())
+                .prop_map(move |(hw, in_d, m, k, stride, pad, zero_points, (a, b), seed)| ConvU8 {
+                    hw,
+                    in_d,
+                    out_d: if depthwise { in_d * m } else { m },
+                    k,
+                    stride,
+                    pad,
+                    zero_points,
+                    clamp: (a.min(b), a.max(b)),
+                    seed,
+                })
+                .boxed()
+        }
+
+        pub(crate) fn edge_cases(depthwise: bool) -> Vec<Self> {
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                let out_d = if depthwise { n } else { 3 };
+                for zero_points in [[0, 0, 0], [255, 255, 255], [128, 1, 254]] {
+                    v.push(ConvU8 { hw: [3, 3], in_d: n, out_d, k: [3, 3], stride: 1, pad: [1, 1], zero_points, clamp: (0, 255), seed: n as u64 });
+                }
+            }
+            v.push(ConvU8 { hw: [5, 4], in_d: 2, out_d: if depthwise { 4 } else { 5 }, k: [3, 3], stride: 2, pad: [1, 0], zero_points: [7, 200, 99], clamp: (20, 230), seed: 1 });
+            v
+        }
+
+        /// Data, params pieces: input, filter, bias, multiplier, geometry.
+        #[allow(clippy::type_complexity)]
+        pub(crate) fn setup(&self, filter_len: usize) -> (Vec<u8>, Vec<u8>, Vec<i32>, (i32, i32), ConvGeometry) {
+            let mut rng = Rng(self.seed);
+            let [h, w] = self.hw;
+            let x = u8s(&mut rng, h * w * self.in_d);
+            let f = u8s(&mut rng, filter_len);
+            let b = rng.i32s(self.out_d, -20000, 20000);
+            let m = rng.multiplier(-12, -4);
+            let (oh, ow) = (out_size(h, self.pad[0], self.pad[0], self.k[0], self.stride, 1), out_size(w, self.pad[1], self.pad[1], self.k[1], self.stride, 1));
+            let g = ConvGeometry {
+                input_shape: [1, h, w, self.in_d],
+                filter_shape: [0; 4],
+                output_shape: [1, oh, ow, self.out_d],
+                stride_height: self.stride,
+                stride_width: self.stride,
+                dilation_height: 1,
+                dilation_width: 1,
+                pad_top: self.pad[0],
+                pad_left: self.pad[1],
+            };
+            (x, f, b, m, g)
+        }
+
+        pub(crate) fn quant(&self, m: (i32, i32)) -> QuantU8 {
+            let [zx, zw, zo] = self.zero_points;
+            QuantU8 { input_offset: -zx, weights_offset: -zw, output_offset: zo, output_multiplier: m.0, output_shift: m.1 }
+        }
+
+        /// The naive definition; `tap(oc, ky, kx)` lists (input channel, filter index) pairs.
+        pub(crate) fn naive(&self, filter_len: usize, tap: impl Fn(usize, usize, usize) -> Vec<(usize, usize)>) -> Vec<u8> {
+            let (x, f, b, m, g) = self.setup(filter_len);
+            let [zx, zw, zo] = self.zero_points;
+            let [_, h, w, in_d] = g.input_shape;
+            let [_, oh, ow, out_d] = g.output_shape;
+            let mut out = vec![0u8; oh * ow * out_d];
+            for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+                let mut acc: i64 = 0;
+                for ky in 0..self.k[0] { for kx in 0..self.k[1] {
+                    let iy = (oy * self.stride + ky) as isize - self.pad[0] as isize;
+                    let ix = (ox * self.stride + kx) as isize - self.pad[1] as isize;
+                    if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                        continue;
+                    }
+                    for (ic, fi) in tap(oc, ky, kx) {
+                        acc += (f[fi] as i64 - zw as i64) * (x[((iy as usize) * w + ix as usize) * in_d + ic] as i64 - zx as i64);
+                    }
+                }}
+                let acc = i32::try_from(acc + b[oc] as i64).expect("test accumulators fit");
+                let v = multiply_by_quantized_multiplier(acc, m.0, m.1) + zo;
+                out[(oy * ow + ox) * out_d + oc] = v.clamp(self.clamp.0 as i32, self.clamp.1 as i32) as u8;
+            }}}
+            out
+        }
+    }
+
+    type Kernel = fn(&Conv2dParams<U8>, &[u8], &[u8], Option<&[i32]>, &mut [u8]);
+
+    #[derive(Clone, Debug)]
+    struct Conv(ConvU8);
+
+    impl KernelCase for Conv {
+        type Kernel = Kernel;
+        type Output = Vec<u8>;
+        const REFERENCE: Kernel = conv_2d_u8;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvU8::strategy(false).prop_map(Conv).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvU8::edge_cases(false).into_iter().map(Conv).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<u8>, String> {
+            let c = &self.0;
+            let n = c.out_d * c.k[0] * c.k[1] * c.in_d;
+            let (x, f, b, m, mut geometry) = c.setup(n);
+            geometry.filter_shape = [c.out_d, c.k[0], c.k[1], c.in_d];
+            let p = Conv2dParams { geometry, quant: c.quant(m), clamp: Clamp { min: c.clamp.0, max: c.clamp.1 } };
+            let mut out = vec![0x55; geometry.output_shape.iter().product()];
+            kernel(&p, &x, &f, Some(&b), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<u8>) -> Result<(), String> {
+            let c = &self.0;
+            let [kh, kw] = c.k;
+            check_output(got, &c.naive(c.out_d * kh * kw * c.in_d, |oc, ky, kx| (0..c.in_d).map(|ic| (ic, ((oc * kh + ky) * kw + kx) * c.in_d + ic)).collect()), None)
+        }
+    }
+
+    kernel_tests!(reference, Conv, conv_2d_u8);
+
+    /// The variant a host selects for `p` ([`Conv2dU8Variant::select`]), packed as the
+    /// compiler packs it, through its table's `run` (the selected host SIMD form).
+    fn host(p: &Conv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+        let v = Conv2dU8Variant::select(p, crate::isa::TargetClass::Host);
+        let mut packed = vec![0i32; v.packed_len(&p.geometry)];
+        v.pack(p, filter, bias, &mut packed);
+        v.run(p, crate::variants::Operands { input, filter, bias, packed: &packed }, output);
+    }
+
+    kernel_tests!(host, if true, Conv, host);
+}

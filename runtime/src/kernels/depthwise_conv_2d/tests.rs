@@ -6,8 +6,7 @@ use super::{ConvGeometry, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, out_size, pad_image, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -98,16 +97,7 @@ fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Optio
     let reach = |o: usize, s: usize, k: usize, d: usize| if o == 0 { 0 } else { (o - 1) * s + (k - 1) * d + 1 };
     let ph = (p.geometry.pad_top + h).max(reach(oh, p.geometry.stride_height, kh, p.geometry.dilation_height));
     let pw = (p.geometry.pad_left + w).max(reach(ow, p.geometry.stride_width, kw, p.geometry.dilation_width));
-    let mut padded = vec![-p.quant.input_offset as i64; n * ph * pw * c];
-    for b in 0..n {
-        for y in 0..h {
-            for x in 0..w {
-                for ch in 0..c {
-                    padded[((b * ph + y + p.geometry.pad_top) * pw + x + p.geometry.pad_left) * c + ch] = input[((b * h + y) * w + x) * c + ch] as i64;
-                }
-            }
-        }
-    }
+    let padded = pad_image(input, [n, h, w, c], [p.geometry.pad_top, p.geometry.pad_left], [ph, pw], -p.quant.input_offset as i64);
     let mut out = vec![0i8; n * oh * ow * oc];
     for b in 0..n {
         for y in 0..oh {
@@ -123,28 +113,12 @@ fn naive(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Optio
                             acc += filter[(fy * kw + fx) * oc + o] as i64 * v;
                         }
                     }
-                    // The int32 accumulator wraps (no saturation), as TFLite's does.
-                    let acc = acc as i32;
-                    let q = if p.quant.output_multiplier.len() == 1 { 0 } else { o };
-                    let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64
-                        + p.quant.output_offset as i64;
-                    out[((b * oh + y) * ow + x) * oc + o] =
-                        v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+                    out[((b * oh + y) * ow + x) * oc + o] = requantize_s8(acc, &p.quant, o, p.clamp);
                 }
             }
         }
     }
     out
-}
-
-fn out_size(input: usize, pad_before: usize, pad_after: usize, k: usize, stride: usize, dilation: usize) -> usize {
-    let eff = (k - 1) * dilation + 1;
-    let total = input + pad_before + pad_after;
-    if total < eff {
-        0
-    } else {
-        (total - eff) / stride + 1
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -463,3 +437,366 @@ crate::kernels::test_util::narrow_int4!(Depthwise);
 // int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
 // through the `_lut` drivers on `Int4Weights`, with every dot implementation.
 crate::kernels::test_util::every_dot!(int4, crate::kernels::test_util::Int4<Depthwise>, int4);
+
+/// float32 DEPTHWISE_CONV_2D (`depthwise_conv_2d_f32`, its packed variant and its
+/// float16-weight form) on the float32 convolution case CONV_2D's suites define
+/// ([`ConvF32`], whose module documentation states the oracle).
+mod float32 {
+    use super::super::{depthwise_conv_2d_f32, DepthwiseConv2dParams};
+    use crate::kernels::conv_2d::tests::float32::ConvF32;
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{clamp_f32, compare_f32, compare_packed, halves, kernel_tests, packed_suites, same_f32_bits, KernelCase};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    type DepthwiseKernel = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+
+    /// DEPTHWISE_CONV_2D's naive definitions (filter `[1, kh, kw, out_d]`) on `f`.
+    fn naive(c: &ConvF32, x: &[f32], f: &[f32], b: &[f32]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+        let kw = c.k[1];
+        let mult = c.out_d / c.in_d;
+        c.naive(x, f, b, |oc, ky, kx| vec![(oc / mult, (ky * kw + kx) * c.out_d + oc)])
+    }
+
+    /// DEPTHWISE_CONV_2D's parameters and data.
+    fn problem(c: &ConvF32) -> (DepthwiseConv2dParams<'static, F32>, Vec<f32>, Vec<f32>, Vec<f32>) {
+        let mut geometry = c.geometry();
+        geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
+        let (x, f, b) = c.data(geometry.filter_shape.iter().product());
+        (DepthwiseConv2dParams::<F32> { geometry, quant: (), clamp: clamp_f32(c.clamp) }, x, f, b)
+    }
+
+    #[derive(Clone, Debug)]
+    struct Depthwise(ConvF32);
+
+    impl KernelCase for Depthwise {
+        type Kernel = DepthwiseKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: DepthwiseKernel = depthwise_conv_2d_f32;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvF32::strategy(true).prop_map(Depthwise).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvF32::edge_cases(true).into_iter().map(Depthwise).collect()
+        }
+
+        fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
+            let (p, x, f, b) = problem(&self.0);
+            let mut out = vec![f32::NAN; p.geometry.output_shape.iter().product()];
+            kernel(&p, &x, &f, self.0.bias.then_some(&b[..]), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let c = &self.0;
+            let (x, f, b) = c.data(c.k[0] * c.k[1] * c.out_d);
+            let (exact, real, bound) = naive(c, &x, &f, &b);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(c.clamp))
+        }
+    }
+
+    kernel_tests!(reference, Depthwise, depthwise_conv_2d_f32);
+
+    /// The packed variant (`kernels::f32x8`; not TFLite's order: [`compare_packed`]'s
+    /// tolerance) on depth multiplier 1 and wider rows ([`ConvF32::packed_strategy`]).
+    #[derive(Clone, Debug)]
+    struct DepthwisePacked(ConvF32);
+
+    impl KernelCase for DepthwisePacked {
+        type Kernel = DepthwiseKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: DepthwiseKernel = depthwise_conv_2d_f32;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvF32::packed_strategy(true).prop_map(DepthwisePacked).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvF32::packed_edge_cases(true).into_iter().map(DepthwisePacked).collect()
+        }
+
+        fn run(&self, kernel: DepthwiseKernel) -> Result<Vec<f32>, String> {
+            Depthwise(self.0.clone()).run(kernel)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let c = &self.0;
+            let (x, f, b) = c.data(c.k[0] * c.k[1] * c.out_d);
+            let (_, real, bound) = naive(c, &x, &f, &b);
+            let reference = Depthwise(c.clone()).run(depthwise_conv_2d_f32)?;
+            compare_packed(got, &reference, &real, &bound, c.k[0] * c.k[1], clamp_f32(c.clamp))
+        }
+    }
+
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&DepthwiseConv2dParams<F32>, &[f32], &[f32], &mut [f32]);
+
+    /// One implementation of the packed variant, as the suites run it: select for
+    /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
+    fn select_packed(imp: PackedRun, p: &DepthwiseConv2dParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        use crate::isa::TargetClass;
+        use crate::kernels::depthwise_conv_2d::DepthwiseConv2dF32Variant;
+        let v = DepthwiseConv2dF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            DepthwiseConv2dF32Variant::Reference => depthwise_conv_2d_f32(p, x, f, b, out),
+            DepthwiseConv2dF32Variant::Packed => imp(p, x, &packed, out),
+        }
+    }
+
+    packed_suites!(DepthwisePacked, DepthwiseConv2dParams<F32>, select_packed, depthwise_conv_2d, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_f32_packed, depthwise_conv_2d_f32_packed);
+
+    /// float16 weights kept in flash (`depthwise_conv_2d_f32_f16w`, numerics `F32H`): the
+    /// float32 suites' cases with weights that are float16 values; each case must equal, bit
+    /// for bit, the float32 reference on the exactly widened weights, and pass the float32
+    /// oracle.
+    mod f16_weights {
+        use super::*;
+        use crate::kernels::depthwise_conv_2d::{depthwise_conv_2d_f32_f16w, depthwise_conv_2d_f32_f16w_blocked, DepthwiseConv2dF32Variant};
+
+        const WHAT: (&str, &str) = ("with f16 weights", "with the widened float32 weights");
+
+        fn case(c: &ConvF32) -> Result<(), String> {
+            let (p, x, f, b) = problem(c);
+            let (bits, wide) = halves(&f, c.seed);
+            let n = p.geometry.output_shape.iter().product();
+            let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+            depthwise_conv_2d_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+            depthwise_conv_2d_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+            same_f32_bits(&got, &want, WHAT)?;
+            // The blocked form (Arm: depth multiplier 1, at most 25 taps), from the model's halves.
+            if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+                let mut blocked = vec![f32::NAN; n];
+                depthwise_conv_2d_f32_f16w_blocked(&p, &x, &bits, c.bias.then_some(&b[..]), &mut blocked);
+                same_f32_bits(&blocked, &want, WHAT).map_err(|e| std::format!("blocked: {e}"))?;
+            }
+            let (exact, real, bound) = naive(c, &x, &wide, &b);
+            compare_f32(&got, &exact, &real, &bound, clamp_f32(c.clamp))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(120))]
+            #[test]
+            fn random(c in ConvF32::strategy(true)) {
+                case(&c).map_err(TestCaseError::fail)?;
+            }
+
+            /// Depth multiplier 1 and up to 23 channels (several blocks of four, tails).
+            #[test]
+            fn random_mult1(c in ConvF32::packed_strategy(true)) {
+                case(&c).map_err(TestCaseError::fail)?;
+            }
+        }
+
+        /// The edge cases reach the blocked form, with channel tails of 1 to 3, and the
+        /// reference fallback (depth multiplier other than 1).
+        #[test]
+        fn cases_reach_both_forms() {
+            let cases = ConvF32::packed_edge_cases(true).into_iter().chain(ConvF32::edge_cases(true));
+            let (mut blocked, mut tails, mut other) = (0, [false; 4], 0);
+            for c in cases {
+                let (p, ..) = problem(&c);
+                if DepthwiseConv2dF32Variant::f16_blocked(&p) {
+                    blocked += 1;
+                    tails[c.out_d % 4] = true;
+                } else {
+                    other += 1;
+                }
+            }
+            assert!(blocked > 0 && other > 0 && tails.iter().all(|&t| t), "blocked {blocked}, tails {tails:?}, other {other}");
+        }
+
+        #[test]
+        fn edge_cases() {
+            for c in ConvF32::edge_cases(true).into_iter().chain(ConvF32::packed_edge_cases(true)) {
+                case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            }
+        }
+    }
+}
+
+/// 16x8 DEPTHWISE_CONV_2D (`depthwise_conv_2d_s16`, the reference loop nest) against the
+/// naive definition that pads the image explicitly and accumulates in i128 (as CONV_2D's
+/// int16 suite).
+mod int16 {
+    use super::super::{depthwise_conv_2d_s16, DepthwiseConv2dParams};
+    use crate::kernels::numerics::{Clamp, QuantS16, S16};
+    use crate::kernels::test_util::{check_output, kernel_tests, out_size, pad_image, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
+    use crate::kernels::window::ConvGeometry;
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct DepthwiseS16 {
+        hw: [usize; 2],
+        in_d: usize,
+        mult: usize,
+        k: [usize; 2],
+        stride: [usize; 2],
+        dil: [usize; 2],
+        pad: [usize; 4],
+        data: DataS16,
+    }
+
+    impl DepthwiseS16 {
+        fn plain(hw: [usize; 2], in_d: usize, mult: usize, k: [usize; 2], pad: [usize; 4], data: DataS16) -> DepthwiseS16 {
+            DepthwiseS16 { hw, in_d, mult, k, stride: [1, 1], dil: [1, 1], pad, data }
+        }
+    }
+
+    type Kernel = fn(&DepthwiseConv2dParams<S16>, &[i16], &[i8], Option<&[i64]>, &mut [i16]);
+
+    impl KernelCase for DepthwiseS16 {
+        type Kernel = Kernel;
+        type Output = Vec<i16>;
+        const REFERENCE: Kernel = depthwise_conv_2d_s16;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (
+                ([1usize..8, 1usize..8], 1usize..4, 1usize..3),
+                ([1usize..4, 1usize..4], [1usize..3, 1usize..3], [1usize..3, 1usize..3]),
+                ([0usize..3, 0usize..3, 0usize..3, 0usize..3], any::<bool>(), any::<u64>()),
+            )
+                .prop_map(|((hw, in_d, mult), (k, stride, dil), (pad, with_bias, seed))| DepthwiseS16 { hw, in_d, mult, k, stride, dil, pad, data: DataS16::random(with_bias, seed) })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(DepthwiseS16::plain([3, 3], n, 1, [3, 3], [1; 4], DataS16::random(true, n as u64)));
+                v.push(DepthwiseS16::plain([2, 3], 2, n, [2, 2], [0; 4], DataS16::random(false, n as u64)));
+            }
+            for (i, pad) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27]).enumerate() {
+                for (stride, dil) in [(1, 1), (2, 1), (1, 2)] {
+                    v.push(DepthwiseS16 { stride: [stride; 2], dil: [dil; 2], ..DepthwiseS16::plain([4, 5], 3, 2, [3, 3], pad, DataS16::random(true, i as u64)) });
+                }
+            }
+            for (in_d, mult) in [(1, 1), (3, 2), (17, 1)] {
+                v.push(DepthwiseS16::plain([3, 4], in_d, mult, [3, 3], [1; 4], DataS16 { extreme: true, ..DataS16::random(true, 1) }));
+            }
+            for (i, m) in MULTIPLIER_EXTREMES_S16.into_iter().enumerate() {
+                v.push(DepthwiseS16::plain([3, 3], 3, 2, [3, 3], [1; 4], DataS16 { multiplier: Some(m), ..DataS16::random(true, i as u64) }));
+                v.push(DepthwiseS16::plain([3, 3], 3, 2, [3, 3], [1; 4], DataS16 { multiplier: Some(m), extreme: true, ..DataS16::random(true, i as u64) }));
+            }
+            v.push(DepthwiseS16::plain([1, 2], 2, 1, [3, 3], [0; 4], DataS16::random(true, 0)));
+            v
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<i16>, String> {
+            Ok(self.go(Some(kernel)))
+        }
+
+        fn check(&self, got: &Vec<i16>) -> Result<(), String> {
+            check_output(got, &self.go(None), None)
+        }
+    }
+
+    impl DepthwiseS16 {
+        /// Runs `kernel`, or (`None`) the naive definition.
+        fn go(&self, kernel: Option<Kernel>) -> Vec<i16> {
+            let DepthwiseS16 { hw: [h, w], in_d, mult, k: [kh, kw], stride: [sh, sw], dil: [dh, dw], pad, data } = self.clone();
+            let out_d = in_d * mult;
+            let (x, filter, bias, (m, s), (lo, hi)) = data.draw(h * w * in_d, kh * kw * out_d, out_d, -20);
+            let (ph, pw) = (h + pad[0] + pad[1], w + pad[2] + pad[3]);
+            let xp = pad_image(&x, [1, h, w, in_d], [pad[0], pad[2]], [ph, pw], 0);
+            let (oh, ow) = (out_size(ph, 0, 0, kh, sh, dh), out_size(pw, 0, 0, kw, sw, dw));
+            let with_bias = data.with_bias;
+            if let Some(kernel) = kernel {
+                let p = DepthwiseConv2dParams { geometry: ConvGeometry { input_shape: [1, h, w, in_d], filter_shape: [1, kh, kw, out_d], output_shape: [1, oh, ow, out_d], stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw, pad_top: pad[0], pad_left: pad[2] }, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
+                let mut got = vec![0x5555i16; oh * ow * out_d];
+                kernel(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
+                return got;
+            }
+            let mut want = vec![0i16; oh * ow * out_d];
+            for oy in 0..oh { for ox in 0..ow { for oc in 0..out_d {
+                let ic = oc / mult;
+                let mut acc: i128 = if with_bias { bias[oc] as i128 } else { 0 };
+                for ky in 0..kh { for kx in 0..kw {
+                    let xv = xp[((oy * sh + ky * dh) * pw + ox * sw + kx * dw) * in_d + ic] as i128;
+                    acc += xv * filter[(ky * kw + kx) * out_d + oc] as i128;
+                }}
+                want[(oy * ow + ox) * out_d + oc] = requant_s16(acc, &m, &s, oc, lo, hi);
+            }}}
+            want
+        }
+    }
+
+    kernel_tests!(reference, DepthwiseS16, depthwise_conv_2d_s16);
+}
+
+/// Legacy uint8 DEPTHWISE_CONV_2D (`depthwise_conv_2d_u8`, the host window form, AVX2 and
+/// AVX-512 VNNI) on the uint8 convolution case CONV_2D's suites define ([`ConvU8`], whose
+/// module documentation states the oracle).
+mod uint8 {
+    use super::super::{depthwise_conv_2d_u8, DepthwiseConv2dParams};
+    use crate::kernels::conv_2d::tests::uint8::ConvU8;
+    use crate::kernels::numerics::{Clamp, U8};
+    use crate::kernels::test_util::{check_output, kernel_tests, KernelCase};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    type Kernel = fn(&DepthwiseConv2dParams<U8>, &[u8], &[u8], Option<&[i32]>, &mut [u8]);
+
+    #[derive(Clone, Debug)]
+    struct Depthwise(ConvU8);
+
+    impl KernelCase for Depthwise {
+        type Kernel = Kernel;
+        type Output = Vec<u8>;
+        const REFERENCE: Kernel = depthwise_conv_2d_u8;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            ConvU8::strategy(true).prop_map(Depthwise).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            ConvU8::edge_cases(true).into_iter().map(Depthwise).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<u8>, String> {
+            let c = &self.0;
+            let (x, f, b, m, mut geometry) = c.setup(c.k[0] * c.k[1] * c.out_d);
+            geometry.filter_shape = [1, c.k[0], c.k[1], c.out_d];
+            let p = DepthwiseConv2dParams { geometry, quant: c.quant(m), clamp: Clamp { min: c.clamp.0, max: c.clamp.1 } };
+            let mut out = vec![0x55; geometry.output_shape.iter().product()];
+            kernel(&p, &x, &f, Some(&b), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<u8>) -> Result<(), String> {
+            let c = &self.0;
+            let mult = c.out_d / c.in_d;
+            check_output(got, &c.naive(c.k[0] * c.k[1] * c.out_d, |oc, ky, kx| vec![(oc / mult, (ky * c.k[1] + kx) * c.out_d + oc)]), None)
+        }
+    }
+
+    kernel_tests!(reference, Depthwise, depthwise_conv_2d_u8);
+    kernel_tests!(window, if true, Depthwise, crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8_window);
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+        let token = crate::arch::x86_64::Avx2::detect().expect("the suite checked detection first");
+        crate::arch::x86_64::depthwise_conv_2d_u8_window(token, p, input, filter, bias, output)
+    }
+    #[cfg(target_arch = "x86_64")]
+    kernel_tests!(window_avx2, if crate::arch::x86_64::tests::detected(), Depthwise, avx2);
+    #[cfg(target_arch = "x86_64")]
+    fn avx512vnni(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
+        crate::arch::x86_64::vnni::depthwise_conv_2d_u8_window(crate::arch::x86_64::vnni::tests::token(), p, input, filter, bias, output)
+    }
+    #[cfg(target_arch = "x86_64")]
+    kernel_tests!(window_avx512vnni, if crate::arch::x86_64::vnni::tests::detected(), Depthwise, avx512vnni);
+}

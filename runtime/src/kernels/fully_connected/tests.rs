@@ -6,8 +6,7 @@ use super::{FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant}
 use crate::isa::{HostSimd, TargetClass};
 use crate::kernels::dot::Dot;
 use crate::kernels::numerics::{Clamp, QuantS8, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, multipliers, zero_point, KernelCase, Rng, LANE_TAILS};
-use crate::quant::multiply_by_quantized_multiplier;
+use crate::kernels::test_util::{extremes, kernel_tests, multipliers, requantize_s8, zero_point, KernelCase, Rng, LANE_TAILS};
 use proptest::prelude::*;
 use std::string::String;
 use std::vec;
@@ -107,11 +106,7 @@ fn naive(p: &FullyConnectedParams<S8>, input: &[i8], filter: &[i8], bias: Option
                 acc += (filter[u * p.geometry.input_depth + d] as i64 + p.weights_offset as i64)
                     * (input[b * p.geometry.input_depth + d] as i64 + p.quant.input_offset as i64);
             }
-            // The int32 accumulator wraps (no saturation), as TFLite's does.
-            let acc = acc as i32;
-            let q = if p.quant.output_multiplier.len() == 1 { 0 } else { u };
-            let v = multiply_by_quantized_multiplier(acc, p.quant.output_multiplier[q], p.quant.output_shift[q]) as i64 + p.quant.output_offset as i64;
-            out[b * p.geometry.output_depth + u] = v.clamp(p.clamp.min as i64, p.clamp.max as i64) as i8;
+            out[b * p.geometry.output_depth + u] = requantize_s8(acc, &p.quant, u, p.clamp);
         }
     }
     out
@@ -365,3 +360,356 @@ crate::kernels::test_util::narrow_int4!(Fc);
 // int4 filters kept packed (`kernels::int4`): the same suite with every weight in -8..=7,
 // through the `_lut` drivers on `Int4Weights`, with every dot implementation.
 crate::kernels::test_util::every_dot!(int4, crate::kernels::test_util::Int4<Fc>, int4);
+
+/// float32 FULLY_CONNECTED (`fully_connected_f32`, its packed, blocked and float16-weight
+/// variants). The oracle (as the float32 convolutions'): TFLite's `reference_ops::
+/// FullyConnected` in `f32` (the reference and blocked kernels match it bit for bit) and
+/// the real result in `f64` (within `1e-5 * sum |x * w|`).
+mod float32 {
+    use super::super::{fully_connected_f32, FullyConnectedGeometry, FullyConnectedParams};
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{act_f32, clamp_f32, compare_f32, compare_packed, floats, halves, kernel_tests, packed_suites, same_f32_bits, KernelCase, Rng, LANE_TAILS};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct FullyConnected {
+        batches: usize,
+        depth: usize,
+        units: usize,
+        clamp: usize,
+        bias: bool,
+        scale: f32,
+        seed: u64,
+    }
+
+    type FcKernel = fn(&FullyConnectedParams<F32>, &[f32], &[f32], Option<&[f32]>, &mut [f32]);
+
+    impl FullyConnected {
+        fn data(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+            let mut rng = Rng(self.seed);
+            let x = floats(&mut rng, self.batches * self.depth, self.scale);
+            let w = floats(&mut rng, self.units * self.depth, 1.0);
+            let b = floats(&mut rng, self.units, self.scale);
+            (x, w, b)
+        }
+
+        fn params(&self) -> FullyConnectedParams<'static, F32> {
+            let geometry = FullyConnectedGeometry { batches: self.batches, input_depth: self.depth, output_depth: self.units };
+            FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(self.clamp) }
+        }
+
+        /// The naive definitions on weights `w`: the f32 result (TFLite's order), the f64
+        /// one and the bound of the f32 one's rounding errors.
+        fn naive(&self, x: &[f32], w: &[f32], b: &[f32]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+            let c = clamp_f32(self.clamp);
+            let (mut exact, mut real, mut bound) = (Vec::new(), Vec::new(), Vec::new());
+            for bi in 0..self.batches {
+                for u in 0..self.units {
+                    let (mut t, mut r, mut m) = (0f32, 0f64, 0f64);
+                    for d in 0..self.depth {
+                        let (xv, wv) = (x[bi * self.depth + d], w[u * self.depth + d]);
+                        t += xv * wv;
+                        r += xv as f64 * wv as f64;
+                        m += (xv as f64 * wv as f64).abs();
+                    }
+                    let bv = if self.bias { b[u] } else { 0.0 };
+                    exact.push(act_f32(t + bv, c));
+                    real.push(r + bv as f64);
+                    bound.push(m + (bv as f64).abs());
+                }
+            }
+            (exact, real, bound)
+        }
+    }
+
+    impl KernelCase for FullyConnected {
+        type Kernel = FcKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: FcKernel = fully_connected_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (0usize..4, 1usize..70, 1usize..20, 0usize..4, any::<bool>(), any::<u64>())
+                .prop_map(|(batches, depth, units, clamp, bias, seed)| FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(FullyConnected { batches: 1, depth: n, units: 3, clamp: n, bias: n % 2 == 0, scale: 1.0, seed: n as u64 });
+                v.push(FullyConnected { batches: 2, depth: 5, units: n, clamp: n + 1, bias: true, scale: 1.0, seed: n as u64 });
+            }
+            for (i, scale) in [1e-30f32, 1e-3, 1e3, 1e15].into_iter().enumerate() {
+                for clamp in 0..4 {
+                    v.push(FullyConnected { batches: 2, depth: 16, units: 16, clamp, bias: true, scale, seed: i as u64 });
+                }
+            }
+            v.push(FullyConnected { batches: 0, depth: 4, units: 3, clamp: 0, bias: true, scale: 1.0, seed: 0 });
+            v
+        }
+
+        fn run(&self, kernel: FcKernel) -> Result<Vec<f32>, String> {
+            let (x, w, b) = self.data();
+            let mut out = vec![f32::NAN; self.batches * self.units];
+            kernel(&self.params(), &x, &w, self.bias.then_some(&b[..]), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let (x, w, b) = self.data();
+            let (exact, real, bound) = self.naive(&x, &w, &b);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(self.clamp))
+        }
+    }
+
+    kernel_tests!(reference, FullyConnected, fully_connected_f32);
+
+    /// The packed variant (`kernels::f32x8`; not TFLite's order: [`compare_packed`]'s
+    /// tolerance), on more units.
+    #[derive(Clone, Debug)]
+    struct FcPacked(FullyConnected);
+
+    impl KernelCase for FcPacked {
+        type Kernel = FcKernel;
+        type Output = Vec<f32>;
+        const REFERENCE: FcKernel = fully_connected_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (0usize..4, 1usize..90, 1usize..70, 0usize..4, any::<bool>(), any::<u64>())
+                .prop_map(|(batches, depth, units, clamp, bias, seed)| FcPacked(FullyConnected { batches, depth, units, clamp, bias, scale: 1.0, seed }))
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let mut v: Vec<Self> = FullyConnected::edge_cases().into_iter().map(FcPacked).collect();
+            // Unit counts around the 32-unit (AVX-512: 64-unit) groups and the 8-unit blocks,
+            // the two-chain tail of 1 to 3 blocks.
+            for units in [31, 32, 33, 40, 63, 64, 65, 72, 96, 120, 136] {
+                v.push(FcPacked(FullyConnected { batches: 2, depth: 37, units, clamp: units, bias: units % 2 == 0, scale: 1.0, seed: units as u64 }));
+            }
+            v
+        }
+
+        fn run(&self, kernel: FcKernel) -> Result<Vec<f32>, String> {
+            self.0.run(kernel)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let fc = &self.0;
+            let (x, w, b) = fc.data();
+            let (_, real, bound) = fc.naive(&x, &w, &b);
+            let reference = fc.run(fully_connected_f32)?;
+            compare_packed(got, &reference, &real, &bound, fc.depth, clamp_f32(fc.clamp))
+        }
+    }
+
+    /// A packed variant's loop nest on the packed weights.
+    type PackedRun = fn(&FullyConnectedParams<F32>, &[f32], &[f32], &mut [f32]);
+
+    /// One implementation of the packed variant, as the suites run it: select for
+    /// `TargetClass::Host` and pack as the compiler does, then run `imp`'s loop nest.
+    fn select_packed(imp: PackedRun, p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        use crate::isa::TargetClass;
+        use crate::kernels::fully_connected::FullyConnectedF32Variant;
+        let v = FullyConnectedF32Variant::select(p, TargetClass::Host);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => imp(p, x, &packed, out),
+            FullyConnectedF32Variant::Blocked => panic!("hosts select Packed"),
+        }
+    }
+
+    packed_suites!(FcPacked, FullyConnectedParams<F32>, select_packed, fully_connected, crate::kernels::fully_connected::fully_connected_f32_packed, fully_connected_f32_packed);
+
+    /// The Arm variant (`kernels::blocked_f32`: four units per pass, TFLite's order),
+    /// selected and packed for Arm as the compiler does; the suite also compares every output
+    /// bit for bit with the reference.
+    fn blocked(p: &FullyConnectedParams<F32>, x: &[f32], f: &[f32], b: Option<&[f32]>, out: &mut [f32]) {
+        use crate::isa::TargetClass;
+        use crate::kernels::fully_connected::{fully_connected_f32_blocked, FullyConnectedF32Variant};
+        let v = FullyConnectedF32Variant::select(p, TargetClass::ArmDsp);
+        let mut packed = vec![f32::NAN; v.packed_len(&p.geometry)];
+        v.pack(p, f, b, &mut packed);
+        match v {
+            FullyConnectedF32Variant::Blocked => fully_connected_f32_blocked(p, x, &packed, b, out),
+            FullyConnectedF32Variant::Reference => fully_connected_f32(p, x, f, b, out),
+            FullyConnectedF32Variant::Packed => panic!("Arm selects Blocked"),
+        }
+    }
+
+    kernel_tests!(blocked, if true, FullyConnected, blocked);
+
+    /// The suite reaches the blocked variant (not only the reference fallback).
+    #[test]
+    fn cases_reach_the_blocked_variant() {
+        use crate::kernels::fully_connected::FullyConnectedF32Variant;
+        let geometry = FullyConnectedGeometry { batches: 1, input_depth: 3, output_depth: 5 };
+        let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(0) };
+        assert_eq!(FullyConnectedF32Variant::select(&p, crate::isa::TargetClass::Arm), FullyConnectedF32Variant::Blocked);
+    }
+
+    /// float16 weights kept in flash (`fully_connected_f32_f16w`, numerics `F32H`): the
+    /// float32 suite's cases with weights that are float16 values (normal and subnormal
+    /// halves, both zeros). Each case runs the f16 kernel on the halves' bits and must
+    /// equal, bit for bit, the float32 reference on the exactly widened weights and the
+    /// float32 oracle (TFLite's order).
+    mod f16_weights {
+        use super::*;
+        use crate::kernels::blocked_f32;
+        use crate::kernels::fully_connected::{fully_connected_f32_f16w, fully_connected_f32_f16w_blocked};
+        use crate::math::f16_to_f32;
+
+        const WHAT: (&str, &str) = ("with f16 weights", "with the widened float32 weights");
+
+        fn case(c: &FullyConnected) -> Result<(), String> {
+            let (x, w, b) = c.data();
+            let (bits, wide) = halves(&w, c.seed);
+            let p = c.params();
+            let n = c.batches * c.units;
+            let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+            fully_connected_f32_f16w(&p, &x, &bits, c.bias.then_some(&b[..]), &mut got);
+            fully_connected_f32(&p, &x, &wide, c.bias.then_some(&b[..]), &mut want);
+            same_f32_bits(&got, &want, WHAT)?;
+            let mut packed = vec![0u16; blocked_f32::packed_len(c.units, c.depth)];
+            blocked_f32::pack(c.units, c.depth, &bits, &mut packed);
+            let mut blocked = vec![f32::NAN; n];
+            fully_connected_f32_f16w_blocked(&p, &x, &packed, c.bias.then_some(&b[..]), &mut blocked);
+            same_f32_bits(&blocked, &want, WHAT)?;
+            // The float32 suite's oracle, on the widened weights.
+            let (exact, ..) = c.naive(&x, &wide, &b);
+            same_f32_bits(&got, &exact, ("with f16 weights", "in TFLite's order"))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(120))]
+            #[test]
+            fn random(c in <FullyConnected as KernelCase>::strategy()) {
+                case(&c).map_err(TestCaseError::fail)?;
+            }
+        }
+
+        #[test]
+        fn edge_cases() {
+            for c in <FullyConnected as KernelCase>::edge_cases() {
+                case(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            }
+        }
+
+        /// Every half as a 1x1 weight (infinities, NaNs, subnormals, both zeros included)
+        /// times inputs of both signs, zero and infinity: the f16 kernels' bits are the
+        /// float32 kernels' on the widened weight (NaN bits included).
+        #[test]
+        fn every_half_as_a_weight() {
+            let xs = [1.0f32, -3.5, 0.0, -0.0, f32::INFINITY, 1e-30, 7e30];
+            let geometry = FullyConnectedGeometry { batches: xs.len(), input_depth: 1, output_depth: 1 };
+            let p = FullyConnectedParams::<F32> { geometry, weights_offset: 0, quant: (), clamp: clamp_f32(0) };
+            for h in 0..=u16::MAX {
+                let (mut got, mut want) = ([0f32; 7], [0f32; 7]);
+                fully_connected_f32_f16w(&p, &xs, &[h], Some(&[0.25]), &mut got);
+                fully_connected_f32(&p, &xs, &[f16_to_f32(h)], Some(&[0.25]), &mut want);
+                same_f32_bits(&got, &want, WHAT).unwrap_or_else(|e| panic!("{h:#06x}: {e}"));
+                let mut blocked = [0f32; 7];
+                fully_connected_f32_f16w_blocked(&p, &xs, &[h, 0, 0, 0], Some(&[0.25]), &mut blocked);
+                same_f32_bits(&blocked, &want, WHAT).unwrap_or_else(|e| panic!("{h:#06x} blocked: {e}"));
+            }
+        }
+    }
+}
+
+/// 16x8 FULLY_CONNECTED (`fully_connected_s16`, the reference loop nest) against the naive
+/// definition accumulating in i128, with per-tensor filter zero points (as CONV_2D's int16
+/// suite).
+mod int16 {
+    use super::super::{fully_connected_s16, FullyConnectedGeometry, FullyConnectedParams};
+    use crate::kernels::numerics::{Clamp, QuantS16, S16};
+    use crate::kernels::test_util::{check_output, kernel_tests, requant_s16, DataS16, KernelCase, LANE_TAILS, MULTIPLIER_EXTREMES_S16};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct FullyConnectedS16 {
+        batches: usize,
+        depth: usize,
+        units: usize,
+        filter_zp: i32,
+        data: DataS16,
+    }
+
+    type Kernel = fn(&FullyConnectedParams<S16>, &[i16], &[i8], Option<&[i64]>, &mut [i16]);
+
+    impl KernelCase for FullyConnectedS16 {
+        type Kernel = Kernel;
+        type Output = Vec<i16>;
+        const REFERENCE: Kernel = fully_connected_s16;
+        const CASES: Option<u32> = Some(120);
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (1usize..4, 1usize..40, 1usize..8, -3i32..4, any::<bool>(), any::<u64>())
+                .prop_map(|(batches, depth, units, filter_zp, with_bias, seed)| FullyConnectedS16 { batches, depth, units, filter_zp, data: DataS16::random(with_bias, seed) })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let c = |batches, depth, units, filter_zp, data| FullyConnectedS16 { batches, depth, units, filter_zp, data };
+            let mut v = Vec::new();
+            for n in LANE_TAILS {
+                v.push(c(1, n, 3, 0, DataS16::random(true, n as u64)));
+                v.push(c(2, n, 5, 3, DataS16::random(false, n as u64)));
+                v.push(c(2, 7, n, -3, DataS16::random(true, n as u64)));
+            }
+            v.push(c(0, 8, 3, 0, DataS16::random(true, 0)));
+            for depth in [1, 4, 17, 64] {
+                for filter_zp in [0, -3, 3] {
+                    v.push(c(2, depth, 3, filter_zp, DataS16 { extreme: true, ..DataS16::random(true, depth as u64) }));
+                }
+            }
+            for (i, m) in MULTIPLIER_EXTREMES_S16.into_iter().enumerate() {
+                v.push(c(2, 9, 5, 2, DataS16 { multiplier: Some(m), ..DataS16::random(true, i as u64) }));
+                v.push(c(2, 9, 5, 0, DataS16 { multiplier: Some(m), extreme: true, ..DataS16::random(true, i as u64) }));
+            }
+            v
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<i16>, String> {
+            Ok(self.go(Some(kernel)))
+        }
+
+        fn check(&self, got: &Vec<i16>) -> Result<(), String> {
+            check_output(got, &self.go(None), None)
+        }
+    }
+
+    impl FullyConnectedS16 {
+        /// Runs `kernel`, or (`None`) the naive definition.
+        fn go(&self, kernel: Option<Kernel>) -> Vec<i16> {
+            let FullyConnectedS16 { batches, depth, units, filter_zp, data } = self.clone();
+            let (x, filter, bias, (m, s), (lo, hi)) = data.draw(batches * depth, units * depth, units, -24);
+            let filter_offset = if m.len() == 1 { -filter_zp } else { 0 };
+            let with_bias = data.with_bias;
+            if let Some(kernel) = kernel {
+                let p = FullyConnectedParams { geometry: FullyConnectedGeometry { batches, input_depth: depth, output_depth: units }, weights_offset: filter_offset, quant: QuantS16 { output_multiplier: &m, output_shift: &s }, clamp: Clamp { min: (lo) as i16, max: (hi) as i16 } };
+                let mut got = vec![0x5555i16; batches * units];
+                kernel(&p, &x, &filter, with_bias.then_some(&bias[..]), &mut got);
+                return got;
+            }
+            let mut want = vec![0i16; batches * units];
+            for b in 0..batches { for u in 0..units {
+                let mut acc: i128 = if with_bias { bias[u] as i128 } else { 0 };
+                for d in 0..depth {
+                    acc += (filter[u * depth + d] as i128 + filter_offset as i128) * x[b * depth + d] as i128;
+                }
+                want[b * units + u] = requant_s16(acc, &m, &s, u, lo, hi);
+            }}
+            want
+        }
+    }
+
+    kernel_tests!(reference, FullyConnectedS16, fully_connected_s16);
+}

@@ -1,16 +1,14 @@
 //! MAX_POOL_2D tests: naive reference (maximum over the window cells inside the input),
-//! as the oracle of
-//! one [`KernelCase`] (random geometry, fixed edge cases), one suite per implementation.
+//! as the oracle of the int8 pool case AVERAGE_POOL_2D's tests define (random geometry,
+//! fixed edge cases; [`PoolOp`] says what is MAX_POOL_2D's), one suite per implementation.
 
 use super::{MaxPool2dParams, PoolGeometry};
 use crate::kernels::numerics::{Clamp, S8};
-use crate::kernels::test_util::{extremes, kernel_tests, KernelCase, Rng, LANE_TAILS};
+use crate::kernels::average_pool_2d::tests::{Case, PoolCase, PoolOp};
+use crate::kernels::test_util::{kernel_tests, Rng};
 use proptest::prelude::*;
-use std::string::String;
 use std::vec;
 use std::vec::Vec;
-
-type Kernel = fn(&MaxPool2dParams<S8>, &[i8], &mut [i8]);
 
 fn naive(p: &MaxPool2dParams<S8>, input: &[i8]) -> Vec<i8> {
     let [n, h, w, c] = p.geometry.input_shape;
@@ -39,110 +37,40 @@ fn naive(p: &MaxPool2dParams<S8>, input: &[i8]) -> Vec<i8> {
     out
 }
 
-fn out_size(input: usize, before: usize, after: usize, k: usize, stride: usize) -> usize {
-    let total = input + before + after;
-    if total < k {
-        0
-    } else {
-        (total - k) / stride + 1
-    }
-}
-
-/// A random pool: shapes, filter, strides and padding; data and clamp from `seed`.
+/// MAX_POOL_2D int8, on AVERAGE_POOL_2D's int8 pool case.
 #[derive(Debug, Clone)]
-struct Case {
-    dims: [usize; 4],
-    k: [usize; 2],
-    stride: [usize; 2],
-    pads: [usize; 4],
-    seed: u64,
-}
+struct Max;
 
-/// One pool case: random, or fixed (geometry, clamp, input, hand-computed output if any).
-#[derive(Debug, Clone)]
-enum Pool {
-    Random(Case),
-    Fixed(PoolGeometry, (i8, i8), Vec<i8>, Option<Vec<i8>>),
-}
+type Pool = crate::kernels::average_pool_2d::tests::Pool<Max>;
 
-impl Pool {
-    /// The parameters and the input.
-    fn problem(&self) -> (MaxPool2dParams<S8>, Vec<i8>) {
-        match self {
-            Pool::Random(c) => {
-                let Case { dims, k, stride, pads, seed } = *c;
-                let mut rng = Rng(seed);
-        // Max pooling tolerates windows entirely in the padding (-128 before the clamp).
-                let oh = out_size(dims[1], pads[0], pads[1], k[0], stride[0]);
-                let ow = out_size(dims[2], pads[2], pads[3], k[1], stride[1]);
-                let (act_min, act_max) = rng.activation_range();
-                let geometry = PoolGeometry { input_shape: dims, output_height: oh, output_width: ow, filter_height: k[0], filter_width: k[1], stride_height: stride[0], stride_width: stride[1], pad_top: pads[0], pad_left: pads[2] };
-                let p = MaxPool2dParams { geometry, clamp: Clamp { min: act_min as i8, max: act_max as i8 } };
-                (p, rng.i8s(dims.iter().product()))
-            }
-            Pool::Fixed(geometry, (min, max), input, _) => (MaxPool2dParams { geometry: *geometry, clamp: Clamp { min: *min, max: *max } }, input.clone()),
-        }
+impl PoolOp for Max {
+    type Params = MaxPool2dParams<S8>;
+    const REFERENCE: fn(&Self::Params, &[i8], &mut [i8]) = super::scalar::max_pool_2d::<S8>;
+    const EDGE_PADS: [usize; 3] = [0, 1, 3]; // 1: part of a window outside, 3: whole windows in the padding
+
+    fn params(geometry: PoolGeometry, clamp: Clamp<i8>) -> Self::Params {
+        MaxPool2dParams { geometry, clamp }
     }
-}
 
-impl KernelCase for Pool {
-    type Kernel = Kernel;
-    type Output = Vec<i8>;
-    const REFERENCE: Kernel = super::scalar::max_pool_2d::<S8>;
-    const CASES: Option<u32> = Some(300);
+    fn naive(p: &Self::Params, input: &[i8]) -> Vec<i8> {
+        naive(p, input)
+    }
 
-    fn strategy() -> BoxedStrategy<Self> {
+    /// Max pooling tolerates windows entirely in the padding (-128 before the clamp).
+    fn pads(pads: [usize; 4], _: [usize; 2]) -> [usize; 4] {
+        pads
+    }
+
+    fn strategy() -> BoxedStrategy<Case> {
         ((1usize..3, 1usize..10, 1usize..10, prop_oneof![1usize..6, 14usize..40]).prop_map(|(n, h, w, c)| [n, h, w, c]), [1usize..5, 1usize..5], [1usize..4, 1usize..4], [0usize..4, 0usize..4, 0usize..4, 0usize..4], any::<u64>())
-            .prop_map(|(dims, k, stride, pads, seed)| Pool::Random(Case { dims, k, stride, pads, seed }))
+            .prop_map(|(dims, k, stride, pads, seed)| Case { dims, k, stride, pads, seed })
             .boxed()
     }
 
-    fn edge_cases() -> Vec<Self> {
-        let mut v = Vec::new();
+    fn own_edge_cases() -> Vec<PoolCase> {
         // Padding never wins, even over -128, and the clamp applies afterwards.
         let g = PoolGeometry { input_shape: [1, 1, 2, 1], output_height: 1, output_width: 2, filter_height: 1, filter_width: 2, stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 1 };
-        v.push(Pool::Fixed(g, (-128, 100), vec![-128, 127], Some(vec![-128, 100])));
-        let c = |dims, k, stride, pads, seed| Pool::Random(Case { dims, k, stride, pads, seed });
-        // Lane tails of the channel loop (odd channel counts included).
-        for n in LANE_TAILS {
-            v.push(c([1, 3, 4, n], [2, 2], [1, 1], [0; 4], n as u64));
-            v.push(c([2, 4, 3, n], [3, 3], [2, 2], [1; 4], n as u64));
-        }
-        // Every padding edge: each side 0, 1 (part of a window outside) or 3 (whole windows in the padding), at strides 1 and 2.
-        for (i, pads) in (0..81).map(|i| [i % 3, i / 3 % 3, i / 9 % 3, i / 27].map(|p| [0, 1, 3][p])).enumerate() {
-            for stride in [1, 2] {
-                v.push(c([1, 4, 5, 3], [3, 3], [stride, stride], pads, i as u64));
-            }
-        }
-        // ±127 / −128 in every window, full clamp and a clamp that cuts both ends.
-        for (i, clamp) in [(-128, 127), (-127, 126), (0, 0)].into_iter().enumerate() {
-            for (dims, k, pads) in [([1, 4, 5, 7], [2, 3], [1, 0, 1, 1]), ([2, 3, 3, 17], [3, 3], [1; 4]), ([1, 2, 8, 6], [1, 4], [0; 4])] {
-                let (p, input) = c(dims, k, [1, 1], pads, i as u64).problem();
-                v.push(Pool::Fixed(p.geometry, clamp, extremes(input.len()), None));
-            }
-        }
-        // Zero-size: no batch, no channel, no window fits.
-        v.push(c([0, 3, 3, 2], [2, 2], [1, 1], [0; 4], 0));
-        v.push(c([1, 3, 3, 0], [2, 2], [1, 1], [0; 4], 0));
-        v.push(c([1, 1, 2, 2], [3, 3], [1, 1], [0; 4], 0));
-        v
-    }
-
-    fn run(&self, kernel: Kernel) -> Result<Vec<i8>, String> {
-        let (p, input) = self.problem();
-        let mut out = vec![0x55u8 as i8; p.geometry.input_shape[0] * p.geometry.output_height * p.geometry.output_width * p.geometry.input_shape[3]];
-        kernel(&p, &input, &mut out);
-        Ok(out)
-    }
-
-    fn check(&self, out: &Vec<i8>) -> Result<(), String> {
-        let (p, input) = self.problem();
-        let want = naive(&p, &input);
-        let expected = match self {
-            Pool::Fixed(.., Some(expected)) => Some(expected.as_slice()),
-            _ => None,
-        };
-        crate::kernels::test_util::check_output(out, &want, expected)
+        vec![PoolCase::Fixed(g, (-128, 100), vec![-128, 127], Some(vec![-128, 100]))]
     }
 }
 
@@ -169,4 +97,50 @@ proptest! {
         let want: Vec<i16> = naive(&p8, &x8).iter().map(|&v| map(v as i32)).collect();
         prop_assert_eq!(y16, want);
     }
+}
+
+/// float32 MAX_POOL_2D (`max_pool_2d_f32`) on the float32 pool case AVERAGE_POOL_2D's suite
+/// defines ([`PoolF32`], whose module documentation states the oracle).
+mod float32 {
+    use super::super::{max_pool_2d_f32, MaxPool2dParams};
+    use crate::kernels::average_pool_2d::tests::float32::PoolF32;
+    use crate::kernels::numerics::F32;
+    use crate::kernels::test_util::{clamp_f32, compare_f32, kernel_tests, KernelCase};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    type Kernel = fn(&MaxPool2dParams<F32>, &[f32], &mut [f32]);
+
+    #[derive(Clone, Debug)]
+    struct MaxPool(PoolF32);
+
+    impl KernelCase for MaxPool {
+        type Kernel = Kernel;
+        type Output = Vec<f32>;
+        const REFERENCE: Kernel = max_pool_2d_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            PoolF32::strategy().prop_map(MaxPool).boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            PoolF32::edge_cases().into_iter().map(MaxPool).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<f32>, String> {
+            let g = self.0.geometry();
+            let mut out = vec![f32::NAN; g.output_len()];
+            kernel(&MaxPool2dParams { geometry: g, clamp: clamp_f32(self.0.clamp) }, &self.0.input(), &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            let (exact, real, bound) = self.0.naive(false);
+            compare_f32(got, &exact, &real, &bound, clamp_f32(self.0.clamp))
+        }
+    }
+
+    kernel_tests!(reference, MaxPool, max_pool_2d_f32);
 }

@@ -11,7 +11,7 @@ use crate::kernels::conv_2d::{Conv2dParams, Conv2dVariant};
 use crate::kernels::depthwise_conv_2d::{self, DepthwiseConv2dParams, DepthwiseConv2dVariant};
 use crate::kernels::max_pool_2d::{max_pool_2d_s8, MaxPool2dParams};
 use crate::kernels::numerics::{Clamp, QuantS8};
-use crate::kernels::test_util::{multipliers, Rng};
+use crate::kernels::test_util::{multipliers, out_size, Rng};
 use std::vec;
 use std::vec::Vec;
 
@@ -29,11 +29,6 @@ const SHAPES: [Shape; 9] = [
     (10, 7, 4, 2, 3, 1, 1, 2),
     (4, 9, 2, 2, 2, 1, 0, 0),
 ];
-
-fn out_size(n: usize, before: usize, after: usize, k: usize, stride: usize, dil: usize) -> usize {
-    let eff = (k - 1) * dil + 1;
-    (n + before + after).checked_sub(eff).map_or(0, |t| t / stride + 1)
-}
 
 fn conv_geometry(s: Shape, in_d: usize, out_d: usize, depthwise: bool) -> ConvGeometry {
     let (in_h, in_w, k_h, k_w, stride, dil, pt, pb) = s;

@@ -169,3 +169,140 @@ mod s16 {
         assert_eq!(one, [32767, 32767]);
     }
 }
+
+/// float32 SOFTMAX (`softmax_f32`): TFLite's `reference_ops::Softmax` steps with the host's
+/// `expf` (within one ulp per output of ours, the `math::expf` difference carried through;
+/// `math::expf` is tested on its own), and the real softmax within 1e-6.
+mod float32 {
+    use super::super::{softmax_f32, SoftmaxF32Params};
+    use crate::kernels::test_util::{floats, kernel_tests, KernelCase, Rng, LANE_TAILS};
+    use proptest::prelude::*;
+    use std::format;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct Softmax {
+        depth: usize,
+        beta: f32,
+        input: Vec<f32>,
+    }
+
+    type Kernel = fn(&SoftmaxF32Params, &[f32], &mut [f32]);
+
+    impl KernelCase for Softmax {
+        type Kernel = Kernel;
+        type Output = Vec<f32>;
+        const REFERENCE: Kernel = softmax_f32;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (0usize..4, 1usize..40, 0.1f32..3.0, 0.1f32..30.0, any::<u64>())
+                .prop_map(|(rows, depth, beta, scale, seed)| Softmax { depth, beta, input: floats(&mut Rng(seed), rows * depth, scale) })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let mut v = vec![
+                // One huge logit (the others underflow to 0), all equal, +-1e30.
+                Softmax { depth: 4, beta: 1.0, input: vec![1000.0, 0.0, -5.0, 3.0] },
+                Softmax { depth: 5, beta: 1.0, input: vec![2.5; 5] },
+                Softmax { depth: 3, beta: 1.0, input: vec![1e30, -1e30, 0.0] },
+                Softmax { depth: 1, beta: 0.5, input: vec![-7.0, 7.0] },
+            ];
+            for n in LANE_TAILS {
+                v.push(Softmax { depth: n, beta: 1.0, input: floats(&mut Rng(n as u64), 2 * n, 3.0) });
+            }
+            v
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<f32>, String> {
+            let mut out = vec![f32::NAN; self.input.len()];
+            kernel(&SoftmaxF32Params { depth: self.depth, beta: self.beta }, &self.input, &mut out);
+            Ok(out)
+        }
+
+        /// TFLite's steps with the host's `expf` (within one ulp per output of ours, the
+        /// `math::expf` difference carried through), and the real softmax within 1e-6.
+        fn check(&self, got: &Vec<f32>) -> Result<(), String> {
+            for (r, (xs, ys)) in self.input.chunks(self.depth).zip(got.chunks(self.depth)).enumerate() {
+                let max = xs.iter().fold(f32::MIN, |m, &x| if m < x { x } else { m });
+                let e: Vec<f32> = xs.iter().map(|&x| ((x - max) * self.beta).exp()).collect();
+                let sum: f32 = e.iter().sum();
+                let real: Vec<f64> = xs.iter().map(|&x| ((x as f64 - max as f64) * self.beta as f64).exp()).collect();
+                let real_sum: f64 = real.iter().sum();
+                for c in 0..self.depth {
+                    let want = e[c] / sum;
+                    if (ys[c] - want).abs() > 4.0 * f32::EPSILON * want.max(f32::MIN_POSITIVE) {
+                        return Err(format!("row {r} output {c}: {:e}, TFLite's steps give {want:e}", ys[c]));
+                    }
+                    if (ys[c] as f64 - real[c] / real_sum).abs() > 1e-6 {
+                        return Err(format!("row {r} output {c}: {:e}, the real softmax is {:e}", ys[c], real[c] / real_sum));
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    kernel_tests!(reference, Softmax, softmax_f32);
+}
+
+/// Legacy uint8 SOFTMAX (`softmax_u8`): `softmax_s8` on the inputs minus 128, plus 128, is
+/// the oracle (the kernel reads only differences from the row maximum; the output zero
+/// point moves from -128 to 0), which is the claim that uint8 shares int8's arithmetic.
+mod uint8 {
+    use super::super::{softmax_s8, softmax_u8, SoftmaxParams};
+    use crate::kernels::test_util::{check_output, kernel_tests, u8s, KernelCase, Rng, LANE_TAILS};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[derive(Clone, Debug)]
+    struct Softmax {
+        depth: usize,
+        params: (i32, i32, i32),
+        input: Vec<u8>,
+    }
+
+    type Kernel = fn(&SoftmaxParams, &[u8], &mut [u8]);
+
+    impl KernelCase for Softmax {
+        type Kernel = Kernel;
+        type Output = Vec<u8>;
+        const REFERENCE: Kernel = softmax_u8;
+
+        fn strategy() -> BoxedStrategy<Self> {
+            (0usize..4, 1usize..40, 0.005f32..0.3, any::<u64>())
+                .prop_map(|(rows, depth, scale, seed)| {
+                    let q = crate::prepare::softmax_s8(scale, 1.0).unwrap();
+                    Softmax { depth, params: (q.input_multiplier, q.input_left_shift, q.diff_min), input: u8s(&mut Rng(seed), rows * depth) }
+                })
+                .boxed()
+        }
+
+        fn edge_cases() -> Vec<Self> {
+            let q = crate::prepare::softmax_s8(0.1, 1.0).unwrap();
+            LANE_TAILS.map(|n| Softmax { depth: n, params: (q.input_multiplier, q.input_left_shift, q.diff_min), input: (0..2 * n).map(|i| [0u8, 255, 128, 1][i % 4]).collect() }).collect()
+        }
+
+        fn run(&self, kernel: Kernel) -> Result<Vec<u8>, String> {
+            let (input_multiplier, input_left_shift, diff_min) = self.params;
+            let mut out = vec![0x55; self.input.len()];
+            kernel(&SoftmaxParams { depth: self.depth, input_multiplier, input_left_shift, diff_min }, &self.input, &mut out);
+            Ok(out)
+        }
+
+        fn check(&self, got: &Vec<u8>) -> Result<(), String> {
+            let (input_multiplier, input_left_shift, diff_min) = self.params;
+            let x: Vec<i8> = self.input.iter().map(|&v| (v ^ 0x80) as i8).collect();
+            let mut want = vec![0i8; x.len()];
+            softmax_s8(&SoftmaxParams { depth: self.depth, input_multiplier, input_left_shift, diff_min }, &x, &mut want);
+            let want: Vec<u8> = want.iter().map(|&v| (v as u8) ^ 0x80).collect();
+            check_output(got, &want, None)
+        }
+    }
+
+    kernel_tests!(reference, Softmax, softmax_u8);
+}

@@ -1,53 +1,27 @@
 use super::*;
 use crate::kernels::nd::plan_broadcast;
-use crate::kernels::test_util::{
-    fused_activation, kernel_tests, real, real_activation_range, scale, to_s8_units, zero_point, Binary, BinaryKernel,
-    BinaryS8Op,
-};
+use crate::kernels::test_util::{kernel_tests, qp as q, Arith, ArithOp, Binary, BinaryKernel};
 use crate::kernels::test_util::{plain_binary_tests, s16_in_place_test, x86_binary_tests};
-use proptest::prelude::*;
-use std::vec::Vec;
 
-fn q(scale: f32, zero_point: i32) -> QuantParams {
-    QuantParams { scale, zero_point }
-}
-
+/// SUB int8 as an [`ArithOp`].
 #[derive(Clone, Debug)]
-struct Sub {
-    a: QuantParams,
-    b: QuantParams,
-    out: QuantParams,
-    activation: FusedActivation,
-}
+struct SubOp;
 
-impl BinaryS8Op for Sub {
+type Sub = Arith<SubOp>;
+
+impl ArithOp for SubOp {
     type Params<'a> = SubParams<'a>;
-    const REFERENCE: BinaryKernel<Self> = (scalar::sub_s8, scalar::sub_s8_in_place);
+    const REFERENCE: BinaryKernel<Sub> = (scalar::sub_s8, scalar::sub_s8_in_place);
+    const OUT_SCALE: (f32, f32) = (0.002, 0.2);
+    const EDGE_SCALES: &'static [(f32, f32, f32)] = &[(0.05, 0.05, 0.1), (0.1, 1e-4, 0.1), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)];
+    const EDGE_ACTIVATION: FusedActivation = FusedActivation::ReluN1To1;
 
-    fn strategy() -> BoxedStrategy<Self> {
-        (scale(0.001, 0.1), scale(0.001, 0.1), scale(0.002, 0.2), zero_point(), zero_point(), zero_point(), fused_activation())
-            .prop_map(|(sa, sb, so, za, zb, zo, activation)| Sub { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation })
-            .boxed()
+    fn prepare<'a>(a: QuantParams, b: QuantParams, out: QuantParams, activation: FusedActivation, broadcast: Broadcast<'a>) -> Option<SubParams<'a>> {
+        prepare_sub(a, b, out, activation, broadcast)
     }
 
-    fn edge_cases() -> Vec<Self> {
-        let mut v = Vec::new();
-        for (sa, sb, so) in [(0.05, 0.05, 0.1), (0.1, 1e-4, 0.1), (0.1, 0.1, 1e-3), (1e-3, 1e-3, 0.5)] {
-            for (za, zb, zo) in [(0, 0, 0), (-128, 127, -128), (127, -128, 127)] {
-                v.push(Sub { a: q(sa, za), b: q(sb, zb), out: q(so, zo), activation: FusedActivation::None });
-            }
-            v.push(Sub { a: q(sa, 3), b: q(sb, -5), out: q(so, 7), activation: FusedActivation::ReluN1To1 });
-        }
-        v
-    }
-
-    fn params<'a>(&self, broadcast: Broadcast<'a>) -> Option<SubParams<'a>> {
-        prepare_sub(self.a, self.b, self.out, self.activation, broadcast)
-    }
-
-    fn ideal(&self, x: i8, y: i8) -> f64 {
-        let (lo, hi) = real_activation_range(self.activation);
-        to_s8_units((real(x, self.a) - real(y, self.b)).clamp(lo, hi), self.out)
+    fn apply(x: f64, y: f64) -> f64 {
+        x - y
     }
 }
 
