@@ -13,7 +13,7 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_call, Arm, PerTarget};
-use super::conv_family::{channel_multipliers, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::Conv2dInt4;
@@ -67,6 +67,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     check_int4_filter(cx, input, filter)?;
@@ -89,14 +90,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         let params = held.conv_2d_params();
         let arms = PerTarget::select(
             |target| Conv2dF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
         let half = cx.half_weights(filter);
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held, arms, half } });
+        return Ok(op(Conv2dScheme::F32 { held, arms, half }));
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -109,13 +106,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         let params = held.conv_2d_params();
         let arms = PerTarget::select(
             |target| Conv2dU8Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0; variant.packed_len(&geometry)];
-                variant.pack(&params, weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, weights, bias_data.as_deref(), t)),
         );
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::U8 { held, arms } });
+        return Ok(op(Conv2dScheme::U8 { held, arms }));
     }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
@@ -141,17 +134,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
             let params = held.conv_2d_params();
             let arms = PerTarget::select(
                 |target| Conv2dVariant::select(&params, &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
             );
             let lut = kept_lut(cx, filter, out_d, LutLayout::Rows);
             let int4 = kept_int4(cx, filter, out_d, LutLayout::Rows);
             let int4_form = if int4.is_some() { Conv2dInt4::select(&params, &weights, bias_data.as_deref()) } else { Conv2dInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&params, &weights, bias_data.as_deref(), t));
             Conv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -161,7 +149,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
 }
 
 impl Conv2dScheme {

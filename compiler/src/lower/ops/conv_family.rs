@@ -70,6 +70,13 @@ pub(crate) fn run_variant<A: Elem, W: Elem, B: Elem, V: Copy + PartialEq, P>(
     run_scheme(s, op, tensors, counts, |input, filter, bias, out| run(*variant, Operands { input, filter, bias, packed }, out))
 }
 
+/// A variant's (or an int4 form's) packed table of `len` elements, filled by its `pack`.
+pub(crate) fn packed_table<P: Clone + Default>(len: usize, pack: impl FnOnce(&mut [P])) -> Vec<P> {
+    let mut packed = vec![P::default(); len];
+    pack(&mut packed);
+    packed
+}
+
 /// One multiplier and shift per output channel from `input_scale * filter_scale[c] /
 /// output_scale` in double (TFLite `PopulateConvolutionQuantizationParams`; a single filter
 /// scale is broadcast to every channel). `scales` are the filter's, already checked to be

@@ -12,7 +12,7 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, variant_call, Arm, PerTarget};
-use super::conv_family::{channel_multipliers, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::DepthwiseInt4;
@@ -66,6 +66,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     check_int4_filter(cx, input, filter)?;
@@ -104,14 +105,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         let params = held.depthwise_params();
         let arms = PerTarget::select(
             |target| DepthwiseConv2dF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
         let scheme = DepthwiseConv2dScheme::F32 { held, arms, half: cx.half_weights(filter) };
-        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+        return Ok(op(scheme));
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -119,7 +116,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         // Hosts run `depthwise_conv_2d_u8_window` (no packed table), Arm the reference.
         let arms = PerTarget::select(DepthwiseConv2dU8Variant::select, |_| Vec::new());
         let scheme = DepthwiseConv2dScheme::U8 { held, arms };
-        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+        return Ok(op(scheme));
     }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
@@ -149,18 +146,13 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let arms = PerTarget::select(
                 |target| DepthwiseConv2dVariant::select(&held.depthwise_params(), &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), t)),
             );
             let taps = geometry.filter_shape[1] * geometry.filter_shape[2];
             let lut = if taps <= tflc_runtime::kernels::lut::DEPTHWISE_MAX_TAPS { kept_lut(cx, filter, out_d, LutLayout::Depthwise) } else { None };
             let int4 = if taps <= tflc_runtime::kernels::int4::DEPTHWISE_MAX_TAPS { kept_int4(cx, filter, out_d, LutLayout::Depthwise) } else { None };
             let int4_form = if int4.is_some() { DepthwiseInt4::select(&held.depthwise_params(), &weights, bias_data.as_deref()) } else { DepthwiseInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), t));
             DepthwiseConv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -170,7 +162,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
 }
 
 impl DepthwiseConv2dScheme {

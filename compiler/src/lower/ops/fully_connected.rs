@@ -17,7 +17,7 @@
 
 use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::target::{variant_call, Arm, PerTarget};
-use super::conv_family::{channel_multipliers, per_target_int4, run_scheme, run_variant, Kept};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::FullyConnectedInt4;
@@ -89,6 +89,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     if o.shuffled_weights {
         return Err(cx.unsupported("shuffled weights format"));
     }
@@ -148,13 +149,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         let params = held.params();
         let arms = PerTarget::select(
             |target| FullyConnectedF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
-        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held, arms, half: cx.half_weights(filter) } });
+        return Ok(op(FullyConnectedScheme::F32 { held, arms, half: cx.half_weights(filter) }));
     }
     if kind == SchemeKind::U8 {
         return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
@@ -211,11 +208,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let params = held.params();
             let arms = PerTarget::select(
                 |target| FullyConnectedVariant::select(&params, &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
             );
             // The `_lut` kernel takes symmetric weights only (per-tensor weights with a zero
             // point are read decoded).
@@ -223,8 +216,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             // The same for int4 weights kept packed (the same drivers).
             let int4 = if filter_offset == 0 { kept_int4(cx, filter, output_depth, LutLayout::Rows) } else { None };
             let int4_form = if int4.is_some() { FullyConnectedInt4::select(&params, &weights, bias_data.as_deref()) } else { FullyConnectedInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&params, &weights, bias_data.as_deref(), t));
             FullyConnectedScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -235,7 +227,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
 }
 
 impl FullyConnectedScheme {
