@@ -13,21 +13,19 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_call, Arm, PerTarget};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::Conv2dInt4;
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use tflc_runtime::kernels::conv_2d::{conv_2d_s16, Conv2dF32Variant, Conv2dU8Variant, Conv2dVariant, ConvGeometry};
-use tflc_runtime::variants::Operands;
-use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
-use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conv2d {
@@ -69,6 +67,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     check_int4_filter(cx, input, filter)?;
@@ -91,14 +90,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         let params = held.conv_2d_params();
         let arms = PerTarget::select(
             |target| Conv2dF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
         let half = cx.half_weights(filter);
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::F32 { held, arms, half } });
+        return Ok(op(Conv2dScheme::F32 { held, arms, half }));
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -111,13 +106,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         let params = held.conv_2d_params();
         let arms = PerTarget::select(
             |target| Conv2dU8Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0; variant.packed_len(&geometry)];
-                variant.pack(&params, weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, weights, bias_data.as_deref(), t)),
         );
-        return Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: Conv2dScheme::U8 { held, arms } });
+        return Ok(op(Conv2dScheme::U8 { held, arms }));
     }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
@@ -130,15 +121,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
     if fq.zero_point.iter().any(|&z| z != 0) {
         return Err(cx.unsupported_tensor(filter, "filter zero points must be 0"));
     }
-    let mut output_multiplier = Vec::with_capacity(out_d);
-    let mut output_shift = Vec::with_capacity(out_d);
-    for c in 0..out_d {
-        let fs = if fq.scale.len() == 1 { fq.scale[0] } else { fq.scale[c] };
-        let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale)
-            .ok_or_else(|| cx.invalid_tensor(filter, format!("channel {c}: the effective scale cannot be quantized")))?;
-        output_multiplier.push(m);
-        output_shift.push(s);
-    }
+    let (output_multiplier, output_shift) = channel_multipliers(cx, filter, &fq.scale, out_d, [in_q, out_q], "channel")?;
 
     if filter_bytes.len() != filter_shape.iter().product::<usize>() {
         return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
@@ -151,17 +134,12 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
             let params = held.conv_2d_params();
             let arms = PerTarget::select(
                 |target| Conv2dVariant::select(&params, &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
             );
             let lut = kept_lut(cx, filter, out_d, LutLayout::Rows);
             let int4 = kept_int4(cx, filter, out_d, LutLayout::Rows);
             let int4_form = if int4.is_some() { Conv2dInt4::select(&params, &weights, bias_data.as_deref()) } else { Conv2dInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&params, &weights, bias_data.as_deref(), t));
             Conv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -171,81 +149,62 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::Conv2dOptions) -> Result<C
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(Conv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
+}
+
+impl Conv2dScheme {
+    /// The filters this scheme keeps compact in flash.
+    fn kept(&self) -> Kept<'_> {
+        match self {
+            Conv2dScheme::S8 { lut, int4, .. } => Kept { lut: lut.as_ref(), int4: int4.as_ref() },
+            _ => Kept::default(),
+        }
+    }
 }
 
 impl Kernel for Conv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        const OP: &str = "CONV_2D";
+        let tensors = (self.input, self.filter, self.bias, self.output);
+        // The output's element count; the input's and the weights' in the lowered shapes.
+        let counts = |g: &ConvGeometry| (g.output_shape.iter().product(), [g.input_shape.iter().product(), g.filter_shape.iter().product()]);
         match &self.scheme {
-            Conv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
+            Conv2dScheme::S8 { held, arms, int4_form, int4_packed, .. } => {
                 let p = &held.conv_2d_params();
-                let g = &p.geometry;
-                let mut out = s.take_i8(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                if let Some(lut) = lut {
-                    let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::lut::conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
-                    LutFilter::check("CONV_2D", &out, &kept)?;
-                }
-                if let Some(int4) = int4 {
-                    let mut kept = vec![0; out.len()];
-                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
-                    Int4Filter::check("CONV_2D", &out, &kept)?;
-                }
-                s.insert(self.output, TensorData::I8(out));
+                run_variant::<i8, i8, i32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| {
+                    variant.run(p, o, out);
+                    self.scheme.kept().check(
+                        OP,
+                        out,
+                        |lut, kept| tflc_runtime::kernels::lut::conv_2d_s8_lut(p, o.input, lut, o.bias, kept),
+                        |int4, kept| int4_form.run(p, o.input, int4, o.bias, int4_packed, kept),
+                    )
+                })
             }
             Conv2dScheme::S16 { held } => {
                 let p = &held.conv_2d_params();
-                let g = &p.geometry;
-                let mut out = s.take_i16(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                conv_2d_s16(p, input, filter, bias, &mut out);
-                s.insert(self.output, TensorData::I16(out));
+                run_scheme::<i16, i8, i64>(s, OP, tensors, counts(&p.geometry), |input, filter, bias, out| {
+                    conv_2d_s16(p, input, filter, bias, out);
+                    Ok(())
+                })
             }
             Conv2dScheme::U8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
-                let g = &p.geometry;
-                let mut out = s.take_u8(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
-                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                s.insert(self.output, TensorData::U8(out));
+                run_variant::<u8, u8, i32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| { variant.run(p, o, out); Ok(()) })
             }
             Conv2dScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.conv_2d_params();
-                let g = &p.geometry;
-                let mut out = s.take_f32(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
-                let bias = self.bias.map(|b| s.f32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                s.insert(self.output, TensorData::F32(out));
+                run_variant::<f32, f32, f32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| { variant.run(p, o, out); Ok(()) })
             }
         }
-        Ok(())
     }
 
     fn kept_compressed(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            Conv2dScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
-            _ => None,
-        }
+        self.scheme.kept().compressed(self.filter)
     }
 
     fn kept_int4(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            Conv2dScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
-            _ => None,
-        }
+        self.scheme.kept().int4(self.filter)
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
@@ -253,60 +212,33 @@ impl Kernel for Conv2d {
         let path = quote! { kernels::conv_2d::Conv2dParams };
         let call = quote! { #rt::kernels::conv_2d };
         let (x, y) = (self.input, self.output);
+        let window = Window { driver: "conv_rows", path: path.clone(), input: x, bias: self.bias, output: y };
         match &self.scheme {
             Conv2dScheme::S8 { held, lut: Some(lut), .. } => {
                 // LUT-compressed filter, decoded an output channel at a time by the kernel.
-                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
-                cx.window_call("conv_rows", &p, path, x, y, |cx, p, input, output| {
-                    let w = emit_lut(cx, lut);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #rt::kernels::lut::conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
-                })
+                window.kept_call(cx, &held.conv_2d_params(), quote! { lut::conv_2d_s8_lut }, |cx| emit_lut(cx, lut))
             }
             Conv2dScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 // An int4 filter kept packed: the microcontroller builds' own arm.
-                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
-                cx.per_target(&split.cfgs(), |cx, i| {
-                let k = match (split.arms[i].variant, int4) {
-                    (Some(k), _) => k,
-                    (None, Some(_)) if *int4_form != Conv2dInt4::Rows => {
+                per_target_int4(cx, arms, int4.as_ref(), |cx, int4| {
+                    let f = int4_form.function();
+                    if *int4_form != Conv2dInt4::Rows {
                         // The Gemm drivers on nibble words: the packed table replaces the
                         // filter, the bias and the multiplier tables.
-                        let mut params = held.conv_2d_params();
-                        params.quant.output_multiplier = &[];
-                        params.quant.output_shift = &[];
-                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                        let f = format_ident!("{}", int4_form.function());
-                        return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                            let packed = cx.table_i32("packed", int4_packed);
-                            quote! { #rt::kernels::int4::#f(#p, #input, #packed, #output); }
-                        });
+                        return window.packed_int4_call(cx, &held.conv_2d_params().without_multipliers(), f, int4_packed);
                     }
-                    (None, Some(int4)) => {
-                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.conv_2d_params());
-                        return cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                            let w = emit_int4(cx, int4);
-                            let bias = cx.optional_input(self.bias);
-                            let f = format_ident!("{}", int4_form.function());
-                            quote! { #rt::kernels::int4::#f(#p, #input, #w, #bias, #output); }
-                        });
-                    }
-                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
-                };
-                let Arm { variant, packed, .. } = &arms.arms[k];
-                // The variant's row says what its call takes; a variant whose packed table holds
-                // the requantization constants does not read the params' multiplier tables,
-                // which are then not emitted.
-                let row = variant.row();
-                let mut params = held.conv_2d_params();
-                if row.packed_requant {
-                    params.quant.output_multiplier = &[];
-                    params.quant.output_shift = &[];
-                }
-                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                    variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
-                })
+                    let f = format_ident!("{}", f);
+                    window.kept_call(cx, &held.conv_2d_params(), quote! { int4::#f }, |cx| emit_int4(cx, int4))
+                }, |cx, Arm { variant, packed, .. }| {
+                    // The variant's row says what its call takes; a variant whose packed table
+                    // holds the requantization constants does not read the params' multiplier
+                    // tables, which are then not emitted.
+                    let row = variant.row();
+                    let params = if row.packed_requant { held.conv_2d_params().without_multipliers() } else { held.conv_2d_params() };
+                    let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
+                    cx.window_call("conv_rows", &p, path.clone(), x, y, |cx, p, input, output| {
+                        variant_call(cx, row, &call, p, input, (self.filter, self.bias), packed, output)
+                    })
                 })
             }
             Conv2dScheme::S16 { held } => {
@@ -379,13 +311,4 @@ impl Kernel for Conv2d {
         };
         super::window_overlap(tflc_runtime::kernels::overlap::Rows::conv_2d(&g), elem)
     }
-}
-
-/// The input and weights in the store have the lowered shapes' element counts.
-fn check_lengths(g: &ConvGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
-    let (ni, nf) = (g.input_shape.iter().product::<usize>(), g.filter_shape.iter().product::<usize>());
-    if input != ni || filter != nf {
-        return Err(ExecError(format!("CONV_2D: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
-    }
-    Ok(())
 }

@@ -12,22 +12,20 @@
 use super::conv_common::ConvHeld;
 use super::conv_common::{check_int4_filter, clamp_u8, quant_u8, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, conv_geometry, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, SchemeKind};
 use super::target::{variant_args, variant_call, Arm, PerTarget};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept, Window, WithoutMultipliers};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::DepthwiseInt4;
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use tflc_runtime::variants::Operands;
 use tflc_runtime::kernels::depthwise_conv_2d::{DepthwiseConv2dF32Variant, depthwise_conv_2d_s16,
     ConvGeometry, DepthwiseConv2dU8Variant, DepthwiseConv2dVariant,
 };
-use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::numerics::{F32, S16, S8, U8};
-use tflc_runtime::prepare::conv_channel_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthwiseConv2d {
@@ -68,6 +66,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     cx.expect_activation(input)?;
     let (kind, in_q, out_q) = SchemeKind::of(cx, input, output)?;
     check_int4_filter(cx, input, filter)?;
@@ -106,14 +105,10 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         let params = held.depthwise_params();
         let arms = PerTarget::select(
             |target| DepthwiseConv2dF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
         let scheme = DepthwiseConv2dScheme::F32 { held, arms, half: cx.half_weights(filter) };
-        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+        return Ok(op(scheme));
     }
     if kind == SchemeKind::U8 {
         let quant = quant_u8(cx, [in_q, out_q], filter, filter_shape.iter().product(), bias, out_d)?;
@@ -121,7 +116,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         // Hosts run `depthwise_conv_2d_u8_window` (no packed table), Arm the reference.
         let arms = PerTarget::select(DepthwiseConv2dU8Variant::select, |_| Vec::new());
         let scheme = DepthwiseConv2dScheme::U8 { held, arms };
-        return Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme });
+        return Ok(op(scheme));
     }
     cx.expect_dtype(filter, DType::I8)?;
     let filter_bytes = cx.expect_constant(filter)?;
@@ -139,19 +134,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
     }
     // `DepthwiseConvPerChannel` ignores the weights' zero points (symmetric by the int8
     // quantization spec); so do we, to stay bit-exact with TFLite Micro.
-    let mut output_multiplier = Vec::with_capacity(out_d);
-    let mut output_shift = Vec::with_capacity(out_d);
-    for c in 0..out_d {
-        let fs = fq.scale.get(c).or(fq.scale.first()).copied().unwrap_or(0.0);
-        if !(fs.is_finite() && fs > 0.0) {
-            return Err(cx.invalid_tensor(filter, format!("channel {c}: weights scale {fs} is not positive")));
-        }
-        let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale).ok_or_else(|| {
-            cx.invalid_tensor(filter, format!("channel {c}: the effective scale cannot be quantized"))
-        })?;
-        output_multiplier.push(m);
-        output_shift.push(s);
-    }
+    let (output_multiplier, output_shift) = channel_multipliers(cx, filter, &fq.scale, out_d, [in_q, out_q], "channel")?;
 
     if filter_bytes.len() != filter_shape.iter().product::<usize>() {
         return Err(cx.invalid_tensor(filter, format!("weights hold {} bytes for shape {filter_shape:?}", filter_bytes.len())));
@@ -163,18 +146,13 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
             let held = ConvHeld { geometry, quant, clamp: clamp_s8(cx, o.activation, out_q)? };
             let arms = PerTarget::select(
                 |target| DepthwiseConv2dVariant::select(&held.depthwise_params(), &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), t)),
             );
             let taps = geometry.filter_shape[1] * geometry.filter_shape[2];
             let lut = if taps <= tflc_runtime::kernels::lut::DEPTHWISE_MAX_TAPS { kept_lut(cx, filter, out_d, LutLayout::Depthwise) } else { None };
             let int4 = if taps <= tflc_runtime::kernels::int4::DEPTHWISE_MAX_TAPS { kept_int4(cx, filter, out_d, LutLayout::Depthwise) } else { None };
             let int4_form = if int4.is_some() { DepthwiseInt4::select(&held.depthwise_params(), &weights, bias_data.as_deref()) } else { DepthwiseInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&held.depthwise_params(), &weights, bias_data.as_deref(), t));
             DepthwiseConv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -184,81 +162,62 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::DepthwiseConv2dOptions) ->
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(DepthwiseConv2d { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
+}
+
+impl DepthwiseConv2dScheme {
+    /// The filters this scheme keeps compact in flash.
+    fn kept(&self) -> Kept<'_> {
+        match self {
+            DepthwiseConv2dScheme::S8 { lut, int4, .. } => Kept { lut: lut.as_ref(), int4: int4.as_ref() },
+            _ => Kept::default(),
+        }
+    }
 }
 
 impl Kernel for DepthwiseConv2d {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        const OP: &str = "DEPTHWISE_CONV_2D";
+        let tensors = (self.input, self.filter, self.bias, self.output);
+        // The output's element count; the input's and the weights' in the lowered shapes.
+        let counts = |g: &ConvGeometry| (g.output_shape.iter().product(), [g.input_shape.iter().product(), g.filter_shape.iter().product()]);
         match &self.scheme {
-            DepthwiseConv2dScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
+            DepthwiseConv2dScheme::S8 { held, arms, int4_form, int4_packed, .. } => {
                 let p = &held.depthwise_params();
-                let g = &p.geometry;
-                let mut out = s.take_i8(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                if let Some(lut) = lut {
-                    let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::lut::depthwise_conv_2d_s8_lut(p, input, &lut.view(), bias, &mut kept);
-                    LutFilter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
-                }
-                if let Some(int4) = int4 {
-                    let mut kept = vec![0; out.len()];
-                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
-                    Int4Filter::check("DEPTHWISE_CONV_2D", &out, &kept)?;
-                }
-                s.insert(self.output, TensorData::I8(out));
+                run_variant::<i8, i8, i32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| {
+                    variant.run(p, o, out);
+                    self.scheme.kept().check(
+                        OP,
+                        out,
+                        |lut, kept| tflc_runtime::kernels::lut::depthwise_conv_2d_s8_lut(p, o.input, lut, o.bias, kept),
+                        |int4, kept| int4_form.run(p, o.input, int4, o.bias, int4_packed, kept),
+                    )
+                })
             }
             DepthwiseConv2dScheme::S16 { held } => {
                 let p = &held.depthwise_params();
-                let g = &p.geometry;
-                let mut out = s.take_i16(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                depthwise_conv_2d_s16(p, input, filter, bias, &mut out);
-                s.insert(self.output, TensorData::I16(out));
+                run_scheme::<i16, i8, i64>(s, OP, tensors, counts(&p.geometry), |input, filter, bias, out| {
+                    depthwise_conv_2d_s16(p, input, filter, bias, out);
+                    Ok(())
+                })
             }
             DepthwiseConv2dScheme::U8 { held, arms } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
-                let g = &p.geometry;
-                let mut out = s.take_u8(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.u8(self.input)?, s.u8(self.filter)?);
-                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                s.insert(self.output, TensorData::U8(out));
+                run_variant::<u8, u8, i32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| { variant.run(p, o, out); Ok(()) })
             }
             DepthwiseConv2dScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.depthwise_params();
-                let g = &p.geometry;
-                let mut out = s.take_f32(self.output, g.output_shape.iter().product());
-                let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
-                let bias = self.bias.map(|b| s.f32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                s.insert(self.output, TensorData::F32(out));
+                run_variant::<f32, f32, f32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| { variant.run(p, o, out); Ok(()) })
             }
         }
-        Ok(())
     }
 
     fn kept_compressed(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            DepthwiseConv2dScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
-            _ => None,
-        }
+        self.scheme.kept().compressed(self.filter)
     }
 
     fn kept_int4(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            DepthwiseConv2dScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
-            _ => None,
-        }
+        self.scheme.kept().int4(self.filter)
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
@@ -266,72 +225,45 @@ impl Kernel for DepthwiseConv2d {
         let path = quote! { kernels::depthwise_conv_2d::DepthwiseConv2dParams };
         let call = quote! { #rt::kernels::depthwise_conv_2d };
         let (x, y) = (self.input, self.output);
+        let window = Window { driver: "depthwise_rows", path: path.clone(), input: x, bias: self.bias, output: y };
         match &self.scheme {
             DepthwiseConv2dScheme::S8 { held, lut: Some(lut), .. } => {
                 // LUT-compressed filter, decoded four output channels at a time by the kernel.
-                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.depthwise_params());
-                cx.window_call("depthwise_rows", &p, path, x, y, |cx, p, input, output| {
-                    let w = emit_lut(cx, lut);
-                    let bias = cx.optional_input(self.bias);
-                    quote! { #rt::kernels::lut::depthwise_conv_2d_s8_lut(#p, #input, #w, #bias, #output); }
-                })
+                window.kept_call(cx, &held.depthwise_params(), quote! { lut::depthwise_conv_2d_s8_lut }, |cx| emit_lut(cx, lut))
             }
             DepthwiseConv2dScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 // An int4 filter kept packed: the microcontroller builds' own arm.
-                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
-                cx.per_target(&split.cfgs(), |cx, i| {
-                let k = match (split.arms[i].variant, int4) {
-                    (Some(k), _) => k,
-                    (None, Some(_)) if *int4_form == DepthwiseInt4::Mult1 => {
+                per_target_int4(cx, arms, int4.as_ref(), |cx, int4| {
+                    let f = int4_form.function();
+                    if *int4_form == DepthwiseInt4::Mult1 {
                         // Mult1's groups on nibble words: the packed table replaces the
                         // filter, the bias and the multiplier tables.
-                        let mut params = held.depthwise_params();
-                        params.quant.output_multiplier = &[];
-                        params.quant.output_shift = &[];
-                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                        return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                            let packed = cx.table_i32("packed", int4_packed);
-                            let f = format_ident!("{}", int4_form.function());
-                            quote! { #rt::kernels::int4::#f(#p, #input, #packed, #output); }
-                        });
+                        return window.packed_int4_call(cx, &held.depthwise_params().without_multipliers(), f, int4_packed);
                     }
-                    (None, Some(int4)) => {
-                        let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &held.depthwise_params());
-                        return cx.window_call("depthwise_rows", &p, path.clone(), x, y, |cx, p, input, output| {
-                            let w = emit_int4(cx, int4);
-                            let bias = cx.optional_input(self.bias);
-                            let f = format_ident!("{}", int4_form.function());
-                            quote! { #rt::kernels::int4::#f(#p, #input, #w, #bias, #output); }
-                        });
-                    }
-                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
-                };
-                let Arm { variant, packed, .. } = &arms.arms[k];
-                // The variant's row says what its call takes; a variant whose packed table holds
-                // the filter, the folded bias and the requantization (Mult1, OneChannel) does not
-                // read the model's filter and bias nor the params' multiplier tables, which are
-                // then not emitted, and runs a range of rows when overlapped.
-                let row = variant.row();
-                let mut params = held.depthwise_params();
-                if row.packed_requant {
-                    params.quant.output_multiplier = &[];
-                    params.quant.output_shift = &[];
-                }
-                let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
-                let ranged = row.rows_function.map(|_| "depthwise_row_ranges");
-                cx.window_call_ranged("depthwise_rows", ranged, &p, path.clone(), x, y, |cx, p, input, output, rows| {
-                    let args = variant_args(cx, row, input, self.filter, self.bias, packed);
-                    match (row.rows_function, rows) {
-                        (Some(f), Some(rows)) => {
-                            let f = format_ident!("{}", f);
-                            quote! { #call::#f(#p, #rows, #(#args,)* #output); }
+                    let f = format_ident!("{}", f);
+                    window.kept_call(cx, &held.depthwise_params(), quote! { int4::#f }, |cx| emit_int4(cx, int4))
+                }, |cx, Arm { variant, packed, .. }| {
+                    // The variant's row says what its call takes; a variant whose packed table holds
+                    // the filter, the folded bias and the requantization (Mult1, OneChannel) does not
+                    // read the model's filter and bias nor the params' multiplier tables, which are
+                    // then not emitted, and runs a range of rows when overlapped.
+                    let row = variant.row();
+                    let params = if row.packed_requant { held.depthwise_params().without_multipliers() } else { held.depthwise_params() };
+                    let p = cx.params_lit(params_type::<S8>(&rt, path.clone(), true), &params);
+                    let ranged = row.rows_function.map(|_| "depthwise_row_ranges");
+                    cx.window_call_ranged("depthwise_rows", ranged, &p, path.clone(), x, y, |cx, p, input, output, rows| {
+                        let args = variant_args(cx, row, input, self.filter, self.bias, packed);
+                        match (row.rows_function, rows) {
+                            (Some(f), Some(rows)) => {
+                                let f = format_ident!("{}", f);
+                                quote! { #call::#f(#p, #rows, #(#args,)* #output); }
+                            }
+                            _ => {
+                                let f = format_ident!("{}", row.function);
+                                quote! { #call::#f(#p, #(#args,)* #output); }
+                            }
                         }
-                        _ => {
-                            let f = format_ident!("{}", row.function);
-                            quote! { #call::#f(#p, #(#args,)* #output); }
-                        }
-                    }
-                })
+                    })
                 })
             }
             DepthwiseConv2dScheme::S16 { held } => {
@@ -401,18 +333,10 @@ impl Kernel for DepthwiseConv2d {
     }
 }
 
-/// The input and weights in the store have the lowered shapes' element counts.
-fn check_lengths(g: &ConvGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
-    let (ni, nf) = (g.input_shape.iter().product::<usize>(), g.filter_shape.iter().product::<usize>());
-    if input != ni || filter != nf {
-        return Err(ExecError(format!("DEPTHWISE_CONV_2D: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
+    use super::super::TensorData;
     use super::*;
     use crate::error::LowerError;
     use crate::ir::OpKind;

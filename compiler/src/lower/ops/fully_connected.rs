@@ -17,23 +17,22 @@
 
 use super::conv_common::{check_int4_filter, bias_f32, bias_i64, clamp_f32, clamp_s16, clamp_s8, pack_inputs_s8, params_type, quant_s16, quant_s8, weights_f32, HeldNumerics, SchemeKind};
 use super::target::{variant_call, Arm, PerTarget};
+use super::conv_family::{channel_multipliers, packed_table, per_target_int4, run_scheme, run_variant, Kept};
 use super::decode::{emit_lut, kept_lut, LutFilter, LutLayout};
 use super::int4::{emit_int4, kept_int4, Int4Filter};
 use tflc_runtime::kernels::int4::FullyConnectedInt4;
-use super::{ExecError, Kernel, OpCx, TensorData, TensorStore};
+use super::{ExecError, Kernel, OpCx, TensorStore};
 use crate::emit::EmitCx;
 use crate::error::LowerError;
 use crate::ir::{DType, TensorId};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use tflc_runtime::variants::Operands;
 use tflc_runtime::kernels::fully_connected::{FullyConnectedF32Variant, fully_connected_s16,
     FullyConnectedGeometry, FullyConnectedParams, FullyConnectedVariant,
 };
-use tflc_runtime::isa::TargetClass;
 use tflc_runtime::kernels::blocked_f32;
 use tflc_runtime::kernels::numerics::{Clamp, F32, S16, S8};
-use tflc_runtime::prepare::{conv_channel_multiplier, fully_connected_tensor_multiplier};
+use tflc_runtime::prepare::fully_connected_tensor_multiplier;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FullyConnected {
@@ -90,6 +89,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
     let filter = cx.input(1)?;
     let bias = cx.optional_input(2);
     let output = cx.output(0)?;
+    let op = |scheme| FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme };
     if o.shuffled_weights {
         return Err(cx.unsupported("shuffled weights format"));
     }
@@ -149,13 +149,9 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         let params = held.params();
         let arms = PerTarget::select(
             |target| FullyConnectedF32Variant::select(&params, target),
-            |variant| {
-                let mut packed = vec![0.0; variant.packed_len(&geometry)];
-                variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                packed
-            },
+            |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
         );
-        return Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme: FullyConnectedScheme::F32 { held, arms, half: cx.half_weights(filter) } });
+        return Ok(op(FullyConnectedScheme::F32 { held, arms, half: cx.half_weights(filter) }));
     }
     if kind == SchemeKind::U8 {
         return Err(cx.unsupported_tensor(input, "legacy uint8 FULLY_CONNECTED (tflc implements int8, 16x8 and float32)"));
@@ -176,18 +172,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
                 "weights quantization is neither per-tensor nor per unit (axis 0)",
             ));
         }
-        let mut mult = Vec::with_capacity(output_depth);
-        let mut shift = Vec::with_capacity(output_depth);
-        for (c, &fs) in fq.scale.iter().enumerate() {
-            if !(fs.is_finite() && fs > 0.0) {
-                return Err(cx.invalid_tensor(filter, format!("unit {c}: weights scale {fs} is not positive")));
-            }
-            let (m, s) = conv_channel_multiplier(in_q.scale, fs, out_q.scale).ok_or_else(|| {
-                cx.invalid_tensor(filter, format!("unit {c}: the effective scale cannot be quantized"))
-            })?;
-            mult.push(m);
-            shift.push(s);
-        }
+        let (mult, shift) = channel_multipliers(cx, filter, &fq.scale, output_depth, [in_q, out_q], "unit")?;
         // FullyConnectedPerChannel ignores the weights' zero point.
         (mult, shift, 0)
     } else {
@@ -223,11 +208,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             let params = held.params();
             let arms = PerTarget::select(
                 |target| FullyConnectedVariant::select(&params, &weights, bias_data.as_deref(), target),
-                |variant| {
-                    let mut packed = vec![0; variant.packed_len(&geometry)];
-                    variant.pack(&params, &weights, bias_data.as_deref(), &mut packed);
-                    packed
-                },
+                |variant| packed_table(variant.packed_len(&geometry), |t| variant.pack(&params, &weights, bias_data.as_deref(), t)),
             );
             // The `_lut` kernel takes symmetric weights only (per-tensor weights with a zero
             // point are read decoded).
@@ -235,8 +216,7 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
             // The same for int4 weights kept packed (the same drivers).
             let int4 = if filter_offset == 0 { kept_int4(cx, filter, output_depth, LutLayout::Rows) } else { None };
             let int4_form = if int4.is_some() { FullyConnectedInt4::select(&params, &weights, bias_data.as_deref()) } else { FullyConnectedInt4::Rows };
-            let mut int4_packed = vec![0; int4_form.packed_len(&geometry)];
-            int4_form.pack(&params, &weights, bias_data.as_deref(), &mut int4_packed);
+            let int4_packed = packed_table(int4_form.packed_len(&geometry), |t| int4_form.pack(&params, &weights, bias_data.as_deref(), t));
             FullyConnectedScheme::S8 { held, arms, lut, int4, int4_form, int4_packed }
         }
         SchemeKind::S16 => {
@@ -247,70 +227,58 @@ pub(crate) fn lower(cx: &OpCx<'_, '_>, o: &crate::ir::FullyConnectedOptions) -> 
         }
         SchemeKind::F32 | SchemeKind::U8 => unreachable!("float32 and uint8 returned above"),
     };
-    Ok(FullyConnected { input: input.id, filter: filter.id, bias: bias.map(|b| b.id), output: output.id, scheme })
+    Ok(op(scheme))
+}
+
+impl FullyConnectedScheme {
+    /// The weights this scheme keeps compact in flash.
+    fn kept(&self) -> Kept<'_> {
+        match self {
+            FullyConnectedScheme::S8 { lut, int4, .. } => Kept { lut: lut.as_ref(), int4: int4.as_ref() },
+            _ => Kept::default(),
+        }
+    }
 }
 
 impl Kernel for FullyConnected {
     fn execute(&self, s: &mut TensorStore) -> Result<(), ExecError> {
+        const OP: &str = "FULLY_CONNECTED";
+        let tensors = (self.input, self.filter, self.bias, self.output);
+        // The output's element count; the input's and the weights' in the lowered shapes.
+        let counts = |g: &FullyConnectedGeometry| (g.batches * g.output_depth, [g.batches * g.input_depth, g.output_depth * g.input_depth]);
         match &self.scheme {
-            FullyConnectedScheme::S8 { held, arms, lut, int4, int4_form, int4_packed } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
+            FullyConnectedScheme::S8 { held, arms, int4_form, int4_packed, .. } => {
                 let p = &held.params();
-                let g = &p.geometry;
-                let mut out = s.take_i8(self.output, g.batches * g.output_depth);
-                let (input, filter) = (s.i8(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                if let Some(lut) = lut {
-                    let mut kept = vec![0; out.len()];
-                    tflc_runtime::kernels::lut::fully_connected_s8_lut(p, input, &lut.view(), bias, &mut kept);
-                    LutFilter::check("FULLY_CONNECTED", &out, &kept)?;
-                }
-                if let Some(int4) = int4 {
-                    let mut kept = vec![0; out.len()];
-                    int4_form.run(p, input, &int4.view(), bias, int4_packed, &mut kept);
-                    Int4Filter::check("FULLY_CONNECTED", &out, &kept)?;
-                }
-                s.insert(self.output, TensorData::I8(out));
+                run_variant::<i8, i8, i32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| {
+                    variant.run(p, o, out);
+                    self.scheme.kept().check(
+                        OP,
+                        out,
+                        |lut, kept| tflc_runtime::kernels::lut::fully_connected_s8_lut(p, o.input, lut, o.bias, kept),
+                        |int4, kept| int4_form.run(p, o.input, int4, o.bias, int4_packed, kept),
+                    )
+                })
             }
             FullyConnectedScheme::S16 { held } => {
                 let p = &held.params();
-                let g = &p.geometry;
-                let mut out = s.take_i16(self.output, g.batches * g.output_depth);
-                let (input, filter) = (s.i16(self.input)?, s.i8(self.filter)?);
-                let bias = self.bias.map(|b| s.i64(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                fully_connected_s16(p, input, filter, bias, &mut out);
-                s.insert(self.output, TensorData::I16(out));
+                run_scheme::<i16, i8, i64>(s, OP, tensors, counts(&p.geometry), |input, filter, bias, out| {
+                    fully_connected_s16(p, input, filter, bias, out);
+                    Ok(())
+                })
             }
             FullyConnectedScheme::F32 { held, arms, .. } => {
-                let Arm { variant, packed, .. } = arms.of(TargetClass::BUILD);
                 let p = &held.params();
-                let g = &p.geometry;
-                let mut out = s.take_f32(self.output, g.batches * g.output_depth);
-                let (input, filter) = (s.f32(self.input)?, s.f32(self.filter)?);
-                let bias = self.bias.map(|b| s.f32(b)).transpose()?;
-                check_lengths(g, input.len(), filter.len())?;
-                variant.run(p, Operands { input, filter, bias, packed }, &mut out);
-                s.insert(self.output, TensorData::F32(out));
+                run_variant::<f32, f32, f32, _, _>(s, OP, tensors, counts(&p.geometry), arms, |variant, o, out| { variant.run(p, o, out); Ok(()) })
             }
         }
-        Ok(())
     }
 
     fn kept_compressed(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            FullyConnectedScheme::S8 { lut: Some(lut), .. } => Some((self.filter, lut.table.len() + lut.indices.len())),
-            _ => None,
-        }
+        self.scheme.kept().compressed(self.filter)
     }
 
     fn kept_int4(&self) -> Option<(TensorId, usize)> {
-        match &self.scheme {
-            FullyConnectedScheme::S8 { int4: Some(int4), .. } => Some((self.filter, int4.nibbles.len())),
-            _ => None,
-        }
+        self.scheme.kept().int4(self.filter)
     }
 
     fn emit(&self, cx: &mut EmitCx<'_, '_, '_>) -> TokenStream {
@@ -330,36 +298,27 @@ impl Kernel for FullyConnected {
             FullyConnectedScheme::S8 { held, arms, lut: None, int4, int4_form, int4_packed } => {
                 let p = cx.params_lit(params_type::<S8>(&rt, path, true), &held.params());
                 // An int4 filter kept packed: the microcontroller builds' own arm.
-                let split = arms.split_kept(|class| int4.is_some() && super::int4::kept_on(class));
-                cx.per_target(&split.cfgs(), |cx, i| {
-                let k = match (split.arms[i].variant, int4) {
-                    (Some(k), _) => k,
-                    (None, Some(_)) if *int4_form == FullyConnectedInt4::Interleaved => {
+                per_target_int4(cx, arms, int4.as_ref(), |cx, int4| {
+                    let input = cx.input(self.input);
+                    let f = format_ident!("{}", int4_form.function());
+                    if *int4_form == FullyConnectedInt4::Interleaved {
                         // Blocks of four units on nibble words: the packed table replaces
                         // the weights and the bias.
-                        let input = cx.input(self.input);
                         let packed = cx.table_i32("packed", int4_packed);
                         let output = cx.output(self.output);
-                        let f = format_ident!("{}", int4_form.function());
                         return quote! { #rt::kernels::int4::#f(&#p, #input, #packed, #output); };
                     }
-                    (None, Some(int4)) => {
-                        let input = cx.input(self.input);
-                        let w = emit_int4(cx, int4);
-                        let bias = cx.optional_input(self.bias);
-                        let output = cx.output(self.output);
-                        let f = format_ident!("{}", int4_form.function());
-                        return quote! { #rt::kernels::int4::#f(&#p, #input, #w, #bias, #output); };
-                    }
-                    (None, None) => unreachable!("split_kept splits off no class without a kept int4 filter"),
-                };
-                let Arm { variant, packed, .. } = &arms.arms[k];
-                // The variant's row says what its call takes (Interleaved and Quad hold the
-                // weights in the packed table: the model's are not emitted for them).
-                let row = variant.row();
-                let input = cx.input(self.input);
-                let output = cx.output(self.output);
-                variant_call(cx, row, &call, quote! { &#p }, input, (self.filter, self.bias), packed, output)
+                    let w = emit_int4(cx, int4);
+                    let bias = cx.optional_input(self.bias);
+                    let output = cx.output(self.output);
+                    quote! { #rt::kernels::int4::#f(&#p, #input, #w, #bias, #output); }
+                }, |cx, Arm { variant, packed, .. }| {
+                    // The variant's row says what its call takes (Interleaved and Quad hold the
+                    // weights in the packed table: the model's are not emitted for them).
+                    let row = variant.row();
+                    let input = cx.input(self.input);
+                    let output = cx.output(self.output);
+                    variant_call(cx, row, &call, quote! { &#p }, input, (self.filter, self.bias), packed, output)
                 })
             }
             FullyConnectedScheme::S16 { held } => {
@@ -402,18 +361,10 @@ impl Kernel for FullyConnected {
     }
 }
 
-/// The input and weights in the store have the lowered shapes' element counts.
-fn check_lengths(g: &FullyConnectedGeometry, input: usize, filter: usize) -> Result<(), ExecError> {
-    let (ni, nf) = (g.batches * g.input_depth, g.output_depth * g.input_depth);
-    if input != ni || filter != nf {
-        return Err(ExecError(format!("FULLY_CONNECTED: input has {input} and weights {filter} elements, expected {ni} and {nf}")));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_helpers::*;
+    use super::super::TensorData;
     use super::*;
     use crate::error::LowerError;
     use crate::ir::OpKind;

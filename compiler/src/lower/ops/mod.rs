@@ -277,6 +277,7 @@ pub(crate) mod binary;
 pub(crate) mod comparison;
 pub mod control_flow;
 pub(crate) mod conv_common;
+pub(crate) mod conv_family;
 pub(crate) mod circular_buffer;
 pub(crate) mod decode;
 pub(crate) mod int4;
@@ -453,6 +454,26 @@ impl TensorStore {
     /// Tensor `t`'s contents, if stored.
     pub fn get(&self, t: TensorId) -> Option<&TensorData> {
         self.map.get(&t)
+    }
+
+    /// The tensor's contents as `T`: the typed accessors' generic form.
+    pub(crate) fn get_as<T: movement::Elem>(&self, t: TensorId) -> Result<&[T], ExecError> {
+        match self.map.get(&t) {
+            Some(d) => T::slice(d).ok_or_else(|| ExecError(format!("tensor {t} holds {d:?}-typed data, not {}", std::any::type_name::<T>()))),
+            None => Err(ExecError(format!("tensor {t} has no data"))),
+        }
+    }
+
+    /// Removes the tensor's buffer of `T` for writing (or makes a zeroed one of `len`): the
+    /// typed `take_*`'s generic form.
+    pub(crate) fn take_as<T: movement::Elem>(&mut self, t: TensorId, len: usize) -> Vec<T> {
+        match self.map.remove(&t).and_then(T::unwrap) {
+            Some(mut v) => {
+                v.resize(len, T::default());
+                v
+            }
+            None => vec![T::default(); len],
+        }
     }
 
     typed_access!(i8, take_i8, I8, i8);

@@ -22,6 +22,8 @@ use tflc_runtime::kernels::nd::GatherPlan;
 pub(crate) trait Elem: Copy + Default + std::fmt::Debug + 'static {
     fn slice(d: &TensorData) -> Option<&[Self]>;
     fn wrap(v: Vec<Self>) -> TensorData;
+    /// `d`'s elements when it holds this type.
+    fn unwrap(d: TensorData) -> Option<Vec<Self>>;
 }
 
 macro_rules! elem {
@@ -35,6 +37,12 @@ macro_rules! elem {
             }
             fn wrap(v: Vec<Self>) -> TensorData {
                 TensorData::$variant(v)
+            }
+            fn unwrap(d: TensorData) -> Option<Vec<Self>> {
+                match d {
+                    TensorData::$variant(v) => Some(v),
+                    _ => None,
+                }
             }
         }
     )*};
