@@ -242,35 +242,36 @@ impl Mul {
     }
 }
 
-/// Runs `f` (`N` int8 pairs to `N` int8 results) over a row, `N` elements at a time; a
-/// tail is padded with zeros and its padding results dropped.
+/// Runs `m` over a row, `N` elements at a time; a tail is padded with zeros and its padding
+/// results dropped. (The micro-kernel itself, not a closure: a closure made here would not
+/// inherit the entry's target features, and its intrinsics would not be inlined.)
 #[inline(always)]
-pub(crate) fn row<const N: usize>(x: Src, y: Src, out: &mut [i8], f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N]) {
+fn row<const N: usize>(x: Src, y: Src, out: &mut [i8], m: &impl PairMicro<N>) {
     let n = out.len();
     let mut i = 0;
     while i + N <= n {
-        let r = f(&x.chunk(i), &y.chunk(i));
+        let r = m.apply(&x.chunk(i), &y.chunk(i));
         out[i..i + N].copy_from_slice(&r);
         i += N;
     }
     if i < n {
-        let r = f(&x.chunk(i), &y.chunk(i));
+        let r = m.apply(&x.chunk(i), &y.chunk(i));
         out[i..].copy_from_slice(&r[..n - i]);
     }
 }
 
 /// [`row`] with the output over operand 1: each chunk is read before it is written.
 #[inline(always)]
-pub(crate) fn row_in_place<const N: usize>(inout: &mut [i8], y: Src, f: impl Fn(&[i8; N], &[i8; N]) -> [i8; N]) {
+fn row_in_place<const N: usize>(inout: &mut [i8], y: Src, m: &impl PairMicro<N>) {
     let n = inout.len();
     let mut i = 0;
     while i + N <= n {
         let chunk: &mut [i8; N] = (&mut inout[i..i + N]).try_into().unwrap_or_else(|_| unreachable!());
-        *chunk = f(chunk, &y.chunk(i));
+        *chunk = m.apply(chunk, &y.chunk(i));
         i += N;
     }
     if i < n {
-        let r = f(&Src::Row(&inout[i..]).chunk(0), &y.chunk(i));
+        let r = m.apply(&Src::Row(&inout[i..]).chunk(0), &y.chunk(i));
         inout[i..].copy_from_slice(&r[..n - i]);
     }
 }
@@ -289,7 +290,7 @@ pub(crate) fn drive<const N: usize>(m: &impl PairMicro<N>, b: &Broadcast, x: &[i
     let Some(rows) = binary(b, x, y) else { return false };
     let out = &mut out[..b.out_len()];
     for (x, y, r) in rows {
-        row::<N>(x, y, &mut out[r], |x, y| m.apply(x, y));
+        row::<N>(x, y, &mut out[r], m);
     }
     true
 }
@@ -301,7 +302,7 @@ pub(crate) fn drive_in_place<const N: usize>(m: &impl PairMicro<N>, b: &Broadcas
     let Some(rows) = binary_in_place(b, y) else { return false };
     let inout = &mut inout[..b.out_len()];
     for (y, r) in rows {
-        row_in_place::<N>(&mut inout[r], y, |x, y| m.apply(x, y));
+        row_in_place::<N>(&mut inout[r], y, m);
     }
     true
 }
