@@ -78,7 +78,7 @@ const MAX_TAPS: usize = 1024;
 /// AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn mult1<const T: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let mut k = Taps { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth: p.geometry.input_shape[3], taps: p.geometry.filter_shape[1] * p.geometry.filter_shape[2] };
+    let mut k = Taps { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth: p.geometry.input_shape[3] };
     // SAFETY: this function's target feature.
     unsafe { drive::<_, T>(&mut k, &p.geometry, input, output) }
 }
@@ -92,7 +92,8 @@ unsafe fn mult1<const T: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], fil
 unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
     let depth = p.geometry.input_shape[3];
     let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
-    let mut k = Pairs::<R> { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth, taps, w: [_mm256_setzero_si256(); R] };
+    let mut w = [_mm256_setzero_si256(); R];
+    let mut k = Pairs::<R> { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth, taps, w: &mut w };
     // SAFETY: this function's target feature.
     unsafe { drive::<_, R>(&mut k, &p.geometry, input, output) }
 }
@@ -108,7 +109,8 @@ unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], fol
         return;
     }
     let zero = _mm256_setzero_si256();
-    let mut k = Depth8 { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, taps, w2: [zero; DEPTH8_TAPS], w1: [_mm_setzero_si128(); DEPTH8_TAPS], bias: zero };
+    let (mut w2, mut w1) = ([zero; DEPTH8_TAPS], [_mm_setzero_si128(); DEPTH8_TAPS]);
+    let mut k = Depth8 { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, taps, w2: &mut w2, w1: &mut w1, bias: zero };
     // SAFETY: this function's target feature.
     unsafe { drive::<_, DEPTH8_TAPS>(&mut k, &p.geometry, input, output) }
 }
@@ -176,7 +178,6 @@ struct Taps<'a> {
     filter: &'a [i8],
     folded: &'a [i32],
     depth: usize,
-    taps: usize,
 }
 
 impl DepthwiseMicro for Taps<'_> {
@@ -185,6 +186,7 @@ impl DepthwiseMicro for Taps<'_> {
     type Acc = [__m256i; 2];
     const BLOCK: usize = 16;
     const HALF: usize = 8;
+    const TAILS: bool = true;
     const PIXELS: usize = 1;
 
     #[inline(always)]
@@ -211,7 +213,7 @@ impl DepthwiseMicro for Taps<'_> {
         unsafe {
             let mut out = [bias16(self.folded, c, n); P];
             for (q, acc) in out.iter_mut().enumerate() {
-                for t in 0..self.taps {
+                for t in 0..x.taps() {
                     let ws = &self.filter[t * self.depth + c..][..n];
                     if n > 8 {
                         let prod = _mm256_mullo_epi16(_mm256_cvtepi8_epi16(x.tap(q, t, n)), _mm256_cvtepi8_epi16(load16(ws.as_ptr(), n)));
@@ -263,7 +265,7 @@ struct Pairs<'a, const R: usize> {
     folded: &'a [i32],
     depth: usize,
     taps: usize,
-    w: [__m256i; R],
+    w: &'a mut [__m256i; R],
 }
 
 impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
@@ -272,6 +274,7 @@ impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
     type Acc = [__m256i; 2];
     const BLOCK: usize = 16;
     const HALF: usize = 16;
+    const TAILS: bool = false;
     const PIXELS: usize = 1;
 
     /// Every block at once ([`pairs_fit`], checked).
@@ -279,15 +282,15 @@ impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
     unsafe fn prepare(&mut self, b0: usize, left: usize) -> usize {
         let (depth, taps) = (self.depth, self.taps);
         let per = 2 * taps.div_ceil(2);
-        assert!(b0 == 0 && left * per <= R && self.filter.len() >= taps * depth);
-        // SAFETY: AVX2 by the caller's guarantee; each load reads the first `min(16, depth -
-        // c)` int8 of a tap's slice of the filter.
+        // (The driver checked that the depth is a multiple of 16: no tails.)
+        assert!(b0 == 0 && left * per <= R && left * 16 == depth);
+        // SAFETY: AVX2 by the caller's guarantee; each load reads 16 int8 of a tap's slice of
+        // the filter.
         unsafe {
             for k in 0..left {
                 let c = 16 * k;
-                let n = (depth - c).min(16);
                 for (pr, wp) in self.w[k * per..][..per].chunks_exact_mut(2).enumerate() {
-                    let tap = |t: usize| load16(self.filter[t * depth + c..][..n].as_ptr(), n);
+                    let tap = |t: usize| _mm_loadu_si128(self.filter[t * depth + c..][..16].as_ptr().cast());
                     let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
                     wp[0] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
                     wp[1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
@@ -319,7 +322,7 @@ impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
             let zpv = self.zero();
             for (pr, wp) in w.chunks_exact(2).enumerate() {
                 for (q, acc) in out.iter_mut().enumerate() {
-                    let (xa, xb) = (x.tap(q, 2 * pr, n), if 2 * pr + 1 < self.taps { x.tap(q, 2 * pr + 1, n) } else { zpv });
+                    let (xa, xb) = (x.tap(q, 2 * pr, n), if 2 * pr + 1 < x.taps() { x.tap(q, 2 * pr + 1, n) } else { zpv });
                     acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
                     acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
                 }
@@ -349,8 +352,8 @@ struct Depth8<'a> {
     filter: &'a [i8],
     folded: &'a [i32],
     taps: usize,
-    w2: [__m256i; DEPTH8_TAPS],
-    w1: [__m128i; DEPTH8_TAPS],
+    w2: &'a mut [__m256i; DEPTH8_TAPS],
+    w1: &'a mut [__m128i; DEPTH8_TAPS],
     bias: __m256i,
 }
 
@@ -360,6 +363,7 @@ impl DepthwiseMicro for Depth8<'_> {
     type Acc = __m256i;
     const BLOCK: usize = 8;
     const HALF: usize = 8;
+    const TAILS: bool = false;
     const PIXELS: usize = 2;
 
     #[inline(always)]
@@ -579,79 +583,126 @@ unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bia
     }
 }
 
-/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1, eight channels per
-/// pass in int32 lanes, `bias + sum (x + input_offset) * (w + weights_offset)` over the
-/// valid taps, exactly the reference's sum (both factors lie in `[-255, 255]`, so each
-/// product is exact in int32; the sum wraps like the reference's). Other multipliers, and
-/// an `i32::MIN` multiplier, take the reference.
+/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1 through the driver with
+/// [`U8Taps`]. Other multipliers, a window of more than [`MAX_TAPS`] taps and an `i32::MIN`
+/// multiplier take the reference.
 pub(crate) fn depthwise_conv_2d_u8_window(_: Avx2, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     let depth = p.geometry.filter_shape[3];
+    let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
     match Requant8::new_u8(&p.quant, &p.clamp) {
-        Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth => {
+        Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth && taps <= MAX_TAPS => {
+            let k = U8Taps { rq, filter, bias, in_off: p.quant.input_offset, w_off: p.quant.weights_offset, depth };
             // SAFETY: the token proves that the CPU executes AVX2.
-            unsafe { u8_mult1(p, input, filter, bias, &rq, output) }
+            unsafe {
+                if taps <= 64 {
+                    u8_mult1::<64>(k, &p.geometry, input, output)
+                } else {
+                    u8_mult1::<MAX_TAPS>(k, &p.geometry, input, output)
+                }
+            }
         }
         _ => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8(p, input, filter, bias, output),
     }
 }
 
+/// [`U8Taps`] through the driver with a table of `T` taps.
+///
+/// # Safety
+/// AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, rq: &Requant8, output: &mut [u8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    if depth == 0 || f_h * f_w == 0 {
-        return;
+unsafe fn u8_mult1<const T: usize>(mut k: U8Taps, g: &crate::kernels::window::ConvGeometry, input: &[u8], output: &mut [u8]) {
+    // SAFETY: this function's target feature.
+    unsafe { drive::<_, T>(&mut k, g, input, output) }
+}
+
+/// Legacy uint8, depth multiplier 1: eight channels per block in int32 lanes, `bias + sum
+/// (x + input_offset) * (w + weights_offset)` over the taps, exactly the reference's sum
+/// (both factors lie in `[-255, 255]`, so each product is exact in int32; the sum wraps
+/// like the reference's). A tap outside the image reads the zero point `-input_offset`,
+/// whose factor `x + input_offset` is 0: the reference's skipped tap.
+struct U8Taps<'a> {
+    rq: Requant8<'a>,
+    filter: &'a [u8],
+    bias: Option<&'a [i32]>,
+    in_off: i32,
+    w_off: i32,
+    depth: usize,
+}
+
+/// Eight uint8 at `at`, or the first `n < 8` of them (the other lanes 0), in the low half.
+///
+/// # Safety
+/// `n` uint8 at `at` are readable.
+#[inline(always)]
+unsafe fn load8_u8(at: *const u8, n: usize) -> __m128i {
+    // SAFETY: the caller's bounds; SSE2 is part of x86-64.
+    unsafe {
+        if n >= 8 {
+            return _mm_loadl_epi64(at.cast());
+        }
+        let mut v = [0u8; 8];
+        v[..n].copy_from_slice(core::slice::from_raw_parts(at, n));
+        _mm_loadl_epi64(v.as_ptr().cast())
     }
-    let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
-    let zeros = [0i32; 8];
-    let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let (in_x0, kx_range) = g.window_cols(ox);
-                let x_px = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * depth
-                };
-                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-                let mut c = 0;
-                while c + 8 <= depth {
-                    let start = bias.map_or(&zeros[..], |t| &t[c..][..8]);
-                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
-                    // (8 i32) and 8-byte slices of the input and the filter.
-                    unsafe {
-                        let (xo, wo) = (_mm256_set1_epi32(in_off), _mm256_set1_epi32(w_off));
-                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
-                        for ky in ky_range.clone() {
-                            for kx in kx_range.clone() {
-                                let xs = &input[x_px(ky, kx) + c..][..8];
-                                let ws = &filter[w_tap(ky, kx) + c..][..8];
-                                let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
-                                let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
-                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
-                            }
-                        }
-                        rq.store_u8(c, acc, &mut out_px[c..][..8]);
-                    }
-                    c += 8;
+}
+
+impl DepthwiseMicro for U8Taps<'_> {
+    type Act = u8;
+    type X = __m128i;
+    type Acc = __m256i;
+    const BLOCK: usize = 8;
+    const HALF: usize = 8;
+    const TAILS: bool = true;
+    const PIXELS: usize = 1;
+
+    #[inline(always)]
+    unsafe fn prepare(&mut self, _: usize, left: usize) -> usize {
+        left
+    }
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const u8, n: usize) -> __m128i {
+        // SAFETY: the caller's bounds.
+        unsafe { load8_u8(at, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m128i {
+        // SAFETY: SSE2, part of x86-64. (`-input_offset` is the zero point, a uint8.)
+        unsafe { _mm_set1_epi8((-self.in_off) as u8 as i8) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m128i>, const P: usize>(&self, _: usize, c: usize, n: usize, x: &S) -> [__m256i; P] {
+        // SAFETY: AVX2 by the caller's guarantee; the loads read 8 i32 of a slice and `n`
+        // uint8 of a tap's slice of the filter; the caller's bounds for `x.tap`.
+        unsafe {
+            let start = match self.bias {
+                Some(b) if n == 8 => _mm256_loadu_si256(b[c..][..8].as_ptr().cast()),
+                Some(b) => {
+                    let mut v = [0i32; 8];
+                    v[..n].copy_from_slice(&b[c..][..n]);
+                    _mm256_loadu_si256(v.as_ptr().cast())
                 }
-                for ch in c..depth {
-                    let mut acc = bias.map_or(0, |t| t[ch]);
-                    for ky in ky_range.clone() {
-                        for kx in kx_range.clone() {
-                            let x = input[x_px(ky, kx) + ch] as i32 + in_off;
-                            acc = acc.wrapping_add(x * (filter[w_tap(ky, kx) + ch] as i32 + w_off));
-                        }
-                    }
-                    // SAFETY: as above (a register broadcast).
-                    unsafe { rq.store_u8(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                None => _mm256_setzero_si256(),
+            };
+            let (xo, wo) = (_mm256_set1_epi32(self.in_off), _mm256_set1_epi32(self.w_off));
+            let mut out = [start; P];
+            for (q, acc) in out.iter_mut().enumerate() {
+                for t in 0..x.taps() {
+                    let ws = &self.filter[t * self.depth + c..][..n];
+                    let xv = _mm256_add_epi32(_mm256_cvtepu8_epi32(x.tap(q, t, n)), xo);
+                    let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(load8_u8(ws.as_ptr(), n)), wo);
+                    *acc = _mm256_add_epi32(*acc, _mm256_mullo_epi32(xv, w));
                 }
             }
+            out
         }
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: __m256i, c: usize, n: usize, out: &mut [u8]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe { self.rq.store_u8(c, acc, &mut out[c..][..n]) }
     }
 }

@@ -40,6 +40,9 @@ pub(crate) trait DepthwiseMicro {
     /// A narrower block the micro-kernel computes with fewer registers (`BLOCK` when none):
     /// a tail of exactly `HALF` channels is passed as that constant.
     const HALF: usize;
+    /// Whether the depth may leave a block of fewer than `BLOCK` channels (when not, the
+    /// entry only passes depths that are multiples of `BLOCK`: checked, and no tail code).
+    const TAILS: bool;
     /// Output pixels per interior pass: 1, or 2 (two horizontal neighbours whose windows
     /// are inside the image horizontally share the weight loads).
     const PIXELS: usize;
@@ -80,6 +83,10 @@ pub(crate) trait DepthwiseMicro {
 
 /// Where a block's activations come from: tap `t` of pixel `q`, `n` channels.
 pub(crate) trait Activations<X> {
+    /// The window's taps (a micro-kernel's loops bounded by it need no bounds checks on
+    /// the driver's table).
+    fn taps(&self) -> usize;
+
     /// Tap `t` of pixel `q` (a tap outside the image: the zero point).
     ///
     /// # Safety
@@ -105,6 +112,11 @@ struct Inside<'a, K: DepthwiseMicro, const P: usize> {
 
 impl<K: DepthwiseMicro, const P: usize> Activations<K::X> for Inside<'_, K, P> {
     #[inline(always)]
+    fn taps(&self) -> usize {
+        self.taps.len()
+    }
+
+    #[inline(always)]
     unsafe fn tap(&self, q: usize, t: usize, n: usize) -> K::X {
         // SAFETY: the driver built `bases` for windows inside the image: every tap is a pixel
         // of the input, `n` channels from `c` (`c + n <= depth`).
@@ -121,6 +133,11 @@ struct Rows<'a, K: DepthwiseMicro, const P: usize> {
 }
 
 impl<K: DepthwiseMicro, const P: usize> Activations<K::X> for Rows<'_, K, P> {
+    #[inline(always)]
+    fn taps(&self) -> usize {
+        self.taps.len()
+    }
+
     #[inline(always)]
     unsafe fn tap(&self, q: usize, t: usize, n: usize) -> K::X {
         let tap = self.taps[t];
@@ -139,6 +156,11 @@ struct Border<'a, K: DepthwiseMicro> {
 }
 
 impl<K: DepthwiseMicro> Activations<K::X> for Border<'_, K> {
+    #[inline(always)]
+    fn taps(&self) -> usize {
+        self.taps.len()
+    }
+
     #[inline(always)]
     unsafe fn tap(&self, _: usize, t: usize, n: usize) -> K::X {
         let tap = self.taps[t];
@@ -198,6 +220,7 @@ pub(crate) unsafe fn drive<K: DepthwiseMicro, const T: usize>(k: &mut K, g: &Con
     // The bounds every unchecked load relies on: a tap inside the image is a pixel of the
     // input.
     assert!(g.output_shape[3] == depth && input.len() >= batches * in_h * in_w * depth);
+    assert!(K::TAILS || depth.is_multiple_of(K::BLOCK));
     let mut table = [Tap::default(); T];
     for (t, v) in table.iter_mut().enumerate().take(taps) {
         let (ky, kx) = (t / f_w, t % f_w);
@@ -212,6 +235,24 @@ pub(crate) unsafe fn drive<K: DepthwiseMicro, const T: usize>(k: &mut K, g: &Con
         // SAFETY: the caller's guarantee.
         let nb = unsafe { k.prepare(b0, blocks - b0) };
         let k = &*k;
+        // The sweep's full blocks, then a tail of fewer channels (the last sweep's last
+        // block) when the depth is not a multiple of `BLOCK`.
+        let full = nb.min((depth / K::BLOCK).saturating_sub(b0));
+        // `$body` for every block `$j` of the sweep, channels `$c..$c + $n`.
+        macro_rules! blocks {
+            (|$j:ident, $c:ident, $n:ident| $body:expr) => {
+                for $j in 0..full {
+                    let ($c, $n) = ((b0 + $j) * K::BLOCK, K::BLOCK);
+                    $body
+                }
+                if K::TAILS && full < nb {
+                    let $j = full;
+                    let $c = (b0 + $j) * K::BLOCK;
+                    let $n = depth - $c;
+                    $body
+                }
+            };
+        }
         let mut pixels = output.chunks_exact_mut(depth);
         for b in 0..batches {
             for oy in 0..out_h {
@@ -226,39 +267,39 @@ pub(crate) unsafe fn drive<K: DepthwiseMicro, const T: usize>(k: &mut K, g: &Con
                     let px0 = x.wrapping_offset((row0 + in_x0) * depth as isize);
                     if K::PIXELS == 2 && cols_inside && ox + 1 < out_w && g.window_cols(ox + 1).1.len() == f_w {
                         let (Some(out0), Some(out1)) = (pixels.next(), pixels.next()) else { return };
-                        for j in 0..nb {
-                            let c = (b0 + j) * K::BLOCK;
-                            let n = (depth - c).min(K::BLOCK);
-                            let bases = [px0.wrapping_add(c), px0.wrapping_add(step + c)];
-                            // SAFETY: the caller's guarantee; both windows' columns are inside
-                            // the image, and so are their rows (`Inside`) or the rows `Rows`
-                            // reads: each load is `n` channels from `c` of an input pixel.
-                            unsafe {
-                                if rows_inside {
-                                    block(k, j, c, n, &Inside { k, bases, taps }, [&mut *out0, &mut *out1]);
-                                } else {
-                                    block(k, j, c, n, &Rows { k, bases, taps, ky: ky.clone() }, [&mut *out0, &mut *out1]);
-                                }
-                            }
+                        if rows_inside {
+                            blocks!(|j, c, n| {
+                                let bases = [px0.wrapping_add(c), px0.wrapping_add(step + c)];
+                                // SAFETY: the caller's guarantee; both windows are inside the
+                                // image: each load is `n` channels from `c` of an input pixel.
+                                unsafe { block(k, j, c, n, &Inside { k, bases, taps }, [&mut *out0, &mut *out1]) }
+                            });
+                        } else {
+                            blocks!(|j, c, n| {
+                                let bases = [px0.wrapping_add(c), px0.wrapping_add(step + c)];
+                                // SAFETY: the caller's guarantee; both windows' columns are
+                                // inside the image, and the rows `Rows` reads: each load is `n`
+                                // channels from `c` of an input pixel.
+                                unsafe { block(k, j, c, n, &Rows { k, bases, taps, ky: ky.clone() }, [&mut *out0, &mut *out1]) }
+                            });
                         }
                         ox += 2;
                         continue;
                     }
                     let Some(out_px) = pixels.next() else { return };
-                    for j in 0..nb {
-                        let c = (b0 + j) * K::BLOCK;
-                        let n = (depth - c).min(K::BLOCK);
-                        let base = px0.wrapping_add(c);
-                        // SAFETY: the caller's guarantee; `Inside` reads a window inside the
-                        // image, `Border` the taps inside it only: `n` channels from `c` of an
-                        // input pixel.
-                        unsafe {
-                            if rows_inside && cols_inside {
-                                block(k, j, c, n, &Inside { k, bases: [base], taps }, [&mut *out_px]);
-                            } else {
-                                block(k, j, c, n, &Border { k, base, taps, ky: ky.clone(), kx: kx.clone() }, [&mut *out_px]);
-                            }
-                        }
+                    if rows_inside && cols_inside {
+                        blocks!(|j, c, n| {
+                            // SAFETY: the caller's guarantee; the window is inside the image:
+                            // each load is `n` channels from `c` of an input pixel.
+                            unsafe { block(k, j, c, n, &Inside { k, bases: [px0.wrapping_add(c)], taps }, [&mut *out_px]) }
+                        });
+                    } else {
+                        blocks!(|j, c, n| {
+                            let (ky, kx) = (ky.clone(), kx.clone());
+                            // SAFETY: the caller's guarantee; `Border` reads the taps inside the
+                            // image only: `n` channels from `c` of an input pixel.
+                            unsafe { block(k, j, c, n, &Border { k, base: px0.wrapping_add(c), taps, ky, kx }, [&mut *out_px]) }
+                        });
                     }
                     ox += 1;
                 }

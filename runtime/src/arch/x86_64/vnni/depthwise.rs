@@ -162,7 +162,8 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], filter: &[A], w_off: i16,
         return;
     }
     let taps = g.filter_shape[1] * g.filter_shape[2];
-    let mut k = Vnni { rq, filter, w_off, folded, zp, depth: g.input_shape[3], taps, wbuf: [_mm512_setzero_si512(); WBUF] };
+    let mut wbuf = [_mm512_setzero_si512(); WBUF];
+    let mut k = Vnni { rq, filter, w_off, folded, zp, depth: g.input_shape[3], taps, wbuf: &mut wbuf };
     // SAFETY: this function's target features; `fits` bounds the window by `WBUF` taps.
     unsafe { drive::<_, WBUF>(&mut k, g, input, output) }
 }
@@ -178,7 +179,7 @@ struct Vnni<'a, 'r, A: Act, F: Fn(usize) -> i32> {
     zp: A,
     depth: usize,
     taps: usize,
-    wbuf: [__m512i; WBUF],
+    wbuf: &'a mut [__m512i; WBUF],
 }
 
 impl<A: Act, F: Fn(usize) -> i32> DepthwiseMicro for Vnni<'_, '_, A, F> {
@@ -187,6 +188,7 @@ impl<A: Act, F: Fn(usize) -> i32> DepthwiseMicro for Vnni<'_, '_, A, F> {
     type Acc = [__m512i; 2];
     const BLOCK: usize = 32;
     const HALF: usize = 32;
+    const TAILS: bool = true;
     const PIXELS: usize = 2;
 
     #[inline(always)]
@@ -256,7 +258,7 @@ impl<A: Act, F: Fn(usize) -> i32> DepthwiseMicro for Vnni<'_, '_, A, F> {
             let mut acc = [[_mm512_setzero_si512(); 2]; P];
             for (p, w) in w.chunks_exact(2).enumerate() {
                 for (q, a) in acc.iter_mut().enumerate() {
-                    let (xa, xb) = (x.tap(q, 2 * p, n), if 2 * p + 1 < self.taps { x.tap(q, 2 * p + 1, n) } else { zpv });
+                    let (xa, xb) = (x.tap(q, 2 * p, n), if 2 * p + 1 < x.taps() { x.tap(q, 2 * p + 1, n) } else { zpv });
                     a[0] = _mm512_dpwssd_epi32(a[0], A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
                     a[1] = _mm512_dpwssd_epi32(a[1], A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
                 }
