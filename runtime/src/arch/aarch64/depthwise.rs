@@ -94,13 +94,6 @@ impl DepthwiseMicro for Taps<'_> {
     type Acc = [int32x4_t; 4];
     const BLOCK: usize = 16;
     const HALF: usize = 8;
-    const TAILS: bool = true;
-    const PIXELS: usize = 1;
-
-    #[inline(always)]
-    unsafe fn prepare(&mut self, _: usize, left: usize) -> usize {
-        left
-    }
 
     #[inline(always)]
     unsafe fn load(&self, at: *const i8, n: usize) -> int8x16_t {

@@ -186,13 +186,6 @@ impl DepthwiseMicro for Taps<'_> {
     type Acc = [__m256i; 2];
     const BLOCK: usize = 16;
     const HALF: usize = 8;
-    const TAILS: bool = true;
-    const PIXELS: usize = 1;
-
-    #[inline(always)]
-    unsafe fn prepare(&mut self, _: usize, left: usize) -> usize {
-        left
-    }
 
     #[inline(always)]
     unsafe fn load(&self, at: *const i8, n: usize) -> __m128i {
@@ -273,9 +266,7 @@ impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
     type X = __m128i;
     type Acc = [__m256i; 2];
     const BLOCK: usize = 16;
-    const HALF: usize = 16;
     const TAILS: bool = false;
-    const PIXELS: usize = 1;
 
     /// Every block at once ([`pairs_fit`], checked).
     #[inline(always)]
@@ -362,7 +353,6 @@ impl DepthwiseMicro for Depth8<'_> {
     type X = __m128i;
     type Acc = __m256i;
     const BLOCK: usize = 8;
-    const HALF: usize = 8;
     const TAILS: bool = false;
     const PIXELS: usize = 2;
 
@@ -651,14 +641,6 @@ impl DepthwiseMicro for U8Taps<'_> {
     type X = __m128i;
     type Acc = __m256i;
     const BLOCK: usize = 8;
-    const HALF: usize = 8;
-    const TAILS: bool = true;
-    const PIXELS: usize = 1;
-
-    #[inline(always)]
-    unsafe fn prepare(&mut self, _: usize, left: usize) -> usize {
-        left
-    }
 
     #[inline(always)]
     unsafe fn load(&self, at: *const u8, n: usize) -> __m128i {

@@ -39,20 +39,24 @@ pub(crate) trait DepthwiseMicro {
     const BLOCK: usize;
     /// A narrower block the micro-kernel computes with fewer registers (`BLOCK` when none):
     /// a tail of exactly `HALF` channels is passed as that constant.
-    const HALF: usize;
+    const HALF: usize = Self::BLOCK;
     /// Whether the depth may leave a block of fewer than `BLOCK` channels (when not, the
     /// entry only passes depths that are multiples of `BLOCK`: checked, and no tail code).
-    const TAILS: bool;
+    const TAILS: bool = true;
     /// Output pixels per interior pass: 1, or 2 (two horizontal neighbours whose windows
     /// are inside the image horizontally share the weight loads).
-    const PIXELS: usize;
+    const PIXELS: usize = 1;
 
     /// Prepares the weights of blocks `b0..b0 + nb` (channels `BLOCK * b0..`) for a sweep
-    /// of the output, `1 <= nb <= left`, and returns `nb`.
+    /// of the output, `1 <= nb <= left`, and returns `nb` (by default nothing, every block:
+    /// a micro-kernel that reads the model's filter as is).
     ///
     /// # Safety
     /// The instruction set of the micro-kernel's entry.
-    unsafe fn prepare(&mut self, b0: usize, left: usize) -> usize;
+    #[inline(always)]
+    unsafe fn prepare(&mut self, _b0: usize, left: usize) -> usize {
+        left
+    }
 
     /// `n <= BLOCK` activations at `at` (the lanes past `n` any value).
     ///

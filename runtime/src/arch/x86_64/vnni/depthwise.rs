@@ -187,8 +187,6 @@ impl<A: Act, F: Fn(usize) -> i32> DepthwiseMicro for Vnni<'_, '_, A, F> {
     type X = __m256i;
     type Acc = [__m512i; 2];
     const BLOCK: usize = 32;
-    const HALF: usize = 32;
-    const TAILS: bool = true;
     const PIXELS: usize = 2;
 
     #[inline(always)]
