@@ -1,26 +1,41 @@
 //! NEON DEPTHWISE_CONV_2D int8, the `Window` variant with depth multiplier 1 (the model's
-//! filter as is, `[tap][channel]`, and the folded bias). Other multipliers take the portable
-//! variant (with the NEON dot micro-kernels).
+//! filter as is, `[tap][channel]`, and the folded bias): the micro-kernel [`Taps`] of the
+//! one depthwise driver (`crate::kernels::depthwise_conv_2d::window_driver`, which walks the
+//! pixels, the windows and the channel blocks). Other multipliers take the portable variant
+//! (with the NEON dot micro-kernels).
 //!
-//! Sixteen channels per pass (then eight, then a scalar tail), the accumulators in registers
-//! over the window: every window starts from the folded bias; per tap `smull` / `smull2`
-//! multiply into int16 (|x * w| <= 2^14 is exact) and `saddw` / `saddw2` widen-add into the
-//! four int32 accumulators. In a border window the taps outside the image read the input
-//! zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the reference's
-//! sum over the valid taps, modulo 2^32. Eight channels are requantized together
-//! ([`super::Requant8`]).
+//! Sixteen channels per block (eight when eight are left, then a tail), the accumulators in
+//! registers over the window: every window starts from the folded bias; per tap `smull` /
+//! `smull2` multiply into int16 (|x * w| <= 2^14 is exact) and `saddw` / `saddw2` widen-add
+//! into the four int32 accumulators. In a border window the taps outside the image read the
+//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
+//! reference's sum over the valid taps, modulo 2^32. Eight channels are requantized
+//! together ([`super::Requant8`]).
 
 use super::{Neon, Requant8};
+use crate::kernels::depthwise_conv_2d::window_driver::{drive, Activations, DepthwiseMicro};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::numerics::S8;
-use crate::kernels::window::Window;
 use core::arch::aarch64::*;
+
+/// The longest window the driver takes here (its table of tap offsets, 24 KiB); a longer one
+/// (more than 32x32 taps) takes the portable variant.
+const MAX_TAPS: usize = 1024;
 
 /// `DepthwiseConv2dVariant::Window`.
 pub(crate) fn depthwise_window(_: Neon, p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bias: Option<&[i32]>, packed: &[i32], output: &mut [i8]) {
     let depth = p.geometry.filter_shape[3];
-    if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth {
-        return mult1(p, input, filter, &packed[..depth], output);
+    let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
+    if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth && taps <= MAX_TAPS {
+        let mut k = Taps { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded: &packed[..depth], depth };
+        // SAFETY: NEON is enabled for this build (the token).
+        return unsafe {
+            if taps <= 64 {
+                drive::<_, 64>(&mut k, &p.geometry, input, output)
+            } else {
+                drive::<_, MAX_TAPS>(&mut k, &p.geometry, input, output)
+            }
+        };
     }
     crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(p, input, filter, bias, packed, output)
 }
@@ -46,93 +61,92 @@ fn mac8(acc: [int32x4_t; 2], x: int8x8_t, w: int8x8_t) -> [int32x4_t; 2] {
     }
 }
 
-/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
-fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    if depth == 0 || f_h * f_w == 0 {
-        return;
+/// Sixteen int8 at `at`, or the first `n < 16` of them (the other lanes 0).
+///
+/// # Safety
+/// `n` int8 at `at` are readable.
+#[inline(always)]
+unsafe fn load16(at: *const i8, n: usize) -> int8x16_t {
+    // SAFETY: NEON; the caller's bounds.
+    unsafe {
+        if n >= 16 {
+            return vld1q_s8(at);
+        }
+        let mut v = [0i8; 16];
+        v[..n].copy_from_slice(core::slice::from_raw_parts(at, n));
+        vld1q_s8(v.as_ptr())
     }
-    let rq = Requant8::new(&p.quant, &p.clamp);
-    // -input_offset is the input zero point, an int8.
-    let zp = (-p.quant.input_offset) as i8;
-    let folded = &folded[..depth];
-    let filter = &filter[..f_h * f_w * depth];
-    // SAFETY: register-only NEON intrinsics.
-    let (zp16, zp8) = unsafe { (vdupq_n_s8(zp), vdup_n_s8(zp)) };
-    // Channels `c..c + n` of the folded bias (`n` 8 or 16), four per vector.
-    let bias = |c: usize, n: usize| -> [int32x4_t; 4] {
+}
+
+/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded
+/// bias, one tap at a time, the weights read from the model's filter at every pixel.
+struct Taps<'a> {
+    rq: Requant8<'a>,
+    zp: i8,
+    filter: &'a [i8],
+    folded: &'a [i32],
+    depth: usize,
+}
+
+impl DepthwiseMicro for Taps<'_> {
+    type Act = i8;
+    type X = int8x16_t;
+    type Acc = [int32x4_t; 4];
+    const BLOCK: usize = 16;
+    const HALF: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const i8, n: usize) -> int8x16_t {
+        // SAFETY: NEON; the caller's bounds (8 int8 when `n == 8`, whose lanes 8.. are unused).
+        unsafe {
+            if n == 8 {
+                let v = vld1_s8(at);
+                vcombine_s8(v, v)
+            } else {
+                load16(at, n)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> int8x16_t {
+        // SAFETY: register-only NEON.
+        unsafe { vdupq_n_s8(self.zp) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<int8x16_t>, const P: usize>(&self, _: usize, c: usize, n: usize, x: &S) -> [[int32x4_t; 4]; P] {
+        // Channels `c..c + n` of the folded bias, four per vector.
         let mut v = [0i32; 16];
-        v[..n].copy_from_slice(&folded[c..][..n]);
-        // SAFETY: NEON; the loads read the 16 i32 of `v`.
-        unsafe { [vld1q_s32(v.as_ptr()), vld1q_s32(v.as_ptr().add(4)), vld1q_s32(v.as_ptr().add(8)), vld1q_s32(v.as_ptr().add(12))] }
-    };
-    let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let (in_x0, kx_range) = g.window_cols(ox);
-                // The input pixel of tap (ky, kx), `None` outside the image.
-                let x_px = |ky: usize, kx: usize| -> Option<usize> {
-                    if !(ky_range.contains(&ky) && kx_range.contains(&kx)) {
-                        return None;
+        v[..n].copy_from_slice(&self.folded[c..][..n]);
+        // SAFETY: NEON; the loads read the 16 i32 of `v`, and `min(n, 16)` int8 of a tap's
+        // slice of the filter (`t * depth + c + n <= taps * depth`); the caller's bounds for
+        // `x.tap`.
+        unsafe {
+            let bias = [vld1q_s32(v.as_ptr()), vld1q_s32(v.as_ptr().add(4)), vld1q_s32(v.as_ptr().add(8)), vld1q_s32(v.as_ptr().add(12))];
+            let mut out = [bias; P];
+            for (q, acc) in out.iter_mut().enumerate() {
+                for t in 0..x.taps() {
+                    let ws = &self.filter[t * self.depth + c..][..n];
+                    let xv = x.tap(q, t, n);
+                    if n > 8 {
+                        *acc = mac16(*acc, xv, load16(ws.as_ptr(), n));
+                    } else {
+                        let w = if n == 8 { vld1_s8(ws.as_ptr()) } else { vget_low_s8(load16(ws.as_ptr(), n)) };
+                        let [a0, a1] = mac8([acc[0], acc[1]], vget_low_s8(xv), w);
+                        (acc[0], acc[1]) = (a0, a1);
                     }
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    Some(((b * in_h + iy) * in_w + ix) * depth)
-                };
-                let mut c = 0;
-                while c + 16 <= depth {
-                    let mut acc = bias(c, 16);
-                    for ky in 0..f_h {
-                        for kx in 0..f_w {
-                            let w = &filter[(ky * f_w + kx) * depth + c..][..16];
-                            // SAFETY: NEON; each load reads the 16 int8 of a slice.
-                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp16, |i| vld1q_s8(input[i + c..][..16].as_ptr())), vld1q_s8(w.as_ptr())) };
-                            acc = mac16(acc, xv, wv);
-                        }
-                    }
-                    rq.store(c, [acc[0], acc[1]], &mut out_px[c..][..8]);
-                    rq.store(c + 8, [acc[2], acc[3]], &mut out_px[c + 8..][..8]);
-                    c += 16;
-                }
-                if c + 8 <= depth {
-                    let [a0, a1, ..] = bias(c, 8);
-                    let mut acc = [a0, a1];
-                    for ky in 0..f_h {
-                        for kx in 0..f_w {
-                            let w = &filter[(ky * f_w + kx) * depth + c..][..8];
-                            // SAFETY: NEON; each load reads the 8 int8 of a slice.
-                            let (xv, wv) = unsafe { (x_px(ky, kx).map_or(zp8, |i| vld1_s8(input[i + c..][..8].as_ptr())), vld1_s8(w.as_ptr())) };
-                            acc = mac8(acc, xv, wv);
-                        }
-                    }
-                    rq.store(c, acc, &mut out_px[c..][..8]);
-                    c += 8;
-                }
-                if c < depth {
-                    let n = depth - c;
-                    let mut accs = [0i32; 8];
-                    for (j, a) in accs.iter_mut().enumerate().take(n) {
-                        let ch = c + j;
-                        let mut s = folded[ch];
-                        for ky in 0..f_h {
-                            for kx in 0..f_w {
-                                let x = x_px(ky, kx).map_or(zp, |i| input[i + ch]);
-                                s = s.wrapping_add(x as i32 * filter[(ky * f_w + kx) * depth + ch] as i32);
-                            }
-                        }
-                        *a = s;
-                    }
-                    // SAFETY: NEON; the loads read the 8 i32 of `accs`.
-                    let acc = unsafe { [vld1q_s32(accs.as_ptr()), vld1q_s32(accs.as_ptr().add(4))] };
-                    rq.store(c, acc, &mut out_px[c..][..n]);
                 }
             }
+            out
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: [int32x4_t; 4], c: usize, n: usize, out: &mut [i8]) {
+        self.rq.store(c, [acc[0], acc[1]], &mut out[c..][..n.min(8)]);
+        if n > 8 {
+            self.rq.store(c + 8, [acc[2], acc[3]], &mut out[c + 8..][..n - 8]);
         }
     }
 }

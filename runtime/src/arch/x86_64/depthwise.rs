@@ -1,12 +1,13 @@
-//! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 (the model's filter
-//! as is; a depth that is a multiple of 16 in tap pairs, [`mult1_pairs`]; eight channels
-//! two pixels per pass, [`depth8`]; else [`mult1`]) and multipliers that are multiples of 8
-//! ([`mult8n_pairs`], tap pairs per window row; [`mult8n`] for windows wider than 16 or
+//! AVX2 DEPTHWISE_CONV_2D int8, the `Window` variant: depth multiplier 1 through the one
+//! driver (`crate::kernels::depthwise_conv_2d::window_driver`) with three micro-kernels (a
+//! depth that is a multiple of 16 in tap pairs, [`Pairs`]; eight channels two pixels per
+//! pass, [`Depth8`]; else one tap at a time, [`Taps`]), and multipliers that are multiples
+//! of 8 ([`mult8n_pairs`], tap pairs per window row; [`mult8n`] for windows wider than 16 or
 //! too many pairs: eight output channels share one input channel, broadcast). Other
 //! multipliers, and the `Mult1` / `OneChannel` variants (Cortex-M packed layouts with
 //! packed requantization), take the portable code.
 //!
-//! Sixteen channels per pass, the accumulators in registers over the window. Every window
+//! Sixteen channels per block, the accumulators in registers over the window. Every window
 //! starts from the folded bias and multiplies in int16 (`vpmullw`: |x * w| <= 2^14 is
 //! exact, widened to int32 per tap; or `vpmaddwd` on two taps' products, exact in int32);
 //! in a border window the taps outside the image read the input zero point, which adds `w *
@@ -14,9 +15,10 @@
 //! modulo 2^32.
 
 use super::{Avx2, Requant8};
+use crate::kernels::depthwise_conv_2d::window_driver::{drive, Activations, DepthwiseMicro};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::numerics::{S8, U8};
-use crate::kernels::window::{valid_taps, Window};
+use crate::kernels::window::Window;
 use core::arch::x86_64::*;
 
 
@@ -26,29 +28,37 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
     let mult = p.depth_multiplier();
     if mult == 1 && p.geometry.input_shape[3] == depth {
         let [_, f_h, f_w, _] = p.geometry.filter_shape;
-        if depth == 8 && f_h * f_w <= DEPTH8_TAPS {
+        let taps = f_h * f_w;
+        let folded = &packed[..depth];
+        if depth == 8 && taps <= DEPTH8_TAPS {
             // SAFETY: the token proves that the CPU executes AVX2.
-            return unsafe { depth8(p, input, filter, &packed[..depth], output) };
+            return unsafe { depth8(p, input, filter, folded, output) };
         }
         // Three buffer sizes: every call fills its whole stack buffers first, and the row
         // driver calls a layer several times (kws: 40 registers, 3 calls per layer).
-        if depth.is_multiple_of(16) && mult1_pairs_fit::<48>(p) {
+        if depth.is_multiple_of(16) && pairs_fit::<48>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
-            return unsafe { mult1_pairs::<48>(p, input, filter, &packed[..depth], output) };
+            return unsafe { mult1_pairs::<48>(p, input, filter, folded, output) };
         }
-        if depth.is_multiple_of(16) && mult1_pairs_fit::<128>(p) {
+        if depth.is_multiple_of(16) && pairs_fit::<128>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
-            return unsafe { mult1_pairs::<128>(p, input, filter, &packed[..depth], output) };
+            return unsafe { mult1_pairs::<128>(p, input, filter, folded, output) };
         }
-        if depth.is_multiple_of(16) && mult1_pairs_fit::<MULT1_REGS>(p) {
+        if depth.is_multiple_of(16) && pairs_fit::<MULT1_REGS>(p) {
             // SAFETY: the token proves that the CPU executes AVX2.
-            return unsafe { mult1_pairs::<MULT1_REGS>(p, input, filter, &packed[..depth], output) };
+            return unsafe { mult1_pairs::<MULT1_REGS>(p, input, filter, folded, output) };
         }
-        // SAFETY: the token proves that the CPU executes AVX2.
-        return unsafe { mult1(p, input, filter, &packed[..depth], output) };
+        if taps <= 64 {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1::<64>(p, input, filter, folded, output) };
+        }
+        if taps <= MAX_TAPS {
+            // SAFETY: the token proves that the CPU executes AVX2.
+            return unsafe { mult1::<MAX_TAPS>(p, input, filter, folded, output) };
+        }
     }
     if mult.is_multiple_of(8) && mult > 0 && p.geometry.input_shape[3] * mult == depth {
-        if pairs_fit(p) {
+        if mult8n_pairs_fit(p) {
             // SAFETY: as above.
             return unsafe { mult8n_pairs(p, input, filter, &packed[..depth], output) };
         }
@@ -58,353 +68,355 @@ pub(crate) fn depthwise_window(_: Avx2, p: &DepthwiseConv2dParams<S8>, input: &[
     crate::kernels::depthwise_conv_2d::fast::depthwise_window::<crate::isa::Dot>(p, input, filter, bias, packed, output)
 }
 
-/// `acc[h]` (lanes `8h..8h + 8` of a block of `8 * H` channels) plus `x * w` over every tap
-/// `(ky, kx)` of the `f_h x f_w` window, where `x_at`/`w_at` give the block's input and
-/// filter slices at a tap; a tap outside `ky_range x kx_range` (outside the image) reads the
-/// zero point `zp` instead, so that it contributes `w * (zp + input_offset) = 0` on top of the
-/// folded bias, exactly as the reference's skipped tap.
+/// The longest window [`Taps`] takes (the driver's table of tap offsets, 24 KiB); a longer
+/// one (more than 32x32 taps with depth multiplier 1) takes the portable code.
+const MAX_TAPS: usize = 1024;
+
+/// Depth multiplier 1, one tap at a time ([`Taps`]), with a table of `T` taps.
 ///
 /// # Safety
-/// AVX2. (Slices are bounds-checked.)
-#[inline(always)]
-unsafe fn block<const H: usize>(
-    mut acc: [__m256i; H],
-    [f_h, f_w]: [usize; 2],
-    (ky_range, kx_range): (core::ops::Range<usize>, core::ops::Range<usize>),
-    x_at: impl Fn(usize, usize) -> usize,
-    w_at: impl Fn(usize, usize) -> usize,
-    (input, filter): (&[i8], &[i8]),
-    zp: i8,
-) -> [__m256i; H] {
-    // SAFETY: AVX2 by the caller's guarantee; each load reads inside a slice of 8 * H int8.
-    unsafe {
-        for ky in 0..f_h {
-            for kx in 0..f_w {
-                let ws = &filter[w_at(ky, kx)..][..8 * H];
-                let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
-                if H == 2 {
-                    let xv = if inside {
-                        _mm256_cvtepi8_epi16(_mm_loadu_si128(input[x_at(ky, kx)..][..16].as_ptr().cast()))
-                    } else {
-                        _mm256_set1_epi16(zp as i16)
-                    };
-                    let prod = _mm256_mullo_epi16(xv, _mm256_cvtepi8_epi16(_mm_loadu_si128(ws.as_ptr().cast())));
-                    acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
-                    acc[H - 1] = _mm256_add_epi32(acc[H - 1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
-                } else {
-                    let xv = if inside { _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, kx)..][..8].as_ptr().cast())) } else { _mm_set1_epi16(zp as i16) };
-                    let prod = _mm_mullo_epi16(xv, _mm_cvtepi8_epi16(_mm_loadl_epi64(ws.as_ptr().cast())));
-                    acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(prod));
-                }
-            }
-        }
-        acc
-    }
-}
-
-/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias.
+/// AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn mult1(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    if depth == 0 || f_h * f_w == 0 {
-        return;
-    }
-    let rq = Requant8::new(&p.quant, &p.clamp);
-    // -input_offset is the input zero point, an int8.
-    let zp = (-p.quant.input_offset) as i8;
-    let folded = &folded[..depth];
-    let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let (in_x0, kx_range) = g.window_cols(ox);
-                let x_px = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * depth
-                };
-                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-                let taps = (ky_range.clone(), kx_range.clone());
-                let mut c = 0;
-                while c + 16 <= depth {
-                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32.
-                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())] };
-                    // SAFETY: AVX2, as above.
-                    let acc = unsafe { block::<2>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
-                    // SAFETY: AVX2, as above.
-                    unsafe {
-                        rq.store(c, acc[0], &mut out_px[c..][..8]);
-                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
-                    }
-                    c += 16;
-                }
-                if c + 8 <= depth {
-                    // SAFETY: as above.
-                    let acc = unsafe { [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast())] };
-                    // SAFETY: as above.
-                    let acc = unsafe { block::<1>(acc, [f_h, f_w], taps.clone(), |y, x| x_px(y, x) + c, |y, x| w_tap(y, x) + c, (input, filter), zp) };
-                    // SAFETY: as above.
-                    unsafe { rq.store(c, acc[0], &mut out_px[c..][..8]) };
-                    c += 8;
-                }
-                for ch in c..depth {
-                    let mut acc = folded[ch];
-                    for ky in 0..f_h {
-                        for kx in 0..f_w {
-                            let inside = ky_range.contains(&ky) && kx_range.contains(&kx);
-                            let x = if inside { input[x_px(ky, kx) + ch] } else { zp };
-                            acc = acc.wrapping_add(x as i32 * filter[w_tap(ky, kx) + ch] as i32);
-                        }
-                    }
-                    // SAFETY: as above (a register broadcast).
-                    unsafe { rq.store(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
-                }
-            }
-        }
-    }
+unsafe fn mult1<const T: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let mut k = Taps { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth: p.geometry.input_shape[3] };
+    // SAFETY: this function's target feature.
+    unsafe { drive::<_, T>(&mut k, &p.geometry, input, output) }
 }
 
-/// The most registers of widened tap-pair weights [`mult1_pairs`] keeps on the stack (20
-/// KiB: mobilenet_v2's 960 channels of a 3x3 window take 600).
-const MULT1_REGS: usize = 640;
-
-/// Whether [`mult1_pairs`] with `R` registers takes this geometry: a non-empty window whose
-/// tap pairs, two registers per pair and block of sixteen channels, fit (then the window has
-/// at most `R` taps).
-fn mult1_pairs_fit<const R: usize>(p: &DepthwiseConv2dParams<S8>) -> bool {
-    let [_, f_h, f_w, depth] = p.geometry.filter_shape;
-    let taps = f_h * f_w;
-    taps > 0 && taps <= R && (depth / 16).saturating_mul(2 * taps.div_ceil(2)) <= R
-}
-
-/// Depth multiplier 1, a depth that is a multiple of 16 (`filter` `[tap][channel]`, `folded`
-/// the folded bias), in tap pairs: once per call each block of sixteen channels gets its
-/// weights widened to int16 pairs `(w[2p][c], w[2p + 1][c])` (an odd last tap pairs with
-/// weight 0), two registers per pair (channels `0..8`, `8..16`). Per output pixel and
-/// block, each pair of taps loads sixteen inputs of both taps, interleaves them bytewise
-/// (`vpunpcklbw`/`vpunpckhbw`), widens them to int16 and adds both taps' products with one
-/// `vpmaddwd` per eight channels (`|x * w| <= 2^14`, two of them fit int32 exactly; the sum
-/// wraps like the reference's, a ring). A tap outside the image reads the zero point, which
-/// adds `w * (zp + input_offset) = 0` to the folded bias, the reference's skipped tap. Half
-/// the multiplies and widenings of [`mult1`], whose weights are widened per pixel.
+/// Depth multiplier 1, a depth that is a multiple of 16, in tap pairs ([`Pairs`]) with `R`
+/// registers of weights.
+///
+/// # Safety
+/// AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn mult1_pairs<const R: usize>(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let taps = f_h * f_w;
-    let pairs = taps.div_ceil(2);
-    if depth == 0 || !depth.is_multiple_of(16) || g.output_shape[3] != depth || !mult1_pairs_fit::<R>(p) {
+    let depth = p.geometry.input_shape[3];
+    let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
+    let mut w = [_mm256_setzero_si256(); R];
+    let mut k = Pairs::<R> { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, depth, taps, w: &mut w };
+    // SAFETY: this function's target feature.
+    unsafe { drive::<_, R>(&mut k, &p.geometry, input, output) }
+}
+
+/// Depth multiplier 1, eight channels, two pixels per pass ([`Depth8`]).
+///
+/// # Safety
+/// AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
+    let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
+    if p.geometry.input_shape[3] != 8 || taps > DEPTH8_TAPS {
         return;
     }
-    let per_block = 2 * pairs;
-    let rq = Requant8::new(&p.quant, &p.clamp);
-    // -input_offset is the input zero point, an int8.
-    let zp = (-p.quant.input_offset) as i8;
-    // SAFETY: AVX2 (this function's target feature); each load reads 16 int8 of a tap's
-    // filter slice (`t * depth + c + 16 <= taps * depth`).
-    let wbuf = unsafe {
-        let mut wbuf = [_mm256_setzero_si256(); R];
-        for k in 0..depth / 16 {
-            for pr in 0..pairs {
-                let tap = |t: usize| _mm_loadu_si128(filter[t * depth + 16 * k..][..16].as_ptr().cast());
-                let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
-                wbuf[k * per_block + 2 * pr] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
-                wbuf[k * per_block + 2 * pr + 1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
-            }
+    let zero = _mm256_setzero_si256();
+    let (mut w2, mut w1) = ([zero; DEPTH8_TAPS], [_mm_setzero_si128(); DEPTH8_TAPS]);
+    let mut k = Depth8 { rq: Requant8::new(&p.quant, &p.clamp), zp: (-p.quant.input_offset) as i8, filter, folded, taps, w2: &mut w2, w1: &mut w1, bias: zero };
+    // SAFETY: this function's target feature.
+    unsafe { drive::<_, DEPTH8_TAPS>(&mut k, &p.geometry, input, output) }
+}
+
+/// Sixteen int8 at `at`, or the first `n < 16` of them (the other lanes 0).
+///
+/// # Safety
+/// `n` int8 at `at` are readable.
+#[inline(always)]
+unsafe fn load16(at: *const i8, n: usize) -> __m128i {
+    // SAFETY: the caller's bounds; SSE2 is part of x86-64.
+    unsafe {
+        if n >= 16 {
+            return _mm_loadu_si128(at.cast());
         }
-        wbuf
-    };
-    // Per tap: its row and column in the window, and its offset (elements) from tap (0, 0).
-    let mut tk = [(0usize, 0usize, 0isize); R];
-    for (t, v) in tk.iter_mut().enumerate().take(taps) {
-        let (ky, kx) = (t / f_w, t % f_w);
-        *v = (ky, kx, ((ky * g.dilation_height * in_w + kx * g.dilation_width) * depth) as isize);
+        let mut v = [0i8; 16];
+        v[..n].copy_from_slice(core::slice::from_raw_parts(at, n));
+        _mm_loadu_si128(v.as_ptr().cast())
     }
-    let tk = &tk[..taps];
-    let out = &mut output[..batches * out_h * out_w * depth];
-    let mut pixels = out.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let (in_x0, kx_range) = g.window_cols(ox);
-                let interior = ky_range.len() == f_h && kx_range.len() == f_w;
-                // Tap (0, 0) of the window, possibly outside the image (then only taps inside
-                // the image are read).
-                let origin = (((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize;
-                if interior {
-                    // Every tap inside the image: one bounds check for the window (its last
-                    // tap is the farthest), then loads at the taps' offsets.
-                    let (first, last) = (origin, origin + tk[taps - 1].2 + depth as isize);
-                    assert!(first >= 0 && last as usize <= input.len());
-                    for k in 0..depth / 16 {
-                        let c = 16 * k;
-                        let w = &wbuf[k * per_block..][..per_block];
-                        // SAFETY: AVX2 (this function's target feature); each load reads 16
-                        // int8 at `origin + off + c` for a tap offset `off <= tk[taps - 1].2`
-                        // and `c + 16 <= depth`, inside `input` (asserted above); the bias
-                        // loads read 8 i32 of `folded` (`c + 16 <= depth`).
-                        unsafe {
-                            let at = input.as_ptr().offset(origin).add(c);
-                            let x = |t: usize| _mm_loadu_si128(at.offset(tk[t].2).cast());
-                            let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
-                            for (pr, wp) in w.chunks_exact(2).enumerate() {
-                                let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { _mm_set1_epi8(zp) });
-                                acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
-                                acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
-                            }
-                            rq.store(c, acc[0], &mut out_px[c..][..8]);
-                            rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
-                        }
-                    }
-                    continue;
-                }
-                for k in 0..depth / 16 {
-                    let c = 16 * k;
-                    let w = &wbuf[k * per_block..][..per_block];
-                    // SAFETY: AVX2 (this function's target feature); the loads read 8 i32 of
-                    // `folded` and 16 int8 of the input at a tap inside the image (`origin +
-                    // offset` is that pixel's first channel, `c + 16 <= depth`).
-                    unsafe {
-                        let zpv = _mm_set1_epi8(zp);
-                        let x = |t: usize| {
-                            let (ky, kx, off) = tk[t];
-                            if interior || (ky_range.contains(&ky) && kx_range.contains(&kx)) {
-                                _mm_loadu_si128(input[(origin + off) as usize + c..][..16].as_ptr().cast())
-                            } else {
-                                zpv
-                            }
-                        };
-                        let mut acc = [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
-                        for (pr, wp) in w.chunks_exact(2).enumerate() {
-                            let (xa, xb) = (x(2 * pr), if 2 * pr + 1 < taps { x(2 * pr + 1) } else { zpv });
-                            acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
-                            acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
-                        }
-                        rq.store(c, acc[0], &mut out_px[c..][..8]);
-                        rq.store(c + 8, acc[1], &mut out_px[c + 8..][..8]);
-                    }
-                }
-            }
+}
+
+/// Channels `c..c + n` of the folded bias, eight per register (`n <= 16`; lanes past `n`
+/// are 0).
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn bias16(folded: &[i32], c: usize, n: usize) -> [__m256i; 2] {
+    // SAFETY: AVX2 by the caller's guarantee; the loads read 8 i32 of a slice.
+    unsafe {
+        if n == 16 {
+            return [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_loadu_si256(folded[c + 8..][..8].as_ptr().cast())];
+        }
+        if n == 8 {
+            return [_mm256_loadu_si256(folded[c..][..8].as_ptr().cast()), _mm256_setzero_si256()];
+        }
+        let mut v = [0i32; 16];
+        v[..n].copy_from_slice(&folded[c..][..n]);
+        [_mm256_loadu_si256(v.as_ptr().cast()), _mm256_loadu_si256(v[8..].as_ptr().cast())]
+    }
+}
+
+/// Requantizes channels `c..c + n` (`n <= 16`) of the two registers into `out`.
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn store16(rq: &Requant8, acc: [__m256i; 2], c: usize, n: usize, out: &mut [i8]) {
+    // SAFETY: AVX2 by the caller's guarantee.
+    unsafe {
+        rq.store(c, acc[0], &mut out[c..][..n.min(8)]);
+        if n > 8 {
+            rq.store(c + 8, acc[1], &mut out[c + 8..][..n - 8]);
         }
     }
 }
 
-/// Longest window [`depth8`] takes (its widened weights live on the stack, one per tap).
+/// Depth multiplier 1 with `filter` in `[tap][channel]` layout and `folded` the folded bias,
+/// one tap at a time: sixteen channels per block (eight when fewer are left) multiplied in
+/// int16 (`vpmullw`) and widened to int32 per tap, the weights read from the model's filter
+/// at every pixel.
+struct Taps<'a> {
+    rq: Requant8<'a>,
+    zp: i8,
+    filter: &'a [i8],
+    folded: &'a [i32],
+    depth: usize,
+}
+
+impl DepthwiseMicro for Taps<'_> {
+    type Act = i8;
+    type X = __m128i;
+    type Acc = [__m256i; 2];
+    const BLOCK: usize = 16;
+    const HALF: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const i8, n: usize) -> __m128i {
+        // SAFETY: the caller's bounds (8 int8 when `n == 8`).
+        unsafe { if n == 8 { _mm_loadl_epi64(at.cast()) } else { load16(at, n) } }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m128i {
+        // SAFETY: SSE2, part of x86-64.
+        unsafe { _mm_set1_epi8(self.zp) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m128i>, const P: usize>(&self, _: usize, c: usize, n: usize, x: &S) -> [[__m256i; 2]; P] {
+        // SAFETY: AVX2 by the caller's guarantee; each weight load reads `min(n, 16)` int8 of
+        // a tap's slice of the filter (`t * depth + c + n <= taps * depth`).
+        unsafe {
+            let mut out = [bias16(self.folded, c, n); P];
+            for (q, acc) in out.iter_mut().enumerate() {
+                for t in 0..x.taps() {
+                    let ws = &self.filter[t * self.depth + c..][..n];
+                    if n > 8 {
+                        let prod = _mm256_mullo_epi16(_mm256_cvtepi8_epi16(x.tap(q, t, n)), _mm256_cvtepi8_epi16(load16(ws.as_ptr(), n)));
+                        acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                        acc[1] = _mm256_add_epi32(acc[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
+                    } else {
+                        let w = if n == 8 { _mm_loadl_epi64(ws.as_ptr().cast()) } else { load16(ws.as_ptr(), n) };
+                        let prod = _mm_mullo_epi16(_mm_cvtepi8_epi16(x.tap(q, t, n)), _mm_cvtepi8_epi16(w));
+                        acc[0] = _mm256_add_epi32(acc[0], _mm256_cvtepi16_epi32(prod));
+                    }
+                }
+            }
+            out
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: [__m256i; 2], c: usize, n: usize, out: &mut [i8]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe { store16(&self.rq, acc, c, n, out) }
+    }
+}
+
+/// The most registers of widened tap-pair weights [`Pairs`] keeps on the stack (20 KiB:
+/// mobilenet_v2's 960 channels of a 3x3 window take 600).
+const MULT1_REGS: usize = 640;
+
+/// Whether [`Pairs`] with `R` registers takes this geometry: a non-empty window whose tap
+/// pairs, two registers per pair and block of sixteen channels, fit (then the window has at
+/// most `R` taps).
+fn pairs_fit<const R: usize>(p: &DepthwiseConv2dParams<S8>) -> bool {
+    let [_, f_h, f_w, depth] = p.geometry.filter_shape;
+    let taps = f_h * f_w;
+    taps > 0 && taps <= R && depth.div_ceil(16).saturating_mul(2 * taps.div_ceil(2)) <= R
+}
+
+/// Depth multiplier 1 (`filter` `[tap][channel]`, `folded` the folded bias), in tap pairs:
+/// once per call each block of sixteen channels gets its weights widened to int16 pairs
+/// `(w[2p][c], w[2p + 1][c])` (an odd last tap pairs with weight 0), two registers per pair
+/// (channels `0..8`, `8..16`). Per output pixel and block, each pair of taps loads sixteen
+/// inputs of both taps, interleaves them bytewise (`vpunpcklbw`/`vpunpckhbw`), widens them
+/// to int16 and adds both taps' products with one `vpmaddwd` per eight channels (`|x * w|
+/// <= 2^14`, two of them fit int32 exactly; the sum wraps like the reference's, a ring).
+/// Half the multiplies and widenings of [`Taps`], whose weights are widened per pixel.
+struct Pairs<'a, const R: usize> {
+    rq: Requant8<'a>,
+    zp: i8,
+    filter: &'a [i8],
+    folded: &'a [i32],
+    depth: usize,
+    taps: usize,
+    w: &'a mut [__m256i; R],
+}
+
+impl<const R: usize> DepthwiseMicro for Pairs<'_, R> {
+    type Act = i8;
+    type X = __m128i;
+    type Acc = [__m256i; 2];
+    const BLOCK: usize = 16;
+    const TAILS: bool = false;
+
+    /// Every block at once ([`pairs_fit`], checked).
+    #[inline(always)]
+    unsafe fn prepare(&mut self, b0: usize, left: usize) -> usize {
+        let (depth, taps) = (self.depth, self.taps);
+        let per = 2 * taps.div_ceil(2);
+        // (The driver checked that the depth is a multiple of 16: no tails.)
+        assert!(b0 == 0 && left * per <= R && left * 16 == depth);
+        // SAFETY: AVX2 by the caller's guarantee; each load reads 16 int8 of a tap's slice of
+        // the filter.
+        unsafe {
+            for k in 0..left {
+                let c = 16 * k;
+                for (pr, wp) in self.w[k * per..][..per].chunks_exact_mut(2).enumerate() {
+                    let tap = |t: usize| _mm_loadu_si128(self.filter[t * depth + c..][..16].as_ptr().cast());
+                    let (wa, wb) = (tap(2 * pr), if 2 * pr + 1 < taps { tap(2 * pr + 1) } else { _mm_setzero_si128() });
+                    wp[0] = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(wa, wb));
+                    wp[1] = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(wa, wb));
+                }
+            }
+        }
+        left
+    }
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const i8, n: usize) -> __m128i {
+        // SAFETY: the caller's bounds.
+        unsafe { load16(at, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m128i {
+        // SAFETY: SSE2, part of x86-64.
+        unsafe { _mm_set1_epi8(self.zp) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m128i>, const P: usize>(&self, j: usize, c: usize, n: usize, x: &S) -> [[__m256i; 2]; P] {
+        let per = 2 * self.taps.div_ceil(2);
+        let w = &self.w[j * per..][..per];
+        // SAFETY: AVX2 by the caller's guarantee (register-only but for the bias loads).
+        unsafe {
+            let mut out = [bias16(self.folded, c, n); P];
+            let zpv = self.zero();
+            for (pr, wp) in w.chunks_exact(2).enumerate() {
+                for (q, acc) in out.iter_mut().enumerate() {
+                    let (xa, xb) = (x.tap(q, 2 * pr, n), if 2 * pr + 1 < x.taps() { x.tap(q, 2 * pr + 1, n) } else { zpv });
+                    acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(xa, xb)), wp[0]));
+                    acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(xa, xb)), wp[1]));
+                }
+            }
+            out
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: [__m256i; 2], c: usize, n: usize, out: &mut [i8]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe { store16(&self.rq, acc, c, n, out) }
+    }
+}
+
+/// Longest window [`Depth8`] takes (its widened weights live on the stack, one per tap).
 const DEPTH8_TAPS: usize = 64;
 
 /// Depth multiplier 1, eight channels (`filter` `[tap][channel]`, `folded` the folded bias):
 /// two horizontally adjacent output pixels per pass, one 16-lane int16 product per tap (pixel
 /// `ox` in the low eight lanes, `ox + 1` in the high eight), the taps' weights widened and
-/// duplicated once per call. A pixel pair whose windows are not both inside the image
-/// horizontally, and the last odd pixel, take one pixel per pass. Taps in rows outside the
-/// image read the zero point (`w * (zp + input_offset) = 0` on the folded bias), as in
-/// [`mult1`].
-#[target_feature(enable = "avx2")]
-unsafe fn depth8(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], folded: &[i32], output: &mut [i8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let taps = f_h * f_w;
-    if depth != 8 || taps == 0 || taps > DEPTH8_TAPS {
-        return;
-    }
-    let rq = Requant8::new(&p.quant, &p.clamp);
-    // -input_offset is the input zero point, an int8.
-    let zp = (-p.quant.input_offset) as i8;
-    // SAFETY: AVX2 (this function's target feature); each load reads 8 int8 of a tap's
-    // filter slice, or the 8 i32 of `folded`.
-    let (w2, w1, bias) = unsafe {
-        let mut w2 = [_mm256_setzero_si256(); DEPTH8_TAPS];
-        let mut w1 = [_mm_setzero_si128(); DEPTH8_TAPS];
-        for (t, (a, b)) in w2.iter_mut().zip(w1.iter_mut()).enumerate().take(taps) {
-            let w = _mm_loadl_epi64(filter[t * 8..][..8].as_ptr().cast());
-            *a = _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(w, w));
-            *b = _mm_cvtepi8_epi16(w);
+/// duplicated once per call. A pixel whose window is not inside the image horizontally,
+/// and the last odd pixel, take one pixel per pass.
+struct Depth8<'a> {
+    rq: Requant8<'a>,
+    zp: i8,
+    filter: &'a [i8],
+    folded: &'a [i32],
+    taps: usize,
+    w2: &'a mut [__m256i; DEPTH8_TAPS],
+    w1: &'a mut [__m128i; DEPTH8_TAPS],
+    bias: __m256i,
+}
+
+impl DepthwiseMicro for Depth8<'_> {
+    type Act = i8;
+    type X = __m128i;
+    type Acc = __m256i;
+    const BLOCK: usize = 8;
+    const TAILS: bool = false;
+    const PIXELS: usize = 2;
+
+    #[inline(always)]
+    unsafe fn prepare(&mut self, _: usize, _: usize) -> usize {
+        // SAFETY: AVX2 by the caller's guarantee; each load reads 8 int8 of a tap's filter
+        // slice, or the 8 i32 of `folded`.
+        unsafe {
+            for (t, (a, b)) in self.w2.iter_mut().zip(self.w1.iter_mut()).enumerate().take(self.taps) {
+                let w = _mm_loadl_epi64(self.filter[t * 8..][..8].as_ptr().cast());
+                *a = _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(w, w));
+                *b = _mm_cvtepi8_epi16(w);
+            }
+            self.bias = _mm256_loadu_si256(self.folded[..8].as_ptr().cast());
         }
-        (w2, w1, _mm256_loadu_si256(folded[..8].as_ptr().cast()))
-    };
-    let out = &mut output[..batches * out_h * out_w * 8];
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-            let ky_range = valid_taps(in_y0, g.dilation_height, f_h, in_h);
-            let x_at = |ky: usize, ix: usize| {
-                let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                ((b * in_h + iy) * in_w + ix) * 8
-            };
-            let row_out = &mut out[(b * out_h + oy) * out_w * 8..][..out_w * 8];
-            let in_x0 = |ox: usize| (ox * g.stride_width) as isize - g.pad_left as isize;
-            let full = |ox: usize| valid_taps(in_x0(ox), g.dilation_width, f_w, in_w).len() == f_w;
-            let mut ox = 0;
-            while ox < out_w {
-                if ox + 1 < out_w && full(ox) && full(ox + 1) {
-                    let (xa, xb) = (in_x0(ox) as usize, in_x0(ox + 1) as usize);
-                    // SAFETY: AVX2 (this function's target feature); every input load reads
-                    // 8 int8 of a slice inside the input (both windows are inside
-                    // horizontally, `ky` inside vertically).
-                    let (a0, a1) = unsafe {
-                        let (mut a0, mut a1) = (bias, bias);
-                        for ky in 0..f_h {
-                            for kx in 0..f_w {
-                                let w = w2[ky * f_w + kx];
-                                let xv = if ky_range.contains(&ky) {
-                                    let dx = g.dilation_width * kx;
-                                    let lo = _mm_loadl_epi64(input[x_at(ky, xa + dx)..][..8].as_ptr().cast());
-                                    let hi = _mm_loadl_epi64(input[x_at(ky, xb + dx)..][..8].as_ptr().cast());
-                                    _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(lo, hi))
-                                } else {
-                                    _mm256_set1_epi16(zp as i16)
-                                };
-                                let prod = _mm256_mullo_epi16(xv, w);
-                                a0 = _mm256_add_epi32(a0, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
-                                a1 = _mm256_add_epi32(a1, _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
-                            }
-                        }
-                        (a0, a1)
-                    };
-                    // SAFETY: AVX2, as above.
-                    unsafe {
-                        rq.store(0, a0, &mut row_out[ox * 8..][..8]);
-                        rq.store(0, a1, &mut row_out[(ox + 1) * 8..][..8]);
-                    }
-                    ox += 2;
-                    continue;
+        1
+    }
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const i8, _: usize) -> __m128i {
+        // SAFETY: the caller's bounds (the depth is 8).
+        unsafe { _mm_loadl_epi64(at.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m128i {
+        // SAFETY: SSE2, part of x86-64.
+        unsafe { _mm_set1_epi8(self.zp) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m128i>, const P: usize>(&self, _: usize, _: usize, _: usize, x: &S) -> [__m256i; P] {
+        let mut out = [self.bias; P];
+        let (w2, w1) = (&self.w2[..self.taps], &self.w1[..self.taps]);
+        // SAFETY: AVX2 by the caller's guarantee (register-only).
+        unsafe {
+            if P == 2 {
+                let (mut a0, mut a1) = (self.bias, self.bias);
+                for (t, &w) in w2.iter().enumerate() {
+                    let xv = _mm256_cvtepi8_epi16(_mm_unpacklo_epi64(x.tap(0, t, 8), x.tap(1, t, 8)));
+                    let prod = _mm256_mullo_epi16(xv, w);
+                    a0 = _mm256_add_epi32(a0, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(prod)));
+                    a1 = _mm256_add_epi32(a1, _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(prod)));
                 }
-                let x0 = in_x0(ox);
-                let kx_range = valid_taps(x0, g.dilation_width, f_w, in_w);
-                // SAFETY: AVX2, as above; a load reads 8 int8 of the input at a tap inside
-                // the image in both directions.
-                let acc = unsafe {
-                    let mut acc = bias;
-                    for ky in 0..f_h {
-                        for kx in 0..f_w {
-                            let xv = if ky_range.contains(&ky) && kx_range.contains(&kx) {
-                                let ix = (x0 + (g.dilation_width * kx) as isize) as usize;
-                                _mm_cvtepi8_epi16(_mm_loadl_epi64(input[x_at(ky, ix)..][..8].as_ptr().cast()))
-                            } else {
-                                _mm_set1_epi16(zp as i16)
-                            };
-                            let prod = _mm_mullo_epi16(xv, w1[ky * f_w + kx]);
-                            acc = _mm256_add_epi32(acc, _mm256_cvtepi16_epi32(prod));
-                        }
-                    }
-                    acc
-                };
-                // SAFETY: AVX2, as above.
-                unsafe { rq.store(0, acc, &mut row_out[ox * 8..][..8]) };
-                ox += 1;
+                out[0] = a0;
+                if let Some(o) = out.get_mut(1) {
+                    *o = a1;
+                }
+            } else {
+                let mut acc = self.bias;
+                for (t, &w) in w1.iter().enumerate() {
+                    let prod = _mm_mullo_epi16(_mm_cvtepi8_epi16(x.tap(0, t, 8)), w);
+                    acc = _mm256_add_epi32(acc, _mm256_cvtepi16_epi32(prod));
+                }
+                out[0] = acc;
             }
         }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: __m256i, c: usize, n: usize, out: &mut [i8]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe { self.rq.store(c, acc, &mut out[c..][..n]) }
     }
 }
 
@@ -413,7 +425,7 @@ const PAIR_REGS: usize = 128;
 
 /// Whether [`mult8n_pairs`] takes this geometry: a non-empty window at most 16 taps wide
 /// whose tap pairs, for every block of eight output channels, fit [`PAIR_REGS`].
-fn pairs_fit(p: &DepthwiseConv2dParams<S8>) -> bool {
+fn mult8n_pairs_fit(p: &DepthwiseConv2dParams<S8>) -> bool {
     let [_, f_h, f_w, depth] = p.geometry.filter_shape;
     f_h * f_w > 0 && f_w <= 16 && depth.is_multiple_of(8) && (depth / 8).saturating_mul(f_h * f_w.div_ceil(2)) <= PAIR_REGS
 }
@@ -437,7 +449,7 @@ unsafe fn mult8n_pairs(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8
     let [_, out_h, out_w, _] = g.output_shape;
     let mult = p.depth_multiplier();
     let per_row = f_w.div_ceil(2);
-    if mult == 0 || !mult.is_multiple_of(8) || in_d * mult != depth || !pairs_fit(p) {
+    if mult == 0 || !mult.is_multiple_of(8) || in_d * mult != depth || !mult8n_pairs_fit(p) {
         return;
     }
     let per_block = f_h * per_row;
@@ -561,79 +573,118 @@ unsafe fn mult8n(p: &DepthwiseConv2dParams<S8>, input: &[i8], filter: &[i8], bia
     }
 }
 
-/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1, eight channels per
-/// pass in int32 lanes, `bias + sum (x + input_offset) * (w + weights_offset)` over the
-/// valid taps, exactly the reference's sum (both factors lie in `[-255, 255]`, so each
-/// product is exact in int32; the sum wraps like the reference's). Other multipliers, and
-/// an `i32::MIN` multiplier, take the reference.
+/// `depthwise_conv_2d_u8_window` (legacy uint8): depth multiplier 1 through the driver with
+/// [`U8Taps`]. Other multipliers, a window of more than [`MAX_TAPS`] taps and an `i32::MIN`
+/// multiplier take the reference.
 pub(crate) fn depthwise_conv_2d_u8_window(_: Avx2, p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, output: &mut [u8]) {
     let depth = p.geometry.filter_shape[3];
+    let taps = p.geometry.filter_shape[1] * p.geometry.filter_shape[2];
     match Requant8::new_u8(&p.quant, &p.clamp) {
-        Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth => {
+        Some(rq) if p.depth_multiplier() == 1 && p.geometry.input_shape[3] == depth && taps <= MAX_TAPS => {
+            let k = U8Taps { rq, filter, bias, in_off: p.quant.input_offset, w_off: p.quant.weights_offset, depth };
             // SAFETY: the token proves that the CPU executes AVX2.
-            unsafe { u8_mult1(p, input, filter, bias, &rq, output) }
+            unsafe {
+                if taps <= 64 {
+                    u8_mult1::<64>(k, &p.geometry, input, output)
+                } else {
+                    u8_mult1::<MAX_TAPS>(k, &p.geometry, input, output)
+                }
+            }
         }
         _ => crate::kernels::depthwise_conv_2d::depthwise_conv_2d_u8(p, input, filter, bias, output),
     }
 }
 
+/// [`U8Taps`] through the driver with a table of `T` taps.
+///
+/// # Safety
+/// AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn u8_mult1(p: &DepthwiseConv2dParams<U8>, input: &[u8], filter: &[u8], bias: Option<&[i32]>, rq: &Requant8, output: &mut [u8]) {
-    let g = &p.geometry;
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    if depth == 0 || f_h * f_w == 0 {
-        return;
+unsafe fn u8_mult1<const T: usize>(mut k: U8Taps, g: &crate::kernels::window::ConvGeometry, input: &[u8], output: &mut [u8]) {
+    // SAFETY: this function's target feature.
+    unsafe { drive::<_, T>(&mut k, g, input, output) }
+}
+
+/// Legacy uint8, depth multiplier 1: eight channels per block in int32 lanes, `bias + sum
+/// (x + input_offset) * (w + weights_offset)` over the taps, exactly the reference's sum
+/// (both factors lie in `[-255, 255]`, so each product is exact in int32; the sum wraps
+/// like the reference's). A tap outside the image reads the zero point `-input_offset`,
+/// whose factor `x + input_offset` is 0: the reference's skipped tap.
+struct U8Taps<'a> {
+    rq: Requant8<'a>,
+    filter: &'a [u8],
+    bias: Option<&'a [i32]>,
+    in_off: i32,
+    w_off: i32,
+    depth: usize,
+}
+
+/// Eight uint8 at `at`, or the first `n < 8` of them (the other lanes 0), in the low half.
+///
+/// # Safety
+/// `n` uint8 at `at` are readable.
+#[inline(always)]
+unsafe fn load8_u8(at: *const u8, n: usize) -> __m128i {
+    // SAFETY: the caller's bounds; SSE2 is part of x86-64.
+    unsafe {
+        if n >= 8 {
+            return _mm_loadl_epi64(at.cast());
+        }
+        let mut v = [0u8; 8];
+        v[..n].copy_from_slice(core::slice::from_raw_parts(at, n));
+        _mm_loadl_epi64(v.as_ptr().cast())
     }
-    let (in_off, w_off) = (p.quant.input_offset, p.quant.weights_offset);
-    let zeros = [0i32; 8];
-    let mut pixels = output.chunks_exact_mut(depth);
-    for b in 0..batches {
-        for oy in 0..out_h {
-            let Window { in_y0, ky: ky_range, .. } = g.window_row(b, oy);
-            for ox in 0..out_w {
-                let Some(out_px) = pixels.next() else { return };
-                let (in_x0, kx_range) = g.window_cols(ox);
-                let x_px = |ky: usize, kx: usize| {
-                    let iy = (in_y0 + (g.dilation_height * ky) as isize) as usize;
-                    let ix = (in_x0 + (g.dilation_width * kx) as isize) as usize;
-                    ((b * in_h + iy) * in_w + ix) * depth
-                };
-                let w_tap = |ky: usize, kx: usize| (ky * f_w + kx) * depth;
-                let mut c = 0;
-                while c + 8 <= depth {
-                    let start = bias.map_or(&zeros[..], |t| &t[c..][..8]);
-                    // SAFETY: AVX2 (this function's target feature); the loads read `start`
-                    // (8 i32) and 8-byte slices of the input and the filter.
-                    unsafe {
-                        let (xo, wo) = (_mm256_set1_epi32(in_off), _mm256_set1_epi32(w_off));
-                        let mut acc = _mm256_loadu_si256(start.as_ptr().cast());
-                        for ky in ky_range.clone() {
-                            for kx in kx_range.clone() {
-                                let xs = &input[x_px(ky, kx) + c..][..8];
-                                let ws = &filter[w_tap(ky, kx) + c..][..8];
-                                let x = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(xs.as_ptr().cast())), xo);
-                                let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(ws.as_ptr().cast())), wo);
-                                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(x, w));
-                            }
-                        }
-                        rq.store_u8(c, acc, &mut out_px[c..][..8]);
-                    }
-                    c += 8;
+}
+
+impl DepthwiseMicro for U8Taps<'_> {
+    type Act = u8;
+    type X = __m128i;
+    type Acc = __m256i;
+    const BLOCK: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const u8, n: usize) -> __m128i {
+        // SAFETY: the caller's bounds.
+        unsafe { load8_u8(at, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m128i {
+        // SAFETY: SSE2, part of x86-64. (`-input_offset` is the zero point, a uint8.)
+        unsafe { _mm_set1_epi8((-self.in_off) as u8 as i8) }
+    }
+
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m128i>, const P: usize>(&self, _: usize, c: usize, n: usize, x: &S) -> [__m256i; P] {
+        // SAFETY: AVX2 by the caller's guarantee; the loads read 8 i32 of a slice and `n`
+        // uint8 of a tap's slice of the filter; the caller's bounds for `x.tap`.
+        unsafe {
+            let start = match self.bias {
+                Some(b) if n == 8 => _mm256_loadu_si256(b[c..][..8].as_ptr().cast()),
+                Some(b) => {
+                    let mut v = [0i32; 8];
+                    v[..n].copy_from_slice(&b[c..][..n]);
+                    _mm256_loadu_si256(v.as_ptr().cast())
                 }
-                for ch in c..depth {
-                    let mut acc = bias.map_or(0, |t| t[ch]);
-                    for ky in ky_range.clone() {
-                        for kx in kx_range.clone() {
-                            let x = input[x_px(ky, kx) + ch] as i32 + in_off;
-                            acc = acc.wrapping_add(x * (filter[w_tap(ky, kx) + ch] as i32 + w_off));
-                        }
-                    }
-                    // SAFETY: as above (a register broadcast).
-                    unsafe { rq.store_u8(ch, _mm256_set1_epi32(acc), &mut out_px[ch..][..1]) };
+                None => _mm256_setzero_si256(),
+            };
+            let (xo, wo) = (_mm256_set1_epi32(self.in_off), _mm256_set1_epi32(self.w_off));
+            let mut out = [start; P];
+            for (q, acc) in out.iter_mut().enumerate() {
+                for t in 0..x.taps() {
+                    let ws = &self.filter[t * self.depth + c..][..n];
+                    let xv = _mm256_add_epi32(_mm256_cvtepu8_epi32(x.tap(q, t, n)), xo);
+                    let w = _mm256_add_epi32(_mm256_cvtepu8_epi32(load8_u8(ws.as_ptr(), n)), wo);
+                    *acc = _mm256_add_epi32(*acc, _mm256_mullo_epi32(xv, w));
                 }
             }
+            out
         }
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, acc: __m256i, c: usize, n: usize, out: &mut [u8]) {
+        // SAFETY: AVX2 by the caller's guarantee.
+        unsafe { self.rq.store_u8(c, acc, &mut out[c..][..n]) }
     }
 }

@@ -17,6 +17,8 @@ pub mod fast;
 pub mod scalar;
 #[cfg(test)]
 mod tests;
+#[cfg(any(target_arch = "x86_64", tflc_neon))]
+pub(crate) mod window_driver;
 
 #[cfg(feature = "prepare")]
 use crate::isa::TargetClass;

@@ -13,9 +13,11 @@
 //! pair: each product `|x * w| <= 2^15 * 2^8` is exact in int32, and the sum wraps like
 //! the reference's, a ring). An odd last tap pairs with weight 0. The two accumulators are
 //! put back in channel order (`vshufi64x2`) and the folded bias is added before the
-//! requantization ([`Requant16`]). A window fully inside the image reads its taps at
-//! offsets computed once per call; in a border window a tap outside the image reads the
-//! input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
+//! requantization ([`Requant16`]). The loop nest is the one depthwise driver's
+//! (`crate::kernels::depthwise_conv_2d::window_driver`; this module is its micro-kernel
+//! [`Vnni`] and the entry): a window fully inside the image reads its taps at offsets
+//! computed once per call, two horizontal neighbours per pass when both windows' columns are
+//! inside; in a border window a tap outside the image reads the input zero point, which adds `w * (zp + input_offset) = 0` to the folded bias: the
 //! reference's sum over the valid taps, modulo 2^32. Channel tails (`depth % 32`) are
 //! masked loads and stores (masked lanes hold weight 0), so no channel takes a scalar path.
 //!
@@ -25,6 +27,7 @@
 
 use super::requant::Byte;
 use super::{Avx512Vnni, Requant16};
+use crate::kernels::depthwise_conv_2d::window_driver::{drive, Activations, DepthwiseMicro};
 use crate::kernels::depthwise_conv_2d::DepthwiseConv2dParams;
 use crate::kernels::numerics::{S8, U8};
 use crate::kernels::window::ConvGeometry;
@@ -145,120 +148,68 @@ fn first(n: usize) -> u32 {
     }
 }
 
-/// One 32-channel block of `P` output pixels: both accumulators of each over the tap
-/// pairs, in channel order, plus the folded bias (`w[2 * pairs..]`); the pixels share each
-/// weight load. Tap `i` (of `2 * pairs`) of pixel `q` reads 32 activations at `bases[q] +
-/// toff[i]`; when `MASKED`, only the lanes of `vt[i] & m` (the others are the zero point
-/// `zpv`, and a load with an empty mask reads no memory).
-///
-/// # Safety
-/// AVX512F/BW/VL/VNNI; `w.len() == 2 * (toff.len() / 2) + 2`, `vt.len() == toff.len()`
-/// (checked), and for each `i` and `q` the lanes read (all 32 unless `MASKED`) are inside
-/// `input`.
-#[inline(always)]
-unsafe fn block<A: Act, const MASKED: bool, const P: usize>(w: &[__m512i], toff: &[isize], vt: &[u32], bases: [*const A; P], m: u32, zpv: __m256i) -> [[__m512i; 2]; P] {
-    let pairs = toff.len() / 2;
-    let (w, bias) = w.split_at(2 * pairs);
-    let vt = &vt[..2 * pairs];
-    let load = |q: usize, i: usize| {
-        let at = bases[q].wrapping_offset(toff[i]);
-        // SAFETY: AVX512BW/VL by the caller's guarantee; the caller's bounds for tap `i`
-        // (masked-off lanes are not read).
-        unsafe { if MASKED { _mm256_mask_loadu_epi8(zpv, vt[i] & m, at.cast()) } else { _mm256_loadu_si256(at.cast()) } }
-    };
-    // SAFETY: register-only AVX512F/BW/VNNI intrinsics by the caller's guarantee.
-    unsafe {
-        let mut acc = [[_mm512_setzero_si512(); 2]; P];
-        for (p, w) in w.chunks_exact(2).enumerate() {
-            for (q, a) in acc.iter_mut().enumerate() {
-                let (xa, xb) = (load(q, 2 * p), load(q, 2 * p + 1));
-                a[0] = _mm512_dpwssd_epi32(a[0], A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
-                a[1] = _mm512_dpwssd_epi32(a[1], A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
-            }
-        }
-        // (A loop, not `map`: a closure would not inherit the target features, and its
-        // intrinsics would not inline.)
-        for a in acc.iter_mut() {
-            let [a0, a1] = *a;
-            *a = [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])];
-        }
-        acc
-    }
-}
-
-/// Requantizes one block's accumulators (channels `c0..c0 + n`, `n <= 32`) into `out_px`.
-///
-/// # Safety
-/// AVX512F/BW/VL.
-#[inline(always)]
-unsafe fn store<A: Act>(rq: &Requant16, c0: usize, n: usize, acc: [__m512i; 2], out_px: &mut [A]) {
-    // SAFETY: the caller's target features.
-    unsafe {
-        rq.store(c0, acc[0], &mut out_px[c0..][..n.min(16)]);
-        if n > 16 {
-            rq.store(c0 + 16, acc[1], &mut out_px[c0 + 16..][..n - 16]);
-        }
-    }
-}
-
 /// Depth multiplier 1: `filter` `[tap][channel]` (taps row-major), each weight taken as
-/// `w + w_off` in int16 (`w_off` 0 for int8), `folded(c)` the bias with the input offset folded in over every tap, `zp` the input
-/// zero point. See the module documentation.
+/// `w + w_off` in int16 (`w_off` 0 for int8), `folded(c)` the bias with the input offset
+/// folded in over every tap, `zp` the input zero point: the driver
+/// (`crate::kernels::depthwise_conv_2d::window_driver`) with the micro-kernel [`Vnni`].
 ///
 /// # Safety
-/// AVX2 and AVX512F/BW/VL/VNNI; [`fits`] holds (checked).
+/// AVX2 and AVX512F/BW/VL/VNNI.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vnni")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], filter: &[A], w_off: i16, folded: impl Fn(usize) -> i32, zp: A, rq: &Requant16, output: &mut [A]) {
-    let [batches, in_h, in_w, depth] = g.input_shape;
-    let [_, f_h, f_w, _] = g.filter_shape;
-    let [_, out_h, out_w, _] = g.output_shape;
-    let taps = f_h * f_w;
-    let pairs = taps.div_ceil(2);
-    if depth == 0 || !fits(g) {
+    if !fits(g) {
         return;
     }
-    // The bounds every unchecked load below relies on.
-    assert!(g.output_shape[3] == depth && filter.len() >= taps * depth && input.len() >= batches * in_h * in_w * depth && output.len() >= batches * out_h * out_w * depth);
-    let per = per_block(g);
-    let blocks = depth.div_ceil(32);
-    let sweep = WBUF / per;
-    // Tap t's offset (elements) from tap (0, 0) of a window; an odd last pair's second tap
-    // (weight 0) reads tap (0, 0) unmasked, nothing masked (its mask is empty).
-    let mut toff = [0isize; WBUF];
-    for (t, o) in toff.iter_mut().enumerate().take(taps) {
-        *o = ((t / f_w * g.dilation_height * in_w + t % f_w * g.dilation_width) * depth) as isize;
-    }
-    let toff = &toff[..2 * pairs];
-    // Per tap of the current window: all lanes when it is inside the image, else none.
-    let mut all = [0u32; WBUF];
-    all[..taps].fill(u32::MAX);
-    let all = &all[..2 * pairs];
-    let mut vt = [0u32; WBUF];
-    let vt = &mut vt[..2 * pairs];
-    // Register-only AVX (this function's target features).
-    let (zero, zpv) = (_mm512_setzero_si512(), _mm256_set1_epi8(zp.bits()));
-    let mut wbuf = [zero; WBUF];
-    let x = input.as_ptr();
-    let (dh, dw) = (g.dilation_height as isize, g.dilation_width as isize);
-    let mut b0 = 0;
-    while b0 < blocks {
-        let nb = sweep.min(blocks - b0);
+    let taps = g.filter_shape[1] * g.filter_shape[2];
+    let mut wbuf = [_mm512_setzero_si512(); WBUF];
+    let mut k = Vnni { rq, filter, w_off, folded, zp, depth: g.input_shape[3], taps, wbuf: &mut wbuf };
+    // SAFETY: this function's target features; `fits` bounds the window by `WBUF` taps.
+    unsafe { drive::<_, WBUF>(&mut k, g, input, output) }
+}
+
+/// The micro-kernel: 32 channels per block, two output pixels per interior pass (they
+/// share each weight load), the weights of as many blocks as fit [`WBUF`] prepared per
+/// sweep (the tap pairs, then the folded bias). See the module documentation.
+struct Vnni<'a, 'r, A: Act, F: Fn(usize) -> i32> {
+    rq: &'a Requant16<'r>,
+    filter: &'a [A],
+    w_off: i16,
+    folded: F,
+    zp: A,
+    depth: usize,
+    taps: usize,
+    wbuf: &'a mut [__m512i; WBUF],
+}
+
+impl<A: Act, F: Fn(usize) -> i32> DepthwiseMicro for Vnni<'_, '_, A, F> {
+    type Act = A;
+    type X = __m256i;
+    type Acc = [__m512i; 2];
+    const BLOCK: usize = 32;
+    const PIXELS: usize = 2;
+
+    #[inline(always)]
+    unsafe fn prepare(&mut self, b0: usize, left: usize) -> usize {
+        let (depth, taps) = (self.depth, self.taps);
+        let pairs = taps.div_ceil(2);
+        let per = 2 * pairs + 2;
+        let nb = (WBUF / per).min(left);
         for j in 0..nb {
             let c0 = (b0 + j) * 32;
-            let w = &mut wbuf[j * per..][..per];
+            let w = &mut self.wbuf[j * per..][..per];
             let m = first((depth - c0).min(32));
             // The pairs as the activations are interleaved (channels past `depth` are not
             // stored, whatever their weights); `w_off` added to a pair's second tap only when
             // it exists (its weight stays 0).
             for (p, wp) in w[..2 * pairs].chunks_exact_mut(2).enumerate() {
-                let tap = |t: usize| &filter[t * depth + c0..(t + 1) * depth];
-                // SAFETY: AVX512F/BW/VL (this function's target features); each masked load
-                // reads the first `min(32, depth - c0)` weights of a tap's slice, which has them.
+                let tap = |t: usize| &self.filter[t * depth + c0..(t + 1) * depth];
+                // SAFETY: AVX512F/BW/VL by the caller's guarantee; each masked load reads the
+                // first `min(32, depth - c0)` weights of a tap's slice, which has them.
                 unsafe {
                     let wa = _mm256_maskz_loadu_epi8(m, tap(2 * p).as_ptr().cast());
                     let (wb, k) = if 2 * p + 1 < taps { (_mm256_maskz_loadu_epi8(m, tap(2 * p + 1).as_ptr().cast()), u32::MAX) } else { (_mm256_setzero_si256(), 0x5555_5555) };
-                    let off = _mm512_set1_epi16(w_off);
+                    let off = _mm512_set1_epi16(self.w_off);
                     for (v, x) in wp.iter_mut().zip([_mm256_unpacklo_epi8(wa, wb), _mm256_unpackhi_epi8(wa, wb)]) {
                         let x = A::widen(x);
                         *v = _mm512_mask_add_epi16(x, k, x, off);
@@ -269,83 +220,64 @@ unsafe fn mult1<A: Act>(g: &ConvGeometry, input: &[A], filter: &[A], w_off: i16,
             for half in 0..2 {
                 for (i, l) in lanes.iter_mut().enumerate() {
                     let c = c0 + 16 * half + i;
-                    *l = if c < depth { folded(c) } else { 0 };
+                    *l = if c < depth { (self.folded)(c) } else { 0 };
                 }
-                // SAFETY: as above.
+                // SAFETY: AVX512F by the caller's guarantee; the load reads the 16 i32 of `lanes`.
                 w[2 * pairs + half] = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
             }
         }
-        let mut pixels = output.chunks_exact_mut(depth);
-        for b in 0..batches {
-            for oy in 0..out_h {
-                let in_y0 = (oy * g.stride_height) as isize - g.pad_top as isize;
-                let rows_inside = in_y0 >= 0 && in_y0 + (f_h as isize - 1) * dh < in_h as isize;
-                let inside_x = |x0: isize| x0 >= 0 && x0 + (f_w as isize - 1) * dw < in_w as isize;
-                let mut ox = 0;
-                while ox < out_w {
-                    let in_x0 = (ox * g.stride_width) as isize - g.pad_left as isize;
-                    let interior = rows_inside && inside_x(in_x0);
-                    // Tap (0, 0) of the window, possibly outside the input (never read then).
-                    let px0 = x.wrapping_offset((((b * in_h) as isize + in_y0) * in_w as isize + in_x0) * depth as isize);
-                    if interior && ox + 1 < out_w && inside_x(in_x0 + g.stride_width as isize) {
-                        // Two windows inside the image: full blocks share the weight loads.
-                        let (Some(out0), Some(out1)) = (pixels.next(), pixels.next()) else { return };
-                        let px1 = px0.wrapping_add(g.stride_width * depth);
-                        for j in 0..nb {
-                            let c0 = (b0 + j) * 32;
-                            let n = (depth - c0).min(32);
-                            let w = &wbuf[j * per..][..per];
-                            let bases = [px0.wrapping_add(c0), px1.wrapping_add(c0)];
-                            // SAFETY: this function's target features; both windows are inside
-                            // the image, so every tap is pixel `(iy, ix)` of batch `b` (inside
-                            // `input`, asserted above), channels `c0..c0 + n <= depth` (all 32
-                            // when `n == 32`, else masked to the first `n`).
-                            unsafe {
-                                let [a0, a1] = if n == 32 {
-                                    block::<A, false, 2>(w, toff, all, bases, u32::MAX, zpv)
-                                } else {
-                                    block::<A, true, 2>(w, toff, all, bases, first(n), zpv)
-                                };
-                                store(rq, c0, n, a0, out0);
-                                store(rq, c0, n, a1, out1);
-                            }
-                        }
-                        ox += 2;
-                        continue;
-                    }
-                    let Some(out_px) = pixels.next() else { return };
-                    if !interior {
-                        for (r, row) in vt[..taps].chunks_exact_mut(f_w).enumerate() {
-                            let iy = in_y0 + r as isize * dh;
-                            let row_ok = (0..in_h as isize).contains(&iy);
-                            for (k, v) in row.iter_mut().enumerate() {
-                                let ix = in_x0 + k as isize * dw;
-                                *v = if row_ok && (0..in_w as isize).contains(&ix) { u32::MAX } else { 0 };
-                            }
-                        }
-                    }
-                    for j in 0..nb {
-                        let c0 = (b0 + j) * 32;
-                        let n = (depth - c0).min(32);
-                        let w = &wbuf[j * per..][..per];
-                        let base = [px0.wrapping_add(c0)];
-                        // SAFETY: this function's target features; a load reads tap `t` only
-                        // when it is inside the image (`vt`/`all` set), at pixel `(iy, ix)` of
-                        // batch `b` (inside `input`, asserted above), channels `c0..c0 + n <=
-                        // depth` (all 32 when `n == 32`, else masked to the first `n`).
-                        unsafe {
-                            let [acc] = if n == 32 && interior {
-                                block::<A, false, 1>(w, toff, all, base, u32::MAX, zpv)
-                            } else {
-                                block::<A, true, 1>(w, toff, if interior { all } else { vt }, base, first(n), zpv)
-                            };
-                            store(rq, c0, n, acc, out_px);
-                        }
-                    }
-                    ox += 1;
+        nb
+    }
+
+    #[inline(always)]
+    unsafe fn load(&self, at: *const A, n: usize) -> __m256i {
+        // SAFETY: AVX512BW/VL by the caller's guarantee; the caller's bounds (masked-off lanes
+        // are not read).
+        unsafe { if n == 32 { _mm256_loadu_si256(at.cast()) } else { _mm256_mask_loadu_epi8(self.zero(), first(n), at.cast()) } }
+    }
+
+    #[inline(always)]
+    unsafe fn zero(&self) -> __m256i {
+        // SAFETY: AVX by the caller's guarantee (register-only).
+        unsafe { _mm256_set1_epi8(self.zp.bits()) }
+    }
+
+    /// Both accumulators of each pixel over the tap pairs, put back in channel order, plus
+    /// the folded bias; the pixels share each weight load.
+    #[inline(always)]
+    unsafe fn window<S: Activations<__m256i>, const P: usize>(&self, j: usize, _: usize, n: usize, x: &S) -> [[__m512i; 2]; P] {
+        let pairs = self.taps.div_ceil(2);
+        let per = 2 * pairs + 2;
+        let (w, bias) = self.wbuf[j * per..][..per].split_at(2 * pairs);
+        // SAFETY: register-only AVX512F/BW/VNNI intrinsics by the caller's guarantee, and the
+        // caller's bounds for `x.tap`.
+        unsafe {
+            let zpv = self.zero();
+            let mut acc = [[_mm512_setzero_si512(); 2]; P];
+            for (p, w) in w.chunks_exact(2).enumerate() {
+                for (q, a) in acc.iter_mut().enumerate() {
+                    let (xa, xb) = (x.tap(q, 2 * p, n), if 2 * p + 1 < x.taps() { x.tap(q, 2 * p + 1, n) } else { zpv });
+                    a[0] = _mm512_dpwssd_epi32(a[0], A::widen(_mm256_unpacklo_epi8(xa, xb)), w[0]);
+                    a[1] = _mm512_dpwssd_epi32(a[1], A::widen(_mm256_unpackhi_epi8(xa, xb)), w[1]);
                 }
             }
+            for a in acc.iter_mut() {
+                let [a0, a1] = *a;
+                *a = [_mm512_add_epi32(_mm512_shuffle_i64x2::<0x44>(a0, a1), bias[0]), _mm512_add_epi32(_mm512_shuffle_i64x2::<0xEE>(a0, a1), bias[1])];
+            }
+            acc
         }
-        b0 += nb;
+    }
+
+    /// Requantizes one block's accumulators (channels `c..c + n`, `n <= 32`) into `out`.
+    #[inline(always)]
+    unsafe fn store(&self, acc: [__m512i; 2], c: usize, n: usize, out: &mut [A]) {
+        // SAFETY: AVX512F/BW/VL by the caller's guarantee.
+        unsafe {
+            self.rq.store(c, acc[0], &mut out[c..][..n.min(16)]);
+            if n > 16 {
+                self.rq.store(c + 16, acc[1], &mut out[c + 16..][..n - 16]);
+            }
+        }
     }
 }
